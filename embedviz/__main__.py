@@ -1,0 +1,5 @@
+"""Allow ``python -m embedviz``."""
+
+from embedviz.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,221 @@
+"""The ``embedviz`` command line.
+
+Every failure ends in one line on stderr and a non-zero exit status: 2 for
+bad usage or input, 1 for a render that failed for another reason. Nothing
+already rendered is replaced unless the new render finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from embedviz.core.errors import EmbedvizError
+
+__all__ = ["main"]
+
+QUALITIES = {
+    "l": ("low_quality", "480p15"),
+    "m": ("medium_quality", "720p30"),
+    "h": ("high_quality", "1080p60"),
+    "p": ("production_quality", "1440p60"),
+    "k": ("fourk_quality", "2160p60"),
+}
+FORMATS = ("mp4", "webm", "mov", "gif", "png")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"embedviz: error: {message} (see 'embedviz --help')", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _add_table_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("table and IDs (also from embedviz.toml / EMBEDVIZ_*)")
+    group.add_argument("--ids", help="token IDs: '2,3,5,1', or a batch '2,3;5,1'")
+    group.add_argument("--vocab", type=int, help="V, rows of a seeded table (default 6)")
+    group.add_argument("--dim", type=int, help="d, columns of a seeded table (default 3)")
+    group.add_argument("--seed", type=int, help="seed of the table (default 123)")
+    group.add_argument(
+        "--init", choices=("torch", "normal"), help="torch-compatible (default) or numpy normal"
+    )
+    group.add_argument("--weights", help="a .npy or .safetensors table instead of a seed")
+    group.add_argument("--tensor", help="which tensor of a .safetensors file to use")
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        name: getattr(args, name)
+        for name in ("ids", "vocab", "dim", "seed", "init", "weights", "tensor")
+    }
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="embedviz",
+        description="Animated, verified explainers of embedding lookups.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    commands.add_parser("scenes", help="list the scenes, one line each")
+
+    storyboard = commands.add_parser("storyboard", help="print a scene's beat-by-beat data")
+    storyboard.add_argument("scene", help="class name (SequenceLookup) or alias (sequence)")
+    storyboard.add_argument("--json", action="store_true", help="print the full JSON")
+    _add_table_options(storyboard)
+
+    lookup = commands.add_parser("lookup", help="print a lookup as PyTorch prints it")
+    _add_table_options(lookup)
+
+    render = commands.add_parser("render", help="render a scene to a video")
+    render.add_argument("scene", help="class name (SequenceLookup) or alias (sequence)")
+    quality = render.add_mutually_exclusive_group()
+    for flag, (_, folder) in QUALITIES.items():
+        quality.add_argument(
+            f"-q{flag}",
+            dest="quality",
+            action="store_const",
+            const=flag,
+            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
+        )
+    render.add_argument("--format", choices=FORMATS, default="mp4", help="default mp4")
+    render.add_argument(
+        "-o",
+        "--output-dir",
+        help="where the file goes (default media/renders/<quality>)",
+    )
+    _add_table_options(render)
+    render.set_defaults(quality="m")
+    return parser
+
+
+def _cmd_scenes() -> int:
+    from embedviz.story.scenes import SCENES
+
+    width = max(len(spec.name) for spec in SCENES.values())
+    for spec in SCENES.values():
+        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}")
+    return 0
+
+
+def _cmd_storyboard(args: argparse.Namespace) -> int:
+    from embedviz.story.scenes import build_storyboard
+
+    board = build_storyboard(args.scene, _overrides(args))
+    if args.json:
+        print(board.to_json())
+        return 0
+    print(f"{board.scene}: {board.title} ({board.vocab_size} x {board.dim}, {board.source})")
+    for start, beat in zip(board.beat_start_times(), board.beats, strict=True):
+        print(f"{start:6.1f}s  {beat.name:<12} {beat.narration}")
+    print(f"{board.duration:6.1f}s  end")
+    return 0
+
+
+def _cmd_lookup(args: argparse.Namespace) -> int:
+    from embedviz.core.ids import validate_ids
+    from embedviz.core.torch_format import format_torch_tensor
+    from embedviz.story.options import resolve_options
+    from embedviz.story.scenes import make_table
+
+    options = resolve_options(_overrides(args))
+    table = make_table(options)
+    ids = options.ids if options.ids is not None else [2, 3, 5, 1]
+    output = table.lookup(validate_ids(ids, table.vocab_size))
+    print(format_torch_tensor(output, grad_fn="EmbeddingBackward0"))
+    return 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from embedviz.story.scenes import build_storyboard, find_scene
+
+    spec = find_scene(args.scene)
+    board = build_storyboard(spec.name, _overrides(args))  # fail before manim starts
+
+    # Importing manim reads manim.cfg from the working directory.
+    from manim import tempconfig
+
+    from embedviz.render.base import StoryboardScene
+
+    quality_name, folder = QUALITIES[args.quality]
+    out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
+    out_dir.mkdir(parents=True, exist_ok=True)
+    final = out_dir / f"{spec.name}.{args.format}"
+    staging = Path(tempfile.mkdtemp(prefix=".embedviz-render-", dir=out_dir))
+    try:
+        settings: dict[str, Any] = {
+            "media_dir": str(staging),
+            "quality": quality_name,
+            "disable_caching": True,
+            "verbosity": "WARNING",
+            "progress_bar": "none",
+        }
+        if args.format == "png":
+            settings.update(write_to_movie=False, save_last_frame=True, format="png")
+        else:
+            settings.update(format=args.format)
+        scene_class = type(spec.name, (StoryboardScene,), {"scene_name": spec.name})
+        with tempconfig(settings):
+            scene = scene_class(storyboard=board)
+            scene.render()
+            writer = scene.renderer.file_writer
+            produced = Path(
+                writer.image_file_path if args.format == "png" else writer.movie_file_path
+            )
+        if not produced.is_file():
+            raise EmbedvizError(f"manim finished but wrote no {args.format} file")
+        # Only a finished render replaces an earlier one, in one atomic rename.
+        os.replace(produced, final)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    print(final)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Parameters
+    ----------
+    argv
+        Arguments without the program name; ``sys.argv[1:]`` by default.
+
+    Returns
+    -------
+    int
+        The exit status.
+    """
+    args = _build_parser().parse_args(argv)
+    try:
+        if args.command == "scenes":
+            return _cmd_scenes()
+        if args.command == "storyboard":
+            return _cmd_storyboard(args)
+        if args.command == "lookup":
+            return _cmd_lookup(args)
+        return _cmd_render(args)
+    except EmbedvizError as error:
+        print(f"embedviz: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("embedviz: interrupted; nothing was replaced", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # a render that failed for another reason
+        message = str(error).strip().splitlines()
+        detail = message[0] if message else type(error).__name__
+        print(f"embedviz: error: {type(error).__name__}: {detail}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

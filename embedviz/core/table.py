@@ -1,0 +1,202 @@
+"""The embedding table and its lookup."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.memory import check_table_fits
+from embedviz.core.torch_init import torch_normal
+from embedviz.core.weights import as_float32, load_weights
+
+__all__ = [
+    "DEFAULT_DIM",
+    "DEFAULT_SEED",
+    "DEFAULT_VOCAB",
+    "EmbeddingTable",
+    "InitName",
+    "lookup",
+]
+
+InitName = Literal["torch", "normal"]
+
+DEFAULT_VOCAB = 6
+DEFAULT_DIM = 3
+DEFAULT_SEED = 123
+
+_MAX_SEED = 2**64 - 1
+
+
+@dataclass(frozen=True, eq=False)
+class EmbeddingTable:
+    """A float32 ``V × d`` embedding matrix: one row per vocabulary entry.
+
+    Build it with :meth:`from_seed`, :meth:`from_array` or :meth:`from_file`.
+    The weight array is read-only so that nothing downstream can alter the
+    numbers that the scenes promise to show.
+
+    Attributes
+    ----------
+    weight
+        The read-only float32 matrix.
+    source
+        A short human-readable description of where the values came from.
+    """
+
+    weight: npt.NDArray[np.float32]
+    source: str = field(default="array")
+
+    def __post_init__(self) -> None:
+        weight = as_float32(np.asarray(self.weight), source="the embedding table")
+        if weight.flags.writeable:
+            weight = weight.view()
+            weight.flags.writeable = False
+        object.__setattr__(self, "weight", weight)
+
+    @property
+    def vocab_size(self) -> int:
+        """``V``, the number of rows."""
+        return int(self.weight.shape[0])
+
+    @property
+    def dim(self) -> int:
+        """``d``, the number of columns."""
+        return int(self.weight.shape[1])
+
+    @classmethod
+    def from_seed(
+        cls,
+        vocab_size: int = DEFAULT_VOCAB,
+        dim: int = DEFAULT_DIM,
+        seed: int = DEFAULT_SEED,
+        init: InitName = "torch",
+    ) -> EmbeddingTable:
+        """Create a seeded random table.
+
+        Parameters
+        ----------
+        vocab_size
+            ``V``.
+        dim
+            ``d``.
+        seed
+            The explicit seed; all randomness comes from it.
+        init
+            ``"torch"`` reproduces ``torch.manual_seed(seed)`` followed by
+            ``torch.nn.Embedding(V, d).weight`` (standard normal values from
+            PyTorch's CPU generator). ``"normal"`` draws standard normals from
+            ``numpy.random.default_rng(seed)``.
+
+        Returns
+        -------
+        EmbeddingTable
+            The new table.
+
+        Raises
+        ------
+        EmbedvizError
+            For bad sizes, a bad seed, an unknown init, or a table that
+            would not fit in memory.
+        """
+        # Generation keeps a few table-sized float32 temporaries alive.
+        check_table_fits(vocab_size, dim, copies=3.0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED:
+            raise EmbedvizError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
+        if init == "torch":
+            weight = torch_normal(seed, (vocab_size, dim))
+            source = f"torch-compatible seed {seed}"
+        elif init == "normal":
+            rng = np.random.default_rng(seed)
+            weight = rng.standard_normal((vocab_size, dim), dtype=np.float32)
+            source = f"numpy normal, seed {seed}"
+        else:
+            raise EmbedvizError(f"unknown init {init!r}; choose 'torch' or 'normal'")
+        return cls(weight, source)
+
+    @classmethod
+    def from_array(cls, array: npt.ArrayLike, source: str = "array") -> EmbeddingTable:
+        """Wrap an existing 2-D array (converted to float32).
+
+        Parameters
+        ----------
+        array
+            The V×d values.
+        source
+            A description for captions.
+
+        Returns
+        -------
+        EmbeddingTable
+            The new table.
+        """
+        return cls(np.asarray(array), source)
+
+    @classmethod
+    def from_file(cls, path: str | Path, tensor: str | None = None) -> EmbeddingTable:
+        """Load a table from a ``.npy`` or ``.safetensors`` file.
+
+        Parameters
+        ----------
+        path
+            The weights file.
+        tensor
+            For ``.safetensors``: the tensor to read.
+
+        Returns
+        -------
+        EmbeddingTable
+            The new table (memory-mapped where the file allows).
+        """
+        weight = load_weights(path, tensor)
+        return cls(weight, f"weights from {Path(path).name}")
+
+    def lookup(self, ids: object) -> npt.NDArray[np.float32]:
+        """Return the rows selected by ``ids``, in input order.
+
+        Parameters
+        ----------
+        ids
+            An int, a sequence, a rectangular batch, or an integer array.
+
+        Returns
+        -------
+        numpy.ndarray
+            Float32 of shape ``ids.shape + (d,)``: row ``E[i]`` for every ID
+            ``i``. Nothing is computed; rows are copied.
+
+        Raises
+        ------
+        EmbedvizError
+            For any invalid ID (see :func:`embedviz.core.ids.validate_ids`).
+        """
+        return lookup(self.weight, ids)
+
+
+def lookup(weight: npt.NDArray[np.float32], ids: object) -> npt.NDArray[np.float32]:
+    """Select rows of a V×d ``weight`` matrix by token ID.
+
+    Parameters
+    ----------
+    weight
+        The 2-D table.
+    ids
+        An int, a sequence, a rectangular batch, or an integer array.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``weight[ids]`` with shape ``ids.shape + (d,)``, after validation.
+
+    Raises
+    ------
+    EmbedvizError
+        For any invalid ID.
+    """
+    index = validate_ids(ids, int(weight.shape[0]))
+    return np.take(weight, index, axis=0)

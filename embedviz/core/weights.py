@@ -1,0 +1,344 @@
+"""Reading embedding weights from ``.npy`` and ``.safetensors`` files.
+
+Both readers memory-map the file and never unpickle anything: a ``.npy``
+file with an object dtype is refused, and ``.safetensors`` is parsed from its
+documented layout (an 8-byte little-endian header length, a JSON header, then
+raw little-endian tensor bytes), so only the chosen tensor is ever read.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from embedviz.core.errors import EmbedvizError
+
+__all__ = [
+    "EMBEDDING_TENSOR_NAMES",
+    "SafetensorsEntry",
+    "as_float32",
+    "load_npy",
+    "load_safetensors",
+    "load_weights",
+    "read_safetensors_header",
+]
+
+# Names under which common checkpoints store their token-embedding table.
+EMBEDDING_TENSOR_NAMES = (
+    "weight",
+    "embedding.weight",
+    "embeddings.word_embeddings.weight",
+    "bert.embeddings.word_embeddings.weight",
+    "wte.weight",
+    "transformer.wte.weight",
+    "model.embed_tokens.weight",
+    "embed_tokens.weight",
+    "tok_embeddings.weight",
+    "gpt_neox.embed_in.weight",
+    "transformer.word_embeddings.weight",
+)
+
+_SAFETENSORS_DTYPES: dict[str, str] = {
+    "F64": "<f8",
+    "F32": "<f4",
+    "F16": "<f2",
+    "BF16": "<u2",  # bfloat16 is the top half of a float32; widened below
+    "I64": "<i8",
+    "I32": "<i4",
+    "I16": "<i2",
+    "I8": "i1",
+    "U8": "u1",
+}
+
+# A header larger than this is not a real checkpoint header.
+_MAX_HEADER_BYTES = 100 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SafetensorsEntry:
+    """One tensor's record in a ``.safetensors`` header.
+
+    Attributes
+    ----------
+    name
+        The tensor's key in the header.
+    dtype
+        The safetensors dtype code, e.g. ``F32`` or ``BF16``.
+    shape
+        The tensor's shape.
+    begin, end
+        Byte offsets of its data, relative to the end of the header.
+    """
+
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    begin: int
+    end: int
+
+
+def as_float32(array: npt.NDArray[Any], *, source: str) -> npt.NDArray[np.float32]:
+    """Return a 2-D table as float32, refusing anything else.
+
+    Parameters
+    ----------
+    array
+        The loaded array (possibly memory-mapped).
+    source
+        Where it came from, for the error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        A float32 view when the input already is float32, else a converted copy.
+
+    Raises
+    ------
+    EmbedvizError
+        If the array is not 2-D, is empty, or is not of a real numeric dtype.
+    """
+    if array.dtype.kind not in "fiu":
+        raise EmbedvizError(f"{source} holds {array.dtype} values, not real numbers")
+    if array.ndim != 2:
+        raise EmbedvizError(
+            f"{source} has shape {tuple(array.shape)}, but an embedding table is 2-D (V x d)"
+        )
+    if 0 in array.shape:
+        raise EmbedvizError(f"{source} is empty (shape {tuple(array.shape)})")
+    if array.dtype == np.float32:
+        return array
+    return array.astype(np.float32)
+
+
+def load_npy(path: Path) -> npt.NDArray[np.float32]:
+    """Load a 2-D table from a ``.npy`` file without unpickling.
+
+    Parameters
+    ----------
+    path
+        The file.
+
+    Returns
+    -------
+    numpy.ndarray
+        The float32 table (memory-mapped when the file is float32).
+
+    Raises
+    ------
+    EmbedvizError
+        If the file is missing, is not a valid ``.npy`` file, holds objects,
+        or is not a 2-D numeric table.
+    """
+    _require_file(path)
+    try:
+        array = np.load(path, mmap_mode="r", allow_pickle=False)
+    except ValueError as error:
+        if "allow_pickle" in str(error) or "object" in str(error).lower():
+            raise EmbedvizError(
+                f"{path} holds Python objects; embedviz never unpickles files, "
+                "save the table as a float array instead"
+            ) from None
+        raise EmbedvizError(f"{path} is not a valid .npy file ({_first_line(error)})") from None
+    except Exception as error:  # numpy raises many types for a corrupt file
+        raise EmbedvizError(f"{path} is not a valid .npy file ({_first_line(error)})") from None
+    if not isinstance(array, np.ndarray):
+        raise EmbedvizError(f"{path} is not a single .npy array")
+    return as_float32(array, source=str(path))
+
+
+def read_safetensors_header(path: Path) -> tuple[int, list[SafetensorsEntry]]:
+    """Parse and check the header of a ``.safetensors`` file.
+
+    Parameters
+    ----------
+    path
+        The file.
+
+    Returns
+    -------
+    tuple
+        The byte offset where tensor data starts, and the tensor entries.
+
+    Raises
+    ------
+    EmbedvizError
+        If the file is missing, truncated, or its header is malformed.
+    """
+    _require_file(path)
+    size = path.stat().st_size
+    bad = f"{path} is not a valid .safetensors file"
+    with path.open("rb") as handle:
+        prefix = handle.read(8)
+        if len(prefix) < 8:
+            raise EmbedvizError(f"{bad} (it is only {size} bytes long)")
+        header_length = int.from_bytes(prefix, "little")
+        if header_length > min(size - 8, _MAX_HEADER_BYTES):
+            raise EmbedvizError(f"{bad} (its header claims {header_length} bytes)")
+        raw = handle.read(header_length)
+    try:
+        header = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise EmbedvizError(f"{bad} (its header is not JSON)") from None
+    if not isinstance(header, dict):
+        raise EmbedvizError(f"{bad} (its header is not a JSON object)")
+    data_start = 8 + header_length
+    entries = []
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        entries.append(_parse_entry(name, info, size - data_start, bad))
+    return data_start, entries
+
+
+def _parse_entry(name: str, info: object, data_size: int, bad: str) -> SafetensorsEntry:
+    if not isinstance(info, dict):
+        raise EmbedvizError(f"{bad} (entry {name!r} is not an object)")
+    dtype, shape, offsets = info.get("dtype"), info.get("shape"), info.get("data_offsets")
+    if (
+        not isinstance(dtype, str)
+        or not isinstance(shape, list)
+        or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)
+        or not isinstance(offsets, list)
+        or len(offsets) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in offsets)
+    ):
+        raise EmbedvizError(f"{bad} (entry {name!r} lacks a valid dtype, shape or offsets)")
+    begin, end = offsets
+    if not 0 <= begin <= end <= data_size:
+        raise EmbedvizError(
+            f"{bad} (tensor {name!r} lies outside the file; is the file truncated?)"
+        )
+    if dtype in _SAFETENSORS_DTYPES:
+        itemsize = np.dtype(_SAFETENSORS_DTYPES[dtype]).itemsize
+        if math.prod(shape) * itemsize != end - begin:
+            raise EmbedvizError(
+                f"{bad} (tensor {name!r} has {end - begin} bytes for shape {tuple(shape)})"
+            )
+    return SafetensorsEntry(name, dtype, tuple(shape), begin, end)
+
+
+def _choose_entry(
+    path: Path, entries: list[SafetensorsEntry], tensor: str | None
+) -> SafetensorsEntry:
+    by_name = {entry.name: entry for entry in entries}
+    if tensor is not None:
+        if tensor not in by_name:
+            raise EmbedvizError(
+                f"{path} has no tensor named {tensor!r}; it holds {_list_entries(entries)}"
+            )
+        return by_name[tensor]
+    for name in EMBEDDING_TENSOR_NAMES:
+        if name in by_name:
+            return by_name[name]
+    two_d = [entry for entry in entries if len(entry.shape) == 2]
+    if len(two_d) == 1:
+        return two_d[0]
+    raise EmbedvizError(
+        f"no embedding tensor found in {path}; choose one with --tensor from "
+        f"{_list_entries(entries)}"
+    )
+
+
+def _list_entries(entries: list[SafetensorsEntry]) -> str:
+    if not entries:
+        return "no tensors"
+    shown = ", ".join(
+        f"{entry.name} {list(entry.shape)}" for entry in sorted(entries, key=lambda e: e.name)[:20]
+    )
+    more = f" and {len(entries) - 20} more" if len(entries) > 20 else ""
+    return shown + more
+
+
+def load_safetensors(path: Path, tensor: str | None = None) -> npt.NDArray[np.float32]:
+    """Load one 2-D tensor from a ``.safetensors`` file, memory-mapped.
+
+    Parameters
+    ----------
+    path
+        The file.
+    tensor
+        The tensor's name; by default a usual embedding name, or the only
+        2-D tensor in the file.
+
+    Returns
+    -------
+    numpy.ndarray
+        The table as float32; bf16 and fp16 tensors are widened exactly.
+
+    Raises
+    ------
+    EmbedvizError
+        If the file is malformed, the tensor is missing or ambiguous, its
+        dtype is unsupported, or it is not 2-D.
+    """
+    data_start, entries = read_safetensors_header(path)
+    entry = _choose_entry(path, entries, tensor)
+    source = f"tensor {entry.name!r} in {path}"
+    if entry.dtype not in _SAFETENSORS_DTYPES:
+        raise EmbedvizError(f"{source} has the unsupported dtype {entry.dtype}")
+    if len(entry.shape) != 2:
+        raise EmbedvizError(
+            f"{source} has shape {entry.shape}, but an embedding table is 2-D (V x d)"
+        )
+    if 0 in entry.shape:
+        raise EmbedvizError(f"{source} is empty (shape {entry.shape})")
+    raw = np.memmap(
+        path,
+        dtype=np.dtype(_SAFETENSORS_DTYPES[entry.dtype]),
+        mode="r",
+        offset=data_start + entry.begin,
+        shape=entry.shape,
+    )
+    if entry.dtype == "BF16":
+        widened = (raw.astype(np.uint32) << 16).view(np.float32)
+        return widened
+    return as_float32(np.asarray(raw), source=source)
+
+
+def load_weights(path: str | Path, tensor: str | None = None) -> npt.NDArray[np.float32]:
+    """Load a table from ``.npy`` or ``.safetensors``, chosen by suffix.
+
+    Parameters
+    ----------
+    path
+        The weights file.
+    tensor
+        For ``.safetensors``: which tensor to read.
+
+    Returns
+    -------
+    numpy.ndarray
+        The float32 V×d table.
+
+    Raises
+    ------
+    EmbedvizError
+        For a missing file, an unknown suffix, or any of the loaders' errors.
+    """
+    file = Path(path)
+    suffix = file.suffix.lower()
+    if suffix == ".npy":
+        if tensor is not None:
+            raise EmbedvizError("--tensor applies to .safetensors files, not to .npy")
+        return load_npy(file)
+    if suffix == ".safetensors":
+        return load_safetensors(file, tensor)
+    raise EmbedvizError(f"weights file {file} must end in .npy or .safetensors")
+
+
+def _require_file(path: Path) -> None:
+    if not path.exists():
+        raise EmbedvizError(f"weights file {path} does not exist")
+    if not path.is_file():
+        raise EmbedvizError(f"weights path {path} is not a file")
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__

@@ -1,0 +1,138 @@
+"""Animation factories: each returns one Animation for one kind of beat.
+
+They move small things (a chip, a row's few numbers, a caption) rather than
+fading whole grids in and out, because manim's cost per animation grows with
+the size of the mobjects it copies and interpolates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import (
+    Animation,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    ReplacementTransform,
+    Succession,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.glyphs import NumberText
+from embedviz.render.mobjects import MatrixGrid, TokenChip
+from embedviz.render.theme import DARK, Theme
+
+__all__ = [
+    "make_caption_animation",
+    "make_copy_row_animation",
+    "make_count_rows_animation",
+    "make_dim_rows_animation",
+    "make_lookup_animation",
+    "make_reveal_animation",
+    "make_walk_animation",
+]
+
+
+def make_caption_animation(old: VMobject | None, new: VMobject) -> Animation:
+    """Swap the narration line: the old one fades out as the new one fades in."""
+    if old is None:
+        return FadeIn(new)
+    return AnimationGroup(FadeOut(old), FadeIn(new))
+
+
+def make_reveal_animation(
+    appearing: Sequence[VMobject], leaving: Sequence[VMobject] = ()
+) -> Animation:
+    """Fade small pieces in (and others out) together."""
+    animations: list[Animation] = [FadeIn(mobject) for mobject in appearing]
+    animations += [FadeOut(mobject) for mobject in leaving]
+    return AnimationGroup(*animations)
+
+
+def make_walk_animation(chip: TokenChip, grid: MatrixGrid, row: int) -> Animation:
+    """Move a token chip to park beside its zero-based row."""
+    return chip.animate.move_to(grid.row_anchor(row))
+
+
+def make_copy_row_animation(grid: MatrixGrid, row: int, targets: Sequence[NumberText]) -> Animation:
+    """Fly copies of a row's numbers into their output cells.
+
+    Parameters
+    ----------
+    grid
+        The matrix.
+    row
+        The row being copied.
+    targets
+        The output numbers, one per drawn column, already positioned; each
+        replaces its flying copy at the end.
+
+    Returns
+    -------
+    Animation
+        One transform per number (a handful of glyphs each).
+    """
+    sources = grid.row_cells(row)
+    return AnimationGroup(
+        *[
+            ReplacementTransform(source.copy(), target)
+            for source, target in zip(sources, targets, strict=True)
+        ],
+        lag_ratio=0.08,
+    )
+
+
+def make_lookup_animation(
+    chip: TokenChip,
+    home: Sequence[float],
+    grid: MatrixGrid,
+    row: int,
+    targets: Sequence[NumberText],
+    theme: Theme = DARK,
+) -> Animation:
+    """Walk a chip to its row, copy the row out, send the chip back dimmed.
+
+    Parameters
+    ----------
+    chip
+        The token's chip.
+    home
+        Where the chip rests in the input line.
+    grid
+        The matrix.
+    row
+        The zero-based row the ID selects.
+    targets
+        The output numbers the row's copy becomes.
+    theme
+        Colours.
+
+    Returns
+    -------
+    Animation
+        A succession: walk and highlight, copy, return.
+    """
+    box = grid.row_box(row, theme)
+    return Succession(
+        AnimationGroup(make_walk_animation(chip, grid, row), Create(box)),
+        make_copy_row_animation(grid, row, targets),
+        AnimationGroup(chip.animate.move_to(home).set_opacity(0.55), FadeOut(box)),
+    )
+
+
+def make_count_rows_animation(grid: MatrixGrid, row: int) -> Animation:
+    """Pulse the row numbers from 0 up to ``row``, counting from zero."""
+    labels = [grid.row_labels[r] for r in sorted(grid.row_labels) if r <= row]
+    return LaggedStart(*[Indicate(label, scale_factor=1.6) for label in labels], lag_ratio=0.5)
+
+
+def make_dim_rows_animation(grid: MatrixGrid, rows: Sequence[int]) -> Animation:
+    """Fade the rows that no ID selected."""
+    if not rows:
+        return Indicate(VGroup(*grid.row_labels.values()), scale_factor=1.0)
+    return AnimationGroup(*[grid.row_group(r).animate.set_opacity(0.28) for r in rows])

@@ -1,0 +1,530 @@
+"""The nouns of every scene: grid, chips, output block, printed tensor, caption."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Line,
+    Rectangle,
+    RoundedRectangle,
+    Text,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.glyphs import LabelText, NumberText, glyph_cache
+from embedviz.render.theme import DARK, SANS_FONT, Theme
+from embedviz.story.model import Gap, NumberCell, Window
+from embedviz.story.printed import PrintedLine
+
+__all__ = [
+    "Caption",
+    "GridMetrics",
+    "MatrixGrid",
+    "OutputBlock",
+    "PrintedTensor",
+    "ShapeLabel",
+    "TokenChip",
+]
+
+# Ratio of a cell's height to the height of a digit, and the padding (in
+# character slots) around a cell's number.
+_ROW_PITCH = 2.0
+_CELL_PAD_CHARS = 1.4
+
+
+@dataclass(frozen=True)
+class GridMetrics:
+    """Sizes shared by the matrix grid and the output block.
+
+    Attributes
+    ----------
+    font_size
+        Font size of the numbers.
+    cell_width, cell_height
+        One cell's box.
+    gap_width
+        The width of an elided column.
+    """
+
+    font_size: float
+    cell_width: float
+    cell_height: float
+    gap_width: float
+
+    @classmethod
+    def fit(
+        cls,
+        value_chars: int,
+        columns: int,
+        column_gaps: int,
+        label_chars: int,
+        rows: int,
+        width: float,
+        height: float,
+        max_font_size: float = 24.0,
+    ) -> GridMetrics:
+        """Choose the largest font size at which a grid fits a region.
+
+        Parameters
+        ----------
+        value_chars
+            The longest value string.
+        columns, column_gaps
+            Drawn columns and elided columns.
+        label_chars
+            The longest row label.
+        rows
+            Drawn rows, elision rows and the header row together.
+        width, height
+            The region.
+        max_font_size
+            Never larger than this.
+
+        Returns
+        -------
+        GridMetrics
+            The sizes.
+        """
+        reference = glyph_cache(max_font_size)
+        advance = reference.advance / max_font_size
+        digit = reference.height / max_font_size
+        cell_chars = value_chars + _CELL_PAD_CHARS
+        width_chars = label_chars + 1.0 + columns * cell_chars + column_gaps * 2.5
+        by_width = width / (advance * width_chars)
+        by_height = height / (digit * _ROW_PITCH * rows)
+        font_size = float(min(max_font_size, by_width, by_height))
+        return cls(
+            font_size=font_size,
+            cell_width=advance * font_size * cell_chars,
+            cell_height=digit * font_size * _ROW_PITCH,
+            gap_width=advance * font_size * 2.5,
+        )
+
+
+def _column_slots(
+    cols: Sequence[int], gaps: Sequence[Gap], metrics: GridMetrics
+) -> list[tuple[str, int, float]]:
+    """Interleave drawn columns and elided ranges; return (kind, index, centre x)."""
+    slots: list[tuple[str, int, float]] = []
+    items: list[tuple[int, str, int]] = [(c, "col", c) for c in cols]
+    items += [(gap.first, "gap", number) for number, gap in enumerate(gaps)]
+    x = 0.0
+    for _, kind, index in sorted(items):
+        width = metrics.cell_width if kind == "col" else metrics.gap_width
+        slots.append((kind, index, x + width / 2))
+        x += width
+    return slots
+
+
+def _row_slots(
+    rows: Sequence[int], gaps: Sequence[Gap], metrics: GridMetrics
+) -> list[tuple[str, int, float]]:
+    """Interleave drawn rows and elided ranges; return (kind, index, centre y)."""
+    items: list[tuple[int, str, int]] = [(r, "row", r) for r in rows]
+    items += [(gap.first, "gap", number) for number, gap in enumerate(gaps)]
+    slots = []
+    for order, (_, kind, index) in enumerate(sorted(items)):
+        slots.append((kind, index, -(order + 0.5) * metrics.cell_height))
+    return slots
+
+
+def _grid_lines(
+    width: float, height: float, xs: Iterable[float], ys: Iterable[float], theme: Theme
+) -> VGroup:
+    """One background box and thin separators, instead of a box per cell."""
+    background = Rectangle(width=width, height=height)
+    background.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.cell_stroke, width=1.5)
+    background.move_to([width / 2, -height / 2, 0])
+    lines = VGroup(background)
+    for x in xs:
+        lines.add(Line([x, 0, 0], [x, -height, 0], stroke_width=0.8, color=theme.cell_stroke))
+    for y in ys:
+        lines.add(Line([0, y, 0], [width, y, 0], stroke_width=0.8, color=theme.cell_stroke))
+    return lines
+
+
+def _place_right(text: VMobject, right_x: float, y: float) -> None:
+    """Right-align a glyph string by its slot box, so decimal points line up."""
+    text.move_to([right_x - text.width / 2, y, 0])
+
+
+class MatrixGrid(VGroup):  # type: ignore[misc]
+    """The visible window of the V×d embedding matrix, spreadsheet-style.
+
+    Zero-based row numbers run down the left, column numbers along the top,
+    and every hidden range is one labelled elision row or column.
+
+    Parameters
+    ----------
+    window
+        The visible rows, columns and gaps.
+    numbers
+        The storyboard's cells: ``weight``, ``row_label`` and ``col_label``
+        cells are drawn.
+    metrics
+        Shared sizes.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self,
+        window: Window,
+        numbers: Sequence[NumberCell],
+        metrics: GridMetrics,
+        theme: Theme = DARK,
+    ) -> None:
+        super().__init__()
+        self.window = window
+        self.metrics = metrics
+        by_key = {(cell.kind, cell.index): cell for cell in numbers}
+        col_slots = _column_slots(window.cols, window.col_gaps, metrics)
+        row_slots = _row_slots(window.rows, window.row_gaps, metrics)
+        width = sum(
+            metrics.cell_width if kind == "col" else metrics.gap_width for kind, _, _ in col_slots
+        )
+        height = len(row_slots) * metrics.cell_height
+        separators_x = np.cumsum(
+            [metrics.cell_width if kind == "col" else metrics.gap_width for kind, _, _ in col_slots]
+        )[:-1]
+        separators_y = [-(i + 1) * metrics.cell_height for i in range(len(row_slots) - 1)]
+        self.body = _grid_lines(width, height, separators_x, separators_y, theme)
+        self.add(self.body)
+        fs = metrics.font_size
+        small = fs * 0.8
+        self.cells: dict[tuple[int, int], NumberText] = {}
+        self.row_labels: dict[int, NumberText] = {}
+        self.rows_by_index: dict[int, VGroup] = {}
+        self.row_y: dict[int, float] = {}
+        self.col_labels = VGroup()
+        self.gap_labels = VGroup()
+        pad = glyph_cache(fs).advance * (_CELL_PAD_CHARS / 2)
+        for kind, index, x in col_slots:
+            if kind == "col":
+                label = NumberText(by_key[("col_label", (index,))], small, theme.muted)
+                label.move_to([x, metrics.cell_height * 0.45, 0])
+                self.col_labels.add(label)
+        for kind, index, y in row_slots:
+            if kind == "gap":
+                self._add_row_gap(window.row_gaps[index], col_slots, y, width, theme)
+                continue
+            row = VGroup()
+            label = NumberText(by_key[("row_label", (index,))], small, theme.muted)
+            _place_right(label, -0.18, y)
+            self.row_labels[index] = label
+            self.row_y[index] = y
+            for col_kind, col_index, x in col_slots:
+                if col_kind == "gap":
+                    dots = LabelText("\u2026", fs, theme.muted).move_to([x, y, 0])
+                    row.add(dots)
+                    continue
+                cell = NumberText(by_key[("weight", (index, col_index))], fs, theme.text)
+                _place_right(cell, x + metrics.cell_width / 2 - pad, y)
+                self.cells[(index, col_index)] = cell
+                row.add(cell)
+            self.rows_by_index[index] = VGroup(label, row)
+            self.add(label, row)
+        for number, gap in enumerate(window.col_gaps):
+            x = next(x for kind, i, x in col_slots if kind == "gap" and i == number)
+            label = LabelText(gap.label, small * 0.85, theme.muted)
+            label.next_to([x, -height, 0], DOWN, buff=0.12)
+            self.gap_labels.add(label)
+        self.add(self.col_labels, self.gap_labels)
+        self.width_of_body = width
+
+    def _add_row_gap(
+        self,
+        gap: Gap,
+        col_slots: list[tuple[str, int, float]],
+        y: float,
+        width: float,
+        theme: Theme,
+    ) -> None:
+        fs = self.metrics.font_size
+        label = LabelText(gap.label, fs * 0.7, theme.muted)
+        if label.width > width * 0.9:
+            label.scale_to_fit_width(width * 0.9)
+        label.move_to([width / 2, y, 0])
+        dots = LabelText("\u22ee", fs, theme.muted).next_to(label, LEFT, buff=0.15)
+        self.gap_labels.add(VGroup(dots, label))
+
+    def cell(self, row: int, col: int) -> NumberText:
+        """Return the number drawn at ``(row, col)``."""
+        return self.cells[(row, col)]
+
+    def row_cells(self, row: int) -> list[NumberText]:
+        """Return a row's drawn numbers, left to right."""
+        return [self.cells[(row, col)] for col in self.window.cols]
+
+    def row_group(self, row: int) -> VGroup:
+        """Return a row's label and cells, for dimming or highlighting."""
+        return self.rows_by_index[row]
+
+    def row_anchor(self, row: int) -> np.ndarray:
+        """Return the point left of a row's label where a chip parks."""
+        label = self.row_labels[row]
+        return np.array([label.get_left()[0] - 0.45, label.get_center()[1], 0.0])
+
+    def row_box(self, row: int, theme: Theme = DARK) -> Rectangle:
+        """Return an outline around one row, for highlighting."""
+        box = Rectangle(width=self.width_of_body + 0.1, height=self.metrics.cell_height * 1.05)
+        box.set_stroke(theme.highlight, width=4).set_fill(opacity=0)
+        box.move_to([self.body.get_left()[0] + self.width_of_body / 2, self._y(row), 0])
+        return box
+
+    def _y(self, row: int) -> float:
+        return float(self.row_labels[row].get_center()[1])
+
+
+class OutputBlock(VGroup):  # type: ignore[misc]
+    """The lookup result: one row per input position, same columns as the grid.
+
+    Parameters
+    ----------
+    positions
+        Output positions in input order, e.g. ``[(0,), (1,), ...]``.
+    window
+        The grid's window; the block shows the same columns.
+    numbers
+        Cells of kind ``position`` label the rows.
+    metrics
+        Shared sizes.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self,
+        positions: Sequence[tuple[int, ...]],
+        window: Window,
+        numbers: Sequence[NumberCell],
+        metrics: GridMetrics,
+        theme: Theme = DARK,
+    ) -> None:
+        super().__init__()
+        self.metrics = metrics
+        self.theme = theme
+        self.window = window
+        by_key = {(cell.kind, cell.index): cell for cell in numbers}
+        self.col_slots = _column_slots(window.cols, window.col_gaps, metrics)
+        width = sum(
+            metrics.cell_width if kind == "col" else metrics.gap_width
+            for kind, _, _ in self.col_slots
+        )
+        height = len(positions) * metrics.cell_height
+        separators_x = np.cumsum(
+            [
+                metrics.cell_width if kind == "col" else metrics.gap_width
+                for kind, _, _ in self.col_slots
+            ]
+        )[:-1]
+        separators_y = [-(i + 1) * metrics.cell_height for i in range(len(positions) - 1)]
+        self.body = _grid_lines(width, height, separators_x, separators_y, theme)
+        self.body[0].set_stroke(theme.output, width=2)
+        self.add(self.body)
+        self.labels = VGroup()
+        self.row_y: dict[tuple[int, ...], float] = {}
+        small = metrics.font_size * 0.8
+        for order, position in enumerate(positions):
+            y = -(order + 0.5) * metrics.cell_height
+            self.row_y[position] = y
+            label = NumberText(by_key[("position", position)], small, theme.output)
+            _place_right(label, -0.18, y)
+            self.labels.add(label)
+            for kind, _, x in self.col_slots:
+                if kind == "gap":
+                    self.body.add(
+                        LabelText("\u2026", metrics.font_size, theme.muted).move_to([x, y, 0])
+                    )
+        self.add(self.labels)
+        self.width_of_body = width
+        self.height_of_body = height
+
+    def make_cell(self, cell: NumberCell) -> NumberText:
+        """Create (without adding) the number for an output cell, in place.
+
+        Parameters
+        ----------
+        cell
+            A cell of kind ``output``: index is the position then the column.
+
+        Returns
+        -------
+        NumberText
+            Positioned in its slot.
+        """
+        position, col = cell.index[:-1], cell.index[-1]
+        text = NumberText(cell, self.metrics.font_size, self.theme.text)
+        x = next(x for kind, i, x in self.col_slots if kind == "col" and i == col)
+        left = self.body.get_left()[0]
+        top = self.body.get_top()[1]
+        pad = glyph_cache(self.metrics.font_size).advance * (_CELL_PAD_CHARS / 2)
+        _place_right(text, left + x + self.metrics.cell_width / 2 - pad, top + self.row_y[position])
+        return text
+
+
+class ShapeLabel(VGroup):  # type: ignore[misc]
+    """A shape such as ``4 × 3``, its sizes drawn as checked numbers.
+
+    Parameters
+    ----------
+    cells
+        The size cells, one per axis, in order.
+    font_size
+        Font size.
+    color
+        Colour.
+    """
+
+    def __init__(self, cells: Sequence[NumberCell], font_size: float, color: str) -> None:
+        parts: list[VMobject] = []
+        for axis, cell in enumerate(cells):
+            if axis:
+                parts.append(LabelText("\u00d7", font_size, color))
+            parts.append(NumberText(cell, font_size, color))
+        super().__init__(*parts)
+        self.arrange(RIGHT, buff=0.12)
+
+
+class TokenChip(VGroup):  # type: ignore[misc]
+    """A token ID in a rounded chip.
+
+    Parameters
+    ----------
+    cell
+        The ``token_id`` cell.
+    font_size
+        Font size of the ID.
+    theme
+        Colours.
+    """
+
+    def __init__(self, cell: NumberCell, font_size: float, theme: Theme = DARK) -> None:
+        number = NumberText(cell, font_size, theme.background)
+        box = RoundedRectangle(
+            corner_radius=0.08,
+            width=max(number.width + 0.3, 0.55),
+            height=number.height * 1.9,
+        )
+        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
+        box.move_to(number)
+        super().__init__(box, number)
+        self.number = number
+
+
+class PrintedTensor(VGroup):  # type: ignore[misc]
+    """A PyTorch-style print laid out in monospace, numbers drawn as cells.
+
+    Parameters
+    ----------
+    lines
+        The print, split by :func:`embedviz.story.printed.split_printed`.
+    numbers
+        The storyboard's ``printed`` cells.
+    omitted_label
+        The elision line's text when lines were left out.
+    font_size
+        Font size.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self,
+        lines: Sequence[PrintedLine],
+        numbers: Sequence[NumberCell],
+        omitted_label: str | None,
+        font_size: float,
+        theme: Theme = DARK,
+    ) -> None:
+        super().__init__()
+        glyphs = glyph_cache(font_size)
+        by_index = {cell.index: cell for cell in numbers if cell.kind == "printed"}
+        line_height = glyphs.height * 2.1
+        rows: list[list[tuple[int, VMobject]]] = []
+        self.pieces: list[VMobject] = []
+        for line in lines:
+            row: list[tuple[int, VMobject]] = []
+            for column, text, element in line.pieces:
+                piece: VMobject
+                if element is None:
+                    piece = LabelText(text, font_size, theme.muted)
+                else:
+                    piece = NumberText(by_index[element], font_size, theme.text)
+                row.append((column, piece))
+                self.pieces.append(piece)
+            rows.append(row)
+        if omitted_label is not None:
+            elision = LabelText(omitted_label, font_size, theme.muted)
+            rows.insert(len(rows) - 2, [(8, elision)])
+        for line_number, row in enumerate(rows):
+            for column, piece in row:
+                # Glyph strings start their first slot at x=0: shift by column.
+                piece.shift(
+                    [
+                        column * glyphs.advance - piece[0].get_center()[0] + _first_offset(piece),
+                        -line_number * line_height - piece.get_center()[1],
+                        0,
+                    ]
+                )
+                self.add(piece)
+
+    def find_label(self, fragment: str) -> VMobject:
+        """Return the first text piece that contains ``fragment``."""
+        for piece in self.pieces:
+            if isinstance(piece, LabelText) and fragment in piece.text:
+                return piece
+        raise KeyError(fragment)
+
+
+def _first_offset(piece: VMobject) -> float:
+    """Horizontal offset of a glyph string's first glyph within its first slot."""
+    glyphs = glyph_cache(piece.font_size)
+    first_char = piece.text.lstrip(" ")[0]
+    leading = len(piece.text) - len(piece.text.lstrip(" "))
+    _, offset = glyphs._templates[first_char]
+    return float(offset[0]) + leading * glyphs.advance
+
+
+class Caption(VGroup):  # type: ignore[misc]
+    """The narration line at the bottom of the frame (at most three lines).
+
+    Parameters
+    ----------
+    text
+        The narration.
+    width
+        The widest it may be.
+    font_size
+        Font size.
+    theme
+        Colours.
+    """
+
+    def __init__(self, text: str, width: float, font_size: float = 22, theme: Theme = DARK) -> None:
+        wrapped = "\n".join(textwrap.wrap(text, width=72))
+        body = Text(
+            wrapped, font=SANS_FONT, font_size=font_size, color=theme.text, line_spacing=0.9
+        )
+        if body.width > width:
+            body.scale_to_fit_width(width)
+        super().__init__(body)
+        self.text = text
+
+
+def stack_below(mobject: VMobject, anchor: VMobject, buff: float = 0.25) -> VMobject:
+    """Place ``mobject`` under ``anchor``, left-aligned."""
+    mobject.next_to(anchor, DOWN, buff=buff, aligned_edge=LEFT)
+    return mobject
+
+
+_ = UP  # re-exported direction constants are used by scenes through manim

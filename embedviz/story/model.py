@@ -1,0 +1,257 @@
+"""Scene data: frozen dataclasses that describe a scene beat by beat.
+
+A :class:`Storyboard` is everything a renderer needs and everything a test
+needs to check it: which token is highlighted, which part of the matrix is
+visible, every number on screen with the exact string shown and the float
+behind it, every other label, the narration and the timing. It serialises to
+JSON, which is what the snapshot tests pin.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = [
+    "Beat",
+    "Gap",
+    "Highlight",
+    "NumberCell",
+    "OutputState",
+    "Storyboard",
+    "Window",
+]
+
+
+@dataclass(frozen=True)
+class NumberCell:
+    """One number drawn on screen.
+
+    Attributes
+    ----------
+    kind
+        What it is: ``weight`` (a table cell, index ``(row, col)``),
+        ``output`` (an output cell, index ``position + (col,)``),
+        ``printed`` (a value inside the PyTorch-style print, same index as
+        ``output``), ``row_label`` (a zero-based row number, ``(row,)``),
+        ``col_label`` (``(col,)``), ``token_id`` (an input chip,
+        ``position``), ``position`` (an output row label, ``position``) or
+        ``size`` (a dimension of a shape label, ``(axis,)``).
+    index
+        Where it sits, as described for ``kind``.
+    text
+        The exact string drawn.
+    value
+        The value behind it: a float32 widened to float for table values,
+        a whole number for indices and sizes.
+    """
+
+    kind: str
+    index: tuple[int, ...]
+    text: str
+    value: float
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A hidden range of rows or columns in an elided grid.
+
+    Attributes
+    ----------
+    first, last
+        The first and last hidden index, inclusive.
+    label
+        The exact label drawn in the gap, e.g. ``rows 6–4818 not shown``.
+    """
+
+    first: int
+    last: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Window:
+    """The visible part of the V×d matrix.
+
+    Attributes
+    ----------
+    rows
+        Row indices drawn, ascending.
+    cols
+        Column indices drawn, ascending.
+    row_gaps
+        Hidden row ranges, each drawn as one elision row.
+    col_gaps
+        Hidden column ranges, each drawn as one elision column.
+    """
+
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    row_gaps: tuple[Gap, ...] = ()
+    col_gaps: tuple[Gap, ...] = ()
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """The token a beat is about.
+
+    Attributes
+    ----------
+    position
+        Its position in the input: ``(t,)`` for a sequence.
+    token_id
+        The ID at that position.
+    row
+        The zero-based row index it selects (equal to the ID).
+    """
+
+    position: tuple[int, ...]
+    token_id: int
+    row: int
+
+
+@dataclass(frozen=True)
+class OutputState:
+    """The output block after a beat.
+
+    Attributes
+    ----------
+    shape
+        The full lookup shape, e.g. ``(4, 3)``.
+    filled
+        Positions whose rows have landed, in landing order.
+    shape_labelled
+        Whether the shape label is shown.
+    """
+
+    shape: tuple[int, ...]
+    filled: tuple[tuple[int, ...], ...] = ()
+    shape_labelled: bool = False
+
+
+@dataclass(frozen=True)
+class Beat:
+    """One step of a scene: an animation, then a hold while it is read.
+
+    Attributes
+    ----------
+    name
+        A unique, stable name, e.g. ``lookup-2``.
+    action
+        What the renderer animates; each action has one factory.
+    narration
+        The sentence shown (and later spoken) during the beat.
+    run_time
+        Seconds of animation.
+    duration
+        Seconds the beat lasts in total (animation plus hold).
+    highlight
+        The token in focus, if any.
+    window
+        The visible part of the matrix after the beat.
+    dimmed_rows
+        Visible rows drawn faded after the beat.
+    output
+        The output block after the beat, if it is on screen.
+    numbers
+        Every number on screen after the beat.
+    labels
+        Every other label on screen after the beat (code, printed
+        punctuation, gap labels, questions), excluding the narration.
+    """
+
+    name: str
+    action: str
+    narration: str
+    run_time: float
+    duration: float
+    highlight: Highlight | None
+    window: Window
+    dimmed_rows: tuple[int, ...]
+    output: OutputState | None
+    numbers: tuple[NumberCell, ...]
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Storyboard:
+    """A whole scene.
+
+    Attributes
+    ----------
+    scene
+        The scene's class name, e.g. ``SequenceLookup``.
+    title
+        The title shown at the top.
+    options
+        The resolved options it was built from (JSON-friendly).
+    vocab_size, dim
+        The table's shape.
+    source
+        Where the table's values came from.
+    ids
+        The token IDs, as nested lists (an int for a single ID).
+    printed
+        The PyTorch-style print of the lookup, when the scene shows it.
+    beats
+        The beats, in order.
+    """
+
+    scene: str
+    title: str
+    options: dict[str, Any]
+    vocab_size: int
+    dim: int
+    source: str
+    ids: Any
+    beats: tuple[Beat, ...]
+    printed: str | None = None
+    version: int = field(default=1)
+
+    @property
+    def duration(self) -> float:
+        """Total seconds: the sum of the beats' durations."""
+        return round(sum(beat.duration for beat in self.beats), 6)
+
+    def beat_start_times(self) -> list[float]:
+        """Return the start time of every beat, in seconds.
+
+        Returns
+        -------
+        list of float
+            Cumulative start times; the first beat starts at 0.
+        """
+        starts: list[float] = []
+        elapsed = 0.0
+        for beat in self.beats:
+            starts.append(round(elapsed, 6))
+            elapsed += beat.duration
+        return starts
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the storyboard as plain JSON-ready data.
+
+        Returns
+        -------
+        dict
+            Tuples become lists; the total duration is included.
+        """
+        data = asdict(self)
+        data["duration"] = self.duration
+        return data
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """Serialise the storyboard to JSON.
+
+        Parameters
+        ----------
+        indent
+            JSON indentation; ``None`` for one line.
+
+        Returns
+        -------
+        str
+            The JSON text, with keys in a stable order.
+        """
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

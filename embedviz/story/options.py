@@ -1,0 +1,212 @@
+"""Scene options and where they come from.
+
+Options reach a scene from, in rising priority: built-in defaults, an
+``embedviz.toml`` in the working directory (top-level keys, then a table
+named after the scene), ``EMBEDVIZ_*`` environment variables, and finally
+command-line flags. A plain ``manim render scenes/...`` run therefore honours
+the same options as the ``embedviz`` command.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import IdList, parse_ids
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "ENV_PREFIX",
+    "OPTION_NAMES",
+    "SceneOptions",
+    "resolve_options",
+]
+
+CONFIG_FILE_NAME = "embedviz.toml"
+ENV_PREFIX = "EMBEDVIZ_"
+
+
+@dataclass(frozen=True)
+class SceneOptions:
+    """What a scene is built from.
+
+    Attributes
+    ----------
+    ids
+        Token IDs (a list, or a list of rows for a batch); ``None`` means
+        the scene's own default.
+    vocab
+        ``V`` for a seeded table; ``None`` means 6, or the file's rows.
+    dim
+        ``d`` for a seeded table; ``None`` means 3, or the file's columns.
+    seed
+        The seed for a seeded table.
+    init
+        ``torch`` (PyTorch-compatible) or ``normal`` (numpy).
+    weights
+        A ``.npy`` or ``.safetensors`` file to use instead of a seed.
+    tensor
+        The tensor to read from a ``.safetensors`` file.
+    """
+
+    ids: IdList | None = None
+    vocab: int | None = None
+    dim: int | None = None
+    seed: int = 123
+    init: str = "torch"
+    weights: str | None = None
+    tensor: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the options as JSON-ready data.
+
+        Returns
+        -------
+        dict
+            One entry per option.
+        """
+        return asdict(self)
+
+
+OPTION_NAMES = tuple(SceneOptions.__dataclass_fields__)
+_INT_OPTIONS = ("vocab", "dim", "seed")
+_STR_OPTIONS = ("init", "weights", "tensor")
+
+
+def _convert(name: str, value: object, where: str) -> object:
+    """Check one raw option value and convert it to its field's type."""
+    if name == "ids":
+        if isinstance(value, str):
+            return parse_ids(value)
+        if isinstance(value, list) and value:
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                return list(value)
+            if all(isinstance(row, list) for row in value):
+                return [list(row) for row in value]
+        raise EmbedvizError(
+            f"{where}: 'ids' must be a string like \"2,3,5,1\" or a list of whole numbers, "
+            f"not {value!r}"
+        )
+    if name in _INT_OPTIONS:
+        if isinstance(value, str):
+            try:
+                return int(value.strip(), 10)
+            except ValueError:
+                raise EmbedvizError(
+                    f"{where}: '{name}' must be a whole number, not {value!r}"
+                ) from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EmbedvizError(f"{where}: '{name}' must be a whole number, not {value!r}")
+        return value
+    if name in _STR_OPTIONS:
+        if not isinstance(value, str):
+            raise EmbedvizError(f"{where}: '{name}' must be a string, not {value!r}")
+        if name == "init" and value not in ("torch", "normal"):
+            raise EmbedvizError(f"{where}: 'init' must be 'torch' or 'normal', not {value!r}")
+        return value
+    raise EmbedvizError(
+        f"{where}: unknown option {name!r} (known options: {', '.join(OPTION_NAMES)})"
+    )
+
+
+def _apply(options: SceneOptions, raw: Mapping[str, object], where: str) -> SceneOptions:
+    changes = {name: _convert(name, value, where) for name, value in raw.items()}
+    return replace(options, **changes)  # type: ignore[arg-type]
+
+
+def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise EmbedvizError(f"{path}: not valid TOML ({error})") from None
+    except OSError as error:
+        raise EmbedvizError(f"{path}: cannot be read ({error.strerror})") from None
+    merged: dict[str, object] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            continue  # a per-scene table, applied below
+        merged[key] = value
+    if scene is not None and isinstance(data.get(scene), dict):
+        merged.update(data[scene])
+    for key, value in data.items():
+        if isinstance(value, dict):
+            if not key[:1].isupper():
+                raise EmbedvizError(
+                    f"{path}: unknown table [{key}]; tables must be named after a scene"
+                )
+            # Check every scene's table now, not only when that scene renders.
+            for name, item in value.items():
+                _convert(name, item, f"{path} [{key}]")
+    if isinstance(merged.get("weights"), str):
+        # A relative path in the file is relative to the file, not the shell.
+        weights = Path(str(merged["weights"]))
+        merged["weights"] = str(weights if weights.is_absolute() else path.parent / weights)
+    return merged
+
+
+def resolve_options(
+    overrides: Mapping[str, object] | None = None,
+    *,
+    scene: str | None = None,
+    cwd: str | Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> SceneOptions:
+    """Merge defaults, ``embedviz.toml``, environment and explicit options.
+
+    Parameters
+    ----------
+    overrides
+        Options given explicitly (command-line flags); ``None`` values are
+        ignored.
+    scene
+        The scene being built, which selects a ``[SceneName]`` table in the
+        config file.
+    cwd
+        Where to look for ``embedviz.toml``; the working directory by
+        default. ``EMBEDVIZ_CONFIG`` names another file.
+    environ
+        The environment; ``os.environ`` by default.
+
+    Returns
+    -------
+    SceneOptions
+        The merged, type-checked options.
+
+    Raises
+    ------
+    EmbedvizError
+        For an unknown key, a wrong type, unreadable TOML, or a weights file
+        that does not exist.
+    """
+    env = os.environ if environ is None else environ
+    options = SceneOptions()
+    config_path = (
+        Path(env[f"{ENV_PREFIX}CONFIG"])
+        if env.get(f"{ENV_PREFIX}CONFIG")
+        else Path(cwd or os.getcwd()) / CONFIG_FILE_NAME
+    )
+    if f"{ENV_PREFIX}CONFIG" in env and not config_path.is_file():
+        raise EmbedvizError(f"{ENV_PREFIX}CONFIG names {config_path}, which does not exist")
+    if config_path.is_file():
+        options = _apply(options, _from_config_file(config_path, scene), str(config_path))
+    from_env = {
+        name: env[ENV_PREFIX + name.upper()]
+        for name in OPTION_NAMES
+        if env.get(ENV_PREFIX + name.upper(), "") != ""
+    }
+    for name, value in from_env.items():
+        options = _apply(options, {name: value}, f"{ENV_PREFIX}{name.upper()}")
+    if overrides:
+        explicit = {name: value for name, value in overrides.items() if value is not None}
+        options = _apply(options, explicit, "option")
+    if options.weights is not None and not Path(options.weights).is_file():
+        raise EmbedvizError(f"weights file {options.weights} does not exist")
+    if options.tensor is not None and options.weights is None:
+        raise EmbedvizError("'tensor' chooses a tensor inside --weights; give --weights too")
+    return options

@@ -1,0 +1,93 @@
+"""Choosing the visible window of a large matrix.
+
+Only a window of the V×d table is ever drawn: a few leading rows, the rows a
+scene looks up (with a neighbour each when there are few of them) and the
+last row, with every hidden range labelled exactly. The number of drawn
+cells therefore depends on how many tokens a scene shows, never on V.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from embedviz.story.model import Gap, Window
+
+__all__ = ["MAX_FULL_COLS", "MAX_FULL_ROWS", "choose_window", "gap_label"]
+
+MAX_FULL_ROWS = 8
+MAX_FULL_COLS = 6
+_HEAD_COLS = 4
+_TAIL_COLS = 3
+_HEAD_ROWS = 6
+
+
+def gap_label(first: int, last: int, noun: str) -> str:
+    """Label a hidden range, e.g. ``rows 6–4818 not shown``.
+
+    Parameters
+    ----------
+    first, last
+        The hidden range, inclusive.
+    noun
+        ``row`` or ``column``.
+
+    Returns
+    -------
+    str
+        The label, singular for a single hidden index.
+    """
+    if first == last:
+        return f"{noun} {first} not shown"
+    return f"{noun}s {first}\u2013{last} not shown"
+
+
+def _gaps(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
+    gaps = []
+    previous = -1
+    for index in [*shown, size]:
+        if index - previous > 1:
+            gaps.append(Gap(previous + 1, index - 1, gap_label(previous + 1, index - 1, noun)))
+        previous = index
+    return tuple(gaps)
+
+
+def choose_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Window:
+    """Pick the rows and columns to draw.
+
+    Parameters
+    ----------
+    vocab_size
+        ``V``.
+    dim
+        ``d``.
+    focus_rows
+        Rows the scene looks up; they are always drawn.
+
+    Returns
+    -------
+    Window
+        All rows when ``V <= 8`` and all columns when ``d <= 6``; otherwise
+        the leading rows, the focus rows (with neighbours when there are at
+        most three of them) and the last row, and the first four and last
+        three columns, with labelled gaps.
+    """
+    focus = sorted(set(focus_rows))
+    if vocab_size <= MAX_FULL_ROWS:
+        rows = list(range(vocab_size))
+    else:
+        head = _HEAD_ROWS if len(focus) <= 4 else 2
+        shown = set(range(head)) | set(focus) | {vocab_size - 1}
+        if len(focus) <= 3:
+            for row in focus:
+                shown |= {r for r in (row - 1, row + 1) if 0 <= r < vocab_size}
+        rows = sorted(shown)
+    if dim <= MAX_FULL_COLS:
+        cols = list(range(dim))
+    else:
+        cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))
+    return Window(
+        rows=tuple(rows),
+        cols=tuple(cols),
+        row_gaps=_gaps(rows, vocab_size, "row"),
+        col_gaps=_gaps(cols, dim, "column"),
+    )
