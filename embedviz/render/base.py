@@ -34,7 +34,7 @@ from embedviz.render.animations import (
     make_lookup_animation,
     make_reveal_animation,
 )
-from embedviz.render.glyphs import LabelText, NumberText
+from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.mobjects import (
     Caption,
     GridMetrics,
@@ -43,6 +43,7 @@ from embedviz.render.mobjects import (
     PrintedTensor,
     ShapeLabel,
     TokenChip,
+    char_advance,
 )
 from embedviz.render.theme import DARK, SANS_FONT, Theme
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -61,7 +62,9 @@ _CAPTION_Y = -3.35
 _CAPTION_WIDTH = 13.2
 
 
-def screen_texts(scene: Scene) -> tuple[list[NumberText], list[LabelText], list[Text]]:
+def screen_texts(
+    scene: Scene,
+) -> tuple[list[NumberText], list[LabelText], list[SansText | Text]]:
     """Collect every checked number, label and plain text currently on screen.
 
     Parameters
@@ -72,12 +75,12 @@ def screen_texts(scene: Scene) -> tuple[list[NumberText], list[LabelText], list[
     Returns
     -------
     tuple of lists
-        The ``NumberText``, ``LabelText`` and manim ``Text`` objects in the
-        scene's mobject families.
+        The ``NumberText``, ``LabelText`` and ``SansText`` (or manim
+        ``Text``) objects in the scene's mobject families.
     """
     numbers: list[NumberText] = []
     labels: list[LabelText] = []
-    texts: list[Text] = []
+    texts: list[SansText | Text] = []
     seen: set[int] = set()
     for top in scene.mobjects:
         for mobject in top.get_family():
@@ -88,7 +91,7 @@ def screen_texts(scene: Scene) -> tuple[list[NumberText], list[LabelText], list[
                 numbers.append(mobject)
             elif isinstance(mobject, LabelText):
                 labels.append(mobject)
-            elif isinstance(mobject, Text):
+            elif isinstance(mobject, SansText | Text):
                 texts.append(mobject)
     return numbers, labels, texts
 
@@ -187,7 +190,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         )
         self.metrics = metrics
 
-        self.title = Text(board.title, font=SANS_FONT, font_size=30, color=theme.text)
+        self.title = SansText(board.title, 30, theme.text)
         self.title.move_to([0, _TITLE_Y, 0])
         self.grid = MatrixGrid(window, list(cells.values()), metrics, theme)
         top_left = np.array(
@@ -196,7 +199,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         self.grid.shift(top_left - self.grid.body.get_corner(UP + LEFT))
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
         self.grid_title = VGroup(
-            Text("embedding matrix E", font=SANS_FONT, font_size=22, color=theme.muted),
+            SansText("embedding matrix E", 22, theme.muted),
             ShapeLabel(size_cells, 22, theme.muted),
         ).arrange(RIGHT, buff=0.25)
         self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
@@ -207,9 +210,11 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         )
         self.chips = [TokenChip(cell, 24, theme) for cell in chip_cells]
         chip_row = VGroup(*self.chips).arrange(RIGHT, buff=0.18)
+        if chip_row.width > _OUTPUT_RIGHT - _OUTPUT_LEFT:
+            chip_row.scale_to_fit_width(_OUTPUT_RIGHT - _OUTPUT_LEFT)
         chip_row.move_to([(_OUTPUT_LEFT + _OUTPUT_RIGHT) / 2, _CHIPS_Y, 0])
         self.chip_homes = [chip.get_center().copy() for chip in self.chips]
-        self.chips_label = Text("token IDs", font=SANS_FONT, font_size=20, color=theme.muted)
+        self.chips_label = SansText("token IDs", 20, theme.muted)
         self.chips_label.next_to(chip_row, LEFT, buff=0.3)
 
         self.output: OutputBlock | None = None
@@ -217,7 +222,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
             self.output = OutputBlock(positions, window, list(cells.values()), metrics, theme)
             out_top_left = np.array([_OUTPUT_LEFT + 0.6, _REGION_TOP - metrics.cell_height, 0])
             self.output.shift(out_top_left - self.output.body.get_corner(UP + LEFT))
-            self.output_title = Text("output", font=SANS_FONT, font_size=22, color=theme.output)
+            self.output_title = SansText("output", 22, theme.output)
             self.output_title.next_to(self.output.body, UP, buff=0.2).align_to(
                 self.output.body, LEFT
             )
@@ -233,7 +238,8 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         omitted_label = next((t for t in final.labels if "more lines" in t), None)
         code_text = next(t for t in final.labels if t.startswith("embedding_layer("))
         width = max(len(t) for t in board.printed.split("\n"))
-        font_size = min(22.0, 22.0 * 78 / max(width, len(code_text) + 4))
+        per_unit = char_advance(1.0)
+        font_size = min(22.0, (_GRID_RIGHT - _GRID_LEFT + 7.0) / (per_unit * (width + 1)))
         self.code = LabelText(code_text, font_size, self.theme.chip)
         self.printed = PrintedTensor(
             lines, final.numbers, omitted_label if omitted else None, font_size, self.theme

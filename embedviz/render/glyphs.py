@@ -1,175 +1,325 @@
-"""Cheap, checkable text: numbers and labels built from reused glyphs.
+"""Cheap, checkable text: strings built from reused glyph outlines.
 
-Building a manim ``Text`` costs a Pango layout and an SVG parse, and a grid
-holds many numbers. A :class:`GlyphCache` lays out each font size's
-character set once, in one ``Text``, and then builds every string from
-copies of those glyphs at monospace offsets, which is several times faster
-and keeps all numbers pixel-aligned.
+Building a manim ``Text`` costs a Pango layout and an SVG parse for every
+string, and a scene holds many numbers and a caption per beat. A
+:class:`GlyphFont` lays out its characters once, in a few short ``Text``
+objects with every character framed by zeros, which gives each glyph's
+outline and advance width. Any string is then assembled from copies of those
+outlines, merged into one path, so it is also one object to draw per frame
+instead of one per character.
 
-Every number drawn is a :class:`NumberText` that remembers the exact string,
-the storyboard cell it shows, and the value behind it, so tests can read the
-screen back.
+Every number drawn is a :class:`NumberText` that remembers the exact string
+and the storyboard cell it shows, so tests can read the screen back.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from manim import VGroup, VMobject
+from manim import VMobject
 
-from embedviz.render.theme import MONO_FONT
-from embedviz.story.model import NumberCell
+from embedviz.render.theme import MONO_FONT, SANS_FONT
 
-__all__ = ["GlyphCache", "LabelText", "NumberText", "glyph_cache"]
+__all__ = [
+    "REFERENCE_FONT_SIZE",
+    "GlyphFont",
+    "GlyphString",
+    "LabelText",
+    "NumberText",
+    "SansText",
+    "glyph_font",
+    "make_text",
+]
 
-_CHARSET = (
+# Glyphs are laid out once at this size and scaled for every other size.
+REFERENCE_FONT_SIZE = 48.0
+_PRELOADED = (
     "0123456789.-+e"
     "abcdfghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    "()[]{}<>=,:;_'\"?!/*%#&|@^~`\\$"
+    "()[]{}<>=,:;_'\"?!/*%#&|@^~`\\$ "
 )
-# Symbols that the monospace font may lack: Pango then falls back to another
-# font with other widths, so each is measured on its own, beside a zero.
-_SYMBOLS = "\u00d7\u2013\u2026\u22ee\u2192"
+# Pango clips long strings at large sizes, so references are laid out in chunks.
+_CHUNK = 12
 
 
-class GlyphCache:
-    """Glyph templates for one monospace font at one size.
+def make_text(text: str, **kwargs: Any) -> VMobject:
+    """Build a manim ``Text`` that is cheap to copy and animate.
 
     Parameters
     ----------
-    font_size
-        Manim font size.
+    text
+        The string.
+    **kwargs
+        Passed to :class:`manim.Text` (font, font_size, color, ...).
+
+    Returns
+    -------
+    manim.Text
+        The text, with each glyph's parsed SVG path dropped: manim only reads
+        it while building the outline, yet every copy (every FadeIn, every
+        Transform) would deep-copy it again.
+    """
+    from manim import Text
+
+    mobject = Text(text, **kwargs)
+    for part in mobject.get_family():
+        if hasattr(part, "path_obj"):
+            part.path_obj = None
+    return mobject
+
+
+def _reference_text(text: str, font: str) -> VMobject:
+    """Lay out a measuring string on a fixed, large Pango canvas.
+
+    manim sizes Pango's canvas from the output resolution and caches the
+    SVG under a name that ignores it, so at a low resolution a long string
+    wraps or is clipped, and that broken layout is then reused at any size.
+    Measuring on a fixed 4K canvas, with its own cache folder, avoids both.
+    """
+    from manim import tempconfig
+
+    cache_dir = Path(tempfile.gettempdir()) / f"embedviz-glyphs-{os.getuid()}" / "3840x2160"
+    with tempconfig({"pixel_width": 3840, "pixel_height": 2160, "text_dir": str(cache_dir)}):
+        return make_text(text, font=font, font_size=REFERENCE_FONT_SIZE)
+
+
+class GlyphFont:
+    """Outlines and advance widths of one font, measured at the reference size.
+
+    Parameters
+    ----------
     font
-        A monospace font family.
+        A font family known to Pango.
     """
 
-    def __init__(self, font_size: float, font: str = MONO_FONT) -> None:
-        from manim import Text
+    def __init__(self, font: str) -> None:
+        self.font = font
+        self._outlines: dict[str, np.ndarray] = {}
+        self._advances: dict[str, float] = {}
+        self._offsets: dict[str, np.ndarray] = {}
+        zeros = _reference_text("0000000000", font)
+        centres = [glyph.get_center() for glyph in zeros.submobjects]
+        self.zero_advance = float(centres[-1][0] - centres[0][0]) / (len(centres) - 1)
+        self.digit_height = float(zeros.submobjects[0].height)
+        self._measure(_PRELOADED)
 
-        # The charset is framed by zeros so that the slot width (advance)
-        # and the slot origin can be measured from two identical glyphs.
-        reference = Text("0" + _CHARSET + "0", font=font, font_size=font_size)
-        glyphs = list(reference.submobjects)
-        first, last = glyphs[0].get_center(), glyphs[-1].get_center()
-        self.advance = float(last[0] - first[0]) / (len(_CHARSET) + 1)
-        self.font_size = font_size
-        self.height = float(glyphs[0].height)
-        self._templates: dict[str, tuple[VMobject, np.ndarray]] = {}
-        for slot, char in enumerate(_CHARSET, start=1):
-            glyph = glyphs[slot]
-            slot_centre = first + np.array([slot * self.advance, 0.0, 0.0])
-            self._templates[char] = (glyph, glyph.get_center() - slot_centre)
-        for char in _SYMBOLS:
-            zero, symbol = Text("0" + char, font=font, font_size=font_size).submobjects
-            # Centre the symbol in its slot; keep its height relative to a zero.
-            offset = symbol.get_center() - zero.get_center()
-            offset[0] = 0.0
-            self._templates[char] = (symbol, offset)
+    def _measure(self, chars: str) -> None:
+        """Lay out ``0c0c0...`` and read each character's outline and advance."""
+        for start in range(0, len(chars), _CHUNK):
+            chunk = chars[start : start + _CHUNK]
+            reference = _reference_text("0" + "0".join(chunk) + "0", self.font)
+            glyphs = list(reference.submobjects)
+            visible = [c for c in chunk if not c.isspace()]
+            if len(glyphs) != len(chunk) + 1 + len(visible):
+                raise RuntimeError(f"font {self.font!r} did not lay out {chunk!r} one glyph each")
+            position = 0
+            for char in chunk:
+                left_zero = glyphs[position]
+                if char.isspace():
+                    right_zero = glyphs[position + 1]
+                    glyph = None
+                    position += 1
+                else:
+                    glyph = glyphs[position + 1]
+                    right_zero = glyphs[position + 2]
+                    position += 2
+                # Zeros are symmetric, so centre distance = advance(0) + advance(char).
+                gap = float(right_zero.get_center()[0] - left_zero.get_center()[0])
+                advance = gap - self.zero_advance
+                self._advances[char] = advance
+                if glyph is None:
+                    self._outlines[char] = np.zeros((0, 3))
+                    self._offsets[char] = np.zeros(3)
+                    continue
+                slot_centre = left_zero.get_center() + np.array(
+                    [(self.zero_advance + advance) / 2, 0.0, 0.0]
+                )
+                self._outlines[char] = glyph.points.copy()
+                self._offsets[char] = glyph.get_center() - slot_centre
 
-    def build(self, text: str, color: str) -> list[VMobject]:
-        """Return positioned glyph copies for ``text`` (spaces take a slot).
+    def ensure(self, text: str) -> None:
+        """Measure any characters of ``text`` not seen before."""
+        missing = "".join(dict.fromkeys(c for c in text if c not in self._advances))
+        if missing:
+            self._measure(missing)
+
+    def advance(self, char: str) -> float:
+        """Return a character's advance width at the reference size."""
+        self.ensure(char)
+        return self._advances[char]
+
+    def points_for(self, text: str) -> tuple[np.ndarray, float, int]:
+        """Return the merged outline of ``text`` at the reference size.
 
         Parameters
         ----------
         text
-            The string; every non-space character must be in the charset.
-        color
-            Fill colour.
+            One line of text.
 
         Returns
         -------
-        list of VMobject
-            One glyph per visible character, the first slot centred on x=0.
+        tuple
+            The points (the first slot starts at x=0, the digit centre line
+            at y=0), the total advance width, and the number of glyphs.
         """
-        pieces: list[VMobject] = []
-        for slot, char in enumerate(text):
-            if char == " ":
-                continue
-            if char not in self._templates:
-                raise ValueError(f"no glyph for {char!r} in the embedviz charset")
-            template, offset = self._templates[char]
-            glyph = template.copy()
-            glyph.move_to(np.array([slot * self.advance, 0.0, 0.0]) + offset)
-            glyph.set_fill(color, opacity=1.0).set_stroke(width=0)
-            pieces.append(glyph)
-        return pieces
-
-    def width_of(self, text: str) -> float:
-        """Return the advance width of ``text`` in scene units."""
-        return len(text) * self.advance
+        self.ensure(text)
+        parts: list[np.ndarray] = []
+        x = 0.0
+        glyph_count = 0
+        for char in text:
+            advance = self._advances[char]
+            outline = self._outlines[char]
+            if len(outline):
+                centre = np.array([x + advance / 2, 0.0, 0.0]) + self._offsets[char]
+                glyph_centre = (outline.min(axis=0) + outline.max(axis=0)) / 2
+                parts.append(outline - glyph_centre + centre)
+                glyph_count += 1
+            x += advance
+        points = np.concatenate(parts) if parts else np.zeros((0, 3))
+        return points, x, glyph_count
 
 
 @cache
-def glyph_cache(font_size: float) -> GlyphCache:
-    """Return the shared glyph cache for a font size (built on first use).
+def glyph_font(font: str = MONO_FONT) -> GlyphFont:
+    """Return the shared :class:`GlyphFont` for a family (measured on first use).
 
     Parameters
     ----------
-    font_size
-        Manim font size.
+    font
+        A font family.
 
     Returns
     -------
-    GlyphCache
+    GlyphFont
         The cache.
     """
-    return GlyphCache(font_size)
+    return GlyphFont(font)
 
 
-class _GlyphText(VGroup):  # type: ignore[misc]
-    """A monospace string made of glyph copies, with its text remembered."""
+class GlyphString(VMobject):  # type: ignore[misc]
+    """One line of text drawn as a single path of reused glyph outlines.
 
-    def __init__(self, text: str, font_size: float, color: str, **kwargs: Any) -> None:
-        glyphs = glyph_cache(font_size)
-        super().__init__(*glyphs.build(text, color), **kwargs)
+    Its bounding box spans the text's advance width and one digit height
+    (through a zero-area corner path), so strings align by their slots
+    rather than by their ink: right-aligned numbers line up their decimal
+    points, whatever their digits.
+
+    Parameters
+    ----------
+    text
+        The line; it must not contain a newline.
+    font_size
+        Manim font size.
+    color
+        Fill colour.
+    font
+        A font family.
+    """
+
+    def __init__(self, text: str, font_size: float, color: str, font: str = MONO_FONT) -> None:
+        super().__init__()
+        glyphs = glyph_font(font)
+        points, width, count = glyphs.points_for(text)
+        scale = font_size / REFERENCE_FONT_SIZE
+        height = glyphs.digit_height
+        # A closed zero-area path along the slot box: invisible, but it sets
+        # the bounding box. Each cubic is four identical points.
+        left, right = 0.0, max(width, 1e-6)
+        bottom, top = -height / 2, height / 2
+        corner = np.array([[left, bottom, 0], [right, top, 0]], dtype=float)
+        anchor = np.repeat(corner, 4, axis=0)
+        all_points = np.concatenate([points, anchor]) if len(points) else anchor
+        self.set_points(all_points * scale)
+        self.set_fill(color, opacity=1.0)
+        self.set_stroke(width=0)
         self.text = text
         self.font_size = font_size
-        # The box every string of this length occupies, so that strings can
-        # be aligned by their slots rather than by their ink.
-        self.slot_width = glyphs.width_of(text)
-        self._anchor = VMobject().set_points_as_corners(
-            [
-                [-glyphs.advance / 2, -glyphs.height / 2, 0],
-                [self.slot_width - glyphs.advance / 2, glyphs.height / 2, 0],
-            ]
-        )
-        # Zero width and zero area: invisible even after set_opacity(...).
-        self._anchor.set_stroke(width=0, opacity=0).set_fill(opacity=0)
-        self.add(self._anchor)
+        self.glyph_count = count
+        self.slot_width = width * scale
+
+    def slot_corners(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the bottom-left and top-right corners of the slot box, now."""
+        return self.points[-8].copy(), self.points[-1].copy()
+
+    def place(self, point: Any, align: str = "center") -> GlyphString:
+        """Move the slot box so that its left, centre or right sits at ``point``.
+
+        Parameters
+        ----------
+        point
+            Target ``[x, y, z]``; ``y`` is the slot box's vertical centre.
+        align
+            ``left``, ``center`` or ``right``.
+
+        Returns
+        -------
+        GlyphString
+            Itself, moved.
+        """
+        low, high = self.slot_corners()
+        anchor_x = {"left": low[0], "center": (low[0] + high[0]) / 2, "right": high[0]}[align]
+        target = np.asarray(point, dtype=float)
+        self.shift([target[0] - anchor_x, target[1] - (low[1] + high[1]) / 2, 0.0])
+        return self
 
 
-class NumberText(_GlyphText):
+class NumberText(GlyphString):
     """A number on screen, tied to the storyboard cell it shows.
 
     Parameters
     ----------
     cell
-        The storyboard cell: its ``text`` is drawn verbatim.
+        The storyboard cell (:class:`embedviz.story.model.NumberCell`): its
+        ``text`` is drawn verbatim.
     font_size
         Manim font size.
     color
         Fill colour.
     """
 
-    def __init__(self, cell: NumberCell, font_size: float, color: str) -> None:
+    def __init__(self, cell: Any, font_size: float, color: str) -> None:
         super().__init__(cell.text, font_size, color)
         self.cell = cell
 
 
-class LabelText(_GlyphText):
-    """A monospace label (code, punctuation, gap labels) recorded in the storyboard.
+class LabelText(GlyphString):
+    """A monospace label (code, punctuation, gap labels) recorded in the storyboard."""
+
+
+class SansText(VMobject):  # type: ignore[misc]
+    """Proportional text (titles, captions), possibly several lines.
 
     Parameters
     ----------
     text
-        The exact label.
+        The text; newlines separate lines.
     font_size
         Manim font size.
     color
         Fill colour.
+    line_spacing
+        Distance between baselines, in digit heights.
     """
 
-    def __init__(self, text: str, font_size: float, color: str) -> None:
-        super().__init__(text, font_size, color)
+    def __init__(self, text: str, font_size: float, color: str, line_spacing: float = 2.1) -> None:
+        super().__init__()
+        glyphs = glyph_font(SANS_FONT)
+        scale = font_size / REFERENCE_FONT_SIZE
+        blocks = []
+        lines = text.split("\n")
+        for number, line in enumerate(lines):
+            points, width, _ = glyphs.points_for(line)
+            if len(points):
+                shift = np.array([-width / 2, -number * glyphs.digit_height * line_spacing, 0])
+                blocks.append(points + shift)
+        self.set_points(np.concatenate(blocks) * scale if blocks else np.zeros((0, 3)))
+        self.set_fill(color, opacity=1.0)
+        self.set_stroke(width=0)
+        # Keep the original string, as manim's Text does.
+        self.original_text = text
+        self.text = "".join(text.split())

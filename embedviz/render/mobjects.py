@@ -15,12 +15,17 @@ from manim import (
     Line,
     Rectangle,
     RoundedRectangle,
-    Text,
     VGroup,
     VMobject,
 )
 
-from embedviz.render.glyphs import LabelText, NumberText, glyph_cache
+from embedviz.render.glyphs import (
+    REFERENCE_FONT_SIZE,
+    LabelText,
+    NumberText,
+    SansText,
+    glyph_font,
+)
 from embedviz.render.theme import DARK, SANS_FONT, Theme
 from embedviz.story.model import Gap, NumberCell, Window
 from embedviz.story.printed import PrintedLine
@@ -94,9 +99,8 @@ class GridMetrics:
         GridMetrics
             The sizes.
         """
-        reference = glyph_cache(max_font_size)
-        advance = reference.advance / max_font_size
-        digit = reference.height / max_font_size
+        advance = char_advance(1.0)
+        digit = digit_height(1.0)
         cell_chars = value_chars + _CELL_PAD_CHARS
         width_chars = label_chars + 1.0 + columns * cell_chars + column_gaps * 2.5
         by_width = width / (advance * width_chars)
@@ -108,6 +112,16 @@ class GridMetrics:
             cell_height=digit * font_size * _ROW_PITCH,
             gap_width=advance * font_size * 2.5,
         )
+
+
+def char_advance(font_size: float) -> float:
+    """Return the monospace advance width at a font size, in scene units."""
+    return glyph_font().zero_advance * font_size / REFERENCE_FONT_SIZE
+
+
+def digit_height(font_size: float) -> float:
+    """Return the height of a digit at a font size, in scene units."""
+    return glyph_font().digit_height * font_size / REFERENCE_FONT_SIZE
 
 
 def _column_slots(
@@ -152,9 +166,9 @@ def _grid_lines(
     return lines
 
 
-def _place_right(text: VMobject, right_x: float, y: float) -> None:
+def _place_right(text: LabelText | NumberText, right_x: float, y: float) -> None:
     """Right-align a glyph string by its slot box, so decimal points line up."""
-    text.move_to([right_x - text.width / 2, y, 0])
+    text.place([right_x, y, 0], align="right")
 
 
 class MatrixGrid(VGroup):  # type: ignore[misc]
@@ -207,7 +221,7 @@ class MatrixGrid(VGroup):  # type: ignore[misc]
         self.row_y: dict[int, float] = {}
         self.col_labels = VGroup()
         self.gap_labels = VGroup()
-        pad = glyph_cache(fs).advance * (_CELL_PAD_CHARS / 2)
+        pad = char_advance(fs) * (_CELL_PAD_CHARS / 2)
         for kind, index, x in col_slots:
             if kind == "col":
                 label = NumberText(by_key[("col_label", (index,))], small, theme.muted)
@@ -367,7 +381,7 @@ class OutputBlock(VGroup):  # type: ignore[misc]
         x = next(x for kind, i, x in self.col_slots if kind == "col" and i == col)
         left = self.body.get_left()[0]
         top = self.body.get_top()[1]
-        pad = glyph_cache(self.metrics.font_size).advance * (_CELL_PAD_CHARS / 2)
+        pad = char_advance(self.metrics.font_size) * (_CELL_PAD_CHARS / 2)
         _place_right(text, left + x + self.metrics.cell_width / 2 - pad, top + self.row_y[position])
         return text
 
@@ -447,15 +461,15 @@ class PrintedTensor(VGroup):  # type: ignore[misc]
         theme: Theme = DARK,
     ) -> None:
         super().__init__()
-        glyphs = glyph_cache(font_size)
+        advance = char_advance(font_size)
+        line_height = digit_height(font_size) * 2.1
         by_index = {cell.index: cell for cell in numbers if cell.kind == "printed"}
-        line_height = glyphs.height * 2.1
-        rows: list[list[tuple[int, VMobject]]] = []
-        self.pieces: list[VMobject] = []
+        rows: list[list[tuple[int, LabelText | NumberText]]] = []
+        self.pieces: list[LabelText | NumberText] = []
         for line in lines:
-            row: list[tuple[int, VMobject]] = []
+            row: list[tuple[int, LabelText | NumberText]] = []
             for column, text, element in line.pieces:
-                piece: VMobject
+                piece: LabelText | NumberText
                 if element is None:
                     piece = LabelText(text, font_size, theme.muted)
                 else:
@@ -468,14 +482,8 @@ class PrintedTensor(VGroup):  # type: ignore[misc]
             rows.insert(len(rows) - 2, [(8, elision)])
         for line_number, row in enumerate(rows):
             for column, piece in row:
-                # Glyph strings start their first slot at x=0: shift by column.
-                piece.shift(
-                    [
-                        column * glyphs.advance - piece[0].get_center()[0] + _first_offset(piece),
-                        -line_number * line_height - piece.get_center()[1],
-                        0,
-                    ]
-                )
+                # Every piece starts at its character column, as in a terminal.
+                piece.place([column * advance, -line_number * line_height, 0], align="left")
                 self.add(piece)
 
     def find_label(self, fragment: str) -> VMobject:
@@ -484,15 +492,6 @@ class PrintedTensor(VGroup):  # type: ignore[misc]
             if isinstance(piece, LabelText) and fragment in piece.text:
                 return piece
         raise KeyError(fragment)
-
-
-def _first_offset(piece: VMobject) -> float:
-    """Horizontal offset of a glyph string's first glyph within its first slot."""
-    glyphs = glyph_cache(piece.font_size)
-    first_char = piece.text.lstrip(" ")[0]
-    leading = len(piece.text) - len(piece.text.lstrip(" "))
-    _, offset = glyphs._templates[first_char]
-    return float(offset[0]) + leading * glyphs.advance
 
 
 class Caption(VGroup):  # type: ignore[misc]
@@ -511,12 +510,13 @@ class Caption(VGroup):  # type: ignore[misc]
     """
 
     def __init__(self, text: str, width: float, font_size: float = 22, theme: Theme = DARK) -> None:
-        wrapped = "\n".join(textwrap.wrap(text, width=72))
-        body = Text(
-            wrapped, font=SANS_FONT, font_size=font_size, color=theme.text, line_spacing=0.9
-        )
+        lines = textwrap.wrap(text, width=76)
+        body = SansText("\n".join(lines), font_size, theme.text)
         if body.width > width:
             body.scale_to_fit_width(width)
+        # Two lines fit the band above the bottom edge; longer text shrinks.
+        if len(lines) > 2:
+            body.scale(2 / len(lines))
         super().__init__(body)
         self.text = text
 

@@ -105,7 +105,14 @@ def split_printed(
             pieces.append((match.start(), match.group(), element))
             cursor = match.end()
         if cursor < len(raw_line):
-            pieces.append((cursor, raw_line[cursor:], None))
+            tail = raw_line[cursor:]
+            split = tail.find("grad_fn=")
+            # The grad_fn label is its own piece so that a scene can point at it.
+            if split > 0:
+                pieces.append((cursor, tail[:split], None))
+                pieces.append((cursor + split, tail[split:], None))
+            else:
+                pieces.append((cursor, tail, None))
         lines.append(PrintedLine(tuple(pieces)))
     if next(order, None) is not None:
         raise EmbedvizError("the print shows fewer numbers than the tensor holds")

@@ -33,7 +33,7 @@ MAX_SEQUENCE_TOKENS = 12
 GRAD_FN = "EmbeddingBackward0"
 # Reading pace for on-screen narration, in words per second; beats last at
 # least long enough to read their sentence.
-_WORDS_PER_SECOND = 3.0
+_WORDS_PER_SECOND = 3.2
 # Durations are whole multiples of this so beats start on a frame at 15, 30
 # and 60 frames per second alike.
 _TICK = 0.2
@@ -238,8 +238,8 @@ def build_single_token_lookup(options: SceneOptions) -> Storyboard:
     rec.beat(
         "grad-fn",
         "grad_fn",
-        f"The grad_fn=<{GRAD_FN}> label is metadata PyTorch attaches to the result. "
-        "The values that matter are the numbers, copied straight from the matrix.",
+        f"grad_fn=<{GRAD_FN}> is metadata that PyTorch attaches to the result. "
+        f"What matters are the numbers: row {token_id} of the matrix.",
         run_time=1.0,
         highlight=focus,
     )

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Set up embedviz on a Debian or Ubuntu machine. Safe to run again: it installs
+# only what is missing. With --test it also installs the test, lint and
+# PyTorch-parity tools (torch==2.13.0, CPU build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_tests=0
+case "${1:-}" in
+  --test) with_tests=1 ;;
+  "") ;;
+  *) echo "usage: scripts/bootstrap.sh [--test]" >&2; exit 2 ;;
+esac
+
+python=${PYTHON:-python3}
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+# Manim builds pycairo and ManimPango from source on Linux: they need the
+# cairo and pango headers, pkg-config and a C compiler. DejaVu is the font
+# the scenes use.
+packages=(libcairo2-dev libpango1.0-dev pkg-config gcc fonts-dejavu-core)
+if ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then packages+=(python3-venv); fi
+if ! "$python" -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+  packages+=(python3-dev)
+fi
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+"$python" -c 'import sys; raise SystemExit(sys.version_info < (3, 11))' || {
+  echo "bootstrap: embedviz needs Python 3.11 or newer ($python is older); set PYTHON=python3.11" >&2
+  exit 1
+}
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
+if [ "$with_tests" -eq 1 ]; then
+  # Pin the CPU build first so that the 'parity' extra does not pull a CUDA one.
+  "${pip[@]}" "torch==2.13.0"
+  "${pip[@]}" -e ".[test,parity,dev]"
+else
+  "${pip[@]}" -e .
+fi
+echo "bootstrap: ready (.venv)"

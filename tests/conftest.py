@@ -1,0 +1,114 @@
+"""Shared fixtures: dry-run renders that record the screen after every beat."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.story.model import Beat, Storyboard
+from embedviz.story.scenes import build_storyboard
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Nothing from the developer's shell may leak into the scenes under test.
+for _name in list(os.environ):
+    if _name.startswith("EMBEDVIZ_"):
+        del os.environ[_name]
+
+
+@dataclass
+class Checkpoint:
+    """What was on screen right after one beat."""
+
+    beat: Beat
+    numbers: list[tuple[str, tuple[int, ...], str, int]]
+    labels: list[str]
+    texts: list[str]
+    boxes: list[tuple[str, np.ndarray]]
+
+
+@dataclass
+class DryRun:
+    """A storyboard played with skip_animations, and what each beat left."""
+
+    storyboard: Storyboard
+    checkpoints: list[Checkpoint]
+    frame: np.ndarray
+
+
+def dry_run(
+    scene: str,
+    overrides: dict[str, Any] | None = None,
+    *,
+    media_dir: Path,
+    pixel_width: int = 192,
+    pixel_height: int = 108,
+) -> DryRun:
+    """Play a scene without encoding video, reading the screen after each beat."""
+    from manim import tempconfig
+
+    from embedviz.render.base import StoryboardScene, screen_texts
+
+    board = build_storyboard(scene, overrides, cwd=media_dir, environ={})
+    checkpoints: list[Checkpoint] = []
+
+    class Recording(StoryboardScene):  # type: ignore[misc]
+        scene_name = scene
+
+        def after_beat(self, beat: Beat) -> None:
+            numbers, labels, texts = screen_texts(self)
+            boxes: list[tuple[str, np.ndarray]] = []
+            for mobject in [*numbers, *labels]:
+                boxes.append((mobject.text, _box(mobject)))
+            checkpoints.append(
+                Checkpoint(
+                    beat=beat,
+                    numbers=[(n.cell.kind, n.cell.index, n.text, _glyph_count(n)) for n in numbers],
+                    labels=[label.text for label in labels],
+                    texts=[t.original_text for t in texts],
+                    boxes=boxes,
+                )
+            )
+
+    settings = {
+        "dry_run": True,
+        "disable_caching": True,
+        "media_dir": str(media_dir),
+        "pixel_width": pixel_width,
+        "pixel_height": pixel_height,
+        "frame_rate": 15,
+    }
+    with tempconfig(settings):
+        scene_object = Recording(storyboard=board, skip_animations=True)
+        scene_object.render()
+        frame = np.array(scene_object.renderer.get_frame())
+    return DryRun(board, checkpoints, frame)
+
+
+def _glyph_count(mobject: Any) -> int:
+    # Every submobject but the invisible slot anchor is one drawn glyph.
+    return int(mobject.glyph_count)
+
+
+def _box(mobject: Any) -> np.ndarray:
+    return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
+
+
+@pytest.fixture(scope="session")
+def dry_run_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., DryRun]:
+    """Dry-run each (scene, options) once per session."""
+    cache: dict[str, DryRun] = {}
+
+    def run(scene: str, overrides: dict[str, Any] | None = None) -> DryRun:
+        key = f"{scene}:{sorted((overrides or {}).items())}"
+        if key not in cache:
+            cache[key] = dry_run(scene, overrides, media_dir=tmp_path_factory.mktemp("dry"))
+        return cache[key]
+
+    return run
