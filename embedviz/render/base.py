@@ -45,7 +45,7 @@ from embedviz.render.mobjects import (
     TokenChip,
     char_advance,
 )
-from embedviz.render.theme import DARK, SANS_FONT, Theme
+from embedviz.render.theme import DARK, Theme
 from embedviz.story.model import Beat, NumberCell, Storyboard
 from embedviz.story.printed import split_printed
 from embedviz.story.scenes import build_storyboard

@@ -26,7 +26,7 @@ from embedviz.render.glyphs import (
     SansText,
     glyph_font,
 )
-from embedviz.render.theme import DARK, SANS_FONT, Theme
+from embedviz.render.theme import DARK, Theme
 from embedviz.story.model import Gap, NumberCell, Window
 from embedviz.story.printed import PrintedLine
 
