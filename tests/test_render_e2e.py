@@ -1,0 +1,107 @@
+"""End to end: real renders through manim's CLI and embedviz's, read back with PyAV."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import av
+import pytest
+
+from embedviz.story.scenes import SCENES, build_storyboard
+
+REPO = Path(__file__).resolve().parent.parent
+FPS = 15  # -ql
+
+pytestmark = pytest.mark.slow
+
+
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
+
+
+def _probe(path: Path) -> tuple[float, int, str, tuple[int, int]]:
+    with av.open(str(path)) as container:
+        stream = container.streams.video[0]
+        frames = sum(1 for _ in container.decode(stream))
+        duration = float(container.duration) / av.time_base
+        return duration, frames, stream.codec_context.name, (stream.width, stream.height)
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_manim_render_gives_a_playable_video(scene: str, tmp_path: Path) -> None:
+    spec = SCENES[scene]
+    command = [
+        sys.executable, "-m", "manim", "render", "-ql", "--disable_caching",
+        "--media_dir", str(tmp_path), f"scenes/{spec.module}.py", scene,
+    ]  # fmt: skip
+    result = subprocess.run(
+        command, cwd=REPO, env=_clean_env(), capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    video = tmp_path / "videos" / spec.module / "480p15" / f"{scene}.mp4"
+    assert video.is_file()
+    duration, frames, codec, size = _probe(video)
+    expected = build_storyboard(scene, cwd=tmp_path, environ={}).duration
+    assert codec == "h264"
+    assert size == (854, 480)
+    assert duration == pytest.approx(expected, abs=2 / FPS)
+    assert frames == pytest.approx(expected * FPS, abs=2)
+
+
+def test_embedviz_render_replaces_only_after_success(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "embedviz", "render", "single", "-ql", "-o", str(out)]
+    result = subprocess.run(
+        command, cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    video = out / "SingleTokenLookup.mp4"
+    assert result.stdout.strip().endswith(str(video))
+    first = video.read_bytes()
+    assert _probe(video)[0] == pytest.approx(
+        build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).duration, abs=2 / FPS
+    )
+
+    failed = subprocess.run(
+        [*command, "--ids", "9"], cwd=tmp_path, env=_clean_env(), capture_output=True,
+        text=True, timeout=600,
+    )  # fmt: skip
+    assert failed.returncode == 2
+    assert len(failed.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in failed.stderr
+    assert video.read_bytes() == first
+    assert sorted(p.name for p in out.iterdir()) == ["SingleTokenLookup.mp4"]
+
+
+def test_plain_manim_render_with_bad_option_fails_in_one_line(tmp_path: Path) -> None:
+    env = {**_clean_env(), "EMBEDVIZ_IDS": "2,3,99"}
+    result = subprocess.run(
+        [sys.executable, "-m", "manim", "render", "-ql", "--media_dir", str(tmp_path),
+         "scenes/sequence.py", "SequenceLookup"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "embedviz: error: token ID 99 at position 2 is out of range for a vocabulary of 6 "
+        "(valid IDs are 0 to 5)"
+    ]
+    assert not list(tmp_path.rglob("*.mp4"))
+
+
+def test_embedviz_toml_reaches_a_plain_manim_render(tmp_path: Path) -> None:
+    (tmp_path / "embedviz.toml").write_text('[SequenceLookup]\nids = "4,4"\n')
+    # Manim reads options relative to the working directory; run from tmp_path.
+    result = subprocess.run(
+        [sys.executable, "-m", "manim", "render", "-ql", "--disable_caching",
+         "--media_dir", str(tmp_path / "media"), str(REPO / "scenes" / "sequence.py"),
+         "SequenceLookup"],
+        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    expected = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
+    assert expected.ids == [4, 4]
+    video = next((tmp_path / "media").rglob("SequenceLookup.mp4"))
+    assert _probe(video)[0] == pytest.approx(expected.duration, abs=2 / FPS)
