@@ -333,10 +333,6 @@ def test_malformed_toml(home: Path, text: str) -> None:
     assert str(path) in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a non-UTF-8 embedviz.toml raises UnicodeDecodeError, not EmbedvizError",
-)
 def test_non_utf8_toml(home: Path) -> None:
     (home / "embedviz.toml").write_bytes(b'tensor = "\xff"\n')
     message = _error(home)
@@ -373,11 +369,6 @@ def test_bad_environment_values_name_the_variable(
     assert env[key] in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: errors from parse_ids inside resolve_options do not say where the IDs came "
-    "from (no 'ids' / EMBEDVIZ_IDS / file name in the message)",
-)
 @pytest.mark.parametrize(
     ("where", "value"),
     [("env", "2,x"), ("env", "2;;3"), ("file", "2,x"), ("file", "")],
@@ -393,11 +384,6 @@ def test_bad_id_strings_name_their_source(home: Path, where: str, value: str) ->
         assert "ids" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: list-of-rows ids are not type-checked in resolve_options; bad entries pass "
-    "and fail later without naming the key",
-)
 @pytest.mark.parametrize("text", ['ids = [[2.5, "x"]]', "ids = [[]]", "ids = [[1, [2]]]"])
 def test_bad_nested_ids_in_file_are_refused(home: Path, text: str) -> None:
     _toml(home, text + "\n")
@@ -459,11 +445,6 @@ def test_embedviz_config_pointing_to_missing_file(home: Path) -> None:
     assert "missing.toml" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: an empty EMBEDVIZ_CONFIG is treated as set and then reports the default "
-    "embedviz.toml as missing; other EMBEDVIZ_* variables treat '' as unset",
-)
 def test_empty_embedviz_config_means_unset(home: Path) -> None:
     assert _resolve(home, environ={"EMBEDVIZ_CONFIG": ""}) == SceneOptions()
 

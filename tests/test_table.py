@@ -221,11 +221,6 @@ def test_table_attributes_are_frozen() -> None:
         table.weight = np.zeros((2, 2), dtype=np.float32)  # type: ignore[misc]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: from_array keeps a view of a writable caller array, so the caller "
-    "can still change the 'read-only' table",
-)
 def test_from_array_does_not_alias_a_writable_input() -> None:
     source = np.zeros((2, 2), dtype=np.float32)
     table = EmbeddingTable.from_array(source)

@@ -10,6 +10,7 @@ names the bad value and where it sits.
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +25,8 @@ IdList = list[int] | list[list[int]]
 
 _INT64_MIN = int(np.iinfo(np.int64).min)
 _INT64_MAX = int(np.iinfo(np.int64).max)
+# Plain ASCII decimal, as documented: int() alone also takes "1_000" and non-ASCII digits.
+_ID_TOKEN = re.compile(r"[+-]?[0-9]+")
 
 
 def format_position(index: tuple[int, ...]) -> str:
@@ -82,10 +85,9 @@ def parse_ids(text: str) -> IdList:
             token = item.strip()
             if not token:
                 raise EmbedvizError(f"empty {where} in the IDs {text!r}")
-            try:
-                row.append(int(token, 10))
-            except ValueError:
-                raise EmbedvizError(f"{token!r} ({where}) is not a whole-number token ID") from None
+            if not _ID_TOKEN.fullmatch(token):
+                raise EmbedvizError(f"{token!r} ({where}) is not a whole-number token ID")
+            row.append(int(token, 10))
         rows.append(row)
     if len(rows) == 1:
         return rows[0]
@@ -107,6 +109,11 @@ def _describe(value: object) -> str:
     if isinstance(value, numbers.Real):
         return f"the non-integer {value!r}"
     return f"{value!r} (a {type(value).__name__})"
+
+
+def _at(index: tuple[int, ...]) -> str:
+    """`` at position ...`` for an element of a sequence, nothing for a bare scalar."""
+    return f" at {format_position(index)}" if index else ""
 
 
 def _collect(value: object, index: tuple[int, ...], out: list[int], shape: list[int]) -> None:
@@ -134,14 +141,11 @@ def _collect(value: object, index: tuple[int, ...], out: list[int], shape: list[
         )
     if not _is_integer_scalar(value):
         raise EmbedvizError(
-            f"token ID at {format_position(index)} is {_describe(value)}; "
-            "token IDs must be whole numbers"
+            f"token ID{_at(index)} is {_describe(value)}; token IDs must be whole numbers"
         )
     number = int(value)  # type: ignore[call-overload]
     if not _INT64_MIN <= number <= _INT64_MAX:
-        raise EmbedvizError(
-            f"token ID {number} at {format_position(index)} is far outside any vocabulary"
-        )
+        raise EmbedvizError(f"token ID {number}{_at(index)} is far outside any vocabulary")
     out.append(number)
 
 

@@ -55,7 +55,11 @@ class EmbeddingTable:
     def __post_init__(self) -> None:
         weight = as_float32(np.asarray(self.weight), source="the embedding table")
         if weight.flags.writeable:
-            weight = weight.view()
+            # Still writable means either a conversion made just now (private)
+            # or the caller's own array; copy the latter so that the caller
+            # cannot change the numbers the scenes promise to show.
+            if np.may_share_memory(weight, np.asarray(self.weight)):
+                weight = weight.copy()
             weight.flags.writeable = False
         object.__setattr__(self, "weight", weight)
 
@@ -117,6 +121,7 @@ class EmbeddingTable:
             source = f"numpy normal, seed {seed}"
         else:
             raise EmbedvizError(f"unknown init {init!r}; choose 'torch' or 'normal'")
+        weight.flags.writeable = False  # fresh and private: no defensive copy needed
         return cls(weight, source)
 
     @classmethod

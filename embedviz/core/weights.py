@@ -113,7 +113,16 @@ def as_float32(array: npt.NDArray[Any], *, source: str) -> npt.NDArray[np.float3
         raise EmbedvizError(f"{source} is empty (shape {tuple(array.shape)})")
     if array.dtype == np.float32:
         return array
-    return array.astype(np.float32)
+    with np.errstate(over="ignore"):
+        converted = array.astype(np.float32)
+    overflow = np.isinf(converted) & np.isfinite(array)
+    if overflow.any():
+        row, col = (int(i) for i in np.argwhere(overflow)[0])
+        raise EmbedvizError(
+            f"{source} holds {float(array[row, col])!r} at row {row}, column {col}, "
+            "which is beyond the float32 range"
+        )
+    return converted
 
 
 def load_npy(path: Path) -> npt.NDArray[np.float32]:
@@ -136,6 +145,12 @@ def load_npy(path: Path) -> npt.NDArray[np.float32]:
         or is not a 2-D numeric table.
     """
     _require_file(path)
+    with path.open("rb") as handle:
+        magic = handle.read(6)
+    if magic != b"\x93NUMPY":
+        # np.load would treat anything else as a pickle (or a zip archive,
+        # whose handle it leaves open), so stop here.
+        raise EmbedvizError(f"{path} is not a .npy file (it lacks the .npy magic bytes)")
     try:
         array = np.load(path, mmap_mode="r", allow_pickle=False)
     except ValueError as error:
@@ -183,7 +198,7 @@ def read_safetensors_header(path: Path) -> tuple[int, list[SafetensorsEntry]]:
         raw = handle.read(header_length)
     try:
         header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise EmbedvizError(f"{bad} (its header is not JSON)") from None
     if not isinstance(header, dict):
         raise EmbedvizError(f"{bad} (its header is not a JSON object)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
@@ -19,6 +20,7 @@ from manim import (
     LaggedStart,
     ReplacementTransform,
     Succession,
+    Transform,
     VGroup,
     VMobject,
 )
@@ -33,6 +35,7 @@ __all__ = [
     "make_count_rows_animation",
     "make_dim_rows_animation",
     "make_lookup_animation",
+    "make_return_animation",
     "make_reveal_animation",
     "make_walk_animation",
 ]
@@ -41,8 +44,9 @@ __all__ = [
 def make_caption_animation(old: VMobject | None, new: VMobject) -> Animation:
     """Swap the narration line: the old one fades out as the new one fades in."""
     if old is None:
-        return FadeIn(new)
-    return AnimationGroup(FadeOut(old), FadeIn(new))
+        return FadeIn(new, run_time=0.5)
+    # One after the other: two sentences overlapping for a moment are unreadable.
+    return Succession(FadeOut(old, run_time=0.25), FadeIn(new, run_time=0.35))
 
 
 def make_reveal_animation(
@@ -54,9 +58,51 @@ def make_reveal_animation(
     return AnimationGroup(*animations)
 
 
+def _move(
+    mobject: VMobject, point: np.ndarray, run_time: float, opacity: float | None = None
+) -> Animation:
+    """Move to an absolute point (and fade), safe to chain on one mobject.
+
+    Chained ``mobject.animate`` calls would share ``mobject.target``, so every
+    step of a path built in advance would head for the last point.
+    """
+    target = mobject.copy().move_to(point)
+    if opacity is not None:
+        target.set_opacity(opacity)
+    return Transform(mobject, target, run_time=run_time)
+
+
+# How far above the input line chips travel, clear of the labels beside it.
+_LANE_RISE = 0.5
+
+
 def make_walk_animation(chip: TokenChip, grid: MatrixGrid, row: int) -> Animation:
-    """Move a token chip to park beside its zero-based row."""
-    return chip.animate.move_to(grid.row_anchor(row))
+    """Walk a token chip to park beside its zero-based row.
+
+    It rises out of the input line, travels above everything, and comes down
+    the lane left of the row numbers, so it never passes over a cell or label.
+    """
+    start = chip.get_center()
+    anchor = grid.row_anchor(row)
+    lane = start[1] + _LANE_RISE
+    return Succession(
+        _move(chip, np.array([start[0], lane, 0.0]), 0.2),
+        _move(chip, np.array([anchor[0], lane, 0.0]), 0.4),
+        _move(chip, anchor, 0.4),
+    )
+
+
+def make_return_animation(chip: TokenChip, start: np.ndarray, home: Sequence[float]) -> Animation:
+    """Send a chip from ``start`` back to its place in the input line, dimmed.
+
+    Targets are absolute, so this can be built before the chip has moved.
+    """
+    lane = home[1] + _LANE_RISE
+    return Succession(
+        _move(chip, np.array([start[0], lane, 0.0]), 0.3),
+        _move(chip, np.array([home[0], lane, 0.0]), 0.3),
+        _move(chip, np.asarray(home), 0.2, opacity=0.55),
+    )
 
 
 def make_copy_row_animation(grid: MatrixGrid, row: int, targets: Sequence[NumberText]) -> Animation:
@@ -84,6 +130,7 @@ def make_copy_row_animation(grid: MatrixGrid, row: int, targets: Sequence[Number
             for source, target in zip(sources, targets, strict=True)
         ],
         lag_ratio=0.08,
+        run_time=1.2,
     )
 
 
@@ -121,7 +168,7 @@ def make_lookup_animation(
     return Succession(
         AnimationGroup(make_walk_animation(chip, grid, row), Create(box)),
         make_copy_row_animation(grid, row, targets),
-        AnimationGroup(chip.animate.move_to(home).set_opacity(0.55), FadeOut(box)),
+        AnimationGroup(make_return_animation(chip, grid.row_anchor(row), home), FadeOut(box)),
     )
 
 

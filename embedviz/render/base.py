@@ -60,6 +60,7 @@ _GRID_LEFT, _GRID_RIGHT = -6.7, -0.6
 _OUTPUT_LEFT, _OUTPUT_RIGHT = 0.9, 6.7
 _CAPTION_Y = -3.35
 _CAPTION_WIDTH = 13.2
+_CHIP_LANE = 0.7  # a chip parks left of the row numbers
 
 
 def screen_texts(
@@ -185,7 +186,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
             column_gaps=len(window.col_gaps),
             label_chars=max(max(len(t) for t in row_labels), 2),
             rows=max(grid_rows, len(positions) + 1),
-            width=min(_GRID_RIGHT - _GRID_LEFT, _OUTPUT_RIGHT - _OUTPUT_LEFT),
+            width=min(_GRID_RIGHT - _GRID_LEFT - _CHIP_LANE, _OUTPUT_RIGHT - _OUTPUT_LEFT),
             height=height,
         )
         self.metrics = metrics
@@ -193,8 +194,10 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         self.title = SansText(board.title, 30, theme.text)
         self.title.move_to([0, _TITLE_Y, 0])
         self.grid = MatrixGrid(window, list(cells.values()), metrics, theme)
+        # Leave room on the left for the row numbers and a parked chip.
+        label_width = char_advance(metrics.font_size * 0.8) * max(len(t) for t in row_labels)
         top_left = np.array(
-            [_GRID_LEFT + 0.6 + metrics.font_size * 0.02, _REGION_TOP - metrics.cell_height, 0]
+            [_GRID_LEFT + _CHIP_LANE + label_width + 0.2, _REGION_TOP - metrics.cell_height, 0]
         )
         self.grid.shift(top_left - self.grid.body.get_corner(UP + LEFT))
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]

@@ -254,6 +254,7 @@ class MatrixGrid(VGroup):  # type: ignore[misc]
             self.gap_labels.add(label)
         self.add(self.col_labels, self.gap_labels)
         self.width_of_body = width
+        self.label_width = max(label.width for label in self.row_labels.values())
 
     def _add_row_gap(
         self,
@@ -286,7 +287,9 @@ class MatrixGrid(VGroup):  # type: ignore[misc]
     def row_anchor(self, row: int) -> np.ndarray:
         """Return the point left of a row's label where a chip parks."""
         label = self.row_labels[row]
-        return np.array([label.get_left()[0] - 0.45, label.get_center()[1], 0.0])
+        return np.array(
+            [self.body.get_left()[0] - 0.18 - self.label_width - 0.4, label.get_center()[1], 0.0]
+        )
 
     def row_box(self, row: int, theme: Theme = DARK) -> Rectangle:
         """Return an outline around one row, for highlighting."""

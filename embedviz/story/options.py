@@ -78,15 +78,22 @@ _INT_OPTIONS = ("vocab", "dim", "seed")
 _STR_OPTIONS = ("init", "weights", "tensor")
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _convert(name: str, value: object, where: str) -> object:
     """Check one raw option value and convert it to its field's type."""
     if name == "ids":
         if isinstance(value, str):
-            return parse_ids(value)
+            try:
+                return parse_ids(value)
+            except EmbedvizError as error:
+                raise EmbedvizError(f"{where}: 'ids': {error}") from None
         if isinstance(value, list) and value:
-            if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            if all(_is_int(v) for v in value):
                 return list(value)
-            if all(isinstance(row, list) for row in value):
+            if all(isinstance(row, list) and row and all(map(_is_int, row)) for row in value):
                 return [list(row) for row in value]
         raise EmbedvizError(
             f"{where}: 'ids' must be a string like \"2,3,5,1\" or a list of whole numbers, "
@@ -123,7 +130,7 @@ def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise EmbedvizError(f"{path}: not valid TOML ({error})") from None
     except OSError as error:
         raise EmbedvizError(f"{path}: cannot be read ({error.strerror})") from None
@@ -191,7 +198,7 @@ def resolve_options(
         if env.get(f"{ENV_PREFIX}CONFIG")
         else Path(cwd or os.getcwd()) / CONFIG_FILE_NAME
     )
-    if f"{ENV_PREFIX}CONFIG" in env and not config_path.is_file():
+    if env.get(f"{ENV_PREFIX}CONFIG") and not config_path.is_file():
         raise EmbedvizError(f"{ENV_PREFIX}CONFIG names {config_path}, which does not exist")
     if config_path.is_file():
         options = _apply(options, _from_config_file(config_path, scene), str(config_path))

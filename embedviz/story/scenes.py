@@ -217,7 +217,7 @@ def build_single_token_lookup(options: SceneOptions) -> Storyboard:
         "lookup",
         f"Nothing is multiplied or added: the layer walks to row {token_id} and copies "
         f"the whole row out. Those {table.dim} numbers are the embedding of token {token_id}.",
-        run_time=2.0,
+        run_time=2.4,
         highlight=focus,
     )
     screen.labels["code"] = f"embedding_layer(torch.tensor([{token_id}]))"
@@ -332,7 +332,7 @@ def build_sequence_lookup(options: SceneOptions) -> Storyboard:
             f"lookup-{position}",
             "lookup",
             narration,
-            run_time=2.0,
+            run_time=2.4,
             highlight=Highlight((position,), token_id, token_id),
             min_hold=0.8,
         )
