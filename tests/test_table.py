@@ -16,7 +16,7 @@ from hypothesis.extra import numpy as hnp
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.memory import check_table_fits
-from embedviz.core.table import EmbeddingTable
+from embedviz.core.table import EmbeddingTable, TorchSeededTable
 
 # torch.manual_seed(123); torch.nn.Embedding(6, 3).weight, as float32 bit
 # patterns, recorded from torch 2.13.0 (AVX-512 build) so that this file can
@@ -377,3 +377,40 @@ def test_check_table_fits_counts_bytes_and_copies() -> None:
 def test_check_table_fits_rejects_bad_sizes(vocab: Any, dim: Any, word: str) -> None:
     message = _one_line_error(check_table_fits, vocab, dim)
     assert word in message
+
+
+# -- TorchSeededTable: computes only the rows it is asked for ---------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    vocab=st.integers(min_value=1, max_value=200),
+    dim=st.integers(min_value=1, max_value=24),
+    seed=st.integers(min_value=0, max_value=2**32 + 5),
+    data=st.data(),
+)
+def test_seeded_table_lookup_equals_the_full_table(
+    vocab: int, dim: int, seed: int, data: st.DataObject
+) -> None:
+
+    ids = data.draw(st.lists(st.integers(min_value=0, max_value=vocab - 1), min_size=1, max_size=8))
+    lazy = TorchSeededTable.create(vocab, dim, seed)
+    full = EmbeddingTable.from_seed(vocab, dim, seed, "torch")
+    assert np.array_equal(lazy.lookup(ids), full.lookup(ids))
+    assert np.array_equal(lazy.materialise().weight, full.weight)
+    assert (lazy.vocab_size, lazy.dim, lazy.source) == (vocab, dim, full.source)
+
+
+@pytest.mark.parametrize(
+    ("vocab", "dim", "seed"), [(0, 3, 1), (6, -1, 1), (6, 3, -1), (6, 3, True), (10**12, 10**6, 1)]
+)
+def test_seeded_table_refuses_bad_arguments(vocab: Any, dim: Any, seed: Any) -> None:
+
+    with pytest.raises(EmbedvizError):
+        TorchSeededTable.create(vocab, dim, seed)
+
+
+def test_seeded_table_validates_ids() -> None:
+
+    with pytest.raises(EmbedvizError, match="out of range"):
+        TorchSeededTable.create(6, 3, 123).lookup([2, 6])

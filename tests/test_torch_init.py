@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.core.torch_init import torch_normal
+from embedviz.core.torch_init import torch_normal, torch_normal_rows
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-6
@@ -221,3 +221,32 @@ def test_module_does_not_import_torch_or_manim() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    vocab=st.integers(min_value=1, max_value=300),
+    dim=st.integers(min_value=1, max_value=40),
+    data=st.data(),
+)
+def test_rows_equal_the_full_table(seed: int, vocab: int, dim: int, data: st.DataObject) -> None:
+    rows = np.array(
+        data.draw(st.lists(st.integers(min_value=0, max_value=vocab - 1), max_size=12)),
+        dtype=np.int64,
+    )
+    full = torch_normal(seed, (vocab, dim))
+    assert np.array_equal(torch_normal_rows(seed, (vocab, dim), rows), full[rows])
+
+
+def test_rows_of_a_large_table_cross_chunk_boundaries() -> None:
+    # 70001 x 3 spans several 65536-value chunks and has a recomputed tail.
+    vocab, dim = 70001, 3
+    rows = np.array([0, 21845, 21846, 43690, 43691, vocab - 6, vocab - 1], dtype=np.int64)
+    full = torch_normal(9, (vocab, dim))
+    assert np.array_equal(torch_normal_rows(9, (vocab, dim), rows), full[rows])
+
+
+def test_rows_reject_out_of_range() -> None:
+    with pytest.raises(EmbedvizError):
+        torch_normal_rows(1, (4, 4), np.array([4]))

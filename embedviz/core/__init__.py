@@ -16,10 +16,12 @@ from embedviz.core.table import (
     DEFAULT_VOCAB,
     EmbeddingTable,
     InitName,
+    Table,
+    TorchSeededTable,
     lookup,
 )
 from embedviz.core.torch_format import format_torch_tensor
-from embedviz.core.torch_init import torch_normal
+from embedviz.core.torch_init import torch_normal, torch_normal_rows
 from embedviz.core.weights import load_weights
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "EmbeddingTable",
     "EmbedvizError",
     "InitName",
+    "Table",
+    "TorchSeededTable",
     "cell_text_matches",
     "check_table_fits",
     "format_cell",
@@ -39,5 +43,6 @@ __all__ = [
     "lookup",
     "parse_ids",
     "torch_normal",
+    "torch_normal_rows",
     "validate_ids",
 ]

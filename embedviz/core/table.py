@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +12,7 @@ import numpy.typing as npt
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.memory import check_table_fits
-from embedviz.core.torch_init import torch_normal
+from embedviz.core.torch_init import torch_normal, torch_normal_rows
 from embedviz.core.weights import as_float32, load_weights
 
 __all__ = [
@@ -21,6 +21,8 @@ __all__ = [
     "DEFAULT_VOCAB",
     "EmbeddingTable",
     "InitName",
+    "Table",
+    "TorchSeededTable",
     "lookup",
 ]
 
@@ -31,6 +33,28 @@ DEFAULT_DIM = 3
 DEFAULT_SEED = 123
 
 _MAX_SEED = 2**64 - 1
+
+
+class Table(Protocol):
+    """What scenes need from a table: its shape, its origin and its rows."""
+
+    @property
+    def vocab_size(self) -> int:
+        """``V``, the number of rows."""
+
+    @property
+    def dim(self) -> int:
+        """``d``, the number of columns."""
+
+    @property
+    def source(self) -> str:
+        """Where the values came from."""
+
+    def rows(self, indices: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """Return the rows at ``indices`` (already validated) as ``(n, d)``."""
+
+    def lookup(self, ids: object) -> npt.NDArray[np.float32]:
+        """Validate ``ids`` and return their rows with shape ``ids.shape + (d,)``."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,6 +185,21 @@ class EmbeddingTable:
         weight = load_weights(path, tensor)
         return cls(weight, f"weights from {Path(path).name}")
 
+    def rows(self, indices: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """Return the rows at ``indices`` as an ``(n, d)`` array.
+
+        Parameters
+        ----------
+        indices
+            Row indices, already known to be valid.
+
+        Returns
+        -------
+        numpy.ndarray
+            The rows, in the order given.
+        """
+        return np.take(self.weight, np.asarray(indices, dtype=np.int64).reshape(-1), axis=0)
+
     def lookup(self, ids: object) -> npt.NDArray[np.float32]:
         """Return the rows selected by ``ids``, in input order.
 
@@ -181,6 +220,107 @@ class EmbeddingTable:
             For any invalid ID (see :func:`embedviz.core.ids.validate_ids`).
         """
         return lookup(self.weight, ids)
+
+
+@dataclass(frozen=True)
+class TorchSeededTable:
+    """A torch-compatible seeded table that computes only the rows asked for.
+
+    Its values equal ``EmbeddingTable.from_seed(V, d, seed, "torch")`` bit
+    for bit, but a row costs the same whatever V is, so a scene of a
+    GPT-2-sized table renders as fast as one of a toy table.
+
+    Attributes
+    ----------
+    vocab_size
+        ``V``.
+    dim
+        ``d``.
+    seed
+        The seed, as given to ``torch.manual_seed``.
+    """
+
+    vocab_size: int
+    dim: int
+    seed: int
+
+    @classmethod
+    def create(
+        cls, vocab_size: int = DEFAULT_VOCAB, dim: int = DEFAULT_DIM, seed: int = DEFAULT_SEED
+    ) -> TorchSeededTable:
+        """Check the sizes and seed, then make the table.
+
+        Parameters
+        ----------
+        vocab_size
+            ``V``.
+        dim
+            ``d``.
+        seed
+            The explicit seed.
+
+        Returns
+        -------
+        TorchSeededTable
+            The table; no values are computed yet.
+
+        Raises
+        ------
+        EmbedvizError
+            For bad sizes or seed, or a table that would not fit in memory
+            were it built in full (the same rule as :meth:`EmbeddingTable.from_seed`).
+        """
+        check_table_fits(vocab_size, dim)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED:
+            raise EmbedvizError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
+        return cls(vocab_size, dim, seed)
+
+    @property
+    def source(self) -> str:
+        """Where the values come from."""
+        return f"torch-compatible seed {self.seed}"
+
+    def rows(self, indices: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """Return the rows at ``indices``, computing only those.
+
+        Parameters
+        ----------
+        indices
+            Row indices in ``0 .. V-1``.
+
+        Returns
+        -------
+        numpy.ndarray
+            Float32 ``(n, d)``.
+        """
+        wanted = np.asarray(indices, dtype=np.int64).reshape(-1)
+        return torch_normal_rows(self.seed, (self.vocab_size, self.dim), wanted)
+
+    def lookup(self, ids: object) -> npt.NDArray[np.float32]:
+        """Validate ``ids`` and return their rows, shape ``ids.shape + (d,)``.
+
+        Parameters
+        ----------
+        ids
+            An int, a sequence, a rectangular batch, or an integer array.
+
+        Returns
+        -------
+        numpy.ndarray
+            The looked-up rows.
+        """
+        index = validate_ids(ids, self.vocab_size)
+        return self.rows(index).reshape((*index.shape, self.dim))
+
+    def materialise(self) -> EmbeddingTable:
+        """Build the whole table.
+
+        Returns
+        -------
+        EmbeddingTable
+            All ``V × d`` values.
+        """
+        return EmbeddingTable.from_seed(self.vocab_size, self.dim, self.seed, "torch")
 
 
 def lookup(weight: npt.NDArray[np.float32], ids: object) -> npt.NDArray[np.float32]:

@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 
 from embedviz.core.errors import EmbedvizError
 
-__all__ = ["torch_normal"]
+__all__ = ["torch_normal", "torch_normal_rows"]
 
 Kernel = Literal["vectorized", "scalar"]
 
@@ -106,6 +106,85 @@ def torch_normal(
         else:
             _fill_blocks(bit_gen, out, kernel)
     return out.reshape(dims)
+
+
+def torch_normal_rows(
+    seed: int,
+    shape: tuple[int, int],
+    rows: NDArray[np.int64],
+    *,
+    kernel: Kernel = "vectorized",
+) -> NDArray[np.float32]:
+    """Return only some rows of ``torch_normal(seed, shape)``, without the rest.
+
+    The Mersenne Twister stream still has to be walked up to the last row,
+    but that is cheap; the Box-Muller transform, which dominates the cost,
+    runs only for the 16-value blocks that the rows touch. A scene that
+    shows ten rows of a 50257 x 768 table therefore pays for ten rows.
+
+    Parameters
+    ----------
+    seed : int
+        As for :func:`torch_normal`.
+    shape : tuple of int
+        ``(V, d)``, the full table's shape.
+    rows : numpy.ndarray
+        Row indices, each ``0 <= r < V``; repeats and any order are fine.
+    kernel : {"vectorized", "scalar"}, optional
+        As for :func:`torch_normal`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float32 of shape ``(len(rows), d)``, equal bit for bit to
+        ``torch_normal(seed, shape, kernel=kernel)[rows]``.
+
+    Raises
+    ------
+    EmbedvizError
+        For a bad seed, shape or kernel, or a row outside ``0 .. V-1``.
+    """
+    seed = _check_seed(seed)
+    dims = _check_shape(shape)
+    if len(dims) != 2:
+        raise EmbedvizError(f"torch_normal_rows needs a 2-D shape (V, d), got {dims}")
+    if kernel not in ("vectorized", "scalar"):
+        raise EmbedvizError(f"kernel must be 'vectorized' or 'scalar', got {kernel!r}")
+    vocab, dim = dims
+    wanted = np.asarray(rows, dtype=np.int64).reshape(-1)
+    if wanted.size and (wanted.min() < 0 or wanted.max() >= vocab):
+        raise EmbedvizError(f"rows must lie in 0 .. {vocab - 1}")
+    numel = vocab * dim
+    if numel < _BLOCK or wanted.size == 0:
+        return torch_normal(seed, dims, kernel=kernel)[wanted]
+    elements = (wanted[:, None] * dim + np.arange(dim)[None, :]).reshape(-1)
+    full = numel - numel % _BLOCK
+    in_tail = elements >= full if full == numel else elements >= numel - _BLOCK
+    # Stream positions of each element's 16-value block: regular blocks sit
+    # where they are; the recomputed last block was drawn after all numel
+    # draws (see _fill_blocks).
+    block_start = np.where(in_tail, numel, (elements // _BLOCK) * _BLOCK)
+    offset = np.where(in_tail, elements - (numel - _BLOCK), elements % _BLOCK)
+    starts, inverse = np.unique(block_start, return_inverse=True)
+    gathered = np.empty((starts.size, _BLOCK), dtype=np.uint64)
+    bit_gen = _seeded_mt19937(seed)
+    position = 0
+    pending = 0  # index into starts of the next block to collect
+    end = int(starts[-1]) + _BLOCK
+    while pending < starts.size:
+        stop = min(position + _CHUNK, end)
+        raw = bit_gen.random_raw(stop - position)
+        # No block straddles two chunks: regular blocks are 16-aligned, chunks
+        # are multiples of 16, and the last chunk ends where the last block does.
+        while pending < starts.size and starts[pending] + _BLOCK <= stop:
+            first = int(starts[pending]) - position
+            gathered[pending] = raw[first : first + _BLOCK]
+            pending += 1
+        position = stop
+    values = np.empty((starts.size, _BLOCK), dtype=np.float32)
+    _box_muller(gathered.reshape(-1), values.reshape(-1), kernel)
+    picked = values[inverse.reshape(-1), offset]
+    return picked.reshape(wanted.size, dim)
 
 
 def _check_seed(seed: object) -> int:

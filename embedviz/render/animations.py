@@ -24,6 +24,7 @@ from manim import (
     VGroup,
     VMobject,
 )
+from manim.animation.animation import prepare_animation
 
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
@@ -92,7 +93,9 @@ def make_walk_animation(chip: TokenChip, grid: MatrixGrid, row: int) -> Animatio
     )
 
 
-def make_return_animation(chip: TokenChip, start: np.ndarray, home: Sequence[float]) -> Animation:
+def make_return_animation(
+    chip: TokenChip, start: np.ndarray, home: Sequence[float] | np.ndarray
+) -> Animation:
     """Send a chip from ``start`` back to its place in the input line, dimmed.
 
     Targets are absolute, so this can be built before the chip has moved.
@@ -136,7 +139,7 @@ def make_copy_row_animation(grid: MatrixGrid, row: int, targets: Sequence[Number
 
 def make_lookup_animation(
     chip: TokenChip,
-    home: Sequence[float],
+    home: Sequence[float] | np.ndarray,
     grid: MatrixGrid,
     row: int,
     targets: Sequence[NumberText],
@@ -182,4 +185,10 @@ def make_dim_rows_animation(grid: MatrixGrid, rows: Sequence[int]) -> Animation:
     """Fade the rows that no ID selected."""
     if not rows:
         return Indicate(VGroup(*grid.row_labels.values()), scale_factor=1.0)
-    return AnimationGroup(*[grid.row_group(r).animate.set_opacity(0.28) for r in rows])
+    animations = [
+        # manim types `.animate` as `_AnimationBuilder | Self` so that chained calls
+        # type-check; at runtime it is the builder, built here as AnimationGroup would.
+        prepare_animation(grid.row_group(r).animate.set_opacity(0.28))  # type: ignore[arg-type]
+        for r in rows
+    ]
+    return AnimationGroup(*animations)

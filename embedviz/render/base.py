@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from manim import (
@@ -14,9 +14,11 @@ from manim import (
     UP,
     Animation,
     AnimationGroup,
+    Camera,
     Create,
     FadeIn,
     LaggedStart,
+    ManimColor,
     Scene,
     SurroundingRectangle,
     Text,
@@ -44,6 +46,7 @@ from embedviz.render.mobjects import (
     ShapeLabel,
     TokenChip,
     char_advance,
+    xyz,
 )
 from embedviz.render.theme import DARK, Theme
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -97,7 +100,7 @@ def screen_texts(
     return numbers, labels, texts
 
 
-class StoryboardScene(Scene):  # type: ignore[misc]
+class StoryboardScene(Scene):
     """Plays one storyboard: subclasses only name the scene.
 
     Parameters
@@ -112,6 +115,8 @@ class StoryboardScene(Scene):  # type: ignore[misc]
     """
 
     scene_name: ClassVar[str] = ""
+    # The narration on screen; set to None by _layout, then once per beat.
+    caption: Caption | None
 
     def __init__(
         self, *args: Any, storyboard: Storyboard | None = None, theme: Theme = DARK, **kwargs: Any
@@ -135,7 +140,8 @@ class StoryboardScene(Scene):  # type: ignore[misc]
                 # option is the user's input, so say it in one line instead.
                 print(f"embedviz: error: {error}", file=sys.stderr)
                 raise SystemExit(2) from None
-        self.camera.background_color = self.theme.background
+        # embedviz renders with the Cairo renderer, whose camera is a Camera.
+        cast(Camera, self.camera).background_color = ManimColor(self.theme.background)
 
     def construct(self) -> None:
         """Lay out the scene and play every beat of the storyboard."""
@@ -155,7 +161,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         }
         for beat in board.beats:
             caption = Caption(beat.narration, _CAPTION_WIDTH, theme=self.theme)
-            caption.move_to([0, _CAPTION_Y, 0])
+            caption.move_to(xyz(0, _CAPTION_Y))
             animation = AnimationGroup(
                 handlers[beat.action](beat), make_caption_animation(self.caption, caption)
             )
@@ -192,7 +198,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         self.metrics = metrics
 
         self.title = SansText(board.title, 30, theme.text)
-        self.title.move_to([0, _TITLE_Y, 0])
+        self.title.move_to(xyz(0, _TITLE_Y))
         self.grid = MatrixGrid(window, list(cells.values()), metrics, theme)
         # Leave room on the left for the row numbers and a parked chip.
         label_width = char_advance(metrics.font_size * 0.8) * max(len(t) for t in row_labels)
@@ -215,7 +221,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         chip_row = VGroup(*self.chips).arrange(RIGHT, buff=0.18)
         if chip_row.width > _OUTPUT_RIGHT - _OUTPUT_LEFT:
             chip_row.scale_to_fit_width(_OUTPUT_RIGHT - _OUTPUT_LEFT)
-        chip_row.move_to([(_OUTPUT_LEFT + _OUTPUT_RIGHT) / 2, _CHIPS_Y, 0])
+        chip_row.move_to(xyz((_OUTPUT_LEFT + _OUTPUT_RIGHT) / 2, _CHIPS_Y))
         self.chip_homes = [chip.get_center().copy() for chip in self.chips]
         self.chips_label = SansText("token IDs", 20, theme.muted)
         self.chips_label.next_to(chip_row, LEFT, buff=0.3)
@@ -229,7 +235,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
             self.output_title.next_to(self.output.body, UP, buff=0.2).align_to(
                 self.output.body, LEFT
             )
-        self.caption: Caption | None = None
+        self.caption = None
         self._built_outputs: dict[tuple[int, ...], NumberText] = {}
         if board.printed is not None:
             self._layout_print(board, final)
@@ -247,7 +253,7 @@ class StoryboardScene(Scene):  # type: ignore[misc]
         self.printed = PrintedTensor(
             lines, final.numbers, omitted_label if omitted else None, font_size, self.theme
         )
-        self.code.move_to([0, -1.55, 0]).align_to([_GRID_LEFT, 0, 0], LEFT)
+        self.code.move_to(xyz(0, -1.55)).align_to(xyz(_GRID_LEFT, 0), LEFT)
         self.printed.next_to(self.code, DOWN, buff=0.3, aligned_edge=LEFT)
 
     # -- beat handlers ---------------------------------------------------------

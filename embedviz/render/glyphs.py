@@ -18,7 +18,7 @@ import os
 import tempfile
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from manim import VMobject
@@ -69,7 +69,8 @@ def make_text(text: str, **kwargs: Any) -> VMobject:
     mobject = Text(text, **kwargs)
     for part in mobject.get_family():
         if hasattr(part, "path_obj"):
-            part.path_obj = None
+            # Only manim's VMobjectFromSVGPath has it, typed as a non-optional path.
+            cast(Any, part).path_obj = None
     return mobject
 
 
@@ -201,7 +202,7 @@ def glyph_font(font: str = MONO_FONT) -> GlyphFont:
     return GlyphFont(font)
 
 
-class GlyphString(VMobject):  # type: ignore[misc]
+class GlyphString(VMobject):
     """One line of text drawn as a single path of reused glyph outlines.
 
     Its bounding box spans the text's advance width and one digit height
@@ -264,7 +265,9 @@ class GlyphString(VMobject):  # type: ignore[misc]
         low, high = self.slot_corners()
         anchor_x = {"left": low[0], "center": (low[0] + high[0]) / 2, "right": high[0]}[align]
         target = np.asarray(point, dtype=float)
-        self.shift([target[0] - anchor_x, target[1] - (low[1] + high[1]) / 2, 0.0])
+        self.shift(
+            np.array([target[0] - anchor_x, target[1] - (low[1] + high[1]) / 2, 0.0], dtype=float)
+        )
         return self
 
 
@@ -291,7 +294,7 @@ class LabelText(GlyphString):
     """A monospace label (code, punctuation, gap labels) recorded in the storyboard."""
 
 
-class SansText(VMobject):  # type: ignore[misc]
+class SansText(VMobject):
     """Proportional text (titles, captions), possibly several lines.
 
     Parameters

@@ -119,6 +119,11 @@ def char_advance(font_size: float) -> float:
     return glyph_font().zero_advance * font_size / REFERENCE_FONT_SIZE
 
 
+def xyz(x: float, y: float, z: float = 0.0) -> np.ndarray:
+    """Return the scene point ``[x, y, z]`` as the float array manim's hints ask for."""
+    return np.array([x, y, z], dtype=float)
+
+
 def digit_height(font_size: float) -> float:
     """Return the height of a digit at a font size, in scene units."""
     return glyph_font().digit_height * font_size / REFERENCE_FONT_SIZE
@@ -157,12 +162,12 @@ def _grid_lines(
     """One background box and thin separators, instead of a box per cell."""
     background = Rectangle(width=width, height=height)
     background.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.cell_stroke, width=1.5)
-    background.move_to([width / 2, -height / 2, 0])
+    background.move_to(xyz(width / 2, -height / 2))
     lines = VGroup(background)
     for x in xs:
-        lines.add(Line([x, 0, 0], [x, -height, 0], stroke_width=0.8, color=theme.cell_stroke))
+        lines.add(Line(xyz(x, 0), xyz(x, -height), stroke_width=0.8, color=theme.cell_stroke))
     for y in ys:
-        lines.add(Line([0, y, 0], [width, y, 0], stroke_width=0.8, color=theme.cell_stroke))
+        lines.add(Line(xyz(0, y), xyz(width, y), stroke_width=0.8, color=theme.cell_stroke))
     return lines
 
 
@@ -171,7 +176,7 @@ def _place_right(text: LabelText | NumberText, right_x: float, y: float) -> None
     text.place([right_x, y, 0], align="right")
 
 
-class MatrixGrid(VGroup):  # type: ignore[misc]
+class MatrixGrid(VGroup):
     """The visible window of the V×d embedding matrix, spreadsheet-style.
 
     Zero-based row numbers run down the left, column numbers along the top,
@@ -225,7 +230,7 @@ class MatrixGrid(VGroup):  # type: ignore[misc]
         for kind, index, x in col_slots:
             if kind == "col":
                 label = NumberText(by_key[("col_label", (index,))], small, theme.muted)
-                label.move_to([x, metrics.cell_height * 0.45, 0])
+                label.move_to(xyz(x, metrics.cell_height * 0.45))
                 self.col_labels.add(label)
         for kind, index, y in row_slots:
             if kind == "gap":
@@ -238,7 +243,7 @@ class MatrixGrid(VGroup):  # type: ignore[misc]
             self.row_y[index] = y
             for col_kind, col_index, x in col_slots:
                 if col_kind == "gap":
-                    dots = LabelText("\u2026", fs, theme.muted).move_to([x, y, 0])
+                    dots = LabelText("\u2026", fs, theme.muted).move_to(xyz(x, y))
                     row.add(dots)
                     continue
                 cell = NumberText(by_key[("weight", (index, col_index))], fs, theme.text)
@@ -249,9 +254,9 @@ class MatrixGrid(VGroup):  # type: ignore[misc]
             self.add(label, row)
         for number, gap in enumerate(window.col_gaps):
             x = next(x for kind, i, x in col_slots if kind == "gap" and i == number)
-            label = LabelText(gap.label, small * 0.85, theme.muted)
-            label.next_to([x, -height, 0], DOWN, buff=0.12)
-            self.gap_labels.add(label)
+            gap_label = LabelText(gap.label, small * 0.85, theme.muted)
+            gap_label.next_to(xyz(x, -height), DOWN, buff=0.12)
+            self.gap_labels.add(gap_label)
         self.add(self.col_labels, self.gap_labels)
         self.width_of_body = width
         self.label_width = max(label.width for label in self.row_labels.values())
@@ -268,7 +273,7 @@ class MatrixGrid(VGroup):  # type: ignore[misc]
         label = LabelText(gap.label, fs * 0.7, theme.muted)
         if label.width > width * 0.9:
             label.scale_to_fit_width(width * 0.9)
-        label.move_to([width / 2, y, 0])
+        label.move_to(xyz(width / 2, y))
         dots = LabelText("\u22ee", fs, theme.muted).next_to(label, LEFT, buff=0.15)
         self.gap_labels.add(VGroup(dots, label))
 
@@ -295,14 +300,14 @@ class MatrixGrid(VGroup):  # type: ignore[misc]
         """Return an outline around one row, for highlighting."""
         box = Rectangle(width=self.width_of_body + 0.1, height=self.metrics.cell_height * 1.05)
         box.set_stroke(theme.highlight, width=4).set_fill(opacity=0)
-        box.move_to([self.body.get_left()[0] + self.width_of_body / 2, self._y(row), 0])
+        box.move_to(xyz(self.body.get_left()[0] + self.width_of_body / 2, self._y(row)))
         return box
 
     def _y(self, row: int) -> float:
         return float(self.row_labels[row].get_center()[1])
 
 
-class OutputBlock(VGroup):  # type: ignore[misc]
+class OutputBlock(VGroup):
     """The lookup result: one row per input position, same columns as the grid.
 
     Parameters
@@ -360,7 +365,7 @@ class OutputBlock(VGroup):  # type: ignore[misc]
             for kind, _, x in self.col_slots:
                 if kind == "gap":
                     self.body.add(
-                        LabelText("\u2026", metrics.font_size, theme.muted).move_to([x, y, 0])
+                        LabelText("\u2026", metrics.font_size, theme.muted).move_to(xyz(x, y))
                     )
         self.add(self.labels)
         self.width_of_body = width
@@ -389,7 +394,7 @@ class OutputBlock(VGroup):  # type: ignore[misc]
         return text
 
 
-class ShapeLabel(VGroup):  # type: ignore[misc]
+class ShapeLabel(VGroup):
     """A shape such as ``4 × 3``, its sizes drawn as checked numbers.
 
     Parameters
@@ -412,7 +417,7 @@ class ShapeLabel(VGroup):  # type: ignore[misc]
         self.arrange(RIGHT, buff=0.12)
 
 
-class TokenChip(VGroup):  # type: ignore[misc]
+class TokenChip(VGroup):
     """A token ID in a rounded chip.
 
     Parameters
@@ -438,7 +443,7 @@ class TokenChip(VGroup):  # type: ignore[misc]
         self.number = number
 
 
-class PrintedTensor(VGroup):  # type: ignore[misc]
+class PrintedTensor(VGroup):
     """A PyTorch-style print laid out in monospace, numbers drawn as cells.
 
     Parameters
@@ -497,7 +502,7 @@ class PrintedTensor(VGroup):  # type: ignore[misc]
         raise KeyError(fragment)
 
 
-class Caption(VGroup):  # type: ignore[misc]
+class Caption(VGroup):
     """The narration line at the bottom of the frame (at most three lines).
 
     Parameters

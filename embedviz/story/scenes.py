@@ -11,7 +11,13 @@ import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
-from embedviz.core.table import DEFAULT_DIM, DEFAULT_VOCAB, EmbeddingTable, InitName
+from embedviz.core.table import (
+    DEFAULT_DIM,
+    DEFAULT_VOCAB,
+    EmbeddingTable,
+    Table,
+    TorchSeededTable,
+)
 from embedviz.core.torch_format import format_torch_tensor
 from embedviz.story.model import Beat, Highlight, OutputState, Storyboard, Window
 from embedviz.story.options import SceneOptions, resolve_options
@@ -56,7 +62,7 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def make_table(options: SceneOptions) -> EmbeddingTable:
+def make_table(options: SceneOptions) -> Table:
     """Build the table that a scene shows.
 
     Parameters
@@ -66,8 +72,9 @@ def make_table(options: SceneOptions) -> EmbeddingTable:
 
     Returns
     -------
-    EmbeddingTable
-        From ``options.weights`` when given, else seeded.
+    Table
+        From ``options.weights`` when given, else seeded (torch-compatible
+        tables compute only the rows that are asked for).
 
     Raises
     ------
@@ -86,13 +93,12 @@ def make_table(options: SceneOptions) -> EmbeddingTable:
                     f"{table.vocab_size} x {table.dim}; drop {name} or use another file"
                 )
         return table
-    init: InitName = "torch" if options.init == "torch" else "normal"
-    return EmbeddingTable.from_seed(
-        options.vocab if options.vocab is not None else DEFAULT_VOCAB,
-        options.dim if options.dim is not None else DEFAULT_DIM,
-        options.seed,
-        init,
-    )
+    vocab = options.vocab if options.vocab is not None else DEFAULT_VOCAB
+    dim = options.dim if options.dim is not None else DEFAULT_DIM
+    if options.init == "torch":
+        # Only the rows a scene shows are computed: cost does not grow with V.
+        return TorchSeededTable.create(vocab, dim, options.seed)
+    return EmbeddingTable.from_seed(vocab, dim, options.seed, "normal")
 
 
 def _seconds(value: float) -> float:
@@ -151,7 +157,7 @@ class _Recorder:
             self.screen.add(int_cell("position", position, position[-1]))
 
 
-def _intro_sentence(table: EmbeddingTable) -> str:
+def _intro_sentence(table: Table) -> str:
     return (
         f"The embedding layer stores a {table.vocab_size} \u00d7 {table.dim} matrix: "
         f"one row per vocabulary entry, one column per embedding dimension."
@@ -165,7 +171,7 @@ def _lookup_row_sentence(token_id: int) -> str:
     )
 
 
-def _single_ids(options: SceneOptions, table: EmbeddingTable) -> int:
+def _single_ids(options: SceneOptions, table: Table) -> int:
     ids = options.ids if options.ids is not None else [3]
     checked = validate_ids(ids, table.vocab_size)
     if checked.size != 1:
@@ -199,7 +205,7 @@ def build_single_token_lookup(options: SceneOptions) -> Storyboard:
     screen = rec.screen
     focus = Highlight((0,), token_id, token_id)
 
-    screen.add_grid(table.weight, window, title_size=True)
+    screen.add_grid(table, window, title_size=True)
     screen.add(int_cell("token_id", (0,), token_id))
     rec.beat("intro", "intro", _intro_sentence(table), run_time=1.5)
     rec.beat(
@@ -256,7 +262,7 @@ def build_single_token_lookup(options: SceneOptions) -> Storyboard:
     )
 
 
-def _sequence_ids(options: SceneOptions, table: EmbeddingTable) -> list[int]:
+def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
     ids = options.ids if options.ids is not None else [2, 3, 5, 1]
     checked = validate_ids(ids, table.vocab_size)
     if checked.ndim != 1:
@@ -293,7 +299,7 @@ def build_sequence_lookup(options: SceneOptions) -> Storyboard:
     rec = _Recorder(window, output.shape)
     screen = rec.screen
 
-    screen.add_grid(table.weight, window, title_size=True)
+    screen.add_grid(table, window, title_size=True)
     for position, token_id in enumerate(ids):
         screen.add(int_cell("token_id", (position,), token_id))
     rec.beat("intro", "intro", _intro_sentence(table), run_time=1.5)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
 from embedviz.core.cells import format_cell
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.table import Table
 from embedviz.story.model import NumberCell, Window
 
 __all__ = ["Screen", "int_cell", "value_cell"]
@@ -84,13 +84,13 @@ class Screen:
         for key in [key for key in self.numbers if key[0] == kind]:
             del self.numbers[key]
 
-    def add_grid(self, weight: npt.NDArray[np.float32], window: Window, title_size: bool) -> None:
+    def add_grid(self, table: Table, window: Window, title_size: bool) -> None:
         """Show the visible window of the table with its row and column numbers.
 
         Parameters
         ----------
-        weight
-            The V×d table.
+        table
+            The V×d table; only the window's rows are read.
         window
             The visible part.
         title_size
@@ -101,7 +101,7 @@ class Screen:
         EmbedvizError
             If a visible value is NaN or infinite.
         """
-        block = weight[np.ix_(window.rows, window.cols)]
+        block = table.rows(np.asarray(window.rows))[:, list(window.cols)]
         if not np.isfinite(block).all():
             r, c = (int(i) for i in np.argwhere(~np.isfinite(block))[0])
             raise EmbedvizError(
@@ -116,8 +116,8 @@ class Screen:
             self.add(int_cell("col_label", (col,), col))
         if title_size:
             self.add(
-                int_cell("table_size", (0,), weight.shape[0]),
-                int_cell("table_size", (1,), weight.shape[1]),
+                int_cell("table_size", (0,), table.vocab_size),
+                int_cell("table_size", (1,), table.dim),
             )
         for number, gap in enumerate(window.row_gaps):
             self.labels[f"row_gap_{number}"] = gap.label
