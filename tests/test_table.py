@@ -414,3 +414,15 @@ def test_seeded_table_validates_ids() -> None:
 
     with pytest.raises(EmbedvizError, match="out of range"):
         TorchSeededTable.create(6, 3, 123).lookup([2, 6])
+
+
+def test_large_lookup_split_across_threads_equals_numpy_indexing() -> None:
+    # 3000 x 512 float32 rows is 6 MiB: above the threshold where the copy is
+    # shared out between threads.
+    rng = np.random.default_rng(5)
+    weight = rng.standard_normal((4000, 512)).astype(np.float32)
+    ids = rng.integers(0, 4000, size=(3, 1000))
+    table = EmbeddingTable.from_array(weight)
+    result = table.lookup(ids)
+    assert result.shape == (3, 1000, 512)
+    assert np.array_equal(result, weight[ids])

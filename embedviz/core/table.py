@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -23,6 +27,7 @@ __all__ = [
     "InitName",
     "Table",
     "TorchSeededTable",
+    "gather_rows",
     "lookup",
 ]
 
@@ -198,7 +203,7 @@ class EmbeddingTable:
         numpy.ndarray
             The rows, in the order given.
         """
-        return np.take(self.weight, np.asarray(indices, dtype=np.int64).reshape(-1), axis=0)
+        return gather_rows(self.weight, np.asarray(indices, dtype=np.int64).reshape(-1))
 
     def lookup(self, ids: object) -> npt.NDArray[np.float32]:
         """Return the rows selected by ``ids``, in input order.
@@ -344,4 +349,69 @@ def lookup(weight: npt.NDArray[np.float32], ids: object) -> npt.NDArray[np.float
         For any invalid ID.
     """
     index = validate_ids(ids, int(weight.shape[0]))
-    return np.take(weight, index, axis=0)
+    return gather_rows(weight, index.reshape(-1)).reshape((*index.shape, weight.shape[1]))
+
+
+def gather_rows(
+    weight: npt.NDArray[np.float32], index: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]:
+    """Copy ``weight[index]`` for a flat array of already-validated row indices.
+
+    Parameters
+    ----------
+    weight
+        The 2-D table (an array or a memory map).
+    index
+        Flat int64 row indices, each known to be in range.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new ``(len(index), d)`` array.
+
+    Notes
+    -----
+    A lookup is a memory copy, so a large one is split across threads
+    (numpy releases the GIL while it copies). ``mode="clip"`` lets
+    ``np.take`` write straight into the output instead of buffering it; it
+    never clips anything here because the indices were validated first.
+    """
+    count, dim = int(index.size), int(weight.shape[1])
+    out = np.empty((count, dim), dtype=weight.dtype)
+    workers = _worker_count()
+    if workers == 1 or count * dim * weight.dtype.itemsize < _PARALLEL_BYTES:
+        np.take(weight, index, axis=0, out=out, mode="clip")
+        return out
+    bounds = [count * part // workers for part in range(workers + 1)]
+    pool = _pool()
+    futures = [
+        pool.submit(np.take, weight, index[a:b], 0, out[a:b], "clip")
+        for a, b in itertools.pairwise(bounds[1:])
+    ]
+    # The calling thread copies the first slice itself.
+    np.take(weight, index[: bounds[1]], axis=0, out=out[: bounds[1]], mode="clip")
+    for future in futures:
+        future.result()
+    return out
+
+
+# Below this many bytes a lookup is faster on one thread than handed out.
+_PARALLEL_BYTES = 4 * 1024 * 1024
+
+
+@cache
+def _worker_count() -> int:
+    return max(
+        1,
+        min(
+            8,
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else (os.cpu_count() or 1),
+        ),
+    )
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=_worker_count() - 1, thread_name_prefix="embedviz-gather")
