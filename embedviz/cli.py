@@ -49,12 +49,13 @@ def _add_table_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--weights", help="a .npy or .safetensors table instead of a seed")
     group.add_argument("--tensor", help="which tensor of a .safetensors file to use")
+    group.add_argument("--theme", choices=("dark", "light"), help="colours (default dark)")
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {
         name: getattr(args, name)
-        for name in ("ids", "vocab", "dim", "seed", "init", "weights", "tensor")
+        for name in ("ids", "vocab", "dim", "seed", "init", "weights", "tensor", "theme")
     }
 
 

@@ -54,7 +54,14 @@ def _npy(path: Path) -> Path:
 def test_defaults_without_file_or_environment(home: Path) -> None:
     options = _resolve(home)
     assert options == SceneOptions(
-        ids=None, vocab=None, dim=None, seed=123, init="torch", weights=None, tensor=None
+        ids=None,
+        vocab=None,
+        dim=None,
+        seed=123,
+        init="torch",
+        weights=None,
+        tensor=None,
+        theme="dark",
     )
     assert options.to_dict() == {
         "ids": None,
@@ -64,6 +71,7 @@ def test_defaults_without_file_or_environment(home: Path) -> None:
         "init": "torch",
         "weights": None,
         "tensor": None,
+        "theme": "dark",
     }
 
 
@@ -458,3 +466,10 @@ def test_build_storyboard_uses_file_and_environment(home: Path) -> None:
     assert board.scene == "SequenceLookup"
     assert list(board.ids) == [1, 0]
     assert (board.vocab_size, board.dim) == (9, 4)
+
+
+def test_theme_option(home: Path) -> None:
+    assert _resolve(home, {"theme": "light"}).theme == "light"
+    assert _resolve(home, environ={"EMBEDVIZ_THEME": "light"}).theme == "light"
+    message = _error(home, {"theme": "sepia"})
+    assert "'theme'" in message

@@ -12,30 +12,17 @@ import re
 from collections import Counter
 from typing import Any
 
-import numpy as np
 import pytest
+from oracles import expected, make_context
 
-from embedviz.core.table import EmbeddingTable, TorchSeededTable
-from embedviz.story.options import resolve_options
-from embedviz.story.scenes import make_table
+from embedviz.story.scenes import SCENES
 
+# Every scene with its defaults, its own examples (long ID lists, large d, ...),
+# and the light theme once.
 CASES = [
-    ("SingleTokenLookup", {}),
-    ("SingleTokenLookup", {"ids": "5", "vocab": 9, "dim": 4, "seed": 7}),
-    ("SequenceLookup", {}),
-    ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"}),
-    ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
-    ("SequenceLookup", {"ids": ",".join(str(i) for i in range(12)), "vocab": 40, "dim": 6}),
-]
+    (name, overrides) for name, spec in SCENES.items() for overrides in ({}, *spec.examples)
+] + [("SequenceLookup", {"theme": "light"})]
 FRAME_HALF_WIDTH, FRAME_HALF_HEIGHT = 14.222 / 2, 4.0
-
-
-def _ids(scene: str, overrides: dict[str, Any]) -> np.ndarray:
-    default = [3] if scene == "SingleTokenLookup" else [2, 3, 5, 1]
-    text = overrides.get("ids")
-    if text is None:
-        return np.array(default)
-    return np.array([int(part) for part in text.split(",")])
 
 
 @pytest.mark.parametrize(("scene", "overrides"), CASES)
@@ -43,16 +30,8 @@ def test_every_number_on_screen_is_a_real_value(
     dry_run_cache: Any, scene: str, overrides: dict[str, Any]
 ) -> None:
     run = dry_run_cache(scene, overrides)
-    options = resolve_options(overrides, environ={})
-    table = make_table(options)
-    # The scenes compute only the rows they show; the oracle builds the whole
-    # table through the independent full-table path.
-    full = table.materialise() if isinstance(table, TorchSeededTable) else table
-    assert isinstance(full, EmbeddingTable)
-    weight = np.asarray(full.weight)
-    ids = _ids(scene, overrides)
-    output = weight[ids]  # the oracle: plain numpy row indexing
-    assert len(run.checkpoints) == len(run.storyboard.beats)
+    context = make_context(scene, overrides, run.storyboard)
+    assert len(run.checkpoints) == len(run.storyboard.all_beats())
 
     for checkpoint in run.checkpoints:
         beat = checkpoint.beat
@@ -61,31 +40,14 @@ def test_every_number_on_screen_is_a_real_value(
         assert on_screen == in_story, f"beat {beat.name}: screen and storyboard differ"
         for kind, index, text, glyphs in checkpoint.numbers:
             assert glyphs == len(text.replace(" ", "")), f"{kind}{index} draws other glyphs"
-
         for cell in beat.numbers:
+            value, text = expected(cell, context)
             where = f"beat {beat.name}: {cell.kind}{cell.index} {cell.text!r}"
-            if cell.kind in ("weight", "output", "printed"):
-                if cell.kind == "weight":
-                    value = weight[cell.index]
-                elif cell.kind == "output":
-                    value = output[cell.index]
-                else:  # the print of a one-token lookup has shape (1, d)
-                    value = output.reshape(-1, weight.shape[1])[cell.index]
-                assert cell.value == float(value), where
-                assert abs(float(cell.text) - float(value)) <= 0.5e-4 + 1e-9, where
-                assert re.fullmatch(r"-?\d+\.\d{4}", cell.text), where
-                assert cell.text == f"{float(value):.4f}", where
-            else:
-                expected = {
-                    "row_label": lambda i: i[0],
-                    "col_label": lambda i: i[0],
-                    "token_id": lambda i: ids[i[0]],
-                    "position": lambda i: i[0],
-                    "table_size": lambda i: weight.shape[i[0]],
-                    "output_size": lambda i: output.shape[i[0]],
-                }[cell.kind](cell.index)
-                assert cell.text == str(int(expected)), where
-                assert cell.value == float(expected), where
+            assert cell.value == value, where
+            assert cell.text == text, where
+            if re.fullmatch(r"-?\d+\.\d{4}", text):
+                # The string is the value rounded: within half a unit of the last place.
+                assert abs(float(text) - value) <= 0.5e-4 + 1e-9, where
 
 
 @pytest.mark.parametrize(("scene", "overrides"), CASES)

@@ -14,7 +14,14 @@ import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
 
-__all__ = ["DEFAULT_DECIMALS", "cell_text_matches", "format_cell", "format_cells"]
+__all__ = [
+    "DEFAULT_DECIMALS",
+    "cell_text_matches",
+    "colour_scale",
+    "format_cell",
+    "format_cells",
+    "format_scale",
+]
 
 DEFAULT_DECIMALS = 4
 
@@ -89,3 +96,47 @@ def cell_text_matches(text: str, value: float, decimals: int = DEFAULT_DECIMALS)
     if text != format_cell(value, decimals):
         return False
     return abs(float(text) - float(value)) <= 0.5 * 10.0**-decimals + 1e-12
+
+
+def colour_scale(values: npt.ArrayLike) -> float:
+    """Choose the magnitude at which values get their strongest colour.
+
+    Parameters
+    ----------
+    values
+        The values on screen.
+
+    Returns
+    -------
+    float
+        The largest absolute value rounded up to one significant digit
+        (2.84 gives 3, 0.123 gives 0.2), so the legend reads simply; 1 when
+        every value is zero.
+    """
+    array = np.abs(np.asarray(values, dtype=np.float64))
+    largest = float(array.max()) if array.size else 0.0
+    if not np.isfinite(largest) or largest == 0.0:
+        return 1.0
+    exponent = int(np.floor(np.log10(largest)))
+    step = 10.0**exponent
+    # A tiny tolerance keeps an exact 3.0 at 3, not 4.
+    return float(round(np.ceil(largest / step - 1e-9) * step, 12))
+
+
+def format_scale(value: float) -> str:
+    """Format a legend value such as ``-3``, ``0``, ``+0.2``.
+
+    Parameters
+    ----------
+    value
+        A value from :func:`colour_scale`, its negative, or zero.
+
+    Returns
+    -------
+    str
+        The shortest plain decimal, with a sign for non-zero values.
+    """
+    if value == 0:
+        return "0"
+    text = np.format_float_positional(abs(value), trim="-")
+    return ("+" if value > 0 else "-") + text

@@ -26,12 +26,13 @@ from embedviz.render.glyphs import (
     SansText,
     glyph_font,
 )
-from embedviz.render.theme import DARK, Theme
+from embedviz.render.theme import DARK, Theme, value_colour
 from embedviz.story.model import Gap, NumberCell, Window
 from embedviz.story.printed import PrintedLine
 
 __all__ = [
     "Caption",
+    "ColourLegend",
     "GridMetrics",
     "MatrixGrid",
     "OutputBlock",
@@ -193,6 +194,8 @@ class MatrixGrid(VGroup):
         Shared sizes.
     theme
         Colours.
+    value_scale
+        The magnitude that gets the strongest value colour.
     """
 
     def __init__(
@@ -201,6 +204,7 @@ class MatrixGrid(VGroup):
         numbers: Sequence[NumberCell],
         metrics: GridMetrics,
         theme: Theme = DARK,
+        value_scale: float = 1.0,
     ) -> None:
         super().__init__()
         self.window = window
@@ -246,7 +250,8 @@ class MatrixGrid(VGroup):
                     dots = LabelText("\u2026", fs, theme.muted).move_to(xyz(x, y))
                     row.add(dots)
                     continue
-                cell = NumberText(by_key[("weight", (index, col_index))], fs, theme.text)
+                source = by_key[("weight", (index, col_index))]
+                cell = NumberText(source, fs, value_colour(source.value, value_scale, theme))
                 _place_right(cell, x + metrics.cell_width / 2 - pad, y)
                 self.cells[(index, col_index)] = cell
                 row.add(cell)
@@ -322,6 +327,8 @@ class OutputBlock(VGroup):
         Shared sizes.
     theme
         Colours.
+    value_scale
+        The magnitude that gets the strongest value colour (as the grid's).
     """
 
     def __init__(
@@ -331,10 +338,12 @@ class OutputBlock(VGroup):
         numbers: Sequence[NumberCell],
         metrics: GridMetrics,
         theme: Theme = DARK,
+        value_scale: float = 1.0,
     ) -> None:
         super().__init__()
         self.metrics = metrics
         self.theme = theme
+        self.value_scale = value_scale
         self.window = window
         by_key = {(cell.kind, cell.index): cell for cell in numbers}
         self.col_slots = _column_slots(window.cols, window.col_gaps, metrics)
@@ -385,13 +394,49 @@ class OutputBlock(VGroup):
             Positioned in its slot.
         """
         position, col = cell.index[:-1], cell.index[-1]
-        text = NumberText(cell, self.metrics.font_size, self.theme.text)
+        colour = value_colour(cell.value, self.value_scale, self.theme)
+        text = NumberText(cell, self.metrics.font_size, colour)
         x = next(x for kind, i, x in self.col_slots if kind == "col" and i == col)
         left = self.body.get_left()[0]
         top = self.body.get_top()[1]
         pad = char_advance(self.metrics.font_size) * (_CELL_PAD_CHARS / 2)
         _place_right(text, left + x + self.metrics.cell_width / 2 - pad, top + self.row_y[position])
         return text
+
+
+class ColourLegend(VGroup):
+    """The value colour scale: a strip from ``-s`` through ``0`` to ``+s``.
+
+    Parameters
+    ----------
+    cells
+        The three ``legend`` cells (``-s``, ``0``, ``+s``), in order.
+    font_size
+        Font size of the numbers.
+    theme
+        Colours.
+    """
+
+    def __init__(self, cells: Sequence[NumberCell], font_size: float, theme: Theme) -> None:
+        super().__init__()
+        scale = abs(cells[-1].value)
+        steps = 11
+        swatches = VGroup()
+        for step in range(steps):
+            value = scale * (2 * step / (steps - 1) - 1)
+            swatch = Rectangle(width=0.16, height=0.16)
+            swatch.set_fill(value_colour(value, scale, theme), opacity=1.0)
+            swatch.set_stroke(width=0)
+            swatches.add(swatch)
+        swatches.arrange(RIGHT, buff=0.0)
+        numbers = [NumberText(cell, font_size, theme.muted) for cell in cells]
+        for number, marker in zip(
+            numbers, (swatches[0], swatches[steps // 2], swatches[-1]), strict=True
+        ):
+            number.next_to(marker, DOWN, buff=0.08)
+        title = SansText("value colour", font_size, theme.muted)
+        title.next_to(swatches, LEFT, buff=0.2)
+        self.add(title, swatches, *numbers)
 
 
 class ShapeLabel(VGroup):
@@ -431,7 +476,7 @@ class TokenChip(VGroup):
     """
 
     def __init__(self, cell: NumberCell, font_size: float, theme: Theme = DARK) -> None:
-        number = NumberText(cell, font_size, theme.background)
+        number = NumberText(cell, font_size, theme.chip_text)
         box = RoundedRectangle(
             corner_radius=0.08,
             width=max(number.width + 0.3, 0.55),

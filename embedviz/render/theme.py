@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DARK", "MONO_FONT", "SANS_FONT", "Theme"]
+__all__ = ["DARK", "LIGHT", "MONO_FONT", "SANS_FONT", "THEMES", "Theme", "value_colour"]
 
 MONO_FONT = "DejaVu Sans Mono"
 SANS_FONT = "DejaVu Sans"
@@ -24,6 +24,11 @@ class Theme:
         The output block.
     highlight
         The row being looked up.
+    chip_text
+        The ID on a chip.
+    positive, negative
+        The ends of the value colour scale (blue and vermillion, which
+        stay distinct under every common colour-vision deficiency).
     """
 
     background: str = "#101318"
@@ -35,6 +40,54 @@ class Theme:
     output: str = "#56B4E9"
     highlight: str = "#E69F00"
     accent: str = "#009E73"
+    positive: str = "#56B4E9"
+    negative: str = "#FF7A3D"
+    chip_text: str = "#101318"
 
 
 DARK = Theme()
+
+LIGHT = Theme(
+    background="#FAFAF7",
+    text="#1F2328",
+    muted="#5B6573",
+    cell_fill="#FFFFFF",
+    cell_stroke="#C3CBD6",
+    chip="#E69F00",
+    output="#0072B2",
+    highlight="#D55E00",
+    accent="#009E73",
+    positive="#0072B2",
+    negative="#D55E00",
+    chip_text="#1F2328",
+)
+
+THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}
+
+
+def value_colour(value: float, scale: float, theme: Theme) -> str:
+    """Colour a table value by its sign and size.
+
+    Parameters
+    ----------
+    value
+        The value.
+    scale
+        The magnitude that gets the full colour (larger values saturate).
+    theme
+        The palette.
+
+    Returns
+    -------
+    str
+        A hex colour between the text colour and the positive or negative
+        end; even small values keep a visible tint of their sign.
+    """
+    from manim import ManimColor, interpolate_color
+
+    if value == 0 or scale <= 0:
+        return theme.text
+    strength = 0.35 + 0.65 * min(1.0, abs(value) / scale)
+    end = theme.positive if value > 0 else theme.negative
+    mixed = interpolate_color(ManimColor(theme.text), ManimColor(end), strength)
+    return str(mixed.to_hex())

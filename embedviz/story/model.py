@@ -196,6 +196,13 @@ class Storyboard:
         The PyTorch-style print of the lookup, when the scene shows it.
     beats
         The beats, in order.
+    layout
+        Which stage draws it (``lookup`` for the grid, chips and output).
+    value_scale
+        The magnitude at which table values get their strongest colour.
+    parts
+        For a composite scene (``FullExplainer``): the scenes it plays, in
+        order, each as its own section. Its own ``beats`` are then empty.
     """
 
     scene: str
@@ -207,15 +214,24 @@ class Storyboard:
     ids: Any
     beats: tuple[Beat, ...]
     printed: str | None = None
+    layout: str = "lookup"
+    value_scale: float = 1.0
+    parts: tuple[Storyboard, ...] = ()
     version: int = field(default=1)
+
+    def all_beats(self) -> tuple[Beat, ...]:
+        """Return every beat that plays, the parts' beats in order for a composite."""
+        if not self.parts:
+            return self.beats
+        return tuple(beat for part in self.parts for beat in part.all_beats())
 
     @property
     def duration(self) -> float:
         """Total seconds: the sum of the beats' durations."""
-        return round(sum(beat.duration for beat in self.beats), 6)
+        return round(sum(beat.duration for beat in self.all_beats()), 6)
 
     def beat_start_times(self) -> list[float]:
-        """Return the start time of every beat, in seconds.
+        """Return the start time of every beat in :meth:`all_beats`, in seconds.
 
         Returns
         -------
@@ -224,7 +240,7 @@ class Storyboard:
         """
         starts: list[float] = []
         elapsed = 0.0
-        for beat in self.beats:
+        for beat in self.all_beats():
             starts.append(round(elapsed, 6))
             elapsed += beat.duration
         return starts

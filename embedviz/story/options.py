@@ -52,6 +52,8 @@ class SceneOptions:
         A ``.npy`` or ``.safetensors`` file to use instead of a seed.
     tensor
         The tensor to read from a ``.safetensors`` file.
+    theme
+        ``dark`` (default) or ``light``.
     """
 
     ids: IdList | None = None
@@ -61,6 +63,7 @@ class SceneOptions:
     init: str = "torch"
     weights: str | None = None
     tensor: str | None = None
+    theme: str = "dark"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the options as JSON-ready data.
@@ -75,7 +78,7 @@ class SceneOptions:
 
 OPTION_NAMES = tuple(SceneOptions.__dataclass_fields__)
 _INT_OPTIONS = ("vocab", "dim", "seed")
-_STR_OPTIONS = ("init", "weights", "tensor")
+_STR_OPTIONS = ("init", "weights", "tensor", "theme")
 
 
 def _is_int(value: object) -> bool:
@@ -115,6 +118,8 @@ def _convert(name: str, value: object, where: str) -> object:
             raise EmbedvizError(f"{where}: '{name}' must be a string, not {value!r}")
         if name == "init" and value not in ("torch", "normal"):
             raise EmbedvizError(f"{where}: 'init' must be 'torch' or 'normal', not {value!r}")
+        if name == "theme" and value not in ("dark", "light"):
+            raise EmbedvizError(f"{where}: 'theme' must be 'dark' or 'light', not {value!r}")
         return value
     raise EmbedvizError(
         f"{where}: unknown option {name!r} (known options: {', '.join(OPTION_NAMES)})"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from embedviz.core.cells import format_cell
+from embedviz.core.cells import colour_scale, format_cell, format_scale
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import Table
 from embedviz.story.model import NumberCell, Window
@@ -84,7 +84,9 @@ class Screen:
         for key in [key for key in self.numbers if key[0] == kind]:
             del self.numbers[key]
 
-    def add_grid(self, table: Table, window: Window, title_size: bool) -> None:
+    def add_grid(
+        self, table: Table, window: Window, title_size: bool, legend: bool = True
+    ) -> float:
         """Show the visible window of the table with its row and column numbers.
 
         Parameters
@@ -95,6 +97,13 @@ class Screen:
             The visible part.
         title_size
             Whether the grid's title shows ``V × d``.
+        legend
+            Whether the colour legend (``-s``, ``0``, ``+s``) is shown.
+
+        Returns
+        -------
+        float
+            The colour scale ``s`` of the visible values.
 
         Raises
         ------
@@ -123,6 +132,11 @@ class Screen:
             self.labels[f"row_gap_{number}"] = gap.label
         for number, gap in enumerate(window.col_gaps):
             self.labels[f"col_gap_{number}"] = gap.label
+        scale = colour_scale(block)
+        if legend:
+            for position, value in enumerate((-scale, 0.0, scale)):
+                self.add(NumberCell("legend", (position,), format_scale(value), value))
+        return scale
 
     def frozen_numbers(self) -> tuple[NumberCell, ...]:
         """Return the visible numbers in a stable order."""

@@ -1,0 +1,134 @@
+"""Stages: the per-layout part of a scene, built from a storyboard.
+
+A :class:`Stage` owns the mobjects of one layout (a grid with chips and an
+output block, a one-hot product, a parameter count, ...) and turns each beat
+into one Animation through a ``beat_<action>`` method. Stages register
+themselves by layout name; the scene looks the layout up in the storyboard.
+Modules in :mod:`embedviz.render.stages` are imported automatically, so a new
+layout is a new file there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import TYPE_CHECKING, ClassVar
+
+from manim import Animation, AnimationGroup, FadeIn, FadeOut, Wait
+
+from embedviz.render.glyphs import SansText
+from embedviz.render.mobjects import xyz
+from embedviz.render.theme import Theme
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+if TYPE_CHECKING:
+    from embedviz.render.base import StoryboardScene
+
+__all__ = [
+    "CAPTION_WIDTH",
+    "CAPTION_Y",
+    "FRAME_HALF_HEIGHT",
+    "FRAME_HALF_WIDTH",
+    "STAGES",
+    "TITLE_Y",
+    "Stage",
+    "register_stage",
+    "stage_for",
+]
+
+# Frame regions, in scene units (the frame is 14.22 x 8).
+FRAME_HALF_WIDTH = 7.11
+FRAME_HALF_HEIGHT = 4.0
+TITLE_Y = 3.55
+CAPTION_Y = -3.35
+CAPTION_WIDTH = 13.2
+
+STAGES: dict[str, type[Stage]] = {}
+
+
+def register_stage(cls: type[Stage]) -> type[Stage]:
+    """Class decorator: make a stage available under its ``layout`` name."""
+    STAGES[cls.layout] = cls
+    return cls
+
+
+def stage_for(layout: str) -> type[Stage]:
+    """Return the stage class for a layout, importing every stage module once.
+
+    Parameters
+    ----------
+    layout
+        The storyboard's ``layout``.
+
+    Returns
+    -------
+    type
+        The registered :class:`Stage` subclass.
+    """
+    import embedviz.render.stages as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{info.name}")
+    if layout not in STAGES:
+        raise KeyError(f"no stage is registered for layout {layout!r}")
+    return STAGES[layout]
+
+
+class Stage:
+    """Base class: a title, the storyboard's cells, and beat dispatch.
+
+    Parameters
+    ----------
+    scene
+        The scene that plays the storyboard.
+    board
+        The storyboard (one part of a composite one).
+    theme
+        Colours.
+    """
+
+    layout: ClassVar[str] = ""
+
+    def __init__(self, scene: StoryboardScene, board: Storyboard, theme: Theme) -> None:
+        self.scene = scene
+        self.board = board
+        self.theme = theme
+        # Every number any beat shows, by (kind, index): mobjects are built from these.
+        self.cells: dict[tuple[str, tuple[int, ...]], NumberCell] = {
+            (cell.kind, cell.index): cell for beat in board.beats for cell in beat.numbers
+        }
+        self.title = SansText(board.title, 30, theme.text).move_to(xyz(0, TITLE_Y))
+        self.build()
+
+    def build(self) -> None:
+        """Create and place this layout's mobjects (not yet added)."""
+
+    def animate(self, beat: Beat) -> Animation:
+        """Return the animation for one beat.
+
+        Parameters
+        ----------
+        beat
+            The beat; its ``action`` names a ``beat_<action>`` method.
+
+        Returns
+        -------
+        Animation
+            What the beat plays (its run time is set by the scene).
+        """
+        handler = getattr(self, f"beat_{beat.action}", None)
+        if handler is None:
+            raise KeyError(f"{type(self).__name__} has no beat_{beat.action} for {beat.name!r}")
+        animation: Animation = handler(beat)
+        return animation
+
+    def beat_clear(self, beat: Beat) -> Animation:
+        """Fade out everything but the caption, ending a part of a longer video."""
+        leaving = [m for m in self.scene.mobjects if m is not self.scene.caption]
+        if not leaving:
+            return Wait()
+        return AnimationGroup(*[FadeOut(mobject) for mobject in leaving])
+
+    def show_title(self) -> Animation:
+        """Fade the title in."""
+        return FadeIn(self.title)

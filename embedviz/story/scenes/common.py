@@ -1,0 +1,216 @@
+"""Shared pieces of every storyboard: tables, timing, the beat recorder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.table import (
+    DEFAULT_DIM,
+    DEFAULT_VOCAB,
+    EmbeddingTable,
+    Table,
+    TorchSeededTable,
+)
+from embedviz.story.model import Beat, Highlight, OutputState, Storyboard, Window
+from embedviz.story.options import SceneOptions
+from embedviz.story.screen import Screen, int_cell, value_cell
+
+__all__ = [
+    "GRAD_FN",
+    "MAX_SEQUENCE_TOKENS",
+    "Recorder",
+    "SceneSpec",
+    "intro_sentence",
+    "lookup_row_sentence",
+    "make_table",
+    "ordinal",
+    "snap_seconds",
+]
+
+MAX_SEQUENCE_TOKENS = 12
+GRAD_FN = "EmbeddingBackward0"
+# Reading pace for on-screen narration, in words per second; beats last at
+# least long enough to read their sentence.
+_WORDS_PER_SECOND = 3.2
+# Durations are whole multiples of this so beats start on a frame at 15, 30
+# and 60 frames per second alike.
+_TICK = 0.2
+
+
+def ordinal(n: int) -> str:
+    """Return ``1st``, ``2nd``, ``3rd``, ``4th``, ... for a one-based count.
+
+    Parameters
+    ----------
+    n
+        A positive count.
+
+    Returns
+    -------
+    str
+        The English ordinal.
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def make_table(options: SceneOptions) -> Table:
+    """Build the table that a scene shows.
+
+    Parameters
+    ----------
+    options
+        The resolved options.
+
+    Returns
+    -------
+    Table
+        From ``options.weights`` when given, else seeded (torch-compatible
+        tables compute only the rows that are asked for).
+
+    Raises
+    ------
+    EmbedvizError
+        For conflicting sizes, a bad file, or a bad seed or size.
+    """
+    if options.weights is not None:
+        table = EmbeddingTable.from_file(options.weights, options.tensor)
+        for name, wanted, actual in (
+            ("--vocab", options.vocab, table.vocab_size),
+            ("--dim", options.dim, table.dim),
+        ):
+            if wanted is not None and wanted != actual:
+                raise EmbedvizError(
+                    f"{name} {wanted} disagrees with {options.weights}, whose table is "
+                    f"{table.vocab_size} x {table.dim}; drop {name} or use another file"
+                )
+        return table
+    vocab = options.vocab if options.vocab is not None else DEFAULT_VOCAB
+    dim = options.dim if options.dim is not None else DEFAULT_DIM
+    if options.init == "torch":
+        # Only the rows a scene shows are computed: cost does not grow with V.
+        return TorchSeededTable.create(vocab, dim, options.seed)
+    return EmbeddingTable.from_seed(vocab, dim, options.seed, "normal")
+
+
+def snap_seconds(value: float) -> float:
+    """Round a time to whole ticks so beats start on a frame at any frame rate."""
+    return round(round(value / _TICK) * _TICK, 6)
+
+
+class Recorder:
+    """Collects beats, freezing the screen after each one.
+
+    Parameters
+    ----------
+    window
+        The visible part of the matrix.
+    shape
+        The lookup's full output shape.
+    """
+
+    def __init__(self, window: Window, shape: tuple[int, ...]) -> None:
+        self.screen = Screen()
+        self.window = window
+        self.beats: list[Beat] = []
+        self.output: OutputState | None = None
+        self.shape = shape
+        self.dimmed: tuple[int, ...] = ()
+
+    def beat(
+        self,
+        name: str,
+        action: str,
+        narration: str,
+        run_time: float,
+        highlight: Highlight | None = None,
+        min_hold: float = 1.0,
+    ) -> None:
+        """Freeze the screen into a new beat; it lasts long enough to read."""
+        reading = len(narration.split()) / _WORDS_PER_SECOND
+        duration = snap_seconds(max(run_time + min_hold, reading))
+        self.beats.append(
+            Beat(
+                name=name,
+                action=action,
+                narration=narration,
+                run_time=snap_seconds(run_time),
+                duration=duration,
+                highlight=highlight,
+                window=self.window,
+                dimmed_rows=self.dimmed,
+                output=self.output,
+                numbers=self.screen.frozen_numbers(),
+                labels=self.screen.frozen_labels(),
+            )
+        )
+
+    def fill_output(self, position: tuple[int, ...], row: npt.NDArray[np.float32]) -> None:
+        """Land a looked-up row in the output block (visible columns only)."""
+        for col in self.window.cols:
+            self.screen.add(value_cell("output", (*position, col), row[col]))
+        assert self.output is not None
+        self.output = OutputState(
+            self.output.shape, (*self.output.filled, position), self.output.shape_labelled
+        )
+
+    def show_output_frame(self, positions: list[tuple[int, ...]]) -> None:
+        """Show the empty output block with its row labels."""
+        self.output = OutputState(self.shape)
+        for position in positions:
+            self.screen.add(int_cell("position", position, position[-1]))
+
+
+def intro_sentence(table: Table) -> str:
+    """Introduce the matrix and its shape."""
+    return (
+        f"The embedding layer stores a {table.vocab_size} \u00d7 {table.dim} matrix: "
+        f"one row per vocabulary entry, one column per embedding dimension."
+    )
+
+
+def lookup_row_sentence(token_id: int) -> str:
+    """Say that an ID is a zero-based row number."""
+    return (
+        f"ID {token_id} is a row number, not a quantity. Counting from zero, "
+        f"row {token_id} is the {ordinal(token_id + 1)} row."
+    )
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """A scene that can be rendered.
+
+    Attributes
+    ----------
+    name
+        The class name, e.g. ``SequenceLookup``.
+    alias
+        A short name for the command line, e.g. ``sequence``.
+    module
+        The file under ``scenes/`` that defines it.
+    summary
+        One line for ``embedviz scenes``.
+    build
+        Makes its storyboard from options (and ``legend=False`` when a
+        longer video has already shown the colour legend).
+    order
+        Its place in teaching order (and in ``FullExplainer``).
+    examples
+        Non-default options that tests also render (long ID lists, large d,
+        ...), as command-line style values.
+    """
+
+    name: str
+    alias: str
+    module: str
+    summary: str
+    build: Callable[..., Storyboard]
+    order: int = 100
+    examples: tuple[dict[str, Any], ...] = field(default=())

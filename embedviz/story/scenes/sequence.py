@@ -1,0 +1,156 @@
+"""SequenceLookup: a sequence of IDs becomes a T x d block, in input order."""
+
+from __future__ import annotations
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.table import (
+    Table,
+)
+from embedviz.story.model import Highlight, OutputState, Storyboard
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.common import (
+    MAX_SEQUENCE_TOKENS,
+    Recorder,
+    SceneSpec,
+    intro_sentence,
+    lookup_row_sentence,
+    make_table,
+)
+from embedviz.story.screen import int_cell
+from embedviz.story.window import choose_window
+
+__all__ = ["SPEC", "build_sequence_lookup"]
+
+
+def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
+    ids = options.ids if options.ids is not None else [2, 3, 5, 1]
+    checked = validate_ids(ids, table.vocab_size)
+    if checked.ndim != 1:
+        raise EmbedvizError(
+            f"SequenceLookup shows one sequence, but the IDs have shape {checked.shape}; "
+            "give comma-separated IDs such as 2,3,5,1"
+        )
+    if checked.size > MAX_SEQUENCE_TOKENS:
+        raise EmbedvizError(
+            f"SequenceLookup shows at most {MAX_SEQUENCE_TOKENS} tokens legibly, "
+            f"but {checked.size} were given"
+        )
+    return [int(i) for i in checked]
+
+
+def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    """Storyboard: a sequence of IDs becomes a T×d block, in input order.
+
+    Parameters
+    ----------
+    options
+        ``ids`` holds one sequence (default ``[2, 3, 5, 1]``).
+    legend
+        Whether the colour legend appears (only the first time in a longer video).
+
+    Returns
+    -------
+    Storyboard
+        The scene data.
+    """
+    table = make_table(options)
+    ids = _sequence_ids(options, table)
+    output = table.lookup(ids)
+    count, dim = len(ids), table.dim
+    window = choose_window(table.vocab_size, dim, ids)
+    rec = Recorder(window, output.shape)
+    screen = rec.screen
+
+    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    for position, token_id in enumerate(ids):
+        screen.add(int_cell("token_id", (position,), token_id))
+    rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
+
+    screen.labels["question"] = "output shape?  rows \u00d7 values"
+    rec.beat(
+        "predict",
+        "predict",
+        f"{count} token IDs go in, and each becomes a vector of {dim} values. "
+        "Predict before we look: how many rows will the output have, "
+        "and how many values in each row?",
+        run_time=1.0,
+        min_hold=3.0,
+    )
+    del screen.labels["question"]
+    rec.show_output_frame([(t,) for t in range(count)])
+    rec.beat(
+        "reveal",
+        "reveal",
+        f"One output row per input ID, so {count} rows; each row has {dim} values, "
+        "the embedding dimension.",
+        run_time=1.0,
+    )
+    for position, token_id in enumerate(ids):
+        rec.fill_output((position,), output[position])
+        if position == 0:
+            narration = lookup_row_sentence(token_id) + (
+                f" Its row is copied into output row {position}."
+            )
+        else:
+            narration = (
+                f"ID {token_id} selects row {token_id}; the copy lands in output row "
+                f"{position}, keeping the input order."
+            )
+        rec.beat(
+            f"lookup-{position}",
+            "lookup",
+            narration,
+            run_time=2.4,
+            highlight=Highlight((position,), token_id, token_id),
+            min_hold=0.8,
+        )
+    unused = tuple(row for row in window.rows if row not in set(ids))
+    rec.dimmed = unused
+    if unused:
+        unused_text = ", ".join(str(row) for row in unused)
+        noun = "Row" if len(unused) == 1 else "Rows"
+        dim_sentence = (
+            f"{noun} {unused_text} {'was' if len(unused) == 1 else 'were'} not selected, "
+            "so they play no part in this lookup."
+        )
+    else:
+        dim_sentence = "Every row drawn here was selected by at least one ID."
+    rec.beat("dim", "dim", dim_sentence, run_time=1.0)
+    screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
+    assert rec.output is not None
+    rec.output = OutputState(rec.output.shape, rec.output.filled, shape_labelled=True)
+    rec.beat(
+        "shape",
+        "shape",
+        f"The result is {count} \u00d7 {dim}: the rows come from the input IDs, "
+        "the columns from the embedding dimension.",
+        run_time=1.0,
+        min_hold=2.0,
+    )
+    return Storyboard(
+        scene="SequenceLookup",
+        title="A sequence of IDs becomes a block of vectors",
+        options=options.to_dict(),
+        vocab_size=table.vocab_size,
+        dim=dim,
+        source=table.source,
+        ids=ids,
+        beats=tuple(rec.beats),
+        value_scale=scale,
+    )
+
+
+SPEC = SceneSpec(
+    name="SequenceLookup",
+    alias="sequence",
+    module="sequence",
+    summary="A sequence of IDs becomes a T x d block of rows, in input order.",
+    build=build_sequence_lookup,
+    order=20,
+    examples=(
+        {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"},
+        {"ids": "4821,0,50256", "vocab": 50257, "dim": 768},
+        {"ids": ",".join(str(i) for i in range(12)), "vocab": 40, "dim": 6},
+    ),
+)

@@ -1,0 +1,130 @@
+"""SingleTokenLookup: one token ID becomes one row, printed as PyTorch does."""
+
+from __future__ import annotations
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.table import (
+    Table,
+)
+from embedviz.core.torch_format import format_torch_tensor
+from embedviz.story.model import Highlight, Storyboard
+from embedviz.story.options import SceneOptions
+from embedviz.story.printed import split_printed
+from embedviz.story.scenes.common import (
+    GRAD_FN,
+    Recorder,
+    SceneSpec,
+    intro_sentence,
+    lookup_row_sentence,
+    make_table,
+)
+from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.window import choose_window
+
+__all__ = ["SPEC", "build_single_token_lookup"]
+
+
+def _single_ids(options: SceneOptions, table: Table) -> int:
+    ids = options.ids if options.ids is not None else [3]
+    checked = validate_ids(ids, table.vocab_size)
+    if checked.size != 1:
+        raise EmbedvizError(
+            f"SingleTokenLookup shows one token ID, but {checked.size} were given; "
+            "use SequenceLookup for several"
+        )
+    return int(checked.ravel()[0])
+
+
+def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    """Storyboard: one ID walks to its row; the row is printed as PyTorch does.
+
+    Parameters
+    ----------
+    options
+        ``ids`` must hold one ID (default 3).
+    legend
+        Whether the colour legend appears (only the first time in a longer video).
+
+    Returns
+    -------
+    Storyboard
+        The scene data.
+    """
+    table = make_table(options)
+    token_id = _single_ids(options, table)
+    output = table.lookup([token_id])
+    window = choose_window(table.vocab_size, table.dim, [token_id])
+    printed = format_torch_tensor(output, grad_fn=GRAD_FN)
+    lines, _ = split_printed(printed, output.shape)
+    rec = Recorder(window, output.shape)
+    screen = rec.screen
+    focus = Highlight((0,), token_id, token_id)
+
+    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    screen.add(int_cell("token_id", (0,), token_id))
+    rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
+    rec.beat(
+        "zero-based",
+        "count_rows",
+        "Rows are numbered from 0, like positions in a Python list. "
+        + lookup_row_sentence(token_id),
+        run_time=1.6,
+        highlight=focus,
+    )
+    rec.show_output_frame([(0,)])
+    rec.fill_output((0,), output[0])
+    rec.beat(
+        "lookup",
+        "lookup",
+        f"Nothing is multiplied or added: the layer walks to row {token_id} and copies "
+        f"the whole row out. Those {table.dim} numbers are the embedding of token {token_id}.",
+        run_time=2.4,
+        highlight=focus,
+    )
+    screen.labels["code"] = f"embedding_layer(torch.tensor([{token_id}]))"
+    for line_number, line in enumerate(lines):
+        for piece_number, (_, text, element) in enumerate(line.pieces):
+            if element is None:
+                screen.labels[f"printed_{line_number}_{piece_number:03d}"] = text
+            else:
+                screen.add(value_cell("printed", element, output[element]))
+    rec.beat(
+        "print",
+        "print",
+        f"PyTorch prints the result inside double brackets. The outer pair means a "
+        f"2-D tensor with a single row; the {table.dim} numbers inside are row {token_id}.",
+        run_time=1.6,
+        highlight=focus,
+    )
+    rec.beat(
+        "grad-fn",
+        "grad_fn",
+        f"grad_fn=<{GRAD_FN}> is metadata that PyTorch attaches to the result. "
+        f"What matters are the numbers: row {token_id} of the matrix.",
+        run_time=1.0,
+        highlight=focus,
+    )
+    return Storyboard(
+        scene="SingleTokenLookup",
+        title="One token ID, one row",
+        options=options.to_dict(),
+        vocab_size=table.vocab_size,
+        dim=table.dim,
+        source=table.source,
+        ids=token_id,
+        beats=tuple(rec.beats),
+        value_scale=scale,
+        printed=printed,
+    )
+
+
+SPEC = SceneSpec(
+    name="SingleTokenLookup",
+    alias="single",
+    module="single_token",
+    summary="One token ID walks to its zero-based row; the row is printed as PyTorch does.",
+    build=build_single_token_lookup,
+    order=10,
+    examples=({"ids": "5", "vocab": 9, "dim": 4, "seed": 7},),
+)
