@@ -115,8 +115,12 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
         print(board.to_json())
         return 0
     print(f"{board.scene}: {board.title} ({board.vocab_size} x {board.dim}, {board.source})")
-    for start, beat in zip(board.beat_start_times(), board.beats, strict=True):
-        print(f"{start:6.1f}s  {beat.name:<12} {beat.narration}")
+    starts = iter(board.beat_start_times())
+    for part in board.parts or (board,):
+        if board.parts:
+            print(f"-- {part.scene}: {part.title}")
+        for beat in part.beats:
+            print(f"{next(starts):6.1f}s  {beat.name:<12} {beat.narration}")
     print(f"{board.duration:6.1f}s  end")
     return 0
 

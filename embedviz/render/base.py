@@ -113,9 +113,12 @@ class StoryboardScene(Scene):
         assert self.storyboard is not None
         board = self.storyboard
         parts = board.parts or (board,)
-        for number, part in enumerate(parts, start=1):
-            if board.parts:
-                # Section names become clip file names with --save_sections.
+        number = 0
+        for part in parts:
+            if board.parts and part.layout != "transition":
+                # One section per concept; its name becomes the clip's file
+                # name with --save_sections. A transition ends the section before.
+                number += 1
                 self.next_section(f"{number:02d}_{part.scene}")
             self.play_part(part)
 

@@ -32,6 +32,7 @@ __all__ = [
     "STAGES",
     "TITLE_Y",
     "Stage",
+    "TransitionStage",
     "register_stage",
     "stage_for",
 ]
@@ -132,3 +133,10 @@ class Stage:
     def show_title(self) -> Animation:
         """Fade the title in."""
         return FadeIn(self.title)
+
+
+@register_stage
+class TransitionStage(Stage):
+    """The one-beat part between two concepts: it only clears the screen."""
+
+    layout = "transition"

@@ -1,0 +1,116 @@
+"""FullExplainer: every scene in teaching order, as one sectioned video."""
+
+from __future__ import annotations
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.story.model import Beat, Storyboard
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.common import SceneSpec, snap_seconds
+
+__all__ = ["SPEC", "build_full_explainer"]
+
+# Seconds to clear the screen between two concepts.
+_TRANSITION = 0.6
+
+
+def _clear_beat(last: Beat) -> Beat:
+    """Make a short beat that fades the finished concept out before the next one."""
+    return Beat(
+        name="clear",
+        action="clear",
+        narration="",
+        run_time=snap_seconds(_TRANSITION),
+        duration=snap_seconds(_TRANSITION),
+        highlight=None,
+        window=last.window,
+        dimmed_rows=(),
+        output=None,
+        numbers=(),
+        labels=(),
+    )
+
+
+def _transition(previous: Storyboard, options: SceneOptions) -> Storyboard:
+    """Make the short part that clears the screen between two concepts."""
+    return Storyboard(
+        scene="Transition",
+        title="",
+        options=options.to_dict(),
+        vocab_size=previous.vocab_size,
+        dim=previous.dim,
+        source=previous.source,
+        ids=None,
+        beats=(_clear_beat(previous.beats[-1]),),
+        layout="transition",
+    )
+
+
+def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    """Storyboard: all scenes, each with its defaults, in teaching order.
+
+    Parameters
+    ----------
+    options
+        Only ``theme`` applies; every part uses its own scene's defaults,
+        so that the video tells one coherent story.
+    legend
+        Whether the first part shows the colour legend (later parts never
+        repeat it).
+
+    Returns
+    -------
+    Storyboard
+        A composite storyboard: its ``parts`` are the scenes' storyboards,
+        with a one-beat ``transition`` part between each two that clears the
+        screen (it belongs to the section before it).
+
+    Raises
+    ------
+    EmbedvizError
+        If an option other than ``theme`` is set.
+    """
+    from embedviz.story.scenes import SCENES
+
+    defaults = SceneOptions()
+    changed = [
+        name
+        for name, value in options.to_dict().items()
+        if name != "theme" and value != getattr(defaults, name)
+    ]
+    if changed:
+        raise EmbedvizError(
+            f"FullExplainer plays every scene with its own defaults; only --theme applies, "
+            f"not {', '.join('--' + name for name in changed)}"
+        )
+    specs = [spec for spec in SCENES.values() if spec.name != SPEC.name]
+    part_options = SceneOptions(theme=options.theme)
+    parts: list[Storyboard] = []
+    for number, spec in enumerate(specs):
+        part = spec.build(part_options, legend=legend and number == 0)
+        if parts:
+            parts.append(_transition(parts[-1], options))
+        parts.append(part)
+    first = parts[0]
+    return Storyboard(
+        scene=SPEC.name,
+        title="From token IDs to embedding vectors",
+        options=options.to_dict(),
+        vocab_size=first.vocab_size,
+        dim=first.dim,
+        source="each scene's own defaults",
+        ids=None,
+        beats=(),
+        layout="composite",
+        parts=tuple(parts),
+    )
+
+
+SPEC = SceneSpec(
+    name="FullExplainer",
+    alias="full",
+    module="full_explainer",
+    summary="Every scene in teaching order, one section per concept (--save_sections).",
+    build=build_full_explainer,
+    order=1000,
+    examples=({"theme": "light"},),
+)
