@@ -56,7 +56,19 @@ __all__ = [
 REPO_ROOT = Path(__file__).resolve().parent.parent
 QUALITY = "low_quality"
 BIG_OVERRIDES: dict[str, Any] = {"vocab": 50257, "dim": 768}
-SMALL_OVERRIDES: dict[str, Any] = {"vocab": 6, "dim": 3}
+FULL_LIMIT_S = 180.0
+# (scene, large options, small options): render time must not grow with V.
+SCALING: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("SequenceLookup", BIG_OVERRIDES, {"vocab": 6, "dim": 3}),
+    ("LargeVocabLookup", {"vocab": 50257}, {"vocab": 60}),
+]
+
+
+def _describe(overrides: dict[str, Any]) -> str:
+    names = {"vocab": "V", "dim": "d"}
+    return " ".join(f"{names.get(k, k)}={v}" for k, v in overrides.items())
+
+
 TARGET_RENDER = 3.0
 GOAL_RENDER = 2.0
 TARGET_SCALING = 1.15
@@ -414,8 +426,7 @@ def _markdown(
     info: dict[str, str],
     repeats: int,
     scene_rows: list[tuple[str, JobResult, JobResult]],
-    small: JobResult,
-    big: JobResult,
+    scaling_rows: list[tuple[str, JobResult, JobResult]],
     core: CoreResult,
 ) -> str:
     out = [
@@ -436,17 +447,27 @@ def _markdown(
             f"| {_verdict(ratio, TARGET_RENDER, GOAL_RENDER)} "
             f"| {_mib(scene.maxrss_bytes)} (empty: {_mib(empty.maxrss_bytes)}) |"
         )
-    ratio = big.best_s / small.best_s
-    per_second = (big.best_s / big.job.duration) / (small.best_s / small.job.duration)
-    same = abs(big.job.duration - small.job.duration) < 1e-9
-    shown = ratio if same else per_second
-    note = "" if same else f"; per second of video: {per_second:.2f}"
-    out.append(
-        f"| SequenceLookup V=50257 d=768 vs V=6 d=3 ({big.job.duration:g} s vs "
-        f"{small.job.duration:g} s video) | {big.best_s:.2f} s | {small.best_s:.2f} s "
-        f"| {ratio:.2f}{note} | ≤ {TARGET_SCALING:g} | {_verdict(shown, TARGET_SCALING)} "
-        f"| {_mib(big.maxrss_bytes)} (small: {_mib(small.maxrss_bytes)}) |"
-    )
+    for name, scene, _ in scene_rows:
+        if name == "FullExplainer":
+            seconds = scene.best_s
+            verdict = "ok" if seconds < FULL_LIMIT_S else "MISS"
+            out.append(
+                f"| FullExplainer total render time ({scene.job.duration:g} s video) "
+                f"| {seconds:.1f} s | – | – | < {FULL_LIMIT_S:g} s | {verdict} "
+                f"| {_mib(scene.maxrss_bytes)} |"
+            )
+    for name, big, small in scaling_rows:
+        ratio = big.best_s / small.best_s
+        per_second = (big.best_s / big.job.duration) / (small.best_s / small.job.duration)
+        same = abs(big.job.duration - small.job.duration) < 1e-9
+        shown = ratio if same else per_second
+        note = "" if same else f"; per second of video: {per_second:.2f}"
+        out.append(
+            f"| {name} ({big.job.duration:g} s vs {small.job.duration:g} s video) "
+            f"| {big.best_s:.2f} s | {small.best_s:.2f} s "
+            f"| {ratio:.2f}{note} | ≤ {TARGET_SCALING:g} | {_verdict(shown, TARGET_SCALING)} "
+            f"| {_mib(big.maxrss_bytes)} (small: {_mib(small.maxrss_bytes)}) |"
+        )
     shape = f"{CORE_BATCH[0]}×{CORE_BATCH[1]}"
     if core.torch_s is None:
         out.append(
@@ -518,6 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Benchmark embedviz renders and lookups.")
     parser.add_argument("--quick", action="store_true", help="best of 2 instead of 3")
     parser.add_argument("--json", metavar="PATH", help="also write every number as JSON")
+    parser.add_argument("--scenes", help="comma-separated scene names (default: all)")
     parser.add_argument("--driver", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.driver is not None:
@@ -539,23 +561,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     durations: dict[str, tuple[float, int, int]] = {}
     jobs: list[Job] = []
     pairs: list[tuple[str, str, str]] = []
+    only = set(args.scenes.split(",")) if args.scenes else set()
     for name in SCENES:
+        if only and name not in only:
+            continue
         durations[name] = _storyboard_duration(name, {})
         duration = durations[name][0]
         jobs.append(Job(f"{name} (defaults)", "scene", name, {}, duration))
         jobs.append(Job(f"empty {duration:g} s", "empty", duration=duration))
         pairs.append((name, f"{name} (defaults)", f"empty {duration:g} s"))
-    small_key = "SequenceLookup V=6 d=3"
-    big_key = "SequenceLookup V=50257 d=768"
-    durations[small_key] = _storyboard_duration("SequenceLookup", SMALL_OVERRIDES)
-    durations[big_key] = _storyboard_duration("SequenceLookup", BIG_OVERRIDES)
-    if durations["SequenceLookup"] == durations[small_key]:
-        small_key = "SequenceLookup (defaults)"  # the defaults are V=6, d=3: reuse it
-    else:
-        jobs.append(
-            Job(small_key, "scene", "SequenceLookup", SMALL_OVERRIDES, durations[small_key][0])
-        )
-    jobs.append(Job(big_key, "scene", "SequenceLookup", BIG_OVERRIDES, durations[big_key][0]))
+    scalings: list[tuple[str, str, str]] = []
+    for scene, big, small in SCALING:
+        if scene not in SCENES or (only and scene not in only):
+            continue
+        big_key, small_key = f"{scene} {_describe(big)}", f"{scene} {_describe(small)}"
+        for key, overrides in ((big_key, big), (small_key, small)):
+            durations[key] = _storyboard_duration(scene, overrides)
+            jobs.append(Job(key, "scene", scene, overrides, durations[key][0]))
+        scalings.append((f"{scene} {_describe(big)} vs {_describe(small)}", big_key, small_key))
     # Two scenes of the same length share one empty-scene floor.
     unique: dict[str, Job] = {}
     for job in jobs:
@@ -578,7 +601,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     scene_rows = [(name, results[s], results[e]) for name, s, e in pairs]
     print("## Results")
     print()
-    print(_markdown(info, repeats, scene_rows, results[small_key], results[big_key], core))
+    scaling_rows = [(name, results[big], results[small]) for name, big, small in scalings]
+    print(_markdown(info, repeats, scene_rows, scaling_rows, core))
     print()
     print("## Raw numbers")
     print()
@@ -599,9 +623,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             },
             "ratios": {
                 **{f"render/{name}": results[s].best_s / results[e].best_s for name, s, e in pairs},
-                "scaling": results[big_key].best_s / results[small_key].best_s,
-                "scaling_per_second": (results[big_key].best_s / results[big_key].job.duration)
-                / (results[small_key].best_s / results[small_key].job.duration),
+                **{
+                    f"scaling/{name}": results[big].best_s / results[small].best_s
+                    for name, big, small in scalings
+                },
                 "core": core.ratio,
             },
             "core": {**asdict(core), "ratio": core.ratio},

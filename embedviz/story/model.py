@@ -251,10 +251,12 @@ class Storyboard:
         Returns
         -------
         dict
-            Tuples become lists; the total duration is included.
+            Tuples become lists; the total duration is included, for every
+            part too.
         """
         data = asdict(self)
         data["duration"] = self.duration
+        data["parts"] = [part.to_dict() for part in self.parts]
         return data
 
     def to_json(self, indent: int | None = 2) -> str:
