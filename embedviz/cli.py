@@ -50,12 +50,41 @@ def _add_table_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--weights", help="a .npy or .safetensors table instead of a seed")
     group.add_argument("--tensor", help="which tensor of a .safetensors file to use")
     group.add_argument("--theme", choices=("dark", "light"), help="colours (default dark)")
+    text = parser.add_argument_group("your own text and a real model")
+    text.add_argument("--text", help="text to tokenise into the IDs (instead of --ids)")
+    text.add_argument("--tokenizer", help="a Hugging Face tokenizer.json file")
+    text.add_argument(
+        "--model", help="a local model folder (tokenizer.json and *.safetensors) as the table"
+    )
+    text.add_argument(
+        "--special-tokens",
+        dest="special_tokens",
+        choices=("keep", "drop"),
+        help="show the tokenizer's special tokens such as [CLS] (keep, default) or not",
+    )
+    text.add_argument(
+        "--max-tokens", dest="max_tokens", type=int, help="keep only the first N tokens"
+    )
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {
         name: getattr(args, name)
-        for name in ("ids", "vocab", "dim", "seed", "init", "weights", "tensor", "theme")
+        for name in (
+            "ids",
+            "vocab",
+            "dim",
+            "seed",
+            "init",
+            "weights",
+            "tensor",
+            "theme",
+            "text",
+            "tokenizer",
+            "model",
+            "special_tokens",
+            "max_tokens",
+        )
     }
 
 
@@ -108,9 +137,9 @@ def _cmd_scenes() -> int:
 
 
 def _cmd_storyboard(args: argparse.Namespace) -> int:
-    from embedviz.story.scenes import build_storyboard
+    from embedviz.inputs import prepared_storyboard
 
-    board = build_storyboard(args.scene, _overrides(args))
+    board = prepared_storyboard(args.scene, _overrides(args))
     if args.json:
         print(board.to_json())
         return 0
@@ -128,10 +157,12 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
 def _cmd_lookup(args: argparse.Namespace) -> int:
     from embedviz.core.ids import validate_ids
     from embedviz.core.torch_format import format_torch_tensor
+    from embedviz.inputs import prepare_options
     from embedviz.story.options import resolve_options
     from embedviz.story.scenes import make_table
 
-    options = resolve_options(_overrides(args))
+    # A printout has no legibility limit on the number of tokens.
+    options = prepare_options(resolve_options(_overrides(args)), legible_limit=None)
     table = make_table(options)
     ids = options.ids if options.ids is not None else [2, 3, 5, 1]
     output = table.lookup(validate_ids(ids, table.vocab_size))
@@ -140,10 +171,11 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
-    from embedviz.story.scenes import build_storyboard, find_scene
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.story.scenes import find_scene
 
     spec = find_scene(args.scene)
-    board = build_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
 
     # Importing manim reads manim.cfg from the working directory.
     from manim import tempconfig

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import Beat, Storyboard
-from embedviz.story.scenes import build_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -56,7 +56,7 @@ def dry_run(
 
     from embedviz.render.base import StoryboardScene, screen_texts
 
-    board = build_storyboard(scene, overrides, cwd=media_dir, environ={})
+    board = prepared_storyboard(scene, overrides, cwd=media_dir, environ={})
     checkpoints: list[Checkpoint] = []
 
     class Recording(StoryboardScene):  # type: ignore[misc]

@@ -62,6 +62,12 @@ def test_defaults_without_file_or_environment(home: Path) -> None:
         weights=None,
         tensor=None,
         theme="dark",
+        text=None,
+        tokenizer=None,
+        model=None,
+        special_tokens="keep",
+        max_tokens=None,
+        pieces=None,
     )
     assert options.to_dict() == {
         "ids": None,
@@ -72,6 +78,12 @@ def test_defaults_without_file_or_environment(home: Path) -> None:
         "weights": None,
         "tensor": None,
         "theme": "dark",
+        "text": None,
+        "tokenizer": None,
+        "model": None,
+        "special_tokens": "keep",
+        "max_tokens": None,
+        "pieces": None,
     }
 
 

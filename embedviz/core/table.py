@@ -17,13 +17,14 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.memory import check_table_fits
 from embedviz.core.torch_init import torch_normal, torch_normal_rows
-from embedviz.core.weights import as_float32, load_weights
+from embedviz.core.weights import StoredMatrix, as_float32, load_weights, open_weights
 
 __all__ = [
     "DEFAULT_DIM",
     "DEFAULT_SEED",
     "DEFAULT_VOCAB",
     "EmbeddingTable",
+    "FileTable",
     "InitName",
     "Table",
     "TorchSeededTable",
@@ -326,6 +327,94 @@ class TorchSeededTable:
             All ``V × d`` values.
         """
         return EmbeddingTable.from_seed(self.vocab_size, self.dim, self.seed, "torch")
+
+
+@dataclass(frozen=True, eq=False)
+class FileTable:
+    """A table in a ``.npy`` or ``.safetensors`` file, read a row at a time.
+
+    Only the rows a scene shows or looks up are read from the memory map and
+    widened to float32, so a real model's table is never loaded whole.
+
+    Attributes
+    ----------
+    matrix
+        The memory-mapped tensor.
+    source
+        Where the values come from, for captions.
+    """
+
+    matrix: StoredMatrix
+    source: str
+
+    @classmethod
+    def open(
+        cls, path: str | Path, tensor: str | None = None, source: str | None = None
+    ) -> FileTable:
+        """Memory-map a weights file.
+
+        Parameters
+        ----------
+        path
+            A ``.npy`` or ``.safetensors`` file.
+        tensor
+            For ``.safetensors``: which tensor (default: a usual embedding name).
+        source
+            A description; by default the file's name.
+
+        Returns
+        -------
+        FileTable
+            The table; nothing is read yet.
+        """
+        matrix = open_weights(path, tensor)
+        return cls(matrix, source or f"weights from {Path(path).name}")
+
+    @property
+    def vocab_size(self) -> int:
+        """``V``, the number of rows."""
+        return self.matrix.shape[0]
+
+    @property
+    def dim(self) -> int:
+        """``d``, the number of columns."""
+        return self.matrix.shape[1]
+
+    @property
+    def stored_dtype(self) -> str:
+        """The file's dtype, e.g. ``float32`` or ``bfloat16``."""
+        return self.matrix.stored_dtype
+
+    def rows(self, indices: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """Return the rows at ``indices``, read and widened to float32.
+
+        Parameters
+        ----------
+        indices
+            Row indices in ``0 .. V-1``.
+
+        Returns
+        -------
+        numpy.ndarray
+            Float32 ``(n, d)``.
+        """
+        return self.matrix.rows(indices)
+
+    def lookup(self, ids: object) -> npt.NDArray[np.float32]:
+        """Validate ``ids`` and return their rows, shape ``ids.shape + (d,)``.
+
+        Parameters
+        ----------
+        ids
+            An int, a sequence, a rectangular batch, or an integer array.
+
+        Returns
+        -------
+        numpy.ndarray
+            The looked-up rows.
+        """
+        index = validate_ids(ids, self.vocab_size)
+        return self.rows(index).reshape((*index.shape, self.dim))
 
 
 def lookup(weight: npt.NDArray[np.float32], ids: object) -> npt.NDArray[np.float32]:

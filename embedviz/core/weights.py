@@ -22,10 +22,15 @@ from embedviz.core.errors import EmbedvizError
 __all__ = [
     "EMBEDDING_TENSOR_NAMES",
     "SafetensorsEntry",
+    "StoredMatrix",
     "as_float32",
+    "check_table_array",
     "load_npy",
     "load_safetensors",
     "load_weights",
+    "open_npy",
+    "open_safetensors",
+    "open_weights",
     "read_safetensors_header",
 ]
 
@@ -83,6 +88,31 @@ class SafetensorsEntry:
     end: int
 
 
+def check_table_array(array: npt.NDArray[Any], *, source: str) -> None:
+    """Refuse an array that is not a non-empty 2-D table of real numbers.
+
+    Parameters
+    ----------
+    array
+        The array (nothing is read from a memory map).
+    source
+        Where it came from, for the error message.
+
+    Raises
+    ------
+    EmbedvizError
+        If the array is not 2-D, is empty, or is not of a real numeric dtype.
+    """
+    if array.dtype.kind not in "fiu":
+        raise EmbedvizError(f"{source} holds {array.dtype} values, not real numbers")
+    if array.ndim != 2:
+        raise EmbedvizError(
+            f"{source} has shape {tuple(array.shape)}, but an embedding table is 2-D (V x d)"
+        )
+    if 0 in array.shape:
+        raise EmbedvizError(f"{source} is empty (shape {tuple(array.shape)})")
+
+
 def as_float32(array: npt.NDArray[Any], *, source: str) -> npt.NDArray[np.float32]:
     """Return a 2-D table as float32, refusing anything else.
 
@@ -103,14 +133,7 @@ def as_float32(array: npt.NDArray[Any], *, source: str) -> npt.NDArray[np.float3
     EmbedvizError
         If the array is not 2-D, is empty, or is not of a real numeric dtype.
     """
-    if array.dtype.kind not in "fiu":
-        raise EmbedvizError(f"{source} holds {array.dtype} values, not real numbers")
-    if array.ndim != 2:
-        raise EmbedvizError(
-            f"{source} has shape {tuple(array.shape)}, but an embedding table is 2-D (V x d)"
-        )
-    if 0 in array.shape:
-        raise EmbedvizError(f"{source} is empty (shape {tuple(array.shape)})")
+    check_table_array(array, source=source)
     if array.dtype == np.float32:
         return array
     with np.errstate(over="ignore"):
@@ -144,6 +167,11 @@ def load_npy(path: Path) -> npt.NDArray[np.float32]:
         If the file is missing, is not a valid ``.npy`` file, holds objects,
         or is not a 2-D numeric table.
     """
+    return as_float32(_map_npy(path), source=str(path))
+
+
+def _map_npy(path: Path) -> npt.NDArray[Any]:
+    """Memory-map a ``.npy`` file, refusing pickles and anything not .npy."""
     _require_file(path)
     with path.open("rb") as handle:
         magic = handle.read(6)
@@ -164,7 +192,7 @@ def load_npy(path: Path) -> npt.NDArray[np.float32]:
         raise EmbedvizError(f"{path} is not a valid .npy file ({_first_line(error)})") from None
     if not isinstance(array, np.ndarray):
         raise EmbedvizError(f"{path} is not a single .npy array")
-    return as_float32(array, source=str(path))
+    return array
 
 
 def read_safetensors_header(path: Path) -> tuple[int, list[SafetensorsEntry]]:
@@ -314,6 +342,166 @@ def load_safetensors(path: Path, tensor: str | None = None) -> npt.NDArray[np.fl
         widened = (raw.astype(np.uint32) << 16).view(np.float32)
         return widened
     return as_float32(np.asarray(raw), source=source)
+
+
+_STORED_NAMES = {
+    "F64": "float64",
+    "F32": "float32",
+    "F16": "float16",
+    "BF16": "bfloat16",
+    "I64": "int64",
+    "I32": "int32",
+    "I16": "int16",
+    "I8": "int8",
+    "U8": "uint8",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class StoredMatrix:
+    """A 2-D table as stored on disk, memory-mapped, converted row by row.
+
+    Attributes
+    ----------
+    raw
+        The memory map in the file's own dtype (bf16 is read as uint16).
+    stored_dtype
+        The file's dtype name, e.g. ``float32`` or ``bfloat16``.
+    source
+        A description for messages, e.g. ``tensor 'wte.weight' in model.safetensors``.
+    """
+
+    raw: npt.NDArray[Any]
+    stored_dtype: str
+    source: str
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(V, d)``."""
+        return int(self.raw.shape[0]), int(self.raw.shape[1])
+
+    def rows(self, indices: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """Read and widen only the rows at ``indices`` to float32.
+
+        Parameters
+        ----------
+        indices
+            Row indices, already validated.
+
+        Returns
+        -------
+        numpy.ndarray
+            Float32 ``(n, d)``: bf16 and fp16 widen exactly; float64 must fit
+            in float32.
+
+        Raises
+        ------
+        EmbedvizError
+            If a float64 value lies beyond the float32 range.
+        """
+        index = np.asarray(indices, dtype=np.int64).reshape(-1)
+        block = np.take(self.raw, index, axis=0)
+        if self.stored_dtype == "bfloat16":
+            # bfloat16 is the top half of a float32: shifting it back is exact.
+            return (block.astype(np.uint32) << 16).view(np.float32)
+        return as_float32(block, source=self.source)
+
+
+def open_safetensors(path: Path, tensor: str | None = None) -> StoredMatrix:
+    """Memory-map one 2-D tensor of a ``.safetensors`` file without reading it.
+
+    Parameters
+    ----------
+    path
+        The file.
+    tensor
+        The tensor's name; by default a usual embedding name, or the only
+        2-D tensor in the file.
+
+    Returns
+    -------
+    StoredMatrix
+        The mapped tensor.
+
+    Raises
+    ------
+    EmbedvizError
+        If the file is malformed, the tensor is missing or ambiguous, its
+        dtype is unsupported, or it is not 2-D.
+    """
+    data_start, entries = read_safetensors_header(path)
+    entry = _choose_entry(path, entries, tensor)
+    source = f"tensor {entry.name!r} in {path}"
+    if entry.dtype not in _SAFETENSORS_DTYPES:
+        raise EmbedvizError(f"{source} has the unsupported dtype {entry.dtype}")
+    if len(entry.shape) != 2:
+        raise EmbedvizError(
+            f"{source} has shape {entry.shape}, but an embedding table is 2-D (V x d)"
+        )
+    if 0 in entry.shape:
+        raise EmbedvizError(f"{source} is empty (shape {entry.shape})")
+    raw = np.memmap(
+        path,
+        dtype=np.dtype(_SAFETENSORS_DTYPES[entry.dtype]),
+        mode="r",
+        offset=data_start + entry.begin,
+        shape=entry.shape,
+    )
+    return StoredMatrix(raw, _STORED_NAMES[entry.dtype], source)
+
+
+def open_npy(path: Path) -> StoredMatrix:
+    """Memory-map a 2-D numeric ``.npy`` table without unpickling.
+
+    Parameters
+    ----------
+    path
+        The file.
+
+    Returns
+    -------
+    StoredMatrix
+        The mapped table.
+
+    Raises
+    ------
+    EmbedvizError
+        As :func:`load_npy`.
+    """
+    array = _map_npy(path)
+    check_table_array(array, source=str(path))
+    return StoredMatrix(array, str(array.dtype), str(path))
+
+
+def open_weights(path: str | Path, tensor: str | None = None) -> StoredMatrix:
+    """Memory-map a ``.npy`` or ``.safetensors`` table, chosen by suffix.
+
+    Parameters
+    ----------
+    path
+        The weights file.
+    tensor
+        For ``.safetensors``: which tensor to read.
+
+    Returns
+    -------
+    StoredMatrix
+        The mapped table; rows are read and converted only when asked for.
+
+    Raises
+    ------
+    EmbedvizError
+        For a missing file, an unknown suffix, or any of the readers' errors.
+    """
+    file = Path(path)
+    suffix = file.suffix.lower()
+    if suffix == ".npy":
+        if tensor is not None:
+            raise EmbedvizError("--tensor applies to .safetensors files, not to .npy")
+        return open_npy(file)
+    if suffix == ".safetensors":
+        return open_safetensors(file, tensor)
+    raise EmbedvizError(f"weights file {file} must end in .npy or .safetensors")
 
 
 def load_weights(path: str | Path, tensor: str | None = None) -> npt.NDArray[np.float32]:

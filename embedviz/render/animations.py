@@ -84,7 +84,7 @@ def make_walk_animation(chip: TokenChip, grid: MatrixGrid, row: int) -> Animatio
     the lane left of the row numbers, so it never passes over a cell or label.
     """
     start = chip.get_center()
-    anchor = grid.row_anchor(row)
+    anchor = grid.row_anchor(row, chip.width)
     lane = start[1] + _LANE_RISE
     return Succession(
         _move(chip, np.array([start[0], lane, 0.0]), 0.2),
@@ -171,7 +171,9 @@ def make_lookup_animation(
     return Succession(
         AnimationGroup(make_walk_animation(chip, grid, row), Create(box)),
         make_copy_row_animation(grid, row, targets),
-        AnimationGroup(make_return_animation(chip, grid.row_anchor(row), home), FadeOut(box)),
+        AnimationGroup(
+            make_return_animation(chip, grid.row_anchor(row, chip.width), home), FadeOut(box)
+        ),
     )
 
 

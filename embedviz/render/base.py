@@ -14,7 +14,7 @@ from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.stage import CAPTION_WIDTH, CAPTION_Y, Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
 from embedviz.story.model import Beat, Storyboard
-from embedviz.story.scenes import build_storyboard
+from embedviz.inputs import prepared_storyboard
 
 __all__ = ["StoryboardScene", "screen_texts"]
 
@@ -97,7 +97,7 @@ class StoryboardScene(Scene):
         """Build the storyboard before anything is drawn, failing in one line."""
         if self.storyboard is None:
             try:
-                self.storyboard = build_storyboard(self.scene_name or type(self).__name__)
+                self.storyboard = prepared_storyboard(self.scene_name or type(self).__name__)
             except EmbedvizError as error:
                 # A plain `manim render` would print a long traceback; a bad
                 # option is the user's input, so say it in one line instead.

@@ -41,6 +41,8 @@ __all__ = [
     "TokenChip",
 ]
 
+# An elided range takes less height than a row of numbers.
+GAP_ROW_PITCH = 0.6
 # Ratio of a cell's height to the height of a digit, and the padding (in
 # character slots) around a cell's number.
 _ROW_PITCH = 2.0
@@ -152,9 +154,20 @@ def _row_slots(
     items: list[tuple[int, str, int]] = [(r, "row", r) for r in rows]
     items += [(gap.first, "gap", number) for number, gap in enumerate(gaps)]
     slots = []
-    for order, (_, kind, index) in enumerate(sorted(items)):
-        slots.append((kind, index, -(order + 0.5) * metrics.cell_height))
+    top = 0.0
+    for _, kind, index in sorted(items):
+        pitch = metrics.cell_height * (GAP_ROW_PITCH if kind == "gap" else 1.0)
+        slots.append((kind, index, top - pitch / 2))
+        top -= pitch
     return slots
+
+
+def _row_edges(slots: list[tuple[str, int, float]], metrics: GridMetrics) -> list[float]:
+    """Return the y of the line below each slot (the last one is the bottom)."""
+    return [
+        y - metrics.cell_height * (GAP_ROW_PITCH if kind == "gap" else 1.0) / 2
+        for kind, _, y in slots
+    ]
 
 
 def _grid_lines(
@@ -215,11 +228,12 @@ class MatrixGrid(VGroup):
         width = sum(
             metrics.cell_width if kind == "col" else metrics.gap_width for kind, _, _ in col_slots
         )
-        height = len(row_slots) * metrics.cell_height
+        edges = _row_edges(row_slots, metrics)
+        height = -edges[-1]
         separators_x = np.cumsum(
             [metrics.cell_width if kind == "col" else metrics.gap_width for kind, _, _ in col_slots]
         )[:-1]
-        separators_y = [-(i + 1) * metrics.cell_height for i in range(len(row_slots) - 1)]
+        separators_y = edges[:-1]
         self.body = _grid_lines(width, height, separators_x, separators_y, theme)
         self.add(self.body)
         fs = metrics.font_size
@@ -294,12 +308,11 @@ class MatrixGrid(VGroup):
         """Return a row's label and cells, for dimming or highlighting."""
         return self.rows_by_index[row]
 
-    def row_anchor(self, row: int) -> np.ndarray:
-        """Return the point left of a row's label where a chip parks."""
+    def row_anchor(self, row: int, width: float = 0.55) -> np.ndarray:
+        """Return where a chip of ``width`` parks, just left of a row's number."""
         label = self.row_labels[row]
-        return np.array(
-            [self.body.get_left()[0] - 0.18 - self.label_width - 0.4, label.get_center()[1], 0.0]
-        )
+        left_of_labels = self.body.get_left()[0] - 0.18 - self.label_width
+        return xyz(left_of_labels - 0.12 - width / 2, label.get_center()[1])
 
     def row_box(self, row: int, theme: Theme = DARK) -> Rectangle:
         """Return an outline around one row, for highlighting."""
@@ -463,7 +476,7 @@ class ShapeLabel(VGroup):
 
 
 class TokenChip(VGroup):
-    """A token ID in a rounded chip.
+    """A token ID in a rounded chip, with its text piece above the ID when known.
 
     Parameters
     ----------
@@ -473,18 +486,29 @@ class TokenChip(VGroup):
         Font size of the ID.
     theme
         Colours.
+    piece
+        The token's text (e.g. ``##bed``) when the IDs came from text.
     """
 
-    def __init__(self, cell: NumberCell, font_size: float, theme: Theme = DARK) -> None:
+    def __init__(
+        self, cell: NumberCell, font_size: float, theme: Theme = DARK, piece: str | None = None
+    ) -> None:
         number = NumberText(cell, font_size, theme.chip_text)
+        parts: list[VMobject] = [number]
+        self.piece: LabelText | None = None
+        if piece is not None:
+            self.piece = LabelText(piece, font_size * 0.7, theme.chip_text)
+            self.piece.next_to(number, UP, buff=0.08)
+            parts.insert(0, self.piece)
+        content = VGroup(*parts)
         box = RoundedRectangle(
             corner_radius=0.08,
-            width=max(number.width + 0.3, 0.55),
-            height=number.height * 1.9,
+            width=max(content.width + 0.3, 0.55),
+            height=content.height + number.height * 0.9,
         )
         box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
-        box.move_to(number)
-        super().__init__(box, number)
+        box.move_to(content)
+        super().__init__(box, *parts)
         self.number = number
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from manim import Animation, AnimationGroup, FadeIn, FadeOut, Wait
 
 from embedviz.render.glyphs import SansText
-from embedviz.render.mobjects import xyz
+from embedviz.render.mobjects import TokenChip, xyz
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -99,7 +99,29 @@ class Stage:
             (cell.kind, cell.index): cell for beat in board.beats for cell in beat.numbers
         }
         self.title = SansText(board.title, 30, theme.text).move_to(xyz(0, TITLE_Y))
+        # Token strings behind the IDs, when they came from --text.
+        pieces = board.options.get("pieces")
+        self.pieces: tuple[str, ...] | None = tuple(pieces) if pieces else None
         self.build()
+
+    def make_chip(self, cell: NumberCell, font_size: float = 24) -> TokenChip:
+        """Build the chip for a ``token_id`` cell, with its text piece if known.
+
+        Parameters
+        ----------
+        cell
+            The cell; its last index is the position in the sequence.
+        font_size
+            Font size of the ID.
+
+        Returns
+        -------
+        TokenChip
+            The chip.
+        """
+        position = cell.index[-1] if cell.index else 0
+        piece = self.pieces[position] if self.pieces and position < len(self.pieces) else None
+        return TokenChip(cell, font_size, self.theme, piece)
 
     def build(self) -> None:
         """Create and place this layout's mobjects (not yet added)."""

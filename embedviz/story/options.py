@@ -54,6 +54,20 @@ class SceneOptions:
         The tensor to read from a ``.safetensors`` file.
     theme
         ``dark`` (default) or ``light``.
+    text
+        Text to tokenise into the IDs (needs ``tokenizer`` or ``model``).
+    tokenizer
+        A Hugging Face ``tokenizer.json`` file.
+    model
+        A local model folder with ``tokenizer.json`` and ``*.safetensors``;
+        its token-embedding tensor becomes the table.
+    special_tokens
+        ``keep`` (default: e.g. ``[CLS]`` and ``[SEP]`` are shown) or ``drop``.
+    max_tokens
+        Keep only the first this-many tokens of ``text``.
+    pieces
+        The token strings behind the IDs, filled in from ``text``; never set
+        directly.
     """
 
     ids: IdList | None = None
@@ -64,6 +78,12 @@ class SceneOptions:
     weights: str | None = None
     tensor: str | None = None
     theme: str = "dark"
+    text: str | None = None
+    tokenizer: str | None = None
+    model: str | None = None
+    special_tokens: str = "keep"
+    max_tokens: int | None = None
+    pieces: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the options as JSON-ready data.
@@ -76,9 +96,20 @@ class SceneOptions:
         return asdict(self)
 
 
-OPTION_NAMES = tuple(SceneOptions.__dataclass_fields__)
-_INT_OPTIONS = ("vocab", "dim", "seed")
-_STR_OPTIONS = ("init", "weights", "tensor", "theme")
+# Options a user may set; ``pieces`` is derived from ``text``.
+OPTION_NAMES = tuple(name for name in SceneOptions.__dataclass_fields__ if name != "pieces")
+_INT_OPTIONS = ("vocab", "dim", "seed", "max_tokens")
+_STR_OPTIONS = (
+    "init",
+    "weights",
+    "tensor",
+    "theme",
+    "text",
+    "tokenizer",
+    "model",
+    "special_tokens",
+)
+_PATH_OPTIONS = ("weights", "tokenizer", "model")
 
 
 def _is_int(value: object) -> bool:
@@ -120,6 +151,10 @@ def _convert(name: str, value: object, where: str) -> object:
             raise EmbedvizError(f"{where}: 'init' must be 'torch' or 'normal', not {value!r}")
         if name == "theme" and value not in ("dark", "light"):
             raise EmbedvizError(f"{where}: 'theme' must be 'dark' or 'light', not {value!r}")
+        if name == "special_tokens" and value not in ("keep", "drop"):
+            raise EmbedvizError(
+                f"{where}: 'special_tokens' must be 'keep' or 'drop', not {value!r}"
+            )
         return value
     raise EmbedvizError(
         f"{where}: unknown option {name!r} (known options: {', '.join(OPTION_NAMES)})"
@@ -155,10 +190,11 @@ def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
             # Check every scene's table now, not only when that scene renders.
             for name, item in value.items():
                 _convert(name, item, f"{path} [{key}]")
-    if isinstance(merged.get("weights"), str):
-        # A relative path in the file is relative to the file, not the shell.
-        weights = Path(str(merged["weights"]))
-        merged["weights"] = str(weights if weights.is_absolute() else path.parent / weights)
+    for name in _PATH_OPTIONS:
+        if isinstance(merged.get(name), str):
+            # A relative path in the file is relative to the file, not the shell.
+            given = Path(str(merged[name]))
+            merged[name] = str(given if given.is_absolute() else path.parent / given)
     return merged
 
 
@@ -217,8 +253,27 @@ def resolve_options(
     if overrides:
         explicit = {name: value for name, value in overrides.items() if value is not None}
         options = _apply(options, explicit, "option")
+    _check_combination(options)
+    return options
+
+
+def _check_combination(options: SceneOptions) -> None:
+    """Refuse options that contradict each other or name missing files."""
+    if options.weights is not None and options.model is not None:
+        raise EmbedvizError("--weights and --model both choose the table; give only one")
+    if options.text is not None and options.ids is not None:
+        raise EmbedvizError("--text and --ids both choose the token IDs; give only one")
     if options.weights is not None and not Path(options.weights).is_file():
         raise EmbedvizError(f"weights file {options.weights} does not exist")
-    if options.tensor is not None and options.weights is None:
-        raise EmbedvizError("'tensor' chooses a tensor inside --weights; give --weights too")
-    return options
+    if options.model is not None and not Path(options.model).is_dir():
+        raise EmbedvizError(f"model folder {options.model} does not exist")
+    if options.tokenizer is not None and not Path(options.tokenizer).is_file():
+        raise EmbedvizError(f"tokenizer file {options.tokenizer} does not exist")
+    if options.tensor is not None and options.weights is None and options.model is None:
+        raise EmbedvizError("'tensor' chooses a tensor inside --weights or --model; give one")
+    if options.text is not None and options.tokenizer is None and options.model is None:
+        raise EmbedvizError("--text needs --tokenizer FILE or --model FOLDER to tokenise it")
+    if options.max_tokens is not None and options.max_tokens < 1:
+        raise EmbedvizError(f"'max_tokens' must be at least 1, not {options.max_tokens}")
+    if options.max_tokens is not None and options.text is None:
+        raise EmbedvizError("'max_tokens' limits --text; give --text too")

@@ -66,17 +66,21 @@ def choose_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Windo
     Returns
     -------
     Window
-        All rows when ``V <= 8`` and all columns when ``d <= 6``; otherwise
-        the leading rows, the focus rows (with neighbours when there are at
-        most three of them) and the last row, and the first four and last
-        three columns, with labelled gaps.
+        All rows when ``V <= 8`` and all columns when ``d <= 6``. Otherwise
+        the focus rows, and when there are at most four of them also the
+        leading rows and the last row (with a neighbour for each of up to
+        three focus rows); and the first four and last three columns. Hidden
+        ranges become labelled gaps.
     """
     focus = sorted(set(focus_rows))
     if vocab_size <= MAX_FULL_ROWS:
         rows = list(range(vocab_size))
     else:
-        head = _HEAD_ROWS if len(focus) <= 4 else 2
-        shown = set(range(head)) | set(focus) | {vocab_size - 1}
+        if len(focus) <= 4:
+            shown = set(range(_HEAD_ROWS)) | set(focus) | {vocab_size - 1}
+        else:
+            # Many looked-up rows already fill the grid: show just those.
+            shown = set(focus)
         if len(focus) <= 3:
             for row in focus:
                 shown |= {r for r in (row - 1, row + 1) if 0 <= r < vocab_size}

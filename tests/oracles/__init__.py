@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from embedviz.core.table import EmbeddingTable, TorchSeededTable
+from embedviz.core.table import EmbeddingTable, FileTable, TorchSeededTable
+from embedviz.inputs import prepare_options
 from embedviz.story.model import NumberCell, Storyboard
 from embedviz.story.options import SceneOptions, resolve_options
 from embedviz.story.scenes import make_table
@@ -38,11 +39,17 @@ class Context:
 
 
 def make_context(scene: str, overrides: dict[str, Any], board: Storyboard) -> Context:
-    options = resolve_options(overrides, scene=scene, environ={})
+    options = prepare_options(resolve_options(overrides, scene=scene, environ={}))
     table = make_table(options)
-    # Scenes compute only the rows they show; the oracle builds the whole table
-    # through the independent full-table path.
-    full = table.materialise() if isinstance(table, TorchSeededTable) else table
+    # Scenes compute or read only the rows they show; the oracle builds the
+    # whole table through the independent full-table paths.
+    if isinstance(table, TorchSeededTable):
+        full = table.materialise()
+    elif isinstance(table, FileTable):
+        assert options.weights is not None
+        full = EmbeddingTable.from_file(options.weights, options.tensor)
+    else:
+        full = table
     assert isinstance(full, EmbeddingTable)
     weight = np.asarray(full.weight)
     text = overrides.get("ids")

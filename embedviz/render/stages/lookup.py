@@ -30,13 +30,13 @@ from embedviz.render.animations import (
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.mobjects import (
+    GAP_ROW_PITCH,
     ColourLegend,
     GridMetrics,
     MatrixGrid,
     OutputBlock,
     PrintedTensor,
     ShapeLabel,
-    TokenChip,
     char_advance,
     xyz,
 )
@@ -71,7 +71,13 @@ class LookupStage(Stage):
         weight_texts = [c.text for c in cells.values() if c.kind in ("weight", "output")]
         row_labels = [c.text for c in cells.values() if c.kind == "row_label"]
         positions = sorted({c.index for c in cells.values() if c.kind == "position"})
-        grid_rows = len(window.rows) + len(window.row_gaps) + 1
+        grid_rows = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps) + 1
+        chip_cells = sorted(
+            (c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index
+        )
+        self.chips = [self.make_chip(cell, 24) for cell in chip_cells]
+        # A parked chip sits in a lane left of the row numbers; text pieces widen it.
+        lane = max([_CHIP_LANE, *(chip.width + 0.15 for chip in self.chips)])
         bottom = -1.05 if board.printed is not None else -2.55
         height = _REGION_TOP - bottom
         metrics = GridMetrics.fit(
@@ -80,7 +86,7 @@ class LookupStage(Stage):
             column_gaps=len(window.col_gaps),
             label_chars=max(max(len(t) for t in row_labels), 2),
             rows=max(grid_rows, len(positions) + 1),
-            width=min(_GRID_RIGHT - _GRID_LEFT - _CHIP_LANE, _OUTPUT_RIGHT - _OUTPUT_LEFT),
+            width=min(_GRID_RIGHT - _GRID_LEFT - lane, _OUTPUT_RIGHT - _OUTPUT_LEFT),
             height=height,
         )
         self.metrics = metrics
@@ -90,7 +96,7 @@ class LookupStage(Stage):
         # Leave room on the left for the row numbers and a parked chip.
         label_width = char_advance(metrics.font_size * 0.8) * max(len(t) for t in row_labels)
         top_left = np.array(
-            [_GRID_LEFT + _CHIP_LANE + label_width + 0.2, _REGION_TOP - metrics.cell_height, 0]
+            [_GRID_LEFT + lane + label_width + 0.2, _REGION_TOP - metrics.cell_height, 0]
         )
         self.grid.shift(top_left - self.grid.body.get_corner(UP + LEFT))
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
@@ -105,10 +111,6 @@ class LookupStage(Stage):
         if legend_cells:
             self.legend = ColourLegend(legend_cells, 16, theme)
 
-        chip_cells = sorted(
-            (c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index
-        )
-        self.chips = [TokenChip(cell, 24, theme) for cell in chip_cells]
         chip_row = VGroup(*self.chips).arrange(RIGHT, buff=0.18)
         if chip_row.width > _OUTPUT_RIGHT - _OUTPUT_LEFT:
             chip_row.scale_to_fit_width(_OUTPUT_RIGHT - _OUTPUT_LEFT)

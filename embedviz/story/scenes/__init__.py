@@ -92,4 +92,4 @@ def build_storyboard(
     """
     spec = find_scene(scene)
     options = resolve_options(overrides, scene=spec.name, **resolve_kwargs)
-    return spec.build(options)
+    return spec.make(options)

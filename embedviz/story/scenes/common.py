@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from embedviz.core.table import (
     DEFAULT_DIM,
     DEFAULT_VOCAB,
     EmbeddingTable,
+    FileTable,
     Table,
     TorchSeededTable,
 )
@@ -26,6 +28,7 @@ __all__ = [
     "MAX_SEQUENCE_TOKENS",
     "Recorder",
     "SceneSpec",
+    "attach_pieces",
     "intro_sentence",
     "lookup_row_sentence",
     "make_table",
@@ -71,8 +74,8 @@ def make_table(options: SceneOptions) -> Table:
     Returns
     -------
     Table
-        From ``options.weights`` when given, else seeded (torch-compatible
-        tables compute only the rows that are asked for).
+        From ``options.weights`` when given (memory-mapped), else seeded
+        (torch-compatible tables compute only the rows that are asked for).
 
     Raises
     ------
@@ -80,7 +83,13 @@ def make_table(options: SceneOptions) -> Table:
         For conflicting sizes, a bad file, or a bad seed or size.
     """
     if options.weights is not None:
-        table = EmbeddingTable.from_file(options.weights, options.tensor)
+        source = (
+            f"model {Path(options.model).name}"
+            if options.model
+            else f"{Path(options.weights).name}"
+        )
+        # Memory-mapped: only the rows a scene shows are ever read.
+        table: Table = FileTable.open(options.weights, options.tensor, source)
         for name, wanted, actual in (
             ("--vocab", options.vocab, table.vocab_size),
             ("--dim", options.dim, table.dim),
@@ -214,3 +223,45 @@ class SceneSpec:
     build: Callable[..., Storyboard]
     order: int = 100
     examples: tuple[dict[str, Any], ...] = field(default=())
+
+    def make(self, options: SceneOptions) -> Storyboard:
+        """Build the storyboard, with token pieces on the chips when IDs came from text.
+
+        Parameters
+        ----------
+        options
+            Resolved (and prepared) options.
+
+        Returns
+        -------
+        Storyboard
+            The scene data.
+        """
+        return attach_pieces(self.build(options), options.pieces)
+
+
+def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboard:
+    """Record each visible token chip's text piece among its beat's labels.
+
+    Parameters
+    ----------
+    board
+        A storyboard built from IDs that came from text.
+    pieces
+        The token strings, one per position of a sequence; ``None`` when the
+        IDs were given directly.
+
+    Returns
+    -------
+    Storyboard
+        The same scene; in every beat, each ``token_id`` cell's piece (e.g.
+        ``##bed``) is also on screen, drawn above its chip.
+    """
+    if not pieces:
+        return board
+    beats = []
+    for beat in board.beats:
+        shown = sorted(cell.index for cell in beat.numbers if cell.kind == "token_id")
+        extra = tuple(pieces[index[-1]] for index in shown if index[-1] < len(pieces))
+        beats.append(replace(beat, labels=(*beat.labels, *extra)))
+    return replace(board, beats=tuple(beats))

@@ -1,0 +1,124 @@
+"""Finding the token-embedding table in a local Hugging Face-style model folder.
+
+A model folder holds ``tokenizer.json`` and one ``model.safetensors`` or
+several shards listed in ``model.safetensors.index.json``. Only the headers
+are read to find the tensor; the tensor itself is memory-mapped later.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.weights import EMBEDDING_TENSOR_NAMES, read_safetensors_header
+
+__all__ = ["ModelFiles", "find_model_files"]
+
+_INDEX = "model.safetensors.index.json"
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    """Where a model's tokenizer and token-embedding tensor are.
+
+    Attributes
+    ----------
+    folder
+        The model folder.
+    tokenizer
+        Its ``tokenizer.json``, or ``None`` when it has none.
+    weights
+        The ``.safetensors`` file that holds the embedding tensor.
+    tensor
+        The tensor's name.
+    shape
+        The tensor's shape, ``(V, d)``.
+    """
+
+    folder: Path
+    tokenizer: Path | None
+    weights: Path
+    tensor: str
+    shape: tuple[int, ...]
+
+
+def _shards(folder: Path) -> list[Path]:
+    index = folder / _INDEX
+    if index.is_file():
+        try:
+            weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+            names = sorted(set(weight_map.values()))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            raise EmbedvizError(f"{index} is not a valid safetensors index") from None
+        return [folder / name for name in names]
+    return sorted(folder.glob("*.safetensors"))
+
+
+def find_model_files(folder: str | Path, tensor: str | None = None) -> ModelFiles:
+    """Locate the tokenizer and the token-embedding tensor of a model folder.
+
+    Parameters
+    ----------
+    folder
+        A local model folder.
+    tensor
+        The tensor's name, overriding the search for usual names
+        (``embeddings.word_embeddings.weight``, ``wte.weight``,
+        ``transformer.wte.weight``, ``model.embed_tokens.weight``, ...).
+
+    Returns
+    -------
+    ModelFiles
+        The files and the chosen tensor.
+
+    Raises
+    ------
+    EmbedvizError
+        If the folder or its ``.safetensors`` files are missing or malformed,
+        or no embedding tensor is found (the message lists the candidate
+        2-D tensors with their shapes), or the chosen tensor is not 2-D.
+    """
+    path = Path(folder)
+    if not path.is_dir():
+        raise EmbedvizError(f"model folder {path} does not exist")
+    shards = _shards(path)
+    if not shards:
+        raise EmbedvizError(f"model folder {path} holds no .safetensors file")
+    found: dict[str, tuple[Path, tuple[int, ...]]] = {}
+    for shard in shards:
+        if not shard.is_file():
+            raise EmbedvizError(f"model folder {path} lacks the shard {shard.name}")
+        _, entries = read_safetensors_header(shard)
+        for entry in entries:
+            found.setdefault(entry.name, (shard, entry.shape))
+    if tensor is not None:
+        if tensor not in found:
+            raise EmbedvizError(
+                f"model folder {path} has no tensor named {tensor!r}; "
+                f"2-D tensors: {_describe(found)}"
+            )
+        name = tensor
+    else:
+        name = next((n for n in EMBEDDING_TENSOR_NAMES if n in found), "")
+        if not name:
+            raise EmbedvizError(
+                f"no token-embedding tensor found in {path}; choose one with --tensor from "
+                f"{_describe(found)}"
+            )
+    weights, shape = found[name]
+    if len(shape) != 2:
+        raise EmbedvizError(
+            f"tensor {name!r} in {weights} has shape {shape}, but an embedding table is 2-D"
+        )
+    tokenizer = path / "tokenizer.json"
+    return ModelFiles(path, tokenizer if tokenizer.is_file() else None, weights, name, shape)
+
+
+def _describe(found: dict[str, tuple[Path, tuple[int, ...]]]) -> str:
+    two_d = sorted((name, shape) for name, (_, shape) in found.items() if len(shape) == 2)
+    if not two_d:
+        return "none (the folder holds no 2-D tensor)"
+    listed = ", ".join(f"{name} {list(shape)}" for name, shape in two_d[:12])
+    return listed + (f" and {len(two_d) - 12} more" if len(two_d) > 12 else "")
