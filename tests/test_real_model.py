@@ -242,3 +242,21 @@ def test_render_with_the_real_model(tmp_path: Path, table: np.ndarray) -> None:
     assert cells
     for cell in cells:
         assert cell["value"] == float(table[tuple(cell["index"])])
+
+
+def test_bf16_tables_are_widened_exactly_and_say_so(dry_run_cache: Any, tmp_path: Path) -> None:
+    values = np.random.default_rng(3).standard_normal((40, 5)).astype(np.float32)
+    top_halves = (values.view(np.uint32) >> 16).astype("<u2")
+    header = {"weight": {"dtype": "BF16", "shape": [40, 5], "data_offsets": [0, 400]}}
+    encoded = json.dumps(header).encode()
+    path = tmp_path / "bf16.safetensors"
+    path.write_bytes(len(encoded).to_bytes(8, "little") + encoded + top_halves.tobytes())
+    widened = (top_halves.astype(np.uint32) << 16).view(np.float32)
+    overrides = {"weights": str(path), "ids": "3,39,3"}
+    run = dry_run_cache("SequenceLookup", overrides)
+    last = run.storyboard.beats[-1]
+    assert "bfloat16 values shown as float32" in last.labels
+    assert "bfloat16 values shown as float32" in run.checkpoints[-1].labels
+    for cell in last.numbers:
+        if cell.kind == "weight":
+            assert cell.value == float(widened[cell.index])

@@ -132,6 +132,10 @@ class Screen:
             self.labels[f"row_gap_{number}"] = gap.label
         for number, gap in enumerate(window.col_gaps):
             self.labels[f"col_gap_{number}"] = gap.label
+        stored = getattr(table, "stored_dtype", "float32")
+        if stored in ("bfloat16", "float16"):
+            # Widening is exact, but the viewer should know what the file held.
+            self.labels["dtype_note"] = f"{stored} values shown as float32"
         scale = colour_scale(block)
         if legend:
             for position, value in enumerate((-scale, 0.0, scale)):

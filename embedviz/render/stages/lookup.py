@@ -106,6 +106,13 @@ class LookupStage(Stage):
         ).arrange(RIGHT, buff=0.25)
         self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
         self.grid_title.align_to(self.grid.body, LEFT)
+        note = next(
+            (t for b in board.beats for t in b.labels if t.endswith("values shown as float32")),
+            None,
+        )
+        self.dtype_note = LabelText(note, 16, theme.muted) if note else None
+        if self.dtype_note is not None:
+            self.dtype_note.next_to(self.grid_title, UP, buff=0.1).align_to(self.grid_title, LEFT)
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
         self.legend: ColourLegend | None = None
         if legend_cells:
@@ -162,6 +169,7 @@ class LookupStage(Stage):
             *self.chips,
             self.chips_label,
             *([self.legend] if self.legend is not None else []),
+            *([self.dtype_note] if self.dtype_note is not None else []),
         ]
         return make_reveal_animation(parts)
 
