@@ -124,6 +124,18 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _add_table_options(render)
     render.set_defaults(quality="m")
+
+    export = commands.add_parser(
+        "export", help="export clips, captions and a gallery page for a course site"
+    )
+    export.add_argument("scenes", nargs="*", metavar="SCENE", help="class names or aliases")
+    export.add_argument("--all", action="store_true", help="export every scene")
+    export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
+    export.add_argument(
+        "-q", dest="quality", choices=("l", "m", "h"), default="l", help="quality (default l)"
+    )
+    export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
+    _add_table_options(export)
     return parser
 
 
@@ -217,6 +229,35 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export(args: argparse.Namespace) -> int:
+    from embedviz.export.site import ExportError, default_jobs, export_site
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.story.scenes import SCENES, find_scene
+
+    if args.all == bool(args.scenes):
+        raise EmbedvizError("name the scenes to export, or give --all (not both)")
+    names = list(SCENES) if args.all else [find_scene(name).name for name in args.scenes]
+    names = list(dict.fromkeys(names))
+    if args.jobs is not None and args.jobs < 1:
+        raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
+    overrides = _overrides(args)
+    for name in names:  # bad options fail here, before any rendering
+        prepared_storyboard(name, overrides)
+    try:
+        clips = export_site(
+            names,
+            args.out,
+            quality=args.quality,
+            jobs=args.jobs or default_jobs(),
+            overrides=overrides,
+        )
+    except ExportError as error:
+        print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
+        return 2 if error.bad_input else 1
+    print(f"{Path(args.out) / 'index.html'} ({len(clips)} clips)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line.
 
@@ -238,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_storyboard(args)
         if args.command == "lookup":
             return _cmd_lookup(args)
+        if args.command == "export":
+            return _cmd_export(args)
         return _cmd_render(args)
     except EmbedvizError as error:
         print(f"embedviz: error: {error}", file=sys.stderr)

@@ -24,6 +24,10 @@ if ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then packages+=(pyth
 if ! "$python" -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
   packages+=(python3-dev)
 fi
+if [ "$with_tests" -eq 1 ]; then
+  # The export tests play the gallery in a real headless browser.
+  packages+=(chromium chromium-driver)
+fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

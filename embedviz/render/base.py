@@ -8,13 +8,13 @@ from typing import Any, ClassVar, cast
 from manim import AnimationGroup, Camera, ManimColor, Scene, Text
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.inputs import prepared_storyboard
 from embedviz.render.animations import make_caption_animation
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.stage import CAPTION_WIDTH, CAPTION_Y, Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
 from embedviz.story.model import Beat, Storyboard
-from embedviz.inputs import prepared_storyboard
 
 __all__ = ["StoryboardScene", "screen_texts"]
 

@@ -14,7 +14,9 @@ and the storyboard cell it shows, so tests can read the screen back.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -74,6 +76,35 @@ def make_text(text: str, **kwargs: Any) -> VMobject:
     return mobject
 
 
+@cache
+def _glyph_dir() -> Path:
+    """Return a private folder for this process's measuring SVGs.
+
+    Private, because parallel exports would otherwise race on the same files.
+    Worker processes may exit without running exit handlers, so each new
+    folder also sweeps away those of processes that no longer exist.
+    """
+    root = Path(tempfile.gettempdir()) / "embedviz-glyphs"
+    root.mkdir(exist_ok=True)
+    for stale in root.iterdir():
+        if stale.name.isdigit() and not _alive(int(stale.name)):
+            shutil.rmtree(stale, ignore_errors=True)
+    folder = root / str(os.getpid())
+    folder.mkdir(exist_ok=True)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _reference_text(text: str, font: str) -> VMobject:
     """Lay out a measuring string on a fixed, large Pango canvas.
 
@@ -84,8 +115,7 @@ def _reference_text(text: str, font: str) -> VMobject:
     """
     from manim import tempconfig
 
-    cache_dir = Path(tempfile.gettempdir()) / f"embedviz-glyphs-{os.getuid()}" / "3840x2160"
-    with tempconfig({"pixel_width": 3840, "pixel_height": 2160, "text_dir": str(cache_dir)}):
+    with tempconfig({"pixel_width": 3840, "pixel_height": 2160, "text_dir": str(_glyph_dir())}):
         return make_text(text, font=font, font_size=REFERENCE_FONT_SIZE)
 
 

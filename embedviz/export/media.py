@@ -1,0 +1,184 @@
+"""Rendering one scene into web-ready files: MP4, WebM, poster, captions and pages.
+
+Runs in a worker process (see :mod:`embedviz.export.site`): it renders with
+manim into a private folder, re-encodes the MP4 as VP9 WebM with PyAV,
+takes the poster from the final frame, and writes the documents derived from
+the storyboard. Beat times are recorded during the render so that tests can
+check the captions against the video itself.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from embedviz.export.documents import (
+    ExportedClip,
+    captions_vtt,
+    chapters_vtt,
+    numbers_table_html,
+    snippet_html,
+    transcript_html,
+)
+from embedviz.story.model import Beat, Storyboard
+
+__all__ = ["QUALITIES", "export_clip", "transcode_webm", "write_poster"]
+
+# -q flag -> (manim quality name, frames per second)
+QUALITIES = {
+    "l": ("low_quality", 15),
+    "m": ("medium_quality", 30),
+    "h": ("high_quality", 60),
+}
+
+
+def transcode_webm(source: Path, target: Path) -> None:
+    """Re-encode an MP4 as VP9 WebM, frame for frame.
+
+    Parameters
+    ----------
+    source
+        The H.264 MP4 that manim wrote.
+    target
+        The ``.webm`` to write.
+    """
+    import av
+
+    with av.open(str(source)) as inp, av.open(str(target), "w", format="webm") as out:
+        in_stream = inp.streams.video[0]
+        rate = in_stream.average_rate or Fraction(15)
+        stream = out.add_stream("libvpx-vp9", rate=rate)
+        stream.width = in_stream.codec_context.width
+        stream.height = in_stream.codec_context.height
+        stream.pix_fmt = "yuv420p"
+        # Constant quality, tuned for speed: these clips are flat colour and text.
+        stream.options = {"crf": "34", "b": "0", "deadline": "realtime", "cpu-used": "8"}
+        stream.codec_context.time_base = Fraction(1) / rate
+        for index, frame in enumerate(inp.decode(in_stream)):
+            # Number frames afresh in the encoder's time base: one tick per frame.
+            frame.pts = index
+            frame.time_base = stream.codec_context.time_base
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+
+
+def write_poster(source: Path, target: Path) -> None:
+    """Save the video's final frame (the finished picture) as a PNG poster.
+
+    Parameters
+    ----------
+    source
+        The video.
+    target
+        The ``.png`` to write.
+    """
+    import av
+
+    last = None
+    with av.open(str(source)) as container:
+        for frame in container.decode(video=0):
+            last = frame
+    if last is None:
+        raise RuntimeError(f"{source} holds no video frames")
+    image = last.to_image()  # type: ignore[no-untyped-call]  # PyAV leaves it unannotated
+    image.save(target, optimize=True)
+
+
+def _render(board: Storyboard, quality: str, media_dir: Path) -> tuple[Path, list[float]]:
+    """Render a storyboard to MP4, recording when each beat ends."""
+    from manim import tempconfig
+
+    from embedviz.render.base import StoryboardScene
+
+    beat_ends: list[float] = []
+
+    class Recording(StoryboardScene):
+        scene_name = board.scene
+
+        def after_beat(self, beat: Beat) -> None:
+            beat_ends.append(float(self.time))
+
+    settings: dict[str, Any] = {
+        "media_dir": str(media_dir),
+        "quality": QUALITIES[quality][0],
+        "disable_caching": True,
+        "verbosity": "ERROR",
+        "progress_bar": "none",
+        "format": "mp4",
+        "output_file": board.scene,
+    }
+    with tempconfig(settings):
+        scene = Recording(storyboard=board)
+        scene.render()
+        movie = Path(scene.renderer.file_writer.movie_file_path)
+    return movie, beat_ends
+
+
+def export_clip(
+    scene: str, quality: str, out_dir: str | Path, overrides: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Render and write every file of one scene into ``out_dir/SCENE/``.
+
+    Parameters
+    ----------
+    scene
+        Class name or alias.
+    quality
+        ``l``, ``m`` or ``h``.
+    out_dir
+        The (staging) site folder.
+    overrides
+        Scene options, as from the command line.
+
+    Returns
+    -------
+    dict
+        The :class:`ExportedClip` fields, for the gallery.
+    """
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.story.scenes import find_scene
+
+    spec = find_scene(scene)
+    board = prepared_storyboard(spec.name, overrides)
+    clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
+    folder = Path(out_dir) / clip.folder
+    folder.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
+    try:
+        movie, beat_ends = _render(board, quality, work)
+        mp4 = folder / f"{spec.name}.mp4"
+        shutil.move(str(movie), mp4)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    transcode_webm(mp4, folder / f"{spec.name}.webm")
+    write_poster(mp4, folder / f"{spec.name}.poster.png")
+    name = spec.name
+    (folder / f"{name}.en.vtt").write_text(captions_vtt(board), encoding="utf-8")
+    (folder / f"{name}.chapters.vtt").write_text(chapters_vtt(board), encoding="utf-8")
+    (folder / f"{name}.transcript.html").write_text(transcript_html(board), encoding="utf-8")
+    (folder / f"{name}.numbers.html").write_text(
+        "<!-- The numbers the clip shows, as accessible tables. -->\n" + numbers_table_html(board),
+        encoding="utf-8",
+    )
+    (folder / f"{name}.snippet.html").write_text(snippet_html(clip), encoding="utf-8")
+    timing = {
+        "fps": QUALITIES[quality][1],
+        "duration": board.duration,
+        "beat_starts": board.beat_start_times(),
+        "rendered_beat_ends": beat_ends,
+    }
+    (folder / f"{name}.timing.json").write_text(json.dumps(timing, indent=1), encoding="utf-8")
+    (folder / f"{name}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
+    return {
+        "scene": clip.scene,
+        "title": clip.title,
+        "summary": clip.summary,
+        "duration": clip.duration,
+        "folder": clip.folder,
+    }

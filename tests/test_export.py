@@ -1,0 +1,362 @@
+"""Course-page export: documents, atomic replacement, and a real headless browser."""
+
+from __future__ import annotations
+
+import hashlib
+import html.parser
+import http.server
+import itertools
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from embedviz.export.documents import (
+    ExportedClip,
+    captions_vtt,
+    chapters,
+    chapters_vtt,
+    numbers_table_html,
+    snippet_html,
+)
+from embedviz.export.site import ExportError, export_site
+from embedviz.story.scenes import SCENES, build_storyboard
+
+REPO = Path(__file__).resolve().parent.parent
+ARTEFACTS = REPO / "media" / "test-artefacts"
+
+
+def _cues(vtt: str) -> list[tuple[float, float, str]]:
+    found = []
+    pattern = r"(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)\n(.+)"
+    for match in re.finditer(pattern, vtt):
+        h1, m1, s1, ms1, h2, m2, s2, ms2, text = match.groups()
+        start = int(h1) * 3600 + int(m1) * 60 + int(s1) + int(ms1) / 1000
+        end = int(h2) * 3600 + int(m2) * 60 + int(s2) + int(ms2) / 1000
+        found.append((start, end, text))
+    return found
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_captions_follow_the_narration_beat_by_beat(scene: str, tmp_path: Path) -> None:
+    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    vtt = captions_vtt(board)
+    assert vtt.startswith("WEBVTT\n\n")
+    cues = _cues(vtt)
+    narrated = [
+        (start, beat)
+        for start, beat in zip(board.beat_start_times(), board.all_beats(), strict=True)
+        if beat.narration
+    ]
+    assert [text for _, _, text in cues] == [beat.narration for _, beat in narrated]
+    for (start, end, _), (beat_start, beat) in zip(cues, narrated, strict=True):
+        assert start == pytest.approx(beat_start, abs=0.0005)
+        assert end == pytest.approx(beat_start + beat.duration, abs=0.0005)
+
+
+def test_full_explainer_has_one_chapter_per_concept(tmp_path: Path) -> None:
+    board = build_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    concepts = [part.title for part in board.parts if part.layout != "transition"]
+    found = chapters(board)
+    assert [title for _, _, title in found] == concepts
+    assert found[0][0] == 0
+    assert found[-1][1] == pytest.approx(board.duration)
+    for (_, end, _), (start, _, _) in itertools.pairwise(found):
+        assert start == pytest.approx(end)
+    assert len(_cues(chapters_vtt(board))) == len(concepts)
+
+
+class _Elements(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+
+
+def test_snippet_has_video_sources_tracks_and_transcript_link() -> None:
+    clip = ExportedClip("SequenceLookup", "Title <&>", "summary", 54.6, "SequenceLookup")
+    parser = _Elements()
+    parser.feed(snippet_html(clip))
+    tags = [tag for tag, _ in parser.elements]
+    assert tags[0] == "figure"
+    video = dict(parser.elements)["video"]
+    assert {"controls", "playsinline"} <= set(video)
+    assert video["preload"] == "metadata"
+    assert video["poster"] == "SequenceLookup.poster.png"
+    sources = [attrs for tag, attrs in parser.elements if tag == "source"]
+    assert [(s["src"], s["type"]) for s in sources] == [
+        ("SequenceLookup.webm", "video/webm"),
+        ("SequenceLookup.mp4", "video/mp4"),
+    ]
+    tracks = [attrs for tag, attrs in parser.elements if tag == "track"]
+    assert tracks[0]["kind"] == "captions"
+    assert tracks[0]["srclang"] == "en"
+    assert "default" in tracks[0]
+    assert tracks[1]["kind"] == "chapters"
+    assert "figcaption" in tags
+    links = [attrs["href"] for tag, attrs in parser.elements if tag == "a"]
+    assert links == ["SequenceLookup.transcript.html"]
+    assert "Title &lt;&amp;&gt;" in snippet_html(clip)
+
+
+def test_numbers_table_has_caption_and_header_cells(tmp_path: Path) -> None:
+    board = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
+    table = numbers_table_html(board)
+    assert table.count("<caption>") == 2
+    assert '<th scope="col">dimension 0</th>' in table
+    assert '<th scope="row">position 0 (ID 2)</th>' in table
+    last = board.beats[-1]
+    for cell in last.numbers:
+        if cell.kind == "output":
+            assert f"<td>{cell.text}</td>" in table
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("small") / "site"
+    export_site(["SingleTokenLookup"], site, quality="l", jobs=1, show_progress=False)
+    return site
+
+
+@pytest.mark.slow
+def test_exported_captions_agree_with_the_rendered_beats(small_site: Path) -> None:
+    folder = small_site / "SingleTokenLookup"
+    timing = json.loads((folder / "SingleTokenLookup.timing.json").read_text())
+    frame = 1 / timing["fps"]
+    rendered_starts = [0.0, *timing["rendered_beat_ends"][:-1]]
+    cues = _cues((folder / "SingleTokenLookup.en.vtt").read_text())
+    assert len(cues) == len(rendered_starts)
+    for (start, _, _), rendered in zip(cues, rendered_starts, strict=True):
+        assert abs(start - rendered) <= frame
+    assert timing["rendered_beat_ends"][-1] == pytest.approx(timing["duration"], abs=frame)
+    for suffix in ("mp4", "webm", "poster.png", "en.vtt", "chapters.vtt", "transcript.html",
+                   "numbers.html", "snippet.html"):  # fmt: skip
+        assert (folder / f"SingleTokenLookup.{suffix}").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_failed_export_leaves_the_site_as_it_was(small_site: Path) -> None:
+    before = _digest(small_site)
+    with pytest.raises(ExportError, match="NoSuchScene"):
+        export_site(["SingleTokenLookup", "NoSuchScene"], small_site, jobs=2, show_progress=False)
+    assert _digest(small_site) == before
+    leftovers = [p.name for p in small_site.parent.iterdir() if p.name != "site"]
+    assert leftovers == []
+
+
+@pytest.mark.slow
+def test_bad_option_fails_in_one_line_and_changes_nothing(small_site: Path) -> None:
+    before = _digest(small_site)
+    env = {**os.environ, "EMBEDVIZ_IDS": "2,99"}
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "export", "sequence", "--out", str(small_site)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert _digest(small_site) == before
+
+
+@pytest.mark.slow
+def test_interrupted_export_leaves_the_site_as_it_was(small_site: Path) -> None:
+    before = _digest(small_site)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "embedviz", "export", "single", "sequence", "-j", "2",
+         "--out", str(small_site)],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    # Wait until rendering has started (a staging folder exists), then press Ctrl-C.
+    while time.monotonic() < deadline:
+        if any(p.name.startswith(".site.new-") for p in small_site.parent.iterdir()):
+            break
+        time.sleep(0.1)
+    time.sleep(2.0)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode != 0
+    assert "Traceback" not in stderr
+    assert _digest(small_site) == before
+    assert [p.name for p in small_site.parent.iterdir()] == ["site"]
+
+
+# -- the real browser ---------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--autoplay-policy=no-user-gesture-required",
+]
+
+
+@pytest.fixture(scope="module")
+def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("full") / "site"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "export", "--all", "-ql", "--out", str(site)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    return site
+
+
+@pytest.fixture
+def served(full_site: Path) -> Iterator[str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    def handler(*args: Any, **kwargs: Any) -> Quiet:
+        return Quiet(*args, directory=str(full_site), **kwargs)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        pytest.skip("Debian's chromium and chromium-driver are not installed")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in [*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_window_size(1280, 900)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+_CHECK_PAGE = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const videos = [...document.querySelectorAll('video')];
+  const wait = (ok, ms) => new Promise((resolve) => {
+    const started = Date.now();
+    const tick = () => (ok() || Date.now() - started > ms) ? resolve() : setTimeout(tick, 50);
+    tick();
+  });
+  const report = [];
+  for (const video of videos) {
+    video.load();
+    await wait(() => video.readyState >= 1, 20000);
+    const tracks = [...video.textTracks];
+    for (const track of tracks) track.mode = 'hidden';
+    const elements = [...video.querySelectorAll('track')];
+    await wait(() => elements.every((t) => t.readyState === 2 || t.readyState === 3), 20000);
+    const poster = new Image();
+    poster.src = video.poster;
+    await wait(() => poster.complete, 20000);
+    report.push({
+      id: video.closest('figure').id,
+      readyState: video.readyState,
+      duration: video.duration,
+      source: video.currentSrc.split('/').pop(),
+      tracks: tracks.map((t) => ({kind: t.kind, cues: t.cues ? t.cues.length : -1})),
+      trackStates: elements.map((t) => t.readyState),
+      posterWidth: poster.naturalWidth,
+    });
+  }
+  done(report);
+})();
+"""
+
+
+def _check_videos(driver: Any, site: Path) -> list[dict[str, Any]]:
+    driver.set_script_timeout(600)
+    report: list[dict[str, Any]] = driver.execute_async_script(_CHECK_PAGE)
+    assert report
+    for video in report:
+        name = video["id"]
+        board = json.loads((site / name / f"{name}.storyboard.json").read_text())
+        narrated = sum(
+            1 for part in (board["parts"] or [board]) for beat in part["beats"] if beat["narration"]
+        )
+        assert video["readyState"] >= 1, video
+        assert abs(video["duration"] - board["duration"]) <= 0.1, video
+        assert video["trackStates"] == [2, 2], video
+        captions = [t for t in video["tracks"] if t["kind"] == "captions"]
+        assert captions == [{"kind": "captions", "cues": narrated}], video
+        assert video["posterWidth"] > 0, video
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
+    return report
+
+
+@pytest.mark.slow
+def test_gallery_plays_in_a_real_browser(browser: Any, served: str, full_site: Path) -> None:
+    browser.get(f"{served}/index.html")
+    report = _check_videos(browser, full_site)
+    assert sorted(video["id"] for video in report) == sorted(SCENES)
+    assert browser.find_element("css selector", "a.skip").get_attribute("href").endswith("#main")
+    assert [h.text for h in browser.find_elements("css selector", "h1")] != []
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTEFACTS / "gallery.png"))
+
+
+@pytest.mark.slow
+def test_snippet_alone_plays_in_a_real_browser(browser: Any, served: str, full_site: Path) -> None:
+    folder = full_site / "SequenceLookup"
+    snippet = (folder / "SequenceLookup.snippet.html").read_text()
+    page = (
+        '<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,">'
+        f"<title>A course page</title>{snippet}</html>"
+    )
+    (folder / "pasted.html").write_text(page)
+    try:
+        browser.get(f"{served}/SequenceLookup/pasted.html")
+        report = _check_videos(browser, full_site)
+        assert [video["id"] for video in report] == ["SequenceLookup"]
+    finally:
+        (folder / "pasted.html").unlink()
+
+
+@pytest.mark.slow
+def test_gallery_works_from_file_urls(browser: Any, full_site: Path) -> None:
+    browser.get((full_site / "index.html").as_uri())
+    videos = browser.find_elements("css selector", "video")
+    assert len(videos) == len(SCENES)
+    html_text = (full_site / "index.html").read_text()
+    assert "http://" not in html_text
+    assert "https://" not in html_text
