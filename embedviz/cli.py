@@ -135,6 +135,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "-q", dest="quality", choices=("l", "m", "h"), default="l", help="quality (default l)"
     )
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
+    export.add_argument(
+        "--voice", action="store_true", help="speak the narration offline with espeak-ng"
+    )
     _add_table_options(export)
     return parser
 
@@ -241,6 +244,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
+    if args.voice:
+        from embedviz.export.voice import require_espeak
+
+        require_espeak()
     for name in names:  # bad options fail here, before any rendering
         prepared_storyboard(name, overrides)
     try:
@@ -250,6 +257,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             quality=args.quality,
             jobs=args.jobs or default_jobs(),
             overrides=overrides,
+            voice=args.voice,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)

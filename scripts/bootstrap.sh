@@ -25,8 +25,9 @@ if ! "$python" -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.
   packages+=(python3-dev)
 fi
 if [ "$with_tests" -eq 1 ]; then
-  # The export tests play the gallery in a real headless browser.
-  packages+=(chromium chromium-driver)
+  # The export tests play the gallery in a real headless browser and speak
+  # the narration offline.
+  packages+=(chromium chromium-driver espeak-ng)
 fi
 missing=()
 for package in "${packages[@]}"; do

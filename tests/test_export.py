@@ -360,3 +360,45 @@ def test_gallery_works_from_file_urls(browser: Any, full_site: Path) -> None:
     html_text = (full_site / "index.html").read_text()
     assert "http://" not in html_text
     assert "https://" not in html_text
+
+
+@pytest.mark.slow
+def test_voice_is_mixed_in_and_beats_wait_for_their_sentence(tmp_path: Path, snapshot: Any) -> None:
+    import av
+    from syrupy.extensions.json import JSONSnapshotExtension
+
+    site = tmp_path / "site"
+    export_site(["SingleTokenLookup"], site, jobs=1, show_progress=False, voice=True)
+    folder = site / "SingleTokenLookup"
+    board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
+    assert board["options"]["voice"] == "espeak-ng"
+    plain = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    durations = [beat["duration"] for beat in board["beats"]]
+    assert all(v >= p.duration for v, p in zip(durations, plain.beats, strict=True))
+    assert durations == snapshot(extension_class=JSONSnapshotExtension)
+    for suffix in ("mp4", "webm"):
+        with av.open(str(folder / f"SingleTokenLookup.{suffix}")) as container:
+            assert container.streams.audio, suffix
+            assert float(container.duration) / av.time_base == pytest.approx(
+                board["duration"], abs=0.1
+            )
+    timing = json.loads((folder / "SingleTokenLookup.timing.json").read_text())
+    cues = _cues((folder / "SingleTokenLookup.en.vtt").read_text())
+    rendered_starts = [0.0, *timing["rendered_beat_ends"][:-1]]
+    for (start, _, _), rendered in zip(cues, rendered_starts, strict=True):
+        assert abs(start - rendered) <= 1 / timing["fps"]
+
+
+def test_voice_without_espeak_says_how_to_install_it(tmp_path: Path) -> None:
+    env = {**os.environ, "PATH": str(tmp_path)}  # no espeak-ng on this PATH
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "export", "single", "--voice", "--out",
+         str(tmp_path / "site")],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "embedviz: error: --voice needs espeak-ng, which is not installed; on Debian or "
+        "Ubuntu run 'sudo apt-get install espeak-ng'"
+    ]
+    assert not (tmp_path / "site").exists()

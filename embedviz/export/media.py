@@ -10,6 +10,7 @@ check the captions against the video itself.
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import tempfile
 from fractions import Fraction
@@ -24,6 +25,7 @@ from embedviz.export.documents import (
     snippet_html,
     transcript_html,
 )
+from embedviz.export.voice import voice_storyboard
 from embedviz.story.model import Beat, Storyboard
 
 __all__ = ["QUALITIES", "export_clip", "transcode_webm", "write_poster"]
@@ -37,7 +39,7 @@ QUALITIES = {
 
 
 def transcode_webm(source: Path, target: Path) -> None:
-    """Re-encode an MP4 as VP9 WebM, frame for frame.
+    """Re-encode an MP4 as VP9 WebM, frame for frame, with its sound as Opus.
 
     Parameters
     ----------
@@ -58,6 +60,8 @@ def transcode_webm(source: Path, target: Path) -> None:
         # Constant quality, tuned for speed: these clips are flat colour and text.
         stream.options = {"crf": "34", "b": "0", "deadline": "realtime", "cpu-used": "8"}
         stream.codec_context.time_base = Fraction(1) / rate
+        # Every stream must exist before the first packet is written.
+        audio = out.add_stream("libopus", rate=48000) if inp.streams.audio else None
         for index, frame in enumerate(inp.decode(in_stream)):
             # Number frames afresh in the encoder's time base: one tick per frame.
             frame.pts = index
@@ -66,6 +70,27 @@ def transcode_webm(source: Path, target: Path) -> None:
                 out.mux(packet)
         for packet in stream.encode():
             out.mux(packet)
+        if audio is not None:
+            _transcode_audio(source, audio, out)
+
+
+def _transcode_audio(source: Path, audio: Any, out: Any) -> None:
+    """Re-encode the narration as Opus (WebM's audio codec) at 48 kHz."""
+    import av
+
+    resampler = av.AudioResampler(format="s16", layout="mono", rate=48000)
+    samples = 0
+    with av.open(str(source)) as inp:
+        for frame in inp.decode(audio=0):
+            for converted in resampler.resample(frame):
+                # Count samples afresh: the encoder's time base is one sample.
+                converted.pts = samples
+                converted.time_base = Fraction(1, 48000)
+                samples += converted.samples
+                for packet in audio.encode(converted):
+                    out.mux(packet)
+    for packet in audio.encode():
+        out.mux(packet)
 
 
 def write_poster(source: Path, target: Path) -> None:
@@ -90,16 +115,24 @@ def write_poster(source: Path, target: Path) -> None:
     image.save(target, optimize=True)
 
 
-def _render(board: Storyboard, quality: str, media_dir: Path) -> tuple[Path, list[float]]:
-    """Render a storyboard to MP4, recording when each beat ends."""
+def _render(
+    board: Storyboard, quality: str, media_dir: Path, sounds: list[Path | None] | None = None
+) -> tuple[Path, list[float]]:
+    """Render a storyboard to MP4, recording when each beat ends (and adding speech)."""
     from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene
 
     beat_ends: list[float] = []
+    speech = iter(sounds or [])
 
     class Recording(StoryboardScene):
         scene_name = board.scene
+
+        def before_beat(self, beat: Beat) -> None:
+            sound = next(speech, None)
+            if sound is not None:
+                self.add_sound(str(sound))
 
         def after_beat(self, beat: Beat) -> None:
             beat_ends.append(float(self.time))
@@ -113,6 +146,8 @@ def _render(board: Storyboard, quality: str, media_dir: Path) -> tuple[Path, lis
         "format": "mp4",
         "output_file": board.scene,
     }
+    # Manim logs encoder details as warnings; an export reports only failures.
+    logging.getLogger("manim").setLevel(logging.ERROR)
     with tempconfig(settings):
         scene = Recording(storyboard=board)
         scene.render()
@@ -121,7 +156,11 @@ def _render(board: Storyboard, quality: str, media_dir: Path) -> tuple[Path, lis
 
 
 def export_clip(
-    scene: str, quality: str, out_dir: str | Path, overrides: dict[str, Any] | None = None
+    scene: str,
+    quality: str,
+    out_dir: str | Path,
+    overrides: dict[str, Any] | None = None,
+    voice: bool = False,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -135,6 +174,9 @@ def export_clip(
         The (staging) site folder.
     overrides
         Scene options, as from the command line.
+    voice
+        Speak the narration with espeak-ng and mix it in; beats stretch to
+        fit their sentence, and the exported storyboard records the timing.
 
     Returns
     -------
@@ -151,7 +193,11 @@ def export_clip(
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
     try:
-        movie, beat_ends = _render(board, quality, work)
+        sounds = None
+        if voice:
+            board, sounds = voice_storyboard(board, work / "speech")
+            clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
+        movie, beat_ends = _render(board, quality, work, sounds)
         mp4 = folder / f"{spec.name}.mp4"
         shutil.move(str(movie), mp4)
     finally:

@@ -57,6 +57,7 @@ def export_site(
     jobs: int = 1,
     overrides: dict[str, Any] | None = None,
     show_progress: bool = True,
+    voice: bool = False,
 ) -> list[ExportedClip]:
     """Export scenes and a gallery page into ``out_dir``, replacing it only on success.
 
@@ -74,6 +75,8 @@ def export_site(
         Scene options for every scene.
     show_progress
         Draw a progress bar for the whole job on stderr.
+    voice
+        Speak the narration with espeak-ng (see :mod:`embedviz.export.voice`).
 
     Returns
     -------
@@ -91,7 +94,7 @@ def export_site(
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     try:
-        results = _run_jobs(scenes, staging, quality, jobs, overrides, show_progress)
+        results = _run_jobs(scenes, staging, quality, jobs, overrides, show_progress, voice)
         clips = [ExportedClip(**results[name]) for name in scenes]
         (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
         _swap_into_place(staging, target)
@@ -108,6 +111,7 @@ def _run_jobs(
     jobs: int,
     overrides: dict[str, Any] | None,
     show_progress: bool,
+    voice: bool,
 ) -> dict[str, dict[str, Any]]:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -124,7 +128,7 @@ def _run_jobs(
     with progress, ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         task = progress.add_task("", total=len(scenes))
         futures: dict[Future[dict[str, Any]], str] = {
-            pool.submit(export_clip, name, quality, str(staging), overrides): name
+            pool.submit(export_clip, name, quality, str(staging), overrides, voice): name
             for name in scenes
         }
         pending = set(futures)

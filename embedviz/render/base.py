@@ -89,6 +89,9 @@ class StoryboardScene(Scene):
         super().__init__(*args, **kwargs)
 
     # -- hooks ---------------------------------------------------------------
+    def before_beat(self, beat: Beat) -> None:
+        """Run as every beat starts; the exporter adds the beat's speech here."""
+
     def after_beat(self, beat: Beat) -> None:
         """Run after every beat has played; tests override it to read the screen."""
 
@@ -137,6 +140,7 @@ class StoryboardScene(Scene):
             animation = AnimationGroup(
                 self.stage.animate(beat), make_caption_animation(self.caption, caption)
             )
+            self.before_beat(beat)
             self.play(animation, run_time=beat.run_time)
             self.caption = caption
             hold = round(beat.duration - beat.run_time, 6)

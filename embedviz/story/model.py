@@ -10,7 +10,8 @@ JSON, which is what the snapshot tests pin.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 __all__ = [
@@ -244,6 +245,43 @@ class Storyboard:
             starts.append(round(elapsed, 6))
             elapsed += beat.duration
         return starts
+
+    def retimed(self, durations: Sequence[float]) -> Storyboard:
+        """Return a copy whose beats last the given durations (e.g. to fit speech).
+
+        Parameters
+        ----------
+        durations
+            One duration per beat of :meth:`all_beats`, in order; each is at
+            least that beat's run time.
+
+        Returns
+        -------
+        Storyboard
+            The same scene with new durations (parts retimed in place).
+
+        Raises
+        ------
+        ValueError
+            If the count is wrong or a duration is shorter than its animation.
+        """
+        beats = self.all_beats()
+        if len(durations) != len(beats):
+            raise ValueError(f"{len(durations)} durations for {len(beats)} beats")
+        queue = iter(durations)
+
+        def retime(board: Storyboard) -> Storyboard:
+            if board.parts:
+                return replace(board, parts=tuple(retime(part) for part in board.parts))
+            new_beats = []
+            for beat in board.beats:
+                duration = round(float(next(queue)), 6)
+                if duration < beat.run_time:
+                    raise ValueError(f"beat {beat.name} cannot be shorter than its animation")
+                new_beats.append(replace(beat, duration=duration))
+            return replace(board, beats=tuple(new_beats))
+
+        return retime(self)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the storyboard as plain JSON-ready data.
