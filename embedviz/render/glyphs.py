@@ -215,7 +215,6 @@ class GlyphFont:
         return points, x, glyph_count
 
 
-@cache
 def glyph_font(font: str = MONO_FONT) -> GlyphFont:
     """Return the shared :class:`GlyphFont` for a family (measured on first use).
 
@@ -229,6 +228,12 @@ def glyph_font(font: str = MONO_FONT) -> GlyphFont:
     GlyphFont
         The cache.
     """
+    # One cache entry per family, however the argument was passed.
+    return _glyph_font(font)
+
+
+@cache
+def _glyph_font(font: str) -> GlyphFont:
     return GlyphFont(font)
 
 

@@ -75,7 +75,7 @@ class GridMetrics:
         columns: int,
         column_gaps: int,
         label_chars: int,
-        rows: int,
+        rows: float,
         width: float,
         height: float,
         max_font_size: float = 24.0,
@@ -91,7 +91,8 @@ class GridMetrics:
         label_chars
             The longest row label.
         rows
-            Drawn rows, elision rows and the header row together.
+            Drawn rows, elision rows (each counting as a fraction of a row)
+            and the header row together.
         width, height
             The region.
         max_font_size
