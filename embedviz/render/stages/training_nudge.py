@@ -1,0 +1,686 @@
+"""The training layout: the matrix with its gradient beside it, and the loss weights.
+
+Left: the visible window of ``E`` and, on the same rows, ``∂L/∂E``; under
+them the SGD rule and the loss. Right: the loss, the token IDs each beside
+its weight ``w_t`` (which is also ``∂L/∂e_t``), and the column sum that a
+repeated ID collects. Only small things move: a row's few numbers fly from
+``w_t`` into the gradient, and each changed cell of ``E`` turns into its new
+value.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from manim import (
+    LEFT,
+    RIGHT,
+    UP,
+    Animation,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    Line,
+    Rectangle,
+    ReplacementTransform,
+    Succession,
+    Transform,
+    VGroup,
+    VMobject,
+    Wait,
+)
+
+from embedviz.render.animations import make_reveal_animation
+from embedviz.render.glyphs import LabelText, NumberText, SansText, glyph_font
+from embedviz.render.mobjects import (
+    ColourLegend,
+    GridMetrics,
+    MatrixGrid,
+    OutputBlock,
+    ShapeLabel,
+    TokenChip,
+    char_advance,
+    digit_height,
+    xyz,
+)
+from embedviz.render.stage import FRAME_HALF_WIDTH, TITLE_Y, Stage, register_stage
+from embedviz.render.theme import MONO_FONT, SANS_FONT, Theme, value_colour
+from embedviz.story.model import Beat, NumberCell, Window
+
+__all__ = ["GradientBlock", "SumPanel", "TrainingStage"]
+
+# The band between the title and the caption, in scene units.
+_TOP = 3.08
+_BOTTOM = -2.72
+_SIDE_MARGIN = 0.25
+_COLUMN_GUTTER = 0.45
+_TITLE_SIZE = 20.0
+_TITLE_HEIGHT = 0.36
+_LEGEND_SIZE = 16.0
+_CELL_PAD_CHARS = 1.4  # as in MatrixGrid
+_LABEL_SCALE = 0.8  # row numbers, positions and term names, as in MatrixGrid
+_MARK_SCALE = 0.8  # "nudged" / "unchanged" beside the gradient
+_CHIP_SCALE = 0.9
+_GRADIENT_GAP = 0.25  # between E and ∂L/∂E
+_COL_GAP_HEIGHT = 0.35  # the "columns ... not shown" label under the grid
+_SUM_GAP = 0.3
+_PITCH = 2.0  # row height in digit heights, as in MatrixGrid
+_MAX_PITCH = 2.6  # when the band has room, rows breathe a little more
+_MAX_FONT = 22.0
+_MIN_FONT = 10.0
+
+
+def _block_body(
+    width: float, rows: int, col_edges: Sequence[float], metrics: GridMetrics, theme: Theme
+) -> VGroup:
+    """Draw a background box with thin separators, styled like the matrix grid."""
+    height = rows * metrics.cell_height
+    background = Rectangle(width=width, height=height)
+    background.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.cell_stroke, width=1.5)
+    background.move_to(xyz(width / 2, -height / 2))
+    body = VGroup(background)
+    for x in col_edges:
+        body.add(Line(xyz(x, 0), xyz(x, -height), stroke_width=0.8, color=theme.cell_stroke))
+    for i in range(1, rows):
+        y = -i * metrics.cell_height
+        body.add(Line(xyz(0, y), xyz(width, y), stroke_width=0.8, color=theme.cell_stroke))
+    return body
+
+
+def _roll_distance(text: NumberText) -> float:
+    """Return how far a number rolls when it changes: short of the rows beside it."""
+    return float(text.height) * 0.7
+
+
+def _is_vertical(line: Line) -> bool:
+    start, end = line.get_start(), line.get_end()
+    return bool(abs(start[0] - end[0]) < 1e-9 and abs(start[1] - end[1]) > 1e-9)
+
+
+class GradientBlock(VGroup):
+    """``∂L/∂E`` on the same rows as the matrix, drawn to its right.
+
+    Parameters
+    ----------
+    grid
+        The matrix, already in place; the block copies its cell boxes and
+        row positions.
+    cells
+        The ``grad`` cells, one per drawn row and column.
+    shift
+        How far right of the matrix the block sits.
+    theme
+        Colours.
+    value_scale
+        The magnitude that gets the strongest value colour (the matrix's).
+    """
+
+    def __init__(
+        self,
+        grid: MatrixGrid,
+        cells: Sequence[NumberCell],
+        shift: float,
+        theme: Theme,
+        value_scale: float,
+    ) -> None:
+        super().__init__()
+        offset = xyz(shift, 0)
+        self.body = grid.body.copy().shift(offset)
+        fs = grid.metrics.font_size
+        self.add(self.body)
+        self.numbers: dict[tuple[int, int], NumberText] = {}
+        for cell in cells:
+            row, col = cell.index
+            # Exact zeros are the point of the picture: muted, so that the
+            # rows that did receive a gradient stand out.
+            colour = (
+                theme.muted if cell.value == 0 else value_colour(cell.value, value_scale, theme)
+            )
+            text = NumberText(cell, fs, colour)
+            source = grid.cell(row, col)
+            text.place(
+                [source.slot_corners()[1][0] + shift, source.get_center()[1], 0], align="right"
+            )
+            self.numbers[(row, col)] = text
+        # Elided columns and rows keep their place, drawn as dots.
+        self.dots = VGroup()
+        for row_group in grid.rows_by_index.values():
+            for piece in row_group[1]:
+                if isinstance(piece, LabelText):
+                    self.dots.add(piece.copy().shift(offset))
+        for gap in grid.gap_labels:
+            if isinstance(gap, VGroup):
+                dots = LabelText("\u22ee", fs, theme.muted)
+                dots.move_to(xyz(self.body.get_center()[0], gap.get_center()[1]))
+                self.dots.add(dots)
+        self.add(self.dots)
+
+    def row_cells(self, row: int) -> list[NumberText]:
+        """Return one row's numbers, left to right."""
+        return [self.numbers[key] for key in sorted(self.numbers) if key[0] == row]
+
+    def zero_cells(self) -> list[NumberText]:
+        """Return the numbers that are exactly zero."""
+        return [text for text in self.numbers.values() if text.cell.value == 0]
+
+    def row_box(self, row: int, theme: Theme) -> Rectangle:
+        """Return an outline around one row of the block."""
+        first = self.row_cells(row)[0]
+        box = Rectangle(width=self.body.width + 0.1, height=first.height * 2.1)
+        box.set_stroke(theme.highlight, width=4).set_fill(opacity=0)
+        box.move_to(xyz(self.body.get_center()[0], first.get_center()[1]))
+        return box
+
+
+class SumPanel(VGroup):
+    """The contributions a repeated ID collects, added column by column.
+
+    Parameters
+    ----------
+    title
+        What is being summed, e.g. ``∂L/∂E[2] = w_0 + w_2``.
+    names
+        One name per row: ``w_0``, ``+ w_2``, ..., ``=`` for the sum.
+    rows
+        The numbers of each row, left to right (the last row is the sum).
+    column_rights
+        Where each number's right edge goes, relative to the panel's left.
+    width
+        The panel's width.
+    col_edges
+        Column separators, relative to the panel's left.
+    dots_x
+        Centres of elided columns, relative to the panel's left.
+    metrics
+        Shared sizes.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self,
+        title: LabelText,
+        names: Sequence[LabelText],
+        rows: Sequence[Sequence[NumberText]],
+        column_rights: Sequence[float],
+        width: float,
+        col_edges: Sequence[float],
+        dots_x: Sequence[float],
+        metrics: GridMetrics,
+        theme: Theme,
+    ) -> None:
+        super().__init__()
+        self.body = _block_body(width, len(rows), col_edges, metrics, theme)
+        for order in range(len(rows)):
+            for x in dots_x:
+                dots = LabelText("\u2026", metrics.font_size, theme.muted)
+                self.body.add(dots.move_to(xyz(x, -(order + 0.5) * metrics.cell_height)))
+        # The sum row is set off by a rule, as in a column sum on paper.
+        rule_y = -(len(rows) - 1) * metrics.cell_height
+        self.body.add(Line(xyz(0, rule_y), xyz(width, rule_y), stroke_width=3, color=theme.text))
+        self.title = title
+        title.place([width, metrics.cell_height * 0.55, 0], align="right")
+        self.names = VGroup(*names)
+        self.numbers: list[list[NumberText]] = []
+        for order, (name, numbers) in enumerate(zip(names, rows, strict=True)):
+            y = -(order + 0.5) * metrics.cell_height
+            name.place([-0.18, y, 0], align="right")
+            for text, right in zip(numbers, column_rights, strict=True):
+                # Drawn above the body, which fades in after the numbers' flights begin.
+                text.place([right, y, 0], align="right").set_z_index(1)
+            self.numbers.append(list(numbers))
+        self.add(self.body, self.title, self.names, *[n for row in self.numbers for n in row])
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Sizes that follow from one font size."""
+
+    metrics: GridMetrics
+    row_label_width: float
+    block_width: float
+    left_width: float
+    right_width: float
+    top: float = _TOP
+
+
+def _plan(
+    font_size: float,
+    value_chars: int,
+    window: Window,
+    row_label_chars: int,
+    beside_chars: float,
+    pitch: float,
+) -> _Plan:
+    advance = char_advance(font_size)
+    metrics = GridMetrics(
+        font_size=font_size,
+        cell_width=advance * (value_chars + _CELL_PAD_CHARS),
+        cell_height=digit_height(font_size) * pitch,
+        gap_width=advance * 2.5,
+    )
+    block = len(window.cols) * metrics.cell_width + len(window.col_gaps) * metrics.gap_width
+    small = char_advance(font_size * _LABEL_SCALE)
+    row_labels = small * max(row_label_chars, 2)
+    marks = char_advance(font_size * _MARK_SCALE) * len("unchanged")
+    left = row_labels + 0.18 + block + _GRADIENT_GAP + block + 0.15 + marks
+    # Left of the weights: a chip, then the position; or the sum's term names.
+    right = advance * beside_chars + 0.42 + 0.18 + block
+    return _Plan(metrics, row_labels, block, left, right)
+
+
+@register_stage
+class TrainingStage(Stage):
+    """The matrix and its gradient, the loss weights, and one SGD update."""
+
+    layout = "training_nudge"
+
+    # -- reading the storyboard --------------------------------------------------
+    def _cells_of(self, kind: str) -> list[NumberCell]:
+        return sorted((c for c in self.cells.values() if c.kind == kind), key=lambda c: c.index)
+
+    def _label(self, fragment: str, *, exact: bool = False) -> str:
+        """Return the first label (of any beat) that is, or starts with, ``fragment``."""
+        for beat in self.board.beats:
+            for text in beat.labels:
+                if text == fragment or (not exact and text.startswith(fragment)):
+                    return text
+        raise KeyError(fragment)
+
+    def _sum_beat(self) -> Beat | None:
+        return next((b for b in self.board.beats if any(c.kind == "sum" for c in b.numbers)), None)
+
+    def _term_names(self) -> list[str]:
+        """Return the sum panel's row names in order: ``w_0``, ``+ w_2``, ``=``."""
+        beat = self._sum_beat()
+        if beat is None:
+            return []
+        positions = sorted({c.index[0] for c in beat.numbers if c.kind == "term"})
+        return [
+            *[("+ " if number else "") + f"w_{p}" for number, p in enumerate(positions)],
+            "=",
+        ]
+
+    # -- layout ------------------------------------------------------------------
+    def _choose_font(self) -> _Plan:
+        """Pick the largest font size at which both columns fit, then spread the rows.
+
+        Returns
+        -------
+        _Plan
+            The sizes, with rows spaced a little wider when the band has room,
+            and the top of the layout lowered so that it sits in the middle of
+            the band.
+        """
+        window = self.board.beats[0].window
+        value_kinds = ("weight", "updated", "grad", "upstream", "term", "sum")
+        value_chars = max(len(c.text) for c in self.cells.values() if c.kind in value_kinds)
+        positions = self._cells_of("position")
+        names = self._term_names()
+        beside = max(
+            _CHIP_SCALE * max(len(c.text) for c in self._cells_of("token_id"))
+            + _LABEL_SCALE * max(len(c.text) for c in positions),
+            _LABEL_SCALE * max((len(name) for name in names), default=0),
+        )
+        row_label_chars = max(len(c.text) for c in self._cells_of("row_label"))
+        # Each column's height is a fixed part plus a number of row pitches.
+        left_rows = len(window.rows) + len(window.row_gaps) + 1 + 1
+        left_fixed = _TITLE_HEIGHT + 0.1 + (_COL_GAP_HEIGHT if window.col_gaps else 0.0) + 0.25
+        right_rows = 2 + len(positions) + len(names)
+        right_fixed = 0.12 + _TITLE_HEIGHT + 0.05 + (_SUM_GAP + _TITLE_HEIGHT if names else 0.0)
+        band = _TOP - _BOTTOM
+        limit = 2 * (FRAME_HALF_WIDTH - _SIDE_MARGIN)
+        font_size = _MIN_FONT
+        for step in range(int((_MAX_FONT - _MIN_FONT) * 4) + 1):
+            candidate = _MAX_FONT - step * 0.25
+            plan = _plan(candidate, value_chars, window, row_label_chars, beside, _PITCH)
+            pitch = plan.metrics.cell_height
+            tallest = max(left_fixed + pitch * left_rows, right_fixed + pitch * right_rows)
+            if plan.left_width + _COLUMN_GUTTER + plan.right_width <= limit and tallest <= band:
+                font_size = candidate
+                break
+        digit = digit_height(font_size)
+        spread = min(
+            _MAX_PITCH,
+            (band - left_fixed) / (digit * left_rows),
+            (band - right_fixed) / (digit * right_rows),
+        )
+        spread = max(spread, _PITCH) if font_size > _MIN_FONT else _PITCH
+        plan = _plan(font_size, value_chars, window, row_label_chars, beside, spread)
+        pitch = plan.metrics.cell_height
+        tallest = max(left_fixed + pitch * left_rows, right_fixed + pitch * right_rows)
+        return replace(plan, top=_TOP - max(0.0, band - tallest) / 2)
+
+    def build(self) -> None:
+        """Lay out the matrix, the gradient, the loss weights and the update rule."""
+        board = self.board
+        theme = self.theme
+        cells = self.cells
+        window = board.beats[0].window
+        scale = board.value_scale
+        # Measure every new character (∂, Σ, ←, ...) in one layout per font
+        # rather than one per string that first uses it.
+        labels = [t for beat in board.beats for t in beat.labels]
+        glyph_font(MONO_FONT).ensure("".join(labels) + "\u2026\u22ee\u00d7")
+        glyph_font(SANS_FONT).ensure("∂×")
+        plan = self._choose_font()
+        metrics = plan.metrics
+        fs = metrics.font_size
+        self.plan = plan
+        total = plan.left_width + _COLUMN_GUTTER + plan.right_width
+        left_x = -total / 2
+        right_edge = total / 2
+
+        # The matrix, its title, and the gradient on the same rows.
+        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
+        top = plan.top
+        body_top = top - _TITLE_HEIGHT - 0.1 - metrics.cell_height
+        corner = xyz(left_x + plan.row_label_width + 0.18, body_top)
+        self.grid.shift(corner - self.grid.body.get_corner(UP + LEFT))
+        size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
+        self.grid_title = VGroup(
+            SansText("embedding matrix E", _TITLE_SIZE, theme.muted),
+            ShapeLabel(size_cells, _TITLE_SIZE, theme.muted),
+        ).arrange(RIGHT, buff=0.2)
+        title_y = top - _TITLE_HEIGHT / 2
+        self.grid_title.move_to(xyz(0, title_y)).align_to(self.grid.body, LEFT)
+        shift = plan.block_width + _GRADIENT_GAP
+        self.gradient = GradientBlock(self.grid, self._cells_of("grad"), shift, theme, scale)
+        self.gradient_title = SansText("gradient ∂L/∂E", _TITLE_SIZE, theme.accent)
+        # In the block's header row, which has no column numbers: the matrix's
+        # title above may reach past the matrix, and a one-column block is
+        # narrower than this title, which may then reach over the marks' column.
+        header_y = self.grid.col_labels.get_center()[1]
+        self.gradient_title.move_to(xyz(0, header_y)).align_to(self.gradient.body, LEFT)
+        marks_x = self.gradient.body.get_right()[0] + 0.15
+        self.marks: dict[int, LabelText] = {}
+        for row in window.rows:
+            text = self._mark_text(row)
+            if text is not None:
+                colour = theme.highlight if text == "nudged" else theme.muted
+                mark = LabelText(text, fs * _MARK_SCALE, colour)
+                mark.place([marks_x, self.grid.row_labels[row].get_center()[1], 0], align="left")
+                self.marks[row] = mark
+
+        # Under the matrix: the update rule.
+        below = self.grid.body.get_bottom()[1] - (_COL_GAP_HEIGHT if window.col_gaps else 0.0)
+        rule_y = below - 0.25 - metrics.cell_height / 2
+        self.update_rule: VGroup | None = None
+        lr_cells = self._cells_of("lr")
+        if lr_cells:
+            self.update_rule = VGroup(
+                LabelText(self._label("E ← E"), fs, theme.text),
+                NumberText(lr_cells[0], fs, theme.chip),
+                LabelText(self._label("· ∂L/∂E"), fs, theme.text),
+            ).arrange(RIGHT, buff=char_advance(fs) * 0.6)
+            self.update_rule.move_to(xyz(0, rule_y)).align_to(self.grid.body, LEFT)
+
+        # The colour legend sits in the top right corner, beside the title.
+        legend_cells = self._cells_of("legend")
+        self.legend: ColourLegend | None = None
+        if legend_cells:
+            self.legend = ColourLegend(legend_cells, _LEGEND_SIZE, theme)
+            self.legend.move_to(xyz(0, TITLE_Y + 0.05))
+            self.legend.align_to(xyz(FRAME_HALF_WIDTH - _SIDE_MARGIN, 0), RIGHT)
+
+        # Right: the loss and its value, then each token ID beside its weight w_t.
+        weights_left = right_edge - plan.block_width
+        formula_x = right_edge - plan.right_width
+        self.formula = LabelText(self._label("L = Σ"), fs, theme.output)
+        formula_y = top - metrics.cell_height / 2
+        self.formula.place([formula_x, formula_y, 0], align="left")
+        loss_cells = self._cells_of("loss")
+        # The value's "=" sits under the formula's "=", as in a derivation.
+        self.loss_equals = LabelText(self._label("=", exact=True), fs, theme.text)
+        self.loss_equals.place(
+            [formula_x + 2 * char_advance(fs), formula_y - metrics.cell_height, 0], align="left"
+        )
+        self.loss_before = NumberText(loss_cells[0], fs, theme.text)
+        line: list[VMobject] = [self.loss_equals, self.loss_before]
+        self.loss_arrow: LabelText | None = None
+        self.loss_after: NumberText | None = None
+        if len(loss_cells) > 1:
+            self.loss_arrow = LabelText(self._label("→", exact=True), fs, theme.muted)
+            self.loss_after = NumberText(loss_cells[1], fs, theme.accent)
+            line += [self.loss_arrow, self.loss_after]
+        for previous, piece in itertools.pairwise(line):
+            piece.next_to(previous, RIGHT, buff=char_advance(fs) * 0.8)
+        positions = [c.index for c in self._cells_of("position")]
+        self.weights = OutputBlock(positions, window, list(cells.values()), metrics, theme, scale)
+        weights_title_y = formula_y - 1.5 * metrics.cell_height - 0.12 - _TITLE_HEIGHT / 2
+        weights_top = weights_title_y - _TITLE_HEIGHT / 2 - 0.05
+        self.weights.shift(xyz(weights_left, weights_top) - self.weights.body.get_corner(UP + LEFT))
+        self.weight_numbers = {
+            c.index: self.weights.make_cell(c) for c in self._cells_of("upstream")
+        }
+        self.weights_title = LabelText(self._label("w_t", exact=True), fs, theme.output)
+        self.weights_title.place([weights_left, weights_title_y, 0], align="left")
+        self.weights_title_full = LabelText(self._label("w_t ="), fs, theme.output)
+        self.weights_title_full.place([weights_left, weights_title_y, 0], align="left")
+        self.chips: list[TokenChip] = []
+        label_left = min(label.get_left()[0] for label in self.weights.labels)
+        for cell in self._cells_of("token_id"):
+            chip = TokenChip(cell, fs * _CHIP_SCALE, theme)
+            if chip.height > metrics.cell_height * 0.86:
+                chip.scale_to_fit_height(metrics.cell_height * 0.86)
+            row_y = self.weights.body.get_top()[1] + self.weights.row_y[cell.index]
+            chip.move_to(xyz(0, row_y)).align_to(xyz(label_left - 0.12, 0), RIGHT)
+            self.chips.append(chip)
+        self.sum_panel: SumPanel | None = None
+        if self._sum_beat() is not None:
+            self._layout_sum_panel(metrics)
+
+    def _mark_text(self, row: int) -> str | None:
+        """Return ``nudged`` or ``unchanged`` for a row, once the storyboard marks rows."""
+        for beat in self.board.beats:
+            if "unchanged" in beat.labels or "nudged" in beat.labels:
+                changed = {c.index[0] for c in beat.numbers if c.kind == "updated"}
+                return "nudged" if row in changed else "unchanged"
+        return None
+
+    def _layout_sum_panel(self, metrics: GridMetrics) -> None:
+        beat = self._sum_beat()
+        assert beat is not None
+        theme = self.theme
+        fs = metrics.font_size
+        scale = self.board.value_scale
+        by_position: dict[int, list[NumberCell]] = {}
+        for cell in sorted((c for c in beat.numbers if c.kind == "term"), key=lambda c: c.index):
+            by_position.setdefault(cell.index[0], []).append(cell)
+        sums = sorted((c for c in beat.numbers if c.kind == "sum"), key=lambda c: c.index)
+        rows = [
+            [NumberText(c, fs, value_colour(c.value, scale, theme)) for c in row_cells]
+            for row_cells in [*by_position.values(), sums]
+        ]
+        names = [LabelText(t, fs * _LABEL_SCALE, theme.muted) for t in self._term_names()]
+        title = LabelText(self._label("∂L/∂E["), fs * _LABEL_SCALE, theme.accent)
+        body = self.weights.body
+        left = body.get_left()[0]
+        rights = [number.slot_corners()[1][0] - left for number in self._weight_row(0)]
+        edges = [
+            line.get_start()[0] - left
+            for line in body
+            if isinstance(line, Line) and _is_vertical(line)
+        ]
+        # The weights block draws elided columns as dots; the panel does the same.
+        dots_x = sorted(
+            {round(float(m.get_center()[0] - left), 6) for m in body if isinstance(m, LabelText)}
+        )
+        self.sum_panel = SumPanel(
+            title, names, rows, rights, body.width, edges, dots_x, metrics, theme
+        )
+        top = body.get_bottom()[1] - _SUM_GAP - _TITLE_HEIGHT
+        self.sum_panel.shift(xyz(left, top) - self.sum_panel.body.get_corner(UP + LEFT))
+
+    # -- beat handlers -----------------------------------------------------------
+    def beat_intro(self, beat: Beat) -> Animation:
+        """Show the title and the matrix."""
+        parts: list[VMobject] = [self.title, self.grid, self.grid_title]
+        if self.legend is not None:
+            parts.append(self.legend)
+        return make_reveal_animation(parts)
+
+    def beat_loss(self, beat: Beat) -> Animation:
+        """Show the loss, the token IDs and their weights; outline the rows looked up."""
+        looked_up = sorted({int(c.value) for c in beat.numbers if c.kind == "token_id"})
+        self.lookup_boxes = [self.grid.row_box(row, self.theme) for row in looked_up]
+        for box in self.lookup_boxes:
+            box.set_stroke(self.theme.chip, width=3)
+        appearing: list[VMobject] = [
+            self.formula,
+            self.weights,
+            self.weights_title,
+            *self.weight_numbers.values(),
+            self.loss_equals,
+            self.loss_before,
+        ]
+        return Succession(
+            LaggedStart(
+                *[FadeIn(chip, shift=0.2 * LEFT) for chip in self.chips],
+                *[Create(box) for box in self.lookup_boxes],
+                lag_ratio=0.1,
+            ),
+            make_reveal_animation(appearing),
+        )
+
+    def beat_upstream(self, beat: Beat) -> Animation:
+        """Name the weights as the gradient with respect to each looked-up vector."""
+        return Succession(
+            ReplacementTransform(self.weights_title, self.weights_title_full),
+            Indicate(self.weights_title_full, scale_factor=1.15, color=self.theme.accent),
+        )
+
+    def _weight_row(self, position: int) -> list[NumberText]:
+        return [n for key, n in sorted(self.weight_numbers.items()) if key[0] == position]
+
+    def beat_scatter(self, beat: Beat) -> Animation:
+        """Scatter-add: each w_t flies into row id_t of the gradient, in input order."""
+        frame = AnimationGroup(
+            FadeIn(self.gradient.body),
+            FadeIn(self.gradient.dots),
+            FadeIn(self.gradient_title),
+            *[FadeIn(zero) for zero in self.gradient.zero_cells()],
+        )
+        moves: list[Animation] = []
+        for chip in self.chips:
+            position = chip.number.cell.index[0]
+            targets = self.gradient.row_cells(int(chip.number.cell.value))
+            # Above the gradient's body, which fades in after these were added.
+            flying = [source.copy().set_z_index(1) for source in self._weight_row(position)]
+            # Each copy is absorbed where it lands: a repeated ID's contributions
+            # meet in one row, and only their sum (drawn next) is ever shown there.
+            moves.append(
+                AnimationGroup(
+                    Indicate(chip, scale_factor=1.2, color=self.theme.highlight),
+                    *[
+                        Succession(
+                            Transform(copy, copy.copy().move_to(target.get_center())),
+                            FadeOut(copy, scale=0.6),
+                        )
+                        for copy, target in zip(flying, targets, strict=True)
+                    ],
+                )
+            )
+        landed = [FadeIn(text) for text in self.gradient.numbers.values() if text.cell.value != 0]
+        return Succession(
+            frame,
+            LaggedStart(*moves, lag_ratio=0.45),
+            AnimationGroup(*landed),
+        )
+
+    def beat_accumulate(self, beat: Beat) -> Animation:
+        """Show the contributions a repeated ID collects, and their column sum."""
+        panel = self.sum_panel
+        if panel is None or beat.highlight is None:
+            return Indicate(self.gradient_title, scale_factor=1.1)
+        row = beat.highlight.row
+        terms = sorted({c.index[0] for c in beat.numbers if c.kind == "term"})
+        boxes: list[VMobject] = []
+        for position in terms:
+            numbers = self._weight_row(position)
+            box = Rectangle(width=self.weights.body.width + 0.1, height=numbers[0].height * 2.1)
+            box.set_stroke(self.theme.highlight, width=3).set_fill(opacity=0)
+            box.move_to(xyz(self.weights.body.get_center()[0], numbers[0].get_center()[1]))
+            boxes.append(box)
+        boxes.append(self.gradient.row_box(row, self.theme))
+        self.sum_boxes = boxes
+        flights: list[Animation] = []
+        for position, targets in zip(terms, panel.numbers, strict=False):
+            sources = self._weight_row(position)
+            flights += [
+                ReplacementTransform(s.copy().set_z_index(1), t)
+                for s, t in zip(sources, targets, strict=True)
+            ]
+        total = [
+            ReplacementTransform(s.copy().set_z_index(1), t)
+            for s, t in zip(self.gradient.row_cells(row), panel.numbers[-1], strict=True)
+        ]
+        return Succession(
+            AnimationGroup(
+                *[Create(box) for box in boxes], FadeIn(panel.body), FadeIn(panel.title)
+            ),
+            AnimationGroup(*flights, FadeIn(panel.names)),
+            AnimationGroup(*total),
+        )
+
+    def beat_update(self, beat: Beat) -> Animation:
+        """SGD: each looked-up row's numbers turn into their new values."""
+        assert self.update_rule is not None
+        leaving: list[VMobject] = [
+            *getattr(self, "lookup_boxes", []),
+            *getattr(self, "sum_boxes", []),
+        ]
+        changes: list[Animation] = []
+        updated = sorted((c for c in beat.numbers if c.kind == "updated"), key=lambda c: c.index)
+        for cell in updated:
+            row, col = cell.index
+            old = self.grid.cells[(row, col)]
+            # Detach the old number from the grid, so that the transform takes
+            # it off screen whole and leaves the rest of the grid as it was.
+            self.grid.rows_by_index[row][1].remove(old)
+            self.scene.add(old)
+            colour = value_colour(cell.value, self.board.value_scale, self.theme)
+            new = NumberText(cell, old.font_size, colour)
+            new.place([old.slot_corners()[1][0], old.get_center()[1], 0], align="right")
+            self.grid.cells[(row, col)] = new
+            # The old value rolls up and out as the new one rolls in: a morph
+            # between two strings of digits would be unreadable halfway.
+            lift = UP * _roll_distance(old)
+            changes.append(AnimationGroup(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
+        rows = sorted({c.index[0] for c in updated})
+        pulses = [
+            Indicate(VGroup(*self.gradient.row_cells(row)), scale_factor=1.1, color=self.theme.chip)
+            for row in rows
+        ]
+        return Succession(
+            AnimationGroup(FadeIn(self.update_rule), *[FadeOut(m) for m in leaving]),
+            AnimationGroup(*pulses, *changes),
+        )
+
+    def beat_unchanged(self, beat: Beat) -> Animation:
+        """Mark each drawn row as nudged or unchanged."""
+        return LaggedStart(
+            *[FadeIn(mark, shift=0.15 * LEFT) for mark in self.marks.values()], lag_ratio=0.15
+        )
+
+    def beat_loss_drop(self, beat: Beat) -> Animation:
+        """Show the loss after the step."""
+        assert self.loss_arrow is not None
+        assert self.loss_after is not None
+        return Succession(
+            FadeIn(self.loss_arrow),
+            FadeIn(self.loss_after, shift=0.2 * LEFT),
+            Indicate(self.loss_after, scale_factor=1.15),
+        )
+
+    def beat_meaning(self, beat: Beat) -> Animation:
+        """Point at the columns: none of them was given a meaning."""
+        labels = list(self.grid.col_labels)
+        if not labels:
+            return Wait()
+        return LaggedStart(*[Indicate(label, scale_factor=1.4) for label in labels], lag_ratio=0.3)

@@ -1,0 +1,333 @@
+"""TrainingNudge: rows start random, and one SGD step nudges the looked-up ones.
+
+One real training step on a toy loss, ``L = Σ_t w_t · e_t`` with fixed
+weights ``w_t`` and ``e_t = E[id_t]``. Its gradient with respect to each
+looked-up vector is just ``w_t``; the lookup's backward pass scatter-adds
+those into ``∂L/∂E`` (a repeated ID collects one ``w_t`` per occurrence), and
+SGD moves only those rows. Every other row keeps its exact bits.
+"""
+
+from __future__ import annotations
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.table import Table
+from embedviz.core.training import occurrences, toy_loss_weights, training_step
+from embedviz.story.model import Gap, Highlight, NumberCell, Storyboard, Window
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
+from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.window import MAX_FULL_ROWS, gap_label
+
+__all__ = [
+    "DEFAULT_IDS",
+    "LEARNING_RATE",
+    "MAX_TRAINING_TOKENS",
+    "SPEC",
+    "build_training_nudge",
+    "training_window",
+]
+
+DEFAULT_IDS = (2, 3, 2)
+# A power of two: lr * grad is exact in float32, so the update matches
+# torch.optim.SGD bit for bit, and halving is easy to check by eye.
+LEARNING_RATE = 0.5
+# Two T-row panels share the frame with the matrix; beyond this they get unreadable.
+MAX_TRAINING_TOKENS = 8
+# Up to this many columns are all drawn; wider tables show the first and the
+# last: three blocks of the matrix's width share the frame's width.
+_FULL_COLS = 3
+
+
+def _gaps(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
+    gaps: list[Gap] = []
+    previous = -1
+    for index in [*shown, size]:
+        if index - previous > 1:
+            first, last = previous + 1, index - 1
+            gaps.append(Gap(first, last, gap_label(first, last, noun)))
+        previous = index
+    return tuple(gaps)
+
+
+def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
+    """Pick the rows and columns this scene draws.
+
+    Parameters
+    ----------
+    vocab_size
+        ``V``.
+    dim
+        ``d``.
+    ids
+        The token IDs; their rows are always drawn.
+
+    Returns
+    -------
+    Window
+        Every row when ``V <= 8``; otherwise the looked-up rows, the first
+        row no ID selects and the last row (so that unchanged rows are in
+        view). Every column when ``d <= 3``; otherwise columns 0 and
+        ``d - 1``. The matrix shares the frame's width with its gradient and
+        the loss weights, so it is narrower than the lookup scenes' window.
+    """
+    focus = set(ids)
+    if vocab_size <= MAX_FULL_ROWS:
+        rows = list(range(vocab_size))
+    else:
+        # At most len(focus) + 1 steps: the first row that no ID selects.
+        spare = next(row for row in range(vocab_size) if row not in focus)
+        rows = sorted(focus | {spare, vocab_size - 1})
+    cols = list(range(dim)) if dim <= _FULL_COLS else [0, dim - 1]
+    return Window(
+        rows=tuple(rows),
+        cols=tuple(cols),
+        row_gaps=_gaps(rows, vocab_size, "row"),
+        col_gaps=_gaps(cols, dim, "column"),
+    )
+
+
+def _training_ids(options: SceneOptions, table: Table) -> list[int]:
+    ids = options.ids if options.ids is not None else list(DEFAULT_IDS)
+    checked = validate_ids(ids, table.vocab_size)
+    if checked.ndim != 1:
+        raise EmbedvizError(
+            f"TrainingNudge shows one sequence, but the IDs have shape {checked.shape}; "
+            "give comma-separated IDs such as 2,3,2"
+        )
+    if checked.size > MAX_TRAINING_TOKENS:
+        raise EmbedvizError(
+            f"TrainingNudge shows at most {MAX_TRAINING_TOKENS} tokens legibly, "
+            f"but {checked.size} were given"
+        )
+    return [int(i) for i in checked]
+
+
+def _join(items: list[str]) -> str:
+    """``0``, ``0 and 2``, ``0, 2 and 5``."""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    """Storyboard: one SGD step of a toy loss nudges only the looked-up rows.
+
+    Parameters
+    ----------
+    options
+        ``ids`` holds one sequence (default ``[2, 3, 2]``: ID 2 repeats, so
+        its gradient row sums two contributions).
+    legend
+        Whether the colour legend appears (only the first time in a longer video).
+
+    Returns
+    -------
+    Storyboard
+        The scene data.
+
+    Raises
+    ------
+    EmbedvizError
+        For bad IDs, too many tokens, or a bad table.
+    """
+    table = make_table(options)
+    ids = _training_ids(options, table)
+    count, dim = len(ids), table.dim
+    weights = toy_loss_weights(count, dim, options.seed)
+    step = training_step(table, ids, weights, LEARNING_RATE)
+    window = training_window(table.vocab_size, dim, ids)
+    looked_up = [int(row) for row in step.rows]
+    rec = Recorder(window, (count, dim))
+    screen = rec.screen
+
+    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    rec.beat(
+        "intro",
+        "intro",
+        "Every row of the embedding matrix starts out as random numbers. Training then "
+        "nudges those rows, exactly as it nudges every other weight.",
+        run_time=1.5,
+    )
+
+    for position, token_id in enumerate(ids):
+        screen.add(int_cell("token_id", (position,), token_id))
+        screen.add(int_cell("position", (position,), position))
+        for col in window.cols:
+            screen.add(value_cell("upstream", (position, col), weights[position, col]))
+    screen.labels["loss_formula"] = "L = Σ_t w_t · e_t"
+    screen.labels["upstream_title"] = "w_t"
+    screen.labels["loss_equals"] = "="
+    screen.add(value_cell("loss", (0,), step.loss_before))
+    rec.beat(
+        "loss",
+        "loss",
+        "One training step. Each ID looks up its row, e_t = E[id_t]; a toy loss "
+        "adds up w_t · e_t over the positions.",
+        run_time=1.6,
+        min_hold=1.5,
+    )
+
+    screen.labels["upstream_title"] = "w_t = ∂L/∂e_t"
+    rec.beat(
+        "upstream",
+        "upstream",
+        "Backpropagation asks how L changes with each looked-up vector. For this loss "
+        "the answer is simply its weight: ∂L/∂e_t = w_t.",
+        run_time=1.0,
+    )
+
+    for row in window.rows:
+        for col in window.cols:
+            screen.add(value_cell("grad", (row, col), step.grad_row(row)[col]))
+    hidden = "Every other row, drawn or hidden," if window.row_gaps else "Every other row"
+    rec.beat(
+        "scatter",
+        "scatter",
+        f"The lookup's backward pass adds each w_t into row id_t of ∂L/∂E. "
+        f"{hidden} gets exactly zero.",
+        run_time=2.4,
+        min_hold=1.2,
+    )
+
+    repeated = next((token_id for token_id in ids if ids.count(token_id) > 1), None)
+    if repeated is not None:
+        where = occurrences(ids, repeated)
+        terms = " + ".join(f"w_{position}" for position in where)
+        screen.labels["sum_title"] = f"∂L/∂E[{repeated}] = {terms}"
+        for number, position in enumerate(where):
+            sign = "" if number == 0 else "+ "
+            screen.labels[f"sum_term_{number:02d}"] = f"{sign}w_{position}"
+            for col in window.cols:
+                screen.add(value_cell("term", (position, col), weights[position, col]))
+        screen.labels["sum_total"] = "="
+        for col in window.cols:
+            screen.add(value_cell("sum", (repeated, col), step.grad_row(repeated)[col]))
+        times = _COUNT_WORDS[len(where)]
+        if len(where) <= 3:
+            narration = (
+                f"ID {repeated} occurs at positions {_join([str(p) for p in where])}, so row "
+                f"{repeated} collects {times} contributions: {terms}. "
+                "Repeats add up; they never overwrite."
+            )
+        else:
+            narration = (
+                f"ID {repeated} occurs {times} times, so row {repeated} collects {times} "
+                "contributions, one w_t per occurrence. Repeats add up; they never overwrite."
+            )
+        rec.beat(
+            "accumulate",
+            "accumulate",
+            narration,
+            run_time=1.8,
+            highlight=Highlight((where[0],), repeated, repeated),
+            min_hold=1.5,
+        )
+    else:
+        rec.beat(
+            "accumulate",
+            "accumulate",
+            "Each ID occurs once here, so each gradient row is a single w_t. "
+            "A repeated ID would collect one w_t per occurrence, summed.",
+            run_time=1.0,
+        )
+
+    for row in looked_up:
+        if row not in window.rows:
+            continue
+        after = step.after_row(row)
+        for col in window.cols:
+            del screen.numbers[("weight", (row, col))]
+            screen.add(value_cell("updated", (row, col), after[col]))
+    screen.add(NumberCell("lr", (0,), f"{LEARNING_RATE:g}", LEARNING_RATE))
+    screen.labels["update_left"] = "E ← E −"
+    screen.labels["update_right"] = "· ∂L/∂E"
+    rec.beat(
+        "update",
+        "update",
+        f"Stochastic gradient descent with learning rate {LEARNING_RATE:g} moves each row "
+        f"against its gradient: E ← E − {LEARNING_RATE:g} · ∂L/∂E.",
+        run_time=2.0,
+    )
+
+    unchanged = [row for row in window.rows if row not in looked_up]
+    for row in window.rows:
+        if row in looked_up:
+            screen.labels[f"mark_{row:06d}"] = "nudged"
+        else:
+            screen.labels[f"mark_{row:06d}"] = "unchanged"
+    if unchanged:
+        noun = "Row" if len(unchanged) == 1 else "Rows"
+        pronoun = "it" if len(unchanged) == 1 else "them"
+        tail = " So does every hidden row." if window.row_gaps else ""
+        narration = (
+            f"{noun} {_join([str(r) for r in unchanged])} had zero gradient, so the "
+            f"update leaves {pronoun} bit-for-bit the same.{tail}"
+        )
+    else:
+        narration = (
+            "Every row drawn here was looked up, so every one moved. Rows that no ID "
+            "selects get zero gradient and keep their exact bits."
+        )
+    rec.beat("unchanged", "unchanged", narration, run_time=1.0)
+
+    screen.add(value_cell("loss", (1,), step.loss_after))
+    screen.labels["loss_arrow"] = "→"
+    if step.loss_after < step.loss_before:
+        narration = (
+            "The loss went down: stepping against the gradient moved each looked-up row "
+            "in the direction that makes L smaller."
+        )
+    else:
+        narration = (
+            "The loss did not go down: these weights cancel, so the gradient is zero "
+            "and nothing moved."
+        )
+    rec.beat("loss-drop", "loss_drop", narration, run_time=1.0)
+
+    rec.beat(
+        "meaning",
+        "meaning",
+        "Nobody assigns a meaning to any column. Over many such steps, training only "
+        "finds directions that make the model's later predictions less wrong.",
+        run_time=1.2,
+        min_hold=2.0,
+    )
+    return Storyboard(
+        scene="TrainingNudge",
+        title="Training nudges the rows",
+        options=options.to_dict(),
+        vocab_size=table.vocab_size,
+        dim=dim,
+        source=table.source,
+        ids=ids,
+        beats=tuple(rec.beats),
+        layout="training_nudge",
+        value_scale=scale,
+    )
+
+
+def _ids_text(ids: list[int]) -> str:
+    return ",".join(str(i) for i in ids)
+
+
+SPEC = SceneSpec(
+    name="TrainingNudge",
+    alias="training",
+    module="training_nudge",
+    summary="One SGD step: the gradient scatter-adds into looked-up rows; the rest stay put.",
+    build=build_training_nudge,
+    order=70,
+    examples=(
+        {
+            "ids": _ids_text([464, 50256, 464, 11, 3290, 11, 50256, 11]),
+            "vocab": 50257,
+            "dim": 768,
+        },
+        {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal", "theme": "light"},
+        {"ids": "4,1,0", "vocab": 5, "dim": 1},
+    ),
+)
