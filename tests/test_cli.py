@@ -11,7 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-SCENE_NAMES = {"SingleTokenLookup", "SequenceLookup"}
+from embedviz.story.scenes import SCENES
+
+SCENE_NAMES = set(SCENES)
 
 # print(emb(torch.tensor([2, 3, 5, 1]))) after torch.manual_seed(123) and
 # emb = torch.nn.Embedding(6, 3), as printed by torch 2.13.0.
@@ -65,7 +67,7 @@ def test_scenes_lists_each_scene_once_per_line(tmp_path: Path) -> None:
     assert len(lines) == len(SCENE_NAMES)
     assert {line.split()[0] for line in lines} == SCENE_NAMES
     aliases = {line.split()[0]: line.split()[1] for line in lines}
-    assert aliases == {"SingleTokenLookup": "single", "SequenceLookup": "sequence"}
+    assert aliases == {name: spec.alias for name, spec in SCENES.items()}
 
 
 # ------------------------------------------------------------------------ storyboard

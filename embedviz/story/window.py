@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from embedviz.story.model import Gap, Window
 
-__all__ = ["MAX_FULL_COLS", "MAX_FULL_ROWS", "choose_window", "gap_label"]
+__all__ = ["MAX_FULL_COLS", "MAX_FULL_ROWS", "choose_window", "gap_label", "hidden_ranges"]
 
 MAX_FULL_ROWS = 8
 MAX_FULL_COLS = 6
@@ -41,7 +41,23 @@ def gap_label(first: int, last: int, noun: str) -> str:
     return f"{noun}s {first}\u2013{last} not shown"
 
 
-def _gaps(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
+def hidden_ranges(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
+    """Label every hidden range around the shown indices.
+
+    Parameters
+    ----------
+    shown
+        The drawn indices, ascending.
+    size
+        How many indices there are (``V`` or ``d``).
+    noun
+        ``row`` or ``column``.
+
+    Returns
+    -------
+    tuple of Gap
+        One gap per run of hidden indices, labelled exactly.
+    """
     gaps = []
     previous = -1
     for index in [*shown, size]:
@@ -92,6 +108,6 @@ def choose_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Windo
     return Window(
         rows=tuple(rows),
         cols=tuple(cols),
-        row_gaps=_gaps(rows, vocab_size, "row"),
-        col_gaps=_gaps(cols, dim, "column"),
+        row_gaps=hidden_ranges(rows, vocab_size, "row"),
+        col_gaps=hidden_ranges(cols, dim, "column"),
     )

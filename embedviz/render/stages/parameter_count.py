@@ -1,0 +1,390 @@
+"""The parameter-count layout: a schematic V x d block and the sums beside it.
+
+The table is never drawn cell by cell (it may hold billions of values). It is
+one block, labelled with its row and column counts, with a 2 x 3 corner of
+real values to show what it is made of. The right half holds the product
+``V x d``, the memory per dtype, the comparison of widths d, and the note that
+a lookup copies one row without arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Animation,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    GrowFromEdge,
+    LaggedStart,
+    Line,
+    Rectangle,
+    ReplacementTransform,
+    Succession,
+    Transform,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.animations import make_reveal_animation
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.mobjects import char_advance, digit_height, xyz
+from embedviz.render.stage import Stage, register_stage
+from embedviz.render.stages.zero_based import mono_line
+from embedviz.render.theme import value_colour
+from embedviz.story.model import Beat, NumberCell
+
+__all__ = ["ParameterCountStage"]
+
+# The schematic block, in scene units.
+_BLOCK_LEFT, _BLOCK_RIGHT = -5.25, -1.2
+_BLOCK_TOP, _BLOCK_BOTTOM = 1.6, -2.45
+_ROW_PITCH = 0.42
+# The right-hand panel and its column anchors (left edge, then right edges).
+_PANEL_LEFT, _PANEL_RIGHT = -0.6, 6.85
+_BYTES_RIGHT, _TOTAL_RIGHT = 1.85, 4.45
+_BAR_LEFT, _BAR_MAX = 1.3, 1.05
+_COUNT_Y = 2.35
+_ROWS_LABEL_Y = -0.95
+_BOTTOM_SLOT = int((_BLOCK_TOP - _BLOCK_BOTTOM) / _ROW_PITCH) - 1
+_TABLE_HEADER_Y = 1.6
+_COMPARE_HEADER_Y = 0.05
+_LINE_PITCH = 0.44
+_COLUMN_GAP = 0.3
+_LOOKUP_Y = -1.95
+_HEADER_SIZE = 18
+_TEXT_SIZE = 20
+_NUMBER_SIZE = 22
+_CORNER_SIZE = 18
+_LABEL_SIZE = 16
+_DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16")
+# Seeded values are standard normal: colour them on the lookup scenes' usual scale.
+_COLOUR_SCALE = 3.0
+
+
+def _fit_width(mobject: VMobject, width: float) -> VMobject:
+    """Shrink (never grow) a line that would overrun its region."""
+    if mobject.width > width:
+        mobject.scale_to_fit_width(width)
+    return mobject
+
+
+@register_stage
+class ParameterCountStage(Stage):
+    """A labelled schematic block, the parameter count, memory and the d trade-off."""
+
+    layout = "parameter_count"
+
+    def build(self) -> None:
+        """Create and place every piece; beats only fade or move them."""
+        self._build_block()
+        self._build_count()
+        self._build_memory()
+        self._build_compare()
+        self._build_lookup()
+
+    def _cell(self, kind: str, *index: int) -> NumberCell:
+        return self.cells[(kind, tuple(index))]
+
+    def _compare_dtype(self) -> str:
+        return next(
+            label for beat in self.board.beats for label in beat.labels if label.endswith(" memory")
+        )
+
+    def _count(self, kind: str) -> int:
+        return sum(1 for key in self.cells if key[0] == kind)
+
+    # -- layout ----------------------------------------------------------------
+    def _build_block(self) -> None:
+        theme = self.theme
+        width, height = _BLOCK_RIGHT - _BLOCK_LEFT, _BLOCK_TOP - _BLOCK_BOTTOM
+        body = Rectangle(width=width, height=height)
+        body.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.cell_stroke, width=1.5)
+        body.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, (_BLOCK_TOP + _BLOCK_BOTTOM) / 2))
+        # Faint row rules: the block reads as a stack of rows without drawing V of them.
+        rules = VGroup(
+            *[
+                Line(
+                    xyz(_BLOCK_LEFT, y),
+                    xyz(_BLOCK_RIGHT, y),
+                    stroke_width=0.8,
+                    color=theme.cell_stroke,
+                )
+                for y in _frange(_BLOCK_TOP - _ROW_PITCH, _BLOCK_BOTTOM + 0.05, _ROW_PITCH)
+            ]
+        )
+        self.block = VGroup(body, rules)
+        self.block_body = body
+
+        cols = sorted({key[1][1] for key in self.cells if key[0] == "corner"})
+        rows = sorted({key[1][0] for key in self.cells if key[0] == "corner"})
+        token_id = int(self.board.ids)
+        self.band_slot = _band_slot(token_id, self.board.vocab_size, len(rows))
+        slot = char_advance(_CORNER_SIZE) * 7.3
+        label_right = _BLOCK_LEFT + char_advance(_LABEL_SIZE) * _label_chars(self.cells) + 0.1
+        values_left = label_right + 0.15
+        self.corner = VGroup()
+        for r in rows:
+            y = _slot_y(r)
+            label = NumberText(self._cell("row_label", r), _LABEL_SIZE, theme.muted)
+            label.place([label_right, y, 0], align="right")
+            self.corner.add(label)
+            for c in cols:
+                cell = self._cell("corner", r, c)
+                number = NumberText(
+                    cell, _CORNER_SIZE, value_colour(cell.value, _COLOUR_SCALE, theme)
+                )
+                number.place([values_left + (c + 1) * slot, y, 0], align="right")
+                self.corner.add(number)
+            if self.board.dim > len(cols):
+                dots = LabelText("\u2026", _CORNER_SIZE, theme.muted)
+                dots.place([values_left + len(cols) * slot + 0.12, y, 0], align="left")
+                self.corner.add(dots)
+        if self.board.vocab_size > len(rows):
+            # Hidden rows sit between the corner and the looked-up row (or after both).
+            dots_slot = len(rows) if self.band_slot != len(rows) else len(rows) + 1
+            dots = LabelText("\u22ee", _CORNER_SIZE, theme.muted)
+            dots.move_to(xyz(values_left + slot * 0.6, _slot_y(dots_slot)))
+            self.corner.add(dots)
+        self.heading = SansText("embedding matrix E", 22, theme.muted)
+        self.heading.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, 2.35))
+        self.cols_number = NumberText(self._cell("block_size", 1), _NUMBER_SIZE, theme.text)
+        cols_word = SansText("columns", _TEXT_SIZE, theme.muted)
+        self.cols_label = VGroup(self.cols_number, cols_word).arrange(RIGHT, buff=0.15)
+        self.cols_label.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, _BLOCK_TOP + 0.3))
+        self.rows_number = NumberText(self._cell("block_size", 0), _NUMBER_SIZE, theme.text)
+        rows_word = SansText("rows", _TEXT_SIZE, theme.muted)
+        self.rows_label = VGroup(self.rows_number, rows_word).arrange(DOWN, buff=0.15)
+        _fit_width(self.rows_label, _BLOCK_LEFT - 0.2 - (-7.0))
+        self.rows_label.move_to(xyz(0, _ROWS_LABEL_Y))
+        self.rows_label.align_to(xyz(_BLOCK_LEFT - 0.2, 0), RIGHT)
+        # Braces of a kind: thin rules along the two sides that the counts measure.
+        self.measures = VGroup(
+            Line(xyz(_BLOCK_LEFT - 0.1, _BLOCK_TOP), xyz(_BLOCK_LEFT - 0.1, _BLOCK_BOTTOM)),
+            Line(xyz(_BLOCK_LEFT, _BLOCK_TOP + 0.1), xyz(_BLOCK_RIGHT, _BLOCK_TOP + 0.1)),
+        ).set_stroke(theme.muted, width=2)
+
+    def _build_count(self) -> None:
+        theme = self.theme
+        product = mono_line(
+            [
+                self._cell("factor", 0),
+                " \u00d7 ",
+                self._cell("factor", 1),
+                " = ",
+                self._cell("param_count", 0),
+            ],
+            26,
+            [theme.text, theme.muted, theme.text, theme.muted, theme.accent],
+        )
+        word = SansText("parameters", _NUMBER_SIZE, theme.accent)
+        word.next_to(product, RIGHT, buff=0.25)
+        self.count_line = VGroup(product, word)
+        _fit_width(self.count_line, _PANEL_RIGHT - _PANEL_LEFT)
+        self.count_line.move_to(xyz(0, _COUNT_Y)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
+        self.factors = (product[0], product[2])
+
+    def _build_memory(self) -> None:
+        theme = self.theme
+        header = VGroup(
+            _at(SansText("dtype", _HEADER_SIZE, theme.muted), _PANEL_LEFT, LEFT),
+            _at(SansText("bytes each", _HEADER_SIZE, theme.muted), _BYTES_RIGHT, RIGHT),
+            _at(SansText("total bytes", _HEADER_SIZE, theme.muted), _TOTAL_RIGHT, RIGHT),
+            _at(SansText("memory", _HEADER_SIZE, theme.muted), _PANEL_RIGHT, RIGHT),
+        )
+        header.shift(UP * _TABLE_HEADER_Y)
+        self.memory_header = header
+        self.memory_rows: list[VGroup] = []
+        dtypes = [label for label in self.board.beats[-1].labels if label in _DTYPE_NAMES]
+        rows = range(self._count("dtype_memory"))
+        # Totals of many gigabytes get a smaller font rather than crowd "bytes each".
+        total_size = _font_to_fit(
+            [self._cell("dtype_total", n).text for n in rows],
+            _TOTAL_RIGHT - _BYTES_RIGHT - _COLUMN_GAP,
+            _NUMBER_SIZE,
+        )
+        for number in rows:
+            y = _TABLE_HEADER_Y - (number + 1) * _LINE_PITCH
+            name = LabelText(dtypes[number], _NUMBER_SIZE, theme.text)
+            name.place([_PANEL_LEFT, y, 0], align="left")
+            each = NumberText(self._cell("dtype_bytes", number), _NUMBER_SIZE, theme.text)
+            each.place([_BYTES_RIGHT, y, 0], align="right")
+            total = NumberText(self._cell("dtype_total", number), total_size, theme.muted)
+            total.place([_TOTAL_RIGHT, y, 0], align="right")
+            memory = NumberText(self._cell("dtype_memory", number), _NUMBER_SIZE, theme.output)
+            memory.place([_PANEL_RIGHT, y, 0], align="right")
+            self.memory_rows.append(VGroup(name, each, total, memory))
+
+    def _build_compare(self) -> None:
+        theme = self.theme
+        header = VGroup(
+            _at(SansText("width", _HEADER_SIZE, theme.muted), _PANEL_LEFT, LEFT),
+            _at(SansText("parameters", _HEADER_SIZE, theme.muted), _TOTAL_RIGHT, RIGHT),
+            # The comparison prices every width in float32 (the label is recorded).
+            _at(LabelText(self._compare_dtype(), _HEADER_SIZE, theme.muted), _PANEL_RIGHT, RIGHT),
+        )
+        header.shift(UP * _COMPARE_HEADER_Y)
+        self.compare_header = header
+        count = self._count("compare_dim")
+        largest = max(self._cell("compare_count", k).value for k in range(count))
+        count_size = _font_to_fit(
+            [self._cell("compare_count", k).text for k in range(count)],
+            _TOTAL_RIGHT - _BAR_LEFT - _BAR_MAX - _COLUMN_GAP,
+            _TEXT_SIZE,
+        )
+        self.compare_rows: list[tuple[VGroup, Rectangle]] = []
+        for k in range(count):
+            y = _COMPARE_HEADER_Y - (k + 1) * _LINE_PITCH
+            current = self._cell("compare_dim", k).value == self.board.dim
+            colour = theme.text if current else theme.muted
+            width_line = mono_line(["d = ", self._cell("compare_dim", k)], _TEXT_SIZE, [colour] * 2)
+            width_line.move_to(xyz(0, y)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
+            params = NumberText(self._cell("compare_count", k), count_size, colour)
+            params.place([_TOTAL_RIGHT, y, 0], align="right")
+            memory = NumberText(
+                self._cell("compare_memory", k), _TEXT_SIZE, theme.output if current else colour
+            )
+            memory.place([_PANEL_RIGHT, y, 0], align="right")
+            share = self._cell("compare_count", k).value / largest
+            bar = Rectangle(width=max(_BAR_MAX * share, 0.02), height=digit_height(_TEXT_SIZE))
+            bar.set_fill(theme.accent if current else theme.muted, opacity=1.0).set_stroke(width=0)
+            bar.move_to(xyz(0, y)).align_to(xyz(_BAR_LEFT, 0), LEFT)
+            self.compare_rows.append((VGroup(width_line, params, memory), bar))
+
+    def _build_lookup(self) -> None:
+        theme = self.theme
+        # The row the token selects, picked out across the block.
+        row_y = _slot_y(self.band_slot)
+        self.band = Rectangle(width=_BLOCK_RIGHT - _BLOCK_LEFT, height=_ROW_PITCH)
+        self.band.set_fill(theme.chip, opacity=0.3).set_stroke(theme.chip, width=3)
+        self.band.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, row_y))
+        self.chip = self.make_chip(self._cell("token_id", 0), 22)
+        self.chip.move_to(xyz(0, row_y)).align_to(xyz(_BLOCK_LEFT - 0.25, 0), RIGHT)
+        self.strip = Rectangle(width=1.9, height=_ROW_PITCH)
+        self.strip.set_fill(theme.chip, opacity=0.3).set_stroke(theme.chip, width=3)
+        self.strip.move_to(xyz(0, _LOOKUP_Y)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
+        self.strip_label = mono_line(
+            ["E[", self._cell("lookup_row", 0), "]"], _CORNER_SIZE, [theme.text] * 3
+        )
+        self.strip_label.move_to(self.strip)
+        values = NumberText(self._cell("row_values", 0), _TEXT_SIZE, theme.text)
+        values_word = SansText("values copied,", _TEXT_SIZE, theme.muted)
+        nbytes = NumberText(self._cell("row_bytes", 0), _TEXT_SIZE, theme.text)
+        bytes_word = SansText("bytes", _TEXT_SIZE, theme.muted)
+        facts = VGroup(values, values_word, nbytes, bytes_word).arrange(RIGHT, buff=0.14)
+        facts.next_to(self.strip, RIGHT, buff=0.3)
+        _fit_width(facts, _PANEL_RIGHT - facts.get_left()[0])
+        note = SansText("no multiplications, no additions", _TEXT_SIZE, theme.accent)
+        note.next_to(facts, DOWN, buff=0.18).align_to(facts, LEFT)
+        self.lookup_facts = VGroup(facts, note)
+
+    # -- beat handlers -----------------------------------------------------------
+    def beat_table(self, beat: Beat) -> Animation:
+        """Show the block, its sizes and its corner of real values."""
+        return Succession(
+            make_reveal_animation(
+                [
+                    self.title,
+                    self.heading,
+                    self.block,
+                    self.measures,
+                    self.cols_label,
+                    self.rows_label,
+                ]
+            ),
+            LaggedStart(*[FadeIn(m) for m in self.corner], lag_ratio=0.15),
+        )
+
+    def beat_count(self, beat: Beat) -> Animation:
+        """Carry V and d over into the product, then reveal the count."""
+        product, word = self.count_line
+        rows_copy, cols_copy = self.rows_number.copy(), self.cols_number.copy()
+        return Succession(
+            AnimationGroup(
+                ReplacementTransform(rows_copy, product[0]),
+                ReplacementTransform(cols_copy, product[2]),
+                FadeIn(product[1]),
+            ),
+            FadeIn(product[3]),
+            AnimationGroup(FadeIn(product[4], scale=1.2), FadeIn(word)),
+        )
+
+    def beat_dtype(self, beat: Beat) -> Animation:
+        """Add the next dtype's row to the memory table (with the header, the first time)."""
+        number = sum(1 for cell in beat.numbers if cell.kind == "dtype_memory") - 1
+        row = self.memory_rows[number]
+        reveal = LaggedStart(*[FadeIn(piece, shift=0.1 * RIGHT) for piece in row], lag_ratio=0.3)
+        if number == 0:
+            return Succession(FadeIn(self.memory_header), reveal)
+        return reveal
+
+    def beat_compare(self, beat: Beat) -> Animation:
+        """Compare a narrower and a wider d: bars grow with the parameter count."""
+        rows = [
+            AnimationGroup(FadeIn(texts), GrowFromEdge(bar, LEFT))
+            for texts, bar in self.compare_rows
+        ]
+        return Succession(FadeIn(self.compare_header), LaggedStart(*rows, lag_ratio=0.5))
+
+    def beat_lookup(self, beat: Beat) -> Animation:
+        """Pick out the chip's row and copy it: values move, nothing is computed."""
+        flying = self.band.copy()
+        return Succession(
+            FadeIn(self.chip, shift=0.3 * RIGHT),
+            Create(self.band),
+            Transform(flying, self.strip),
+            AnimationGroup(FadeIn(self.strip_label), FadeIn(self.lookup_facts)),
+        )
+
+
+def _font_to_fit(texts: Sequence[str], width: float, largest: float) -> float:
+    """Return the largest monospace font size (up to ``largest``) at which every text fits."""
+    widest = max(len(text) for text in texts)
+    return min(largest, width / (widest * char_advance(1.0)))
+
+
+def _slot_y(slot: int) -> float:
+    """Return the centre height of the block's row slot ``slot`` (0 at the top)."""
+    return _BLOCK_TOP - (slot + 0.5) * _ROW_PITCH
+
+
+def _band_slot(token_id: int, vocab_size: int, corner_rows: int) -> int:
+    """Place the looked-up row: in the corner if it is drawn there, else after it.
+
+    The last row of a table with hidden rows goes to the bottom slot, so the
+    block keeps its top-to-bottom order.
+    """
+    if token_id < corner_rows:
+        return token_id
+    if token_id == vocab_size - 1 and vocab_size > corner_rows + 2:
+        return _BOTTOM_SLOT
+    return (
+        corner_rows + 1 if vocab_size > corner_rows + 1 and token_id > corner_rows else corner_rows
+    )
+
+
+def _label_chars(cells: dict[tuple[str, tuple[int, ...]], NumberCell]) -> int:
+    """Return the width, in characters, of the corner's widest row number."""
+    return max(len(cell.text) for key, cell in cells.items() if key[0] == "row_label")
+
+
+def _at(mobject: VMobject, x: float, edge: np.ndarray) -> VMobject:
+    """Put a header's left or right edge at ``x`` (its centre at height 0)."""
+    mobject.move_to(xyz(0, 0))
+    return mobject.align_to(xyz(x, 0), edge)
+
+
+def _frange(start: float, stop: float, step: float) -> list[float]:
+    """Descending values from ``start`` while above ``stop``."""
+    values = []
+    value = start
+    while value > stop:
+        values.append(value)
+        value -= step
+    return values

@@ -1,0 +1,314 @@
+"""ParameterCount: a V x d table holds V * d parameters, and they cost memory.
+
+GPT-2's 50257 x 768 table by default. The scene counts the parameters, prices
+them in float32 and bfloat16, compares a narrower and a wider d, and ends on
+the point that a lookup itself does no arithmetic. It never builds the table:
+only a 2 x 3 corner of real values is computed, so any V and d render at
+the same speed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.params import (
+    bytes_per_parameter,
+    check_table_shape,
+    comparison_dims,
+    format_bytes_binary,
+    format_count,
+    parameter_count,
+    table_bytes,
+)
+from embedviz.core.table import TorchSeededTable
+from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
+from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.window import hidden_ranges
+
+__all__ = [
+    "COMPARE_DTYPE",
+    "CORNER_SHAPE",
+    "DTYPES",
+    "PARAMS_DEFAULT_DIM",
+    "PARAMS_DEFAULT_VOCAB",
+    "SPEC",
+    "build_parameter_count",
+    "count_cell",
+    "leading_rows",
+    "memory_cell",
+]
+
+# GPT-2's token embedding: 50257 BPE tokens, 768 dimensions.
+PARAMS_DEFAULT_VOCAB = 50257
+PARAMS_DEFAULT_DIM = 768
+# The storage formats priced on screen, in order.
+DTYPES = ("float32", "bfloat16")
+# The format the comparison of widths is priced in.
+COMPARE_DTYPE = "float32"
+# The corner of real values drawn inside the schematic block.
+CORNER_SHAPE = (2, 3)
+_MAX_SEED = 2**64 - 1
+_DEFAULT_ID = 3
+
+
+def count_cell(kind: str, index: tuple[int, ...], count: int) -> NumberCell:
+    """Make the cell for a whole count, drawn with thousands separators.
+
+    Parameters
+    ----------
+    kind
+        What the count is.
+    index
+        Where it sits.
+    count
+        The count.
+
+    Returns
+    -------
+    NumberCell
+        Text such as ``38,597,376``; the value is the count.
+    """
+    return NumberCell(kind, index, format_count(count), float(count))
+
+
+def memory_cell(kind: str, index: tuple[int, ...], nbytes: int) -> NumberCell:
+    """Make the cell for a memory size, drawn in binary units.
+
+    Parameters
+    ----------
+    kind
+        What the size is.
+    index
+        Where it sits.
+    nbytes
+        The exact number of bytes.
+
+    Returns
+    -------
+    NumberCell
+        Text such as ``147.2 MiB``; the value is the exact byte count.
+    """
+    return NumberCell(kind, index, format_bytes_binary(nbytes), float(nbytes))
+
+
+def leading_rows(
+    options: SceneOptions, vocab_size: int, dim: int, count: int
+) -> npt.NDArray[np.float32]:
+    """Return the first rows of the table the options describe, and no more.
+
+    Parameters
+    ----------
+    options
+        The resolved options (``weights``, ``init`` and ``seed`` are used).
+    vocab_size, dim
+        The table's shape (checked, and taken from the file for ``weights``).
+    count
+        How many leading rows, at most ``vocab_size``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float32 ``(count, dim)``, equal to the first rows of the table that
+        :func:`embedviz.story.scenes.common.make_table` would build, without
+        building (or refusing for its size) the whole table.
+
+    Raises
+    ------
+    EmbedvizError
+        For a bad seed or a bad weights file.
+    """
+    rows = np.arange(count, dtype=np.int64)
+    if options.weights is not None:
+        return make_table(options).rows(rows)
+    if options.init == "torch":
+        # Computes only these rows, whatever V is.
+        return TorchSeededTable(vocab_size, dim, options.seed).rows(rows)
+    if isinstance(options.seed, bool) or not 0 <= options.seed <= _MAX_SEED:
+        raise EmbedvizError(
+            f"the seed must be a whole number from 0 to 2**64-1, not {options.seed!r}"
+        )
+    # numpy's Generator fills a (V, d) draw in row-major order, so its first
+    # rows are exactly a (count, d) draw from the same seed.
+    return np.random.default_rng(options.seed).standard_normal((count, dim), dtype=np.float32)
+
+
+def _lookup_id(options: SceneOptions, vocab_size: int) -> int:
+    """Return the one ID the lookup beat copies (default 3, or the last row of a tiny table)."""
+    ids = options.ids if options.ids is not None else [min(_DEFAULT_ID, vocab_size - 1)]
+    checked = validate_ids(ids, vocab_size)
+    if checked.size != 1:
+        raise EmbedvizError(
+            f"ParameterCount looks up one token ID, but {checked.size} were given; "
+            "pass a single ID such as --ids 3"
+        )
+    return int(checked.ravel()[0])
+
+
+def _table_shape(options: SceneOptions) -> tuple[int, int, str]:
+    """Return V, d and where they come from, without building the table."""
+    if options.weights is not None:
+        # A weights file fixes the shape (and make_table checks --vocab/--dim against it).
+        table = make_table(options)
+        return table.vocab_size, table.dim, table.source
+    vocab = options.vocab if options.vocab is not None else PARAMS_DEFAULT_VOCAB
+    dim = options.dim if options.dim is not None else PARAMS_DEFAULT_DIM
+    check_table_shape(vocab, dim)
+    if options.init == "torch":
+        return vocab, dim, TorchSeededTable(vocab, dim, options.seed).source
+    return vocab, dim, f"numpy normal, seed {options.seed}"
+
+
+def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    """Storyboard: V x d parameters, their memory, the d trade-off, a free lookup.
+
+    Parameters
+    ----------
+    options
+        ``vocab`` and ``dim`` (default 50257 and 768, GPT-2's), or ``weights``;
+        ``ids`` holds the one ID the last beat looks up (default 3).
+    legend
+        Accepted for a uniform builder signature; this scene colours no values
+        by size, so it shows no legend.
+
+    Returns
+    -------
+    Storyboard
+        The scene data.
+
+    Raises
+    ------
+    EmbedvizError
+        For more than one ID or an ID outside the table, a size that is not a
+        positive whole number, a bad seed or a bad weights file.
+    """
+    vocab, dim, source = _table_shape(options)
+    token_id = _lookup_id(options, vocab)
+    count = parameter_count(vocab, dim)
+    corner_rows, corner_cols = min(vocab, CORNER_SHAPE[0]), min(dim, CORNER_SHAPE[1])
+    corner = leading_rows(options, vocab, dim, corner_rows)[:, :corner_cols]
+    rows, cols = list(range(corner_rows)), list(range(corner_cols))
+    window = Window(
+        rows=tuple(rows),
+        cols=tuple(cols),
+        row_gaps=hidden_ranges(rows, vocab, "row"),
+        col_gaps=hidden_ranges(cols, dim, "column"),
+    )
+    rec = Recorder(window, (vocab, dim))
+    screen = rec.screen
+    is_gpt2 = (vocab, dim) == (PARAMS_DEFAULT_VOCAB, PARAMS_DEFAULT_DIM)
+    V, d = format_count(vocab), format_count(dim)  # noqa: N806 - the maths' names
+
+    screen.add(count_cell("block_size", (0,), vocab), count_cell("block_size", (1,), dim))
+    for r in rows:
+        screen.add(int_cell("row_label", (r,), r))
+        for c in cols:
+            screen.add(value_cell("corner", (r, c), corner[r, c]))
+    owner = "GPT-2's embedding table" if is_gpt2 else "This embedding table"
+    rec.beat(
+        "table",
+        "table",
+        f"{owner} has one row per vocabulary entry and one column per dimension: "
+        f"{V} rows of {d} numbers each.",
+        run_time=1.5,
+    )
+
+    screen.add(
+        count_cell("factor", (0,), vocab),
+        count_cell("factor", (1,), dim),
+        count_cell("param_count", (0,), count),
+    )
+    rec.beat(
+        "count",
+        "count",
+        f"Every entry is a trainable parameter, so E holds V \u00d7 d = {V} \u00d7 {d} "
+        f"= {format_count(count)} of them.",
+        run_time=1.6,
+        min_hold=1.5,
+    )
+
+    for number, dtype in enumerate(DTYPES):
+        size = bytes_per_parameter(dtype)
+        nbytes = table_bytes(vocab, dim, dtype)
+        screen.labels[f"dtype_{number}"] = dtype
+        screen.add(
+            count_cell("dtype_bytes", (number,), size),
+            count_cell("dtype_total", (number,), nbytes),
+            memory_cell("dtype_memory", (number,), nbytes),
+        )
+        if number == 0:
+            narration = (
+                f"Stored as {dtype}, each parameter takes {size} bytes: "
+                f"{format_count(nbytes)} bytes in all, or {format_bytes_binary(nbytes)}."
+            )
+        else:
+            narration = (
+                f"In {dtype}, a common 16-bit format for training and inference, each takes "
+                f"{size} bytes, halving the table to {format_bytes_binary(nbytes)}."
+            )
+        rec.beat(dtype, "dtype", narration, run_time=1.2, min_hold=1.5)
+
+    widths = comparison_dims(dim)
+    screen.labels["compare_dtype"] = f"{COMPARE_DTYPE} memory"
+    for number, width in enumerate(widths):
+        screen.add(
+            count_cell("compare_dim", (number,), width),
+            count_cell("compare_count", (number,), parameter_count(vocab, width)),
+            memory_cell("compare_memory", (number,), table_bytes(vocab, width, COMPARE_DTYPE)),
+        )
+    rec.beat(
+        "compare",
+        "compare",
+        "A larger d gives each token more room to represent distinctions, but the "
+        "parameters, memory and compute grow in step with it.",
+        run_time=1.6,
+        min_hold=2.0,
+    )
+
+    row_bytes = table_bytes(1, dim, COMPARE_DTYPE)
+    screen.add(
+        int_cell("token_id", (0,), token_id),
+        int_cell("lookup_row", (0,), token_id),
+        count_cell("row_values", (0,), dim),
+        count_cell("row_bytes", (0,), row_bytes),
+    )
+    rec.beat(
+        "lookup",
+        "lookup",
+        f"A lookup itself does no arithmetic: ID {token_id} just copies row {token_id}, "
+        f"{d} values or {format_count(row_bytes)} bytes in {COMPARE_DTYPE}. Nothing is "
+        "multiplied or summed.",
+        run_time=2.4,
+        highlight=Highlight((0,), token_id, token_id),
+        min_hold=2.0,
+    )
+    return Storyboard(
+        scene="ParameterCount",
+        title="How many numbers the table holds",
+        options=options.to_dict(),
+        vocab_size=vocab,
+        dim=dim,
+        source=source,
+        ids=token_id,
+        beats=tuple(rec.beats),
+        layout="parameter_count",
+    )
+
+
+SPEC = SceneSpec(
+    name="ParameterCount",
+    alias="params",
+    module="parameter_count",
+    summary="A V x d table holds V * d parameters: GPT-2's count, its memory, and the d trade-off.",
+    build=build_parameter_count,
+    order=60,
+    examples=(
+        {"vocab": 6, "dim": 3},
+        {"vocab": 152064, "dim": 64, "init": "normal", "theme": "light"},
+        {"vocab": 1000, "dim": 12288, "init": "normal"},
+    ),
+)

@@ -1,0 +1,246 @@
+"""ParameterCount: the core's counts and byte sizes, against PyTorch and by hand."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.params import (
+    DTYPE_BYTES,
+    bytes_per_parameter,
+    comparison_dims,
+    format_bytes_binary,
+    format_count,
+    parameter_count,
+    table_bytes,
+)
+from embedviz.core.table import EmbeddingTable
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes import build_storyboard
+from embedviz.story.scenes.parameter_count import leading_rows
+
+FRAME_HALF_WIDTH, FRAME_HALF_HEIGHT = 14.222 / 2, 4.0
+
+
+def _one_line_error(call: Any, *args: Any, **kwargs: Any) -> str:
+    with pytest.raises(EmbedvizError) as info:
+        call(*args, **kwargs)
+    message = str(info.value)
+    assert message
+    assert "\n" not in message
+    return message
+
+
+def _cells(board: Any, kind: str) -> list[Any]:
+    final = board.beats[-1]
+    return sorted((c for c in final.numbers if c.kind == kind), key=lambda c: c.index)
+
+
+# ----------------------------------------------------------------------------- GPT-2
+
+
+def test_gpt2_figures_by_hand() -> None:
+    # 50257 x 768, worked out independently of the core.
+    assert 50257 * 768 == 38_597_376
+    assert parameter_count(50257, 768) == 38_597_376
+    assert table_bytes(50257, 768, "float32") == 154_389_504
+    assert table_bytes(50257, 768, "bfloat16") == 77_194_752
+    assert format_count(38_597_376) == "38,597,376"
+    # 154,389,504 / 2**20 = 147.236... MiB; half of it is 73.618... MiB.
+    assert format_bytes_binary(154_389_504) == "147.2 MiB"
+    assert format_bytes_binary(77_194_752) == "73.6 MiB"
+
+
+def test_default_scene_is_gpt2(tmp_path: Path) -> None:
+    board = build_storyboard("params", cwd=tmp_path, environ={})
+    assert (board.vocab_size, board.dim) == (50257, 768)
+    assert [c.text for c in _cells(board, "param_count")] == ["38,597,376"]
+    assert [c.text for c in _cells(board, "dtype_memory")] == ["147.2 MiB", "73.6 MiB"]
+    assert [c.text for c in _cells(board, "dtype_bytes")] == ["4", "2"]
+    assert [c.text for c in _cells(board, "compare_dim")] == ["384", "768", "1,536"]
+    assert [c.text for c in _cells(board, "row_bytes")] == ["3,072"]
+    assert board.ids == 3
+    assert [beat.name for beat in board.beats] == [
+        "table", "count", "float32", "bfloat16", "compare", "lookup",
+    ]  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- torch parity
+
+
+@pytest.fixture(scope="module")
+def torch() -> Any:
+    return pytest.importorskip("torch")
+
+
+@settings(max_examples=25, deadline=None)
+@given(vocab=st.integers(1, 300), dim=st.integers(1, 64))
+def test_parameter_count_matches_torch_numel(torch: Any, vocab: int, dim: int) -> None:
+    layer = torch.nn.Embedding(vocab, dim)
+    assert parameter_count(vocab, dim) == layer.weight.numel()
+    assert sum(p.numel() for p in layer.parameters()) == parameter_count(vocab, dim)
+
+
+@pytest.mark.parametrize("dtype", sorted(DTYPE_BYTES))
+@pytest.mark.parametrize(("vocab", "dim"), [(1, 1), (6, 3), (257, 31), (1000, 64)])
+def test_table_bytes_match_torch_storage(torch: Any, dtype: str, vocab: int, dim: int) -> None:
+    weight = torch.nn.Embedding(vocab, dim).weight.detach().to(getattr(torch, dtype))
+    assert bytes_per_parameter(dtype) == weight.element_size()
+    assert table_bytes(vocab, dim, dtype) == weight.untyped_storage().nbytes()
+
+
+# ----------------------------------------------------------------------------- properties
+
+
+@given(st.integers(0, 10**20))
+def test_format_count_groups_digits_in_threes(n: int) -> None:
+    text = format_count(n)
+    groups = text.split(",")
+    assert int("".join(groups)) == n
+    assert 1 <= len(groups[0]) <= 3
+    assert all(len(group) == 3 for group in groups[1:])
+    assert not groups[0].startswith("0") or n == 0
+
+
+@given(st.integers(0, 2**62))
+def test_format_bytes_binary_is_the_count_in_the_largest_unit(n: int) -> None:
+    text = format_bytes_binary(n)
+    match = re.fullmatch(r"(\d+(?:\.\d)?) (B|KiB|MiB|GiB|TiB|PiB|EiB)", text)
+    assert match is not None, text
+    power = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"].index(match.group(2))
+    shown = float(match.group(1))
+    if power == 0:
+        assert shown == n
+    else:
+        # One decimal, rounded: within half a tenth of the unit.
+        assert abs(shown - n / 1024**power) <= 0.05 + 1e-9
+        assert 1024**power <= n < 1024 ** (power + 1)
+
+
+@given(vocab=st.integers(1, 10**6), dim=st.integers(1, 10**5))
+def test_table_bytes_scale_with_the_dtype(vocab: int, dim: int) -> None:
+    count = parameter_count(vocab, dim)
+    assert count == vocab * dim
+    for dtype, size in DTYPE_BYTES.items():
+        assert table_bytes(vocab, dim, dtype) == count * size
+    assert table_bytes(vocab, dim, "float32") == 2 * table_bytes(vocab, dim, "bfloat16")
+
+
+@given(st.integers(1, 10**6))
+def test_comparison_dims_are_half_same_double(dim: int) -> None:
+    widths = comparison_dims(dim)
+    assert dim in widths
+    assert list(widths) == sorted(set(widths))
+    assert widths[-1] == 2 * dim
+    assert all(w >= 1 for w in widths)
+    assert (dim // 2 in widths) == (dim >= 2)
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("vocab", "dim", "fragment"),
+    [(0, 3, "at least 1"), (-5, 3, "at least 1"), (6, 0, "at least 1"), (6.0, 3, "whole"),
+     (True, 3, "whole"), ("6", 3, "whole"), (6, None, "whole")],
+)  # fmt: skip
+def test_bad_sizes_are_refused_in_one_line(vocab: Any, dim: Any, fragment: str) -> None:
+    assert fragment in _one_line_error(parameter_count, vocab, dim)
+
+
+def test_bad_dtype_and_counts_are_refused() -> None:
+    assert "int8" in _one_line_error(bytes_per_parameter, "int8")
+    assert "int8" in _one_line_error(table_bytes, 6, 3, "int8")
+    _one_line_error(format_count, -1)
+    _one_line_error(format_count, 1.5)
+    _one_line_error(format_bytes_binary, -1)
+    _one_line_error(comparison_dims, 0)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "fragment"),
+    [({"ids": "1,2"}, "one token ID"), ({"ids": "6", "vocab": 6}, "out of range"),
+     ({"ids": "-1"}, "negative"), ({"vocab": 0}, "at least 1"), ({"dim": -3}, "at least 1"),
+     ({"init": "normal", "seed": -1}, "seed")],
+)  # fmt: skip
+def test_bad_scene_options_are_refused(
+    tmp_path: Path, overrides: dict[str, Any], fragment: str
+) -> None:
+    message = _one_line_error(build_storyboard, "params", overrides, cwd=tmp_path, environ={})
+    assert fragment in message
+
+
+def test_weights_file_sets_the_shape(tmp_path: Path) -> None:
+    weight = np.arange(35, dtype=np.float32).reshape(7, 5) / 10
+    path = tmp_path / "table.npy"
+    np.save(path, weight)
+    board = build_storyboard("params", {"weights": str(path)}, cwd=tmp_path, environ={})
+    assert (board.vocab_size, board.dim) == (7, 5)
+    assert [c.value for c in _cells(board, "corner")] == [
+        float(weight[r, c]) for r in range(2) for c in range(3)
+    ]
+    _one_line_error(
+        build_storyboard, "params", {"weights": str(path), "dim": 4}, cwd=tmp_path, environ={}
+    )
+
+
+# ----------------------------------------------------------------------------- the scene
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    vocab=st.integers(1, 40),
+    dim=st.integers(1, 40),
+    seed=st.integers(0, 2**32),
+    init=st.sampled_from(["torch", "normal"]),
+)
+def test_leading_rows_are_the_tables_first_rows(vocab: int, dim: int, seed: int, init: str) -> None:
+    count = min(vocab, 2)
+    options = SceneOptions(vocab=vocab, dim=dim, seed=seed, init=init)
+    full = EmbeddingTable.from_seed(vocab, dim, seed, init).weight
+    assert np.array_equal(leading_rows(options, vocab, dim, count), full[:count])
+
+
+def test_huge_tables_are_counted_without_being_built(tmp_path: Path) -> None:
+    # 4.2 billion parameters (16 GiB in float32): only a 2 x 3 corner is computed.
+    start = time.perf_counter()
+    board = build_storyboard("params", {"vocab": 256000, "dim": 16384}, cwd=tmp_path, environ={})
+    assert time.perf_counter() - start < 5
+    assert [c.text for c in _cells(board, "param_count")] == ["4,194,304,000"]
+    assert [c.text for c in _cells(board, "dtype_total")] == ["16,777,216,000", "8,388,608,000"]
+    assert [c.text for c in _cells(board, "dtype_memory")] == ["15.6 GiB", "7.8 GiB"]
+
+
+def test_huge_table_layout_fits_the_frame(tmp_path: Path) -> None:
+    from conftest import dry_run
+
+    run = dry_run("params", {"vocab": 256000, "dim": 16384, "ids": "255999"}, media_dir=tmp_path)
+    for checkpoint in run.checkpoints:
+        boxes = checkpoint.boxes
+        for text, ((left, bottom), (right, top)) in boxes:
+            assert left > -FRAME_HALF_WIDTH, text
+            assert right < FRAME_HALF_WIDTH, text
+            assert bottom > -FRAME_HALF_HEIGHT, text
+            assert top < FRAME_HALF_HEIGHT, text
+        for i, (text_a, box_a) in enumerate(boxes):
+            for text_b, box_b in boxes[i + 1 :]:
+                overlap_x = min(box_a[1][0], box_b[1][0]) - max(box_a[0][0], box_b[0][0])
+                overlap_y = min(box_a[1][1], box_b[1][1]) - max(box_a[0][1], box_b[0][1])
+                assert overlap_x <= 0.01 or overlap_y <= 0.01, (text_a, text_b)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"vocab": 6, "dim": 3}, {"vocab": 152064, "dim": 64}])
+def test_narration_fits_two_caption_lines(tmp_path: Path, overrides: dict[str, Any]) -> None:
+    board = build_storyboard("params", overrides, cwd=tmp_path, environ={})
+    for beat in board.beats:
+        assert len(beat.narration.split()) <= 25, beat.name
+        assert len(textwrap.wrap(beat.narration, width=76)) <= 2, beat.name

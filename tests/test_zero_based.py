@@ -1,0 +1,182 @@
+"""ZeroBasedIndexing: the one-based slip, the zero-based count and the debug trace."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.table import EmbeddingTable
+from embedviz.story.scenes import build_storyboard
+from embedviz.story.scenes.zero_based import count_sequence, nth, zero_based_window
+
+
+def _one_line_error(call: Any, *args: Any, **kwargs: Any) -> str:
+    with pytest.raises(EmbedvizError) as info:
+        call(*args, **kwargs)
+    message = str(info.value)
+    assert message
+    assert "\n" not in message
+    return message
+
+
+def _beat(board: Any, name: str) -> Any:
+    return next(beat for beat in board.beats if beat.name == name)
+
+
+def _values(beat: Any, kind: str) -> dict[tuple[int, ...], float]:
+    return {cell.index: cell.value for cell in beat.numbers if cell.kind == kind}
+
+
+# ----------------------------------------------------------------------------- words
+
+
+def test_count_sequence_spells_short_counts_and_elides_long_ones() -> None:
+    assert count_sequence(1, 3) == "1, 2, 3"
+    assert count_sequence(0, 3) == "0, 1, 2, 3"
+    assert count_sequence(0, 0) == "0"
+    assert count_sequence(1, 4821) == "1, 2, 3, \u2026, 4821"
+
+
+def test_nth_uses_words_then_digits() -> None:
+    assert [nth(n) for n in (1, 2, 3, 4, 10)] == ["first", "second", "third", "fourth", "tenth"]
+    assert [nth(n) for n in (11, 12, 13, 21, 4822)] == ["11th", "12th", "13th", "21st", "4822nd"]
+
+
+# ----------------------------------------------------------------------------- window
+
+
+@given(
+    vocab=st.integers(1, 100_000),
+    dim=st.integers(1, 5000),
+    data=st.data(),
+)
+def test_window_keeps_the_rows_both_counts_land_on(vocab: int, dim: int, data: Any) -> None:
+    token_id = data.draw(st.integers(0, vocab - 1))
+    window = zero_based_window(vocab, dim, token_id)
+    rows = list(window.rows)
+    assert rows == sorted(set(rows))
+    assert {0, token_id, vocab - 1} <= set(rows)
+    # The slip's row and the next row are visible, so both counts land on a drawn row.
+    assert {r for r in (token_id - 1, token_id + 1) if 0 <= r < vocab} <= set(rows)
+    assert len(rows) <= 8
+    # The gaps cover exactly the rows not drawn.
+    for gap in window.row_gaps:
+        assert not any(gap.first <= r <= gap.last for r in rows)
+    assert sum(gap.last - gap.first + 1 for gap in window.row_gaps) + len(rows) == vocab
+    cols = list(window.cols)
+    assert {0, dim - 1} <= set(cols)
+    assert len(cols) <= 4
+    col_hidden = sum(gap.last - gap.first + 1 for gap in window.col_gaps)
+    assert col_hidden + len(cols) == dim
+
+
+def test_gap_labels_are_exact() -> None:
+    window = zero_based_window(50257, 768, 4821)
+    assert window.rows == (0, 1, 2, 4820, 4821, 4822, 50256)
+    assert [gap.label for gap in window.row_gaps] == [
+        "rows 3\u20134819 not shown",
+        "rows 4823\u201350255 not shown",
+    ]
+    assert window.cols == (0, 1, 767)
+    assert [gap.label for gap in window.col_gaps] == ["columns 2\u2013766 not shown"]
+
+
+# ----------------------------------------------------------------------------- the scene
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    vocab=st.integers(1, 30),
+    dim=st.integers(1, 9),
+    init=st.sampled_from(["torch", "normal"]),
+    data=st.data(),
+)
+def test_slip_and_trace_show_the_right_rows(vocab: int, dim: int, init: str, data: Any) -> None:
+    token_id = data.draw(st.integers(0, vocab - 1))
+    board = build_storyboard(
+        "zero",
+        {"ids": str(token_id), "vocab": vocab, "dim": dim, "init": init},
+        environ={},
+    )
+    weight = EmbeddingTable.from_seed(vocab, dim, 123, init).weight
+    cols = board.beats[0].window.cols
+    slip = _beat(board, "one-based")
+    wrong = _values(slip, "wrong_value")
+    if token_id == 0:
+        assert wrong == {}
+        assert _values(slip, "wrong_index") == {(0,): -1.0}
+    else:
+        assert wrong == {(c,): float(weight[token_id - 1, c]) for c in cols}
+        counts = _values(slip, "one_based_count")
+        assert counts == {(r,): float(r + 1) for r in board.beats[0].window.rows if r < token_id}
+    right = _beat(board, "zero-based")
+    assert _values(right, "one_based_count") == {}
+    assert _values(right, "ordinal") == {(token_id,): float(token_id + 1)}
+    trace = _beat(board, "trace")
+    assert _values(trace, "output") == {(0, c): float(weight[token_id, c]) for c in cols}
+    assert _values(trace, "trace_index") == {(0,): float(token_id)}
+    assert _values(_beat(board, "check"), "check_row") == {(0,): float(token_id)}
+
+
+def test_returned_vector_matches_torch_embedding(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(7)
+        layer = torch.nn.Embedding(11, 4)
+        expected = layer(torch.tensor([9])).detach().numpy()
+    board = build_storyboard(
+        "zero", {"ids": "9", "vocab": 11, "dim": 4, "seed": 7}, cwd=tmp_path, environ={}
+    )
+    vector = _values(_beat(board, "trace"), "output")
+    got = np.array([vector[(0, c)] for c in range(4)])
+    assert np.max(np.abs(got - expected[0])) <= 1e-6
+    # The slip's row is the one before: what torch returns for ID 8, not for ID 9.
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(7)
+        before = torch.nn.Embedding(11, 4)(torch.tensor([8])).detach().numpy()
+    wrong = _values(_beat(board, "one-based"), "wrong_value")
+    assert np.max(np.abs(np.array([wrong[(c,)] for c in range(4)]) - before[0])) <= 1e-6
+
+
+def test_default_is_id_three_in_the_classic_table(tmp_path: Path) -> None:
+    board = build_storyboard("zero", cwd=tmp_path, environ={})
+    assert board.ids == 3
+    assert (board.vocab_size, board.dim) == (6, 3)
+    assert [beat.name for beat in board.beats] == [
+        "intro", "one-based", "zero-based", "trace", "check", "diagnose",
+    ]  # fmt: skip
+    assert "lands on row index 2, the third row" in _beat(board, "one-based").narration
+    assert "row index 3, the fourth row" in _beat(board, "zero-based").narration
+
+
+def test_id_zero_explains_the_missing_row(tmp_path: Path) -> None:
+    board = build_storyboard("zero", {"ids": "0"}, cwd=tmp_path, environ={})
+    assert "\u22121" in _beat(board, "one-based").narration
+    assert "does not exist" in _beat(board, "one-based").narration
+
+
+@pytest.mark.parametrize(
+    ("overrides", "fragment"),
+    [({"ids": "3,4"}, "one token ID"), ({"ids": "2;3"}, "one token ID"),
+     ({"ids": "6"}, "out of range"), ({"ids": "-1"}, "negative"), ({"vocab": 0}, "at least 1")],
+)  # fmt: skip
+def test_bad_input_is_refused_in_one_line(
+    tmp_path: Path, overrides: dict[str, Any], fragment: str
+) -> None:
+    message = _one_line_error(build_storyboard, "zero", overrides, cwd=tmp_path, environ={})
+    assert fragment in message
+
+
+@pytest.mark.parametrize("overrides", [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}])
+def test_narration_fits_two_caption_lines(tmp_path: Path, overrides: dict[str, Any]) -> None:
+    board = build_storyboard("zero", overrides, cwd=tmp_path, environ={})
+    for beat in board.beats:
+        assert len(beat.narration.split()) <= 25, beat.name
+        assert len(textwrap.wrap(beat.narration, width=76)) <= 2, beat.name
