@@ -50,6 +50,11 @@ def _add_table_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--weights", help="a .npy or .safetensors table instead of a seed")
     group.add_argument("--tensor", help="which tensor of a .safetensors file to use")
     group.add_argument("--theme", choices=("dark", "light"), help="colours (default dark)")
+    group.add_argument(
+        "--positions",
+        choices=("sinusoidal", "learned"),
+        help="PositionBlindness: position vectors (default sinusoidal)",
+    )
     text = parser.add_argument_group("your own text and a real model")
     text.add_argument("--text", help="text to tokenise into the IDs (instead of --ids)")
     text.add_argument("--tokenizer", help="a Hugging Face tokenizer.json file")
@@ -84,6 +89,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
             "model",
             "special_tokens",
             "max_tokens",
+            "positions",
         )
     }
 

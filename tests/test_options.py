@@ -67,6 +67,7 @@ def test_defaults_without_file_or_environment(home: Path) -> None:
         model=None,
         special_tokens="keep",
         max_tokens=None,
+        positions="sinusoidal",
         pieces=None,
     )
     assert options.to_dict() == {
@@ -83,6 +84,7 @@ def test_defaults_without_file_or_environment(home: Path) -> None:
         "model": None,
         "special_tokens": "keep",
         "max_tokens": None,
+        "positions": "sinusoidal",
         "pieces": None,
     }
 

@@ -65,6 +65,9 @@ class SceneOptions:
         ``keep`` (default: e.g. ``[CLS]`` and ``[SEP]`` are shown) or ``drop``.
     max_tokens
         Keep only the first this-many tokens of ``text``.
+    positions
+        The position vectors of PositionBlindness: ``sinusoidal`` (default)
+        or ``learned`` (a seeded table, like ``nn.Embedding(context, d)``).
     pieces
         The token strings behind the IDs, filled in from ``text``; never set
         directly.
@@ -83,6 +86,7 @@ class SceneOptions:
     model: str | None = None
     special_tokens: str = "keep"
     max_tokens: int | None = None
+    positions: str = "sinusoidal"
     pieces: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,6 +112,7 @@ _STR_OPTIONS = (
     "tokenizer",
     "model",
     "special_tokens",
+    "positions",
 )
 _PATH_OPTIONS = ("weights", "tokenizer", "model")
 
@@ -151,6 +156,10 @@ def _convert(name: str, value: object, where: str) -> object:
             raise EmbedvizError(f"{where}: 'init' must be 'torch' or 'normal', not {value!r}")
         if name == "theme" and value not in ("dark", "light"):
             raise EmbedvizError(f"{where}: 'theme' must be 'dark' or 'light', not {value!r}")
+        if name == "positions" and value not in ("sinusoidal", "learned"):
+            raise EmbedvizError(
+                f"{where}: 'positions' must be 'sinusoidal' or 'learned', not {value!r}"
+            )
         if name == "special_tokens" and value not in ("keep", "drop"):
             raise EmbedvizError(
                 f"{where}: 'special_tokens' must be 'keep' or 'drop', not {value!r}"

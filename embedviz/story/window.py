@@ -12,13 +12,24 @@ from collections.abc import Iterable
 
 from embedviz.story.model import Gap, Window
 
-__all__ = ["MAX_FULL_COLS", "MAX_FULL_ROWS", "choose_window", "gap_label", "hidden_ranges"]
+__all__ = [
+    "MAX_FULL_COLS",
+    "MAX_FULL_ROWS",
+    "choose_window",
+    "compact_window",
+    "gap_label",
+    "hidden_ranges",
+]
 
 MAX_FULL_ROWS = 8
 MAX_FULL_COLS = 6
 _HEAD_COLS = 4
 _TAIL_COLS = 3
 _HEAD_ROWS = 6
+# The compact window, for layouts with several blocks beside the matrix.
+_COMPACT_COLS = 4
+_COMPACT_HEAD_COLS = 2
+_COMPACT_HEAD_ROWS = 2
 
 
 def gap_label(first: int, last: int, noun: str) -> str:
@@ -105,6 +116,39 @@ def choose_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Windo
         cols = list(range(dim))
     else:
         cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))
+    return Window(
+        rows=tuple(rows),
+        cols=tuple(cols),
+        row_gaps=hidden_ranges(rows, vocab_size, "row"),
+        col_gaps=hidden_ranges(cols, dim, "column"),
+    )
+
+
+def compact_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Window:
+    """Pick a narrow window, for layouts that show several blocks beside the matrix.
+
+    Parameters
+    ----------
+    vocab_size
+        ``V``.
+    dim
+        ``d``.
+    focus_rows
+        Rows the scene looks up; they are always drawn.
+
+    Returns
+    -------
+    Window
+        Every row when ``V <= 8``, else rows 0 and 1, the focus rows and the
+        last row; every column when ``d <= 4``, else columns 0, 1 and
+        ``d - 1``. Hidden ranges carry exact labels.
+    """
+    focus = set(focus_rows)
+    if vocab_size <= MAX_FULL_ROWS:
+        rows = list(range(vocab_size))
+    else:
+        rows = sorted(set(range(_COMPACT_HEAD_ROWS)) | focus | {vocab_size - 1})
+    cols = list(range(dim)) if dim <= _COMPACT_COLS else [*range(_COMPACT_HEAD_COLS), dim - 1]
     return Window(
         rows=tuple(rows),
         cols=tuple(cols),

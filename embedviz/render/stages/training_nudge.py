@@ -465,7 +465,7 @@ class TrainingStage(Stage):
         self.chips: list[TokenChip] = []
         label_left = min(label.get_left()[0] for label in self.weights.labels)
         for cell in self._cells_of("token_id"):
-            chip = TokenChip(cell, fs * _CHIP_SCALE, theme)
+            chip = self.make_chip(cell, fs * _CHIP_SCALE)
             if chip.height > metrics.cell_height * 0.86:
                 chip.scale_to_fit_height(metrics.cell_height * 0.86)
             row_y = self.weights.body.get_top()[1] + self.weights.row_y[cell.index]

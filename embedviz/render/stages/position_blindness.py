@@ -1,0 +1,410 @@
+"""The position-blindness layout: a lookup, then token + position = sum.
+
+Used by PositionBlindness. It opens as the lookup layout (matrix, chips,
+output block). Once the lookup has shown that a repeated ID gets identical
+rows, the matrix leaves; the output block shrinks to the left with each
+token's chip beside its row, and two blocks join it: the position vectors
+``P`` and the sums ``E[id] + P[pos]``, with ``+`` and ``=`` between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Animation,
+    AnimationGroup,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    Line,
+    Rectangle,
+    ReplacementTransform,
+    Succession,
+    Transform,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.mobjects import (
+    GridMetrics,
+    OutputBlock,
+    ShapeLabel,
+    char_advance,
+    xyz,
+)
+from embedviz.render.stage import register_stage
+from embedviz.render.stages.batch import make_batch_lookup_animation
+from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.theme import Theme
+from embedviz.story.model import Beat, NumberCell, Window
+
+__all__ = ["PositionStage", "RowBlock"]
+
+# Frame regions of the second layout, in scene units.
+_WIDTH = 13.5
+_BODY_TOP = 1.85  # the highest the rows may start
+_BOTTOM = -1.2  # the rows end above the formula lines
+_CENTRE_Y = 0.1  # the second layout is centred here, between title and caption
+_SIGN_SLOT = 0.8
+_LABEL_FONT = 18
+_HEADER_FONT = 20
+_MIN_FONT, _MAX_FONT, _FONT_STEP = 8.0, 24.0, 0.25
+_PE_KINDS = ("sinusoid", "learned_position")
+_HEADERS = ("token vector E[id]", "position vector P[pos]", "sum")
+_SHORT_HEADERS = ("E[id]", "P[pos]", "sum")
+_SUM_KINDS = ("sum_sinusoid", "sum_learned")
+# The lookup layout's chips travel this far above their line.
+_LANE_RISE = 0.5
+
+
+class RowBlock(OutputBlock):
+    """An output-style block of T rows without row numbers.
+
+    The position and sum blocks stand beside the token block, whose row
+    numbers (the positions) already label every row.
+
+    Parameters
+    ----------
+    positions
+        Row positions, ``[(0,), (1,), ...]``.
+    window
+        The columns to show.
+    numbers
+        The storyboard's cells (``position`` cells are read but not drawn).
+    metrics
+        Sizes.
+    theme
+        Colours.
+    value_scale
+        The magnitude that gets the strongest value colour.
+    """
+
+    def __init__(
+        self,
+        positions: Sequence[tuple[int, ...]],
+        window: Window,
+        numbers: Sequence[NumberCell],
+        metrics: GridMetrics,
+        theme: Theme,
+        value_scale: float,
+    ) -> None:
+        super().__init__(positions, window, numbers, metrics, theme, value_scale)
+        self.remove(self.labels)
+        self.labels = VGroup()
+
+
+def _row_box(block: OutputBlock, position: tuple[int, ...], colour: str) -> Rectangle:
+    """Outline one row of a block, wherever the block has been moved or scaled."""
+    # row_y is in the block's units at construction; the body says how it has scaled since.
+    scale = block.body.height / block.height_of_body
+    box = Rectangle(width=block.body.width + 0.1, height=block.metrics.cell_height * scale * 1.05)
+    box.set_stroke(colour, width=4)
+    box.move_to(
+        xyz(block.body.get_center()[0], block.body.get_top()[1] + block.row_y[position] * scale)
+    )
+    return box
+
+
+@register_stage
+class PositionStage(LookupStage):
+    """The lookup layout, then token vectors + position vectors = sums."""
+
+    layout = "position_blindness"
+
+    def build(self) -> None:
+        """Lay out both arrangements: the lookup now, the sum for later."""
+        super().build()
+        cells = self.cells
+        self.pe_kind = next(k for k in _PE_KINDS if any(c.kind == k for c in cells.values()))
+        self.sum_kind = next(k for k in _SUM_KINDS if any(c.kind == k for c in cells.values()))
+        self.positions = sorted(c.index for c in cells.values() if c.kind == "position")
+        self.token_numbers: list[NumberText] = []
+        self._plan_second_layout()
+
+    # -- the second arrangement ----------------------------------------------------
+    def _plan_second_layout(self) -> None:
+        theme = self.theme
+        cells = self.cells
+        window = self.board.beats[0].window
+        count = len(self.positions)
+        kinds = ("output", self.pe_kind, self.sum_kind)
+        value_chars = max(len(c.text) for c in cells.values() if c.kind in kinds)
+        assert self.output is not None
+        chip_height = max(chip.height for chip in self.chips)
+        chip_width = max(chip.width for chip in self.chips)
+        label_chars = len(str(count - 1))
+        font = _MAX_FONT
+        while True:
+            metrics = GridMetrics.fit(
+                value_chars=value_chars,
+                columns=len(window.cols),
+                column_gaps=len(window.col_gaps),
+                label_chars=2,
+                rows=1,
+                width=1e9,
+                height=1e9,
+                max_font_size=font,
+            )
+            chip_scale = min(1.0, 0.8 * metrics.cell_height / chip_height)
+            body_w = metrics.cell_width * len(window.cols) + metrics.gap_width * len(
+                window.col_gaps
+            )
+            label_w = char_advance(font * 0.8) * label_chars + 0.18
+            total = chip_width * chip_scale + 0.25 + label_w + 3 * body_w + 2 * _SIGN_SLOT
+            fits = total <= _WIDTH and _BODY_TOP - count * metrics.cell_height >= _BOTTOM
+            if fits or font <= _MIN_FONT:
+                break
+            font -= _FONT_STEP
+        self.metrics2 = metrics
+        self.chip_scale = chip_scale
+        # Centre headers, rows and formula lines vertically, no higher than _BODY_TOP.
+        cell_h = metrics.cell_height
+        self.body_top = min(_BODY_TOP, _CENTRE_Y - (cell_h + 0.6 - count * cell_h - 1.1) / 2)
+        body_top = self.body_top
+        left = -total / 2
+        token_left = left + chip_width * chip_scale + 0.25 + label_w
+        pe_left = token_left + body_w + _SIGN_SLOT
+        sum_left = pe_left + body_w + _SIGN_SLOT
+        self.token_left = token_left
+        # The token block keeps its phase-one cell widths, scaled to the new font.
+        self.token_scale = metrics.font_size / self.metrics.font_size
+        all_cells = list(cells.values())
+        scale = self.board.value_scale
+        self.pe_block = RowBlock(self.positions, window, all_cells, metrics, theme, scale)
+        self.sum_block = RowBlock(self.positions, window, all_cells, metrics, theme, scale)
+        # P gets its own colour; the sums are the new output.
+        self.pe_block.body[0].set_stroke(theme.accent, width=2)
+        for block, x in ((self.pe_block, pe_left), (self.sum_block, sum_left)):
+            block.shift(xyz(x, body_top) - block.body.get_corner(UP + LEFT))
+        self.pe_numbers = self._block_numbers(self.pe_block, self.pe_kind)
+        self.sum_numbers = self._block_numbers(self.sum_block, self.sum_kind)
+        self.pe_col_labels = VGroup()
+        for kind, col, x in self.pe_block.col_slots:
+            if kind == "col":
+                label = NumberText(cells[("pe_col", (col,))], metrics.font_size * 0.8, theme.muted)
+                label.move_to(xyz(pe_left + x, body_top + metrics.cell_height * 0.45))
+                self.pe_col_labels.add(label)
+        middle_y = body_top - count * metrics.cell_height / 2
+        sign_font = min(36.0, metrics.font_size * 1.5)
+        self.plus = LabelText("+", sign_font, theme.text).move_to(
+            xyz(pe_left - _SIGN_SLOT / 2, middle_y)
+        )
+        self.equals = LabelText("=", sign_font, theme.text).move_to(
+            xyz(sum_left - _SIGN_SLOT / 2, middle_y)
+        )
+        body_w_token = self.output.body.width * self.token_scale
+        spans = ((token_left, body_w_token), (pe_left, body_w), (sum_left, body_w))
+        colours = (theme.output, theme.accent, theme.text)
+        self.headers = self._headers(spans, colours, body_top + cell_h + 0.35)
+        bottom = body_top - count * metrics.cell_height
+        self.formula = self._formula(bottom)
+
+    def _headers(
+        self, spans: Sequence[tuple[float, float]], colours: Sequence[str], y: float
+    ) -> list[SansText]:
+        """Title the three blocks, in short form when the blocks are narrow."""
+        for texts in (_HEADERS, _SHORT_HEADERS):
+            headers = [
+                SansText(text, _HEADER_FONT, colour).move_to(xyz(x + width / 2, y))
+                for text, colour, (x, width) in zip(texts, colours, spans, strict=True)
+            ]
+            if all(a.get_right()[0] + 0.2 <= b.get_left()[0] for a, b in pairwise(headers)):
+                break
+        return headers
+
+    def _formula(self, bottom: float) -> VGroup:
+        """Build the definition of P, to sit under the position block."""
+        theme = self.theme
+        final = self.board.beats[-1]
+        # Labels are frozen in key order: the sine line, then the cosine line.
+        lines = [t for t in final.labels if t.startswith("P[")]
+        parts: list[VMobject]
+        if lines:
+            parts = [LabelText(text, _LABEL_FONT, theme.muted) for text in lines]
+        else:
+            sizes = sorted(
+                (c for c in self.cells.values() if c.kind == "pe_size"), key=lambda c: c.index
+            )
+            parts = [
+                VGroup(
+                    SansText("a learned table", _LABEL_FONT, theme.muted),
+                    ShapeLabel(sizes, _LABEL_FONT, theme.muted),
+                ).arrange(RIGHT, buff=0.2)
+            ]
+        group = VGroup(*parts).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+        group.next_to(xyz(0, bottom), DOWN, buff=0.35)
+        # Centred under the token and position blocks: the sum block's note goes
+        # under the sum block.
+        centre = (self.token_left + self.pe_block.body.get_right()[0]) / 2
+        group.move_to(xyz(centre, group.get_center()[1]))
+        overflow = group.get_left()[0] - (-6.8)
+        if overflow < 0:
+            group.shift(xyz(-overflow, 0))
+        return group
+
+    def _block_numbers(
+        self, block: OutputBlock, kind: str
+    ) -> dict[tuple[int, ...], list[NumberText]]:
+        numbers: dict[tuple[int, ...], list[NumberText]] = {}
+        for cell in sorted(
+            (c for c in self.cells.values() if c.kind == kind), key=lambda c: c.index
+        ):
+            numbers.setdefault(cell.index[:-1], []).append(block.make_cell(cell))
+        return numbers
+
+    # -- beat handlers -------------------------------------------------------------
+    def beat_lookup_all(self, beat: Beat) -> Animation:
+        """Look every ID up, one after another, into the output block."""
+        assert self.output is not None
+        self.scene.add(self.output, self.output_title)
+        lookups = []
+        for position in self.positions:
+            chip_index = position[-1]
+            chip = self.chips[chip_index]
+            row = int(chip.number.cell.value)
+            targets = self._output_cells(position)
+            self.token_numbers.extend(targets)
+            home = self.chip_homes[chip_index]
+            lookups.append(
+                make_batch_lookup_animation(
+                    chip, home, home[1] + _LANE_RISE, self.grid, row, targets, self.theme
+                )
+            )
+        return Succession(*lookups)
+
+    def beat_same(self, beat: Beat) -> Animation:
+        """Outline the two identical output rows and the one matrix row behind them."""
+        assert beat.highlight is not None
+        assert self.output is not None
+        theme = self.theme
+        first, second = self._pair(beat)
+        self.same_boxes = [_row_box(self.output, p, theme.highlight) for p in (first, second)]
+        self.source_box = self.grid.row_box(beat.highlight.row, theme)
+        self.identical = self._note("identical", self.same_boxes, self.output, theme.highlight)
+        return AnimationGroup(
+            *[FadeIn(box) for box in [*self.same_boxes, self.source_box]],
+            FadeIn(self.identical),
+            Indicate(self.chips[first[-1]], color=theme.highlight),
+            Indicate(self.chips[second[-1]], color=theme.highlight),
+        )
+
+    def _pair(self, beat: Beat) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        assert beat.highlight is not None
+        ids = [int(self.chips[p[-1]].number.cell.value) for p in self.positions]
+        matches = [p for p, i in zip(self.positions, ids, strict=True) if i == beat.highlight.row]
+        return matches[0], matches[1]
+
+    def _note(
+        self, text: str, boxes: Sequence[Rectangle], block: OutputBlock, colour: str
+    ) -> VGroup:
+        """Join two row outlines with a bracket and a word (or put the word below)."""
+        top, bottom = boxes[0].get_right(), boxes[1].get_right()
+        x = top[0] + 0.15
+        bracket = VGroup(
+            Line(xyz(top[0], top[1]), xyz(x, top[1])),
+            Line(xyz(x, top[1]), xyz(x, bottom[1])),
+            Line(xyz(bottom[0], bottom[1]), xyz(x, bottom[1])),
+        ).set_stroke(colour, width=3)
+        word = SansText(text, _HEADER_FONT, colour)
+        word.next_to(bracket, RIGHT, buff=0.12)
+        if word.get_right()[0] > 7.0:
+            # No room on the right: under the block, on the side away from the legend.
+            word.next_to(block.body, DOWN, buff=0.2).align_to(block.body, LEFT)
+            return VGroup(word)
+        return VGroup(bracket, word)
+
+    def beat_arrange(self, beat: Beat) -> Animation:
+        """Clear the matrix; line the chips and token rows up on the left."""
+        assert self.output is not None
+        leaving: list[VMobject] = [
+            self.grid,
+            self.grid_title,
+            self.chips_label,
+            self.output_title,
+            *self.same_boxes,
+            self.source_box,
+            self.identical,
+            *([self.legend] if self.legend is not None else []),
+        ]
+        anchor = self.output.body.get_corner(UP + LEFT)
+        shift = xyz(self.token_left, self.body_top) - anchor
+        moves: list[Animation] = []
+        for mobject in [self.output, *self.token_numbers]:
+            target = mobject.copy().scale(self.token_scale, about_point=anchor).shift(shift)
+            moves.append(Transform(mobject, target))
+        label_left = self.token_left - (anchor[0] - self.output.labels.get_left()[0]) * (
+            self.token_scale
+        )
+        for position in self.positions:
+            chip = self.chips[position[-1]]
+            target = chip.copy().scale(self.chip_scale).set_opacity(1.0)
+            y = self.body_top + self.output.row_y[position] * self.token_scale
+            target.move_to(xyz(label_left - 0.2 - target.width / 2, y))
+            moves.append(Transform(chip, target))
+        return AnimationGroup(
+            *[FadeOut(mobject) for mobject in leaving],
+            *moves,
+            FadeIn(self.headers[0]),
+        )
+
+    def beat_positions(self, beat: Beat) -> Animation:
+        """Bring in the position vectors, their columns, and the rule that made them."""
+        numbers = [n for row in self.pe_numbers.values() for n in row]
+        return AnimationGroup(
+            FadeIn(self.pe_block),
+            FadeIn(self.pe_col_labels),
+            FadeIn(self.headers[1]),
+            FadeIn(self.plus),
+            LaggedStart(*[FadeIn(n) for n in numbers], lag_ratio=0.05),
+            FadeIn(self.formula, shift=0.2 * UP),
+        )
+
+    def beat_add(self, beat: Beat) -> Animation:
+        """Add row by row: token and position numbers flow into each sum."""
+        token_rows: dict[tuple[int, ...], list[NumberText]] = {}
+        for number in self.token_numbers:
+            token_rows.setdefault(number.cell.index[:-1], []).append(number)
+        rows: list[Animation] = []
+        for position in self.positions:
+            flows: list[Animation] = []
+            tokens = sorted(token_rows[position], key=lambda n: n.cell.index)
+            for token, pe, total in zip(
+                tokens, self.pe_numbers[position], self.sum_numbers[position], strict=True
+            ):
+                flows.append(ReplacementTransform(token.copy(), total))
+                flows.append(FadeOut(pe.copy(), target_position=total))
+            rows.append(AnimationGroup(*flows))
+        # On screen before the numbers land, so that they are drawn over it.
+        self.scene.add(self.sum_block)
+        return AnimationGroup(
+            FadeIn(self.sum_block),
+            FadeIn(self.headers[2]),
+            FadeIn(self.equals),
+            LaggedStart(*rows, lag_ratio=0.3),
+        )
+
+    def beat_differ(self, beat: Beat) -> Animation:
+        """Outline the two rows in every block: same tokens, different sums."""
+        theme = self.theme
+        assert self.output is not None
+        first, second = self._pair(beat)
+        boxes = [
+            _row_box(block, position, colour)
+            for block, colour in (
+                (self.output, theme.muted),
+                (self.pe_block, theme.highlight),
+                (self.sum_block, theme.highlight),
+            )
+            for position in (first, second)
+        ]
+        note = SansText("different", _HEADER_FONT, theme.highlight)
+        note.next_to(self.sum_block.body, DOWN, buff=0.3).align_to(self.sum_block.body, RIGHT)
+        return AnimationGroup(*[FadeIn(box) for box in boxes], FadeIn(note, shift=0.2 * UP))

@@ -1,0 +1,265 @@
+"""BatchLookup: a B x T batch of IDs becomes a B x T x d block, slice by slice.
+
+A batch holds B sequences of the same length T, one per row. The embedding
+layer looks every ID up independently, so the output keeps the input's
+(B, T) layout and adds d: ``output[b, t] = E[ids[b, t]]``. The scene draws
+the input as B rows of chips and the output as B stacked T x d slices.
+
+A single sequence is refused rather than shown as a batch of one (B = 1):
+the scene is about the batch axis, and SequenceLookup already shows one
+sequence.
+"""
+
+from __future__ import annotations
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.table import Table
+from embedviz.story.model import Highlight, OutputState, Storyboard
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.common import (
+    Recorder,
+    SceneSpec,
+    intro_sentence,
+    make_table,
+)
+from embedviz.story.screen import int_cell
+from embedviz.story.window import compact_window
+
+__all__ = [
+    "DEFAULT_BATCH",
+    "MAX_BATCH",
+    "MAX_BATCH_TOKENS",
+    "MAX_GRID_LINES",
+    "MAX_LENGTH",
+    "SPEC",
+    "build_batch_lookup",
+]
+
+DEFAULT_BATCH = [[2, 3, 5, 1], [4, 0, 3, 2]]
+# Beyond these the B slices no longer fit beside the matrix at a readable size.
+MAX_BATCH = 4
+MAX_LENGTH = 8
+MAX_BATCH_TOKENS = 16
+# Drawn matrix rows plus elision rows; more would shrink the numbers too far.
+MAX_GRID_LINES = 12
+# Columns kept when d is elided: the first two and the last one, so that a
+# batch's slices fit beside the matrix (the other scenes keep seven).
+
+
+def _batch_ids(options: SceneOptions, table: Table) -> list[list[int]]:
+    ids = options.ids if options.ids is not None else DEFAULT_BATCH
+    checked = validate_ids(ids, table.vocab_size)
+    if checked.ndim != 2:
+        raise EmbedvizError(
+            "BatchLookup needs a batch of at least 2 sequences, separated by ';' "
+            "(e.g. 2,3,5,1;4,0,3,2); use SequenceLookup for a single sequence"
+        )
+    batch, length = (int(n) for n in checked.shape)
+    if batch < 2:
+        raise EmbedvizError(
+            "BatchLookup needs at least 2 sequences, separated by ';'; "
+            "use SequenceLookup for a single sequence"
+        )
+    if batch > MAX_BATCH:
+        raise EmbedvizError(
+            f"BatchLookup shows at most {MAX_BATCH} sequences legibly, but {batch} were "
+            "given; use a smaller batch"
+        )
+    if length > MAX_LENGTH:
+        raise EmbedvizError(
+            f"BatchLookup shows sequences of at most {MAX_LENGTH} IDs legibly, but these "
+            f"have {length}; use shorter sequences"
+        )
+    if batch * length > MAX_BATCH_TOKENS:
+        raise EmbedvizError(
+            f"BatchLookup shows at most {MAX_BATCH_TOKENS} IDs in all legibly, but this "
+            f"{batch} x {length} batch has {batch * length}; use fewer or shorter sequences"
+        )
+    return [[int(i) for i in row] for row in checked]
+
+
+def _listing(values: list[int]) -> str:
+    """Write ``[4, 0, 3]`` as ``4, 0 and 3``."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    """Storyboard: a B×T batch of IDs becomes a B×T×d block, one slice per sequence.
+
+    Parameters
+    ----------
+    options
+        ``ids`` holds a batch: rows separated by ``;``, all the same length
+        (default ``2,3,5,1;4,0,3,2``). At most 4 rows of at most 8 IDs,
+        and 16 IDs in all.
+    legend
+        Whether the colour legend appears (only the first time in a longer video).
+
+    Returns
+    -------
+    Storyboard
+        The scene data; its ``layout`` is ``batch``.
+
+    Raises
+    ------
+    EmbedvizError
+        For a single sequence, a ragged or empty batch, an ID out of range,
+        a batch too large to draw legibly, or a bad table.
+    """
+    table = make_table(options)
+    ids = _batch_ids(options, table)
+    output = table.lookup(ids)
+    batch, length, dim = (int(n) for n in output.shape)
+    focus = sorted({i for row in ids for i in row})
+    window = compact_window(table.vocab_size, dim, focus)
+    lines = len(window.rows) + len(window.row_gaps)
+    if lines > MAX_GRID_LINES:
+        raise EmbedvizError(
+            f"these {len(focus)} distinct IDs need {lines} matrix rows on screen, but "
+            f"BatchLookup draws at most {MAX_GRID_LINES}; use fewer distinct IDs"
+        )
+    rec = Recorder(window, output.shape)
+    screen = rec.screen
+
+    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    for b, row in enumerate(ids):
+        for t, token_id in enumerate(row):
+            screen.add(int_cell("token_id", (b, t), token_id))
+    rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
+
+    screen.add(int_cell("batch_dim", (0,), batch), int_cell("batch_dim", (1,), length))
+    rec.beat(
+        "batch",
+        "axes",
+        f"The input is now a batch: {batch} sequences of {length} IDs, one per row. "
+        f"Its shape is B \u00d7 T: batch size {batch}, sequence length {length}.",
+        run_time=1.2,
+    )
+
+    screen.labels["question"] = "output shape?"
+    rec.beat(
+        "predict",
+        "predict",
+        f"Each ID still becomes one row of d = {dim} values. "
+        "Predict before we look: what shape will the whole output have?",
+        run_time=1.0,
+        min_hold=3.0,
+    )
+    del screen.labels["question"]
+    rec.show_output_frame([(b, t) for b in range(batch) for t in range(length)])
+    for b in range(batch):
+        screen.add(int_cell("slice", (b,), b))
+    screen.add(int_cell("batch_dim", (2,), dim))
+    rec.beat(
+        "reveal",
+        "reveal",
+        f"One {length} \u00d7 {dim} slice per sequence: slice b holds sequence b, "
+        "and its row t holds the vector of the ID at position t.",
+        run_time=1.0,
+    )
+
+    def land(b: int, t: int) -> None:
+        rec.fill_output((b, t), output[b, t])
+
+    first = ids[0]
+    land(0, 0)
+    rec.beat(
+        "lookup-0-0",
+        "lookup",
+        f"Sequence 0, position 0 holds ID {first[0]}: it selects row {first[0]} of E, "
+        "counting from zero. The copy lands in slice 0, row 0.",
+        run_time=2.4,
+        highlight=Highlight((0, 0), first[0], first[0]),
+        min_hold=0.8,
+    )
+    if length > 1:
+        land(0, 1)
+        rec.beat(
+            "lookup-0-1",
+            "lookup",
+            f"ID {first[1]} at position 1 lands in slice 0, row 1. "
+            "The sequence picks the slice; the position picks the row.",
+            run_time=2.4,
+            highlight=Highlight((0, 1), first[1], first[1]),
+            min_hold=0.8,
+        )
+    if length > 2:
+        for t in range(2, length):
+            land(0, t)
+        rows_text = {3: "row 2", 4: "rows 2 and 3"}.get(length, f"rows 2 to {length - 1}")
+        rec.beat(
+            "lookup-0-rest",
+            "lookup_many",
+            f"The rest of sequence 0 follows in order: IDs {_listing(first[2:])} "
+            f"fill {rows_text} of slice 0.",
+            run_time=1.2 * (length - 2),
+            min_hold=0.8,
+        )
+    for b in range(1, batch):
+        for t in range(length):
+            land(b, t)
+        rec.beat(
+            f"lookup-{b}",
+            "lookup_many",
+            f"Sequence {b} uses the same matrix E: IDs {_listing(ids[b])} "
+            f"fill slice {b}, in order.",
+            run_time=1.2 * length,
+            min_hold=0.8,
+        )
+
+    unused = tuple(row for row in window.rows if row not in set(focus))
+    if unused:
+        rec.dimmed = unused
+        noun = "Row" if len(unused) == 1 else "Rows"
+        verb = "was" if len(unused) == 1 else "were"
+        rec.beat(
+            "dim",
+            "dim",
+            f"{noun} {_listing(list(unused))} {verb} not selected by any sequence, "
+            "so they play no part in this batch.",
+            run_time=1.0,
+        )
+
+    # d joins B and T in the output's shape; B and T stay labelled on the batch.
+    del screen.numbers[("batch_dim", (2,))]
+    screen.add(*(int_cell("output_size", (axis,), n) for axis, n in enumerate(output.shape)))
+    assert rec.output is not None
+    rec.output = OutputState(rec.output.shape, rec.output.filled, shape_labelled=True)
+    rec.beat(
+        "shape",
+        "shape",
+        f"The result is {batch} \u00d7 {length} \u00d7 {dim}: batch size, sequence length, "
+        "embedding dimension. In code, output[b, t] equals E[ids[b, t]].",
+        run_time=1.4,
+        min_hold=2.0,
+    )
+    return Storyboard(
+        scene="BatchLookup",
+        title="A batch of sequences becomes a stack of slices",
+        options=options.to_dict(),
+        vocab_size=table.vocab_size,
+        dim=dim,
+        source=table.source,
+        ids=ids,
+        beats=tuple(rec.beats),
+        layout="batch",
+        value_scale=scale,
+    )
+
+
+SPEC = SceneSpec(
+    name="BatchLookup",
+    alias="batch",
+    module="batch",
+    summary="A B x T batch of IDs becomes a B x T x d block, one T x d slice per sequence.",
+    build=build_batch_lookup,
+    order=30,
+    examples=(
+        {"ids": "7,0,7,9,2;5,5,1,0,2;9,3,4,4,0", "vocab": 10, "dim": 5, "init": "normal"},
+        {"ids": "4821,0,50256;50256,7,4821", "vocab": 50257, "dim": 768},
+        {"ids": "1,2,3,4,5,6,7,0;0,7,6,5,4,3,2,1", "vocab": 8, "dim": 3, "theme": "light"},
+        {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2},
+    ),
+)

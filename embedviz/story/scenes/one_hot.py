@@ -1,0 +1,328 @@
+"""OneHotEquivalence: multiplying a one-hot vector by E gives the looked-up row.
+
+The scene builds ``one_hot(i)``, multiplies it by the embedding matrix ``E``
+for real (every one of the ``V × d`` multiply-adds), shows the terms of one
+column, and sets the product beside the lookup ``E[i]``: they are equal. Then
+it counts what the product costs, against a lookup that copies ``d`` numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.one_hot import multiply_adds, one_hot, one_hot_matmul
+from embedviz.core.table import EmbeddingTable, Table, TorchSeededTable
+from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
+from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.window import hidden_ranges
+
+__all__ = [
+    "GPT2_DIM",
+    "GPT2_VOCAB",
+    "SPEC",
+    "build_one_hot_equivalence",
+    "one_hot_gap_label",
+    "one_hot_window",
+    "term_gap_label",
+]
+
+# GPT-2's token embedding (wte) is 50257 x 768: the scale the cost beat quotes.
+GPT2_VOCAB = 50257
+GPT2_DIM = 768
+# The column whose terms are written out; every column works the same way.
+_TERM_COLUMN = 0
+# Fewer rows and columns than other scenes' windows: this layout also draws
+# the one-hot vector, the terms of a column and two result rows, and its
+# numbers must stay readable at 480p.
+_MAX_FULL_ROWS = 8
+_HEAD_ROWS = 3
+_MAX_FULL_COLS = 4
+_HEAD_COLS = 2
+
+
+def one_hot_window(vocab_size: int, dim: int, token_id: int) -> Window:
+    """Pick the rows and columns of ``E`` (and entries of the vector) to draw.
+
+    Parameters
+    ----------
+    vocab_size
+        ``V``.
+    dim
+        ``d``.
+    token_id
+        The ID whose one-hot vector is multiplied; its row is always drawn.
+
+    Returns
+    -------
+    Window
+        All rows when ``V <= 8``, else the first three rows, the ID's row with
+        its neighbours, and the last row; all columns when ``d <= 4``, else
+        the first two and the last. Hidden ranges carry exact labels.
+    """
+    if vocab_size <= _MAX_FULL_ROWS:
+        rows = list(range(vocab_size))
+    else:
+        shown = set(range(_HEAD_ROWS)) | {vocab_size - 1}
+        shown |= {r for r in (token_id - 1, token_id, token_id + 1) if 0 <= r < vocab_size}
+        rows = sorted(shown)
+    cols = list(range(dim)) if dim <= _MAX_FULL_COLS else [*range(_HEAD_COLS), dim - 1]
+    return Window(
+        rows=tuple(rows),
+        cols=tuple(cols),
+        row_gaps=hidden_ranges(rows, vocab_size, "row"),
+        col_gaps=hidden_ranges(cols, dim, "column"),
+    )
+
+
+def one_hot_gap_label(first: int, last: int) -> str:
+    """Label hidden entries of a one-hot vector, e.g. ``entries 6–4818 are 0``.
+
+    Parameters
+    ----------
+    first, last
+        The hidden range, inclusive; it never holds the ID.
+
+    Returns
+    -------
+    str
+        The label, singular for a single entry.
+    """
+    if first == last:
+        return f"entry {first} is 0"
+    return f"entries {first}\u2013{last} are 0"
+
+
+def term_gap_label(first: int, last: int) -> str:
+    """Label the hidden terms of a column's sum, e.g. ``+ terms 6–4818: all 0``.
+
+    Parameters
+    ----------
+    first, last
+        The hidden rows, inclusive; their one-hot entries are all 0.
+
+    Returns
+    -------
+    str
+        The label, singular for a single term.
+    """
+    if first == last:
+        return f"+ term {first}: 0"
+    return f"+ terms {first}\u2013{last}: all 0"
+
+
+def _single_id(options: SceneOptions, table: Table) -> int:
+    ids = options.ids if options.ids is not None else [3]
+    checked = validate_ids(ids, table.vocab_size)
+    if checked.size != 1:
+        raise EmbedvizError(
+            f"OneHotEquivalence multiplies one one-hot vector, but {checked.size} IDs were "
+            "given; pass a single ID such as --ids 3"
+        )
+    return int(checked.ravel()[0])
+
+
+def _full_weight(table: Table) -> npt.NDArray[np.float32]:
+    """Return all ``V × d`` values: the product really reads every row."""
+    if isinstance(table, TorchSeededTable):
+        return table.materialise().weight
+    if isinstance(table, EmbeddingTable):
+        return table.weight
+    return table.rows(np.arange(table.vocab_size))  # pragma: no cover - other Table types
+
+
+def _check_equal(product: npt.NDArray[np.float32], row: npt.NDArray[np.float32], i: int) -> None:
+    """Refuse to claim an equality that does not hold (a NaN or inf in ``E``)."""
+    if np.array_equal(product, row):
+        return
+    col = int(np.flatnonzero(product != row)[0])
+    raise EmbedvizError(
+        f"one_hot({i}) @ E differs from E[{i}] in column {col} ({product[col]} vs {row[col]}): "
+        "the table holds a NaN or infinity, and 0 times infinity is NaN"
+    )
+
+
+def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    """Storyboard: ``one_hot(i) @ E`` equals the lookup ``E[i]``, at a cost.
+
+    Parameters
+    ----------
+    options
+        ``ids`` must hold one ID (default 3).
+    legend
+        Whether the colour legend appears (only the first time in a longer video).
+
+    Returns
+    -------
+    Storyboard
+        The scene data (layout ``one_hot``).
+
+    Raises
+    ------
+    EmbedvizError
+        For bad options, more than one ID, or a table whose non-finite values
+        would make the product differ from the lookup.
+    """
+    table = make_table(options)
+    i = _single_id(options, table)
+    vocab, dim = table.vocab_size, table.dim
+    vector = one_hot([i], vocab)  # (1, V)
+    product = one_hot_matmul(vector, _full_weight(table))[0]  # every row, every column
+    looked_up = table.lookup([i])[0]
+    _check_equal(product, looked_up, i)
+    window = one_hot_window(vocab, dim, i)
+    j = _TERM_COLUMN
+    rec = Recorder(window, (1, dim))
+    screen = rec.screen
+    focus = Highlight((0,), i, i)
+
+    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    screen.add(int_cell("token_id", (0,), i))
+    rec.beat(
+        "intro",
+        "intro",
+        f"Looking up ID {i} copies row {i} of E. A matrix product gives the very same row; "
+        "let's build it and compare.",
+        run_time=1.0,
+    )
+
+    for k in window.rows:
+        screen.add(int_cell("one_hot", (k,), int(vector[0, k])))
+    screen.add(int_cell("one_hot_size", (0,), 1), int_cell("one_hot_size", (1,), vocab))
+    screen.labels["one_hot_title"] = f"one_hot({i})"
+    for number, gap in enumerate(window.row_gaps):
+        screen.labels[f"one_hot_gap_{number}"] = one_hot_gap_label(gap.first, gap.last)
+    rec.beat(
+        "one-hot",
+        "one_hot",
+        f"one_hot({i}) holds {vocab} numbers: 1 at position {i}, 0 everywhere else. "
+        "Drawn on its side, entry k sits beside row k of E.",
+        run_time=1.0,
+        highlight=focus,
+    )
+
+    block = table.rows(np.asarray(window.rows))
+    screen.labels["product_title"] = f"one_hot({i}) @ E"
+    screen.add(int_cell("product_size", (0,), 1), int_cell("product_size", (1,), dim))
+    for r, k in enumerate(window.rows):
+        screen.add(
+            int_cell("term_one_hot", (j, k), int(vector[0, k])),
+            value_cell("term_weight", (j, k), block[r, window.cols.index(j)]),
+        )
+    for number, gap in enumerate(window.row_gaps):
+        screen.labels[f"term_gap_{number}"] = term_gap_label(gap.first, gap.last)
+    rec.beat(
+        "terms",
+        "terms",
+        f"Entry {j} of the product: multiply each one-hot entry by the number beside it "
+        f"in column {j}, then add all {vocab} products.",
+        run_time=1.8,
+        highlight=focus,
+    )
+
+    screen.add(value_cell("term_sum", (j,), product[j]), value_cell("product", (j,), product[j]))
+    rec.beat(
+        "sum",
+        "sum",
+        f"Each 0 \u00d7 E[k, {j}] is exactly 0, so only 1 \u00d7 E[{i}, {j}] is left: "
+        f"the sum is the value in row {i}, unchanged.",
+        run_time=1.6,
+        highlight=focus,
+    )
+
+    for kind in ("term_one_hot", "term_weight", "term_sum"):
+        screen.remove_kind(kind)
+    for key in [key for key in screen.labels if key.startswith("term_gap_")]:
+        del screen.labels[key]
+    for col in window.cols:
+        screen.add(value_cell("product", (col,), product[col]))
+    if dim == 1:
+        columns_sentence = (
+            f"With a single column, that sum is the whole product: row {i} of E, exactly."
+        )
+    else:
+        columns_sentence = (
+            f"Every other column works the same way, so the whole product is exactly row {i} of E."
+        )
+    rec.beat("columns", "columns", columns_sentence, run_time=1.4, highlight=focus)
+
+    screen.labels["lookup_title"] = f"E[{i}]"
+    for col in window.cols:
+        screen.add(value_cell("output", (0, col), looked_up[col]))
+    rec.beat(
+        "compare",
+        "compare",
+        f"The lookup E[{i}] copies row {i} directly. The two rows match value for value: "
+        f"one_hot({i}) @ E equals E[{i}].",
+        run_time=2.0,
+        highlight=focus,
+        min_hold=1.5,
+    )
+
+    screen.labels["cost_gpt2"] = "GPT-2"
+    screen.add(
+        int_cell("cost_size", (0, 0), vocab),
+        int_cell("cost_size", (0, 1), dim),
+        _count_cell("multiply_adds", (0,), multiply_adds(vocab, dim)),
+        int_cell("cost_size", (1, 0), GPT2_VOCAB),
+        int_cell("cost_size", (1, 1), GPT2_DIM),
+        _count_cell("multiply_adds", (1,), multiply_adds(GPT2_VOCAB, GPT2_DIM)),
+    )
+    rec.beat(
+        "cost",
+        "cost",
+        "The product pays one multiply-add per entry of E: V \u00d7 d per token, "
+        "tens of millions for GPT-2, nearly all of them times zero.",
+        run_time=1.0,
+        min_hold=2.0,
+    )
+
+    screen.add(
+        _count_cell("multiply_adds", (2,), 0),
+        int_cell("copy_count", (0,), dim),
+    )
+    rec.beat(
+        "copy",
+        "copy",
+        f"A lookup skips all of that and copies {dim} {'number' if dim == 1 else 'numbers'}. "
+        "An embedding layer is this "
+        "product, done the cheap way.",
+        run_time=0.8,
+        min_hold=2.0,
+    )
+    return Storyboard(
+        scene="OneHotEquivalence",
+        title="Multiplying by a one-hot vector is a lookup",
+        options=options.to_dict(),
+        vocab_size=vocab,
+        dim=dim,
+        source=table.source,
+        ids=i,
+        beats=tuple(rec.beats),
+        layout="one_hot",
+        value_scale=scale,
+    )
+
+
+def _count_cell(kind: str, index: tuple[int, ...], count: int) -> NumberCell:
+    """Make the cell for a large whole number, e.g. ``38,597,376``."""
+    return NumberCell(kind, index, f"{count:,}", float(count))
+
+
+SPEC = SceneSpec(
+    name="OneHotEquivalence",
+    alias="onehot",
+    module="one_hot",
+    summary="one_hot(i) @ E equals E[i]; the product costs V x d multiply-adds, a lookup none.",
+    build=build_one_hot_equivalence,
+    order=50,
+    examples=(
+        {"ids": "0"},
+        {"ids": "4821", "vocab": 50257, "dim": 768},
+        {"vocab": 12, "dim": 6, "ids": "11"},
+    ),
+)

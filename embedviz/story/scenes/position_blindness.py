@@ -1,0 +1,274 @@
+"""PositionBlindness: a lookup knows which token, not where; position vectors fix that.
+
+The same ID at two positions selects the same row twice, so the two output
+rows are identical: nothing in a lookup records order. Adding a position
+vector ``P[pos]`` to the token vector at position ``pos`` makes the two rows
+differ. ``P`` is sinusoidal by default (the original Transformer's waves);
+``positions="learned"`` uses a trained table instead, shown as initialised.
+
+The choice of ``P`` is a parameter of :func:`build_position_blindness`, not
+yet a scene option: :class:`~embedviz.story.options.SceneOptions` has no
+field for it.
+"""
+
+from __future__ import annotations
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
+from embedviz.core.table import Table
+from embedviz.story.model import Highlight, Storyboard
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.batch import MAX_GRID_LINES
+from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
+from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.window import compact_window
+
+__all__ = [
+    "DEFAULT_IDS",
+    "LEARNED_CONTEXT",
+    "MAX_POSITION_TOKENS",
+    "POSITION_KINDS",
+    "SPEC",
+    "build_position_blindness",
+    "learned_seed",
+]
+
+DEFAULT_IDS = [2, 3, 2, 1]
+# Three blocks side by side leave room for this many rows at a readable size.
+MAX_POSITION_TOKENS = 8
+# A learned table covers a fixed context; the scene shows its first T rows.
+LEARNED_CONTEXT = 16
+# The cell kinds of P and of the sums, per kind of position vector.
+POSITION_KINDS = {
+    "sinusoidal": ("sinusoid", "sum_sinusoid"),
+    "learned": ("learned_position", "sum_learned"),
+}
+_SEED_MODULUS = 2**64
+_SINE_LABEL = "P[pos, 2i]   = sin(pos / 10000^(2i/d))"
+_COSINE_LABEL = "P[pos, 2i+1] = cos(pos / 10000^(2i/d))"
+
+
+def learned_seed(seed: int) -> int:
+    """Return the seed of the learned position table for a scene's seed.
+
+    It is ``seed + 1`` (wrapping at ``2**64``): with the token table's own
+    seed, the two tables would start with the same values.
+
+    Parameters
+    ----------
+    seed
+        The scene's seed (the token table's).
+
+    Returns
+    -------
+    int
+        The position table's seed, as given to ``torch.manual_seed``.
+    """
+    return (seed + 1) % _SEED_MODULUS
+
+
+def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
+    ids = options.ids if options.ids is not None else DEFAULT_IDS
+    checked = validate_ids(ids, table.vocab_size)
+    if checked.ndim != 1:
+        raise EmbedvizError(
+            f"PositionBlindness shows one sequence, but the IDs have shape {checked.shape}; "
+            "give comma-separated IDs such as 2,3,2,1"
+        )
+    if checked.size > MAX_POSITION_TOKENS:
+        raise EmbedvizError(
+            f"PositionBlindness shows at most {MAX_POSITION_TOKENS} tokens legibly, "
+            f"but {checked.size} were given; use a shorter sequence"
+        )
+    values = [int(i) for i in checked]
+    if len(set(values)) == len(values):
+        raise EmbedvizError(
+            "PositionBlindness needs an ID that appears twice, such as 2 in 2,3,2,1; "
+            "no ID repeats in " + ",".join(str(v) for v in values)
+        )
+    return values
+
+
+def _repeat(ids: list[int]) -> tuple[int, int, int]:
+    """Return the first repeated ID and its first two positions."""
+    seen: dict[int, int] = {}
+    for position, token_id in enumerate(ids):
+        if token_id in seen:
+            return token_id, seen[token_id], position
+        seen[token_id] = position
+    raise AssertionError("validated to hold a repeat")
+
+
+def build_position_blindness(
+    options: SceneOptions, *, legend: bool = True, positions: str | None = None
+) -> Storyboard:
+    """Storyboard: equal IDs get equal rows; adding position vectors separates them.
+
+    Parameters
+    ----------
+    options
+        ``ids`` holds one sequence of 2 to 8 IDs in which some ID repeats
+        (default ``[2, 3, 2, 1]``).
+    legend
+        Whether the colour legend appears (only the first time in a longer video).
+    positions
+        Overrides ``options.positions``.
+        ``sinusoidal`` (default): ``P[pos, 2i] = sin(pos / 10000^(2i/d))``,
+        ``P[pos, 2i+1] = cos(pos / 10000^(2i/d))``. ``learned``: the first T rows
+        of a ``16 × d`` table seeded like ``torch.nn.Embedding(16, d)`` after
+        ``torch.manual_seed(seed + 1)`` (see :func:`learned_seed`).
+
+    Returns
+    -------
+    Storyboard
+        The scene data; its ``layout`` is ``position_blindness``.
+
+    Raises
+    ------
+    EmbedvizError
+        For bad IDs, a batch, more than 8 IDs, no repeated ID, an unknown
+        ``positions``, or a bad table.
+    """
+    positions = positions or options.positions
+    if positions not in POSITION_KINDS:
+        raise EmbedvizError(f"positions must be 'sinusoidal' or 'learned', not {positions!r}")
+    pe_kind, sum_kind = POSITION_KINDS[positions]
+    table = make_table(options)
+    ids = _sequence_ids(options, table)
+    count, dim = len(ids), table.dim
+    output = table.lookup(ids)
+    if positions == "sinusoidal":
+        pe = sinusoidal_positions(count, dim)
+    else:
+        pe = learned_positions(LEARNED_CONTEXT, dim, learned_seed(options.seed))[:count]
+    sums = add_positions(output, pe)
+    token_id, first, second = _repeat(ids)
+    window = compact_window(table.vocab_size, dim, ids)
+    lines = len(window.rows) + len(window.row_gaps)
+    if lines > MAX_GRID_LINES:
+        raise EmbedvizError(
+            f"these {len(set(ids))} distinct IDs need {lines} matrix rows on screen, but "
+            f"PositionBlindness draws at most {MAX_GRID_LINES}; use fewer distinct IDs"
+        )
+    rec = Recorder(window, output.shape)
+    screen = rec.screen
+
+    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    for position, value in enumerate(ids):
+        screen.add(int_cell("token_id", (position,), value))
+    listing = ", ".join(str(i) for i in ids)
+    rec.beat(
+        "intro",
+        "intro",
+        f"The input {listing} holds ID {token_id} twice, at positions {first} and "
+        f"{second}. Watch what the lookup gives each copy.",
+        run_time=1.5,
+    )
+
+    rec.show_output_frame([(t,) for t in range(count)])
+    for position in range(count):
+        rec.fill_output((position,), output[position])
+    rec.beat(
+        "lookup",
+        "lookup_all",
+        "As before, each ID selects its row of E, and the copies land in the output "
+        "in input order.",
+        run_time=1.1 * count,
+        min_hold=0.8,
+    )
+
+    rec.beat(
+        "same",
+        "same",
+        f"Positions {first} and {second} both hold ID {token_id}, so both get row "
+        f"{token_id}: identical vectors. The lookup encodes which token, not where.",
+        run_time=1.2,
+        highlight=Highlight((first,), token_id, token_id),
+        min_hold=1.5,
+    )
+
+    # The matrix has done its job; the rows and their position vectors take the stage.
+    for kind in ("weight", "row_label", "col_label", "table_size", "legend"):
+        screen.remove_kind(kind)
+    for key in [k for k in screen.labels if k.startswith(("row_gap_", "col_gap_"))]:
+        del screen.labels[key]
+    rec.beat(
+        "arrange",
+        "arrange",
+        "To tell the copies apart, the model adds a position vector to each row: "
+        "one vector per position, whatever token sits there.",
+        run_time=1.5,
+    )
+
+    for position in range(count):
+        for col in window.cols:
+            screen.add(value_cell(pe_kind, (position, col), pe[position, col]))
+    for col in window.cols:
+        screen.add(int_cell("pe_col", (col,), col))
+    if positions == "sinusoidal":
+        screen.labels["formula_0"] = _SINE_LABEL
+        if dim > 1:
+            screen.labels["formula_1"] = _COSINE_LABEL
+        # At pos = 0 every sine is 0 and every cosine is 1.
+        first_row = ", ".join("01"[c % 2] for c in range(min(dim, 4)))
+        narration = (
+            "Here P is sinusoidal: column 2i holds sin(pos / 10000^(2i/d)) and column "
+            f"2i+1 its cosine, so row 0 is {first_row}{', ...' if dim > 4 else ''}."
+        )
+    else:
+        screen.add(int_cell("pe_size", (0,), LEARNED_CONTEXT), int_cell("pe_size", (1,), dim))
+        narration = (
+            f"Here P is learned: a second table with one row per position, up to "
+            f"{LEARNED_CONTEXT}, starting random like E and trained along with it."
+        )
+    rec.beat("positions", "positions", narration, run_time=1.6, min_hold=1.5)
+
+    for position in range(count):
+        for col in window.cols:
+            screen.add(value_cell(sum_kind, (position, col), sums[position, col]))
+    rec.beat(
+        "add",
+        "add",
+        "Adding them row by row, token vector plus position vector, gives the vectors "
+        "that the model's next layers receive.",
+        run_time=2.4,
+    )
+
+    rec.beat(
+        "differ",
+        "differ",
+        f"Now the sums at positions {first} and {second} differ: same token row, different "
+        f"position rows. The two copies of ID {token_id} are no longer equal.",
+        run_time=1.2,
+        highlight=Highlight((second,), token_id, token_id),
+        min_hold=2.0,
+    )
+    return Storyboard(
+        scene="PositionBlindness",
+        title="The lookup knows which token, not where",
+        options=options.to_dict(),
+        vocab_size=table.vocab_size,
+        dim=dim,
+        source=table.source,
+        ids=ids,
+        beats=tuple(rec.beats),
+        layout="position_blindness",
+        value_scale=scale,
+    )
+
+
+SPEC = SceneSpec(
+    name="PositionBlindness",
+    alias="position",
+    module="position_blindness",
+    summary="The same ID gets the same row at any position; adding position vectors fixes it.",
+    build=build_position_blindness,
+    order=80,
+    examples=(
+        {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+        {"ids": "4821,0,4821", "vocab": 50257, "dim": 768},
+        {"ids": "0,0", "vocab": 3, "dim": 1, "theme": "light"},
+        {"positions": "learned"},
+    ),
+)

@@ -1,0 +1,198 @@
+"""BatchLookup: the batch storyboard, its compact window, and parity with PyTorch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import parse_ids
+from embedviz.core.table import EmbeddingTable
+from embedviz.story.model import Storyboard
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes.batch import DEFAULT_BATCH, MAX_GRID_LINES, build_batch_lookup
+from embedviz.story.window import compact_window
+
+CASES = [{}, *SCENES["BatchLookup"].examples]
+
+
+def _error(call: Any, *args: Any, **kwargs: Any) -> str:
+    with pytest.raises(EmbedvizError) as info:
+        call(*args, **kwargs)
+    message = str(info.value)
+    assert message.strip()
+    assert "\n" not in message, f"not one line: {message!r}"
+    return message
+
+
+def _final(board: Storyboard, kind: str) -> dict[tuple[int, ...], Any]:
+    return {c.index: c for c in board.beats[-1].numbers if c.kind == kind}
+
+
+# -- the storyboard --------------------------------------------------------------------
+def test_default_batch_fills_two_slices_in_order() -> None:
+    board = build_batch_lookup(SceneOptions())
+    assert board.ids == DEFAULT_BATCH
+    assert board.layout == "batch"
+    names = [b.name for b in board.beats]
+    assert names == [
+        "intro", "batch", "predict", "reveal",
+        "lookup-0-0", "lookup-0-1", "lookup-0-rest", "lookup-1", "shape",
+    ]  # fmt: skip
+    final = board.beats[-1]
+    assert final.output is not None
+    assert final.output.shape == (2, 4, 3)
+    assert final.output.shape_labelled
+    # Every position lands exactly once, sequence by sequence, in input order.
+    assert list(final.output.filled) == [(b, t) for b in range(2) for t in range(4)]
+    sizes = _final(board, "output_size")
+    assert [sizes[(axis,)].text for axis in range(3)] == ["2", "4", "3"]
+    axes = _final(board, "batch_dim")
+    assert [axes[(axis,)].text for axis in range(2)] == ["2", "4"]
+
+
+def test_beats_name_the_batch_axes_before_the_output() -> None:
+    board = build_batch_lookup(SceneOptions())
+    by_name = {b.name: b for b in board.beats}
+    assert {c.kind for c in by_name["batch"].numbers} >= {"batch_dim", "token_id"}
+    assert not [c for c in by_name["predict"].numbers if c.kind == "output"]
+    assert "output shape?" in by_name["predict"].labels
+    slices = [c.index for c in by_name["reveal"].numbers if c.kind == "slice"]
+    assert sorted(slices) == [(0,), (1,)]
+
+
+@pytest.mark.parametrize("overrides", CASES)
+def test_output_cells_are_the_rows_the_ids_select(overrides: dict[str, Any]) -> None:
+    board = build_storyboard("BatchLookup", overrides, environ={})
+    options = SceneOptions(**{k: v for k, v in overrides.items() if k != "ids"})
+    table = EmbeddingTable.from_seed(
+        board.vocab_size, board.dim, options.seed, "torch" if options.init == "torch" else "normal"
+    )
+    ids = np.asarray(board.ids)
+    window = board.beats[-1].window
+    output = _final(board, "output")
+    assert set(output) == {
+        (b, t, col) for b in range(ids.shape[0]) for t in range(ids.shape[1]) for col in window.cols
+    }
+    for (b, t, col), cell in output.items():
+        assert cell.value == float(table.weight[ids[b, t], col])
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_any_small_batch_lands_every_row(data: st.DataObject) -> None:
+    vocab = data.draw(st.integers(1, 8))
+    dim = data.draw(st.integers(1, 6))
+    batch = data.draw(st.integers(2, 4))
+    length = data.draw(st.integers(1, 16 // batch if batch > 2 else 8))
+    ids = data.draw(
+        st.lists(
+            st.lists(st.integers(0, vocab - 1), min_size=length, max_size=length),
+            min_size=batch,
+            max_size=batch,
+        )
+    )
+    board = build_batch_lookup(SceneOptions(ids=ids, vocab=vocab, dim=dim, init="normal"))
+    table = EmbeddingTable.from_seed(vocab, dim, 123, "normal")
+    expected = table.weight[np.asarray(ids)]
+    window = board.beats[-1].window
+    for (b, t, col), cell in _final(board, "output").items():
+        assert cell.value == float(expected[b, t, col])
+        assert col in window.cols
+    assert len(_final(board, "output")) == batch * length * len(window.cols)
+    assert sum(b.duration for b in board.beats) == pytest.approx(board.duration)
+
+
+# -- parity with PyTorch -------------------------------------------------------------
+@pytest.mark.parametrize("overrides", [c for c in CASES if c.get("init", "torch") == "torch"])
+def test_output_cells_match_torch_embedding(overrides: dict[str, Any]) -> None:
+    torch = pytest.importorskip("torch")
+    board = build_storyboard("BatchLookup", overrides, environ={})
+    seed = int(overrides.get("seed", 123))
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        layer = torch.nn.Embedding(board.vocab_size, board.dim)
+    ids = torch.tensor(board.ids)
+    theirs = torch.nn.functional.embedding(ids, layer.weight).detach().numpy()
+    assert theirs.shape == (*ids.shape, board.dim)
+    ours_table = EmbeddingTable.from_seed(board.vocab_size, board.dim, seed, "torch")
+    same_weights = torch.nn.functional.embedding(ids, torch.from_numpy(ours_table.weight.copy()))
+    for (b, t, col), cell in _final(board, "output").items():
+        # On the same weights the lookup is a copy: bit for bit.
+        assert cell.value == float(same_weights[b, t, col])
+        # Against torch's own seeded layer, within its documented rounding.
+        assert abs(cell.value - float(theirs[b, t, col])) <= 3e-6
+
+
+# -- the compact window -----------------------------------------------------------------
+@settings(max_examples=80, deadline=None)
+@given(
+    vocab=st.integers(1, 60000),
+    dim=st.integers(1, 1000),
+    data=st.data(),
+)
+def test_compact_window_shows_focus_rows_and_labels_every_gap(
+    vocab: int, dim: int, data: st.DataObject
+) -> None:
+    focus = data.draw(st.lists(st.integers(0, vocab - 1), min_size=1, max_size=8))
+    window = compact_window(vocab, dim, focus)
+    assert set(focus) <= set(window.rows)
+    assert list(window.rows) == sorted(set(window.rows))
+    assert {0, vocab - 1} <= set(window.rows)
+    assert {0, dim - 1} <= set(window.cols)
+    assert len(window.cols) <= 4
+    for shown, gaps, size, noun in (
+        (window.rows, window.row_gaps, vocab, "row"),
+        (window.cols, window.col_gaps, dim, "column"),
+    ):
+        covered = set(shown)
+        for gap in gaps:
+            hidden = set(range(gap.first, gap.last + 1))
+            assert not hidden & covered
+            covered |= hidden
+            word = noun if gap.first == gap.last else noun + "s"
+            assert gap.label.startswith(word + " ")
+            assert gap.label.endswith(" not shown")
+        assert covered == set(range(size))
+
+
+def test_small_tables_are_shown_whole() -> None:
+    window = compact_window(8, 4, [3])
+    assert window.rows == tuple(range(8))
+    assert window.cols == (0, 1, 2, 3)
+    assert not window.row_gaps
+    assert not window.col_gaps
+
+
+# -- bad input ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("ids", "message"),
+    [
+        ("2,3,5,1", "at least 2 sequences"),
+        ("2,3;5", "ragged"),
+        ("2,3;5,9", "out of range"),
+        ("1;2;3;4;5", "at most 4 sequences"),
+        ("0,1,2,3,4,5,0,1,2;0,1,2,3,4,5,0,1,2", "at most 8 IDs"),
+        ("0,1,2,3,4,5;0,1,2,3,4,5;0,1,2,3,4,5", "at most 16 IDs"),
+        ("2,-3;1,1", "negative"),
+    ],
+)
+def test_bad_batches_fail_in_one_line(ids: str, message: str) -> None:
+    assert message in _error(build_batch_lookup, SceneOptions(ids=parse_ids(ids)))
+
+
+def test_an_empty_batch_fails_in_one_line() -> None:
+    assert "no token IDs" in _error(build_batch_lookup, SceneOptions(ids=[[], []]))
+    assert "empty" in _error(parse_ids, "2,3;")
+
+
+def test_too_many_scattered_rows_fail_in_one_line() -> None:
+    ids = [[100, 2000, 3000, 4000], [5000, 6000, 7000, 8000]]
+    message = _error(build_batch_lookup, SceneOptions(ids=ids, vocab=50257, dim=3))
+    assert f"at most {MAX_GRID_LINES}" in message
+    assert "fewer distinct IDs" in message

@@ -1,0 +1,325 @@
+"""One-hot vectors, the product one_hot(i) @ E, its cost, and the OneHotEquivalence story.
+
+Why the equality ``one_hot(i) @ E == E[i]`` is exact, not just close: every
+product in the sum for column ``j`` is either ``0 × E[k, j]``, an exact zero
+(signed, but a zero), or ``1 × E[i, j]``, exactly ``E[i, j]``. Adding exact
+zeros to one value returns that value, whatever the order of the additions
+(pairwise, blocked, several accumulators) and whether or not they are fused
+(``fma(0, x, acc) == acc``), so numpy's BLAS kernels, PyTorch's and a plain
+loop all give the same float32 bits. The only exception is the sign of a zero
+(``-0.0 + 0.0 == +0.0``), which compares equal; and a NaN or infinity anywhere
+in the column, since ``0 × inf`` is NaN.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import embedviz.core.one_hot as one_hot_module
+from embedviz.cli import main
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.one_hot import multiply_adds, one_hot, one_hot_matmul
+from embedviz.core.table import EmbeddingTable
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.one_hot import (
+    GPT2_DIM,
+    GPT2_VOCAB,
+    build_one_hot_equivalence,
+    one_hot_gap_label,
+    one_hot_window,
+    term_gap_label,
+)
+
+
+def _one_line_error(call: Any, *args: Any, **kwargs: Any) -> str:
+    with pytest.raises(EmbedvizError) as info:
+        call(*args, **kwargs)
+    message = str(info.value)
+    assert message
+    assert "\n" not in message
+    return message
+
+
+@st.composite
+def tables_and_ids(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    vocab = draw(st.integers(1, 40))
+    dim = draw(st.integers(1, 12))
+    # Every finite float32, subnormals and both zeros included.
+    values = st.floats(width=32, allow_nan=False, allow_infinity=False)
+    weight = draw(hnp.arrays(np.float32, (vocab, dim), elements=values))
+    ids = draw(hnp.arrays(np.int64, draw(st.integers(1, 6)), elements=st.integers(0, vocab - 1)))
+    return weight, ids
+
+
+# --------------------------------------------------------------------- one_hot
+
+
+def test_one_hot_default_example() -> None:
+    vector = one_hot(3, 6)
+    assert vector.dtype == np.float32
+    assert vector.tolist() == [0, 0, 0, 1, 0, 0]
+
+
+def test_one_hot_keeps_the_shape_of_the_ids() -> None:
+    assert one_hot([2, 3, 5, 1], 6).shape == (4, 6)
+    batch = one_hot([[2, 3], [5, 1]], 6)
+    assert batch.shape == (2, 2, 6)
+    assert batch.argmax(axis=-1).tolist() == [[2, 3], [5, 1]]
+    assert batch.sum(axis=-1).tolist() == [[1, 1], [1, 1]]
+
+
+@given(
+    vocab=st.integers(1, 500),
+    data=st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_one_hot_has_a_single_one_where_the_id_is(vocab: int, data: st.DataObject) -> None:
+    ids = data.draw(st.lists(st.integers(0, vocab - 1), min_size=1, max_size=8))
+    vectors = one_hot(ids, vocab)
+    assert vectors.shape == (len(ids), vocab)
+    assert set(np.unique(vectors).tolist()) <= {0.0, 1.0}
+    assert (vectors.sum(axis=1) == 1).all()
+    assert vectors.argmax(axis=1).tolist() == ids
+
+
+@pytest.mark.parametrize(
+    ("ids", "fragment"),
+    [
+        (6, "out of range"),
+        ([3, -1], "negative"),
+        ([True], "boolean"),
+        ([1.5], "non-integer"),
+        ([], "no token IDs"),
+        ([[1, 2], [3]], "ragged"),
+    ],
+)
+def test_one_hot_refuses_bad_ids(ids: Any, fragment: str) -> None:
+    assert fragment in _one_line_error(one_hot, ids, 6)
+
+
+@pytest.mark.parametrize("vocab", [0, -3, True, 2.0, "6", None])
+def test_one_hot_refuses_a_bad_vocabulary_size(vocab: Any) -> None:
+    assert "vocabulary size V" in _one_line_error(one_hot, 0, vocab)
+
+
+def test_one_hot_refuses_vectors_that_do_not_fit_before_allocating(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(one_hot_module, "available_memory_bytes", lambda: 1_000_000)
+    allocated: list[Any] = []
+    monkeypatch.setattr(one_hot_module.np, "zeros", lambda *a, **k: allocated.append(a))
+    message = _one_line_error(one_hot, list(range(100)), 50257)
+    assert "memory" in message
+    assert "100 one-hot vectors of length 50,257" in message
+    assert not allocated
+
+
+# ------------------------------------------------------- the product is the lookup
+
+
+def test_default_product_is_row_three() -> None:
+    table = EmbeddingTable.from_seed()
+    product = one_hot_matmul(one_hot(3, 6), table.weight)
+    assert product.dtype == np.float32
+    assert product.tobytes() == table.weight[3].tobytes()
+    assert [f"{v:.4f}" for v in product] == ["-0.4015", "0.9666", "-1.1481"]
+
+
+@given(tables_and_ids())
+@settings(max_examples=200, deadline=None)
+def test_one_hot_times_e_equals_the_lookup_exactly(case: tuple[np.ndarray, np.ndarray]) -> None:
+    weight, ids = case
+    product = one_hot_matmul(one_hot(ids, weight.shape[0]), weight)
+    looked_up = weight[ids]
+    assert product.dtype == np.float32
+    assert product.shape == looked_up.shape
+    # Exact equality, not allclose (see the module docstring for why it holds).
+    assert np.array_equal(product, looked_up)
+    # Bit for bit too, except that -0.0 may come back as +0.0.
+    nonzero = looked_up != 0
+    assert (product.view(np.uint32)[nonzero] == looked_up.view(np.uint32)[nonzero]).all()
+
+
+def test_the_equality_needs_finite_values() -> None:
+    weight = np.array([[1.0, 2.0], [np.inf, 3.0], [4.0, 5.0]], dtype=np.float32)
+    product = one_hot_matmul(one_hot(0, 3), weight)
+    # 0 × inf is NaN: the product breaks where the lookup would not.
+    assert np.isnan(product[0])
+    assert product[1] == 2.0
+
+
+def test_one_hot_matmul_checks_shapes() -> None:
+    weight = np.zeros((6, 3), dtype=np.float32)
+    assert "6 rows" in _one_line_error(one_hot_matmul, one_hot(1, 5), weight)
+    assert "2-D" in _one_line_error(one_hot_matmul, one_hot(1, 6), np.zeros(6, np.float32))
+
+
+# --------------------------------------------------------------------- parity
+
+
+@pytest.fixture(scope="module")
+def torch() -> Any:
+    return pytest.importorskip("torch")
+
+
+@given(case=tables_and_ids())
+@settings(max_examples=60, deadline=None)
+def test_parity_with_torch_one_hot_and_embedding(
+    torch: Any, case: tuple[np.ndarray, np.ndarray]
+) -> None:
+    functional = torch.nn.functional
+    weight, ids = case
+    vocab = weight.shape[0]
+    ids_t = torch.from_numpy(ids)
+    weight_t = torch.from_numpy(weight)
+    theirs_vectors = functional.one_hot(ids_t, vocab).float()
+    assert np.array_equal(one_hot(ids, vocab), theirs_vectors.numpy())
+    theirs_product = (theirs_vectors @ weight_t).numpy()
+    theirs_lookup = functional.embedding(ids_t, weight_t).numpy()
+    assert np.array_equal(theirs_product, theirs_lookup)
+    assert np.array_equal(one_hot_matmul(one_hot(ids, vocab), weight), theirs_product)
+
+
+def test_parity_with_torch_for_a_single_id_on_the_seeded_table(torch: Any) -> None:
+    functional = torch.nn.functional
+    table = EmbeddingTable.from_seed()
+    weight_t = torch.from_numpy(np.array(table.weight))
+    vector = functional.one_hot(torch.tensor(3), 6).float()
+    assert vector.shape == (6,)
+    assert one_hot(3, 6).shape == (6,)
+    theirs = (vector @ weight_t).numpy()
+    assert theirs.tobytes() == functional.embedding(torch.tensor(3), weight_t).numpy().tobytes()
+    assert theirs.tobytes() == one_hot_matmul(one_hot(3, 6), table.weight).tobytes()
+
+
+# ------------------------------------------------------------------ the cost
+
+
+def test_multiply_adds_examples() -> None:
+    assert multiply_adds(6, 3) == 18
+    assert multiply_adds(50257, 768) == 38_597_376
+    assert multiply_adds(50257, 768, tokens=1024) == 38_597_376 * 1024
+
+
+@given(st.integers(1, 10**7), st.integers(1, 10**5), st.integers(1, 10**6))
+def test_multiply_adds_is_v_times_d_per_token(vocab: int, dim: int, tokens: int) -> None:
+    count = multiply_adds(vocab, dim, tokens)
+    assert isinstance(count, int)
+    # One multiply-add per entry of E per token: the one-hot product's own shape.
+    assert count == vocab * dim * tokens
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        ((0, 3), "vocabulary size V"),
+        ((6, -1), "embedding dimension d"),
+        ((6, 3, 0), "number of tokens"),
+        ((True, 3), "vocabulary size V"),
+        ((6, 2.5), "embedding dimension d"),
+    ],
+)
+def test_multiply_adds_refuses_bad_counts(args: tuple[Any, ...], name: str) -> None:
+    assert name in _one_line_error(multiply_adds, *args)
+
+
+# --------------------------------------------------------------- the storyboard
+
+
+def test_storyboard_product_equals_lookup_and_costs() -> None:
+    board = build_one_hot_equivalence(SceneOptions())
+    assert board.layout == "one_hot"
+    assert [beat.name for beat in board.beats] == [
+        "intro", "one-hot", "terms", "sum", "columns", "compare", "cost", "copy",
+    ]  # fmt: skip
+    last = {(c.kind, c.index): c for c in board.beats[-1].numbers}
+    for col in range(3):
+        assert last[("product", (col,))].value == last[("output", (0, col))].value
+        assert last[("product", (col,))].text == last[("output", (0, col))].text
+    assert last[("multiply_adds", (0,))].text == "18"
+    assert last[("multiply_adds", (1,))].text == "38,597,376"
+    assert last[("multiply_adds", (2,))].text == "0"
+    assert last[("copy_count", (0,))].text == "3"
+    assert (GPT2_VOCAB, GPT2_DIM) == (50257, 768)
+    sum_beat = board.beats[3]
+    terms = {c.index: c for c in sum_beat.numbers if c.kind == "term_weight"}
+    assert [terms[(0, k)].text for k in range(6)] == [
+        "0.3374", "0.9178", "1.2753", "-0.4015", "-1.1589", "-2.8400",
+    ]  # fmt: skip
+    for beat in board.beats:
+        assert len(beat.narration.split()) <= 25, beat.name
+
+
+def test_storyboard_for_a_large_table_elides_vector_and_matrix_alike() -> None:
+    board = build_one_hot_equivalence(SceneOptions(ids=[4821], vocab=50257, dim=768))
+    beat = board.beats[1]
+    assert beat.window.rows == (0, 1, 2, 4820, 4821, 4822, 50256)
+    assert "entries 3\u20134819 are 0" in beat.labels
+    assert "entries 4823\u201350255 are 0" in beat.labels
+    assert "rows 3\u20134819 not shown" in beat.labels
+    shown = {c.index[0]: c.text for c in beat.numbers if c.kind == "one_hot"}
+    assert shown == {row: "1" if row == 4821 else "0" for row in beat.window.rows}
+
+
+@given(vocab=st.integers(1, 100_000), dim=st.integers(1, 2000), data=st.data())
+def test_window_rows_and_gaps_cover_the_table_once(vocab: int, dim: int, data: Any) -> None:
+    token = data.draw(st.integers(0, vocab - 1))
+    window = one_hot_window(vocab, dim, token)
+    assert token in window.rows
+    assert 0 in window.cols
+    for shown, gaps, size in (
+        (window.rows, window.row_gaps, vocab),
+        (window.cols, window.col_gaps, dim),
+    ):
+        covered = list(shown) + [i for gap in gaps for i in range(gap.first, gap.last + 1)]
+        assert sorted(covered) == list(range(size))
+        assert not set(shown) & {i for gap in gaps for i in range(gap.first, gap.last + 1)}
+    assert len(window.rows) <= 8
+    assert len(window.cols) <= 4
+
+
+def test_gap_labels() -> None:
+    assert one_hot_gap_label(6, 4818) == "entries 6\u20134818 are 0"
+    assert one_hot_gap_label(7, 7) == "entry 7 is 0"
+    assert term_gap_label(6, 4818) == "+ terms 6\u20134818: all 0"
+    assert term_gap_label(7, 7) == "+ term 7: 0"
+
+
+def test_storyboard_refuses_more_than_one_id() -> None:
+    message = _one_line_error(build_one_hot_equivalence, SceneOptions(ids=[2, 3]))
+    assert "one one-hot vector" in message
+
+
+def test_storyboard_refuses_a_table_whose_product_would_differ(tmp_path: Path) -> None:
+    weight = np.ones((20, 3), dtype=np.float32)
+    weight[10, 1] = np.inf  # a hidden row: the grid never draws it
+    path = tmp_path / "inf.npy"
+    np.save(path, weight)
+    message = _one_line_error(build_one_hot_equivalence, SceneOptions(weights=str(path)))
+    assert "NaN or infinity" in message
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["--ids", "6"], "out of range"),
+        (["--ids", "1,2"], "one one-hot vector"),
+        (["--vocab", "0"], "at least 1"),
+        (["--ids", "-1"], "negative"),
+    ],
+)
+def test_cli_bad_input_is_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    status = main(["storyboard", "onehot", *argv])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1
+    assert fragment in err

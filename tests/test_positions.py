@@ -1,0 +1,347 @@
+"""Position vectors (core) and the PositionBlindness storyboard.
+
+Sinusoids are checked against their definition and against PyTorch; the
+learned table against ``torch.manual_seed`` plus ``nn.Embedding``; the story
+against oracles, including the learned variant, which no scene option
+reaches yet, so it is built and dry-run here directly.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from oracles import Context, expected
+from oracles.position_blindness import CONTEXT_LENGTH, learned_table, sinusoid
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
+from embedviz.core.table import EmbeddingTable, TorchSeededTable
+from embedviz.story.model import Storyboard
+from embedviz.story.options import SceneOptions, resolve_options
+from embedviz.story.scenes import make_table
+from embedviz.story.scenes.position_blindness import (
+    LEARNED_CONTEXT,
+    build_position_blindness,
+    learned_seed,
+)
+
+FRAME_HALF_WIDTH, FRAME_HALF_HEIGHT = 14.222 / 2, 4.0
+
+
+def _error(call: Any, *args: Any, **kwargs: Any) -> str:
+    with pytest.raises(EmbedvizError) as info:
+        call(*args, **kwargs)
+    message = str(info.value)
+    assert message.strip()
+    assert "\n" not in message, f"not one line: {message!r}"
+    return message
+
+
+# -- sinusoidal_positions ---------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(length=st.integers(0, 80), dim=st.integers(1, 80))
+def test_sinusoids_have_shape_range_and_a_fixed_first_row(length: int, dim: int) -> None:
+    table = sinusoidal_positions(length, dim)
+    assert table.shape == (length, dim)
+    assert table.dtype == np.float32
+    assert np.all(np.abs(table) <= 1.0)
+    if length:
+        # sin(0) = 0 in even columns, cos(0) = 1 in odd ones.
+        assert table[0].tolist() == [float(c % 2) for c in range(dim)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(length=st.integers(1, 40), dim=st.integers(1, 40), data=st.data())
+def test_sinusoids_follow_the_definition(length: int, dim: int, data: st.DataObject) -> None:
+    table = sinusoidal_positions(length, dim)
+    pos = data.draw(st.integers(0, length - 1))
+    col = data.draw(st.integers(0, dim - 1))
+    i = col // 2
+    angle = pos / 10000 ** (2 * i / dim)
+    want = math.sin(angle) if col % 2 == 0 else math.cos(angle)
+    assert abs(float(table[pos, col]) - want) <= 1e-7
+
+
+def test_odd_dimension_ends_with_a_sine() -> None:
+    table = sinusoidal_positions(5, 3)
+    # Column 2 pairs with a cosine that would be column 3, past d.
+    angles = np.arange(5) / 10000 ** (2 / 3)
+    np.testing.assert_allclose(table[:, 2], np.sin(angles), atol=1e-7)
+    np.testing.assert_allclose(table[:, 0], np.sin(np.arange(5)), atol=1e-7)
+    np.testing.assert_allclose(table[:, 1], np.cos(np.arange(5)), atol=1e-7)
+
+
+def test_different_positions_get_different_vectors() -> None:
+    table = sinusoidal_positions(64, 16)
+    distinct = {tuple(row) for row in table.tolist()}
+    assert len(distinct) == 64
+
+
+@pytest.mark.parametrize(
+    ("length", "dim", "message"),
+    [
+        (-1, 4, "at least 0"),
+        (3, 0, "at least 1"),
+        (True, 4, "whole number"),
+        (3, 2.5, "whole number"),
+        ("3", 4, "whole number"),
+    ],
+)
+def test_sinusoids_refuse_bad_sizes(length: Any, dim: Any, message: str) -> None:
+    assert message in _error(sinusoidal_positions, length, dim)
+
+
+# -- learned_positions -------------------------------------------------------------
+def test_learned_positions_are_a_seeded_normal_table() -> None:
+    table = learned_positions(16, 3, 124)
+    assert table.shape == (16, 3)
+    assert table.dtype == np.float32
+    again = learned_positions(16, 3, 124)
+    assert np.array_equal(table, again)
+    assert not np.array_equal(table, learned_positions(16, 3, 125))
+
+
+@pytest.mark.parametrize(("length", "dim", "seed"), [(0, 3, 1), (4, 0, 1), (4, 3, -1)])
+def test_learned_positions_refuse_bad_input(length: int, dim: int, seed: int) -> None:
+    _error(learned_positions, length, dim, seed)
+
+
+def test_learned_seed_is_derived_and_wraps() -> None:
+    assert learned_seed(123) == 124
+    assert learned_seed(2**64 - 1) == 0
+
+
+# -- add_positions -----------------------------------------------------------------
+@settings(max_examples=50, deadline=None)
+@given(
+    tokens=hnp.arrays(
+        np.float32,
+        hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=6),
+        elements=st.floats(-100, 100, width=32),
+    ),
+    extra=st.integers(0, 3),
+)
+def test_add_positions_adds_row_t_to_every_position_t(tokens: np.ndarray, extra: int) -> None:
+    count, dim = tokens.shape[-2:]
+    table = sinusoidal_positions(count + extra, dim)
+    total = add_positions(tokens, table)
+    assert total.shape == tokens.shape
+    assert total.dtype == np.float32
+    assert np.array_equal(total, (tokens + table[:count]).astype(np.float32))
+
+
+@pytest.mark.parametrize(
+    ("tokens", "table", "message"),
+    [
+        (np.zeros((4, 3)), np.zeros((4, 2)), "d = 2"),
+        (np.zeros((4, 3)), np.zeros((3, 3)), "covers 3 positions"),
+        (np.zeros(3), np.zeros((4, 3)), "(T, d) or (B, T, d)"),
+        (np.zeros((4, 3)), np.zeros((2, 4, 3)), "(L, d)"),
+        (np.full((2, 2), np.nan), np.zeros((2, 2)), "finite"),
+        (np.zeros((2, 2), dtype=bool), np.zeros((2, 2)), "real numbers"),
+    ],
+)
+def test_add_positions_refuses_mismatches(
+    tokens: np.ndarray, table: np.ndarray, message: str
+) -> None:
+    assert message in _error(add_positions, tokens, table)
+
+
+# -- parity with PyTorch ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def torch() -> Any:
+    return pytest.importorskip("torch")
+
+
+def _torch_sinusoids(torch: Any, length: int, dim: int, dtype: Any) -> np.ndarray:
+    """The usual PyTorch recipe: torch.arange, and exp/log frequencies."""
+    position = torch.arange(length, dtype=dtype).unsqueeze(1)
+    frequency = torch.exp(torch.arange(0, dim, 2, dtype=dtype) * (-math.log(10000.0) / dim))
+    table = torch.zeros(length, dim, dtype=dtype)
+    table[:, 0::2] = torch.sin(position * frequency)
+    table[:, 1::2] = torch.cos(position * frequency[: dim // 2])
+    result: np.ndarray = table.to(torch.float32).numpy()
+    return result
+
+
+@pytest.mark.parametrize(("length", "dim"), [(4, 3), (16, 1), (50, 64), (512, 768), (7, 5)])
+def test_sinusoids_match_torch_in_float64(torch: Any, length: int, dim: int) -> None:
+    theirs = _torch_sinusoids(torch, length, dim, torch.float64)
+    assert float(np.max(np.abs(sinusoidal_positions(length, dim) - theirs))) <= 1e-6
+
+
+@pytest.mark.parametrize(("length", "dim"), [(4, 3), (16, 8), (12, 768)])
+def test_sinusoids_match_the_float32_recipe_for_short_sequences(
+    torch: Any, length: int, dim: int
+) -> None:
+    # In float32 the angle pos * freq is rounded, an error that grows with pos
+    # (about 4e-6 by pos 64); for the short sequences scenes show, it is tiny.
+    theirs = _torch_sinusoids(torch, length, dim, torch.float32)
+    assert float(np.max(np.abs(sinusoidal_positions(length, dim) - theirs))) <= 1e-6
+
+
+@pytest.mark.parametrize(("length", "dim", "seed"), [(16, 3, 124), (5, 3, 0), (32, 768, 7)])
+def test_learned_positions_match_torch_embedding(
+    torch: Any, length: int, dim: int, seed: int
+) -> None:
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        theirs = torch.nn.Embedding(length, dim).weight.detach().numpy()
+    capability = torch.backends.cpu.get_cpu_capability()
+    # As in test_table_torch: torch's generic kernel rounds one step differently.
+    tolerance = 1e-6 if capability in ("AVX2", "AVX512") or length * dim < 16 else 3e-6
+    assert float(np.max(np.abs(learned_positions(length, dim, seed) - theirs))) <= tolerance
+
+
+# -- the storyboard ------------------------------------------------------------------
+def _cells(board: Storyboard, kind: str) -> dict[tuple[int, ...], Any]:
+    return {c.index: c for c in board.beats[-1].numbers if c.kind == kind}
+
+
+def test_default_story_shows_equal_rows_then_different_sums() -> None:
+    board = build_position_blindness(SceneOptions())
+    assert board.ids == [2, 3, 2, 1]
+    assert [b.name for b in board.beats] == [
+        "intro", "lookup", "same", "arrange", "positions", "add", "differ",
+    ]  # fmt: skip
+    tokens = _cells(board, "output")
+    sums = _cells(board, "sum_sinusoid")
+    pe = _cells(board, "sinusoid")
+    for col in range(3):
+        assert tokens[(0, col)].value == tokens[(2, col)].value
+        assert pe[(0, col)].text == ("1.0000" if col % 2 else "0.0000")
+    assert [sums[(0, c)].value for c in range(3)] != [sums[(2, c)].value for c in range(3)]
+    # The matrix leaves once the lookup has made its point.
+    assert not [c for c in board.beats[3].numbers if c.kind == "weight"]
+    assert "P[pos, 2i]   = sin(pos / 10000^(2i/d))" in board.beats[-1].labels
+
+
+@pytest.mark.parametrize("positions", ["sinusoidal", "learned"])
+def test_every_cell_matches_its_oracle(positions: str) -> None:
+    if positions == "learned":
+        pytest.importorskip("torch")
+    board = build_position_blindness(SceneOptions(), positions=positions)
+    context = _context(board)
+    for beat in board.beats:
+        for cell in beat.numbers:
+            value, text = expected(cell, context)
+            if cell.kind in ("learned_position", "sum_learned"):
+                # The oracle is torch itself, which agrees to within a rounding step.
+                assert abs(cell.value - value) <= 3e-6, cell
+                assert abs(float(cell.text) - value) <= 0.5e-4 + 3e-6, cell
+            else:
+                assert (cell.value, cell.text) == (value, text), cell
+
+
+def test_learned_oracle_table_has_the_documented_size() -> None:
+    pytest.importorskip("torch")
+    assert learned_table(123, 3).shape == (LEARNED_CONTEXT, 3) == (CONTEXT_LENGTH, 3)
+    np.testing.assert_allclose(
+        learned_table(123, 3), learned_positions(LEARNED_CONTEXT, 3, 124), atol=3e-6
+    )
+
+
+def test_learned_story_labels_the_table() -> None:
+    board = build_position_blindness(SceneOptions(), positions="learned")
+    sizes = sorted((c.index, c.text) for c in board.beats[-1].numbers if c.kind == "pe_size")
+    assert sizes == [((0,), "16"), ((1,), "3")]
+    assert not [t for t in board.beats[-1].labels if t.startswith("P[")]
+
+
+def test_sinusoid_oracle_agrees_with_core() -> None:
+    table = sinusoidal_positions(8, 7)
+    for pos in range(8):
+        for col in range(7):
+            assert sinusoid(pos, col, 7) == table[pos, col]
+
+
+def _context(board: Storyboard) -> Context:
+    options = resolve_options({}, scene="PositionBlindness", environ={})
+    table = make_table(options)
+    full = table.materialise() if isinstance(table, TorchSeededTable) else table
+    assert isinstance(full, EmbeddingTable)
+    weight = np.asarray(full.weight)
+    ids = np.asarray(board.ids)
+    return Context("PositionBlindness", {}, options, board, weight, ids, weight[ids])
+
+
+def test_learned_variant_renders_every_number_inside_the_frame(tmp_path: Path) -> None:
+    """The shared screen test, for the variant no scene option reaches yet."""
+    from manim import tempconfig
+
+    from embedviz.render.base import StoryboardScene, screen_texts
+
+    board = build_position_blindness(SceneOptions(), positions="learned")
+    problems: list[str] = []
+
+    class Recording(StoryboardScene):  # type: ignore[misc]
+        def after_beat(self, beat: Any) -> None:
+            numbers, labels, _ = screen_texts(self)
+            on_screen = Counter((n.cell.kind, n.cell.index, n.text) for n in numbers)
+            in_story = Counter((c.kind, c.index, c.text) for c in beat.numbers)
+            if on_screen != in_story:
+                problems.append(f"{beat.name}: screen and storyboard differ")
+            shown = Counter(t.text for t in labels if re.search(r"\d", t.text))
+            if shown != Counter(t for t in beat.labels if re.search(r"\d", t)):
+                problems.append(f"{beat.name}: labels differ")
+            boxes = [
+                (m.text, m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0]))
+                for m in [*numbers, *labels]
+            ]
+            for text, low, high in boxes:
+                if not (low[0] > -FRAME_HALF_WIDTH and high[0] < FRAME_HALF_WIDTH):
+                    problems.append(f"{beat.name}: {text!r} leaves the frame")
+                if not (low[1] > -FRAME_HALF_HEIGHT and high[1] < FRAME_HALF_HEIGHT):
+                    problems.append(f"{beat.name}: {text!r} leaves the frame")
+            for i, (text_a, low_a, high_a) in enumerate(boxes):
+                for text_b, low_b, high_b in boxes[i + 1 :]:
+                    overlap_x = min(high_a[0], high_b[0]) - max(low_a[0], low_b[0])
+                    overlap_y = min(high_a[1], high_b[1]) - max(low_a[1], low_b[1])
+                    if overlap_x > 0.01 and overlap_y > 0.01:
+                        problems.append(f"{beat.name}: {text_a!r} overlaps {text_b!r}")
+
+    settings_ = {
+        "dry_run": True,
+        "disable_caching": True,
+        "media_dir": str(tmp_path),
+        "pixel_width": 192,
+        "pixel_height": 108,
+        "frame_rate": 15,
+    }
+    with tempconfig(settings_):
+        Recording(storyboard=board, skip_animations=True).render()
+    assert not problems, problems[:5]
+
+
+@pytest.mark.parametrize(
+    ("ids", "message"),
+    [
+        ([2, 3, 5, 1], "needs an ID that appears twice"),
+        ([[2, 2], [3, 3]], "one sequence"),
+        ([1, 1, 1, 1, 1, 1, 1, 1, 1], "at most 8 tokens"),
+        ([2, 6, 2], "out of range"),
+        ([2, -1, 2], "negative"),
+    ],
+)
+def test_bad_sequences_fail_in_one_line(ids: Any, message: str) -> None:
+    assert message in _error(build_position_blindness, SceneOptions(ids=ids))
+
+
+def test_unknown_position_scheme_fails_in_one_line() -> None:
+    assert "'sinusoidal' or 'learned'" in _error(
+        build_position_blindness, SceneOptions(), positions="rotary"
+    )
+
+
+def test_too_many_scattered_rows_fail_in_one_line() -> None:
+    options = SceneOptions(ids=[100, 2000, 3000, 4000, 5000, 6000, 100], vocab=50257)
+    assert "fewer distinct IDs" in _error(build_position_blindness, options)
