@@ -213,6 +213,7 @@ def resolve_options(
     scene: str | None = None,
     cwd: str | Path | None = None,
     environ: Mapping[str, str] | None = None,
+    defaults: Mapping[str, object] | None = None,
 ) -> SceneOptions:
     """Merge defaults, ``embedviz.toml``, environment and explicit options.
 
@@ -229,6 +230,9 @@ def resolve_options(
         default. ``EMBEDVIZ_CONFIG`` names another file.
     environ
         The environment; ``os.environ`` by default.
+    defaults
+        The scene's own defaults: they fill options that nothing else set
+        (sizes give way to a table file).
 
     Returns
     -------
@@ -262,8 +266,26 @@ def resolve_options(
     if overrides:
         explicit = {name: value for name, value in overrides.items() if value is not None}
         options = _apply(options, explicit, "option")
+    if defaults:
+        options = _apply_scene_defaults(options, defaults)
     _check_combination(options)
     return options
+
+
+def _apply_scene_defaults(options: SceneOptions, defaults: Mapping[str, object]) -> SceneOptions:
+    """Fill in a scene's own defaults where nothing else set the option.
+
+    A table file sets its own sizes, so size defaults give way to it.
+    """
+    base = SceneOptions()
+    fill = {
+        name: value
+        for name, value in defaults.items()
+        if getattr(options, name) == getattr(base, name)
+    }
+    if options.weights is not None or options.model is not None:
+        fill = {name: value for name, value in fill.items() if name not in ("vocab", "dim")}
+    return _apply(options, fill, "scene defaults")
 
 
 def _check_combination(options: SceneOptions) -> None:

@@ -21,7 +21,7 @@ from embedviz.core.table import EmbeddingTable, FileTable, TorchSeededTable
 from embedviz.inputs import prepare_options
 from embedviz.story.model import NumberCell, Storyboard
 from embedviz.story.options import SceneOptions, resolve_options
-from embedviz.story.scenes import make_table
+from embedviz.story.scenes import SCENES, make_table
 
 
 @dataclass
@@ -39,7 +39,10 @@ class Context:
 
 
 def make_context(scene: str, overrides: dict[str, Any], board: Storyboard) -> Context:
-    options = prepare_options(resolve_options(overrides, scene=scene, environ={}))
+    defaults = SCENES[scene].defaults if scene in SCENES else {}
+    options = prepare_options(
+        resolve_options(overrides, scene=scene, environ={}, defaults=defaults)
+    )
     table = make_table(options)
     # Scenes compute or read only the rows they show; the oracle builds the
     # whole table through the independent full-table paths.

@@ -91,5 +91,5 @@ def build_storyboard(
         The scene data.
     """
     spec = find_scene(scene)
-    options = resolve_options(overrides, scene=spec.name, **resolve_kwargs)
+    options = resolve_options(overrides, scene=spec.name, defaults=spec.defaults, **resolve_kwargs)
     return spec.make(options)

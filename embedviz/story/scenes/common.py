@@ -214,6 +214,10 @@ class SceneSpec:
     examples
         Non-default options that tests also render (long ID lists, large d,
         ...), as command-line style values.
+    defaults
+        This scene's own defaults where they differ from every other
+        scene's (e.g. a GPT-2-sized table); files, environment and flags
+        still override them.
     """
 
     name: str
@@ -223,6 +227,7 @@ class SceneSpec:
     build: Callable[..., Storyboard]
     order: int = 100
     examples: tuple[dict[str, Any], ...] = field(default=())
+    defaults: dict[str, Any] = field(default_factory=dict)
 
     def make(self, options: SceneOptions) -> Storyboard:
         """Build the storyboard, with token pieces on the chips when IDs came from text.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from embedviz.core.errors import EmbedvizError
 from embedviz.story.model import Beat, Storyboard
 from embedviz.story.options import SceneOptions
@@ -83,9 +85,10 @@ def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Story
             f"not {', '.join('--' + name for name in changed)}"
         )
     specs = [spec for spec in SCENES.values() if spec.name != SPEC.name]
-    part_options = SceneOptions(theme=options.theme)
     parts: list[Storyboard] = []
     for number, spec in enumerate(specs):
+        # Each part starts from its own scene's defaults, with the theme passed on.
+        part_options = replace(SceneOptions(theme=options.theme), **spec.defaults)
         part = spec.build(part_options, legend=legend and number == 0)
         if parts:
             parts.append(_transition(parts[-1], options))

@@ -1,0 +1,506 @@
+"""LargeVocabLookup: a GPT-2-sized table, scrolled to one row, then a sentence.
+
+The table is drawn as a spreadsheet with labelled gaps. The sentence's first
+ID is featured: the view scrolls from the top rows down to that ID's row,
+which is copied whole into the output. The next two IDs are followed the same
+way, and the rest of the sentence then lands in one beat: one output row per
+ID, in input order.
+
+Only the rows the scene shows are ever computed (a torch-seeded table makes
+just those rows), so building this storyboard costs the same at V=50257 as at
+V=60.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+
+from embedviz.core.cells import colour_scale, format_scale
+from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
+from embedviz.core.table import Table
+from embedviz.story.model import Gap, Highlight, NumberCell, OutputState, Storyboard, Window
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes.common import (
+    MAX_SEQUENCE_TOKENS,
+    Recorder,
+    SceneSpec,
+    make_table,
+    ordinal,
+)
+from embedviz.story.screen import Screen, int_cell, value_cell
+from embedviz.story.window import gap_label
+
+__all__ = [
+    "DEFAULT_SENTENCE",
+    "GPT2_DIM",
+    "GPT2_VOCAB",
+    "SPEC",
+    "build_large_vocab_lookup",
+    "byte_size",
+    "scroll_window",
+    "start_window",
+]
+
+GPT2_VOCAB = 50257
+GPT2_DIM = 768
+# Ten plausible GPT-2-sized IDs (no claim about which words they are). The
+# first is featured; its repeat at position 8 shows that the lookup ignores
+# position.
+DEFAULT_SENTENCE = (4821, 464, 3290, 318, 257, 31373, 11, 13, 4821, 50256)
+
+# GPT-2's published embedding widths, all with the same 50257-entry vocabulary.
+_GPT2_SIZES = {768: "GPT-2", 1024: "GPT-2 medium", 1280: "GPT-2 large", 1600: "GPT-2 XL"}
+
+# For V > 8 every window draws eight slots (six rows and two labelled gaps,
+# or seven rows and one), so a scroll swaps a few rows in and out rather than
+# resizing the grid.
+_TOP_ROWS = 6  # rows 0..5 before the first scroll
+_KEPT_TOP = 2  # rows 0 and 1 stay in view as a landmark
+_END_ROWS = 5  # the rows shown when the target is near the end
+_MAX_FULL_ROWS = 8
+# Columns: the first three and the last, so that numbers stay readable at
+# 480p with the grid and the output block side by side.
+_HEAD_COLS = 3
+_TAIL_COLS = 1
+_MAX_FULL_COLS = _HEAD_COLS + _TAIL_COLS
+
+_SCENE = "LargeVocabLookup"
+# IDs followed one by one down the table (the featured one and the next
+# two); the rest of the sentence then lands in one beat, since it is the same
+# motion again and every animated second costs render time.
+_WALKED = 3
+
+
+def _gaps(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
+    """Label every hidden range between the shown indices."""
+    gaps = []
+    previous = -1
+    for index in [*shown, size]:
+        if index - previous > 1:
+            first, last = previous + 1, index - 1
+            gaps.append(Gap(first, last, gap_label(first, last, noun)))
+        previous = index
+    return tuple(gaps)
+
+
+def _window(vocab_size: int, dim: int, rows: set[int]) -> Window:
+    shown = sorted(rows)
+    if dim <= _MAX_FULL_COLS:
+        cols = list(range(dim))
+    else:
+        cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))
+    return Window(
+        rows=tuple(shown),
+        cols=tuple(cols),
+        row_gaps=_gaps(shown, vocab_size, "row"),
+        col_gaps=_gaps(cols, dim, "column"),
+    )
+
+
+def start_window(vocab_size: int, dim: int) -> Window:
+    """Return the first view: the top rows and the last row.
+
+    Parameters
+    ----------
+    vocab_size
+        ``V``.
+    dim
+        ``d``.
+
+    Returns
+    -------
+    Window
+        Every row when ``V <= 8``; otherwise rows 0 to 5 and row ``V-1``
+        with the gap between them labelled. Columns: all when ``d <= 4``,
+        otherwise the first three and the last.
+
+    Raises
+    ------
+    EmbedvizError
+        If ``V`` or ``d`` is not positive.
+    """
+    if vocab_size < 1 or dim < 1:
+        raise EmbedvizError(f"a table needs at least one row and column, not {vocab_size} x {dim}")
+    if vocab_size <= _MAX_FULL_ROWS:
+        return _window(vocab_size, dim, set(range(vocab_size)))
+    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1})
+
+
+def scroll_window(vocab_size: int, dim: int, row: int, current: Window | None = None) -> Window:
+    """Return the view that shows ``row``, scrolling only when needed.
+
+    Parameters
+    ----------
+    vocab_size
+        ``V``.
+    dim
+        ``d``.
+    row
+        The row that must be visible.
+    current
+        The view on screen now; it is kept when it already shows ``row``.
+
+    Returns
+    -------
+    Window
+        ``current`` if it shows the row; else the top view for rows 0 to 5;
+        else rows 0, 1 and the last five rows for a row near the end; else
+        rows 0, 1, the row with one neighbour on each side, and the last
+        row. For ``V > 8`` every view draws eight slots (rows plus gaps), so
+        the grid keeps its size while it scrolls.
+
+    Raises
+    ------
+    EmbedvizError
+        If ``row`` is outside ``0 .. V-1``.
+    """
+    if not 0 <= row < vocab_size:
+        raise EmbedvizError(f"row {row} is outside the table's rows 0 to {vocab_size - 1}")
+    if current is not None and row in current.rows:
+        return current
+    if vocab_size <= _MAX_FULL_ROWS or row < _TOP_ROWS:
+        return start_window(vocab_size, dim)
+    top = set(range(_KEPT_TOP))
+    if row >= vocab_size - _END_ROWS + 1:
+        return _window(vocab_size, dim, top | set(range(vocab_size - _END_ROWS, vocab_size)))
+    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1})
+
+
+def byte_size(count: int) -> str:
+    """Say how large ``count`` bytes is, e.g. ``147 MiB`` or ``1.2 KiB``.
+
+    Parameters
+    ----------
+    count
+        A number of bytes, zero or more.
+
+    Returns
+    -------
+    str
+        Plain bytes below 1 KiB; otherwise binary units, to one decimal
+        below 100 and whole from 100 up.
+    """
+    if count < 1024:
+        return f"{count} bytes"
+    value = float(count)
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
+        value /= 1024
+        if value < 1024 or unit == "TiB":
+            break
+    return f"{value:.0f} {unit}" if value >= 100 else f"{value:.1f} {unit}"
+
+
+def _with_defaults(options: SceneOptions) -> SceneOptions:
+    """Fill in GPT-2's sizes where a seeded table's sizes were not given.
+
+    ``SPEC.defaults`` gives these sizes wherever options are resolved; this
+    keeps a direct call of the builder (with bare ``SceneOptions``) the same.
+    """
+    if options.weights is not None:
+        return options
+    return replace(
+        options,
+        vocab=GPT2_VOCAB if options.vocab is None else options.vocab,
+        dim=GPT2_DIM if options.dim is None else options.dim,
+    )
+
+
+def _sentence_ids(options: SceneOptions, table: Table) -> list[int]:
+    if options.ids is None:
+        if max(DEFAULT_SENTENCE) >= table.vocab_size:
+            raise EmbedvizError(
+                f"the default sentence uses IDs up to {max(DEFAULT_SENTENCE)}, beyond a "
+                f"vocabulary of {table.vocab_size}; give --ids"
+            )
+        ids: object = list(DEFAULT_SENTENCE)
+    else:
+        ids = options.ids
+    checked = validate_ids(ids, table.vocab_size)
+    if checked.ndim != 1:
+        raise EmbedvizError(
+            f"{_SCENE} shows one sentence, but the IDs have shape {checked.shape}; "
+            "give comma-separated IDs such as 4821,464,318"
+        )
+    if checked.size > MAX_SEQUENCE_TOKENS:
+        raise EmbedvizError(
+            f"{_SCENE} shows at most {MAX_SEQUENCE_TOKENS} tokens legibly, "
+            f"but {checked.size} were given"
+        )
+    return [int(i) for i in checked]
+
+
+def _plan_windows(vocab_size: int, dim: int, ids: list[int]) -> list[Window]:
+    """Return the view for each lookup: the first ID's, then each later ID's."""
+    views = []
+    current = start_window(vocab_size, dim)
+    for token_id in ids:
+        current = scroll_window(vocab_size, dim, token_id, current)
+        views.append(current)
+    return views
+
+
+def _show_window(screen: Screen, window: Window, rows: dict[int, npt.NDArray[np.float32]]) -> None:
+    """Replace the grid's rows and gap labels on screen with ``window``'s."""
+    screen.remove_kind("weight")
+    screen.remove_kind("row_label")
+    for key in [key for key in screen.labels if key.startswith(("row_gap_", "col_gap_"))]:
+        del screen.labels[key]
+    for row in window.rows:
+        screen.add(int_cell("row_label", (row,), row))
+        for col in window.cols:
+            screen.add(value_cell("weight", (row, col), rows[row][col]))
+    for col in window.cols:
+        screen.add(int_cell("col_label", (col,), col))
+    for number, gap in enumerate(window.row_gaps):
+        screen.labels[f"row_gap_{number}"] = gap.label
+    for number, gap in enumerate(window.col_gaps):
+        screen.labels[f"col_gap_{number}"] = gap.label
+
+
+def _fetch_rows(table: Table, windows: list[Window]) -> dict[int, npt.NDArray[np.float32]]:
+    """Compute only the rows any view shows, in one call; refuse non-finite values."""
+    wanted = sorted({row for window in windows for row in window.rows})
+    block = table.rows(np.asarray(wanted, dtype=np.int64))
+    cols = list(windows[0].cols)
+    bad = np.argwhere(~np.isfinite(block[:, cols]))
+    if bad.size:
+        row, col = wanted[int(bad[0][0])], cols[int(bad[0][1])]
+        raise EmbedvizError(
+            f"the table holds {block[int(bad[0][0]), col]} at row {row}, column {col}; "
+            "only finite values can be drawn"
+        )
+    return {row: block[i] for i, row in enumerate(wanted)}
+
+
+def _stored_dtype(table: Table) -> tuple[str, int]:
+    """Name the dtype the values are stored in, and its size in bytes."""
+    name = str(getattr(table, "stored_dtype", "float32"))
+    sizes = {"bfloat16": 2, "float16": 2, "float32": 4, "float64": 8}
+    # Any other file dtype was converted to float32 on reading.
+    return (name, sizes[name]) if name in sizes else ("float32", 4)
+
+
+def _size_note(vocab_size: int, dim: int) -> str:
+    name = _GPT2_SIZES.get(dim) if vocab_size == GPT2_VOCAB else None
+    return f", like {name}'s" if name else ""
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _lookup_sentence(
+    ids: list[int], position: int, scrolled: bool, first_seen: dict[int, int]
+) -> str:
+    """Narrate one later lookup of the sentence."""
+    token_id = ids[position]
+    if token_id in first_seen:
+        earlier = first_seen[token_id]
+        return (
+            f"ID {token_id} again: the same row, so output row {position} equals output "
+            f"row {earlier}. The lookup never sees where a token sits."
+        )
+    if not scrolled:
+        return (
+            f"Row {token_id} is already on screen, so its copy goes straight into "
+            f"output row {position}."
+        )
+    if position == 1:
+        return (
+            f"Next, ID {token_id}: the view scrolls to row {token_id}, and its copy "
+            f"fills output row {position}."
+        )
+    return f"ID {token_id}: scroll to row {token_id}, copy it to output row {position}."
+
+
+def _rest_sentence(ids: list[int]) -> str:
+    """Narrate the IDs after the walked ones, which land together."""
+    rest = len(ids) - _WALKED
+    for position in range(_WALKED, len(ids)):
+        if ids[position] in ids[:position]:
+            earlier = ids.index(ids[position])
+            return (
+                f"The other {rest} IDs go the same way, in input order. ID {ids[position]} "
+                f"repeats, so output rows {earlier} and {position} are identical: position "
+                "plays no part."
+            )
+    return (
+        f"The other {_plural(rest, 'ID')} {'goes' if rest == 1 else 'go'} the same way: each "
+        "whole row is copied into its output row, in input order."
+    )
+
+
+def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    """Storyboard: scroll a GPT-2-sized table to one row, then look up a sentence.
+
+    Parameters
+    ----------
+    options
+        ``ids`` is the sentence (1 to 12 IDs; default ten GPT-2-sized IDs
+        starting with 4821); its first ID is the one followed down the
+        table. ``vocab`` and ``dim`` default to GPT-2's 50257 and 768.
+    legend
+        Whether the colour legend appears (only the first time in a longer video).
+
+    Returns
+    -------
+    Storyboard
+        The scene data.
+
+    Raises
+    ------
+    EmbedvizError
+        For a bad ID, a batch, more than 12 IDs, bad sizes or weights, or a
+        non-finite value in a drawn cell.
+    """
+    options = _with_defaults(options)
+    table = make_table(options)
+    ids = _sentence_ids(options, table)
+    vocab, dim, count = table.vocab_size, table.dim, len(ids)
+    first_view = start_window(vocab, dim)
+    views = _plan_windows(vocab, dim, ids[:_WALKED])
+    rows = _fetch_rows(table, [first_view, *views])
+    output = table.lookup(ids)
+    # One colour scale for every value any view shows, so colours stay put while scrolling.
+    shown = [rows[row][list(view.cols)] for view in (first_view, *views) for row in view.rows]
+    scale = colour_scale(np.concatenate(shown))
+
+    rec = Recorder(first_view, output.shape)
+    screen = rec.screen
+    _show_window(screen, first_view, rows)
+    screen.add(int_cell("table_size", (0,), vocab), int_cell("table_size", (1,), dim))
+    if legend:
+        for position, value in enumerate((-scale, 0.0, scale)):
+            screen.add(NumberCell("legend", (position,), format_scale(value), value))
+    for position, token_id in enumerate(ids):
+        screen.add(int_cell("token_id", (position,), token_id))
+    rec.beat(
+        "intro",
+        "intro",
+        f"This embedding matrix has {vocab} rows, one per vocabulary entry, and {dim} "
+        f"columns{_size_note(vocab, dim)}. Only a corner fits on screen.",
+        run_time=1.0,
+    )
+
+    parameters = vocab * dim
+    stored, itemsize = _stored_dtype(table)
+    screen.add(NumberCell("param_count", (0,), f"{parameters:,}", float(parameters)))
+    hidden = [gap.label.replace(" not shown", "") for gap in (*first_view.row_gaps,)]
+    hidden += [gap.label.replace(" not shown", "") for gap in first_view.col_gaps]
+    gaps_sentence = (
+        f"Labelled gaps stand for the hidden {' and '.join(hidden)}."
+        if hidden
+        else "This one is small enough to draw whole."
+    )
+    rec.beat(
+        "size",
+        "size",
+        f"E holds {vocab} \u00d7 {dim} = {parameters:,} numbers, about "
+        f"{byte_size(parameters * itemsize)} as {stored}. {gaps_sentence}",
+        run_time=1.0,
+        min_hold=2.0,
+    )
+
+    featured = ids[0]
+    focus = Highlight((0,), featured, featured)
+    rec.window = views[0]
+    _show_window(screen, views[0], rows)
+    if views[0] != first_view:
+        find = (
+            f"Take ID {featured}. An ID is a row number, so the view scrolls down until row "
+            f"{featured}, the {ordinal(featured + 1)} row counting from 0, is on screen."
+        )
+    else:
+        find = (
+            f"Take ID {featured}. An ID is a row number, and row {featured}, the "
+            f"{ordinal(featured + 1)} row counting from 0, is already on screen."
+        )
+    rec.beat("scroll", "scroll", find, run_time=1.4, highlight=focus)
+
+    rec.show_output_frame([(t,) for t in range(count)])
+    rec.fill_output((0,), output[0])
+    rec.beat(
+        "lookup",
+        "lookup",
+        f"Nothing is computed: the model walks to row {featured} and copies the whole row, "
+        f"all {dim} numbers, into output row 0. That copy is the embedding.",
+        run_time=2.4,
+        highlight=focus,
+    )
+
+    if count > 1:
+        rec.beat(
+            "sentence",
+            "sentence",
+            f"The sentence has {count} IDs, so the output has {count} rows: each ID "
+            "fetches its own row, in input order.",
+            run_time=1.0,
+        )
+    first_seen = {featured: 0}
+    for position in range(1, min(count, _WALKED)):
+        token_id = ids[position]
+        scrolled = views[position] != views[position - 1]
+        rec.window = views[position]
+        _show_window(screen, views[position], rows)
+        rec.fill_output((position,), output[position])
+        rec.beat(
+            f"lookup-{position}",
+            "scroll_lookup",
+            _lookup_sentence(ids, position, scrolled, first_seen),
+            run_time=2.2 if scrolled else 2.0,
+            highlight=Highlight((position,), token_id, token_id),
+            min_hold=0.6,
+        )
+        first_seen.setdefault(token_id, position)
+    if count > _WALKED:
+        for position in range(_WALKED, count):
+            rec.fill_output((position,), output[position])
+        rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=2.4)
+
+    screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
+    assert rec.output is not None
+    rec.output = OutputState(rec.output.shape, rec.output.filled, shape_labelled=True)
+    rec.beat(
+        "shape",
+        "shape",
+        f"{_plural(count, 'ID')} became {_plural(count, 'vector')}: a {count} \u00d7 {dim} "
+        "block. Every row was copied whole from E; nothing was computed.",
+        run_time=1.0,
+        min_hold=2.0,
+    )
+    return Storyboard(
+        scene=_SCENE,
+        title="A real-sized table: walking to a row",
+        options=options.to_dict(),
+        vocab_size=vocab,
+        dim=dim,
+        source=table.source,
+        ids=ids,
+        beats=tuple(rec.beats),
+        layout="large_vocab",
+        value_scale=scale,
+    )
+
+
+SPEC = SceneSpec(
+    name=_SCENE,
+    alias="large",
+    module="large_vocab",
+    summary=(
+        "A GPT-2-sized 50257 x 768 table: the first --ids ID scrolls into view and its row "
+        "is copied; then the whole sentence becomes one vector per ID."
+    ),
+    build=build_large_vocab_lookup,
+    order=40,
+    defaults={"vocab": GPT2_VOCAB, "dim": GPT2_DIM},
+    examples=(
+        {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5},
+        {"ids": "4821,464,50256", "dim": 1600},
+        {"ids": "4821,464,3290,318,257,31373,11,13,50000,290,50254,50256"},
+        {"theme": "light"},
+    ),
+)

@@ -1,0 +1,331 @@
+"""LargeVocabLookup: scrolling windows, GPT-2-sized defaults, cost independent of V.
+
+The shared tests check every number on screen after every beat; these check
+what is particular to this scene: the windows it scrolls through, its
+GPT-2-sized default table and its values against PyTorch, that building it
+never touches the whole table, and its one-line errors.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedviz.cli import main
+from embedviz.core.errors import EmbedvizError
+from embedviz.story.model import Storyboard, Window
+from embedviz.story.scenes import build_storyboard
+from embedviz.story.scenes.large_vocab import (
+    DEFAULT_SENTENCE,
+    byte_size,
+    scroll_window,
+    start_window,
+)
+
+SCENE = "LargeVocabLookup"
+GPT2 = (50257, 768)
+
+
+def _build(tmp_path: Path, overrides: dict[str, Any] | None = None) -> Storyboard:
+    return build_storyboard(SCENE, overrides, cwd=tmp_path, environ={})
+
+
+def _label(first: int, last: int, noun: str) -> str:
+    """The gap label, spelled out independently of embedviz."""
+    if first == last:
+        return f"{noun} {first} not shown"
+    return f"{noun}s {first}\u2013{last} not shown"
+
+
+def _check_partition(shown: tuple[int, ...], gaps: Any, size: int, noun: str) -> None:
+    """Shown indices and gaps cover 0..size-1 once, in order, with exact labels."""
+    assert list(shown) == sorted(set(shown))
+    pieces = [(index, index) for index in shown]
+    for gap in gaps:
+        assert gap.label == _label(gap.first, gap.last, noun)
+        pieces.append((gap.first, gap.last))
+    expected_start = 0
+    for first, last in sorted(pieces):
+        assert first == expected_start
+        assert last >= first
+        expected_start = last + 1
+    assert expected_start == size
+    # A gap always sits between drawn indices (or at an end), never next to another gap.
+    for gap in gaps:
+        assert gap.first == 0 or gap.first - 1 in shown
+        assert gap.last == size - 1 or gap.last + 1 in shown
+
+
+def _check_window(window: Window, vocab: int, dim: int) -> None:
+    _check_partition(window.rows, window.row_gaps, vocab, "row")
+    _check_partition(window.cols, window.col_gaps, dim, "column")
+    expected_cols = tuple(range(dim)) if dim <= 4 else (0, 1, 2, dim - 1)
+    assert window.cols == expected_cols
+    if vocab > 8:
+        # A scroll swaps rows; the grid always has eight slots.
+        assert len(window.rows) + len(window.row_gaps) == 8
+        assert {0, 1, vocab - 1} <= set(window.rows)
+    else:
+        assert window.rows == tuple(range(vocab))
+
+
+# -- windows -------------------------------------------------------------------------
+
+
+@settings(deadline=None)
+@given(st.integers(1, 10**6), st.integers(1, 5000))
+def test_start_window_shows_the_top_rows_and_the_last(vocab: int, dim: int) -> None:
+    window = start_window(vocab, dim)
+    _check_window(window, vocab, dim)
+    if vocab > 8:
+        assert window.rows == (0, 1, 2, 3, 4, 5, vocab - 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data(), st.integers(1, 10**6), st.integers(1, 5000))
+def test_scroll_window_shows_the_row_and_keeps_eight_slots(
+    data: st.DataObject, vocab: int, dim: int
+) -> None:
+    row = data.draw(st.integers(0, vocab - 1))
+    before = data.draw(st.integers(0, vocab - 1))
+    current = scroll_window(vocab, dim, before, start_window(vocab, dim))
+    window = scroll_window(vocab, dim, row, current)
+    assert row in window.rows
+    _check_window(window, vocab, dim)
+    if row in current.rows:
+        assert window == current  # no scroll when the row is already on screen
+    elif vocab > 8 and 6 <= row <= vocab - 5:
+        assert set(window.rows) == {0, 1, row - 1, row, row + 1, vocab - 1}
+
+
+def test_scroll_window_gpt2_labels() -> None:
+    window = scroll_window(*GPT2, 4821, start_window(*GPT2))
+    assert window.rows == (0, 1, 4820, 4821, 4822, 50256)
+    assert [gap.label for gap in window.row_gaps] == [
+        "rows 2\u20134819 not shown",
+        "rows 4823\u201350255 not shown",
+    ]
+    assert [gap.label for gap in window.col_gaps] == ["columns 3\u2013766 not shown"]
+    end = scroll_window(*GPT2, 50253, window)
+    assert end.rows == (0, 1, 50252, 50253, 50254, 50255, 50256)
+
+
+@pytest.mark.parametrize(
+    ("count", "text"),
+    [
+        (0, "0 bytes"),
+        (1023, "1023 bytes"),
+        (1024, "1.0 KiB"),
+        (1200, "1.2 KiB"),
+        (50257 * 768 * 4, "147 MiB"),
+        (50257 * 1600 * 2, "153 MiB"),
+        (3 * 2**30, "3.0 GiB"),
+    ],
+)
+def test_byte_size_examples(count: int, text: str) -> None:
+    assert byte_size(count) == text
+
+
+@given(st.integers(0, 2**50))
+def test_byte_size_is_close_to_the_count(count: int) -> None:
+    number, unit = byte_size(count).split()
+    scale = {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}[unit]
+    assert abs(float(number) * scale - count) <= 0.05 * max(count, 1)
+
+
+# -- the storyboard ------------------------------------------------------------------
+
+
+def test_default_is_gpt2_sized_and_scrolls_to_4821(tmp_path: Path) -> None:
+    board = _build(tmp_path)
+    assert (board.vocab_size, board.dim) == GPT2
+    assert board.ids == list(DEFAULT_SENTENCE)
+    beats = {beat.name: beat for beat in board.beats}
+    assert beats["intro"].window.rows == (0, 1, 2, 3, 4, 5, 50256)
+    assert "rows 6\u201350255 not shown" in beats["intro"].labels
+    assert "columns 3\u2013766 not shown" in beats["intro"].labels
+    assert beats["scroll"].window.rows == (0, 1, 4820, 4821, 4822, 50256)
+    assert "rows 2\u20134819 not shown" in beats["scroll"].labels
+    assert "rows 6\u201350255 not shown" not in beats["scroll"].labels
+    assert beats["lookup"].highlight is not None
+    assert beats["lookup"].highlight.row == 4821
+    assert "walks to row 4821" in beats["lookup"].narration
+    assert "copies the whole row" in beats["lookup"].narration
+    # Ten IDs become a 10 x 768 block.
+    final = board.beats[-1]
+    assert final.output is not None
+    assert final.output.shape == (10, 768)
+    assert [p[0] for p in final.output.filled] == list(range(10))
+    sizes = sorted((c.index, c.text) for c in final.numbers if c.kind == "output_size")
+    assert sizes == [((0,), "10"), ((1,), "768")]
+
+
+def test_every_beat_draws_exactly_its_window(tmp_path: Path) -> None:
+    board = _build(tmp_path)
+    for beat in board.beats:
+        _check_window(beat.window, board.vocab_size, board.dim)
+        weights = {c.index for c in beat.numbers if c.kind == "weight"}
+        assert weights == {(r, c) for r in beat.window.rows for c in beat.window.cols}
+        rows = {c.index[0] for c in beat.numbers if c.kind == "row_label"}
+        assert rows == set(beat.window.rows)
+        gaps = [gap.label for gap in (*beat.window.row_gaps, *beat.window.col_gaps)]
+        assert sorted(t for t in beat.labels if t.endswith("not shown")) == sorted(gaps)
+        if beat.highlight is not None:
+            assert beat.highlight.row in beat.window.rows, beat.name
+        output = {c.index for c in beat.numbers if c.kind == "output"}
+        filled = beat.output.filled if beat.output is not None else ()
+        assert output == {(*p, c) for p in filled for c in beat.window.cols}
+
+
+def test_cost_does_not_grow_with_the_vocabulary(tmp_path: Path) -> None:
+    ids = "40,20,30,7,50"
+    small = _build(tmp_path, {"ids": ids, "vocab": 60})
+    large = _build(tmp_path, {"ids": ids})
+    assert [len(b.numbers) for b in small.beats] == [len(b.numbers) for b in large.beats]
+    assert [b.name for b in small.beats] == [b.name for b in large.beats]
+    assert large.duration == pytest.approx(small.duration, rel=0.1)
+
+
+def test_building_reads_only_the_rows_it_shows(tmp_path: Path) -> None:
+    _build(tmp_path)  # imports and caches out of the way
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        _build(tmp_path)
+        elapsed = time.perf_counter() - started
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # The whole 50257 x 768 float32 table would be 147 MiB.
+    assert peak < 20 * 2**20
+    assert elapsed < 1.0
+
+
+def test_text_pieces_and_sizes_in_narration(tmp_path: Path) -> None:
+    board = _build(tmp_path)
+    size = next(beat for beat in board.beats if beat.name == "size")
+    assert "50257 \u00d7 768 = 38,597,376 numbers, about 147 MiB as float32" in size.narration
+    count = next(c for c in size.numbers if c.kind == "param_count")
+    assert (count.text, count.value) == ("38,597,376", 38597376.0)
+    repeat = next(beat for beat in board.beats if beat.name == "rest")
+    assert "output rows 0 and 8 are identical" in repeat.narration
+
+
+def test_featured_row_already_on_screen_needs_no_scroll(tmp_path: Path) -> None:
+    board = _build(tmp_path, {"ids": "3,99,4", "vocab": 100, "dim": 8})
+    intro, _, scroll, *_ = board.beats
+    assert scroll.window == intro.window
+    assert "already on screen" in scroll.narration
+    third = next(beat for beat in board.beats if beat.name == "lookup-2")
+    assert "already on screen" in third.narration
+
+
+def test_narration_fits_two_caption_lines(tmp_path: Path) -> None:
+    for overrides in ({}, {"ids": "4821,464,3290,318,257,31373,11,13,50000,290,50254,50256"}):
+        for beat in _build(tmp_path, overrides).beats:
+            assert len(beat.narration.split()) <= 26, beat.name
+            assert len(beat.narration) <= 150, beat.name
+
+
+def test_weights_file_sets_the_sizes(tmp_path: Path) -> None:
+    weight = np.arange(30 * 5, dtype=np.float16).reshape(30, 5) / 100
+    path = tmp_path / "table.npy"
+    np.save(path, weight)
+    board = _build(tmp_path, {"weights": str(path), "ids": "29,3,12"})
+    assert (board.vocab_size, board.dim) == (30, 5)
+    size = next(beat for beat in board.beats if beat.name == "size")
+    assert "about 300 bytes as float16" in size.narration
+    shown = {c.index: c.value for beat in board.beats for c in beat.numbers if c.kind == "weight"}
+    for (row, col), value in shown.items():
+        assert value == float(np.float32(weight[row, col]))
+
+
+# -- parity with PyTorch -------------------------------------------------------------
+
+
+def test_values_match_torch(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    board = _build(tmp_path)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(123)
+        embedding = torch.nn.Embedding(*GPT2)
+    ids = torch.tensor(board.ids)
+    with torch.no_grad():
+        output = torch.nn.functional.embedding(ids, embedding.weight).numpy()
+    weight = embedding.weight.detach().numpy()
+    # Within the documented difference between torch's two normal kernels.
+    tolerance = 3e-6
+    cells = [c for beat in board.beats for c in beat.numbers]
+    for cell in cells:
+        if cell.kind == "weight":
+            assert abs(cell.value - float(weight[cell.index])) <= tolerance, cell
+        elif cell.kind == "output":
+            assert abs(cell.value - float(output[cell.index])) <= tolerance, cell
+        elif cell.kind == "param_count":
+            assert cell.value == embedding.weight.numel()
+        elif cell.kind == "table_size":
+            assert cell.value == embedding.weight.shape[cell.index[0]]
+    assert {c.kind for c in cells} >= {"weight", "output", "param_count", "table_size"}
+
+
+# -- bad input -----------------------------------------------------------------------
+
+
+def _one_line_error(call: Any) -> str:
+    with pytest.raises(EmbedvizError) as info:
+        call()
+    message = str(info.value)
+    assert message.strip()
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.parametrize(
+    ("overrides", "pattern"),
+    [
+        ({"ids": "4821,50257"}, r"token ID 50257 at position 1 is out of range .* 50257"),
+        ({"ids": "4821,-1"}, r"-1"),
+        ({"ids": "1,2;3,4"}, r"shows one sentence"),
+        ({"ids": ",".join(["7"] * 13)}, r"at most 12 tokens"),
+        ({"vocab": 60}, r"default sentence uses IDs up to 50256.*give --ids"),
+        ({"vocab": 0, "ids": "0"}, r"."),
+        ({"dim": -3, "ids": "0"}, r"."),
+        ({"seed": -1}, r"seed"),
+    ],
+)
+def test_bad_input_is_one_line(tmp_path: Path, overrides: dict[str, Any], pattern: str) -> None:
+    message = _one_line_error(lambda: _build(tmp_path, overrides))
+    assert re.search(pattern, message), message
+
+
+def test_non_finite_weights_are_refused(tmp_path: Path) -> None:
+    weight = np.ones((20, 6), dtype=np.float32)
+    weight[19, 5] = np.nan  # the last row and column are always drawn
+    path = tmp_path / "nan.npy"
+    np.save(path, weight)
+    message = _one_line_error(lambda: _build(tmp_path, {"weights": str(path), "ids": "2"}))
+    assert "row 19, column 5" in message
+
+
+def test_window_functions_refuse_bad_rows_and_sizes() -> None:
+    assert "row 60" in _one_line_error(lambda: scroll_window(60, 5, 60))
+    assert "row -1" in _one_line_error(lambda: scroll_window(60, 5, -1))
+    assert "0 x 5" in _one_line_error(lambda: start_window(0, 5))
+
+
+def test_cli_reports_bad_ids_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["storyboard", "large", "--ids", "99", "--vocab", "60"])
+    assert status == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert error == [
+        "embedviz: error: token ID 99 at position 0 is out of range for a vocabulary of 60 "
+        "(valid IDs are 0 to 59)"
+    ]
