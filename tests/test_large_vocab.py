@@ -293,7 +293,7 @@ def _one_line_error(call: Any) -> str:
     [
         ({"ids": "4821,50257"}, r"token ID 50257 at position 1 is out of range .* 50257"),
         ({"ids": "4821,-1"}, r"-1"),
-        ({"ids": "1,2;3,4"}, r"shows one sentence"),
+        ({"ids": "1,2;3,4"}, r"shows one sequence"),
         ({"ids": ",".join(["7"] * 13)}, r"at most 12 tokens"),
         ({"vocab": 60}, r"default sentence uses IDs up to 50256.*give --ids"),
         ({"vocab": 0, "ids": "0"}, r"."),

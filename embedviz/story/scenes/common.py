@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.ids import validate_ids
 from embedviz.core.table import (
     DEFAULT_DIM,
     DEFAULT_VOCAB,
@@ -33,6 +34,7 @@ __all__ = [
     "lookup_row_sentence",
     "make_table",
     "ordinal",
+    "sequence_ids",
     "snap_seconds",
 ]
 
@@ -270,3 +272,44 @@ def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboa
         extra = tuple(pieces[index[-1]] for index in shown if index[-1] < len(pieces))
         beats.append(replace(beat, labels=(*beat.labels, *extra)))
     return replace(board, beats=tuple(beats))
+
+
+def sequence_ids(
+    ids: object, vocab_size: int, *, scene: str, limit: int, example: str
+) -> list[int]:
+    """Validate the IDs of a scene that shows one sequence.
+
+    Parameters
+    ----------
+    ids
+        The IDs as given (a list, or nested lists for a batch).
+    vocab_size
+        ``V``.
+    scene
+        The scene's name, for messages.
+    limit
+        The most tokens the scene shows legibly.
+    example
+        Example IDs for the message, e.g. ``2,3,5,1``.
+
+    Returns
+    -------
+    list of int
+        The IDs.
+
+    Raises
+    ------
+    EmbedvizError
+        For any bad ID, a batch, or more than ``limit`` IDs.
+    """
+    checked = validate_ids(ids, vocab_size)
+    if checked.ndim != 1:
+        raise EmbedvizError(
+            f"{scene} shows one sequence, but the IDs have shape {checked.shape}; "
+            f"give comma-separated IDs such as {example}"
+        )
+    if checked.size > limit:
+        raise EmbedvizError(
+            f"{scene} shows at most {limit} tokens legibly, but {checked.size} were given"
+        )
+    return [int(i) for i in checked]

@@ -20,7 +20,6 @@ import numpy.typing as npt
 
 from embedviz.core.cells import colour_scale, format_scale
 from embedviz.core.errors import EmbedvizError
-from embedviz.core.ids import validate_ids
 from embedviz.core.table import Table
 from embedviz.story.model import Gap, Highlight, NumberCell, OutputState, Storyboard, Window
 from embedviz.story.options import SceneOptions
@@ -30,6 +29,7 @@ from embedviz.story.scenes.common import (
     SceneSpec,
     make_table,
     ordinal,
+    sequence_ids,
 )
 from embedviz.story.screen import Screen, int_cell, value_cell
 from embedviz.story.window import gap_label
@@ -219,18 +219,9 @@ def _sentence_ids(options: SceneOptions, table: Table) -> list[int]:
         ids: object = list(DEFAULT_SENTENCE)
     else:
         ids = options.ids
-    checked = validate_ids(ids, table.vocab_size)
-    if checked.ndim != 1:
-        raise EmbedvizError(
-            f"{_SCENE} shows one sentence, but the IDs have shape {checked.shape}; "
-            "give comma-separated IDs such as 4821,464,318"
-        )
-    if checked.size > MAX_SEQUENCE_TOKENS:
-        raise EmbedvizError(
-            f"{_SCENE} shows at most {MAX_SEQUENCE_TOKENS} tokens legibly, "
-            f"but {checked.size} were given"
-        )
-    return [int(i) for i in checked]
+    return sequence_ids(
+        ids, table.vocab_size, scene=_SCENE, limit=MAX_SEQUENCE_TOKENS, example="4821,464,318"
+    )
 
 
 def _plan_windows(vocab_size: int, dim: int, ids: list[int]) -> list[Window]:

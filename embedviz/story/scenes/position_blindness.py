@@ -14,13 +14,12 @@ field for it.
 from __future__ import annotations
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.core.ids import validate_ids
 from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
 from embedviz.core.table import Table
 from embedviz.story.model import Highlight, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.batch import MAX_GRID_LINES
-from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
+from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
 from embedviz.story.screen import int_cell, value_cell
 from embedviz.story.window import compact_window
 
@@ -70,18 +69,10 @@ def learned_seed(seed: int) -> int:
 
 def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
     ids = options.ids if options.ids is not None else DEFAULT_IDS
-    checked = validate_ids(ids, table.vocab_size)
-    if checked.ndim != 1:
-        raise EmbedvizError(
-            f"PositionBlindness shows one sequence, but the IDs have shape {checked.shape}; "
-            "give comma-separated IDs such as 2,3,2,1"
-        )
-    if checked.size > MAX_POSITION_TOKENS:
-        raise EmbedvizError(
-            f"PositionBlindness shows at most {MAX_POSITION_TOKENS} tokens legibly, "
-            f"but {checked.size} were given; use a shorter sequence"
-        )
-    values = [int(i) for i in checked]
+    values = sequence_ids(
+        ids, table.vocab_size, scene="PositionBlindness", limit=MAX_POSITION_TOKENS,
+        example="2,3,2,1",
+    )  # fmt: skip
     if len(set(values)) == len(values):
         raise EmbedvizError(
             "PositionBlindness needs an ID that appears twice, such as 2 in 2,3,2,1; "

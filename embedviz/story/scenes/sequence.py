@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from embedviz.core.errors import EmbedvizError
-from embedviz.core.ids import validate_ids
 from embedviz.core.table import (
     Table,
 )
@@ -16,6 +14,7 @@ from embedviz.story.scenes.common import (
     intro_sentence,
     lookup_row_sentence,
     make_table,
+    sequence_ids,
 )
 from embedviz.story.screen import int_cell
 from embedviz.story.window import choose_window
@@ -25,18 +24,9 @@ __all__ = ["SPEC", "build_sequence_lookup"]
 
 def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
     ids = options.ids if options.ids is not None else [2, 3, 5, 1]
-    checked = validate_ids(ids, table.vocab_size)
-    if checked.ndim != 1:
-        raise EmbedvizError(
-            f"SequenceLookup shows one sequence, but the IDs have shape {checked.shape}; "
-            "give comma-separated IDs such as 2,3,5,1"
-        )
-    if checked.size > MAX_SEQUENCE_TOKENS:
-        raise EmbedvizError(
-            f"SequenceLookup shows at most {MAX_SEQUENCE_TOKENS} tokens legibly, "
-            f"but {checked.size} were given"
-        )
-    return [int(i) for i in checked]
+    return sequence_ids(
+        ids, table.vocab_size, scene="SequenceLookup", limit=MAX_SEQUENCE_TOKENS, example="2,3,5,1"
+    )
 
 
 def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:

@@ -9,15 +9,13 @@ SGD moves only those rows. Every other row keeps its exact bits.
 
 from __future__ import annotations
 
-from embedviz.core.errors import EmbedvizError
-from embedviz.core.ids import validate_ids
 from embedviz.core.table import Table
 from embedviz.core.training import occurrences, toy_loss_weights, training_step
-from embedviz.story.model import Gap, Highlight, NumberCell, Storyboard, Window
+from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
-from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
+from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
 from embedviz.story.screen import int_cell, value_cell
-from embedviz.story.window import MAX_FULL_ROWS, gap_label
+from embedviz.story.window import MAX_FULL_ROWS, hidden_ranges
 
 __all__ = [
     "DEFAULT_IDS",
@@ -37,17 +35,6 @@ MAX_TRAINING_TOKENS = 8
 # Up to this many columns are all drawn; wider tables show the first and the
 # last: three blocks of the matrix's width share the frame's width.
 _FULL_COLS = 3
-
-
-def _gaps(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
-    gaps: list[Gap] = []
-    previous = -1
-    for index in [*shown, size]:
-        if index - previous > 1:
-            first, last = previous + 1, index - 1
-            gaps.append(Gap(first, last, gap_label(first, last, noun)))
-        previous = index
-    return tuple(gaps)
 
 
 def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
@@ -82,25 +69,16 @@ def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
     return Window(
         rows=tuple(rows),
         cols=tuple(cols),
-        row_gaps=_gaps(rows, vocab_size, "row"),
-        col_gaps=_gaps(cols, dim, "column"),
+        row_gaps=hidden_ranges(rows, vocab_size, "row"),
+        col_gaps=hidden_ranges(cols, dim, "column"),
     )
 
 
 def _training_ids(options: SceneOptions, table: Table) -> list[int]:
     ids = options.ids if options.ids is not None else list(DEFAULT_IDS)
-    checked = validate_ids(ids, table.vocab_size)
-    if checked.ndim != 1:
-        raise EmbedvizError(
-            f"TrainingNudge shows one sequence, but the IDs have shape {checked.shape}; "
-            "give comma-separated IDs such as 2,3,2"
-        )
-    if checked.size > MAX_TRAINING_TOKENS:
-        raise EmbedvizError(
-            f"TrainingNudge shows at most {MAX_TRAINING_TOKENS} tokens legibly, "
-            f"but {checked.size} were given"
-        )
-    return [int(i) for i in checked]
+    return sequence_ids(
+        ids, table.vocab_size, scene="TrainingNudge", limit=MAX_TRAINING_TOKENS, example="2,3,2"
+    )
 
 
 def _join(items: list[str]) -> str:
