@@ -19,6 +19,7 @@ from manim import (
     Indicate,
     LaggedStart,
     ReplacementTransform,
+    Scene,
     Succession,
     Transform,
     VGroup,
@@ -47,7 +48,25 @@ def make_caption_animation(old: VMobject | None, new: VMobject) -> Animation:
     if old is None:
         return FadeIn(new, run_time=0.5)
     # One after the other: two sentences overlapping for a moment are unreadable.
-    return Succession(FadeOut(old, run_time=0.25), FadeIn(new, run_time=0.35))
+    return Succession(_FadeOutAndVanish(old, run_time=0.25), FadeIn(new, run_time=0.35))
+
+
+class _FadeOutAndVanish(FadeOut):
+    """Fade out, then drop the outline at once.
+
+    manim removes a faded mobject only when the whole play ends; until then it
+    would be drawn, invisibly, on every remaining frame of the beat.
+    """
+
+    def interpolate(self, alpha: float) -> None:
+        super().interpolate(alpha)
+        if alpha >= 1:
+            for part in self.mobject.family_members_with_points():
+                part.set_points(np.zeros((0, 3)))
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        # FadeOut would restore the mobject for reuse; a caption is never reused.
+        scene.remove(self.mobject)  # type: ignore[arg-type]  # a Mobject under Cairo
 
 
 def make_reveal_animation(
