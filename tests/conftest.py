@@ -65,8 +65,9 @@ def dry_run(
         def after_beat(self, beat: Beat) -> None:
             numbers, labels, texts = screen_texts(self)
             boxes: list[tuple[str, np.ndarray]] = []
-            for mobject in [*numbers, *labels]:
-                boxes.append((mobject.text, _box(mobject)))
+            for mobject in [*numbers, *labels, *texts]:
+                if len(mobject.points):  # a faded-out caption has no outline left
+                    boxes.append((mobject.text, _box(mobject)))
             checkpoints.append(
                 Checkpoint(
                     beat=beat,
