@@ -21,7 +21,7 @@ import numpy.typing as npt
 from embedviz.core.cells import colour_scale, format_scale
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import Table
-from embedviz.story.model import Gap, Highlight, NumberCell, OutputState, Storyboard, Window
+from embedviz.story.model import Highlight, NumberCell, OutputState, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
     MAX_SEQUENCE_TOKENS,
@@ -32,7 +32,7 @@ from embedviz.story.scenes.common import (
     sequence_ids,
 )
 from embedviz.story.screen import Screen, int_cell, value_cell
-from embedviz.story.window import gap_label
+from embedviz.story.window import hidden_ranges
 
 __all__ = [
     "DEFAULT_SENTENCE",
@@ -75,18 +75,6 @@ _SCENE = "LargeVocabLookup"
 _WALKED = 3
 
 
-def _gaps(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
-    """Label every hidden range between the shown indices."""
-    gaps = []
-    previous = -1
-    for index in [*shown, size]:
-        if index - previous > 1:
-            first, last = previous + 1, index - 1
-            gaps.append(Gap(first, last, gap_label(first, last, noun)))
-        previous = index
-    return tuple(gaps)
-
-
 def _window(vocab_size: int, dim: int, rows: set[int]) -> Window:
     shown = sorted(rows)
     if dim <= _MAX_FULL_COLS:
@@ -96,8 +84,8 @@ def _window(vocab_size: int, dim: int, rows: set[int]) -> Window:
     return Window(
         rows=tuple(shown),
         cols=tuple(cols),
-        row_gaps=_gaps(shown, vocab_size, "row"),
-        col_gaps=_gaps(cols, dim, "column"),
+        row_gaps=hidden_ranges(shown, vocab_size, "row"),
+        col_gaps=hidden_ranges(cols, dim, "column"),
     )
 
 
