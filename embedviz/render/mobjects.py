@@ -597,12 +597,3 @@ class Caption(VGroup):
             body.scale(2 / len(lines))
         super().__init__(body)
         self.text = text
-
-
-def stack_below(mobject: VMobject, anchor: VMobject, buff: float = 0.25) -> VMobject:
-    """Place ``mobject`` under ``anchor``, left-aligned."""
-    mobject.next_to(anchor, DOWN, buff=buff, aligned_edge=LEFT)
-    return mobject
-
-
-_ = UP  # re-exported direction constants are used by scenes through manim
