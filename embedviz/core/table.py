@@ -228,8 +228,38 @@ class EmbeddingTable:
         return lookup(self.weight, ids)
 
 
+class _HasRows(Protocol):
+    @property
+    def vocab_size(self) -> int: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def rows(self, indices: npt.ArrayLike) -> npt.NDArray[np.float32]: ...
+
+
+class _RowLookup:
+    """``lookup`` for tables that produce rows on demand through ``rows``."""
+
+    def lookup(self: _HasRows, ids: object) -> npt.NDArray[np.float32]:
+        """Validate ``ids`` and return their rows, shape ``ids.shape + (d,)``.
+
+        Parameters
+        ----------
+        ids
+            An int, a sequence, a rectangular batch, or an integer array.
+
+        Returns
+        -------
+        numpy.ndarray
+            The looked-up rows.
+        """
+        index = validate_ids(ids, self.vocab_size)
+        return self.rows(index).reshape((*index.shape, self.dim))
+
+
 @dataclass(frozen=True)
-class TorchSeededTable:
+class TorchSeededTable(_RowLookup):
     """A torch-compatible seeded table that computes only the rows asked for.
 
     Its values equal ``EmbeddingTable.from_seed(V, d, seed, "torch")`` bit
@@ -302,22 +332,6 @@ class TorchSeededTable:
         wanted = np.asarray(indices, dtype=np.int64).reshape(-1)
         return torch_normal_rows(self.seed, (self.vocab_size, self.dim), wanted)
 
-    def lookup(self, ids: object) -> npt.NDArray[np.float32]:
-        """Validate ``ids`` and return their rows, shape ``ids.shape + (d,)``.
-
-        Parameters
-        ----------
-        ids
-            An int, a sequence, a rectangular batch, or an integer array.
-
-        Returns
-        -------
-        numpy.ndarray
-            The looked-up rows.
-        """
-        index = validate_ids(ids, self.vocab_size)
-        return self.rows(index).reshape((*index.shape, self.dim))
-
     def materialise(self) -> EmbeddingTable:
         """Build the whole table.
 
@@ -330,7 +344,7 @@ class TorchSeededTable:
 
 
 @dataclass(frozen=True, eq=False)
-class FileTable:
+class FileTable(_RowLookup):
     """A table in a ``.npy`` or ``.safetensors`` file, read a row at a time.
 
     Only the rows a scene shows or looks up are read from the memory map and
@@ -399,22 +413,6 @@ class FileTable:
             Float32 ``(n, d)``.
         """
         return self.matrix.rows(indices)
-
-    def lookup(self, ids: object) -> npt.NDArray[np.float32]:
-        """Validate ``ids`` and return their rows, shape ``ids.shape + (d,)``.
-
-        Parameters
-        ----------
-        ids
-            An int, a sequence, a rectangular batch, or an integer array.
-
-        Returns
-        -------
-        numpy.ndarray
-            The looked-up rows.
-        """
-        index = validate_ids(ids, self.vocab_size)
-        return self.rows(index).reshape((*index.shape, self.dim))
 
 
 def lookup(weight: npt.NDArray[np.float32], ids: object) -> npt.NDArray[np.float32]:

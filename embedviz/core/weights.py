@@ -320,28 +320,11 @@ def load_safetensors(path: Path, tensor: str | None = None) -> npt.NDArray[np.fl
         If the file is malformed, the tensor is missing or ambiguous, its
         dtype is unsupported, or it is not 2-D.
     """
-    data_start, entries = read_safetensors_header(path)
-    entry = _choose_entry(path, entries, tensor)
-    source = f"tensor {entry.name!r} in {path}"
-    if entry.dtype not in _SAFETENSORS_DTYPES:
-        raise EmbedvizError(f"{source} has the unsupported dtype {entry.dtype}")
-    if len(entry.shape) != 2:
-        raise EmbedvizError(
-            f"{source} has shape {entry.shape}, but an embedding table is 2-D (V x d)"
-        )
-    if 0 in entry.shape:
-        raise EmbedvizError(f"{source} is empty (shape {entry.shape})")
-    raw = np.memmap(
-        path,
-        dtype=np.dtype(_SAFETENSORS_DTYPES[entry.dtype]),
-        mode="r",
-        offset=data_start + entry.begin,
-        shape=entry.shape,
-    )
-    if entry.dtype == "BF16":
-        widened = (raw.astype(np.uint32) << 16).view(np.float32)
-        return widened
-    return as_float32(np.asarray(raw), source=source)
+    matrix = open_safetensors(path, tensor)
+    if matrix.stored_dtype == "bfloat16":
+        return matrix.rows(np.arange(matrix.shape[0]))
+    # A float32 tensor stays memory-mapped: as_float32 does not copy it.
+    return as_float32(np.asarray(matrix.raw), source=matrix.source)
 
 
 _STORED_NAMES = {
