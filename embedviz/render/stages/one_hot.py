@@ -569,18 +569,7 @@ class OneHotStage(LookupStage):
         self.chip_homes = [chip.get_center().copy() for chip in self.chips]
 
     # -- beat handlers -----------------------------------------------------------
-    def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the grid, the token chip and the legend."""
-        parts: list[VMobject] = [
-            self.title,
-            self.grid,
-            self.grid_title,
-            *self.chips,
-            self.chips_label,
-            *([self.legend] if self.legend is not None else []),
-            *([self.dtype_note] if self.dtype_note is not None else []),
-        ]
-        return make_reveal_animation(parts)
+    # beat_intro is LookupStage's: title, grid, chip, legend.
 
     def beat_one_hot(self, beat: Beat) -> Animation:
         """Stand the one-hot vector beside the grid; pulse its single 1."""
