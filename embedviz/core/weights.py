@@ -167,7 +167,7 @@ def load_npy(path: Path) -> npt.NDArray[np.float32]:
         If the file is missing, is not a valid ``.npy`` file, holds objects,
         or is not a 2-D numeric table.
     """
-    return as_float32(_map_npy(path), source=str(path))
+    return open_npy(path).to_float32()
 
 
 def _map_npy(path: Path) -> npt.NDArray[Any]:
@@ -320,11 +320,7 @@ def load_safetensors(path: Path, tensor: str | None = None) -> npt.NDArray[np.fl
         If the file is malformed, the tensor is missing or ambiguous, its
         dtype is unsupported, or it is not 2-D.
     """
-    matrix = open_safetensors(path, tensor)
-    if matrix.stored_dtype == "bfloat16":
-        return matrix.rows(np.arange(matrix.shape[0]))
-    # A float32 tensor stays memory-mapped: as_float32 does not copy it.
-    return as_float32(np.asarray(matrix.raw), source=matrix.source)
+    return open_safetensors(path, tensor).to_float32()
 
 
 _STORED_NAMES = {
@@ -362,6 +358,18 @@ class StoredMatrix:
     def shape(self) -> tuple[int, int]:
         """``(V, d)``."""
         return int(self.raw.shape[0]), int(self.raw.shape[1])
+
+    def to_float32(self) -> npt.NDArray[np.float32]:
+        """Return the whole table as float32 (a float32 map is not copied).
+
+        Returns
+        -------
+        numpy.ndarray
+            The ``V × d`` table.
+        """
+        if self.stored_dtype == "bfloat16":
+            return self.rows(np.arange(self.shape[0]))
+        return as_float32(np.asarray(self.raw), source=self.source)
 
     def rows(self, indices: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Read and widen only the rows at ``indices`` to float32.
@@ -507,15 +515,7 @@ def load_weights(path: str | Path, tensor: str | None = None) -> npt.NDArray[np.
     EmbedvizError
         For a missing file, an unknown suffix, or any of the loaders' errors.
     """
-    file = Path(path)
-    suffix = file.suffix.lower()
-    if suffix == ".npy":
-        if tensor is not None:
-            raise EmbedvizError("--tensor applies to .safetensors files, not to .npy")
-        return load_npy(file)
-    if suffix == ".safetensors":
-        return load_safetensors(file, tensor)
-    raise EmbedvizError(f"weights file {file} must end in .npy or .safetensors")
+    return open_weights(path, tensor).to_float32()
 
 
 def _require_file(path: Path) -> None:

@@ -8,7 +8,7 @@ never disagree with the video. Stdlib only.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -67,14 +67,9 @@ def captions_vtt(board: Storyboard) -> str:
     str
         A WebVTT file.
     """
-    lines = ["WEBVTT", ""]
-    number = 0
-    for start, end, beat in _timed_beats(board):
-        if not beat.narration:
-            continue
-        number += 1
-        lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", beat.narration, ""]
-    return "\n".join(lines)
+    return _vtt(
+        (start, end, beat.narration) for start, end, beat in _timed_beats(board) if beat.narration
+    )
 
 
 def chapters(board: Storyboard) -> list[tuple[float, float, str]]:
@@ -122,9 +117,14 @@ def chapters_vtt(board: Storyboard) -> str:
     str
         A WebVTT file with one cue per chapter.
     """
+    return _vtt(chapters(board))
+
+
+def _vtt(cues: Iterable[tuple[float, float, str]]) -> str:
+    """Write numbered WebVTT cues."""
     lines = ["WEBVTT", ""]
-    for number, (start, end, title) in enumerate(chapters(board), start=1):
-        lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", title, ""]
+    for number, (start, end, text) in enumerate(cues, start=1):
+        lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", text, ""]
     return "\n".join(lines)
 
 
