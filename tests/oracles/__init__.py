@@ -113,6 +113,10 @@ KINDS: dict[str, Callable[[NumberCell, Context], tuple[float, str]]] = {
         c.ids.reshape(-1)[cell.index[0]] if c.ids.ndim <= 1 else c.ids[cell.index]
     ),
     "position": lambda cell, c: whole(cell.index[-1]),
+    # The ID an output row came from: looked up here by position in the input.
+    "output_id": lambda cell, c: whole(
+        c.ids.reshape(-1)[cell.index[0]] if c.ids.ndim <= 1 else c.ids[cell.index]
+    ),
     "table_size": lambda cell, c: whole(c.weight.shape[cell.index[0]]),
     "output_size": lambda cell, c: whole(c.output.shape[cell.index[0]]),
     "legend": _legend,

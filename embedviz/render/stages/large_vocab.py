@@ -42,7 +42,10 @@ from embedviz.render.animations import (
     make_walk_animation,
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import (
+    CELL_PAD_CHARS,
+    GAP_CHARS,
     ColourLegend,
     GridMetrics,
     MatrixGrid,
@@ -63,14 +66,13 @@ __all__ = ["LargeVocabStage", "ScrollingGrid"]
 _MARGIN = 0.22
 _REGION_TOP = 2.05  # top of the column-number row
 _CHIPS_GAP = 0.12  # between the chips and the titles under them
-_CONTENT_BOTTOM = -2.72  # clear of the two-line caption
+_CONTENT_BOTTOM = -2.45  # above the colour legend and the caption
 _SEPARATION = 0.55  # between the grid and the output block's row numbers
 _BELOW_GRID = 1.3  # the column-gap label, the parameter count and the legend
 _MAX_FONT = 22.0
 _CHIP_FONT = 20.0
 # As MatrixGrid: padding around a cell's number, in character slots; the
 # gap between a row's number and the grid; the row numbers' relative size.
-_CELL_PAD_CHARS = 1.4
 _LABEL_GAP = 0.18
 _LABEL_SCALE = 0.8
 _GAP_TEXT_SCALE = 0.75  # gap labels, relative to the numbers
@@ -317,7 +319,7 @@ class LargeVocabStage(LookupStage):
         self.legend: ColourLegend | None = None
         if legend_cells:
             self.legend = ColourLegend(legend_cells, 16, theme)
-            self.legend.next_to(self.params, DOWN, buff=0.3).align_to(self.grid.body, LEFT)
+            place_legend(self.legend)
 
         positions = sorted(index for kind, index in cells if kind == "position")
         self.output = OutputBlock(positions, window, list(cells.values()), metrics, theme, scale)
@@ -365,7 +367,7 @@ class LargeVocabStage(LookupStage):
         slots = max(len(beat.window.rows) + len(beat.window.row_gaps) for beat in self.board.beats)
         # Widths grow linearly with the font size; solve for the size that fills the frame.
         per_char = char_advance(1.0)
-        body = len(window.cols) * (value_chars + _CELL_PAD_CHARS) + len(window.col_gaps) * 2.5
+        body = len(window.cols) * (value_chars + CELL_PAD_CHARS) + len(window.col_gaps) * GAP_CHARS
         scalable = per_char * (2 * body + _LABEL_SCALE * (label_chars + position_chars))
         fixed = lane + _LANE_GAP + 2 * _LABEL_GAP + _SEPARATION
         by_width = (2 * (FRAME_HALF_WIDTH - _MARGIN) - fixed) / scalable

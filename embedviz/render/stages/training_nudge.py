@@ -37,7 +37,10 @@ from manim import (
 
 from embedviz.render.animations import make_reveal_animation
 from embedviz.render.glyphs import LabelText, NumberText, SansText, glyph_font
+from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import (
+    CELL_PAD_CHARS,
+    GAP_CHARS,
     ColourLegend,
     GridMetrics,
     MatrixGrid,
@@ -48,7 +51,7 @@ from embedviz.render.mobjects import (
     digit_height,
     xyz,
 )
-from embedviz.render.stage import FRAME_HALF_WIDTH, TITLE_Y, Stage, register_stage
+from embedviz.render.stage import FRAME_HALF_WIDTH, Stage, register_stage
 from embedviz.render.theme import MONO_FONT, SANS_FONT, Theme, value_colour
 from embedviz.story.model import Beat, NumberCell, Window
 
@@ -56,13 +59,12 @@ __all__ = ["GradientBlock", "SumPanel", "TrainingStage"]
 
 # The band between the title and the caption, in scene units.
 _TOP = 3.08
-_BOTTOM = -2.72
+_BOTTOM = -2.45  # above the colour legend and the caption
 _SIDE_MARGIN = 0.25
 _COLUMN_GUTTER = 0.45
 _TITLE_SIZE = 20.0
 _TITLE_HEIGHT = 0.36
 _LEGEND_SIZE = 16.0
-_CELL_PAD_CHARS = 1.4  # as in MatrixGrid
 _LABEL_SCALE = 0.8  # row numbers, positions and term names, as in MatrixGrid
 _MARK_SCALE = 0.8  # "nudged" / "unchanged" beside the gradient
 _CHIP_SCALE = 0.9
@@ -260,9 +262,9 @@ def _plan(
     advance = char_advance(font_size)
     metrics = GridMetrics(
         font_size=font_size,
-        cell_width=advance * (value_chars + _CELL_PAD_CHARS),
+        cell_width=advance * (value_chars + CELL_PAD_CHARS),
         cell_height=digit_height(font_size) * pitch,
-        gap_width=advance * 2.5,
+        gap_width=advance * GAP_CHARS,
     )
     block = len(window.cols) * metrics.cell_width + len(window.col_gaps) * metrics.gap_width
     small = char_advance(font_size * _LABEL_SCALE)
@@ -425,8 +427,7 @@ class TrainingStage(Stage):
         self.legend: ColourLegend | None = None
         if legend_cells:
             self.legend = ColourLegend(legend_cells, _LEGEND_SIZE, theme)
-            self.legend.move_to(xyz(0, TITLE_Y + 0.05))
-            self.legend.align_to(xyz(FRAME_HALF_WIDTH - _SIDE_MARGIN, 0), RIGHT)
+            place_legend(self.legend)
 
         # Right: the loss and its value, then each token ID beside its weight w_t.
         weights_left = right_edge - plan.block_width

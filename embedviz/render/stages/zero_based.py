@@ -41,6 +41,7 @@ from embedviz.render.animations import (
     make_walk_animation,
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import GridMetrics, MatrixGrid, char_advance, xyz
 from embedviz.render.stage import register_stage
 from embedviz.render.stages.lookup import LookupStage
@@ -202,7 +203,7 @@ class ZeroBasedStage(LookupStage):
         if self.legend is not None:
             # No output block here: the legend sits in the panel's bottom corner,
             # below the trace and clear of the chip's path.
-            self.legend.move_to(xyz(0, _LEGEND_Y)).align_to(xyz(_PANEL_RIGHT, 0), RIGHT)
+            place_legend(self.legend)
 
     # -- layout ----------------------------------------------------------------
     def _build_slip(self) -> None:
