@@ -74,12 +74,15 @@ def test_a_sheet_has_two_tiles_per_beat(tmp_path: Path) -> None:
 def test_a_sheet_must_be_a_png_and_fails_in_one_line(tmp_path: Path) -> None:
     done = _run(tmp_path, "single", "-o", str(tmp_path / "sheet.jpg"))
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "PNG" in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "PNG" in done.stderr
     assert not (tmp_path / "sheet.jpg").exists()
     folder = tmp_path / "folder.png"
     folder.mkdir()
     done = _run(tmp_path, "single", "-o", str(folder))
-    assert done.returncode == 2 and "folder" in done.stderr
+    assert done.returncode == 2
+    assert "folder" in done.stderr
     done = _run(tmp_path, "single", "-o", str(tmp_path / "x.png"), "--ids", "99")
-    assert done.returncode == 2 and "out of range" in done.stderr
+    assert done.returncode == 2
+    assert "out of range" in done.stderr
     assert not (tmp_path / "x.png").exists()
