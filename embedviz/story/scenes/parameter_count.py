@@ -154,12 +154,15 @@ def one_row(options: SceneOptions, vocab_size: int, dim: int, row: int) -> npt.N
     numpy.ndarray
         Float32 ``(dim,)``.
     """
-    if options.weights is not None or options.init == "torch":
-        index = np.array([row], dtype=np.int64)
-        if options.weights is not None:
-            return make_table(options).rows(index)[0]
-        return TorchSeededTable(vocab_size, dim, options.seed).rows(index)[0]
-    return leading_rows(options, vocab_size, dim, row + 1)[row]
+    rows: npt.NDArray[np.float32]
+    index = np.array([row], dtype=np.int64)
+    if options.weights is not None:
+        rows = make_table(options).rows(index)
+    elif options.init == "torch":
+        rows = TorchSeededTable(vocab_size, dim, options.seed).rows(index)
+    else:
+        rows = leading_rows(options, vocab_size, dim, row + 1)[row:]
+    return np.asarray(rows[0], dtype=np.float32)
 
 
 def _lookup_id(options: SceneOptions, vocab_size: int) -> int:
