@@ -10,6 +10,7 @@ from manim import AnimationGroup, Camera, ManimColor, Scene, Text
 from embedviz.core.errors import EmbedvizError
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.animations import make_caption_animation
+from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.stage import CAPTION_WIDTH, CAPTION_Y, Stage, stage_for
@@ -21,7 +22,7 @@ __all__ = ["StoryboardScene", "screen_texts"]
 
 def screen_texts(
     scene: Scene,
-) -> tuple[list[NumberText], list[LabelText], list[SansText | Text]]:
+) -> tuple[list[NumberText], list[LabelText | FormulaText], list[SansText | Text]]:
     """Collect every checked number, label and plain text currently on screen.
 
     Parameters
@@ -32,11 +33,11 @@ def screen_texts(
     Returns
     -------
     tuple of lists
-        The ``NumberText``, ``LabelText`` and ``SansText`` (or manim
-        ``Text``) objects in the scene's mobject families.
+        The ``NumberText``, ``LabelText`` (with typeset ``FormulaText``) and
+        ``SansText`` (or manim ``Text``) objects in the scene's mobject families.
     """
     numbers: list[NumberText] = []
-    labels: list[LabelText] = []
+    labels: list[LabelText | FormulaText] = []
     texts: list[SansText | Text] = []
     seen: set[int] = set()
     for top in scene.mobjects:
@@ -46,7 +47,7 @@ def screen_texts(
             seen.add(id(mobject))
             if isinstance(mobject, NumberText):
                 numbers.append(mobject)
-            elif isinstance(mobject, LabelText):
+            elif isinstance(mobject, LabelText | FormulaText):
                 labels.append(mobject)
             elif isinstance(mobject, SansText | Text):
                 texts.append(mobject)

@@ -36,6 +36,7 @@ from manim import (
 )
 
 from embedviz.render.animations import make_reveal_animation
+from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText, glyph_font
 from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import (
@@ -206,7 +207,7 @@ class SumPanel(VGroup):
 
     def __init__(
         self,
-        title: LabelText,
+        title: FormulaText,
         names: Sequence[LabelText],
         rows: Sequence[Sequence[NumberText]],
         column_rights: Sequence[float],
@@ -226,7 +227,7 @@ class SumPanel(VGroup):
         rule_y = -(len(rows) - 1) * metrics.cell_height
         self.body.add(Line(xyz(0, rule_y), xyz(width, rule_y), stroke_width=3, color=theme.text))
         self.title = title
-        title.place([width, metrics.cell_height * 0.55, 0], align="right")
+        title.move_to(xyz(0, metrics.cell_height * 0.55)).align_to(xyz(width, 0), RIGHT)
         self.names = VGroup(*names)
         self.numbers: list[list[NumberText]] = []
         for order, (name, numbers) in enumerate(zip(names, rows, strict=True)):
@@ -432,9 +433,9 @@ class TrainingStage(Stage):
         # Right: the loss and its value, then each token ID beside its weight w_t.
         weights_left = right_edge - plan.block_width
         formula_x = right_edge - plan.right_width
-        self.formula = LabelText(self._label("L = Σ"), fs, theme.output)
+        self.formula = FormulaText(self._label("L = sum"), fs, theme.output)
         formula_y = top - metrics.cell_height / 2
-        self.formula.place([formula_x, formula_y, 0], align="left")
+        self.formula.move_to(xyz(0, formula_y)).align_to(xyz(formula_x, 0), LEFT)
         loss_cells = self._cells_of("loss")
         # The value's "=" sits under the formula's "=", as in a derivation.
         self.loss_equals = LabelText(self._label("=", exact=True), fs, theme.text)
@@ -499,7 +500,7 @@ class TrainingStage(Stage):
             for row_cells in [*by_position.values(), sums]
         ]
         names = [LabelText(t, fs * _LABEL_SCALE, theme.muted) for t in self._term_names()]
-        title = LabelText(self._label("∂L/∂E["), fs * _LABEL_SCALE, theme.accent)
+        title = FormulaText(self._label("partial L"), fs * _LABEL_SCALE, theme.accent)
         body = self.weights.body
         left = body.get_left()[0]
         rights = [number.slot_corners()[1][0] - left for number in self._weight_row(0)]
