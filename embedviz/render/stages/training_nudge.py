@@ -61,6 +61,7 @@ __all__ = ["GradientBlock", "SumPanel", "TrainingStage"]
 # The band between the title and the caption, in scene units.
 _TOP = 3.08
 _BOTTOM = -2.45  # above the colour legend and the caption
+_INSET_BOTTOM = -2.9  # left of the legend: above a two-line caption
 _SIDE_MARGIN = 0.25
 _COLUMN_GUTTER = 0.45
 _TITLE_SIZE = 20.0
@@ -422,6 +423,8 @@ class TrainingStage(Stage):
                 LabelText(self._label("· ∂L/∂E"), fs, theme.text),
             ).arrange(RIGHT, buff=char_advance(fs) * 0.6)
             self.update_rule.move_to(xyz(0, rule_y)).align_to(self.grid.body, LEFT)
+        # Below the rule, each nudged row shows before -> after side by side.
+        self.inset_top = rule_y - metrics.cell_height * 0.55
 
         # The colour legend sits in the top right corner, beside the title.
         legend_cells = self._cells_of("legend")
@@ -639,6 +642,8 @@ class TrainingStage(Stage):
         ]
         changes: list[Animation] = []
         updated = sorted((c for c in beat.numbers if c.kind == "updated"), key=lambda c: c.index)
+        # Before the grid's numbers are swapped: old values beside the new ones.
+        before, after = self._before_after(sorted({c.index[0] for c in updated}), updated)
         for cell in updated:
             row, col = cell.index
             old = self.grid.cells[(row, col)]
@@ -659,10 +664,51 @@ class TrainingStage(Stage):
             Indicate(VGroup(*self.gradient.row_cells(row)), scale_factor=1.1, color=self.theme.chip)
             for row in rows
         ]
-        return Succession(
-            AnimationGroup(FadeIn(self.update_rule), *[FadeOut(m) for m in leaving]),
-            AnimationGroup(*pulses, *changes),
-        )
+        steps: list[Animation] = [
+            AnimationGroup(FadeIn(self.update_rule), *[FadeOut(m) for m in leaving])
+        ]
+        if before is not None and after is not None:
+            steps.append(FadeIn(before))
+            steps.append(FadeIn(after, shift=0.15 * RIGHT))
+        steps.append(AnimationGroup(*pulses, *changes))
+        if before is not None and after is not None:
+            steps.append(AnimationGroup(FadeOut(before), FadeOut(after)))
+        return Succession(*steps)
+
+    def _before_after(
+        self, rows: list[int], updated: list[NumberCell]
+    ) -> tuple[VGroup | None, VGroup | None]:
+        """Each nudged row, old values under E's columns and new ones under ∂L/∂E's.
+
+        Returns ``(None, None)`` when the rows do not fit above the legend.
+        """
+        pitch = self.grid.metrics.cell_height
+        # Left of the legend, only the caption is below: the rows may reach
+        # down to just above a two-line caption.
+        if not rows or self.inset_top - pitch * len(rows) < _INSET_BOTTOM:
+            return None, None
+        shift = self.gradient.body.get_left()[0] - self.grid.body.get_left()[0]
+        before, after = VGroup(), VGroup()
+        by_index = {c.index: c for c in updated}
+        for number, row in enumerate(rows):
+            y = self.inset_top - (number + 0.5) * pitch
+            dy = y - float(self.grid.row_labels[row].get_center()[1])
+            label = self.grid.row_labels[row].copy().shift(xyz(0, dy))
+            old = VGroup(*[cell.copy() for cell in self.grid.row_cells(row)]).shift(xyz(0, dy))
+            arrow = LabelText("\u2192", self.grid.metrics.font_size, self.theme.muted)
+            middle = (self.grid.body.get_right()[0] + self.gradient.body.get_left()[0]) / 2
+            arrow.move_to(xyz(middle, y))
+            new = VGroup()
+            for col in self.grid.window.cols:
+                cell = by_index[(row, col)]
+                colour = value_colour(cell.value, self.board.value_scale, self.theme)
+                source = self.grid.cells[(row, col)]
+                text = NumberText(cell, source.font_size, colour)
+                text.place([source.slot_corners()[1][0] + shift, y, 0], align="right")
+                new.add(text)
+            before.add(label, old, arrow)
+            after.add(new)
+        return before, after
 
     def beat_unchanged(self, beat: Beat) -> Animation:
         """Mark each drawn row as nudged or unchanged."""
