@@ -451,7 +451,10 @@ class TrainingStage(Stage):
         self.loss_after: NumberText | None = None
         if len(loss_cells) > 1:
             self.loss_arrow = LabelText(self._label("→", exact=True), fs, theme.muted)
-            self.loss_after = NumberText(loss_cells[1], fs, theme.accent)
+            # A loss is a value: its colour says its sign, as every value's does.
+            self.loss_after = NumberText(
+                loss_cells[1], fs, value_colour(loss_cells[1].value, self.board.value_scale, theme)
+            )
             line += [self.loss_arrow, self.loss_after]
         for previous, piece in itertools.pairwise(line):
             piece.next_to(previous, RIGHT, buff=char_advance(fs) * 0.8)

@@ -192,7 +192,7 @@ class ZeroBasedStage(LookupStage):
         small = max(16.0, metrics.font_size * 0.8)
         self.tallies = VGroup()
         for key in sorted(k for k in cells if k[0] == "one_based_count"):
-            tally = NumberText(cells[key], small, theme.negative)
+            tally = NumberText(cells[key], small, theme.wrong)
             tally.place([count_x, _row_y(grid, key[1][0]), 0], align="left")
             self.tallies.add(tally)
         self.ordinal = NumberText(cells[("ordinal", (self.token_id,))], small, theme.accent)
@@ -208,7 +208,7 @@ class ZeroBasedStage(LookupStage):
     # -- layout ----------------------------------------------------------------
     def _build_slip(self) -> None:
         theme, cells = self.theme, self.cells
-        wrong = theme.negative
+        wrong = theme.wrong
         header = SansText("counting from one", _LABEL_SIZE, wrong)
         header.move_to(xyz(0, 1.85)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
         line = mono_line(
@@ -300,7 +300,7 @@ class ZeroBasedStage(LookupStage):
         self.wrong_box: Rectangle | None = None
         if wrong_row >= 0:
             walk = make_walk_animation(chip, grid, wrong_row)
-            box = grid.row_box(wrong_row, self.theme).set_stroke(self.theme.negative)
+            box = grid.row_box(wrong_row, self.theme).set_stroke(self.theme.wrong)
             self.wrong_box = box
             assert isinstance(body, VectorStrip)
             shown: Animation = AnimationGroup(
@@ -370,7 +370,7 @@ class ZeroBasedStage(LookupStage):
     def beat_diagnose(self, beat: Beat) -> Animation:
         """Point at the two row indices: the slip's and the trace's."""
         return AnimationGroup(
-            Indicate(self.wrong_index, color=self.theme.negative),
+            Indicate(self.wrong_index, color=self.theme.wrong),
             Indicate(self.trace_index, color=self.theme.accent),
         )
 
