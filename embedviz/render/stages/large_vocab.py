@@ -42,7 +42,7 @@ from embedviz.render.animations import (
     make_walk_animation,
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
-from embedviz.render.layout import place_legend
+from embedviz.render.layout import LABEL_RATIO, frame_regions, place_legend
 from embedviz.render.mobjects import (
     CELL_PAD_CHARS,
     GAP_CHARS,
@@ -335,6 +335,13 @@ class LargeVocabStage(LookupStage):
         )
         self.output_title = SansText("output", 22, theme.output)
         self.output_title.next_to(self.output.body, UP, buff=0.2).align_to(self.output.body, LEFT)
+        # Provenance right of the block, as large as fits before the frame's edge.
+        room = frame_regions().right - self.output.body.get_right()[0] - 0.12
+        tag_font = metrics.font_size * LABEL_RATIO
+        self._build_tags(positions, tag_font)
+        widest = max([tag.width for tag in self.tags.values()] or [0.0])
+        if widest > room:
+            self._build_tags(positions, tag_font * room / widest)
         # The chips sit just above the two titles (taller when they show text pieces).
         titles_top = max(self.grid_title.get_top()[1], self.output_title.get_top()[1])
         self.chip_line.shift(UP * (titles_top + _CHIPS_GAP - self.chip_line.get_bottom()[1]))
@@ -436,6 +443,7 @@ class LargeVocabStage(LookupStage):
         self.filled = list(beat.output.filled)
         position = beat.highlight.position[-1]
         self._to_front(self.chips[position])
+        tag = self.tags.get(beat.highlight.position)
         return make_lookup_animation(
             self.chips[position],
             self.chip_homes[position],
@@ -443,6 +451,7 @@ class LargeVocabStage(LookupStage):
             beat.highlight.row,
             self._output_cells(beat.highlight.position),
             self.theme,
+            provenance=[tag] if tag is not None else [],
         )
 
     def beat_fill_rest(self, beat: Beat) -> Animation:
@@ -453,10 +462,12 @@ class LargeVocabStage(LookupStage):
             chip = self.chips[position[-1]]
             self._to_front(chip)
             cells = VGroup(*self._output_cells(position))
+            tag = self.tags.get(position)
             landing.append(
                 AnimationGroup(
                     Transform(chip, chip.copy().set_opacity(_DONE_OPACITY)),
                     FadeIn(cells, shift=0.4 * RIGHT),
+                    *([FadeIn(tag)] if tag is not None else []),
                 )
             )
         self.filled = list(beat.output.filled)
@@ -501,6 +512,7 @@ class LargeVocabStage(LookupStage):
             make_copy_row_animation(self.grid, row, self._output_cells(beat.highlight.position)),
             AnimationGroup(
                 make_return_animation(chip, self.grid.row_anchor(row, chip.width), home),
+                *[FadeIn(t) for t in [self.tags.get(beat.highlight.position)] if t is not None],
                 FadeOut(box),
             ),
         )

@@ -6,8 +6,6 @@ layouts that look rows up.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 from manim import (
     DOWN,
@@ -216,7 +214,7 @@ class LookupStage(Stage):
         def widest(kind: str) -> int:
             return max([len(c.text) for c in cells.values() if c.kind == kind] or [0])
 
-        marks = [t for b in board.beats for t in b.labels if t.startswith("= out[")]
+        marks = [c.text for c in cells.values() if c.kind == "equal_to"]
         label_chars = (
             widest("position")
             + widest("output_id")
@@ -294,12 +292,12 @@ class LookupStage(Stage):
         if board.printed is not None:
             self._layout_print(board, final)
 
-    def _build_tags(self, positions: list[tuple[int, ...]]) -> None:
+    def _build_tags(self, positions: list[tuple[int, ...]], font: float | None = None) -> None:
         """Build each output row's provenance: its ID in the chip colour, piece, equality."""
         assert self.output is not None
         theme, cells = self.theme, self.cells
-        font = self.metrics.font_size * LABEL_RATIO
-        marks = self._equality_marks()
+        self.tags = {}
+        font = self.metrics.font_size * LABEL_RATIO if font is None else font
         for position in positions:
             cell = cells.get(("output_id", position))
             if cell is None:
@@ -310,36 +308,24 @@ class LookupStage(Stage):
             )
             box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
             label = self.output.labels[positions.index(position)]
-            box.next_to(label, RIGHT, buff=0.1)
+            if self.output.labels_right:
+                box.next_to(label, RIGHT, buff=0.1)
+            else:
+                # Row labels on the left: the tag goes right of the block, on the row.
+                box.move_to(xyz(0, label.get_center()[1]))
+                box.align_to(xyz(self.output.body.get_right()[0] + 0.12, 0), LEFT)
             number.move_to(box)
             tag = VGroup(box, number)
             if self.pieces and position[-1] < len(self.pieces):
                 piece = LabelText(self.pieces[position[-1]], font, theme.chip)
                 piece.next_to(box, RIGHT, buff=0.08)
                 tag.add(piece)
-            mark = marks.get(position)
+            mark = cells.get(("equal_to", position))
             if mark is not None:
-                text = LabelText(mark, font, theme.accent)
+                text = NumberText(mark, font, theme.accent)
                 text.next_to(tag, RIGHT, buff=0.1)
                 tag.add(text)
             self.tags[position] = tag
-
-    def _equality_marks(self) -> dict[tuple[int, ...], str]:
-        """Return the ``= out[p]`` mark each output row gains in the beat it lands."""
-        marks: dict[tuple[int, ...], str] = {}
-        before: Counter[str] = Counter()
-        seen: set[tuple[int, ...]] = set()
-        for beat in self.board.beats:
-            now = Counter(t for t in beat.labels if t.startswith("= out["))
-            landed = [
-                c.index for c in beat.numbers if c.kind == "output_id" and c.index not in seen
-            ]
-            new = list((now - before).elements())
-            for position, mark in zip(sorted(landed), new, strict=False):
-                marks[position] = mark
-            seen.update(landed)
-            before = now
-        return marks
 
     def _layout_print(self, board: Storyboard, final: Beat) -> None:
         assert board.printed is not None

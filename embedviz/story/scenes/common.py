@@ -20,7 +20,7 @@ from embedviz.core.table import (
     Table,
     TorchSeededTable,
 )
-from embedviz.story.model import Beat, Highlight, OutputState, Storyboard, Window
+from embedviz.story.model import Beat, Highlight, NumberCell, OutputState, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.screen import Screen, int_cell, value_cell
 
@@ -181,8 +181,9 @@ class Recorder:
         token_id
             When given, the row carries its provenance: an ``output_id`` cell
             (the ID it came from, drawn in the chip colour beside the row), and,
-            when an earlier position holds the same ID, an ``equal_<t>`` label
-            such as ``= out[0]`` that marks the two rows as equal.
+            when an earlier position holds the same ID, an ``equal_to`` cell
+            drawn ``= out[0]`` (its value is that earlier position) that marks
+            the two rows as equal.
         """
         for col in self.window.cols:
             self.screen.add(value_cell("output", (*position, col), row[col]))
@@ -191,7 +192,7 @@ class Recorder:
             first = self.first_filled.setdefault(token_id, position)
             if first != position:
                 where = ",".join(str(i) for i in first)
-                self.screen.labels[f"equal_{'_'.join(map(str, position))}"] = f"= out[{where}]"
+                self.screen.add(NumberCell("equal_to", position, f"= out[{where}]", first[-1]))
         assert self.output is not None
         self.output = OutputState(
             self.output.shape, (*self.output.filled, position), self.output.shape_labelled
