@@ -43,6 +43,7 @@ CASES: list[Any] = [
     ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
     ("SequenceLookup", {"theme": "light"}),
+    ("ZeroBasedIndexing", {}),
     pytest.param(
         "SequenceLookup",
         None,  # MiniLM with a 12-token sentence
@@ -52,6 +53,22 @@ CASES: list[Any] = [
             "compacted before numbers reach 15 px",
         ),
     ),
+    # Still to do (issue 10): these stages' own motions cross other numbers mid-flight.
+    *[
+        pytest.param(
+            name,
+            options,
+            marks=pytest.mark.xfail(strict=True, reason=f"issue 10: {why}"),
+        )
+        for name, options, why in (
+            ("BatchLookup", {}, "batch copies need a clear route to their slice"),
+            ("LargeVocabLookup", {}, "the copy crosses the output block; no corridor yet"),
+            ("OneHotEquivalence", {}, "terms and columns are transforms over their sources"),
+            ("ParameterCount", {}, "the count line's numbers slide over each other"),
+            ("TrainingNudge", {}, "the scatter-add flies numbers over the sum panel"),
+            ("PositionBlindness", {}, "the add step moves numbers over the other blocks"),
+        )
+    ],
 ]
 
 
