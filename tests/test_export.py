@@ -37,30 +37,40 @@ ARTEFACTS = REPO / "media" / "test-artefacts"
 
 def _cues(vtt: str) -> list[tuple[float, float, str]]:
     found = []
-    pattern = r"(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)\n(.+)"
+    pattern = r"(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)\n((?:.+\n?)+)"
     for match in re.finditer(pattern, vtt):
         h1, m1, s1, ms1, h2, m2, s2, ms2, text = match.groups()
         start = int(h1) * 3600 + int(m1) * 60 + int(s1) + int(ms1) / 1000
         end = int(h2) * 3600 + int(m2) * 60 + int(s2) + int(ms2) / 1000
-        found.append((start, end, text))
+        found.append((start, end, text.strip("\n")))
     return found
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
-def test_captions_follow_the_narration_beat_by_beat(scene: str, tmp_path: Path) -> None:
+def test_captions_are_one_cue_per_phrase_timed_by_the_storyboard(
+    scene: str, tmp_path: Path
+) -> None:
     board = build_storyboard(scene, cwd=tmp_path, environ={})
     vtt = captions_vtt(board)
     assert vtt.startswith("WEBVTT\n\n")
     cues = _cues(vtt)
-    narrated = [
-        (start, beat)
-        for start, beat in zip(board.beat_start_times(), board.all_beats(), strict=True)
-        if beat.narration
-    ]
-    assert [text for _, _, text in cues] == [beat.narration for _, beat in narrated]
-    for (start, end, _), (beat_start, beat) in zip(cues, narrated, strict=True):
-        assert start == pytest.approx(beat_start, abs=0.0005)
-        assert end == pytest.approx(beat_start + beat.duration, abs=0.0005)
+    expected = []
+    for beat_start, beat in zip(board.beat_start_times(), board.all_beats(), strict=True):
+        ends = [p.start for p in beat.phrases[1:]] + [beat.duration] if beat.phrases else []
+        for phrase, end in zip(beat.phrases, ends, strict=True):
+            expected.append((beat_start + phrase.start, beat_start + end, phrase.text))
+    assert [" ".join(text.split("\n")) for _, _, text in cues] == [t for _, _, t in expected]
+    for (start, end, text), (want_start, want_end, _) in zip(cues, expected, strict=True):
+        assert start == pytest.approx(want_start, abs=0.0005)
+        assert end == pytest.approx(want_end, abs=0.0005)
+        lines = text.split("\n")
+        assert len(lines) <= 2
+        assert all(len(line) <= 42 for line in lines)
+        # Readable at 15 characters a second.
+        assert end - start >= len(text) / 15
+    # Every narrated beat is captioned from its first moment to its last.
+    narrated = [b for b in board.all_beats() if b.narration]
+    assert len(cues) >= len(narrated)
 
 
 def test_full_explainer_has_one_chapter_per_concept(tmp_path: Path) -> None:
@@ -311,7 +321,7 @@ def _check_videos(driver: Any, site: Path) -> list[dict[str, Any]]:
         name = video["id"]
         board = json.loads((site / name / f"{name}.storyboard.json").read_text())
         narrated = sum(
-            1 for part in (board["parts"] or [board]) for beat in part["beats"] if beat["narration"]
+            len(beat["phrases"]) for part in (board["parts"] or [board]) for beat in part["beats"]
         )
         assert video["readyState"] >= 1, video
         assert abs(video["duration"] - board["duration"]) <= 0.1, video
