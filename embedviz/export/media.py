@@ -25,7 +25,7 @@ from embedviz.export.documents import (
     snippet_html,
     transcript_html,
 )
-from embedviz.export.voice import voice_storyboard
+from embedviz.export.voice import Voice, synthesise_phrases
 from embedviz.story.model import Beat, Storyboard
 
 __all__ = ["QUALITIES", "export_clip", "transcode_webm", "write_poster"]
@@ -116,23 +116,24 @@ def write_poster(source: Path, target: Path) -> None:
 
 
 def _render(
-    board: Storyboard, quality: str, media_dir: Path, sounds: list[Path | None] | None = None
+    board: Storyboard, quality: str, media_dir: Path, soundtrack: Path | None = None
 ) -> tuple[Path, list[float]]:
-    """Render a storyboard to MP4, recording when each beat ends (and adding speech)."""
+    """Render a storyboard to MP4, recording when each beat ends (and adding its soundtrack)."""
     from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene
 
     beat_ends: list[float] = []
-    speech = iter(sounds or [])
+    pending = [soundtrack] if soundtrack is not None else []
 
     class Recording(StoryboardScene):
         scene_name = board.scene
 
         def before_beat(self, beat: Beat) -> None:
-            sound = next(speech, None)
-            if sound is not None:
-                self.add_sound(str(sound))
+            if pending:
+                # One finished track for the whole clip, from its first frame;
+                # manim encodes it as AAC (48 kHz, like the track) in the MP4.
+                self.add_sound(str(pending.pop()), time_offset=0)
 
         def after_beat(self, beat: Beat) -> None:
             beat_ends.append(float(self.time))
@@ -160,7 +161,7 @@ def export_clip(
     quality: str,
     out_dir: str | Path,
     overrides: dict[str, Any] | None = None,
-    voice: bool = False,
+    voice: Voice | None = None,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -175,8 +176,10 @@ def export_clip(
     overrides
         Scene options, as from the command line.
     voice
-        Speak the narration with espeak-ng and mix it in; beats stretch to
-        fit their sentence, and the exported storyboard records the timing.
+        Speak the narration with this voice (see
+        :func:`embedviz.export.voice.synthesise_phrases`) and mix it in:
+        phrases and beats stretch to fit the speech, each caption cue starts
+        with its speech, and the exported storyboard records the timing.
 
     Returns
     -------
@@ -193,11 +196,13 @@ def export_clip(
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
     try:
-        sounds = None
-        if voice:
-            board, sounds = voice_storyboard(board, work / "speech")
+        soundtrack = None
+        if voice is not None:
+            narration = synthesise_phrases(board, voice, work / "speech")
+            board = narration.board
+            soundtrack = narration.write_wav(work / "narration.wav")
             clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
-        movie, beat_ends = _render(board, quality, work, sounds)
+        movie, beat_ends = _render(board, quality, work, soundtrack)
         mp4 = folder / f"{spec.name}.mp4"
         shutil.move(str(movie), mp4)
     finally:
