@@ -56,7 +56,8 @@ def test_auto_prefers_the_installed_piper_voice_for_english() -> None:
     voice = choose_voice("auto", language="en")
     assert voice.engine == "piper"
     assert voice.name == "en_US-joe-medium"
-    assert voice.model is not None and Path(voice.model).is_file()
+    assert voice.model is not None
+    assert Path(voice.model).is_file()
     assert voice.label == "piper:en_US-joe-medium"
 
 
@@ -124,7 +125,8 @@ def test_normalised_speech_is_minus_16_lufs_with_peaks_under_minus_1_dbtp() -> N
 
 def test_fades_leave_no_click_at_the_joins() -> None:
     x = fade(np.full(RATE, 0.5))
-    assert abs(x[0]) < 1e-3 and abs(x[-1]) < 1e-3
+    assert abs(x[0]) < 1e-3
+    assert abs(x[-1]) < 1e-3
     assert np.max(np.abs(np.diff(x))) < 0.5 * np.pi / (0.01 * RATE)
 
 
