@@ -65,10 +65,14 @@ def test_auto_prefers_the_installed_piper_voice_for_english() -> None:
 def test_a_language_without_a_piper_voice_falls_back_to_espeak_with_a_notice() -> None:
     notes: list[str] = []
     voice = choose_voice("auto", language="de-DE", notice=notes.append)
-    assert (voice.engine, voice.name) == ("espeak", "de-de")
+    assert (voice.engine, voice.name) == ("espeak", "de")
     assert len(notes) == 1
     assert notes[0].startswith("embedviz: note: no Piper voice for 'de-DE'")
     assert choose_voice("espeak").label == "espeak-ng:en-us"
+    assert choose_voice("espeak", language="en-GB").name == "en-gb"
+    assert choose_voice("espeak", language="pt-BR").name == "pt-br"
+    with pytest.raises(EmbedvizError, match="no voice for 'tlh'"):
+        choose_voice("espeak", language="tlh")
 
 
 def test_missing_piper_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

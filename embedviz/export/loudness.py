@@ -25,7 +25,7 @@ __all__ = [
 RATE = 48_000  # samples per second of every finished soundtrack
 TARGET_LUFS = -16.0
 TRUE_PEAK_CEILING = -1.0  # dBTP; the limiter aims a little below it
-_LIMIT_AIM = -1.5
+_LIMIT_AIM = -2.0  # lossy encoders overshoot a little
 
 Samples = npt.NDArray[np.float64]
 
@@ -129,7 +129,8 @@ def normalise(
     target
         Integrated loudness to reach, in LUFS.
     ceiling
-        The highest true peak allowed, in dBTP; a limiter aims 0.5 dB below.
+        The highest true peak allowed, in dBTP; a limiter aims at least 1 dB
+        below it, leaving room for AAC and Opus to overshoot.
 
     Returns
     -------
@@ -137,7 +138,7 @@ def normalise(
         The normalised samples (silence is returned unchanged).
     """
     x = _as_samples(samples)
-    aim = min(_LIMIT_AIM, ceiling - 0.5)
+    aim = min(_LIMIT_AIM, ceiling - 1.0)
     for _ in range(4):
         loudness = integrated_loudness(x, rate)
         if not np.isfinite(loudness):

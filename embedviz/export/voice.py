@@ -156,9 +156,22 @@ def _primary(language: str) -> str:
 
 
 def _espeak_voice(language: str) -> Voice:
-    require_espeak()
-    tag = language.replace("_", "-").lower()
-    name = "en-us" if tag in ("en", "") else tag
+    """espeak-ng's voice for a language tag: the tag itself if it has one, else its language."""
+    executable = require_espeak()
+    tag = language.replace("_", "-").lower() or "en"
+    listing = subprocess.run(
+        [executable, "--voices"], capture_output=True, text=True, check=False
+    ).stdout
+    known = {line.split()[1] for line in listing.splitlines()[1:] if len(line.split()) > 1}
+    primary = tag.split("-")[0]
+    if tag in ("en", "en-us") or (primary == "en" and tag not in known):
+        name = "en-us"
+    elif tag in known:
+        name = tag
+    elif primary in known:
+        name = primary
+    else:
+        raise EmbedvizError(f"espeak-ng has no voice for '{language}'")
     return Voice("espeak", name, language or "en")
 
 
