@@ -15,6 +15,7 @@ from embedviz.story.phrases import (
     reading_seconds,
     rephrased,
     split_phrases,
+    with_pronunciations,
 )
 from embedviz.story.scenes import SCENES, build_storyboard
 
@@ -127,3 +128,25 @@ def test_make_phrases_takes_given_holds() -> None:
         ("One.", "ONE.", 0.0, 1.5),
         ("Two.", "TWO.", 1.5, 2.0),
     ]
+
+
+def test_an_author_can_correct_a_pronunciation(tmp_path: Path) -> None:
+    board = build_storyboard("OneHotEquivalence", cwd=tmp_path, environ={})
+    fixed = with_pronunciations(board, {"GPT-2": "G P T two", "E[3]": "E three"})
+    pairs = [
+        (old, new)
+        for a, b in zip(board.beats, fixed.beats, strict=True)
+        for old, new in zip(a.phrases, b.phrases, strict=True)
+    ]
+    changed = [(old.text, new.spoken) for old, new in pairs if old != new]
+    assert (
+        "tens of millions for GPT-2, nearly all of them times zero.",
+        "tens of millions for G P T two, nearly all of them times zero.",
+    ) in changed
+    assert (
+        "The lookup E[3] copies row 3 directly.",
+        "The lookup E three copies row 3 directly.",
+    ) in changed
+    for old, new in pairs:
+        assert (new.text, new.start, new.duration) == (old.text, old.start, old.duration)
+    assert with_pronunciations(board, {}) is board

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from embedviz.story.model import Beat, Phrase, Storyboard
+from embedviz.story.spoken import spoken_form
 
 __all__ = [
     "CAPTION_LINES",
@@ -32,6 +33,7 @@ __all__ = [
     "reading_seconds",
     "rephrased",
     "split_phrases",
+    "with_pronunciations",
 ]
 
 CAPTION_WIDTH = 42  # characters per caption line
@@ -276,5 +278,49 @@ def rephrased(board: Storyboard, holds: Sequence[Sequence[float]]) -> Storyboard
         if part.parts:
             return replace(part, parts=tuple(again(p) for p in part.parts))
         return replace(part, beats=tuple(beat_with(beat, next(queue)) for beat in part.beats))
+
+    return again(board)
+
+
+def with_pronunciations(
+    board: Storyboard,
+    corrections: Mapping[str, str],
+    speak: Callable[[str], str] = spoken_form,
+) -> Storyboard:
+    """Return the storyboard with an author's pronunciations in the phrases' spoken forms.
+
+    Captions keep the written form; only what the voice says changes.
+
+    Parameters
+    ----------
+    board
+        A storyboard whose beats have phrases.
+    corrections
+        Written text and how to say it, e.g. ``{"GPT-2": "G P T two"}``;
+        each is replaced in the written phrase (whole words only) before it
+        is verbalised.
+    speak
+        The verbaliser.
+
+    Returns
+    -------
+    Storyboard
+        The same storyboard and timing, with new ``spoken`` forms.
+    """
+    if not corrections:
+        return board
+    pattern = re.compile(
+        "|".join(rf"(?<!\w){re.escape(word)}(?!\w)" for word in sorted(corrections, key=len)[::-1])
+    )
+
+    def say(phrase: Phrase) -> Phrase:
+        respelled = pattern.sub(lambda match: corrections[match.group()], phrase.text)
+        return phrase if respelled == phrase.text else replace(phrase, spoken=speak(respelled))
+
+    def again(part: Storyboard) -> Storyboard:
+        if part.parts:
+            return replace(part, parts=tuple(again(p) for p in part.parts))
+        beats = tuple(replace(b, phrases=tuple(say(p) for p in b.phrases)) for b in part.beats)
+        return replace(part, beats=beats)
 
     return again(board)
