@@ -320,7 +320,8 @@ def synthesise(voice: Voice, texts: Sequence[str], folder: Path) -> list[npt.NDA
     clips = []
     for number, text in enumerate(texts):
         path = folder / f"espeak-{number:04d}.wav"
-        _run([executable, "-v", voice.name, "-s", "165", "-w", str(path), text], ESPEAK)
+        # On stdin, so that text starting with "-" is never read as an option.
+        _run([executable, "-v", voice.name, "-s", "165", "-w", str(path)], ESPEAK, stdin=text)
         clips.append(_read_wav(path))
     return clips
 
