@@ -156,9 +156,17 @@ def test_exported_captions_agree_with_the_rendered_beats(small_site: Path) -> No
     frame = 1 / timing["fps"]
     rendered_starts = [0.0, *timing["rendered_beat_ends"][:-1]]
     cues = _cues((folder / "SingleTokenLookup.en.vtt").read_text())
-    assert len(cues) == len(rendered_starts)
-    for (start, _, _), rendered in zip(cues, rendered_starts, strict=True):
-        assert abs(start - rendered) <= frame
+    board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
+    # Each beat's first cue starts with the rendered beat; the others follow its phrases.
+    expected = [
+        rendered + phrase["start"]
+        for rendered, beat in zip(rendered_starts, board["beats"], strict=True)
+        for phrase in beat["phrases"]
+    ]
+    assert len(cues) == len(expected)
+    assert len(expected) > len(rendered_starts)
+    for (start, _, _), want in zip(cues, expected, strict=True):
+        assert abs(start - want) <= frame
     assert timing["rendered_beat_ends"][-1] == pytest.approx(timing["duration"], abs=frame)
     for suffix in ("mp4", "webm", "poster.png", "en.vtt", "chapters.vtt", "transcript.html",
                    "numbers.html", "snippet.html"):  # fmt: skip
