@@ -110,7 +110,7 @@ def test_learned_positions_are_a_seeded_normal_table() -> None:
     assert not np.array_equal(table, learned_positions(16, 3, 125))
 
 
-@pytest.mark.parametrize(("length", "dim", "seed"), [(0, 3, 1), (4, 0, 1), (4, 3, -1)])
+@pytest.mark.parametrize(("length", "dim", "seed"), [(0, 3, 1), (4, 0, 1), (4, 3, -(2**63) - 1)])
 def test_learned_positions_refuse_bad_input(length: int, dim: int, seed: int) -> None:
     _error(learned_positions, length, dim, seed)
 

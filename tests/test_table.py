@@ -91,7 +91,9 @@ def test_from_seed_unknown_init(init: Any) -> None:
     assert repr(init) in message
 
 
-@pytest.mark.parametrize("seed", [-1, -(2**63), True, False, 1.0, 1.5, 2**64, 2**70, "1", None])
+@pytest.mark.parametrize(
+    "seed", [-(2**63) - 1, -(2**70), True, False, 1.0, 1.5, 2**64, 2**70, "1", None]
+)
 def test_from_seed_bad_seed(seed: Any) -> None:
     message = _one_line_error(EmbeddingTable.from_seed, 6, 3, seed)
     assert "seed" in message
@@ -402,7 +404,8 @@ def test_seeded_table_lookup_equals_the_full_table(
 
 
 @pytest.mark.parametrize(
-    ("vocab", "dim", "seed"), [(0, 3, 1), (6, -1, 1), (6, 3, -1), (6, 3, True), (10**12, 10**6, 1)]
+    ("vocab", "dim", "seed"),
+    [(0, 3, 1), (6, -1, 1), (6, 3, -(2**63) - 1), (6, 3, True), (10**12, 10**6, 1)],
 )
 def test_seeded_table_refuses_bad_arguments(vocab: Any, dim: Any, seed: Any) -> None:
 

@@ -18,18 +18,31 @@ Two code paths exist in torch, chosen by the number of elements:
   uniforms built from 53 bits of two 32-bit draws each, the Box-Muller result
   is computed in float64, and the sine half is cached for the next element.
 
-torch has two kernels for the block path.  They round ``theta = 2*pi*u2``
-differently, so their outputs differ by up to about 2.6e-6: the vectorised one
-(torch's AVX2 and AVX-512 CPU capabilities, so any recent x86-64 CPU)
-multiplies in float32, while the generic C++ loop (capability ``DEFAULT``,
-e.g. under ``ATEN_CPU_CAPABILITY=default``; presumably also non-x86 CPUs,
-which was not checked) rounds a float64 product to float32.  ``kernel``
-selects which one to reproduce.
+torch has two kernels for the block path (see :func:`cpu_kernel` for which
+one a machine runs):
+
+* ``"vectorized"``: ``normal_fill_16_AVX2``, used by torch's AVX2 and AVX-512
+  CPU capabilities (x86-64 CPUs with AVX2 and FMA).  It evaluates log, sin and
+  cos with the Cephes-style float32 polynomials of ATen's ``avx_mathfun.h``
+  (``log256_ps``, ``sincos256_ps``), and torch's GCC build contracts their
+  multiply-adds into fused multiply-adds.  This module replays those float32
+  operations one by one, fused ones included (see :func:`_fma`), so its
+  values equal torch's bit for bit.
+* ``"scalar"``: the generic C++ loop (capability ``DEFAULT``: CPUs without
+  AVX2, non-x86 CPUs, or ``ATEN_CPU_CAPABILITY=default``).  It calls the C
+  library's ``logf``, ``cosf`` and ``sinf``, whose last bit depends on that
+  library; here they are evaluated correctly rounded, which agrees with
+  glibc 2.36 on about 98.5% of elements and is otherwise one float32 step off.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import platform
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -37,7 +50,7 @@ from numpy.typing import NDArray
 
 from embedviz.core.errors import EmbedvizError
 
-__all__ = ["torch_normal", "torch_normal_rows"]
+__all__ = ["Kernel", "cpu_kernel", "torch_normal", "torch_normal_rows", "torch_seed"]
 
 Kernel = Literal["vectorized", "scalar"]
 
@@ -47,7 +60,10 @@ Kernel = Literal["vectorized", "scalar"]
 _CHUNK = 1 << 16
 _BLOCK = 16
 _HALF = _BLOCK // 2
-_SEED_LIMIT = 1 << 64
+# torch.manual_seed takes any int from -2**63 to 2**64 - 1 and keeps it modulo
+# 2**64 (a negative seed is read as a signed 64-bit integer).
+_SEED_MODULUS = 1 << 64
+_SEED_MIN = -(1 << 63)
 _MASK_24 = np.uint64((1 << 24) - 1)
 _MASK_53 = np.uint64((1 << 53) - 1)
 _SCALE_24 = np.float32(2.0**-24)
@@ -56,9 +72,153 @@ _SCALE_53 = 2.0**-53
 # multiplies by the float64 value and rounds the product.
 _TWO_PI_F32 = np.float32(2.0 * math.pi)
 
+# Constants of avx_mathfun.h.  C initialises its float tables from double
+# literals, i.e. decimal -> double -> float, which is what np.float32(float)
+# does too.
+_ONE = np.float32(1.0)
+_HALF_F32 = np.float32(0.5)
+_ZERO = np.float32(0.0)
+_MIN_NORM_POS = np.float32(2.0**-126)
+_INV_MANT_MASK = np.uint32(~0x7F800000 & 0xFFFFFFFF)
+_HALF_BITS = np.uint32(0x3F000000)  # the bits of 0.5f
+_SQRTHF = np.float32(0.707106781186547524)
+_LOG_P = tuple(
+    np.float32(c)
+    for c in (
+        7.0376836292e-2,
+        -1.1514610310e-1,
+        1.1676998740e-1,
+        -1.2420140846e-1,
+        1.4249322787e-1,
+        -1.6668057665e-1,
+        2.0000714765e-1,
+        -2.4999993993e-1,
+        3.3333331174e-1,
+    )
+)
+_LOG_Q1 = np.float32(-2.12194440e-4)
+_LOG_Q2 = np.float32(0.693359375)
+_FOUR_OVER_PI = np.float32(1.27323954473516)
+_MINUS_DP = (
+    np.float32(-0.78515625),
+    np.float32(-2.4187564849853515625e-4),
+    np.float32(-3.77489497744594108e-8),
+)
+_SIN_P = (np.float32(-1.9515295891e-4), np.float32(8.3321608736e-3), np.float32(-1.6666654611e-1))
+_COS_P = (
+    np.float32(2.443315711809948e-005),
+    np.float32(-1.388731625493765e-003),
+    np.float32(4.166664568298827e-002),
+)
+
+# torch's own capability rule (aten/src/ATen/native/DispatchStub.cpp).
+_CAPABILITY_VARIABLE = "ATEN_CPU_CAPABILITY"
+_X86_64 = frozenset({"x86_64", "amd64", "x64"})
+_CPUINFO = Path("/proc/cpuinfo")
+
+
+def torch_seed(seed: object) -> int:
+    """Return the 64-bit seed that ``torch.manual_seed(seed)`` keeps.
+
+    Like torch, a negative seed is read as a signed 64-bit integer, so
+    ``-1`` is the same seed as ``2**64 - 1``.
+
+    Parameters
+    ----------
+    seed : int
+        A whole number from ``-2**63`` to ``2**64 - 1`` (the range torch
+        accepts); numpy integers are fine, bools are not.
+
+    Returns
+    -------
+    int
+        ``seed`` modulo ``2**64``, in ``0 .. 2**64 - 1``.
+
+    Raises
+    ------
+    EmbedvizError
+        If ``seed`` is not an int or is outside that range.
+    """
+    # bool is an int subclass, but a seed of True is almost surely a mistake.
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise EmbedvizError(f"the seed must be a whole number from -2**63 to 2**64-1, not {seed!r}")
+    value = int(seed)
+    if not _SEED_MIN <= value < _SEED_MODULUS:
+        raise EmbedvizError(f"the seed must be a whole number from -2**63 to 2**64-1, not {value}")
+    return value % _SEED_MODULUS
+
+
+def cpu_kernel(
+    environ: Mapping[str, str] | None = None,
+    *,
+    machine: str | None = None,
+    cpu_flags: frozenset[str] | None = None,
+) -> Kernel:
+    """Return the block kernel torch's CPU build runs on this machine.
+
+    torch picks ``"vectorized"`` (capability AVX2 or AVX512) on x86-64 CPUs
+    with AVX2 and FMA, and ``"scalar"`` (capability DEFAULT) elsewhere;
+    ``ATEN_CPU_CAPABILITY`` overrides its choice.  This follows the same
+    rule without importing torch, reading the CPU flags from
+    ``/proc/cpuinfo`` (Linux).  An x86-64 machine whose flags cannot be read
+    (macOS, Windows) is assumed to have AVX2, as any x86-64 CPU since 2013
+    does.
+
+    Parameters
+    ----------
+    environ : mapping, optional
+        The environment; ``os.environ`` by default.
+    machine : str, optional
+        The machine type; ``platform.machine()`` by default.
+    cpu_flags : frozenset of str, optional
+        The CPU's feature flags; read from ``/proc/cpuinfo`` by default.
+
+    Returns
+    -------
+    {"vectorized", "scalar"}
+        The kernel :func:`torch_normal` should reproduce.
+    """
+    env = os.environ if environ is None else environ
+    arch = (platform.machine() if machine is None else machine).lower()
+    requested = env.get(_CAPABILITY_VARIABLE)
+    if requested == "default":
+        return "scalar"
+    if arch not in _X86_64:
+        return "scalar"
+    if requested in ("avx2", "avx512"):
+        return "vectorized"
+    flags = _cpu_flags() if cpu_flags is None else cpu_flags
+    if flags is None:
+        return "vectorized"
+    return "vectorized" if {"avx2", "fma"} <= flags else "scalar"
+
+
+@cache
+def _cpu_flags() -> frozenset[str] | None:
+    """Return the first processor's flags in /proc/cpuinfo, or None if unreadable."""
+    try:
+        text = _CPUINFO.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() == "flags":
+            return frozenset(value.split())
+    return None
+
+
+def _resolve_kernel(kernel: object) -> Kernel:
+    if kernel is None:
+        return cpu_kernel()
+    if kernel == "vectorized":
+        return "vectorized"
+    if kernel == "scalar":
+        return "scalar"
+    raise EmbedvizError(f"kernel must be 'vectorized' or 'scalar', got {kernel!r}")
+
 
 def torch_normal(
-    seed: int, shape: tuple[int, ...], *, kernel: Kernel = "vectorized"
+    seed: int, shape: tuple[int, ...], *, kernel: Kernel | None = None
 ) -> NDArray[np.float32]:
     """Return what ``torch.manual_seed(seed)`` then ``normal_(0, 1)`` gives.
 
@@ -68,23 +228,27 @@ def torch_normal(
     Parameters
     ----------
     seed : int
-        Seed as passed to ``torch.manual_seed``; ``0 <= seed < 2**64``.  Like
-        torch, only the low 32 bits reach the Mersenne Twister, so ``seed``
-        and ``seed + 2**32`` give the same values.
+        Seed as passed to ``torch.manual_seed``: ``-2**63 <= seed < 2**64``,
+        taken modulo ``2**64`` (see :func:`torch_seed`).  Like torch, only the
+        low 32 bits reach the Mersenne Twister, so ``seed`` and
+        ``seed + 2**32`` give the same values.
     shape : tuple of int
         Shape of the result; every entry a non-negative int.
     kernel : {"vectorized", "scalar"}, optional
         Which torch kernel to match for tensors of 16 or more elements.
-        ``"vectorized"`` (default) is torch's AVX2/AVX-512 kernel, used on
-        any modern x86-64 CPU; ``"scalar"`` is its generic C++ kernel.  Smaller
-        tensors use one path in torch, so this is ignored for them.
+        ``"vectorized"`` is torch's AVX2/AVX-512 kernel, ``"scalar"`` its
+        generic C++ kernel; by default, the one torch runs on this machine
+        (:func:`cpu_kernel`).  Smaller tensors use one path in torch, so this
+        is ignored for them.
 
     Returns
     -------
     numpy.ndarray
-        C-contiguous float32 array of ``shape``.  Against torch 2.13 the
-        largest difference measured is one float32 ulp (4.8e-7 at the
-        largest magnitudes); most elements agree bit for bit.
+        C-contiguous float32 array of ``shape``.  With the ``"vectorized"``
+        kernel and below 16 elements it equals torch's bit for bit; with the
+        ``"scalar"`` kernel an element may be one float32 step off, where
+        the C library's ``logf``, ``sinf`` or ``cosf`` is not correctly
+        rounded.
 
     Raises
     ------
@@ -93,10 +257,9 @@ def torch_normal(
         ``shape`` is not a sequence of non-negative ints, or if ``kernel`` is
         unknown.
     """
-    seed = _check_seed(seed)
+    seed = torch_seed(seed)
     dims = _check_shape(shape)
-    if kernel not in ("vectorized", "scalar"):
-        raise EmbedvizError(f"kernel must be 'vectorized' or 'scalar', got {kernel!r}")
+    kernel = _resolve_kernel(kernel)
     numel = math.prod(dims)
     out = np.empty(numel, dtype=np.float32)
     if numel > 0:
@@ -113,7 +276,7 @@ def torch_normal_rows(
     shape: tuple[int, int],
     rows: NDArray[np.int64],
     *,
-    kernel: Kernel = "vectorized",
+    kernel: Kernel | None = None,
 ) -> NDArray[np.float32]:
     """Return only some rows of ``torch_normal(seed, shape)``, without the rest.
 
@@ -144,12 +307,11 @@ def torch_normal_rows(
     EmbedvizError
         For a bad seed, shape or kernel, or a row outside ``0 .. V-1``.
     """
-    seed = _check_seed(seed)
+    seed = torch_seed(seed)
     dims = _check_shape(shape)
     if len(dims) != 2:
         raise EmbedvizError(f"torch_normal_rows needs a 2-D shape (V, d), got {dims}")
-    if kernel not in ("vectorized", "scalar"):
-        raise EmbedvizError(f"kernel must be 'vectorized' or 'scalar', got {kernel!r}")
+    kernel = _resolve_kernel(kernel)
     vocab, dim = dims
     wanted = np.asarray(rows, dtype=np.int64).reshape(-1)
     if wanted.size and (wanted.min() < 0 or wanted.max() >= vocab):
@@ -185,16 +347,6 @@ def torch_normal_rows(
     _box_muller(gathered.reshape(-1), values.reshape(-1), kernel)
     picked = values[inverse.reshape(-1), offset]
     return picked.reshape(wanted.size, dim)
-
-
-def _check_seed(seed: object) -> int:
-    # bool is an int subclass, but a seed of True is almost surely a mistake.
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise EmbedvizError(f"seed must be an int, got {type(seed).__name__}")
-    value = int(seed)
-    if not 0 <= value < _SEED_LIMIT:
-        raise EmbedvizError(f"seed must be in [0, 2**64), got {value}")
-    return value
 
 
 def _check_shape(shape: object) -> tuple[int, ...]:
@@ -257,28 +409,124 @@ def _fill_blocks(bit_gen: np.random.MT19937, out: NDArray[np.float32], kernel: K
 
 
 def _box_muller(raw: NDArray[np.uint64], out: NDArray[np.float32], kernel: Kernel) -> None:
-    """Turn ``16 * k`` raw draws into ``16 * k`` normals, written to ``out``.
-
-    torch evaluates log, cos and sin in float32 with its own math library.
-    Here they are evaluated in float64 and rounded once, i.e. correctly
-    rounded float32 results, which differ from torch's by at most one ulp and
-    usually not at all, and do not depend on numpy's float32 SIMD routines.
-    """
+    """Turn ``16 * k`` raw draws into ``16 * k`` normals, written to ``out``."""
     # 24-bit integers and their scaling by 2**-24 are exact in float32.
     uniforms = (raw & _MASK_24).astype(np.float32)
     uniforms *= _SCALE_24
     blocks = uniforms.reshape(-1, 2, _HALF)
     # 1 - u maps [0, 1) onto (0, 1] so the log is finite; exact in float32.
-    one_minus_u1 = np.float32(1.0) - blocks[:, 0]
+    one_minus_u1 = _ONE - blocks[:, 0]
     u2 = blocks[:, 1]
-    log_u1 = np.log(one_minus_u1, dtype=np.float64).astype(np.float32)
-    radius = np.sqrt(np.float32(-2.0) * log_u1)
     if kernel == "vectorized":
-        theta = (_TWO_PI_F32 * u2).astype(np.float64)
+        radius = np.sqrt(np.float32(-2.0) * _avx_log(one_minus_u1))
+        sin, cos = _avx_sincos(_TWO_PI_F32 * u2)
     else:
-        theta = (2.0 * math.pi) * u2.astype(np.float64)
-        # The generic kernel stores theta as float32 before cos/sin.
-        theta = theta.astype(np.float32).astype(np.float64)
+        # The generic kernel calls the C library's logf, cosf and sinf;
+        # these are correctly rounded here (float64, then rounded once).
+        log_u1 = np.log(one_minus_u1, dtype=np.float64).astype(np.float32)
+        radius = np.sqrt(np.float32(-2.0) * log_u1)
+        # theta = 2.0f * pi<double> * u2 is a float64 product stored as float.
+        theta = ((2.0 * math.pi) * u2.astype(np.float64)).astype(np.float32)
+        wide = theta.astype(np.float64)
+        cos = np.cos(wide).astype(np.float32)
+        sin = np.sin(wide).astype(np.float32)
     halves = out.reshape(-1, 2, _HALF)
-    np.multiply(radius, np.cos(theta).astype(np.float32), out=halves[:, 0])
-    np.multiply(radius, np.sin(theta).astype(np.float32), out=halves[:, 1])
+    np.multiply(radius, cos, out=halves[:, 0])
+    np.multiply(radius, sin, out=halves[:, 1])
+    # Both kernels end with value * std + mean, i.e. + 0.0f, which turns a
+    # negative zero (radius 0 when u1 == 0) into +0.
+    out += _ZERO
+
+
+def _fma(
+    a: NDArray[np.float32] | np.float32,
+    b: NDArray[np.float32] | np.float32,
+    c: NDArray[np.float32] | np.float32,
+) -> NDArray[np.float32]:
+    """Fused float32 multiply-add ``a * b + c``, rounded once.
+
+    The float64 product of two float32 values is exact (48 bits).  Adding
+    ``c`` in float64 rounds once more, and rounding that to float32 could
+    then round twice.  So the float64 sum is rounded to odd instead (TwoSum
+    gives its exact error; an inexact sum with an even last bit moves one
+    float64 step towards the exact value), and a round-to-odd result with
+    at least two more bits than float32 rounds to float32 exactly as the
+    exact sum would (Boldo and Melquiond, 2008).
+    """
+    product = np.multiply(a, b, dtype=np.float64)
+    addend = np.asarray(c, dtype=np.float64)
+    total = product + addend
+    back = total - product
+    error = (product - (total - back)) + (addend - back)
+    bits = total.view(np.int64)
+    inexact_even = (error != 0) & ((bits & 1) == 0)
+    # Stepping the bit pattern by +1 grows the magnitude, -1 shrinks it.
+    towards = np.where((error > 0) == (total > 0), 1, -1)
+    bits += inexact_even * towards
+    return total.astype(np.float32)
+
+
+def _avx_log(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``log256_ps`` of avx_mathfun.h, as torch's build evaluates it.
+
+    ``x`` lies in ``[2**-24, 1]`` here, so its invalid-input (NaN) branch
+    never applies and is left out.
+    """
+    bits = np.maximum(x, _MIN_NORM_POS).view(np.uint32)
+    # e = (biased exponent - 127) + 1, and the mantissa scaled into [0.5, 1).
+    e = ((bits >> np.uint32(23)).astype(np.int32) - 127).astype(np.float32) + _ONE
+    m = ((bits & _INV_MANT_MASK) | _HALF_BITS).view(np.float32)
+    # if m < sqrt(1/2): e -= 1, x = m + m - 1, else x = m - 1 (all exact).
+    small = m < _SQRTHF
+    y = (m - _ONE) + np.where(small, m, _ZERO)
+    e = e - small.astype(np.float32)
+    z = y * y
+    # Horner's rule, every step fused: p = p * y + c.
+    p = _fma(_LOG_P[0], y, _LOG_P[1])
+    for coefficient in _LOG_P[2:]:
+        p = _fma(p, y, coefficient)
+    p = p * y
+    # p * z + e * q1: the compiler fuses the first product, not the second.
+    p = _fma(p, z, e * _LOG_Q1)
+    # z * 0.5 and e * q2 are exact, so fused or not they round the same.
+    half_z: NDArray[np.float32] = z * _HALF_F32
+    p = p - half_z
+    result: NDArray[np.float32] = (y + p) + e * _LOG_Q2
+    return result
+
+
+def _avx_sincos(
+    theta: NDArray[np.float32],
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """``sincos256_ps`` of avx_mathfun.h, as torch's build evaluates it."""
+    x = np.abs(theta)
+    # j = (int(x * 4/pi) + 1) & ~1: the octant, rounded up to even.
+    j = (x * _FOUR_OVER_PI).astype(np.int32)
+    j = (j + 1) & ~1
+    y = j.astype(np.float32)
+    # x - j * pi/4 in three fused steps ("extended precision modular
+    # arithmetic"), pi/4 split into three parts.
+    for part in _MINUS_DP:
+        x = _fma(y, part, x)
+    z = x * x
+    # The cosine polynomial: 1 - z/2 + z^2 (c2 + z (c1 + z c0)); the last
+    # multiply by z is fused with the subtraction of z/2.
+    c = _fma(_COS_P[0], z, _COS_P[1])
+    c = _fma(c, z, _COS_P[2])
+    c = c * z
+    c = _fma(c, z, -(z * _HALF_F32))
+    c = c + _ONE
+    # The sine polynomial: x + x z (s2 + z (s1 + z s0)).
+    s = _fma(_SIN_P[0], z, _SIN_P[1])
+    s = _fma(s, z, _SIN_P[2])
+    s = s * z
+    s = _fma(s, x, x)
+    # In octants 0 and 1 of each half turn (mod 4) the sine polynomial gives
+    # sin; otherwise the two swap.  The kernel selects by masking and adding
+    # a zero, which also turns -0 into +0.
+    sine_poly = (j & 2) == 0
+    sin = np.where(sine_poly, s, c) + _ZERO
+    cos = np.where(sine_poly, c, s) + _ZERO
+    np.negative(sin, out=sin, where=((j & 4) != 0) ^ np.signbit(theta))
+    np.negative(cos, out=cos, where=((~(j - 2)) & 4) != 0)
+    return sin, cos
