@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import os
 import platform
+import threading
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -79,6 +80,9 @@ _ONE = np.float32(1.0)
 _HALF_F32 = np.float32(0.5)
 _ZERO = np.float32(0.0)
 _MIN_NORM_POS = np.float32(2.0**-126)
+_SMALLEST_NORMAL_F32 = 2.0**-126
+_LOW_29_BITS = np.int64((1 << 29) - 1)
+_MIDPOINT_BITS = np.int64(1 << 28)
 _INV_MANT_MASK = np.uint32(~0x7F800000 & 0xFFFFFFFF)
 _HALF_BITS = np.uint32(0x3F000000)  # the bits of 0.5f
 _SQRTHF = np.float32(0.707106781186547524)
@@ -115,6 +119,7 @@ _COS_P = (
 _CAPABILITY_VARIABLE = "ATEN_CPU_CAPABILITY"
 _X86_64 = frozenset({"x86_64", "amd64", "x64"})
 _CPUINFO = Path("/proc/cpuinfo")
+_THREAD = threading.local()
 
 
 def torch_seed(seed: object) -> int:
@@ -361,15 +366,27 @@ def _check_shape(shape: object) -> tuple[int, ...]:
 
 
 def _seeded_mt19937(seed: int) -> np.random.MT19937:
-    """Return an MT19937 in the state ``torch.manual_seed(seed)`` leaves."""
+    """Return an MT19937 in the state ``torch.manual_seed(seed)`` leaves.
+
+    The generator is this thread's own and is reseeded by the next call, so
+    callers use it up before calling again.
+    """
     # torch seeds with the reference init_genrand on the low 32 bits; numpy's
-    # legacy RandomState does exactly that for an int seed.  The modern
-    # MT19937 seeds differently, so borrow the legacy state instead.
-    legacy = np.random.RandomState(seed & 0xFFFFFFFF)
-    state = legacy.get_state(legacy=False)
-    # A fixed seed here only avoids asking the OS for entropy we overwrite.
-    bit_gen = np.random.MT19937(0)
-    bit_gen.state = {"bit_generator": "MT19937", "state": state["state"]}
+    # legacy seeding (what RandomState(seed) does) is exactly that.  The modern
+    # MT19937 seeds differently.  Making a generator costs ~0.3 ms, more than
+    # a small table, so each thread keeps one and reseeds it.
+    low = seed & 0xFFFFFFFF
+    bit_gen: np.random.MT19937 | None = getattr(_THREAD, "mt19937", None)
+    if bit_gen is None:
+        # A fixed seed here only avoids asking the OS for entropy we overwrite.
+        bit_gen = np.random.MT19937(0)
+        _THREAD.mt19937 = bit_gen
+    reseed = getattr(bit_gen, "_legacy_seeding", None)
+    if reseed is not None:
+        reseed(low)
+    else:  # pragma: no cover - a numpy without the private fast path
+        state = np.random.RandomState(low).get_state(legacy=False)
+        bit_gen.state = {"bit_generator": "MT19937", "state": state["state"]}
     return bit_gen
 
 
@@ -446,23 +463,39 @@ def _fma(
     """Fused float32 multiply-add ``a * b + c``, rounded once.
 
     The float64 product of two float32 values is exact (48 bits).  Adding
-    ``c`` in float64 rounds once more, and rounding that to float32 could
-    then round twice.  So the float64 sum is rounded to odd instead (TwoSum
-    gives its exact error; an inexact sum with an even last bit moves one
-    float64 step towards the exact value), and a round-to-odd result with
-    at least two more bits than float32 rounds to float32 exactly as the
+    ``c`` in float64 rounds once more, and rounding that to float32 then
+    gives the correctly rounded result unless the float64 sum landed exactly
+    on a midpoint between two float32 values: float32 midpoints are float64
+    values, so none can lie strictly between the exact sum and its nearest
+    float64.  Such rare sums are recomputed exactly and rounded to odd
+    (TwoSum gives the error; an inexact sum with an even last bit moves one
+    float64 step towards the exact value), which rounds to float32 as the
     exact sum would (Boldo and Melquiond, 2008).
     """
-    product = np.multiply(a, b, dtype=np.float64)
-    addend = np.asarray(c, dtype=np.float64)
-    total = product + addend
-    back = total - product
-    error = (product - (total - back)) + (addend - back)
+    total = np.multiply(a, b, dtype=np.float64)
+    total += c
     bits = total.view(np.int64)
-    inexact_even = (error != 0) & ((bits & 1) == 0)
-    # Stepping the bit pattern by +1 grows the magnitude, -1 shrinks it.
-    towards = np.where((error > 0) == (total > 0), 1, -1)
-    bits += inexact_even * towards
+    # A float32 midpoint in float32's normal range has float64 mantissa bits
+    # ...1 followed by 28 zeros; near float32's subnormals the test differs,
+    # so those (never met by the kernels here) are recomputed as well.
+    suspect = (bits & _LOW_29_BITS) == _MIDPOINT_BITS
+    suspect |= np.abs(total) < _SMALLEST_NORMAL_F32
+    if suspect.any():
+        where = np.nonzero(suspect)
+        product = np.multiply(
+            np.broadcast_to(a, total.shape)[where],
+            np.broadcast_to(b, total.shape)[where],
+            dtype=np.float64,
+        )
+        addend = np.broadcast_to(c, total.shape)[where].astype(np.float64)
+        near = product + addend
+        back = near - product
+        error = (product - (near - back)) + (addend - back)
+        near_bits = near.view(np.int64)
+        # Stepping the bit pattern by +1 grows the magnitude, -1 shrinks it.
+        towards = np.where((error > 0) == (near > 0), 1, -1)
+        near_bits += ((error != 0) & ((near_bits & 1) == 0)) * towards
+        total[where] = near
     return total.astype(np.float32)
 
 
@@ -505,9 +538,12 @@ def _avx_sincos(
     j = (j + 1) & ~1
     y = j.astype(np.float32)
     # x - j * pi/4 in three fused steps ("extended precision modular
-    # arithmetic"), pi/4 split into three parts.
-    for part in _MINUS_DP:
-        x = _fma(y, part, x)
+    # arithmetic"), pi/4 split into three parts.  j <= 8 here (theta < 2 pi),
+    # and the first two parts have 8 and 12 significant bits, so their
+    # products are exact in float32 and fusing them changes nothing.
+    x = x + y * _MINUS_DP[0]
+    x = x + y * _MINUS_DP[1]
+    x = _fma(y, _MINUS_DP[2], x)
     z = x * x
     # The cosine polynomial: 1 - z/2 + z^2 (c2 + z (c1 + z c0)); the last
     # multiply by z is fused with the subtraction of z/2.
