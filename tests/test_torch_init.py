@@ -13,8 +13,8 @@ import os
 import random
 import subprocess
 import sys
-from fractions import Fraction
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
