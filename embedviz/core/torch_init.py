@@ -30,9 +30,11 @@ one a machine runs):
   values equal torch's bit for bit.
 * ``"scalar"``: the generic C++ loop (capability ``DEFAULT``: CPUs without
   AVX2, non-x86 CPUs, or ``ATEN_CPU_CAPABILITY=default``).  It calls the C
-  library's ``logf``, ``cosf`` and ``sinf``, whose last bit depends on that
-  library; here they are evaluated correctly rounded, which agrees with
-  glibc 2.36 on about 98.5% of elements and is otherwise one float32 step off.
+  library's ``logf``, ``cosf`` and ``sinf``.  This module replays glibc's
+  (2.27/2.28 and later, x86-64: a table-driven ``logf`` and a one-step
+  reduction ``sincosf``, all in float64), which matches torch bit for bit on
+  Linux; another C library (macOS, Windows, musl) may round a last bit
+  differently.
 """
 
 from __future__ import annotations
@@ -249,11 +251,9 @@ def torch_normal(
     Returns
     -------
     numpy.ndarray
-        C-contiguous float32 array of ``shape``.  With the ``"vectorized"``
-        kernel and below 16 elements it equals torch's bit for bit; with the
-        ``"scalar"`` kernel an element may be one float32 step off, where
-        the C library's ``logf``, ``sinf`` or ``cosf`` is not correctly
-        rounded.
+        C-contiguous float32 array of ``shape``, equal to torch's bit for
+        bit (for the ``"scalar"`` kernel: where torch uses glibc's maths, as
+        on Linux).
 
     Raises
     ------
@@ -438,15 +438,11 @@ def _box_muller(raw: NDArray[np.uint64], out: NDArray[np.float32], kernel: Kerne
         radius = np.sqrt(np.float32(-2.0) * _avx_log(one_minus_u1))
         sin, cos = _avx_sincos(_TWO_PI_F32 * u2)
     else:
-        # The generic kernel calls the C library's logf, cosf and sinf;
-        # these are correctly rounded here (float64, then rounded once).
-        log_u1 = np.log(one_minus_u1, dtype=np.float64).astype(np.float32)
-        radius = np.sqrt(np.float32(-2.0) * log_u1)
+        # The generic kernel calls the C library's logf, cosf and sinf.
+        radius = np.sqrt(np.float32(-2.0) * _glibc_logf(one_minus_u1))
         # theta = 2.0f * pi<double> * u2 is a float64 product stored as float.
         theta = ((2.0 * math.pi) * u2.astype(np.float64)).astype(np.float32)
-        wide = theta.astype(np.float64)
-        cos = np.cos(wide).astype(np.float32)
-        sin = np.sin(wide).astype(np.float32)
+        sin, cos = _glibc_sincosf(theta)
     halves = out.reshape(-1, 2, _HALF)
     np.multiply(radius, cos, out=halves[:, 0])
     np.multiply(radius, sin, out=halves[:, 1])
@@ -566,3 +562,141 @@ def _avx_sincos(
     np.negative(sin, out=sin, where=((j & 4) != 0) ^ np.signbit(theta))
     np.negative(cos, out=cos, where=((~(j - 2)) & 4) != 0)
     return sin, cos
+
+
+# glibc's logf (sysdeps/ieee754/flt-32/e_logf.c, glibc 2.27 and later): a
+# 16-entry table of (1/c, log c) and a cubic for log1p(z/c - 1), in float64.
+_LOGF_TABLE = tuple(
+    (float.fromhex(inv_c), float.fromhex(log_c))
+    for inv_c, log_c in (
+        ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"),
+        ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+        ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"),
+        ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+        ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"),
+        ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+        ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"),
+        ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+        ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"),
+        ("0x1p+0", "0x0p+0"),
+        ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"),
+        ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+        ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"),
+        ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+        ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"),
+        ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"),
+    )
+)
+_LOGF_INV_C = np.array([inv_c for inv_c, _ in _LOGF_TABLE])
+_LOGF_LOG_C = np.array([log_c for _, log_c in _LOGF_TABLE])
+_LOGF_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_LOGF_A = tuple(
+    float.fromhex(c)
+    for c in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2")
+)
+_LOGF_OFF = np.uint32(0x3F330000)
+
+# glibc's sinf/cosf/sincosf (s_sinf.c, s_cosf.c, s_sincosf.c, glibc 2.28 and
+# later): one-step reduction by pi/2 in float64 and two short polynomials.
+_HALF_PI_INV_2_24 = float.fromhex("0x1.45F306DC9C883p+23")  # 2/pi * 2**24
+_HALF_PI = float.fromhex("0x1.921FB54442D18p0")
+_SINCOSF_COS = tuple(
+    float.fromhex(c)
+    for c in (
+        "0x1p0",
+        "-0x1.ffffffd0c621cp-2",
+        "0x1.55553e1068f19p-5",
+        "-0x1.6c087e89a359dp-10",
+        "0x1.99343027bf8c3p-16",
+    )
+)
+_SINCOSF_SIN = tuple(
+    float.fromhex(c)
+    for c in ("-0x1.555545995a603p-3", "0x1.1107605230bc4p-7", "-0x1.994eb3774cf24p-13")
+)
+_SINE_SIGN = np.array([1.0, -1.0, -1.0, 1.0])
+# Thresholds on a float's top 12 bits (sign cleared): 0.75 (float(pi/4)
+# truncated to those bits), 2**-12 and 120.
+_TOP12_SMALL = 0x3F4
+_TOP12_TINY = 0x398
+
+
+def _glibc_logf(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Return glibc's ``logf`` of normal positive ``x``, as its x86-64 build does.
+
+    Every step is a plain float64 operation, as in glibc's SSE2 build; its
+    FMA build fuses some of them, which changes the float result only in
+    extremely rare cases (none in 12.8M values tested).
+    """
+    ix = x.view(np.uint32)
+    offset = ix - _LOGF_OFF  # wraps like uint32_t
+    index = (offset >> np.uint32(19)) % np.uint32(16)
+    k = offset.view(np.int32) >> 23  # arithmetic shift
+    z = (ix - (offset & np.uint32(0x1FF << 23))).view(np.float32).astype(np.float64)
+    r = z * _LOGF_INV_C[index] - 1.0
+    y0 = _LOGF_LOG_C[index] + k.astype(np.float64) * _LOGF_LN2
+    r2 = r * r
+    y = _LOGF_A[1] * r + _LOGF_A[2]
+    y = _LOGF_A[0] * r2 + y
+    y = y * r2 + (y0 + r)
+    result: NDArray[np.float32] = y.astype(np.float32)
+    return result
+
+
+def _glibc_sin_poly(x: NDArray[np.float64], x2: NDArray[np.float64]) -> NDArray[np.float64]:
+    x3 = x * x2
+    tail = _SINCOSF_SIN[1] + x2 * _SINCOSF_SIN[2]
+    x5 = x3 * x2
+    s = x + x3 * _SINCOSF_SIN[0]
+    result: NDArray[np.float64] = s + x5 * tail
+    return result
+
+
+def _glibc_cos_poly(
+    x2: NDArray[np.float64], sign: NDArray[np.float64] | float
+) -> NDArray[np.float64]:
+    # glibc's second table holds the negated coefficients, for -cos.
+    c = [sign * coefficient for coefficient in _SINCOSF_COS]
+    x4 = x2 * x2
+    tail = c[3] + x2 * c[4]
+    head = c[0] + x2 * c[1]
+    x6 = x4 * x2
+    body = head + x4 * c[2]
+    result: NDArray[np.float64] = body + x6 * tail
+    return result
+
+
+def _glibc_sincosf(
+    theta: NDArray[np.float32],
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Return glibc's ``sinf`` and ``cosf`` of ``0 <= theta < 120`` (x86-64 build).
+
+    ``sinf``, ``cosf`` and ``sincosf`` give the same values, so it does not
+    matter which of them the compiler calls.
+    """
+    top12 = (theta.view(np.uint32) >> np.uint32(20)) & np.uint32(0x7FF)
+    x = theta.astype(np.float64)
+    # |theta| >= 0.75: n = nearest multiple of pi/2 (via a 2**24-scaled
+    # product and truncation), x - n * pi/2, and the quadrant's signs.
+    n = ((x * _HALF_PI_INV_2_24).astype(np.int32) + 0x800000) >> 24
+    reduced = x - n * _HALF_PI
+    signed = reduced * _SINE_SIGN[n & 3]
+    squared = reduced * reduced
+    sine_poly = _glibc_sin_poly(signed, squared)
+    cosine_poly = _glibc_cos_poly(squared, np.where((n & 2) != 0, -1.0, 1.0))
+    odd = (n & 1) != 0
+    sin = np.where(odd, cosine_poly, sine_poly)
+    cos = np.where(odd, sine_poly, cosine_poly)
+    # |theta| < 0.75: the polynomials on theta itself.
+    small = top12 < _TOP12_SMALL
+    if small.any():
+        x2 = x * x
+        sin = np.where(small, _glibc_sin_poly(x, x2), sin)
+        cos = np.where(small, _glibc_cos_poly(x2, 1.0), cos)
+    sin32 = sin.astype(np.float32)
+    cos32 = cos.astype(np.float32)
+    # |theta| < 2**-12: sin = theta, cos = 1.
+    tiny = top12 < _TOP12_TINY
+    sin32 = np.where(tiny, theta, sin32)
+    cos32 = np.where(tiny, _ONE, cos32)
+    return sin32, cos32
