@@ -283,7 +283,7 @@ def test_module_does_not_import_torch_or_manim() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(
-    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    seed=st.integers(min_value=MIN_SEED, max_value=MAX_SEED),
     vocab=st.integers(min_value=1, max_value=300),
     dim=st.integers(min_value=1, max_value=40),
     data=st.data(),
