@@ -164,3 +164,33 @@ def test_a_voice_is_picklable_for_worker_processes() -> None:
 
     voice = Voice("espeak", "en-us", "en")
     assert pickle.loads(pickle.dumps(voice)) == voice
+
+
+def test_soundtrack_is_muxed_as_mono_aac_at_48_khz(tmp_path: Path) -> None:
+    import av
+
+    from embedviz.export.media import mux_soundtrack
+
+    movie = tmp_path / "silent.mp4"
+    with av.open(str(movie), "w") as out:
+        stream = out.add_stream("libx264", rate=15)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        for _ in range(30):  # 2 s
+            frame = av.VideoFrame.from_ndarray(np.zeros((48, 64, 3), np.uint8), format="rgb24")
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    t = np.arange(2 * RATE) / RATE
+    tone = 0.3 * np.sin(2 * np.pi * 440 * t) * (t >= 1.0)  # silence, then a tone at 1 s
+    target = tmp_path / "voiced.mp4"
+    mux_soundtrack(movie, tone, RATE, target)
+    with av.open(str(target)) as container:
+        audio = container.streams.audio[0]
+        assert (audio.codec_context.name, audio.codec_context.sample_rate) == ("aac", RATE)
+        assert audio.codec_context.layout.name == "mono"
+        assert len(container.streams.video) == 1
+        decoded = np.concatenate([f.to_ndarray().reshape(-1) for f in container.decode(audio)])
+    assert decoded.size == pytest.approx(tone.size, abs=2048)
+    onset = np.flatnonzero(np.abs(decoded) > 0.05)[0] / RATE
+    assert onset == pytest.approx(1.0, abs=0.03)
