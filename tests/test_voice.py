@@ -194,3 +194,21 @@ def test_soundtrack_is_muxed_as_mono_aac_at_48_khz(tmp_path: Path) -> None:
     assert decoded.size == pytest.approx(tone.size, abs=2048)
     onset = np.flatnonzero(np.abs(decoded) > 0.05)[0] / RATE
     assert onset == pytest.approx(1.0, abs=0.03)
+
+
+def test_a_bad_voice_model_fails_in_one_line_before_rendering(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "export", "single", "--voice-model",
+         str(tmp_path / "missing.onnx"), "--out", str(tmp_path / "site")],
+        cwd=repo, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"embedviz: error: --voice-model {tmp_path / 'missing.onnx'} is not a Piper voice "
+        "(.onnx file)"
+    ]
+    assert not (tmp_path / "site").exists()
