@@ -196,6 +196,7 @@ def spoken_form(text: str) -> str:
         out = _sub(r"(\w+)\[([^\[\]]*)\]", _indexing, out)
     out = out.replace(_COMMA, ", ")
     out = _sub(_ID_LIST, _ids, out)
+    out = _sub(r"\bIDs\b", "I D's", out)  # espeak-ng (Piper's phonemiser too) drops its s
     out = _sub(r"(?<![\w.])[-−](?=\d)", "minus ", out)  # a sign
     out = _sub(r"(?<=\s)-(?=\s)", "minus", out)  # a binary minus written with a hyphen
     out = _sub(r"\b(\d+)\.(\d+)\b", _decimal, out)
