@@ -1,0 +1,211 @@
+"""Output folders that embedviz owns: a manifest, safe replacement, readable modes.
+
+A folder that embedviz writes (an exported site, the sections of a render)
+carries a manifest, :data:`MANIFEST`, listing every file embedviz put there.
+Such a folder may be replaced by a new one; anything else may not:
+
+- a path that does not exist, or an empty folder, is free to use;
+- a folder whose files are all in its manifest is embedviz's own;
+- a regular file, a link, or a folder holding anything embedviz did not
+  write (no manifest, or a file or folder the manifest does not list) is
+  refused with one line, and left exactly as it was.
+
+Replacement is a pair of renames, so the folder is whole before and after.
+The folder that is swapped out is then emptied of the files its manifest
+lists only; if anything else appeared in it meanwhile, it is kept and named.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from embedviz.core.errors import EmbedvizError
+
+__all__ = [
+    "MANIFEST",
+    "check_replaceable",
+    "publish_permissions",
+    "swap_into_place",
+    "write_manifest",
+]
+
+MANIFEST = ".embedviz-manifest.json"
+_GENERATOR = "embedviz"
+
+
+def _owned_files(folder: Path) -> set[str] | None:
+    """Return the files the manifest lists (itself included), or None without one."""
+    manifest = folder / MANIFEST
+    if manifest.is_symlink() or not manifest.is_file():
+        return None
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("generator") != _GENERATOR:
+        return None
+    files = data.get("files")
+    if not isinstance(files, list) or not all(isinstance(name, str) for name in files):
+        return None
+    return {*files, MANIFEST}
+
+
+def _strangers(folder: Path, owned: set[str]) -> list[str]:
+    """Relative paths in ``folder`` that the manifest does not account for."""
+    allowed_dirs = {parent.as_posix() for name in owned for parent in Path(name).parents}
+    found: list[str] = []
+    for root, dirs, files in os.walk(folder):
+        base = Path(root).relative_to(folder)
+        for name in sorted(dirs):
+            relative = (base / name).as_posix()
+            if (Path(root) / name).is_symlink():
+                if relative not in owned:
+                    found.append(relative)
+            elif relative not in allowed_dirs:
+                found.append(relative + "/")
+        for name in sorted(files):
+            relative = (base / name).as_posix()
+            if relative not in owned:
+                found.append(relative)
+        # Do not descend into folders that are already strangers.
+        dirs[:] = [d for d in dirs if (base / d).as_posix() in allowed_dirs]
+    return found
+
+
+def check_replaceable(target: Path, option: str = "--out") -> None:
+    """Refuse, in one line, a target that embedviz may not replace.
+
+    Parameters
+    ----------
+    target
+        Where a new folder is to go.
+    option
+        The command-line option that named it, for the message.
+
+    Raises
+    ------
+    EmbedvizError
+        When ``target`` is a file or link, or a folder holding anything
+        embedviz did not write.
+    """
+    if not os.path.lexists(target):
+        return
+    remedy = f"give {option} a new folder, or an empty one"
+    if target.is_symlink() or not target.is_dir():
+        raise EmbedvizError(f"{target} exists and is not a folder; {remedy}")
+    if not any(target.iterdir()):
+        return
+    owned = _owned_files(target)
+    if owned is None:
+        raise EmbedvizError(
+            f"{target} is not empty and was not made by embedviz, so it will not be replaced; "
+            f"{remedy}"
+        )
+    strangers = _strangers(target, owned)
+    if strangers:
+        more = f" and {len(strangers) - 1} more" if len(strangers) > 1 else ""
+        raise EmbedvizError(
+            f"{target} holds {strangers[0]}{more}, which embedviz did not write, so it will not "
+            f"be replaced; move that away, or {remedy}"
+        )
+
+
+def write_manifest(folder: Path) -> None:
+    """List every file in ``folder`` in its manifest, marking the folder as embedviz's.
+
+    Parameters
+    ----------
+    folder
+        A finished folder, before it is swapped into place.
+    """
+    files = sorted(
+        path.relative_to(folder).as_posix()
+        for path in folder.rglob("*")
+        if path.is_file() and path.name != MANIFEST
+    )
+    record = {"generator": _GENERATOR, "files": files}
+    (folder / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def publish_permissions(path: Path) -> None:
+    """Give a finished output the modes ``cp`` would: 0755 folders, 0644 files.
+
+    The process's umask still applies, so a user who keeps files private
+    (umask 077) gets private outputs.
+
+    Parameters
+    ----------
+    path
+        A file, or a folder whose whole tree is set.
+    """
+    mask = _umask()
+    folder_mode, file_mode = 0o777 & ~mask, 0o666 & ~mask
+    if not path.is_dir():
+        path.chmod(file_mode)
+        return
+    path.chmod(folder_mode)
+    for root, dirs, files in os.walk(path):
+        for name in dirs:
+            Path(root, name).chmod(folder_mode)
+        for name in files:
+            Path(root, name).chmod(file_mode)
+
+
+def _remove_owned(folder: Path, owned: set[str]) -> None:
+    """Delete the listed files of a swapped-out folder; keep anything else."""
+    for name in owned:
+        path = folder / name
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+    for root, _dirs, _files in sorted(os.walk(folder), key=lambda item: -len(item[0])):
+        with contextlib.suppress(OSError):
+            Path(root).rmdir()
+    if folder.exists():
+        print(
+            f"embedviz: warning: files that embedviz did not write were kept in {folder}",
+            file=sys.stderr,
+        )
+
+
+def swap_into_place(staging: Path, target: Path, option: str = "--out") -> None:
+    """Replace ``target`` by the finished ``staging`` folder with two renames.
+
+    Parameters
+    ----------
+    staging
+        The finished folder, on the same file system as ``target``.
+    target
+        Absent, empty, or embedviz's own (checked again here).
+    option
+        The command-line option that named ``target``, for messages.
+
+    Raises
+    ------
+    EmbedvizError
+        When ``target`` is no longer replaceable; nothing has changed.
+    """
+    check_replaceable(target, option)
+    if not os.path.lexists(target):
+        staging.rename(target)
+        return
+    owned = _owned_files(target) or set()
+    retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    retired.rmdir()
+    target.rename(retired)
+    try:
+        staging.rename(target)
+    except BaseException:
+        retired.rename(target)
+        raise
+    _remove_owned(retired, owned)
