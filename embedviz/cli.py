@@ -271,7 +271,9 @@ def _section_videos(writer: Any, scene: str, suffix: str) -> list[tuple[str, Pat
 def _cmd_render(args: argparse.Namespace) -> int:
     from embedviz.export.folders import (
         check_replaceable,
+        check_replaceable_file,
         publish_permissions,
+        record_files,
         swap_into_place,
         write_manifest,
     )
@@ -289,8 +291,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     out_dir = _output_folder(out_dir)
     stem = _output_stem(spec.name, dict(board.options), args.captions)
     final = out_dir / f"{stem}.{args.format}"
-    if os.path.lexists(final) and (final.is_symlink() or not final.is_file()):
-        raise EmbedvizError(f"{final} exists and is not a file; move it away or use another -o")
+    check_replaceable_file(final, "-o")
     sections_target = out_dir / f"{stem}_sections"
     if args.save_sections:
         check_replaceable(sections_target, "-o")
@@ -342,6 +343,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         with _signals_held():
             if args.save_sections:
                 swap_into_place(staging / "sections", sections_target, "-o")
+            record_files(out_dir, final.name)
             os.replace(produced, final)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -270,6 +270,23 @@ def test_render_into_an_existing_file_refuses_in_one_line(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
+def test_render_does_not_overwrite_a_file_it_did_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    mine = out / "SingleTokenLookup.png"
+    mine.write_bytes(b"my own picture")
+    status = main(["render", "single", "-ql", "--format", "png", "-o", str(out)])
+    captured = capsys.readouterr()
+    assert status == 2
+    lines = captured.err.splitlines()
+    assert len(lines) == 1
+    assert "was not written by embedviz" in lines[0]
+    assert mine.read_bytes() == b"my own picture"
+    assert sorted(p.name for p in out.iterdir()) == ["SingleTokenLookup.png"]
+
+
 # -- small fixes --------------------------------------------------------------------------
 
 
@@ -524,7 +541,16 @@ def test_render_names_non_default_options_apart_and_prints_the_path(tmp_path: Pa
 
 
 @pytest.mark.slow
-def test_sigterm_during_render_replaces_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signal_number", "status", "message"),
+    [
+        (signal.SIGTERM, 143, "embedviz: terminated; nothing was replaced\n"),
+        (signal.SIGINT, 130, "embedviz: interrupted; nothing was replaced\n"),
+    ],
+)
+def test_stopped_render_replaces_nothing(
+    tmp_path: Path, signal_number: int, status: int, message: str
+) -> None:
     out = tmp_path / "out"
     first = _embedviz(tmp_path, "render", "single", "-ql", "--format", "webm", "-o", "out")
     assert first.returncode == 0, first.stderr[-2000:]
@@ -539,10 +565,10 @@ def test_sigterm_during_render_replaces_nothing(tmp_path: Path) -> None:
         return any(f.is_file() for f in out.glob(".embedviz-render-*/**/partial_movie_files/**/*"))
 
     _wait_for(rendering, "the render to start writing video", process)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(signal_number)
     _, stderr = process.communicate(timeout=120)
-    assert process.returncode == 143, stderr
-    assert stderr == "embedviz: terminated; nothing was replaced\n"
+    assert process.returncode == status, stderr
+    assert stderr == message
     assert _tree(out) == before
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
 
@@ -567,6 +593,10 @@ def test_render_save_sections_writes_one_clip_per_concept(tmp_path: Path) -> Non
         with av.open(str(sections / name)) as container:
             total += float(container.duration) / av.time_base
     assert total == pytest.approx(board.duration, abs=len(expected) * 2 / 15)
-    assert sorted(p.name for p in out.iterdir()) == ["FullExplainer.mp4", "FullExplainer_sections"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        MANIFEST,
+        "FullExplainer.mp4",
+        "FullExplainer_sections",
+    ]
     # A second run replaces embedviz's own sections folder.
     check_replaceable(sections)

@@ -10,6 +10,9 @@ Such a folder may be replaced by a new one; anything else may not:
   write (no manifest, or a file or folder the manifest does not list) is
   refused with one line, and left exactly as it was.
 
+A single file (a render) may replace an existing file only if the manifest
+of its folder lists it: :func:`record_files` adds each render to the list.
+
 Replacement is a pair of renames, so the folder is whole before and after.
 The folder that is swapped out is then emptied of the files its manifest
 lists only; if anything else appeared in it meanwhile, it is kept and named.
@@ -29,7 +32,9 @@ from embedviz.core.errors import EmbedvizError
 __all__ = [
     "MANIFEST",
     "check_replaceable",
+    "check_replaceable_file",
     "publish_permissions",
+    "record_files",
     "swap_into_place",
     "write_manifest",
 ]
@@ -113,6 +118,58 @@ def check_replaceable(target: Path, option: str = "--out") -> None:
             f"{target} holds {strangers[0]}{more}, which embedviz did not write, so it will not "
             f"be replaced; move that away, or {remedy}"
         )
+
+
+def check_replaceable_file(path: Path, option: str = "-o") -> None:
+    """Refuse, in one line, to overwrite a file that embedviz did not write.
+
+    Parameters
+    ----------
+    path
+        Where a new file is to go.
+    option
+        The command-line option that named its folder, for the message.
+
+    Raises
+    ------
+    EmbedvizError
+        When ``path`` is not a regular file, or its folder's manifest does
+        not list it.
+    """
+    if not os.path.lexists(path):
+        return
+    if path.is_symlink() or not path.is_file():
+        raise EmbedvizError(
+            f"{path} exists and is not a file; move it away, or use another {option}"
+        )
+    if path.name not in (_owned_files(path.parent) or set()):
+        raise EmbedvizError(
+            f"{path} exists and was not written by embedviz, so it will not be replaced; "
+            f"move it away, or use another {option}"
+        )
+
+
+def record_files(folder: Path, *names: str) -> None:
+    """Add files to ``folder``'s manifest (creating it), so later runs may replace them.
+
+    Parameters
+    ----------
+    folder
+        The folder.
+    *names
+        File names in ``folder``.
+    """
+    listed = (_owned_files(folder) or set()) - {MANIFEST}
+    record = {"generator": _GENERATOR, "files": sorted(listed | set(names))}
+    fd, temporary = tempfile.mkstemp(prefix=f".{MANIFEST}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(json.dumps(record, indent=1) + "\n")
+        publish_permissions(Path(temporary))
+        os.replace(temporary, folder / MANIFEST)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def write_manifest(folder: Path) -> None:
