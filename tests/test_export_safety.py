@@ -175,6 +175,24 @@ def test_anything_else_is_refused_in_one_line(
     assert "new folder, or an empty one" in message
 
 
+def test_a_site_exported_before_manifests_may_be_replaced_but_not_with_extra_files(
+    tmp_path: Path,
+) -> None:
+    site = tmp_path / "site"
+    (site / "Clip").mkdir(parents=True)
+    (site / "index.html").write_text('<figure class="embedviz-clip" id="Clip"></figure>')
+    for suffix in ("mp4", "webm", "poster.png", "en.vtt", "transcript.html"):
+        (site / "Clip" / f"Clip.{suffix}").write_text("old")
+    check_replaceable(site)
+    (site / "Clip" / "Other.mp4").write_text("mine")
+    with pytest.raises(EmbedvizError, match=r"holds Clip/Other\.mp4"):
+        check_replaceable(site)
+    (site / "Clip" / "Other.mp4").unlink()
+    (site / "index.html").write_text("<p>my own page</p>")
+    with pytest.raises(EmbedvizError, match="not made by embedviz"):
+        check_replaceable(site)
+
+
 def test_swap_replaces_an_embedviz_site_and_leaves_nothing_behind(tmp_path: Path) -> None:
     _make_site(tmp_path / "site")
     staging = tmp_path / ".site.new-1"

@@ -5,7 +5,9 @@ carries a manifest, :data:`MANIFEST`, listing every file embedviz put there.
 Such a folder may be replaced by a new one; anything else may not:
 
 - a path that does not exist, or an empty folder, is free to use;
-- a folder whose files are all in its manifest is embedviz's own;
+- a folder whose files are all in its manifest is embedviz's own, and so is
+  a site exported before manifests existed (``index.html`` and
+  ``SCENE/SCENE.*`` files only);
 - a regular file, a link, or a folder holding anything embedviz did not
   write (no manifest, or a file or folder the manifest does not list) is
   refused with one line, and left exactly as it was.
@@ -43,9 +45,38 @@ MANIFEST = ".embedviz-manifest.json"
 _GENERATOR = "embedviz"
 
 
+# What an export wrote before sites carried a manifest: index.html and SCENE/SCENE.*.
+_LEGACY_SUFFIXES = (
+    "mp4", "webm", "poster.png", "en.vtt", "chapters.vtt", "transcript.html", "numbers.html",
+    "snippet.html", "timing.json", "storyboard.json",
+)  # fmt: skip
+
+
+def _legacy_site_files(folder: Path) -> set[str] | None:
+    """Return the files of a site exported before manifests existed, or None if it is not one."""
+    gallery = folder / "index.html"
+    if gallery.is_symlink() or not gallery.is_file():
+        return None
+    try:
+        if 'class="embedviz-clip"' not in gallery.read_text(encoding="utf-8"):
+            return None
+    except (OSError, UnicodeDecodeError):
+        return None
+    owned = {"index.html"}
+    for clip in folder.iterdir():
+        if clip.is_dir() and not clip.is_symlink():
+            for suffix in _LEGACY_SUFFIXES:
+                path = clip / f"{clip.name}.{suffix}"
+                if path.is_file() and not path.is_symlink():
+                    owned.add(f"{clip.name}/{clip.name}.{suffix}")
+    return owned
+
+
 def _owned_files(folder: Path) -> set[str] | None:
     """Return the files the manifest lists (itself included), or None without one."""
     manifest = folder / MANIFEST
+    if not os.path.lexists(manifest):
+        return _legacy_site_files(folder)
     if manifest.is_symlink() or not manifest.is_file():
         return None
     try:
