@@ -274,6 +274,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         check_replaceable_file,
         publish_permissions,
         record_files,
+        signals_held,
         swap_into_place,
         write_manifest,
     )
@@ -340,7 +341,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
             write_manifest(clips)
             publish_permissions(clips)
         # Only a finished render replaces an earlier one, each in one atomic rename.
-        with _signals_held():
+        with signals_held():
             if args.save_sections:
                 swap_into_place(staging / "sections", sections_target, "-o")
             record_files(out_dir, final.name)
@@ -416,20 +417,6 @@ def _sigterm_unwinds() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back until the renames that publish a render are done."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,8 +25,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from embedviz.core.errors import EmbedvizError
@@ -37,6 +41,7 @@ __all__ = [
     "check_replaceable_file",
     "publish_permissions",
     "record_files",
+    "signals_held",
     "swap_into_place",
     "write_manifest",
 ]
@@ -248,6 +253,24 @@ def publish_permissions(path: Path) -> None:
             Path(root, name).chmod(folder_mode)
         for name in files:
             Path(root, name).chmod(file_mode)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while outputs are published (a pair of renames).
+
+    A signal that arrives meanwhile is delivered when the block ends. Outside
+    the main thread this does nothing.
+    """
+    held = {signal.SIGINT, signal.SIGTERM}
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
 
 def _remove_owned(folder: Path, owned: set[str]) -> None:

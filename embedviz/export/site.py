@@ -20,10 +20,7 @@ import shutil
 import signal
 import sys
 import tempfile
-import threading
-from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +29,7 @@ from embedviz.export.documents import ExportedClip, gallery_html
 from embedviz.export.folders import (
     check_replaceable,
     publish_permissions,
+    signals_held,
     swap_into_place,
     write_manifest,
 )
@@ -121,26 +119,12 @@ def export_site(
         (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
         write_manifest(staging)
         publish_permissions(staging)
-        with _signals_held():
+        with signals_held():
             swap_into_place(staging, target)
         return clips
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back until the two renames of a swap are done."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
 
 def _worker_start(events: Any) -> None:
