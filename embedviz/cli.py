@@ -173,6 +173,12 @@ def _build_parser() -> argparse.ArgumentParser:
         "clips' caption track), for players without track support",
     )
     export.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
+    export.add_argument(
+        "--force",
+        action="store_true",
+        help="export into a folder that holds other files: replace only embedviz's own "
+        "files there, keep every other file",
+    )
     _add_table_options(export)
     return parser
 
@@ -359,7 +365,7 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from embedviz.export.folders import check_replaceable
+    from embedviz.export.folders import check_folder, check_replaceable
     from embedviz.export.site import ExportError, default_jobs, export_site
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import SCENES, find_scene
@@ -371,7 +377,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
-    check_replaceable(Path(args.out).resolve())
+    if args.force:
+        check_folder(Path(args.out).resolve())
+    else:
+        keep = "; or add --force to keep those files and replace only embedviz's own"
+        check_replaceable(Path(args.out).resolve(), "--out", keep)
     if args.voice:
         from embedviz.export.voice import require_espeak
 
@@ -388,6 +398,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             voice=args.voice,
             burn_captions=args.burn_captions,
             verbose=args.verbose,
+            force=args.force,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)

@@ -31,6 +31,7 @@ from embedviz.export.documents import transcript_html
 from embedviz.export.folders import (
     MANIFEST,
     check_replaceable,
+    merge_into_place,
     publish_permissions,
     swap_into_place,
     write_manifest,
@@ -216,6 +217,55 @@ def test_swap_refuses_a_folder_that_gained_a_stranger(tmp_path: Path) -> None:
     after = _tree(tmp_path / "site")
     assert after.pop("notes.txt") == hashlib.sha256(b"mine").hexdigest()
     assert after == before
+
+
+def _new_site(staging: Path, clip: str) -> Path:
+    (staging / clip).mkdir(parents=True)
+    (staging / "index.html").write_text(f"gallery of {clip}")
+    (staging / clip / f"{clip}.mp4").write_text(f"video of {clip}")
+    write_manifest(staging)
+    return staging
+
+
+def test_force_keeps_every_file_embedviz_did_not_write(tmp_path: Path) -> None:
+    target = tmp_path / "course"
+    (target / "sub").mkdir(parents=True)
+    (target / "notes.txt").write_text("my notes")
+    (target / "sub" / "draft.md").write_text("draft")
+    mine = {k: v for k, v in _tree(target).items()}
+    merge_into_place(_new_site(tmp_path / "new1", "First"), target)
+    assert (target / "First" / "First.mp4").read_text() == "video of First"
+    merge_into_place(_new_site(tmp_path / "new2", "Second"), target)
+    after = _tree(target)
+    assert {k: after[k] for k in mine} == mine  # the user's files, byte for byte
+    assert not (target / "First").exists()  # embedviz's earlier clip is gone
+    assert (target / "index.html").read_text() == "gallery of Second"
+    manifest = json.loads((target / MANIFEST).read_text())
+    assert manifest["files"] == ["Second/Second.mp4", "index.html"]
+
+
+def test_force_never_replaces_a_file_embedviz_did_not_write(tmp_path: Path) -> None:
+    target = tmp_path / "course"
+    target.mkdir()
+    (target / "index.html").write_text("my own page")
+    before = _tree(target)
+    with pytest.raises(EmbedvizError, match="was not written by embedviz"):
+        merge_into_place(_new_site(tmp_path / "new", "First"), target)
+    assert _tree(target) == before
+    (target / "notes.txt").write_text("x")
+    with pytest.raises(EmbedvizError, match="not a folder"):
+        merge_into_place(_new_site(tmp_path / "new3", "First"), target / "notes.txt")
+
+
+def test_force_onto_an_existing_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    assert main(["export", "single", "-ql", "--force", "--out", str(notes)]) == 2
+    assert len(capsys.readouterr().err.splitlines()) == 1
+    assert notes.read_text() == "my notes"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
 def test_published_outputs_are_readable_by_others(tmp_path: Path) -> None:
@@ -448,6 +498,22 @@ def test_exported_site_is_readable_by_others_and_lists_its_files(exports: dict[s
     files = {str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()}
     assert set(manifest["files"]) == files - {MANIFEST}
     assert sorted(p.name for p in exports["root"].iterdir()) == ["a", "b", "burned"]
+
+
+@pytest.mark.slow
+def test_export_with_force_keeps_the_users_files(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    (course / "sub").mkdir(parents=True)
+    (course / "notes.txt").write_text("my notes")
+    (course / "sub" / "draft.md").write_text("draft")
+    mine = _tree(course)
+    result = _embedviz(tmp_path, "export", "single", "-ql", "--force", "--out", "course")
+    assert result.returncode == 0, result.stderr[-2000:]
+    after = _tree(course)
+    assert {name: after[name] for name in mine} == mine
+    assert (course / "index.html").is_file()
+    assert (course / "SingleTokenLookup" / "SingleTokenLookup.webm").is_file()
+    assert [p.name for p in tmp_path.iterdir()] == ["course"]
 
 
 @pytest.mark.slow

@@ -37,8 +37,10 @@ from embedviz.core.errors import EmbedvizError
 
 __all__ = [
     "MANIFEST",
+    "check_folder",
     "check_replaceable",
     "check_replaceable_file",
+    "merge_into_place",
     "publish_permissions",
     "record_files",
     "signals_held",
@@ -118,7 +120,28 @@ def _strangers(folder: Path, owned: set[str]) -> list[str]:
     return found
 
 
-def check_replaceable(target: Path, option: str = "--out") -> None:
+def check_folder(target: Path, option: str = "--out") -> None:
+    """Refuse, in one line, a target that is not a folder (a file or a link).
+
+    Parameters
+    ----------
+    target
+        Where a folder is to go.
+    option
+        The command-line option that named it, for the message.
+
+    Raises
+    ------
+    EmbedvizError
+        When ``target`` exists and is not a folder.
+    """
+    if os.path.lexists(target) and (target.is_symlink() or not target.is_dir()):
+        raise EmbedvizError(
+            f"{target} exists and is not a folder; give {option} a new folder, or an empty one"
+        )
+
+
+def check_replaceable(target: Path, option: str = "--out", also: str = "") -> None:
     """Refuse, in one line, a target that embedviz may not replace.
 
     Parameters
@@ -127,6 +150,9 @@ def check_replaceable(target: Path, option: str = "--out") -> None:
         Where a new folder is to go.
     option
         The command-line option that named it, for the message.
+    also
+        Another way on, added to the message for a folder of other files
+        (the command line's ``--force``).
 
     Raises
     ------
@@ -136,9 +162,8 @@ def check_replaceable(target: Path, option: str = "--out") -> None:
     """
     if not os.path.lexists(target):
         return
-    remedy = f"give {option} a new folder, or an empty one"
-    if target.is_symlink() or not target.is_dir():
-        raise EmbedvizError(f"{target} exists and is not a folder; {remedy}")
+    remedy = f"give {option} a new folder, or an empty one{also}"
+    check_folder(target, option)
     if not any(target.iterdir()):
         return
     owned = _owned_files(target)
@@ -287,6 +312,67 @@ def _remove_owned(folder: Path, owned: set[str]) -> None:
             f"embedviz: warning: files that embedviz did not write were kept in {folder}",
             file=sys.stderr,
         )
+
+
+def merge_into_place(staging: Path, target: Path, option: str = "--out") -> None:
+    """Move a finished folder's files into ``target``, keeping every file embedviz did not write.
+
+    The files of ``target``'s manifest that the new folder does not have are
+    deleted; the new folder's files replace or join the rest; the manifest
+    then lists the new files only. Unlike :func:`swap_into_place` this is one
+    rename per file, not one for the whole folder.
+
+    Parameters
+    ----------
+    staging
+        The finished folder, with its manifest, on the same file system.
+    target
+        A folder (created if missing).
+    option
+        The command-line option that named ``target``, for messages.
+
+    Raises
+    ------
+    EmbedvizError
+        When ``target`` is not a folder, or a new file would replace one that
+        embedviz did not write; nothing has changed.
+    """
+    check_folder(target, option)
+    target.mkdir(parents=True, exist_ok=True)
+    owned = (_owned_files(target) or set()) - {MANIFEST}
+    new = sorted(
+        path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()
+    )
+    for name in new:
+        path = target / name
+        if name != MANIFEST and name not in owned and os.path.lexists(path):
+            raise EmbedvizError(
+                f"{path} exists and was not written by embedviz, so it will not be replaced; "
+                f"move it away, or give {option} a new folder, or an empty one"
+            )
+        for parent in Path(name).parents:
+            folder = target / parent
+            if os.path.lexists(folder) and (folder.is_symlink() or not folder.is_dir()):
+                raise EmbedvizError(
+                    f"{folder} is in the way of {name}; move it away, or give {option} a new "
+                    "folder, or an empty one"
+                )
+    for name in sorted(owned - set(new)):
+        path = target / name
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+    for name in new:
+        if name == MANIFEST:
+            continue
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / name, target / name)
+    os.replace(staging / MANIFEST, target / MANIFEST)
+    # Folders that held only files embedviz removed go too; any other stays.
+    for name in sorted(owned - set(new), key=lambda n: -n.count("/")):
+        for parent in Path(name).parents:
+            if parent != Path("."):
+                with contextlib.suppress(OSError):
+                    (target / parent).rmdir()
 
 
 def swap_into_place(staging: Path, target: Path, option: str = "--out") -> None:

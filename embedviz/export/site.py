@@ -27,7 +27,9 @@ from typing import Any
 from embedviz.core.errors import EmbedvizError
 from embedviz.export.documents import ExportedClip, gallery_html
 from embedviz.export.folders import (
+    check_folder,
     check_replaceable,
+    merge_into_place,
     publish_permissions,
     signals_held,
     swap_into_place,
@@ -63,6 +65,7 @@ def export_site(
     voice: bool = False,
     burn_captions: bool = False,
     verbose: bool = False,
+    force: bool = False,
 ) -> list[ExportedClip]:
     """Export scenes and a gallery page into ``out_dir``, replacing it only on success.
 
@@ -93,6 +96,11 @@ def export_site(
         carry it only in their WebVTT caption track.
     verbose
         Let Manim and PyAV log their own messages.
+    force
+        Export into a folder that holds other files too: embedviz's own
+        files there are replaced (file by file, see
+        :func:`~embedviz.export.folders.merge_into_place`), and every other
+        file is kept. A file embedviz did not write is never replaced.
 
     Returns
     -------
@@ -109,7 +117,10 @@ def export_site(
         When interrupted; nothing in ``out_dir`` has changed.
     """
     target = Path(out_dir).resolve()
-    check_replaceable(target)
+    if force:
+        check_folder(target)
+    else:
+        check_replaceable(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     try:
@@ -120,7 +131,11 @@ def export_site(
         write_manifest(staging)
         publish_permissions(staging)
         with signals_held():
-            swap_into_place(staging, target)
+            if force:
+                merge_into_place(staging, target)
+                shutil.rmtree(staging)
+            else:
+                swap_into_place(staging, target)
         return clips
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
