@@ -304,10 +304,11 @@ def _cmd_render(args: argparse.Namespace) -> int:
         check_replaceable(sections_target, "-o")
 
     # Importing manim reads manim.cfg from the working directory.
-    quiet_logging(args.verbose)
     from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene
+
+    quiet_logging(args.verbose)
 
     staging = Path(tempfile.mkdtemp(prefix=".embedviz-render-", dir=out_dir))
     try:
