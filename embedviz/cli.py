@@ -310,8 +310,11 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
     quiet_logging(args.verbose)
 
-    staging = Path(tempfile.mkdtemp(prefix=".embedviz-render-", dir=out_dir))
+    staging: Path | None = None
     try:
+        # A signal that lands here is delivered once the folder's name is known.
+        with signals_held():
+            staging = Path(tempfile.mkdtemp(prefix=".embedviz-render-", dir=out_dir))
         settings: dict[str, Any] = {
             "media_dir": str(staging),
             "quality": quality_name,
@@ -354,7 +357,8 @@ def _cmd_render(args: argparse.Namespace) -> int:
             record_files(out_dir, final.name)
             os.replace(produced, final)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
     if args.save_sections:
         print(f"{sections_target}{os.sep} ({len(sections)} {_plural(len(sections), 'clip')})")
     print(final)

@@ -122,8 +122,11 @@ def export_site(
     else:
         check_replaceable(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+    staging: Path | None = None
     try:
+        # A signal that lands here is delivered once the folder's name is known.
+        with signals_held():
+            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
         settings = {"voice": voice, "burn_captions": burn_captions, "verbose": verbose}
         results = _run_jobs(scenes, staging, quality, settings, jobs, overrides, show_progress)
         clips = [ExportedClip(**results[name]) for name in scenes]
@@ -138,7 +141,8 @@ def export_site(
                 swap_into_place(staging, target)
         return clips
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
         raise
 
 
