@@ -1,9 +1,11 @@
 """Rendering one scene into web-ready files: MP4, WebM, poster, captions and pages.
 
 Runs in a worker process (see :mod:`embedviz.export.site`): it renders with
-manim into a private folder, re-encodes the MP4 as VP9 WebM with PyAV,
-takes the poster from the final frame, and writes the documents derived from
-the storyboard. Beat times are recorded during the render so that tests can
+manim into a private folder, re-encodes the MP4 as VP9 WebM with PyAV (bit
+exact, so the same clip gives the same bytes), takes the poster from the
+final frame, and writes the documents derived from the storyboard. The
+narration is left out of the picture unless captions are burned in: the
+clip's WebVTT track carries it. Beat times are recorded during the render so that tests can
 check the captions against the video itself.
 """
 
