@@ -202,8 +202,9 @@ def sample_moments(
                     height = float(mobject.height) * px_per_unit
                 elif isinstance(mobject, SansText):
                     cell = None
-                    narration = " ".join(mobject.original_text.split())
-                    role = "caption" if narration == moment.beat.narration else "text"
+                    shown = " ".join(mobject.original_text.split())
+                    spoken = {p.text for p in moment.beat.phrases} | {moment.beat.narration}
+                    role = "caption" if shown in spoken else "text"
                     size = mobject.font_size * mobject.width / (mobject.natural_width or 1.0)
                     height = sans_digit * size * px_per_unit
                 else:

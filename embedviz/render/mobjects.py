@@ -28,6 +28,7 @@ from embedviz.render.glyphs import (
 )
 from embedviz.render.theme import DARK, Theme, value_colour
 from embedviz.story.model import Gap, NumberCell, Window
+from embedviz.story.phrases import caption_lines
 from embedviz.story.printed import PrintedLine
 
 __all__ = [
@@ -638,7 +639,11 @@ class Caption(VGroup):
     """
 
     def __init__(self, text: str, width: float, font_size: float = 22, theme: Theme = DARK) -> None:
-        lines = textwrap.wrap(text, width=CAPTION_CHARS)
+        # A phrase fits two lines of 42 characters (the caption cues' own
+        # wrapping); a longer narration wraps wider, and shrinks past two lines.
+        lines = list(caption_lines(text))
+        if len(lines) > 2:
+            lines = textwrap.wrap(text, width=CAPTION_CHARS)
         body = SansText("\n".join(lines), font_size, theme.text)
         if body.width > width:
             body.scale_to_fit_width(width)

@@ -82,6 +82,7 @@ class MomentScene(StoryboardScene):
         """Remember which beat is playing and when it starts."""
         self.current_beat = beat
         self.beat_start = self.clock
+        self.sampled = False
 
     def after_beat(self, beat: Beat) -> None:
         """Report the end of the beat."""
@@ -92,7 +93,11 @@ class MomentScene(StoryboardScene):
     def play_internal(self, skip_rendering: bool = False) -> None:
         """Interpolate the beat's animations at each alpha, then play it to the end."""
         beat = self.current_beat
-        if beat is not None and self.on_moment is not None and self.animations:
+        # Only the beat's own animation is sampled, not the caption changes
+        # that follow it during the hold.
+        first = not getattr(self, "sampled", True)
+        if beat is not None and self.on_moment is not None and self.animations and first:
+            self.sampled = True
             duration = self.get_run_time(self.animations)
             for alpha in self.alphas:
                 self.update_to_time(alpha * duration)
