@@ -16,6 +16,7 @@ from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.stage import CAPTION_WIDTH, CAPTION_Y, Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
 from embedviz.story.model import Beat, Storyboard
+from embedviz.story.phrases import TICK
 
 __all__ = ["StoryboardScene", "screen_texts"]
 
@@ -168,7 +169,9 @@ class StoryboardScene(Scene):
             The beat.
         """
         assert self.stage is not None
-        phrases = [(p.text, p.start) for p in beat.phrases] or [(beat.narration, 0.0)]
+        # Phrase starts are kept to whole ticks, so every wait and play below
+        # lasts whole frames at 15, 30 and 60 fps and the video keeps its length.
+        phrases = [(p.text, _on_tick(p.start)) for p in beat.phrases] or [(beat.narration, 0.0)]
         captions = [self._caption(text) for text, _ in phrases]
         # Swaps that fit inside the animation ride along with it.
         track: list[Animation] = [make_caption_animation(self.caption, captions[0])]
@@ -193,12 +196,12 @@ class StoryboardScene(Scene):
         clock = beat.run_time
         for number in range(later, len(phrases)):
             start = phrases[number][1]
-            if start > clock:
+            if start > clock + 1e-9:
                 self.wait(round(start - clock, 6))
                 clock = start
             self.play(make_caption_animation(self.caption, captions[number]), run_time=_SWAP)
             self.caption = captions[number]
-            clock += _SWAP
+            clock = round(clock + _SWAP, 6)
         hold = round(beat.duration - clock, 6)
         if hold > 0:
             self.wait(hold)
@@ -212,3 +215,8 @@ class StoryboardScene(Scene):
 
 # How long one caption takes to give way to the next (make_caption_animation).
 _SWAP = 0.6
+
+
+def _on_tick(seconds: float) -> float:
+    """Round a time to the nearest whole tick (beats are timed in ticks)."""
+    return round(round(seconds / TICK) * TICK, 6)
