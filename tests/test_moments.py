@@ -44,6 +44,17 @@ CASES: list[Any] = [
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
     ("SequenceLookup", {"theme": "light"}),
     ("ZeroBasedIndexing", {}),
+    ("BatchLookup", {}),
+    pytest.param(
+        "BatchLookup",
+        {"ids": "7,0,7,9,2;5,5,1,0,2;9,3,4,4,0", "vocab": 10, "dim": 5},
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="issue 10: at d = 5, grid | corridor | card across the frame leaves the "
+            "numbers 13.9 px tall; the stack needs to sit below the grid, or the corridor "
+            "to narrow",
+        ),
+    ),
     pytest.param(
         "SequenceLookup",
         None,  # MiniLM with a 12-token sentence
@@ -61,7 +72,6 @@ CASES: list[Any] = [
             marks=pytest.mark.xfail(strict=True, reason=f"issue 10: {why}"),
         )
         for name, options, why in (
-            ("BatchLookup", {}, "batch copies need a clear route to their slice"),
             ("LargeVocabLookup", {}, "the copy crosses the output block; no corridor yet"),
             ("OneHotEquivalence", {}, "terms and columns are transforms over their sources"),
             ("ParameterCount", {}, "the count line's numbers slide over each other"),

@@ -297,8 +297,10 @@ class _CarryRow(Animation):
     def clean_up_from_scene(self, scene: Scene) -> None:
         marks = list(self.strip[2].submobjects) if self.keep_marks else []
         scene.remove(self.strip)
+        # Kept marks rest at the depth of the numbers they land among.
+        depth = self.targets[0].z_index if self.targets else 0
         for mark in marks:
-            mark.set_z_index(0)
+            mark.set_z_index(depth)
         scene.add(*self.targets, *marks)
 
 

@@ -9,9 +9,7 @@ at which everything fits.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from manim import (
@@ -22,14 +20,13 @@ from manim import (
     Animation,
     AnimationGroup,
     Brace,
-    Create,
     FadeIn,
     FadeOut,
-    ReplacementTransform,
+    Line,
+    Mobject,
+    Rectangle,
     Succession,
-    SurroundingRectangle,
     Transform,
-    TransformFromCopy,
     VGroup,
     VMobject,
 )
@@ -39,16 +36,27 @@ from embedviz.render.animations import (
     make_reveal_animation,
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
-from embedviz.render.layout import place_legend
+from embedviz.render.layout import (
+    CORRIDOR_MARGIN,
+    HEADING_FONT,
+    LABEL_RATIO,
+    MAX_NUMBER_FONT,
+    NOTE_FONT,
+    SPACE,
+    frame_regions,
+    place_legend,
+)
 from embedviz.render.mobjects import (
+    GAP_ROW_PITCH,
     ColourLegend,
-    GridMetrics,
     MatrixGrid,
     OutputBlock,
     ShapeLabel,
     TokenChip,
     char_advance,
     digit_height,
+    grid_metrics_at,
+    grid_width_per_font,
     xyz,
 )
 from embedviz.render.stage import register_stage
@@ -58,9 +66,7 @@ from embedviz.story.model import Beat
 
 __all__ = ["BatchStage", "make_batch_lookup_animation"]
 
-# Frame regions, in scene units.
-_LEFT, _RIGHT = -6.85, 6.85
-# Chips travel along this lane, between the title and the batch block.
+# Chips travel along this lane, above the batch block.
 _LANE_Y = 3.1
 # Chips shrink for three or more sequences, to leave the slices more height.
 _CHIP_FONT = 20
@@ -68,16 +74,13 @@ _SMALL_CHIP_FONT = 16
 _CHIP_GAP = 0.12  # between chips, both ways
 _LABEL_FONT = 18
 _BRACE_DEPTH = 0.18
-_GRID_TOP = 2.05  # top of the column-number row
-_GRID_BOTTOM = -2.15  # above the colour legend
-_GRID_BOTTOM_WITH_GAPS = -1.9  # leaves room for the column-gap label
-_LEGEND_Y = -2.6
-_SLICES_BOTTOM = -2.45  # above the colour legend (bottom right) and the caption
-_HEADER = 0.3  # a slice's "slice b" line
-_SLICE_ROW_GAP = 0.12
-_SLICE_COL_GAP = 0.55
-_GRID_SLICE_GAP = 0.55
-_MIN_FONT, _MAX_FONT, _FONT_STEP = 8.0, 24.0, 0.25
+_MIN_FONT = 8.0
+# Each card stands this far right of the card in front of it (and one header band up).
+_CARD_DX = 0.3
+# The opacity of the numbers on cards behind the front one.
+_BEHIND = 0.3
+# The column between the corridor and the front card, for the T brace.
+_AXIS_W = 0.36
 
 
 def _move(
@@ -90,6 +93,13 @@ def _move(
     return Transform(mobject, target, run_time=run_time)
 
 
+def _changed(mobject: Mobject, change: Callable[[Mobject], object]) -> Animation:
+    """Animate ``mobject`` into a copy of itself that ``change`` altered."""
+    target = mobject.copy()
+    change(target)
+    return Transform(mobject, target)
+
+
 def make_batch_lookup_animation(
     chip: TokenChip,
     home: np.ndarray,
@@ -98,6 +108,8 @@ def make_batch_lookup_animation(
     row: int,
     targets: Sequence[NumberText],
     theme: Theme,
+    route: Sequence[np.ndarray] = (),
+    provenance: Sequence[VMobject] = (),
 ) -> Animation:
     """Walk a chip from the batch block to its row, copy the row, walk back dimmed.
 
@@ -122,6 +134,10 @@ def make_batch_lookup_animation(
         The output numbers the row's copy becomes, already placed.
     theme
         Colours.
+    route
+        Waypoints of the copied strip (see :func:`make_copy_row_animation`).
+    provenance
+        Tags that fade in beside the landed row as the chip goes home.
 
     Returns
     -------
@@ -146,82 +162,140 @@ def make_batch_lookup_animation(
     )
     return Succession(
         AnimationGroup(walk, Transform(box, shown, run_time=0.6)),
-        make_copy_row_animation(grid, row, targets),
-        AnimationGroup(back, FadeOut(box)),
+        make_copy_row_animation(grid, row, targets, route, theme, keep_marks=bool(route)),
+        AnimationGroup(back, FadeOut(box), *[FadeIn(tag) for tag in provenance]),
     )
-
-
-@dataclass(frozen=True)
-class _Fit:
-    """One candidate layout: its font size and how many columns of slices."""
-
-    font_size: float
-    slice_columns: int
 
 
 @register_stage
 class BatchStage(LookupStage):
-    """The matrix, the batch as B rows of chips, and B output slices."""
+    """The matrix, the batch as B rows of chips, and B output slices as stacked cards.
+
+    Slice ``b`` is a card; later slices stand in front of earlier ones, each
+    offset down and left by one header band, so the B × T × d result reads as
+    a block with depth: B along the diagonal, T down the front card's left
+    edge, d along its bottom. A copied row leaves its grid row to the right,
+    moves up or down in an empty corridor and slides into the front card
+    from the left, so it crosses nothing.
+    """
 
     layout = "batch"
 
     def build(self) -> None:
-        """Lay out the grid, the batch block, its axis labels and the slices."""
-        board = self.board
-        theme = self.theme
-        cells = self.cells
+        """Lay out the grid, the batch block, the corridor and the stack of slices."""
+        board, theme, cells = self.board, self.theme, self.cells
         final = board.beats[-1]
         assert final.output is not None
         self.batch, self.length, self.dim = final.output.shape
         window = board.beats[0].window
+        frame = frame_regions()
+        self.tags = {}
+        self.route_x = None
+        self.travel_lane_y = None
+        self.shape_label = None
 
         self._build_chips()
         self.batch_label, self.length_label = self._build_axis_labels()
-        slices_top = self.chip_block.get_bottom()[1] - 0.2
+        stack_top = self.chip_block.get_bottom()[1] - 0.3
 
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
         self.grid_title = VGroup(
-            SansText("embedding matrix E", 22, theme.muted),
-            ShapeLabel(size_cells, 22, theme.muted),
+            SansText("embedding matrix E", HEADING_FONT, theme.muted),
+            ShapeLabel(size_cells, HEADING_FONT, theme.muted),
         ).arrange(RIGHT, buff=0.25)
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
         self.legend: ColourLegend | None = None
         if legend_cells:
-            self.legend = ColourLegend(legend_cells, 16, theme)
-
-        value_chars = max(len(c.text) for c in cells.values() if c.kind in ("weight", "output"))
-        row_chars = max(len(c.text) for c in cells.values() if c.kind == "row_label")
-        lines = len(window.rows) + len(window.row_gaps)
-        fit = self._choose_fit(value_chars, row_chars, lines, slices_top)
-        metrics = GridMetrics.fit(
-            value_chars=value_chars,
-            columns=len(window.cols),
-            column_gaps=len(window.col_gaps),
-            label_chars=max(row_chars, 2),
-            rows=1,
-            width=1e9,
-            height=1e9,
-            max_font_size=fit.font_size,
-        )
-        self.metrics = metrics
-
-        scale = board.value_scale
-        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
-        label_width = self.grid.label_width
-        lane = self._chip_lane_width()
-        body_left = _LEFT + lane + label_width + 0.18
-        self.grid.shift(
-            xyz(body_left, _GRID_TOP - metrics.cell_height) - self.grid.body.get_corner(UP + LEFT)
-        )
-        self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
-        self.grid_title.align_to(self.grid.body, LEFT)
-        if self.legend is not None:
+            self.legend = ColourLegend(legend_cells, NOTE_FONT, theme)
             place_legend(self.legend)
 
-        self._build_slices(fit, slices_top)
-        self._place_batch_block()
+        value_chars = max(len(c.text) for c in cells.values() if c.kind in ("weight", "output"))
+        row_chars = max(2, *(len(c.text) for c in cells.values() if c.kind == "row_label"))
+
+        def widest(kind: str) -> int:
+            return max([len(c.text) for c in cells.values() if c.kind == kind] or [0])
+
+        label_chars = widest("position") + widest("output_id") + widest("equal_to")
+        lines = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps)
+        lane = self._chip_lane_width()
+        per_font_w = grid_width_per_font(value_chars, len(window.cols), len(window.col_gaps))
+        label_per_font = char_advance(1.0) * LABEL_RATIO
+        header = digit_height(_LABEL_FONT) + 0.16
+        axis_w = _AXIS_W
+        stack_bottom = frame.legend_top - SPACE - 0.4  # room for the d label below
+        grid_top = self.grid_title_y() - 0.25
+        font = MAX_NUMBER_FONT
+        while font > _MIN_FONT:
+            metrics = grid_metrics_at(font, value_chars)
+            body_w = per_font_w * font
+            card_w = body_w + label_per_font * font * label_chars + 0.15
+            width = (
+                lane
+                + label_per_font * font * row_chars
+                + 0.2
+                + body_w
+                + 2 * CORRIDOR_MARGIN
+                + body_w
+                + axis_w
+                + card_w
+                + (self.batch - 1) * _CARD_DX
+            )
+            height = header * self.batch + self.length * metrics.cell_height
+            grid_h = metrics.cell_height * (lines + 0.75)
+            if (
+                width <= frame.right - frame.left
+                and stack_top - height >= stack_bottom
+                and grid_top - grid_h >= frame.legend_top - SPACE
+            ):
+                break
+            font -= 0.25
+        # The estimate above is rough (tags and marks have padding): start a little
+        # above it and shrink until the stack really fits.
+        font = min(MAX_NUMBER_FONT, font + 1.0)
+        while True:
+            self._layout_at(font, value_chars, lane, row_chars, grid_top, stack_top, header)
+            if self.output_group.get_right()[0] <= frame.right or font <= _MIN_FONT:
+                break
+            font -= 0.25
+        self._place_batch_block(frame.right)
         self.lane_y = _LANE_Y
         self.landed: set[tuple[int, ...]] = set()
+        self._landed_texts: list[NumberText] = []
+
+    def _layout_at(
+        self,
+        font: float,
+        value_chars: int,
+        lane: float,
+        row_chars: int,
+        grid_top: float,
+        stack_top: float,
+        header: float,
+    ) -> None:
+        """Build the grid and the stack of cards at one font size."""
+        board, theme, cells = self.board, self.theme, self.cells
+        window = board.beats[0].window
+        frame = frame_regions()
+        axis_w = _AXIS_W
+        metrics = grid_metrics_at(font, value_chars)
+        self.metrics = metrics
+        scale = board.value_scale
+        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
+        body_w = self.grid.width_of_body
+        row_label_w = char_advance(font * LABEL_RATIO) * row_chars
+        body_left = frame.left + lane + row_label_w + 0.2
+        self.grid.shift(
+            xyz(body_left, grid_top - metrics.cell_height * 0.75)
+            - self.grid.body.get_corner(UP + LEFT)
+        )
+        self.grid_title.move_to(xyz(0, self.grid_title_y())).align_to(self.grid.body, LEFT)
+        self.route_x = body_left + body_w + CORRIDOR_MARGIN
+        front_left = self.route_x + body_w + CORRIDOR_MARGIN + axis_w
+        self._build_slices(front_left, stack_top, header)
+
+    def grid_title_y(self) -> float:
+        """Return the grid title's centre line: level with the lowest chip row."""
+        return float(self.chip_block.get_bottom()[1] + 0.05)
 
     # -- layout ------------------------------------------------------------------
     def _build_chips(self) -> None:
@@ -235,7 +309,6 @@ class BatchStage(LookupStage):
         for (b, t), chip in self.batch_chips.items():
             chip.move_to(xyz(t * pitch_x, -b * pitch_y))
         self.chip_block = VGroup(*self.batch_chips.values())
-        # Below the lane come the T label and its brace, then the chips.
         chip_half = max(chip.height for chip in self.batch_chips.values()) / 2
         label_top = _LANE_Y - chip_half - 0.04
         label_height = digit_height(_LABEL_FONT)
@@ -267,104 +340,116 @@ class BatchStage(LookupStage):
         widest = max(chip.width for chip in self.batch_chips.values())
         return 0.58 + widest / 2 + 0.05
 
-    def _choose_fit(self, value_chars: int, row_chars: int, lines: int, slices_top: float) -> _Fit:
-        """Find the largest font size at which grid and slices fit side by side."""
-        window = self.board.beats[0].window
-        lane = self._chip_lane_width()
-        has_col_gaps = bool(window.col_gaps)
-        grid_bottom = _GRID_BOTTOM_WITH_GAPS if has_col_gaps else _GRID_BOTTOM
-        position_chars = len(str(self.length - 1))
-        best: _Fit | None = None
-        font = _MAX_FONT
-        while font >= _MIN_FONT and best is None:
-            # The same sizes the grid and slices will get at this font size.
-            sizes = GridMetrics.fit(
-                value_chars=value_chars,
-                columns=len(window.cols),
-                column_gaps=len(window.col_gaps),
-                label_chars=row_chars,
-                rows=1,
-                width=1e9,
-                height=1e9,
-                max_font_size=font,
-            )
-            body_w = sizes.cell_width * len(window.cols) + sizes.gap_width * len(window.col_gaps)
-            cell_h = sizes.cell_height
-            grid_label_w = char_advance(font * 0.8) * row_chars + 0.18
-            grid_right = _LEFT + lane + grid_label_w + body_w
-            grid_ok = _GRID_TOP - cell_h * (1 + lines) >= grid_bottom
-            slice_w = char_advance(font * 0.8) * position_chars + 0.18 + body_w
-            for columns in (1, 2):
-                if columns > self.batch:
-                    continue
-                rows = math.ceil(self.batch / columns)
-                width = columns * slice_w + (columns - 1) * _SLICE_COL_GAP
-                height = rows * (_HEADER + self.length * cell_h) + (rows - 1) * _SLICE_ROW_GAP
-                if (
-                    grid_ok
-                    and grid_right + _GRID_SLICE_GAP + width <= _RIGHT
-                    and slices_top - height >= _SLICES_BOTTOM
-                ):
-                    best = _Fit(font, columns)
-                    break
-            font -= _FONT_STEP
-        return best or _Fit(_MIN_FONT, 2 if self.batch > 1 else 1)
-
-    def _build_slices(self, fit: _Fit, slices_top: float) -> None:
-        theme = self.theme
-        cells = list(self.cells.values())
-        by_key = self.cells
-        metrics = self.metrics
+    def _build_slices(self, front_left: float, stack_top: float, header: float) -> None:
+        """Build the B cards: slice 0 at the back (top right), slice B-1 in front."""
+        theme, by_key = self.theme, self.cells
+        cells = list(by_key.values())
         window = self.board.beats[0].window
         self.slices: list[OutputBlock] = []
-        self.slice_headers: list[VGroup] = []
+        self.cards: list[VGroup] = []
+        self.card_texts: list[VGroup] = []
+        depth = self.batch - 1
+        all_tags: dict[tuple[int, ...], VGroup] = {}
         for b in range(self.batch):
-            positions = [(b, t) for t in range(self.length)]
-            block = OutputBlock(positions, window, cells, metrics, theme, self.board.value_scale)
-            header = VGroup(
+            positions: list[tuple[int, ...]] = [(b, t) for t in range(self.length)]
+            block = OutputBlock(
+                positions,
+                window,
+                cells,
+                self.metrics,
+                theme,
+                self.board.value_scale,
+                labels_right=True,
+            )
+            back = depth - b
+            top = stack_top - b * header - header
+            block.shift(xyz(front_left + back * _CARD_DX, top) - block.body.get_corner(UP + LEFT))
+            self.output = block
+            self._build_tags(positions)
+            all_tags.update(self.tags)
+            self.tags = all_tags
+            self.slices.append(block)
+            title = VGroup(
                 SansText("slice", _LABEL_FONT, theme.output),
                 NumberText(by_key[("slice", (b,))], _LABEL_FONT, theme.output),
             ).arrange(RIGHT, buff=0.1)
-            self.slices.append(block)
-            self.slice_headers.append(header)
-        slice_w = self.slices[0].width
-        label_w = slice_w - self.slices[0].body.width
-        cell_h = metrics.cell_height
-        total_w = fit.slice_columns * slice_w + (fit.slice_columns - 1) * _SLICE_COL_GAP
-        right_limit = _RIGHT
-        left_limit = self.grid.body.get_right()[0] + _GRID_SLICE_GAP
-        # Centre the slices in the free region to the right of the matrix.
-        left = max(left_limit, (left_limit + right_limit) / 2 - total_w / 2)
-        for b, (block, header) in enumerate(zip(self.slices, self.slice_headers, strict=True)):
-            row, column = divmod(b, fit.slice_columns)
-            top = slices_top - row * (_HEADER + self.length * cell_h + _SLICE_ROW_GAP) - _HEADER
-            x = left + column * (slice_w + _SLICE_COL_GAP) + label_w
-            block.shift(xyz(x, top) - block.body.get_corner(UP + LEFT))
-            header.next_to(block.body, UP, buff=0.08).align_to(block.body, LEFT)
-        self.slices_box = VGroup(*[block.body for block in self.slices])
-        # Everything that belongs to the output, for the final outline.
-        self.output_group = VGroup(*self.slices, *self.slice_headers)
-        self.dim_label = VGroup(
+            title.next_to(block.body, UP, buff=0.08).align_to(block.body, LEFT).shift(0.08 * RIGHT)
+            self.card_texts.append(VGroup(title, block.labels))
+            self.cards.append(VGroup(block, title))
+        self.tags = all_tags
+        self.output = None
+        # Every card has the width of the widest (labels, tags and marks included).
+        card_w = max(
+            max([block.get_right()[0], *(t.get_right()[0] for t in self.card_tags(b))])
+            - block.body.get_left()[0]
+            for b, block in enumerate(self.slices)
+        )
+        for block, group in zip(self.slices, self.cards, strict=True):
+            card = Rectangle(width=card_w + 0.1, height=block.body.height + header)
+            card.set_fill(theme.background, opacity=1.0)
+            card.set_stroke(theme.output, width=1.5, opacity=0.8)
+            card.move_to(
+                block.body.get_corner(UP + LEFT) + xyz(-0.06, header), aligned_edge=UP + LEFT
+            )
+            group.add_to_back(card)
+        # Later cards stand in front: each card and what lands on it get their own depth.
+        for b, group in enumerate(self.cards):
+            group.set_z_index(2 * b + 1)
+            for tag in self.card_tags(b):
+                tag.set_z_index(2 * b + 2)
+        front, back_card = self.cards[-1][0], self.cards[0][0]
+        self.output_group = VGroup(*self.cards)
+        # T down the front card's left edge, d along its bottom, B along the diagonal.
+        body = self.slices[-1].body
+        brace_t = Brace(body, direction=LEFT, buff=0.08, color=theme.muted)
+        brace_t.stretch_to_fit_width(_BRACE_DEPTH).next_to(body, LEFT, buff=0.1)
+        text_t = VGroup(
+            LabelText("T =", _LABEL_FONT, theme.muted),
+            NumberText(by_key[("batch_dim", (1,))], _LABEL_FONT, theme.text),
+        ).arrange(RIGHT, buff=0.1)
+        # The text sits below the card's corner, where no copied row passes.
+        text_t.next_to(front, DOWN, buff=0.1).align_to(brace_t, RIGHT)
+        brace_d = Brace(body, direction=DOWN, buff=0.06, color=theme.muted)
+        brace_d.stretch_to_fit_height(_BRACE_DEPTH).next_to(front, DOWN, buff=0.06)
+        brace_d.align_to(body, LEFT)
+        text_d = VGroup(
             LabelText("d =", _LABEL_FONT, theme.muted),
             NumberText(by_key[("batch_dim", (2,))], _LABEL_FONT, theme.text),
-        ).arrange(RIGHT, buff=0.14)
-        # d sits at the right end of the first line of slice headers.
-        self.corner_slice = self.slices[min(fit.slice_columns, self.batch) - 1]
-        self.corner_header = self.slice_headers[min(fit.slice_columns, self.batch) - 1]
-        self.dim_label.next_to(self.corner_slice.body, UP, buff=0.08).align_to(
-            self.corner_slice.body, RIGHT
-        )
+        ).arrange(RIGHT, buff=0.1)
+        text_d.next_to(brace_d, DOWN, buff=0.04)
+        self.edge_t = VGroup(brace_t, text_t)
+        self.edge_d = VGroup(brace_d, text_d)
+        # Shown with the first card, at the back; they move forward with each new card.
+        offset = xyz(depth * _CARD_DX, depth * header)
+        self.edge_t.shift(offset)
+        self.edge_d.shift(offset)
+        self.card_step = xyz(-_CARD_DX, -header)
+        start = front.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
+        end = back_card.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
+        diagonal = Line(start, end, color=theme.muted, stroke_width=2)
+        text_b = VGroup(
+            LabelText("B =", _LABEL_FONT, theme.muted),
+            NumberText(by_key[("batch_dim", (0,))], _LABEL_FONT, theme.text),
+        ).arrange(RIGHT, buff=0.1)
+        text_b.next_to(end, LEFT, buff=0.12)
+        self.edge_b = VGroup(diagonal, text_b)
+        if self.batch == 1:
+            self.edge_b = VGroup()
+        self.dim_label = text_d
 
-    def _place_batch_block(self) -> None:
-        """Centre the chips over the slices, clear of the grid title, inside the frame."""
-        centre = self.slices_box.get_center()[0]
+    def card_tags(self, b: int) -> list[VGroup]:
+        """Return the provenance tags of slice ``b``'s rows (those the story gives)."""
+        return [self.tags[(b, t)] for t in range(self.length) if (b, t) in self.tags]
+
+    def _place_batch_block(self, right: float) -> None:
+        """Centre the chips over the stack, clear of the grid title, inside the frame."""
+        centre = self.output_group.get_center()[0]
         block = VGroup(self.chip_block, self.batch_label, self.length_label)
         shift = centre - self.chip_block.get_center()[0]
-        # The batch label must clear the grid title, which shares its height.
         min_left = self.grid_title.get_right()[0] + 0.3
         shift = max(shift, min_left - self.batch_label.get_left()[0])
         shift = min(
-            shift, _RIGHT - max(self.chip_block.get_right()[0], self.length_label.get_right()[0])
+            shift, right - max(self.chip_block.get_right()[0], self.length_label.get_right()[0])
         )
         block.shift(xyz(shift, 0))
         self.batch_homes = {
@@ -392,16 +477,33 @@ class BatchStage(LookupStage):
         )
 
     def beat_predict(self, beat: Beat) -> Animation:
-        """Ask for the output's shape where the slices will appear."""
+        """Ask for the output's shape where the stack will appear."""
         question = next(t for t in beat.labels if t.startswith("output shape?"))
         self.question = LabelText(question, 24, self.theme.output)
-        self.question.move_to(self.slices_box)
+        self.question.move_to(self.cards[-1])
         return FadeIn(self.question, shift=0.2 * DOWN)
 
     def beat_reveal(self, beat: Beat) -> Animation:
-        """Reveal the empty slices, their headers and the d label."""
+        """Reveal the first card (slice 0, at the back) and the block's three edges."""
         leaving = [self.question] if hasattr(self, "question") else []
-        return make_reveal_animation([*self.slices, *self.slice_headers, self.dim_label], leaving)
+        appearing = [self.cards[0], self.edge_t, self.edge_d, *self.edge_b]
+        if leaving:
+            return Succession(make_reveal_animation([], leaving), make_reveal_animation(appearing))
+        return make_reveal_animation(appearing)
+
+    def _next_card(self, b: int) -> Animation:
+        """Set slice ``b``'s card in front of the stack; the cards behind dim."""
+        # Everything landed so far is on the cards behind slice b.
+        behind: list[Mobject] = [self.card_texts[k] for k in range(b)]
+        behind += [tag for k in range(b) for tag in self.card_tags(k)]
+        behind += self._landed_texts
+        step = self.card_step
+        return AnimationGroup(
+            *[_changed(m, lambda t: t.set_opacity(_BEHIND)) for m in behind],
+            FadeIn(self.cards[b], shift=-step),
+            _changed(self.edge_t, lambda t: t.shift(step)),
+            _changed(self.edge_d, lambda t: t.shift(step)),
+        )
 
     def _lookup(self, position: tuple[int, ...]) -> Animation:
         b = position[0]
@@ -412,13 +514,29 @@ class BatchStage(LookupStage):
             (c for c in self.cells.values() if c.kind == "output" and c.index[:-1] == position),
             key=lambda c: c.index,
         )
-        targets = [block.make_cell(cell) for cell in cells]
+        targets = [block.make_cell(cell).set_z_index(2 * b + 2) for cell in cells]
         self.landed.add(position)
-        # A moving chip passes over the chips above it, so it is drawn on top.
         self.scene.bring_to_front(chip)
-        return make_batch_lookup_animation(
-            chip, self.batch_homes[position], self.lane_y, self.grid, row, targets, self.theme
+        first = self.grid.row_cells(row)[0]
+        start = first.get_center()
+        x = self.route_x + (start[0] - self.grid.body.get_left()[0])
+        route = [xyz(x, start[1]), xyz(x, targets[0].get_center()[1])] if self.route_x else []
+        tag = self.tags.get(position)
+        lookup = make_batch_lookup_animation(
+            chip,
+            self.batch_homes[position],
+            self.lane_y,
+            self.grid,
+            row,
+            targets,
+            self.theme,
+            route=route,
+            provenance=[tag] if tag is not None else [],
         )
+        self._landed_texts.extend(targets)
+        if b > 0 and position[1] == 0:
+            return Succession(self._next_card(b), lookup)
+        return lookup
 
     def beat_lookup(self, beat: Beat) -> Animation:
         """Walk one chip to its row and copy the row into its slice."""
@@ -432,27 +550,19 @@ class BatchStage(LookupStage):
         return Succession(*[self._lookup(position) for position in fresh])
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Gather B, T and d into the output's shape, B × T × d, and outline the output."""
+        """Write the output's shape, B × T × d, below the stack; its edges light up."""
         theme = self.theme
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
-        shape = ShapeLabel(sizes, _LABEL_FONT + 2, theme.output)
-        title = SansText("output", _LABEL_FONT + 2, theme.output)
+        shape = ShapeLabel(sizes, HEADING_FONT, theme.output)
+        title = SansText("output", HEADING_FONT, theme.output)
         label = VGroup(title, shape).arrange(RIGHT, buff=0.2)
-        # It replaces "d = ...", right-aligned on the first line of slice headers.
-        room = self.corner_slice.body.get_right()[0] - self.corner_header.get_right()[0] - 0.3
-        if label.width > room:
-            label.scale_to_fit_width(room)
-        label.move_to(self.dim_label).align_to(self.dim_label, RIGHT)
-        batch_number, length_number = self.axis_texts[0][1], self.axis_texts[1][1]
-        numbers = [part for part in shape if isinstance(part, NumberText)]
-        signs = [part for part in shape if not isinstance(part, NumberText)]
+        # Below the front card, right-aligned, level with "d = ...".
+        label.move_to(self.edge_d[1]).align_to(self.cards[-1][0], RIGHT)
+        # The edges' numbers take the output colour as the shape is written.
+        edges: list[Mobject] = [self.edge_t[1][1], self.edge_d[1][1]]
+        if self.batch > 1:
+            edges.insert(0, self.edge_b[1][1])
         return AnimationGroup(
-            # B and T keep their labels on the batch; copies fly to the shape.
-            TransformFromCopy(batch_number, numbers[0]),
-            TransformFromCopy(length_number, numbers[1]),
-            ReplacementTransform(self.dim_label[1], numbers[2]),
-            FadeOut(self.dim_label[0]),
-            FadeIn(title),
-            *[FadeIn(sign) for sign in signs],
-            Create(SurroundingRectangle(self.output_group, color=theme.output, buff=0.1)),
+            FadeIn(label, shift=0.15 * UP),
+            *[_changed(n, lambda t: t.set_color(theme.output)) for n in edges],
         )

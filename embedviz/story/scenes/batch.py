@@ -161,7 +161,7 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
     )
 
     def land(b: int, t: int) -> None:
-        rec.fill_output((b, t), output[b, t])
+        rec.fill_output((b, t), output[b, t], ids[b][t])
 
     first = ids[0]
     land(0, 0)
