@@ -26,6 +26,8 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
+    Line,
+    Rectangle,
     ReplacementTransform,
     Scene,
     Succession,
@@ -348,6 +350,54 @@ class LargeVocabStage(LookupStage):
         self.chip_homes = [chip.get_center().copy() for chip in self.chips]
         # Output positions that have landed, in landing order.
         self.filled: list[tuple[int, ...]] = []
+        self._build_minimap(tallest)
+
+    def _build_minimap(self, height: float) -> None:
+        """Build a scroll bar of the whole vocabulary beside the grid: where the view is.
+
+        The track stands for rows 0 to V-1, top to bottom; a tick marks each
+        row the window shows, and the thumb sits on the row being looked up,
+        so a scroll from row 1 to row 4821 is a visible journey down the bar.
+        """
+        theme = self.theme
+        body = self.grid.body
+        self.map_x = body.get_right()[0] + _SEPARATION / 2
+        self.map_top = body.get_top()[1]
+        self.map_height = height
+        track = Line(
+            xyz(self.map_x, self.map_top), xyz(self.map_x, self.map_top - height), stroke_width=3
+        )
+        track.set_stroke(theme.muted, opacity=0.6)
+        self.map_ticks = self._map_ticks(self.board.beats[0].window)
+        self.map_thumb = Rectangle(width=0.16, height=max(0.08, height * 0.03))
+        self.map_thumb.set_fill(theme.highlight, opacity=1.0).set_stroke(width=0)
+        self.map_thumb.move_to(xyz(self.map_x, self._map_y(self.board.beats[0].window.rows[0])))
+        self.minimap = VGroup(track, self.map_ticks, self.map_thumb)
+
+    def _map_y(self, row: int) -> float:
+        """Return the height on the scroll bar that stands for a row of the table."""
+        return float(self.map_top - self.map_height * (row + 0.5) / self.board.vocab_size)
+
+    def _map_ticks(self, window: Window) -> VGroup:
+        """Return a tick on the scroll bar for each row a window shows."""
+        ticks = VGroup(
+            *[
+                Line(xyz(self.map_x - 0.07, y), xyz(self.map_x + 0.07, y), stroke_width=2)
+                for y in (self._map_y(row) for row in window.rows)
+            ]
+        )
+        return ticks.set_stroke(self.theme.text, opacity=0.8)
+
+    def _map_scroll(self, beat: Beat) -> list[Animation]:
+        """Move the scroll bar's ticks to a beat's window and its thumb to the featured row."""
+        moves: list[Animation] = [
+            Transform(self.map_ticks, self._map_ticks(beat.window), run_time=_SCROLL_TIME)
+        ]
+        if beat.highlight is not None:
+            y = self._map_y(beat.highlight.row)
+            target = self.map_thumb.copy().move_to(xyz(self.map_x, y))
+            moves.append(Transform(self.map_thumb, target, run_time=_SCROLL_TIME))
+        return moves
 
     def _layout_chips(self) -> None:
         """Put the sentence's chips in one line under the title, as large as fits."""
@@ -403,6 +453,7 @@ class LargeVocabStage(LookupStage):
             self.grid_title,
             *self.chips,
             self.chips_label,
+            self.minimap,
             *([self.legend] if self.legend is not None else []),
         ]
         return make_reveal_animation(parts)
@@ -422,8 +473,8 @@ class LargeVocabStage(LookupStage):
         scroll = self.grid.scroll_to(beat.window)
         if scroll is None:
             label = self.grid.row_labels[beat.highlight.row]
-            return AnimationGroup(chip, Indicate(label, scale_factor=1.6))
-        return AnimationGroup(chip, scroll)
+            return AnimationGroup(chip, Indicate(label, scale_factor=1.6), *self._map_scroll(beat))
+        return AnimationGroup(chip, scroll, *self._map_scroll(beat))
 
     def _output_cells(self, position: tuple[int, ...]) -> list[NumberText]:
         cells = super()._output_cells(position)
@@ -501,14 +552,19 @@ class LargeVocabStage(LookupStage):
         assert beat.output is not None
         scroll = self.grid.scroll_to(beat.window)
         if scroll is None:
-            return self._lookup_animation(beat)
+            return AnimationGroup(self._lookup_animation(beat), *self._map_scroll(beat))
         self.filled = list(beat.output.filled)
         position, row = beat.highlight.position[-1], beat.highlight.row
         chip, home = self.chips[position], self.chip_homes[position]
         self._to_front(chip)
         box = self.grid.row_box(row, self.theme)
         return Succession(
-            AnimationGroup(scroll, make_walk_animation(chip, self.grid, row), Create(box)),
+            AnimationGroup(
+                scroll,
+                make_walk_animation(chip, self.grid, row),
+                Create(box),
+                *self._map_scroll(beat),
+            ),
             make_copy_row_animation(self.grid, row, self._output_cells(beat.highlight.position)),
             AnimationGroup(
                 make_return_animation(chip, self.grid.row_anchor(row, chip.width), home),
