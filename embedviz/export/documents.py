@@ -19,6 +19,7 @@ __all__ = [
     "chapters",
     "chapters_vtt",
     "gallery_html",
+    "language_name",
     "numbers_table_html",
     "snippet_html",
     "transcript_html",
@@ -186,14 +187,19 @@ def transcript_html(board: Storyboard) -> str:
             if beat.narration
         )
         sections.append(f"<section>\n<h2>{html.escape(part.title)}</h2>\n{items}\n</section>")
+    # The page is in the narration's language; embedviz's own words stay English.
+    english = "" if board.language == "en" else ' lang="en"'
     body = (
-        f"<main>\n<h1>Transcript: {html.escape(board.title)}</h1>\n"
-        + "\n".join(sections)
-        + "\n<section>\n<h2>The numbers shown</h2>\n"
+        f"<main>\n<h1><span{english}>Transcript:</span> {html.escape(board.title)}</h1>\n"
+        if english
+        else f"<main>\n<h1>Transcript: {html.escape(board.title)}</h1>\n"
+    ) + (
+        "\n".join(sections)
+        + f"\n<section{english}>\n<h2>The numbers shown</h2>\n"
         + numbers_table_html(board)
         + "\n</section>\n</main>"
     )
-    return _page(f"Transcript: {board.title}", body)
+    return _page(f"Transcript: {board.title}", body, language=board.language)
 
 
 def _cells(beat: Beat, kind: str) -> dict[tuple[int, ...], NumberCell]:
@@ -289,6 +295,8 @@ class ExportedClip:
         Seconds.
     folder
         Its folder in the site.
+    language
+        The BCP 47 tag of its narration (the storyboard's ``language``).
     """
 
     scene: str
@@ -296,10 +304,39 @@ class ExportedClip:
     summary: str
     duration: float
     folder: str
+    language: str = "en"
 
     def path(self, suffix: str) -> str:
         """Return a file's site-relative path, e.g. ``path('mp4')``."""
         return f"{self.folder}/{self.scene}.{suffix}"
+
+
+# Names of common caption languages, in their own language, for the track menu.
+_LANGUAGE_NAMES = {
+    "de": "Deutsch",
+    "en": "English",
+    "es": "Español",
+    "fr": "Français",
+    "it": "Italiano",
+    "nl": "Nederlands",
+    "pt": "Português",
+}
+
+
+def language_name(tag: str) -> str:
+    """Return a caption track's menu label for a BCP 47 tag, e.g. ``Deutsch`` for ``de``.
+
+    Parameters
+    ----------
+    tag
+        The narration's language tag.
+
+    Returns
+    -------
+    str
+        The language's own name, or the tag itself for one not listed.
+    """
+    return _LANGUAGE_NAMES.get(tag.split("-")[0].lower(), tag)
 
 
 def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
@@ -321,15 +358,18 @@ def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
     """
     name = clip.scene
     title = html.escape(clip.title)
+    language = html.escape(clip.language)
+    # The figure's words are in the narration's language; the page may be in another.
+    lang = "" if clip.language == "en" else f' lang="{language}"'
     return (
-        f'<figure class="embedviz-clip" id="{name}">\n'
+        f'<figure class="embedviz-clip" id="{name}"{lang}>\n'
         f'  <video controls preload="metadata" playsinline poster="{prefix}{name}.poster.png"\n'
         f'         aria-describedby="{name}-caption" width="854" height="480">\n'
         f'    <source src="{prefix}{name}.webm" type="video/webm">\n'
         f'    <source src="{prefix}{name}.mp4" type="video/mp4">\n'
-        f'    <track kind="captions" srclang="en" label="English"\n'
-        f'           src="{prefix}{name}.en.vtt" default>\n'
-        f'    <track kind="chapters" srclang="en" label="Chapters"\n'
+        f'    <track kind="captions" srclang="{language}" label="{language_name(clip.language)}"\n'
+        f'           src="{prefix}{name}.{language}.vtt" default>\n'
+        f'    <track kind="chapters" srclang="{language}" label="Chapters"\n'
         f'           src="{prefix}{name}.chapters.vtt">\n'
         f"  </video>\n"
         f'  <figcaption id="{name}-caption">{title} ({clip.duration:.0f} s). '

@@ -161,6 +161,7 @@ def export_clip(
     out_dir: str | Path,
     overrides: dict[str, Any] | None = None,
     voice: bool = False,
+    board: Storyboard | None = None,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -177,6 +178,9 @@ def export_clip(
     voice
         Speak the narration with espeak-ng and mix it in; beats stretch to
         fit their sentence, and the exported storyboard records the timing.
+    board
+        A ready (loaded and verified) storyboard to export instead of
+        building one from the options.
 
     Returns
     -------
@@ -187,8 +191,11 @@ def export_clip(
     from embedviz.story.scenes import find_scene
 
     spec = find_scene(scene)
-    board = prepared_storyboard(spec.name, overrides)
-    clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
+    if board is None:
+        board = prepared_storyboard(spec.name, overrides)
+    clip = ExportedClip(
+        spec.name, board.title, spec.summary, board.duration, spec.name, board.language
+    )
     folder = Path(out_dir) / clip.folder
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
@@ -196,7 +203,9 @@ def export_clip(
         sounds = None
         if voice:
             board, sounds = voice_storyboard(board, work / "speech")
-            clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
+            clip = ExportedClip(
+                spec.name, board.title, spec.summary, board.duration, spec.name, board.language
+            )
         movie, beat_ends = _render(board, quality, work, sounds)
         mp4 = folder / f"{spec.name}.mp4"
         shutil.move(str(movie), mp4)
@@ -205,7 +214,7 @@ def export_clip(
     transcode_webm(mp4, folder / f"{spec.name}.webm")
     write_poster(mp4, folder / f"{spec.name}.poster.png")
     name = spec.name
-    (folder / f"{name}.en.vtt").write_text(captions_vtt(board), encoding="utf-8")
+    (folder / f"{name}.{board.language}.vtt").write_text(captions_vtt(board), encoding="utf-8")
     (folder / f"{name}.chapters.vtt").write_text(chapters_vtt(board), encoding="utf-8")
     (folder / f"{name}.transcript.html").write_text(transcript_html(board), encoding="utf-8")
     (folder / f"{name}.numbers.html").write_text(
@@ -227,4 +236,5 @@ def export_clip(
         "summary": clip.summary,
         "duration": clip.duration,
         "folder": clip.folder,
+        "language": clip.language,
     }

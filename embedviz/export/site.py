@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from embedviz.core.errors import EmbedvizError
 from embedviz.export.documents import ExportedClip, gallery_html
 from embedviz.export.media import export_clip
+from embedviz.story.model import Storyboard
 
 __all__ = ["ExportError", "default_jobs", "export_site"]
 
@@ -58,6 +60,7 @@ def export_site(
     overrides: dict[str, Any] | None = None,
     show_progress: bool = True,
     voice: bool = False,
+    boards: Mapping[str, Storyboard] | None = None,
 ) -> list[ExportedClip]:
     """Export scenes and a gallery page into ``out_dir``, replacing it only on success.
 
@@ -77,6 +80,9 @@ def export_site(
         Draw a progress bar for the whole job on stderr.
     voice
         Speak the narration with espeak-ng (see :mod:`embedviz.export.voice`).
+    boards
+        Ready storyboards by scene name (e.g. loaded with ``--storyboard``),
+        exported as they are instead of being built from the options.
 
     Returns
     -------
@@ -94,7 +100,9 @@ def export_site(
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     try:
-        results = _run_jobs(scenes, staging, quality, jobs, overrides, show_progress, voice)
+        results = _run_jobs(
+            scenes, staging, quality, jobs, overrides, show_progress, voice, dict(boards or {})
+        )
         clips = [ExportedClip(**results[name]) for name in scenes]
         (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
         _swap_into_place(staging, target)
@@ -112,6 +120,7 @@ def _run_jobs(
     overrides: dict[str, Any] | None,
     show_progress: bool,
     voice: bool,
+    boards: dict[str, Storyboard],
 ) -> dict[str, dict[str, Any]]:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -128,7 +137,9 @@ def _run_jobs(
     with progress, ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         task = progress.add_task("", total=len(scenes))
         futures: dict[Future[dict[str, Any]], str] = {
-            pool.submit(export_clip, name, quality, str(staging), overrides, voice): name
+            pool.submit(
+                export_clip, name, quality, str(staging), overrides, voice, boards.get(name)
+            ): name
             for name in scenes
         }
         pending = set(futures)

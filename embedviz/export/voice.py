@@ -13,7 +13,7 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.story.model import Storyboard
 from embedviz.story.scenes.common import snap_seconds
 
-__all__ = ["ESPEAK", "require_espeak", "speak", "voice_storyboard"]
+__all__ = ["ESPEAK", "espeak_voice", "require_espeak", "speak", "voice_storyboard"]
 
 ESPEAK = "espeak-ng"
 # A little silence after each sentence before the next beat starts.
@@ -43,7 +43,24 @@ def require_espeak() -> str:
     return found
 
 
-def speak(text: str, target: Path) -> float:
+def espeak_voice(language: str) -> str:
+    """Return the espeak-ng voice for a BCP 47 tag: ``en`` speaks ``en-us``, ``de`` ``de``.
+
+    Parameters
+    ----------
+    language
+        The storyboard's ``language``.
+
+    Returns
+    -------
+    str
+        An espeak-ng voice name (espeak-ng names voices by lower-case tags).
+    """
+    tag = language.lower()
+    return "en-us" if tag == "en" else tag
+
+
+def speak(text: str, target: Path, language: str = "en") -> float:
     """Speak one sentence into a WAV file.
 
     Parameters
@@ -52,6 +69,8 @@ def speak(text: str, target: Path) -> float:
         The sentence.
     target
         The ``.wav`` file to write.
+    language
+        The BCP 47 tag of the sentence; it chooses the voice.
 
     Returns
     -------
@@ -60,7 +79,7 @@ def speak(text: str, target: Path) -> float:
     """
     executable = require_espeak()
     subprocess.run(
-        [executable, "-v", "en-us", "-s", "165", "-w", str(target), text],
+        [executable, "-v", espeak_voice(language), "-s", "165", "-w", str(target), text],
         check=True,
         capture_output=True,
     )
@@ -81,7 +100,7 @@ def voice_storyboard(board: Storyboard, folder: Path) -> tuple[Storyboard, list[
     Returns
     -------
     tuple
-        The retimed storyboard (its options record ``voice``) and, per beat
+        The retimed storyboard (its ``voice`` records the engine) and, per beat
         of :meth:`Storyboard.all_beats`, its WAV file or ``None``.
     """
     folder.mkdir(parents=True, exist_ok=True)
@@ -93,11 +112,10 @@ def voice_storyboard(board: Storyboard, folder: Path) -> tuple[Storyboard, list[
             sounds.append(None)
             continue
         path = folder / f"beat-{number:03d}.wav"
-        spoken = speak(beat.narration, path)
+        spoken = speak(beat.narration, path, board.language)
         # Round up to whole ticks so beats still start on frames.
         needed = snap_seconds(math.ceil((spoken + _PAUSE) / _TICK) * _TICK)
         durations.append(max(beat.duration, needed))
         sounds.append(path)
     retimed = board.retimed(durations)
-    options = {**retimed.options, "voice": ESPEAK}
-    return replace(retimed, options=options), sounds
+    return replace(retimed, voice=ESPEAK), sounds

@@ -106,10 +106,7 @@ class LookupStage(Stage):
         ).arrange(RIGHT, buff=0.25)
         self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
         self.grid_title.align_to(self.grid.body, LEFT)
-        note = next(
-            (t for b in board.beats for t in b.labels if t.endswith("values shown as float32")),
-            None,
-        )
+        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
         self.dtype_note = LabelText(note, 16, theme.muted) if note else None
         if self.dtype_note is not None:
             self.dtype_note.next_to(self.grid_title, UP, buff=0.1).align_to(self.grid_title, LEFT)
@@ -147,8 +144,8 @@ class LookupStage(Stage):
         assert board.printed is not None
         shape = _output_shape(final)
         lines, omitted = split_printed(board.printed, shape)
-        omitted_label = next((t for t in final.labels if "more lines" in t), None)
-        code_text = next(t for t in final.labels if t.startswith("embedding_layer("))
+        omitted_label = final.labels.get("printed_omitted")
+        code_text = final.label("code")
         width = max(len(t) for t in board.printed.split("\n"))
         per_unit = char_advance(1.0)
         font_size = min(22.0, (_GRID_RIGHT - _GRID_LEFT + 7.0) / (per_unit * (width + 1)))
@@ -180,7 +177,7 @@ class LookupStage(Stage):
 
     def beat_predict(self, beat: Beat) -> Animation:
         """Ask for the output shape before revealing it."""
-        question = next(t for t in beat.labels if t.startswith("output shape?"))
+        question = beat.label("question")
         self.question = LabelText(question, 24, self.theme.output)
         assert self.output is not None
         self.question.move_to(self.output.body)
