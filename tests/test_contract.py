@@ -352,3 +352,121 @@ def test_the_german_example_is_what_the_script_writes_and_true_to_the_core() -> 
         german.duration >= original.duration
         for german, original in zip(example.beats, english.beats, strict=True)
     )
+
+
+# -- rendering: labels by role, edited files ------------------------------------------
+
+
+def _reworded(board: Storyboard) -> Storyboard:
+    """Reword every label of every beat, keeping its role."""
+    beats = tuple(
+        replace(beat, labels={role: f"~{text}~" for role, text in beat.labels.items()})
+        for beat in board.beats
+    )
+    return replace(board, beats=beats)
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [
+        "SingleTokenLookup",
+        "SequenceLookup",
+        "BatchLookup",
+        "OneHotEquivalence",
+        "ParameterCount",
+        "TrainingNudge",
+        "PositionBlindness",
+    ],
+)
+def test_reworded_labels_still_render(scene: str, tmp_path: Path) -> None:
+    from tests.conftest import dry_run
+
+    board = _reworded(_board(scene))
+    reworded = {text for beat in board.beats for text in beat.labels.values()}
+    assert reworded, "the scene has labels to reword"
+    run = dry_run(scene, media_dir=tmp_path, board=board)
+    shown = {text for checkpoint in run.checkpoints for text in checkpoint.labels}
+    original = {t for beat in _board(scene).beats for t in beat.labels.values()}
+    assert reworded <= shown
+    assert not (original & shown - reworded), "an old wording is still drawn"
+
+
+def test_the_german_file_plays_with_german_captions(tmp_path: Path) -> None:
+    from tests.conftest import dry_run
+
+    board = load_storyboard(EXAMPLE)
+    run = dry_run(board.scene, media_dir=tmp_path, board=board)
+    assert [c.beat.name for c in run.checkpoints] == [b.name for b in board.beats]
+    for checkpoint, beat in zip(run.checkpoints, board.beats, strict=True):
+        captions = [t for t in checkpoint.texts if " ".join(t.split()) == beat.narration]
+        assert len(captions) == 1, beat.name
+    assert any("Die ID 2 ist eine Zeilennummer" in t for t in run.checkpoints[3].texts)
+    assert run.checkpoints[0].texts.count(board.title) == 1
+
+
+@pytest.mark.slow
+def test_render_and_export_from_the_german_file(tmp_path: Path) -> None:
+    from html.parser import HTMLParser
+
+    renders = tmp_path / "renders"
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "embedviz.cli"]
+    rendered = subprocess.run(
+        [
+            *command,
+            "render",
+            "--storyboard",
+            str(EXAMPLE),
+            "--format",
+            "png",
+            "-ql",
+            "-o",
+            str(renders),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
+    assert rendered.returncode == 0, rendered.stderr
+    assert rendered.stdout.strip() == str(renders / "SequenceLookup.de.png")
+    assert (renders / "SequenceLookup.de.png").stat().st_size > 0
+
+    site = tmp_path / "site"
+    exported = subprocess.run(
+        [*command, "export", "--storyboard", str(EXAMPLE), "--out", str(site), "-j", "1"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
+    assert exported.returncode == 0, exported.stderr
+    folder = site / "SequenceLookup"
+    board = load_storyboard(EXAMPLE)
+    vtt = (folder / "SequenceLookup.de.vtt").read_text(encoding="utf-8")
+    assert not (folder / "SequenceLookup.en.vtt").exists()
+    for beat in board.beats:
+        assert " ".join(beat.narration.split()) in " ".join(vtt.split()), beat.name
+    snippet = (folder / "SequenceLookup.snippet.html").read_text(encoding="utf-8")
+    assert 'srclang="de" label="Deutsch"' in snippet
+    assert 'src="SequenceLookup.de.vtt"' in snippet
+    transcript = (folder / "SequenceLookup.transcript.html").read_text(encoding="utf-8")
+    assert '<html lang="de">' in transcript
+    assert board.beats[0].narration.split(":")[0] in transcript
+
+    class Lang(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.langs: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.langs += [value or "" for name, value in attrs if name == "lang"]
+
+    parser = Lang()
+    parser.feed((site / "index.html").read_text(encoding="utf-8"))
+    assert "de" in parser.langs
+    written = load_storyboard(folder / "SequenceLookup.storyboard.json")
+    assert written.language == "de"
+    assert verify_storyboard(written) == []

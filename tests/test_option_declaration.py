@@ -22,7 +22,8 @@ END = "<!-- /options-table -->"
 
 def test_readme_table_is_the_declaration() -> None:
     text = README.read_text(encoding="utf-8")
-    assert START in text and END in text
+    assert START in text
+    assert END in text
     table = text.split(START, 1)[1].split(END, 1)[0].strip("\n") + "\n"
     assert table == options_table()
 
@@ -78,7 +79,8 @@ def test_non_ascii_digits_on_the_command_line_are_refused(
     assert main(["lookup", flag, value]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert f"{flag}: " in err and "ASCII digits" in err
+    assert f"{flag}: " in err
+    assert "ASCII digits" in err
     assert "Traceback" not in err
 
 

@@ -151,7 +151,12 @@ class LookupStage(Stage):
         font_size = min(22.0, (_GRID_RIGHT - _GRID_LEFT + 7.0) / (per_unit * (width + 1)))
         self.code = LabelText(code_text, font_size, self.theme.chip)
         self.printed = PrintedTensor(
-            lines, final.numbers, omitted_label if omitted else None, font_size, self.theme
+            lines,
+            final.numbers,
+            final.labels,
+            omitted_label if omitted else None,
+            font_size,
+            self.theme,
         )
         self.code.move_to(xyz(0, -1.55)).align_to(xyz(_GRID_LEFT, 0), LEFT)
         self.printed.next_to(self.code, DOWN, buff=0.3, aligned_edge=LEFT)
@@ -236,7 +241,7 @@ class LookupStage(Stage):
 
     def beat_grad_fn(self, beat: Beat) -> Animation:
         """Point at the grad_fn label."""
-        piece = self.printed.find_label("grad_fn")
+        piece = self.printed.last_text_piece()
         return Create(SurroundingRectangle(piece, color=self.theme.chip, buff=0.05))
 
 
