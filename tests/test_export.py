@@ -29,6 +29,7 @@ from embedviz.export.documents import (
     snippet_html,
 )
 from embedviz.export.site import ExportError, export_site
+from embedviz.story.contract import load_storyboard, verify_storyboard
 from embedviz.story.scenes import SCENES, build_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
@@ -371,7 +372,9 @@ def test_voice_is_mixed_in_and_beats_wait_for_their_sentence(tmp_path: Path, sna
     export_site(["SingleTokenLookup"], site, jobs=1, show_progress=False, voice=True)
     folder = site / "SingleTokenLookup"
     board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
-    assert board["options"]["voice"] == "espeak-ng"
+    assert board["voice"] == "espeak-ng"
+    # The retimed file is still true to the core: timing is the author's to change.
+    assert verify_storyboard(load_storyboard(folder / "SingleTokenLookup.storyboard.json")) == []
     plain = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     durations = [beat["duration"] for beat in board["beats"]]
     assert all(v >= p.duration for v, p in zip(durations, plain.beats, strict=True))
