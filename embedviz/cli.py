@@ -155,13 +155,17 @@ def _given_options(args: argparse.Namespace) -> list[str]:
 
 def _load_checked(path: str) -> Any:
     """Load a storyboard file and refuse it unless it is true to the core."""
-    from embedviz.story.contract import check_storyboard, load_storyboard
+    from embedviz.inputs import verified_problems
+    from embedviz.story.contract import load_storyboard
 
     board = load_storyboard(path)
-    try:
-        return check_storyboard(board)
-    except EmbedvizError as error:
-        raise EmbedvizError(f"{path}: {error}") from None
+    problems = verified_problems(board)
+    if problems:
+        more = (
+            f" (and {len(problems) - 1} more; run 'embedviz verify')" if len(problems) > 1 else ""
+        )
+        raise EmbedvizError(f"{path}: refused: {problems[0]}{more}")
+    return board
 
 
 def _cmd_storyboard(args: argparse.Namespace) -> int:
@@ -210,11 +214,8 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from embedviz.story.contract import (
-        UnreadableStoryboardError,
-        load_storyboard,
-        verify_storyboard,
-    )
+    from embedviz.inputs import verified_problems
+    from embedviz.story.contract import UnreadableStoryboardError, load_storyboard
 
     status = 0
     for path in args.files:
@@ -228,7 +229,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             print(error)
             status = max(status, 1)
             continue
-        problems = verify_storyboard(board)
+        problems = verified_problems(board)
         for problem in problems:
             print(f"{path}: {problem}")
         if problems:

