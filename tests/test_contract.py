@@ -100,6 +100,17 @@ def test_schema_rejects_what_the_model_rejects(validator: jsonschema.Draft202012
     data = json.loads(_board().to_json())
     data["beats"][0]["colour"] = "red"
     assert not validator.is_valid(data)
+    # Per layout: an action, a kind and a label role of another layout.
+    for edit in (
+        lambda d: d["beats"][0].update(action="scroll"),
+        lambda d: d["beats"][0]["numbers"][0].update(kind="dtype_bytes"),
+        lambda d: d["beats"][0]["labels"].update(mark_000001="nudged"),
+    ):
+        data = json.loads(_board().to_json())
+        edit(data)
+        assert not validator.is_valid(data)
+        with pytest.raises(StoryboardError, match="not a"):
+            storyboard_from_data(data)
 
 
 # -- versions and construction-time validation -----------------------------------

@@ -25,6 +25,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.story.model import (
+    LAYOUTS,
     MAX_BEAT_SECONDS,
     MIN_RUN_TIME,
     SCHEMA_URL,
@@ -158,10 +159,12 @@ def json_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of a storyboard file.
 
     Generated from the model's dataclasses and type hints, so it follows the
-    model: number kinds, actions and layouts are enumerations, every object
-    rejects unknown keys, and ``version`` must be :data:`SCHEMA_VERSION`. The
-    per-layout rules (which kinds and actions each layout may use), the timing
-    limits and the window checks are enforced when a file is loaded.
+    model: number kinds, actions and layouts are enumerations, each layout's
+    kinds, actions and label roles come from
+    :data:`~embedviz.story.model.LAYOUTS`, every object rejects unknown keys,
+    and ``version`` must be :data:`SCHEMA_VERSION`. Checks that JSON Schema
+    cannot express (``run_time <= duration``, cells inside the window, unique
+    beat names) are made when a file is loaded.
 
     Returns
     -------
@@ -179,6 +182,34 @@ def json_schema() -> dict[str, Any]:
     beat = defs["Beat"]["properties"]
     beat["run_time"] = {**beat["run_time"], "minimum": MIN_RUN_TIME}
     beat["duration"] = {**beat["duration"], "minimum": MIN_RUN_TIME, "maximum": MAX_BEAT_SECONDS}
+    # What each layout may show, as declared in LAYOUTS.
+    board["allOf"] = [
+        {
+            "if": {"properties": {"layout": {"const": name}}, "required": ["layout"]},
+            "then": {
+                "properties": {
+                    "beats": {
+                        "items": {
+                            "properties": {
+                                "action": {"enum": sorted(spec.actions)},
+                                "numbers": {
+                                    "items": {"properties": {"kind": {"enum": sorted(spec.kinds)}}}
+                                },
+                                "labels": {
+                                    "propertyNames": {
+                                        "pattern": "^(?:" + "|".join(spec.roles) + ")$"
+                                        if spec.roles
+                                        else "^$"
+                                    }
+                                },
+                            }
+                        }
+                    }
+                }
+            },
+        }
+        for name, spec in LAYOUTS.items()
+    ]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
