@@ -361,6 +361,7 @@ def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
     language = html.escape(clip.language)
     # The figure's words are in the narration's language; the page may be in another.
     lang = "" if clip.language == "en" else f' lang="{language}"'
+    english = "" if clip.language == "en" else ' lang="en"'
     return (
         f'<figure class="embedviz-clip" id="{name}"{lang}>\n'
         f'  <video controls preload="metadata" playsinline poster="{prefix}{name}.poster.png"\n'
@@ -373,7 +374,8 @@ def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
         f'           src="{prefix}{name}.chapters.vtt">\n'
         f"  </video>\n"
         f'  <figcaption id="{name}-caption">{title} ({clip.duration:.0f} s). '
-        f'<a href="{prefix}{name}.transcript.html">Read the transcript and the numbers shown</a>.'
+        f'<a href="{prefix}{name}.transcript.html"{english}>'
+        "Read the transcript and the numbers shown</a>."
         f"</figcaption>\n"
         f"</figure>\n"
     )
