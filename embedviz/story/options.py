@@ -124,7 +124,12 @@ class SceneOptions:
     dim: int | None = _option(
         None, "d, the columns of a seeded table", shown_default="3", metavar="D"
     )
-    seed: int = _option(123, "the seed; all randomness comes from it", metavar="SEED")
+    seed: int = _option(
+        123,
+        "the seed; all randomness comes from it. As with torch.manual_seed, any whole number "
+        "from -2**63 to 2**64-1, taken modulo 2**64 (--seed=-1 is seed 2**64-1)",
+        metavar="SEED",
+    )
     init: Init = _option(
         "torch",
         "torch reproduces torch.manual_seed(seed); nn.Embedding(V, d).weight; "
