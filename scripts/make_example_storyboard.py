@@ -6,23 +6,24 @@ Run from the repository root::
 
 It builds the default SequenceLookup storyboard, then changes only what an
 author may change: the title, the narration of every beat, the language tag
-and the holds (German sentences are longer, so some beats stay on screen a
-little longer). Every number, label and ID stays as the core computed it, so
+the holds (German sentences are longer, so some beats stay on screen a little
+longer), and the phrases: the German narration split into caption cues, with
+the words a voice should say. Every number, label and ID stays as the core computed it, so
 ``embedviz verify examples/SequenceLookup.de.json`` passes. The tests check
 that the committed file is exactly what this script writes.
 """
 
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 from embedviz.story.model import Storyboard
+from embedviz.story.phrases import ceil_ticks, make_phrases
 from embedviz.story.scenes import build_storyboard
 
-__all__ = ["TARGET", "german_storyboard", "main"]
+__all__ = ["TARGET", "german_storyboard", "main", "speak_german"]
 
 TARGET = Path("examples/SequenceLookup.de.json")
 
@@ -68,9 +69,11 @@ NARRATION = {
         "Dimension des Embeddings."
     ),
 }
-# German words are longer than English ones: read at 2.6 words a second.
-_WORDS_PER_SECOND = 2.6
-_TICK = 0.2
+
+
+def speak_german(text: str) -> str:
+    """Return how a German voice should say a phrase: ``6 × 3`` is ``6 mal 3``."""
+    return text.replace("\u00d7", "mal")
 
 
 def german_storyboard() -> Storyboard:
@@ -86,9 +89,11 @@ def german_storyboard() -> Storyboard:
     beats = []
     for beat in board.beats:
         text = NARRATION[beat.name]
-        reading = len(text.split()) / _WORDS_PER_SECOND
-        ticks = math.ceil(max(beat.duration, reading + 0.6) / _TICK - 1e-9)
-        beats.append(replace(beat, narration=text, duration=round(ticks * _TICK, 6)))
+        # One caption cue per phrase, each held for its reading time; the beat
+        # is held at least as long as its German phrases need.
+        phrases = make_phrases(text, speak_german)
+        duration = max(beat.duration, ceil_ticks(sum(phrase.duration for phrase in phrases)))
+        beats.append(replace(beat, narration=text, phrases=phrases, duration=duration))
     return replace(board, title=TITLE, language="de", beats=tuple(beats))
 
 

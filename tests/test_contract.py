@@ -509,3 +509,26 @@ def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) ->
         f"options 'pieces': the file says {['[CLS]', 'embedded', *board.options.pieces[2:]]}, "
         f"the tokenizer gives {list(board.options.pieces)} for the recorded text"
     ]
+
+
+def test_rewritten_narration_gets_new_phrases_on_load() -> None:
+    board = _board()
+    text = "Vier IDs gehen hinein. Wie viele Zeilen hat die Ausgabe, und wie viele Werte?"
+
+    def edit(data: dict[str, Any]) -> None:
+        data["language"] = "de"
+        data["beats"][1]["narration"] = text
+
+    loaded = _edit_json(board, edit)
+    phrases = _beat(loaded, "predict").phrases
+    assert " ".join(phrase.text for phrase in phrases) == text
+    assert [phrase.spoken for phrase in phrases] == [phrase.text for phrase in phrases]
+    assert verify_storyboard(loaded) == []
+    # Phrases that already spell the narration are kept as the author wrote them.
+    assert _beat(loaded, "intro").phrases == _beat(board, "intro").phrases
+
+    def too_long(data: dict[str, Any]) -> None:
+        data["beats"][4]["narration"] = " ".join(["Ein sehr langer Satz."] * 30)
+
+    with pytest.raises(StoryboardError, match=r"beat 'lookup-1'.*'phrases'.*lengthen 'duration'"):
+        _edit_json(board, too_long)

@@ -55,8 +55,9 @@ __all__ = [
 SCHEMA_ID = SCHEMA_URL
 # Storyboard fields an author may change; every other field is re-derived.
 EDITABLE_FIELDS = frozenset({"title", "language", "voice"})
-# Beat fields an author may change (the timing stays within the beat limits).
-EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration"}
+# Beat fields an author may change (the timing stays within the beat limits). The
+# phrases follow the narration: where they no longer spell it, loading derives them again.
+EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration", "phrases"}
 # Keys written for readers' convenience and ignored on load.
 _DERIVED_KEYS: dict[type, frozenset[str]] = {Storyboard: frozenset({"duration"})}
 
@@ -352,7 +353,30 @@ def storyboard_from_data(data: object) -> Storyboard:
             "which this embedviz reads; upgrade embedviz to read it"
         )
     board: Storyboard = _load(Storyboard, data, "storyboard")
-    return board
+    return _rephrased(board)
+
+
+def _rephrased(board: Storyboard) -> Storyboard:
+    """Derive the phrases again of every beat whose narration an author rewrote."""
+    from dataclasses import replace
+
+    from embedviz.story.phrases import make_phrases
+    from embedviz.story.spoken import spoken_form
+
+    def speak(text: str) -> str:
+        # The verbaliser speaks English; other languages are spoken as written
+        # (an author may correct a phrase's 'spoken' form in the file).
+        return spoken_form(text) if board.language.split("-")[0].lower() == "en" else text
+
+    if board.parts:
+        return replace(board, parts=tuple(_rephrased(part) for part in board.parts))
+    beats = []
+    for beat in board.beats:
+        written = " ".join(" ".join(phrase.text for phrase in beat.phrases).split())
+        if written != " ".join(beat.narration.split()):
+            beat = replace(beat, phrases=make_phrases(beat.narration, speak))
+        beats.append(beat)
+    return replace(board, beats=tuple(beats))
 
 
 def load_storyboard(path: str | Path) -> Storyboard:

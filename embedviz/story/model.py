@@ -39,6 +39,7 @@ __all__ = [
     "NumberCell",
     "NumberKind",
     "OutputState",
+    "Phrase",
     "Storyboard",
     "StoryboardError",
     "TokenIds",
@@ -530,6 +531,32 @@ class OutputState:
 
 
 @dataclass(frozen=True)
+class Phrase:
+    """One caption cue of a beat's narration, and what is said while it shows.
+
+    Attributes
+    ----------
+    text
+        The written form, shown as the caption (at most two lines of 42
+        characters; see :mod:`embedviz.story.phrases`).
+    spoken
+        The same words as they are spoken (``4 × 3`` becomes ``4 by 3``);
+        an author may correct a pronunciation here.
+    start
+        When the phrase starts, in seconds from the start of its beat. Its
+        caption cue and its speech start then.
+    duration
+        How long it is held, in seconds: long enough to read (or, with a
+        voice, to say) plus a short pause.
+    """
+
+    text: str
+    spoken: str
+    start: float
+    duration: float
+
+
+@dataclass(frozen=True)
 class Beat:
     """One step of a scene: an animation, then a hold while it is read.
 
@@ -560,6 +587,10 @@ class Beat:
         punctuation, gap labels, questions), excluding the narration, keyed
         by its role (``question``, ``row_gap_0``, ...). The renderer finds a
         label by its role, never by its text.
+    phrases
+        The narration split into caption cues, back to back from the
+        beat's start; their durations add up to at most ``duration``.
+        Empty when there is no narration.
     """
 
     name: str
@@ -573,6 +604,12 @@ class Beat:
     output: OutputState | None
     numbers: tuple[NumberCell, ...]
     labels: dict[str, str] = field(default_factory=dict)
+    phrases: tuple[Phrase, ...] = ()
+
+    @property
+    def phrase_time(self) -> float:
+        """Seconds the phrases need together (at most :attr:`duration`)."""
+        return round(sum(phrase.duration for phrase in self.phrases), 6)
 
     def __post_init__(self) -> None:
         where = f"beat {self.name!r}"
@@ -621,6 +658,19 @@ class Beat:
             if not isinstance(text, str) or not text:
                 _fail(where, f"label {role!r} must be a non-empty string, not {text!r}")
         _set(self, "labels", labels)
+        phrases = tuple(self.phrases)
+        _set(self, "phrases", phrases)
+        for number, phrase in enumerate(phrases):
+            if not (isinstance(phrase.text, str) and isinstance(phrase.spoken, str)):
+                _fail(where, f"phrase {number}: 'text' and 'spoken' must be strings")
+            _seconds(where, f"phrases[{number}].start", phrase.start)
+            _seconds(where, f"phrases[{number}].duration", phrase.duration)
+        if self.phrase_time > duration + 1e-6:
+            _fail(
+                where,
+                f"field 'phrases' need {self.phrase_time:g} s, longer than its duration "
+                f"{duration:g}; lengthen 'duration'",
+            )
 
     def label(self, role: str) -> str:
         """Return the text of the label with this role.
@@ -883,7 +933,8 @@ class Storyboard:
         Raises
         ------
         ValueError
-            If the count is wrong or a duration is shorter than its animation.
+            If the count is wrong, or a duration is shorter than its
+            animation or than its phrases.
         """
         beats = self.all_beats()
         if len(durations) != len(beats):
@@ -898,6 +949,8 @@ class Storyboard:
                 duration = round(float(next(queue)), 6)
                 if duration < beat.run_time:
                     raise ValueError(f"beat {beat.name} cannot be shorter than its animation")
+                if duration < beat.phrase_time - 1e-6:
+                    raise ValueError(f"beat {beat.name} cannot be shorter than its phrases")
                 new_beats.append(replace(beat, duration=duration))
             return replace(board, beats=tuple(new_beats))
 
