@@ -458,8 +458,11 @@ def test_render_and_export_from_the_german_file(tmp_path: Path) -> None:
     board = load_storyboard(EXAMPLE)
     vtt = (folder / "SequenceLookup.de.vtt").read_text(encoding="utf-8")
     assert not (folder / "SequenceLookup.en.vtt").exists()
+    cues = " ".join(vtt.split())
     for beat in board.beats:
-        assert " ".join(beat.narration.split()) in " ".join(vtt.split()), beat.name
+        # One cue per phrase, each the German words of the file.
+        for phrase in beat.phrases:
+            assert " ".join(phrase.text.split()) in cues, beat.name
     snippet = (folder / "SequenceLookup.snippet.html").read_text(encoding="utf-8")
     assert 'srclang="de" label="Deutsch"' in snippet
     assert 'src="SequenceLookup.de.vtt"' in snippet

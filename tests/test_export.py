@@ -472,7 +472,7 @@ def test_piper_voice_gives_speech_timed_cues_and_web_loudness(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr[-3000:]
     folder = site / "SequenceLookup"
     board = json.loads((folder / "SequenceLookup.storyboard.json").read_text())
-    assert board["options"]["voice"] == "piper:en_US-joe-medium"  # the natural voice
+    assert board["voice"] == "piper:en_US-joe-medium"  # the natural voice
     cues = _cues((folder / "SequenceLookup.en.vtt").read_text())
     assert len(cues) == sum(len(beat["phrases"]) for beat in board["beats"])
     mp4, codec, rate = _decoded_audio(folder / "SequenceLookup.mp4")
