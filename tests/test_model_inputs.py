@@ -190,3 +190,60 @@ def test_a_path_that_exists_but_is_the_wrong_kind_says_so(
     ids = [] if "--text" in args else ["--ids", "1"]
     line = _one_line_failure(run(tmp_path, "lookup", *ids, *args))
     assert needle in line
+
+
+# ------------------------------------------------------------------ model name
+
+
+@pytest.mark.parametrize(
+    ("files", "folder", "name"),
+    [
+        ({"config.json": {"_name_or_path": "acme/tiny-bert"}}, "model", "acme/tiny-bert"),
+        ({"config.json": {"name_or_path": "acme/tiny-gpt"}}, "model", "acme/tiny-gpt"),
+        ({"tokenizer_config.json": {"name_or_path": "acme/tok"}}, "model", "acme/tok"),
+        # A local path is not a name: the folder names the model instead.
+        ({"config.json": {"_name_or_path": "/home/me/ckpt"}}, "my-bert", "my-bert"),
+        ({"config.json": {"_name_or_path": "./ckpt"}}, "model", "project"),
+        ({"config.json": {"_name_or_path": ""}}, "my-bert", "my-bert"),
+        ({"config.json": ["not", "an", "object"]}, "my-bert", "my-bert"),
+        ({"config.json": "raw:{broken"}, "model", "project"),
+        ({}, "model", "project"),
+        ({}, "Model", "project"),
+        ({}, "weights", "project"),
+        ({}, "tiny-llama", "tiny-llama"),
+    ],
+)
+def test_model_name(tmp_path: Path, files: dict[str, object], folder: str, name: str) -> None:
+    from embedviz.core.model_dir import model_name
+
+    path = tmp_path / "project" / folder
+    path.mkdir(parents=True)
+    for file, content in files.items():
+        if isinstance(content, str) and content.startswith("raw:"):
+            (path / file).write_text(content[4:], encoding="utf-8")
+        else:
+            (path / file).write_text(json.dumps(content), encoding="utf-8")
+    assert model_name(path) == name
+    assert model_name(str(path)) == name
+
+
+def test_model_name_of_a_hugging_face_cache_snapshot(tmp_path: Path) -> None:
+    from embedviz.core.model_dir import model_name
+
+    snapshot = tmp_path / "models--acme--tiny-bert" / "snapshots" / "0123abcd"
+    snapshot.mkdir(parents=True)
+    assert model_name(snapshot) == "acme/tiny-bert"
+
+
+def test_the_header_names_the_model_not_its_generic_folder(tmp_path: Path) -> None:
+    folder = _sharded_model(tmp_path / "model", GOOD_MAP)
+    (folder / "config.json").write_text(
+        json.dumps({"_name_or_path": "acme/tiny-gpt", "vocab_size": 4}), encoding="utf-8"
+    )
+    result = run(tmp_path, "storyboard", "single", "--model", str(folder), "--ids", "1")
+    assert result.returncode == 0, result.stderr
+    header = result.stdout.splitlines()[0]
+    assert header.endswith("(4 x 3, model acme/tiny-gpt)"), header
+    (folder / "config.json").unlink()
+    header = run(tmp_path, "storyboard", "single", "--model", str(folder), "--ids", "1")
+    assert header.stdout.splitlines()[0].endswith(f"(4 x 3, model {tmp_path.name})")

@@ -81,6 +81,11 @@ def test_storyboard_shows_the_real_ids_rows_and_shape(
     assert board.ids == ids
     assert list(board.options["pieces"]) == pieces
     assert (board.vocab_size, board.dim) == table.shape == (30522, 384)
+    # The model's folder is called "model"; the header names the model itself,
+    # as its config.json records it.
+    config = json.loads((MODEL / "config.json").read_text(encoding="utf-8"))
+    assert board.source == f"model {config['_name_or_path']}"
+    assert board.source != "model model"
     last = board.beats[-1]
     shown_ids = sorted((c.index, c.value) for c in last.numbers if c.kind == "token_id")
     assert [int(value) for _, value in shown_ids] == ids

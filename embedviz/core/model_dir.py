@@ -8,6 +8,7 @@ are read to find the tensor; the tensor itself is memory-mapped later.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,9 +16,15 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.core.paths import require_file, require_folder
 from embedviz.core.weights import EMBEDDING_TENSOR_NAMES, read_safetensors_header
 
-__all__ = ["ModelFiles", "find_model_files"]
+__all__ = ["ModelFiles", "find_model_files", "model_name"]
 
 _INDEX = "model.safetensors.index.json"
+# Folder names that say nothing about which model is inside.
+_GENERIC_FOLDERS = frozenset(
+    {"model", "models", "weights", "checkpoint", "checkpoints", "files", "hf", "main", "final"}
+)
+# Longest name shown; a longer one is cut with an ellipsis.
+_NAME_LIMIT = 80
 
 
 @dataclass(frozen=True)
@@ -164,3 +171,71 @@ def _describe(found: dict[str, tuple[Path, tuple[int, ...]]]) -> str:
         return "none (the folder holds no 2-D tensor)"
     listed = ", ".join(f"{name} {list(shape)}" for name, shape in two_d[:12])
     return listed + (f" and {len(two_d) - 12} more" if len(two_d) > 12 else "")
+
+
+def model_name(folder: str | Path) -> str:
+    """Return the name a model folder's model goes by, for headers and captions.
+
+    The first of these that is set: ``_name_or_path`` or ``name_or_path`` in
+    its ``config.json``, ``name_or_path`` in its ``tokenizer_config.json``
+    (each only when it is a name such as ``owner/model``, not a local path),
+    ``owner/model`` for a Hugging Face cache folder
+    (``models--owner--model/snapshots/<commit>``), then the folder's own name,
+    or its parent's when the folder has a generic name such as ``model``.
+
+    Parameters
+    ----------
+    folder
+        The model folder.
+
+    Returns
+    -------
+    str
+        One line, at most 80 characters.
+
+    Notes
+    -----
+    ``_name_or_path`` is where the configuration was loaded from before it
+    was saved, so a fine-tuned model may carry its base model's name there.
+    """
+    path = Path(folder)
+    for file, keys in (
+        ("config.json", ("_name_or_path", "name_or_path")),
+        ("tokenizer_config.json", ("name_or_path",)),
+    ):
+        data = _small_json(path / file)
+        for key in keys:
+            value = data.get(key)
+            if isinstance(value, str) and _is_a_name(value):
+                return _one_line(value)
+    absolute = Path(os.path.abspath(path))
+    if absolute.parent.name == "snapshots" and absolute.parent.parent.name.startswith("models--"):
+        return _one_line(absolute.parent.parent.name[len("models--") :].replace("--", "/"))
+    name = absolute.name
+    if name.lower() in _GENERIC_FOLDERS and absolute.parent.name:
+        name = absolute.parent.name
+    return _one_line(name or str(path))
+
+
+def _small_json(file: Path) -> dict[str, object]:
+    """Read a JSON object from a small regular file; ``{}`` for anything else."""
+    try:
+        if not file.is_file() or file.stat().st_size > 1 << 20:
+            return {}
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _is_a_name(value: str) -> bool:
+    """``owner/model`` or ``model``: not empty, not an absolute or relative local path."""
+    text = value.strip()
+    return bool(text) and not (
+        text.startswith(("/", "~", ".", "\\")) or ":" in text or "\\" in text
+    )
+
+
+def _one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _NAME_LIMIT else flat[: _NAME_LIMIT - 1] + "\u2026"
