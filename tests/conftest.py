@@ -129,9 +129,10 @@ def computed_rows(monkeypatch: pytest.MonkeyPatch) -> ComputedRows:
     values are unchanged; only the sizes asked for are recorded.
     """
     import embedviz.core.table as table_module
+    from embedviz.core import torch_init
 
     seen = ComputedRows([], [])
-    real_rows, real_full = table_module.torch_normal_rows, table_module.torch_normal
+    real_rows, real_full = torch_init.torch_normal_rows, torch_init.torch_normal
 
     def rows(seed: int, shape: tuple[int, int], wanted: Any, *args: Any, **kwargs: Any) -> Any:
         indices = tuple(int(i) for i in np.asarray(wanted).reshape(-1))

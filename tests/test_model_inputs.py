@@ -245,5 +245,5 @@ def test_the_header_names_the_model_not_its_generic_folder(tmp_path: Path) -> No
     header = result.stdout.splitlines()[0]
     assert header.endswith("(4 x 3, model acme/tiny-gpt)"), header
     (folder / "config.json").unlink()
-    header = run(tmp_path, "storyboard", "single", "--model", str(folder), "--ids", "1")
-    assert header.stdout.splitlines()[0].endswith(f"(4 x 3, model {tmp_path.name})")
+    again = run(tmp_path, "storyboard", "single", "--model", str(folder), "--ids", "1")
+    assert again.stdout.splitlines()[0].endswith(f"(4 x 3, model {tmp_path.name})")
