@@ -122,7 +122,7 @@ def test_every_number_on_screen_for_the_real_model(dry_run_cache: Any) -> None:
             assert (cell.value, cell.text) == expected(cell, context)
     # A file's table is read exactly, and the IDs are the tokenizer's, not the board's.
     assert context.exact
-    assert context.ids.tolist() == run.storyboard.ids
+    assert context.ids.tolist() == list(run.storyboard.ids)
     pieces = run.storyboard.options["pieces"]
     assert set(pieces) <= set(run.checkpoints[-1].labels)
 
