@@ -142,7 +142,17 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     export.add_argument(
-        "--voice", action="store_true", help="speak the narration offline with espeak-ng"
+        "--voice",
+        nargs="?",
+        const="auto",
+        choices=("auto", "piper", "espeak"),
+        help="speak the narration offline: the best installed voice (Piper when the "
+        "'voice' extra is installed, else espeak-ng), or the one named",
+    )
+    export.add_argument(
+        "--voice-model",
+        metavar="FILE.onnx",
+        help="speak with this Piper voice (its .onnx.json beside it); implies --voice",
     )
     _add_table_options(export)
     return parser
@@ -250,12 +260,14 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
-    if args.voice:
-        from embedviz.export.voice import require_espeak
+    boards = [prepared_storyboard(name, overrides) for name in names]  # bad options fail here
+    voice = None
+    if args.voice or args.voice_model:
+        from embedviz.export.voice import choose_voice
 
-        require_espeak()
-    for name in names:  # bad options fail here, before any rendering
-        prepared_storyboard(name, overrides)
+        # The storyboard's language tag chooses among the installed voices.
+        language = str(getattr(boards[0], "language", "en") or "en")
+        voice = choose_voice(args.voice or "auto", args.voice_model, language)
     try:
         clips = export_site(
             names,
@@ -263,7 +275,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             quality=args.quality,
             jobs=args.jobs or default_jobs(),
             overrides=overrides,
-            voice=args.voice,
+            voice=voice,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
