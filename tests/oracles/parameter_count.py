@@ -67,7 +67,6 @@ def _looked_up(cell: NumberCell, context: Any) -> tuple[float, str]:
 
 
 def _table_value(row: int, col: int, context: Any) -> tuple[float, str]:
-    vocab, dim = _shape(context)
     assert col < 3, "only three corner columns are drawn"
     value = float(context.weight[row, col])
     return value, four_places(value)
