@@ -19,15 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from oracles import Context, expected
+from oracles import Context, expected, make_context
 from oracles.position_blindness import CONTEXT_LENGTH, learned_table, sinusoid
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
-from embedviz.core.table import EmbeddingTable, TorchSeededTable
 from embedviz.story.model import Storyboard
-from embedviz.story.options import SceneOptions, resolve_options
-from embedviz.story.scenes import make_table
+from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.position_blindness import (
     LEARNED_CONTEXT,
     build_position_blindness,
@@ -221,7 +219,8 @@ def test_default_story_shows_equal_rows_then_different_sums() -> None:
     assert [sums[(0, c)].value for c in range(3)] != [sums[(2, c)].value for c in range(3)]
     # The matrix leaves once the lookup has made its point.
     assert not [c for c in board.beats[3].numbers if c.kind == "weight"]
-    assert "P[pos, 2i]   = sin(pos / 10000^(2i/d))" in board.beats[-1].labels.values()
+    # The definition is typeset from Typst maths.
+    assert 'P["pos", 2i] = sin("pos" / 10000^(2i \\/ d))' in board.beats[-1].labels.values()
 
 
 @pytest.mark.parametrize("positions", ["sinusoidal", "learned"])
@@ -264,13 +263,8 @@ def test_sinusoid_oracle_agrees_with_core() -> None:
 
 
 def _context(board: Storyboard) -> Context:
-    options = resolve_options({}, scene="PositionBlindness", environ={})
-    table = make_table(options)
-    full = table.materialise() if isinstance(table, TorchSeededTable) else table
-    assert isinstance(full, EmbeddingTable)
-    weight = np.asarray(full.weight)
-    ids = np.asarray(board.ids)
-    return Context("PositionBlindness", {}, options, board, weight, ids, weight[ids])
+    # The table and IDs come from the scene's options and documented defaults.
+    return make_context("PositionBlindness", {}, board)
 
 
 def test_learned_variant_renders_every_number_inside_the_frame(tmp_path: Path) -> None:

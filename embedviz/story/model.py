@@ -80,11 +80,13 @@ NumberKind = Literal[
     "dtype_bytes",
     "dtype_memory",
     "dtype_total",
+    "equal_to",
     "factor",
     "grad",
     "learned_position",
     "legend",
     "lookup_row",
+    "lookup_value",
     "loss",
     "lr",
     "multiply_adds",
@@ -93,6 +95,7 @@ NumberKind = Literal[
     "one_hot_size",
     "ordinal",
     "output",
+    "output_id",
     "output_size",
     "param_count",
     "pe_col",
@@ -214,7 +217,7 @@ def _spec(kinds: Sequence[str], actions: Sequence[str], roles: Sequence[str] = (
 
 LAYOUTS: dict[str, LayoutSpec] = {
     "lookup": _spec(
-        (*_GRID_KINDS, *_SEQUENCE_KINDS, "printed"),
+        (*_GRID_KINDS, *_SEQUENCE_KINDS, "printed", "equal_to", "output_id"),
         ("count_rows", "dim", "grad_fn", "intro", "lookup", "predict", "print", "reveal", "shape"),
         (*_GRID_ROLES, "code", r"printed_\d+_\d+", "printed_omitted", "question"),
     ),
@@ -240,7 +243,7 @@ LAYOUTS: dict[str, LayoutSpec] = {
         (*_GRID_ROLES, "question"),
     ),
     "large_vocab": _spec(
-        (*_GRID_KINDS, *_SEQUENCE_KINDS, "param_count"),
+        (*_GRID_KINDS, *_SEQUENCE_KINDS, "param_count", "equal_to", "output_id"),
         ("fill_rest", "intro", "lookup", "scroll", "scroll_lookup", "sentence", "shape", "size"),
         _GRID_ROLES,
     ),
@@ -283,6 +286,7 @@ LAYOUTS: dict[str, LayoutSpec] = {
             "dtype_total",
             "factor",
             "lookup_row",
+            "lookup_value",
             "param_count",
             "row_bytes",
             "row_label",

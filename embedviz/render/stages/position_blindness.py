@@ -32,6 +32,7 @@ from manim import (
     VMobject,
 )
 
+from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.mobjects import (
     GridMetrics,
@@ -228,7 +229,7 @@ class PositionStage(LookupStage):
         lines = final.labels_with("formula_")
         parts: list[VMobject]
         if lines:
-            parts = [LabelText(text, _LABEL_FONT, theme.muted) for text in lines]
+            parts = [FormulaText(text, _LABEL_FONT, theme.muted) for text in lines]
         else:
             sizes = sorted(
                 (c for c in self.cells.values() if c.kind == "pe_size"), key=lambda c: c.index
