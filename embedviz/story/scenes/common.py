@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
+from embedviz.core.model_dir import model_name
 from embedviz.core.table import (
     DEFAULT_DIM,
     DEFAULT_VOCAB,
@@ -20,7 +21,15 @@ from embedviz.core.table import (
     Table,
     TorchSeededTable,
 )
-from embedviz.story.model import Beat, Highlight, NumberCell, OutputState, Storyboard, Window
+from embedviz.story.model import (
+    Action,
+    Beat,
+    Highlight,
+    NumberCell,
+    OutputState,
+    Storyboard,
+    Window,
+)
 from embedviz.story.options import SceneOptions
 from embedviz.story.phrases import TICK, ceil_ticks, make_phrases
 from embedviz.story.screen import Screen, int_cell, value_cell
@@ -85,7 +94,7 @@ def make_table(options: SceneOptions) -> Table:
     """
     if options.weights is not None:
         source = (
-            f"model {Path(options.model).name}"
+            f"model {model_name(options.model)}"
             if options.model
             else f"{Path(options.weights).name}"
         )
@@ -138,7 +147,7 @@ class Recorder:
     def beat(
         self,
         name: str,
-        action: str,
+        action: Action,
         narration: str,
         run_time: float,
         highlight: Highlight | None = None,
@@ -277,7 +286,11 @@ class SceneSpec:
         Storyboard
             The scene data.
         """
-        return attach_pieces(self.build(options), options.pieces)
+        from embedviz.story.contract import input_files
+
+        board = attach_pieces(self.build(options), options.pieces)
+        pinned = input_files(options)
+        return replace(board, inputs=pinned) if pinned else board
 
 
 def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboard:
@@ -305,8 +318,10 @@ def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboa
         shown = sorted(
             cell.index for cell in beat.numbers if cell.kind in ("token_id", "output_id")
         )
-        extra = tuple(pieces[index[-1]] for index in shown if index[-1] < len(pieces))
-        beats.append(replace(beat, labels=(*beat.labels, *extra)))
+        extra = {
+            f"piece_{index[-1]}": pieces[index[-1]] for index in shown if index[-1] < len(pieces)
+        }
+        beats.append(replace(beat, labels={**beat.labels, **extra}))
     return replace(board, beats=tuple(beats))
 
 
