@@ -238,7 +238,7 @@ LAYOUTS: dict[str, LayoutSpec] = {
         _GRID_ROLES,
     ),
     "batch": _spec(
-        (*_GRID_KINDS, *_SEQUENCE_KINDS, "batch_dim", "slice"),
+        (*_GRID_KINDS, *_SEQUENCE_KINDS, "batch_dim", "slice", "equal_to", "output_id"),
         ("axes", "dim", "intro", "lookup", "lookup_many", "predict", "reveal", "shape"),
         (*_GRID_ROLES, "question"),
     ),
