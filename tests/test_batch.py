@@ -34,6 +34,11 @@ def _final(board: Storyboard, kind: str) -> dict[tuple[int, ...], Any]:
     return {c.index: c for c in board.beats[-1].numbers if c.kind == kind}
 
 
+def _landed(board: Storyboard, kind: str) -> dict[tuple[int, ...], Any]:
+    """Every cell of a kind that any beat shows (a card in front hides the slice behind)."""
+    return {c.index: c for beat in board.beats for c in beat.numbers if c.kind == kind}
+
+
 # -- the storyboard --------------------------------------------------------------------
 def test_default_batch_fills_two_slices_in_order() -> None:
     board = build_batch_lookup(SceneOptions())
@@ -62,7 +67,10 @@ def test_beats_name_the_batch_axes_before_the_output() -> None:
     assert {c.kind for c in by_name["batch"].numbers} >= {"batch_dim", "token_id"}
     assert not [c for c in by_name["predict"].numbers if c.kind == "output"]
     assert "output shape?" in by_name["predict"].labels.values()
+    # The block is built slice by slice: slice 1 appears when sequence 1 starts.
     slices = [c.index for c in by_name["reveal"].numbers if c.kind == "slice"]
+    assert sorted(slices) == [(0,)]
+    slices = [c.index for c in by_name["lookup-1"].numbers if c.kind == "slice"]
     assert sorted(slices) == [(0,), (1,)]
 
 
@@ -75,7 +83,7 @@ def test_output_cells_are_the_rows_the_ids_select(overrides: dict[str, Any]) -> 
     )
     ids = np.asarray(board.ids)
     window = board.beats[-1].window
-    output = _final(board, "output")
+    output = _landed(board, "output")
     assert set(output) == {
         (b, t, col) for b in range(ids.shape[0]) for t in range(ids.shape[1]) for col in window.cols
     }
@@ -101,10 +109,10 @@ def test_any_small_batch_lands_every_row(data: st.DataObject) -> None:
     table = EmbeddingTable.from_seed(vocab, dim, 123, "normal")
     expected = table.weight[np.asarray(ids)]
     window = board.beats[-1].window
-    for (b, t, col), cell in _final(board, "output").items():
+    for (b, t, col), cell in _landed(board, "output").items():
         assert cell.value == float(expected[b, t, col])
         assert col in window.cols
-    assert len(_final(board, "output")) == batch * length * len(window.cols)
+    assert len(_landed(board, "output")) == batch * length * len(window.cols)
     assert sum(b.duration for b in board.beats) == pytest.approx(board.duration)
 
 
@@ -122,7 +130,7 @@ def test_output_cells_match_torch_embedding(overrides: dict[str, Any]) -> None:
     assert theirs.shape == (*ids.shape, board.dim)
     ours_table = EmbeddingTable.from_seed(board.vocab_size, board.dim, seed, "torch")
     same_weights = torch.nn.functional.embedding(ids, torch.from_numpy(ours_table.weight.copy()))
-    for (b, t, col), cell in _final(board, "output").items():
+    for (b, t, col), cell in _landed(board, "output").items():
         # On the same weights the lookup is a copy: bit for bit.
         assert cell.value == float(same_weights[b, t, col])
         # Against torch's own seeded layer, within its documented rounding.

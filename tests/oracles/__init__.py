@@ -125,11 +125,18 @@ def _legend(cell: NumberCell, context: Context) -> tuple[float, str]:
 
 
 def _equal_to(cell: NumberCell, context: Context) -> tuple[float, str]:
-    """The first output position that holds the same ID as this one."""
+    """The first output position that holds the same ID as this one.
+
+    Positions are filled in row-major order (a batch sequence by sequence), so
+    "first" is first in that order; the value is the last axis of that position.
+    """
+    shape = context.ids.shape
     ids = [int(i) for i in context.ids.reshape(-1)]
-    first = ids.index(ids[cell.index[0]])
-    assert first < cell.index[0], "only a repeated ID is marked equal"
-    return float(first), f"= out[{first}]"
+    here = int(np.ravel_multi_index(cell.index, shape))
+    first = ids.index(ids[here])
+    assert first < here, "only a repeated ID is marked equal"
+    where = tuple(int(i) for i in np.unravel_index(first, shape))
+    return float(where[-1]), "= out[" + ",".join(str(i) for i in where) + "]"
 
 
 def _value(array_of: Callable[[Context], np.ndarray]) -> Callable[..., tuple[float, str]]:

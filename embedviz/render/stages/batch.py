@@ -403,10 +403,8 @@ class BatchStage(LookupStage):
         body = self.slices[-1].body
         brace_t = Brace(body, direction=LEFT, buff=0.08, color=theme.muted)
         brace_t.stretch_to_fit_width(_BRACE_DEPTH).next_to(body, LEFT, buff=0.1)
-        text_t = VGroup(
-            LabelText("T =", _LABEL_FONT, theme.muted),
-            NumberText(by_key[("batch_dim", (1,))], _LABEL_FONT, theme.text),
-        ).arrange(RIGHT, buff=0.1)
+        # B and T keep their numbers on the batch of chips; the block's edges name them.
+        text_t = VGroup(LabelText("T", _LABEL_FONT, theme.muted))
         # The text sits below the card's corner, where no copied row passes.
         text_t.next_to(front, DOWN, buff=0.1).align_to(brace_t, RIGHT)
         brace_d = Brace(body, direction=DOWN, buff=0.06, color=theme.muted)
@@ -427,10 +425,7 @@ class BatchStage(LookupStage):
         start = front.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         end = back_card.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         diagonal = Line(start, end, color=theme.muted, stroke_width=2)
-        text_b = VGroup(
-            LabelText("B =", _LABEL_FONT, theme.muted),
-            NumberText(by_key[("batch_dim", (0,))], _LABEL_FONT, theme.text),
-        ).arrange(RIGHT, buff=0.1)
+        text_b = VGroup(LabelText("B", _LABEL_FONT, theme.muted))
         text_b.next_to(end, LEFT, buff=0.12)
         self.edge_b = VGroup(diagonal, text_b)
         if self.batch == 1:
@@ -492,14 +487,19 @@ class BatchStage(LookupStage):
         return make_reveal_animation(appearing)
 
     def _next_card(self, b: int) -> Animation:
-        """Set slice ``b``'s card in front of the stack; the cards behind dim."""
-        # Everything landed so far is on the cards behind slice b.
-        behind: list[Mobject] = [self.card_texts[k] for k in range(b)]
-        behind += [tag for k in range(b) for tag in self.card_tags(k)]
-        behind += self._landed_texts
+        """Set slice ``b``'s card in front of the stack; the rows it hides leave."""
+        # The card in front hides the rows of the one behind it; its header still shows.
+        behind: list[Mobject] = [self.slices[b - 1].labels, *self.card_tags(b - 1)]
+        behind += [t for t in self._landed_texts if t.cell.index[0] == b - 1]
+        # The elision marks its strips left behind rest at that card's depth.
+        depth = 2 * (b - 1) + 2
+        behind += [
+            m for m in self.scene.mobjects if isinstance(m, LabelText) and m.z_index == depth
+        ]
         step = self.card_step
         return AnimationGroup(
-            *[_changed(m, lambda t: t.set_opacity(_BEHIND)) for m in behind],
+            *[FadeOut(m) for m in behind],
+            _changed(self.cards[b - 1][2], lambda t: t.set_opacity(_BEHIND)),
             FadeIn(self.cards[b], shift=-step),
             _changed(self.edge_t, lambda t: t.shift(step)),
             _changed(self.edge_d, lambda t: t.shift(step)),
@@ -550,19 +550,21 @@ class BatchStage(LookupStage):
         return Succession(*[self._lookup(position) for position in fresh])
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Write the output's shape, B × T × d, below the stack; its edges light up."""
+        """Write the output's shape, B × T × d, below the stack; d leaves its edge."""
         theme = self.theme
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         shape = ShapeLabel(sizes, HEADING_FONT, theme.output)
         title = SansText("output", HEADING_FONT, theme.output)
         label = VGroup(title, shape).arrange(RIGHT, buff=0.2)
-        # Below the front card, right-aligned, level with "d = ...".
-        label.move_to(self.edge_d[1]).align_to(self.cards[-1][0], RIGHT)
-        # The edges' numbers take the output colour as the shape is written.
-        edges: list[Mobject] = [self.edge_t[1][1], self.edge_d[1][1]]
-        if self.batch > 1:
-            edges.insert(0, self.edge_b[1][1])
+        # Right of "d = ...", under the front card; above the stack if the legend is there.
+        label.next_to(self.edge_d[1], RIGHT, buff=0.4)
+        legend = self.legend
+        if legend is not None and label.get_right()[0] > legend.get_left()[0] - 0.1:
+            label.next_to(self.cards[0][0], UP, buff=0.08).align_to(self.cards[0][0], RIGHT)
+        # d's number leaves the edge as the shape is written; the edges stay named.
+        d_equals, d_number = self.edge_d[1]
+        d_name = LabelText("d", _LABEL_FONT, theme.muted).move_to(d_equals, aligned_edge=LEFT)
         return AnimationGroup(
-            FadeIn(label, shift=0.15 * UP),
-            *[_changed(n, lambda t: t.set_color(theme.output)) for n in edges],
+            Succession(FadeOut(d_number, run_time=0.4), FadeIn(label, shift=0.15 * UP)),
+            Transform(d_equals, d_name),
         )

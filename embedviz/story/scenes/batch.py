@@ -148,9 +148,9 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         min_hold=3.0,
     )
     del screen.labels["question"]
-    rec.show_output_frame([(b, t) for b in range(batch) for t in range(length)])
-    for b in range(batch):
-        screen.add(int_cell("slice", (b,), b))
+    # The block is built slice by slice: each slice appears when its sequence starts.
+    rec.show_output_frame([(0, t) for t in range(length)])
+    screen.add(int_cell("slice", (0,), 0))
     screen.add(int_cell("batch_dim", (2,), dim))
     rec.beat(
         "reveal",
@@ -198,7 +198,13 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
             min_hold=0.8,
         )
     for b in range(1, batch):
+        # Slice b stands in front of slice b-1, whose rows are hidden now: only its
+        # "slice" header shows above the new card.
+        for key in [k for k in screen.numbers if k[0] in _CARD_KINDS and k[1][0] == b - 1]:
+            del screen.numbers[key]
+        screen.add(int_cell("slice", (b,), b))
         for t in range(length):
+            screen.add(int_cell("position", (b, t), t))
             land(b, t)
         rec.beat(
             f"lookup-{b}",
@@ -247,6 +253,10 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         layout="batch",
         value_scale=scale,
     )
+
+
+# What a slice card shows besides its header; hidden when a card stands in front.
+_CARD_KINDS = ("output", "output_id", "equal_to", "position")
 
 
 SPEC = SceneSpec(
