@@ -72,6 +72,9 @@ class StoryboardScene(Scene):
     """
 
     scene_name: ClassVar[str] = ""
+    # Draw the narration at the bottom of the frame; slides and notebooks show
+    # it as text (selectable, or a caption track) instead.
+    burn_captions: ClassVar[bool] = True
     # The narration on screen; None until the first beat.
     caption: Caption | None
 
@@ -135,11 +138,12 @@ class StoryboardScene(Scene):
         """
         self.stage = stage_for(board.layout)(self, board, self.theme)
         for beat in board.beats:
-            caption = Caption(beat.narration, CAPTION_WIDTH, theme=self.theme)
-            caption.move_to(xyz(0, CAPTION_Y))
-            animation = AnimationGroup(
-                self.stage.animate(beat), make_caption_animation(self.caption, caption)
-            )
+            animation = self.stage.animate(beat)
+            caption = None
+            if self.burn_captions:
+                caption = Caption(beat.narration, CAPTION_WIDTH, theme=self.theme)
+                caption.move_to(xyz(0, CAPTION_Y))
+                animation = AnimationGroup(animation, make_caption_animation(self.caption, caption))
             self.before_beat(beat)
             self.play(animation, run_time=beat.run_time)
             self.caption = caption
