@@ -53,12 +53,34 @@ def test_cache_key_follows_the_storyboard() -> None:
 def test_show_renders_once_then_reuses_and_links_large_clips(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from IPython import display as ipython_display
+
     from embedviz import notebook
 
+    shown: list[str] = []
+
+    class Handle:
+        def update(self, output: Any) -> None:
+            shown.append(output.data)
+
+    def display(output: Any, display_id: bool = False) -> Handle:
+        assert display_id
+        shown.append(output.data)
+        return Handle()
+
+    monkeypatch.setattr(notebook, "_ipython", lambda: object())
+    monkeypatch.setattr(ipython_display, "display", display)
     monkeypatch.chdir(tmp_path)
     cache = tmp_path / "cache"
     board = notebook.show("single", quality="l", cache_dir=cache, ids="4")
     assert board.scene == "SingleTokenLookup"
+    # A progress bar counts the beats, then the video replaces it.
+    beats = len(board.all_beats())
+    progress = [re.search(r'<progress value="(\d+)" max="(\d+)"', markup) for markup in shown]
+    assert [m.groups() for m in progress[:-1] if m] == [
+        (str(n), str(beats)) for n in range(beats + 1)
+    ]
+    assert "<video" in shown[-1]
     clip = notebook.render_clip(board, quality="l", cache_dir=cache)
     assert clip.reused
     assert [p.name for p in cache.iterdir()] == [clip.video.parent.name]
