@@ -311,7 +311,14 @@ def _cmd_slides(args: argparse.Namespace) -> int:
 
         require_espeak()
     out = Path(args.out) if args.out else Path("media") / "slides" / spec.name
-    deck = write_deck(board, out, quality=args.quality, voice=args.voice)
+
+    def progress(done: int, total: int) -> None:
+        # A progress line in a terminal only; logs get the final line alone.
+        if sys.stderr.isatty():
+            end = "\n" if done == total else ""
+            print(f"\rembedviz slides: beat {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+    deck = write_deck(board, out, quality=args.quality, voice=args.voice, on_beat=progress)
     print(f"{deck} ({len(board.all_beats())} slides)")
     return 0
 
