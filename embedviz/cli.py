@@ -142,7 +142,17 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     export.add_argument(
-        "--voice", action="store_true", help="speak the narration offline with espeak-ng"
+        "--voice",
+        nargs="?",
+        const="auto",
+        choices=("auto", "piper", "espeak"),
+        help="speak the narration offline: the best installed voice (Piper when the "
+        "'voice' extra is installed, else espeak-ng), or the one named",
+    )
+    export.add_argument(
+        "--voice-model",
+        metavar="FILE.onnx",
+        help="speak with this Piper voice (its .onnx.json beside it); implies --voice",
     )
     _add_table_options(export)
 
@@ -155,7 +165,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "--out", help="the deck folder (default media/slides/<scene>); replaces only a deck"
     )
     slides.add_argument(
-        "--voice", action="store_true", help="speak each slide's narration offline with espeak-ng"
+        "--voice",
+        nargs="?",
+        const="auto",
+        choices=("auto", "piper", "espeak"),
+        help="speak each slide's narration offline, as export --voice does",
+    )
+    slides.add_argument(
+        "--voice-model",
+        metavar="FILE.onnx",
+        help="speak with this Piper voice (its .onnx.json beside it); implies --voice",
     )
     _add_table_options(slides)
     slides.set_defaults(quality="m")
@@ -276,12 +295,14 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
-    if args.voice:
-        from embedviz.export.voice import require_espeak
+    boards = [prepared_storyboard(name, overrides) for name in names]  # bad options fail here
+    voice = None
+    if args.voice or args.voice_model:
+        from embedviz.export.voice import choose_voice
 
-        require_espeak()
-    for name in names:  # bad options fail here, before any rendering
-        prepared_storyboard(name, overrides)
+        # The storyboard's language tag chooses among the installed voices.
+        language = str(getattr(boards[0], "language", "en") or "en")
+        voice = choose_voice(args.voice or "auto", args.voice_model, language)
     try:
         clips = export_site(
             names,
@@ -289,7 +310,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             quality=args.quality,
             jobs=args.jobs or default_jobs(),
             overrides=overrides,
-            voice=args.voice,
+            voice=voice,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
@@ -306,10 +327,12 @@ def _cmd_slides(args: argparse.Namespace) -> int:
     spec = find_scene(args.scene)
     board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
     find_reveal()
-    if args.voice:
-        from embedviz.export.voice import require_espeak
+    voice = None
+    if args.voice or args.voice_model:
+        from embedviz.export.voice import choose_voice
 
-        require_espeak()
+        language = str(getattr(board, "language", "en") or "en")
+        voice = choose_voice(args.voice or "auto", args.voice_model, language)
     out = Path(args.out) if args.out else Path("media") / "slides" / spec.name
 
     def progress(done: int, total: int) -> None:
@@ -318,7 +341,7 @@ def _cmd_slides(args: argparse.Namespace) -> int:
             end = "\n" if done == total else ""
             print(f"\rembedviz slides: beat {done}/{total}", end=end, file=sys.stderr, flush=True)
 
-    deck = write_deck(board, out, quality=args.quality, voice=args.voice, on_beat=progress)
+    deck = write_deck(board, out, quality=args.quality, voice=voice, on_beat=progress)
     print(f"{deck} ({len(board.all_beats())} slides)")
     return 0
 

@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -33,34 +34,45 @@ from embedviz.story.scenes import SCENES, build_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
 ARTEFACTS = REPO / "media" / "test-artefacts"
+CI = os.environ.get("CI") == "true"
 
 
 def _cues(vtt: str) -> list[tuple[float, float, str]]:
     found = []
-    pattern = r"(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)\n(.+)"
+    pattern = r"(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)\n((?:.+\n?)+)"
     for match in re.finditer(pattern, vtt):
         h1, m1, s1, ms1, h2, m2, s2, ms2, text = match.groups()
         start = int(h1) * 3600 + int(m1) * 60 + int(s1) + int(ms1) / 1000
         end = int(h2) * 3600 + int(m2) * 60 + int(s2) + int(ms2) / 1000
-        found.append((start, end, text))
+        found.append((start, end, text.strip("\n")))
     return found
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
-def test_captions_follow_the_narration_beat_by_beat(scene: str, tmp_path: Path) -> None:
+def test_captions_are_one_cue_per_phrase_timed_by_the_storyboard(
+    scene: str, tmp_path: Path
+) -> None:
     board = build_storyboard(scene, cwd=tmp_path, environ={})
     vtt = captions_vtt(board)
     assert vtt.startswith("WEBVTT\n\n")
     cues = _cues(vtt)
-    narrated = [
-        (start, beat)
-        for start, beat in zip(board.beat_start_times(), board.all_beats(), strict=True)
-        if beat.narration
-    ]
-    assert [text for _, _, text in cues] == [beat.narration for _, beat in narrated]
-    for (start, end, _), (beat_start, beat) in zip(cues, narrated, strict=True):
-        assert start == pytest.approx(beat_start, abs=0.0005)
-        assert end == pytest.approx(beat_start + beat.duration, abs=0.0005)
+    expected = []
+    for beat_start, beat in zip(board.beat_start_times(), board.all_beats(), strict=True):
+        ends = [p.start for p in beat.phrases[1:]] + [beat.duration] if beat.phrases else []
+        for phrase, end in zip(beat.phrases, ends, strict=True):
+            expected.append((beat_start + phrase.start, beat_start + end, phrase.text))
+    assert [" ".join(text.split("\n")) for _, _, text in cues] == [t for _, _, t in expected]
+    for (start, end, text), (want_start, want_end, _) in zip(cues, expected, strict=True):
+        assert start == pytest.approx(want_start, abs=0.0005)
+        assert end == pytest.approx(want_end, abs=0.0005)
+        lines = text.split("\n")
+        assert len(lines) <= 2
+        assert all(len(line) <= 42 for line in lines)
+        # Readable at 15 characters a second.
+        assert end - start >= len(text) / 15
+    # Every narrated beat is captioned from its first moment to its last.
+    narrated = [b for b in board.all_beats() if b.narration]
+    assert len(cues) >= len(narrated)
 
 
 def test_full_explainer_has_one_chapter_per_concept(tmp_path: Path) -> None:
@@ -144,9 +156,17 @@ def test_exported_captions_agree_with_the_rendered_beats(small_site: Path) -> No
     frame = 1 / timing["fps"]
     rendered_starts = [0.0, *timing["rendered_beat_ends"][:-1]]
     cues = _cues((folder / "SingleTokenLookup.en.vtt").read_text())
-    assert len(cues) == len(rendered_starts)
-    for (start, _, _), rendered in zip(cues, rendered_starts, strict=True):
-        assert abs(start - rendered) <= frame
+    board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
+    # Each beat's first cue starts with the rendered beat; the others follow its phrases.
+    expected = [
+        rendered + phrase["start"]
+        for rendered, beat in zip(rendered_starts, board["beats"], strict=True)
+        for phrase in beat["phrases"]
+    ]
+    assert len(cues) == len(expected)
+    assert len(expected) > len(rendered_starts)
+    for (start, _, _), want in zip(cues, expected, strict=True):
+        assert abs(start - want) <= frame
     assert timing["rendered_beat_ends"][-1] == pytest.approx(timing["duration"], abs=frame)
     for suffix in ("mp4", "webm", "poster.png", "en.vtt", "chapters.vtt", "transcript.html",
                    "numbers.html", "snippet.html"):  # fmt: skip
@@ -311,7 +331,7 @@ def _check_videos(driver: Any, site: Path) -> list[dict[str, Any]]:
         name = video["id"]
         board = json.loads((site / name / f"{name}.storyboard.json").read_text())
         narrated = sum(
-            1 for part in (board["parts"] or [board]) for beat in part["beats"] if beat["narration"]
+            len(beat["phrases"]) for part in (board["parts"] or [board]) for beat in part["beats"]
         )
         assert video["readyState"] >= 1, video
         assert abs(video["duration"] - board["duration"]) <= 0.1, video
@@ -362,19 +382,46 @@ def test_gallery_works_from_file_urls(browser: Any, full_site: Path) -> None:
     assert "https://" not in html_text
 
 
+def _decoded_audio(path: Path) -> tuple[Any, str, int]:
+    """Decode a file's sound to 48 kHz mono floats; also its codec and its own sample rate."""
+    import av
+    import numpy as np
+
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=48000)
+    chunks = []
+    with av.open(str(path)) as container:
+        stream = container.streams.audio[0]
+        codec, rate = stream.codec_context.name, stream.codec_context.sample_rate
+        for frame in container.decode(stream):
+            chunks += [f.to_ndarray().reshape(-1) for f in resampler.resample(frame)]
+    chunks += [f.to_ndarray().reshape(-1) for f in resampler.resample(None)]
+    return np.concatenate(chunks).astype(np.float64), codec, rate
+
+
 @pytest.mark.slow
-def test_voice_is_mixed_in_and_beats_wait_for_their_sentence(tmp_path: Path, snapshot: Any) -> None:
+def test_voice_espeak_is_mixed_in_and_beats_wait_for_their_phrases(
+    tmp_path: Path, snapshot: Any
+) -> None:
     import av
     from syrupy.extensions.json import JSONSnapshotExtension
 
+    from embedviz.export.voice import choose_voice
+
+    if CI is False and shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
     site = tmp_path / "site"
-    export_site(["SingleTokenLookup"], site, jobs=1, show_progress=False, voice=True)
+    # Without the voice extra, espeak-ng still speaks.
+    export_site(
+        ["SingleTokenLookup"], site, jobs=1, show_progress=False, voice=choose_voice("espeak")
+    )
     folder = site / "SingleTokenLookup"
     board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
-    assert board["options"]["voice"] == "espeak-ng"
+    assert board["options"]["voice"] == "espeak-ng:en-us"
     plain = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     durations = [beat["duration"] for beat in board["beats"]]
     assert all(v >= p.duration for v, p in zip(durations, plain.beats, strict=True))
+    for beat in board["beats"]:
+        assert beat["duration"] >= sum(p["duration"] for p in beat["phrases"]) - 1e-6
     assert durations == snapshot(extension_class=JSONSnapshotExtension)
     for suffix in ("mp4", "webm"):
         with av.open(str(folder / f"SingleTokenLookup.{suffix}")) as container:
@@ -383,16 +430,70 @@ def test_voice_is_mixed_in_and_beats_wait_for_their_sentence(tmp_path: Path, sna
                 board["duration"], abs=0.1
             )
     timing = json.loads((folder / "SingleTokenLookup.timing.json").read_text())
-    cues = _cues((folder / "SingleTokenLookup.en.vtt").read_text())
     rendered_starts = [0.0, *timing["rendered_beat_ends"][:-1]]
-    for (start, _, _), rendered in zip(cues, rendered_starts, strict=True):
-        assert abs(start - rendered) <= 1 / timing["fps"]
+    beat_starts = [b for b, beat in zip(rendered_starts, board["beats"], strict=True)]
+    assert beat_starts == pytest.approx(timing["beat_starts"], abs=1 / timing["fps"])
 
 
-def test_voice_without_espeak_says_how_to_install_it(tmp_path: Path) -> None:
+def _onset_errors(samples: Any, cue_starts: list[float]) -> list[float]:
+    """How far the speech onset (first 10 ms frame above -40 dBFS) lies from each cue start."""
+    import numpy as np
+
+    frame = 480  # 10 ms at 48 kHz
+    usable = samples[: samples.size - samples.size % frame]
+    loud = np.sqrt((usable.reshape(-1, frame) ** 2).mean(axis=1)) > 10 ** (-40 / 20)
+    errors = []
+    for start in cue_starts:
+        # Each phrase ends with a 0.4 s pause, so 0.3 s before a cue is quiet.
+        first = max(0, int((start - 0.3) * 100))
+        found = np.flatnonzero(loud[first:])
+        assert found.size, f"no speech after the cue at {start:.2f} s"
+        errors.append(abs((first + found[0]) / 100 - start))
+    return errors
+
+
+@pytest.mark.slow
+def test_piper_voice_gives_speech_timed_cues_and_web_loudness(tmp_path: Path) -> None:
+    import av
+    import numpy as np
+    from scipy import signal
+
+    pyloudnorm = pytest.importorskip("pyloudnorm")
+    site = tmp_path / "site"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "export", "SequenceLookup", "--voice", "-j", "1",
+         "--out", str(site)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    folder = site / "SequenceLookup"
+    board = json.loads((folder / "SequenceLookup.storyboard.json").read_text())
+    assert board["options"]["voice"] == "piper:en_US-joe-medium"  # the natural voice
+    cues = _cues((folder / "SequenceLookup.en.vtt").read_text())
+    assert len(cues) == sum(len(beat["phrases"]) for beat in board["beats"])
+    mp4, codec, rate = _decoded_audio(folder / "SequenceLookup.mp4")
+    assert (codec, rate) == ("aac", 48000)
+    with av.open(str(folder / "SequenceLookup.mp4")) as container:
+        assert container.streams.audio[0].codec_context.layout.name == "mono"
+    webm, codec, rate = _decoded_audio(folder / "SequenceLookup.webm")
+    assert (codec, rate) == ("opus", 48000)
+    # Each cue starts when its phrase's speech starts, in the whole exported clip.
+    errors = _onset_errors(mp4, [start for start, _, _ in cues])
+    assert max(errors) <= 0.25, errors
+    assert max(_onset_errors(webm, [start for start, _, _ in cues])) <= 0.25
+    # Web loudness: about -16 LUFS integrated, true peak at most -1 dBTP (8x oversampled).
+    for sound in (mp4, webm):
+        loudness = pyloudnorm.Meter(48000).integrated_loudness(sound)
+        assert loudness == pytest.approx(-16.0, abs=1.0)
+        peak = 20 * np.log10(np.max(np.abs(signal.resample(sound, sound.size * 8))))
+        assert peak <= -1.0
+
+
+def test_voice_espeak_without_espeak_says_how_to_install_it(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": str(tmp_path)}  # no espeak-ng on this PATH
     result = subprocess.run(
-        [sys.executable, "-m", "embedviz", "export", "single", "--voice", "--out",
+        [sys.executable, "-m", "embedviz", "export", "single", "--voice", "espeak", "--out",
          str(tmp_path / "site")],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -91,8 +91,12 @@ def test_show_renders_once_then_reuses_and_links_large_clips(
     assert f'src="cache/{clip.video.parent.name}/SingleTokenLookup.mp4"' in linked
     assert f'src="cache/{clip.video.parent.name}/SingleTokenLookup.en.vtt"' in linked
     vtt = clip.captions.read_text()
-    narrated = [beat.narration for beat in board.all_beats() if beat.narration]
-    assert vtt.count(" --> ") == len(narrated)
+    assert vtt.count(" --> ") == _cues(board)
+
+
+def _cues(board: Any) -> int:
+    """One caption cue per phrase of the narration."""
+    return sum(1 for beat in board.all_beats() for phrase in beat.phrases if phrase.text.strip())
 
 
 def _kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
@@ -164,7 +168,7 @@ def test_example_notebook_runs_in_a_real_kernel(
     assert vtt.startswith("WEBVTT")
     assert re.search(r'poster="data:image/png;base64,', video)
     board = prepared_storyboard("SingleTokenLookup", {}, environ={})
-    assert vtt.count(" --> ") == sum(1 for beat in board.all_beats() if beat.narration)
+    assert vtt.count(" --> ") == _cues(board)
     # The storyboard table, and the %%manim cell's own video.
     assert any("embedviz-storyboard" in markup for markup in outputs)
     manim_videos = [m for m in outputs if "<video" in m and "<track" not in m]

@@ -12,9 +12,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from embedviz.story.model import Beat, NumberCell, Storyboard
+from embedviz.story.phrases import caption_lines
 
 __all__ = [
     "ExportedClip",
+    "caption_cues",
     "captions_vtt",
     "chapters",
     "chapters_vtt",
@@ -54,8 +56,37 @@ def _timed_beats(board: Storyboard) -> list[tuple[float, float, Beat]]:
     ]
 
 
+def caption_cues(board: Storyboard) -> list[tuple[float, float, str]]:
+    """Return the caption cues: one per phrase, timed by the storyboard.
+
+    A cue starts when its phrase starts (with a voice, when its speech
+    starts) and lasts until the next phrase of its beat; the beat's last
+    cue lasts until the beat ends.
+
+    Parameters
+    ----------
+    board
+        The scene's storyboard.
+
+    Returns
+    -------
+    list of tuple
+        ``(start, end, text)`` in seconds; the text is wrapped into at most
+        two lines of 42 characters, joined by a newline.
+    """
+    cues: list[tuple[float, float, str]] = []
+    for start, end, beat in _timed_beats(board):
+        phrases = beat.phrases
+        for number, phrase in enumerate(phrases):
+            cue_start = start + phrase.start
+            cue_end = start + phrases[number + 1].start if number + 1 < len(phrases) else end
+            text = "\n".join(caption_lines(phrase.text))
+            cues.append((round(cue_start, 6), round(cue_end, 6), text))
+    return cues
+
+
 def captions_vtt(board: Storyboard) -> str:
-    """Return WebVTT captions: one cue per narrated beat, timed to the beat.
+    """Return WebVTT captions: one cue per phrase of the narration (see :func:`caption_cues`).
 
     Parameters
     ----------
@@ -67,9 +98,7 @@ def captions_vtt(board: Storyboard) -> str:
     str
         A WebVTT file.
     """
-    return _vtt(
-        (start, end, beat.narration) for start, end, beat in _timed_beats(board) if beat.narration
-    )
+    return _vtt(caption_cues(board))
 
 
 def chapters(board: Storyboard) -> list[tuple[float, float, str]]:

@@ -25,10 +25,10 @@ from embedviz.export.documents import (
     snippet_html,
     transcript_html,
 )
-from embedviz.export.voice import voice_storyboard
+from embedviz.export.voice import Voice, synthesise_phrases
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["QUALITIES", "export_clip", "transcode_webm", "write_poster"]
+__all__ = ["QUALITIES", "export_clip", "mux_soundtrack", "transcode_webm", "write_poster"]
 
 # -q flag -> (manim quality name, frames per second)
 QUALITIES = {
@@ -115,24 +115,63 @@ def write_poster(source: Path, target: Path) -> None:
     image.save(target, optimize=True)
 
 
-def _render(
-    board: Storyboard, quality: str, media_dir: Path, sounds: list[Path | None] | None = None
-) -> tuple[Path, list[float]]:
-    """Render a storyboard to MP4, recording when each beat ends (and adding speech)."""
+def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
+    """Copy a silent MP4's video and add a finished mono soundtrack as AAC.
+
+    Parameters
+    ----------
+    movie
+        The MP4 that manim wrote (no sound).
+    samples
+        The soundtrack: mono float samples in [−1, 1], starting with the
+        first frame (see :class:`embedviz.export.voice.Narration`).
+    rate
+        Its samples per second (48 000).
+    target
+        The ``.mp4`` to write, with the moov atom first for the web.
+    """
+    import av
+    import numpy as np
+
+    pcm = np.asarray(samples, dtype=np.float32).reshape(-1)
+    options = {"movflags": "+faststart"}
+    with (
+        av.open(str(movie)) as inp,
+        av.open(str(target), "w", format="mp4", options=options) as out,
+    ):
+        video_in = inp.streams.video[0]
+        video_out = out.add_stream_from_template(video_in)
+        # One channel: the narration is mono, so its loudness is what it measures.
+        audio = out.add_stream("aac", rate=rate, layout="mono")
+        audio.bit_rate = 96_000
+        for packet in inp.demux(video_in):
+            if packet.dts is None:  # demux's flushing packets
+                continue
+            packet.stream = video_out
+            out.mux(packet)
+        size = 1024  # AAC's frame size
+        for start in range(0, pcm.size, size):
+            chunk = pcm[start : start + size]
+            frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="fltp", layout="mono")
+            frame.sample_rate = rate
+            frame.pts = start
+            frame.time_base = Fraction(1, rate)
+            for packet in audio.encode(frame):
+                out.mux(packet)
+        for packet in audio.encode(None):
+            out.mux(packet)
+
+
+def _render(board: Storyboard, quality: str, media_dir: Path) -> tuple[Path, list[float]]:
+    """Render a storyboard to a silent MP4, recording when each beat ends."""
     from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene
 
     beat_ends: list[float] = []
-    speech = iter(sounds or [])
 
     class Recording(StoryboardScene):
         scene_name = board.scene
-
-        def before_beat(self, beat: Beat) -> None:
-            sound = next(speech, None)
-            if sound is not None:
-                self.add_sound(str(sound))
 
         def after_beat(self, beat: Beat) -> None:
             beat_ends.append(float(self.time))
@@ -160,7 +199,7 @@ def export_clip(
     quality: str,
     out_dir: str | Path,
     overrides: dict[str, Any] | None = None,
-    voice: bool = False,
+    voice: Voice | None = None,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -175,8 +214,10 @@ def export_clip(
     overrides
         Scene options, as from the command line.
     voice
-        Speak the narration with espeak-ng and mix it in; beats stretch to
-        fit their sentence, and the exported storyboard records the timing.
+        Speak the narration with this voice (see
+        :func:`embedviz.export.voice.synthesise_phrases`) and mix it in:
+        phrases and beats stretch to fit the speech, each caption cue starts
+        with its speech, and the exported storyboard records the timing.
 
     Returns
     -------
@@ -193,11 +234,16 @@ def export_clip(
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
     try:
-        sounds = None
-        if voice:
-            board, sounds = voice_storyboard(board, work / "speech")
+        narration = None
+        if voice is not None:
+            narration = synthesise_phrases(board, voice, work / "speech")
+            board = narration.board
             clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
-        movie, beat_ends = _render(board, quality, work, sounds)
+        movie, beat_ends = _render(board, quality, work)
+        if narration is not None:
+            voiced = work / f"{spec.name}.voiced.mp4"
+            mux_soundtrack(movie, narration.samples, narration.rate, voiced)
+            movie = voiced
         mp4 = folder / f"{spec.name}.mp4"
         shutil.move(str(movie), mp4)
     finally:

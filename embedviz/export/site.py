@@ -19,6 +19,7 @@ from typing import Any
 from embedviz.core.errors import EmbedvizError
 from embedviz.export.documents import ExportedClip, gallery_html
 from embedviz.export.media import export_clip
+from embedviz.export.voice import Voice, choose_voice
 
 __all__ = ["ExportError", "default_jobs", "export_site"]
 
@@ -57,7 +58,7 @@ def export_site(
     jobs: int = 1,
     overrides: dict[str, Any] | None = None,
     show_progress: bool = True,
-    voice: bool = False,
+    voice: Voice | bool | None = None,
 ) -> list[ExportedClip]:
     """Export scenes and a gallery page into ``out_dir``, replacing it only on success.
 
@@ -76,7 +77,8 @@ def export_site(
     show_progress
         Draw a progress bar for the whole job on stderr.
     voice
-        Speak the narration with espeak-ng (see :mod:`embedviz.export.voice`).
+        Speak the narration with this voice, or with the best installed
+        English voice when ``True`` (see :mod:`embedviz.export.voice`).
 
     Returns
     -------
@@ -90,11 +92,14 @@ def export_site(
     KeyboardInterrupt
         When interrupted; nothing in ``out_dir`` has changed.
     """
+    if voice is True:
+        voice = choose_voice("auto")
+    speaker = voice or None
     target = Path(out_dir).resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     try:
-        results = _run_jobs(scenes, staging, quality, jobs, overrides, show_progress, voice)
+        results = _run_jobs(scenes, staging, quality, jobs, overrides, show_progress, speaker)
         clips = [ExportedClip(**results[name]) for name in scenes]
         (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
         _swap_into_place(staging, target)
@@ -111,7 +116,7 @@ def _run_jobs(
     jobs: int,
     overrides: dict[str, Any] | None,
     show_progress: bool,
-    voice: bool,
+    voice: Voice | None,
 ) -> dict[str, dict[str, Any]]:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 

@@ -12,9 +12,10 @@
 - ``DIR/SCENE.handout.pdf``, one still per beat with its narration;
 - ``DIR/stills/``, the stills (also the videos' posters).
 
-With ``voice``, each beat's narration is spoken (as in the course-page export:
-beats stretch to fit their sentence) and mixed into that slide's video, so
-the sound starts and stops with its slide.
+With a ``voice``, the narration is spoken as in the course-page export (each
+phrase holds for its speech, and beats stretch to fit), and each beat's stretch
+of the soundtrack is mixed into that slide's video, so the sound starts and
+stops with its slide.
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ import tempfile
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.story.model import Beat, Storyboard
+
+if TYPE_CHECKING:
+    from embedviz.export.voice import Voice
 
 __all__ = [
     "MARKER",
@@ -371,7 +375,7 @@ def write_deck(
     out: str | Path,
     *,
     quality: str = "m",
-    voice: bool = False,
+    voice: Voice | None = None,
     on_beat: Callable[[int, int], None] | None = None,
 ) -> Path:
     """Render a storyboard as a slide deck folder (see the module docstring).
@@ -386,7 +390,8 @@ def write_deck(
     quality
         ``l``, ``m``, ``h``, ``p`` or ``k``, as for ``embedviz render``.
     voice
-        Speak the narration with espeak-ng into each slide.
+        Speak the narration with this voice (see
+        :func:`embedviz.export.voice.choose_voice`) into each slide.
     on_beat
         Called with (beats done, beats) as the render goes.
 
@@ -403,12 +408,10 @@ def write_deck(
     import typst
 
     from embedviz.export.media import write_poster
-    from embedviz.export.voice import require_espeak, voice_storyboard
+    from embedviz.export.voice import synthesise_phrases
 
     target = Path(out)
     reveal = find_reveal()
-    if voice:
-        require_espeak()
     if target.exists() and not target.is_dir():
         raise EmbedvizError(f"{target} exists and is not a folder")
     if target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
@@ -420,8 +423,13 @@ def write_deck(
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
     try:
         sounds: list[Path | None] = []
-        if voice:
-            board, sounds = voice_storyboard(board, staging / "speech")
+        if voice is not None:
+            narration = synthesise_phrases(board, voice, staging / "speech")
+            board = narration.board
+            sounds = [
+                narration.write_wav(staging / "speech" / f"slide-{number:03d}.wav", number)
+                for number in range(len(board.all_beats()))
+            ]
         config_path = _render_slides(board, quality, staging, on_beat)
         slides = json.loads(config_path.read_text(encoding="utf-8"))["slides"]
         beats = board.all_beats()
@@ -445,7 +453,7 @@ def write_deck(
             (staging / "reveal.js" / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(reveal / name, staging / "reveal.js" / name)
         shutil.copy(reveal.parent / "LICENSE", staging / "reveal.js" / "LICENSE")
-        _write_html(config_path, staging, board, voiced=voice)
+        _write_html(config_path, staging, board, voiced=voice is not None)
         source = staging / f".{board.scene}.handout.typ"
         source.write_text(handout_typst(board, stills), encoding="utf-8")
         typst.compile(str(source), output=str(staging / f"{board.scene}.handout.pdf"))
