@@ -153,7 +153,7 @@ def render_clip(
     class NotebookClip(StoryboardScene):
         scene_name = board.scene
         # The captions are the video's text track, not pixels.
-        burn_captions = False
+        captions = False
 
         def after_beat(self, beat: Beat) -> None:
             done[0] += 1

@@ -84,7 +84,8 @@ def test_slides_refuse_a_folder_they_did_not_write(tmp_path: Path) -> None:
     result = _embedviz("slides", "single", "-ql", "--out", str(folder))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
-    assert "did not write" in result.stderr
+    assert "was not made by embedviz" in result.stderr
+    assert "--force" in result.stderr
     assert [p.name for p in folder.iterdir()] == ["mine.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["notes"]
 
@@ -139,6 +140,20 @@ def test_a_second_run_replaces_only_its_own_deck(deck: Path) -> None:
     result = _embedviz("slides", "single", "-ql", "--out", str(deck.parent / "other"))
     assert result.returncode == 0, result.stderr[-2000:]
     assert sorted(p.name for p in deck.parent.iterdir()) == sorted([*before, "other"])
+
+
+@pytest.mark.slow
+def test_force_adds_a_deck_beside_other_files(tmp_path: Path) -> None:
+    folder = tmp_path / "course"
+    folder.mkdir()
+    (folder / "week1.md").write_text("keep me")
+    (folder / "stills").mkdir()
+    result = _embedviz("slides", "single", "-ql", "--force", "--out", str(folder))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (folder / "week1.md").read_text() == "keep me"
+    assert (folder / "index.html").is_file()
+    assert len(list((folder / "stills").glob("slide-*.png"))) == 5
+    assert [p.name for p in tmp_path.iterdir()] == ["course"]
 
 
 @pytest.fixture

@@ -214,7 +214,10 @@ def transcript_html(board: Storyboard) -> str:
             for beat in part.beats
             if beat.narration
         )
-        sections.append(f"<section>\n<h2>{html.escape(part.title)}</h2>\n{items}\n</section>")
+        # A single scene's one section is the whole narration: the h1 already
+        # carries its title, so the h2 names what follows instead.
+        heading = part.title if board.parts else "Narration"
+        sections.append(f"<section>\n<h2>{html.escape(heading)}</h2>\n{items}\n</section>")
     body = (
         f"<main>\n<h1>Transcript: {html.escape(board.title)}</h1>\n"
         + "\n".join(sections)

@@ -1,9 +1,11 @@
 """Rendering one scene into web-ready files: MP4, WebM, poster, captions and pages.
 
 Runs in a worker process (see :mod:`embedviz.export.site`): it renders with
-manim into a private folder, re-encodes the MP4 as VP9 WebM with PyAV,
-takes the poster from the final frame, and writes the documents derived from
-the storyboard. Beat times are recorded during the render so that tests can
+manim into a private folder, re-encodes the MP4 as VP9 WebM with PyAV (bit
+exact, so the same clip gives the same bytes), takes the poster from the
+final frame, and writes the documents derived from the storyboard. The
+narration is left out of the picture unless captions are burned in: the
+clip's WebVTT track carries it. Beat times are recorded during the render so that tests can
 check the captions against the video itself.
 """
 
@@ -13,9 +15,11 @@ import json
 import logging
 import shutil
 import tempfile
+import time
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from embedviz.export.documents import (
     ExportedClip,
@@ -28,7 +32,17 @@ from embedviz.export.documents import (
 from embedviz.export.voice import Voice, synthesise_phrases
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["QUALITIES", "export_clip", "mux_soundtrack", "transcode_webm", "write_poster"]
+__all__ = [
+    "QUALITIES",
+    "clip_units",
+    "export_clip",
+    "mux_soundtrack",
+    "quiet_logging",
+    "recording_scene",
+    "set_progress_sink",
+    "transcode_webm",
+    "write_poster",
+]
 
 # -q flag -> (manim quality name, frames per second)
 QUALITIES = {
@@ -37,9 +51,69 @@ QUALITIES = {
     "h": ("high_quality", 60),
 }
 
+# Where a worker reports its progress: (kind, scene, value) with kind "total"
+# (the clip's work units) or "advance" (units done). None: not reported.
+_progress_sink: Callable[[str, str, float], None] | None = None
 
-def transcode_webm(source: Path, target: Path) -> None:
+
+def set_progress_sink(sink: Callable[[str, str, float], None] | None) -> None:
+    """Send this process's progress events to ``sink`` (see :func:`clip_units`).
+
+    Parameters
+    ----------
+    sink
+        Called as ``sink(kind, scene, value)``: kind ``"total"`` gives a
+        clip's work units once it starts, ``"advance"`` the units just done.
+    """
+    global _progress_sink
+    _progress_sink = sink
+
+
+def _progress(kind: str, scene: str, value: float) -> None:
+    if _progress_sink is not None:
+        _progress_sink(kind, scene, value)
+
+
+def clip_units(duration: float, quality: str) -> int:
+    """Return a clip's work units for progress: its frames, rendered and then encoded.
+
+    Parameters
+    ----------
+    duration
+        The clip's length in seconds.
+    quality
+        ``l``, ``m`` or ``h``.
+
+    Returns
+    -------
+    int
+        Twice the frame count.
+    """
+    return 2 * max(1, round(duration * QUALITIES[quality][1]))
+
+
+def quiet_logging(verbose: bool = False) -> None:
+    """Keep Manim's and PyAV's own log lines out of the output unless ``verbose``.
+
+    Manim warns "Output format set as webm, this can be slower ..." and PyAV
+    "Some options were not used: {'shortest': ...}" when Manim mixes in sound;
+    neither is something an embedviz user can act on. Errors still show.
+
+    Parameters
+    ----------
+    verbose
+        Show their information and warnings as well.
+    """
+    level = logging.INFO if verbose else logging.ERROR
+    logging.getLogger("manim").setLevel(level)
+    logging.getLogger("av").setLevel(logging.WARNING if verbose else logging.ERROR)
+
+
+def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
     """Re-encode an MP4 as VP9 WebM, frame for frame, with its sound as Opus.
+
+    The same MP4 always gives the same bytes: the muxer writes in bit-exact
+    mode, without a random segment ID or the time of writing.
 
     Parameters
     ----------
@@ -47,10 +121,17 @@ def transcode_webm(source: Path, target: Path) -> None:
         The H.264 MP4 that manim wrote.
     target
         The ``.webm`` to write.
+    scene
+        The scene, for progress reports.
     """
     import av
 
-    with av.open(str(source)) as inp, av.open(str(target), "w", format="webm") as out:
+    # fflags=+bitexact: no random UIDs, no date, no encoder version string.
+    container_options = {"fflags": "+bitexact"}
+    with (
+        av.open(str(source)) as inp,
+        av.open(str(target), "w", format="webm", options=container_options) as out,
+    ):
         in_stream = inp.streams.video[0]
         rate = in_stream.average_rate or Fraction(15)
         stream = out.add_stream("libvpx-vp9", rate=rate)
@@ -68,6 +149,8 @@ def transcode_webm(source: Path, target: Path) -> None:
             frame.time_base = stream.codec_context.time_base
             for packet in stream.encode(frame):
                 out.mux(packet)
+            if index % 10 == 9:
+                _progress("advance", scene, 10)
         for packet in stream.encode():
             out.mux(packet)
         if audio is not None:
@@ -162,9 +245,27 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
             out.mux(packet)
 
 
-def _render(board: Storyboard, quality: str, media_dir: Path) -> tuple[Path, list[float]]:
-    """Render a storyboard to a silent MP4, recording when each beat ends."""
-    from manim import tempconfig
+def recording_scene(
+    board: Storyboard,
+    *,
+    burn_captions: bool = False,
+) -> tuple[type[Any], list[float]]:
+    """Return the scene class an export renders, and the list it fills with beat ends.
+
+    Parameters
+    ----------
+    board
+        The storyboard.
+    burn_captions
+        Draw the narration into the picture.
+
+    Returns
+    -------
+    tuple
+        The :class:`~embedviz.render.base.StoryboardScene` subclass, and the
+        list that receives the scene time at the end of every beat.
+    """
+    from manim.renderer.cairo_renderer import CairoRenderer
 
     from embedviz.render.base import StoryboardScene
 
@@ -172,23 +273,50 @@ def _render(board: Storyboard, quality: str, media_dir: Path) -> tuple[Path, lis
 
     class Recording(StoryboardScene):
         scene_name = board.scene
+        captions = burn_captions
+
+        def setup(self) -> None:
+            super().setup()
+            # Report every frame the renderer adds, for the progress bar.
+            renderer = cast(CairoRenderer, self.renderer)
+            add_frame = renderer.add_frame
+
+            def counted(frame: Any, num_frames: int = 1) -> None:
+                add_frame(frame, num_frames)
+                _progress("advance", board.scene, num_frames)
+
+            renderer.add_frame = counted  # type: ignore[method-assign]
 
         def after_beat(self, beat: Beat) -> None:
             beat_ends.append(float(self.time))
 
+    return Recording, beat_ends
+
+
+def _render(
+    board: Storyboard,
+    quality: str,
+    media_dir: Path,
+    *,
+    burn_captions: bool = False,
+    verbose: bool = False,
+) -> tuple[Path, list[float]]:
+    """Render a storyboard to a silent MP4, recording when each beat ends."""
+    from manim import tempconfig
+
+    recording, beat_ends = recording_scene(board, burn_captions=burn_captions)
     settings: dict[str, Any] = {
         "media_dir": str(media_dir),
         "quality": QUALITIES[quality][0],
         "disable_caching": True,
-        "verbosity": "ERROR",
+        "verbosity": "INFO" if verbose else "ERROR",
         "progress_bar": "none",
         "format": "mp4",
         "output_file": board.scene,
     }
-    # Manim logs encoder details as warnings; an export reports only failures.
-    logging.getLogger("manim").setLevel(logging.ERROR)
+    quiet_logging(verbose)
     with tempconfig(settings):
-        scene = Recording(storyboard=board)
+        scene = recording(storyboard=board)
         scene.render()
         movie = Path(scene.renderer.file_writer.movie_file_path)
     return movie, beat_ends
@@ -200,6 +328,9 @@ def export_clip(
     out_dir: str | Path,
     overrides: dict[str, Any] | None = None,
     voice: Voice | None = None,
+    *,
+    burn_captions: bool = False,
+    verbose: bool = False,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -218,12 +349,19 @@ def export_clip(
         :func:`embedviz.export.voice.synthesise_phrases`) and mix it in:
         phrases and beats stretch to fit the speech, each caption cue starts
         with its speech, and the exported storyboard records the timing.
+    burn_captions
+        Draw the narration into the picture too; by default the clip carries
+        it only in its WebVTT track, which a player can toggle and style.
+    verbose
+        Let Manim and PyAV log their own messages.
 
     Returns
     -------
     dict
-        The :class:`ExportedClip` fields, for the gallery.
+        The :class:`ExportedClip` fields, for the gallery, and ``seconds``,
+        how long this clip took.
     """
+    started = time.monotonic()
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -239,7 +377,10 @@ def export_clip(
             narration = synthesise_phrases(board, voice, work / "speech")
             board = narration.board
             clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
-        movie, beat_ends = _render(board, quality, work)
+        _progress("total", spec.name, clip_units(board.duration, quality))
+        movie, beat_ends = _render(
+            board, quality, work, burn_captions=burn_captions, verbose=verbose
+        )
         if narration is not None:
             voiced = work / f"{spec.name}.voiced.mp4"
             mux_soundtrack(movie, narration.samples, narration.rate, voiced)
@@ -248,7 +389,7 @@ def export_clip(
         shutil.move(str(movie), mp4)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    transcode_webm(mp4, folder / f"{spec.name}.webm")
+    transcode_webm(mp4, folder / f"{spec.name}.webm", spec.name)
     write_poster(mp4, folder / f"{spec.name}.poster.png")
     name = spec.name
     (folder / f"{name}.en.vtt").write_text(captions_vtt(board), encoding="utf-8")
@@ -264,6 +405,7 @@ def export_clip(
         "duration": board.duration,
         "beat_starts": board.beat_start_times(),
         "rendered_beat_ends": beat_ends,
+        "burned_captions": burn_captions,
     }
     (folder / f"{name}.timing.json").write_text(json.dumps(timing, indent=1), encoding="utf-8")
     (folder / f"{name}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
@@ -273,4 +415,5 @@ def export_clip(
         "summary": clip.summary,
         "duration": clip.duration,
         "folder": clip.folder,
+        "seconds": time.monotonic() - started,
     }

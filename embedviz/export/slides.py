@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from embedviz.export.voice import Voice
 
 __all__ = [
-    "MARKER",
     "QUALITIES",
     "REVEAL_VERSION",
     "find_reveal",
@@ -47,8 +46,6 @@ __all__ = [
 ]
 
 REVEAL_VERSION = "6.0.1"
-# Written into every deck folder, so that a later run may replace it.
-MARKER = ".embedviz-slides"
 # -q flag -> manim quality name
 QUALITIES = {
     "l": "low_quality",
@@ -94,12 +91,16 @@ def _render_slides(
     quality: str,
     staging: Path,
     on_beat: Callable[[int, int], None] | None = None,
+    *,
+    burn_captions: bool = False,
+    verbose: bool = False,
 ) -> Path:
     """Render a storyboard as manim-slides slides, one per beat; return the JSON."""
     from manim import Scene, tempconfig
     from manim_slides.slide.base import BaseSlide
     from manim_slides.slide.manim import Slide
 
+    from embedviz.export.media import quiet_logging
     from embedviz.render.base import StoryboardScene
 
     total = len(board.all_beats())
@@ -130,8 +131,8 @@ def _render_slides(
         (Slide, StoryboardScene),
         {
             "scene_name": board.scene,
-            # The caption is text on the slide, not burned into the video.
-            "burn_captions": False,
+            # The caption is text on the slide; drawn into the video only on request.
+            "captions": burn_captions,
             # Going back replays the slide; no reversed videos are needed.
             "skip_reversing": True,
             "__init__": init,
@@ -145,12 +146,12 @@ def _render_slides(
         "quality": QUALITIES[quality],
         "disable_caching": True,
         "max_files_cached": -1,
-        "verbosity": "ERROR",
+        "verbosity": "INFO" if verbose else "ERROR",
         "progress_bar": "none",
         "format": "mp4",
     }
-    logging.getLogger("manim").setLevel(logging.ERROR)
-    logging.getLogger("manim-slides").setLevel(logging.ERROR)
+    quiet_logging(verbose)
+    logging.getLogger("manim-slides").setLevel(logging.INFO if verbose else logging.ERROR)
     folder = staging / "slides"
     with tempconfig(settings):
         scene = deck_class(storyboard=board, output_folder=folder)
@@ -352,22 +353,17 @@ def _write_html(config_path: Path, staging: Path, board: Storyboard, voiced: boo
     return deck
 
 
-def _replace_folder(staging: Path, target: Path) -> None:
-    """Move the finished deck into place; only an earlier deck may be replaced."""
-    if target.exists():
-        if not target.is_dir():
-            raise EmbedvizError(f"{target} exists and is not a folder")
-        if any(target.iterdir()) and not (target / MARKER).is_file():
-            raise EmbedvizError(
-                f"{target} holds files that 'embedviz slides' did not write; "
-                "choose an empty or new folder with --out"
-            )
-        old = target.with_name(f".{target.name}.old-{os.getpid()}")
-        os.replace(target, old)
-        os.replace(staging, target)
-        shutil.rmtree(old, ignore_errors=True)
+FORCE_HINT = "; or add --force to keep those files and add the deck beside them"
+
+
+def _check_target(target: Path, force: bool) -> None:
+    """Refuse, in one line, a deck folder that is not embedviz's own (unless ``force``)."""
+    from embedviz.export.folders import check_folder, check_replaceable
+
+    if force:
+        check_folder(target)
     else:
-        os.replace(staging, target)
+        check_replaceable(target, "--out", FORCE_HINT)
 
 
 def write_deck(
@@ -376,6 +372,9 @@ def write_deck(
     *,
     quality: str = "m",
     voice: Voice | None = None,
+    burn_captions: bool = False,
+    verbose: bool = False,
+    force: bool = False,
     on_beat: Callable[[int, int], None] | None = None,
 ) -> Path:
     """Render a storyboard as a slide deck folder (see the module docstring).
@@ -386,12 +385,19 @@ def write_deck(
         The storyboard; one slide per beat of :meth:`Storyboard.all_beats`.
     out
         The deck folder. It is written only when everything is finished, and
-        it may replace only an earlier deck.
+        it may replace only what embedviz wrote (see :mod:`embedviz.export.folders`).
     quality
         ``l``, ``m``, ``h``, ``p`` or ``k``, as for ``embedviz render``.
     voice
         Speak the narration with this voice (see
         :func:`embedviz.export.voice.choose_voice`) into each slide.
+    burn_captions
+        Also draw the narration into the videos (it is always text on the slide).
+    verbose
+        Let Manim's own log messages through.
+    force
+        Write into a folder that holds other files, keeping them; only the
+        deck's own entries there are replaced.
     on_beat
         Called with (beats done, beats) as the render goes.
 
@@ -403,24 +409,27 @@ def write_deck(
     Raises
     ------
     EmbedvizError
-        If reveal.js is missing, or ``out`` holds other files.
+        If reveal.js is missing, or ``out`` holds other files (without ``force``).
     """
     import typst
 
+    from embedviz.export.folders import (
+        merge_into_place,
+        publish_permissions,
+        signals_held,
+        swap_into_place,
+        write_manifest,
+    )
     from embedviz.export.media import write_poster
     from embedviz.export.voice import synthesise_phrases
 
-    target = Path(out)
+    target = Path(out).resolve()
     reveal = find_reveal()
-    if target.exists() and not target.is_dir():
-        raise EmbedvizError(f"{target} exists and is not a folder")
-    if target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
-        raise EmbedvizError(
-            f"{target} holds files that 'embedviz slides' did not write; "
-            "choose an empty or new folder with --out"
-        )
+    _check_target(target, force)
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+    # A signal that lands here is delivered once the folder's name is known.
+    with signals_held():
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     try:
         sounds: list[Path | None] = []
         if voice is not None:
@@ -430,7 +439,9 @@ def write_deck(
                 narration.write_wav(staging / "speech" / f"slide-{number:03d}.wav", number)
                 for number in range(len(board.all_beats()))
             ]
-        config_path = _render_slides(board, quality, staging, on_beat)
+        config_path = _render_slides(
+            board, quality, staging, on_beat, burn_captions=burn_captions, verbose=verbose
+        )
         slides = json.loads(config_path.read_text(encoding="utf-8"))["slides"]
         beats = board.all_beats()
         if len(slides) != len(beats):
@@ -459,14 +470,13 @@ def write_deck(
         typst.compile(str(source), output=str(staging / f"{board.scene}.handout.pdf"))
         source.unlink()
         (staging / f"{board.scene}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
-        (staging / MARKER).write_text(
-            "Written by 'embedviz slides'; a later run may replace this folder.\n",
-            encoding="utf-8",
-        )
-        for path in staging.rglob("*"):
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        staging.chmod(0o755)
-        _replace_folder(staging, target)
+        write_manifest(staging)
+        publish_permissions(staging)
+        with signals_held():
+            if force:
+                merge_into_place(staging, target)
+            else:
+                swap_into_place(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target / "index.html"
