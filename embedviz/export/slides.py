@@ -330,7 +330,9 @@ def _write_html(config_path: Path, staging: Path, board: Storyboard, voiced: boo
 
     from embedviz.render.theme import THEMES
 
-    theme = THEMES[str(board.options.get("theme") or "dark")]
+    options: Any = board.options
+    name = options.get("theme") if isinstance(options, dict) else getattr(options, "theme", None)
+    theme = THEMES[str(name or "dark")]
     template = staging / ".deck-template.html"
     text = (
         _TEMPLATE.replace("@BACKGROUND@", theme.background)
