@@ -41,7 +41,8 @@ from embedviz.render.animations import (
     make_walk_animation,
 )
 from embedviz.render.glyphs import NumberText
-from embedviz.render.mobjects import GridMetrics, MatrixGrid
+from embedviz.render.layout import CHIP_FONT, MAX_NUMBER_FONT
+from embedviz.render.mobjects import GAP_ROW_PITCH, GridMetrics, MatrixGrid
 from embedviz.render.mobjects import OutputBlock as _OutputBlock
 from embedviz.render.mobjects import TokenChip as _TokenChip
 from embedviz.render.theme import DARK, LIGHT, Theme
@@ -120,7 +121,7 @@ class EmbeddingGrid(MatrixGrid):
     theme
         Colours (:data:`DARK` or :data:`LIGHT`).
     max_font_size
-        Never larger than this.
+        Never larger than this (the layout kit's size for table numbers).
 
     Attributes
     ----------
@@ -150,7 +151,7 @@ class EmbeddingGrid(MatrixGrid):
         width: float = 6.0,
         height: float = 4.5,
         theme: Theme = DARK,
-        max_font_size: float = 24.0,
+        max_font_size: float = MAX_NUMBER_FONT,
     ) -> None:
         chosen = _window_for(table, window)
         screen = Screen()
@@ -166,7 +167,7 @@ class EmbeddingGrid(MatrixGrid):
             columns=len(chosen.cols),
             column_gaps=len(chosen.col_gaps),
             label_chars=max(max(len(text) for text in labels), 2),
-            rows=len(chosen.rows) + 0.6 * len(chosen.row_gaps) + 1,
+            rows=len(chosen.rows) + GAP_ROW_PITCH * len(chosen.row_gaps) + 1,
             width=width,
             height=height,
             max_font_size=max_font_size,
@@ -206,7 +207,7 @@ class TokenChip(_TokenChip):
     position
         Its position in the input sequence (labels the number's cell).
     font_size
-        Font size of the ID.
+        Font size of the ID (the layout kit's chip size).
     theme
         Colours.
 
@@ -222,7 +223,7 @@ class TokenChip(_TokenChip):
         piece: str | None = None,
         *,
         position: int = 0,
-        font_size: float = 24,
+        font_size: float = CHIP_FONT,
         theme: Theme = DARK,
     ) -> None:
         if isinstance(token_id, bool) or not isinstance(token_id, int | np.integer):
