@@ -45,59 +45,26 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_table_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("table and IDs (also from embedviz.toml / EMBEDVIZ_*)")
-    group.add_argument("--ids", help="token IDs: '2,3,5,1', or a batch '2,3;5,1'")
-    group.add_argument("--vocab", type=int, help="V, rows of a seeded table (default 6)")
-    group.add_argument("--dim", type=int, help="d, columns of a seeded table (default 3)")
-    group.add_argument("--seed", type=int, help="seed of the table (default 123)")
-    group.add_argument(
-        "--init", choices=("torch", "normal"), help="torch-compatible (default) or numpy normal"
-    )
-    group.add_argument("--weights", help="a .npy or .safetensors table instead of a seed")
-    group.add_argument("--tensor", help="which tensor of a .safetensors file to use")
-    group.add_argument("--theme", choices=("dark", "light"), help="colours (default dark)")
-    group.add_argument(
-        "--positions",
-        choices=("sinusoidal", "learned"),
-        help="PositionBlindness: position vectors (default sinusoidal)",
-    )
-    text = parser.add_argument_group("your own text and a real model")
-    text.add_argument("--text", help="text to tokenise into the IDs (instead of --ids)")
-    text.add_argument("--tokenizer", help="a Hugging Face tokenizer.json file")
-    text.add_argument(
-        "--model", help="a local model folder (tokenizer.json and *.safetensors) as the table"
-    )
-    text.add_argument(
-        "--special-tokens",
-        dest="special_tokens",
-        choices=("keep", "drop"),
-        help="show the tokenizer's special tokens such as [CLS] (keep, default) or not",
-    )
-    text.add_argument(
-        "--max-tokens", dest="max_tokens", type=int, help="keep only the first N tokens"
-    )
+    """Add one flag per declared option (see :data:`embedviz.story.options.OPTIONS`)."""
+    from embedviz.story.options import OPTIONS
+
+    group = parser.add_argument_group("scene options (also from embedviz.toml / EMBEDVIZ_*)")
+    for spec in OPTIONS:
+        # Values stay strings here: the option declaration parses and checks them,
+        # the same way for flags, embedviz.toml and the environment.
+        group.add_argument(
+            spec.flag,
+            dest=spec.name,
+            choices=spec.choices or None,
+            metavar=None if spec.choices else spec.metavar,
+            help=f"{spec.help} (default {spec.shown_default})",
+        )
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        name: getattr(args, name)
-        for name in (
-            "ids",
-            "vocab",
-            "dim",
-            "seed",
-            "init",
-            "weights",
-            "tensor",
-            "theme",
-            "text",
-            "tokenizer",
-            "model",
-            "special_tokens",
-            "max_tokens",
-            "positions",
-        )
-    }
+    from embedviz.story.options import OPTION_NAMES
+
+    return {name: getattr(args, name, None) for name in OPTION_NAMES}
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -110,15 +77,32 @@ def _build_parser() -> argparse.ArgumentParser:
     commands.add_parser("scenes", help="list the scenes, one line each")
 
     storyboard = commands.add_parser("storyboard", help="print a scene's beat-by-beat data")
-    storyboard.add_argument("scene", help="class name (SequenceLookup) or alias (sequence)")
+    storyboard.add_argument(
+        "scene", nargs="?", help="class name (SequenceLookup) or alias (sequence)"
+    )
     storyboard.add_argument("--json", action="store_true", help="print the full JSON")
+    storyboard.add_argument(
+        "--schema",
+        action="store_true",
+        help="print the JSON Schema (draft 2020-12) of storyboard files instead",
+    )
     _add_table_options(storyboard)
+
+    verify = commands.add_parser(
+        "verify", help="check storyboard files against the core (exit 0 when all are true)"
+    )
+    verify.add_argument("files", nargs="+", metavar="FILE", help="storyboard JSON files")
 
     lookup = commands.add_parser("lookup", help="print a lookup as PyTorch prints it")
     _add_table_options(lookup)
 
     render = commands.add_parser("render", help="render a scene to a video")
-    render.add_argument("scene", help="class name (SequenceLookup) or alias (sequence)")
+    render.add_argument("scene", nargs="?", help="class name (SequenceLookup) or alias (sequence)")
+    render.add_argument(
+        "--storyboard",
+        metavar="FILE",
+        help="render an edited storyboard file (checked against the core first)",
+    )
     quality = render.add_mutually_exclusive_group()
     for flag, (_, folder) in QUALITIES.items():
         quality.add_argument(
@@ -173,6 +157,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("scenes", nargs="*", metavar="SCENE", help="class names or aliases")
     export.add_argument("--all", action="store_true", help="export every scene")
+    export.add_argument(
+        "--storyboard",
+        metavar="FILE",
+        action="append",
+        help="export an edited storyboard file (repeatable; checked against the core first)",
+    )
     export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
     export.add_argument(
         "-q",
@@ -213,7 +203,12 @@ def _build_parser() -> argparse.ArgumentParser:
     slides = commands.add_parser(
         "slides", help="a slide deck, one slide per beat: offline HTML, PDF handout, manim-slides"
     )
-    slides.add_argument("scene", help="class name (SequenceLookup) or alias (sequence)")
+    slides.add_argument("scene", nargs="?", help="class name (SequenceLookup) or alias (sequence)")
+    slides.add_argument(
+        "--storyboard",
+        metavar="FILE",
+        help="make the deck of an edited storyboard file (checked against the core first)",
+    )
     _add_quality_flags(slides)
     slides.add_argument(
         "--out", help="the deck folder (default media/slides/<scene>); replaces only a deck"
@@ -267,9 +262,41 @@ def _cmd_scenes() -> int:
     return 0
 
 
+def _given_options(args: argparse.Namespace) -> list[str]:
+    from embedviz.story.options import OPTIONS
+
+    return [spec.flag for spec in OPTIONS if getattr(args, spec.name, None) is not None]
+
+
+def _load_checked(path: str) -> Any:
+    """Load a storyboard file and refuse it unless it is true to the core."""
+    from embedviz.inputs import verified_problems
+    from embedviz.story.contract import load_storyboard
+
+    board = load_storyboard(path)
+    problems = verified_problems(board)
+    if problems:
+        more = (
+            f" (and {len(problems) - 1} more; run 'embedviz verify')" if len(problems) > 1 else ""
+        )
+        raise EmbedvizError(f"{path}: refused: {problems[0]}{more}")
+    return board
+
+
 def _cmd_storyboard(args: argparse.Namespace) -> int:
     from embedviz.inputs import prepared_storyboard
 
+    if args.schema:
+        import json
+
+        from embedviz.story.contract import json_schema
+
+        if args.scene is not None or args.json or _given_options(args):
+            raise EmbedvizError("--schema prints the schema of every storyboard; give nothing else")
+        print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+        return 0
+    if args.scene is None:
+        raise EmbedvizError("name a scene (see 'embedviz scenes'), or give --schema")
     board = prepared_storyboard(args.scene, _overrides(args))
     if args.json:
         print(board.to_json())
@@ -299,6 +326,32 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
     output = table.lookup(validate_ids(ids, table.vocab_size))
     print(format_torch_tensor(output, grad_fn="EmbeddingBackward0"))
     return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from embedviz.inputs import verified_problems
+    from embedviz.story.contract import UnreadableStoryboardError, load_storyboard
+
+    status = 0
+    for path in args.files:
+        try:
+            board = load_storyboard(path)
+        except UnreadableStoryboardError as error:
+            print(f"embedviz: error: {error}", file=sys.stderr)
+            status = 2
+            continue
+        except EmbedvizError as error:  # JSON, but not a valid storyboard
+            print(error)
+            status = max(status, 1)
+            continue
+        problems = verified_problems(board)
+        for problem in problems:
+            print(f"{path}: {problem}")
+        if problems:
+            status = max(status, 1)
+        else:
+            print(f"{path}: ok ({board.scene}, {len(board.all_beats())} beats, {board.language})")
+    return status
 
 
 def _cmd_contact_sheet(args: argparse.Namespace) -> int:
@@ -398,15 +451,27 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
-    spec = find_scene(args.scene)
-    board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    if args.storyboard is not None:
+        if args.scene is not None or _given_options(args):
+            raise EmbedvizError(
+                "--storyboard renders the file as it is; give no scene and no scene options"
+            )
+        board = _load_checked(args.storyboard)
+        spec = find_scene(board.scene)
+        # Named after the file (SequenceLookup.de.json gives SequenceLookup.de.mp4).
+        stem = _output_stem(Path(args.storyboard).name.removesuffix(".json"), {}, args.captions)
+    else:
+        if args.scene is None:
+            raise EmbedvizError("name a scene to render, or give --storyboard FILE")
+        spec = find_scene(args.scene)
+        board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+        stem = _output_stem(spec.name, board.options.to_dict(), args.captions)
     if args.save_sections and args.format == "png":
         raise EmbedvizError("--save_sections needs a video format, not png")
 
     quality_name, folder = QUALITIES[args.quality]
     out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
     out_dir = _output_folder(out_dir)
-    stem = _output_stem(spec.name, dict(board.options), args.captions)
     final = out_dir / f"{stem}.{args.format}"
     check_replaceable_file(final, "-o")
     sections_target = out_dir / f"{stem}_sections"
@@ -485,14 +550,28 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import SCENES, find_scene
 
-    if args.all == bool(args.scenes):
+    boards = {}
+    if args.storyboard:
+        if args.all or args.scenes or _given_options(args):
+            raise EmbedvizError(
+                "--storyboard exports the files as they are; give no scenes, --all or options"
+            )
+        for path in args.storyboard:
+            board = _load_checked(path)
+            if board.scene in boards:
+                raise EmbedvizError(f"{path}: a second storyboard of {board.scene}; give one each")
+            boards[board.scene] = board
+        names = list(boards)
+    elif args.all == bool(args.scenes):
         raise EmbedvizError("name the scenes to export, or give --all (not both)")
-    names = list(SCENES) if args.all else [find_scene(name).name for name in args.scenes]
+    else:
+        names = list(SCENES) if args.all else [find_scene(name).name for name in args.scenes]
     names = list(dict.fromkeys(names))
     if args.jobs is not None and args.jobs < 1:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
-    boards = [prepared_storyboard(name, overrides) for name in names]  # bad options fail here
+    # Bad options fail here, before any rendering.
+    prepared = [boards.get(name) or prepared_storyboard(name, overrides) for name in names]
     if args.force:
         check_folder(Path(args.out).resolve())
     else:
@@ -503,8 +582,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         from embedviz.export.voice import choose_voice
 
         # The storyboard's language tag chooses among the installed voices.
-        language = str(getattr(boards[0], "language", "en") or "en")
-        voice = choose_voice(args.voice or "auto", args.voice_model, language)
+        voice = choose_voice(args.voice or "auto", args.voice_model, prepared[0].language)
     try:
         clips = export_site(
             names,
@@ -516,6 +594,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             burn_captions=args.burn_captions,
             verbose=args.verbose,
             force=args.force,
+            boards=boards,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
@@ -529,8 +608,19 @@ def _cmd_slides(args: argparse.Namespace) -> int:
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
-    spec = find_scene(args.scene)
-    board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    if args.storyboard is not None:
+        if args.scene is not None or _given_options(args):
+            raise EmbedvizError(
+                "--storyboard makes the deck of the file as it is; give no scene and no "
+                "scene options"
+            )
+        board = _load_checked(args.storyboard)
+        spec = find_scene(board.scene)
+    else:
+        if args.scene is None:
+            raise EmbedvizError("name a scene to make slides of, or give --storyboard FILE")
+        spec = find_scene(args.scene)
+        board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
     find_reveal()
     voice = None
     if args.voice or args.voice_model:
@@ -609,6 +699,8 @@ def _run(args: argparse.Namespace) -> int:
             return _cmd_storyboard(args)
         if args.command == "lookup":
             return _cmd_lookup(args)
+        if args.command == "verify":
+            return _cmd_verify(args)
         if args.command == "export":
             return _cmd_export(args)
         if args.command == "slides":

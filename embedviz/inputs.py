@@ -21,7 +21,14 @@ from embedviz.story.model import Storyboard
 from embedviz.story.options import SceneOptions, resolve_options
 from embedviz.story.scenes import MAX_SEQUENCE_TOKENS, find_scene
 
-__all__ = ["Tokenized", "prepare_options", "prepared_storyboard", "tokenize_text"]
+__all__ = [
+    "Tokenized",
+    "prepare_options",
+    "prepared_storyboard",
+    "text_problems",
+    "tokenize_text",
+    "verified_problems",
+]
 
 
 @dataclass(frozen=True)
@@ -180,3 +187,58 @@ def prepared_storyboard(
     spec = find_scene(scene)
     options = resolve_options(overrides, scene=spec.name, defaults=spec.defaults, **resolve_kwargs)
     return spec.make(prepare_options(options))
+
+
+def text_problems(board: Storyboard) -> list[str]:
+    """Tokenise a storyboard's recorded text again and compare the IDs and pieces.
+
+    The story layer rebuilds every number from the recorded IDs; this checks the
+    IDs themselves against the recorded ``text`` and tokenizer (or model).
+
+    Parameters
+    ----------
+    board
+        A loaded storyboard (each part of a composite one is checked).
+
+    Returns
+    -------
+    list of str
+        One line per difference; empty when the IDs are the text's.
+    """
+    problems: list[str] = []
+    for part in board.parts or (board,):
+        options = part.options
+        if options.text is None:
+            continue
+        try:
+            fresh = prepare_options(replace(options, ids=None, pieces=None), legible_limit=None)
+        except EmbedvizError as error:
+            problems.append(f"cannot tokenise the recorded text again: {error}")
+            continue
+        for name in ("ids", "pieces"):
+            said, given = getattr(options, name), getattr(fresh, name)
+            if list(said or ()) != list(given or ()):
+                problems.append(
+                    f"options {name!r}: the file says {list(said or ())}, the tokenizer gives "
+                    f"{list(given or ())} for the recorded text"
+                )
+    return problems
+
+
+def verified_problems(board: Storyboard) -> list[str]:
+    """Return every way a loaded storyboard differs from what embedviz would make.
+
+    Parameters
+    ----------
+    board
+        A loaded storyboard.
+
+    Returns
+    -------
+    list of str
+        The problems of :func:`embedviz.story.contract.verify_storyboard`, then
+        those of :func:`text_problems`; empty when the file is true to the core.
+    """
+    from embedviz.story.contract import verify_storyboard
+
+    return [*verify_storyboard(board), *text_problems(board)]

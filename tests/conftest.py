@@ -50,13 +50,15 @@ def dry_run(
     media_dir: Path,
     pixel_width: int = 192,
     pixel_height: int = 108,
+    board: Storyboard | None = None,
 ) -> DryRun:
-    """Play a scene without encoding video, reading the screen after each beat."""
+    """Play a scene (or a given storyboard) without encoding video, reading each beat's screen."""
     from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene, screen_texts
 
-    board = prepared_storyboard(scene, overrides, cwd=media_dir, environ={})
+    if board is None:
+        board = prepared_storyboard(scene, overrides, cwd=media_dir, environ={})
     checkpoints: list[Checkpoint] = []
 
     class Recording(StoryboardScene):  # type: ignore[misc]

@@ -30,6 +30,7 @@ from embedviz.export.documents import (
     snippet_html,
 )
 from embedviz.export.site import ExportError, export_site
+from embedviz.story.contract import load_storyboard, verify_storyboard
 from embedviz.story.scenes import SCENES, build_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
@@ -421,7 +422,9 @@ def test_voice_espeak_is_mixed_in_and_beats_wait_for_their_phrases(
     )
     folder = site / "SingleTokenLookup"
     board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
-    assert board["options"]["voice"] == "espeak-ng:en-us"
+    assert board["voice"] == "espeak-ng:en-us"
+    # The retimed file is still true to the core: timing is the author's to change.
+    assert verify_storyboard(load_storyboard(folder / "SingleTokenLookup.storyboard.json")) == []
     plain = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     durations = [beat["duration"] for beat in board["beats"]]
     assert all(v >= p.duration for v, p in zip(durations, plain.beats, strict=True))
@@ -474,7 +477,7 @@ def test_piper_voice_gives_speech_timed_cues_and_web_loudness(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr[-3000:]
     folder = site / "SequenceLookup"
     board = json.loads((folder / "SequenceLookup.storyboard.json").read_text())
-    assert board["options"]["voice"] == "piper:en_US-joe-medium"  # the natural voice
+    assert board["voice"] == "piper:en_US-joe-medium"  # the natural voice
     cues = _cues((folder / "SequenceLookup.en.vtt").read_text())
     assert len(cues) == sum(len(beat["phrases"]) for beat in board["beats"])
     mp4, codec, rate = _decoded_audio(folder / "SequenceLookup.mp4")

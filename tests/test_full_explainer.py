@@ -50,7 +50,7 @@ def test_parts_are_every_scene_in_teaching_order(tmp_path: Path) -> None:
 
 def test_only_theme_applies(tmp_path: Path) -> None:
     light = build_storyboard("FullExplainer", {"theme": "light"}, cwd=tmp_path, environ={})
-    assert all(part.options["theme"] == "light" for part in light.parts)
+    assert all(part.options.theme == "light" for part in light.parts)
     with pytest.raises(EmbedvizError, match="only --theme"):
         build_storyboard("FullExplainer", {"ids": "2,3"}, cwd=tmp_path, environ={})
 

@@ -146,14 +146,14 @@ def test_byte_size_is_close_to_the_count(count: int) -> None:
 def test_default_is_gpt2_sized_and_scrolls_to_4821(tmp_path: Path) -> None:
     board = _build(tmp_path)
     assert (board.vocab_size, board.dim) == GPT2
-    assert board.ids == list(DEFAULT_SENTENCE)
+    assert list(board.ids) == list(DEFAULT_SENTENCE)
     beats = {beat.name: beat for beat in board.beats}
     assert beats["intro"].window.rows == (0, 1, 2, 3, 4, 5, 50256)
-    assert "rows 6\u201350255 not shown" in beats["intro"].labels
-    assert "columns 3\u2013766 not shown" in beats["intro"].labels
+    assert "rows 6\u201350255 not shown" in beats["intro"].labels.values()
+    assert "columns 3\u2013766 not shown" in beats["intro"].labels.values()
     assert beats["scroll"].window.rows == (0, 1, 4820, 4821, 4822, 50256)
-    assert "rows 2\u20134819 not shown" in beats["scroll"].labels
-    assert "rows 6\u201350255 not shown" not in beats["scroll"].labels
+    assert "rows 2\u20134819 not shown" in beats["scroll"].labels.values()
+    assert "rows 6\u201350255 not shown" not in beats["scroll"].labels.values()
     assert beats["lookup"].highlight is not None
     assert beats["lookup"].highlight.row == 4821
     assert "walks to row 4821" in beats["lookup"].narration
@@ -176,7 +176,7 @@ def test_every_beat_draws_exactly_its_window(tmp_path: Path) -> None:
         rows = {c.index[0] for c in beat.numbers if c.kind == "row_label"}
         assert rows == set(beat.window.rows)
         gaps = [gap.label for gap in (*beat.window.row_gaps, *beat.window.col_gaps)]
-        assert sorted(t for t in beat.labels if t.endswith("not shown")) == sorted(gaps)
+        assert sorted(t for t in beat.labels.values() if t.endswith("not shown")) == sorted(gaps)
         if beat.highlight is not None:
             assert beat.highlight.row in beat.window.rows, beat.name
         output = {c.index for c in beat.numbers if c.kind == "output"}

@@ -206,7 +206,7 @@ def _cells(board: Storyboard, kind: str) -> dict[tuple[int, ...], Any]:
 
 def test_default_story_shows_equal_rows_then_different_sums() -> None:
     board = build_position_blindness(SceneOptions())
-    assert board.ids == [2, 3, 2, 1]
+    assert list(board.ids) == [2, 3, 2, 1]
     assert [b.name for b in board.beats] == [
         "intro", "lookup", "same", "arrange", "positions", "add", "differ",
     ]  # fmt: skip
@@ -220,7 +220,7 @@ def test_default_story_shows_equal_rows_then_different_sums() -> None:
     # The matrix leaves once the lookup has made its point.
     assert not [c for c in board.beats[3].numbers if c.kind == "weight"]
     # The definition is typeset from Typst maths.
-    assert 'P["pos", 2i] = sin("pos" / 10000^(2i \\/ d))' in board.beats[-1].labels
+    assert 'P["pos", 2i] = sin("pos" / 10000^(2i \\/ d))' in board.beats[-1].labels.values()
 
 
 @pytest.mark.parametrize("positions", ["sinusoidal", "learned"])
@@ -252,7 +252,7 @@ def test_learned_story_labels_the_table() -> None:
     board = build_position_blindness(SceneOptions(), positions="learned")
     sizes = sorted((c.index, c.text) for c in board.beats[-1].numbers if c.kind == "pe_size")
     assert sizes == [((0,), "16"), ((1,), "3")]
-    assert not [t for t in board.beats[-1].labels if t.startswith("P[")]
+    assert not [t for t in board.beats[-1].labels.values() if t.startswith("P[")]
 
 
 def test_sinusoid_oracle_agrees_with_core() -> None:
@@ -284,7 +284,7 @@ def test_learned_variant_renders_every_number_inside_the_frame(tmp_path: Path) -
             if on_screen != in_story:
                 problems.append(f"{beat.name}: screen and storyboard differ")
             shown = Counter(t.text for t in labels if re.search(r"\d", t.text))
-            if shown != Counter(t for t in beat.labels if re.search(r"\d", t)):
+            if shown != Counter(t for t in beat.labels.values() if re.search(r"\d", t)):
                 problems.append(f"{beat.name}: labels differ")
             boxes = [
                 (m.text, m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0]))

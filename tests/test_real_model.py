@@ -78,8 +78,8 @@ def test_storyboard_shows_the_real_ids_rows_and_shape(
     board = prepared_storyboard(
         "SequenceLookup", {"model": str(MODEL), "text": TEXT}, cwd=tmp_path, environ={}
     )
-    assert board.ids == ids
-    assert list(board.options["pieces"]) == pieces
+    assert list(board.ids) == list(ids)
+    assert list(board.options.pieces) == pieces
     assert (board.vocab_size, board.dim) == table.shape == (30522, 384)
     # The model's folder is called "model"; the header names the model itself,
     # as its config.json records it.
@@ -105,7 +105,7 @@ def test_storyboard_shows_the_real_ids_rows_and_shape(
             checked += 1
     assert checked > 100
     # Every visible chip shows its word piece.
-    assert set(pieces) <= set(last.labels)
+    assert set(pieces) <= set(last.labels.values())
 
 
 def test_every_number_on_screen_for_the_real_model(dry_run_cache: Any) -> None:
@@ -123,7 +123,7 @@ def test_every_number_on_screen_for_the_real_model(dry_run_cache: Any) -> None:
     # A file's table is read exactly, and the IDs are the tokenizer's, not the board's.
     assert context.exact
     assert context.ids.tolist() == list(run.storyboard.ids)
-    pieces = run.storyboard.options["pieces"]
+    pieces = run.storyboard.options.pieces
     assert set(pieces) <= set(run.checkpoints[-1].labels)
 
 
@@ -210,7 +210,7 @@ def test_max_tokens_keeps_the_first_tokens(tmp_path: Path) -> None:
         environ={},
     )
     assert len(board.ids) == 5
-    assert board.options["pieces"][0] == "[CLS]"
+    assert board.options.pieces[0] == "[CLS]"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -263,7 +263,7 @@ def test_bf16_tables_are_widened_exactly_and_say_so(dry_run_cache: Any, tmp_path
     overrides = {"weights": str(path), "ids": "3,39,3"}
     run = dry_run_cache("SequenceLookup", overrides)
     last = run.storyboard.beats[-1]
-    assert "bfloat16 values shown as float32" in last.labels
+    assert "bfloat16 values shown as float32" in last.labels.values()
     assert "bfloat16 values shown as float32" in run.checkpoints[-1].labels
     for cell in last.numbers:
         if cell.kind == "weight":

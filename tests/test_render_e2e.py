@@ -109,6 +109,6 @@ def test_embedviz_toml_reaches_a_plain_manim_render(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     expected = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
-    assert expected.ids == [4, 4]
+    assert list(expected.ids) == [4, 4]
     video = next((tmp_path / "media").rglob("SequenceLookup.mp4"))
     assert _probe(video)[0] == pytest.approx(expected.duration, abs=2 / FPS)

@@ -72,7 +72,7 @@ def test_labels_and_captions_match_the_storyboard(
         def with_digits(texts: list[str]) -> Counter[str]:
             return Counter(t for t in texts if re.search(r"\d", t))
 
-        assert with_digits(checkpoint.labels) == with_digits(list(beat.labels)), beat.name
+        assert with_digits(checkpoint.labels) == with_digits(list(beat.labels.values())), beat.name
         # The narration is burned in phrase by phrase: the beat ends on its last phrase.
         last = beat.phrases[-1].text if beat.phrases else beat.narration
         captions = [t for t in checkpoint.texts if " ".join(t.split()) == last]

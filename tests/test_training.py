@@ -355,7 +355,7 @@ def test_scene_is_registered_in_teaching_order() -> None:
     spec = SCENES[SCENE]
     assert (spec.alias, spec.module, spec.order) == ("training", "training_nudge", 70)
     assert _board().layout == "training_nudge"
-    assert _board().ids == [2, 3, 2]
+    assert list(_board().ids) == [2, 3, 2]
 
 
 @pytest.mark.parametrize("overrides", [{}, *SCENES[SCENE].examples])
@@ -388,7 +388,7 @@ def test_the_update_shows_old_values_before_and_new_values_after(
     for cell in grads:
         if cell.index[0] not in looked_up:
             assert (cell.value, cell.text) == (0.0, "0.0000")
-    marks = [t for t in board.beats[update + 1].labels if t in ("nudged", "unchanged")]
+    marks = [t for t in board.beats[update + 1].labels.values() if t in ("nudged", "unchanged")]
     assert marks.count("nudged") == len(looked_up & set(window.rows))
     assert marks.count("unchanged") == len(set(window.rows) - looked_up)
     lr = [c for c in board.beats[update].numbers if c.kind == "lr"]
@@ -408,8 +408,8 @@ def test_the_repeated_id_shows_its_contributions_and_their_sum() -> None:
         assert sums[(2, col)] == float(np.float32(w[0, col] + w[2, col]))
         assert terms[(0, col)] == float(w[0, col])
     # Typst maths for ∂L/∂E[2] = w_0 + w_2, typeset on screen.
-    assert "partial L \\/ partial E[2] = w_0 + w_2" in beat.labels
-    assert {"w_0", "+ w_2", "="} <= set(beat.labels)
+    assert "partial L \\/ partial E[2] = w_0 + w_2" in beat.labels.values()
+    assert {"w_0", "+ w_2", "="} <= set(beat.labels.values())
 
 
 def test_loss_goes_down_and_is_shown_before_and_after() -> None:

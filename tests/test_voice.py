@@ -145,7 +145,7 @@ def test_each_phrase_is_spoken_when_its_cue_starts(engine: str, tmp_path: Path) 
     narration = synthesise_phrases(board, choose_voice(engine), tmp_path / "work")
     assert isinstance(narration, Narration)
     timed = narration.board
-    assert timed.options["voice"] == choose_voice(engine).label
+    assert timed.voice == choose_voice(engine).label
     assert narration.samples.size == round(timed.duration * RATE)
     assert max(_speech_onsets_ok(narration.samples, RATE, _cue_starts(timed))) <= 0.25
     for old, new in zip(board.beats, timed.beats, strict=True):

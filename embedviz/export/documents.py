@@ -21,6 +21,7 @@ __all__ = [
     "chapters",
     "chapters_vtt",
     "gallery_html",
+    "language_name",
     "numbers_table_html",
     "snippet_html",
     "transcript_html",
@@ -204,6 +205,8 @@ def transcript_html(board: Storyboard) -> str:
         shown (:func:`numbers_table_html`).
     """
     sections: list[str] = []
+    # The page is in the narration's language; embedviz's own words stay English.
+    english = "" if board.language == "en" else ' lang="en"'
     parts = [p for p in board.parts if p.layout != "transition"] or [board]
     starts = iter(board.beat_start_times())
     start_of = {id(beat): next(starts) for beat in board.all_beats()}
@@ -216,16 +219,21 @@ def transcript_html(board: Storyboard) -> str:
         )
         # A single scene's one section is the whole narration: the h1 already
         # carries its title, so the h2 names what follows instead.
-        heading = part.title if board.parts else "Narration"
-        sections.append(f"<section>\n<h2>{html.escape(heading)}</h2>\n{items}\n</section>")
+        heading = (
+            f"<h2>{html.escape(part.title)}</h2>" if board.parts else f"<h2{english}>Narration</h2>"
+        )
+        sections.append(f"<section>\n{heading}\n{items}\n</section>")
     body = (
-        f"<main>\n<h1>Transcript: {html.escape(board.title)}</h1>\n"
-        + "\n".join(sections)
-        + "\n<section>\n<h2>The numbers shown</h2>\n"
+        f"<main>\n<h1><span{english}>Transcript:</span> {html.escape(board.title)}</h1>\n"
+        if english
+        else f"<main>\n<h1>Transcript: {html.escape(board.title)}</h1>\n"
+    ) + (
+        "\n".join(sections)
+        + f"\n<section{english}>\n<h2>The numbers shown</h2>\n"
         + numbers_table_html(board)
         + "\n</section>\n</main>"
     )
-    return _page(f"Transcript: {board.title}", body)
+    return _page(f"Transcript: {board.title}", body, language=board.language)
 
 
 def _cells(beat: Beat, kind: str) -> dict[tuple[int, ...], NumberCell]:
@@ -321,6 +329,8 @@ class ExportedClip:
         Seconds.
     folder
         Its folder in the site.
+    language
+        The BCP 47 tag of its narration (the storyboard's ``language``).
     """
 
     scene: str
@@ -328,10 +338,39 @@ class ExportedClip:
     summary: str
     duration: float
     folder: str
+    language: str = "en"
 
     def path(self, suffix: str) -> str:
         """Return a file's site-relative path, e.g. ``path('mp4')``."""
         return f"{self.folder}/{self.scene}.{suffix}"
+
+
+# Names of common caption languages, in their own language, for the track menu.
+_LANGUAGE_NAMES = {
+    "de": "Deutsch",
+    "en": "English",
+    "es": "Español",
+    "fr": "Français",
+    "it": "Italiano",
+    "nl": "Nederlands",
+    "pt": "Português",
+}
+
+
+def language_name(tag: str) -> str:
+    """Return a caption track's menu label for a BCP 47 tag, e.g. ``Deutsch`` for ``de``.
+
+    Parameters
+    ----------
+    tag
+        The narration's language tag.
+
+    Returns
+    -------
+    str
+        The language's own name, or the tag itself for one not listed.
+    """
+    return _LANGUAGE_NAMES.get(tag.split("-")[0].lower(), tag)
 
 
 def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
@@ -353,19 +392,24 @@ def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
     """
     name = clip.scene
     title = html.escape(clip.title)
+    language = html.escape(clip.language)
+    # The figure's words are in the narration's language; the page may be in another.
+    lang = "" if clip.language == "en" else f' lang="{language}"'
+    english = "" if clip.language == "en" else ' lang="en"'
     return (
-        f'<figure class="embedviz-clip" id="{name}">\n'
+        f'<figure class="embedviz-clip" id="{name}"{lang}>\n'
         f'  <video controls preload="metadata" playsinline poster="{prefix}{name}.poster.png"\n'
         f'         aria-describedby="{name}-caption" width="854" height="480">\n'
         f'    <source src="{prefix}{name}.webm" type="video/webm">\n'
         f'    <source src="{prefix}{name}.mp4" type="video/mp4">\n'
-        f'    <track kind="captions" srclang="en" label="English"\n'
-        f'           src="{prefix}{name}.en.vtt" default>\n'
-        f'    <track kind="chapters" srclang="en" label="Chapters"\n'
+        f'    <track kind="captions" srclang="{language}" label="{language_name(clip.language)}"\n'
+        f'           src="{prefix}{name}.{language}.vtt" default>\n'
+        f'    <track kind="chapters" srclang="{language}" label="Chapters"\n'
         f'           src="{prefix}{name}.chapters.vtt">\n'
         f"  </video>\n"
         f'  <figcaption id="{name}-caption">{title} ({clip.duration:.0f} s). '
-        f'<a href="{prefix}{name}.transcript.html">Read the transcript and the numbers shown</a>.'
+        f'<a href="{prefix}{name}.transcript.html"{english}>'
+        "Read the transcript and the numbers shown</a>."
         f"</figcaption>\n"
         f"</figure>\n"
     )

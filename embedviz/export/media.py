@@ -331,6 +331,7 @@ def export_clip(
     *,
     burn_captions: bool = False,
     verbose: bool = False,
+    board: Storyboard | None = None,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -354,6 +355,9 @@ def export_clip(
         it only in its WebVTT track, which a player can toggle and style.
     verbose
         Let Manim and PyAV log their own messages.
+    board
+        A ready (loaded and verified) storyboard to export instead of
+        building one from the options.
 
     Returns
     -------
@@ -366,8 +370,11 @@ def export_clip(
     from embedviz.story.scenes import find_scene
 
     spec = find_scene(scene)
-    board = prepared_storyboard(spec.name, overrides)
-    clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
+    if board is None:
+        board = prepared_storyboard(spec.name, overrides)
+    clip = ExportedClip(
+        spec.name, board.title, spec.summary, board.duration, spec.name, board.language
+    )
     folder = Path(out_dir) / clip.folder
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
@@ -376,7 +383,9 @@ def export_clip(
         if voice is not None:
             narration = synthesise_phrases(board, voice, work / "speech")
             board = narration.board
-            clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
+            clip = ExportedClip(
+                spec.name, board.title, spec.summary, board.duration, spec.name, board.language
+            )
         _progress("total", spec.name, clip_units(board.duration, quality))
         movie, beat_ends = _render(
             board, quality, work, burn_captions=burn_captions, verbose=verbose
@@ -392,7 +401,7 @@ def export_clip(
     transcode_webm(mp4, folder / f"{spec.name}.webm", spec.name)
     write_poster(mp4, folder / f"{spec.name}.poster.png")
     name = spec.name
-    (folder / f"{name}.en.vtt").write_text(captions_vtt(board), encoding="utf-8")
+    (folder / f"{name}.{board.language}.vtt").write_text(captions_vtt(board), encoding="utf-8")
     (folder / f"{name}.chapters.vtt").write_text(chapters_vtt(board), encoding="utf-8")
     (folder / f"{name}.transcript.html").write_text(transcript_html(board), encoding="utf-8")
     (folder / f"{name}.numbers.html").write_text(
@@ -415,5 +424,6 @@ def export_clip(
         "summary": clip.summary,
         "duration": clip.duration,
         "folder": clip.folder,
+        "language": clip.language,
         "seconds": time.monotonic() - started,
     }

@@ -20,6 +20,7 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from embedviz.export.folders import (
 )
 from embedviz.export.media import clip_units, export_clip, set_progress_sink
 from embedviz.export.voice import Voice, choose_voice
+from embedviz.story.model import Storyboard
 
 __all__ = ["ExportError", "default_jobs", "export_site"]
 
@@ -67,6 +69,7 @@ def export_site(
     burn_captions: bool = False,
     verbose: bool = False,
     force: bool = False,
+    boards: Mapping[str, Storyboard] | None = None,
 ) -> list[ExportedClip]:
     """Export scenes and a gallery page into ``out_dir``, replacing it only on success.
 
@@ -103,6 +106,9 @@ def export_site(
         files there are replaced (file by file, see
         :func:`~embedviz.export.folders.merge_into_place`), and every other
         file is kept. A file embedviz did not write is never replaced.
+    boards
+        Ready storyboards by scene name (e.g. loaded with ``--storyboard``),
+        exported as they are instead of being built from the options.
 
     Returns
     -------
@@ -133,7 +139,9 @@ def export_site(
         with signals_held():
             staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
         settings = {"voice": speaker, "burn_captions": burn_captions, "verbose": verbose}
-        results = _run_jobs(scenes, staging, quality, settings, jobs, overrides, show_progress)
+        results = _run_jobs(
+            scenes, staging, quality, settings, jobs, overrides, show_progress, dict(boards or {})
+        )
         clips = [ExportedClip(**results[name]) for name in scenes]
         (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
         write_manifest(staging)
@@ -222,14 +230,18 @@ class _Report:
 
 
 def _estimated_units(
-    scenes: list[str], quality: str, overrides: dict[str, Any] | None
+    scenes: list[str],
+    quality: str,
+    overrides: dict[str, Any] | None,
+    boards: dict[str, Storyboard],
 ) -> dict[str, int]:
     from embedviz.inputs import prepared_storyboard
 
     estimates = {}
     for name in scenes:
         try:
-            duration = prepared_storyboard(name, overrides).duration
+            board = boards.get(name) or prepared_storyboard(name, overrides)
+            duration = board.duration
         except EmbedvizError:
             duration = 0.0  # the worker reports the failure
         estimates[name] = clip_units(duration, quality)
@@ -244,9 +256,11 @@ def _run_jobs(
     jobs: int,
     overrides: dict[str, Any] | None,
     show_progress: bool,
+    boards: dict[str, Storyboard],
 ) -> dict[str, dict[str, Any]]:
     results: dict[str, dict[str, Any]] = {}
-    report = _Report(scenes, _estimated_units(scenes, quality, overrides), show_progress)
+    units = _estimated_units(scenes, quality, overrides, boards)
+    report = _Report(scenes, units, show_progress)
     context = multiprocessing.get_context("fork")
     events = context.Queue()
     pool = ProcessPoolExecutor(
@@ -256,7 +270,15 @@ def _run_jobs(
     try:
         with report:
             futures: dict[Future[dict[str, Any]], str] = {
-                pool.submit(export_clip, name, quality, str(staging), overrides, **settings): name
+                pool.submit(
+                    export_clip,
+                    name,
+                    quality,
+                    str(staging),
+                    overrides,
+                    board=boards.get(name),
+                    **settings,
+                ): name
                 for name in scenes
             }
             pending = set(futures)

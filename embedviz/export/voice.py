@@ -351,7 +351,7 @@ class Narration:
     board
         The storyboard, retimed: each phrase holds for its speech plus a
         pause (or its reading time, if longer), each beat lasts at least as
-        long as its phrases, and ``options["voice"]`` names the voice.
+        long as its phrases, and its ``voice`` names the voice.
     samples
         The whole soundtrack: 48 kHz mono floats, as long as the storyboard,
         normalised to −16 LUFS with true peaks at or below −1 dBTP. Each
@@ -436,7 +436,7 @@ def synthesise_phrases(
     EmbedvizError
         If the voice is missing or fails.
     """
-    language = str(getattr(board, "language", "en") or "en")
+    language = board.language
     chosen = voice or choose_voice("auto", language=language)
     if folder is None:
         with tempfile.TemporaryDirectory(prefix="embedviz-voice-") as temporary:
@@ -460,7 +460,7 @@ def synthesise_phrases(
             ]
         )
     timed = rephrased(board, holds)
-    timed = replace(timed, options={**timed.options, "voice": chosen.label})
+    timed = replace(timed, voice=chosen.label)
     track = np.zeros(round(timed.duration * RATE))
     clip_queue = iter(clips)
     for beat_start, beat in zip(timed.beat_start_times(), timed.all_beats(), strict=True):

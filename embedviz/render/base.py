@@ -116,7 +116,7 @@ class StoryboardScene(Scene):
                 # option is the user's input, so say it in one line instead.
                 print(f"embedviz: error: {error}", file=sys.stderr)
                 raise SystemExit(2) from None
-        name = str(self.storyboard.options.get("theme") or "dark")
+        name = self.storyboard.options.theme
         self.theme = self.theme_override or THEMES[name]
         # embedviz renders with the Cairo renderer, whose camera is a Camera.
         cast(Camera, self.camera).background_color = ManimColor(self.theme.background)

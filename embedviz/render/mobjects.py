@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -573,6 +573,9 @@ class PrintedTensor(VGroup):
         The print, split by :func:`embedviz.story.printed.split_printed`.
     numbers
         The storyboard's ``printed`` cells.
+    labels
+        The beat's labels: the text of each piece that is not a number is the
+        label with role ``printed_<line>_<piece>`` (three-digit piece).
     omitted_label
         The elision line's text when lines were left out.
     font_size
@@ -585,6 +588,7 @@ class PrintedTensor(VGroup):
         self,
         lines: Sequence[PrintedLine],
         numbers: Sequence[NumberCell],
+        labels: Mapping[str, str],
         omitted_label: str | None,
         font_size: float,
         theme: Theme = DARK,
@@ -595,12 +599,15 @@ class PrintedTensor(VGroup):
         by_index = {cell.index: cell for cell in numbers if cell.kind == "printed"}
         rows: list[list[tuple[int, LabelText | NumberText]]] = []
         self.pieces: list[LabelText | NumberText] = []
-        for line in lines:
+        self.text_pieces: list[LabelText] = []
+        for line_number, line in enumerate(lines):
             row: list[tuple[int, LabelText | NumberText]] = []
-            for column, text, element in line.pieces:
+            for piece_number, (column, _, element) in enumerate(line.pieces):
                 piece: LabelText | NumberText
                 if element is None:
-                    piece = LabelText(text, font_size, theme.muted)
+                    role = f"printed_{line_number}_{piece_number:03d}"
+                    piece = LabelText(labels[role], font_size, theme.muted)
+                    self.text_pieces.append(piece)
                 else:
                     piece = NumberText(by_index[element], font_size, theme.text)
                 row.append((column, piece))
@@ -615,12 +622,9 @@ class PrintedTensor(VGroup):
                 piece.place([column * advance, -line_number * line_height, 0], align="left")
                 self.add(piece)
 
-    def find_label(self, fragment: str) -> VMobject:
-        """Return the first text piece that contains ``fragment``."""
-        for piece in self.pieces:
-            if isinstance(piece, LabelText) and fragment in piece.text:
-                return piece
-        raise KeyError(fragment)
+    def last_text_piece(self) -> VMobject:
+        """Return the print's last text piece (PyTorch ends a print with its ``grad_fn``)."""
+        return self.text_pieces[-1]
 
 
 class Caption(VGroup):

@@ -126,7 +126,7 @@ class Stage:
         }
         self.title = SansText(board.title, 30, theme.text).move_to(xyz(0, TITLE_Y))
         # Token strings behind the IDs, when they came from --text.
-        pieces = board.options.get("pieces")
+        pieces = board.options.pieces
         self.pieces: tuple[str, ...] | None = tuple(pieces) if pieces else None
         self.build()
 

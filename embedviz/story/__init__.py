@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from embedviz.story.model import Beat, Gap, Highlight, NumberCell, OutputState, Storyboard, Window
+from embedviz.story.contract import json_schema, load_storyboard, verify_storyboard
+from embedviz.story.model import (
+    Beat,
+    Gap,
+    Highlight,
+    NumberCell,
+    OutputState,
+    Storyboard,
+    StoryboardError,
+    Window,
+)
 from embedviz.story.options import SceneOptions, resolve_options
 from embedviz.story.scenes import SCENES, SceneSpec, build_storyboard, find_scene, make_table
 
@@ -16,9 +26,13 @@ __all__ = [
     "SceneOptions",
     "SceneSpec",
     "Storyboard",
+    "StoryboardError",
     "Window",
     "build_storyboard",
     "find_scene",
+    "json_schema",
+    "load_storyboard",
     "make_table",
     "resolve_options",
+    "verify_storyboard",
 ]

@@ -1,29 +1,392 @@
-"""Scene data: frozen dataclasses that describe a scene beat by beat.
+"""Scene data: frozen, validated dataclasses that describe a scene beat by beat.
 
 A :class:`Storyboard` is everything a renderer needs and everything a test
 needs to check it: which token is highlighted, which part of the matrix is
 visible, every number on screen with the exact string shown and the float
-behind it, every other label, the narration and the timing. It serialises to
-JSON, which is what the snapshot tests pin.
+behind it, every other label keyed by its role, the narration and the timing.
+
+It is a published contract: every value is checked when it is constructed
+(or loaded), the errors name the beat and the field, and it serialises to
+versioned JSON whose JSON Schema is generated from these classes (see
+:mod:`embedviz.story.contract`). Which number kinds, beat actions and label
+roles each layout may use is declared once, in :data:`LAYOUTS`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import math
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, get_args
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.story.options import SceneOptions
 
 __all__ = [
+    "LAYOUTS",
+    "MAX_BEAT_SECONDS",
+    "SCHEMA_URL",
+    "SCHEMA_VERSION",
+    "Action",
     "Beat",
     "Gap",
     "Highlight",
+    "InputFile",
+    "Layout",
+    "LayoutSpec",
     "NumberCell",
+    "NumberKind",
     "OutputState",
     "Phrase",
     "Storyboard",
+    "StoryboardError",
+    "TokenIds",
     "Window",
 ]
+
+# The storyboard JSON format; a file names the version it was written in.
+SCHEMA_VERSION = 2
+# The identifier (``$id``) of this version's JSON Schema (``embedviz storyboard --schema``).
+SCHEMA_URL = f"urn:embedviz:storyboard:{SCHEMA_VERSION}"
+# The longest a beat may last, and the shortest animation, in seconds.
+MAX_BEAT_SECONDS = 600.0
+MIN_RUN_TIME = 0.1
+
+Layout = Literal[
+    "lookup",
+    "zero_based",
+    "batch",
+    "large_vocab",
+    "one_hot",
+    "parameter_count",
+    "training_nudge",
+    "position_blindness",
+    "transition",
+    "composite",
+]
+NumberKind = Literal[
+    "batch_dim",
+    "block_size",
+    "check_row",
+    "col_label",
+    "compare_count",
+    "compare_dim",
+    "compare_memory",
+    "copy_count",
+    "corner",
+    "cost_size",
+    "dtype_bytes",
+    "dtype_memory",
+    "dtype_total",
+    "equal_to",
+    "factor",
+    "grad",
+    "learned_position",
+    "legend",
+    "lookup_row",
+    "lookup_value",
+    "loss",
+    "lr",
+    "multiply_adds",
+    "one_based_count",
+    "one_hot",
+    "one_hot_size",
+    "ordinal",
+    "output",
+    "output_id",
+    "output_size",
+    "param_count",
+    "pe_col",
+    "pe_size",
+    "position",
+    "printed",
+    "product",
+    "product_size",
+    "row_bytes",
+    "row_label",
+    "row_values",
+    "sinusoid",
+    "slice",
+    "sum",
+    "sum_learned",
+    "sum_sinusoid",
+    "table_size",
+    "term",
+    "term_one_hot",
+    "term_sum",
+    "term_weight",
+    "token_id",
+    "trace_id",
+    "trace_index",
+    "updated",
+    "upstream",
+    "weight",
+    "wrong_id",
+    "wrong_index",
+    "wrong_value",
+]
+Action = Literal[
+    "accumulate",
+    "add",
+    "arrange",
+    "axes",
+    "check",
+    "clear",
+    "columns",
+    "compare",
+    "copy",
+    "cost",
+    "count",
+    "count_rows",
+    "diagnose",
+    "differ",
+    "dim",
+    "dtype",
+    "fill_rest",
+    "grad_fn",
+    "intro",
+    "lookup",
+    "lookup_all",
+    "lookup_many",
+    "loss",
+    "loss_drop",
+    "meaning",
+    "one_hot",
+    "positions",
+    "predict",
+    "print",
+    "reveal",
+    "right_count",
+    "same",
+    "scatter",
+    "scroll",
+    "scroll_lookup",
+    "sentence",
+    "shape",
+    "size",
+    "sum",
+    "table",
+    "terms",
+    "trace",
+    "unchanged",
+    "update",
+    "upstream",
+    "wrong_count",
+]
+# Token IDs: one ID, a sequence, or a batch of sequences.
+TokenIds = int | tuple[int, ...] | tuple[tuple[int, ...], ...] | None
+
+_GRID_KINDS = ("col_label", "legend", "row_label", "table_size", "weight")
+_SEQUENCE_KINDS = ("output", "output_size", "position", "token_id")
+# Label roles every grid layout may use: the labels of hidden ranges, the
+# note on a half-precision file, and the token strings above chips.
+_GRID_ROLES = (r"row_gap_\d+", r"col_gap_\d+", "dtype_note", r"piece_\d+")
+
+
+@dataclass(frozen=True)
+class LayoutSpec:
+    """What one layout may show: its number kinds, beat actions and label roles.
+
+    Attributes
+    ----------
+    kinds
+        The number kinds its cells may have.
+    actions
+        The beat actions its stage animates.
+    roles
+        Regular expressions, one of which every label role must match.
+    """
+
+    kinds: frozenset[str]
+    actions: frozenset[str]
+    roles: tuple[str, ...] = ()
+
+    def role_allowed(self, role: str) -> bool:
+        """Return whether a label role is one this layout declares."""
+        return any(re.fullmatch(pattern, role) for pattern in self.roles)
+
+
+def _spec(kinds: Sequence[str], actions: Sequence[str], roles: Sequence[str] = ()) -> LayoutSpec:
+    known_kinds, known_actions = set(get_args(NumberKind)), set(get_args(Action))
+    assert set(kinds) <= known_kinds, set(kinds) - known_kinds
+    assert set(actions) <= known_actions, set(actions) - known_actions
+    return LayoutSpec(frozenset(kinds), frozenset(actions), tuple(roles))
+
+
+LAYOUTS: dict[str, LayoutSpec] = {
+    "lookup": _spec(
+        (*_GRID_KINDS, *_SEQUENCE_KINDS, "printed", "equal_to", "output_id"),
+        ("count_rows", "dim", "grad_fn", "intro", "lookup", "predict", "print", "reveal", "shape"),
+        (*_GRID_ROLES, "code", r"printed_\d+_\d+", "printed_omitted", "question"),
+    ),
+    "zero_based": _spec(
+        (
+            *_GRID_KINDS,
+            *_SEQUENCE_KINDS,
+            "check_row",
+            "one_based_count",
+            "ordinal",
+            "trace_id",
+            "trace_index",
+            "wrong_id",
+            "wrong_index",
+            "wrong_value",
+        ),
+        ("check", "diagnose", "intro", "right_count", "trace", "wrong_count"),
+        _GRID_ROLES,
+    ),
+    "batch": _spec(
+        (*_GRID_KINDS, *_SEQUENCE_KINDS, "batch_dim", "slice"),
+        ("axes", "dim", "intro", "lookup", "lookup_many", "predict", "reveal", "shape"),
+        (*_GRID_ROLES, "question"),
+    ),
+    "large_vocab": _spec(
+        (*_GRID_KINDS, *_SEQUENCE_KINDS, "param_count", "equal_to", "output_id"),
+        ("fill_rest", "intro", "lookup", "scroll", "scroll_lookup", "sentence", "shape", "size"),
+        _GRID_ROLES,
+    ),
+    "one_hot": _spec(
+        (
+            *_GRID_KINDS,
+            *_SEQUENCE_KINDS,
+            "copy_count",
+            "cost_size",
+            "multiply_adds",
+            "one_hot",
+            "one_hot_size",
+            "product",
+            "product_size",
+            "term_one_hot",
+            "term_sum",
+            "term_weight",
+        ),
+        ("columns", "compare", "copy", "cost", "intro", "one_hot", "sum", "terms"),
+        (
+            *_GRID_ROLES,
+            "copy_unit",
+            "cost_gpt2",
+            "lookup_title",
+            r"one_hot_gap_\d+",
+            "one_hot_title",
+            "product_title",
+            r"term_gap_\d+",
+        ),
+    ),
+    "parameter_count": _spec(
+        (
+            "block_size",
+            "compare_count",
+            "compare_dim",
+            "compare_memory",
+            "corner",
+            "dtype_bytes",
+            "dtype_memory",
+            "dtype_total",
+            "factor",
+            "lookup_row",
+            "lookup_value",
+            "param_count",
+            "row_bytes",
+            "row_label",
+            "row_values",
+            "token_id",
+        ),
+        ("compare", "count", "dtype", "lookup", "table"),
+        (*_GRID_ROLES, "compare_dtype", r"dtype_\d+"),
+    ),
+    "training_nudge": _spec(
+        (
+            *_GRID_KINDS,
+            *_SEQUENCE_KINDS,
+            "grad",
+            "loss",
+            "lr",
+            "sum",
+            "term",
+            "updated",
+            "upstream",
+        ),
+        (
+            "accumulate",
+            "intro",
+            "loss",
+            "loss_drop",
+            "meaning",
+            "scatter",
+            "unchanged",
+            "update",
+            "upstream",
+        ),
+        (
+            *_GRID_ROLES,
+            "loss_arrow",
+            "loss_equals",
+            "loss_formula",
+            r"mark_\d+",
+            r"sum_term_\d+",
+            "sum_title",
+            "sum_total",
+            "update_left",
+            "update_right",
+            "upstream_title",
+        ),
+    ),
+    "position_blindness": _spec(
+        (
+            *_GRID_KINDS,
+            *_SEQUENCE_KINDS,
+            "learned_position",
+            "pe_col",
+            "pe_size",
+            "sinusoid",
+            "sum_learned",
+            "sum_sinusoid",
+        ),
+        ("add", "arrange", "differ", "intro", "lookup_all", "positions", "same"),
+        (*_GRID_ROLES, r"formula_\d+"),
+    ),
+    "transition": _spec((), ("clear",)),
+    "composite": _spec((), ()),
+}
+assert set(LAYOUTS) == set(get_args(Layout))
+
+# A well-formed BCP 47 tag (language, script, region, variants), e.g. de, pt-BR.
+_BCP47 = re.compile(
+    r"[A-Za-z]{2,3}(-[A-Za-z]{4})?(-(?:[A-Za-z]{2}|[0-9]{3}))?"
+    r"(-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*"
+)
+_BEAT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_ROLE = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class StoryboardError(EmbedvizError):
+    """A storyboard that breaks the contract; the message names the beat and field."""
+
+
+def _fail(where: str, message: str) -> None:
+    raise StoryboardError(f"{where}: {message}")
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seconds(where: str, name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        _fail(where, f"field '{name}' must be a finite number of seconds, not {value!r}")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    object.__setattr__(obj, name, value)
+
+
+def _int_tuple(where: str, name: str, value: object) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or not all(_whole(v) for v in value):
+        _fail(where, f"field '{name}' must be a list of whole numbers, not {value!r}")
+    return tuple(value)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -33,13 +396,14 @@ class NumberCell:
     Attributes
     ----------
     kind
-        What it is: ``weight`` (a table cell, index ``(row, col)``),
-        ``output`` (an output cell, index ``position + (col,)``),
-        ``printed`` (a value inside the PyTorch-style print, same index as
-        ``output``), ``row_label`` (a zero-based row number, ``(row,)``),
-        ``col_label`` (``(col,)``), ``token_id`` (an input chip,
-        ``position``), ``position`` (an output row label, ``position``) or
-        ``size`` (a dimension of a shape label, ``(axis,)``).
+        What it is: one of :data:`NumberKind`, those a layout may show being
+        declared in :data:`LAYOUTS`. For example ``weight`` (a table cell,
+        index ``(row, col)``), ``output`` (an output cell, index
+        ``position + (col,)``), ``printed`` (a value inside the PyTorch-style
+        print, same index as ``output``), ``row_label`` (a zero-based row
+        number, ``(row,)``), ``col_label`` (``(col,)``), ``token_id`` (an
+        input chip, ``position``), ``position`` (an output row label) or
+        ``table_size`` (a dimension of the table's shape label, ``(axis,)``).
     index
         Where it sits, as described for ``kind``.
     text
@@ -49,10 +413,26 @@ class NumberCell:
         a whole number for indices and sizes.
     """
 
-    kind: str
+    kind: NumberKind
     index: tuple[int, ...]
     text: str
     value: float
+
+    def __post_init__(self) -> None:
+        where = f"cell {self.kind} {tuple(self.index)}"
+        if self.kind not in get_args(NumberKind):
+            _fail(where, f"field 'kind': unknown number kind {self.kind!r}")
+        _set(self, "index", _int_tuple(where, "index", self.index))
+        if not isinstance(self.text, str) or not self.text:
+            _fail(where, f"field 'text' must be a non-empty string, not {self.text!r}")
+        value = self.value
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            _fail(where, f"field 'value' must be a finite number, not {value!r}")
+        _set(self, "value", float(value))
 
 
 @dataclass(frozen=True)
@@ -70,6 +450,10 @@ class Gap:
     first: int
     last: int
     label: str
+
+    def __post_init__(self) -> None:
+        if not (_whole(self.first) and _whole(self.last) and 0 <= self.first <= self.last):
+            _fail(f"gap {self.label!r}", f"needs 0 <= first <= last, not {self.first}..{self.last}")
 
 
 @dataclass(frozen=True)
@@ -93,6 +477,15 @@ class Window:
     row_gaps: tuple[Gap, ...] = ()
     col_gaps: tuple[Gap, ...] = ()
 
+    def __post_init__(self) -> None:
+        for name in ("rows", "cols"):
+            values = _int_tuple("window", name, getattr(self, name))
+            if list(values) != sorted(set(values)) or (values and values[0] < 0):
+                _fail("window", f"field '{name}' must be ascending, distinct and >= 0")
+            _set(self, name, values)
+        _set(self, "row_gaps", tuple(self.row_gaps))
+        _set(self, "col_gaps", tuple(self.col_gaps))
+
 
 @dataclass(frozen=True)
 class Highlight:
@@ -112,6 +505,11 @@ class Highlight:
     token_id: int
     row: int
 
+    def __post_init__(self) -> None:
+        _set(self, "position", _int_tuple("highlight", "position", self.position))
+        if not (_whole(self.token_id) and _whole(self.row) and self.row >= 0):
+            _fail("highlight", f"needs whole numbers, not {self.token_id!r}, {self.row!r}")
+
 
 @dataclass(frozen=True)
 class OutputState:
@@ -130,6 +528,10 @@ class OutputState:
     shape: tuple[int, ...]
     filled: tuple[tuple[int, ...], ...] = ()
     shape_labelled: bool = False
+
+    def __post_init__(self) -> None:
+        _set(self, "shape", _int_tuple("output", "shape", self.shape))
+        _set(self, "filled", tuple(_int_tuple("output", "filled", p) for p in self.filled))
 
 
 @dataclass(frozen=True)
@@ -186,7 +588,9 @@ class Beat:
         Every number on screen after the beat.
     labels
         Every other label on screen after the beat (code, printed
-        punctuation, gap labels, questions), excluding the narration.
+        punctuation, gap labels, questions), excluding the narration, keyed
+        by its role (``question``, ``row_gap_0``, ...). The renderer finds a
+        label by its role, never by its text.
     phrases
         The narration split into caption cues, back to back from the
         beat's start; their durations add up to at most ``duration``.
@@ -194,7 +598,7 @@ class Beat:
     """
 
     name: str
-    action: str
+    action: Action
     narration: str
     run_time: float
     duration: float
@@ -203,13 +607,155 @@ class Beat:
     dimmed_rows: tuple[int, ...]
     output: OutputState | None
     numbers: tuple[NumberCell, ...]
-    labels: tuple[str, ...] = ()
+    labels: dict[str, str] = field(default_factory=dict)
     phrases: tuple[Phrase, ...] = ()
 
     @property
     def phrase_time(self) -> float:
         """Seconds the phrases need together (at most :attr:`duration`)."""
         return round(sum(phrase.duration for phrase in self.phrases), 6)
+
+    def __post_init__(self) -> None:
+        where = f"beat {self.name!r}"
+        if not isinstance(self.name, str) or not _BEAT_NAME.fullmatch(self.name):
+            _fail(where, "field 'name' must be letters, digits, '_', '.' or '-'")
+        if self.action not in get_args(Action):
+            _fail(where, f"field 'action': unknown action {self.action!r}")
+        if not isinstance(self.narration, str):
+            _fail(where, f"field 'narration' must be a string, not {self.narration!r}")
+        run_time = _seconds(where, "run_time", self.run_time)
+        duration = _seconds(where, "duration", self.duration)
+        if run_time < MIN_RUN_TIME:
+            _fail(where, f"field 'run_time' {run_time} is shorter than {MIN_RUN_TIME} s")
+        if duration < run_time:
+            _fail(where, f"field 'duration' {duration} is shorter than its run_time {run_time}")
+        if duration > MAX_BEAT_SECONDS:
+            _fail(where, f"field 'duration' {duration} is longer than {MAX_BEAT_SECONDS:g} s")
+        _set(self, "run_time", run_time)
+        _set(self, "duration", duration)
+        dimmed = _int_tuple(where, "dimmed_rows", self.dimmed_rows)
+        _set(self, "dimmed_rows", dimmed)
+        if not set(dimmed) <= set(self.window.rows):
+            _fail(where, f"field 'dimmed_rows' {dimmed} are not all inside the window")
+        numbers = tuple(self.numbers)
+        _set(self, "numbers", numbers)
+        seen: set[tuple[str, tuple[int, ...]]] = set()
+        rows, cols = set(self.window.rows), set(self.window.cols)
+        for cell in numbers:
+            key = (cell.kind, cell.index)
+            if key in seen:
+                _fail(where, f"field 'numbers' holds cell {cell.kind} {cell.index} twice")
+            seen.add(key)
+            outside = (
+                (cell.kind == "weight" and not (cell.index[0] in rows and cell.index[1] in cols))
+                or (cell.kind == "row_label" and cell.index[0] not in rows)
+                or (cell.kind == "col_label" and cell.index[0] not in cols)
+            )
+            if outside:
+                _fail(where, f"cell {cell.kind} {cell.index} lies outside the window")
+        if not isinstance(self.labels, Mapping):
+            _fail(where, "field 'labels' must map roles to text")
+        labels = dict(sorted(self.labels.items()))
+        for role, text in labels.items():
+            if not isinstance(role, str) or not _ROLE.fullmatch(role):
+                _fail(where, f"label role {role!r} must be lower-case letters, digits and '_'")
+            if not isinstance(text, str) or not text:
+                _fail(where, f"label {role!r} must be a non-empty string, not {text!r}")
+        _set(self, "labels", labels)
+        phrases = tuple(self.phrases)
+        _set(self, "phrases", phrases)
+        for number, phrase in enumerate(phrases):
+            if not (isinstance(phrase.text, str) and isinstance(phrase.spoken, str)):
+                _fail(where, f"phrase {number}: 'text' and 'spoken' must be strings")
+            _seconds(where, f"phrases[{number}].start", phrase.start)
+            _seconds(where, f"phrases[{number}].duration", phrase.duration)
+        if self.phrase_time > duration + 1e-6:
+            _fail(
+                where,
+                f"field 'phrases' need {self.phrase_time:g} s, longer than its duration "
+                f"{duration:g}; lengthen 'duration'",
+            )
+
+    def label(self, role: str) -> str:
+        """Return the text of the label with this role.
+
+        Parameters
+        ----------
+        role
+            E.g. ``question``.
+
+        Returns
+        -------
+        str
+            The exact text drawn.
+
+        Raises
+        ------
+        KeyError
+            If this beat shows no label with that role.
+        """
+        try:
+            return self.labels[role]
+        except KeyError:
+            raise KeyError(f"beat {self.name!r} has no label with role {role!r}") from None
+
+    def labels_with(self, prefix: str) -> list[str]:
+        """Return the texts of the labels whose role starts with ``prefix``, in role order.
+
+        Parameters
+        ----------
+        prefix
+            A role family, e.g. ``term_gap_``.
+
+        Returns
+        -------
+        list of str
+            The texts, ordered by role.
+        """
+        return [text for role, text in self.labels.items() if role.startswith(prefix)]
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """A file a storyboard was built from, pinned by its contents.
+
+    Attributes
+    ----------
+    role
+        ``weights`` (the table) or ``tokenizer``.
+    path
+        The path it was read from.
+    sha256
+        The SHA-256 of its bytes, as lower-case hex.
+    """
+
+    role: Literal["weights", "tokenizer"]
+    path: str
+    sha256: str
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[0-9a-f]{64}", str(self.sha256)):
+            _fail(f"input {self.role}", f"field 'sha256' is not a SHA-256, {self.sha256!r}")
+
+
+def _canonical_ids(value: object) -> TokenIds:
+    if value is None or _whole(value):
+        return value  # type: ignore[return-value]
+    if isinstance(value, list | tuple):
+        if all(_whole(v) for v in value):
+            return tuple(value)
+        if all(isinstance(v, list | tuple) and all(_whole(i) for i in v) for v in value):
+            return tuple(tuple(v) for v in value)
+    _fail("storyboard", f"field 'ids' must be an ID, a list or a list of lists, not {value!r}")
+    return None
+
+
+def _flat_ids(ids: TokenIds) -> list[int]:
+    if ids is None:
+        return []
+    if isinstance(ids, int):
+        return [ids]
+    return [i for item in ids for i in (item if isinstance(item, tuple) else (item,))]
 
 
 @dataclass(frozen=True)
@@ -223,39 +769,130 @@ class Storyboard:
     title
         The title shown at the top.
     options
-        The resolved options it was built from (JSON-friendly).
+        The resolved options it was built from.
     vocab_size, dim
         The table's shape.
     source
         Where the table's values came from.
     ids
-        The token IDs, as nested lists (an int for a single ID).
-    printed
-        The PyTorch-style print of the lookup, when the scene shows it.
+        The token IDs: one ID, a sequence, or a batch of sequences.
     beats
         The beats, in order.
+    value_scale
+        The magnitude at which table values get their strongest colour,
+        computed by the builder from the values it shows.
+    printed
+        The PyTorch-style print of the lookup, when the scene shows it.
     layout
         Which stage draws it (``lookup`` for the grid, chips and output).
-    value_scale
-        The magnitude at which table values get their strongest colour.
     parts
         For a composite scene (``FullExplainer``): the scenes it plays, in
         order, each as its own section. Its own ``beats`` are then empty.
+    language
+        The BCP 47 tag of the narration and title, e.g. ``en`` or ``de``;
+        captions, transcripts and the voice use it.
+    inputs
+        The files the table (and IDs) came from, with their SHA-256, so that
+        a changed file is noticed.
+    voice
+        The speech engine that timed the beats, if any.
+    version
+        The storyboard format's version, :data:`SCHEMA_VERSION`.
     """
 
     scene: str
     title: str
-    options: dict[str, Any]
+    options: SceneOptions
     vocab_size: int
     dim: int
     source: str
-    ids: Any
+    ids: TokenIds
     beats: tuple[Beat, ...]
+    value_scale: float
     printed: str | None = None
-    layout: str = "lookup"
-    value_scale: float = 1.0
+    layout: Layout = "lookup"
     parts: tuple[Storyboard, ...] = ()
-    version: int = field(default=1)
+    language: str = "en"
+    inputs: tuple[InputFile, ...] = ()
+    voice: str | None = None
+    version: int = SCHEMA_VERSION
+
+    def __post_init__(self) -> None:
+        where = f"storyboard {self.scene!r}"
+        if self.version != SCHEMA_VERSION:
+            _fail(
+                where,
+                f"field 'version' is {self.version!r}; this embedviz writes and "
+                f"reads version {SCHEMA_VERSION}",
+            )
+        if isinstance(self.options, Mapping):
+            _set(self, "options", SceneOptions(**self.options))
+        if not isinstance(self.options, SceneOptions):
+            _fail(where, "field 'options' must be SceneOptions")
+        if self.layout not in LAYOUTS:
+            _fail(where, f"field 'layout': unknown layout {self.layout!r}")
+        for name in ("vocab_size", "dim"):
+            value = getattr(self, name)
+            if not _whole(value) or value < 1:
+                _fail(where, f"field '{name}' must be a whole number >= 1, not {value!r}")
+        scale = self.value_scale
+        if (
+            isinstance(scale, bool)
+            or not isinstance(scale, int | float)
+            or not (math.isfinite(scale) and scale > 0)
+        ):
+            _fail(where, f"field 'value_scale' must be a positive number, not {scale!r}")
+        _set(self, "value_scale", float(scale))
+        if not isinstance(self.language, str) or not _BCP47.fullmatch(self.language):
+            _fail(where, f"field 'language' {self.language!r} is not a BCP 47 tag such as 'de'")
+        ids = _canonical_ids(self.ids)
+        _set(self, "ids", ids)
+        for token_id in _flat_ids(ids):
+            if not 0 <= token_id < self.vocab_size:
+                _fail(where, f"field 'ids': ID {token_id} is outside 0..{self.vocab_size - 1}")
+        beats = tuple(self.beats)
+        parts = tuple(self.parts)
+        _set(self, "beats", beats)
+        _set(self, "parts", parts)
+        _set(self, "inputs", tuple(self.inputs))
+        if (self.layout == "composite") != bool(parts):
+            _fail(where, "only a composite layout has parts, and it must have some")
+        if parts and beats:
+            _fail(where, "a composite storyboard plays its parts' beats, not its own")
+        spec = LAYOUTS[self.layout]
+        names: set[str] = set()
+        for beat in beats:
+            at = f"{where}, beat {beat.name!r}"
+            if beat.name in names:
+                _fail(at, "field 'name' is not unique")
+            names.add(beat.name)
+            if beat.action not in spec.actions:
+                _fail(at, f"field 'action': {beat.action!r} is not an action of {self.layout}")
+            for cell in beat.numbers:
+                if cell.kind not in spec.kinds:
+                    _fail(at, f"cell {cell.kind} {cell.index}: not a kind of {self.layout}")
+            for role in beat.labels:
+                if not spec.role_allowed(role):
+                    _fail(at, f"label {role!r}: not a label role of {self.layout}")
+            if beat.highlight is not None and beat.highlight.row >= self.vocab_size:
+                _fail(at, f"field 'highlight': row {beat.highlight.row} is outside the table")
+
+    def single_id(self) -> int:
+        """Return the one token ID of a scene about a single token.
+
+        Returns
+        -------
+        int
+            ``ids`` itself.
+
+        Raises
+        ------
+        StoryboardError
+            If ``ids`` is not one ID.
+        """
+        if not _whole(self.ids):
+            raise StoryboardError(f"storyboard {self.scene!r}: 'ids' is not a single ID")
+        return int(self.ids)  # type: ignore[arg-type]
 
     def all_beats(self) -> tuple[Beat, ...]:
         """Return every beat that plays, the parts' beats in order for a composite."""
@@ -332,7 +969,9 @@ class Storyboard:
             Tuples become lists; the total duration is included, for every
             part too.
         """
-        data = asdict(self)
+        # The format's version first, so that a reader sees it at once.
+        data: dict[str, Any] = {"version": self.version}
+        data.update(asdict(self))
         data["duration"] = self.duration
         data["parts"] = [part.to_dict() for part in self.parts]
         return data

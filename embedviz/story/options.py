@@ -10,11 +10,13 @@ the same options as the ``embedviz`` command.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, fields, replace
+from difflib import get_close_matches
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import IdList, parse_ids
@@ -23,8 +25,12 @@ from embedviz.core.paths import require_file, require_folder
 __all__ = [
     "CONFIG_FILE_NAME",
     "ENV_PREFIX",
+    "OPTIONS",
     "OPTION_NAMES",
+    "OPTION_SPECS",
+    "OptionSpec",
     "SceneOptions",
+    "options_table",
     "resolve_options",
 ]
 
@@ -32,9 +38,42 @@ CONFIG_FILE_NAME = "embedviz.toml"
 ENV_PREFIX = "EMBEDVIZ_"
 
 
+Init = Literal["torch", "normal"]
+Theme = Literal["dark", "light"]
+SpecialTokens = Literal["keep", "drop"]
+Positions = Literal["sinusoidal", "learned"]
+
+
+def _option(
+    default: Any,
+    help: str,
+    *,
+    shown_default: str | None = None,
+    metavar: str | None = None,
+    path: bool = False,
+    derived: bool = False,
+) -> Any:
+    """Declare one option: its default and the words every surface shows for it."""
+    return field(
+        default=default,
+        metadata={
+            "help": help,
+            "shown_default": shown_default,
+            "metavar": metavar,
+            "path": path,
+            "derived": derived,
+        },
+    )
+
+
 @dataclass(frozen=True)
 class SceneOptions:
-    """What a scene is built from.
+    """What a scene is built from: the one declaration of every option.
+
+    Each field declares an option's name, type (a ``Literal`` lists its allowed
+    values), default and help. :data:`OPTIONS` is derived from it, and the
+    command line, ``embedviz.toml``, the ``EMBEDVIZ_*`` variables and the
+    README's options table all come from :data:`OPTIONS`.
 
     Attributes
     ----------
@@ -46,7 +85,7 @@ class SceneOptions:
     dim
         ``d`` for a seeded table; ``None`` means 3, or the file's columns.
     seed
-        The seed for a seeded table.
+        The seed for a seeded table (negative seeds wrap as in PyTorch).
     init
         ``torch`` (PyTorch-compatible) or ``normal`` (numpy).
     weights
@@ -74,21 +113,72 @@ class SceneOptions:
         directly.
     """
 
-    ids: IdList | None = None
-    vocab: int | None = None
-    dim: int | None = None
-    seed: int = 123
-    init: str = "torch"
-    weights: str | None = None
-    tensor: str | None = None
-    theme: str = "dark"
-    text: str | None = None
-    tokenizer: str | None = None
-    model: str | None = None
-    special_tokens: str = "keep"
-    max_tokens: int | None = None
-    positions: str = "sinusoidal"
-    pieces: tuple[str, ...] | None = None
+    ids: IdList | None = _option(
+        None,
+        "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows)",
+        shown_default="the scene's own (3 for SingleTokenLookup, 2,3,5,1 for SequenceLookup)",
+        metavar="IDS",
+    )
+    vocab: int | None = _option(
+        None, "V, the rows of a seeded table", shown_default="6", metavar="V"
+    )
+    dim: int | None = _option(
+        None, "d, the columns of a seeded table", shown_default="3", metavar="D"
+    )
+    seed: int = _option(
+        123,
+        "the seed; all randomness comes from it. As with torch.manual_seed, any whole number "
+        "from -2**63 to 2**64-1, taken modulo 2**64 (--seed=-1 is seed 2**64-1)",
+        metavar="SEED",
+    )
+    init: Init = _option(
+        "torch",
+        "torch reproduces torch.manual_seed(seed); nn.Embedding(V, d).weight; "
+        "normal uses numpy.random.default_rng(seed)",
+    )
+    weights: str | None = _option(
+        None, "a .npy or .safetensors table instead of a seed", metavar="FILE", path=True
+    )
+    tensor: str | None = _option(
+        None,
+        "which tensor of a .safetensors file to use",
+        shown_default="a usual embedding name, or the only 2-D tensor",
+        metavar="NAME",
+    )
+    theme: Theme = _option("dark", "colours; both use a colour-blind-safe palette")
+    text: str | None = _option(
+        None, "text to tokenise into the IDs (instead of --ids)", metavar="TEXT"
+    )
+    tokenizer: str | None = _option(
+        None, "a Hugging Face tokenizer.json file", metavar="FILE", path=True
+    )
+    model: str | None = _option(
+        None,
+        "a local model folder (tokenizer.json and *.safetensors) as the table",
+        metavar="FOLDER",
+        path=True,
+    )
+    special_tokens: SpecialTokens = _option(
+        "keep", "show the tokenizer's special tokens such as [CLS] (keep) or not (drop)"
+    )
+    max_tokens: int | None = _option(
+        None, "keep only the first N tokens of --text", shown_default="all", metavar="N"
+    )
+    positions: Positions = _option(
+        "sinusoidal", "PositionBlindness: sinusoidal or learned position vectors"
+    )
+    pieces: tuple[str, ...] | None = _option(
+        None, "the token strings behind the IDs (from --text)", derived=True
+    )
+
+    def __post_init__(self) -> None:
+        # One canonical form, so that equal options compare equal after a round trip.
+        if self.pieces is not None and not isinstance(self.pieces, tuple):
+            object.__setattr__(self, "pieces", tuple(self.pieces))
+        if self.ids is not None:
+            ids: Any = self.ids
+            canonical = [list(row) if isinstance(row, list | tuple) else row for row in ids]
+            object.__setattr__(self, "ids", canonical)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the options as JSON-ready data.
@@ -101,21 +191,117 @@ class SceneOptions:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option as every surface shows it, derived from :class:`SceneOptions`.
+
+    Attributes
+    ----------
+    name
+        The field name, e.g. ``max_tokens``.
+    kind
+        ``int``, ``str`` or ``ids``.
+    choices
+        The allowed values, or ``()`` for any.
+    default
+        The default value.
+    help
+        One line of help.
+    shown_default
+        How the default is described to people.
+    metavar
+        The placeholder in ``--help``.
+    path
+        Whether it names a file or folder (relative to ``embedviz.toml``).
+    """
+
+    name: str
+    kind: Literal["int", "str", "ids"]
+    choices: tuple[str, ...]
+    default: object
+    help: str
+    shown_default: str
+    metavar: str | None
+    path: bool
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag, e.g. ``--max-tokens``."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def env(self) -> str:
+        """The environment variable, e.g. ``EMBEDVIZ_MAX_TOKENS``."""
+        return ENV_PREFIX + self.name.upper()
+
+
+def _declare() -> tuple[OptionSpec, ...]:
+    hints = get_type_hints(SceneOptions)
+    specs = []
+    for item in fields(SceneOptions):
+        meta = item.metadata
+        if meta.get("derived"):
+            continue
+        hint = hints[item.name]
+        args = [arg for arg in get_args(hint) if arg is not type(None)] or [hint]
+        choices: tuple[str, ...] = ()
+        kind: Literal["int", "str", "ids"]
+        if item.name == "ids":
+            kind = "ids"
+        elif get_origin(hint) is Literal:
+            kind, choices = "str", tuple(get_args(hint))
+        elif args[0] is int:
+            kind = "int"
+        else:
+            kind = "str"
+        shown = meta.get("shown_default")
+        if shown is None:
+            shown = "none" if item.default is None else str(item.default)
+        specs.append(
+            OptionSpec(
+                name=item.name,
+                kind=kind,
+                choices=choices,
+                default=item.default,
+                help=str(meta["help"]),
+                shown_default=str(shown),
+                metavar=meta.get("metavar"),
+                path=bool(meta.get("path")),
+            )
+        )
+    return tuple(specs)
+
+
+OPTIONS: tuple[OptionSpec, ...] = _declare()
+OPTION_SPECS: dict[str, OptionSpec] = {spec.name: spec for spec in OPTIONS}
 # Options a user may set; ``pieces`` is derived from ``text``.
-OPTION_NAMES = tuple(name for name in SceneOptions.__dataclass_fields__ if name != "pieces")
-_INT_OPTIONS = ("vocab", "dim", "seed", "max_tokens")
-_STR_OPTIONS = (
-    "init",
-    "weights",
-    "tensor",
-    "theme",
-    "text",
-    "tokenizer",
-    "model",
-    "special_tokens",
-    "positions",
-)
-_PATH_OPTIONS = ("weights", "tokenizer", "model")
+OPTION_NAMES = tuple(OPTION_SPECS)
+_PATH_OPTIONS = tuple(spec.name for spec in OPTIONS if spec.path)
+# Whole numbers in ASCII digits only (an optional sign; seeds may be negative).
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def options_table() -> str:
+    """Return the README's options table, generated from :data:`OPTIONS`.
+
+    Returns
+    -------
+    str
+        A Markdown table: flag, ``embedviz.toml`` key, environment variable,
+        meaning (with allowed values) and default.
+    """
+    lines = [
+        "| Option | `embedviz.toml` key | Variable | Meaning | Default |",
+        "|---|---|---|---|---|",
+    ]
+    for spec in OPTIONS:
+        meaning = spec.help.replace("|", "\\|")
+        if spec.choices:
+            meaning += "; one of " + ", ".join(f"`{choice}`" for choice in spec.choices)
+        lines.append(
+            f"| `{spec.flag}` | `{spec.name}` | `{spec.env}` | {meaning} | {spec.shown_default} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _is_int(value: object) -> bool:
@@ -124,7 +310,12 @@ def _is_int(value: object) -> bool:
 
 def _convert(name: str, value: object, where: str) -> object:
     """Check one raw option value and convert it to its field's type."""
-    if name == "ids":
+    spec = OPTION_SPECS.get(name)
+    if spec is None:
+        raise EmbedvizError(
+            f"{where}: unknown option {name!r} (known options: {', '.join(OPTION_NAMES)})"
+        )
+    if spec.kind == "ids":
         if isinstance(value, str):
             try:
                 return parse_ids(value)
@@ -139,36 +330,22 @@ def _convert(name: str, value: object, where: str) -> object:
             f"{where}: 'ids' must be a string like \"2,3,5,1\" or a list of whole numbers, "
             f"not {value!r}"
         )
-    if name in _INT_OPTIONS:
+    if spec.kind == "int":
         if isinstance(value, str):
-            try:
-                return int(value.strip(), 10)
-            except ValueError:
+            if not _WHOLE_NUMBER.fullmatch(value.strip(" \t")):
                 raise EmbedvizError(
-                    f"{where}: '{name}' must be a whole number, not {value!r}"
-                ) from None
-        if isinstance(value, bool) or not isinstance(value, int):
+                    f"{where}: '{name}' must be a whole number in ASCII digits 0-9, not {value!r}"
+                )
+            return int(value.strip(" \t"), 10)
+        if not _is_int(value):
             raise EmbedvizError(f"{where}: '{name}' must be a whole number, not {value!r}")
         return value
-    if name in _STR_OPTIONS:
-        if not isinstance(value, str):
-            raise EmbedvizError(f"{where}: '{name}' must be a string, not {value!r}")
-        if name == "init" and value not in ("torch", "normal"):
-            raise EmbedvizError(f"{where}: 'init' must be 'torch' or 'normal', not {value!r}")
-        if name == "theme" and value not in ("dark", "light"):
-            raise EmbedvizError(f"{where}: 'theme' must be 'dark' or 'light', not {value!r}")
-        if name == "positions" and value not in ("sinusoidal", "learned"):
-            raise EmbedvizError(
-                f"{where}: 'positions' must be 'sinusoidal' or 'learned', not {value!r}"
-            )
-        if name == "special_tokens" and value not in ("keep", "drop"):
-            raise EmbedvizError(
-                f"{where}: 'special_tokens' must be 'keep' or 'drop', not {value!r}"
-            )
-        return value
-    raise EmbedvizError(
-        f"{where}: unknown option {name!r} (known options: {', '.join(OPTION_NAMES)})"
-    )
+    if not isinstance(value, str):
+        raise EmbedvizError(f"{where}: '{name}' must be a string, not {value!r}")
+    if spec.choices and value not in spec.choices:
+        allowed = " or ".join(repr(choice) for choice in spec.choices)
+        raise EmbedvizError(f"{where}: '{name}' must be {allowed}, not {value!r}")
+    return value
 
 
 def _apply(options: SceneOptions, raw: Mapping[str, object], where: str) -> SceneOptions:
@@ -191,11 +368,16 @@ def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
         merged[key] = value
     if scene is not None and isinstance(data.get(scene), dict):
         merged.update(data[scene])
+    from embedviz.story.scenes import SCENES  # the scenes import this module
+
     for key, value in data.items():
         if isinstance(value, dict):
-            if not key[:1].isupper():
+            if key not in SCENES:
+                near = get_close_matches(key.lower(), [n.lower() for n in SCENES], n=1)
+                hint = next((f"; did you mean [{n}]?" for n in SCENES if [n.lower()] == near), "")
                 raise EmbedvizError(
-                    f"{path}: unknown table [{key}]; tables must be named after a scene"
+                    f"{path}: unknown table [{key}]; tables must be named after a scene "
+                    f"exactly{hint or ' (see embedviz scenes)'}"
                 )
             # Check every scene's table now, not only when that scene renders.
             for name, item in value.items():
@@ -257,16 +439,14 @@ def resolve_options(
         raise EmbedvizError(f"{ENV_PREFIX}CONFIG names {config_path}, which does not exist")
     if config_path.is_file():
         options = _apply(options, _from_config_file(config_path, scene), str(config_path))
-    from_env = {
-        name: env[ENV_PREFIX + name.upper()]
-        for name in OPTION_NAMES
-        if env.get(ENV_PREFIX + name.upper(), "") != ""
-    }
+    from_env = {spec.name: env[spec.env] for spec in OPTIONS if env.get(spec.env, "") != ""}
     for name, value in from_env.items():
-        options = _apply(options, {name: value}, f"{ENV_PREFIX}{name.upper()}")
+        options = _apply(options, {name: value}, OPTION_SPECS[name].env)
     if overrides:
-        explicit = {name: value for name, value in overrides.items() if value is not None}
-        options = _apply(options, explicit, "option")
+        for key, given in overrides.items():
+            if given is not None:
+                spec = OPTION_SPECS.get(key)
+                options = _apply(options, {key: given}, spec.flag if spec else "option")
     if defaults:
         options = _apply_scene_defaults(options, defaults)
     _check_combination(options)

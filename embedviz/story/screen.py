@@ -14,12 +14,12 @@ import numpy as np
 from embedviz.core.cells import colour_scale, format_cell, format_scale
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import Table
-from embedviz.story.model import NumberCell, Window
+from embedviz.story.model import NumberCell, NumberKind, Window
 
 __all__ = ["Screen", "int_cell", "value_cell"]
 
 
-def value_cell(kind: str, index: tuple[int, ...], value: np.floating | float) -> NumberCell:
+def value_cell(kind: NumberKind, index: tuple[int, ...], value: np.floating | float) -> NumberCell:
     """Make the cell for a table value: its rounded string and its float.
 
     Parameters
@@ -39,7 +39,7 @@ def value_cell(kind: str, index: tuple[int, ...], value: np.floating | float) ->
     return NumberCell(kind, index, format_cell(value), float(value))
 
 
-def int_cell(kind: str, index: tuple[int, ...], value: int) -> NumberCell:
+def int_cell(kind: NumberKind, index: tuple[int, ...], value: int) -> NumberCell:
     """Make the cell for a whole number (an ID, a row number, a size).
 
     Parameters
@@ -146,6 +146,6 @@ class Screen:
         """Return the visible numbers in a stable order."""
         return tuple(self.numbers[key] for key in sorted(self.numbers))
 
-    def frozen_labels(self) -> tuple[str, ...]:
-        """Return the visible labels in a stable order."""
-        return tuple(self.labels[key] for key in sorted(self.labels))
+    def frozen_labels(self) -> dict[str, str]:
+        """Return the visible labels keyed by role, in role order."""
+        return {key: self.labels[key] for key in sorted(self.labels)}

@@ -393,7 +393,7 @@ class BatchStage(LookupStage):
 
     def beat_predict(self, beat: Beat) -> Animation:
         """Ask for the output's shape where the slices will appear."""
-        question = next(t for t in beat.labels if t.startswith("output shape?"))
+        question = beat.label("question")
         self.question = LabelText(question, 24, self.theme.output)
         self.question.move_to(self.slices_box)
         return FadeIn(self.question, shift=0.2 * DOWN)

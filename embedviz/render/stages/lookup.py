@@ -142,10 +142,7 @@ class LookupStage(Stage):
         ).arrange(RIGHT, buff=0.25)
         self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
         self.grid_title.align_to(self.grid.body, LEFT)
-        note = next(
-            (t for b in board.beats for t in b.labels if t.endswith("values shown as float32")),
-            None,
-        )
+        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
         self.dtype_note = LabelText(note, 16, theme.muted) if note else None
         if self.dtype_note is not None:
             self.dtype_note.next_to(self.grid_title, UP, buff=0.1).align_to(self.grid_title, LEFT)
@@ -253,10 +250,7 @@ class LookupStage(Stage):
             ShapeLabel(size_cells, HEADING_FONT, theme.muted),
         ).arrange(RIGHT, buff=0.25)
         self.grid_title.move_to(xyz(0, heading_y)).align_to(self.grid.body, LEFT)
-        note = next(
-            (t for b in board.beats for t in b.labels if t.endswith("values shown as float32")),
-            None,
-        )
+        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
         self.dtype_note = LabelText(note, NOTE_FONT, theme.muted) if note else None
         if self.dtype_note is not None:
             self.dtype_note.next_to(self.grid.body, DOWN, buff=0.12).align_to(self.grid.body, LEFT)
@@ -331,14 +325,19 @@ class LookupStage(Stage):
         assert board.printed is not None
         shape = _output_shape(final)
         lines, omitted = split_printed(board.printed, shape)
-        omitted_label = next((t for t in final.labels if "more lines" in t), None)
-        code_text = next(t for t in final.labels if t.startswith("embedding_layer("))
+        omitted_label = final.labels.get("printed_omitted")
+        code_text = final.label("code")
         width = max(len(t) for t in board.printed.split("\n"))
         per_unit = char_advance(1.0)
         font_size = min(22.0, (_GRID_RIGHT - _GRID_LEFT + 7.0) / (per_unit * (width + 1)))
         self.code = LabelText(code_text, font_size, self.theme.chip)
         self.printed = PrintedTensor(
-            lines, final.numbers, omitted_label if omitted else None, font_size, self.theme
+            lines,
+            final.numbers,
+            final.labels,
+            omitted_label if omitted else None,
+            font_size,
+            self.theme,
         )
         self.code.move_to(xyz(0, -1.55)).align_to(xyz(_GRID_LEFT, 0), LEFT)
         self.printed.next_to(self.code, DOWN, buff=0.3, aligned_edge=LEFT)
@@ -364,7 +363,7 @@ class LookupStage(Stage):
 
     def beat_predict(self, beat: Beat) -> Animation:
         """Ask for the output shape before revealing it."""
-        question = next(t for t in beat.labels if t.startswith("output shape?"))
+        question = beat.label("question")
         self.question = LabelText(question, 24, self.theme.output)
         assert self.output is not None
         self.question.move_to(self.output.body)
@@ -464,7 +463,7 @@ class LookupStage(Stage):
 
     def beat_grad_fn(self, beat: Beat) -> Animation:
         """Point at the grad_fn label."""
-        piece = self.printed.find_label("grad_fn")
+        piece = self.printed.last_text_piece()
         return Create(SurroundingRectangle(piece, color=self.theme.chip, buff=0.05))
 
 

@@ -308,6 +308,8 @@ class CostPanel(VGroup):
         ``multiply_adds`` and ``copy_count``.
     gpt2_name
         The recorded label that names GPT-2's row.
+    copy_unit
+        The recorded word after the copy count (``number`` or ``numbers``).
     font_size
         Font size.
     theme
@@ -318,6 +320,7 @@ class CostPanel(VGroup):
         self,
         cells: dict[tuple[str, tuple[int, ...]], NumberCell],
         gpt2_name: str,
+        copy_unit: str,
         font_size: float,
         theme: Theme,
     ) -> None:
@@ -342,11 +345,7 @@ class CostPanel(VGroup):
         self.copy_note = VGroup(
             LabelText("copies", font_size, theme.muted),
             NumberText(cells[("copy_count", (0,))], font_size, theme.output),
-            LabelText(
-                "number" if cells[("copy_count", (0,))].value == 1 else "numbers",
-                font_size,
-                theme.muted,
-            ),
+            LabelText(copy_unit, font_size, theme.muted),
         ).arrange(RIGHT, buff=0.15)
 
     def arrange_in(self, top_left: np.ndarray, pitch: float, one_line: bool) -> None:
@@ -400,16 +399,17 @@ class OneHotStage(LookupStage):
         cells = self.cells
         beats = {beat.name: beat for beat in board.beats}
         window = board.beats[0].window
-        self.token = int(board.ids)
-        strip_title = _label(beats["one-hot"], "one_hot(")
+        self.token = board.single_id()
+        strip_title = beats["one-hot"].label("one_hot_title")
         labels = {
             "one-hot": strip_title,
-            "terms": _label(beats["terms"], f"{strip_title} @ E", exact=True),
-            "compare": _label(beats["compare"], "E["),
+            "terms": beats["terms"].label("product_title"),
+            "compare": beats["compare"].label("lookup_title"),
         }
-        strip_gaps = _labels_in(beats["one-hot"], "entr")
-        term_gaps = _labels_in(beats["terms"], "+ term")
-        gpt2_name = _label(beats["cost"], "GPT-")
+        strip_gaps = beats["one-hot"].labels_with("one_hot_gap_")
+        term_gaps = beats["terms"].labels_with("term_gap_")
+        gpt2_name = beats["cost"].label("cost_gpt2")
+        copy_unit = beats["cost"].label("copy_unit")
         self.term_column = next(c.index[0] for c in cells.values() if c.kind == "term_weight")
         metrics, layout = _fit(board.beats, window, strip_gaps, strip_title)
         self.metrics = metrics
@@ -435,10 +435,7 @@ class OneHotStage(LookupStage):
         self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
         self.grid_title.align_to(self.grid.body, LEFT)
         # A table stored in another dtype (bf16, fp16) says so above its title.
-        note = next(
-            (t for b in board.beats for t in b.labels if t.endswith("values shown as float32")),
-            None,
-        )
+        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
         self.dtype_note = LabelText(note, 16, theme.muted) if note else None
         if self.dtype_note is not None:
             self.dtype_note.next_to(self.grid_title, UP, buff=0.1).align_to(self.grid_title, LEFT)
@@ -530,7 +527,7 @@ class OneHotStage(LookupStage):
             for size in (20, 19, 18, 17, 16)
         ]
         for one_line, cost_font, pitch in options:
-            self.cost = CostPanel(cells, gpt2_name, cost_font, theme)
+            self.cost = CostPanel(cells, gpt2_name, copy_unit, cost_font, theme)
             if self.cost.widths()[0 if one_line else 1] > panel_width:
                 continue
             self.cost.arrange_in(
@@ -680,16 +677,6 @@ class _Layout:
     strip_left: float
     grid_left: float
     panel_left: float
-
-
-def _label(beat: Beat, prefix: str, exact: bool = False) -> str:
-    """Return the beat's label that starts with (or equals) ``prefix``."""
-    return next(t for t in beat.labels if (t == prefix if exact else t.startswith(prefix)))
-
-
-def _labels_in(beat: Beat, prefix: str) -> list[str]:
-    """Return the beat's labels that start with ``prefix``, in gap order."""
-    return [t for t in beat.labels if t.startswith(prefix)]
 
 
 def _fit(

@@ -63,9 +63,6 @@ _TEXT_SIZE = 20
 _NUMBER_SIZE = 22
 _CORNER_SIZE = 16
 _LABEL_SIZE = 16
-_DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16")
-# Seeded values are standard normal: colour them on the lookup scenes' usual scale.
-_COLOUR_SCALE = 3.0
 
 
 def _fit_width(mobject: VMobject, width: float) -> VMobject:
@@ -94,7 +91,9 @@ class ParameterCountStage(Stage):
 
     def _compare_dtype(self) -> str:
         return next(
-            label for beat in self.board.beats for label in beat.labels if label.endswith(" memory")
+            beat.labels["compare_dtype"]
+            for beat in self.board.beats
+            if "compare_dtype" in beat.labels
         )
 
     def _count(self, kind: str) -> int:
@@ -124,7 +123,7 @@ class ParameterCountStage(Stage):
 
         cols = sorted({key[1][1] for key in self.cells if key[0] == "corner"})
         rows = sorted({key[1][0] for key in self.cells if key[0] == "corner"})
-        token_id = int(self.board.ids)
+        token_id = self.board.single_id()
         self.band_slot = _band_slot(token_id, self.board.vocab_size, len(rows))
         # A slot one and a half characters wider than a value: cells never run together.
         slot = char_advance(_CORNER_SIZE) * 8.3
@@ -139,7 +138,7 @@ class ParameterCountStage(Stage):
             for c in cols:
                 cell = self._cell("corner", r, c)
                 number = NumberText(
-                    cell, _CORNER_SIZE, value_colour(cell.value, _COLOUR_SCALE, theme)
+                    cell, _CORNER_SIZE, value_colour(cell.value, self.board.value_scale, theme)
                 )
                 number.place([values_left + (c + 1) * slot, y, 0], align="right")
                 self.corner.add(number)
@@ -211,7 +210,8 @@ class ParameterCountStage(Stage):
         header.shift(UP * _TABLE_HEADER_Y)
         self.memory_header = header
         self.memory_rows: list[VGroup] = []
-        dtypes = [label for label in self.board.beats[-1].labels if label in _DTYPE_NAMES]
+        final = self.board.beats[-1]
+        dtypes = [final.labels[f"dtype_{number}"] for number in range(self._count("dtype_memory"))]
         rows = range(self._count("dtype_memory"))
         # Totals of many gigabytes get a smaller font rather than crowd "bytes each".
         total_size = _font_to_fit(
@@ -280,7 +280,9 @@ class ParameterCountStage(Stage):
             (c for c in self.cells.values() if c.kind == "lookup_value"), key=lambda c: c.index
         )
         for cell, x in zip(values_cells, self.slot_x, strict=False):
-            number = NumberText(cell, _CORNER_SIZE, value_colour(cell.value, _COLOUR_SCALE, theme))
+            number = NumberText(
+                cell, _CORNER_SIZE, value_colour(cell.value, self.board.value_scale, theme)
+            )
             number.place([x, row_y, 0], align="right")
             self.band_values.add(number)
         if values_cells and self.board.dim > len(values_cells):

@@ -225,8 +225,8 @@ class PositionStage(LookupStage):
         """Build the definition of P, to sit under the position block."""
         theme = self.theme
         final = self.board.beats[-1]
-        # Labels are frozen in key order: the sine line, then the cosine line.
-        lines = [t for t in final.labels if t.startswith("P[")]
+        # Labels are frozen in role order: the sine line, then the cosine line.
+        lines = final.labels_with("formula_")
         parts: list[VMobject]
         if lines:
             parts = [FormulaText(text, _LABEL_FONT, theme.muted) for text in lines]

@@ -288,13 +288,13 @@ class TrainingStage(Stage):
     def _cells_of(self, kind: str) -> list[NumberCell]:
         return sorted((c for c in self.cells.values() if c.kind == kind), key=lambda c: c.index)
 
-    def _label(self, fragment: str, *, exact: bool = False) -> str:
-        """Return the first label (of any beat) that is, or starts with, ``fragment``."""
-        for beat in self.board.beats:
-            for text in beat.labels:
-                if text == fragment or (not exact and text.startswith(fragment)):
-                    return text
-        raise KeyError(fragment)
+    def _label(self, role: str, *, last: bool = False) -> str:
+        """Return the label with this role in the first (or last) beat that shows it."""
+        beats = reversed(self.board.beats) if last else iter(self.board.beats)
+        for beat in beats:
+            if role in beat.labels:
+                return beat.labels[role]
+        raise KeyError(f"no beat of {self.board.scene} has a label with role {role!r}")
 
     def _sum_beat(self) -> Beat | None:
         return next((b for b in self.board.beats if any(c.kind == "sum" for c in b.numbers)), None)
@@ -304,11 +304,7 @@ class TrainingStage(Stage):
         beat = self._sum_beat()
         if beat is None:
             return []
-        positions = sorted({c.index[0] for c in beat.numbers if c.kind == "term"})
-        return [
-            *[("+ " if number else "") + f"w_{p}" for number, p in enumerate(positions)],
-            "=",
-        ]
+        return [*beat.labels_with("sum_term_"), beat.label("sum_total")]
 
     # -- layout ------------------------------------------------------------------
     def _choose_font(self) -> _Plan:
@@ -369,7 +365,7 @@ class TrainingStage(Stage):
         scale = board.value_scale
         # Measure every new character (∂, Σ, ←, ...) in one layout per font
         # rather than one per string that first uses it.
-        labels = [t for beat in board.beats for t in beat.labels]
+        labels = [t for beat in board.beats for t in beat.labels.values()]
         glyph_font(MONO_FONT).ensure("".join(labels) + "\u2026\u22ee\u00d7")
         glyph_font(SANS_FONT).ensure("∂×")
         plan = self._choose_font()
@@ -404,9 +400,10 @@ class TrainingStage(Stage):
         marks_x = self.gradient.body.get_right()[0] + 0.15
         self.marks: dict[int, LabelText] = {}
         for row in window.rows:
-            text = self._mark_text(row)
-            if text is not None:
-                colour = theme.highlight if text == "nudged" else theme.muted
+            mark_text = self._mark_text(row)
+            if mark_text is not None:
+                text, changed = mark_text
+                colour = theme.highlight if changed else theme.muted
                 mark = LabelText(text, fs * _MARK_SCALE, colour)
                 mark.place([marks_x, self.grid.row_labels[row].get_center()[1], 0], align="left")
                 self.marks[row] = mark
@@ -418,9 +415,9 @@ class TrainingStage(Stage):
         lr_cells = self._cells_of("lr")
         if lr_cells:
             self.update_rule = VGroup(
-                LabelText(self._label("E ← E"), fs, theme.text),
+                LabelText(self._label("update_left"), fs, theme.text),
                 NumberText(lr_cells[0], fs, theme.chip),
-                LabelText(self._label("· ∂L/∂E"), fs, theme.text),
+                LabelText(self._label("update_right"), fs, theme.text),
             ).arrange(RIGHT, buff=char_advance(fs) * 0.6)
             self.update_rule.move_to(xyz(0, rule_y)).align_to(self.grid.body, LEFT)
         # Below the rule, each nudged row shows before -> after side by side.
@@ -436,12 +433,12 @@ class TrainingStage(Stage):
         # Right: the loss and its value, then each token ID beside its weight w_t.
         weights_left = right_edge - plan.block_width
         formula_x = right_edge - plan.right_width
-        self.formula = FormulaText(self._label("L = sum"), fs, theme.output)
+        self.formula = FormulaText(self._label("loss_formula"), fs, theme.output)
         formula_y = top - metrics.cell_height / 2
         self.formula.move_to(xyz(0, formula_y)).align_to(xyz(formula_x, 0), LEFT)
         loss_cells = self._cells_of("loss")
         # The value's "=" sits under the formula's "=", as in a derivation.
-        self.loss_equals = LabelText(self._label("=", exact=True), fs, theme.text)
+        self.loss_equals = LabelText(self._label("loss_equals"), fs, theme.text)
         self.loss_equals.place(
             [formula_x + 2 * char_advance(fs), formula_y - metrics.cell_height, 0], align="left"
         )
@@ -450,7 +447,7 @@ class TrainingStage(Stage):
         self.loss_arrow: LabelText | None = None
         self.loss_after: NumberText | None = None
         if len(loss_cells) > 1:
-            self.loss_arrow = LabelText(self._label("→", exact=True), fs, theme.muted)
+            self.loss_arrow = LabelText(self._label("loss_arrow"), fs, theme.muted)
             # A loss is a value: its colour says its sign, as every value's does.
             self.loss_after = NumberText(
                 loss_cells[1], fs, value_colour(loss_cells[1].value, self.board.value_scale, theme)
@@ -466,9 +463,11 @@ class TrainingStage(Stage):
         self.weight_numbers = {
             c.index: self.weights.make_cell(c) for c in self._cells_of("upstream")
         }
-        self.weights_title = LabelText(self._label("w_t", exact=True), fs, theme.output)
+        self.weights_title = LabelText(self._label("upstream_title"), fs, theme.output)
         self.weights_title.place([weights_left, weights_title_y, 0], align="left")
-        self.weights_title_full = LabelText(self._label("w_t ="), fs, theme.output)
+        self.weights_title_full = LabelText(
+            self._label("upstream_title", last=True), fs, theme.output
+        )
         self.weights_title_full.place([weights_left, weights_title_y, 0], align="left")
         self.chips: list[TokenChip] = []
         label_left = min(label.get_left()[0] for label in self.weights.labels)
@@ -483,12 +482,12 @@ class TrainingStage(Stage):
         if self._sum_beat() is not None:
             self._layout_sum_panel(metrics)
 
-    def _mark_text(self, row: int) -> str | None:
-        """Return ``nudged`` or ``unchanged`` for a row, once the storyboard marks rows."""
+    def _mark_text(self, row: int) -> tuple[str, bool] | None:
+        """Return a row's recorded mark and whether it changed, once the storyboard marks rows."""
         for beat in self.board.beats:
-            if "unchanged" in beat.labels or "nudged" in beat.labels:
+            if f"mark_{row:06d}" in beat.labels:
                 changed = {c.index[0] for c in beat.numbers if c.kind == "updated"}
-                return "nudged" if row in changed else "unchanged"
+                return beat.labels[f"mark_{row:06d}"], row in changed
         return None
 
     def _layout_sum_panel(self, metrics: GridMetrics) -> None:
@@ -506,7 +505,7 @@ class TrainingStage(Stage):
             for row_cells in [*by_position.values(), sums]
         ]
         names = [LabelText(t, fs * _LABEL_SCALE, theme.muted) for t in self._term_names()]
-        title = FormulaText(self._label("partial L"), fs * _LABEL_SCALE, theme.accent)
+        title = FormulaText(self._label("sum_title"), fs * _LABEL_SCALE, theme.accent)
         body = self.weights.body
         left = body.get_left()[0]
         rights = [number.slot_corners()[1][0] - left for number in self._weight_row(0)]

@@ -184,8 +184,7 @@ class ZeroBasedStage(LookupStage):
         grid = self.grid
         metrics = self.metrics
         board = self.board
-        token_id = board.ids
-        self.token_id = int(token_id)
+        self.token_id = board.single_id()
 
         # Counts beside the grid: the slip's one-based tally, then the ordinal.
         count_x = grid.body.get_right()[0] + 0.2

@@ -238,11 +238,11 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
     return Storyboard(
         scene="BatchLookup",
         title="A batch of sequences becomes a stack of slices",
-        options=options.to_dict(),
+        options=options,
         vocab_size=table.vocab_size,
         dim=dim,
         source=table.source,
-        ids=ids,
+        ids=tuple(tuple(row) for row in ids),
         beats=tuple(rec.beats),
         layout="batch",
         value_scale=scale,

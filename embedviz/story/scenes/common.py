@@ -21,7 +21,15 @@ from embedviz.core.table import (
     Table,
     TorchSeededTable,
 )
-from embedviz.story.model import Beat, Highlight, NumberCell, OutputState, Storyboard, Window
+from embedviz.story.model import (
+    Action,
+    Beat,
+    Highlight,
+    NumberCell,
+    OutputState,
+    Storyboard,
+    Window,
+)
 from embedviz.story.options import SceneOptions
 from embedviz.story.phrases import TICK, ceil_ticks, make_phrases
 from embedviz.story.screen import Screen, int_cell, value_cell
@@ -139,7 +147,7 @@ class Recorder:
     def beat(
         self,
         name: str,
-        action: str,
+        action: Action,
         narration: str,
         run_time: float,
         highlight: Highlight | None = None,
@@ -278,7 +286,11 @@ class SceneSpec:
         Storyboard
             The scene data.
         """
-        return attach_pieces(self.build(options), options.pieces)
+        from embedviz.story.contract import input_files
+
+        board = attach_pieces(self.build(options), options.pieces)
+        pinned = input_files(options)
+        return replace(board, inputs=pinned) if pinned else board
 
 
 def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboard:
@@ -306,8 +318,10 @@ def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboa
         shown = sorted(
             cell.index for cell in beat.numbers if cell.kind in ("token_id", "output_id")
         )
-        extra = tuple(pieces[index[-1]] for index in shown if index[-1] < len(pieces))
-        beats.append(replace(beat, labels=(*beat.labels, *extra)))
+        extra = {
+            f"piece_{index[-1]}": pieces[index[-1]] for index in shown if index[-1] < len(pieces)
+        }
+        beats.append(replace(beat, labels={**beat.labels, **extra}))
     return replace(board, beats=tuple(beats))
 
 

@@ -28,7 +28,7 @@ def _clear_beat(last: Beat) -> Beat:
         dimmed_rows=(),
         output=None,
         numbers=(),
-        labels=(),
+        labels={},
     )
 
 
@@ -37,13 +37,14 @@ def _transition(previous: Storyboard, options: SceneOptions) -> Storyboard:
     return Storyboard(
         scene="Transition",
         title="",
-        options=options.to_dict(),
+        options=options,
         vocab_size=previous.vocab_size,
         dim=previous.dim,
         source=previous.source,
         ids=None,
         beats=(_clear_beat(previous.beats[-1]),),
         layout="transition",
+        value_scale=previous.value_scale,
     )
 
 
@@ -97,13 +98,14 @@ def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Story
     return Storyboard(
         scene=SPEC.name,
         title="From token IDs to embedding vectors",
-        options=options.to_dict(),
+        options=options,
         vocab_size=first.vocab_size,
         dim=first.dim,
         source="each scene's own defaults",
         ids=None,
         beats=(),
         layout="composite",
+        value_scale=first.value_scale,
         parts=tuple(parts),
     )
 

@@ -454,11 +454,11 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
     return Storyboard(
         scene=_SCENE,
         title="A real-sized table: walking to a row",
-        options=options.to_dict(),
+        options=options,
         vocab_size=vocab,
         dim=dim,
         source=table.source,
-        ids=ids,
+        ids=tuple(ids),
         beats=tuple(rec.beats),
         layout="large_vocab",
         value_scale=scale,

@@ -15,7 +15,7 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.one_hot import multiply_adds, one_hot, one_hot_matmul
 from embedviz.core.table import EmbeddingTable, Table, TorchSeededTable
-from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
+from embedviz.story.model import Highlight, NumberCell, NumberKind, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
 from embedviz.story.screen import int_cell, value_cell
@@ -264,6 +264,7 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
     )
 
     screen.labels["cost_gpt2"] = "GPT-2"
+    screen.labels["copy_unit"] = "number" if dim == 1 else "numbers"
     screen.add(
         int_cell("cost_size", (0, 0), vocab),
         int_cell("cost_size", (0, 1), dim),
@@ -297,7 +298,7 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
     return Storyboard(
         scene="OneHotEquivalence",
         title="Multiplying by a one-hot vector is a lookup",
-        options=options.to_dict(),
+        options=options,
         vocab_size=vocab,
         dim=dim,
         source=table.source,
@@ -308,7 +309,7 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
     )
 
 
-def _count_cell(kind: str, index: tuple[int, ...], count: int) -> NumberCell:
+def _count_cell(kind: NumberKind, index: tuple[int, ...], count: int) -> NumberCell:
     """Make the cell for a large whole number, e.g. ``38,597,376``."""
     return NumberCell(kind, index, f"{count:,}", float(count))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from embedviz.core.cells import colour_scale
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.params import (
@@ -25,7 +26,7 @@ from embedviz.core.params import (
 )
 from embedviz.core.table import TorchSeededTable
 from embedviz.core.torch_init import torch_seed
-from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
+from embedviz.story.model import Highlight, NumberCell, NumberKind, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
 from embedviz.story.screen import int_cell, value_cell
@@ -56,7 +57,7 @@ CORNER_SHAPE = (2, 3)
 _DEFAULT_ID = 3
 
 
-def count_cell(kind: str, index: tuple[int, ...], count: int) -> NumberCell:
+def count_cell(kind: NumberKind, index: tuple[int, ...], count: int) -> NumberCell:
     """Make the cell for a whole count, drawn with thousands separators.
 
     Parameters
@@ -76,7 +77,7 @@ def count_cell(kind: str, index: tuple[int, ...], count: int) -> NumberCell:
     return NumberCell(kind, index, format_count(count), float(count))
 
 
-def memory_cell(kind: str, index: tuple[int, ...], nbytes: int) -> NumberCell:
+def memory_cell(kind: NumberKind, index: tuple[int, ...], nbytes: int) -> NumberCell:
     """Make the cell for a memory size, drawn in binary units.
 
     Parameters
@@ -318,13 +319,16 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
     return Storyboard(
         scene="ParameterCount",
         title="How many numbers the table holds",
-        options=options.to_dict(),
+        options=options,
         vocab_size=vocab,
         dim=dim,
         source=source,
         ids=token_id,
         beats=tuple(rec.beats),
         layout="parameter_count",
+        # Coloured on the scale of the values it shows: a real model's small
+        # weights get strong colours too.
+        value_scale=colour_scale(corner),
     )
 
 

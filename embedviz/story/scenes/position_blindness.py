@@ -16,7 +16,7 @@ from __future__ import annotations
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
 from embedviz.core.table import Table
-from embedviz.story.model import Highlight, Storyboard
+from embedviz.story.model import Highlight, NumberKind, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.batch import MAX_GRID_LINES
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
@@ -39,7 +39,7 @@ MAX_POSITION_TOKENS = 8
 # A learned table covers a fixed context; the scene shows its first T rows.
 LEARNED_CONTEXT = 16
 # The cell kinds of P and of the sums, per kind of position vector.
-POSITION_KINDS = {
+POSITION_KINDS: dict[str, tuple[NumberKind, NumberKind]] = {
     "sinusoidal": ("sinusoid", "sum_sinusoid"),
     "learned": ("learned_position", "sum_learned"),
 }
@@ -239,11 +239,11 @@ def build_position_blindness(
     return Storyboard(
         scene="PositionBlindness",
         title="The lookup knows which token, not where",
-        options=options.to_dict(),
+        options=options,
         vocab_size=table.vocab_size,
         dim=dim,
         source=table.source,
-        ids=ids,
+        ids=tuple(ids),
         beats=tuple(rec.beats),
         layout="position_blindness",
         value_scale=scale,

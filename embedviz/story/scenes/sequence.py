@@ -122,11 +122,11 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
     return Storyboard(
         scene="SequenceLookup",
         title="A sequence of IDs becomes a block of vectors",
-        options=options.to_dict(),
+        options=options,
         vocab_size=table.vocab_size,
         dim=dim,
         source=table.source,
-        ids=ids,
+        ids=tuple(ids),
         beats=tuple(rec.beats),
         value_scale=scale,
     )

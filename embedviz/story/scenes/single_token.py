@@ -108,7 +108,7 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
     return Storyboard(
         scene="SingleTokenLookup",
         title="One token ID, one row",
-        options=options.to_dict(),
+        options=options,
         vocab_size=table.vocab_size,
         dim=table.dim,
         source=table.source,

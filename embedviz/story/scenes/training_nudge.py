@@ -279,11 +279,11 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
     return Storyboard(
         scene="TrainingNudge",
         title="Training nudges the rows",
-        options=options.to_dict(),
+        options=options,
         vocab_size=table.vocab_size,
         dim=dim,
         source=table.source,
-        ids=ids,
+        ids=tuple(ids),
         beats=tuple(rec.beats),
         layout="training_nudge",
         value_scale=scale,

@@ -237,7 +237,7 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
     return Storyboard(
         scene="ZeroBasedIndexing",
         title="Rows count from zero",
-        options=options.to_dict(),
+        options=options,
         vocab_size=table.vocab_size,
         dim=table.dim,
         source=table.source,

