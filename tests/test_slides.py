@@ -289,3 +289,16 @@ def test_voiced_slides_carry_their_sentence(tmp_path: Path) -> None:
         assert (np.abs(samples).max() > 0.05) == bool(beat["narration"].strip())
     page = (out / "index.html").read_text()
     assert " muted" not in page
+
+
+def test_storyboard_file_is_refused_beside_a_scene(tmp_path: Path) -> None:
+    board = prepared_storyboard("SingleTokenLookup", {}, environ={})
+    (tmp_path / "single.json").write_text(board.to_json())
+    result = _embedviz(
+        "slides", "single", "--storyboard", str(tmp_path / "single.json"), "--out",
+        str(tmp_path / "deck"),
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "--storyboard" in result.stderr
+    assert not (tmp_path / "deck").exists()
