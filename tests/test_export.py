@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from embedviz.export.documents import (
     numbers_table_html,
     snippet_html,
 )
+from embedviz.export.media import transcode_webm
 from embedviz.export.site import ExportError, export_site
 from embedviz.story.scenes import SCENES, build_storyboard
 
@@ -120,6 +122,74 @@ def test_numbers_table_has_caption_and_header_cells(tmp_path: Path) -> None:
     for cell in last.numbers:
         if cell.kind == "output":
             assert f"<td>{cell.text}</td>" in table
+
+
+def _narrated_mp4(path: Path, seconds: int, sound_seconds: int) -> None:
+    """Write a small H.264 + AAC MP4, interleaved as manim writes it, with a tone."""
+    import av
+    import numpy as np
+
+    def tone(start: int) -> Any:
+        t = (np.arange(1024) + start) / 48000
+        wave = (np.sin(2 * np.pi * 440 * t) * 8000).astype(np.int16)
+        frame = av.AudioFrame.from_ndarray(
+            np.repeat(wave, 2)[None, :], format="s16", layout="stereo"
+        )
+        frame.sample_rate = 48000
+        frame.pts = start
+        frame.time_base = Fraction(1, 48000)
+        return frame
+
+    with av.open(str(path), "w") as out:
+        video = out.add_stream("libx264", rate=15)
+        video.width, video.height, video.pix_fmt = 64, 48, "yuv420p"
+        audio = out.add_stream("aac", rate=48000, layout="stereo")
+        sample = 0
+        for index in range(seconds * 15):
+            image = np.full((48, 64, 3), index % 250, np.uint8)
+            frame = av.VideoFrame.from_ndarray(image, format="rgb24")
+            frame.pts, frame.time_base = index, Fraction(1, 15)
+            for packet in video.encode(frame):
+                out.mux(packet)
+            while sample < min((index + 1) * 3200, sound_seconds * 48000):
+                for packet in audio.encode(tone(sample)):
+                    out.mux(packet)
+                sample += 1024
+        while sample < sound_seconds * 48000:
+            for packet in audio.encode(tone(sample)):
+                out.mux(packet)
+            sample += 1024
+        for stream in (video, audio):
+            for packet in stream.encode():
+                out.mux(packet)
+
+
+def test_webm_interleaves_sound_and_video_and_ends_with_the_video(tmp_path: Path) -> None:
+    # A WebM holding seconds of video before its first audio packet fails with
+    # PIPELINE_ERROR_DECODE in Chromium when a page holds several of them.
+    import av
+
+    source, target = tmp_path / "clip.mp4", tmp_path / "clip.webm"
+    _narrated_mp4(source, seconds=20, sound_seconds=21)
+    transcode_webm(source, target)
+    latest = -1.0
+    worst_lag = 0.0
+    ends: dict[str, float] = {}
+    with av.open(str(target)) as container:
+        assert [s.codec_context.name for s in container.streams] == ["vp9", "opus"]
+        assert container.streams.audio[0].codec_context.sample_rate == 48000
+        for packet in container.demux():
+            if packet.dts is None or packet.size == 0:
+                continue
+            time_ = float(packet.dts * packet.time_base)
+            worst_lag = max(worst_lag, latest - time_)
+            latest = max(latest, time_)
+            end = float((packet.pts + packet.duration) * packet.time_base)
+            ends[packet.stream.type] = max(ends.get(packet.stream.type, 0.0), end)
+    assert worst_lag <= 0.5
+    # Matroska stores whole milliseconds: allow for rounding at both ends.
+    assert ends["video"] == pytest.approx(20.0, abs=0.005)
+    assert ends["audio"] <= ends["video"] + 0.005
 
 
 def _digest(folder: Path) -> dict[str, str]:

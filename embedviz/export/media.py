@@ -41,6 +41,13 @@ QUALITIES = {
 def transcode_webm(source: Path, target: Path) -> None:
     """Re-encode an MP4 as VP9 WebM, frame for frame, with its sound as Opus.
 
+    Video and sound are encoded in one pass over the MP4, in its (interleaved)
+    order, so the WebM's clusters hold both streams in time order. Encoding
+    all the video before the sound instead writes tens of seconds of video
+    before the first audio packet (the muxer holds back only 10 s), and
+    Chromium then fails such files with ``PIPELINE_ERROR_DECODE`` when a page
+    holds several of them. Sound beyond the video's last frame is dropped.
+
     Parameters
     ----------
     source
@@ -61,36 +68,72 @@ def transcode_webm(source: Path, target: Path) -> None:
         stream.options = {"crf": "34", "b": "0", "deadline": "realtime", "cpu-used": "8"}
         stream.codec_context.time_base = Fraction(1) / rate
         # Every stream must exist before the first packet is written.
-        audio = out.add_stream("libopus", rate=48000) if inp.streams.audio else None
-        for index, frame in enumerate(inp.decode(in_stream)):
-            # Number frames afresh in the encoder's time base: one tick per frame.
-            frame.pts = index
-            frame.time_base = stream.codec_context.time_base
-            for packet in stream.encode(frame):
-                out.mux(packet)
-        for packet in stream.encode():
-            out.mux(packet)
-        if audio is not None:
-            _transcode_audio(source, audio, out)
+        sound = _OpusTrack(out, _video_seconds(in_stream, rate)) if inp.streams.audio else None
+        streams = [in_stream, inp.streams.audio[0]] if sound is not None else [in_stream]
+        index = 0
+        for packet in inp.demux(*streams):
+            for frame in packet.decode():
+                if isinstance(frame, av.VideoFrame):
+                    # Number frames afresh in the encoder's time base: one tick per frame.
+                    frame.pts = index
+                    frame.time_base = stream.codec_context.time_base
+                    index += 1
+                    for encoded in stream.encode(frame):
+                        out.mux(encoded)
+                elif sound is not None and isinstance(frame, av.AudioFrame):
+                    sound.add(frame)
+        for encoded in stream.encode():
+            out.mux(encoded)
+        if sound is not None:
+            sound.finish()
 
 
-def _transcode_audio(source: Path, audio: Any, out: Any) -> None:
-    """Re-encode the narration as Opus (WebM's audio codec) at 48 kHz."""
-    import av
+def _video_seconds(stream: Any, rate: Fraction) -> float:
+    """Return the length of a video stream: its frame count over its frame rate."""
+    if stream.frames:
+        return float(stream.frames / rate)
+    return float(stream.duration * stream.time_base)
 
-    resampler = av.AudioResampler(format="s16", layout="mono", rate=48000)
-    samples = 0
-    with av.open(str(source)) as inp:
-        for frame in inp.decode(audio=0):
-            for converted in resampler.resample(frame):
-                # Count samples afresh: the encoder's time base is one sample.
-                converted.pts = samples
-                converted.time_base = Fraction(1, 48000)
-                samples += converted.samples
-                for packet in audio.encode(converted):
-                    out.mux(packet)
-    for packet in audio.encode():
-        out.mux(packet)
+
+class _OpusTrack:
+    """Narration re-encoded as Opus (WebM's audio codec) at 48 kHz, muxed as it comes."""
+
+    _RATE = 48000
+
+    def __init__(self, out: Any, seconds: float) -> None:
+        import av
+
+        self.out = out
+        self.stream = out.add_stream("libopus", rate=self._RATE, layout="stereo")
+        self.resampler = av.AudioResampler(format="s16", layout="stereo", rate=self._RATE)
+        self.samples = 0
+        self.limit = round(seconds * self._RATE)
+
+    def add(self, frame: Any) -> None:
+        """Resample, trim to the video's length, encode and mux one decoded frame (or flush)."""
+        import av
+
+        for converted in self.resampler.resample(frame):
+            keep = min(converted.samples, self.limit - self.samples)
+            if keep <= 0:
+                return
+            if keep < converted.samples:
+                # Packed s16 stereo: one row of interleaved left/right samples.
+                data = converted.to_ndarray()[:, : keep * 2]
+                converted = av.AudioFrame.from_ndarray(data, format="s16", layout="stereo")
+                converted.sample_rate = self._RATE
+            # Count samples afresh: the encoder's time base is one sample.
+            converted.pts = self.samples
+            converted.time_base = Fraction(1, self._RATE)
+            self.samples += converted.samples
+            for packet in self.stream.encode(converted):
+                self.out.mux(packet)
+
+    def finish(self) -> None:
+        """Flush the resampler and the encoder."""
+        self.add(None)
+        for packet in self.stream.encode():
+            self.out.mux(packet)
 
 
 def write_poster(source: Path, target: Path) -> None:
