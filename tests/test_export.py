@@ -8,7 +8,6 @@ import http.server
 import itertools
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -20,6 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from webvtt_strict import WebVTTError, parse_webvtt
 
 from embedviz.export.documents import (
     ExportedClip,
@@ -28,6 +30,7 @@ from embedviz.export.documents import (
     chapters_vtt,
     numbers_table_html,
     snippet_html,
+    vtt_text,
 )
 from embedviz.export.media import transcode_webm
 from embedviz.export.site import ExportError, export_site
@@ -37,15 +40,82 @@ REPO = Path(__file__).resolve().parent.parent
 ARTEFACTS = REPO / "media" / "test-artefacts"
 
 
-def _cues(vtt: str) -> list[tuple[float, float, str]]:
-    found = []
-    pattern = r"(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)\n(.+)"
-    for match in re.finditer(pattern, vtt):
-        h1, m1, s1, ms1, h2, m2, s2, ms2, text = match.groups()
-        start = int(h1) * 3600 + int(m1) * 60 + int(s1) + int(ms1) / 1000
-        end = int(h2) * 3600 + int(m2) * 60 + int(s2) + int(ms2) / 1000
-        found.append((start, end, text))
-    return found
+def _cues(vtt: str, *, chapters: bool = False) -> list[tuple[float, float, str]]:
+    """Parse a WebVTT file strictly (see webvtt_strict) into (start, end, text)."""
+    return [(c.start, c.end, c.text) for c in parse_webvtt(vtt, chapters=chapters)]
+
+
+_CUE = "WEBVTT\n\n00:00.000 --> 00:01.000\n"
+BAD_VTT = {
+    "unescaped <": _CUE + "grad_fn=<EmbeddingBackward0> is metadata\n",
+    "bare &": _CUE + "rows & columns\n",
+    "reference without ;": _CUE + "rows &amp columns\n",
+    "unknown reference": _CUE + "&notareference;\n",
+    "unknown tag": _CUE + "<x>text</x>\n",
+    "unclosed tag": _CUE + "<i>text\n",
+    "crossed tags": _CUE + "<i><b>text</i></b>\n",
+    "arrow in text": _CUE + "a --> b\n",
+    "no signature": "WEBVT\n\n00:00.000 --> 00:01.000\ntext\n",
+    "no blank line after signature": "WEBVTT\n00:00.000 --> 00:01.000\ntext\n",
+    "short milliseconds": "WEBVTT\n\n00:00.00 --> 00:01.000\ntext\n",
+    "one-digit minutes": "WEBVTT\n\n0:00.000 --> 00:01.000\ntext\n",
+    "sixty seconds": "WEBVTT\n\n00:60.000 --> 00:61.000\ntext\n",
+    "comma decimal": "WEBVTT\n\n00:00,000 --> 00:01,000\ntext\n",
+    "ends before it starts": "WEBVTT\n\n00:02.000 --> 00:01.000\ntext\n",
+    "empty cue": "WEBVTT\n\n00:00.000 --> 00:00.000\ntext\n",
+    "bad setting": "WEBVTT\n\n00:00.000 --> 00:01.000 colour:red\ntext\n",
+    "no text": "WEBVTT\n\n00:00.000 --> 00:01.000\n",
+    "blank line inside a cue": "WEBVTT\n\n00:00.000 --> 00:01.000\nfirst\n\nsecond\n",
+    "out of order": (
+        "WEBVTT\n\n00:02.000 --> 00:03.000\nlater\n\n00:01.000 --> 00:04.000\nearlier\n"
+    ),
+}
+BAD_CHAPTERS = {
+    "overlapping chapters": (
+        "WEBVTT\n\n00:00.000 --> 00:02.000\nOne\n\n00:01.000 --> 00:03.000\nTwo\n"
+    ),
+    "same chapter twice": (
+        "WEBVTT\n\n00:00.000 --> 00:02.000\nOne\n\n00:00.000 --> 00:02.000\nTwo\n"
+    ),
+    "tag in a chapter title": _CUE + "<b>One</b>\n",
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_VTT))
+def test_strict_webvtt_parser_rejects(name: str) -> None:
+    with pytest.raises(WebVTTError):
+        parse_webvtt(BAD_VTT[name])
+
+
+@pytest.mark.parametrize("name", list(BAD_CHAPTERS))
+def test_strict_webvtt_parser_rejects_bad_chapters(name: str) -> None:
+    parse_webvtt(BAD_CHAPTERS[name].replace("<b>One</b>", "One"))  # fine as captions...
+    with pytest.raises(WebVTTError):
+        parse_webvtt(BAD_CHAPTERS[name], chapters=True)  # ...but not as chapters
+
+
+def test_strict_webvtt_parser_accepts_the_spec_forms() -> None:
+    text = (
+        "\ufeffWEBVTT - a header\r\n\r\nNOTE a comment\r\n\r\nSTYLE\r\n::cue { color: red }\r\n\r\n"
+        "intro\r\n00:00.000 --> 00:01.500 align:start line:0\r\n"
+        "<v Ada>grad_fn=&lt;Embedding&gt; &amp; <i>more</i></v>\r\n"
+        "second line &#x3C;&#60;\r\n\r\n"
+        "01:00:00.000 --> 01:00:02.000\r\n<c.loud>one</c> <00:00:01.000>two > three\r\n\r\n"
+    )
+    cues = parse_webvtt(text)
+    assert [(c.identifier, c.start, c.end) for c in cues] == [
+        ("intro", 0.0, 1.5),
+        ("", 3600.0, 3602.0),
+    ]
+    assert cues[0].text == "grad_fn=<Embedding> & more\nsecond line <<"
+    assert cues[1].text == "one two > three"
+
+
+@given(st.text(st.characters(exclude_categories=("Cs", "Cc")), min_size=1))
+def test_any_text_survives_a_cue_as_written(text: str) -> None:
+    assume(text.split())
+    cues = parse_webvtt(_CUE + vtt_text(text) + "\n")
+    assert [cue.text for cue in cues] == [" ".join(text.split())]
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
@@ -74,7 +144,7 @@ def test_full_explainer_has_one_chapter_per_concept(tmp_path: Path) -> None:
     assert found[-1][1] == pytest.approx(board.duration)
     for (_, end, _), (start, _, _) in itertools.pairwise(found):
         assert start == pytest.approx(end)
-    assert len(_cues(chapters_vtt(board))) == len(concepts)
+    assert [t for _, _, t in _cues(chapters_vtt(board), chapters=True)] == concepts
 
 
 class _Elements(html.parser.HTMLParser):
@@ -284,15 +354,21 @@ FLAGS = [
     "--disable-sync",
     "--disable-quic",
     "--autoplay-policy=no-user-gesture-required",
+    "--mute-audio",
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The narrated gallery of every scene: the site a course team publishes.
+
+    Narrated, because ten narrated players on one page is what once failed in
+    Chromium; one export serves every test that reads a whole site.
+    """
     site = tmp_path_factory.mktemp("full") / "site"
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
     result = subprocess.run(
-        [sys.executable, "-m", "embedviz", "export", "--all", "-ql", "--out", str(site)],
+        [sys.executable, "-m", "embedviz", "export", "--all", "--voice", "-ql", "--out", str(site)],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=1800,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
@@ -472,3 +548,95 @@ def test_voice_without_espeak_says_how_to_install_it(tmp_path: Path) -> None:
         "Ubuntu run 'sudo apt-get install espeak-ng'"
     ]
     assert not (tmp_path / "site").exists()
+
+
+_PLAY_IN_PLACE = """
+const [forceMp4, done] = [arguments[0], arguments[arguments.length - 1]];
+(async () => {
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const report = [];
+  for (const video of document.querySelectorAll('video')) {
+    video.scrollIntoView({block: 'center'});
+    if (forceMp4) {
+      video.src = video.querySelector('source[type="video/mp4"]').src;
+      video.load();
+    }
+    let refused = null;
+    try { await video.play(); } catch (error) { refused = String(error); }
+    const started = Date.now();
+    while (Date.now() - started < 20000 && video.currentTime < 0.5 && !video.error) {
+      await sleep(50);
+    }
+    report.push({
+      id: video.closest('figure').id,
+      source: video.currentSrc.split('/').pop(),
+      currentTime: video.currentTime,
+      error: video.error && `${video.error.code} ${video.error.message}`,
+      refused: refused,
+    });
+    video.pause();
+  }
+  done(report);
+})();
+"""
+
+
+@pytest.mark.slow
+def test_narrated_gallery_plays_every_clip_in_place(
+    browser: Any, served: str, full_site: Path
+) -> None:
+    browser.set_script_timeout(600)
+    browser.get(f"{served}/index.html")
+    picked = browser.execute_async_script(_PLAY_IN_PLACE, False)
+    assert sorted(video["id"] for video in picked) == sorted(SCENES)
+    for video in picked:
+        assert video["source"] == f"{video['id']}.webm", video
+        assert (video["error"], video["refused"]) == (None, None), video
+        assert video["currentTime"] >= 0.5, video
+    # Then each from its MP4, as a browser without WebM would play it.
+    mp4 = browser.execute_async_script(_PLAY_IN_PLACE, True)
+    for video in mp4:
+        assert video["source"] == f"{video['id']}.mp4", video
+        assert (video["error"], video["refused"]) == (None, None), video
+        assert video["currentTime"] >= 0.5, video
+
+
+def _video_ends(path: Path) -> float:
+    """When the picture ends: the end of the last video packet, read with PyAV."""
+    import av
+
+    end = 0.0
+    with av.open(str(path)) as container:
+        for packet in container.demux(video=0):
+            if packet.pts is not None and packet.size:
+                end = max(end, float((packet.pts + packet.duration) * packet.time_base))
+    return end
+
+
+@pytest.mark.slow
+def test_every_exported_vtt_is_strict_webvtt_and_ends_with_its_video(full_site: Path) -> None:
+    for folder in sorted(p for p in full_site.iterdir() if p.is_dir()):
+        name = folder.name
+        board = json.loads((folder / f"{name}.storyboard.json").read_text())
+        narration = [
+            beat["narration"]
+            for part in (board["parts"] or [board])
+            for beat in part["beats"]
+            if beat["narration"]
+        ]
+        captions = _cues((folder / f"{name}.en.vtt").read_bytes().decode("utf-8"))
+        chapter_cues = _cues(
+            (folder / f"{name}.chapters.vtt").read_bytes().decode("utf-8"), chapters=True
+        )
+        assert " ".join(text for _, _, text in captions) == " ".join(narration), name
+        assert sorted(folder.glob("*.vtt")) == sorted(
+            [folder / f"{name}.en.vtt", folder / f"{name}.chapters.vtt"]
+        )
+        for suffix in ("mp4", "webm"):
+            video_end = _video_ends(folder / f"{name}.{suffix}")
+            # WebM stores whole milliseconds, so its end may round down by one.
+            slack = 0.001 if suffix == "webm" else 0.0
+            assert captions[-1][1] <= video_end + slack, (name, suffix, video_end)
+            assert chapter_cues[-1][1] <= video_end + slack, (name, suffix, video_end)
+            # The chapters cover the whole clip, up to a frame.
+            assert chapter_cues[-1][1] >= video_end - 1 / 15 - slack, (name, suffix)

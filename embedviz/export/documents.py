@@ -8,6 +8,7 @@ never disagree with the video. Stdlib only.
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ __all__ = [
     "numbers_table_html",
     "snippet_html",
     "transcript_html",
+    "vtt_text",
     "vtt_time",
 ]
 
@@ -54,21 +56,30 @@ def _timed_beats(board: Storyboard) -> list[tuple[float, float, Beat]]:
     ]
 
 
-def captions_vtt(board: Storyboard) -> str:
+def captions_vtt(board: Storyboard, video_end: float | None = None) -> str:
     """Return WebVTT captions: one cue per narrated beat, timed to the beat.
 
     Parameters
     ----------
     board
         The scene's storyboard.
+    video_end
+        The length of the rendered video in seconds, when known: no cue
+        ends after it (a video can be a frame or two shorter than the sum
+        of its beats).
 
     Returns
     -------
     str
-        A WebVTT file.
+        A WebVTT file; ``&``, ``<`` and ``>`` in the text are escaped.
     """
     return _vtt(
-        (start, end, beat.narration) for start, end, beat in _timed_beats(board) if beat.narration
+        (
+            (start, end, beat.narration)
+            for start, end, beat in _timed_beats(board)
+            if beat.narration
+        ),
+        video_end,
     )
 
 
@@ -104,27 +115,57 @@ def chapters(board: Storyboard) -> list[tuple[float, float, str]]:
     ]
 
 
-def chapters_vtt(board: Storyboard) -> str:
+def chapters_vtt(board: Storyboard, video_end: float | None = None) -> str:
     """Return WebVTT chapters for the scene.
 
     Parameters
     ----------
     board
         The scene's storyboard.
+    video_end
+        The length of the rendered video in seconds, when known: no chapter
+        ends after it.
 
     Returns
     -------
     str
-        A WebVTT file with one cue per chapter.
+        A WebVTT file with one cue per chapter, titles escaped.
     """
-    return _vtt(chapters(board))
+    return _vtt(chapters(board), video_end)
 
 
-def _vtt(cues: Iterable[tuple[float, float, str]]) -> str:
-    """Write numbered WebVTT cues."""
+def vtt_text(text: str) -> str:
+    """Escape text for a WebVTT cue payload.
+
+    ``&``, ``<`` and ``>`` become character references (a bare ``<`` would
+    start a cue tag, and ``-->`` would end the payload), and line breaks
+    become spaces, since a blank line ends a cue.
+
+    Parameters
+    ----------
+    text
+        Plain text.
+
+    Returns
+    -------
+    str
+        The payload, on one line.
+    """
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return " ".join(escaped.split())
+
+
+def _vtt(cues: Iterable[tuple[float, float, str]], video_end: float | None = None) -> str:
+    """Write numbered WebVTT cues, none ending after ``video_end`` seconds."""
+    # Whole milliseconds, rounded down, so that the last cue cannot end late.
+    limit = None if video_end is None else math.floor(video_end * 1000 + 1e-6) / 1000
     lines = ["WEBVTT", ""]
     for number, (start, end, text) in enumerate(cues, start=1):
-        lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", text, ""]
+        if limit is not None:
+            if start >= limit:
+                break  # it would start when the video has ended
+            end = min(end, limit)
+        lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", vtt_text(text), ""]
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ from embedviz.export.documents import (
 from embedviz.export.voice import voice_storyboard
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["QUALITIES", "export_clip", "transcode_webm", "write_poster"]
+__all__ = ["QUALITIES", "export_clip", "transcode_webm", "video_seconds", "write_poster"]
 
 # -q flag -> (manim quality name, frames per second)
 QUALITIES = {
@@ -93,6 +93,27 @@ def _video_seconds(stream: Any, rate: Fraction) -> float:
     if stream.frames:
         return float(stream.frames / rate)
     return float(stream.duration * stream.time_base)
+
+
+def video_seconds(source: Path) -> float:
+    """Return how long a video file's picture lasts, in seconds.
+
+    Parameters
+    ----------
+    source
+        The video.
+
+    Returns
+    -------
+    float
+        Its frame count over its frame rate (a clip can be a frame or two
+        shorter than the sum of its beats).
+    """
+    import av
+
+    with av.open(str(source)) as container:
+        stream = container.streams.video[0]
+        return _video_seconds(stream, stream.average_rate or Fraction(15))
 
 
 class _OpusTrack:
@@ -248,8 +269,9 @@ def export_clip(
     transcode_webm(mp4, folder / f"{spec.name}.webm")
     write_poster(mp4, folder / f"{spec.name}.poster.png")
     name = spec.name
-    (folder / f"{name}.en.vtt").write_text(captions_vtt(board), encoding="utf-8")
-    (folder / f"{name}.chapters.vtt").write_text(chapters_vtt(board), encoding="utf-8")
+    length = video_seconds(mp4)
+    (folder / f"{name}.en.vtt").write_text(captions_vtt(board, length), encoding="utf-8")
+    (folder / f"{name}.chapters.vtt").write_text(chapters_vtt(board, length), encoding="utf-8")
     (folder / f"{name}.transcript.html").write_text(transcript_html(board), encoding="utf-8")
     (folder / f"{name}.numbers.html").write_text(
         "<!-- The numbers the clip shows, as accessible tables. -->\n" + numbers_table_html(board),
