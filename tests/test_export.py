@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html.parser
 import http.server
 import itertools
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -24,12 +26,16 @@ from hypothesis import strategies as st
 from webvtt_strict import WebVTTError, parse_webvtt
 
 from embedviz.export.documents import (
+    CHAPTERS_SCRIPT,
+    CHAPTERS_SCRIPT_NAME,
     ExportedClip,
     captions_vtt,
     chapters,
     chapters_vtt,
+    gallery_html,
     numbers_table_html,
     snippet_html,
+    transcript_html,
     vtt_text,
 )
 from embedviz.export.media import transcode_webm
@@ -185,7 +191,7 @@ def test_snippet_has_video_sources_tracks_and_transcript_link() -> None:
 def test_numbers_table_has_caption_and_header_cells(tmp_path: Path) -> None:
     board = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
     table = numbers_table_html(board)
-    assert table.count("<caption>") == 2
+    assert table.count("<caption ") == 2
     assert '<th scope="col">dimension 0</th>' in table
     assert '<th scope="row">position 0 (ID 2)</th>' in table
     last = board.beats[-1]
@@ -375,14 +381,57 @@ def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
+class _StaticHost(http.server.SimpleHTTPRequestHandler):
+    """A quiet static host that answers range requests, as any real one does (to seek)."""
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def handle(self) -> None:
+        # The browser may stop reading a video it no longer needs.
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+            super().handle()
+
+    def send_head(self) -> Any:
+        wanted = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", ""))
+        path = Path(self.translate_path(self.path))
+        if wanted is None or not path.is_file() or wanted.groups() == ("", ""):
+            return super().send_head()
+        size = path.stat().st_size
+        first, last = wanted.groups()
+        start = int(first) if first else max(0, size - int(last))
+        end = min(int(last), size - 1) if first and last else size - 1
+        if start >= size or start > end:
+            self.send_error(416)
+            return None
+        handle = path.open("rb")
+        handle.seek(start)
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Accept-Ranges", "bytes")
+        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.end_headers()
+        self._remaining = end - start + 1
+        return handle
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        remaining = getattr(self, "_remaining", None)
+        if remaining is None:
+            super().copyfile(source, outputfile)
+            return
+        while remaining > 0:
+            chunk = source.read(min(65536, remaining))
+            if not chunk:
+                break
+            outputfile.write(chunk)
+            remaining -= len(chunk)
+
+
 @pytest.fixture
 def served(full_site: Path) -> Iterator[str]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    def handler(*args: Any, **kwargs: Any) -> Quiet:
-        return Quiet(*args, directory=str(full_site), **kwargs)
+    def handler(*args: Any, **kwargs: Any) -> _StaticHost:
+        return _StaticHost(*args, directory=str(full_site), **kwargs)
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -640,3 +689,303 @@ def test_every_exported_vtt_is_strict_webvtt_and_ends_with_its_video(full_site: 
             assert chapter_cues[-1][1] <= video_end + slack, (name, suffix, video_end)
             # The chapters cover the whole clip, up to a frame.
             assert chapter_cues[-1][1] >= video_end - 1 / 15 - slack, (name, suffix)
+
+
+# -- transcript, gallery and snippet pages --------------------------------------------
+
+
+class _Page(html.parser.HTMLParser):
+    """Elements with their attributes, the text inside each, and comments."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.text: dict[int, str] = {}
+        self.comments: list[str] = []
+        self._open: list[int] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+        if tag not in {"meta", "link", "source", "track", "br", "img", "input"}:
+            self._open.append(len(self.elements) - 1)
+            self.text[len(self.elements) - 1] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open:
+            index = self._open.pop()
+            if self.elements[index][0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for index in self._open:
+            self.text[index] += data
+
+    def handle_comment(self, data: str) -> None:
+        self.comments.append(data)
+
+    def find(self, tag: str, **attrs: str) -> list[tuple[dict[str, str | None], str]]:
+        return [
+            (found, self.text.get(index, ""))
+            for index, (name, found) in enumerate(self.elements)
+            if name == tag and all(found.get(k.rstrip("_")) == v for k, v in attrs.items())
+        ]
+
+
+def _parse(text: str) -> _Page:
+    page = _Page()
+    page.feed(text)
+    return page
+
+
+def _rows(table: str) -> list[str]:
+    return re.findall(r'<th scope="row"[^>]*>([^<]*)</th>', table)
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_transcript_links_back_and_has_no_empty_heading(scene: str, tmp_path: Path) -> None:
+    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    page = transcript_html(board)
+    links = [attrs["href"] for attrs, _ in _parse(page).find("a")]
+    assert f"../index.html#{scene}-section" in links
+    assert "../index.html" in links
+    # Every section holds more than its heading.
+    for section in re.findall(r"<section>(.*?)</section>", page, flags=re.S):
+        assert re.sub(r"<h2>.*?</h2>", "", section).strip(), section
+    # Every table sits in its own focusable scrolling region, named by its caption.
+    assert page.count("<table>") == page.count('<div class="table-scroll" role="region"')
+    for caption_id in re.findall(r'aria-labelledby="([^"]+)"', page):
+        assert f'<caption id="{caption_id}">' in page or f'id="{caption_id}"' in page
+
+
+def test_parameter_count_transcript_shows_its_numbers(tmp_path: Path) -> None:
+    board = build_storyboard("ParameterCount", cwd=tmp_path, environ={})
+    page = transcript_html(board)
+    tables = page.split("<h2>The numbers shown</h2>")[1]
+    for text in ("50,257", "768", "38,597,376", "154,389,504", "147.2 MiB", "73.6 MiB",
+                 "1,536", "294.5 MiB", "3,072", "bfloat16"):  # fmt: skip
+        assert f">{text}<" in tables, text
+
+
+def _expected_rows(window_rows: tuple[int, ...], labels: tuple[str, ...]) -> list[str]:
+    """The row headers a view must have: its rows, with each drawn gap label in place."""
+    found: list[tuple[int, str]] = [(row, f"row {row}") for row in window_rows]
+    for label in labels:
+        match = re.fullmatch(r"rows? (\d+)(?:\u2013(\d+))? not shown", label)
+        if match:
+            found.append((int(match.group(1)), label))
+    return [text for _, text in sorted(found)]
+
+
+def test_large_vocab_tables_mark_every_gap_as_the_video_labels_it(tmp_path: Path) -> None:
+    board = build_storyboard("LargeVocabLookup", cwd=tmp_path, environ={})
+    page = transcript_html(board)
+    tables = re.findall(r"<table>.*?</table>", page, flags=re.S)
+    views = [t for t in tables if "rows of the embedding matrix" in t]
+    for beat in board.beats:
+        if not any(cell.kind == "weight" for cell in beat.numbers):
+            continue
+        expected = _expected_rows(beat.window.rows, beat.labels)
+        assert any(_rows(view) == expected for view in views), (beat.name, expected)
+        column_gaps = [label for label in beat.labels if label.startswith("column")]
+        assert column_gaps
+        for view in views:
+            heads = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', view)
+            assert heads == ["Row", "dimension 0", "dimension 1", "dimension 2",
+                             *column_gaps, "dimension 767"]  # fmt: skip
+    assert len(views) == len({beat.window for beat in board.beats})
+
+
+def test_snippet_is_a_labelled_fragment_with_its_language() -> None:
+    clip = ExportedClip("SequenceLookup", "Title <&>", "summary", 54.6, "SequenceLookup")
+    text = snippet_html(clip)
+    page = _parse(text)
+    assert text.startswith("<!--")
+    assert "fragment" in page.comments[0]
+    [(figure, _)] = page.find("figure")
+    assert figure["lang"] == "en"
+    [(video, _)] = page.find("video")
+    [(_, name)] = page.find("span", id=str(video["aria-labelledby"]))
+    assert name == "Title <&>"
+    [(_, link)] = page.find("a")
+    assert "Title <&>" in link
+
+
+def test_gallery_names_each_link_and_video_and_links_to_sections() -> None:
+    clips = [
+        ExportedClip("SingleTokenLookup", "One <token>", "s", 40.0, "SingleTokenLookup"),
+        ExportedClip(
+            "FullExplainer", "All of it", "s", 600.0, "FullExplainer",
+            ((0.0, 30.0, "First & foremost"), (30.0, 600.0, "Second")),
+        ),
+    ]  # fmt: skip
+    text = gallery_html(clips)
+    page = _parse(text)
+    for clip in clips:
+        [(section, _)] = page.find("section", id=f"{clip.scene}-section")
+        [(_, heading)] = page.find("h2", id=str(section["aria-labelledby"]))
+        assert heading == clip.title
+        [(video, _)] = page.find("video", id=f"{clip.scene}-video")
+        assert video["aria-labelledby"] == section["aria-labelledby"]
+        [(_, link)] = page.find("a", href=f"{clip.folder}/{clip.scene}.transcript.html")
+        assert clip.title in link
+        [(_, menu)] = page.find("a", href=f"#{clip.scene}-section")
+        assert menu == clip.title
+    assert len({attrs.get("id") for _, attrs in page.elements if attrs.get("id")}) == len(
+        [attrs for _, attrs in page.elements if attrs.get("id")]
+    )
+    buttons = page.find("button")
+    assert [(b["data-start"], t) for b, t in buttons] == [
+        ("0.000", "0:00 First & foremost"),
+        ("30.000", "0:30 Second"),
+    ]
+    [(script, _)] = page.find("script")
+    assert script["src"] == CHAPTERS_SCRIPT_NAME
+    assert "http" not in CHAPTERS_SCRIPT
+    without_chapters = gallery_html(clips[:1])
+    assert "<script" not in without_chapters
+
+
+def _emulate(driver: Any, *, width: int | None = None, scheme: str = "light") -> None:
+    """Emulate a screen width (CSS pixels) and a colour scheme through the DevTools protocol."""
+    if width is not None:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False},
+        )
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": scheme}]},
+    )
+
+
+def _site_pages(site: Path) -> list[str]:
+    transcripts = sorted(str(p.relative_to(site)) for p in site.glob("*/*.transcript.html"))
+    return ["index.html", *transcripts]
+
+
+@pytest.mark.slow
+def test_pages_fit_a_320_pixel_screen(browser: Any, served: str, full_site: Path) -> None:
+    _emulate(browser, width=320)
+    for page in _site_pages(full_site):
+        browser.get(f"{served}/{page}")
+        assert browser.execute_script("return window.innerWidth") == 320
+        sizes = browser.execute_script(
+            "const e = document.documentElement; return [e.scrollWidth, e.clientWidth];"
+        )
+        assert sizes[0] <= sizes[1], (page, sizes)
+        # Wide tables scroll inside their own region instead.
+        for table in browser.find_elements("css selector", "table"):
+            region = browser.execute_script("return arguments[0].parentElement;", table)
+            assert region.get_attribute("class") == "table-scroll", page
+            assert region.get_attribute("tabindex") == "0", page
+
+
+@pytest.mark.slow
+def test_transcript_links_lead_back_to_the_clip(browser: Any, served: str, full_site: Path) -> None:
+    for page in _site_pages(full_site)[1:]:
+        scene = page.split("/")[0]
+        browser.get(f"{served}/{page}")
+        browser.find_element("link text", f"Watch the clip: {_title(full_site, scene)}").click()
+        assert browser.current_url == f"{served}/index.html#{scene}-section"
+        top = browser.execute_script(
+            f"return document.getElementById('{scene}-heading').getBoundingClientRect().top;"
+        )
+        assert 0 <= top < 900
+
+
+def _title(site: Path, scene: str) -> str:
+    return str(json.loads((site / scene / f"{scene}.storyboard.json").read_text())["title"])
+
+
+@pytest.mark.slow
+def test_gallery_menu_and_chapter_list_work_from_the_keyboard(
+    browser: Any, served: str, full_site: Path
+) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(f"{served}/index.html")
+    for scene in SCENES:
+        browser.find_element("css selector", f'nav a[href="#{scene}-section"]').click()
+        top = browser.execute_script(
+            f"return document.getElementById('{scene}-heading').getBoundingClientRect().top;"
+        )
+        assert 0 <= top < 900, scene
+        label = browser.find_element("id", f"{scene}-video").get_attribute("aria-labelledby")
+        assert browser.find_element("id", label).text == _title(full_site, scene)
+    lists = browser.find_elements("css selector", "nav.chapters")
+    assert [n.get_attribute("data-embedviz-chapters") for n in lists] == ["FullExplainer-video"]
+    assert lists[0].is_displayed()
+    board = json.loads((full_site / "FullExplainer" / "FullExplainer.storyboard.json").read_text())
+    starts = [0.0]
+    for part in board["parts"]:
+        starts.append(starts[-1] + sum(beat["duration"] for beat in part["beats"]))
+    concepts = [
+        (start, part["title"])
+        for start, part in zip(starts, board["parts"], strict=False)
+        if part["layout"] != "transition"
+    ]
+    buttons = lists[0].find_elements("css selector", "button")
+    assert [b.text.split(" ", 1)[1] for b in buttons] == [title for _, title in concepts]
+    video = browser.find_element("id", "FullExplainer-video")
+    for number, key in ((3, Keys.ENTER), (6, Keys.SPACE)):
+        browser.execute_script("arguments[0].focus();", buttons[number])
+        ActionChains(browser).send_keys(key).perform()
+        start = concepts[number][0]
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            now = browser.execute_script("return arguments[0].currentTime;", video)
+            if start - 0.01 <= now < start + 5:
+                break
+            time.sleep(0.1)
+        assert start - 0.01 <= now < start + 5, (number, start, now)
+        assert buttons[number].get_attribute("aria-current") == "true"
+    browser.execute_script("arguments[0].pause();", video)
+    assert (full_site / CHAPTERS_SCRIPT_NAME).read_text() == CHAPTERS_SCRIPT
+
+
+AXE = REPO / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+_RUN_AXE = """
+const [tags, done] = [arguments[0], arguments[arguments.length - 1]];
+axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+  .then((result) => done({version: axe.version, violations: result.violations.map((v) => ({
+    id: v.id, help: v.help,
+    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`)}))}))
+  .catch((error) => done({error: String(error)}));
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_wcag_22_violations(
+    browser: Any, served: str, full_site: Path, scheme: str
+) -> None:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed; run scripts/bootstrap.sh --test")
+    script = AXE.read_text(encoding="utf-8")
+    folder = full_site / "SequenceLookup"
+    snippet = (folder / "SequenceLookup.snippet.html").read_text()
+    (folder / "pasted.html").write_text(
+        '<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,">'
+        f"<title>A course page</title><main><h1>A course page</h1>{snippet}</main></html>"
+    )
+    pages = [*_site_pages(full_site), "SequenceLookup/pasted.html"]
+    found = {}
+    try:
+        _emulate(browser, scheme=scheme)
+        browser.set_script_timeout(120)
+        for page in pages:
+            browser.get(f"{served}/{page}")
+            assert browser.execute_script(
+                f"return matchMedia('(prefers-color-scheme: {scheme})').matches;"
+            )
+            browser.execute_script(script)
+            result = browser.execute_async_script(_RUN_AXE, AXE_TAGS)
+            assert "error" not in result, result
+            assert result["version"].startswith("4.14."), result["version"]
+            found[page] = result["violations"]
+    finally:
+        (folder / "pasted.html").unlink()
+    assert len(found) == len(SCENES) + 2
+    assert {page: v for page, v in found.items() if v} == {}

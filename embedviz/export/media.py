@@ -20,6 +20,7 @@ from typing import Any
 from embedviz.export.documents import (
     ExportedClip,
     captions_vtt,
+    chapters,
     chapters_vtt,
     numbers_table_html,
     snippet_html,
@@ -292,4 +293,6 @@ def export_clip(
         "summary": clip.summary,
         "duration": clip.duration,
         "folder": clip.folder,
+        # A composite clip's concepts, for the gallery's list that seeks the video.
+        "chapters": tuple(chapters(board)) if board.parts else (),
     }

@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.export.documents import ExportedClip, gallery_html
+from embedviz.export.documents import (
+    CHAPTERS_SCRIPT,
+    CHAPTERS_SCRIPT_NAME,
+    ExportedClip,
+    gallery_html,
+)
 from embedviz.export.media import export_clip
 
 __all__ = ["ExportError", "default_jobs", "export_site"]
@@ -96,6 +101,8 @@ def export_site(
     try:
         results = _run_jobs(scenes, staging, quality, jobs, overrides, show_progress, voice)
         clips = [ExportedClip(**results[name]) for name in scenes]
+        if any(clip.chapters for clip in clips):
+            (staging / CHAPTERS_SCRIPT_NAME).write_text(CHAPTERS_SCRIPT, encoding="utf-8")
         (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
         _swap_into_place(staging, target)
         return clips
