@@ -509,7 +509,13 @@ def _check_videos(driver: Any, site: Path) -> list[dict[str, Any]]:
             1 for part in (board["parts"] or [board]) for beat in part["beats"] if beat["narration"]
         )
         assert video["readyState"] >= 1, video
-        assert abs(video["duration"] - board["duration"]) <= 0.1, video
+        # The browser reads the length of the file as PyAV does...
+        source = site / name / str(video["source"])
+        assert abs(video["duration"] - _video_ends(source)) <= 0.01, video
+        # ...which can be a few frames short of the storyboard's sum of beats
+        # (manim rounds each animation down to whole frames; the narrated
+        # FullExplainer loses two at 15 fps).
+        assert abs(video["duration"] - board["duration"]) <= 0.2, video
         assert video["trackStates"] == [2, 2], video
         captions = [t for t in video["tracks"] if t["kind"] == "captions"]
         assert captions == [{"kind": "captions", "cues": narrated}], video

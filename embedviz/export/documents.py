@@ -402,6 +402,8 @@ def _between(gaps: Sequence[Gap], shown: Sequence[int]) -> dict[int, list[Gap]]:
     """Place each gap before the first shown index after it (``len(shown)``: at the end)."""
     placed: dict[int, list[Gap]] = {}
     for gap in gaps:
+        if any(gap.first <= index <= gap.last for index in shown):
+            continue  # not a gap in this table (it shows some of those indices)
         slot = next((i for i, index in enumerate(shown) if index > gap.last), len(shown))
         placed.setdefault(slot, []).append(gap)
     return placed
