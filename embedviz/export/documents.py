@@ -197,7 +197,8 @@ caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
 time { color: var(--muted); font-variant-numeric: tabular-nums; }
 .chapters ol { padding-left: 1.5rem; }
 .chapters button { font: inherit; color: var(--accent); background: none; border: 0;
-  padding: .15rem 0; cursor: pointer; text-align: left; text-decoration: underline; }
+  padding: .15rem 0; cursor: pointer; text-align: left; text-decoration: underline;
+  vertical-align: top; }
 .chapters button[aria-current="true"] { font-weight: 600; }
 .chapters button time { color: inherit; }
 """
