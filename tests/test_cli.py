@@ -174,7 +174,7 @@ BAD_INVOCATIONS = [
     (["lookup", "--dim", "-3"], "-3"),
     (["lookup", "--vocab", "100000000000", "--dim", "100000000"], "memory"),
     (["lookup", "--vocab", "abc"], "--vocab"),
-    (["lookup", "--seed", "-1"], "seed"),
+    (["lookup", "--seed", str(-(2**63) - 1)], "seed"),
     (["lookup", "--seed", str(2**64)], "seed"),
     (["lookup", "--init", "cauchy"], "cauchy"),
     (["lookup", "--weights", "missing.npy"], "missing.npy"),

@@ -298,7 +298,7 @@ def _one_line_error(call: Any) -> str:
         ({"vocab": 60}, r"default sentence uses IDs up to 50256.*give --ids"),
         ({"vocab": 0, "ids": "0"}, r"."),
         ({"dim": -3, "ids": "0"}, r"."),
-        ({"seed": -1}, r"seed"),
+        ({"seed": -(2**63) - 1}, r"seed"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path: Path, overrides: dict[str, Any], pattern: str) -> None:

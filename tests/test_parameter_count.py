@@ -170,7 +170,7 @@ def test_bad_dtype_and_counts_are_refused() -> None:
     ("overrides", "fragment"),
     [({"ids": "1,2"}, "one token ID"), ({"ids": "6", "vocab": 6}, "out of range"),
      ({"ids": "-1"}, "negative"), ({"vocab": 0}, "at least 1"), ({"dim": -3}, "at least 1"),
-     ({"init": "normal", "seed": -1}, "seed")],
+     ({"init": "normal", "seed": -(2**63) - 1}, "seed")],
 )  # fmt: skip
 def test_bad_scene_options_are_refused(
     tmp_path: Path, overrides: dict[str, Any], fragment: str

@@ -80,7 +80,8 @@ def test_toy_loss_weights_are_nonzero_tenths_and_seeded() -> None:
 
 
 @pytest.mark.parametrize(
-    ("count", "dim", "seed"), [(0, 3, 1), (3, 0, 1), (2, 2, -1), (2, 2, 2**64), (True, 2, 1)]
+    ("count", "dim", "seed"),
+    [(0, 3, 1), (3, 0, 1), (2, 2, -(2**63) - 1), (2, 2, 2**64), (True, 2, 1)],
 )
 def test_toy_loss_weights_reject_bad_sizes(count: Any, dim: Any, seed: Any) -> None:
     with pytest.raises(EmbedvizError):

@@ -21,7 +21,7 @@ from embedviz.core.table import (
     lookup,
 )
 from embedviz.core.torch_format import format_torch_tensor
-from embedviz.core.torch_init import torch_normal, torch_normal_rows
+from embedviz.core.torch_init import cpu_kernel, torch_normal, torch_normal_rows, torch_seed
 from embedviz.core.weights import load_weights
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "TorchSeededTable",
     "cell_text_matches",
     "check_table_fits",
+    "cpu_kernel",
     "format_cell",
     "format_cells",
     "format_torch_tensor",
@@ -44,5 +45,6 @@ __all__ = [
     "parse_ids",
     "torch_normal",
     "torch_normal_rows",
+    "torch_seed",
     "validate_ids",
 ]

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.memory import check_table_fits
-from embedviz.core.torch_init import torch_normal, torch_normal_rows
+from embedviz.core.torch_init import torch_normal, torch_normal_rows, torch_seed
 from embedviz.core.weights import StoredMatrix, as_float32, load_weights, open_weights
 
 __all__ = [
@@ -37,8 +37,6 @@ InitName = Literal["torch", "normal"]
 DEFAULT_VOCAB = 6
 DEFAULT_DIM = 3
 DEFAULT_SEED = 123
-
-_MAX_SEED = 2**64 - 1
 
 
 class Table(Protocol):
@@ -120,12 +118,14 @@ class EmbeddingTable:
         dim
             ``d``.
         seed
-            The explicit seed; all randomness comes from it.
+            The explicit seed; all randomness comes from it. As with
+            ``torch.manual_seed``, any whole number from ``-2**63`` to
+            ``2**64 - 1``, taken modulo ``2**64`` (``-1`` is ``2**64 - 1``).
         init
             ``"torch"`` reproduces ``torch.manual_seed(seed)`` followed by
             ``torch.nn.Embedding(V, d).weight`` (standard normal values from
             PyTorch's CPU generator). ``"normal"`` draws standard normals from
-            ``numpy.random.default_rng(seed)``.
+            ``numpy.random.default_rng(seed % 2**64)``.
 
         Returns
         -------
@@ -140,13 +140,12 @@ class EmbeddingTable:
         """
         # Generation keeps a few table-sized float32 temporaries alive.
         check_table_fits(vocab_size, dim, copies=3.0)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED:
-            raise EmbedvizError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
+        unsigned_seed = torch_seed(seed)
         if init == "torch":
-            weight = torch_normal(seed, (vocab_size, dim))
+            weight = torch_normal(unsigned_seed, (vocab_size, dim))
             source = f"torch-compatible seed {seed}"
         elif init == "normal":
-            rng = np.random.default_rng(seed)
+            rng = np.random.default_rng(unsigned_seed)
             weight = rng.standard_normal((vocab_size, dim), dtype=np.float32)
             source = f"numpy normal, seed {seed}"
         else:
@@ -273,7 +272,7 @@ class TorchSeededTable(_RowLookup):
     dim
         ``d``.
     seed
-        The seed, as given to ``torch.manual_seed``.
+        The seed, as given to ``torch.manual_seed`` (negative ones included).
     """
 
     vocab_size: int
@@ -307,8 +306,7 @@ class TorchSeededTable(_RowLookup):
             were it built in full (the same rule as :meth:`EmbeddingTable.from_seed`).
         """
         check_table_fits(vocab_size, dim)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED:
-            raise EmbedvizError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
+        torch_seed(seed)  # refuse a bad seed now, not when rows are asked for
         return cls(vocab_size, dim, seed)
 
     @property

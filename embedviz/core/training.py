@@ -26,6 +26,7 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.memory import check_table_fits
 from embedviz.core.table import Table
+from embedviz.core.torch_init import torch_seed
 
 __all__ = [
     "LOSS_WEIGHT_STREAM",
@@ -54,8 +55,9 @@ def toy_loss_weights(count: int, dim: int, seed: int) -> npt.NDArray[np.float32]
     dim
         ``d``, the embedding dimension.
     seed
-        The scene's seed; the weights come from
-        ``numpy.random.default_rng([seed, LOSS_WEIGHT_STREAM])``.
+        The scene's seed, from ``-2**63`` to ``2**64 - 1`` like torch's;
+        the weights come from
+        ``numpy.random.default_rng([seed % 2**64, LOSS_WEIGHT_STREAM])``.
 
     Returns
     -------
@@ -66,14 +68,12 @@ def toy_loss_weights(count: int, dim: int, seed: int) -> npt.NDArray[np.float32]
     Raises
     ------
     EmbedvizError
-        For a non-positive size or a seed outside ``0 .. 2**64-1``.
+        For a non-positive size or a seed outside ``-2**63 .. 2**64-1``.
     """
     for name, value in (("count", count), ("dim", dim)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise EmbedvizError(f"the loss weights need a positive whole {name}, not {value!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise EmbedvizError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
-    rng = np.random.default_rng([seed, LOSS_WEIGHT_STREAM])
+    rng = np.random.default_rng([torch_seed(seed), LOSS_WEIGHT_STREAM])
     tenths = rng.integers(1, 10, size=(count, dim))
     signs = np.where(rng.random((count, dim)) < 0.5, -1, 1)
     weights: npt.NDArray[np.float32] = ((signs * tenths) / 10.0).astype(np.float32)

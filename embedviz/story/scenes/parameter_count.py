@@ -24,6 +24,7 @@ from embedviz.core.params import (
     table_bytes,
 )
 from embedviz.core.table import TorchSeededTable
+from embedviz.core.torch_init import torch_seed
 from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
@@ -52,7 +53,6 @@ DTYPES = ("float32", "bfloat16")
 COMPARE_DTYPE = "float32"
 # The corner of real values drawn inside the schematic block.
 CORNER_SHAPE = (2, 3)
-_MAX_SEED = 2**64 - 1
 _DEFAULT_ID = 3
 
 
@@ -128,13 +128,10 @@ def leading_rows(
     if options.init == "torch":
         # Computes only these rows, whatever V is.
         return TorchSeededTable(vocab_size, dim, options.seed).rows(rows)
-    if isinstance(options.seed, bool) or not 0 <= options.seed <= _MAX_SEED:
-        raise EmbedvizError(
-            f"the seed must be a whole number from 0 to 2**64-1, not {options.seed!r}"
-        )
     # numpy's Generator fills a (V, d) draw in row-major order, so its first
     # rows are exactly a (count, d) draw from the same seed.
-    return np.random.default_rng(options.seed).standard_normal((count, dim), dtype=np.float32)
+    rng = np.random.default_rng(torch_seed(options.seed))
+    return rng.standard_normal((count, dim), dtype=np.float32)
 
 
 def _lookup_id(options: SceneOptions, vocab_size: int) -> int:
