@@ -1,18 +1,24 @@
 """The ``embedviz`` command line.
 
 Every failure ends in one line on stderr and a non-zero exit status: 2 for
-bad usage or input, 1 for a render that failed for another reason. Nothing
-already rendered is replaced unless the new render finished.
+bad usage or input, 1 for a render that failed for another reason, 130 for
+Ctrl-C and 143 for SIGTERM. Nothing already rendered is replaced unless the
+new render finished, and nothing embedviz did not write is ever replaced.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -126,8 +132,20 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "-o",
         "--output-dir",
-        help="where the file goes (default media/renders/<quality>)",
+        help="the folder the file goes into (default media/renders/<quality>)",
     )
+    render.add_argument(
+        "--no-captions",
+        dest="captions",
+        action="store_false",
+        help="leave the narration out of the picture (it is drawn by default)",
+    )
+    render.add_argument(
+        "--save_sections",
+        action="store_true",
+        help="also write one clip per section (FullExplainer: one per concept), as manim does",
+    )
+    render.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
     _add_table_options(render)
     render.set_defaults(quality="m")
 
@@ -138,11 +156,38 @@ def _build_parser() -> argparse.ArgumentParser:
     export.add_argument("--all", action="store_true", help="export every scene")
     export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
     export.add_argument(
-        "-q", dest="quality", choices=("l", "m", "h"), default="l", help="quality (default l)"
+        "-q",
+        dest="quality",
+        choices=("l", "m", "h"),
+        default="m",
+        help="quality: l 480p15, m 720p30 (default), h 1080p60",
     )
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     export.add_argument(
-        "--voice", action="store_true", help="speak the narration offline with espeak-ng"
+        "--voice",
+        nargs="?",
+        const="auto",
+        choices=("auto", "piper", "espeak"),
+        help="speak the narration offline: the best installed voice (Piper when the "
+        "'voice' extra is installed, else espeak-ng), or the one named",
+    )
+    export.add_argument(
+        "--voice-model",
+        metavar="FILE.onnx",
+        help="speak with this Piper voice (its .onnx.json beside it); implies --voice",
+    )
+    export.add_argument(
+        "--burn-captions",
+        action="store_true",
+        help="also draw the narration into the picture (by default it is only in the "
+        "clips' caption track), for players without track support",
+    )
+    export.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
+    export.add_argument(
+        "--force",
+        action="store_true",
+        help="export into a folder that holds other files: replace only embedviz's own "
+        "files there, keep every other file",
     )
     _add_table_options(export)
     return parser
@@ -191,36 +236,110 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _output_stem(scene: str, options: dict[str, Any], captions: bool) -> str:
+    """Name a render: the scene, plus a short stable suffix for non-default options.
+
+    The default render keeps the plain name (``SequenceLookup``); any other
+    options, wherever they came from, add the first 8 hex digits of a hash
+    of the options that differ from the defaults, so different renders do
+    not overwrite each other.
+    """
+    from dataclasses import asdict
+
+    from embedviz.story.options import SceneOptions
+
+    defaults = asdict(SceneOptions())
+    changed = {key: value for key, value in options.items() if defaults.get(key) != value}
+    if not captions:
+        changed["captions"] = False
+    if not changed:
+        return scene
+    text = json.dumps(changed, sort_keys=True, default=str, ensure_ascii=True)
+    return f"{scene}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+
+
+def _output_folder(path: Path) -> Path:
+    """Create the output folder, or refuse in one line when the path is not a folder."""
+    if os.path.lexists(path) and not path.is_dir():
+        raise EmbedvizError(
+            f"-o {path} is a file, not a folder; give -o a folder (it is created if missing)"
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise EmbedvizError(f"-o {path}: cannot create this folder ({error.strerror})") from None
+    return path
+
+
+def _section_videos(writer: Any, scene: str, suffix: str) -> list[tuple[str, Path]]:
+    """List the section clips manim wrote, in order, as (file name, path)."""
+    index = Path(writer.output_plan.section_index)
+    folder = Path(writer.sections_output_dir)
+    found = []
+    for number, section in enumerate(json.loads(index.read_text(encoding="utf-8")), start=1):
+        name = str(section["name"])
+        if name == "autocreated":  # manim's name for a scene without sections
+            name = f"{number:02d}_{scene}"
+        found.append((f"{name}{suffix}", folder / str(section["video"])))
+    return found
+
+
 def _cmd_render(args: argparse.Namespace) -> int:
+    from embedviz.export.folders import (
+        check_replaceable,
+        check_replaceable_file,
+        publish_permissions,
+        record_files,
+        signals_held,
+        swap_into_place,
+        write_manifest,
+    )
+    from embedviz.export.media import quiet_logging
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
     spec = find_scene(args.scene)
     board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    if args.save_sections and args.format == "png":
+        raise EmbedvizError("--save_sections needs a video format, not png")
+
+    quality_name, folder = QUALITIES[args.quality]
+    out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
+    out_dir = _output_folder(out_dir)
+    stem = _output_stem(spec.name, dict(board.options), args.captions)
+    final = out_dir / f"{stem}.{args.format}"
+    check_replaceable_file(final, "-o")
+    sections_target = out_dir / f"{stem}_sections"
+    if args.save_sections:
+        check_replaceable(sections_target, "-o")
 
     # Importing manim reads manim.cfg from the working directory.
     from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene
 
-    quality_name, folder = QUALITIES[args.quality]
-    out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
-    out_dir.mkdir(parents=True, exist_ok=True)
-    final = out_dir / f"{spec.name}.{args.format}"
-    staging = Path(tempfile.mkdtemp(prefix=".embedviz-render-", dir=out_dir))
+    quiet_logging(args.verbose)
+
+    staging: Path | None = None
     try:
+        # A signal that lands here is delivered once the folder's name is known.
+        with signals_held():
+            staging = Path(tempfile.mkdtemp(prefix=".embedviz-render-", dir=out_dir))
         settings: dict[str, Any] = {
             "media_dir": str(staging),
             "quality": quality_name,
             "disable_caching": True,
-            "verbosity": "WARNING",
-            "progress_bar": "none",
+            "verbosity": "INFO" if args.verbose else "ERROR",
+            "progress_bar": "display" if args.verbose else "none",
+            "save_sections": args.save_sections,
         }
         if args.format == "png":
             settings.update(write_to_movie=False, save_last_frame=True, format="png")
         else:
             settings.update(format=args.format)
-        scene_class = type(spec.name, (StoryboardScene,), {"scene_name": spec.name})
+        scene_class = type(
+            spec.name, (StoryboardScene,), {"scene_name": spec.name, "captions": args.captions}
+        )
         with tempconfig(settings):
             scene = scene_class(storyboard=board)
             scene.render()
@@ -228,17 +347,40 @@ def _cmd_render(args: argparse.Namespace) -> int:
             produced = Path(
                 writer.image_file_path if args.format == "png" else writer.movie_file_path
             )
+            sections = (
+                _section_videos(writer, spec.name, f".{args.format}") if args.save_sections else []
+            )
         if not produced.is_file():
             raise EmbedvizError(f"manim finished but wrote no {args.format} file")
-        # Only a finished render replaces an earlier one, in one atomic rename.
-        os.replace(produced, final)
+        publish_permissions(produced)
+        if args.save_sections:
+            clips = staging / "sections"
+            clips.mkdir()
+            for name, video in sections:
+                os.replace(video, clips / name)
+            write_manifest(clips)
+            publish_permissions(clips)
+        # Only a finished render replaces an earlier one, each in one atomic rename.
+        with signals_held():
+            if args.save_sections:
+                swap_into_place(staging / "sections", sections_target, "-o")
+            record_files(out_dir, final.name)
+            os.replace(produced, final)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+    if args.save_sections:
+        print(f"{sections_target}{os.sep} ({len(sections)} {_plural(len(sections), 'clip')})")
     print(final)
     return 0
 
 
+def _plural(count: int, noun: str) -> str:
+    return noun if count == 1 else f"{noun}s"
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
+    from embedviz.export.folders import check_folder, check_replaceable
     from embedviz.export.site import ExportError, default_jobs, export_site
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import SCENES, find_scene
@@ -250,12 +392,19 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
-    if args.voice:
-        from embedviz.export.voice import require_espeak
+    boards = [prepared_storyboard(name, overrides) for name in names]  # bad options fail here
+    if args.force:
+        check_folder(Path(args.out).resolve())
+    else:
+        keep = "; or add --force to keep those files and replace only embedviz's own"
+        check_replaceable(Path(args.out).resolve(), "--out", keep)
+    voice = None
+    if args.voice or args.voice_model:
+        from embedviz.export.voice import choose_voice
 
-        require_espeak()
-    for name in names:  # bad options fail here, before any rendering
-        prepared_storyboard(name, overrides)
+        # The storyboard's language tag chooses among the installed voices.
+        language = str(getattr(boards[0], "language", "en") or "en")
+        voice = choose_voice(args.voice or "auto", args.voice_model, language)
     try:
         clips = export_site(
             names,
@@ -263,13 +412,39 @@ def _cmd_export(args: argparse.Namespace) -> int:
             quality=args.quality,
             jobs=args.jobs or default_jobs(),
             overrides=overrides,
-            voice=args.voice,
+            voice=voice,
+            burn_captions=args.burn_captions,
+            verbose=args.verbose,
+            force=args.force,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
         return 2 if error.bad_input else 1
-    print(f"{Path(args.out) / 'index.html'} ({len(clips)} clips)")
+    print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
     return 0
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that it unwinds like Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    # Once is enough: let the clean-up run without a second interruption.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise _Terminated
+
+
+@contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    """Turn SIGTERM into :class:`_Terminated` while a command runs (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -286,6 +461,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status.
     """
     args = _build_parser().parse_args(argv)
+    with _sigterm_unwinds():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         if args.command == "scenes":
             return _cmd_scenes()
@@ -302,6 +482,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("embedviz: interrupted; nothing was replaced", file=sys.stderr)
         return 130
+    except _Terminated:
+        print("embedviz: terminated; nothing was replaced", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         return 0
     except Exception as error:  # a render that failed for another reason

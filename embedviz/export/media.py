@@ -1,21 +1,26 @@
 """Rendering one scene into web-ready files: MP4, WebM, poster, captions and pages.
 
 Runs in a worker process (see :mod:`embedviz.export.site`): it renders with
-manim into a private folder, re-encodes the MP4 as VP9 WebM with PyAV,
-takes the poster from the final frame, and writes the documents derived from
-the storyboard. Beat times are recorded during the render so that tests can
+manim into a private folder, re-encodes the MP4 as VP9 WebM with PyAV (bit
+exact, so the same clip gives the same bytes), takes the poster from the
+final frame, and writes the documents derived from the storyboard. The
+narration is left out of the picture unless captions are burned in: the
+clip's WebVTT track carries it. Beat times are recorded during the render so that tests can
 check the captions against the video itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import shutil
 import tempfile
+import time
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from embedviz.export.documents import (
     ExportedClip,
@@ -26,10 +31,21 @@ from embedviz.export.documents import (
     snippet_html,
     transcript_html,
 )
-from embedviz.export.voice import voice_storyboard
+from embedviz.export.voice import Voice, synthesise_phrases
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["QUALITIES", "export_clip", "transcode_webm", "video_seconds", "write_poster"]
+__all__ = [
+    "QUALITIES",
+    "clip_units",
+    "export_clip",
+    "mux_soundtrack",
+    "quiet_logging",
+    "recording_scene",
+    "set_progress_sink",
+    "transcode_webm",
+    "video_seconds",
+    "write_poster",
+]
 
 # -q flag -> (manim quality name, frames per second)
 QUALITIES = {
@@ -38,16 +54,77 @@ QUALITIES = {
     "h": ("high_quality", 60),
 }
 
+# Where a worker reports its progress: (kind, scene, value) with kind "total"
+# (the clip's work units) or "advance" (units done). None: not reported.
+_progress_sink: Callable[[str, str, float], None] | None = None
 
-def transcode_webm(source: Path, target: Path) -> None:
+
+def set_progress_sink(sink: Callable[[str, str, float], None] | None) -> None:
+    """Send this process's progress events to ``sink`` (see :func:`clip_units`).
+
+    Parameters
+    ----------
+    sink
+        Called as ``sink(kind, scene, value)``: kind ``"total"`` gives a
+        clip's work units once it starts, ``"advance"`` the units just done.
+    """
+    global _progress_sink
+    _progress_sink = sink
+
+
+def _progress(kind: str, scene: str, value: float) -> None:
+    if _progress_sink is not None:
+        _progress_sink(kind, scene, value)
+
+
+def clip_units(duration: float, quality: str) -> int:
+    """Return a clip's work units for progress: its frames, rendered and then encoded.
+
+    Parameters
+    ----------
+    duration
+        The clip's length in seconds.
+    quality
+        ``l``, ``m`` or ``h``.
+
+    Returns
+    -------
+    int
+        Twice the frame count.
+    """
+    return 2 * max(1, round(duration * QUALITIES[quality][1]))
+
+
+def quiet_logging(verbose: bool = False) -> None:
+    """Keep Manim's and PyAV's own log lines out of the output unless ``verbose``.
+
+    Manim warns "Output format set as webm, this can be slower ..." and PyAV
+    "Some options were not used: {'shortest': ...}" when Manim mixes in sound;
+    neither is something an embedviz user can act on. Errors still show.
+
+    Parameters
+    ----------
+    verbose
+        Show their information and warnings as well.
+    """
+    level = logging.INFO if verbose else logging.ERROR
+    logging.getLogger("manim").setLevel(level)
+    logging.getLogger("av").setLevel(logging.WARNING if verbose else logging.ERROR)
+
+
+def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
     """Re-encode an MP4 as VP9 WebM, frame for frame, with its sound as Opus.
 
-    Video and sound are encoded in one pass over the MP4, in its (interleaved)
-    order, so the WebM's clusters hold both streams in time order. Encoding
+    Video and sound are decoded side by side and encoded in time order,
+    whatever order the MP4 stores them in, so the WebM's clusters hold both
+    streams interleaved. Encoding
     all the video before the sound instead writes tens of seconds of video
     before the first audio packet (the muxer holds back only 10 s), and
     Chromium then fails such files with ``PIPELINE_ERROR_DECODE`` when a page
     holds several of them. Sound beyond the video's last frame is dropped.
+
+    The same MP4 always gives the same bytes: the muxer writes in bit-exact
+    mode, without a random segment ID or the time of writing.
 
     Parameters
     ----------
@@ -55,10 +132,17 @@ def transcode_webm(source: Path, target: Path) -> None:
         The H.264 MP4 that manim wrote.
     target
         The ``.webm`` to write.
+    scene
+        The scene, for progress reports.
     """
     import av
 
-    with av.open(str(source)) as inp, av.open(str(target), "w", format="webm") as out:
+    # fflags=+bitexact: no random UIDs, no date, no encoder version string.
+    container_options = {"fflags": "+bitexact"}
+    with (
+        av.open(str(source)) as inp,
+        av.open(str(target), "w", format="webm", options=container_options) as out,
+    ):
         in_stream = inp.streams.video[0]
         rate = in_stream.average_rate or Fraction(15)
         stream = out.add_stream("libvpx-vp9", rate=rate)
@@ -69,20 +153,38 @@ def transcode_webm(source: Path, target: Path) -> None:
         stream.options = {"crf": "34", "b": "0", "deadline": "realtime", "cpu-used": "8"}
         stream.codec_context.time_base = Fraction(1) / rate
         # Every stream must exist before the first packet is written.
-        sound = _OpusTrack(out, _video_seconds(in_stream, rate)) if inp.streams.audio else None
-        streams = [in_stream, inp.streams.audio[0]] if sound is not None else [in_stream]
-        index = 0
-        for packet in inp.demux(*streams):
-            for frame in packet.decode():
-                if isinstance(frame, av.VideoFrame):
-                    # Number frames afresh in the encoder's time base: one tick per frame.
-                    frame.pts = index
-                    frame.time_base = stream.codec_context.time_base
-                    index += 1
-                    for encoded in stream.encode(frame):
-                        out.mux(encoded)
-                elif sound is not None and isinstance(frame, av.AudioFrame):
-                    sound.add(frame)
+        sound = None
+        if inp.streams.audio:
+            sound = _OpusTrack(out, inp.streams.audio[0], _video_seconds(in_stream, rate))
+        frames = inp.decode(in_stream)
+        # The sound is read through a second handle, so that the two streams can be
+        # merged by time, whatever order the MP4 stores them in.
+        with contextlib.ExitStack() as stack:
+            sounds: Iterator[Any] = iter(())
+            if sound is not None:
+                second = stack.enter_context(av.open(str(source)))
+                sounds = second.decode(second.streams.audio[0])
+            frame, heard = next(frames, None), next(sounds, None)
+            index = 0
+            while frame is not None or heard is not None:
+                if (
+                    heard is not None
+                    and sound is not None
+                    and (frame is None or (heard.time or 0.0) <= index / rate)
+                ):
+                    sound.add(heard)
+                    heard = next(sounds, None)
+                    continue
+                assert frame is not None
+                # Number frames afresh in the encoder's time base: one tick per frame.
+                frame.pts = index
+                frame.time_base = stream.codec_context.time_base
+                index += 1
+                for encoded in stream.encode(frame):
+                    out.mux(encoded)
+                if index % 10 == 0:
+                    _progress("advance", scene, 10)
+                frame = next(frames, None)
         for encoded in stream.encode():
             out.mux(encoded)
         if sound is not None:
@@ -122,12 +224,16 @@ class _OpusTrack:
 
     _RATE = 48000
 
-    def __init__(self, out: Any, seconds: float) -> None:
+    def __init__(self, out: Any, source: Any, seconds: float) -> None:
         import av
 
+        # Mono narration stays mono; anything else becomes stereo.
+        self.channels = 1 if source.codec_context.layout.nb_channels == 1 else 2
+        layout = "mono" if self.channels == 1 else "stereo"
+        self.layout = layout
         self.out = out
-        self.stream = out.add_stream("libopus", rate=self._RATE, layout="stereo")
-        self.resampler = av.AudioResampler(format="s16", layout="stereo", rate=self._RATE)
+        self.stream = out.add_stream("libopus", rate=self._RATE, layout=layout)
+        self.resampler = av.AudioResampler(format="s16", layout=layout, rate=self._RATE)
         self.samples = 0
         self.limit = round(seconds * self._RATE)
 
@@ -140,9 +246,9 @@ class _OpusTrack:
             if keep <= 0:
                 return
             if keep < converted.samples:
-                # Packed s16 stereo: one row of interleaved left/right samples.
-                data = converted.to_ndarray()[:, : keep * 2]
-                converted = av.AudioFrame.from_ndarray(data, format="s16", layout="stereo")
+                # Packed s16: one row of interleaved samples, one per channel.
+                data = converted.to_ndarray()[:, : keep * self.channels]
+                converted = av.AudioFrame.from_ndarray(data, format="s16", layout=self.layout)
                 converted.sample_rate = self._RATE
             # Count samples afresh: the encoder's time base is one sample.
             converted.pts = self.samples
@@ -180,41 +286,137 @@ def write_poster(source: Path, target: Path) -> None:
     image.save(target, optimize=True)
 
 
-def _render(
-    board: Storyboard, quality: str, media_dir: Path, sounds: list[Path | None] | None = None
-) -> tuple[Path, list[float]]:
-    """Render a storyboard to MP4, recording when each beat ends (and adding speech)."""
-    from manim import tempconfig
+def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
+    """Copy a silent MP4's video and add a finished mono soundtrack as AAC.
+
+    Parameters
+    ----------
+    movie
+        The MP4 that manim wrote (no sound).
+    samples
+        The soundtrack: mono float samples in [−1, 1], starting with the
+        first frame (see :class:`embedviz.export.voice.Narration`).
+    rate
+        Its samples per second (48 000).
+    target
+        The ``.mp4`` to write, with the moov atom first for the web.
+    """
+    import av
+    import numpy as np
+
+    pcm = np.asarray(samples, dtype=np.float32).reshape(-1)
+    options = {"movflags": "+faststart"}
+    with (
+        av.open(str(movie)) as inp,
+        av.open(str(target), "w", format="mp4", options=options) as out,
+    ):
+        video_in = inp.streams.video[0]
+        video_out = out.add_stream_from_template(video_in)
+        # One channel: the narration is mono, so its loudness is what it measures.
+        audio = out.add_stream("aac", rate=rate, layout="mono")
+        audio.bit_rate = 96_000
+        size = 1024  # AAC's frame size
+        written = 0  # samples encoded so far
+
+        def sound_until(seconds: float) -> None:
+            # Interleave: encode the sound up to the picture's time before each
+            # video packet, so that neither stream runs ahead in the file.
+            nonlocal written
+            while written < pcm.size and written < seconds * rate:
+                chunk = pcm[written : written + size]
+                frame = av.AudioFrame.from_ndarray(
+                    chunk.reshape(1, -1), format="fltp", layout="mono"
+                )
+                frame.sample_rate = rate
+                frame.pts = written
+                frame.time_base = Fraction(1, rate)
+                written += size
+                for packet in audio.encode(frame):
+                    out.mux(packet)
+
+        for packet in inp.demux(video_in):
+            if packet.dts is None:  # demux's flushing packets
+                continue
+            sound_until(float(packet.dts * packet.time_base))
+            packet.stream = video_out
+            out.mux(packet)
+        sound_until(float("inf"))
+        for packet in audio.encode(None):
+            out.mux(packet)
+
+
+def recording_scene(
+    board: Storyboard,
+    *,
+    burn_captions: bool = False,
+) -> tuple[type[Any], list[float]]:
+    """Return the scene class an export renders, and the list it fills with beat ends.
+
+    Parameters
+    ----------
+    board
+        The storyboard.
+    burn_captions
+        Draw the narration into the picture.
+
+    Returns
+    -------
+    tuple
+        The :class:`~embedviz.render.base.StoryboardScene` subclass, and the
+        list that receives the scene time at the end of every beat.
+    """
+    from manim.renderer.cairo_renderer import CairoRenderer
 
     from embedviz.render.base import StoryboardScene
 
     beat_ends: list[float] = []
-    speech = iter(sounds or [])
 
     class Recording(StoryboardScene):
         scene_name = board.scene
+        captions = burn_captions
 
-        def before_beat(self, beat: Beat) -> None:
-            sound = next(speech, None)
-            if sound is not None:
-                self.add_sound(str(sound))
+        def setup(self) -> None:
+            super().setup()
+            # Report every frame the renderer adds, for the progress bar.
+            renderer = cast(CairoRenderer, self.renderer)
+            add_frame = renderer.add_frame
+
+            def counted(frame: Any, num_frames: int = 1) -> None:
+                add_frame(frame, num_frames)
+                _progress("advance", board.scene, num_frames)
+
+            renderer.add_frame = counted  # type: ignore[method-assign]
 
         def after_beat(self, beat: Beat) -> None:
             beat_ends.append(float(self.time))
 
+    return Recording, beat_ends
+
+
+def _render(
+    board: Storyboard,
+    quality: str,
+    media_dir: Path,
+    *,
+    burn_captions: bool = False,
+    verbose: bool = False,
+) -> tuple[Path, list[float]]:
+    """Render a storyboard to a silent MP4, recording when each beat ends."""
+    from manim import tempconfig
+
+    recording, beat_ends = recording_scene(board, burn_captions=burn_captions)
     settings: dict[str, Any] = {
         "media_dir": str(media_dir),
         "quality": QUALITIES[quality][0],
         "disable_caching": True,
-        "verbosity": "ERROR",
+        "verbosity": "INFO" if verbose else "ERROR",
         "progress_bar": "none",
         "format": "mp4",
         "output_file": board.scene,
     }
-    # Manim logs encoder details as warnings; an export reports only failures.
-    logging.getLogger("manim").setLevel(logging.ERROR)
+    quiet_logging(verbose)
     with tempconfig(settings):
-        scene = Recording(storyboard=board)
+        scene = recording(storyboard=board)
         scene.render()
         movie = Path(scene.renderer.file_writer.movie_file_path)
     return movie, beat_ends
@@ -225,7 +427,10 @@ def export_clip(
     quality: str,
     out_dir: str | Path,
     overrides: dict[str, Any] | None = None,
-    voice: bool = False,
+    voice: Voice | None = None,
+    *,
+    burn_captions: bool = False,
+    verbose: bool = False,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -240,14 +445,23 @@ def export_clip(
     overrides
         Scene options, as from the command line.
     voice
-        Speak the narration with espeak-ng and mix it in; beats stretch to
-        fit their sentence, and the exported storyboard records the timing.
+        Speak the narration with this voice (see
+        :func:`embedviz.export.voice.synthesise_phrases`) and mix it in:
+        phrases and beats stretch to fit the speech, each caption cue starts
+        with its speech, and the exported storyboard records the timing.
+    burn_captions
+        Draw the narration into the picture too; by default the clip carries
+        it only in its WebVTT track, which a player can toggle and style.
+    verbose
+        Let Manim and PyAV log their own messages.
 
     Returns
     -------
     dict
-        The :class:`ExportedClip` fields, for the gallery.
+        The :class:`ExportedClip` fields, for the gallery, and ``seconds``,
+        how long this clip took.
     """
+    started = time.monotonic()
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -258,16 +472,24 @@ def export_clip(
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
     try:
-        sounds = None
-        if voice:
-            board, sounds = voice_storyboard(board, work / "speech")
+        narration = None
+        if voice is not None:
+            narration = synthesise_phrases(board, voice, work / "speech")
+            board = narration.board
             clip = ExportedClip(spec.name, board.title, spec.summary, board.duration, spec.name)
-        movie, beat_ends = _render(board, quality, work, sounds)
+        _progress("total", spec.name, clip_units(board.duration, quality))
+        movie, beat_ends = _render(
+            board, quality, work, burn_captions=burn_captions, verbose=verbose
+        )
+        if narration is not None:
+            voiced = work / f"{spec.name}.voiced.mp4"
+            mux_soundtrack(movie, narration.samples, narration.rate, voiced)
+            movie = voiced
         mp4 = folder / f"{spec.name}.mp4"
         shutil.move(str(movie), mp4)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    transcode_webm(mp4, folder / f"{spec.name}.webm")
+    transcode_webm(mp4, folder / f"{spec.name}.webm", spec.name)
     write_poster(mp4, folder / f"{spec.name}.poster.png")
     name = spec.name
     length = video_seconds(mp4)
@@ -284,6 +506,7 @@ def export_clip(
         "duration": board.duration,
         "beat_starts": board.beat_start_times(),
         "rendered_beat_ends": beat_ends,
+        "burned_captions": burn_captions,
     }
     (folder / f"{name}.timing.json").write_text(json.dumps(timing, indent=1), encoding="utf-8")
     (folder / f"{name}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
@@ -293,6 +516,7 @@ def export_clip(
         "summary": clip.summary,
         "duration": clip.duration,
         "folder": clip.folder,
+        "seconds": time.monotonic() - started,
         # A composite clip's concepts, for the gallery's list that seeks the video.
         "chapters": tuple(chapters(board)) if board.parts else (),
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, ClassVar, cast
 
-from manim import AnimationGroup, Camera, ManimColor, Scene, Text
+from manim import Animation, AnimationGroup, Camera, ManimColor, Scene, Text
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.inputs import prepared_storyboard
@@ -67,11 +67,17 @@ class StoryboardScene(Scene):
         ``EMBEDVIZ_*`` variables in the working directory.
     theme
         Colours; by default the storyboard's ``theme`` option.
+    captions
+        Draw the narration at the bottom of the frame; by default the
+        class's :attr:`captions` (True). An exported clip leaves it to its
+        WebVTT caption track instead.
     **kwargs
         Passed to :class:`manim.Scene`.
     """
 
     scene_name: ClassVar[str] = ""
+    # Whether the narration is drawn into the picture (burned-in captions).
+    captions: ClassVar[bool] = True
     # The narration on screen; None until the first beat.
     caption: Caption | None
 
@@ -80,10 +86,12 @@ class StoryboardScene(Scene):
         *args: Any,
         storyboard: Storyboard | None = None,
         theme: Theme | None = None,
+        captions: bool | None = None,
         **kwargs: Any,
     ) -> None:
         self.storyboard = storyboard
         self.theme_override = theme
+        self.burn_captions = type(self).captions if captions is None else captions
         self.caption = None
         self.stage: Stage | None = None
         super().__init__(*args, **kwargs)
@@ -135,14 +143,19 @@ class StoryboardScene(Scene):
         """
         self.stage = stage_for(board.layout)(self, board, self.theme)
         for beat in board.beats:
-            caption = Caption(beat.narration, CAPTION_WIDTH, theme=self.theme)
-            caption.move_to(xyz(0, CAPTION_Y))
-            animation = AnimationGroup(
-                self.stage.animate(beat), make_caption_animation(self.caption, caption)
-            )
+            animation: Animation
+            if self.burn_captions:
+                caption = Caption(beat.narration, CAPTION_WIDTH, theme=self.theme)
+                caption.move_to(xyz(0, CAPTION_Y))
+                animation = AnimationGroup(
+                    self.stage.animate(beat), make_caption_animation(self.caption, caption)
+                )
+            else:
+                animation = self.stage.animate(beat)
             self.before_beat(beat)
             self.play(animation, run_time=beat.run_time)
-            self.caption = caption
+            if self.burn_captions:
+                self.caption = caption
             hold = round(beat.duration - beat.run_time, 6)
             if hold > 0:
                 self.wait(hold)

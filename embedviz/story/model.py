@@ -20,6 +20,7 @@ __all__ = [
     "Highlight",
     "NumberCell",
     "OutputState",
+    "Phrase",
     "Storyboard",
     "Window",
 ]
@@ -132,6 +133,32 @@ class OutputState:
 
 
 @dataclass(frozen=True)
+class Phrase:
+    """One caption cue of a beat's narration, and what is said while it shows.
+
+    Attributes
+    ----------
+    text
+        The written form, shown as the caption (at most two lines of 42
+        characters; see :mod:`embedviz.story.phrases`).
+    spoken
+        The same words as they are spoken (``4 × 3`` becomes ``4 by 3``);
+        an author may correct a pronunciation here.
+    start
+        When the phrase starts, in seconds from the start of its beat. Its
+        caption cue and its speech start then.
+    duration
+        How long it is held, in seconds: long enough to read (or, with a
+        voice, to say) plus a short pause.
+    """
+
+    text: str
+    spoken: str
+    start: float
+    duration: float
+
+
+@dataclass(frozen=True)
 class Beat:
     """One step of a scene: an animation, then a hold while it is read.
 
@@ -160,6 +187,10 @@ class Beat:
     labels
         Every other label on screen after the beat (code, printed
         punctuation, gap labels, questions), excluding the narration.
+    phrases
+        The narration split into caption cues, back to back from the
+        beat's start; their durations add up to at most ``duration``.
+        Empty when there is no narration.
     """
 
     name: str
@@ -173,6 +204,12 @@ class Beat:
     output: OutputState | None
     numbers: tuple[NumberCell, ...]
     labels: tuple[str, ...] = ()
+    phrases: tuple[Phrase, ...] = ()
+
+    @property
+    def phrase_time(self) -> float:
+        """Seconds the phrases need together (at most :attr:`duration`)."""
+        return round(sum(phrase.duration for phrase in self.phrases), 6)
 
 
 @dataclass(frozen=True)
@@ -263,7 +300,8 @@ class Storyboard:
         Raises
         ------
         ValueError
-            If the count is wrong or a duration is shorter than its animation.
+            If the count is wrong, or a duration is shorter than its
+            animation or than its phrases.
         """
         beats = self.all_beats()
         if len(durations) != len(beats):
@@ -278,6 +316,8 @@ class Storyboard:
                 duration = round(float(next(queue)), 6)
                 if duration < beat.run_time:
                     raise ValueError(f"beat {beat.name} cannot be shorter than its animation")
+                if duration < beat.phrase_time - 1e-6:
+                    raise ValueError(f"beat {beat.name} cannot be shorter than its phrases")
                 new_beats.append(replace(beat, duration=duration))
             return replace(board, beats=tuple(new_beats))
 

