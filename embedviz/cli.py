@@ -149,6 +149,25 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_table_options(render)
     render.set_defaults(quality="m")
 
+    sheet = commands.add_parser(
+        "contact-sheet",
+        help="one PNG with a frame at the middle of every beat's motion and at its end",
+    )
+    sheet.add_argument("scene", help="class name (SequenceLookup) or alias (sequence)")
+    sheet.add_argument("-o", "--output", required=True, help="the PNG file to write")
+    sheet.add_argument("--columns", type=int, default=4, help="tiles per row (default 4)")
+    sheet.add_argument(
+        "--tile-width", type=int, default=480, help="width of each tile in pixels (default 480)"
+    )
+    sheet.add_argument(
+        "--frame-height",
+        type=int,
+        default=720,
+        choices=(480, 720, 1080),
+        help="the frame each tile is drawn at (default 720)",
+    )
+    _add_table_options(sheet)
+
     export = commands.add_parser(
         "export", help="export clips, captions and a gallery page for a course site"
     )
@@ -233,6 +252,41 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
     ids = options.ids if options.ids is not None else [2, 3, 5, 1]
     output = table.lookup(validate_ids(ids, table.vocab_size))
     print(format_torch_tensor(output, grad_fn="EmbeddingBackward0"))
+    return 0
+
+
+def _cmd_contact_sheet(args: argparse.Namespace) -> int:
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.story.scenes import find_scene
+
+    target = Path(args.output)
+    if target.suffix.lower() != ".png":
+        raise EmbedvizError(f"the contact sheet is a PNG; {args.output!r} does not end in .png")
+    if target.is_dir():
+        raise EmbedvizError(f"{args.output!r} is a folder; give a file name ending in .png")
+    if args.columns < 1 or args.tile_width < 32:
+        raise EmbedvizError("--columns must be at least 1 and --tile-width at least 32")
+    spec = find_scene(args.scene)
+    board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+
+    from embedviz.render.moments import capture_tiles, contact_sheet
+
+    height = int(args.frame_height)
+    tiles = capture_tiles(board, pixel_width=height * 16 // 9, pixel_height=height)
+    image = contact_sheet(tiles, columns=args.columns, tile_width=args.tile_width)
+    folder = target.parent if str(target.parent) else Path(".")
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, staging = tempfile.mkstemp(prefix=".embedviz-sheet-", suffix=".png", dir=folder)
+    os.close(handle)
+    try:
+        image.save(staging, format="PNG", optimize=True)
+        os.chmod(staging, 0o644)
+        # Only a finished sheet replaces an earlier one, in one atomic rename.
+        os.replace(staging, target)
+    finally:
+        if os.path.exists(staging):
+            os.unlink(staging)
+    print(target)
     return 0
 
 
@@ -475,6 +529,8 @@ def _run(args: argparse.Namespace) -> int:
             return _cmd_lookup(args)
         if args.command == "export":
             return _cmd_export(args)
+        if args.command == "contact-sheet":
+            return _cmd_contact_sheet(args)
         return _cmd_render(args)
     except EmbedvizError as error:
         print(f"embedviz: error: {error}", file=sys.stderr)

@@ -48,6 +48,9 @@ fi
 }
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
+# Formulas are typeset by manim's MathTypst, which needs only the typst package
+# (it bundles the compiler; no TeX). It is also a declared dependency.
+"${pip[@]}" "typst>=0.14"
 if [ "$with_tests" -eq 1 ]; then
   # Pin the CPU build first so that the 'parity' extra does not pull a CUDA one.
   "${pip[@]}" "torch==2.13.0"

@@ -128,3 +128,113 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if os.environ.get("CI") and reporter is not None and reporter.stats.get("skipped"):
         reporter.write_line("CI: tests were skipped; every test must run in CI", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@dataclass
+class TextSample:
+    """One text on screen at one moment."""
+
+    text: str
+    role: str  # "number" (a table value), "label" (other numbers and labels), "caption", "text"
+    cell: tuple[str, tuple[int, ...]] | None
+    box: np.ndarray
+    pixel_height: float  # a digit's height at 720p
+    opacity: float
+    in_strip: bool
+
+
+@dataclass
+class MomentSample:
+    """The screen at one sample of one beat's animation (alpha 1.0: the beat's end)."""
+
+    beat: Beat
+    alpha: float
+    texts: list[TextSample]
+    # Per travelling row: (column, right end of its slot at mid-height) per number.
+    strips: list[list[tuple[int, np.ndarray]]]
+
+
+TABLE_KINDS = frozenset({"weight", "output"})
+
+
+def sample_moments(
+    scene: str,
+    overrides: dict[str, Any] | None = None,
+    *,
+    alphas: tuple[float, ...] = (0.25, 0.5, 0.75),
+) -> list[MomentSample]:
+    """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends."""
+    from manim import config
+
+    from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
+    from embedviz.render.moments import play_moments
+    from embedviz.render.theme import SANS_FONT
+
+    board = prepared_storyboard(scene, overrides, environ={})
+    samples: list[MomentSample] = []
+    sans_digit = glyph_font(SANS_FONT).digit_height / 48.0
+
+    def read(scene_object: Any, moment: Any) -> None:
+        px_per_unit = 720 / float(config.frame_height)
+        strip_members: set[int] = set()
+        strips: list[list[tuple[int, np.ndarray]]] = []
+        texts: list[TextSample] = []
+        seen: set[int] = set()
+        families = [m.get_family() for m in scene_object.mobjects]
+        for family in families:
+            for mobject in family:
+                if getattr(mobject, "row_strip", False) and id(mobject) not in seen:
+                    cells = [m for m in mobject.get_family() if isinstance(m, NumberText)]
+                    if cells:
+                        strip_members.update(id(m) for m in mobject.get_family())
+                        strips.append([(c.cell.index[-1], c.get_right()) for c in cells])
+        for family in families:
+            for mobject in family:
+                if id(mobject) in seen or not len(mobject.points):
+                    continue
+                seen.add(id(mobject))
+                if isinstance(mobject, GlyphString):
+                    cell = None
+                    role = "label"
+                    if isinstance(mobject, NumberText):
+                        cell = (mobject.cell.kind, mobject.cell.index)
+                        role = "number" if mobject.cell.kind in TABLE_KINDS else "label"
+                    height = float(mobject.height) * px_per_unit
+                elif isinstance(mobject, SansText):
+                    cell = None
+                    shown = " ".join(mobject.original_text.split())
+                    spoken = {p.text for p in moment.beat.phrases} | {moment.beat.narration}
+                    role = "caption" if shown in spoken else "text"
+                    size = mobject.font_size * mobject.width / (mobject.natural_width or 1.0)
+                    height = sans_digit * size * px_per_unit
+                else:
+                    continue
+                texts.append(
+                    TextSample(
+                        text=mobject.text,
+                        role=role,
+                        cell=cell,
+                        box=_box(mobject),
+                        pixel_height=height,
+                        opacity=float(mobject.get_fill_opacity()),
+                        in_strip=id(mobject) in strip_members,
+                    )
+                )
+        samples.append(MomentSample(moment.beat, moment.alpha, texts, strips))
+
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
+    return samples
+
+
+@pytest.fixture(scope="session")
+def moment_cache() -> Callable[..., list[MomentSample]]:
+    """Sample each (scene, options) once per session."""
+    cache: dict[str, list[MomentSample]] = {}
+
+    def run(scene: str, overrides: dict[str, Any] | None = None) -> list[MomentSample]:
+        key = f"{scene}:{sorted((overrides or {}).items())}"
+        if key not in cache:
+            cache[key] = sample_moments(scene, overrides)
+        return cache[key]
+
+    return run

@@ -221,7 +221,8 @@ def test_default_story_shows_equal_rows_then_different_sums() -> None:
     assert [sums[(0, c)].value for c in range(3)] != [sums[(2, c)].value for c in range(3)]
     # The matrix leaves once the lookup has made its point.
     assert not [c for c in board.beats[3].numbers if c.kind == "weight"]
-    assert "P[pos, 2i]   = sin(pos / 10000^(2i/d))" in board.beats[-1].labels
+    # The definition is typeset from Typst maths.
+    assert 'P["pos", 2i] = sin("pos" / 10000^(2i \\/ d))' in board.beats[-1].labels
 
 
 @pytest.mark.parametrize("positions", ["sinusoidal", "learned"])

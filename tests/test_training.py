@@ -407,7 +407,8 @@ def test_the_repeated_id_shows_its_contributions_and_their_sum() -> None:
     for col in range(3):
         assert sums[(2, col)] == float(np.float32(w[0, col] + w[2, col]))
         assert terms[(0, col)] == float(w[0, col])
-    assert "∂L/∂E[2] = w_0 + w_2" in beat.labels
+    # Typst maths for ∂L/∂E[2] = w_0 + w_2, typeset on screen.
+    assert "partial L \\/ partial E[2] = w_0 + w_2" in beat.labels
     assert {"w_0", "+ w_2", "="} <= set(beat.labels)
 
 

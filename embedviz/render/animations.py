@@ -8,6 +8,8 @@ the size of the mobjects it copies and interpolates.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
 
 import numpy as np
 from manim import (
@@ -18,20 +20,23 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
-    ReplacementTransform,
+    ManimColor,
     Scene,
     Succession,
     Transform,
     VGroup,
     VMobject,
+    interpolate_color,
 )
 from manim.animation.animation import prepare_animation
+from manim.utils.rate_functions import linear, smooth
 
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
 from embedviz.render.theme import DARK, Theme
 
 __all__ = [
+    "RowStrip",
     "make_caption_animation",
     "make_copy_row_animation",
     "make_count_rows_animation",
@@ -39,6 +44,7 @@ __all__ = [
     "make_lookup_animation",
     "make_return_animation",
     "make_reveal_animation",
+    "make_row_strip",
     "make_walk_animation",
 ]
 
@@ -96,15 +102,18 @@ def _move(
 _LANE_RISE = 0.5
 
 
-def make_walk_animation(chip: TokenChip, grid: MatrixGrid, row: int) -> Animation:
+def make_walk_animation(
+    chip: TokenChip, grid: MatrixGrid, row: int, lane_y: float | None = None
+) -> Animation:
     """Walk a token chip to park beside its zero-based row.
 
-    It rises out of the input line, travels above everything, and comes down
-    the lane left of the row numbers, so it never passes over a cell or label.
+    It leaves the input line for a clear lane (``lane_y``, or just above the
+    line), travels along it, and comes down the lane left of the row numbers,
+    so it never passes over a cell, a label or another chip.
     """
     start = chip.get_center()
     anchor = grid.row_anchor(row, chip.width)
-    lane = start[1] + _LANE_RISE
+    lane = start[1] + _LANE_RISE if lane_y is None else lane_y
     return Succession(
         _move(chip, np.array([start[0], lane, 0.0]), 0.2),
         _move(chip, np.array([anchor[0], lane, 0.0]), 0.4),
@@ -113,13 +122,17 @@ def make_walk_animation(chip: TokenChip, grid: MatrixGrid, row: int) -> Animatio
 
 
 def make_return_animation(
-    chip: TokenChip, start: np.ndarray, home: Sequence[float] | np.ndarray
+    chip: TokenChip,
+    start: np.ndarray,
+    home: Sequence[float] | np.ndarray,
+    lane_y: float | None = None,
 ) -> Animation:
     """Send a chip from ``start`` back to its place in the input line, dimmed.
 
-    Targets are absolute, so this can be built before the chip has moved.
+    Targets are absolute, so this can be built before the chip has moved. It
+    travels along ``lane_y`` (by default just above the input line).
     """
-    lane = home[1] + _LANE_RISE
+    lane = home[1] + _LANE_RISE if lane_y is None else lane_y
     return Succession(
         _move(chip, np.array([start[0], lane, 0.0]), 0.3),
         _move(chip, np.array([home[0], lane, 0.0]), 0.3),
@@ -127,8 +140,59 @@ def make_return_animation(
     )
 
 
-def make_copy_row_animation(grid: MatrixGrid, row: int, targets: Sequence[NumberText]) -> Animation:
-    """Fly copies of a row's numbers into their output cells.
+# Drawn above everything else, so a travelling row is never hidden by a fill.
+STRIP_Z = 20
+
+
+def make_row_strip(grid: MatrixGrid, row: int, theme: Theme = DARK) -> RowStrip:
+    """Build a copy of a row's numbers inside a highlight strip, above everything.
+
+    Parameters
+    ----------
+    grid
+        The matrix.
+    row
+        The row to copy.
+    theme
+        Colours.
+
+    Returns
+    -------
+    RowStrip
+        The strip (a filled box) and copies of the row's numbers, in column
+        order, then its elision marks: one rigid unit that keeps the grid's
+        spacing and alignment.
+    """
+    cells = VGroup(*[cell.copy() for cell in grid.row_cells(row)])
+    # The row's elision marks travel with it, so the output row needs none drawn before.
+    marks = [m.copy() for m in grid.row_group(row)[1] if not isinstance(m, NumberText)]
+    box = grid.row_box(row, theme)
+    fill = interpolate_color(ManimColor(theme.background), ManimColor(theme.highlight), 0.22)
+    box.set_fill(fill, opacity=1.0).set_stroke(theme.highlight, width=3)
+    box.set_z_index(STRIP_Z)
+    cells.set_z_index(STRIP_Z + 1)
+    extras = VGroup(*marks).set_z_index(STRIP_Z + 1)
+    return RowStrip(box, cells, extras)
+
+
+class RowStrip(VGroup):
+    """A travelling row: its box, its numbers in column order, its elision marks.
+
+    Tests find travelling rows by :attr:`row_strip` and check they stay rigid.
+    """
+
+    row_strip = True
+
+
+def make_copy_row_animation(
+    grid: MatrixGrid,
+    row: int,
+    targets: Sequence[NumberText],
+    route: Sequence[np.ndarray] = (),
+    theme: Theme = DARK,
+    keep_marks: bool = False,
+) -> Animation:
+    """Carry a copy of a row, as one rigid strip, into its output cells.
 
     Parameters
     ----------
@@ -137,23 +201,105 @@ def make_copy_row_animation(grid: MatrixGrid, row: int, targets: Sequence[Number
     row
         The row being copied.
     targets
-        The output numbers, one per drawn column, already positioned; each
-        replaces its flying copy at the end.
+        The output numbers, one per drawn column, already positioned at the
+        same spacing as the grid's; they replace the strip's numbers when it
+        lands.
+    route
+        Waypoints for the strip's first number, between the row and its
+        first target: the strip travels in straight legs through them (a
+        stage routes it around titles, chips and other numbers).
+    theme
+        Colours.
+    keep_marks
+        Leave the row's elision marks where the strip lands (for an output
+        block that draws none of its own).
 
     Returns
     -------
     Animation
-        One transform per number (a handful of glyphs each).
+        The strip lifts off the row, travels leg by leg without changing shape,
+        lands cell-aligned, and hands over to the output numbers.
     """
-    sources = grid.row_cells(row)
-    return AnimationGroup(
-        *[
-            ReplacementTransform(source.copy(), target)
-            for source, target in zip(sources, targets, strict=True)
-        ],
-        lag_ratio=0.08,
-        run_time=1.2,
-    )
+    return _CarryRow(grid, row, targets, route, theme, keep_marks, run_time=1.2)
+
+
+class _CarryRow(Animation):
+    """One strip that fades in on its row, travels a polyline, and lands.
+
+    The strip is built when the animation begins, so nothing of it is on
+    screen while earlier parts of the beat play; it moves by pure shifts, so
+    it stays rigid; and when the play ends it hands over to the output numbers.
+    """
+
+    def __init__(
+        self,
+        grid: MatrixGrid,
+        row: int,
+        targets: Sequence[NumberText],
+        route: Sequence[np.ndarray],
+        theme: Theme,
+        keep_marks: bool,
+        **kwargs: Any,
+    ) -> None:
+        self.strip = RowStrip()
+        super().__init__(self.strip, rate_func=linear, introducer=True, **kwargs)
+        self.grid = grid
+        self.row = row
+        self.targets = list(targets)
+        self.route = [np.asarray(p, dtype=float) for p in route]
+        self.theme = theme
+        self.keep_marks = keep_marks
+        self.scene_ref: Scene | None = None
+
+    def _setup_scene(self, scene: Scene) -> None:
+        self.scene_ref = scene
+        super()._setup_scene(scene)
+
+    def begin(self) -> None:
+        built = make_row_strip(self.grid, self.row, self.theme)
+        self.strip.add(*built.submobjects)
+        start = built[1][0].get_center()
+        points = [start, *self.route, self.targets[0].get_center()]
+        self.points_on_path: list[np.ndarray] = points
+        lengths = [float(np.linalg.norm(b - a)) for a, b in pairwise(points)]
+        self.cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
+        self.offset = np.zeros(3)
+        super().begin()
+
+    def create_starting_mobject(self) -> VMobject:
+        # Nothing reads it; a real copy would deep-copy the strip every beat.
+        return VMobject()
+
+    def _point_at(self, progress: float) -> np.ndarray:
+        total = float(self.cumulative[-1])
+        if total <= 0:
+            whole: np.ndarray = self.points_on_path[-1] - self.points_on_path[0]
+            return whole
+        distance = smooth(progress) * total
+        leg = int(np.searchsorted(self.cumulative, distance, side="right")) - 1
+        leg = min(max(leg, 0), len(self.points_on_path) - 2)
+        length = self.cumulative[leg + 1] - self.cumulative[leg]
+        along = 0.0 if length <= 0 else (distance - self.cumulative[leg]) / length
+        a, b = self.points_on_path[leg], self.points_on_path[leg + 1]
+        point: np.ndarray = a + (b - a) * along - self.points_on_path[0]
+        return point
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        # 0-0.12: the strip lights up on its row; then it travels; 0.92-1: it lands.
+        box = self.strip[0]
+        light = min(1.0, alpha / 0.12, max(0.0, (1.0 - alpha) / 0.08))
+        box.set_fill(opacity=light).set_stroke(opacity=light)
+        progress = min(1.0, max(0.0, (alpha - 0.12) / 0.8))
+        offset = self._point_at(progress)
+        self.strip.shift(offset - self.offset)
+        self.offset = offset
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        marks = list(self.strip[2].submobjects) if self.keep_marks else []
+        scene.remove(self.strip)
+        for mark in marks:
+            mark.set_z_index(0)
+        scene.add(*self.targets, *marks)
 
 
 def make_lookup_animation(
@@ -163,6 +309,9 @@ def make_lookup_animation(
     row: int,
     targets: Sequence[NumberText],
     theme: Theme = DARK,
+    route: Sequence[np.ndarray] = (),
+    lane_y: float | None = None,
+    provenance: Sequence[VMobject] = (),
 ) -> Animation:
     """Walk a chip to its row, copy the row out, send the chip back dimmed.
 
@@ -180,6 +329,13 @@ def make_lookup_animation(
         The output numbers the row's copy becomes.
     theme
         Colours.
+    route
+        Waypoints of the copied row (see :func:`make_copy_row_animation`).
+    lane_y
+        The clear lane the chip travels along.
+    provenance
+        Tags that fade in beside the landed row (its ID, its word piece) as the
+        chip goes home.
 
     Returns
     -------
@@ -187,12 +343,11 @@ def make_lookup_animation(
         A succession: walk and highlight, copy, return.
     """
     box = grid.row_box(row, theme)
+    back = make_return_animation(chip, grid.row_anchor(row, chip.width), home, lane_y)
     return Succession(
-        AnimationGroup(make_walk_animation(chip, grid, row), Create(box)),
-        make_copy_row_animation(grid, row, targets),
-        AnimationGroup(
-            make_return_animation(chip, grid.row_anchor(row, chip.width), home), FadeOut(box)
-        ),
+        AnimationGroup(make_walk_animation(chip, grid, row, lane_y), Create(box)),
+        make_copy_row_animation(grid, row, targets, route, theme, keep_marks=bool(route)),
+        AnimationGroup(back, FadeOut(box), *[FadeIn(tag) for tag in provenance]),
     )
 
 

@@ -5,23 +5,25 @@ from __future__ import annotations
 import sys
 from typing import Any, ClassVar, cast
 
-from manim import Animation, AnimationGroup, Camera, ManimColor, Scene, Text
+from manim import Animation, AnimationGroup, Camera, ManimColor, Scene, Succession, Text, Wait
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.animations import make_caption_animation
+from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.stage import CAPTION_WIDTH, CAPTION_Y, Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
 from embedviz.story.model import Beat, Storyboard
+from embedviz.story.phrases import TICK
 
 __all__ = ["StoryboardScene", "screen_texts"]
 
 
 def screen_texts(
     scene: Scene,
-) -> tuple[list[NumberText], list[LabelText], list[SansText | Text]]:
+) -> tuple[list[NumberText], list[LabelText | FormulaText], list[SansText | Text]]:
     """Collect every checked number, label and plain text currently on screen.
 
     Parameters
@@ -32,11 +34,11 @@ def screen_texts(
     Returns
     -------
     tuple of lists
-        The ``NumberText``, ``LabelText`` and ``SansText`` (or manim
-        ``Text``) objects in the scene's mobject families.
+        The ``NumberText``, ``LabelText`` (with typeset ``FormulaText``) and
+        ``SansText`` (or manim ``Text``) objects in the scene's mobject families.
     """
     numbers: list[NumberText] = []
-    labels: list[LabelText] = []
+    labels: list[LabelText | FormulaText] = []
     texts: list[SansText | Text] = []
     seen: set[int] = set()
     for top in scene.mobjects:
@@ -46,7 +48,7 @@ def screen_texts(
             seen.add(id(mobject))
             if isinstance(mobject, NumberText):
                 numbers.append(mobject)
-            elif isinstance(mobject, LabelText):
+            elif isinstance(mobject, LabelText | FormulaText):
                 labels.append(mobject)
             elif isinstance(mobject, SansText | Text):
                 texts.append(mobject)
@@ -143,20 +145,78 @@ class StoryboardScene(Scene):
         """
         self.stage = stage_for(board.layout)(self, board, self.theme)
         for beat in board.beats:
-            animation: Animation
             if self.burn_captions:
-                caption = Caption(beat.narration, CAPTION_WIDTH, theme=self.theme)
-                caption.move_to(xyz(0, CAPTION_Y))
-                animation = AnimationGroup(
-                    self.stage.animate(beat), make_caption_animation(self.caption, caption)
-                )
-            else:
-                animation = self.stage.animate(beat)
+                self.play_beat_with_phrases(beat)
+                continue
             self.before_beat(beat)
-            self.play(animation, run_time=beat.run_time)
-            if self.burn_captions:
-                self.caption = caption
+            self.play(self.stage.animate(beat), run_time=beat.run_time)
             hold = round(beat.duration - beat.run_time, 6)
             if hold > 0:
                 self.wait(hold)
             self.after_beat(beat)
+
+    def play_beat_with_phrases(self, beat: Beat) -> None:
+        """Play a beat with its narration burned in, one caption per phrase.
+
+        The beat's animation starts with its first phrase. Each later phrase
+        replaces the caption when it starts (see :class:`~embedviz.story.model.Phrase`),
+        during the animation or during the hold, so the picture's captions
+        keep the storyboard's timing, as the WebVTT cues do.
+
+        Parameters
+        ----------
+        beat
+            The beat.
+        """
+        assert self.stage is not None
+        # Phrase starts are kept to whole ticks, so every wait and play below
+        # lasts whole frames at 15, 30 and 60 fps and the video keeps its length.
+        phrases = [(p.text, _on_tick(p.start)) for p in beat.phrases] or [(beat.narration, 0.0)]
+        captions = [self._caption(text) for text, _ in phrases]
+        # Swaps that fit inside the animation ride along with it.
+        track: list[Animation] = [make_caption_animation(self.caption, captions[0])]
+        clock = _SWAP
+        later = len(phrases)
+        for number in range(1, len(phrases)):
+            start = phrases[number][1]
+            if start + _SWAP > beat.run_time:
+                later = number
+                break
+            if start > clock:
+                track.append(Wait(run_time=start - clock))
+            track.append(make_caption_animation(captions[number - 1], captions[number]))
+            clock = max(clock, start) + _SWAP
+        if clock < beat.run_time:
+            track.append(Wait(run_time=beat.run_time - clock))
+        self.before_beat(beat)
+        self.play(
+            AnimationGroup(self.stage.animate(beat), Succession(*track)), run_time=beat.run_time
+        )
+        self.caption = captions[later - 1]
+        clock = beat.run_time
+        for number in range(later, len(phrases)):
+            start = phrases[number][1]
+            if start > clock + 1e-9:
+                self.wait(round(start - clock, 6))
+                clock = start
+            self.play(make_caption_animation(self.caption, captions[number]), run_time=_SWAP)
+            self.caption = captions[number]
+            clock = round(clock + _SWAP, 6)
+        hold = round(beat.duration - clock, 6)
+        if hold > 0:
+            self.wait(hold)
+        self.after_beat(beat)
+
+    def _caption(self, text: str) -> Caption:
+        caption = Caption(text, CAPTION_WIDTH, theme=self.theme)
+        caption.move_to(xyz(0, CAPTION_Y))
+        return caption
+
+
+# How long one caption takes to give way to the next (make_caption_animation).
+_SWAP = 0.6
+
+
+def _on_tick(seconds: float) -> float:
+    """Round a time to the nearest whole tick (beats are timed in ticks)."""
+    return round(round(seconds / TICK) * TICK, 6)

@@ -360,4 +360,7 @@ class SansText(VMobject):
         self.set_stroke(width=0)
         # Keep the original string, as manim's Text does.
         self.original_text = text
+        # Tests read the drawn size back: font_size × width / natural_width.
+        self.font_size = font_size
+        self.natural_width = float(self.width) if len(self.points) else 0.0
         self.text = "".join(text.split())

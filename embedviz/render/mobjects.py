@@ -28,9 +28,12 @@ from embedviz.render.glyphs import (
 )
 from embedviz.render.theme import DARK, Theme, value_colour
 from embedviz.story.model import Gap, NumberCell, Window
+from embedviz.story.phrases import caption_lines
 from embedviz.story.printed import PrintedLine
 
 __all__ = [
+    "CELL_PAD_CHARS",
+    "GAP_CHARS",
     "Caption",
     "ColourLegend",
     "GridMetrics",
@@ -39,6 +42,10 @@ __all__ = [
     "PrintedTensor",
     "ShapeLabel",
     "TokenChip",
+    "char_advance",
+    "digit_height",
+    "grid_metrics_at",
+    "grid_width_per_font",
 ]
 
 # An elided range takes less height than a row of numbers.
@@ -46,7 +53,11 @@ GAP_ROW_PITCH = 0.6
 # Ratio of a cell's height to the height of a digit, and the padding (in
 # character slots) around a cell's number.
 _ROW_PITCH = 2.0
-_CELL_PAD_CHARS = 1.4
+CELL_PAD_CHARS = 1.0
+# Characters per caption line: two lines fit most narration at full size.
+CAPTION_CHARS = 84
+# The width of an elided column, in character slots (its mark is one character).
+GAP_CHARS = 1.8
 
 
 @dataclass(frozen=True)
@@ -105,8 +116,8 @@ class GridMetrics:
         """
         advance = char_advance(1.0)
         digit = digit_height(1.0)
-        cell_chars = value_chars + _CELL_PAD_CHARS
-        width_chars = label_chars + 1.0 + columns * cell_chars + column_gaps * 2.5
+        cell_chars = value_chars + CELL_PAD_CHARS
+        width_chars = label_chars + 1.0 + columns * cell_chars + column_gaps * GAP_CHARS
         by_width = width / (advance * width_chars)
         by_height = height / (digit * _ROW_PITCH * rows)
         font_size = float(min(max_font_size, by_width, by_height))
@@ -114,8 +125,38 @@ class GridMetrics:
             font_size=font_size,
             cell_width=advance * font_size * cell_chars,
             cell_height=digit * font_size * _ROW_PITCH,
-            gap_width=advance * font_size * 2.5,
+            gap_width=advance * font_size * GAP_CHARS,
         )
+
+
+def grid_metrics_at(font_size: float, value_chars: int) -> GridMetrics:
+    """Return the grid sizes at a given font size (as :meth:`GridMetrics.fit` sizes them).
+
+    Parameters
+    ----------
+    font_size
+        Font size of the numbers.
+    value_chars
+        The longest value string.
+
+    Returns
+    -------
+    GridMetrics
+        The sizes.
+    """
+    advance = char_advance(font_size)
+    return GridMetrics(
+        font_size=font_size,
+        cell_width=advance * (value_chars + CELL_PAD_CHARS),
+        cell_height=digit_height(font_size) * _ROW_PITCH,
+        gap_width=advance * GAP_CHARS,
+    )
+
+
+def grid_width_per_font(value_chars: int, columns: int, column_gaps: int) -> float:
+    """Return a grid body's width per unit of font size."""
+    advance = char_advance(1.0)
+    return advance * (columns * (value_chars + CELL_PAD_CHARS) + column_gaps * GAP_CHARS)
 
 
 def char_advance(font_size: float) -> float:
@@ -245,7 +286,7 @@ class MatrixGrid(VGroup):
         self.row_y: dict[int, float] = {}
         self.col_labels = VGroup()
         self.gap_labels = VGroup()
-        pad = char_advance(fs) * (_CELL_PAD_CHARS / 2)
+        pad = char_advance(fs) * (CELL_PAD_CHARS / 2)
         for kind, index, x in col_slots:
             if kind == "col":
                 label = NumberText(by_key[("col_label", (index,))], small, theme.muted)
@@ -343,6 +384,9 @@ class OutputBlock(VGroup):
         Colours.
     value_scale
         The magnitude that gets the strongest value colour (as the grid's).
+    labels_right
+        Put the row labels right of the block, so that rows can arrive from
+        the left without crossing them.
     """
 
     def __init__(
@@ -353,11 +397,13 @@ class OutputBlock(VGroup):
         metrics: GridMetrics,
         theme: Theme = DARK,
         value_scale: float = 1.0,
+        labels_right: bool = False,
     ) -> None:
         super().__init__()
         self.metrics = metrics
         self.theme = theme
         self.value_scale = value_scale
+        self.labels_right = labels_right
         self.window = window
         by_key = {(cell.kind, cell.index): cell for cell in numbers}
         self.col_slots = _column_slots(window.cols, window.col_gaps, metrics)
@@ -383,10 +429,15 @@ class OutputBlock(VGroup):
             y = -(order + 0.5) * metrics.cell_height
             self.row_y[position] = y
             label = NumberText(by_key[("position", position)], small, theme.output)
-            _place_right(label, -0.18, y)
+            if labels_right:
+                label.place([width + 0.15, y, 0], align="left")
+            else:
+                _place_right(label, -0.18, y)
             self.labels.add(label)
             for kind, _, x in self.col_slots:
-                if kind == "gap":
+                # With labels on the right, a copied row arrives from the left
+                # carrying its own elision marks; none are drawn before.
+                if kind == "gap" and not labels_right:
                     self.body.add(
                         LabelText("\u2026", metrics.font_size, theme.muted).move_to(xyz(x, y))
                     )
@@ -413,7 +464,7 @@ class OutputBlock(VGroup):
         x = next(x for kind, i, x in self.col_slots if kind == "col" and i == col)
         left = self.body.get_left()[0]
         top = self.body.get_top()[1]
-        pad = char_advance(self.metrics.font_size) * (_CELL_PAD_CHARS / 2)
+        pad = char_advance(self.metrics.font_size) * (CELL_PAD_CHARS / 2)
         _place_right(text, left + x + self.metrics.cell_width / 2 - pad, top + self.row_y[position])
         return text
 
@@ -588,7 +639,11 @@ class Caption(VGroup):
     """
 
     def __init__(self, text: str, width: float, font_size: float = 22, theme: Theme = DARK) -> None:
-        lines = textwrap.wrap(text, width=76)
+        # A phrase fits two lines of 42 characters (the caption cues' own
+        # wrapping); a longer narration wraps wider, and shrinks past two lines.
+        lines = list(caption_lines(text))
+        if len(lines) > 2:
+            lines = textwrap.wrap(text, width=CAPTION_CHARS)
         body = SansText("\n".join(lines), font_size, theme.text)
         if body.width > width:
             body.scale_to_fit_width(width)

@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
 
-from manim import Animation, AnimationGroup, FadeIn, FadeOut, Wait
+from manim import Animation, AnimationGroup, FadeIn, FadeOut, Mobject, Wait
 
 from embedviz.render.glyphs import SansText
 from embedviz.render.mobjects import TokenChip, xyz
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Storyboard
-
-if TYPE_CHECKING:
-    from embedviz.render.base import StoryboardScene
 
 __all__ = [
     "CAPTION_WIDTH",
@@ -32,6 +30,7 @@ __all__ = [
     "STAGES",
     "TITLE_Y",
     "Stage",
+    "StageHost",
     "TransitionStage",
     "register_stage",
     "stage_for",
@@ -45,6 +44,33 @@ CAPTION_Y = -3.35
 CAPTION_WIDTH = 13.2
 
 STAGES: dict[str, type[Stage]] = {}
+
+
+class StageHost(Protocol):
+    """The narrow part of a scene that a stage may use.
+
+    A stage adds its mobjects, brings one to the front, reads what is on
+    screen and which caption is showing; it never plays or waits itself.
+    :class:`embedviz.render.base.StoryboardScene` is one.
+    """
+
+    @property
+    def mobjects(self) -> Sequence[Mobject]:
+        """What is on screen, in drawing order."""
+        ...
+
+    @property
+    def caption(self) -> Any:
+        """The narration now on screen, if any."""
+        ...
+
+    def add(self, *mobjects: Any) -> Any:
+        """Put mobjects on screen."""
+        ...
+
+    def bring_to_front(self, *mobjects: Any) -> Any:
+        """Draw mobjects above the rest."""
+        ...
 
 
 def register_stage(cls: type[Stage]) -> type[Stage]:
@@ -81,7 +107,7 @@ class Stage:
     Parameters
     ----------
     scene
-        The scene that plays the storyboard.
+        The scene that plays the storyboard, seen through :class:`StageHost`.
     board
         The storyboard (one part of a composite one).
     theme
@@ -90,7 +116,7 @@ class Stage:
 
     layout: ClassVar[str] = ""
 
-    def __init__(self, scene: StoryboardScene, board: Storyboard, theme: Theme) -> None:
+    def __init__(self, scene: StageHost, board: Storyboard, theme: Theme) -> None:
         self.scene = scene
         self.board = board
         self.theme = theme

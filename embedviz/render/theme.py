@@ -28,7 +28,11 @@ class Theme:
         The ID on a chip.
     positive, negative
         The ends of the value colour scale (blue and vermillion, which
-        stay distinct under every common colour-vision deficiency).
+        stay distinct under every common colour-vision deficiency). They
+        mean a value's sign and size, and nothing else.
+    wrong
+        A neutral accent for what is wrong (a slip, a wrong row); "wrong" is
+        shown by a shape, a cross or a strike, never by a value colour.
     """
 
     background: str = "#101318"
@@ -43,6 +47,7 @@ class Theme:
     positive: str = "#56B4E9"
     negative: str = "#FF7A3D"
     chip_text: str = "#101318"
+    wrong: str = "#C8CDD6"
 
 
 DARK = Theme()
@@ -60,6 +65,7 @@ LIGHT = Theme(
     positive="#0072B2",
     negative="#D55E00",
     chip_text="#1F2328",
+    wrong="#3D4450",
 )
 
 THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}

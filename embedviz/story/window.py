@@ -28,6 +28,8 @@ _TAIL_COLS = 3
 _HEAD_ROWS = 6
 # The compact window, for layouts with several blocks beside the matrix.
 _COMPACT_COLS = 4
+_NARROW_COLS = 3
+_NARROW_HEAD_ROWS = 3
 _COMPACT_HEAD_COLS = 2
 _COMPACT_HEAD_ROWS = 2
 
@@ -78,7 +80,9 @@ def hidden_ranges(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
     return tuple(gaps)
 
 
-def choose_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Window:
+def choose_window(
+    vocab_size: int, dim: int, focus_rows: Iterable[int], *, narrow: bool = False
+) -> Window:
     """Pick the rows and columns to draw.
 
     Parameters
@@ -89,6 +93,10 @@ def choose_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Windo
         ``d``.
     focus_rows
         Rows the scene looks up; they are always drawn.
+    narrow
+        For layouts that show the grid, a corridor and the output block side
+        by side at a readable size: every column when ``d <= 3``, else
+        columns 0, 1 and ``d - 1``; and only three leading rows.
 
     Returns
     -------
@@ -104,7 +112,8 @@ def choose_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Windo
         rows = list(range(vocab_size))
     else:
         if len(focus) <= 4:
-            shown = set(range(_HEAD_ROWS)) | set(focus) | {vocab_size - 1}
+            head = _NARROW_HEAD_ROWS if narrow else _HEAD_ROWS
+            shown = set(range(head)) | set(focus) | {vocab_size - 1}
         else:
             # Many looked-up rows already fill the grid: show just those.
             shown = set(focus)
@@ -112,7 +121,9 @@ def choose_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Windo
             for row in focus:
                 shown |= {r for r in (row - 1, row + 1) if 0 <= r < vocab_size}
         rows = sorted(shown)
-    if dim <= MAX_FULL_COLS:
+    if narrow:
+        cols = list(range(dim)) if dim <= _NARROW_COLS else [0, 1, dim - 1]
+    elif dim <= MAX_FULL_COLS:
         cols = list(range(dim))
     else:
         cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))

@@ -94,6 +94,14 @@ def _legend(cell: NumberCell, context: Context) -> tuple[float, str]:
     return value, text
 
 
+def _equal_to(cell: NumberCell, context: Context) -> tuple[float, str]:
+    """The first output position that holds the same ID as this one."""
+    ids = [int(i) for i in context.ids.reshape(-1)]
+    first = ids.index(ids[cell.index[0]])
+    assert first < cell.index[0], "only a repeated ID is marked equal"
+    return float(first), f"= out[{first}]"
+
+
 def _value(array_of: Callable[[Context], np.ndarray]) -> Callable[..., tuple[float, str]]:
     def oracle(cell: NumberCell, context: Context) -> tuple[float, str]:
         value = float(array_of(context)[cell.index])
@@ -113,6 +121,11 @@ KINDS: dict[str, Callable[[NumberCell, Context], tuple[float, str]]] = {
         c.ids.reshape(-1)[cell.index[0]] if c.ids.ndim <= 1 else c.ids[cell.index]
     ),
     "position": lambda cell, c: whole(cell.index[-1]),
+    # The ID an output row came from: looked up here by position in the input.
+    "output_id": lambda cell, c: whole(
+        c.ids.reshape(-1)[cell.index[0]] if c.ids.ndim <= 1 else c.ids[cell.index]
+    ),
+    "equal_to": _equal_to,
     "table_size": lambda cell, c: whole(c.weight.shape[cell.index[0]]),
     "output_size": lambda cell, c: whole(c.output.shape[cell.index[0]]),
     "legend": _legend,

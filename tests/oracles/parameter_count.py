@@ -64,9 +64,19 @@ def _widths(dim: int) -> list[int]:
 
 
 def _corner(cell: NumberCell, context: Any) -> tuple[float, str]:
-    vocab, dim = _shape(context)
     row, col = cell.index
     assert row < 2, "only two corner rows are drawn"
+    return _table_value(row, col, context)
+
+
+def _looked_up(cell: NumberCell, context: Any) -> tuple[float, str]:
+    row, col = cell.index
+    assert row == int(context.ids.reshape(-1)[0]), "the looked-up row is the ID's row"
+    return _table_value(row, col, context)
+
+
+def _table_value(row: int, col: int, context: Any) -> tuple[float, str]:
+    vocab, dim = _shape(context)
     assert col < 3, "only three corner columns are drawn"
     if context.weight.shape == (vocab, dim):
         weight = context.weight
@@ -101,6 +111,7 @@ KINDS = {
     "row_values": lambda cell, c: _count(_shape(c)[1]),
     "row_bytes": lambda cell, c: _count(_shape(c)[1] * BYTES["float32"]),
     "corner": _corner,
+    "lookup_value": _looked_up,
     # The looked-up row is the ID itself.
     "lookup_row": lambda cell, c: (float(c.ids.reshape(-1)[0]), str(int(c.ids.reshape(-1)[0]))),
 }

@@ -39,6 +39,7 @@ from embedviz.render.animations import (
     make_reveal_animation,
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
@@ -71,7 +72,7 @@ _GRID_TOP = 2.05  # top of the column-number row
 _GRID_BOTTOM = -2.15  # above the colour legend
 _GRID_BOTTOM_WITH_GAPS = -1.9  # leaves room for the column-gap label
 _LEGEND_Y = -2.6
-_SLICES_BOTTOM = -2.72  # above the caption and its outline
+_SLICES_BOTTOM = -2.45  # above the colour legend (bottom right) and the caption
 _HEADER = 0.3  # a slice's "slice b" line
 _SLICE_ROW_GAP = 0.12
 _SLICE_COL_GAP = 0.55
@@ -215,7 +216,7 @@ class BatchStage(LookupStage):
         self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
         self.grid_title.align_to(self.grid.body, LEFT)
         if self.legend is not None:
-            self.legend.move_to(xyz(0, _LEGEND_Y)).align_to(xyz(_LEFT + 0.1, 0), LEFT)
+            place_legend(self.legend)
 
         self._build_slices(fit, slices_top)
         self._place_batch_block()

@@ -42,7 +42,10 @@ from embedviz.render.animations import (
     make_walk_animation,
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import LABEL_RATIO, frame_regions, place_legend
 from embedviz.render.mobjects import (
+    CELL_PAD_CHARS,
+    GAP_CHARS,
     ColourLegend,
     GridMetrics,
     MatrixGrid,
@@ -63,14 +66,13 @@ __all__ = ["LargeVocabStage", "ScrollingGrid"]
 _MARGIN = 0.22
 _REGION_TOP = 2.05  # top of the column-number row
 _CHIPS_GAP = 0.12  # between the chips and the titles under them
-_CONTENT_BOTTOM = -2.72  # clear of the two-line caption
+_CONTENT_BOTTOM = -2.45  # above the colour legend and the caption
 _SEPARATION = 0.55  # between the grid and the output block's row numbers
 _BELOW_GRID = 1.3  # the column-gap label, the parameter count and the legend
 _MAX_FONT = 22.0
 _CHIP_FONT = 20.0
 # As MatrixGrid: padding around a cell's number, in character slots; the
 # gap between a row's number and the grid; the row numbers' relative size.
-_CELL_PAD_CHARS = 1.4
 _LABEL_GAP = 0.18
 _LABEL_SCALE = 0.8
 _GAP_TEXT_SCALE = 0.75  # gap labels, relative to the numbers
@@ -317,7 +319,7 @@ class LargeVocabStage(LookupStage):
         self.legend: ColourLegend | None = None
         if legend_cells:
             self.legend = ColourLegend(legend_cells, 16, theme)
-            self.legend.next_to(self.params, DOWN, buff=0.3).align_to(self.grid.body, LEFT)
+            place_legend(self.legend)
 
         positions = sorted(index for kind, index in cells if kind == "position")
         self.output = OutputBlock(positions, window, list(cells.values()), metrics, theme, scale)
@@ -333,6 +335,13 @@ class LargeVocabStage(LookupStage):
         )
         self.output_title = SansText("output", 22, theme.output)
         self.output_title.next_to(self.output.body, UP, buff=0.2).align_to(self.output.body, LEFT)
+        # Provenance right of the block, as large as fits before the frame's edge.
+        room = frame_regions().right - self.output.body.get_right()[0] - 0.12
+        tag_font = metrics.font_size * LABEL_RATIO
+        self._build_tags(positions, tag_font)
+        widest = max([tag.width for tag in self.tags.values()] or [0.0])
+        if widest > room:
+            self._build_tags(positions, tag_font * room / widest)
         # The chips sit just above the two titles (taller when they show text pieces).
         titles_top = max(self.grid_title.get_top()[1], self.output_title.get_top()[1])
         self.chip_line.shift(UP * (titles_top + _CHIPS_GAP - self.chip_line.get_bottom()[1]))
@@ -365,7 +374,7 @@ class LargeVocabStage(LookupStage):
         slots = max(len(beat.window.rows) + len(beat.window.row_gaps) for beat in self.board.beats)
         # Widths grow linearly with the font size; solve for the size that fills the frame.
         per_char = char_advance(1.0)
-        body = len(window.cols) * (value_chars + _CELL_PAD_CHARS) + len(window.col_gaps) * 2.5
+        body = len(window.cols) * (value_chars + CELL_PAD_CHARS) + len(window.col_gaps) * GAP_CHARS
         scalable = per_char * (2 * body + _LABEL_SCALE * (label_chars + position_chars))
         fixed = lane + _LANE_GAP + 2 * _LABEL_GAP + _SEPARATION
         by_width = (2 * (FRAME_HALF_WIDTH - _MARGIN) - fixed) / scalable
@@ -434,6 +443,7 @@ class LargeVocabStage(LookupStage):
         self.filled = list(beat.output.filled)
         position = beat.highlight.position[-1]
         self._to_front(self.chips[position])
+        tag = self.tags.get(beat.highlight.position)
         return make_lookup_animation(
             self.chips[position],
             self.chip_homes[position],
@@ -441,6 +451,7 @@ class LargeVocabStage(LookupStage):
             beat.highlight.row,
             self._output_cells(beat.highlight.position),
             self.theme,
+            provenance=[tag] if tag is not None else [],
         )
 
     def beat_fill_rest(self, beat: Beat) -> Animation:
@@ -451,10 +462,12 @@ class LargeVocabStage(LookupStage):
             chip = self.chips[position[-1]]
             self._to_front(chip)
             cells = VGroup(*self._output_cells(position))
+            tag = self.tags.get(position)
             landing.append(
                 AnimationGroup(
                     Transform(chip, chip.copy().set_opacity(_DONE_OPACITY)),
                     FadeIn(cells, shift=0.4 * RIGHT),
+                    *([FadeIn(tag)] if tag is not None else []),
                 )
             )
         self.filled = list(beat.output.filled)
@@ -499,6 +512,7 @@ class LargeVocabStage(LookupStage):
             make_copy_row_animation(self.grid, row, self._output_cells(beat.highlight.position)),
             AnimationGroup(
                 make_return_animation(chip, self.grid.row_anchor(row, chip.width), home),
+                *[FadeIn(t) for t in [self.tags.get(beat.highlight.position)] if t is not None],
                 FadeOut(box),
             ),
         )

@@ -16,7 +16,6 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
-    PI,
     RIGHT,
     UP,
     Animation,
@@ -36,6 +35,7 @@ from manim import (
 
 from embedviz.render.animations import make_copy_row_animation, make_reveal_animation
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
@@ -58,7 +58,7 @@ __all__ = ["CostPanel", "OneHotStage", "OneHotStrip", "RowVector", "TermList"]
 # Frame regions used by this layout, in scene units.
 _LEFT, _RIGHT = -6.85, 6.85
 _REGION_TOP = 2.05
-_BOTTOM = -2.85  # just above the caption band
+_BOTTOM = -2.45  # above the colour legend and the caption
 _CHIPS_Y = 2.85  # the token chip, top left, above the vector it becomes
 _PANEL_TITLE_Y = 2.8  # the product row's title, top right
 _PANEL_GAP = 0.5  # between the grid and the right-hand panel
@@ -472,14 +472,7 @@ class OneHotStage(LookupStage):
         self.legend: ColourLegend | None = None
         if legend_cells:
             self.legend = ColourLegend(legend_cells, 16, theme)
-            lowest = min(float(self.grid.get_bottom()[1]), float(self.strip_shape.get_bottom()[1]))
-            self.legend.next_to(xyz(0, lowest), DOWN, buff=0.3)
-            self.legend.align_to(self.grid.body, LEFT)
-            if self.legend.get_right()[0] > layout.panel_left - 0.3:
-                # A narrow grid: the legend would reach under the panel's cost
-                # table, so it sits at the bottom left, below everything.
-                self.legend.align_to(xyz(_LEFT, 0), LEFT)
-                self.legend.next_to(xyz(0, _BOTTOM), UP, buff=0.15, coor_mask=UP)
+            place_legend(self.legend)
 
         # The panel: the product row, then its terms or the lookup row and the costs.
         product_sizes = [cells[("product_size", (axis,))] for axis in (0, 1)]
@@ -518,9 +511,10 @@ class OneHotStage(LookupStage):
         middle = (self.product.body.get_bottom()[1] + self.lookup.body.get_top()[1]) / 2
         self.equals = VGroup(
             *[
-                LabelText("=", fs * 1.2, theme.accent)
-                .rotate(PI / 2)
-                .move_to(xyz(self.product.slot_x(col), float(middle)))
+                # Upright: a rotated "=" reads as "||".
+                LabelText("=", fs * 1.2, theme.accent).move_to(
+                    xyz(self.product.slot_x(col), float(middle))
+                )
                 for col in window.cols
             ]
         )
@@ -528,16 +522,24 @@ class OneHotStage(LookupStage):
         # The largest font (20 down to 16) at which the costs fit the panel,
         # side by side if possible, else with each value under its name.
         panel_width = _RIGHT - layout.panel_left
-        options = [(one_line, size) for one_line in (True, False) for size in (20, 19, 18, 17, 16)]
-        for one_line, cost_font in options:
+        # It must also end above the colour legend's fixed place.
+        options = [
+            (one_line, size, pitch)
+            for pitch in (2.3, 1.9)
+            for one_line in (True, False)
+            for size in (20, 19, 18, 17, 16)
+        ]
+        for one_line, cost_font, pitch in options:
             self.cost = CostPanel(cells, gpt2_name, cost_font, theme)
-            if self.cost.widths()[0 if one_line else 1] <= panel_width:
+            if self.cost.widths()[0 if one_line else 1] > panel_width:
+                continue
+            self.cost.arrange_in(
+                xyz(layout.panel_left, float(self.lookup_title.get_bottom()[1]) - 0.3),
+                digit_height(cost_font) * pitch,
+                one_line,
+            )
+            if self.cost.get_bottom()[1] >= _BOTTOM:
                 break
-        self.cost.arrange_in(
-            xyz(layout.panel_left, float(self.lookup_title.get_bottom()[1]) - 0.3),
-            digit_height(cost_font) * 2.3,
-            one_line,
-        )
         self._centre()
 
     def _centre(self) -> None:

@@ -61,7 +61,7 @@ _LOOKUP_Y = -1.95
 _HEADER_SIZE = 18
 _TEXT_SIZE = 20
 _NUMBER_SIZE = 22
-_CORNER_SIZE = 18
+_CORNER_SIZE = 16
 _LABEL_SIZE = 16
 _DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16")
 # Seeded values are standard normal: colour them on the lookup scenes' usual scale.
@@ -126,7 +126,8 @@ class ParameterCountStage(Stage):
         rows = sorted({key[1][0] for key in self.cells if key[0] == "corner"})
         token_id = int(self.board.ids)
         self.band_slot = _band_slot(token_id, self.board.vocab_size, len(rows))
-        slot = char_advance(_CORNER_SIZE) * 7.3
+        # A slot one and a half characters wider than a value: cells never run together.
+        slot = char_advance(_CORNER_SIZE) * 8.3
         label_right = _BLOCK_LEFT + char_advance(_LABEL_SIZE) * _label_chars(self.cells) + 0.1
         values_left = label_right + 0.15
         self.corner = VGroup()
@@ -146,6 +147,15 @@ class ParameterCountStage(Stage):
                 dots = LabelText("\u2026", _CORNER_SIZE, theme.muted)
                 dots.place([values_left + len(cols) * slot + 0.12, y, 0], align="left")
                 self.corner.add(dots)
+        # Thin column rules, as in the grid, between the corner's values.
+        for c in range(1, len(cols) + (1 if self.board.dim > len(cols) else 0)):
+            x = values_left + c * slot + char_advance(_CORNER_SIZE) * 0.5
+            self.block.add(
+                Line(xyz(x, _BLOCK_TOP), xyz(x, _BLOCK_BOTTOM), stroke_width=0.8).set_stroke(
+                    theme.cell_stroke, opacity=0.8
+                )
+            )
+        self.slot_x = [values_left + (c + 1) * slot for c in cols]
         if self.board.vocab_size > len(rows):
             # Hidden rows sit between the corner and the looked-up row (or after both).
             dots_slot = len(rows) if self.band_slot != len(rows) else len(rows) + 1
@@ -264,6 +274,19 @@ class ParameterCountStage(Stage):
         self.band = Rectangle(width=_BLOCK_RIGHT - _BLOCK_LEFT, height=_ROW_PITCH)
         self.band.set_fill(theme.chip, opacity=0.3).set_stroke(theme.chip, width=3)
         self.band.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, row_y))
+        # Its real leading values, in the corner's columns.
+        self.band_values = VGroup()
+        values_cells = sorted(
+            (c for c in self.cells.values() if c.kind == "lookup_value"), key=lambda c: c.index
+        )
+        for cell, x in zip(values_cells, self.slot_x, strict=False):
+            number = NumberText(cell, _CORNER_SIZE, value_colour(cell.value, _COLOUR_SCALE, theme))
+            number.place([x, row_y, 0], align="right")
+            self.band_values.add(number)
+        if values_cells and self.board.dim > len(values_cells):
+            dots = LabelText("\u2026", _CORNER_SIZE, theme.muted)
+            dots.place([self.slot_x[len(values_cells) - 1] + 0.12, row_y, 0], align="left")
+            self.band_values.add(dots)
         self.chip = self.make_chip(self._cell("token_id", 0), 22)
         self.chip.move_to(xyz(0, row_y)).align_to(xyz(_BLOCK_LEFT - 0.25, 0), RIGHT)
         self.strip = Rectangle(width=1.9, height=_ROW_PITCH)
@@ -337,7 +360,7 @@ class ParameterCountStage(Stage):
         flying = self.band.copy()
         return Succession(
             FadeIn(self.chip, shift=0.3 * RIGHT),
-            Create(self.band),
+            AnimationGroup(Create(self.band), FadeIn(self.band_values)),
             Transform(flying, self.strip),
             AnimationGroup(FadeIn(self.strip_label), FadeIn(self.lookup_facts)),
         )

@@ -32,6 +32,7 @@ from manim import (
     VMobject,
 )
 
+from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.mobjects import (
     GridMetrics,
@@ -228,7 +229,7 @@ class PositionStage(LookupStage):
         lines = [t for t in final.labels if t.startswith("P[")]
         parts: list[VMobject]
         if lines:
-            parts = [LabelText(text, _LABEL_FONT, theme.muted) for text in lines]
+            parts = [FormulaText(text, _LABEL_FONT, theme.muted) for text in lines]
         else:
             sizes = sorted(
                 (c for c in self.cells.values() if c.kind == "pe_size"), key=lambda c: c.index

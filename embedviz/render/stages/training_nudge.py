@@ -36,8 +36,12 @@ from manim import (
 )
 
 from embedviz.render.animations import make_reveal_animation
+from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText, glyph_font
+from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import (
+    CELL_PAD_CHARS,
+    GAP_CHARS,
     ColourLegend,
     GridMetrics,
     MatrixGrid,
@@ -48,7 +52,7 @@ from embedviz.render.mobjects import (
     digit_height,
     xyz,
 )
-from embedviz.render.stage import FRAME_HALF_WIDTH, TITLE_Y, Stage, register_stage
+from embedviz.render.stage import FRAME_HALF_WIDTH, Stage, register_stage
 from embedviz.render.theme import MONO_FONT, SANS_FONT, Theme, value_colour
 from embedviz.story.model import Beat, NumberCell, Window
 
@@ -56,13 +60,13 @@ __all__ = ["GradientBlock", "SumPanel", "TrainingStage"]
 
 # The band between the title and the caption, in scene units.
 _TOP = 3.08
-_BOTTOM = -2.72
+_BOTTOM = -2.45  # above the colour legend and the caption
+_INSET_BOTTOM = -2.9  # left of the legend: above a two-line caption
 _SIDE_MARGIN = 0.25
 _COLUMN_GUTTER = 0.45
 _TITLE_SIZE = 20.0
 _TITLE_HEIGHT = 0.36
 _LEGEND_SIZE = 16.0
-_CELL_PAD_CHARS = 1.4  # as in MatrixGrid
 _LABEL_SCALE = 0.8  # row numbers, positions and term names, as in MatrixGrid
 _MARK_SCALE = 0.8  # "nudged" / "unchanged" beside the gradient
 _CHIP_SCALE = 0.9
@@ -204,7 +208,7 @@ class SumPanel(VGroup):
 
     def __init__(
         self,
-        title: LabelText,
+        title: FormulaText,
         names: Sequence[LabelText],
         rows: Sequence[Sequence[NumberText]],
         column_rights: Sequence[float],
@@ -224,7 +228,7 @@ class SumPanel(VGroup):
         rule_y = -(len(rows) - 1) * metrics.cell_height
         self.body.add(Line(xyz(0, rule_y), xyz(width, rule_y), stroke_width=3, color=theme.text))
         self.title = title
-        title.place([width, metrics.cell_height * 0.55, 0], align="right")
+        title.move_to(xyz(0, metrics.cell_height * 0.55)).align_to(xyz(width, 0), RIGHT)
         self.names = VGroup(*names)
         self.numbers: list[list[NumberText]] = []
         for order, (name, numbers) in enumerate(zip(names, rows, strict=True)):
@@ -260,9 +264,9 @@ def _plan(
     advance = char_advance(font_size)
     metrics = GridMetrics(
         font_size=font_size,
-        cell_width=advance * (value_chars + _CELL_PAD_CHARS),
+        cell_width=advance * (value_chars + CELL_PAD_CHARS),
         cell_height=digit_height(font_size) * pitch,
-        gap_width=advance * 2.5,
+        gap_width=advance * GAP_CHARS,
     )
     block = len(window.cols) * metrics.cell_width + len(window.col_gaps) * metrics.gap_width
     small = char_advance(font_size * _LABEL_SCALE)
@@ -419,21 +423,22 @@ class TrainingStage(Stage):
                 LabelText(self._label("· ∂L/∂E"), fs, theme.text),
             ).arrange(RIGHT, buff=char_advance(fs) * 0.6)
             self.update_rule.move_to(xyz(0, rule_y)).align_to(self.grid.body, LEFT)
+        # Below the rule, each nudged row shows before -> after side by side.
+        self.inset_top = rule_y - metrics.cell_height * 0.55
 
         # The colour legend sits in the top right corner, beside the title.
         legend_cells = self._cells_of("legend")
         self.legend: ColourLegend | None = None
         if legend_cells:
             self.legend = ColourLegend(legend_cells, _LEGEND_SIZE, theme)
-            self.legend.move_to(xyz(0, TITLE_Y + 0.05))
-            self.legend.align_to(xyz(FRAME_HALF_WIDTH - _SIDE_MARGIN, 0), RIGHT)
+            place_legend(self.legend)
 
         # Right: the loss and its value, then each token ID beside its weight w_t.
         weights_left = right_edge - plan.block_width
         formula_x = right_edge - plan.right_width
-        self.formula = LabelText(self._label("L = Σ"), fs, theme.output)
+        self.formula = FormulaText(self._label("L = sum"), fs, theme.output)
         formula_y = top - metrics.cell_height / 2
-        self.formula.place([formula_x, formula_y, 0], align="left")
+        self.formula.move_to(xyz(0, formula_y)).align_to(xyz(formula_x, 0), LEFT)
         loss_cells = self._cells_of("loss")
         # The value's "=" sits under the formula's "=", as in a derivation.
         self.loss_equals = LabelText(self._label("=", exact=True), fs, theme.text)
@@ -446,7 +451,10 @@ class TrainingStage(Stage):
         self.loss_after: NumberText | None = None
         if len(loss_cells) > 1:
             self.loss_arrow = LabelText(self._label("→", exact=True), fs, theme.muted)
-            self.loss_after = NumberText(loss_cells[1], fs, theme.accent)
+            # A loss is a value: its colour says its sign, as every value's does.
+            self.loss_after = NumberText(
+                loss_cells[1], fs, value_colour(loss_cells[1].value, self.board.value_scale, theme)
+            )
             line += [self.loss_arrow, self.loss_after]
         for previous, piece in itertools.pairwise(line):
             piece.next_to(previous, RIGHT, buff=char_advance(fs) * 0.8)
@@ -498,7 +506,7 @@ class TrainingStage(Stage):
             for row_cells in [*by_position.values(), sums]
         ]
         names = [LabelText(t, fs * _LABEL_SCALE, theme.muted) for t in self._term_names()]
-        title = LabelText(self._label("∂L/∂E["), fs * _LABEL_SCALE, theme.accent)
+        title = FormulaText(self._label("partial L"), fs * _LABEL_SCALE, theme.accent)
         body = self.weights.body
         left = body.get_left()[0]
         rights = [number.slot_corners()[1][0] - left for number in self._weight_row(0)]
@@ -637,6 +645,8 @@ class TrainingStage(Stage):
         ]
         changes: list[Animation] = []
         updated = sorted((c for c in beat.numbers if c.kind == "updated"), key=lambda c: c.index)
+        # Before the grid's numbers are swapped: old values beside the new ones.
+        before, after = self._before_after(sorted({c.index[0] for c in updated}), updated)
         for cell in updated:
             row, col = cell.index
             old = self.grid.cells[(row, col)]
@@ -657,10 +667,51 @@ class TrainingStage(Stage):
             Indicate(VGroup(*self.gradient.row_cells(row)), scale_factor=1.1, color=self.theme.chip)
             for row in rows
         ]
-        return Succession(
-            AnimationGroup(FadeIn(self.update_rule), *[FadeOut(m) for m in leaving]),
-            AnimationGroup(*pulses, *changes),
-        )
+        steps: list[Animation] = [
+            AnimationGroup(FadeIn(self.update_rule), *[FadeOut(m) for m in leaving])
+        ]
+        if before is not None and after is not None:
+            steps.append(FadeIn(before))
+            steps.append(FadeIn(after, shift=0.15 * RIGHT))
+        steps.append(AnimationGroup(*pulses, *changes))
+        if before is not None and after is not None:
+            steps.append(AnimationGroup(FadeOut(before), FadeOut(after)))
+        return Succession(*steps)
+
+    def _before_after(
+        self, rows: list[int], updated: list[NumberCell]
+    ) -> tuple[VGroup | None, VGroup | None]:
+        """Each nudged row, old values under E's columns and new ones under ∂L/∂E's.
+
+        Returns ``(None, None)`` when the rows do not fit above the legend.
+        """
+        pitch = self.grid.metrics.cell_height
+        # Left of the legend, only the caption is below: the rows may reach
+        # down to just above a two-line caption.
+        if not rows or self.inset_top - pitch * len(rows) < _INSET_BOTTOM:
+            return None, None
+        shift = self.gradient.body.get_left()[0] - self.grid.body.get_left()[0]
+        before, after = VGroup(), VGroup()
+        by_index = {c.index: c for c in updated}
+        for number, row in enumerate(rows):
+            y = self.inset_top - (number + 0.5) * pitch
+            dy = y - float(self.grid.row_labels[row].get_center()[1])
+            label = self.grid.row_labels[row].copy().shift(xyz(0, dy))
+            old = VGroup(*[cell.copy() for cell in self.grid.row_cells(row)]).shift(xyz(0, dy))
+            arrow = LabelText("\u2192", self.grid.metrics.font_size, self.theme.muted)
+            middle = (self.grid.body.get_right()[0] + self.gradient.body.get_left()[0]) / 2
+            arrow.move_to(xyz(middle, y))
+            new = VGroup()
+            for col in self.grid.window.cols:
+                cell = by_index[(row, col)]
+                colour = value_colour(cell.value, self.board.value_scale, self.theme)
+                source = self.grid.cells[(row, col)]
+                text = NumberText(cell, source.font_size, colour)
+                text.place([source.slot_corners()[1][0] + shift, y, 0], align="right")
+                new.add(text)
+            before.add(label, old, arrow)
+            after.add(new)
+        return before, after
 
     def beat_unchanged(self, beat: Beat) -> Animation:
         """Mark each drawn row as nudged or unchanged."""

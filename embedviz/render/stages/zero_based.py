@@ -41,6 +41,7 @@ from embedviz.render.animations import (
     make_walk_animation,
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import GridMetrics, MatrixGrid, char_advance, xyz
 from embedviz.render.stage import register_stage
 from embedviz.render.stages.lookup import LookupStage
@@ -191,7 +192,7 @@ class ZeroBasedStage(LookupStage):
         small = max(16.0, metrics.font_size * 0.8)
         self.tallies = VGroup()
         for key in sorted(k for k in cells if k[0] == "one_based_count"):
-            tally = NumberText(cells[key], small, theme.negative)
+            tally = NumberText(cells[key], small, theme.wrong)
             tally.place([count_x, _row_y(grid, key[1][0]), 0], align="left")
             self.tallies.add(tally)
         self.ordinal = NumberText(cells[("ordinal", (self.token_id,))], small, theme.accent)
@@ -202,12 +203,12 @@ class ZeroBasedStage(LookupStage):
         if self.legend is not None:
             # No output block here: the legend sits in the panel's bottom corner,
             # below the trace and clear of the chip's path.
-            self.legend.move_to(xyz(0, _LEGEND_Y)).align_to(xyz(_PANEL_RIGHT, 0), RIGHT)
+            place_legend(self.legend)
 
     # -- layout ----------------------------------------------------------------
     def _build_slip(self) -> None:
         theme, cells = self.theme, self.cells
-        wrong = theme.negative
+        wrong = theme.wrong
         header = SansText("counting from one", _LABEL_SIZE, wrong)
         header.move_to(xyz(0, 1.85)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
         line = mono_line(
@@ -299,7 +300,7 @@ class ZeroBasedStage(LookupStage):
         self.wrong_box: Rectangle | None = None
         if wrong_row >= 0:
             walk = make_walk_animation(chip, grid, wrong_row)
-            box = grid.row_box(wrong_row, self.theme).set_stroke(self.theme.negative)
+            box = grid.row_box(wrong_row, self.theme).set_stroke(self.theme.wrong)
             self.wrong_box = box
             assert isinstance(body, VectorStrip)
             shown: Animation = AnimationGroup(
@@ -369,7 +370,7 @@ class ZeroBasedStage(LookupStage):
     def beat_diagnose(self, beat: Beat) -> Animation:
         """Point at the two row indices: the slip's and the trace's."""
         return AnimationGroup(
-            Indicate(self.wrong_index, color=self.theme.negative),
+            Indicate(self.wrong_index, color=self.theme.wrong),
             Indicate(self.trace_index, color=self.theme.accent),
         )
 

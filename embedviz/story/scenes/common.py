@@ -20,7 +20,7 @@ from embedviz.core.table import (
     Table,
     TorchSeededTable,
 )
-from embedviz.story.model import Beat, Highlight, OutputState, Storyboard, Window
+from embedviz.story.model import Beat, Highlight, NumberCell, OutputState, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.phrases import TICK, ceil_ticks, make_phrases
 from embedviz.story.screen import Screen, int_cell, value_cell
@@ -132,6 +132,8 @@ class Recorder:
         self.output: OutputState | None = None
         self.shape = shape
         self.dimmed: tuple[int, ...] = ()
+        # Provenance: the first output position that each token ID filled.
+        self.first_filled: dict[int, tuple[int, ...]] = {}
 
     def beat(
         self,
@@ -168,10 +170,35 @@ class Recorder:
             )
         )
 
-    def fill_output(self, position: tuple[int, ...], row: npt.NDArray[np.float32]) -> None:
-        """Land a looked-up row in the output block (visible columns only)."""
+    def fill_output(
+        self,
+        position: tuple[int, ...],
+        row: npt.NDArray[np.float32],
+        token_id: int | None = None,
+    ) -> None:
+        """Land a looked-up row in the output block (visible columns only).
+
+        Parameters
+        ----------
+        position
+            The output position.
+        row
+            The looked-up row.
+        token_id
+            When given, the row carries its provenance: an ``output_id`` cell
+            (the ID it came from, drawn in the chip colour beside the row), and,
+            when an earlier position holds the same ID, an ``equal_to`` cell
+            drawn ``= out[0]`` (its value is that earlier position) that marks
+            the two rows as equal.
+        """
         for col in self.window.cols:
             self.screen.add(value_cell("output", (*position, col), row[col]))
+        if token_id is not None:
+            self.screen.add(int_cell("output_id", position, token_id))
+            first = self.first_filled.setdefault(token_id, position)
+            if first != position:
+                where = ",".join(str(i) for i in first)
+                self.screen.add(NumberCell("equal_to", position, f"= out[{where}]", first[-1]))
         assert self.output is not None
         self.output = OutputState(
             self.output.shape, (*self.output.filled, position), self.output.shape_labelled
@@ -268,13 +295,16 @@ def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboa
     -------
     Storyboard
         The same scene; in every beat, each ``token_id`` cell's piece (e.g.
-        ``##bed``) is also on screen, drawn above its chip.
+        ``##bed``) is also on screen, drawn above its chip, and each
+        ``output_id`` cell's piece beside its output row.
     """
     if not pieces:
         return board
     beats = []
     for beat in board.beats:
-        shown = sorted(cell.index for cell in beat.numbers if cell.kind == "token_id")
+        shown = sorted(
+            cell.index for cell in beat.numbers if cell.kind in ("token_id", "output_id")
+        )
         extra = tuple(pieces[index[-1]] for index in shown if index[-1] < len(pieces))
         beats.append(replace(beat, labels=(*beat.labels, *extra)))
     return replace(board, beats=tuple(beats))

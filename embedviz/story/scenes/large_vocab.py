@@ -401,7 +401,7 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
     rec.beat("scroll", "scroll", find, run_time=1.4, highlight=focus)
 
     rec.show_output_frame([(t,) for t in range(count)])
-    rec.fill_output((0,), output[0])
+    rec.fill_output((0,), output[0], ids[0])
     rec.beat(
         "lookup",
         "lookup",
@@ -425,7 +425,7 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         scrolled = views[position] != views[position - 1]
         rec.window = views[position]
         _show_window(screen, views[position], rows)
-        rec.fill_output((position,), output[position])
+        rec.fill_output((position,), output[position], token_id)
         rec.beat(
             f"lookup-{position}",
             "scroll_lookup",
@@ -437,7 +437,7 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         first_seen.setdefault(token_id, position)
     if count > _WALKED:
         for position in range(_WALKED, count):
-            rec.fill_output((position,), output[position])
+            rec.fill_output((position,), output[position], ids[position])
         rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=2.4)
 
     screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))

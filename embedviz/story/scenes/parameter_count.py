@@ -134,6 +134,34 @@ def leading_rows(
     return rng.standard_normal((count, dim), dtype=np.float32)
 
 
+def one_row(options: SceneOptions, vocab_size: int, dim: int, row: int) -> npt.NDArray[np.float32]:
+    """Return one row of the table the options describe, building no more than needed.
+
+    Parameters
+    ----------
+    options
+        The resolved options.
+    vocab_size, dim
+        The table's shape.
+    row
+        The row.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float32 ``(dim,)``.
+    """
+    rows: npt.NDArray[np.float32]
+    index = np.array([row], dtype=np.int64)
+    if options.weights is not None:
+        rows = make_table(options).rows(index)
+    elif options.init == "torch":
+        rows = TorchSeededTable(vocab_size, dim, options.seed).rows(index)
+    else:
+        rows = leading_rows(options, vocab_size, dim, row + 1)[row:]
+    return np.asarray(rows[0], dtype=np.float32)
+
+
 def _lookup_id(options: SceneOptions, vocab_size: int) -> int:
     """Return the one ID the lookup beat copies (default 3, or the last row of a tiny table)."""
     ids = options.ids if options.ids is not None else [min(_DEFAULT_ID, vocab_size - 1)]
@@ -273,6 +301,10 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         count_cell("row_values", (0,), dim),
         count_cell("row_bytes", (0,), row_bytes),
     )
+    # The looked-up row shows its real leading values, as the corner does.
+    looked_up = one_row(options, vocab, dim, token_id)
+    for c in cols:
+        screen.add(value_cell("lookup_value", (token_id, c), looked_up[c]))
     rec.beat(
         "lookup",
         "lookup",

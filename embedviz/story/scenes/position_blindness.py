@@ -44,8 +44,9 @@ POSITION_KINDS = {
     "learned": ("learned_position", "sum_learned"),
 }
 _SEED_MODULUS = 2**64
-_SINE_LABEL = "P[pos, 2i]   = sin(pos / 10000^(2i/d))"
-_COSINE_LABEL = "P[pos, 2i+1] = cos(pos / 10000^(2i/d))"
+# Typst maths, typeset by the renderer (a fraction, a raised exponent).
+_SINE_LABEL = 'P["pos", 2i] = sin("pos" / 10000^(2i \\/ d))'
+_COSINE_LABEL = 'P["pos", 2i+1] = cos("pos" / 10000^(2i \\/ d))'
 
 
 def learned_seed(seed: int) -> int:

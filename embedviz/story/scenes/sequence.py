@@ -48,7 +48,7 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
     ids = _sequence_ids(options, table)
     output = table.lookup(ids)
     count, dim = len(ids), table.dim
-    window = choose_window(table.vocab_size, dim, ids)
+    window = choose_window(table.vocab_size, dim, ids, narrow=True)
     rec = Recorder(window, output.shape)
     screen = rec.screen
 
@@ -69,6 +69,8 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
     )
     del screen.labels["question"]
     rec.show_output_frame([(t,) for t in range(count)])
+    # The reveal writes the shape beside the output's title.
+    screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
     rec.beat(
         "reveal",
         "reveal",
@@ -77,7 +79,7 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
         run_time=1.0,
     )
     for position, token_id in enumerate(ids):
-        rec.fill_output((position,), output[position])
+        rec.fill_output((position,), output[position], token_id)
         if position == 0:
             narration = lookup_row_sentence(token_id) + (
                 f" Its row is copied into output row {position}."
@@ -107,7 +109,6 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
     else:
         dim_sentence = "Every row drawn here was selected by at least one ID."
     rec.beat("dim", "dim", dim_sentence, run_time=1.0)
-    screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
     assert rec.output is not None
     rec.output = OutputState(rec.output.shape, rec.output.filled, shape_labelled=True)
     rec.beat(

@@ -54,7 +54,7 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
     table = make_table(options)
     token_id = _single_ids(options, table)
     output = table.lookup([token_id])
-    window = choose_window(table.vocab_size, table.dim, [token_id])
+    window = choose_window(table.vocab_size, table.dim, [token_id], narrow=True)
     printed = format_torch_tensor(output, grad_fn=GRAD_FN)
     lines, _ = split_printed(printed, output.shape)
     rec = Recorder(window, output.shape)
@@ -73,7 +73,7 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
         highlight=focus,
     )
     rec.show_output_frame([(0,)])
-    rec.fill_output((0,), output[0])
+    rec.fill_output((0,), output[0], token_id)
     rec.beat(
         "lookup",
         "lookup",

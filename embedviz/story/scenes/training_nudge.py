@@ -136,7 +136,8 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         screen.add(int_cell("position", (position,), position))
         for col in window.cols:
             screen.add(value_cell("upstream", (position, col), weights[position, col]))
-    screen.labels["loss_formula"] = "L = Σ_t w_t · e_t"
+    # Typst maths, typeset by the renderer.
+    screen.labels["loss_formula"] = "L = sum_t w_t dot e_t"
     screen.labels["upstream_title"] = "w_t"
     screen.labels["loss_equals"] = "="
     screen.add(value_cell("loss", (0,), step.loss_before))
@@ -175,7 +176,8 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
     if repeated is not None:
         where = occurrences(ids, repeated)
         terms = " + ".join(f"w_{position}" for position in where)
-        screen.labels["sum_title"] = f"∂L/∂E[{repeated}] = {terms}"
+        # Typst maths: ∂L/∂E[i] = w_a + w_b, typeset by the renderer.
+        screen.labels["sum_title"] = f"partial L \\/ partial E[{repeated}] = {terms}"
         for number, position in enumerate(where):
             sign = "" if number == 0 else "+ "
             screen.labels[f"sum_term_{number:02d}"] = f"{sign}w_{position}"

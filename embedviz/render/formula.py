@@ -1,0 +1,55 @@
+"""Typeset maths without LaTeX: Manim's ``MathTypst`` (the ``typst`` package's compiler).
+
+A :class:`FormulaText` shows one storyboard label written in Typst's maths
+syntax (``L = sum_t w_t dot e_t``). Like every other label it remembers the
+exact string it shows, so tests read it back and match it to the storyboard.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+from manim import MathTypst
+
+__all__ = ["FormulaText"]
+
+
+class FormulaText(MathTypst):
+    r"""One typeset formula from a storyboard label.
+
+    Parameters
+    ----------
+    source
+        The label: Typst maths, e.g. ``partial L \/ partial E[2] = w_0 + w_2``.
+    font_size
+        Manim font size.
+    color
+        Colour of every glyph.
+    **kwargs
+        Passed to :class:`manim.MathTypst`.
+    """
+
+    def __init__(self, source: str, font_size: float, color: str, **kwargs: Any) -> None:
+        super().__init__(source, font_size=font_size, color=color, **kwargs)
+        # Typst sets maths smaller than manim sets text at the same size: scale
+        # it so its digits are as tall as the labels' digits around it.
+        self.scale(_digit_scale())
+        self.text = source
+        self.font_size_drawn = font_size
+        # An invisible zero-area path along the bounding box, so the formula has
+        # points of its own: screen readers (and tests) take its box from them.
+        low = self.get_corner(np.array([-1.0, -1.0, 0.0]))
+        high = self.get_corner(np.array([1.0, 1.0, 0.0]))
+        self.set_points(np.repeat(np.array([low, high], dtype=float), 4, axis=0))
+        self.set_fill(opacity=0.0, family=False).set_stroke(width=0, family=False)
+
+
+@cache
+def _digit_scale() -> float:
+    """Return how much to scale Typst maths so a digit matches a label digit."""
+    from embedviz.render.glyphs import glyph_font
+
+    probe = MathTypst("0", font_size=48)
+    return float(glyph_font().digit_height / probe.height)

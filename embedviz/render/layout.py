@@ -1,0 +1,121 @@
+"""The layout kit: frame regions from manim's config, named spacing and type sizes.
+
+Stages place things in these regions and at these sizes instead of repeating
+their own frame edges and font sizes. Sizes are chosen so that, at 720p, table
+numbers are at least 15 px tall, labels and chips at least 10 px and captions
+at least 20 px (a digit of DejaVu is about 0.0105 scene units per point of
+font size, and 720p draws 90 px per scene unit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "CAPTION_FONT",
+    "CHIP_FONT",
+    "CORRIDOR_MARGIN",
+    "HEADING_FONT",
+    "LABEL_RATIO",
+    "MAX_NUMBER_FONT",
+    "MIN_CAPTION_PX",
+    "MIN_LABEL_PX",
+    "MIN_NUMBER_PX",
+    "NOTE_FONT",
+    "SPACE",
+    "FrameRegions",
+    "frame_regions",
+    "place_legend",
+]
+
+# Type sizes (manim font sizes).
+HEADING_FONT = 22.0
+NOTE_FONT = 16.0
+CHIP_FONT = 21.0
+CAPTION_FONT = 22.0
+MAX_NUMBER_FONT = 26.0
+# Row and column numbers, output labels and tags, relative to the table numbers.
+LABEL_RATIO = 0.8
+# Minimum pixel heights of a digit at 720p.
+MIN_NUMBER_PX = 15.0
+MIN_LABEL_PX = 10.0
+MIN_CAPTION_PX = 20.0
+
+# Spacing, in scene units.
+SPACE = 0.12
+CORRIDOR_MARGIN = 0.14
+
+
+@dataclass(frozen=True)
+class FrameRegions:
+    """Where things go on the frame, in scene units.
+
+    Attributes
+    ----------
+    left, right, top, bottom
+        The safe area (the frame less a margin).
+    title_y
+        The centre line of the scene's title.
+    caption_y
+        The centre line of the caption.
+    caption_width
+        The widest a caption may be.
+    legend_top
+        The top of the colour legend, which sits in the bottom-right corner,
+        just above the caption, in every scene.
+    """
+
+    left: float
+    right: float
+    top: float
+    bottom: float
+    title_y: float
+    caption_y: float
+    caption_width: float
+    legend_top: float
+
+
+def frame_regions(margin: float = 0.2) -> FrameRegions:
+    """Return the frame regions for manim's current frame size.
+
+    Parameters
+    ----------
+    margin
+        The safe margin on every side.
+
+    Returns
+    -------
+    FrameRegions
+        The regions.
+    """
+    from manim import config
+
+    half_w = float(config.frame_width) / 2
+    half_h = float(config.frame_height) / 2
+    return FrameRegions(
+        left=-half_w + margin,
+        right=half_w - margin,
+        top=half_h - margin,
+        bottom=-half_h + margin,
+        title_y=half_h - 0.45,
+        caption_y=-half_h + 0.65,
+        caption_width=2 * half_w - 1.0,
+        legend_top=-half_h + 1.48,
+    )
+
+
+def place_legend(legend: Any) -> None:
+    """Put the colour legend in its one fixed place: bottom right, above the caption.
+
+    Parameters
+    ----------
+    legend
+        The legend mobject; it is moved in place.
+    """
+    import numpy as np
+    from manim import RIGHT
+
+    frame = frame_regions()
+    legend.move_to(np.array([0.0, frame.legend_top - legend.height / 2, 0.0]))
+    legend.align_to(np.array([frame.right, 0.0, 0.0]), RIGHT)

@@ -1,0 +1,274 @@
+"""Every moment, not only beat ends: sample a storyboard's animations mid-motion.
+
+A dry run (no video is encoded) plays each beat with ``skip_animations``; a
+:class:`MomentScene` first interpolates the beat's animations at a few alphas
+(for example 0.25, 0.5 and 0.75) and reports each sample, then lets the beat
+finish and reports its end. Tests read the screen at each sample, and the
+contact sheet draws a frame at the middle and the end of every beat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from embedviz.render.base import StoryboardScene
+from embedviz.render.theme import Theme
+from embedviz.story.model import Beat, Storyboard
+
+__all__ = [
+    "Moment",
+    "MomentScene",
+    "Tile",
+    "capture_tiles",
+    "contact_sheet",
+    "frame_pixels",
+    "play_moments",
+]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """Where a sample was taken.
+
+    Attributes
+    ----------
+    beat
+        The beat being played.
+    alpha
+        How far through the beat's animation (1.0 is the end of the beat).
+    time
+        Seconds from the start of the video.
+    """
+
+    beat: Beat
+    alpha: float
+    time: float
+
+
+class MomentScene(StoryboardScene):
+    """A storyboard scene that reports mid-motion samples and beat ends.
+
+    Parameters
+    ----------
+    alphas
+        Where to sample each beat's animation, between 0 and 1.
+    on_moment
+        Called with the scene and the :class:`Moment` at every sample and at
+        the end of every beat.
+    **kwargs
+        Passed to :class:`~embedviz.render.base.StoryboardScene`.
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        alphas: Sequence[float] = (0.5,),
+        on_moment: Callable[[MomentScene, Moment], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.alphas = tuple(alphas)
+        self.on_moment = on_moment
+        self.current_beat: Beat | None = None
+        self.beat_start = 0.0
+        self.clock = 0.0
+        super().__init__(*args, **kwargs)
+
+    def before_beat(self, beat: Beat) -> None:
+        """Remember which beat is playing and when it starts."""
+        self.current_beat = beat
+        self.beat_start = self.clock
+        self.sampled = False
+
+    def after_beat(self, beat: Beat) -> None:
+        """Report the end of the beat."""
+        self.clock = round(self.beat_start + beat.duration, 6)
+        if self.on_moment is not None:
+            self.on_moment(self, Moment(beat, 1.0, self.clock))
+
+    def play_internal(self, skip_rendering: bool = False) -> None:
+        """Interpolate the beat's animations at each alpha, then play it to the end."""
+        beat = self.current_beat
+        # Only the beat's own animation is sampled, not the caption changes
+        # that follow it during the hold.
+        first = not getattr(self, "sampled", True)
+        if beat is not None and self.on_moment is not None and self.animations and first:
+            self.sampled = True
+            duration = self.get_run_time(self.animations)
+            for alpha in self.alphas:
+                self.update_to_time(alpha * duration)
+                self.on_moment(self, Moment(beat, alpha, self.beat_start + alpha * duration))
+        super().play_internal(skip_rendering)
+
+
+def frame_pixels(scene: StoryboardScene) -> np.ndarray:
+    """Draw the scene as it is now and return the frame's RGB pixels.
+
+    Parameters
+    ----------
+    scene
+        A scene mid-play (in a dry run, nothing has been drawn yet).
+
+    Returns
+    -------
+    numpy.ndarray
+        Height × width × 3 bytes.
+    """
+    renderer: Any = scene.renderer
+    renderer.camera.reset()
+    renderer.camera.capture_mobjects(scene.mobjects)
+    return np.array(renderer.get_frame())[:, :, :3]
+
+
+def play_moments(
+    board: Storyboard,
+    on_moment: Callable[[MomentScene, Moment], None],
+    *,
+    alphas: Sequence[float] = (0.5,),
+    pixel_width: int = 1280,
+    pixel_height: int = 720,
+    media_dir: Path | None = None,
+    theme: Theme | None = None,
+) -> None:
+    """Dry-run a storyboard, calling ``on_moment`` mid-motion and at beat ends.
+
+    Parameters
+    ----------
+    board
+        The storyboard.
+    on_moment
+        The callback.
+    alphas
+        Where to sample each animation.
+    pixel_width, pixel_height
+        The frame size the camera draws at.
+    media_dir
+        Manim's media folder (nothing is written there in a dry run but
+        manim wants one); a temporary folder by default.
+    theme
+        Colours; by default the storyboard's.
+    """
+    import tempfile
+
+    from manim import tempconfig
+
+    with tempfile.TemporaryDirectory(prefix="embedviz-moments-") as scratch:
+        settings = {
+            "dry_run": True,
+            "disable_caching": True,
+            "media_dir": str(media_dir or scratch),
+            "pixel_width": pixel_width,
+            "pixel_height": pixel_height,
+            "frame_rate": 15,
+            "verbosity": "ERROR",
+            "progress_bar": "none",
+        }
+        with tempconfig(settings):
+            scene = MomentScene(
+                storyboard=board,
+                theme=theme,
+                alphas=alphas,
+                on_moment=on_moment,
+                skip_animations=True,
+            )
+            scene.render()
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One frame of a contact sheet.
+
+    Attributes
+    ----------
+    beat
+        The beat's name.
+    when
+        ``mid`` (the middle of its motion) or ``end`` (the end of the beat).
+    time
+        Seconds from the start of the video.
+    pixels
+        The frame.
+    """
+
+    beat: str
+    when: str
+    time: float
+    pixels: np.ndarray
+
+
+def capture_tiles(
+    board: Storyboard, pixel_width: int = 1280, pixel_height: int = 720
+) -> list[Tile]:
+    """Capture a frame at the middle of every beat's motion and at its end.
+
+    Parameters
+    ----------
+    board
+        The storyboard.
+    pixel_width, pixel_height
+        The frame size.
+
+    Returns
+    -------
+    list of Tile
+        Two per beat, in playing order.
+    """
+    tiles: list[Tile] = []
+
+    def grab(scene: MomentScene, moment: Moment) -> None:
+        when = "end" if moment.alpha >= 1 else "mid"
+        tiles.append(Tile(moment.beat.name, when, moment.time, frame_pixels(scene)))
+
+    play_moments(board, grab, alphas=(0.5,), pixel_width=pixel_width, pixel_height=pixel_height)
+    return tiles
+
+
+def contact_sheet(tiles: Sequence[Tile], columns: int = 4, tile_width: int = 320) -> Any:
+    """Lay tiles out in a grid, each captioned with its beat, moment and time.
+
+    Parameters
+    ----------
+    tiles
+        The frames, in order.
+    columns
+        Tiles per row.
+    tile_width
+        The width each frame is scaled to, in pixels.
+
+    Returns
+    -------
+    PIL.Image.Image
+        The sheet.
+    """
+    from PIL import Image, ImageDraw, ImageFont
+
+    if not tiles:
+        raise ValueError("a contact sheet needs at least one tile")
+    height, width = tiles[0].pixels.shape[:2]
+    tile_height = round(tile_width * height / width)
+    caption = 22
+    pad = 6
+    rows = -(-len(tiles) // columns)
+    sheet = Image.new(
+        "RGB",
+        (columns * (tile_width + pad) + pad, rows * (tile_height + caption + pad) + pad),
+        (24, 26, 30),
+    )
+    draw = ImageDraw.Draw(sheet)
+    try:
+        font: Any = ImageFont.truetype("DejaVuSans.ttf", 13)
+    except OSError:
+        font = ImageFont.load_default()
+    for number, tile in enumerate(tiles):
+        row, column = divmod(number, columns)
+        x = pad + column * (tile_width + pad)
+        y = pad + row * (tile_height + caption + pad)
+        image = Image.fromarray(tile.pixels.astype(np.uint8), "RGB")
+        sheet.paste(image.resize((tile_width, tile_height), Image.Resampling.LANCZOS), (x, y))
+        label = f"{tile.beat} \u00b7 {tile.when} \u00b7 {tile.time:.1f} s"
+        draw.text((x + 2, y + tile_height + 4), label, fill=(232, 234, 237), font=font)
+    return sheet
