@@ -921,6 +921,9 @@ def test_parameter_count_transcript_shows_its_numbers(tmp_path: Path) -> None:
     for text in ("50,257", "768", "38,597,376", "154,389,504", "147.2 MiB", "73.6 MiB",
                  "1,536", "294.5 MiB", "3,072", "bfloat16"):  # fmt: skip
         assert f">{text}<" in tables, text
+    for cell in board.beats[-1].numbers:
+        if cell.kind in {"corner", "lookup_value"}:
+            assert f"<td>{cell.text}</td>" in tables, cell
 
 
 def _expected_rows(window_rows: tuple[int, ...], labels: tuple[str, ...]) -> list[str]:

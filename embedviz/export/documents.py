@@ -569,6 +569,16 @@ def _parameter_tables(
                 ],
             )
         )
+    looked_up = {index: c for (kind, index), c in merged.items() if kind == "lookup_value"}
+    if looked_up:
+        tables.append(
+            _grid_table(
+                f"{title}: the values of the row the lookup copies",
+                looked_up,
+                "Row",
+                lambda row: f"row {row[0]}",
+            )
+        )
     corner = {index: c for (kind, index), c in merged.items() if kind == "corner"}
     if corner:
         tables.append(
