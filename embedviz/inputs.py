@@ -15,6 +15,7 @@ from typing import Any
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.model_dir import find_model_files
+from embedviz.core.paths import require_file
 from embedviz.core.weights import open_weights
 from embedviz.story.model import Storyboard
 from embedviz.story.options import SceneOptions, resolve_options
@@ -76,9 +77,7 @@ def tokenize_text(
     """
     from tokenizers import Tokenizer
 
-    path = Path(tokenizer_file)
-    if not path.is_file():
-        raise EmbedvizError(f"tokenizer file {path} does not exist")
+    path = require_file(tokenizer_file, "tokenizer file")
     try:
         tokenizer = Tokenizer.from_file(str(path))
     except Exception as error:  # the Rust side raises plain Exceptions

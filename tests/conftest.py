@@ -102,6 +102,52 @@ def _box(mobject: Any) -> np.ndarray:
     return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
 
 
+@dataclass
+class ComputedRows:
+    """What the seeded-table generators were asked for while a fixture was active."""
+
+    row_calls: list[tuple[tuple[int, ...], tuple[int, ...]]]
+    full_tables: list[tuple[int, ...]]
+
+    @property
+    def rows(self) -> int:
+        """Rows computed through the row-only path, in all (a repeat counts again)."""
+        return sum(len(wanted) for _, wanted in self.row_calls)
+
+    @property
+    def distinct(self) -> set[int]:
+        """The row indices computed through the row-only path."""
+        return {row for _, wanted in self.row_calls for row in wanted}
+
+
+@pytest.fixture
+def computed_rows(monkeypatch: pytest.MonkeyPatch) -> ComputedRows:
+    """Count the rows that seeded tables compute, instead of timing them.
+
+    Wraps the two generators that ``embedviz.core.table`` calls for
+    torch-compatible tables: the row-only path and the whole-table path. The
+    values are unchanged; only the sizes asked for are recorded.
+    """
+    import embedviz.core.table as table_module
+    from embedviz.core import torch_init
+
+    seen = ComputedRows([], [])
+    real_rows, real_full = torch_init.torch_normal_rows, torch_init.torch_normal
+
+    def rows(seed: int, shape: tuple[int, int], wanted: Any, *args: Any, **kwargs: Any) -> Any:
+        indices = tuple(int(i) for i in np.asarray(wanted).reshape(-1))
+        seen.row_calls.append((tuple(shape), indices))
+        return real_rows(seed, shape, wanted, *args, **kwargs)
+
+    def full(seed: int, shape: tuple[int, ...], *args: Any, **kwargs: Any) -> Any:
+        seen.full_tables.append(tuple(shape))
+        return real_full(seed, shape, *args, **kwargs)
+
+    monkeypatch.setattr(table_module, "torch_normal_rows", rows)
+    monkeypatch.setattr(table_module, "torch_normal", full)
+    return seen
+
+
 @pytest.fixture(scope="session")
 def dry_run_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., DryRun]:
     """Dry-run each (scene, options) once per session."""

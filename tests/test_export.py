@@ -397,13 +397,18 @@ def test_interrupted_export_leaves_the_site_as_it_was(small_site: Path) -> None:
          "--out", str(small_site)],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    # Wait until Manim is writing a clip (its partial_movie_files folder exists in
+    # the staging site), then press Ctrl-C; fail if that never happens.
     deadline = time.monotonic() + 120
-    # Wait until rendering has started (a staging folder exists), then press Ctrl-C.
-    while time.monotonic() < deadline:
-        if any(p.name.startswith(".site.new-") for p in small_site.parent.iterdir()):
-            break
+    while not any(
+        staging.name.startswith(".site.new-") and any(staging.rglob("partial_movie_files"))
+        for staging in small_site.parent.iterdir()
+    ):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            _, stderr = process.communicate(timeout=60)
+            pytest.fail(f"the export never started rendering (exit {process.returncode}): {stderr}")
         time.sleep(0.1)
-    time.sleep(2.0)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
     assert process.returncode != 0

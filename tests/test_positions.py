@@ -19,15 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from oracles import Context, expected
+from oracles import Context, expected, make_context
 from oracles.position_blindness import CONTEXT_LENGTH, learned_table, sinusoid
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
-from embedviz.core.table import EmbeddingTable, TorchSeededTable
 from embedviz.story.model import Storyboard
-from embedviz.story.options import SceneOptions, resolve_options
-from embedviz.story.scenes import make_table
+from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.position_blindness import (
     LEARNED_CONTEXT,
     build_position_blindness,
@@ -265,13 +263,8 @@ def test_sinusoid_oracle_agrees_with_core() -> None:
 
 
 def _context(board: Storyboard) -> Context:
-    options = resolve_options({}, scene="PositionBlindness", environ={})
-    table = make_table(options)
-    full = table.materialise() if isinstance(table, TorchSeededTable) else table
-    assert isinstance(full, EmbeddingTable)
-    weight = np.asarray(full.weight)
-    ids = np.asarray(board.ids)
-    return Context("PositionBlindness", {}, options, board, weight, ids, weight[ids])
+    # The table and IDs come from the scene's options and documented defaults.
+    return make_context("PositionBlindness", {}, board)
 
 
 def test_learned_variant_renders_every_number_inside_the_frame(tmp_path: Path) -> None:

@@ -81,6 +81,11 @@ def test_storyboard_shows_the_real_ids_rows_and_shape(
     assert board.ids == ids
     assert list(board.options["pieces"]) == pieces
     assert (board.vocab_size, board.dim) == table.shape == (30522, 384)
+    # The model's folder is called "model"; the header names the model itself,
+    # as its config.json records it.
+    config = json.loads((MODEL / "config.json").read_text(encoding="utf-8"))
+    assert board.source == f"model {config['_name_or_path']}"
+    assert board.source != "model model"
     last = board.beats[-1]
     shown_ids = sorted((c.index, c.value) for c in last.numbers if c.kind == "token_id")
     assert [int(value) for _, value in shown_ids] == ids
@@ -115,6 +120,9 @@ def test_every_number_on_screen_for_the_real_model(dry_run_cache: Any) -> None:
         assert screen == story
         for cell in checkpoint.beat.numbers:
             assert (cell.value, cell.text) == expected(cell, context)
+    # A file's table is read exactly, and the IDs are the tokenizer's, not the board's.
+    assert context.exact
+    assert context.ids.tolist() == list(run.storyboard.ids)
     pieces = run.storyboard.options["pieces"]
     assert set(pieces) <= set(run.checkpoints[-1].labels)
 

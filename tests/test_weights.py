@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from embedviz.core.errors import EmbedvizError
@@ -543,7 +543,34 @@ def _load_or_refuse(path: Path, tensor: str | None = None) -> None:
     assert result.dtype == np.float32
     assert result.ndim == 2
     assert result.size > 0
-    assert np.asarray(result).tolist() is not None  # every byte is readable
+    # What was accepted must be exactly what the file holds, read independently.
+    np.testing.assert_array_equal(result, _read_independently(path, tensor), strict=True)
+
+
+_FUZZ_DTYPES = {"F32": "<f4", "F16": "<f2", "I64": "<i8", "I32": "<i4", "I16": "<i2"}
+_FUZZ_DTYPES |= {"I8": "i1", "U8": "u1", "F64": "<f8"}
+
+
+def _read_independently(path: Path, tensor: str | None) -> np.ndarray:
+    """The float32 table a file holds, by numpy's own reader or the documented layout."""
+    raw = path.read_bytes()
+    if path.suffix == ".npy":
+        return np.asarray(np.load(io.BytesIO(raw), allow_pickle=False)).astype(np.float32)
+    size = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8 : 8 + size])
+    names = [name for name in header if name != "__metadata__"]
+    if tensor is None:
+        usual = [name for name in ("weight", "wte.weight") if name in names]
+        two_d = [name for name in names if len(header[name]["shape"]) == 2]
+        tensor = usual[0] if usual else two_d[0]
+    info = header[tensor]
+    begin, end = info["data_offsets"]
+    data = raw[8 + size + begin : 8 + size + end]
+    if info["dtype"] == "BF16":
+        bits = np.frombuffer(data, dtype="<u2").astype(np.uint32) << 16
+        return bits.view(np.float32).reshape(info["shape"])
+    values = np.frombuffer(data, dtype=_FUZZ_DTYPES[info["dtype"]])
+    return values.astype(np.float32).reshape(info["shape"])
 
 
 @settings(max_examples=200, deadline=None)
@@ -566,6 +593,10 @@ _NPY_DESCRS = ["<f4", ">f4", "<f2", "<i2", "|u1", "<i8", "|b1", "<c8", "|O", "<U
     version=st.sampled_from([(1, 0), (2, 0), (3, 0)]),
     payload=st.binary(max_size=200),
 )
+# Files that load, so that the comparison with an independent reading is exercised.
+@example(descr="<f4", fortran=False, shape=(2, 3), version=(1, 0), payload=bytes(range(24)))
+@example(descr=">f4", fortran=True, shape=(3, 2), version=(2, 0), payload=bytes(range(24)))
+@example(descr="<i2", fortran=False, shape=(2, 2), version=(3, 0), payload=bytes(range(8)))
 def test_fuzz_npy_with_valid_magic(
     fuzz_dir: Path,
     descr: str,
@@ -615,6 +646,21 @@ _json_scalars = st.one_of(
     payload=st.binary(max_size=64),
     tensor=st.one_of(st.none(), st.sampled_from(["weight", "other", "missing"])),
     slack=st.integers(-4, 4),
+)
+@example(
+    entries={"weight": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]}},
+    payload=bytes(range(16)),
+    tensor=None,
+    slack=0,
+)
+@example(
+    entries={
+        "other": {"dtype": "BF16", "shape": [2, 3], "data_offsets": [0, 12]},
+        "x": {"dtype": "U8", "shape": [4], "data_offsets": [12, 16]},
+    },
+    payload=bytes(range(16)),
+    tensor=None,
+    slack=0,
 )
 def test_fuzz_safetensors_structured(
     fuzz_dir: Path, entries: dict[str, Any], payload: bytes, tensor: str | None, slack: int

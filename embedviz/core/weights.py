@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.paths import require_file
 
 __all__ = [
     "EMBEDDING_TENSOR_NAMES",
@@ -519,10 +520,7 @@ def load_weights(path: str | Path, tensor: str | None = None) -> npt.NDArray[np.
 
 
 def _require_file(path: Path) -> None:
-    if not path.exists():
-        raise EmbedvizError(f"weights file {path} does not exist")
-    if not path.is_file():
-        raise EmbedvizError(f"weights path {path} is not a file")
+    require_file(path, "weights file")
 
 
 def _first_line(error: BaseException) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import IdList, parse_ids
+from embedviz.core.paths import require_file, require_folder
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -294,12 +295,12 @@ def _check_combination(options: SceneOptions) -> None:
         raise EmbedvizError("--weights and --model both choose the table; give only one")
     if options.text is not None and options.ids is not None:
         raise EmbedvizError("--text and --ids both choose the token IDs; give only one")
-    if options.weights is not None and not Path(options.weights).is_file():
-        raise EmbedvizError(f"weights file {options.weights} does not exist")
-    if options.model is not None and not Path(options.model).is_dir():
-        raise EmbedvizError(f"model folder {options.model} does not exist")
-    if options.tokenizer is not None and not Path(options.tokenizer).is_file():
-        raise EmbedvizError(f"tokenizer file {options.tokenizer} does not exist")
+    if options.weights is not None:
+        require_file(options.weights, "weights file")
+    if options.model is not None:
+        require_folder(options.model, "model folder")
+    if options.tokenizer is not None:
+        require_file(options.tokenizer, "tokenizer file")
     if options.tensor is not None and options.weights is None and options.model is None:
         raise EmbedvizError("'tensor' chooses a tensor inside --weights or --model; give one")
     if options.text is not None and options.tokenizer is None and options.model is None:

@@ -2,8 +2,12 @@
 
 ``expected(cell, context)`` returns the ``(value, text)`` a storyboard cell
 must hold, computed here from the inputs with plain numpy (or PyTorch), never
-by calling the code that built the storyboard. Scene modules in this package
-add their own kinds to ``KINDS``; any kind without an oracle fails the test.
+by calling the code that built the storyboard. ``make_context`` rebuilds the
+table from its definition (``oracles.tables``: PyTorch where installed, plain
+numpy otherwise, or the weights file read independently) and takes the token
+IDs from the options, or from each scene's documented default, never from the
+storyboard. Scene modules in this package add their own kinds to ``KINDS``;
+a kind defined twice is an error, and any kind without an oracle fails the test.
 """
 
 from __future__ import annotations
@@ -11,22 +15,50 @@ from __future__ import annotations
 import importlib
 import math
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from embedviz.core.table import EmbeddingTable, FileTable, TorchSeededTable
 from embedviz.inputs import prepare_options
 from embedviz.story.model import NumberCell, Storyboard
 from embedviz.story.options import SceneOptions, resolve_options
-from embedviz.story.scenes import SCENES, make_table
+from oracles.tables import file_table, seeded_table
+
+# A seeded table's size when no option sets it (README: "--vocab ... 6", "--dim ... 3").
+DEFAULT_VOCAB, DEFAULT_DIM = 6, 3
+GPT2 = {"vocab": 50257, "dim": 768}
+
+# Each scene's documented defaults (README scene table and the scene docstrings),
+# written out here rather than read from the scene specs. ``ids`` may depend on V.
+SCENE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "SingleTokenLookup": {"ids": [3]},
+    "ZeroBasedIndexing": {"ids": [3]},
+    "SequenceLookup": {"ids": [2, 3, 5, 1]},
+    "BatchLookup": {"ids": [[2, 3, 5, 1], [4, 0, 3, 2]]},
+    "LargeVocabLookup": {
+        # The scene's ten-token GPT-2 sentence, ending in <|endoftext|> (50256).
+        "ids": [4821, 464, 3290, 318, 257, 31373, 11, 13, 4821, 50256],
+        **GPT2,
+    },
+    "OneHotEquivalence": {"ids": [3]},
+    # ID 3, or the last row of a table with fewer rows.
+    "ParameterCount": {"ids": lambda vocab: [min(3, vocab - 1)], **GPT2},
+    "TrainingNudge": {"ids": [2, 3, 2]},
+    "PositionBlindness": {"ids": [2, 3, 2, 1]},
+}
 
 
 @dataclass
 class Context:
-    """What a scene was built from, recomputed independently."""
+    """What a scene was built from, recomputed independently.
+
+    ``exact`` is false when the table is the plain-numpy replay of PyTorch's
+    sampler (no torch installed), which may differ from PyTorch in the last
+    float32 place.
+    """
 
     scene: str
     overrides: dict[str, Any]
@@ -35,35 +67,33 @@ class Context:
     weight: np.ndarray
     ids: np.ndarray
     output: np.ndarray
+    exact: bool = True
     cache: dict[str, Any] = field(default_factory=dict)
 
 
 def make_context(scene: str, overrides: dict[str, Any], board: Storyboard) -> Context:
-    defaults = SCENES[scene].defaults if scene in SCENES else {}
-    options = prepare_options(
-        resolve_options(overrides, scene=scene, environ={}, defaults=defaults)
-    )
-    table = make_table(options)
-    # Scenes compute or read only the rows they show; the oracle builds the
-    # whole table through the independent full-table paths.
-    if isinstance(table, TorchSeededTable):
-        full = table.materialise()
-    elif isinstance(table, FileTable):
-        assert options.weights is not None
-        full = EmbeddingTable.from_file(options.weights, options.tensor)
+    """Rebuild what ``scene`` was built from; ``board`` is kept only for layout facts."""
+    assert scene in SCENE_DEFAULTS, f"no documented defaults for {scene}; add them here"
+    defaults = SCENE_DEFAULTS[scene]
+    # Options are parsed as the user gave them; --model and --text become a
+    # weights file, a tensor name and IDs (tokenisation is tested on its own).
+    options = prepare_options(resolve_options(overrides, scene=scene, environ={}))
+    exact = True
+    if options.weights is not None:
+        weight = file_table(options.weights, options.tensor)
     else:
-        full = table
-    assert isinstance(full, EmbeddingTable)
-    weight = np.asarray(full.weight)
-    text = overrides.get("ids")
-    if text is None:
-        ids = np.asarray(board.ids)
+        vocab = options.vocab if options.vocab is not None else defaults.get("vocab", DEFAULT_VOCAB)
+        dim = options.dim if options.dim is not None else defaults.get("dim", DEFAULT_DIM)
+        weight, exact = seeded_table(options.init, options.seed, vocab, dim)
+    if options.ids is not None:
+        chosen: Any = options.ids
     else:
-        rows = [[int(part) for part in row.split(",")] for row in str(text).split(";")]
-        ids = np.asarray(rows[0] if len(rows) == 1 else rows)
+        chosen = defaults["ids"]
+        if callable(chosen):
+            chosen = chosen(weight.shape[0])
     # A single ID is looked up as a one-element sequence (output shape (1, d)).
-    ids = np.atleast_1d(ids)
-    return Context(scene, overrides, options, board, weight, ids, weight[ids])
+    ids = np.atleast_1d(np.asarray(chosen, dtype=np.int64))
+    return Context(scene, overrides, options, board, weight, ids, weight[ids], exact)
 
 
 def four_places(value: float) -> str:
@@ -131,9 +161,39 @@ KINDS: dict[str, Callable[[NumberCell, Context], tuple[float, str]]] = {
     "legend": _legend,
 }
 
-for _info in pkgutil.iter_modules(__path__):
-    _module = importlib.import_module(f"{__name__}.{_info.name}")
-    KINDS.update(getattr(_module, "KINDS", {}))
+
+Oracle = Callable[[NumberCell, Context], tuple[float, str]]
+
+
+def merge_kinds(base: dict[str, Oracle], modules: Iterable[ModuleType]) -> dict[str, Oracle]:
+    """Return ``base`` plus every module's ``KINDS``; a kind defined twice is an error.
+
+    Raises
+    ------
+    RuntimeError
+        Naming both places that define the kind.
+    """
+    merged = dict(base)
+    owner = dict.fromkeys(base, __name__)
+    for module in modules:
+        for kind, oracle in getattr(module, "KINDS", {}).items():
+            if kind in owner:
+                raise RuntimeError(
+                    f"oracle kind {kind!r} is defined in both {owner[kind]} and "
+                    f"{module.__name__}; keep one"
+                )
+            owner[kind] = module.__name__
+            merged[kind] = oracle
+    return merged
+
+
+KINDS = merge_kinds(
+    KINDS,
+    (
+        importlib.import_module(f"{__name__}.{info.name}")
+        for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name)
+    ),
+)
 
 
 def expected(cell: NumberCell, context: Context) -> tuple[float, str]:
@@ -143,3 +203,26 @@ def expected(cell: NumberCell, context: Context) -> tuple[float, str]:
             f"no oracle for cells of kind {cell.kind!r}; add one in tests/oracles/"
         )
     return KINDS[cell.kind](cell, context)
+
+
+def assert_matches(cell: NumberCell, context: Context, where: str = "") -> None:
+    """Assert that a cell holds its oracle's value and text.
+
+    Exact when the context's table is exact. Without torch, the plain-numpy
+    replay of PyTorch's sampler may be a few float32 steps off, so the value
+    must then be within a relative 1e-6 and a printed 4-place string within
+    half a unit of the last place of the oracle's value.
+    """
+    value, text = expected(cell, context)
+    where = where or f"{cell.kind}{cell.index} {cell.text!r}"
+    if context.exact:
+        assert cell.value == value, f"{where}: value {cell.value!r}, oracle {value!r}"
+        assert cell.text == text, f"{where}: text {cell.text!r}, oracle {text!r}"
+        return
+    assert math.isclose(cell.value, value, rel_tol=1e-6, abs_tol=1e-6), where
+    try:
+        shown = float(cell.text.replace(",", ""))
+    except ValueError:
+        assert cell.text == text, where
+    else:
+        assert abs(shown - value) <= 0.5e-4 + 1e-6 + 1e-6 * abs(value), where

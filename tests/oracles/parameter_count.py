@@ -1,35 +1,26 @@
 """Oracles for ParameterCount: sizes, counts, bytes and the corner of real values.
 
 Counts and byte sizes are recomputed with plain integer arithmetic and
-formatted here; the corner values come from the full seeded table, built
-through the independent full-table path (or read from the weights file).
+formatted here; the corner values are the context's table, which
+``oracles.tables`` derived independently. ``param_count`` also serves
+LargeVocabLookup, which draws the same count.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from embedviz.core.table import EmbeddingTable
 from embedviz.story.model import NumberCell
 from oracles import four_places
 
-# GPT-2's table, the scene's default.
-DEFAULT_SHAPE = (50257, 768)
 # Bytes per element, as torch.tensor([], dtype=...).element_size() reports them.
 BYTES = {"float32": 4, "bfloat16": 2}
 DTYPE_ORDER = ("float32", "bfloat16")
 
 
 def _shape(context: Any) -> tuple[int, int]:
-    options = context.options
-    if options.weights is not None:
-        rows, cols = context.weight.shape
-        return int(rows), int(cols)
-    vocab = options.vocab if options.vocab is not None else DEFAULT_SHAPE[0]
-    dim = options.dim if options.dim is not None else DEFAULT_SHAPE[1]
-    return vocab, dim
+    rows, cols = context.weight.shape
+    return int(rows), int(cols)
 
 
 def _grouped(n: int) -> str:
@@ -76,19 +67,8 @@ def _looked_up(cell: NumberCell, context: Any) -> tuple[float, str]:
 
 
 def _table_value(row: int, col: int, context: Any) -> tuple[float, str]:
-    vocab, dim = _shape(context)
     assert col < 3, "only three corner columns are drawn"
-    if context.weight.shape == (vocab, dim):
-        weight = context.weight
-    else:
-        key = f"parameter_count_table:{vocab}:{dim}"
-        if key not in context.cache:
-            options = context.options
-            context.cache[key] = np.asarray(
-                EmbeddingTable.from_seed(vocab, dim, options.seed, options.init).weight
-            )
-        weight = context.cache[key]
-    value = float(weight[row, col])
+    value = float(context.weight[row, col])
     return value, four_places(value)
 
 

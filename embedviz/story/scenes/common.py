@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
+from embedviz.core.model_dir import model_name
 from embedviz.core.table import (
     DEFAULT_DIM,
     DEFAULT_VOCAB,
@@ -85,7 +86,7 @@ def make_table(options: SceneOptions) -> Table:
     """
     if options.weights is not None:
         source = (
-            f"model {Path(options.model).name}"
+            f"model {model_name(options.model)}"
             if options.model
             else f"{Path(options.weights).name}"
         )
