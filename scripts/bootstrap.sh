@@ -29,7 +29,7 @@ if [ "$with_tests" -eq 1 ]; then
   # The export tests play the gallery in a real headless browser and speak
   # the narration offline.
   packages+=(chromium chromium-driver espeak-ng)
-  # Slide decks copy reveal.js from a local npm install (never a CDN).
+  # Slide decks copy reveal.js, and the gallery tests run axe-core, from npm.
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 missing=()
@@ -66,6 +66,14 @@ if [ "$with_tests" -eq 1 ]; then
   if [ ! -f .vendor/node_modules/reveal.js/dist/reveal.js ] \
     || ! grep -q "\"version\": \"$reveal\"" .vendor/node_modules/reveal.js/package.json; then
     npm install --silent --no-audit --no-fund --prefix .vendor "reveal.js@$reveal" >/dev/null
+  fi
+  # axe-core for the accessibility tests, into an ignored project folder.
+  axe_version=4.14.1
+  axe_dir=.cache/axe/node_modules/axe-core
+  if ! grep -qs "\"version\": \"$axe_version\"" "$axe_dir/package.json"; then
+    echo "bootstrap: installing axe-core $axe_version (npm) into .cache/axe"
+    npm install --prefix .cache/axe --save-exact --no-audit --no-fund --loglevel=error \
+      "axe-core@$axe_version" >/dev/null
   fi
 else
   "${pip[@]}" -e .
