@@ -952,9 +952,9 @@ def test_large_vocab_tables_mark_every_gap_as_the_video_labels_it(tmp_path: Path
     for beat in board.beats:
         if not any(cell.kind == "weight" for cell in beat.numbers):
             continue
-        expected = _expected_rows(beat.window.rows, beat.labels)
+        expected = _expected_rows(beat.window.rows, tuple(beat.labels.values()))
         assert any(_rows(view) == expected for view in views), (beat.name, expected)
-        column_gaps = [label for label in beat.labels if label.startswith("column")]
+        column_gaps = [label for label in beat.labels.values() if label.startswith("column")]
         assert column_gaps
         for view in views:
             heads = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', view)
@@ -983,7 +983,7 @@ def test_gallery_names_each_link_and_video_and_links_to_sections() -> None:
         ExportedClip("SingleTokenLookup", "One <token>", "s", 40.0, "SingleTokenLookup"),
         ExportedClip(
             "FullExplainer", "All of it", "s", 600.0, "FullExplainer",
-            ((0.0, 30.0, "First & foremost"), (30.0, 600.0, "Second")),
+            chapters=((0.0, 30.0, "First & foremost"), (30.0, 600.0, "Second")),
         ),
     ]  # fmt: skip
     text = gallery_html(clips)
