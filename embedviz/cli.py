@@ -20,9 +20,12 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from embedviz.core.errors import EmbedvizError
+
+if TYPE_CHECKING:
+    from embedviz.export.voice import Voice
 
 __all__ = ["main"]
 
@@ -172,30 +175,13 @@ def _build_parser() -> argparse.ArgumentParser:
         help="quality: l 480p15, m 720p30 (default), h 1080p60",
     )
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
-    export.add_argument(
-        "--voice",
-        nargs="?",
-        const="auto",
-        choices=("auto", "piper", "espeak"),
-        help="speak the narration offline: the best installed voice (Piper when the "
+    _add_publishing_options(
+        export,
+        voice="speak the narration offline: the best installed voice (Piper when the "
         "'voice' extra is installed, else espeak-ng), or the one named",
-    )
-    export.add_argument(
-        "--voice-model",
-        metavar="FILE.onnx",
-        help="speak with this Piper voice (its .onnx.json beside it); implies --voice",
-    )
-    export.add_argument(
-        "--burn-captions",
-        action="store_true",
-        help="also draw the narration into the picture (by default it is only in the "
+        burn="also draw the narration into the picture (by default it is only in the "
         "clips' caption track), for players without track support",
-    )
-    export.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
-    export.add_argument(
-        "--force",
-        action="store_true",
-        help="export into a folder that holds other files: replace only embedviz's own "
+        force="export into a folder that holds other files: replace only embedviz's own "
         "files there, keep every other file",
     )
     _add_table_options(export)
@@ -213,32 +199,42 @@ def _build_parser() -> argparse.ArgumentParser:
     slides.add_argument(
         "--out", help="the deck folder (default media/slides/<scene>); replaces only a deck"
     )
-    slides.add_argument(
-        "--voice",
-        nargs="?",
-        const="auto",
-        choices=("auto", "piper", "espeak"),
-        help="speak each slide's narration offline, as export --voice does",
-    )
-    slides.add_argument(
-        "--voice-model",
-        metavar="FILE.onnx",
-        help="speak with this Piper voice (its .onnx.json beside it); implies --voice",
-    )
-    slides.add_argument(
-        "--burn-captions",
-        action="store_true",
-        help="also draw the narration into the videos (it is always text on the slide)",
-    )
-    slides.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
-    slides.add_argument(
-        "--force",
-        action="store_true",
-        help="write the deck into a folder that holds other files, keeping them",
+    _add_publishing_options(
+        slides,
+        voice="speak each slide's narration offline, as export --voice does",
+        burn="also draw the narration into the videos (it is always text on the slide)",
+        force="write the deck into a folder that holds other files, keeping them",
     )
     _add_table_options(slides)
     slides.set_defaults(quality="m")
     return parser
+
+
+def _add_publishing_options(
+    parser: argparse.ArgumentParser, *, voice: str, burn: str, force: str
+) -> None:
+    """Add the voice, caption, logging and folder flags that export and slides share."""
+    parser.add_argument(
+        "--voice", nargs="?", const="auto", choices=("auto", "piper", "espeak"), help=voice
+    )
+    parser.add_argument(
+        "--voice-model",
+        metavar="FILE.onnx",
+        help="speak with this Piper voice (its .onnx.json beside it); implies --voice",
+    )
+    parser.add_argument("--burn-captions", action="store_true", help=burn)
+    parser.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
+    parser.add_argument("--force", action="store_true", help=force)
+
+
+def _chosen_voice(args: argparse.Namespace, language: str) -> Voice | None:
+    """Return the voice that --voice / --voice-model ask for, or None for a silent clip."""
+    if not (args.voice or args.voice_model):
+        return None
+    from embedviz.export.voice import choose_voice
+
+    # The storyboard's language tag chooses among the installed voices.
+    return choose_voice(args.voice or "auto", args.voice_model, language)
 
 
 def _add_quality_flags(parser: argparse.ArgumentParser) -> None:
@@ -577,12 +573,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     else:
         keep = "; or add --force to keep those files and replace only embedviz's own"
         check_replaceable(Path(args.out).resolve(), "--out", keep)
-    voice = None
-    if args.voice or args.voice_model:
-        from embedviz.export.voice import choose_voice
-
-        # The storyboard's language tag chooses among the installed voices.
-        voice = choose_voice(args.voice or "auto", args.voice_model, prepared[0].language)
+    voice = _chosen_voice(args, prepared[0].language)
     try:
         clips = export_site(
             names,
@@ -622,12 +613,7 @@ def _cmd_slides(args: argparse.Namespace) -> int:
         spec = find_scene(args.scene)
         board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
     find_reveal()
-    voice = None
-    if args.voice or args.voice_model:
-        from embedviz.export.voice import choose_voice
-
-        language = str(getattr(board, "language", "en") or "en")
-        voice = choose_voice(args.voice or "auto", args.voice_model, language)
+    voice = _chosen_voice(args, board.language)
     out = Path(args.out) if args.out else Path("media") / "slides" / spec.name
 
     def progress(done: int, total: int) -> None:
