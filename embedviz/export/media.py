@@ -11,12 +11,13 @@ check the captions against the video itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
@@ -24,6 +25,7 @@ from typing import Any, cast
 from embedviz.export.documents import (
     ExportedClip,
     captions_vtt,
+    chapters,
     chapters_vtt,
     numbers_table_html,
     snippet_html,
@@ -41,6 +43,7 @@ __all__ = [
     "recording_scene",
     "set_progress_sink",
     "transcode_webm",
+    "video_seconds",
     "write_poster",
 ]
 
@@ -112,6 +115,14 @@ def quiet_logging(verbose: bool = False) -> None:
 def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
     """Re-encode an MP4 as VP9 WebM, frame for frame, with its sound as Opus.
 
+    Video and sound are decoded side by side and encoded in time order,
+    whatever order the MP4 stores them in, so the WebM's clusters hold both
+    streams interleaved. Encoding
+    all the video before the sound instead writes tens of seconds of video
+    before the first audio packet (the muxer holds back only 10 s), and
+    Chromium then fails such files with ``PIPELINE_ERROR_DECODE`` when a page
+    holds several of them. Sound beyond the video's last frame is dropped.
+
     The same MP4 always gives the same bytes: the muxer writes in bit-exact
     mode, without a random segment ID or the time of writing.
 
@@ -142,38 +153,115 @@ def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
         stream.options = {"crf": "34", "b": "0", "deadline": "realtime", "cpu-used": "8"}
         stream.codec_context.time_base = Fraction(1) / rate
         # Every stream must exist before the first packet is written.
-        audio = out.add_stream("libopus", rate=48000) if inp.streams.audio else None
-        for index, frame in enumerate(inp.decode(in_stream)):
-            # Number frames afresh in the encoder's time base: one tick per frame.
-            frame.pts = index
-            frame.time_base = stream.codec_context.time_base
-            for packet in stream.encode(frame):
-                out.mux(packet)
-            if index % 10 == 9:
-                _progress("advance", scene, 10)
-        for packet in stream.encode():
-            out.mux(packet)
-        if audio is not None:
-            _transcode_audio(source, audio, out)
+        sound = None
+        if inp.streams.audio:
+            sound = _OpusTrack(out, inp.streams.audio[0], _video_seconds(in_stream, rate))
+        frames = inp.decode(in_stream)
+        # The sound is read through a second handle, so that the two streams can be
+        # merged by time, whatever order the MP4 stores them in.
+        with contextlib.ExitStack() as stack:
+            sounds: Iterator[Any] = iter(())
+            if sound is not None:
+                second = stack.enter_context(av.open(str(source)))
+                sounds = second.decode(second.streams.audio[0])
+            frame, heard = next(frames, None), next(sounds, None)
+            index = 0
+            while frame is not None or heard is not None:
+                if (
+                    heard is not None
+                    and sound is not None
+                    and (frame is None or (heard.time or 0.0) <= index / rate)
+                ):
+                    sound.add(heard)
+                    heard = next(sounds, None)
+                    continue
+                assert frame is not None
+                # Number frames afresh in the encoder's time base: one tick per frame.
+                frame.pts = index
+                frame.time_base = stream.codec_context.time_base
+                index += 1
+                for encoded in stream.encode(frame):
+                    out.mux(encoded)
+                if index % 10 == 0:
+                    _progress("advance", scene, 10)
+                frame = next(frames, None)
+        for encoded in stream.encode():
+            out.mux(encoded)
+        if sound is not None:
+            sound.finish()
 
 
-def _transcode_audio(source: Path, audio: Any, out: Any) -> None:
-    """Re-encode the narration as Opus (WebM's audio codec) at 48 kHz."""
+def _video_seconds(stream: Any, rate: Fraction) -> float:
+    """Return the length of a video stream: its frame count over its frame rate."""
+    if stream.frames:
+        return float(stream.frames / rate)
+    return float(stream.duration * stream.time_base)
+
+
+def video_seconds(source: Path) -> float:
+    """Return how long a video file's picture lasts, in seconds.
+
+    Parameters
+    ----------
+    source
+        The video.
+
+    Returns
+    -------
+    float
+        Its frame count over its frame rate (a clip can be a frame or two
+        shorter than the sum of its beats).
+    """
     import av
 
-    resampler = av.AudioResampler(format="s16", layout="mono", rate=48000)
-    samples = 0
-    with av.open(str(source)) as inp:
-        for frame in inp.decode(audio=0):
-            for converted in resampler.resample(frame):
-                # Count samples afresh: the encoder's time base is one sample.
-                converted.pts = samples
-                converted.time_base = Fraction(1, 48000)
-                samples += converted.samples
-                for packet in audio.encode(converted):
-                    out.mux(packet)
-    for packet in audio.encode():
-        out.mux(packet)
+    with av.open(str(source)) as container:
+        stream = container.streams.video[0]
+        return _video_seconds(stream, stream.average_rate or Fraction(15))
+
+
+class _OpusTrack:
+    """Narration re-encoded as Opus (WebM's audio codec) at 48 kHz, muxed as it comes."""
+
+    _RATE = 48000
+
+    def __init__(self, out: Any, source: Any, seconds: float) -> None:
+        import av
+
+        # Mono narration stays mono; anything else becomes stereo.
+        self.channels = 1 if source.codec_context.layout.nb_channels == 1 else 2
+        layout = "mono" if self.channels == 1 else "stereo"
+        self.layout = layout
+        self.out = out
+        self.stream = out.add_stream("libopus", rate=self._RATE, layout=layout)
+        self.resampler = av.AudioResampler(format="s16", layout=layout, rate=self._RATE)
+        self.samples = 0
+        self.limit = round(seconds * self._RATE)
+
+    def add(self, frame: Any) -> None:
+        """Resample, trim to the video's length, encode and mux one decoded frame (or flush)."""
+        import av
+
+        for converted in self.resampler.resample(frame):
+            keep = min(converted.samples, self.limit - self.samples)
+            if keep <= 0:
+                return
+            if keep < converted.samples:
+                # Packed s16: one row of interleaved samples, one per channel.
+                data = converted.to_ndarray()[:, : keep * self.channels]
+                converted = av.AudioFrame.from_ndarray(data, format="s16", layout=self.layout)
+                converted.sample_rate = self._RATE
+            # Count samples afresh: the encoder's time base is one sample.
+            converted.pts = self.samples
+            converted.time_base = Fraction(1, self._RATE)
+            self.samples += converted.samples
+            for packet in self.stream.encode(converted):
+                self.out.mux(packet)
+
+    def finish(self) -> None:
+        """Flush the resampler and the encoder."""
+        self.add(None)
+        for packet in self.stream.encode():
+            self.out.mux(packet)
 
 
 def write_poster(source: Path, target: Path) -> None:
@@ -227,20 +315,32 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
         # One channel: the narration is mono, so its loudness is what it measures.
         audio = out.add_stream("aac", rate=rate, layout="mono")
         audio.bit_rate = 96_000
+        size = 1024  # AAC's frame size
+        written = 0  # samples encoded so far
+
+        def sound_until(seconds: float) -> None:
+            # Interleave: encode the sound up to the picture's time before each
+            # video packet, so that neither stream runs ahead in the file.
+            nonlocal written
+            while written < pcm.size and written < seconds * rate:
+                chunk = pcm[written : written + size]
+                frame = av.AudioFrame.from_ndarray(
+                    chunk.reshape(1, -1), format="fltp", layout="mono"
+                )
+                frame.sample_rate = rate
+                frame.pts = written
+                frame.time_base = Fraction(1, rate)
+                written += size
+                for packet in audio.encode(frame):
+                    out.mux(packet)
+
         for packet in inp.demux(video_in):
             if packet.dts is None:  # demux's flushing packets
                 continue
+            sound_until(float(packet.dts * packet.time_base))
             packet.stream = video_out
             out.mux(packet)
-        size = 1024  # AAC's frame size
-        for start in range(0, pcm.size, size):
-            chunk = pcm[start : start + size]
-            frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="fltp", layout="mono")
-            frame.sample_rate = rate
-            frame.pts = start
-            frame.time_base = Fraction(1, rate)
-            for packet in audio.encode(frame):
-                out.mux(packet)
+        sound_until(float("inf"))
         for packet in audio.encode(None):
             out.mux(packet)
 
@@ -401,8 +501,11 @@ def export_clip(
     transcode_webm(mp4, folder / f"{spec.name}.webm", spec.name)
     write_poster(mp4, folder / f"{spec.name}.poster.png")
     name = spec.name
-    (folder / f"{name}.{board.language}.vtt").write_text(captions_vtt(board), encoding="utf-8")
-    (folder / f"{name}.chapters.vtt").write_text(chapters_vtt(board), encoding="utf-8")
+    length = video_seconds(mp4)
+    (folder / f"{name}.{board.language}.vtt").write_text(
+        captions_vtt(board, length), encoding="utf-8"
+    )
+    (folder / f"{name}.chapters.vtt").write_text(chapters_vtt(board, length), encoding="utf-8")
     (folder / f"{name}.transcript.html").write_text(transcript_html(board), encoding="utf-8")
     (folder / f"{name}.numbers.html").write_text(
         "<!-- The numbers the clip shows, as accessible tables. -->\n" + numbers_table_html(board),
@@ -426,4 +529,6 @@ def export_clip(
         "folder": clip.folder,
         "language": clip.language,
         "seconds": time.monotonic() - started,
+        # A composite clip's concepts, for the gallery's list that seeks the video.
+        "chapters": tuple(chapters(board)) if board.parts else (),
     }

@@ -26,7 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.export.documents import ExportedClip, gallery_html
+from embedviz.export.documents import (
+    CHAPTERS_SCRIPT,
+    CHAPTERS_SCRIPT_NAME,
+    ExportedClip,
+    gallery_html,
+)
 from embedviz.export.folders import (
     check_folder,
     check_replaceable,
@@ -143,6 +148,8 @@ def export_site(
             scenes, staging, quality, settings, jobs, overrides, show_progress, dict(boards or {})
         )
         clips = [ExportedClip(**results[name]) for name in scenes]
+        if any(clip.chapters for clip in clips):
+            (staging / CHAPTERS_SCRIPT_NAME).write_text(CHAPTERS_SCRIPT, encoding="utf-8")
         (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
         write_manifest(staging)
         publish_permissions(staging)
