@@ -28,9 +28,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embedviz.story.model import Beat, Storyboard
+
+if TYPE_CHECKING:
+    from embedviz.export.voice import Voice
 
 __all__ = [
     "EMBED_LIMIT",
@@ -81,8 +84,8 @@ def _package_version() -> str:
         return "source"
 
 
-def cache_key(board: Storyboard, quality: str) -> str:
-    """Return the cache key of a render: a hash of the storyboard and the quality.
+def cache_key(board: Storyboard, quality: str, voice: str = "") -> str:
+    """Return the cache key of a render: a hash of the storyboard, quality and voice.
 
     Parameters
     ----------
@@ -90,6 +93,9 @@ def cache_key(board: Storyboard, quality: str) -> str:
         The storyboard; any change to a number, a word or a timing changes it.
     quality
         The render quality flag.
+    voice
+        The narrating voice's label (see :attr:`embedviz.export.voice.Voice.label`),
+        or empty for a silent clip.
 
     Returns
     -------
@@ -97,7 +103,12 @@ def cache_key(board: Storyboard, quality: str) -> str:
         Sixteen hex digits.
     """
     payload = json.dumps(
-        {"storyboard": board.to_dict(), "quality": quality, "embedviz": _package_version()},
+        {
+            "storyboard": board.to_dict(),
+            "quality": quality,
+            "voice": voice,
+            "embedviz": _package_version(),
+        },
         sort_keys=True,
         ensure_ascii=False,
     )
@@ -110,7 +121,8 @@ def render_clip(
     quality: str = "l",
     cache_dir: str | Path = "media/notebook",
     on_beat: Callable[[int, int], None] | None = None,
-) -> Clip:
+    voice: Voice | None = None,
+) -> tuple[Clip, Storyboard]:
     """Render a storyboard to an MP4 with poster and captions, or reuse the cached one.
 
     Parameters
@@ -123,30 +135,45 @@ def render_clip(
         Where renders are kept, one folder per storyboard hash.
     on_beat
         Called with (beats done, beats) while rendering.
+    voice
+        Speak the narration with this voice (see
+        :func:`embedviz.export.voice.synthesise_phrases`): the clip gets a
+        soundtrack, and its beats and caption cues are timed to the speech.
 
     Returns
     -------
-    Clip
-        The files.
+    tuple
+        The :class:`Clip` files, and the storyboard they show (retimed to
+        the speech when ``voice`` is given).
     """
     from manim import tempconfig
 
     from embedviz.export.documents import captions_vtt
-    from embedviz.export.media import write_poster
+    from embedviz.export.media import mux_soundtrack, video_seconds, write_poster
+    from embedviz.export.voice import synthesise_phrases
     from embedviz.render.base import StoryboardScene
 
     if quality not in _QUALITIES:
         raise ValueError(f"quality must be one of {', '.join(_QUALITIES)}, not {quality!r}")
-    folder = Path(cache_dir) / f"{board.scene}-{cache_key(board, quality)}"
+    key = cache_key(board, quality, voice.label if voice is not None else "")
+    folder = Path(cache_dir) / f"{board.scene}-{key}"
     clip = Clip(
         folder / f"{board.scene}.mp4",
         folder / f"{board.scene}.poster.png",
-        folder / f"{board.scene}.en.vtt",
+        folder / f"{board.scene}.{board.language}.vtt",
     )
-    if all(path.is_file() for path in (clip.video, clip.poster, clip.captions)):
-        return Clip(clip.video, clip.poster, clip.captions, reused=True)
+    timed = folder / "storyboard.json"
+    if all(path.is_file() for path in (clip.video, clip.poster, clip.captions, timed)):
+        from embedviz.story.contract import storyboard_from_data
+
+        cached = storyboard_from_data(json.loads(timed.read_text(encoding="utf-8")))
+        return Clip(clip.video, clip.poster, clip.captions, reused=True), cached
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    narration = None
+    if voice is not None:
+        narration = synthesise_phrases(board, voice, staging / "speech")
+        board = narration.board
     total = len(board.all_beats())
     done = [0]
 
@@ -175,16 +202,22 @@ def render_clip(
             scene = NotebookClip(storyboard=board)
             scene.render()
             movie = Path(scene.renderer.file_writer.movie_file_path)
-        os.replace(movie, staging / clip.video.name)
+        if narration is None:
+            os.replace(movie, staging / clip.video.name)
+        else:
+            mux_soundtrack(movie, narration.samples, narration.rate, staging / clip.video.name)
+            shutil.rmtree(staging / "speech", ignore_errors=True)
         shutil.rmtree(staging / "media")
         write_poster(staging / clip.video.name, staging / clip.poster.name)
-        (staging / clip.captions.name).write_text(captions_vtt(board), encoding="utf-8")
+        length = video_seconds(staging / clip.video.name)
+        (staging / clip.captions.name).write_text(captions_vtt(board, length), encoding="utf-8")
+        (staging / timed.name).write_text(board.to_json(), encoding="utf-8")
         if folder.exists():  # an incomplete earlier render
             shutil.rmtree(folder)
         os.replace(staging, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return clip
+    return clip, board
 
 
 def _data_uri(path: Path, mime: str) -> str:
@@ -229,13 +262,17 @@ def clip_html(
             return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
 
         video, poster, captions = link(clip.video), link(clip.poster), link(clip.captions)
+    from embedviz.export.documents import language_name
+
     label = f"{board.title} ({board.duration:.0f} s)"
+    language = html.escape(board.language)
     return (
-        f'<figure class="embedviz-clip" style="margin:0">\n'
+        f'<figure class="embedviz-clip" style="margin:0" lang="{language}">\n'
         f'<video controls preload="metadata" playsinline style="max-width:100%" width="854"'
         f' poster="{html.escape(poster)}" aria-label="{html.escape(label)}">\n'
         f'  <source src="{html.escape(video)}" type="video/mp4">\n'
-        f'  <track kind="captions" srclang="en" label="English" src="{html.escape(captions)}"'
+        f'  <track kind="captions" srclang="{language}"'
+        f' label="{html.escape(language_name(board.language))}" src="{html.escape(captions)}"'
         f" default>\n"
         f"</video>\n"
         f"<figcaption>{html.escape(label)}</figcaption>\n"
@@ -256,6 +293,7 @@ def show(
     quality: str = "l",
     cache_dir: str | Path = "media/notebook",
     embed_limit: int = EMBED_LIMIT,
+    voice: str | None = None,
     **options: Any,
 ) -> Storyboard:
     """Render a scene (or reuse its render) and display it as a captioned video.
@@ -272,6 +310,10 @@ def show(
     embed_limit
         Clips up to this many bytes are embedded (base64); larger ones are
         linked relative to the working directory (the notebook's folder).
+    voice
+        Narrate the clip: ``"auto"`` (the best installed voice for the
+        storyboard's language), ``"piper"`` or ``"espeak"``; None (default)
+        gives a silent clip.
     **options
         Scene options, as on the command line: ``ids="2,3,5,1"``,
         ``vocab=10``, ``dim=4``, ``seed=7``, ``theme="light"``, ...
@@ -279,7 +321,8 @@ def show(
     Returns
     -------
     Storyboard
-        The scene's storyboard: every beat, number and sentence it shows.
+        The scene's storyboard: every beat, number and sentence it shows
+        (timed to the speech when ``voice`` is given).
 
     Raises
     ------
@@ -291,6 +334,11 @@ def show(
 
     spec = find_scene(scene)
     board = prepared_storyboard(spec.name, options)
+    speaker = None
+    if voice is not None:
+        from embedviz.export.voice import choose_voice
+
+        speaker = choose_voice(voice, language=board.language)
     handle: Any = None
     if _ipython() is not None:
         from IPython import display as ipython_display
@@ -306,7 +354,9 @@ def show(
         if handle is not None:
             handle.update(html_output(_progress_html(done, total, spec.name)))
 
-    clip = render_clip(board, quality=quality, cache_dir=cache_dir, on_beat=progress)
+    clip, board = render_clip(
+        board, quality=quality, cache_dir=cache_dir, on_beat=progress, voice=speaker
+    )
     if handle is not None:
         handle.update(html_output(clip_html(clip, board, embed_limit=embed_limit)))
     return board

@@ -81,8 +81,9 @@ def test_show_renders_once_then_reuses_and_links_large_clips(
         (str(n), str(beats)) for n in range(beats + 1)
     ]
     assert "<video" in shown[-1]
-    clip = notebook.render_clip(board, quality="l", cache_dir=cache)
+    clip, cached = notebook.render_clip(board, quality="l", cache_dir=cache)
     assert clip.reused
+    assert cached == board
     assert [p.name for p in cache.iterdir()] == [clip.video.parent.name]
     embedded = notebook.clip_html(clip, board)
     assert 'src="data:video/mp4;base64,' in embedded
@@ -218,3 +219,32 @@ def _plays_with_captions(fragment: str, tmp_path: Path, narrated: int) -> None:
         driver.quit()
     assert state == {"track": 2, "cues": narrated, "video": state["video"]}
     assert state["video"] >= 1
+
+
+@pytest.mark.slow
+def test_show_with_a_voice_gives_a_clip_with_its_narration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import av
+
+    from embedviz import notebook
+
+    monkeypatch.setattr(notebook, "_ipython", lambda: None)
+    cache = tmp_path / "cache"
+    silent = notebook.show("single", quality="l", cache_dir=cache)
+    board = notebook.show("single", quality="l", cache_dir=cache, voice="espeak")
+    # The voiced board is timed to the speech and records its voice.
+    assert board.voice is not None
+    assert board.voice.startswith("espeak")
+    assert board.duration >= silent.duration
+    folders = [p for p in cache.iterdir() if not p.name.startswith(".")]
+    assert len(folders) == 2  # the silent and the voiced render are cached apart
+    clip, cached = notebook.render_clip(silent, quality="l", cache_dir=cache)
+    assert clip.reused
+    assert cached == silent
+    voiced = next(p for p in folders if p / "SingleTokenLookup.mp4" != clip.video)
+    with av.open(str(voiced / "SingleTokenLookup.mp4")) as container:
+        assert len(container.streams.audio) == 1
+        assert float(container.duration or 0) / 1e6 >= board.duration - 0.3
+    vtt = (voiced / "SingleTokenLookup.en.vtt").read_text()
+    assert vtt.count(" --> ") == _cues(board)
