@@ -115,11 +115,15 @@ def _running(pid: int) -> bool:
 
 
 def _caption_band_ink(image: np.ndarray) -> float:
-    """The share of pixels in the caption band (bottom 14% of the frame) that are not background."""
+    """The share of pixels in the caption band that are not background.
+
+    The band is where captions are drawn: the bottom 14% of the frame, between the
+    left edge and the colour legend, which sits in the bottom right corner.
+    """
     pixels = image.astype(int)
-    height = pixels.shape[0]
+    height, width = pixels.shape[:2]
     background = pixels[2, 2]
-    band = pixels[int(0.86 * height) : int(0.985 * height)]
+    band = pixels[int(0.86 * height) : int(0.985 * height), : int(0.75 * width)]
     return float((np.abs(band - background).sum(axis=2) > 60).mean())
 
 
