@@ -240,7 +240,10 @@ def test_render_with_the_real_model(tmp_path: Path, table: np.ndarray) -> None:
         cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
-    assert (tmp_path / "SequenceLookup.mp4").stat().st_size > 10_000
+    # A render with non-default options gets its own name, and says where it went.
+    [video] = tmp_path.glob("SequenceLookup-*.mp4")
+    assert str(video) in result.stdout
+    assert video.stat().st_size > 10_000
     story = subprocess.run(
         [sys.executable, "-m", "embedviz", "storyboard", *args, "--json"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=True,
