@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.export.folders import Terminated, forget_stop_signals, on_stop_signal
 
 if TYPE_CHECKING:
     from embedviz.export.voice import Voice
@@ -636,27 +637,24 @@ def _cmd_slides(args: argparse.Namespace) -> int:
     return 0
 
 
-class _Terminated(BaseException):
-    """SIGTERM, raised in the main thread so that it unwinds like Ctrl-C."""
-
-
-def _on_sigterm(signum: int, frame: object) -> None:
-    # Once is enough: let the clean-up run without a second interruption.
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    raise _Terminated
-
-
 @contextmanager
 def _sigterm_unwinds() -> Iterator[None]:
-    """Turn SIGTERM into :class:`_Terminated` while a command runs (main thread only)."""
+    """Turn SIGTERM and Ctrl-C into exceptions that unwind while a command runs.
+
+    Main thread only; see :func:`embedviz.export.folders.on_stop_signal`.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    forget_stop_signals()
+    previous = {
+        signum: signal.signal(signum, on_stop_signal) for signum in (signal.SIGINT, signal.SIGTERM)
+    }
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -700,7 +698,7 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("embedviz: interrupted; nothing was replaced", file=sys.stderr)
         return 130
-    except _Terminated:
+    except Terminated:
         print("embedviz: terminated; nothing was replaced", file=sys.stderr)
         return 143
     except BrokenPipeError:

@@ -6,6 +6,7 @@ only, 720p30, quiet output, progress) and the render options of §4 and §5.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -693,3 +694,37 @@ def test_render_save_sections_writes_one_clip_per_concept(tmp_path: Path) -> Non
     ]
     # A second run replaces embedviz's own sections folder.
     check_replaceable(sections)
+
+
+def test_a_stop_signal_whose_exception_was_lost_still_stops_publishing() -> None:
+    import signal as signals
+
+    from embedviz.export.folders import (
+        Terminated,
+        forget_stop_signals,
+        on_stop_signal,
+        signals_held,
+    )
+
+    previous = signals.getsignal(signals.SIGTERM)
+    forget_stop_signals()
+    try:
+        # Python drops an exception raised inside a finalizer or weakref callback.
+        with contextlib.suppress(Terminated):
+            on_stop_signal(signals.SIGTERM, None)
+        published = []
+        with pytest.raises(Terminated), signals_held():
+            published.append(True)
+        assert published == []
+        forget_stop_signals()
+        with contextlib.suppress(KeyboardInterrupt):
+            on_stop_signal(signals.SIGINT, None)
+        with pytest.raises(KeyboardInterrupt), signals_held():
+            published.append(True)
+        assert published == []
+    finally:
+        forget_stop_signals()
+        signals.signal(signals.SIGTERM, previous)
+    with signals_held():
+        published.append(True)
+    assert published == [True]

@@ -37,10 +37,13 @@ from embedviz.core.errors import EmbedvizError
 
 __all__ = [
     "MANIFEST",
+    "Terminated",
     "check_folder",
     "check_replaceable",
     "check_replaceable_file",
+    "forget_stop_signals",
     "merge_into_place",
+    "on_stop_signal",
     "publish_permissions",
     "record_files",
     "signals_held",
@@ -280,12 +283,54 @@ def publish_permissions(path: Path) -> None:
             Path(root, name).chmod(file_mode)
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that it unwinds like Ctrl-C."""
+
+
+# The stop signals (SIGINT, SIGTERM) received while a command runs.
+_stop_signals: list[int] = []
+
+
+def on_stop_signal(signum: int, frame: object) -> None:
+    """Handle SIGINT or SIGTERM: remember it, then unwind with its exception.
+
+    Python drops an exception raised while it runs a finalizer or a weakref
+    callback ("Exception ignored in ..."), so the signal is also remembered:
+    :func:`signals_held` raises it again before anything is published.
+
+    Parameters
+    ----------
+    signum
+        The signal.
+    frame
+        The interrupted frame (unused).
+    """
+    _stop_signals.append(signum)
+    if signum == signal.SIGTERM:
+        # Once is enough: let the clean-up run without a second interruption.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated
+    raise KeyboardInterrupt
+
+
+def forget_stop_signals() -> None:
+    """Start a command with no stop signal remembered."""
+    _stop_signals.clear()
+
+
+def _raise_if_stopped() -> None:
+    if _stop_signals:
+        raise Terminated if _stop_signals[-1] == signal.SIGTERM else KeyboardInterrupt
+
+
 @contextmanager
 def signals_held() -> Iterator[None]:
     """Hold Ctrl-C and SIGTERM back while outputs are published (a pair of renames).
 
-    A signal that arrives meanwhile is delivered when the block ends. Outside
-    the main thread this does nothing.
+    A signal that arrives meanwhile is delivered when the block ends. One that
+    arrived earlier but whose exception was lost (see :func:`on_stop_signal`)
+    is raised on entry, so nothing is published after a stop. Outside the
+    main thread this does nothing.
     """
     held = {signal.SIGINT, signal.SIGTERM}
     if threading.current_thread() is not threading.main_thread():
@@ -293,6 +338,7 @@ def signals_held() -> Iterator[None]:
         return
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
+        _raise_if_stopped()
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
