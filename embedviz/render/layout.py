@@ -9,6 +9,7 @@ font size, and 720p draws 90 px per scene unit).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +21,13 @@ __all__ = [
     "LABEL_RATIO",
     "MAX_NUMBER_FONT",
     "MIN_CAPTION_PX",
+    "MIN_FIT_FONT",
     "MIN_LABEL_PX",
     "MIN_NUMBER_PX",
     "NOTE_FONT",
     "SPACE",
     "FrameRegions",
+    "fit_font",
     "frame_regions",
     "place_legend",
 ]
@@ -41,6 +44,9 @@ LABEL_RATIO = 0.8
 MIN_NUMBER_PX = 15.0
 MIN_LABEL_PX = 10.0
 MIN_CAPTION_PX = 20.0
+
+# The smallest font size a fitter may choose (below every minimum above).
+MIN_FIT_FONT = 6.0
 
 # Spacing, in scene units.
 SPACE = 0.12
@@ -119,3 +125,51 @@ def place_legend(legend: Any) -> None:
     frame = frame_regions()
     legend.move_to(np.array([0.0, frame.legend_top - legend.height / 2, 0.0]))
     legend.align_to(np.array([frame.right, 0.0, 0.0]), RIGHT)
+
+
+def fit_font(
+    fits: Callable[[float], bool],
+    largest: float = MAX_NUMBER_FONT,
+    smallest: float = MIN_FIT_FONT,
+    precision: float = 0.05,
+) -> float:
+    """Return the largest font size at which a layout fits: the one font fitter.
+
+    Every stage asks this one function instead of looping over sizes itself.
+    Layouts grow with the font size, so ``fits`` is assumed to hold for every
+    size below one that fits; the size is found by bisection.
+
+    Parameters
+    ----------
+    fits
+        Whether the layout, built (or measured) at a font size, fits its region.
+    largest, smallest
+        The range searched. ``largest`` is returned when it fits, ``smallest``
+        when nothing does (the layout then overflows as little as it can).
+    precision
+        How close to the true limit the answer is, in font-size points.
+
+    Returns
+    -------
+    float
+        The font size.
+
+    Examples
+    --------
+    >>> fit_font(lambda size: size * 0.1 <= 2.0, largest=30.0) <= 20.0
+    True
+    """
+    if largest <= smallest:
+        return largest
+    if fits(largest):
+        return largest
+    if not fits(smallest):
+        return smallest
+    low, high = smallest, largest
+    while high - low > precision:
+        middle = (low + high) / 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle
+    return low
