@@ -107,6 +107,10 @@ __all__ = [
 
 Cells = dict[tuple[str, tuple[int, ...]], NumberCell]
 
+# Between chips, and between the lane's label and its first chip.
+_CHIP_BUFF = 0.18
+_LABEL_BUFF = 0.3
+
 
 def dtype_note_text(board: Storyboard) -> str | None:
     """Return the storyboard's dtype note (the first beat that has one), if any."""
@@ -212,9 +216,12 @@ class GridPanel(Component):
         grid.shift(xyz(body_left, body_top) - grid.body.get_corner(UP + LEFT))
         if heading_y is None:
             title.next_to(grid.col_labels, UP, buff=0.15)
+            title.align_to(grid.body, LEFT)
         else:
+            # Over the whole grid, row numbers included: a narrow table's
+            # title then keeps clear of whatever stands right of the grid.
             title.move_to(xyz(0, heading_y))
-        title.align_to(grid.body, LEFT)
+            title.align_to(xyz(min(grid.body.get_left()[0], grid.get_left()[0]), 0), LEFT)
         if self.dtype_note is not None:
             if note_below:
                 self.dtype_note.next_to(grid.body, DOWN, buff=0.12)
@@ -263,6 +270,8 @@ class ChipLane(Component):
         self.homes: list[np.ndarray] = []
         self.label: SansText | None = None
         self.lane_y: float | None = None
+        # The chips of each lane, top lane first.
+        self.lanes: list[list[TokenChip]] = []
 
     def set_chips(self, chips: Sequence[TokenChip], label: SansText | None = None) -> None:
         """Use these chips (and label), not yet placed."""
@@ -272,6 +281,99 @@ class ChipLane(Component):
     def mark_homes(self) -> None:
         """Record where every chip now is as its home."""
         self.homes = [chip.get_center().copy() for chip in self.chips]
+
+    @staticmethod
+    def lanes_needed(
+        chips: Sequence[TokenChip], label: VMobject, width: float, min_scale: float
+    ) -> int:
+        """Return 1 when the label and every chip fit one lane at ``min_scale``, else 2.
+
+        Parameters
+        ----------
+        chips
+            The chips, at their natural size.
+        label
+            The lane's label (it sits left of the first lane).
+        width
+            The room across.
+        min_scale
+            The smallest scale at which the chips stay readable.
+        """
+        row = sum(chip.width for chip in chips) + _CHIP_BUFF * (len(chips) - 1)
+        return 1 if row * min_scale + label.width + _LABEL_BUFF <= width else 2
+
+    def arrange(
+        self,
+        top: float,
+        left: float,
+        right: float,
+        lanes: int = 1,
+        align_left: float | None = None,
+        clear_left: float | None = None,
+        space: float = 0.12,
+    ) -> float:
+        """Place the chips on one lane, or two with the travel lane between them.
+
+        With one lane, the chips sit under ``top`` with the travel lane below
+        them. With two, the first half sits under ``top``, the travel lane
+        below it, and the second half below that, right-aligned and starting
+        right of ``clear_left`` (the column down which a walking chip comes),
+        so a chip from either lane reaches the travel lane without crossing
+        another and comes down beside the grid without crossing any.
+
+        Parameters
+        ----------
+        top
+            The top of the band the chips take.
+        left, right
+            The room across.
+        lanes
+            1 or 2.
+        align_left
+            With one lane: start the label here when everything fits right of
+            it (above the output block), else right-align to ``right``.
+        clear_left
+            With two lanes: the second lane starts right of this.
+        space
+            The gap between the bands.
+
+        Returns
+        -------
+        float
+            The bottom of the band the chips take (the lowest lane's bottom).
+        """
+        assert self.label is not None
+        label = self.label
+        half = len(self.chips) if lanes == 1 else -(-len(self.chips) // 2)
+        self.lanes = [list(self.chips[:half])] + ([list(self.chips[half:])] if lanes == 2 else [])
+        groups = [VGroup(*lane).arrange(RIGHT, buff=_CHIP_BUFF) for lane in self.lanes]
+        room = right - left - label.width - _LABEL_BUFF
+        start = left if clear_left is None else clear_left + space
+        rooms = [room] + ([right - start] if lanes == 2 else [])
+        # Every lane at one scale, so all chips read alike.
+        scale = min([1.0, *(r / g.width for r, g in zip(rooms, groups, strict=True))])
+        for group in groups:
+            group.scale(scale)
+        chip_h = max(chip.height for chip in self.chips)
+        y = top - chip_h / 2
+        first = groups[0]
+        fits_above = align_left is not None and first.width <= right - align_left - (
+            label.width + _LABEL_BUFF
+        )
+        if lanes == 1 and fits_above:
+            assert align_left is not None
+            first.move_to(xyz(0, y)).align_to(xyz(align_left + label.width + _LABEL_BUFF, 0), LEFT)
+        else:
+            first.move_to(xyz(0, y)).align_to(xyz(right, 0), RIGHT)
+        label.next_to(first, LEFT, buff=_LABEL_BUFF)
+        self.lane_y = y - chip_h - space
+        bottom = y - chip_h / 2
+        if lanes == 2:
+            second_y = self.lane_y - chip_h - space
+            groups[1].move_to(xyz(0, second_y)).align_to(xyz(right, 0), RIGHT)
+            bottom = second_y - chip_h / 2
+        self.mark_homes()
+        return bottom
 
     def intro(self) -> list[VMobject]:
         """Return the chips and their label."""

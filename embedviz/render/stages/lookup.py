@@ -31,6 +31,9 @@ from embedviz.render.layout import (
     HEADING_FONT,
     LABEL_RATIO,
     MAX_NUMBER_FONT,
+    MIN_LABEL_PX,
+    MIN_NUMBER_PX,
+    NOTE_FONT,
     SPACE,
     fit_font,
     frame_regions,
@@ -41,6 +44,8 @@ from embedviz.render.mobjects import (
     TokenChip,
     char_advance,
     digit_height,
+    font_for_px,
+    gap_band_height,
     grid_metrics_at,
     grid_width_per_font,
     xyz,
@@ -49,7 +54,16 @@ from embedviz.render.stage import Component, Stage, StageHost, register_stage
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["ClassicLayout", "LookupStage", "classic_layout"]
+__all__ = ["ClassicLayout", "LookupStage", "classic_layout", "readable_scale"]
+
+# A cell's height in digit heights: the default, the tightest a tall table
+# may pack before its numbers shrink, and the tallest a short one grows to.
+_PITCHES = (2.0, 1.9, 1.8, 1.7, 1.6)
+_MAX_PITCH = 2.6
+# Between the PyTorch call and its print.
+_PRINT_BUFF = 0.25
+# Between the titles' centre line and the column numbers' row.
+_HEADING_GAP = 0.15
 
 # Regions of the frame used by the classic arrangement, in scene units.
 _CHIPS_Y = 2.72
@@ -156,6 +170,20 @@ def classic_layout(
         out.title = SansText("output", 22, theme.output)
         out.title.next_to(out.output.body, UP, buff=0.2).align_to(out.output.body, LEFT)
     return ClassicLayout(metrics, panel, lane_part, out)
+
+
+def readable_scale(chips: list[TokenChip]) -> float:
+    """Return the smallest scale at which every chip's ID and piece stay readable at 720p."""
+    from manim import config
+
+    per_unit = 720 / float(config.frame_height)
+    heights = [
+        text.height * per_unit
+        for chip in chips
+        for text in (chip.number, chip.piece)
+        if text is not None
+    ]
+    return max(MIN_LABEL_PX * 1.03 / h for h in heights)
 
 
 def _alias(part: str, name: str) -> Any:
@@ -284,15 +312,18 @@ class LookupStage(Stage):
         Every size comes from the frame and the strings to show: the largest
         font (:func:`fit_font`) at which three grid-wide blocks (grid,
         corridor, output) and the labels fit across, and the grid's rows fit
-        down. A copied row leaves its grid row to the right, moves up or down
-        inside the empty corridor and slides into its output row from the
-        left, so it never crosses a number; output labels sit right of the
-        block for the same reason.
+        down. A tall table packs its rows closer (down to
+        :data:`_PITCHES`, in digit heights a row) and draws each hidden range as
+        a thin band before its numbers drop under the readable size; a short
+        one gets taller cells, up to :data:`_MAX_PITCH`, to use the screen.
+        A copied row leaves its grid row to the right, moves up or down inside
+        the empty corridor and slides into its output row from the left, so
+        it never crosses a number; output labels sit right of the block for
+        the same reason.
         """
         from embedviz.render.mobjects import OutputBlock
 
         board, theme, cells = self.board, self.theme, self.cells
-        final = board.beats[-1]
         window = board.beats[0].window
         frame = frame_regions()
         value_chars = max(len(c.text) for c in cells.values() if c.kind in ("weight", "output"))
@@ -302,15 +333,23 @@ class LookupStage(Stage):
             (c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index
         )
         chips = [self.make_chip(cell, CHIP_FONT) for cell in chip_cells]
-        chip_h = max(chip.height for chip in chips)
         lane = max(chip.width for chip in chips) + 0.12
+        chip_label = SansText("token IDs", HEADING_FONT, theme.muted)
 
-        # Vertical bands, top down: title, chips, the chips' travel lane, titles, grid.
+        # Vertical bands, top down: title, chips (one lane, or two around the
+        # travel lane), the chips' travel lane, titles, grid.
         self.title.move_to(xyz(0, frame.title_y))
-        title_bottom = self.title.get_bottom()[1]
-        chips_y = title_bottom - SPACE - chip_h / 2
-        lane_y = chips_y - chip_h - SPACE
-        heading_y = lane_y - chip_h / 2 - SPACE - HEADING_FONT * 0.006
+        chips_top = self.title.get_bottom()[1] - SPACE
+        lanes = ChipLane.lanes_needed(
+            chips, chip_label, frame.right - frame.left, readable_scale(chips)
+        )
+        chip_lane = self.chip_lane
+        chip_lane.set_chips(chips, chip_label)
+        chips_bottom = chip_lane.arrange(chips_top, frame.left, frame.right, lanes)
+        assert chip_lane.lane_y is not None
+        chip_h = max(chip.height for chip in chips)
+        band_bottom = min(chips_bottom, chip_lane.lane_y - chip_h / 2)
+        heading_y = band_bottom - SPACE - HEADING_FONT * 0.006
         bottom = -1.05 if board.printed is not None else frame.legend_top - SPACE
 
         # Output labels: the position, then the ID tag, its piece and an equality mark.
@@ -326,33 +365,63 @@ class LookupStage(Stage):
         )
         # Gaps between the block, the position, the tag (and its padding), piece and mark.
         labels_fixed = 0.15 + 0.1 + 0.12 + 0.08 + 0.1
-        grid_rows = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps)
         per_font_w = grid_width_per_font(value_chars, len(window.cols), len(window.col_gaps))
         label_per_font = char_advance(1.0) * LABEL_RATIO
         fixed = lane + 0.2 + 2 * CORRIDOR_MARGIN + labels_fixed
-        region = heading_y - 0.2 - bottom
-        rows_down = max(grid_rows, len(positions)) + 0.75
+        region = heading_y - _HEADING_GAP - bottom
+        compact = bool(window.row_gaps)
+        gap_chars = max([len(gap.label) for gap in window.row_gaps] or [0])
+        min_label_font = font_for_px(MIN_LABEL_PX) * 1.03
+
+        def gap_font(font: float) -> float:
+            # Readable, but never above the row numbers: a table too big for
+            # the frame shrinks its bands' labels along with its numbers.
+            return min(max(min_label_font, 0.55 * font), font * LABEL_RATIO)
+
+        def left_labels(font: float) -> float:
+            # Row numbers; a thin band's label may run over them, not into the chips' lane.
+            row_label_w = char_advance(font * LABEL_RATIO) * row_chars
+            if not compact:
+                return row_label_w
+            overflow = char_advance(gap_font(font)) * gap_chars - per_font_w * font
+            return max(row_label_w, overflow - 0.2)
 
         def across(font: float) -> float:
-            return fixed + font * (3 * per_font_w + label_per_font * (row_chars + label_chars))
+            rest = font * (3 * per_font_w + label_per_font * label_chars)
+            return fixed + left_labels(font) + rest
 
-        def fits(font: float) -> bool:
-            return (
-                across(font) <= frame.right - frame.left
-                and digit_height(font) * 2.0 * rows_down <= region
+        def down(font: float, pitch: float) -> float:
+            cell = digit_height(font) * pitch
+            band = gap_band_height(gap_font(font)) if compact else cell * GAP_ROW_PITCH
+            grid = len(window.rows) * cell + len(window.row_gaps) * band
+            return 0.75 * cell + max(grid, len(positions) * cell)
+
+        def fits(font: float, pitch: float) -> bool:
+            return across(font) <= frame.right - frame.left and down(font, pitch) <= region
+
+        readable = font_for_px(MIN_NUMBER_PX) * 1.005
+
+        def fit_at(pitch: float) -> float:
+            return fit_font(lambda f: fits(f, pitch), largest=MAX_NUMBER_FONT, precision=1e-3)
+
+        choices = [(fit_at(p), p) for p in _PITCHES]
+        font, pitch = next(((f, p) for f, p in choices if f >= readable), max(choices))
+        if pitch == _PITCHES[0]:
+            # Room to spare below: taller cells fill it.
+            pitch = fit_font(
+                lambda p: fits(font, p), largest=_MAX_PITCH, smallest=pitch, precision=0.01
             )
-
-        font = fit_font(fits, largest=MAX_NUMBER_FONT, precision=1e-9)
-        metrics = grid_metrics_at(font, value_chars)
+        metrics = grid_metrics_at(
+            font, value_chars, pitch, gap_label_font=gap_font(font) if compact else None
+        )
         self.metrics = metrics
         panel = GridPanel.from_board(self.scene, board, cells, metrics, theme)
-        body_w = panel.grid.width_of_body if panel.grid is not None else 0.0
-        row_label_w = char_advance(font * LABEL_RATIO) * row_chars
+        assert panel.grid is not None
+        body_w = panel.grid.width_of_body
         corridor_w = body_w + 2 * CORRIDOR_MARGIN
-        total = fixed + row_label_w + 3 * body_w + label_per_font * font * label_chars
-        slack = max(0.0, frame.right - frame.left - total)
-        body_left = frame.left + slack / 2 + lane + row_label_w + 0.2
-        body_top = heading_y - 0.2 - metrics.cell_height * 0.75
+        slack = max(0.0, frame.right - frame.left - across(font))
+        body_left = frame.left + slack / 2 + lane + left_labels(font) + 0.2
+        body_top = heading_y - _HEADING_GAP - metrics.cell_height * 0.75
         panel.place(body_left, body_top, heading_y=heading_y)
         self._set_part("grid_panel", panel)
         self.row_copy.grid_panel = panel
@@ -375,29 +444,61 @@ class LookupStage(Stage):
             out.title = SansText("output", HEADING_FONT, theme.output)
             out.title.move_to(xyz(0, heading_y)).align_to(out.output.body, LEFT)
             self._build_tags(positions)
+            # A grid narrower than its title: the title gives way before the output's.
+            assert panel.title is not None
+            room = out.title.get_left()[0] - 2 * SPACE - panel.title.get_left()[0]
+            if panel.title.width > room:
+                left = panel.title.get_left()[0]
+                panel.title.scale_to_fit_width(room).align_to(xyz(left, 0), LEFT)
 
-        chip_row = VGroup(*chips).arrange(RIGHT, buff=0.18)
-        label = SansText("token IDs", HEADING_FONT, theme.muted)
-        room = frame.right - out_left
-        if chip_row.width + label.width + 0.3 > room:
-            room = frame.right - frame.left - label.width - 0.3
-            chip_row.move_to(xyz(0, chips_y)).align_to(xyz(frame.right, 0), RIGHT)
-        else:
-            chip_row.move_to(xyz(0, chips_y)).align_to(xyz(out_left, 0), LEFT)
-            chip_row.shift(xyz(label.width + 0.3, 0))
-        if chip_row.width > room:
-            chip_row.scale_to_fit_width(room).align_to(xyz(frame.right, 0), RIGHT)
-        label.next_to(chip_row, LEFT, buff=0.3)
-        self.chip_lane.set_chips(chips, label)
-        self.chip_lane.mark_homes()
-        self.chip_lane.lane_y = lane_y
+        # The column a walking chip comes down, left of the row numbers.
+        clear_left = body_left - 0.18 - panel.grid.label_width - 0.12
+        chip_lane.arrange(
+            chips_top,
+            frame.left,
+            frame.right,
+            lanes,
+            align_left=out_left,
+            clear_left=clear_left,
+        )
         if board.printed is not None:
-            self._layout_print(board, final)
+            self._layout_print_below(board)
 
     def _build_tags(self, positions: list[tuple[int, ...]], font: float | None = None) -> None:
         """Build each output row's provenance: its ID in the chip colour, piece, equality."""
         font = self.metrics.font_size * LABEL_RATIO if font is None else font
         self.output_panel.build_tags(positions, self.cells, font, self.pieces)
+
+    def _layout_print_below(self, board: Storyboard) -> None:
+        """Put the call and its print under the grid, clear of the legend's row.
+
+        The font is the largest (:func:`fit_font`, up to 22) at which the
+        print's widest line fits across the frame and its last line (with the
+        outline the ``grad_fn`` beat draws) stays above the legend.
+        """
+        assert board.printed is not None
+        frame = frame_regions()
+        panel = self.grid_panel
+        lowest = [m.get_bottom()[1] for m in (panel.grid, panel.dtype_note) if m is not None]
+        top = min(lowest) - 2 * SPACE
+        floor = frame.legend_top + SPACE
+        width = max(len(t) for t in board.printed.split("\n"))
+        probe_font = 20.0
+        probe = PrintPanel.from_board(self.scene, board, self.theme, probe_font)
+        assert probe.code is not None
+        assert probe.printed is not None
+        # Heights grow with the font; the buff between the call and the print does not.
+        per_font = (probe.code.height + probe.printed.height) / probe_font
+
+        def fits(font: float) -> bool:
+            across = char_advance(font) * (width + 1) <= frame.right - frame.left
+            return across and top - per_font * font - _PRINT_BUFF - 0.1 >= floor
+
+        font = fit_font(fits, largest=22.0, smallest=NOTE_FONT)
+        printed = PrintPanel.from_board(self.scene, board, self.theme, font)
+        assert printed.code is not None
+        printed.place(frame.left, top - printed.code.height / 2, buff=_PRINT_BUFF)
+        self._set_part("print_panel", printed)
 
     def _layout_print(self, board: Storyboard, final: Beat) -> None:
         assert board.printed is not None
