@@ -25,29 +25,52 @@ The parts:
   chip home. Beat: ``lookup``.
 
 A new stage composes parts like this (see
-:class:`~embedviz.render.stages.zero_based.ZeroBasedStage`)::
+:class:`~embedviz.render.stages.zero_based.ZeroBasedStage` for a whole one)::
 
     @register_stage
     class MyStage(Stage):
         layout = "my_layout"
 
         def build(self) -> None:
-            metrics = grid_metrics_at(font, value_chars)      # sizes from the frame
-            self.grid_panel = self.add_part(
-                GridPanel.from_board(self.scene, self.board, self.cells, metrics, self.theme)
-            )
-            self.grid_panel.place(body_left, body_top)       # grid, title, note, legend
-            self.chip_lane = self.add_part(ChipLane(self.scene, self.theme))
-            self.chip_lane.set_chips(chips)
-            self.chip_lane.arrange(...)                      # one lane or two
+            # 1. Sizes from the frame: fit_font over what must fit.
+            font = fit_font(lambda f: ..., largest=MAX_NUMBER_FONT)
+            metrics = grid_metrics_at(font, value_chars)
+            # 2. Build each part, place it, and compose it into the stage.
+            grid = GridPanel.from_board(self.scene, self.board, self.cells, metrics, self.theme)
+            grid.place(body_left, body_top, heading_y=heading_y)  # title, note, legend too
+            self.grid_panel = self.add_part(grid)
+            chips = ChipLane(self.scene, self.theme)
+            chips.set_chips([self.make_chip(c) for c in id_cells], SansText("token IDs", ...))
+            chips.arrange(top, frame.left, frame.right, lanes=1)  # or 2: see lanes_needed
+            self.chip_lane = self.add_part(chips)
+            # An output block, a print or the row-copy motion are parts too:
+            # OutputPanel (predict/reveal/shape), PrintPanel (print/grad_fn),
+            # RowCopy(self.scene, self.theme, grid, chips, output, self.cells) (lookup).
 
-        def beat_intro(self, beat):                        # the stage's own beats
-            return make_reveal_animation(self.intro_mobjects())
+        # 3. Only beats that use several parts, or the stage's own mobjects, go here.
+        def beat_intro(self, beat: Beat) -> Animation:
+            return make_reveal_animation(self.intro_mobjects())  # title + parts' intro()
 
-        def beat_my_action(self, beat): ...
+        def beat_my_action(self, beat: Beat) -> Animation: ...
+
+    # count_rows and dim need no code on the stage: Stage.animate finds
+    # GridPanel.beat_count_rows / beat_dim among the parts.
 
 Only beats that need several parts at once belong on the stage; everything
 else is a part's handler, found by :meth:`~embedviz.render.stage.Stage.animate`.
+
+Converting a stage that still subclasses
+:class:`~embedviz.render.stages.lookup.LookupStage`: inherit
+:class:`~embedviz.render.stage.Stage` instead; build the parts you used
+through the old names (``self.grid``, ``self.chips``, ``self.output``,
+``self.tags``, ...: on ``LookupStage`` they are aliases of ``grid_panel.grid``,
+``chip_lane.chips``, ``output_panel.output``, ``output_panel.tags``, ...) and
+``add_part`` them; delete the beat handlers the parts now play (``count_rows``,
+``dim``, ``predict``, ``reveal``, ``shape``, ``print``, ``grad_fn``, and
+``lookup`` when ``RowCopy`` fits) and write ``beat_intro`` on the stage. The
+older shared arrangement (grid left, chips and output right) is
+:func:`~embedviz.render.stages.lookup.classic_layout`. Layout numbers come from
+:mod:`embedviz.render.layout` (``frame_regions``, ``fit_font``, named sizes).
 """
 
 from __future__ import annotations
@@ -80,7 +103,7 @@ from embedviz.render.animations import (
     make_reveal_animation,
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
-from embedviz.render.layout import HEADING_FONT, LABEL_RATIO, NOTE_FONT, place_legend
+from embedviz.render.layout import HEADING_FONT, NOTE_FONT, place_legend
 from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
@@ -665,8 +688,3 @@ class RowCopy(Component):
             lane_y=lane.lane_y,
             provenance=[tag] if tag is not None else [],
         )
-
-
-def tag_font(metrics: GridMetrics) -> float:
-    """Return the font size of output labels and tags for a grid's sizes."""
-    return metrics.font_size * LABEL_RATIO
