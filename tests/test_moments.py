@@ -120,7 +120,8 @@ def _lifting_off(a: TextSample, b: TextSample, texts: list[TextSample]) -> bool:
 
 def check_moment(sample: MomentSample) -> list[str]:
     """Return every rule the sample breaks, one line each."""
-    where = f"{sample.beat.name} at alpha {sample.alpha:g}"
+    step = f" of step {sample.step + 1}" if sample.step else ""
+    where = f"{sample.beat.name} at alpha {sample.alpha:g}{step}"
     problems: list[str] = []
     texts = _visible(sample)
     for text in texts:
