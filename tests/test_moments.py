@@ -55,15 +55,7 @@ CASES: list[Any] = [
             "to narrow",
         ),
     ),
-    pytest.param(
-        "SequenceLookup",
-        None,  # MiniLM with a 12-token sentence
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="issue 10: 12 word-piece chips need two lanes and the gap bands must be "
-            "compacted before numbers reach 15 px",
-        ),
-    ),
+    ("SequenceLookup", None),  # MiniLM with a 12-token sentence
     # Still to do (issue 10): these stages' own motions cross other numbers mid-flight.
     *[
         pytest.param(
