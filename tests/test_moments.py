@@ -104,7 +104,16 @@ def _lifting_off(a: TextSample, b: TextSample, texts: list[TextSample]) -> bool:
     if moving.cell is None or still.cell is None:
         # A copied number sliding over its own row's elision mark (under the strip).
         if moving.cell is None:
-            return False
+            # The strip's own elision mark sliding over its source row's numbers.
+            assert still.cell is not None
+            if still.cell[0] != "weight":
+                return False
+            row = still.cell[1][0]
+            copied = any(
+                t.in_strip and t.cell is not None and t.cell[0] == "weight" and t.cell[1][0] == row
+                for t in texts
+            )
+            return copied and _on_row(moving, row, texts)
         return moving.cell[0] == "weight" and _on_row(still, moving.cell[1][0], texts)
     same_row = moving.cell[0] == still.cell[0] == "weight"
     return same_row and moving.cell[1][0] == still.cell[1][0]
@@ -185,3 +194,20 @@ def test_the_checks_can_fail() -> None:
     assert any("overlaps" in p for p in problems)
     assert any("under 15" in p for p in problems)
     assert any("not on one line" in p for p in problems)
+
+
+def test_a_strip_mark_may_cross_only_its_own_row() -> None:
+    """A travelling elision mark over its source row's number is lifting off; over another, not."""
+    from embedviz.story.model import Beat, Window
+
+    beat = Beat("b", "lookup", "", 1.0, 1.0, None, Window((0,), (0,)), (), None, ())
+    row = np.array([[0.0, 0.0], [1.0, 0.2]])
+    right, a_little = np.array([3.0, 0.0]), np.array([0.5, 0.0])
+    source = TextSample("1.0000", "number", ("weight", (3, 1)), row, 16.0, 1.0, False)
+    copied = TextSample("1.0000", "number", ("weight", (3, 1)), row + right, 16.0, 1.0, True)
+    mark = TextSample("\u2026", "label", None, row + a_little, 16.0, 1.0, True)
+    assert not check_moment(MomentSample(beat, 0.5, [source, copied, mark], []))
+    # The same mark over a row that is not the one being copied overlaps it.
+    other = TextSample("2.0000", "number", ("weight", (4, 1)), row, 16.0, 1.0, False)
+    problems = check_moment(MomentSample(beat, 0.5, [other, copied, mark], []))
+    assert any("overlaps" in p for p in problems)
