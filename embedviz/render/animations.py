@@ -7,7 +7,7 @@ the size of the mobjects it copies and interpolates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -42,6 +42,7 @@ __all__ = [
     "make_carry_numbers_animation",
     "make_copy_row_animation",
     "make_count_rows_animation",
+    "make_deferred_animation",
     "make_dim_rows_animation",
     "make_lookup_animation",
     "make_return_animation",
@@ -428,6 +429,64 @@ class _CarryNumbers(Animation):
     def clean_up_from_scene(self, scene: Scene) -> None:
         scene.remove(self.strip)
         scene.add(*self.targets)
+
+
+def make_deferred_animation(build: Callable[[], Animation], run_time: float = 1.0) -> Animation:
+    """Build an animation only when it starts, inside a :class:`~manim.Succession`.
+
+    manim puts every mobject of a play's non-introducing animations (a
+    ``FadeOut``, a ``Transform``) on screen when the play begins, so a later
+    step's mobjects would show, at full opacity, before their turn. Wrapped,
+    a step touches nothing until it starts.
+
+    Parameters
+    ----------
+    build
+        Returns the animation, when it starts.
+    run_time
+        Seconds (relative to its neighbours in a succession).
+
+    Returns
+    -------
+    Animation
+        The wrapper.
+    """
+    return _Deferred(build, run_time=run_time)
+
+
+class _Deferred(Animation):
+    """Plays the animation ``build`` returns, built when this one begins."""
+
+    def __init__(self, build: Callable[[], Animation], **kwargs: Any) -> None:
+        super().__init__(VMobject(), rate_func=linear, introducer=True, **kwargs)
+        self.build = build
+        self.inner: Animation | None = None
+        self.scene_ref: Scene | None = None
+
+    def _setup_scene(self, scene: Scene) -> None:
+        self.scene_ref = scene
+
+    def begin(self) -> None:
+        self.inner = self.build()
+        if self.scene_ref is not None:
+            self.inner._setup_scene(self.scene_ref)
+        self.inner.begin()
+
+    def interpolate(self, alpha: float) -> None:
+        if self.inner is not None:
+            self.inner.interpolate(alpha)
+
+    def update_mobjects(self, dt: float) -> None:
+        if self.inner is not None:
+            self.inner.update_mobjects(dt)
+
+    def finish(self) -> None:
+        if self.inner is not None:
+            self.inner.finish()
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        if self.inner is not None:
+            self.inner.clean_up_from_scene(scene)
 
 
 def make_lookup_animation(
