@@ -47,6 +47,7 @@ CASES: list[Any] = [
     ("BatchLookup", {}),
     ("ParameterCount", {}),
     ("PositionBlindness", {}),
+    ("TrainingNudge", {}),
     pytest.param(
         "BatchLookup",
         {"ids": "7,0,7,9,2;5,5,1,0,2;9,3,4,4,0", "vocab": 10, "dim": 5},
@@ -76,7 +77,6 @@ CASES: list[Any] = [
         for name, options, why in (
             ("LargeVocabLookup", {}, "the copy crosses the output block; no corridor yet"),
             ("OneHotEquivalence", {}, "terms and columns are transforms over their sources"),
-            ("TrainingNudge", {}, "the scatter-add flies numbers over the sum panel"),
         )
     ],
 ]
