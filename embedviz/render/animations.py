@@ -21,6 +21,7 @@ from manim import (
     Indicate,
     LaggedStart,
     ManimColor,
+    Mobject,
     Rectangle,
     Scene,
     Succession,
@@ -44,6 +45,7 @@ __all__ = [
     "make_count_rows_animation",
     "make_deferred_animation",
     "make_dim_rows_animation",
+    "make_fade_out_later",
     "make_lookup_animation",
     "make_return_animation",
     "make_reveal_animation",
@@ -309,7 +311,7 @@ class _CarryRow(Animation):
 
 def make_carry_numbers_animation(
     sources: Sequence[VMobject],
-    targets: Sequence[VMobject],
+    targets: Sequence[Mobject],
     route: Sequence[np.ndarray] = (),
     theme: Theme = DARK,
     *,
@@ -354,7 +356,7 @@ class _CarryNumbers(Animation):
     def __init__(
         self,
         sources: Sequence[VMobject],
-        targets: Sequence[VMobject],
+        targets: Sequence[Mobject],
         route: Sequence[np.ndarray],
         theme: Theme,
         take: bool,
@@ -452,6 +454,29 @@ def make_deferred_animation(build: Callable[[], Animation], run_time: float = 1.
         The wrapper.
     """
     return _Deferred(build, run_time=run_time)
+
+
+def make_fade_out_later(mobjects: Sequence[VMobject], run_time: float = 1.0) -> Animation:
+    """Fade mobjects out as a later step of a succession, untouched until then.
+
+    Parameters
+    ----------
+    mobjects
+        What leaves.
+    run_time
+        Seconds (relative to its neighbours in a succession).
+
+    Returns
+    -------
+    Animation
+        A :func:`make_deferred_animation` of their fade-outs.
+    """
+    gone = list(mobjects)
+
+    def build() -> Animation:
+        return AnimationGroup(*[FadeOut(mobject) for mobject in gone])
+
+    return make_deferred_animation(build, run_time)
 
 
 class _Deferred(Animation):

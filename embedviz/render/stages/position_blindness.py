@@ -32,7 +32,7 @@ from manim import (
     Wait,
 )
 
-from embedviz.render.animations import make_carry_numbers_animation, make_deferred_animation
+from embedviz.render.animations import make_carry_numbers_animation, make_fade_out_later
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import fit_font, frame_regions
@@ -457,12 +457,7 @@ class PositionStage(LookupStage):
                 AnimationGroup(*[FadeIn(m) for m in addends]),
                 AnimationGroup(FadeIn(rule), FadeIn(names[2]), *[FadeIn(n) for n in worked]),
                 Wait(run_time=0.4),
-                make_deferred_animation(
-                    lambda gone=[*addends, rule, names[2]]: AnimationGroup(
-                        *[FadeOut(m) for m in gone]
-                    ),
-                    run_time=0.4,
-                ),
+                make_fade_out_later([*addends, rule, names[2]], run_time=0.4),
                 make_carry_numbers_animation(worked, sums, (), theme, take=True, run_time=0.9),
             ]
         return Succession(*steps)

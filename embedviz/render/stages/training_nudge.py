@@ -35,7 +35,7 @@ from manim import (
 
 from embedviz.render.animations import (
     make_carry_numbers_animation,
-    make_deferred_animation,
+    make_fade_out_later,
     make_reveal_animation,
 )
 from embedviz.render.formula import FormulaText
@@ -624,7 +624,7 @@ class TrainingStage(Stage):
             if len(positions) == 1:
                 moving = staged[0]
                 steps.append(AnimationGroup(*reveal))
-                leaving: list[VMobject] = boxes
+                leaving: list[VMobject] = list(boxes)
             else:
                 moving = self._staged(targets, len(positions))
                 rule_y = self._staging_y(len(positions)) + self.plan.metrics.cell_height / 2
@@ -653,10 +653,7 @@ class TrainingStage(Stage):
                 leaving = [*boxes, *[n for numbers in staged for n in numbers], rule, *names]
             route = [xyz(targets[0].get_center()[0], moving[0].get_center()[1])]
             steps += [
-                make_deferred_animation(
-                    lambda gone=leaving: AnimationGroup(*[FadeOut(m) for m in gone]),
-                    run_time=0.3,
-                ),
+                make_fade_out_later(leaving, run_time=0.3),
                 make_carry_numbers_animation(moving, targets, route, theme, take=True),
             ]
         # Every other row gets exactly zero; the elision marks come with them.
