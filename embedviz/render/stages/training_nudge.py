@@ -575,9 +575,24 @@ class TrainingStage(Stage):
         top = self.weights.body.get_bottom()[1] - _SUM_GAP - _TITLE_HEIGHT
         return float(top - (order + 0.5) * self.plan.metrics.cell_height)
 
-    def _staged(self, numbers: Sequence[NumberText], order: int) -> list[NumberText]:
-        """Copy numbers into staging row ``order``, under the weights' columns."""
-        rights = [n.slot_corners()[1][0] for n in self._weight_row(0)]
+    def _staging_shift(self, rows: int) -> float:
+        """Return how far left of the weights' columns ``rows`` staging rows must sit.
+
+        Under the weights' columns when they end above the colour legend;
+        otherwise moved left, clear of it.
+        """
+        if self.legend is None:
+            return 0.0
+        bottom = self._staging_y(rows - 1) - self.plan.metrics.cell_height / 2
+        if bottom >= self.legend.get_top()[1] + 0.1:
+            return 0.0
+        return min(0.0, float(self.legend.get_left()[0] - 0.3 - self.weights.body.get_right()[0]))
+
+    def _staged(
+        self, numbers: Sequence[NumberText], order: int, shift: float = 0.0
+    ) -> list[NumberText]:
+        """Copy numbers into staging row ``order``, under the weights' columns (and ``shift``)."""
+        rights = [n.slot_corners()[1][0] + shift for n in self._weight_row(0)]
         y = self._staging_y(order)
         return [
             number.copy().shift(
@@ -613,9 +628,11 @@ class TrainingStage(Stage):
             chips = by_row[row]
             positions = [chip.number.cell.index[0] for chip in chips]
             targets = self.gradient.row_cells(row)
-            staged = [self._staged(self._weight_row(p), k) for k, p in enumerate(positions)]
+            rows = len(positions) + (1 if len(positions) > 1 else 0)
+            dx = self._staging_shift(rows)
+            staged = [self._staged(self._weight_row(p), k, dx) for k, p in enumerate(positions)]
             boxes = [self._row_outline(p) for p in positions]
-            names_right = self.weights.body.get_left()[0] - 0.18
+            names_right = self.weights.body.get_left()[0] - 0.18 + dx
             shown: list[VMobject] = [*boxes, *[n for numbers in staged for n in numbers]]
             reveal: list[Animation] = [
                 *[Indicate(chip, scale_factor=1.2, color=theme.highlight) for chip in chips],
@@ -626,10 +643,12 @@ class TrainingStage(Stage):
                 steps.append(AnimationGroup(*reveal))
                 leaving: list[VMobject] = list(boxes)
             else:
-                moving = self._staged(targets, len(positions))
+                moving = self._staged(targets, len(positions), dx)
                 rule_y = self._staging_y(len(positions)) + self.plan.metrics.cell_height / 2
                 body = self.weights.body
-                rule = Line(xyz(body.get_left()[0], rule_y), xyz(body.get_right()[0], rule_y))
+                rule = Line(
+                    xyz(body.get_left()[0] + dx, rule_y), xyz(body.get_right()[0] + dx, rule_y)
+                )
                 rule.set_stroke(theme.text, width=2)
                 position_cells = {c.index[0]: c for c in self._cells_of("position")}
                 names = VGroup(
@@ -714,7 +733,8 @@ class TrainingStage(Stage):
             # The old value rolls up and out as the new one rolls in: a morph
             # between two strings of digits would be unreadable halfway.
             lift = UP * _roll_distance(old)
-            changes.append(AnimationGroup(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
+            # One after the other: the two values never stand over each other.
+            changes.append(Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
         rows = sorted({c.index[0] for c in updated})
         pulses = [
             Indicate(VGroup(*self.gradient.row_cells(row)), scale_factor=1.1, color=self.theme.chip)
