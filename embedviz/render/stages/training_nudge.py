@@ -601,6 +601,17 @@ class TrainingStage(Stage):
             for number, right in zip(numbers, rights, strict=True)
         ]
 
+    def _staged_marks(self, order: int, shift: float) -> list[LabelText]:
+        """Copy the weights' elision marks of one row into staging row ``order``."""
+        y = self._weight_row(0)[0].get_center()[1]
+        marks = [
+            m
+            for m in self.weights.body
+            if isinstance(m, LabelText) and abs(m.get_center()[1] - y) < 1e-6
+        ]
+        dy = self._staging_y(order) - y
+        return [m.copy().shift(xyz(shift, dy)) for m in marks]
+
     def _row_outline(self, position: int) -> Rectangle:
         numbers = self._weight_row(position)
         box = Rectangle(width=self.weights.body.width + 0.1, height=numbers[0].height * 2.1)
@@ -624,6 +635,7 @@ class TrainingStage(Stage):
             by_row.setdefault(int(chip.number.cell.value), []).append(chip)
         steps: list[Animation] = [frame]
         small = self.plan.metrics.font_size * _LABEL_SCALE
+        landed: list[VMobject] = []
         for row in sorted(by_row):
             chips = by_row[row]
             positions = [chip.number.cell.index[0] for chip in chips]
@@ -631,19 +643,27 @@ class TrainingStage(Stage):
             rows = len(positions) + (1 if len(positions) > 1 else 0)
             dx = self._staging_shift(rows)
             staged = [self._staged(self._weight_row(p), k, dx) for k, p in enumerate(positions)]
+            marks = [self._staged_marks(k, dx) for k in range(len(positions) + 1)]
+            staged_all = [m for k in range(len(positions)) for m in [*staged[k], *marks[k]]]
             boxes = [self._row_outline(p) for p in positions]
             names_right = self.weights.body.get_left()[0] - 0.18 + dx
-            shown: list[VMobject] = [*boxes, *[n for numbers in staged for n in numbers]]
+            shown: list[VMobject] = [*boxes, *staged_all]
             reveal: list[Animation] = [
                 *[Indicate(chip, scale_factor=1.2, color=theme.highlight) for chip in chips],
                 *[FadeIn(m) for m in shown],
             ]
+            row_y = targets[0].get_center()[1]
+            row_marks = [
+                m
+                for m in self.gradient.dots
+                if isinstance(m, LabelText) and abs(m.get_center()[1] - row_y) < 1e-6
+            ]
             if len(positions) == 1:
-                moving = staged[0]
+                moving: list[VMobject] = [*staged[0], *marks[0]]
                 steps.append(AnimationGroup(*reveal))
                 leaving: list[VMobject] = list(boxes)
             else:
-                moving = self._staged(targets, len(positions), dx)
+                moving = [*self._staged(targets, len(positions), dx), *marks[-1]]
                 rule_y = self._staging_y(len(positions)) + self.plan.metrics.cell_height / 2
                 body = self.weights.body
                 rule = Line(
@@ -669,16 +689,19 @@ class TrainingStage(Stage):
                     AnimationGroup(FadeIn(rule), FadeIn(names[-1]), *[FadeIn(n) for n in moving]),
                     Wait(run_time=0.4),
                 ]
-                leaving = [*boxes, *[n for numbers in staged for n in numbers], rule, *names]
+                leaving = [*boxes, *staged_all, rule, *names]
             route = [xyz(targets[0].get_center()[0], moving[0].get_center()[1])]
             steps += [
                 make_fade_out_later(leaving, run_time=0.3),
-                make_carry_numbers_animation(moving, targets, route, theme, take=True),
+                make_carry_numbers_animation(
+                    moving, [*targets, *row_marks], route, theme, take=True
+                ),
             ]
+            landed += row_marks
         # Every other row gets exactly zero; the elision marks come with them.
         steps.append(
             AnimationGroup(
-                FadeIn(self.gradient.dots),
+                *[FadeIn(m) for m in self.gradient.dots if not any(m is n for n in landed)],
                 *[FadeIn(zero) for zero in self.gradient.zero_cells()],
             )
         )
