@@ -202,6 +202,15 @@ class PositionStage(LookupStage):
         for block, x in ((self.pe_block, pe_left), (self.sum_block, sum_left)):
             block.shift(xyz(x, body_top) - block.body.get_corner(UP + LEFT))
         self.pe_numbers = self._block_numbers(self.pe_block, self.pe_kind)
+        # The sum block's rows get their elision marks when their sums land
+        # (each rising sum carries its own): none is drawn in an empty row.
+        self.sum_marks: dict[tuple[int, ...], list[LabelText]] = {}
+        top = self.sum_block.body.get_top()[1]
+        for mark in [m for m in self.sum_block.body if isinstance(m, LabelText)]:
+            self.sum_block.body.remove(mark)
+            for position, row_y in self.sum_block.row_y.items():
+                if abs(mark.get_center()[1] - (top + row_y)) < 1e-6:
+                    self.sum_marks.setdefault(position, []).append(mark)
         self.sum_numbers = self._block_numbers(self.sum_block, self.sum_kind)
         self.pe_col_labels = VGroup()
         for kind, col, x in self.pe_block.col_slots:
@@ -437,7 +446,12 @@ class PositionStage(LookupStage):
                 )
                 for k, row in enumerate((tokens, self.pe_numbers[position]))
             ]
-            worked = [n.copy().shift(xyz(0, dy - 2 * cell_h)) for n in sums]
+            row_marks = self.sum_marks.get(position, [])
+            for k, row_group in enumerate(rows):
+                row_group.add(*[m.copy().shift(xyz(0, dy - k * cell_h)) for m in row_marks])
+            worked: list[VMobject] = [
+                n.copy().shift(xyz(0, dy - 2 * cell_h)) for n in [*sums, *row_marks]
+            ]
             position_cell = self.cells[("position", position)]
             names = VGroup(
                 mono_line(["E[", chip.number.cell, "]"], small, [theme.output] * 3),
@@ -458,7 +472,9 @@ class PositionStage(LookupStage):
                 AnimationGroup(FadeIn(rule), FadeIn(names[2]), *[FadeIn(n) for n in worked]),
                 Wait(run_time=0.4),
                 make_fade_out_later([*addends, rule, names[2]], run_time=0.4),
-                make_carry_numbers_animation(worked, sums, (), theme, take=True, run_time=0.9),
+                make_carry_numbers_animation(
+                    worked, [*sums, *row_marks], (), theme, take=True, run_time=0.9
+                ),
             ]
         return Succession(*steps)
 
