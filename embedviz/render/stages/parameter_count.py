@@ -412,7 +412,8 @@ class ParameterCountStage(Stage):
         """Pick out the chip's row and copy it: values move, nothing is computed.
 
         The row's values travel as one strip: down the block's empty rows to
-        the panel's lookup line, then right onto it, landing at the same spacing.
+        the panel's lookup line, then right onto it, landing at the same spacing
+        beside ``E[id] =``.
         """
         start = self.band_values[0].get_center()
         end = self.copied_values[0].get_center()
@@ -420,8 +421,10 @@ class ParameterCountStage(Stage):
         return Succession(
             FadeIn(self.chip, shift=0.3 * RIGHT),
             AnimationGroup(Create(self.band), FadeIn(self.band_values)),
+            # The values themselves travel (each is drawn once): the band stays
+            # outlined in the block, where they came from.
             make_carry_numbers_animation(
-                list(self.band_values), self.copied_values, route, self.theme
+                list(self.band_values), self.copied_values, route, self.theme, take=True
             ),
             AnimationGroup(FadeIn(self.strip), FadeIn(self.strip_label), FadeIn(self.lookup_facts)),
         )
