@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -32,20 +33,28 @@ from manim import (
     Wait,
 )
 
-from embedviz.render.animations import make_carry_numbers_animation, make_fade_out_later
+from embedviz.render.animations import (
+    make_carry_numbers_animation,
+    make_fade_out_later,
+    make_reveal_animation,
+)
+from embedviz.render.components import ChipLane, GridPanel, OutputPanel
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import fit_font, frame_regions
 from embedviz.render.mobjects import (
+    ColourLegend,
     GridMetrics,
+    MatrixGrid,
     OutputBlock,
     ShapeLabel,
+    TokenChip,
     char_advance,
     xyz,
 )
-from embedviz.render.stage import register_stage
+from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.batch import make_batch_lookup_animation
-from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.stages.lookup import classic_layout
 from embedviz.render.stages.zero_based import mono_line
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Window
@@ -121,20 +130,95 @@ def _row_box(block: OutputBlock, position: tuple[int, ...], colour: str) -> Rect
 
 
 @register_stage
-class PositionStage(LookupStage):
-    """The lookup layout, then token vectors + position vectors = sums."""
+class PositionStage(Stage):
+    """The lookup layout, then token vectors + position vectors = sums.
+
+    Composed of the kit's parts (:mod:`embedviz.render.components`): a
+    :class:`~embedviz.render.components.GridPanel`, a
+    :class:`~embedviz.render.components.ChipLane` and an
+    :class:`~embedviz.render.components.OutputPanel`, in the classic lookup
+    arrangement (:func:`~embedviz.render.stages.lookup.classic_layout`). Every
+    beat of this story moves several parts at once, so the beats are the
+    stage's own.
+    """
 
     layout = "position_blindness"
 
+    grid_panel: GridPanel
+    chip_lane: ChipLane
+    output_panel: OutputPanel
+
     def build(self) -> None:
         """Lay out both arrangements: the lookup now, the sum for later."""
-        super().build()
+        chip_cells = sorted(
+            (c for c in self.cells.values() if c.kind == "token_id"), key=lambda c: c.index
+        )
+        chips = [self.make_chip(cell, 24) for cell in chip_cells]
+        laid = classic_layout(self.scene, self.board, self.cells, self.theme, chips)
+        self.metrics = laid.metrics
+        self.grid_panel = self.add_part(laid.grid)
+        self.chip_lane = self.add_part(laid.chips)
+        self.output_panel = self.add_part(laid.output)
         cells = self.cells
         self.pe_kind = next(k for k in _PE_KINDS if any(c.kind == k for c in cells.values()))
         self.sum_kind = next(k for k in _SUM_KINDS if any(c.kind == k for c in cells.values()))
         self.positions = sorted(c.index for c in cells.values() if c.kind == "position")
         self.token_numbers: list[NumberText] = []
         self._plan_second_layout()
+
+    # -- the parts' pieces -----------------------------------------------------------
+    @property
+    def grid(self) -> MatrixGrid:
+        """The matrix grid (the grid panel's)."""
+        grid = self.grid_panel.grid
+        assert grid is not None
+        return grid
+
+    @property
+    def grid_title(self) -> VGroup:
+        """The grid's title (the grid panel's)."""
+        title = self.grid_panel.title
+        assert title is not None
+        return title
+
+    @property
+    def legend(self) -> ColourLegend | None:
+        """The colour legend, if any (the grid panel's)."""
+        return self.grid_panel.legend
+
+    @property
+    def chips(self) -> list[TokenChip]:
+        """The input chips (the chip lane's)."""
+        return self.chip_lane.chips
+
+    @property
+    def chip_homes(self) -> list[np.ndarray]:
+        """Where each chip rests in the input line (the chip lane's)."""
+        return self.chip_lane.homes
+
+    @property
+    def chips_label(self) -> SansText:
+        """``token IDs`` (the chip lane's)."""
+        label = self.chip_lane.label
+        assert label is not None
+        return label
+
+    @property
+    def output(self) -> OutputBlock:
+        """The lookup's output block (the output panel's)."""
+        output = self.output_panel.output
+        assert output is not None
+        return output
+
+    @property
+    def output_title(self) -> SansText:
+        """``output`` (the output panel's)."""
+        title = self.output_panel.title
+        assert title is not None
+        return title
+
+    def _output_cells(self, position: tuple[int, ...]) -> list[NumberText]:
+        return self.output_panel.output_cells(position, self.cells)
 
     # -- the second arrangement ----------------------------------------------------
     def _plan_second_layout(self) -> None:
@@ -287,6 +371,10 @@ class PositionStage(LookupStage):
         return numbers
 
     # -- beat handlers -------------------------------------------------------------
+    def beat_intro(self, beat: Beat) -> Animation:
+        """Show the title, the grid panel and the input chips."""
+        return make_reveal_animation(self.intro_mobjects())
+
     def beat_lookup_all(self, beat: Beat) -> Animation:
         """Look every ID up, one after another, into the output block."""
         assert self.output is not None
