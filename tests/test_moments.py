@@ -42,6 +42,8 @@ CASES: list[Any] = [
     ("SequenceLookup", {}),
     ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
+    ("OneHotEquivalence", {}),
+    ("OneHotEquivalence", {"ids": "4821", "vocab": 50257, "dim": 768}),
     ("SequenceLookup", {"theme": "light"}),
     ("ZeroBasedIndexing", {}),
     ("BatchLookup", {}),
@@ -73,7 +75,6 @@ CASES: list[Any] = [
         )
         for name, options, why in (
             ("LargeVocabLookup", {}, "the copy crosses the output block; no corridor yet"),
-            ("OneHotEquivalence", {}, "terms and columns are transforms over their sources"),
             ("ParameterCount", {}, "the count line's numbers slide over each other"),
             ("TrainingNudge", {}, "the scatter-add flies numbers over the sum panel"),
             ("PositionBlindness", {}, "the add step moves numbers over the other blocks"),
