@@ -875,15 +875,20 @@ class OneHotStage(Stage):
         )
 
     def beat_columns(self, beat: Beat) -> Animation:
-        """Clear the terms; the column box steps along, each column's sum lands likewise."""
+        """Clear the terms; the column box moves on, and each column's sum lands likewise.
+
+        The box hops from column to column (fading out and in, so its edges
+        never sweep across the numbers), and the column's value at row ``i``
+        lights up as the product's entry appears.
+        """
         row = self.token
-        box = self.column_box
         others = sorted(col for col in self.product_cells if col != self.term_column)
         leaving = [*self.terms.pieces()]
         steps: list[Animation] = []
+        box = self.column_box
         for col in others:
-            label = _column_label(self.grid, col)
-            steps.append(_slide_to(box, xyz(float(label.get_x()), float(box.get_y()))))
+            following = _column_box(self.grid, col, self.theme)
+            steps.append(AnimationGroup(FadeOut(box), FadeIn(following)))
             steps.append(
                 AnimationGroup(
                     Indicate(
@@ -892,6 +897,7 @@ class OneHotStage(Stage):
                     FadeIn(self.product_cells[col]),
                 )
             )
+            box = following
         if not steps:
             steps.append(Indicate(self.product_cells[self.term_column], color=self.theme.output))
         return Succession(
