@@ -635,7 +635,7 @@ class OneHotStage(Stage):
             SansText("embedding matrix E", HEADING_FONT, theme.muted),
             ShapeLabel(size_cells, HEADING_FONT, theme.muted),
         ).arrange(RIGHT, buff=0.25)
-        if self.grid_title.width > self.grid.body.width + _PANEL_GAP:
+        if self.grid_title.width > self.grid.body.width + _PANEL_GAP / 2:
             # A long shape would run into the panel: name the matrix by its letter.
             self.grid_title = VGroup(
                 SansText("E", HEADING_FONT, theme.muted),
