@@ -721,11 +721,22 @@ class OneHotStage(Stage):
         self.formula.next_to(self.lookup_title, DOWN, buff=0.3).align_to(
             xyz(layout.panel_left, 0), LEFT
         )
-        cost_top = float(self.formula.get_bottom()[1]) - 0.35
-        self.cost = self._fit_cost(
-            gpt2_name, copy_unit, panel_width, cost_top - (frame.legend_top + 2 * SPACE)
+        # The costs go under the formula, or under the grid when a short grid
+        # leaves more room there (they appear after the comparison, apart).
+        floor = frame.legend_top + 2 * SPACE
+        panel_top = float(self.formula.get_bottom()[1]) - 0.35
+        beside = self._fit_cost(gpt2_name, copy_unit, panel_width, panel_top - floor)
+        under_top = min(float(self.strip_shape.get_bottom()[1]), float(self.grid.get_bottom()[1]))
+        under_top -= 0.35
+        under = self._fit_cost(
+            gpt2_name, copy_unit, layout.panel_left - _PANEL_GAP - frame.left, under_top - floor
         )
-        self.cost.shift(xyz(layout.panel_left, cost_top) - self.cost.get_corner(UP + LEFT))
+        if under.font_size > beside.font_size + 0.5:
+            self.cost = under
+            self.cost.shift(xyz(frame.left, under_top) - self.cost.get_corner(UP + LEFT))
+        else:
+            self.cost = beside
+            self.cost.shift(xyz(layout.panel_left, panel_top) - self.cost.get_corner(UP + LEFT))
         self._centre()
 
     def _fit_formula(self, source: str, width: float, height: float) -> FormulaText:
@@ -764,7 +775,10 @@ class OneHotStage(Stage):
         return build(stacked, False)
 
     def _centre(self) -> None:
-        """Shift the whole layout sideways so the free space is split evenly."""
+        """Shift the whole layout sideways so the free space is split evenly.
+
+        The legend keeps its one fixed place, whatever the layout.
+        """
         frame = frame_regions()
         parts: list[VMobject] = [
             self.grid,
@@ -774,7 +788,6 @@ class OneHotStage(Stage):
             self.strip_shape,
             *self.chips,
             self.chips_label,
-            *([self.legend] if self.legend is not None else []),
             *([self.dtype_note] if self.dtype_note is not None else []),
             self.product_title,
             self.product,
