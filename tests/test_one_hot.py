@@ -418,3 +418,23 @@ def test_the_typeset_product_shows_from_the_comparison_on_clear_of_other_text(
             width = min(high[0], other_high[0]) - max(low[0], other_low[0])
             height = min(high[1], other_high[1]) - max(low[1], other_low[1])
             assert width <= 0.01 or height <= 0.01, f"{checkpoint.beat.name}: over {text!r}"
+
+
+def test_the_stage_is_composed_of_parts() -> None:
+    from embedviz.render.components import ChipLane, GridPanel
+    from embedviz.render.stage import Stage
+    from embedviz.render.stages.lookup import LookupStage
+    from embedviz.render.stages.one_hot import CostPart
+
+    stage = _stage(SceneOptions())
+    assert isinstance(stage, Stage)
+    assert not isinstance(stage, LookupStage)
+    kinds = [type(part) for part in stage.parts]
+    assert kinds == [ChipLane, GridPanel, CostPart]
+    assert stage.grid is stage.grid_panel.grid
+    assert stage.chips == stage.chip_lane.chips
+    # The cost beats are the cost part's; the stage has no handler of its own.
+    assert not hasattr(type(stage), "beat_cost")
+    for name in ("cost", "copy"):
+        beat = next(b for b in stage.board.beats if b.name == name)
+        assert stage.animate(beat) is not None

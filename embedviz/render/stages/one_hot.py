@@ -3,8 +3,15 @@
 Left to right: the one-hot vector drawn on its side (entry ``k`` level with
 row ``k``, hidden entries labelled to its left), the matrix grid, and a panel
 that holds the product row, the terms of one column while they are summed,
-then the looked-up row under the product, the typeset product with its
-shapes, and the cost of each way.
+then the looked-up row under the product, the typeset product and the cost
+of each way.
+
+The stage is composed of parts (:mod:`embedviz.render.components`): a
+:class:`~embedviz.render.components.GridPanel` (grid, title, dtype note,
+legend), a :class:`~embedviz.render.components.ChipLane` with the one token
+chip, and a :class:`CostPart` that plays the ``cost`` and ``copy`` beats. The
+beats that use several parts at once (the vector, the terms, the sum, the
+columns and the comparison) are the stage's own.
 
 Every motion is rigid and keeps clear of other text: the terms are written
 level with their rows while a band sweeps down the vector and the column
@@ -46,6 +53,7 @@ from manim import (
 from manim.utils.rate_functions import linear, smooth
 
 from embedviz.render.animations import make_copy_row_animation, make_reveal_animation
+from embedviz.render.components import ChipLane, GridPanel, dtype_note_text
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import (
@@ -59,7 +67,6 @@ from embedviz.render.layout import (
     SPACE,
     fit_font,
     frame_regions,
-    place_legend,
 )
 from embedviz.render.mobjects import (
     CELL_PAD_CHARS,
@@ -77,11 +84,11 @@ from embedviz.render.mobjects import (
     grid_metrics_at,
     xyz,
 )
-from embedviz.render.stage import Stage, register_stage
+from embedviz.render.stage import Component, Stage, StageHost, register_stage
 from embedviz.render.theme import Theme, value_colour
 from embedviz.story.model import Beat, NumberCell, Window
 
-__all__ = ["CostPanel", "OneHotStage", "OneHotStrip", "RowVector", "TermList"]
+__all__ = ["CostPanel", "CostPart", "OneHotStage", "OneHotStrip", "RowVector", "TermList"]
 
 # Where things sit below the frame's title line, in scene units.
 _CHIPS_DROP = 0.7  # the token chip and the product row's title
@@ -447,6 +454,36 @@ class CostPanel(VGroup):
         return max(name_width + 0.35 + value_width, lookup), max(0.3 + value_width, lookup)
 
 
+class CostPart(Component):
+    """The costs as a part of the stage, with their own beats: ``cost`` and ``copy``.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    theme
+        Colours.
+    panel
+        The costs, built and placed.
+    """
+
+    def __init__(self, host: StageHost, theme: Theme, panel: CostPanel) -> None:
+        super().__init__(host, theme)
+        self.panel = panel
+
+    def beat_cost(self, beat: Beat) -> Animation:
+        """Show the multiply-adds of the product, for this table and for GPT-2."""
+        panel = self.panel
+        return LaggedStart(
+            FadeIn(panel.header), *[FadeIn(e) for e in panel.entries[:2]], lag_ratio=0.4
+        )
+
+    def beat_copy(self, beat: Beat) -> Animation:
+        """Show that the lookup does none, and copies d numbers."""
+        panel = self.panel
+        return LaggedStart(FadeIn(panel.entries[2]), FadeIn(panel.copy_note), lag_ratio=0.5)
+
+
 class _Carry(Animation):
     """A copy of a number that leaves its place, travels a polyline, and lands.
 
@@ -600,16 +637,20 @@ class OneHotStage(Stage):
 
         # The token chip, top left: the ID that the vector below encodes.
         chips_y = frame.title_y - _CHIPS_DROP
-        self.chips = [self.make_chip(cells[("token_id", (0,))], CHIP_FONT)]
+        lane = ChipLane(self.scene, theme)
+        chip = self.make_chip(cells[("token_id", (0,))], CHIP_FONT)
         self.chips_label = SansText("token ID", 20, theme.muted)
-        self.chips_label.move_to(xyz(0, chips_y)).align_to(xyz(frame.left, 0), LEFT)
-        self.chips[0].next_to(self.chips_label, RIGHT, buff=0.3)
+        lane.set_chips([chip], self.chips_label)
+        chips_bottom = lane.arrange(
+            chips_y + chip.height / 2, frame.left, frame.right, lanes=1, align_left=frame.left
+        )
+        self.chip_lane = self.add_part(lane)
+        self.chips = lane.chips
         # A table stored in another dtype (bf16, fp16) says so above the grid's title.
-        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
-        self.dtype_note = LabelText(note, NOTE_FONT, theme.muted) if note else None
-        ceiling = float(self.chips[0].get_bottom()[1]) - SPACE
-        if self.dtype_note is not None:
-            ceiling -= self.dtype_note.height + 0.1
+        ceiling = chips_bottom - SPACE
+        note = dtype_note_text(board)
+        if note is not None:
+            ceiling -= LabelText(note, NOTE_FONT, theme.muted).height + 0.1
 
         def plan(font: float) -> _Plan:
             return _plan(
@@ -627,24 +668,24 @@ class OneHotStage(Stage):
         scale = board.value_scale
         grid_top = layout.grid_top
 
-        # The grid, its title and the one-hot vector, on the left.
-        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
-        self.grid.shift(xyz(layout.grid_left, grid_top) - self.grid.body.get_corner(UP + LEFT))
-        size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
-        self.grid_title = VGroup(
-            SansText("embedding matrix E", HEADING_FONT, theme.muted),
-            ShapeLabel(size_cells, HEADING_FONT, theme.muted),
-        ).arrange(RIGHT, buff=0.25)
-        if self.grid_title.width > self.grid.body.width + _PANEL_GAP / 2:
+        # The grid panel (grid, title, dtype note above it, legend) and the
+        # one-hot vector, on the left.
+        panel = GridPanel.from_board(self.scene, board, cells, metrics, theme)
+        assert panel.grid is not None
+        assert panel.title is not None
+        if panel.title.width > panel.grid.body.width + _PANEL_GAP / 2:
             # A long shape would run into the panel: name the matrix by its letter.
-            self.grid_title = VGroup(
+            size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
+            panel.title = VGroup(
                 SansText("E", HEADING_FONT, theme.muted),
                 ShapeLabel(size_cells, HEADING_FONT, theme.muted),
             ).arrange(RIGHT, buff=0.25)
-        self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
-        self.grid_title.align_to(self.grid.body, LEFT)
-        if self.dtype_note is not None:
-            self.dtype_note.next_to(self.grid_title, UP, buff=0.1).align_to(self.grid_title, LEFT)
+        panel.place(layout.grid_left, grid_top, note_below=False)
+        self.grid_panel = self.add_part(panel)
+        self.grid: MatrixGrid = panel.grid
+        self.grid_title: VGroup = panel.title
+        self.dtype_note: LabelText | None = panel.dtype_note
+        self.legend: ColourLegend | None = panel.legend
         entries = {c.index[0]: c for c in cells.values() if c.kind == "one_hot"}
         self.strip = OneHotStrip(window, entries, strip_gaps, metrics, theme)
         self.strip.shift(
@@ -662,12 +703,6 @@ class OneHotStage(Stage):
         self.strip_shape = ShapeLabel(one_hot_sizes, NOTE_FONT, theme.muted)
         self.strip_shape.next_to(self.strip.body, DOWN, buff=0.15)
         self.strip_shape.align_to(self.strip.body, LEFT)
-
-        legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        self.legend: ColourLegend | None = None
-        if legend_cells:
-            self.legend = ColourLegend(legend_cells, NOTE_FONT, theme)
-            place_legend(self.legend)
 
         # The panel: the product row, then its terms or the lookup row and the costs.
         product_sizes = [cells[("product_size", (axis,))] for axis in (0, 1)]
@@ -732,11 +767,12 @@ class OneHotStage(Stage):
             gpt2_name, copy_unit, layout.panel_left - _PANEL_GAP - frame.left, under_top - floor
         )
         if under.font_size > beside.font_size + 0.5:
-            self.cost = under
-            self.cost.shift(xyz(frame.left, under_top) - self.cost.get_corner(UP + LEFT))
+            under.shift(xyz(frame.left, under_top) - under.get_corner(UP + LEFT))
+            self.cost_part = self.add_part(CostPart(self.scene, theme, under))
         else:
-            self.cost = beside
-            self.cost.shift(xyz(layout.panel_left, panel_top) - self.cost.get_corner(UP + LEFT))
+            beside.shift(xyz(layout.panel_left, panel_top) - beside.get_corner(UP + LEFT))
+            self.cost_part = self.add_part(CostPart(self.scene, theme, beside))
+        self.cost = self.cost_part.panel
         self._centre()
 
     def _fit_formula(self, source: str, width: float, height: float) -> FormulaText:
@@ -804,21 +840,13 @@ class OneHotStage(Stage):
         left = float(everything.get_left()[0])
         right = float(everything.get_right()[0])
         everything.shift(xyz(((frame.right - right) - (left - frame.left)) / 2, 0))
+        self.chip_lane.mark_homes()
 
     # -- beat handlers -----------------------------------------------------------
 
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the grid, the token chip and the legend."""
-        parts: list[VMobject] = [
-            self.title,
-            self.grid,
-            self.grid_title,
-            *self.chips,
-            self.chips_label,
-            *([self.legend] if self.legend is not None else []),
-            *([self.dtype_note] if self.dtype_note is not None else []),
-        ]
-        return make_reveal_animation(parts)
+        """Show the title, the grid panel and the token chip."""
+        return make_reveal_animation(self.intro_mobjects())
 
     def beat_one_hot(self, beat: Beat) -> Animation:
         """Stand the one-hot vector beside the grid; pulse its single 1."""
@@ -951,16 +979,6 @@ class OneHotStage(Stage):
             ),
             FadeIn(self.formula, shift=0.15 * UP),
         )
-
-    def beat_cost(self, beat: Beat) -> Animation:
-        """Show the multiply-adds of the product, for this table and for GPT-2."""
-        return LaggedStart(
-            FadeIn(self.cost.header), *[FadeIn(e) for e in self.cost.entries[:2]], lag_ratio=0.4
-        )
-
-    def beat_copy(self, beat: Beat) -> Animation:
-        """Show that the lookup does none, and copies d numbers."""
-        return LaggedStart(FadeIn(self.cost.entries[2]), FadeIn(self.cost.copy_note), lag_ratio=0.5)
 
     def _appear(self, backdrop: VMobject) -> Animation:
         """Fade in a row that numbers will land on during the same beat.
