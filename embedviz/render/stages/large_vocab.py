@@ -129,17 +129,18 @@ def _enlarge_gap_labels(grid: MatrixGrid) -> None:
             item[0].next_to(label, LEFT, buff=0.15)
 
 
-def _ellipsis(font_size: float, colour: str) -> VGroup:
-    """Draw an elided column's mark (…) as three dots.
+def _ellipsis(font_size: float, colour: str) -> VMobject:
+    """Draw an elided column's mark (…) as three dots, in one outline.
 
     A row's mark travels in its copy and lands with it, and is drawn, not
     typeset: it is not a number or label that anything could be read as.
     """
     step = char_advance(font_size) * 0.3
     radius = digit_height(font_size) * 0.09
-    return VGroup(
-        *[Dot(xyz(k * step, 0), radius=radius, color=colour, stroke_width=0) for k in (-1, 0, 1)]
-    )
+    mark = VMobject()
+    for k in (-1, 0, 1):
+        mark.append_points(Dot(xyz(k * step, 0), radius=radius).points)
+    return mark.set_fill(colour, opacity=1.0).set_stroke(width=0)
 
 
 def _dot_marks(grid: MatrixGrid) -> None:
@@ -194,6 +195,19 @@ class _Item:
     applied: float = 0.0  # the sheet offset the mobject is drawn at
     labels: dict[tuple[int, int], VGroup] = field(default_factory=dict)
     opacities: list[tuple[VMobject, float, float]] = field(default_factory=list)
+    stashed: list[np.ndarray] = field(default_factory=list)  # outlines while out of view
+
+
+def _stash(item: _Item, hide: bool) -> None:
+    """Take a row's outlines away while it is out of its band, or give them back."""
+    if hide and not item.stashed:
+        item.stashed = [part.points for part, _, _ in item.opacities]
+        for part, _, _ in item.opacities:
+            part.points = np.zeros((0, 3))
+    elif not hide and item.stashed:
+        for (part, _, _), points in zip(item.opacities, item.stashed, strict=True):
+            part.points = points
+        item.stashed = []
 
 
 def _items(window: Window) -> list[tuple[str, int, Gap | None]]:
@@ -265,7 +279,8 @@ class ScrollingGrid(MatrixGrid):
 
     def body_height(self, window: Window) -> float:
         """Return how tall the grid's outline is for a window."""
-        return float(self._layout(window).body.height)
+        pitch = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps)
+        return float(self.metrics.cell_height * pitch)
 
     def row_depth(self, window: Window, row: int) -> float:
         """Return how far below the outline's top a row's centre is in a window.
@@ -397,7 +412,10 @@ class _SheetScroll(Animation):
     """
 
     def __init__(self, grid: ScrollingGrid, **kwargs: Any) -> None:
-        super().__init__(grid, rate_func=smooth, run_time=_SCROLL_TIME, **kwargs)
+        # Only the outline and the rows move: the rest of the grid stays in
+        # the frame's static image (manim redraws every animated part each frame).
+        self.moving = VGroup()
+        super().__init__(self.moving, rate_func=smooth, run_time=_SCROLL_TIME, **kwargs)
         self.grid = grid
         self.items: list[_Item] = []
         self.prefix: list[int] = []
@@ -493,6 +511,13 @@ class _SheetScroll(Animation):
         scroll.old_gaps = list(grid.gap_rows)
         scroll.leaving, _ = grid._adopt(new, target)
         scroll.body_parts = [part.copy() for part in grid.body.submobjects]
+        # The fixed rows too: the outline is redrawn over the static image, and
+        # must not hide them.
+        groups: list[VGroup] = [
+            grid.rows_by_index[row] for row in [*scroll.prefix, *scroll.suffix_rows]
+        ]
+        groups += [item.mobject for item in scroll.items]
+        scroll.moving.add(grid.body, *[part for group in groups for part in group.submobjects])
         return scroll
 
     def create_starting_mobject(self) -> VMobject:
@@ -519,6 +544,7 @@ class _SheetScroll(Animation):
                     for part in item.mobject.family_members_with_points()
                     if isinstance(part, VMobject)
                 ]
+        self._build_body()
         super().begin()
 
     def _offset_and_bottom(self, alpha: float) -> tuple[float, float]:
@@ -542,9 +568,13 @@ class _SheetScroll(Animation):
         for item in self.items:
             if item.kind != "row":
                 continue
+            seen = self._seen(item, offset, bottom)
+            # A row out of the band has no outline for that frame: nothing to draw.
+            _stash(item, hide=seen <= 0)
+            if seen <= 0:
+                continue
             item.mobject.shift(UP * (offset - item.applied))
             item.applied = offset
-            seen = self._seen(item, offset, bottom)
             for part, fill, stroke in item.opacities:
                 part.set_fill(opacity=fill * seen, family=False)
                 part.set_stroke(opacity=stroke * seen, family=False)
@@ -571,19 +601,30 @@ class _SheetScroll(Animation):
         item.pad = max(0.0, (item.height - label.height) / 2)
         seen = self._seen(item, offset, bottom)
         content.set_opacity(seen)
-        item.mobject.submobjects = [content]
+        item.mobject.submobjects = [content] if seen > 0 else []
+
+    def _build_body(self) -> None:
+        """Make the outline's parts once: its box, its upright lines and a pool of flat ones."""
+        grid = self.grid
+        lines = [part for part in self.body_parts[1:] if isinstance(part, Line)]
+        flat = [line for line in lines if abs(line.get_start()[1] - line.get_end()[1]) < 1e-9]
+        self.background = self.body_parts[0].copy()
+        self.upright = [line.copy() for line in lines if line not in flat]
+        template = flat[0] if flat else Line(stroke_width=0.8, color=grid.theme.cell_stroke)
+        count = len(self.prefix) + len(self.items) + len(self.suffix)
+        self.pool = [template.copy() for _ in range(count)]
+        for part in [self.background, *self.upright, *self.pool]:
+            part.set_z_index(_BODY_Z)
+        grid.body.submobjects = [self.background, *self.upright, *self.pool]
 
     def _draw_body(self, offset: float, bottom: float) -> None:
         """Redraw the outline: its bottom follows the band, separators follow the sheet."""
-        grid = self.grid
-        height = grid.metrics.cell_height
-        top = float(grid.body.get_top()[1])
-        left, right = float(grid.body.get_left()[0]), float(grid.body.get_right()[0])
+        height = self.grid.metrics.cell_height
+        top = float(self.background.get_top()[1])
+        left, right = float(self.background.get_left()[0]), float(self.background.get_right()[0])
         low = bottom - len(self.suffix) * height
-        background = self.body_parts[0].copy()
-        background.stretch_to_fit_height(top - low).move_to(
-            xyz((left + right) / 2, (top + low) / 2)
-        )
+        self.background.stretch_to_fit_height(top - low)
+        self.background.move_to(xyz((left + right) / 2, (top + low) / 2))
         ys = [self.view_top + k * height for k in range(len(self.prefix))]
         for item in self.items:
             y = self.view_top - (item.top + item.height - offset)
@@ -591,20 +632,13 @@ class _SheetScroll(Animation):
                 ys.append(y)
         if self.suffix:
             ys += [bottom - k * height for k in range(len(self.suffix))]
-        parts: list[VMobject] = [background]
-        lines = [part for part in self.body_parts[1:] if isinstance(part, Line)]
-        flat = [line for line in lines if abs(line.get_start()[1] - line.get_end()[1]) < 1e-9]
-        upright = [line for line in lines if line not in flat]
-        for line in upright:
+        for line in self.upright:
             x = float(line.get_start()[0])
-            parts.append(line.copy().put_start_and_end_on(xyz(x, top), xyz(x, low)))
-        template = flat[0] if flat else Line(stroke_width=0.8, color=grid.theme.cell_stroke)
-        for y in ys:
-            if low + 1e-6 < y < top - 1e-6:
-                parts.append(template.copy().put_start_and_end_on(xyz(left, y), xyz(right, y)))
-        for part in parts:
-            part.set_z_index(_BODY_Z)
-        grid.body.submobjects = parts
+            line.put_start_and_end_on(xyz(x, top), xyz(x, low))
+        ys = [y for y in ys if low + 1e-6 < y < top - 1e-6]
+        for line, y in zip(self.pool, ys, strict=False):
+            line.put_start_and_end_on(xyz(left, y), xyz(right, y))
+        self.grid.body.submobjects = [self.background, *self.upright, *self.pool[: len(ys)]]
 
     def clean_up_from_scene(self, scene: Scene) -> None:
         super().clean_up_from_scene(scene)
@@ -612,6 +646,9 @@ class _SheetScroll(Animation):
         scene.remove(*_leaves(self.leaving))
         scene.remove(*_leaves([item.mobject for item in self.items if item.kind == "gap"]))
         for item in self.items:
+            _stash(item, hide=False)
+            item.mobject.shift(UP * (self.offsets[1] - item.applied))
+            item.applied = self.offsets[1]
             for part, fill, stroke in item.opacities:
                 part.set_fill(opacity=fill, family=False)
                 part.set_stroke(opacity=stroke, family=False)
@@ -882,7 +919,7 @@ class LargeVocabStage(LookupStage):
             cell.set_z_index(_LANDED_Z)
         return cells
 
-    def _output_marks(self, position: tuple[int, ...]) -> list[VGroup]:
+    def _output_marks(self, position: tuple[int, ...]) -> list[VMobject]:
         """Return the elision marks of an output row (a copied row brings its own)."""
         assert self.output is not None
         output, metrics = self.output, self.metrics
