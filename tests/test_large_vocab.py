@@ -314,7 +314,7 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
             if isinstance(m, SansText) and m.original_text in ("token IDs", "output")
         ]
         fixed.append(("title", _box(stage.title)))
-        fixed += [("grid title", _box(stage.grid_title))]
+        fixed += [("grid title", _box(stage.grid_panel.title))]
         frames.append(
             _Frame(
                 moment.beat.name,
@@ -397,6 +397,41 @@ def test_chips_and_copies_cross_nothing(watched: list[_Frame]) -> None:
                 inside = np.all(number[0] >= strip[0] - 1e-6) and np.all(number[1] <= strip[1])
                 # Only the row it is landing in may lie under it, as it lands.
                 assert inside or not _meets(strip, number), f"{where}: a copy crosses a row"
+
+
+class _Host:
+    """The narrow part of a scene a stage may use, with nothing behind it."""
+
+    def __init__(self) -> None:
+        self.mobjects: list[Any] = []
+        self.caption: Any = None
+
+    def add(self, *mobjects: Any) -> None:
+        self.mobjects.extend(mobjects)
+
+    def bring_to_front(self, *mobjects: Any) -> None:
+        self.add(*mobjects)
+
+
+def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
+    from embedviz.render.components import ChipLane, GridPanel, OutputPanel
+    from embedviz.render.stages.large_vocab import LargeVocabStage, ScrollingGrid
+    from embedviz.render.stages.lookup import LookupStage
+    from embedviz.render.theme import DARK
+
+    board = _build(tmp_path)
+    stage = LargeVocabStage(_Host(), board, DARK)
+    assert not isinstance(stage, LookupStage)
+    assert [type(part) for part in stage.parts] == [ChipLane, GridPanel, OutputPanel]
+    assert isinstance(stage.grid_panel.grid, ScrollingGrid)
+    assert stage.chips == stage.chip_lane.chips
+    assert len(stage.chips) == len(stage.output_panel.tags) == len(DEFAULT_SENTENCE)
+    # The shape beat is the output panel's; the scroll is the stage's own.
+    shape = next(beat for beat in board.beats if beat.action == "shape")
+    assert stage.output_panel.handler("shape") is not None
+    assert getattr(type(stage), "beat_shape", None) is None
+    assert stage.animate(shape) is not None
+    assert stage.output_panel.shape_label is not None
 
 
 # -- parity with PyTorch -------------------------------------------------------------

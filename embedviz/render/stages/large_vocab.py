@@ -55,6 +55,7 @@ from embedviz.render.animations import (
     make_reveal_animation,
     make_walk_animation,
 )
+from embedviz.render.components import ChipLane, GridPanel, OutputPanel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import (
     CHIP_FONT,
@@ -75,14 +76,14 @@ from embedviz.render.mobjects import (
     MatrixGrid,
     OutputBlock,
     ShapeLabel,
+    TokenChip,
     char_advance,
     digit_height,
     grid_metrics_at,
     grid_width_per_font,
     xyz,
 )
-from embedviz.render.stage import register_stage
-from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.stage import Stage, register_stage
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, Gap, NumberCell, Window
 from embedviz.story.window import hidden_ranges
@@ -658,8 +659,16 @@ class _SheetScroll(Animation):
 
 
 @register_stage
-class LargeVocabStage(LookupStage):
-    """A scrolling grid, the sentence's chips in one line, and its output block."""
+class LargeVocabStage(Stage):
+    """A scrolling grid, the sentence's chips in one line, and its output block.
+
+    Composed of a :class:`~embedviz.render.components.GridPanel` (its grid a
+    :class:`ScrollingGrid`), a :class:`~embedviz.render.components.ChipLane`
+    and an :class:`~embedviz.render.components.OutputPanel` (which plays the
+    ``shape`` beat); the scroll bar, the parameter count and the beats that
+    move between the parts (the scroll, the lookups, the rest of the
+    sentence) are the stage's own.
+    """
 
     layout = "large_vocab"
 
@@ -668,37 +677,38 @@ class LargeVocabStage(LookupStage):
         board, theme, cells = self.board, self.theme, self.cells
         frame = frame_regions()
         window = board.beats[0].window
-        self.tags: dict[tuple[int, ...], VGroup] = {}
-        self.shape_label: ShapeLabel | None = None
-        self.dtype_note = None
         self.positions = sorted(index for kind, index in cells if kind == "position")
+        self.chip_lane = self.add_part(ChipLane(self.scene, theme))
+        self.grid_panel = self.add_part(GridPanel(self.scene, theme))
+        self.output_panel = self.add_part(OutputPanel(self.scene, theme))
 
         # Bands from the top: the title, the chips, the chips' travel lane, the headings.
         chip_cells = sorted(
             (c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index
         )
-        self.chips = [self.make_chip(cell, CHIP_FONT) for cell in chip_cells]
-        self.chips_label = SansText("token IDs", HEADING_FONT, theme.muted)
-        chip_row = VGroup(*self.chips).arrange(RIGHT, buff=0.16)
-        room = frame.right - frame.left - self.chips_label.width - 0.3
+        chips = [self.make_chip(cell, CHIP_FONT) for cell in chip_cells]
+        label = SansText("token IDs", HEADING_FONT, theme.muted)
+        self.chip_lane.set_chips(chips, label)
+        chip_row = VGroup(*chips).arrange(RIGHT, buff=0.16)
+        room = frame.right - frame.left - label.width - 0.3
         if chip_row.width > room:
             chip_row.scale_to_fit_width(room)
-        chip_h = max(chip.height for chip in self.chips)
-        lane = max(chip.width for chip in self.chips)
+        chip_h = max(chip.height for chip in chips)
+        lane = max(chip.width for chip in chips)
         chips_y = self.title.get_bottom()[1] - SPACE - chip_h / 2
-        self.travel_lane_y = chips_y - chip_h - SPACE
-        self.chip_line = VGroup(self.chips_label, chip_row).arrange(RIGHT, buff=0.3)
-        self.chip_line.move_to(xyz(0, chips_y))
-        self.chip_homes = [chip.get_center().copy() for chip in self.chips]
+        lane_y = chips_y - chip_h - SPACE
+        self.chip_lane.lane_y = lane_y
+        VGroup(label, chip_row).arrange(RIGHT, buff=0.3).move_to(xyz(0, chips_y))
+        self.chip_lane.mark_homes()
 
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
-        self.grid_title = VGroup(
+        grid_title = VGroup(
             SansText("embedding matrix E", HEADING_FONT, theme.muted),
             ShapeLabel(size_cells, HEADING_FONT, theme.muted),
         ).arrange(RIGHT, buff=0.25)
-        self.output_title = SansText("output", HEADING_FONT, theme.output)
-        heading_h = max(self.grid_title.height, self.output_title.height)
-        heading_y = self.travel_lane_y - chip_h / 2 - SPACE - heading_h / 2
+        output_title = SansText("output", HEADING_FONT, theme.output)
+        heading_h = max(grid_title.height, output_title.height)
+        heading_y = lane_y - chip_h / 2 - SPACE - heading_h / 2
         output_top = heading_y - heading_h / 2 - SPACE
         self.params = VGroup(
             SansText("V \u00d7 d =", 20, theme.muted),
@@ -706,9 +716,9 @@ class LargeVocabStage(LookupStage):
             SansText("parameters", 20, theme.muted),
         ).arrange(RIGHT, buff=0.15)
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        self.legend = ColourLegend(legend_cells, NOTE_FONT, theme) if legend_cells else None
-        if self.legend is not None:
-            place_legend(self.legend)
+        legend = ColourLegend(legend_cells, NOTE_FONT, theme) if legend_cells else None
+        if legend is not None:
+            place_legend(legend)
 
         font, drop, slack = self._fit_font(lane, output_top)
         # Room left below (the numbers are as wide as fits): the tables sit
@@ -727,36 +737,71 @@ class LargeVocabStage(LookupStage):
         self.grid.shift(xyz(body_left, grid_top) - self.grid.body.get_corner(UP + LEFT))
         # The heading may not reach the output's: it shrinks to the grid's width if need be.
         room = body_w + _MAP_WIDTH + CORRIDOR_MARGIN - 3 * SPACE
-        if self.grid_title.width > room:
-            self.grid_title.scale_to_fit_width(room)
-        self.grid_title.move_to(xyz(0, heading_y)).align_to(self.grid.body, LEFT)
+        if grid_title.width > room:
+            grid_title.scale_to_fit_width(room)
+        grid_title.move_to(xyz(0, heading_y)).align_to(self.grid.body, LEFT)
+        panel = self.grid_panel
+        panel.grid, panel.title, panel.legend, panel.metrics = (
+            self.grid,
+            grid_title,
+            legend,
+            metrics,
+        )
 
         # The column-gap labels hang under the tallest window, clear of every scroll.
         windows = {beat.window for beat in board.beats}
         tallest = max(self.grid.body_height(w) for w in windows)
-        for label in self.grid.col_gap_labels:
-            label.shift(DOWN * (tallest - self.grid.body.height))
-        lowest = min(
-            [grid_top - tallest, *(label.get_bottom()[1] for label in self.grid.col_gap_labels)]
-        )
+        for gap_label in self.grid.col_gap_labels:
+            gap_label.shift(DOWN * (tallest - self.grid.body.height))
+        lowest = min([grid_top - tallest, *(g.get_bottom()[1] for g in self.grid.col_gap_labels)])
         self.params.next_to(xyz(0, lowest), DOWN, buff=0.2).align_to(self.grid.body, LEFT)
 
         out_left = body_left + body_w + _MAP_WIDTH + CORRIDOR_MARGIN
-        self.output = OutputBlock(
+        output = OutputBlock(
             self.positions, window, list(cells.values()), metrics, theme, scale, labels_right=True
         )
-        self.output.shift(xyz(out_left, output_top) - self.output.body.get_corner(UP + LEFT))
-        self.output_title.move_to(xyz(0, heading_y)).align_to(self.output.body, LEFT)
-        self._build_tags(self.positions)
-        widest = max([tag.get_right()[0] for tag in self.tags.values()] or [0.0])
+        output.shift(xyz(out_left, output_top) - output.body.get_corner(UP + LEFT))
+        output_title.move_to(xyz(0, heading_y)).align_to(output.body, LEFT)
+        out = self.output_panel
+        out.output, out.title = output, output_title
+        out.build_tags(self.positions, cells, font * LABEL_RATIO, self.pieces)
+        widest = max([tag.get_right()[0] for tag in out.tags.values()] or [0.0])
         if widest > frame.right:
             # Narrow IDs with text pieces: the tags give way before the numbers do.
-            room = frame.right - min(tag.get_left()[0] for tag in self.tags.values())
-            worst = max(tag.width for tag in self.tags.values())
-            self._build_tags(self.positions, font * LABEL_RATIO * room / worst)
+            room = frame.right - min(tag.get_left()[0] for tag in out.tags.values())
+            worst = max(tag.width for tag in out.tags.values())
+            out.build_tags(self.positions, cells, font * LABEL_RATIO * room / worst, self.pieces)
         # Output positions that have landed, in landing order.
         self.filled: list[tuple[int, ...]] = []
         self._build_minimap(body_left + body_w + _MAP_WIDTH / 2, tallest)
+
+    # -- the parts' pieces, by the names the beats use -----------------------------
+    @property
+    def chips(self) -> list[TokenChip]:
+        """The input chips, in order."""
+        return self.chip_lane.chips
+
+    @property
+    def chip_homes(self) -> list[np.ndarray]:
+        """Where each chip rests."""
+        return self.chip_lane.homes
+
+    @property
+    def travel_lane_y(self) -> float:
+        """The height of the clear lane under the chips that walking chips travel along."""
+        assert self.chip_lane.lane_y is not None
+        return self.chip_lane.lane_y
+
+    @property
+    def output(self) -> OutputBlock:
+        """The output block."""
+        assert self.output_panel.output is not None
+        return self.output_panel.output
+
+    @property
+    def tags(self) -> dict[tuple[int, ...], VGroup]:
+        """Each output row's provenance tag."""
+        return self.output_panel.tags
 
     # -- sizes -----------------------------------------------------------------
     def _value_chars(self) -> int:
@@ -881,17 +926,8 @@ class LargeVocabStage(LookupStage):
 
     # -- beat handlers ---------------------------------------------------------
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the grid with its gaps, and the sentence's chips."""
-        parts = [
-            self.title,
-            self.grid,
-            self.grid_title,
-            *self.chips,
-            self.chips_label,
-            self.minimap,
-            *([self.legend] if self.legend is not None else []),
-        ]
-        return make_reveal_animation(parts)
+        """Show the title, the grid with its gaps and scroll bar, and the sentence's chips."""
+        return make_reveal_animation([*self.intro_mobjects(), self.minimap])
 
     def beat_size(self, beat: Beat) -> Animation:
         """Show the parameter count and point at the gap labels."""
@@ -912,7 +948,7 @@ class LargeVocabStage(LookupStage):
         return AnimationGroup(chip, scroll, *self._map_scroll(beat))
 
     def _output_cells(self, position: tuple[int, ...]) -> list[NumberText]:
-        cells = super()._output_cells(position)
+        cells = self.output_panel.output_cells(position, self.cells)
         # Landed numbers are drawn above the output block's background, whenever
         # each was added to manim's scene list.
         for cell in cells:
@@ -921,7 +957,6 @@ class LargeVocabStage(LookupStage):
 
     def _output_marks(self, position: tuple[int, ...]) -> list[VMobject]:
         """Return the elision marks of an output row (a copied row brings its own)."""
-        assert self.output is not None
         output, metrics = self.output, self.metrics
         left, top = output.body.get_left()[0], output.body.get_top()[1]
         marks = []
@@ -991,13 +1026,12 @@ class LargeVocabStage(LookupStage):
 
     def beat_lookup(self, beat: Beat) -> Animation:
         """Reveal the output block while the first chip walks to its row and copies it."""
-        assert self.output is not None
-        reveal = make_reveal_animation([self.output, self.output_title])
+        assert self.output_panel.title is not None
+        reveal = make_reveal_animation([self.output, self.output_panel.title])
         return AnimationGroup(reveal, self._lookup_animation(beat))
 
     def beat_sentence(self, beat: Beat) -> Animation:
         """Point at the rest of the sentence and the output rows waiting for it."""
-        assert self.output is not None
         return AnimationGroup(
             Circumscribe(VGroup(*self.chips[1:]), color=self.theme.chip, buff=0.08),
             *[
