@@ -338,11 +338,8 @@ def watched() -> list[_Frame]:
     return _watch()
 
 
-@pytest.mark.slow
-def test_every_gap_label_names_the_rows_hidden_between_its_neighbours(
-    watched: list[_Frame],
-) -> None:
-    for frame in watched:
+def _check_gap_labels(frames: list[_Frame]) -> None:
+    for frame in frames:
         where = f"{frame.beat} at {frame.alpha}"
         numbers = [row for _, row in frame.rows]
         assert numbers == sorted(numbers), where  # rows read down in order
@@ -354,6 +351,25 @@ def test_every_gap_label_names_the_rows_hidden_between_its_neighbours(
             assert text == _label(first, last, "row"), where
         # One label per hidden range: never an old and a new one at once.
         assert len({text for _, text in frame.gaps}) == len(frame.gaps), where
+
+
+@pytest.mark.slow
+def test_every_gap_label_names_the_rows_hidden_between_its_neighbours(
+    watched: list[_Frame],
+) -> None:
+    _check_gap_labels(watched)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "ids",
+    [
+        "4821,4823,4819",  # overlapping views: rows fade out, move, then fade in
+        "50256,50000,2,1",  # to the last rows, then back to the top
+    ],
+)
+def test_gap_labels_stay_exact_on_other_journeys(ids: str) -> None:
+    _check_gap_labels(_watch({"ids": ids}))
 
 
 @pytest.mark.slow
