@@ -95,6 +95,7 @@ _LABEL_GAP = 0.18  # between a row's number and the grid (as MatrixGrid)
 _LANE_GAP = 0.12  # between a parked chip and the row numbers
 _MAP_WIDTH = 0.5  # the scroll bar's column, right of the grid
 _SCROLL_TIME = 1.2
+_CAPTION_HALF_HEIGHT = 0.36  # a two-line caption reaches this far above its centre line
 _BODY_Z = -1  # the grid's outline and background
 _LANDED_Z = 1  # numbers copied into the output block
 _DONE_OPACITY = 0.55  # a chip whose row has landed, as make_return_animation leaves it
@@ -861,7 +862,7 @@ class LargeVocabStage(Stage):
         outputs = len(self.positions)
         # Under the grid: the column-gap label, then the parameter count, above the caption.
         under = 0.12 + 0.2 + self.params.height
-        caption_top = frame.caption_y + 0.36
+        caption_top = frame.caption_y + _CAPTION_HALF_HEIGHT
 
         def room_below(font: float) -> float:
             cell = 2.0 * digit_height(font)
