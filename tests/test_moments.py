@@ -44,9 +44,13 @@ CASES: list[Any] = [
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
     ("OneHotEquivalence", {}),
     ("OneHotEquivalence", {"ids": "4821", "vocab": 50257, "dim": 768}),
+    ("LargeVocabLookup", {}),
     ("SequenceLookup", {"theme": "light"}),
     ("ZeroBasedIndexing", {}),
     ("BatchLookup", {}),
+    ("ParameterCount", {}),
+    ("PositionBlindness", {}),
+    ("TrainingNudge", {}),
     pytest.param(
         "BatchLookup",
         {"ids": "7,0,7,9,2;5,5,1,0,2;9,3,4,4,0", "vocab": 10, "dim": 5},
@@ -58,20 +62,6 @@ CASES: list[Any] = [
         ),
     ),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence
-    # Still to do (issue 10): these stages' own motions cross other numbers mid-flight.
-    *[
-        pytest.param(
-            name,
-            options,
-            marks=pytest.mark.xfail(strict=True, reason=f"issue 10: {why}"),
-        )
-        for name, options, why in (
-            ("LargeVocabLookup", {}, "the copy crosses the output block; no corridor yet"),
-            ("ParameterCount", {}, "the count line's numbers slide over each other"),
-            ("TrainingNudge", {}, "the scatter-add flies numbers over the sum panel"),
-            ("PositionBlindness", {}, "the add step moves numbers over the other blocks"),
-        )
-    ],
 ]
 
 
@@ -107,8 +97,12 @@ def _lifting_off(a: TextSample, b: TextSample, texts: list[TextSample]) -> bool:
         if moving.cell is None:
             return False
         return moving.cell[0] == "weight" and _on_row(still, moving.cell[1][0], texts)
-    same_row = moving.cell[0] == still.cell[0] == "weight"
-    return same_row and moving.cell[1][0] == still.cell[1][0]
+    (kind, index), (still_kind, still_index) = moving.cell, still.cell
+    if kind != still_kind:
+        return False
+    # A row's copy over its own row (a table's row: every index but the column),
+    # or a single number's copy over that number.
+    return index[:-1] == still_index[:-1] if len(index) > 1 else index == still_index
 
 
 def check_moment(sample: MomentSample) -> list[str]:
