@@ -42,6 +42,9 @@ CASES: list[Any] = [
     ("SequenceLookup", {}),
     ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
+    ("OneHotEquivalence", {}),
+    ("OneHotEquivalence", {"ids": "4821", "vocab": 50257, "dim": 768}),
+    ("LargeVocabLookup", {}),
     ("SequenceLookup", {"theme": "light"}),
     ("ZeroBasedIndexing", {}),
     ("BatchLookup", {}),
@@ -59,18 +62,6 @@ CASES: list[Any] = [
         ),
     ),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence
-    # Still to do (issue 10): these stages' own motions cross other numbers mid-flight.
-    *[
-        pytest.param(
-            name,
-            options,
-            marks=pytest.mark.xfail(strict=True, reason=f"issue 10: {why}"),
-        )
-        for name, options, why in (
-            ("LargeVocabLookup", {}, "the copy crosses the output block; no corridor yet"),
-            ("OneHotEquivalence", {}, "terms and columns are transforms over their sources"),
-        )
-    ],
 ]
 
 
