@@ -85,10 +85,14 @@ from manim import (
     UP,
     Animation,
     AnimationGroup,
+    Circumscribe,
     Create,
     FadeIn,
+    FadeOut,
     Indicate,
     LaggedStart,
+    Line,
+    Rectangle,
     RoundedRectangle,
     Succession,
     SurroundingRectangle,
@@ -97,12 +101,13 @@ from manim import (
 )
 
 from embedviz.render.animations import (
+    Steps,
     make_count_rows_animation,
     make_dim_rows_animation,
     make_lookup_animation,
     make_reveal_animation,
 )
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.layout import HEADING_FONT, NOTE_FONT, place_legend
 from embedviz.render.mobjects import (
     ColourLegend,
@@ -125,6 +130,7 @@ __all__ = [
     "OutputPanel",
     "PrintPanel",
     "RowCopy",
+    "char_span_box",
     "dtype_note_text",
 ]
 
@@ -133,6 +139,35 @@ Cells = dict[tuple[str, tuple[int, ...]], NumberCell]
 # Between chips, and between the lane's label and its first chip.
 _CHIP_BUFF = 0.18
 _LABEL_BUFF = 0.3
+
+
+def char_span_box(
+    text: GlyphString, start: int, stop: int, colour: str, buff: float = 0.03
+) -> Rectangle:
+    """Outline characters ``start`` to ``stop`` (exclusive) of a monospace string, where it is now.
+
+    Parameters
+    ----------
+    text
+        A monospace string (a :class:`~embedviz.render.glyphs.LabelText`).
+    start, stop
+        The characters, as in ``text.text[start:stop]``.
+    colour
+        Stroke colour.
+    buff
+        Space between the characters and the outline.
+
+    Returns
+    -------
+    Rectangle
+        The outline, not yet added; tall enough for brackets.
+    """
+    low, high = text.slot_corners()
+    advance = (high[0] - low[0]) / max(len(text.text), 1)
+    height = (high[1] - low[1]) * 1.7 + 2 * buff
+    box = Rectangle(width=(stop - start) * advance + 2 * buff, height=height)
+    box.move_to(xyz(low[0] + (start + stop) / 2 * advance, (low[1] + high[1]) / 2))
+    return box.set_stroke(colour, width=2.5).set_fill(opacity=0.0)
 
 
 def dtype_note_text(board: Storyboard) -> str | None:
@@ -261,10 +296,18 @@ class GridPanel(Component):
         return shown
 
     def beat_count_rows(self, beat: Beat) -> Animation:
-        """Pulse the row numbers up to the highlighted row."""
+        """Point at row number 0, then pulse the row numbers up to the highlighted row.
+
+        Two steps, for the two phrases: "Rows are numbered from 0, ..." and
+        "... counting from zero, row 3 is the 4th row."
+        """
         assert beat.highlight is not None
         assert self.grid is not None
-        return make_count_rows_animation(self.grid, beat.highlight.row)
+        first = self.grid.row_labels[min(self.grid.row_labels)]
+        return Steps(
+            Indicate(first, color=self.theme.highlight, scale_factor=1.6),
+            make_count_rows_animation(self.grid, beat.highlight.row),
+        )
 
     def beat_dim(self, beat: Beat) -> Animation:
         """Dim the rows no ID selected."""
@@ -426,6 +469,7 @@ class OutputPanel(Component):
         self.shape_label: ShapeLabel | None = None
         self.tags: dict[tuple[int, ...], VGroup] = {}
         self.question: LabelText | None = None
+        self.question_marks: list[Line | None] = []
 
     def build_tags(
         self,
@@ -490,40 +534,95 @@ class OutputPanel(Component):
         return [self.output.make_cell(cell) for cell in row]
 
     def beat_predict(self, beat: Beat) -> Animation:
-        """Ask for the output shape before revealing it."""
+        """Ask for the output shape before revealing it, one axis per phrase.
+
+        The question (``output shape?  rows × values``) comes in with its
+        ``rows`` underlined, then ``values`` is underlined: the narration asks
+        how many rows, then how many values in each row. A stage puts a step
+        before these for the phrase about the input (see
+        :meth:`~embedviz.render.stages.lookup.LookupStage.beat_predict`).
+        """
         assert self.output is not None
         self.question = LabelText(beat.label("question"), 24, self.theme.output)
         self.question.move_to(self.output.body)
-        return FadeIn(self.question, shift=0.2 * DOWN)
+        self.question_marks = [self._underline(word) for word in ("rows", "values")]
+        marks = [m for m in self.question_marks if m is not None]
+        if len(marks) < 2:
+            return FadeIn(self.question, shift=0.2 * DOWN)
+        return Steps(
+            Succession(FadeIn(self.question, shift=0.2 * DOWN), Create(marks[0])),
+            Create(marks[1]),
+        )
+
+    def _underline(self, word: str) -> Line | None:
+        """Underline ``word`` in the question (None when the question lacks it)."""
+        assert self.question is not None
+        start = self.question.text.find(word)
+        if start < 0:
+            return None
+        box = char_span_box(self.question, start, start + len(word), self.theme.output)
+        line = Line(box.get_corner(DOWN + LEFT), box.get_corner(DOWN + RIGHT))
+        return line.set_stroke(self.theme.output, width=3)
 
     def beat_reveal(self, beat: Beat) -> Animation:
-        """Reveal the empty output block, with its shape written when the story has it."""
+        """Reveal the empty output block, with its shape written when the story has it.
+
+        With the shape written, a second step points at its last size (the
+        embedding dimension), for the phrase that names it.
+        """
         assert self.output is not None
         assert self.title is not None
-        leaving = [self.question] if self.question is not None else []
+        leaving: list[VMobject] = [self.question] if self.question is not None else []
+        leaving += [m for m in self.question_marks if m is not None]
         appearing: list[VMobject] = [self.output, self.title]
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         if sizes:
             self.shape_label = ShapeLabel(sizes, HEADING_FONT, self.theme.output)
             self.shape_label.next_to(self.title, RIGHT, buff=0.3)
             appearing.append(self.shape_label)
+        shown = make_reveal_animation(appearing)
         if leaving:
             # The question leaves before the block arrives where it stood.
-            return Succession(make_reveal_animation([], leaving), make_reveal_animation(appearing))
-        return make_reveal_animation(appearing)
+            shown = Succession(make_reveal_animation([], leaving), shown)
+        if self.shape_label is None or len(beat.phrases) < 2:
+            return shown
+        return Steps(shown, Indicate(self.shape_label[-1], color=self.theme.highlight))
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Label the output's shape (or point at it, when the reveal wrote it)."""
+        """Label the output's shape (or point at it, when the reveal wrote it).
+
+        Two steps, for "the rows come from the input IDs," and "the columns
+        from the embedding dimension": the block is framed and its row count
+        and row tags flash, then the column count flashes.
+        """
         assert self.output is not None
         assert self.title is not None
         frame = Create(SurroundingRectangle(self.output.body, color=self.theme.output, buff=0.06))
         if self.shape_label is not None:
-            return AnimationGroup(Indicate(self.shape_label, color=self.theme.output), frame)
-        sizes = [c for c in beat.numbers if c.kind == "output_size"]
-        label = ShapeLabel(sorted(sizes, key=lambda c: c.index), 26, self.theme.output)
-        label.next_to(self.title, RIGHT, buff=0.35)
-        self.shape_label = label
-        return AnimationGroup(FadeIn(label, scale=1.3), frame)
+            shown: Animation = AnimationGroup(
+                Indicate(self.shape_label, color=self.theme.output), frame
+            )
+        else:
+            sizes = [c for c in beat.numbers if c.kind == "output_size"]
+            label = ShapeLabel(sorted(sizes, key=lambda c: c.index), 26, self.theme.output)
+            label.next_to(self.title, RIGHT, buff=0.35)
+            self.shape_label = label
+            shown = AnimationGroup(FadeIn(label, scale=1.3), frame)
+        if len(beat.phrases) < 2 or len(self.shape_label) < 3:
+            return shown
+        accent = self.theme.highlight
+        # The rows' provenance: each row's ID tag (or its row numbers, untagged).
+        rows = VGroup(*self.tags.values()) if self.tags else self.output.labels
+        return Steps(
+            Succession(
+                shown,
+                AnimationGroup(
+                    Indicate(self.shape_label[0], color=accent),
+                    Circumscribe(rows, color=accent, buff=0.06),
+                ),
+            ),
+            Indicate(self.shape_label[-1], color=accent),
+        )
 
 
 class PrintPanel(Component):
@@ -541,6 +640,8 @@ class PrintPanel(Component):
         super().__init__(host, theme)
         self.code: LabelText | None = None
         self.printed: PrintedTensor | None = None
+        self.bracket_boxes: list[Rectangle] = []
+        self.numbers_box: SurroundingRectangle | None = None
 
     @classmethod
     def from_board(
@@ -588,16 +689,51 @@ class PrintPanel(Component):
         self.printed.next_to(self.code, DOWN, buff=buff, aligned_edge=LEFT)
 
     def beat_print(self, beat: Beat) -> Animation:
-        """Show the PyTorch call and its print."""
+        """Show the PyTorch call and its print, then its outer brackets, then its numbers.
+
+        Three steps, for "PyTorch prints the result inside double brackets.",
+        "The outer pair means a 2-D tensor ..." and "the 3 numbers inside are
+        row 3.": the outer ``[`` and ``]`` are outlined, then the numbers.
+        """
         assert self.code is not None
         assert self.printed is not None
-        return LaggedStart(FadeIn(self.code), FadeIn(self.printed), lag_ratio=0.4)
+        shown = LaggedStart(FadeIn(self.code), FadeIn(self.printed), lag_ratio=0.4)
+        outer = self.outer_brackets()
+        numbers = [p for p in self.printed.pieces if isinstance(p, NumberText)]
+        if len(beat.phrases) < 3 or not outer or not numbers:
+            return shown
+        self.bracket_boxes = outer
+        self.numbers_box = SurroundingRectangle(
+            VGroup(*numbers), color=self.theme.highlight, buff=0.06
+        )
+        return Steps(shown, AnimationGroup(*[Create(b) for b in outer]), Create(self.numbers_box))
+
+    def outer_brackets(self) -> list[Rectangle]:
+        """Outline the print's first ``[`` and last ``]`` (none if it has no brackets)."""
+        assert self.printed is not None
+        pieces = self.printed.text_pieces
+        opening = [(p, p.text.find("[")) for p in pieces if "[" in p.text]
+        closing = [(p, p.text.rfind("]")) for p in pieces if "]" in p.text]
+        if not opening or not closing:
+            return []
+        colour = self.theme.chip
+        return [char_span_box(piece, at, at + 1, colour) for piece, at in (opening[0], closing[-1])]
 
     def beat_grad_fn(self, beat: Beat) -> Animation:
-        """Point at the grad_fn label."""
+        """Point at the grad_fn label, then at the numbers (one step per phrase)."""
         assert self.printed is not None
         piece = self.printed.last_text_piece()
-        return Create(SurroundingRectangle(piece, color=self.theme.chip, buff=0.05))
+        boxed: Animation = Create(SurroundingRectangle(piece, color=self.theme.chip, buff=0.05))
+        if self.bracket_boxes:
+            # The brackets have been read: their outlines make way for this one.
+            boxed = AnimationGroup(boxed, *[FadeOut(b) for b in self.bracket_boxes])
+        numbers = [p for p in self.printed.pieces if isinstance(p, NumberText)]
+        if len(beat.phrases) < 2 or not numbers:
+            return boxed
+        return Steps(
+            boxed,
+            Indicate(VGroup(*numbers), color=self.theme.highlight, scale_factor=1.0),
+        )
 
 
 class RowCopy(Component):

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from manim import LEFT, RIGHT, UP, Animation, VGroup
+from manim import LEFT, RIGHT, UP, Animation, Circumscribe, VGroup
 
-from embedviz.render.animations import make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.components import (
     ChipLane,
     GridPanel,
@@ -537,8 +537,17 @@ class LookupStage(Stage):
         return self.grid_panel.beat_dim(beat)
 
     def beat_predict(self, beat: Beat) -> Animation:
-        """Ask for the output shape before revealing it (the output panel's beat)."""
-        return self.output_panel.beat_predict(beat)
+        """Ask for the output shape before revealing it (the output panel's beat).
+
+        With three phrases ("4 token IDs go in, ...", "... how many rows ...,"
+        "and how many values ...?") the input chips are circled first, then
+        the output panel asks, one axis per phrase.
+        """
+        asked = self.output_panel.beat_predict(beat)
+        if len(beat.phrases) < 3 or not self.chips:
+            return asked
+        inputs = Circumscribe(VGroup(*self.chips), color=self.theme.highlight, buff=0.08)
+        return Steps(inputs, asked)
 
     def beat_reveal(self, beat: Beat) -> Animation:
         """Reveal the output block (the output panel's beat)."""

@@ -39,6 +39,7 @@ from manim import (
 )
 
 from embedviz.render.animations import (
+    Steps,
     make_copy_row_animation,
     make_count_rows_animation,
     make_return_animation,
@@ -335,50 +336,76 @@ class ZeroBasedStage(Stage):
             shown = AnimationGroup(FadeIn(header), FadeIn(line))
             fetched = FadeIn(body)
         tally = LaggedStart(*[FadeIn(t, shift=0.1 * LEFT) for t in self.tallies], lag_ratio=0.6)
-        return Succession(
-            AnimationGroup(tally, walk) if len(self.tallies) else walk,
-            shown,
-            fetched,
-            Create(cross),
+        # Two steps: "counting the rows 1, 2, 3 lands on row index 2, ..." (the
+        # count, the landing and the slip written down), then "and fetches the
+        # wrong vector." (the row's values fly out and the slip is crossed out).
+        return Steps(
+            Succession(AnimationGroup(tally, walk) if len(self.tallies) else walk, shown),
+            Succession(
+                # The count is done: its tallies leave before the wrong row's
+                # values fly out past them.
+                AnimationGroup(*[FadeOut(t) for t in self.tallies], run_time=0.3),
+                fetched,
+                Create(cross),
+            ),
         )
 
     def beat_right_count(self, beat: Beat) -> Animation:
-        """Count 0, 1, 2, ... on the row labels, the chip stepping down with the count."""
+        """Count 0, 1, 2, ... on the row labels, the chip stepping down with the count.
+
+        Two steps: "Rows are numbered from 0." clears the slip and points at
+        row number 0; "Counting 0, 1, 2, 3 lands on row index 3, ..." counts
+        down with the chip and outlines the row.
+        """
         grid, chip = self.grid, self.chips[0]
-        leaving: list[Animation] = [FadeOut(t) for t in self.tallies]
+        leaving: list[Animation] = []
         if self.wrong_box is not None:
             leaving.append(FadeOut(self.wrong_box))
         dim_target = self.slip.copy().set_opacity(_DIM)
         self.right_box = grid.row_box(self.token_id, self.theme).set_stroke(self.theme.accent)
         counted = [row for row in sorted(grid.row_labels) if row <= self.token_id]
         steps = _path(chip, [grid.row_anchor(row) for row in counted], run_time=0.5)
-        return Succession(
-            AnimationGroup(*leaving, Transform(self.slip, dim_target)),
-            AnimationGroup(make_count_rows_animation(grid, self.token_id), steps),
-            AnimationGroup(Create(self.right_box), FadeIn(self.ordinal, shift=0.1 * LEFT)),
+        zero = grid.row_labels[min(grid.row_labels)]
+        return Steps(
+            Succession(
+                AnimationGroup(*leaving, Transform(self.slip, dim_target)),
+                Indicate(zero, color=self.theme.accent, scale_factor=1.6),
+            ),
+            Succession(
+                AnimationGroup(make_count_rows_animation(grid, self.token_id), steps),
+                AnimationGroup(Create(self.right_box), FadeIn(self.ordinal, shift=0.1 * LEFT)),
+            ),
         )
 
     def beat_trace(self, beat: Beat) -> Animation:
-        """Write the three steps, copy the row into the returned vector, send the chip home."""
+        """Write the three steps, copy the row into the returned vector, send the chip home.
+
+        Two steps: "... trace three things in order: the input ID," writes the
+        heading and the ID step; "the zero-based row index it selects, and the
+        returned vector." writes the other two, copies the row and sends the
+        chip home.
+        """
         first, second = self.trace_steps
         chip = self.chips[0]
         home = make_return_animation(chip, self.grid.row_anchor(self.token_id), self.chip_homes[0])
-        return Succession(
-            LaggedStart(
-                FadeIn(self.trace_header),
-                FadeIn(first),
-                FadeIn(second),
-                FadeIn(self.vector_step),
-                lag_ratio=0.5,
+        return Steps(
+            LaggedStart(FadeIn(self.trace_header), FadeIn(first), lag_ratio=0.5),
+            Succession(
+                LaggedStart(FadeIn(second), FadeIn(self.vector_step), lag_ratio=0.5),
+                make_copy_row_animation(self.grid, self.token_id, self.vector.numbers),
+                home,
             ),
-            make_copy_row_animation(self.grid, self.token_id, self.vector.numbers),
-            home,
         )
 
     def beat_check(self, beat: Beat) -> Animation:
-        """Show that the returned vector equals row E[i]: outline both, tick it."""
+        """Show that the returned vector equals row E[i]: outline both, then tick it.
+
+        Two steps: "... compare the vector with the matrix itself: it equals
+        E[3] ..." outlines the row and the vector and writes ``= E[3]``; "ID,
+        index and vector agree." ticks it.
+        """
         accent = self.theme.accent
-        return Succession(
+        return Steps(
             AnimationGroup(
                 Indicate(self.grid.row_group(self.token_id), color=accent, scale_factor=1.0),
                 Create(SurroundingRectangle(self.vector.box, color=accent, buff=0.05)),
@@ -388,10 +415,19 @@ class ZeroBasedStage(Stage):
         )
 
     def beat_diagnose(self, beat: Beat) -> Animation:
-        """Point at the two row indices: the slip's and the trace's."""
-        return AnimationGroup(
+        """Point at the slip's row index, then at the trace's index and its row of E.
+
+        Two steps: "If you expected the third row, you counted from one." and
+        "If the index is right but the values differ, compare against that row
+        of E."
+        """
+        accent = self.theme.accent
+        return Steps(
             Indicate(self.wrong_index, color=self.theme.wrong),
-            Indicate(self.trace_index, color=self.theme.accent),
+            AnimationGroup(
+                Indicate(self.trace_index, color=accent),
+                Indicate(self.grid.row_group(self.token_id), color=accent, scale_factor=1.0),
+            ),
         )
 
 
