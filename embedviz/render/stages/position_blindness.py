@@ -20,6 +20,8 @@ from manim import (
     UP,
     Animation,
     AnimationGroup,
+    Circumscribe,
+    Create,
     FadeIn,
     FadeOut,
     Indicate,
@@ -34,6 +36,7 @@ from manim import (
 )
 
 from embedviz.render.animations import (
+    Steps,
     make_carry_numbers_animation,
     make_fade_out_later,
     make_reveal_animation,
@@ -164,6 +167,7 @@ class PositionStage(Stage):
         self.sum_kind = next(k for k in _SUM_KINDS if any(c.kind == k for c in cells.values()))
         self.positions = sorted(c.index for c in cells.values() if c.kind == "position")
         self.token_numbers: list[NumberText] = []
+        self.first_row_box: Rectangle | None = None
         self._plan_second_layout()
 
     # -- the parts' pieces -----------------------------------------------------------
@@ -376,10 +380,17 @@ class PositionStage(Stage):
         return make_reveal_animation(self.intro_mobjects())
 
     def beat_lookup_all(self, beat: Beat) -> Animation:
-        """Look every ID up, one after another, into the output block."""
+        """Look every ID up, one after another, into the output block.
+
+        Two steps, for "As before, each ID selects its row of E," (each chip
+        flashes with the row it selects, in turn) and "and the copies land in
+        the output in input order." (the lookups, in input order).
+        """
         assert self.output is not None
         self.scene.add(self.output, self.output_title)
         lookups = []
+        selects = []
+        accent = self.theme.highlight
         for position in self.positions:
             chip_index = position[-1]
             chip = self.chips[chip_index]
@@ -392,7 +403,18 @@ class PositionStage(Stage):
                     chip, home, home[1] + _LANE_RISE, self.grid, row, targets, self.theme
                 )
             )
-        return Succession(*lookups)
+            selects.append(
+                AnimationGroup(
+                    Circumscribe(chip, color=accent, buff=0.04),
+                    Indicate(self.grid.row_group(row), color=accent, scale_factor=1.0),
+                )
+            )
+        copies = Succession(*lookups)
+        if len(beat.phrases) < 2:
+            return copies
+        # The lookups keep about five sixths of the beat's motion time.
+        pointed = LaggedStart(*selects, lag_ratio=0.6, run_time=copies.get_run_time() / 5)
+        return Steps(pointed, copies)
 
     def beat_same(self, beat: Beat) -> Animation:
         """Outline the two identical output rows and the one matrix row behind them."""
@@ -480,24 +502,39 @@ class PositionStage(Stage):
                 )
             )
         # The matrix side clears first, so that the moving chips and rows
-        # never pass over its labels.
-        return Succession(
-            AnimationGroup(*[FadeOut(mobject) for mobject in leaving], run_time=0.5),
-            AnimationGroup(*moves, FadeIn(self.headers[0]), run_time=1.0),
-            *walks,
+        # never pass over its labels. Two steps: "... adds a position vector to
+        # each row:" clears the matrix and moves the token rows left, where the
+        # position vectors will stand beside them; "one vector per position,
+        # whatever token sits there." brings each token beside its position.
+        return Steps(
+            Succession(
+                AnimationGroup(*[FadeOut(mobject) for mobject in leaving], run_time=0.5),
+                AnimationGroup(*moves, FadeIn(self.headers[0]), run_time=1.0),
+            ),
+            Succession(*walks),
         )
 
     def beat_positions(self, beat: Beat) -> Animation:
-        """Bring in the position vectors, their columns, and the rule that made them."""
+        """Bring in the position vectors, their columns, and the rule that made them.
+
+        One step per phrase: "Here P is sinusoidal:" brings in the block P,
+        "column 2i holds sin(...) and column 2i+1 its cosine," its column
+        numbers, the rule and the values, and "so row 0 is 0, 1, 0." outlines
+        row 0. With fewer phrases (a learned P), fewer steps.
+        """
         numbers = [n for row in self.pe_numbers.values() for n in row]
-        return AnimationGroup(
-            FadeIn(self.pe_block),
+        block = AnimationGroup(FadeIn(self.pe_block), FadeIn(self.headers[1]), FadeIn(self.plus))
+        rule = AnimationGroup(
             FadeIn(self.pe_col_labels),
-            FadeIn(self.headers[1]),
-            FadeIn(self.plus),
             LaggedStart(*[FadeIn(n) for n in numbers], lag_ratio=0.05),
             FadeIn(self.formula, shift=0.2 * UP),
         )
+        if len(beat.phrases) < 2:
+            return AnimationGroup(block, rule)
+        if len(beat.phrases) < 3:
+            return Steps(block, rule)
+        self.first_row_box = _row_box(self.pe_block, self.positions[0], self.theme.accent)
+        return Steps(block, rule, Create(self.first_row_box))
 
     def beat_add(self, beat: Beat) -> Animation:
         """Add row by row, worked out under the sum block, each sum rising into place.
@@ -520,8 +557,11 @@ class PositionStage(Stage):
         name_right = body.get_left()[0] - 0.15
         small = self.metrics2.font_size * 0.8
         rule_y = work_top - 2 * cell_h
+        leaving = [FadeOut(self.first_row_box)] if self.first_row_box is not None else []
         steps: list[Animation] = [
-            AnimationGroup(FadeIn(self.sum_block), FadeIn(self.headers[2]), FadeIn(self.equals))
+            AnimationGroup(
+                FadeIn(self.sum_block), FadeIn(self.headers[2]), FadeIn(self.equals), *leaving
+            )
         ]
         for position in self.positions:
             chip = self.chips[position[-1]]
@@ -564,7 +604,15 @@ class PositionStage(Stage):
                     worked, [*sums, *row_marks], (), theme, take=True, run_time=0.9
                 ),
             ]
-        return Succession(*steps)
+        added = Succession(*steps)
+        if len(beat.phrases) < 2:
+            return added
+        # "... gives the vectors that the model's next layers receive.": the
+        # finished sums are circled (a quarter of the beat's motion time).
+        received = Circumscribe(
+            self.sum_block.body, color=theme.highlight, run_time=added.get_run_time() / 3
+        )
+        return Steps(added, received)
 
     def beat_differ(self, beat: Beat) -> Animation:
         """Outline the two rows in every block: same tokens, different sums."""
@@ -582,4 +630,9 @@ class PositionStage(Stage):
         ]
         note = SansText("different", _HEADER_FONT, theme.highlight)
         note.next_to(self.sum_block.body, DOWN, buff=0.3).align_to(self.sum_block.body, RIGHT)
-        return AnimationGroup(*[FadeIn(box) for box in boxes], FadeIn(note, shift=0.2 * UP))
+        outlined = AnimationGroup(*[FadeIn(box) for box in boxes])
+        if len(beat.phrases) < 2:
+            return AnimationGroup(outlined, FadeIn(note, shift=0.2 * UP))
+        # "... same token row, different position rows." outlines the rows;
+        # "The two copies of ID 2 are no longer equal." writes the verdict.
+        return Steps(outlined, FadeIn(note, shift=0.2 * UP))

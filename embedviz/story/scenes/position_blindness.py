@@ -190,7 +190,7 @@ def build_position_blindness(
         "arrange",
         "To tell the copies apart, the model adds a position vector to each row: "
         "one vector per position, whatever token sits there.",
-        run_time=1.5,
+        run_time=2.4,
     )
 
     for position in range(count):
@@ -214,7 +214,7 @@ def build_position_blindness(
             f"Here P is learned: a second table with one row per position, up to "
             f"{LEARNED_CONTEXT}, starting random like E and trained along with it."
         )
-    rec.beat("positions", "positions", narration, run_time=1.6, min_hold=1.5)
+    rec.beat("positions", "positions", narration, run_time=2.4, min_hold=1.5)
 
     for position in range(count):
         for col in window.cols:
@@ -224,7 +224,7 @@ def build_position_blindness(
         "add",
         "Adding them row by row, token vector plus position vector, gives the vectors "
         "that the model's next layers receive.",
-        run_time=2.4,
+        run_time=3.2,
     )
 
     rec.beat(
