@@ -342,9 +342,9 @@ class ZeroBasedStage(Stage):
         return Steps(
             Succession(AnimationGroup(tally, walk) if len(self.tallies) else walk, shown),
             Succession(
-                # The count is done: its tallies leave before the wrong row's
-                # values fly out past them.
-                AnimationGroup(*[FadeOut(t) for t in self.tallies], run_time=0.3),
+                # The count is done: its tallies dim before the wrong row's
+                # values fly out past them (they leave with the next beat).
+                Transform(self.tallies, self.tallies.copy().set_opacity(_DIM), run_time=0.3),
                 fetched,
                 Create(cross),
             ),
@@ -358,7 +358,7 @@ class ZeroBasedStage(Stage):
         down with the chip and outlines the row.
         """
         grid, chip = self.grid, self.chips[0]
-        leaving: list[Animation] = []
+        leaving: list[Animation] = [FadeOut(t) for t in self.tallies]
         if self.wrong_box is not None:
             leaving.append(FadeOut(self.wrong_box))
         dim_target = self.slip.copy().set_opacity(_DIM)
