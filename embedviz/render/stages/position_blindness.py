@@ -520,7 +520,8 @@ class PositionStage(Stage):
         One step per phrase: "Here P is sinusoidal:" brings in the block P,
         "column 2i holds sin(...) and column 2i+1 its cosine," its column
         numbers, the rule and the values, and "so row 0 is 0, 1, 0." outlines
-        row 0. With fewer phrases (a learned P), fewer steps.
+        row 0. A learned P has two phrases: the block with its size note, then
+        its values.
         """
         numbers = [n for row in self.pe_numbers.values() for n in row]
         block = AnimationGroup(FadeIn(self.pe_block), FadeIn(self.headers[1]), FadeIn(self.plus))
@@ -532,7 +533,13 @@ class PositionStage(Stage):
         if len(beat.phrases) < 2:
             return AnimationGroup(block, rule)
         if len(beat.phrases) < 3:
-            return Steps(block, rule)
+            # A learned P: "Here P is learned: a second table ... up to 16," brings
+            # the block and its size note, "starting random like E ..." its values.
+            values = AnimationGroup(
+                FadeIn(self.pe_col_labels),
+                LaggedStart(*[FadeIn(n) for n in numbers], lag_ratio=0.05),
+            )
+            return Steps(AnimationGroup(block, FadeIn(self.formula, shift=0.2 * UP)), values)
         self.first_row_box = _row_box(self.pe_block, self.positions[0], self.theme.accent)
         return Steps(block, rule, Create(self.first_row_box))
 
