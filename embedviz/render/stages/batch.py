@@ -25,10 +25,12 @@ from manim import (
     Line,
     Mobject,
     Rectangle,
+    ReplacementTransform,
     Succession,
     Transform,
     VGroup,
     VMobject,
+    config,
 )
 
 from embedviz.render.animations import (
@@ -41,13 +43,15 @@ from embedviz.render.layout import (
     HEADING_FONT,
     LABEL_RATIO,
     MAX_NUMBER_FONT,
+    MIN_FIT_FONT,
+    MIN_LABEL_PX,
     NOTE_FONT,
     SPACE,
+    fit_font,
     frame_regions,
     place_legend,
 )
 from embedviz.render.mobjects import (
-    GAP_ROW_PITCH,
     ColourLegend,
     MatrixGrid,
     OutputBlock,
@@ -56,7 +60,6 @@ from embedviz.render.mobjects import (
     char_advance,
     digit_height,
     grid_metrics_at,
-    grid_width_per_font,
     xyz,
 )
 from embedviz.render.stage import register_stage
@@ -66,21 +69,20 @@ from embedviz.story.model import Beat
 
 __all__ = ["BatchStage", "make_batch_lookup_animation"]
 
-# Chips travel along this lane, above the batch block.
-_LANE_Y = 3.1
-# Chips shrink for three or more sequences, to leave the slices more height.
+# Chips shrink for three or more sequences, to leave the slices more height and the
+# corridor its width.
 _CHIP_FONT = 20
 _SMALL_CHIP_FONT = 16
+_SMALL_CHIP_SCALE = 0.85
 _CHIP_GAP = 0.12  # between chips, both ways
 _LABEL_FONT = 18
 _BRACE_DEPTH = 0.18
-_MIN_FONT = 8.0
 # Each card stands this far right of the card in front of it (and one header band up).
-_CARD_DX = 0.3
+_CARD_DX = 0.18
+# The provenance tags right of each card, relative to its numbers (they widen every card).
+_TAG_RATIO = 0.7
 # The opacity of the numbers on cards behind the front one.
 _BEHIND = 0.3
-# The column between the corridor and the front card, for the T brace.
-_AXIS_W = 0.36
 
 
 def _move(
@@ -111,12 +113,13 @@ def make_batch_lookup_animation(
     route: Sequence[np.ndarray] = (),
     provenance: Sequence[VMobject] = (),
 ) -> Animation:
-    """Walk a chip from the batch block to its row, copy the row, walk back dimmed.
+    """Send a chip's copy from the batch block to its row, copy the row, and back.
 
-    The chip rises to a lane above the whole block (so that chips in lower
-    rows travel above the rest of the batch), crosses to the lane left of
-    the row numbers, and comes down beside its row; then the row's numbers
-    fly to their output cells and the chip returns the same way.
+    The chip stays in the block, outlined, while its copy rises out of the
+    lane above its column (so it crosses neither the chips above it nor the
+    block's T label), crosses to the lane left of the row numbers, and comes
+    down beside its row; then the row's numbers travel to their output cells
+    and the copy returns the same way and sinks into the chip, which dims.
 
     Parameters
     ----------
@@ -125,7 +128,7 @@ def make_batch_lookup_animation(
     home
         Where the chip rests in the batch block.
     lane_y
-        The height at which chips travel.
+        The height at which chips travel, above the block and its labels.
     grid
         The matrix.
     row
@@ -146,24 +149,40 @@ def make_batch_lookup_animation(
     """
     anchor = grid.row_anchor(row)
     # A Succession puts every part's mobject on screen when it starts, so a
-    # later lookup's outline starts transparent and fades in on its turn.
+    # later lookup's outline (and the travelling copy) starts transparent and
+    # fades in on its turn.
     box = grid.row_box(row, theme)
     shown = box.copy()
     box.set_stroke(opacity=0.0)
+    lane_home = xyz(home[0], lane_y)
+    traveller = chip.copy().move_to(lane_home + 0.15 * DOWN).set_opacity(0.0)
+    # The chip whose copy is away keeps an outline in the text colour meanwhile.
+    outline = chip[0].copy().set_fill(opacity=0.0).set_stroke(theme.text, width=3, opacity=0.0)
+    # Each move's target is a copy made now, while the copy is still transparent.
     walk = Succession(
-        _move(chip, xyz(home[0], lane_y), 0.25),
-        _move(chip, xyz(anchor[0], lane_y), 0.4),
-        _move(chip, anchor, 0.35),
+        _move(traveller, lane_home, 0.25, opacity=1.0),
+        _move(traveller, xyz(anchor[0], lane_y), 0.4, opacity=1.0),
+        _move(traveller, anchor, 0.35, opacity=1.0),
     )
     back = Succession(
-        _move(chip, xyz(anchor[0], lane_y), 0.3),
-        _move(chip, xyz(home[0], lane_y), 0.3),
-        _move(chip, home, 0.2, opacity=0.55),
+        _move(traveller, xyz(anchor[0], lane_y), 0.3, opacity=1.0),
+        _move(traveller, lane_home, 0.3, opacity=1.0),
+        FadeOut(traveller, shift=0.15 * DOWN, run_time=0.2),
     )
     return Succession(
-        AnimationGroup(walk, Transform(box, shown, run_time=0.6)),
+        AnimationGroup(
+            walk,
+            Transform(box, shown, run_time=0.6),
+            _changed(outline, lambda o: o.set_stroke(opacity=1.0)),
+        ),
         make_copy_row_animation(grid, row, targets, route, theme, keep_marks=bool(route)),
-        AnimationGroup(back, FadeOut(box), *[FadeIn(tag) for tag in provenance]),
+        AnimationGroup(
+            back,
+            FadeOut(box),
+            FadeOut(outline),
+            _changed(chip, lambda c: c.set_opacity(0.55)),
+            *[FadeIn(tag) for tag in provenance],
+        ),
     )
 
 
@@ -182,12 +201,18 @@ class BatchStage(LookupStage):
     layout = "batch"
 
     def build(self) -> None:
-        """Lay out the grid, the batch block, the corridor and the stack of slices."""
+        """Lay out the batch block, the grid, the corridor and the stack of slices.
+
+        Bands, top down: the title, the chips' travel lane, then the grid panel on
+        the left and the batch of chips on the right, the stack of cards below the
+        chips. One font size serves the grid and the cards: the largest at which
+        grid | corridor | stack fit across the frame and the grid and the stack fit
+        down to the legend (:func:`~embedviz.render.layout.fit_font`).
+        """
         board, theme, cells = self.board, self.theme, self.cells
         final = board.beats[-1]
         assert final.output is not None
         self.batch, self.length, self.dim = final.output.shape
-        window = board.beats[0].window
         frame = frame_regions()
         self.tags = {}
         self.route_x = None
@@ -196,8 +221,6 @@ class BatchStage(LookupStage):
 
         self._build_chips()
         self.batch_label, self.length_label = self._build_axis_labels()
-        stack_top = self.chip_block.get_bottom()[1] - 0.3
-
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
         self.grid_title = VGroup(
             SansText("embedding matrix E", HEADING_FONT, theme.muted),
@@ -209,108 +232,224 @@ class BatchStage(LookupStage):
             self.legend = ColourLegend(legend_cells, NOTE_FONT, theme)
             place_legend(self.legend)
 
-        value_chars = max(len(c.text) for c in cells.values() if c.kind in ("weight", "output"))
-        row_chars = max(2, *(len(c.text) for c in cells.values() if c.kind == "row_label"))
-
-        def widest(kind: str) -> int:
-            return max([len(c.text) for c in cells.values() if c.kind == kind] or [0])
-
-        label_chars = widest("position") + widest("output_id") + widest("equal_to")
-        lines = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps)
-        lane = self._chip_lane_width()
-        per_font_w = grid_width_per_font(value_chars, len(window.cols), len(window.col_gaps))
-        label_per_font = char_advance(1.0) * LABEL_RATIO
-        header = digit_height(_LABEL_FONT) + 0.16
-        axis_w = _AXIS_W
-        stack_bottom = frame.legend_top - SPACE - 0.4  # room for the d label below
-        grid_top = self.grid_title_y() - 0.25
-        font = MAX_NUMBER_FONT
-        while font > _MIN_FONT:
-            metrics = grid_metrics_at(font, value_chars)
-            body_w = per_font_w * font
-            card_w = body_w + label_per_font * font * label_chars + 0.15
-            width = (
-                lane
-                + label_per_font * font * row_chars
-                + 0.2
-                + body_w
-                + 2 * CORRIDOR_MARGIN
-                + body_w
-                + axis_w
-                + card_w
-                + (self.batch - 1) * _CARD_DX
-            )
-            height = header * self.batch + self.length * metrics.cell_height
-            grid_h = metrics.cell_height * (lines + 0.75)
-            if (
-                width <= frame.right - frame.left
-                and stack_top - height >= stack_bottom
-                and grid_top - grid_h >= frame.legend_top - SPACE
-            ):
-                break
-            font -= 0.25
-        # The estimate above is rough (tags and marks have padding): start a little
-        # above it and shrink until the stack really fits.
-        font = min(MAX_NUMBER_FONT, font + 1.0)
-        while True:
-            self._layout_at(font, value_chars, lane, row_chars, grid_top, stack_top, header)
-            if self.output_group.get_right()[0] <= frame.right or font <= _MIN_FONT:
-                break
-            font -= 0.25
+        self.value_chars = max(
+            len(c.text) for c in cells.values() if c.kind in ("weight", "output")
+        )
+        self.row_chars = max(2, *(len(c.text) for c in cells.values() if c.kind == "row_label"))
+        self.stack_top = self.chip_block.get_bottom()[1] - 2 * SPACE
+        # The grid's title sits just below the chips' lane, the batch of chips right
+        # of the corridor; or, when the chips need the corridor's width, the grid
+        # starts below them, its title level with their lowest row.
+        high = self.lane_y - self.chip_half - SPACE - self.grid_title.height / 2
+        low = float(self.chip_block.get_bottom()[1]) + 0.05
+        fonts = {y: self._model_fit(y) for y in (high, low)}
+        self.grid_title_y = max(fonts, key=lambda y: (fonts[y], y))
+        font = fonts[self.grid_title_y]
+        # The model is checked on a real build; only if it was off is the last
+        # point searched with real builds.
+        if font > MIN_FIT_FONT and not self._fits(font):
+            font = fit_font(self._fits, largest=font, smallest=font - 1.0, precision=0.1)
+            self._layout_at(font)
+        # What the widest font leaves over is shared out on both sides.
+        slack = frame.right - self._right_edge()
+        if slack > 0.01:
+            self._layout_at(font, offset=slack / 2)
+        # And what it leaves below goes half above the layout, half below.
+        self._shift_down(self._vertical_slack() / 2)
         self._place_batch_block(frame.right)
-        self.lane_y = _LANE_Y
         self.landed: set[tuple[int, ...]] = set()
         self._landed_texts: list[NumberText] = []
 
-    def _layout_at(
-        self,
-        font: float,
-        value_chars: int,
-        lane: float,
-        row_chars: int,
-        grid_top: float,
-        stack_top: float,
-        header: float,
-    ) -> None:
-        """Build the grid and the stack of cards at one font size."""
+    def story_label(self, role: str) -> str:
+        """Return the text of a label role from the first beat that shows it.
+
+        Parameters
+        ----------
+        role
+            The label's role in the storyboard (e.g. ``slice_title``).
+
+        Returns
+        -------
+        str
+            Its text: every word this stage draws comes from the story.
+        """
+        for beat in self.board.beats:
+            if role in beat.labels:
+                return beat.labels[role]
+        raise KeyError(f"no beat of {self.board.scene} has a label with role {role!r}")
+
+    def _right_edge(self) -> float:
+        """Return the rightmost point of the stack, its tags and edge labels."""
+        return float(max(self.output_group.get_right()[0], self.edge_d.get_right()[0]))
+
+    def _model_fit(self, title_y: float) -> float:
+        """Return the largest font at which the layout fits, with the grid's title at ``title_y``.
+
+        Every extent of the layout is an affine function of the font size (the
+        sizes scale with it, the paddings do not), so it is measured at two
+        sizes and :func:`~embedviz.render.layout.fit_font` searches that model.
+        """
+        self.grid_title_y = title_y
+        low, high = 14.0, 18.0
+        at_low, at_high = self._extents(low), self._extents(high)
+
+        def model(font: float) -> bool:
+            extents = at_low + (at_high - at_low) * (font - low) / (high - low)
+            return self._fits_extents(extents)
+
+        return fit_font(model, largest=MAX_NUMBER_FONT, precision=0.05)
+
+    def _fits(self, font: float) -> bool:
+        """Whether the grid and the stack, built at ``font``, fit the frame."""
+        return self._fits_extents(self._extents(font))
+
+    def _extents(self, font: float) -> np.ndarray:
+        """Build at ``font`` and measure what must fit.
+
+        Returns the right edge, the room the batch block leaves, the grid's
+        bottom, and the (right, bottom) of each of the stack's low parts.
+        """
+        frame = frame_regions()
+        self._layout_at(font)
+        # The batch of chips stands over the stack: right of the corridor when the
+        # grid reaches up to the chips' level, else right of the grid's title.
+        assert self.route_x is not None
+        block = VGroup(self.chip_block, self.batch_label, self.length_label)
+        block_left = self.grid_title.get_right()[0] + 0.3
+        if self.grid.get_top()[1] > self.chip_block.get_bottom()[1] - SPACE:
+            block_left = max(block_left, self.route_x + self.grid.width_of_body + CORRIDOR_MARGIN)
+        parts = [value for part in self._stack_parts() for value in part]
+        return np.array(
+            [
+                self._right_edge(),
+                frame.right - block_left - block.width,
+                self.grid.get_bottom()[1],
+                *parts,
+            ]
+        )
+
+    def _fits_extents(self, extents: np.ndarray) -> bool:
+        """Whether measured (or modelled) extents lie inside the frame's regions."""
+        frame = frame_regions()
+        right, block_room, grid_bottom, *parts = (float(v) for v in extents)
+        return (
+            right <= frame.right
+            and block_room >= 0
+            and grid_bottom >= frame.legend_top - SPACE
+            and all(
+                self._clear_of_legend((parts[i], parts[i + 1])) for i in range(0, len(parts), 2)
+            )
+        )
+
+    def _vertical_slack(self) -> float:
+        """Return how far everything could move down and still fit."""
+        frame = frame_regions()
+        slack = float(self.grid.get_bottom()[1]) - (frame.legend_top - SPACE)
+        for right, bottom in self._stack_parts():
+            over = self.legend is not None and right >= self.legend.get_left()[0] - SPACE
+            slack = min(slack, bottom - (frame.legend_top + (SPACE if over else -SPACE)))
+        return max(0.0, slack)
+
+    def _shift_down(self, distance: float) -> None:
+        """Move the whole layout (lane, chips, grid, stack) down by ``distance``."""
+        if distance <= 0:
+            return
+        step = xyz(0, -distance)
+        parts = [self.chip_block, self.batch_label, self.length_label, self.grid]
+        parts += [self.grid_title, self.output_group, self.edge_t, self.edge_d, self.edge_b]
+        for part in [*parts, *self.tags.values()]:
+            part.shift(step)
+        self.lane_y -= distance
+        self.stack_top -= distance
+        self.grid_title_y -= distance
+
+    def _stack_parts(self) -> list[tuple[float, float]]:
+        """Return (right, bottom) of the front card and of its T and d edges.
+
+        The edges are built beside the back card and move forward with each
+        card; these are where they end.
+        """
+        step = self.card_step * (self.batch - 1)
+        card = self.cards[-1][0]
+        parts = [(float(card.get_right()[0]), float(card.get_bottom()[1]))]
+        for part in [*self.edge_t, *self.edge_d]:
+            parts.append(
+                (float(part.get_right()[0] + step[0]), float(part.get_bottom()[1] + step[1]))
+            )
+        return parts
+
+    def _clear_of_legend(self, part: tuple[float, float]) -> bool:
+        """Whether a part ends above the caption, and above the legend where over it."""
+        frame = frame_regions()
+        right, bottom = part
+        if bottom < frame.legend_top - SPACE:
+            return False
+        legend = self.legend
+        if legend is None or right < legend.get_left()[0] - SPACE:
+            return True
+        return bottom >= frame.legend_top + SPACE
+
+    def _layout_at(self, font: float, offset: float = 0.0) -> None:
+        """Build the grid and the stack of cards at one font size.
+
+        Parameters
+        ----------
+        font
+            The numbers' font size.
+        offset
+            How far right of the frame's left edge the layout starts.
+        """
         board, theme, cells = self.board, self.theme, self.cells
         window = board.beats[0].window
         frame = frame_regions()
-        axis_w = _AXIS_W
-        metrics = grid_metrics_at(font, value_chars)
+        metrics = grid_metrics_at(font, self.value_chars)
         self.metrics = metrics
-        scale = board.value_scale
-        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
+        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, board.value_scale)
         body_w = self.grid.width_of_body
-        row_label_w = char_advance(font * LABEL_RATIO) * row_chars
-        body_left = frame.left + lane + row_label_w + 0.2
+        row_label_w = char_advance(font * LABEL_RATIO) * self.row_chars
+        body_left = frame.left + offset + self._chip_lane_width() + row_label_w + 0.2
+        self.grid_title.move_to(xyz(0, self.grid_title_y))
+        grid_top = self.grid_title.get_bottom()[1] - SPACE
         self.grid.shift(
             xyz(body_left, grid_top - metrics.cell_height * 0.75)
             - self.grid.body.get_corner(UP + LEFT)
         )
-        self.grid_title.move_to(xyz(0, self.grid_title_y())).align_to(self.grid.body, LEFT)
+        self.grid_title.align_to(self.grid.body, LEFT)
         self.route_x = body_left + body_w + CORRIDOR_MARGIN
-        front_left = self.route_x + body_w + CORRIDOR_MARGIN + axis_w
-        self._build_slices(front_left, stack_top, header)
+        # The T brace stands in the corridor's margin: a strip passes over it.
+        front_left = self.route_x + body_w + CORRIDOR_MARGIN
+        self._build_slices(front_left, self.stack_top, self._header())
 
-    def grid_title_y(self) -> float:
-        """Return the grid title's centre line: level with the lowest chip row."""
-        return float(self.chip_block.get_bottom()[1] + 0.05)
+    def _tag_font(self) -> float:
+        """Return the font of the rows' provenance tags: small, never under a label's minimum."""
+        # A digit's height at 720p per point of font size.
+        px_per_point = digit_height(1.0) * 720 / float(config.frame_height)
+        return max(self.metrics.font_size * _TAG_RATIO, MIN_LABEL_PX / px_per_point + 0.1)
+
+    def _header(self) -> float:
+        """Return the height of a card's header band (its "slice b" title)."""
+        return float(digit_height(_LABEL_FONT) + 0.16)
 
     # -- layout ------------------------------------------------------------------
     def _build_chips(self) -> None:
+        """Build the B x T block of chips, just below the lane the chips travel along."""
         chip_cells = sorted(
             (c for c in self.cells.values() if c.kind == "token_id"), key=lambda c: c.index
         )
         font = _CHIP_FONT if self.batch <= 2 else _SMALL_CHIP_FONT
         self.batch_chips = {c.index: self.make_chip(c, font) for c in chip_cells}
+        if self.batch > 2:
+            for chip in self.batch_chips.values():
+                chip.scale(_SMALL_CHIP_SCALE)
         pitch_x = max(chip.width for chip in self.batch_chips.values()) + _CHIP_GAP
         pitch_y = max(chip.height for chip in self.batch_chips.values()) + _CHIP_GAP * 0.7
         for (b, t), chip in self.batch_chips.items():
             chip.move_to(xyz(t * pitch_x, -b * pitch_y))
         self.chip_block = VGroup(*self.batch_chips.values())
-        chip_half = max(chip.height for chip in self.batch_chips.values()) / 2
-        label_top = _LANE_Y - chip_half - 0.04
+        self.chip_half = max(chip.height for chip in self.batch_chips.values()) / 2
+        # The lane runs just below the title, above everything else.
+        self.lane_y = float(self.title.get_bottom()[1]) - SPACE - self.chip_half
+        label_top = self.lane_y - self.chip_half - 0.04
         label_height = digit_height(_LABEL_FONT)
         top = label_top - label_height - 0.05 - _BRACE_DEPTH - 0.06
         self.chip_block.shift(xyz(0, top - self.chip_block.get_top()[1]))
@@ -321,14 +460,14 @@ class BatchStage(LookupStage):
         brace_b = Brace(self.chip_block, direction=LEFT, buff=0.1, color=theme.muted)
         brace_b.stretch_to_fit_width(_BRACE_DEPTH).next_to(self.chip_block, LEFT, buff=0.1)
         text_b = VGroup(
-            LabelText("batch B =", _LABEL_FONT, theme.muted),
+            LabelText(self.story_label("batch_axis"), _LABEL_FONT, theme.muted),
             NumberText(cells[("batch_dim", (0,))], _LABEL_FONT, theme.text),
         ).arrange(RIGHT, buff=0.14)
         text_b.next_to(brace_b, LEFT, buff=0.1)
         brace_t = Brace(self.chip_block, direction=UP, buff=0.06, color=theme.muted)
         brace_t.stretch_to_fit_height(_BRACE_DEPTH).next_to(self.chip_block, UP, buff=0.06)
         text_t = VGroup(
-            LabelText("sequence length T =", _LABEL_FONT, theme.muted),
+            LabelText(self.story_label("length_axis"), _LABEL_FONT, theme.muted),
             NumberText(cells[("batch_dim", (1,))], _LABEL_FONT, theme.text),
         ).arrange(RIGHT, buff=0.14)
         text_t.next_to(brace_t, UP, buff=0.05)
@@ -336,9 +475,10 @@ class BatchStage(LookupStage):
         return VGroup(brace_b, text_b), VGroup(brace_t, text_t)
 
     def _chip_lane_width(self) -> float:
-        # A parked chip sits 0.58 left of the row numbers (see MatrixGrid.row_anchor).
+        """Return the room a parked chip needs left of the row numbers' column."""
+        # MatrixGrid.row_anchor parks a chip's centre 0.12 + 0.55 / 2 left of it.
         widest = max(chip.width for chip in self.batch_chips.values())
-        return 0.58 + widest / 2 + 0.05
+        return 0.12 + 0.55 / 2 + widest / 2 + 0.05
 
     def _build_slices(self, front_left: float, stack_top: float, header: float) -> None:
         """Build the B cards: slice 0 at the back (top right), slice B-1 in front."""
@@ -365,12 +505,12 @@ class BatchStage(LookupStage):
             top = stack_top - b * header - header
             block.shift(xyz(front_left + back * _CARD_DX, top) - block.body.get_corner(UP + LEFT))
             self.output = block
-            self._build_tags(positions)
+            self._build_tags(positions, self._tag_font())
             all_tags.update(self.tags)
             self.tags = all_tags
             self.slices.append(block)
             title = VGroup(
-                SansText("slice", _LABEL_FONT, theme.output),
+                SansText(self.story_label("slice_title"), _LABEL_FONT, theme.output),
                 NumberText(by_key[("slice", (b,))], _LABEL_FONT, theme.output),
             ).arrange(RIGHT, buff=0.1)
             title.next_to(block.body, UP, buff=0.08).align_to(block.body, LEFT).shift(0.08 * RIGHT)
@@ -404,14 +544,14 @@ class BatchStage(LookupStage):
         brace_t = Brace(body, direction=LEFT, buff=0.08, color=theme.muted)
         brace_t.stretch_to_fit_width(_BRACE_DEPTH).next_to(body, LEFT, buff=0.1)
         # B and T keep their numbers on the batch of chips; the block's edges name them.
-        text_t = VGroup(LabelText("T", _LABEL_FONT, theme.muted))
+        text_t = VGroup(LabelText(self.story_label("edge_t"), _LABEL_FONT, theme.muted))
         # The text sits below the card's corner, where no copied row passes.
         text_t.next_to(front, DOWN, buff=0.1).align_to(brace_t, RIGHT)
         brace_d = Brace(body, direction=DOWN, buff=0.06, color=theme.muted)
         brace_d.stretch_to_fit_height(_BRACE_DEPTH).next_to(front, DOWN, buff=0.06)
         brace_d.align_to(body, LEFT)
         text_d = VGroup(
-            LabelText("d =", _LABEL_FONT, theme.muted),
+            LabelText(self.story_label("edge_d"), _LABEL_FONT, theme.muted),
             NumberText(by_key[("batch_dim", (2,))], _LABEL_FONT, theme.text),
         ).arrange(RIGHT, buff=0.1)
         text_d.next_to(brace_d, DOWN, buff=0.04)
@@ -425,7 +565,7 @@ class BatchStage(LookupStage):
         start = front.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         end = back_card.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         diagonal = Line(start, end, color=theme.muted, stroke_width=2)
-        text_b = VGroup(LabelText("B", _LABEL_FONT, theme.muted))
+        text_b = VGroup(LabelText(self.story_label("edge_b"), _LABEL_FONT, theme.muted))
         text_b.next_to(end, LEFT, buff=0.12)
         self.edge_b = VGroup(diagonal, text_b)
         if self.batch == 1:
@@ -437,11 +577,14 @@ class BatchStage(LookupStage):
         return [self.tags[(b, t)] for t in range(self.length) if (b, t) in self.tags]
 
     def _place_batch_block(self, right: float) -> None:
-        """Centre the chips over the stack, clear of the grid title, inside the frame."""
+        """Centre the chips over the stack, right of the grid title and the corridor."""
+        assert self.route_x is not None
         centre = self.output_group.get_center()[0]
         block = VGroup(self.chip_block, self.batch_label, self.length_label)
         shift = centre - self.chip_block.get_center()[0]
-        min_left = self.grid_title.get_right()[0] + 0.3
+        # Nothing stands in the corridor: copied rows go up and down in it.
+        corridor_right = self.route_x + self.grid.width_of_body + CORRIDOR_MARGIN
+        min_left = max(self.grid_title.get_right()[0] + 0.3, corridor_right)
         shift = max(shift, min_left - self.batch_label.get_left()[0])
         shift = min(
             shift, right - max(self.chip_block.get_right()[0], self.length_label.get_right()[0])
@@ -554,17 +697,26 @@ class BatchStage(LookupStage):
         theme = self.theme
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         shape = ShapeLabel(sizes, HEADING_FONT, theme.output)
-        title = SansText("output", HEADING_FONT, theme.output)
+        title = SansText(beat.label("output_title"), HEADING_FONT, theme.output)
         label = VGroup(title, shape).arrange(RIGHT, buff=0.2)
-        # Right of "d = ...", under the front card; above the stack if the legend is there.
+        # Right of "d = ...", under the front card, unless the legend is there; then
+        # left of the front card, in the corridor, which no row travels any more.
         label.next_to(self.edge_d[1], RIGHT, buff=0.4)
         legend = self.legend
-        if legend is not None and label.get_right()[0] > legend.get_left()[0] - 0.1:
-            label.next_to(self.cards[0][0], UP, buff=0.08).align_to(self.cards[0][0], RIGHT)
+        frame = frame_regions()
+        clash = label.get_right()[0] > frame.right
+        if legend is not None:
+            clash = clash or (
+                label.get_right()[0] > legend.get_left()[0] - SPACE
+                and label.get_bottom()[1] < legend.get_top()[1] + SPACE
+            )
+        if clash:
+            label.next_to(self.edge_t[0], LEFT, buff=0.2)
         # d's number leaves the edge as the shape is written; the edges stay named.
         d_equals, d_number = self.edge_d[1]
-        d_name = LabelText("d", _LABEL_FONT, theme.muted).move_to(d_equals, aligned_edge=LEFT)
+        d_name = LabelText(beat.label("edge_d"), _LABEL_FONT, theme.muted)
+        d_name.move_to(d_equals, aligned_edge=LEFT)
         return AnimationGroup(
             Succession(FadeOut(d_number, run_time=0.4), FadeIn(label, shift=0.15 * UP)),
-            Transform(d_equals, d_name),
+            ReplacementTransform(d_equals, d_name),
         )
