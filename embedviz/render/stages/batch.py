@@ -147,7 +147,7 @@ def make_batch_lookup_animation(
     Animation
         A succession: walk and highlight, copy, return.
     """
-    anchor = grid.row_anchor(row)
+    anchor = grid.row_anchor(row, chip.width)
     # A Succession puts every part's mobject on screen when it starts, so a
     # later lookup's outline (and the travelling copy) starts transparent and
     # fades in on its turn.
@@ -155,7 +155,7 @@ def make_batch_lookup_animation(
     shown = box.copy()
     box.set_stroke(opacity=0.0)
     lane_home = xyz(home[0], lane_y)
-    traveller = chip.copy().move_to(lane_home + 0.15 * DOWN).set_opacity(0.0)
+    traveller = chip.copy().move_to(lane_home).set_opacity(0.0)
     # The chip whose copy is away keeps an outline in the text colour meanwhile.
     outline = chip[0].copy().set_fill(opacity=0.0).set_stroke(theme.text, width=3, opacity=0.0)
     # Each move's target is a copy made now, while the copy is still transparent.
@@ -167,7 +167,7 @@ def make_batch_lookup_animation(
     back = Succession(
         _move(traveller, xyz(anchor[0], lane_y), 0.3, opacity=1.0),
         _move(traveller, lane_home, 0.3, opacity=1.0),
-        FadeOut(traveller, shift=0.15 * DOWN, run_time=0.2),
+        FadeOut(traveller, run_time=0.2),
     )
     return Succession(
         AnimationGroup(
@@ -476,9 +476,9 @@ class BatchStage(LookupStage):
 
     def _chip_lane_width(self) -> float:
         """Return the room a parked chip needs left of the row numbers' column."""
-        # MatrixGrid.row_anchor parks a chip's centre 0.12 + 0.55 / 2 left of it.
+        # MatrixGrid.row_anchor parks a chip with its right edge 0.12 left of it.
         widest = max(chip.width for chip in self.batch_chips.values())
-        return 0.12 + 0.55 / 2 + widest / 2 + 0.05
+        return 0.12 + widest + 0.05
 
     def _build_slices(self, front_left: float, stack_top: float, header: float) -> None:
         """Build the B cards: slice 0 at the back (top right), slice B-1 in front."""
@@ -708,7 +708,7 @@ class BatchStage(LookupStage):
         if legend is not None:
             clash = clash or (
                 label.get_right()[0] > legend.get_left()[0] - SPACE
-                and label.get_bottom()[1] < legend.get_top()[1] + SPACE
+                and label.get_bottom()[1] < legend.get_top()[1] + 3 * SPACE
             )
         if clash:
             label.next_to(self.edge_t[0], LEFT, buff=0.2)
