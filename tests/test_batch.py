@@ -239,3 +239,24 @@ def test_too_many_scattered_rows_fail_in_one_line() -> None:
     message = _error(build_batch_lookup, SceneOptions(ids=ids, vocab=50257, dim=3))
     assert f"at most {MAX_GRID_LINES}" in message
     assert "fewer distinct IDs" in message
+
+
+# -- motion --------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_chips_and_rows_cross_nothing_at_any_moment() -> None:
+    """Sampled densely, no lookup moment overprints: chips leave from the lane above
+    the block (never through the chips above them) and rows travel in the corridor."""
+    from conftest import sample_moments
+    from test_moments import check_moment
+
+    alphas = tuple(float(a) for a in np.linspace(0.02, 0.98, 25))
+    samples = sample_moments("BatchLookup", {"ids": "2,3;4,0;1,5", "vocab": 6}, alphas=alphas)
+    moving = [s for s in samples if s.beat.action in ("lookup", "lookup_many") and s.alpha < 1]
+    assert len(moving) >= 4 * len(alphas)
+    # The travelling copy of a chip is on screen, away from its home, at some moment.
+    assert any(
+        len([t for t in s.texts if t.cell is not None and t.cell[0] == "token_id"]) > 6
+        for s in moving
+    )
+    problems = [line for sample in moving for line in check_moment(sample)]
+    assert not problems, "\n".join(problems[:20])
