@@ -69,8 +69,8 @@ from embedviz.story.model import Beat
 
 __all__ = ["BatchStage", "make_batch_lookup_animation"]
 
-# Chips shrink for three or more sequences, to leave the slices more height and the
-# corridor its width.
+# Chips shrink for three or more sequences (and scale down for long ones), to leave
+# the slices more height and the corridor its width.
 _CHIP_FONT = 20
 _SMALL_CHIP_FONT = 16
 _SMALL_CHIP_SCALE = 0.85
@@ -438,7 +438,7 @@ class BatchStage(LookupStage):
         )
         font = _CHIP_FONT if self.batch <= 2 else _SMALL_CHIP_FONT
         self.batch_chips = {c.index: self.make_chip(c, font) for c in chip_cells}
-        if self.batch > 2:
+        if self.batch > 2 or self.length > 6:
             for chip in self.batch_chips.values():
                 chip.scale(_SMALL_CHIP_SCALE)
         pitch_x = max(chip.width for chip in self.batch_chips.values()) + _CHIP_GAP
