@@ -200,6 +200,8 @@ class MomentSample:
     texts: list[TextSample]
     # Per travelling row: (column, right end of its slot at mid-height) per number.
     strips: list[list[tuple[int, np.ndarray]]]
+    # Which step of the beat's animation was sampled (0 for most beats, and at the end).
+    step: int = 0
 
 
 TABLE_KINDS = frozenset({"weight", "output"})
@@ -268,7 +270,7 @@ def sample_moments(
                         in_strip=id(mobject) in strip_members,
                     )
                 )
-        samples.append(MomentSample(moment.beat, moment.alpha, texts, strips))
+        samples.append(MomentSample(moment.beat, moment.alpha, texts, strips, moment.step))
 
     play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
     return samples

@@ -48,7 +48,9 @@ def test_a_sheet_has_two_tiles_per_beat(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(out)
     beats = len(prepared_storyboard("SingleTokenLookup", {}, environ={}).beats)
-    tiles = 2 * beats
+    # One tile mid-motion per step and one at the end of every beat; the lookup
+    # beat plays in three steps (walk, copy, return), the others in one.
+    tiles = 2 * beats + 2
     rows = -(-tiles // columns)
     tile_height = round(width * 9 / 16)
     with Image.open(out) as image:
@@ -62,10 +64,14 @@ def test_a_sheet_has_two_tiles_per_beat(tmp_path: Path) -> None:
         x, y = 6 + column * (width + 6), 6 + row * (tile_height + 22 + 6)
         return pixels[y : y + tile_height, x : x + width]
 
-    # The lookup beat's middle (its row in flight) differs from its end.
+    # The lookup beat's steps (chip walking, row in flight, chip going back)
+    # differ from each other and from its end.
     names = [b.name for b in prepared_storyboard("SingleTokenLookup", {}, environ={}).beats]
     lookup = names.index("lookup")
-    assert np.abs(tile(2 * lookup) - tile(2 * lookup + 1)).sum() > 0
+    steps = [tile(2 * lookup + k) for k in range(4)]
+    for k, earlier in enumerate(steps):
+        for later in steps[k + 1 :]:
+            assert np.abs(earlier - later).sum() > 0
     # Every tile has something drawn on the theme's background.
     for number in range(tiles):
         assert tile(number).std() > 5

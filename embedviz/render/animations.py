@@ -3,6 +3,11 @@
 They move small things (a chip, a row's few numbers, a caption) rather than
 fading whole grids in and out, because manim's cost per animation grows with
 the size of the mobjects it copies and interpolates.
+
+A factory whose motion tells a story in parts (walk to the row, copy it out,
+go back) returns :class:`Steps`: the scene starts part *k* with phrase *k* of
+the beat's narration (see :class:`~embedviz.render.base.StoryboardScene`).
+Any other Animation plays as a single step.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from embedviz.render.theme import DARK, Theme
 
 __all__ = [
     "RowStrip",
+    "Steps",
+    "beat_steps",
     "make_caption_animation",
     "make_copy_row_animation",
     "make_count_rows_animation",
@@ -46,7 +53,89 @@ __all__ = [
     "make_reveal_animation",
     "make_row_strip",
     "make_walk_animation",
+    "steps_together",
 ]
+
+
+class Steps(Succession):
+    """A beat's animation in parts, each started with its phrase of the narration.
+
+    :class:`~embedviz.render.base.StoryboardScene` plays the parts one by one:
+    part *k* starts when the beat's phrase *k* starts (parts beyond the
+    phrases follow on at once), each at its share of the beat's ``run_time``,
+    so the beat lasts exactly as long as before. Anything that plays it as a
+    plain Animation (a notebook, a test, a caller that knows nothing of steps)
+    gets a :class:`manim.Succession` of the same parts.
+
+    Parameters
+    ----------
+    *steps
+        The parts, in order; their run times weigh their shares of the beat's
+        ``run_time``. A nested ``Steps`` is spread into its parts.
+    **kwargs
+        Passed to :class:`manim.Succession`.
+
+    Examples
+    --------
+    >>> from manim import Circle, FadeIn, FadeOut, Wait
+    >>> dot = Circle()
+    >>> len(Steps(FadeIn(dot), Wait(), FadeOut(dot)).steps)
+    3
+    """
+
+    def __init__(self, *steps: Animation, **kwargs: Any) -> None:
+        parts = [part for step in steps for part in beat_steps(step)]
+        if not parts:
+            raise ValueError("Steps needs at least one step")
+        super().__init__(*parts, **kwargs)
+
+    @property
+    def steps(self) -> tuple[Animation, ...]:
+        """The parts, in playing order."""
+        return tuple(self.animations)
+
+
+def beat_steps(animation: Animation) -> tuple[Animation, ...]:
+    """Return the parts a beat plays one by one.
+
+    Parameters
+    ----------
+    animation
+        What a beat handler returned.
+
+    Returns
+    -------
+    tuple of Animation
+        The parts of a :class:`Steps`; any other animation is one step.
+    """
+    if isinstance(animation, Steps):
+        return animation.steps
+    return (animation,)
+
+
+def steps_together(*animations: Animation) -> Animation:
+    """Play animations at the same time, step by step when any of them has steps.
+
+    A stage built from components can join its components' animations for a
+    beat with this instead of :class:`manim.AnimationGroup`, which would hide
+    their steps: step *k* of the result plays step *k* of each of them.
+
+    Parameters
+    ----------
+    *animations
+        The animations; a plain one is a single step.
+
+    Returns
+    -------
+    Animation
+        :class:`Steps` of :class:`manim.AnimationGroup` s, or one
+        :class:`manim.AnimationGroup` when none has steps.
+    """
+    parts = [beat_steps(animation) for animation in animations]
+    if all(len(p) == 1 for p in parts):
+        return AnimationGroup(*animations)
+    count = max(len(p) for p in parts)
+    return Steps(*[AnimationGroup(*[p[k] for p in parts if k < len(p)]) for k in range(count)])
 
 
 def make_caption_animation(old: VMobject | None, new: VMobject) -> Animation:
@@ -314,7 +403,7 @@ def make_lookup_animation(
     route: Sequence[np.ndarray] = (),
     lane_y: float | None = None,
     provenance: Sequence[VMobject] = (),
-) -> Animation:
+) -> Steps:
     """Walk a chip to its row, copy the row out, send the chip back dimmed.
 
     Parameters
@@ -341,12 +430,13 @@ def make_lookup_animation(
 
     Returns
     -------
-    Animation
-        A succession: walk and highlight, copy, return.
+    Steps
+        Three steps, each started with its phrase: walk and highlight the
+        row, copy it out, go back (and tag the landed row).
     """
     box = grid.row_box(row, theme)
     back = make_return_animation(chip, grid.row_anchor(row, chip.width), home, lane_y)
-    return Succession(
+    return Steps(
         AnimationGroup(make_walk_animation(chip, grid, row, lane_y), Create(box)),
         make_copy_row_animation(grid, row, targets, route, theme, keep_marks=bool(route)),
         AnimationGroup(back, FadeOut(box), *[FadeIn(tag) for tag in provenance]),

@@ -3,22 +3,33 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
-from manim import Animation, AnimationGroup, Camera, ManimColor, Scene, Succession, Text, Wait
+from manim import (
+    Animation,
+    AnimationGroup,
+    Camera,
+    ManimColor,
+    Scene,
+    Succession,
+    Text,
+    Wait,
+    config,
+)
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.inputs import prepared_storyboard
-from embedviz.render.animations import make_caption_animation
+from embedviz.render.animations import beat_steps, make_caption_animation
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.stage import CAPTION_WIDTH, CAPTION_Y, Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
 from embedviz.story.model import Beat, Storyboard
-from embedviz.story.phrases import TICK
 
-__all__ = ["StoryboardScene", "screen_texts"]
+__all__ = ["StoryboardScene", "frame_count", "schedule_steps", "screen_texts", "share_frames"]
 
 
 def screen_texts(
@@ -96,6 +107,10 @@ class StoryboardScene(Scene):
         self.burn_captions = type(self).captions if captions is None else captions
         self.caption = None
         self.stage: Stage | None = None
+        # While a beat plays: when the current play started (seconds from the
+        # beat's start), and the steps in it as (step, offset, seconds).
+        self.beat_clock = 0.0
+        self.playing_steps: tuple[tuple[int, float, float], ...] = ()
         super().__init__(*args, **kwargs)
 
     # -- hooks ---------------------------------------------------------------
@@ -145,23 +160,21 @@ class StoryboardScene(Scene):
         """
         self.stage = stage_for(board.layout)(self, board, self.theme)
         for beat in board.beats:
-            if self.burn_captions:
-                self.play_beat_with_phrases(beat)
-                continue
-            self.before_beat(beat)
-            self.play(self.stage.animate(beat), run_time=beat.run_time)
-            hold = round(beat.duration - beat.run_time, 6)
-            if hold > 0:
-                self.wait(hold)
-            self.after_beat(beat)
+            self.play_beat(beat)
 
-    def play_beat_with_phrases(self, beat: Beat) -> None:
-        """Play a beat with its narration burned in, one caption per phrase.
+    def play_beat(self, beat: Beat) -> None:
+        """Play one beat, each step of its animation starting with its phrase.
 
-        The beat's animation starts with its first phrase. Each later phrase
-        replaces the caption when it starts (see :class:`~embedviz.story.model.Phrase`),
-        during the animation or during the hold, so the picture's captions
-        keep the storyboard's timing, as the WebVTT cues do.
+        The stage's animation for the beat is split into steps (see
+        :class:`~embedviz.render.animations.Steps`; a plain Animation is one
+        step). The steps share the beat's ``run_time`` in proportion to their
+        own run times, and step *k* starts when phrase *k* starts; steps
+        beyond the phrases follow on at once, and a step that would run past
+        the beat's end starts early enough to finish in it. With burned-in
+        captions, each phrase's caption replaces the last one when the phrase
+        starts, as the WebVTT cues do. Between motions the scene holds still,
+        and the beat lasts exactly ``duration`` (in whole frames), so the
+        storyboard's timing, captions, chapters and ``--voice`` stay in sync.
 
         Parameters
         ----------
@@ -169,43 +182,64 @@ class StoryboardScene(Scene):
             The beat.
         """
         assert self.stage is not None
-        # Phrase starts are kept to whole ticks, so every wait and play below
-        # lasts whole frames at 15, 30 and 60 fps and the video keeps its length.
-        phrases = [(p.text, _on_tick(p.start)) for p in beat.phrases] or [(beat.narration, 0.0)]
-        captions = [self._caption(text) for text, _ in phrases]
-        # Swaps that fit inside the animation ride along with it.
-        track: list[Animation] = [make_caption_animation(self.caption, captions[0])]
-        clock = _SWAP
-        later = len(phrases)
-        for number in range(1, len(phrases)):
-            start = phrases[number][1]
-            if start + _SWAP > beat.run_time:
-                later = number
-                break
-            if start > clock:
-                track.append(Wait(run_time=start - clock))
-            track.append(make_caption_animation(captions[number - 1], captions[number]))
-            clock = max(clock, start) + _SWAP
-        if clock < beat.run_time:
-            track.append(Wait(run_time=beat.run_time - clock))
+        fps = float(config.frame_rate)
+        total = frame_count(beat.duration, fps)
+        # Each phrase starts on the frame nearest its start in the storyboard.
+        phrase_frames = [frame_count(p.start, fps) for p in beat.phrases] or [0]
+        cues: list[_Cue] = []
+        shown = self.caption
+        if self.burn_captions:
+            # Each phrase's caption replaces the last one as the phrase starts.
+            texts = [p.text for p in beat.phrases] or [beat.narration]
+            clock = 0
+            for text, start in zip(texts, phrase_frames, strict=True):
+                caption = self._caption(text)
+                swap = make_caption_animation(shown, caption)
+                length = max(1, frame_count(swap.get_run_time(), fps))
+                begin = max(0, min(max(start, clock), total - length))
+                cues.append(_Cue(begin, length, swap))
+                clock = begin + length
+                shown = caption
         self.before_beat(beat)
-        self.play(
-            AnimationGroup(self.stage.animate(beat), Succession(*track)), run_time=beat.run_time
-        )
-        self.caption = captions[later - 1]
-        clock = beat.run_time
-        for number in range(later, len(phrases)):
-            start = phrases[number][1]
-            if start > clock + 1e-9:
-                self.wait(round(start - clock, 6))
-                clock = start
-            self.play(make_caption_animation(self.caption, captions[number]), run_time=_SWAP)
-            self.caption = captions[number]
-            clock = round(clock + _SWAP, 6)
-        hold = round(beat.duration - clock, 6)
-        if hold > 0:
-            self.wait(hold)
+        steps = list(beat_steps(self.stage.animate(beat)))
+        lengths = share_frames(frame_count(beat.run_time, fps), [_weight(s) for s in steps])
+        if 0 in lengths:
+            # Too short to give every step a frame: play them as one.
+            steps, lengths = [Succession(*steps)], [frame_count(beat.run_time, fps)]
+        starts = schedule_steps(lengths, phrase_frames, total)
+        for number, (step, start, length) in enumerate(zip(steps, starts, lengths, strict=True)):
+            cues.append(_Cue(start, length, step, number))
+        clock = 0
+        for segment in _segments(cues):
+            first = segment[0].start
+            if first > clock:
+                self._hold(first - clock, fps)
+            end = max(cue.start + cue.frames for cue in segment)
+            self.beat_clock = first / fps
+            self.playing_steps = tuple(
+                (cue.step, (cue.start - first) / fps, cue.frames / fps)
+                for cue in segment
+                if cue.step is not None
+            )
+            self.play(_timed(segment, first, end, fps), run_time=(end - first) / fps - _EPSILON)
+            self.playing_steps = ()
+            clock = end
+        self.caption = shown
+        if total > clock:
+            self._hold(total - clock, fps)
         self.after_beat(beat)
+
+    def _hold(self, frames: int, fps: float) -> None:
+        """Hold still for exactly ``frames`` frames."""
+        # A still frame is repeated int(seconds * fps) times, an animated wait
+        # is drawn ceil(seconds * fps) times: nudge the time so both give frames.
+        still = not (
+            self.always_update_mobjects
+            or self.updaters
+            or any(m.has_time_based_updater() for m in self.get_mobject_family_members())
+        )
+        seconds = frames / fps + (_EPSILON if still else -_EPSILON)
+        self.wait(seconds, frozen_frame=still)
 
     def _caption(self, text: str) -> Caption:
         caption = Caption(text, CAPTION_WIDTH, theme=self.theme)
@@ -213,10 +247,138 @@ class StoryboardScene(Scene):
         return caption
 
 
-# How long one caption takes to give way to the next (make_caption_animation).
-_SWAP = 0.6
+# A play of n frames is given n / fps less this, so float rounding in manim's
+# frame count (ceil of seconds x fps) never adds a frame.
+_EPSILON = 1e-6
 
 
-def _on_tick(seconds: float) -> float:
-    """Round a time to the nearest whole tick (beats are timed in ticks)."""
-    return round(round(seconds / TICK) * TICK, 6)
+@dataclass(frozen=True)
+class _Cue:
+    """Something a beat plays: a step of its animation, or a caption change."""
+
+    start: int  # frames from the beat's start
+    frames: int
+    animation: Animation
+    step: int | None = None  # which step of the beat; None for a caption change
+
+
+def _weight(animation: Animation) -> float:
+    return max(float(animation.get_run_time()), 1e-3)
+
+
+def _segments(cues: Sequence[_Cue]) -> list[list[_Cue]]:
+    """Group cues that overlap in time; each group is played at once."""
+    segments: list[list[_Cue]] = []
+    end = 0
+    for cue in sorted(cues, key=lambda c: (c.start, c.step is None)):
+        if segments and cue.start < end:
+            segments[-1].append(cue)
+            end = max(end, cue.start + cue.frames)
+        else:
+            segments.append([cue])
+            end = cue.start + cue.frames
+    return segments
+
+
+def _timed(segment: Sequence[_Cue], first: int, end: int, fps: float) -> Animation:
+    """One animation playing every cue of a segment at its own time."""
+    pieces: list[Animation] = []
+    for cue in segment:
+        cue.animation.set_run_time(cue.frames / fps)
+        offset = cue.start - first
+        if offset > 0:
+            pieces.append(Succession(Wait(run_time=offset / fps), cue.animation))
+        else:
+            pieces.append(cue.animation)
+    # Padding makes the group last exactly the segment, so no piece is rescaled.
+    pieces.append(Wait(run_time=(end - first) / fps))
+    return AnimationGroup(*pieces)
+
+
+def frame_count(seconds: float, fps: float) -> int:
+    """Return how many whole frames ``seconds`` last at ``fps`` (rounded to the nearest).
+
+    Parameters
+    ----------
+    seconds
+        A duration.
+    fps
+        Frames per second.
+
+    Returns
+    -------
+    int
+        The frames.
+    """
+    return round(round(seconds * fps, 6))
+
+
+def share_frames(total: int, weights: Sequence[float]) -> list[int]:
+    """Split ``total`` frames into whole shares in proportion to ``weights``.
+
+    Parameters
+    ----------
+    total
+        Frames to share.
+    weights
+        One positive weight per share.
+
+    Returns
+    -------
+    list of int
+        Shares that add up to ``total``, each within one frame of its exact
+        proportion (largest remainders get the spare frames).
+    """
+    whole = sum(weights)
+    exact = [total * w / whole for w in weights]
+    shares = [int(x) for x in exact]
+    spare = total - sum(shares)
+    for index in sorted(range(len(exact)), key=lambda i: shares[i] - exact[i])[:spare]:
+        shares[index] += 1
+    return shares
+
+
+def schedule_steps(lengths: Sequence[int], phrase_starts: Sequence[int], total: int) -> list[int]:
+    """Return when each step of a beat starts, in frames from the beat's start.
+
+    Step *k* starts with phrase *k*, or as soon as step *k - 1* ends if that
+    is later; steps beyond the phrases follow on at once. A step that would
+    end after ``total`` starts early enough to end with the beat (and pushes
+    the steps before it earlier too). Steps never overlap.
+
+    Parameters
+    ----------
+    lengths
+        Each step's frames; together at most ``total``.
+    phrase_starts
+        Each phrase's start, in frames.
+    total
+        The beat's frames.
+
+    Returns
+    -------
+    list of int
+        One start per step.
+
+    Examples
+    --------
+    >>> schedule_steps([12, 14, 10], [0, 42, 90], 132)
+    [0, 42, 90]
+    >>> schedule_steps([12, 14, 10], [0], 84)
+    [0, 12, 26]
+    >>> schedule_steps([12, 14, 10], [0, 80, 81], 100)
+    [0, 76, 90]
+    """
+    if sum(lengths) > total:
+        raise ValueError(f"steps of {sum(lengths)} frames do not fit a beat of {total}")
+    starts: list[int] = []
+    ready = 0
+    for number, length in enumerate(lengths):
+        wanted = phrase_starts[number] if number < len(phrase_starts) else 0
+        starts.append(max(wanted, ready))
+        ready = starts[-1] + length
+    latest = total
+    for number in reversed(range(len(lengths))):
+        starts[number] = min(starts[number], latest - lengths[number])
+        latest = starts[number]
+    return starts

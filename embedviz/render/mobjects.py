@@ -44,6 +44,8 @@ __all__ = [
     "TokenChip",
     "char_advance",
     "digit_height",
+    "font_for_px",
+    "gap_band_height",
     "grid_metrics_at",
     "grid_width_per_font",
 ]
@@ -72,12 +74,30 @@ class GridMetrics:
         One cell's box.
     gap_width
         The width of an elided column.
+    gap_height
+        The height of an elided range of rows (its band); by default
+        :data:`GAP_ROW_PITCH` of a cell's height. A compact grid draws thin
+        bands, just tall enough for their label.
+    gap_label_font
+        The font size of a band's label; by default 0.7 of ``font_size``.
     """
 
     font_size: float
     cell_width: float
     cell_height: float
     gap_width: float
+    gap_height: float | None = None
+    gap_label_font: float | None = None
+
+    @property
+    def row_gap_height(self) -> float:
+        """The height of one elided range of rows."""
+        return self.cell_height * GAP_ROW_PITCH if self.gap_height is None else self.gap_height
+
+    @property
+    def row_gap_font(self) -> float:
+        """The font size of an elided range's label."""
+        return self.font_size * 0.7 if self.gap_label_font is None else self.gap_label_font
 
     @classmethod
     def fit(
@@ -129,7 +149,12 @@ class GridMetrics:
         )
 
 
-def grid_metrics_at(font_size: float, value_chars: int) -> GridMetrics:
+def grid_metrics_at(
+    font_size: float,
+    value_chars: int,
+    pitch: float = _ROW_PITCH,
+    gap_label_font: float | None = None,
+) -> GridMetrics:
     """Return the grid sizes at a given font size (as :meth:`GridMetrics.fit` sizes them).
 
     Parameters
@@ -138,6 +163,12 @@ def grid_metrics_at(font_size: float, value_chars: int) -> GridMetrics:
         Font size of the numbers.
     value_chars
         The longest value string.
+    pitch
+        A cell's height, in digit heights (2 by default; a tall table packs
+        its rows closer).
+    gap_label_font
+        For a compact grid: the font size of the hidden-range labels, whose
+        bands are then just tall enough for them (see :func:`gap_band_height`).
 
     Returns
     -------
@@ -148,9 +179,24 @@ def grid_metrics_at(font_size: float, value_chars: int) -> GridMetrics:
     return GridMetrics(
         font_size=font_size,
         cell_width=advance * (value_chars + CELL_PAD_CHARS),
-        cell_height=digit_height(font_size) * _ROW_PITCH,
+        cell_height=digit_height(font_size) * pitch,
         gap_width=advance * GAP_CHARS,
+        gap_height=None if gap_label_font is None else gap_band_height(gap_label_font),
+        gap_label_font=gap_label_font,
     )
+
+
+def font_for_px(pixels: float, frame_pixels: int = 720) -> float:
+    """Return the font size whose digits are ``pixels`` tall on a frame ``frame_pixels`` high."""
+    from manim import config
+
+    per_unit = frame_pixels / float(config.frame_height)
+    return pixels / (digit_height(1.0) * per_unit)
+
+
+def gap_band_height(label_font: float) -> float:
+    """Return the height of a thin hidden-range band whose label has this font size."""
+    return digit_height(label_font) * 1.25
 
 
 def grid_width_per_font(value_chars: int, columns: int, column_gaps: int) -> float:
@@ -198,7 +244,7 @@ def _row_slots(
     slots = []
     top = 0.0
     for _, kind, index in sorted(items):
-        pitch = metrics.cell_height * (GAP_ROW_PITCH if kind == "gap" else 1.0)
+        pitch = metrics.row_gap_height if kind == "gap" else metrics.cell_height
         slots.append((kind, index, top - pitch / 2))
         top -= pitch
     return slots
@@ -207,7 +253,7 @@ def _row_slots(
 def _row_edges(slots: list[tuple[str, int, float]], metrics: GridMetrics) -> list[float]:
     """Return the y of the line below each slot (the last one is the bottom)."""
     return [
-        y - metrics.cell_height * (GAP_ROW_PITCH if kind == "gap" else 1.0) / 2
+        y - (metrics.row_gap_height if kind == "gap" else metrics.cell_height) / 2
         for kind, _, y in slots
     ]
 
@@ -330,8 +376,20 @@ class MatrixGrid(VGroup):
         width: float,
         theme: Theme,
     ) -> None:
-        fs = self.metrics.font_size
-        label = LabelText(gap.label, fs * 0.7, theme.muted)
+        metrics = self.metrics
+        fs = metrics.font_size
+        label = LabelText(gap.label, metrics.row_gap_font, theme.muted)
+        if metrics.gap_label_font is not None:
+            # A thin band: the label, at its readable size, may run over the
+            # row-number column on the left (no row number sits in a band).
+            label.move_to(xyz(0, y)).align_to(xyz(width, 0), RIGHT)
+            band = VGroup(label)
+            dots = LabelText("\u22ee", metrics.row_gap_font, theme.muted)
+            if label.get_left()[0] - 0.1 - dots.width > 0:
+                # Room inside the body: the vertical ellipsis goes before the label.
+                band.add(dots.next_to(label, LEFT, buff=0.1))
+            self.gap_labels.add(band)
+            return
         if label.width > width * 0.9:
             label.scale_to_fit_width(width * 0.9)
         label.move_to(xyz(width / 2, y))

@@ -1,10 +1,11 @@
 """Every moment, not only beat ends: sample a storyboard's animations mid-motion.
 
 A dry run (no video is encoded) plays each beat with ``skip_animations``; a
-:class:`MomentScene` first interpolates the beat's animations at a few alphas
-(for example 0.25, 0.5 and 0.75) and reports each sample, then lets the beat
-finish and reports its end. Tests read the screen at each sample, and the
-contact sheet draws a frame at the middle and the end of every beat.
+:class:`MomentScene` first interpolates each step of the beat's animation at a
+few alphas (for example 0.25, 0.5 and 0.75) and reports each sample, then lets
+the beat finish and reports its end. Tests read the screen at each sample, and
+the contact sheet draws a frame at the middle of every step and at the end of
+every beat.
 """
 
 from __future__ import annotations
@@ -40,14 +41,18 @@ class Moment:
     beat
         The beat being played.
     alpha
-        How far through the beat's animation (1.0 is the end of the beat).
+        How far through the step's animation (1.0 is the end of the beat).
     time
         Seconds from the start of the video.
+    step
+        Which step of the beat's animation was sampled (see
+        :class:`~embedviz.render.animations.Steps`); 0 for a beat's end.
     """
 
     beat: Beat
     alpha: float
     time: float
+    step: int = 0
 
 
 class MomentScene(StoryboardScene):
@@ -82,7 +87,6 @@ class MomentScene(StoryboardScene):
         """Remember which beat is playing and when it starts."""
         self.current_beat = beat
         self.beat_start = self.clock
-        self.sampled = False
 
     def after_beat(self, beat: Beat) -> None:
         """Report the end of the beat."""
@@ -91,17 +95,17 @@ class MomentScene(StoryboardScene):
             self.on_moment(self, Moment(beat, 1.0, self.clock))
 
     def play_internal(self, skip_rendering: bool = False) -> None:
-        """Interpolate the beat's animations at each alpha, then play it to the end."""
+        """Interpolate each step of the beat in this play at each alpha, then play it."""
         beat = self.current_beat
-        # Only the beat's own animation is sampled, not the caption changes
-        # that follow it during the hold.
-        first = not getattr(self, "sampled", True)
-        if beat is not None and self.on_moment is not None and self.animations and first:
-            self.sampled = True
-            duration = self.get_run_time(self.animations)
-            for alpha in self.alphas:
-                self.update_to_time(alpha * duration)
-                self.on_moment(self, Moment(beat, alpha, self.beat_start + alpha * duration))
+        # Only the steps of the beat's animation are sampled, not the caption
+        # changes that happen between them.
+        if beat is not None and self.on_moment is not None and self.animations:
+            for step, offset, seconds in self.playing_steps:
+                for alpha in self.alphas:
+                    at = offset + alpha * seconds
+                    self.update_to_time(at)
+                    when = self.beat_start + self.beat_clock + at
+                    self.on_moment(self, Moment(beat, alpha, when, step))
         super().play_internal(skip_rendering)
 
 
@@ -187,7 +191,8 @@ class Tile:
     beat
         The beat's name.
     when
-        ``mid`` (the middle of its motion) or ``end`` (the end of the beat).
+        ``mid`` (the middle of its motion; ``mid 2`` for the middle of its
+        second step, and so on) or ``end`` (the end of the beat).
     time
         Seconds from the start of the video.
     pixels
@@ -203,7 +208,7 @@ class Tile:
 def capture_tiles(
     board: Storyboard, pixel_width: int = 1280, pixel_height: int = 720
 ) -> list[Tile]:
-    """Capture a frame at the middle of every beat's motion and at its end.
+    """Capture a frame at the middle of every step of every beat's motion and at its end.
 
     Parameters
     ----------
@@ -215,12 +220,16 @@ def capture_tiles(
     Returns
     -------
     list of Tile
-        Two per beat, in playing order.
+        One per step of each beat's animation (most beats have one step; see
+        :class:`~embedviz.render.animations.Steps`) and one at its end, in
+        playing order.
     """
     tiles: list[Tile] = []
 
     def grab(scene: MomentScene, moment: Moment) -> None:
-        when = "end" if moment.alpha >= 1 else "mid"
+        when = (
+            "end" if moment.alpha >= 1 else "mid" if moment.step == 0 else f"mid {moment.step + 1}"
+        )
         tiles.append(Tile(moment.beat.name, when, moment.time, frame_pixels(scene)))
 
     play_moments(board, grab, alphas=(0.5,), pixel_width=pixel_width, pixel_height=pixel_height)

@@ -2,20 +2,24 @@
 
 A :class:`Stage` owns the mobjects of one layout (a grid with chips and an
 output block, a one-hot product, a parameter count, ...) and turns each beat
-into one Animation through a ``beat_<action>`` method. Stages register
-themselves by layout name; the scene looks the layout up in the storyboard.
-Modules in :mod:`embedviz.render.stages` are imported automatically, so a new
-layout is a new file there.
+into one Animation. A stage is composed of parts (:class:`Component`: a grid
+panel, a chip lane, an output block, a print, ...), each with its own
+``beat_<action>`` handlers; a beat goes to the stage's own handler if it has
+one, or else to the one part that handles it (see :meth:`Stage.animate` and
+:mod:`embedviz.render.components`). Stages register themselves by layout
+name; the scene looks the layout up in the storyboard. Modules in
+:mod:`embedviz.render.stages` are imported automatically, so a new layout is
+a new file there.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Protocol, TypeVar
 
-from manim import Animation, AnimationGroup, FadeIn, FadeOut, Mobject, Wait
+from manim import Animation, AnimationGroup, FadeIn, FadeOut, Mobject, VMobject, Wait
 
 from embedviz.render.glyphs import SansText
 from embedviz.render.mobjects import TokenChip, xyz
@@ -29,6 +33,7 @@ __all__ = [
     "FRAME_HALF_WIDTH",
     "STAGES",
     "TITLE_Y",
+    "Component",
     "Stage",
     "StageHost",
     "TransitionStage",
@@ -44,6 +49,7 @@ CAPTION_Y = -3.35
 CAPTION_WIDTH = 13.2
 
 STAGES: dict[str, type[Stage]] = {}
+ComponentT = TypeVar("ComponentT", bound="Component")
 
 
 class StageHost(Protocol):
@@ -71,6 +77,46 @@ class StageHost(Protocol):
     def bring_to_front(self, *mobjects: Any) -> Any:
         """Draw mobjects above the rest."""
         ...
+
+
+class Component:
+    """A part of a stage: its own mobjects and its own ``beat_<action>`` handlers.
+
+    A component sees the scene only through :class:`StageHost`. A stage lists
+    its components in :attr:`Stage.parts`; a beat that the stage itself does
+    not handle goes to the one part that has a ``beat_<action>`` for it.
+
+    Parameters
+    ----------
+    host
+        The scene, seen through :class:`StageHost`.
+    theme
+        Colours.
+    """
+
+    def __init__(self, host: StageHost, theme: Theme) -> None:
+        self.host = host
+        self.theme = theme
+
+    def handler(self, action: str) -> Callable[[Beat], Animation] | None:
+        """Return this part's handler for a beat action, or None.
+
+        Parameters
+        ----------
+        action
+            The beat's ``action``.
+
+        Returns
+        -------
+        callable or None
+            The bound ``beat_<action>`` method.
+        """
+        found = getattr(self, f"beat_{action}", None)
+        return found if callable(found) else None
+
+    def intro(self) -> list[VMobject]:
+        """Return what this part shows when the stage is introduced (none by default)."""
+        return []
 
 
 def register_stage(cls: type[Stage]) -> type[Stage]:
@@ -128,7 +174,25 @@ class Stage:
         # Token strings behind the IDs, when they came from --text.
         pieces = board.options.pieces
         self.pieces: tuple[str, ...] | None = tuple(pieces) if pieces else None
+        # The components this stage is composed of (see :class:`Component`).
+        self.parts: list[Component] = []
         self.build()
+
+    def add_part(self, part: ComponentT) -> ComponentT:
+        """Compose a component into this stage and return it.
+
+        Parameters
+        ----------
+        part
+            The component; its ``beat_<action>`` handlers become the stage's.
+
+        Returns
+        -------
+        Component
+            The same component.
+        """
+        self.parts.append(part)
+        return part
 
     def make_chip(self, cell: NumberCell, font_size: float = 24) -> TokenChip:
         """Build the chip for a ``token_id`` cell, with its text piece if known.
@@ -155,6 +219,9 @@ class Stage:
     def animate(self, beat: Beat) -> Animation:
         """Return the animation for one beat.
 
+        The stage's own ``beat_<action>`` method plays it if there is one;
+        otherwise the one part (:attr:`parts`) with such a handler does.
+
         Parameters
         ----------
         beat
@@ -164,12 +231,36 @@ class Stage:
         -------
         Animation
             What the beat plays (its run time is set by the scene).
+
+        Raises
+        ------
+        KeyError
+            Neither the stage nor any part handles the action.
+        ValueError
+            The stage does not, and more than one part does: which one should
+            play it is ambiguous.
         """
         handler = getattr(self, f"beat_{beat.action}", None)
         if handler is None:
-            raise KeyError(f"{type(self).__name__} has no beat_{beat.action} for {beat.name!r}")
+            found = [(part, h) for part in self.parts if (h := part.handler(beat.action))]
+            if len(found) > 1:
+                names = ", ".join(type(part).__name__ for part, _ in found)
+                raise ValueError(
+                    f"{type(self).__name__}: beat_{beat.action} for {beat.name!r} is handled "
+                    f"by more than one part ({names}); handle it on the stage"
+                )
+            if not found:
+                raise KeyError(f"{type(self).__name__} has no beat_{beat.action} for {beat.name!r}")
+            handler = found[0][1]
         animation: Animation = handler(beat)
         return animation
+
+    def intro_mobjects(self) -> list[VMobject]:
+        """Return the title and what every part shows at the introduction."""
+        shown: list[VMobject] = [self.title]
+        for part in self.parts:
+            shown.extend(part.intro())
+        return shown
 
     def beat_clear(self, beat: Beat) -> Animation:
         """Fade out everything but the caption, ending a part of a longer video."""

@@ -96,7 +96,9 @@ def choose_window(
     narrow
         For layouts that show the grid, a corridor and the output block side
         by side at a readable size: every column when ``d <= 3``, else
-        columns 0, 1 and ``d - 1``; and only three leading rows.
+        columns 0 and ``d - 1`` (three such blocks across the frame leave
+        room for two readable columns of a real table); and only three
+        leading rows.
 
     Returns
     -------
@@ -122,7 +124,7 @@ def choose_window(
                 shown |= {r for r in (row - 1, row + 1) if 0 <= r < vocab_size}
         rows = sorted(shown)
     if narrow:
-        cols = list(range(dim)) if dim <= _NARROW_COLS else [0, 1, dim - 1]
+        cols = list(range(dim)) if dim <= _NARROW_COLS else [0, dim - 1]
     elif dim <= MAX_FULL_COLS:
         cols = list(range(dim))
     else:

@@ -1,69 +1,71 @@
 """The lookup layout: the matrix grid, input chips and the output block.
 
-Used by SingleTokenLookup and SequenceLookup, and as the base of other
-layouts that look rows up.
+Used by SingleTokenLookup and SequenceLookup. :class:`LookupStage` is composed
+of parts (:mod:`embedviz.render.components`): a :class:`GridPanel`, a
+:class:`ChipLane`, an :class:`OutputPanel`, a :class:`PrintPanel` and the
+:class:`RowCopy` motion, each with its own beat handlers. Its old attribute
+names (``grid``, ``chips``, ``output``, ...) are aliases of the parts' ones,
+kept while other stages still subclass it.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from manim import (
-    DOWN,
-    LEFT,
-    RIGHT,
-    UP,
-    Animation,
-    AnimationGroup,
-    Create,
-    FadeIn,
-    Indicate,
-    LaggedStart,
-    RoundedRectangle,
-    Succession,
-    SurroundingRectangle,
-    VGroup,
-    VMobject,
-)
+from dataclasses import dataclass
+from typing import Any
 
-from embedviz.render.animations import (
-    make_count_rows_animation,
-    make_dim_rows_animation,
-    make_lookup_animation,
-    make_reveal_animation,
+import numpy as np
+from manim import LEFT, RIGHT, UP, Animation, VGroup
+
+from embedviz.render.animations import make_reveal_animation
+from embedviz.render.components import (
+    ChipLane,
+    GridPanel,
+    OutputPanel,
+    PrintPanel,
+    RowCopy,
 )
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.layout import (
     CHIP_FONT,
     CORRIDOR_MARGIN,
     HEADING_FONT,
     LABEL_RATIO,
     MAX_NUMBER_FONT,
+    MIN_LABEL_PX,
+    MIN_NUMBER_PX,
     NOTE_FONT,
     SPACE,
+    fit_font,
     frame_regions,
-    place_legend,
 )
 from embedviz.render.mobjects import (
     GAP_ROW_PITCH,
-    ColourLegend,
     GridMetrics,
-    MatrixGrid,
-    OutputBlock,
-    PrintedTensor,
-    ShapeLabel,
+    TokenChip,
     char_advance,
     digit_height,
+    font_for_px,
+    gap_band_height,
     grid_metrics_at,
     grid_width_per_font,
     xyz,
 )
-from embedviz.render.stage import Stage, register_stage
+from embedviz.render.stage import Component, Stage, StageHost, register_stage
+from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, Storyboard
-from embedviz.story.printed import split_printed
 
-__all__ = ["LookupStage"]
+__all__ = ["ClassicLayout", "LookupStage", "classic_layout", "readable_scale"]
 
-# Regions of the frame used by this layout, in scene units.
+# A cell's height in digit heights: the default, the tightest a tall table
+# may pack before its numbers shrink, and the tallest a short one grows to.
+_PITCHES = (2.0, 1.9, 1.8, 1.7, 1.6)
+_MAX_PITCH = 2.6
+# Between the PyTorch call and its print.
+_PRINT_BUFF = 0.25
+# Between the titles' centre line and the column numbers' row.
+_HEADING_GAP = 0.15
+
+# Regions of the frame used by the classic arrangement, in scene units.
 _CHIPS_Y = 2.72
 _REGION_TOP = 2.05
 _GRID_LEFT, _GRID_RIGHT = -6.7, -0.6
@@ -71,9 +73,141 @@ _OUTPUT_LEFT, _OUTPUT_RIGHT = 0.9, 6.7
 _CHIP_LANE = 0.7  # a chip parks left of the row numbers
 
 
+@dataclass
+class ClassicLayout:
+    """The shared arrangement: grid on the left, chips and output block on the right.
+
+    Attributes
+    ----------
+    metrics
+        The grid's sizes.
+    grid
+        The grid panel, placed.
+    chips
+        The chip lane, placed.
+    output
+        The output panel (its block is None when the story has no output rows).
+    """
+
+    metrics: GridMetrics
+    grid: GridPanel
+    chips: ChipLane
+    output: OutputPanel
+
+
+def classic_layout(
+    host: StageHost,
+    board: Storyboard,
+    cells: dict[tuple[str, tuple[int, ...]], Any],
+    theme: Theme,
+    chips: list[TokenChip],
+) -> ClassicLayout:
+    """Lay out the grid in the left half and the chips and output block in the right.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell of the storyboard, by (kind, index).
+    theme
+        Colours.
+    chips
+        The input chips (not yet placed).
+
+    Returns
+    -------
+    ClassicLayout
+        The placed parts.
+    """
+    from embedviz.render.mobjects import OutputBlock
+
+    window = board.beats[0].window
+    weight_texts = [c.text for c in cells.values() if c.kind in ("weight", "output")]
+    row_labels = [c.text for c in cells.values() if c.kind == "row_label"]
+    positions = sorted({c.index for c in cells.values() if c.kind == "position"})
+    grid_rows = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps) + 1
+    # A parked chip sits in a lane left of the row numbers; text pieces widen it.
+    lane = max([_CHIP_LANE, *(chip.width + 0.15 for chip in chips)])
+    bottom = -1.05 if board.printed is not None else -2.55
+    metrics = GridMetrics.fit(
+        value_chars=max(len(t) for t in weight_texts),
+        columns=len(window.cols),
+        column_gaps=len(window.col_gaps),
+        label_chars=max(max(len(t) for t in row_labels), 2),
+        rows=max(grid_rows, len(positions) + 1),
+        width=min(_GRID_RIGHT - _GRID_LEFT - lane, _OUTPUT_RIGHT - _OUTPUT_LEFT),
+        height=_REGION_TOP - bottom,
+    )
+    panel = GridPanel.from_board(host, board, cells, metrics, theme, 22, 16)
+    # Leave room on the left for the row numbers and a parked chip.
+    label_width = char_advance(metrics.font_size * 0.8) * max(len(t) for t in row_labels)
+    panel.place(
+        _GRID_LEFT + lane + label_width + 0.2,
+        _REGION_TOP - metrics.cell_height,
+        note_below=False,
+    )
+
+    lane_part = ChipLane(host, theme)
+    chip_row = VGroup(*chips).arrange(RIGHT, buff=0.18)
+    if chip_row.width > _OUTPUT_RIGHT - _OUTPUT_LEFT:
+        chip_row.scale_to_fit_width(_OUTPUT_RIGHT - _OUTPUT_LEFT)
+    chip_row.move_to(xyz((_OUTPUT_LEFT + _OUTPUT_RIGHT) / 2, _CHIPS_Y))
+    label = SansText("token IDs", 20, theme.muted)
+    label.next_to(chip_row, LEFT, buff=0.3)
+    lane_part.set_chips(chips, label)
+    lane_part.mark_homes()
+
+    out = OutputPanel(host, theme)
+    if positions:
+        out.output = OutputBlock(
+            positions, window, list(cells.values()), metrics, theme, board.value_scale
+        )
+        out_top_left = np.array([_OUTPUT_LEFT + 0.6, _REGION_TOP - metrics.cell_height, 0])
+        out.output.shift(out_top_left - out.output.body.get_corner(UP + LEFT))
+        out.title = SansText("output", 22, theme.output)
+        out.title.next_to(out.output.body, UP, buff=0.2).align_to(out.output.body, LEFT)
+    return ClassicLayout(metrics, panel, lane_part, out)
+
+
+def readable_scale(chips: list[TokenChip]) -> float:
+    """Return the smallest scale at which every chip's ID and piece stay readable at 720p."""
+    from manim import config
+
+    per_unit = 720 / float(config.frame_height)
+    heights = [
+        text.height * per_unit
+        for chip in chips
+        for text in (chip.number, chip.piece)
+        if text is not None
+    ]
+    return max(MIN_LABEL_PX * 1.03 / h for h in heights)
+
+
+def _alias(part: str, name: str) -> Any:
+    """Return a stage property that reads and writes one of its parts' attributes."""
+
+    def get(stage: LookupStage) -> Any:
+        return getattr(stage.part(part), name)
+
+    def put(stage: LookupStage, value: Any) -> None:
+        setattr(stage.part(part), name, value)
+
+    return property(get, put, doc=f"Alias of ``self.{part}.{name}``.")
+
+
 @register_stage
 class LookupStage(Stage):
-    """A grid of the visible window, token chips, and an output block."""
+    """A grid of the visible window, token chips, and an output block.
+
+    Composed of a :class:`GridPanel`, a :class:`ChipLane`, an
+    :class:`OutputPanel`, a :class:`PrintPanel` (when the story prints) and
+    the :class:`RowCopy` motion. Parts are created on first use, so stages
+    that still subclass this one and assign ``self.grid`` and friends in their
+    own ``build`` get the same parts and handlers.
+    """
 
     layout = "lookup"
 
@@ -81,112 +215,115 @@ class LookupStage(Stage):
     # side by side (rows travel through the corridor), or in the older shared
     # arrangement that other stages still build on.
     corridor: bool = True
-    # Set by the corridor layout; stages that build their own keep these.
-    route_x: float | None = None
-    travel_lane_y: float | None = None
-    shape_label: ShapeLabel | None = None
+
+    # Aliases of the parts' attributes (for stages that still subclass this one).
+    grid = _alias("grid_panel", "grid")
+    grid_title = _alias("grid_panel", "title")
+    legend = _alias("grid_panel", "legend")
+    dtype_note = _alias("grid_panel", "dtype_note")
+    chips = _alias("chip_lane", "chips")
+    chip_homes = _alias("chip_lane", "homes")
+    chips_label = _alias("chip_lane", "label")
+    travel_lane_y = _alias("chip_lane", "lane_y")
+    output = _alias("output_panel", "output")
+    output_title = _alias("output_panel", "title")
+    shape_label = _alias("output_panel", "shape_label")
+    tags = _alias("output_panel", "tags")
+    code = _alias("print_panel", "code")
+    printed = _alias("print_panel", "printed")
+    route_x = _alias("row_copy", "route_x")
+
+    grid_panel: GridPanel
+    chip_lane: ChipLane
+    output_panel: OutputPanel
+    print_panel: PrintPanel
+    row_copy: RowCopy
+
+    def part(self, name: str) -> Any:
+        """Return the named part, composing an empty one into the stage on first use.
+
+        Parameters
+        ----------
+        name
+            ``grid_panel``, ``chip_lane``, ``output_panel``, ``print_panel`` or ``row_copy``.
+
+        Returns
+        -------
+        Component
+            The part.
+        """
+        found: Component | None = self.__dict__.get(name)
+        if found is None:
+            if name == "row_copy":
+                found = RowCopy(
+                    self.scene,
+                    self.theme,
+                    self.part("grid_panel"),
+                    self.part("chip_lane"),
+                    self.part("output_panel"),
+                    self.cells,
+                )
+            else:
+                kinds: dict[str, type[Component]] = {
+                    "grid_panel": GridPanel,
+                    "chip_lane": ChipLane,
+                    "output_panel": OutputPanel,
+                    "print_panel": PrintPanel,
+                }
+                found = kinds[name](self.scene, self.theme)
+            self._set_part(name, found)
+        return found
+
+    def _set_part(self, name: str, part: Component) -> None:
+        old = self.__dict__.get(name)
+        if old is not None:
+            self.parts.remove(old)
+        self.__dict__[name] = part
+        self.add_part(part)
 
     def build(self) -> None:
         """Lay out the grid, the input chips and the output block."""
-        self.route_x: float | None = None
-        self.travel_lane_y: float | None = None
-        self.shape_label: ShapeLabel | None = None
-        self.tags: dict[tuple[int, ...], VGroup] = {}
+        for name in ("grid_panel", "chip_lane", "output_panel", "row_copy"):
+            self.part(name)
         if type(self).layout == "lookup" and self.corridor:
             self._build_corridor()
         else:
             self._build_classic()
 
     def _build_classic(self) -> None:
-        board = self.board
-        theme = self.theme
-        final = board.beats[-1]
-        first = board.beats[0]
-        window = first.window
-        cells = self.cells
-        weight_texts = [c.text for c in cells.values() if c.kind in ("weight", "output")]
-        row_labels = [c.text for c in cells.values() if c.kind == "row_label"]
-        positions = sorted({c.index for c in cells.values() if c.kind == "position"})
-        grid_rows = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps) + 1
         chip_cells = sorted(
-            (c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index
+            (c for c in self.cells.values() if c.kind == "token_id"), key=lambda c: c.index
         )
-        self.chips = [self.make_chip(cell, 24) for cell in chip_cells]
-        # A parked chip sits in a lane left of the row numbers; text pieces widen it.
-        lane = max([_CHIP_LANE, *(chip.width + 0.15 for chip in self.chips)])
-        bottom = -1.05 if board.printed is not None else -2.55
-        height = _REGION_TOP - bottom
-        metrics = GridMetrics.fit(
-            value_chars=max(len(t) for t in weight_texts),
-            columns=len(window.cols),
-            column_gaps=len(window.col_gaps),
-            label_chars=max(max(len(t) for t in row_labels), 2),
-            rows=max(grid_rows, len(positions) + 1),
-            width=min(_GRID_RIGHT - _GRID_LEFT - lane, _OUTPUT_RIGHT - _OUTPUT_LEFT),
-            height=height,
-        )
-        self.metrics = metrics
-
-        scale = board.value_scale
-        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
-        # Leave room on the left for the row numbers and a parked chip.
-        label_width = char_advance(metrics.font_size * 0.8) * max(len(t) for t in row_labels)
-        top_left = np.array(
-            [_GRID_LEFT + lane + label_width + 0.2, _REGION_TOP - metrics.cell_height, 0]
-        )
-        self.grid.shift(top_left - self.grid.body.get_corner(UP + LEFT))
-        size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
-        self.grid_title = VGroup(
-            SansText("embedding matrix E", 22, theme.muted),
-            ShapeLabel(size_cells, 22, theme.muted),
-        ).arrange(RIGHT, buff=0.25)
-        self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
-        self.grid_title.align_to(self.grid.body, LEFT)
-        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
-        self.dtype_note = LabelText(note, 16, theme.muted) if note else None
-        if self.dtype_note is not None:
-            self.dtype_note.next_to(self.grid_title, UP, buff=0.1).align_to(self.grid_title, LEFT)
-        legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        self.legend: ColourLegend | None = None
-        if legend_cells:
-            self.legend = ColourLegend(legend_cells, 16, theme)
-
-        chip_row = VGroup(*self.chips).arrange(RIGHT, buff=0.18)
-        if chip_row.width > _OUTPUT_RIGHT - _OUTPUT_LEFT:
-            chip_row.scale_to_fit_width(_OUTPUT_RIGHT - _OUTPUT_LEFT)
-        chip_row.move_to(xyz((_OUTPUT_LEFT + _OUTPUT_RIGHT) / 2, _CHIPS_Y))
-        self.chip_homes = [chip.get_center().copy() for chip in self.chips]
-        self.chips_label = SansText("token IDs", 20, theme.muted)
-        self.chips_label.next_to(chip_row, LEFT, buff=0.3)
-
-        self.output: OutputBlock | None = None
-        if positions:
-            self.output = OutputBlock(
-                positions, window, list(cells.values()), metrics, theme, scale
-            )
-            out_top_left = np.array([_OUTPUT_LEFT + 0.6, _REGION_TOP - metrics.cell_height, 0])
-            self.output.shift(out_top_left - self.output.body.get_corner(UP + LEFT))
-            self.output_title = SansText("output", 22, theme.output)
-            self.output_title.next_to(self.output.body, UP, buff=0.2).align_to(
-                self.output.body, LEFT
-            )
-            if self.legend is not None:
-                place_legend(self.legend)
-        if board.printed is not None:
-            self._layout_print(board, final)
+        chips = [self.make_chip(cell, 24) for cell in chip_cells]
+        layout = classic_layout(self.scene, self.board, self.cells, self.theme, chips)
+        self.metrics = layout.metrics
+        self._set_part("grid_panel", layout.grid)
+        self._set_part("chip_lane", layout.chips)
+        self._set_part("output_panel", layout.output)
+        self.row_copy.grid_panel = layout.grid
+        self.row_copy.chip_lane = layout.chips
+        self.row_copy.output_panel = layout.output
+        if self.board.printed is not None:
+            self._layout_print(self.board, self.board.beats[-1])
 
     def _build_corridor(self) -> None:
         """Grid | corridor | output, sized from the frame so numbers stay readable.
 
-        Every size comes from the frame and the strings to show: the widest
-        font at which three grid-wide blocks (grid, corridor, output) and the
-        labels fit across, and the grid's rows fit down. A copied row leaves
-        its grid row to the right, moves up or down inside the empty corridor
-        and slides into its output row from the left, so it never crosses a
-        number; output labels sit right of the block for the same reason.
+        Every size comes from the frame and the strings to show: the largest
+        font (:func:`fit_font`) at which three grid-wide blocks (grid,
+        corridor, output) and the labels fit across, and the grid's rows fit
+        down. A tall table packs its rows closer (down to
+        :data:`_PITCHES`, in digit heights a row) and draws each hidden range as
+        a thin band before its numbers drop under the readable size; a short
+        one gets taller cells, up to :data:`_MAX_PITCH`, to use the screen.
+        A copied row leaves its grid row to the right, moves up or down inside
+        the empty corridor and slides into its output row from the left, so
+        it never crosses a number; output labels sit right of the block for
+        the same reason.
         """
+        from embedviz.render.mobjects import OutputBlock
+
         board, theme, cells = self.board, self.theme, self.cells
-        final = board.beats[-1]
         window = board.beats[0].window
         frame = frame_regions()
         value_chars = max(len(c.text) for c in cells.values() if c.kind in ("weight", "output"))
@@ -195,16 +332,24 @@ class LookupStage(Stage):
         chip_cells = sorted(
             (c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index
         )
-        self.chips = [self.make_chip(cell, CHIP_FONT) for cell in chip_cells]
-        chip_h = max(chip.height for chip in self.chips)
-        lane = max(chip.width for chip in self.chips) + 0.12
+        chips = [self.make_chip(cell, CHIP_FONT) for cell in chip_cells]
+        lane = max(chip.width for chip in chips) + 0.12
+        chip_label = SansText("token IDs", HEADING_FONT, theme.muted)
 
-        # Vertical bands, top down: title, chips, the chips' travel lane, titles, grid.
+        # Vertical bands, top down: title, chips (one lane, or two around the
+        # travel lane), the chips' travel lane, titles, grid.
         self.title.move_to(xyz(0, frame.title_y))
-        title_bottom = self.title.get_bottom()[1]
-        chips_y = title_bottom - SPACE - chip_h / 2
-        self.travel_lane_y = chips_y - chip_h - SPACE
-        heading_y = self.travel_lane_y - chip_h / 2 - SPACE - HEADING_FONT * 0.006
+        chips_top = self.title.get_bottom()[1] - SPACE
+        lanes = ChipLane.lanes_needed(
+            chips, chip_label, frame.right - frame.left, readable_scale(chips)
+        )
+        chip_lane = self.chip_lane
+        chip_lane.set_chips(chips, chip_label)
+        chips_bottom = chip_lane.arrange(chips_top, frame.left, frame.right, lanes)
+        assert chip_lane.lane_y is not None
+        chip_h = max(chip.height for chip in chips)
+        band_bottom = min(chips_bottom, chip_lane.lane_y - chip_h / 2)
+        heading_y = band_bottom - SPACE - HEADING_FONT * 0.006
         bottom = -1.05 if board.printed is not None else frame.legend_top - SPACE
 
         # Output labels: the position, then the ID tag, its piece and an equality mark.
@@ -220,132 +365,154 @@ class LookupStage(Stage):
         )
         # Gaps between the block, the position, the tag (and its padding), piece and mark.
         labels_fixed = 0.15 + 0.1 + 0.12 + 0.08 + 0.1
-        grid_rows = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps)
         per_font_w = grid_width_per_font(value_chars, len(window.cols), len(window.col_gaps))
         label_per_font = char_advance(1.0) * LABEL_RATIO
         fixed = lane + 0.2 + 2 * CORRIDOR_MARGIN + labels_fixed
-        by_width = (frame.right - frame.left - fixed) / (
-            3 * per_font_w + label_per_font * (row_chars + label_chars)
+        region = heading_y - _HEADING_GAP - bottom
+        compact = bool(window.row_gaps)
+        gap_chars = max([len(gap.label) for gap in window.row_gaps] or [0])
+        min_label_font = font_for_px(MIN_LABEL_PX) * 1.03
+
+        def gap_font(font: float) -> float:
+            # Readable, but never above the row numbers: a table too big for
+            # the frame shrinks its bands' labels along with its numbers.
+            return min(max(min_label_font, 0.55 * font), font * LABEL_RATIO)
+
+        def left_labels(font: float) -> float:
+            # Row numbers; a thin band's label may run over them, not into the chips' lane.
+            row_label_w = char_advance(font * LABEL_RATIO) * row_chars
+            if not compact:
+                return row_label_w
+            overflow = char_advance(gap_font(font)) * gap_chars - per_font_w * font
+            return max(row_label_w, overflow - 0.2)
+
+        def across(font: float) -> float:
+            rest = font * (3 * per_font_w + label_per_font * label_chars)
+            return fixed + left_labels(font) + rest
+
+        def down(font: float, pitch: float) -> float:
+            cell = digit_height(font) * pitch
+            band = gap_band_height(gap_font(font)) if compact else cell * GAP_ROW_PITCH
+            grid = len(window.rows) * cell + len(window.row_gaps) * band
+            return 0.75 * cell + max(grid, len(positions) * cell)
+
+        def fits(font: float, pitch: float) -> bool:
+            return across(font) <= frame.right - frame.left and down(font, pitch) <= region
+
+        readable = font_for_px(MIN_NUMBER_PX) * 1.005
+
+        def fit_at(pitch: float) -> float:
+            return fit_font(lambda f: fits(f, pitch), largest=MAX_NUMBER_FONT, precision=1e-3)
+
+        choices = [(fit_at(p), p) for p in _PITCHES]
+        font, pitch = next(((f, p) for f, p in choices if f >= readable), max(choices))
+        if pitch == _PITCHES[0]:
+            # Room to spare below: taller cells fill it.
+            pitch = fit_font(
+                lambda p: fits(font, p), largest=_MAX_PITCH, smallest=pitch, precision=0.01
+            )
+        metrics = grid_metrics_at(
+            font, value_chars, pitch, gap_label_font=gap_font(font) if compact else None
         )
-        region = heading_y - 0.2 - bottom
-        by_height = region / (digit_height(1.0) * 2.0 * (max(grid_rows, len(positions)) + 0.75))
-        font = min(MAX_NUMBER_FONT, by_width, by_height)
-        metrics = grid_metrics_at(font, value_chars)
         self.metrics = metrics
-        scale = board.value_scale
-        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
-        body_w = self.grid.width_of_body
-        row_label_w = char_advance(font * LABEL_RATIO) * row_chars
+        panel = GridPanel.from_board(self.scene, board, cells, metrics, theme)
+        assert panel.grid is not None
+        body_w = panel.grid.width_of_body
         corridor_w = body_w + 2 * CORRIDOR_MARGIN
-        total = fixed + row_label_w + 3 * body_w + label_per_font * font * label_chars
-        slack = max(0.0, frame.right - frame.left - total)
-        body_left = frame.left + slack / 2 + lane + row_label_w + 0.2
-        body_top = heading_y - 0.2 - metrics.cell_height * 0.75
-        self.grid.shift(xyz(body_left, body_top) - self.grid.body.get_corner(UP + LEFT))
+        slack = max(0.0, frame.right - frame.left - across(font))
+        body_left = frame.left + slack / 2 + lane + left_labels(font) + 0.2
+        body_top = heading_y - _HEADING_GAP - metrics.cell_height * 0.75
+        panel.place(body_left, body_top, heading_y=heading_y)
+        self._set_part("grid_panel", panel)
+        self.row_copy.grid_panel = panel
         self.route_x = body_left + body_w + CORRIDOR_MARGIN
 
-        size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
-        self.grid_title = VGroup(
-            SansText("embedding matrix E", HEADING_FONT, theme.muted),
-            ShapeLabel(size_cells, HEADING_FONT, theme.muted),
-        ).arrange(RIGHT, buff=0.25)
-        self.grid_title.move_to(xyz(0, heading_y)).align_to(self.grid.body, LEFT)
-        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
-        self.dtype_note = LabelText(note, NOTE_FONT, theme.muted) if note else None
-        if self.dtype_note is not None:
-            self.dtype_note.next_to(self.grid.body, DOWN, buff=0.12).align_to(self.grid.body, LEFT)
-        legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        self.legend = ColourLegend(legend_cells, NOTE_FONT, theme) if legend_cells else None
-        if self.legend is not None:
-            place_legend(self.legend)
-
-        self.output = None
+        out = self.output_panel
+        out.output = None
         out_left = body_left + body_w + corridor_w
         if positions:
-            self.output = OutputBlock(
-                positions, window, list(cells.values()), metrics, theme, scale, labels_right=True
+            out.output = OutputBlock(
+                positions,
+                window,
+                list(cells.values()),
+                metrics,
+                theme,
+                board.value_scale,
+                labels_right=True,
             )
-            self.output.shift(xyz(out_left, body_top) - self.output.body.get_corner(UP + LEFT))
-            self.output_title = SansText("output", HEADING_FONT, theme.output)
-            self.output_title.move_to(xyz(0, heading_y)).align_to(self.output.body, LEFT)
+            out.output.shift(xyz(out_left, body_top) - out.output.body.get_corner(UP + LEFT))
+            out.title = SansText("output", HEADING_FONT, theme.output)
+            out.title.move_to(xyz(0, heading_y)).align_to(out.output.body, LEFT)
             self._build_tags(positions)
+            # A grid narrower than its title: the title gives way before the output's.
+            assert panel.title is not None
+            room = out.title.get_left()[0] - 2 * SPACE - panel.title.get_left()[0]
+            if panel.title.width > room:
+                left = panel.title.get_left()[0]
+                panel.title.scale_to_fit_width(room).align_to(xyz(left, 0), LEFT)
 
-        chip_row = VGroup(*self.chips).arrange(RIGHT, buff=0.18)
-        self.chips_label = SansText("token IDs", HEADING_FONT, theme.muted)
-        room = frame.right - out_left
-        if chip_row.width + self.chips_label.width + 0.3 > room:
-            room = frame.right - frame.left - self.chips_label.width - 0.3
-            chip_row.move_to(xyz(0, chips_y)).align_to(xyz(frame.right, 0), RIGHT)
-        else:
-            chip_row.move_to(xyz(0, chips_y)).align_to(xyz(out_left, 0), LEFT)
-            chip_row.shift(xyz(self.chips_label.width + 0.3, 0))
-        if chip_row.width > room:
-            chip_row.scale_to_fit_width(room).align_to(xyz(frame.right, 0), RIGHT)
-        self.chip_homes = [chip.get_center().copy() for chip in self.chips]
-        self.chips_label.next_to(chip_row, LEFT, buff=0.3)
+        # The column a walking chip comes down, left of the row numbers.
+        clear_left = body_left - 0.18 - panel.grid.label_width - 0.12
+        chip_lane.arrange(
+            chips_top,
+            frame.left,
+            frame.right,
+            lanes,
+            align_left=out_left,
+            clear_left=clear_left,
+        )
         if board.printed is not None:
-            self._layout_print(board, final)
+            self._layout_print_below(board)
 
     def _build_tags(self, positions: list[tuple[int, ...]], font: float | None = None) -> None:
         """Build each output row's provenance: its ID in the chip colour, piece, equality."""
-        assert self.output is not None
-        theme, cells = self.theme, self.cells
-        self.tags = {}
         font = self.metrics.font_size * LABEL_RATIO if font is None else font
-        for position in positions:
-            cell = cells.get(("output_id", position))
-            if cell is None:
-                continue
-            number = NumberText(cell, font, theme.chip_text)
-            box = RoundedRectangle(
-                corner_radius=0.06, width=number.width + 0.12, height=number.height * 1.8
-            )
-            box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
-            label = self.output.labels[positions.index(position)]
-            if self.output.labels_right:
-                box.next_to(label, RIGHT, buff=0.1)
-            else:
-                # Row labels on the left: the tag goes right of the block, on the row.
-                box.move_to(xyz(0, label.get_center()[1]))
-                box.align_to(xyz(self.output.body.get_right()[0] + 0.12, 0), LEFT)
-            number.move_to(box)
-            tag = VGroup(box, number)
-            if self.pieces and position[-1] < len(self.pieces):
-                piece = LabelText(self.pieces[position[-1]], font, theme.chip)
-                piece.next_to(box, RIGHT, buff=0.08)
-                tag.add(piece)
-            mark = cells.get(("equal_to", position))
-            if mark is not None:
-                text = NumberText(mark, font, theme.accent)
-                text.next_to(tag, RIGHT, buff=0.1)
-                tag.add(text)
-            self.tags[position] = tag
+        self.output_panel.build_tags(positions, self.cells, font, self.pieces)
+
+    def _layout_print_below(self, board: Storyboard) -> None:
+        """Put the call and its print under the grid, clear of the legend's row.
+
+        The font is the largest (:func:`fit_font`, up to 22) at which the
+        print's widest line fits across the frame and its last line (with the
+        outline the ``grad_fn`` beat draws) stays above the legend.
+        """
+        assert board.printed is not None
+        frame = frame_regions()
+        panel = self.grid_panel
+        lowest = [m.get_bottom()[1] for m in (panel.grid, panel.dtype_note) if m is not None]
+        top = min(lowest) - 2 * SPACE
+        floor = frame.legend_top + SPACE
+        width = max(len(t) for t in board.printed.split("\n"))
+        probe_font = 20.0
+        probe = PrintPanel.from_board(self.scene, board, self.theme, probe_font)
+        assert probe.code is not None
+        assert probe.printed is not None
+        # Heights grow with the font; the buff between the call and the print does not.
+        per_font = (probe.code.height + probe.printed.height) / probe_font
+
+        def fits(font: float) -> bool:
+            across = char_advance(font) * (width + 1) <= frame.right - frame.left
+            return across and top - per_font * font - _PRINT_BUFF - 0.1 >= floor
+
+        font = fit_font(fits, largest=22.0, smallest=NOTE_FONT)
+        printed = PrintPanel.from_board(self.scene, board, self.theme, font)
+        assert printed.code is not None
+        printed.place(frame.left, top - printed.code.height / 2, buff=_PRINT_BUFF)
+        self._set_part("print_panel", printed)
 
     def _layout_print(self, board: Storyboard, final: Beat) -> None:
         assert board.printed is not None
-        shape = _output_shape(final)
-        lines, omitted = split_printed(board.printed, shape)
-        omitted_label = final.labels.get("printed_omitted")
-        code_text = final.label("code")
         width = max(len(t) for t in board.printed.split("\n"))
         per_unit = char_advance(1.0)
         font_size = min(22.0, (_GRID_RIGHT - _GRID_LEFT + 7.0) / (per_unit * (width + 1)))
-        self.code = LabelText(code_text, font_size, self.theme.chip)
-        self.printed = PrintedTensor(
-            lines,
-            final.numbers,
-            final.labels,
-            omitted_label if omitted else None,
-            font_size,
-            self.theme,
-        )
-        self.code.move_to(xyz(0, -1.55)).align_to(xyz(_GRID_LEFT, 0), LEFT)
-        self.printed.next_to(self.code, DOWN, buff=0.3, aligned_edge=LEFT)
+        panel = PrintPanel.from_board(self.scene, board, self.theme, font_size)
+        panel.place(_GRID_LEFT, -1.55)
+        self._set_part("print_panel", panel)
 
-    # -- beat handlers ---------------------------------------------------------
+    # -- beat handlers (aliases of the parts' ones, for subclasses) -------------
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, the grid and the input chips."""
-        parts: list[VMobject] = [
+        parts = [
             self.title,
             self.grid,
             self.grid_title,
@@ -357,116 +524,40 @@ class LookupStage(Stage):
         return make_reveal_animation(parts)
 
     def beat_count_rows(self, beat: Beat) -> Animation:
-        """Pulse the row numbers up to the highlighted row."""
-        assert beat.highlight is not None
-        return make_count_rows_animation(self.grid, beat.highlight.row)
-
-    def beat_predict(self, beat: Beat) -> Animation:
-        """Ask for the output shape before revealing it."""
-        question = beat.label("question")
-        self.question = LabelText(question, 24, self.theme.output)
-        assert self.output is not None
-        self.question.move_to(self.output.body)
-        return FadeIn(self.question, shift=0.2 * DOWN)
-
-    def beat_reveal(self, beat: Beat) -> Animation:
-        """Reveal the empty output block, with its shape written when the story has it."""
-        assert self.output is not None
-        leaving = [self.question] if hasattr(self, "question") else []
-        appearing: list[VMobject] = [self.output, self.output_title]
-        sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
-        if sizes:
-            self.shape_label = ShapeLabel(sizes, HEADING_FONT, self.theme.output)
-            self.shape_label.next_to(self.output_title, RIGHT, buff=0.3)
-            appearing.append(self.shape_label)
-        if leaving:
-            # The question leaves before the block arrives where it stood.
-            return Succession(make_reveal_animation([], leaving), make_reveal_animation(appearing))
-        return make_reveal_animation(appearing)
-
-    def _output_cells(self, position: tuple[int, ...]) -> list[NumberText]:
-        assert self.output is not None
-        cells = sorted(
-            (c for c in self.cells.values() if c.kind == "output" and c.index[:-1] == position),
-            key=lambda c: c.index,
-        )
-        return [self.output.make_cell(cell) for cell in cells]
-
-    def copy_route(self, row: int, targets: list[NumberText]) -> list[np.ndarray]:
-        """Waypoints for a copied row: out to the right, through the corridor, in.
-
-        Parameters
-        ----------
-        row
-            The grid row being copied.
-        targets
-            Its output numbers (the first one is the strip's reference point).
-
-        Returns
-        -------
-        list of arrays
-            Where the strip's first number passes, in order; empty (a straight
-            move) when this layout has no corridor.
-        """
-        if self.route_x is None:
-            return []
-        first = self.grid.row_cells(row)[0]
-        start = first.get_center()
-        # The strip's first number sits this far right of the body's left edge.
-        inset = start[0] - self.grid.body.get_left()[0]
-        x = self.route_x + inset
-        end_y = targets[0].get_center()[1]
-        return [xyz(x, start[1]), xyz(x, end_y)]
-
-    def beat_lookup(self, beat: Beat) -> Animation:
-        """Walk a chip to its row and copy the row out."""
-        assert beat.highlight is not None
-        assert self.output is not None
-        if beat.output is not None and not any(m is self.output for m in self.scene.mobjects):
-            self.scene.add(self.output, self.output_title)
-        position = beat.highlight.position
-        chip_index = position[-1] if len(self.chips) > 1 else 0
-        targets = self._output_cells(position)
-        row = beat.highlight.row
-        tag = getattr(self, "tags", {}).get(position)
-        return make_lookup_animation(
-            self.chips[chip_index],
-            self.chip_homes[chip_index],
-            self.grid,
-            row,
-            targets,
-            self.theme,
-            route=self.copy_route(row, targets),
-            lane_y=self.travel_lane_y,
-            provenance=[tag] if tag is not None else [],
-        )
+        """Pulse the row numbers up to the highlighted row (the grid panel's beat)."""
+        return self.grid_panel.beat_count_rows(beat)
 
     def beat_dim(self, beat: Beat) -> Animation:
-        """Dim the rows no ID selected."""
-        return make_dim_rows_animation(self.grid, beat.dimmed_rows)
+        """Dim the rows no ID selected (the grid panel's beat)."""
+        return self.grid_panel.beat_dim(beat)
+
+    def beat_predict(self, beat: Beat) -> Animation:
+        """Ask for the output shape before revealing it (the output panel's beat)."""
+        return self.output_panel.beat_predict(beat)
+
+    def beat_reveal(self, beat: Beat) -> Animation:
+        """Reveal the output block (the output panel's beat)."""
+        return self.output_panel.beat_reveal(beat)
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Label the output's shape (or point at it, when the reveal wrote it)."""
-        assert self.output is not None
-        frame = Create(SurroundingRectangle(self.output.body, color=self.theme.output, buff=0.06))
-        if self.shape_label is not None:
-            return AnimationGroup(Indicate(self.shape_label, color=self.theme.output), frame)
-        sizes = [c for c in beat.numbers if c.kind == "output_size"]
-        label = ShapeLabel(sorted(sizes, key=lambda c: c.index), 26, self.theme.output)
-        label.next_to(self.output_title, RIGHT, buff=0.35)
-        self.shape_label = label
-        return AnimationGroup(FadeIn(label, scale=1.3), frame)
+        """Label the output's shape (the output panel's beat)."""
+        return self.output_panel.beat_shape(beat)
 
     def beat_print(self, beat: Beat) -> Animation:
-        """Show the PyTorch call and its print."""
-        return LaggedStart(FadeIn(self.code), FadeIn(self.printed), lag_ratio=0.4)
+        """Show the PyTorch call and its print (the print panel's beat)."""
+        return self.print_panel.beat_print(beat)
 
     def beat_grad_fn(self, beat: Beat) -> Animation:
-        """Point at the grad_fn label."""
-        piece = self.printed.last_text_piece()
-        return Create(SurroundingRectangle(piece, color=self.theme.chip, buff=0.05))
+        """Point at the grad_fn label (the print panel's beat)."""
+        return self.print_panel.beat_grad_fn(beat)
 
+    def beat_lookup(self, beat: Beat) -> Animation:
+        """Walk a chip to its row and copy the row out (the row copy's beat)."""
+        return self.row_copy.beat_lookup(beat)
 
-def _output_shape(beat: Beat) -> tuple[int, ...]:
-    assert beat.output is not None
-    return beat.output.shape
+    def _output_cells(self, position: tuple[int, ...]) -> list[NumberText]:
+        return self.output_panel.output_cells(position, self.cells)
+
+    def copy_route(self, row: int, targets: list[NumberText]) -> list[np.ndarray]:
+        """Waypoints for a copied row (see :meth:`RowCopy.copy_route`)."""
+        return self.row_copy.copy_route(row, targets)

@@ -1,10 +1,14 @@
 """The zero-based layout: the lookup grid, a crossed-out slip and a debug trace.
 
-The grid and the token chip are :class:`LookupStage`'s. The right half holds
-two cards instead of the output block: the one-based attempt (its row index
-and the wrong row's values, crossed out) and the three-step trace (input ID,
+The stage is composed of parts (:mod:`embedviz.render.components`): a
+:class:`GridPanel` (grid, title, legend; its ``count_rows`` beat) and a
+:class:`ChipLane` with the one token chip, laid out as the lookup layout's
+classic arrangement (:func:`classic_layout`). The right half holds two cards
+instead of the output block: the one-based attempt (its row index and the
+wrong row's values, crossed out) and the three-step trace (input ID,
 zero-based row index, returned vector), which ends with the check against
-the matrix row.
+the matrix row. Those beats need several parts at once, so they are the
+stage's own.
 """
 
 from __future__ import annotations
@@ -38,13 +42,14 @@ from embedviz.render.animations import (
     make_copy_row_animation,
     make_count_rows_animation,
     make_return_animation,
+    make_reveal_animation,
     make_walk_animation,
 )
+from embedviz.render.components import ChipLane, GridPanel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
-from embedviz.render.layout import place_legend
 from embedviz.render.mobjects import GridMetrics, MatrixGrid, char_advance, xyz
-from embedviz.render.stage import register_stage
-from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.stage import Stage, register_stage
+from embedviz.render.stages.lookup import classic_layout
 from embedviz.render.theme import Theme, value_colour
 from embedviz.story.model import Beat, NumberCell, Window
 
@@ -171,14 +176,29 @@ class VectorStrip(VGroup):
 
 
 @register_stage
-class ZeroBasedStage(LookupStage):
-    """The grid and chip, the one-based slip, the zero-based count and the trace."""
+class ZeroBasedStage(Stage):
+    """The grid and chip, the one-based slip, the zero-based count and the trace.
+
+    Composed of a :class:`GridPanel` and a :class:`ChipLane`; the slip and
+    trace cards are its own.
+    """
 
     layout = "zero_based"
 
     def build(self) -> None:
-        """Lay out the grid (as LookupStage does), then the slip and trace cards."""
-        super().build()
+        """Lay out the grid panel and the chip, then the slip and trace cards."""
+        chip_cells = sorted(
+            (c for c in self.cells.values() if c.kind == "token_id"), key=lambda c: c.index
+        )
+        chips = [self.make_chip(cell, 24) for cell in chip_cells]
+        layout = classic_layout(self.scene, self.board, self.cells, self.theme, chips)
+        self.grid_panel: GridPanel = self.add_part(layout.grid)
+        self.chip_lane: ChipLane = self.add_part(layout.chips)
+        assert layout.grid.grid is not None
+        self.grid: MatrixGrid = layout.grid.grid
+        self.metrics: GridMetrics = layout.metrics
+        self.chips = layout.chips.chips
+        self.chip_homes = layout.chips.homes
         theme = self.theme
         cells = self.cells
         grid = self.grid
@@ -199,10 +219,6 @@ class ZeroBasedStage(LookupStage):
 
         self._build_slip()
         self._build_trace()
-        if self.legend is not None:
-            # No output block here: the legend sits in the panel's bottom corner,
-            # below the trace and clear of the chip's path.
-            place_legend(self.legend)
 
     # -- layout ----------------------------------------------------------------
     def _build_slip(self) -> None:
@@ -291,6 +307,12 @@ class ZeroBasedStage(LookupStage):
         self.check = check_mark(0.3, theme.accent).next_to(self.check_line, RIGHT, buff=0.2)
 
     # -- beat handlers -----------------------------------------------------------
+    def beat_intro(self, beat: Beat) -> Animation:
+        """Show the title, the grid panel and the chip."""
+        panel, lane = self.grid_panel, self.chip_lane
+        shown = [self.title, panel.grid, panel.title, *lane.intro(), panel.legend, panel.dtype_note]
+        return make_reveal_animation([m for m in shown if m is not None])
+
     def beat_wrong_count(self, beat: Beat) -> Animation:
         """Count rows from one down the grid; the chip lands a row early; cross it out."""
         grid, chip = self.grid, self.chips[0]
