@@ -1,10 +1,13 @@
 """The batch layout: the matrix, a B x T block of chips, and B output slices.
 
-Used by BatchLookup. The matrix sits on the left as in the lookup layout; the
-input batch is drawn top right as B rows of chips, and the output below it
-as B stacked T x d slices (one or two columns of them, whichever gives the
-larger numbers). Grid and slices share one font size, chosen as the largest
-at which everything fits.
+Used by BatchLookup. The stage is composed of a
+:class:`~embedviz.render.components.GridPanel` (the matrix, its title, the
+legend and the dtype note; it plays the ``dim`` beat) on the left, and of its
+own batch of chips (B rows of T) over a stack of B slice cards on the right:
+one :class:`~embedviz.render.components.OutputPanel` per slice builds its
+rows and provenance tags, while the stage plays the stack's beats as a whole
+(predict, reveal, lookups, shape). Grid and slices share one font size, the
+largest at which everything fits (:func:`~embedviz.render.layout.fit_font`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from embedviz.render.animations import (
     make_copy_row_animation,
     make_reveal_animation,
 )
+from embedviz.render.components import GridPanel, OutputPanel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import (
     CORRIDOR_MARGIN,
@@ -45,14 +49,11 @@ from embedviz.render.layout import (
     MAX_NUMBER_FONT,
     MIN_FIT_FONT,
     MIN_LABEL_PX,
-    NOTE_FONT,
     SPACE,
     fit_font,
     frame_regions,
-    place_legend,
 )
 from embedviz.render.mobjects import (
-    ColourLegend,
     MatrixGrid,
     OutputBlock,
     ShapeLabel,
@@ -62,8 +63,7 @@ from embedviz.render.mobjects import (
     grid_metrics_at,
     xyz,
 )
-from embedviz.render.stage import register_stage
-from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.stage import Stage, register_stage
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat
 
@@ -187,7 +187,7 @@ def make_batch_lookup_animation(
 
 
 @register_stage
-class BatchStage(LookupStage):
+class BatchStage(Stage):
     """The matrix, the batch as B rows of chips, and B output slices as stacked cards.
 
     Slice ``b`` is a card; later slices stand in front of earlier ones, each
@@ -214,24 +214,11 @@ class BatchStage(LookupStage):
         assert final.output is not None
         self.batch, self.length, self.dim = final.output.shape
         frame = frame_regions()
-        self.tags = {}
-        self.route_x = None
-        self.travel_lane_y = None
-        self.shape_label = None
+        self.tags: dict[tuple[int, ...], VGroup] = {}
+        self.route_x: float | None = None
 
         self._build_chips()
         self.batch_label, self.length_label = self._build_axis_labels()
-        size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
-        self.grid_title = VGroup(
-            SansText("embedding matrix E", HEADING_FONT, theme.muted),
-            ShapeLabel(size_cells, HEADING_FONT, theme.muted),
-        ).arrange(RIGHT, buff=0.25)
-        legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        self.legend: ColourLegend | None = None
-        if legend_cells:
-            self.legend = ColourLegend(legend_cells, NOTE_FONT, theme)
-            place_legend(self.legend)
-
         self.value_chars = max(
             len(c.text) for c in cells.values() if c.kind in ("weight", "output")
         )
@@ -240,6 +227,9 @@ class BatchStage(LookupStage):
         # The grid's title sits just below the chips' lane, the batch of chips right
         # of the corridor; or, when the chips need the corridor's width, the grid
         # starts below them, its title level with their lowest row.
+        self.grid_panel = GridPanel.from_board(
+            self.scene, board, cells, grid_metrics_at(16.0, self.value_chars), theme
+        )
         high = self.lane_y - self.chip_half - SPACE - self.grid_title.height / 2
         low = float(self.chip_block.get_bottom()[1]) + 0.05
         fonts = {y: self._model_fit(y) for y in (high, low)}
@@ -257,8 +247,29 @@ class BatchStage(LookupStage):
         # And what it leaves below goes half above the layout, half below.
         self._shift_down(self._vertical_slack() / 2)
         self._place_batch_block(frame.right)
+        # The grid panel plays the dim beat; the stage plays the rest (they use
+        # the chips, the grid and the stack at once).
+        self.add_part(self.grid_panel)
         self.landed: set[tuple[int, ...]] = set()
         self._landed_texts: list[NumberText] = []
+
+    @property
+    def grid(self) -> MatrixGrid:
+        """The matrix grid (of the grid panel)."""
+        assert self.grid_panel.grid is not None
+        return self.grid_panel.grid
+
+    @property
+    def grid_title(self) -> VGroup:
+        """``embedding matrix E`` and the table's shape."""
+        assert self.grid_panel.title is not None
+        return self.grid_panel.title
+
+    def _grid_bottom(self) -> float:
+        """Return the bottom of the grid, its column gap label or its dtype note."""
+        note = self.grid_panel.dtype_note
+        bottom = float(self.grid.get_bottom()[1])
+        return min(bottom, float(note.get_bottom()[1])) if note is not None else bottom
 
     def story_label(self, role: str) -> str:
         """Return the text of a label role from the first beat that shows it.
@@ -323,7 +334,7 @@ class BatchStage(LookupStage):
             [
                 self._right_edge(),
                 frame.right - block_left - block.width,
-                self.grid.get_bottom()[1],
+                self._grid_bottom(),
                 *parts,
             ]
         )
@@ -344,9 +355,10 @@ class BatchStage(LookupStage):
     def _vertical_slack(self) -> float:
         """Return how far everything could move down and still fit."""
         frame = frame_regions()
-        slack = float(self.grid.get_bottom()[1]) - (frame.legend_top - SPACE)
+        slack = self._grid_bottom() - (frame.legend_top - SPACE)
+        legend = self.grid_panel.legend
         for right, bottom in self._stack_parts():
-            over = self.legend is not None and right >= self.legend.get_left()[0] - SPACE
+            over = legend is not None and right >= legend.get_left()[0] - SPACE
             slack = min(slack, bottom - (frame.legend_top + (SPACE if over else -SPACE)))
         return max(0.0, slack)
 
@@ -355,8 +367,10 @@ class BatchStage(LookupStage):
         if distance <= 0:
             return
         step = xyz(0, -distance)
-        parts = [self.chip_block, self.batch_label, self.length_label, self.grid]
+        parts: list[VMobject] = [self.chip_block, self.batch_label, self.length_label, self.grid]
         parts += [self.grid_title, self.output_group, self.edge_t, self.edge_d, self.edge_b]
+        if self.grid_panel.dtype_note is not None:
+            parts.append(self.grid_panel.dtype_note)
         for part in [*parts, *self.tags.values()]:
             part.shift(step)
         self.lane_y -= distance
@@ -384,7 +398,7 @@ class BatchStage(LookupStage):
         right, bottom = part
         if bottom < frame.legend_top - SPACE:
             return False
-        legend = self.legend
+        legend = self.grid_panel.legend
         if legend is None or right < legend.get_left()[0] - SPACE:
             return True
         return bottom >= frame.legend_top + SPACE
@@ -400,21 +414,17 @@ class BatchStage(LookupStage):
             How far right of the frame's left edge the layout starts.
         """
         board, theme, cells = self.board, self.theme, self.cells
-        window = board.beats[0].window
         frame = frame_regions()
         metrics = grid_metrics_at(font, self.value_chars)
         self.metrics = metrics
-        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, board.value_scale)
+        self.grid_panel = GridPanel.from_board(self.scene, board, cells, metrics, theme)
         body_w = self.grid.width_of_body
         row_label_w = char_advance(font * LABEL_RATIO) * self.row_chars
         body_left = frame.left + offset + self._chip_lane_width() + row_label_w + 0.2
-        self.grid_title.move_to(xyz(0, self.grid_title_y))
-        grid_top = self.grid_title.get_bottom()[1] - SPACE
-        self.grid.shift(
-            xyz(body_left, grid_top - metrics.cell_height * 0.75)
-            - self.grid.body.get_corner(UP + LEFT)
+        grid_top = self.grid_title_y - self.grid_title.height / 2 - SPACE
+        self.grid_panel.place(
+            body_left, grid_top - metrics.cell_height * 0.75, heading_y=self.grid_title_y
         )
-        self.grid_title.align_to(self.grid.body, LEFT)
         self.route_x = body_left + body_w + CORRIDOR_MARGIN
         # The T brace stands in the corridor's margin: a strip passes over it.
         front_left = self.route_x + body_w + CORRIDOR_MARGIN
@@ -486,6 +496,8 @@ class BatchStage(LookupStage):
         cells = list(by_key.values())
         window = self.board.beats[0].window
         self.slices: list[OutputBlock] = []
+        # One output panel per slice builds its block's rows and provenance tags.
+        self.slice_panels: list[OutputPanel] = []
         self.cards: list[VGroup] = []
         self.card_texts: list[VGroup] = []
         depth = self.batch - 1
@@ -504,10 +516,11 @@ class BatchStage(LookupStage):
             back = depth - b
             top = stack_top - b * header - header
             block.shift(xyz(front_left + back * _CARD_DX, top) - block.body.get_corner(UP + LEFT))
-            self.output = block
-            self._build_tags(positions, self._tag_font())
-            all_tags.update(self.tags)
-            self.tags = all_tags
+            panel = OutputPanel(self.scene, theme)
+            panel.output = block
+            panel.build_tags(positions, by_key, self._tag_font(), self.pieces)
+            all_tags.update(panel.tags)
+            self.slice_panels.append(panel)
             self.slices.append(block)
             title = VGroup(
                 SansText(self.story_label("slice_title"), _LABEL_FONT, theme.output),
@@ -517,7 +530,6 @@ class BatchStage(LookupStage):
             self.card_texts.append(VGroup(title, block.labels))
             self.cards.append(VGroup(block, title))
         self.tags = all_tags
-        self.output = None
         # Every card has the width of the widest (labels, tags and marks included).
         card_w = max(
             max([block.get_right()[0], *(t.get_right()[0] for t in self.card_tags(b))])
@@ -596,15 +608,8 @@ class BatchStage(LookupStage):
 
     # -- beat handlers -----------------------------------------------------------
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the grid and the batch of chips."""
-        parts: list[VMobject] = [
-            self.title,
-            self.grid,
-            self.grid_title,
-            *self.batch_chips.values(),
-            *([self.legend] if self.legend is not None else []),
-        ]
-        return make_reveal_animation(parts)
+        """Show the title, the grid panel and the batch of chips."""
+        return make_reveal_animation([*self.intro_mobjects(), *self.batch_chips.values()])
 
     def beat_axes(self, beat: Beat) -> Animation:
         """Name the batch's two axes: B sequences (rows) of T IDs (columns)."""
@@ -652,12 +657,9 @@ class BatchStage(LookupStage):
         b = position[0]
         chip = self.batch_chips[position]
         row = int(chip.number.cell.value)
-        block = self.slices[b]
-        cells = sorted(
-            (c for c in self.cells.values() if c.kind == "output" and c.index[:-1] == position),
-            key=lambda c: c.index,
-        )
-        targets = [block.make_cell(cell).set_z_index(2 * b + 2) for cell in cells]
+        targets = self.slice_panels[b].output_cells(position, self.cells)
+        for target in targets:
+            target.set_z_index(2 * b + 2)
         self.landed.add(position)
         self.scene.bring_to_front(chip)
         first = self.grid.row_cells(row)[0]
@@ -702,7 +704,7 @@ class BatchStage(LookupStage):
         # Right of "d = ...", under the front card, unless the legend is there; then
         # left of the front card, in the corridor, which no row travels any more.
         label.next_to(self.edge_d[1], RIGHT, buff=0.4)
-        legend = self.legend
+        legend = self.grid_panel.legend
         frame = frame_regions()
         clash = label.get_right()[0] > frame.right
         if legend is not None:
