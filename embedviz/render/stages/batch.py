@@ -695,25 +695,18 @@ class BatchStage(Stage):
         return Succession(*[self._lookup(position) for position in fresh])
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Write the output's shape, B × T × d, below the stack; d leaves its edge."""
+        """Write the output's shape, B × T × d, beside the stack; d leaves its edge."""
         theme = self.theme
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         shape = ShapeLabel(sizes, HEADING_FONT, theme.output)
         title = SansText(beat.label("output_title"), HEADING_FONT, theme.output)
         label = VGroup(title, shape).arrange(RIGHT, buff=0.2)
-        # Right of "d = ...", under the front card, unless the legend is there; then
-        # left of the front card, in the corridor, which no row travels any more.
-        label.next_to(self.edge_d[1], RIGHT, buff=0.4)
-        legend = self.grid_panel.legend
-        frame = frame_regions()
-        clash = label.get_right()[0] > frame.right
-        if legend is not None:
-            clash = clash or (
-                label.get_right()[0] > legend.get_left()[0] - SPACE
-                and label.get_bottom()[1] < legend.get_top()[1] + 3 * SPACE
-            )
-        if clash:
-            label.next_to(self.edge_t[0], LEFT, buff=0.2)
+        # Left of the front card, in the corridor, which no row travels any more
+        # (under the card, the d edge and the legend leave it little room).
+        label.next_to(self.edge_t[0], LEFT, buff=0.2)
+        room = label.get_right()[0] - self.grid.get_right()[0] - SPACE
+        if label.width > room:  # a one- or two-column table leaves a narrow corridor
+            label.next_to(self.edge_d, DOWN, buff=SPACE).align_to(self.edge_d[0], LEFT)
         # d's number leaves the edge as the shape is written; the edges stay named.
         d_equals, d_number = self.edge_d[1]
         d_name = LabelText(beat.label("edge_d"), _LABEL_FONT, theme.muted)
