@@ -1,13 +1,14 @@
 """The batch layout: the matrix, a B x T block of chips, and B output slices.
 
 Used by BatchLookup. The stage is composed of a
-:class:`~embedviz.render.components.GridPanel` (the matrix, its title, the
-legend and the dtype note; it plays the ``dim`` beat) on the left, and of its
-own batch of chips (B rows of T) over a stack of B slice cards on the right:
-one :class:`~embedviz.render.components.OutputPanel` per slice builds its
-rows and provenance tags, while the stage plays the stack's beats as a whole
-(predict, reveal, lookups, shape). Grid and slices share one font size, the
-largest at which everything fits (:func:`~embedviz.render.layout.fit_font`).
+:class:`~embedviz.render.components.GridPanel` on the left (the matrix, its
+title, the legend and the dtype note; it plays the ``dim`` beat) and a
+:class:`SliceStack` on the right (the B slice cards with their B, T and d
+edges, one :class:`~embedviz.render.components.OutputPanel` per slice for its
+rows and provenance tags; it plays ``predict``, ``reveal`` and ``shape``).
+The stage holds the batch of chips above the stack and plays the beats that
+use several parts. Grid and slices share one font size, the largest at which
+everything fits (:func:`~embedviz.render.layout.fit_font`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from embedviz.render.layout import (
     frame_regions,
 )
 from embedviz.render.mobjects import (
+    GridMetrics,
     MatrixGrid,
     OutputBlock,
     ShapeLabel,
@@ -63,11 +65,11 @@ from embedviz.render.mobjects import (
     grid_metrics_at,
     xyz,
 )
-from embedviz.render.stage import Stage, register_stage
+from embedviz.render.stage import Component, Stage, StageHost, register_stage
 from embedviz.render.theme import Theme
-from embedviz.story.model import Beat
+from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["BatchStage", "make_batch_lookup_animation"]
+__all__ = ["BatchStage", "SliceStack", "make_batch_lookup_animation"]
 
 # Chips shrink for three or more sequences (and scale down for long ones), to leave
 # the slices more height and the corridor its width.
@@ -190,12 +192,13 @@ def make_batch_lookup_animation(
 class BatchStage(Stage):
     """The matrix, the batch as B rows of chips, and B output slices as stacked cards.
 
-    Slice ``b`` is a card; later slices stand in front of earlier ones, each
-    offset down and left by one header band, so the B × T × d result reads as
-    a block with depth: B along the diagonal, T down the front card's left
-    edge, d along its bottom. A copied row leaves its grid row to the right,
-    moves up or down in an empty corridor and slides into the front card
-    from the left, so it crosses nothing.
+    Composed of a :class:`~embedviz.render.components.GridPanel` (beats
+    ``count_rows`` and ``dim``) and a :class:`SliceStack` (beats ``predict``,
+    ``reveal`` and ``shape``); the stage itself holds the batch of chips and
+    plays the beats that use several parts: ``intro``, ``axes`` and the
+    lookups. A copied row leaves its grid row to the right, moves up or down
+    in an empty corridor and slides into the front card from the left, so it
+    crosses nothing.
     """
 
     layout = "batch"
@@ -214,7 +217,6 @@ class BatchStage(Stage):
         assert final.output is not None
         self.batch, self.length, self.dim = final.output.shape
         frame = frame_regions()
-        self.tags: dict[tuple[int, ...], VGroup] = {}
         self.route_x: float | None = None
 
         self._build_chips()
@@ -250,6 +252,7 @@ class BatchStage(Stage):
         # The grid panel plays the dim beat; the stage plays the rest (they use
         # the chips, the grid and the stack at once).
         self.add_part(self.grid_panel)
+        self.add_part(self.stack)
         self.landed: set[tuple[int, ...]] = set()
         self._landed_texts: list[NumberText] = []
 
@@ -291,7 +294,8 @@ class BatchStage(Stage):
 
     def _right_edge(self) -> float:
         """Return the rightmost point of the stack, its tags and edge labels."""
-        return float(max(self.output_group.get_right()[0], self.edge_d.get_right()[0]))
+        stack = self.stack
+        return float(max(stack.output_group.get_right()[0], stack.edge_d.get_right()[0]))
 
     def _model_fit(self, title_y: float) -> float:
         """Return the largest font at which the layout fits, with the grid's title at ``title_y``.
@@ -368,10 +372,11 @@ class BatchStage(Stage):
             return
         step = xyz(0, -distance)
         parts: list[VMobject] = [self.chip_block, self.batch_label, self.length_label, self.grid]
-        parts += [self.grid_title, self.output_group, self.edge_t, self.edge_d, self.edge_b]
+        stack = self.stack
+        parts += [self.grid_title, stack.output_group, stack.edge_t, stack.edge_d, stack.edge_b]
         if self.grid_panel.dtype_note is not None:
             parts.append(self.grid_panel.dtype_note)
-        for part in [*parts, *self.tags.values()]:
+        for part in [*parts, *stack.tags.values()]:
             part.shift(step)
         self.lane_y -= distance
         self.stack_top -= distance
@@ -383,10 +388,11 @@ class BatchStage(Stage):
         The edges are built beside the back card and move forward with each
         card; these are where they end.
         """
-        step = self.card_step * (self.batch - 1)
-        card = self.cards[-1][0]
+        stack = self.stack
+        step = stack.card_step * (self.batch - 1)
+        card = stack.cards[-1][0]
         parts = [(float(card.get_right()[0]), float(card.get_bottom()[1]))]
-        for part in [*self.edge_t, *self.edge_d]:
+        for part in [*stack.edge_t, *stack.edge_d]:
             parts.append(
                 (float(part.get_right()[0] + step[0]), float(part.get_bottom()[1] + step[1]))
             )
@@ -428,7 +434,9 @@ class BatchStage(Stage):
         self.route_x = body_left + body_w + CORRIDOR_MARGIN
         # The T brace stands in the corridor's margin: a strip passes over it.
         front_left = self.route_x + body_w + CORRIDOR_MARGIN
-        self._build_slices(front_left, self.stack_top, self._header())
+        self.stack = SliceStack(self.scene, theme, board, cells, self.story_label, self.pieces)
+        self.stack.corridor_left = float(self.grid.get_right()[0])
+        self.stack.build(front_left, self.stack_top, self._header(), metrics, self._tag_font())
 
     def _tag_font(self) -> float:
         """Return the font of the rows' provenance tags: small, never under a label's minimum."""
@@ -490,8 +498,149 @@ class BatchStage(Stage):
         widest = max(chip.width for chip in self.batch_chips.values())
         return 0.12 + widest + 0.05
 
-    def _build_slices(self, front_left: float, stack_top: float, header: float) -> None:
-        """Build the B cards: slice 0 at the back (top right), slice B-1 in front."""
+    def _place_batch_block(self, right: float) -> None:
+        """Centre the chips over the stack, right of the grid title and the corridor."""
+        assert self.route_x is not None
+        centre = self.stack.output_group.get_center()[0]
+        block = VGroup(self.chip_block, self.batch_label, self.length_label)
+        shift = centre - self.chip_block.get_center()[0]
+        # Nothing stands in the corridor: copied rows go up and down in it.
+        corridor_right = self.route_x + self.grid.width_of_body + CORRIDOR_MARGIN
+        min_left = max(self.grid_title.get_right()[0] + 0.3, corridor_right)
+        shift = max(shift, min_left - self.batch_label.get_left()[0])
+        shift = min(
+            shift, right - max(self.chip_block.get_right()[0], self.length_label.get_right()[0])
+        )
+        block.shift(xyz(shift, 0))
+        self.batch_homes = {
+            index: chip.get_center().copy() for index, chip in self.batch_chips.items()
+        }
+
+    # -- beat handlers -----------------------------------------------------------
+    def beat_intro(self, beat: Beat) -> Animation:
+        """Show the title, the grid panel and the batch of chips."""
+        return make_reveal_animation([*self.intro_mobjects(), *self.batch_chips.values()])
+
+    def beat_axes(self, beat: Beat) -> Animation:
+        """Name the batch's two axes: B sequences (rows) of T IDs (columns)."""
+        return AnimationGroup(
+            FadeIn(self.batch_label, shift=0.2 * RIGHT),
+            FadeIn(self.length_label, shift=0.2 * UP),
+            lag_ratio=0.5,
+        )
+
+    def _lookup(self, position: tuple[int, ...]) -> Animation:
+        b = position[0]
+        chip = self.batch_chips[position]
+        row = int(chip.number.cell.value)
+        targets = self.stack.slice_panels[b].output_cells(position, self.cells)
+        for target in targets:
+            target.set_z_index(2 * b + 2)
+        self.landed.add(position)
+        self.scene.bring_to_front(chip)
+        first = self.grid.row_cells(row)[0]
+        start = first.get_center()
+        x = self.route_x + (start[0] - self.grid.body.get_left()[0])
+        route = [xyz(x, start[1]), xyz(x, targets[0].get_center()[1])] if self.route_x else []
+        tag = self.stack.tags.get(position)
+        lookup = make_batch_lookup_animation(
+            chip,
+            self.batch_homes[position],
+            self.lane_y,
+            self.grid,
+            row,
+            targets,
+            self.theme,
+            route=route,
+            provenance=[tag] if tag is not None else [],
+        )
+        self._landed_texts.extend(targets)
+        if b > 0 and position[1] == 0:
+            return Succession(self.stack.next_card(b, self._landed_texts), lookup)
+        return lookup
+
+    def beat_lookup(self, beat: Beat) -> Animation:
+        """Walk one chip to its row and copy the row into its slice."""
+        assert beat.highlight is not None
+        return self._lookup(beat.highlight.position)
+
+    def beat_lookup_many(self, beat: Beat) -> Animation:
+        """Look up every newly filled position, one after another."""
+        assert beat.output is not None
+        fresh = [p for p in beat.output.filled if p not in self.landed]
+        return Succession(*[self._lookup(position) for position in fresh])
+
+
+class SliceStack(Component):
+    """The output as B slice cards stacked with depth, with its B, T and d edges.
+
+    Slice ``b`` is a card; later slices stand in front of earlier ones, each
+    offset down and left by one header band: B runs along the diagonal, T
+    down the front card's left edge, d along its bottom. One
+    :class:`~embedviz.render.components.OutputPanel` per slice builds the
+    card's rows and provenance tags. Beats: ``predict``, ``reveal``, ``shape``.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    theme
+        Colours.
+    board
+        The storyboard (its first beat's window is the cards' columns).
+    cells
+        Every cell of the storyboard, by (kind, index).
+    story_label
+        Returns a label's text from its role.
+    pieces
+        The word pieces behind the IDs, when the input was text.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        theme: Theme,
+        board: Storyboard,
+        cells: dict[tuple[str, tuple[int, ...]], NumberCell],
+        story_label: Callable[[str], str],
+        pieces: Sequence[str] | None,
+    ) -> None:
+        super().__init__(host, theme)
+        self.board = board
+        self.cells = cells
+        self.story_label = story_label
+        self.pieces = pieces
+        final = board.beats[-1]
+        assert final.output is not None
+        self.batch, self.length = final.output.shape[:2]
+        self.tags: dict[tuple[int, ...], VGroup] = {}
+        self.question: LabelText | None = None
+        # Where the corridor left of the front card begins (the grid's right edge).
+        self.corridor_left = 0.0
+
+    def build(
+        self,
+        front_left: float,
+        stack_top: float,
+        header: float,
+        metrics: GridMetrics,
+        tag_font: float,
+    ) -> None:
+        """Build the B cards: slice 0 at the back (top right), slice B-1 in front.
+
+        Parameters
+        ----------
+        front_left
+            The left edge of the front card's body.
+        stack_top
+            The top of the back card.
+        header
+            The height of a card's header band.
+        metrics
+            The grid's sizes, shared by the cards' rows.
+        tag_font
+            The font size of the rows' provenance tags.
+        """
         theme, by_key = self.theme, self.cells
         cells = list(by_key.values())
         window = self.board.beats[0].window
@@ -508,7 +657,7 @@ class BatchStage(Stage):
                 positions,
                 window,
                 cells,
-                self.metrics,
+                metrics,
                 theme,
                 self.board.value_scale,
                 labels_right=True,
@@ -516,9 +665,9 @@ class BatchStage(Stage):
             back = depth - b
             top = stack_top - b * header - header
             block.shift(xyz(front_left + back * _CARD_DX, top) - block.body.get_corner(UP + LEFT))
-            panel = OutputPanel(self.scene, theme)
+            panel = OutputPanel(self.host, theme)
             panel.output = block
-            panel.build_tags(positions, by_key, self._tag_font(), self.pieces)
+            panel.build_tags(positions, by_key, tag_font, self.pieces)
             all_tags.update(panel.tags)
             self.slice_panels.append(panel)
             self.slices.append(block)
@@ -588,37 +737,6 @@ class BatchStage(Stage):
         """Return the provenance tags of slice ``b``'s rows (those the story gives)."""
         return [self.tags[(b, t)] for t in range(self.length) if (b, t) in self.tags]
 
-    def _place_batch_block(self, right: float) -> None:
-        """Centre the chips over the stack, right of the grid title and the corridor."""
-        assert self.route_x is not None
-        centre = self.output_group.get_center()[0]
-        block = VGroup(self.chip_block, self.batch_label, self.length_label)
-        shift = centre - self.chip_block.get_center()[0]
-        # Nothing stands in the corridor: copied rows go up and down in it.
-        corridor_right = self.route_x + self.grid.width_of_body + CORRIDOR_MARGIN
-        min_left = max(self.grid_title.get_right()[0] + 0.3, corridor_right)
-        shift = max(shift, min_left - self.batch_label.get_left()[0])
-        shift = min(
-            shift, right - max(self.chip_block.get_right()[0], self.length_label.get_right()[0])
-        )
-        block.shift(xyz(shift, 0))
-        self.batch_homes = {
-            index: chip.get_center().copy() for index, chip in self.batch_chips.items()
-        }
-
-    # -- beat handlers -----------------------------------------------------------
-    def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the grid panel and the batch of chips."""
-        return make_reveal_animation([*self.intro_mobjects(), *self.batch_chips.values()])
-
-    def beat_axes(self, beat: Beat) -> Animation:
-        """Name the batch's two axes: B sequences (rows) of T IDs (columns)."""
-        return AnimationGroup(
-            FadeIn(self.batch_label, shift=0.2 * RIGHT),
-            FadeIn(self.length_label, shift=0.2 * UP),
-            lag_ratio=0.5,
-        )
-
     def beat_predict(self, beat: Beat) -> Animation:
         """Ask for the output's shape where the stack will appear."""
         question = beat.label("question")
@@ -628,22 +746,34 @@ class BatchStage(Stage):
 
     def beat_reveal(self, beat: Beat) -> Animation:
         """Reveal the first card (slice 0, at the back) and the block's three edges."""
-        leaving = [self.question] if hasattr(self, "question") else []
+        leaving = [self.question] if self.question is not None else []
         appearing = [self.cards[0], self.edge_t, self.edge_d, *self.edge_b]
         if leaving:
             return Succession(make_reveal_animation([], leaving), make_reveal_animation(appearing))
         return make_reveal_animation(appearing)
 
-    def _next_card(self, b: int) -> Animation:
-        """Set slice ``b``'s card in front of the stack; the rows it hides leave."""
+    def next_card(self, b: int, landed: Sequence[NumberText]) -> Animation:
+        """Set slice ``b``'s card in front of the stack; the rows it hides leave.
+
+        Parameters
+        ----------
+        b
+            The slice whose card comes forward.
+        landed
+            Every output number landed so far (those of slice ``b - 1`` leave).
+
+        Returns
+        -------
+        Animation
+            The rows behind fade out, the card behind dims, the new card comes
+            forward and the T and d edges move with it.
+        """
         # The card in front hides the rows of the one behind it; its header still shows.
         behind: list[Mobject] = [self.slices[b - 1].labels, *self.card_tags(b - 1)]
-        behind += [t for t in self._landed_texts if t.cell.index[0] == b - 1]
+        behind += [t for t in landed if t.cell.index[0] == b - 1]
         # The elision marks its strips left behind rest at that card's depth.
         depth = 2 * (b - 1) + 2
-        behind += [
-            m for m in self.scene.mobjects if isinstance(m, LabelText) and m.z_index == depth
-        ]
+        behind += [m for m in self.host.mobjects if isinstance(m, LabelText) and m.z_index == depth]
         step = self.card_step
         return AnimationGroup(
             *[FadeOut(m) for m in behind],
@@ -652,47 +782,6 @@ class BatchStage(Stage):
             _changed(self.edge_t, lambda t: t.shift(step)),
             _changed(self.edge_d, lambda t: t.shift(step)),
         )
-
-    def _lookup(self, position: tuple[int, ...]) -> Animation:
-        b = position[0]
-        chip = self.batch_chips[position]
-        row = int(chip.number.cell.value)
-        targets = self.slice_panels[b].output_cells(position, self.cells)
-        for target in targets:
-            target.set_z_index(2 * b + 2)
-        self.landed.add(position)
-        self.scene.bring_to_front(chip)
-        first = self.grid.row_cells(row)[0]
-        start = first.get_center()
-        x = self.route_x + (start[0] - self.grid.body.get_left()[0])
-        route = [xyz(x, start[1]), xyz(x, targets[0].get_center()[1])] if self.route_x else []
-        tag = self.tags.get(position)
-        lookup = make_batch_lookup_animation(
-            chip,
-            self.batch_homes[position],
-            self.lane_y,
-            self.grid,
-            row,
-            targets,
-            self.theme,
-            route=route,
-            provenance=[tag] if tag is not None else [],
-        )
-        self._landed_texts.extend(targets)
-        if b > 0 and position[1] == 0:
-            return Succession(self._next_card(b), lookup)
-        return lookup
-
-    def beat_lookup(self, beat: Beat) -> Animation:
-        """Walk one chip to its row and copy the row into its slice."""
-        assert beat.highlight is not None
-        return self._lookup(beat.highlight.position)
-
-    def beat_lookup_many(self, beat: Beat) -> Animation:
-        """Look up every newly filled position, one after another."""
-        assert beat.output is not None
-        fresh = [p for p in beat.output.filled if p not in self.landed]
-        return Succession(*[self._lookup(position) for position in fresh])
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Write the output's shape, B × T × d, beside the stack; d leaves its edge."""
@@ -704,7 +793,7 @@ class BatchStage(Stage):
         # Left of the front card, in the corridor, which no row travels any more
         # (under the card, the d edge and the legend leave it little room).
         label.next_to(self.edge_t[0], LEFT, buff=0.2)
-        room = label.get_right()[0] - self.grid.get_right()[0] - SPACE
+        room = label.get_right()[0] - self.corridor_left - SPACE
         if label.width > room:  # a one- or two-column table leaves a narrow corridor
             label.next_to(self.edge_d, DOWN, buff=SPACE).align_to(self.edge_d[0], LEFT)
         # d's number leaves the edge as the shape is written; the edges stay named.
