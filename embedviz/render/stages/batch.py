@@ -1,14 +1,15 @@
 """The batch layout: the matrix, a B x T block of chips, and B output slices.
 
-Used by BatchLookup. The stage is composed of a
-:class:`~embedviz.render.components.GridPanel` on the left (the matrix, its
-title, the legend and the dtype note; it plays the ``dim`` beat) and a
-:class:`SliceStack` on the right (the B slice cards with their B, T and d
-edges, one :class:`~embedviz.render.components.OutputPanel` per slice for its
-rows and provenance tags; it plays ``predict``, ``reveal`` and ``shape``).
-The stage holds the batch of chips above the stack and plays the beats that
-use several parts. Grid and slices share one font size, the largest at which
-everything fits (:func:`~embedviz.render.layout.fit_font`).
+Used by BatchLookup. The stage is composed of parts, each with its own beats:
+a :class:`~embedviz.render.components.GridPanel` on the left (the matrix, its
+title, the legend and the dtype note; ``dim``), the :class:`BatchChips` top
+right (B rows of T chips; ``axes``) and the :class:`SliceStack` below them
+(the B slice cards with their B, T and d edges, one
+:class:`~embedviz.render.components.OutputPanel` per slice for its rows and
+provenance tags; ``predict``, ``reveal``, ``shape``). The stage plays the
+beats that use several parts (``intro`` and the lookups). Grid and slices
+share one font size, the largest at which everything fits
+(:func:`~embedviz.render.layout.fit_font`).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ from embedviz.render.stage import Component, Stage, StageHost, register_stage
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["BatchStage", "SliceStack", "make_batch_lookup_animation"]
+__all__ = ["BatchChips", "BatchStage", "SliceStack", "make_batch_lookup_animation"]
 
 # Chips shrink for three or more sequences (and scale down for long ones), to leave
 # the slices more height and the corridor its width.
@@ -193,10 +194,10 @@ class BatchStage(Stage):
     """The matrix, the batch as B rows of chips, and B output slices as stacked cards.
 
     Composed of a :class:`~embedviz.render.components.GridPanel` (beats
-    ``count_rows`` and ``dim``) and a :class:`SliceStack` (beats ``predict``,
-    ``reveal`` and ``shape``); the stage itself holds the batch of chips and
-    plays the beats that use several parts: ``intro``, ``axes`` and the
-    lookups. A copied row leaves its grid row to the right, moves up or down
+    ``count_rows`` and ``dim``), :class:`BatchChips` (``axes``) and a
+    :class:`SliceStack` (``predict``, ``reveal`` and ``shape``); the stage
+    lays them out and plays the beats that use several parts: ``intro`` and
+    the lookups. A copied row leaves its grid row to the right, moves up or down
     in an empty corridor and slides into the front card from the left, so it
     crosses nothing.
     """
@@ -219,8 +220,11 @@ class BatchStage(Stage):
         frame = frame_regions()
         self.route_x: float | None = None
 
-        self._build_chips()
-        self.batch_label, self.length_label = self._build_axis_labels()
+        # The chips' lane runs just below the title, above everything else.
+        self.chips = BatchChips.build(self, font_scale=self.batch > 2 or self.length > 6)
+        self.batch_chips, self.chip_block = self.chips.chips, self.chips.block
+        self.batch_label, self.length_label = self.chips.batch_label, self.chips.length_label
+        self.chip_half, self.lane_y = self.chips.chip_half, self.chips.lane_y
         self.value_chars = max(
             len(c.text) for c in cells.values() if c.kind in ("weight", "output")
         )
@@ -252,6 +256,7 @@ class BatchStage(Stage):
         # The grid panel plays the dim beat; the stage plays the rest (they use
         # the chips, the grid and the stack at once).
         self.add_part(self.grid_panel)
+        self.add_part(self.chips)
         self.add_part(self.stack)
         self.landed: set[tuple[int, ...]] = set()
         self._landed_texts: list[NumberText] = []
@@ -449,49 +454,6 @@ class BatchStage(Stage):
         return float(digit_height(_LABEL_FONT) + 0.16)
 
     # -- layout ------------------------------------------------------------------
-    def _build_chips(self) -> None:
-        """Build the B x T block of chips, just below the lane the chips travel along."""
-        chip_cells = sorted(
-            (c for c in self.cells.values() if c.kind == "token_id"), key=lambda c: c.index
-        )
-        font = _CHIP_FONT if self.batch <= 2 else _SMALL_CHIP_FONT
-        self.batch_chips = {c.index: self.make_chip(c, font) for c in chip_cells}
-        if self.batch > 2 or self.length > 6:
-            for chip in self.batch_chips.values():
-                chip.scale(_SMALL_CHIP_SCALE)
-        pitch_x = max(chip.width for chip in self.batch_chips.values()) + _CHIP_GAP
-        pitch_y = max(chip.height for chip in self.batch_chips.values()) + _CHIP_GAP * 0.7
-        for (b, t), chip in self.batch_chips.items():
-            chip.move_to(xyz(t * pitch_x, -b * pitch_y))
-        self.chip_block = VGroup(*self.batch_chips.values())
-        self.chip_half = max(chip.height for chip in self.batch_chips.values()) / 2
-        # The lane runs just below the title, above everything else.
-        self.lane_y = float(self.title.get_bottom()[1]) - SPACE - self.chip_half
-        label_top = self.lane_y - self.chip_half - 0.04
-        label_height = digit_height(_LABEL_FONT)
-        top = label_top - label_height - 0.05 - _BRACE_DEPTH - 0.06
-        self.chip_block.shift(xyz(0, top - self.chip_block.get_top()[1]))
-
-    def _build_axis_labels(self) -> tuple[VGroup, VGroup]:
-        theme = self.theme
-        cells = self.cells
-        brace_b = Brace(self.chip_block, direction=LEFT, buff=0.1, color=theme.muted)
-        brace_b.stretch_to_fit_width(_BRACE_DEPTH).next_to(self.chip_block, LEFT, buff=0.1)
-        text_b = VGroup(
-            LabelText(self.story_label("batch_axis"), _LABEL_FONT, theme.muted),
-            NumberText(cells[("batch_dim", (0,))], _LABEL_FONT, theme.text),
-        ).arrange(RIGHT, buff=0.14)
-        text_b.next_to(brace_b, LEFT, buff=0.1)
-        brace_t = Brace(self.chip_block, direction=UP, buff=0.06, color=theme.muted)
-        brace_t.stretch_to_fit_height(_BRACE_DEPTH).next_to(self.chip_block, UP, buff=0.06)
-        text_t = VGroup(
-            LabelText(self.story_label("length_axis"), _LABEL_FONT, theme.muted),
-            NumberText(cells[("batch_dim", (1,))], _LABEL_FONT, theme.text),
-        ).arrange(RIGHT, buff=0.14)
-        text_t.next_to(brace_t, UP, buff=0.05)
-        self.axis_texts = (text_b, text_t)
-        return VGroup(brace_b, text_b), VGroup(brace_t, text_t)
-
     def _chip_lane_width(self) -> float:
         """Return the room a parked chip needs left of the row numbers' column."""
         # MatrixGrid.row_anchor parks a chip with its right edge 0.12 left of it.
@@ -519,15 +481,7 @@ class BatchStage(Stage):
     # -- beat handlers -----------------------------------------------------------
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, the grid panel and the batch of chips."""
-        return make_reveal_animation([*self.intro_mobjects(), *self.batch_chips.values()])
-
-    def beat_axes(self, beat: Beat) -> Animation:
-        """Name the batch's two axes: B sequences (rows) of T IDs (columns)."""
-        return AnimationGroup(
-            FadeIn(self.batch_label, shift=0.2 * RIGHT),
-            FadeIn(self.length_label, shift=0.2 * UP),
-            lag_ratio=0.5,
-        )
+        return make_reveal_animation(self.intro_mobjects())
 
     def _lookup(self, position: tuple[int, ...]) -> Animation:
         b = position[0]
@@ -569,6 +523,108 @@ class BatchStage(Stage):
         assert beat.output is not None
         fresh = [p for p in beat.output.filled if p not in self.landed]
         return Succession(*[self._lookup(position) for position in fresh])
+
+
+class BatchChips(Component):
+    """The input batch: B rows of T chips, with braces naming B and T. Beat: ``axes``.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    theme
+        Colours.
+    chips
+        The chips by (sequence, position), already sized.
+    lane_y
+        The height at which chips travel; the block hangs just below it.
+    axis_words
+        The words before B's and T's sizes (``batch B =``, ``sequence length T =``).
+    axis_cells
+        The two ``batch_dim`` cells: B and T.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        theme: Theme,
+        chips: dict[tuple[int, ...], TokenChip],
+        lane_y: float,
+        axis_words: tuple[str, str],
+        axis_cells: tuple[NumberCell, NumberCell],
+    ) -> None:
+        super().__init__(host, theme)
+        self.chips = chips
+        pitch_x = max(chip.width for chip in chips.values()) + _CHIP_GAP
+        pitch_y = max(chip.height for chip in chips.values()) + _CHIP_GAP * 0.7
+        for (b, t), chip in chips.items():
+            chip.move_to(xyz(t * pitch_x, -b * pitch_y))
+        self.block = VGroup(*chips.values())
+        self.chip_half = max(chip.height for chip in chips.values()) / 2
+        self.lane_y = lane_y
+        label_top = lane_y - self.chip_half - 0.04
+        top = label_top - digit_height(_LABEL_FONT) - 0.05 - _BRACE_DEPTH - 0.06
+        self.block.shift(xyz(0, top - self.block.get_top()[1]))
+        block = self.block
+        brace_b = Brace(block, direction=LEFT, buff=0.1, color=theme.muted)
+        brace_b.stretch_to_fit_width(_BRACE_DEPTH).next_to(block, LEFT, buff=0.1)
+        text_b = VGroup(
+            LabelText(axis_words[0], _LABEL_FONT, theme.muted),
+            NumberText(axis_cells[0], _LABEL_FONT, theme.text),
+        ).arrange(RIGHT, buff=0.14)
+        text_b.next_to(brace_b, LEFT, buff=0.1)
+        brace_t = Brace(block, direction=UP, buff=0.06, color=theme.muted)
+        brace_t.stretch_to_fit_height(_BRACE_DEPTH).next_to(block, UP, buff=0.06)
+        text_t = VGroup(
+            LabelText(axis_words[1], _LABEL_FONT, theme.muted),
+            NumberText(axis_cells[1], _LABEL_FONT, theme.text),
+        ).arrange(RIGHT, buff=0.14)
+        text_t.next_to(brace_t, UP, buff=0.05)
+        self.batch_label = VGroup(brace_b, text_b)
+        self.length_label = VGroup(brace_t, text_t)
+
+    @classmethod
+    def build(cls, stage: BatchStage, font_scale: bool) -> BatchChips:
+        """Build a stage's batch of chips under the lane just below its title.
+
+        Parameters
+        ----------
+        stage
+            The stage: its cells, chips maker, title and story labels.
+        font_scale
+            Whether the chips are drawn smaller (three or more sequences, or
+            long ones), to leave the slices height and the corridor width.
+
+        Returns
+        -------
+        BatchChips
+            The part.
+        """
+        chip_cells = sorted(
+            (c for c in stage.cells.values() if c.kind == "token_id"), key=lambda c: c.index
+        )
+        font = _SMALL_CHIP_FONT if font_scale else _CHIP_FONT
+        chips = {c.index: stage.make_chip(c, font) for c in chip_cells}
+        if font_scale:
+            for chip in chips.values():
+                chip.scale(_SMALL_CHIP_SCALE)
+        chip_half = max(chip.height for chip in chips.values()) / 2
+        lane_y = float(stage.title.get_bottom()[1]) - SPACE - chip_half
+        words = (stage.story_label("batch_axis"), stage.story_label("length_axis"))
+        sizes = (stage.cells[("batch_dim", (0,))], stage.cells[("batch_dim", (1,))])
+        return cls(stage.scene, stage.theme, chips, lane_y, words, sizes)
+
+    def intro(self) -> list[VMobject]:
+        """Return the chips (their axes are named in their own beat)."""
+        return list(self.chips.values())
+
+    def beat_axes(self, beat: Beat) -> Animation:
+        """Name the batch's two axes: B sequences (rows) of T IDs (columns)."""
+        return AnimationGroup(
+            FadeIn(self.batch_label, shift=0.2 * RIGHT),
+            FadeIn(self.length_label, shift=0.2 * UP),
+            lag_ratio=0.5,
+        )
 
 
 class SliceStack(Component):
