@@ -150,3 +150,26 @@ def test_an_author_can_correct_a_pronunciation(tmp_path: Path) -> None:
     for old, new in pairs:
         assert (new.text, new.start, new.duration) == (old.text, old.start, old.duration)
     assert with_pronunciations(board, {}) is board
+
+
+def test_a_list_of_numbers_is_never_broken_across_cues() -> None:
+    narration = (
+        "Here P is sinusoidal: column 2i holds sin(pos / 10000^(2i/d)) and column 2i+1 "
+        "its cosine, so row 0 is 0, 1, 0, -1, 0."
+    )
+    phrases = split_phrases(narration)
+    assert " ".join(phrases) == narration
+    assert any(phrase.endswith("row 0 is 0, 1, 0, -1, 0.") for phrase in phrases)
+    # No cue starts or ends between two numbers of the list.
+    for left, right in itertools.pairwise(phrases):
+        assert not (left[-2:-1].isdigit() and left.endswith(",") and right[:1].isdigit())
+
+
+def test_a_long_clause_breaks_before_a_conjunction_before_between_words() -> None:
+    narration = (
+        "GPT-2's embedding table has one row per vocabulary entry and one column per "
+        "dimension: 50,257 rows of 768 numbers each."
+    )
+    phrases = split_phrases(narration)
+    assert phrases[0] == "GPT-2's embedding table has one row per vocabulary entry"
+    assert phrases[1].startswith("and one column per dimension")

@@ -338,3 +338,24 @@ def test_unknown_position_scheme_fails_in_one_line() -> None:
 def test_too_many_scattered_rows_fail_in_one_line() -> None:
     options = SceneOptions(ids=[100, 2000, 3000, 4000, 5000, 6000, 100], vocab=50257)
     assert "fewer distinct IDs" in _error(build_position_blindness, options)
+
+
+def test_the_stage_is_composed_of_the_kits_parts() -> None:
+    """PositionStage composes a grid panel, a chip lane and an output panel.
+
+    It no longer subclasses LookupStage to reuse its beats: every beat of this
+    story is the stage's own, and the parts carry the first arrangement.
+    """
+    from embedviz.render.components import ChipLane, GridPanel, OutputPanel
+    from embedviz.render.stage import stage_for
+    from embedviz.render.stages.lookup import LookupStage
+    from embedviz.render.theme import DARK
+
+    board = build_position_blindness(SceneOptions())
+    cls = stage_for(board.layout)
+    assert not issubclass(cls, LookupStage)
+    stage = cls(None, board, DARK)  # type: ignore[arg-type]  # building touches no scene
+    assert [type(part) for part in stage.parts] == [GridPanel, ChipLane, OutputPanel]
+    assert {beat.action for beat in board.beats} <= {
+        name.removeprefix("beat_") for name in dir(cls) if name.startswith("beat_")
+    }

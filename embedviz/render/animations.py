@@ -12,7 +12,7 @@ Any other Animation plays as a single step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -26,6 +26,8 @@ from manim import (
     Indicate,
     LaggedStart,
     ManimColor,
+    Mobject,
+    Rectangle,
     Scene,
     Succession,
     Transform,
@@ -45,9 +47,12 @@ __all__ = [
     "Steps",
     "beat_steps",
     "make_caption_animation",
+    "make_carry_numbers_animation",
     "make_copy_row_animation",
     "make_count_rows_animation",
+    "make_deferred_animation",
     "make_dim_rows_animation",
+    "make_fade_out_later",
     "make_lookup_animation",
     "make_return_animation",
     "make_reveal_animation",
@@ -391,6 +396,211 @@ class _CarryRow(Animation):
         for mark in marks:
             mark.set_z_index(depth)
         scene.add(*self.targets, *marks)
+
+
+def make_carry_numbers_animation(
+    sources: Sequence[VMobject],
+    targets: Sequence[Mobject],
+    route: Sequence[np.ndarray] = (),
+    theme: Theme = DARK,
+    *,
+    take: bool = False,
+    run_time: float = 1.2,
+) -> Animation:
+    """Carry numbers on one line, as one rigid highlighted strip, onto their targets.
+
+    The general form of :func:`make_copy_row_animation` for numbers that are
+    not a grid's row: a sum worked out beside a block, a block's row, a count.
+
+    Parameters
+    ----------
+    sources
+        The numbers, left to right on one line.
+    targets
+        What they become, one per source, at the same spacing (so that the
+        strip lands cell-aligned); they replace the strip when it lands.
+    route
+        Waypoints for the first number's centre between its place and its
+        target's: the strip travels in straight legs through them.
+    theme
+        Colours.
+    take
+        Carry the sources themselves (they leave their place) rather than
+        copies of them (which lift off while the sources stay).
+    run_time
+        Seconds.
+
+    Returns
+    -------
+    Animation
+        The strip lights up where the numbers are, travels leg by leg by pure
+        shifts, lands, and hands over to the targets.
+    """
+    return _CarryNumbers(sources, targets, route, theme, take, run_time=run_time)
+
+
+class _CarryNumbers(Animation):
+    """A strip of numbers (copies, or the numbers themselves) that travels a polyline."""
+
+    def __init__(
+        self,
+        sources: Sequence[VMobject],
+        targets: Sequence[Mobject],
+        route: Sequence[np.ndarray],
+        theme: Theme,
+        take: bool,
+        **kwargs: Any,
+    ) -> None:
+        self.strip = RowStrip()
+        super().__init__(self.strip, rate_func=linear, introducer=True, **kwargs)
+        self.sources = list(sources)
+        self.targets = list(targets)
+        self.route = [np.asarray(p, dtype=float) for p in route]
+        self.theme = theme
+        self.take = take
+        self.scene_ref: Scene | None = None
+
+    def _setup_scene(self, scene: Scene) -> None:
+        self.scene_ref = scene
+        super()._setup_scene(scene)
+
+    def begin(self) -> None:
+        theme = self.theme
+        if self.take:
+            numbers = self.sources
+            if self.scene_ref is not None:
+                self.scene_ref.remove(*numbers)
+        else:
+            numbers = [source.copy() for source in self.sources]
+        left = min(float(n.get_left()[0]) for n in numbers)
+        right = max(float(n.get_right()[0]) for n in numbers)
+        tallest = max(float(n.height) for n in numbers)
+        pad = tallest * 0.6
+        box = Rectangle(width=right - left + 2 * pad, height=tallest * 2.0)
+        box.move_to(np.array([(left + right) / 2, float(numbers[0].get_center()[1]), 0.0]))
+        fill = interpolate_color(ManimColor(theme.background), ManimColor(theme.highlight), 0.22)
+        box.set_fill(fill, opacity=1.0).set_stroke(theme.highlight, width=3)
+        box.set_z_index(STRIP_Z)
+        cells = VGroup(*numbers).set_z_index(STRIP_Z + 1)
+        self.strip.add(box, cells, VGroup())
+        start = numbers[0].get_center()
+        end = self.targets[0].get_center() if self.targets else start
+        points = [start, *self.route, end]
+        self.points_on_path: list[np.ndarray] = points
+        lengths = [float(np.linalg.norm(b - a)) for a, b in pairwise(points)]
+        self.cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
+        self.offset = np.zeros(3)
+        super().begin()
+
+    def create_starting_mobject(self) -> VMobject:
+        return VMobject()
+
+    def _point_at(self, progress: float) -> np.ndarray:
+        total = float(self.cumulative[-1])
+        if total <= 0:
+            return np.zeros(3)
+        distance = smooth(progress) * total
+        leg = int(np.searchsorted(self.cumulative, distance, side="right")) - 1
+        leg = min(max(leg, 0), len(self.points_on_path) - 2)
+        length = self.cumulative[leg + 1] - self.cumulative[leg]
+        along = 0.0 if length <= 0 else (distance - self.cumulative[leg]) / length
+        a, b = self.points_on_path[leg], self.points_on_path[leg + 1]
+        point: np.ndarray = a + (b - a) * along - self.points_on_path[0]
+        return point
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        # 0-0.12: the strip lights up; then it travels; 0.92-1: it lands.
+        box = self.strip[0]
+        light = min(1.0, alpha / 0.12, max(0.0, (1.0 - alpha) / 0.08))
+        box.set_fill(opacity=light).set_stroke(opacity=light)
+        offset = self._point_at(min(1.0, max(0.0, (alpha - 0.12) / 0.8)))
+        self.strip.shift(offset - self.offset)
+        self.offset = offset
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        scene.remove(self.strip)
+        scene.add(*self.targets)
+
+
+def make_deferred_animation(build: Callable[[], Animation], run_time: float = 1.0) -> Animation:
+    """Build an animation only when it starts, inside a :class:`~manim.Succession`.
+
+    manim puts every mobject of a play's non-introducing animations (a
+    ``FadeOut``, a ``Transform``) on screen when the play begins, so a later
+    step's mobjects would show, at full opacity, before their turn. Wrapped,
+    a step touches nothing until it starts.
+
+    Parameters
+    ----------
+    build
+        Returns the animation, when it starts.
+    run_time
+        Seconds (relative to its neighbours in a succession).
+
+    Returns
+    -------
+    Animation
+        The wrapper.
+    """
+    return _Deferred(build, run_time=run_time)
+
+
+def make_fade_out_later(mobjects: Sequence[VMobject], run_time: float = 1.0) -> Animation:
+    """Fade mobjects out as a later step of a succession, untouched until then.
+
+    Parameters
+    ----------
+    mobjects
+        What leaves.
+    run_time
+        Seconds (relative to its neighbours in a succession).
+
+    Returns
+    -------
+    Animation
+        A :func:`make_deferred_animation` of their fade-outs.
+    """
+    gone = list(mobjects)
+
+    def build() -> Animation:
+        return AnimationGroup(*[FadeOut(mobject) for mobject in gone])
+
+    return make_deferred_animation(build, run_time)
+
+
+class _Deferred(Animation):
+    """Plays the animation ``build`` returns, built when this one begins."""
+
+    def __init__(self, build: Callable[[], Animation], **kwargs: Any) -> None:
+        super().__init__(VMobject(), rate_func=linear, introducer=True, **kwargs)
+        self.build = build
+        self.inner: Animation | None = None
+        self.scene_ref: Scene | None = None
+
+    def _setup_scene(self, scene: Scene) -> None:
+        self.scene_ref = scene
+
+    def begin(self) -> None:
+        self.inner = self.build()
+        if self.scene_ref is not None:
+            self.inner._setup_scene(self.scene_ref)
+        self.inner.begin()
+
+    def interpolate(self, alpha: float) -> None:
+        if self.inner is not None:
+            self.inner.interpolate(alpha)
+
+    def update_mobjects(self, dt: float) -> None:
+        if self.inner is not None:
+            self.inner.update_mobjects(dt)
+
+    def finish(self) -> None:
+        if self.inner is not None:
+            self.inner.finish()
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        if self.inner is not None:
+            self.inner.clean_up_from_scene(scene)
 
 
 def make_lookup_animation(

@@ -46,7 +46,11 @@ MIN_CUE_SECONDS = 1.0  # no cue flashes by faster than this, however short
 TICK = 0.2
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
-_CLAUSE_END = re.compile(r"(?<=[,;:])\s+(?=\S)")
+# A clause ends at , ; or : but not inside a list of numbers ("0, 1, 0"),
+# which a caption must not break.
+_CLAUSE_END = re.compile(r"(?<=[,;:])\s+(?=\S)(?!(?<=\d,\s)[-\u2212]?\d)")
+# Where a clause too long for one cue can still break naturally: before a conjunction.
+_CONJUNCTION = re.compile(r"\s+(?=(?:and|so|but|which|because|while|then)\s)")
 _SPACE = re.compile(r"\s+")
 
 
@@ -130,8 +134,9 @@ def _split_long(sentence: str) -> list[str]:
     for clause in _pack(_split_outside(sentence, _CLAUSE_END)):
         if fits_caption(clause):
             phrases.append(clause)
-        else:
-            phrases.extend(_pack(_split_outside(clause, _SPACE)))
+            continue
+        for part in _pack(_split_outside(clause, _CONJUNCTION)):
+            phrases.extend([part] if fits_caption(part) else _pack(_split_outside(part, _SPACE)))
     return phrases
 
 
@@ -139,8 +144,9 @@ def split_phrases(narration: str) -> tuple[str, ...]:
     """Split narration into phrases, each one caption cue of at most two 42-character lines.
 
     Every sentence starts a new phrase; a sentence too long for one cue is
-    split at its clause ends (``,`` ``;`` ``:``), and a clause still too long
-    between words.
+    split at its clause ends (``,`` ``;`` ``:``, never inside a list of
+    numbers such as ``0, 1, 0``), a clause still too long before a
+    conjunction, and only then between words.
 
     Parameters
     ----------

@@ -25,15 +25,14 @@ from manim import (
     LaggedStart,
     Line,
     Rectangle,
-    ReplacementTransform,
     Succession,
-    Transform,
     VGroup,
     VMobject,
 )
 
-from embedviz.render.animations import make_reveal_animation
+from embedviz.render.animations import make_carry_numbers_animation, make_reveal_animation
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import fit_font, frame_regions
 from embedviz.render.mobjects import char_advance, digit_height, xyz
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.zero_based import mono_line
@@ -46,8 +45,9 @@ __all__ = ["ParameterCountStage"]
 _BLOCK_LEFT, _BLOCK_RIGHT = -5.25, -1.2
 _BLOCK_TOP, _BLOCK_BOTTOM = 1.6, -2.45
 _ROW_PITCH = 0.42
-# The right-hand panel and its column anchors (left edge, then right edges).
-_PANEL_LEFT, _PANEL_RIGHT = -0.6, 6.85
+# The right-hand panel and its column anchors (left edge, then right edges);
+# its right edge is the frame's safe edge (see ``_panel_right``).
+_PANEL_LEFT = -0.6
 _BYTES_RIGHT, _TOTAL_RIGHT = 1.85, 4.45
 _BAR_LEFT, _BAR_MAX = 1.3, 1.05
 _COUNT_Y = 2.35
@@ -57,19 +57,26 @@ _TABLE_HEADER_Y = 1.6
 _COMPARE_HEADER_Y = 0.05
 _LINE_PITCH = 0.44
 _COLUMN_GAP = 0.3
-_LOOKUP_Y = -1.95
+_LOOKUP_Y = -1.75
 _HEADER_SIZE = 18
 _TEXT_SIZE = 20
 _NUMBER_SIZE = 22
+_COUNT_SIZE = 26
 _CORNER_SIZE = 16
 _LABEL_SIZE = 16
 
 
-def _fit_width(mobject: VMobject, width: float) -> VMobject:
-    """Shrink (never grow) a line that would overrun its region."""
-    if mobject.width > width:
-        mobject.scale_to_fit_width(width)
-    return mobject
+def _panel_right() -> float:
+    """Return the right edge of the right-hand panel: the frame's safe edge, less a hair."""
+    return frame_regions(margin=0.26).right
+
+
+def _line_font(width_at: float, largest: float, width: float) -> float:
+    """Return the font size at which a line ``width_at`` wide at ``largest`` fits ``width``.
+
+    Lines grow in proportion to their font size; the one font fitter picks the size.
+    """
+    return fit_font(lambda size: width_at * size / largest <= width, largest)
 
 
 @register_stage
@@ -167,10 +174,16 @@ class ParameterCountStage(Stage):
         cols_word = SansText("columns", _TEXT_SIZE, theme.muted)
         self.cols_label = VGroup(self.cols_number, cols_word).arrange(RIGHT, buff=0.15)
         self.cols_label.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, _BLOCK_TOP + 0.3))
-        self.rows_number = NumberText(self._cell("block_size", 0), _NUMBER_SIZE, theme.text)
-        rows_word = SansText("rows", _TEXT_SIZE, theme.muted)
+        room = _BLOCK_LEFT - 0.2 - frame_regions().left
+        rows_cell = self._cell("block_size", 0)
+        width_at = max(
+            NumberText(rows_cell, _NUMBER_SIZE, theme.text).width,
+            SansText("rows", _TEXT_SIZE, theme.muted).width,
+        )
+        size = _line_font(width_at, _NUMBER_SIZE, room)
+        self.rows_number = NumberText(rows_cell, size, theme.text)
+        rows_word = SansText("rows", _TEXT_SIZE * size / _NUMBER_SIZE, theme.muted)
         self.rows_label = VGroup(self.rows_number, rows_word).arrange(DOWN, buff=0.15)
-        _fit_width(self.rows_label, _BLOCK_LEFT - 0.2 - (-7.0))
         self.rows_label.move_to(xyz(0, _ROWS_LABEL_Y))
         self.rows_label.align_to(xyz(_BLOCK_LEFT - 0.2, 0), RIGHT)
         # Braces of a kind: thin rules along the two sides that the counts measure.
@@ -179,7 +192,7 @@ class ParameterCountStage(Stage):
             Line(xyz(_BLOCK_LEFT, _BLOCK_TOP + 0.1), xyz(_BLOCK_RIGHT, _BLOCK_TOP + 0.1)),
         ).set_stroke(theme.muted, width=2)
 
-    def _build_count(self) -> None:
+    def _count_line(self, size: float) -> VGroup:
         theme = self.theme
         product = mono_line(
             [
@@ -189,23 +202,29 @@ class ParameterCountStage(Stage):
                 " = ",
                 self._cell("param_count", 0),
             ],
-            26,
+            size,
             [theme.text, theme.muted, theme.text, theme.muted, theme.accent],
         )
-        word = SansText("parameters", _NUMBER_SIZE, theme.accent)
-        word.next_to(product, RIGHT, buff=0.25)
-        self.count_line = VGroup(product, word)
-        _fit_width(self.count_line, _PANEL_RIGHT - _PANEL_LEFT)
+        word = SansText("parameters", size * _NUMBER_SIZE / _COUNT_SIZE, theme.accent)
+        word.next_to(product, RIGHT, buff=0.25 * size / _COUNT_SIZE)
+        return VGroup(product, word)
+
+    def _build_count(self) -> None:
+        width_at = self._count_line(_COUNT_SIZE).width
+        size = _line_font(width_at, _COUNT_SIZE, _panel_right() - _PANEL_LEFT)
+        self.count_line = self._count_line(size)
         self.count_line.move_to(xyz(0, _COUNT_Y)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
+        product = self.count_line[0]
         self.factors = (product[0], product[2])
 
     def _build_memory(self) -> None:
         theme = self.theme
+        panel_right = _panel_right()
         header = VGroup(
             _at(SansText("dtype", _HEADER_SIZE, theme.muted), _PANEL_LEFT, LEFT),
             _at(SansText("bytes each", _HEADER_SIZE, theme.muted), _BYTES_RIGHT, RIGHT),
             _at(SansText("total bytes", _HEADER_SIZE, theme.muted), _TOTAL_RIGHT, RIGHT),
-            _at(SansText("memory", _HEADER_SIZE, theme.muted), _PANEL_RIGHT, RIGHT),
+            _at(SansText("memory", _HEADER_SIZE, theme.muted), panel_right, RIGHT),
         )
         header.shift(UP * _TABLE_HEADER_Y)
         self.memory_header = header
@@ -228,16 +247,17 @@ class ParameterCountStage(Stage):
             total = NumberText(self._cell("dtype_total", number), total_size, theme.muted)
             total.place([_TOTAL_RIGHT, y, 0], align="right")
             memory = NumberText(self._cell("dtype_memory", number), _NUMBER_SIZE, theme.output)
-            memory.place([_PANEL_RIGHT, y, 0], align="right")
+            memory.place([panel_right, y, 0], align="right")
             self.memory_rows.append(VGroup(name, each, total, memory))
 
     def _build_compare(self) -> None:
         theme = self.theme
+        panel_right = _panel_right()
         header = VGroup(
             _at(SansText("width", _HEADER_SIZE, theme.muted), _PANEL_LEFT, LEFT),
             _at(SansText("parameters", _HEADER_SIZE, theme.muted), _TOTAL_RIGHT, RIGHT),
             # The comparison prices every width in float32 (the label is recorded).
-            _at(LabelText(self._compare_dtype(), _HEADER_SIZE, theme.muted), _PANEL_RIGHT, RIGHT),
+            _at(LabelText(self._compare_dtype(), _HEADER_SIZE, theme.muted), panel_right, RIGHT),
         )
         header.shift(UP * _COMPARE_HEADER_Y)
         self.compare_header = header
@@ -260,7 +280,7 @@ class ParameterCountStage(Stage):
             memory = NumberText(
                 self._cell("compare_memory", k), _TEXT_SIZE, theme.output if current else colour
             )
-            memory.place([_PANEL_RIGHT, y, 0], align="right")
+            memory.place([panel_right, y, 0], align="right")
             share = self._cell("compare_count", k).value / largest
             bar = Rectangle(width=max(_BAR_MAX * share, 0.02), height=digit_height(_TEXT_SIZE))
             bar.set_fill(theme.accent if current else theme.muted, opacity=1.0).set_stroke(width=0)
@@ -291,22 +311,35 @@ class ParameterCountStage(Stage):
             self.band_values.add(dots)
         self.chip = self.make_chip(self._cell("token_id", 0), 22)
         self.chip.move_to(xyz(0, row_y)).align_to(xyz(_BLOCK_LEFT - 0.25, 0), RIGHT)
-        self.strip = Rectangle(width=1.9, height=_ROW_PITCH)
-        self.strip.set_fill(theme.chip, opacity=0.3).set_stroke(theme.chip, width=3)
-        self.strip.move_to(xyz(0, _LOOKUP_Y)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
+        # In the panel: E[id], then the copied values at the block's spacing.
         self.strip_label = mono_line(
-            ["E[", self._cell("lookup_row", 0), "]"], _CORNER_SIZE, [theme.text] * 3
+            ["E[", self._cell("lookup_row", 0), "] ="], _CORNER_SIZE, [theme.text] * 3
         )
-        self.strip_label.move_to(self.strip)
+        self.strip_label.move_to(xyz(0, _LOOKUP_Y)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
+        values_left = self.strip_label.get_right()[0] + 0.3
+        shift = xyz(values_left - self.band_values.get_left()[0], _LOOKUP_Y - row_y)
+        self.copied_values = [piece.copy().shift(shift) for piece in self.band_values]
+        landed = VGroup(*self.copied_values)
+        self.strip = Rectangle(width=landed.width + 0.3, height=_ROW_PITCH)
+        self.strip.set_fill(theme.chip, opacity=0.3).set_stroke(theme.chip, width=3)
+        self.strip.move_to(landed).set_z_index(-1)
         values = NumberText(self._cell("row_values", 0), _TEXT_SIZE, theme.text)
         values_word = SansText("values copied,", _TEXT_SIZE, theme.muted)
         nbytes = NumberText(self._cell("row_bytes", 0), _TEXT_SIZE, theme.text)
         bytes_word = SansText("bytes", _TEXT_SIZE, theme.muted)
         facts = VGroup(values, values_word, nbytes, bytes_word).arrange(RIGHT, buff=0.14)
-        facts.next_to(self.strip, RIGHT, buff=0.3)
-        _fit_width(facts, _PANEL_RIGHT - facts.get_left()[0])
+        room = _panel_right() - _PANEL_LEFT
+        if facts.width > room:
+            size = _line_font(facts.width, _TEXT_SIZE, room)
+            facts = VGroup(
+                NumberText(self._cell("row_values", 0), size, theme.text),
+                SansText("values copied,", size, theme.muted),
+                NumberText(self._cell("row_bytes", 0), size, theme.text),
+                SansText("bytes", size, theme.muted),
+            ).arrange(RIGHT, buff=0.14 * size / _TEXT_SIZE)
+        facts.next_to(self.strip, DOWN, buff=0.16).align_to(xyz(_PANEL_LEFT, 0), LEFT)
         note = SansText("no multiplications, no additions", _TEXT_SIZE, theme.accent)
-        note.next_to(facts, DOWN, buff=0.18).align_to(facts, LEFT)
+        note.next_to(facts, DOWN, buff=0.16).align_to(facts, LEFT)
         self.lookup_facts = VGroup(facts, note)
 
     # -- beat handlers -----------------------------------------------------------
@@ -327,15 +360,33 @@ class ParameterCountStage(Stage):
         )
 
     def beat_count(self, beat: Beat) -> Animation:
-        """Carry V and d over into the product, then reveal the count."""
+        """Carry V, then d, over into the product; then reveal the count.
+
+        Each number travels in its own highlight strip, in a clear lane between
+        the block's heading and the title, and drops onto its place in the
+        product, so it never passes over another number or label.
+        """
         product, word = self.count_line
-        rows_copy, cols_copy = self.rows_number.copy(), self.cols_number.copy()
+        lane = (self.heading.get_top()[1] + self.title.get_bottom()[1]) / 2
+        rows_at = self.rows_number.get_center()
+        # V rises up the left margin, beside the block's rows label.
+        rows_route = [xyz(rows_at[0], lane), xyz(product[0].get_center()[0], lane)]
+        # d steps left, clear of "columns" and of the heading, before it rises.
+        cols_at = self.cols_number.get_center()
+        aside = min(
+            self.heading.get_left()[0] - self.cols_number.width / 2 - 0.25,
+            cols_at[0],
+        )
+        cols_route = [
+            xyz(aside, cols_at[1]),
+            xyz(aside, lane),
+            xyz(product[2].get_center()[0], lane),
+        ]
+        theme = self.theme
         return Succession(
-            AnimationGroup(
-                ReplacementTransform(rows_copy, product[0]),
-                ReplacementTransform(cols_copy, product[2]),
-                FadeIn(product[1]),
-            ),
+            make_carry_numbers_animation([self.rows_number], [product[0]], rows_route, theme),
+            make_carry_numbers_animation([self.cols_number], [product[2]], cols_route, theme),
+            FadeIn(product[1]),
             FadeIn(product[3]),
             AnimationGroup(FadeIn(product[4], scale=1.2), FadeIn(word)),
         )
@@ -358,20 +409,31 @@ class ParameterCountStage(Stage):
         return Succession(FadeIn(self.compare_header), LaggedStart(*rows, lag_ratio=0.5))
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """Pick out the chip's row and copy it: values move, nothing is computed."""
-        flying = self.band.copy()
+        """Pick out the chip's row and copy it: values move, nothing is computed.
+
+        The row's values travel as one strip: down the block's empty rows to
+        the panel's lookup line, then right onto it, landing at the same spacing
+        beside ``E[id] =``.
+        """
+        start = self.band_values[0].get_center()
+        end = self.copied_values[0].get_center()
+        route = [xyz(start[0], end[1])]
         return Succession(
             FadeIn(self.chip, shift=0.3 * RIGHT),
             AnimationGroup(Create(self.band), FadeIn(self.band_values)),
-            Transform(flying, self.strip),
-            AnimationGroup(FadeIn(self.strip_label), FadeIn(self.lookup_facts)),
+            # The values themselves travel (each is drawn once): the band stays
+            # outlined in the block, where they came from.
+            make_carry_numbers_animation(
+                list(self.band_values), self.copied_values, route, self.theme, take=True
+            ),
+            AnimationGroup(FadeIn(self.strip), FadeIn(self.strip_label), FadeIn(self.lookup_facts)),
         )
 
 
 def _font_to_fit(texts: Sequence[str], width: float, largest: float) -> float:
     """Return the largest monospace font size (up to ``largest``) at which every text fits."""
     widest = max(len(text) for text in texts)
-    return min(largest, width / (widest * char_advance(1.0)))
+    return fit_font(lambda size: widest * char_advance(size) <= width, largest)
 
 
 def _slot_y(slot: int) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -25,39 +26,53 @@ from manim import (
     LaggedStart,
     Line,
     Rectangle,
-    ReplacementTransform,
     Succession,
     Transform,
     VGroup,
     VMobject,
+    Wait,
 )
 
+from embedviz.render.animations import (
+    make_carry_numbers_animation,
+    make_fade_out_later,
+    make_reveal_animation,
+)
+from embedviz.render.components import ChipLane, GridPanel, OutputPanel
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import fit_font, frame_regions
 from embedviz.render.mobjects import (
+    ColourLegend,
     GridMetrics,
+    MatrixGrid,
     OutputBlock,
     ShapeLabel,
+    TokenChip,
     char_advance,
     xyz,
 )
-from embedviz.render.stage import register_stage
+from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.batch import make_batch_lookup_animation
-from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.stages.lookup import classic_layout
+from embedviz.render.stages.zero_based import mono_line
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Window
 
 __all__ = ["PositionStage", "RowBlock"]
 
-# Frame regions of the second layout, in scene units.
-_WIDTH = 13.5
+# Regions of the second layout, in scene units (its width comes from the frame).
 _BODY_TOP = 1.85  # the highest the rows may start
 _BOTTOM = -1.2  # the rows end above the formula lines
 _CENTRE_Y = 0.1  # the second layout is centred here, between title and caption
+# The add step works each sum out under the sum block, in three rows (E[id],
+# + P[pos], =) that end above a two-line caption.
+_WORK_GAP = 0.25
+_WORK_BOTTOM = -2.85
 _SIGN_SLOT = 0.8
 _LABEL_FONT = 18
 _HEADER_FONT = 20
-_MIN_FONT, _MAX_FONT, _FONT_STEP = 8.0, 24.0, 0.25
+_MIN_FONT, _MAX_FONT = 8.0, 24.0
 _PE_KINDS = ("sinusoid", "learned_position")
 _HEADERS = ("token vector E[id]", "position vector P[pos]", "sum")
 _SHORT_HEADERS = ("E[id]", "P[pos]", "sum")
@@ -115,20 +130,95 @@ def _row_box(block: OutputBlock, position: tuple[int, ...], colour: str) -> Rect
 
 
 @register_stage
-class PositionStage(LookupStage):
-    """The lookup layout, then token vectors + position vectors = sums."""
+class PositionStage(Stage):
+    """The lookup layout, then token vectors + position vectors = sums.
+
+    Composed of the kit's parts (:mod:`embedviz.render.components`): a
+    :class:`~embedviz.render.components.GridPanel`, a
+    :class:`~embedviz.render.components.ChipLane` and an
+    :class:`~embedviz.render.components.OutputPanel`, in the classic lookup
+    arrangement (:func:`~embedviz.render.stages.lookup.classic_layout`). Every
+    beat of this story moves several parts at once, so the beats are the
+    stage's own.
+    """
 
     layout = "position_blindness"
 
+    grid_panel: GridPanel
+    chip_lane: ChipLane
+    output_panel: OutputPanel
+
     def build(self) -> None:
         """Lay out both arrangements: the lookup now, the sum for later."""
-        super().build()
+        chip_cells = sorted(
+            (c for c in self.cells.values() if c.kind == "token_id"), key=lambda c: c.index
+        )
+        chips = [self.make_chip(cell, 24) for cell in chip_cells]
+        laid = classic_layout(self.scene, self.board, self.cells, self.theme, chips)
+        self.metrics = laid.metrics
+        self.grid_panel = self.add_part(laid.grid)
+        self.chip_lane = self.add_part(laid.chips)
+        self.output_panel = self.add_part(laid.output)
         cells = self.cells
         self.pe_kind = next(k for k in _PE_KINDS if any(c.kind == k for c in cells.values()))
         self.sum_kind = next(k for k in _SUM_KINDS if any(c.kind == k for c in cells.values()))
         self.positions = sorted(c.index for c in cells.values() if c.kind == "position")
         self.token_numbers: list[NumberText] = []
         self._plan_second_layout()
+
+    # -- the parts' pieces -----------------------------------------------------------
+    @property
+    def grid(self) -> MatrixGrid:
+        """The matrix grid (the grid panel's)."""
+        grid = self.grid_panel.grid
+        assert grid is not None
+        return grid
+
+    @property
+    def grid_title(self) -> VGroup:
+        """The grid's title (the grid panel's)."""
+        title = self.grid_panel.title
+        assert title is not None
+        return title
+
+    @property
+    def legend(self) -> ColourLegend | None:
+        """The colour legend, if any (the grid panel's)."""
+        return self.grid_panel.legend
+
+    @property
+    def chips(self) -> list[TokenChip]:
+        """The input chips (the chip lane's)."""
+        return self.chip_lane.chips
+
+    @property
+    def chip_homes(self) -> list[np.ndarray]:
+        """Where each chip rests in the input line (the chip lane's)."""
+        return self.chip_lane.homes
+
+    @property
+    def chips_label(self) -> SansText:
+        """``token IDs`` (the chip lane's)."""
+        label = self.chip_lane.label
+        assert label is not None
+        return label
+
+    @property
+    def output(self) -> OutputBlock:
+        """The lookup's output block (the output panel's)."""
+        output = self.output_panel.output
+        assert output is not None
+        return output
+
+    @property
+    def output_title(self) -> SansText:
+        """``output`` (the output panel's)."""
+        title = self.output_panel.title
+        assert title is not None
+        return title
+
+    def _output_cells(self, position: tuple[int, ...]) -> list[NumberText]:
+        return self.output_panel.output_cells(position, self.cells)
 
     # -- the second arrangement ----------------------------------------------------
     def _plan_second_layout(self) -> None:
@@ -142,8 +232,9 @@ class PositionStage(LookupStage):
         chip_height = max(chip.height for chip in self.chips)
         chip_width = max(chip.width for chip in self.chips)
         label_chars = len(str(count - 1))
-        font = _MAX_FONT
-        while True:
+        width = frame_regions().right - frame_regions().left - 0.3
+
+        def measure(font: float) -> tuple[GridMetrics, float, float, float, float, bool]:
             metrics = GridMetrics.fit(
                 value_chars=value_chars,
                 columns=len(window.cols),
@@ -160,15 +251,24 @@ class PositionStage(LookupStage):
             )
             label_w = char_advance(font * 0.8) * label_chars + 0.18
             total = chip_width * chip_scale + 0.25 + label_w + 3 * body_w + 2 * _SIGN_SLOT
-            fits = total <= _WIDTH and _BODY_TOP - count * metrics.cell_height >= _BOTTOM
-            if fits or font <= _MIN_FONT:
-                break
-            font -= _FONT_STEP
+            cell_h = metrics.cell_height
+            fits = (
+                total <= width
+                and _BODY_TOP - count * cell_h >= _BOTTOM
+                and _BODY_TOP - (count + 3) * cell_h - _WORK_GAP >= _WORK_BOTTOM
+            )
+            return metrics, chip_scale, body_w, label_w, total, fits
+
+        font = fit_font(lambda size: measure(size)[-1], _MAX_FONT, _MIN_FONT)
+        metrics, chip_scale, body_w, label_w, total, _ = measure(font)
         self.metrics2 = metrics
         self.chip_scale = chip_scale
         # Centre headers, rows and formula lines vertically, no higher than _BODY_TOP.
         cell_h = metrics.cell_height
         self.body_top = min(_BODY_TOP, _CENTRE_Y - (cell_h + 0.6 - count * cell_h - 1.1) / 2)
+        # High enough for the add step's working rows under the sum block.
+        lowest = _WORK_BOTTOM + _WORK_GAP + (count + 3) * cell_h
+        self.body_top = min(_BODY_TOP, max(self.body_top, lowest))
         body_top = self.body_top
         left = -total / 2
         token_left = left + chip_width * chip_scale + 0.25 + label_w
@@ -186,6 +286,15 @@ class PositionStage(LookupStage):
         for block, x in ((self.pe_block, pe_left), (self.sum_block, sum_left)):
             block.shift(xyz(x, body_top) - block.body.get_corner(UP + LEFT))
         self.pe_numbers = self._block_numbers(self.pe_block, self.pe_kind)
+        # The sum block's rows get their elision marks when their sums land
+        # (each rising sum carries its own): none is drawn in an empty row.
+        self.sum_marks: dict[tuple[int, ...], list[LabelText]] = {}
+        top = self.sum_block.body.get_top()[1]
+        for mark in [m for m in self.sum_block.body if isinstance(m, LabelText)]:
+            self.sum_block.body.remove(mark)
+            for position, row_y in self.sum_block.row_y.items():
+                if abs(mark.get_center()[1] - (top + row_y)) < 1e-6:
+                    self.sum_marks.setdefault(position, []).append(mark)
         self.sum_numbers = self._block_numbers(self.sum_block, self.sum_kind)
         self.pe_col_labels = VGroup()
         for kind, col, x in self.pe_block.col_slots:
@@ -246,7 +355,7 @@ class PositionStage(LookupStage):
         # under the sum block.
         centre = (self.token_left + self.pe_block.body.get_right()[0]) / 2
         group.move_to(xyz(centre, group.get_center()[1]))
-        overflow = group.get_left()[0] - (-6.8)
+        overflow = group.get_left()[0] - (frame_regions().left + 0.31)
         if overflow < 0:
             group.shift(xyz(-overflow, 0))
         return group
@@ -262,6 +371,10 @@ class PositionStage(LookupStage):
         return numbers
 
     # -- beat handlers -------------------------------------------------------------
+    def beat_intro(self, beat: Beat) -> Animation:
+        """Show the title, the grid panel and the input chips."""
+        return make_reveal_animation(self.intro_mobjects())
+
     def beat_lookup_all(self, beat: Beat) -> Animation:
         """Look every ID up, one after another, into the output block."""
         assert self.output is not None
@@ -316,7 +429,7 @@ class PositionStage(LookupStage):
         ).set_stroke(colour, width=3)
         word = SansText(text, _HEADER_FONT, colour)
         word.next_to(bracket, RIGHT, buff=0.12)
-        if word.get_right()[0] > 7.0:
+        if word.get_right()[0] > frame_regions().right:
             # No room on the right: under the block, on the side away from the legend.
             word.next_to(block.body, DOWN, buff=0.2).align_to(block.body, LEFT)
             return VGroup(word)
@@ -344,16 +457,34 @@ class PositionStage(LookupStage):
         label_left = self.token_left - (anchor[0] - self.output.labels.get_left()[0]) * (
             self.token_scale
         )
-        for position in self.positions:
+        # Each chip, the last first, steps down to a lane under the input line
+        # (the matrix side has gone), travels left along it and comes down
+        # beside its row: the rows above it are still empty, and the chips left
+        # on the line are above the lane.
+        walks: list[Animation] = []
+        for position in reversed(self.positions):
             chip = self.chips[position[-1]]
+            home = self.chip_homes[position[-1]]
+            lane = home[1] - _LANE_RISE
             target = chip.copy().scale(self.chip_scale).set_opacity(1.0)
             y = self.body_top + self.output.row_y[position] * self.token_scale
             target.move_to(xyz(label_left - 0.2 - target.width / 2, y))
-            moves.append(Transform(chip, target))
-        return AnimationGroup(
-            *[FadeOut(mobject) for mobject in leaving],
-            *moves,
-            FadeIn(self.headers[0]),
+            x = target.get_center()[0]
+            up = chip.copy().set_opacity(1.0).move_to(xyz(home[0], lane))
+            across = up.copy().move_to(xyz(x, lane))
+            walks.append(
+                Succession(
+                    Transform(chip, up, run_time=0.2),
+                    Transform(chip, across, run_time=0.4),
+                    Transform(chip, target, run_time=0.4),
+                )
+            )
+        # The matrix side clears first, so that the moving chips and rows
+        # never pass over its labels.
+        return Succession(
+            AnimationGroup(*[FadeOut(mobject) for mobject in leaving], run_time=0.5),
+            AnimationGroup(*moves, FadeIn(self.headers[0]), run_time=1.0),
+            *walks,
         )
 
     def beat_positions(self, beat: Beat) -> Animation:
@@ -369,28 +500,71 @@ class PositionStage(LookupStage):
         )
 
     def beat_add(self, beat: Beat) -> Animation:
-        """Add row by row: token and position numbers flow into each sum."""
+        """Add row by row, worked out under the sum block, each sum rising into place.
+
+        For each position the token row and the position row are outlined and
+        written under the sum block, column over column, with their sum under
+        a rule: the token vector and the sum it becomes stand together for a
+        moment. Then the addends clear and the sum rises, as one strip, into
+        its row; the rows below it are still empty, so it crosses no number.
+        """
+        theme = self.theme
+        assert self.output is not None
         token_rows: dict[tuple[int, ...], list[NumberText]] = {}
         for number in self.token_numbers:
             token_rows.setdefault(number.cell.index[:-1], []).append(number)
-        rows: list[Animation] = []
+        cell_h = self.metrics2.cell_height
+        body = self.sum_block.body
+        work_top = body.get_bottom()[1] - _WORK_GAP
+        work_y = [work_top - (k + 0.5) * cell_h for k in range(3)]
+        name_right = body.get_left()[0] - 0.15
+        small = self.metrics2.font_size * 0.8
+        rule_y = work_top - 2 * cell_h
+        steps: list[Animation] = [
+            AnimationGroup(FadeIn(self.sum_block), FadeIn(self.headers[2]), FadeIn(self.equals))
+        ]
         for position in self.positions:
-            flows: list[Animation] = []
+            chip = self.chips[position[-1]]
             tokens = sorted(token_rows[position], key=lambda n: n.cell.index)
-            for token, pe, total in zip(
-                tokens, self.pe_numbers[position], self.sum_numbers[position], strict=True
-            ):
-                flows.append(ReplacementTransform(token.copy(), total))
-                flows.append(FadeOut(pe.copy(), target_position=total))
-            rows.append(AnimationGroup(*flows))
-        # On screen before the numbers land, so that they are drawn over it.
-        self.scene.add(self.sum_block)
-        return AnimationGroup(
-            FadeIn(self.sum_block),
-            FadeIn(self.headers[2]),
-            FadeIn(self.equals),
-            LaggedStart(*rows, lag_ratio=0.3),
-        )
+            sums = self.sum_numbers[position]
+            dy = work_y[0] - (body.get_top()[1] + self.sum_block.row_y[position])
+            rows = [
+                VGroup(
+                    *[self.sum_block.make_cell(n.cell).shift(xyz(0, dy + k * -cell_h)) for n in row]
+                )
+                for k, row in enumerate((tokens, self.pe_numbers[position]))
+            ]
+            row_marks = self.sum_marks.get(position, [])
+            for k, row_group in enumerate(rows):
+                row_group.add(*[m.copy().shift(xyz(0, dy - k * cell_h)) for m in row_marks])
+            worked: list[VMobject] = [
+                n.copy().shift(xyz(0, dy - 2 * cell_h)) for n in [*sums, *row_marks]
+            ]
+            position_cell = self.cells[("position", position)]
+            names = VGroup(
+                mono_line(["E[", chip.number.cell, "]"], small, [theme.output] * 3),
+                mono_line(["+ P[", position_cell, "]"], small, [theme.accent] * 3),
+                LabelText("=", small, theme.text),
+            )
+            for name, y in zip(names, work_y, strict=True):
+                name.move_to(xyz(0, y)).align_to(xyz(name_right, 0), RIGHT)
+            rule = Line(xyz(body.get_left()[0], rule_y), xyz(body.get_right()[0], rule_y))
+            rule.set_stroke(theme.text, width=2)
+            boxes = [
+                _row_box(self.output, position, theme.output),
+                _row_box(self.pe_block, position, theme.accent),
+            ]
+            addends = [*boxes, *rows, names[0], names[1]]
+            steps += [
+                AnimationGroup(*[FadeIn(m) for m in addends]),
+                AnimationGroup(FadeIn(rule), FadeIn(names[2]), *[FadeIn(n) for n in worked]),
+                Wait(run_time=0.4),
+                make_fade_out_later([*addends, rule, names[2]], run_time=0.4),
+                make_carry_numbers_animation(
+                    worked, [*sums, *row_marks], (), theme, take=True, run_time=0.9
+                ),
+            ]
+        return Succession(*steps)
 
     def beat_differ(self, beat: Beat) -> Animation:
         """Outline the two rows in every block: same tokens, different sums."""

@@ -27,18 +27,20 @@ from manim import (
     LaggedStart,
     Line,
     Rectangle,
-    ReplacementTransform,
     Succession,
-    Transform,
     VGroup,
     VMobject,
     Wait,
 )
 
-from embedviz.render.animations import make_reveal_animation
+from embedviz.render.animations import (
+    make_carry_numbers_animation,
+    make_fade_out_later,
+    make_reveal_animation,
+)
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText, glyph_font
-from embedviz.render.layout import place_legend
+from embedviz.render.layout import fit_font, frame_regions, place_legend
 from embedviz.render.mobjects import (
     CELL_PAD_CHARS,
     GAP_CHARS,
@@ -52,7 +54,8 @@ from embedviz.render.mobjects import (
     digit_height,
     xyz,
 )
-from embedviz.render.stage import FRAME_HALF_WIDTH, Stage, register_stage
+from embedviz.render.stage import Stage, register_stage
+from embedviz.render.stages.zero_based import mono_line
 from embedviz.render.theme import MONO_FONT, SANS_FONT, Theme, value_colour
 from embedviz.story.model import Beat, NumberCell, Window
 
@@ -334,16 +337,16 @@ class TrainingStage(Stage):
         right_rows = 2 + len(positions) + len(names)
         right_fixed = 0.12 + _TITLE_HEIGHT + 0.05 + (_SUM_GAP + _TITLE_HEIGHT if names else 0.0)
         band = _TOP - _BOTTOM
-        limit = 2 * (FRAME_HALF_WIDTH - _SIDE_MARGIN)
-        font_size = _MIN_FONT
-        for step in range(int((_MAX_FONT - _MIN_FONT) * 4) + 1):
-            candidate = _MAX_FONT - step * 0.25
+        frame = frame_regions(margin=_SIDE_MARGIN)
+        limit = frame.right - frame.left
+
+        def fits(candidate: float) -> bool:
             plan = _plan(candidate, value_chars, window, row_label_chars, beside, _PITCH)
             pitch = plan.metrics.cell_height
             tallest = max(left_fixed + pitch * left_rows, right_fixed + pitch * right_rows)
-            if plan.left_width + _COLUMN_GUTTER + plan.right_width <= limit and tallest <= band:
-                font_size = candidate
-                break
+            return plan.left_width + _COLUMN_GUTTER + plan.right_width <= limit and tallest <= band
+
+        font_size = fit_font(fits, _MAX_FONT, _MIN_FONT)
         digit = digit_height(font_size)
         spread = min(
             _MAX_PITCH,
@@ -557,82 +560,175 @@ class TrainingStage(Stage):
 
     def beat_upstream(self, beat: Beat) -> Animation:
         """Name the weights as the gradient with respect to each looked-up vector."""
+        # One title gives way to the other: two overlapping would be unreadable.
         return Succession(
-            ReplacementTransform(self.weights_title, self.weights_title_full),
+            FadeOut(self.weights_title, run_time=0.3),
+            FadeIn(self.weights_title_full),
             Indicate(self.weights_title_full, scale_factor=1.15, color=self.theme.accent),
         )
 
     def _weight_row(self, position: int) -> list[NumberText]:
         return [n for key, n in sorted(self.weight_numbers.items()) if key[0] == position]
 
-    def beat_scatter(self, beat: Beat) -> Animation:
-        """Scatter-add: each w_t flies into row id_t of the gradient, in input order."""
-        frame = AnimationGroup(
-            FadeIn(self.gradient.body),
-            FadeIn(self.gradient.dots),
-            FadeIn(self.gradient_title),
-            *[FadeIn(zero) for zero in self.gradient.zero_cells()],
-        )
-        moves: list[Animation] = []
-        for chip in self.chips:
-            position = chip.number.cell.index[0]
-            targets = self.gradient.row_cells(int(chip.number.cell.value))
-            # Above the gradient's body, which fades in after these were added.
-            flying = [source.copy().set_z_index(1) for source in self._weight_row(position)]
-            # Each copy is absorbed where it lands: a repeated ID's contributions
-            # meet in one row, and only their sum (drawn next) is ever shown there.
-            moves.append(
-                AnimationGroup(
-                    Indicate(chip, scale_factor=1.2, color=self.theme.highlight),
-                    *[
-                        Succession(
-                            Transform(copy, copy.copy().move_to(target.get_center())),
-                            FadeOut(copy, scale=0.6),
-                        )
-                        for copy, target in zip(flying, targets, strict=True)
-                    ],
-                )
+    def _staging_y(self, order: int) -> float:
+        """Return the centre line of row ``order`` of the sum panel's place, under the weights."""
+        top = self.weights.body.get_bottom()[1] - _SUM_GAP - _TITLE_HEIGHT
+        return float(top - (order + 0.5) * self.plan.metrics.cell_height)
+
+    def _staging_shift(self, rows: int) -> float:
+        """Return how far left of the weights' columns ``rows`` staging rows must sit.
+
+        Under the weights' columns when they end above the colour legend;
+        otherwise moved left, clear of it.
+        """
+        if self.legend is None:
+            return 0.0
+        bottom = self._staging_y(rows - 1) - self.plan.metrics.cell_height / 2
+        if bottom >= self.legend.get_top()[1] + 0.1:
+            return 0.0
+        return min(0.0, float(self.legend.get_left()[0] - 0.3 - self.weights.body.get_right()[0]))
+
+    def _staged(
+        self, numbers: Sequence[NumberText], order: int, shift: float = 0.0
+    ) -> list[NumberText]:
+        """Copy numbers into staging row ``order``, under the weights' columns (and ``shift``)."""
+        rights = [n.slot_corners()[1][0] + shift for n in self._weight_row(0)]
+        y = self._staging_y(order)
+        return [
+            number.copy().shift(
+                xyz(right - number.slot_corners()[1][0], y - number.get_center()[1])
             )
-        landed = [FadeIn(text) for text in self.gradient.numbers.values() if text.cell.value != 0]
-        return Succession(
-            frame,
-            LaggedStart(*moves, lag_ratio=0.45),
-            AnimationGroup(*landed),
+            for number, right in zip(numbers, rights, strict=True)
+        ]
+
+    def _staged_marks(self, order: int, shift: float) -> list[LabelText]:
+        """Copy the weights' elision marks of one row into staging row ``order``."""
+        y = self._weight_row(0)[0].get_center()[1]
+        marks = [
+            m
+            for m in self.weights.body
+            if isinstance(m, LabelText) and abs(m.get_center()[1] - y) < 1e-6
+        ]
+        dy = self._staging_y(order) - y
+        return [m.copy().shift(xyz(shift, dy)) for m in marks]
+
+    def _row_outline(self, position: int) -> Rectangle:
+        numbers = self._weight_row(position)
+        box = Rectangle(width=self.weights.body.width + 0.1, height=numbers[0].height * 2.1)
+        box.set_stroke(self.theme.highlight, width=3).set_fill(opacity=0)
+        return box.move_to(xyz(self.weights.body.get_center()[0], numbers[0].get_center()[1]))
+
+    def beat_scatter(self, beat: Beat) -> Animation:
+        """Scatter-add: each w_t goes into row id_t of the gradient, row by row.
+
+        Each w_t is copied under the weights, in the place the sum panel takes
+        later; a row that several positions select first adds its copies up
+        there, as a column sum. The copy (or the sum) then travels as one
+        strip: left along its line, under the chips and the gradient, and up
+        into its row. Rows are filled from the top and the zeros come last, so
+        the rows a strip rises through are still empty.
+        """
+        theme = self.theme
+        frame = AnimationGroup(FadeIn(self.gradient.body), FadeIn(self.gradient_title))
+        by_row: dict[int, list[TokenChip]] = {}
+        for chip in self.chips:
+            by_row.setdefault(int(chip.number.cell.value), []).append(chip)
+        steps: list[Animation] = [frame]
+        small = self.plan.metrics.font_size * _LABEL_SCALE
+        landed: list[VMobject] = []
+        for row in sorted(by_row):
+            chips = by_row[row]
+            positions = [chip.number.cell.index[0] for chip in chips]
+            targets = self.gradient.row_cells(row)
+            rows = len(positions) + (1 if len(positions) > 1 else 0)
+            dx = self._staging_shift(rows)
+            staged = [self._staged(self._weight_row(p), k, dx) for k, p in enumerate(positions)]
+            marks = [self._staged_marks(k, dx) for k in range(len(positions) + 1)]
+            staged_all = [m for k in range(len(positions)) for m in [*staged[k], *marks[k]]]
+            boxes = [self._row_outline(p) for p in positions]
+            names_right = self.weights.body.get_left()[0] - 0.18 + dx
+            shown: list[VMobject] = [*boxes, *staged_all]
+            reveal: list[Animation] = [
+                *[Indicate(chip, scale_factor=1.2, color=theme.highlight) for chip in chips],
+                *[FadeIn(m) for m in shown],
+            ]
+            row_y = targets[0].get_center()[1]
+            row_marks = [
+                m
+                for m in self.gradient.dots
+                if isinstance(m, LabelText) and abs(m.get_center()[1] - row_y) < 1e-6
+            ]
+            if len(positions) == 1:
+                moving: list[VMobject] = [*staged[0], *marks[0]]
+                steps.append(AnimationGroup(*reveal))
+                leaving: list[VMobject] = list(boxes)
+            else:
+                moving = [*self._staged(targets, len(positions), dx), *marks[-1]]
+                rule_y = self._staging_y(len(positions)) + self.plan.metrics.cell_height / 2
+                body = self.weights.body
+                rule = Line(
+                    xyz(body.get_left()[0] + dx, rule_y), xyz(body.get_right()[0] + dx, rule_y)
+                )
+                rule.set_stroke(theme.text, width=2)
+                position_cells = {c.index[0]: c for c in self._cells_of("position")}
+                names = VGroup(
+                    *[
+                        mono_line(
+                            [f"{'+ ' if k else ''}w_", position_cells[p]],
+                            small,
+                            [theme.muted] * 2,
+                        )
+                        for k, p in enumerate(positions)
+                    ],
+                    LabelText("=", small, theme.muted),
+                )
+                for k, name in enumerate(names):
+                    name.move_to(xyz(0, self._staging_y(k))).align_to(xyz(names_right, 0), RIGHT)
+                steps += [
+                    AnimationGroup(*reveal, FadeIn(VGroup(*names[:-1]))),
+                    AnimationGroup(FadeIn(rule), FadeIn(names[-1]), *[FadeIn(n) for n in moving]),
+                    Wait(run_time=0.4),
+                ]
+                leaving = [*boxes, *staged_all, rule, *names]
+            route = [xyz(targets[0].get_center()[0], moving[0].get_center()[1])]
+            steps += [
+                make_fade_out_later(leaving, run_time=0.3),
+                make_carry_numbers_animation(
+                    moving, [*targets, *row_marks], route, theme, take=True
+                ),
+            ]
+            landed += row_marks
+        # Every other row gets exactly zero; the elision marks come with them.
+        steps.append(
+            AnimationGroup(
+                *[FadeIn(m) for m in self.gradient.dots if not any(m is n for n in landed)],
+                *[FadeIn(zero) for zero in self.gradient.zero_cells()],
+            )
         )
+        return Succession(*steps)
 
     def beat_accumulate(self, beat: Beat) -> Animation:
-        """Show the contributions a repeated ID collects, and their column sum."""
+        """Show the contributions a repeated ID collects, and their column sum.
+
+        The panel fills the place where the scatter added them up; its rows
+        are outlined where they come from (the weights and the gradient row).
+        """
         panel = self.sum_panel
         if panel is None or beat.highlight is None:
             return Indicate(self.gradient_title, scale_factor=1.1)
         row = beat.highlight.row
         terms = sorted({c.index[0] for c in beat.numbers if c.kind == "term"})
-        boxes: list[VMobject] = []
-        for position in terms:
-            numbers = self._weight_row(position)
-            box = Rectangle(width=self.weights.body.width + 0.1, height=numbers[0].height * 2.1)
-            box.set_stroke(self.theme.highlight, width=3).set_fill(opacity=0)
-            box.move_to(xyz(self.weights.body.get_center()[0], numbers[0].get_center()[1]))
-            boxes.append(box)
+        boxes: list[VMobject] = [self._row_outline(position) for position in terms]
         boxes.append(self.gradient.row_box(row, self.theme))
         self.sum_boxes = boxes
-        flights: list[Animation] = []
-        for position, targets in zip(terms, panel.numbers, strict=False):
-            sources = self._weight_row(position)
-            flights += [
-                ReplacementTransform(s.copy().set_z_index(1), t)
-                for s, t in zip(sources, targets, strict=True)
-            ]
-        total = [
-            ReplacementTransform(s.copy().set_z_index(1), t)
-            for s, t in zip(self.gradient.row_cells(row), panel.numbers[-1], strict=True)
-        ]
         return Succession(
             AnimationGroup(
                 *[Create(box) for box in boxes], FadeIn(panel.body), FadeIn(panel.title)
             ),
-            AnimationGroup(*flights, FadeIn(panel.names)),
-            AnimationGroup(*total),
+            AnimationGroup(
+                FadeIn(panel.names), *[FadeIn(n) for numbers in panel.numbers[:-1] for n in numbers]
+            ),
+            AnimationGroup(*[FadeIn(n) for n in panel.numbers[-1]]),
         )
 
     def beat_update(self, beat: Beat) -> Animation:
@@ -660,7 +756,8 @@ class TrainingStage(Stage):
             # The old value rolls up and out as the new one rolls in: a morph
             # between two strings of digits would be unreadable halfway.
             lift = UP * _roll_distance(old)
-            changes.append(AnimationGroup(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
+            # One after the other: the two values never stand over each other.
+            changes.append(Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
         rows = sorted({c.index[0] for c in updated})
         pulses = [
             Indicate(VGroup(*self.gradient.row_cells(row)), scale_factor=1.1, color=self.theme.chip)
