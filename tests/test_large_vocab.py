@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import tracemalloc
+from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +251,203 @@ def test_weights_file_sets_the_sizes(tmp_path: Path) -> None:
     shown = {c.index: c.value for beat in board.beats for c in beat.numbers if c.kind == "weight"}
     for (row, col), value in shown.items():
         assert value == float(np.float32(weight[row, col]))
+
+
+# -- the moving picture --------------------------------------------------------------
+
+# Fine steps through every beat's motion.
+_ALPHAS = tuple(round(0.1 * k, 1) for k in range(1, 10))
+
+
+@dataclass
+class _Frame:
+    """What a test reads from the screen at one moment."""
+
+    beat: str
+    alpha: float
+    rows: list[tuple[float, int]]  # (height, row) of each visible row number
+    gaps: list[tuple[float, str]]  # (height, text) of each visible hidden-rows label
+    thumb: float  # the scroll bar thumb's height
+    chips: list[np.ndarray]  # each chip's box: [[left, bottom], [right, top]]
+    fixed: list[tuple[str, np.ndarray]]  # boxes of the title, the chips' label, the headings
+    strips: list[np.ndarray]  # boxes of travelling rows
+    filled: list[np.ndarray]  # boxes of output numbers already landed
+
+
+def _box(mobject: Any) -> np.ndarray:
+    return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
+
+
+def _meets(a: np.ndarray, b: np.ndarray) -> bool:
+    width = min(a[1][0], b[1][0]) - max(a[0][0], b[0][0])
+    height = min(a[1][1], b[1][1]) - max(a[0][1], b[0][1])
+    return width > 0.01 and height > 0.01
+
+
+def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
+    """Play the scene dry, reading the grid, the chips and the moving rows at every sample."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.glyphs import LabelText, NumberText, SansText
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard(SCENE, overrides, environ={})
+    frames: list[_Frame] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        stage = scene.stage
+        rows, gaps, strips, filled = [], [], [], []
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        for mobject in family:
+            if getattr(mobject, "row_strip", False) and len(mobject.submobjects):
+                strips.append(_box(mobject[0]))
+            if not len(mobject.points) or mobject.get_fill_opacity() < 0.5:
+                continue
+            if isinstance(mobject, NumberText) and mobject.cell.kind == "row_label":
+                rows.append((float(mobject.get_center()[1]), mobject.cell.index[0]))
+            elif isinstance(mobject, NumberText) and mobject.cell.kind == "output":
+                filled.append(_box(mobject))
+            elif isinstance(mobject, LabelText) and mobject.text.startswith("row"):
+                gaps.append((float(mobject.get_center()[1]), mobject.text))
+        fixed = [
+            (m.original_text, _box(m))
+            for m in family
+            if isinstance(m, SansText) and m.original_text in ("token IDs", "output")
+        ]
+        fixed.append(("title", _box(stage.title)))
+        fixed += [("grid title", _box(stage.grid_panel.title))]
+        frames.append(
+            _Frame(
+                moment.beat.name,
+                moment.alpha,
+                sorted(set(rows), reverse=True),
+                sorted(set(gaps), reverse=True),
+                float(stage.map_thumb.get_center()[1]),
+                [_box(chip) for chip in stage.chips],
+                fixed,
+                strips,
+                filled,
+            )
+        )
+
+    play_moments(board, read, alphas=_ALPHAS, pixel_width=192, pixel_height=108)
+    return frames
+
+
+@pytest.fixture(scope="module")
+def watched() -> list[_Frame]:
+    return _watch()
+
+
+def _check_gap_labels(frames: list[_Frame]) -> None:
+    for frame in frames:
+        where = f"{frame.beat} at {frame.alpha}"
+        numbers = [row for _, row in frame.rows]
+        assert numbers == sorted(numbers), where  # rows read down in order
+        for y, text in frame.gaps:
+            above = [row for height, row in frame.rows if height > y]
+            below = [row for height, row in frame.rows if height < y]
+            first = max(above) + 1 if above else 0
+            last = min(below) - 1 if below else GPT2[0] - 1
+            assert text == _label(first, last, "row"), where
+        # One label per hidden range: never an old and a new one at once.
+        assert len({text for _, text in frame.gaps}) == len(frame.gaps), where
+
+
+@pytest.mark.slow
+def test_every_gap_label_names_the_rows_hidden_between_its_neighbours(
+    watched: list[_Frame],
+) -> None:
+    _check_gap_labels(watched)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "ids",
+    [
+        "4821,4823,4819",  # overlapping views: rows fade out, move, then fade in
+        "50256,50000,2,1",  # to the last rows, then back to the top
+    ],
+)
+def test_gap_labels_stay_exact_on_other_journeys(ids: str) -> None:
+    _check_gap_labels(_watch({"ids": ids}))
+
+
+@pytest.mark.slow
+def test_the_scroll_travels_and_the_thumb_goes_with_it(watched: list[_Frame]) -> None:
+    scroll = [f for f in watched if f.beat == "scroll"]
+    end = scroll[-1]
+    assert end.alpha == 1.0
+    settled = dict((row, y) for y, row in end.rows)
+    assert sorted(settled) == [0, 1, 4820, 4821, 4822, 50256]
+    assert [text for _, text in end.gaps] == [_label(2, 4819, "row"), _label(4823, 50255, "row")]
+    moving = [f for f in scroll if f.alpha < 1]
+    # Mid-way, rows of the new view are on screen but not yet where they settle:
+    # they slide up into place rather than appearing there.
+    below = [
+        y - settled[row]
+        for frame in moving
+        for y, row in frame.rows
+        if row in (4820, 4821, 4822) and abs(y - settled[row]) > 0.05
+    ]
+    assert below
+    assert all(shift < 0 for shift in below)
+    # The thumb moves down the bar step by step with the rows, to row 4821's place.
+    thumbs = [frame.thumb for frame in moving] + [end.thumb]
+    assert all(b <= a + 1e-9 for a, b in pairwise(thumbs))
+    assert thumbs[0] > thumbs[len(thumbs) // 2] > thumbs[-1]
+
+
+@pytest.mark.slow
+def test_chips_and_copies_cross_nothing(watched: list[_Frame]) -> None:
+    for frame in watched:
+        where = f"{frame.beat} at {frame.alpha}"
+        for i, chip in enumerate(frame.chips):
+            for other in frame.chips[i + 1 :]:
+                assert not _meets(chip, other), where
+            for name, box in frame.fixed:
+                assert not _meets(chip, box), f"{where}: a chip crosses {name!r}"
+        for strip in frame.strips:
+            for name, box in frame.fixed:
+                assert not _meets(strip, box), f"{where}: a copy crosses {name!r}"
+            for number in frame.filled:
+                inside = np.all(number[0] >= strip[0] - 1e-6) and np.all(number[1] <= strip[1])
+                # Only the row it is landing in may lie under it, as it lands.
+                assert inside or not _meets(strip, number), f"{where}: a copy crosses a row"
+
+
+class _Host:
+    """The narrow part of a scene a stage may use, with nothing behind it."""
+
+    def __init__(self) -> None:
+        self.mobjects: list[Any] = []
+        self.caption: Any = None
+
+    def add(self, *mobjects: Any) -> None:
+        self.mobjects.extend(mobjects)
+
+    def bring_to_front(self, *mobjects: Any) -> None:
+        self.add(*mobjects)
+
+
+def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
+    from embedviz.render.components import ChipLane, GridPanel, OutputPanel
+    from embedviz.render.stages.large_vocab import LargeVocabStage, ScrollingGrid
+    from embedviz.render.stages.lookup import LookupStage
+    from embedviz.render.theme import DARK
+
+    board = _build(tmp_path)
+    stage = LargeVocabStage(_Host(), board, DARK)
+    assert not isinstance(stage, LookupStage)
+    assert [type(part) for part in stage.parts] == [ChipLane, GridPanel, OutputPanel]
+    assert isinstance(stage.grid_panel.grid, ScrollingGrid)
+    assert stage.chips == stage.chip_lane.chips
+    assert len(stage.chips) == len(stage.output_panel.tags) == len(DEFAULT_SENTENCE)
+    # The shape beat is the output panel's; the scroll is the stage's own.
+    shape = next(beat for beat in board.beats if beat.action == "shape")
+    assert stage.output_panel.handler("shape") is not None
+    assert getattr(type(stage), "beat_shape", None) is None
+    assert stage.animate(shape) is not None
+    assert stage.output_panel.shape_label is not None
 
 
 # -- parity with PyTorch -------------------------------------------------------------

@@ -42,6 +42,7 @@ CASES: list[Any] = [
     ("SequenceLookup", {}),
     ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
+    ("LargeVocabLookup", {}),
     ("SequenceLookup", {"theme": "light"}),
     ("ZeroBasedIndexing", {}),
     ("BatchLookup", {}),
@@ -60,7 +61,6 @@ CASES: list[Any] = [
             marks=pytest.mark.xfail(strict=True, reason=f"issue 10: {why}"),
         )
         for name, options, why in (
-            ("LargeVocabLookup", {}, "the copy crosses the output block; no corridor yet"),
             ("OneHotEquivalence", {}, "terms and columns are transforms over their sources"),
         )
     ],

@@ -1,16 +1,26 @@
 """The large-vocabulary layout: a scrolling grid, a line of chips, an output block.
 
 A GPT-2-sized table cannot be drawn, so the grid shows a window of it with
-labelled gaps, and the window scrolls between beats: rows that leave slide
-out, the few that arrive slide in, rows in both move to their new slots, and
-gap labels turn into their new text. Every window is laid out by MatrixGrid
-itself, and only those few rows and labels move, so a scroll costs the same
-whatever V is.
+labelled gaps, and the window scrolls between beats like a spreadsheet: the
+rows that stay in every window (the first two, the last) hold still, and the
+rows between them slide through that band as one sheet (rows leaving at one
+edge fade out there, rows arriving at the other fade in), while each gap's
+label always names exactly the rows hidden between what is visible. A scroll
+bar beside the grid stands for all V rows; its thumb travels with the sheet.
+
+Left to right: a lane for parked chips, the row numbers, the grid, the scroll
+bar, a narrow corridor, the output block and its provenance labels. A copied
+row leaves the grid to the right at its own height, into the output block's
+empty rows, then rises to its output row: the output block is placed so that
+every copied row starts at or below its output row, and rows fill top down,
+so the strip only ever crosses empty rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from manim import (
@@ -22,19 +32,21 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     Create,
+    Dot,
     FadeIn,
     FadeOut,
     Indicate,
     LaggedStart,
     Line,
+    Mobject,
     Rectangle,
-    ReplacementTransform,
     Scene,
     Succession,
     Transform,
     VGroup,
     VMobject,
 )
+from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import (
     make_copy_row_animation,
@@ -43,46 +55,55 @@ from embedviz.render.animations import (
     make_reveal_animation,
     make_walk_animation,
 )
+from embedviz.render.components import ChipLane, GridPanel, OutputPanel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
-from embedviz.render.layout import LABEL_RATIO, frame_regions, place_legend
+from embedviz.render.layout import (
+    CHIP_FONT,
+    CORRIDOR_MARGIN,
+    HEADING_FONT,
+    LABEL_RATIO,
+    MAX_NUMBER_FONT,
+    NOTE_FONT,
+    SPACE,
+    fit_font,
+    frame_regions,
+    place_legend,
+)
 from embedviz.render.mobjects import (
-    CELL_PAD_CHARS,
-    GAP_CHARS,
+    GAP_ROW_PITCH,
     ColourLegend,
     GridMetrics,
     MatrixGrid,
     OutputBlock,
     ShapeLabel,
+    TokenChip,
     char_advance,
     digit_height,
+    grid_metrics_at,
+    grid_width_per_font,
     xyz,
 )
-from embedviz.render.stage import FRAME_HALF_WIDTH, register_stage
-from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.stage import Stage, register_stage
 from embedviz.render.theme import Theme
-from embedviz.story.model import Beat, NumberCell, Window
+from embedviz.story.model import Beat, Gap, NumberCell, Window
+from embedviz.story.window import hidden_ranges
 
 __all__ = ["LargeVocabStage", "ScrollingGrid"]
 
-# Regions of the frame, in scene units.
-_MARGIN = 0.22
-_REGION_TOP = 2.05  # top of the column-number row
-_CHIPS_GAP = 0.12  # between the chips and the titles under them
-_CONTENT_BOTTOM = -2.45  # above the colour legend and the caption
-_SEPARATION = 0.55  # between the grid and the output block's row numbers
-_BELOW_GRID = 1.3  # the column-gap label, the parameter count and the legend
-_MAX_FONT = 22.0
-_CHIP_FONT = 20.0
-# As MatrixGrid: padding around a cell's number, in character slots; the
-# gap between a row's number and the grid; the row numbers' relative size.
-_LABEL_GAP = 0.18
-_LABEL_SCALE = 0.8
 _GAP_TEXT_SCALE = 0.75  # gap labels, relative to the numbers
+_LABEL_GAP = 0.18  # between a row's number and the grid (as MatrixGrid)
 _LANE_GAP = 0.12  # between a parked chip and the row numbers
-_SCROLL_TIME = 0.8
+_MAP_WIDTH = 0.5  # the scroll bar's column, right of the grid
+_SCROLL_TIME = 1.2
+_CAPTION_HALF_HEIGHT = 0.36  # a two-line caption reaches this far above its centre line
 _BODY_Z = -1  # the grid's outline and background
 _LANDED_Z = 1  # numbers copied into the output block
 _DONE_OPACITY = 0.55  # a chip whose row has landed, as make_return_animation leaves it
+
+
+def _late(alpha: float) -> float:
+    """Wait for three quarters of the time, then run (a box drawn as its row arrives)."""
+    return float(np.clip((alpha - 0.75) / 0.25, 0.0, 1.0))
 
 
 def _gap_groups(grid: MatrixGrid) -> list[VGroup]:
@@ -110,6 +131,40 @@ def _enlarge_gap_labels(grid: MatrixGrid) -> None:
             item[0].next_to(label, LEFT, buff=0.15)
 
 
+def _ellipsis(font_size: float, colour: str) -> VMobject:
+    """Draw an elided column's mark (…) as three dots, in one outline.
+
+    A row's mark travels in its copy and lands with it, and is drawn, not
+    typeset: it is not a number or label that anything could be read as.
+    """
+    step = char_advance(font_size) * 0.3
+    radius = digit_height(font_size) * 0.09
+    mark = VMobject()
+    for k in (-1, 0, 1):
+        mark.append_points(Dot(xyz(k * step, 0), radius=radius).points)
+    return mark.set_fill(colour, opacity=1.0).set_stroke(width=0)
+
+
+def _dot_marks(grid: MatrixGrid) -> None:
+    """Replace the typeset mark in each elided column of a grid's rows with drawn dots."""
+    for group in grid.rows_by_index.values():
+        row = group[1]
+        for index, part in enumerate(list(row.submobjects)):
+            if isinstance(part, LabelText):
+                dots = _ellipsis(grid.metrics.font_size, part.get_fill_color().to_hex())
+                row.submobjects[index] = dots.move_to(part.get_center())
+
+
+def _gap_row(gap: Gap, metrics: GridMetrics, theme: Theme, width: float) -> VGroup:
+    """Build one elision row (dots and label) as an enlarged MatrixGrid draws it."""
+    font = metrics.font_size
+    label = LabelText(gap.label, font * 0.7, theme.muted)
+    factor = min(font * _GAP_TEXT_SCALE / label.font_size, width * 0.9 / label.width)
+    label.scale(factor)
+    dots = LabelText("\u22ee", font, theme.muted).next_to(label, LEFT, buff=0.15)
+    return VGroup(dots, label)
+
+
 class _FadeOutAndDrop(FadeOut):
     """Fade out, then cost nothing for the rest of the play.
 
@@ -126,6 +181,53 @@ class _FadeOutAndDrop(FadeOut):
     def clean_up_from_scene(self, scene: Scene) -> None:
         # Leave the scene without FadeOut's restoring step: the row is never shown again.
         Transform.clean_up_from_scene(self, scene)
+
+
+@dataclass
+class _Item:
+    """One slot of the sheet that slides: a row, or a gap between rows."""
+
+    kind: str  # "row" or "gap"
+    top: float  # distance from the sheet's top to this slot's top
+    height: float
+    row: int = -1
+    span: tuple[int, int] = (0, 0)  # a gap's rows on the sheet
+    mobject: VGroup = field(default_factory=VGroup)
+    pad: float = 0.0  # room between the slot's edge and its text
+    applied: float = 0.0  # the sheet offset the mobject is drawn at
+    labels: dict[tuple[int, int], VGroup] = field(default_factory=dict)
+    opacities: list[tuple[VMobject, float, float]] = field(default_factory=list)
+    stashed: list[np.ndarray] = field(default_factory=list)  # outlines while out of view
+
+
+def _stash(item: _Item, hide: bool) -> None:
+    """Take a row's outlines away while it is out of its band, or give them back."""
+    if hide and not item.stashed:
+        item.stashed = [part.points for part, _, _ in item.opacities]
+        for part, _, _ in item.opacities:
+            part.points = np.zeros((0, 3))
+    elif not hide and item.stashed:
+        for (part, _, _), points in zip(item.opacities, item.stashed, strict=True):
+            part.points = points
+        item.stashed = []
+
+
+def _items(window: Window) -> list[tuple[str, int, Gap | None]]:
+    """Return a window's rows and row gaps, top to bottom."""
+    entries: list[tuple[int, str, int, Gap | None]] = [(r, "row", r, None) for r in window.rows]
+    entries += [(gap.first, "gap", -1, gap) for gap in window.row_gaps]
+    return [(kind, row, gap) for _, kind, row, gap in sorted(entries, key=lambda e: e[0])]
+
+
+def _leaves(groups: Sequence[VMobject]) -> list[Mobject]:
+    """Return every part of some groups: what the scene must drop, wherever manim put it."""
+    return [part for group in groups for part in group.get_family()]
+
+
+def _size(*windows: Window) -> int:
+    """Return V, from the windows' rows and gaps."""
+    ends = [r for w in windows for r in w.rows] + [g.last for w in windows for g in w.row_gaps]
+    return max(ends) + 1
 
 
 class ScrollingGrid(MatrixGrid):
@@ -162,6 +264,7 @@ class ScrollingGrid(MatrixGrid):
         self.theme = theme
         self.value_scale = value_scale
         _enlarge_gap_labels(self)
+        _dot_marks(self)
         # Always behind the numbers, whatever order manim's scene list ends up in.
         self.body.set_z_index(_BODY_Z)
         self.gap_rows = _gap_groups(self)
@@ -171,13 +274,37 @@ class ScrollingGrid(MatrixGrid):
         """Lay a window out as a grid placed over this one (not added to anything)."""
         grid = MatrixGrid(window, self.numbers, self.metrics, self.theme, self.value_scale)
         _enlarge_gap_labels(grid)
+        _dot_marks(grid)
         grid.body.set_z_index(_BODY_Z)
         grid.shift(self.body.get_corner(UP + LEFT) - grid.body.get_corner(UP + LEFT))
         return grid
 
     def body_height(self, window: Window) -> float:
         """Return how tall the grid's outline is for a window."""
-        return float(self._layout(window).body.height)
+        pitch = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps)
+        return float(self.metrics.cell_height * pitch)
+
+    def row_depth(self, window: Window, row: int) -> float:
+        """Return how far below the outline's top a row's centre is in a window.
+
+        Parameters
+        ----------
+        window
+            A window that shows ``row``.
+        row
+            The row.
+
+        Returns
+        -------
+        float
+            The distance, in scene units.
+        """
+        depth = 0.0
+        for kind, index, _ in _items(window):
+            if kind == "row" and index == row:
+                return depth + self.metrics.cell_height / 2
+            depth += self.metrics.cell_height * (1.0 if kind == "row" else GAP_ROW_PITCH)
+        raise ValueError(f"row {row} is not in the window")
 
     def current_gap_labels(self) -> list[LabelText]:
         """Return the gap labels on screen now: hidden rows, then hidden columns."""
@@ -199,10 +326,12 @@ class ScrollingGrid(MatrixGrid):
         Returns
         -------
         Animation or None
-            Leaving rows slide out, arriving rows slide in, shared rows move
-            to their new places and gap labels turn into their new text (the
-            outline's separators take the new gap pattern at once); ``None``
-            when the window is unchanged.
+            The rows between those that stay put slide as one sheet, fading
+            at the edges of their band, with every gap label naming the rows
+            hidden at that moment (see :class:`_SheetScroll`); when two
+            windows do not lie on one sheet, leaving rows fade out, shared
+            rows move, then arriving rows fade in. ``None`` when the window
+            is unchanged.
         """
         old = self.window
         if window == old:
@@ -210,149 +339,549 @@ class ScrollingGrid(MatrixGrid):
         if window.cols != old.cols:
             raise ValueError("a scroll keeps the columns; only the rows change")
         target = self._layout(window)
-        leaving = [row for row in old.rows if row not in window.rows]
-        arriving = [row for row in window.rows if row not in old.rows]
-        # Scrolling down the table moves the content up, and the other way round.
-        down = not leaving or not arriving or min(arriving) > min(leaving)
-        step = (UP if down else DOWN) * self.metrics.cell_height * 1.5
-        animations: list[Animation] = []
-        for row in leaving:
-            group = self.rows_by_index.pop(row)
-            # Rows of the first window are the grid's own children: take them
-            # out so that only this row (not the whole grid) leaves the scene.
-            self.remove(*group.submobjects)
-            del self.row_labels[row]
-            for col in old.cols:
-                del self.cells[(row, col)]
-            animations.append(_FadeOutAndDrop(group, shift=step))
+        sheet = _SheetScroll.plan(self, old, window, target)
+        if sheet is None:
+            return self._scroll_by_fades(window, target)
+        return sheet
+
+    def _adopt(self, window: Window, target: MatrixGrid) -> tuple[list[VGroup], list[VGroup]]:
+        """Take over a window's bookkeeping from its layout; return rows that left and came."""
+        old = self.window
+        leaving: list[VGroup] = []
+        arriving: list[VGroup] = []
+        for row in old.rows:
+            if row not in window.rows:
+                group = self.rows_by_index.pop(row)
+                self.remove(*group.submobjects)
+                del self.row_labels[row]
+                for col in old.cols:
+                    del self.cells[(row, col)]
+                leaving.append(group)
         for row in window.rows:
-            if row in arriving:
+            if row not in old.rows:
                 group = target.rows_by_index[row]
                 self.rows_by_index[row] = group
                 self.row_labels[row] = target.row_labels[row]
                 for col in window.cols:
                     self.cells[(row, col)] = target.cells[(row, col)]
-                animations.append(FadeIn(group, shift=step))
-                continue
-            group = self.rows_by_index[row]
-            moved = target.row_labels[row].get_center()[1] - self.row_labels[row].get_center()[1]
-            if abs(moved) > 1e-9:
-                animations.append(Transform(group, group.copy().shift(UP * moved)))
-        animations += self._scroll_gaps(_gap_groups(target), step)
-        if not np.allclose(target.body.get_all_points(), self.body.get_all_points()):
-            # The gaps moved, so the separators move with them. The outline
-            # changes at once rather than animating: a moving outline would be
-            # redrawn over every unmoving row, so all of them would have to be
-            # redrawn every frame too.
-            self.body.become(target.body)
-            self.body.set_z_index(_BODY_Z)
+                self.add(*group.submobjects)
+                arriving.append(group)
+        self.gap_labels.remove(*self.gap_rows)
+        self.gap_rows = _gap_groups(target)
+        self.gap_labels.add(*self.gap_rows)
+        self.body.submobjects = [part.copy() for part in target.body.submobjects]
+        self.body.set_z_index(_BODY_Z)
         self.label_width = max(self.label_width, target.label_width)
         self.window = window
-        return AnimationGroup(*animations, run_time=_SCROLL_TIME)
+        return leaving, arriving
 
-    def _scroll_gaps(self, arriving: list[VGroup], step: np.ndarray) -> list[Animation]:
-        """Turn each gap label into the new one nearest it; fade the rest."""
-        animations: list[Animation] = []
-        unmatched = list(self.gap_rows)
-        height = self.metrics.cell_height
-        shown: list[VGroup] = []
-        for new in arriving:
-            y = new.get_center()[1]
-            near = [old for old in unmatched if abs(old.get_center()[1] - y) < height]
-            if not near:
-                animations.append(FadeIn(new, shift=step))
-                shown.append(new)
+    def _scroll_by_fades(self, window: Window, target: MatrixGrid) -> Animation:
+        """Fade leaving rows out, move shared rows, then fade arriving rows in.
+
+        One after the other, so no two numbers or labels ever share a place.
+        """
+        old_gaps = list(self.gap_rows)
+        moves: list[Animation] = []
+        for row in window.rows:
+            if row in self.window.rows:
+                group = self.rows_by_index[row]
+                moved = target.row_labels[row].get_center()[1] - group[0].get_center()[1]
+                if abs(moved) > 1e-9:
+                    moves.append(Transform(group, group.copy().shift(UP * moved)))
+        self.gap_labels.remove(*old_gaps)
+        leaving, arriving = self._adopt(window, target)
+        # The new rows and gap labels arrive through their fade, not before it.
+        for group in arriving:
+            self.remove(*group.submobjects)
+        self.gap_labels.remove(*self.gap_rows)
+        out = [_FadeOutAndDrop(group) for group in [*leaving, *old_gaps]]
+        come = [FadeIn(group) for group in [*arriving, *self.gap_rows]]
+        phases = [AnimationGroup(*out)] if out else []
+        phases += [AnimationGroup(*moves)] if moves else []
+        phases += [AnimationGroup(*come)] if come else []
+        return Succession(*phases, run_time=_SCROLL_TIME)
+
+
+class _SheetScroll(Animation):
+    """Slide the rows between the fixed ones as one sheet through their band.
+
+    The sheet holds every row of the old and the new window (in order, with
+    a gap slot wherever rows are missing). The band between the rows that
+    stay put (rows 0 and 1 above, the last row below) is a window onto it:
+    the sheet moves by pure shifts, a slot fades out as it crosses the band's
+    edge (its text is gone before it reaches a fixed row), and each gap slot
+    reads exactly the rows hidden between the rows visible at that moment.
+    """
+
+    def __init__(self, grid: ScrollingGrid, **kwargs: Any) -> None:
+        # Only the outline and the rows move: the rest of the grid stays in
+        # the frame's static image (manim redraws every animated part each frame).
+        self.moving = VGroup()
+        super().__init__(self.moving, rate_func=smooth, run_time=_SCROLL_TIME, **kwargs)
+        self.grid = grid
+        self.items: list[_Item] = []
+        self.prefix: list[int] = []
+        self.suffix: list[VGroup] = []
+        self.suffix_rows: list[int] = []
+        self.leaving: list[VGroup] = []
+        self.old_gaps: list[VGroup] = []
+        self.scene_ref: Any = None
+        self.view_top = 0.0
+        self.offsets = (0.0, 0.0)
+        self.bottoms = (0.0, 0.0)
+        self.suffix_applied = 0.0
+        self.size = 0
+        self.body_parts: list[VMobject] = []
+
+    @classmethod
+    def plan(
+        cls, grid: ScrollingGrid, old: Window, new: Window, target: MatrixGrid
+    ) -> _SheetScroll | None:
+        """Build the scroll, or return None when the windows do not lie on one sheet."""
+        a, b = _items(old), _items(new)
+
+        def same(i: int, j: int) -> bool:
+            return a[i][0] == b[j][0] == "row" and a[i][1] == b[j][1]
+
+        prefix = 0
+        while prefix < min(len(a), len(b)) and same(prefix, prefix):
+            prefix += 1
+        suffix = 0
+        while suffix < min(len(a), len(b)) - prefix and same(-1 - suffix, -1 - suffix):
+            suffix += 1
+        a_mid, b_mid = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
+        if not a_mid or not b_mid:
+            return None
+        size = _size(old, new)
+        low = a[prefix - 1][1] + 1 if prefix else 0
+        high = a[len(a) - suffix][1] - 1 if suffix else size - 1
+        rows = sorted({row for kind, row, _ in [*a_mid, *b_mid] if kind == "row"})
+        sheet: list[tuple[str, int, tuple[int, int]]] = []
+        previous = low - 1
+        for row in [*rows, high + 1]:
+            if row - previous > 1:
+                sheet.append(("gap", -1, (previous + 1, row - 1)))
+            if row <= high:
+                sheet.append(("row", row, (row, row)))
+            previous = row
+
+        def find(mid: list[tuple[str, int, Gap | None]]) -> int | None:
+            for start in range(len(sheet) - len(mid) + 1):
+                if all(
+                    sheet[start + k][0] == kind and (kind == "gap" or sheet[start + k][1] == row)
+                    for k, (kind, row, _) in enumerate(mid)
+                ):
+                    return start
+            return None
+
+        first_old, first_new = find(a_mid), find(b_mid)
+        if first_old is None or first_new is None:
+            return None
+        scroll = cls(grid)
+        height = grid.metrics.cell_height
+        tops = [0.0]
+        for kind, _, _ in sheet:
+            tops.append(tops[-1] + height * (1.0 if kind == "row" else GAP_ROW_PITCH))
+        scroll.view_top = float(grid.body.get_top()[1]) - prefix * height
+        scroll.offsets = (tops[first_old], tops[first_new])
+        scroll.bottoms = (
+            scroll.view_top - (tops[first_old + len(a_mid)] - tops[first_old]),
+            scroll.view_top - (tops[first_new + len(b_mid)] - tops[first_new]),
+        )
+        scroll.size = size
+        scroll.prefix = [row for _, row, _ in a[:prefix]]
+        scroll.suffix_rows = [row for _, row, _ in a[len(a) - suffix :]]
+        scroll.suffix = [grid.rows_by_index[row] for row in scroll.suffix_rows]
+        for (kind, row, span), top, bottom in zip(sheet, tops, tops[1:], strict=False):
+            item = _Item(kind, top, bottom - top, row, span)
+            if kind == "row":
+                if row in old.rows:
+                    item.mobject, item.applied = grid.rows_by_index[row], scroll.offsets[0]
+                else:
+                    item.mobject, item.applied = target.rows_by_index[row], scroll.offsets[1]
+                item.pad = height / 4
+            scroll.items.append(item)
+        # The grid takes the new window's bookkeeping now: rows that stay
+        # move to where they will be, as do the rows below the band.
+        for item in scroll.items:
+            if item.kind == "row" and item.row in new.rows:
+                item.mobject.shift(UP * (scroll.offsets[1] - item.applied))
+                item.applied = scroll.offsets[1]
+        for group in scroll.suffix:
+            group.shift(UP * (scroll.bottoms[1] - scroll.bottoms[0]))
+        scroll.suffix_applied = scroll.bottoms[1]
+        scroll.old_gaps = list(grid.gap_rows)
+        scroll.leaving, _ = grid._adopt(new, target)
+        scroll.body_parts = [part.copy() for part in grid.body.submobjects]
+        # The fixed rows too: the outline is redrawn over the static image, and
+        # must not hide them.
+        groups: list[VGroup] = [
+            grid.rows_by_index[row] for row in [*scroll.prefix, *scroll.suffix_rows]
+        ]
+        groups += [item.mobject for item in scroll.items]
+        scroll.moving.add(grid.body, *[part for group in groups for part in group.submobjects])
+        return scroll
+
+    def create_starting_mobject(self) -> VMobject:
+        # Nothing reads it; a copy of the whole grid would cost a deep copy every scroll.
+        return VMobject()
+
+    def _setup_scene(self, scene: Scene) -> None:
+        self.scene_ref = scene
+        super()._setup_scene(scene)
+
+    def begin(self) -> None:
+        # For the length of the scroll, the sheet's gap slots stand in for the
+        # grid's gap rows, and the rows that leave are still drawn. The scene
+        # is told directly: manim may have split the grid into its parts.
+        scene, grid = self.scene_ref, self.grid
+        scene.remove(*_leaves([*self.old_gaps, *grid.gap_rows]))
+        rows = [item.mobject for item in self.items if item.kind == "row"]
+        scene.add(*[part for group in rows for part in group.submobjects])
+        scene.add(*[item.mobject for item in self.items if item.kind == "gap"])
+        for item in self.items:
+            if item.kind == "row":
+                item.opacities = [
+                    (part, part.get_fill_opacity(), part.get_stroke_opacity())
+                    for part in item.mobject.family_members_with_points()
+                    if isinstance(part, VMobject)
+                ]
+        self._build_body()
+        super().begin()
+
+    def _offset_and_bottom(self, alpha: float) -> tuple[float, float]:
+        (s0, s1), (b0, b1) = self.offsets, self.bottoms
+        return s0 + (s1 - s0) * alpha, b0 + (b1 - b0) * alpha
+
+    def _seen(self, item: _Item, offset: float, bottom: float) -> float:
+        """Return how visible a slot is: 1 inside the band, 0 once its text meets an edge."""
+        top = self.view_top - (item.top - offset)
+        inside = min(self.view_top - top, top - item.height - bottom)
+        if item.pad <= 0:
+            return 1.0 if inside >= -1e-9 else 0.0
+        return float(np.clip(1.0 + inside / item.pad, 0.0, 1.0))
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        offset, bottom = self._offset_and_bottom(alpha)
+        for group in self.suffix:
+            group.shift(UP * (bottom - self.suffix_applied))
+        self.suffix_applied = bottom
+        shown = [*self.prefix, *self.suffix_rows]
+        for item in self.items:
+            if item.kind != "row":
                 continue
-            old = min(near, key=lambda group: abs(group.get_center()[1] - y))
-            unmatched.remove(old)
-            if old[1].text == new[1].text and abs(old.get_center()[1] - y) < 1e-9:
-                shown.append(old)  # the same gap in the same place
-            else:
-                animations.append(ReplacementTransform(old, new))
-                shown.append(new)
-        animations += [_FadeOutAndDrop(old, shift=step) for old in unmatched]
-        self.gap_rows = shown
-        return animations
+            seen = self._seen(item, offset, bottom)
+            # A row out of the band has no outline for that frame: nothing to draw.
+            _stash(item, hide=seen <= 0)
+            if seen <= 0:
+                continue
+            item.mobject.shift(UP * (offset - item.applied))
+            item.applied = offset
+            for part, fill, stroke in item.opacities:
+                part.set_fill(opacity=fill * seen, family=False)
+                part.set_stroke(opacity=stroke * seen, family=False)
+            if seen >= 0.5:
+                shown.append(item.row)
+        gaps = hidden_ranges(sorted(shown), self.size, "row")
+        for item in self.items:
+            if item.kind == "gap":
+                self._show_gap(item, gaps, offset, bottom)
+        self._draw_body(offset, bottom)
+
+    def _show_gap(self, item: _Item, gaps: Sequence[Gap], offset: float, bottom: float) -> None:
+        """Put the label of the hidden range that holds this slot on it, at its place."""
+        gap = next(g for g in gaps if g.first <= item.span[0] <= g.last)
+        key = (gap.first, gap.last)
+        if key not in item.labels:
+            grid = self.grid
+            item.labels[key] = _gap_row(gap, grid.metrics, grid.theme, grid.width_of_body)
+        content = item.labels[key]
+        label = content[1]
+        centre = self.view_top - (item.top - offset) - item.height / 2
+        label.move_to(xyz(float(self.grid.body.get_center()[0]), centre))
+        content[0].next_to(label, LEFT, buff=0.15)
+        item.pad = max(0.0, (item.height - label.height) / 2)
+        seen = self._seen(item, offset, bottom)
+        content.set_opacity(seen)
+        item.mobject.submobjects = [content] if seen > 0 else []
+
+    def _build_body(self) -> None:
+        """Make the outline's parts once: its box, its upright lines and a pool of flat ones."""
+        grid = self.grid
+        lines = [part for part in self.body_parts[1:] if isinstance(part, Line)]
+        flat = [line for line in lines if abs(line.get_start()[1] - line.get_end()[1]) < 1e-9]
+        self.background = self.body_parts[0].copy()
+        self.upright = [line.copy() for line in lines if line not in flat]
+        template = flat[0] if flat else Line(stroke_width=0.8, color=grid.theme.cell_stroke)
+        count = len(self.prefix) + len(self.items) + len(self.suffix)
+        self.pool = [template.copy() for _ in range(count)]
+        for part in [self.background, *self.upright, *self.pool]:
+            part.set_z_index(_BODY_Z)
+        grid.body.submobjects = [self.background, *self.upright, *self.pool]
+
+    def _draw_body(self, offset: float, bottom: float) -> None:
+        """Redraw the outline: its bottom follows the band, separators follow the sheet."""
+        height = self.grid.metrics.cell_height
+        top = float(self.background.get_top()[1])
+        left, right = float(self.background.get_left()[0]), float(self.background.get_right()[0])
+        low = bottom - len(self.suffix) * height
+        self.background.stretch_to_fit_height(top - low)
+        self.background.move_to(xyz((left + right) / 2, (top + low) / 2))
+        ys = [self.view_top + k * height for k in range(len(self.prefix))]
+        for item in self.items:
+            y = self.view_top - (item.top + item.height - offset)
+            if bottom + 1e-6 < y < self.view_top - 1e-6:
+                ys.append(y)
+        if self.suffix:
+            ys += [bottom - k * height for k in range(len(self.suffix))]
+        for line in self.upright:
+            x = float(line.get_start()[0])
+            line.put_start_and_end_on(xyz(x, top), xyz(x, low))
+        ys = [y for y in ys if low + 1e-6 < y < top - 1e-6]
+        for line, y in zip(self.pool, ys, strict=False):
+            line.put_start_and_end_on(xyz(left, y), xyz(right, y))
+        self.grid.body.submobjects = [self.background, *self.upright, *self.pool[: len(ys)]]
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        super().clean_up_from_scene(scene)
+        grid = self.grid
+        scene.remove(*_leaves(self.leaving))
+        scene.remove(*_leaves([item.mobject for item in self.items if item.kind == "gap"]))
+        for item in self.items:
+            _stash(item, hide=False)
+            item.mobject.shift(UP * (self.offsets[1] - item.applied))
+            item.applied = self.offsets[1]
+            for part, fill, stroke in item.opacities:
+                part.set_fill(opacity=fill, family=False)
+                part.set_stroke(opacity=stroke, family=False)
+        scene.add(*grid.gap_rows)
+        grid.body.submobjects = [part.copy() for part in self.body_parts]
+        grid.body.set_z_index(_BODY_Z)
 
 
 @register_stage
-class LargeVocabStage(LookupStage):
-    """A scrolling grid, the sentence's chips in one line, and its output block."""
+class LargeVocabStage(Stage):
+    """A scrolling grid, the sentence's chips in one line, and its output block.
+
+    Composed of a :class:`~embedviz.render.components.GridPanel` (its grid a
+    :class:`ScrollingGrid`), a :class:`~embedviz.render.components.ChipLane`
+    and an :class:`~embedviz.render.components.OutputPanel` (which plays the
+    ``shape`` beat); the scroll bar, the parameter count and the beats that
+    move between the parts (the scroll, the lookups, the rest of the
+    sentence) are the stage's own.
+    """
 
     layout = "large_vocab"
 
     def build(self) -> None:
-        """Lay out the chips, the grid, the output block and the labels under the grid."""
+        """Lay out the chips, the grid with its scroll bar, the output block and the labels."""
         board, theme, cells = self.board, self.theme, self.cells
+        frame = frame_regions()
         window = board.beats[0].window
-        self._layout_chips()
-        lane = max(chip.width for chip in self.chips)
-        metrics = self._fit_metrics(window, lane)
-        self.metrics = metrics
-        scale = board.value_scale
-        self.grid = ScrollingGrid(window, list(cells.values()), metrics, theme, scale)
-        label_width = self.grid.label_width
-        body_left = -FRAME_HALF_WIDTH + _MARGIN + lane + _LANE_GAP + label_width + _LABEL_GAP
-        self.grid.shift(
-            xyz(body_left, _REGION_TOP - metrics.cell_height) - self.grid.body.get_corner(UP + LEFT)
-        )
-        size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
-        self.grid_title = VGroup(
-            SansText("embedding matrix E", 22, theme.muted),
-            ShapeLabel(size_cells, 22, theme.muted),
-        ).arrange(RIGHT, buff=0.25)
-        self.grid_title.next_to(self.grid.col_labels, UP, buff=0.15)
-        self.grid_title.align_to(self.grid.body, LEFT)
+        self.positions = sorted(index for kind, index in cells if kind == "position")
+        self.chip_lane = self.add_part(ChipLane(self.scene, theme))
+        self.grid_panel = self.add_part(GridPanel(self.scene, theme))
+        self.output_panel = self.add_part(OutputPanel(self.scene, theme))
 
-        # The column-gap labels hang under the tallest window, clear of every scroll.
-        windows = {beat.window for beat in board.beats}
-        tallest = max(self.grid.body_height(w) for w in windows)
-        for label in self.grid.col_gap_labels:
-            label.shift(DOWN * (tallest - self.grid.body.height))
+        # Bands from the top: the title, the chips, the chips' travel lane, the headings.
+        chip_cells = sorted(
+            (c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index
+        )
+        chips = [self.make_chip(cell, CHIP_FONT) for cell in chip_cells]
+        label = SansText("token IDs", HEADING_FONT, theme.muted)
+        self.chip_lane.set_chips(chips, label)
+        chip_row = VGroup(*chips).arrange(RIGHT, buff=0.16)
+        room = frame.right - frame.left - label.width - 0.3
+        if chip_row.width > room:
+            chip_row.scale_to_fit_width(room)
+        chip_h = max(chip.height for chip in chips)
+        lane = max(chip.width for chip in chips)
+        chips_y = self.title.get_bottom()[1] - SPACE - chip_h / 2
+        lane_y = chips_y - chip_h - SPACE
+        self.chip_lane.lane_y = lane_y
+        VGroup(label, chip_row).arrange(RIGHT, buff=0.3).move_to(xyz(0, chips_y))
+        self.chip_lane.mark_homes()
+
+        size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
+        grid_title = VGroup(
+            SansText("embedding matrix E", HEADING_FONT, theme.muted),
+            ShapeLabel(size_cells, HEADING_FONT, theme.muted),
+        ).arrange(RIGHT, buff=0.25)
+        output_title = SansText("output", HEADING_FONT, theme.output)
+        heading_h = max(grid_title.height, output_title.height)
+        heading_y = lane_y - chip_h / 2 - SPACE - heading_h / 2
+        output_top = heading_y - heading_h / 2 - SPACE
         self.params = VGroup(
             SansText("V \u00d7 d =", 20, theme.muted),
             NumberText(cells[("param_count", (0,))], 20, theme.text),
             SansText("parameters", 20, theme.muted),
         ).arrange(RIGHT, buff=0.15)
-        bottom = self.grid.body.get_top()[1] - tallest
-        lowest = min([bottom, *(label.get_bottom()[1] for label in self.grid.col_gap_labels)])
-        self.params.next_to(xyz(0, lowest), DOWN, buff=0.3).align_to(self.grid.body, LEFT)
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        self.legend: ColourLegend | None = None
-        if legend_cells:
-            self.legend = ColourLegend(legend_cells, 16, theme)
-            place_legend(self.legend)
+        legend = ColourLegend(legend_cells, NOTE_FONT, theme) if legend_cells else None
+        if legend is not None:
+            place_legend(legend)
 
-        positions = sorted(index for kind, index in cells if kind == "position")
-        self.output = OutputBlock(positions, window, list(cells.values()), metrics, theme, scale)
-        out_left = (
-            self.grid.body.get_right()[0]
-            + _SEPARATION
-            + _LABEL_GAP
-            + max(label.width for label in self.output.labels)
+        font, drop, slack = self._fit_font(lane, output_top)
+        # Room left below (the numbers are as wide as fits): the tables sit
+        # halfway down it, clear of the chips' lane.
+        heading_y -= slack / 2
+        output_top -= slack / 2
+        metrics = grid_metrics_at(font, self._value_chars())
+        self.metrics = metrics
+        scale = board.value_scale
+        self.grid = ScrollingGrid(window, list(cells.values()), metrics, theme, scale)
+        body_w = self.grid.width_of_body
+        row_labels_w = char_advance(font * LABEL_RATIO) * self._row_chars()
+        slack = max(0.0, frame.right - frame.left - self._width_at(font, lane))
+        body_left = frame.left + slack / 2 + lane + _LANE_GAP + row_labels_w + _LABEL_GAP
+        grid_top = output_top - drop * metrics.cell_height
+        self.grid.shift(xyz(body_left, grid_top) - self.grid.body.get_corner(UP + LEFT))
+        # The heading may not reach the output's: it shrinks to the grid's width if need be.
+        room = body_w + _MAP_WIDTH + CORRIDOR_MARGIN - 3 * SPACE
+        if grid_title.width > room:
+            grid_title.scale_to_fit_width(room)
+        grid_title.move_to(xyz(0, heading_y)).align_to(self.grid.body, LEFT)
+        panel = self.grid_panel
+        panel.grid, panel.title, panel.legend, panel.metrics = (
+            self.grid,
+            grid_title,
+            legend,
+            metrics,
         )
-        self.output.shift(
-            xyz(out_left, _REGION_TOP - metrics.cell_height)
-            - self.output.body.get_corner(UP + LEFT)
+
+        # The column-gap labels hang under the tallest window, clear of every scroll.
+        windows = {beat.window for beat in board.beats}
+        tallest = max(self.grid.body_height(w) for w in windows)
+        for gap_label in self.grid.col_gap_labels:
+            gap_label.shift(DOWN * (tallest - self.grid.body.height))
+        lowest = min([grid_top - tallest, *(g.get_bottom()[1] for g in self.grid.col_gap_labels)])
+        self.params.next_to(xyz(0, lowest), DOWN, buff=0.2).align_to(self.grid.body, LEFT)
+
+        out_left = body_left + body_w + _MAP_WIDTH + CORRIDOR_MARGIN
+        output = OutputBlock(
+            self.positions, window, list(cells.values()), metrics, theme, scale, labels_right=True
         )
-        self.output_title = SansText("output", 22, theme.output)
-        self.output_title.next_to(self.output.body, UP, buff=0.2).align_to(self.output.body, LEFT)
-        # Provenance right of the block, as large as fits before the frame's edge.
-        room = frame_regions().right - self.output.body.get_right()[0] - 0.12
-        tag_font = metrics.font_size * LABEL_RATIO
-        self._build_tags(positions, tag_font)
-        widest = max([tag.width for tag in self.tags.values()] or [0.0])
-        if widest > room:
-            self._build_tags(positions, tag_font * room / widest)
-        # The chips sit just above the two titles (taller when they show text pieces).
-        titles_top = max(self.grid_title.get_top()[1], self.output_title.get_top()[1])
-        self.chip_line.shift(UP * (titles_top + _CHIPS_GAP - self.chip_line.get_bottom()[1]))
-        self.chip_homes = [chip.get_center().copy() for chip in self.chips]
+        output.shift(xyz(out_left, output_top) - output.body.get_corner(UP + LEFT))
+        output_title.move_to(xyz(0, heading_y)).align_to(output.body, LEFT)
+        out = self.output_panel
+        out.output, out.title = output, output_title
+        out.build_tags(self.positions, cells, font * LABEL_RATIO, self.pieces)
+        widest = max([tag.get_right()[0] for tag in out.tags.values()] or [0.0])
+        if widest > frame.right:
+            # Narrow IDs with text pieces: the tags give way before the numbers do.
+            room = frame.right - min(tag.get_left()[0] for tag in out.tags.values())
+            worst = max(tag.width for tag in out.tags.values())
+            out.build_tags(self.positions, cells, font * LABEL_RATIO * room / worst, self.pieces)
         # Output positions that have landed, in landing order.
         self.filled: list[tuple[int, ...]] = []
-        self._build_minimap(tallest)
+        self._build_minimap(body_left + body_w + _MAP_WIDTH / 2, tallest)
 
-    def _build_minimap(self, height: float) -> None:
+    # -- the parts' pieces, by the names the beats use -----------------------------
+    @property
+    def chips(self) -> list[TokenChip]:
+        """The input chips, in order."""
+        return self.chip_lane.chips
+
+    @property
+    def chip_homes(self) -> list[np.ndarray]:
+        """Where each chip rests."""
+        return self.chip_lane.homes
+
+    @property
+    def travel_lane_y(self) -> float:
+        """The height of the clear lane under the chips that walking chips travel along."""
+        assert self.chip_lane.lane_y is not None
+        return self.chip_lane.lane_y
+
+    @property
+    def output(self) -> OutputBlock:
+        """The output block."""
+        assert self.output_panel.output is not None
+        return self.output_panel.output
+
+    @property
+    def tags(self) -> dict[tuple[int, ...], VGroup]:
+        """Each output row's provenance tag."""
+        return self.output_panel.tags
+
+    # -- sizes -----------------------------------------------------------------
+    def _value_chars(self) -> int:
+        return max(len(c.text) for c in self.cells.values() if c.kind in ("weight", "output"))
+
+    def _row_chars(self) -> int:
+        return max(len(c.text) for c in self.cells.values() if c.kind == "row_label")
+
+    def _label_chars(self) -> int:
+        """Characters right of the output block: position, ID tag, word piece, equality."""
+
+        def widest(kind: str) -> int:
+            return max([len(c.text) for c in self.cells.values() if c.kind == kind] or [0])
+
+        pieces = max([len(p) for p in self.pieces or ()] or [0])
+        return widest("position") + widest("output_id") + pieces + widest("equal_to")
+
+    def _width_at(self, font: float, lane: float) -> float:
+        """Return the width of everything across the frame at a font size."""
+        window = self.board.beats[0].window
+        body = grid_width_per_font(self._value_chars(), len(window.cols), len(window.col_gaps))
+        label_per_font = char_advance(1.0) * LABEL_RATIO
+        # Gaps right of the block: to the position, the tag (and its padding), piece, mark.
+        labels_fixed = 0.15 + 0.1 + 0.12 + 0.08 + 0.1
+        fixed = lane + _LANE_GAP + _LABEL_GAP + _MAP_WIDTH + CORRIDOR_MARGIN + labels_fixed
+        per_font = 2 * body + label_per_font * (self._row_chars() + self._label_chars())
+        return fixed + per_font * font
+
+    def _drop(self) -> float:
+        """Return how far the grid's top sits below the output's, in cell heights.
+
+        Every copied row must start at or below its output row, so that it
+        rises through empty output rows; the column numbers need 0.75 too.
+        """
+        drop = 0.75
+        for beat in self.board.beats:
+            if beat.action not in ("lookup", "scroll_lookup") or beat.highlight is None:
+                continue
+            depth = 0.0
+            for kind, index, _ in _items(beat.window):
+                if kind == "row" and index == beat.highlight.row:
+                    break
+                depth += 1.0 if kind == "row" else GAP_ROW_PITCH
+            order = self.positions.index(beat.highlight.position)
+            drop = max(drop, order - depth)
+        return drop
+
+    def _fit_font(self, lane: float, output_top: float) -> tuple[float, float, float]:
+        """Return the largest number font that fits, the grid's drop, and the room left below.
+
+        The room is the height left free under the tables at that font.
+        """
+        frame = frame_regions()
+        windows = {beat.window for beat in self.board.beats}
+        slots = max(len(w.rows) + GAP_ROW_PITCH * len(w.row_gaps) for w in windows)
+        drop = self._drop()
+        outputs = len(self.positions)
+        # Under the grid: the column-gap label, then the parameter count, above the caption.
+        under = 0.12 + 0.2 + self.params.height
+        caption_top = frame.caption_y + _CAPTION_HALF_HEIGHT
+
+        def room_below(font: float) -> float:
+            cell = 2.0 * digit_height(font)
+            gap_label = digit_height(font * _GAP_TEXT_SCALE) * 1.3
+            grid_bottom = output_top - (drop + slots) * cell - gap_label - under
+            return min(
+                output_top - outputs * cell - (frame.legend_top + SPACE),
+                grid_bottom - (caption_top + SPACE),
+            )
+
+        def fits(font: float) -> bool:
+            width = self._width_at(font, lane) <= frame.right - frame.left
+            return width and room_below(font) >= 0
+
+        font = fit_font(fits, largest=MAX_NUMBER_FONT)
+        return font, drop, max(0.0, room_below(font))
+
+    # -- the scroll bar ----------------------------------------------------------
+    def _build_minimap(self, x: float, height: float) -> None:
         """Build a scroll bar of the whole vocabulary beside the grid: where the view is.
 
         The track stands for rows 0 to V-1, top to bottom; a tick marks each
@@ -360,18 +889,15 @@ class LargeVocabStage(LookupStage):
         so a scroll from row 1 to row 4821 is a visible journey down the bar.
         """
         theme = self.theme
-        body = self.grid.body
-        self.map_x = body.get_right()[0] + _SEPARATION / 2
-        self.map_top = body.get_top()[1]
+        self.map_x = x
+        self.map_top = self.grid.body.get_top()[1]
         self.map_height = height
-        track = Line(
-            xyz(self.map_x, self.map_top), xyz(self.map_x, self.map_top - height), stroke_width=3
-        )
+        track = Line(xyz(x, self.map_top), xyz(x, self.map_top - height), stroke_width=3)
         track.set_stroke(theme.muted, opacity=0.6)
         self.map_ticks = self._map_ticks(self.board.beats[0].window)
         self.map_thumb = Rectangle(width=0.16, height=max(0.08, height * 0.03))
         self.map_thumb.set_fill(theme.highlight, opacity=1.0).set_stroke(width=0)
-        self.map_thumb.move_to(xyz(self.map_x, self._map_y(self.board.beats[0].window.rows[0])))
+        self.map_thumb.move_to(xyz(x, self._map_y(self.board.beats[0].window.rows[0])))
         self.minimap = VGroup(track, self.map_ticks, self.map_thumb)
 
     def _map_y(self, row: int) -> float:
@@ -399,64 +925,10 @@ class LargeVocabStage(LookupStage):
             moves.append(Transform(self.map_thumb, target, run_time=_SCROLL_TIME))
         return moves
 
-    def _layout_chips(self) -> None:
-        """Put the sentence's chips in one line under the title, as large as fits."""
-        theme = self.theme
-        chip_cells = sorted(
-            (c for c in self.cells.values() if c.kind == "token_id"), key=lambda c: c.index
-        )
-        self.chips = [self.make_chip(cell, _CHIP_FONT) for cell in chip_cells]
-        chip_row = VGroup(*self.chips).arrange(RIGHT, buff=0.16)
-        self.chips_label = SansText("token IDs", 20, theme.muted)
-        room = 2 * (FRAME_HALF_WIDTH - _MARGIN) - self.chips_label.width - 0.3
-        if chip_row.width > room:
-            chip_row.scale_to_fit_width(room)
-        self.chip_line = VGroup(self.chips_label, chip_row).arrange(RIGHT, buff=0.3)
-        self.chip_line.move_to(xyz(0, 0))
-
-    def _fit_metrics(self, window: Window, lane: float) -> GridMetrics:
-        """Choose the largest font at which grid, output and labels fit side by side."""
-        cells = self.cells.values()
-        value_chars = max(len(c.text) for c in cells if c.kind in ("weight", "output"))
-        label_chars = max(len(c.text) for c in cells if c.kind == "row_label")
-        position_chars = max(len(c.text) for c in cells if c.kind == "position")
-        count = len([c for c in cells if c.kind == "position"])
-        slots = max(len(beat.window.rows) + len(beat.window.row_gaps) for beat in self.board.beats)
-        # Widths grow linearly with the font size; solve for the size that fills the frame.
-        per_char = char_advance(1.0)
-        body = len(window.cols) * (value_chars + CELL_PAD_CHARS) + len(window.col_gaps) * GAP_CHARS
-        scalable = per_char * (2 * body + _LABEL_SCALE * (label_chars + position_chars))
-        fixed = lane + _LANE_GAP + 2 * _LABEL_GAP + _SEPARATION
-        by_width = (2 * (FRAME_HALF_WIDTH - _MARGIN) - fixed) / scalable
-        pitch = 2.0 * digit_height(1.0)  # a cell is two digits high
-        room = _REGION_TOP - _CONTENT_BOTTOM
-        by_grid = (room - _BELOW_GRID) / (pitch * (slots + 1))
-        by_output = room / (pitch * (count + 1))
-        font_size = min(_MAX_FONT, by_width, by_grid, by_output)
-        return GridMetrics.fit(
-            value_chars=value_chars,
-            columns=len(window.cols),
-            column_gaps=len(window.col_gaps),
-            label_chars=label_chars,
-            rows=1,
-            width=1e3,
-            height=1e3,
-            max_font_size=font_size,
-        )
-
     # -- beat handlers ---------------------------------------------------------
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the grid with its gaps, and the sentence's chips."""
-        parts = [
-            self.title,
-            self.grid,
-            self.grid_title,
-            *self.chips,
-            self.chips_label,
-            self.minimap,
-            *([self.legend] if self.legend is not None else []),
-        ]
-        return make_reveal_animation(parts)
+        """Show the title, the grid with its gaps and scroll bar, and the sentence's chips."""
+        return make_reveal_animation([*self.intro_mobjects(), self.minimap])
 
     def beat_size(self, beat: Beat) -> Animation:
         """Show the parameter count and point at the gap labels."""
@@ -477,32 +949,61 @@ class LargeVocabStage(LookupStage):
         return AnimationGroup(chip, scroll, *self._map_scroll(beat))
 
     def _output_cells(self, position: tuple[int, ...]) -> list[NumberText]:
-        cells = super()._output_cells(position)
+        cells = self.output_panel.output_cells(position, self.cells)
         # Landed numbers are drawn above the output block's background, whenever
         # each was added to manim's scene list.
         for cell in cells:
             cell.set_z_index(_LANDED_Z)
         return cells
 
+    def _output_marks(self, position: tuple[int, ...]) -> list[VMobject]:
+        """Return the elision marks of an output row (a copied row brings its own)."""
+        output, metrics = self.output, self.metrics
+        left, top = output.body.get_left()[0], output.body.get_top()[1]
+        marks = []
+        for kind, _, x in output.col_slots:
+            if kind == "gap":
+                mark = _ellipsis(metrics.font_size, self.theme.muted)
+                mark.move_to(xyz(left + x, top + output.row_y[position]))
+                marks.append(mark.set_z_index(_LANDED_Z))
+        return marks
+
+    def copy_route(self, row: int, targets: list[NumberText]) -> list[np.ndarray]:
+        """Waypoints for a copied row: right at its own height, then up its output column.
+
+        The layout puts every copied row at or below its output row, and
+        rows fill from the top, so the rise crosses only empty output rows.
+        """
+        start = self.grid.row_cells(row)[0].get_center()
+        return [xyz(targets[0].get_center()[0], start[1])]
+
     def _to_front(self, chip: VMobject) -> None:
         """Draw a chip that is about to move above everything it passes over."""
         self.scene.bring_to_front(chip)
+
+    def _tag(self, position: tuple[int, ...]) -> list[VMobject]:
+        """Return the ID tag that appears beside a landed row, if it has one."""
+        tag = self.tags.get(position)
+        return [tag] if tag is not None else []
 
     def _lookup_animation(self, beat: Beat) -> Animation:
         assert beat.highlight is not None
         assert beat.output is not None
         self.filled = list(beat.output.filled)
-        position = beat.highlight.position[-1]
-        self._to_front(self.chips[position])
-        tag = self.tags.get(beat.highlight.position)
+        position = beat.highlight.position
+        chip = self.chips[position[-1]]
+        self._to_front(chip)
+        targets = self._output_cells(position)
         return make_lookup_animation(
-            self.chips[position],
-            self.chip_homes[position],
+            chip,
+            self.chip_homes[position[-1]],
             self.grid,
             beat.highlight.row,
-            self._output_cells(beat.highlight.position),
+            targets,
             self.theme,
-            provenance=[tag] if tag is not None else [],
+            route=self.copy_route(beat.highlight.row, targets),
+            lane_y=self.travel_lane_y,
+            provenance=self._tag(position),
         )
 
     def beat_fill_rest(self, beat: Beat) -> Animation:
@@ -512,12 +1013,12 @@ class LargeVocabStage(LookupStage):
         for position in beat.output.filled[len(self.filled) :]:
             chip = self.chips[position[-1]]
             self._to_front(chip)
-            cells = VGroup(*self._output_cells(position))
+            row = VGroup(*self._output_cells(position), *self._output_marks(position))
             tag = self.tags.get(position)
             landing.append(
                 AnimationGroup(
                     Transform(chip, chip.copy().set_opacity(_DONE_OPACITY)),
-                    FadeIn(cells, shift=0.4 * RIGHT),
+                    FadeIn(row, shift=0.4 * RIGHT),
                     *([FadeIn(tag)] if tag is not None else []),
                 )
             )
@@ -526,13 +1027,12 @@ class LargeVocabStage(LookupStage):
 
     def beat_lookup(self, beat: Beat) -> Animation:
         """Reveal the output block while the first chip walks to its row and copies it."""
-        assert self.output is not None
-        reveal = make_reveal_animation([self.output, self.output_title])
+        assert self.output_panel.title is not None
+        reveal = make_reveal_animation([self.output, self.output_panel.title])
         return AnimationGroup(reveal, self._lookup_animation(beat))
 
     def beat_sentence(self, beat: Beat) -> Animation:
         """Point at the rest of the sentence and the output rows waiting for it."""
-        assert self.output is not None
         return AnimationGroup(
             Circumscribe(VGroup(*self.chips[1:]), color=self.theme.chip, buff=0.08),
             *[
@@ -544,9 +1044,9 @@ class LargeVocabStage(LookupStage):
     def beat_scroll_lookup(self, beat: Beat) -> Animation:
         """Scroll to the row if it is off screen while the chip sets off; copy; return.
 
-        The chip rises and crosses above everything while the rows slide, and
-        comes down beside its row once the row has arrived, so a scroll adds
-        no time of its own.
+        The chip walks along its lane while the sheet slides, and comes down
+        beside its row as the row arrives; then the row is boxed, copied and
+        the chip goes home.
         """
         assert beat.highlight is not None
         assert beat.output is not None
@@ -554,21 +1054,32 @@ class LargeVocabStage(LookupStage):
         if scroll is None:
             return AnimationGroup(self._lookup_animation(beat), *self._map_scroll(beat))
         self.filled = list(beat.output.filled)
-        position, row = beat.highlight.position[-1], beat.highlight.row
-        chip, home = self.chips[position], self.chip_homes[position]
+        position, row = beat.highlight.position, beat.highlight.row
+        chip, home = self.chips[position[-1]], self.chip_homes[position[-1]]
         self._to_front(chip)
         box = self.grid.row_box(row, self.theme)
+        targets = self._output_cells(position)
+        lane = self.travel_lane_y
+        # The box is drawn as the row arrives, not before (it is on screen,
+        # undrawn, from the start: the last step fades it out).
         return Succession(
             AnimationGroup(
                 scroll,
-                make_walk_animation(chip, self.grid, row),
-                Create(box),
+                make_walk_animation(chip, self.grid, row, lane),
                 *self._map_scroll(beat),
+                Create(box, run_time=_SCROLL_TIME, rate_func=_late),
             ),
-            make_copy_row_animation(self.grid, row, self._output_cells(beat.highlight.position)),
+            make_copy_row_animation(
+                self.grid,
+                row,
+                targets,
+                self.copy_route(row, targets),
+                self.theme,
+                keep_marks=True,
+            ),
             AnimationGroup(
-                make_return_animation(chip, self.grid.row_anchor(row, chip.width), home),
-                *[FadeIn(t) for t in [self.tags.get(beat.highlight.position)] if t is not None],
+                make_return_animation(chip, self.grid.row_anchor(row, chip.width), home, lane),
+                *[FadeIn(tag) for tag in self._tag(position)],
                 FadeOut(box),
             ),
         )
