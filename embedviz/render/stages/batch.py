@@ -221,7 +221,8 @@ class BatchStage(Stage):
         self.route_x: float | None = None
 
         # The chips' lane runs just below the title, above everything else.
-        self.chips = BatchChips.build(self, font_scale=self.batch > 2 or self.length > 6)
+        wide = max(len(c.text) for c in cells.values() if c.kind == "token_id") > 3
+        self.chips = BatchChips.build(self, font_scale=self.batch > 2 or self.length > 6 or wide)
         self.batch_chips, self.chip_block = self.chips.chips, self.chips.block
         self.batch_label, self.length_label = self.chips.batch_label, self.chips.length_label
         self.chip_half, self.lane_y = self.chips.chip_half, self.chips.lane_y
