@@ -180,3 +180,13 @@ def test_zero_based_is_composed_not_inherited() -> None:
 
     lit = next(beat for beat in board.beats if beat.highlight is not None)
     assert stage.animate(replace(lit, action="count_rows")) is not None
+
+
+def test_intro_mobjects_are_the_title_and_each_part_s_intro() -> None:
+    stage = LookupStage(FakeHost(), _board(), DARK)
+    shown = stage.intro_mobjects()
+    assert shown[0] is stage.title
+    for mobject in (stage.grid, stage.grid_title, stage.legend, *stage.chips, stage.chips_label):
+        assert any(m is mobject for m in shown)
+    # The output block waits for its reveal beat.
+    assert not any(m is stage.output for m in shown)

@@ -42,6 +42,8 @@ CASES: list[Any] = [
     ("SequenceLookup", {}),
     ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
+    ("OneHotEquivalence", {}),
+    ("OneHotEquivalence", {"ids": "4821", "vocab": 50257, "dim": 768}),
     ("LargeVocabLookup", {}),
     ("SequenceLookup", {"theme": "light"}),
     ("ZeroBasedIndexing", {}),
@@ -53,17 +55,6 @@ CASES: list[Any] = [
     ("PositionBlindness", {}),
     ("TrainingNudge", {}),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence
-    # Still to do (issue 10): these stages' own motions cross other numbers mid-flight.
-    *[
-        pytest.param(
-            name,
-            options,
-            marks=pytest.mark.xfail(strict=True, reason=f"issue 10: {why}"),
-        )
-        for name, options, why in (
-            ("OneHotEquivalence", {}, "terms and columns are transforms over their sources"),
-        )
-    ],
 ]
 
 
@@ -95,11 +86,18 @@ def _lifting_off(a: TextSample, b: TextSample, texts: list[TextSample]) -> bool:
     if moving.cell is None and still.cell is None:
         return moving.text == still.text  # an elision mark over its own kind
     if moving.cell is None or still.cell is None:
-        # A copied number sliding over its own row's elision mark (under the strip),
-        # or the strip's own elision mark over its row's numbers as it lifts off.
+        # A copied number sliding over its own row's elision mark (under the strip).
         if moving.cell is None:
+            # The strip's own elision mark sliding over its source row's numbers.
             assert still.cell is not None
-            return still.cell[0] == "weight" and _on_row(moving, still.cell[1][0], texts)
+            if still.cell[0] != "weight":
+                return False
+            row = still.cell[1][0]
+            copied = any(
+                t.in_strip and t.cell is not None and t.cell[0] == "weight" and t.cell[1][0] == row
+                for t in texts
+            )
+            return copied and _on_row(moving, row, texts)
         return moving.cell[0] == "weight" and _on_row(still, moving.cell[1][0], texts)
     (kind, index), (still_kind, still_index) = moving.cell, still.cell
     if kind != still_kind:
@@ -184,12 +182,20 @@ def test_the_checks_can_fail() -> None:
     assert any("overlaps" in p for p in problems)
     assert any("under 15" in p for p in problems)
     assert any("not on one line" in p for p in problems)
-    # A travelling row's elision mark may cross its own row's numbers as it lifts
-    # off, but not a number on another line.
-    dots = TextSample("\u2026", "label", None, box, 16.0, 1.0, True)
-    own = TextSample("1.0000", "number", ("weight", (0, 1)), box, 16.0, 1.0, False)
-    lower = TextSample("1.0000", "number", ("weight", (1, 1)), box - [0, 0.15], 16.0, 1.0, False)
-    problems = check_moment(MomentSample(beat, 0.5, [dots, own], []))
-    assert not problems
-    problems = check_moment(MomentSample(beat, 0.5, [dots, lower], []))
+
+
+def test_a_strip_mark_may_cross_only_its_own_row() -> None:
+    """A travelling elision mark over its source row's number is lifting off; over another, not."""
+    from embedviz.story.model import Beat, Window
+
+    beat = Beat("b", "lookup", "", 1.0, 1.0, None, Window((0,), (0,)), (), None, ())
+    row = np.array([[0.0, 0.0], [1.0, 0.2]])
+    right, a_little = np.array([3.0, 0.0]), np.array([0.5, 0.0])
+    source = TextSample("1.0000", "number", ("weight", (3, 1)), row, 16.0, 1.0, False)
+    copied = TextSample("1.0000", "number", ("weight", (3, 1)), row + right, 16.0, 1.0, True)
+    mark = TextSample("\u2026", "label", None, row + a_little, 16.0, 1.0, True)
+    assert not check_moment(MomentSample(beat, 0.5, [source, copied, mark], []))
+    # The same mark over a row that is not the one being copied overlaps it.
+    other = TextSample("2.0000", "number", ("weight", (4, 1)), row, 16.0, 1.0, False)
+    problems = check_moment(MomentSample(beat, 0.5, [other, copied, mark], []))
     assert any("overlaps" in p for p in problems)

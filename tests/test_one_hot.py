@@ -330,3 +330,111 @@ def test_cli_bad_input_is_one_line(
     assert status == 2
     assert len(err.strip().splitlines()) == 1
     assert fragment in err
+
+
+# ----------------------------------------------------------------- the drawing
+
+
+class _Host:
+    """Just enough of a scene to build a stage: it adds nothing while building."""
+
+    def __init__(self) -> None:
+        self.mobjects: list[Any] = []
+        self.caption = None
+
+    def add(self, *mobjects: Any) -> None:
+        pass
+
+    def bring_to_front(self, *mobjects: Any) -> None:
+        pass
+
+
+def _stage(options: SceneOptions) -> Any:
+    from embedviz.render.stages.one_hot import OneHotStage
+    from embedviz.render.theme import DARK
+
+    return OneHotStage(_Host(), build_one_hot_equivalence(options), DARK)
+
+
+@pytest.mark.parametrize(("token", "vocab", "dim"), [(3, 6, 3), (4821, 50257, 768), (0, 1, 1)])
+def test_the_product_is_typeset_with_the_real_id(token: int, vocab: int, dim: int) -> None:
+    from manim import MathTypst
+
+    options = SceneOptions(ids=[token], vocab=vocab, dim=dim)
+    stage = _stage(options)
+    assert isinstance(stage.formula, MathTypst)
+    compare = next(beat for beat in stage.board.beats if beat.name == "compare")
+    assert stage.formula.text == compare.label("product_formula")
+    # The ID the options asked for, on both sides, in Typst's maths syntax.
+    assert stage.formula.text == f'"one_hot"({token}) thin E = E[{token}]'
+    # Typeset, not plain text: one glyph outline per symbol, none of the quotes.
+    glyphs = [m for m in stage.formula.family_members_with_points() if m is not stage.formula]
+    assert len(glyphs) >= len("one_hot()E=E[]") + 2 * len(str(token))
+
+
+def test_the_equals_signs_between_the_rows_stand_upright() -> None:
+    stage = _stage(SceneOptions())
+    assert len(stage.equals) == 3
+    for mark in stage.equals:
+        assert mark.text == "="
+        # Two level bars: their ink is much wider than tall (turned a quarter,
+        # it would read as "‖"). The last 8 points are the invisible slot box.
+        ink = mark.points[:-8]
+        width, height = np.ptp(ink[:, 0]), np.ptp(ink[:, 1])
+        assert width > 1.5 * height
+        product, lookup = stage.product.body, stage.lookup.body
+        assert (
+            lookup.get_top()[1] < mark.get_bottom()[1] < mark.get_top()[1] < product.get_bottom()[1]
+        )
+
+
+def test_vector_entries_and_terms_sit_level_with_their_rows() -> None:
+    stage = _stage(SceneOptions(ids=[4821], vocab=50257, dim=768))
+    tolerance = stage.metrics.cell_height * 0.1
+    for row in stage.board.beats[0].window.rows:
+        y = stage.grid.row_labels[row].get_center()[1]
+        assert stage.strip.entries[row].get_center()[1] == pytest.approx(y, abs=tolerance)
+        _, factor, weight = stage.terms.lines[row]
+        assert factor.get_center()[1] == pytest.approx(y, abs=tolerance)
+        assert weight.get_center()[1] == pytest.approx(y, abs=tolerance)
+    # Each hidden range's label sits on the grid's (shorter) elision row.
+    for gap_label, grid_gap in zip(stage.terms.gap_lines, stage.grid.gap_labels, strict=False):
+        assert gap_label.get_center()[1] == pytest.approx(grid_gap.get_center()[1], abs=tolerance)
+
+
+@pytest.mark.slow
+def test_the_typeset_product_shows_from_the_comparison_on_clear_of_other_text(
+    dry_run_cache: Any,
+) -> None:
+    run = dry_run_cache("OneHotEquivalence", {"ids": "4821", "vocab": 50257, "dim": 768})
+    label = '"one_hot"(4821) thin E = E[4821]'
+    for checkpoint in run.checkpoints:
+        shown = [box for text, box in checkpoint.boxes if text == label]
+        later = checkpoint.beat.name in ("compare", "cost", "copy")
+        assert len(shown) == (1 if later else 0), checkpoint.beat.name
+        for (low, high), (text, (other_low, other_high)) in (
+            (shown[0], item) for item in checkpoint.boxes if shown and item[1] is not shown[0]
+        ):
+            width = min(high[0], other_high[0]) - max(low[0], other_low[0])
+            height = min(high[1], other_high[1]) - max(low[1], other_low[1])
+            assert width <= 0.01 or height <= 0.01, f"{checkpoint.beat.name}: over {text!r}"
+
+
+def test_the_stage_is_composed_of_parts() -> None:
+    from embedviz.render.components import ChipLane, GridPanel
+    from embedviz.render.stage import Stage
+    from embedviz.render.stages.lookup import LookupStage
+    from embedviz.render.stages.one_hot import CostPart
+
+    stage = _stage(SceneOptions())
+    assert isinstance(stage, Stage)
+    assert not isinstance(stage, LookupStage)
+    kinds = [type(part) for part in stage.parts]
+    assert kinds == [ChipLane, GridPanel, CostPart]
+    assert stage.grid is stage.grid_panel.grid
+    assert stage.chips == stage.chip_lane.chips
+    # The cost beats are the cost part's; the stage has no handler of its own.
+    assert not hasattr(type(stage), "beat_cost")
+    for name in ("cost", "copy"):
+        beat = next(b for b in stage.board.beats if b.name == name)
+        assert stage.animate(beat) is not None

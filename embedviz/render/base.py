@@ -24,8 +24,9 @@ from embedviz.inputs import prepared_storyboard
 from embedviz.render.animations import beat_steps, make_caption_animation
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import Caption, xyz
-from embedviz.render.stage import CAPTION_WIDTH, CAPTION_Y, Stage, stage_for
+from embedviz.render.stage import Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
 from embedviz.story.model import Beat, Storyboard
 
@@ -242,8 +243,9 @@ class StoryboardScene(Scene):
         self.wait(seconds, frozen_frame=still)
 
     def _caption(self, text: str) -> Caption:
-        caption = Caption(text, CAPTION_WIDTH, theme=self.theme)
-        caption.move_to(xyz(0, CAPTION_Y))
+        frame = frame_regions()
+        caption = Caption(text, frame.caption_width, theme=self.theme)
+        caption.move_to(xyz(0, frame.caption_y))
         return caption
 
 

@@ -111,7 +111,7 @@ class GridMetrics:
         height: float,
         max_font_size: float = 24.0,
     ) -> GridMetrics:
-        """Choose the largest font size at which a grid fits a region.
+        """Choose the largest font size at which a grid fits a region (with :func:`fit_font`).
 
         Parameters
         ----------
@@ -134,13 +134,18 @@ class GridMetrics:
         GridMetrics
             The sizes.
         """
+        from embedviz.render.layout import fit_font
+
         advance = char_advance(1.0)
         digit = digit_height(1.0)
         cell_chars = value_chars + CELL_PAD_CHARS
         width_chars = label_chars + 1.0 + columns * cell_chars + column_gaps * GAP_CHARS
-        by_width = width / (advance * width_chars)
-        by_height = height / (digit * _ROW_PITCH * rows)
-        font_size = float(min(max_font_size, by_width, by_height))
+
+        def fits(size: float) -> bool:
+            across = size * advance * width_chars
+            return across <= width and size * digit * _ROW_PITCH * rows <= height
+
+        font_size = fit_font(fits, largest=max_font_size, smallest=1.0, precision=1e-9)
         return cls(
             font_size=font_size,
             cell_width=advance * font_size * cell_chars,

@@ -22,17 +22,13 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from manim import Animation, AnimationGroup, FadeIn, FadeOut, Mobject, VMobject, Wait
 
 from embedviz.render.glyphs import SansText
+from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import TokenChip, xyz
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
 __all__ = [
-    "CAPTION_WIDTH",
-    "CAPTION_Y",
-    "FRAME_HALF_HEIGHT",
-    "FRAME_HALF_WIDTH",
     "STAGES",
-    "TITLE_Y",
     "Component",
     "Stage",
     "StageHost",
@@ -40,13 +36,6 @@ __all__ = [
     "register_stage",
     "stage_for",
 ]
-
-# Frame regions, in scene units (the frame is 14.22 x 8).
-FRAME_HALF_WIDTH = 7.11
-FRAME_HALF_HEIGHT = 4.0
-TITLE_Y = 3.55
-CAPTION_Y = -3.35
-CAPTION_WIDTH = 13.2
 
 STAGES: dict[str, type[Stage]] = {}
 ComponentT = TypeVar("ComponentT", bound="Component")
@@ -170,7 +159,7 @@ class Stage:
         self.cells: dict[tuple[str, tuple[int, ...]], NumberCell] = {
             (cell.kind, cell.index): cell for beat in board.beats for cell in beat.numbers
         }
-        self.title = SansText(board.title, 30, theme.text).move_to(xyz(0, TITLE_Y))
+        self.title = SansText(board.title, 30, theme.text).move_to(xyz(0, frame_regions().title_y))
         # Token strings behind the IDs, when they came from --text.
         pieces = board.options.pieces
         self.pieces: tuple[str, ...] | None = tuple(pieces) if pieces else None

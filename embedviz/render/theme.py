@@ -60,7 +60,8 @@ LIGHT = Theme(
     cell_stroke="#C3CBD6",
     chip="#E69F00",
     output="#0072B2",
-    highlight="#D55E00",
+    # Amber like the chips, dark enough for text; vermillion is only for negative values.
+    highlight="#9A6700",
     accent="#009E73",
     positive="#0072B2",
     negative="#D55E00",

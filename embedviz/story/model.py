@@ -280,6 +280,7 @@ LAYOUTS: dict[str, LayoutSpec] = {
             "lookup_title",
             r"one_hot_gap_\d+",
             "one_hot_title",
+            "product_formula",
             "product_title",
             r"term_gap_\d+",
         ),

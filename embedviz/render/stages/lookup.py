@@ -68,8 +68,10 @@ _HEADING_GAP = 0.15
 # Regions of the frame used by the classic arrangement, in scene units.
 _CHIPS_Y = 2.72
 _REGION_TOP = 2.05
-_GRID_LEFT, _GRID_RIGHT = -6.7, -0.6
-_OUTPUT_LEFT, _OUTPUT_RIGHT = 0.9, 6.7
+# The grid's column ends left of the centre line, the output's starts right of
+# it; both keep this inset inside the frame's safe area.
+_GRID_RIGHT, _OUTPUT_LEFT = -0.6, 0.9
+_COLUMN_INSET = 0.2111111  # -6.7 and 6.7 in a 16:9 frame 8 units high
 _CHIP_LANE = 0.7  # a chip parks left of the row numbers
 
 
@@ -124,6 +126,8 @@ def classic_layout(
     """
     from embedviz.render.mobjects import OutputBlock
 
+    frame = frame_regions()
+    grid_left, output_right = frame.left + _COLUMN_INSET, frame.right - _COLUMN_INSET
     window = board.beats[0].window
     weight_texts = [c.text for c in cells.values() if c.kind in ("weight", "output")]
     row_labels = [c.text for c in cells.values() if c.kind == "row_label"]
@@ -138,23 +142,23 @@ def classic_layout(
         column_gaps=len(window.col_gaps),
         label_chars=max(max(len(t) for t in row_labels), 2),
         rows=max(grid_rows, len(positions) + 1),
-        width=min(_GRID_RIGHT - _GRID_LEFT - lane, _OUTPUT_RIGHT - _OUTPUT_LEFT),
+        width=min(_GRID_RIGHT - grid_left - lane, output_right - _OUTPUT_LEFT),
         height=_REGION_TOP - bottom,
     )
     panel = GridPanel.from_board(host, board, cells, metrics, theme, 22, 16)
     # Leave room on the left for the row numbers and a parked chip.
     label_width = char_advance(metrics.font_size * 0.8) * max(len(t) for t in row_labels)
     panel.place(
-        _GRID_LEFT + lane + label_width + 0.2,
+        grid_left + lane + label_width + 0.2,
         _REGION_TOP - metrics.cell_height,
         note_below=False,
     )
 
     lane_part = ChipLane(host, theme)
     chip_row = VGroup(*chips).arrange(RIGHT, buff=0.18)
-    if chip_row.width > _OUTPUT_RIGHT - _OUTPUT_LEFT:
-        chip_row.scale_to_fit_width(_OUTPUT_RIGHT - _OUTPUT_LEFT)
-    chip_row.move_to(xyz((_OUTPUT_LEFT + _OUTPUT_RIGHT) / 2, _CHIPS_Y))
+    if chip_row.width > output_right - _OUTPUT_LEFT:
+        chip_row.scale_to_fit_width(output_right - _OUTPUT_LEFT)
+    chip_row.move_to(xyz((_OUTPUT_LEFT + output_right) / 2, _CHIPS_Y))
     label = SansText("token IDs", 20, theme.muted)
     label.next_to(chip_row, LEFT, buff=0.3)
     lane_part.set_chips(chips, label)
@@ -504,9 +508,10 @@ class LookupStage(Stage):
         assert board.printed is not None
         width = max(len(t) for t in board.printed.split("\n"))
         per_unit = char_advance(1.0)
-        font_size = min(22.0, (_GRID_RIGHT - _GRID_LEFT + 7.0) / (per_unit * (width + 1)))
+        grid_left = frame_regions().left + _COLUMN_INSET
+        font_size = min(22.0, (_GRID_RIGHT - grid_left + 7.0) / (per_unit * (width + 1)))
         panel = PrintPanel.from_board(self.scene, board, self.theme, font_size)
-        panel.place(_GRID_LEFT, -1.55)
+        panel.place(grid_left, -1.55)
         self._set_part("print_panel", panel)
 
     # -- beat handlers (aliases of the parts' ones, for subclasses) -------------

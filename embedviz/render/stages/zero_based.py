@@ -58,7 +58,6 @@ __all__ = ["VectorStrip", "ZeroBasedStage", "check_mark", "mono_line"]
 # The right-hand panel, in scene units (the grid keeps LookupStage's left half).
 _PANEL_LEFT = 0.9
 _VALUE_X = 4.6  # where the trace's values start
-_PANEL_RIGHT = 6.7
 _LEGEND_Y = -2.45
 _LABEL_SIZE = 20
 _NUMBER_SIZE = 22

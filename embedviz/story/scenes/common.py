@@ -229,9 +229,13 @@ def intro_sentence(table: Table) -> str:
 
 
 def lookup_row_sentence(token_id: int) -> str:
-    """Say that an ID is a zero-based row number."""
+    """Say that an ID is a zero-based row number.
+
+    One sentence, so that it is one caption phrase: the chip's walk to the
+    row plays while it is read, and the copy waits for the next phrase.
+    """
     return (
-        f"ID {token_id} is a row number, not a quantity. Counting from zero, "
+        f"ID {token_id} is a row number, not a quantity: counting from zero, "
         f"row {token_id} is the {ordinal(token_id + 1)} row."
     )
 

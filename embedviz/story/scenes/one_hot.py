@@ -28,6 +28,7 @@ __all__ = [
     "build_one_hot_equivalence",
     "one_hot_gap_label",
     "one_hot_window",
+    "product_formula",
     "term_gap_label",
 ]
 
@@ -113,6 +114,22 @@ def term_gap_label(first: int, last: int) -> str:
     if first == last:
         return f"+ term {first}: 0"
     return f"+ terms {first}\u2013{last}: all 0"
+
+
+def product_formula(token_id: int) -> str:
+    """Write ``one_hot(i) E = E[i]`` in Typst maths, for the typeset product.
+
+    Parameters
+    ----------
+    token_id
+        ``i``.
+
+    Returns
+    -------
+    str
+        The Typst source, e.g. ``"one_hot"(3) thin E = E[3]``.
+    """
+    return f'"one_hot"({token_id}) thin E = E[{token_id}]'
 
 
 def _single_id(options: SceneOptions, table: Table) -> int:
@@ -251,6 +268,7 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
     rec.beat("columns", "columns", columns_sentence, run_time=1.4, highlight=focus)
 
     screen.labels["lookup_title"] = f"E[{i}]"
+    screen.labels["product_formula"] = product_formula(i)
     for col in window.cols:
         screen.add(value_cell("output", (0, col), looked_up[col]))
     rec.beat(
