@@ -15,7 +15,12 @@ from embedviz.core.table import EmbeddingTable
 from embedviz.story.model import Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes import SCENES, build_storyboard
-from embedviz.story.scenes.batch import DEFAULT_BATCH, MAX_GRID_LINES, build_batch_lookup
+from embedviz.story.scenes.batch import (
+    DEFAULT_BATCH,
+    MAX_BATCH_TOKENS,
+    MAX_GRID_LINES,
+    build_batch_lookup,
+)
 from embedviz.story.window import compact_window
 
 CASES = [{}, *SCENES["BatchLookup"].examples]
@@ -74,6 +79,36 @@ def test_beats_name_the_batch_axes_before_the_output() -> None:
     assert sorted(slices) == [(0,), (1,)]
 
 
+def test_the_words_on_screen_are_story_labels_shown_when_their_parts_appear() -> None:
+    board = build_batch_lookup(SceneOptions())
+    by_name = {b.name: b for b in board.beats}
+    assert not by_name["intro"].labels.keys() & {"batch_axis", "length_axis"}
+    assert by_name["batch"].label("batch_axis") == "batch B ="
+    assert by_name["batch"].label("length_axis") == "sequence length T ="
+    # The block's header and edges appear with the first slice, not before.
+    edges = {"slice_title", "edge_b", "edge_t", "edge_d"}
+    assert not by_name["predict"].labels.keys() & edges
+    reveal = by_name["reveal"]
+    assert [reveal.label(role) for role in ("slice_title", "edge_b", "edge_t", "edge_d")] == [
+        "slice",
+        "B",
+        "T",
+        "d =",
+    ]
+    # d's number moves into the written shape: its edge keeps only the letter.
+    shape = by_name["shape"]
+    assert shape.label("edge_d") == "d"
+    assert shape.label("output_title") == "output"
+    assert "output_title" not in by_name["lookup-1"].labels
+
+
+def test_a_three_by_six_batch_is_allowed() -> None:
+    ids = [[7, 0, 7, 9, 2, 6], [5, 5, 1, 0, 2, 8], [9, 3, 4, 4, 0, 1]]
+    board = build_batch_lookup(SceneOptions(ids=ids, vocab=10, dim=5))
+    assert board.beats[-1].output is not None
+    assert board.beats[-1].output.shape == (3, 6, 5)
+
+
 @pytest.mark.parametrize("overrides", CASES)
 def test_output_cells_are_the_rows_the_ids_select(overrides: dict[str, Any]) -> None:
     board = build_storyboard("BatchLookup", overrides, environ={})
@@ -97,7 +132,7 @@ def test_any_small_batch_lands_every_row(data: st.DataObject) -> None:
     vocab = data.draw(st.integers(1, 8))
     dim = data.draw(st.integers(1, 6))
     batch = data.draw(st.integers(2, 4))
-    length = data.draw(st.integers(1, 16 // batch if batch > 2 else 8))
+    length = data.draw(st.integers(1, MAX_BATCH_TOKENS // batch if batch > 2 else 8))
     ids = data.draw(
         st.lists(
             st.lists(st.integers(0, vocab - 1), min_size=length, max_size=length),
@@ -186,7 +221,7 @@ def test_small_tables_are_shown_whole() -> None:
         ("2,3;5,9", "out of range"),
         ("1;2;3;4;5", "at most 4 sequences"),
         ("0,1,2,3,4,5,0,1,2;0,1,2,3,4,5,0,1,2", "at most 8 IDs"),
-        ("0,1,2,3,4,5;0,1,2,3,4,5;0,1,2,3,4,5", "at most 16 IDs"),
+        ("0,1,2,3,4;0,1,2,3,4;0,1,2,3,4;0,1,2,3,4", "at most 18 IDs"),
         ("2,-3;1,1", "negative"),
     ],
 )
@@ -204,3 +239,24 @@ def test_too_many_scattered_rows_fail_in_one_line() -> None:
     message = _error(build_batch_lookup, SceneOptions(ids=ids, vocab=50257, dim=3))
     assert f"at most {MAX_GRID_LINES}" in message
     assert "fewer distinct IDs" in message
+
+
+# -- motion --------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_chips_and_rows_cross_nothing_at_any_moment() -> None:
+    """Sampled densely, no lookup moment overprints: chips leave from the lane above
+    the block (never through the chips above them) and rows travel in the corridor."""
+    from conftest import sample_moments
+    from test_moments import check_moment
+
+    alphas = tuple(float(a) for a in np.linspace(0.02, 0.98, 25))
+    samples = sample_moments("BatchLookup", {"ids": "2,3;4,0;1,5", "vocab": 6}, alphas=alphas)
+    moving = [s for s in samples if s.beat.action in ("lookup", "lookup_many") and s.alpha < 1]
+    assert len(moving) >= 4 * len(alphas)
+    # The travelling copy of a chip is on screen, away from its home, at some moment.
+    assert any(
+        len([t for t in s.texts if t.cell is not None and t.cell[0] == "token_id"]) > 6
+        for s in moving
+    )
+    problems = [line for sample in moving for line in check_moment(sample)]
+    assert not problems, "\n".join(problems[:20])

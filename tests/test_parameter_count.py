@@ -122,7 +122,20 @@ def test_format_bytes_binary_is_the_count_in_the_largest_unit(n: int) -> None:
     else:
         # One decimal, rounded: within half a tenth of the unit.
         assert abs(shown - n / 1024**power) <= 0.05 + 1e-9
-        assert 1024**power <= n < 1024 ** (power + 1)
+        assert n < 1024 ** (power + 1)
+        # The largest unit in which the count is at least 1, or the next one up
+        # when one decimal in the smaller unit would round up to 1024.0.
+        assert n >= 1024**power or round(n / 1024 ** (power - 1), 1) >= 1024.0
+    # Never "1024.0 KiB": the written value is under 1024 in its unit.
+    assert shown < 1024
+
+
+@pytest.mark.parametrize(
+    ("count", "text"),
+    [(1023, "1023 B"), (1024, "1.0 KiB"), (1_048_524, "1023.9 KiB"), (1_048_575, "1.0 MiB")],
+)
+def test_format_bytes_binary_moves_up_a_unit_rather_than_write_1024(count: int, text: str) -> None:
+    assert format_bytes_binary(count) == text
 
 
 @given(vocab=st.integers(1, 10**6), dim=st.integers(1, 10**5))

@@ -25,13 +25,16 @@ def format_bytes(count: float) -> str:
     Returns
     -------
     str
-        The count in B, KiB, MiB, GiB, TiB, PiB or EiB with one decimal.
+        The count in B, KiB, MiB, GiB, TiB, PiB or EiB with one decimal, in
+        the largest unit whose written value is under 1024 (so 1,048,575
+        bytes is ``1.0 MiB``, never ``1024.0 KiB``).
     """
     units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
     value = float(count)
     for unit in units:
-        if abs(value) < 1024 or unit == units[-1]:
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        written = f"{value:.0f}" if unit == "B" else f"{value:.1f}"
+        if abs(float(written)) < 1024 or unit == units[-1]:
+            return f"{written} {unit}"
         value /= 1024
     raise AssertionError("unreachable")  # pragma: no cover
 

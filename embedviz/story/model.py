@@ -240,7 +240,17 @@ LAYOUTS: dict[str, LayoutSpec] = {
     "batch": _spec(
         (*_GRID_KINDS, *_SEQUENCE_KINDS, "batch_dim", "slice", "equal_to", "output_id"),
         ("axes", "dim", "intro", "lookup", "lookup_many", "predict", "reveal", "shape"),
-        (*_GRID_ROLES, "question"),
+        (
+            *_GRID_ROLES,
+            "batch_axis",
+            "edge_b",
+            "edge_d",
+            "edge_t",
+            "length_axis",
+            "output_title",
+            "question",
+            "slice_title",
+        ),
     ),
     "large_vocab": _spec(
         (*_GRID_KINDS, *_SEQUENCE_KINDS, "param_count", "equal_to", "output_id"),

@@ -1,10 +1,15 @@
 """The batch layout: the matrix, a B x T block of chips, and B output slices.
 
-Used by BatchLookup. The matrix sits on the left as in the lookup layout; the
-input batch is drawn top right as B rows of chips, and the output below it
-as B stacked T x d slices (one or two columns of them, whichever gives the
-larger numbers). Grid and slices share one font size, chosen as the largest
-at which everything fits.
+Used by BatchLookup. The stage is composed of parts, each with its own beats:
+a :class:`~embedviz.render.components.GridPanel` on the left (the matrix, its
+title, the legend and the dtype note; ``dim``), the :class:`BatchChips` top
+right (B rows of T chips; ``axes``) and the :class:`SliceStack` below them
+(the B slice cards with their B, T and d edges, one
+:class:`~embedviz.render.components.OutputPanel` per slice for its rows and
+provenance tags; ``predict``, ``reveal``, ``shape``). The stage plays the
+beats that use several parts (``intro`` and the lookups). Grid and slices
+share one font size, the largest at which everything fits
+(:func:`~embedviz.render.layout.fit_font`).
 """
 
 from __future__ import annotations
@@ -25,30 +30,33 @@ from manim import (
     Line,
     Mobject,
     Rectangle,
+    ReplacementTransform,
     Succession,
     Transform,
     VGroup,
     VMobject,
+    config,
 )
 
 from embedviz.render.animations import (
     make_copy_row_animation,
     make_reveal_animation,
 )
+from embedviz.render.components import GridPanel, OutputPanel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import (
     CORRIDOR_MARGIN,
     HEADING_FONT,
     LABEL_RATIO,
     MAX_NUMBER_FONT,
-    NOTE_FONT,
+    MIN_FIT_FONT,
+    MIN_LABEL_PX,
     SPACE,
+    fit_font,
     frame_regions,
-    place_legend,
 )
 from embedviz.render.mobjects import (
-    GAP_ROW_PITCH,
-    ColourLegend,
+    GridMetrics,
     MatrixGrid,
     OutputBlock,
     ShapeLabel,
@@ -56,31 +64,28 @@ from embedviz.render.mobjects import (
     char_advance,
     digit_height,
     grid_metrics_at,
-    grid_width_per_font,
     xyz,
 )
-from embedviz.render.stage import register_stage
-from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.stage import Component, Stage, StageHost, register_stage
 from embedviz.render.theme import Theme
-from embedviz.story.model import Beat
+from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["BatchStage", "make_batch_lookup_animation"]
+__all__ = ["BatchChips", "BatchStage", "SliceStack", "make_batch_lookup_animation"]
 
-# Chips travel along this lane, above the batch block.
-_LANE_Y = 3.1
-# Chips shrink for three or more sequences, to leave the slices more height.
+# Chips shrink for three or more sequences (and scale down for long ones), to leave
+# the slices more height and the corridor its width.
 _CHIP_FONT = 20
 _SMALL_CHIP_FONT = 16
+_SMALL_CHIP_SCALE = 0.85
 _CHIP_GAP = 0.12  # between chips, both ways
 _LABEL_FONT = 18
 _BRACE_DEPTH = 0.18
-_MIN_FONT = 8.0
 # Each card stands this far right of the card in front of it (and one header band up).
-_CARD_DX = 0.3
+_CARD_DX = 0.18
+# The provenance tags right of each card, relative to its numbers (they widen every card).
+_TAG_RATIO = 0.7
 # The opacity of the numbers on cards behind the front one.
 _BEHIND = 0.3
-# The column between the corridor and the front card, for the T brace.
-_AXIS_W = 0.36
 
 
 def _move(
@@ -111,12 +116,13 @@ def make_batch_lookup_animation(
     route: Sequence[np.ndarray] = (),
     provenance: Sequence[VMobject] = (),
 ) -> Animation:
-    """Walk a chip from the batch block to its row, copy the row, walk back dimmed.
+    """Send a chip's copy from the batch block to its row, copy the row, and back.
 
-    The chip rises to a lane above the whole block (so that chips in lower
-    rows travel above the rest of the batch), crosses to the lane left of
-    the row numbers, and comes down beside its row; then the row's numbers
-    fly to their output cells and the chip returns the same way.
+    The chip stays in the block, outlined, while its copy rises out of the
+    lane above its column (so it crosses neither the chips above it nor the
+    block's T label), crosses to the lane left of the row numbers, and comes
+    down beside its row; then the row's numbers travel to their output cells
+    and the copy returns the same way and sinks into the chip, which dims.
 
     Parameters
     ----------
@@ -125,7 +131,7 @@ def make_batch_lookup_animation(
     home
         Where the chip rests in the batch block.
     lane_y
-        The height at which chips travel.
+        The height at which chips travel, above the block and its labels.
     grid
         The matrix.
     row
@@ -144,208 +150,560 @@ def make_batch_lookup_animation(
     Animation
         A succession: walk and highlight, copy, return.
     """
-    anchor = grid.row_anchor(row)
+    anchor = grid.row_anchor(row, chip.width)
     # A Succession puts every part's mobject on screen when it starts, so a
-    # later lookup's outline starts transparent and fades in on its turn.
+    # later lookup's outline (and the travelling copy) starts transparent and
+    # fades in on its turn.
     box = grid.row_box(row, theme)
     shown = box.copy()
     box.set_stroke(opacity=0.0)
+    lane_home = xyz(home[0], lane_y)
+    traveller = chip.copy().move_to(lane_home).set_opacity(0.0)
+    # The chip whose copy is away keeps an outline in the text colour meanwhile.
+    outline = chip[0].copy().set_fill(opacity=0.0).set_stroke(theme.text, width=3, opacity=0.0)
+    # Each move's target is a copy made now, while the copy is still transparent.
     walk = Succession(
-        _move(chip, xyz(home[0], lane_y), 0.25),
-        _move(chip, xyz(anchor[0], lane_y), 0.4),
-        _move(chip, anchor, 0.35),
+        _move(traveller, lane_home, 0.25, opacity=1.0),
+        _move(traveller, xyz(anchor[0], lane_y), 0.4, opacity=1.0),
+        _move(traveller, anchor, 0.35, opacity=1.0),
     )
     back = Succession(
-        _move(chip, xyz(anchor[0], lane_y), 0.3),
-        _move(chip, xyz(home[0], lane_y), 0.3),
-        _move(chip, home, 0.2, opacity=0.55),
+        _move(traveller, xyz(anchor[0], lane_y), 0.3, opacity=1.0),
+        _move(traveller, lane_home, 0.3, opacity=1.0),
+        FadeOut(traveller, run_time=0.2),
     )
     return Succession(
-        AnimationGroup(walk, Transform(box, shown, run_time=0.6)),
+        AnimationGroup(
+            walk,
+            Transform(box, shown, run_time=0.6),
+            _changed(outline, lambda o: o.set_stroke(opacity=1.0)),
+        ),
         make_copy_row_animation(grid, row, targets, route, theme, keep_marks=bool(route)),
-        AnimationGroup(back, FadeOut(box), *[FadeIn(tag) for tag in provenance]),
+        AnimationGroup(
+            back,
+            FadeOut(box),
+            FadeOut(outline),
+            _changed(chip, lambda c: c.set_opacity(0.55)),
+            *[FadeIn(tag) for tag in provenance],
+        ),
     )
 
 
 @register_stage
-class BatchStage(LookupStage):
+class BatchStage(Stage):
     """The matrix, the batch as B rows of chips, and B output slices as stacked cards.
 
-    Slice ``b`` is a card; later slices stand in front of earlier ones, each
-    offset down and left by one header band, so the B × T × d result reads as
-    a block with depth: B along the diagonal, T down the front card's left
-    edge, d along its bottom. A copied row leaves its grid row to the right,
-    moves up or down in an empty corridor and slides into the front card
-    from the left, so it crosses nothing.
+    Composed of a :class:`~embedviz.render.components.GridPanel` (beats
+    ``count_rows`` and ``dim``), :class:`BatchChips` (``axes``) and a
+    :class:`SliceStack` (``predict``, ``reveal`` and ``shape``); the stage
+    lays them out and plays the beats that use several parts: ``intro`` and
+    the lookups. A copied row leaves its grid row to the right, moves up or down
+    in an empty corridor and slides into the front card from the left, so it
+    crosses nothing.
     """
 
     layout = "batch"
 
     def build(self) -> None:
-        """Lay out the grid, the batch block, the corridor and the stack of slices."""
+        """Lay out the batch block, the grid, the corridor and the stack of slices.
+
+        Bands, top down: the title, the chips' travel lane, then the grid panel on
+        the left and the batch of chips on the right, the stack of cards below the
+        chips. One font size serves the grid and the cards: the largest at which
+        grid | corridor | stack fit across the frame and the grid and the stack fit
+        down to the legend (:func:`~embedviz.render.layout.fit_font`).
+        """
         board, theme, cells = self.board, self.theme, self.cells
         final = board.beats[-1]
         assert final.output is not None
         self.batch, self.length, self.dim = final.output.shape
-        window = board.beats[0].window
         frame = frame_regions()
-        self.tags = {}
-        self.route_x = None
-        self.travel_lane_y = None
-        self.shape_label = None
+        self.route_x: float | None = None
 
-        self._build_chips()
-        self.batch_label, self.length_label = self._build_axis_labels()
-        stack_top = self.chip_block.get_bottom()[1] - 0.3
-
-        size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
-        self.grid_title = VGroup(
-            SansText("embedding matrix E", HEADING_FONT, theme.muted),
-            ShapeLabel(size_cells, HEADING_FONT, theme.muted),
-        ).arrange(RIGHT, buff=0.25)
-        legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        self.legend: ColourLegend | None = None
-        if legend_cells:
-            self.legend = ColourLegend(legend_cells, NOTE_FONT, theme)
-            place_legend(self.legend)
-
-        value_chars = max(len(c.text) for c in cells.values() if c.kind in ("weight", "output"))
-        row_chars = max(2, *(len(c.text) for c in cells.values() if c.kind == "row_label"))
-
-        def widest(kind: str) -> int:
-            return max([len(c.text) for c in cells.values() if c.kind == kind] or [0])
-
-        label_chars = widest("position") + widest("output_id") + widest("equal_to")
-        lines = len(window.rows) + GAP_ROW_PITCH * len(window.row_gaps)
-        lane = self._chip_lane_width()
-        per_font_w = grid_width_per_font(value_chars, len(window.cols), len(window.col_gaps))
-        label_per_font = char_advance(1.0) * LABEL_RATIO
-        header = digit_height(_LABEL_FONT) + 0.16
-        axis_w = _AXIS_W
-        stack_bottom = frame.legend_top - SPACE - 0.4  # room for the d label below
-        grid_top = self.grid_title_y() - 0.25
-        font = MAX_NUMBER_FONT
-        while font > _MIN_FONT:
-            metrics = grid_metrics_at(font, value_chars)
-            body_w = per_font_w * font
-            card_w = body_w + label_per_font * font * label_chars + 0.15
-            width = (
-                lane
-                + label_per_font * font * row_chars
-                + 0.2
-                + body_w
-                + 2 * CORRIDOR_MARGIN
-                + body_w
-                + axis_w
-                + card_w
-                + (self.batch - 1) * _CARD_DX
-            )
-            height = header * self.batch + self.length * metrics.cell_height
-            grid_h = metrics.cell_height * (lines + 0.75)
-            if (
-                width <= frame.right - frame.left
-                and stack_top - height >= stack_bottom
-                and grid_top - grid_h >= frame.legend_top - SPACE
-            ):
-                break
-            font -= 0.25
-        # The estimate above is rough (tags and marks have padding): start a little
-        # above it and shrink until the stack really fits.
-        font = min(MAX_NUMBER_FONT, font + 1.0)
-        while True:
-            self._layout_at(font, value_chars, lane, row_chars, grid_top, stack_top, header)
-            if self.output_group.get_right()[0] <= frame.right or font <= _MIN_FONT:
-                break
-            font -= 0.25
+        # The chips' lane runs just below the title, above everything else.
+        wide = max(len(c.text) for c in cells.values() if c.kind == "token_id") > 3
+        self.chips = BatchChips.build(self, font_scale=self.batch > 2 or self.length > 6 or wide)
+        self.batch_chips, self.chip_block = self.chips.chips, self.chips.block
+        self.batch_label, self.length_label = self.chips.batch_label, self.chips.length_label
+        self.chip_half, self.lane_y = self.chips.chip_half, self.chips.lane_y
+        self.value_chars = max(
+            len(c.text) for c in cells.values() if c.kind in ("weight", "output")
+        )
+        self.row_chars = max(2, *(len(c.text) for c in cells.values() if c.kind == "row_label"))
+        self.stack_top = self.chip_block.get_bottom()[1] - 2 * SPACE
+        # The grid's title sits just below the chips' lane, the batch of chips right
+        # of the corridor; or, when the chips need the corridor's width, the grid
+        # starts below them, its title level with their lowest row.
+        self.grid_panel = GridPanel.from_board(
+            self.scene, board, cells, grid_metrics_at(16.0, self.value_chars), theme
+        )
+        high = self.lane_y - self.chip_half - SPACE - self.grid_title.height / 2
+        low = float(self.chip_block.get_bottom()[1]) + 0.05
+        fonts = {y: self._model_fit(y) for y in (high, low)}
+        self.grid_title_y = max(fonts, key=lambda y: (fonts[y], y))
+        font = fonts[self.grid_title_y]
+        # The model is checked on a real build; only if it was off is the last
+        # point searched with real builds.
+        if font > MIN_FIT_FONT and not self._fits(font):
+            font = fit_font(self._fits, largest=font, smallest=font - 1.0, precision=0.1)
+            self._layout_at(font)
+        # What the widest font leaves over is shared out on both sides.
+        slack = frame.right - self._right_edge()
+        if slack > 0.01:
+            self._layout_at(font, offset=slack / 2)
+        # And what it leaves below goes half above the layout, half below.
+        self._shift_down(self._vertical_slack() / 2)
         self._place_batch_block(frame.right)
-        self.lane_y = _LANE_Y
+        # The grid panel plays the dim beat; the stage plays the rest (they use
+        # the chips, the grid and the stack at once).
+        self.add_part(self.grid_panel)
+        self.add_part(self.chips)
+        self.add_part(self.stack)
         self.landed: set[tuple[int, ...]] = set()
         self._landed_texts: list[NumberText] = []
 
-    def _layout_at(
-        self,
-        font: float,
-        value_chars: int,
-        lane: float,
-        row_chars: int,
-        grid_top: float,
-        stack_top: float,
-        header: float,
-    ) -> None:
-        """Build the grid and the stack of cards at one font size."""
-        board, theme, cells = self.board, self.theme, self.cells
-        window = board.beats[0].window
-        frame = frame_regions()
-        axis_w = _AXIS_W
-        metrics = grid_metrics_at(font, value_chars)
-        self.metrics = metrics
-        scale = board.value_scale
-        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
-        body_w = self.grid.width_of_body
-        row_label_w = char_advance(font * LABEL_RATIO) * row_chars
-        body_left = frame.left + lane + row_label_w + 0.2
-        self.grid.shift(
-            xyz(body_left, grid_top - metrics.cell_height * 0.75)
-            - self.grid.body.get_corner(UP + LEFT)
-        )
-        self.grid_title.move_to(xyz(0, self.grid_title_y())).align_to(self.grid.body, LEFT)
-        self.route_x = body_left + body_w + CORRIDOR_MARGIN
-        front_left = self.route_x + body_w + CORRIDOR_MARGIN + axis_w
-        self._build_slices(front_left, stack_top, header)
+    @property
+    def grid(self) -> MatrixGrid:
+        """The matrix grid (of the grid panel)."""
+        assert self.grid_panel.grid is not None
+        return self.grid_panel.grid
 
-    def grid_title_y(self) -> float:
-        """Return the grid title's centre line: level with the lowest chip row."""
-        return float(self.chip_block.get_bottom()[1] + 0.05)
+    @property
+    def grid_title(self) -> VGroup:
+        """``embedding matrix E`` and the table's shape."""
+        assert self.grid_panel.title is not None
+        return self.grid_panel.title
+
+    def _grid_bottom(self) -> float:
+        """Return the bottom of the grid, its column gap label or its dtype note."""
+        note = self.grid_panel.dtype_note
+        bottom = float(self.grid.get_bottom()[1])
+        return min(bottom, float(note.get_bottom()[1])) if note is not None else bottom
+
+    def story_label(self, role: str) -> str:
+        """Return the text of a label role from the first beat that shows it.
+
+        Parameters
+        ----------
+        role
+            The label's role in the storyboard (e.g. ``slice_title``).
+
+        Returns
+        -------
+        str
+            Its text: every word this stage draws comes from the story.
+        """
+        for beat in self.board.beats:
+            if role in beat.labels:
+                return beat.labels[role]
+        raise KeyError(f"no beat of {self.board.scene} has a label with role {role!r}")
+
+    def _right_edge(self) -> float:
+        """Return the rightmost point of the stack, its tags and edge labels."""
+        stack = self.stack
+        return float(max(stack.output_group.get_right()[0], stack.edge_d.get_right()[0]))
+
+    def _model_fit(self, title_y: float) -> float:
+        """Return the largest font at which the layout fits, with the grid's title at ``title_y``.
+
+        Every extent of the layout is an affine function of the font size (the
+        sizes scale with it, the paddings do not), so it is measured at two
+        sizes and :func:`~embedviz.render.layout.fit_font` searches that model.
+        """
+        self.grid_title_y = title_y
+        low, high = 14.0, 18.0
+        at_low, at_high = self._extents(low), self._extents(high)
+
+        def model(font: float) -> bool:
+            extents = at_low + (at_high - at_low) * (font - low) / (high - low)
+            return self._fits_extents(extents)
+
+        return fit_font(model, largest=MAX_NUMBER_FONT, precision=0.05)
+
+    def _fits(self, font: float) -> bool:
+        """Whether the grid and the stack, built at ``font``, fit the frame."""
+        return self._fits_extents(self._extents(font))
+
+    def _extents(self, font: float) -> np.ndarray:
+        """Build at ``font`` and measure what must fit.
+
+        Returns the right edge, the room the batch block leaves, the grid's
+        bottom, and the (right, bottom) of each of the stack's low parts.
+        """
+        frame = frame_regions()
+        self._layout_at(font)
+        # The batch of chips stands over the stack: right of the corridor when the
+        # grid reaches up to the chips' level, else right of the grid's title.
+        assert self.route_x is not None
+        block = VGroup(self.chip_block, self.batch_label, self.length_label)
+        block_left = self.grid_title.get_right()[0] + 0.3
+        if self.grid.get_top()[1] > self.chip_block.get_bottom()[1] - SPACE:
+            block_left = max(block_left, self.route_x + self.grid.width_of_body + CORRIDOR_MARGIN)
+        parts = [value for part in self._stack_parts() for value in part]
+        return np.array(
+            [
+                self._right_edge(),
+                frame.right - block_left - block.width,
+                self._grid_bottom(),
+                *parts,
+            ]
+        )
+
+    def _fits_extents(self, extents: np.ndarray) -> bool:
+        """Whether measured (or modelled) extents lie inside the frame's regions."""
+        frame = frame_regions()
+        right, block_room, grid_bottom, *parts = (float(v) for v in extents)
+        return (
+            right <= frame.right
+            and block_room >= 0
+            and grid_bottom >= frame.legend_top - SPACE
+            and all(
+                self._clear_of_legend((parts[i], parts[i + 1])) for i in range(0, len(parts), 2)
+            )
+        )
+
+    def _vertical_slack(self) -> float:
+        """Return how far everything could move down and still fit."""
+        frame = frame_regions()
+        slack = self._grid_bottom() - (frame.legend_top - SPACE)
+        legend = self.grid_panel.legend
+        for right, bottom in self._stack_parts():
+            over = legend is not None and right >= legend.get_left()[0] - SPACE
+            slack = min(slack, bottom - (frame.legend_top + (SPACE if over else -SPACE)))
+        return max(0.0, slack)
+
+    def _shift_down(self, distance: float) -> None:
+        """Move the whole layout (lane, chips, grid, stack) down by ``distance``."""
+        if distance <= 0:
+            return
+        step = xyz(0, -distance)
+        parts: list[VMobject] = [self.chip_block, self.batch_label, self.length_label, self.grid]
+        stack = self.stack
+        parts += [self.grid_title, stack.output_group, stack.edge_t, stack.edge_d, stack.edge_b]
+        if self.grid_panel.dtype_note is not None:
+            parts.append(self.grid_panel.dtype_note)
+        for part in [*parts, *stack.tags.values()]:
+            part.shift(step)
+        self.lane_y -= distance
+        self.stack_top -= distance
+        self.grid_title_y -= distance
+
+    def _stack_parts(self) -> list[tuple[float, float]]:
+        """Return (right, bottom) of the front card and of its T and d edges.
+
+        The edges are built beside the back card and move forward with each
+        card; these are where they end.
+        """
+        stack = self.stack
+        step = stack.card_step * (self.batch - 1)
+        card = stack.cards[-1][0]
+        parts = [(float(card.get_right()[0]), float(card.get_bottom()[1]))]
+        for part in [*stack.edge_t, *stack.edge_d]:
+            parts.append(
+                (float(part.get_right()[0] + step[0]), float(part.get_bottom()[1] + step[1]))
+            )
+        return parts
+
+    def _clear_of_legend(self, part: tuple[float, float]) -> bool:
+        """Whether a part ends above the caption, and above the legend where over it."""
+        frame = frame_regions()
+        right, bottom = part
+        if bottom < frame.legend_top - SPACE:
+            return False
+        legend = self.grid_panel.legend
+        if legend is None or right < legend.get_left()[0] - SPACE:
+            return True
+        return bottom >= frame.legend_top + SPACE
+
+    def _layout_at(self, font: float, offset: float = 0.0) -> None:
+        """Build the grid and the stack of cards at one font size.
+
+        Parameters
+        ----------
+        font
+            The numbers' font size.
+        offset
+            How far right of the frame's left edge the layout starts.
+        """
+        board, theme, cells = self.board, self.theme, self.cells
+        frame = frame_regions()
+        metrics = grid_metrics_at(font, self.value_chars)
+        self.metrics = metrics
+        self.grid_panel = GridPanel.from_board(self.scene, board, cells, metrics, theme)
+        body_w = self.grid.width_of_body
+        row_label_w = char_advance(font * LABEL_RATIO) * self.row_chars
+        body_left = frame.left + offset + self._chip_lane_width() + row_label_w + 0.2
+        grid_top = self.grid_title_y - self.grid_title.height / 2 - SPACE
+        self.grid_panel.place(
+            body_left, grid_top - metrics.cell_height * 0.75, heading_y=self.grid_title_y
+        )
+        self.route_x = body_left + body_w + CORRIDOR_MARGIN
+        # The T brace stands in the corridor's margin: a strip passes over it.
+        front_left = self.route_x + body_w + CORRIDOR_MARGIN
+        self.stack = SliceStack(self.scene, theme, board, cells, self.story_label, self.pieces)
+        self.stack.corridor_left = float(self.grid.get_right()[0])
+        self.stack.build(front_left, self.stack_top, self._header(), metrics, self._tag_font())
+
+    def _tag_font(self) -> float:
+        """Return the font of the rows' provenance tags: small, never under a label's minimum."""
+        # A digit's height at 720p per point of font size.
+        px_per_point = digit_height(1.0) * 720 / float(config.frame_height)
+        return max(self.metrics.font_size * _TAG_RATIO, MIN_LABEL_PX / px_per_point + 0.1)
+
+    def _header(self) -> float:
+        """Return the height of a card's header band (its "slice b" title)."""
+        return float(digit_height(_LABEL_FONT) + 0.16)
 
     # -- layout ------------------------------------------------------------------
-    def _build_chips(self) -> None:
-        chip_cells = sorted(
-            (c for c in self.cells.values() if c.kind == "token_id"), key=lambda c: c.index
-        )
-        font = _CHIP_FONT if self.batch <= 2 else _SMALL_CHIP_FONT
-        self.batch_chips = {c.index: self.make_chip(c, font) for c in chip_cells}
-        pitch_x = max(chip.width for chip in self.batch_chips.values()) + _CHIP_GAP
-        pitch_y = max(chip.height for chip in self.batch_chips.values()) + _CHIP_GAP * 0.7
-        for (b, t), chip in self.batch_chips.items():
-            chip.move_to(xyz(t * pitch_x, -b * pitch_y))
-        self.chip_block = VGroup(*self.batch_chips.values())
-        chip_half = max(chip.height for chip in self.batch_chips.values()) / 2
-        label_top = _LANE_Y - chip_half - 0.04
-        label_height = digit_height(_LABEL_FONT)
-        top = label_top - label_height - 0.05 - _BRACE_DEPTH - 0.06
-        self.chip_block.shift(xyz(0, top - self.chip_block.get_top()[1]))
+    def _chip_lane_width(self) -> float:
+        """Return the room a parked chip needs left of the row numbers' column."""
+        # MatrixGrid.row_anchor parks a chip with its right edge 0.12 left of it.
+        widest = max(chip.width for chip in self.batch_chips.values())
+        return 0.12 + widest + 0.05
 
-    def _build_axis_labels(self) -> tuple[VGroup, VGroup]:
-        theme = self.theme
-        cells = self.cells
-        brace_b = Brace(self.chip_block, direction=LEFT, buff=0.1, color=theme.muted)
-        brace_b.stretch_to_fit_width(_BRACE_DEPTH).next_to(self.chip_block, LEFT, buff=0.1)
+    def _place_batch_block(self, right: float) -> None:
+        """Centre the chips over the stack, right of the grid title and the corridor."""
+        assert self.route_x is not None
+        centre = self.stack.output_group.get_center()[0]
+        block = VGroup(self.chip_block, self.batch_label, self.length_label)
+        shift = centre - self.chip_block.get_center()[0]
+        # Nothing stands in the corridor: copied rows go up and down in it.
+        corridor_right = self.route_x + self.grid.width_of_body + CORRIDOR_MARGIN
+        min_left = max(self.grid_title.get_right()[0] + 0.3, corridor_right)
+        shift = max(shift, min_left - self.batch_label.get_left()[0])
+        shift = min(
+            shift, right - max(self.chip_block.get_right()[0], self.length_label.get_right()[0])
+        )
+        block.shift(xyz(shift, 0))
+        self.batch_homes = {
+            index: chip.get_center().copy() for index, chip in self.batch_chips.items()
+        }
+
+    # -- beat handlers -----------------------------------------------------------
+    def beat_intro(self, beat: Beat) -> Animation:
+        """Show the title, the grid panel and the batch of chips."""
+        return make_reveal_animation(self.intro_mobjects())
+
+    def _lookup(self, position: tuple[int, ...]) -> Animation:
+        b = position[0]
+        chip = self.batch_chips[position]
+        row = int(chip.number.cell.value)
+        targets = self.stack.slice_panels[b].output_cells(position, self.cells)
+        for target in targets:
+            target.set_z_index(2 * b + 2)
+        self.landed.add(position)
+        self.scene.bring_to_front(chip)
+        first = self.grid.row_cells(row)[0]
+        start = first.get_center()
+        x = self.route_x + (start[0] - self.grid.body.get_left()[0])
+        route = [xyz(x, start[1]), xyz(x, targets[0].get_center()[1])] if self.route_x else []
+        tag = self.stack.tags.get(position)
+        lookup = make_batch_lookup_animation(
+            chip,
+            self.batch_homes[position],
+            self.lane_y,
+            self.grid,
+            row,
+            targets,
+            self.theme,
+            route=route,
+            provenance=[tag] if tag is not None else [],
+        )
+        self._landed_texts.extend(targets)
+        if b > 0 and position[1] == 0:
+            return Succession(self.stack.next_card(b, self._landed_texts), lookup)
+        return lookup
+
+    def beat_lookup(self, beat: Beat) -> Animation:
+        """Walk one chip to its row and copy the row into its slice."""
+        assert beat.highlight is not None
+        return self._lookup(beat.highlight.position)
+
+    def beat_lookup_many(self, beat: Beat) -> Animation:
+        """Look up every newly filled position, one after another."""
+        assert beat.output is not None
+        fresh = [p for p in beat.output.filled if p not in self.landed]
+        return Succession(*[self._lookup(position) for position in fresh])
+
+
+class BatchChips(Component):
+    """The input batch: B rows of T chips, with braces naming B and T. Beat: ``axes``.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    theme
+        Colours.
+    chips
+        The chips by (sequence, position), already sized.
+    lane_y
+        The height at which chips travel; the block hangs just below it.
+    axis_words
+        The words before B's and T's sizes (``batch B =``, ``sequence length T =``).
+    axis_cells
+        The two ``batch_dim`` cells: B and T.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        theme: Theme,
+        chips: dict[tuple[int, ...], TokenChip],
+        lane_y: float,
+        axis_words: tuple[str, str],
+        axis_cells: tuple[NumberCell, NumberCell],
+    ) -> None:
+        super().__init__(host, theme)
+        self.chips = chips
+        pitch_x = max(chip.width for chip in chips.values()) + _CHIP_GAP
+        pitch_y = max(chip.height for chip in chips.values()) + _CHIP_GAP * 0.7
+        for (b, t), chip in chips.items():
+            chip.move_to(xyz(t * pitch_x, -b * pitch_y))
+        self.block = VGroup(*chips.values())
+        self.chip_half = max(chip.height for chip in chips.values()) / 2
+        self.lane_y = lane_y
+        label_top = lane_y - self.chip_half - 0.04
+        top = label_top - digit_height(_LABEL_FONT) - 0.05 - _BRACE_DEPTH - 0.06
+        self.block.shift(xyz(0, top - self.block.get_top()[1]))
+        block = self.block
+        brace_b = Brace(block, direction=LEFT, buff=0.1, color=theme.muted)
+        brace_b.stretch_to_fit_width(_BRACE_DEPTH).next_to(block, LEFT, buff=0.1)
         text_b = VGroup(
-            LabelText("batch B =", _LABEL_FONT, theme.muted),
-            NumberText(cells[("batch_dim", (0,))], _LABEL_FONT, theme.text),
+            LabelText(axis_words[0], _LABEL_FONT, theme.muted),
+            NumberText(axis_cells[0], _LABEL_FONT, theme.text),
         ).arrange(RIGHT, buff=0.14)
         text_b.next_to(brace_b, LEFT, buff=0.1)
-        brace_t = Brace(self.chip_block, direction=UP, buff=0.06, color=theme.muted)
-        brace_t.stretch_to_fit_height(_BRACE_DEPTH).next_to(self.chip_block, UP, buff=0.06)
+        brace_t = Brace(block, direction=UP, buff=0.06, color=theme.muted)
+        brace_t.stretch_to_fit_height(_BRACE_DEPTH).next_to(block, UP, buff=0.06)
         text_t = VGroup(
-            LabelText("sequence length T =", _LABEL_FONT, theme.muted),
-            NumberText(cells[("batch_dim", (1,))], _LABEL_FONT, theme.text),
+            LabelText(axis_words[1], _LABEL_FONT, theme.muted),
+            NumberText(axis_cells[1], _LABEL_FONT, theme.text),
         ).arrange(RIGHT, buff=0.14)
         text_t.next_to(brace_t, UP, buff=0.05)
-        self.axis_texts = (text_b, text_t)
-        return VGroup(brace_b, text_b), VGroup(brace_t, text_t)
+        self.batch_label = VGroup(brace_b, text_b)
+        self.length_label = VGroup(brace_t, text_t)
 
-    def _chip_lane_width(self) -> float:
-        # A parked chip sits 0.58 left of the row numbers (see MatrixGrid.row_anchor).
-        widest = max(chip.width for chip in self.batch_chips.values())
-        return 0.58 + widest / 2 + 0.05
+    @classmethod
+    def build(cls, stage: BatchStage, font_scale: bool) -> BatchChips:
+        """Build a stage's batch of chips under the lane just below its title.
 
-    def _build_slices(self, front_left: float, stack_top: float, header: float) -> None:
-        """Build the B cards: slice 0 at the back (top right), slice B-1 in front."""
+        Parameters
+        ----------
+        stage
+            The stage: its cells, chips maker, title and story labels.
+        font_scale
+            Whether the chips are drawn smaller (three or more sequences, or
+            long ones), to leave the slices height and the corridor width.
+
+        Returns
+        -------
+        BatchChips
+            The part.
+        """
+        chip_cells = sorted(
+            (c for c in stage.cells.values() if c.kind == "token_id"), key=lambda c: c.index
+        )
+        font = _SMALL_CHIP_FONT if font_scale else _CHIP_FONT
+        chips = {c.index: stage.make_chip(c, font) for c in chip_cells}
+        if font_scale:
+            for chip in chips.values():
+                chip.scale(_SMALL_CHIP_SCALE)
+        chip_half = max(chip.height for chip in chips.values()) / 2
+        lane_y = float(stage.title.get_bottom()[1]) - SPACE - chip_half
+        words = (stage.story_label("batch_axis"), stage.story_label("length_axis"))
+        sizes = (stage.cells[("batch_dim", (0,))], stage.cells[("batch_dim", (1,))])
+        return cls(stage.scene, stage.theme, chips, lane_y, words, sizes)
+
+    def intro(self) -> list[VMobject]:
+        """Return the chips (their axes are named in their own beat)."""
+        return list(self.chips.values())
+
+    def beat_axes(self, beat: Beat) -> Animation:
+        """Name the batch's two axes: B sequences (rows) of T IDs (columns)."""
+        return AnimationGroup(
+            FadeIn(self.batch_label, shift=0.2 * RIGHT),
+            FadeIn(self.length_label, shift=0.2 * UP),
+            lag_ratio=0.5,
+        )
+
+
+class SliceStack(Component):
+    """The output as B slice cards stacked with depth, with its B, T and d edges.
+
+    Slice ``b`` is a card; later slices stand in front of earlier ones, each
+    offset down and left by one header band: B runs along the diagonal, T
+    down the front card's left edge, d along its bottom. One
+    :class:`~embedviz.render.components.OutputPanel` per slice builds the
+    card's rows and provenance tags. Beats: ``predict``, ``reveal``, ``shape``.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    theme
+        Colours.
+    board
+        The storyboard (its first beat's window is the cards' columns).
+    cells
+        Every cell of the storyboard, by (kind, index).
+    story_label
+        Returns a label's text from its role.
+    pieces
+        The word pieces behind the IDs, when the input was text.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        theme: Theme,
+        board: Storyboard,
+        cells: dict[tuple[str, tuple[int, ...]], NumberCell],
+        story_label: Callable[[str], str],
+        pieces: Sequence[str] | None,
+    ) -> None:
+        super().__init__(host, theme)
+        self.board = board
+        self.cells = cells
+        self.story_label = story_label
+        self.pieces = pieces
+        final = board.beats[-1]
+        assert final.output is not None
+        self.batch, self.length = final.output.shape[:2]
+        self.tags: dict[tuple[int, ...], VGroup] = {}
+        self.question: LabelText | None = None
+        # Where the corridor left of the front card begins (the grid's right edge).
+        self.corridor_left = 0.0
+
+    def build(
+        self,
+        front_left: float,
+        stack_top: float,
+        header: float,
+        metrics: GridMetrics,
+        tag_font: float,
+    ) -> None:
+        """Build the B cards: slice 0 at the back (top right), slice B-1 in front.
+
+        Parameters
+        ----------
+        front_left
+            The left edge of the front card's body.
+        stack_top
+            The top of the back card.
+        header
+            The height of a card's header band.
+        metrics
+            The grid's sizes, shared by the cards' rows.
+        tag_font
+            The font size of the rows' provenance tags.
+        """
         theme, by_key = self.theme, self.cells
         cells = list(by_key.values())
         window = self.board.beats[0].window
         self.slices: list[OutputBlock] = []
+        # One output panel per slice builds its block's rows and provenance tags.
+        self.slice_panels: list[OutputPanel] = []
         self.cards: list[VGroup] = []
         self.card_texts: list[VGroup] = []
         depth = self.batch - 1
@@ -356,7 +714,7 @@ class BatchStage(LookupStage):
                 positions,
                 window,
                 cells,
-                self.metrics,
+                metrics,
                 theme,
                 self.board.value_scale,
                 labels_right=True,
@@ -364,20 +722,20 @@ class BatchStage(LookupStage):
             back = depth - b
             top = stack_top - b * header - header
             block.shift(xyz(front_left + back * _CARD_DX, top) - block.body.get_corner(UP + LEFT))
-            self.output = block
-            self._build_tags(positions)
-            all_tags.update(self.tags)
-            self.tags = all_tags
+            panel = OutputPanel(self.host, theme)
+            panel.output = block
+            panel.build_tags(positions, by_key, tag_font, self.pieces)
+            all_tags.update(panel.tags)
+            self.slice_panels.append(panel)
             self.slices.append(block)
             title = VGroup(
-                SansText("slice", _LABEL_FONT, theme.output),
+                SansText(self.story_label("slice_title"), _LABEL_FONT, theme.output),
                 NumberText(by_key[("slice", (b,))], _LABEL_FONT, theme.output),
             ).arrange(RIGHT, buff=0.1)
             title.next_to(block.body, UP, buff=0.08).align_to(block.body, LEFT).shift(0.08 * RIGHT)
             self.card_texts.append(VGroup(title, block.labels))
             self.cards.append(VGroup(block, title))
         self.tags = all_tags
-        self.output = None
         # Every card has the width of the widest (labels, tags and marks included).
         card_w = max(
             max([block.get_right()[0], *(t.get_right()[0] for t in self.card_tags(b))])
@@ -404,14 +762,14 @@ class BatchStage(LookupStage):
         brace_t = Brace(body, direction=LEFT, buff=0.08, color=theme.muted)
         brace_t.stretch_to_fit_width(_BRACE_DEPTH).next_to(body, LEFT, buff=0.1)
         # B and T keep their numbers on the batch of chips; the block's edges name them.
-        text_t = VGroup(LabelText("T", _LABEL_FONT, theme.muted))
+        text_t = VGroup(LabelText(self.story_label("edge_t"), _LABEL_FONT, theme.muted))
         # The text sits below the card's corner, where no copied row passes.
         text_t.next_to(front, DOWN, buff=0.1).align_to(brace_t, RIGHT)
         brace_d = Brace(body, direction=DOWN, buff=0.06, color=theme.muted)
         brace_d.stretch_to_fit_height(_BRACE_DEPTH).next_to(front, DOWN, buff=0.06)
         brace_d.align_to(body, LEFT)
         text_d = VGroup(
-            LabelText("d =", _LABEL_FONT, theme.muted),
+            LabelText(self.story_label("edge_d"), _LABEL_FONT, theme.muted),
             NumberText(by_key[("batch_dim", (2,))], _LABEL_FONT, theme.text),
         ).arrange(RIGHT, buff=0.1)
         text_d.next_to(brace_d, DOWN, buff=0.04)
@@ -425,7 +783,7 @@ class BatchStage(LookupStage):
         start = front.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         end = back_card.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         diagonal = Line(start, end, color=theme.muted, stroke_width=2)
-        text_b = VGroup(LabelText("B", _LABEL_FONT, theme.muted))
+        text_b = VGroup(LabelText(self.story_label("edge_b"), _LABEL_FONT, theme.muted))
         text_b.next_to(end, LEFT, buff=0.12)
         self.edge_b = VGroup(diagonal, text_b)
         if self.batch == 1:
@@ -436,41 +794,6 @@ class BatchStage(LookupStage):
         """Return the provenance tags of slice ``b``'s rows (those the story gives)."""
         return [self.tags[(b, t)] for t in range(self.length) if (b, t) in self.tags]
 
-    def _place_batch_block(self, right: float) -> None:
-        """Centre the chips over the stack, clear of the grid title, inside the frame."""
-        centre = self.output_group.get_center()[0]
-        block = VGroup(self.chip_block, self.batch_label, self.length_label)
-        shift = centre - self.chip_block.get_center()[0]
-        min_left = self.grid_title.get_right()[0] + 0.3
-        shift = max(shift, min_left - self.batch_label.get_left()[0])
-        shift = min(
-            shift, right - max(self.chip_block.get_right()[0], self.length_label.get_right()[0])
-        )
-        block.shift(xyz(shift, 0))
-        self.batch_homes = {
-            index: chip.get_center().copy() for index, chip in self.batch_chips.items()
-        }
-
-    # -- beat handlers -----------------------------------------------------------
-    def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the grid and the batch of chips."""
-        parts: list[VMobject] = [
-            self.title,
-            self.grid,
-            self.grid_title,
-            *self.batch_chips.values(),
-            *([self.legend] if self.legend is not None else []),
-        ]
-        return make_reveal_animation(parts)
-
-    def beat_axes(self, beat: Beat) -> Animation:
-        """Name the batch's two axes: B sequences (rows) of T IDs (columns)."""
-        return AnimationGroup(
-            FadeIn(self.batch_label, shift=0.2 * RIGHT),
-            FadeIn(self.length_label, shift=0.2 * UP),
-            lag_ratio=0.5,
-        )
-
     def beat_predict(self, beat: Beat) -> Animation:
         """Ask for the output's shape where the stack will appear."""
         question = beat.label("question")
@@ -480,22 +803,34 @@ class BatchStage(LookupStage):
 
     def beat_reveal(self, beat: Beat) -> Animation:
         """Reveal the first card (slice 0, at the back) and the block's three edges."""
-        leaving = [self.question] if hasattr(self, "question") else []
+        leaving = [self.question] if self.question is not None else []
         appearing = [self.cards[0], self.edge_t, self.edge_d, *self.edge_b]
         if leaving:
             return Succession(make_reveal_animation([], leaving), make_reveal_animation(appearing))
         return make_reveal_animation(appearing)
 
-    def _next_card(self, b: int) -> Animation:
-        """Set slice ``b``'s card in front of the stack; the rows it hides leave."""
+    def next_card(self, b: int, landed: Sequence[NumberText]) -> Animation:
+        """Set slice ``b``'s card in front of the stack; the rows it hides leave.
+
+        Parameters
+        ----------
+        b
+            The slice whose card comes forward.
+        landed
+            Every output number landed so far (those of slice ``b - 1`` leave).
+
+        Returns
+        -------
+        Animation
+            The rows behind fade out, the card behind dims, the new card comes
+            forward and the T and d edges move with it.
+        """
         # The card in front hides the rows of the one behind it; its header still shows.
         behind: list[Mobject] = [self.slices[b - 1].labels, *self.card_tags(b - 1)]
-        behind += [t for t in self._landed_texts if t.cell.index[0] == b - 1]
+        behind += [t for t in landed if t.cell.index[0] == b - 1]
         # The elision marks its strips left behind rest at that card's depth.
         depth = 2 * (b - 1) + 2
-        behind += [
-            m for m in self.scene.mobjects if isinstance(m, LabelText) and m.z_index == depth
-        ]
+        behind += [m for m in self.host.mobjects if isinstance(m, LabelText) and m.z_index == depth]
         step = self.card_step
         return AnimationGroup(
             *[FadeOut(m) for m in behind],
@@ -505,66 +840,24 @@ class BatchStage(LookupStage):
             _changed(self.edge_d, lambda t: t.shift(step)),
         )
 
-    def _lookup(self, position: tuple[int, ...]) -> Animation:
-        b = position[0]
-        chip = self.batch_chips[position]
-        row = int(chip.number.cell.value)
-        block = self.slices[b]
-        cells = sorted(
-            (c for c in self.cells.values() if c.kind == "output" and c.index[:-1] == position),
-            key=lambda c: c.index,
-        )
-        targets = [block.make_cell(cell).set_z_index(2 * b + 2) for cell in cells]
-        self.landed.add(position)
-        self.scene.bring_to_front(chip)
-        first = self.grid.row_cells(row)[0]
-        start = first.get_center()
-        x = self.route_x + (start[0] - self.grid.body.get_left()[0])
-        route = [xyz(x, start[1]), xyz(x, targets[0].get_center()[1])] if self.route_x else []
-        tag = self.tags.get(position)
-        lookup = make_batch_lookup_animation(
-            chip,
-            self.batch_homes[position],
-            self.lane_y,
-            self.grid,
-            row,
-            targets,
-            self.theme,
-            route=route,
-            provenance=[tag] if tag is not None else [],
-        )
-        self._landed_texts.extend(targets)
-        if b > 0 and position[1] == 0:
-            return Succession(self._next_card(b), lookup)
-        return lookup
-
-    def beat_lookup(self, beat: Beat) -> Animation:
-        """Walk one chip to its row and copy the row into its slice."""
-        assert beat.highlight is not None
-        return self._lookup(beat.highlight.position)
-
-    def beat_lookup_many(self, beat: Beat) -> Animation:
-        """Look up every newly filled position, one after another."""
-        assert beat.output is not None
-        fresh = [p for p in beat.output.filled if p not in self.landed]
-        return Succession(*[self._lookup(position) for position in fresh])
-
     def beat_shape(self, beat: Beat) -> Animation:
-        """Write the output's shape, B × T × d, below the stack; d leaves its edge."""
+        """Write the output's shape, B × T × d, beside the stack; d leaves its edge."""
         theme = self.theme
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         shape = ShapeLabel(sizes, HEADING_FONT, theme.output)
-        title = SansText("output", HEADING_FONT, theme.output)
+        title = SansText(beat.label("output_title"), HEADING_FONT, theme.output)
         label = VGroup(title, shape).arrange(RIGHT, buff=0.2)
-        # Right of "d = ...", under the front card; above the stack if the legend is there.
-        label.next_to(self.edge_d[1], RIGHT, buff=0.4)
-        legend = self.legend
-        if legend is not None and label.get_right()[0] > legend.get_left()[0] - 0.1:
-            label.next_to(self.cards[0][0], UP, buff=0.08).align_to(self.cards[0][0], RIGHT)
+        # Left of the front card, in the corridor, which no row travels any more
+        # (under the card, the d edge and the legend leave it little room).
+        label.next_to(self.edge_t[0], LEFT, buff=0.2)
+        room = label.get_right()[0] - self.corridor_left - SPACE
+        if label.width > room:  # a one- or two-column table leaves a narrow corridor
+            label.next_to(self.edge_d, DOWN, buff=SPACE).align_to(self.edge_d[0], LEFT)
         # d's number leaves the edge as the shape is written; the edges stay named.
         d_equals, d_number = self.edge_d[1]
-        d_name = LabelText("d", _LABEL_FONT, theme.muted).move_to(d_equals, aligned_edge=LEFT)
+        d_name = LabelText(beat.label("edge_d"), _LABEL_FONT, theme.muted)
+        d_name.move_to(d_equals, aligned_edge=LEFT)
         return AnimationGroup(
             Succession(FadeOut(d_number, run_time=0.4), FadeIn(label, shift=0.15 * UP)),
-            Transform(d_equals, d_name),
+            ReplacementTransform(d_equals, d_name),
         )

@@ -18,7 +18,7 @@ so the strip only ever crosses empty rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,14 +46,16 @@ from manim import (
     VGroup,
     VMobject,
 )
-from manim.utils.rate_functions import smooth
+from manim.utils.rate_functions import linear, smooth
 
 from embedviz.render.animations import (
+    Steps,
     make_copy_row_animation,
     make_lookup_animation,
     make_return_animation,
     make_reveal_animation,
     make_walk_animation,
+    steps_together,
 )
 from embedviz.render.components import ChipLane, GridPanel, OutputPanel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
@@ -181,6 +183,46 @@ class _FadeOutAndDrop(FadeOut):
     def clean_up_from_scene(self, scene: Scene) -> None:
         # Leave the scene without FadeOut's restoring step: the row is never shown again.
         Transform.clean_up_from_scene(self, scene)
+
+
+class _BuiltAtStart(Animation):
+    """An animation built only when it starts.
+
+    A scroll updates the grid's bookkeeping (where rows and gap labels sit)
+    as it is built. Built with the beat, a scroll that is a later step of it
+    would show the grid half moved while the steps before it play; built as
+    its step starts, it finds the grid as the earlier steps left it.
+    """
+
+    def __init__(
+        self, build: Callable[[], Animation | None], run_time: float, **kwargs: Any
+    ) -> None:
+        self.build = build
+        self.inner: Animation | None = None
+        super().__init__(VMobject(), run_time=run_time, rate_func=linear, **kwargs)
+
+    def begin(self) -> None:
+        self.inner = self.build()
+        if self.inner is not None:
+            scene: Scene | None = getattr(self, "scene", None)
+            if scene is not None:
+                self.inner._setup_scene(scene)
+            self.inner.begin()
+
+    def interpolate(self, alpha: float) -> None:
+        if self.inner is not None:
+            self.inner.interpolate(alpha)
+
+    def finish(self) -> None:
+        if self.inner is not None:
+            self.inner.finish()
+
+    def _setup_scene(self, scene: Scene | None) -> None:
+        self.scene = scene
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        if self.inner is not None:
+            self.inner.clean_up_from_scene(scene)
 
 
 @dataclass
@@ -774,6 +816,8 @@ class LargeVocabStage(Stage):
             out.build_tags(self.positions, cells, font * LABEL_RATIO * room / worst, self.pieces)
         # Output positions that have landed, in landing order.
         self.filled: list[tuple[int, ...]] = []
+        # The numbers that land (or have landed) in each output row.
+        self.landed_cells: dict[tuple[int, ...], list[NumberText]] = {}
         self._build_minimap(body_left + body_w + _MAP_WIDTH / 2, tallest)
 
     # -- the parts' pieces, by the names the beats use -----------------------------
@@ -931,22 +975,32 @@ class LargeVocabStage(Stage):
         return make_reveal_animation([*self.intro_mobjects(), self.minimap])
 
     def beat_size(self, beat: Beat) -> Animation:
-        """Show the parameter count and point at the gap labels."""
+        """Show the parameter count; then, with the gaps' phrase, point at the gap labels."""
         gaps = self.grid.current_gap_labels()
+        count = FadeIn(self.params, shift=0.2 * UP)
+        if not gaps:
+            return count
         pointing = [
             Indicate(label, scale_factor=1.08, color=self.theme.highlight) for label in gaps
         ]
-        return AnimationGroup(FadeIn(self.params, shift=0.2 * UP), *pointing)
+        return Steps(count, AnimationGroup(*pointing))
 
     def beat_scroll(self, beat: Beat) -> Animation:
-        """Scroll the grid until the featured row is on screen."""
+        """Point at the featured ID's chip; then, with the next phrase, bring its row on screen.
+
+        The view scrolls (or, when the row is already on screen, its label is
+        pointed at) as the narration says that the ID is a row number.
+        """
         assert beat.highlight is not None
         chip = Circumscribe(self.chips[0], color=self.theme.highlight, buff=0.06)
-        scroll = self.grid.scroll_to(beat.window)
-        if scroll is None:
+        if beat.window == self.grid.window:
             label = self.grid.row_labels[beat.highlight.row]
-            return AnimationGroup(chip, Indicate(label, scale_factor=1.6), *self._map_scroll(beat))
-        return AnimationGroup(chip, scroll, *self._map_scroll(beat))
+            return Steps(
+                chip, AnimationGroup(Indicate(label, scale_factor=1.6), *self._map_scroll(beat))
+            )
+        window = beat.window
+        scroll = _BuiltAtStart(lambda: self.grid.scroll_to(window), _SCROLL_TIME)
+        return Steps(chip, AnimationGroup(scroll, *self._map_scroll(beat)))
 
     def _output_cells(self, position: tuple[int, ...]) -> list[NumberText]:
         cells = self.output_panel.output_cells(position, self.cells)
@@ -954,6 +1008,7 @@ class LargeVocabStage(Stage):
         # each was added to manim's scene list.
         for cell in cells:
             cell.set_z_index(_LANDED_Z)
+        self.landed_cells[position] = cells
         return cells
 
     def _output_marks(self, position: tuple[int, ...]) -> list[VMobject]:
@@ -1007,10 +1062,15 @@ class LargeVocabStage(Stage):
         )
 
     def beat_fill_rest(self, beat: Beat) -> Animation:
-        """Land the rest of the sentence: each chip dims as its row fills in, in order."""
+        """Land the rest of the sentence: each chip dims as its row fills in, in order.
+
+        When an ID repeats, a second step (started with the phrase that says
+        so) lights up the repeat's output row and the earlier row it equals.
+        """
         assert beat.output is not None
         landing = []
-        for position in beat.output.filled[len(self.filled) :]:
+        fresh = beat.output.filled[len(self.filled) :]
+        for position in fresh:
             chip = self.chips[position[-1]]
             self._to_front(chip)
             row = VGroup(*self._output_cells(position), *self._output_marks(position))
@@ -1023,22 +1083,46 @@ class LargeVocabStage(Stage):
                 )
             )
         self.filled = list(beat.output.filled)
-        return LaggedStart(*landing, lag_ratio=0.35)
+        lands = LaggedStart(*landing, lag_ratio=0.35)
+        pair = self._repeat(fresh)
+        if pair is None or len(beat.phrases) < 2:
+            return lands
+        same = VGroup(*[cell for position in pair for cell in self.landed_cells[position]])
+        return Steps(lands, Indicate(same, scale_factor=1.0, color=self.theme.highlight))
+
+    def _repeat(self, fresh: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...] | None:
+        """Return the first of ``fresh`` whose ID came earlier, with that earlier position."""
+        ids = {
+            cell.index: int(cell.value) for cell in self.cells.values() if cell.kind == "token_id"
+        }
+        for position in fresh:
+            earlier = [p for p in sorted(ids) if p < position and ids[p] == ids[position]]
+            if earlier:
+                return (earlier[0], position)
+        return None
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """Reveal the output block while the first chip walks to its row and copies it."""
+        """Reveal the output block as the first chip walks to its row; copy it; go back.
+
+        Three steps, each with its phrase: the walk, the copy into output
+        row 0, and the chip's return (its row's tag appears as the narration
+        names the copy the embedding).
+        """
         assert self.output_panel.title is not None
         reveal = make_reveal_animation([self.output, self.output_panel.title])
-        return AnimationGroup(reveal, self._lookup_animation(beat))
+        return steps_together(reveal, self._lookup_animation(beat))
 
     def beat_sentence(self, beat: Beat) -> Animation:
-        """Point at the rest of the sentence and the output rows waiting for it."""
-        return AnimationGroup(
-            Circumscribe(VGroup(*self.chips[1:]), color=self.theme.chip, buff=0.08),
-            *[
-                Indicate(label, scale_factor=1.3, color=self.theme.output)
-                for label in self.output.labels
-            ],
+        """Point at the sentence's chips; then at the output rows waiting for them, in order."""
+        return Steps(
+            Circumscribe(VGroup(*self.chips), color=self.theme.chip, buff=0.08),
+            LaggedStart(
+                *[
+                    Indicate(label, scale_factor=1.3, color=self.theme.output)
+                    for label in self.output.labels
+                ],
+                lag_ratio=0.15,
+            ),
         )
 
     def beat_scroll_lookup(self, beat: Beat) -> Animation:

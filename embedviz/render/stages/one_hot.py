@@ -52,7 +52,7 @@ from manim import (
 )
 from manim.utils.rate_functions import linear, smooth
 
-from embedviz.render.animations import make_copy_row_animation, make_reveal_animation
+from embedviz.render.animations import Steps, make_copy_row_animation, make_reveal_animation
 from embedviz.render.components import ChipLane, GridPanel, dtype_note_text
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
@@ -472,16 +472,17 @@ class CostPart(Component):
         self.panel = panel
 
     def beat_cost(self, beat: Beat) -> Animation:
-        """Show the multiply-adds of the product, for this table and for GPT-2."""
+        """Show the multiply-adds of the product for this table; then, with its phrase, GPT-2's."""
         panel = self.panel
-        return LaggedStart(
-            FadeIn(panel.header), *[FadeIn(e) for e in panel.entries[:2]], lag_ratio=0.4
+        return Steps(
+            LaggedStart(FadeIn(panel.header), FadeIn(panel.entries[0]), lag_ratio=0.4),
+            FadeIn(panel.entries[1]),
         )
 
     def beat_copy(self, beat: Beat) -> Animation:
-        """Show that the lookup does none, and copies d numbers."""
+        """Show that the lookup does no multiply-adds; then, with its phrase, that it copies d."""
         panel = self.panel
-        return LaggedStart(FadeIn(panel.entries[2]), FadeIn(panel.copy_note), lag_ratio=0.5)
+        return Steps(FadeIn(panel.entries[2]), FadeIn(panel.copy_note))
 
 
 class _Carry(Animation):
@@ -851,8 +852,14 @@ class OneHotStage(Stage):
     def beat_one_hot(self, beat: Beat) -> Animation:
         """Stand the one-hot vector beside the grid; pulse its single 1."""
         one = self.strip.entries[self.token]
-        return Succession(
-            make_reveal_animation([self.strip, self.strip_title, self.strip_shape]),
+        # Step 0, with "one_hot(i) holds V numbers: 1 at position i, ...": the
+        # vector appears and its 1 pulses. Step 1, with "entry k sits beside
+        # row k of E": the 1 and row i's label pulse together.
+        return Steps(
+            Succession(
+                make_reveal_animation([self.strip, self.strip_title, self.strip_shape]),
+                Indicate(one, scale_factor=1.6, color=self.theme.highlight),
+            ),
             AnimationGroup(
                 Indicate(one, scale_factor=1.6, color=self.theme.highlight),
                 Indicate(
@@ -887,13 +894,17 @@ class OneHotStage(Stage):
                 steps.append(_slide_to(band, xyz((left + right) / 2, y)))
             steps.append(FadeIn(line, shift=0.15 * RIGHT))
         steps.append(FadeOut(band))
-        return Succession(
+        # Step 0, with "Entry j of the product:": the product row and the
+        # column box. Step 1, with "multiply each one-hot entry by ...": the sweep.
+        return Steps(
             AnimationGroup(
                 self._appear(self.product.body),
                 FadeIn(self.product_title),
                 Create(self.column_box),
+                # A fair share of the beat, not one of the sweep's many parts.
+                run_time=max(1.0, len(steps) / 4),
             ),
-            *steps,
+            Succession(*steps),
         )
 
     def beat_sum(self, beat: Beat) -> Animation:
@@ -906,13 +917,18 @@ class OneHotStage(Stage):
         total = self.terms.total
         x = float(self.terms.get_right()[0]) + SPACE + float(total.width) / 2
         route = [xyz(x, float(total.get_y())), xyz(x, float(cell.get_y()))]
-        return Succession(
+        # Step 0, with "Each 0 x E[k, j] is exactly 0, ...": the zero terms
+        # fade. Step 1, with "the sum is the value in row i": the sum is
+        # written and carried into the product.
+        return Steps(
             # With V = 1 there is no zero term: the single line just pulses.
             AnimationGroup(*[_fade_to(line, _DIM) for line in self.terms.zero_lines])
             if self.terms.zero_lines
             else Indicate(self.terms.lines[self.token], color=self.theme.highlight),
-            AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)),
-            _Carry(total, cell, route, run_time=1.5),
+            Succession(
+                AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)),
+                _Carry(total, cell, route, run_time=1.5),
+            ),
         )
 
     def beat_columns(self, beat: Beat) -> Animation:
@@ -962,22 +978,29 @@ class OneHotStage(Stage):
         # The row's own elision marks rest under the opaque strip as it slides
         # off them; they step back while it does.
         marks = [m for m in self.grid.row_group(self.token)[1] if not isinstance(m, NumberText)]
-        return Succession(
-            AnimationGroup(
-                self._appear(self.lookup.body),
-                Create(box),
-                *[_fade_to(mark, _DIM) for mark in marks],
+        # Step 0, with "The lookup E[i] copies row i directly.": box and copy
+        # the row. Step 1, with "The two rows match value for value: ...": the
+        # equals signs, then the formula.
+        return Steps(
+            Succession(
+                AnimationGroup(
+                    self._appear(self.lookup.body),
+                    Create(box),
+                    *[_fade_to(mark, _DIM) for mark in marks],
+                ),
+                make_copy_row_animation(
+                    self.grid, self.token, self.lookup_cells, route, self.theme, keep_marks=True
+                ),
+                AnimationGroup(
+                    *[_fade_to(mark, 1.0) for mark in marks],
+                    FadeOut(box),
+                    FadeIn(self.lookup_title),
+                ),
             ),
-            make_copy_row_animation(
-                self.grid, self.token, self.lookup_cells, route, self.theme, keep_marks=True
-            ),
-            AnimationGroup(
-                *[_fade_to(mark, 1.0) for mark in marks],
-                FadeOut(box),
-                FadeIn(self.lookup_title),
+            Succession(
                 LaggedStart(*[FadeIn(m) for m in self.equals]),
+                FadeIn(self.formula, shift=0.15 * UP),
             ),
-            FadeIn(self.formula, shift=0.15 * UP),
         )
 
     def _appear(self, backdrop: VMobject) -> Animation:

@@ -22,6 +22,7 @@ from manim import (
     Create,
     FadeIn,
     GrowFromEdge,
+    Indicate,
     LaggedStart,
     Line,
     Rectangle,
@@ -30,7 +31,11 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import make_carry_numbers_animation, make_reveal_animation
+from embedviz.render.animations import (
+    Steps,
+    make_carry_numbers_animation,
+    make_reveal_animation,
+)
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import fit_font, frame_regions
 from embedviz.render.mobjects import char_advance, digit_height, xyz
@@ -344,19 +349,22 @@ class ParameterCountStage(Stage):
 
     # -- beat handlers -----------------------------------------------------------
     def beat_table(self, beat: Beat) -> Animation:
-        """Show the block, its sizes and its corner of real values."""
-        return Succession(
-            make_reveal_animation(
-                [
-                    self.title,
-                    self.heading,
-                    self.block,
-                    self.measures,
-                    self.cols_label,
-                    self.rows_label,
-                ]
+        """Show the block, its sizes and its corner of real values.
+
+        Three steps, one per phrase: the block with its rows ("one row per
+        vocabulary entry"), its columns ("one column per dimension"), then
+        the corner's real numbers as both counts are named.
+        """
+        rows_measure, cols_measure = self.measures
+        rows = [self.title, self.heading, self.block, rows_measure, self.rows_label]
+        # Each part gets a share of the beat long enough to see.
+        return Steps(
+            AnimationGroup(make_reveal_animation(rows), run_time=2.0),
+            AnimationGroup(make_reveal_animation([cols_measure, self.cols_label]), run_time=2.0),
+            Succession(
+                LaggedStart(*[FadeIn(m) for m in self.corner], lag_ratio=0.15),
+                AnimationGroup(Indicate(self.rows_number), Indicate(self.cols_number)),
             ),
-            LaggedStart(*[FadeIn(m) for m in self.corner], lag_ratio=0.15),
         )
 
     def beat_count(self, beat: Beat) -> Animation:
@@ -364,7 +372,9 @@ class ParameterCountStage(Stage):
 
         Each number travels in its own highlight strip, in a clear lane between
         the block's heading and the title, and drops onto its place in the
-        product, so it never passes over another number or label.
+        product, so it never passes over another number or label. Two steps:
+        the corner's entries are pointed at ("Every entry is a trainable
+        parameter"), then the product is built as the narration states it.
         """
         product, word = self.count_line
         lane = (self.heading.get_top()[1] + self.title.get_bottom()[1]) / 2
@@ -383,50 +393,84 @@ class ParameterCountStage(Stage):
             xyz(product[2].get_center()[0], lane),
         ]
         theme = self.theme
-        return Succession(
+        entries = [m for m in self.corner if isinstance(m, NumberText)]
+        count = Succession(
             make_carry_numbers_animation([self.rows_number], [product[0]], rows_route, theme),
             make_carry_numbers_animation([self.cols_number], [product[2]], cols_route, theme),
             FadeIn(product[1]),
             FadeIn(product[3]),
             AnimationGroup(FadeIn(product[4], scale=1.2), FadeIn(word)),
         )
+        if not entries:
+            return count
+        pulse = Indicate(VGroup(*entries), scale_factor=1.0, color=theme.accent, run_time=2.0)
+        return Steps(pulse, count)
 
     def beat_dtype(self, beat: Beat) -> Animation:
-        """Add the next dtype's row to the memory table (with the header, the first time)."""
+        """Add the next dtype's row to the memory table (with the header, the first time).
+
+        Two steps, as the narration names them: the first dtype's name, bytes
+        and total, then its memory ("or 147.2 MiB"); a later dtype's name
+        ("In bfloat16, ...") and then its bytes, total and memory.
+        """
         number = sum(1 for cell in beat.numbers if cell.kind == "dtype_memory") - 1
         row = self.memory_rows[number]
-        reveal = LaggedStart(*[FadeIn(piece, shift=0.1 * RIGHT) for piece in row], lag_ratio=0.3)
+        split = 3 if number == 0 else 1
+
+        def reveal(pieces: Sequence[VMobject]) -> Animation:
+            # A lone piece still gets a share of the beat long enough to see.
+            run_time = max(1.0 + 0.3 * (len(pieces) - 1), 1.5)
+            fades = [FadeIn(p, shift=0.1 * RIGHT) for p in pieces]
+            return LaggedStart(*fades, lag_ratio=0.3, run_time=run_time)
+
+        first, then = reveal(list(row[:split])), reveal(list(row[split:]))
         if number == 0:
-            return Succession(FadeIn(self.memory_header), reveal)
-        return reveal
+            return Steps(Succession(FadeIn(self.memory_header), first), then)
+        return Steps(first, then)
 
     def beat_compare(self, beat: Beat) -> Animation:
-        """Compare a narrower and a wider d: bars grow with the parameter count."""
+        """Compare a narrower and a wider d: bars grow with the parameter count.
+
+        Two steps, one per phrase: the widths d ("A larger d ..."), then the
+        bars, parameter counts and memory growing with them ("but the
+        parameters, memory and compute grow in step with it").
+        """
+        widths = [FadeIn(texts[0], shift=0.1 * RIGHT) for texts, _ in self.compare_rows]
         rows = [
-            AnimationGroup(FadeIn(texts), GrowFromEdge(bar, LEFT))
+            AnimationGroup(FadeIn(texts[1]), FadeIn(texts[2]), GrowFromEdge(bar, LEFT))
             for texts, bar in self.compare_rows
         ]
-        return Succession(FadeIn(self.compare_header), LaggedStart(*rows, lag_ratio=0.5))
+        return Steps(
+            Succession(FadeIn(self.compare_header), LaggedStart(*widths, lag_ratio=0.3)),
+            LaggedStart(*rows, lag_ratio=0.5),
+        )
 
     def beat_lookup(self, beat: Beat) -> Animation:
         """Pick out the chip's row and copy it: values move, nothing is computed.
 
         The row's values travel as one strip: down the block's empty rows to
         the panel's lookup line, then right onto it, landing at the same spacing
-        beside ``E[id] =``.
+        beside ``E[id] =``. Three steps, one per phrase: the chip arrives ("A
+        lookup itself ..."), its row is copied out with its size ("ID 3 just
+        copies row 3, ..."), and the note that nothing is computed appears
+        ("Nothing is multiplied or summed").
         """
         start = self.band_values[0].get_center()
         end = self.copied_values[0].get_center()
         route = [xyz(start[0], end[1])]
-        return Succession(
+        facts, note = self.lookup_facts
+        return Steps(
             FadeIn(self.chip, shift=0.3 * RIGHT),
-            AnimationGroup(Create(self.band), FadeIn(self.band_values)),
-            # The values themselves travel (each is drawn once): the band stays
-            # outlined in the block, where they came from.
-            make_carry_numbers_animation(
-                list(self.band_values), self.copied_values, route, self.theme, take=True
+            Succession(
+                AnimationGroup(Create(self.band), FadeIn(self.band_values)),
+                # The values themselves travel (each is drawn once): the band
+                # stays outlined in the block, where they came from.
+                make_carry_numbers_animation(
+                    list(self.band_values), self.copied_values, route, self.theme, take=True
+                ),
+                AnimationGroup(FadeIn(self.strip), FadeIn(self.strip_label), FadeIn(facts)),
             ),
-            AnimationGroup(FadeIn(self.strip), FadeIn(self.strip_label), FadeIn(self.lookup_facts)),
+            FadeIn(note),
         )
 
 

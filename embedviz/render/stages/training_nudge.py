@@ -34,6 +34,7 @@ from manim import (
 )
 
 from embedviz.render.animations import (
+    Steps,
     make_carry_numbers_animation,
     make_fade_out_later,
     make_reveal_animation,
@@ -536,7 +537,12 @@ class TrainingStage(Stage):
         return make_reveal_animation(parts)
 
     def beat_loss(self, beat: Beat) -> Animation:
-        """Show the loss, the token IDs and their weights; outline the rows looked up."""
+        """Show the token IDs, outline the rows they look up, then the loss and its weights.
+
+        Three steps, one per phrase: the step's IDs come in; each ID's row is
+        outlined as the narration says it is looked up; the loss and its
+        weights appear as it is defined.
+        """
         looked_up = sorted({int(c.value) for c in beat.numbers if c.kind == "token_id"})
         self.lookup_boxes = [self.grid.row_box(row, self.theme) for row in looked_up]
         for box in self.lookup_boxes:
@@ -549,22 +555,26 @@ class TrainingStage(Stage):
             self.loss_equals,
             self.loss_before,
         ]
-        return Succession(
-            LaggedStart(
-                *[FadeIn(chip, shift=0.2 * LEFT) for chip in self.chips],
-                *[Create(box) for box in self.lookup_boxes],
-                lag_ratio=0.1,
-            ),
+        return Steps(
+            LaggedStart(*[FadeIn(chip, shift=0.2 * LEFT) for chip in self.chips], lag_ratio=0.1),
+            LaggedStart(*[Create(box) for box in self.lookup_boxes], lag_ratio=0.1),
             make_reveal_animation(appearing),
         )
 
     def beat_upstream(self, beat: Beat) -> Animation:
-        """Name the weights as the gradient with respect to each looked-up vector."""
+        """Name the weights as the gradient with respect to each looked-up vector.
+
+        Two steps: the loss is pointed at as the narration asks how it
+        changes; the weights' title becomes ``∂L/∂e_t`` as the answer is given.
+        """
         # One title gives way to the other: two overlapping would be unreadable.
-        return Succession(
-            FadeOut(self.weights_title, run_time=0.3),
-            FadeIn(self.weights_title_full),
-            Indicate(self.weights_title_full, scale_factor=1.15, color=self.theme.accent),
+        return Steps(
+            Indicate(self.formula, scale_factor=1.1, color=self.theme.accent, run_time=1.5),
+            Succession(
+                FadeOut(self.weights_title, run_time=0.3),
+                FadeIn(self.weights_title_full),
+                Indicate(self.weights_title_full, scale_factor=1.15, color=self.theme.accent),
+            ),
         )
 
     def _weight_row(self, position: int) -> list[NumberText]:
@@ -626,7 +636,8 @@ class TrainingStage(Stage):
         there, as a column sum. The copy (or the sum) then travels as one
         strip: left along its line, under the chips and the gradient, and up
         into its row. Rows are filled from the top and the zeros come last, so
-        the rows a strip rises through are still empty.
+        the rows a strip rises through are still empty. Two steps: the
+        scatter-adds with the first phrase, the zeros with "Every other row".
         """
         theme = self.theme
         frame = AnimationGroup(FadeIn(self.gradient.body), FadeIn(self.gradient_title))
@@ -703,15 +714,20 @@ class TrainingStage(Stage):
             AnimationGroup(
                 *[FadeIn(m) for m in self.gradient.dots if not any(m is n for n in landed)],
                 *[FadeIn(zero) for zero in self.gradient.zero_cells()],
+                # Its own step: a share of the beat long enough to see.
+                run_time=2.0,
             )
         )
-        return Succession(*steps)
+        # The scatter's own fade-outs stay deferred inside its Succession.
+        return Steps(Succession(*steps[:-1]), steps[-1])
 
     def beat_accumulate(self, beat: Beat) -> Animation:
         """Show the contributions a repeated ID collects, and their column sum.
 
         The panel fills the place where the scatter added them up; its rows
         are outlined where they come from (the weights and the gradient row).
+        Two steps: the contributions with the phrase that names them, their
+        sum with "Repeats add up".
         """
         panel = self.sum_panel
         if panel is None or beat.highlight is None:
@@ -721,18 +737,26 @@ class TrainingStage(Stage):
         boxes: list[VMobject] = [self._row_outline(position) for position in terms]
         boxes.append(self.gradient.row_box(row, self.theme))
         self.sum_boxes = boxes
-        return Succession(
-            AnimationGroup(
-                *[Create(box) for box in boxes], FadeIn(panel.body), FadeIn(panel.title)
-            ),
-            AnimationGroup(
-                FadeIn(panel.names), *[FadeIn(n) for numbers in panel.numbers[:-1] for n in numbers]
+        return Steps(
+            Succession(
+                AnimationGroup(
+                    *[Create(box) for box in boxes], FadeIn(panel.body), FadeIn(panel.title)
+                ),
+                AnimationGroup(
+                    FadeIn(panel.names),
+                    *[FadeIn(n) for numbers in panel.numbers[:-1] for n in numbers],
+                ),
             ),
             AnimationGroup(*[FadeIn(n) for n in panel.numbers[-1]]),
         )
 
     def beat_update(self, beat: Beat) -> Animation:
-        """SGD: each looked-up row's numbers turn into their new values."""
+        """SGD: the rule appears, then each looked-up row's numbers turn into their new values.
+
+        Two steps, one per phrase: the rule (as the outlines of the last beats
+        leave), then old and new values side by side while the grid's cells
+        roll over.
+        """
         assert self.update_rule is not None
         leaving: list[VMobject] = [
             *getattr(self, "lookup_boxes", []),
@@ -759,20 +783,23 @@ class TrainingStage(Stage):
             # One after the other: the two values never stand over each other.
             changes.append(Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
         rows = sorted({c.index[0] for c in updated})
+        self.updated_rows = rows
         pulses = [
             Indicate(VGroup(*self.gradient.row_cells(row)), scale_factor=1.1, color=self.theme.chip)
             for row in rows
         ]
-        steps: list[Animation] = [
-            AnimationGroup(FadeIn(self.update_rule), *[FadeOut(m) for m in leaving])
-        ]
+        rule = AnimationGroup(
+            FadeIn(self.update_rule), *[FadeOut(m) for m in leaving], run_time=1.5
+        )
+        moves: list[Animation] = []
         if before is not None and after is not None:
-            steps.append(FadeIn(before))
-            steps.append(FadeIn(after, shift=0.15 * RIGHT))
-        steps.append(AnimationGroup(*pulses, *changes))
+            moves.append(FadeIn(before))
+            moves.append(FadeIn(after, shift=0.15 * RIGHT))
+        moves.append(AnimationGroup(*pulses, *changes))
         if before is not None and after is not None:
-            steps.append(AnimationGroup(FadeOut(before), FadeOut(after)))
-        return Succession(*steps)
+            # Deferred: the pair is not on screen until its own fade-in.
+            moves.append(make_fade_out_later([before, after]))
+        return Steps(rule, Succession(*moves))
 
     def _before_after(
         self, rows: list[int], updated: list[NumberCell]
@@ -810,19 +837,33 @@ class TrainingStage(Stage):
         return before, after
 
     def beat_unchanged(self, beat: Beat) -> Animation:
-        """Mark each drawn row as nudged or unchanged."""
-        return LaggedStart(
+        """Point at the zero gradient rows, then mark each drawn row as nudged or unchanged."""
+        marks = LaggedStart(
             *[FadeIn(mark, shift=0.15 * LEFT) for mark in self.marks.values()], lag_ratio=0.15
         )
+        zeros = self.gradient.zero_cells()
+        if not zeros:
+            return marks
+        return Steps(Indicate(VGroup(*zeros), scale_factor=1.0, color=self.theme.highlight), marks)
 
     def beat_loss_drop(self, beat: Beat) -> Animation:
-        """Show the loss after the step."""
+        """Show the loss after the step; then point at the rows that moved, when it went down."""
         assert self.loss_arrow is not None
         assert self.loss_after is not None
-        return Succession(
+        loss = Succession(
             FadeIn(self.loss_arrow),
             FadeIn(self.loss_after, shift=0.2 * LEFT),
             Indicate(self.loss_after, scale_factor=1.15),
+        )
+        moved = [
+            self.grid.cells[(row, col)]
+            for row in getattr(self, "updated_rows", [])
+            for col in self.grid.window.cols
+        ]
+        if not moved or self.loss_after.cell.value >= self.loss_before.cell.value:
+            return loss
+        return Steps(
+            loss, Indicate(VGroup(*moved), scale_factor=1.0, color=self.theme.chip, run_time=2.0)
         )
 
     def beat_meaning(self, beat: Beat) -> Animation:

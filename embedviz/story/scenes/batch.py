@@ -40,7 +40,7 @@ DEFAULT_BATCH = [[2, 3, 5, 1], [4, 0, 3, 2]]
 # Beyond these the B slices no longer fit beside the matrix at a readable size.
 MAX_BATCH = 4
 MAX_LENGTH = 8
-MAX_BATCH_TOKENS = 16
+MAX_BATCH_TOKENS = 18  # a 3 x 6 batch
 # Drawn matrix rows plus elision rows; more would shrink the numbers too far.
 MAX_GRID_LINES = 12
 # Columns kept when d is elided: the first two and the last one, so that a
@@ -93,7 +93,7 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
     options
         ``ids`` holds a batch: rows separated by ``;``, all the same length
         (default ``2,3,5,1;4,0,3,2``). At most 4 rows of at most 8 IDs,
-        and 16 IDs in all.
+        and 18 IDs in all (a 3 x 6 batch).
     legend
         Whether the colour legend appears (only the first time in a longer video).
 
@@ -130,6 +130,8 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
     rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
 
     screen.add(int_cell("batch_dim", (0,), batch), int_cell("batch_dim", (1,), length))
+    screen.labels["batch_axis"] = "batch B ="
+    screen.labels["length_axis"] = "sequence length T ="
     rec.beat(
         "batch",
         "axes",
@@ -152,6 +154,11 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
     rec.show_output_frame([(0, t) for t in range(length)])
     screen.add(int_cell("slice", (0,), 0))
     screen.add(int_cell("batch_dim", (2,), dim))
+    # Each card's header, and the block's three edges: B, T and d = ...
+    screen.labels["slice_title"] = "slice"
+    screen.labels["edge_b"] = "B"
+    screen.labels["edge_t"] = "T"
+    screen.labels["edge_d"] = "d ="
     rec.beat(
         "reveal",
         "reveal",
@@ -230,6 +237,8 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
 
     # d joins B and T in the output's shape; B and T stay labelled on the batch.
     del screen.numbers[("batch_dim", (2,))]
+    screen.labels["edge_d"] = "d"
+    screen.labels["output_title"] = "output"
     screen.add(*(int_cell("output_size", (axis,), n) for axis, n in enumerate(output.shape)))
     assert rec.output is not None
     rec.output = OutputState(rec.output.shape, rec.output.filled, shape_labelled=True)

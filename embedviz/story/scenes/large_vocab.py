@@ -380,7 +380,7 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         "size",
         f"E holds {vocab} \u00d7 {dim} = {parameters:,} numbers, about "
         f"{byte_size(parameters * itemsize)} as {stored}. {gaps_sentence}",
-        run_time=1.0,
+        run_time=2.0,
         min_hold=2.0,
     )
 
@@ -398,15 +398,16 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
             f"Take ID {featured}. An ID is a row number, and row {featured}, the "
             f"{ordinal(featured + 1)} row counting from 0, is already on screen."
         )
-    rec.beat("scroll", "scroll", find, run_time=1.4, highlight=focus)
+    rec.beat("scroll", "scroll", find, run_time=2.4, highlight=focus)
 
     rec.show_output_frame([(t,) for t in range(count)])
     rec.fill_output((0,), output[0], ids[0])
     rec.beat(
         "lookup",
         "lookup",
-        f"Nothing is computed: the model walks to row {featured} and copies the whole row, "
-        f"all {dim} numbers, into output row 0. That copy is the embedding.",
+        f"Nothing is computed: the model walks to row {featured}. It copies the whole row, "
+        f"all {dim} {'number' if dim == 1 else 'numbers'}, into output row 0. "
+        "That copy is the embedding.",
         run_time=2.4,
         highlight=focus,
     )
@@ -415,9 +416,9 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         rec.beat(
             "sentence",
             "sentence",
-            f"The sentence has {count} IDs, so the output has {count} rows: each ID "
-            "fetches its own row, in input order.",
-            run_time=1.0,
+            f"The sentence has {count} IDs. Each fetches its own row, in input order, so the "
+            f"output has {count} rows.",
+            run_time=2.0,
         )
     first_seen = {featured: 0}
     for position in range(1, min(count, _WALKED)):
@@ -438,7 +439,7 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
     if count > _WALKED:
         for position in range(_WALKED, count):
             rec.fill_output((position,), output[position], ids[position])
-        rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=2.4)
+        rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=3.2)
 
     screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
     assert rec.output is not None

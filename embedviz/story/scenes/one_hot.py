@@ -218,7 +218,7 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         "one_hot",
         f"one_hot({i}) holds {vocab} numbers: 1 at position {i}, 0 everywhere else. "
         "Drawn on its side, entry k sits beside row k of E.",
-        run_time=1.0,
+        run_time=2.0,
         highlight=focus,
     )
 
@@ -296,7 +296,7 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         "cost",
         "The product pays one multiply-add per entry of E: V \u00d7 d per token, "
         "tens of millions for GPT-2, nearly all of them times zero.",
-        run_time=1.0,
+        run_time=1.6,
         min_hold=2.0,
     )
 
@@ -307,10 +307,9 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
     rec.beat(
         "copy",
         "copy",
-        f"A lookup skips all of that and copies {dim} {'number' if dim == 1 else 'numbers'}. "
-        "An embedding layer is this "
-        "product, done the cheap way.",
-        run_time=0.8,
+        f"A lookup skips all of that. It copies {dim} {'number' if dim == 1 else 'numbers'}, "
+        "nothing more. An embedding layer is this product, done the cheap way.",
+        run_time=1.4,
         min_hold=2.0,
     )
     return Storyboard(

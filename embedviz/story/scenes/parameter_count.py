@@ -240,7 +240,8 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         "table",
         f"{owner} has one row per vocabulary entry and one column per dimension: "
         f"{V} rows of {d} numbers each.",
-        run_time=1.5,
+        # Three motions, one per phrase: rows, columns, numbers.
+        run_time=2.4,
     )
 
     screen.add(
@@ -253,7 +254,7 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         "count",
         f"Every entry is a trainable parameter, so E holds V \u00d7 d = {V} \u00d7 {d} "
         f"= {format_count(count)} of them.",
-        run_time=1.6,
+        run_time=2.4,
         min_hold=1.5,
     )
 
@@ -276,7 +277,7 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
                 f"In {dtype}, a common 16-bit format for training and inference, each takes "
                 f"{size} bytes, halving the table to {format_bytes_binary(nbytes)}."
             )
-        rec.beat(dtype, "dtype", narration, run_time=1.2, min_hold=1.5)
+        rec.beat(dtype, "dtype", narration, run_time=1.6, min_hold=1.5)
 
     widths = comparison_dims(dim)
     screen.labels["compare_dtype"] = f"{COMPARE_DTYPE} memory"
@@ -312,7 +313,7 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         f"A lookup itself does no arithmetic: ID {token_id} just copies row {token_id}, "
         f"{d} values or {format_count(row_bytes)} bytes in {COMPARE_DTYPE}. Nothing is "
         "multiplied or summed.",
-        run_time=2.4,
+        run_time=3.0,
         highlight=Highlight((0,), token_id, token_id),
         min_hold=2.0,
     )

@@ -146,7 +146,8 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         "loss",
         "One training step. Each ID looks up its row, e_t = E[id_t]; a toy loss "
         "adds up w_t · e_t over the positions.",
-        run_time=1.6,
+        # Three motions, one per phrase: the IDs, their rows, the loss.
+        run_time=2.4,
         min_hold=1.5,
     )
 
@@ -156,7 +157,7 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         "upstream",
         "Backpropagation asks how L changes with each looked-up vector. For this loss "
         "the answer is simply its weight: ∂L/∂e_t = w_t.",
-        run_time=1.0,
+        run_time=1.6,
     )
 
     for row in window.rows:
@@ -168,7 +169,7 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         "scatter",
         f"The lookup's backward pass adds each w_t into row id_t of ∂L/∂E. "
         f"{hidden} gets exactly zero.",
-        run_time=2.4,
+        run_time=3.0,
         min_hold=1.2,
     )
 
@@ -228,9 +229,11 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
     rec.beat(
         "update",
         "update",
-        f"Stochastic gradient descent with learning rate {LEARNING_RATE:g} moves each row "
-        f"against its gradient: E ← E − {LEARNING_RATE:g} · ∂L/∂E.",
-        run_time=2.0,
+        # Two phrases, in the order the motion plays: the rule appears, then
+        # each looked-up row turns into its new value.
+        f"Stochastic gradient descent updates E ← E − {LEARNING_RATE:g} · ∂L/∂E. "
+        f"With learning rate {LEARNING_RATE:g}, each row moves against its gradient.",
+        run_time=3.0,
     )
 
     unchanged = [row for row in window.rows if row not in looked_up]
@@ -252,21 +255,21 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
             "Every row drawn here was looked up, so every one moved. Rows that no ID "
             "selects get zero gradient and keep their exact bits."
         )
-    rec.beat("unchanged", "unchanged", narration, run_time=1.0)
+    rec.beat("unchanged", "unchanged", narration, run_time=1.6)
 
     screen.add(value_cell("loss", (1,), step.loss_after))
     screen.labels["loss_arrow"] = "→"
     if step.loss_after < step.loss_before:
         narration = (
-            "The loss went down: stepping against the gradient moved each looked-up row "
-            "in the direction that makes L smaller."
+            "The loss went down. Each looked-up row moved against its gradient, "
+            "the way that makes L smaller."
         )
     else:
         narration = (
             "The loss did not go down: these weights cancel, so the gradient is zero "
             "and nothing moved."
         )
-    rec.beat("loss-drop", "loss_drop", narration, run_time=1.0)
+    rec.beat("loss-drop", "loss_drop", narration, run_time=1.6)
 
     rec.beat(
         "meaning",

@@ -1,0 +1,247 @@
+"""Motion timed to the words in LargeVocabLookup and OneHotEquivalence.
+
+Each beat below describes its motion in parts, one phrase after another
+("... the model walks to row 4821." / "It copies the whole row ..."), and
+plays it as :class:`~embedviz.render.animations.Steps`. A dry run watches
+every frame (without drawing it) and finds when each watched object first
+changes (moves, grows, fades or changes colour): the object a phrase is
+about must stay still until its phrase starts and change as it starts. Were
+a beat played as one animation, everything in it would start with its first
+phrase and these tests would fail.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+
+FPS = 15
+# The first frame that shows a step's motion, counted from its phrase's start.
+SLACK = 2
+
+Resolve = Callable[[Any], dict[str, Any]]
+
+
+@dataclass
+class Watch:
+    """Per frame, a fingerprint of each watched object; per beat, its frames."""
+
+    frame: int = 0
+    beats: dict[str, tuple[int, int]] = field(default_factory=dict)
+    prints: list[dict[str, np.ndarray]] = field(default_factory=list)
+    strip: list[bool] = field(default_factory=list)
+
+
+def _fingerprint(mobject: Any) -> np.ndarray:
+    """Where an object is, how big, and its mean fill and stroke colours and opacities."""
+    parts = [m for m in mobject.get_family() if m.has_points()]
+    fills = np.mean([m.get_fill_rgbas().mean(axis=0) for m in parts], axis=0)
+    strokes = np.mean([m.get_stroke_rgbas().mean(axis=0) for m in parts], axis=0)
+    size = [mobject.width, mobject.height]
+    return np.concatenate([mobject.get_center(), size, fills, strokes])
+
+
+def _watch(scene_name: str, watched: dict[str, Resolve]) -> tuple[Any, Watch]:
+    """Play a scene frame by frame without drawing, fingerprinting each beat's objects."""
+    from manim import tempconfig
+
+    from embedviz.render.animations import RowStrip
+    from embedviz.render.base import StoryboardScene
+
+    board = prepared_storyboard(scene_name, {}, environ={})
+    watch = Watch()
+    begun: dict[str, int] = {}
+    current: dict[str, Any] = {}
+
+    class Watched(StoryboardScene):
+        def setup(self) -> None:
+            super().setup()
+            renderer: Any = self.renderer
+            renderer.update_frame = lambda *args, **kwargs: None
+
+            def count(frame: Any, num_frames: int = 1) -> None:
+                # A held frame repeats what the last frame showed.
+                for _ in range(num_frames):
+                    if len(watch.prints) <= watch.frame:
+                        self.look()
+                    watch.frame += 1
+
+            renderer.add_frame = count
+
+        def look(self) -> None:
+            watch.prints.append({name: _fingerprint(m) for name, m in current.items()})
+            members = self.get_mobject_family_members()
+            watch.strip.append(
+                any(isinstance(m, RowStrip) and len(m.submobjects) > 0 for m in members)
+            )
+
+        def update_to_time(self, t: float) -> None:
+            super().update_to_time(t)
+            self.look()
+
+        def before_beat(self, beat: Any) -> None:
+            current.clear()
+            resolve = watched.get(beat.name)
+            if resolve is not None:
+                current.update(resolve(self.stage))
+            begun[beat.name] = watch.frame
+
+        def after_beat(self, beat: Any) -> None:
+            watch.beats[beat.name] = (begun[beat.name], watch.frame)
+
+    with tempfile.TemporaryDirectory(prefix="embedviz-steps-") as scratch:
+        settings = {
+            "dry_run": True,
+            "disable_caching": True,
+            "media_dir": scratch,
+            "pixel_width": 320,
+            "pixel_height": 180,
+            "frame_rate": FPS,
+            "verbosity": "ERROR",
+            "progress_bar": "none",
+        }
+        with tempconfig(settings):
+            Watched(storyboard=board, captions=True).render()
+    return board, watch
+
+
+def _changes(watch: Watch, name: str, first: int, last: int) -> list[int]:
+    """Frames in ``[first, last)`` at which ``name`` differs from the frame before."""
+    prints = watch.prints
+    return [
+        f
+        for f in range(first + 1, last)
+        if name in prints[f]
+        and name in prints[f - 1]
+        and np.abs(prints[f][name] - prints[f - 1][name]).max() > 1e-9
+    ]
+
+
+def _check(board: Any, watch: Watch, expected: dict[str, list[tuple[str, int]]]) -> None:
+    """Each watched object is still before its phrase and changes as its phrase starts."""
+    beats = {beat.name: beat for beat in board.all_beats()}
+    for name, wanted in expected.items():
+        beat = beats[name]
+        first, last = watch.beats[name]
+        for what, phrase in wanted:
+            assert phrase < len(beat.phrases), (name, what, beat.phrases)
+            start = first + round(beat.phrases[phrase].start * FPS)
+            changes = _changes(watch, what, first, last)
+            assert changes, (name, what, "never changes")
+            assert start - 1 <= changes[0] <= start + SLACK, (name, what, phrase, changes[0], start)
+
+
+def _large_vocab() -> None:
+    def gap_labels(stage: Any) -> dict[str, Any]:
+        from manim import VGroup
+
+        return {"params": stage.params, "gaps": VGroup(*stage.grid.current_gap_labels())}
+
+    watched: dict[str, Resolve] = {
+        "size": gap_labels,
+        "scroll": lambda stage: {"thumb": stage.map_thumb},
+        "lookup": lambda stage: {"chip": stage.chips[0]},
+        "sentence": lambda stage: {"labels": stage.output.labels},
+        "rest": lambda stage: {"row0": stage.landed_cells[(0,)][0]},
+    }
+    board, watch = _watch("LargeVocabLookup", watched)
+    assert watch.frame == round(board.duration * FPS)
+    _check(
+        board,
+        watch,
+        {
+            # "E holds ... numbers" / "Labelled gaps stand for the hidden rows ..."
+            "size": [("params", 0), ("gaps", 1)],
+            # "Take ID 4821." / "An ID is a row number, so the view scrolls down ..."
+            "scroll": [("thumb", 1)],
+            # "... the model walks to row 4821." / "It copies the whole row ..."
+            "lookup": [("chip", 0)],
+            # "The sentence has 10 IDs." / "Each fetches its own row, ..., 10 rows."
+            "sentence": [("labels", 1)],
+            # "The other 7 IDs go the same way" / "ID 4821 repeats, so output rows 0 and 8 ..."
+            "rest": [("row0", 1)],
+        },
+    )
+    # The lookup's copy comes out with its phrase, the chip waiting at its row
+    # meanwhile; the chip goes home with the third phrase.
+    beat = next(b for b in board.beats if b.name == "lookup")
+    first, last = watch.beats["lookup"]
+    phrase = [first + round(p.start * FPS) for p in beat.phrases]
+    copy = next(f for f in range(first, last) if watch.strip[f])
+    assert abs(copy - phrase[1]) <= SLACK
+    moves = _changes(watch, "chip", first, last)
+    assert not [f for f in moves if copy - 1 <= f < phrase[2]]
+    assert phrase[2] - 1 <= min(f for f in moves if f >= copy) <= phrase[2] + SLACK
+
+
+def _one_hot() -> None:
+    def one_hot(stage: Any) -> dict[str, Any]:
+        return {"strip": stage.strip, "row": stage.grid.row_labels[stage.token]}
+
+    def sum_(stage: Any) -> dict[str, Any]:
+        return {"zero": stage.terms.zero_lines[0], "total": stage.terms.total}
+
+    watched: dict[str, Resolve] = {
+        "one-hot": one_hot,
+        "terms": lambda stage: {"title": stage.product_title, "lines": stage.terms},
+        "sum": sum_,
+        "compare": lambda stage: {"lookup": stage.lookup.body, "equals": stage.equals},
+        "cost": lambda stage: {"ours": stage.cost.header, "gpt2": stage.cost.entries[1]},
+        "copy": lambda stage: {"zero": stage.cost.entries[2], "note": stage.cost.copy_note},
+    }
+    board, watch = _watch("OneHotEquivalence", watched)
+    assert watch.frame == round(board.duration * FPS)
+    _check(
+        board,
+        watch,
+        {
+            # "one_hot(3) holds 6 numbers: ..." / "Drawn on its side, entry k sits beside row k"
+            "one-hot": [("strip", 0), ("row", 1)],
+            # "Entry 0 of the product:" / "multiply each one-hot entry by the number beside it"
+            "terms": [("title", 0), ("lines", 1)],
+            # "Each 0 × E[k, 0] is exactly 0, ..." / "the sum is the value in row 3, unchanged."
+            "sum": [("zero", 0), ("total", 1)],
+            # "The lookup E[3] copies row 3 directly." / "The two rows match value for value"
+            "compare": [("lookup", 0), ("equals", 1)],
+            # "... one multiply-add per entry of E: V × d per token," / "tens of millions for GPT-2"
+            "cost": [("ours", 0), ("gpt2", 1)],
+            # "A lookup skips all of that." / "It copies 3 numbers, nothing more."
+            "copy": [("zero", 0), ("note", 1)],
+        },
+    )
+
+
+@pytest.mark.slow
+def test_large_vocab_steps_start_with_their_phrases() -> None:
+    _large_vocab()
+
+
+@pytest.mark.slow
+def test_one_hot_steps_start_with_their_phrases() -> None:
+    _one_hot()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("check", [_large_vocab, _one_hot], ids=["LargeVocab", "OneHot"])
+def test_the_checks_fail_when_each_beat_plays_whole(
+    check: Callable[[], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Played as one animation from its first phrase, a split beat fails its check."""
+    from manim import Succession
+
+    import embedviz.render.base as base
+
+    def whole(animation: Any) -> tuple[Any, ...]:
+        steps = getattr(animation, "steps", None)
+        return (Succession(*steps),) if steps else (animation,)
+
+    monkeypatch.setattr(base, "beat_steps", whole)
+    with pytest.raises(AssertionError):
+        check()
