@@ -317,12 +317,60 @@ def make_copy_row_animation(
     return _CarryRow(grid, row, targets, route, theme, keep_marks, run_time=1.2)
 
 
-class _CarryRow(Animation):
-    """One strip that fades in on its row, travels a polyline, and lands.
+class _StripAlongPath(Animation):
+    """A strip that lights up, travels a polyline by pure shifts, and lands.
 
-    The strip is built when the animation begins, so nothing of it is on
-    screen while earlier parts of the beat play; it moves by pure shifts, so
-    it stays rigid; and when the play ends it hands over to the output numbers.
+    Subclasses build the strip's parts in ``begin`` (so nothing of it is on
+    screen while earlier parts of the beat play), then call :meth:`_set_path`.
+    Moving by shifts alone keeps the strip rigid.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.strip = RowStrip()
+        super().__init__(self.strip, rate_func=linear, introducer=True, **kwargs)
+        self.scene_ref: Scene | None = None
+
+    def _setup_scene(self, scene: Scene) -> None:
+        self.scene_ref = scene
+        super()._setup_scene(scene)
+
+    def _set_path(self, points: Sequence[np.ndarray]) -> None:
+        self.points_on_path: list[np.ndarray] = list(points)
+        lengths = [float(np.linalg.norm(b - a)) for a, b in pairwise(self.points_on_path)]
+        self.cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
+        self.offset = np.zeros(3)
+
+    def create_starting_mobject(self) -> VMobject:
+        # Nothing reads it; a real copy would deep-copy the strip every beat.
+        return VMobject()
+
+    def _point_at(self, progress: float) -> np.ndarray:
+        total = float(self.cumulative[-1])
+        if total <= 0:
+            return np.zeros(3)
+        distance = smooth(progress) * total
+        leg = int(np.searchsorted(self.cumulative, distance, side="right")) - 1
+        leg = min(max(leg, 0), len(self.points_on_path) - 2)
+        length = self.cumulative[leg + 1] - self.cumulative[leg]
+        along = 0.0 if length <= 0 else (distance - self.cumulative[leg]) / length
+        a, b = self.points_on_path[leg], self.points_on_path[leg + 1]
+        point: np.ndarray = a + (b - a) * along - self.points_on_path[0]
+        return point
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        # 0-0.12: the strip lights up where it starts; then it travels; 0.92-1: it lands.
+        box = self.strip[0]
+        light = min(1.0, alpha / 0.12, max(0.0, (1.0 - alpha) / 0.08))
+        box.set_fill(opacity=light).set_stroke(opacity=light)
+        offset = self._point_at(min(1.0, max(0.0, (alpha - 0.12) / 0.8)))
+        self.strip.shift(offset - self.offset)
+        self.offset = offset
+
+
+class _CarryRow(_StripAlongPath):
+    """A grid row's strip that fades in on its row, travels, and lands.
+
+    When the play ends it hands over to the output numbers.
     """
 
     def __init__(
@@ -335,58 +383,20 @@ class _CarryRow(Animation):
         keep_marks: bool,
         **kwargs: Any,
     ) -> None:
-        self.strip = RowStrip()
-        super().__init__(self.strip, rate_func=linear, introducer=True, **kwargs)
+        super().__init__(**kwargs)
         self.grid = grid
         self.row = row
         self.targets = list(targets)
         self.route = [np.asarray(p, dtype=float) for p in route]
         self.theme = theme
         self.keep_marks = keep_marks
-        self.scene_ref: Scene | None = None
-
-    def _setup_scene(self, scene: Scene) -> None:
-        self.scene_ref = scene
-        super()._setup_scene(scene)
 
     def begin(self) -> None:
         built = make_row_strip(self.grid, self.row, self.theme)
         self.strip.add(*built.submobjects)
         start = built[1][0].get_center()
-        points = [start, *self.route, self.targets[0].get_center()]
-        self.points_on_path: list[np.ndarray] = points
-        lengths = [float(np.linalg.norm(b - a)) for a, b in pairwise(points)]
-        self.cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
-        self.offset = np.zeros(3)
+        self._set_path([start, *self.route, self.targets[0].get_center()])
         super().begin()
-
-    def create_starting_mobject(self) -> VMobject:
-        # Nothing reads it; a real copy would deep-copy the strip every beat.
-        return VMobject()
-
-    def _point_at(self, progress: float) -> np.ndarray:
-        total = float(self.cumulative[-1])
-        if total <= 0:
-            whole: np.ndarray = self.points_on_path[-1] - self.points_on_path[0]
-            return whole
-        distance = smooth(progress) * total
-        leg = int(np.searchsorted(self.cumulative, distance, side="right")) - 1
-        leg = min(max(leg, 0), len(self.points_on_path) - 2)
-        length = self.cumulative[leg + 1] - self.cumulative[leg]
-        along = 0.0 if length <= 0 else (distance - self.cumulative[leg]) / length
-        a, b = self.points_on_path[leg], self.points_on_path[leg + 1]
-        point: np.ndarray = a + (b - a) * along - self.points_on_path[0]
-        return point
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        # 0-0.12: the strip lights up on its row; then it travels; 0.92-1: it lands.
-        box = self.strip[0]
-        light = min(1.0, alpha / 0.12, max(0.0, (1.0 - alpha) / 0.08))
-        box.set_fill(opacity=light).set_stroke(opacity=light)
-        progress = min(1.0, max(0.0, (alpha - 0.12) / 0.8))
-        offset = self._point_at(progress)
-        self.strip.shift(offset - self.offset)
-        self.offset = offset
 
     def clean_up_from_scene(self, scene: Scene) -> None:
         marks = list(self.strip[2].submobjects) if self.keep_marks else []
@@ -439,7 +449,7 @@ def make_carry_numbers_animation(
     return _CarryNumbers(sources, targets, route, theme, take, run_time=run_time)
 
 
-class _CarryNumbers(Animation):
+class _CarryNumbers(_StripAlongPath):
     """A strip of numbers (copies, or the numbers themselves) that travels a polyline."""
 
     def __init__(
@@ -451,18 +461,12 @@ class _CarryNumbers(Animation):
         take: bool,
         **kwargs: Any,
     ) -> None:
-        self.strip = RowStrip()
-        super().__init__(self.strip, rate_func=linear, introducer=True, **kwargs)
+        super().__init__(**kwargs)
         self.sources = list(sources)
         self.targets = list(targets)
         self.route = [np.asarray(p, dtype=float) for p in route]
         self.theme = theme
         self.take = take
-        self.scene_ref: Scene | None = None
-
-    def _setup_scene(self, scene: Scene) -> None:
-        self.scene_ref = scene
-        super()._setup_scene(scene)
 
     def begin(self) -> None:
         theme = self.theme
@@ -485,37 +489,8 @@ class _CarryNumbers(Animation):
         self.strip.add(box, cells, VGroup())
         start = numbers[0].get_center()
         end = self.targets[0].get_center() if self.targets else start
-        points = [start, *self.route, end]
-        self.points_on_path: list[np.ndarray] = points
-        lengths = [float(np.linalg.norm(b - a)) for a, b in pairwise(points)]
-        self.cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
-        self.offset = np.zeros(3)
+        self._set_path([start, *self.route, end])
         super().begin()
-
-    def create_starting_mobject(self) -> VMobject:
-        return VMobject()
-
-    def _point_at(self, progress: float) -> np.ndarray:
-        total = float(self.cumulative[-1])
-        if total <= 0:
-            return np.zeros(3)
-        distance = smooth(progress) * total
-        leg = int(np.searchsorted(self.cumulative, distance, side="right")) - 1
-        leg = min(max(leg, 0), len(self.points_on_path) - 2)
-        length = self.cumulative[leg + 1] - self.cumulative[leg]
-        along = 0.0 if length <= 0 else (distance - self.cumulative[leg]) / length
-        a, b = self.points_on_path[leg], self.points_on_path[leg + 1]
-        point: np.ndarray = a + (b - a) * along - self.points_on_path[0]
-        return point
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        # 0-0.12: the strip lights up; then it travels; 0.92-1: it lands.
-        box = self.strip[0]
-        light = min(1.0, alpha / 0.12, max(0.0, (1.0 - alpha) / 0.08))
-        box.set_fill(opacity=light).set_stroke(opacity=light)
-        offset = self._point_at(min(1.0, max(0.0, (alpha - 0.12) / 0.8)))
-        self.strip.shift(offset - self.offset)
-        self.offset = offset
 
     def clean_up_from_scene(self, scene: Scene) -> None:
         scene.remove(self.strip)
