@@ -47,10 +47,14 @@ def test_a_sheet_has_two_tiles_per_beat(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(out)
-    beats = len(prepared_storyboard("SingleTokenLookup", {}, environ={}).beats)
-    # One tile mid-motion per step and one at the end of every beat; the lookup
-    # beat plays in three steps (walk, copy, return), the others in one.
-    tiles = 2 * beats + 2
+    names = [b.name for b in prepared_storyboard("SingleTokenLookup", {}, environ={}).beats]
+    # One tile mid-motion per step and one at the end of every beat. Steps, by
+    # design: the row count flashes row 0, then counts; the lookup walks, copies,
+    # returns; the print shows, outlines the brackets, then the numbers; grad_fn
+    # boxes the label, then flashes the numbers.
+    steps_of = {"intro": 1, "zero-based": 2, "lookup": 3, "print": 3, "grad-fn": 2}
+    assert sorted(names) == sorted(steps_of)
+    tiles = sum(steps_of[name] + 1 for name in names)
     rows = -(-tiles // columns)
     tile_height = round(width * 9 / 16)
     with Image.open(out) as image:
@@ -66,9 +70,8 @@ def test_a_sheet_has_two_tiles_per_beat(tmp_path: Path) -> None:
 
     # The lookup beat's steps (chip walking, row in flight, chip going back)
     # differ from each other and from its end.
-    names = [b.name for b in prepared_storyboard("SingleTokenLookup", {}, environ={}).beats]
-    lookup = names.index("lookup")
-    steps = [tile(2 * lookup + k) for k in range(4)]
+    first = sum(steps_of[name] + 1 for name in names[: names.index("lookup")])
+    steps = [tile(first + k) for k in range(4)]
     for k, earlier in enumerate(steps):
         for later in steps[k + 1 :]:
             assert np.abs(earlier - later).sum() > 0
