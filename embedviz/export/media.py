@@ -41,6 +41,7 @@ __all__ = [
     "mux_soundtrack",
     "quiet_logging",
     "recording_scene",
+    "restamp_movie",
     "set_progress_sink",
     "transcode_webm",
     "video_seconds",
@@ -289,6 +290,9 @@ def write_poster(source: Path, target: Path) -> None:
 def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
     """Copy a silent MP4's video and add a finished mono soundtrack as AAC.
 
+    The video is copied, not re-encoded; its timestamps are put back on
+    exact frame times (see :func:`restamp_movie`).
+
     Parameters
     ----------
     movie
@@ -301,10 +305,33 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
     target
         The ``.mp4`` to write, with the moov atom first for the web.
     """
+    _copy_movie(movie, target, samples, rate)
+
+
+def restamp_movie(movie: Path, target: Path) -> None:
+    """Copy an MP4's video with every timestamp on an exact frame time.
+
+    Manim joins a scene's many partial movies, and each join rounds its
+    start a little, so after hundreds of plays and waits a frame can sit a
+    millisecond off its time and the file no longer reads as exactly 30 fps.
+    Every frame is within half a frame of its time, so rounding to the
+    nearest frame recovers it. Nothing is re-encoded.
+
+    Parameters
+    ----------
+    movie
+        The MP4 that manim wrote.
+    target
+        The ``.mp4`` to write, with the moov atom first for the web.
+    """
+    _copy_movie(movie, target, None, 48_000)
+
+
+def _copy_movie(movie: Path, target: Path, samples: Any | None, rate: int) -> None:
     import av
     import numpy as np
 
-    pcm = np.asarray(samples, dtype=np.float32).reshape(-1)
+    pcm = np.asarray(samples if samples is not None else [], dtype=np.float32).reshape(-1)
     options = {"movflags": "+faststart"}
     with (
         av.open(str(movie)) as inp,
@@ -312,9 +339,21 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
     ):
         video_in = inp.streams.video[0]
         video_out = out.add_stream_from_template(video_in)
+        # The stream's nominal rate (its average is what drifted).
+        fps = video_in.guessed_rate or video_in.average_rate
+        # One frame, in the input's time base (512 ticks of 1/15360 s at 30 fps).
+        base = video_in.time_base
+        tick = Fraction(1) / (Fraction(fps) * base) if fps and base else None
+
+        def on_frame(stamp: int | None) -> int | None:
+            if stamp is None or tick is None:
+                return stamp
+            return int(round(Fraction(stamp) / tick) * tick)
+
         # One channel: the narration is mono, so its loudness is what it measures.
-        audio = out.add_stream("aac", rate=rate, layout="mono")
-        audio.bit_rate = 96_000
+        audio = out.add_stream("aac", rate=rate, layout="mono") if samples is not None else None
+        if audio is not None:
+            audio.bit_rate = 96_000
         size = 1024  # AAC's frame size
         written = 0  # samples encoded so far
 
@@ -331,18 +370,23 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
                 frame.pts = written
                 frame.time_base = Fraction(1, rate)
                 written += size
+                assert audio is not None
                 for packet in audio.encode(frame):
                     out.mux(packet)
 
         for packet in inp.demux(video_in):
             if packet.dts is None:  # demux's flushing packets
                 continue
-            sound_until(float(packet.dts * packet.time_base))
+            dts = on_frame(packet.dts)
+            packet.pts, packet.dts = on_frame(packet.pts), dts
+            if audio is not None and dts is not None and packet.time_base is not None:
+                sound_until(float(dts * packet.time_base))
             packet.stream = video_out
             out.mux(packet)
-        sound_until(float("inf"))
-        for packet in audio.encode(None):
-            out.mux(packet)
+        if audio is not None:
+            sound_until(float("inf"))
+            for packet in audio.encode(None):
+                out.mux(packet)
 
 
 def recording_scene(
@@ -494,6 +538,10 @@ def export_clip(
             voiced = work / f"{spec.name}.voiced.mp4"
             mux_soundtrack(movie, narration.samples, narration.rate, voiced)
             movie = voiced
+        else:
+            exact = work / f"{spec.name}.exact.mp4"
+            restamp_movie(movie, exact)
+            movie = exact
         mp4 = folder / f"{spec.name}.mp4"
         shutil.move(str(movie), mp4)
     finally:
