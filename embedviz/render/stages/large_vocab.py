@@ -1145,8 +1145,10 @@ class LargeVocabStage(Stage):
         targets = self._output_cells(position)
         lane = self.travel_lane_y
         # The box is drawn as the row arrives, not before (it is on screen,
-        # undrawn, from the start: the last step fades it out).
-        return Succession(
+        # undrawn, from the start: the last step fades it out). Played as
+        # steps, the sliding sheet is redrawn only while it slides, not
+        # during the copy and the return as well.
+        return Steps(
             AnimationGroup(
                 scroll,
                 make_walk_animation(chip, self.grid, row, lane),
