@@ -650,11 +650,27 @@ def _sigterm_unwinds() -> Iterator[None]:
     previous = {
         signum: signal.signal(signum, on_stop_signal) for signum in (signal.SIGINT, signal.SIGTERM)
     }
+    hook = sys.unraisablehook
+    sys.unraisablehook = _quiet_about_stops
     try:
         yield
     finally:
+        sys.unraisablehook = hook
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _quiet_about_stops(unraisable: Any) -> None:
+    """Say nothing of a stop that Python dropped inside a finalizer or weakref callback.
+
+    The stop is remembered (see :func:`embedviz.export.folders.on_stop_signal`)
+    and raised again before anything is published, so the user sees one line,
+    not "Exception ignored in ..." and a traceback. Anything else is reported
+    as usual.
+    """
+    if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)):
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -734,3 +734,26 @@ def test_a_stop_signal_whose_exception_was_lost_still_stops_publishing() -> None
     with signals_held():
         published.append(True)
     assert published == [True]
+
+
+def test_a_stop_dropped_in_a_finalizer_adds_no_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from embedviz.cli import _sigterm_unwinds
+
+    class DroppedStop:
+        def __del__(self) -> None:
+            raise KeyboardInterrupt  # as on_stop_signal does when Ctrl-C lands here
+
+    class OtherError:
+        def __del__(self) -> None:
+            raise ValueError("something else")
+
+    with _sigterm_unwinds():
+        stop = DroppedStop()
+        del stop
+        other = OtherError()
+        del other
+    err = capsys.readouterr().err
+    assert "KeyboardInterrupt" not in err
+    assert "ValueError: something else" in err  # anything else is still reported
