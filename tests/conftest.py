@@ -288,3 +288,28 @@ def moment_cache() -> Callable[..., list[MomentSample]]:
         return cache[key]
 
     return run
+
+
+def play_dry(make_scene: Callable[[], Any], fps: int, prefix: str = "embedviz-dry-") -> None:
+    """Dry-run a scene at 320x180 and ``fps`` in a scratch media folder, frame by frame.
+
+    The step tests watch every frame of a scene (their scene classes count
+    frames and look at the screen); this is the part they share.
+    """
+    import tempfile
+
+    from manim import tempconfig
+
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
+        settings = {
+            "dry_run": True,
+            "disable_caching": True,
+            "media_dir": scratch,
+            "pixel_width": 320,
+            "pixel_height": 180,
+            "frame_rate": fps,
+            "verbosity": "ERROR",
+            "progress_bar": "none",
+        }
+        with tempconfig(settings):
+            make_scene().render()

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import play_dry
 
 from embedviz.inputs import prepared_storyboard
 
@@ -63,9 +64,6 @@ def _fingerprint(members: list[Any]) -> float:
 
 def _watch(scene_name: str) -> tuple[Any, Watch]:
     """Play a scene frame by frame without drawing or captions, fingerprinting each frame."""
-    import tempfile
-
-    from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene
 
@@ -107,19 +105,7 @@ def _watch(scene_name: str) -> tuple[Any, Watch]:
             watch.beats[beat.name] = watch.frame
             watch.steps[beat.name] = {}
 
-    with tempfile.TemporaryDirectory(prefix="embedviz-phrase-steps-") as scratch:
-        settings = {
-            "dry_run": True,
-            "disable_caching": True,
-            "media_dir": scratch,
-            "pixel_width": 320,
-            "pixel_height": 180,
-            "frame_rate": FPS,
-            "verbosity": "ERROR",
-            "progress_bar": "none",
-        }
-        with tempconfig(settings):
-            Watched(storyboard=board, captions=False).render()
+    play_dry(lambda: Watched(storyboard=board, captions=False), FPS, "embedviz-phrase-steps-")
     return board, watch
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from conftest import play_dry
 
 from embedviz.inputs import prepared_storyboard
 
@@ -112,9 +113,6 @@ class Watch:
 
 def _watch(scene_name: str) -> tuple[Any, Watch]:
     """Play a scene frame by frame without drawing it, noting its steps and probes."""
-    import tempfile
-
-    from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene
 
@@ -155,19 +153,7 @@ def _watch(scene_name: str) -> tuple[Any, Watch]:
             current[0] = beat.name
             watch.begun[beat.name] = watch.frame
 
-    with tempfile.TemporaryDirectory(prefix="embedviz-phrase-steps-") as scratch:
-        settings = {
-            "dry_run": True,
-            "disable_caching": True,
-            "media_dir": scratch,
-            "pixel_width": 320,
-            "pixel_height": 180,
-            "frame_rate": FPS,
-            "verbosity": "ERROR",
-            "progress_bar": "none",
-        }
-        with tempconfig(settings):
-            Watched(storyboard=board, captions=False).render()
+    play_dry(lambda: Watched(storyboard=board, captions=False), FPS, "embedviz-phrase-steps-")
     return board, watch
 
 

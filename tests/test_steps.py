@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import play_dry
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -114,9 +115,6 @@ class Watch:
 
 def _watch(scene_name: str, captions: bool) -> tuple[Any, Watch]:
     """Play a scene frame by frame without drawing, noting what each frame holds."""
-    import tempfile
-
-    from manim import tempconfig
 
     from embedviz.render.animations import RowStrip
     from embedviz.render.base import StoryboardScene
@@ -170,19 +168,7 @@ def _watch(scene_name: str, captions: bool) -> tuple[Any, Watch]:
         def after_beat(self, beat: Any) -> None:
             watch.beats[beat.name] = (begun[beat.name], watch.frame)
 
-    with tempfile.TemporaryDirectory(prefix="embedviz-steps-") as scratch:
-        settings = {
-            "dry_run": True,
-            "disable_caching": True,
-            "media_dir": scratch,
-            "pixel_width": 320,
-            "pixel_height": 180,
-            "frame_rate": FPS,
-            "verbosity": "ERROR",
-            "progress_bar": "none",
-        }
-        with tempconfig(settings):
-            Watched(storyboard=board, captions=captions).render()
+    play_dry(lambda: Watched(storyboard=board, captions=captions), FPS, "embedviz-steps-")
     return board, watch
 
 

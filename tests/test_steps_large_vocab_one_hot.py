@@ -12,13 +12,13 @@ phrase and these tests would fail.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import play_dry
 
 from embedviz.inputs import prepared_storyboard
 
@@ -50,7 +50,6 @@ def _fingerprint(mobject: Any) -> np.ndarray:
 
 def _watch(scene_name: str, watched: dict[str, Resolve]) -> tuple[Any, Watch]:
     """Play a scene frame by frame without drawing, fingerprinting each beat's objects."""
-    from manim import tempconfig
 
     from embedviz.render.animations import RowStrip
     from embedviz.render.base import StoryboardScene
@@ -96,19 +95,7 @@ def _watch(scene_name: str, watched: dict[str, Resolve]) -> tuple[Any, Watch]:
         def after_beat(self, beat: Any) -> None:
             watch.beats[beat.name] = (begun[beat.name], watch.frame)
 
-    with tempfile.TemporaryDirectory(prefix="embedviz-steps-") as scratch:
-        settings = {
-            "dry_run": True,
-            "disable_caching": True,
-            "media_dir": scratch,
-            "pixel_width": 320,
-            "pixel_height": 180,
-            "frame_rate": FPS,
-            "verbosity": "ERROR",
-            "progress_bar": "none",
-        }
-        with tempconfig(settings):
-            Watched(storyboard=board, captions=True).render()
+    play_dry(lambda: Watched(storyboard=board, captions=True), FPS, "embedviz-steps-")
     return board, watch
 
 
