@@ -313,3 +313,21 @@ def play_dry(make_scene: Callable[[], Any], fps: int, prefix: str = "embedviz-dr
         }
         with tempconfig(settings):
             make_scene().render()
+
+
+def count_frames(scene: Any, watch: Any, samples: list[Any], look: Callable[[], None]) -> None:
+    """Make a dry-run scene count its frames in ``watch.frame`` instead of drawing them.
+
+    ``look`` appends one sample of the screen to ``samples``; a held frame
+    (a wait) repeats the last one, so there is one sample per frame.
+    """
+    renderer: Any = scene.renderer
+    renderer.update_frame = lambda *args, **kwargs: None
+
+    def count(frame: Any, num_frames: int = 1) -> None:
+        for _ in range(num_frames):
+            if len(samples) <= watch.frame:
+                look()
+            watch.frame += 1
+
+    renderer.add_frame = count

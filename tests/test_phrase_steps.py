@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import play_dry
+from conftest import count_frames, play_dry
 
 from embedviz.inputs import prepared_storyboard
 
@@ -74,17 +74,7 @@ def _watch(scene_name: str) -> tuple[Any, Watch]:
     class Watched(StoryboardScene):
         def setup(self) -> None:
             super().setup()
-            renderer: Any = self.renderer
-            renderer.update_frame = lambda *args, **kwargs: None
-
-            def count(frame: Any, num_frames: int = 1) -> None:
-                # A held frame repeats what the last frame showed.
-                for _ in range(num_frames):
-                    if len(watch.frames) <= watch.frame:
-                        self.look()
-                    watch.frame += 1
-
-            renderer.add_frame = count
+            count_frames(self, watch, watch.frames, self.look)
 
         def look(self) -> None:
             watch.frames.append(_fingerprint(self.get_mobject_family_members()))
