@@ -260,3 +260,51 @@ def test_chips_and_rows_cross_nothing_at_any_moment() -> None:
     )
     problems = [line for sample in moving for line in check_moment(sample)]
     assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("overrides", "on_row"),
+    [
+        ({}, True),
+        # Five-digit IDs at GPT-2 size: marks on the rows would leave numbers under 15 px.
+        ({"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}, False),
+    ],
+)
+def test_equality_marks_stand_on_their_rows_or_under_their_card(
+    overrides: dict[str, Any], on_row: bool
+) -> None:
+    """Each repeated row's mark is beside its row; where the width is short, it is on a
+    line under its card, after the row's label, so it still names its row."""
+    from conftest import sample_moments
+
+    from embedviz.inputs import prepared_storyboard
+
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    expected = {c.index for b in board.beats for c in b.numbers if c.kind == "equal_to"}
+    assert expected
+    end = sample_moments("BatchLookup", overrides, alphas=())[-1]
+    shown = [t for t in end.texts if t.opacity >= 0.5]
+    marks = {t.cell[1]: t for t in shown if t.cell is not None and t.cell[0] == "equal_to"}
+    assert set(marks) == expected
+    for (b, t), mark in marks.items():
+        row = [s for s in shown if s.cell == ("output", (b, t, 0))]
+        assert row, f"row {(b, t)} is not on screen"
+        (_, row_bottom), (_, row_top) = row[0].box
+        (left, bottom), (_, top) = mark.box
+        middle = (bottom + top) / 2
+        if on_row:
+            assert row_bottom <= middle <= row_top
+            continue
+        numbers = [s for s in shown if s.cell is not None and s.cell[0] == "output"]
+        lowest = min(s.box[0][1] for s in numbers if s.cell is not None and s.cell[1][0] == b)
+        assert top < lowest, f"the mark of row {(b, t)} is not under its card"
+        # The row's label (its position t) stands just left of the mark, on its line.
+        label = [
+            s
+            for s in shown
+            if s.text == str(t)
+            and s.box[0][1] <= middle <= s.box[1][1]
+            and 0 < left - s.box[1][0] < 0.3
+        ]
+        assert label, f"the mark of row {(b, t)} does not name its row"

@@ -215,7 +215,10 @@ class BatchStage(Stage):
         the left and the batch of chips on the right, the stack of cards below the
         chips. One font size serves the grid and the cards: the largest at which
         grid | corridor | stack fit across the frame and the grid and the stack fit
-        down to the legend (:func:`~embedviz.render.layout.fit_font`).
+        down to the legend (:func:`~embedviz.render.layout.fit_font`). Where
+        that leaves the numbers under their minimum height, a tight layout packs
+        the tags, margins and lanes closer; where even that does not, the rows'
+        equality marks move to lines under their cards.
         """
         board, theme, cells = self.board, self.theme, self.cells
         final = board.beats[-1]
@@ -242,12 +245,19 @@ class BatchStage(Stage):
             self.scene, board, cells, grid_metrics_at(16.0, self.value_chars), theme
         )
         self.tight = False
+        self.marks_below = False
         font = self._fit()
         if font < font_for_px(MIN_NUMBER_PX) * 1.005:
             # Too tight for readable numbers: the tags drop to the smallest readable
             # size, the corridor's margins and the chips' lane narrow, and the fit
             # is redone.
             self.tight = True
+            font = self._fit()
+        if font < font_for_px(MIN_NUMBER_PX) * 1.005:
+            # Still too tight (long IDs widen the chips' lane and the tags, and
+            # equality marks every card): the marks leave their rows for lines under
+            # the card ("2 = out[0,0]"), so the cards are only as wide as their tags.
+            self.marks_below = True
             font = self._fit()
         # What the widest font leaves over is shared out on both sides.
         slack = frame.right - self._right_edge()
@@ -427,6 +437,10 @@ class BatchStage(Stage):
             parts.append(
                 (float(part.get_right()[0] + step[0]), float(part.get_bottom()[1] + step[1]))
             )
+        # The equality marks under the front card (when they leave their rows).
+        lines = stack.mark_lines.get(self.batch - 1)
+        if lines is not None:
+            parts.append((float(lines.get_right()[0]), float(lines.get_bottom()[1])))
         return parts
 
     def _clear_of_legend(self, part: tuple[float, float]) -> bool:
@@ -469,6 +483,7 @@ class BatchStage(Stage):
         self.stack.corridor_left = float(self.grid.get_right()[0])
         # A narrow margin brings the back card's corner over the corridor: B goes above it.
         self.stack.b_above = self.tight
+        self.stack.marks_below = self.marks_below
         self.stack.build(front_left, self.stack_top, self._header(), metrics, self._tag_font())
 
     def _tag_font(self) -> float:
@@ -704,6 +719,10 @@ class SliceStack(Component):
         self.corridor_left = 0.0
         # Whether B's name stands above the back card's corner (not left of it).
         self.b_above = False
+        # Whether a row's equality mark stands on a line under its card (not on the row).
+        self.marks_below = False
+        # Those lines, by slice: a row label and its mark, under the card's right end.
+        self.mark_lines: dict[int, VGroup] = {}
 
     def build(
         self,
@@ -766,6 +785,13 @@ class SliceStack(Component):
             self.card_texts.append(VGroup(title, block.labels))
             self.cards.append(VGroup(block, title))
         self.tags = all_tags
+        # Marks that leave their rows: each becomes a line under its card.
+        moved: dict[int, list[tuple[int, VGroup, NumberText]]] = {}
+        for (b, t), tag in all_tags.items() if self.marks_below else ():
+            mark = tag[-1]
+            if isinstance(mark, NumberText) and mark.cell.kind == "equal_to":
+                tag.remove(mark)
+                moved.setdefault(b, []).append((t, tag, mark))
         # Every card has the width of the widest (labels, tags and marks included).
         card_w = max(
             max([block.get_right()[0], *(t.get_right()[0] for t in self.card_tags(b))])
@@ -810,6 +836,8 @@ class SliceStack(Component):
         self.edge_t.shift(offset)
         self.edge_d.shift(offset)
         self.card_step = xyz(-_CARD_DX, -header)
+        for b, marks in moved.items():
+            self.mark_lines[b] = self._mark_lines(b, marks, VGroup(brace_d, text_d))
         start = front.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         end = back_card.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         diagonal = Line(start, end, color=theme.muted, stroke_width=2)
@@ -822,6 +850,38 @@ class SliceStack(Component):
         if self.batch == 1:
             self.edge_b = VGroup()
         self.dim_label = text_d
+
+    def _mark_lines(
+        self, b: int, marks: Sequence[tuple[int, VGroup, NumberText]], edge_d: VGroup
+    ) -> VGroup:
+        """Set slice ``b``'s equality marks on lines under its card's right end.
+
+        Each line is the row's label and its mark (``2 = out[0,0]``); it joins
+        the row's tag, so it comes and goes with it. The lines hang from the
+        card where the d edge leaves room: just under the card, else under the
+        edge's brace (beside its text), else under its text.
+        """
+        block, card = self.slices[b], self.cards[b][0]
+        lines = VGroup()
+        for t, tag, mark in marks:
+            line = VGroup(block.labels[t].copy(), mark).arrange(RIGHT, buff=0.1)
+            lines.add(line)
+            tag.add(line)
+        lines.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        # The d edge stands under the back card now; it moves forward with each card.
+        brace, text = (part.copy().shift(b * self.card_step) for part in edge_d)
+        tops = [
+            (card.get_bottom()[1], brace.get_right()[0]),
+            (brace.get_bottom()[1], text.get_right()[0]),
+            (text.get_bottom()[1], -np.inf),
+        ]
+        for top, left_of in tops:
+            lines.move_to(xyz(0, top - 0.08), aligned_edge=UP)
+            lines.align_to(card, RIGHT).shift(0.06 * LEFT)
+            if lines.get_left()[0] >= left_of + SPACE:
+                break
+        lines.set_z_index(2 * b + 2)
+        return lines
 
     def card_tags(self, b: int) -> list[VGroup]:
         """Return the provenance tags of slice ``b``'s rows (those the story gives)."""
