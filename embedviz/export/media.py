@@ -354,6 +354,13 @@ def _copy_movie(movie: Path, target: Path, samples: Any | None, rate: int) -> No
         audio = out.add_stream("aac", rate=rate, layout="mono") if samples is not None else None
         if audio is not None:
             audio.bit_rate = 96_000
+            # FFmpeg's default AAC coder ("twoloop") now and then codes a loud vowel
+            # with a gross gain error at 96 kb/s mono: measured on Piper narration
+            # limited to -2 dBTP, 6 of 13 encodes peaked above -1 dBTP, up to +2.3
+            # (one: a 40 ms vowel 2.3 dB too loud, at 6 dB SNR). The "fast"
+            # coder stays within 0.8 dB in 20 of 20, at a better SNR (44 against 29
+            # dB median) and the same bit rate.
+            audio.options = {"aac_coder": "fast"}
         size = 1024  # AAC's frame size
         written = 0  # samples encoded so far
 
