@@ -2,7 +2,8 @@
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/bench.py [--quick] [--quality {l,m,h}] [--json PATH]
+    .venv/bin/python benchmarks/bench.py [--quick | --repeats N] [--quality {l,m,h}]
+        [--scenes A,B] [--no-scaling] [--json PATH]
 
 It prints the machine, a Markdown table ready to paste into a README, and the
 raw numbers. Three things are measured:
@@ -587,6 +588,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = argparse.ArgumentParser(description="Benchmark embedviz renders and lookups.")
     parser.add_argument("--quick", action="store_true", help="best of 2 instead of 3")
+    parser.add_argument(
+        "--repeats", type=int, help="best of this many (overrides --quick; -qh runs are long)"
+    )
     parser.add_argument("--json", metavar="PATH", help="also write every number as JSON")
     parser.add_argument("--scenes", help="comma-separated scene names (default: all)")
     parser.add_argument(
@@ -595,6 +599,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="l",
         help="render quality, as manim's -ql/-qm/-qh (default: l); the render limit "
         "is 3.0x the empty-scene floor at l and m, 1.25x at h",
+    )
+    parser.add_argument(
+        "--no-scaling", action="store_true", help="skip (b), the render cost against V"
     )
     parser.add_argument("--driver", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -605,7 +612,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from embedviz.story.scenes import SCENES
 
-    repeats = 2 if args.quick else 3
+    repeats = args.repeats or (2 if args.quick else 3)
+    if repeats < 1:
+        parser.error("--repeats must be at least 1")
     info = machine_info()
     print("# embedviz benchmarks")
     print()
@@ -628,7 +637,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         jobs.append(Job(f"empty {duration:g} s", "empty", duration=duration, quality=args.quality))
         pairs.append((name, f"{name} (defaults)", f"empty {duration:g} s"))
     scalings: list[tuple[str, str, str]] = []
-    for scene, big, small in SCALING:
+    for scene, big, small in [] if args.no_scaling else SCALING:
         if scene not in SCENES or (only and scene not in only):
             continue
         big_key, small_key = f"{scene} {_describe(big)}", f"{scene} {_describe(small)}"

@@ -112,3 +112,25 @@ def test_embedviz_toml_reaches_a_plain_manim_render(tmp_path: Path) -> None:
     assert list(expected.ids) == [4, 4]
     video = next((tmp_path / "media").rglob("SequenceLookup.mp4"))
     assert _probe(video)[0] == pytest.approx(expected.duration, abs=2 / FPS)
+
+
+def test_storyboard_scene_encodes_clips_while_it_draws_the_next(tmp_path: Path) -> None:
+    # A storyboard plays dozens of short clips: manim's default (one encoder in
+    # flight) would make drawing wait for each clip's encoder to drain.
+    from manim import config, tempconfig
+
+    from embedviz.render.base import ENCODERS_IN_FLIGHT, StoryboardScene
+
+    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    scene_class = type("SingleTokenLookup", (StoryboardScene,), {"scene_name": "SingleTokenLookup"})
+    with tempconfig(
+        {"media_dir": str(tmp_path), "quality": "low_quality", "max_inflight_encoders": 1}
+    ):
+        scene = scene_class(storyboard=board)
+        assert scene.renderer.file_writer.settings.max_inflight_encoders == ENCODERS_IN_FLIGHT >= 2
+        assert config.max_inflight_encoders == 1  # only this scene's writer changed
+    with tempconfig(
+        {"media_dir": str(tmp_path), "quality": "low_quality", "max_inflight_encoders": 9}
+    ):
+        scene = scene_class(storyboard=board)
+        assert scene.renderer.file_writer.settings.max_inflight_encoders == 9  # a larger one stays

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +31,20 @@ from embedviz.render.stage import Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["StoryboardScene", "frame_count", "schedule_steps", "screen_texts", "share_frames"]
+__all__ = [
+    "ENCODERS_IN_FLIGHT",
+    "StoryboardScene",
+    "frame_count",
+    "schedule_steps",
+    "screen_texts",
+    "share_frames",
+]
+
+# How many finished clips (one per play or hold) may still be encoding while
+# the next is drawn. Manim's default, 1, makes drawing wait for every clip's
+# encoder to drain; a storyboard plays dozens of short clips, so overlapping
+# them puts the second core to work (manim's own config suggests 4).
+ENCODERS_IN_FLIGHT = 4
 
 
 def screen_texts(
@@ -113,6 +127,20 @@ class StoryboardScene(Scene):
         self.beat_clock = 0.0
         self.playing_steps: tuple[tuple[int, float, float], ...] = ()
         super().__init__(*args, **kwargs)
+        self._overlap_encoding()
+
+    def _overlap_encoding(self) -> None:
+        """Let up to :data:`ENCODERS_IN_FLIGHT` clips encode while the next is drawn.
+
+        Only this scene's writer changes (manim's global config does not), and
+        a larger limit set by the user is kept.
+        """
+        writer = getattr(self.renderer, "file_writer", None)
+        settings = getattr(writer, "settings", None)
+        if settings is not None and settings.max_inflight_encoders < ENCODERS_IN_FLIGHT:
+            cast(Any, writer).settings = dataclasses.replace(
+                settings, max_inflight_encoders=ENCODERS_IN_FLIGHT
+            )
 
     # -- hooks ---------------------------------------------------------------
     def before_beat(self, beat: Beat) -> None:
