@@ -279,3 +279,24 @@ def test_a_translated_header_row_shrinks_until_no_header_touches_the_next() -> N
     assert german[0].font_size < stage._HEADER_SIZE
     for left, right in pairwise(german):
         assert left.get_right()[0] < right.get_left()[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene", [name for name in SCENES if name != "FullExplainer"])
+def test_longer_translated_words_overprint_nothing(
+    scene: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every moment stays legible (test_moments' rules) with words wider than the English."""
+    import conftest
+    from test_moments import check_moment
+
+    english = conftest.prepared_storyboard
+    monkeypatch.setattr(
+        conftest, "prepared_storyboard", lambda *args, **kw: _translated(english(*args, **kw))
+    )
+    samples = conftest.sample_moments(scene, {})
+    read = {"".join(text.text.split()) for sample in samples for text in sample.texts}
+    words = _translated(english(scene, {}, environ={})).words.values()
+    assert any("".join(word.split()) in read for word in words), "no translated word was read"
+    problems = [line for sample in samples for line in check_moment(sample)]
+    assert not problems, "\n".join(problems[:20])
