@@ -282,9 +282,12 @@ def test_a_translated_header_row_shrinks_until_no_header_touches_the_next() -> N
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scene", [name for name in SCENES if name != "FullExplainer"])
+@pytest.mark.parametrize(
+    ("scene", "options"),
+    [(name, {}) for name in SCENES if name != "FullExplainer"] + list(CONDITIONAL.values()),
+)
 def test_longer_translated_words_overprint_nothing(
-    scene: str, monkeypatch: pytest.MonkeyPatch
+    scene: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every moment stays legible (test_moments' rules) with words wider than the English."""
     import conftest
@@ -294,9 +297,9 @@ def test_longer_translated_words_overprint_nothing(
     monkeypatch.setattr(
         conftest, "prepared_storyboard", lambda *args, **kw: _translated(english(*args, **kw))
     )
-    samples = conftest.sample_moments(scene, {})
+    samples = conftest.sample_moments(scene, options)
     read = {"".join(text.text.split()) for sample in samples for text in sample.texts}
-    words = _translated(english(scene, {}, environ={})).words.values()
+    words = _translated(english(scene, options, environ={})).words.values()
     assert any("".join(word.split()) in read for word in words), "no translated word was read"
     problems = [line for sample in samples for line in check_moment(sample)]
     assert not problems, "\n".join(problems[:20])
