@@ -3,13 +3,14 @@
 A :class:`Storyboard` is everything a renderer needs and everything a test
 needs to check it: which token is highlighted, which part of the matrix is
 visible, every number on screen with the exact string shown and the float
-behind it, every other label keyed by its role, the narration and the timing.
+behind it, every other label keyed by its role, the UI words (headings,
+column headers) keyed by theirs, the narration and the timing.
 
 It is a published contract: every value is checked when it is constructed
 (or loaded), the errors name the beat and the field, and it serialises to
 versioned JSON whose JSON Schema is generated from these classes (see
-:mod:`embedviz.story.contract`). Which number kinds, beat actions and label
-roles each layout may use is declared once, in :data:`LAYOUTS`.
+:mod:`embedviz.story.contract`). Which number kinds, beat actions, label
+roles and words each layout may use is declared once, in :data:`LAYOUTS`.
 """
 
 from __future__ import annotations
