@@ -25,6 +25,7 @@ __all__ = [
     "MIN_LABEL_PX",
     "MIN_NUMBER_PX",
     "NOTE_FONT",
+    "ROW_PITCHES",
     "SPACE",
     "FrameRegions",
     "fit_font",
@@ -47,6 +48,11 @@ MIN_CAPTION_PX = 20.0
 
 # The smallest font size a fitter may choose (below every minimum above).
 MIN_FIT_FONT = 6.0
+
+# Row heights a table may take, in digit heights, loosest first: a table too
+# tall for its region packs its rows closer before its numbers go under the
+# minimum (2.0 is a grid's usual pitch).
+ROW_PITCHES = (2.0, 1.9, 1.8, 1.7, 1.6)
 
 # Spacing, in scene units.
 SPACE = 0.12

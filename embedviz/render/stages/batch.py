@@ -51,6 +51,7 @@ from embedviz.render.layout import (
     MAX_NUMBER_FONT,
     MIN_FIT_FONT,
     MIN_LABEL_PX,
+    MIN_NUMBER_PX,
     SPACE,
     fit_font,
     frame_regions,
@@ -63,6 +64,7 @@ from embedviz.render.mobjects import (
     TokenChip,
     char_advance,
     digit_height,
+    font_for_px,
     grid_metrics_at,
     xyz,
 )
@@ -82,6 +84,8 @@ _LABEL_FONT = 18
 _BRACE_DEPTH = 0.18
 # Each card stands this far right of the card in front of it (and one header band up).
 _CARD_DX = 0.18
+# The corridor's margins when the numbers would otherwise go under their minimum.
+_TIGHT_MARGIN = 0.08
 # The provenance tags right of each card, relative to its numbers (they widen every card).
 _TAG_RATIO = 0.7
 # The opacity of the numbers on cards behind the front one.
@@ -237,16 +241,14 @@ class BatchStage(Stage):
         self.grid_panel = GridPanel.from_board(
             self.scene, board, cells, grid_metrics_at(16.0, self.value_chars), theme
         )
-        high = self.lane_y - self.chip_half - SPACE - self.grid_title.height / 2
-        low = float(self.chip_block.get_bottom()[1]) + 0.05
-        fonts = {y: self._model_fit(y) for y in (high, low)}
-        self.grid_title_y = max(fonts, key=lambda y: (fonts[y], y))
-        font = fonts[self.grid_title_y]
-        # The model is checked on a real build; only if it was off is the last
-        # point searched with real builds.
-        if font > MIN_FIT_FONT and not self._fits(font):
-            font = fit_font(self._fits, largest=font, smallest=font - 1.0, precision=0.1)
-            self._layout_at(font)
+        self.tight = False
+        font = self._fit()
+        if font < font_for_px(MIN_NUMBER_PX) * 1.005:
+            # Too tight for readable numbers: the tags drop to the smallest readable
+            # size, the corridor's margins and the chips' lane narrow, and the fit
+            # is redone.
+            self.tight = True
+            font = self._fit()
         # What the widest font leaves over is shared out on both sides.
         slack = frame.right - self._right_edge()
         if slack > 0.01:
@@ -261,6 +263,29 @@ class BatchStage(Stage):
         self.add_part(self.stack)
         self.landed: set[tuple[int, ...]] = set()
         self._landed_texts: list[NumberText] = []
+
+    def _fit(self) -> float:
+        """Return the largest font at which everything fits, the layout built at it.
+
+        The grid's title goes just below the chips' lane or level with the
+        chips' lowest row, whichever lets the numbers be larger.
+        """
+        high = self.lane_y - self.chip_half - SPACE - self.grid_title.height / 2
+        low = float(self.chip_block.get_bottom()[1]) + 0.05
+        fonts = {y: self._model_fit(y) for y in (high, low)}
+        self.grid_title_y = max(fonts, key=lambda y: (fonts[y], y))
+        font = fonts[self.grid_title_y]
+        # The model is checked on a real build; only if it was off is the last
+        # point searched with real builds.
+        if font > MIN_FIT_FONT and not self._fits(font):
+            font = fit_font(self._fits, largest=font, smallest=font - 1.0, precision=0.1)
+            self._layout_at(font)
+        return font
+
+    @property
+    def _margin(self) -> float:
+        """The corridor's margin on each side."""
+        return _TIGHT_MARGIN if self.tight else CORRIDOR_MARGIN
 
     @property
     def grid(self) -> MatrixGrid:
@@ -338,7 +363,7 @@ class BatchStage(Stage):
         block = VGroup(self.chip_block, self.batch_label, self.length_label)
         block_left = self.grid_title.get_right()[0] + 0.3
         if self.grid.get_top()[1] > self.chip_block.get_bottom()[1] - SPACE:
-            block_left = max(block_left, self.route_x + self.grid.width_of_body + CORRIDOR_MARGIN)
+            block_left = max(block_left, self.route_x + self.grid.width_of_body + self._margin)
         parts = [value for part in self._stack_parts() for value in part]
         return np.array(
             [
@@ -437,18 +462,21 @@ class BatchStage(Stage):
         self.grid_panel.place(
             body_left, grid_top - metrics.cell_height * 0.75, heading_y=self.grid_title_y
         )
-        self.route_x = body_left + body_w + CORRIDOR_MARGIN
+        self.route_x = body_left + body_w + self._margin
         # The T brace stands in the corridor's margin: a strip passes over it.
-        front_left = self.route_x + body_w + CORRIDOR_MARGIN
+        front_left = self.route_x + body_w + self._margin
         self.stack = SliceStack(self.scene, theme, board, cells, self.story_label, self.pieces)
         self.stack.corridor_left = float(self.grid.get_right()[0])
+        # A narrow margin brings the back card's corner over the corridor: B goes above it.
+        self.stack.b_above = self.tight
         self.stack.build(front_left, self.stack_top, self._header(), metrics, self._tag_font())
 
     def _tag_font(self) -> float:
         """Return the font of the rows' provenance tags: small, never under a label's minimum."""
         # A digit's height at 720p per point of font size.
         px_per_point = digit_height(1.0) * 720 / float(config.frame_height)
-        return max(self.metrics.font_size * _TAG_RATIO, MIN_LABEL_PX / px_per_point + 0.1)
+        smallest = MIN_LABEL_PX / px_per_point + 0.1
+        return smallest if self.tight else max(self.metrics.font_size * _TAG_RATIO, smallest)
 
     def _header(self) -> float:
         """Return the height of a card's header band (its "slice b" title)."""
@@ -459,7 +487,7 @@ class BatchStage(Stage):
         """Return the room a parked chip needs left of the row numbers' column."""
         # MatrixGrid.row_anchor parks a chip with its right edge 0.12 left of it.
         widest = max(chip.width for chip in self.batch_chips.values())
-        return 0.12 + widest + 0.05
+        return 0.12 + widest + (0.0 if self.tight else 0.05)
 
     def _place_batch_block(self, right: float) -> None:
         """Centre the chips over the stack, right of the grid title and the corridor."""
@@ -468,7 +496,7 @@ class BatchStage(Stage):
         block = VGroup(self.chip_block, self.batch_label, self.length_label)
         shift = centre - self.chip_block.get_center()[0]
         # Nothing stands in the corridor: copied rows go up and down in it.
-        corridor_right = self.route_x + self.grid.width_of_body + CORRIDOR_MARGIN
+        corridor_right = self.route_x + self.grid.width_of_body + self._margin
         min_left = max(self.grid_title.get_right()[0] + 0.3, corridor_right)
         shift = max(shift, min_left - self.batch_label.get_left()[0])
         shift = min(
@@ -674,6 +702,8 @@ class SliceStack(Component):
         self.question: LabelText | None = None
         # Where the corridor left of the front card begins (the grid's right edge).
         self.corridor_left = 0.0
+        # Whether B's name stands above the back card's corner (not left of it).
+        self.b_above = False
 
     def build(
         self,
@@ -784,7 +814,10 @@ class SliceStack(Component):
         end = back_card.get_corner(UP + LEFT) + xyz(-0.05, 0.05)
         diagonal = Line(start, end, color=theme.muted, stroke_width=2)
         text_b = VGroup(LabelText(self.story_label("edge_b"), _LABEL_FONT, theme.muted))
-        text_b.next_to(end, LEFT, buff=0.12)
+        if self.b_above:
+            text_b.next_to(end, UP, buff=0.04).align_to(end, RIGHT)
+        else:
+            text_b.next_to(end, LEFT, buff=0.12)
         self.edge_b = VGroup(diagonal, text_b)
         if self.batch == 1:
             self.edge_b = VGroup()

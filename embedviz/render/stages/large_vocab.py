@@ -65,7 +65,9 @@ from embedviz.render.layout import (
     HEADING_FONT,
     LABEL_RATIO,
     MAX_NUMBER_FONT,
+    MIN_NUMBER_PX,
     NOTE_FONT,
+    ROW_PITCHES,
     SPACE,
     fit_font,
     frame_regions,
@@ -81,6 +83,7 @@ from embedviz.render.mobjects import (
     TokenChip,
     char_advance,
     digit_height,
+    font_for_px,
     grid_metrics_at,
     grid_width_per_font,
     xyz,
@@ -767,12 +770,12 @@ class LargeVocabStage(Stage):
         if legend is not None:
             place_legend(legend)
 
-        font, drop, slack = self._fit_font(lane, output_top)
+        font, pitch, drop, slack = self._fit_font(lane, output_top)
         # Room left below (the numbers are as wide as fits): the tables sit
         # halfway down it, clear of the chips' lane.
         heading_y -= slack / 2
         output_top -= slack / 2
-        metrics = grid_metrics_at(font, self._value_chars())
+        metrics = grid_metrics_at(font, self._value_chars(), pitch)
         self.metrics = metrics
         scale = board.value_scale
         self.grid = ScrollingGrid(window, list(cells.values()), metrics, theme, scale)
@@ -861,12 +864,16 @@ class LargeVocabStage(Stage):
 
     def _label_chars(self) -> int:
         """Characters right of the output block: position, ID tag, word piece, equality."""
+        pieces = list(self.pieces or ())
 
-        def widest(kind: str) -> int:
-            return max([len(c.text) for c in self.cells.values() if c.kind == kind] or [0])
+        def chars(position: tuple[int, ...]) -> int:
+            # One output row's labels: the widest row, not the widest of each kind.
+            texts = [self.cells.get((kind, position)) for kind in ("position", "output_id")]
+            mark = self.cells.get(("equal_to", position))
+            piece = pieces[position[-1]] if position[-1] < len(pieces) else ""
+            return sum(len(c.text) for c in (*texts, mark) if c is not None) + len(piece)
 
-        pieces = max([len(p) for p in self.pieces or ()] or [0])
-        return widest("position") + widest("output_id") + pieces + widest("equal_to")
+        return max([chars(position) for position in self.positions] or [0])
 
     def _width_at(self, font: float, lane: float) -> float:
         """Return the width of everything across the frame at a font size."""
@@ -898,10 +905,14 @@ class LargeVocabStage(Stage):
             drop = max(drop, order - depth)
         return drop
 
-    def _fit_font(self, lane: float, output_top: float) -> tuple[float, float, float]:
-        """Return the largest number font that fits, the grid's drop, and the room left below.
+    def _fit_font(self, lane: float, output_top: float) -> tuple[float, float, float, float]:
+        """Return the number font, the row pitch, the grid's drop, and the room left below.
 
-        The room is the height left free under the tables at that font.
+        The font is the largest that fits at the loosest row pitch
+        (:data:`~embedviz.render.layout.ROW_PITCHES`) at which the numbers stay
+        readable: a long sentence's output block packs its rows closer before
+        its numbers go under the minimum. The room is the height left free
+        under the tables at that font.
         """
         frame = frame_regions()
         windows = {beat.window for beat in self.board.beats}
@@ -912,8 +923,8 @@ class LargeVocabStage(Stage):
         under = 0.12 + 0.2 + self.params.height
         caption_top = frame.caption_y + _CAPTION_HALF_HEIGHT
 
-        def room_below(font: float) -> float:
-            cell = 2.0 * digit_height(font)
+        def room_below(font: float, pitch: float) -> float:
+            cell = pitch * digit_height(font)
             gap_label = digit_height(font * _GAP_TEXT_SCALE) * 1.3
             grid_bottom = output_top - (drop + slots) * cell - gap_label - under
             return min(
@@ -921,12 +932,17 @@ class LargeVocabStage(Stage):
                 grid_bottom - (caption_top + SPACE),
             )
 
-        def fits(font: float) -> bool:
-            width = self._width_at(font, lane) <= frame.right - frame.left
-            return width and room_below(font) >= 0
+        def fit_at(pitch: float) -> float:
+            def fits(font: float) -> bool:
+                width = self._width_at(font, lane) <= frame.right - frame.left
+                return width and room_below(font, pitch) >= 0
 
-        font = fit_font(fits, largest=MAX_NUMBER_FONT)
-        return font, drop, max(0.0, room_below(font))
+            return fit_font(fits, largest=MAX_NUMBER_FONT)
+
+        readable = font_for_px(MIN_NUMBER_PX) * 1.005
+        choices = [(fit_at(pitch), pitch) for pitch in ROW_PITCHES]
+        font, pitch = next(((f, p) for f, p in choices if f >= readable), max(choices))
+        return font, pitch, drop, max(0.0, room_below(font, pitch))
 
     # -- the scroll bar ----------------------------------------------------------
     def _build_minimap(self, x: float, height: float) -> None:

@@ -41,7 +41,7 @@ from embedviz.render.animations import (
 )
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText, glyph_font
-from embedviz.render.layout import fit_font, frame_regions, place_legend
+from embedviz.render.layout import MIN_LABEL_PX, fit_font, frame_regions, place_legend
 from embedviz.render.mobjects import (
     CELL_PAD_CHARS,
     GAP_CHARS,
@@ -53,6 +53,8 @@ from embedviz.render.mobjects import (
     TokenChip,
     char_advance,
     digit_height,
+    font_for_px,
+    gap_band_height,
     xyz,
 )
 from embedviz.render.stage import Stage, register_stage
@@ -360,6 +362,27 @@ class TrainingStage(Stage):
         tallest = max(left_fixed + pitch * left_rows, right_fixed + pitch * right_rows)
         return replace(plan, top=_TOP - max(0.0, band - tallest) / 2)
 
+    def _grid_metrics(self, plan: _Plan) -> GridMetrics:
+        """Return the matrix's sizes: its hidden-range labels never under a label's minimum.
+
+        A band's label is drawn in the band, shrunk to the grid's width; when
+        that would make it too small to read (long row numbers, a small font),
+        the bands are drawn thin with their labels at the smallest readable
+        size, reaching left over the row numbers' column (no row number sits
+        in a band).
+        """
+        metrics = plan.metrics
+        window = self.board.beats[0].window
+        readable = font_for_px(MIN_LABEL_PX) * 1.02
+        body_w = plan.block_width
+        # A band's label at its usual size, and the size it has once fitted to the grid.
+        widest = max((len(gap.label) for gap in window.row_gaps), default=0)
+        usual = metrics.row_gap_font
+        fitted = usual * min(1.0, 0.9 * body_w / (char_advance(usual) * widest or 1.0))
+        if fitted >= readable:
+            return metrics
+        return replace(metrics, gap_label_font=readable, gap_height=gap_band_height(readable))
+
     def build(self) -> None:
         """Lay out the matrix, the gradient, the loss weights and the update rule."""
         board = self.board
@@ -381,7 +404,7 @@ class TrainingStage(Stage):
         right_edge = total / 2
 
         # The matrix, its title, and the gradient on the same rows.
-        self.grid = MatrixGrid(window, list(cells.values()), metrics, theme, scale)
+        self.grid = MatrixGrid(window, list(cells.values()), self._grid_metrics(plan), theme, scale)
         top = plan.top
         body_top = top - _TITLE_HEIGHT - 0.1 - metrics.cell_height
         corner = xyz(left_x + plan.row_label_width + 0.18, body_top)
