@@ -5,7 +5,8 @@ Run from the repository root::
     .venv/bin/python scripts/make_example_storyboard.py
 
 It builds the default SequenceLookup storyboard, then changes only what an
-author may change: the title, the narration of every beat, the language tag
+author may change: the title, the UI words (headings and the legend's
+title), the narration of every beat, the language tag,
 the holds (German sentences are longer, so some beats stay on screen a little
 longer), and the phrases: the German narration split into caption cues, with
 the words a voice should say. Every number, label and ID stays as the core computed it, so
@@ -71,13 +72,23 @@ NARRATION = {
 }
 
 
+# The words the lookup layout draws, by role (the English ones are in
+# embedviz/story/words.py).
+WORDS = {
+    "embedding_matrix": "Embedding-Matrix E",
+    "output": "Ausgabe",
+    "token_ids": "Token-IDs",
+    "value_colour": "Farbe des Werts",
+}
+
+
 def speak_german(text: str) -> str:
     """Return how a German voice should say a phrase: ``6 × 3`` is ``6 mal 3``."""
     return text.replace("\u00d7", "mal")
 
 
 def german_storyboard() -> Storyboard:
-    """Return the default SequenceLookup with German title, narration and holds.
+    """Return the default SequenceLookup with German title, words, narration and holds.
 
     Returns
     -------
@@ -94,7 +105,7 @@ def german_storyboard() -> Storyboard:
         phrases = make_phrases(text, speak_german)
         duration = max(beat.duration, ceil_ticks(sum(phrase.duration for phrase in phrases)))
         beats.append(replace(beat, narration=text, phrases=phrases, duration=duration))
-    return replace(board, title=TITLE, language="de", beats=tuple(beats))
+    return replace(board, title=TITLE, language="de", words=WORDS, beats=tuple(beats))
 
 
 def main() -> int:

@@ -363,6 +363,9 @@ def test_the_german_example_is_what_the_script_writes_and_true_to_the_core() -> 
         german.duration >= original.duration
         for german, original in zip(example.beats, english.beats, strict=True)
     )
+    # Every UI word is translated too.
+    assert set(example.words) == set(english.words)
+    assert all(example.words[role] != english.words[role] for role in english.words)
 
 
 # -- rendering: labels by role, edited files ------------------------------------------

@@ -241,13 +241,17 @@ class GridPanel(Component):
         panel.grid = MatrixGrid(window, list(cells.values()), metrics, theme, board.value_scale)
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
         panel.title = VGroup(
-            SansText("embedding matrix E", heading_font, theme.muted),
+            SansText(board.word("embedding_matrix"), heading_font, theme.muted),
             ShapeLabel(size_cells, heading_font, theme.muted),
         ).arrange(RIGHT, buff=0.25)
         note = dtype_note_text(board)
         panel.dtype_note = LabelText(note, note_font, theme.muted) if note else None
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        panel.legend = ColourLegend(legend_cells, note_font, theme) if legend_cells else None
+        panel.legend = (
+            ColourLegend(legend_cells, note_font, theme, board.word("value_colour"))
+            if legend_cells
+            else None
+        )
         return panel
 
     def place(

@@ -34,6 +34,7 @@ __all__ = [
     "LabelText",
     "NumberText",
     "SansText",
+    "WordText",
     "glyph_font",
     "make_text",
 ]
@@ -364,3 +365,34 @@ class SansText(VMobject):
         self.font_size = font_size
         self.natural_width = float(self.width) if len(self.points) else 0.0
         self.text = "".join(text.split())
+
+
+class WordText(SansText):
+    """A UI word from the storyboard (:meth:`Storyboard.word`), shrunk to fit a width.
+
+    A translation may be longer than the English word it replaces: where it
+    would be wider than ``width`` it is drawn at the largest font size that
+    fits (:func:`embedviz.render.layout.fit_font`); where it fits, it is the
+    same as :class:`SansText`.
+
+    Parameters
+    ----------
+    text
+        The word, one line.
+    font_size
+        The largest font size.
+    color
+        Fill colour.
+    width
+        The widest it may be, in scene units; None for no limit.
+    """
+
+    def __init__(self, text: str, font_size: float, color: str, width: float | None = None) -> None:
+        from embedviz.render.layout import MIN_FIT_FONT, fit_font
+
+        size = font_size
+        if width is not None:
+            natural = SansText(text, font_size, color).width
+            size = fit_font(lambda f: natural * f / font_size <= width, font_size, MIN_FIT_FONT)
+        super().__init__(text, size, color)
+        self.word = text

@@ -543,9 +543,13 @@ class ColourLegend(VGroup):
         Font size of the numbers.
     theme
         Colours.
+    title
+        The word to its left, from the storyboard (``value colour``).
     """
 
-    def __init__(self, cells: Sequence[NumberCell], font_size: float, theme: Theme) -> None:
+    def __init__(
+        self, cells: Sequence[NumberCell], font_size: float, theme: Theme, title: str
+    ) -> None:
         super().__init__()
         scale = abs(cells[-1].value)
         steps = 11
@@ -562,9 +566,9 @@ class ColourLegend(VGroup):
             numbers, (swatches[0], swatches[steps // 2], swatches[-1]), strict=True
         ):
             number.next_to(marker, DOWN, buff=0.08)
-        title = SansText("value colour", font_size, theme.muted)
-        title.next_to(swatches, LEFT, buff=0.2)
-        self.add(title, swatches, *numbers)
+        heading = SansText(title, font_size, theme.muted)
+        heading.next_to(swatches, LEFT, buff=0.2)
+        self.add(heading, swatches, *numbers)
 
 
 class ShapeLabel(VGroup):

@@ -183,6 +183,21 @@ class Stage:
         self.parts.append(part)
         return part
 
+    def word(self, role: str) -> str:
+        """Return the storyboard's UI word for a role (see :meth:`Storyboard.word`).
+
+        Parameters
+        ----------
+        role
+            A word role of this stage's layout, e.g. ``token_ids``.
+
+        Returns
+        -------
+        str
+            The text to draw.
+        """
+        return self.board.word(role)
+
     def make_chip(self, cell: NumberCell, font_size: float = 24) -> TokenChip:
         """Build the chip for a ``token_id`` cell, with its text piece if known.
 

@@ -9,8 +9,10 @@ rebuilds it from its recorded options and input files and reports every
 number, displayed string or ID that the core would not draw.
 
 What an author may edit is :data:`EDITABLE_FIELDS` and
-:data:`EDITABLE_BEAT_FIELDS`: the title, the language and, per beat, the
-narration and the timing (within the limits every beat is checked against).
+:data:`EDITABLE_BEAT_FIELDS`: the title, the language, the UI words (the
+text of each word role the layout draws, e.g. to translate them) and, per
+beat, the narration and the timing (within the limits every beat is checked
+against).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from embedviz.story.model import (
     StoryboardError,
 )
 from embedviz.story.options import SceneOptions
+from embedviz.story.words import MAX_WORD_CHARS
 
 __all__ = [
     "EDITABLE_BEAT_FIELDS",
@@ -54,7 +57,7 @@ __all__ = [
 
 SCHEMA_ID = SCHEMA_URL
 # Storyboard fields an author may change; every other field is re-derived.
-EDITABLE_FIELDS = frozenset({"title", "language", "voice"})
+EDITABLE_FIELDS = frozenset({"title", "language", "voice", "words"})
 # Beat fields an author may change (the timing stays within the beat limits). The
 # phrases follow the narration: where they no longer spell it, loading derives them again.
 EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration", "phrases"}
@@ -180,6 +183,15 @@ def json_schema() -> dict[str, Any]:
         "const": SCHEMA_VERSION,
     }
     board["required"] = [*board["required"], "version"]
+    board["properties"]["words"] = {
+        **board["properties"]["words"],
+        "additionalProperties": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_WORD_CHARS,
+            "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
+        },
+    }
     beat = defs["Beat"]["properties"]
     beat["run_time"] = {**beat["run_time"], "minimum": MIN_RUN_TIME}
     beat["duration"] = {**beat["duration"], "minimum": MIN_RUN_TIME, "maximum": MAX_BEAT_SECONDS}
@@ -189,6 +201,7 @@ def json_schema() -> dict[str, Any]:
             "if": {"properties": {"layout": {"const": name}}, "required": ["layout"]},
             "then": {
                 "properties": {
+                    "words": {"propertyNames": {"enum": sorted(spec.words)}},
                     "beats": {
                         "items": {
                             "properties": {
@@ -205,7 +218,7 @@ def json_schema() -> dict[str, Any]:
                                 },
                             }
                         }
-                    }
+                    },
                 }
             },
         }
@@ -552,7 +565,8 @@ def verify_storyboard(board: Storyboard) -> list[str]:
     list of str
         One line per problem, naming the beat, the cell or label and both
         values; empty when the file is true to the core. Edits to the
-        title, the language, the narration and the timing are allowed.
+        title, the language, the UI words, the narration and the timing
+        are allowed.
     """
     from embedviz.story.scenes import find_scene
 

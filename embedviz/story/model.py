@@ -3,13 +3,14 @@
 A :class:`Storyboard` is everything a renderer needs and everything a test
 needs to check it: which token is highlighted, which part of the matrix is
 visible, every number on screen with the exact string shown and the float
-behind it, every other label keyed by its role, the narration and the timing.
+behind it, every other label keyed by its role, the UI words (headings,
+column headers) keyed by theirs, the narration and the timing.
 
 It is a published contract: every value is checked when it is constructed
 (or loaded), the errors name the beat and the field, and it serialises to
 versioned JSON whose JSON Schema is generated from these classes (see
-:mod:`embedviz.story.contract`). Which number kinds, beat actions and label
-roles each layout may use is declared once, in :data:`LAYOUTS`.
+:mod:`embedviz.story.contract`). Which number kinds, beat actions, label
+roles and words each layout may use is declared once, in :data:`LAYOUTS`.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from difflib import get_close_matches
 from typing import Any, Literal, get_args
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.story.options import SceneOptions
+from embedviz.story.words import ENGLISH_WORDS, MAX_WORD_CHARS, english_words
 
 __all__ = [
     "LAYOUTS",
@@ -183,11 +186,13 @@ _SEQUENCE_KINDS = ("output", "output_size", "position", "token_id")
 # Label roles every grid layout may use: the labels of hidden ranges, the
 # note on a half-precision file, and the token strings above chips.
 _GRID_ROLES = (r"row_gap_\d+", r"col_gap_\d+", "dtype_note", r"piece_\d+")
+# Words every grid layout draws: the matrix's title and the colour legend.
+_GRID_WORDS = ("embedding_matrix", "value_colour")
 
 
 @dataclass(frozen=True)
 class LayoutSpec:
-    """What one layout may show: its number kinds, beat actions and label roles.
+    """What one layout may show: its number kinds, beat actions, label roles and words.
 
     Attributes
     ----------
@@ -197,22 +202,33 @@ class LayoutSpec:
         The beat actions its stage animates.
     roles
         Regular expressions, one of which every label role must match.
+    words
+        The roles of the UI words its stage draws (see
+        :mod:`embedviz.story.words`); a storyboard of this layout has
+        exactly these in :attr:`Storyboard.words`.
     """
 
     kinds: frozenset[str]
     actions: frozenset[str]
     roles: tuple[str, ...] = ()
+    words: frozenset[str] = frozenset()
 
     def role_allowed(self, role: str) -> bool:
         """Return whether a label role is one this layout declares."""
         return any(re.fullmatch(pattern, role) for pattern in self.roles)
 
 
-def _spec(kinds: Sequence[str], actions: Sequence[str], roles: Sequence[str] = ()) -> LayoutSpec:
+def _spec(
+    kinds: Sequence[str],
+    actions: Sequence[str],
+    roles: Sequence[str] = (),
+    words: Sequence[str] = (),
+) -> LayoutSpec:
     known_kinds, known_actions = set(get_args(NumberKind)), set(get_args(Action))
     assert set(kinds) <= known_kinds, set(kinds) - known_kinds
     assert set(actions) <= known_actions, set(actions) - known_actions
-    return LayoutSpec(frozenset(kinds), frozenset(actions), tuple(roles))
+    assert set(words) <= set(ENGLISH_WORDS), set(words) - set(ENGLISH_WORDS)
+    return LayoutSpec(frozenset(kinds), frozenset(actions), tuple(roles), frozenset(words))
 
 
 LAYOUTS: dict[str, LayoutSpec] = {
@@ -220,6 +236,7 @@ LAYOUTS: dict[str, LayoutSpec] = {
         (*_GRID_KINDS, *_SEQUENCE_KINDS, "printed", "equal_to", "output_id"),
         ("count_rows", "dim", "grad_fn", "intro", "lookup", "predict", "print", "reveal", "shape"),
         (*_GRID_ROLES, "code", r"printed_\d+_\d+", "printed_omitted", "question"),
+        (*_GRID_WORDS, "token_ids", "output"),
     ),
     "zero_based": _spec(
         (
@@ -236,6 +253,18 @@ LAYOUTS: dict[str, LayoutSpec] = {
         ),
         ("check", "diagnose", "intro", "right_count", "trace", "wrong_count"),
         _GRID_ROLES,
+        (
+            *_GRID_WORDS,
+            "token_ids",
+            "counting_from_one",
+            "slip_id",
+            "slip_row_index",
+            "no_such_row",
+            "debugging_trace",
+            "input_id",
+            "zero_based_row_index",
+            "returned_vector",
+        ),
     ),
     "batch": _spec(
         (*_GRID_KINDS, *_SEQUENCE_KINDS, "batch_dim", "slice", "equal_to", "output_id"),
@@ -251,11 +280,13 @@ LAYOUTS: dict[str, LayoutSpec] = {
             "question",
             "slice_title",
         ),
+        _GRID_WORDS,
     ),
     "large_vocab": _spec(
         (*_GRID_KINDS, *_SEQUENCE_KINDS, "param_count", "equal_to", "output_id"),
         ("fill_rest", "intro", "lookup", "scroll", "scroll_lookup", "sentence", "shape", "size"),
         _GRID_ROLES,
+        (*_GRID_WORDS, "token_ids", "output", "parameters"),
     ),
     "one_hot": _spec(
         (
@@ -284,6 +315,7 @@ LAYOUTS: dict[str, LayoutSpec] = {
             "product_title",
             r"term_gap_\d+",
         ),
+        (*_GRID_WORDS, "token_id", "multiply_adds", "lookup", "copies"),
     ),
     "parameter_count": _spec(
         (
@@ -306,6 +338,20 @@ LAYOUTS: dict[str, LayoutSpec] = {
         ),
         ("compare", "count", "dtype", "lookup", "table"),
         (*_GRID_ROLES, "compare_dtype", r"dtype_\d+"),
+        (
+            "embedding_matrix",
+            "columns",
+            "rows",
+            "parameters",
+            "dtype",
+            "bytes_each",
+            "total_bytes",
+            "memory",
+            "width",
+            "values_copied",
+            "bytes",
+            "no_arithmetic",
+        ),
     ),
     "training_nudge": _spec(
         (
@@ -343,6 +389,7 @@ LAYOUTS: dict[str, LayoutSpec] = {
             "update_right",
             "upstream_title",
         ),
+        (*_GRID_WORDS, "gradient"),
     ),
     "position_blindness": _spec(
         (
@@ -357,6 +404,17 @@ LAYOUTS: dict[str, LayoutSpec] = {
         ),
         ("add", "arrange", "differ", "intro", "lookup_all", "positions", "same"),
         (*_GRID_ROLES, r"formula_\d+"),
+        (
+            *_GRID_WORDS,
+            "token_ids",
+            "output",
+            "token_vector",
+            "position_vector",
+            "sum",
+            "learned_table",
+            "identical",
+            "different",
+        ),
     ),
     "transition": _spec((), ("clear",)),
     "composite": _spec((), ()),
@@ -374,6 +432,31 @@ _ROLE = re.compile(r"[a-z][a-z0-9_]*")
 
 class StoryboardError(EmbedvizError):
     """A storyboard that breaks the contract; the message names the beat and field."""
+
+
+def _checked_words(where: str, layout: str, words: object) -> dict[str, str]:
+    """Check a storyboard's words against its layout; derive the English ones if none."""
+    if not isinstance(words, Mapping):
+        raise StoryboardError(f"{where}: field 'words' must map word roles to text")
+    expected = LAYOUTS[layout].words if layout in LAYOUTS else frozenset()
+    if not words:
+        return english_words(expected)
+    checked = dict(sorted(words.items()))
+    for role, text in checked.items():
+        if role not in expected:
+            close = get_close_matches(str(role), sorted(expected), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            _fail(where, f"word {role!r}: not a word role of {layout}{hint}")
+        if not isinstance(text, str) or not text.strip():
+            _fail(where, f"word {role!r} must be non-empty text, not {text!r}")
+        if "\n" in text or "\r" in text or not text.isprintable():
+            _fail(where, f"word {role!r} must be one line of printable text, not {text!r}")
+        if len(text) > MAX_WORD_CHARS:
+            _fail(where, f"word {role!r} is {len(text)} characters; at most {MAX_WORD_CHARS}")
+    missing = sorted(expected - set(checked))
+    if missing:
+        _fail(where, f"word {missing[0]!r} is missing; the {layout} layout draws it")
+    return checked
 
 
 def _fail(where: str, message: str) -> None:
@@ -802,6 +885,12 @@ class Storyboard:
     language
         The BCP 47 tag of the narration and title, e.g. ``en`` or ``de``;
         captions, transcripts and the voice use it.
+    words
+        The UI words the stage draws (headings, column headers, the
+        legend's title), keyed by role; the layout declares which roles
+        (:data:`LAYOUTS`). Derived in English (:mod:`embedviz.story.words`)
+        when empty or absent; an author may translate them. Each is one
+        line of at most 48 characters.
     inputs
         The files the table (and IDs) came from, with their SHA-256, so that
         a changed file is noticed.
@@ -824,6 +913,7 @@ class Storyboard:
     layout: Layout = "lookup"
     parts: tuple[Storyboard, ...] = ()
     language: str = "en"
+    words: dict[str, str] = field(default_factory=dict)
     inputs: tuple[InputFile, ...] = ()
     voice: str | None = None
     version: int = SCHEMA_VERSION
@@ -856,6 +946,7 @@ class Storyboard:
         _set(self, "value_scale", float(scale))
         if not isinstance(self.language, str) or not _BCP47.fullmatch(self.language):
             _fail(where, f"field 'language' {self.language!r} is not a BCP 47 tag such as 'de'")
+        _set(self, "words", _checked_words(where, self.layout, self.words))
         ids = _canonical_ids(self.ids)
         _set(self, "ids", ids)
         for token_id in _flat_ids(ids):
@@ -887,6 +978,29 @@ class Storyboard:
                     _fail(at, f"label {role!r}: not a label role of {self.layout}")
             if beat.highlight is not None and beat.highlight.row >= self.vocab_size:
                 _fail(at, f"field 'highlight': row {beat.highlight.row} is outside the table")
+
+    def word(self, role: str) -> str:
+        """Return the UI word drawn for a role, as the storyboard gives it.
+
+        Parameters
+        ----------
+        role
+            A word role of this layout, e.g. ``token_ids``.
+
+        Returns
+        -------
+        str
+            The text to draw (English unless an author translated it).
+
+        Raises
+        ------
+        KeyError
+            If this storyboard's layout draws no word with that role.
+        """
+        try:
+            return self.words[role]
+        except KeyError:
+            raise KeyError(f"storyboard {self.scene!r} has no word with role {role!r}") from None
 
     def single_id(self) -> int:
         """Return the one token ID of a scene about a single token.

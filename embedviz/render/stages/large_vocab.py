@@ -733,7 +733,7 @@ class LargeVocabStage(Stage):
             (c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index
         )
         chips = [self.make_chip(cell, CHIP_FONT) for cell in chip_cells]
-        label = SansText("token IDs", HEADING_FONT, theme.muted)
+        label = SansText(self.word("token_ids"), HEADING_FONT, theme.muted)
         self.chip_lane.set_chips(chips, label)
         chip_row = VGroup(*chips).arrange(RIGHT, buff=0.16)
         room = frame.right - frame.left - label.width - 0.3
@@ -749,20 +749,24 @@ class LargeVocabStage(Stage):
 
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
         grid_title = VGroup(
-            SansText("embedding matrix E", HEADING_FONT, theme.muted),
+            SansText(self.word("embedding_matrix"), HEADING_FONT, theme.muted),
             ShapeLabel(size_cells, HEADING_FONT, theme.muted),
         ).arrange(RIGHT, buff=0.25)
-        output_title = SansText("output", HEADING_FONT, theme.output)
+        output_title = SansText(self.word("output"), HEADING_FONT, theme.output)
         heading_h = max(grid_title.height, output_title.height)
         heading_y = lane_y - chip_h / 2 - SPACE - heading_h / 2
         output_top = heading_y - heading_h / 2 - SPACE
         self.params = VGroup(
             SansText("V \u00d7 d =", 20, theme.muted),
             NumberText(cells[("param_count", (0,))], 20, theme.text),
-            SansText("parameters", 20, theme.muted),
+            SansText(self.word("parameters"), 20, theme.muted),
         ).arrange(RIGHT, buff=0.15)
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
-        legend = ColourLegend(legend_cells, NOTE_FONT, theme) if legend_cells else None
+        legend = (
+            ColourLegend(legend_cells, NOTE_FONT, theme, self.word("value_colour"))
+            if legend_cells
+            else None
+        )
         if legend is not None:
             place_legend(legend)
 

@@ -159,7 +159,7 @@ def classic_layout(
     if chip_row.width > output_right - _OUTPUT_LEFT:
         chip_row.scale_to_fit_width(output_right - _OUTPUT_LEFT)
     chip_row.move_to(xyz((_OUTPUT_LEFT + output_right) / 2, _CHIPS_Y))
-    label = SansText("token IDs", 20, theme.muted)
+    label = SansText(board.word("token_ids"), 20, theme.muted)
     label.next_to(chip_row, LEFT, buff=0.3)
     lane_part.set_chips(chips, label)
     lane_part.mark_homes()
@@ -171,7 +171,7 @@ def classic_layout(
         )
         out_top_left = np.array([_OUTPUT_LEFT + 0.6, _REGION_TOP - metrics.cell_height, 0])
         out.output.shift(out_top_left - out.output.body.get_corner(UP + LEFT))
-        out.title = SansText("output", 22, theme.output)
+        out.title = SansText(board.word("output"), 22, theme.output)
         out.title.next_to(out.output.body, UP, buff=0.2).align_to(out.output.body, LEFT)
     return ClassicLayout(metrics, panel, lane_part, out)
 
@@ -338,7 +338,7 @@ class LookupStage(Stage):
         )
         chips = [self.make_chip(cell, CHIP_FONT) for cell in chip_cells]
         lane = max(chip.width for chip in chips) + 0.12
-        chip_label = SansText("token IDs", HEADING_FONT, theme.muted)
+        chip_label = SansText(self.word("token_ids"), HEADING_FONT, theme.muted)
 
         # Vertical bands, top down: title, chips (one lane, or two around the
         # travel lane), the chips' travel lane, titles, grid.
@@ -445,7 +445,7 @@ class LookupStage(Stage):
                 labels_right=True,
             )
             out.output.shift(xyz(out_left, body_top) - out.output.body.get_corner(UP + LEFT))
-            out.title = SansText("output", HEADING_FONT, theme.output)
+            out.title = SansText(self.word("output"), HEADING_FONT, theme.output)
             out.title.move_to(xyz(0, heading_y)).align_to(out.output.body, LEFT)
             self._build_tags(positions)
             # A grid narrower than its title: the title gives way before the output's.

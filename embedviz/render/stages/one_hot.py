@@ -23,7 +23,7 @@ right as one strip, then rises or falls into its row in the empty panel.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -382,6 +382,8 @@ class CostPanel(VGroup):
         Font size.
     theme
         Colours.
+    words
+        The storyboard's UI words: ``multiply_adds``, ``lookup``, ``copies``.
     """
 
     def __init__(
@@ -391,11 +393,12 @@ class CostPanel(VGroup):
         copy_unit: str,
         font_size: float,
         theme: Theme,
+        words: Mapping[str, str],
     ) -> None:
         super().__init__()
         self.font_size = font_size
-        self.header = SansText("multiply-adds per token", font_size, theme.muted)
-        names = ("one_hot @ E", gpt2_name, "lookup")
+        self.header = SansText(words["multiply_adds"], font_size, theme.muted)
+        names = ("one_hot @ E", gpt2_name, words["lookup"])
         self.entries: list[VGroup] = []
         for number, name in enumerate(names):
             title = LabelText(name, font_size, theme.highlight if number < 2 else theme.output)
@@ -411,7 +414,7 @@ class CostPanel(VGroup):
             self.entries.append(VGroup(title, value))
         # The lookup's only work, on a line of its own under its zero.
         self.copy_note = VGroup(
-            LabelText("copies", font_size, theme.muted),
+            LabelText(words["copies"], font_size, theme.muted),
             NumberText(cells[("copy_count", (0,))], font_size, theme.output),
             LabelText(copy_unit, font_size, theme.muted),
         ).arrange(RIGHT, buff=0.15)
@@ -640,7 +643,7 @@ class OneHotStage(Stage):
         chips_y = frame.title_y - _CHIPS_DROP
         lane = ChipLane(self.scene, theme)
         chip = self.make_chip(cells[("token_id", (0,))], CHIP_FONT)
-        self.chips_label = SansText("token ID", 20, theme.muted)
+        self.chips_label = SansText(self.word("token_id"), 20, theme.muted)
         lane.set_chips([chip], self.chips_label)
         chips_bottom = lane.arrange(
             chips_y + chip.height / 2, frame.left, frame.right, lanes=1, align_left=frame.left
@@ -795,7 +798,7 @@ class OneHotStage(Stage):
         cells = self.cells
 
         def build(font: float, one_line: bool) -> CostPanel:
-            panel = CostPanel(cells, gpt2_name, copy_unit, font, self.theme)
+            panel = CostPanel(cells, gpt2_name, copy_unit, font, self.theme, self.board.words)
             panel.arrange_in(xyz(0, 0), digit_height(font) * _COST_PITCH, one_line)
             return panel
 

@@ -10,6 +10,7 @@ a lookup copies one row without arithmetic.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 from manim import (
@@ -36,7 +37,7 @@ from embedviz.render.animations import (
     make_carry_numbers_animation,
     make_reveal_animation,
 )
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.glyphs import LabelText, NumberText, SansText, WordText
 from embedviz.render.layout import fit_font, frame_regions
 from embedviz.render.mobjects import char_advance, digit_height, xyz
 from embedviz.render.stage import Stage, register_stage
@@ -173,21 +174,21 @@ class ParameterCountStage(Stage):
             dots = LabelText("\u22ee", _CORNER_SIZE, theme.muted)
             dots.move_to(xyz(values_left + slot * 0.6, _slot_y(dots_slot)))
             self.corner.add(dots)
-        self.heading = SansText("embedding matrix E", 22, theme.muted)
+        self.heading = SansText(self.word("embedding_matrix"), 22, theme.muted)
         self.heading.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, 2.35))
         self.cols_number = NumberText(self._cell("block_size", 1), _NUMBER_SIZE, theme.text)
-        cols_word = SansText("columns", _TEXT_SIZE, theme.muted)
+        cols_word = SansText(self.word("columns"), _TEXT_SIZE, theme.muted)
         self.cols_label = VGroup(self.cols_number, cols_word).arrange(RIGHT, buff=0.15)
         self.cols_label.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, _BLOCK_TOP + 0.3))
         room = _BLOCK_LEFT - 0.2 - frame_regions().left
         rows_cell = self._cell("block_size", 0)
         width_at = max(
             NumberText(rows_cell, _NUMBER_SIZE, theme.text).width,
-            SansText("rows", _TEXT_SIZE, theme.muted).width,
+            SansText(self.word("rows"), _TEXT_SIZE, theme.muted).width,
         )
         size = _line_font(width_at, _NUMBER_SIZE, room)
         self.rows_number = NumberText(rows_cell, size, theme.text)
-        rows_word = SansText("rows", _TEXT_SIZE * size / _NUMBER_SIZE, theme.muted)
+        rows_word = SansText(self.word("rows"), _TEXT_SIZE * size / _NUMBER_SIZE, theme.muted)
         self.rows_label = VGroup(self.rows_number, rows_word).arrange(DOWN, buff=0.15)
         self.rows_label.move_to(xyz(0, _ROWS_LABEL_Y))
         self.rows_label.align_to(xyz(_BLOCK_LEFT - 0.2, 0), RIGHT)
@@ -210,7 +211,7 @@ class ParameterCountStage(Stage):
             size,
             [theme.text, theme.muted, theme.text, theme.muted, theme.accent],
         )
-        word = SansText("parameters", size * _NUMBER_SIZE / _COUNT_SIZE, theme.accent)
+        word = SansText(self.word("parameters"), size * _NUMBER_SIZE / _COUNT_SIZE, theme.accent)
         word.next_to(product, RIGHT, buff=0.25 * size / _COUNT_SIZE)
         return VGroup(product, word)
 
@@ -225,11 +226,14 @@ class ParameterCountStage(Stage):
     def _build_memory(self) -> None:
         theme = self.theme
         panel_right = _panel_right()
-        header = VGroup(
-            _at(SansText("dtype", _HEADER_SIZE, theme.muted), _PANEL_LEFT, LEFT),
-            _at(SansText("bytes each", _HEADER_SIZE, theme.muted), _BYTES_RIGHT, RIGHT),
-            _at(SansText("total bytes", _HEADER_SIZE, theme.muted), _TOTAL_RIGHT, RIGHT),
-            _at(SansText("memory", _HEADER_SIZE, theme.muted), panel_right, RIGHT),
+        header = _header_row(
+            [
+                (self.word("dtype"), _PANEL_LEFT, LEFT),
+                (self.word("bytes_each"), _BYTES_RIGHT, RIGHT),
+                (self.word("total_bytes"), _TOTAL_RIGHT, RIGHT),
+                (self.word("memory"), panel_right, RIGHT),
+            ],
+            theme.muted,
         )
         header.shift(UP * _TABLE_HEADER_Y)
         self.memory_header = header
@@ -258,11 +262,15 @@ class ParameterCountStage(Stage):
     def _build_compare(self) -> None:
         theme = self.theme
         panel_right = _panel_right()
-        header = VGroup(
-            _at(SansText("width", _HEADER_SIZE, theme.muted), _PANEL_LEFT, LEFT),
-            _at(SansText("parameters", _HEADER_SIZE, theme.muted), _TOTAL_RIGHT, RIGHT),
-            # The comparison prices every width in float32 (the label is recorded).
-            _at(LabelText(self._compare_dtype(), _HEADER_SIZE, theme.muted), panel_right, RIGHT),
+        header = _header_row(
+            [
+                (self.word("width"), _PANEL_LEFT, LEFT),
+                (self.word("parameters"), _TOTAL_RIGHT, RIGHT),
+                # The comparison prices every width in float32 (the label is recorded).
+                (self._compare_dtype(), panel_right, RIGHT),
+            ],
+            theme.muted,
+            mono_last=True,
         )
         header.shift(UP * _COMPARE_HEADER_Y)
         self.compare_header = header
@@ -329,21 +337,21 @@ class ParameterCountStage(Stage):
         self.strip.set_fill(theme.chip, opacity=0.3).set_stroke(theme.chip, width=3)
         self.strip.move_to(landed).set_z_index(-1)
         values = NumberText(self._cell("row_values", 0), _TEXT_SIZE, theme.text)
-        values_word = SansText("values copied,", _TEXT_SIZE, theme.muted)
+        values_word = SansText(self.word("values_copied"), _TEXT_SIZE, theme.muted)
         nbytes = NumberText(self._cell("row_bytes", 0), _TEXT_SIZE, theme.text)
-        bytes_word = SansText("bytes", _TEXT_SIZE, theme.muted)
+        bytes_word = SansText(self.word("bytes"), _TEXT_SIZE, theme.muted)
         facts = VGroup(values, values_word, nbytes, bytes_word).arrange(RIGHT, buff=0.14)
         room = _panel_right() - _PANEL_LEFT
         if facts.width > room:
             size = _line_font(facts.width, _TEXT_SIZE, room)
             facts = VGroup(
                 NumberText(self._cell("row_values", 0), size, theme.text),
-                SansText("values copied,", size, theme.muted),
+                SansText(self.word("values_copied"), size, theme.muted),
                 NumberText(self._cell("row_bytes", 0), size, theme.text),
-                SansText("bytes", size, theme.muted),
+                SansText(self.word("bytes"), size, theme.muted),
             ).arrange(RIGHT, buff=0.14 * size / _TEXT_SIZE)
         facts.next_to(self.strip, DOWN, buff=0.16).align_to(xyz(_PANEL_LEFT, 0), LEFT)
-        note = SansText("no multiplications, no additions", _TEXT_SIZE, theme.accent)
+        note = WordText(self.word("no_arithmetic"), _TEXT_SIZE, theme.accent, room)
         note.next_to(facts, DOWN, buff=0.16).align_to(facts, LEFT)
         self.lookup_facts = VGroup(facts, note)
 
@@ -503,6 +511,32 @@ def _band_slot(token_id: int, vocab_size: int, corner_rows: int) -> int:
 def _label_chars(cells: dict[tuple[str, tuple[int, ...]], NumberCell]) -> int:
     """Return the width, in characters, of the corner's widest row number."""
     return max(len(cell.text) for key, cell in cells.items() if key[0] == "row_label")
+
+
+def _header_row(
+    columns: Sequence[tuple[str, float, np.ndarray]], colour: str, mono_last: bool = False
+) -> VGroup:
+    """Set a table's header words at their column edges, at one size for all.
+
+    A longer (translated) word that would run into its neighbour or off the
+    frame shrinks the row (:func:`fit_font`); the last header is monospace
+    when ``mono_last`` (a recorded dtype label).
+    """
+
+    def build(size: float) -> VGroup:
+        row = VGroup()
+        for number, (text, x, edge) in enumerate(columns):
+            mono = mono_last and number == len(columns) - 1
+            row.add(_at((LabelText if mono else SansText)(text, size, colour), x, edge))
+        return row
+
+    def fits(size: float) -> bool:
+        row = build(size)
+        return row.get_left()[0] >= frame_regions().left and all(
+            a.get_right()[0] + _COLUMN_GAP / 2 <= b.get_left()[0] for a, b in pairwise(row)
+        )
+
+    return build(fit_font(fits, _HEADER_SIZE))
 
 
 def _at(mobject: VMobject, x: float, edge: np.ndarray) -> VMobject:

@@ -77,8 +77,8 @@ _LABEL_FONT = 18
 _HEADER_FONT = 20
 _MIN_FONT, _MAX_FONT = 8.0, 24.0
 _PE_KINDS = ("sinusoid", "learned_position")
-_HEADERS = ("token vector E[id]", "position vector P[pos]", "sum")
-_SHORT_HEADERS = ("E[id]", "P[pos]", "sum")
+# The three blocks' names: a storyboard word (its role) and the formula, if any.
+_HEADERS = (("token_vector", "E[id]"), ("position_vector", "P[pos]"), ("sum", ""))
 _SUM_KINDS = ("sum_sinusoid", "sum_learned")
 # The lookup layout's chips travel this far above their line.
 _LANE_RISE = 0.5
@@ -325,7 +325,9 @@ class PositionStage(Stage):
         self, spans: Sequence[tuple[float, float]], colours: Sequence[str], y: float
     ) -> list[SansText]:
         """Title the three blocks, in short form when the blocks are narrow."""
-        for texts in (_HEADERS, _SHORT_HEADERS):
+        long = [f"{self.word(role)} {formula}".strip() for role, formula in _HEADERS]
+        short = [formula or self.word(role) for role, formula in _HEADERS]
+        for texts in (long, short):
             headers = [
                 SansText(text, _HEADER_FONT, colour).move_to(xyz(x + width / 2, y))
                 for text, colour, (x, width) in zip(texts, colours, spans, strict=True)
@@ -349,7 +351,7 @@ class PositionStage(Stage):
             )
             parts = [
                 VGroup(
-                    SansText("a learned table", _LABEL_FONT, theme.muted),
+                    SansText(self.word("learned_table"), _LABEL_FONT, theme.muted),
                     ShapeLabel(sizes, _LABEL_FONT, theme.muted),
                 ).arrange(RIGHT, buff=0.2)
             ]
@@ -424,7 +426,9 @@ class PositionStage(Stage):
         first, second = self._pair(beat)
         self.same_boxes = [_row_box(self.output, p, theme.highlight) for p in (first, second)]
         self.source_box = self.grid.row_box(beat.highlight.row, theme)
-        self.identical = self._note("identical", self.same_boxes, self.output, theme.highlight)
+        self.identical = self._note(
+            self.word("identical"), self.same_boxes, self.output, theme.highlight
+        )
         return AnimationGroup(
             *[FadeIn(box) for box in [*self.same_boxes, self.source_box]],
             FadeIn(self.identical),
@@ -635,7 +639,7 @@ class PositionStage(Stage):
             )
             for position in (first, second)
         ]
-        note = SansText("different", _HEADER_FONT, theme.highlight)
+        note = SansText(self.word("different"), _HEADER_FONT, theme.highlight)
         note.next_to(self.sum_block.body, DOWN, buff=0.3).align_to(self.sum_block.body, RIGHT)
         outlined = AnimationGroup(*[FadeIn(box) for box in boxes])
         if len(beat.phrases) < 2:

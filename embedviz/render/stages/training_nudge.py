@@ -411,14 +411,14 @@ class TrainingStage(Stage):
         self.grid.shift(corner - self.grid.body.get_corner(UP + LEFT))
         size_cells = [cells[("table_size", (axis,))] for axis in (0, 1)]
         self.grid_title = VGroup(
-            SansText("embedding matrix E", _TITLE_SIZE, theme.muted),
+            SansText(self.word("embedding_matrix"), _TITLE_SIZE, theme.muted),
             ShapeLabel(size_cells, _TITLE_SIZE, theme.muted),
         ).arrange(RIGHT, buff=0.2)
         title_y = top - _TITLE_HEIGHT / 2
         self.grid_title.move_to(xyz(0, title_y)).align_to(self.grid.body, LEFT)
         shift = plan.block_width + _GRADIENT_GAP
         self.gradient = GradientBlock(self.grid, self._cells_of("grad"), shift, theme, scale)
-        self.gradient_title = SansText("gradient ∂L/∂E", _TITLE_SIZE, theme.accent)
+        self.gradient_title = SansText(self.word("gradient"), _TITLE_SIZE, theme.accent)
         # In the block's header row, which has no column numbers: the matrix's
         # title above may reach past the matrix, and a one-column block is
         # narrower than this title, which may then reach over the marks' column.
@@ -454,7 +454,7 @@ class TrainingStage(Stage):
         legend_cells = self._cells_of("legend")
         self.legend: ColourLegend | None = None
         if legend_cells:
-            self.legend = ColourLegend(legend_cells, _LEGEND_SIZE, theme)
+            self.legend = ColourLegend(legend_cells, _LEGEND_SIZE, theme, self.word("value_colour"))
             place_legend(self.legend)
 
         # Right: the loss and its value, then each token ID beside its weight w_t.

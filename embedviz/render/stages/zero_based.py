@@ -47,7 +47,8 @@ from embedviz.render.animations import (
     make_walk_animation,
 )
 from embedviz.render.components import ChipLane, GridPanel
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.glyphs import LabelText, NumberText, WordText
+from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import GridMetrics, MatrixGrid, char_advance, xyz
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.lookup import classic_layout
@@ -59,10 +60,18 @@ __all__ = ["VectorStrip", "ZeroBasedStage", "check_mark", "mono_line"]
 # The right-hand panel, in scene units (the grid keeps LookupStage's left half).
 _PANEL_LEFT = 0.9
 _VALUE_X = 4.6  # where the trace's values start
+# The widest a step of the trace may be (it ends before the step's value); a
+# longer translation is shrunk to fit, as is a heading wider than the panel.
+_STEP_WIDTH = _VALUE_X - 0.2 - (_PANEL_LEFT + 0.3)
 _LEGEND_Y = -2.45
 _LABEL_SIZE = 20
 _NUMBER_SIZE = 22
 _DIM = 0.4  # opacity of the slip once it has been corrected
+
+
+def _panel_width() -> float:
+    """Return the width of the right-hand panel, from its left edge to the frame's."""
+    return frame_regions().right - _PANEL_LEFT
 
 
 def mono_line(
@@ -224,10 +233,15 @@ class ZeroBasedStage(Stage):
     def _build_slip(self) -> None:
         theme, cells = self.theme, self.cells
         wrong = theme.wrong
-        header = SansText("counting from one", _LABEL_SIZE, wrong)
+        header = WordText(self.word("counting_from_one"), _LABEL_SIZE, wrong, _panel_width())
         header.move_to(xyz(0, 1.85)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
         line = mono_line(
-            ["ID ", cells[("wrong_id", (0,))], " \u2192 row index ", cells[("wrong_index", (0,))]],
+            [
+                f"{self.word('slip_id')} ",
+                cells[("wrong_id", (0,))],
+                f" \u2192 {self.word('slip_row_index')} ",
+                cells[("wrong_index", (0,))],
+            ],
             _NUMBER_SIZE,
             [theme.text, theme.chip, theme.text, wrong],
         )
@@ -250,7 +264,7 @@ class ZeroBasedStage(Stage):
             body.next_to(line, direction=DOWN, buff=0.22)
             body.align_to(xyz(_PANEL_LEFT, 0), LEFT)
         else:
-            body = SansText("no such row", _LABEL_SIZE, wrong)
+            body = WordText(self.word("no_such_row"), _LABEL_SIZE, wrong, _panel_width())
             body.next_to(line, direction=DOWN, buff=0.25)
             body.align_to(xyz(_PANEL_LEFT, 0), LEFT)
         # Cross out what the slip gets wrong: the fetched vector, or (for ID 0)
@@ -263,16 +277,16 @@ class ZeroBasedStage(Stage):
     def _build_trace(self) -> None:
         theme, cells = self.theme, self.cells
         top = min(self.slip_bottom - 0.45, 0.45)
-        header = SansText("debugging trace", _LABEL_SIZE, theme.text)
+        header = WordText(self.word("debugging_trace"), _LABEL_SIZE, theme.text, _panel_width())
         header.move_to(xyz(0, top)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
         steps = (
-            ("input ID", ("trace_id", (0,)), theme.chip),
-            ("zero-based row index", ("trace_index", (0,)), theme.accent),
+            (self.word("input_id"), ("trace_id", (0,)), theme.chip),
+            (self.word("zero_based_row_index"), ("trace_index", (0,)), theme.accent),
         )
         self.trace_steps: list[VGroup] = []
         y = top - 0.45
         for label_text, key, colour in steps:
-            label = SansText(label_text, _LABEL_SIZE, theme.muted)
+            label = WordText(label_text, _LABEL_SIZE, theme.muted, _STEP_WIDTH)
             label.move_to(xyz(0, y)).align_to(xyz(_PANEL_LEFT + 0.3, 0), LEFT)
             value = NumberText(cells[key], _NUMBER_SIZE, colour)
             value.place([_VALUE_X, y, 0], align="left")
@@ -281,7 +295,7 @@ class ZeroBasedStage(Stage):
             self.trace_steps.append(VGroup(arrow, label, value))
             y -= 0.42
         self.trace_index = self.trace_steps[1][2]
-        vector_label = SansText("returned vector", _LABEL_SIZE, theme.muted)
+        vector_label = WordText(self.word("returned_vector"), _LABEL_SIZE, theme.muted, _STEP_WIDTH)
         vector_label.move_to(xyz(0, y)).align_to(xyz(_PANEL_LEFT + 0.3, 0), LEFT)
         arrow = LabelText("\u2193", _LABEL_SIZE, theme.muted)
         arrow.place([_PANEL_LEFT, y, 0], align="left")

@@ -1,0 +1,141 @@
+"""Web loudness after lossy encoding: decoded AAC and Opus peak under −1 dBTP at −16 LUFS.
+
+The oracles here are independent of :mod:`embedviz.export.loudness`: true
+peaks are read with 8× polyphase oversampling (``scipy.signal.resample_poly``,
+which, unlike FFT resampling, does not treat the clip as one period of a
+periodic signal and so cannot ring at its ends), loudness with pyloudnorm.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import signal
+
+from embedviz.core.errors import EmbedvizError
+from embedviz.export.loudness import fit_through_codec, normalise
+from embedviz.export.media import mux_soundtrack, transcode_webm
+
+RATE = 48_000
+pyloudnorm = pytest.importorskip("pyloudnorm")
+
+
+def _true_peak_db(x: np.ndarray) -> float:
+    return float(20 * np.log10(np.max(np.abs(signal.resample_poly(x, 8, 1)))))
+
+
+def _loudness(x: np.ndarray) -> float:
+    return float(pyloudnorm.Meter(RATE).integrated_loudness(x))
+
+
+def _vowels(seconds: float, seed: int) -> np.ndarray:
+    """A sung 'ah' at 110 Hz (formants near 500, 1500 and 2500 Hz), on and off."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(round(seconds * RATE)) / RATE
+    wave = np.zeros_like(t)
+    for harmonic in range(1, 55):
+        f = 110.0 * harmonic
+        weight = (
+            np.exp(-(((f - 500) / 300) ** 2))
+            + 0.5 * np.exp(-(((f - 1500) / 400) ** 2))
+            + 0.2 * np.exp(-(((f - 2500) / 500) ** 2))
+        )
+        wave += weight * np.sin(2 * np.pi * f * t + rng.uniform(0, 2 * np.pi))
+    return np.asarray(wave / np.max(np.abs(wave)) * (np.sin(2 * np.pi * 1.3 * t) > -0.3))
+
+
+def _square_bursts(seconds: float, every: float, length: float, hz: float) -> np.ndarray:
+    """Full-scale square-wave bursts (hard-clipped plosives), ``length`` s each ``every`` s."""
+    t = np.arange(round(seconds * RATE)) / RATE
+    return np.asarray(np.sign(np.sin(2 * np.pi * hz * t)) * ((t % every) < length))
+
+
+# Vowels with full-scale square bursts (plosives clipped flat), normalised (limited
+# to -2 dBTP): (vowel level, a burst every .. s, lasting .. s, at .. Hz). Before
+# true peaks were checked after encoding, the decoded MP4 and WebM peaked at +3.2
+# and +0.3 dBTP for the first, +2.7 and +0.4 dBTP for the second.
+TRANSIENTS = {
+    "200 Hz bursts": (0.1, 0.25, 0.02, 200.0),
+    "60 Hz bursts": (0.2, 1.0, 0.02, 60.0),
+}
+
+
+def _speech_with_transients(name: str) -> np.ndarray:
+    level, every, length, hz = TRANSIENTS[name]
+    return level * _vowels(4.0, 0) + _square_bursts(4.0, every, length, hz)
+
+
+def _silent_movie(path: Path, seconds: float) -> Path:
+    import av
+
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("libx264", rate=15)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        for _ in range(round(seconds * 15)):
+            frame = av.VideoFrame.from_ndarray(np.zeros((48, 64, 3), np.uint8), format="rgb24")
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    return path
+
+
+def _decoded_mono(path: Path) -> np.ndarray:
+    import av
+
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=RATE)
+    chunks: list[Any] = []
+    with av.open(str(path)) as container:
+        for frame in container.decode(container.streams.audio[0]):
+            chunks += [f.to_ndarray().reshape(-1) for f in resampler.resample(frame)]
+    chunks += [f.to_ndarray().reshape(-1) for f in resampler.resample(None)]
+    return np.concatenate(chunks).astype(np.float64)
+
+
+@pytest.mark.parametrize("name", list(TRANSIENTS))
+def test_sharp_transients_stay_under_minus_1_dbtp_through_aac_and_opus(
+    name: str, tmp_path: Path
+) -> None:
+    speech = normalise(_speech_with_transients(name))
+    assert _loudness(speech) == pytest.approx(-16.0, abs=0.2)
+    movie = _silent_movie(tmp_path / "silent.mp4", speech.size / RATE)
+    mp4, webm = tmp_path / "voiced.mp4", tmp_path / "voiced.webm"
+    mux_soundtrack(movie, speech, RATE, mp4)
+    transcode_webm(mp4, webm)
+    sounds = {path.suffix: _decoded_mono(path) for path in (mp4, webm)}
+    peaks = {suffix: round(_true_peak_db(sound), 2) for suffix, sound in sounds.items()}
+    assert max(peaks.values()) <= -1.0, peaks
+    loudness = {suffix: round(_loudness(sound), 2) for suffix, sound in sounds.items()}
+    assert loudness == pytest.approx({".mp4": -16.0, ".webm": -16.0}, abs=0.5), loudness
+
+
+def test_a_codec_that_overshoots_is_met_by_limiting_harder_at_the_same_loudness() -> None:
+    # Vowels with a few short clicks: the limiter meets the peaks, not the vowels.
+    speech = normalise(0.1 * _vowels(4.0, 1) + _square_bursts(4.0, 0.5, 0.003, 200.0))
+    calls: list[np.ndarray] = []
+
+    def overshooting(x: np.ndarray) -> np.ndarray:
+        calls.append(x)
+        return 1.5 * x  # +3.5 dB everywhere, so +3.5 dB at every peak
+
+    fitted = fit_through_codec(speech, overshooting)
+    # The overshoot is the same everywhere: one retry fits, and it is the last call.
+    assert len(calls) == 2
+    assert np.array_equal(calls[-1], fitted)
+    assert _true_peak_db(1.5 * fitted) <= -1.0
+    assert _loudness(fitted) == pytest.approx(_loudness(speech), abs=0.3)
+
+
+def test_a_round_trip_that_never_fits_is_an_error_not_a_file() -> None:
+    speech = normalise(_speech_with_transients("200 Hz bursts"))
+
+    def clicking(x: np.ndarray) -> np.ndarray:
+        y = x.copy()
+        y[100] = 1.2  # a click at +1.6 dBFS, whatever the input
+        return y
+
+    with pytest.raises(EmbedvizError, match="dBTP"):
+        fit_through_codec(speech, clicking)

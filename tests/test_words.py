@@ -1,0 +1,305 @@
+"""UI words: every word drawn on screen comes from the storyboard, so an author can translate it."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import replace
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import play_dry
+
+from embedviz.story.contract import (
+    EDITABLE_FIELDS,
+    json_schema,
+    load_storyboard,
+    storyboard_from_data,
+    verify_storyboard,
+)
+from embedviz.story.model import LAYOUTS, Storyboard, StoryboardError
+from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.words import ENGLISH_WORDS, MAX_WORD_CHARS
+
+RENDER = Path(__file__).resolve().parents[1] / "embedviz" / "render"
+# Text drawn by the render code that has letters but is notation, not words.
+NOTATION = {"E", "V \u00d7 d =", "d = ", "E[", "+ P[", "= E[", "one_hot @ E"}
+
+
+def _marked(text: str) -> str:
+    """A stand-in translation: upper case between guillemets, so no English word survives."""
+    return f"\u00ab{text.upper()}\u00bb"
+
+
+def _translated(board: Storyboard) -> Storyboard:
+    if board.parts:
+        return replace(board, parts=tuple(_translated(part) for part in board.parts))
+    return replace(board, words={role: _marked(text) for role, text in board.words.items()})
+
+
+def _english_pattern() -> re.Pattern[str]:
+    words = sorted(set(ENGLISH_WORDS.values()), key=len, reverse=True)
+    return re.compile(r"(?<![\w«])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w»])")
+
+
+def _story_texts(board: Storyboard) -> set[str]:
+    """Texts the storyboard itself gives (labels, gap labels, numbers, the title)."""
+    texts = {board.title, *(board.options.pieces or ())}
+    for part in board.parts:
+        texts |= _story_texts(part)
+    for beat in board.beats:
+        texts.update(beat.labels.values())
+        texts.update(cell.text for cell in beat.numbers)
+        for gap in (*beat.window.row_gaps, *beat.window.col_gaps):
+            texts.add(gap.label)
+    return texts
+
+
+def _screen_texts(scene: str, board: Storyboard) -> list[str]:
+    """Dry-run a scene; return every text on screen before and after each animation."""
+    from embedviz.render.base import StoryboardScene
+    from embedviz.render.glyphs import GlyphString, SansText
+
+    seen: list[str] = []
+
+    class Watched(StoryboardScene):
+        def look(self) -> None:
+            for mobject in self.get_mobject_family_members():
+                if isinstance(mobject, SansText):
+                    seen.append(mobject.original_text)
+                elif isinstance(mobject, GlyphString):
+                    seen.append(mobject.text)
+
+        def play(self, *args: Any, **kwargs: Any) -> None:
+            self.look()
+            super().play(*args, **kwargs)
+            self.look()
+
+    play_dry(lambda: Watched(storyboard=board, captions=False), 5, "embedviz-words-")
+    return seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_translated_words_are_what_the_screen_shows(scene: str, tmp_path: Path) -> None:
+    board = _translated(build_storyboard(scene, cwd=tmp_path, environ={}))
+    texts = _screen_texts(scene, board)
+    story = _story_texts(board)
+    english = _english_pattern()
+    leftovers = sorted(
+        {text for text in texts if text not in story and english.search(text.replace("\n", " "))}
+    )
+    assert not leftovers, f"{scene} draws English words the storyboard does not give: {leftovers}"
+    shown = " ".join(texts)
+    # Every declared word is drawn (in every part); two only with other options (see below).
+    for part in board.parts or (board,):
+        missing = {role for role, text in part.words.items() if text not in shown}
+        assert missing <= set(CONDITIONAL), f"{part.scene} does not draw {missing}"
+
+
+# Words that only some options draw: the scene, and the options that do.
+CONDITIONAL = {
+    "no_such_row": ("ZeroBasedIndexing", {"ids": "0"}),
+    "learned_table": ("PositionBlindness", {"positions": "learned"}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("role", sorted(CONDITIONAL))
+def test_words_some_options_draw_come_from_the_storyboard(role: str, tmp_path: Path) -> None:
+    scene, options = CONDITIONAL[role]
+    board = _translated(build_storyboard(scene, options, cwd=tmp_path, environ={}))
+    texts = _screen_texts(scene, board)
+    assert board.word(role) in texts
+    english = _english_pattern()
+    story = _story_texts(board)
+    assert not [text for text in texts if text not in story and english.search(text)]
+
+
+def _text_calls(tree: ast.AST) -> list[tuple[int, str]]:
+    """String literals that reach a text mobject: direct, in f-strings, in conditionals."""
+
+    def literals(node: ast.AST) -> list[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        if isinstance(node, ast.JoinedStr):
+            return [v.value for v in node.values if isinstance(v, ast.Constant)]
+        if isinstance(node, ast.IfExp):
+            return literals(node.body) + literals(node.orelse)
+        if isinstance(node, ast.BinOp):
+            return literals(node.left) + literals(node.right)
+        if isinstance(node, ast.List | ast.Tuple):
+            return [text for item in node.elts for text in literals(item)]
+        return []
+
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+        if name in ("SansText", "LabelText", "WordText", "mono_line") and node.args:
+            found.extend((node.lineno, text) for text in literals(node.args[0]))
+    return found
+
+
+def test_render_code_draws_no_word_literals() -> None:
+    offenders = []
+    for path in sorted(RENDER.rglob("*.py")):
+        for line, text in _text_calls(ast.parse(path.read_text(encoding="utf-8"))):
+            if re.search(r"[^\W\d_]{2,}", text) and text.strip() not in {
+                n.strip() for n in NOTATION
+            }:
+                offenders.append(f"{path.relative_to(RENDER)}:{line}: {text!r}")
+    assert not offenders, "words belong in the storyboard (story/words.py):\n" + "\n".join(
+        offenders
+    )
+
+
+def test_the_scan_finds_a_word_literal() -> None:
+    tree = ast.parse('a = SansText("token IDs", 20, c)\nb = mono_line([f"x{y} row index "], 1, c)')
+    assert [text for _, text in _text_calls(tree)] == ["token IDs", "x", " row index "]
+
+
+# -- the field -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_every_layout_word_is_derived_in_english(scene: str, tmp_path: Path) -> None:
+    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    for part in board.parts or (board,):
+        assert set(part.words) == set(LAYOUTS[part.layout].words)
+        assert all(part.words[role] == ENGLISH_WORDS[role] for role in part.words)
+
+
+def test_words_are_editable() -> None:
+    assert "words" in EDITABLE_FIELDS
+
+
+def _data(tmp_path: Path, scene: str = "SingleTokenLookup") -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(build_storyboard(scene, cwd=tmp_path, environ={}).to_json())
+    return data
+
+
+def test_translated_words_survive_a_round_trip_and_verify(tmp_path: Path) -> None:
+    data = _data(tmp_path)
+    data["language"] = "de"
+    data["words"] = {**data["words"], "token_ids": "Token-IDs", "output": "Ausgabe"}
+    file = tmp_path / "board.json"
+    file.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    board = load_storyboard(file)
+    assert board.word("token_ids") == "Token-IDs"
+    assert board.word("embedding_matrix") == "embedding matrix E"
+    assert storyboard_from_data(json.loads(board.to_json())) == board
+    assert verify_storyboard(board) == []
+
+
+def test_a_file_without_words_reads_with_english_ones(tmp_path: Path) -> None:
+    data = _data(tmp_path, "ParameterCount")
+    del data["words"]
+    board = storyboard_from_data(data)
+    assert board.words == {role: ENGLISH_WORDS[role] for role in LAYOUTS["parameter_count"].words}
+    assert board == build_storyboard("ParameterCount", cwd=tmp_path, environ={})
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (
+            {"tokn_ids": "x"},
+            "word 'tokn_ids': not a word role of lookup (did you mean 'token_ids'?)",
+        ),
+        ({"parameters": "x"}, "word 'parameters': not a word role of lookup"),
+        ({"output": ""}, "word 'output' must be non-empty text"),
+        ({"output": "   "}, "word 'output' must be non-empty text"),
+        ({"output": "two\nlines"}, "word 'output' must be one line"),
+        ({"output": "x" * (MAX_WORD_CHARS + 1)}, f"at most {MAX_WORD_CHARS}"),
+        ({"output": 3}, "expected a string"),
+    ],
+)
+def test_a_bad_word_fails_in_one_line(tmp_path: Path, words: dict[str, Any], message: str) -> None:
+    data = _data(tmp_path)
+    data["words"] = {**data["words"], **words}
+    with pytest.raises(StoryboardError, match=re.escape(message)) as caught:
+        storyboard_from_data(data)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_missing_word_is_an_error(tmp_path: Path) -> None:
+    data = _data(tmp_path)
+    del data["words"]["value_colour"]
+    with pytest.raises(StoryboardError, match="word 'value_colour' is missing; the lookup"):
+        storyboard_from_data(data)
+
+
+def test_the_schema_knows_each_layouts_words(tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json_schema()
+    good = _data(tmp_path)
+    good["words"]["output"] = "Ausgabe"
+    jsonschema.validate(good, schema)
+    for bad in ({"tokn_ids": "x"}, {"output": ""}, {"output": "a\nb"}, {"output": "x" * 49}):
+        data = _data(tmp_path)
+        data["words"] = {**data["words"], **bad}
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(data, schema)
+
+
+# -- fitting a longer translation -------------------------------------------------
+
+
+def test_a_word_wider_than_its_room_shrinks_and_one_that_fits_does_not() -> None:
+    from embedviz.render.glyphs import SansText, WordText
+
+    english = WordText("returned vector", 20, "#ffffff", width=3.0)
+    assert english.font_size == 20
+    assert english.width == pytest.approx(SansText("returned vector", 20, "#ffffff").width)
+    german = WordText("zurückgegebener Ergebnisvektor", 20, "#ffffff", width=3.0)
+    assert german.font_size < 20
+    assert german.width <= 3.0
+
+
+def test_a_translated_header_row_shrinks_until_no_header_touches_the_next() -> None:
+    from manim import LEFT, RIGHT
+
+    from embedviz.render.stages import parameter_count as stage
+
+    def columns(words: list[str]) -> list[Any]:
+        edges = [(stage._PANEL_LEFT, LEFT), (stage._BYTES_RIGHT, RIGHT)]
+        edges += [(stage._TOTAL_RIGHT, RIGHT), (stage._panel_right(), RIGHT)]
+        return [(word, x, edge) for word, (x, edge) in zip(words, edges, strict=True)]
+
+    english = stage._header_row(columns(["dtype", "bytes each", "total bytes", "memory"]), "#fff")
+    assert {header.font_size for header in english} == {stage._HEADER_SIZE}
+    german = stage._header_row(
+        columns(["Datentyp", "Bytes pro Wert", "Bytes insgesamt", "Arbeitsspeicher"]), "#fff"
+    )
+    assert german[0].font_size < stage._HEADER_SIZE
+    for left, right in pairwise(german):
+        assert left.get_right()[0] < right.get_left()[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "options"),
+    [(name, {}) for name in SCENES if name != "FullExplainer"] + list(CONDITIONAL.values()),
+)
+def test_longer_translated_words_overprint_nothing(
+    scene: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every moment stays legible (test_moments' rules) with words wider than the English."""
+    import conftest
+    from test_moments import check_moment
+
+    english = conftest.prepared_storyboard
+    monkeypatch.setattr(
+        conftest, "prepared_storyboard", lambda *args, **kw: _translated(english(*args, **kw))
+    )
+    samples = conftest.sample_moments(scene, options)
+    read = {"".join(text.text.split()) for sample in samples for text in sample.texts}
+    words = _translated(english(scene, options, environ={})).words.values()
+    assert any("".join(word.split()) in read for word in words), "no translated word was read"
+    problems = [line for sample in samples for line in check_moment(sample)]
+    assert not problems, "\n".join(problems[:20])
