@@ -43,8 +43,11 @@ __all__ = [
 # How many finished clips (one per play or hold) may still be encoding while
 # the next is drawn. Manim's default, 1, makes drawing wait for every clip's
 # encoder to drain; a storyboard plays dozens of short clips, so overlapping
-# them puts the second core to work (manim's own config suggests 4).
-ENCODERS_IN_FLIGHT = 4
+# them puts the second core to work. Measured on 2 cores: LargeVocabLookup at
+# -ql 10.5 s -> 9.2 s with 2; 4 gains little more, but each encoder in flight
+# holds its own x264 buffers (at -qh, SingleTokenLookup peaked at 1.1 GiB with
+# 2 and 2.3 GiB with 4).
+ENCODERS_IN_FLIGHT = 2
 
 
 def screen_texts(
