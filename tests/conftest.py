@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,8 @@ class Checkpoint:
     labels: list[str]
     texts: list[str]
     boxes: list[tuple[str, np.ndarray]]
+    # Numbers drawn a second time on purpose (NumberText.echo), as (kind, index, text).
+    echoes: list[tuple[str, tuple[int, ...], str]] = field(default_factory=list)
 
 
 @dataclass
@@ -73,7 +75,12 @@ def dry_run(
             checkpoints.append(
                 Checkpoint(
                     beat=beat,
-                    numbers=[(n.cell.kind, n.cell.index, n.text, _glyph_count(n)) for n in numbers],
+                    numbers=[
+                        (n.cell.kind, n.cell.index, n.text, _glyph_count(n))
+                        for n in numbers
+                        if not n.echo
+                    ],
+                    echoes=[(n.cell.kind, n.cell.index, n.text) for n in numbers if n.echo],
                     labels=[label.text for label in labels],
                     texts=[t.original_text for t in texts],
                     boxes=boxes,

@@ -308,3 +308,19 @@ def test_equality_marks_stand_on_their_rows_or_under_their_card(
             and 0 < left - s.box[1][0] < 0.3
         ]
         assert label, f"the mark of row {(b, t)} does not name its row"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "below"),
+    [({}, False), ({"vocab": 50257, "dim": 768, "ids": "4821,0,50256;50256,7,4821"}, True)],
+)
+def test_a_row_named_again_beside_its_mark_is_counted_once(
+    dry_run_cache: Any, overrides: dict[str, Any], below: bool
+) -> None:
+    """A mark line under the card repeats its row's position: an echo of that cell,
+    so the screen's numbers still match the storyboard's one for one."""
+    last = dry_run_cache("BatchLookup", overrides).checkpoints[-1]
+    marked = [c.index for c in last.beat.numbers if c.kind == "equal_to" and c.index[0] == 1]
+    assert marked
+    expected = sorted(("position", (b, t), str(t)) for b, t in marked) if below else []
+    assert sorted(last.echoes) == expected

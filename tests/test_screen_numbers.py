@@ -49,6 +49,9 @@ def test_every_number_on_screen_is_a_real_value(
         on_screen = Counter((kind, index, text) for kind, index, text, _ in checkpoint.numbers)
         in_story = Counter((cell.kind, cell.index, cell.text) for cell in beat.numbers)
         assert on_screen == in_story, f"beat {beat.name}: screen and storyboard differ"
+        # A number drawn twice on purpose repeats a cell that is on screen too.
+        for echo in checkpoint.echoes:
+            assert in_story[echo], f"beat {beat.name}: {echo} echoes no number on screen"
         for kind, index, text, glyphs in checkpoint.numbers:
             assert glyphs == len(text.replace(" ", "")), f"{kind}{index} draws other glyphs"
         for cell in beat.numbers:

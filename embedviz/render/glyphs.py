@@ -319,11 +319,25 @@ class NumberText(GlyphString):
         Manim font size.
     color
         Fill colour.
+
+    Attributes
+    ----------
+    echo
+        True for a second drawing of a cell that is already on screen (a
+        row's position repeated beside its equality mark), so that a reader
+        counting the screen's numbers against the storyboard counts it once.
     """
 
     def __init__(self, cell: Any, font_size: float, color: str) -> None:
         super().__init__(cell.text, font_size, color)
         self.cell = cell
+        self.echo = False
+
+    def echoed(self) -> NumberText:
+        """Return a copy that repeats this cell elsewhere (see :attr:`echo`)."""
+        twin = self.copy()
+        twin.echo = True
+        return twin
 
 
 class LabelText(GlyphString):

@@ -864,7 +864,7 @@ class SliceStack(Component):
         block, card = self.slices[b], self.cards[b][0]
         lines = VGroup()
         for t, tag, mark in marks:
-            line = VGroup(block.labels[t].copy(), mark).arrange(RIGHT, buff=0.1)
+            line = VGroup(block.labels[t].echoed(), mark).arrange(RIGHT, buff=0.1)
             lines.add(line)
             tag.add(line)
         lines.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
