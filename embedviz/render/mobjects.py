@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -26,9 +25,10 @@ from embedviz.render.glyphs import (
     SansText,
     glyph_font,
 )
+from embedviz.render.metrics import char_advance, digit_height, xyz
+from embedviz.render.parts.captions import Caption
 from embedviz.render.theme import DARK, Theme, value_colour
 from embedviz.story.model import Gap, NumberCell, Window
-from embedviz.story.phrases import caption_lines
 from embedviz.story.printed import PrintedLine
 
 __all__ = [
@@ -56,8 +56,6 @@ GAP_ROW_PITCH = 0.6
 # character slots) around a cell's number.
 _ROW_PITCH = 2.0
 CELL_PAD_CHARS = 1.0
-# Characters per caption line: two lines fit most narration at full size.
-CAPTION_CHARS = 84
 # The width of an elided column, in character slots (its mark is one character).
 GAP_CHARS = 1.8
 
@@ -208,21 +206,6 @@ def grid_width_per_font(value_chars: int, columns: int, column_gaps: int) -> flo
     """Return a grid body's width per unit of font size."""
     advance = char_advance(1.0)
     return advance * (columns * (value_chars + CELL_PAD_CHARS) + column_gaps * GAP_CHARS)
-
-
-def char_advance(font_size: float) -> float:
-    """Return the monospace advance width at a font size, in scene units."""
-    return glyph_font().zero_advance * font_size / REFERENCE_FONT_SIZE
-
-
-def xyz(x: float, y: float, z: float = 0.0) -> np.ndarray:
-    """Return the scene point ``[x, y, z]`` as the float array manim's hints ask for."""
-    return np.array([x, y, z], dtype=float)
-
-
-def digit_height(font_size: float) -> float:
-    """Return the height of a digit at a font size, in scene units."""
-    return glyph_font().digit_height * font_size / REFERENCE_FONT_SIZE
 
 
 def _column_slots(
@@ -692,34 +675,3 @@ class PrintedTensor(VGroup):
     def last_text_piece(self) -> VMobject:
         """Return the print's last text piece (PyTorch ends a print with its ``grad_fn``)."""
         return self.text_pieces[-1]
-
-
-class Caption(VGroup):
-    """The narration line at the bottom of the frame (at most three lines).
-
-    Parameters
-    ----------
-    text
-        The narration.
-    width
-        The widest it may be.
-    font_size
-        Font size.
-    theme
-        Colours.
-    """
-
-    def __init__(self, text: str, width: float, font_size: float = 22, theme: Theme = DARK) -> None:
-        # A phrase fits two lines of 42 characters (the caption cues' own
-        # wrapping); a longer narration wraps wider, and shrinks past two lines.
-        lines = list(caption_lines(text))
-        if len(lines) > 2:
-            lines = textwrap.wrap(text, width=CAPTION_CHARS)
-        body = SansText("\n".join(lines), font_size, theme.text)
-        if body.width > width:
-            body.scale_to_fit_width(width)
-        # Two lines fit the band above the bottom edge; longer text shrinks.
-        if len(lines) > 2:
-            body.scale(2 / len(lines))
-        super().__init__(body)
-        self.text = text

@@ -57,7 +57,7 @@ from embedviz.render.mobjects import (
 )
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.batch import make_batch_lookup_animation
-from embedviz.render.stages.lookup import classic_layout
+from embedviz.render.classic import classic_layout
 from embedviz.render.stages.zero_based import mono_line
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Window
@@ -140,7 +140,7 @@ class PositionStage(Stage):
     :class:`~embedviz.render.components.GridPanel`, a
     :class:`~embedviz.render.components.ChipLane` and an
     :class:`~embedviz.render.components.OutputPanel`, in the classic lookup
-    arrangement (:func:`~embedviz.render.stages.lookup.classic_layout`). Every
+    arrangement (:func:`~embedviz.render.classic.classic_layout`). Every
     beat of this story moves several parts at once, so the beats are the
     stage's own.
     """

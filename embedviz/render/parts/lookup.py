@@ -1,0 +1,407 @@
+"""The lookup family's components: the matrix, the output block, the chips, and the lookup motion.
+
+Each component owns its mobjects and the beats that move them (see
+:class:`~embedviz.render.stage.Component`); a stage composes them from a
+:class:`~embedviz.render.solver.LookupPlan`.
+
+- :class:`MatrixPart`: E as a :class:`~embedviz.render.parts.grid.CellGrid`,
+  its heading (``embedding matrix E  6 × 3``), the legend. Beats ``count_rows``, ``dim``.
+- :class:`OutputPart`: the output block, its heading and shape, its row
+  numbers and equality marks. Beats ``predict``, ``reveal``, ``shape``.
+- :class:`ChipColumn`: the token chips, waiting beside the output rows they
+  will fill, with their word pieces.
+- :class:`LookupMotion`: one thread of motion. Beats ``lookup`` (one ID at
+  teaching pace) and ``lookup_many`` (the rest, together).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    Animation,
+    AnimationGroup,
+    Circumscribe,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    Line,
+    Succession,
+    SurroundingRectangle,
+    VGroup,
+    VMobject,
+)
+from manim.animation.animation import prepare_animation
+
+from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.metrics import xyz
+from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.parts.chips import PIECE_RATIO, Chip, Follow, curve_points
+from embedviz.render.parts.grid import CellGrid, matrix_grid, output_grid
+from embedviz.render.parts.legend import Legend
+from embedviz.render.parts.strip import Carry
+from embedviz.render.solver import LookupPlan
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["ChipColumn", "LookupMotion", "MatrixPart", "OutputPart"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+
+# Seconds of one lookup among the rest (the walk, then the carry), and how
+# much the next one's walk overlaps this one's carry.
+_REST_WALK, _REST_CARRY = 0.5, 0.8
+
+
+def heading_words(word: str, font_size: float, theme: Theme) -> list[VMobject]:
+    """Set a heading such as ``embedding matrix E``: its words in the muted colour, its symbol as maths.
+
+    A last word of one letter is the block's symbol; it is set with MathTypst
+    (the one maths voice) in the text colour. A translated heading keeps its
+    own words.
+    """
+    words, _, symbol = word.rpartition(" ")
+    if words and len(symbol) == 1 and symbol.isalpha():
+        return [SansText(words, font_size, theme.muted), maths(symbol, theme.text, font_size)]
+    return [SansText(word, font_size, theme.muted)]
+
+
+class MatrixPart(Component):
+    """The embedding matrix E: grid, heading, legend.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell of the storyboard, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: LookupPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        window = board.beats[0].window
+        gaps = {n: gap.label for n, gap in enumerate(window.row_gaps)}
+        self.grid = matrix_grid(window, cells, plan.sizes, theme, board.value_scale, gaps)
+        self.grid.shift(xyz(plan.matrix_left - self.grid.body_left(), plan.matrix_top - self.grid.body_top()))
+        label = plan.scale.label
+        sizes = [cells[("table_size", (axis,))] for axis in (0, 1)]
+        self.heading = VGroup(
+            *heading_words(board.word("embedding_matrix"), label, theme),
+            ShapeLabel(sizes, label, theme.muted),
+        ).arrange(RIGHT, buff=SPACE * 1.5)
+        left = min(m.get_left()[0] for m in [*self.grid.row_labels.values(), *self.grid.gap_labels.values()])
+        self.heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(left, 0), LEFT)
+        self.legend: Legend | None = None
+        legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
+        if legend_cells:
+            self.legend = Legend(legend_cells, plan.scale.legend, theme, board.word("value_colour"))
+            self.legend.move_to(xyz(0, plan.legend_y))
+            edge = LEFT if plan.legend_left else RIGHT
+            self.legend.align_to(xyz(plan.legend_x, 0), edge)
+
+    def intro(self) -> list[VMobject]:
+        """Return the grid, its heading and the legend."""
+        return [self.grid, self.heading, *([self.legend] if self.legend is not None else [])]
+
+    def outline(self, row: int) -> VMobject:
+        """Return the amber outline of the row an ID selects (not yet added)."""
+        return self.grid.row_outline(row, self.theme.chip)
+
+    def beat_count_rows(self, beat: Beat) -> Animation:
+        """Point at row number 0, then count the row numbers up to the ID's row and mark it."""
+        assert beat.highlight is not None
+        labels = self.grid.row_labels
+        target = beat.highlight.row
+        colour = self.theme.highlight
+        counted = [labels[r] for r in sorted(labels) if r <= target]
+        return Steps(
+            Indicate(labels[min(labels)], color=colour, scale_factor=1.5),
+            LaggedStart(*[Indicate(m, color=colour, scale_factor=1.5) for m in counted], lag_ratio=0.5),
+        )
+
+    def beat_dim(self, beat: Beat) -> Animation:
+        """Dim the rows no ID selected, keeping them 3:1 against their ground."""
+        rows = [r for r in beat.dimmed_rows if r in self.grid.rows_group]
+        if not rows:
+            return Indicate(self.grid.get_row_labels(), scale_factor=1.0, color=self.theme.highlight)
+        colours = self.grid.dimmed_colours(rows)
+        fades = [
+            prepare_animation(m.animate.set_fill(colours[id(m)]))  # type: ignore[arg-type]
+            for row in rows
+            for m in self.grid.get_row(row)
+        ]
+        return AnimationGroup(*fades)
+
+
+class OutputPart(Component):
+    """The output block: one row per input position, with its heading, row numbers and marks.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: LookupPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        self.cells = cells
+        self.plan = plan
+        self.value_scale = board.value_scale
+        positions = sorted({i for (k, i) in cells if k == "position"})
+        self.positions = positions
+        window = board.beats[0].window
+        self.grid = output_grid(positions, window, plan.sizes, theme)
+        self.grid.shift(xyz(plan.output_left - self.grid.body_left(), plan.output_top - self.grid.body_top()))
+        label = plan.scale.label
+        self.heading = SansText(board.word("output"), label, theme.output)
+        self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.output_left, 0), LEFT)
+        self.numbers = VGroup()
+        for order, position in enumerate(positions):
+            number = NumberText(cells[("position", position)], label, theme.muted)
+            number.place(xyz(plan.position_left, plan.output_row_y(order)), align="left")
+            self.numbers.add(number)
+        self.shape: ShapeLabel | None = None
+        self.question: LabelText | None = None
+        self.underlines: list[VMobject] = []
+
+    def row_of(self, position: tuple[int, ...]) -> int:
+        """Return the grid row that holds an input position."""
+        return self.positions.index(position)
+
+    def targets(self, position: tuple[int, ...]) -> list[NumberText]:
+        """Create (without adding) one output row's numbers, each in its slot."""
+        row = self.row_of(position)
+        cells = sorted(
+            (c for (k, i), c in self.cells.items() if k == "output" and i[:-1] == position),
+            key=lambda c: c.index,
+        )
+        font, theme, scale = self.plan.scale.data, self.theme, self.value_scale
+        return [
+            self.grid.put(row, c.index[-1], NumberText(c, font, value_colour(c.value, scale, theme)))
+            for c in cells
+        ]
+
+    def mark(self, position: tuple[int, ...]) -> NumberText | None:
+        """Return a row's equality mark (``= out[0]``), placed, if the storyboard has one."""
+        cell = self.cells.get(("equal_to", position))
+        if cell is None:
+            return None
+        mark = NumberText(cell, self.plan.scale.label, self.theme.wrong)
+        return mark.place(xyz(self.plan.mark_left, self.plan.output_row_y(self.row_of(position))), align="left")
+
+    def beat_predict(self, beat: Beat) -> Animation:
+        """Ask for the output's shape where the block will be, underlining each axis in turn."""
+        self.question = LabelText(beat.label("question"), self.plan.scale.label, self.theme.text)
+        self.question.move_to(self.grid.body)
+        if self.question.width > self.grid.width_of_body:
+            self.question.scale_to_fit_width(self.grid.width_of_body)
+        self.underlines = [u for word in ("rows", "values") if (u := self._underline(word)) is not None]
+        shown = FadeIn(self.question, shift=0.2 * DOWN)
+        if len(self.underlines) < 2:
+            return shown
+        return Steps(Succession(shown, Create(self.underlines[0])), Create(self.underlines[1]))
+
+    def _underline(self, word: str) -> Line | None:
+        assert self.question is not None
+        start = self.question.text.find(word)
+        if start < 0:
+            return None
+        low, high = self.question.slot_corners()
+        advance = (high[0] - low[0]) / len(self.question.text)
+        y = low[1] - (high[1] - low[1]) * 0.5
+        line = Line(xyz(low[0] + start * advance, y), xyz(low[0] + (start + len(word)) * advance, y))
+        return line.set_stroke(self.theme.highlight, width=3)
+
+    def beat_reveal(self, beat: Beat) -> Animation:
+        """Reveal the empty block, its row numbers and its shape (then point at the last size)."""
+        leaving: list[VMobject] = [m for m in (self.question, *self.underlines) if m is not None]
+        appearing: list[VMobject] = [self.grid, self.heading, self.numbers]
+        sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
+        if sizes:
+            self.shape = ShapeLabel(sizes, self.plan.scale.label, self.theme.output)
+            self.shape.next_to(self.heading, RIGHT, buff=SPACE * 2)
+            appearing.append(self.shape)
+        shown: Animation = make_reveal_animation(appearing)
+        if leaving:
+            shown = Succession(make_reveal_animation([], leaving), shown)
+        if self.shape is None or len(beat.phrases) < 2:
+            return shown
+        return Steps(shown, Indicate(self.shape[-1], color=self.theme.highlight))
+
+    def frame_and_shape(self, tags: VMobject) -> Animation:
+        """The ``shape`` beat: frame the block; flash its rows' count and tags, then its width."""
+        box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.06)
+        accent = self.theme.highlight
+        if self.shape is None:
+            return Create(box)
+        return Steps(
+            Succession(
+                Create(box),
+                AnimationGroup(
+                    Indicate(self.shape[0], color=accent),
+                    Circumscribe(tags, color=accent, buff=0.06),
+                ),
+            ),
+            Indicate(self.shape[-1], color=accent),
+        )
+
+
+class ChipColumn(Component):
+    """The token chips, each waiting beside the output row it will fill, with its word piece.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: LookupPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        pieces = board.options.pieces or ()
+        label = plan.scale.label
+        ids = sorted((i, c) for (k, i), c in cells.items() if k == "token_id")
+        self.chips: list[Chip] = []
+        self.pieces = VGroup()
+        for order, (index, cell) in enumerate(ids):
+            chip = Chip(cell, label, theme)
+            chip.move_to(xyz(plan.tag_x(chip.width), plan.output_row_y(order)))
+            self.chips.append(chip)
+            if index[-1] < len(pieces):
+                piece = LabelText(pieces[index[-1]], label * PIECE_RATIO, theme.id_ink)
+                piece.place(xyz(plan.piece_left, plan.output_row_y(order)), align="left")
+                self.pieces.add(piece)
+        self.homes = [chip.get_center().copy() for chip in self.chips]
+        self.heading = SansText(board.word("token_ids"), label, theme.muted)
+        self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.tag_left, 0), LEFT)
+
+    def intro(self) -> list[VMobject]:
+        """Return the heading, the chips and their pieces."""
+        return [self.heading, *self.chips, *self.pieces]
+
+
+class LookupMotion(Component):
+    """One thread of motion: a chip walks to its row, the row follows it home as a strip.
+
+    The chip leaves its place beside output row *t* through that (still
+    empty) row, walks down the column between the blocks to the right end of
+    its matrix row, which is outlined in amber; then it walks back, and the
+    row's strip lifts off and follows it into output row *t*, where the chip
+    stays as the row's tag.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    theme
+        Colours.
+    plan, matrix, output, chips
+        The plan and the parts it moves between.
+    cells
+        Every cell, by (kind, index).
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        theme: Theme,
+        plan: LookupPlan,
+        matrix: MatrixPart,
+        output: OutputPart,
+        chips: ChipColumn,
+        cells: Cells,
+    ) -> None:
+        super().__init__(host, theme)
+        self.plan, self.matrix, self.output, self.chips, self.cells = plan, matrix, output, chips, cells
+        self.filled: set[tuple[int, ...]] = set()
+        self.radius = plan.sizes.row_height * 0.45
+
+    def _pieces(self, position: tuple[int, ...]) -> tuple[Animation, Animation, Animation, list[VMobject]]:
+        """The walk, the carry, the settling, and what is left to fade, for one position."""
+        row_index = self.output.row_of(position)
+        chip = self.chips.chips[row_index]
+        row = int(self.cells[("token_id", position)].value)
+        park = xyz(self.plan.park_x(chip.width), self.matrix.grid.row_y(row))
+        lane_y = self.plan.output_row_y(row_index)
+        home = self.chips.homes[row_index]
+        there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
+        back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
+        outline = self.matrix.outline(row)
+        walk = AnimationGroup(Follow(chip, there, run_time=1.0), Create(outline))
+        targets = self.output.targets(position)
+        path = self.plan.strip_path(self.matrix.grid.row_y(row), lane_y)
+        tag = self.cells[("output_id", position)]
+        carry = Carry(self.matrix.grid, row, chip, tag, targets, path, self.theme, run_time=1.0)
+        returning = Follow(chip, back, run_time=1.0)
+        moved = LaggedStart(returning, carry, lag_ratio=0.3)
+        mark = self.output.mark(position)
+        settle: list[Animation] = [FadeOut(outline)]
+        if mark is not None:
+            settle.append(FadeIn(mark))
+        self.filled.add(position)
+        return walk, moved, AnimationGroup(*settle), [outline]
+
+    def beat_lookup(self, beat: Beat) -> Animation:
+        """One ID at teaching pace: walk to the row, bring it home, settle (one step each)."""
+        assert beat.highlight is not None
+        self._show_output()
+        walk, moved, settle, _ = self._pieces(beat.highlight.position)
+        return Steps(walk, moved, settle)
+
+    def beat_lookup_many(self, beat: Beat) -> Animation:
+        """The remaining IDs together, one after another in a clear order, in a few seconds."""
+        self._show_output()
+        assert beat.output is not None
+        landing = [p for p in beat.output.filled if p not in self.filled]
+        order = [p for t in self.plan.order if (p := self.output.positions[t]) in landing]
+        items = []
+        for position in order:
+            walk, moved, settle, _ = self._pieces(position)
+            walk.set_run_time(_REST_WALK)
+            moved.set_run_time(_REST_CARRY)
+            items.append(Succession(walk, moved, settle.set_run_time(0.2)))
+        if not items:
+            return Indicate(self.output.grid.body, color=self.theme.highlight, scale_factor=1.0)
+        return LaggedStart(*items, lag_ratio=1.0)
+
+    def _show_output(self) -> None:
+        """Make sure the output block is on screen (SingleTokenLookup shows it with its lookup)."""
+        shown = set(map(id, self.host.mobjects))
+        missing = [m for m in (self.output.grid, self.output.heading, self.output.numbers) if id(m) not in shown]
+        if missing:
+            self.host.add(*missing)
+
