@@ -27,7 +27,6 @@ from embedviz.story.screen import int_cell
 from embedviz.story.window import compact_window
 
 __all__ = [
-    "DEFAULT_BATCH",
     "MAX_BATCH",
     "MAX_BATCH_TOKENS",
     "MAX_GRID_LINES",
@@ -36,7 +35,6 @@ __all__ = [
     "build_batch_lookup",
 ]
 
-DEFAULT_BATCH = [[2, 3, 5, 1], [4, 0, 3, 2]]
 # Beyond these the B slices no longer fit beside the matrix at a readable size.
 MAX_BATCH = 4
 MAX_LENGTH = 8
@@ -48,8 +46,7 @@ MAX_GRID_LINES = 12
 
 
 def _batch_ids(options: SceneOptions, table: Table) -> list[list[int]]:
-    ids = options.ids if options.ids is not None else DEFAULT_BATCH
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.ndim != 2:
         raise EmbedvizError(
             "BatchLookup needs a batch of at least 2 sequences, separated by ';' "
@@ -250,18 +247,7 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         run_time=1.4,
         min_hold=2.0,
     )
-    return Storyboard(
-        scene="BatchLookup",
-        title="A batch of sequences becomes a stack of slices",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=dim,
-        source=table.source,
-        ids=tuple(tuple(row) for row in ids),
-        beats=tuple(rec.beats),
-        layout="batch",
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, tuple(tuple(row) for row in ids), scale)
 
 
 # What a slice card shows besides its header; hidden when a card stands in front.
@@ -274,6 +260,9 @@ SPEC = SceneSpec(
     module="batch",
     summary="A B x T batch of IDs becomes a B x T x d block, one T x d slice per sequence.",
     build=build_batch_lookup,
+    title="A batch of sequences becomes a stack of slices",
+    layout="batch",
+    default_ids=[[2, 3, 5, 1], [4, 0, 3, 2]],
     order=30,
     examples=(
         {"ids": "7,0,7,9,2;5,5,1,0,2;9,3,4,4,0", "vocab": 10, "dim": 5, "init": "normal"},

@@ -35,7 +35,6 @@ from embedviz.story.screen import Screen, int_cell, value_cell
 from embedviz.story.window import hidden_ranges
 
 __all__ = [
-    "DEFAULT_SENTENCE",
     "GPT2_DIM",
     "GPT2_VOCAB",
     "SPEC",
@@ -47,10 +46,6 @@ __all__ = [
 
 GPT2_VOCAB = 50257
 GPT2_DIM = 768
-# Ten plausible GPT-2-sized IDs (no claim about which words they are). The
-# first is featured; its repeat at position 8 shows that the lookup ignores
-# position.
-DEFAULT_SENTENCE = (4821, 464, 3290, 318, 257, 31373, 11, 13, 4821, 50256)
 
 # GPT-2's published embedding widths, all with the same 50257-entry vocabulary.
 _GPT2_SIZES = {768: "GPT-2", 1024: "GPT-2 medium", 1280: "GPT-2 large", 1600: "GPT-2 XL"}
@@ -198,15 +193,12 @@ def _with_defaults(options: SceneOptions) -> SceneOptions:
 
 
 def _sentence_ids(options: SceneOptions, table: Table) -> list[int]:
-    if options.ids is None:
-        if max(DEFAULT_SENTENCE) >= table.vocab_size:
-            raise EmbedvizError(
-                f"the default sentence uses IDs up to {max(DEFAULT_SENTENCE)}, beyond a "
-                f"vocabulary of {table.vocab_size}; give --ids"
-            )
-        ids: object = list(DEFAULT_SENTENCE)
-    else:
-        ids = options.ids
+    ids = SPEC.ids(options)
+    if options.ids is None and max(ids) >= table.vocab_size:
+        raise EmbedvizError(
+            f"the default sentence uses IDs up to {max(ids)}, beyond a "
+            f"vocabulary of {table.vocab_size}; give --ids"
+        )
     return sequence_ids(
         ids, table.vocab_size, scene=_SCENE, limit=MAX_SEQUENCE_TOKENS, example="4821,464,318"
     )
@@ -452,18 +444,7 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         run_time=1.0,
         min_hold=2.0,
     )
-    return Storyboard(
-        scene=_SCENE,
-        title="A real-sized table: walking to a row",
-        options=options,
-        vocab_size=vocab,
-        dim=dim,
-        source=table.source,
-        ids=tuple(ids),
-        beats=tuple(rec.beats),
-        layout="large_vocab",
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, tuple(ids), scale)
 
 
 SPEC = SceneSpec(
@@ -475,6 +456,12 @@ SPEC = SceneSpec(
         "is copied; then the whole sentence becomes one vector per ID."
     ),
     build=build_large_vocab_lookup,
+    title="A real-sized table: walking to a row",
+    layout="large_vocab",
+    # Ten plausible GPT-2-sized IDs (no claim about which words they are). The
+    # first is featured; its repeat at position 8 shows that the lookup ignores
+    # position.
+    default_ids=[4821, 464, 3290, 318, 257, 31373, 11, 13, 4821, 50256],
     order=40,
     defaults={"vocab": GPT2_VOCAB, "dim": GPT2_DIM},
     examples=(

@@ -133,8 +133,7 @@ def product_formula(token_id: int) -> str:
 
 
 def _single_id(options: SceneOptions, table: Table) -> int:
-    ids = options.ids if options.ids is not None else [3]
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
             f"OneHotEquivalence multiplies one one-hot vector, but {checked.size} IDs were "
@@ -312,18 +311,7 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         run_time=1.4,
         min_hold=2.0,
     )
-    return Storyboard(
-        scene="OneHotEquivalence",
-        title="Multiplying by a one-hot vector is a lookup",
-        options=options,
-        vocab_size=vocab,
-        dim=dim,
-        source=table.source,
-        ids=i,
-        beats=tuple(rec.beats),
-        layout="one_hot",
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, i, scale)
 
 
 def _count_cell(kind: NumberKind, index: tuple[int, ...], count: int) -> NumberCell:
@@ -337,6 +325,9 @@ SPEC = SceneSpec(
     module="one_hot",
     summary="one_hot(i) @ E equals E[i]; the product costs V x d multiply-adds, a lookup none.",
     build=build_one_hot_equivalence,
+    title="Multiplying by a one-hot vector is a lookup",
+    layout="one_hot",
+    default_ids=[3],
     order=50,
     examples=(
         {"ids": "0"},

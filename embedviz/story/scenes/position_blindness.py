@@ -24,7 +24,6 @@ from embedviz.story.screen import int_cell, value_cell
 from embedviz.story.window import compact_window
 
 __all__ = [
-    "DEFAULT_IDS",
     "LEARNED_CONTEXT",
     "MAX_POSITION_TOKENS",
     "POSITION_KINDS",
@@ -33,7 +32,6 @@ __all__ = [
     "learned_seed",
 ]
 
-DEFAULT_IDS = [2, 3, 2, 1]
 # Three blocks side by side leave room for this many rows at a readable size.
 MAX_POSITION_TOKENS = 8
 # A learned table covers a fixed context; the scene shows its first T rows.
@@ -69,9 +67,8 @@ def learned_seed(seed: int) -> int:
 
 
 def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
-    ids = options.ids if options.ids is not None else DEFAULT_IDS
     values = sequence_ids(
-        ids, table.vocab_size, scene="PositionBlindness", limit=MAX_POSITION_TOKENS,
+        SPEC.ids(options), table.vocab_size, scene="PositionBlindness", limit=MAX_POSITION_TOKENS,
         example="2,3,2,1",
     )  # fmt: skip
     if len(set(values)) == len(values):
@@ -236,18 +233,7 @@ def build_position_blindness(
         highlight=Highlight((second,), token_id, token_id),
         min_hold=2.0,
     )
-    return Storyboard(
-        scene="PositionBlindness",
-        title="The lookup knows which token, not where",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=dim,
-        source=table.source,
-        ids=tuple(ids),
-        beats=tuple(rec.beats),
-        layout="position_blindness",
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, tuple(ids), scale)
 
 
 SPEC = SceneSpec(
@@ -256,6 +242,9 @@ SPEC = SceneSpec(
     module="position_blindness",
     summary="The same ID gets the same row at any position; adding position vectors fixes it.",
     build=build_position_blindness,
+    title="The lookup knows which token, not where",
+    layout="position_blindness",
+    default_ids=[2, 3, 2, 1],
     order=80,
     examples=(
         {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},

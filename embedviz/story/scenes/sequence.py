@@ -23,9 +23,12 @@ __all__ = ["SPEC", "build_sequence_lookup"]
 
 
 def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
-    ids = options.ids if options.ids is not None else [2, 3, 5, 1]
     return sequence_ids(
-        ids, table.vocab_size, scene="SequenceLookup", limit=MAX_SEQUENCE_TOKENS, example="2,3,5,1"
+        SPEC.ids(options),
+        table.vocab_size,
+        scene=SPEC.name,
+        limit=MAX_SEQUENCE_TOKENS,
+        example="2,3,5,1",
     )
 
 
@@ -119,17 +122,7 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
         run_time=1.0,
         min_hold=2.0,
     )
-    return Storyboard(
-        scene="SequenceLookup",
-        title="A sequence of IDs becomes a block of vectors",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=dim,
-        source=table.source,
-        ids=tuple(ids),
-        beats=tuple(rec.beats),
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, tuple(ids), scale)
 
 
 SPEC = SceneSpec(
@@ -138,6 +131,8 @@ SPEC = SceneSpec(
     module="sequence",
     summary="A sequence of IDs becomes a T x d block of rows, in input order.",
     build=build_sequence_lookup,
+    title="A sequence of IDs becomes a block of vectors",
+    default_ids=[2, 3, 5, 1],
     order=20,
     examples=(
         {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"},

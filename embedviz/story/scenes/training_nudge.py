@@ -18,7 +18,6 @@ from embedviz.story.screen import int_cell, value_cell
 from embedviz.story.window import MAX_FULL_ROWS, hidden_ranges
 
 __all__ = [
-    "DEFAULT_IDS",
     "LEARNING_RATE",
     "MAX_TRAINING_TOKENS",
     "SPEC",
@@ -26,7 +25,6 @@ __all__ = [
     "training_window",
 ]
 
-DEFAULT_IDS = (2, 3, 2)
 # A power of two: lr * grad is exact in float32, so the update matches
 # torch.optim.SGD bit for bit, and halving is easy to check by eye.
 LEARNING_RATE = 0.5
@@ -75,9 +73,12 @@ def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
 
 
 def _training_ids(options: SceneOptions, table: Table) -> list[int]:
-    ids = options.ids if options.ids is not None else list(DEFAULT_IDS)
     return sequence_ids(
-        ids, table.vocab_size, scene="TrainingNudge", limit=MAX_TRAINING_TOKENS, example="2,3,2"
+        SPEC.ids(options),
+        table.vocab_size,
+        scene="TrainingNudge",
+        limit=MAX_TRAINING_TOKENS,
+        example="2,3,2",
     )
 
 
@@ -279,18 +280,7 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         run_time=1.2,
         min_hold=2.0,
     )
-    return Storyboard(
-        scene="TrainingNudge",
-        title="Training nudges the rows",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=dim,
-        source=table.source,
-        ids=tuple(ids),
-        beats=tuple(rec.beats),
-        layout="training_nudge",
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, tuple(ids), scale)
 
 
 def _ids_text(ids: list[int]) -> str:
@@ -303,6 +293,9 @@ SPEC = SceneSpec(
     module="training_nudge",
     summary="One SGD step: the gradient scatter-adds into looked-up rows; the rest stay put.",
     build=build_training_nudge,
+    title="Training nudges the rows",
+    layout="training_nudge",
+    default_ids=[2, 3, 2],
     order=70,
     examples=(
         {

@@ -27,7 +27,6 @@ __all__ = [
     "zero_based_window",
 ]
 
-_DEFAULT_ID = 3
 # Counts longer than this are shortened with an ellipsis in the narration.
 _SPELLED_COUNTS = 4
 # A large table shows this many leading rows when the traced ID is near the top.
@@ -40,8 +39,7 @@ _ORDINAL_WORDS = (
 
 
 def _one_id(options: SceneOptions, table: Table) -> int:
-    ids = options.ids if options.ids is not None else [_DEFAULT_ID]
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
             f"ZeroBasedIndexing traces one token ID, but {checked.size} were given; "
@@ -234,18 +232,7 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
             "but the values differ, compare against that row of E."
         )
     rec.beat("diagnose", "diagnose", diagnosis, run_time=1.0, highlight=focus, min_hold=1.5)
-    return Storyboard(
-        scene="ZeroBasedIndexing",
-        title="Rows count from zero",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=table.dim,
-        source=table.source,
-        ids=token_id,
-        beats=tuple(rec.beats),
-        layout="zero_based",
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, token_id, scale)
 
 
 SPEC = SceneSpec(
@@ -254,6 +241,9 @@ SPEC = SceneSpec(
     module="zero_based",
     summary="ID 3 selects row index 3, the fourth row; the one-based slip and a debug trace.",
     build=build_zero_based_indexing,
+    title="Rows count from zero",
+    layout="zero_based",
+    default_ids=[3],
     order=15,
     examples=(
         {"ids": "0"},
