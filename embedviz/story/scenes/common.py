@@ -222,6 +222,11 @@ class Recorder:
         for position in positions:
             self.screen.add(int_cell("position", position, position[-1]))
 
+    def label_output_shape(self) -> None:
+        """Show the output block's shape label from now on."""
+        assert self.output is not None
+        self.output = OutputState(self.output.shape, self.output.filled, shape_labelled=True)
+
     def finish(
         self,
         spec: SceneSpec,

@@ -217,7 +217,6 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
     shape = _table_shape(options)
     vocab, dim = shape.vocab_size, shape.dim
     token_id = _lookup_id(options, vocab)
-    count = parameter_count(vocab, dim)
     corner_rows, corner_cols = min(vocab, CORNER_SHAPE[0]), min(dim, CORNER_SHAPE[1])
     corner = leading_rows(options, vocab, dim, corner_rows)[:, :corner_cols]
     rows, cols = list(range(corner_rows)), list(range(corner_cols))
@@ -228,14 +227,24 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         col_gaps=hidden_ranges(cols, dim, "column"),
     )
     rec = Recorder(window, (vocab, dim))
+    _table_and_count(rec, vocab, dim, corner)
+    _memory(rec, vocab, dim)
+    _lookup(rec, options, shape, token_id)
+    # Coloured on the scale of the values it shows: a real model's small
+    # weights get strong colours too.
+    return rec.finish(SPEC, options, shape, token_id, colour_scale(corner))
+
+
+def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np.float32]) -> None:
+    """Show the V × d block with a corner of real values, then count its parameters."""
     screen = rec.screen
     is_gpt2 = (vocab, dim) == (PARAMS_DEFAULT_VOCAB, PARAMS_DEFAULT_DIM)
     V, d = format_count(vocab), format_count(dim)  # noqa: N806 - the maths' names
-
+    count = parameter_count(vocab, dim)
     screen.add(count_cell("block_size", (0,), vocab), count_cell("block_size", (1,), dim))
-    for r in rows:
+    for r in rec.window.rows:
         screen.add(int_cell("row_label", (r,), r))
-        for c in cols:
+        for c in rec.window.cols:
             screen.add(value_cell("corner", (r, c), corner[r, c]))
     owner = "GPT-2's embedding table" if is_gpt2 else "This embedding table"
     rec.beat(
@@ -246,7 +255,6 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         # Three motions, one per phrase: rows, columns, numbers.
         run_time=2.4,
     )
-
     screen.add(
         count_cell("factor", (0,), vocab),
         count_cell("factor", (1,), dim),
@@ -261,6 +269,10 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         min_hold=1.5,
     )
 
+
+def _memory(rec: Recorder, vocab: int, dim: int) -> None:
+    """Price the table in each storage format, then compare other widths d."""
+    screen = rec.screen
     for number, dtype in enumerate(DTYPES):
         size = bytes_per_parameter(dtype)
         nbytes = table_bytes(vocab, dim, dtype)
@@ -299,6 +311,11 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         min_hold=2.0,
     )
 
+
+def _lookup(rec: Recorder, options: SceneOptions, shape: TableShape, token_id: int) -> None:
+    """Look one ID up: a copy of d values, no arithmetic."""
+    screen, dim = rec.screen, shape.dim
+    d = format_count(dim)
     row_bytes = table_bytes(1, dim, COMPARE_DTYPE)
     screen.add(
         int_cell("token_id", (0,), token_id),
@@ -307,8 +324,8 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         count_cell("row_bytes", (0,), row_bytes),
     )
     # The looked-up row shows its real leading values, as the corner does.
-    looked_up = one_row(options, vocab, dim, token_id)
-    for c in cols:
+    looked_up = one_row(options, shape.vocab_size, dim, token_id)
+    for c in rec.window.cols:
         screen.add(value_cell("lookup_value", (token_id, c), looked_up[c]))
     rec.beat(
         "lookup",
@@ -320,9 +337,6 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         highlight=Highlight((0,), token_id, token_id),
         min_hold=2.0,
     )
-    # Coloured on the scale of the values it shows: a real model's small
-    # weights get strong colours too.
-    return rec.finish(SPEC, options, shape, token_id, colour_scale(corner))
 
 
 SPEC = SceneSpec(
