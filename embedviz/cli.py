@@ -310,18 +310,20 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
 
 
 def _cmd_lookup(args: argparse.Namespace) -> int:
+    from embedviz.config import resolve_options
     from embedviz.core.ids import validate_ids
     from embedviz.core.torch_format import format_torch_tensor
     from embedviz.inputs import prepare_options
-    from embedviz.story.options import resolve_options
-    from embedviz.story.scenes import make_table
+    from embedviz.story.scenes import SCENES, make_table
+    from embedviz.story.scenes.common import GRAD_FN
 
     # A printout has no legibility limit on the number of tokens.
     options = prepare_options(resolve_options(_overrides(args)), legible_limit=None)
     table = make_table(options)
-    ids = options.ids if options.ids is not None else [2, 3, 5, 1]
+    # Without --ids, the IDs SequenceLookup shows.
+    ids = SCENES["SequenceLookup"].ids(options)
     output = table.lookup(validate_ids(ids, table.vocab_size))
-    print(format_torch_tensor(output, grad_fn="EmbeddingBackward0"))
+    print(format_torch_tensor(output, grad_fn=GRAD_FN))
     return 0
 
 

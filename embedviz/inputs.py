@@ -1,28 +1,39 @@
-"""Turning user input into scene options: text into IDs, a model folder into a table.
+"""From user input to a storyboard: the one entry point, :func:`prepared_storyboard`.
+
+Options are merged from their sources (:func:`embedviz.config.resolve_options`),
+text becomes IDs and a model folder becomes a table (:func:`prepare_options`),
+the scene's builder makes the storyboard, and the files it was built from are
+pinned by their SHA-256 (:func:`input_files`), so that ``verify`` notices a
+changed file (:func:`verified_problems`).
 
 This layer sits beside the command line and the renderer, above the scene
 data: it may use the Hugging Face ``tokenizers`` package, which
-``embedviz.core`` and ``embedviz.story`` never import. Everything it produces
-is plain options (IDs, token strings, a weights file and tensor name).
+``embedviz.core`` and ``embedviz.story`` never import.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from embedviz.config import resolve_options
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.model_dir import find_model_files
 from embedviz.core.paths import require_file
 from embedviz.core.weights import open_weights
-from embedviz.story.model import Storyboard
-from embedviz.story.options import SceneOptions, resolve_options
+from embedviz.story.contract import verify_storyboard
+from embedviz.story.model import InputFile, Storyboard
+from embedviz.story.options import SceneOptions
 from embedviz.story.scenes import MAX_SEQUENCE_TOKENS, find_scene
 
 __all__ = [
     "Tokenized",
+    "file_sha256",
+    "input_files",
+    "input_problems",
     "prepare_options",
     "prepared_storyboard",
     "text_problems",
@@ -114,7 +125,7 @@ def prepare_options(
     Parameters
     ----------
     options
-        Options from :func:`embedviz.story.options.resolve_options`.
+        Options from :func:`embedviz.config.resolve_options`.
     legible_limit
         Refuse text with more tokens than this unless ``max_tokens`` is set
         (``None`` for no limit, e.g. for a printout).
@@ -168,7 +179,10 @@ def prepare_options(
 def prepared_storyboard(
     scene: str, overrides: Mapping[str, Any] | None = None, **resolve_kwargs: Any
 ) -> Storyboard:
-    """Resolve options, prepare text and model input, and build a storyboard.
+    """Resolve options, prepare text and model input, build a storyboard and pin its files.
+
+    The one entry point from user input to a storyboard: the command line,
+    the renderer, the exporter and the notebook helpers all build through it.
 
     Parameters
     ----------
@@ -177,16 +191,94 @@ def prepared_storyboard(
     overrides
         Explicit options, as from command-line flags.
     **resolve_kwargs
-        Passed to :func:`embedviz.story.options.resolve_options`.
+        Passed to :func:`embedviz.config.resolve_options` (``cwd``, ``environ``).
 
     Returns
     -------
     Storyboard
-        The scene data.
+        The scene data, with the files it was built from in ``inputs``.
     """
     spec = find_scene(scene)
     options = resolve_options(overrides, scene=spec.name, defaults=spec.defaults, **resolve_kwargs)
-    return spec.make(prepare_options(options))
+    prepared = prepare_options(options)
+    board = spec.make(prepared)
+    pinned = input_files(prepared)
+    return replace(board, inputs=pinned) if pinned else board
+
+
+_HASHES: dict[tuple[str, int, int], str] = {}
+
+
+def file_sha256(path: str | Path) -> str:
+    """Return the SHA-256 of a file's bytes as hex (cached while it is unchanged).
+
+    Parameters
+    ----------
+    path
+        The file.
+
+    Returns
+    -------
+    str
+        64 lower-case hex digits.
+    """
+    file = Path(path)
+    stat = file.stat()
+    key = (str(file.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _HASHES:
+        digest = hashlib.sha256()
+        with file.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        _HASHES[key] = digest.hexdigest()
+    return _HASHES[key]
+
+
+def input_files(options: SceneOptions) -> tuple[InputFile, ...]:
+    """Pin the files a storyboard is built from by their SHA-256.
+
+    Parameters
+    ----------
+    options
+        Prepared options (``weights`` already resolved from ``model``).
+
+    Returns
+    -------
+    tuple of InputFile
+        The weights file and the tokenizer file, where used.
+    """
+    pinned = []
+    for role, name in (("weights", options.weights), ("tokenizer", options.tokenizer)):
+        if name is not None and Path(name).is_file():
+            pinned.append(InputFile(role, name, file_sha256(name)))  # type: ignore[arg-type]
+    return tuple(pinned)
+
+
+def input_problems(board: Storyboard) -> tuple[list[str], bool]:
+    """Check that the files a storyboard pins are still there, and unchanged.
+
+    Parameters
+    ----------
+    board
+        A loaded storyboard.
+
+    Returns
+    -------
+    tuple
+        One line per changed or missing file, and whether a file is missing
+        (then nothing can be rebuilt from it).
+    """
+    problems = []
+    for pinned in board.inputs:
+        file = Path(pinned.path)
+        if not file.is_file():
+            return [f"{pinned.role} file {pinned.path}: no longer exists"], True
+        if file_sha256(file) != pinned.sha256:
+            problems.append(
+                f"{pinned.role} file {pinned.path}: changed since the storyboard was made "
+                f"(SHA-256 was {pinned.sha256[:12]}…, now {file_sha256(file)[:12]}…)"
+            )
+    return problems, False
 
 
 def text_problems(board: Storyboard) -> list[str]:
@@ -236,9 +328,11 @@ def verified_problems(board: Storyboard) -> list[str]:
     Returns
     -------
     list of str
-        The problems of :func:`embedviz.story.contract.verify_storyboard`, then
+        The changed or missing input files (:func:`input_problems`), then the
+        problems of :func:`embedviz.story.contract.verify_storyboard` and
         those of :func:`text_problems`; empty when the file is true to the core.
     """
-    from embedviz.story.contract import verify_storyboard
-
-    return [*verify_storyboard(board), *text_problems(board)]
+    problems, missing = input_problems(board)
+    if missing:
+        return problems
+    return [*problems, *verify_storyboard(board), *text_problems(board)]

@@ -20,9 +20,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import Storyboard
 from embedviz.story.phrases import ceil_ticks, make_phrases
-from embedviz.story.scenes import build_storyboard
 
 __all__ = ["TARGET", "german_storyboard", "main", "speak_german"]
 
@@ -95,7 +95,7 @@ def german_storyboard() -> Storyboard:
     Storyboard
         Tagged ``de``; numbers, labels and IDs untouched.
     """
-    board = build_storyboard("SequenceLookup", cwd=Path("/nonexistent"), environ={})
+    board = prepared_storyboard("SequenceLookup", cwd=Path("/nonexistent"), environ={})
     assert [beat.name for beat in board.beats] == list(NARRATION), "the scene's beats changed"
     beats = []
     for beat in board.beats:

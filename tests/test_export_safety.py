@@ -37,7 +37,7 @@ from embedviz.export.folders import (
     swap_into_place,
     write_manifest,
 )
-from embedviz.story.scenes import build_storyboard
+from embedviz.inputs import prepared_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -365,7 +365,7 @@ def test_render_does_not_overwrite_a_file_it_did_not_write(
 
 @pytest.mark.parametrize("scene", ["SingleTokenLookup", "FullExplainer"])
 def test_transcript_does_not_repeat_its_title(scene: str, tmp_path: Path) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     page = transcript_html(board)
     h1 = re.findall(r"<h1>(.*?)</h1>", page)
     h2 = re.findall(r"<h2>(.*?)</h2>", page)
@@ -542,7 +542,7 @@ def test_export_reports_progress_by_frames(tmp_path: Path) -> None:
         export_clip("SingleTokenLookup", "l", tmp_path)
     finally:
         set_progress_sink(None)
-    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     frames = round(board.duration * QUALITIES["l"][1])
     totals = [value for kind, _, value in events if kind == "total"]
     advances = [value for kind, _, value in events if kind == "advance"]
@@ -679,7 +679,7 @@ def test_render_save_sections_writes_one_clip_per_concept(tmp_path: Path) -> Non
                        timeout=1800)  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     out = tmp_path / "out"
-    board = build_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    board = prepared_storyboard("FullExplainer", cwd=tmp_path, environ={})
     concepts = [p for p in board.parts if p.layout != "transition"]
     expected = [f"{n:02d}_{p.scene}.mp4" for n, p in enumerate(concepts, start=1)]
     sections = out / "FullExplainer_sections"

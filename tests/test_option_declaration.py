@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from embedviz.cli import _build_parser, main
+from embedviz.config import resolve_options
 from embedviz.core.errors import EmbedvizError
-from embedviz.story.options import OPTIONS, SceneOptions, options_table, resolve_options
+from embedviz.story.options import OPTIONS, SceneOptions, options_table
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from conftest import play_dry
 
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.contract import (
     EDITABLE_FIELDS,
     json_schema,
@@ -20,9 +21,10 @@ from embedviz.story.contract import (
     storyboard_from_data,
     verify_storyboard,
 )
+from embedviz.story.layouts import ENGLISH_WORDS
 from embedviz.story.model import LAYOUTS, Storyboard, StoryboardError
-from embedviz.story.scenes import SCENES, build_storyboard
-from embedviz.story.words import ENGLISH_WORDS, MAX_WORD_CHARS
+from embedviz.story.scenes import SCENES
+from embedviz.story.words import MAX_WORD_CHARS
 
 RENDER = Path(__file__).resolve().parents[1] / "embedviz" / "render"
 # Text drawn by the render code that has letters but is notation, not words.
@@ -85,7 +87,7 @@ def _screen_texts(scene: str, board: Storyboard) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_translated_words_are_what_the_screen_shows(scene: str, tmp_path: Path) -> None:
-    board = _translated(build_storyboard(scene, cwd=tmp_path, environ={}))
+    board = _translated(prepared_storyboard(scene, cwd=tmp_path, environ={}))
     texts = _screen_texts(scene, board)
     story = _story_texts(board)
     english = _english_pattern()
@@ -111,7 +113,7 @@ CONDITIONAL = {
 @pytest.mark.parametrize("role", sorted(CONDITIONAL))
 def test_words_some_options_draw_come_from_the_storyboard(role: str, tmp_path: Path) -> None:
     scene, options = CONDITIONAL[role]
-    board = _translated(build_storyboard(scene, options, cwd=tmp_path, environ={}))
+    board = _translated(prepared_storyboard(scene, options, cwd=tmp_path, environ={}))
     texts = _screen_texts(scene, board)
     assert board.word(role) in texts
     english = _english_pattern()
@@ -168,7 +170,7 @@ def test_the_scan_finds_a_word_literal() -> None:
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_every_layout_word_is_derived_in_english(scene: str, tmp_path: Path) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     for part in board.parts or (board,):
         assert set(part.words) == set(LAYOUTS[part.layout].words)
         assert all(part.words[role] == ENGLISH_WORDS[role] for role in part.words)
@@ -179,7 +181,9 @@ def test_words_are_editable() -> None:
 
 
 def _data(tmp_path: Path, scene: str = "SingleTokenLookup") -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(build_storyboard(scene, cwd=tmp_path, environ={}).to_json())
+    data: dict[str, Any] = json.loads(
+        prepared_storyboard(scene, cwd=tmp_path, environ={}).to_json()
+    )
     return data
 
 
@@ -201,7 +205,7 @@ def test_a_file_without_words_reads_with_english_ones(tmp_path: Path) -> None:
     del data["words"]
     board = storyboard_from_data(data)
     assert board.words == {role: ENGLISH_WORDS[role] for role in LAYOUTS["parameter_count"].words}
-    assert board == build_storyboard("ParameterCount", cwd=tmp_path, environ={})
+    assert board == prepared_storyboard("ParameterCount", cwd=tmp_path, environ={})
 
 
 @pytest.mark.parametrize(

@@ -17,28 +17,28 @@ against).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import types
-from dataclasses import MISSING, fields, is_dataclass
+from dataclasses import MISSING, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.story.layouts import ALL_ACTIONS, ALL_KINDS, LAYOUTS
 from embedviz.story.model import (
-    LAYOUTS,
     MAX_BEAT_SECONDS,
     MIN_RUN_TIME,
     SCHEMA_URL,
     SCHEMA_VERSION,
     Beat,
-    InputFile,
     NumberCell,
     Storyboard,
     StoryboardError,
 )
-from embedviz.story.options import SceneOptions
+from embedviz.story.phrases import make_phrases
+from embedviz.story.scenes import find_scene
+from embedviz.story.spoken import spoken_form
 from embedviz.story.words import MAX_WORD_CHARS
 
 __all__ = [
@@ -47,8 +47,6 @@ __all__ = [
     "SCHEMA_ID",
     "UnreadableStoryboardError",
     "check_storyboard",
-    "file_sha256",
-    "input_files",
     "json_schema",
     "load_storyboard",
     "storyboard_from_data",
@@ -165,7 +163,7 @@ def json_schema() -> dict[str, Any]:
     Generated from the model's dataclasses and type hints, so it follows the
     model: number kinds, actions and layouts are enumerations, each layout's
     kinds, actions and label roles come from
-    :data:`~embedviz.story.model.LAYOUTS`, every object rejects unknown keys,
+    :data:`~embedviz.story.layouts.LAYOUTS`, every object rejects unknown keys,
     and ``version`` must be :data:`SCHEMA_VERSION`. Checks that JSON Schema
     cannot express (``run_time <= duration``, cells inside the window, unique
     beat names) are made when a file is loaded.
@@ -192,7 +190,13 @@ def json_schema() -> dict[str, Any]:
             "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
         },
     }
+    # Layouts, number kinds and actions are strings in the model, checked
+    # against what the layouts declare; the schema enumerates them.
+    board["properties"]["layout"] = {**board["properties"]["layout"], "enum": sorted(LAYOUTS)}
+    cell = defs["NumberCell"]["properties"]
+    cell["kind"] = {**cell["kind"], "enum": sorted(ALL_KINDS)}
     beat = defs["Beat"]["properties"]
+    beat["action"] = {**beat["action"], "enum": sorted(ALL_ACTIONS)}
     beat["run_time"] = {**beat["run_time"], "minimum": MIN_RUN_TIME}
     beat["duration"] = {**beat["duration"], "minimum": MIN_RUN_TIME, "maximum": MAX_BEAT_SECONDS}
     # What each layout may show, as declared in LAYOUTS.
@@ -371,10 +375,6 @@ def storyboard_from_data(data: object) -> Storyboard:
 
 def _rephrased(board: Storyboard) -> Storyboard:
     """Derive the phrases again of every beat whose narration an author rewrote."""
-    from dataclasses import replace
-
-    from embedviz.story.phrases import make_phrases
-    from embedviz.story.spoken import spoken_form
 
     def speak(text: str) -> str:
         # The verbaliser speaks English; other languages are spoken as written
@@ -434,56 +434,6 @@ def load_storyboard(path: str | Path) -> Storyboard:
         return storyboard_from_data(data)
     except StoryboardError as error:
         raise StoryboardError(f"{file}: {error}") from None
-
-
-# -- input files -------------------------------------------------------------
-
-_HASHES: dict[tuple[str, int, int], str] = {}
-
-
-def file_sha256(path: str | Path) -> str:
-    """Return the SHA-256 of a file's bytes as hex (cached while it is unchanged).
-
-    Parameters
-    ----------
-    path
-        The file.
-
-    Returns
-    -------
-    str
-        64 lower-case hex digits.
-    """
-    file = Path(path)
-    stat = file.stat()
-    key = (str(file.resolve()), stat.st_size, stat.st_mtime_ns)
-    if key not in _HASHES:
-        digest = hashlib.sha256()
-        with file.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        _HASHES[key] = digest.hexdigest()
-    return _HASHES[key]
-
-
-def input_files(options: SceneOptions) -> tuple[InputFile, ...]:
-    """Pin the files a storyboard is built from by their SHA-256.
-
-    Parameters
-    ----------
-    options
-        Prepared options (``weights`` already resolved from ``model``).
-
-    Returns
-    -------
-    tuple of InputFile
-        The weights file and the tokenizer file, where used.
-    """
-    pinned = []
-    for role, name in (("weights", options.weights), ("tokenizer", options.tokenizer)):
-        if name is not None and Path(name).is_file():
-            pinned.append(InputFile(role, name, file_sha256(name)))  # type: ignore[arg-type]
-    return tuple(pinned)
 
 
 # -- verification ------------------------------------------------------------
@@ -553,7 +503,12 @@ def _compare(mine: Storyboard, core: Storyboard, where: str = "") -> list[str]:
 
 
 def verify_storyboard(board: Storyboard) -> list[str]:
-    """Rebuild a storyboard from its options and files, and list where the file differs.
+    """Rebuild a storyboard from its options, and list where the file differs.
+
+    The files it was built from are checked above this layer
+    (:func:`embedviz.inputs.verified_problems` checks them too); here every
+    number, label and field is compared with what the core gives for the
+    recorded options.
 
     Parameters
     ----------
@@ -568,24 +523,12 @@ def verify_storyboard(board: Storyboard) -> list[str]:
         title, the language, the UI words, the narration and the timing
         are allowed.
     """
-    from embedviz.story.scenes import find_scene
-
-    problems = []
-    for pinned in board.inputs:
-        file = Path(pinned.path)
-        if not file.is_file():
-            return [f"{pinned.role} file {pinned.path}: no longer exists"]
-        if file_sha256(file) != pinned.sha256:
-            problems.append(
-                f"{pinned.role} file {pinned.path}: changed since the storyboard was made "
-                f"(SHA-256 was {pinned.sha256[:12]}…, now {file_sha256(file)[:12]}…)"
-            )
     try:
         core = find_scene(board.scene).make(board.options)
     except EmbedvizError as error:
-        return [*problems, f"cannot rebuild {board.scene} from the recorded options: {error}"]
+        return [f"cannot rebuild {board.scene} from the recorded options: {error}"]
     # A changed file also shows as the cells that no longer match it.
-    return [*problems, *_compare(board, core)]
+    return _compare(board, core)
 
 
 def check_storyboard(board: Storyboard) -> Storyboard:

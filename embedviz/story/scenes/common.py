@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.core.ids import validate_ids
+from embedviz.core.ids import IdList, validate_ids
 from embedviz.core.model_dir import model_name
 from embedviz.core.table import (
     DEFAULT_DIM,
@@ -28,6 +28,7 @@ from embedviz.story.model import (
     NumberCell,
     OutputState,
     Storyboard,
+    TokenIds,
     Window,
 )
 from embedviz.story.options import SceneOptions
@@ -40,6 +41,8 @@ __all__ = [
     "MAX_SEQUENCE_TOKENS",
     "Recorder",
     "SceneSpec",
+    "Shaped",
+    "TableShape",
     "attach_pieces",
     "intro_sentence",
     "lookup_row_sentence",
@@ -219,6 +222,92 @@ class Recorder:
         for position in positions:
             self.screen.add(int_cell("position", position, position[-1]))
 
+    def label_output_shape(self) -> None:
+        """Show the output block's shape label from now on."""
+        assert self.output is not None
+        self.output = OutputState(self.output.shape, self.output.filled, shape_labelled=True)
+
+    def finish(
+        self,
+        spec: SceneSpec,
+        options: SceneOptions,
+        table: Shaped,
+        ids: TokenIds,
+        value_scale: float,
+        *,
+        printed: str | None = None,
+    ) -> Storyboard:
+        """Return the storyboard of the recorded beats: every builder's last step.
+
+        Parameters
+        ----------
+        spec
+            The scene: its name, title and layout.
+        options
+            The options it was built from.
+        table
+            The table's shape and origin.
+        ids
+            The token IDs shown.
+        value_scale
+            The colour scale of the values shown.
+        printed
+            The PyTorch-style print, when the scene shows one.
+
+        Returns
+        -------
+        Storyboard
+            The scene data; when the IDs came from text, each chip's token
+            piece is among its beat's labels (see :func:`attach_pieces`).
+        """
+        board = Storyboard(
+            scene=spec.name,
+            title=spec.title,
+            options=options,
+            vocab_size=table.vocab_size,
+            dim=table.dim,
+            source=table.source,
+            ids=ids,
+            beats=tuple(self.beats),
+            value_scale=value_scale,
+            printed=printed,
+            layout=spec.layout,
+        )
+        return attach_pieces(board, options.pieces)
+
+
+class Shaped(Protocol):
+    """A table's shape and origin, all a storyboard records of it."""
+
+    @property
+    def vocab_size(self) -> int:
+        """``V``."""
+
+    @property
+    def dim(self) -> int:
+        """``d``."""
+
+    @property
+    def source(self) -> str:
+        """Where the values came from."""
+
+
+@dataclass(frozen=True)
+class TableShape:
+    """The shape and origin of a table a scene never builds whole (see :class:`Shaped`).
+
+    Attributes
+    ----------
+    vocab_size, dim
+        ``V`` and ``d``.
+    source
+        Where the values come from.
+    """
+
+    vocab_size: int
+    dim: int
+    source: str
+
 
 def intro_sentence(table: Table) -> str:
     """Introduce the matrix and its shape."""
@@ -242,7 +331,7 @@ def lookup_row_sentence(token_id: int) -> str:
 
 @dataclass(frozen=True)
 class SceneSpec:
-    """A scene that can be rendered.
+    """A scene that can be rendered: everything about it that is not a beat.
 
     Attributes
     ----------
@@ -257,6 +346,13 @@ class SceneSpec:
     build
         Makes its storyboard from options (and ``legend=False`` when a
         longer video has already shown the colour legend).
+    title
+        The title shown at the top of the video.
+    layout
+        Which stage draws it (see :mod:`embedviz.story.layouts`).
+    default_ids
+        The token IDs it shows when the options give none; the one place
+        they are declared.
     order
         Its place in teaching order (and in ``FullExplainer``).
     examples
@@ -266,6 +362,10 @@ class SceneSpec:
         This scene's own defaults where they differ from every other
         scene's (e.g. a GPT-2-sized table); files, environment and flags
         still override them.
+    plays
+        For a composite scene, the scenes it plays in order; the registry
+        (:mod:`embedviz.story.scenes`) fills it in, so that the composite's
+        module needs no list of scenes.
     """
 
     name: str
@@ -273,28 +373,55 @@ class SceneSpec:
     module: str
     summary: str
     build: Callable[..., Storyboard]
+    title: str = ""
+    layout: str = "lookup"
+    default_ids: IdList | None = None
     order: int = 100
     examples: tuple[dict[str, Any], ...] = field(default=())
     defaults: dict[str, Any] = field(default_factory=dict)
+    plays: tuple[SceneSpec, ...] = ()
 
-    def make(self, options: SceneOptions) -> Storyboard:
-        """Build the storyboard, with token pieces on the chips when IDs came from text.
+    def ids(self, options: SceneOptions) -> Any:
+        """Return the IDs to show: the options', else this scene's default (not yet validated).
 
         Parameters
         ----------
         options
-            Resolved (and prepared) options.
+            Resolved options.
+
+        Returns
+        -------
+        object
+            ``options.ids`` when given, else a fresh copy of :attr:`default_ids`.
+        """
+        if options.ids is not None:
+            return options.ids
+        default = self.default_ids
+        if isinstance(default, list):
+            return [list(row) if isinstance(row, list) else row for row in default]
+        return default
+
+    def make(self, options: SceneOptions, *, legend: bool = True) -> Storyboard:
+        """Build the storyboard from prepared options.
+
+        Parameters
+        ----------
+        options
+            Resolved and prepared options (text already tokenised; see
+            :func:`embedviz.inputs.prepared_storyboard`, the one entry point
+            from user input).
+        legend
+            Whether the colour legend appears (only the first time in a
+            longer video).
 
         Returns
         -------
         Storyboard
             The scene data.
         """
-        from embedviz.story.contract import input_files
-
-        board = attach_pieces(self.build(options), options.pieces)
-        pinned = input_files(options)
-        return replace(board, inputs=pinned) if pinned else board
+        if self.plays:
+            return self.build(options, legend=legend, plays=self.plays)
+        return self.build(options, legend=legend)
 
 
 def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboard:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from embedviz.core.errors import EmbedvizError
@@ -48,7 +49,9 @@ def _transition(previous: Storyboard, options: SceneOptions) -> Storyboard:
     )
 
 
-def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_full_explainer(
+    options: SceneOptions, *, legend: bool = True, plays: Sequence[SceneSpec] = ()
+) -> Storyboard:
     """Storyboard: all scenes, each with its defaults, in teaching order.
 
     Parameters
@@ -59,6 +62,9 @@ def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Story
     legend
         Whether the first part shows the colour legend (later parts never
         repeat it).
+    plays
+        The scenes to play, in order (the registry passes every other
+        scene; see :attr:`SceneSpec.plays`).
 
     Returns
     -------
@@ -72,8 +78,6 @@ def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Story
     EmbedvizError
         If an option other than ``theme`` is set.
     """
-    from embedviz.story.scenes import SCENES
-
     defaults = SceneOptions()
     changed = [
         name
@@ -85,26 +89,27 @@ def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Story
             f"FullExplainer plays every scene with its own defaults; only --theme applies, "
             f"not {', '.join('--' + name for name in changed)}"
         )
-    specs = [spec for spec in SCENES.values() if spec.name != SPEC.name]
+    if not plays:
+        raise EmbedvizError("FullExplainer needs the scenes it plays")
     parts: list[Storyboard] = []
-    for number, spec in enumerate(specs):
+    for number, spec in enumerate(plays):
         # Each part starts from its own scene's defaults, with the theme passed on.
         part_options = replace(SceneOptions(theme=options.theme), **spec.defaults)
-        part = spec.build(part_options, legend=legend and number == 0)
+        part = spec.make(part_options, legend=legend and number == 0)
         if parts:
             parts.append(_transition(parts[-1], options))
         parts.append(part)
     first = parts[0]
     return Storyboard(
         scene=SPEC.name,
-        title="From token IDs to embedding vectors",
+        title=SPEC.title,
         options=options,
         vocab_size=first.vocab_size,
         dim=first.dim,
         source="each scene's own defaults",
         ids=None,
         beats=(),
-        layout="composite",
+        layout=SPEC.layout,
         value_scale=first.value_scale,
         parts=tuple(parts),
     )
@@ -116,6 +121,8 @@ SPEC = SceneSpec(
     module="full_explainer",
     summary="Every scene in teaching order, one section per concept (--save_sections).",
     build=build_full_explainer,
+    title="From token IDs to embedding vectors",
+    layout="composite",
     order=1000,
     examples=({"theme": "light"},),
 )

@@ -133,8 +133,7 @@ def product_formula(token_id: int) -> str:
 
 
 def _single_id(options: SceneOptions, table: Table) -> int:
-    ids = options.ids if options.ids is not None else [3]
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
             f"OneHotEquivalence multiplies one one-hot vector, but {checked.size} IDs were "
@@ -192,13 +191,11 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
     looked_up = table.lookup([i])[0]
     _check_equal(product, looked_up, i)
     window = one_hot_window(vocab, dim, i)
-    j = _TERM_COLUMN
     rec = Recorder(window, (1, dim))
-    screen = rec.screen
     focus = Highlight((0,), i, i)
 
-    scale = screen.add_grid(table, window, title_size=True, legend=legend)
-    screen.add(int_cell("token_id", (0,), i))
+    scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
+    rec.screen.add(int_cell("token_id", (0,), i))
     rec.beat(
         "intro",
         "intro",
@@ -206,13 +203,22 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         "let's build it and compare.",
         run_time=1.0,
     )
+    _one_hot_vector(rec, vector[0], focus)
+    _one_column(rec, table, vector[0], product, focus)
+    _product_and_lookup(rec, product, looked_up, focus)
+    _cost(rec, vocab, dim)
+    return rec.finish(SPEC, options, table, i, scale)
 
+
+def _one_hot_vector(rec: Recorder, vector: npt.NDArray[np.float32], focus: Highlight) -> None:
+    """Draw one_hot(i) on its side, entry k beside row k of E."""
+    i, vocab, window = focus.token_id, len(vector), rec.window
     for k in window.rows:
-        screen.add(int_cell("one_hot", (k,), int(vector[0, k])))
-    screen.add(int_cell("one_hot_size", (0,), 1), int_cell("one_hot_size", (1,), vocab))
-    screen.labels["one_hot_title"] = f"one_hot({i})"
+        rec.screen.add(int_cell("one_hot", (k,), int(vector[k])))
+    rec.screen.add(int_cell("one_hot_size", (0,), 1), int_cell("one_hot_size", (1,), vocab))
+    rec.screen.labels["one_hot_title"] = f"one_hot({i})"
     for number, gap in enumerate(window.row_gaps):
-        screen.labels[f"one_hot_gap_{number}"] = one_hot_gap_label(gap.first, gap.last)
+        rec.screen.labels[f"one_hot_gap_{number}"] = one_hot_gap_label(gap.first, gap.last)
     rec.beat(
         "one-hot",
         "one_hot",
@@ -222,12 +228,22 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         highlight=focus,
     )
 
+
+def _one_column(
+    rec: Recorder,
+    table: Table,
+    vector: npt.NDArray[np.float32],
+    product: npt.NDArray[np.float32],
+    focus: Highlight,
+) -> None:
+    """Write out the terms of one column of the product, and their sum."""
+    i, j, window, screen = focus.token_id, _TERM_COLUMN, rec.window, rec.screen
     block = table.rows(np.asarray(window.rows))
     screen.labels["product_title"] = f"one_hot({i}) @ E"
-    screen.add(int_cell("product_size", (0,), 1), int_cell("product_size", (1,), dim))
+    screen.add(int_cell("product_size", (0,), 1), int_cell("product_size", (1,), table.dim))
     for r, k in enumerate(window.rows):
         screen.add(
-            int_cell("term_one_hot", (j, k), int(vector[0, k])),
+            int_cell("term_one_hot", (j, k), int(vector[k])),
             value_cell("term_weight", (j, k), block[r, window.cols.index(j)]),
         )
     for number, gap in enumerate(window.row_gaps):
@@ -236,11 +252,10 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         "terms",
         "terms",
         f"Entry {j} of the product: multiply each one-hot entry by the number beside it "
-        f"in column {j}, then add all {vocab} products.",
+        f"in column {j}, then add all {table.vocab_size} products.",
         run_time=1.8,
         highlight=focus,
     )
-
     screen.add(value_cell("term_sum", (j,), product[j]), value_cell("product", (j,), product[j]))
     rec.beat(
         "sum",
@@ -251,13 +266,22 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         highlight=focus,
     )
 
+
+def _product_and_lookup(
+    rec: Recorder,
+    product: npt.NDArray[np.float32],
+    looked_up: npt.NDArray[np.float32],
+    focus: Highlight,
+) -> None:
+    """Fill the whole product, then set the lookup E[i] beside it: equal, value for value."""
+    i, screen, window = focus.token_id, rec.screen, rec.window
     for kind in ("term_one_hot", "term_weight", "term_sum"):
         screen.remove_kind(kind)
     for key in [key for key in screen.labels if key.startswith("term_gap_")]:
         del screen.labels[key]
     for col in window.cols:
         screen.add(value_cell("product", (col,), product[col]))
-    if dim == 1:
+    if len(product) == 1:
         columns_sentence = (
             f"With a single column, that sum is the whole product: row {i} of E, exactly."
         )
@@ -266,7 +290,6 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
             f"Every other column works the same way, so the whole product is exactly row {i} of E."
         )
     rec.beat("columns", "columns", columns_sentence, run_time=1.4, highlight=focus)
-
     screen.labels["lookup_title"] = f"E[{i}]"
     screen.labels["product_formula"] = product_formula(i)
     for col in window.cols:
@@ -281,6 +304,10 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         min_hold=1.5,
     )
 
+
+def _cost(rec: Recorder, vocab: int, dim: int) -> None:
+    """Count the product's multiply-adds, here and at GPT-2's size, against a copy of d numbers."""
+    screen = rec.screen
     screen.labels["cost_gpt2"] = "GPT-2"
     screen.labels["copy_unit"] = "number" if dim == 1 else "numbers"
     screen.add(
@@ -299,7 +326,6 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         run_time=1.6,
         min_hold=2.0,
     )
-
     screen.add(
         _count_cell("multiply_adds", (2,), 0),
         int_cell("copy_count", (0,), dim),
@@ -311,18 +337,6 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         "nothing more. An embedding layer is this product, done the cheap way.",
         run_time=1.4,
         min_hold=2.0,
-    )
-    return Storyboard(
-        scene="OneHotEquivalence",
-        title="Multiplying by a one-hot vector is a lookup",
-        options=options,
-        vocab_size=vocab,
-        dim=dim,
-        source=table.source,
-        ids=i,
-        beats=tuple(rec.beats),
-        layout="one_hot",
-        value_scale=scale,
     )
 
 
@@ -337,6 +351,9 @@ SPEC = SceneSpec(
     module="one_hot",
     summary="one_hot(i) @ E equals E[i]; the product costs V x d multiply-adds, a lookup none.",
     build=build_one_hot_equivalence,
+    title="Multiplying by a one-hot vector is a lookup",
+    layout="one_hot",
+    default_ids=[3],
     order=50,
     examples=(
         {"ids": "0"},

@@ -26,8 +26,7 @@ __all__ = ["SPEC", "build_single_token_lookup"]
 
 
 def _single_ids(options: SceneOptions, table: Table) -> int:
-    ids = options.ids if options.ids is not None else [3]
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
             f"SingleTokenLookup shows one token ID, but {checked.size} were given; "
@@ -105,18 +104,7 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
         run_time=1.0,
         highlight=focus,
     )
-    return Storyboard(
-        scene="SingleTokenLookup",
-        title="One token ID, one row",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=table.dim,
-        source=table.source,
-        ids=token_id,
-        beats=tuple(rec.beats),
-        value_scale=scale,
-        printed=printed,
-    )
+    return rec.finish(SPEC, options, table, token_id, scale, printed=printed)
 
 
 SPEC = SceneSpec(
@@ -125,6 +113,8 @@ SPEC = SceneSpec(
     module="single_token",
     summary="One token ID walks to its zero-based row; the row is printed as PyTorch does.",
     build=build_single_token_lookup,
+    title="One token ID, one row",
+    default_ids=[3],
     order=10,
     examples=({"ids": "5", "vocab": 9, "dim": 4, "seed": 7},),
 )

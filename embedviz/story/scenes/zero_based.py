@@ -27,7 +27,6 @@ __all__ = [
     "zero_based_window",
 ]
 
-_DEFAULT_ID = 3
 # Counts longer than this are shortened with an ellipsis in the narration.
 _SPELLED_COUNTS = 4
 # A large table shows this many leading rows when the traced ID is near the top.
@@ -40,8 +39,7 @@ _ORDINAL_WORDS = (
 
 
 def _one_id(options: SceneOptions, table: Table) -> int:
-    ids = options.ids if options.ids is not None else [_DEFAULT_ID]
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
             f"ZeroBasedIndexing traces one token ID, but {checked.size} were given; "
@@ -168,39 +166,7 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
         run_time=1.5,
     )
 
-    # The slip: a one-based count labels row r as r + 1, so ID i lands on row i - 1.
-    screen.add(int_cell("wrong_id", (0,), token_id), int_cell("wrong_index", (0,), wrong_row))
-    if wrong_row >= 0:
-        for row in window.rows:
-            if row <= wrong_row:
-                screen.add(int_cell("one_based_count", (row,), row + 1))
-        wrong_values = table.rows(np.asarray([wrong_row]))[0]
-        for col in window.cols:
-            screen.add(value_cell("wrong_value", (col,), wrong_values[col]))
-        slip = (
-            f"The classic slip: counting the rows {count_sequence(1, token_id)} lands on "
-            f"row index {wrong_row}, the {nth(token_id)} row, and fetches the "
-            "wrong vector."
-        )
-    else:
-        slip = (
-            "The classic slip: counting rows from 1. Then ID 0 would mean row 0 \u2212 1 "
-            "= \u22121, a row that does not exist."
-        )
-    rec.beat("one-based", "wrong_count", slip, run_time=2.4, highlight=focus, min_hold=1.5)
-
-    screen.remove_kind("one_based_count")
-    # Beside the row: its one-based position, e.g. row index 3 is the "4th" row.
-    screen.add(NumberCell("ordinal", (token_id,), ordinal(token_id + 1), float(token_id + 1)))
-    if token_id == 0:
-        count = "Rows are numbered from 0, so ID 0 selects row index 0: the very first row."
-    else:
-        count = (
-            f"Rows are numbered from 0. Counting {count_sequence(0, token_id)} lands on row "
-            f"index {token_id}, the {nth(token_id + 1)} row: the row ID {token_id} selects."
-        )
-    rec.beat("zero-based", "right_count", count, run_time=2.0, highlight=focus, min_hold=1.5)
-
+    _counts(rec, table, focus)
     screen.add(int_cell("trace_id", (0,), token_id), int_cell("trace_index", (0,), token_id))
     rec.output = OutputState(output.shape)
     rec.fill_output((0,), output[0])
@@ -234,18 +200,44 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
             "but the values differ, compare against that row of E."
         )
     rec.beat("diagnose", "diagnose", diagnosis, run_time=1.0, highlight=focus, min_hold=1.5)
-    return Storyboard(
-        scene="ZeroBasedIndexing",
-        title="Rows count from zero",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=table.dim,
-        source=table.source,
-        ids=token_id,
-        beats=tuple(rec.beats),
-        layout="zero_based",
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, token_id, scale)
+
+
+def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
+    """Act out the one-based slip, then count from zero to the ID's row."""
+    screen, window, token_id = rec.screen, rec.window, focus.token_id
+    wrong_row = token_id - 1
+    # The slip: a one-based count labels row r as r + 1, so ID i lands on row i - 1.
+    screen.add(int_cell("wrong_id", (0,), token_id), int_cell("wrong_index", (0,), wrong_row))
+    if wrong_row >= 0:
+        for row in window.rows:
+            if row <= wrong_row:
+                screen.add(int_cell("one_based_count", (row,), row + 1))
+        wrong_values = table.rows(np.asarray([wrong_row]))[0]
+        for col in window.cols:
+            screen.add(value_cell("wrong_value", (col,), wrong_values[col]))
+        slip = (
+            f"The classic slip: counting the rows {count_sequence(1, token_id)} lands on "
+            f"row index {wrong_row}, the {nth(token_id)} row, and fetches the "
+            "wrong vector."
+        )
+    else:
+        slip = (
+            "The classic slip: counting rows from 1. Then ID 0 would mean row 0 \u2212 1 "
+            "= \u22121, a row that does not exist."
+        )
+    rec.beat("one-based", "wrong_count", slip, run_time=2.4, highlight=focus, min_hold=1.5)
+    screen.remove_kind("one_based_count")
+    # Beside the row: its one-based position, e.g. row index 3 is the "4th" row.
+    screen.add(NumberCell("ordinal", (token_id,), ordinal(token_id + 1), float(token_id + 1)))
+    if token_id == 0:
+        count = "Rows are numbered from 0, so ID 0 selects row index 0: the very first row."
+    else:
+        count = (
+            f"Rows are numbered from 0. Counting {count_sequence(0, token_id)} lands on row "
+            f"index {token_id}, the {nth(token_id + 1)} row: the row ID {token_id} selects."
+        )
+    rec.beat("zero-based", "right_count", count, run_time=2.0, highlight=focus, min_hold=1.5)
 
 
 SPEC = SceneSpec(
@@ -254,6 +246,9 @@ SPEC = SceneSpec(
     module="zero_based",
     summary="ID 3 selects row index 3, the fourth row; the one-based slip and a debug trace.",
     build=build_zero_based_indexing,
+    title="Rows count from zero",
+    layout="zero_based",
+    default_ids=[3],
     order=15,
     examples=(
         {"ids": "0"},

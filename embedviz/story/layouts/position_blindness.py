@@ -1,0 +1,34 @@
+"""The ``position_blindness`` layout: equal rows for equal IDs, then position vectors added."""
+
+from __future__ import annotations
+
+from embedviz.story.vocabulary import GRID_KINDS, GRID_ROLES, GRID_WORDS, SEQUENCE_KINDS, layout
+
+__all__ = ["LAYOUT"]
+
+LAYOUT = layout(
+    "position_blindness",
+    (
+        *GRID_KINDS,
+        *SEQUENCE_KINDS,
+        "learned_position",
+        "pe_col",
+        "pe_size",
+        "sinusoid",
+        "sum_learned",
+        "sum_sinusoid",
+    ),
+    ("add", "arrange", "differ", "intro", "lookup_all", "positions", "same"),
+    (*GRID_ROLES, r"formula_\d+"),
+    {
+        **GRID_WORDS,
+        "token_ids": "token IDs",
+        "output": "output",
+        "token_vector": "token vector",
+        "position_vector": "position vector",
+        "sum": "sum",
+        "learned_table": "a learned table",
+        "identical": "identical",
+        "different": "different",
+    },
+)
