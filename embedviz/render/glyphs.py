@@ -25,7 +25,6 @@ from typing import Any, cast
 import numpy as np
 from manim import VMobject
 
-
 __all__ = [
     "MONO_FONT",
     "REFERENCE_FONT_SIZE",

@@ -19,11 +19,9 @@ from manim import (
 )
 
 from embedviz.render.glyphs import (
-    REFERENCE_FONT_SIZE,
     LabelText,
     NumberText,
     SansText,
-    glyph_font,
 )
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.parts.captions import Caption
@@ -48,6 +46,7 @@ __all__ = [
     "gap_band_height",
     "grid_metrics_at",
     "grid_width_per_font",
+    "xyz",
 ]
 
 # An elided range takes less height than a row of numbers.

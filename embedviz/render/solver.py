@@ -34,6 +34,7 @@ clear, and the one with the larger numbers wins:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -153,8 +154,10 @@ class LookupSpec:
 
 
 def _sources(board: Storyboard) -> list[int]:
-    """The matrix row each input position selects (its ID), in input order."""
-    ids = {c.index: int(c.value) for beat in board.beats for c in beat.numbers if c.kind == "token_id"}
+    """Return the matrix row each input position selects (its ID), in input order."""
+    ids = {
+        c.index: int(c.value) for beat in board.beats for c in beat.numbers if c.kind == "token_id"
+    }
     return [ids[p] for p in sorted(ids)]
 
 
@@ -264,7 +267,7 @@ class LookupPlan:
 
 
 def _frame() -> tuple[float, float, float, float]:
-    """The safe area: left, right, top, and the frame's bottom edge."""
+    """Return the safe area's left, right and top, and the frame's bottom edge."""
     from manim import config
 
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
@@ -340,7 +343,7 @@ def _row_centres(spec: LookupSpec, sizes: GridSizes) -> tuple[dict[int, float], 
 
 
 def _blocked(
-    path: tuple[float, float], filled: set[int], target: int, top: float, row_h: float
+    path: tuple[float, float], filled: Iterable[int], target: int, top: float, row_h: float
 ) -> bool:
     """Whether a strip sweeping ``path`` (down from the matrix top) crosses a filled output row.
 
@@ -384,20 +387,23 @@ def _raise_in_rows(
 ) -> tuple[float, tuple[int, ...]] | None:
     """:func:`_raise_and_order` in row units (so that it is cached across font sizes)."""
     count = len(sources)
-    best: tuple[float, float, tuple[int, ...]] | None = None
+    best: tuple[float, float, float, tuple[int, ...]] | None = None
     for step in range(int((matrix_h + count) * 4) + 1):
         raise_rows = count - step / 4
         order = _order(sources, -raise_rows)
         if order is None:
             continue
         extent = max(matrix_h, count - raise_rows) - min(0.0, -raise_rows)
-        if best is None or extent < best[0] - 1e-9:
-            best = (extent, raise_rows, order)
-    return None if best is None else (best[1], best[2])
+        # Of equally short layouts, the one whose strips travel least (a single
+        # row's output sits level with its source).
+        travel = sum(abs(t + 0.5 - raise_rows - s) for t, s in enumerate(sources))
+        if best is None or (round(extent, 6), travel) < (round(best[0], 6), best[1]):
+            best = (extent, travel, raise_rows, order)
+    return None if best is None else (best[2], best[3])
 
 
 def _order(sources: tuple[float, ...], top: float) -> tuple[int, ...] | None:
-    """The order closest to input order (first two fixed) in which every strip's path is clear."""
+    """Return the order nearest input order (first two fixed) that keeps every path clear."""
     count = len(sources)
     paths = [
         (min(s, top + t + 0.5) - 0.5, max(s, top + t + 0.5) + 0.5) for t, s in enumerate(sources)
@@ -528,7 +534,7 @@ def _title_band(
 def _print_band(
     spec: LookupSpec, scale: TypeScale, width: float, problems: list[str]
 ) -> tuple[float, float]:
-    """The PyTorch call and print under the blocks: their font and the height they take."""
+    """Return the font of the PyTorch call and print under the blocks, and the height they take."""
     if not spec.print_lines:
         return 0.0, 0.0
     font = min(scale.label, width / (char_advance(1.0) * (spec.print_chars + 1)))

@@ -69,7 +69,9 @@ class Chip(VGroup):
         self, cell: NumberCell, font_size: float, theme: Theme, piece: str | None = None
     ) -> None:
         self.number = NumberText(cell, font_size, theme.chip_text)
-        self.piece = None if piece is None else LabelText(piece, font_size * PIECE_RATIO, theme.chip_text)
+        self.piece = (
+            None if piece is None else LabelText(piece, font_size * PIECE_RATIO, theme.chip_text)
+        )
         width, height = chip_size(len(cell.text), len(piece or ""), font_size)
         box = RoundedRectangle(corner_radius=height * 0.22, width=width, height=height)
         box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
@@ -138,7 +140,9 @@ class ChipLane(Component):
                 self.label.next_to(row, LEFT, buff=SPACE * 2)
                 self.travel_y = y - height / 2 - lane_gap / 2
             elif row.get_left()[0] < second_left:
-                raise ValueError("the second lane of chips does not fit right of the walking column")
+                raise ValueError(
+                    "the second lane of chips does not fit right of the walking column"
+                )
             y -= height + lane_gap
         self.homes = [chip.get_center().copy() for chip in self.chips]
 
@@ -190,7 +194,7 @@ class Follow(Animation):
         self.offset = np.zeros(3)
 
     def create_starting_mobject(self) -> VMobject:
-        # Nothing reads it; copying the mobject every beat would cost.
+        """Return an empty stand-in: nothing reads it, and a copy would cost every beat."""
         return VMobject()
 
     def position(self, alpha: float) -> np.ndarray:
@@ -204,9 +208,11 @@ class Follow(Animation):
         span = self.lengths[leg + 1] - self.lengths[leg]
         along = 0.0 if span <= 0 else (distance - self.lengths[leg]) / span
         point: np.ndarray = self.path[leg] + (self.path[leg + 1] - self.path[leg]) * along
-        return point - self.path[0]
+        offset: np.ndarray = point - self.path[0]
+        return offset
 
     def interpolate_mobject(self, alpha: float) -> None:
+        """Shift the mobject to where it is at ``alpha``."""
         offset = self.position(self.rate_func(alpha))
         self.mobject.shift(offset - self.offset)
         self.offset = offset

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup, VMobject
@@ -106,7 +106,9 @@ class GridSizes:
 def row_slots(window: Window, sizes: GridSizes) -> list[Slot]:
     """Interleave a window's drawn rows and hidden ranges, top to bottom."""
     items = [(row, Slot(row, sizes.row_height)) for row in window.rows]
-    items += [(gap.first, Slot(n, sizes.band_height, True)) for n, gap in enumerate(window.row_gaps)]
+    items += [
+        (gap.first, Slot(n, sizes.band_height, True)) for n, gap in enumerate(window.row_gaps)
+    ]
     return [slot for _, slot in sorted(items, key=lambda item: item[0])]
 
 
@@ -118,6 +120,7 @@ def col_slots(window: Window, sizes: GridSizes) -> list[Slot]:
 
 
 Element = Callable[[Slot, Slot], VMobject | None]
+MobjectT = TypeVar("MobjectT", bound=VMobject)
 
 
 class CellGrid(VGroup):
@@ -285,7 +288,7 @@ class CellGrid(VGroup):
         side: Literal["left", "right"] = "left",
         buff: float = SPACE,
     ) -> None:
-        """Label rows (and bands) beside the body, right-aligned on the left or left-aligned on the right.
+        """Label rows (and bands) beside the body, aligned to it on its left or on its right.
 
         Parameters
         ----------
@@ -326,8 +329,8 @@ class CellGrid(VGroup):
             self.col_labels[slot.key] = label
             self.add(label)
 
-    def put(self, row: int, col: int, mobject: VMobject) -> VMobject:
-        """Place ``mobject`` in a cell's slot (where the grid itself would put it), without adding it."""
+    def put(self, row: int, col: int, mobject: MobjectT) -> MobjectT:
+        """Place ``mobject`` in a cell's slot, as the grid places its own, without adding it."""
         row_slot = self.row_slots[self._row_index(row)]
         col_slot = self.col_slots[self._col_index(col)]
         mobject.shift(-self._origin())
@@ -422,9 +425,11 @@ def matrix_grid(
 
     grid.add_row_labels(row_label, "left", buff=SPACE * 1.5)
     grid.add_col_labels(
-        lambda slot: None
-        if slot.gap
-        else NumberText(cells[("col_label", (slot.key,))], scale.label, theme.muted),
+        lambda slot: (
+            None
+            if slot.gap
+            else NumberText(cells[("col_label", (slot.key,))], scale.label, theme.muted)
+        ),
         buff=SPACE * 0.8,
     )
     return grid
@@ -462,4 +467,3 @@ def output_grid(
     grid = CellGrid(rows, col_slots(window, sizes), lambda r, c: None, theme, theme.output, pad)
     grid.body[0].set_stroke(theme.output, width=2)
     return grid
-

@@ -41,13 +41,14 @@ class Legend(VGroup):
         swatches = VGroup()
         for step in range(SWATCHES):
             value = scale * (2 * step / (SWATCHES - 1) - 1)
-            swatch = Rectangle(width=side, height=side).set_stroke(width=0)
-            swatches.add(swatch.set_fill(value_colour(value, scale, theme), opacity=1.0))
+            swatch = Rectangle(width=side, height=side)
+            swatch.set_stroke(width=0).set_fill(value_colour(value, scale, theme), opacity=1.0)
+            swatches.add(swatch)
         swatches.arrange(RIGHT, buff=0.0)
         ends = (swatches[0], swatches[SWATCHES // 2], swatches[-1])
         self.ticks = [NumberText(cell, font_size, theme.muted) for cell in cells]
-        for tick, swatch in zip(self.ticks, ends, strict=True):
-            tick.next_to(swatch, DOWN, buff=SPACE * 0.6)
+        for tick, end in zip(self.ticks, ends, strict=True):
+            tick.next_to(end, DOWN, buff=SPACE * 0.6)
         self.title = SansText(title, font_size, theme.muted)
         self.title.next_to(swatches, LEFT, buff=2 * SPACE)
         self.add(self.title, swatches, *self.ticks)

@@ -16,8 +16,11 @@ Each component owns its mobjects and the beats that move them (see
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -35,6 +38,7 @@ from manim import (
     SurroundingRectangle,
     VGroup,
     VMobject,
+    Wait,
 )
 from manim.animation.animation import prepare_animation
 
@@ -44,7 +48,7 @@ from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import PIECE_RATIO, Chip, Follow, curve_points
-from embedviz.render.parts.grid import CellGrid, matrix_grid, output_grid
+from embedviz.render.parts.grid import matrix_grid, output_grid
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.strip import Carry
 from embedviz.render.solver import LookupPlan
@@ -55,13 +59,85 @@ __all__ = ["ChipColumn", "LookupMotion", "MatrixPart", "OutputPart"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
-# Seconds of one lookup among the rest (the walk, then the carry), and how
-# much the next one's walk overlaps this one's carry.
-_REST_WALK, _REST_CARRY = 0.5, 0.8
+# Seconds of one lookup among the rest: the walk, the way back with the strip, the settling.
+_REST_WALK, _REST_CARRY, _REST_SETTLE = 0.45, 0.7, 0.15
+# The strip lifts off this far into the chip's way back (a share of the chip's time).
+_STRIP_LAG = 0.3
+# The next of the rest starts at least this long after one starts.
+_REST_LAG = 0.35
+
+
+@dataclass
+class _Lookup:
+    """One ID's motions, and the rectangles their paths sweep (for scheduling the rest)."""
+
+    walk: Animation
+    moved: Animation
+    settle: Animation
+    walk_area: list[tuple[float, float, float, float]]
+    carry_area: list[tuple[float, float, float, float]]
+
+
+def _swept(
+    points: Sequence[np.ndarray] | np.ndarray, width: float, height: float
+) -> list[tuple[float, float, float, float]]:
+    """Return the rectangles a box of this size sweeps moving through ``points``, one per leg."""
+    boxes = []
+    for a, b in itertools.pairwise(points):
+        boxes.append(
+            (
+                min(a[0], b[0]) - width / 2,
+                min(a[1], b[1]) - height / 2,
+                max(a[0], b[0]) + width / 2,
+                max(a[1], b[1]) + height / 2,
+            )
+        )
+    return boxes
+
+
+def _meet(
+    first: list[tuple[float, float, float, float]], second: list[tuple[float, float, float, float]]
+) -> bool:
+    """Whether any rectangle of ``first`` overlaps any of ``second``."""
+    return any(
+        a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
+        for a in first
+        for b in second
+    )
+
+
+def _clear_starts(lookups: Sequence[_Lookup]) -> list[float]:
+    """When each of the rest starts (seconds): as early as its paths are clear of those moving.
+
+    A lookup's walk sweeps its chip's path; its carry (the way back and the
+    strip) sweeps the chip's path and the strip's. Two motions may overlap in
+    time only if their sweeps do not overlap in space.
+    """
+    busy: list[tuple[float, float, list[tuple[float, float, float, float]]]] = []
+    starts: list[float] = []
+    earliest = 0.0
+    for one in lookups:
+        start = earliest
+        while True:
+            walk = (start, start + _REST_WALK, one.walk_area)
+            carry = (start + _REST_WALK, start + _REST_WALK + _REST_CARRY, one.carry_area)
+            clash = [
+                end
+                for begin, end, area in busy
+                for mine in (walk, carry)
+                if mine[0] < end - 1e-9 and begin < mine[1] - 1e-9 and _meet(mine[2], area)
+            ]
+            if not clash:
+                break
+            start += 0.05
+        busy += [walk, carry]
+        starts.append(round(start, 6))
+        earliest = start + _REST_LAG
+    return starts
 
 
 def heading_words(word: str, font_size: float, theme: Theme) -> list[VMobject]:
-    """Set a heading such as ``embedding matrix E``: its words in the muted colour, its symbol as maths.
+    """Set a heading such as ``embedding matrix E``: muted words, and its symbol as maths.
 
     A last word of one letter is the block's symbol; it is set with MathTypst
     (the one maths voice) in the text colour. A translated heading keeps its
@@ -97,14 +173,19 @@ class MatrixPart(Component):
         window = board.beats[0].window
         gaps = {n: gap.label for n, gap in enumerate(window.row_gaps)}
         self.grid = matrix_grid(window, cells, plan.sizes, theme, board.value_scale, gaps)
-        self.grid.shift(xyz(plan.matrix_left - self.grid.body_left(), plan.matrix_top - self.grid.body_top()))
+        self.grid.shift(
+            xyz(plan.matrix_left - self.grid.body_left(), plan.matrix_top - self.grid.body_top())
+        )
         label = plan.scale.label
         sizes = [cells[("table_size", (axis,))] for axis in (0, 1)]
         self.heading = VGroup(
             *heading_words(board.word("embedding_matrix"), label, theme),
             ShapeLabel(sizes, label, theme.muted),
         ).arrange(RIGHT, buff=SPACE * 1.5)
-        left = min(m.get_left()[0] for m in [*self.grid.row_labels.values(), *self.grid.gap_labels.values()])
+        left = min(
+            m.get_left()[0]
+            for m in [*self.grid.row_labels.values(), *self.grid.gap_labels.values()]
+        )
         self.heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(left, 0), LEFT)
         self.legend: Legend | None = None
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
@@ -131,14 +212,18 @@ class MatrixPart(Component):
         counted = [labels[r] for r in sorted(labels) if r <= target]
         return Steps(
             Indicate(labels[min(labels)], color=colour, scale_factor=1.5),
-            LaggedStart(*[Indicate(m, color=colour, scale_factor=1.5) for m in counted], lag_ratio=0.5),
+            LaggedStart(
+                *[Indicate(m, color=colour, scale_factor=1.5) for m in counted], lag_ratio=0.5
+            ),
         )
 
     def beat_dim(self, beat: Beat) -> Animation:
         """Dim the rows no ID selected, keeping them 3:1 against their ground."""
         rows = [r for r in beat.dimmed_rows if r in self.grid.rows_group]
         if not rows:
-            return Indicate(self.grid.get_row_labels(), scale_factor=1.0, color=self.theme.highlight)
+            return Indicate(
+                self.grid.get_row_labels(), scale_factor=1.0, color=self.theme.highlight
+            )
         colours = self.grid.dimmed_colours(rows)
         fades = [
             prepare_animation(m.animate.set_fill(colours[id(m)]))  # type: ignore[arg-type]
@@ -176,7 +261,9 @@ class OutputPart(Component):
         self.positions = positions
         window = board.beats[0].window
         self.grid = output_grid(positions, window, plan.sizes, theme)
-        self.grid.shift(xyz(plan.output_left - self.grid.body_left(), plan.output_top - self.grid.body_top()))
+        self.grid.shift(
+            xyz(plan.output_left - self.grid.body_left(), plan.output_top - self.grid.body_top())
+        )
         label = plan.scale.label
         self.heading = SansText(board.word("output"), label, theme.output)
         self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.output_left, 0), LEFT)
@@ -202,7 +289,9 @@ class OutputPart(Component):
         )
         font, theme, scale = self.plan.scale.data, self.theme, self.value_scale
         return [
-            self.grid.put(row, c.index[-1], NumberText(c, font, value_colour(c.value, scale, theme)))
+            self.grid.put(
+                row, c.index[-1], NumberText(c, font, value_colour(c.value, scale, theme))
+            )
             for c in cells
         ]
 
@@ -212,7 +301,9 @@ class OutputPart(Component):
         if cell is None:
             return None
         mark = NumberText(cell, self.plan.scale.label, self.theme.wrong)
-        return mark.place(xyz(self.plan.mark_left, self.plan.output_row_y(self.row_of(position))), align="left")
+        y = self.plan.output_row_y(self.row_of(position))
+        mark.place(xyz(self.plan.mark_left, y), align="left")
+        return mark
 
     def beat_predict(self, beat: Beat) -> Animation:
         """Ask for the output's shape where the block will be, underlining each axis in turn."""
@@ -220,7 +311,9 @@ class OutputPart(Component):
         self.question.move_to(self.grid.body)
         if self.question.width > self.grid.width_of_body:
             self.question.scale_to_fit_width(self.grid.width_of_body)
-        self.underlines = [u for word in ("rows", "values") if (u := self._underline(word)) is not None]
+        self.underlines = [
+            u for word in ("rows", "values") if (u := self._underline(word)) is not None
+        ]
         shown = FadeIn(self.question, shift=0.2 * DOWN)
         if len(self.underlines) < 2:
             return shown
@@ -234,7 +327,9 @@ class OutputPart(Component):
         low, high = self.question.slot_corners()
         advance = (high[0] - low[0]) / len(self.question.text)
         y = low[1] - (high[1] - low[1]) * 0.5
-        line = Line(xyz(low[0] + start * advance, y), xyz(low[0] + (start + len(word)) * advance, y))
+        line = Line(
+            xyz(low[0] + start * advance, y), xyz(low[0] + (start + len(word)) * advance, y)
+        )
         return line.set_stroke(self.theme.highlight, width=3)
 
     def beat_reveal(self, beat: Beat) -> Animation:
@@ -254,7 +349,7 @@ class OutputPart(Component):
         return Steps(shown, Indicate(self.shape[-1], color=self.theme.highlight))
 
     def frame_and_shape(self, tags: VMobject) -> Animation:
-        """The ``shape`` beat: frame the block; flash its rows' count and tags, then its width."""
+        """Frame the block; flash its row count and tags, then its width (the ``shape`` beat)."""
         box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.06)
         accent = self.theme.highlight
         if self.shape is None:
@@ -346,62 +441,88 @@ class LookupMotion(Component):
         cells: Cells,
     ) -> None:
         super().__init__(host, theme)
-        self.plan, self.matrix, self.output, self.chips, self.cells = plan, matrix, output, chips, cells
+        self.plan, self.matrix, self.output, self.chips, self.cells = (
+            plan,
+            matrix,
+            output,
+            chips,
+            cells,
+        )
         self.filled: set[tuple[int, ...]] = set()
         self.radius = plan.sizes.row_height * 0.45
 
-    def _pieces(self, position: tuple[int, ...]) -> tuple[Animation, Animation, Animation, list[VMobject]]:
-        """The walk, the carry, the settling, and what is left to fade, for one position."""
+    def _one(self, position: tuple[int, ...]) -> _Lookup:
+        """Build one ID's motions (walk there; come back with the strip; settle) and their paths."""
         row_index = self.output.row_of(position)
         chip = self.chips.chips[row_index]
         row = int(self.cells[("token_id", position)].value)
-        park = xyz(self.plan.park_x(chip.width), self.matrix.grid.row_y(row))
+        source_y = self.matrix.grid.row_y(row)
+        park = xyz(self.plan.park_x(chip.width), source_y)
         lane_y = self.plan.output_row_y(row_index)
         home = self.chips.homes[row_index]
         there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
         back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
         outline = self.matrix.outline(row)
         walk = AnimationGroup(Follow(chip, there, run_time=1.0), Create(outline))
-        targets = self.output.targets(position)
-        path = self.plan.strip_path(self.matrix.grid.row_y(row), lane_y)
-        tag = self.cells[("output_id", position)]
-        carry = Carry(self.matrix.grid, row, chip, tag, targets, path, self.theme, run_time=1.0)
-        returning = Follow(chip, back, run_time=1.0)
-        moved = LaggedStart(returning, carry, lag_ratio=0.3)
+        path = self.plan.strip_path(source_y, lane_y)
+        carry = Carry(
+            self.matrix.grid,
+            row,
+            chip,
+            self.cells[("output_id", position)],
+            self.output.targets(position),
+            path,
+            self.theme,
+            run_time=1.0,
+        )
+        moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
         mark = self.output.mark(position)
-        settle: list[Animation] = [FadeOut(outline)]
-        if mark is not None:
-            settle.append(FadeIn(mark))
+        settle = AnimationGroup(FadeOut(outline), *([FadeIn(mark)] if mark is not None else []))
         self.filled.add(position)
-        return walk, moved, AnimationGroup(*settle), [outline]
+        left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
+        start = xyz((left + right) / 2, source_y)
+        chip_box = (chip.width, chip.height)
+        strip_box = (right - left, self.plan.sizes.row_height)
+        swept = _swept(there, *chip_box) + _swept([start, *path], *strip_box)
+        return _Lookup(walk, moved, settle, _swept(there, *chip_box), swept)
 
     def beat_lookup(self, beat: Beat) -> Animation:
         """One ID at teaching pace: walk to the row, bring it home, settle (one step each)."""
         assert beat.highlight is not None
         self._show_output()
-        walk, moved, settle, _ = self._pieces(beat.highlight.position)
-        return Steps(walk, moved, settle)
+        one = self._one(beat.highlight.position)
+        return Steps(one.walk, one.moved, one.settle)
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
-        """The remaining IDs together, one after another in a clear order, in a few seconds."""
+        """Play the remaining IDs together: each starts as soon as its paths are clear.
+
+        Like a :class:`manim.LaggedStart`, each lookup starts a little after the
+        one before; it waits longer only while its chip's or its strip's path
+        would cross one still moving.
+        """
         self._show_output()
         assert beat.output is not None
         landing = [p for p in beat.output.filled if p not in self.filled]
         order = [p for t in self.plan.order if (p := self.output.positions[t]) in landing]
-        items = []
-        for position in order:
-            walk, moved, settle, _ = self._pieces(position)
-            walk.set_run_time(_REST_WALK)
-            moved.set_run_time(_REST_CARRY)
-            items.append(Succession(walk, moved, settle.set_run_time(0.2)))
-        if not items:
+        lookups = [self._one(position) for position in order]
+        if not lookups:
             return Indicate(self.output.grid.body, color=self.theme.highlight, scale_factor=1.0)
-        return LaggedStart(*items, lag_ratio=1.0)
+        starts = _clear_starts(lookups)
+        items: list[Animation] = []
+        for one, start in zip(lookups, starts, strict=True):
+            one.walk.set_run_time(_REST_WALK)
+            one.moved.set_run_time(_REST_CARRY)
+            item = Succession(one.walk, one.moved, one.settle.set_run_time(_REST_SETTLE))
+            items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
+        return AnimationGroup(*items)
 
     def _show_output(self) -> None:
         """Make sure the output block is on screen (SingleTokenLookup shows it with its lookup)."""
         shown = set(map(id, self.host.mobjects))
-        missing = [m for m in (self.output.grid, self.output.heading, self.output.numbers) if id(m) not in shown]
+        missing = [
+            m
+            for m in (self.output.grid, self.output.heading, self.output.numbers)
+            if id(m) not in shown
+        ]
         if missing:
             self.host.add(*missing)
-

@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, Animation, AnimationGroup, Create, FadeIn, FadeOut, LaggedStart, Line
-from manim import SurroundingRectangle, VGroup, VMobject
+from manim import (
+    DOWN,
+    LEFT,
+    Animation,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    Line,
+    SurroundingRectangle,
+    VGroup,
+    VMobject,
+)
 
 from embedviz.render.animations import Steps
 from embedviz.render.design import SPACE, Theme
@@ -21,10 +33,11 @@ def char_underline(text: GlyphString, index: int, colour: str) -> Line:
     """Underline one character of a monospace string, where it is now (leaving it visible)."""
     low, high = text.slot_corners()
     advance = (high[0] - low[0]) / max(len(text.text), 1)
-    y = low[1] - (high[1] - low[1]) * 0.45
-    start = xyz(low[0] + index * advance + advance * 0.1, y)
-    end = xyz(low[0] + (index + 1) * advance - advance * 0.1, y)
-    return Line(start, end).set_stroke(colour, width=4)
+    # Under the bracket's descender, as wide as its slot: it marks, never covers.
+    y = low[1] - (high[1] - low[1]) * 0.5
+    start = xyz(low[0] + index * advance, y)
+    end = xyz(low[0] + (index + 1) * advance, y)
+    return Line(start, end).set_stroke(colour, width=6)
 
 
 class PrintPart(Component):
@@ -86,7 +99,7 @@ class PrintPart(Component):
         return [char_underline(p, at, self.theme.highlight) for p, at in (opening[0], closing[-1])]
 
     def beat_print(self, beat: Beat) -> Animation:
-        """Show the call and its print, then underline its outer brackets, then circle its numbers."""
+        """Show the call and its print, underline its outer brackets, then circle its numbers."""
         shown = LaggedStart(FadeIn(self.code), FadeIn(self.printed), lag_ratio=0.4)
         outer = self.outer_brackets()
         if len(beat.phrases) < 3 or not outer or not len(self.numbers):
@@ -98,7 +111,9 @@ class PrintPart(Component):
     def grad_fn_box(self) -> Animation:
         """Circle the ``grad_fn`` label; the bracket marks make way."""
         piece = self.printed.last_text_piece()
-        boxed: Animation = Create(SurroundingRectangle(piece, color=self.theme.highlight, buff=0.05))
+        boxed: Animation = Create(
+            SurroundingRectangle(piece, color=self.theme.highlight, buff=0.05)
+        )
         if self.marks:
             boxed = AnimationGroup(boxed, *[FadeOut(m) for m in self.marks])
             self.marks = []

@@ -20,9 +20,9 @@ from manim.utils.rate_functions import linear, smooth
 
 from embedviz.render.design import Theme
 from embedviz.render.glyphs import NumberText
+from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid
-from embedviz.render.metrics import xyz
 from embedviz.story.model import NumberCell
 
 __all__ = ["STRIP_Z", "Carry", "RowStrip", "make_strip"]
@@ -107,10 +107,12 @@ class Carry(Animation):
         self.landed = False
 
     def _setup_scene(self, scene: Scene) -> None:
+        # The scene, to hand over to the output numbers as soon as this finishes.
         self.scene_ref = scene
         super()._setup_scene(scene)
 
     def begin(self) -> None:
+        """Build the strip on its row (only now, so nothing of it shows before its turn)."""
         built = make_strip(self.grid, self.row, self.theme)
         self.strip.add(*built.submobjects)
         start = self.strip[0].get_center()
@@ -123,6 +125,7 @@ class Carry(Animation):
         super().begin()
 
     def create_starting_mobject(self) -> VMobject:
+        """Return an empty stand-in: nothing reads it."""
         return VMobject()
 
     def _offset(self, alpha: float) -> np.ndarray:
@@ -130,13 +133,18 @@ class Carry(Animation):
         if total <= 0:
             return np.zeros(3)
         distance = smooth(alpha) * total
-        leg = min(max(int(np.searchsorted(self.lengths, distance, side="right")) - 1, 0), len(self.path) - 2)
+        leg = min(
+            max(int(np.searchsorted(self.lengths, distance, side="right")) - 1, 0),
+            len(self.path) - 2,
+        )
         span = self.lengths[leg + 1] - self.lengths[leg]
         along = 0.0 if span <= 0 else (distance - self.lengths[leg]) / span
         point: np.ndarray = self.path[leg] + (self.path[leg + 1] - self.path[leg]) * along
-        return point - self.path[0]
+        offset: np.ndarray = point - self.path[0]
+        return offset
 
     def interpolate_mobject(self, alpha: float) -> None:
+        """Move the strip to where it is at ``alpha``; show its numbers once clear of its row."""
         offset = self._offset(alpha)
         step = offset - self.moved
         self.strip.shift(step)
@@ -154,11 +162,13 @@ class Carry(Animation):
         box.set_fill(opacity=0.0 if cleared < 1.0 else 1.0)
 
     def finish(self) -> None:
+        """Land at once, so that a later step of a succession sees the output row filled."""
         super().finish()
         if self.scene_ref is not None:
             self._land(self.scene_ref)
 
     def clean_up_from_scene(self, scene: Scene) -> None:
+        """Land, if :meth:`finish` has not."""
         self._land(scene)
 
     def _land(self, scene: Scene) -> None:

@@ -25,7 +25,7 @@ __all__ = ["LookupStage"]
 
 @register_stage
 class LookupStage(Stage):
-    """E | walking column | output | chips, with the PyTorch print under them when the story has one.
+    """E | walking column | output | chips, and the PyTorch print under them when there is one.
 
     Parts: :class:`MatrixPart` (``count_rows``, ``dim``), :class:`OutputPart`
     (``predict``, ``reveal``), :class:`ChipColumn`, :class:`LookupMotion`
@@ -54,7 +54,9 @@ class LookupStage(Stage):
         self.output = self.add_part(OutputPart(*args))
         self.chips = self.add_part(ChipColumn(*args))
         self.motion = self.add_part(
-            LookupMotion(self.scene, self.theme, plan, self.matrix, self.output, self.chips, self.cells)
+            LookupMotion(
+                self.scene, self.theme, plan, self.matrix, self.output, self.chips, self.cells
+            )
         )
         self.printed = None
         if self.board.printed is not None:

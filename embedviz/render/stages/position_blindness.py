@@ -41,6 +41,7 @@ from embedviz.render.animations import (
     make_fade_out_later,
     make_reveal_animation,
 )
+from embedviz.render.classic import classic_layout
 from embedviz.render.components import ChipLane, GridPanel, OutputPanel
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
@@ -57,7 +58,6 @@ from embedviz.render.mobjects import (
 )
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.batch import make_batch_lookup_animation
-from embedviz.render.classic import classic_layout
 from embedviz.render.stages.zero_based import mono_line
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Window
@@ -618,7 +618,7 @@ class PositionStage(Stage):
         added = Succession(*steps)
         if len(beat.phrases) < 2:
             return added
-        # "... gives the vectors that the model's next layers receive.": the
+        # "these sums are what the model's next layers receive.": the
         # finished sums are circled (a quarter of the beat's motion time).
         received = Circumscribe(
             self.sum_block.body, color=theme.highlight, run_time=added.get_run_time() / 3

@@ -46,12 +46,12 @@ from embedviz.render.animations import (
     make_reveal_animation,
     make_walk_animation,
 )
+from embedviz.render.classic import classic_layout
 from embedviz.render.components import ChipLane, GridPanel
 from embedviz.render.glyphs import LabelText, NumberText, WordText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import GridMetrics, MatrixGrid, char_advance, xyz
 from embedviz.render.stage import Stage, register_stage
-from embedviz.render.classic import classic_layout
 from embedviz.render.theme import Theme, value_colour
 from embedviz.story.model import Beat, NumberCell, Window
 

@@ -9,7 +9,18 @@ __all__ = ["LAYOUT"]
 LAYOUT = layout(
     "lookup",
     (*GRID_KINDS, *SEQUENCE_KINDS, "printed", "equal_to", "output_id"),
-    ("count_rows", "dim", "grad_fn", "intro", "lookup", "predict", "print", "reveal", "shape"),
+    (
+        "count_rows",
+        "dim",
+        "grad_fn",
+        "intro",
+        "lookup",
+        "lookup_many",
+        "predict",
+        "print",
+        "reveal",
+        "shape",
+    ),
     (*GRID_ROLES, "code", r"printed_\d+_\d+", "printed_omitted", "question"),
     {**GRID_WORDS, "token_ids": "token IDs", "output": "output"},
 )

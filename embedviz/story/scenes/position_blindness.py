@@ -153,8 +153,8 @@ def build_position_blindness(
     rec.beat(
         "add",
         "add",
-        "Adding them row by row, token vector plus position vector, gives the vectors "
-        "that the model's next layers receive.",
+        "Added row by row, token vector plus position vector: these sums are what "
+        "the model's next layers receive.",
         run_time=3.2,
     )
     rec.beat(
