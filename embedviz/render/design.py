@@ -57,6 +57,7 @@ __all__ = [
     "THEMES",
     "Theme",
     "TypeScale",
+    "at_least",
     "contrast_ratio",
     "dimmed",
     "font_for_px",
@@ -123,6 +124,11 @@ def font_for_px(pixels: float) -> float:
 def px_for_font(font_size: float) -> float:
     """Return a digit's height at 720p for a font size (the inverse of :func:`font_for_px`)."""
     return font_size * _digit_per_font() * _px_per_unit()
+
+
+def at_least(font_size: float, pixels: float = MIN_TEXT_PX) -> float:
+    """Return ``font_size``, or the size whose digits are ``pixels`` tall if that is larger."""
+    return max(font_size, font_for_px(pixels) * 1.001)
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from embedviz.render.design import (
     MIN_TEXT_PX,
     SPACE,
     TypeScale,
+    at_least,
     font_for_px,
 )
 from embedviz.render.layout import fit_font
@@ -57,6 +58,7 @@ from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
 from embedviz.story.model import Storyboard, Window
+from embedviz.story.printed import split_printed
 
 __all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
 
@@ -129,8 +131,14 @@ class LookupSpec:
         ids = sorted((i, c.text) for (k, i), c in cells.items() if k == "token_id")
         pieces = board.options.pieces or ()
         sizes = sorted((i, c.text) for (k, i), c in cells.items() if k == "table_size")
-        printed = board.printed.split("\n") if board.printed else []
-        code = board.beats[-1].labels.get("code", "")
+        printed: list[str] = []
+        final = board.beats[-1]
+        if board.printed and final.output is not None:
+            # The lines drawn: a long print is cut, with one elision line.
+            lines, omitted = split_printed(board.printed, final.output.shape)
+            printed = ["".join(text for _, text, _ in line.pieces) for line in lines]
+            printed += ["\u22ee"] if omitted else []
+        code = final.labels.get("code", "")
         sources = tuple(_sources(board))
         return cls(
             window=window,
@@ -299,7 +307,7 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     margin_w = max(char_advance(label) * spec.row_label_chars, gap_w) + 1.5 * SPACE
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
-    piece_w = max(char_advance(label * PIECE_RATIO) * len(p) for _, p in spec.chips)
+    piece_w = max(char_advance(at_least(label * PIECE_RATIO)) * len(p) for _, p in spec.chips)
     position_w = char_advance(label) * spec.position_chars
     mark_w = char_advance(label) * spec.mark_chars
     # Right of the block: chip, piece, row number, mark; the chips' heading over them.

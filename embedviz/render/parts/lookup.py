@@ -43,9 +43,9 @@ from manim import (
 from manim.animation.animation import prepare_animation
 
 from embedviz.render.animations import Steps, make_reveal_animation
-from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.design import LABEL_RATIO, SPACE, Theme, at_least, maths, value_colour
 from embedviz.render.glyphs import LabelText, NumberText, SansText
-from embedviz.render.metrics import xyz
+from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import PIECE_RATIO, Chip, Follow, curve_points
 from embedviz.render.parts.grid import matrix_grid, output_grid
@@ -210,10 +210,12 @@ class MatrixPart(Component):
         target = beat.highlight.row
         colour = self.theme.highlight
         counted = [labels[r] for r in sorted(labels) if r <= target]
+        # A pulse grows a row number only so far that it stays no larger than the data.
+        grow = 1 / LABEL_RATIO
         return Steps(
-            Indicate(labels[min(labels)], color=colour, scale_factor=1.5),
+            Indicate(labels[min(labels)], color=colour, scale_factor=grow),
             LaggedStart(
-                *[Indicate(m, color=colour, scale_factor=1.5) for m in counted], lag_ratio=0.5
+                *[Indicate(m, color=colour, scale_factor=grow) for m in counted], lag_ratio=0.5
             ),
         )
 
@@ -307,10 +309,16 @@ class OutputPart(Component):
 
     def beat_predict(self, beat: Beat) -> Animation:
         """Ask for the output's shape where the block will be, underlining each axis in turn."""
-        self.question = LabelText(beat.label("question"), self.plan.scale.label, self.theme.text)
-        self.question.move_to(self.grid.body)
-        if self.question.width > self.grid.width_of_body:
-            self.question.scale_to_fit_width(self.grid.width_of_body)
+        # Where the block will be, reaching into the (still empty) walking column
+        # when it must, and no smaller than the floor.
+        left = self.plan.column_left + SPACE
+        room = self.grid.body_right() - left
+        font = self.plan.scale.label
+        font = max(min(font, font * room / text_width(beat.label("question"), font)), at_least(0))
+        self.question = LabelText(beat.label("question"), font, self.theme.text)
+        self.question.move_to(self.grid.body).align_to(self.grid.body, RIGHT)
+        if self.question.width < self.grid.width_of_body:
+            self.question.move_to(self.grid.body)
         self.underlines = [
             u for word in ("rows", "values") if (u := self._underline(word)) is not None
         ]
@@ -397,7 +405,7 @@ class ChipColumn(Component):
             chip.move_to(xyz(plan.tag_x(chip.width), plan.output_row_y(order)))
             self.chips.append(chip)
             if index[-1] < len(pieces):
-                piece = LabelText(pieces[index[-1]], label * PIECE_RATIO, theme.id_ink)
+                piece = LabelText(pieces[index[-1]], at_least(label * PIECE_RATIO), theme.id_ink)
                 piece.place(xyz(plan.piece_left, plan.output_row_y(order)), align="left")
                 self.pieces.add(piece)
         self.homes = [chip.get_center().copy() for chip in self.chips]
