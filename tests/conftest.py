@@ -198,6 +198,8 @@ class TextSample:
     in_strip: bool
     # A digit's height at 720p (the type scale's measure), whatever glyphs the text has.
     digit_px: float = 0.0
+    # "formula" for typeset maths, else "glyphs".
+    kind: str = "glyphs"
 
 
 @dataclass
@@ -278,7 +280,9 @@ def sample_moments(
                     opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
                     box = _box(mobject)
                     texts.append(
-                        TextSample(mobject.text, role, cell, box, height, opacity, False, height)
+                        TextSample(
+                            mobject.text, role, cell, box, height, opacity, False, height, "formula"
+                        )
                     )
                     continue
                 elif isinstance(mobject, SansText):

@@ -223,7 +223,7 @@ class Theme:
     id_ink: str = "#E69F00"
     highlight: str = "#CC79A7"
     positive: str = "#56B4E9"
-    negative: str = "#FF7A3D"
+    negative: str = "#F0664E"
     output: str = "#C8CDD6"
     accent: str = "#009E73"
     wrong: str = "#C8CDD6"
@@ -244,7 +244,7 @@ LIGHT = Theme(
     positive="#0072B2",
     negative="#B84500",
     output="#3D4450",
-    accent="#00795A",
+    accent="#00784A",
     wrong="#3D4450",
 )
 

@@ -303,7 +303,8 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     label, legend = scale.label, scale.legend
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     # Left margin: row numbers, and the hidden ranges' labels (which may run over them).
-    gap_w = max([text_width(t, legend) for t in spec.gap_labels.values()] or [0.0])
+    gaps = [*spec.gap_labels.values(), *(gap.label for gap in spec.window.col_gaps)]
+    gap_w = max([text_width(t, legend) for t in gaps] or [0.0])
     margin_w = max(char_advance(label) * spec.row_label_chars, gap_w) + 1.5 * SPACE
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
@@ -316,11 +317,12 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     total_w = margin_w + 2 * body_w + column_w + TAG_GAP + tags_w
     if total_w > right - left:
         problems.append("too wide")
-    # Headings must not reach into the walking column, nor over the chips' heading.
-    if text_width(spec.matrix_heading, label, mono=False) > margin_w + body_w:
-        problems.append("matrix heading too wide")
-    if text_width(spec.output_heading, label, mono=False) > body_w + TAG_GAP:
-        problems.append("output heading too wide")
+    # Headings must not reach into the walking column, nor over the chips' heading:
+    # a long (translated) one is set smaller, down to the floor.
+    floor = font_for_px(MIN_TEXT_PX)
+    for text, room in ((spec.matrix_heading, margin_w + body_w), (spec.output_heading, body_w)):
+        if label * room / text_width(text, label, mono=False) < floor:
+            problems.append(f"heading {text!r} too wide")
     offset = max(0.0, (right - left - total_w) / 2)
     matrix_left = left + offset + margin_w
     output_left = matrix_left + body_w + column_w
@@ -545,7 +547,7 @@ def _print_band(
     """Return the font of the PyTorch call and print under the blocks, and the height they take."""
     if not spec.print_lines:
         return 0.0, 0.0
-    font = min(scale.label, width / (char_advance(1.0) * (spec.print_chars + 1)))
+    font = min(scale.label, width / (char_advance(1.0) * (spec.print_chars + 2)))
     if font < font_for_px(MIN_TEXT_PX):
         problems.append("print too wide")
     return font, 3 * SPACE + spec.print_lines * digit_height(font) * 2.1

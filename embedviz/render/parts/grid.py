@@ -186,6 +186,7 @@ class CellGrid(VGroup):
             self.add(group)
         self.row_labels: dict[int, VMobject] = {}
         self.gap_labels: dict[int, VMobject] = {}
+        self.col_gap_labels: dict[int, VMobject] = {}
         self.col_labels: dict[int, VMobject] = {}
 
     def _draw_body(self, frame: str) -> VGroup:
@@ -432,6 +433,13 @@ def matrix_grid(
         ),
         buff=SPACE * 0.8,
     )
+    # A hidden range of columns is labelled in the margin too, on the column numbers' line.
+    header_y = next(iter(grid.col_labels.values())).get_y()
+    for number, gap in enumerate(window.col_gaps):
+        note = LabelText(gap.label, scale.legend, theme.muted)
+        note.place(xyz(grid.body_left() - SPACE * 1.5, header_y), align="right")
+        grid.col_gap_labels[number] = note
+        grid.add(note)
     return grid
 
 

@@ -39,11 +39,12 @@ from manim import (
     VGroup,
     VMobject,
     Wait,
+    config,
 )
 from manim.animation.animation import prepare_animation
 
 from embedviz.render.animations import Steps, make_reveal_animation
-from embedviz.render.design import LABEL_RATIO, SPACE, Theme, at_least, maths, value_colour
+from embedviz.render.design import LABEL_RATIO, MARGIN, SPACE, Theme, at_least, maths, value_colour
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
@@ -149,6 +150,19 @@ def heading_words(word: str, font_size: float, theme: Theme) -> list[VMobject]:
     return [SansText(word, font_size, theme.muted)]
 
 
+def fit_width(mobject: VMobject, width: float) -> None:
+    """Shrink a heading to ``width`` if it is wider (never under the 12 px floor)."""
+    if mobject.width <= width:
+        return
+    sizes = [
+        m.font_size
+        for m in mobject.get_family()
+        if isinstance(getattr(m, "font_size", None), float | int)
+    ]
+    least = at_least(0) / min(sizes) if sizes else 0.0
+    mobject.scale(max(width / mobject.width, least))
+
+
 class MatrixPart(Component):
     """The embedding matrix E: grid, heading, legend.
 
@@ -186,6 +200,7 @@ class MatrixPart(Component):
             m.get_left()[0]
             for m in [*self.grid.row_labels.values(), *self.grid.gap_labels.values()]
         )
+        fit_width(self.heading, self.grid.body_right() - left)
         self.heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(left, 0), LEFT)
         self.legend: Legend | None = None
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
@@ -268,6 +283,8 @@ class OutputPart(Component):
         )
         label = plan.scale.label
         self.heading = SansText(board.word("output"), label, theme.output)
+        # The shape is written beside it at the reveal: leave it room in the block's width.
+        fit_width(self.heading, plan.body_width * 0.6)
         self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.output_left, 0), LEFT)
         self.numbers = VGroup()
         for order, position in enumerate(positions):
@@ -356,21 +373,28 @@ class OutputPart(Component):
             return shown
         return Steps(shown, Indicate(self.shape[-1], color=self.theme.highlight))
 
-    def frame_and_shape(self, tags: VMobject) -> Animation:
-        """Frame the block; flash its row count and tags, then its width (the ``shape`` beat)."""
+    def frame_and_shape(self, tags: VMobject, phrases: int) -> Animation:
+        """Frame the block and its shape; then flash its rows and tags, then its width.
+
+        One step per phrase: "The result is 4 × 3." / "Each input ID gives one
+        row." / "Each embedding dimension gives one column." (with fewer
+        phrases, the steps run together).
+        """
         box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.06)
         accent = self.theme.highlight
         if self.shape is None:
             return Create(box)
-        return Steps(
-            Succession(
-                Create(box),
-                AnimationGroup(
-                    Indicate(self.shape[0], color=accent),
-                    Circumscribe(tags, color=accent, buff=0.06),
-                ),
-            ),
-            Indicate(self.shape[-1], color=accent),
+        framed = AnimationGroup(Create(box), Indicate(self.shape, color=accent, scale_factor=1.0))
+        rows = AnimationGroup(
+            Indicate(self.shape[0], color=accent), Circumscribe(tags, color=accent, buff=0.06)
+        )
+        width = Indicate(self.shape[-1], color=accent)
+        if phrases >= 3:
+            return Steps(framed, rows, width)
+        return (
+            Steps(Succession(framed, rows), width)
+            if phrases == 2
+            else Succession(framed, rows, width)
         )
 
 
@@ -410,6 +434,7 @@ class ChipColumn(Component):
                 self.pieces.add(piece)
         self.homes = [chip.get_center().copy() for chip in self.chips]
         self.heading = SansText(board.word("token_ids"), label, theme.muted)
+        fit_width(self.heading, config.frame_width / 2 - MARGIN - plan.tag_left)
         self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.tag_left, 0), LEFT)
 
     def intro(self) -> list[VMobject]:

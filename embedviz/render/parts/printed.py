@@ -86,6 +86,10 @@ class PrintPart(Component):
         )
         self.code.move_to(xyz(0, top - self.code.height / 2)).align_to(xyz(left, 0), LEFT)
         self.printed.next_to(self.code, DOWN, buff=SPACE * 2, aligned_edge=LEFT)
+        # The underlines of the outer brackets and the box round the numbers, once the
+        # print beat has made them (the grad_fn beat clears them).
+        self.bracket_marks: list[Line] = []
+        self.numbers_box: SurroundingRectangle | None = None
         self.marks: list[VMobject] = []
         self.numbers = VGroup(*[p for p in self.printed.pieces if isinstance(p, NumberText)])
 
@@ -105,6 +109,7 @@ class PrintPart(Component):
         if len(beat.phrases) < 3 or not outer or not len(self.numbers):
             return shown
         box = SurroundingRectangle(self.numbers, color=self.theme.highlight, buff=0.06)
+        self.bracket_marks, self.numbers_box = outer, box
         self.marks = [*outer, box]
         return Steps(shown, AnimationGroup(*[Create(u) for u in outer]), Create(box))
 

@@ -79,7 +79,7 @@ class LookupStage(Stage):
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Frame the output; its row count and tags come from the IDs, its width from d."""
-        return self.output.frame_and_shape(VGroup(*self.chips.chips))
+        return self.output.frame_and_shape(VGroup(*self.chips.chips), len(beat.phrases))
 
     def beat_print(self, beat: Beat) -> Animation:
         """Show the PyTorch call and its print."""
@@ -93,6 +93,7 @@ class LookupStage(Stage):
         if len(beat.phrases) < 2 or beat.highlight is None:
             return boxed
         outline = self.matrix.outline(beat.highlight.row)
+        self.named_row = outline
         return Steps(
             boxed,
             AnimationGroup(

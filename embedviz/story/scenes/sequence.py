@@ -172,8 +172,8 @@ def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
     rec.beat(
         "shape",
         "shape",
-        f"The result is {len(ids)} \u00d7 {dim}: one row per input ID, "
-        "one column per embedding dimension.",
+        f"The result is {len(ids)} \u00d7 {dim}. Each input ID gives one row. "
+        "Each embedding dimension gives one column.",
         run_time=1.0,
         min_hold=2.0,
     )
