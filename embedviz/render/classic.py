@@ -17,7 +17,8 @@ from embedviz.render.components import ChipLane, GridPanel, OutputPanel
 from embedviz.render.glyphs import SansText
 from embedviz.render.layout import frame_regions
 from embedviz.render.metrics import char_advance, xyz
-from embedviz.render.mobjects import GAP_ROW_PITCH, GridMetrics, OutputBlock, TokenChip
+from embedviz.render.mobjects import GAP_ROW_PITCH, GridMetrics, TokenChip
+from embedviz.render.output_block import OutputBlock
 from embedviz.render.stage import StageHost
 from embedviz.render.theme import Theme
 from embedviz.story.model import Storyboard

@@ -55,6 +55,7 @@ __all__ = [
     "SPACE",
     "TEXT_CONTRAST",
     "THEMES",
+    "USED_CHIP_OPACITY",
     "Theme",
     "TypeScale",
     "at_least",
@@ -272,6 +273,9 @@ assert set(COLOUR_MEANINGS) == {f.name for f in fields(Theme)}
 # WCAG 2.2 AA: text against its background, and dimmed content.
 TEXT_CONTRAST = 4.5
 DIM_CONTRAST = 3.0
+# A chip that has been used (in the stages where it walks back home) fades to this
+# opacity: its ID keeps 3.7:1 against the faded amber in the dark theme, 4.9:1 in the light.
+USED_CHIP_OPACITY = 0.75
 
 
 def _channels(colour: str) -> tuple[float, float, float]:

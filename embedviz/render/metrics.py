@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from embedviz.render.glyphs import REFERENCE_FONT_SIZE, glyph_font
@@ -41,8 +43,14 @@ def text_width(text: str, font_size: float, mono: bool = True) -> float:
     float
         Its advance width, as :class:`~embedviz.render.glyphs.GlyphString` lays it out.
     """
+    return _width_at_reference(text, mono) * font_size / REFERENCE_FONT_SIZE
+
+
+@cache
+def _width_at_reference(text: str, mono: bool) -> float:
+    # The solver measures the same few strings hundreds of times: once each is enough.
     from embedviz.render.glyphs import MONO_FONT, SANS_FONT
 
     font = glyph_font(MONO_FONT if mono else SANS_FONT)
     _, width, _ = font.points_for(text)
-    return float(width) * font_size / REFERENCE_FONT_SIZE
+    return float(width)

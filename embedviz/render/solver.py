@@ -34,9 +34,8 @@ clear, and the one with the larger numbers wins:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal
 
 import numpy as np
@@ -57,8 +56,8 @@ from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
-from embedviz.story.model import Storyboard, Window
-from embedviz.story.printed import split_printed
+from embedviz.render.routes import raise_and_order
+from embedviz.render.spec import LookupSpec
 
 __all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
 
@@ -74,99 +73,6 @@ TITLE_RATIO = 1.15
 # A near tie between two plans goes to the looser rows (and the narrow column).
 TIE = 0.94
 Mode = Literal["beside", "corridor"]
-
-
-@dataclass(frozen=True)
-class LookupSpec:
-    """What a lookup frame must hold, read from a storyboard (see :meth:`from_board`).
-
-    Attributes
-    ----------
-    window
-        The drawn part of E.
-    value_chars, row_label_chars
-        The longest table value and row number, in characters.
-    gap_labels
-        The labels of the hidden row ranges, by gap number.
-    sources
-        For output row *t*, the matrix row it copies.
-    chips
-        Per input position: the ID's text and its word piece (or "").
-    position_chars, mark_chars
-        The longest output row number and equality mark (0: none).
-    title, matrix_heading, output_heading, chips_label, legend_title
-        Texts whose widths matter.
-    print_chars, print_lines
-        The widest line of the PyTorch call and its print, and their count (0: no print).
-    legend
-        Whether the colour legend is drawn.
-    """
-
-    window: Window
-    value_chars: int
-    row_label_chars: int
-    gap_labels: dict[int, str]
-    sources: tuple[int, ...]
-    chips: tuple[tuple[str, str], ...]
-    position_chars: int
-    mark_chars: int
-    title: str
-    matrix_heading: str
-    output_heading: str
-    chips_label: str
-    legend_title: str
-    print_chars: int = 0
-    print_lines: int = 0
-    legend: bool = True
-
-    @classmethod
-    def from_board(cls, board: Storyboard) -> LookupSpec:
-        """Read what a lookup storyboard shows (every beat's cells and labels)."""
-        cells = {(c.kind, c.index): c for beat in board.beats for c in beat.numbers}
-        window = board.beats[0].window
-
-        def widest(kind: str) -> int:
-            return max([len(c.text) for (k, _), c in cells.items() if k == kind] or [0])
-
-        ids = sorted((i, c.text) for (k, i), c in cells.items() if k == "token_id")
-        pieces = board.options.pieces or ()
-        sizes = sorted((i, c.text) for (k, i), c in cells.items() if k == "table_size")
-        printed: list[str] = []
-        final = board.beats[-1]
-        if board.printed and final.output is not None:
-            # The lines drawn: a long print is cut, with one elision line.
-            lines, omitted = split_printed(board.printed, final.output.shape)
-            printed = ["".join(text for _, text, _ in line.pieces) for line in lines]
-            printed += ["\u22ee"] if omitted else []
-        code = final.labels.get("code", "")
-        sources = tuple(_sources(board))
-        return cls(
-            window=window,
-            value_chars=max(widest("weight"), widest("output")),
-            row_label_chars=max(widest("row_label"), 1),
-            gap_labels={n: gap.label for n, gap in enumerate(window.row_gaps)},
-            sources=sources,
-            chips=tuple((text, pieces[i[-1]] if i[-1] < len(pieces) else "") for i, text in ids),
-            position_chars=widest("position"),
-            mark_chars=widest("equal_to"),
-            title=board.title,
-            matrix_heading=f"{board.word('embedding_matrix')} E  "
-            + " \u00d7 ".join(t for _, t in sizes),
-            output_heading=f"{board.word('output')}  {len(sources)} \u00d7 {board.dim}",
-            chips_label=board.word("token_ids"),
-            legend_title=board.word("value_colour"),
-            print_chars=max([len(line) for line in [*printed, code]] or [0]),
-            print_lines=len(printed) + (1 if printed else 0),
-            legend=any(k == "legend" for k, _ in cells),
-        )
-
-
-def _sources(board: Storyboard) -> list[int]:
-    """Return the matrix row each input position selects (its ID), in input order."""
-    ids = {
-        c.index: int(c.value) for beat in board.beats for c in beat.numbers if c.kind == "token_id"
-    }
-    return [ids[p] for p in sorted(ids)]
 
 
 @dataclass(frozen=True)
@@ -352,95 +258,6 @@ def _row_centres(spec: LookupSpec, sizes: GridSizes) -> tuple[dict[int, float], 
     return centres, depth
 
 
-def _blocked(
-    path: tuple[float, float], filled: Iterable[int], target: int, top: float, row_h: float
-) -> bool:
-    """Whether a strip sweeping ``path`` (down from the matrix top) crosses a filled output row.
-
-    It may not rise above the block's top either (the headings are there).
-    """
-    low, high = path
-    if low < top - 1e-6:
-        return True
-    for row in filled:
-        start = top + row * row_h
-        if row != target and low < start + row_h - 1e-6 and high > start + 1e-6:
-            return True
-    return False
-
-
-def _raise_and_order(
-    spec: LookupSpec, centres: dict[int, float], matrix_h: float, row_h: float
-) -> tuple[float, tuple[int, ...]] | None:
-    """Find how far to raise the output, and an order whose strips never cross a filled row.
-
-    A strip goes out at its row's height, then up or down the output block's
-    column into its row: every output row it sweeps past must still be
-    empty. The first two rows go in input order (they are taught one by
-    one); the rest in the order closest to input order that keeps every path
-    clear. Of the raises that allow one, the one with the shortest content wins.
-
-    Returns
-    -------
-    tuple or None
-        The raise (the output's top is this far above the matrix's) and the
-        order; None when no raise works.
-    """
-    units = tuple(round(centres[s] / row_h, 6) for s in spec.sources)
-    found = _raise_in_rows(units, round(matrix_h / row_h, 6))
-    return None if found is None else (found[0] * row_h, found[1])
-
-
-@cache
-def _raise_in_rows(
-    sources: tuple[float, ...], matrix_h: float
-) -> tuple[float, tuple[int, ...]] | None:
-    """:func:`_raise_and_order` in row units (so that it is cached across font sizes)."""
-    count = len(sources)
-    best: tuple[float, float, float, tuple[int, ...]] | None = None
-    for step in range(int((matrix_h + count) * 4) + 1):
-        raise_rows = count - step / 4
-        order = _order(sources, -raise_rows)
-        if order is None:
-            continue
-        extent = max(matrix_h, count - raise_rows) - min(0.0, -raise_rows)
-        # Of equally short layouts, the one whose strips travel least (a single
-        # row's output sits level with its source).
-        travel = sum(abs(t + 0.5 - raise_rows - s) for t, s in enumerate(sources))
-        if best is None or (round(extent, 6), travel) < (round(best[0], 6), best[1]):
-            best = (extent, travel, raise_rows, order)
-    return None if best is None else (best[2], best[3])
-
-
-def _order(sources: tuple[float, ...], top: float) -> tuple[int, ...] | None:
-    """Return the order nearest input order (first two fixed) that keeps every path clear."""
-    count = len(sources)
-    paths = [
-        (min(s, top + t + 0.5) - 0.5, max(s, top + t + 0.5) + 0.5) for t, s in enumerate(sources)
-    ]
-
-    def clear(target: int, filled: frozenset[int]) -> bool:
-        return not _blocked(paths[target], filled, target, top, 1.0)
-
-    @cache
-    def rest(filled: frozenset[int]) -> tuple[int, ...] | None:
-        if len(filled) == count:
-            return ()
-        for target in range(count):
-            if target not in filled and clear(target, filled):
-                after = rest(filled | {target})
-                if after is not None:
-                    return (target, *after)
-        return None
-
-    first = tuple(range(min(2, count)))
-    for number, target in enumerate(first):
-        if not clear(target, frozenset(first[:number])):
-            return None
-    after = rest(frozenset(first))
-    return None if after is None else (*first, *after)
-
-
 def _measure(
     spec: LookupSpec, data: float, pitch: float, mode: Mode
 ) -> tuple[LookupPlan, list[str]]:
@@ -455,7 +272,7 @@ def _measure(
     outputs = [(t + 0.5) * row_h for t in range(len(spec.sources))]
     raise_d, order = 0.0, tuple(range(len(outputs)))
     if mode == "beside":
-        found = _raise_and_order(spec, centres, matrix_h, row_h)
+        found = raise_and_order(spec.sources, centres, matrix_h, row_h)
         if found is None:
             problems.append("no clear path")
         else:
@@ -563,6 +380,27 @@ def legend_height(legend_font: float) -> float:
     return swatch_size(legend_font) + SPACE * 0.6 + digit_height(legend_font) * 1.2
 
 
+# Sizes scanned from the top before a bisection (pixels at 720p): what fits is
+# not monotone at the bottom, where labels stop shrinking at the floor.
+_SCAN_PX = (30.0, 27.0, 24.0, 21.0, 19.0, 17.0, 15.0, 13.5, 12.0)
+
+
+def _largest_fitting(
+    fits: Callable[[float], bool], largest: float, smallest: float
+) -> float | None:
+    """Return the largest font size that fits (scanned from the top, then bisected), or None."""
+    sizes = [min(max(font_for_px(px), smallest), largest) for px in _SCAN_PX]
+    previous = None
+    for size in sizes:
+        if fits(size):
+            if previous is None:
+                return size
+            # Between the last size that fit and the first that did not.
+            return fit_font(fits, largest=previous, smallest=size, precision=0.02)
+        previous = size
+    return None
+
+
 def solve_lookup(spec: LookupSpec) -> LookupPlan:
     """Return the plan with the largest table numbers at which everything fits.
 
@@ -589,8 +427,8 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
             def fits(font: float, pitch: float = pitch, mode: Mode = mode) -> bool:
                 return not _measure(spec, font, pitch, mode)[1]
 
-            font = fit_font(fits, largest=largest, smallest=smallest, precision=0.02)
-            if fits(font):
+            font = _largest_fitting(fits, largest, smallest)
+            if font is not None:
                 found.append((font, pitch, mode))
     if not found:
         return _measure(spec, smallest, PITCHES[-1], "corridor")[0]

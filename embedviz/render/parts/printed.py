@@ -15,10 +15,11 @@ from manim import (
     SurroundingRectangle,
     VGroup,
     VMobject,
+    config,
 )
 
 from embedviz.render.animations import Steps
-from embedviz.render.design import SPACE, Theme
+from embedviz.render.design import MARGIN, SPACE, Theme
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import PrintedTensor
@@ -86,6 +87,11 @@ class PrintPart(Component):
         )
         self.code.move_to(xyz(0, top - self.code.height / 2)).align_to(xyz(left, 0), LEFT)
         self.printed.next_to(self.code, DOWN, buff=SPACE * 2, aligned_edge=LEFT)
+        # A long print starts further left, so that it ends inside the safe area.
+        over = VGroup(self.code, self.printed).get_right()[0] - (config.frame_width / 2 - MARGIN)
+        if over > 0:
+            self.code.shift(xyz(-over, 0))
+            self.printed.shift(xyz(-over, 0))
         # The underlines of the outer brackets and the box round the numbers, once the
         # print beat has made them (the grad_fn beat clears them).
         self.bracket_marks: list[Line] = []

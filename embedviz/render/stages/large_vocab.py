@@ -78,7 +78,6 @@ from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
     MatrixGrid,
-    OutputBlock,
     ShapeLabel,
     TokenChip,
     char_advance,
@@ -88,6 +87,7 @@ from embedviz.render.mobjects import (
     grid_width_per_font,
     xyz,
 )
+from embedviz.render.output_block import OutputBlock
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, Gap, NumberCell, Window

@@ -14,7 +14,8 @@ from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.design import SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.lookup import ChipColumn, LookupMotion, MatrixPart, OutputPart
+from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
+from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.stage import Stage, register_stage

@@ -50,12 +50,12 @@ from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
     MatrixGrid,
-    OutputBlock,
     ShapeLabel,
     TokenChip,
     char_advance,
     xyz,
 )
+from embedviz.render.output_block import OutputBlock
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.batch import make_batch_lookup_animation
 from embedviz.render.stages.zero_based import mono_line
