@@ -56,11 +56,25 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
     last = board.all_beats()[-1]
     found: list[tuple[str, float, bool]] = []
 
-    def frame(scene_object: Any) -> np.ndarray:
+    def frame(scene_object: Any, mobjects: Any = None) -> np.ndarray:
         camera = scene_object.renderer.camera
         camera.reset()
-        camera.capture_mobjects(scene_object.mobjects)
+        camera.capture_mobjects(scene_object.mobjects if mobjects is None else mobjects)
         return np.array(scene_object.renderer.get_frame())[:, :, :3].copy()
+
+    def near(scene_object: Any, text: Any, low: np.ndarray, high: np.ndarray) -> list[Any]:
+        """Everything drawn, in drawing order, that reaches the text's box, less the text."""
+        camera = scene_object.renderer.camera
+        own = {id(m) for m in text.get_family()}
+        found = []
+        for mobject in camera.get_mobjects_to_display(scene_object.mobjects):
+            if id(mobject) in own or not len(mobject.points):
+                continue
+            m_low, m_high = mobject.get_corner([-1, -1, 0]), mobject.get_corner([1, 1, 0])
+            across = m_low[0] <= high[0] and low[0] <= m_high[0]
+            if across and m_low[1] <= high[1] and low[1] <= m_high[1]:
+                found.append(mobject)
+        return found
 
     def read(scene_object: Any, moment: Any) -> None:
         if moment.alpha < 1 or moment.beat is not last:
@@ -79,10 +93,9 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
             x1 = min(int((high[0] + config.frame_width / 2) * per_x) + 2, WIDTH)
             y0 = max(int((config.frame_height / 2 - high[1]) * per_y) - 1, 0)
             y1 = min(int((config.frame_height / 2 - low[1]) * per_y) + 2, HEIGHT)
-            text.save_state()
-            text.set_opacity(0.0)
-            behind = frame(scene_object)
-            text.restore()
+            # Only what reaches the text's box changes its pixels: drawing just
+            # that, without the text, gives what is behind it.
+            behind = frame(scene_object, near(scene_object, text, low, high))
             with_text, without = full[y0:y1, x0:x1], behind[y0:y1, x0:x1]
             changed = np.any(with_text != without, axis=2)
             if not changed.any():

@@ -102,8 +102,9 @@ class LookupPlan:
     title_x, title_y, title_font
         The title's centre and size (centred, unless the legend beside it needs the room).
     legend_x, legend_y, legend_left
-        The legend's centre line, and its left edge (above the matrix, when a
-        raised output leaves room there) or right edge (in the title band).
+        The legend's centre line, and its left edge (above the matrix or the
+        output, where raising or lowering the output left room) or its right
+        edge (in the title band).
     print_top, print_font
         Where the PyTorch call starts and its size (0 without a print).
     caption_y
@@ -111,6 +112,8 @@ class LookupPlan:
     order
         The order the output rows are filled in: the first two in input
         order, the rest in an order whose strips all have a clear path.
+    content_top, content_bottom
+        The top of the highest heading and the bottom of the lowest block.
     """
 
     scale: TypeScale
@@ -138,6 +141,8 @@ class LookupPlan:
     print_font: float
     caption_y: float
     order: tuple[int, ...] = ()
+    content_top: float = 0.0
+    content_bottom: float = 0.0
 
     @property
     def column_left(self) -> float:
@@ -282,11 +287,18 @@ def _measure(
     content_top = min(-(col_labels_h + SPACE + heading_h), -raise_d - SPACE - heading_h)
     content_bottom = max(matrix_h, -raise_d + len(outputs) * row_h)
     # The legend goes above the matrix when the raised output leaves room there,
-    # else into the title band, right of the title.
+    # above the output when a lowered one does, else into the title band.
     matrix_heading_top = -(col_labels_h + SPACE + heading_h)
+    output_heading_top = -raise_d - SPACE - heading_h
     legend_h = legend_height(scale.legend) if spec.legend else 0.0
-    legend_above = spec.legend and matrix_heading_top - content_top >= legend_h + SPACE
-    title_font, title_x, band_h = _title_band(spec, scale, problems, not legend_above)
+    free = legend_h + SPACE
+    legend_above = spec.legend and matrix_heading_top - content_top >= free
+    legend_over_output = (
+        spec.legend and not legend_above and output_heading_top - content_top >= free
+    )
+    legend_top_d = matrix_heading_top if legend_above else output_heading_top
+    in_band = not (legend_above or legend_over_output)
+    title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
     print_font, print_h = _print_band(spec, scale, right - left, problems)
     caption_y = bottom + CAPTION_CENTRE
     caption_top = caption_y + digit_height(CAPTION_FONT) * 2.1
@@ -316,15 +328,17 @@ def _measure(
             title_x=title_x,
             title_y=top - band_h / 2,
             title_font=title_font,
-            legend_x=left if legend_above else right,
-            legend_y=matrix_top - matrix_heading_top + SPACE + legend_h / 2
-            if legend_above
-            else top - band_h / 2,
-            legend_left=bool(legend_above),
+            legend_x=right if in_band else (left if legend_above else across.output_left),
+            legend_y=top - band_h / 2
+            if in_band
+            else matrix_top - legend_top_d + SPACE + legend_h / 2,
+            legend_left=not in_band,
             print_top=matrix_top - content_bottom - 2 * SPACE,
             print_font=print_font,
             caption_y=caption_y,
             order=order,
+            content_top=matrix_top - content_top,
+            content_bottom=matrix_top - content_bottom,
         ),
         problems,
     )

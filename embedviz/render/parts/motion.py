@@ -21,8 +21,10 @@ from manim import (
     Indicate,
     LaggedStart,
     Succession,
+    VMobject,
     Wait,
 )
+from manim.animation.animation import prepare_animation
 
 from embedviz.render.animations import Steps
 from embedviz.render.design import Theme
@@ -155,6 +157,9 @@ class LookupMotion(Component):
             cells,
         )
         self.filled: set[tuple[int, ...]] = set()
+        # What has landed beside the output block (its numbers, marks), for the settle.
+        self.carries: list[Carry] = []
+        self.marks: list[VMobject] = []
         self.radius = plan.sizes.row_height * 0.45
 
     def _one(self, position: tuple[int, ...]) -> _Lookup:
@@ -182,7 +187,10 @@ class LookupMotion(Component):
             run_time=1.0,
         )
         moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
+        self.carries.append(carry)
         mark = self.output.mark(position)
+        if mark is not None:
+            self.marks.append(mark)
         settle = AnimationGroup(FadeOut(outline), *([FadeIn(mark)] if mark is not None else []))
         self.filled.add(position)
         left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
@@ -221,6 +229,28 @@ class LookupMotion(Component):
             item = Succession(one.walk, one.moved, one.settle.set_run_time(_REST_SETTLE))
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
         return AnimationGroup(*items)
+
+    def settle(self) -> Animation:
+        """Glide the output block, its chips and its labels level with the matrix.
+
+        While rows are fetched the block sits where every strip has a clear
+        path; once all have landed it moves to where it balances the frame:
+        its top level with the matrix's, inside the content's band.
+        """
+        grid, matrix = self.output.grid, self.matrix.grid
+        moving: list[VMobject] = [grid, self.output.heading, self.output.numbers, *self.marks]
+        moving += [m for m in (self.output.shape,) if m is not None]
+        moving += [self.chips.heading, *self.chips.chips, self.chips.pieces]
+        for carry in self.carries:
+            moving += [*carry.targets, *carry.strip[2].submobjects]
+        shift = matrix.body_top() - grid.body_top()
+        top = max(m.get_top()[1] for m in moving)
+        bottom = grid.body_top() - grid.height_of_body
+        shift = min(shift, self.plan.content_top - top)
+        shift = max(shift, self.plan.content_bottom - bottom)
+        if abs(shift) < 1e-6:
+            return Wait()
+        return AnimationGroup(*[prepare_animation(m.animate.shift(xyz(0, shift))) for m in moving])  # type: ignore[arg-type]
 
     def _show_output(self) -> None:
         """Make sure the output block is on screen (SingleTokenLookup shows it with its lookup)."""

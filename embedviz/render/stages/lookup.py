@@ -82,6 +82,10 @@ class LookupStage(Stage):
         """Frame the output; its row count and tags come from the IDs, its width from d."""
         return self.output.frame_and_shape(VGroup(*self.chips.chips), len(beat.phrases))
 
+    def beat_dim(self, beat: Beat) -> Animation:
+        """Dim the rows no ID selected; the output, all rows in, settles beside the matrix."""
+        return AnimationGroup(self.matrix.beat_dim(beat), self.motion.settle())
+
     def beat_print(self, beat: Beat) -> Animation:
         """Show the PyTorch call and its print."""
         assert self.printed is not None
