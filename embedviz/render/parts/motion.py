@@ -24,7 +24,6 @@ from manim import (
     VMobject,
     Wait,
 )
-from manim.animation.animation import prepare_animation
 
 from embedviz.render.animations import Steps
 from embedviz.render.design import Theme
@@ -230,12 +229,13 @@ class LookupMotion(Component):
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
         return AnimationGroup(*items)
 
-    def settle(self) -> Animation:
-        """Glide the output block, its chips and its labels level with the matrix.
+    def settle(self, still: list[VMobject], top: float, bottom: float) -> Animation:
+        """Glide the output block (with its chips and labels) level with the matrix, and centre all.
 
         While rows are fetched the block sits where every strip has a clear
-        path; once all have landed it moves to where it balances the frame:
-        its top level with the matrix's, inside the content's band.
+        path; once all have landed it moves so that its top is level with the
+        matrix's, and then everything (``still``: the matrix, its heading and
+        legend) moves with it to the middle of the band from ``top`` to ``bottom``.
         """
         grid, matrix = self.output.grid, self.matrix.grid
         moving: list[VMobject] = [grid, self.output.heading, self.output.numbers, *self.marks]
@@ -243,14 +243,18 @@ class LookupMotion(Component):
         moving += [self.chips.heading, *self.chips.chips, self.chips.pieces]
         for carry in self.carries:
             moving += [*carry.targets, *carry.strip[2].submobjects]
-        shift = matrix.body_top() - grid.body_top()
-        top = max(m.get_top()[1] for m in moving)
-        bottom = grid.body_top() - grid.height_of_body
-        shift = min(shift, self.plan.content_top - top)
-        shift = max(shift, self.plan.content_bottom - bottom)
-        if abs(shift) < 1e-6:
-            return Wait()
-        return AnimationGroup(*[prepare_animation(m.animate.shift(xyz(0, shift))) for m in moving])  # type: ignore[arg-type]
+        level = matrix.body_top() - grid.body_top()
+        highest = max([m.get_top()[1] + level for m in moving] + [m.get_top()[1] for m in still])
+        lowest = min(
+            [m.get_bottom()[1] + level for m in moving] + [m.get_bottom()[1] for m in still]
+        )
+        centre = (top + bottom) / 2 - (highest + lowest) / 2
+        shifts = [(m, level + centre) for m in moving] + [(m, centre) for m in still]
+        # Pure shifts: a glide never touches colours (the dimming before it keeps).
+        glides = [
+            Follow(m, np.array([xyz(0, 0), xyz(0, dy)])) for m, dy in shifts if abs(dy) > 1e-6
+        ]
+        return AnimationGroup(*glides) if glides else Wait()
 
     def _show_output(self) -> None:
         """Make sure the output block is on screen (SingleTokenLookup shows it with its lookup)."""

@@ -8,7 +8,7 @@ that need several parts at once are handled here.
 
 from __future__ import annotations
 
-from manim import Animation, AnimationGroup, Circumscribe, Create, Indicate, VGroup
+from manim import Animation, AnimationGroup, Circumscribe, Create, Indicate, Succession, VGroup
 
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.design import SPACE
@@ -22,6 +22,9 @@ from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
 __all__ = ["LookupStage"]
+
+# Half the caption band: two lines of the caption's digits, with their spacing.
+CAPTION_HALF = 0.5
 
 
 @register_stage
@@ -84,7 +87,11 @@ class LookupStage(Stage):
 
     def beat_dim(self, beat: Beat) -> Animation:
         """Dim the rows no ID selected; the output, all rows in, settles beside the matrix."""
-        return AnimationGroup(self.matrix.beat_dim(beat), self.motion.settle())
+        still = [m for m in self.matrix.intro() if m is not None]
+        top = self.title.get_bottom()[1] - SPACE
+        bottom = self.plan.caption_y + CAPTION_HALF
+        # One after the other: the glide must not undo the dimming's colours.
+        return Succession(self.matrix.beat_dim(beat), self.motion.settle(still, top, bottom))
 
     def beat_print(self, beat: Beat) -> Animation:
         """Show the PyTorch call and its print."""
