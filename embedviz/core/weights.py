@@ -180,6 +180,7 @@ def _map_npy(path: Path) -> npt.NDArray[Any]:
         # np.load would treat anything else as a pickle (or a zip archive,
         # whose handle it leaves open), so stop here.
         raise EmbedvizError(f"{path} is not a .npy file (it lacks the .npy magic bytes)")
+    _check_npy_size(path)
     try:
         array = np.load(path, mmap_mode="r", allow_pickle=False)
     except ValueError as error:
@@ -194,6 +195,36 @@ def _map_npy(path: Path) -> npt.NDArray[Any]:
     if not isinstance(array, np.ndarray):
         raise EmbedvizError(f"{path} is not a single .npy array")
     return array
+
+
+def _check_npy_size(path: Path) -> None:
+    """Refuse a ``.npy`` header that claims more bytes than the file holds.
+
+    numpy multiplies the shape in fixed-size integers, which overflows (with a
+    RuntimeWarning) for a huge claimed shape; Python's integers do not.
+    """
+    from numpy.lib import format as npy_format
+
+    with path.open("rb") as handle:
+        try:
+            version = npy_format.read_magic(handle)
+            if version == (1, 0):
+                shape, _, dtype = npy_format.read_array_header_1_0(handle)
+            elif version == (2, 0):
+                shape, _, dtype = npy_format.read_array_header_2_0(handle)
+            else:
+                return  # np.load reads (or refuses) other versions itself
+        except Exception as error:  # numpy raises many types for a corrupt header
+            raise EmbedvizError(f"{path} is not a valid .npy file ({_first_line(error)})") from None
+        if dtype.hasobject:
+            return  # refused by np.load, with its own message
+        claimed = math.prod(int(n) for n in shape) * dtype.itemsize
+        held = path.stat().st_size - handle.tell()
+    if claimed > held:
+        raise EmbedvizError(
+            f"{path} is not a valid .npy file (its header claims shape {tuple(shape)} of "
+            f"{dtype}, {claimed:,} bytes, but it holds {max(held, 0):,})"
+        )
 
 
 def read_safetensors_header(path: Path) -> tuple[int, list[SafetensorsEntry]]:
