@@ -716,6 +716,8 @@ def _sigterm_unwinds() -> Iterator[None]:
         sys.unraisablehook = hook
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        # A stop belongs to its command; whatever runs next starts afresh.
+        forget_stop_signals(keep_published=True)
 
 
 def _quiet_about_stops(unraisable: Any) -> None:

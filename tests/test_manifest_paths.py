@@ -1,6 +1,6 @@
-"""A manifest is data, not instructions: names inside its folder, or nothing is touched (issue 22 §1).
+"""A manifest is data, not instructions: names inside its folder, or nothing is touched.
 
-A crafted ``.embedviz-manifest.json`` once made ``export`` delete files outside the
+Issue 22 §1: a crafted ``.embedviz-manifest.json`` once made ``export`` delete files outside the
 site. Every way of pointing outside (a relative ``..``, an absolute path, a link
 inside the folder) is refused in one line, for export, render and slides, and
 nothing is deleted.

@@ -105,11 +105,19 @@ def on_stop_signal(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def forget_stop_signals() -> None:
-    """Start a command with no stop signal remembered and nothing published."""
+def forget_stop_signals(*, keep_published: bool = False) -> None:
+    """Forget the stop signals remembered for a command (at its start and its end).
+
+    Parameters
+    ----------
+    keep_published
+        Keep the record of whether the command published (at its end, so that
+        a stop on the way out of the process is still reported honestly).
+    """
     _state.stops.clear()
     _state.late.clear()
-    _state.published = False
+    if not keep_published:
+        _state.published = False
 
 
 def published() -> bool:
