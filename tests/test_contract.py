@@ -502,9 +502,11 @@ def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) ->
     board = prepared_storyboard(
         "SequenceLookup", {"model": str(model), "text": "embed me"}, cwd=tmp_path, environ={}
     )
-    (pinned,) = board.inputs
+    # The model's tensor file, and its tokenizer, which made the IDs from the text.
+    pinned, tokenizer = board.inputs
     assert pinned.role == "weights"
     assert Path(pinned.path).parent == model
+    assert (tokenizer.role, tokenizer.path) == ("tokenizer", str(model / "tokenizer.json"))
     loaded = load_storyboard(_dump(board, tmp_path / "board.json"))
     assert verified_problems(loaded) == []
 

@@ -190,11 +190,17 @@ def _vtt(cues: Iterable[tuple[float, float, str]], video_end: float | None = Non
     # Whole milliseconds, rounded down, so that the last cue cannot end late.
     limit = None if video_end is None else math.floor(video_end * 1000 + 1e-6) / 1000
     lines = ["WEBVTT", ""]
-    for number, (start, end, text) in enumerate(cues, start=1):
+    number = 0
+    for start, end, text in cues:
         if limit is not None:
             if start >= limit:
                 break  # it would start when the video has ended
             end = min(end, limit)
+        if not 0 <= start < end:
+            # A storyboard's phrases are checked in order, but a cue that would end
+            # before it starts is never written, whatever its times.
+            continue
+        number += 1
         lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", vtt_text(text), ""]
     return "\n".join(lines)
 

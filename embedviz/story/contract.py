@@ -17,23 +17,31 @@ against).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
 import types
 from dataclasses import MISSING, fields, is_dataclass
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
+
+import numpy as np
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.limits import parse_whole_number
+from embedviz.core.model_dir import find_model_files
+from embedviz.core.paths import require_file
 from embedviz.story.model import (
     LAYOUTS,
     MAX_BEAT_SECONDS,
+    MAX_NARRATION_CHARS,
     MIN_RUN_TIME,
     SCHEMA_URL,
     SCHEMA_VERSION,
     Beat,
     InputFile,
+    InputRole,
     NumberCell,
     Storyboard,
     StoryboardError,
@@ -44,13 +52,17 @@ from embedviz.story.words import MAX_WORD_CHARS
 __all__ = [
     "EDITABLE_BEAT_FIELDS",
     "EDITABLE_FIELDS",
+    "MAX_NESTING",
+    "MAX_STORYBOARD_BYTES",
     "SCHEMA_ID",
     "UnreadableStoryboardError",
     "check_storyboard",
     "file_sha256",
     "input_files",
+    "input_problems",
     "json_schema",
     "load_storyboard",
+    "required_inputs",
     "storyboard_from_data",
     "verify_storyboard",
 ]
@@ -66,7 +78,19 @@ _DERIVED_KEYS: dict[type, frozenset[str]] = {Storyboard: frozenset({"duration"})
 
 
 class UnreadableStoryboardError(EmbedvizError):
-    """A file that is not a storyboard at all: missing, not UTF-8, or not JSON."""
+    """A file that is not a storyboard at all: missing, too big, not UTF-8, or not JSON."""
+
+
+# A storyboard file is at most this big (FullExplainer's, the largest, is under 1 MB) ...
+MAX_STORYBOARD_BYTES = 5_000_000
+# ... and nests arrays and objects at most this deep (the largest nests 8).
+MAX_NESTING = 32
+# A JSON string, escapes included (unrolled, so the match is linear).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+# +1 for each opening bracket, -1 for each closing one, by byte.
+_BRACKET_STEP = np.zeros(256, dtype=np.int8)
+_BRACKET_STEP[[ord("["), ord("{")]] = 1
+_BRACKET_STEP[[ord("]"), ord("}")]] = -1
 
 
 # -- schema ------------------------------------------------------------------
@@ -167,8 +191,9 @@ def json_schema() -> dict[str, Any]:
     kinds, actions and label roles come from
     :data:`~embedviz.story.model.LAYOUTS`, every object rejects unknown keys,
     and ``version`` must be :data:`SCHEMA_VERSION`. Checks that JSON Schema
-    cannot express (``run_time <= duration``, cells inside the window, unique
-    beat names) are made when a file is loaded.
+    cannot express (``run_time <= duration``, phrases in order and inside
+    their beat, cells inside the window, unique beat names) are made when a
+    file is loaded.
 
     Returns
     -------
@@ -195,6 +220,12 @@ def json_schema() -> dict[str, Any]:
     beat = defs["Beat"]["properties"]
     beat["run_time"] = {**beat["run_time"], "minimum": MIN_RUN_TIME}
     beat["duration"] = {**beat["duration"], "minimum": MIN_RUN_TIME, "maximum": MAX_BEAT_SECONDS}
+    beat["narration"] = {**beat["narration"], "maxLength": MAX_NARRATION_CHARS}
+    phrase = defs["Phrase"]["properties"]
+    phrase["start"] = {**phrase["start"], "minimum": 0, "maximum": MAX_BEAT_SECONDS}
+    phrase["duration"] = {
+        **phrase["duration"], "exclusiveMinimum": 0, "maximum": MAX_BEAT_SECONDS
+    }  # fmt: skip
     # What each layout may show, as declared in LAYOUTS.
     board["allOf"] = [
         {
@@ -253,16 +284,37 @@ def _describe(tp: Any) -> str:
     )
 
 
+@functools.cache
+def _hints(tp: type) -> dict[str, Any]:
+    """Return the type hints of a dataclass, read once (reading them is slow)."""
+    return get_type_hints(tp)
+
+
+def _preview(value: Any) -> str:
+    """Show a JSON value in a message, briefly, without printing all of a big one."""
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, str) and len(value) > 60:
+        return json.dumps(value[:60]) + "…"
+    return json.dumps(value)[:60]
+
+
 def _load(tp: Any, value: Any, path: str) -> Any:
     """Convert JSON data to the type hint ``tp``, naming ``path`` on failure."""
     origin, args = get_origin(tp), get_args(tp)
-    wrong = StoryboardError(f"{path}: expected {_describe(tp)}, not {json.dumps(value)[:60]}")
+
+    def wrong() -> StoryboardError:
+        # Built only when raised: loading stays linear in the file's size.
+        return StoryboardError(f"{path}: expected {_describe(tp)}, not {_preview(value)}")
+
     if tp is Any:
         return value
     if tp is type(None):
         if value is None:
             return None
-        raise wrong
+        raise wrong()
     if origin in (Union, types.UnionType):
         if value is None and type(None) in args:
             return None
@@ -273,33 +325,33 @@ def _load(tp: Any, value: Any, path: str) -> Any:
                 return _load(arg, value, path)
             except StoryboardError:
                 continue
-        raise wrong
+        raise wrong()
     if origin is Literal:
         if isinstance(value, str) and value in args:
             return value
-        raise wrong
+        raise wrong()
     if tp is bool:
         if isinstance(value, bool):
             return value
-        raise wrong
+        raise wrong()
     if tp is int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        raise wrong
+        raise wrong()
     if tp is float:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
-        raise wrong
+        raise wrong()
     if tp is str:
         if isinstance(value, str):
             return value
-        raise wrong
+        raise wrong()
     if origin in (tuple, list):
         if not isinstance(value, list):
-            raise wrong
+            raise wrong()
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             if len(value) != len(args):
-                raise wrong
+                raise wrong()
             return tuple(
                 _load(a, v, f"{path}[{i}]")
                 for i, (a, v) in enumerate(zip(args, value, strict=True))
@@ -308,14 +360,14 @@ def _load(tp: Any, value: Any, path: str) -> Any:
         return tuple(items) if origin is tuple else items
     if origin is dict:
         if not isinstance(value, dict):
-            raise wrong
+            raise wrong()
         return {str(k): _load(args[1], v, f"{path}.{k}") for k, v in value.items()}
     if isinstance(tp, type) and is_dataclass(tp):
         if not isinstance(value, dict):
-            raise wrong
+            raise wrong()
         if tp is Beat and isinstance(value.get("name"), str):
             path = f"{path} (beat {value['name']!r})"
-        hints = get_type_hints(tp)
+        hints = _hints(tp)
         known = {item.name: item for item in fields(tp)}
         extra = set(value) - set(known) - _DERIVED_KEYS.get(tp, frozenset())
         if extra:
@@ -392,8 +444,55 @@ def _rephrased(board: Storyboard) -> Storyboard:
     return replace(board, beats=tuple(beats))
 
 
+def _nesting(text: str) -> int:
+    """Return how deeply JSON text nests arrays and objects, in time linear in its length.
+
+    Strings are removed first (their brackets do not nest anything); the depth
+    is then the running sum of the opening and closing brackets.
+    """
+    bare = _JSON_STRING.sub("", text).encode("utf-8")
+    if not bare:
+        return 0
+    depth = np.cumsum(_BRACKET_STEP[np.frombuffer(bare, dtype=np.uint8)], dtype=np.int64)
+    return int(depth.max())
+
+
+def _json_constant(name: str) -> NoReturn:
+    raise StoryboardError(f"{name} is not a number a storyboard may hold")
+
+
+def _bounded_int(text: str) -> int:
+    return parse_whole_number(text, "a number in it")
+
+
+def _parse_json(file: Path, text: str) -> Any:
+    """Parse a storyboard's text, refusing what is too deep, too long or not finite."""
+    depth = _nesting(text)
+    if depth > MAX_NESTING:
+        raise UnreadableStoryboardError(
+            f"{file}: nested {depth} levels deep; a storyboard nests at most {MAX_NESTING}"
+        )
+    try:
+        return json.loads(text, parse_int=_bounded_int, parse_constant=_json_constant)
+    except json.JSONDecodeError as error:
+        raise UnreadableStoryboardError(
+            f"{file}: not JSON ({error.msg} at line {error.lineno})"
+        ) from None
+    except EmbedvizError as error:
+        raise UnreadableStoryboardError(f"{file}: {error}") from None
+    except RecursionError:
+        raise UnreadableStoryboardError(f"{file}: nested too deeply") from None
+
+
 def load_storyboard(path: str | Path) -> Storyboard:
     """Read a storyboard JSON file.
+
+    Any file is read in bounded time, linear in its size: a file over
+    :data:`MAX_STORYBOARD_BYTES`, nesting deeper than :data:`MAX_NESTING`, a
+    whole number of more than :data:`~embedviz.core.limits.MAX_DIGITS` digits
+    or a ``NaN`` is refused before anything is built from it, and a beat's
+    narration may hold at most
+    :data:`~embedviz.story.model.MAX_NARRATION_CHARS` characters.
 
     Parameters
     ----------
@@ -409,27 +508,30 @@ def load_storyboard(path: str | Path) -> Storyboard:
     Raises
     ------
     UnreadableStoryboardError
-        If the file is missing, not UTF-8 or not JSON.
+        If the file is missing, not a regular file, too big, not UTF-8, not
+        JSON, or beyond the limits above.
     StoryboardError
         If it is JSON but not a valid storyboard of this version.
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UnreadableStoryboardError(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise UnreadableStoryboardError(f"{file}: is a folder, not a storyboard file") from None
-    except UnicodeDecodeError:
-        raise UnreadableStoryboardError(f"{file}: not UTF-8 text") from None
+        require_file(file, "storyboard file")
+        with file.open("rb") as handle:
+            raw = handle.read(MAX_STORYBOARD_BYTES + 1)
+    except EmbedvizError as error:
+        raise UnreadableStoryboardError(str(error)) from None
     except OSError as error:
         raise UnreadableStoryboardError(f"{file}: cannot be read ({error.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
+    if len(raw) > MAX_STORYBOARD_BYTES:
         raise UnreadableStoryboardError(
-            f"{file}: not JSON ({error.msg} at line {error.lineno})"
-        ) from None
+            f"{file}: larger than {MAX_STORYBOARD_BYTES // 1_000_000} MB, more than any "
+            "storyboard needs; it is not read"
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableStoryboardError(f"{file}: not UTF-8 text") from None
+    data = _parse_json(file, text)
     try:
         return storyboard_from_data(data)
     except StoryboardError as error:
@@ -466,6 +568,44 @@ def file_sha256(path: str | Path) -> str:
     return _HASHES[key]
 
 
+def required_inputs(options: SceneOptions) -> tuple[tuple[InputRole, str], ...]:
+    """Derive from the options which files a storyboard is built from, with their roles.
+
+    This is the one answer to "which inputs must a storyboard list": files
+    are pinned from it when a storyboard is made, and a loaded storyboard's
+    list is checked against it, so a file cannot drop or redirect an entry.
+
+    Parameters
+    ----------
+    options
+        Prepared options (``weights`` already resolved from ``model``).
+
+    Returns
+    -------
+    tuple of (role, path)
+        The weights file (``--weights``, or the model folder's tensor file),
+        then the tokenizer (``--tokenizer``, or the model folder's
+        ``tokenizer.json`` when it tokenised ``--text``), where used.
+
+    Raises
+    ------
+    EmbedvizError
+        When the model folder cannot be read.
+    """
+    weights, tokenizer = options.weights, options.tokenizer
+    if options.model is not None:
+        files = find_model_files(options.model, options.tensor)
+        weights = str(files.weights)
+        if tokenizer is None and options.text is not None and files.tokenizer is not None:
+            tokenizer = str(files.tokenizer)
+    found: list[tuple[InputRole, str]] = []
+    if weights is not None:
+        found.append(("weights", weights))
+    if tokenizer is not None:
+        found.append(("tokenizer", tokenizer))
+    return tuple(found)
+
+
 def input_files(options: SceneOptions) -> tuple[InputFile, ...]:
     """Pin the files a storyboard is built from by their SHA-256.
 
@@ -477,13 +617,73 @@ def input_files(options: SceneOptions) -> tuple[InputFile, ...]:
     Returns
     -------
     tuple of InputFile
-        The weights file and the tokenizer file, where used.
+        The files of :func:`required_inputs` that exist, in its order.
     """
-    pinned = []
-    for role, name in (("weights", options.weights), ("tokenizer", options.tokenizer)):
-        if name is not None and Path(name).is_file():
-            pinned.append(InputFile(role, name, file_sha256(name)))  # type: ignore[arg-type]
-    return tuple(pinned)
+    return tuple(
+        InputFile(role, name, file_sha256(name))
+        for role, name in required_inputs(options)
+        if Path(name).is_file()
+    )
+
+
+def input_problems(board: Storyboard) -> list[str]:
+    """Compare a storyboard's listed inputs with those its options read, and with the disk.
+
+    Each input the options read (see :func:`required_inputs`) must be listed
+    once, with its role and path, and its SHA-256 must match the file's. A
+    missing, extra, redirected or re-roled entry is named, and so is a
+    changed or missing file.
+
+    Parameters
+    ----------
+    board
+        A loaded storyboard.
+
+    Returns
+    -------
+    list of str
+        One line per problem, each starting with ``inputs:`` or the file's
+        role; empty when every input is listed and unchanged.
+    """
+    try:
+        required = required_inputs(board.options)
+    except EmbedvizError as error:
+        return [f"inputs: cannot find the files the recorded options read: {error}"]
+    problems = []
+    options = board.options
+    if options.model is not None and required and options.weights != required[0][1]:
+        problems.append(
+            f"options 'weights': the file says {options.weights!r}, the model folder "
+            f"{options.model} gives {required[0][1]!r}"
+        )
+    listed: dict[str, InputFile | None] = {}
+    for entry in board.inputs:
+        if entry.role in listed:
+            problems.append(f"inputs: the {entry.role} file is listed twice")
+        listed[entry.role] = entry
+    for role, name in required:
+        pinned = listed.pop(role, None)
+        if pinned is None:
+            problems.append(
+                f"inputs: the {role} file {name} that the options read is not listed; "
+                "write the storyboard again with 'embedviz storyboard SCENE --json'"
+            )
+        elif pinned.path != name:
+            problems.append(
+                f"inputs: the {role} entry names {pinned.path}, but the options read {name}"
+            )
+        elif not Path(name).is_file():
+            problems.append(f"{role} file {name}: no longer exists")
+        elif file_sha256(name) != pinned.sha256:
+            problems.append(
+                f"{role} file {name}: changed since the storyboard was made "
+                f"(SHA-256 was {pinned.sha256[:12]}…, now {file_sha256(name)[:12]}…)"
+            )
+    for extra in sorted(filter(None, listed.values()), key=lambda item: item.role):
+        problems.append(
+            f"inputs: the {extra.role} entry {extra.path} is not a file that the options read"
+        )
+    return problems
 
 
 # -- verification ------------------------------------------------------------
@@ -570,16 +770,9 @@ def verify_storyboard(board: Storyboard) -> list[str]:
     """
     from embedviz.story.scenes import find_scene
 
-    problems = []
-    for pinned in board.inputs:
-        file = Path(pinned.path)
-        if not file.is_file():
-            return [f"{pinned.role} file {pinned.path}: no longer exists"]
-        if file_sha256(file) != pinned.sha256:
-            problems.append(
-                f"{pinned.role} file {pinned.path}: changed since the storyboard was made "
-                f"(SHA-256 was {pinned.sha256[:12]}…, now {file_sha256(file)[:12]}…)"
-            )
+    problems = input_problems(board)
+    if any(problem.endswith(": no longer exists") for problem in problems):
+        return problems  # nothing to rebuild from
     try:
         core = find_scene(board.scene).make(board.options)
     except EmbedvizError as error:

@@ -30,6 +30,7 @@ from embedviz.story.words import ENGLISH_WORDS, MAX_WORD_CHARS, english_words
 __all__ = [
     "LAYOUTS",
     "MAX_BEAT_SECONDS",
+    "MAX_NARRATION_CHARS",
     "SCHEMA_URL",
     "SCHEMA_VERSION",
     "Action",
@@ -37,6 +38,7 @@ __all__ = [
     "Gap",
     "Highlight",
     "InputFile",
+    "InputRole",
     "Layout",
     "LayoutSpec",
     "NumberCell",
@@ -56,6 +58,10 @@ SCHEMA_URL = f"urn:embedviz:storyboard:{SCHEMA_VERSION}"
 # The longest a beat may last, and the shortest animation, in seconds.
 MAX_BEAT_SECONDS = 600.0
 MIN_RUN_TIME = 0.1
+# The most a beat's narration may hold, in characters (the longest built-in is 150).
+MAX_NARRATION_CHARS = 2000
+# Rounding allowed when phrase times are compared (they are kept to the millisecond).
+_TIME_SLACK = 1e-6
 
 Layout = Literal[
     "lookup",
@@ -654,6 +660,44 @@ class Phrase:
     duration: float
 
 
+def _check_phrase_timing(where: str, phrases: tuple[Phrase, ...], duration: float) -> None:
+    """Phrases start at 0 or later, last a positive time, follow each other, end in the beat.
+
+    So every caption cue starts before it ends, and none outlasts its beat.
+    """
+    previous_end = 0.0
+    for number, phrase in enumerate(phrases):
+        field_name = f"phrases[{number}]"
+        if not (isinstance(phrase.text, str) and isinstance(phrase.spoken, str)):
+            _fail(where, f"phrase {number}: 'text' and 'spoken' must be strings")
+        start = _seconds(where, f"{field_name}.start", phrase.start)
+        length = _seconds(where, f"{field_name}.duration", phrase.duration)
+        if start < 0:
+            _fail(where, f"field '{field_name}.start' {start:g} is negative")
+        if length <= 0:
+            _fail(where, f"field '{field_name}.duration' {length:g} is not positive")
+        if start < previous_end - _TIME_SLACK:
+            _fail(
+                where,
+                f"field '{field_name}.start' {start:g} is before phrase {number - 1} ends at "
+                f"{previous_end:g}; phrases follow each other",
+            )
+        previous_end = start + length
+    needed = round(sum(phrase.duration for phrase in phrases), 6)
+    if needed > duration + _TIME_SLACK:
+        _fail(
+            where,
+            f"field 'phrases' need {needed:g} s, longer than its duration {duration:g}; "
+            "lengthen 'duration'",
+        )
+    if previous_end > duration + _TIME_SLACK:
+        _fail(
+            where,
+            f"field 'phrases[{len(phrases) - 1}]' ends at {previous_end:g} s, after the beat's "
+            f"duration {duration:g}; lengthen 'duration' or start the phrase earlier",
+        )
+
+
 @dataclass(frozen=True)
 class Beat:
     """One step of a scene: an animation, then a hold while it is read.
@@ -756,19 +800,15 @@ class Beat:
             if not isinstance(text, str) or not text:
                 _fail(where, f"label {role!r} must be a non-empty string, not {text!r}")
         _set(self, "labels", labels)
-        phrases = tuple(self.phrases)
-        _set(self, "phrases", phrases)
-        for number, phrase in enumerate(phrases):
-            if not (isinstance(phrase.text, str) and isinstance(phrase.spoken, str)):
-                _fail(where, f"phrase {number}: 'text' and 'spoken' must be strings")
-            _seconds(where, f"phrases[{number}].start", phrase.start)
-            _seconds(where, f"phrases[{number}].duration", phrase.duration)
-        if self.phrase_time > duration + 1e-6:
+        if len(self.narration) > MAX_NARRATION_CHARS:
             _fail(
                 where,
-                f"field 'phrases' need {self.phrase_time:g} s, longer than its duration "
-                f"{duration:g}; lengthen 'duration'",
+                f"field 'narration' has {len(self.narration):,} characters, more than the "
+                f"{MAX_NARRATION_CHARS:,} a beat may say",
             )
+        phrases = tuple(self.phrases)
+        _set(self, "phrases", phrases)
+        _check_phrase_timing(where, phrases, duration)
 
     def label(self, role: str) -> str:
         """Return the text of the label with this role.
@@ -809,6 +849,10 @@ class Beat:
         return [text for role, text in self.labels.items() if role.startswith(prefix)]
 
 
+# What an input file is to a storyboard.
+InputRole = Literal["weights", "tokenizer"]
+
+
 @dataclass(frozen=True)
 class InputFile:
     """A file a storyboard was built from, pinned by its contents.
@@ -823,7 +867,7 @@ class InputFile:
         The SHA-256 of its bytes, as lower-case hex.
     """
 
-    role: Literal["weights", "tokenizer"]
+    role: InputRole
     path: str
     sha256: str
 

@@ -20,6 +20,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import IdList, parse_ids
+from embedviz.core.limits import MAX_DIGITS, check_whole_number, parse_whole_number
 from embedviz.core.paths import require_file, require_folder
 
 __all__ = [
@@ -36,6 +37,8 @@ __all__ = [
 
 CONFIG_FILE_NAME = "embedviz.toml"
 ENV_PREFIX = "EMBEDVIZ_"
+# The largest embedviz.toml read; it holds a few options.
+MAX_CONFIG_BYTES = 1_000_000
 
 
 Init = Literal["torch", "normal"]
@@ -323,9 +326,9 @@ def _convert(name: str, value: object, where: str) -> object:
                 raise EmbedvizError(f"{where}: 'ids': {error}") from None
         if isinstance(value, list) and value:
             if all(_is_int(v) for v in value):
-                return list(value)
+                return [check_whole_number(v, f"{where}: 'ids'") for v in value]
             if all(isinstance(row, list) and row and all(map(_is_int, row)) for row in value):
-                return [list(row) for row in value]
+                return [[check_whole_number(v, f"{where}: 'ids'") for v in row] for row in value]
         raise EmbedvizError(
             f"{where}: 'ids' must be a string like \"2,3,5,1\" or a list of whole numbers, "
             f"not {value!r}"
@@ -333,13 +336,14 @@ def _convert(name: str, value: object, where: str) -> object:
     if spec.kind == "int":
         if isinstance(value, str):
             if not _WHOLE_NUMBER.fullmatch(value.strip(" \t")):
+                shown = repr(value) if len(value) <= 60 else repr(value[:60]) + "…"
                 raise EmbedvizError(
-                    f"{where}: '{name}' must be a whole number in ASCII digits 0-9, not {value!r}"
+                    f"{where}: '{name}' must be a whole number in ASCII digits 0-9, not {shown}"
                 )
-            return int(value.strip(" \t"), 10)
-        if not _is_int(value):
+            return parse_whole_number(value.strip(" \t"), f"{where}: '{name}'")
+        if not isinstance(value, int) or isinstance(value, bool):
             raise EmbedvizError(f"{where}: '{name}' must be a whole number, not {value!r}")
-        return value
+        return check_whole_number(value, f"{where}: '{name}'")
     if not isinstance(value, str):
         raise EmbedvizError(f"{where}: '{name}' must be a string, not {value!r}")
     if spec.choices and value not in spec.choices:
@@ -353,14 +357,36 @@ def _apply(options: SceneOptions, raw: Mapping[str, object], where: str) -> Scen
     return replace(options, **changes)  # type: ignore[arg-type]
 
 
-def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
+def _read_toml(path: Path) -> dict[str, Any]:
+    """Parse a config file, refusing in one line what tomllib would choke on.
+
+    Too big a file, too deep a nesting (tomllib recurses) and integers beyond
+    Python's conversion limit are each refused with their own message.
+    """
     try:
         with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise EmbedvizError(f"{path}: not valid TOML ({error})") from None
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError as error:
         raise EmbedvizError(f"{path}: cannot be read ({error.strerror})") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise EmbedvizError(
+            f"{path}: more than {MAX_CONFIG_BYTES // 1_000_000} MB; a config file is a few lines"
+        )
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise EmbedvizError(f"{path}: not valid TOML ({error})") from None
+    except RecursionError:
+        raise EmbedvizError(f"{path}: not valid TOML (nested too deeply)") from None
+    except ValueError:  # an integer too long for Python to convert
+        raise EmbedvizError(
+            f"{path}: a whole number of more than {MAX_DIGITS} digits; embedviz takes at most "
+            f"{MAX_DIGITS}"
+        ) from None
+
+
+def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
+    data = _read_toml(path)
     merged: dict[str, object] = {}
     for key, value in data.items():
         if isinstance(value, dict):
