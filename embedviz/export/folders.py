@@ -405,6 +405,8 @@ def check_replaceable(target: Path, option: str = "--out", also: str = "") -> No
     remedy = f"give {option} a new folder, or an empty one{also}"
     check_folder(target, option)
     if not any(target.iterdir()):
+        # Empty, but read-only: replacing it would undo what its owner chose.
+        check_writable(target, option)
         return
     owned = _owned_files(target)
     if owned is None:
