@@ -435,3 +435,23 @@ def test_a_stop_during_start_up_is_one_line(
 def test_folder_and_site_locks_are_where_the_docs_say(tmp_path: Path) -> None:
     assert folder_lock(tmp_path / "out") == tmp_path / "out" / ".embedviz-lock"
     assert site_lock(tmp_path / "site") == tmp_path / ".site.embedviz-lock"
+
+
+def test_a_stopped_run_does_not_wait_for_threads_that_never_end(tmp_path: Path) -> None:
+    """Once a render was interrupted and then hung on its worker threads until killed."""
+    script = (
+        "import sys, threading\n"
+        "import embedviz.cli as cli\n"
+        "def stuck(args):\n"
+        "    threading.Thread(target=threading.Event().wait).start()  # never ends\n"
+        "    raise KeyboardInterrupt\n"
+        "cli._dispatch = stuck\n"
+        "from embedviz.launch import run\n"
+        "sys.exit(run(['scenes']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 130
+    assert done.stderr == "embedviz: interrupted; nothing was replaced\n"

@@ -118,7 +118,7 @@ class SceneOptions:
 
     ids: IdList | None = _option(
         None,
-        "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows)",
+        "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows; '2,3;' is one row)",
         shown_default="the scene's own (3 for SingleTokenLookup, 2,3,5,1 for SequenceLookup)",
         metavar="IDS",
     )
