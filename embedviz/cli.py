@@ -597,6 +597,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_slides(args: argparse.Namespace) -> int:
     from embedviz.export.slides import find_reveal, write_deck
+    from embedviz.extras import require_module
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -613,6 +614,8 @@ def _cmd_slides(args: argparse.Namespace) -> int:
             raise EmbedvizError("name a scene to make slides of, or give --storyboard FILE")
         spec = find_scene(args.scene)
         board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    # The extra and reveal.js are checked before anything is rendered.
+    require_module("manim_slides", "embedviz slides")
     find_reveal()
     voice = _chosen_voice(args, board.language)
     out = Path(args.out) if args.out else Path("media") / "slides" / spec.name
@@ -719,6 +722,13 @@ def _run(args: argparse.Namespace) -> int:
         return 143
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as error:
+        # An optional extra (or a dependency) that is not installed: the command
+        # that installs it, never a traceback.
+        from embedviz.extras import missing_module_message
+
+        print(f"embedviz: error: {missing_module_message(error)}", file=sys.stderr)
+        return 2
     except Exception as error:  # a render that failed for another reason
         message = str(error).strip().splitlines()
         detail = message[0] if message else type(error).__name__
