@@ -17,6 +17,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -107,15 +108,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="render an edited storyboard file (checked against the core first)",
     )
-    quality = render.add_mutually_exclusive_group()
-    for flag, (_, folder) in QUALITIES.items():
-        quality.add_argument(
-            f"-q{flag}",
-            dest="quality",
-            action="store_const",
-            const=flag,
-            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
-        )
+    _add_quality_flags(render)
     render.add_argument("--format", choices=FORMATS, default="mp4", help="default mp4")
     render.add_argument(
         "-o",
@@ -135,7 +128,6 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     render.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
     _add_table_options(render)
-    render.set_defaults(quality="m")
 
     sheet = commands.add_parser(
         "contact-sheet",
@@ -168,13 +160,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="export an edited storyboard file (repeatable; checked against the core first)",
     )
     export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
-    export.add_argument(
-        "-q",
-        dest="quality",
-        choices=("l", "m", "h"),
-        default="m",
-        help="quality: l 480p15, m 720p30 (default), h 1080p60",
-    )
+    _add_quality_flags(export)
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     _add_publishing_options(
         export,
@@ -207,7 +193,6 @@ def _build_parser() -> argparse.ArgumentParser:
         force="write the deck into a folder that holds other files, keeping them",
     )
     _add_table_options(slides)
-    slides.set_defaults(quality="m")
     return parser
 
 
@@ -239,15 +224,20 @@ def _chosen_voice(args: argparse.Namespace, language: str) -> Voice | None:
 
 
 def _add_quality_flags(parser: argparse.ArgumentParser) -> None:
-    quality = parser.add_mutually_exclusive_group()
-    for flag, (_, folder) in QUALITIES.items():
-        quality.add_argument(
-            f"-q{flag}",
-            dest="quality",
-            action="store_const",
-            const=flag,
-            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
-        )
+    """Add ``-ql`` … ``-qk``, the same for render, export and slides (``-q l`` works too)."""
+    sizes = ", ".join(
+        f"-q{flag} {folder}" + (" (default)" if flag == "m" else "")
+        for flag, (_, folder) in QUALITIES.items()
+    )
+    # One option with a value: argparse reads -ql as -q l, so both spellings work.
+    parser.add_argument(
+        "-q",
+        dest="quality",
+        choices=tuple(QUALITIES),
+        default="m",
+        metavar="{l,m,h,p,k}",
+        help=f"quality: {sizes}",
+    )
 
 
 def _cmd_scenes() -> int:
@@ -499,8 +489,15 @@ def _cmd_render(args: argparse.Namespace) -> int:
             settings.update(write_to_movie=False, save_last_frame=True, format="png")
         else:
             settings.update(format=args.format)
+        progress = _RenderProgress(board)
         scene_class = type(
-            spec.name, (StoryboardScene,), {"scene_name": spec.name, "captions": args.captions}
+            spec.name,
+            (StoryboardScene,),
+            {
+                "scene_name": spec.name,
+                "captions": args.captions,
+                "after_beat": lambda _scene, beat: progress.beat_done(beat),
+            },
         )
         with tempconfig(settings):
             scene = scene_class(storyboard=board)
@@ -535,6 +532,53 @@ def _cmd_render(args: argparse.Namespace) -> int:
         print(f"{sections_target}{os.sep} ({len(sections)} {_plural(len(sections), 'clip')})")
     print(final)
     return 0
+
+
+class _RenderProgress:
+    """Render progress on stderr: a line that counts beats in a terminal, else a line per scene.
+
+    A composite scene (FullExplainer) reports each scene it plays; a log gets
+    one line as each finishes, never a line per frame or per beat.
+    """
+
+    def __init__(self, board: Any) -> None:
+        self.name = board.scene
+        self.total = len(board.all_beats())
+        self.done = 0
+        self.tty = sys.stderr.isatty()
+        self.part_started = time.monotonic()
+        # After how many beats each scene ends, its label and its beats; a
+        # transition's beat counts with the scene after it (or, last, before it).
+        self.ends: dict[int, tuple[str, int]] = {}
+        parts = board.parts or (board,)
+        scenes = [part for part in parts if part.layout != "transition"] or list(parts)
+        count = waiting = 0
+        for part in parts:
+            count += len(part.beats)
+            waiting += len(part.beats)
+            if part in scenes:
+                number = f" {scenes.index(part) + 1}/{len(scenes)} {part.scene}"
+                self.ends[count] = (self.name + (number if board.parts else ""), waiting)
+                waiting = 0
+        if waiting:
+            label, beats = self.ends.pop(max(self.ends))
+            self.ends[count] = (label, beats + waiting)
+
+    def beat_done(self, beat: Any) -> None:
+        """Count one finished beat, and report it."""
+        self.done += 1
+        now = time.monotonic()
+        if self.tty:
+            # \r and erase-to-end-of-line: one line, rewritten in place.
+            end = "\n" if self.done == self.total else ""
+            line = f"embedviz render: {self.name} beat {self.done}/{self.total} ({beat.name})"
+            print(f"\r{line}\x1b[K", end=end, file=sys.stderr, flush=True)
+        if self.done in self.ends:
+            label, beats = self.ends[self.done]
+            if not self.tty:
+                took = f"{beats} {_plural(beats, 'beat')} in {now - self.part_started:.1f} s"
+                print(f"embedviz render: {label}: {took}", file=sys.stderr, flush=True)
+            self.part_started = now
 
 
 def _plural(count: int, noun: str) -> str:

@@ -52,6 +52,8 @@ QUALITIES = {
     "l": ("low_quality", 15),
     "m": ("medium_quality", 30),
     "h": ("high_quality", 60),
+    "p": ("production_quality", 60),
+    "k": ("fourk_quality", 60),
 }
 
 # Where a worker reports its progress: (kind, scene, value) with kind "total"
@@ -85,7 +87,7 @@ def clip_units(duration: float, quality: str) -> int:
     duration
         The clip's length in seconds.
     quality
-        ``l``, ``m`` or ``h``.
+        ``l``, ``m``, ``h``, ``p`` or ``k``.
 
     Returns
     -------
