@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -101,6 +102,109 @@ def test_any_piper_voice_can_be_given_as_a_model_file(tmp_path: Path) -> None:
     (tmp_path / "bare.onnx").write_bytes(b"")
     with pytest.raises(EmbedvizError, match=r"bare\.onnx\.json"):
         choose_voice(model=tmp_path / "bare.onnx")
+
+
+# -- matching voices to languages (BCP 47, RFC 4647 lookup) -------------------------
+
+
+@pytest.mark.parametrize(
+    ("tag", "ranges"),
+    [
+        # RFC 4647 section 3.4's own example: a singleton goes with the subtag after it.
+        ("zh-Hant-CN-x-private1-private2",
+         ["zh-hant-cn-x-private1-private2", "zh-hant-cn-x-private1", "zh-hant-cn", "zh-hant",
+          "zh"]),
+        ("pt-BR", ["pt-br", "pt"]),
+        ("fr_FR", ["fr-fr", "fr"]),
+        ("de", ["de"]),
+    ],
+)  # fmt: skip
+def test_language_ranges_follow_rfc_4647_lookup(tag: str, ranges: list[str]) -> None:
+    assert voice_module.language_ranges(tag) == ranges
+
+
+ESPEAK_CHOICES = [
+    ("fr", "fr-fr"),  # espeak-ng lists French (France) as speaking fr
+    ("fr-CA", "fr-fr"),  # no Canadian voice: fr, and France's before Belgium's
+    ("zh", "cmn"),  # Mandarin speaks zh at priority 5, Cantonese at 8
+    ("zh-Hans-CN", "cmn"),
+    ("pt-BR", "pt-br"),
+    ("pt", "pt"),
+    ("de-DE", "de"),
+    ("en", "en-us"),  # American English, like the Piper voice
+    ("en-GB", "en-gb"),
+]
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+@pytest.mark.parametrize(("tag", "name"), ESPEAK_CHOICES)
+def test_espeak_voices_are_found_by_language_lookup(tag: str, name: str) -> None:
+    voice = choose_voice("espeak", language=tag)
+    assert (voice.engine, voice.name, voice.language) == ("espeak", name, tag)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_espeak_listing_is_read_with_its_other_languages() -> None:
+    # An independent reading of `espeak-ng --voices`: the fr-fr line lists "(fr 5)".
+    import subprocess
+
+    listing = subprocess.run(["espeak-ng", "--voices"], capture_output=True, text=True).stdout
+    line = next(row for row in listing.splitlines() if row.split()[1:2] == ["fr-fr"])
+    priority = int(line.split("(fr ")[1].split(")")[0])
+    voices = dict(voice_module.espeak_voices())
+    assert voices["fr-fr"] == {"fr-fr": 0, "fr": priority}
+
+
+def _fake_piper_voice(folder: Path, name: str, code: str, model: Path | None = None) -> Path:
+    """A Piper voice as its two files: an .onnx (a stand-in, or a real model) and its config."""
+    folder.mkdir(parents=True, exist_ok=True)
+    onnx = folder / f"{name}.onnx"
+    if model is None:
+        onnx.write_bytes(b"not a model: choosing a voice never reads it")
+        config: dict[str, Any] = {}
+    else:
+        onnx.symlink_to(model)
+        config = json.loads(Path(f"{model}.json").read_text())
+    language = code.split("_")[0]
+    config["language"] = {"code": code, "family": language}
+    config.setdefault("espeak", {})["voice"] = language
+    Path(f"{onnx}.json").write_text(json.dumps(config))
+    return onnx
+
+
+def test_piper_voices_in_a_voice_folder_are_found_by_language_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    french = _fake_piper_voice(tmp_path / "voices", "fr_FR-test-medium", "fr_FR")
+    portuguese = _fake_piper_voice(tmp_path / "voices", "pt_PT-test-medium", "pt_PT")
+    (tmp_path / "voices" / "broken.onnx").write_bytes(b"")  # no .onnx.json: not a voice
+    monkeypatch.setenv("EMBEDVIZ_VOICES", str(tmp_path / "voices"))
+    monkeypatch.setattr(voice_module, "_piper_installed", lambda: True)
+    for tag in ("fr", "fr-FR", "fr-CA"):
+        voice = choose_voice("auto", language=tag)
+        assert (voice.engine, voice.model, voice.language) == ("piper", str(french), tag)
+        assert voice.label == "piper:fr_FR-test-medium"
+    # pt-BR has no voice of its own: lookup falls back to pt, which pt_PT speaks.
+    assert choose_voice("piper", language="pt-BR").model == str(portuguese)
+    # English still finds the packaged voice first; a language without one falls back.
+    assert choose_voice("auto", language="en").name == "en_US-joe-medium"
+    notes: list[str] = []
+    german = choose_voice("auto", language="de", notice=notes.append)
+    assert german.engine == "espeak"
+    assert notes == [
+        "embedviz: note: no Piper voice for 'de' is installed; speaking with espeak-ng"
+    ]
+    with pytest.raises(EmbedvizError, match=r"no voice for 'de'; put one in .*--voice-model"):
+        choose_voice("piper", language="de")
+
+
+def test_a_piper_voice_picked_by_fallback_speaks(tmp_path: Path) -> None:
+    # The packaged en_US voice, for a storyboard tagged en-AU: lookup falls back to en.
+    voice = choose_voice("auto", language="en-AU")
+    assert (voice.engine, voice.name) == ("piper", "en_US-joe-medium")
+    (clip,) = voice_module.synthesise(voice, ["Row three is copied."], tmp_path)
+    assert clip.size > RATE // 2  # half a second or more of sound
+    assert np.sqrt(np.mean(clip**2)) > 0.01
 
 
 # -- loudness ----------------------------------------------------------------------
