@@ -343,29 +343,37 @@ def test_verify_command(tmp_path: Path) -> None:
 # -- the German example --------------------------------------------------------------
 
 
-def test_the_german_example_is_what_the_script_writes_and_true_to_the_core() -> None:
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_each_translated_example_is_what_the_script_writes_and_true_to_the_core(
+    language: str,
+) -> None:
     sys.path.insert(0, str(REPO / "scripts"))
     try:
-        from make_example_storyboard import german_storyboard
+        from make_example_storyboard import french_storyboard, german_storyboard
     finally:
         sys.path.remove(str(REPO / "scripts"))
-    example = load_storyboard(EXAMPLE)
-    assert example == german_storyboard()
-    assert EXAMPLE.read_text(encoding="utf-8") == example.to_json() + "\n"
-    assert example.language == "de"
+    path = REPO / "examples" / f"SequenceLookup.{language}.json"
+    example = load_storyboard(path)
+    assert example == {"de": german_storyboard, "fr": french_storyboard}[language]()
+    assert path.read_text(encoding="utf-8") == example.to_json() + "\n"
+    assert example.language == language
     assert verify_storyboard(example) == []
     english = _board()
     assert all(
-        german.narration != original.narration
-        for german, original in zip(example.beats, english.beats, strict=True)
+        translated.narration != original.narration
+        for translated, original in zip(example.beats, english.beats, strict=True)
     )
     assert all(
-        german.duration >= original.duration
-        for german, original in zip(example.beats, english.beats, strict=True)
+        translated.duration >= original.duration
+        for translated, original in zip(example.beats, english.beats, strict=True)
     )
     # Every UI word is translated too.
     assert set(example.words) == set(english.words)
     assert all(example.words[role] != english.words[role] for role in english.words)
+    # Each phrase is spoken by that language's rules: a shape is "mal" or "par", not "by".
+    spoken = " ".join(p.spoken for beat in example.beats for p in beat.phrases)
+    assert {"de": " 6 mal 3 ", "fr": " 6 par 3 "}[language] in spoken
+    assert " by " not in spoken
 
 
 # -- rendering: labels by role, edited files ------------------------------------------
@@ -522,6 +530,26 @@ def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) ->
     ]
 
 
+@pytest.mark.parametrize(
+    ("language", "spoken"),
+    [("fr", "la ligne 2 de E vaut moins 0,201."), ("it", "E[2] vale -0.2010."), ("en", None)],
+)
+def test_rewritten_narration_is_spoken_in_the_storyboard_language(
+    language: str, spoken: str | None
+) -> None:
+    text = {"fr": "E[2] vaut -0.2010.", "it": "E[2] vale -0.2010."}.get(
+        language, "E[2] is -0.2010."
+    )
+
+    def edit(data: dict[str, Any]) -> None:
+        data["language"] = language
+        data["beats"][0]["narration"] = text
+
+    (phrase,) = _edit_json(_board(), edit).beats[0].phrases
+    assert phrase.text == text
+    assert phrase.spoken == (spoken or "row 2 of E is minus 0.201.")
+
+
 def test_rewritten_narration_gets_new_phrases_on_load() -> None:
     board = _board()
     text = "Vier IDs gehen hinein. Wie viele Zeilen hat die Ausgabe, und wie viele Werte?"
@@ -533,7 +561,11 @@ def test_rewritten_narration_gets_new_phrases_on_load() -> None:
     loaded = _edit_json(board, edit)
     phrases = _beat(loaded, "predict").phrases
     assert " ".join(phrase.text for phrase in phrases) == text
-    assert [phrase.spoken for phrase in phrases] == [phrase.text for phrase in phrases]
+    # Spoken by the German rules: "IDs" spelled as a German voice says it.
+    assert [phrase.spoken for phrase in phrases] == [
+        "Vier I Dees gehen hinein.",
+        "Wie viele Zeilen hat die Ausgabe, und wie viele Werte?",
+    ]
     assert verify_storyboard(loaded) == []
     # Phrases that already spell the narration are kept as the author wrote them.
     assert _beat(loaded, "intro").phrases == _beat(board, "intro").phrases

@@ -374,12 +374,11 @@ def _rephrased(board: Storyboard) -> Storyboard:
     from dataclasses import replace
 
     from embedviz.story.phrases import make_phrases
-    from embedviz.story.spoken import spoken_form
+    from embedviz.story.spoken import speaker_for
 
-    def speak(text: str) -> str:
-        # The verbaliser speaks English; other languages are spoken as written
-        # (an author may correct a phrase's 'spoken' form in the file).
-        return spoken_form(text) if board.language.split("-")[0].lower() == "en" else text
+    # The verbaliser has rules for English, German and French; other languages
+    # are spoken as written (an author may correct a phrase's 'spoken' form).
+    speak = speaker_for(board.language)
 
     if board.parts:
         return replace(board, parts=tuple(_rephrased(part) for part in board.parts))
