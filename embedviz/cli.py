@@ -317,27 +317,34 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from embedviz.inputs import verified_problems
-    from embedviz.story.contract import UnreadableStoryboardError, load_storyboard
+    from embedviz.story.contract import UnreadableStoryboardError, read_storyboard
+    from embedviz.story.problems import beat_labels, by_beat, core_problem
 
     status = 0
     for path in args.files:
         try:
-            board = load_storyboard(path)
+            board, problems = read_storyboard(path)
         except UnreadableStoryboardError as error:
             print(f"embedviz: error: {error}", file=sys.stderr)
             status = 2
             continue
-        except EmbedvizError as error:  # JSON, but not a valid storyboard
-            print(error)
-            status = max(status, 1)
-            continue
-        problems = verified_problems(board)
-        for problem in problems:
-            print(f"{path}: {problem}")
-        if problems:
-            status = max(status, 1)
-        else:
+        if board is not None:
+            # Compared with the core even when some beats' timing needs fixing:
+            # every problem of the file is reported in this one run.
+            problems += [core_problem(text, board.scene) for text in verified_problems(board)]
+        if board is not None and not problems:
             print(f"{path}: ok ({board.scene}, {len(board.all_beats())} beats, {board.language})")
+            continue
+        status = max(status, 1)
+        groups = by_beat(problems, beat_labels(board) if board is not None else [])
+        beats = [label for label, _ in groups if label is not None]
+        where = (
+            f" in {len(beats)} {_plural(len(beats), 'beat')}: " + ", ".join(beats) if beats else ""
+        )
+        print(f"{path}: {len(problems)} {_plural(len(problems), 'problem')}{where}")
+        for _, group in groups:
+            for problem in group:
+                print(f"{path}: {problem}")
     return status
 
 
