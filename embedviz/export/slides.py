@@ -315,6 +315,16 @@ _TEMPLATE = """<!doctype html>
     transition: "none",
     backgroundTransition: "none",
   });
+  // reveal.js rewinds a clip to its start before playing it. Where the browser
+  // refuses to play it (autoplay blocked, sound or no sound), the rewind leaves the clip's
+  // first frame, the blank start of its fade-in, where the poster was: loading the
+  // clip again brings the poster, a frame that shows the scene, back.
+  for (const video of document.querySelectorAll("video.embedviz-video")) {
+    video.addEventListener("playing", () => { video.dataset.played = "yes"; });
+    video.addEventListener("seeked", () => {
+      if (video.paused && video.currentTime === 0 && !video.dataset.played) video.load();
+    });
+  }
 </script>
 </body>
 </html>
