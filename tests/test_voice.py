@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ from embedviz.export.voice import Narration, Voice, choose_voice, synthesise_phr
 from embedviz.story.scenes import build_storyboard
 
 RATE = 48_000
+REPO = Path(__file__).resolve().parent.parent
 pyloudnorm = pytest.importorskip("pyloudnorm")
 
 
@@ -78,7 +82,11 @@ def test_a_language_without_a_piper_voice_falls_back_to_espeak_with_a_notice() -
 
 def test_missing_piper_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(voice_module, "_piper_installed", lambda: False)
-    with pytest.raises(EmbedvizError, match=r"piper-tts.*pip install 'embedviz\[voice\]'"):
+    # The exact command: this interpreter's pip, this checkout, the voice extra.
+    command = f"{shlex.quote(sys.executable)} -m pip install -e {shlex.quote(f'{REPO}[voice]')}"
+    with pytest.raises(
+        EmbedvizError, match=f"piper-tts, which is not installed; run {re.escape(command)}$"
+    ):
         choose_voice("piper")
 
 
@@ -205,9 +213,6 @@ def test_a_piper_voice_picked_by_fallback_speaks(tmp_path: Path) -> None:
     (clip,) = voice_module.synthesise(voice, ["Row three is copied."], tmp_path)
     assert clip.size > RATE // 2  # half a second or more of sound
     assert np.sqrt(np.mean(clip**2)) > 0.01
-
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def _speech_rms(path: Path) -> float:

