@@ -32,6 +32,16 @@ from embedviz.export.folders import (
 REPO = Path(__file__).resolve().parent.parent
 
 
+def _need_reveal() -> None:
+    from embedviz.core.errors import EmbedvizError
+    from embedviz.export.reveal_assets import find_reveal
+
+    try:
+        find_reveal()
+    except EmbedvizError:
+        pytest.skip("reveal.js is not set up ('embedviz setup slides')")
+
+
 def _tree(folder: Path) -> dict[str, str]:
     found = {}
     for path in sorted(folder.rglob("*")):
@@ -208,8 +218,7 @@ def test_render_refuses_a_sections_manifest_that_points_outside(tmp_path: Path) 
 
 @pytest.mark.parametrize("way", CLI_WAYS)
 def test_slides_refuse_a_manifest_that_points_outside(tmp_path: Path, way: str) -> None:
-    if not (REPO / ".vendor").exists():
-        pytest.skip("reveal.js is not installed (scripts/bootstrap.sh --test)")
+    _need_reveal()
     victim = _victim(tmp_path)
     _manifest(tmp_path / "deck", OUTSIDE[way](tmp_path))
     before = _tree(tmp_path)
