@@ -386,6 +386,18 @@ def test_a_4301_digit_number_in_a_storyboard_is_refused(
     assert f"at most {MAX_DIGITS}" in _one_line_exit_2(capsys, status)
 
 
+def test_a_4301_digit_number_in_a_safetensors_header_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = json.dumps({"w": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]}})
+    header = header.replace("[2, 3]", f"[{HUGE}, 3]").encode()
+    path = tmp_path / "table.safetensors"
+    path.write_bytes(len(header).to_bytes(8, "little") + header + bytes(24))
+    status, seconds = _timed_main(["lookup", "--weights", str(path)])
+    assert seconds < 1.0
+    assert f"at most {MAX_DIGITS}" in _one_line_exit_2(capsys, status)
+
+
 def test_a_huge_argparse_number_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

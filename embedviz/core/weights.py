@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.limits import parse_whole_number
 from embedviz.core.paths import require_file
 
 __all__ = [
@@ -197,6 +198,10 @@ def _map_npy(path: Path) -> npt.NDArray[Any]:
     return array
 
 
+def _header_int(text: str) -> int:
+    return parse_whole_number(text, "its header")
+
+
 def _check_npy_size(path: Path) -> None:
     """Refuse a ``.npy`` header that claims more bytes than the file holds.
 
@@ -257,8 +262,10 @@ def read_safetensors_header(path: Path) -> tuple[int, list[SafetensorsEntry]]:
             raise EmbedvizError(f"{bad} (its header claims {header_length} bytes)")
         raw = handle.read(header_length)
     try:
-        header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        header = json.loads(raw.decode("utf-8"), parse_int=_header_int)
+    except EmbedvizError as error:  # a number too long to be a shape or an offset
+        raise EmbedvizError(f"{bad} ({error})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise EmbedvizError(f"{bad} (its header is not JSON)") from None
     if not isinstance(header, dict):
         raise EmbedvizError(f"{bad} (its header is not a JSON object)")
