@@ -255,7 +255,14 @@ def _cmd_scenes() -> int:
 
     width = max(len(spec.name) for spec in SCENES.values())
     for spec in SCENES.values():
-        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}")
+        # The IDs as --ids takes them: "2,3,5,1", or a batch "2,3;5,1".
+        rows: list[Any] = list(spec.default_ids or [])
+        if rows and isinstance(rows[0], list):
+            ids = ";".join(",".join(map(str, row)) for row in rows)
+        else:
+            ids = ",".join(map(str, rows))
+        shown = f" Default IDs: {ids}." if ids else ""
+        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}{shown}")
     return 0
 
 

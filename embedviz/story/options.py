@@ -116,7 +116,7 @@ class SceneOptions:
     ids: IdList | None = _option(
         None,
         "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows)",
-        shown_default="the scene's own (3 for SingleTokenLookup, 2,3,5,1 for SequenceLookup)",
+        shown_default="the scene's own (`embedviz scenes` lists them)",
         metavar="IDS",
     )
     vocab: int | None = _option(
