@@ -4,9 +4,10 @@ Run from the repository root::
 
     .venv/bin/python scripts/make_example_storyboard.py
 
-It builds the default SequenceLookup storyboard, then changes only what an
-author may change: the title, the UI words (headings and the legend's
-title), the narration of every beat, the language tag,
+It builds the default SequenceLookup storyboard with every word translated
+(so that the labels drawn from them, such as the question, are German too),
+then changes only what an author may change: the title, the summary, the
+narration of every beat, the language tag,
 the holds (German sentences are longer, so some beats stay on screen a little
 longer), and the phrases: the German narration split into caption cues, with
 the words a voice should say. Every number, label and ID stays as the core computed it, so
@@ -21,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from embedviz.inputs import prepared_storyboard
+from embedviz.story.contract import rebuild
 from embedviz.story.model import Storyboard
 from embedviz.story.phrases import ceil_ticks, make_phrases
 
@@ -72,13 +74,52 @@ NARRATION = {
 }
 
 
-# The words the lookup layout draws, by role (the English ones are in
-# embedviz/story/words.py).
+SUMMARY = "Eine Folge von IDs wird zu einem T \u00d7 d-Block von Zeilen, in Eingabereihenfolge."
+
+# Every word of the lookup layout, by role (the English ones are in
+# embedviz/story/layouts/lookup.py): on screen, the labels (templates keep
+# their placeholders), the chapters and the course page.
 WORDS = {
     "embedding_matrix": "Embedding-Matrix E",
     "output": "Ausgabe",
     "token_ids": "Token-IDs",
     "value_colour": "Farbe des Werts",
+    "gap_row": "Zeile {first} nicht gezeigt",
+    "gap_rows": "Zeilen {first}\u2013{last} nicht gezeigt",
+    "gap_column": "Spalte {first} nicht gezeigt",
+    "gap_columns": "Spalten {first}\u2013{last} nicht gezeigt",
+    "dtype_note": "{dtype}-Werte als float32 gezeigt",
+    "question": "Form der Ausgabe?  Zeilen \u00d7 Werte",
+    "chapter_intro": "Die Embedding-Matrix",
+    "chapter_count_rows": "Zeilen zählen ab 0",
+    "chapter_predict": "Die Form der Ausgabe vorhersagen",
+    "chapter_reveal": "Eine Ausgabezeile pro ID",
+    "chapter_lookup": "ID {id} nachschlagen",
+    "chapter_print": "Das Ergebnis, wie PyTorch es ausgibt",
+    "chapter_grad_fn": "Was grad_fn ist",
+    "chapter_dim": "Zeilen, die keine ID auswählt",
+    "chapter_shape": "Die Form der Ausgabe",
+    "page_narration": "Sprechertext",
+    "page_transcript": "Transkript: {title}",
+    "page_back": "Zurück zum Clip",
+    "page_watch": "Clip ansehen: {title}",
+    "page_all_clips": "Alle Clips",
+    "page_numbers": "Die gezeigten Zahlen",
+    "page_chapters": "Kapitel",
+    "page_chapters_of": "Kapitel von {title}",
+    "page_read_transcript": "Das Transkript von {title} lesen, mit den gezeigten Zahlen",
+    "page_looked_up": "{title}: die nachgeschlagenen Zeilen, in Eingabereihenfolge",
+    "page_matrix_rows": "{title}: die gezeigten Zeilen der Embedding-Matrix",
+    "page_matrix_view": (
+        "{title}: die gezeigten Zeilen der Embedding-Matrix (Ansicht {number} von {count})"
+    ),
+    "page_position": "Stelle",
+    "page_row": "Zeile",
+    "page_dimension": "Dimension {index}",
+    "page_at_position": "Stelle {position}",
+    "page_id_at_position": "Stelle {position} (ID {id})",
+    "page_piece_at_position": "Stelle {position} (ID {id}: {piece})",
+    "page_row_number": "Zeile {row}",
 }
 
 
@@ -88,14 +129,16 @@ def speak_german(text: str) -> str:
 
 
 def german_storyboard() -> Storyboard:
-    """Return the default SequenceLookup with German title, words, narration and holds.
+    """Return the default SequenceLookup with German title, summary, words, narration and holds.
 
     Returns
     -------
     Storyboard
         Tagged ``de``; numbers, labels and IDs untouched.
     """
-    board = prepared_storyboard("SequenceLookup", cwd=Path("/nonexistent"), environ={})
+    english = prepared_storyboard("SequenceLookup", cwd=Path("/nonexistent"), environ={})
+    # Built again with the German words, so that every label on screen is German too.
+    board = rebuild(english, words=WORDS)
     assert [beat.name for beat in board.beats] == list(NARRATION), "the scene's beats changed"
     beats = []
     for beat in board.beats:
@@ -105,7 +148,7 @@ def german_storyboard() -> Storyboard:
         phrases = make_phrases(text, speak_german)
         duration = max(beat.duration, ceil_ticks(sum(phrase.duration for phrase in phrases)))
         beats.append(replace(beat, narration=text, phrases=phrases, duration=duration))
-    return replace(board, title=TITLE, language="de", words=WORDS, beats=tuple(beats))
+    return replace(board, title=TITLE, summary=SUMMARY, language="de", beats=tuple(beats))
 
 
 def main() -> int:

@@ -119,13 +119,48 @@ def test_schema_rejects_what_the_model_rejects(validator: jsonschema.Draft202012
 
 @pytest.mark.parametrize(
     ("version", "message"),
-    [(1, "version 1 is older than version 2"), (3, "version 3 is newer than version 2")],
+    [
+        (1, "version 1 is older than version 2, the oldest this embedviz reads"),
+        (4, "version 4 is newer than version 3"),
+    ],
 )
 def test_other_versions_get_a_clear_message(version: int, message: str) -> None:
     data = json.loads(_board().to_json())
     data["version"] = version
     with pytest.raises(StoryboardError, match=message):
         storyboard_from_data(data)
+
+
+def _version_2(board: Storyboard, words: dict[str, str]) -> dict[str, Any]:
+    """Write a storyboard as version 2 wrote it: its words only those of version 2, no summary."""
+    data: dict[str, Any] = json.loads(board.to_json())
+    data["version"] = 2
+    data["words"] = words
+    del data["summary"]
+    return data
+
+
+def test_a_version_2_file_reads_with_its_words_and_english_for_the_new_ones() -> None:
+    board = _board()
+    german = {
+        "embedding_matrix": "Embedding-Matrix E",
+        "output": "Ausgabe",
+        "token_ids": "Token-IDs",
+        "value_colour": "Farbe des Werts",
+    }
+    loaded = storyboard_from_data(_version_2(board, german))
+    assert loaded.version == SCHEMA_VERSION
+    assert {role: loaded.words[role] for role in german} == german
+    assert {r: t for r, t in loaded.words.items() if r not in german} == {
+        r: t for r, t in board.words.items() if r not in german
+    }
+    assert loaded.summary == board.summary
+    # Its labels were written in English, as the English words fill them: still true.
+    assert verify_storyboard(loaded) == []
+    assert storyboard_from_data(_version_2(board, {})) == board
+    del german["value_colour"]
+    with pytest.raises(StoryboardError, match="word 'value_colour' is missing"):
+        storyboard_from_data(_version_2(board, german))
 
 
 def test_a_file_without_a_version_is_not_a_storyboard() -> None:
@@ -364,9 +399,12 @@ def test_the_german_example_is_what_the_script_writes_and_true_to_the_core() -> 
         german.duration >= original.duration
         for german, original in zip(example.beats, english.beats, strict=True)
     )
-    # Every UI word is translated too.
+    # Every word is translated too (the screen's, the chapters' and the page's),
+    # and so is every label filled from them.
     assert set(example.words) == set(english.words)
     assert all(example.words[role] != english.words[role] for role in english.words)
+    assert example.summary != english.summary
+    assert _beat(example, "predict").label("question") == "Form der Ausgabe?  Zeilen \u00d7 Werte"
 
 
 # -- rendering: labels by role, edited files ------------------------------------------

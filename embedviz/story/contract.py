@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import types
+from collections.abc import Mapping
 from dataclasses import MISSING, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -37,25 +38,31 @@ from embedviz.story.model import (
     StoryboardError,
 )
 from embedviz.story.phrases import make_phrases
-from embedviz.story.scenes import find_scene
+from embedviz.story.scenes import SCENES, find_scene
 from embedviz.story.spoken import spoken_form
-from embedviz.story.words import MAX_WORD_CHARS
+from embedviz.story.vocabulary import LayoutSpec
+from embedviz.story.words import MAX_PAGE_WORD_CHARS, max_chars
 
 __all__ = [
     "EDITABLE_BEAT_FIELDS",
     "EDITABLE_FIELDS",
+    "OLDEST_VERSION",
     "SCHEMA_ID",
     "UnreadableStoryboardError",
     "check_storyboard",
     "json_schema",
     "load_storyboard",
+    "rebuild",
     "storyboard_from_data",
     "verify_storyboard",
 ]
 
 SCHEMA_ID = SCHEMA_URL
+# The oldest storyboard format this embedviz reads (a version 2 file reads as
+# version 3, its new words in English).
+OLDEST_VERSION = 2
 # Storyboard fields an author may change; every other field is re-derived.
-EDITABLE_FIELDS = frozenset({"title", "language", "voice", "words"})
+EDITABLE_FIELDS = frozenset({"title", "summary", "language", "voice", "words"})
 # Beat fields an author may change (the timing stays within the beat limits). The
 # phrases follow the narration: where they no longer spell it, loading derives them again.
 EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration", "phrases"}
@@ -157,6 +164,40 @@ def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     raise TypeError(f"no JSON Schema for {tp!r}")
 
 
+def _layout_rules(name: str, spec: LayoutSpec) -> dict[str, Any]:
+    """Return the JSON Schema rule of one layout: its words, actions, kinds and label roles."""
+    return {
+        "if": {"properties": {"layout": {"const": name}}, "required": ["layout"]},
+        "then": {
+            "properties": {
+                "words": {
+                    "propertyNames": {"enum": sorted(spec.words)},
+                    "properties": {
+                        role: {"maxLength": max_chars(role)} for role in sorted(spec.words)
+                    },
+                },
+                "beats": {
+                    "items": {
+                        "properties": {
+                            "action": {"enum": sorted(spec.actions)},
+                            "numbers": {
+                                "items": {"properties": {"kind": {"enum": sorted(spec.kinds)}}}
+                            },
+                            "labels": {
+                                "propertyNames": {
+                                    "pattern": "^(?:" + "|".join(spec.roles) + ")$"
+                                    if spec.roles
+                                    else "^$"
+                                }
+                            },
+                        }
+                    }
+                },
+            }
+        },
+    }
+
+
 def json_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of a storyboard file.
 
@@ -186,7 +227,7 @@ def json_schema() -> dict[str, Any]:
         "additionalProperties": {
             "type": "string",
             "minLength": 1,
-            "maxLength": MAX_WORD_CHARS,
+            "maxLength": MAX_PAGE_WORD_CHARS,
             "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
         },
     }
@@ -200,34 +241,7 @@ def json_schema() -> dict[str, Any]:
     beat["run_time"] = {**beat["run_time"], "minimum": MIN_RUN_TIME}
     beat["duration"] = {**beat["duration"], "minimum": MIN_RUN_TIME, "maximum": MAX_BEAT_SECONDS}
     # What each layout may show, as declared in LAYOUTS.
-    board["allOf"] = [
-        {
-            "if": {"properties": {"layout": {"const": name}}, "required": ["layout"]},
-            "then": {
-                "properties": {
-                    "words": {"propertyNames": {"enum": sorted(spec.words)}},
-                    "beats": {
-                        "items": {
-                            "properties": {
-                                "action": {"enum": sorted(spec.actions)},
-                                "numbers": {
-                                    "items": {"properties": {"kind": {"enum": sorted(spec.kinds)}}}
-                                },
-                                "labels": {
-                                    "propertyNames": {
-                                        "pattern": "^(?:" + "|".join(spec.roles) + ")$"
-                                        if spec.roles
-                                        else "^$"
-                                    }
-                                },
-                            }
-                        }
-                    },
-                }
-            },
-        }
-        for name, spec in LAYOUTS.items()
-    ]
+    board["allOf"] = [_layout_rules(name, spec) for name, spec in LAYOUTS.items()]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
@@ -358,19 +372,100 @@ def storyboard_from_data(data: object) -> Storyboard:
     version = data["version"]
     if not isinstance(version, int) or isinstance(version, bool):
         raise StoryboardError(f"'version' must be a whole number, not {version!r}")
-    if version < SCHEMA_VERSION:
+    if version < OLDEST_VERSION:
         raise StoryboardError(
-            f"storyboard format version {version} is older than version {SCHEMA_VERSION}, "
-            "which this embedviz reads; write it again with 'embedviz storyboard SCENE --json' "
-            "and carry your edits over"
+            f"storyboard format version {version} is older than version {OLDEST_VERSION}, "
+            "the oldest this embedviz reads; write it again with 'embedviz storyboard SCENE "
+            "--json' and carry your edits over"
         )
     if version > SCHEMA_VERSION:
         raise StoryboardError(
             f"storyboard format version {version} is newer than version {SCHEMA_VERSION}, "
             "which this embedviz reads; upgrade embedviz to read it"
         )
+    if version == 2:
+        data = _from_version_2(data)
     board: Storyboard = _load(Storyboard, data, "storyboard")
     return _rephrased(board)
+
+
+# The word roles each layout had in version 2; the words a layout gained since
+# read in English from a version 2 file, which could not have them.
+_VERSION_2_GRID = ("embedding_matrix", "value_colour")
+_VERSION_2_WORDS: dict[str, tuple[str, ...]] = {
+    "lookup": (*_VERSION_2_GRID, "token_ids", "output"),
+    "zero_based": (
+        *_VERSION_2_GRID,
+        "token_ids",
+        "counting_from_one",
+        "slip_id",
+        "slip_row_index",
+        "no_such_row",
+        "debugging_trace",
+        "input_id",
+        "zero_based_row_index",
+        "returned_vector",
+    ),
+    "batch": _VERSION_2_GRID,
+    "large_vocab": (*_VERSION_2_GRID, "token_ids", "output", "parameters"),
+    "one_hot": (*_VERSION_2_GRID, "token_id", "multiply_adds", "lookup", "copies"),
+    "parameter_count": (
+        "embedding_matrix",
+        "columns",
+        "rows",
+        "parameters",
+        "dtype",
+        "bytes_each",
+        "total_bytes",
+        "memory",
+        "width",
+        "values_copied",
+        "bytes",
+        "no_arithmetic",
+    ),
+    "training_nudge": (*_VERSION_2_GRID, "gradient"),
+    "position_blindness": (
+        *_VERSION_2_GRID,
+        "token_ids",
+        "output",
+        "token_vector",
+        "position_vector",
+        "sum",
+        "learned_table",
+        "identical",
+        "different",
+    ),
+}
+
+
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Read a version 2 file as version 3: the words it could not have, in English.
+
+    Version 3 added words (labels, chapters, the course page) and the
+    ``summary``. A version 2 file's own words are kept (a word it should
+    have had is still refused as missing); its labels were written in
+    English, as the English words fill them, so it verifies as before.
+    """
+
+    def upgrade(board: object) -> object:
+        if not isinstance(board, dict):
+            return board  # refused when loaded, with the field named
+        board = {**board, "version": SCHEMA_VERSION}
+        layout, words = board.get("layout", "lookup"), board.get("words")
+        if isinstance(words, dict) and words and layout in LAYOUTS:
+            old = set(_VERSION_2_WORDS.get(layout, ()))
+            new = {r: t for r, t in LAYOUTS[layout].words.items() if r not in old | set(words)}
+            board["words"] = {**words, **new}
+        if not board.get("summary") and isinstance(board.get("scene"), str):
+            known = [spec for spec in SCENES.values() if spec.name == board["scene"]]
+            board["summary"] = known[0].summary if known else ""
+        if isinstance(board.get("parts"), list):
+            board["parts"] = [upgrade(part) for part in board["parts"]]
+        return board
+
+    upgraded = upgrade(data)
+    assert isinstance(upgraded, dict)
+    return upgraded
 
 
 def _rephrased(board: Storyboard) -> Storyboard:
@@ -502,6 +597,34 @@ def _compare(mine: Storyboard, core: Storyboard, where: str = "") -> list[str]:
     return problems
 
 
+def rebuild(board: Storyboard, words: Mapping[str, str] | None = None) -> Storyboard:
+    """Build a storyboard again from its recorded options, with its own words.
+
+    Parameters
+    ----------
+    board
+        A storyboard (its scene, options and words are used; for a
+        composite one, each part's words too).
+    words
+        Other words to build it with (e.g. a translation) instead of its own.
+
+    Returns
+    -------
+    Storyboard
+        What the core gives: every number, label, window and gap label
+        derived again, the labels filled from the words.
+
+    Raises
+    ------
+    EmbedvizError
+        If the recorded options no longer build (e.g. a missing file).
+    """
+    part_words = {part.scene: part.words for part in board.parts}
+    return find_scene(board.scene).make(
+        board.options, words=board.words if words is None else words, part_words=part_words
+    )
+
+
 def verify_storyboard(board: Storyboard) -> list[str]:
     """Rebuild a storyboard from its options, and list where the file differs.
 
@@ -524,7 +647,7 @@ def verify_storyboard(board: Storyboard) -> list[str]:
         are allowed.
     """
     try:
-        core = find_scene(board.scene).make(board.options)
+        core = rebuild(board)
     except EmbedvizError as error:
         return [f"cannot rebuild {board.scene} from the recorded options: {error}"]
     # A changed file also shows as the cells that no longer match it.

@@ -28,7 +28,7 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.story.layouts import ALL_ACTIONS, ALL_KINDS, LAYOUTS
 from embedviz.story.options import SceneOptions
 from embedviz.story.vocabulary import LayoutSpec
-from embedviz.story.words import MAX_WORD_CHARS
+from embedviz.story.words import max_chars, template_problem
 
 __all__ = [
     "LAYOUTS",
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 # The storyboard JSON format; a file names the version it was written in.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # The identifier (``$id``) of this version's JSON Schema (``embedviz storyboard --schema``).
 SCHEMA_URL = f"urn:embedviz:storyboard:{SCHEMA_VERSION}"
 # The longest a beat may last, and the shortest animation, in seconds.
@@ -101,8 +101,11 @@ def _checked_words(where: str, layout: str, words: object) -> dict[str, str]:
             _fail(where, f"word {role!r} must be non-empty text, not {text!r}")
         if "\n" in text or "\r" in text or not text.isprintable():
             _fail(where, f"word {role!r} must be one line of printable text, not {text!r}")
-        if len(text) > MAX_WORD_CHARS:
-            _fail(where, f"word {role!r} is {len(text)} characters; at most {MAX_WORD_CHARS}")
+        if len(text) > max_chars(role):
+            _fail(where, f"word {role!r} is {len(text)} characters; at most {max_chars(role)}")
+        problem = template_problem(text, english[role])
+        if problem:
+            _fail(where, f"word {role!r} {problem}")
     missing = sorted(expected - set(checked))
     if missing:
         _fail(where, f"word {missing[0]!r} is missing; the {layout} layout draws it")
@@ -533,14 +536,22 @@ class Storyboard:
         For a composite scene (``FullExplainer``): the scenes it plays, in
         order, each as its own section. Its own ``beats`` are then empty.
     language
-        The BCP 47 tag of the narration and title, e.g. ``en`` or ``de``;
-        captions, transcripts and the voice use it.
+        The BCP 47 tag of the narration, title, summary and words, e.g.
+        ``en`` or ``de``; captions, transcripts and the voice use it.
+    summary
+        One sentence about the scene, for the gallery of a course page;
+        an author may translate it.
     words
-        The UI words the stage draws (headings, column headers, the
-        legend's title), keyed by role; the layout declares which roles
-        (:data:`LAYOUTS`). Derived in English (:mod:`embedviz.story.words`)
-        when empty or absent; an author may translate them. Each is one
-        line of at most 48 characters.
+        Every word people read that is not narration: on screen
+        (headings, column headers, the legend's title, the labels of
+        hidden rows), the chapters' names and the course page's headings
+        and table captions, keyed by role; the layout declares which roles
+        (:mod:`embedviz.story.layouts`). Some are templates whose
+        placeholders (``{first}``) the builder fills with the core's
+        numbers; a translation keeps exactly the English placeholders.
+        Derived in English when empty or absent; an author may translate
+        them. Each is one line of at most 48 characters (120 for the
+        page's, ``page_...``).
     inputs
         The files the table (and IDs) came from, with their SHA-256, so that
         a changed file is noticed.
@@ -563,6 +574,7 @@ class Storyboard:
     layout: Layout = "lookup"
     parts: tuple[Storyboard, ...] = ()
     language: str = "en"
+    summary: str = ""
     words: dict[str, str] = field(default_factory=dict)
     inputs: tuple[InputFile, ...] = ()
     voice: str | None = None
