@@ -86,6 +86,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     storyboard.add_argument("--json", action="store_true", help="print the full JSON")
     storyboard.add_argument(
+        "--from",
+        dest="edited",
+        metavar="FILE",
+        help="print an edited storyboard file again as JSON, its labels filled from its "
+        "(translated) words; its title, words, narration and timing kept",
+    )
+    storyboard.add_argument(
         "--schema",
         action="store_true",
         help="print the JSON Schema (draft 2020-12) of storyboard files instead",
@@ -299,6 +306,8 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
             raise EmbedvizError("--schema prints the schema of every storyboard; give nothing else")
         print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
         return 0
+    if args.edited is not None:
+        return _print_refreshed(args)
     if args.scene is None:
         raise EmbedvizError("name a scene (see 'embedviz scenes'), or give --schema")
     board = prepared_storyboard(args.scene, _overrides(args))
@@ -313,6 +322,22 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
         for beat in part.beats:
             print(f"{next(starts):6.1f}s  {beat.name:<12} {beat.narration}")
     print(f"{board.duration:6.1f}s  end")
+    return 0
+
+
+def _print_refreshed(args: argparse.Namespace) -> int:
+    """Print an edited storyboard file true to the core again (``storyboard --from FILE``)."""
+    from embedviz.inputs import input_problems, text_problems
+    from embedviz.story.contract import load_storyboard, refreshed
+
+    if args.scene is not None or args.schema or _given_options(args):
+        raise EmbedvizError("--from prints the file's storyboard; give no scene and no options")
+    board = load_storyboard(args.edited)
+    # Files and text that changed since would silently change the numbers: refuse them.
+    problems = [*input_problems(board)[0], *text_problems(board)]
+    if problems:
+        raise EmbedvizError(f"{args.edited}: refused: {problems[0]}")
+    print(refreshed(board).to_json())
     return 0
 
 

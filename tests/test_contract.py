@@ -302,6 +302,8 @@ def test_a_changed_weights_file_is_refused(tmp_path: Path) -> None:
         "beat 'lookup-1', cell output [1, 1]: the file says '1.4286' (1.4285714626312256), "
         "the core gives '0.1250' (0.125)"
     ) in problems
+    # Printing the file again would take the new numbers: refused too.
+    assert main(["storyboard", "--from", str(tmp_path / "board.json")]) == 2
     weights.unlink()
     assert verified_problems(loaded) == [f"weights file {weights}: no longer exists"]
 

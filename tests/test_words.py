@@ -328,3 +328,41 @@ def test_longer_translated_words_overprint_nothing(
     assert any("".join(word.split()) in read for word in words), "no translated word was read"
     problems = [line for sample in samples for line in check_moment(sample)]
     assert not problems, "\n".join(problems[:20])
+
+
+# -- an author translates the words; the labels follow ---------------------------------
+
+
+def test_translated_words_fill_the_labels_once_the_file_is_printed_again(
+    tmp_path: Path, capsys: Any
+) -> None:
+    from embedviz.cli import main
+
+    board = prepared_storyboard("SequenceLookup", {"vocab": 50, "ids": "2,30,5"}, environ={})
+    data = json.loads(board.to_json())
+    data["language"] = "de"
+    data["words"].update(
+        question="Form?  Zeilen \u00d7 Werte", gap_rows="Zeilen {first}\u2013{last}"
+    )
+    data["beats"][1]["narration"] = "Wie viele Zeilen hat die Ausgabe?"
+    edited = tmp_path / "lesson.json"
+    edited.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    # As edited, the labels still read as the English words filled them: verify says so.
+    problems = verify_storyboard(load_storyboard(edited))
+    assert any(
+        "beat 'predict', label 'question': the file says 'output shape?" in p for p in problems
+    )
+    assert main(["storyboard", "--from", str(edited)]) == 0
+    again = storyboard_from_data(json.loads(capsys.readouterr().out))
+    assert verify_storyboard(again) == []
+    predict = next(beat for beat in again.beats if beat.name == "predict")
+    assert predict.label("question") == "Form?  Zeilen \u00d7 Werte"
+    assert predict.narration == "Wie viele Zeilen hat die Ausgabe?"
+    gap = next(beat for beat in board.beats if beat.name == "predict").window.row_gaps[0]
+    assert predict.window.row_gaps[0].label == f"Zeilen {gap.first}\u2013{gap.last}"
+    assert (again.language, again.words) == ("de", data["words"])
+    # Numbers are the core's, whatever the file said.
+    data["beats"][0]["numbers"][0]["text"] = "9.9999"
+    edited.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert main(["storyboard", "--from", str(edited)]) == 0
+    assert storyboard_from_data(json.loads(capsys.readouterr().out)) == again

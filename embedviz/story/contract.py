@@ -53,6 +53,7 @@ __all__ = [
     "json_schema",
     "load_storyboard",
     "rebuild",
+    "refreshed",
     "storyboard_from_data",
     "verify_storyboard",
 ]
@@ -623,6 +624,52 @@ def rebuild(board: Storyboard, words: Mapping[str, str] | None = None) -> Storyb
     return find_scene(board.scene).make(
         board.options, words=board.words if words is None else words, part_words=part_words
     )
+
+
+def refreshed(board: Storyboard) -> Storyboard:
+    """Return an edited storyboard true to the core again, keeping what its author wrote.
+
+    After an author translates the words, the labels filled from them
+    (``rows 6–4818 not shown``, the question, ...) still read as before; this
+    builds the storyboard again from its recorded options and its words, and
+    keeps the author's fields (:data:`EDITABLE_FIELDS`, and per beat the
+    narration, phrases and timing).
+
+    Parameters
+    ----------
+    board
+        A loaded storyboard (its input files checked by the caller).
+
+    Returns
+    -------
+    Storyboard
+        Every number, label and window from the core, every edit kept.
+
+    Raises
+    ------
+    EmbedvizError
+        If the options no longer build, or the core now gives other beats.
+    """
+    return _carried(board, rebuild(board))
+
+
+def _carried(edited: Storyboard, core: Storyboard) -> Storyboard:
+    """Put an author's fields from ``edited`` onto ``core``, part by part and beat by beat."""
+    names = [beat.name for beat in edited.beats]
+    if names != [beat.name for beat in core.beats] or len(edited.parts) != len(core.parts):
+        raise StoryboardError(
+            f"{edited.scene}: the core now gives other beats than the file's {names}; write it "
+            "again with 'embedviz storyboard SCENE --json' and carry your edits over"
+        )
+    beats = tuple(
+        replace(fresh, **{name: getattr(mine, name) for name in EDITABLE_BEAT_FIELDS})
+        for mine, fresh in zip(edited.beats, core.beats, strict=True)
+    )
+    parts = tuple(
+        _carried(mine, fresh) for mine, fresh in zip(edited.parts, core.parts, strict=True)
+    )
+    kept = {name: getattr(edited, name) for name in EDITABLE_FIELDS}
+    return replace(core, **kept, beats=beats, parts=parts, inputs=edited.inputs)
 
 
 def verify_storyboard(board: Storyboard) -> list[str]:
