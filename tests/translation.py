@@ -57,7 +57,9 @@ def _author_fields(board: Storyboard) -> Storyboard:
         board,
         title=marked(board.title) if board.title else "",
         summary=marked(board.summary) if board.summary else "",
-        language="de",
+        # A language without spoken-maths rules, so that no alternative is written in
+        # a real language's words (German would say "mal" for ×).
+        language="eo",
         beats=tuple(beats),
         parts=parts,
     )

@@ -11,8 +11,9 @@ accessible (WCAG 2.2: 3.1.2 language of parts, 1.1.1 text alternatives):
   language), so that a screen reader switches voice;
 - maths written with symbols (``T × d``, ``∂L/∂E``) keeps its symbols on
   screen and gets a spoken alternative for screen readers (``T by d``, from
-  :func:`embedviz.story.spoken.spoken_form`), where one exists for the
-  language. Stdlib only.
+  the spoken-maths rules of its language,
+  :func:`embedviz.story.spoken.speaker_for`), where the language has rules.
+  Stdlib only.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 
 from embedviz.story.layouts import LAYOUTS
 from embedviz.story.model import Storyboard
-from embedviz.story.spoken import spoken_form
+from embedviz.story.spoken import speaker_for
 from embedviz.story.vocabulary import PAGE_WORDS
 from embedviz.story.words import Words
 
@@ -60,22 +61,22 @@ def readable_html(text: str, language: str = "en") -> str:
     text
         Plain text, e.g. ``A B × T batch``.
     language
-        The text's language: only English has a verbaliser today, so text in
-        another language keeps its symbols for every reader.
+        The text's language: its spoken-maths rules give the alternative
+        (English, German, French); text in a language without rules keeps
+        its symbols for every reader.
 
     Returns
     -------
     str
         HTML in which ``B × T`` reads ``B × T`` on screen (``aria-hidden``)
-        and ``B by T`` to a screen reader.
+        and ``B by T`` to a screen reader (``B mal T`` in German).
     """
-    if not _is_english(language):
-        return html.escape(text)
+    speak = speaker_for(language)
     parts: list[str] = []
     cursor = 0
     for match in _MATHS.finditer(text):
         written = match.group()
-        spoken = spoken_form(written)
+        spoken = speak(written)
         parts.append(html.escape(text[cursor : match.start()]))
         if spoken == written:
             parts.append(html.escape(written))
