@@ -235,3 +235,61 @@ def test_a_cut_text_says_only_the_first_pieces_are_shown(wordpiece: Path) -> Non
     assert board.beats[0].narration.startswith(
         "'Embeddings are lookups' splits into token pieces; the first 3 are em, ##bed, ##ding."
     )
+
+
+# -- in a browser: the pages pass axe-core ----------------------------------------------
+
+_AXE = REPO / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+_RUN_AXE = """
+const [tags, done] = [arguments[0], arguments[arguments.length - 1]];
+axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+  .then((result) => done(result.violations.map((v) => `${v.id}: ${v.nodes.map(
+    (n) => n.target.join(' ')).join(', ')}`)))
+  .catch((error) => done([String(error)]));
+"""
+
+
+@pytest.mark.slow
+def test_pages_in_the_storyboards_words_pass_axe(tmp_path: Path) -> None:
+    """Translated, half-translated (lang marks) and symbol-rich pages: no WCAG 2.2 AA violation."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    chromium, driver_path = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+    if not (chromium.exists() and driver_path.exists() and _AXE.exists()):
+        pytest.skip("chromium, chromedriver or axe-core is not installed")
+    example = json.loads((REPO / "examples" / "SequenceLookup.fr.json").read_text("utf-8"))
+    screen = ("embedding_matrix", "output", "token_ids", "value_colour")
+    version_2 = {**example, "version": 2, "words": {r: example["words"][r] for r in screen}}
+    del version_2["summary"]
+    boards = {
+        "fr": load_storyboard(REPO / "examples" / "SequenceLookup.fr.json"),
+        "fr-v2": storyboard_from_data(version_2),
+        "batch": _board("BatchLookup"),
+        "params": _board("ParameterCount"),
+    }
+    pages = []
+    for name, board in boards.items():
+        (tmp_path / f"{name}.transcript.html").write_text(transcript_html(board), "utf-8")
+        pages.append(f"{name}.transcript.html")
+    gallery = gallery_html(
+        [ExportedClip.of(board) for board in boards.values() if board.parts == ()]
+    )
+    (tmp_path / "index.html").write_text(gallery, "utf-8")
+    pages.append("index.html")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(chromium)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path}/p"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(driver_path)), options=options)
+    found = {}
+    try:
+        driver.set_script_timeout(120)
+        for page in pages:
+            driver.get((tmp_path / page).as_uri())
+            driver.execute_script(_AXE.read_text(encoding="utf-8"))
+            tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+            found[page] = driver.execute_async_script(_RUN_AXE, tags)
+    finally:
+        driver.quit()
+    assert not any(found.values()), found
