@@ -200,6 +200,17 @@ def _build_parser() -> argparse.ArgumentParser:
         force="write the deck into a folder that holds other files, keeping them",
     )
     _add_table_options(slides)
+
+    setup = commands.add_parser(
+        "setup", help="fetch what an optional feature needs once (reveal.js for slides)"
+    )
+    setup.add_argument("feature", choices=("slides",), help="the feature to set up")
+    setup.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE.tgz",
+        help="use this copy of the npm tarball instead of downloading it (checked by SHA-512)",
+    )
     return parser
 
 
@@ -725,6 +736,15 @@ def _cmd_slides(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_setup(args: argparse.Namespace) -> int:
+    from embedviz.export.reveal_assets import REVEAL_VERSION, install_reveal
+
+    folder, written = install_reveal(args.source)
+    state = "set up" if written else "already set up"
+    print(f"reveal.js {REVEAL_VERSION} {state}: {folder}")
+    return 0
+
+
 @contextmanager
 def _sigterm_unwinds() -> Iterator[None]:
     """Turn SIGTERM and Ctrl-C into exceptions that unwind while a command runs.
@@ -795,6 +815,8 @@ def _run(args: argparse.Namespace) -> int:
             return _cmd_slides(args)
         if args.command == "contact-sheet":
             return _cmd_contact_sheet(args)
+        if args.command == "setup":
+            return _cmd_setup(args)
         return _cmd_render(args)
     except EmbedvizError as error:
         print(f"embedviz: error: {error}", file=sys.stderr)

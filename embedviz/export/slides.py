@@ -3,7 +3,8 @@
 ``embedviz slides SCENE --out DIR`` writes:
 
 - ``DIR/index.html``, a reveal.js deck that works from ``file://`` with no
-  network: reveal.js is copied in from the package (vendored), never a CDN;
+  network: reveal.js is copied in from the copy that ``embedviz setup slides``
+  fetched once (:mod:`embedviz.export.reveal_assets`), never a CDN;
   each slide is one beat's video, its narration as selectable caption text,
   and the same narration as speaker notes (press ``s``);
 - ``DIR/slides/SCENE.json`` and ``DIR/slides/files/SCENE/``, manim-slides'
@@ -30,7 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from embedviz.core.errors import EmbedvizError
+from embedviz.export.reveal_assets import REVEAL_FILES, REVEAL_VERSION, find_reveal
 from embedviz.story.model import Beat, Storyboard
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ __all__ = [
     "write_deck",
 ]
 
-REVEAL_VERSION = "6.0.1"
 # -q flag -> manim quality name
 QUALITIES = {
     "l": "low_quality",
@@ -54,34 +54,6 @@ QUALITIES = {
     "p": "production_quality",
     "k": "fourk_quality",
 }
-# The reveal.js files a deck needs: the core, its stylesheet and the speaker-notes plugin.
-_REVEAL_FILES = ("reveal.js", "reveal.css", "plugin/notes.js")
-
-
-def find_reveal() -> Path:
-    """Return the folder of the reveal.js files that every deck copies.
-
-    reveal.js is vendored inside the embedviz package (``embedviz/export/reveal``,
-    see ``SOURCE.txt`` there), so a deck never needs npm, the network or a CDN.
-
-    Returns
-    -------
-    Path
-        The folder holding ``reveal.js``, ``reveal.css``, ``plugin/notes.js``
-        and reveal.js's ``LICENSE``.
-
-    Raises
-    ------
-    EmbedvizError
-        If the package was installed without its data files.
-    """
-    folder = Path(__file__).resolve().parent / "reveal"
-    if all((folder / name).is_file() for name in (*_REVEAL_FILES, "LICENSE")):
-        return folder
-    raise EmbedvizError(
-        f"this embedviz was installed without its reveal.js {REVEAL_VERSION} files "
-        f"({folder} is incomplete); reinstall embedviz"
-    )
 
 
 def _render_slides(
@@ -470,10 +442,9 @@ def write_deck(
             write_poster(video, staging / still)
             stills.append(still)
         shutil.rmtree(staging / "speech", ignore_errors=True)
-        for name in _REVEAL_FILES:
+        for name in REVEAL_FILES.values():
             (staging / "reveal.js" / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(reveal / name, staging / "reveal.js" / name)
-        shutil.copy(reveal / "LICENSE", staging / "reveal.js" / "LICENSE")
         _write_html(config_path, staging, board, voiced=voice is not None)
         source = staging / f".{board.scene}.handout.typ"
         source.write_text(handout_typst(board, stills), encoding="utf-8")
