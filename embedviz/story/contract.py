@@ -5,13 +5,15 @@ Its JSON Schema (draft 2020-12) is generated from the dataclasses in
 :mod:`embedviz.story.model`, so a field added to the model is in the schema
 at once. :func:`load_storyboard` reads a file back into the same frozen,
 validated objects (``load(dump(x)) == x``), and :func:`verify_storyboard`
-rebuilds it from its recorded options and input files and reports every
-number, displayed string or ID that the core would not draw.
+rebuilds it from its recorded options and its words and reports every
+number, displayed string or ID that the core would not draw (the input files
+are checked above this layer, by :func:`embedviz.inputs.verified_problems`).
 
 What an author may edit is :data:`EDITABLE_FIELDS` and
-:data:`EDITABLE_BEAT_FIELDS`: the title, the language, the UI words (the
-text of each word role the layout draws, e.g. to translate them) and, per
-beat, the narration and the timing (within the limits every beat is checked
+:data:`EDITABLE_BEAT_FIELDS`: the title, the summary, the language, the
+words (the text of each word role the layout declares, e.g. to translate
+them; the labels are filled from them, see :func:`refreshed`) and, per beat,
+the narration and the timing (within the limits every beat is checked
 against).
 """
 
@@ -846,8 +848,8 @@ def verify_storyboard(board: Storyboard) -> list[str]:
     list of str
         One line per problem, naming the beat, the cell or label and both
         values; empty when the file is true to the core. Edits to the
-        title, the language, the UI words, the narration and the timing
-        are allowed.
+        title, the summary, the language, the words, the narration and the
+        timing are allowed; the labels must be those the words fill.
     """
     try:
         core = rebuild(board)

@@ -3,8 +3,9 @@
 A :class:`Storyboard` is everything a renderer needs and everything a test
 needs to check it: which token is highlighted, which part of the matrix is
 visible, every number on screen with the exact string shown and the float
-behind it, every other label keyed by its role, the UI words (headings,
-column headers) keyed by theirs, the narration and the timing.
+behind it, every other label keyed by its role, the words people read
+(headings, column headers, label templates, chapter names, the course
+page's headings) keyed by theirs, the narration and the timing.
 
 It is a published contract: every value is checked when it is constructed
 (or loaded), the errors name the beat and the field, and it serialises to
