@@ -4,26 +4,41 @@ Every failure ends in one line on stderr and a non-zero exit status: 2 for
 bad usage or input, 1 for a render that failed for another reason, 130 for
 Ctrl-C and 143 for SIGTERM. Nothing already rendered is replaced unless the
 new render finished, and nothing embedviz did not write is ever replaced.
+
+A stop (Ctrl-C, SIGTERM) before publishing leaves every old output as it
+was: "interrupted; nothing was replaced" (or "terminated; ..."). Publishing
+itself cannot be stopped halfway (see :mod:`embedviz.export.publishing`): a
+stop that arrives while or after it publishes is reported as "done; the stop
+came after publishing", with the same exit status. Python warnings never
+reach stderr, unless ``--verbose`` asks for every message.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import json
 import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
+import time
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.export.folders import Terminated, forget_stop_signals, on_stop_signal
+from embedviz.export.publishing import (
+    Terminated,
+    forget_stop_signals,
+    late_stop,
+    on_stop_signal,
+    published,
+)
 
 if TYPE_CHECKING:
     from embedviz.export.voice import Voice
@@ -86,6 +101,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     storyboard.add_argument("--json", action="store_true", help="print the full JSON")
     storyboard.add_argument(
+        "--from",
+        dest="edited",
+        metavar="FILE",
+        help="print an edited storyboard file again as JSON, its labels filled from its "
+        "(translated) words; its title, words, narration and timing kept",
+    )
+    storyboard.add_argument(
         "--schema",
         action="store_true",
         help="print the JSON Schema (draft 2020-12) of storyboard files instead",
@@ -107,15 +129,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="render an edited storyboard file (checked against the core first)",
     )
-    quality = render.add_mutually_exclusive_group()
-    for flag, (_, folder) in QUALITIES.items():
-        quality.add_argument(
-            f"-q{flag}",
-            dest="quality",
-            action="store_const",
-            const=flag,
-            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
-        )
+    _add_quality_flags(render)
     render.add_argument("--format", choices=FORMATS, default="mp4", help="default mp4")
     render.add_argument(
         "-o",
@@ -135,7 +149,6 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     render.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
     _add_table_options(render)
-    render.set_defaults(quality="m")
 
     sheet = commands.add_parser(
         "contact-sheet",
@@ -168,13 +181,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="export an edited storyboard file (repeatable; checked against the core first)",
     )
     export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
-    export.add_argument(
-        "-q",
-        dest="quality",
-        choices=("l", "m", "h"),
-        default="m",
-        help="quality: l 480p15, m 720p30 (default), h 1080p60",
-    )
+    _add_quality_flags(export)
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     _add_publishing_options(
         export,
@@ -207,7 +214,17 @@ def _build_parser() -> argparse.ArgumentParser:
         force="write the deck into a folder that holds other files, keeping them",
     )
     _add_table_options(slides)
-    slides.set_defaults(quality="m")
+
+    setup = commands.add_parser(
+        "setup", help="fetch what an optional feature needs once (reveal.js for slides)"
+    )
+    setup.add_argument("feature", choices=("slides",), help="the feature to set up")
+    setup.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE.tgz",
+        help="use this copy of the npm tarball instead of downloading it (checked by SHA-512)",
+    )
     return parser
 
 
@@ -239,15 +256,20 @@ def _chosen_voice(args: argparse.Namespace, language: str) -> Voice | None:
 
 
 def _add_quality_flags(parser: argparse.ArgumentParser) -> None:
-    quality = parser.add_mutually_exclusive_group()
-    for flag, (_, folder) in QUALITIES.items():
-        quality.add_argument(
-            f"-q{flag}",
-            dest="quality",
-            action="store_const",
-            const=flag,
-            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
-        )
+    """Add ``-ql`` … ``-qk``, the same for render, export and slides (``-q l`` works too)."""
+    sizes = ", ".join(
+        f"-q{flag} {folder}" + (" (default)" if flag == "m" else "")
+        for flag, (_, folder) in QUALITIES.items()
+    )
+    # One option with a value: argparse reads -ql as -q l, so both spellings work.
+    parser.add_argument(
+        "-q",
+        dest="quality",
+        choices=tuple(QUALITIES),
+        default="m",
+        metavar="{l,m,h,p,k}",
+        help=f"quality: {sizes}",
+    )
 
 
 def _cmd_scenes() -> int:
@@ -255,7 +277,14 @@ def _cmd_scenes() -> int:
 
     width = max(len(spec.name) for spec in SCENES.values())
     for spec in SCENES.values():
-        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}")
+        # The IDs as --ids takes them: "2,3,5,1", or a batch "2,3;5,1".
+        rows: list[Any] = list(spec.default_ids or [])
+        if rows and isinstance(rows[0], list):
+            ids = ";".join(",".join(map(str, row)) for row in rows)
+        else:
+            ids = ",".join(map(str, rows))
+        shown = f" Default IDs: {ids}." if ids else ""
+        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}{shown}")
     return 0
 
 
@@ -292,6 +321,8 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
             raise EmbedvizError("--schema prints the schema of every storyboard; give nothing else")
         print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
         return 0
+    if args.edited is not None:
+        return _print_refreshed(args)
     if args.scene is None:
         raise EmbedvizError("name a scene (see 'embedviz scenes'), or give --schema")
     board = prepared_storyboard(args.scene, _overrides(args))
@@ -306,6 +337,22 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
         for beat in part.beats:
             print(f"{next(starts):6.1f}s  {beat.name:<12} {beat.narration}")
     print(f"{board.duration:6.1f}s  end")
+    return 0
+
+
+def _print_refreshed(args: argparse.Namespace) -> int:
+    """Print an edited storyboard file true to the core again (``storyboard --from FILE``)."""
+    from embedviz.inputs import input_problems, text_problems
+    from embedviz.story.contract import load_storyboard, refreshed
+
+    if args.scene is not None or args.schema or _given_options(args):
+        raise EmbedvizError("--from prints the file's storyboard; give no scene and no options")
+    board = load_storyboard(args.edited)
+    # Files and text that changed since would silently change the numbers: refuse them.
+    problems = [*input_problems(board)[0], *text_problems(board)]
+    if problems:
+        raise EmbedvizError(f"{args.edited}: refused: {problems[0]}")
+    print(refreshed(board).to_json())
     return 0
 
 
@@ -329,31 +376,48 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from embedviz.inputs import verified_problems
-    from embedviz.story.contract import UnreadableStoryboardError, load_storyboard
+    from embedviz.story.contract import UnreadableStoryboardError, read_storyboard
+    from embedviz.story.problems import beat_labels, by_beat, core_problem
 
     status = 0
     for path in args.files:
         try:
-            board = load_storyboard(path)
+            board, problems = read_storyboard(path)
         except UnreadableStoryboardError as error:
             print(f"embedviz: error: {error}", file=sys.stderr)
             status = 2
             continue
-        except EmbedvizError as error:  # JSON, but not a valid storyboard
-            print(error)
-            status = max(status, 1)
-            continue
-        problems = verified_problems(board)
-        for problem in problems:
-            print(f"{path}: {problem}")
-        if problems:
-            status = max(status, 1)
-        else:
+        if board is not None:
+            # Compared with the core even when some beats' timing needs fixing:
+            # every problem of the file is reported in this one run.
+            problems += [core_problem(text, board.scene) for text in verified_problems(board)]
+        if board is not None and not problems:
             print(f"{path}: ok ({board.scene}, {len(board.all_beats())} beats, {board.language})")
+            continue
+        status = max(status, 1)
+        groups = by_beat(problems, beat_labels(board) if board is not None else [])
+        beats = [label for label, _ in groups if label is not None]
+        where = (
+            f" in {len(beats)} {_plural(len(beats), 'beat')}: " + ", ".join(beats) if beats else ""
+        )
+        print(f"{path}: {len(problems)} {_plural(len(problems), 'problem')}{where}")
+        for _, group in groups:
+            for problem in group:
+                print(f"{path}: {problem}")
     return status
 
 
 def _cmd_contact_sheet(args: argparse.Namespace) -> int:
+    from embedviz.export.folders import (
+        check_mergeable,
+        check_replaceable_file,
+        check_writable,
+        folder_lock,
+        make_staging,
+        record_files,
+        signals_held,
+    )
+    from embedviz.export.publishing import publishing
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -364,6 +428,12 @@ def _cmd_contact_sheet(args: argparse.Namespace) -> int:
         raise EmbedvizError(f"{args.output!r} is a folder; give a file name ending in .png")
     if args.columns < 1 or args.tile_width < 32:
         raise EmbedvizError("--columns must be at least 1 and --tile-width at least 32")
+    folder = target.parent
+    _check_output_place(folder)
+    if folder.is_dir():
+        check_mergeable(folder, "-o")  # a manifest that points outside is refused now
+    # Only a sheet that embedviz wrote (its folder's manifest lists it) is replaced.
+    check_replaceable_file(target, "-o")
     spec = find_scene(args.scene)
     board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
 
@@ -372,20 +442,38 @@ def _cmd_contact_sheet(args: argparse.Namespace) -> int:
     height = int(args.frame_height)
     tiles = capture_tiles(board, pixel_width=height * 16 // 9, pixel_height=height)
     image = contact_sheet(tiles, columns=args.columns, tile_width=args.tile_width)
-    folder = target.parent if str(target.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(prefix=".embedviz-sheet-", suffix=".png", dir=folder)
-    os.close(handle)
+    staging: Path | None = None
     try:
-        image.save(staging, format="PNG", optimize=True)
-        os.chmod(staging, 0o644)
+        with signals_held():
+            staging = make_staging(folder, ".embedviz-sheet-", "-o")
+        sheet = staging / target.name
+        image.save(sheet, format="PNG", optimize=True)
+        os.chmod(sheet, 0o644)
         # Only a finished sheet replaces an earlier one, in one atomic rename.
-        os.replace(staging, target)
+        with publishing(folder_lock(folder), target):
+            check_writable(folder, "-o")
+            check_replaceable_file(target, "-o")
+            record_files(folder, target.name)
+            os.replace(sheet, target)
     finally:
-        if os.path.exists(staging):
-            os.unlink(staging)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
     print(target)
     return 0
+
+
+def _check_output_place(folder: Path) -> None:
+    """Refuse, before any work, a place that has a file in the way or cannot be written."""
+    from embedviz.export.folders import check_writable
+
+    for ancestor in [folder, *folder.parents]:
+        if os.path.lexists(ancestor) and not ancestor.is_dir():
+            raise EmbedvizError(
+                f"{ancestor} is a file, not a folder, so nothing can be written in {folder}; "
+                "give -o another place"
+            )
+    existing = next(ancestor for ancestor in [folder, *folder.parents] if ancestor.is_dir())
+    check_writable(existing, "-o")
 
 
 def _output_stem(scene: str, options: dict[str, Any], captions: bool) -> str:
@@ -411,7 +499,9 @@ def _output_stem(scene: str, options: dict[str, Any], captions: bool) -> str:
 
 
 def _output_folder(path: Path) -> Path:
-    """Create the output folder, or refuse in one line when the path is not a folder."""
+    """Create the output folder, or refuse in one line when it is not a writable folder."""
+    from embedviz.export.folders import check_writable
+
     if os.path.lexists(path) and not path.is_dir():
         raise EmbedvizError(
             f"-o {path} is a file, not a folder; give -o a folder (it is created if missing)"
@@ -420,6 +510,7 @@ def _output_folder(path: Path) -> Path:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise EmbedvizError(f"-o {path}: cannot create this folder ({error.strerror})") from None
+    check_writable(path, "-o")
     return path
 
 
@@ -438,8 +529,11 @@ def _section_videos(writer: Any, scene: str, suffix: str) -> list[tuple[str, Pat
 
 def _cmd_render(args: argparse.Namespace) -> int:
     from embedviz.export.folders import (
+        check_mergeable,
         check_replaceable,
         check_replaceable_file,
+        folder_lock,
+        make_staging,
         publish_permissions,
         record_files,
         signals_held,
@@ -447,6 +541,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         write_manifest,
     )
     from embedviz.export.media import quiet_logging
+    from embedviz.export.publishing import publishing
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -471,6 +566,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     quality_name, folder = QUALITIES[args.quality]
     out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
     out_dir = _output_folder(out_dir)
+    check_mergeable(out_dir, "-o")  # a manifest that points outside is refused now
     final = out_dir / f"{stem}.{args.format}"
     check_replaceable_file(final, "-o")
     sections_target = out_dir / f"{stem}_sections"
@@ -488,7 +584,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     try:
         # A signal that lands here is delivered once the folder's name is known.
         with signals_held():
-            staging = Path(tempfile.mkdtemp(prefix=".embedviz-render-", dir=out_dir))
+            staging = make_staging(out_dir, ".embedviz-render-", "-o")
         settings: dict[str, Any] = {
             "media_dir": str(staging),
             "quality": quality_name,
@@ -501,8 +597,15 @@ def _cmd_render(args: argparse.Namespace) -> int:
             settings.update(write_to_movie=False, save_last_frame=True, format="png")
         else:
             settings.update(format=args.format)
+        progress = _RenderProgress(board)
         scene_class = type(
-            spec.name, (StoryboardScene,), {"scene_name": spec.name, "captions": args.captions}
+            spec.name,
+            (StoryboardScene,),
+            {
+                "scene_name": spec.name,
+                "captions": args.captions,
+                "after_beat": lambda _scene, beat: progress.beat_done(beat),
+            },
         )
         with tempconfig(settings):
             scene = scene_class(storyboard=board)
@@ -524,8 +627,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
                 os.replace(video, clips / name)
             write_manifest(clips)
             publish_permissions(clips)
-        # Only a finished render replaces an earlier one, each in one atomic rename.
-        with signals_held():
+        # Only a finished render replaces an earlier one, each in one atomic rename, one
+        # run at a time in this folder, and no stop can cut publishing short.
+        with publishing(folder_lock(out_dir), final):
+            check_replaceable_file(final, "-o")
             if args.save_sections:
                 swap_into_place(staging / "sections", sections_target, "-o")
             record_files(out_dir, final.name)
@@ -539,12 +644,59 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+class _RenderProgress:
+    """Render progress on stderr: a line that counts beats in a terminal, else a line per scene.
+
+    A composite scene (FullExplainer) reports each scene it plays; a log gets
+    one line as each finishes, never a line per frame or per beat.
+    """
+
+    def __init__(self, board: Any) -> None:
+        self.name = board.scene
+        self.total = len(board.all_beats())
+        self.done = 0
+        self.tty = sys.stderr.isatty()
+        self.part_started = time.monotonic()
+        # After how many beats each scene ends, its label and its beats; a
+        # transition's beat counts with the scene after it (or, last, before it).
+        self.ends: dict[int, tuple[str, int]] = {}
+        parts = board.parts or (board,)
+        scenes = [part for part in parts if part.layout != "transition"] or list(parts)
+        count = waiting = 0
+        for part in parts:
+            count += len(part.beats)
+            waiting += len(part.beats)
+            if part in scenes:
+                number = f" {scenes.index(part) + 1}/{len(scenes)} {part.scene}"
+                self.ends[count] = (self.name + (number if board.parts else ""), waiting)
+                waiting = 0
+        if waiting:
+            label, beats = self.ends.pop(max(self.ends))
+            self.ends[count] = (label, beats + waiting)
+
+    def beat_done(self, beat: Any) -> None:
+        """Count one finished beat, and report it."""
+        self.done += 1
+        now = time.monotonic()
+        if self.tty:
+            # \r and erase-to-end-of-line: one line, rewritten in place.
+            end = "\n" if self.done == self.total else ""
+            line = f"embedviz render: {self.name} beat {self.done}/{self.total} ({beat.name})"
+            print(f"\r{line}\x1b[K", end=end, file=sys.stderr, flush=True)
+        if self.done in self.ends:
+            label, beats = self.ends[self.done]
+            if not self.tty:
+                took = f"{beats} {_plural(beats, 'beat')} in {now - self.part_started:.1f} s"
+                print(f"embedviz render: {label}: {took}", file=sys.stderr, flush=True)
+            self.part_started = now
+
+
 def _plural(count: int, noun: str) -> str:
     return noun if count == 1 else f"{noun}s"
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from embedviz.export.folders import check_folder, check_replaceable
+    from embedviz.export.folders import check_mergeable, check_replaceable
     from embedviz.export.site import ExportError, default_jobs, export_site
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import SCENES, find_scene
@@ -572,7 +724,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     # Bad options fail here, before any rendering.
     prepared = [boards.get(name) or prepared_storyboard(name, overrides) for name in names]
     if args.force:
-        check_folder(Path(args.out).resolve())
+        check_mergeable(Path(args.out).resolve())
     else:
         keep = "; or add --force to keep those files and replace only embedviz's own"
         check_replaceable(Path(args.out).resolve(), "--out", keep)
@@ -599,6 +751,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_slides(args: argparse.Namespace) -> int:
     from embedviz.export.slides import find_reveal, write_deck
+    from embedviz.extras import require_module
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -615,6 +768,8 @@ def _cmd_slides(args: argparse.Namespace) -> int:
             raise EmbedvizError("name a scene to make slides of, or give --storyboard FILE")
         spec = find_scene(args.scene)
         board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    # The extra and reveal.js are checked before anything is rendered.
+    require_module("manim_slides", "embedviz slides")
     find_reveal()
     voice = _chosen_voice(args, board.language)
     out = Path(args.out) if args.out else Path("media") / "slides" / spec.name
@@ -639,11 +794,20 @@ def _cmd_slides(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_setup(args: argparse.Namespace) -> int:
+    from embedviz.export.reveal_assets import REVEAL_VERSION, install_reveal
+
+    folder, written = install_reveal(args.source)
+    state = "set up" if written else "already set up"
+    print(f"reveal.js {REVEAL_VERSION} {state}: {folder}")
+    return 0
+
+
 @contextmanager
 def _sigterm_unwinds() -> Iterator[None]:
     """Turn SIGTERM and Ctrl-C into exceptions that unwind while a command runs.
 
-    Main thread only; see :func:`embedviz.export.folders.on_stop_signal`.
+    Main thread only; see :func:`embedviz.export.publishing.on_stop_signal`.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -660,12 +824,14 @@ def _sigterm_unwinds() -> Iterator[None]:
         sys.unraisablehook = hook
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        # A stop belongs to its command; whatever runs next starts afresh.
+        forget_stop_signals(keep_published=True)
 
 
 def _quiet_about_stops(unraisable: Any) -> None:
     """Say nothing of a stop that Python dropped inside a finalizer or weakref callback.
 
-    The stop is remembered (see :func:`embedviz.export.folders.on_stop_signal`)
+    The stop is remembered (see :func:`embedviz.export.publishing.on_stop_signal`)
     and raised again before anything is published, so the user sees one line,
     not "Exception ignored in ..." and a traceback. Anything else is reported
     as usual.
@@ -688,45 +854,109 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         The exit status.
     """
-    args = _build_parser().parse_args(argv)
     with _sigterm_unwinds():
-        return _run(args)
+        try:
+            args = _build_parser().parse_args(argv)
+        except (KeyboardInterrupt, Terminated) as stop:
+            return _stopped(stop)
+        with _warnings_kept_off_stderr(bool(getattr(args, "verbose", False))):
+            return _run(args)
+
+
+@contextmanager
+def _warnings_kept_off_stderr(verbose: bool) -> Iterator[None]:
+    """Keep Python warnings (e.g. numpy's RuntimeWarning) off stderr: every error is one line.
+
+    Only warnings that would be shown are affected; a filter that turns them
+    into errors (as the tests' ``-W error`` does) still applies.
+    """
+    if verbose:
+        yield
+        return
+    shown = warnings.showwarning
+
+    def drop(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    warnings.showwarning = drop
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
+
+
+def _stopped(stop: BaseException | int) -> int:
+    """Report a stop in one line, honestly, and return its exit status (130 or 143)."""
+    if isinstance(stop, int):
+        signum = stop
+    else:
+        signum = signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT
+    if published():
+        print("embedviz: done; the stop came after publishing", file=sys.stderr)
+    elif signum == signal.SIGTERM:
+        print("embedviz: terminated; nothing was replaced", file=sys.stderr)
+    else:
+        print("embedviz: interrupted; nothing was replaced", file=sys.stderr)
+    return 128 + int(signum)
+
+
+# What the file system answers for a place that cannot be written: the user's to fix.
+_REFUSALS = frozenset(
+    {errno.EACCES, errno.EPERM, errno.EROFS, errno.EEXIST, errno.ENOTDIR, errno.EISDIR,
+     errno.ENOSPC, errno.EDQUOT}
+)  # fmt: skip
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "scenes":
+        return _cmd_scenes()
+    if args.command == "storyboard":
+        return _cmd_storyboard(args)
+    if args.command == "lookup":
+        return _cmd_lookup(args)
+    if args.command == "verify":
+        return _cmd_verify(args)
+    if args.command == "export":
+        return _cmd_export(args)
+    if args.command == "slides":
+        return _cmd_slides(args)
+    if args.command == "contact-sheet":
+        return _cmd_contact_sheet(args)
+    if args.command == "setup":
+        return _cmd_setup(args)
+    return _cmd_render(args)
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        if args.command == "scenes":
-            return _cmd_scenes()
-        if args.command == "storyboard":
-            return _cmd_storyboard(args)
-        if args.command == "lookup":
-            return _cmd_lookup(args)
-        if args.command == "verify":
-            return _cmd_verify(args)
-        if args.command == "export":
-            return _cmd_export(args)
-        if args.command == "slides":
-            return _cmd_slides(args)
-        if args.command == "contact-sheet":
-            return _cmd_contact_sheet(args)
-        return _cmd_render(args)
+        status = _dispatch(args)
     except EmbedvizError as error:
         print(f"embedviz: error: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("embedviz: interrupted; nothing was replaced", file=sys.stderr)
-        return 130
-    except Terminated:
-        print("embedviz: terminated; nothing was replaced", file=sys.stderr)
-        return 143
+    except (KeyboardInterrupt, Terminated) as stop:
+        return _stopped(stop)
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as error:
+        # An optional extra (or a dependency) that is not installed: the command
+        # that installs it, never a traceback.
+        from embedviz.extras import missing_module_message
+
+        print(f"embedviz: error: {missing_module_message(error)}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("embedviz: error: the input is nested too deeply", file=sys.stderr)
+        return 2
     except Exception as error:  # a render that failed for another reason
+        if isinstance(error, OSError) and error.errno in _REFUSALS:
+            # The file system said no (a read-only folder, a file in the way): bad input.
+            where = f"{error.filename}: " if error.filename else ""
+            print(f"embedviz: error: {where}{error.strerror}", file=sys.stderr)
+            return 2
         message = str(error).strip().splitlines()
         detail = message[0] if message else type(error).__name__
         print(f"embedviz: error: {type(error).__name__}: {detail}", file=sys.stderr)
         return 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    late = late_stop()
+    # A stop that came while publishing did not stop it: say so, with the stop's status.
+    return status if late is None else _stopped(late)

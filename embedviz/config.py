@@ -19,11 +19,14 @@ import tomllib
 from collections.abc import Collection, Mapping
 from difflib import get_close_matches
 from pathlib import Path
+from typing import Any
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.limits import MAX_DIGITS
 from embedviz.story.options import (
     CONFIG_FILE_NAME,
     ENV_PREFIX,
+    MAX_CONFIG_BYTES,
     OPTION_SPECS,
     OPTIONS,
     PATH_OPTIONS,
@@ -55,14 +58,36 @@ def _check_scene_tables(path: Path, data: Mapping[str, object], scenes: Collecti
             convert_option(name, item, f"{path} [{key}]")
 
 
-def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
+def _read_toml(path: Path) -> dict[str, Any]:
+    """Parse a config file, refusing in one line what tomllib would choke on.
+
+    Too big a file, too deep a nesting (tomllib recurses) and integers beyond
+    Python's conversion limit are each refused with their own message.
+    """
     try:
         with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise EmbedvizError(f"{path}: not valid TOML ({error})") from None
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError as error:
         raise EmbedvizError(f"{path}: cannot be read ({error.strerror})") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise EmbedvizError(
+            f"{path}: more than {MAX_CONFIG_BYTES // 1_000_000} MB; a config file is a few lines"
+        )
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise EmbedvizError(f"{path}: not valid TOML ({error})") from None
+    except RecursionError:
+        raise EmbedvizError(f"{path}: not valid TOML (nested too deeply)") from None
+    except ValueError:  # an integer too long for Python to convert
+        raise EmbedvizError(
+            f"{path}: a whole number of more than {MAX_DIGITS} digits; embedviz takes at most "
+            f"{MAX_DIGITS}"
+        ) from None
+
+
+def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
+    data = _read_toml(path)
     merged: dict[str, object] = {}
     for key, value in data.items():
         if isinstance(value, dict):

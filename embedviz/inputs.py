@@ -25,7 +25,7 @@ from embedviz.core.model_dir import find_model_files
 from embedviz.core.paths import require_file
 from embedviz.core.weights import open_weights
 from embedviz.story.contract import verify_storyboard
-from embedviz.story.model import InputFile, Storyboard
+from embedviz.story.model import InputFile, InputRole, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes import MAX_SEQUENCE_TOKENS, find_scene
 
@@ -36,6 +36,7 @@ __all__ = [
     "input_problems",
     "prepare_options",
     "prepared_storyboard",
+    "required_inputs",
     "text_problems",
     "tokenize_text",
     "verified_problems",
@@ -234,6 +235,44 @@ def file_sha256(path: str | Path) -> str:
     return _HASHES[key]
 
 
+def required_inputs(options: SceneOptions) -> tuple[tuple[InputRole, str], ...]:
+    """Derive from the options which files a storyboard is built from, with their roles.
+
+    This is the one answer to "which inputs must a storyboard list": files
+    are pinned from it when a storyboard is made, and a loaded storyboard's
+    list is checked against it, so a file cannot drop or redirect an entry.
+
+    Parameters
+    ----------
+    options
+        Prepared options (``weights`` already resolved from ``model``).
+
+    Returns
+    -------
+    tuple of (role, path)
+        The weights file (``--weights``, or the model folder's tensor file),
+        then the tokenizer (``--tokenizer``, or the model folder's
+        ``tokenizer.json`` when it tokenised ``--text``), where used.
+
+    Raises
+    ------
+    EmbedvizError
+        When the model folder cannot be read.
+    """
+    weights, tokenizer = options.weights, options.tokenizer
+    if options.model is not None:
+        files = find_model_files(options.model, options.tensor)
+        weights = str(files.weights)
+        if tokenizer is None and options.text is not None and files.tokenizer is not None:
+            tokenizer = str(files.tokenizer)
+    found: list[tuple[InputRole, str]] = []
+    if weights is not None:
+        found.append(("weights", weights))
+    if tokenizer is not None:
+        found.append(("tokenizer", tokenizer))
+    return tuple(found)
+
+
 def input_files(options: SceneOptions) -> tuple[InputFile, ...]:
     """Pin the files a storyboard is built from by their SHA-256.
 
@@ -245,17 +284,62 @@ def input_files(options: SceneOptions) -> tuple[InputFile, ...]:
     Returns
     -------
     tuple of InputFile
-        The weights file and the tokenizer file, where used.
+        The files of :func:`required_inputs` that exist, in its order.
     """
-    pinned = []
-    for role, name in (("weights", options.weights), ("tokenizer", options.tokenizer)):
-        if name is not None and Path(name).is_file():
-            pinned.append(InputFile(role, name, file_sha256(name)))  # type: ignore[arg-type]
-    return tuple(pinned)
+    return tuple(
+        InputFile(role, name, file_sha256(name))
+        for role, name in required_inputs(options)
+        if Path(name).is_file()
+    )
+
+
+def _listed_problems(board: Storyboard, required: tuple[tuple[InputRole, str], ...]) -> list[str]:
+    """Compare the listed inputs with the required ones, entry by entry, and with the disk."""
+    problems = []
+    options = board.options
+    if options.model is not None and required and options.weights != required[0][1]:
+        problems.append(
+            f"options 'weights': the file says {options.weights!r}, the model folder "
+            f"{options.model} gives {required[0][1]!r}"
+        )
+    listed: dict[str, InputFile | None] = {}
+    for entry in board.inputs:
+        if entry.role in listed:
+            problems.append(f"inputs: the {entry.role} file is listed twice")
+        listed[entry.role] = entry
+    for role, name in required:
+        pinned = listed.pop(role, None)
+        if pinned is None:
+            problems.append(
+                f"inputs: the {role} file {name} that the options read is not listed; "
+                "write the storyboard again with 'embedviz storyboard SCENE --json'"
+            )
+        elif pinned.path != name:
+            problems.append(
+                f"inputs: the {role} entry names {pinned.path}, but the options read {name}"
+            )
+        elif not Path(name).is_file():
+            problems.append(f"{role} file {name}: no longer exists")
+        elif file_sha256(name) != pinned.sha256:
+            problems.append(
+                f"{role} file {name}: changed since the storyboard was made "
+                f"(SHA-256 was {pinned.sha256[:12]}…, now {file_sha256(name)[:12]}…)"
+            )
+    for extra in sorted(filter(None, listed.values()), key=lambda item: item.role):
+        problems.append(
+            f"inputs: the {extra.role} entry {extra.path} is not a file that the options read"
+        )
+    return problems
 
 
 def input_problems(board: Storyboard) -> tuple[list[str], bool]:
-    """Check that the files a storyboard pins are still there, and unchanged.
+    """Compare a storyboard's listed inputs with those its options read, and with the disk.
+
+    Which files must be listed is derived from the options
+    (:func:`required_inputs`), never taken from the file: each must be listed
+    once, with its role and path, and its SHA-256 must match the file's. A
+    missing, extra, redirected or re-roled entry is named, and so is a changed
+    or missing file.
 
     Parameters
     ----------
@@ -265,20 +349,17 @@ def input_problems(board: Storyboard) -> tuple[list[str], bool]:
     Returns
     -------
     tuple
-        One line per changed or missing file, and whether a file is missing
-        (then nothing can be rebuilt from it).
+        One line per problem (each starting with ``inputs:``, ``options`` or
+        the file's role), and whether a file is missing or the inputs cannot
+        be found (then nothing can be rebuilt from them).
     """
-    problems = []
-    for pinned in board.inputs:
-        file = Path(pinned.path)
-        if not file.is_file():
-            return [f"{pinned.role} file {pinned.path}: no longer exists"], True
-        if file_sha256(file) != pinned.sha256:
-            problems.append(
-                f"{pinned.role} file {pinned.path}: changed since the storyboard was made "
-                f"(SHA-256 was {pinned.sha256[:12]}…, now {file_sha256(file)[:12]}…)"
-            )
-    return problems, False
+    try:
+        required = required_inputs(board.options)
+    except EmbedvizError as error:
+        return [f"inputs: cannot find the files the recorded options read: {error}"], True
+    problems = _listed_problems(board, required)
+    missing = any(problem.endswith(": no longer exists") for problem in problems)
+    return problems, missing
 
 
 def text_problems(board: Storyboard) -> list[str]:

@@ -232,7 +232,7 @@ def test_bad_batches_fail_in_one_line(ids: str, message: str) -> None:
 
 def test_an_empty_batch_fails_in_one_line() -> None:
     assert "no token IDs" in _error(build_batch_lookup, SceneOptions(ids=[[], []]))
-    assert "empty" in _error(parse_ids, "2,3;")
+    assert "empty" in _error(parse_ids, "2,3;;5")
 
 
 def test_too_many_scattered_rows_fail_in_one_line() -> None:

@@ -138,7 +138,7 @@ def test_unknown_scene_tables_are_refused(tmp_path: Path, table: str, hint: str)
 def test_a_misspelled_table_fails_the_command_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "embedviz.toml").write_text("[SequenceLookupp]\nids = '1'\n", encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "embedviz.cli", "storyboard", "sequence"],
+        [sys.executable, "-m", "embedviz", "storyboard", "sequence"],
         capture_output=True,
         text=True,
         cwd=tmp_path,

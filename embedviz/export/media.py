@@ -24,7 +24,6 @@ from typing import Any, cast
 from embedviz.export.documents import (
     ExportedClip,
     captions_vtt,
-    chapters,
     chapters_vtt,
     numbers_table_html,
     snippet_html,
@@ -52,6 +51,8 @@ QUALITIES = {
     "l": ("low_quality", 15),
     "m": ("medium_quality", 30),
     "h": ("high_quality", 60),
+    "p": ("production_quality", 60),
+    "k": ("fourk_quality", 60),
 }
 
 # Where a worker reports its progress: (kind, scene, value) with kind "total"
@@ -85,7 +86,7 @@ def clip_units(duration: float, quality: str) -> int:
     duration
         The clip's length in seconds.
     quality
-        ``l``, ``m`` or ``h``.
+        ``l``, ``m``, ``h``, ``p`` or ``k``.
 
     Returns
     -------
@@ -327,7 +328,11 @@ class _OpusTrack:
 
 
 def write_poster(source: Path, target: Path) -> None:
-    """Save the video's final frame (the finished picture) as a PNG poster.
+    """Save a frame that shows the scene as a PNG poster: the final frame (the finished picture).
+
+    A clip that ends on a blank frame (a fade to the background) gets the last
+    frame that still shows something instead, so a poster is never an empty
+    screen.
 
     Parameters
     ----------
@@ -338,14 +343,28 @@ def write_poster(source: Path, target: Path) -> None:
     """
     import av
 
-    last = None
+    poster = None
     with av.open(str(source)) as container:
         for frame in container.decode(video=0):
-            last = frame
-    if last is None:
+            poster = frame
+    if poster is None:
         raise RuntimeError(f"{source} holds no video frames")
-    image = last.to_image()  # type: ignore[no-untyped-call]  # PyAV leaves it unannotated
+    if _blank(poster):
+        # Rare (a clip that fades out): read it again for its last frame with content.
+        with av.open(str(source)) as container:
+            for frame in container.decode(video=0):
+                if not _blank(frame):
+                    poster = frame
+    image = poster.to_image()  # type: ignore[no-untyped-call]  # PyAV leaves it unannotated
     image.save(target, optimize=True)
+
+
+def _blank(frame: Any) -> bool:
+    """Whether a frame is one flat colour (the background alone), judged on its luma plane."""
+    import numpy as np
+
+    luma = frame.to_ndarray(format="gray")[::4, ::4]
+    return bool(np.ptp(luma) <= 8)
 
 
 def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
@@ -601,9 +620,7 @@ def export_clip(
     spec = find_scene(scene)
     if board is None:
         board = prepared_storyboard(spec.name, overrides)
-    clip = ExportedClip(
-        spec.name, board.title, spec.summary, board.duration, spec.name, board.language
-    )
+    clip = ExportedClip.of(board, spec.summary)
     folder = Path(out_dir) / clip.folder
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
@@ -612,9 +629,7 @@ def export_clip(
         if voice is not None:
             narration = synthesise_phrases(board, voice, work / "speech")
             board = narration.board
-            clip = ExportedClip(
-                spec.name, board.title, spec.summary, board.duration, spec.name, board.language
-            )
+            clip = ExportedClip.of(board, spec.summary)
         _progress("total", spec.name, clip_units(board.duration, quality))
         movie, beat_ends = _render(
             board, quality, work, burn_captions=burn_captions, verbose=verbose
@@ -661,7 +676,8 @@ def export_clip(
         "duration": clip.duration,
         "folder": clip.folder,
         "language": clip.language,
+        "words": dict(clip.words),
         "seconds": time.monotonic() - started,
         # A composite clip's concepts, for the gallery's list that seeks the video.
-        "chapters": tuple(chapters(board)) if board.parts else (),
+        "chapters": clip.chapters,
     }

@@ -3,8 +3,9 @@
 A :class:`Storyboard` is everything a renderer needs and everything a test
 needs to check it: which token is highlighted, which part of the matrix is
 visible, every number on screen with the exact string shown and the float
-behind it, every other label keyed by its role, the UI words (headings,
-column headers) keyed by theirs, the narration and the timing.
+behind it, every other label keyed by its role, the words people read
+(headings, column headers, label templates, chapter names, the course
+page's headings) keyed by theirs, the narration and the timing.
 
 It is a published contract: every value is checked when it is constructed
 (or loaded), the errors name the beat and the field, and it serialises to
@@ -28,11 +29,12 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.story.layouts import ALL_ACTIONS, ALL_KINDS, LAYOUTS
 from embedviz.story.options import SceneOptions
 from embedviz.story.vocabulary import LayoutSpec
-from embedviz.story.words import MAX_WORD_CHARS
+from embedviz.story.words import max_chars, template_problem
 
 __all__ = [
     "LAYOUTS",
     "MAX_BEAT_SECONDS",
+    "MAX_NARRATION_CHARS",
     "SCHEMA_URL",
     "SCHEMA_VERSION",
     "Action",
@@ -40,6 +42,7 @@ __all__ = [
     "Gap",
     "Highlight",
     "InputFile",
+    "InputRole",
     "Layout",
     "LayoutSpec",
     "NumberCell",
@@ -53,12 +56,16 @@ __all__ = [
 ]
 
 # The storyboard JSON format; a file names the version it was written in.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # The identifier (``$id``) of this version's JSON Schema (``embedviz storyboard --schema``).
 SCHEMA_URL = f"urn:embedviz:storyboard:{SCHEMA_VERSION}"
 # The longest a beat may last, and the shortest animation, in seconds.
 MAX_BEAT_SECONDS = 600.0
 MIN_RUN_TIME = 0.1
+# The most a beat's narration may hold, in characters (the longest built-in is 150).
+MAX_NARRATION_CHARS = 2000
+# Rounding allowed when phrase times are compared (they are kept to the millisecond).
+_TIME_SLACK = 1e-6
 
 # A layout's name (one of :data:`LAYOUTS`), a number's kind and a beat's action
 # (each declared by some layout, :data:`~embedviz.story.layouts.ALL_KINDS` and
@@ -101,8 +108,11 @@ def _checked_words(where: str, layout: str, words: object) -> dict[str, str]:
             _fail(where, f"word {role!r} must be non-empty text, not {text!r}")
         if "\n" in text or "\r" in text or not text.isprintable():
             _fail(where, f"word {role!r} must be one line of printable text, not {text!r}")
-        if len(text) > MAX_WORD_CHARS:
-            _fail(where, f"word {role!r} is {len(text)} characters; at most {MAX_WORD_CHARS}")
+        if len(text) > max_chars(role):
+            _fail(where, f"word {role!r} is {len(text)} characters; at most {max_chars(role)}")
+        problem = template_problem(text, english[role])
+        if problem:
+            _fail(where, f"word {role!r} {problem}")
     missing = sorted(expected - set(checked))
     if missing:
         _fail(where, f"word {missing[0]!r} is missing; the {layout} layout draws it")
@@ -304,6 +314,44 @@ class Phrase:
     duration: float
 
 
+def _check_phrase_timing(where: str, phrases: tuple[Phrase, ...], duration: float) -> None:
+    """Phrases start at 0 or later, last a positive time, follow each other, end in the beat.
+
+    So every caption cue starts before it ends, and none outlasts its beat.
+    """
+    previous_end = 0.0
+    for number, phrase in enumerate(phrases):
+        field_name = f"phrases[{number}]"
+        if not (isinstance(phrase.text, str) and isinstance(phrase.spoken, str)):
+            _fail(where, f"phrase {number}: 'text' and 'spoken' must be strings")
+        start = _seconds(where, f"{field_name}.start", phrase.start)
+        length = _seconds(where, f"{field_name}.duration", phrase.duration)
+        if start < 0:
+            _fail(where, f"field '{field_name}.start' {start:g} is negative")
+        if length <= 0:
+            _fail(where, f"field '{field_name}.duration' {length:g} is not positive")
+        if start < previous_end - _TIME_SLACK:
+            _fail(
+                where,
+                f"field '{field_name}.start' {start:g} is before phrase {number - 1} ends at "
+                f"{previous_end:g}; phrases follow each other",
+            )
+        previous_end = start + length
+    needed = round(sum(phrase.duration for phrase in phrases), 6)
+    if needed > duration + _TIME_SLACK:
+        _fail(
+            where,
+            f"field 'phrases' need {needed:g} s, longer than its duration {duration:g}; "
+            "lengthen 'duration'",
+        )
+    if previous_end > duration + _TIME_SLACK:
+        _fail(
+            where,
+            f"field 'phrases[{len(phrases) - 1}]' ends at {previous_end:g} s, after the beat's "
+            f"duration {duration:g}; lengthen 'duration' or start the phrase earlier",
+        )
+
+
 @dataclass(frozen=True)
 class Beat:
     """One step of a scene: an animation, then a hold while it is read.
@@ -406,19 +454,15 @@ class Beat:
             if not isinstance(text, str) or not text:
                 _fail(where, f"label {role!r} must be a non-empty string, not {text!r}")
         _set(self, "labels", labels)
-        phrases = tuple(self.phrases)
-        _set(self, "phrases", phrases)
-        for number, phrase in enumerate(phrases):
-            if not (isinstance(phrase.text, str) and isinstance(phrase.spoken, str)):
-                _fail(where, f"phrase {number}: 'text' and 'spoken' must be strings")
-            _seconds(where, f"phrases[{number}].start", phrase.start)
-            _seconds(where, f"phrases[{number}].duration", phrase.duration)
-        if self.phrase_time > duration + 1e-6:
+        if len(self.narration) > MAX_NARRATION_CHARS:
             _fail(
                 where,
-                f"field 'phrases' need {self.phrase_time:g} s, longer than its duration "
-                f"{duration:g}; lengthen 'duration'",
+                f"field 'narration' has {len(self.narration):,} characters, more than the "
+                f"{MAX_NARRATION_CHARS:,} a beat may say",
             )
+        phrases = tuple(self.phrases)
+        _set(self, "phrases", phrases)
+        _check_phrase_timing(where, phrases, duration)
 
     def label(self, role: str) -> str:
         """Return the text of the label with this role.
@@ -459,6 +503,10 @@ class Beat:
         return [text for role, text in self.labels.items() if role.startswith(prefix)]
 
 
+# What an input file is to a storyboard.
+InputRole = Literal["weights", "tokenizer"]
+
+
 @dataclass(frozen=True)
 class InputFile:
     """A file a storyboard was built from, pinned by its contents.
@@ -473,7 +521,7 @@ class InputFile:
         The SHA-256 of its bytes, as lower-case hex.
     """
 
-    role: Literal["weights", "tokenizer"]
+    role: InputRole
     path: str
     sha256: str
 
@@ -533,14 +581,22 @@ class Storyboard:
         For a composite scene (``FullExplainer``): the scenes it plays, in
         order, each as its own section. Its own ``beats`` are then empty.
     language
-        The BCP 47 tag of the narration and title, e.g. ``en`` or ``de``;
-        captions, transcripts and the voice use it.
+        The BCP 47 tag of the narration, title, summary and words, e.g.
+        ``en`` or ``de``; captions, transcripts and the voice use it.
+    summary
+        One sentence about the scene, for the gallery of a course page;
+        an author may translate it.
     words
-        The UI words the stage draws (headings, column headers, the
-        legend's title), keyed by role; the layout declares which roles
-        (:data:`LAYOUTS`). Derived in English (:mod:`embedviz.story.words`)
-        when empty or absent; an author may translate them. Each is one
-        line of at most 48 characters.
+        Every word people read that is not narration: on screen
+        (headings, column headers, the legend's title, the labels of
+        hidden rows), the chapters' names and the course page's headings
+        and table captions, keyed by role; the layout declares which roles
+        (:mod:`embedviz.story.layouts`). Some are templates whose
+        placeholders (``{first}``) the builder fills with the core's
+        numbers; a translation keeps exactly the English placeholders.
+        Derived in English when empty or absent; an author may translate
+        them. Each is one line of at most 48 characters (120 for the
+        page's, ``page_...``).
     inputs
         The files the table (and IDs) came from, with their SHA-256, so that
         a changed file is noticed.
@@ -563,6 +619,7 @@ class Storyboard:
     layout: Layout = "lookup"
     parts: tuple[Storyboard, ...] = ()
     language: str = "en"
+    summary: str = ""
     words: dict[str, str] = field(default_factory=dict)
     inputs: tuple[InputFile, ...] = ()
     voice: str | None = None

@@ -16,11 +16,13 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import IdList, parse_ids
+from embedviz.core.limits import check_whole_number, parse_whole_number
 from embedviz.core.paths import require_file, require_folder
 
 __all__ = [
     "CONFIG_FILE_NAME",
     "ENV_PREFIX",
+    "MAX_CONFIG_BYTES",
     "OPTIONS",
     "OPTION_NAMES",
     "OPTION_SPECS",
@@ -36,6 +38,8 @@ __all__ = [
 
 CONFIG_FILE_NAME = "embedviz.toml"
 ENV_PREFIX = "EMBEDVIZ_"
+# The largest embedviz.toml read; it holds a few options.
+MAX_CONFIG_BYTES = 1_000_000
 
 
 Init = Literal["torch", "normal"]
@@ -115,8 +119,8 @@ class SceneOptions:
 
     ids: IdList | None = _option(
         None,
-        "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows)",
-        shown_default="the scene's own (3 for SingleTokenLookup, 2,3,5,1 for SequenceLookup)",
+        "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows; '2,3;' is one row)",
+        shown_default="the scene's own (`embedviz scenes` lists them)",
         metavar="IDS",
     )
     vocab: int | None = _option(
@@ -343,9 +347,9 @@ def convert_option(name: str, value: object, where: str) -> object:
                 raise EmbedvizError(f"{where}: 'ids': {error}") from None
         if isinstance(value, list) and value:
             if all(_is_int(v) for v in value):
-                return list(value)
+                return [check_whole_number(v, f"{where}: 'ids'") for v in value]
             if all(isinstance(row, list) and row and all(map(_is_int, row)) for row in value):
-                return [list(row) for row in value]
+                return [[check_whole_number(v, f"{where}: 'ids'") for v in row] for row in value]
         raise EmbedvizError(
             f"{where}: 'ids' must be a string like \"2,3,5,1\" or a list of whole numbers, "
             f"not {value!r}"
@@ -353,13 +357,14 @@ def convert_option(name: str, value: object, where: str) -> object:
     if spec.kind == "int":
         if isinstance(value, str):
             if not _WHOLE_NUMBER.fullmatch(value.strip(" \t")):
+                shown = repr(value) if len(value) <= 60 else repr(value[:60]) + "…"
                 raise EmbedvizError(
-                    f"{where}: '{name}' must be a whole number in ASCII digits 0-9, not {value!r}"
+                    f"{where}: '{name}' must be a whole number in ASCII digits 0-9, not {shown}"
                 )
-            return int(value.strip(" \t"), 10)
-        if not _is_int(value):
+            return parse_whole_number(value.strip(" \t"), f"{where}: '{name}'")
+        if not isinstance(value, int) or isinstance(value, bool):
             raise EmbedvizError(f"{where}: '{name}' must be a whole number, not {value!r}")
-        return value
+        return check_whole_number(value, f"{where}: '{name}'")
     if not isinstance(value, str):
         raise EmbedvizError(f"{where}: '{name}' must be a string, not {value!r}")
     if spec.choices and value not in spec.choices:

@@ -14,7 +14,7 @@ import pkgutil
 
 from embedviz.story.vocabulary import LayoutSpec
 
-__all__ = ["ALL_ACTIONS", "ALL_KINDS", "ENGLISH_WORDS", "LAYOUTS"]
+__all__ = ["ALL_ACTIONS", "ALL_KINDS", "LAYOUTS"]
 
 
 def _discover() -> dict[str, LayoutSpec]:
@@ -28,19 +28,7 @@ def _discover() -> dict[str, LayoutSpec]:
     return found
 
 
-def _english_words(layouts: dict[str, LayoutSpec]) -> dict[str, str]:
-    words: dict[str, str] = {}
-    for spec in layouts.values():
-        for role, text in spec.words.items():
-            # A role means one thing everywhere: two layouts that draw it agree on its text.
-            if words.setdefault(role, text) != text:
-                raise ValueError(f"word {role!r} has two English texts: {words[role]!r}, {text!r}")
-    return dict(sorted(words.items()))
-
-
 LAYOUTS: dict[str, LayoutSpec] = _discover()
 # Every number kind and every beat action some layout declares.
 ALL_KINDS: frozenset[str] = frozenset().union(*(spec.kinds for spec in LAYOUTS.values()))
 ALL_ACTIONS: frozenset[str] = frozenset().union(*(spec.actions for spec in LAYOUTS.values()))
-# Role -> English text of every word some layout draws.
-ENGLISH_WORDS: dict[str, str] = _english_words(LAYOUTS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from embedviz.story.vocabulary import GRID_ROLES, layout
+from embedviz.story.vocabulary import GAP_WORDS, GRID_ROLES, SIZE_PAGE_WORDS, layout
 
 __all__ = ["LAYOUT"]
 
@@ -41,5 +41,29 @@ LAYOUT = layout(
         "values_copied": "values copied,",
         "bytes": "bytes",
         "no_arithmetic": "no multiplications, no additions",
+        **GAP_WORDS,
+        "dtype_memory": "{dtype} memory",
+        "chapter_table": "The table's shape",
+        "chapter_count": "V \u00d7 d parameters",
+        "chapter_dtype": "Memory in {dtype}",
+        "chapter_compare": "Other widths d",
+        "chapter_lookup": "A lookup does no arithmetic",
+        # The tables of numbers on the course page.
+        **SIZE_PAGE_WORDS,
+        "page_memory_table": "{title}: the memory the table takes, by number format",
+        "page_format": "Format",
+        "page_bytes_per": "Bytes per parameter",
+        "page_bytes_all": "Bytes in all",
+        "page_memory": "Memory",
+        "page_widths": "{title}: other embedding widths d, at the same V",
+        "page_width": "Width d",
+        "page_parameters": "Parameters",
+        "page_one_lookup": "{title}: one lookup",
+        "page_token_id": "Token ID",
+        "page_row_copied": "Row copied",
+        "page_values": "Values",
+        "page_bytes_in": "Bytes in {dtype}",
+        "page_lookup_values": "{title}: the values of the row the lookup copies",
+        "page_corner": "{title}: the first values of E, its top-left corner",
     },
 )

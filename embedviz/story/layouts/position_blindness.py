@@ -30,5 +30,12 @@ LAYOUT = layout(
         "learned_table": "a learned table",
         "identical": "identical",
         "different": "different",
+        "chapter_intro": "One ID, twice",
+        "chapter_lookup_all": "Look up every ID",
+        "chapter_same": "Same ID, same row",
+        "chapter_arrange": "Telling the copies apart",
+        "chapter_positions": "The position vectors P",
+        "chapter_add": "Token plus position",
+        "chapter_differ": "Now the copies differ",
     },
 )

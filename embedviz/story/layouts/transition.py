@@ -6,4 +6,4 @@ from embedviz.story.vocabulary import layout
 
 __all__ = ["LAYOUT"]
 
-LAYOUT = layout("transition", (), ("clear",))
+LAYOUT = layout("transition", (), ("clear",), page=False)

@@ -12,6 +12,8 @@ sequence.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 
@@ -85,7 +87,9 @@ def _listing(values: list[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_batch_lookup(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: a B×T batch of IDs becomes a B×T×d block, one slice per sequence.
 
     Parameters
@@ -96,6 +100,8 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         and 18 IDs in all (a 3 x 6 batch).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -112,14 +118,15 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
     ids = _batch_ids(options, table)
     output = table.lookup(ids)
     focus = sorted({i for row in ids for i in row})
-    window = compact_window(table.vocab_size, table.dim, focus)
+    told = SPEC.words(words)
+    window = compact_window(table.vocab_size, table.dim, focus, told)
     lines = len(window.rows) + len(window.row_gaps)
     if lines > MAX_GRID_LINES:
         raise EmbedvizError(
             f"these {len(focus)} distinct IDs need {lines} matrix rows on screen, but "
             f"BatchLookup draws at most {MAX_GRID_LINES}; use fewer distinct IDs"
         )
-    rec = Recorder(window, output.shape)
+    rec = Recorder(window, output.shape, told)
     scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
     for b, row in enumerate(ids):
         for t, token_id in enumerate(row):
@@ -137,8 +144,8 @@ def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
     batch, length, dim = shape
     screen = rec.screen
     screen.add(int_cell("batch_dim", (0,), batch), int_cell("batch_dim", (1,), length))
-    screen.labels["batch_axis"] = "batch B ="
-    screen.labels["length_axis"] = "sequence length T ="
+    screen.labels["batch_axis"] = rec.words("batch_axis")
+    screen.labels["length_axis"] = rec.words("length_axis")
     rec.beat(
         "batch",
         "axes",
@@ -146,7 +153,7 @@ def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
         f"Its shape is B \u00d7 T: batch size {batch}, sequence length {length}.",
         run_time=1.2,
     )
-    screen.labels["question"] = "output shape?"
+    screen.labels["question"] = rec.words("batch_question")
     rec.beat(
         "predict",
         "predict",
@@ -161,7 +168,7 @@ def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
     screen.add(int_cell("slice", (0,), 0))
     screen.add(int_cell("batch_dim", (2,), dim))
     # Each card's header, and the block's three edges: B, T and d = ...
-    screen.labels["slice_title"] = "slice"
+    screen.labels["slice_title"] = rec.words("slice_title")
     screen.labels["edge_b"] = "B"
     screen.labels["edge_t"] = "T"
     screen.labels["edge_d"] = "d ="
@@ -253,7 +260,7 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
     # d joins B and T in the output's shape; B and T stay labelled on the batch.
     del screen.numbers[("batch_dim", (2,))]
     screen.labels["edge_d"] = "d"
-    screen.labels["output_title"] = "output"
+    screen.labels["output_title"] = rec.words("output")
     screen.add(*(int_cell("output_size", (axis,), n) for axis, n in enumerate(shape)))
     rec.label_output_shape()
     rec.beat(
@@ -274,7 +281,10 @@ SPEC = SceneSpec(
     name="BatchLookup",
     alias="batch",
     module="batch",
-    summary="A B x T batch of IDs becomes a B x T x d block, one T x d slice per sequence.",
+    summary=(
+        "A B \u00d7 T batch of IDs becomes a B \u00d7 T \u00d7 d block, one T \u00d7 d slice "
+        "per sequence."
+    ),
     build=build_batch_lookup,
     title="A batch of sequences becomes a stack of slices",
     layout="batch",

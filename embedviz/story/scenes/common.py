@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,6 +21,7 @@ from embedviz.core.table import (
     Table,
     TorchSeededTable,
 )
+from embedviz.story.layouts import LAYOUTS
 from embedviz.story.model import (
     Action,
     Beat,
@@ -35,6 +36,7 @@ from embedviz.story.options import SceneOptions
 from embedviz.story.phrases import TICK, ceil_ticks, make_phrases
 from embedviz.story.screen import Screen, int_cell, value_cell
 from embedviz.story.spoken import spoken_form
+from embedviz.story.words import Words
 
 __all__ = [
     "GRAD_FN",
@@ -48,6 +50,7 @@ __all__ = [
     "lookup_row_sentence",
     "make_table",
     "ordinal",
+    "pieces_sentence",
     "sequence_ids",
     "snap_seconds",
 ]
@@ -59,21 +62,26 @@ GRAD_FN = "EmbeddingBackward0"
 _TICK = TICK
 
 
-def ordinal(n: int) -> str:
+def ordinal(n: int, words: Words | None = None) -> str:
     """Return ``1st``, ``2nd``, ``3rd``, ``4th``, ... for a one-based count.
 
     Parameters
     ----------
     n
         A positive count.
+    words
+        A storyboard's words: the English rule picks the word
+        ``ordinal_st``, ``ordinal_nd``, ``ordinal_rd`` or ``ordinal_th``
+        (``{n}st`` ...), which a translation may write differently
+        (``{n}.`` in German). Plain English when not given.
 
     Returns
     -------
     str
-        The English ordinal.
+        The ordinal.
     """
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return f"{n}{suffix}" if words is None else words(f"ordinal_{suffix}", n=n)
 
 
 def make_table(options: SceneOptions) -> Table:
@@ -135,10 +143,14 @@ class Recorder:
         The visible part of the matrix.
     shape
         The lookup's full output shape.
+    words
+        The storyboard's words (:meth:`SceneSpec.words`), which fill the
+        labels a viewer reads; English when not given.
     """
 
-    def __init__(self, window: Window, shape: tuple[int, ...]) -> None:
-        self.screen = Screen()
+    def __init__(self, window: Window, shape: tuple[int, ...], words: Words | None = None) -> None:
+        self.words = words if words is not None else Words()
+        self.screen = Screen() if words is None else Screen(words=words)
         self.window = window
         self.beats: list[Beat] = []
         self.output: OutputState | None = None
@@ -264,21 +276,29 @@ class Recorder:
         Returns
         -------
         Storyboard
-            The scene data; when the IDs came from text, each chip's token
-            piece is among its beat's labels (see :func:`attach_pieces`).
+            The scene data, with the recorder's words and the scene's title
+            and summary. When the IDs came from text, the first beat's
+            narration first says how the text splits into token pieces
+            (:func:`pieces_sentence`), and each chip's piece is among its
+            beat's labels (see :func:`attach_pieces`).
         """
+        beats = list(self.beats)
+        if options.text is not None and options.pieces and beats:
+            beats[0] = _told_pieces(beats[0], options.text, options.pieces, options.max_tokens)
         board = Storyboard(
             scene=spec.name,
             title=spec.title,
+            summary=spec.summary,
             options=options,
             vocab_size=table.vocab_size,
             dim=table.dim,
             source=table.source,
             ids=ids,
-            beats=tuple(self.beats),
+            beats=tuple(beats),
             value_scale=value_scale,
             printed=printed,
             layout=spec.layout,
+            words=dict(self.words.texts),
         )
         return attach_pieces(board, options.pieces)
 
@@ -314,6 +334,41 @@ class TableShape:
     vocab_size: int
     dim: int
     source: str
+
+
+def pieces_sentence(text: str, pieces: tuple[str, ...], max_tokens: int | None = None) -> str:
+    """Say how a text splits into token pieces, e.g. ``'Embeddings' splits into em, ##bed, ...``.
+
+    Parameters
+    ----------
+    text
+        The text as given (``--text``).
+    pieces
+        Its token pieces, in order (special tokens included where kept).
+    max_tokens
+        The limit ``--max-tokens`` set, if any: when the pieces reach it,
+        the sentence says that only the first ones are shown.
+
+    Returns
+    -------
+    str
+        One sentence naming every piece, so that the pieces reach the
+        narration, its captions and the transcript.
+    """
+    listed = ", ".join(pieces)
+    if max_tokens is not None and len(pieces) >= max_tokens:
+        return f"'{text}' splits into token pieces; the first {len(pieces)} are {listed}."
+    if len(pieces) == 1:
+        return f"'{text}' is a single token piece, {listed}."
+    return f"'{text}' splits into {len(pieces)} token pieces: {listed}."
+
+
+def _told_pieces(beat: Beat, text: str, pieces: tuple[str, ...], max_tokens: int | None) -> Beat:
+    """Begin a beat's narration with how the text splits; hold the beat long enough to read it."""
+    narration = f"{pieces_sentence(text, pieces, max_tokens)} {beat.narration}"
+    phrases = make_phrases(narration, spoken_form)
+    reading = ceil_ticks(sum(phrase.duration for phrase in phrases))
+    return replace(beat, narration=narration, phrases=phrases, duration=max(beat.duration, reading))
 
 
 def intro_sentence(table: Table) -> str:
@@ -408,7 +463,30 @@ class SceneSpec:
             return [list(row) if isinstance(row, list) else row for row in default]
         return default
 
-    def make(self, options: SceneOptions, *, legend: bool = True) -> Storyboard:
+    def words(self, given: Mapping[str, str] | None = None) -> Words:
+        """Return the scene's words: its layout's English ones, with any given ones instead.
+
+        Parameters
+        ----------
+        given
+            Words by role, e.g. a storyboard's translated ones.
+
+        Returns
+        -------
+        Words
+            Every word the layout declares (a role the layout does not
+            declare is kept, for the storyboard to refuse).
+        """
+        return Words({**LAYOUTS[self.layout].words, **(given or {})})
+
+    def make(
+        self,
+        options: SceneOptions,
+        *,
+        legend: bool = True,
+        words: Mapping[str, str] | None = None,
+        part_words: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> Storyboard:
         """Build the storyboard from prepared options.
 
         Parameters
@@ -420,6 +498,11 @@ class SceneSpec:
         legend
             Whether the colour legend appears (only the first time in a
             longer video).
+        words
+            The words to fill labels, chapters and page headings with
+            (e.g. a translation); English where not given.
+        part_words
+            For a composite scene, each part's words by scene name.
 
         Returns
         -------
@@ -427,8 +510,10 @@ class SceneSpec:
             The scene data.
         """
         if self.plays:
-            return self.build(options, legend=legend, plays=self.plays)
-        return self.build(options, legend=legend)
+            return self.build(
+                options, legend=legend, plays=self.plays, words=words, part_words=part_words
+            )
+        return self.build(options, legend=legend, words=words)
 
 
 def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboard:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from embedviz.core.errors import EmbedvizError
@@ -50,7 +50,12 @@ def _transition(previous: Storyboard, options: SceneOptions) -> Storyboard:
 
 
 def build_full_explainer(
-    options: SceneOptions, *, legend: bool = True, plays: Sequence[SceneSpec] = ()
+    options: SceneOptions,
+    *,
+    legend: bool = True,
+    plays: Sequence[SceneSpec] = (),
+    words: Mapping[str, str] | None = None,
+    part_words: Mapping[str, Mapping[str, str]] | None = None,
 ) -> Storyboard:
     """Storyboard: all scenes, each with its defaults, in teaching order.
 
@@ -65,6 +70,11 @@ def build_full_explainer(
     plays
         The scenes to play, in order (the registry passes every other
         scene; see :attr:`SceneSpec.plays`).
+    words
+        The words of the whole video's page (e.g. a translation); English
+        by default.
+    part_words
+        Each part's words, by scene name; English where not given.
 
     Returns
     -------
@@ -95,7 +105,8 @@ def build_full_explainer(
     for number, spec in enumerate(plays):
         # Each part starts from its own scene's defaults, with the theme passed on.
         part_options = replace(SceneOptions(theme=options.theme), **spec.defaults)
-        part = spec.make(part_options, legend=legend and number == 0)
+        given = (part_words or {}).get(spec.name)
+        part = spec.make(part_options, legend=legend and number == 0, words=given)
         if parts:
             parts.append(_transition(parts[-1], options))
         parts.append(part)
@@ -103,6 +114,8 @@ def build_full_explainer(
     return Storyboard(
         scene=SPEC.name,
         title=SPEC.title,
+        summary=SPEC.summary,
+        words=dict(SPEC.words(words).texts),
         options=options,
         vocab_size=first.vocab_size,
         dim=first.dim,
@@ -119,7 +132,7 @@ SPEC = SceneSpec(
     name="FullExplainer",
     alias="full",
     module="full_explainer",
-    summary="Every scene in teaching order, one section per concept (--save_sections).",
+    summary="Every scene in teaching order, one chapter per concept.",
     build=build_full_explainer,
     title="From token IDs to embedding vectors",
     layout="composite",

@@ -13,6 +13,7 @@ V=60.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -32,7 +33,8 @@ from embedviz.story.scenes.common import (
     sequence_ids,
 )
 from embedviz.story.screen import Screen, int_cell, value_cell
-from embedviz.story.window import hidden_ranges
+from embedviz.story.window import gap_label, labelled_window
+from embedviz.story.words import Words
 
 __all__ = [
     "GPT2_DIM",
@@ -70,21 +72,15 @@ _SCENE = "LargeVocabLookup"
 _WALKED = 3
 
 
-def _window(vocab_size: int, dim: int, rows: set[int]) -> Window:
-    shown = sorted(rows)
+def _window(vocab_size: int, dim: int, rows: set[int], words: Words | None) -> Window:
     if dim <= _MAX_FULL_COLS:
         cols = list(range(dim))
     else:
         cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))
-    return Window(
-        rows=tuple(shown),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(shown, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
+    return labelled_window(sorted(rows), cols, vocab_size, dim, words or SPEC.words())
 
 
-def start_window(vocab_size: int, dim: int) -> Window:
+def start_window(vocab_size: int, dim: int, words: Words | None = None) -> Window:
     """Return the first view: the top rows and the last row.
 
     Parameters
@@ -93,6 +89,8 @@ def start_window(vocab_size: int, dim: int) -> Window:
         ``V``.
     dim
         ``d``.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -109,11 +107,17 @@ def start_window(vocab_size: int, dim: int) -> Window:
     if vocab_size < 1 or dim < 1:
         raise EmbedvizError(f"a table needs at least one row and column, not {vocab_size} x {dim}")
     if vocab_size <= _MAX_FULL_ROWS:
-        return _window(vocab_size, dim, set(range(vocab_size)))
-    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1})
+        return _window(vocab_size, dim, set(range(vocab_size)), words)
+    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1}, words)
 
 
-def scroll_window(vocab_size: int, dim: int, row: int, current: Window | None = None) -> Window:
+def scroll_window(
+    vocab_size: int,
+    dim: int,
+    row: int,
+    current: Window | None = None,
+    words: Words | None = None,
+) -> Window:
     """Return the view that shows ``row``, scrolling only when needed.
 
     Parameters
@@ -126,6 +130,8 @@ def scroll_window(vocab_size: int, dim: int, row: int, current: Window | None = 
         The row that must be visible.
     current
         The view on screen now; it is kept when it already shows ``row``.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -146,11 +152,12 @@ def scroll_window(vocab_size: int, dim: int, row: int, current: Window | None = 
     if current is not None and row in current.rows:
         return current
     if vocab_size <= _MAX_FULL_ROWS or row < _TOP_ROWS:
-        return start_window(vocab_size, dim)
+        return start_window(vocab_size, dim, words)
     top = set(range(_KEPT_TOP))
     if row >= vocab_size - _END_ROWS + 1:
-        return _window(vocab_size, dim, top | set(range(vocab_size - _END_ROWS, vocab_size)))
-    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1})
+        end = set(range(vocab_size - _END_ROWS, vocab_size))
+        return _window(vocab_size, dim, top | end, words)
+    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1}, words)
 
 
 def byte_size(count: int) -> str:
@@ -204,12 +211,12 @@ def _sentence_ids(options: SceneOptions, table: Table) -> list[int]:
     )
 
 
-def _plan_windows(vocab_size: int, dim: int, ids: list[int]) -> list[Window]:
+def _plan_windows(vocab_size: int, dim: int, ids: list[int], words: Words) -> list[Window]:
     """Return the view for each lookup: the first ID's, then each later ID's."""
     views = []
-    current = start_window(vocab_size, dim)
+    current = start_window(vocab_size, dim, words)
     for token_id in ids:
-        current = scroll_window(vocab_size, dim, token_id, current)
+        current = scroll_window(vocab_size, dim, token_id, current, words)
         views.append(current)
     return views
 
@@ -305,7 +312,9 @@ def _rest_sentence(ids: list[int]) -> str:
     )
 
 
-def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_large_vocab_lookup(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: scroll a GPT-2-sized table to one row, then look up a sentence.
 
     Parameters
@@ -316,6 +325,8 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         table. ``vocab`` and ``dim`` default to GPT-2's 50257 and 768.
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -332,15 +343,16 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
     table = make_table(options)
     ids = _sentence_ids(options, table)
     vocab, dim = table.vocab_size, table.dim
-    first_view = start_window(vocab, dim)
-    views = _plan_windows(vocab, dim, ids[:_WALKED])
+    told = SPEC.words(words)
+    first_view = start_window(vocab, dim, told)
+    views = _plan_windows(vocab, dim, ids[:_WALKED], told)
     rows = _fetch_rows(table, [first_view, *views])
     output = table.lookup(ids)
     # One colour scale for every value any view shows, so colours stay put while scrolling.
     shown = [rows[row][list(view.cols)] for view in (first_view, *views) for row in view.rows]
     scale = colour_scale(np.concatenate(shown))
 
-    rec = Recorder(first_view, output.shape)
+    rec = Recorder(first_view, output.shape, told)
     screen = rec.screen
     _show_window(screen, first_view, rows)
     screen.add(int_cell("table_size", (0,), vocab), int_cell("table_size", (1,), dim))
@@ -379,8 +391,10 @@ def _size(rec: Recorder, table: Table, view: Window) -> None:
     parameters = vocab * dim
     stored, itemsize = _stored_dtype(table)
     rec.screen.add(NumberCell("param_count", (0,), f"{parameters:,}", float(parameters)))
-    hidden = [gap.label.replace(" not shown", "") for gap in (*view.row_gaps,)]
-    hidden += [gap.label.replace(" not shown", "") for gap in view.col_gaps]
+    # The narration is English (an author translates it whole), whatever the words.
+    hidden = [gap_label(gap.first, gap.last, "row") for gap in view.row_gaps]
+    hidden += [gap_label(gap.first, gap.last, "column") for gap in view.col_gaps]
+    hidden = [text.replace(" not shown", "") for text in hidden]
     gaps_sentence = (
         f"Labelled gaps stand for the hidden {' and '.join(hidden)}."
         if hidden
@@ -476,7 +490,7 @@ SPEC = SceneSpec(
     alias="large",
     module="large_vocab",
     summary=(
-        "A GPT-2-sized 50257 x 768 table: the first --ids ID scrolls into view and its row "
+        "A GPT-2-sized 50257 \u00d7 768 table: the first ID scrolls into view and its row "
         "is copied; then the whole sentence becomes one vector per ID."
     ),
     build=build_large_vocab_lookup,

@@ -9,6 +9,8 @@ the same speed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 
@@ -26,11 +28,11 @@ from embedviz.core.params import (
 )
 from embedviz.core.table import TorchSeededTable
 from embedviz.core.torch_init import torch_seed
-from embedviz.story.model import Highlight, NumberCell, NumberKind, Storyboard, Window
+from embedviz.story.model import Highlight, NumberCell, NumberKind, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, TableShape, make_table
 from embedviz.story.screen import int_cell, value_cell
-from embedviz.story.window import hidden_ranges
+from embedviz.story.window import labelled_window
 
 __all__ = [
     "COMPARE_DTYPE",
@@ -191,7 +193,9 @@ def _table_shape(options: SceneOptions) -> TableShape:
     return TableShape(vocab, dim, f"numpy normal, seed {options.seed}")
 
 
-def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_parameter_count(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: V x d parameters, their memory, the d trade-off, a free lookup.
 
     Parameters
@@ -202,6 +206,8 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
     legend
         Accepted for a uniform builder signature; this scene colours no values
         by size, so it shows no legend.
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -219,14 +225,9 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
     token_id = _lookup_id(options, vocab)
     corner_rows, corner_cols = min(vocab, CORNER_SHAPE[0]), min(dim, CORNER_SHAPE[1])
     corner = leading_rows(options, vocab, dim, corner_rows)[:, :corner_cols]
-    rows, cols = list(range(corner_rows)), list(range(corner_cols))
-    window = Window(
-        rows=tuple(rows),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
-    rec = Recorder(window, (vocab, dim))
+    told = SPEC.words(words)
+    window = labelled_window(range(corner_rows), range(corner_cols), vocab, dim, told)
+    rec = Recorder(window, (vocab, dim), told)
     _table_and_count(rec, vocab, dim, corner)
     _memory(rec, vocab, dim)
     _lookup(rec, options, shape, token_id)
@@ -295,7 +296,7 @@ def _memory(rec: Recorder, vocab: int, dim: int) -> None:
         rec.beat(dtype, "dtype", narration, run_time=1.6, min_hold=1.5)
 
     widths = comparison_dims(dim)
-    screen.labels["compare_dtype"] = f"{COMPARE_DTYPE} memory"
+    screen.labels["compare_dtype"] = rec.words("dtype_memory", dtype=COMPARE_DTYPE)
     for number, width in enumerate(widths):
         screen.add(
             count_cell("compare_dim", (number,), width),
@@ -343,7 +344,10 @@ SPEC = SceneSpec(
     name="ParameterCount",
     alias="params",
     module="parameter_count",
-    summary="A V x d table holds V * d parameters: GPT-2's count, its memory, and the d trade-off.",
+    summary=(
+        "A V \u00d7 d table holds V \u00d7 d parameters: GPT-2's count, its memory, and the d "
+        "trade-off."
+    ),
     build=build_parameter_count,
     title="How many numbers the table holds",
     layout="parameter_count",

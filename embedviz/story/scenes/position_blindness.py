@@ -13,6 +13,8 @@ field for it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 
@@ -93,7 +95,11 @@ def _repeat(ids: list[int]) -> tuple[int, int, int]:
 
 
 def build_position_blindness(
-    options: SceneOptions, *, legend: bool = True, positions: str | None = None
+    options: SceneOptions,
+    *,
+    legend: bool = True,
+    positions: str | None = None,
+    words: Mapping[str, str] | None = None,
 ) -> Storyboard:
     """Storyboard: equal IDs get equal rows; adding position vectors separates them.
 
@@ -104,6 +110,8 @@ def build_position_blindness(
         (default ``[2, 3, 2, 1]``).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
     positions
         Overrides ``options.positions``.
         ``sinusoidal`` (default): ``P[pos, 2i] = sin(pos / 10000^(2i/d))``,
@@ -130,20 +138,18 @@ def build_position_blindness(
     ids = _sequence_ids(options, table)
     count, dim = len(ids), table.dim
     output = table.lookup(ids)
-    if positions == "sinusoidal":
-        pe = sinusoidal_positions(count, dim)
-    else:
-        pe = learned_positions(LEARNED_CONTEXT, dim, learned_seed(options.seed))[:count]
+    pe = _position_vectors(positions, count, dim, options.seed)
     sums = add_positions(output, pe)
     token_id, first, second = _repeat(ids)
-    window = compact_window(table.vocab_size, dim, ids)
+    told = SPEC.words(words)
+    window = compact_window(table.vocab_size, dim, ids, told)
     lines = len(window.rows) + len(window.row_gaps)
     if lines > MAX_GRID_LINES:
         raise EmbedvizError(
             f"these {len(set(ids))} distinct IDs need {lines} matrix rows on screen, but "
             f"PositionBlindness draws at most {MAX_GRID_LINES}; use fewer distinct IDs"
         )
-    rec = Recorder(window, output.shape)
+    rec = Recorder(window, output.shape, told)
     scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
     _same_rows(rec, ids, output)
     _positions(rec, positions, pe)
@@ -167,6 +173,13 @@ def build_position_blindness(
         min_hold=2.0,
     )
     return rec.finish(SPEC, options, table, tuple(ids), scale)
+
+
+def _position_vectors(positions: str, count: int, dim: int, seed: int) -> npt.NDArray[np.float32]:
+    """Return P for the first ``count`` positions: sinusoidal, or a learned table's rows."""
+    if positions == "sinusoidal":
+        return sinusoidal_positions(count, dim)
+    return learned_positions(LEARNED_CONTEXT, dim, learned_seed(seed))[:count]
 
 
 def _same_rows(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 
@@ -33,7 +35,9 @@ def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
     )
 
 
-def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_sequence_lookup(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: a sequence of IDs becomes a T×d block, in input order.
 
     Parameters
@@ -42,6 +46,8 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
         ``ids`` holds one sequence (default: ``SPEC.default_ids``).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -51,8 +57,9 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
     table = make_table(options)
     ids = _sequence_ids(options, table)
     output = table.lookup(ids)
-    window = choose_window(table.vocab_size, table.dim, ids, narrow=True)
-    rec = Recorder(window, output.shape)
+    told = SPEC.words(words)
+    window = choose_window(table.vocab_size, table.dim, ids, narrow=True, words=told)
+    rec = Recorder(window, output.shape, told)
     scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
     for position, token_id in enumerate(ids):
         rec.screen.add(int_cell("token_id", (position,), token_id))
@@ -65,7 +72,7 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
 
 def _predict_and_reveal(rec: Recorder, count: int, dim: int) -> None:
     """Ask for the output's shape, then show the empty output block and its shape."""
-    rec.screen.labels["question"] = "output shape?  rows \u00d7 values"
+    rec.screen.labels["question"] = rec.words("question")
     rec.beat(
         "predict",
         "predict",
@@ -183,7 +190,7 @@ SPEC = SceneSpec(
     name="SequenceLookup",
     alias="sequence",
     module="sequence",
-    summary="A sequence of IDs becomes a T x d block of rows, in input order.",
+    summary="A sequence of IDs becomes a T \u00d7 d block of rows, in input order.",
     build=build_sequence_lookup,
     title="A sequence of IDs becomes a block of vectors",
     default_ids=[2, 3, 5, 1],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.table import (
@@ -35,7 +37,9 @@ def _single_ids(options: SceneOptions, table: Table) -> int:
     return int(checked.ravel()[0])
 
 
-def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_single_token_lookup(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: one ID walks to its row; the row is printed as PyTorch does.
 
     Parameters
@@ -44,6 +48,8 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
         ``ids`` must hold one ID (default 3).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -53,10 +59,11 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
     table = make_table(options)
     token_id = _single_ids(options, table)
     output = table.lookup([token_id])
-    window = choose_window(table.vocab_size, table.dim, [token_id], narrow=True)
+    told = SPEC.words(words)
+    window = choose_window(table.vocab_size, table.dim, [token_id], narrow=True, words=told)
     printed = format_torch_tensor(output, grad_fn=GRAD_FN)
     lines, _ = split_printed(printed, output.shape)
-    rec = Recorder(window, output.shape)
+    rec = Recorder(window, output.shape, told)
     screen = rec.screen
     focus = Highlight((0,), token_id, token_id)
 

@@ -9,6 +9,8 @@ SGD moves only those rows. Every other row keeps its exact bits.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 
@@ -18,7 +20,8 @@ from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
 from embedviz.story.screen import int_cell, value_cell
-from embedviz.story.window import MAX_FULL_ROWS, hidden_ranges
+from embedviz.story.window import MAX_FULL_ROWS, labelled_window
+from embedviz.story.words import Words
 
 __all__ = [
     "LEARNING_RATE",
@@ -38,7 +41,9 @@ MAX_TRAINING_TOKENS = 8
 _FULL_COLS = 3
 
 
-def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
+def training_window(
+    vocab_size: int, dim: int, ids: list[int], words: Words | None = None
+) -> Window:
     """Pick the rows and columns this scene draws.
 
     Parameters
@@ -49,6 +54,8 @@ def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
         ``d``.
     ids
         The token IDs; their rows are always drawn.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -67,12 +74,7 @@ def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
         spare = next(row for row in range(vocab_size) if row not in focus)
         rows = sorted(focus | {spare, vocab_size - 1})
     cols = list(range(dim)) if dim <= _FULL_COLS else [0, dim - 1]
-    return Window(
-        rows=tuple(rows),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
+    return labelled_window(rows, cols, vocab_size, dim, words or SPEC.words())
 
 
 def _training_ids(options: SceneOptions, table: Table) -> list[int]:
@@ -95,7 +97,9 @@ def _join(items: list[str]) -> str:
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
-def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_training_nudge(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: one SGD step of a toy loss nudges only the looked-up rows.
 
     Parameters
@@ -105,6 +109,8 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         its gradient row sums two contributions).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -121,8 +127,9 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
     count, dim = len(ids), table.dim
     weights = toy_loss_weights(count, dim, options.seed)
     step = training_step(table, ids, weights, LEARNING_RATE)
-    window = training_window(table.vocab_size, dim, ids)
-    rec = Recorder(window, (count, dim))
+    told = SPEC.words(words)
+    window = training_window(table.vocab_size, dim, ids, told)
+    rec = Recorder(window, (count, dim), told)
     scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
     rec.beat(
         "intro",
@@ -263,7 +270,7 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
         run_time=3.0,
     )
     for row in window.rows:
-        screen.labels[f"mark_{row:06d}"] = "nudged" if row in looked_up else "unchanged"
+        screen.labels[f"mark_{row:06d}"] = rec.words("nudged" if row in looked_up else "unchanged")
     rec.beat("unchanged", "unchanged", _unchanged_sentence(rec, looked_up), run_time=1.6)
     screen.add(value_cell("loss", (1,), step.loss_after))
     screen.labels["loss_arrow"] = "→"

@@ -8,6 +8,8 @@ returned vector, checked against the matrix row itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from embedviz.core.errors import EmbedvizError
@@ -17,7 +19,8 @@ from embedviz.story.model import Highlight, NumberCell, OutputState, Storyboard,
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, ordinal
 from embedviz.story.screen import int_cell, value_cell
-from embedviz.story.window import MAX_FULL_ROWS, hidden_ranges
+from embedviz.story.window import MAX_FULL_ROWS, labelled_window
+from embedviz.story.words import Words
 
 __all__ = [
     "SPEC",
@@ -88,7 +91,9 @@ def nth(n: int) -> str:
     return ordinal(n)
 
 
-def zero_based_window(vocab_size: int, dim: int, token_id: int) -> Window:
+def zero_based_window(
+    vocab_size: int, dim: int, token_id: int, words: Words | None = None
+) -> Window:
     """Pick the rows and columns this scene draws.
 
     The scene is about counting rows, so it keeps rows and drops columns:
@@ -102,6 +107,8 @@ def zero_based_window(vocab_size: int, dim: int, token_id: int) -> Window:
         ``d``.
     token_id
         The ID being traced.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -119,15 +126,12 @@ def zero_based_window(vocab_size: int, dim: int, token_id: int) -> Window:
         head = range(max(token_id + 2, 3)) if token_id + 2 <= _HEAD_ROWS else range(3)
         rows = sorted({*head, *near, vocab_size - 1})
     cols = list(range(dim)) if dim <= _FULL_COLS else [0, 1, dim - 1]
-    return Window(
-        rows=tuple(rows),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
+    return labelled_window(rows, cols, vocab_size, dim, words or SPEC.words())
 
 
-def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_zero_based_indexing(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: the one-based slip, the zero-based count, and the debug trace.
 
     Parameters
@@ -136,6 +140,8 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
         ``ids`` must hold one ID (default 3); the table options as everywhere.
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -151,8 +157,9 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
     token_id = _one_id(options, table)
     wrong_row = token_id - 1
     output = table.lookup([token_id])
-    window = zero_based_window(table.vocab_size, table.dim, token_id)
-    rec = Recorder(window, output.shape)
+    told = SPEC.words(words)
+    window = zero_based_window(table.vocab_size, table.dim, token_id, told)
+    rec = Recorder(window, output.shape, told)
     screen = rec.screen
     focus = Highlight((0,), token_id, token_id)
 
@@ -229,7 +236,8 @@ def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
     rec.beat("one-based", "wrong_count", slip, run_time=2.4, highlight=focus, min_hold=1.5)
     screen.remove_kind("one_based_count")
     # Beside the row: its one-based position, e.g. row index 3 is the "4th" row.
-    screen.add(NumberCell("ordinal", (token_id,), ordinal(token_id + 1), float(token_id + 1)))
+    nth_row = ordinal(token_id + 1, rec.words)
+    screen.add(NumberCell("ordinal", (token_id,), nth_row, float(token_id + 1)))
     if token_id == 0:
         count = "Rows are numbered from 0, so ID 0 selects row index 0: the very first row."
     else:
