@@ -1,6 +1,6 @@
 """Contrast from rendered pixels: every text against what is drawn behind it, in both themes.
 
-A scene is dry-run at 1280 x 720 to its last frame. Each text on screen
+A scene is dry-run at 2560 x 1440 (twice 720p) to its last frame. Each text on screen
 (numbers, labels, formulas, titles, the caption) is drawn once with the rest
 of the frame and once hidden; the pixels it changes are its glyphs, and what
 they show without it is its local background (a cell, a chip, the frame). The
@@ -20,7 +20,9 @@ import pytest
 from embedviz.inputs import prepared_storyboard
 from embedviz.story.scenes import SCENES
 
-WIDTH, HEIGHT = 1280, 720
+# Twice 720p: a thin stroke (the bars of "=") then covers whole pixels, so its
+# colour is measured, not its anti-aliased edge.
+WIDTH, HEIGHT = 2560, 1440
 TEXT, DIMMED = 4.5, 3.0
 
 
@@ -104,6 +106,9 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
             cell = getattr(text, "cell", None)
             dim = cell is not None and cell.kind in ("weight", "row_label")
             dim = dim and cell.index[0] in dimmed_rows
+            # A chip already used (faded back at its place) is dimmed content too.
+            used = cell is not None and cell.kind == "token_id"
+            dim = dim or (used and max(m.get_fill_opacity() for m in family) < 0.99)
             found.append((str(getattr(text, "text", "")), contrast, dim))
 
     play_moments(board, read, alphas=(), pixel_width=WIDTH, pixel_height=HEIGHT)

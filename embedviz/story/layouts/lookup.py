@@ -32,6 +32,7 @@ LAYOUT = layout(
         "chapter_predict": "Predict the output's shape",
         "chapter_reveal": "One output row per ID",
         "chapter_lookup": "Look up ID {id}",
+        "chapter_lookup_many": "The other IDs, together",
         "chapter_print": "The result, as PyTorch prints it",
         "chapter_grad_fn": "What grad_fn is",
         "chapter_dim": "Rows no ID selects",
