@@ -34,8 +34,9 @@ class LookupStage(Stage):
     Parts: :class:`MatrixPart` (``count_rows``, ``dim``), :class:`OutputPart`
     (``predict``, ``reveal``), :class:`ChipColumn`, :class:`LookupMotion`
     (``lookup``, ``lookup_many``) and :class:`PrintPart`. The stage handles
-    ``intro``, ``predict`` (chips and question), ``shape``, ``print`` and
-    ``grad_fn`` (the print and the matrix row it shows).
+    ``intro``, ``predict`` (chips and question), ``dim`` (rows, then the
+    output settles), ``shape`` and ``grad_fn`` (the print and the matrix row it
+    shows); :class:`PrintPart` plays ``print``.
     """
 
     layout = "lookup"
@@ -65,8 +66,8 @@ class LookupStage(Stage):
         self.printed = None
         if self.board.printed is not None:
             left = min(self.matrix.heading.get_left()[0], plan.matrix_left)
-            self.printed = PrintPart(
-                self.scene, self.board, self.theme, plan.print_font, left, plan.print_top
+            self.printed = self.add_part(
+                PrintPart(self.scene, self.board, self.theme, plan.print_font, left, plan.print_top)
             )
 
     def beat_intro(self, beat: Beat) -> Animation:
@@ -92,11 +93,6 @@ class LookupStage(Stage):
         bottom = self.plan.caption_y + CAPTION_HALF
         # One after the other: the glide must not undo the dimming's colours.
         return Succession(self.matrix.beat_dim(beat), self.motion.settle(still, top, bottom))
-
-    def beat_print(self, beat: Beat) -> Animation:
-        """Show the PyTorch call and its print."""
-        assert self.printed is not None
-        return self.printed.beat_print(beat)
 
     def beat_grad_fn(self, beat: Beat) -> Animation:
         """Circle the grad_fn label; then the numbers, and the matrix row they are, are marked."""
