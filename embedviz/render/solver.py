@@ -285,7 +285,9 @@ def _measure(
     heading_h = digit_height(scale.label) * 1.6
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
     content_top = min(-(col_labels_h + SPACE + heading_h), -raise_d - SPACE - heading_h)
-    content_bottom = max(matrix_h, -raise_d + len(outputs) * row_h)
+    # A half-precision table's note goes under the matrix.
+    note_h = digit_height(scale.legend) + 2 * SPACE if spec.note else 0.0
+    content_bottom = max(matrix_h + note_h, -raise_d + len(outputs) * row_h)
     # The legend goes above the matrix when the raised output leaves room there,
     # above the output when a lowered one does, else into the title band.
     matrix_heading_top = -(col_labels_h + SPACE + heading_h)

@@ -34,6 +34,9 @@ class LookupSpec:
         The widest line of the PyTorch call and its print, and their count (0: no print).
     legend
         Whether the colour legend is drawn.
+    note
+        The note on a half-precision table (e.g. ``bfloat16 values shown as
+        float32``), drawn under the matrix; empty for none.
     """
 
     window: Window
@@ -52,6 +55,7 @@ class LookupSpec:
     print_chars: int = 0
     print_lines: int = 0
     legend: bool = True
+    note: str = ""
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:
@@ -92,6 +96,9 @@ class LookupSpec:
             print_chars=max([len(line) for line in [*printed, code]] or [0]),
             print_lines=len(printed) + (1 if printed else 0),
             legend=any(k == "legend" for k, _ in cells),
+            note=next(
+                (b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), ""
+            ),
         )
 
 

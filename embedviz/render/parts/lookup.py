@@ -121,6 +121,12 @@ class MatrixPart(Component):
         )
         fit_width(self.heading, self.grid.body_right() - left)
         self.heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(left, 0), LEFT)
+        self.note: LabelText | None = None
+        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
+        if note:
+            self.note = LabelText(note, plan.scale.legend, theme.muted)
+            y = self.grid.body_top() - self.grid.height_of_body - SPACE
+            self.note.place(xyz(left, y - self.note.height / 2), align="left")
         self.legend: Legend | None = None
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
         if legend_cells:
@@ -131,7 +137,8 @@ class MatrixPart(Component):
 
     def intro(self) -> list[VMobject]:
         """Return the grid, its heading and the legend."""
-        return [self.grid, self.heading, *([self.legend] if self.legend is not None else [])]
+        extras = [m for m in (self.legend, self.note) if m is not None]
+        return [self.grid, self.heading, *extras]
 
     def outline(self, row: int) -> VMobject:
         """Return the amber outline of the row an ID selects (not yet added)."""
