@@ -134,6 +134,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="also write one clip per section (FullExplainer: one per concept), as manim does",
     )
     render.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
+    _add_cfr_flag(render)
     _add_table_options(render)
     render.set_defaults(quality="m")
 
@@ -185,6 +186,7 @@ def _build_parser() -> argparse.ArgumentParser:
         force="export into a folder that holds other files: replace only embedviz's own "
         "files there, keep every other file",
     )
+    _add_cfr_flag(export)
     _add_table_options(export)
 
     slides = commands.add_parser(
@@ -206,9 +208,19 @@ def _build_parser() -> argparse.ArgumentParser:
         burn="also draw the narration into the videos (it is always text on the slide)",
         force="write the deck into a folder that holds other files, keeping them",
     )
+    _add_cfr_flag(slides)
     _add_table_options(slides)
     slides.set_defaults(quality="m")
     return parser
+
+
+def _add_cfr_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cfr",
+        action="store_true",
+        help="constant frame rate: write a frame for every tick, as manim does; by default "
+        "a still picture is written once for as long as it is held (variable frame rate)",
+    )
 
 
 def _add_publishing_options(
@@ -500,7 +512,13 @@ def _cmd_render(args: argparse.Namespace) -> int:
         else:
             settings.update(format=args.format)
         scene_class = type(
-            spec.name, (StoryboardScene,), {"scene_name": spec.name, "captions": args.captions}
+            spec.name,
+            (StoryboardScene,),
+            {
+                "scene_name": spec.name,
+                "captions": args.captions,
+                "constant_frame_rate": args.cfr,
+            },
         )
         with tempconfig(settings):
             scene = scene_class(storyboard=board)
@@ -587,6 +605,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             verbose=args.verbose,
             force=args.force,
             boards=boards,
+            constant_frame_rate=args.cfr,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
@@ -632,6 +651,7 @@ def _cmd_slides(args: argparse.Namespace) -> int:
         verbose=args.verbose,
         force=args.force,
         on_beat=progress,
+        constant_frame_rate=args.cfr,
     )
     print(f"{deck} ({len(board.all_beats())} slides)")
     return 0

@@ -75,6 +75,7 @@ def export_site(
     verbose: bool = False,
     force: bool = False,
     boards: Mapping[str, Storyboard] | None = None,
+    constant_frame_rate: bool = False,
 ) -> list[ExportedClip]:
     """Export scenes and a gallery page into ``out_dir``, replacing it only on success.
 
@@ -114,6 +115,10 @@ def export_site(
     boards
         Ready storyboards by scene name (e.g. loaded with ``--storyboard``),
         exported as they are instead of being built from the options.
+    constant_frame_rate
+        Write every frame of every tick (``--cfr``); by default a still
+        picture is written once for the whole time it is held (variable
+        frame rate, see :mod:`embedviz.render.writer`).
 
     Returns
     -------
@@ -143,7 +148,12 @@ def export_site(
         # A signal that lands here is delivered once the folder's name is known.
         with signals_held():
             staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
-        settings = {"voice": speaker, "burn_captions": burn_captions, "verbose": verbose}
+        settings = {
+            "voice": speaker,
+            "burn_captions": burn_captions,
+            "verbose": verbose,
+            "constant_frame_rate": constant_frame_rate,
+        }
         results = _run_jobs(
             scenes, staging, quality, settings, jobs, overrides, show_progress, dict(boards or {})
         )
