@@ -134,6 +134,13 @@ def _build_parser() -> argparse.ArgumentParser:
         help="also write one clip per section (FullExplainer: one per concept), as manim does",
     )
     render.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
+    render.add_argument(
+        "-j",
+        dest="jobs",
+        type=int,
+        default=1,
+        help="render ranges of beats in this many worker processes and join them (default 1)",
+    )
     _add_cfr_flag(render)
     _add_table_options(render)
     render.set_defaults(quality="m")
@@ -477,6 +484,8 @@ def _cmd_render(args: argparse.Namespace) -> int:
         stem = _output_stem(spec.name, board.options.to_dict(), args.captions)
     if args.save_sections and args.format == "png":
         raise EmbedvizError("--save_sections needs a video format, not png")
+    if args.jobs < 1:
+        raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
 
     quality_name, folder = QUALITIES[args.quality]
     out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
@@ -488,8 +497,6 @@ def _cmd_render(args: argparse.Namespace) -> int:
         check_replaceable(sections_target, "-o")
 
     # Importing manim reads manim.cfg from the working directory.
-    from manim import tempconfig
-
     from embedviz.render.base import StoryboardScene
 
     quiet_logging(args.verbose)
@@ -520,16 +527,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
                 "constant_frame_rate": args.cfr,
             },
         )
-        with tempconfig(settings):
-            scene = scene_class(storyboard=board)
-            scene.render()
-            writer = scene.renderer.file_writer
-            produced = Path(
-                writer.image_file_path if args.format == "png" else writer.movie_file_path
-            )
-            sections = (
-                _section_videos(writer, spec.name, f".{args.format}") if args.save_sections else []
-            )
+        produced, sections = _render_scene(scene_class, board, settings, args, staging)
         if not produced.is_file():
             raise EmbedvizError(f"manim finished but wrote no {args.format} file")
         publish_permissions(produced)
@@ -553,6 +551,42 @@ def _cmd_render(args: argparse.Namespace) -> int:
         print(f"{sections_target}{os.sep} ({len(sections)} {_plural(len(sections), 'clip')})")
     print(final)
     return 0
+
+
+def _render_scene(
+    scene_class: type[Any],
+    board: Any,
+    settings: dict[str, Any],
+    args: argparse.Namespace,
+    staging: Path,
+) -> tuple[Path, list[tuple[str, Path]]]:
+    """Render in this process, or in ranges of beats with -j; return the file and sections."""
+    from manim import tempconfig
+
+    suffix = f".{args.format}"
+    if args.jobs > 1 and args.format in ("mp4", "webm", "mov"):
+        from embedviz.render.parallel import render_in_parallel
+
+        joined = render_in_parallel(
+            scene_class,
+            board,
+            settings,
+            args.jobs,
+            staging / "ranges",
+            constant_frame_rate=args.cfr,
+        )
+        named = [
+            (f"{number:02d}_{board.scene}" if name == "autocreated" else name, clip)
+            for number, (name, clip) in enumerate(joined.sections, start=1)
+        ]
+        return joined.movie, [(f"{name}{suffix}", clip) for name, clip in named]
+    with tempconfig(settings):
+        scene = scene_class(storyboard=board)
+        scene.render()
+        writer = scene.renderer.file_writer
+        produced = Path(writer.image_file_path if args.format == "png" else writer.movie_file_path)
+        sections = _section_videos(writer, board.scene, suffix) if args.save_sections else []
+    return produced, sections
 
 
 def _plural(count: int, noun: str) -> str:
