@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import av
 import pytest
@@ -141,3 +142,44 @@ def test_storyboard_scene_encodes_clips_while_it_draws_the_next(tmp_path: Path) 
     ):
         scene = scene_class(storyboard=board)
         assert scene.renderer.file_writer.settings.max_inflight_encoders == 9  # a larger one stays
+
+
+def _pictures(path: Path) -> tuple[list[float], list[Any]]:
+    with av.open(str(path)) as container:
+        frames = list(container.decode(video=0))
+    return [float(f.pts * f.time_base) for f in frames], [
+        f.to_ndarray(format="rgb24") for f in frames
+    ]
+
+
+def test_embedviz_render_in_ranges_of_beats_gives_the_same_video(tmp_path: Path) -> None:
+    import bisect
+
+    import numpy as np
+
+    base = [sys.executable, "-m", "embedviz", "render", "single", "-ql"]
+    runs = {}
+    for name, extra in (("serial", []), ("ranges", ["-j", "3", "--save_sections"])):
+        result = subprocess.run(
+            [*base, *extra, "-o", str(tmp_path / name)],
+            cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr[-2000:]
+        runs[name] = tmp_path / name / "SingleTokenLookup.mp4"
+    serial, ranges = (_probe(runs[name])[0] for name in ("serial", "ranges"))
+    assert ranges == pytest.approx(serial, abs=1e-6)
+    ours, theirs = _pictures(runs["ranges"]), _pictures(runs["serial"])
+    for tick in range(round(serial * FPS)):
+        time = (tick + 0.5) / FPS
+        a = ours[1][bisect.bisect_right(ours[0], time) - 1].astype(float)
+        b = theirs[1][bisect.bisect_right(theirs[0], time) - 1].astype(float)
+        assert 10 * np.log10(255**2 / max(np.mean((a - b) ** 2), 1e-9)) >= 35, time
+    # The one section, cut into three ranges, is joined again.
+    section = tmp_path / "ranges" / "SingleTokenLookup_sections" / "01_SingleTokenLookup.mp4"
+    assert _probe(section)[0] == pytest.approx(serial, abs=1e-6)
+    refused = subprocess.run(
+        [*base, "-j", "0", "-o", str(tmp_path / "none")],
+        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert refused.stderr == "embedviz: error: -j must be at least 1, not 0\n"

@@ -553,7 +553,9 @@ def recording_scene(
 
             def counted(frame: Any, num_frames: int = 1) -> None:
                 add_frame(frame, num_frames)
-                _progress("advance", board.scene, num_frames)
+                # A beat worker plays the beats before its range without frames.
+                if not renderer.skip_animations:
+                    _progress("advance", board.scene, num_frames)
 
             renderer.add_frame = counted  # type: ignore[method-assign]
 
@@ -572,6 +574,7 @@ def _render(
     burn_captions: bool = False,
     verbose: bool = False,
     constant_frame_rate: bool = False,
+    beat_workers: int = 1,
 ) -> tuple[Path, list[float]]:
     """Render a storyboard to a silent MP4, recording when each beat ends."""
     from manim import tempconfig
@@ -589,6 +592,18 @@ def _render(
         "output_file": board.scene,
     }
     quiet_logging(verbose)
+    if beat_workers > 1:
+        from embedviz.render.parallel import render_in_parallel
+
+        joined = render_in_parallel(
+            recording,
+            board,
+            settings,
+            beat_workers,
+            media_dir / "ranges",
+            constant_frame_rate=constant_frame_rate,
+        )
+        return joined.movie, joined.beat_ends
     with tempconfig(settings):
         scene = recording(storyboard=board)
         scene.render()
@@ -607,6 +622,7 @@ def export_clip(
     verbose: bool = False,
     board: Storyboard | None = None,
     constant_frame_rate: bool = False,
+    beat_workers: int = 1,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -636,6 +652,9 @@ def export_clip(
     constant_frame_rate
         Write a frame for every tick (``--cfr``); by default each still
         picture is written once, lasting as long as it is held.
+    beat_workers
+        Render ranges of the clip's beats in this many processes and join
+        them (see :mod:`embedviz.render.parallel`).
 
     Returns
     -------
@@ -672,6 +691,7 @@ def export_clip(
             burn_captions=burn_captions,
             verbose=verbose,
             constant_frame_rate=constant_frame_rate,
+            beat_workers=beat_workers,
         )
         if narration is not None:
             voiced = work / f"{spec.name}.voiced.mp4"

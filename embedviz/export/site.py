@@ -93,7 +93,9 @@ def export_site(
     quality
         ``l`` (480p15), ``m`` (720p30, the default) or ``h`` (1080p60).
     jobs
-        Worker processes.
+        Worker processes: one clip each; when there are more workers than
+        clips, each clip's beats are rendered in ranges by
+        ``jobs // len(scenes)`` of them (see :mod:`embedviz.render.parallel`).
     overrides
         Scene options for every scene.
     show_progress
@@ -153,6 +155,7 @@ def export_site(
             "burn_captions": burn_captions,
             "verbose": verbose,
             "constant_frame_rate": constant_frame_rate,
+            "beat_workers": max(1, jobs // max(1, len(scenes))),
         }
         results = _run_jobs(
             scenes, staging, quality, settings, jobs, overrides, show_progress, dict(boards or {})
@@ -281,7 +284,7 @@ def _run_jobs(
     context = multiprocessing.get_context("fork")
     events = context.Queue()
     pool = ProcessPoolExecutor(
-        max_workers=max(1, jobs), mp_context=context, initializer=_worker_start,
+        max_workers=max(1, min(jobs, len(scenes))), mp_context=context, initializer=_worker_start,
         initargs=(events,),
     )  # fmt: skip
     try:

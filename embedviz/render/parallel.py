@@ -212,7 +212,13 @@ def render_in_parallel(
         folder.mkdir(parents=True)
         process = context.Process(
             target=_render_range,
-            args=(range_scene(scene_class, first, stop), board, dict(settings), folder),
+            args=(
+                range_scene(scene_class, first, stop),
+                board,
+                dict(settings),
+                folder,
+                os.getpid(),
+            ),
             name=f"embedviz-beats-{first}-{stop}",
         )
         process.start()
@@ -228,12 +234,13 @@ def render_in_parallel(
 
 
 def _render_range(
-    scene_class: type[Any], board: Storyboard, settings: dict[str, Any], folder: Path
+    scene_class: type[Any], board: Storyboard, settings: dict[str, Any], folder: Path, parent: int
 ) -> None:
     """Render one range into ``folder`` and describe it in ``result.json`` (a worker)."""
     # The parent handles Ctrl-C and SIGTERM, and stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent(parent)
     try:
         from manim import tempconfig
 
@@ -261,6 +268,26 @@ def _render_range(
         )
         os._exit(1)
     os._exit(0)
+
+
+def _end_with_parent(parent: int) -> None:
+    """Make this worker end when its parent does, however the parent ends.
+
+    A parent stopped with SIGKILL (or an export worker stopped with SIGTERM)
+    cannot stop its workers; without this they would go on writing into a
+    staging folder that has been removed. Linux only (prctl); elsewhere the
+    parent's own clean-up is all there is.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(1)
 
 
 def _result(process: Any, folder: Path) -> RangeRender:
