@@ -12,6 +12,7 @@ import argparse
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -194,6 +195,19 @@ def _build_parser() -> argparse.ArgumentParser:
         "files there, keep every other file",
     )
     _add_cfr_flag(export)
+    batch = export.add_mutually_exclusive_group()
+    batch.add_argument(
+        "--list-jobs",
+        action="store_true",
+        help="render nothing; print one shell command per clip, each exporting its clip "
+        "into OUT.jobs/NN_SCENE, for a batch runner (GNU parallel, Slurm, Ray)",
+    )
+    batch.add_argument(
+        "--gather",
+        metavar="JOBS",
+        help="render nothing; make the site --out of the clips that --list-jobs' commands "
+        "exported into the folder JOBS",
+    )
     _add_table_options(export)
 
     slides = commands.add_parser(
@@ -599,6 +613,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import SCENES, find_scene
 
+    if args.gather is not None:
+        return _gather(args)
     boards = {}
     if args.storyboard:
         if args.all or args.scenes or _given_options(args):
@@ -621,6 +637,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
     overrides = _overrides(args)
     # Bad options fail here, before any rendering.
     prepared = [boards.get(name) or prepared_storyboard(name, overrides) for name in names]
+    if args.list_jobs:
+        for number, name in enumerate(names, start=1):
+            print(_job_command(args, name, number))
+        jobs = f"{Path(args.out).resolve()}.jobs"
+        then = [sys.executable, "-m", "embedviz", "export", "--gather", jobs, "--out", args.out]
+        print(f"embedviz: then gather the clips: {shlex.join(then)}", file=sys.stderr)
+        return 0
     if args.force:
         check_folder(Path(args.out).resolve())
     else:
@@ -644,6 +667,49 @@ def _cmd_export(args: argparse.Namespace) -> int:
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
         return 2 if error.bad_input else 1
+    print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
+    return 0
+
+
+def _job_command(args: argparse.Namespace, scene: str, number: int) -> str:
+    """Return the shell command that exports one clip of ``args`` into OUT.jobs/NN_SCENE.
+
+    It runs in this folder (so relative paths and ``embedviz.toml`` mean the
+    same) with this Python, and repeats every option given here. The number
+    keeps the gallery's order when the clips are gathered.
+    """
+    from embedviz.story.options import OPTIONS
+
+    command = [sys.executable, "-m", "embedviz", "export"]
+    if args.storyboard:
+        path = next(p for p in args.storyboard if _load_checked(p).scene == scene)
+        command += ["--storyboard", str(Path(path).resolve())]
+    else:
+        command.append(scene)
+        for spec in OPTIONS:
+            value = getattr(args, spec.name, None)
+            if value is not None:
+                command += [spec.flag, str(value)]
+    command += ["-q", args.quality]
+    if args.jobs is not None:
+        command += ["-j", str(args.jobs)]
+    if args.voice or args.voice_model:
+        command += ["--voice", args.voice or "auto"]
+    if args.voice_model:
+        command += ["--voice-model", str(Path(args.voice_model).resolve())]
+    for flag, given in (("--burn-captions", args.burn_captions), ("--cfr", args.cfr)):
+        if given:
+            command.append(flag)
+    command += ["--out", f"{Path(args.out).resolve()}.jobs/{number:02d}_{scene}"]
+    return f"cd {shlex.quote(os.getcwd())} && {shlex.join(command)}"
+
+
+def _gather(args: argparse.Namespace) -> int:
+    from embedviz.export.site import gather_site
+
+    if args.all or args.scenes or args.storyboard or _given_options(args):
+        raise EmbedvizError("--gather only copies finished clips; give no scenes or options")
+    clips = gather_site(args.gather, args.out, force=args.force)
     print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
     return 0
 

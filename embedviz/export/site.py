@@ -45,7 +45,7 @@ from embedviz.export.media import clip_units, export_clip, set_progress_sink
 from embedviz.export.voice import Voice, choose_voice
 from embedviz.story.model import Storyboard
 
-__all__ = ["ExportError", "default_jobs", "export_site"]
+__all__ = ["ExportError", "default_jobs", "export_site", "gather_site"]
 
 
 class ExportError(RuntimeError):
@@ -161,17 +161,98 @@ def export_site(
             scenes, staging, quality, settings, jobs, overrides, show_progress, dict(boards or {})
         )
         clips = [ExportedClip(**results[name]) for name in scenes]
-        if any(clip.chapters for clip in clips):
-            (staging / CHAPTERS_SCRIPT_NAME).write_text(CHAPTERS_SCRIPT, encoding="utf-8")
-        (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
-        write_manifest(staging)
-        publish_permissions(staging)
+        _publish(clips, staging, target, force)
+        return clips
+    except BaseException:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _publish(clips: list[ExportedClip], staging: Path, target: Path, force: bool) -> None:
+    """Write the gallery beside the clips in ``staging``, then put the site in place."""
+    if any(clip.chapters for clip in clips):
+        (staging / CHAPTERS_SCRIPT_NAME).write_text(CHAPTERS_SCRIPT, encoding="utf-8")
+    (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
+    write_manifest(staging)
+    publish_permissions(staging)
+    with signals_held():
+        if force:
+            merge_into_place(staging, target)
+            shutil.rmtree(staging)
+        else:
+            swap_into_place(staging, target)
+
+
+def gather_site(
+    jobs_dir: str | Path, out_dir: str | Path, *, force: bool = False
+) -> list[ExportedClip]:
+    """Make one gallery site of the one-clip sites that separate export jobs wrote.
+
+    ``embedviz export --list-jobs`` prints one command per clip, each writing a
+    one-clip site into ``JOBS/NN_SCENE``; a batch runner (GNU parallel, Slurm,
+    Ray) runs them anywhere that sees the same files. This copies every
+    finished clip into one site, in the order of the job folders' names (the
+    order the scenes were given in), with the gallery page, and puts it in
+    place as :func:`export_site` does (atomically, only over what embedviz
+    wrote). Nothing is rendered.
+
+    Parameters
+    ----------
+    jobs_dir
+        The folder of job outputs, one one-clip site per subfolder.
+    out_dir
+        The site folder (created or replaced).
+    force
+        Write into a folder that holds other files too (see :func:`export_site`).
+
+    Returns
+    -------
+    list of ExportedClip
+        The clips of the gallery.
+
+    Raises
+    ------
+    EmbedvizError
+        No finished job is found, a job is unfinished, or two jobs exported
+        the same scene; ``out_dir`` may not be replaced. Nothing has changed.
+    """
+    from embedviz.export.documents import chapters
+    from embedviz.story.contract import load_storyboard
+    from embedviz.story.scenes import find_scene
+
+    jobs = Path(jobs_dir)
+    found: dict[str, tuple[ExportedClip, Path]] = {}
+    for site in sorted(p for p in jobs.iterdir() if p.is_dir()) if jobs.is_dir() else []:
+        boards = sorted(site.glob("*/*.storyboard.json"))
+        if len(boards) != 1 or not (site / "index.html").is_file():
+            raise EmbedvizError(f"{site} is not a finished one-clip export")
+        board = load_storyboard(boards[0])
+        spec = find_scene(board.scene)
+        if spec.name in found:
+            raise EmbedvizError(f"{site}: a second export of {spec.name}; gather one each")
+        clip = ExportedClip(
+            spec.name, board.title, spec.summary, board.duration, spec.name, board.language,
+            tuple(chapters(board)) if board.parts else (),
+        )  # fmt: skip
+        found[spec.name] = (clip, boards[0].parent)
+    if not found:
+        raise EmbedvizError(f"{jobs}: no finished export jobs to gather")
+    names = list(found)  # in the order of the job folders
+    target = Path(out_dir).resolve()
+    if force:
+        check_folder(target)
+    else:
+        check_replaceable(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging: Path | None = None
+    try:
         with signals_held():
-            if force:
-                merge_into_place(staging, target)
-                shutil.rmtree(staging)
-            else:
-                swap_into_place(staging, target)
+            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+        for name in names:
+            shutil.copytree(found[name][1], staging / found[name][0].folder)
+        clips = [found[name][0] for name in names]
+        _publish(clips, staging, target, force)
         return clips
     except BaseException:
         if staging is not None:
