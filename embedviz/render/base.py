@@ -12,6 +12,7 @@ from manim import (
     AnimationGroup,
     Camera,
     ManimColor,
+    RendererType,
     Scene,
     Succession,
     Text,
@@ -22,13 +23,14 @@ from manim import (
 from embedviz.core.errors import EmbedvizError
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.animations import beat_steps, make_caption_animation
+from embedviz.render.camera import TracingCamera
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.stage import Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
-from embedviz.render.writer import ENCODERS_IN_FLIGHT, use_hold_writer
+from embedviz.render.writer import ENCODERS_IN_FLIGHT, HoldRenderer, use_hold_writer
 from embedviz.story.model import Beat, Storyboard
 
 __all__ = [
@@ -123,9 +125,17 @@ class StoryboardScene(Scene):
         # beat's start), and the steps in it as (step, offset, seconds).
         self.beat_clock = 0.0
         self.playing_steps: tuple[tuple[int, float, float], ...] = ()
+        cfr = type(self).constant_frame_rate
+        if "renderer" not in kwargs and config.renderer == RendererType.CAIRO:
+            # One writer owns files, holds and sound (see embedviz.render.writer),
+            # and the camera traces each unchanged outline once.
+            kwargs["renderer"] = HoldRenderer(
+                constant_frame_rate=cfr,
+                camera_class=kwargs.get("camera_class", TracingCamera),
+                skip_animations=kwargs.get("skip_animations", False),
+            )
         super().__init__(*args, **kwargs)
-        # One writer owns files, holds and sound (see embedviz.render.writer).
-        use_hold_writer(self.renderer, constant_frame_rate=type(self).constant_frame_rate)
+        use_hold_writer(self.renderer, constant_frame_rate=cfr)  # a renderer given by the caller
 
     # -- hooks ---------------------------------------------------------------
     def before_beat(self, beat: Beat) -> None:
