@@ -3,7 +3,8 @@
 ``embedviz slides SCENE --out DIR`` writes:
 
 - ``DIR/index.html``, a reveal.js deck that works from ``file://`` with no
-  network: reveal.js is copied in from a local npm install, never a CDN;
+  network: reveal.js is copied in from the copy that ``embedviz setup slides``
+  fetched once (:mod:`embedviz.export.reveal_assets`), never a CDN;
   each slide is one beat's video, its narration as selectable caption text,
   and the same narration as speaker notes (press ``s``);
 - ``DIR/slides/SCENE.json`` and ``DIR/slides/files/SCENE/``, manim-slides'
@@ -30,7 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from embedviz.core.errors import EmbedvizError
+from embedviz.export.reveal_assets import REVEAL_FILES, REVEAL_VERSION, find_reveal
 from embedviz.story.model import Beat, Storyboard
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ __all__ = [
     "write_deck",
 ]
 
-REVEAL_VERSION = "6.0.1"
 # -q flag -> manim quality name
 QUALITIES = {
     "l": "low_quality",
@@ -54,36 +54,6 @@ QUALITIES = {
     "p": "production_quality",
     "k": "fourk_quality",
 }
-# The reveal.js files a deck needs: the core, its stylesheet and the speaker-notes plugin.
-_REVEAL_FILES = ("reveal.js", "reveal.css", "plugin/notes.js")
-
-
-def find_reveal() -> Path:
-    """Find reveal.js's ``dist`` folder in a local npm install.
-
-    Looks in ``node_modules`` of the working directory, then in ``.vendor``
-    beside the embedviz package (``scripts/bootstrap.sh --test`` installs it
-    there).
-
-    Returns
-    -------
-    Path
-        The ``dist`` folder.
-
-    Raises
-    ------
-    EmbedvizError
-        If reveal.js is not installed, with the command that installs it.
-    """
-    root = Path(__file__).resolve().parents[2]
-    for base in (Path.cwd(), root / ".vendor"):
-        dist = base / "node_modules" / "reveal.js" / "dist"
-        if all((dist / name).is_file() for name in _REVEAL_FILES):
-            return dist
-    raise EmbedvizError(
-        f"slides need reveal.js {REVEAL_VERSION} installed locally (decks never load it from "
-        f"a CDN); run 'npm install --prefix {root / '.vendor'} reveal.js@{REVEAL_VERSION}'"
-    )
 
 
 def _render_slides(
@@ -319,6 +289,16 @@ _TEMPLATE = """<!doctype html>
     transition: "none",
     backgroundTransition: "none",
   });
+  // reveal.js rewinds a clip to its start before playing it. Where the browser
+  // refuses to play it (autoplay blocked, sound or no sound), the rewind leaves the clip's
+  // first frame, the blank start of its fade-in, where the poster was: loading the
+  // clip again brings the poster, a frame that shows the scene, back.
+  for (const video of document.querySelectorAll("video.embedviz-video")) {
+    video.addEventListener("playing", () => { video.dataset.played = "yes"; });
+    video.addEventListener("seeked", () => {
+      if (video.paused && video.currentTime === 0 && !video.dataset.played) video.load();
+    });
+  }
 </script>
 </body>
 </html>
@@ -474,10 +454,9 @@ def write_deck(
             write_poster(video, staging / still)
             stills.append(still)
         shutil.rmtree(staging / "speech", ignore_errors=True)
-        for name in _REVEAL_FILES:
+        for name in REVEAL_FILES.values():
             (staging / "reveal.js" / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(reveal / name, staging / "reveal.js" / name)
-        shutil.copy(reveal.parent / "LICENSE", staging / "reveal.js" / "LICENSE")
         _write_html(config_path, staging, board, voiced=voice is not None)
         source = staging / f".{board.scene}.handout.typ"
         source.write_text(handout_typst(board, stills), encoding="utf-8")
