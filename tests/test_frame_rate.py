@@ -268,9 +268,15 @@ def twin_exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("twin-exports")
     voice = choose_voice("espeak")
     folders = {}
-    for name, cfr in (("vfr", False), ("cfr", True)):
+    for name, cfr, workers in (("vfr", False, 1), ("cfr", True, 1), ("ranges", False, 3)):
         export_clip(
-            "FullExplainer", "l", root / name, voice=voice, board=_board(), constant_frame_rate=cfr
+            "FullExplainer",
+            "l",
+            root / name,
+            voice=voice,
+            board=_board(),
+            constant_frame_rate=cfr,
+            beat_workers=workers,
         )
         folders[name] = root / name / "FullExplainer"
     return folders
@@ -339,3 +345,21 @@ def test_exported_webm_keeps_the_variable_frame_rate(twin_exports: dict[str, Pat
                 packets = [p for p in container.demux(video=0) if p.size]
             ticks = _end(path) * FPS
             assert (len(packets) < ticks / 2) is fewer, (name, suffix, len(packets), ticks)
+
+
+def test_an_export_rendered_in_ranges_of_beats_is_the_same_clip(
+    twin_exports: dict[str, Path],
+) -> None:
+    serial, ranges = twin_exports["vfr"], twin_exports["ranges"]
+    # Documents come from the storyboard and the video's length: the same bytes.
+    for suffix in ("en.vtt", "chapters.vtt", "transcript.html", "storyboard.json"):
+        name = f"FullExplainer.{suffix}"
+        assert (ranges / name).read_bytes() == (serial / name).read_bytes(), name
+    timing = [json.loads((f / "FullExplainer.timing.json").read_text()) for f in (serial, ranges)]
+    assert timing[1]["rendered_beat_ends"] == pytest.approx(
+        timing[0]["rendered_beat_ends"], abs=1e-3
+    )
+    ours, theirs = _frames(ranges / "FullExplainer.mp4"), _frames(serial / "FullExplainer.mp4")
+    assert ours.end == pytest.approx(theirs.end, abs=1e-6)
+    middles = [(tick + 0.5) * TICK for tick in range(round(theirs.end * FPS))]
+    assert min(_psnr(ours.at(t), theirs.at(t)) for t in middles) >= 35

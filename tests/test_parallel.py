@@ -59,3 +59,11 @@ def test_full_explainer_splits_into_ranges_of_its_beats() -> None:
     ranges = beat_ranges(beats, 4)
     assert [stop - first for first, stop in ranges] != [len(beats), 0, 0, 0]
     assert sum(stop - first for first, stop in ranges) == len(beats)
+
+
+def test_an_export_splits_a_clip_only_with_three_workers_free_for_it() -> None:
+    from embedviz.export.site import MIN_BEAT_WORKERS, _beat_workers
+
+    assert MIN_BEAT_WORKERS == 3
+    assert [_beat_workers(jobs, 1) for jobs in (1, 2, 3, 16)] == [1, 1, 3, 16]
+    assert [_beat_workers(16, clips) for clips in (1, 5, 6, 10)] == [16, 3, 1, 1]

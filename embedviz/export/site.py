@@ -94,9 +94,9 @@ def export_site(
         ``l`` (480p15), ``m`` (720p30, the default), ``h`` (1080p60), ``p``
         (1440p60) or ``k`` (2160p60), as for ``embedviz render``.
     jobs
-        Worker processes: one clip each; when there are more workers than
-        clips, each clip's beats are rendered in ranges by
-        ``jobs // len(scenes)`` of them (see :mod:`embedviz.render.parallel`).
+        Worker processes: one clip each; when at least three are free for
+        each clip, the clip's beats are rendered in ranges by
+        ``jobs // len(scenes)`` of them (see :func:`_beat_workers`).
     overrides
         Scene options for every scene.
     show_progress
@@ -156,7 +156,7 @@ def export_site(
             "burn_captions": burn_captions,
             "verbose": verbose,
             "constant_frame_rate": constant_frame_rate,
-            "beat_workers": max(1, jobs // max(1, len(scenes))),
+            "beat_workers": _beat_workers(jobs, len(scenes)),
         }
         results = _run_jobs(
             scenes, staging, quality, settings, jobs, overrides, show_progress, dict(boards or {})
@@ -259,6 +259,21 @@ def gather_site(
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+# Fewer workers than this per clip render it in one process: on 2 cores, two
+# ranges measured no faster than one (each replays the beats before its range).
+MIN_BEAT_WORKERS = 3
+
+
+def _beat_workers(jobs: int, clips: int) -> int:
+    """Return how many processes render each clip's beats (see embedviz.render.parallel).
+
+    >>> _beat_workers(16, 1), _beat_workers(16, 5), _beat_workers(2, 1), _beat_workers(8, 10)
+    (16, 3, 1, 1)
+    """
+    share = jobs // max(1, clips)
+    return share if share >= MIN_BEAT_WORKERS else 1
 
 
 def _worker_start(events: Any) -> None:
