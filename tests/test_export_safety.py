@@ -685,6 +685,40 @@ def test_stopped_render_replaces_nothing(
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
 
 
+def _processes_naming(text: str) -> list[int]:
+    """Process IDs whose command line contains ``text`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if text in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode():
+                    found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+def test_stopped_render_in_ranges_of_beats_leaves_nothing_running(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    process = _start(tmp_path, "render", "single", "-ql", "-j", "3", "-o", str(out))
+
+    def rendering() -> bool:
+        ranges = out.glob(".embedviz-render-*/ranges/range-*/media/**/partial_movie_files/**/*")
+        return any(f.is_file() for f in ranges)
+
+    _wait_for(rendering, "a range of beats to start writing video", process)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 143, stderr
+    assert stderr == "embedviz: terminated; nothing was replaced\n"
+    # Every worker has ended with it, and nothing is left in the folder.
+    deadline = time.monotonic() + 10
+    while _processes_naming(str(out)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_naming(str(out)) == []
+    assert list(out.iterdir()) == []
+
+
 @pytest.mark.slow
 def test_render_save_sections_writes_one_clip_per_concept(tmp_path: Path) -> None:
     result = _embedviz(tmp_path, "render", "full", "-ql", "--save_sections", "-o", "out",
