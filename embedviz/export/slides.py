@@ -25,7 +25,6 @@ import json
 import logging
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -342,10 +341,10 @@ FORCE_HINT = "; or add --force to keep those files and add the deck beside them"
 
 def _check_target(target: Path, force: bool) -> None:
     """Refuse, in one line, a deck folder that is not embedviz's own (unless ``force``)."""
-    from embedviz.export.folders import check_folder, check_replaceable
+    from embedviz.export.folders import check_mergeable, check_replaceable
 
     if force:
-        check_folder(target)
+        check_mergeable(target)
     else:
         check_replaceable(target, "--out", FORCE_HINT)
 
@@ -402,22 +401,24 @@ def write_deck(
     import typst
 
     from embedviz.export.folders import (
+        make_staging,
         merge_into_place,
         publish_permissions,
         signals_held,
+        site_lock,
         swap_into_place,
         write_manifest,
     )
     from embedviz.export.media import write_poster
+    from embedviz.export.publishing import publishing
     from embedviz.export.voice import synthesise_phrases
 
     target = Path(out).resolve()
     reveal = find_reveal()
     _check_target(target, force)
-    target.parent.mkdir(parents=True, exist_ok=True)
     # A signal that lands here is delivered once the folder's name is known.
     with signals_held():
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+        staging = make_staging(target.parent, f".{target.name}.new-", "--out")
     try:
         sounds: list[Path | None] = []
         if voice is not None:
@@ -465,7 +466,8 @@ def write_deck(
         (staging / f"{board.scene}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
         write_manifest(staging)
         publish_permissions(staging)
-        with signals_held():
+        # One run at a time publishes here, and no stop can cut publishing short.
+        with publishing(site_lock(target), target):
             if force:
                 merge_into_place(staging, target)
             else:
