@@ -185,6 +185,7 @@ def _build_parser() -> argparse.ArgumentParser:
         force="export into a folder that holds other files: replace only embedviz's own "
         "files there, keep every other file",
     )
+    _add_site_options(export)
     _add_table_options(export)
 
     slides = commands.add_parser(
@@ -219,6 +220,67 @@ def _build_parser() -> argparse.ArgumentParser:
         help="use this copy of the npm tarball instead of downloading it (checked by SHA-512)",
     )
     return parser
+
+
+def _add_site_options(export: argparse.ArgumentParser) -> None:
+    """Add the flags of a site that grows: remove a clip, rebuild, title and intro."""
+    export.add_argument(
+        "--remove",
+        metavar="SCENE",
+        action="append",
+        help="take this clip out of the site: its files and its place in the gallery "
+        "(repeatable); every other clip is kept",
+    )
+    export.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="render the named scenes even if unchanged (by default a clip whose storyboard "
+        "and settings did not change since it was exported is kept as it is)",
+    )
+    export.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="the gallery's heading and page title; later exports keep it ('' for the default)",
+    )
+    intro = export.add_mutually_exclusive_group()
+    intro.add_argument(
+        "--intro",
+        metavar="TEXT",
+        help="a paragraph under the title; later exports keep it ('' for none)",
+    )
+    intro.add_argument(
+        "--intro-file",
+        metavar="FILE",
+        help="the intro from a UTF-8 text file, paragraphs separated by blank lines",
+    )
+    export.add_argument(
+        "--lang",
+        metavar="TAG",
+        help="the language of --title and --intro, a BCP 47 tag such as fr (default en)",
+    )
+
+
+def _intro_text(args: argparse.Namespace) -> str | None:
+    """Return the intro that --intro or --intro-file gives, or None for the site's own."""
+    if args.intro_file is None:
+        given: str | None = args.intro
+        return given
+    path = Path(args.intro_file)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(_INTRO_FILE_BYTES + 1)
+    except OSError as error:
+        raise EmbedvizError(f"--intro-file {path}: {error.strerror}") from None
+    if len(data) > _INTRO_FILE_BYTES:
+        raise EmbedvizError(f"--intro-file {path} is larger than {_INTRO_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EmbedvizError(f"--intro-file {path} is not UTF-8 text") from None
+
+
+# An intro is a few paragraphs; the file may not be much more than the text allowed.
+_INTRO_FILE_BYTES = 100_000
 
 
 def _add_publishing_options(
@@ -668,6 +730,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from embedviz.story.scenes import SCENES, find_scene
 
     boards = {}
+    site_only = bool(args.remove) or any(
+        value is not None for value in (args.title, args.intro, args.intro_file, args.lang)
+    )
     if args.storyboard:
         if args.all or args.scenes or _given_options(args):
             raise EmbedvizError(
@@ -679,8 +744,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
                 raise EmbedvizError(f"{path}: a second storyboard of {board.scene}; give one each")
             boards[board.scene] = board
         names = list(boards)
-    elif args.all == bool(args.scenes):
+    elif args.all and args.scenes:
         raise EmbedvizError("name the scenes to export, or give --all (not both)")
+    elif not (args.all or args.scenes or site_only):
+        raise EmbedvizError(
+            "name the scenes to export, or give --all; --remove SCENE takes a clip out"
+        )
     else:
         names = list(SCENES) if args.all else [find_scene(name).name for name in args.scenes]
     names = list(dict.fromkeys(names))
@@ -688,13 +757,14 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
     # Bad options fail here, before any rendering.
-    prepared = [boards.get(name) or prepared_storyboard(name, overrides) for name in names]
+    for name in names:
+        boards[name] = boards.get(name) or prepared_storyboard(name, overrides)
     if args.force:
         check_mergeable(Path(args.out).resolve())
     else:
         keep = "; or add --force to keep those files and replace only embedviz's own"
         check_replaceable(Path(args.out).resolve(), "--out", keep)
-    voice = _chosen_voice(args, prepared[0].language)
+    voice = _chosen_voice(args, boards[names[0]].language) if names else None
     try:
         clips = export_site(
             names,
@@ -707,12 +777,27 @@ def _cmd_export(args: argparse.Namespace) -> int:
             verbose=args.verbose,
             force=args.force,
             boards=boards,
+            remove=[_clip_name(name) for name in args.remove or ()],
+            title=args.title,
+            intro=_intro_text(args),
+            language=args.lang,
+            rebuild=args.rebuild,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
         return 2 if error.bad_input else 1
     print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
     return 0
+
+
+def _clip_name(name: str) -> str:
+    """Return the folder of a clip named by class name or alias (a name it does not know, as is)."""
+    from embedviz.story.scenes import find_scene
+
+    try:
+        return find_scene(name).name
+    except EmbedvizError:
+        return name
 
 
 def _cmd_slides(args: argparse.Namespace) -> int:
