@@ -268,6 +268,21 @@ def test_removing_a_clip_takes_out_only_its_files(
     _site_is_whole(site)
 
 
+def test_one_export_can_add_a_clip_and_remove_another(
+    tmp_path: Path, renders: Callable[[], list[str]]
+) -> None:
+    site = tmp_path / "site"
+    assert _export("single", "zero", "-ql", "--out", str(site)) == 0
+    renders()
+    single = _clip_state(site, "SingleTokenLookup")
+    assert _export("sequence", "-ql", "--remove", "zero", "--out", str(site)) == 0
+    assert renders() == ["SequenceLookup"]
+    assert _clips_on_disk(site) == {"SingleTokenLookup", "SequenceLookup"}
+    assert _clip_state(site, "SingleTokenLookup") == single
+    assert _gallery(site).listed == ["SingleTokenLookup", "SequenceLookup"]
+    _site_is_whole(site)
+
+
 def test_removing_keeps_the_users_own_files_with_force(
     tmp_path: Path, renders: Callable[[], list[str]]
 ) -> None:
@@ -760,3 +775,54 @@ def test_a_real_export_with_nothing_changed_renders_nothing(real_sites: dict[str
     assert "exported Zero" not in again.stderr
     assert again.stderr.count("kept ") == 2
     assert _state(root / "grown") == before
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    from test_export import CHROMEDRIVER, CHROMIUM, FLAGS
+
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        pytest.skip("Debian's chromium and chromium-driver are not installed")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in [*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.mark.slow
+def test_a_titled_gallery_and_an_empty_one_pass_axe(
+    real_sites: dict[str, Any], tmp_path: Path, browser: Any
+) -> None:
+    import shutil
+
+    from test_export import _RUN_AXE, AXE, AXE_TAGS
+
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed; run scripts/bootstrap.sh --test")
+    titled, empty = tmp_path / "titled", tmp_path / "empty"
+    for copy in (titled, empty):
+        shutil.copytree(real_sites["root"] / "grown", copy)
+    intro = "Chaque semaine, un clip de plus.\n\nLes nombres viennent de la table."
+    assert _export(
+        "--title", "Plongements, semaine après semaine", "--intro", intro, "--lang", "fr",
+        "--out", str(titled),
+    ) == 0  # fmt: skip
+    assert _export("--remove", "single", "--remove", "zero", "--out", str(empty)) == 0
+    browser.set_script_timeout(120)
+    found = {}
+    for site in (titled, empty):
+        browser.get((site / "index.html").as_uri())
+        browser.execute_script(AXE.read_text(encoding="utf-8"))
+        result = browser.execute_async_script(_RUN_AXE, AXE_TAGS)
+        assert "error" not in result, result
+        found[site.name] = result["violations"]
+    assert found == {"titled": [], "empty": []}
+    assert _gallery(titled).heading_lang == "fr"
