@@ -101,6 +101,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     storyboard.add_argument("--json", action="store_true", help="print the full JSON")
     storyboard.add_argument(
+        "--from",
+        dest="edited",
+        metavar="FILE",
+        help="print an edited storyboard file again as JSON, its labels filled from its "
+        "(translated) words; its title, words, narration and timing kept",
+    )
+    storyboard.add_argument(
         "--schema",
         action="store_true",
         help="print the JSON Schema (draft 2020-12) of storyboard files instead",
@@ -332,7 +339,14 @@ def _cmd_scenes() -> int:
 
     width = max(len(spec.name) for spec in SCENES.values())
     for spec in SCENES.values():
-        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}")
+        # The IDs as --ids takes them: "2,3,5,1", or a batch "2,3;5,1".
+        rows: list[Any] = list(spec.default_ids or [])
+        if rows and isinstance(rows[0], list):
+            ids = ";".join(",".join(map(str, row)) for row in rows)
+        else:
+            ids = ",".join(map(str, rows))
+        shown = f" Default IDs: {ids}." if ids else ""
+        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}{shown}")
     return 0
 
 
@@ -369,6 +383,8 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
             raise EmbedvizError("--schema prints the schema of every storyboard; give nothing else")
         print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
         return 0
+    if args.edited is not None:
+        return _print_refreshed(args)
     if args.scene is None:
         raise EmbedvizError("name a scene (see 'embedviz scenes'), or give --schema")
     board = prepared_storyboard(args.scene, _overrides(args))
@@ -386,19 +402,37 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_refreshed(args: argparse.Namespace) -> int:
+    """Print an edited storyboard file true to the core again (``storyboard --from FILE``)."""
+    from embedviz.inputs import input_problems, text_problems
+    from embedviz.story.contract import load_storyboard, refreshed
+
+    if args.scene is not None or args.schema or _given_options(args):
+        raise EmbedvizError("--from prints the file's storyboard; give no scene and no options")
+    board = load_storyboard(args.edited)
+    # Files and text that changed since would silently change the numbers: refuse them.
+    problems = [*input_problems(board)[0], *text_problems(board)]
+    if problems:
+        raise EmbedvizError(f"{args.edited}: refused: {problems[0]}")
+    print(refreshed(board).to_json())
+    return 0
+
+
 def _cmd_lookup(args: argparse.Namespace) -> int:
+    from embedviz.config import resolve_options
     from embedviz.core.ids import validate_ids
     from embedviz.core.torch_format import format_torch_tensor
     from embedviz.inputs import prepare_options
-    from embedviz.story.options import resolve_options
-    from embedviz.story.scenes import make_table
+    from embedviz.story.scenes import SCENES, make_table
+    from embedviz.story.scenes.common import GRAD_FN
 
     # A printout has no legibility limit on the number of tokens.
     options = prepare_options(resolve_options(_overrides(args)), legible_limit=None)
     table = make_table(options)
-    ids = options.ids if options.ids is not None else [2, 3, 5, 1]
+    # Without --ids, the IDs SequenceLookup shows.
+    ids = SCENES["SequenceLookup"].ids(options)
     output = table.lookup(validate_ids(ids, table.vocab_size))
-    print(format_torch_tensor(output, grad_fn="EmbeddingBackward0"))
+    print(format_torch_tensor(output, grad_fn=GRAD_FN))
     return 0
 
 
@@ -1011,9 +1045,3 @@ def _run(args: argparse.Namespace) -> int:
     late = late_stop()
     # A stop that came while publishing did not stop it: say so, with the stop's status.
     return status if late is None else _stopped(late)
-
-
-if __name__ == "__main__":
-    from embedviz.launch import run
-
-    raise SystemExit(run())

@@ -5,9 +5,10 @@ Run from the repository root::
     .venv/bin/python scripts/make_example_storyboard.py
 
 It writes ``examples/SequenceLookup.de.json`` and ``examples/SequenceLookup.fr.json``.
-Each builds the default SequenceLookup storyboard, then changes only what an
-author may change: the title, the UI words (headings and the legend's
-title), the narration of every beat, the language tag,
+Each builds the default SequenceLookup storyboard with every word translated
+(so that the labels filled from them, such as the question, are translated
+too), then changes only what an author may change: the title, the summary,
+the narration of every beat, the language tag,
 the holds (German and French sentences are longer, so some beats stay on
 screen a little longer), and the phrases: the narration split into caption
 cues, with the words a voice should say (the spoken-maths rules of that
@@ -24,9 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from embedviz.inputs import prepared_storyboard
+from embedviz.story.contract import rebuild
 from embedviz.story.model import Storyboard
 from embedviz.story.phrases import ceil_ticks, make_phrases
-from embedviz.story.scenes import build_storyboard
 from embedviz.story.spoken import speaker_for
 
 __all__ = [
@@ -47,11 +49,13 @@ class Translation:
 
     language: str  # the BCP 47 tag
     title: str
+    summary: str
     # One sentence or two per beat, by beat name; written for this scene's
     # default IDs 2, 3, 5, 1 and its 6 × 3 table.
     narration: Mapping[str, str]
-    # The words the lookup layout draws, by role (the English ones are in
-    # embedviz/story/words.py).
+    # Every word of the lookup layout, by role (the English ones are in
+    # embedviz/story/layouts/lookup.py): on screen, the labels (templates keep
+    # their placeholders), the chapters and the course page.
     words: Mapping[str, str]
 
     @property
@@ -63,6 +67,7 @@ class Translation:
 GERMAN = Translation(
     language="de",
     title="Eine Folge von IDs wird zu einem Block von Vektoren",
+    summary="Eine Folge von IDs wird zu einem T \u00d7 d-Block von Zeilen, in Eingabereihenfolge.",
     narration={
         "intro": (
             "Die Embedding-Schicht speichert eine Matrix mit 6 × 3 Werten: eine Zeile für "
@@ -107,12 +112,49 @@ GERMAN = Translation(
         "output": "Ausgabe",
         "token_ids": "Token-IDs",
         "value_colour": "Farbe des Werts",
+        "gap_row": "Zeile {first} nicht gezeigt",
+        "gap_rows": "Zeilen {first}\u2013{last} nicht gezeigt",
+        "gap_column": "Spalte {first} nicht gezeigt",
+        "gap_columns": "Spalten {first}\u2013{last} nicht gezeigt",
+        "dtype_note": "{dtype}-Werte als float32 gezeigt",
+        "question": "Form der Ausgabe?  Zeilen \u00d7 Werte",
+        "chapter_intro": "Die Embedding-Matrix",
+        "chapter_count_rows": "Zeilen zählen ab 0",
+        "chapter_predict": "Die Form der Ausgabe vorhersagen",
+        "chapter_reveal": "Eine Ausgabezeile pro ID",
+        "chapter_lookup": "ID {id} nachschlagen",
+        "chapter_print": "Das Ergebnis, wie PyTorch es ausgibt",
+        "chapter_grad_fn": "Was grad_fn ist",
+        "chapter_dim": "Zeilen, die keine ID auswählt",
+        "chapter_shape": "Die Form der Ausgabe",
+        "page_narration": "Sprechertext",
+        "page_transcript": "Transkript: {title}",
+        "page_back": "Zurück zum Clip",
+        "page_watch": "Clip ansehen: {title}",
+        "page_all_clips": "Alle Clips",
+        "page_numbers": "Die gezeigten Zahlen",
+        "page_chapters": "Kapitel",
+        "page_chapters_of": "Kapitel von {title}",
+        "page_read_transcript": "Das Transkript von {title} lesen, mit den gezeigten Zahlen",
+        "page_looked_up": "{title}: die nachgeschlagenen Zeilen, in Eingabereihenfolge",
+        "page_matrix_rows": "{title}: die gezeigten Zeilen der Embedding-Matrix",
+        "page_matrix_view": (
+            "{title}: die gezeigten Zeilen der Embedding-Matrix (Ansicht {number} von {count})"
+        ),
+        "page_position": "Stelle",
+        "page_row": "Zeile",
+        "page_dimension": "Dimension {index}",
+        "page_at_position": "Stelle {position}",
+        "page_id_at_position": "Stelle {position} (ID {id})",
+        "page_piece_at_position": "Stelle {position} (ID {id}: {piece})",
+        "page_row_number": "Zeile {row}",
     },
 )
 
 FRENCH = Translation(
     language="fr",
     title="Une suite d'IDs devient un bloc de vecteurs",
+    summary="Une suite d'IDs devient un bloc de lignes T \u00d7 d, dans l'ordre de l'entrée.",
     narration={
         "intro": (
             "La couche d'embedding garde une matrice de 6 × 3 valeurs : une ligne par entrée "
@@ -157,6 +199,42 @@ FRENCH = Translation(
         "output": "Sortie",
         "token_ids": "IDs des jetons",
         "value_colour": "Couleur de la valeur",
+        "gap_row": "ligne {first} non affichée",
+        "gap_rows": "lignes {first}\u2013{last} non affichées",
+        "gap_column": "colonne {first} non affichée",
+        "gap_columns": "colonnes {first}\u2013{last} non affichées",
+        "dtype_note": "valeurs {dtype} affichées en float32",
+        "question": "forme de la sortie ?  lignes \u00d7 valeurs",
+        "chapter_intro": "La matrice d'embedding",
+        "chapter_count_rows": "Les lignes se comptent à partir de 0",
+        "chapter_predict": "Prédire la forme de la sortie",
+        "chapter_reveal": "Une ligne de sortie par ID",
+        "chapter_lookup": "Chercher l'ID {id}",
+        "chapter_print": "Le résultat, tel que PyTorch l'affiche",
+        "chapter_grad_fn": "Ce qu'est grad_fn",
+        "chapter_dim": "Les lignes qu'aucun ID ne choisit",
+        "chapter_shape": "La forme de la sortie",
+        "page_narration": "Texte lu",
+        "page_transcript": "Transcription : {title}",
+        "page_back": "Retour au clip",
+        "page_watch": "Voir le clip : {title}",
+        "page_all_clips": "Tous les clips",
+        "page_numbers": "Les nombres affichés",
+        "page_chapters": "Chapitres",
+        "page_chapters_of": "Chapitres de {title}",
+        "page_read_transcript": "Lire la transcription de {title}, avec les nombres affichés",
+        "page_looked_up": "{title} : les lignes recherchées, dans l'ordre de l'entrée",
+        "page_matrix_rows": "{title} : les lignes affichées de la matrice d'embedding",
+        "page_matrix_view": (
+            "{title} : les lignes affichées de la matrice d'embedding (vue {number} sur {count})"
+        ),
+        "page_position": "Rang",
+        "page_row": "Ligne",
+        "page_dimension": "composante {index}",
+        "page_at_position": "rang {position}",
+        "page_id_at_position": "rang {position} (ID {id})",
+        "page_piece_at_position": "rang {position} (ID {id} : {piece})",
+        "page_row_number": "ligne {row}",
     },
 )
 
@@ -165,7 +243,7 @@ TARGET = GERMAN.target
 
 
 def translated_storyboard(translation: Translation) -> Storyboard:
-    """Return the default SequenceLookup with a translation's title, words, narration and holds.
+    """Return the default SequenceLookup with a translation's words, narration and holds.
 
     Parameters
     ----------
@@ -175,9 +253,12 @@ def translated_storyboard(translation: Translation) -> Storyboard:
     Returns
     -------
     Storyboard
-        Tagged with the translation's language; numbers, labels and IDs untouched.
+        Tagged with the translation's language; numbers and IDs untouched, the
+        labels filled from the translated words.
     """
-    board = build_storyboard("SequenceLookup", cwd=Path("/nonexistent"), environ={})
+    english = prepared_storyboard("SequenceLookup", cwd=Path("/nonexistent"), environ={})
+    # Built again with the translated words, so that every label on screen is translated too.
+    board = rebuild(english, words=dict(translation.words))
     narration = translation.narration
     assert [beat.name for beat in board.beats] == list(narration), "the scene's beats changed"
     speak = speaker_for(translation.language)
@@ -192,8 +273,8 @@ def translated_storyboard(translation: Translation) -> Storyboard:
     return replace(
         board,
         title=translation.title,
+        summary=translation.summary,
         language=translation.language,
-        words=dict(translation.words),
         beats=tuple(beats),
     )
 

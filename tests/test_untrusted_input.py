@@ -27,22 +27,21 @@ import pytest
 from embedviz.cli import main
 from embedviz.core.limits import MAX_DIGITS
 from embedviz.export.documents import captions_vtt
+from embedviz.inputs import prepared_storyboard, verified_problems
 from embedviz.story.contract import (
     MAX_STORYBOARD_BYTES,
     UnreadableStoryboardError,
     load_storyboard,
     storyboard_from_data,
-    verify_storyboard,
 )
 from embedviz.story.model import MAX_NARRATION_CHARS, Storyboard, StoryboardError
-from embedviz.story.scenes import build_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
 HUGE = "1" * 4301  # one digit more than Python converts
 
 
 def _board(tmp_path: Path, scene: str = "SequenceLookup", **options: Any) -> Storyboard:
-    return build_storyboard(scene, options, cwd=tmp_path, environ={})
+    return prepared_storyboard(scene, options, cwd=tmp_path, environ={})
 
 
 def _data(board: Storyboard) -> dict[str, Any]:
@@ -91,7 +90,7 @@ def test_a_removed_input_no_longer_hides_a_changed_table(
     _change_row_20(table)
     data["inputs"] = []
     board = storyboard_from_data(data)
-    problems = verify_storyboard(board)
+    problems = verified_problems(board)
     assert problems == [
         f"inputs: the weights file {table} that the options read is not listed; write the "
         "storyboard again with 'embedviz storyboard SCENE --json'"
@@ -111,7 +110,7 @@ def test_an_input_redirected_to_an_unchanged_copy_is_refused(
     shutil.copy(table, copy)
     _change_row_20(table)
     data["inputs"][0]["path"] = str(copy)
-    assert verify_storyboard(storyboard_from_data(data)) == [
+    assert verified_problems(storyboard_from_data(data)) == [
         f"inputs: the weights entry names {copy}, but the options read {table}"
     ]
 
@@ -121,18 +120,18 @@ def test_a_re_roled_or_extra_input_is_refused(
 ) -> None:
     _, table, data = table_board
     data["inputs"][0]["role"] = "tokenizer"
-    assert verify_storyboard(storyboard_from_data(data)) == [
+    assert verified_problems(storyboard_from_data(data)) == [
         f"inputs: the weights file {table} that the options read is not listed; write the "
         "storyboard again with 'embedviz storyboard SCENE --json'",
         f"inputs: the tokenizer entry {table} is not a file that the options read",
     ]
     data["inputs"][0]["role"] = "weights"
     data["inputs"].append({**data["inputs"][0], "role": "tokenizer"})
-    assert verify_storyboard(storyboard_from_data(data)) == [
+    assert verified_problems(storyboard_from_data(data)) == [
         f"inputs: the tokenizer entry {table} is not a file that the options read"
     ]
     data["inputs"][1]["role"] = "weights"
-    assert "inputs: the weights file is listed twice" in verify_storyboard(
+    assert "inputs: the weights file is listed twice" in verified_problems(
         storyboard_from_data(data)
     )
 
@@ -141,7 +140,7 @@ def test_an_untouched_storyboard_of_a_table_still_verifies(
     table_board: tuple[Path, Path, dict[str, Any]],
 ) -> None:
     _, _, data = table_board
-    assert verify_storyboard(storyboard_from_data(data)) == []
+    assert verified_problems(storyboard_from_data(data)) == []
 
 
 def test_a_model_storyboard_must_read_the_models_own_tensor_file(tmp_path: Path) -> None:
@@ -160,7 +159,7 @@ def test_a_model_storyboard_must_read_the_models_own_tensor_file(tmp_path: Path)
     # The recorded weights and their entry both point away from the model folder.
     data["options"]["weights"] = str(copy)
     data["inputs"][0]["path"] = str(copy)
-    problems = verify_storyboard(storyboard_from_data(data))
+    problems = verified_problems(storyboard_from_data(data))
     assert problems[0] == (
         f"options 'weights': the file says {str(copy)!r}, the model folder {model} gives {real!r}"
     )

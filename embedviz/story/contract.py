@@ -5,25 +5,26 @@ Its JSON Schema (draft 2020-12) is generated from the dataclasses in
 :mod:`embedviz.story.model`, so a field added to the model is in the schema
 at once. :func:`load_storyboard` reads a file back into the same frozen,
 validated objects (``load(dump(x)) == x``), and :func:`verify_storyboard`
-rebuilds it from its recorded options and input files and reports every
-number, displayed string or ID that the core would not draw.
+rebuilds it from its recorded options and its words and reports every
+number, displayed string or ID that the core would not draw (the input files
+are checked above this layer, by :func:`embedviz.inputs.verified_problems`).
 
 What an author may edit is :data:`EDITABLE_FIELDS` and
-:data:`EDITABLE_BEAT_FIELDS`: the title, the language, the UI words (the
-text of each word role the layout draws, e.g. to translate them) and, per
-beat, the narration and the timing (within the limits every beat is checked
+:data:`EDITABLE_BEAT_FIELDS`: the title, the summary, the language, the
+words (the text of each word role the layout declares, e.g. to translate
+them; the labels are filled from them, see :func:`refreshed`) and, per beat,
+the narration and the timing (within the limits every beat is checked
 against).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 import types
-from collections.abc import Callable, Iterable
-from dataclasses import MISSING, asdict, fields, is_dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, asdict, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, NoReturn, TypeVar, Union, get_args, get_origin, get_type_hints
 
@@ -31,23 +32,19 @@ import numpy as np
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.limits import parse_whole_number
-from embedviz.core.model_dir import find_model_files
 from embedviz.core.paths import require_file
+from embedviz.story.layouts import ALL_ACTIONS, ALL_KINDS, LAYOUTS
 from embedviz.story.model import (
-    LAYOUTS,
     MAX_BEAT_SECONDS,
     MAX_NARRATION_CHARS,
     MIN_RUN_TIME,
     SCHEMA_URL,
     SCHEMA_VERSION,
     Beat,
-    InputFile,
-    InputRole,
     NumberCell,
     Storyboard,
     StoryboardError,
 )
-from embedviz.story.options import SceneOptions
 from embedviz.story.phrases import make_phrases
 from embedviz.story.problems import (
     Problem,
@@ -56,32 +53,36 @@ from embedviz.story.problems import (
     problems_of,
     timing_fix,
 )
+from embedviz.story.scenes import SCENES, find_scene
 from embedviz.story.spoken import speaker_for
-from embedviz.story.words import MAX_WORD_CHARS
+from embedviz.story.vocabulary import LayoutSpec
+from embedviz.story.words import MAX_PAGE_WORD_CHARS, max_chars
 
 __all__ = [
     "EDITABLE_BEAT_FIELDS",
     "EDITABLE_FIELDS",
     "MAX_NESTING",
     "MAX_STORYBOARD_BYTES",
+    "OLDEST_VERSION",
     "SCHEMA_ID",
     "UnreadableStoryboardError",
     "check_storyboard",
-    "file_sha256",
-    "input_files",
-    "input_problems",
     "json_schema",
     "load_storyboard",
     "read_storyboard",
-    "required_inputs",
+    "rebuild",
+    "refreshed",
     "storyboard_from_data",
     "storyboard_problems",
     "verify_storyboard",
 ]
 
 SCHEMA_ID = SCHEMA_URL
+# The oldest storyboard format this embedviz reads (a version 2 file reads as
+# version 3, its new words in English).
+OLDEST_VERSION = 2
 # Storyboard fields an author may change; every other field is re-derived.
-EDITABLE_FIELDS = frozenset({"title", "language", "voice", "words"})
+EDITABLE_FIELDS = frozenset({"title", "summary", "language", "voice", "words"})
 # Beat fields an author may change (the timing stays within the beat limits). The
 # phrases follow the narration: where they no longer spell it, loading derives them again.
 EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration", "phrases"}
@@ -196,13 +197,47 @@ def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     raise TypeError(f"no JSON Schema for {tp!r}")
 
 
+def _layout_rules(name: str, spec: LayoutSpec) -> dict[str, Any]:
+    """Return the JSON Schema rule of one layout: its words, actions, kinds and label roles."""
+    return {
+        "if": {"properties": {"layout": {"const": name}}, "required": ["layout"]},
+        "then": {
+            "properties": {
+                "words": {
+                    "propertyNames": {"enum": sorted(spec.words)},
+                    "properties": {
+                        role: {"maxLength": max_chars(role)} for role in sorted(spec.words)
+                    },
+                },
+                "beats": {
+                    "items": {
+                        "properties": {
+                            "action": {"enum": sorted(spec.actions)},
+                            "numbers": {
+                                "items": {"properties": {"kind": {"enum": sorted(spec.kinds)}}}
+                            },
+                            "labels": {
+                                "propertyNames": {
+                                    "pattern": "^(?:" + "|".join(spec.roles) + ")$"
+                                    if spec.roles
+                                    else "^$"
+                                }
+                            },
+                        }
+                    }
+                },
+            }
+        },
+    }
+
+
 def json_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of a storyboard file.
 
     Generated from the model's dataclasses and type hints, so it follows the
     model: number kinds, actions and layouts are enumerations, each layout's
     kinds, actions and label roles come from
-    :data:`~embedviz.story.model.LAYOUTS`, every object rejects unknown keys,
+    :data:`~embedviz.story.layouts.LAYOUTS`, every object rejects unknown keys,
     and ``version`` must be :data:`SCHEMA_VERSION`. Checks that JSON Schema
     cannot express (``run_time <= duration``, phrases in order and inside
     their beat, cells inside the window, unique beat names) are made when a
@@ -226,11 +261,17 @@ def json_schema() -> dict[str, Any]:
         "additionalProperties": {
             "type": "string",
             "minLength": 1,
-            "maxLength": MAX_WORD_CHARS,
+            "maxLength": MAX_PAGE_WORD_CHARS,
             "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
         },
     }
+    # Layouts, number kinds and actions are strings in the model, checked
+    # against what the layouts declare; the schema enumerates them.
+    board["properties"]["layout"] = {**board["properties"]["layout"], "enum": sorted(LAYOUTS)}
+    cell = defs["NumberCell"]["properties"]
+    cell["kind"] = {**cell["kind"], "enum": sorted(ALL_KINDS)}
     beat = defs["Beat"]["properties"]
+    beat["action"] = {**beat["action"], "enum": sorted(ALL_ACTIONS)}
     beat["run_time"] = {**beat["run_time"], "minimum": MIN_RUN_TIME}
     beat["duration"] = {**beat["duration"], "minimum": MIN_RUN_TIME, "maximum": MAX_BEAT_SECONDS}
     beat["narration"] = {**beat["narration"], "maxLength": MAX_NARRATION_CHARS}
@@ -240,34 +281,7 @@ def json_schema() -> dict[str, Any]:
         **phrase["duration"], "exclusiveMinimum": 0, "maximum": MAX_BEAT_SECONDS
     }  # fmt: skip
     # What each layout may show, as declared in LAYOUTS.
-    board["allOf"] = [
-        {
-            "if": {"properties": {"layout": {"const": name}}, "required": ["layout"]},
-            "then": {
-                "properties": {
-                    "words": {"propertyNames": {"enum": sorted(spec.words)}},
-                    "beats": {
-                        "items": {
-                            "properties": {
-                                "action": {"enum": sorted(spec.actions)},
-                                "numbers": {
-                                    "items": {"properties": {"kind": {"enum": sorted(spec.kinds)}}}
-                                },
-                                "labels": {
-                                    "propertyNames": {
-                                        "pattern": "^(?:" + "|".join(spec.roles) + ")$"
-                                        if spec.roles
-                                        else "^$"
-                                    }
-                                },
-                            }
-                        }
-                    },
-                }
-            },
-        }
-        for name, spec in LAYOUTS.items()
-    ]
+    board["allOf"] = [_layout_rules(name, spec) for name, spec in LAYOUTS.items()]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
@@ -495,6 +509,8 @@ def storyboard_problems(data: object) -> tuple[Storyboard | None, list[Problem]]
     except StoryboardError as error:
         return None, [Problem(str(error))]
     assert isinstance(data, dict)
+    if data["version"] == 2:
+        data = _from_version_2(data)
     repaired: list[Problem] = []
     board: Storyboard | None = None
     try:
@@ -512,17 +528,96 @@ def _check_version(data: object) -> None:
     version = data["version"]
     if not isinstance(version, int) or isinstance(version, bool):
         raise StoryboardError(f"'version' must be a whole number, not {version!r}")
-    if version < SCHEMA_VERSION:
+    if version < OLDEST_VERSION:
         raise StoryboardError(
-            f"storyboard format version {version} is older than version {SCHEMA_VERSION}, "
-            "which this embedviz reads; write it again with 'embedviz storyboard SCENE --json' "
-            "and carry your edits over"
+            f"storyboard format version {version} is older than version {OLDEST_VERSION}, "
+            "the oldest this embedviz reads; write it again with 'embedviz storyboard SCENE "
+            "--json' and carry your edits over"
         )
     if version > SCHEMA_VERSION:
         raise StoryboardError(
             f"storyboard format version {version} is newer than version {SCHEMA_VERSION}, "
             "which this embedviz reads; upgrade embedviz to read it"
         )
+
+
+# The word roles each layout had in version 2; the words a layout gained since
+# read in English from a version 2 file, which could not have them.
+_VERSION_2_GRID = ("embedding_matrix", "value_colour")
+_VERSION_2_WORDS: dict[str, tuple[str, ...]] = {
+    "lookup": (*_VERSION_2_GRID, "token_ids", "output"),
+    "zero_based": (
+        *_VERSION_2_GRID,
+        "token_ids",
+        "counting_from_one",
+        "slip_id",
+        "slip_row_index",
+        "no_such_row",
+        "debugging_trace",
+        "input_id",
+        "zero_based_row_index",
+        "returned_vector",
+    ),
+    "batch": _VERSION_2_GRID,
+    "large_vocab": (*_VERSION_2_GRID, "token_ids", "output", "parameters"),
+    "one_hot": (*_VERSION_2_GRID, "token_id", "multiply_adds", "lookup", "copies"),
+    "parameter_count": (
+        "embedding_matrix",
+        "columns",
+        "rows",
+        "parameters",
+        "dtype",
+        "bytes_each",
+        "total_bytes",
+        "memory",
+        "width",
+        "values_copied",
+        "bytes",
+        "no_arithmetic",
+    ),
+    "training_nudge": (*_VERSION_2_GRID, "gradient"),
+    "position_blindness": (
+        *_VERSION_2_GRID,
+        "token_ids",
+        "output",
+        "token_vector",
+        "position_vector",
+        "sum",
+        "learned_table",
+        "identical",
+        "different",
+    ),
+}
+
+
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Read a version 2 file as version 3: the words it could not have, in English.
+
+    Version 3 added words (labels, chapters, the course page) and the
+    ``summary``. A version 2 file's own words are kept (a word it should
+    have had is still refused as missing); its labels were written in
+    English, as the English words fill them, so it verifies as before.
+    """
+
+    def upgrade(board: object) -> object:
+        if not isinstance(board, dict):
+            return board  # refused when loaded, with the field named
+        board = {**board, "version": SCHEMA_VERSION}
+        layout, words = board.get("layout", "lookup"), board.get("words")
+        if isinstance(words, dict) and words and layout in LAYOUTS:
+            old = set(_VERSION_2_WORDS.get(layout, ()))
+            new = {r: t for r, t in LAYOUTS[layout].words.items() if r not in old | set(words)}
+            board["words"] = {**words, **new}
+        if not board.get("summary") and isinstance(board.get("scene"), str):
+            known = [spec for spec in SCENES.values() if spec.name == board["scene"]]
+            board["summary"] = known[0].summary if known else ""
+        if isinstance(board.get("parts"), list):
+            board["parts"] = [upgrade(part) for part in board["parts"]]
+        return board
+
+    upgraded = upgrade(data)
+    assert isinstance(upgraded, dict)
+    return upgraded
 
 
 def _beat_labels(data: dict[str, Any]) -> list[str]:
@@ -688,154 +783,6 @@ def read_storyboard(path: str | Path) -> tuple[Storyboard | None, list[Problem]]
     return storyboard_problems(data)
 
 
-# -- input files -------------------------------------------------------------
-
-_HASHES: dict[tuple[str, int, int], str] = {}
-
-
-def file_sha256(path: str | Path) -> str:
-    """Return the SHA-256 of a file's bytes as hex (cached while it is unchanged).
-
-    Parameters
-    ----------
-    path
-        The file.
-
-    Returns
-    -------
-    str
-        64 lower-case hex digits.
-    """
-    file = Path(path)
-    stat = file.stat()
-    key = (str(file.resolve()), stat.st_size, stat.st_mtime_ns)
-    if key not in _HASHES:
-        digest = hashlib.sha256()
-        with file.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        _HASHES[key] = digest.hexdigest()
-    return _HASHES[key]
-
-
-def required_inputs(options: SceneOptions) -> tuple[tuple[InputRole, str], ...]:
-    """Derive from the options which files a storyboard is built from, with their roles.
-
-    This is the one answer to "which inputs must a storyboard list": files
-    are pinned from it when a storyboard is made, and a loaded storyboard's
-    list is checked against it, so a file cannot drop or redirect an entry.
-
-    Parameters
-    ----------
-    options
-        Prepared options (``weights`` already resolved from ``model``).
-
-    Returns
-    -------
-    tuple of (role, path)
-        The weights file (``--weights``, or the model folder's tensor file),
-        then the tokenizer (``--tokenizer``, or the model folder's
-        ``tokenizer.json`` when it tokenised ``--text``), where used.
-
-    Raises
-    ------
-    EmbedvizError
-        When the model folder cannot be read.
-    """
-    weights, tokenizer = options.weights, options.tokenizer
-    if options.model is not None:
-        files = find_model_files(options.model, options.tensor)
-        weights = str(files.weights)
-        if tokenizer is None and options.text is not None and files.tokenizer is not None:
-            tokenizer = str(files.tokenizer)
-    found: list[tuple[InputRole, str]] = []
-    if weights is not None:
-        found.append(("weights", weights))
-    if tokenizer is not None:
-        found.append(("tokenizer", tokenizer))
-    return tuple(found)
-
-
-def input_files(options: SceneOptions) -> tuple[InputFile, ...]:
-    """Pin the files a storyboard is built from by their SHA-256.
-
-    Parameters
-    ----------
-    options
-        Prepared options (``weights`` already resolved from ``model``).
-
-    Returns
-    -------
-    tuple of InputFile
-        The files of :func:`required_inputs` that exist, in its order.
-    """
-    return tuple(
-        InputFile(role, name, file_sha256(name))
-        for role, name in required_inputs(options)
-        if Path(name).is_file()
-    )
-
-
-def input_problems(board: Storyboard) -> list[str]:
-    """Compare a storyboard's listed inputs with those its options read, and with the disk.
-
-    Each input the options read (see :func:`required_inputs`) must be listed
-    once, with its role and path, and its SHA-256 must match the file's. A
-    missing, extra, redirected or re-roled entry is named, and so is a
-    changed or missing file.
-
-    Parameters
-    ----------
-    board
-        A loaded storyboard.
-
-    Returns
-    -------
-    list of str
-        One line per problem, each starting with ``inputs:`` or the file's
-        role; empty when every input is listed and unchanged.
-    """
-    try:
-        required = required_inputs(board.options)
-    except EmbedvizError as error:
-        return [f"inputs: cannot find the files the recorded options read: {error}"]
-    problems = []
-    options = board.options
-    if options.model is not None and required and options.weights != required[0][1]:
-        problems.append(
-            f"options 'weights': the file says {options.weights!r}, the model folder "
-            f"{options.model} gives {required[0][1]!r}"
-        )
-    listed: dict[str, InputFile | None] = {}
-    for entry in board.inputs:
-        if entry.role in listed:
-            problems.append(f"inputs: the {entry.role} file is listed twice")
-        listed[entry.role] = entry
-    for role, name in required:
-        pinned = listed.pop(role, None)
-        if pinned is None:
-            problems.append(
-                f"inputs: the {role} file {name} that the options read is not listed; "
-                "write the storyboard again with 'embedviz storyboard SCENE --json'"
-            )
-        elif pinned.path != name:
-            problems.append(
-                f"inputs: the {role} entry names {pinned.path}, but the options read {name}"
-            )
-        elif not Path(name).is_file():
-            problems.append(f"{role} file {name}: no longer exists")
-        elif file_sha256(name) != pinned.sha256:
-            problems.append(
-                f"{role} file {name}: changed since the storyboard was made "
-                f"(SHA-256 was {pinned.sha256[:12]}…, now {file_sha256(name)[:12]}…)"
-            )
-    for extra in sorted(filter(None, listed.values()), key=lambda item: item.role):
-        problems.append(
-            f"inputs: the {extra.role} entry {extra.path} is not a file that the options read"
-        )
-    return problems
-
-
 # -- verification ------------------------------------------------------------
 
 
@@ -903,8 +850,87 @@ def _compare(mine: Storyboard, core: Storyboard, where: str = "") -> list[str]:
     return problems
 
 
+def rebuild(board: Storyboard, words: Mapping[str, str] | None = None) -> Storyboard:
+    """Build a storyboard again from its recorded options, with its own words.
+
+    Parameters
+    ----------
+    board
+        A storyboard (its scene, options and words are used; for a
+        composite one, each part's words too).
+    words
+        Other words to build it with (e.g. a translation) instead of its own.
+
+    Returns
+    -------
+    Storyboard
+        What the core gives: every number, label, window and gap label
+        derived again, the labels filled from the words.
+
+    Raises
+    ------
+    EmbedvizError
+        If the recorded options no longer build (e.g. a missing file).
+    """
+    part_words = {part.scene: part.words for part in board.parts}
+    return find_scene(board.scene).make(
+        board.options, words=board.words if words is None else words, part_words=part_words
+    )
+
+
+def refreshed(board: Storyboard) -> Storyboard:
+    """Return an edited storyboard true to the core again, keeping what its author wrote.
+
+    After an author translates the words, the labels filled from them
+    (``rows 6–4818 not shown``, the question, ...) still read as before; this
+    builds the storyboard again from its recorded options and its words, and
+    keeps the author's fields (:data:`EDITABLE_FIELDS`, and per beat the
+    narration, phrases and timing).
+
+    Parameters
+    ----------
+    board
+        A loaded storyboard (its input files checked by the caller).
+
+    Returns
+    -------
+    Storyboard
+        Every number, label and window from the core, every edit kept.
+
+    Raises
+    ------
+    EmbedvizError
+        If the options no longer build, or the core now gives other beats.
+    """
+    return _carried(board, rebuild(board))
+
+
+def _carried(edited: Storyboard, core: Storyboard) -> Storyboard:
+    """Put an author's fields from ``edited`` onto ``core``, part by part and beat by beat."""
+    names = [beat.name for beat in edited.beats]
+    if names != [beat.name for beat in core.beats] or len(edited.parts) != len(core.parts):
+        raise StoryboardError(
+            f"{edited.scene}: the core now gives other beats than the file's {names}; write it "
+            "again with 'embedviz storyboard SCENE --json' and carry your edits over"
+        )
+    beats = tuple(
+        replace(fresh, **{name: getattr(mine, name) for name in EDITABLE_BEAT_FIELDS})
+        for mine, fresh in zip(edited.beats, core.beats, strict=True)
+    )
+    parts = tuple(
+        _carried(mine, fresh) for mine, fresh in zip(edited.parts, core.parts, strict=True)
+    )
+    kept = {name: getattr(edited, name) for name in EDITABLE_FIELDS}
+    return replace(core, **kept, beats=beats, parts=parts, inputs=edited.inputs)
+
+
 def verify_storyboard(board: Storyboard) -> list[str]:
-    """Rebuild a storyboard from its options and files, and list where the file differs.
+    """Rebuild a storyboard from its options, and list where the file differs.
+
+    The files it was built from are checked above this layer
+    (:func:`embedviz.inputs.verified_problems` checks them too); here every
+    number, label and field is compared with what the core gives for the
+    recorded options.
 
     Parameters
     ----------
@@ -916,20 +942,15 @@ def verify_storyboard(board: Storyboard) -> list[str]:
     list of str
         One line per problem, naming the beat, the cell or label and both
         values; empty when the file is true to the core. Edits to the
-        title, the language, the UI words, the narration and the timing
-        are allowed.
+        title, the summary, the language, the words, the narration and the
+        timing are allowed; the labels must be those the words fill.
     """
-    from embedviz.story.scenes import find_scene
-
-    problems = input_problems(board)
-    if any(problem.endswith(": no longer exists") for problem in problems):
-        return problems  # nothing to rebuild from
     try:
-        core = find_scene(board.scene).make(board.options)
+        core = rebuild(board)
     except EmbedvizError as error:
-        return [*problems, f"cannot rebuild {board.scene} from the recorded options: {error}"]
+        return [f"cannot rebuild {board.scene} from the recorded options: {error}"]
     # A changed file also shows as the cells that no longer match it.
-    return [*problems, *_compare(board, core)]
+    return _compare(board, core)
 
 
 def check_storyboard(board: Storyboard) -> Storyboard:

@@ -1,38 +1,39 @@
-"""Scene options and where they come from.
+"""Scene options: the one declaration of every option, and checking their values.
 
-Options reach a scene from, in rising priority: built-in defaults, an
-``embedviz.toml`` in the working directory (top-level keys, then a table
-named after the scene), ``EMBEDVIZ_*`` environment variables, and finally
-command-line flags. A plain ``manim render scenes/...`` run therefore honours
-the same options as the ``embedviz`` command.
+:class:`SceneOptions` declares each option once; every surface (flags,
+``embedviz.toml``, ``EMBEDVIZ_*`` variables, the README's table) is derived
+from it. This module checks and converts values and their combinations;
+where they come from (the file, the environment, the flags) is merged by
+:func:`embedviz.config.resolve_options`, above the story layer.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
-from difflib import get_close_matches
-from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import IdList, parse_ids
-from embedviz.core.limits import MAX_DIGITS, check_whole_number, parse_whole_number
+from embedviz.core.limits import check_whole_number, parse_whole_number
 from embedviz.core.paths import require_file, require_folder
 
 __all__ = [
     "CONFIG_FILE_NAME",
     "ENV_PREFIX",
+    "MAX_CONFIG_BYTES",
     "OPTIONS",
     "OPTION_NAMES",
     "OPTION_SPECS",
+    "PATH_OPTIONS",
     "OptionSpec",
     "SceneOptions",
+    "check_combination",
+    "convert_option",
     "options_table",
-    "resolve_options",
+    "with_options",
+    "with_scene_defaults",
 ]
 
 CONFIG_FILE_NAME = "embedviz.toml"
@@ -119,7 +120,7 @@ class SceneOptions:
     ids: IdList | None = _option(
         None,
         "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows; '2,3;' is one row)",
-        shown_default="the scene's own (3 for SingleTokenLookup, 2,3,5,1 for SequenceLookup)",
+        shown_default="the scene's own (`embedviz scenes` lists them)",
         metavar="IDS",
     )
     vocab: int | None = _option(
@@ -279,7 +280,7 @@ OPTIONS: tuple[OptionSpec, ...] = _declare()
 OPTION_SPECS: dict[str, OptionSpec] = {spec.name: spec for spec in OPTIONS}
 # Options a user may set; ``pieces`` is derived from ``text``.
 OPTION_NAMES = tuple(OPTION_SPECS)
-_PATH_OPTIONS = tuple(spec.name for spec in OPTIONS if spec.path)
+PATH_OPTIONS = tuple(spec.name for spec in OPTIONS if spec.path)
 # Whole numbers in ASCII digits only (an optional sign; seeds may be negative).
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
@@ -311,8 +312,28 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _convert(name: str, value: object, where: str) -> object:
-    """Check one raw option value and convert it to its field's type."""
+def convert_option(name: str, value: object, where: str) -> object:
+    """Check one raw option value and convert it to its field's type.
+
+    Parameters
+    ----------
+    name
+        The option, e.g. ``max_tokens``.
+    value
+        As given: text from a flag or variable, or a TOML value.
+    where
+        Where it comes from, for messages.
+
+    Returns
+    -------
+    object
+        The value as the field holds it (IDs as lists, whole numbers as int).
+
+    Raises
+    ------
+    EmbedvizError
+        For an unknown option or a wrong value, in one line.
+    """
     spec = OPTION_SPECS.get(name)
     if spec is None:
         raise EmbedvizError(
@@ -352,137 +373,48 @@ def _convert(name: str, value: object, where: str) -> object:
     return value
 
 
-def _apply(options: SceneOptions, raw: Mapping[str, object], where: str) -> SceneOptions:
-    changes = {name: _convert(name, value, where) for name, value in raw.items()}
-    return replace(options, **changes)  # type: ignore[arg-type]
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    """Parse a config file, refusing in one line what tomllib would choke on.
-
-    Too big a file, too deep a nesting (tomllib recurses) and integers beyond
-    Python's conversion limit are each refused with their own message.
-    """
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
-    except OSError as error:
-        raise EmbedvizError(f"{path}: cannot be read ({error.strerror})") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise EmbedvizError(
-            f"{path}: more than {MAX_CONFIG_BYTES // 1_000_000} MB; a config file is a few lines"
-        )
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise EmbedvizError(f"{path}: not valid TOML ({error})") from None
-    except RecursionError:
-        raise EmbedvizError(f"{path}: not valid TOML (nested too deeply)") from None
-    except ValueError:  # an integer too long for Python to convert
-        raise EmbedvizError(
-            f"{path}: a whole number of more than {MAX_DIGITS} digits; embedviz takes at most "
-            f"{MAX_DIGITS}"
-        ) from None
-
-
-def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
-    data = _read_toml(path)
-    merged: dict[str, object] = {}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            continue  # a per-scene table, applied below
-        merged[key] = value
-    if scene is not None and isinstance(data.get(scene), dict):
-        merged.update(data[scene])
-    from embedviz.story.scenes import SCENES  # the scenes import this module
-
-    for key, value in data.items():
-        if isinstance(value, dict):
-            if key not in SCENES:
-                near = get_close_matches(key.lower(), [n.lower() for n in SCENES], n=1)
-                hint = next((f"; did you mean [{n}]?" for n in SCENES if [n.lower()] == near), "")
-                raise EmbedvizError(
-                    f"{path}: unknown table [{key}]; tables must be named after a scene "
-                    f"exactly{hint or ' (see embedviz scenes)'}"
-                )
-            # Check every scene's table now, not only when that scene renders.
-            for name, item in value.items():
-                _convert(name, item, f"{path} [{key}]")
-    for name in _PATH_OPTIONS:
-        if isinstance(merged.get(name), str):
-            # A relative path in the file is relative to the file, not the shell.
-            given = Path(str(merged[name]))
-            merged[name] = str(given if given.is_absolute() else path.parent / given)
-    return merged
-
-
-def resolve_options(
-    overrides: Mapping[str, object] | None = None,
-    *,
-    scene: str | None = None,
-    cwd: str | Path | None = None,
-    environ: Mapping[str, str] | None = None,
-    defaults: Mapping[str, object] | None = None,
-) -> SceneOptions:
-    """Merge defaults, ``embedviz.toml``, environment and explicit options.
+def with_options(options: SceneOptions, raw: Mapping[str, object], where: str) -> SceneOptions:
+    """Return the options with raw values (from a file, a variable, a flag) applied.
 
     Parameters
     ----------
-    overrides
-        Options given explicitly (command-line flags); ``None`` values are
-        ignored.
-    scene
-        The scene being built, which selects a ``[SceneName]`` table in the
-        config file.
-    cwd
-        Where to look for ``embedviz.toml``; the working directory by
-        default. ``EMBEDVIZ_CONFIG`` names another file.
-    environ
-        The environment; ``os.environ`` by default.
-    defaults
-        The scene's own defaults: they fill options that nothing else set
-        (sizes give way to a table file).
+    options
+        The options so far.
+    raw
+        Option name -> value as given (text, or TOML values).
+    where
+        Where the values come from, for messages (a file, a variable, a flag).
 
     Returns
     -------
     SceneOptions
-        The merged, type-checked options.
+        The options with each value checked and converted to its field's type.
 
     Raises
     ------
     EmbedvizError
-        For an unknown key, a wrong type, unreadable TOML, or a weights file
-        that does not exist.
+        For an unknown option or a value of the wrong type, in one line naming ``where``.
     """
-    env = os.environ if environ is None else environ
-    options = SceneOptions()
-    config_path = (
-        Path(env[f"{ENV_PREFIX}CONFIG"])
-        if env.get(f"{ENV_PREFIX}CONFIG")
-        else Path(cwd or os.getcwd()) / CONFIG_FILE_NAME
-    )
-    if env.get(f"{ENV_PREFIX}CONFIG") and not config_path.is_file():
-        raise EmbedvizError(f"{ENV_PREFIX}CONFIG names {config_path}, which does not exist")
-    if config_path.is_file():
-        options = _apply(options, _from_config_file(config_path, scene), str(config_path))
-    from_env = {spec.name: env[spec.env] for spec in OPTIONS if env.get(spec.env, "") != ""}
-    for name, value in from_env.items():
-        options = _apply(options, {name: value}, OPTION_SPECS[name].env)
-    if overrides:
-        for key, given in overrides.items():
-            if given is not None:
-                spec = OPTION_SPECS.get(key)
-                options = _apply(options, {key: given}, spec.flag if spec else "option")
-    if defaults:
-        options = _apply_scene_defaults(options, defaults)
-    _check_combination(options)
-    return options
+    changes = {name: convert_option(name, value, where) for name, value in raw.items()}
+    return replace(options, **changes)  # type: ignore[arg-type]
 
 
-def _apply_scene_defaults(options: SceneOptions, defaults: Mapping[str, object]) -> SceneOptions:
+def with_scene_defaults(options: SceneOptions, defaults: Mapping[str, object]) -> SceneOptions:
     """Fill in a scene's own defaults where nothing else set the option.
 
     A table file sets its own sizes, so size defaults give way to it.
+
+    Parameters
+    ----------
+    options
+        Options from every other source.
+    defaults
+        The scene's own defaults (:attr:`SceneSpec.defaults`).
+
+    Returns
+    -------
+    SceneOptions
+        The options, with each default applied where the option is still unset.
     """
     base = SceneOptions()
     fill = {
@@ -492,11 +424,22 @@ def _apply_scene_defaults(options: SceneOptions, defaults: Mapping[str, object])
     }
     if options.weights is not None or options.model is not None:
         fill = {name: value for name, value in fill.items() if name not in ("vocab", "dim")}
-    return _apply(options, fill, "scene defaults")
+    return with_options(options, fill, "scene defaults")
 
 
-def _check_combination(options: SceneOptions) -> None:
-    """Refuse options that contradict each other or name missing files."""
+def check_combination(options: SceneOptions) -> None:
+    """Refuse options that contradict each other or name missing files.
+
+    Parameters
+    ----------
+    options
+        Merged options.
+
+    Raises
+    ------
+    EmbedvizError
+        In one line, naming the options that clash or the missing file.
+    """
     if options.weights is not None and options.model is not None:
         raise EmbedvizError("--weights and --model both choose the table; give only one")
     if options.text is not None and options.ids is not None:
