@@ -13,6 +13,7 @@ fake_site_export.py export single --out site``.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import sys
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from embedviz.export.documents import chapters
+from embedviz.export.documents import ExportedClip
 from embedviz.story.model import Storyboard
 from embedviz.story.scenes import find_scene
 
@@ -58,16 +59,10 @@ def fake_clip(
     (folder / f"{spec.name}.mp4").write_text(f"{spec.name} at -q{quality}: {picture}\n")
     (folder / f"{spec.name}.{board.language}.vtt").write_text(f"WEBVTT\n\n{said}\n")
     (folder / f"{spec.name}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
-    return {
-        "scene": spec.name,
-        "title": board.title,
-        "summary": spec.summary,
-        "duration": board.duration,
-        "folder": spec.name,
-        "language": board.language,
-        "seconds": 0.0,
-        "chapters": tuple(chapters(board)) if board.parts else (),
-    }
+    # What the real export returns: the gallery's fields, and how long it took.
+    clip = ExportedClip.of(board, spec.summary)
+    fields = {field.name: getattr(clip, field.name) for field in dataclasses.fields(clip)}
+    return {**fields, "words": dict(clip.words), "seconds": 0.0}
 
 
 if __name__ == "__main__":

@@ -534,7 +534,7 @@ def test_every_gallery_field_is_written_and_read_back(tmp_path: Path) -> None:
 
     clip = ExportedClip(
         "FullExplainer", "Embeddings, all of it", "Every scene.", 553.25, "FullExplainer",
-        "fr", ((0.0, 10.5, "Une ligne"), (10.5, 20.0, "Deux")),
+        "fr", ((0.0, 10.5, "Une ligne"), (10.5, 20.0, "Deux")), {"page_chapters": "Chapitres"},
     )  # fmt: skip
     fields = {field.name: getattr(clip, field.name) for field in dataclasses.fields(clip)}
     (tmp_path / "FullExplainer").mkdir()

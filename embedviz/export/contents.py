@@ -42,7 +42,7 @@ from typing import Any
 
 import embedviz
 from embedviz.core.errors import EmbedvizError
-from embedviz.export.documents import ExportedClip, chapters
+from embedviz.export.documents import ExportedClip
 from embedviz.export.folders import listed_files, listed_path
 from embedviz.story.model import Storyboard
 
@@ -376,10 +376,7 @@ def _clip_from_storyboard(site: Path, scene: str) -> ExportedClip:
         raise ValueError(str(error).splitlines()[0]) from None
     if spec.name != scene:
         raise ValueError(f"its storyboard is of {spec.name}, not {scene}")
-    return ExportedClip(
-        spec.name, board.title, spec.summary, board.duration, spec.name, board.language,
-        tuple(chapters(board)) if board.parts else (),
-    )  # fmt: skip
+    return ExportedClip.of(board, spec.summary)
 
 
 @dataclass(frozen=True)
