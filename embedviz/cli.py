@@ -180,7 +180,12 @@ def _build_parser() -> argparse.ArgumentParser:
         action="append",
         help="export an edited storyboard file (repeatable; checked against the core first)",
     )
-    export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
+    export.add_argument(
+        "--out",
+        default="media/site",
+        help="the site folder: created, or grown by these clips, keeping its others "
+        "(default media/site)",
+    )
     _add_quality_flags(export)
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     _add_publishing_options(

@@ -493,6 +493,7 @@ def test_the_render_key_covers_storyboard_settings_voice_and_code(
         render_key(other, plain),
         render_key(board, render_settings("m", None, False)),
         render_key(board, render_settings("l", None, True)),
+        render_key(board, render_settings("l", None, False, constant_frame_rate=True)),
         render_key(board, render_settings("l", _voice(tmp_path, "en-us"), False)),
         render_key(board, render_settings("l", _voice(tmp_path, "en-gb"), False)),
         render_key(board, render_settings("l", piper, False)),
@@ -503,7 +504,7 @@ def test_the_render_key_covers_storyboard_settings_voice_and_code(
     monkeypatch.setattr(contents, "code_fingerprint", lambda: "0" * 64)
     different.add(render_key(board, plain))
     assert key not in different
-    assert len(different) == 8
+    assert len(different) == 9
 
 
 def test_the_code_fingerprint_changes_with_any_source_file(
@@ -549,9 +550,9 @@ def test_every_gallery_field_is_written_and_read_back(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    ["not json", "wrong scene", "path as folder", "chapters not a list", "huge", "link"],
+    ["not json", "wrong scene", "path as folder", "chapters not a list", "huge", "link", "lost"],
 )
-def test_a_damaged_record_is_never_trusted(
+def test_a_damaged_clip_is_never_trusted(
     tmp_path: Path,
     renders: Callable[[], list[str]],
     capsys: pytest.CaptureFixture[str],
@@ -575,6 +576,8 @@ def test_a_damaged_record_is_never_trusted(
         record.write_text(json.dumps(data))
     elif damage == "huge":
         record.write_text(json.dumps({**data, "padding": "x" * 2_000_000}))
+    elif damage == "lost":
+        (site / "ZeroBasedIndexing" / "ZeroBasedIndexing.mp4").unlink()
     else:
         elsewhere = tmp_path / "elsewhere.json"
         elsewhere.write_text(json.dumps(data))

@@ -177,8 +177,13 @@ def _voice_identity(voice: Any) -> dict[str, Any] | None:
     return identity
 
 
-def render_settings(quality: str, voice: Any, burn_captions: bool) -> dict[str, Any]:
+def render_settings(
+    quality: str, voice: Any, burn_captions: bool, *, constant_frame_rate: bool = False
+) -> dict[str, Any]:
     """Return the settings that make a clip what it is, besides its storyboard.
+
+    Every setting that changes a clip's files belongs here; one that does
+    not (``-j``, ``--verbose``) does not, so that it never renders again.
 
     Parameters
     ----------
@@ -188,6 +193,9 @@ def render_settings(quality: str, voice: Any, burn_captions: bool) -> dict[str, 
         The :class:`~embedviz.export.voice.Voice` that speaks, or None.
     burn_captions
         Whether the narration is drawn into the picture too.
+    constant_frame_rate
+        Whether every tick gets a frame (``--cfr``), where the writer offers
+        a choice.
 
     Returns
     -------
@@ -198,6 +206,7 @@ def render_settings(quality: str, voice: Any, burn_captions: bool) -> dict[str, 
         "quality": quality,
         "voice": _voice_identity(voice),
         "burn_captions": bool(burn_captions),
+        "constant_frame_rate": bool(constant_frame_rate),
     }
 
 
@@ -554,6 +563,26 @@ def _read_site_words(site: Path) -> SiteWords:
         return SiteWords()
 
 
+def _held_clip(site: Path, scene: str, files: tuple[str, ...]) -> HeldClip | None:
+    """Read one clip folder back; None for a folder that is not a clip."""
+    try:
+        if clip_record_name(scene) in files:
+            try:
+                clip, key = read_clip_record(site, scene)
+            except ValueError as error:
+                raise ValueError(f"its record {error}") from None
+        elif f"{scene}/{scene}.storyboard.json" in files:
+            clip, key = _clip_from_storyboard(site, scene), None
+        else:
+            return None
+        missing = [name for name in files if listed_path(site, name) is None]
+        if missing:
+            raise ValueError(f"its file {missing[0]} is missing, a link or not a plain file")
+    except (OSError, ValueError) as error:
+        return HeldClip(scene, files, None, problem=str(error))
+    return HeldClip(scene, files, clip, key)
+
+
 @dataclass(frozen=True)
 class SiteContents:
     """What a site holds, as its manifest and records say.
@@ -602,20 +631,10 @@ def read_site(site: Path) -> SiteContents:
             folders.setdefault(first, []).append(name)
     clips = {}
     for scene, names in sorted(folders.items()):
-        if not _SCENE_NAME.fullmatch(scene):
-            continue
-        files = tuple(sorted(names))
-        if clip_record_name(scene) in names:
-            try:
-                clip, key = read_clip_record(site, scene)
-                clips[scene] = HeldClip(scene, files, clip, key)
-            except (OSError, ValueError) as error:
-                clips[scene] = HeldClip(scene, files, None, problem=f"its record {error}")
-        elif f"{scene}/{scene}.storyboard.json" in names:
-            try:
-                clips[scene] = HeldClip(scene, files, _clip_from_storyboard(site, scene))
-            except (OSError, ValueError) as error:
-                clips[scene] = HeldClip(scene, files, None, problem=str(error))
+        if _SCENE_NAME.fullmatch(scene):
+            held = _held_clip(site, scene, tuple(sorted(names)))
+            if held is not None:
+                clips[scene] = held
     words = _read_site_words(site) if SITE_RECORD in listed else SiteWords()
     return SiteContents(clips, words)
 
