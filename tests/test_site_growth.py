@@ -234,6 +234,30 @@ def test_replacing_a_clip_changes_that_clip_only(
     _site_is_whole(site)
 
 
+def test_gathered_jobs_join_the_site_and_keep_its_other_clips(
+    tmp_path: Path, renders: Callable[[], list[str]]
+) -> None:
+    site, jobs = tmp_path / "site", tmp_path / "site.jobs"
+    assert _export("single", "zero", "-ql", "--out", str(site)) == 0
+    before = _state(site)
+    # What --list-jobs' commands do: each clip into a one-clip site of its own.
+    assert _export("sequence", "-ql", "--out", str(jobs / "01_SequenceLookup")) == 0
+    assert _export("zero", "-qm", "--out", str(jobs / "02_ZeroBasedIndexing")) == 0
+    renders()
+    assert main(["export", "--gather", str(jobs), "--title", "Week 3", "--out", str(site)]) == 0
+    assert renders() == []
+    assert _clip_state(site, "SingleTokenLookup") == {
+        name: value for name, value in before.items() if name.startswith("SingleTokenLookup/")
+    }
+    for scene, job in (("SequenceLookup", "01"), ("ZeroBasedIndexing", "02")):
+        gathered = _state(jobs / f"{job}_{scene}")
+        assert _clip_state(site, scene) == {n: v for n, v in gathered.items() if "/" in n}
+    gallery = _gallery(site)
+    assert gallery.listed == ["SingleTokenLookup", "ZeroBasedIndexing", "SequenceLookup"]
+    assert gallery.title == "Week 3"
+    _site_is_whole(site)
+
+
 # -- removing ---------------------------------------------------------------------------------
 
 

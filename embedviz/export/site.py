@@ -72,7 +72,7 @@ from embedviz.export.publishing import output_lock, publishing
 from embedviz.export.voice import Voice, choose_voice
 from embedviz.story.model import Storyboard
 
-__all__ = ["ExportError", "default_jobs", "export_site"]
+__all__ = ["ExportError", "default_jobs", "export_site", "gather_site", "unchanged_clips"]
 
 
 class ExportError(RuntimeError):
@@ -102,6 +102,7 @@ def export_site(
     verbose: bool = False,
     force: bool = False,
     boards: Mapping[str, Storyboard] | None = None,
+    constant_frame_rate: bool = False,
     remove: Sequence[str] = (),
     title: str | None = None,
     intro: str | None = None,
@@ -127,7 +128,9 @@ def export_site(
         ``l`` (480p15), ``m`` (720p30, the default), ``h`` (1080p60), ``p``
         (1440p60) or ``k`` (2160p60), as for ``embedviz render``.
     jobs
-        Worker processes.
+        Worker processes: one clip each; when at least three are free for
+        each clip, the clip's beats are rendered in ranges by
+        ``jobs // len(scenes)`` of them (see :func:`_beat_workers`).
     overrides
         Scene options for every scene.
     show_progress
@@ -151,6 +154,10 @@ def export_site(
     boards
         Ready storyboards by scene name (e.g. loaded with ``--storyboard``),
         exported as they are instead of being built from the options.
+    constant_frame_rate
+        Write every frame of every tick (``--cfr``); by default a still
+        picture is written once for the whole time it is held (variable
+        frame rate, see :mod:`embedviz.render.writer`).
     remove
         Clips (folder names) to take out of the site: their files, as its
         manifest lists them, and their place in the gallery.
@@ -189,7 +196,9 @@ def export_site(
     else:
         check_replaceable(target)
     prepared = _prepared(scenes, overrides, boards or {})
-    settings = render_settings(quality, speaker, burn_captions)
+    settings = render_settings(
+        quality, speaker, burn_captions, constant_frame_rate=constant_frame_rate
+    )
     keys = {name: render_key(board, settings) for name, board in prepared.items()}
     SiteWords().updated(title, intro, language)  # bad words fail here, before rendering
     say = _say if show_progress else _quiet
@@ -206,7 +215,13 @@ def export_site(
         for name in teaching_order(reused):
             say(f"kept {name}: unchanged since it was exported (--rebuild renders it again)")
         rendering = [name for name in prepared if name not in reused]
-        run = {"voice": speaker, "burn_captions": burn_captions, "verbose": verbose}
+        run = {
+            "voice": speaker,
+            "burn_captions": burn_captions,
+            "verbose": verbose,
+            "constant_frame_rate": constant_frame_rate,
+            "beat_workers": _beat_workers(jobs, len(rendering)),
+        }
         results = (
             _run_jobs(rendering, staging, quality, run, jobs, overrides, show_progress, prepared)
             if rendering
@@ -369,6 +384,136 @@ def _same_site(staging: Path, target: Path) -> bool:
     return True
 
 
+def gather_site(
+    jobs_dir: str | Path,
+    out_dir: str | Path,
+    *,
+    force: bool = False,
+    show_progress: bool = True,
+    remove: Sequence[str] = (),
+    title: str | None = None,
+    intro: str | None = None,
+    language: str | None = None,
+) -> list[ExportedClip]:
+    """Add the clips that separate export jobs wrote to the site ``out_dir``.
+
+    ``embedviz export --list-jobs`` prints one command per clip, each writing a
+    one-clip site into ``JOBS/NN_SCENE``; a batch runner (GNU parallel, Slurm,
+    Ray) runs them anywhere that sees the same files. This puts every
+    finished clip into the site, byte for byte, as :func:`export_site` would
+    have: it adds or replaces those clips, keeps the site's others, lists them
+    all in the gallery in teaching order, and puts the site in place
+    atomically, only over what embedviz wrote. Nothing is rendered.
+
+    Parameters
+    ----------
+    jobs_dir
+        The folder of job outputs, one one-clip site per subfolder.
+    out_dir
+        The site folder (created, or grown).
+    force
+        Write into a folder that holds other files too (see :func:`export_site`).
+    show_progress
+        Say on stderr which clips were removed, or that nothing changed.
+    remove, title, intro, language
+        As for :func:`export_site`.
+
+    Returns
+    -------
+    list of ExportedClip
+        The clips of the gallery.
+
+    Raises
+    ------
+    EmbedvizError
+        No finished job is found, a job is unfinished, or two jobs exported
+        the same scene; ``out_dir`` may not be replaced. Nothing has changed.
+    """
+    jobs = Path(jobs_dir)
+    found: dict[str, tuple[Path, tuple[str, ...]]] = {}
+    for job in sorted(p for p in jobs.iterdir() if p.is_dir()) if jobs.is_dir() else []:
+        held = read_site(job)
+        clips = list(held.clips.values())
+        if len(clips) != 1 or clips[0].key is None or listed_path(job, "index.html") is None:
+            raise EmbedvizError(f"{job} is not a finished one-clip export")
+        if clips[0].scene in found:
+            raise EmbedvizError(f"{job}: a second export of {clips[0].scene}; gather one each")
+        found[clips[0].scene] = (job, clips[0].files)
+    if not found:
+        raise EmbedvizError(f"{jobs}: no finished export jobs to gather")
+    target = Path(out_dir).resolve()
+    if force:
+        check_mergeable(target)
+    else:
+        check_replaceable(target)
+    SiteWords().updated(title, intro, language)  # bad words fail here, before anything is made
+    staging: Path | None = None
+    try:
+        with signals_held():
+            staging = make_staging(target.parent, f".{target.name}.new-", "--out")
+        with output_lock(site_lock(target), target):
+            _check_plan(read_site(target), list(found), remove, target)
+        for job, files in found.values():
+            link_files(job, files, staging)
+        return _assemble_and_publish(
+            staging,
+            target,
+            list(found),
+            remove,
+            (title, intro, language),
+            force,
+            _say if show_progress else _quiet,
+        )
+    except BaseException:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def unchanged_clips(
+    boards: Mapping[str, Storyboard], out_dir: str | Path, settings: Mapping[str, Any]
+) -> list[str]:
+    """Return the scenes whose clip in the site ``out_dir`` would be reused as it is.
+
+    Parameters
+    ----------
+    boards
+        The storyboards to export, by scene name.
+    out_dir
+        The site.
+    settings
+        From :func:`~embedviz.export.contents.render_settings`.
+
+    Returns
+    -------
+    list of str
+        The scenes (in the order of ``boards``) whose clip the site holds,
+        readable, under the same render key.
+    """
+    held = read_site(Path(out_dir).resolve())
+    unchanged = []
+    for name, board in boards.items():
+        clip = held.clips.get(name)
+        if clip is not None and clip.clip is not None and clip.key == render_key(board, settings):
+            unchanged.append(name)
+    return unchanged
+
+
+# Fewer workers than this per clip render it in one process: on 2 cores, two
+# ranges measured no faster than one (each replays the beats before its range).
+MIN_BEAT_WORKERS = 3
+
+
+def _beat_workers(jobs: int, clips: int) -> int:
+    """Return how many processes render each clip's beats (see embedviz.render.parallel).
+
+    >>> _beat_workers(16, 1), _beat_workers(16, 5), _beat_workers(2, 1), _beat_workers(8, 10)
+    (16, 3, 1, 1)
+    """
+    share = jobs // max(1, clips)
+    return share if share >= MIN_BEAT_WORKERS else 1
+
+
 def _worker_start(events: Any) -> None:
     """Set up a worker: report progress to ``events``; leave signals to the parent.
 
@@ -474,7 +619,7 @@ def _run_jobs(
     context = multiprocessing.get_context("fork")
     events = context.Queue()
     pool = ProcessPoolExecutor(
-        max_workers=max(1, jobs), mp_context=context, initializer=_worker_start,
+        max_workers=max(1, min(jobs, len(scenes))), mp_context=context, initializer=_worker_start,
         initargs=(events,),
     )  # fmt: skip
     try:
