@@ -189,7 +189,12 @@ def _build_parser() -> argparse.ArgumentParser:
         action="append",
         help="export an edited storyboard file (repeatable; checked against the core first)",
     )
-    export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
+    export.add_argument(
+        "--out",
+        default="media/site",
+        help="the site folder: created, or grown by these clips, keeping its others "
+        "(default media/site)",
+    )
     _add_quality_flags(export)
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     _add_publishing_options(
@@ -201,6 +206,7 @@ def _build_parser() -> argparse.ArgumentParser:
         force="export into a folder that holds other files: replace only embedviz's own "
         "files there, keep every other file",
     )
+    _add_site_options(export)
     _add_cfr_flag(export)
     batch = export.add_mutually_exclusive_group()
     batch.add_argument(
@@ -250,6 +256,67 @@ def _build_parser() -> argparse.ArgumentParser:
         help="use this copy of the npm tarball instead of downloading it (checked by SHA-512)",
     )
     return parser
+
+
+def _add_site_options(export: argparse.ArgumentParser) -> None:
+    """Add the flags of a site that grows: remove a clip, rebuild, title and intro."""
+    export.add_argument(
+        "--remove",
+        metavar="SCENE",
+        action="append",
+        help="take this clip out of the site: its files and its place in the gallery "
+        "(repeatable); every other clip is kept",
+    )
+    export.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="render the named scenes even if unchanged (by default a clip whose storyboard "
+        "and settings did not change since it was exported is kept as it is)",
+    )
+    export.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="the gallery's heading and page title; later exports keep it ('' for the default)",
+    )
+    intro = export.add_mutually_exclusive_group()
+    intro.add_argument(
+        "--intro",
+        metavar="TEXT",
+        help="a paragraph under the title; later exports keep it ('' for none)",
+    )
+    intro.add_argument(
+        "--intro-file",
+        metavar="FILE",
+        help="the intro from a UTF-8 text file, paragraphs separated by blank lines",
+    )
+    export.add_argument(
+        "--lang",
+        metavar="TAG",
+        help="the language of --title and --intro, a BCP 47 tag such as fr (default en)",
+    )
+
+
+def _intro_text(args: argparse.Namespace) -> str | None:
+    """Return the intro that --intro or --intro-file gives, or None for the site's own."""
+    if args.intro_file is None:
+        given: str | None = args.intro
+        return given
+    path = Path(args.intro_file)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(_INTRO_FILE_BYTES + 1)
+    except OSError as error:
+        raise EmbedvizError(f"--intro-file {path}: {error.strerror}") from None
+    if len(data) > _INTRO_FILE_BYTES:
+        raise EmbedvizError(f"--intro-file {path} is larger than {_INTRO_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EmbedvizError(f"--intro-file {path} is not UTF-8 text") from None
+
+
+# An intro is a few paragraphs; the file may not be much more than the text allowed.
+_INTRO_FILE_BYTES = 100_000
 
 
 def _add_cfr_flag(parser: argparse.ArgumentParser) -> None:
@@ -779,6 +846,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.gather is not None:
         return _gather(args)
     boards = {}
+    site_only = bool(args.remove) or any(
+        value is not None for value in (args.title, args.intro, args.intro_file, args.lang)
+    )
     if args.storyboard:
         if args.all or args.scenes or _given_options(args):
             raise EmbedvizError(
@@ -790,8 +860,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
                 raise EmbedvizError(f"{path}: a second storyboard of {board.scene}; give one each")
             boards[board.scene] = board
         names = list(boards)
-    elif args.all == bool(args.scenes):
+    elif args.all and args.scenes:
         raise EmbedvizError("name the scenes to export, or give --all (not both)")
+    elif not (args.all or args.scenes or site_only):
+        raise EmbedvizError(
+            "name the scenes to export, or give --all; --remove SCENE takes a clip out"
+        )
     else:
         names = list(SCENES) if args.all else [find_scene(name).name for name in args.scenes]
     names = list(dict.fromkeys(names))
@@ -799,20 +873,16 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
     # Bad options fail here, before any rendering.
-    prepared = [boards.get(name) or prepared_storyboard(name, overrides) for name in names]
+    for name in names:
+        boards[name] = boards.get(name) or prepared_storyboard(name, overrides)
     if args.list_jobs:
-        for number, name in enumerate(names, start=1):
-            print(_job_command(args, name, number))
-        jobs = f"{Path(args.out).resolve()}.jobs"
-        then = [sys.executable, "-m", "embedviz", "export", "--gather", jobs, "--out", args.out]
-        print(f"embedviz: then gather the clips: {shlex.join(then)}", file=sys.stderr)
-        return 0
+        return _list_jobs(args, boards)
     if args.force:
         check_mergeable(Path(args.out).resolve())
     else:
         keep = "; or add --force to keep those files and replace only embedviz's own"
         check_replaceable(Path(args.out).resolve(), "--out", keep)
-    voice = _chosen_voice(args, prepared[0].language)
+    voice = _chosen_voice(args, boards[names[0]].language) if names else None
     try:
         clips = export_site(
             names,
@@ -826,12 +896,63 @@ def _cmd_export(args: argparse.Namespace) -> int:
             force=args.force,
             boards=boards,
             constant_frame_rate=args.cfr,
+            remove=[_clip_name(name) for name in args.remove or ()],
+            title=args.title,
+            intro=_intro_text(args),
+            language=args.lang,
+            rebuild=args.rebuild,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
         return 2 if error.bad_input else 1
     print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
     return 0
+
+
+def _clip_name(name: str) -> str:
+    """Return the folder of a clip named by class name or alias (a name it does not know, as is)."""
+    from embedviz.story.scenes import find_scene
+
+    try:
+        return find_scene(name).name
+    except EmbedvizError:
+        return name
+
+
+def _list_jobs(args: argparse.Namespace, boards: dict[str, Any]) -> int:
+    """Print one shell command per clip that needs rendering, then how to gather them."""
+    from embedviz.export.contents import render_settings
+    from embedviz.export.site import unchanged_clips
+
+    names = list(boards)
+    if not args.rebuild:
+        voice = _chosen_voice(args, boards[names[0]].language) if names else None
+        settings = render_settings(
+            args.quality, voice, args.burn_captions, constant_frame_rate=args.cfr
+        )
+        # A clip the site holds unchanged needs no job: gathering keeps it.
+        for name in unchanged_clips(boards, args.out, settings):
+            print(f"kept {name}: unchanged since it was exported (--rebuild renders it again)",
+                  file=sys.stderr)  # fmt: skip
+            names.remove(name)
+    for number, name in enumerate(names, start=1):
+        print(_job_command(args, name, number))
+    jobs = f"{Path(args.out).resolve()}.jobs"
+    then = [sys.executable, "-m", "embedviz", "export", "--gather", jobs, "--out", args.out]
+    then += _site_flags(args)
+    print(f"embedviz: then gather the clips: {shlex.join(then)}", file=sys.stderr)
+    return 0
+
+
+def _site_flags(args: argparse.Namespace) -> list[str]:
+    """Return the flags that set the site's words, clips to remove and --force, as given."""
+    flags = [flag for name in args.remove or () for flag in ("--remove", name)]
+    for flag, value in (("--title", args.title), ("--intro", args.intro), ("--lang", args.lang)):
+        if value is not None:
+            flags += [flag, value]
+    if args.intro_file is not None:
+        flags += ["--intro-file", str(Path(args.intro_file).resolve())]
+    return [*flags, "--force"] if args.force else flags
 
 
 def _job_command(args: argparse.Namespace, scene: str, number: int) -> str:
@@ -860,7 +981,10 @@ def _job_command(args: argparse.Namespace, scene: str, number: int) -> str:
         command += ["--voice", args.voice or "auto"]
     if args.voice_model:
         command += ["--voice-model", str(Path(args.voice_model).resolve())]
-    for flag, given in (("--burn-captions", args.burn_captions), ("--cfr", args.cfr)):
+    given_flags = (
+        ("--burn-captions", args.burn_captions), ("--cfr", args.cfr), ("--rebuild", args.rebuild),
+    )  # fmt: skip
+    for flag, given in given_flags:
         if given:
             command.append(flag)
     command += ["--out", f"{Path(args.out).resolve()}.jobs/{number:02d}_{scene}"]
@@ -872,7 +996,15 @@ def _gather(args: argparse.Namespace) -> int:
 
     if args.all or args.scenes or args.storyboard or _given_options(args):
         raise EmbedvizError("--gather only copies finished clips; give no scenes or options")
-    clips = gather_site(args.gather, args.out, force=args.force)
+    clips = gather_site(
+        args.gather,
+        args.out,
+        force=args.force,
+        remove=[_clip_name(name) for name in args.remove or ()],
+        title=args.title,
+        intro=_intro_text(args),
+        language=args.lang,
+    )
     print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
     return 0
 

@@ -48,7 +48,7 @@ def test_job_list_runs_on_a_batch_runner_and_gathers_into_the_site(tmp_path: Pat
         # Each runs here, with this Python, with every option repeated.
         assert words[:3] == ["cd", str(tmp_path), "&&"]
         assert words[3:9] == [sys.executable, "-m", "embedviz", "export", scene, "--theme"]
-        # Numbered, so that the gallery keeps the order the scenes were given in.
+        # Numbered, one folder per clip (the gallery lists them in teaching order).
         assert words[-2:] == ["--out", str(jobs / f"{number:02d}_{scene}")]
     assert not (tmp_path / "course").exists()
     assert not jobs.exists()  # listing renders nothing
@@ -72,6 +72,12 @@ def test_job_list_runs_on_a_batch_runner_and_gathers_into_the_site(tmp_path: Pat
     listing = sorted(p.relative_to(site).as_posix() for p in site.rglob("*"))
     assert listing == sorted(p.relative_to(tmp_path / "one").as_posix()
                              for p in (tmp_path / "one").rglob("*"))  # fmt: skip
+    # Listed again with nothing changed, no clip needs a job: the site keeps them.
+    relisted = _embedviz(tmp_path, "export", *SCENES, "-ql", "--theme", "light",
+                         "--out", "course", "--list-jobs")  # fmt: skip
+    assert relisted.returncode == 0, relisted.stderr
+    assert relisted.stdout == ""
+    assert relisted.stderr.count("unchanged since it was exported") == len(SCENES)
     # A second gather replaces the site it made; an empty jobs folder is refused.
     again = subprocess.run(gather, cwd=tmp_path, env=_env(), capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
