@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
-
 from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import Beat, Storyboard
 
