@@ -90,9 +90,7 @@ GERMAN = Translation(
             "Die ID 3 wählt Zeile 3 aus; die Kopie landet in Ausgabezeile 1, und die "
             "Reihenfolge der Eingabe bleibt erhalten."
         ),
-        "lookup-rest": (
-            "Die anderen 2 IDs machen es genauso: Jede Zeile landet neben ihrer ID."
-        ),
+        "lookup-rest": ("Die anderen 2 IDs machen es genauso: Jede Zeile landet neben ihrer ID."),
         "dim": (
             "Die Zeilen 0 und 4 wurden nicht ausgewählt; bei diesem Nachschlagen spielen sie "
             "keine Rolle."
@@ -173,9 +171,7 @@ FRENCH = Translation(
             "L'ID 3 choisit la ligne 3 ; la copie arrive dans la ligne de sortie 1, et l'ordre "
             "de l'entrée est conservé."
         ),
-        "lookup-rest": (
-            "Les 2 autres IDs font de même : chaque ligne arrive à côté de son ID."
-        ),
+        "lookup-rest": ("Les 2 autres IDs font de même : chaque ligne arrive à côté de son ID."),
         "dim": (
             "Les lignes 0 et 4 n'ont pas été choisies ; elles ne jouent aucun rôle dans cette "
             "recherche."
