@@ -284,14 +284,14 @@ def _measure(
             raise_d, order = found
     heading_h = digit_height(scale.label) * 1.6
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
-    content_top = min(-(col_labels_h + SPACE + heading_h), -raise_d - SPACE - heading_h)
+    matrix_heading_top = -(col_labels_h + SPACE + heading_h)
+    output_heading_top = -raise_d - SPACE - heading_h
+    content_top = min(matrix_heading_top, output_heading_top)
     # A half-precision table's note goes under the matrix.
     note_h = digit_height(scale.legend) + 2 * SPACE if spec.note else 0.0
     content_bottom = max(matrix_h + note_h, -raise_d + len(outputs) * row_h)
     # The legend goes above the matrix when the raised output leaves room there,
     # above the output when a lowered one does, else into the title band.
-    matrix_heading_top = -(col_labels_h + SPACE + heading_h)
-    output_heading_top = -raise_d - SPACE - heading_h
     legend_h = legend_height(scale.legend) if spec.legend else 0.0
     free = legend_h + SPACE
     legend_above = spec.legend and matrix_heading_top - content_top >= free
