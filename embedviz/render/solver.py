@@ -269,8 +269,7 @@ def _measure(
     """Lay out at one font size and pitch; return the plan and what does not fit (if anything)."""
     problems: list[str] = []
     scale = TypeScale.from_data(data)
-    sizes = GridSizes(scale, spec.value_chars, pitch)
-    left, right, top, bottom = _frame()
+    sizes, (left, right, top, bottom) = GridSizes(scale, spec.value_chars, pitch), _frame()
     across = _across(spec, sizes, mode, problems)
     centres, matrix_h = _row_centres(spec, sizes)
     row_h = sizes.row_height
