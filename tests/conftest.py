@@ -235,6 +235,7 @@ def sample_moments(
 
     from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
+    from embedviz.render.metrics import digit_height
     from embedviz.render.moments import play_moments
     from embedviz.render.theme import SANS_FONT
 
@@ -280,14 +281,18 @@ def sample_moments(
                     low, high = mobject.slot_corners()
                     digit = float(high[1] - low[1]) * px_per_unit
                 elif isinstance(mobject, FormulaText):
-                    # A typeset symbol (E, w_t): its glyphs' height is its size.
+                    # A typeset symbol (E, w_t): its glyphs' height is its size, but its
+                    # type size is its digits' (a bracket or a fraction reaches further).
                     cell, role = None, "label"
                     height = float(mobject.height) * px_per_unit
+                    natural = getattr(mobject, "natural_height", 0.0) or float(mobject.height)
+                    digit = digit_height(mobject.font_size_drawn) * px_per_unit
+                    digit *= float(mobject.height) / natural
                     opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
                     box = _box(mobject)
                     texts.append(
                         TextSample(
-                            mobject.text, role, cell, box, height, opacity, False, height, "formula"
+                            mobject.text, role, cell, box, height, opacity, False, digit, "formula"
                         )
                     )
                     continue

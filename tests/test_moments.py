@@ -101,6 +101,12 @@ LOOKUP_FAMILY: list[Any] = [
     ),
     ("SequenceLookup", None, REAL_FLOOR),  # MiniLM with a 12-token sentence
     ("SingleTokenLookup", {"ids": "4821", "vocab": 50257, "dim": 768}, REAL_FLOOR),
+    # Phase 2 (port-b): the zero-based layout, with ID 0 (no row before it) and a large table.
+    ("ZeroBasedIndexing", {}, DEFAULT_FLOOR),
+    ("ZeroBasedIndexing", {"theme": "light"}, DEFAULT_FLOOR),
+    ("ZeroBasedIndexing", {"ids": "0"}, DEFAULT_FLOOR),
+    ("ZeroBasedIndexing", {"ids": "0", "vocab": 50257, "dim": 768}, REAL_FLOOR),
+    ("ZeroBasedIndexing", {"ids": "4821", "vocab": 50257, "dim": 768}, REAL_FLOOR),
 ]
 
 
