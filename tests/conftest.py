@@ -221,7 +221,23 @@ class MomentSample:
     step: int = 0
 
 
-TABLE_KINDS = frozenset({"weight", "output"})
+# Table values (the type scale's data): E and the output, and the tables the
+# other layouts draw from them (ParameterCount's block and copy, ZeroBased's
+# slip, OneHot's vector, terms and product).
+TABLE_KINDS = frozenset(
+    {
+        "weight",
+        "output",
+        "corner",
+        "lookup_value",
+        "wrong_value",
+        "one_hot",
+        "product",
+        "term_one_hot",
+        "term_weight",
+        "term_sum",
+    }
+)
 
 
 def sample_moments(
