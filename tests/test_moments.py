@@ -113,6 +113,12 @@ LOOKUP_FAMILY: list[Any] = [
     ("ParameterCount", {"vocab": 6, "dim": 3}, REAL_FLOOR),
     ("ParameterCount", {"theme": "light"}, REAL_FLOOR),
     ("ParameterCount", {"vocab": 256000, "dim": 16384, "ids": "255999"}, REAL_FLOOR),
+    # The one-hot product at its default, GPT-2's 50257 × 768, ID 0, a last row, the light theme.
+    ("OneHotEquivalence", {}, DEFAULT_FLOOR),
+    ("OneHotEquivalence", {"ids": "4821", "vocab": 50257, "dim": 768}, REAL_FLOOR),
+    ("OneHotEquivalence", {"ids": "0"}, DEFAULT_FLOOR),
+    ("OneHotEquivalence", {"vocab": 12, "dim": 6, "ids": "11"}, REAL_FLOOR),
+    ("OneHotEquivalence", {"theme": "light"}, DEFAULT_FLOOR),
 ]
 
 

@@ -290,4 +290,5 @@ def test_the_looked_up_row_leaves_from_its_row_in_the_block(
         for t in end.texts
         if t.cell is not None and t.cell[0] == "lookup_value"
     }
-    assert len(copy_y) == 1 and copy_y == row_y
+    assert len(copy_y) == 1
+    assert copy_y == row_y
