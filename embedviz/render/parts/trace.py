@@ -19,11 +19,11 @@ from manim import (
     LEFT,
     Animation,
     AnimationGroup,
+    Circumscribe,
     Create,
     Cross,
     FadeIn,
     Indicate,
-    SurroundingRectangle,
     VGroup,
     VMobject,
 )
@@ -216,9 +216,10 @@ class TraceCard(Component):
     def beat_check(self, beat: Beat) -> Animation:
         """Outline the ID's row and the returned vector and write ``= E[3]``; then tick it."""
         self.row_outline = self.matrix.outline(self.token_id)
-        box = SurroundingRectangle(self.vector.body, color=self.theme.highlight, buff=0.05)
+        # The narration points at the vector now: a passing circle, not a lasting frame.
+        pointed = Circumscribe(self.vector.body, color=self.theme.highlight, buff=0.05)
         return Steps(
-            AnimationGroup(Create(self.row_outline), Create(box), FadeIn(self.check)),
+            AnimationGroup(Create(self.row_outline), pointed, FadeIn(self.check)),
             Create(self.tick),
         )
 
