@@ -68,9 +68,11 @@ class Carry(Animation):
     row
         The row it copies.
     chip
-        The ID's chip; once the strip lands it stands for the output row's tag.
+        The ID's chip; once the strip lands it stands for the output row's tag
+        (None: a strip that no chip brings home, e.g. a gradient row).
     tag
-        The output row's ``output_id`` cell: the chip stands for it once landed.
+        The output row's ``output_id`` cell: the chip stands for it once landed
+        (None with no chip).
     targets
         The output row's numbers, already in their slots; they replace the
         strip's numbers when it lands.
@@ -79,6 +81,10 @@ class Carry(Animation):
         start, in order; the last is its landing place.
     theme
         Colours.
+    lift
+        Take the row itself rather than a copy: its numbers and marks leave the
+        screen as the strip starts to move (a working row that moves on, such
+        as a column sum rising into its gradient row).
     **kwargs
         Passed to :class:`manim.Animation`.
     """
@@ -87,11 +93,12 @@ class Carry(Animation):
         self,
         grid: CellGrid,
         row: int,
-        chip: Chip,
-        tag: NumberCell,
+        chip: Chip | None,
+        tag: NumberCell | None,
         targets: Sequence[NumberText],
         waypoints: Sequence[np.ndarray],
         theme: Theme,
+        lift: bool = False,
         **kwargs: Any,
     ) -> None:
         self.strip = RowStrip(source_row=row)
@@ -105,6 +112,7 @@ class Carry(Animation):
         self.lengths = np.zeros(0)
         self.scene_ref: Scene | None = None
         self.landed = False
+        self.lift = lift
 
     def _setup_scene(self, scene: Scene) -> None:
         # The scene, to hand over to the output numbers as soon as this finishes.
@@ -145,6 +153,12 @@ class Carry(Animation):
 
     def interpolate_mobject(self, alpha: float) -> None:
         """Move the strip to where it is at ``alpha``; show its numbers once clear of its row."""
+        if self.lift and alpha > 0 and self.scene_ref is not None:
+            # The row moves on: only the strip shows it from now on.
+            self.lift = False
+            self.scene_ref.remove(
+                *self.grid.get_row_numbers(self.row), *self.grid.marks.get(self.row, [])
+            )
         offset = self._offset(alpha)
         step = offset - self.moved
         self.strip.shift(step)
@@ -180,5 +194,6 @@ class Carry(Animation):
         scene.remove(self.strip)
         for mark in marks:
             mark.set_z_index(0).set_fill(opacity=1.0)
-        self.chip.become_tag(self.tag)
+        if self.chip is not None and self.tag is not None:
+            self.chip.become_tag(self.tag)
         scene.add(*self.targets, *marks)
