@@ -340,13 +340,16 @@ def test_too_many_scattered_rows_fail_in_one_line() -> None:
     assert "fewer distinct IDs" in _error(build_position_blindness, options)
 
 
-def test_the_stage_is_composed_of_the_kits_parts() -> None:
-    """PositionStage composes a grid panel, a chip lane and an output panel.
+def test_the_stage_is_composed_of_the_design_systems_parts() -> None:
+    """PositionStage composes the lookup family's parts, then the sums' (issue 18, phase 2).
 
-    It no longer subclasses LookupStage to reuse its beats: every beat of this
-    story is the stage's own, and the parts carry the first arrangement.
+    It does not subclass LookupStage: the lookup's parts carry the first
+    arrangement, :class:`TokenBlock` and :class:`PositionBlocks` the second,
+    and every beat of the story is handled by the stage or by one part.
     """
-    from embedviz.render.components import ChipLane, GridPanel, OutputPanel
+    from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
+    from embedviz.render.parts.motion import LookupMotion
+    from embedviz.render.parts.positions import PositionBlocks, TokenBlock
     from embedviz.render.stage import stage_for
     from embedviz.render.stages.lookup import LookupStage
     from embedviz.render.theme import DARK
@@ -355,7 +358,9 @@ def test_the_stage_is_composed_of_the_kits_parts() -> None:
     cls = stage_for(board.layout)
     assert not issubclass(cls, LookupStage)
     stage = cls(None, board, DARK)  # type: ignore[arg-type]  # building touches no scene
-    assert [type(part) for part in stage.parts] == [GridPanel, ChipLane, OutputPanel]
-    assert {beat.action for beat in board.beats} <= {
-        name.removeprefix("beat_") for name in dir(cls) if name.startswith("beat_")
-    }
+    parts = [MatrixPart, OutputPart, ChipColumn, LookupMotion, TokenBlock, PositionBlocks]
+    assert [type(part) for part in stage.parts] == parts
+    handled = {name.removeprefix("beat_") for name in dir(cls) if name.startswith("beat_")}
+    for part in stage.parts:
+        handled |= {name.removeprefix("beat_") for name in dir(part) if name.startswith("beat_")}
+    assert {beat.action for beat in board.beats} <= handled
