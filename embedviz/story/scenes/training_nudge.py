@@ -163,7 +163,7 @@ def _loss_and_gradient(
         for col in window.cols:
             screen.add(value_cell("upstream", (position, col), weights[position, col]))
     # Typst maths, typeset by the renderer.
-    screen.labels["loss_formula"] = "L = sum_t w_t dot e_t"
+    screen.labels["loss_formula"] = "L = inline(sum_t w_t dot e_t)"
     screen.labels["upstream_title"] = "w_t"
     screen.labels["loss_equals"] = "="
     screen.add(value_cell("loss", (0,), step.loss_before))
@@ -176,7 +176,7 @@ def _loss_and_gradient(
         run_time=2.4,
         min_hold=1.5,
     )
-    screen.labels["upstream_title"] = "w_t = ∂L/∂e_t"
+    screen.labels["upstream_title"] = "w_t = partial L \\/ partial e_t"
     rec.beat(
         "upstream",
         "upstream",
@@ -258,8 +258,8 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
             del screen.numbers[("weight", (row, col))]
             screen.add(value_cell("updated", (row, col), after[col]))
     screen.add(NumberCell("lr", (0,), f"{LEARNING_RATE:g}", LEARNING_RATE))
-    screen.labels["update_left"] = "E ← E −"
-    screen.labels["update_right"] = "· ∂L/∂E"
+    screen.labels["update_left"] = "E <- E -"
+    screen.labels["update_right"] = "dot partial L \\/ partial E"
     rec.beat(
         "update",
         "update",
@@ -273,7 +273,7 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
         screen.labels[f"mark_{row:06d}"] = rec.words("nudged" if row in looked_up else "unchanged")
     rec.beat("unchanged", "unchanged", _unchanged_sentence(rec, looked_up), run_time=1.6)
     screen.add(value_cell("loss", (1,), step.loss_after))
-    screen.labels["loss_arrow"] = "→"
+    screen.labels["loss_arrow"] = "->"
     if step.loss_after < step.loss_before:
         narration = (
             "The loss went down. Each looked-up row moved against its gradient, "
