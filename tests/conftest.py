@@ -221,7 +221,23 @@ class MomentSample:
     step: int = 0
 
 
-TABLE_KINDS = frozenset({"weight", "output"})
+TABLE_KINDS = frozenset(
+    {
+        "weight",
+        "output",
+        # TrainingNudge's tables: E after the step, its gradient, the loss weights, a column sum.
+        "updated",
+        "grad",
+        "upstream",
+        "term",
+        "sum",
+        # PositionBlindness's position vectors and sums.
+        "sinusoid",
+        "learned_position",
+        "sum_sinusoid",
+        "sum_learned",
+    }
+)
 
 
 def sample_moments(
@@ -233,6 +249,7 @@ def sample_moments(
     """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends."""
     from manim import config
 
+    from embedviz.render.design import px_for_font
     from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
     from embedviz.render.moments import play_moments
@@ -280,9 +297,12 @@ def sample_moments(
                     low, high = mobject.slot_corners()
                     digit = float(high[1] - low[1]) * px_per_unit
                 elif isinstance(mobject, FormulaText):
-                    # A typeset symbol (E, w_t): its glyphs' height is its size.
+                    # Typeset maths (E, w_t, a sum with its limits, a fraction): its size is
+                    # that of its digits, set as tall as a label's at its font size, as drawn
+                    # (not its box, which subscripts and fractions make taller).
                     cell, role = None, "label"
-                    height = float(mobject.height) * px_per_unit
+                    drawn = mobject.width / (mobject.natural_width or 1.0)
+                    height = px_for_font(mobject.font_size_drawn) * drawn
                     opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
                     box = _box(mobject)
                     texts.append(

@@ -18,8 +18,6 @@ NOT_YET_PORTED = {
     "stages/large_vocab.py": 1192,
     "stages/one_hot.py": 1033,
     "stages/parameter_count.py": 556,
-    "stages/position_blindness.py": 649,
-    "stages/training_nudge.py": 898,
 }
 
 
