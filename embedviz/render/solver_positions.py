@@ -6,10 +6,10 @@ and two tables join them. Three tables of ``T`` rows side by side would need
 small numbers, so they stand in two bands, read as one equation::
 
     E[id] block | tags | positions |  +  | P block
-    formula of P (or its size)     |  =  | sum block | verdict (≠ different)
+    formula of P (or its size) |  =  | sum block | verdict (≠ different)
 
-The sum block sits under ``P``, moved left only as far as the verdict beside
-it needs. :func:`solve_positions` maximises the table font (up to
+The sum block follows P's definition, so that no wide part of the band
+stands empty. :func:`solve_positions` maximises the table font (up to
 :data:`~embedviz.render.design.MAX_DATA_PX`) subject to both bands fitting
 across and everything fitting between the title and the caption, then gives
 spare height to taller rows.
@@ -233,10 +233,9 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     verdict_w = SPACE * 3 + BRACKET_WIDTH + char_advance(label) * 1.5
     verdict_w += text_width(spec.verdict, label, mono=False)
     note_w, note_h = _note_size(spec, legend)
-    # The sum block under P, or as far left as the verdict beside it needs,
-    # but right of P's definition.
+    # The sums right after P's definition (the rest of the band stays for the verdict).
     pe_left = body_w + tags_w + sign_w
-    sum_left = max(note_w + SPACE + sign_w, min(pe_left, right - left - verdict_w - body_w))
+    sum_left = note_w + SPACE + sign_w
     # A heading may reach over the tags (E[id]'s) or past its block (P's).
     token_heading = heading_width(spec.headings[0], TOKEN_SYMBOL, label)
     pe_heading = heading_width(spec.headings[1], POSITION_SYMBOL, label)

@@ -81,10 +81,6 @@ class Carry(Animation):
         start, in order; the last is its landing place.
     theme
         Colours.
-    lift
-        Take the row itself rather than a copy: its numbers and marks leave the
-        screen as the strip starts to move (a working row that moves on, such
-        as a column sum rising into its gradient row).
     **kwargs
         Passed to :class:`manim.Animation`.
     """
@@ -98,7 +94,6 @@ class Carry(Animation):
         targets: Sequence[NumberText],
         waypoints: Sequence[np.ndarray],
         theme: Theme,
-        lift: bool = False,
         **kwargs: Any,
     ) -> None:
         self.strip = RowStrip(source_row=row)
@@ -112,7 +107,6 @@ class Carry(Animation):
         self.lengths = np.zeros(0)
         self.scene_ref: Scene | None = None
         self.landed = False
-        self.lift = lift
 
     def _setup_scene(self, scene: Scene) -> None:
         # The scene, to hand over to the output numbers as soon as this finishes.
@@ -128,8 +122,8 @@ class Carry(Animation):
         self.lengths = np.concatenate(
             [[0.0], np.cumsum(np.linalg.norm(np.diff(self.path, axis=0), axis=1))]
         )
-        left, _, right, _ = self.grid.row_box(self.row, buff=0.0)
-        self.source_width = right - left
+        left, bottom, right, top = self.grid.row_box(self.row, buff=0.0)
+        self.source_size = (right - left, top - bottom)
         super().begin()
 
     def create_starting_mobject(self) -> VMobject:
@@ -153,22 +147,17 @@ class Carry(Animation):
 
     def interpolate_mobject(self, alpha: float) -> None:
         """Move the strip to where it is at ``alpha``; show its numbers once clear of its row."""
-        if self.lift and alpha > 0 and self.scene_ref is not None:
-            # The row moves on: only the strip shows it from now on.
-            self.lift = False
-            self.scene_ref.remove(
-                *self.grid.get_row_numbers(self.row), *self.grid.marks.get(self.row, [])
-            )
         offset = self._offset(alpha)
         step = offset - self.moved
         self.strip.shift(step)
         self.moved = offset
         # Still over its own row: only the amber frame slides off it (hollow),
         # so the row underneath stays readable; the copy's numbers appear as
-        # soon as it is clear of the row.
-        cleared = max(0.0, float(offset[0])) / max(self.source_width, 1e-9)
-        if abs(offset[1]) > 1e-9:
-            cleared = max(cleared, 1.0)
+        # soon as it is clear of the row, out to the right or up or down.
+        width, height = self.source_size
+        cleared = max(
+            max(0.0, float(offset[0])) / max(width, 1e-9), abs(float(offset[1])) / max(height, 1e-9)
+        )
         opacity = 0.0 if cleared < 1.0 else min(1.0, (cleared - 1.0) * 8)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
         numbers.set_fill(opacity=opacity)

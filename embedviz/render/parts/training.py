@@ -319,21 +319,20 @@ class SumPanel(Component):
         self.outlines: list[VMobject] = []
 
     def beat_accumulate(self, beat: Beat) -> Animation:
-        """Show a repeated ID's contributions where they come from, then their column sum.
+        """Name a repeated ID's contributions where they come from; then point at their sum.
 
         Two steps: the contributions (outlined in the weights, and the
-        gradient row they add up to) with the phrase that names them; their
-        sum with "Repeats add up; they never overwrite."
+        gradient row they add up to) and their names with the phrase that
+        names them; ``=`` and the sum with "Repeats add up; they never overwrite."
         """
         colour = self.theme.highlight
         self.outlines = [self.weights.rows.outline(p, colour) for p in self.positions]
         self.outlines.append(self.gradient.rows.outline((self.row,), colour))
-        shown = [self.grid, self.title, *self.names[:-1], *self.terms.all()]
+        named = [self.title, *self.names[:-1]]
+        total = VGroup(*self.sums.numbers[(self.row,)])
         return Steps(
-            AnimationGroup(*[Create(m) for m in self.outlines], *[FadeIn(m) for m in shown]),
-            AnimationGroup(
-                Create(self.rule), *[FadeIn(m) for m in [self.names[-1], *self.sums.all()]]
-            ),
+            AnimationGroup(*[Create(m) for m in self.outlines], *[FadeIn(m) for m in named]),
+            AnimationGroup(FadeIn(self.names[-1]), Indicate(total, scale_factor=1.0, color=colour)),
         )
 
 

@@ -47,10 +47,11 @@ class TrainingStage(Stage):
         self.matrix = self.add_part(MatrixPart(*args))
         self.gradient = self.add_part(GradientPart(*args))
         self.weights = self.add_part(WeightsPart(*args))
-        self.scatter = self.add_part(ScatterMotion(*args, self.weights, self.gradient))
         self.panel: SumPanel | None = None
         if any(key[0] == "sum" for key in self.cells):
             self.panel = self.add_part(SumPanel(*args, self.weights, self.gradient))
+        parts = (self.weights, self.gradient, self.panel)
+        self.scatter = self.add_part(ScatterMotion(*args, *parts))
         self.step = self.add_part(UpdateRule(*args, self.matrix, self.gradient))
 
     def beat_intro(self, beat: Beat) -> Animation:
