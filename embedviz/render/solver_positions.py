@@ -37,6 +37,7 @@ from embedviz.render.solver import CAPTION_CENTRE, MAX_PITCH, PITCHES, TITLE_RAT
 from embedviz.story.model import Storyboard, Window
 
 __all__ = [
+    "VERDICT_CHARS",
     "PositionPlan",
     "PositionSpec",
     "formula_height",
@@ -51,6 +52,8 @@ POSITION_SYMBOL = 'P["pos"]'
 # A bracket joining two rows of the sum block, and the space a sign takes.
 BRACKET_WIDTH = 0.15
 SIGN_CHARS = 2.2
+# The lookup layout keeps a mark column this many characters wide for a bracket and ``=``.
+VERDICT_CHARS = 2
 
 
 @cache

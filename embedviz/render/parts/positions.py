@@ -7,7 +7,7 @@ Placed by :func:`~embedviz.render.solver_positions.solve_positions`:
   It arrives from the lookup layout (:meth:`TokenBlock.arrive`).
 - :class:`PositionBlocks`: the position vectors ``P`` (with their column
   numbers and their definition), the sums, the ``+`` and ``=`` between them,
-  and the verdict that ends the scene. Beat ``positions``.
+  and the verdict that ends the scene. Beats ``positions``, ``add``, ``differ``.
 
 Helpers shared by both arrangements: :func:`verdict` (a bracket joining two
 rows, the sign ``=`` or ``≠`` in the neutral verdict colour, and its word).
@@ -24,17 +24,20 @@ from manim import (
     UP,
     Animation,
     AnimationGroup,
+    Circumscribe,
     Create,
     FadeIn,
+    FadeOut,
     Indicate,
     LaggedStart,
     Line,
     ReplacementTransform,
+    Succession,
     VGroup,
     VMobject,
 )
 
-from embedviz.render.animations import Steps
+from embedviz.render.animations import Steps, make_fade_out_later
 from embedviz.render.design import SPACE, Theme, maths, value_colour
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
@@ -54,6 +57,8 @@ __all__ = ["PositionBlocks", "Rows", "TokenBlock", "verdict"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 Position = tuple[int, ...]
+# How many sums are worked one at a time before the rest go together.
+TAUGHT = 2
 
 
 def verdict(
@@ -291,6 +296,8 @@ class PositionBlocks(Component):
         Colours.
     pe_kind, sum_kind
         The cell kinds of P and of the sums (sinusoidal or learned).
+    tokens
+        The token vectors, whose rows the sums add.
     """
 
     def __init__(
@@ -302,9 +309,10 @@ class PositionBlocks(Component):
         theme: Theme,
         pe_kind: str,
         sum_kind: str,
+        tokens: TokenBlock,
     ) -> None:
         super().__init__(host, theme)
-        self.plan = plan
+        self.plan, self.tokens, self.cells = plan, tokens, cells
         self.board = board
         data, label, scale = plan.scale.data, plan.scale.label, board.value_scale
         positions = sorted(i for (k, i) in cells if k == "position")
@@ -396,3 +404,52 @@ class PositionBlocks(Component):
         tops = (self.sums.y(rows[0]), self.sums.y(rows[1]))
         word = self.board.word("different")
         return verdict(tops, self.plan.verdict_left, "!=", word, self.plan.scale.label, self.theme)
+
+    def pair(self, beat: Beat) -> tuple[Position, Position]:
+        """Return the first two positions that hold the highlighted (repeated) ID."""
+        assert beat.highlight is not None
+        ids = {i: int(c.value) for (k, i), c in self.cells.items() if k == "output_id"}
+        matches = sorted(p for p, value in ids.items() if value == beat.highlight.row)
+        return matches[0], matches[1]
+
+    def beat_add(self, beat: Beat) -> Animation:
+        """Add row by row: the token row and the position row are outlined, their sum appears.
+
+        The first rows are worked one at a time, the rest together; then
+        "these sums are what the model's next layers receive." circles the sums.
+        """
+        worked = [self._add(position) for position in self.positions]
+        if self.first_row_box is not None:
+            worked[0] = AnimationGroup(FadeOut(self.first_row_box, run_time=0.3), worked[0])
+        rest = worked[TAUGHT:]
+        added = Succession(
+            *worked[:TAUGHT], *([LaggedStart(*rest, lag_ratio=0.25)] if rest else [])
+        )
+        if len(beat.phrases) < 2:
+            return added
+        return Steps(added, Circumscribe(self.sum_grid.body, color=self.theme.highlight))
+
+    def _add(self, position: Position) -> Animation:
+        """One sum: its two addends outlined, the sum's row filled in."""
+        outlines = [self.tokens.outline(position), self.pe.outline(position, self.theme.highlight)]
+        return Succession(
+            AnimationGroup(*[Create(m) for m in outlines]),
+            AnimationGroup(*[FadeIn(m, shift=0.1 * DOWN) for m in self.sums.row(position)]),
+            make_fade_out_later(outlines, run_time=0.5),
+        )
+
+    def beat_differ(self, beat: Beat) -> Animation:
+        """Outline the two rows in every block; then say the sums differ: ``≠``.
+
+        "... same token row, different position rows." outlines the rows;
+        "The two copies of ID 2 are no longer equal." brings the verdict.
+        """
+        pair = self.pair(beat)
+        colour = self.theme.highlight
+        outlines = [self.tokens.outline(p) for p in pair]
+        outlines += [rows.outline(p, colour) for rows in (self.pe, self.sums) for p in pair]
+        outlined = AnimationGroup(*[Create(m) for m in outlines])
+        differ = FadeIn(self.verdict(pair))
+        if len(beat.phrases) < 2:
+            return AnimationGroup(outlined, differ)
+        return Steps(outlined, differ)

@@ -17,18 +17,16 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Circumscribe,
     Create,
     FadeIn,
     FadeOut,
-    LaggedStart,
     ReplacementTransform,
     Succession,
     VGroup,
     VMobject,
 )
 
-from embedviz.render.animations import Steps, make_fade_out_later, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
@@ -36,17 +34,18 @@ from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
-from embedviz.render.solver_positions import PositionPlan, PositionSpec, solve_positions
+from embedviz.render.solver_positions import (
+    VERDICT_CHARS,
+    PositionPlan,
+    PositionSpec,
+    solve_positions,
+)
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
 __all__ = ["PositionStage"]
 
-# The lookup layout keeps a column this many characters wide for the ``=`` bracket.
-_VERDICT_CHARS = 2
 _PE_KINDS = {"sinusoid": "sum_sinusoid", "learned_position": "sum_learned"}
-# How many sums are worked one at a time before the rest go together.
-_TAUGHT = 2
 
 
 @register_stage
@@ -55,9 +54,9 @@ class PositionStage(Stage):
 
     Parts: :class:`MatrixPart`, :class:`OutputPart`, :class:`ChipColumn` and
     :class:`LookupMotion` for the lookup; :class:`TokenBlock` and
-    :class:`PositionBlocks` (``positions``) for the sums. The stage plays the
-    beats that span both: ``lookup_all``, ``same``, ``arrange``, ``add`` and
-    ``differ``.
+    :class:`PositionBlocks` (``positions``, ``add``, ``differ``) for the sums.
+    The stage plays the beats that span both arrangements: ``lookup_all``,
+    ``same`` and ``arrange``.
     """
 
     layout = "position_blindness"
@@ -67,7 +66,7 @@ class PositionStage(Stage):
 
     def build(self) -> None:
         """Solve both arrangements and build their parts."""
-        spec = replace(LookupSpec.from_board(self.board), mark_chars=_VERDICT_CHARS)
+        spec = replace(LookupSpec.from_board(self.board), mark_chars=VERDICT_CHARS)
         plan = self.plan = solve_lookup(spec)
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
@@ -81,7 +80,9 @@ class PositionStage(Stage):
         pe_kind = next(k for k in _PE_KINDS if any(key[0] == k for key in self.cells))
         args2 = (self.scene, self.board, self.cells, second, self.theme)
         self.tokens = self.add_part(TokenBlock(*args2))
-        self.blocks = self.add_part(PositionBlocks(*args2, pe_kind, _PE_KINDS[pe_kind]))
+        self.blocks = self.add_part(
+            PositionBlocks(*args2, pe_kind, _PE_KINDS[pe_kind], self.tokens)
+        )
         self.same: list[VMobject] = []
 
     @property
@@ -96,10 +97,7 @@ class PositionStage(Stage):
 
     def _pair(self, beat: Beat) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Return the first two positions that hold the highlighted (repeated) ID."""
-        assert beat.highlight is not None
-        ids = {i: int(c.value) for (k, i), c in self.cells.items() if k == "output_id"}
-        matches = sorted(p for p, value in ids.items() if value == beat.highlight.row)
-        return matches[0], matches[1]
+        return self.blocks.pair(beat)
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, the matrix with its legend, and the chips."""
@@ -175,53 +173,3 @@ class PositionStage(Stage):
             ),
             make_reveal_animation([self.tokens.heading, *self.blocks.skeleton()]),
         )
-
-    def beat_add(self, beat: Beat) -> Animation:
-        """Add row by row: the token row and the position row are outlined, their sum appears.
-
-        The first rows are worked one at a time, the rest together; then
-        "these sums are what the model's next layers receive." circles the sums.
-        """
-        worked = [self._add(position) for position in self.blocks.positions]
-        if self.blocks.first_row_box is not None:
-            worked[0] = AnimationGroup(FadeOut(self.blocks.first_row_box, run_time=0.3), worked[0])
-        rest = worked[_TAUGHT:]
-        added = Succession(
-            *worked[:_TAUGHT], *([LaggedStart(*rest, lag_ratio=0.25)] if rest else [])
-        )
-        if len(beat.phrases) < 2:
-            return added
-        received = Circumscribe(self.blocks.sum_grid.body, color=self.theme.highlight)
-        return Steps(added, received)
-
-    def _add(self, position: tuple[int, ...]) -> Animation:
-        """One sum: its two addends outlined, the sum's row filled in."""
-        outlines = [
-            self.tokens.outline(position),
-            self.blocks.pe.outline(position, self.theme.highlight),
-        ]
-        return Succession(
-            AnimationGroup(*[Create(m) for m in outlines]),
-            AnimationGroup(
-                *[FadeIn(m, shift=0.1 * xyz(0, -1)) for m in self.blocks.sums.row(position)]
-            ),
-            make_fade_out_later(outlines, run_time=0.5),
-        )
-
-    def beat_differ(self, beat: Beat) -> Animation:
-        """Outline the two rows in every block; then say the sums differ: ``≠``.
-
-        "... same token row, different position rows." outlines the rows;
-        "The two copies of ID 2 are no longer equal." brings the verdict.
-        """
-        pair = self._pair(beat)
-        colour = self.theme.highlight
-        outlines = [self.tokens.outline(p) for p in pair]
-        outlines += [
-            rows.outline(p, colour) for rows in (self.blocks.pe, self.blocks.sums) for p in pair
-        ]
-        outlined = AnimationGroup(*[Create(m) for m in outlines])
-        differ = FadeIn(self.blocks.verdict(pair))
-        if len(beat.phrases) < 2:
-            return AnimationGroup(outlined, differ)
-        return Steps(outlined, differ)
