@@ -236,6 +236,17 @@ TABLE_KINDS = frozenset(
         "term_one_hot",
         "term_weight",
         "term_sum",
+        # TrainingNudge's tables: E after the step, its gradient, the loss weights, a column sum.
+        "updated",
+        "grad",
+        "upstream",
+        "term",
+        "sum",
+        # PositionBlindness's position vectors and sums.
+        "sinusoid",
+        "learned_position",
+        "sum_sinusoid",
+        "sum_learned",
     }
 )
 

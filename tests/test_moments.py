@@ -22,7 +22,9 @@ system, the solver and the parts of issue 18, is held to more:
   ever on screen twice.
 
 Phase 2 of issue 18 moves the other stages onto the same parts and rules
-(``LOOKUP_FAMILY`` then grows).
+(``LOOKUP_FAMILY`` then grows): PositionBlindness and TrainingNudge, whose
+typeset formulas are checked like every other text (their size is their
+digits', as drawn).
 """
 
 from __future__ import annotations
@@ -119,6 +121,15 @@ LOOKUP_FAMILY: list[Any] = [
     ("OneHotEquivalence", {"ids": "0"}, DEFAULT_FLOOR),
     ("OneHotEquivalence", {"vocab": 12, "dim": 6, "ids": "11"}, REAL_FLOOR),
     ("OneHotEquivalence", {"theme": "light"}, DEFAULT_FLOOR),
+    # Phase 2: the position layout (a lookup, then E[id] + P = sum), learned P, light theme.
+    ("PositionBlindness", {}, DEFAULT_FLOOR),
+    ("PositionBlindness", {"positions": "learned"}, DEFAULT_FLOOR),
+    ("PositionBlindness", {"theme": "light"}, DEFAULT_FLOOR),
+    # The training layout: weight rows travel into the gradient; at GPT-2 size, five IDs
+    # spread over the rows with a repeat.
+    ("TrainingNudge", {}, DEFAULT_FLOOR),
+    ("TrainingNudge", {"theme": "light"}, DEFAULT_FLOOR),
+    ("TrainingNudge", {"vocab": 50257, "dim": 768, "ids": "4821,12000,4821,33000,17"}, REAL_FLOOR),
 ]
 
 
@@ -297,19 +308,26 @@ SOURCE_KINDS = ("weight", "corner")
 
 
 def check_strip_leaves_its_row(sample: MomentSample) -> list[str]:
-    """Return every moment a travelling row's visible number covers a number of its source row."""
+    """Return every moment a travelling row's visible number covers a number of its source row.
+
+    A strip's numbers are copies of its source row's cells (a matrix row, a
+    weight row, a column sum): the same kind, and the same index but the column.
+    """
     where = f"{sample.beat.name} at alpha {sample.alpha:g} of step {sample.step + 1}"
     texts = _visible(sample)
-    copied = [t for t in texts if t.cell is not None and t.cell[0] in SOURCE_KINDS]
+    copied = [
+        t for t in texts if t.cell is not None and (t.cell[0] in SOURCE_KINDS or len(t.cell[1]) > 1)
+    ]
     moving = [t for t in copied if t.in_strip]
     still = [t for t in copied if not t.in_strip]
     return [
-        f"{where}: the strip's {a.text!r} covers {b.text!r} of its own row {b.cell[1][0]}"
+        f"{where}: the strip's {a.text!r} covers {b.text!r} of its own row {b.cell[1][:-1]}"
         for a in moving
         for b in still
         if a.cell is not None
         and b.cell is not None
-        and a.cell[1][0] == b.cell[1][0]
+        and a.cell[0] == b.cell[0]
+        and a.cell[1][:-1] == b.cell[1][:-1]
         and _overlap(a.box, b.box)
     ]
 

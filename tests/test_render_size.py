@@ -16,8 +16,6 @@ MAX_FILE_LINES = 500
 NOT_YET_PORTED = {
     "stages/batch.py": 957,
     "stages/large_vocab.py": 1192,
-    "stages/position_blindness.py": 649,
-    "stages/training_nudge.py": 898,
 }
 
 

@@ -202,8 +202,12 @@ class LookupMotion(Component):
     def beat_lookup(self, beat: Beat) -> Animation:
         """One ID at teaching pace: walk to the row, bring it home, settle (one step each)."""
         assert beat.highlight is not None
+        return self.lookup_one(beat.highlight.position)
+
+    def lookup_one(self, position: tuple[int, ...]) -> Steps:
+        """Return one ID's lookup at teaching pace: walk, bring the row home, settle."""
         self._show_output()
-        one = self._one(beat.highlight.position)
+        one = self._one(position)
         return Steps(one.walk, one.moved, one.settle)
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
