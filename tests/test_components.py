@@ -176,8 +176,21 @@ def test_intro_mobjects_are_the_title_and_each_part_s_intro() -> None:
     expected = [stage.matrix.grid, stage.matrix.heading, stage.matrix.legend, *stage.chips.chips]
     for mobject in expected:
         assert any(m is mobject for m in shown)
-    # The output block waits for its beat.
-    assert not any(m is stage.output.grid for m in shown)
+    # The output block holds its place from the start, so the frame is used.
+    assert any(m is stage.output.grid for m in shown)
+
+
+def test_a_block_whose_shape_is_asked_for_is_blank_until_its_reveal() -> None:
+    board = _board("SequenceLookup")
+    stage = LookupStage(FakeHost(), board, DARK)
+    shown = stage.intro_mobjects()
+    assert any(m is stage.output.grid for m in shown)
+    # No rows or columns drawn, no row numbers, no shape: the prediction is still open.
+    assert all(rule.get_stroke_opacity() == 0 for rule in stage.output.rules)
+    assert not any(m is stage.output.numbers for m in shown)
+    reveal = next(beat for beat in board.beats if beat.action == "reveal")
+    stage.animate(reveal)
+    assert stage.output.revealed
 
 
 def test_a_cell_grid_reads_back_like_manim_s_table() -> None:

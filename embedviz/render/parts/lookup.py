@@ -220,6 +220,18 @@ class OutputPart(Component):
         self.shape: ShapeLabel | None = None
         self.question: LabelText | None = None
         self.underlines: list[VMobject] = []
+        # The block is on screen from the start, where its rows will be: a scene
+        # that asks for its shape first shows it blank (no rules, no row numbers),
+        # and draws its rows and columns when it reveals them.
+        self.revealed = not any(b.action == "reveal" for b in board.beats)
+        self.rules = VGroup(*self.grid.body.submobjects[1:])
+        if not self.revealed:
+            self.rules.set_stroke(opacity=0.0)
+
+    def intro(self) -> list[VMobject]:
+        """Return the block (blank until its reveal), its heading, and its row numbers if shown."""
+        shown: list[VMobject] = [self.grid, self.heading]
+        return [*shown, self.numbers] if self.revealed else shown
 
     def row_of(self, position: tuple[int, ...]) -> int:
         """Return the grid row that holds an input position."""
@@ -246,7 +258,8 @@ class OutputPart(Component):
         if cell is None:
             return None
         mark = NumberText(cell, self.plan.scale.label, self.theme.wrong)
-        y = self.plan.output_row_y(self.row_of(position))
+        # Where the row is now (the block may rest below the solver's place).
+        y = self.grid.row_y(self.row_of(position))
         mark.place(xyz(self.plan.mark_left, y), align="left")
         return mark
 
@@ -284,15 +297,20 @@ class OutputPart(Component):
         return line.set_stroke(self.theme.highlight, width=3)
 
     def beat_reveal(self, beat: Beat) -> Animation:
-        """Reveal the empty block, its row numbers and its shape (then point at the last size)."""
+        """Draw the block's rows and columns, its row numbers and its shape (then point at d)."""
         leaving: list[VMobject] = [m for m in (self.question, *self.underlines) if m is not None]
-        appearing: list[VMobject] = [self.grid, self.heading, self.numbers]
+        self.question, self.underlines = None, []
+        appearing: list[VMobject] = [self.numbers]
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         if sizes:
             self.shape = ShapeLabel(sizes, self.plan.scale.label, self.theme.output)
             self.shape.next_to(self.heading, RIGHT, buff=SPACE * 2)
             appearing.append(self.shape)
         shown: Animation = make_reveal_animation(appearing)
+        if not self.revealed:
+            self.revealed = True
+            rules = prepare_animation(self.rules.animate.set_stroke(opacity=1.0))  # type: ignore[arg-type]
+            shown = AnimationGroup(shown, rules)
         if leaving:
             shown = Succession(make_reveal_animation([], leaving), shown)
         if self.shape is None or len(beat.phrases) < 2:

@@ -69,6 +69,8 @@ def build_single_token_lookup(
 
     scale = screen.add_grid(table, window, title_size=True, legend=legend)
     screen.add(int_cell("token_id", (0,), token_id))
+    # The call is on screen from the start: the scene shows what it returns.
+    screen.labels["code"] = f"embedding_layer(torch.tensor([{token_id}]))"
     rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
     rec.beat(
         "zero-based",
@@ -88,7 +90,6 @@ def build_single_token_lookup(
         run_time=2.4,
         highlight=focus,
     )
-    screen.labels["code"] = f"embedding_layer(torch.tensor([{token_id}]))"
     for line_number, line in enumerate(lines):
         for piece_number, (_, text, element) in enumerate(line.pieces):
             if element is None:
