@@ -87,10 +87,11 @@ class LookupStage(Stage):
     def _rest_drop(self) -> float:
         """How far below the solver's place the output block rests: where it fills the frame best.
 
-        Measured from the parts' boxes, between the title and the caption; a
-        drop that makes some beat glide the block up (to clear a strip's path)
-        loses to one that does not, if both leave no empty area over an
-        eighth of the frame.
+        Measured from the parts' boxes, between the title and the caption; of
+        the drops that leave no empty area over an eighth of the frame, one
+        that makes no beat glide the block up (to clear a strip's path) wins,
+        then one that lines the block up with the matrix (top, middle or
+        bottom), then the fullest frame.
         """
         fixed = mobject_boxes(
             [*self.matrix.intro(), *(self.printed.intro() if self.printed else [])]
@@ -98,15 +99,19 @@ class LookupStage(Stage):
         moving = mobject_boxes(self.motion.output_side())
         band = content_band(self.title)
         step = self.plan.sizes.row_height / _REST_STEPS
-        depth = int((band[3] - band[1]) / step) + 1
-        drop, _ = best_drop(
-            fixed,
-            moving,
-            band,
-            [k * step for k in range(depth)],
-            float(config.frame_width * config.frame_height),
-            self._glides,
-        )
+        drops = [k * step for k in range(int((band[3] - band[1]) / step) + 1)]
+        matrix, output = self.matrix.grid, self.output.grid
+        # The drops that put the block's top, middle or bottom level with the matrix's.
+        top = output.body_top() - matrix.body_top()
+        taller = matrix.height_of_body - output.height_of_body
+        aligned = [d for d in (top, top + taller / 2, top + taller) if d >= 0]
+
+        def cost(drop: float) -> int:
+            lined_up = any(abs(drop - d) < 1e-9 for d in aligned)
+            return 2 * self._glides(drop) + (0 if lined_up else 1)
+
+        area = float(config.frame_width * config.frame_height)
+        drop, _ = best_drop(fixed, moving, band, [*aligned, *drops], area, cost)
         return drop
 
     def _glides(self, drop: float) -> int:

@@ -62,7 +62,7 @@ def build_single_token_lookup(
     told = SPEC.words(words)
     window = choose_window(table.vocab_size, table.dim, [token_id], narrow=True, words=told)
     printed = format_torch_tensor(output, grad_fn=GRAD_FN)
-    lines, _ = split_printed(printed, output.shape)
+    lines, omitted = split_printed(printed, output.shape)
     rec = Recorder(window, output.shape, told)
     screen = rec.screen
     focus = Highlight((0,), token_id, token_id)
@@ -96,6 +96,9 @@ def build_single_token_lookup(
                 screen.labels[f"printed_{line_number}_{piece_number:03d}"] = text
             else:
                 screen.add(value_cell("printed", element, output[element]))
+    if omitted:
+        # A long print is cut: one elision line stands for the lines left out.
+        screen.labels["printed_omitted"] = "\u22ee"
     rec.beat(
         "print",
         "print",
