@@ -54,6 +54,8 @@ from embedviz.story.model import Beat, NumberCell, Storyboard
 __all__ = ["ChipColumn", "MatrixPart", "OutputPart", "fit_width", "heading_words"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+# A chip beside its output row is at most this share of the row's height.
+CHIP_FILL = 0.84
 
 
 def heading_words(word: str, font_size: float, theme: Theme) -> list[VMobject]:
@@ -368,8 +370,10 @@ class ChipColumn(Component):
         ids = sorted((i, c) for (k, i), c in cells.items() if k == "token_id")
         self.chips: list[Chip] = []
         self.pieces = VGroup()
+        # Chips stand apart even beside tight rows (a twelve-token sentence).
+        height = plan.sizes.row_height * CHIP_FILL
         for order, (index, cell) in enumerate(ids):
-            chip = Chip(cell, label, theme)
+            chip = Chip(cell, label, theme, height=height)
             chip.move_to(xyz(plan.tag_x(chip.width), plan.output_row_y(order)))
             self.chips.append(chip)
             if index[-1] < len(pieces):
