@@ -135,8 +135,9 @@ def best_drop(
 
     Of the drops that keep the group inside the band and clear of the fixed
     boxes, the ones that leave no empty rectangle over :data:`EMPTY_SHARE` of
-    the frame come first, then the lowest ``cost`` (for example, how many
-    beats must move the group out of the way), then the smallest empty area.
+    the frame come first, and of those the lowest ``cost`` (for example, how
+    many beats must move the group out of the way), then the smallest empty
+    area; when none does, the smallest empty area wins.
 
     Parameters
     ----------
@@ -156,7 +157,7 @@ def best_drop(
     tuple
         The chosen drop and the largest empty rectangle with it.
     """
-    best: tuple[tuple[bool, int, float], float, Emptiness] | None = None
+    best: tuple[tuple[bool, float, int, float], float, Emptiness] | None = None
     for drop in drops:
         moved = [(b[0], b[1] - drop, b[2], b[3] - drop) for b in moving]
         if any(b[1] < band[1] - 1e-6 or b[3] > band[3] + 1e-6 for b in moved):
@@ -164,7 +165,9 @@ def best_drop(
         if any(_overlap(a, b) for a in moved for b in fixed):
             continue
         empty = largest_empty_rectangle([*fixed, *moved], band)
-        key = (empty.area > EMPTY_SHARE * frame_area, cost(drop), empty.area)
+        # Within the limit the cost decides; over it, the emptier frame loses first.
+        over = empty.area > EMPTY_SHARE * frame_area
+        key = (over, empty.area if over else 0.0, cost(drop), empty.area)
         if best is None or key < best[0]:
             best = (key, drop, empty)
     if best is None:

@@ -229,11 +229,13 @@ class OutputPart(Component):
         self.rules = VGroup(*self.grid.body.submobjects[1:])
         if not self.revealed:
             self.rules.set_stroke(opacity=0.0)
+        # Its row numbers come when the storyboard shows them.
+        self.numbered = any(c.kind == "position" for c in board.beats[0].numbers)
 
     def intro(self) -> list[VMobject]:
         """Return the block (blank until its reveal), its heading, and its row numbers if shown."""
         shown: list[VMobject] = [self.grid, self.heading]
-        return [*shown, self.numbers] if self.revealed else shown
+        return [*shown, self.numbers] if self.numbered else shown
 
     def row_of(self, position: tuple[int, ...]) -> int:
         """Return the grid row that holds an input position."""

@@ -349,12 +349,12 @@ class LookupMotion(Component):
         return Succession(self.glide(lift), AnimationGroup(*items), self.glide(-lift))
 
     def _show_output(self) -> None:
-        """Make sure the output block is on screen (SingleTokenLookup shows it with its lookup)."""
-        shown = set(map(id, self.host.mobjects))
+        """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""
+        shown = {id(m) for top in self.host.mobjects for m in top.get_family()}
         missing = [
             m
             for m in (self.output.grid, self.output.heading, self.output.numbers)
-            if id(m) not in shown
+            if not any(id(member) in shown for member in m.get_family())
         ]
         if missing:
             self.host.add(*missing)

@@ -10,7 +10,7 @@ from embedviz.core.table import (
     Table,
 )
 from embedviz.core.torch_format import format_torch_tensor
-from embedviz.story.model import Highlight, Storyboard
+from embedviz.story.model import Highlight, NumberCell, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.printed import split_printed
 from embedviz.story.scenes.common import (
@@ -21,7 +21,7 @@ from embedviz.story.scenes.common import (
     lookup_row_sentence,
     make_table,
 )
-from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.screen import int_cell
 from embedviz.story.window import choose_window
 
 __all__ = ["SPEC", "build_single_token_lookup"]
@@ -95,7 +95,8 @@ def build_single_token_lookup(
             if element is None:
                 screen.labels[f"printed_{line_number}_{piece_number:03d}"] = text
             else:
-                screen.add(value_cell("printed", element, output[element]))
+                # The number as PyTorch prints it (-9.5602e-01 in a wide-ranged row).
+                screen.add(NumberCell("printed", element, text, float(output[element])))
     if omitted:
         # A long print is cut: one elision line stands for the lines left out.
         screen.labels["printed_omitted"] = "\u22ee"
