@@ -89,6 +89,6 @@ def content_band(title: Any = None) -> Box:
     if title is not None and getattr(title, "original_text", "x").strip():
         top = float(title.get_bottom()[1])
     frame = frame_regions()
-    # The tallest two lines a caption can take (capitals, descenders, brackets).
-    two_lines = SansText("(Thy,\nThy)", CAPTION_FONT, "#ffffff").height
+    # Two caption lines as tall as they come: a bar spans ascenders to descenders.
+    two_lines = SansText("|\n|", CAPTION_FONT, "#ffffff").height
     return (-half_w, frame.caption_y + two_lines / 2, half_w, top)

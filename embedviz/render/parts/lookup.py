@@ -220,7 +220,7 @@ class OutputPart(Component):
             number.place(xyz(plan.position_left, plan.output_row_y(order)), align="left")
             self.numbers.add(number)
         self.shape: ShapeLabel | None = None
-        self.question: LabelText | None = None
+        self.question: VGroup | None = None
         self.underlines: list[VMobject] = []
         # The block is on screen from the start, where its rows will be: a scene
         # that asks for its shape first shows it blank (no rules, no row numbers),
@@ -268,37 +268,40 @@ class OutputPart(Component):
         return mark
 
     def beat_predict(self, beat: Beat) -> Animation:
-        """Ask for the output's shape where the block will be, underlining each axis in turn."""
-        # Where the block will be, reaching into the (still empty) walking column
-        # when it must, and no smaller than the floor.
-        left = self.plan.column_left + SPACE
-        room = self.grid.body_right() - left
+        """Ask for the output's shape inside the blank block, underlining each axis in turn.
+
+        The question (``output shape?  rows × values``) goes on two lines, split
+        at its double space, when one line would not fit the block and the block
+        has room for two; it is set smaller if it must, never under the floor.
+        """
+        text, inner = beat.label("question"), self.grid.width_of_body - 2 * SPACE
         font = self.plan.scale.label
-        font = max(min(font, font * room / text_width(beat.label("question"), font)), at_least(0))
-        self.question = LabelText(beat.label("question"), font, self.theme.text)
-        self.question.move_to(self.grid.body).align_to(self.grid.body, RIGHT)
-        if self.question.width < self.grid.width_of_body:
-            self.question.move_to(self.grid.body)
-        self.underlines = [
-            u for word in ("rows", "values") if (u := self._underline(word)) is not None
-        ]
+        lines = [text]
+        if text_width(text, font) > inner and "  " in text and len(self.positions) > 1:
+            lines = [part.strip() for part in text.split("  ", 1)]
+        widest = max(text_width(line, font) for line in lines)
+        font = max(min(font, font * inner / widest), at_least(0))
+        texts = [LabelText(line, font, self.theme.text) for line in lines]
+        self.question = VGroup(*texts).arrange(DOWN, buff=SPACE * 2).move_to(self.grid.body)
+        # The axes are the words either side of the "×" (in any language).
+        line = texts[-1]
+        times = line.text.find("\u00d7")
+        before, after = line.text[:times].split()[-1:], line.text[times + 1 :].split()[:1]
+        spans = [(line.text.rfind(w, 0, times), w) for w in before]
+        spans += [(line.text.find(w, times), w) for w in after]
+        self.underlines = [self._underline(line, at, w) for at, w in spans] if times >= 0 else []
         shown = FadeIn(self.question, shift=0.2 * DOWN)
         if len(self.underlines) < 2:
             return shown
         return Steps(Succession(shown, Create(self.underlines[0])), Create(self.underlines[1]))
 
-    def _underline(self, word: str) -> Line | None:
-        assert self.question is not None
-        start = self.question.text.find(word)
-        if start < 0:
-            return None
-        low, high = self.question.slot_corners()
-        advance = (high[0] - low[0]) / len(self.question.text)
-        y = low[1] - (high[1] - low[1]) * 0.5
-        line = Line(
-            xyz(low[0] + start * advance, y), xyz(low[0] + (start + len(word)) * advance, y)
-        )
-        return line.set_stroke(self.theme.highlight, width=3)
+    def _underline(self, line: LabelText, start: int, word: str) -> Line:
+        """Underline ``word``, which starts at character ``start`` of a monospace line."""
+        low, high = line.slot_corners()
+        advance = (high[0] - low[0]) / len(line.text)
+        x, y = low[0] + start * advance, low[1] - (high[1] - low[1]) * 0.5
+        mark = Line(xyz(x, y), xyz(x + len(word) * advance, y))
+        return mark.set_stroke(self.theme.highlight, width=3)
 
     def beat_reveal(self, beat: Beat) -> Animation:
         """Draw the block's rows and columns, its row numbers and its shape (then point at d)."""
