@@ -219,6 +219,10 @@ class MomentSample:
     strips: list[list[tuple[int, np.ndarray]]]
     # Which step of the beat's animation was sampled (0 for most beats, and at the end).
     step: int = 0
+    # At a beat's end: the largest empty rectangle between the title and the caption
+    # (embedviz.render.space.Emptiness), and the frame's area.
+    empty: Any = None
+    frame_area: float = 0.0
 
 
 # Table values (the type scale's data): E and the output, and the tables the
@@ -263,7 +267,7 @@ def sample_moments(
     from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
     from embedviz.render.metrics import digit_height
-    from embedviz.render.moments import play_moments
+    from embedviz.render.moments import frame_emptiness, play_moments
     from embedviz.render.theme import SANS_FONT
 
     board = prepared_storyboard(scene, overrides, environ={})
@@ -345,7 +349,12 @@ def sample_moments(
                         digit_px=digit,
                     )
                 )
-        samples.append(MomentSample(moment.beat, moment.alpha, texts, strips, moment.step))
+        sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)
+        if moment.alpha >= 1:
+            # Only at beat ends, where issue 18's empty-area rule applies (it costs a search).
+            sample.empty = frame_emptiness(scene_object)
+            sample.frame_area = float(config.frame_width * config.frame_height)
+        samples.append(sample)
 
     play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
     return samples
