@@ -264,6 +264,7 @@ def sample_moments(
     """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends."""
     from manim import config
 
+    from embedviz.render.design import px_for_font
     from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
     from embedviz.render.metrics import digit_height
@@ -314,9 +315,11 @@ def sample_moments(
                 elif isinstance(mobject, FormulaText):
                     # A typeset symbol (E, w_t): its glyphs' height is its size, but its
                     # type size is its digits' (a bracket or a fraction reaches further).
+                    # Its type size is that of a label at its font size, as drawn (the
+                    # box of '=' or of a fraction says nothing about it).
                     cell, role = None, "label"
-                    height = float(mobject.height) * px_per_unit
                     natural = getattr(mobject, "natural_height", 0.0) or float(mobject.height)
+                    height = px_for_font(mobject.font_size_drawn) * float(mobject.height) / natural
                     digit = digit_height(mobject.font_size_drawn) * px_per_unit
                     digit *= float(mobject.height) / natural
                     opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])

@@ -93,9 +93,9 @@ class LookupStage(Stage):
         then one that lines the block up with the matrix (top, middle or
         bottom), then the fullest frame.
         """
-        fixed = mobject_boxes(
-            [*self.matrix.intro(), *(self.printed.intro() if self.printed else [])]
-        )
+        # The print counts from the start: the block must rest clear of it when it comes.
+        printed = [self.printed.code, self.printed.printed] if self.printed else []
+        fixed = mobject_boxes([*self.matrix.intro(), *printed])
         moving = mobject_boxes(self.motion.output_side())
         band = content_band(self.title)
         step = self.plan.sizes.row_height / _REST_STEPS
