@@ -6,7 +6,8 @@ Run from the repository root::
 
 It builds the default SequenceLookup storyboard, then changes only what an
 author may change: the title, the UI words (headings and the legend's
-title), the narration of every beat, the language tag,
+title), the sentences of the audio descriptions, the narration of every
+beat, the language tag,
 the holds (German sentences are longer, so some beats stay on screen a little
 longer), and the phrases: the German narration split into caption cues, with
 the words a voice should say. Every number, label and ID stays as the core computed it, so
@@ -82,13 +83,33 @@ WORDS = {
 }
 
 
+# The sentences of this scene's audio descriptions, by role (the English ones are
+# in embedviz/story/describe_words.py); the numbers in them stay the core's.
+DESCRIPTION_WORDS = {
+    "chips": "Token-ID-Chips in der Reihenfolge der Eingabe: {ids}.",
+    "colour_key": (
+        "Farbschlüssel: Jeder Wert ist nach Vorzeichen und Größe getönt, blau für positive "
+        "und zinnoberrot für negative Werte, am kräftigsten bei {high} und {low}, am "
+        "blassesten nahe {zero}."
+    ),
+    "dimmed": "Die Zeilen {rows} sind blass gezeichnet.",
+    "matrix": "Die Embedding-Matrix E ist als Raster gezeichnet: Zeilen {rows}, Spalten {columns}.",
+    "output_frame": "Ein leerer Ausgabeblock erscheint, mit den Zeilennummern {positions}.",
+    "question": "Auf dem Bildschirm steht die Frage: {question}",
+    "row_copy": "Zeile {row} von E, {values}, wandert als ein Streifen in Ausgabezeile {position}.",
+    "row_tag": (
+        "Neben jeder Ausgabezeile zeigt ein bernsteinfarbenes Etikett die ID, aus der sie stammt."
+    ),
+}
+
+
 def speak_german(text: str) -> str:
     """Return how a German voice should say a phrase: ``6 × 3`` is ``6 mal 3``."""
     return text.replace("\u00d7", "mal")
 
 
 def german_storyboard() -> Storyboard:
-    """Return the default SequenceLookup with German title, words, narration and holds.
+    """Return the default SequenceLookup with German title, words, descriptions, narration, holds.
 
     Returns
     -------
@@ -105,7 +126,14 @@ def german_storyboard() -> Storyboard:
         phrases = make_phrases(text, speak_german)
         duration = max(beat.duration, ceil_ticks(sum(phrase.duration for phrase in phrases)))
         beats.append(replace(beat, narration=text, phrases=phrases, duration=duration))
-    return replace(board, title=TITLE, language="de", words=WORDS, beats=tuple(beats))
+    return replace(
+        board,
+        title=TITLE,
+        language="de",
+        words=WORDS,
+        description_words=DESCRIPTION_WORDS,
+        beats=tuple(beats),
+    )
 
 
 def main() -> int:

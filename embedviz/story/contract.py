@@ -10,9 +10,11 @@ number, displayed string or ID that the core would not draw.
 
 What an author may edit is :data:`EDITABLE_FIELDS` and
 :data:`EDITABLE_BEAT_FIELDS`: the title, the language, the UI words (the
-text of each word role the layout draws, e.g. to translate them) and, per
-beat, the narration and the timing (within the limits every beat is checked
-against).
+text of each word role the layout draws, e.g. to translate them), the
+sentences of the audio descriptions (``description_words``) and, per beat,
+the narration and the timing (within the limits every beat is checked
+against). A beat's descriptions are derived from the core like its numbers;
+only their words (and the spoken form a voice says) are the author's.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.story.describe import describe, description_problems
+from embedviz.story.describe_words import MAX_DESCRIPTION_CHARS
 from embedviz.story.model import (
     LAYOUTS,
     MAX_BEAT_SECONDS,
@@ -57,7 +61,7 @@ __all__ = [
 
 SCHEMA_ID = SCHEMA_URL
 # Storyboard fields an author may change; every other field is re-derived.
-EDITABLE_FIELDS = frozenset({"title", "language", "voice", "words"})
+EDITABLE_FIELDS = frozenset({"title", "language", "voice", "words", "description_words"})
 # Beat fields an author may change (the timing stays within the beat limits). The
 # phrases follow the narration: where they no longer spell it, loading derives them again.
 EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration", "phrases"}
@@ -159,6 +163,16 @@ def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     raise TypeError(f"no JSON Schema for {tp!r}")
 
 
+def _one_line(longest: int) -> dict[str, Any]:
+    """Return the schema of one line of text, not blank, at most ``longest`` characters."""
+    return {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": longest,
+        "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
+    }
+
+
 def json_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of a storyboard file.
 
@@ -192,6 +206,9 @@ def json_schema() -> dict[str, Any]:
             "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
         },
     }
+    board["properties"]["description_words"]["additionalProperties"] = _one_line(
+        MAX_DESCRIPTION_CHARS
+    )
     beat = defs["Beat"]["properties"]
     beat["run_time"] = {**beat["run_time"], "minimum": MIN_RUN_TIME}
     beat["duration"] = {**beat["duration"], "minimum": MIN_RUN_TIME, "maximum": MAX_BEAT_SECONDS}
@@ -366,7 +383,23 @@ def storyboard_from_data(data: object) -> Storyboard:
             "which this embedviz reads; upgrade embedviz to read it"
         )
     board: Storyboard = _load(Storyboard, data, "storyboard")
+    if not _has_descriptions(data):
+        # Written before beats had audio descriptions: derive them from its cells.
+        board = describe(board)
     return _rephrased(board)
+
+
+def _has_descriptions(data: dict[str, Any]) -> bool:
+    """Whether any beat of a storyboard file (or of its parts) carries a descriptions field."""
+    beats = data.get("beats")
+    if isinstance(beats, list) and any(
+        isinstance(beat, dict) and "descriptions" in beat for beat in beats
+    ):
+        return True
+    parts = data.get("parts")
+    return isinstance(parts, list) and any(
+        isinstance(part, dict) and _has_descriptions(part) for part in parts
+    )
 
 
 def _rephrased(board: Storyboard) -> Storyboard:
@@ -517,8 +550,9 @@ def _compare_beat(where: str, mine: Beat, core: Beat) -> list[str]:
             problems.append(
                 f"{at}, label {role!r}: the file says {said!r}, the core gives {given!r}"
             )
+    problems.extend(description_problems(at, mine, core))
     for item in fields(Beat):
-        if item.name in EDITABLE_BEAT_FIELDS | {"numbers", "labels", "name"}:
+        if item.name in EDITABLE_BEAT_FIELDS | {"numbers", "labels", "name", "descriptions"}:
             continue
         said, given = getattr(mine, item.name), getattr(core, item.name)
         if said != given:

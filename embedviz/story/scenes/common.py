@@ -21,6 +21,7 @@ from embedviz.core.table import (
     Table,
     TorchSeededTable,
 )
+from embedviz.story.describe import describe
 from embedviz.story.model import (
     Action,
     Beat,
@@ -280,6 +281,9 @@ class SceneSpec:
     def make(self, options: SceneOptions) -> Storyboard:
         """Build the storyboard, with token pieces on the chips when IDs came from text.
 
+        Every beat is then described (:func:`embedviz.story.describe.describe`):
+        what it shows that its narration does not say.
+
         Parameters
         ----------
         options
@@ -292,7 +296,7 @@ class SceneSpec:
         """
         from embedviz.story.contract import input_files
 
-        board = attach_pieces(self.build(options), options.pieces)
+        board = describe(attach_pieces(self.build(options), options.pieces))
         pinned = input_files(options)
         return replace(board, inputs=pinned) if pinned else board
 
