@@ -206,6 +206,12 @@ def _build_parser() -> argparse.ArgumentParser:
         burn="also draw the narration into the videos (it is always text on the slide)",
         force="write the deck into a folder that holds other files, keeping them",
     )
+    slides.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="play each slide's clip as soon as the slide shows (by default a clip waits "
+        "for its play button, WCAG 2.2.2)",
+    )
     _add_table_options(slides)
     slides.set_defaults(quality="m")
     return parser
@@ -632,6 +638,7 @@ def _cmd_slides(args: argparse.Namespace) -> int:
         verbose=args.verbose,
         force=args.force,
         on_beat=progress,
+        autoplay=args.autoplay,
     )
     print(f"{deck} ({len(board.all_beats())} slides)")
     return 0
