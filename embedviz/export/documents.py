@@ -19,14 +19,20 @@ from embedviz.story.phrases import caption_lines
 __all__ = [
     "CHAPTERS_SCRIPT",
     "CHAPTERS_SCRIPT_NAME",
+    "PAGE_COLOURS",
+    "REPORT_NAME",
+    "STEPS_PAGE",
     "ExportedClip",
     "caption_cues",
     "captions_vtt",
     "chapters",
     "chapters_vtt",
+    "description_cues",
+    "descriptions_vtt",
     "gallery_html",
     "language_name",
     "numbers_table_html",
+    "page_html",
     "snippet_html",
     "transcript_html",
     "vtt_text",
@@ -162,6 +168,53 @@ def chapters_vtt(board: Storyboard, video_end: float | None = None) -> str:
     return _vtt(chapters(board), video_end)
 
 
+def description_cues(board: Storyboard) -> list[tuple[float, float, str]]:
+    """Return the descriptions track's cues: each description, timed inside its beat.
+
+    A beat with descriptions shares its time among them: the first starts
+    with the beat, and each lasts an equal part of it, so every cue begins
+    and ends within the beat it describes.
+
+    Parameters
+    ----------
+    board
+        The scene's (described) storyboard.
+
+    Returns
+    -------
+    list of tuple
+        ``(start, end, text)`` in seconds, in order.
+    """
+    cues: list[tuple[float, float, str]] = []
+    for start, end, beat in _timed_beats(board):
+        count = len(beat.descriptions)
+        for number, description in enumerate(beat.descriptions):
+            cue_start = start + (end - start) * number / count
+            cue_end = start + (end - start) * (number + 1) / count
+            cues.append((round(cue_start, 6), round(cue_end, 6), description.text))
+    return cues
+
+
+def descriptions_vtt(board: Storyboard, video_end: float | None = None) -> str:
+    """Return the WebVTT descriptions track (``<track kind="descriptions">``).
+
+    Parameters
+    ----------
+    board
+        The scene's (described) storyboard.
+    video_end
+        The length of the rendered video in seconds, when known: no cue
+        ends after it.
+
+    Returns
+    -------
+    str
+        A WebVTT file, one cue per description (:func:`description_cues`),
+        its text escaped.
+    """
+    return _vtt(description_cues(board), video_end)
+
+
 def vtt_text(text: str) -> str:
     """Escape text for a WebVTT cue payload.
 
@@ -199,12 +252,25 @@ def _vtt(cues: Iterable[tuple[float, float, str]], video_end: float | None = Non
     return "\n".join(lines)
 
 
-_PAGE_STYLE = """
-:root { color-scheme: light dark; --fg: #1f2328; --bg: #fafaf7; --muted: #5b6573;
-  --accent: #0072b2; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e8eaed; --bg: #101318;
-  --muted: #a3acb9; --accent: #56b4e9; } }
-body { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg);
+# The pages' colours in each scheme; the accessibility report measures their contrast.
+PAGE_COLOURS: dict[str, dict[str, str]] = {
+    "light": {"fg": "#1f2328", "bg": "#fafaf7", "muted": "#5b6573", "accent": "#0072b2"},
+    "dark": {"fg": "#e8eaed", "bg": "#101318", "muted": "#a3acb9", "accent": "#56b4e9"},
+}
+# The accessibility report beside the gallery (see embedviz.export.report).
+REPORT_NAME = "accessibility.html"
+
+
+def _scheme(name: str) -> str:
+    return " ".join(f"--{role}: {colour};" for role, colour in PAGE_COLOURS[name].items())
+
+
+_PAGE_STYLE = (
+    (
+        f":root {{ color-scheme: light dark; {_scheme('light')} }}\n"
+        f"@media (prefers-color-scheme: dark) {{ :root {{ {_scheme('dark')} }} }}\n"
+    )
+    + """body { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg);
   max-width: 60rem; margin: 0 auto; padding: 1rem 1.5rem; line-height: 1.5;
   overflow-wrap: break-word; }
 a { color: var(--accent); }
@@ -229,7 +295,13 @@ time { color: var(--muted); font-variant-numeric: tabular-nums; }
   vertical-align: top; }
 .chapters button[aria-current="true"] { font-weight: 600; }
 .chapters button time { color: inherit; }
+.description { border-left: 3px solid var(--accent); padding-left: .6rem; }
+.description .tag { font-weight: 600; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid var(--muted);
+  padding: .5rem .75rem; border-radius: 4px; }
+footer { margin-top: 2rem; border-top: 1px solid var(--muted); padding-top: .5rem; }
 """
+)
 
 # Shipped with the site as CHAPTERS_SCRIPT_NAME: it makes the chapter lists seek.
 CHAPTERS_SCRIPT_NAME = "embedviz-chapters.js"
@@ -278,7 +350,25 @@ CHAPTERS_SCRIPT = """\
 """
 
 
-def _page(title: str, body: str, language: str = "en", head: str = "") -> str:
+def page_html(title: str, body: str, language: str = "en", head: str = "") -> str:
+    """Return a whole, self-contained page in the site's style (both colour schemes).
+
+    Parameters
+    ----------
+    title
+        The page's ``<title>`` (escaped here).
+    body
+        The ``<body>``'s HTML.
+    language
+        The page's ``lang``.
+    head
+        More HTML for the ``<head>`` (a script, a style).
+
+    Returns
+    -------
+    str
+        The page.
+    """
     return (
         f'<!doctype html>\n<html lang="{language}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -295,8 +385,14 @@ def _minutes(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
-    """Return a transcript page: every narration sentence with its time.
+def transcript_html(
+    board: Storyboard, gallery: str = "../index.html", *, with_steps: bool = False
+) -> str:
+    """Return a transcript page: every narration sentence with its time, and what is shown.
+
+    Under each beat's narration come its audio descriptions (the values,
+    prints, word pieces, charts and colours the picture shows), and where
+    the beat shows code, the code line and PyTorch's print, as written.
 
     Parameters
     ----------
@@ -305,6 +401,8 @@ def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
     gallery
         The gallery page, relative to the transcript; the page links back
         to it and to the clip's section there.
+    with_steps
+        Link to the clip's step-through page (``steps.html``) too.
 
     Returns
     -------
@@ -320,11 +418,8 @@ def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
     start_of = {id(beat): next(starts) for beat in board.all_beats()}
     for part in parts:
         items = "\n".join(
-            f'<p><time datetime="PT{start_of[id(beat)]:.1f}S">{vtt_time(start_of[id(beat)])[3:8]}'
-            f"</time> {html.escape(beat.narration)}</p>"
-            for beat in part.beats
-            if beat.narration
-        )
+            _transcript_beat(part, beat, start_of[id(beat)], english) for beat in part.beats
+        ).strip()
         # A single scene's one section is the whole narration: the h1 already
         # carries its title, so the h2 names what follows instead.
         heading = part.title if board.parts else "Narration"
@@ -336,15 +431,38 @@ def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
     if tables:
         sections.append(f"<section{english}>\n<h2>The numbers shown</h2>\n{tables}\n</section>")
     title = html.escape(board.title)
+    steps = f'<li><a href="{STEPS_PAGE}">Step through the clip, beat by beat</a></li>\n'
     links = (
         f'<nav aria-label="Back to the clip"{english}>\n<ul>\n'
         f'<li><a href="{gallery}#{board.scene}-section">Watch the clip: '
         f'<span lang="{html.escape(board.language)}">{title}</span></a></li>\n'
+        f"{steps if with_steps else ''}"
         f'<li><a href="{gallery}">All clips</a></li>\n</ul>\n</nav>'
     )
     h1 = f"<h1><span{english}>Transcript:</span> {title}</h1>"
     body = f"{links}\n<main>\n{h1}\n" + "\n".join(sections) + "\n</main>"
-    return _page(f"Transcript: {board.title}", body, language=board.language)
+    return page_html(f"Transcript: {board.title}", body, language=board.language)
+
+
+def _transcript_beat(part: Storyboard, beat: Beat, start: float, english: str) -> str:
+    """One beat of the transcript: its narration, its descriptions, and its code and print."""
+    lines = []
+    if beat.narration:
+        lines.append(
+            f'<p><time datetime="PT{start:.1f}S">{vtt_time(start)[3:8]}</time> '
+            f"{html.escape(beat.narration)}</p>"
+        )
+    for description in beat.descriptions:
+        lines.append(
+            f'<p class="description"><span class="tag"{english}>Shown:</span> '
+            f"{html.escape(description.text)}</p>"
+        )
+    code = beat.labels.get("code")
+    if code and part.printed and beat.action == "print":
+        lines.append(
+            f"<pre><code>&gt;&gt;&gt; {html.escape(code)}\n{html.escape(part.printed)}</code></pre>"
+        )
+    return "\n".join(lines)
 
 
 def numbers_table_html(board: Storyboard) -> str:
@@ -456,9 +574,13 @@ def _grid_table(
     *,
     row_gaps: Sequence[Gap] = (),
     col_gaps: Sequence[Gap] = (),
+    rows: Sequence[tuple[int, ...]] | None = None,
+    cols: Sequence[int] | None = None,
+    col_header: Callable[[int], str] = lambda col: f"dimension {col}",
 ) -> str:
-    rows = sorted({index[:-1] for index in cells})
-    cols = sorted({index[-1] for index in cells})
+    # By default the rows and columns that hold cells; given, others stay empty.
+    rows = sorted({index[:-1] for index in cells}) if rows is None else list(rows)
+    cols = sorted({index[-1] for index in cells}) if cols is None else list(cols)
     # Columns in order, each a shown index or a gap, labelled as the video labels it.
     col_slots: list[int | Gap] = []
     col_placed = _between(col_gaps, cols)
@@ -469,11 +591,11 @@ def _grid_table(
     head = "".join(
         f'<th scope="col" class="gap">{html.escape(c.label)}</th>'
         if isinstance(c, Gap)
-        else f'<th scope="col">dimension {c}</th>'
+        else f'<th scope="col">{html.escape(col_header(c))}</th>'
         for c in col_slots
     )
     body = []
-    row_placed = _between(row_gaps, [row[0] for row in rows]) if len(rows[0]) == 1 else {}
+    row_placed = _between(row_gaps, [row[0] for row in rows]) if rows and len(rows[0]) == 1 else {}
     for slot, row in enumerate([*rows, None]):
         for gap in row_placed.get(slot, []):
             body.append(
@@ -621,6 +743,10 @@ class ExportedClip:
     chapters
         ``(start, end, title)`` of each chapter the gallery lists under the
         clip (a composite clip's concepts), else empty.
+    steps
+        Whether the clip has a step-through page (``steps.html``).
+    described
+        Whether the clip has an audio-described version (``SCENE.described.html``).
     """
 
     scene: str
@@ -630,6 +756,8 @@ class ExportedClip:
     folder: str
     language: str = "en"
     chapters: tuple[tuple[float, float, str], ...] = ()
+    steps: bool = False
+    described: bool = False
 
     def path(self, suffix: str) -> str:
         """Return a file's site-relative path, e.g. ``path('mp4')``."""
@@ -685,9 +813,10 @@ def snippet_html(
     Returns
     -------
     str
-        A ``<figure lang="en">`` with the video, both sources, captions and
-        chapters tracks, a caption and a link to the transcript that names
-        the clip.
+        A ``<figure lang="en">`` with the video, both sources, captions,
+        chapters and descriptions tracks, a caption and links that name the
+        clip: to the transcript, and where the clip has them, to its
+        step-through page and its audio-described version.
     """
     name = clip.scene
     title = html.escape(clip.title)
@@ -714,13 +843,40 @@ def snippet_html(
         f'           src="{prefix}{name}.{language}.vtt" default>\n'
         f'    <track kind="chapters" srclang="{language}" label="Chapters"\n'
         f'           src="{prefix}{name}.chapters.vtt">\n'
+        f'    <track kind="descriptions" srclang="{language}"'
+        f' label="{html.escape(_DESCRIBED_LABEL)} ({language_name(clip.language)})"\n'
+        f'           src="{prefix}{name}.descriptions.{language}.vtt">\n'
         f"  </video>\n"
         f'  <figcaption id="{name}-caption"><span id="{name}-title">{title}</span>'
         f" ({clip.duration:.0f} s).\n"
         f'  <a href="{prefix}{name}.transcript.html"><span{english}>Read the transcript of'
-        f"</span> {title}<span{english}>, with the numbers shown</span></a>.</figcaption>\n"
-        f"</figure>\n"
+        f"</span> {title}<span{english}>, with the numbers shown</span></a>."
+        + _more_links(clip, prefix, english)
+        + "</figcaption>\n</figure>\n"
     )
+
+
+# The descriptions track's menu label, after the language's name.
+_DESCRIBED_LABEL = "Descriptions"
+# The files of a clip's step-through page and audio-described version, in its folder.
+STEPS_PAGE = "steps.html"
+
+
+def _more_links(clip: ExportedClip, prefix: str, english: str) -> str:
+    """Links to the clip's step-through page and audio-described version, where it has them."""
+    title = html.escape(clip.title)
+    links = ""
+    if clip.steps:
+        links += (
+            f'\n  <a href="{prefix}{STEPS_PAGE}"><span{english}>Step through</span> {title}'
+            f"<span{english}>, beat by beat, with its tables</span></a>."
+        )
+    if clip.described:
+        links += (
+            f'\n  <a href="{prefix}{clip.scene}.described.html"><span{english}>'
+            f"Audio-described version</span>: {title}</a>."
+        )
+    return links
 
 
 def _chapter_list(clip: ExportedClip) -> str:
@@ -741,7 +897,9 @@ def _chapter_list(clip: ExportedClip) -> str:
     )
 
 
-def gallery_html(clips: Sequence[ExportedClip], title: str = "embedviz clips") -> str:
+def gallery_html(
+    clips: Sequence[ExportedClip], title: str = "embedviz clips", report: str | None = None
+) -> str:
     """Return the gallery page with every exported clip.
 
     Parameters
@@ -750,6 +908,8 @@ def gallery_html(clips: Sequence[ExportedClip], title: str = "embedviz clips") -
         The clips, in teaching order.
     title
         The page's title.
+    report
+        The accessibility report's file, linked from the page's footer.
 
     Returns
     -------
@@ -782,9 +942,15 @@ def gallery_html(clips: Sequence[ExportedClip], title: str = "embedviz clips") -
         f'<nav aria-label="Clips"><ol>\n{contents}\n</ol></nav>\n</header>\n'
         f'<main id="main" tabindex="-1">\n{sections}\n</main>'
     )
+    if report:
+        body += (
+            f'\n<footer>\n<p><a href="{html.escape(report)}">Accessibility report</a>: how these '
+            "clips and pages meet WCAG 2.2 level AA, criterion by criterion, with the evidence "
+            "measured when they were exported.</p>\n</footer>"
+        )
     script = (
         f'<script src="{CHAPTERS_SCRIPT_NAME}" defer></script>\n'
         if any(clip.chapters for clip in clips)
         else ""
     )
-    return _page(title, body, head=script)
+    return page_html(title, body, head=script)

@@ -29,6 +29,7 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.export.documents import (
     CHAPTERS_SCRIPT,
     CHAPTERS_SCRIPT_NAME,
+    REPORT_NAME,
     ExportedClip,
     gallery_html,
 )
@@ -42,6 +43,8 @@ from embedviz.export.folders import (
     write_manifest,
 )
 from embedviz.export.media import clip_units, export_clip, set_progress_sink
+from embedviz.export.report import write_report
+from embedviz.export.steps import STEPS_SCRIPT, STEPS_SCRIPT_NAME
 from embedviz.export.voice import Voice, choose_voice
 from embedviz.story.model import Storyboard
 
@@ -150,7 +153,12 @@ def export_site(
         clips = [ExportedClip(**results[name]) for name in scenes]
         if any(clip.chapters for clip in clips):
             (staging / CHAPTERS_SCRIPT_NAME).write_text(CHAPTERS_SCRIPT, encoding="utf-8")
-        (staging / "index.html").write_text(gallery_html(clips), encoding="utf-8")
+        (staging / STEPS_SCRIPT_NAME).write_text(STEPS_SCRIPT, encoding="utf-8")
+        (staging / "index.html").write_text(
+            gallery_html(clips, report=REPORT_NAME), encoding="utf-8"
+        )
+        # Measured on the finished pages and clips, so it comes last.
+        write_report(staging, clips)
         write_manifest(staging)
         publish_permissions(staging)
         with signals_held():
