@@ -56,8 +56,6 @@ CRITERIA: tuple[tuple[str, str, str], ...] = (
     ("3.1.2", "Language of Parts", "AA"),
     ("4.1.2", "Name, Role, Value", "A"),
 )
-# Criteria whose markup rules axe-core checks.
-_AXE_CRITERIA = ("1.1.1", "1.3.1", "1.4.3", "2.4.2", "3.1.1", "3.1.2", "4.1.2")
 
 
 def _luminance(colour: str) -> float:
