@@ -94,6 +94,7 @@ DESCRIPTION_WORDS = {
     ),
     "dimmed": "Die Zeilen {rows} sind blass gezeichnet.",
     "matrix": "Die Embedding-Matrix E ist als Raster gezeichnet: Zeilen {rows}, Spalten {columns}.",
+    "matrix_values": "Ihre Werte, Zeile für Zeile: {values}.",
     "output_frame": "Ein leerer Ausgabeblock erscheint, mit den Zeilennummern {positions}.",
     "question": "Auf dem Bildschirm steht die Frage: {question}",
     "row_copy": "Zeile {row} von E, {values}, wandert als ein Streifen in Ausgabezeile {position}.",

@@ -193,6 +193,17 @@ def _gap_labels(view: _View, family: str = "") -> str:
     return "; ".join(view.beat.labels[role] for role in roles)
 
 
+def _by_rows(view: _View, cells: Sequence[NumberCell], name: str = "values") -> Slot:
+    """List a block of table values row by row, ``E[r] = …; …``, hidden columns as ``…``."""
+    rows = _rows_by_first(cells)
+    labels = {c.index[0]: c for c in view.all("row_label")}
+    text = "; ".join(
+        f"E[{row[0]}] = {_along(view, values, view.board.dim).text}" for row, values in rows.items()
+    )
+    shown = [labels[row[0]] for row in rows if row[0] in labels]
+    return Slot(name, text, (*shown, *sorted(cells, key=lambda c: c.index)))
+
+
 def _grid_gaps(view: _View) -> str:
     return "; ".join(filter(None, (_gap_labels(view, "row_gap_"), _gap_labels(view, "col_gap_"))))
 
@@ -210,6 +221,7 @@ def _grid(view: _View) -> Iterator[Description]:
     if not view.had("weight"):
         columns = replace(_along(view, view.all("col_label"), view.board.dim), name="columns")
         yield _said("matrix", rows=row_slot, columns=columns)
+        yield _said("matrix_values", values=_by_rows(view, weights))
         if _gap_labels(view, "row_gap_") or _gap_labels(view, "col_gap_"):
             yield _said("gaps", gaps=_grid_gaps(view))
     elif [c.index for c in rows] != [c.index for c in view.old_all("row_label")]:
@@ -547,13 +559,11 @@ def _block(view: _View) -> Iterator[Description]:
     rows, columns = view.cell("block_size", 0), view.cell("block_size", 1)
     if not corner or rows is None or columns is None:
         return
-    groups = _rows_by_first(corner).values()
-    text = "; ".join(_along(view, group, int(columns.value)).text for group in groups)
     yield _said(
         "block",
         rows=_slot("rows", [rows]),
         columns=_slot("columns", [columns]),
-        corner=_slot("corner", corner, text),
+        corner=_by_rows(view, corner, "corner"),
     )
 
 

@@ -31,6 +31,7 @@ MAX_DESCRIPTION_CHARS = 300
 DESCRIPTION_WORDS: dict[str, str] = {
     # The grid, its colours, the chips (every grid layout).
     "matrix": "The embedding matrix E is drawn as a grid: rows {rows}, columns {columns}.",
+    "matrix_values": "Its values, row by row: {values}.",
     "gaps": "Gap labels stand for what is hidden: {gaps}.",
     "view": "The view moves: the grid now shows rows {rows}.",
     "colour_key": (
@@ -90,7 +91,7 @@ DESCRIPTION_WORDS: dict[str, str] = {
     # parameter_count: the block, the memory table, the bar chart, the lookup.
     "block": (
         "A block stands for E: {rows} rows by {columns} columns. Its top-left corner shows "
-        "the first real values, row by row: {corner}."
+        "the first real values: {corner}."
     ),
     "memory_row": (
         "The memory table gains a row: {dtype}, {size} bytes each, {total} bytes in all, {memory}."
