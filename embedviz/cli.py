@@ -17,6 +17,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -107,15 +108,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="render an edited storyboard file (checked against the core first)",
     )
-    quality = render.add_mutually_exclusive_group()
-    for flag, (_, folder) in QUALITIES.items():
-        quality.add_argument(
-            f"-q{flag}",
-            dest="quality",
-            action="store_const",
-            const=flag,
-            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
-        )
+    _add_quality_flags(render)
     render.add_argument("--format", choices=FORMATS, default="mp4", help="default mp4")
     render.add_argument(
         "-o",
@@ -135,7 +128,6 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     render.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
     _add_table_options(render)
-    render.set_defaults(quality="m")
 
     sheet = commands.add_parser(
         "contact-sheet",
@@ -168,13 +160,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="export an edited storyboard file (repeatable; checked against the core first)",
     )
     export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
-    export.add_argument(
-        "-q",
-        dest="quality",
-        choices=("l", "m", "h"),
-        default="m",
-        help="quality: l 480p15, m 720p30 (default), h 1080p60",
-    )
+    _add_quality_flags(export)
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     _add_publishing_options(
         export,
@@ -213,7 +199,6 @@ def _build_parser() -> argparse.ArgumentParser:
         "for its play button, WCAG 2.2.2)",
     )
     _add_table_options(slides)
-    slides.set_defaults(quality="m")
     return parser
 
 
@@ -245,15 +230,20 @@ def _chosen_voice(args: argparse.Namespace, language: str) -> Voice | None:
 
 
 def _add_quality_flags(parser: argparse.ArgumentParser) -> None:
-    quality = parser.add_mutually_exclusive_group()
-    for flag, (_, folder) in QUALITIES.items():
-        quality.add_argument(
-            f"-q{flag}",
-            dest="quality",
-            action="store_const",
-            const=flag,
-            help=f"quality {folder}" + (" (default)" if flag == "m" else ""),
-        )
+    """Add ``-ql`` … ``-qk``, the same for render, export and slides (``-q l`` works too)."""
+    sizes = ", ".join(
+        f"-q{flag} {folder}" + (" (default)" if flag == "m" else "")
+        for flag, (_, folder) in QUALITIES.items()
+    )
+    # One option with a value: argparse reads -ql as -q l, so both spellings work.
+    parser.add_argument(
+        "-q",
+        dest="quality",
+        choices=tuple(QUALITIES),
+        default="m",
+        metavar="{l,m,h,p,k}",
+        help=f"quality: {sizes}",
+    )
 
 
 def _cmd_scenes() -> int:
@@ -333,27 +323,34 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from embedviz.inputs import verified_problems
-    from embedviz.story.contract import UnreadableStoryboardError, load_storyboard
+    from embedviz.story.contract import UnreadableStoryboardError, read_storyboard
+    from embedviz.story.problems import beat_labels, by_beat, core_problem
 
     status = 0
     for path in args.files:
         try:
-            board = load_storyboard(path)
+            board, problems = read_storyboard(path)
         except UnreadableStoryboardError as error:
             print(f"embedviz: error: {error}", file=sys.stderr)
             status = 2
             continue
-        except EmbedvizError as error:  # JSON, but not a valid storyboard
-            print(error)
-            status = max(status, 1)
-            continue
-        problems = verified_problems(board)
-        for problem in problems:
-            print(f"{path}: {problem}")
-        if problems:
-            status = max(status, 1)
-        else:
+        if board is not None:
+            # Compared with the core even when some beats' timing needs fixing:
+            # every problem of the file is reported in this one run.
+            problems += [core_problem(text, board.scene) for text in verified_problems(board)]
+        if board is not None and not problems:
             print(f"{path}: ok ({board.scene}, {len(board.all_beats())} beats, {board.language})")
+            continue
+        status = max(status, 1)
+        groups = by_beat(problems, beat_labels(board) if board is not None else [])
+        beats = [label for label, _ in groups if label is not None]
+        where = (
+            f" in {len(beats)} {_plural(len(beats), 'beat')}: " + ", ".join(beats) if beats else ""
+        )
+        print(f"{path}: {len(problems)} {_plural(len(problems), 'problem')}{where}")
+        for _, group in groups:
+            for problem in group:
+                print(f"{path}: {problem}")
     return status
 
 
@@ -505,8 +502,15 @@ def _cmd_render(args: argparse.Namespace) -> int:
             settings.update(write_to_movie=False, save_last_frame=True, format="png")
         else:
             settings.update(format=args.format)
+        progress = _RenderProgress(board)
         scene_class = type(
-            spec.name, (StoryboardScene,), {"scene_name": spec.name, "captions": args.captions}
+            spec.name,
+            (StoryboardScene,),
+            {
+                "scene_name": spec.name,
+                "captions": args.captions,
+                "after_beat": lambda _scene, beat: progress.beat_done(beat),
+            },
         )
         with tempconfig(settings):
             scene = scene_class(storyboard=board)
@@ -541,6 +545,53 @@ def _cmd_render(args: argparse.Namespace) -> int:
         print(f"{sections_target}{os.sep} ({len(sections)} {_plural(len(sections), 'clip')})")
     print(final)
     return 0
+
+
+class _RenderProgress:
+    """Render progress on stderr: a line that counts beats in a terminal, else a line per scene.
+
+    A composite scene (FullExplainer) reports each scene it plays; a log gets
+    one line as each finishes, never a line per frame or per beat.
+    """
+
+    def __init__(self, board: Any) -> None:
+        self.name = board.scene
+        self.total = len(board.all_beats())
+        self.done = 0
+        self.tty = sys.stderr.isatty()
+        self.part_started = time.monotonic()
+        # After how many beats each scene ends, its label and its beats; a
+        # transition's beat counts with the scene after it (or, last, before it).
+        self.ends: dict[int, tuple[str, int]] = {}
+        parts = board.parts or (board,)
+        scenes = [part for part in parts if part.layout != "transition"] or list(parts)
+        count = waiting = 0
+        for part in parts:
+            count += len(part.beats)
+            waiting += len(part.beats)
+            if part in scenes:
+                number = f" {scenes.index(part) + 1}/{len(scenes)} {part.scene}"
+                self.ends[count] = (self.name + (number if board.parts else ""), waiting)
+                waiting = 0
+        if waiting:
+            label, beats = self.ends.pop(max(self.ends))
+            self.ends[count] = (label, beats + waiting)
+
+    def beat_done(self, beat: Any) -> None:
+        """Count one finished beat, and report it."""
+        self.done += 1
+        now = time.monotonic()
+        if self.tty:
+            # \r and erase-to-end-of-line: one line, rewritten in place.
+            end = "\n" if self.done == self.total else ""
+            line = f"embedviz render: {self.name} beat {self.done}/{self.total} ({beat.name})"
+            print(f"\r{line}\x1b[K", end=end, file=sys.stderr, flush=True)
+        if self.done in self.ends:
+            label, beats = self.ends[self.done]
+            if not self.tty:
+                took = f"{beats} {_plural(beats, 'beat')} in {now - self.part_started:.1f} s"
+                print(f"embedviz render: {label}: {took}", file=sys.stderr, flush=True)
+            self.part_started = now
 
 
 def _plural(count: int, noun: str) -> str:
@@ -603,6 +654,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_slides(args: argparse.Namespace) -> int:
     from embedviz.export.slides import find_reveal, write_deck
+    from embedviz.extras import require_module
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -619,6 +671,8 @@ def _cmd_slides(args: argparse.Namespace) -> int:
             raise EmbedvizError("name a scene to make slides of, or give --storyboard FILE")
         spec = find_scene(args.scene)
         board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
+    # The extra and reveal.js are checked before anything is rendered.
+    require_module("manim_slides", "embedviz slides")
     find_reveal()
     voice = _chosen_voice(args, board.language)
     out = Path(args.out) if args.out else Path("media") / "slides" / spec.name
@@ -726,6 +780,13 @@ def _run(args: argparse.Namespace) -> int:
         return 143
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as error:
+        # An optional extra (or a dependency) that is not installed: the command
+        # that installs it, never a traceback.
+        from embedviz.extras import missing_module_message
+
+        print(f"embedviz: error: {missing_module_message(error)}", file=sys.stderr)
+        return 2
     except Exception as error:  # a render that failed for another reason
         message = str(error).strip().splitlines()
         detail = message[0] if message else type(error).__name__

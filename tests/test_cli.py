@@ -239,3 +239,120 @@ def test_help_exits_0(tmp_path: Path) -> None:
     assert result.returncode == 0
     for command in ("scenes", "storyboard", "lookup", "render"):
         assert command in result.stdout
+
+
+# ---------------------------------------------------------------------------- quality flags
+
+QUALITY_SPELLINGS = [
+    *[([f"-q{flag}"], flag) for flag in "lmhpk"],
+    (["-q", "l"], "l"),
+    ([], "m"),
+]
+
+
+@pytest.mark.parametrize("command", ["render", "export", "slides"])
+@pytest.mark.parametrize(("flags", "quality"), QUALITY_SPELLINGS, ids=lambda v: repr(v))
+def test_render_export_and_slides_take_the_same_quality_flags(
+    command: str, flags: list[str], quality: str
+) -> None:
+    from embedviz.cli import _build_parser
+
+    args = _build_parser().parse_args([command, "single", *flags])
+    assert args.quality == quality
+
+
+def test_export_passes_4k_quality_to_the_renderer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from embedviz import cli
+    from embedviz.export import site
+
+    seen: dict[str, object] = {}
+
+    def fake_export(names: list[str], out: str, **kwargs: object) -> list[object]:
+        seen.update(kwargs)
+        return []
+
+    monkeypatch.setattr(site, "export_site", fake_export)
+    assert cli.main(["export", "single", "-qk", "--out", str(tmp_path / "site")]) == 0
+    assert seen["quality"] == "k"
+    from embedviz.export.media import QUALITIES
+
+    assert QUALITIES["k"] == ("fourk_quality", 60)  # manim's 2160p60
+
+
+def test_a_bad_quality_is_one_line(tmp_path: Path) -> None:
+    line = _assert_one_line_failure(run(tmp_path, "export", "single", "-qx"))
+    assert "'x'" in line
+
+
+# ---------------------------------------------------------------------------- render progress
+
+
+class _Terminal:
+    """A stand-in for stderr: a terminal, or a log."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _progress_of(scene: str, tty: bool, monkeypatch: pytest.MonkeyPatch) -> str:
+    from embedviz.cli import _RenderProgress
+    from embedviz.inputs import prepared_storyboard
+
+    stream = _Terminal(tty)
+    monkeypatch.setattr(sys, "stderr", stream)
+    board = prepared_storyboard(scene, {}, environ={})
+    progress = _RenderProgress(board)
+    for beat in board.all_beats():
+        progress.beat_done(beat)
+    return stream.text
+
+
+def test_render_progress_in_a_terminal_counts_the_beats_on_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from embedviz.inputs import prepared_storyboard
+
+    text = _progress_of("SequenceLookup", True, monkeypatch)
+    beats = prepared_storyboard("SequenceLookup", {}, environ={}).beats
+    # One line, rewritten in place for every beat, ended once.
+    assert text.count("\n") == 1
+    assert text.endswith("\n")
+    updates = text.rstrip("\n").split("\r")[1:]
+    assert [u.split(" (")[0] for u in updates] == [
+        f"embedviz render: SequenceLookup beat {n}/{len(beats)}" for n in range(1, len(beats) + 1)
+    ]
+    assert [u.split(" (")[1].split(")")[0] for u in updates] == [b.name for b in beats]
+
+
+def test_render_progress_in_a_log_is_one_line_per_scene(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    from embedviz.inputs import prepared_storyboard
+
+    single = _progress_of("SingleTokenLookup", False, monkeypatch)
+    beats = len(prepared_storyboard("SingleTokenLookup", {}, environ={}).beats)
+    assert re.fullmatch(
+        rf"embedviz render: SingleTokenLookup: {beats} beats in \d+\.\d s\n", single
+    )
+    full = _progress_of("FullExplainer", False, monkeypatch).splitlines()
+    board = prepared_storyboard("FullExplainer", {}, environ={})
+    scenes = [part.scene for part in board.parts if part.layout != "transition"]
+    assert [line.split(":")[1].strip() for line in full] == [
+        f"FullExplainer {n}/{len(scenes)} {scene}" for n, scene in enumerate(scenes, start=1)
+    ]
+    # Every beat is counted once, transitions with the scene they lead into.
+    counted = [int(line.split(": ")[2].split()[0]) for line in full]
+    assert sum(counted) == len(board.all_beats())

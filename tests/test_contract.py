@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -322,9 +323,10 @@ def test_verify_command(tmp_path: Path) -> None:
     assert failed.returncode == 1
     lines = failed.stdout.splitlines()
     assert lines[0] == f"{good}: ok (SequenceLookup, 9 beats, en)"
-    assert lines[1].startswith(f"{bad}: beat 'intro', cell weight [5, 2]: the file says '1.0000'")
-    assert f"{bad}: beat 'predict', label 'question': the file says '?'" in failed.stdout
-    assert len(lines) == 3
+    assert lines[1] == f"{bad}: 2 problems in 2 beats: beat 'intro', beat 'predict'"
+    assert lines[2].startswith(f"{bad}: beat 'intro', cell weight [5, 2]: the file says '1.0000'")
+    assert lines[3].startswith(f"{bad}: beat 'predict', label 'question': the file says '?'")
+    assert len(lines) == 4
 
     invalid = tmp_path / "invalid.json"
     invalid.write_text(json.dumps({**json.loads(good.read_text()), "version": 1}))
@@ -340,32 +342,146 @@ def test_verify_command(tmp_path: Path) -> None:
     assert "Traceback" not in broken.stderr
 
 
+# A sentence that is one caption cue: held max(9 / 15, 1) + 0.4 = 1.4 s (15 characters a
+# second, at least a second, and a pause); beats last whole 0.2 s ticks.
+SENTENCE, SENTENCE_SECONDS = "Ein Satz.", 1.4
+
+
+def _needs(sentences: int) -> float:
+    """The shortest duration for a beat of that many one-cue sentences, by the rule above."""
+    return math.ceil(round(sentences * SENTENCE_SECONDS / 0.2, 6)) * 0.2
+
+
+def _translated_with_problems(board: Storyboard) -> tuple[dict[str, Any], dict[str, int]]:
+    """A file an author translated: narration too long for three beats, and more."""
+    data = json.loads(board.to_json())
+    data["language"] = "de"
+    beats = {beat["name"]: beat for beat in data["beats"]}
+    sentences = {"intro": 9, "lookup-1": 8, "shape": 12}
+    for name, count in sentences.items():
+        beats[name]["narration"] = " ".join([SENTENCE] * count)
+    beats["dim"]["duration"] = beats["dim"]["run_time"] / 2  # shorter than its animation
+    beats["predict"]["labels"]["question"] = "?"  # not what the core draws
+    return data, sentences
+
+
+def test_verify_names_every_problem_beat_in_one_run_with_its_fix(tmp_path: Path) -> None:
+    board = _board()
+    data, sentences = _translated_with_problems(board)
+    path = tmp_path / "lesson.de.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result = _verify(path)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    # One header naming each problem beat, in the file's order, then one line per problem.
+    order = ["intro", "predict", "lookup-1", "dim", "shape"]
+    assert lines[0] == f"{path}: 5 problems in 5 beats: " + ", ".join(f"beat '{n}'" for n in order)
+    assert len(lines) == 6
+    for name, line in zip(order, lines[1:], strict=True):
+        assert line.startswith(f"{path}: ")
+        assert f"beat '{name}'" in line, line
+    for name, count in sentences.items():
+        (line,) = [line for line in lines[1:] if f"beat '{name}'" in line]
+        assert line.endswith(
+            f"; fix: lengthen 'duration' of beat '{name}' to at least {_needs(count):g} s, "
+            "or shorten its narration"
+        ), line
+    # 'dim' is shorter than its animation, and its phrases (as the file holds them) need
+    # longer still: the fix names the one duration that satisfies both.
+    dim = next(b for b in data["beats"] if b["name"] == "dim")
+    needed = math.ceil(round(sum(p["duration"] for p in dim["phrases"]) / 0.2, 6)) * 0.2
+    assert needed > dim["run_time"]
+    assert lines[4].endswith(
+        f"; fix: lengthen 'duration' of beat 'dim' to at least {needed:g} s, "
+        "or shorten its narration"
+    ), lines[4]
+    assert "label 'question': the file says '?'" in lines[2]
+    assert lines[2].endswith("; fix: give it the core's value; only the title, language, words, "
+                             "narration and timing are an author's to change")  # fmt: skip
+
+    # Doing what the fixes say (and restoring the label) makes the file pass.
+    beats = {beat["name"]: beat for beat in data["beats"]}
+    for name, count in sentences.items():
+        beats[name]["duration"] = _needs(count)
+    beats["dim"]["duration"] = needed
+    beats["predict"]["labels"]["question"] = _beat(board, "predict").labels["question"]
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    fixed = _verify(path)
+    assert fixed.returncode == 0, fixed.stdout
+    assert fixed.stdout == f"{path}: ok (SequenceLookup, 9 beats, de)\n"
+
+
+def test_loading_a_file_with_problems_holds_them_all() -> None:
+    from embedviz.story.problems import StoryboardProblemsError
+
+    data, _ = _translated_with_problems(_board())
+    with pytest.raises(StoryboardProblemsError) as caught:
+        storyboard_from_data(data)
+    # Refused in one line, the first problem and how many more; the error holds them all.
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith("storyboard.beats[0] (beat 'intro')") or "beat 'intro'" in message
+    assert message.endswith("(and 3 more; run 'embedviz verify')")
+    beats = [problem.beat for problem in caught.value.problems]
+    assert beats == ["beat 'intro'", "beat 'lookup-1'", "beat 'dim'", "beat 'shape'"]
+    assert all(problem.fix for problem in caught.value.problems)
+
+
+def test_problems_in_a_composite_name_their_part() -> None:
+    from embedviz.story.contract import storyboard_problems
+
+    board = _board("FullExplainer")
+    data = json.loads(board.to_json())
+    third = data["parts"][2]
+    third["beats"][0]["narration"] = " ".join([SENTENCE] * 20)
+    data["parts"][0]["beats"][1]["narration"] = " ".join([SENTENCE] * 15)
+    built, problems = storyboard_problems(data)
+    assert built is not None  # only the timing is wrong: it is still built, to compare
+    names = (data["parts"][0]["beats"][1]["name"], third["beats"][0]["name"])
+    assert [p.beat for p in problems] == [
+        f"part 1, beat '{names[0]}'",
+        f"part 3, beat '{names[1]}'",
+    ]
+    assert problems[1].fix == (
+        f"lengthen 'duration' of part 3, beat '{names[1]}' to at least {_needs(20):g} s, "
+        "or shorten its narration"
+    )
+
+
 # -- the German example --------------------------------------------------------------
 
 
-def test_the_german_example_is_what_the_script_writes_and_true_to_the_core() -> None:
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_each_translated_example_is_what_the_script_writes_and_true_to_the_core(
+    language: str,
+) -> None:
     sys.path.insert(0, str(REPO / "scripts"))
     try:
-        from make_example_storyboard import german_storyboard
+        from make_example_storyboard import french_storyboard, german_storyboard
     finally:
         sys.path.remove(str(REPO / "scripts"))
-    example = load_storyboard(EXAMPLE)
-    assert example == german_storyboard()
-    assert EXAMPLE.read_text(encoding="utf-8") == example.to_json() + "\n"
-    assert example.language == "de"
+    path = REPO / "examples" / f"SequenceLookup.{language}.json"
+    example = load_storyboard(path)
+    assert example == {"de": german_storyboard, "fr": french_storyboard}[language]()
+    assert path.read_text(encoding="utf-8") == example.to_json() + "\n"
+    assert example.language == language
     assert verify_storyboard(example) == []
     english = _board()
     assert all(
-        german.narration != original.narration
-        for german, original in zip(example.beats, english.beats, strict=True)
+        translated.narration != original.narration
+        for translated, original in zip(example.beats, english.beats, strict=True)
     )
     assert all(
-        german.duration >= original.duration
-        for german, original in zip(example.beats, english.beats, strict=True)
+        translated.duration >= original.duration
+        for translated, original in zip(example.beats, english.beats, strict=True)
     )
     # Every UI word is translated too.
     assert set(example.words) == set(english.words)
     assert all(example.words[role] != english.words[role] for role in english.words)
+    # Each phrase is spoken by that language's rules: a shape is "mal" or "par", not "by".
+    spoken = " ".join(p.spoken for beat in example.beats for p in beat.phrases)
+    assert {"de": " 6 mal 3 ", "fr": " 6 par 3 "}[language] in spoken
+    assert " by " not in spoken
 
 
 # -- rendering: labels by role, edited files ------------------------------------------
@@ -529,6 +645,26 @@ def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) ->
     ]
 
 
+@pytest.mark.parametrize(
+    ("language", "spoken"),
+    [("fr", "la ligne 2 de E vaut moins 0,201."), ("it", "E[2] vale -0.2010."), ("en", None)],
+)
+def test_rewritten_narration_is_spoken_in_the_storyboard_language(
+    language: str, spoken: str | None
+) -> None:
+    text = {"fr": "E[2] vaut -0.2010.", "it": "E[2] vale -0.2010."}.get(
+        language, "E[2] is -0.2010."
+    )
+
+    def edit(data: dict[str, Any]) -> None:
+        data["language"] = language
+        data["beats"][0]["narration"] = text
+
+    (phrase,) = _edit_json(_board(), edit).beats[0].phrases
+    assert phrase.text == text
+    assert phrase.spoken == (spoken or "row 2 of E is minus 0.201.")
+
+
 def test_rewritten_narration_gets_new_phrases_on_load() -> None:
     board = _board()
     text = "Vier IDs gehen hinein. Wie viele Zeilen hat die Ausgabe, und wie viele Werte?"
@@ -540,7 +676,11 @@ def test_rewritten_narration_gets_new_phrases_on_load() -> None:
     loaded = _edit_json(board, edit)
     phrases = _beat(loaded, "predict").phrases
     assert " ".join(phrase.text for phrase in phrases) == text
-    assert [phrase.spoken for phrase in phrases] == [phrase.text for phrase in phrases]
+    # Spoken by the German rules: "IDs" spelled as a German voice says it.
+    assert [phrase.spoken for phrase in phrases] == [
+        "Vier I Dees gehen hinein.",
+        "Wie viele Zeilen hat die Ausgabe, und wie viele Werte?",
+    ]
     assert verify_storyboard(loaded) == []
     # Phrases that already spell the narration are kept as the author wrote them.
     assert _beat(loaded, "intro").phrases == _beat(board, "intro").phrases

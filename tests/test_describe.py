@@ -23,7 +23,6 @@ from embedviz.story.model import Beat, Storyboard, StoryboardError
 from embedviz.story.scenes import SCENES, build_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
-EXAMPLE = REPO / "examples" / "SequenceLookup.de.json"
 
 # What a beat shows that a viewer must be told (issue 19): output rows, prints,
 # counts, memory figures, losses, sums, updates, IDs and the values that make them.
@@ -160,13 +159,19 @@ def test_descriptions_are_spoken_with_the_maths_verbaliser(tmp_path: Path) -> No
     copy = next(d for d in board.beats[3].descriptions if d.template == "row_copy")
     assert "-0.2010" in copy.text
     assert "minus 0.201," in copy.spoken
-    german = replace(board, language="de", description_words={
+    words = {
         role: " ".join(["Satz", *(f"{{{name}}}" for name in sorted(_names(text)))])
-        for role, text in board.description_words.items()})  # fmt: skip
-    for beat in german.beats:
+        for role, text in board.description_words.items()
+    }
+    german = replace(board, language="de", description_words=words)
+    copy = next(d for d in german.beats[3].descriptions if d.template == "row_copy")
+    assert copy.text.startswith("Satz")
+    assert "minus 0,201," in copy.spoken  # German spoken maths: a decimal comma
+    # A language the verbaliser has no rules for is spoken as written.
+    dutch = replace(board, language="nl", description_words=words)
+    for beat in dutch.beats:
         for description in beat.descriptions:
             assert description.spoken == description.text
-            assert description.text.startswith("Satz")
 
 
 def _names(template: str) -> set[str]:
@@ -290,18 +295,25 @@ def test_descriptions_round_trip_and_an_empty_list_stays_empty(tmp_path: Path) -
     ]
 
 
-def test_the_german_example_translates_its_descriptions() -> None:
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_examples_translate_their_descriptions(language: str) -> None:
     sys.path.insert(0, str(REPO / "scripts"))
     try:
-        from make_example_storyboard import DESCRIPTION_WORDS as GERMAN
+        from make_example_storyboard import FRENCH, GERMAN
     finally:
         sys.path.remove(str(REPO / "scripts"))
-    example = load_storyboard(EXAMPLE)
-    assert example.description_words == dict(sorted(GERMAN.items()))
-    assert all(GERMAN[role] != DESCRIPTION_WORDS[role] for role in GERMAN)
+    translation = {"de": GERMAN, "fr": FRENCH}[language]
+    example = load_storyboard(REPO / "examples" / f"SequenceLookup.{language}.json")
+    english = build_storyboard("SequenceLookup", environ={})
+    assert example.description_words == dict(sorted(translation.description_words.items()))
+    assert set(example.description_words) == set(english.description_words)
+    assert all(
+        example.description_words[role] != DESCRIPTION_WORDS[role]
+        for role in english.description_words
+    )
     texts = [d.text for beat in example.beats for d in beat.descriptions]
     assert texts
     assert all(text not in DESCRIPTION_WORDS.values() for text in texts)
-    assert "Zeile 2 von E, 1.2753, -0.2010, -0.1606" in " ".join(texts)
+    assert "1.2753, -0.2010, -0.1606" in " ".join(texts)
     assert verify_storyboard(example) == []
     assert verified_problems(example) == []

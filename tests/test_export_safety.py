@@ -621,7 +621,11 @@ def test_render_names_non_default_options_apart_and_prints_the_path(tmp_path: Pa
         result = _embedviz(tmp_path, "render", "single", "-ql", "--format", "png", *extra,
                            "-o", "out")  # fmt: skip
         assert result.returncode == 0, result.stderr[-2000:]
-        assert result.stderr == ""
+        # Away from a terminal, the one progress line a scene gets, and nothing else.
+        beats = len(build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).beats)
+        assert re.fullmatch(
+            rf"embedviz render: SingleTokenLookup: {beats} beats in \d+\.\d s\n", result.stderr
+        ), result.stderr
         printed = Path(result.stdout.strip())
         assert (tmp_path / printed).is_file()
         return printed
@@ -654,7 +658,10 @@ def test_stopped_render_replaces_nothing(
     out = tmp_path / "out"
     first = _embedviz(tmp_path, "render", "single", "-ql", "--format", "webm", "-o", "out")
     assert first.returncode == 0, first.stderr[-2000:]
-    assert first.stderr == ""  # no "Output format set as webm, this can be slower"
+    # The progress line only: no "Output format set as webm, this can be slower".
+    beats = len(build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).beats)
+    assert first.stderr.startswith(f"embedviz render: SingleTokenLookup: {beats} beats in ")
+    assert first.stderr.count("\n") == 1
     video = out / "SingleTokenLookup.webm"
     before = _tree(out)
     assert stat.S_IMODE(video.stat().st_mode) == 0o644

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import os
 import re
@@ -26,6 +27,53 @@ def test_example_notebook_is_committed_without_outputs() -> None:
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert code
     assert all(cell.outputs == [] and cell.execution_count is None for cell in code)
+
+
+def _code_cells() -> list[str]:
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+
+
+def _run_cell(source: str, namespace: dict[str, Any]) -> Any:
+    """Run a cell's code as a kernel would; return the value of its last expression."""
+    import ast
+
+    tree = ast.parse(source)
+    last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    body = ast.Module(body=tree.body[:-1] if last else tree.body, type_ignores=[])
+    exec(compile(body, "<cell>", "exec"), namespace)
+    if last is None:
+        return None
+    return eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)
+
+
+def test_the_example_notebook_runs_without_torch(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The cells before the first scene: the core's print, then the PyTorch check.
+    cells = _code_cells()
+    core, check = next((c, d) for c, d in itertools.pairwise(cells) if "torch" in d)
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch raises ModuleNotFoundError
+    namespace: dict[str, Any] = {}
+    _run_cell(core, namespace)
+    _run_cell(check, namespace)
+    printed = capsys.readouterr().out
+    assert "PyTorch is not installed, so the check is skipped" in printed
+    assert "--index-url https://download.pytorch.org/whl/cpu" in printed
+
+
+def test_the_example_notebook_lists_the_output_cells_of_a_lookup() -> None:
+    cell = next(source for source in _code_cells() if "first_lookup" in source)
+    board = prepared_storyboard("SingleTokenLookup", {}, environ={})
+    shown = _run_cell(cell, {"board": board})
+    # Each output cell is a copy of the looked-up row: the same texts as that row's
+    # weight cells on screen, column by column.
+    beat = next(b for b in board.beats if b.output is not None and b.output.filled)
+    row = beat.highlight.row if beat.highlight else -1
+    weights = {c.index[1]: c.text for c in beat.numbers if c.kind == "weight" and c.index[0] == row}
+    assert shown, "the cell lists no output cells"
+    assert [text for _, text in shown] == [weights[col] for col in sorted(weights)]
+    assert [index[-1] for index, _ in shown] == sorted(weights)
 
 
 def test_storyboard_table_has_a_row_per_beat() -> None:

@@ -339,6 +339,97 @@ def test_deck_plays_slide_by_slide_offline_in_chromium(browser: Any, deck: Path)
     assert errors == []
 
 
+# A browser that refuses to play any clip, even muted (as some do on battery, or
+# with autoplay blocked): play() rejects as browsers reject it.
+_REFUSE_PLAY = (
+    "HTMLMediaElement.prototype.play = function () {"
+    " return Promise.reject(new DOMException('refused', 'NotAllowedError')); };"
+)
+
+
+@pytest.mark.slow
+def test_a_clip_that_cannot_play_shows_its_poster_not_a_blank_frame(
+    browser: Any, deck: Path
+) -> None:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _REFUSE_PLAY})
+    browser.get((deck / "index.html").as_uri())
+    waited = 0.0
+    while not browser.execute_script("return typeof Reveal !== 'undefined' && Reveal.isReady()"):
+        time.sleep(0.1)
+        waited += 0.1
+        assert waited < 30, "reveal.js did not start"
+    time.sleep(1.5)  # reveal.js tries (and fails) to play the first clip
+    state = browser.execute_script(
+        "const v = Reveal.getCurrentSlide().querySelector('video');"
+        "const r = v.getBoundingClientRect();"
+        "return {paused: v.paused, poster: v.getAttribute('poster'), x: r.x, y: r.y,"
+        " w: r.width, h: r.height, ratio: devicePixelRatio};"
+    )
+    assert state["paused"]
+    shot = Image.open(io.BytesIO(browser.get_screenshot_as_png())).convert("L")
+    box = [round(state[k] * state["ratio"]) for k in ("x", "y")]
+    box += [
+        box[0] + round(state["w"] * state["ratio"]),
+        box[1] + round(state["h"] * state["ratio"]),
+    ]
+    shown = np.asarray(shot.crop(tuple(box)), dtype=float)
+    # The slide shows the scene (the first clip's first frame is one flat colour)...
+    first = _first_frame(deck / "slides" / "files" / "SequenceLookup" / "slide-000.mp4")
+    assert np.ptp(first) <= 8, "the test needs a clip that starts blank"
+    assert np.ptp(shown) > 100
+    # ... and it is the poster, the frame the still was made from.
+    poster = Image.open(deck / state["poster"]).convert("L").resize(shot.crop(tuple(box)).size)
+    assert np.mean(np.abs(shown - np.asarray(poster, dtype=float))) < 12
+
+
+def _first_frame(video: Path) -> Any:
+    import av
+
+    with av.open(str(video)) as container:
+        frame = next(container.decode(video=0))
+    return frame.to_ndarray(format="gray")
+
+
+def test_posters_show_the_scene_even_when_a_clip_ends_blank(tmp_path: Path) -> None:
+    import av
+    import numpy as np
+    from PIL import Image
+
+    from embedviz.export.media import write_poster
+
+    def clip(frames: list[Any]) -> Path:
+        path = tmp_path / f"clip{len(list(tmp_path.iterdir()))}.mp4"
+        with av.open(str(path), "w") as out:
+            stream = out.add_stream("libx264", rate=15)
+            stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+            for pixels in frames:
+                frame = av.VideoFrame.from_ndarray(pixels, format="rgb24")
+                for packet in stream.encode(frame):
+                    out.mux(packet)
+            for packet in stream.encode():
+                out.mux(packet)
+        return path
+
+    blank = np.full((48, 64, 3), 16, np.uint8)
+    scene = blank.copy()
+    scene[10:30, 8:40] = 230  # a bright card on the background
+    later = blank.copy()
+    later[20:40, 30:60] = 230  # the card, moved
+    for frames, expected in (
+        ([blank] * 5 + [scene] * 5, scene),  # fades in from blank: the last frame
+        ([blank] * 3 + [scene] * 4 + [later] * 4 + [blank] * 5, later),  # fades out: last shown
+    ):
+        poster = tmp_path / "poster.png"
+        write_poster(clip(frames), poster)
+        pixels = np.asarray(Image.open(poster).convert("RGB"), dtype=float)
+        assert np.mean(np.abs(pixels - expected)) < 10
+
+
 @pytest.mark.slow
 def test_voiced_slides_carry_their_sentence(tmp_path: Path) -> None:
     import av

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import shlex
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,7 @@ from embedviz.export.voice import Narration, Voice, choose_voice, synthesise_phr
 from embedviz.story.scenes import build_storyboard
 
 RATE = 48_000
+REPO = Path(__file__).resolve().parent.parent
 pyloudnorm = pytest.importorskip("pyloudnorm")
 
 
@@ -77,7 +82,11 @@ def test_a_language_without_a_piper_voice_falls_back_to_espeak_with_a_notice() -
 
 def test_missing_piper_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(voice_module, "_piper_installed", lambda: False)
-    with pytest.raises(EmbedvizError, match=r"piper-tts.*pip install 'embedviz\[voice\]'"):
+    # The exact command: this interpreter's pip, this checkout, the voice extra.
+    command = f"{shlex.quote(sys.executable)} -m pip install -e {shlex.quote(f'{REPO}[voice]')}"
+    with pytest.raises(
+        EmbedvizError, match=f"piper-tts, which is not installed; run {re.escape(command)}$"
+    ):
         choose_voice("piper")
 
 
@@ -101,6 +110,170 @@ def test_any_piper_voice_can_be_given_as_a_model_file(tmp_path: Path) -> None:
     (tmp_path / "bare.onnx").write_bytes(b"")
     with pytest.raises(EmbedvizError, match=r"bare\.onnx\.json"):
         choose_voice(model=tmp_path / "bare.onnx")
+
+
+# -- matching voices to languages (BCP 47, RFC 4647 lookup) -------------------------
+
+
+@pytest.mark.parametrize(
+    ("tag", "ranges"),
+    [
+        # RFC 4647 section 3.4's own example: a singleton goes with the subtag after it.
+        ("zh-Hant-CN-x-private1-private2",
+         ["zh-hant-cn-x-private1-private2", "zh-hant-cn-x-private1", "zh-hant-cn", "zh-hant",
+          "zh"]),
+        ("pt-BR", ["pt-br", "pt"]),
+        ("fr_FR", ["fr-fr", "fr"]),
+        ("de", ["de"]),
+    ],
+)  # fmt: skip
+def test_language_ranges_follow_rfc_4647_lookup(tag: str, ranges: list[str]) -> None:
+    assert voice_module.language_ranges(tag) == ranges
+
+
+ESPEAK_CHOICES = [
+    ("fr", "fr-fr"),  # espeak-ng lists French (France) as speaking fr
+    ("fr-CA", "fr-fr"),  # no Canadian voice: fr, and France's before Belgium's
+    ("zh", "cmn"),  # Mandarin speaks zh at priority 5, Cantonese at 8
+    ("zh-Hans-CN", "cmn"),
+    ("pt-BR", "pt-br"),
+    ("pt", "pt"),
+    ("de-DE", "de"),
+    ("en", "en-us"),  # American English, like the Piper voice
+    ("en-GB", "en-gb"),
+]
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+@pytest.mark.parametrize(("tag", "name"), ESPEAK_CHOICES)
+def test_espeak_voices_are_found_by_language_lookup(tag: str, name: str) -> None:
+    voice = choose_voice("espeak", language=tag)
+    assert (voice.engine, voice.name, voice.language) == ("espeak", name, tag)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_espeak_listing_is_read_with_its_other_languages() -> None:
+    # An independent reading of `espeak-ng --voices`: the fr-fr line lists "(fr 5)".
+    import subprocess
+
+    listing = subprocess.run(["espeak-ng", "--voices"], capture_output=True, text=True).stdout
+    line = next(row for row in listing.splitlines() if row.split()[1:2] == ["fr-fr"])
+    priority = int(line.split("(fr ")[1].split(")")[0])
+    voices = dict(voice_module.espeak_voices())
+    assert voices["fr-fr"] == {"fr-fr": 0, "fr": priority}
+
+
+def _fake_piper_voice(folder: Path, name: str, code: str, model: Path | None = None) -> Path:
+    """A Piper voice as its two files: an .onnx (a stand-in, or a real model) and its config."""
+    folder.mkdir(parents=True, exist_ok=True)
+    onnx = folder / f"{name}.onnx"
+    if model is None:
+        onnx.write_bytes(b"not a model: choosing a voice never reads it")
+        config: dict[str, Any] = {}
+    else:
+        onnx.symlink_to(model)
+        config = json.loads(Path(f"{model}.json").read_text())
+    language = code.split("_")[0]
+    config["language"] = {"code": code, "family": language}
+    config.setdefault("espeak", {})["voice"] = language
+    Path(f"{onnx}.json").write_text(json.dumps(config))
+    return onnx
+
+
+def test_piper_voices_in_a_voice_folder_are_found_by_language_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    french = _fake_piper_voice(tmp_path / "voices", "fr_FR-test-medium", "fr_FR")
+    portuguese = _fake_piper_voice(tmp_path / "voices", "pt_PT-test-medium", "pt_PT")
+    (tmp_path / "voices" / "broken.onnx").write_bytes(b"")  # no .onnx.json: not a voice
+    monkeypatch.setenv("EMBEDVIZ_VOICES", str(tmp_path / "voices"))
+    monkeypatch.setattr(voice_module, "_piper_installed", lambda: True)
+    for tag in ("fr", "fr-FR", "fr-CA"):
+        voice = choose_voice("auto", language=tag)
+        assert (voice.engine, voice.model, voice.language) == ("piper", str(french), tag)
+        assert voice.label == "piper:fr_FR-test-medium"
+    # pt-BR has no voice of its own: lookup falls back to pt, which pt_PT speaks.
+    assert choose_voice("piper", language="pt-BR").model == str(portuguese)
+    # English still finds the packaged voice first; a language without one falls back.
+    assert choose_voice("auto", language="en").name == "en_US-joe-medium"
+    notes: list[str] = []
+    german = choose_voice("auto", language="de", notice=notes.append)
+    assert german.engine == "espeak"
+    assert notes == [
+        "embedviz: note: no Piper voice for 'de' is installed; speaking with espeak-ng"
+    ]
+    with pytest.raises(EmbedvizError, match=r"no voice for 'de'; put one in .*--voice-model"):
+        choose_voice("piper", language="de")
+
+
+def test_a_piper_voice_picked_by_fallback_speaks(tmp_path: Path) -> None:
+    # The packaged en_US voice, for a storyboard tagged en-AU: lookup falls back to en.
+    voice = choose_voice("auto", language="en-AU")
+    assert (voice.engine, voice.name) == ("piper", "en_US-joe-medium")
+    (clip,) = voice_module.synthesise(voice, ["Row three is copied."], tmp_path)
+    assert clip.size > RATE // 2  # half a second or more of sound
+    assert np.sqrt(np.mean(clip**2)) > 0.01
+
+
+def _speech_rms(path: Path) -> float:
+    import av
+
+    with av.open(str(path)) as container:
+        samples = np.concatenate(
+            [frame.to_ndarray().ravel() for frame in container.decode(audio=0)]
+        )
+    return float(np.sqrt(np.mean(samples.astype(np.float64) ** 2)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("language", "engine"),
+    [
+        ("fr", "espeak"),  # no French Piper voice: espeak-ng's fr-fr, found by lookup
+        ("de", "piper"),  # a Piper de_DE voice in a voice folder, found for 'de'
+    ],
+)
+def test_translated_examples_export_with_a_voice(
+    language: str, engine: str, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    if engine == "espeak" and shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")  # no voices but the ones given here
+    expected = "espeak-ng:fr-fr"
+    if engine == "piper":
+        # The packaged model, described as a German voice: Piper speaks it with
+        # German phonemes. What is tested is that the storyboard's 'de' finds it.
+        joe = Path(choose_voice("piper", language="en").model or "")
+        _fake_piper_voice(tmp_path / "voices", "de_DE-test-medium", "de_DE", model=joe)
+        env["EMBEDVIZ_VOICES"] = str(tmp_path / "voices")
+        expected = "piper:de_DE-test-medium"
+    example = REPO / "examples" / f"SequenceLookup.{language}.json"
+    site = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "export", "--storyboard", str(example), "--voice",
+         "-ql", "-j", "1", "--out", str(site)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    folder = site / "SequenceLookup"
+    board = json.loads((folder / "SequenceLookup.storyboard.json").read_text(encoding="utf-8"))
+    assert board["voice"] == expected
+    assert board["language"] == language
+    if engine == "espeak":
+        assert "no Piper voice for 'fr' is installed; speaking with espeak-ng" in result.stderr
+    # The captions are the translated phrases; the sound is speech, in both files.
+    vtt = (folder / f"SequenceLookup.{language}.vtt").read_text(encoding="utf-8")
+    written = json.loads(example.read_text(encoding="utf-8"))
+    for beat in written["beats"]:
+        for phrase in beat["phrases"]:
+            assert " ".join(phrase["text"].split()) in " ".join(vtt.split())
+    for suffix in ("mp4", "webm"):
+        assert _speech_rms(folder / f"SequenceLookup.{suffix}") > 0.01, suffix
 
 
 # -- loudness ----------------------------------------------------------------------

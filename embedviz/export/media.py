@@ -56,6 +56,8 @@ QUALITIES = {
     "l": ("low_quality", 15),
     "m": ("medium_quality", 30),
     "h": ("high_quality", 60),
+    "p": ("production_quality", 60),
+    "k": ("fourk_quality", 60),
 }
 
 # Where a worker reports its progress: (kind, scene, value) with kind "total"
@@ -89,7 +91,7 @@ def clip_units(duration: float, quality: str) -> int:
     duration
         The clip's length in seconds.
     quality
-        ``l``, ``m`` or ``h``.
+        ``l``, ``m``, ``h``, ``p`` or ``k``.
 
     Returns
     -------
@@ -331,7 +333,11 @@ class _OpusTrack:
 
 
 def write_poster(source: Path, target: Path) -> None:
-    """Save the video's final frame (the finished picture) as a PNG poster.
+    """Save a frame that shows the scene as a PNG poster: the final frame (the finished picture).
+
+    A clip that ends on a blank frame (a fade to the background) gets the last
+    frame that still shows something instead, so a poster is never an empty
+    screen.
 
     Parameters
     ----------
@@ -342,14 +348,28 @@ def write_poster(source: Path, target: Path) -> None:
     """
     import av
 
-    last = None
+    poster = None
     with av.open(str(source)) as container:
         for frame in container.decode(video=0):
-            last = frame
-    if last is None:
+            poster = frame
+    if poster is None:
         raise RuntimeError(f"{source} holds no video frames")
-    image = last.to_image()  # type: ignore[no-untyped-call]  # PyAV leaves it unannotated
+    if _blank(poster):
+        # Rare (a clip that fades out): read it again for its last frame with content.
+        with av.open(str(source)) as container:
+            for frame in container.decode(video=0):
+                if not _blank(frame):
+                    poster = frame
+    image = poster.to_image()  # type: ignore[no-untyped-call]  # PyAV leaves it unannotated
     image.save(target, optimize=True)
+
+
+def _blank(frame: Any) -> bool:
+    """Whether a frame is one flat colour (the background alone), judged on its luma plane."""
+    import numpy as np
+
+    luma = frame.to_ndarray(format="gray")[::4, ::4]
+    return bool(np.ptp(luma) <= 8)
 
 
 def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:

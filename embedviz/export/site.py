@@ -93,7 +93,8 @@ def export_site(
     out_dir
         The site folder (created or replaced).
     quality
-        ``l`` (480p15), ``m`` (720p30, the default) or ``h`` (1080p60).
+        ``l`` (480p15), ``m`` (720p30, the default), ``h`` (1080p60), ``p``
+        (1440p60) or ``k`` (2160p60), as for ``embedviz render``.
     jobs
         Worker processes.
     overrides

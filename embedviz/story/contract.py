@@ -23,9 +23,10 @@ import hashlib
 import json
 import re
 import types
-from dataclasses import MISSING, fields, is_dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import MISSING, asdict, fields, is_dataclass
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.story.describe import describe, description_problems
@@ -43,6 +44,15 @@ from embedviz.story.model import (
     StoryboardError,
 )
 from embedviz.story.options import SceneOptions
+from embedviz.story.phrases import make_phrases
+from embedviz.story.problems import (
+    Problem,
+    StoryboardProblemsError,
+    by_beat,
+    problems_of,
+    timing_fix,
+)
+from embedviz.story.spoken import speaker_for
 from embedviz.story.words import MAX_WORD_CHARS
 
 __all__ = [
@@ -55,7 +65,9 @@ __all__ = [
     "input_files",
     "json_schema",
     "load_storyboard",
+    "read_storyboard",
     "storyboard_from_data",
+    "storyboard_problems",
     "verify_storyboard",
 ]
 
@@ -65,6 +77,7 @@ EDITABLE_FIELDS = frozenset({"title", "language", "voice", "words", "description
 # Beat fields an author may change (the timing stays within the beat limits). The
 # phrases follow the narration: where they no longer spell it, loading derives them again.
 EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration", "phrases"}
+_T = TypeVar("_T")
 # Keys written for readers' convenience and ignored on load.
 _DERIVED_KEYS: dict[type, frozenset[str]] = {Storyboard: frozenset({"duration"})}
 
@@ -270,8 +283,14 @@ def _describe(tp: Any) -> str:
     )
 
 
-def _load(tp: Any, value: Any, path: str) -> Any:
-    """Convert JSON data to the type hint ``tp``, naming ``path`` on failure."""
+def _load(tp: Any, value: Any, path: str, repaired: list[Problem]) -> Any:
+    """Convert JSON data to the type hint ``tp``, naming ``path`` on failure.
+
+    Every item of a list and every field of an object is read, so one call
+    reports all their problems together (:class:`StoryboardProblemsError`). A beat
+    whose timing alone is wrong is read with the timing its fix asks for, and
+    its problem goes to ``repaired``.
+    """
     origin, args = get_origin(tp), get_args(tp)
     wrong = StoryboardError(f"{path}: expected {_describe(tp)}, not {json.dumps(value)[:60]}")
     if tp is Any:
@@ -286,30 +305,21 @@ def _load(tp: Any, value: Any, path: str) -> Any:
         for arg in args:
             if arg is type(None):
                 continue
+            kept = len(repaired)
             try:
-                return _load(arg, value, path)
+                return _load(arg, value, path, repaired)
             except StoryboardError:
+                del repaired[kept:]  # this reading of the value was not the one
                 continue
         raise wrong
     if origin is Literal:
         if isinstance(value, str) and value in args:
             return value
         raise wrong
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        raise wrong
-    if tp is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise wrong
-    if tp is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-        raise wrong
-    if tp is str:
-        if isinstance(value, str):
-            return value
+    scalar = {bool: bool, int: int, float: int | float, str: str}.get(tp)
+    if scalar is not None:
+        if isinstance(value, scalar) and (tp is bool or not isinstance(value, bool)):
+            return float(value) if tp is float else value
         raise wrong
     if origin in (tuple, list):
         if not isinstance(value, list):
@@ -318,33 +328,87 @@ def _load(tp: Any, value: Any, path: str) -> Any:
             if len(value) != len(args):
                 raise wrong
             return tuple(
-                _load(a, v, f"{path}[{i}]")
+                _load(a, v, f"{path}[{i}]", repaired)
                 for i, (a, v) in enumerate(zip(args, value, strict=True))
             )
-        items = [_load(args[0], v, f"{path}[{i}]") for i, v in enumerate(value)]
+        items = _each(
+            enumerate(value), lambda item: _load(args[0], item[1], f"{path}[{item[0]}]", repaired)
+        )
         return tuple(items) if origin is tuple else items
     if origin is dict:
         if not isinstance(value, dict):
             raise wrong
-        return {str(k): _load(args[1], v, f"{path}.{k}") for k, v in value.items()}
+        return {str(k): _load(args[1], v, f"{path}.{k}", repaired) for k, v in value.items()}
     if isinstance(tp, type) and is_dataclass(tp):
         if not isinstance(value, dict):
             raise wrong
-        if tp is Beat and isinstance(value.get("name"), str):
-            path = f"{path} (beat {value['name']!r})"
-        hints = get_type_hints(tp)
-        known = {item.name: item for item in fields(tp)}
-        extra = set(value) - set(known) - _DERIVED_KEYS.get(tp, frozenset())
-        if extra:
-            raise StoryboardError(f"{path}: unknown field {sorted(extra)[0]!r}")
-        kwargs = {}
-        for name, item in known.items():
-            if name in value:
-                kwargs[name] = _load(hints[name], value[name], f"{path}.{name}")
-            elif item.default is MISSING and item.default_factory is MISSING:
-                raise StoryboardError(f"{path}: field {name!r} is missing")
-        return tp(**kwargs)
+        return _load_object(tp, value, path, repaired)
     raise TypeError(f"cannot load {tp!r}")
+
+
+def _each(items: Iterable[_T], read: Callable[[_T], Any]) -> list[Any]:
+    """Read every item, even after one fails; raise all their problems together."""
+    values, errors = [], []
+    for item in items:
+        try:
+            values.append(read(item))
+        except StoryboardError as error:
+            errors.append(error)
+    if errors:
+        raise StoryboardProblemsError(problems_of(errors))
+    return values
+
+
+def _load_object(tp: type, value: dict[str, Any], path: str, repaired: list[Problem]) -> Any:
+    """Read a dataclass's fields (all of them, whatever fails), then build it."""
+    beat = None
+    if tp is Beat and isinstance(value.get("name"), str):
+        path = f"{path} (beat {value['name']!r})"
+        part = re.search(r"\.parts\[(\d+)\]", path)
+        beat = (f"part {int(part.group(1)) + 1}, " if part else "") + f"beat {value['name']!r}"
+    hints = get_type_hints(tp)
+    known = {item.name: item for item in fields(tp)}
+    extra = set(value) - set(known) - _DERIVED_KEYS.get(tp, frozenset())
+    if extra:
+        raise StoryboardError(f"{path}: unknown field {sorted(extra)[0]!r}")
+    for name, item in known.items():
+        if name not in value and item.default is MISSING and item.default_factory is MISSING:
+            raise StoryboardError(f"{path}: field {name!r} is missing")
+    names = [name for name in known if name in value]
+    read = _each(names, lambda name: _load(hints[name], value[name], f"{path}.{name}", repaired))
+    kwargs = dict(zip(names, read, strict=True))
+    try:
+        return tp(**kwargs)
+    except StoryboardError as error:
+        if beat is None:
+            raise StoryboardProblemsError([Problem(str(error))]) from None
+        return _repaired_beat(kwargs, beat, error, repaired)
+
+
+def _repaired_beat(
+    kwargs: dict[str, Any], beat: str, error: StoryboardError, repaired: list[Problem]
+) -> Beat:
+    """Build a beat with the timing its fix asks for, recording the problem; else raise it."""
+    phrases = kwargs.get("phrases", ())
+    fix = timing_fix(
+        beat,
+        float(kwargs["run_time"]),
+        float(kwargs["duration"]),
+        sum(float(phrase.duration) for phrase in phrases),
+    )
+    message = str(error).removesuffix("; lengthen 'duration'")
+    if fix is None:
+        raise StoryboardProblemsError([Problem(message, beat)]) from None
+    run_time, duration, words = fix
+    try:
+        fixed = Beat(**{**kwargs, "run_time": run_time, "duration": duration})
+    except StoryboardError as still:
+        # Something besides the timing is wrong too: both are problems.
+        raise StoryboardProblemsError(
+            [Problem(message, beat, words), Problem(str(still), beat)]
+        ) from None
+    repaired.append(Problem(message, beat, words))
+    return fixed
 
 
 def storyboard_from_data(data: object) -> Storyboard:
@@ -362,10 +426,68 @@ def storyboard_from_data(data: object) -> Storyboard:
 
     Raises
     ------
-    StoryboardError
+    StoryboardProblemsError
         For another version, a missing or mistyped field, or a broken
-        invariant; the message names the beat and the field.
+        invariant; the message names the beat and the field of the first
+        problem (and how many more there are), and the exception holds them
+        all, each with its fix where there is one.
     """
+    board, problems = storyboard_problems(data)
+    if problems or board is None:
+        raise StoryboardProblemsError(problems)
+    return board
+
+
+def storyboard_problems(data: object) -> tuple[Storyboard | None, list[Problem]]:
+    """Read parsed JSON as a storyboard, and list every problem it has, grouped by beat.
+
+    Parameters
+    ----------
+    data
+        What ``json.loads`` returned for a storyboard file.
+
+    Returns
+    -------
+    tuple
+        The storyboard, or ``None`` when a problem leaves nothing to build,
+        and the problems in the order of the file's beats (those of the
+        storyboard as a whole first). A beat whose only problem is its timing
+        is built with the timing its fix asks for, so the storyboard can still
+        be compared with the core.
+    """
+    try:
+        _check_version(data)
+    except StoryboardError as error:
+        return None, [Problem(str(error))]
+    assert isinstance(data, dict)
+    repaired: list[Problem] = []
+    board: Storyboard | None = None
+    try:
+        board = _load(Storyboard, _rephrased(data), "storyboard", repaired)
+        raised: list[Problem] = []
+    except StoryboardError as error:
+        raised = problems_of([error])
+    if board is not None and not raised and not _has_descriptions(data):
+        # Written before beats had audio descriptions: derive them from its cells.
+        board = describe(board)
+    groups = by_beat([*repaired, *raised], _beat_labels(data))
+    return (board if not raised else None), [problem for _, group in groups for problem in group]
+
+
+def _has_descriptions(data: dict[str, Any]) -> bool:
+    """Whether any beat of a storyboard file (or of its parts) carries a descriptions field."""
+    beats = data.get("beats")
+    if isinstance(beats, list) and any(
+        isinstance(beat, dict) and "descriptions" in beat for beat in beats
+    ):
+        return True
+    parts = data.get("parts")
+    return isinstance(parts, list) and any(
+        isinstance(part, dict) and _has_descriptions(part) for part in parts
+    )
+
+
+def _check_version(data: object) -> None:
     if not isinstance(data, dict) or "version" not in data:
         raise StoryboardError("not an embedviz storyboard: it has no 'version' field")
     version = data["version"]
@@ -382,47 +504,71 @@ def storyboard_from_data(data: object) -> Storyboard:
             f"storyboard format version {version} is newer than version {SCHEMA_VERSION}, "
             "which this embedviz reads; upgrade embedviz to read it"
         )
-    board: Storyboard = _load(Storyboard, data, "storyboard")
-    if not _has_descriptions(data):
-        # Written before beats had audio descriptions: derive them from its cells.
-        board = describe(board)
-    return _rephrased(board)
 
 
-def _has_descriptions(data: dict[str, Any]) -> bool:
-    """Whether any beat of a storyboard file (or of its parts) carries a descriptions field."""
-    beats = data.get("beats")
-    if isinstance(beats, list) and any(
-        isinstance(beat, dict) and "descriptions" in beat for beat in beats
-    ):
-        return True
-    parts = data.get("parts")
-    return isinstance(parts, list) and any(
-        isinstance(part, dict) and _has_descriptions(part) for part in parts
-    )
+def _beat_labels(data: dict[str, Any]) -> list[str]:
+    """Every beat's label (as :class:`Problem` names it), in the file's order."""
+    labels: list[str] = []
+    parts: list[Any] = data["parts"] if isinstance(data.get("parts"), list) else []
+    for number, part in enumerate([data, *parts]):
+        beats = part.get("beats") if isinstance(part, dict) else None
+        for beat in beats if isinstance(beats, list) else []:
+            if isinstance(beat, dict) and isinstance(beat.get("name"), str):
+                labels.append((f"part {number}, " if number else "") + f"beat {beat['name']!r}")
+    return labels
 
 
-def _rephrased(board: Storyboard) -> Storyboard:
-    """Derive the phrases again of every beat whose narration an author rewrote."""
-    from dataclasses import replace
+def _rephrased(data: dict[str, Any]) -> dict[str, Any]:
+    """Derive the phrases again, in the file's data, of every beat whose narration was rewritten.
 
-    from embedviz.story.phrases import make_phrases
-    from embedviz.story.spoken import spoken_form
+    This happens before the beats are built, so a beat whose new narration
+    needs more time is reported with the time its new phrases need.
+    """
+    language = data.get("language")
+    # The verbaliser has rules for English, German and French; other languages
+    # are spoken as written (an author may correct a phrase's 'spoken' form).
+    speak = speaker_for(language if isinstance(language, str) else "en")
+    out = dict(data)
+    if isinstance(data.get("parts"), list):
+        out["parts"] = [_rephrased(p) if isinstance(p, dict) else p for p in data["parts"]]
+    if isinstance(data.get("beats"), list):
+        out["beats"] = [
+            _rephrased_beat(b, speak) if isinstance(b, dict) else b for b in data["beats"]
+        ]
+    return out
 
-    def speak(text: str) -> str:
-        # The verbaliser speaks English; other languages are spoken as written
-        # (an author may correct a phrase's 'spoken' form in the file).
-        return spoken_form(text) if board.language.split("-")[0].lower() == "en" else text
 
-    if board.parts:
-        return replace(board, parts=tuple(_rephrased(part) for part in board.parts))
-    beats = []
-    for beat in board.beats:
-        written = " ".join(" ".join(phrase.text for phrase in beat.phrases).split())
-        if written != " ".join(beat.narration.split()):
-            beat = replace(beat, phrases=make_phrases(beat.narration, speak))
-        beats.append(beat)
-    return replace(board, beats=tuple(beats))
+def _rephrased_beat(beat: dict[str, Any], speak: Callable[[str], str]) -> dict[str, Any]:
+    narration, phrases = beat.get("narration"), beat.get("phrases", [])
+    if not isinstance(narration, str) or not isinstance(phrases, list):
+        return beat  # mistyped: reading the beat reports it
+    texts = [p["text"] for p in phrases if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    if len(texts) != len(phrases):
+        return beat
+    if " ".join(" ".join(texts).split()) == " ".join(narration.split()):
+        return beat
+    return {**beat, "phrases": [asdict(phrase) for phrase in make_phrases(narration, speak)]}
+
+
+def _read_json(path: str | Path) -> tuple[Path, Any]:
+    """Read a file's JSON, or raise :class:`UnreadableStoryboardError` in one line."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UnreadableStoryboardError(f"{file}: no such file") from None
+    except IsADirectoryError:
+        raise UnreadableStoryboardError(f"{file}: is a folder, not a storyboard file") from None
+    except UnicodeDecodeError:
+        raise UnreadableStoryboardError(f"{file}: not UTF-8 text") from None
+    except OSError as error:
+        raise UnreadableStoryboardError(f"{file}: cannot be read ({error.strerror})") from None
+    try:
+        return file, json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UnreadableStoryboardError(
+            f"{file}: not JSON ({error.msg} at line {error.lineno})"
+        ) from None
 
 
 def load_storyboard(path: str | Path) -> Storyboard:
@@ -443,30 +589,38 @@ def load_storyboard(path: str | Path) -> Storyboard:
     ------
     UnreadableStoryboardError
         If the file is missing, not UTF-8 or not JSON.
-    StoryboardError
-        If it is JSON but not a valid storyboard of this version.
+    StoryboardProblemsError
+        If it is JSON but not a valid storyboard of this version: the
+        message is the first problem, the exception holds them all.
     """
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UnreadableStoryboardError(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise UnreadableStoryboardError(f"{file}: is a folder, not a storyboard file") from None
-    except UnicodeDecodeError:
-        raise UnreadableStoryboardError(f"{file}: not UTF-8 text") from None
-    except OSError as error:
-        raise UnreadableStoryboardError(f"{file}: cannot be read ({error.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UnreadableStoryboardError(
-            f"{file}: not JSON ({error.msg} at line {error.lineno})"
-        ) from None
-    try:
-        return storyboard_from_data(data)
-    except StoryboardError as error:
-        raise StoryboardError(f"{file}: {error}") from None
+    file, data = _read_json(path)
+    board, problems = storyboard_problems(data)
+    if problems or board is None:
+        raise StoryboardProblemsError(problems).prefixed(f"{file}: ")
+    return board
+
+
+def read_storyboard(path: str | Path) -> tuple[Storyboard | None, list[Problem]]:
+    """Read a storyboard JSON file and list every problem it has (see :func:`storyboard_problems`).
+
+    Parameters
+    ----------
+    path
+        The file.
+
+    Returns
+    -------
+    tuple
+        The storyboard (``None`` when it cannot be built) and its problems,
+        grouped by beat, each with its fix where embedviz knows one.
+
+    Raises
+    ------
+    UnreadableStoryboardError
+        If the file is missing, not UTF-8 or not JSON.
+    """
+    _, data = _read_json(path)
+    return storyboard_problems(data)
 
 
 # -- input files -------------------------------------------------------------
@@ -581,7 +735,8 @@ def _compare(mine: Storyboard, core: Storyboard, where: str = "") -> list[str]:
     if len(mine.parts) != len(core.parts):
         problems.append(f"{where}parts: the file has {len(mine.parts)}, the core {len(core.parts)}")
     else:
-        for number, (part, rebuilt) in enumerate(zip(mine.parts, core.parts, strict=True)):
+        # Parts are counted from 1, as verify's report of a file's beats counts them.
+        for number, (part, rebuilt) in enumerate(zip(mine.parts, core.parts, strict=True), 1):
             problems.extend(_compare(part, rebuilt, f"{where}part {number} ({part.scene}), "))
     return problems
 

@@ -31,7 +31,7 @@ from embedviz.story.describe_words import (
     template_slots,
 )
 from embedviz.story.options import SceneOptions
-from embedviz.story.spoken import spoken_form
+from embedviz.story.spoken import speaker_for
 from embedviz.story.words import ENGLISH_WORDS, MAX_WORD_CHARS, english_words
 
 __all__ = [
@@ -713,8 +713,8 @@ class Description:
         the descriptions by translating :attr:`Storyboard.description_words`.
     spoken
         The same words as a voice says them (``-0.2010`` as "minus 0.201"),
-        derived with the maths verbaliser for English; an author may correct
-        a pronunciation here.
+        derived with the maths verbaliser of the storyboard's language; an
+        author may correct a pronunciation here.
     """
 
     template: str
@@ -986,16 +986,15 @@ def _worded_beats(
     words: Mapping[str, str], beats: tuple[Beat, ...], language: str
 ) -> tuple[Beat, ...]:
     """Write each description's text from its sentence; speak it again where the text changed."""
-    english = language.split("-")[0].lower() == "en"
+    # The maths verbaliser has rules for some languages; others are spoken as written.
+    speak = speaker_for(language)
     worded: list[Beat] = []
     for beat in beats:
         descriptions = []
         for description in beat.descriptions:
             text = fill_template(words[description.template], description.slot_texts())
             if text != description.text or not description.spoken:
-                # The verbaliser speaks English; other languages are spoken as written.
-                spoken = spoken_form(text) if english else text
-                description = replace(description, text=text, spoken=spoken)
+                description = replace(description, text=text, spoken=speak(text))
             descriptions.append(description)
         changed = tuple(descriptions) != beat.descriptions
         worded.append(replace(beat, descriptions=tuple(descriptions)) if changed else beat)
