@@ -301,6 +301,9 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
             print(f"-- {part.scene}: {part.title}")
         for beat in part.beats:
             print(f"{next(starts):6.1f}s  {beat.name:<12} {beat.narration}")
+            # The audio description: what the picture shows and the narration does not say.
+            for description in beat.descriptions:
+                print(f"{'':21} shown: {description.text}")
     print(f"{board.duration:6.1f}s  end")
     return 0
 

@@ -317,3 +317,27 @@ def test_the_examples_translate_their_descriptions(language: str) -> None:
     assert "1.2753, -0.2010, -0.1606" in " ".join(texts)
     assert verify_storyboard(example) == []
     assert verified_problems(example) == []
+
+
+def test_pronunciations_reach_the_descriptions(tmp_path: Path) -> None:
+    from embedviz.story.phrases import with_pronunciations
+
+    board = build_storyboard("ParameterCount", cwd=tmp_path, environ={})
+    said = with_pronunciations(board, {"bfloat16": "brain float sixteen"})
+    [memory] = said.beats[3].descriptions
+    assert "bfloat16" in memory.text
+    assert "brain float sixteen" in memory.spoken
+    assert said.beats[3].descriptions[0].text == board.beats[3].descriptions[0].text
+
+
+def test_the_storyboard_command_prints_the_descriptions(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    result = subprocess.run(
+        [sys.executable, "-m", "embedviz", "storyboard", "single"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "shown: The code line reads embedding_layer(torch.tensor([3]))." in result.stdout
