@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from embedviz.story.describe_words import DESCRIPTION_WORDS, fill_template
 from embedviz.story.model import Beat, Description, NumberCell, Slot, Storyboard
@@ -82,13 +83,19 @@ class _View:
     memory: _Memory
     found: list[Description] = field(default_factory=list)
 
-    @property
+    @cached_property
     def cells(self) -> Cells:
+        """Every cell on screen after the beat, by kind and index."""
         return {(c.kind, c.index): c for c in self.beat.numbers}
 
-    @property
+    @cached_property
     def old(self) -> Cells:
+        """Every cell on screen before the beat, by kind and index."""
         return {(c.kind, c.index): c for c in self.before.numbers} if self.before else {}
+
+    def is_new(self, cell: NumberCell) -> bool:
+        """Return whether the beat adds a cell or changes what it shows."""
+        return self.old.get((cell.kind, cell.index)) != cell
 
     def all(self, kind: str) -> list[NumberCell]:
         """Every cell of a kind on screen after the beat, in index order."""
@@ -96,8 +103,7 @@ class _View:
 
     def new(self, kind: str) -> list[NumberCell]:
         """Return the cells of a kind that this beat adds or changes."""
-        old = self.old
-        return [c for c in self.all(kind) if (kind, c.index) not in old or old[kind, c.index] != c]
+        return [c for c in self.all(kind) if self.is_new(c)]
 
     def old_all(self, kind: str) -> list[NumberCell]:
         """Every cell of a kind on screen before the beat, in index order."""
@@ -726,7 +732,7 @@ def _leftovers(view: _View) -> Iterator[Description]:
     unsaid = [
         cell
         for cell in sorted(view.beat.numbers, key=lambda c: (c.kind, c.index))
-        if cell.kind not in _BACKGROUND and cell in view.new(cell.kind) and not view.said(cell.text)
+        if cell.kind not in _BACKGROUND and view.is_new(cell) and not view.said(cell.text)
     ]
     unique: dict[str, NumberCell] = {}
     for cell in unsaid:
@@ -873,7 +879,7 @@ def description_coverage(board: Storyboard) -> tuple[int, int]:
             view = _View(part, beat, before, _Memory())
             texts = [beat.narration, *(d.text for d in beat.descriptions)]
             for cell in beat.numbers:
-                if cell.kind in _BACKGROUND or cell not in view.new(cell.kind):
+                if cell.kind in _BACKGROUND or not view.is_new(cell):
                     continue
                 shown += 1
                 said += any(mentions(text, cell.text) for text in texts)
