@@ -371,10 +371,13 @@ def _step(
 def _step_titles(board: Storyboard) -> list[tuple[Storyboard, Beat, str]]:
     """Name each beat for people, with its part (a concept's title first in a composite)."""
     found = []
-    for part in [p for p in board.parts] or [board]:
+    concept = ""
+    for part in board.parts or (board,):
         names = [title for _, _, title in chapters(part)] if part.beats else []
+        # A composite's clearing beat belongs to the concept before it.
+        concept = part.title or concept
         for beat, name in zip(part.beats, names, strict=True):
-            found.append((part, beat, f"{part.title}: {name}" if board.parts else name))
+            found.append((part, beat, f"{concept}: {name}" if board.parts else name))
     return found
 
 
