@@ -200,11 +200,16 @@ def hold_frames(
         frames = iter(inp.decode(source))
         shown = next(frames)
         coming = next(frames, None)
+        picture = shown.to_ndarray(format="yuv420p")
         for number in range(count):
             wanted = _source_time(number / fps, beat_ends, pauses, fps)
-            while coming is not None and float(coming.time or 0.0) <= wanted + 1e-6:
-                shown, coming = coming, next(frames, None)
-            frame = shown.reformat(format="yuv420p")
+            if coming is not None and float(coming.time or 0.0) <= wanted + 1e-6:
+                while coming is not None and float(coming.time or 0.0) <= wanted + 1e-6:
+                    shown, coming = coming, next(frames, None)
+                picture = shown.to_ndarray(format="yuv420p")
+            # A new frame every time: the encoder holds frames it was given for its
+            # look-ahead, so one frame object sent again with a new time corrupts them.
+            frame = av.VideoFrame.from_ndarray(picture, format="yuv420p")
             frame.pts = number
             frame.time_base = Fraction(1, fps)
             for packet in stream.encode(frame):

@@ -41,6 +41,7 @@ __all__ = [
     "QUALITIES",
     "clip_units",
     "export_clip",
+    "measured_loudness",
     "mux_soundtrack",
     "quiet_logging",
     "recording_scene",
@@ -410,6 +411,34 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
     fit_through_codec(samples, round_trip, rate)
 
 
+def measured_loudness(path: Path) -> dict[str, float] | None:
+    """Measure a written file's soundtrack: integrated loudness and true peak.
+
+    Parameters
+    ----------
+    path
+        An MP4 or WebM.
+
+    Returns
+    -------
+    dict or None
+        ``lufs`` (ITU-R BS.1770, one decimal) and ``true_peak_dbtp`` (4×
+        oversampled, one decimal); ``None`` for a file without sound.
+    """
+    import av
+
+    from embedviz.export.loudness import integrated_loudness, true_peak_dbtp
+
+    with av.open(str(path)) as container:
+        if not container.streams.audio:
+            return None
+    samples = _decoded_sound(str(path)).mean(axis=0)
+    return {
+        "lufs": round(integrated_loudness(samples), 1),
+        "true_peak_dbtp": round(true_peak_dbtp(samples), 1),
+    }
+
+
 def restamp_movie(movie: Path, target: Path) -> None:
     """Copy an MP4's video with every timestamp on an exact frame time.
 
@@ -690,6 +719,13 @@ def export_clip(
         "burned_captions": burn_captions,
         # Seconds the audio-described version holds after each beat (with --voice).
         "described_pauses": list(described.pauses) if described is not None else None,
+        # Each soundtrack as written, for the accessibility report.
+        "loudness": {
+            "clip": measured_loudness(mp4),
+            "described": measured_loudness(folder / f"{name}.described.mp4")
+            if described is not None
+            else None,
+        },
     }
     (folder / f"{name}.timing.json").write_text(json.dumps(timing, indent=1), encoding="utf-8")
     (folder / f"{name}.storyboard.json").write_text(board.to_json(), encoding="utf-8")

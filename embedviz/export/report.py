@@ -29,6 +29,7 @@ from embedviz.export.documents import PAGE_COLOURS, REPORT_NAME, ExportedClip, p
 __all__ = [
     "CRITERIA",
     "REPORT_DATA",
+    "clip_evidence",
     "contrast_ratio",
     "record_axe_results",
     "report_html",
@@ -174,34 +175,23 @@ def _cue_times(path: Path) -> list[tuple[float, float]]:
     return times
 
 
-def _loudness(path: Path) -> dict[str, float] | None:
-    """Measure a file's soundtrack: integrated loudness (LUFS) and true peak (dBTP)."""
-    if not path.is_file():
-        return None
-    import av
-    import numpy as np
+def clip_evidence(site: Path, clip: ExportedClip) -> dict[str, Any]:
+    """Measure one clip's files: its captions, descriptions, sound and pages.
 
-    from embedviz.export.loudness import integrated_loudness, true_peak_dbtp
+    Parameters
+    ----------
+    site
+        The site folder.
+    clip
+        One clip exported there.
 
-    with av.open(str(path)) as container:
-        if not container.streams.audio:
-            return None
-        resampler = av.AudioResampler(format="flt", layout="mono", rate=48_000)
-        stream = container.streams.audio[0]
-        chunks = [
-            f.to_ndarray().reshape(-1)
-            for frame in [*container.decode(stream), None]
-            for f in resampler.resample(frame)
-        ]
-    samples = np.concatenate(chunks).astype(np.float64) if chunks else np.zeros(0)
-    return {
-        "lufs": round(integrated_loudness(samples), 1),
-        "true_peak_dbtp": round(true_peak_dbtp(samples), 1),
-    }
-
-
-def _clip_evidence(site: Path, clip: ExportedClip) -> dict[str, Any]:
-    """Measure one clip's files: captions, descriptions, sound, pages."""
+    Returns
+    -------
+    dict
+        Counts of phrases, caption cues, descriptions and their cues; the
+        values shown and said; the loudness measured on each soundtrack when
+        it was written (``SCENE.timing.json``); the described version's pauses.
+    """
     from embedviz.story.contract import load_storyboard
     from embedviz.story.describe import description_coverage
 
@@ -216,6 +206,8 @@ def _clip_evidence(site: Path, clip: ExportedClip) -> dict[str, Any]:
     timing_file = folder / f"{clip.scene}.timing.json"
     timing = json.loads(timing_file.read_text(encoding="utf-8")) if timing_file.is_file() else {}
     pauses = timing.get("described_pauses") or []
+    # Measured on each file as it was written (export_clip, in its worker).
+    loudness = timing.get("loudness") or {}
     return {
         "scene": clip.scene,
         "title": clip.title,
@@ -230,12 +222,10 @@ def _clip_evidence(site: Path, clip: ExportedClip) -> dict[str, Any]:
         "values_shown": shown,
         "values_said": said,
         "voice": board.voice,
-        "sound": _loudness(folder / f"{clip.scene}.mp4"),
+        "sound": loudness.get("clip"),
         "described_version": clip.described,
         "described_pause_seconds": round(sum(pauses), 1),
-        "described_sound": _loudness(folder / f"{clip.scene}.described.mp4")
-        if clip.described
-        else None,
+        "described_sound": loudness.get("described"),
         "steps": sum(1 for _ in beats) if clip.steps else 0,
     }
 
@@ -322,7 +312,9 @@ def _page_summary(facts: _Facts) -> dict[str, Any]:
     }
 
 
-def site_report(site: Path, clips: Sequence[ExportedClip]) -> dict[str, Any]:
+def site_report(
+    site: Path, clips: Sequence[ExportedClip], evidence: Sequence[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """Measure an exported site and say, criterion by criterion, what it does.
 
     Parameters
@@ -331,6 +323,8 @@ def site_report(site: Path, clips: Sequence[ExportedClip]) -> dict[str, Any]:
         The site folder, with every clip and the gallery written.
     clips
         The clips exported there.
+    evidence
+        Their evidence, when it was already gathered (see :func:`clip_evidence`).
 
     Returns
     -------
@@ -341,14 +335,15 @@ def site_report(site: Path, clips: Sequence[ExportedClip]) -> dict[str, Any]:
         :data:`CRITERIA`, its number, name, level, ``status``, ``does``
         (what the export does) and ``evidence`` (measured facts).
     """
-    evidence = [_clip_evidence(site, clip) for clip in clips]
+    if evidence is None:
+        evidence = [clip_evidence(site, clip) for clip in clips]
     pages = _pages(site)
     contrast = _contrast(clip["theme"] for clip in evidence)
     summary = {name: _page_summary(facts) for name, facts in pages.items()}
     data: dict[str, Any] = {
         "generator": "embedviz",
         "standard": "WCAG 2.2, levels A and AA",
-        "clips": evidence,
+        "clips": list(evidence),
         "pages": summary,
         "contrast": contrast,
         "axe": None,
@@ -425,9 +420,11 @@ def write_report(site: Path, clips: Sequence[ExportedClip]) -> dict[str, Any]:
     dict
         The report's data (see :func:`site_report`).
     """
+    evidence = [clip_evidence(site, clip) for clip in clips]
     # The report is one of the site's pages too: measure a first draft of it, then write it.
-    (site / REPORT_NAME).write_text(report_html(site_report(site, clips)), encoding="utf-8")
-    data = site_report(site, clips)
+    draft = site_report(site, clips, evidence)
+    (site / REPORT_NAME).write_text(report_html(draft), encoding="utf-8")
+    data = site_report(site, clips, evidence)
     _write(site, data)
     return data
 
