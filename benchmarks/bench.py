@@ -128,12 +128,12 @@ def run_driver(spec: dict[str, Any]) -> dict[str, Any]:
         "format": "mp4",
     }
     if spec["kind"] == "scene":
-        from embedviz.story.scenes import build_storyboard
+        from embedviz.inputs import prepared_storyboard
 
         t1 = time.perf_counter()
         phases["import_story"] = t1 - t0
         # No embedviz.toml, no EMBEDVIZ_* variables: only the given options.
-        board = build_storyboard(
+        board = prepared_storyboard(
             spec["scene"], spec["overrides"], cwd=spec["media_dir"], environ={}
         )
         t2 = time.perf_counter()
@@ -196,7 +196,7 @@ class Job:
     scene
         The scene's class name (``kind == "scene"``).
     overrides
-        Options for :func:`embedviz.story.scenes.build_storyboard`.
+        Options for :func:`embedviz.inputs.prepared_storyboard`.
     duration
         The video's length in seconds (for ``"empty"``, what it waits).
     quality
@@ -286,10 +286,10 @@ def run_job(job: Job) -> RenderSample:
 
 
 def _storyboard_duration(scene: str, overrides: dict[str, Any]) -> tuple[float, int, int]:
-    from embedviz.story.scenes import build_storyboard
+    from embedviz.inputs import prepared_storyboard
 
     with tempfile.TemporaryDirectory() as empty_dir:
-        board = build_storyboard(scene, overrides, cwd=empty_dir, environ={})
+        board = prepared_storyboard(scene, overrides, cwd=empty_dir, environ={})
     return board.duration, board.vocab_size, board.dim
 
 
@@ -388,7 +388,7 @@ def bench_core(repeats: int) -> CoreResult:
         best_threads = min(by_threads, key=by_threads.__getitem__)
         torch_s = by_threads[best_threads]
     from embedviz.core.errors import EmbedvizError
-    from embedviz.story.scenes import build_storyboard
+    from embedviz.inputs import prepared_storyboard
 
     def refuse_huge() -> None:
         try:
@@ -400,10 +400,10 @@ def bench_core(repeats: int) -> CoreResult:
     storyboard_s = {
         "refusing a 10**12 x 10**6 table": _best_of(refuse_huge, repeats),
         "LargeVocabLookup storyboard (50257 x 768)": _best_of(
-            lambda: build_storyboard("large", {}, environ={}), repeats
+            lambda: prepared_storyboard("large", {}, environ={}), repeats
         ),
         "ParameterCount storyboard (256000 x 16384)": _best_of(
-            lambda: build_storyboard("params", {"vocab": 256000, "dim": 16384}, environ={}),
+            lambda: prepared_storyboard("params", {"vocab": 256000, "dim": 16384}, environ={}),
             repeats,
         ),
     }

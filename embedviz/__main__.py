@@ -1,5 +1,6 @@
 """Allow ``python -m embedviz``."""
 
-from embedviz.cli import main
+# Stop signals are handled before anything heavy is imported (see embedviz.launch).
+from embedviz.launch import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -4,27 +4,41 @@ Every failure ends in one line on stderr and a non-zero exit status: 2 for
 bad usage or input, 1 for a render that failed for another reason, 130 for
 Ctrl-C and 143 for SIGTERM. Nothing already rendered is replaced unless the
 new render finished, and nothing embedviz did not write is ever replaced.
+
+A stop (Ctrl-C, SIGTERM) before publishing leaves every old output as it
+was: "interrupted; nothing was replaced" (or "terminated; ..."). Publishing
+itself cannot be stopped halfway (see :mod:`embedviz.export.publishing`): a
+stop that arrives while or after it publishes is reported as "done; the stop
+came after publishing", with the same exit status. Python warnings never
+reach stderr, unless ``--verbose`` asks for every message.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import json
 import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.export.folders import Terminated, forget_stop_signals, on_stop_signal
+from embedviz.export.publishing import (
+    Terminated,
+    forget_stop_signals,
+    late_stop,
+    on_stop_signal,
+    published,
+)
 
 if TYPE_CHECKING:
     from embedviz.export.voice import Voice
@@ -86,6 +100,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "scene", nargs="?", help="class name (SequenceLookup) or alias (sequence)"
     )
     storyboard.add_argument("--json", action="store_true", help="print the full JSON")
+    storyboard.add_argument(
+        "--from",
+        dest="edited",
+        metavar="FILE",
+        help="print an edited storyboard file again as JSON, its labels filled from its "
+        "(translated) words; its title, words, narration and timing kept",
+    )
     storyboard.add_argument(
         "--schema",
         action="store_true",
@@ -199,6 +220,17 @@ def _build_parser() -> argparse.ArgumentParser:
         "for its play button, WCAG 2.2.2)",
     )
     _add_table_options(slides)
+
+    setup = commands.add_parser(
+        "setup", help="fetch what an optional feature needs once (reveal.js for slides)"
+    )
+    setup.add_argument("feature", choices=("slides",), help="the feature to set up")
+    setup.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE.tgz",
+        help="use this copy of the npm tarball instead of downloading it (checked by SHA-512)",
+    )
     return parser
 
 
@@ -251,7 +283,14 @@ def _cmd_scenes() -> int:
 
     width = max(len(spec.name) for spec in SCENES.values())
     for spec in SCENES.values():
-        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}")
+        # The IDs as --ids takes them: "2,3,5,1", or a batch "2,3;5,1".
+        rows: list[Any] = list(spec.default_ids or [])
+        if rows and isinstance(rows[0], list):
+            ids = ";".join(",".join(map(str, row)) for row in rows)
+        else:
+            ids = ",".join(map(str, rows))
+        shown = f" Default IDs: {ids}." if ids else ""
+        print(f"{spec.name:<{width}}  {spec.alias:<10}  {spec.summary}{shown}")
     return 0
 
 
@@ -288,6 +327,8 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
             raise EmbedvizError("--schema prints the schema of every storyboard; give nothing else")
         print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
         return 0
+    if args.edited is not None:
+        return _print_refreshed(args)
     if args.scene is None:
         raise EmbedvizError("name a scene (see 'embedviz scenes'), or give --schema")
     board = prepared_storyboard(args.scene, _overrides(args))
@@ -308,19 +349,37 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_refreshed(args: argparse.Namespace) -> int:
+    """Print an edited storyboard file true to the core again (``storyboard --from FILE``)."""
+    from embedviz.inputs import input_problems, text_problems
+    from embedviz.story.contract import load_storyboard, refreshed
+
+    if args.scene is not None or args.schema or _given_options(args):
+        raise EmbedvizError("--from prints the file's storyboard; give no scene and no options")
+    board = load_storyboard(args.edited)
+    # Files and text that changed since would silently change the numbers: refuse them.
+    problems = [*input_problems(board)[0], *text_problems(board)]
+    if problems:
+        raise EmbedvizError(f"{args.edited}: refused: {problems[0]}")
+    print(refreshed(board).to_json())
+    return 0
+
+
 def _cmd_lookup(args: argparse.Namespace) -> int:
+    from embedviz.config import resolve_options
     from embedviz.core.ids import validate_ids
     from embedviz.core.torch_format import format_torch_tensor
     from embedviz.inputs import prepare_options
-    from embedviz.story.options import resolve_options
-    from embedviz.story.scenes import make_table
+    from embedviz.story.scenes import SCENES, make_table
+    from embedviz.story.scenes.common import GRAD_FN
 
     # A printout has no legibility limit on the number of tokens.
     options = prepare_options(resolve_options(_overrides(args)), legible_limit=None)
     table = make_table(options)
-    ids = options.ids if options.ids is not None else [2, 3, 5, 1]
+    # Without --ids, the IDs SequenceLookup shows.
+    ids = SCENES["SequenceLookup"].ids(options)
     output = table.lookup(validate_ids(ids, table.vocab_size))
-    print(format_torch_tensor(output, grad_fn="EmbeddingBackward0"))
+    print(format_torch_tensor(output, grad_fn=GRAD_FN))
     return 0
 
 
@@ -358,6 +417,16 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_contact_sheet(args: argparse.Namespace) -> int:
+    from embedviz.export.folders import (
+        check_mergeable,
+        check_replaceable_file,
+        check_writable,
+        folder_lock,
+        make_staging,
+        record_files,
+        signals_held,
+    )
+    from embedviz.export.publishing import publishing
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -368,6 +437,12 @@ def _cmd_contact_sheet(args: argparse.Namespace) -> int:
         raise EmbedvizError(f"{args.output!r} is a folder; give a file name ending in .png")
     if args.columns < 1 or args.tile_width < 32:
         raise EmbedvizError("--columns must be at least 1 and --tile-width at least 32")
+    folder = target.parent
+    _check_output_place(folder)
+    if folder.is_dir():
+        check_mergeable(folder, "-o")  # a manifest that points outside is refused now
+    # Only a sheet that embedviz wrote (its folder's manifest lists it) is replaced.
+    check_replaceable_file(target, "-o")
     spec = find_scene(args.scene)
     board = prepared_storyboard(spec.name, _overrides(args))  # fail before manim starts
 
@@ -376,20 +451,38 @@ def _cmd_contact_sheet(args: argparse.Namespace) -> int:
     height = int(args.frame_height)
     tiles = capture_tiles(board, pixel_width=height * 16 // 9, pixel_height=height)
     image = contact_sheet(tiles, columns=args.columns, tile_width=args.tile_width)
-    folder = target.parent if str(target.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(prefix=".embedviz-sheet-", suffix=".png", dir=folder)
-    os.close(handle)
+    staging: Path | None = None
     try:
-        image.save(staging, format="PNG", optimize=True)
-        os.chmod(staging, 0o644)
+        with signals_held():
+            staging = make_staging(folder, ".embedviz-sheet-", "-o")
+        sheet = staging / target.name
+        image.save(sheet, format="PNG", optimize=True)
+        os.chmod(sheet, 0o644)
         # Only a finished sheet replaces an earlier one, in one atomic rename.
-        os.replace(staging, target)
+        with publishing(folder_lock(folder), target):
+            check_writable(folder, "-o")
+            check_replaceable_file(target, "-o")
+            record_files(folder, target.name)
+            os.replace(sheet, target)
     finally:
-        if os.path.exists(staging):
-            os.unlink(staging)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
     print(target)
     return 0
+
+
+def _check_output_place(folder: Path) -> None:
+    """Refuse, before any work, a place that has a file in the way or cannot be written."""
+    from embedviz.export.folders import check_writable
+
+    for ancestor in [folder, *folder.parents]:
+        if os.path.lexists(ancestor) and not ancestor.is_dir():
+            raise EmbedvizError(
+                f"{ancestor} is a file, not a folder, so nothing can be written in {folder}; "
+                "give -o another place"
+            )
+    existing = next(ancestor for ancestor in [folder, *folder.parents] if ancestor.is_dir())
+    check_writable(existing, "-o")
 
 
 def _output_stem(scene: str, options: dict[str, Any], captions: bool) -> str:
@@ -415,7 +508,9 @@ def _output_stem(scene: str, options: dict[str, Any], captions: bool) -> str:
 
 
 def _output_folder(path: Path) -> Path:
-    """Create the output folder, or refuse in one line when the path is not a folder."""
+    """Create the output folder, or refuse in one line when it is not a writable folder."""
+    from embedviz.export.folders import check_writable
+
     if os.path.lexists(path) and not path.is_dir():
         raise EmbedvizError(
             f"-o {path} is a file, not a folder; give -o a folder (it is created if missing)"
@@ -424,6 +519,7 @@ def _output_folder(path: Path) -> Path:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise EmbedvizError(f"-o {path}: cannot create this folder ({error.strerror})") from None
+    check_writable(path, "-o")
     return path
 
 
@@ -442,8 +538,11 @@ def _section_videos(writer: Any, scene: str, suffix: str) -> list[tuple[str, Pat
 
 def _cmd_render(args: argparse.Namespace) -> int:
     from embedviz.export.folders import (
+        check_mergeable,
         check_replaceable,
         check_replaceable_file,
+        folder_lock,
+        make_staging,
         publish_permissions,
         record_files,
         signals_held,
@@ -451,6 +550,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         write_manifest,
     )
     from embedviz.export.media import quiet_logging
+    from embedviz.export.publishing import publishing
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -475,6 +575,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     quality_name, folder = QUALITIES[args.quality]
     out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
     out_dir = _output_folder(out_dir)
+    check_mergeable(out_dir, "-o")  # a manifest that points outside is refused now
     final = out_dir / f"{stem}.{args.format}"
     check_replaceable_file(final, "-o")
     sections_target = out_dir / f"{stem}_sections"
@@ -492,7 +593,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     try:
         # A signal that lands here is delivered once the folder's name is known.
         with signals_held():
-            staging = Path(tempfile.mkdtemp(prefix=".embedviz-render-", dir=out_dir))
+            staging = make_staging(out_dir, ".embedviz-render-", "-o")
         settings: dict[str, Any] = {
             "media_dir": str(staging),
             "quality": quality_name,
@@ -535,8 +636,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
                 os.replace(video, clips / name)
             write_manifest(clips)
             publish_permissions(clips)
-        # Only a finished render replaces an earlier one, each in one atomic rename.
-        with signals_held():
+        # Only a finished render replaces an earlier one, each in one atomic rename, one
+        # run at a time in this folder, and no stop can cut publishing short.
+        with publishing(folder_lock(out_dir), final):
+            check_replaceable_file(final, "-o")
             if args.save_sections:
                 swap_into_place(staging / "sections", sections_target, "-o")
             record_files(out_dir, final.name)
@@ -602,7 +705,7 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from embedviz.export.folders import check_folder, check_replaceable
+    from embedviz.export.folders import check_mergeable, check_replaceable
     from embedviz.export.site import ExportError, default_jobs, export_site
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import SCENES, find_scene
@@ -630,7 +733,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     # Bad options fail here, before any rendering.
     prepared = [boards.get(name) or prepared_storyboard(name, overrides) for name in names]
     if args.force:
-        check_folder(Path(args.out).resolve())
+        check_mergeable(Path(args.out).resolve())
     else:
         keep = "; or add --force to keep those files and replace only embedviz's own"
         check_replaceable(Path(args.out).resolve(), "--out", keep)
@@ -701,11 +804,20 @@ def _cmd_slides(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_setup(args: argparse.Namespace) -> int:
+    from embedviz.export.reveal_assets import REVEAL_VERSION, install_reveal
+
+    folder, written = install_reveal(args.source)
+    state = "set up" if written else "already set up"
+    print(f"reveal.js {REVEAL_VERSION} {state}: {folder}")
+    return 0
+
+
 @contextmanager
 def _sigterm_unwinds() -> Iterator[None]:
     """Turn SIGTERM and Ctrl-C into exceptions that unwind while a command runs.
 
-    Main thread only; see :func:`embedviz.export.folders.on_stop_signal`.
+    Main thread only; see :func:`embedviz.export.publishing.on_stop_signal`.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -722,12 +834,14 @@ def _sigterm_unwinds() -> Iterator[None]:
         sys.unraisablehook = hook
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        # A stop belongs to its command; whatever runs next starts afresh.
+        forget_stop_signals(keep_published=True)
 
 
 def _quiet_about_stops(unraisable: Any) -> None:
     """Say nothing of a stop that Python dropped inside a finalizer or weakref callback.
 
-    The stop is remembered (see :func:`embedviz.export.folders.on_stop_signal`)
+    The stop is remembered (see :func:`embedviz.export.publishing.on_stop_signal`)
     and raised again before anything is published, so the user sees one line,
     not "Exception ignored in ..." and a traceback. Anything else is reported
     as usual.
@@ -750,37 +864,87 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         The exit status.
     """
-    args = _build_parser().parse_args(argv)
     with _sigterm_unwinds():
-        return _run(args)
+        try:
+            args = _build_parser().parse_args(argv)
+        except (KeyboardInterrupt, Terminated) as stop:
+            return _stopped(stop)
+        with _warnings_kept_off_stderr(bool(getattr(args, "verbose", False))):
+            return _run(args)
+
+
+@contextmanager
+def _warnings_kept_off_stderr(verbose: bool) -> Iterator[None]:
+    """Keep Python warnings (e.g. numpy's RuntimeWarning) off stderr: every error is one line.
+
+    Only warnings that would be shown are affected; a filter that turns them
+    into errors (as the tests' ``-W error`` does) still applies.
+    """
+    if verbose:
+        yield
+        return
+    shown = warnings.showwarning
+
+    def drop(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    warnings.showwarning = drop
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
+
+
+def _stopped(stop: BaseException | int) -> int:
+    """Report a stop in one line, honestly, and return its exit status (130 or 143)."""
+    if isinstance(stop, int):
+        signum = stop
+    else:
+        signum = signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT
+    if published():
+        print("embedviz: done; the stop came after publishing", file=sys.stderr)
+    elif signum == signal.SIGTERM:
+        print("embedviz: terminated; nothing was replaced", file=sys.stderr)
+    else:
+        print("embedviz: interrupted; nothing was replaced", file=sys.stderr)
+    return 128 + int(signum)
+
+
+# What the file system answers for a place that cannot be written: the user's to fix.
+_REFUSALS = frozenset(
+    {errno.EACCES, errno.EPERM, errno.EROFS, errno.EEXIST, errno.ENOTDIR, errno.EISDIR,
+     errno.ENOSPC, errno.EDQUOT}
+)  # fmt: skip
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "scenes":
+        return _cmd_scenes()
+    if args.command == "storyboard":
+        return _cmd_storyboard(args)
+    if args.command == "lookup":
+        return _cmd_lookup(args)
+    if args.command == "verify":
+        return _cmd_verify(args)
+    if args.command == "export":
+        return _cmd_export(args)
+    if args.command == "slides":
+        return _cmd_slides(args)
+    if args.command == "contact-sheet":
+        return _cmd_contact_sheet(args)
+    if args.command == "setup":
+        return _cmd_setup(args)
+    return _cmd_render(args)
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        if args.command == "scenes":
-            return _cmd_scenes()
-        if args.command == "storyboard":
-            return _cmd_storyboard(args)
-        if args.command == "lookup":
-            return _cmd_lookup(args)
-        if args.command == "verify":
-            return _cmd_verify(args)
-        if args.command == "export":
-            return _cmd_export(args)
-        if args.command == "slides":
-            return _cmd_slides(args)
-        if args.command == "contact-sheet":
-            return _cmd_contact_sheet(args)
-        return _cmd_render(args)
+        status = _dispatch(args)
     except EmbedvizError as error:
         print(f"embedviz: error: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("embedviz: interrupted; nothing was replaced", file=sys.stderr)
-        return 130
-    except Terminated:
-        print("embedviz: terminated; nothing was replaced", file=sys.stderr)
-        return 143
+    except (KeyboardInterrupt, Terminated) as stop:
+        return _stopped(stop)
     except BrokenPipeError:
         return 0
     except ModuleNotFoundError as error:
@@ -790,12 +954,19 @@ def _run(args: argparse.Namespace) -> int:
 
         print(f"embedviz: error: {missing_module_message(error)}", file=sys.stderr)
         return 2
+    except RecursionError:
+        print("embedviz: error: the input is nested too deeply", file=sys.stderr)
+        return 2
     except Exception as error:  # a render that failed for another reason
+        if isinstance(error, OSError) and error.errno in _REFUSALS:
+            # The file system said no (a read-only folder, a file in the way): bad input.
+            where = f"{error.filename}: " if error.filename else ""
+            print(f"embedviz: error: {where}{error.strerror}", file=sys.stderr)
+            return 2
         message = str(error).strip().splitlines()
         detail = message[0] if message else type(error).__name__
         print(f"embedviz: error: {type(error).__name__}: {detail}", file=sys.stderr)
         return 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    late = late_stop()
+    # A stop that came while publishing did not stop it: say so, with the stop's status.
+    return status if late is None else _stopped(late)

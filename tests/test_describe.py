@@ -20,7 +20,7 @@ from embedviz.story.contract import (
 )
 from embedviz.story.describe_words import DESCRIPTION_WORDS
 from embedviz.story.model import Beat, Storyboard, StoryboardError
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -85,7 +85,7 @@ _EXAMPLES = [(spec.name, dict(example)) for spec in SCENES.values() for example 
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_every_focal_value_is_narrated_or_described(scene: str, tmp_path: Path) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     assert _unsaid(board) == []
     assert any(beat.descriptions for beat in board.all_beats())
 
@@ -95,7 +95,7 @@ def test_every_focal_value_is_narrated_or_described(scene: str, tmp_path: Path) 
 def test_every_focal_value_is_said_with_other_options(
     scene: str, options: dict[str, Any], tmp_path: Path
 ) -> None:
-    assert _unsaid(build_storyboard(scene, options, cwd=tmp_path, environ={})) == []
+    assert _unsaid(prepared_storyboard(scene, options, cwd=tmp_path, environ={})) == []
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_word_pieces_and_values_are_said_with_a_real_model(
 
 
 def test_descriptions_say_only_the_beats_own_numbers(tmp_path: Path) -> None:
-    board = build_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    board = prepared_storyboard("FullExplainer", cwd=tmp_path, environ={})
     for beat in board.all_beats():
         shown = set(beat.numbers)
         for description in beat.descriptions:
@@ -138,7 +138,7 @@ def test_descriptions_say_only_the_beats_own_numbers(tmp_path: Path) -> None:
 
 def test_the_issue_s_unspoken_values_are_described(tmp_path: Path) -> None:
     def said(scene: str, beat: str) -> str:
-        board = build_storyboard(scene, cwd=tmp_path, environ={})
+        board = prepared_storyboard(scene, cwd=tmp_path, environ={})
         found = next(b for b in board.all_beats() if b.name == beat)
         return " ".join(d.text for d in found.descriptions)
 
@@ -155,7 +155,7 @@ def test_the_issue_s_unspoken_values_are_described(tmp_path: Path) -> None:
 
 
 def test_descriptions_are_spoken_with_the_maths_verbaliser(tmp_path: Path) -> None:
-    board = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={})
     copy = next(d for d in board.beats[3].descriptions if d.template == "row_copy")
     assert "-0.2010" in copy.text
     assert "minus 0.201," in copy.spoken
@@ -190,7 +190,7 @@ def _translated(board: Storyboard) -> Storyboard:
 
 
 def test_translated_sentences_keep_the_numbers_and_verify(tmp_path: Path) -> None:
-    board = build_storyboard("TrainingNudge", cwd=tmp_path, environ={})
+    board = prepared_storyboard("TrainingNudge", cwd=tmp_path, environ={})
     assert "description_words" in EDITABLE_FIELDS
     translated = _translated(board)
     for old, new in zip(board.beats, translated.beats, strict=True):
@@ -210,7 +210,7 @@ def _data(board: Storyboard) -> dict[str, Any]:
 
 
 def test_an_edited_description_number_is_refused_naming_beat_and_slot(tmp_path: Path) -> None:
-    board = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={})
     data = _data(board)
     beat = next(b for b in data["beats"] if b["name"] == "lookup-1")
     slot = next(s for d in beat["descriptions"] for s in d["slots"] if s["name"] == "values")
@@ -224,7 +224,7 @@ def test_an_edited_description_number_is_refused_naming_beat_and_slot(tmp_path: 
 
 
 def test_a_slot_that_does_not_hold_its_numbers_is_refused(tmp_path: Path) -> None:
-    data = _data(build_storyboard("SequenceLookup", cwd=tmp_path, environ={}))
+    data = _data(prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={}))
     slot = data["beats"][3]["descriptions"][0]["slots"][1]
     slot["text"] = "many numbers"
     with pytest.raises(StoryboardError, match=r"slot 'values': cell output \(0, 0\)"):
@@ -248,7 +248,7 @@ def test_a_slot_that_does_not_hold_its_numbers_is_refused(tmp_path: Path) -> Non
 def test_bad_sentences_are_refused_in_one_line(
     edit: dict[str, str], message: str, tmp_path: Path
 ) -> None:
-    data = _data(build_storyboard("SequenceLookup", cwd=tmp_path, environ={}))
+    data = _data(prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={}))
     data["description_words"].update(edit)
     with pytest.raises(StoryboardError, match=message) as caught:
         storyboard_from_data(data)
@@ -256,14 +256,14 @@ def test_bad_sentences_are_refused_in_one_line(
 
 
 def test_a_missing_sentence_is_refused(tmp_path: Path) -> None:
-    data = _data(build_storyboard("SequenceLookup", cwd=tmp_path, environ={}))
+    data = _data(prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={}))
     del data["description_words"]["row_copy"]
     with pytest.raises(StoryboardError, match="description word 'row_copy' is missing"):
         storyboard_from_data(data)
 
 
 def test_a_file_from_before_descriptions_reads_and_verifies(tmp_path: Path) -> None:
-    board = build_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    board = prepared_storyboard("FullExplainer", cwd=tmp_path, environ={})
     data = _data(board)
 
     def strip(part: dict[str, Any]) -> None:
@@ -280,7 +280,7 @@ def test_a_file_from_before_descriptions_reads_and_verifies(tmp_path: Path) -> N
 
 
 def test_descriptions_round_trip_and_an_empty_list_stays_empty(tmp_path: Path) -> None:
-    board = build_storyboard("ParameterCount", cwd=tmp_path, environ={})
+    board = prepared_storyboard("ParameterCount", cwd=tmp_path, environ={})
     path = tmp_path / "board.json"
     path.write_text(board.to_json(), encoding="utf-8")
     assert load_storyboard(path) == board
@@ -304,7 +304,7 @@ def test_the_examples_translate_their_descriptions(language: str) -> None:
         sys.path.remove(str(REPO / "scripts"))
     translation = {"de": GERMAN, "fr": FRENCH}[language]
     example = load_storyboard(REPO / "examples" / f"SequenceLookup.{language}.json")
-    english = build_storyboard("SequenceLookup", environ={})
+    english = prepared_storyboard("SequenceLookup", environ={})
     assert example.description_words == dict(sorted(translation.description_words.items()))
     assert set(example.description_words) == set(english.description_words)
     assert all(
@@ -322,7 +322,7 @@ def test_the_examples_translate_their_descriptions(language: str) -> None:
 def test_pronunciations_reach_the_descriptions(tmp_path: Path) -> None:
     from embedviz.story.phrases import with_pronunciations
 
-    board = build_storyboard("ParameterCount", cwd=tmp_path, environ={})
+    board = prepared_storyboard("ParameterCount", cwd=tmp_path, environ={})
     said = with_pronunciations(board, {"bfloat16": "brain float sixteen"})
     [memory] = said.beats[3].descriptions
     assert "bfloat16" in memory.text

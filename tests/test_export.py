@@ -41,8 +41,9 @@ from embedviz.export.documents import (
 )
 from embedviz.export.media import mux_soundtrack, transcode_webm
 from embedviz.export.site import ExportError, export_site
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.contract import load_storyboard, verify_storyboard
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 
 REPO = Path(__file__).resolve().parent.parent
 ARTEFACTS = REPO / "media" / "test-artefacts"
@@ -140,7 +141,7 @@ def test_any_text_survives_a_cue_as_written(text: str) -> None:
 def test_captions_are_one_cue_per_phrase_timed_by_the_storyboard(
     scene: str, tmp_path: Path
 ) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     vtt = captions_vtt(board)
     assert vtt.startswith("WEBVTT\n\n")
     cues = _cues(vtt)
@@ -164,7 +165,7 @@ def test_captions_are_one_cue_per_phrase_timed_by_the_storyboard(
 
 
 def test_full_explainer_has_one_chapter_per_concept(tmp_path: Path) -> None:
-    board = build_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    board = prepared_storyboard("FullExplainer", cwd=tmp_path, environ={})
     concepts = [part.title for part in board.parts if part.layout != "transition"]
     found = chapters(board)
     assert [title for _, _, title in found] == concepts
@@ -211,7 +212,7 @@ def test_snippet_has_video_sources_tracks_and_transcript_link() -> None:
 
 
 def test_numbers_table_has_caption_and_header_cells(tmp_path: Path) -> None:
-    board = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={})
     table = numbers_table_html(board)
     assert table.count("<caption ") == 2
     assert '<th scope="col">dimension 0</th>' in table
@@ -680,7 +681,7 @@ def test_voice_espeak_is_mixed_in_and_beats_wait_for_their_phrases(
     assert board["voice"] == "espeak-ng:en-us"
     # The retimed file is still true to the core: timing is the author's to change.
     assert verify_storyboard(load_storyboard(folder / "SingleTokenLookup.storyboard.json")) == []
-    plain = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    plain = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     durations = [beat["duration"] for beat in board["beats"]]
     assert all(v >= p.duration for v, p in zip(durations, plain.beats, strict=True))
     for beat in board["beats"]:
@@ -929,7 +930,7 @@ def _rows(table: str) -> list[str]:
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_transcript_links_back_and_has_no_empty_heading(scene: str, tmp_path: Path) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     page = transcript_html(board)
     links = [attrs["href"] for attrs, _ in _parse(page).find("a")]
     assert f"../index.html#{scene}-section" in links
@@ -944,7 +945,7 @@ def test_transcript_links_back_and_has_no_empty_heading(scene: str, tmp_path: Pa
 
 
 def test_parameter_count_transcript_shows_its_numbers(tmp_path: Path) -> None:
-    board = build_storyboard("ParameterCount", cwd=tmp_path, environ={})
+    board = prepared_storyboard("ParameterCount", cwd=tmp_path, environ={})
     page = transcript_html(board)
     tables = page.split("<h2>The numbers shown</h2>")[1]
     for text in ("50,257", "768", "38,597,376", "154,389,504", "147.2 MiB", "73.6 MiB",
@@ -966,7 +967,7 @@ def _expected_rows(window_rows: tuple[int, ...], labels: tuple[str, ...]) -> lis
 
 
 def test_large_vocab_tables_mark_every_gap_as_the_video_labels_it(tmp_path: Path) -> None:
-    board = build_storyboard("LargeVocabLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("LargeVocabLookup", cwd=tmp_path, environ={})
     page = transcript_html(board)
     tables = re.findall(r"<table>.*?</table>", page, flags=re.S)
     views = [t for t in tables if "rows of the embedding matrix" in t]

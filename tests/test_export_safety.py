@@ -37,7 +37,7 @@ from embedviz.export.folders import (
     swap_into_place,
     write_manifest,
 )
-from embedviz.story.scenes import build_storyboard
+from embedviz.inputs import prepared_storyboard
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -365,7 +365,7 @@ def test_render_does_not_overwrite_a_file_it_did_not_write(
 
 @pytest.mark.parametrize("scene", ["SingleTokenLookup", "FullExplainer"])
 def test_transcript_does_not_repeat_its_title(scene: str, tmp_path: Path) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     page = transcript_html(board)
     h1 = re.findall(r"<h1>(.*?)</h1>", page)
     h2 = re.findall(r"<h2>(.*?)</h2>", page)
@@ -542,7 +542,7 @@ def test_export_reports_progress_by_frames(tmp_path: Path) -> None:
         export_clip("SingleTokenLookup", "l", tmp_path)
     finally:
         set_progress_sink(None)
-    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     frames = round(board.duration * QUALITIES["l"][1])
     totals = [value for kind, _, value in events if kind == "total"]
     advances = [value for kind, _, value in events if kind == "advance"]
@@ -622,7 +622,7 @@ def test_render_names_non_default_options_apart_and_prints_the_path(tmp_path: Pa
                            "-o", "out")  # fmt: skip
         assert result.returncode == 0, result.stderr[-2000:]
         # Away from a terminal, the one progress line a scene gets, and nothing else.
-        beats = len(build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).beats)
+        beats = len(prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).beats)
         assert re.fullmatch(
             rf"embedviz render: SingleTokenLookup: {beats} beats in \d+\.\d s\n", result.stderr
         ), result.stderr
@@ -659,7 +659,7 @@ def test_stopped_render_replaces_nothing(
     first = _embedviz(tmp_path, "render", "single", "-ql", "--format", "webm", "-o", "out")
     assert first.returncode == 0, first.stderr[-2000:]
     # The progress line only: no "Output format set as webm, this can be slower".
-    beats = len(build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).beats)
+    beats = len(prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).beats)
     assert first.stderr.startswith(f"embedviz render: SingleTokenLookup: {beats} beats in ")
     assert first.stderr.count("\n") == 1
     video = out / "SingleTokenLookup.webm"
@@ -686,7 +686,7 @@ def test_render_save_sections_writes_one_clip_per_concept(tmp_path: Path) -> Non
                        timeout=1800)  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     out = tmp_path / "out"
-    board = build_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    board = prepared_storyboard("FullExplainer", cwd=tmp_path, environ={})
     concepts = [p for p in board.parts if p.layout != "transition"]
     expected = [f"{n:02d}_{p.scene}.mp4" for n, p in enumerate(concepts, start=1)]
     sections = out / "FullExplainer_sections"

@@ -12,13 +12,14 @@ import av
 import pytest
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.inputs import prepared_storyboard
+from embedviz.story.scenes import SCENES
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def test_parts_are_every_scene_in_teaching_order(tmp_path: Path) -> None:
-    board = build_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    board = prepared_storyboard("FullExplainer", cwd=tmp_path, environ={})
     concepts = [part.scene for part in board.parts if part.layout != "transition"]
     expected = sorted(
         (spec for spec in SCENES.values() if spec.name != "FullExplainer"),
@@ -33,7 +34,7 @@ def test_parts_are_every_scene_in_teaching_order(tmp_path: Path) -> None:
         assert part.beats[0].numbers == ()
     # Each concept is the standalone scene's storyboard; only the first shows the legend.
     for number, part in enumerate(board.parts[0::2]):
-        alone = build_storyboard(part.scene, cwd=tmp_path, environ={})
+        alone = prepared_storyboard(part.scene, cwd=tmp_path, environ={})
         legend = [c for b in part.beats for c in b.numbers if c.kind == "legend"]
         alone_legend = [c for b in alone.beats for c in b.numbers if c.kind == "legend"]
         assert bool(legend) == (number == 0 and bool(alone_legend))
@@ -49,10 +50,10 @@ def test_parts_are_every_scene_in_teaching_order(tmp_path: Path) -> None:
 
 
 def test_only_theme_applies(tmp_path: Path) -> None:
-    light = build_storyboard("FullExplainer", {"theme": "light"}, cwd=tmp_path, environ={})
+    light = prepared_storyboard("FullExplainer", {"theme": "light"}, cwd=tmp_path, environ={})
     assert all(part.options.theme == "light" for part in light.parts)
     with pytest.raises(EmbedvizError, match="only --theme"):
-        build_storyboard("FullExplainer", {"ids": "2,3"}, cwd=tmp_path, environ={})
+        prepared_storyboard("FullExplainer", {"ids": "2,3"}, cwd=tmp_path, environ={})
 
 
 @pytest.mark.slow
@@ -65,7 +66,7 @@ def test_save_sections_gives_one_clip_per_concept(tmp_path: Path) -> None:
         cwd=REPO, env=env, capture_output=True, text=True, timeout=1200,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
-    board = build_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    board = prepared_storyboard("FullExplainer", cwd=tmp_path, environ={})
     folder = tmp_path / "videos" / "full_explainer" / "480p15"
     sections = json.loads((folder / "sections" / "FullExplainer.json").read_text())
     concepts = [p for p in board.parts if p.layout != "transition"]

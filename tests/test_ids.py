@@ -67,6 +67,10 @@ def _names_position(message: str, index: tuple[int, ...]) -> bool:
         (" 1 ; 2 ", [[1], [2]]),
         ("0, 1 ;\t2 ,3; 4,5", [[0, 1], [2, 3], [4, 5]]),
         ("2,3;5", [[2, 3], [5]]),  # raggedness is validate_ids' job
+        # A ';' at the end makes a batch: one row, as PyTorch's [[2, 3]] (issue 22 §11).
+        ("2,3;", [[2, 3]]),
+        (" 7 ; ", [[7]]),
+        ("2,3;5,1;", [[2, 3], [5, 1]]),
     ],
 )
 def test_parse_ids_accepts(text: str, expected: list[Any]) -> None:
@@ -101,7 +105,7 @@ def test_parse_ids_rejects_empty_item(text: str, where: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "row"),
-    [("2,3;", 1), (";2,3", 0), ("2,3;;5,1", 1), ("2;  ;3", 1), (";", 0)],
+    [(";2,3", 0), ("2,3;;5,1", 1), ("2;  ;3", 1), (";", 0), ("2,3;;", 1), (";;", 0)],
 )
 def test_parse_ids_rejects_empty_row(text: str, row: int) -> None:
     message = _error(parse_ids, text)

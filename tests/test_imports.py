@@ -12,10 +12,10 @@ _SCRIPT = r"""
 import json, sys
 
 import embedviz, embedviz.core, embedviz.story, embedviz.cli
-from embedviz.story import build_storyboard
+from embedviz.inputs import prepared_storyboard
 
 boards = {
-    name: len(build_storyboard(name, cwd=".", environ={}).beats)
+    name: len(prepared_storyboard(name, cwd=".", environ={}).beats)
     for name in ("SingleTokenLookup", "SequenceLookup")
 }
 status = embedviz.cli.main(["lookup"])

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import io
 import os
+import re
 import shlex
 import shutil
 import stat
 import subprocess
 import sys
+import tarfile
 import tomllib
 import zipfile
 from email.parser import Parser
@@ -116,21 +121,87 @@ def test_an_installed_package_gets_the_pip_command_for_its_extra(
     assert extras.install_command("slides") == expected
 
 
-# -- reveal.js is vendored -------------------------------------------------------------
+# -- reveal.js is fetched once, without npm ------------------------------------------------
 
 
-def test_reveal_is_found_inside_the_package_without_npm(
+def _tarball(path: Path, files: dict[str, bytes]) -> str:
+    """Write a gzip tarball of ``files`` and return its npm-style integrity string."""
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    digest = hashlib.sha512(path.read_bytes()).digest()
+    return "sha512-" + base64.b64encode(digest).decode()
+
+
+_REVEAL_TARBALL = {
+    "package/dist/reveal.js": b"/* reveal core */",
+    "package/dist/reveal.css": b"/* reveal css */",
+    "package/dist/plugin/notes.js": b"/* notes */",
+    "package/LICENSE": b"MIT",
+    "package/README.md": b"not copied",
+    "package/dist/plugin/zoom.js": b"not copied",
+}
+
+
+def test_setup_slides_unpacks_only_the_decks_files_from_a_checked_tarball(
+    tmp_path: Path,
+) -> None:
+    from embedviz.export.reveal_assets import find_reveal, install_reveal
+
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    tarball = tmp_path / "reveal.tgz"
+    integrity = _tarball(tarball, _REVEAL_TARBALL)
+    folder, written = install_reveal(tarball, integrity=integrity, environ=env)
+    assert written
+    assert folder == find_reveal(env)
+    assert folder.parent == tmp_path / "data" / "embedviz"
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    assert files == ["LICENSE", "plugin/notes.js", "reveal.css", "reveal.js"]
+    assert (folder / "reveal.js").read_bytes() == b"/* reveal core */"
+    # A second run finds it set up and reads nothing.
+    assert install_reveal(tmp_path / "absent.tgz", integrity="x", environ=env) == (folder, False)
+
+
+def test_setup_slides_refuses_a_tarball_whose_hash_differs_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from embedviz.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    tarball = tmp_path / "reveal.tgz"
+    _tarball(tarball, _REVEAL_TARBALL)  # not the pinned release's bytes
+    assert main(["setup", "slides", "--from", str(tarball)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "SHA-512 does not match" in err
+    assert not (tmp_path / "data" / "embedviz").exists() or not any(
+        (tmp_path / "data" / "embedviz").iterdir()
+    )
+
+
+def test_slides_without_reveal_say_the_setup_command_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from embedviz.export.slides import REVEAL_VERSION, find_reveal
+    from embedviz.core.errors import EmbedvizError
+    from embedviz.export.reveal_assets import find_reveal
 
-    monkeypatch.chdir(tmp_path)  # no node_modules here, and .vendor plays no part
-    folder = find_reveal()
-    assert folder == REPO / "embedviz" / "export" / "reveal"
-    for name in ("reveal.js", "reveal.css", "plugin/notes.js", "LICENSE"):
-        assert (folder / name).stat().st_size > 0, name
-    assert "MIT licensed" in (folder / "reveal.js").read_text(encoding="utf-8")[:200]
-    assert f"reveal.js {REVEAL_VERSION}" in (folder / "SOURCE.txt").read_text(encoding="utf-8")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "empty"))
+    with pytest.raises(EmbedvizError) as error:
+        find_reveal()
+    message = str(error.value)
+    assert "\n" not in message
+    assert message.endswith(f"{sys.executable} -m embedviz setup slides")
+
+
+def test_the_pinned_integrity_is_the_one_the_registry_published() -> None:
+    # One pinned release: its URL names the version, and its hash has SHA-512's length.
+    from embedviz.export import reveal_assets
+
+    assert reveal_assets.REVEAL_URL.endswith(f"reveal.js-{reveal_assets.REVEAL_VERSION}.tgz")
+    assert re.fullmatch(r"sha512-[A-Za-z0-9+/]{86}==", reveal_assets.REVEAL_INTEGRITY)
+    assert not (REPO / "embedviz" / "export" / "reveal").exists(), "reveal.js is not in git"
 
 
 # -- the licence and the wheel ---------------------------------------------------------
@@ -147,7 +218,7 @@ def test_the_licence_file_matches_pyproject() -> None:
 
 
 @pytest.mark.slow
-def test_the_wheel_carries_the_licence_and_reveal(tmp_path: Path) -> None:
+def test_the_wheel_carries_the_licence(tmp_path: Path) -> None:
     # Build from a copy of the tracked files, so the checkout gets no build folders.
     source = tmp_path / "source"
     tracked = subprocess.run(
@@ -176,8 +247,7 @@ def test_the_wheel_carries_the_licence_and_reveal(tmp_path: Path) -> None:
         assert archive.read(licence) == (REPO / "LICENSE").read_bytes()
     assert metadata["License-Expression"] == "MIT"
     assert metadata.get_all("License-File") == ["LICENSE"]
-    for name in ("reveal.js", "reveal.css", "plugin/notes.js", "LICENSE"):
-        assert f"embedviz/export/reveal/{name}" in names, name
+    assert not any(n.endswith((".js", ".css")) for n in names), "reveal.js is fetched, not shipped"
 
 
 # -- bootstrap levels --------------------------------------------------------------------
@@ -236,6 +306,10 @@ def test_bootstrap_levels_each_install_everything_the_one_before_does(tmp_path: 
     # --all: espeak-ng for other languages, CPU torch, and the 'all' extra.
     assert "espeak-ng" in everything[0]
     assert "-e .[all]" in everything[1]
+    # reveal.js for slides is fetched by embedviz itself, never by npm.
+    setup = "python -m embedviz setup slides"
+    assert setup in Path(tmp_path / "all" / "log").read_text()
+    assert setup not in Path(tmp_path / "plain" / "log").read_text()
     assert any("torch==2.13.0" in line and "whl/cpu" in line for line in everything[1])
     # --test: everything --all installs, plus the test tools (CI runs --test).
     assert set(everything[0]) <= set(tests[0])

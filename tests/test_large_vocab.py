@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from embedviz.cli import main
 from embedviz.core.errors import EmbedvizError
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import Storyboard, Window
-from embedviz.story.scenes import build_storyboard
 from embedviz.story.scenes.large_vocab import (
-    DEFAULT_SENTENCE,
+    SPEC,
     byte_size,
     scroll_window,
     start_window,
@@ -36,7 +36,7 @@ GPT2 = (50257, 768)
 
 
 def _build(tmp_path: Path, overrides: dict[str, Any] | None = None) -> Storyboard:
-    return build_storyboard(SCENE, overrides, cwd=tmp_path, environ={})
+    return prepared_storyboard(SCENE, overrides, cwd=tmp_path, environ={})
 
 
 def _label(first: int, last: int, noun: str) -> str:
@@ -148,7 +148,7 @@ def test_byte_size_is_close_to_the_count(count: int) -> None:
 def test_default_is_gpt2_sized_and_scrolls_to_4821(tmp_path: Path) -> None:
     board = _build(tmp_path)
     assert (board.vocab_size, board.dim) == GPT2
-    assert list(board.ids) == list(DEFAULT_SENTENCE)
+    assert list(board.ids) == SPEC.default_ids
     beats = {beat.name: beat for beat in board.beats}
     assert beats["intro"].window.rows == (0, 1, 2, 3, 4, 5, 50256)
     assert "rows 6\u201350255 not shown" in beats["intro"].labels.values()
@@ -441,7 +441,7 @@ def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
     assert [type(part) for part in stage.parts] == [ChipLane, GridPanel, OutputPanel]
     assert isinstance(stage.grid_panel.grid, ScrollingGrid)
     assert stage.chips == stage.chip_lane.chips
-    assert len(stage.chips) == len(stage.output_panel.tags) == len(DEFAULT_SENTENCE)
+    assert len(stage.chips) == len(stage.output_panel.tags) == len(SPEC.default_ids)
     # The shape beat is the output panel's; the scroll is the stage's own.
     shape = next(beat for beat in board.beats if beat.action == "shape")
     assert stage.output_panel.handler("shape") is not None

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from embedviz.cli import _build_parser, main
+from embedviz.config import resolve_options
 from embedviz.core.errors import EmbedvizError
-from embedviz.story.options import OPTIONS, SceneOptions, options_table, resolve_options
+from embedviz.story.options import OPTIONS, SceneOptions, options_table
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -137,7 +138,7 @@ def test_unknown_scene_tables_are_refused(tmp_path: Path, table: str, hint: str)
 def test_a_misspelled_table_fails_the_command_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "embedviz.toml").write_text("[SequenceLookupp]\nids = '1'\n", encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "embedviz.cli", "storyboard", "sequence"],
+        [sys.executable, "-m", "embedviz", "storyboard", "sequence"],
         capture_output=True,
         text=True,
         cwd=tmp_path,

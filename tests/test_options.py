@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from embedviz.config import resolve_options
 from embedviz.core.errors import EmbedvizError
-from embedviz.story.options import SceneOptions, resolve_options
-from embedviz.story.scenes import build_storyboard
+from embedviz.inputs import prepared_storyboard
+from embedviz.story.options import SceneOptions
 
 
 @pytest.fixture
@@ -474,9 +475,9 @@ def test_empty_embedviz_config_means_unset(home: Path) -> None:
 # ---------------------------------------------------------------------- integration
 
 
-def test_build_storyboard_uses_file_and_environment(home: Path) -> None:
+def test_prepared_storyboard_uses_file_and_environment(home: Path) -> None:
     _toml(home, 'ids = "1,0"\n[SequenceLookup]\nvocab = 9\n')
-    board = build_storyboard("sequence", cwd=home, environ={"EMBEDVIZ_DIM": "4"})
+    board = prepared_storyboard("sequence", cwd=home, environ={"EMBEDVIZ_DIM": "4"})
     assert board.scene == "SequenceLookup"
     assert list(board.ids) == [1, 0]
     assert (board.vocab_size, board.dim) == (9, 4)

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from oracles import KINDS, SCENE_DEFAULTS, expected, make_context, merge_kinds
 from oracles.tables import file_table, numpy_torch_table, seeded_table
 
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import NumberCell
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 
 ORACLES = Path(__file__).resolve().parent / "oracles"
 
@@ -45,7 +46,7 @@ def test_every_scene_has_documented_defaults_here() -> None:
 
 
 def test_ids_come_from_the_options_not_the_storyboard(tmp_path: Path) -> None:
-    board = build_storyboard("sequence", {}, cwd=tmp_path, environ={})
+    board = prepared_storyboard("sequence", {}, cwd=tmp_path, environ={})
     lying = type(board)(**{**board.__dict__, "ids": [0, 0, 0, 0]})
     context = make_context("SequenceLookup", {}, lying)
     assert context.ids.tolist() == [2, 3, 5, 1]
@@ -55,7 +56,7 @@ def test_ids_come_from_the_options_not_the_storyboard(tmp_path: Path) -> None:
 
 
 def test_a_wrong_cell_is_caught(tmp_path: Path) -> None:
-    board = build_storyboard("single", {}, cwd=tmp_path, environ={})
+    board = prepared_storyboard("single", {}, cwd=tmp_path, environ={})
     context = make_context("SingleTokenLookup", {}, board)
     cell = next(c for beat in board.beats for c in beat.numbers if c.kind == "weight")
     value, text = expected(cell, context)
@@ -126,7 +127,7 @@ def test_without_torch_the_plain_numpy_path_checks_a_scene(
     monkeypatch.setattr(tables, "torch_available", lambda: False)
     seeded_table.cache_clear()
     try:
-        board = build_storyboard("sequence", {"vocab": 9, "dim": 4}, cwd=tmp_path, environ={})
+        board = prepared_storyboard("sequence", {"vocab": 9, "dim": 4}, cwd=tmp_path, environ={})
         context = make_context("SequenceLookup", {"vocab": 9, "dim": 4}, board)
         assert not context.exact
         cells = [cell for beat in board.beats for cell in beat.numbers]

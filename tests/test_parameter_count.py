@@ -23,8 +23,8 @@ from embedviz.core.params import (
     table_bytes,
 )
 from embedviz.core.table import EmbeddingTable
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.options import SceneOptions
-from embedviz.story.scenes import build_storyboard
 from embedviz.story.scenes.parameter_count import leading_rows
 
 FRAME_HALF_WIDTH, FRAME_HALF_HEIGHT = 14.222 / 2, 4.0
@@ -60,7 +60,7 @@ def test_gpt2_figures_by_hand() -> None:
 
 
 def test_default_scene_is_gpt2(tmp_path: Path) -> None:
-    board = build_storyboard("params", cwd=tmp_path, environ={})
+    board = prepared_storyboard("params", cwd=tmp_path, environ={})
     assert (board.vocab_size, board.dim) == (50257, 768)
     assert [c.text for c in _cells(board, "param_count")] == ["38,597,376"]
     assert [c.text for c in _cells(board, "dtype_memory")] == ["147.2 MiB", "73.6 MiB"]
@@ -187,7 +187,7 @@ def test_bad_dtype_and_counts_are_refused() -> None:
 def test_bad_scene_options_are_refused(
     tmp_path: Path, overrides: dict[str, Any], fragment: str
 ) -> None:
-    message = _one_line_error(build_storyboard, "params", overrides, cwd=tmp_path, environ={})
+    message = _one_line_error(prepared_storyboard, "params", overrides, cwd=tmp_path, environ={})
     assert fragment in message
 
 
@@ -195,13 +195,13 @@ def test_weights_file_sets_the_shape(tmp_path: Path) -> None:
     weight = np.arange(35, dtype=np.float32).reshape(7, 5) / 10
     path = tmp_path / "table.npy"
     np.save(path, weight)
-    board = build_storyboard("params", {"weights": str(path)}, cwd=tmp_path, environ={})
+    board = prepared_storyboard("params", {"weights": str(path)}, cwd=tmp_path, environ={})
     assert (board.vocab_size, board.dim) == (7, 5)
     assert [c.value for c in _cells(board, "corner")] == [
         float(weight[r, c]) for r in range(2) for c in range(3)
     ]
     _one_line_error(
-        build_storyboard, "params", {"weights": str(path), "dim": 4}, cwd=tmp_path, environ={}
+        prepared_storyboard, "params", {"weights": str(path), "dim": 4}, cwd=tmp_path, environ={}
     )
 
 
@@ -224,7 +224,7 @@ def test_leading_rows_are_the_tables_first_rows(vocab: int, dim: int, seed: int,
 
 def test_huge_tables_are_counted_without_being_built(tmp_path: Path, computed_rows: Any) -> None:
     # 4.2 billion parameters (16 GiB in float32): only the corner's rows are computed.
-    board = build_storyboard("params", {"vocab": 256000, "dim": 16384}, cwd=tmp_path, environ={})
+    board = prepared_storyboard("params", {"vocab": 256000, "dim": 16384}, cwd=tmp_path, environ={})
     assert computed_rows.full_tables == []
     assert computed_rows.distinct <= {0, 1, 3}  # two corner rows and the looked-up ID 3
     assert 0 < computed_rows.rows <= 6
@@ -253,7 +253,7 @@ def test_huge_table_layout_fits_the_frame(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("overrides", [{}, {"vocab": 6, "dim": 3}, {"vocab": 152064, "dim": 64}])
 def test_narration_fits_two_caption_lines(tmp_path: Path, overrides: dict[str, Any]) -> None:
-    board = build_storyboard("params", overrides, cwd=tmp_path, environ={})
+    board = prepared_storyboard("params", overrides, cwd=tmp_path, environ={})
     for beat in board.beats:
         assert len(beat.narration.split()) <= 25, beat.name
         assert len(textwrap.wrap(beat.narration, width=76)) <= 2, beat.name

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.phrases import (
     ceil_ticks,
     make_phrases,
@@ -17,7 +18,7 @@ from embedviz.story.phrases import (
     split_phrases,
     with_pronunciations,
 )
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 
 
 def _lines(text: str, width: int = 42) -> list[str]:
@@ -78,7 +79,7 @@ def test_ticks_round_up(seconds: float) -> None:
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_every_beat_holds_its_phrases_and_records_their_timing(scene: str, tmp_path: Path) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     for beat in board.all_beats():
         if not beat.narration:
             assert beat.phrases == ()
@@ -98,7 +99,7 @@ def test_every_beat_holds_its_phrases_and_records_their_timing(scene: str, tmp_p
 
 
 def test_storyboard_json_records_written_and_spoken_forms(tmp_path: Path) -> None:
-    board = build_storyboard("OneHotEquivalence", cwd=tmp_path, environ={})
+    board = prepared_storyboard("OneHotEquivalence", cwd=tmp_path, environ={})
     data = board.to_dict()
     phrases = [p for beat in data["beats"] for p in beat["phrases"]]
     assert any(
@@ -109,7 +110,7 @@ def test_storyboard_json_records_written_and_spoken_forms(tmp_path: Path) -> Non
 
 
 def test_rephrased_stretches_beats_to_longer_phrases_only(tmp_path: Path) -> None:
-    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     holds = [[p.duration * 2 for p in beat.phrases] for beat in board.beats]
     longer = rephrased(board, holds)
     for old, new, times in zip(board.beats, longer.beats, holds, strict=True):
@@ -131,7 +132,7 @@ def test_make_phrases_takes_given_holds() -> None:
 
 
 def test_an_author_can_correct_a_pronunciation(tmp_path: Path) -> None:
-    board = build_storyboard("OneHotEquivalence", cwd=tmp_path, environ={})
+    board = prepared_storyboard("OneHotEquivalence", cwd=tmp_path, environ={})
     fixed = with_pronunciations(board, {"GPT-2": "G P T two", "E[3]": "E three"})
     pairs = [
         (old, new)

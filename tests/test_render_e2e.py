@@ -10,7 +10,8 @@ from pathlib import Path
 import av
 import pytest
 
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.inputs import prepared_storyboard
+from embedviz.story.scenes import SCENES
 
 REPO = Path(__file__).resolve().parent.parent
 FPS = 15  # -ql
@@ -48,7 +49,7 @@ def test_manim_render_gives_a_playable_video(scene: str, tmp_path: Path) -> None
     video = tmp_path / "videos" / spec.module / "480p15" / f"{scene}.mp4"
     assert video.is_file()
     duration, frames, codec, size = _probe(video)
-    expected = build_storyboard(scene, cwd=tmp_path, environ={}).duration
+    expected = prepared_storyboard(scene, cwd=tmp_path, environ={}).duration
     assert codec == "h264"
     assert size == (854, 480)
     assert duration == pytest.approx(expected, abs=2 / FPS)
@@ -66,7 +67,7 @@ def test_embedviz_render_replaces_only_after_success(tmp_path: Path) -> None:
     assert result.stdout.strip().endswith(str(video))
     first = video.read_bytes()
     assert _probe(video)[0] == pytest.approx(
-        build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).duration, abs=2 / FPS
+        prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).duration, abs=2 / FPS
     )
 
     failed = subprocess.run(
@@ -108,7 +109,7 @@ def test_embedviz_toml_reaches_a_plain_manim_render(tmp_path: Path) -> None:
         cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
-    expected = build_storyboard("SequenceLookup", cwd=tmp_path, environ={})
+    expected = prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={})
     assert list(expected.ids) == [4, 4]
     video = next((tmp_path / "media").rglob("SequenceLookup.mp4"))
     assert _probe(video)[0] == pytest.approx(expected.duration, abs=2 / FPS)
@@ -121,7 +122,7 @@ def test_storyboard_scene_encodes_clips_while_it_draws_the_next(tmp_path: Path) 
 
     from embedviz.render.base import ENCODERS_IN_FLIGHT, StoryboardScene
 
-    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     scene_class = type("SingleTokenLookup", (StoryboardScene,), {"scene_name": "SingleTokenLookup"})
     with tempconfig(
         {"media_dir": str(tmp_path), "quality": "low_quality", "max_inflight_encoders": 1}

@@ -11,12 +11,13 @@ from PIL import Image
 from syrupy.extensions.image import PNGImageSnapshotExtension
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.inputs import prepared_storyboard
+from embedviz.story.scenes import SCENES
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_storyboard_json_snapshot(scene: str, snapshot: Any, tmp_path: Any) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     data = json.loads(board.to_json())
     if board.parts:
         # Each part is pinned by its own scene's snapshot; pin the structure here.
@@ -34,7 +35,7 @@ def test_storyboard_json_snapshot(scene: str, snapshot: Any, tmp_path: Any) -> N
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_storyboard_timing_adds_up(scene: str, tmp_path: Any) -> None:
-    board = build_storyboard(scene, cwd=tmp_path, environ={})
+    board = prepared_storyboard(scene, cwd=tmp_path, environ={})
     starts = board.beat_start_times()
     beats = board.all_beats()
     assert starts[0] == 0

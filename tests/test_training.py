@@ -31,8 +31,9 @@ from embedviz.core.training import (
     toy_loss_weights,
     training_step,
 )
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import Storyboard
-from embedviz.story.scenes import SCENES, build_storyboard
+from embedviz.story.scenes import SCENES
 from embedviz.story.scenes.training_nudge import (
     LEARNING_RATE,
     MAX_TRAINING_TOKENS,
@@ -348,7 +349,7 @@ def test_sparse_embedding_gradient_matches_the_sparse_form(torch_module: ModuleT
 
 
 def _board(overrides: dict[str, Any] | None = None) -> Storyboard:
-    return build_storyboard(SCENE, overrides, environ={})
+    return prepared_storyboard(SCENE, overrides, environ={})
 
 
 def test_scene_is_registered_in_teaching_order() -> None:

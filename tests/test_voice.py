@@ -19,7 +19,7 @@ from embedviz.core.errors import EmbedvizError
 from embedviz.export import voice as voice_module
 from embedviz.export.loudness import fade, integrated_loudness, normalise, true_peak_dbtp
 from embedviz.export.voice import Narration, Voice, choose_voice, synthesise_phrases
-from embedviz.story.scenes import build_storyboard
+from embedviz.inputs import prepared_storyboard
 
 RATE = 48_000
 REPO = Path(__file__).resolve().parent.parent
@@ -314,7 +314,7 @@ def test_fades_leave_no_click_at_the_joins() -> None:
 def test_each_phrase_is_spoken_when_its_cue_starts(engine: str, tmp_path: Path) -> None:
     if engine == "espeak" and shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed")
-    board = build_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
+    board = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     narration = synthesise_phrases(board, choose_voice(engine), tmp_path / "work")
     assert isinstance(narration, Narration)
     timed = narration.board

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import EmbeddingTable
-from embedviz.story.scenes import build_storyboard
+from embedviz.inputs import prepared_storyboard
 from embedviz.story.scenes.zero_based import count_sequence, nth, zero_based_window
 
 
@@ -100,7 +100,7 @@ def test_gap_labels_are_exact() -> None:
 )
 def test_slip_and_trace_show_the_right_rows(vocab: int, dim: int, init: str, data: Any) -> None:
     token_id = data.draw(st.integers(0, vocab - 1))
-    board = build_storyboard(
+    board = prepared_storyboard(
         "zero",
         {"ids": str(token_id), "vocab": vocab, "dim": dim, "init": init},
         environ={},
@@ -131,7 +131,7 @@ def test_returned_vector_matches_torch_embedding(tmp_path: Path) -> None:
         torch.manual_seed(7)
         layer = torch.nn.Embedding(11, 4)
         expected = layer(torch.tensor([9])).detach().numpy()
-    board = build_storyboard(
+    board = prepared_storyboard(
         "zero", {"ids": "9", "vocab": 11, "dim": 4, "seed": 7}, cwd=tmp_path, environ={}
     )
     vector = _values(_beat(board, "trace"), "output")
@@ -146,7 +146,7 @@ def test_returned_vector_matches_torch_embedding(tmp_path: Path) -> None:
 
 
 def test_default_is_id_three_in_the_classic_table(tmp_path: Path) -> None:
-    board = build_storyboard("zero", cwd=tmp_path, environ={})
+    board = prepared_storyboard("zero", cwd=tmp_path, environ={})
     assert board.ids == 3
     assert (board.vocab_size, board.dim) == (6, 3)
     assert [beat.name for beat in board.beats] == [
@@ -157,7 +157,7 @@ def test_default_is_id_three_in_the_classic_table(tmp_path: Path) -> None:
 
 
 def test_id_zero_explains_the_missing_row(tmp_path: Path) -> None:
-    board = build_storyboard("zero", {"ids": "0"}, cwd=tmp_path, environ={})
+    board = prepared_storyboard("zero", {"ids": "0"}, cwd=tmp_path, environ={})
     assert "\u22121" in _beat(board, "one-based").narration
     assert "does not exist" in _beat(board, "one-based").narration
 
@@ -170,13 +170,13 @@ def test_id_zero_explains_the_missing_row(tmp_path: Path) -> None:
 def test_bad_input_is_refused_in_one_line(
     tmp_path: Path, overrides: dict[str, Any], fragment: str
 ) -> None:
-    message = _one_line_error(build_storyboard, "zero", overrides, cwd=tmp_path, environ={})
+    message = _one_line_error(prepared_storyboard, "zero", overrides, cwd=tmp_path, environ={})
     assert fragment in message
 
 
 @pytest.mark.parametrize("overrides", [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}])
 def test_narration_fits_two_caption_lines(tmp_path: Path, overrides: dict[str, Any]) -> None:
-    board = build_storyboard("zero", overrides, cwd=tmp_path, environ={})
+    board = prepared_storyboard("zero", overrides, cwd=tmp_path, environ={})
     for beat in board.beats:
         assert len(beat.narration.split()) <= 25, beat.name
         assert len(textwrap.wrap(beat.narration, width=76)) <= 2, beat.name

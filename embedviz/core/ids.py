@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.limits import parse_whole_number
 
 __all__ = ["format_position", "parse_ids", "validate_ids"]
 
@@ -50,10 +51,13 @@ def format_position(index: tuple[int, ...]) -> str:
 def parse_ids(text: str) -> IdList:
     """Parse ``"2,3,5,1"`` into a sequence and ``"2,3;5,1"`` into a batch.
 
+    A ``;`` at the end makes a batch too, so ``"2,3;"`` is a batch of one row,
+    as PyTorch's ``[[2, 3]]`` is.
+
     Parameters
     ----------
     text
-        Comma-separated integers; ``;`` separates the rows of a batch.
+        Comma-separated integers; ``;`` separates (or ends) the rows of a batch.
 
     Returns
     -------
@@ -64,34 +68,41 @@ def parse_ids(text: str) -> IdList:
     Raises
     ------
     EmbedvizError
-        If the text is empty, has an empty item or row, or an item that is
-        not a whole number.
+        If the text is empty, has an empty item or row, an item that is not
+        a whole number, or one of more than
+        :data:`~embedviz.core.limits.MAX_DIGITS` digits.
     """
     stripped = text.strip()
     if not stripped:
         raise EmbedvizError("no token IDs given: expected e.g. '2,3,5,1' or '2,3;5,1'")
-    row_texts = stripped.split(";")
+    batch = ";" in stripped
+    # One ';' may end the last row: '2,3;' is the batch [[2, 3]].
+    body = stripped[:-1] if stripped.endswith(";") else stripped
+    row_texts = body.split(";")
     rows: list[list[int]] = []
     for row_number, row_text in enumerate(row_texts):
         if not row_text.strip():
             raise EmbedvizError(f"batch row {row_number} of the IDs {text!r} is empty")
-        row: list[int] = []
-        for item_number, item in enumerate(row_text.split(",")):
-            where = (
-                f"item {item_number}"
-                if len(row_texts) == 1
-                else f"item {item_number} of batch row {row_number}"
-            )
-            token = item.strip()
-            if not token:
-                raise EmbedvizError(f"empty {where} in the IDs {text!r}")
-            if not _ID_TOKEN.fullmatch(token):
-                raise EmbedvizError(f"{token!r} ({where}) is not a whole-number token ID")
-            row.append(int(token, 10))
-        rows.append(row)
-    if len(rows) == 1:
-        return rows[0]
-    return rows
+        rows.append(_parse_row(text, row_text, row_number if batch else None))
+    return rows if batch else rows[0]
+
+
+def _parse_row(text: str, row_text: str, row_number: int | None) -> list[int]:
+    """Parse one row of ``text``'s comma-separated IDs (``row_number`` None for a sequence)."""
+    row: list[int] = []
+    for item_number, item in enumerate(row_text.split(",")):
+        where = (
+            f"item {item_number}"
+            if row_number is None
+            else f"item {item_number} of batch row {row_number}"
+        )
+        token = item.strip()
+        if not token:
+            raise EmbedvizError(f"empty {where} in the IDs {text!r}")
+        if not _ID_TOKEN.fullmatch(token):
+            raise EmbedvizError(f"{token[:40]!r} ({where}) is not a whole-number token ID")
+        row.append(parse_whole_number(token, f"token ID ({where})"))
+    return row
 
 
 def _is_integer_scalar(value: object) -> bool:

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.limits import parse_whole_number
 from embedviz.core.paths import require_file
 
 __all__ = [
@@ -180,6 +181,7 @@ def _map_npy(path: Path) -> npt.NDArray[Any]:
         # np.load would treat anything else as a pickle (or a zip archive,
         # whose handle it leaves open), so stop here.
         raise EmbedvizError(f"{path} is not a .npy file (it lacks the .npy magic bytes)")
+    _check_npy_size(path)
     try:
         array = np.load(path, mmap_mode="r", allow_pickle=False)
     except ValueError as error:
@@ -194,6 +196,40 @@ def _map_npy(path: Path) -> npt.NDArray[Any]:
     if not isinstance(array, np.ndarray):
         raise EmbedvizError(f"{path} is not a single .npy array")
     return array
+
+
+def _header_int(text: str) -> int:
+    return parse_whole_number(text, "its header")
+
+
+def _check_npy_size(path: Path) -> None:
+    """Refuse a ``.npy`` header that claims more bytes than the file holds.
+
+    numpy multiplies the shape in fixed-size integers, which overflows (with a
+    RuntimeWarning) for a huge claimed shape; Python's integers do not.
+    """
+    from numpy.lib import format as npy_format
+
+    with path.open("rb") as handle:
+        try:
+            version = npy_format.read_magic(handle)
+            if version == (1, 0):
+                shape, _, dtype = npy_format.read_array_header_1_0(handle)
+            elif version == (2, 0):
+                shape, _, dtype = npy_format.read_array_header_2_0(handle)
+            else:
+                return  # np.load reads (or refuses) other versions itself
+        except Exception as error:  # numpy raises many types for a corrupt header
+            raise EmbedvizError(f"{path} is not a valid .npy file ({_first_line(error)})") from None
+        if dtype.hasobject:
+            return  # refused by np.load, with its own message
+        claimed = math.prod(int(n) for n in shape) * dtype.itemsize
+        held = path.stat().st_size - handle.tell()
+    if claimed > held:
+        raise EmbedvizError(
+            f"{path} is not a valid .npy file (its header claims shape {tuple(shape)} of "
+            f"{dtype}, {claimed:,} bytes, but it holds {max(held, 0):,})"
+        )
 
 
 def read_safetensors_header(path: Path) -> tuple[int, list[SafetensorsEntry]]:
@@ -226,8 +262,10 @@ def read_safetensors_header(path: Path) -> tuple[int, list[SafetensorsEntry]]:
             raise EmbedvizError(f"{bad} (its header claims {header_length} bytes)")
         raw = handle.read(header_length)
     try:
-        header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        header = json.loads(raw.decode("utf-8"), parse_int=_header_int)
+    except EmbedvizError as error:  # a number too long to be a shape or an offset
+        raise EmbedvizError(f"{bad} ({error})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise EmbedvizError(f"{bad} (its header is not JSON)") from None
     if not isinstance(header, dict):
         raise EmbedvizError(f"{bad} (its header is not a JSON object)")

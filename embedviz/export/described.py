@@ -32,6 +32,7 @@ import numpy.typing as npt
 from embedviz.export.documents import language_name, page_html
 from embedviz.export.loudness import RATE, normalise
 from embedviz.export.voice import Voice, synthesise, trimmed_speech
+from embedviz.export.wording import PageWords
 from embedviz.story.model import Storyboard
 from embedviz.story.phrases import PHRASE_PAUSE, ceil_ticks
 
@@ -241,7 +242,7 @@ def described_html(board: Storyboard, gallery: str = "../index.html") -> str:
     Parameters
     ----------
     board
-        The described storyboard.
+        The described storyboard; its words give the page's words.
     gallery
         The gallery page, relative to the clip's folder.
 
@@ -252,28 +253,30 @@ def described_html(board: Storyboard, gallery: str = "../index.html") -> str:
         and chapters, and links back.
     """
     name, language = board.scene, html.escape(board.language)
-    english = "" if board.language == "en" else ' lang="en"'
-    title = html.escape(board.title)
+    said = PageWords.of(board.parts[0] if board.parts else board)
     minutes = math.floor(board.duration / 60)
+    seconds = f"{board.duration - 60 * minutes:.0f}"
+    title = said.text("page_described_link", title=board.title)
     body = (
-        f'<nav aria-label="Other pages"{english}>\n<ul>\n'
-        f'<li><a href="{gallery}#{name}-section">The clip without audio description</a></li>\n'
-        f'<li><a href="{name}.transcript.html">The transcript</a></li>\n'
-        f'<li><a href="{gallery}">All clips</a></li>\n</ul>\n</nav>\n<main>\n'
-        f'<h1 id="{name}-described-title"><span{english}>Audio-described version:</span> '
-        f"{title}</h1>\n"
-        f"<p{english}>After each step the picture holds while what it shows is described: "
-        "the values, code and charts on screen. The captions follow the narration.</p>\n"
+        f'<nav aria-label="{html.escape(said.text("page_other_pages"))}">\n<ul>\n'
+        f'<li><a href="{gallery}#{name}-section">{said.html("page_without_description")}</a>'
+        "</li>\n"
+        f'<li><a href="{name}.transcript.html">{said.html("page_the_transcript")}</a></li>\n'
+        f'<li><a href="{gallery}">{said.html("page_all_clips")}</a></li>\n</ul>\n</nav>\n<main>\n'
+        f'<h1 id="{name}-described-title">'
+        f"{said.html('page_described_link', title=board.title)}</h1>\n"
+        f"<p>{said.html('page_described_intro')}</p>\n"
         f'<video id="{name}-described-video" controls preload="metadata" playsinline '
         f'poster="{name}.poster.png" aria-labelledby="{name}-described-title" width="854" '
         f'height="480">\n<source src="{name}.described.mp4" type="video/mp4">\n'
         f'<track kind="captions" srclang="{language}" label="{language_name(board.language)}" '
         f'src="{name}.described.{language}.vtt" default>\n'
-        f'<track kind="chapters" srclang="{language}" label="Chapters" '
+        f'<track kind="chapters" srclang="{language}" '
+        f'label="{html.escape(said.text("page_chapters"))}" '
         f'src="{name}.described.chapters.vtt">\n</video>\n'
-        f"<p{english}>Length: {minutes} min {board.duration - 60 * minutes:.0f} s.</p>\n</main>"
+        f"<p>{said.html('page_length', minutes=minutes, seconds=seconds)}</p>\n</main>"
     )
-    return page_html(f"Audio-described version: {board.title}", body, language=board.language)
+    return page_html(title, body, language=board.language)
 
 
 def write_described(

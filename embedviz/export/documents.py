@@ -10,11 +10,16 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from embedviz.story.model import Beat, Gap, NumberCell, Storyboard, Window
+from embedviz.export.wording import PageWords, readable_html
+from embedviz.story.chapters import chapter_title
+from embedviz.story.describe_words import DESCRIPTION_WORDS
+from embedviz.story.model import Beat, Description, Gap, NumberCell, Storyboard, Window
 from embedviz.story.phrases import caption_lines
+from embedviz.story.vocabulary import PAGE_WORDS
+from embedviz.story.words import PAGE_PREFIX
 
 __all__ = [
     "CHAPTERS_SCRIPT",
@@ -28,6 +33,7 @@ __all__ = [
     "chapters",
     "chapters_vtt",
     "description_cues",
+    "description_html",
     "descriptions_vtt",
     "gallery_html",
     "language_name",
@@ -128,7 +134,10 @@ def chapters(board: Storyboard) -> list[tuple[float, float, str]]:
     Returns
     -------
     list of tuple
-        ``(start, end, title)`` in seconds.
+        ``(start, end, title)`` in seconds. A concept's title is its part's
+        title; a beat's is named in the storyboard's words
+        (:func:`embedviz.story.chapters.chapter_title`), so a translated
+        storyboard has translated chapters.
     """
     if board.parts:
         found: list[tuple[float, float, str]] = []
@@ -143,10 +152,7 @@ def chapters(board: Storyboard) -> list[tuple[float, float, str]]:
                 found.append((elapsed, end, part.title))
             elapsed = end
         return found
-    return [
-        (start, end, beat.name.replace("-", " ").capitalize())
-        for start, end, beat in _timed_beats(board)
-    ]
+    return [(start, end, chapter_title(board, beat)) for start, end, beat in _timed_beats(board)]
 
 
 def chapters_vtt(board: Storyboard, video_end: float | None = None) -> str:
@@ -243,11 +249,17 @@ def _vtt(cues: Iterable[tuple[float, float, str]], video_end: float | None = Non
     # Whole milliseconds, rounded down, so that the last cue cannot end late.
     limit = None if video_end is None else math.floor(video_end * 1000 + 1e-6) / 1000
     lines = ["WEBVTT", ""]
-    for number, (start, end, text) in enumerate(cues, start=1):
+    number = 0
+    for start, end, text in cues:
         if limit is not None:
             if start >= limit:
                 break  # it would start when the video has ended
             end = min(end, limit)
+        if not 0 <= start < end:
+            # A storyboard's phrases are checked in order, but a cue that would end
+            # before it starts is never written, whatever its times.
+            continue
+        number += 1
         lines += [str(number), f"{vtt_time(start)} --> {vtt_time(end)}", vtt_text(text), ""]
     return "\n".join(lines)
 
@@ -411,40 +423,42 @@ def transcript_html(
         shown (:func:`numbers_table_html`) when the scene shows any.
     """
     sections: list[str] = []
-    # The page is in the narration's language; embedviz's own words stay English.
-    english = "" if board.language == "en" else ' lang="en"'
+    # The page is in the storyboard's language, its words from the storyboard's words.
+    said = PageWords.of(board)
     parts = [p for p in board.parts if p.layout != "transition"] or [board]
     starts = iter(board.beat_start_times())
     start_of = {id(beat): next(starts) for beat in board.all_beats()}
     for part in parts:
         items = "\n".join(
-            _transcript_beat(part, beat, start_of[id(beat)], english) for beat in part.beats
+            _transcript_beat(part, beat, start_of[id(beat)], said) for beat in part.beats
         ).strip()
         # A single scene's one section is the whole narration: the h1 already
         # carries its title, so the h2 names what follows instead.
-        heading = part.title if board.parts else "Narration"
-        heading_lang = "" if board.parts else english
-        sections.append(
-            f"<section>\n<h2{heading_lang}>{html.escape(heading)}</h2>\n{items}\n</section>"
+        heading = (
+            readable_html(part.title, part.language) if board.parts else said.html("page_narration")
         )
+        sections.append(f"<section>\n<h2>{heading}</h2>\n{items}\n</section>")
     tables = numbers_table_html(board)
     if tables:
-        sections.append(f"<section{english}>\n<h2>The numbers shown</h2>\n{tables}\n</section>")
-    title = html.escape(board.title)
-    steps = f'<li><a href="{STEPS_PAGE}">Step through the clip, beat by beat</a></li>\n'
+        heading = said.html("page_numbers")
+        sections.append(f"<section>\n<h2>{heading}</h2>\n{tables}\n</section>")
     links = (
-        f'<nav aria-label="Back to the clip"{english}>\n<ul>\n'
-        f'<li><a href="{gallery}#{board.scene}-section">Watch the clip: '
-        f'<span lang="{html.escape(board.language)}">{title}</span></a></li>\n'
-        f"{steps if with_steps else ''}"
-        f'<li><a href="{gallery}">All clips</a></li>\n</ul>\n</nav>'
+        f'<nav aria-label="{html.escape(said.text("page_back"))}">\n<ul>\n'
+        f'<li><a href="{gallery}#{board.scene}-section">'
+        f"{said.html('page_watch', title=board.title)}</a></li>\n"
+        + (
+            f'<li><a href="{STEPS_PAGE}">{said.html("page_step_through")}</a></li>\n'
+            if with_steps
+            else ""
+        )
+        + f'<li><a href="{gallery}">{said.html("page_all_clips")}</a></li>\n</ul>\n</nav>'
     )
-    h1 = f"<h1><span{english}>Transcript:</span> {title}</h1>"
+    h1 = f"<h1>{said.html('page_transcript', title=board.title)}</h1>"
     body = f"{links}\n<main>\n{h1}\n" + "\n".join(sections) + "\n</main>"
-    return page_html(f"Transcript: {board.title}", body, language=board.language)
+    return page_html(said.text("page_transcript", title=board.title), body, language=board.language)
 
 
-def _transcript_beat(part: Storyboard, beat: Beat, start: float, english: str) -> str:
+def _transcript_beat(part: Storyboard, beat: Beat, start: float, said: PageWords) -> str:
     """One beat of the transcript: its narration, its descriptions, and its code and print."""
     lines = []
     if beat.narration:
@@ -454,8 +468,8 @@ def _transcript_beat(part: Storyboard, beat: Beat, start: float, english: str) -
         )
     for description in beat.descriptions:
         lines.append(
-            f'<p class="description"><span class="tag"{english}>Shown:</span> '
-            f"{html.escape(description.text)}</p>"
+            f'<p class="description"><span class="tag">{said.html("page_shown")}</span> '
+            f"{description_html(part, description)}</p>"
         )
     code = beat.labels.get("code")
     if code and part.printed and beat.action == "print":
@@ -463,6 +477,31 @@ def _transcript_beat(part: Storyboard, beat: Beat, start: float, english: str) -
             f"<pre><code>&gt;&gt;&gt; {html.escape(code)}\n{html.escape(part.printed)}</code></pre>"
         )
     return "\n".join(lines)
+
+
+def description_html(board: Storyboard, description: Description) -> str:
+    """Return a description's sentence as HTML, marked English where it was left in English.
+
+    Parameters
+    ----------
+    board
+        The (single-scene) storyboard the description belongs to.
+    description
+        One of its beats' descriptions.
+
+    Returns
+    -------
+    str
+        The escaped sentence; on a page in another language, a sentence
+        whose template is still the English one is marked ``lang="en"``, so
+        that a screen reader switches voice (WCAG 3.1.2).
+    """
+    text = html.escape(description.text)
+    english = DESCRIPTION_WORDS.get(description.template)
+    left = board.description_words.get(description.template) == english
+    if left and board.language.split("-")[0].lower() != "en":
+        return f'<span lang="en">{text}</span>'
+    return text
 
 
 def numbers_table_html(board: Storyboard) -> str:
@@ -521,38 +560,87 @@ def _part_tables(part: Storyboard) -> list[str]:
             output_window = beat.window
     output = {index: cell for (kind, index), cell in merged.items() if kind == "output"}
     ids = {index: cell for (kind, index), cell in merged.items() if kind == "token_id"}
+    said, title = PageWords.of(part), part.title
     tables: list[str] = []
     if output:
         tables.append(
             _grid_table(
-                f"{part.title}: the looked-up rows, in input order",
+                said,
+                said.html("page_looked_up", title=title),
                 output,
-                "Position",
-                lambda position: _position_header(position, ids),
+                said.html("page_position"),
+                lambda position: _position_header(said, position, ids, part.options.pieces),
                 col_gaps=output_window.col_gaps if output_window is not None else (),
             )
         )
     for number, (window, cells) in enumerate(views.items(), start=1):
-        which = f" (view {number} of {len(views)})" if len(views) > 1 else ""
+        caption = (
+            said.html("page_matrix_view", title=title, number=number, count=len(views))
+            if len(views) > 1
+            else said.html("page_matrix_rows", title=title)
+        )
         tables.append(
             _grid_table(
-                f"{part.title}: the rows of the embedding matrix shown{which}",
+                said,
+                caption,
                 cells,
-                "Row",
-                lambda row: f"row {row[0]}",
+                said.html("page_row"),
+                lambda row: said.html("page_row_number", row=row[0]),
                 row_gaps=window.row_gaps,
                 col_gaps=window.col_gaps,
             )
         )
-    if any(kind == "param_count" for kind, _ in merged):
-        tables += _parameter_tables(part.title, merged)
+    if part.layout == "parameter_count":
+        tables += _parameter_tables(said, title, merged)
+    elif ("param_count", (0,)) in merged and ("table_size", (1,)) in merged:
+        tables.append(_size_table(said, title, merged, "table_size"))
     return tables
 
 
-def _position_header(position: tuple[int, ...], ids: dict[tuple[int, ...], NumberCell]) -> str:
-    label = "position " + ", ".join(str(p) for p in position)
+def _size_table(
+    said: PageWords, title: str, merged: dict[tuple[str, tuple[int, ...]], NumberCell], kind: str
+) -> str:
+    """Tabulate the table's size: V and d (cells of ``kind``) and its parameter count."""
+    rows = [
+        (said.html("page_rows_v"), merged.get((kind, (0,)))),
+        (said.html("page_columns_d"), merged.get((kind, (1,)))),
+        (said.html("page_parameters_vd"), merged.get(("param_count", (0,)))),
+    ]
+    # A step of the step-through page may show the size before the count.
+    body = "\n".join(
+        f'<tr><th scope="row">{name}</th><td>{html.escape(cell.text)}</td></tr>'
+        for name, cell in rows
+        if cell is not None
+    )
+    head = "".join(f'<th scope="col">{said.html(r)}</th>' for r in ("page_quantity", "page_value"))
+    return (
+        f"<table>\n<caption>{said.html('page_size', title=title)}</caption>\n"
+        f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+    )
+
+
+def _position_header(
+    said: PageWords,
+    position: tuple[int, ...],
+    ids: dict[tuple[int, ...], NumberCell],
+    pieces: Sequence[str] | None,
+) -> str:
+    """Name an output row: its position, the ID that filled it and that ID's token piece."""
+    where = ", ".join(str(p) for p in position)
     token = ids.get(position)
-    return f"{label} (ID {token.text})" if token is not None else label
+    if token is None:
+        return said.html("page_at_position", position=where)
+    if pieces and len(position) == 1 and position[0] < len(pieces):
+        piece = pieces[position[0]]
+        return said.html("page_piece_at_position", position=where, id=token.text, piece=piece)
+    return said.html("page_id_at_position", position=where, id=token.text)
+
+
+def _gap_html(said: PageWords, gap: Gap, noun: str) -> str:
+    """Return a gap's label, marked English where the author left the gap words as they were."""
+    text = html.escape(gap.label)
+    role = f"gap_{noun}" if gap.first == gap.last else f"gap_{noun}s"
+    return f'<span lang="en">{text}</span>' if said.in_english(role) else text
 
 
 def _between(gaps: Sequence[Gap], shown: Sequence[int]) -> dict[int, list[Gap]]:
@@ -567,6 +655,7 @@ def _between(gaps: Sequence[Gap], shown: Sequence[int]) -> dict[int, list[Gap]]:
 
 
 def _grid_table(
+    said: PageWords,
     caption: str,
     cells: dict[tuple[int, ...], NumberCell],
     corner: str,
@@ -576,9 +665,14 @@ def _grid_table(
     col_gaps: Sequence[Gap] = (),
     rows: Sequence[tuple[int, ...]] | None = None,
     cols: Sequence[int] | None = None,
-    col_header: Callable[[int], str] = lambda col: f"dimension {col}",
+    col_header: Callable[[int], str] | None = None,
 ) -> str:
-    # By default the rows and columns that hold cells; given, others stay empty.
+    """Return a table of cells; ``caption``, ``corner`` and the headers are HTML already.
+
+    The rows and columns are those that hold cells unless given (others stay
+    empty, e.g. the output rows not filled yet); columns are headed
+    ``dimension c`` unless ``col_header`` says otherwise.
+    """
     rows = sorted({index[:-1] for index in cells}) if rows is None else list(rows)
     cols = sorted({index[-1] for index in cells}) if cols is None else list(cols)
     # Columns in order, each a shown index or a gap, labelled as the video labels it.
@@ -589,9 +683,11 @@ def _grid_table(
         if col is not None:
             col_slots.append(col)
     head = "".join(
-        f'<th scope="col" class="gap">{html.escape(c.label)}</th>'
+        f'<th scope="col" class="gap">{_gap_html(said, c, "column")}</th>'
         if isinstance(c, Gap)
-        else f'<th scope="col">{html.escape(col_header(c))}</th>'
+        else f'<th scope="col">{col_header(c)}</th>'
+        if col_header is not None
+        else f'<th scope="col">{said.html("page_dimension", index=c)}</th>'
         for c in col_slots
     )
     body = []
@@ -599,7 +695,7 @@ def _grid_table(
     for slot, row in enumerate([*rows, None]):
         for gap in row_placed.get(slot, []):
             body.append(
-                f'<tr><th scope="row" class="gap">{html.escape(gap.label)}</th>'
+                f'<tr><th scope="row" class="gap">{_gap_html(said, gap, "row")}</th>'
                 + '<td class="gap"></td>' * len(col_slots)
                 + "</tr>"
             )
@@ -613,16 +709,16 @@ def _grid_table(
             else "<td></td>"
             for c in col_slots
         )
-        body.append(f'<tr><th scope="row">{html.escape(row_header(row))}</th>{values}</tr>')
+        body.append(f'<tr><th scope="row">{row_header(row)}</th>{values}</tr>')
     return (
-        f"<table>\n<caption>{html.escape(caption)}</caption>\n"
+        f"<table>\n<caption>{caption}</caption>\n"
         f'<thead><tr><th scope="col">{corner}</th>{head}</tr></thead>\n'
         f"<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
     )
 
 
 def _parameter_tables(
-    title: str, merged: dict[tuple[str, tuple[int, ...]], NumberCell]
+    said: PageWords, title: str, merged: dict[tuple[str, tuple[int, ...]], NumberCell]
 ) -> list[str]:
     """ParameterCount's numbers: the table's size, its memory, other widths, one lookup."""
     from embedviz.story.scenes.parameter_count import COMPARE_DTYPE, DTYPES
@@ -632,7 +728,7 @@ def _parameter_tables(
         return html.escape(found.text) if found is not None else ""
 
     def table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-        head = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in header)
+        head = "".join(f'<th scope="col">{h}</th>' for h in header)
         body = "\n".join(
             f'<tr><th scope="row">{row[0]}</th>'
             + "".join(f"<td>{v}</td>" for v in row[1:])
@@ -640,85 +736,62 @@ def _parameter_tables(
             for row in rows
         )
         return (
-            f"<table>\n<caption>{html.escape(title)}: {html.escape(caption)}</caption>\n"
+            f"<table>\n<caption>{said.html(caption, title=title)}</caption>\n"
             f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
         )
 
-    tables = [
-        table(
-            "the size of the embedding matrix E",
-            ["Quantity", "Value"],
-            [
-                ["rows, V (one per vocabulary entry)", cell("block_size", 0)],
-                ["columns, d (one per dimension)", cell("block_size", 1)],
-                ["parameters, V \u00d7 d", cell("param_count", 0)],
-            ],
-        )
-    ]
+    def heads(*roles: str) -> list[str]:
+        return [said.html(role) for role in roles]
+
+    tables = [_size_table(said, title, merged, "block_size")]
     dtypes = [n for n, _ in enumerate(DTYPES) if ("dtype_bytes", (n,)) in merged]
     if dtypes:
         tables.append(
             table(
-                "the memory the table takes, by number format",
-                ["Format", "Bytes per parameter", "Bytes in all", "Memory"],
+                "page_memory_table",
+                heads("page_format", "page_bytes_per", "page_bytes_all", "page_memory"),
                 [
-                    [
-                        html.escape(DTYPES[n]),
-                        cell("dtype_bytes", n),
-                        cell("dtype_total", n),
-                        cell("dtype_memory", n),
-                    ]
+                    [html.escape(DTYPES[n])]
+                    + [cell(kind, n) for kind in ("dtype_bytes", "dtype_total", "dtype_memory")]
                     for n in dtypes
                 ],
             )
         )
     widths = sorted(index for kind, index in merged if kind == "compare_dim")
     if widths:
+        memory = said.html("dtype_memory", dtype=COMPARE_DTYPE)
         tables.append(
             table(
-                "other embedding widths d, at the same V",
-                ["Width d", "Parameters", f"{COMPARE_DTYPE} memory"],
+                "page_widths",
+                [*heads("page_width", "page_parameters"), memory],
                 [
-                    [cell("compare_dim", *w), cell("compare_count", *w), cell("compare_memory", *w)]
+                    [cell(kind, *w) for kind in ("compare_dim", "compare_count", "compare_memory")]
                     for w in widths
                 ],
             )
         )
     if ("token_id", (0,)) in merged:
+        bytes_in = said.html("page_bytes_in", dtype=COMPARE_DTYPE)
+        kinds = ("token_id", "lookup_row", "row_values", "row_bytes")
         tables.append(
             table(
-                "one lookup",
-                ["Token ID", "Row copied", "Values", f"Bytes in {COMPARE_DTYPE}"],
-                [
-                    [
-                        cell("token_id", 0),
-                        cell("lookup_row", 0),
-                        cell("row_values", 0),
-                        cell("row_bytes", 0),
-                    ]
-                ],
+                "page_one_lookup",
+                [*heads("page_token_id", "page_row_copied", "page_values"), bytes_in],
+                [[cell(kind, 0) for kind in kinds]],
             )
         )
-    looked_up = {index: c for (kind, index), c in merged.items() if kind == "lookup_value"}
-    if looked_up:
-        tables.append(
-            _grid_table(
-                f"{title}: the values of the row the lookup copies",
-                looked_up,
-                "Row",
-                lambda row: f"row {row[0]}",
+    for kind, role in (("lookup_value", "page_lookup_values"), ("corner", "page_corner")):
+        cells = {index: c for (k, index), c in merged.items() if k == kind}
+        if cells:
+            tables.append(
+                _grid_table(
+                    said,
+                    said.html(role, title=title),
+                    cells,
+                    said.html("page_row"),
+                    lambda row: said.html("page_row_number", row=row[0]),
+                )
             )
-        )
-    corner = {index: c for (kind, index), c in merged.items() if kind == "corner"}
-    if corner:
-        tables.append(
-            _grid_table(
-                f"{title}: the first values of E, its top-left corner",
-                corner,
-                "Row",
-                lambda row: f"row {row[0]}",
-            )
-        )
     return tables
 
 
@@ -743,6 +816,9 @@ class ExportedClip:
     chapters
         ``(start, end, title)`` of each chapter the gallery lists under the
         clip (a composite clip's concepts), else empty.
+    words
+        The storyboard's words for its page (``page_...``), by role; the
+        English ones where not given.
     steps
         Whether the clip has a step-through page (``steps.html``).
     described
@@ -756,12 +832,51 @@ class ExportedClip:
     folder: str
     language: str = "en"
     chapters: tuple[tuple[float, float, str], ...] = ()
+    words: Mapping[str, str] = field(default_factory=dict)
     steps: bool = False
     described: bool = False
+
+    @classmethod
+    def of(cls, board: Storyboard, summary: str = "") -> ExportedClip:
+        """Describe a storyboard's clip for the gallery, in the storyboard's words.
+
+        Parameters
+        ----------
+        board
+            The clip's storyboard.
+        summary
+            The blurb to use if the storyboard has none.
+
+        Returns
+        -------
+        ExportedClip
+            Its folder is named after the scene; a composite clip lists its
+            concepts as chapters.
+        """
+        page = {role: text for role, text in board.words.items() if role.startswith(PAGE_PREFIX)}
+        return cls(
+            board.scene,
+            board.title,
+            board.summary or summary,
+            board.duration,
+            board.scene,
+            board.language,
+            tuple(chapters(board)) if board.parts else (),
+            page,
+        )
+
+    @property
+    def said(self) -> PageWords:
+        """The clip's page words."""
+        return PageWords(dict(self.words), dict(PAGE_WORDS), self.language)
 
     def path(self, suffix: str) -> str:
         """Return a file's site-relative path, e.g. ``path('mp4')``."""
         return f"{self.folder}/{self.scene}.{suffix}"
+
+
+# The file of a clip's step-through page, in its folder.
+STEPS_PAGE = "steps.html"
 
 
 # Names of common caption languages, in their own language, for the track menu.
@@ -821,6 +936,7 @@ def snippet_html(
     name = clip.scene
     title = html.escape(clip.title)
     language = html.escape(clip.language)
+    said = clip.said
     header = (
         f"<!-- embedviz clip {name}: an HTML fragment, not a whole page. Paste it into the\n"
         "     <body> of a course page (which gives the page its <title> and lang); file\n"
@@ -828,8 +944,6 @@ def snippet_html(
         if note
         else ""
     )
-    # The figure's words are in the narration's language; the page may be in another.
-    english = "" if clip.language == "en" else ' lang="en"'
     return (
         header + f'<figure class="embedviz-clip" id="{name}" lang="{language}">\n'
         f'  <video id="{name}-video" controls preload="metadata" playsinline\n'
@@ -841,40 +955,35 @@ def snippet_html(
         f'    <source src="{prefix}{name}.mp4" type="video/mp4">\n'
         f'    <track kind="captions" srclang="{language}" label="{language_name(clip.language)}"\n'
         f'           src="{prefix}{name}.{language}.vtt" default>\n'
-        f'    <track kind="chapters" srclang="{language}" label="Chapters"\n'
+        f'    <track kind="chapters" srclang="{language}" '
+        f'label="{html.escape(said.text("page_chapters"))}"\n'
         f'           src="{prefix}{name}.chapters.vtt">\n'
-        f'    <track kind="descriptions" srclang="{language}"'
-        f' label="{html.escape(_DESCRIBED_LABEL)} ({language_name(clip.language)})"\n'
-        f'           src="{prefix}{name}.descriptions.{language}.vtt">\n'
+        f'    <track kind="descriptions" srclang="{language}" label="'
+        + html.escape(said.text("page_descriptions_track", language=language_name(clip.language)))
+        + f'"\n           src="{prefix}{name}.descriptions.{language}.vtt">\n'
         f"  </video>\n"
         f'  <figcaption id="{name}-caption"><span id="{name}-title">{title}</span>'
         f" ({clip.duration:.0f} s).\n"
-        f'  <a href="{prefix}{name}.transcript.html"><span{english}>Read the transcript of'
-        f"</span> {title}<span{english}>, with the numbers shown</span></a>."
-        + _more_links(clip, prefix, english)
+        f'  <a href="{prefix}{name}.transcript.html">'
+        f"{said.html('page_read_transcript', title=clip.title)}</a>."
+        + _more_links(clip, prefix)
         + "</figcaption>\n</figure>\n"
     )
 
 
-# The descriptions track's menu label, after the language's name.
-_DESCRIBED_LABEL = "Descriptions"
-# The files of a clip's step-through page and audio-described version, in its folder.
-STEPS_PAGE = "steps.html"
-
-
-def _more_links(clip: ExportedClip, prefix: str, english: str) -> str:
+def _more_links(clip: ExportedClip, prefix: str) -> str:
     """Links to the clip's step-through page and audio-described version, where it has them."""
-    title = html.escape(clip.title)
+    said = clip.said
     links = ""
     if clip.steps:
         links += (
-            f'\n  <a href="{prefix}{STEPS_PAGE}"><span{english}>Step through</span> {title}'
-            f"<span{english}>, beat by beat, with its tables</span></a>."
+            f'\n  <a href="{prefix}{STEPS_PAGE}">'
+            f"{said.html('page_steps_link', title=clip.title)}</a>."
         )
     if clip.described:
         links += (
-            f'\n  <a href="{prefix}{clip.scene}.described.html"><span{english}>'
-            f"Audio-described version</span>: {title}</a>."
+            f'\n  <a href="{prefix}{clip.scene}.described.html">'
+            f"{said.html('page_described_link', title=clip.title)}</a>."
         )
     return links
 
@@ -885,14 +994,15 @@ def _chapter_list(clip: ExportedClip) -> str:
         return ""
     items = "\n".join(
         f'<li><button type="button" data-start="{start:.3f}">'
-        f'<time datetime="PT{start:.1f}S">{_minutes(start)}</time> {html.escape(title)}'
-        "</button></li>"
+        f'<time datetime="PT{start:.1f}S">{_minutes(start)}</time> '
+        f"{readable_html(title, clip.language)}</button></li>"
         for start, _, title in clip.chapters
     )
     return (
         f'<nav class="chapters" aria-labelledby="{clip.scene}-chapters" '
         f'data-embedviz-chapters="{clip.scene}-video" hidden>\n'
-        f'<h3 id="{clip.scene}-chapters">Chapters of {html.escape(clip.title)}</h3>\n'
+        f'<h3 id="{clip.scene}-chapters">{clip.said.html("page_chapters_of", title=clip.title)}'
+        "</h3>\n"
         f"<ol>\n{items}\n</ol>\n</nav>\n"
     )
 
@@ -926,7 +1036,7 @@ def gallery_html(
     sections = "\n".join(
         f'<section id="{clip.scene}-section" aria-labelledby="{clip.scene}-heading">\n'
         f'<h2 id="{clip.scene}-heading">{html.escape(clip.title)}</h2>\n'
-        f"<p>{html.escape(clip.summary)}</p>\n"
+        f"<p>{readable_html(clip.summary, clip.language)}</p>\n"
         + snippet_html(
             clip, prefix=f"{clip.folder}/", labelled_by=f"{clip.scene}-heading", note=False
         )

@@ -18,6 +18,15 @@ of its folder lists it: :func:`record_files` adds each render to the list.
 Replacement is a pair of renames, so the folder is whole before and after.
 The folder that is swapped out is then emptied of the files its manifest
 lists only; if anything else appeared in it meanwhile, it is kept and named.
+
+A manifest is data, not instructions: it lists names relative to its folder
+and nothing else. An entry that is absolute, holds ``..`` (or ``.``, or an
+empty part) or is not a string refuses the whole manifest in one line, and
+nothing is deleted; a listed file is only ever deleted through real folders
+inside the folder, never through a link. Whoever publishes into a place
+holds its lock (see :mod:`embedviz.export.publishing`):
+:func:`folder_lock` for a folder that files are put into, :func:`site_lock`
+for a folder that is replaced as a whole.
 """
 
 from __future__ import annotations
@@ -25,34 +34,47 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import sys
 import tempfile
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.export.publishing import (
+    LOCK_NAME,
+    Terminated,
+    forget_stop_signals,
+    on_stop_signal,
+    output_lock,
+    signals_held,
+)
 
 __all__ = [
     "MANIFEST",
     "Terminated",
     "check_folder",
+    "check_mergeable",
     "check_replaceable",
     "check_replaceable_file",
+    "check_writable",
+    "folder_lock",
     "forget_stop_signals",
+    "make_staging",
+    "manifest_name_problem",
     "merge_into_place",
     "on_stop_signal",
     "publish_permissions",
+    "read_manifest",
     "record_files",
     "signals_held",
+    "site_lock",
     "swap_into_place",
     "write_manifest",
 ]
 
 MANIFEST = ".embedviz-manifest.json"
 _GENERATOR = "embedviz"
+# A manifest is a list of names; anything bigger than this is not one of ours.
+_MANIFEST_BYTES = 16 * 1024 * 1024
 
 
 # What an export wrote before sites carried a manifest: index.html and SCENE/SCENE.*.
@@ -82,23 +104,153 @@ def _legacy_site_files(folder: Path) -> set[str] | None:
     return owned
 
 
-def _owned_files(folder: Path) -> set[str] | None:
-    """Return the files the manifest lists (itself included), or None without one."""
+def folder_lock(folder: Path) -> Path:
+    """Return the lock file of a folder that runs put files into (renders, sheets).
+
+    Parameters
+    ----------
+    folder
+        The output folder.
+
+    Returns
+    -------
+    Path
+        ``folder/.embedviz-lock``.
+    """
+    return folder / LOCK_NAME
+
+
+def site_lock(target: Path) -> Path:
+    """Return the lock file of a folder that is replaced as a whole (a site, a deck).
+
+    It lies beside the folder, since the folder itself is swapped out.
+
+    Parameters
+    ----------
+    target
+        The folder.
+
+    Returns
+    -------
+    Path
+        ``.NAME.embedviz-lock`` in the folder's parent.
+    """
+    return target.parent / f".{target.name}{LOCK_NAME}"
+
+
+def manifest_name_problem(name: object) -> str | None:
+    """Say why ``name`` may not be listed in a manifest, or return None if it may.
+
+    A manifest lists names relative to its folder: non-empty parts joined by
+    ``/``, none of them ``.`` or ``..``, not absolute, no backslash or NUL.
+
+    Parameters
+    ----------
+    name
+        One entry of a manifest's ``files``.
+
+    Returns
+    -------
+    str or None
+        The reason, or None for a good name.
+    """
+    if not isinstance(name, str):
+        return "is not a name"
+    if not name or "\x00" in name or "\\" in name:
+        return "is not a plain name"
+    path = PurePosixPath(name)
+    if path.is_absolute():
+        return "is an absolute path"
+    if ".." in path.parts:
+        return "leads out of the folder"
+    if path.as_posix() != name or "." in name.split("/"):
+        return "is not a plain name"
+    return None
+
+
+def read_manifest(folder: Path) -> frozenset[str] | None:
+    """Return the names ``folder``'s manifest lists, checked, or None without one of ours.
+
+    Parameters
+    ----------
+    folder
+        A folder.
+
+    Returns
+    -------
+    frozenset of str or None
+        The listed names, relative to ``folder`` (the manifest itself not
+        among them); ``None`` when there is no manifest, or it is a link,
+        not JSON, or not embedviz's.
+
+    Raises
+    ------
+    EmbedvizError
+        When embedviz's manifest lists a name that is not inside the folder
+        (absolute, with ``..``, ...): it is not trusted, and nothing is to be
+        changed.
+    """
     manifest = folder / MANIFEST
-    if not os.path.lexists(manifest):
-        return _legacy_site_files(folder)
     if manifest.is_symlink() or not manifest.is_file():
         return None
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        with manifest.open("rb") as handle:
+            text = handle.read(_MANIFEST_BYTES + 1)
+        if len(text) > _MANIFEST_BYTES:
+            return None
+        data = json.loads(text.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("generator") != _GENERATOR:
         return None
     files = data.get("files")
-    if not isinstance(files, list) or not all(isinstance(name, str) for name in files):
+    if not isinstance(files, list):
         return None
-    return {*files, MANIFEST}
+    for name in files:
+        problem = manifest_name_problem(name)
+        if problem is not None:
+            shown = json.dumps(name)[:80]
+            raise EmbedvizError(
+                f"{manifest} lists {shown}, which {problem}; embedviz lists only names inside "
+                f"{folder}, so it does not trust this manifest and changed nothing"
+            )
+    return frozenset(files)
+
+
+def _owned_files(folder: Path) -> set[str] | None:
+    """Return the files the manifest lists (itself and a lock included), or None without one."""
+    if not os.path.lexists(folder / MANIFEST):
+        return _legacy_site_files(folder)
+    listed = read_manifest(folder)
+    return None if listed is None else {*listed, MANIFEST, LOCK_NAME}
+
+
+def _real_path(folder: Path, name: str) -> Path | None:
+    """Return ``folder/name`` if every folder on the way is a real folder, not a link."""
+    parts = PurePosixPath(name).parts
+    current = folder
+    for part in parts[:-1]:
+        current = current / part
+        if current.is_symlink() or not current.is_dir():
+            return None
+    return current / parts[-1]
+
+
+def _check_listed_paths(folder: Path, owned: set[str]) -> None:
+    """Refuse a manifest whose listed files lie behind a link (they could be outside)."""
+    for name in sorted(owned):
+        if os.path.lexists(folder / name) and _real_path(folder, name) is None:
+            raise EmbedvizError(
+                f"{folder / MANIFEST} lists {name}, which lies behind a link or a file in "
+                f"{folder}; embedviz does not follow it, so it changed nothing"
+            )
+
+
+def _remove_listed(folder: Path, name: str) -> None:
+    """Delete one listed file, only as a regular file reached through real folders."""
+    path = _real_path(folder, name)
+    if path is not None and path.is_file() and not path.is_symlink():
+        path.unlink()
 
 
 def _strangers(folder: Path, owned: set[str]) -> list[str]:
@@ -144,6 +296,91 @@ def check_folder(target: Path, option: str = "--out") -> None:
         )
 
 
+def check_writable(folder: Path, option: str) -> None:
+    """Refuse, in one line, a folder that this process may not write into.
+
+    Parameters
+    ----------
+    folder
+        An existing folder.
+    option
+        The command-line option that named it (or the folder that holds it).
+
+    Raises
+    ------
+    EmbedvizError
+        When ``folder`` is read-only to this process.
+    """
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise EmbedvizError(
+            f"{folder} is read-only, so embedviz cannot write there; make it writable, or "
+            f"give {option} another folder"
+        )
+
+
+def make_staging(parent: Path, prefix: str, option: str) -> Path:
+    """Create a hidden staging folder in ``parent`` (and ``parent`` if missing).
+
+    Call it inside :func:`signals_held` and assign the result there, so that
+    a stop cannot leave the folder behind unnamed.
+
+    Parameters
+    ----------
+    parent
+        Where the staging folder goes: beside (or inside) the output.
+    prefix
+        The start of its name, e.g. ``.site.new-``.
+    option
+        The command-line option that named the output, for messages.
+
+    Returns
+    -------
+    Path
+        The new, empty folder.
+
+    Raises
+    ------
+    EmbedvizError
+        When ``parent`` cannot be created or written (read-only, or a file in
+        the way).
+    """
+    for ancestor in [parent, *parent.parents]:
+        if os.path.lexists(ancestor) and not ancestor.is_dir():
+            raise EmbedvizError(
+                f"{ancestor} is a file, not a folder, so embedviz cannot write in {parent}; "
+                f"give {option} another place"
+            )
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        check_writable(parent, option)
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    except OSError as error:
+        raise EmbedvizError(
+            f"cannot write in {parent} ({error.strerror}); give {option} another place"
+        ) from None
+
+
+def check_mergeable(target: Path, option: str = "--out") -> None:
+    """Refuse, in one line, a folder that ``--force`` may not write into.
+
+    Parameters
+    ----------
+    target
+        Where the files are to go.
+    option
+        The command-line option that named it, for the message.
+
+    Raises
+    ------
+    EmbedvizError
+        When ``target`` exists and is not a folder, or its manifest lists a
+        name outside it or behind a link.
+    """
+    check_folder(target, option)
+    if target.is_dir():
+        _check_listed_paths(target, (_owned_files(target) or set()) - {MANIFEST, LOCK_NAME})
+
+
 def check_replaceable(target: Path, option: str = "--out", also: str = "") -> None:
     """Refuse, in one line, a target that embedviz may not replace.
 
@@ -168,6 +405,8 @@ def check_replaceable(target: Path, option: str = "--out", also: str = "") -> No
     remedy = f"give {option} a new folder, or an empty one{also}"
     check_folder(target, option)
     if not any(target.iterdir()):
+        # Empty, but read-only: replacing it would undo what its owner chose.
+        check_writable(target, option)
         return
     owned = _owned_files(target)
     if owned is None:
@@ -175,6 +414,7 @@ def check_replaceable(target: Path, option: str = "--out", also: str = "") -> No
             f"{target} is not empty and was not made by embedviz, so it will not be replaced; "
             f"{remedy}"
         )
+    _check_listed_paths(target, owned)
     strangers = _strangers(target, owned)
     if strangers:
         more = f" and {len(strangers) - 1} more" if len(strangers) > 1 else ""
@@ -182,6 +422,9 @@ def check_replaceable(target: Path, option: str = "--out", also: str = "") -> No
             f"{target} holds {strangers[0]}{more}, which embedviz did not write, so it will not "
             f"be replaced; move that away, or {remedy}"
         )
+    # Its old files are removed after the swap: every folder of it must be writable.
+    for root, _dirs, _files in os.walk(target):
+        check_writable(Path(root), option)
 
 
 def check_replaceable_file(path: Path, option: str = "-o") -> None:
@@ -216,24 +459,40 @@ def check_replaceable_file(path: Path, option: str = "-o") -> None:
 def record_files(folder: Path, *names: str) -> None:
     """Add files to ``folder``'s manifest (creating it), so later runs may replace them.
 
+    The manifest is read and replaced under the folder's lock
+    (:func:`folder_lock`), so runs that record files at once lose none.
+
     Parameters
     ----------
     folder
         The folder.
     *names
-        File names in ``folder``.
+        File names in ``folder``, relative to it.
+
+    Raises
+    ------
+    EmbedvizError
+        When the folder's manifest lists a name outside it.
+    ValueError
+        When a name is not a plain relative name (a programming error).
     """
-    listed = (_owned_files(folder) or set()) - {MANIFEST}
-    record = {"generator": _GENERATOR, "files": sorted(listed | set(names))}
-    fd, temporary = tempfile.mkstemp(prefix=f".{MANIFEST}.", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(json.dumps(record, indent=1) + "\n")
-        publish_permissions(Path(temporary))
-        os.replace(temporary, folder / MANIFEST)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    for name in names:
+        problem = manifest_name_problem(name)
+        if problem is not None:
+            raise ValueError(f"{name!r} {problem}")
+    # Read, add and replace under the folder's lock: concurrent runs lose no entry.
+    with output_lock(folder_lock(folder), folder):
+        listed = (_owned_files(folder) or set()) - {MANIFEST, LOCK_NAME}
+        record = {"generator": _GENERATOR, "files": sorted(listed | set(names))}
+        fd, temporary = tempfile.mkstemp(prefix=f".{MANIFEST}.", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(json.dumps(record, indent=1) + "\n")
+            publish_permissions(Path(temporary))
+            os.replace(temporary, folder / MANIFEST)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
 
 def write_manifest(folder: Path) -> None:
@@ -283,73 +542,10 @@ def publish_permissions(path: Path) -> None:
             Path(root, name).chmod(file_mode)
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised in the main thread so that it unwinds like Ctrl-C."""
-
-
-# The stop signals (SIGINT, SIGTERM) received while a command runs.
-_stop_signals: list[int] = []
-
-
-def on_stop_signal(signum: int, frame: object) -> None:
-    """Handle SIGINT or SIGTERM: remember it, then unwind with its exception.
-
-    Python drops an exception raised while it runs a finalizer or a weakref
-    callback ("Exception ignored in ..."), so the signal is also remembered:
-    :func:`signals_held` raises it again before anything is published.
-
-    Parameters
-    ----------
-    signum
-        The signal.
-    frame
-        The interrupted frame (unused).
-    """
-    _stop_signals.append(signum)
-    if signum == signal.SIGTERM:
-        # Once is enough: let the clean-up run without a second interruption.
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        raise Terminated
-    raise KeyboardInterrupt
-
-
-def forget_stop_signals() -> None:
-    """Start a command with no stop signal remembered."""
-    _stop_signals.clear()
-
-
-def _raise_if_stopped() -> None:
-    if _stop_signals:
-        raise Terminated if _stop_signals[-1] == signal.SIGTERM else KeyboardInterrupt
-
-
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while outputs are published (a pair of renames).
-
-    A signal that arrives meanwhile is delivered when the block ends. One that
-    arrived earlier but whose exception was lost (see :func:`on_stop_signal`)
-    is raised on entry, so nothing is published after a stop. Outside the
-    main thread this does nothing.
-    """
-    held = {signal.SIGINT, signal.SIGTERM}
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        _raise_if_stopped()
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
-
-
 def _remove_owned(folder: Path, owned: set[str]) -> None:
     """Delete the listed files of a swapped-out folder; keep anything else."""
     for name in owned:
-        path = folder / name
-        if path.is_file() and not path.is_symlink():
-            path.unlink()
+        _remove_listed(folder, name)
     for root, _dirs, _files in sorted(os.walk(folder), key=lambda item: -len(item[0])):
         with contextlib.suppress(OSError):
             Path(root).rmdir()
@@ -383,9 +579,15 @@ def merge_into_place(staging: Path, target: Path, option: str = "--out") -> None
         When ``target`` is not a folder, or a new file would replace one that
         embedviz did not write; nothing has changed.
     """
-    check_folder(target, option)
+    with output_lock(site_lock(target), target):
+        _merge(staging, target, option)
+
+
+def _merge(staging: Path, target: Path, option: str) -> None:
+    check_mergeable(target, option)
     target.mkdir(parents=True, exist_ok=True)
-    owned = (_owned_files(target) or set()) - {MANIFEST}
+    owned = (_owned_files(target) or set()) - {MANIFEST, LOCK_NAME}
+    _check_listed_paths(target, owned)
     new = sorted(
         path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()
     )
@@ -404,9 +606,7 @@ def merge_into_place(staging: Path, target: Path, option: str = "--out") -> None
                     "folder, or an empty one"
                 )
     for name in sorted(owned - set(new)):
-        path = target / name
-        if path.is_file() and not path.is_symlink():
-            path.unlink()
+        _remove_listed(target, name)
     for name in new:
         if name == MANIFEST:
             continue
@@ -438,6 +638,12 @@ def swap_into_place(staging: Path, target: Path, option: str = "--out") -> None:
     EmbedvizError
         When ``target`` is no longer replaceable; nothing has changed.
     """
+    # Under the lock, a second run cannot move the folder between the check and the renames.
+    with output_lock(site_lock(target), target):
+        _swap(staging, target, option)
+
+
+def _swap(staging: Path, target: Path, option: str) -> None:
     check_replaceable(target, option)
     if not os.path.lexists(target):
         staging.rename(target)

@@ -26,7 +26,6 @@ from embedviz.export.documents import (
     STEPS_PAGE,
     ExportedClip,
     captions_vtt,
-    chapters,
     chapters_vtt,
     descriptions_vtt,
     numbers_table_html,
@@ -655,9 +654,7 @@ def export_clip(
     spec = find_scene(scene)
     if board is None:
         board = prepared_storyboard(spec.name, overrides)
-    clip = ExportedClip(
-        spec.name, board.title, spec.summary, board.duration, spec.name, board.language
-    )
+    clip = ExportedClip.of(board, spec.summary)
     folder = Path(out_dir) / clip.folder
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
@@ -667,9 +664,7 @@ def export_clip(
         if voice is not None:
             narration = synthesise_phrases(board, voice, work / "speech")
             board = narration.board
-            clip = ExportedClip(
-                spec.name, board.title, spec.summary, board.duration, spec.name, board.language
-            )
+            clip = ExportedClip.of(board, spec.summary)
         _progress("total", spec.name, clip_units(board.duration, quality))
         movie, beat_ends = _render(
             board, quality, work, burn_captions=burn_captions, verbose=verbose
@@ -736,9 +731,10 @@ def export_clip(
         "duration": clip.duration,
         "folder": clip.folder,
         "language": clip.language,
+        "words": dict(clip.words),
         "steps": clip.steps,
         "described": clip.described,
         "seconds": time.monotonic() - started,
         # A composite clip's concepts, for the gallery's list that seeks the video.
-        "chapters": tuple(chapters(board)) if board.parts else (),
+        "chapters": clip.chapters,
     }

@@ -19,7 +19,6 @@ import queue
 import shutil
 import signal
 import sys
-import tempfile
 from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -34,15 +33,18 @@ from embedviz.export.documents import (
     gallery_html,
 )
 from embedviz.export.folders import (
-    check_folder,
+    check_mergeable,
     check_replaceable,
+    make_staging,
     merge_into_place,
     publish_permissions,
     signals_held,
+    site_lock,
     swap_into_place,
     write_manifest,
 )
 from embedviz.export.media import clip_units, export_clip, set_progress_sink
+from embedviz.export.publishing import publishing
 from embedviz.export.report import write_report
 from embedviz.export.steps import STEPS_SCRIPT, STEPS_SCRIPT_NAME
 from embedviz.export.voice import Voice, choose_voice
@@ -138,15 +140,14 @@ def export_site(
     speaker = voice or None
     target = Path(out_dir).resolve()
     if force:
-        check_folder(target)
+        check_mergeable(target)
     else:
         check_replaceable(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
     staging: Path | None = None
     try:
         # A signal that lands here is delivered once the folder's name is known.
         with signals_held():
-            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+            staging = make_staging(target.parent, f".{target.name}.new-", "--out")
         settings = {"voice": speaker, "burn_captions": burn_captions, "verbose": verbose}
         results = _run_jobs(
             scenes, staging, quality, settings, jobs, overrides, show_progress, dict(boards or {})
@@ -162,7 +163,8 @@ def export_site(
         write_report(staging, clips)
         write_manifest(staging)
         publish_permissions(staging)
-        with signals_held():
+        # One run at a time publishes here, and no stop can cut publishing short.
+        with publishing(site_lock(target), target):
             if force:
                 merge_into_place(staging, target)
                 shutil.rmtree(staging)

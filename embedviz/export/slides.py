@@ -3,7 +3,8 @@
 ``embedviz slides SCENE --out DIR`` writes:
 
 - ``DIR/index.html``, a reveal.js deck that works from ``file://`` with no
-  network: reveal.js is copied in from the package (vendored), never a CDN;
+  network: reveal.js is copied in from the copy that ``embedviz setup slides``
+  fetched once (:mod:`embedviz.export.reveal_assets`), never a CDN;
   each slide is one beat's video, with controls, that plays when the viewer
   asks (``autoplay`` plays it on arrival), its narration as selectable
   caption text, and the same narration as speaker notes (press ``s``);
@@ -26,13 +27,12 @@ import json
 import logging
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from embedviz.core.errors import EmbedvizError
+from embedviz.export.reveal_assets import REVEAL_FILES, REVEAL_VERSION, find_reveal
 from embedviz.story.model import Beat, Storyboard
 
 if TYPE_CHECKING:
@@ -49,7 +49,6 @@ __all__ = [
     "write_deck",
 ]
 
-REVEAL_VERSION = "6.0.1"
 # -q flag -> manim quality name
 QUALITIES = {
     "l": "low_quality",
@@ -58,34 +57,6 @@ QUALITIES = {
     "p": "production_quality",
     "k": "fourk_quality",
 }
-# The reveal.js files a deck needs: the core, its stylesheet and the speaker-notes plugin.
-_REVEAL_FILES = ("reveal.js", "reveal.css", "plugin/notes.js")
-
-
-def find_reveal() -> Path:
-    """Return the folder of the reveal.js files that every deck copies.
-
-    reveal.js is vendored inside the embedviz package (``embedviz/export/reveal``,
-    see ``SOURCE.txt`` there), so a deck never needs npm, the network or a CDN.
-
-    Returns
-    -------
-    Path
-        The folder holding ``reveal.js``, ``reveal.css``, ``plugin/notes.js``
-        and reveal.js's ``LICENSE``.
-
-    Raises
-    ------
-    EmbedvizError
-        If the package was installed without its data files.
-    """
-    folder = Path(__file__).resolve().parent / "reveal"
-    if all((folder / name).is_file() for name in (*_REVEAL_FILES, "LICENSE")):
-        return folder
-    raise EmbedvizError(
-        f"this embedviz was installed without its reveal.js {REVEAL_VERSION} files "
-        f"({folder} is incomplete); reinstall embedviz"
-    )
 
 
 def _render_slides(
@@ -424,10 +395,10 @@ FORCE_HINT = "; or add --force to keep those files and add the deck beside them"
 
 def _check_target(target: Path, force: bool) -> None:
     """Refuse, in one line, a deck folder that is not embedviz's own (unless ``force``)."""
-    from embedviz.export.folders import check_folder, check_replaceable
+    from embedviz.export.folders import check_mergeable, check_replaceable
 
     if force:
-        check_folder(target)
+        check_mergeable(target)
     else:
         check_replaceable(target, "--out", FORCE_HINT)
 
@@ -484,22 +455,24 @@ def write_deck(
     import typst
 
     from embedviz.export.folders import (
+        make_staging,
         merge_into_place,
         publish_permissions,
         signals_held,
+        site_lock,
         swap_into_place,
         write_manifest,
     )
     from embedviz.export.media import write_poster
+    from embedviz.export.publishing import publishing
     from embedviz.export.voice import synthesise_phrases
 
     target = Path(out).resolve()
     reveal = find_reveal()
     _check_target(target, force)
-    target.parent.mkdir(parents=True, exist_ok=True)
     # A signal that lands here is delivered once the folder's name is known.
     with signals_held():
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+        staging = make_staging(target.parent, f".{target.name}.new-", "--out")
     try:
         sounds: list[Path | None] = []
         if voice is not None:
@@ -530,10 +503,9 @@ def write_deck(
             write_poster(video, staging / still)
             stills.append(still)
         shutil.rmtree(staging / "speech", ignore_errors=True)
-        for name in _REVEAL_FILES:
+        for name in REVEAL_FILES.values():
             (staging / "reveal.js" / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(reveal / name, staging / "reveal.js" / name)
-        shutil.copy(reveal / "LICENSE", staging / "reveal.js" / "LICENSE")
         _write_html(config_path, staging, board, voiced=voice is not None, autoplay=autoplay)
         source = staging / f".{board.scene}.handout.typ"
         source.write_text(handout_typst(board, stills), encoding="utf-8")
@@ -542,7 +514,8 @@ def write_deck(
         (staging / f"{board.scene}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
         write_manifest(staging)
         publish_permissions(staging)
-        with signals_held():
+        # One run at a time publishes here, and no stop can cut publishing short.
+        with publishing(site_lock(target), target):
             if force:
                 merge_into_place(staging, target)
             else:

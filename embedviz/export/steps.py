@@ -29,10 +29,12 @@ from embedviz.export.documents import (
     _position_header,
     _scrolling,
     chapters,
+    description_html,
     language_name,
     page_html,
     vtt_time,
 )
+from embedviz.export.wording import PageWords
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
 __all__ = ["STEPS_PAGE", "STEPS_SCRIPT", "STEPS_SCRIPT_NAME", "beat_tables", "steps_html"]
@@ -143,60 +145,69 @@ _NOT_TABULATED = frozenset(
         "term_one_hot", "term_weight",
     }
 )  # fmt: skip
-# Other cells, tabulated by kind: the caption and what heads a row.
-_KINDS: dict[str, tuple[str, Callable[[tuple[int, ...]], str]]] = {
-    "printed": ("the tensor PyTorch prints", lambda i: f"row {i[0]}"),
-    "grad": ("the gradient \u2202L/\u2202E", lambda i: f"row {i[0]}"),
-    "upstream": ("the loss weights w_t", lambda i: f"w_{i[0]}"),
-    "term": ("the weights added into one gradient row", lambda i: f"w_{i[0]}"),
-    "sum": ("their sum, a row of the gradient", lambda i: f"row {i[0]}"),
-    "sinusoid": ("the position vectors P", lambda i: f"P[{i[0]}]"),
-    "learned_position": ("the learned position vectors P", lambda i: f"P[{i[0]}]"),
-    "sum_sinusoid": ("the sums E[id] + P[pos]", lambda i: f"position {i[0]}"),
-    "sum_learned": ("the sums E[id] + P[pos]", lambda i: f"position {i[0]}"),
+# Other cells, tabulated by kind: the caption's word, and what heads a row.
+_KINDS: dict[str, tuple[str, Callable[[PageWords, tuple[int, ...]], str]]] = {
+    "printed": ("page_printed", lambda said, i: said.html("page_row_number", row=i[0])),
+    "grad": ("page_gradient", lambda said, i: said.html("page_row_number", row=i[0])),
+    "upstream": ("page_loss_weights", lambda said, i: f"w_{i[0]}"),
+    "term": ("page_added_weights", lambda said, i: f"w_{i[0]}"),
+    "sum": ("page_their_sum", lambda said, i: said.html("page_row_number", row=i[0])),
+    "sinusoid": ("page_positions", lambda said, i: f"P[{i[0]}]"),
+    "learned_position": ("page_learned_positions", lambda said, i: f"P[{i[0]}]"),
+    "sum_sinusoid": ("page_sums", lambda said, i: said.html("page_at_position", position=i[0])),
+    "sum_learned": ("page_sums", lambda said, i: said.html("page_at_position", position=i[0])),
 }
-_ONE_ROW: dict[str, tuple[str, str, Callable[[int], str]]] = {
-    "wrong_value": ("the wrong vector the slip fetches", "values", lambda c: f"dimension {c}"),
-    "one_hot": ("the one-hot vector", "entries", lambda k: f"entry {k}"),
-    "product": ("the product one_hot @ E", "values", lambda c: f"dimension {c}"),
-    "loss": ("the loss", "L", lambda n: "before the step" if n == 0 else "after the step"),
-}
+# Kinds of one row: the caption's word, the row's header, and what heads a column.
+_ONE_ROW: dict[str, tuple[str, str, Callable[[PageWords, int], str]]] = {
+    "wrong_value": (
+        "page_wrong_vector", "page_values", lambda said, c: said.html("page_dimension", index=c)
+    ),
+    "one_hot": ("page_one_hot", "page_entries", lambda said, k: said.html("page_entry", index=k)),
+    "product": (
+        "page_product", "page_values", lambda said, c: said.html("page_dimension", index=c)
+    ),
+    "loss": (
+        "page_loss", "",
+        lambda said, n: said.html("page_before_step" if n == 0 else "page_after_step"),
+    ),
+}  # fmt: skip
 
 
 def _by_index(beat: Beat, kind: str) -> dict[tuple[int, ...], NumberCell]:
     return {c.index: c for c in beat.numbers if c.kind == kind}
 
 
-def _ids_table(part: Storyboard, beat: Beat, caption: str) -> str | None:
+def _ids_table(part: Storyboard, beat: Beat, said: PageWords) -> str | None:
     """Tabulate the token IDs on screen (and their word pieces), one column per position."""
     ids = _by_index(beat, "token_id")
     if not ids or part.layout == "parameter_count":
         return None
     positions = sorted(ids)
     head = "".join(
-        f'<th scope="col">position {", ".join(str(i) for i in p)}</th>' for p in positions
+        f'<th scope="col">'
+        f"{said.html('page_at_position', position=', '.join(str(i) for i in p))}</th>"
+        for p in positions
     )
     rows = [
-        '<tr><th scope="row">ID</th>'
+        f'<tr><th scope="row">{said.html("page_id")}</th>'
         + "".join(f"<td>{html.escape(ids[p].text)}</td>" for p in positions)
         + "</tr>"
     ]
     pieces = {int(r[6:]): t for r, t in beat.labels.items() if r.startswith("piece_")}
     if pieces and all(len(p) == 1 for p in positions):
         rows.append(
-            '<tr><th scope="row">word piece</th>'
+            f'<tr><th scope="row">{said.html("page_word_piece")}</th>'
             + "".join(f"<td>{html.escape(pieces.get(p[0], ''))}</td>" for p in positions)
             + "</tr>"
         )
     return (
-        f"<table>\n<caption>{html.escape(caption)}</caption>\n"
-        f'<thead><tr><th scope="col">Input</th>{head}</tr></thead>\n<tbody>\n'
-        + "\n".join(rows)
-        + "\n</tbody>\n</table>"
+        f"<table>\n<caption>{said.html('page_token_ids', title=part.title)}</caption>\n"
+        f'<thead><tr><th scope="col">{said.html("page_input")}</th>{head}</tr></thead>\n'
+        "<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>"
     )
 
 
-def _output_table(part: Storyboard, beat: Beat) -> str | None:
+def _output_table(part: Storyboard, beat: Beat, said: PageWords) -> str | None:
     """Tabulate the output block at this beat: every position, the rows filled so far."""
     cells = _by_index(beat, "output")
     if beat.output is None and not cells:
@@ -205,23 +216,26 @@ def _output_table(part: Storyboard, beat: Beat) -> str | None:
     if beat.output is not None:
         shape = beat.output.shape
         positions = list(itertools.product(*(range(n) for n in shape[:-1])))
-        filled = len(beat.output.filled)
-        note = f", {filled} of {len(positions)} rows filled"
+        caption = said.html(
+            "page_output_now", title=part.title, filled=len(beat.output.filled),
+            total=len(positions),
+        )  # fmt: skip
     else:
         positions = sorted({index[:-1] for index in cells})
-        note = ""
+        caption = said.html("page_output_after", title=part.title)
     return _grid_table(
-        f"{part.title}: the output after this step{note}",
+        said,
+        caption,
         cells,
-        "Position",
-        lambda position: _position_header(position, ids),
+        said.html("page_position"),
+        lambda position: _position_header(said, position, ids, part.options.pieces),
         col_gaps=beat.window.col_gaps,
         rows=positions,
         cols=beat.window.cols,
     )
 
 
-def _matrix_table(part: Storyboard, beat: Beat) -> str | None:
+def _matrix_table(part: Storyboard, beat: Beat, said: PageWords) -> str | None:
     """Tabulate the rows of E on screen, the looked-up, faded and updated ones marked."""
     cells = {**_by_index(beat, "weight"), **_by_index(beat, "updated")}
     if not cells:
@@ -230,21 +244,24 @@ def _matrix_table(part: Storyboard, beat: Beat) -> str | None:
     focus = beat.highlight.row if beat.highlight is not None else None
 
     def header(row: tuple[int, ...]) -> str:
-        notes = [
-            note
-            for note, applies in (
-                ("looked up", row[0] == focus),
-                ("faded", row[0] in beat.dimmed_rows),
-                ("updated", row[0] in updated),
+        marks = [
+            said.text(role)
+            for role, applies in (
+                ("page_mark_looked_up", row[0] == focus),
+                ("page_mark_faded", row[0] in beat.dimmed_rows),
+                ("page_mark_updated", row[0] in updated),
             )
             if applies
         ]
-        return f"row {row[0]}" + (f" ({', '.join(notes)})" if notes else "")
+        if not marks:
+            return said.html("page_row_number", row=row[0])
+        return said.html("page_row_marked", row=row[0], marks=", ".join(marks))
 
     return _grid_table(
-        f"{part.title}: the rows of the embedding matrix E shown at this step",
+        said,
+        said.html("page_matrix_now", title=part.title),
         cells,
-        "Row",
+        said.html("page_row"),
         header,
         row_gaps=beat.window.row_gaps,
         col_gaps=beat.window.col_gaps,
@@ -253,7 +270,7 @@ def _matrix_table(part: Storyboard, beat: Beat) -> str | None:
     )
 
 
-def _terms_table(part: Storyboard, beat: Beat) -> str | None:
+def _terms_table(part: Storyboard, beat: Beat, said: PageWords) -> str | None:
     """Tabulate OneHotEquivalence's terms: each one-hot entry and the value it multiplies."""
     ones, weights = _by_index(beat, "term_one_hot"), _by_index(beat, "term_weight")
     if not weights:
@@ -263,17 +280,18 @@ def _terms_table(part: Storyboard, beat: Beat) -> str | None:
     for index, cell in weights.items():
         merged[(index[1], 0)] = ones[index]
         merged[(index[1], 1)] = cell
-    names = ("one-hot entry", f"E[k, {column}]")
+    names = (said.html("page_one_hot_entry"), html.escape(f"E[k, {column}]"))
     return _grid_table(
-        f"{part.title}: the terms of entry {column} of the product",
+        said,
+        said.html("page_terms_of", title=part.title, column=column),
         merged,
-        "Row k",
+        "k",
         lambda row: f"k = {row[0]}",
         col_header=lambda n: names[n],
     )
 
 
-def _kind_tables(part: Storyboard, beat: Beat) -> list[str]:
+def _kind_tables(part: Storyboard, beat: Beat, said: PageWords) -> list[str]:
     """Tabulate every other kind of number the beat shows, one table per kind."""
     tables = []
     kinds = sorted({c.kind for c in beat.numbers} - _NOT_TABULATED)
@@ -281,18 +299,28 @@ def _kind_tables(part: Storyboard, beat: Beat) -> list[str]:
         cells = _by_index(beat, kind)
         if kind in _ONE_ROW:
             caption, header, col_header = _ONE_ROW[kind]
+            row_name = said.html(header) if header else "L"
             tables.append(
                 _grid_table(
-                    f"{part.title}: {caption}",
+                    said,
+                    said.html(caption, title=part.title),
                     cells,
                     "",
-                    lambda _row, header=header: header,  # type: ignore[misc]
-                    col_header=col_header,
+                    lambda _row, name=row_name: name,  # type: ignore[misc]
+                    col_header=lambda c, make=col_header: make(said, c),  # type: ignore[misc]
                 )
             )
         elif kind in _KINDS and all(len(index) == 2 for index in cells):
             caption, row_header = _KINDS[kind]
-            tables.append(_grid_table(f"{part.title}: {caption}", cells, "", row_header))
+            tables.append(
+                _grid_table(
+                    said,
+                    said.html(caption, title=part.title),
+                    cells,
+                    "",
+                    lambda row, make=row_header: make(said, row),  # type: ignore[misc]
+                )
+            )
     return tables
 
 
@@ -302,7 +330,8 @@ def beat_tables(part: Storyboard, beat: Beat) -> list[str]:
     Parameters
     ----------
     part
-        The (single-scene) storyboard the beat belongs to.
+        The (single-scene) storyboard the beat belongs to; its words name
+        the tables' captions and headers.
     beat
         The beat.
 
@@ -315,19 +344,20 @@ def beat_tables(part: Storyboard, beat: Beat) -> list[str]:
         ones marked), and the scene's other numbers (a print, a gradient,
         position vectors, ParameterCount's counts and memory, ...).
     """
+    said = PageWords.of(part)
     found = [
-        _ids_table(part, beat, f"{part.title}: the token IDs"),
-        _output_table(part, beat),
-        _matrix_table(part, beat),
-        _terms_table(part, beat),
+        _ids_table(part, beat, said),
+        _output_table(part, beat, said),
+        _matrix_table(part, beat, said),
+        _terms_table(part, beat, said),
     ]
     tables = [table for table in found if table is not None]
     if part.layout == "parameter_count":
         merged: dict[tuple[str, tuple[int, ...]], NumberCell] = {
             (c.kind, c.index): c for c in beat.numbers
         }
-        return tables + _parameter_tables(part.title, merged)
-    return tables + _kind_tables(part, beat)
+        return tables + _parameter_tables(said, part.title, merged)
+    return tables + _kind_tables(part, beat, said)
 
 
 def _step(
@@ -335,21 +365,23 @@ def _step(
     beat: Beat,
     number: int,
     total: int,
-    title: str,
+    name: str,
     start: float,
     scene: str,
 ) -> str:
     """Write one step: its heading, words, code, tables and its moment in the clip."""
+    said = PageWords.of(part)
     step_id = f"step-{number}"
-    heading = f"Step {number} of {total}: {title}"
-    said = [f"<p>{html.escape(beat.narration)}</p>"] if beat.narration else []
-    said += [
-        f'<p class="description"><span class="tag">Shown:</span> {html.escape(d.text)}</p>'
+    heading = said.text("page_step_of", number=number, total=total, name=name)
+    shown = said.html("page_shown")
+    words = [f"<p>{html.escape(beat.narration)}</p>"] if beat.narration else []
+    words += [
+        f'<p class="description"><span class="tag">{shown}</span> {description_html(part, d)}</p>'
         for d in beat.descriptions
     ]
     code = beat.labels.get("code")
     if code and part.printed and beat.action == "print":
-        said.append(
+        words.append(
             f"<pre><code>&gt;&gt;&gt; {html.escape(code)}\n{html.escape(part.printed)}</code></pre>"
         )
     tables = "\n".join(
@@ -357,14 +389,16 @@ def _step(
         for n, table in enumerate(beat_tables(part, beat), start=1)
     )
     moment = vtt_time(start)[3:8]
+    watch = said.html("page_watch_step", number=number, time=moment)
     return (
         f'<section class="step" id="{step_id}" aria-labelledby="{step_id}-heading" '
         f'data-title="{html.escape(heading)}">\n'
-        f'<h2 id="{step_id}-heading">{html.escape(heading)} '
+        f'<h2 id="{step_id}-heading">'
+        f"{said.html('page_step_of', number=number, total=total, name=name)} "
         f'<time datetime="PT{start:.1f}S">{moment}</time></h2>\n'
-        f'<div class="say">\n{chr(10).join(said)}\n</div>\n{tables}\n'
-        f'<p><a href="{scene}.mp4#t={start:.3f}" data-start="{start:.3f}">Watch step {number} '
-        f"in the clip, from {moment}</a></p>\n</section>"
+        f'<div class="say">\n{chr(10).join(words)}\n</div>\n{tables}\n'
+        f'<p><a href="{scene}.mp4#t={start:.3f}" data-start="{start:.3f}">{watch}</a></p>\n'
+        "</section>"
     )
 
 
@@ -387,7 +421,8 @@ def steps_html(board: Storyboard, gallery: str = "../index.html") -> str:
     Parameters
     ----------
     board
-        The clip's storyboard (with its descriptions).
+        The clip's storyboard (with its descriptions); its words give the
+        page's words, so a translated storyboard gives a translated page.
     gallery
         The gallery page, relative to the clip's folder.
 
@@ -398,42 +433,41 @@ def steps_html(board: Storyboard, gallery: str = "../index.html") -> str:
         tracks, and one step per beat (see the module docstring), run by
         ``../embedviz-steps.js``.
     """
-    name, language = board.scene, html.escape(board.language)
-    english = "" if board.language == "en" else ' lang="en"'
+    name = board.scene
+    said = PageWords.of(board.parts[0] if board.parts else board)
     titles = _step_titles(board)
     starts = board.beat_start_times()
     steps = "\n".join(
         _step(part, beat, number, len(titles), title, start, name)
         for number, ((part, beat, title), start) in enumerate(zip(titles, starts, strict=True), 1)
     )
-    title = html.escape(board.title)
     body = (
-        f'<a class="skip" href="#main"{english}>Skip to the steps</a>\n'
-        f'<nav aria-label="Other pages"{english}>\n<ul>\n'
-        f'<li><a href="{gallery}#{name}-section">The clip on the gallery</a></li>\n'
-        f'<li><a href="{name}.transcript.html">The transcript</a></li>\n'
-        f'<li><a href="{gallery}">All clips</a></li>\n</ul>\n</nav>\n'
+        f'<a class="skip" href="#main">{said.html("page_skip_steps")}</a>\n'
+        f'<nav aria-label="{html.escape(said.text("page_other_pages"))}">\n<ul>\n'
+        f'<li><a href="{gallery}#{name}-section">{said.html("page_clip_on_gallery")}</a></li>\n'
+        f'<li><a href="{name}.transcript.html">{said.html("page_the_transcript")}</a></li>\n'
+        f'<li><a href="{gallery}">{said.html("page_all_clips")}</a></li>\n</ul>\n</nav>\n'
         f'<main id="main" tabindex="-1">\n<h1 id="{name}-steps-title">'
-        f"<span{english}>Step through:</span> {title}</h1>\n"
-        f"<p{english}>One step per beat of the clip: what it says, what it shows, and its "
-        "numbers as tables. Move with the Previous step and Next step buttons or the left "
-        "and right arrow keys; each step links to its moment in the clip.</p>\n"
-        + _player(board, english)
-        + f'<div class="step-controls" id="step-controls" hidden{english}>\n'
-        '<button type="button" data-go="previous">Previous step</button>\n'
-        '<button type="button" data-go="next">Next step</button>\n'
+        f"{said.html('page_steps_title', title=board.title)}</h1>\n"
+        f"<p>{said.html('page_steps_intro')} {said.html('page_steps_keys')}</p>\n"
+        + _player(board, said)
+        + '<div class="step-controls" id="step-controls" hidden>\n'
+        f'<button type="button" data-go="previous">{said.html("page_previous_step")}</button>\n'
+        f'<button type="button" data-go="next">{said.html("page_next_step")}</button>\n'
         '<span id="step-status"></span>\n</div>\n'
-        f'<div class="now" id="step-now" aria-live="polite" hidden lang="{language}"></div>\n'
+        '<div class="now" id="step-now" aria-live="polite" hidden></div>\n'
         f'<div data-embedviz-steps="{name}-steps-video">\n{steps}\n</div>\n</main>'
     )
     head = f'<script src="../{STEPS_SCRIPT_NAME}" defer></script>\n{_STYLE}'
-    return page_html(f"Step through: {board.title}", body, language=board.language, head=head)
+    title = said.text("page_steps_title", title=board.title)
+    return page_html(title, body, language=board.language, head=head)
 
 
-def _player(board: Storyboard, english: str) -> str:
+def _player(board: Storyboard, said: PageWords) -> str:
     """Play the clip itself, with its captions and descriptions tracks."""
     name, language = board.scene, html.escape(board.language)
     label = language_name(board.language)
+    described = said.text("page_descriptions_track", language=label)
     return (
         f'<video id="{name}-steps-video" controls preload="metadata" playsinline '
         f'poster="{name}.poster.png" aria-labelledby="{name}-steps-title" width="854" '
@@ -441,6 +475,6 @@ def _player(board: Storyboard, english: str) -> str:
         f'<source src="{name}.mp4" type="video/mp4">\n'
         f'<track kind="captions" srclang="{language}" label="{label}" src="{name}.{language}.vtt" '
         "default>\n"
-        f'<track kind="descriptions" srclang="{language}" label="Descriptions ({label})" '
+        f'<track kind="descriptions" srclang="{language}" label="{html.escape(described)}" '
         f'src="{name}.descriptions.{language}.vtt">\n</video>\n'
     )

@@ -108,7 +108,7 @@ from embedviz.render.animations import (
     make_reveal_animation,
 )
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
-from embedviz.render.layout import HEADING_FONT, NOTE_FONT, place_legend
+from embedviz.render.layout import HEADING_FONT, NOTE_FONT, frame_regions, place_legend
 from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
@@ -549,6 +549,13 @@ class OutputPanel(Component):
         assert self.output is not None
         self.question = LabelText(beat.label("question"), 24, self.theme.output)
         self.question.move_to(self.output.body)
+        # A translated question may be longer than the English one: it shrinks to stay
+        # inside the frame, centred on the output block.
+        safe = frame_regions()
+        x = float(self.question.get_center()[0])
+        room = 2 * min(x - safe.left, safe.right - x)
+        if self.question.width > room:
+            self.question.scale(room / self.question.width)
         self.question_marks = [self._underline(word) for word in ("rows", "values")]
         marks = [m for m in self.question_marks if m is not None]
         if len(marks) < 2:

@@ -1,4 +1,8 @@
-"""Scene data: what each scene shows, beat by beat (stdlib and numpy only)."""
+"""Scene data: what each scene shows, beat by beat (stdlib and numpy only).
+
+Building a storyboard from user input (config file, flags, ``--text``) is
+the job of :func:`embedviz.inputs.prepared_storyboard`, above this layer.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +17,8 @@ from embedviz.story.model import (
     StoryboardError,
     Window,
 )
-from embedviz.story.options import SceneOptions, resolve_options
-from embedviz.story.scenes import SCENES, SceneSpec, build_storyboard, find_scene, make_table
+from embedviz.story.options import SceneOptions
+from embedviz.story.scenes import SCENES, SceneSpec, find_scene, make_table
 
 __all__ = [
     "SCENES",
@@ -28,11 +32,9 @@ __all__ = [
     "Storyboard",
     "StoryboardError",
     "Window",
-    "build_storyboard",
     "find_scene",
     "json_schema",
     "load_storyboard",
     "make_table",
-    "resolve_options",
     "verify_storyboard",
 ]

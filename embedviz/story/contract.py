@@ -5,45 +5,50 @@ Its JSON Schema (draft 2020-12) is generated from the dataclasses in
 :mod:`embedviz.story.model`, so a field added to the model is in the schema
 at once. :func:`load_storyboard` reads a file back into the same frozen,
 validated objects (``load(dump(x)) == x``), and :func:`verify_storyboard`
-rebuilds it from its recorded options and input files and reports every
-number, displayed string or ID that the core would not draw.
+rebuilds it from its recorded options and its words and reports every
+number, displayed string or ID that the core would not draw (the input files
+are checked above this layer, by :func:`embedviz.inputs.verified_problems`).
 
 What an author may edit is :data:`EDITABLE_FIELDS` and
-:data:`EDITABLE_BEAT_FIELDS`: the title, the language, the UI words (the
-text of each word role the layout draws, e.g. to translate them), the
-sentences of the audio descriptions (``description_words``) and, per beat,
-the narration and the timing (within the limits every beat is checked
-against). A beat's descriptions are derived from the core like its numbers;
-only their words (and the spoken form a voice says) are the author's.
+:data:`EDITABLE_BEAT_FIELDS`: the title, the summary, the language, the
+words (the text of each word role the layout declares, e.g. to translate
+them; the labels are filled from them, see :func:`refreshed`), the sentences
+of the audio descriptions (``description_words``) and, per beat, the
+narration and the timing (within the limits every beat is checked against).
+A beat's descriptions are derived from the core like its numbers; only their
+sentences (and the spoken form a voice says) are the author's.
 """
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import json
 import re
 import types
-from collections.abc import Callable, Iterable
-from dataclasses import MISSING, asdict, fields, is_dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, asdict, fields, is_dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, NoReturn, TypeVar, Union, get_args, get_origin, get_type_hints
+
+import numpy as np
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.core.limits import parse_whole_number
+from embedviz.core.paths import require_file
 from embedviz.story.describe import describe, description_problems
 from embedviz.story.describe_words import MAX_DESCRIPTION_CHARS
+from embedviz.story.layouts import ALL_ACTIONS, ALL_KINDS, LAYOUTS
 from embedviz.story.model import (
-    LAYOUTS,
     MAX_BEAT_SECONDS,
+    MAX_NARRATION_CHARS,
     MIN_RUN_TIME,
     SCHEMA_URL,
     SCHEMA_VERSION,
     Beat,
-    InputFile,
     NumberCell,
     Storyboard,
     StoryboardError,
 )
-from embedviz.story.options import SceneOptions
 from embedviz.story.phrases import make_phrases
 from embedviz.story.problems import (
     Problem,
@@ -52,28 +57,36 @@ from embedviz.story.problems import (
     problems_of,
     timing_fix,
 )
+from embedviz.story.scenes import SCENES, find_scene
 from embedviz.story.spoken import speaker_for
-from embedviz.story.words import MAX_WORD_CHARS
+from embedviz.story.vocabulary import LayoutSpec
+from embedviz.story.words import MAX_PAGE_WORD_CHARS, max_chars
 
 __all__ = [
     "EDITABLE_BEAT_FIELDS",
     "EDITABLE_FIELDS",
+    "MAX_NESTING",
+    "MAX_STORYBOARD_BYTES",
+    "OLDEST_VERSION",
     "SCHEMA_ID",
     "UnreadableStoryboardError",
     "check_storyboard",
-    "file_sha256",
-    "input_files",
     "json_schema",
     "load_storyboard",
     "read_storyboard",
+    "rebuild",
+    "refreshed",
     "storyboard_from_data",
     "storyboard_problems",
     "verify_storyboard",
 ]
 
 SCHEMA_ID = SCHEMA_URL
+# The oldest storyboard format this embedviz reads (a version 2 file reads as
+# version 3, its new words in English).
+OLDEST_VERSION = 2
 # Storyboard fields an author may change; every other field is re-derived.
-EDITABLE_FIELDS = frozenset({"title", "language", "voice", "words", "description_words"})
+EDITABLE_FIELDS = frozenset({"title", "summary", "language", "voice", "words", "description_words"})
 # Beat fields an author may change (the timing stays within the beat limits). The
 # phrases follow the narration: where they no longer spell it, loading derives them again.
 EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration", "phrases"}
@@ -83,7 +96,19 @@ _DERIVED_KEYS: dict[type, frozenset[str]] = {Storyboard: frozenset({"duration"})
 
 
 class UnreadableStoryboardError(EmbedvizError):
-    """A file that is not a storyboard at all: missing, not UTF-8, or not JSON."""
+    """A file that is not a storyboard at all: missing, too big, not UTF-8, or not JSON."""
+
+
+# A storyboard file is at most this big (FullExplainer's, the largest, is under 1 MB) ...
+MAX_STORYBOARD_BYTES = 5_000_000
+# ... and nests arrays and objects at most this deep (the largest nests 8).
+MAX_NESTING = 32
+# A JSON string, escapes included (unrolled, so the match is linear).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+# +1 for each opening bracket, -1 for each closing one, by byte.
+_BRACKET_STEP = np.zeros(256, dtype=np.int8)
+_BRACKET_STEP[[ord("["), ord("{")]] = 1
+_BRACKET_STEP[[ord("]"), ord("}")]] = -1
 
 
 # -- schema ------------------------------------------------------------------
@@ -176,13 +201,37 @@ def _schema_for(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     raise TypeError(f"no JSON Schema for {tp!r}")
 
 
-def _one_line(longest: int) -> dict[str, Any]:
-    """Return the schema of one line of text, not blank, at most ``longest`` characters."""
+def _layout_rules(name: str, spec: LayoutSpec) -> dict[str, Any]:
+    """Return the JSON Schema rule of one layout: its words, actions, kinds and label roles."""
     return {
-        "type": "string",
-        "minLength": 1,
-        "maxLength": longest,
-        "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
+        "if": {"properties": {"layout": {"const": name}}, "required": ["layout"]},
+        "then": {
+            "properties": {
+                "words": {
+                    "propertyNames": {"enum": sorted(spec.words)},
+                    "properties": {
+                        role: {"maxLength": max_chars(role)} for role in sorted(spec.words)
+                    },
+                },
+                "beats": {
+                    "items": {
+                        "properties": {
+                            "action": {"enum": sorted(spec.actions)},
+                            "numbers": {
+                                "items": {"properties": {"kind": {"enum": sorted(spec.kinds)}}}
+                            },
+                            "labels": {
+                                "propertyNames": {
+                                    "pattern": "^(?:" + "|".join(spec.roles) + ")$"
+                                    if spec.roles
+                                    else "^$"
+                                }
+                            },
+                        }
+                    }
+                },
+            }
+        },
     }
 
 
@@ -192,10 +241,11 @@ def json_schema() -> dict[str, Any]:
     Generated from the model's dataclasses and type hints, so it follows the
     model: number kinds, actions and layouts are enumerations, each layout's
     kinds, actions and label roles come from
-    :data:`~embedviz.story.model.LAYOUTS`, every object rejects unknown keys,
+    :data:`~embedviz.story.layouts.LAYOUTS`, every object rejects unknown keys,
     and ``version`` must be :data:`SCHEMA_VERSION`. Checks that JSON Schema
-    cannot express (``run_time <= duration``, cells inside the window, unique
-    beat names) are made when a file is loaded.
+    cannot express (``run_time <= duration``, phrases in order and inside
+    their beat, cells inside the window, unique beat names) are made when a
+    file is loaded.
 
     Returns
     -------
@@ -215,45 +265,31 @@ def json_schema() -> dict[str, Any]:
         "additionalProperties": {
             "type": "string",
             "minLength": 1,
-            "maxLength": MAX_WORD_CHARS,
+            "maxLength": MAX_PAGE_WORD_CHARS,
             "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
         },
     }
-    board["properties"]["description_words"]["additionalProperties"] = _one_line(
-        MAX_DESCRIPTION_CHARS
-    )
+    board["properties"]["description_words"]["additionalProperties"] = {
+        **board["properties"]["words"]["additionalProperties"],
+        "maxLength": MAX_DESCRIPTION_CHARS,
+    }
+    # Layouts, number kinds and actions are strings in the model, checked
+    # against what the layouts declare; the schema enumerates them.
+    board["properties"]["layout"] = {**board["properties"]["layout"], "enum": sorted(LAYOUTS)}
+    cell = defs["NumberCell"]["properties"]
+    cell["kind"] = {**cell["kind"], "enum": sorted(ALL_KINDS)}
     beat = defs["Beat"]["properties"]
+    beat["action"] = {**beat["action"], "enum": sorted(ALL_ACTIONS)}
     beat["run_time"] = {**beat["run_time"], "minimum": MIN_RUN_TIME}
     beat["duration"] = {**beat["duration"], "minimum": MIN_RUN_TIME, "maximum": MAX_BEAT_SECONDS}
+    beat["narration"] = {**beat["narration"], "maxLength": MAX_NARRATION_CHARS}
+    phrase = defs["Phrase"]["properties"]
+    phrase["start"] = {**phrase["start"], "minimum": 0, "maximum": MAX_BEAT_SECONDS}
+    phrase["duration"] = {
+        **phrase["duration"], "exclusiveMinimum": 0, "maximum": MAX_BEAT_SECONDS
+    }  # fmt: skip
     # What each layout may show, as declared in LAYOUTS.
-    board["allOf"] = [
-        {
-            "if": {"properties": {"layout": {"const": name}}, "required": ["layout"]},
-            "then": {
-                "properties": {
-                    "words": {"propertyNames": {"enum": sorted(spec.words)}},
-                    "beats": {
-                        "items": {
-                            "properties": {
-                                "action": {"enum": sorted(spec.actions)},
-                                "numbers": {
-                                    "items": {"properties": {"kind": {"enum": sorted(spec.kinds)}}}
-                                },
-                                "labels": {
-                                    "propertyNames": {
-                                        "pattern": "^(?:" + "|".join(spec.roles) + ")$"
-                                        if spec.roles
-                                        else "^$"
-                                    }
-                                },
-                            }
-                        }
-                    },
-                }
-            },
-        }
-        for name, spec in LAYOUTS.items()
-    ]
+    board["allOf"] = [_layout_rules(name, spec) for name, spec in LAYOUTS.items()]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
@@ -283,6 +319,23 @@ def _describe(tp: Any) -> str:
     )
 
 
+@functools.cache
+def _hints(tp: type) -> dict[str, Any]:
+    """Return the type hints of a dataclass, read once (reading them is slow)."""
+    return get_type_hints(tp)
+
+
+def _preview(value: Any) -> str:
+    """Show a JSON value in a message, briefly, without printing all of a big one."""
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, str) and len(value) > 60:
+        return json.dumps(value[:60]) + "…"
+    return json.dumps(value)[:60]
+
+
 def _load(tp: Any, value: Any, path: str, repaired: list[Problem]) -> Any:
     """Convert JSON data to the type hint ``tp``, naming ``path`` on failure.
 
@@ -292,13 +345,17 @@ def _load(tp: Any, value: Any, path: str, repaired: list[Problem]) -> Any:
     its problem goes to ``repaired``.
     """
     origin, args = get_origin(tp), get_args(tp)
-    wrong = StoryboardError(f"{path}: expected {_describe(tp)}, not {json.dumps(value)[:60]}")
+
+    def wrong() -> StoryboardError:
+        # Built only when raised: loading stays linear in the file's size.
+        return StoryboardError(f"{path}: expected {_describe(tp)}, not {_preview(value)}")
+
     if tp is Any:
         return value
     if tp is type(None):
         if value is None:
             return None
-        raise wrong
+        raise wrong()
     if origin in (Union, types.UnionType):
         if value is None and type(None) in args:
             return None
@@ -311,22 +368,22 @@ def _load(tp: Any, value: Any, path: str, repaired: list[Problem]) -> Any:
             except StoryboardError:
                 del repaired[kept:]  # this reading of the value was not the one
                 continue
-        raise wrong
+        raise wrong()
     if origin is Literal:
         if isinstance(value, str) and value in args:
             return value
-        raise wrong
+        raise wrong()
     scalar = {bool: bool, int: int, float: int | float, str: str}.get(tp)
     if scalar is not None:
         if isinstance(value, scalar) and (tp is bool or not isinstance(value, bool)):
             return float(value) if tp is float else value
-        raise wrong
+        raise wrong()
     if origin in (tuple, list):
         if not isinstance(value, list):
-            raise wrong
+            raise wrong()
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             if len(value) != len(args):
-                raise wrong
+                raise wrong()
             return tuple(
                 _load(a, v, f"{path}[{i}]", repaired)
                 for i, (a, v) in enumerate(zip(args, value, strict=True))
@@ -337,11 +394,11 @@ def _load(tp: Any, value: Any, path: str, repaired: list[Problem]) -> Any:
         return tuple(items) if origin is tuple else items
     if origin is dict:
         if not isinstance(value, dict):
-            raise wrong
+            raise wrong()
         return {str(k): _load(args[1], v, f"{path}.{k}", repaired) for k, v in value.items()}
     if isinstance(tp, type) and is_dataclass(tp):
         if not isinstance(value, dict):
-            raise wrong
+            raise wrong()
         return _load_object(tp, value, path, repaired)
     raise TypeError(f"cannot load {tp!r}")
 
@@ -366,7 +423,7 @@ def _load_object(tp: type, value: dict[str, Any], path: str, repaired: list[Prob
         path = f"{path} (beat {value['name']!r})"
         part = re.search(r"\.parts\[(\d+)\]", path)
         beat = (f"part {int(part.group(1)) + 1}, " if part else "") + f"beat {value['name']!r}"
-    hints = get_type_hints(tp)
+    hints = _hints(tp)
     known = {item.name: item for item in fields(tp)}
     extra = set(value) - set(known) - _DERIVED_KEYS.get(tp, frozenset())
     if extra:
@@ -460,6 +517,8 @@ def storyboard_problems(data: object) -> tuple[Storyboard | None, list[Problem]]
     except StoryboardError as error:
         return None, [Problem(str(error))]
     assert isinstance(data, dict)
+    if data["version"] == 2:
+        data = _from_version_2(data)
     repaired: list[Problem] = []
     board: Storyboard | None = None
     try:
@@ -493,17 +552,96 @@ def _check_version(data: object) -> None:
     version = data["version"]
     if not isinstance(version, int) or isinstance(version, bool):
         raise StoryboardError(f"'version' must be a whole number, not {version!r}")
-    if version < SCHEMA_VERSION:
+    if version < OLDEST_VERSION:
         raise StoryboardError(
-            f"storyboard format version {version} is older than version {SCHEMA_VERSION}, "
-            "which this embedviz reads; write it again with 'embedviz storyboard SCENE --json' "
-            "and carry your edits over"
+            f"storyboard format version {version} is older than version {OLDEST_VERSION}, "
+            "the oldest this embedviz reads; write it again with 'embedviz storyboard SCENE "
+            "--json' and carry your edits over"
         )
     if version > SCHEMA_VERSION:
         raise StoryboardError(
             f"storyboard format version {version} is newer than version {SCHEMA_VERSION}, "
             "which this embedviz reads; upgrade embedviz to read it"
         )
+
+
+# The word roles each layout had in version 2; the words a layout gained since
+# read in English from a version 2 file, which could not have them.
+_VERSION_2_GRID = ("embedding_matrix", "value_colour")
+_VERSION_2_WORDS: dict[str, tuple[str, ...]] = {
+    "lookup": (*_VERSION_2_GRID, "token_ids", "output"),
+    "zero_based": (
+        *_VERSION_2_GRID,
+        "token_ids",
+        "counting_from_one",
+        "slip_id",
+        "slip_row_index",
+        "no_such_row",
+        "debugging_trace",
+        "input_id",
+        "zero_based_row_index",
+        "returned_vector",
+    ),
+    "batch": _VERSION_2_GRID,
+    "large_vocab": (*_VERSION_2_GRID, "token_ids", "output", "parameters"),
+    "one_hot": (*_VERSION_2_GRID, "token_id", "multiply_adds", "lookup", "copies"),
+    "parameter_count": (
+        "embedding_matrix",
+        "columns",
+        "rows",
+        "parameters",
+        "dtype",
+        "bytes_each",
+        "total_bytes",
+        "memory",
+        "width",
+        "values_copied",
+        "bytes",
+        "no_arithmetic",
+    ),
+    "training_nudge": (*_VERSION_2_GRID, "gradient"),
+    "position_blindness": (
+        *_VERSION_2_GRID,
+        "token_ids",
+        "output",
+        "token_vector",
+        "position_vector",
+        "sum",
+        "learned_table",
+        "identical",
+        "different",
+    ),
+}
+
+
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Read a version 2 file as version 3: the words it could not have, in English.
+
+    Version 3 added words (labels, chapters, the course page) and the
+    ``summary``. A version 2 file's own words are kept (a word it should
+    have had is still refused as missing); its labels were written in
+    English, as the English words fill them, so it verifies as before.
+    """
+
+    def upgrade(board: object) -> object:
+        if not isinstance(board, dict):
+            return board  # refused when loaded, with the field named
+        board = {**board, "version": SCHEMA_VERSION}
+        layout, words = board.get("layout", "lookup"), board.get("words")
+        if isinstance(words, dict) and words and layout in LAYOUTS:
+            old = set(_VERSION_2_WORDS.get(layout, ()))
+            new = {r: t for r, t in LAYOUTS[layout].words.items() if r not in old | set(words)}
+            board["words"] = {**words, **new}
+        if not board.get("summary") and isinstance(board.get("scene"), str):
+            known = [spec for spec in SCENES.values() if spec.name == board["scene"]]
+            board["summary"] = known[0].summary if known else ""
+        if isinstance(board.get("parts"), list):
+            board["parts"] = [upgrade(part) for part in board["parts"]]
+        return board
+
+    upgraded = upgrade(data)
+    assert isinstance(upgraded, dict)
+    return upgraded
 
 
 def _beat_labels(data: dict[str, Any]) -> list[str]:
@@ -542,6 +680,8 @@ def _rephrased_beat(beat: dict[str, Any], speak: Callable[[str], str]) -> dict[s
     narration, phrases = beat.get("narration"), beat.get("phrases", [])
     if not isinstance(narration, str) or not isinstance(phrases, list):
         return beat  # mistyped: reading the beat reports it
+    if len(narration) > MAX_NARRATION_CHARS:
+        return beat  # too long to split: reading the beat refuses it
     texts = [p["text"] for p in phrases if isinstance(p, dict) and isinstance(p.get("text"), str)]
     if len(texts) != len(phrases):
         return beat
@@ -550,25 +690,68 @@ def _rephrased_beat(beat: dict[str, Any], speak: Callable[[str], str]) -> dict[s
     return {**beat, "phrases": [asdict(phrase) for phrase in make_phrases(narration, speak)]}
 
 
+def _nesting(text: str) -> int:
+    """Return how deeply JSON text nests arrays and objects, in time linear in its length.
+
+    Strings are removed first (their brackets do not nest anything); the depth
+    is then the running sum of the opening and closing brackets.
+    """
+    bare = _JSON_STRING.sub("", text).encode("utf-8")
+    if not bare:
+        return 0
+    depth = np.cumsum(_BRACKET_STEP[np.frombuffer(bare, dtype=np.uint8)], dtype=np.int64)
+    return int(depth.max())
+
+
+def _json_constant(name: str) -> NoReturn:
+    raise StoryboardError(f"{name} is not a number a storyboard may hold")
+
+
+def _bounded_int(text: str) -> int:
+    return parse_whole_number(text, "a number in it")
+
+
 def _read_json(path: str | Path) -> tuple[Path, Any]:
-    """Read a file's JSON, or raise :class:`UnreadableStoryboardError` in one line."""
+    """Read a file's JSON, or raise :class:`UnreadableStoryboardError` in one line.
+
+    Any file is read in bounded time, linear in its size: a file over
+    :data:`MAX_STORYBOARD_BYTES`, nesting deeper than :data:`MAX_NESTING`, a
+    whole number of more than :data:`~embedviz.core.limits.MAX_DIGITS` digits
+    or a ``NaN`` is refused before anything is built from it.
+    """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UnreadableStoryboardError(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise UnreadableStoryboardError(f"{file}: is a folder, not a storyboard file") from None
-    except UnicodeDecodeError:
-        raise UnreadableStoryboardError(f"{file}: not UTF-8 text") from None
+        require_file(file, "storyboard file")
+        with file.open("rb") as handle:
+            raw = handle.read(MAX_STORYBOARD_BYTES + 1)
+    except EmbedvizError as error:
+        raise UnreadableStoryboardError(str(error)) from None
     except OSError as error:
         raise UnreadableStoryboardError(f"{file}: cannot be read ({error.strerror})") from None
+    if len(raw) > MAX_STORYBOARD_BYTES:
+        raise UnreadableStoryboardError(
+            f"{file}: larger than {MAX_STORYBOARD_BYTES // 1_000_000} MB, more than any "
+            "storyboard needs; it is not read"
+        )
     try:
-        return file, json.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableStoryboardError(f"{file}: not UTF-8 text") from None
+    depth = _nesting(text)
+    if depth > MAX_NESTING:
+        raise UnreadableStoryboardError(
+            f"{file}: nested {depth} levels deep; a storyboard nests at most {MAX_NESTING}"
+        )
+    try:
+        return file, json.loads(text, parse_int=_bounded_int, parse_constant=_json_constant)
     except json.JSONDecodeError as error:
         raise UnreadableStoryboardError(
             f"{file}: not JSON ({error.msg} at line {error.lineno})"
         ) from None
+    except EmbedvizError as error:
+        raise UnreadableStoryboardError(f"{file}: {error}") from None
+    except RecursionError:
+        raise UnreadableStoryboardError(f"{file}: nested too deeply") from None
 
 
 def load_storyboard(path: str | Path) -> Storyboard:
@@ -588,7 +771,8 @@ def load_storyboard(path: str | Path) -> Storyboard:
     Raises
     ------
     UnreadableStoryboardError
-        If the file is missing, not UTF-8 or not JSON.
+        If the file is missing, not a regular file, too big, not UTF-8, not
+        JSON, or beyond the limits of :func:`_read_json`.
     StoryboardProblemsError
         If it is JSON but not a valid storyboard of this version: the
         message is the first problem, the exception holds them all.
@@ -621,56 +805,6 @@ def read_storyboard(path: str | Path) -> tuple[Storyboard | None, list[Problem]]
     """
     _, data = _read_json(path)
     return storyboard_problems(data)
-
-
-# -- input files -------------------------------------------------------------
-
-_HASHES: dict[tuple[str, int, int], str] = {}
-
-
-def file_sha256(path: str | Path) -> str:
-    """Return the SHA-256 of a file's bytes as hex (cached while it is unchanged).
-
-    Parameters
-    ----------
-    path
-        The file.
-
-    Returns
-    -------
-    str
-        64 lower-case hex digits.
-    """
-    file = Path(path)
-    stat = file.stat()
-    key = (str(file.resolve()), stat.st_size, stat.st_mtime_ns)
-    if key not in _HASHES:
-        digest = hashlib.sha256()
-        with file.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        _HASHES[key] = digest.hexdigest()
-    return _HASHES[key]
-
-
-def input_files(options: SceneOptions) -> tuple[InputFile, ...]:
-    """Pin the files a storyboard is built from by their SHA-256.
-
-    Parameters
-    ----------
-    options
-        Prepared options (``weights`` already resolved from ``model``).
-
-    Returns
-    -------
-    tuple of InputFile
-        The weights file and the tokenizer file, where used.
-    """
-    pinned = []
-    for role, name in (("weights", options.weights), ("tokenizer", options.tokenizer)):
-        if name is not None and Path(name).is_file():
-            pinned.append(InputFile(role, name, file_sha256(name)))  # type: ignore[arg-type]
-    return tuple(pinned)
 
 
 # -- verification ------------------------------------------------------------
@@ -741,8 +875,87 @@ def _compare(mine: Storyboard, core: Storyboard, where: str = "") -> list[str]:
     return problems
 
 
+def rebuild(board: Storyboard, words: Mapping[str, str] | None = None) -> Storyboard:
+    """Build a storyboard again from its recorded options, with its own words.
+
+    Parameters
+    ----------
+    board
+        A storyboard (its scene, options and words are used; for a
+        composite one, each part's words too).
+    words
+        Other words to build it with (e.g. a translation) instead of its own.
+
+    Returns
+    -------
+    Storyboard
+        What the core gives: every number, label, window and gap label
+        derived again, the labels filled from the words.
+
+    Raises
+    ------
+    EmbedvizError
+        If the recorded options no longer build (e.g. a missing file).
+    """
+    part_words = {part.scene: part.words for part in board.parts}
+    return find_scene(board.scene).make(
+        board.options, words=board.words if words is None else words, part_words=part_words
+    )
+
+
+def refreshed(board: Storyboard) -> Storyboard:
+    """Return an edited storyboard true to the core again, keeping what its author wrote.
+
+    After an author translates the words, the labels filled from them
+    (``rows 6–4818 not shown``, the question, ...) still read as before; this
+    builds the storyboard again from its recorded options and its words, and
+    keeps the author's fields (:data:`EDITABLE_FIELDS`, and per beat the
+    narration, phrases and timing).
+
+    Parameters
+    ----------
+    board
+        A loaded storyboard (its input files checked by the caller).
+
+    Returns
+    -------
+    Storyboard
+        Every number, label and window from the core, every edit kept.
+
+    Raises
+    ------
+    EmbedvizError
+        If the options no longer build, or the core now gives other beats.
+    """
+    return _carried(board, rebuild(board))
+
+
+def _carried(edited: Storyboard, core: Storyboard) -> Storyboard:
+    """Put an author's fields from ``edited`` onto ``core``, part by part and beat by beat."""
+    names = [beat.name for beat in edited.beats]
+    if names != [beat.name for beat in core.beats] or len(edited.parts) != len(core.parts):
+        raise StoryboardError(
+            f"{edited.scene}: the core now gives other beats than the file's {names}; write it "
+            "again with 'embedviz storyboard SCENE --json' and carry your edits over"
+        )
+    beats = tuple(
+        replace(fresh, **{name: getattr(mine, name) for name in EDITABLE_BEAT_FIELDS})
+        for mine, fresh in zip(edited.beats, core.beats, strict=True)
+    )
+    parts = tuple(
+        _carried(mine, fresh) for mine, fresh in zip(edited.parts, core.parts, strict=True)
+    )
+    kept = {name: getattr(edited, name) for name in EDITABLE_FIELDS}
+    return replace(core, **kept, beats=beats, parts=parts, inputs=edited.inputs)
+
+
 def verify_storyboard(board: Storyboard) -> list[str]:
-    """Rebuild a storyboard from its options and files, and list where the file differs.
+    """Rebuild a storyboard from its options, and list where the file differs.
+
+    The files it was built from are checked above this layer
+    (:func:`embedviz.inputs.verified_problems` checks them too); here every
+    number, label and field is compared with what the core gives for the
+    recorded options.
 
     Parameters
     ----------
@@ -754,27 +967,15 @@ def verify_storyboard(board: Storyboard) -> list[str]:
     list of str
         One line per problem, naming the beat, the cell or label and both
         values; empty when the file is true to the core. Edits to the
-        title, the language, the UI words, the narration and the timing
-        are allowed.
+        title, the summary, the language, the words, the narration and the
+        timing are allowed; the labels must be those the words fill.
     """
-    from embedviz.story.scenes import find_scene
-
-    problems = []
-    for pinned in board.inputs:
-        file = Path(pinned.path)
-        if not file.is_file():
-            return [f"{pinned.role} file {pinned.path}: no longer exists"]
-        if file_sha256(file) != pinned.sha256:
-            problems.append(
-                f"{pinned.role} file {pinned.path}: changed since the storyboard was made "
-                f"(SHA-256 was {pinned.sha256[:12]}…, now {file_sha256(file)[:12]}…)"
-            )
     try:
-        core = find_scene(board.scene).make(board.options)
+        core = rebuild(board)
     except EmbedvizError as error:
-        return [*problems, f"cannot rebuild {board.scene} from the recorded options: {error}"]
+        return [f"cannot rebuild {board.scene} from the recorded options: {error}"]
     # A changed file also shows as the cells that no longer match it.
-    return [*problems, *_compare(board, core)]
+    return _compare(board, core)
 
 
 def check_storyboard(board: Storyboard) -> Storyboard:

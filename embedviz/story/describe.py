@@ -785,7 +785,8 @@ def _describe_beat(view: _View) -> tuple[Description, ...]:
 
 def _describe_part(board: Storyboard, memory: _Memory) -> Storyboard:
     if board.parts:
-        return replace(board, parts=tuple(_describe_part(part, memory) for part in board.parts))
+        # Each part is described as its scene alone is (a section plays on its own).
+        return replace(board, parts=tuple(_describe_part(part, _Memory()) for part in board.parts))
     beats = []
     before: Beat | None = None
     for beat in board.beats:
@@ -802,8 +803,8 @@ def describe(board: Storyboard) -> Storyboard:
     Parameters
     ----------
     board
-        A built storyboard (a composite one describes its parts in order,
-        explaining each colour once).
+        A built storyboard (a composite one has each part described as
+        that scene alone is).
 
     Returns
     -------

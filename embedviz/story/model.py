@@ -3,14 +3,16 @@
 A :class:`Storyboard` is everything a renderer needs and everything a test
 needs to check it: which token is highlighted, which part of the matrix is
 visible, every number on screen with the exact string shown and the float
-behind it, every other label keyed by its role, the UI words (headings,
-column headers) keyed by theirs, the narration and the timing.
+behind it, every other label keyed by its role, the words people read
+(headings, column headers, label templates, chapter names, the course
+page's headings) keyed by theirs, the narration and the timing.
 
 It is a published contract: every value is checked when it is constructed
 (or loaded), the errors name the beat and the field, and it serialises to
 versioned JSON whose JSON Schema is generated from these classes (see
 :mod:`embedviz.story.contract`). Which number kinds, beat actions, label
-roles and words each layout may use is declared once, in :data:`LAYOUTS`.
+roles and words each layout may use is declared by the layout itself, in its
+module under :mod:`embedviz.story.layouts`; this module knows no layout.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from difflib import get_close_matches
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.story.describe_words import (
@@ -30,13 +32,16 @@ from embedviz.story.describe_words import (
     fill_template,
     template_slots,
 )
+from embedviz.story.layouts import ALL_ACTIONS, ALL_KINDS, LAYOUTS
 from embedviz.story.options import SceneOptions
 from embedviz.story.spoken import speaker_for
-from embedviz.story.words import ENGLISH_WORDS, MAX_WORD_CHARS, english_words
+from embedviz.story.vocabulary import LayoutSpec
+from embedviz.story.words import max_chars, template_problem
 
 __all__ = [
     "LAYOUTS",
     "MAX_BEAT_SECONDS",
+    "MAX_NARRATION_CHARS",
     "SCHEMA_URL",
     "SCHEMA_VERSION",
     "Action",
@@ -45,6 +50,7 @@ __all__ = [
     "Gap",
     "Highlight",
     "InputFile",
+    "InputRole",
     "Layout",
     "LayoutSpec",
     "NumberCell",
@@ -59,376 +65,26 @@ __all__ = [
 ]
 
 # The storyboard JSON format; a file names the version it was written in.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # The identifier (``$id``) of this version's JSON Schema (``embedviz storyboard --schema``).
 SCHEMA_URL = f"urn:embedviz:storyboard:{SCHEMA_VERSION}"
 # The longest a beat may last, and the shortest animation, in seconds.
 MAX_BEAT_SECONDS = 600.0
 MIN_RUN_TIME = 0.1
+# The most a beat's narration may hold, in characters (the longest built-in is 150).
+MAX_NARRATION_CHARS = 2000
+# Rounding allowed when phrase times are compared (they are kept to the millisecond).
+_TIME_SLACK = 1e-6
 
-Layout = Literal[
-    "lookup",
-    "zero_based",
-    "batch",
-    "large_vocab",
-    "one_hot",
-    "parameter_count",
-    "training_nudge",
-    "position_blindness",
-    "transition",
-    "composite",
-]
-NumberKind = Literal[
-    "batch_dim",
-    "block_size",
-    "check_row",
-    "col_label",
-    "compare_count",
-    "compare_dim",
-    "compare_memory",
-    "copy_count",
-    "corner",
-    "cost_size",
-    "dtype_bytes",
-    "dtype_memory",
-    "dtype_total",
-    "equal_to",
-    "factor",
-    "grad",
-    "learned_position",
-    "legend",
-    "lookup_row",
-    "lookup_value",
-    "loss",
-    "lr",
-    "multiply_adds",
-    "one_based_count",
-    "one_hot",
-    "one_hot_size",
-    "ordinal",
-    "output",
-    "output_id",
-    "output_size",
-    "param_count",
-    "pe_col",
-    "pe_size",
-    "position",
-    "printed",
-    "product",
-    "product_size",
-    "row_bytes",
-    "row_label",
-    "row_values",
-    "sinusoid",
-    "slice",
-    "sum",
-    "sum_learned",
-    "sum_sinusoid",
-    "table_size",
-    "term",
-    "term_one_hot",
-    "term_sum",
-    "term_weight",
-    "token_id",
-    "trace_id",
-    "trace_index",
-    "updated",
-    "upstream",
-    "weight",
-    "wrong_id",
-    "wrong_index",
-    "wrong_value",
-]
-Action = Literal[
-    "accumulate",
-    "add",
-    "arrange",
-    "axes",
-    "check",
-    "clear",
-    "columns",
-    "compare",
-    "copy",
-    "cost",
-    "count",
-    "count_rows",
-    "diagnose",
-    "differ",
-    "dim",
-    "dtype",
-    "fill_rest",
-    "grad_fn",
-    "intro",
-    "lookup",
-    "lookup_all",
-    "lookup_many",
-    "loss",
-    "loss_drop",
-    "meaning",
-    "one_hot",
-    "positions",
-    "predict",
-    "print",
-    "reveal",
-    "right_count",
-    "same",
-    "scatter",
-    "scroll",
-    "scroll_lookup",
-    "sentence",
-    "shape",
-    "size",
-    "sum",
-    "table",
-    "terms",
-    "trace",
-    "unchanged",
-    "update",
-    "upstream",
-    "wrong_count",
-]
+# A layout's name (one of :data:`LAYOUTS`), a number's kind and a beat's action
+# (each declared by some layout, :data:`~embedviz.story.layouts.ALL_KINDS` and
+# :data:`~embedviz.story.layouts.ALL_ACTIONS`): plain strings, checked when a
+# storyboard is built or loaded, and enumerated in the JSON Schema.
+Layout = str
+NumberKind = str
+Action = str
 # Token IDs: one ID, a sequence, or a batch of sequences.
 TokenIds = int | tuple[int, ...] | tuple[tuple[int, ...], ...] | None
-
-_GRID_KINDS = ("col_label", "legend", "row_label", "table_size", "weight")
-_SEQUENCE_KINDS = ("output", "output_size", "position", "token_id")
-# Label roles every grid layout may use: the labels of hidden ranges, the
-# note on a half-precision file, and the token strings above chips.
-_GRID_ROLES = (r"row_gap_\d+", r"col_gap_\d+", "dtype_note", r"piece_\d+")
-# Words every grid layout draws: the matrix's title and the colour legend.
-_GRID_WORDS = ("embedding_matrix", "value_colour")
-
-
-@dataclass(frozen=True)
-class LayoutSpec:
-    """What one layout may show: its number kinds, beat actions, label roles and words.
-
-    Attributes
-    ----------
-    kinds
-        The number kinds its cells may have.
-    actions
-        The beat actions its stage animates.
-    roles
-        Regular expressions, one of which every label role must match.
-    words
-        The roles of the UI words its stage draws (see
-        :mod:`embedviz.story.words`); a storyboard of this layout has
-        exactly these in :attr:`Storyboard.words`.
-    """
-
-    kinds: frozenset[str]
-    actions: frozenset[str]
-    roles: tuple[str, ...] = ()
-    words: frozenset[str] = frozenset()
-
-    def role_allowed(self, role: str) -> bool:
-        """Return whether a label role is one this layout declares."""
-        return any(re.fullmatch(pattern, role) for pattern in self.roles)
-
-
-def _spec(
-    kinds: Sequence[str],
-    actions: Sequence[str],
-    roles: Sequence[str] = (),
-    words: Sequence[str] = (),
-) -> LayoutSpec:
-    known_kinds, known_actions = set(get_args(NumberKind)), set(get_args(Action))
-    assert set(kinds) <= known_kinds, set(kinds) - known_kinds
-    assert set(actions) <= known_actions, set(actions) - known_actions
-    assert set(words) <= set(ENGLISH_WORDS), set(words) - set(ENGLISH_WORDS)
-    return LayoutSpec(frozenset(kinds), frozenset(actions), tuple(roles), frozenset(words))
-
-
-LAYOUTS: dict[str, LayoutSpec] = {
-    "lookup": _spec(
-        (*_GRID_KINDS, *_SEQUENCE_KINDS, "printed", "equal_to", "output_id"),
-        ("count_rows", "dim", "grad_fn", "intro", "lookup", "predict", "print", "reveal", "shape"),
-        (*_GRID_ROLES, "code", r"printed_\d+_\d+", "printed_omitted", "question"),
-        (*_GRID_WORDS, "token_ids", "output"),
-    ),
-    "zero_based": _spec(
-        (
-            *_GRID_KINDS,
-            *_SEQUENCE_KINDS,
-            "check_row",
-            "one_based_count",
-            "ordinal",
-            "trace_id",
-            "trace_index",
-            "wrong_id",
-            "wrong_index",
-            "wrong_value",
-        ),
-        ("check", "diagnose", "intro", "right_count", "trace", "wrong_count"),
-        _GRID_ROLES,
-        (
-            *_GRID_WORDS,
-            "token_ids",
-            "counting_from_one",
-            "slip_id",
-            "slip_row_index",
-            "no_such_row",
-            "debugging_trace",
-            "input_id",
-            "zero_based_row_index",
-            "returned_vector",
-        ),
-    ),
-    "batch": _spec(
-        (*_GRID_KINDS, *_SEQUENCE_KINDS, "batch_dim", "slice", "equal_to", "output_id"),
-        ("axes", "dim", "intro", "lookup", "lookup_many", "predict", "reveal", "shape"),
-        (
-            *_GRID_ROLES,
-            "batch_axis",
-            "edge_b",
-            "edge_d",
-            "edge_t",
-            "length_axis",
-            "output_title",
-            "question",
-            "slice_title",
-        ),
-        _GRID_WORDS,
-    ),
-    "large_vocab": _spec(
-        (*_GRID_KINDS, *_SEQUENCE_KINDS, "param_count", "equal_to", "output_id"),
-        ("fill_rest", "intro", "lookup", "scroll", "scroll_lookup", "sentence", "shape", "size"),
-        _GRID_ROLES,
-        (*_GRID_WORDS, "token_ids", "output", "parameters"),
-    ),
-    "one_hot": _spec(
-        (
-            *_GRID_KINDS,
-            *_SEQUENCE_KINDS,
-            "copy_count",
-            "cost_size",
-            "multiply_adds",
-            "one_hot",
-            "one_hot_size",
-            "product",
-            "product_size",
-            "term_one_hot",
-            "term_sum",
-            "term_weight",
-        ),
-        ("columns", "compare", "copy", "cost", "intro", "one_hot", "sum", "terms"),
-        (
-            *_GRID_ROLES,
-            "copy_unit",
-            "cost_gpt2",
-            "lookup_title",
-            r"one_hot_gap_\d+",
-            "one_hot_title",
-            "product_formula",
-            "product_title",
-            r"term_gap_\d+",
-        ),
-        (*_GRID_WORDS, "token_id", "multiply_adds", "lookup", "copies"),
-    ),
-    "parameter_count": _spec(
-        (
-            "block_size",
-            "compare_count",
-            "compare_dim",
-            "compare_memory",
-            "corner",
-            "dtype_bytes",
-            "dtype_memory",
-            "dtype_total",
-            "factor",
-            "lookup_row",
-            "lookup_value",
-            "param_count",
-            "row_bytes",
-            "row_label",
-            "row_values",
-            "token_id",
-        ),
-        ("compare", "count", "dtype", "lookup", "table"),
-        (*_GRID_ROLES, "compare_dtype", r"dtype_\d+"),
-        (
-            "embedding_matrix",
-            "columns",
-            "rows",
-            "parameters",
-            "dtype",
-            "bytes_each",
-            "total_bytes",
-            "memory",
-            "width",
-            "values_copied",
-            "bytes",
-            "no_arithmetic",
-        ),
-    ),
-    "training_nudge": _spec(
-        (
-            *_GRID_KINDS,
-            *_SEQUENCE_KINDS,
-            "grad",
-            "loss",
-            "lr",
-            "sum",
-            "term",
-            "updated",
-            "upstream",
-        ),
-        (
-            "accumulate",
-            "intro",
-            "loss",
-            "loss_drop",
-            "meaning",
-            "scatter",
-            "unchanged",
-            "update",
-            "upstream",
-        ),
-        (
-            *_GRID_ROLES,
-            "loss_arrow",
-            "loss_equals",
-            "loss_formula",
-            r"mark_\d+",
-            r"sum_term_\d+",
-            "sum_title",
-            "sum_total",
-            "update_left",
-            "update_right",
-            "upstream_title",
-        ),
-        (*_GRID_WORDS, "gradient"),
-    ),
-    "position_blindness": _spec(
-        (
-            *_GRID_KINDS,
-            *_SEQUENCE_KINDS,
-            "learned_position",
-            "pe_col",
-            "pe_size",
-            "sinusoid",
-            "sum_learned",
-            "sum_sinusoid",
-        ),
-        ("add", "arrange", "differ", "intro", "lookup_all", "positions", "same"),
-        (*_GRID_ROLES, r"formula_\d+"),
-        (
-            *_GRID_WORDS,
-            "token_ids",
-            "output",
-            "token_vector",
-            "position_vector",
-            "sum",
-            "learned_table",
-            "identical",
-            "different",
-        ),
-    ),
-    "transition": _spec((), ("clear",)),
-    "composite": _spec((), ()),
-}
-assert set(LAYOUTS) == set(get_args(Layout))
 
 # A well-formed BCP 47 tag (language, script, region, variants), e.g. de, pt-BR.
 _BCP47 = re.compile(
@@ -447,9 +103,10 @@ def _checked_words(where: str, layout: str, words: object) -> dict[str, str]:
     """Check a storyboard's words against its layout; derive the English ones if none."""
     if not isinstance(words, Mapping):
         raise StoryboardError(f"{where}: field 'words' must map word roles to text")
-    expected = LAYOUTS[layout].words if layout in LAYOUTS else frozenset()
+    english = LAYOUTS[layout].words if layout in LAYOUTS else {}
+    expected = set(english)
     if not words:
-        return english_words(expected)
+        return dict(sorted(english.items()))
     checked = dict(sorted(words.items()))
     for role, text in checked.items():
         if role not in expected:
@@ -460,8 +117,11 @@ def _checked_words(where: str, layout: str, words: object) -> dict[str, str]:
             _fail(where, f"word {role!r} must be non-empty text, not {text!r}")
         if "\n" in text or "\r" in text or not text.isprintable():
             _fail(where, f"word {role!r} must be one line of printable text, not {text!r}")
-        if len(text) > MAX_WORD_CHARS:
-            _fail(where, f"word {role!r} is {len(text)} characters; at most {MAX_WORD_CHARS}")
+        if len(text) > max_chars(role):
+            _fail(where, f"word {role!r} is {len(text)} characters; at most {max_chars(role)}")
+        problem = template_problem(text, english[role])
+        if problem:
+            _fail(where, f"word {role!r} {problem}")
     missing = sorted(expected - set(checked))
     if missing:
         _fail(where, f"word {missing[0]!r} is missing; the {layout} layout draws it")
@@ -523,7 +183,7 @@ class NumberCell:
 
     def __post_init__(self) -> None:
         where = f"cell {self.kind} {tuple(self.index)}"
-        if self.kind not in get_args(NumberKind):
+        if self.kind not in ALL_KINDS:
             _fail(where, f"field 'kind': unknown number kind {self.kind!r}")
         _set(self, "index", _int_tuple(where, "index", self.index))
         if not isinstance(self.text, str) or not self.text:
@@ -661,6 +321,44 @@ class Phrase:
     spoken: str
     start: float
     duration: float
+
+
+def _check_phrase_timing(where: str, phrases: tuple[Phrase, ...], duration: float) -> None:
+    """Phrases start at 0 or later, last a positive time, follow each other, end in the beat.
+
+    So every caption cue starts before it ends, and none outlasts its beat.
+    """
+    previous_end = 0.0
+    for number, phrase in enumerate(phrases):
+        field_name = f"phrases[{number}]"
+        if not (isinstance(phrase.text, str) and isinstance(phrase.spoken, str)):
+            _fail(where, f"phrase {number}: 'text' and 'spoken' must be strings")
+        start = _seconds(where, f"{field_name}.start", phrase.start)
+        length = _seconds(where, f"{field_name}.duration", phrase.duration)
+        if start < 0:
+            _fail(where, f"field '{field_name}.start' {start:g} is negative")
+        if length <= 0:
+            _fail(where, f"field '{field_name}.duration' {length:g} is not positive")
+        if start < previous_end - _TIME_SLACK:
+            _fail(
+                where,
+                f"field '{field_name}.start' {start:g} is before phrase {number - 1} ends at "
+                f"{previous_end:g}; phrases follow each other",
+            )
+        previous_end = start + length
+    needed = round(sum(phrase.duration for phrase in phrases), 6)
+    if needed > duration + _TIME_SLACK:
+        _fail(
+            where,
+            f"field 'phrases' need {needed:g} s, longer than its duration {duration:g}; "
+            "lengthen 'duration'",
+        )
+    if previous_end > duration + _TIME_SLACK:
+        _fail(
+            where,
+            f"field 'phrases[{len(phrases) - 1}]' ends at {previous_end:g} s, after the beat's "
+            f"duration {duration:g}; lengthen 'duration' or start the phrase earlier",
+        )
 
 
 @dataclass(frozen=True)
@@ -810,7 +508,7 @@ class Beat:
         where = f"beat {self.name!r}"
         if not isinstance(self.name, str) or not _BEAT_NAME.fullmatch(self.name):
             _fail(where, "field 'name' must be letters, digits, '_', '.' or '-'")
-        if self.action not in get_args(Action):
+        if self.action not in ALL_ACTIONS:
             _fail(where, f"field 'action': unknown action {self.action!r}")
         if not isinstance(self.narration, str):
             _fail(where, f"field 'narration' must be a string, not {self.narration!r}")
@@ -853,23 +551,19 @@ class Beat:
             if not isinstance(text, str) or not text:
                 _fail(where, f"label {role!r} must be a non-empty string, not {text!r}")
         _set(self, "labels", labels)
+        if len(self.narration) > MAX_NARRATION_CHARS:
+            _fail(
+                where,
+                f"field 'narration' has {len(self.narration):,} characters, more than the "
+                f"{MAX_NARRATION_CHARS:,} a beat may say",
+            )
         phrases = tuple(self.phrases)
         _set(self, "phrases", phrases)
-        for number, phrase in enumerate(phrases):
-            if not (isinstance(phrase.text, str) and isinstance(phrase.spoken, str)):
-                _fail(where, f"phrase {number}: 'text' and 'spoken' must be strings")
-            _seconds(where, f"phrases[{number}].start", phrase.start)
-            _seconds(where, f"phrases[{number}].duration", phrase.duration)
+        _check_phrase_timing(where, phrases, duration)
         descriptions = tuple(self.descriptions)
         _set(self, "descriptions", descriptions)
         if not all(isinstance(item, Description) for item in descriptions):
             _fail(where, "field 'descriptions' must hold descriptions")
-        if self.phrase_time > duration + 1e-6:
-            _fail(
-                where,
-                f"field 'phrases' need {self.phrase_time:g} s, longer than its duration "
-                f"{duration:g}; lengthen 'duration'",
-            )
 
     def label(self, role: str) -> str:
         """Return the text of the label with this role.
@@ -910,6 +604,10 @@ class Beat:
         return [text for role, text in self.labels.items() if role.startswith(prefix)]
 
 
+# What an input file is to a storyboard.
+InputRole = Literal["weights", "tokenizer"]
+
+
 @dataclass(frozen=True)
 class InputFile:
     """A file a storyboard was built from, pinned by its contents.
@@ -924,7 +622,7 @@ class InputFile:
         The SHA-256 of its bytes, as lower-case hex.
     """
 
-    role: Literal["weights", "tokenizer"]
+    role: InputRole
     path: str
     sha256: str
 
@@ -1052,14 +750,22 @@ class Storyboard:
         For a composite scene (``FullExplainer``): the scenes it plays, in
         order, each as its own section. Its own ``beats`` are then empty.
     language
-        The BCP 47 tag of the narration and title, e.g. ``en`` or ``de``;
-        captions, transcripts and the voice use it.
+        The BCP 47 tag of the narration, title, summary and words, e.g.
+        ``en`` or ``de``; captions, transcripts and the voice use it.
+    summary
+        One sentence about the scene, for the gallery of a course page;
+        an author may translate it.
     words
-        The UI words the stage draws (headings, column headers, the
-        legend's title), keyed by role; the layout declares which roles
-        (:data:`LAYOUTS`). Derived in English (:mod:`embedviz.story.words`)
-        when empty or absent; an author may translate them. Each is one
-        line of at most 48 characters.
+        Every word people read that is not narration: on screen
+        (headings, column headers, the legend's title, the labels of
+        hidden rows), the chapters' names and the course page's headings
+        and table captions, keyed by role; the layout declares which roles
+        (:mod:`embedviz.story.layouts`). Some are templates whose
+        placeholders (``{first}``) the builder fills with the core's
+        numbers; a translation keeps exactly the English placeholders.
+        Derived in English when empty or absent; an author may translate
+        them. Each is one line of at most 48 characters (120 for the
+        page's, ``page_...``).
     description_words
         The sentences of the beats' audio descriptions, keyed by the role
         each description names (:attr:`Description.template`), with
@@ -1088,6 +794,7 @@ class Storyboard:
     layout: Layout = "lookup"
     parts: tuple[Storyboard, ...] = ()
     language: str = "en"
+    summary: str = ""
     words: dict[str, str] = field(default_factory=dict)
     description_words: dict[str, str] = field(default_factory=dict)
     inputs: tuple[InputFile, ...] = ()

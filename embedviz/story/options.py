@@ -1,41 +1,45 @@
-"""Scene options and where they come from.
+"""Scene options: the one declaration of every option, and checking their values.
 
-Options reach a scene from, in rising priority: built-in defaults, an
-``embedviz.toml`` in the working directory (top-level keys, then a table
-named after the scene), ``EMBEDVIZ_*`` environment variables, and finally
-command-line flags. A plain ``manim render scenes/...`` run therefore honours
-the same options as the ``embedviz`` command.
+:class:`SceneOptions` declares each option once; every surface (flags,
+``embedviz.toml``, ``EMBEDVIZ_*`` variables, the README's table) is derived
+from it. This module checks and converts values and their combinations;
+where they come from (the file, the environment, the flags) is merged by
+:func:`embedviz.config.resolve_options`, above the story layer.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
-from difflib import get_close_matches
-from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import IdList, parse_ids
+from embedviz.core.limits import check_whole_number, parse_whole_number
 from embedviz.core.paths import require_file, require_folder
 
 __all__ = [
     "CONFIG_FILE_NAME",
     "ENV_PREFIX",
+    "MAX_CONFIG_BYTES",
     "OPTIONS",
     "OPTION_NAMES",
     "OPTION_SPECS",
+    "PATH_OPTIONS",
     "OptionSpec",
     "SceneOptions",
+    "check_combination",
+    "convert_option",
     "options_table",
-    "resolve_options",
+    "with_options",
+    "with_scene_defaults",
 ]
 
 CONFIG_FILE_NAME = "embedviz.toml"
 ENV_PREFIX = "EMBEDVIZ_"
+# The largest embedviz.toml read; it holds a few options.
+MAX_CONFIG_BYTES = 1_000_000
 
 
 Init = Literal["torch", "normal"]
@@ -115,8 +119,8 @@ class SceneOptions:
 
     ids: IdList | None = _option(
         None,
-        "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows)",
-        shown_default="the scene's own (3 for SingleTokenLookup, 2,3,5,1 for SequenceLookup)",
+        "token IDs: '2,3,5,1', or a batch '2,3;5,1' (';' separates rows; '2,3;' is one row)",
+        shown_default="the scene's own (`embedviz scenes` lists them)",
         metavar="IDS",
     )
     vocab: int | None = _option(
@@ -276,7 +280,7 @@ OPTIONS: tuple[OptionSpec, ...] = _declare()
 OPTION_SPECS: dict[str, OptionSpec] = {spec.name: spec for spec in OPTIONS}
 # Options a user may set; ``pieces`` is derived from ``text``.
 OPTION_NAMES = tuple(OPTION_SPECS)
-_PATH_OPTIONS = tuple(spec.name for spec in OPTIONS if spec.path)
+PATH_OPTIONS = tuple(spec.name for spec in OPTIONS if spec.path)
 # Whole numbers in ASCII digits only (an optional sign; seeds may be negative).
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
@@ -308,8 +312,28 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _convert(name: str, value: object, where: str) -> object:
-    """Check one raw option value and convert it to its field's type."""
+def convert_option(name: str, value: object, where: str) -> object:
+    """Check one raw option value and convert it to its field's type.
+
+    Parameters
+    ----------
+    name
+        The option, e.g. ``max_tokens``.
+    value
+        As given: text from a flag or variable, or a TOML value.
+    where
+        Where it comes from, for messages.
+
+    Returns
+    -------
+    object
+        The value as the field holds it (IDs as lists, whole numbers as int).
+
+    Raises
+    ------
+    EmbedvizError
+        For an unknown option or a wrong value, in one line.
+    """
     spec = OPTION_SPECS.get(name)
     if spec is None:
         raise EmbedvizError(
@@ -323,9 +347,9 @@ def _convert(name: str, value: object, where: str) -> object:
                 raise EmbedvizError(f"{where}: 'ids': {error}") from None
         if isinstance(value, list) and value:
             if all(_is_int(v) for v in value):
-                return list(value)
+                return [check_whole_number(v, f"{where}: 'ids'") for v in value]
             if all(isinstance(row, list) and row and all(map(_is_int, row)) for row in value):
-                return [list(row) for row in value]
+                return [[check_whole_number(v, f"{where}: 'ids'") for v in row] for row in value]
         raise EmbedvizError(
             f"{where}: 'ids' must be a string like \"2,3,5,1\" or a list of whole numbers, "
             f"not {value!r}"
@@ -333,13 +357,14 @@ def _convert(name: str, value: object, where: str) -> object:
     if spec.kind == "int":
         if isinstance(value, str):
             if not _WHOLE_NUMBER.fullmatch(value.strip(" \t")):
+                shown = repr(value) if len(value) <= 60 else repr(value[:60]) + "…"
                 raise EmbedvizError(
-                    f"{where}: '{name}' must be a whole number in ASCII digits 0-9, not {value!r}"
+                    f"{where}: '{name}' must be a whole number in ASCII digits 0-9, not {shown}"
                 )
-            return int(value.strip(" \t"), 10)
-        if not _is_int(value):
+            return parse_whole_number(value.strip(" \t"), f"{where}: '{name}'")
+        if not isinstance(value, int) or isinstance(value, bool):
             raise EmbedvizError(f"{where}: '{name}' must be a whole number, not {value!r}")
-        return value
+        return check_whole_number(value, f"{where}: '{name}'")
     if not isinstance(value, str):
         raise EmbedvizError(f"{where}: '{name}' must be a string, not {value!r}")
     if spec.choices and value not in spec.choices:
@@ -348,115 +373,48 @@ def _convert(name: str, value: object, where: str) -> object:
     return value
 
 
-def _apply(options: SceneOptions, raw: Mapping[str, object], where: str) -> SceneOptions:
-    changes = {name: _convert(name, value, where) for name, value in raw.items()}
-    return replace(options, **changes)  # type: ignore[arg-type]
-
-
-def _from_config_file(path: Path, scene: str | None) -> dict[str, object]:
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise EmbedvizError(f"{path}: not valid TOML ({error})") from None
-    except OSError as error:
-        raise EmbedvizError(f"{path}: cannot be read ({error.strerror})") from None
-    merged: dict[str, object] = {}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            continue  # a per-scene table, applied below
-        merged[key] = value
-    if scene is not None and isinstance(data.get(scene), dict):
-        merged.update(data[scene])
-    from embedviz.story.scenes import SCENES  # the scenes import this module
-
-    for key, value in data.items():
-        if isinstance(value, dict):
-            if key not in SCENES:
-                near = get_close_matches(key.lower(), [n.lower() for n in SCENES], n=1)
-                hint = next((f"; did you mean [{n}]?" for n in SCENES if [n.lower()] == near), "")
-                raise EmbedvizError(
-                    f"{path}: unknown table [{key}]; tables must be named after a scene "
-                    f"exactly{hint or ' (see embedviz scenes)'}"
-                )
-            # Check every scene's table now, not only when that scene renders.
-            for name, item in value.items():
-                _convert(name, item, f"{path} [{key}]")
-    for name in _PATH_OPTIONS:
-        if isinstance(merged.get(name), str):
-            # A relative path in the file is relative to the file, not the shell.
-            given = Path(str(merged[name]))
-            merged[name] = str(given if given.is_absolute() else path.parent / given)
-    return merged
-
-
-def resolve_options(
-    overrides: Mapping[str, object] | None = None,
-    *,
-    scene: str | None = None,
-    cwd: str | Path | None = None,
-    environ: Mapping[str, str] | None = None,
-    defaults: Mapping[str, object] | None = None,
-) -> SceneOptions:
-    """Merge defaults, ``embedviz.toml``, environment and explicit options.
+def with_options(options: SceneOptions, raw: Mapping[str, object], where: str) -> SceneOptions:
+    """Return the options with raw values (from a file, a variable, a flag) applied.
 
     Parameters
     ----------
-    overrides
-        Options given explicitly (command-line flags); ``None`` values are
-        ignored.
-    scene
-        The scene being built, which selects a ``[SceneName]`` table in the
-        config file.
-    cwd
-        Where to look for ``embedviz.toml``; the working directory by
-        default. ``EMBEDVIZ_CONFIG`` names another file.
-    environ
-        The environment; ``os.environ`` by default.
-    defaults
-        The scene's own defaults: they fill options that nothing else set
-        (sizes give way to a table file).
+    options
+        The options so far.
+    raw
+        Option name -> value as given (text, or TOML values).
+    where
+        Where the values come from, for messages (a file, a variable, a flag).
 
     Returns
     -------
     SceneOptions
-        The merged, type-checked options.
+        The options with each value checked and converted to its field's type.
 
     Raises
     ------
     EmbedvizError
-        For an unknown key, a wrong type, unreadable TOML, or a weights file
-        that does not exist.
+        For an unknown option or a value of the wrong type, in one line naming ``where``.
     """
-    env = os.environ if environ is None else environ
-    options = SceneOptions()
-    config_path = (
-        Path(env[f"{ENV_PREFIX}CONFIG"])
-        if env.get(f"{ENV_PREFIX}CONFIG")
-        else Path(cwd or os.getcwd()) / CONFIG_FILE_NAME
-    )
-    if env.get(f"{ENV_PREFIX}CONFIG") and not config_path.is_file():
-        raise EmbedvizError(f"{ENV_PREFIX}CONFIG names {config_path}, which does not exist")
-    if config_path.is_file():
-        options = _apply(options, _from_config_file(config_path, scene), str(config_path))
-    from_env = {spec.name: env[spec.env] for spec in OPTIONS if env.get(spec.env, "") != ""}
-    for name, value in from_env.items():
-        options = _apply(options, {name: value}, OPTION_SPECS[name].env)
-    if overrides:
-        for key, given in overrides.items():
-            if given is not None:
-                spec = OPTION_SPECS.get(key)
-                options = _apply(options, {key: given}, spec.flag if spec else "option")
-    if defaults:
-        options = _apply_scene_defaults(options, defaults)
-    _check_combination(options)
-    return options
+    changes = {name: convert_option(name, value, where) for name, value in raw.items()}
+    return replace(options, **changes)  # type: ignore[arg-type]
 
 
-def _apply_scene_defaults(options: SceneOptions, defaults: Mapping[str, object]) -> SceneOptions:
+def with_scene_defaults(options: SceneOptions, defaults: Mapping[str, object]) -> SceneOptions:
     """Fill in a scene's own defaults where nothing else set the option.
 
     A table file sets its own sizes, so size defaults give way to it.
+
+    Parameters
+    ----------
+    options
+        Options from every other source.
+    defaults
+        The scene's own defaults (:attr:`SceneSpec.defaults`).
+
+    Returns
+    -------
+    SceneOptions
+        The options, with each default applied where the option is still unset.
     """
     base = SceneOptions()
     fill = {
@@ -466,11 +424,22 @@ def _apply_scene_defaults(options: SceneOptions, defaults: Mapping[str, object])
     }
     if options.weights is not None or options.model is not None:
         fill = {name: value for name, value in fill.items() if name not in ("vocab", "dim")}
-    return _apply(options, fill, "scene defaults")
+    return with_options(options, fill, "scene defaults")
 
 
-def _check_combination(options: SceneOptions) -> None:
-    """Refuse options that contradict each other or name missing files."""
+def check_combination(options: SceneOptions) -> None:
+    """Refuse options that contradict each other or name missing files.
+
+    Parameters
+    ----------
+    options
+        Merged options.
+
+    Raises
+    ------
+    EmbedvizError
+        In one line, naming the options that clash or the missing file.
+    """
     if options.weights is not None and options.model is not None:
         raise EmbedvizError("--weights and --model both choose the table; give only one")
     if options.text is not None and options.ids is not None:

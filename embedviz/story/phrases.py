@@ -109,8 +109,12 @@ def _split_outside(text: str, pattern: re.Pattern[str]) -> list[str]:
     """Split at the pattern's matches, but never inside brackets (``E[3, 0]`` stays whole)."""
     pieces: list[str] = []
     start = 0
+    # The depth is carried from match to match, so long text is split in linear time.
+    depth, counted = 0, 0
     for match in pattern.finditer(text):
-        if _depth(text[: match.start()]) == 0:
+        depth += _depth(text[counted : match.start()])
+        counted = match.start()
+        if depth == 0:
             pieces.append(text[start : match.start()])
             start = match.end()
     pieces.append(text[start:])

@@ -15,6 +15,8 @@ from embedviz.core.cells import colour_scale, format_cell, format_scale
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import Table
 from embedviz.story.model import NumberCell, NumberKind, Window
+from embedviz.story.vocabulary import GAP_WORDS
+from embedviz.story.words import Words
 
 __all__ = ["Screen", "int_cell", "value_cell"]
 
@@ -69,10 +71,14 @@ class Screen:
         Keyed by ``(kind, index)`` so that a cell can be replaced in place.
     labels
         Keyed by a role name, so that a label can be removed later.
+    words
+        The storyboard's words, which fill the labels it writes itself
+        (the note on a half-precision table); English by default.
     """
 
     numbers: dict[tuple[str, tuple[int, ...]], NumberCell] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
+    words: Words = field(default_factory=lambda: Words(GAP_WORDS))
 
     def add(self, *cells: NumberCell) -> None:
         """Show cells (replacing any at the same kind and index)."""
@@ -135,7 +141,7 @@ class Screen:
         stored = getattr(table, "stored_dtype", "float32")
         if stored in ("bfloat16", "float16"):
             # Widening is exact, but the viewer should know what the file held.
-            self.labels["dtype_note"] = f"{stored} values shown as float32"
+            self.labels["dtype_note"] = self.words("dtype_note", dtype=stored)
         scale = colour_scale(block)
         if legend:
             for position, value in enumerate((-scale, 0.0, scale)):

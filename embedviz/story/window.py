@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from embedviz.story.model import Gap, Window
+from embedviz.story.vocabulary import GAP_WORDS
+from embedviz.story.words import Words
 
 __all__ = [
     "MAX_FULL_COLS",
@@ -19,6 +21,7 @@ __all__ = [
     "compact_window",
     "gap_label",
     "hidden_ranges",
+    "labelled_window",
 ]
 
 MAX_FULL_ROWS = 8
@@ -34,7 +37,10 @@ _COMPACT_HEAD_COLS = 2
 _COMPACT_HEAD_ROWS = 2
 
 
-def gap_label(first: int, last: int, noun: str) -> str:
+_ENGLISH = Words(GAP_WORDS)
+
+
+def gap_label(first: int, last: int, noun: str, words: Words = _ENGLISH) -> str:
     """Label a hidden range, e.g. ``rows 6–4818 not shown``.
 
     Parameters
@@ -43,6 +49,9 @@ def gap_label(first: int, last: int, noun: str) -> str:
         The hidden range, inclusive.
     noun
         ``row`` or ``column``.
+    words
+        The storyboard's words (``gap_row``, ``gap_rows``, ``gap_column``,
+        ``gap_columns``); English by default.
 
     Returns
     -------
@@ -50,11 +59,13 @@ def gap_label(first: int, last: int, noun: str) -> str:
         The label, singular for a single hidden index.
     """
     if first == last:
-        return f"{noun} {first} not shown"
-    return f"{noun}s {first}\u2013{last} not shown"
+        return words(f"gap_{noun}", first=first)
+    return words(f"gap_{noun}s", first=first, last=last)
 
 
-def hidden_ranges(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
+def hidden_ranges(
+    shown: list[int], size: int, noun: str, words: Words = _ENGLISH
+) -> tuple[Gap, ...]:
     """Label every hidden range around the shown indices.
 
     Parameters
@@ -65,6 +76,8 @@ def hidden_ranges(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
         How many indices there are (``V`` or ``d``).
     noun
         ``row`` or ``column``.
+    words
+        The storyboard's words for the labels; English by default.
 
     Returns
     -------
@@ -75,13 +88,19 @@ def hidden_ranges(shown: list[int], size: int, noun: str) -> tuple[Gap, ...]:
     previous = -1
     for index in [*shown, size]:
         if index - previous > 1:
-            gaps.append(Gap(previous + 1, index - 1, gap_label(previous + 1, index - 1, noun)))
+            label = gap_label(previous + 1, index - 1, noun, words)
+            gaps.append(Gap(previous + 1, index - 1, label))
         previous = index
     return tuple(gaps)
 
 
 def choose_window(
-    vocab_size: int, dim: int, focus_rows: Iterable[int], *, narrow: bool = False
+    vocab_size: int,
+    dim: int,
+    focus_rows: Iterable[int],
+    *,
+    narrow: bool = False,
+    words: Words = _ENGLISH,
 ) -> Window:
     """Pick the rows and columns to draw.
 
@@ -99,6 +118,8 @@ def choose_window(
         columns 0 and ``d - 1`` (three such blocks across the frame leave
         room for two readable columns of a real table); and only three
         leading rows.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -129,15 +150,40 @@ def choose_window(
         cols = list(range(dim))
     else:
         cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))
+    return labelled_window(rows, cols, vocab_size, dim, words)
+
+
+def labelled_window(
+    rows: Iterable[int], cols: Iterable[int], vocab_size: int, dim: int, words: Words = _ENGLISH
+) -> Window:
+    """Make the window of the given rows and columns, each hidden range labelled.
+
+    Parameters
+    ----------
+    rows, cols
+        The drawn rows and columns, ascending.
+    vocab_size, dim
+        ``V`` and ``d``.
+    words
+        The storyboard's words for the gap labels; English by default.
+
+    Returns
+    -------
+    Window
+        The window, with ``row_gaps`` and ``col_gaps``.
+    """
+    rows, cols = list(rows), list(cols)
     return Window(
         rows=tuple(rows),
         cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
+        row_gaps=hidden_ranges(rows, vocab_size, "row", words),
+        col_gaps=hidden_ranges(cols, dim, "column", words),
     )
 
 
-def compact_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Window:
+def compact_window(
+    vocab_size: int, dim: int, focus_rows: Iterable[int], words: Words = _ENGLISH
+) -> Window:
     """Pick a narrow window, for layouts that show several blocks beside the matrix.
 
     Parameters
@@ -148,6 +194,8 @@ def compact_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Wind
         ``d``.
     focus_rows
         Rows the scene looks up; they are always drawn.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -162,9 +210,4 @@ def compact_window(vocab_size: int, dim: int, focus_rows: Iterable[int]) -> Wind
     else:
         rows = sorted(set(range(_COMPACT_HEAD_ROWS)) | focus | {vocab_size - 1})
     cols = list(range(dim)) if dim <= _COMPACT_COLS else [*range(_COMPACT_HEAD_COLS), dim - 1]
-    return Window(
-        rows=tuple(rows),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
+    return labelled_window(rows, cols, vocab_size, dim, words)

@@ -1,80 +1,166 @@
-"""The UI words drawn on screen, in English: the one table a storyboard's words come from.
+"""The words people read: on screen, in chapters and on the course page, all translatable.
 
-Everything a stage writes that is a word rather than a number, a symbol or
-a per-beat label (a heading such as ``embedding matrix E``, a column header
-such as ``bytes each``, the legend's ``value colour``) is a *word* with a
-role. Which roles a layout draws is declared in
-:data:`embedviz.story.model.LAYOUTS`; a storyboard carries them in
-:attr:`~embedviz.story.model.Storyboard.words`, derived from this table
-when it is built, and an author may translate them there (``language: de``
-with German words). Math symbols and punctuation (``=``, ``×``, ``…``) are
-not words and stay in the renderer.
+Everything a viewer reads that is a word rather than a number, a symbol or
+code is a *word* with a role: a heading such as ``embedding matrix E``, the
+label of a hidden range (``rows {first}–{last} not shown``), the question
+before a reveal, a chapter's name, a transcript's headings and the captions
+and headers of its tables. Each layout declares the roles it uses, with
+their English text, in its module under :mod:`embedviz.story.layouts`
+(``LAYOUTS[layout].words``); a storyboard
+carries them in :attr:`~embedviz.story.model.Storyboard.words`, and an
+author may translate them there (``language: de`` with German words).
+
+A word may be a *template* with placeholders in braces, e.g.
+``rows {first}–{last} not shown``: the builder fills them with the core's
+numbers, so a translation keeps every number true. A translation must use
+exactly the placeholders of the English text (:func:`template_problem`).
+Math symbols and punctuation (``=``, ``×``, ``…``) are not words and stay in
+the renderer. Stdlib only.
 """
 
 from __future__ import annotations
 
-__all__ = ["ENGLISH_WORDS", "MAX_WORD_CHARS", "english_words"]
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-# The longest a word may be, in characters: it is drawn on one line, in a
-# heading or a column header, and is shrunk to fit where it is longer.
+from embedviz.core.errors import EmbedvizError
+
+__all__ = [
+    "MAX_PAGE_WORD_CHARS",
+    "MAX_WORD_CHARS",
+    "PAGE_PREFIX",
+    "Words",
+    "max_chars",
+    "placeholders",
+    "template_problem",
+]
+
+# The longest a word drawn on screen may be, in characters: it is drawn on
+# one line, in a heading, a label or a column header, and is shrunk to fit
+# where it is longer.
 MAX_WORD_CHARS = 48
-
-# Role -> the English text. Roles are lower-case names; each layout draws a subset.
-ENGLISH_WORDS: dict[str, str] = {
-    # The grid, its chips and its output (every grid layout).
-    "embedding_matrix": "embedding matrix E",
-    "value_colour": "value colour",
-    "token_ids": "token IDs",
-    "token_id": "token ID",
-    "output": "output",
-    # zero_based: the one-based slip and the debugging trace.
-    "counting_from_one": "counting from one",
-    "slip_id": "ID",
-    "slip_row_index": "row index",
-    "no_such_row": "no such row",
-    "debugging_trace": "debugging trace",
-    "input_id": "input ID",
-    "zero_based_row_index": "zero-based row index",
-    "returned_vector": "returned vector",
-    # parameter_count: the table's size, the memory table and the lookup's cost.
-    "columns": "columns",
-    "rows": "rows",
-    "parameters": "parameters",
-    "dtype": "dtype",
-    "bytes_each": "bytes each",
-    "total_bytes": "total bytes",
-    "memory": "memory",
-    "width": "width",
-    "values_copied": "values copied,",
-    "bytes": "bytes",
-    "no_arithmetic": "no multiplications, no additions",
-    # one_hot: the cost panel.
-    "multiply_adds": "multiply-adds per token",
-    "lookup": "lookup",
-    "copies": "copies",
-    # training_nudge.
-    "gradient": "gradient \u2202L/\u2202E",
-    # position_blindness: the three blocks and the notes on them.
-    "token_vector": "token vector",
-    "position_vector": "position vector",
-    "sum": "sum",
-    "learned_table": "a learned table",
-    "identical": "identical",
-    "different": "different",
-}
+# Words of the course page (role ``page_...``): table captions and headings,
+# which wrap, so they may be longer.
+PAGE_PREFIX = "page_"
+MAX_PAGE_WORD_CHARS = 120
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
-def english_words(roles: tuple[str, ...] | frozenset[str]) -> dict[str, str]:
-    """Return the English text of the given roles, in role order.
+def max_chars(role: str) -> int:
+    """Return how many characters the word with this role may have.
 
     Parameters
     ----------
-    roles
-        Word roles, each a key of :data:`ENGLISH_WORDS`.
+    role
+        A word role, e.g. ``token_ids`` or ``page_narration``.
 
     Returns
     -------
-    dict
-        Role -> English text, sorted by role.
+    int
+        :data:`MAX_PAGE_WORD_CHARS` for a word of the page, else :data:`MAX_WORD_CHARS`.
     """
-    return {role: ENGLISH_WORDS[role] for role in sorted(roles)}
+    return MAX_PAGE_WORD_CHARS if role.startswith(PAGE_PREFIX) else MAX_WORD_CHARS
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """Return the placeholders of a template, e.g. ``{'first', 'last'}``.
+
+    Parameters
+    ----------
+    text
+        A word; ``{{`` and ``}}`` stand for literal braces.
+
+    Returns
+    -------
+    frozenset of str
+        The names between braces.
+
+    Raises
+    ------
+    ValueError
+        For a brace that opens or closes nothing, or a placeholder that is
+        not a plain lower-case name (no ``{0}``, ``{x.y}``, ``{x!r}`` or ``{x:>4}``).
+    """
+    names = set()
+    for _, name, spec, conversion in string.Formatter().parse(text):
+        if name is None:
+            continue
+        if not _NAME.fullmatch(name) or spec or conversion:
+            raise ValueError(f"{{{name}{'!' + conversion if conversion else ''}}} is not a name")
+        names.add(name)
+    return frozenset(names)
+
+
+def template_problem(text: str, english: str) -> str | None:
+    """Say what is wrong with a translated template, or return ``None`` if nothing is.
+
+    Parameters
+    ----------
+    text
+        The translation.
+    english
+        The English text of the same role, whose placeholders it must use.
+
+    Returns
+    -------
+    str or None
+        One clause such as ``uses the unknown placeholder {frist}`` or
+        ``leaves out the placeholder {last}``; ``None`` when it uses exactly
+        the English placeholders.
+    """
+    try:
+        used = placeholders(text)
+    except ValueError as error:
+        return f"has a bad placeholder: {error} (write {{{{ and }}}} for braces)"
+    expected = placeholders(english)
+    unknown, missing = sorted(used - expected), sorted(expected - used)
+    allowed = ", ".join(f"{{{name}}}" for name in sorted(expected)) or "none"
+    if unknown:
+        return f"uses the unknown placeholder {{{unknown[0]}}} (it may use {allowed})"
+    if missing:
+        return f"leaves out the placeholder {{{missing[0]}}} (it must use {allowed})"
+    return None
+
+
+@dataclass(frozen=True)
+class Words:
+    """The words of one storyboard, by role, and the filling of their placeholders.
+
+    Attributes
+    ----------
+    texts
+        Role -> text (English, or an author's translation).
+    """
+
+    texts: Mapping[str, str] = field(default_factory=dict)
+
+    def __call__(self, role: str, **values: object) -> str:
+        """Return the word for a role with its placeholders filled in.
+
+        Parameters
+        ----------
+        role
+            A word role of the layout, e.g. ``gap_rows``.
+        **values
+            One value per placeholder, e.g. ``first=6, last=4818``.
+
+        Returns
+        -------
+        str
+            The text to show.
+
+        Raises
+        ------
+        EmbedvizError
+            If the role is unknown or a placeholder has no value.
+        """
+        try:
+            template = self.texts[role]
+        except KeyError:
+            raise EmbedvizError(f"no word with role {role!r}") from None
+        try:
+            return template.format_map({name: str(value) for name, value in values.items()})
+        except KeyError as missing:
+            raise EmbedvizError(f"word {role!r} needs a value for {{{missing.args[0]}}}") from None

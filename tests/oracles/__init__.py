@@ -22,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
+from embedviz.config import resolve_options
 from embedviz.inputs import prepare_options
 from embedviz.story.model import NumberCell, Storyboard
-from embedviz.story.options import SceneOptions, resolve_options
+from embedviz.story.options import SceneOptions
 from oracles.tables import file_table, seeded_table
 
 # A seeded table's size when no option sets it (README: "--vocab ... 6", "--dim ... 3").

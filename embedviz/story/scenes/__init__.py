@@ -1,18 +1,21 @@
 """Storyboards for the scenes, one module each, found automatically.
 
 Every module in this package that defines ``SPEC`` (a :class:`SceneSpec`)
-is a scene; ``SCENES`` lists them in teaching order.
+is a scene; ``SCENES`` lists them in teaching order. A composite scene
+(``FullExplainer``) is given the scenes it plays here, so that no scene
+module imports this registry.
+
+Building a storyboard from user input (a config file, flags, ``--text``) is
+done above this layer, by :func:`embedviz.inputs.prepared_storyboard`.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any
+from dataclasses import replace
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.story.model import Storyboard
-from embedviz.story.options import resolve_options
 from embedviz.story.scenes.common import (
     MAX_SEQUENCE_TOKENS,
     SceneSpec,
@@ -24,7 +27,6 @@ __all__ = [
     "MAX_SEQUENCE_TOKENS",
     "SCENES",
     "SceneSpec",
-    "build_storyboard",
     "find_scene",
     "make_table",
     "ordinal",
@@ -38,7 +40,13 @@ def _discover() -> dict[str, SceneSpec]:
         spec = getattr(module, "SPEC", None)
         if isinstance(spec, SceneSpec):
             specs.append(spec)
-    return {spec.name: spec for spec in sorted(specs, key=lambda spec: spec.order)}
+    ordered = sorted(specs, key=lambda spec: spec.order)
+    single = tuple(spec for spec in ordered if spec.layout != "composite")
+    # A composite plays every other scene, in teaching order.
+    return {
+        spec.name: replace(spec, plays=single) if spec.layout == "composite" else spec
+        for spec in ordered
+    }
 
 
 SCENES: dict[str, SceneSpec] = _discover()
@@ -68,28 +76,3 @@ def find_scene(name: str) -> SceneSpec:
             return spec
     known = ", ".join(f"{spec.name} ({spec.alias})" for spec in SCENES.values())
     raise EmbedvizError(f"unknown scene {name!r}; choose one of {known}")
-
-
-def build_storyboard(
-    scene: str, overrides: dict[str, Any] | None = None, **resolve_kwargs: Any
-) -> Storyboard:
-    """Resolve options (file, environment, overrides) and build a storyboard.
-
-    Parameters
-    ----------
-    scene
-        Class name or alias.
-    overrides
-        Explicit options, as from command-line flags.
-    **resolve_kwargs
-        Passed to :func:`embedviz.story.options.resolve_options`
-        (``cwd``, ``environ``).
-
-    Returns
-    -------
-    Storyboard
-        The scene data.
-    """
-    spec = find_scene(scene)
-    options = resolve_options(overrides, scene=spec.name, defaults=spec.defaults, **resolve_kwargs)
-    return spec.make(options)

@@ -12,10 +12,15 @@ sequence.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.table import Table
-from embedviz.story.model import Highlight, OutputState, Storyboard
+from embedviz.story.model import Highlight, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
     Recorder,
@@ -27,7 +32,6 @@ from embedviz.story.screen import int_cell
 from embedviz.story.window import compact_window
 
 __all__ = [
-    "DEFAULT_BATCH",
     "MAX_BATCH",
     "MAX_BATCH_TOKENS",
     "MAX_GRID_LINES",
@@ -36,7 +40,6 @@ __all__ = [
     "build_batch_lookup",
 ]
 
-DEFAULT_BATCH = [[2, 3, 5, 1], [4, 0, 3, 2]]
 # Beyond these the B slices no longer fit beside the matrix at a readable size.
 MAX_BATCH = 4
 MAX_LENGTH = 8
@@ -48,8 +51,7 @@ MAX_GRID_LINES = 12
 
 
 def _batch_ids(options: SceneOptions, table: Table) -> list[list[int]]:
-    ids = options.ids if options.ids is not None else DEFAULT_BATCH
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.ndim != 2:
         raise EmbedvizError(
             "BatchLookup needs a batch of at least 2 sequences, separated by ';' "
@@ -85,7 +87,9 @@ def _listing(values: list[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_batch_lookup(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: a B×T batch of IDs becomes a B×T×d block, one slice per sequence.
 
     Parameters
@@ -96,6 +100,8 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         and 18 IDs in all (a 3 x 6 batch).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -111,27 +117,35 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
     table = make_table(options)
     ids = _batch_ids(options, table)
     output = table.lookup(ids)
-    batch, length, dim = (int(n) for n in output.shape)
     focus = sorted({i for row in ids for i in row})
-    window = compact_window(table.vocab_size, dim, focus)
+    told = SPEC.words(words)
+    window = compact_window(table.vocab_size, table.dim, focus, told)
     lines = len(window.rows) + len(window.row_gaps)
     if lines > MAX_GRID_LINES:
         raise EmbedvizError(
             f"these {len(focus)} distinct IDs need {lines} matrix rows on screen, but "
             f"BatchLookup draws at most {MAX_GRID_LINES}; use fewer distinct IDs"
         )
-    rec = Recorder(window, output.shape)
-    screen = rec.screen
-
-    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    rec = Recorder(window, output.shape, told)
+    scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
     for b, row in enumerate(ids):
         for t, token_id in enumerate(row):
-            screen.add(int_cell("token_id", (b, t), token_id))
+            rec.screen.add(int_cell("token_id", (b, t), token_id))
     rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
+    _axes_predict_reveal(rec, output.shape)
+    _first_sequence(rec, ids, output)
+    _other_sequences(rec, ids, output)
+    _dim_and_shape(rec, focus, output.shape)
+    return rec.finish(SPEC, options, table, tuple(tuple(row) for row in ids), scale)
 
+
+def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
+    """Name the batch's axes, ask for the output's shape, then show its first slice."""
+    batch, length, dim = shape
+    screen = rec.screen
     screen.add(int_cell("batch_dim", (0,), batch), int_cell("batch_dim", (1,), length))
-    screen.labels["batch_axis"] = "batch B ="
-    screen.labels["length_axis"] = "sequence length T ="
+    screen.labels["batch_axis"] = rec.words("batch_axis")
+    screen.labels["length_axis"] = rec.words("length_axis")
     rec.beat(
         "batch",
         "axes",
@@ -139,8 +153,7 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         f"Its shape is B \u00d7 T: batch size {batch}, sequence length {length}.",
         run_time=1.2,
     )
-
-    screen.labels["question"] = "output shape?"
+    screen.labels["question"] = rec.words("batch_question")
     rec.beat(
         "predict",
         "predict",
@@ -155,7 +168,7 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
     screen.add(int_cell("slice", (0,), 0))
     screen.add(int_cell("batch_dim", (2,), dim))
     # Each card's header, and the block's three edges: B, T and d = ...
-    screen.labels["slice_title"] = "slice"
+    screen.labels["slice_title"] = rec.words("slice_title")
     screen.labels["edge_b"] = "B"
     screen.labels["edge_t"] = "T"
     screen.labels["edge_d"] = "d ="
@@ -167,11 +180,11 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         run_time=1.0,
     )
 
-    def land(b: int, t: int) -> None:
-        rec.fill_output((b, t), output[b, t], ids[b][t])
 
-    first = ids[0]
-    land(0, 0)
+def _first_sequence(rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.float32]) -> None:
+    """Sequence 0: two IDs one by one, then the rest of the sequence in one beat."""
+    first, length = ids[0], len(ids[0])
+    rec.fill_output((0, 0), output[0, 0], first[0])
     rec.beat(
         "lookup-0-0",
         "lookup",
@@ -182,7 +195,7 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         min_hold=0.8,
     )
     if length > 1:
-        land(0, 1)
+        rec.fill_output((0, 1), output[0, 1], first[1])
         rec.beat(
             "lookup-0-1",
             "lookup",
@@ -194,7 +207,7 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         )
     if length > 2:
         for t in range(2, length):
-            land(0, t)
+            rec.fill_output((0, t), output[0, t], first[t])
         rows_text = {3: "row 2", 4: "rows 2 and 3"}.get(length, f"rows 2 to {length - 1}")
         rec.beat(
             "lookup-0-rest",
@@ -204,7 +217,12 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
             run_time=1.2 * (length - 2),
             min_hold=0.8,
         )
-    for b in range(1, batch):
+
+
+def _other_sequences(rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.float32]) -> None:
+    """Each later sequence fills its own slice in one beat, in front of the one before."""
+    screen, length = rec.screen, len(ids[0])
+    for b in range(1, len(ids)):
         # Slice b stands in front of slice b-1, whose rows are hidden now: only its
         # "slice" header shows above the new card.
         for key in [k for k in screen.numbers if k[0] in _CARD_KINDS and k[1][0] == b - 1]:
@@ -212,7 +230,7 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         screen.add(int_cell("slice", (b,), b))
         for t in range(length):
             screen.add(int_cell("position", (b, t), t))
-            land(b, t)
+            rec.fill_output((b, t), output[b, t], ids[b][t])
         rec.beat(
             f"lookup-{b}",
             "lookup_many",
@@ -222,7 +240,12 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
             min_hold=0.8,
         )
 
-    unused = tuple(row for row in window.rows if row not in set(focus))
+
+def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> None:
+    """Fade the rows no sequence selected, then give the output's B × T × d shape."""
+    batch, length, dim = shape
+    screen = rec.screen
+    unused = tuple(row for row in rec.window.rows if row not in set(focus))
     if unused:
         rec.dimmed = unused
         noun = "Row" if len(unused) == 1 else "Rows"
@@ -234,14 +257,12 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
             "so they play no part in this batch.",
             run_time=1.0,
         )
-
     # d joins B and T in the output's shape; B and T stay labelled on the batch.
     del screen.numbers[("batch_dim", (2,))]
     screen.labels["edge_d"] = "d"
-    screen.labels["output_title"] = "output"
-    screen.add(*(int_cell("output_size", (axis,), n) for axis, n in enumerate(output.shape)))
-    assert rec.output is not None
-    rec.output = OutputState(rec.output.shape, rec.output.filled, shape_labelled=True)
+    screen.labels["output_title"] = rec.words("output")
+    screen.add(*(int_cell("output_size", (axis,), n) for axis, n in enumerate(shape)))
+    rec.label_output_shape()
     rec.beat(
         "shape",
         "shape",
@@ -249,18 +270,6 @@ def build_batch_lookup(options: SceneOptions, *, legend: bool = True) -> Storybo
         "embedding dimension. In code, output[b, t] equals E[ids[b, t]].",
         run_time=1.4,
         min_hold=2.0,
-    )
-    return Storyboard(
-        scene="BatchLookup",
-        title="A batch of sequences becomes a stack of slices",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=dim,
-        source=table.source,
-        ids=tuple(tuple(row) for row in ids),
-        beats=tuple(rec.beats),
-        layout="batch",
-        value_scale=scale,
     )
 
 
@@ -272,8 +281,14 @@ SPEC = SceneSpec(
     name="BatchLookup",
     alias="batch",
     module="batch",
-    summary="A B x T batch of IDs becomes a B x T x d block, one T x d slice per sequence.",
+    summary=(
+        "A B \u00d7 T batch of IDs becomes a B \u00d7 T \u00d7 d block, one T \u00d7 d slice "
+        "per sequence."
+    ),
     build=build_batch_lookup,
+    title="A batch of sequences becomes a stack of slices",
+    layout="batch",
+    default_ids=[[2, 3, 5, 1], [4, 0, 3, 2]],
     order=30,
     examples=(
         {"ids": "7,0,7,9,2;5,5,1,0,2;9,3,4,4,0", "vocab": 10, "dim": 5, "init": "normal"},

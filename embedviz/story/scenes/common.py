@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
-from embedviz.core.ids import validate_ids
+from embedviz.core.ids import IdList, validate_ids
 from embedviz.core.model_dir import model_name
 from embedviz.core.table import (
     DEFAULT_DIM,
@@ -22,6 +22,7 @@ from embedviz.core.table import (
     TorchSeededTable,
 )
 from embedviz.story.describe import describe
+from embedviz.story.layouts import LAYOUTS
 from embedviz.story.model import (
     Action,
     Beat,
@@ -29,23 +30,28 @@ from embedviz.story.model import (
     NumberCell,
     OutputState,
     Storyboard,
+    TokenIds,
     Window,
 )
 from embedviz.story.options import SceneOptions
 from embedviz.story.phrases import TICK, ceil_ticks, make_phrases
 from embedviz.story.screen import Screen, int_cell, value_cell
 from embedviz.story.spoken import spoken_form
+from embedviz.story.words import Words
 
 __all__ = [
     "GRAD_FN",
     "MAX_SEQUENCE_TOKENS",
     "Recorder",
     "SceneSpec",
+    "Shaped",
+    "TableShape",
     "attach_pieces",
     "intro_sentence",
     "lookup_row_sentence",
     "make_table",
     "ordinal",
+    "pieces_sentence",
     "sequence_ids",
     "snap_seconds",
 ]
@@ -57,21 +63,26 @@ GRAD_FN = "EmbeddingBackward0"
 _TICK = TICK
 
 
-def ordinal(n: int) -> str:
+def ordinal(n: int, words: Words | None = None) -> str:
     """Return ``1st``, ``2nd``, ``3rd``, ``4th``, ... for a one-based count.
 
     Parameters
     ----------
     n
         A positive count.
+    words
+        A storyboard's words: the English rule picks the word
+        ``ordinal_st``, ``ordinal_nd``, ``ordinal_rd`` or ``ordinal_th``
+        (``{n}st`` ...), which a translation may write differently
+        (``{n}.`` in German). Plain English when not given.
 
     Returns
     -------
     str
-        The English ordinal.
+        The ordinal.
     """
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return f"{n}{suffix}" if words is None else words(f"ordinal_{suffix}", n=n)
 
 
 def make_table(options: SceneOptions) -> Table:
@@ -133,10 +144,14 @@ class Recorder:
         The visible part of the matrix.
     shape
         The lookup's full output shape.
+    words
+        The storyboard's words (:meth:`SceneSpec.words`), which fill the
+        labels a viewer reads; English when not given.
     """
 
-    def __init__(self, window: Window, shape: tuple[int, ...]) -> None:
-        self.screen = Screen()
+    def __init__(self, window: Window, shape: tuple[int, ...], words: Words | None = None) -> None:
+        self.words = words if words is not None else Words()
+        self.screen = Screen() if words is None else Screen(words=words)
         self.window = window
         self.beats: list[Beat] = []
         self.output: OutputState | None = None
@@ -220,6 +235,137 @@ class Recorder:
         for position in positions:
             self.screen.add(int_cell("position", position, position[-1]))
 
+    def label_output_shape(self) -> None:
+        """Show the output block's shape label from now on."""
+        assert self.output is not None
+        self.output = OutputState(self.output.shape, self.output.filled, shape_labelled=True)
+
+    def finish(
+        self,
+        spec: SceneSpec,
+        options: SceneOptions,
+        table: Shaped,
+        ids: TokenIds,
+        value_scale: float,
+        *,
+        printed: str | None = None,
+    ) -> Storyboard:
+        """Return the storyboard of the recorded beats: every builder's last step.
+
+        Parameters
+        ----------
+        spec
+            The scene: its name, title and layout.
+        options
+            The options it was built from.
+        table
+            The table's shape and origin.
+        ids
+            The token IDs shown.
+        value_scale
+            The colour scale of the values shown.
+        printed
+            The PyTorch-style print, when the scene shows one.
+
+        Returns
+        -------
+        Storyboard
+            The scene data, with the recorder's words and the scene's title
+            and summary. When the IDs came from text, the first beat's
+            narration first says how the text splits into token pieces
+            (:func:`pieces_sentence`), and each chip's piece is among its
+            beat's labels (see :func:`attach_pieces`). Every beat is then
+            described (:func:`embedviz.story.describe.describe`): what it
+            shows that its narration does not say.
+        """
+        beats = list(self.beats)
+        if options.text is not None and options.pieces and beats:
+            beats[0] = _told_pieces(beats[0], options.text, options.pieces, options.max_tokens)
+        board = Storyboard(
+            scene=spec.name,
+            title=spec.title,
+            summary=spec.summary,
+            options=options,
+            vocab_size=table.vocab_size,
+            dim=table.dim,
+            source=table.source,
+            ids=ids,
+            beats=tuple(beats),
+            value_scale=value_scale,
+            printed=printed,
+            layout=spec.layout,
+            words=dict(self.words.texts),
+        )
+        return describe(attach_pieces(board, options.pieces))
+
+
+class Shaped(Protocol):
+    """A table's shape and origin, all a storyboard records of it."""
+
+    @property
+    def vocab_size(self) -> int:
+        """``V``."""
+
+    @property
+    def dim(self) -> int:
+        """``d``."""
+
+    @property
+    def source(self) -> str:
+        """Where the values came from."""
+
+
+@dataclass(frozen=True)
+class TableShape:
+    """The shape and origin of a table a scene never builds whole (see :class:`Shaped`).
+
+    Attributes
+    ----------
+    vocab_size, dim
+        ``V`` and ``d``.
+    source
+        Where the values come from.
+    """
+
+    vocab_size: int
+    dim: int
+    source: str
+
+
+def pieces_sentence(text: str, pieces: tuple[str, ...], max_tokens: int | None = None) -> str:
+    """Say how a text splits into token pieces, e.g. ``'Embeddings' splits into em, ##bed, ...``.
+
+    Parameters
+    ----------
+    text
+        The text as given (``--text``).
+    pieces
+        Its token pieces, in order (special tokens included where kept).
+    max_tokens
+        The limit ``--max-tokens`` set, if any: when the pieces reach it,
+        the sentence says that only the first ones are shown.
+
+    Returns
+    -------
+    str
+        One sentence naming every piece, so that the pieces reach the
+        narration, its captions and the transcript.
+    """
+    listed = ", ".join(pieces)
+    if max_tokens is not None and len(pieces) >= max_tokens:
+        return f"'{text}' splits into token pieces; the first {len(pieces)} are {listed}."
+    if len(pieces) == 1:
+        return f"'{text}' is a single token piece, {listed}."
+    return f"'{text}' splits into {len(pieces)} token pieces: {listed}."
+
+
+def _told_pieces(beat: Beat, text: str, pieces: tuple[str, ...], max_tokens: int | None) -> Beat:
+    """Begin a beat's narration with how the text splits; hold the beat long enough to read it."""
+    narration = f"{pieces_sentence(text, pieces, max_tokens)} {beat.narration}"
+    phrases = make_phrases(narration, spoken_form)
+    reading = ceil_ticks(sum(phrase.duration for phrase in phrases))
+    return replace(beat, narration=narration, phrases=phrases, duration=max(beat.duration, reading))
+
 
 def intro_sentence(table: Table) -> str:
     """Introduce the matrix and its shape."""
@@ -243,7 +389,7 @@ def lookup_row_sentence(token_id: int) -> str:
 
 @dataclass(frozen=True)
 class SceneSpec:
-    """A scene that can be rendered.
+    """A scene that can be rendered: everything about it that is not a beat.
 
     Attributes
     ----------
@@ -258,6 +404,13 @@ class SceneSpec:
     build
         Makes its storyboard from options (and ``legend=False`` when a
         longer video has already shown the colour legend).
+    title
+        The title shown at the top of the video.
+    layout
+        Which stage draws it (see :mod:`embedviz.story.layouts`).
+    default_ids
+        The token IDs it shows when the options give none; the one place
+        they are declared.
     order
         Its place in teaching order (and in ``FullExplainer``).
     examples
@@ -267,6 +420,10 @@ class SceneSpec:
         This scene's own defaults where they differ from every other
         scene's (e.g. a GPT-2-sized table); files, environment and flags
         still override them.
+    plays
+        For a composite scene, the scenes it plays in order; the registry
+        (:mod:`embedviz.story.scenes`) fills it in, so that the composite's
+        module needs no list of scenes.
     """
 
     name: str
@@ -274,31 +431,85 @@ class SceneSpec:
     module: str
     summary: str
     build: Callable[..., Storyboard]
+    title: str = ""
+    layout: str = "lookup"
+    default_ids: IdList | None = None
     order: int = 100
     examples: tuple[dict[str, Any], ...] = field(default=())
     defaults: dict[str, Any] = field(default_factory=dict)
+    plays: tuple[SceneSpec, ...] = ()
 
-    def make(self, options: SceneOptions) -> Storyboard:
-        """Build the storyboard, with token pieces on the chips when IDs came from text.
-
-        Every beat is then described (:func:`embedviz.story.describe.describe`):
-        what it shows that its narration does not say.
+    def ids(self, options: SceneOptions) -> Any:
+        """Return the IDs to show: the options', else this scene's default (not yet validated).
 
         Parameters
         ----------
         options
-            Resolved (and prepared) options.
+            Resolved options.
+
+        Returns
+        -------
+        object
+            ``options.ids`` when given, else a fresh copy of :attr:`default_ids`.
+        """
+        if options.ids is not None:
+            return options.ids
+        default = self.default_ids
+        if isinstance(default, list):
+            return [list(row) if isinstance(row, list) else row for row in default]
+        return default
+
+    def words(self, given: Mapping[str, str] | None = None) -> Words:
+        """Return the scene's words: its layout's English ones, with any given ones instead.
+
+        Parameters
+        ----------
+        given
+            Words by role, e.g. a storyboard's translated ones.
+
+        Returns
+        -------
+        Words
+            Every word the layout declares (a role the layout does not
+            declare is kept, for the storyboard to refuse).
+        """
+        return Words({**LAYOUTS[self.layout].words, **(given or {})})
+
+    def make(
+        self,
+        options: SceneOptions,
+        *,
+        legend: bool = True,
+        words: Mapping[str, str] | None = None,
+        part_words: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> Storyboard:
+        """Build the storyboard from prepared options.
+
+        Parameters
+        ----------
+        options
+            Resolved and prepared options (text already tokenised; see
+            :func:`embedviz.inputs.prepared_storyboard`, the one entry point
+            from user input).
+        legend
+            Whether the colour legend appears (only the first time in a
+            longer video).
+        words
+            The words to fill labels, chapters and page headings with
+            (e.g. a translation); English where not given.
+        part_words
+            For a composite scene, each part's words by scene name.
 
         Returns
         -------
         Storyboard
             The scene data.
         """
-        from embedviz.story.contract import input_files
-
-        board = describe(attach_pieces(self.build(options), options.pieces))
-        pinned = input_files(options)
-        return replace(board, inputs=pinned) if pinned else board
+        if self.plays:
+            return self.build(
+                options, legend=legend, plays=self.plays, words=words, part_words=part_words
+            )
+        return self.build(options, legend=legend, words=words)
 
 
 def attach_pieces(board: Storyboard, pieces: tuple[str, ...] | None) -> Storyboard:

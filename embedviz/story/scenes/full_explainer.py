@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from embedviz.core.errors import EmbedvizError
@@ -48,7 +49,14 @@ def _transition(previous: Storyboard, options: SceneOptions) -> Storyboard:
     )
 
 
-def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_full_explainer(
+    options: SceneOptions,
+    *,
+    legend: bool = True,
+    plays: Sequence[SceneSpec] = (),
+    words: Mapping[str, str] | None = None,
+    part_words: Mapping[str, Mapping[str, str]] | None = None,
+) -> Storyboard:
     """Storyboard: all scenes, each with its defaults, in teaching order.
 
     Parameters
@@ -59,6 +67,14 @@ def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Story
     legend
         Whether the first part shows the colour legend (later parts never
         repeat it).
+    plays
+        The scenes to play, in order (the registry passes every other
+        scene; see :attr:`SceneSpec.plays`).
+    words
+        The words of the whole video's page (e.g. a translation); English
+        by default.
+    part_words
+        Each part's words, by scene name; English where not given.
 
     Returns
     -------
@@ -72,8 +88,6 @@ def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Story
     EmbedvizError
         If an option other than ``theme`` is set.
     """
-    from embedviz.story.scenes import SCENES
-
     defaults = SceneOptions()
     changed = [
         name
@@ -85,26 +99,30 @@ def build_full_explainer(options: SceneOptions, *, legend: bool = True) -> Story
             f"FullExplainer plays every scene with its own defaults; only --theme applies, "
             f"not {', '.join('--' + name for name in changed)}"
         )
-    specs = [spec for spec in SCENES.values() if spec.name != SPEC.name]
+    if not plays:
+        raise EmbedvizError("FullExplainer needs the scenes it plays")
     parts: list[Storyboard] = []
-    for number, spec in enumerate(specs):
+    for number, spec in enumerate(plays):
         # Each part starts from its own scene's defaults, with the theme passed on.
         part_options = replace(SceneOptions(theme=options.theme), **spec.defaults)
-        part = spec.build(part_options, legend=legend and number == 0)
+        given = (part_words or {}).get(spec.name)
+        part = spec.make(part_options, legend=legend and number == 0, words=given)
         if parts:
             parts.append(_transition(parts[-1], options))
         parts.append(part)
     first = parts[0]
     return Storyboard(
         scene=SPEC.name,
-        title="From token IDs to embedding vectors",
+        title=SPEC.title,
+        summary=SPEC.summary,
+        words=dict(SPEC.words(words).texts),
         options=options,
         vocab_size=first.vocab_size,
         dim=first.dim,
         source="each scene's own defaults",
         ids=None,
         beats=(),
-        layout="composite",
+        layout=SPEC.layout,
         value_scale=first.value_scale,
         parts=tuple(parts),
     )
@@ -114,8 +132,10 @@ SPEC = SceneSpec(
     name="FullExplainer",
     alias="full",
     module="full_explainer",
-    summary="Every scene in teaching order, one section per concept (--save_sections).",
+    summary="Every scene in teaching order, one chapter per concept.",
     build=build_full_explainer,
+    title="From token IDs to embedding vectors",
+    layout="composite",
     order=1000,
     examples=({"theme": "light"},),
 )

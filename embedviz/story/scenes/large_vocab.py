@@ -13,6 +13,7 @@ V=60.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -21,7 +22,7 @@ import numpy.typing as npt
 from embedviz.core.cells import colour_scale, format_scale
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import Table
-from embedviz.story.model import Highlight, NumberCell, OutputState, Storyboard, Window
+from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
     MAX_SEQUENCE_TOKENS,
@@ -32,10 +33,10 @@ from embedviz.story.scenes.common import (
     sequence_ids,
 )
 from embedviz.story.screen import Screen, int_cell, value_cell
-from embedviz.story.window import hidden_ranges
+from embedviz.story.window import gap_label, labelled_window
+from embedviz.story.words import Words
 
 __all__ = [
-    "DEFAULT_SENTENCE",
     "GPT2_DIM",
     "GPT2_VOCAB",
     "SPEC",
@@ -47,10 +48,6 @@ __all__ = [
 
 GPT2_VOCAB = 50257
 GPT2_DIM = 768
-# Ten plausible GPT-2-sized IDs (no claim about which words they are). The
-# first is featured; its repeat at position 8 shows that the lookup ignores
-# position.
-DEFAULT_SENTENCE = (4821, 464, 3290, 318, 257, 31373, 11, 13, 4821, 50256)
 
 # GPT-2's published embedding widths, all with the same 50257-entry vocabulary.
 _GPT2_SIZES = {768: "GPT-2", 1024: "GPT-2 medium", 1280: "GPT-2 large", 1600: "GPT-2 XL"}
@@ -75,21 +72,15 @@ _SCENE = "LargeVocabLookup"
 _WALKED = 3
 
 
-def _window(vocab_size: int, dim: int, rows: set[int]) -> Window:
-    shown = sorted(rows)
+def _window(vocab_size: int, dim: int, rows: set[int], words: Words | None) -> Window:
     if dim <= _MAX_FULL_COLS:
         cols = list(range(dim))
     else:
         cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))
-    return Window(
-        rows=tuple(shown),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(shown, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
+    return labelled_window(sorted(rows), cols, vocab_size, dim, words or SPEC.words())
 
 
-def start_window(vocab_size: int, dim: int) -> Window:
+def start_window(vocab_size: int, dim: int, words: Words | None = None) -> Window:
     """Return the first view: the top rows and the last row.
 
     Parameters
@@ -98,6 +89,8 @@ def start_window(vocab_size: int, dim: int) -> Window:
         ``V``.
     dim
         ``d``.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -114,11 +107,17 @@ def start_window(vocab_size: int, dim: int) -> Window:
     if vocab_size < 1 or dim < 1:
         raise EmbedvizError(f"a table needs at least one row and column, not {vocab_size} x {dim}")
     if vocab_size <= _MAX_FULL_ROWS:
-        return _window(vocab_size, dim, set(range(vocab_size)))
-    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1})
+        return _window(vocab_size, dim, set(range(vocab_size)), words)
+    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1}, words)
 
 
-def scroll_window(vocab_size: int, dim: int, row: int, current: Window | None = None) -> Window:
+def scroll_window(
+    vocab_size: int,
+    dim: int,
+    row: int,
+    current: Window | None = None,
+    words: Words | None = None,
+) -> Window:
     """Return the view that shows ``row``, scrolling only when needed.
 
     Parameters
@@ -131,6 +130,8 @@ def scroll_window(vocab_size: int, dim: int, row: int, current: Window | None = 
         The row that must be visible.
     current
         The view on screen now; it is kept when it already shows ``row``.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -151,11 +152,12 @@ def scroll_window(vocab_size: int, dim: int, row: int, current: Window | None = 
     if current is not None and row in current.rows:
         return current
     if vocab_size <= _MAX_FULL_ROWS or row < _TOP_ROWS:
-        return start_window(vocab_size, dim)
+        return start_window(vocab_size, dim, words)
     top = set(range(_KEPT_TOP))
     if row >= vocab_size - _END_ROWS + 1:
-        return _window(vocab_size, dim, top | set(range(vocab_size - _END_ROWS, vocab_size)))
-    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1})
+        end = set(range(vocab_size - _END_ROWS, vocab_size))
+        return _window(vocab_size, dim, top | end, words)
+    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1}, words)
 
 
 def byte_size(count: int) -> str:
@@ -198,26 +200,23 @@ def _with_defaults(options: SceneOptions) -> SceneOptions:
 
 
 def _sentence_ids(options: SceneOptions, table: Table) -> list[int]:
-    if options.ids is None:
-        if max(DEFAULT_SENTENCE) >= table.vocab_size:
-            raise EmbedvizError(
-                f"the default sentence uses IDs up to {max(DEFAULT_SENTENCE)}, beyond a "
-                f"vocabulary of {table.vocab_size}; give --ids"
-            )
-        ids: object = list(DEFAULT_SENTENCE)
-    else:
-        ids = options.ids
+    ids = SPEC.ids(options)
+    if options.ids is None and max(ids) >= table.vocab_size:
+        raise EmbedvizError(
+            f"the default sentence uses IDs up to {max(ids)}, beyond a "
+            f"vocabulary of {table.vocab_size}; give --ids"
+        )
     return sequence_ids(
         ids, table.vocab_size, scene=_SCENE, limit=MAX_SEQUENCE_TOKENS, example="4821,464,318"
     )
 
 
-def _plan_windows(vocab_size: int, dim: int, ids: list[int]) -> list[Window]:
+def _plan_windows(vocab_size: int, dim: int, ids: list[int], words: Words) -> list[Window]:
     """Return the view for each lookup: the first ID's, then each later ID's."""
     views = []
-    current = start_window(vocab_size, dim)
+    current = start_window(vocab_size, dim, words)
     for token_id in ids:
-        current = scroll_window(vocab_size, dim, token_id, current)
+        current = scroll_window(vocab_size, dim, token_id, current, words)
         views.append(current)
     return views
 
@@ -313,7 +312,9 @@ def _rest_sentence(ids: list[int]) -> str:
     )
 
 
-def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_large_vocab_lookup(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: scroll a GPT-2-sized table to one row, then look up a sentence.
 
     Parameters
@@ -324,6 +325,8 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         table. ``vocab`` and ``dim`` default to GPT-2's 50257 and 768.
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -339,16 +342,17 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
     options = _with_defaults(options)
     table = make_table(options)
     ids = _sentence_ids(options, table)
-    vocab, dim, count = table.vocab_size, table.dim, len(ids)
-    first_view = start_window(vocab, dim)
-    views = _plan_windows(vocab, dim, ids[:_WALKED])
+    vocab, dim = table.vocab_size, table.dim
+    told = SPEC.words(words)
+    first_view = start_window(vocab, dim, told)
+    views = _plan_windows(vocab, dim, ids[:_WALKED], told)
     rows = _fetch_rows(table, [first_view, *views])
     output = table.lookup(ids)
     # One colour scale for every value any view shows, so colours stay put while scrolling.
     shown = [rows[row][list(view.cols)] for view in (first_view, *views) for row in view.rows]
     scale = colour_scale(np.concatenate(shown))
 
-    rec = Recorder(first_view, output.shape)
+    rec = Recorder(first_view, output.shape, told)
     screen = rec.screen
     _show_window(screen, first_view, rows)
     screen.add(int_cell("table_size", (0,), vocab), int_cell("table_size", (1,), dim))
@@ -364,12 +368,33 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         f"columns{_size_note(vocab, dim)}. Only a corner fits on screen.",
         run_time=1.0,
     )
+    _size(rec, table, first_view)
+    _featured(rec, ids, views[0], rows, output)
+    _walked(rec, ids, views, rows, output)
+    screen.add(int_cell("output_size", (0,), len(ids)), int_cell("output_size", (1,), dim))
+    rec.label_output_shape()
+    count = len(ids)
+    rec.beat(
+        "shape",
+        "shape",
+        f"{_plural(count, 'ID')} became {_plural(count, 'vector')}: a {count} \u00d7 {dim} "
+        "block. Every row was copied whole from E; nothing was computed.",
+        run_time=1.0,
+        min_hold=2.0,
+    )
+    return rec.finish(SPEC, options, table, tuple(ids), scale)
 
+
+def _size(rec: Recorder, table: Table, view: Window) -> None:
+    """Count the table's numbers and their memory; name the hidden ranges."""
+    vocab, dim = table.vocab_size, table.dim
     parameters = vocab * dim
     stored, itemsize = _stored_dtype(table)
-    screen.add(NumberCell("param_count", (0,), f"{parameters:,}", float(parameters)))
-    hidden = [gap.label.replace(" not shown", "") for gap in (*first_view.row_gaps,)]
-    hidden += [gap.label.replace(" not shown", "") for gap in first_view.col_gaps]
+    rec.screen.add(NumberCell("param_count", (0,), f"{parameters:,}", float(parameters)))
+    # The narration is English (an author translates it whole), whatever the words.
+    hidden = [gap_label(gap.first, gap.last, "row") for gap in view.row_gaps]
+    hidden += [gap_label(gap.first, gap.last, "column") for gap in view.col_gaps]
+    hidden = [text.replace(" not shown", "") for text in hidden]
     gaps_sentence = (
         f"Labelled gaps stand for the hidden {' and '.join(hidden)}."
         if hidden
@@ -384,24 +409,32 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         min_hold=2.0,
     )
 
+
+def _featured(
+    rec: Recorder,
+    ids: list[int],
+    view: Window,
+    rows: dict[int, npt.NDArray[np.float32]],
+    output: npt.NDArray[np.float32],
+) -> None:
+    """Scroll to the first ID's row and copy it whole into output row 0."""
     featured = ids[0]
     focus = Highlight((0,), featured, featured)
-    rec.window = views[0]
-    _show_window(screen, views[0], rows)
-    if views[0] != first_view:
-        find = (
-            f"Take ID {featured}. An ID is a row number, so the view scrolls down until row "
-            f"{featured}, the {ordinal(featured + 1)} row counting from 0, is on screen."
-        )
-    else:
-        find = (
-            f"Take ID {featured}. An ID is a row number, and row {featured}, the "
-            f"{ordinal(featured + 1)} row counting from 0, is already on screen."
-        )
+    scrolled = view != rec.window
+    rec.window = view
+    _show_window(rec.screen, view, rows)
+    where = (
+        f"so the view scrolls down until row {featured}, the {ordinal(featured + 1)} row "
+        "counting from 0, is on screen."
+        if scrolled
+        else f"and row {featured}, the {ordinal(featured + 1)} row counting from 0, is "
+        "already on screen."
+    )
+    find = f"Take ID {featured}. An ID is a row number, {where}"
     rec.beat("scroll", "scroll", find, run_time=2.4, highlight=focus)
-
-    rec.show_output_frame([(t,) for t in range(count)])
+    rec.show_output_frame([(t,) for t in range(len(ids))])
     rec.fill_output((0,), output[0], ids[0])
+    dim = output.shape[-1]
     rec.beat(
         "lookup",
         "lookup",
@@ -412,6 +445,16 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
         highlight=focus,
     )
 
+
+def _walked(
+    rec: Recorder,
+    ids: list[int],
+    views: list[Window],
+    rows: dict[int, npt.NDArray[np.float32]],
+    output: npt.NDArray[np.float32],
+) -> None:
+    """Look up the next IDs one by one, each scrolled to; then the rest of the sentence."""
+    count = len(ids)
     if count > 1:
         rec.beat(
             "sentence",
@@ -420,12 +463,12 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
             f"output has {count} rows.",
             run_time=2.0,
         )
-    first_seen = {featured: 0}
+    first_seen = {ids[0]: 0}
     for position in range(1, min(count, _WALKED)):
         token_id = ids[position]
         scrolled = views[position] != views[position - 1]
         rec.window = views[position]
-        _show_window(screen, views[position], rows)
+        _show_window(rec.screen, views[position], rows)
         rec.fill_output((position,), output[position], token_id)
         rec.beat(
             f"lookup-{position}",
@@ -441,40 +484,22 @@ def build_large_vocab_lookup(options: SceneOptions, *, legend: bool = True) -> S
             rec.fill_output((position,), output[position], ids[position])
         rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=3.2)
 
-    screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
-    assert rec.output is not None
-    rec.output = OutputState(rec.output.shape, rec.output.filled, shape_labelled=True)
-    rec.beat(
-        "shape",
-        "shape",
-        f"{_plural(count, 'ID')} became {_plural(count, 'vector')}: a {count} \u00d7 {dim} "
-        "block. Every row was copied whole from E; nothing was computed.",
-        run_time=1.0,
-        min_hold=2.0,
-    )
-    return Storyboard(
-        scene=_SCENE,
-        title="A real-sized table: walking to a row",
-        options=options,
-        vocab_size=vocab,
-        dim=dim,
-        source=table.source,
-        ids=tuple(ids),
-        beats=tuple(rec.beats),
-        layout="large_vocab",
-        value_scale=scale,
-    )
-
 
 SPEC = SceneSpec(
     name=_SCENE,
     alias="large",
     module="large_vocab",
     summary=(
-        "A GPT-2-sized 50257 x 768 table: the first --ids ID scrolls into view and its row "
+        "A GPT-2-sized 50257 \u00d7 768 table: the first ID scrolls into view and its row "
         "is copied; then the whole sentence becomes one vector per ID."
     ),
     build=build_large_vocab_lookup,
+    title="A real-sized table: walking to a row",
+    layout="large_vocab",
+    # Ten plausible GPT-2-sized IDs (no claim about which words they are). The
+    # first is featured; its repeat at position 8 shows that the lookup ignores
+    # position.
+    default_ids=[4821, 464, 3290, 318, 257, 31373, 11, 13, 4821, 50256],
     order=40,
     defaults={"vocab": GPT2_VOCAB, "dim": GPT2_DIM},
     examples=(

@@ -8,6 +8,8 @@ it counts what the product costs, against a lookup that copies ``d`` numbers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 
@@ -19,7 +21,8 @@ from embedviz.story.model import Highlight, NumberCell, NumberKind, Storyboard, 
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
 from embedviz.story.screen import int_cell, value_cell
-from embedviz.story.window import hidden_ranges
+from embedviz.story.window import labelled_window
+from embedviz.story.words import Words
 
 __all__ = [
     "GPT2_DIM",
@@ -46,7 +49,7 @@ _MAX_FULL_COLS = 4
 _HEAD_COLS = 2
 
 
-def one_hot_window(vocab_size: int, dim: int, token_id: int) -> Window:
+def one_hot_window(vocab_size: int, dim: int, token_id: int, words: Words | None = None) -> Window:
     """Pick the rows and columns of ``E`` (and entries of the vector) to draw.
 
     Parameters
@@ -57,6 +60,8 @@ def one_hot_window(vocab_size: int, dim: int, token_id: int) -> Window:
         ``d``.
     token_id
         The ID whose one-hot vector is multiplied; its row is always drawn.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -72,48 +77,49 @@ def one_hot_window(vocab_size: int, dim: int, token_id: int) -> Window:
         shown |= {r for r in (token_id - 1, token_id, token_id + 1) if 0 <= r < vocab_size}
         rows = sorted(shown)
     cols = list(range(dim)) if dim <= _MAX_FULL_COLS else [*range(_HEAD_COLS), dim - 1]
-    return Window(
-        rows=tuple(rows),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
+    return labelled_window(rows, cols, vocab_size, dim, words or SPEC.words())
 
 
-def one_hot_gap_label(first: int, last: int) -> str:
+def one_hot_gap_label(first: int, last: int, words: Words | None = None) -> str:
     """Label hidden entries of a one-hot vector, e.g. ``entries 6–4818 are 0``.
 
     Parameters
     ----------
     first, last
         The hidden range, inclusive; it never holds the ID.
+    words
+        The storyboard's words; English by default.
 
     Returns
     -------
     str
         The label, singular for a single entry.
     """
+    told = words or SPEC.words()
     if first == last:
-        return f"entry {first} is 0"
-    return f"entries {first}\u2013{last} are 0"
+        return told("one_hot_gap_entry", first=first)
+    return told("one_hot_gap_entries", first=first, last=last)
 
 
-def term_gap_label(first: int, last: int) -> str:
+def term_gap_label(first: int, last: int, words: Words | None = None) -> str:
     """Label the hidden terms of a column's sum, e.g. ``+ terms 6–4818: all 0``.
 
     Parameters
     ----------
     first, last
         The hidden rows, inclusive; their one-hot entries are all 0.
+    words
+        The storyboard's words; English by default.
 
     Returns
     -------
     str
         The label, singular for a single term.
     """
+    told = words or SPEC.words()
     if first == last:
-        return f"+ term {first}: 0"
-    return f"+ terms {first}\u2013{last}: all 0"
+        return told("term_gap_term", first=first)
+    return told("term_gap_terms", first=first, last=last)
 
 
 def product_formula(token_id: int) -> str:
@@ -133,8 +139,7 @@ def product_formula(token_id: int) -> str:
 
 
 def _single_id(options: SceneOptions, table: Table) -> int:
-    ids = options.ids if options.ids is not None else [3]
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
             f"OneHotEquivalence multiplies one one-hot vector, but {checked.size} IDs were "
@@ -163,7 +168,9 @@ def _check_equal(product: npt.NDArray[np.float32], row: npt.NDArray[np.float32],
     )
 
 
-def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_one_hot_equivalence(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: ``one_hot(i) @ E`` equals the lookup ``E[i]``, at a cost.
 
     Parameters
@@ -172,6 +179,8 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         ``ids`` must hold one ID (default 3).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -191,14 +200,13 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
     product = one_hot_matmul(vector, _full_weight(table))[0]  # every row, every column
     looked_up = table.lookup([i])[0]
     _check_equal(product, looked_up, i)
-    window = one_hot_window(vocab, dim, i)
-    j = _TERM_COLUMN
-    rec = Recorder(window, (1, dim))
-    screen = rec.screen
+    told = SPEC.words(words)
+    window = one_hot_window(vocab, dim, i, told)
+    rec = Recorder(window, (1, dim), told)
     focus = Highlight((0,), i, i)
 
-    scale = screen.add_grid(table, window, title_size=True, legend=legend)
-    screen.add(int_cell("token_id", (0,), i))
+    scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
+    rec.screen.add(int_cell("token_id", (0,), i))
     rec.beat(
         "intro",
         "intro",
@@ -206,13 +214,24 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         "let's build it and compare.",
         run_time=1.0,
     )
+    _one_hot_vector(rec, vector[0], focus)
+    _one_column(rec, table, vector[0], product, focus)
+    _product_and_lookup(rec, product, looked_up, focus)
+    _cost(rec, vocab, dim)
+    return rec.finish(SPEC, options, table, i, scale)
 
+
+def _one_hot_vector(rec: Recorder, vector: npt.NDArray[np.float32], focus: Highlight) -> None:
+    """Draw one_hot(i) on its side, entry k beside row k of E."""
+    i, vocab, window = focus.token_id, len(vector), rec.window
     for k in window.rows:
-        screen.add(int_cell("one_hot", (k,), int(vector[0, k])))
-    screen.add(int_cell("one_hot_size", (0,), 1), int_cell("one_hot_size", (1,), vocab))
-    screen.labels["one_hot_title"] = f"one_hot({i})"
+        rec.screen.add(int_cell("one_hot", (k,), int(vector[k])))
+    rec.screen.add(int_cell("one_hot_size", (0,), 1), int_cell("one_hot_size", (1,), vocab))
+    rec.screen.labels["one_hot_title"] = f"one_hot({i})"
     for number, gap in enumerate(window.row_gaps):
-        screen.labels[f"one_hot_gap_{number}"] = one_hot_gap_label(gap.first, gap.last)
+        rec.screen.labels[f"one_hot_gap_{number}"] = one_hot_gap_label(
+            gap.first, gap.last, rec.words
+        )
     rec.beat(
         "one-hot",
         "one_hot",
@@ -222,25 +241,34 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         highlight=focus,
     )
 
+
+def _one_column(
+    rec: Recorder,
+    table: Table,
+    vector: npt.NDArray[np.float32],
+    product: npt.NDArray[np.float32],
+    focus: Highlight,
+) -> None:
+    """Write out the terms of one column of the product, and their sum."""
+    i, j, window, screen = focus.token_id, _TERM_COLUMN, rec.window, rec.screen
     block = table.rows(np.asarray(window.rows))
     screen.labels["product_title"] = f"one_hot({i}) @ E"
-    screen.add(int_cell("product_size", (0,), 1), int_cell("product_size", (1,), dim))
+    screen.add(int_cell("product_size", (0,), 1), int_cell("product_size", (1,), table.dim))
     for r, k in enumerate(window.rows):
         screen.add(
-            int_cell("term_one_hot", (j, k), int(vector[0, k])),
+            int_cell("term_one_hot", (j, k), int(vector[k])),
             value_cell("term_weight", (j, k), block[r, window.cols.index(j)]),
         )
     for number, gap in enumerate(window.row_gaps):
-        screen.labels[f"term_gap_{number}"] = term_gap_label(gap.first, gap.last)
+        screen.labels[f"term_gap_{number}"] = term_gap_label(gap.first, gap.last, rec.words)
     rec.beat(
         "terms",
         "terms",
         f"Entry {j} of the product: multiply each one-hot entry by the number beside it "
-        f"in column {j}, then add all {vocab} products.",
+        f"in column {j}, then add all {table.vocab_size} products.",
         run_time=1.8,
         highlight=focus,
     )
-
     screen.add(value_cell("term_sum", (j,), product[j]), value_cell("product", (j,), product[j]))
     rec.beat(
         "sum",
@@ -251,13 +279,22 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         highlight=focus,
     )
 
+
+def _product_and_lookup(
+    rec: Recorder,
+    product: npt.NDArray[np.float32],
+    looked_up: npt.NDArray[np.float32],
+    focus: Highlight,
+) -> None:
+    """Fill the whole product, then set the lookup E[i] beside it: equal, value for value."""
+    i, screen, window = focus.token_id, rec.screen, rec.window
     for kind in ("term_one_hot", "term_weight", "term_sum"):
         screen.remove_kind(kind)
     for key in [key for key in screen.labels if key.startswith("term_gap_")]:
         del screen.labels[key]
     for col in window.cols:
         screen.add(value_cell("product", (col,), product[col]))
-    if dim == 1:
+    if len(product) == 1:
         columns_sentence = (
             f"With a single column, that sum is the whole product: row {i} of E, exactly."
         )
@@ -266,7 +303,6 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
             f"Every other column works the same way, so the whole product is exactly row {i} of E."
         )
     rec.beat("columns", "columns", columns_sentence, run_time=1.4, highlight=focus)
-
     screen.labels["lookup_title"] = f"E[{i}]"
     screen.labels["product_formula"] = product_formula(i)
     for col in window.cols:
@@ -281,8 +317,12 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         min_hold=1.5,
     )
 
+
+def _cost(rec: Recorder, vocab: int, dim: int) -> None:
+    """Count the product's multiply-adds, here and at GPT-2's size, against a copy of d numbers."""
+    screen = rec.screen
     screen.labels["cost_gpt2"] = "GPT-2"
-    screen.labels["copy_unit"] = "number" if dim == 1 else "numbers"
+    screen.labels["copy_unit"] = rec.words("copy_unit_one" if dim == 1 else "copy_unit_many")
     screen.add(
         int_cell("cost_size", (0, 0), vocab),
         int_cell("cost_size", (0, 1), dim),
@@ -299,7 +339,6 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         run_time=1.6,
         min_hold=2.0,
     )
-
     screen.add(
         _count_cell("multiply_adds", (2,), 0),
         int_cell("copy_count", (0,), dim),
@@ -312,18 +351,6 @@ def build_one_hot_equivalence(options: SceneOptions, *, legend: bool = True) -> 
         run_time=1.4,
         min_hold=2.0,
     )
-    return Storyboard(
-        scene="OneHotEquivalence",
-        title="Multiplying by a one-hot vector is a lookup",
-        options=options,
-        vocab_size=vocab,
-        dim=dim,
-        source=table.source,
-        ids=i,
-        beats=tuple(rec.beats),
-        layout="one_hot",
-        value_scale=scale,
-    )
 
 
 def _count_cell(kind: NumberKind, index: tuple[int, ...], count: int) -> NumberCell:
@@ -335,8 +362,14 @@ SPEC = SceneSpec(
     name="OneHotEquivalence",
     alias="onehot",
     module="one_hot",
-    summary="one_hot(i) @ E equals E[i]; the product costs V x d multiply-adds, a lookup none.",
+    summary=(
+        "Multiplying one_hot(i) by E gives E[i]; the product costs V \u00d7 d multiply-adds, "
+        "a lookup none."
+    ),
     build=build_one_hot_equivalence,
+    title="Multiplying by a one-hot vector is a lookup",
+    layout="one_hot",
+    default_ids=[3],
     order=50,
     examples=(
         {"ids": "0"},

@@ -9,6 +9,8 @@ the same speed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 
@@ -26,11 +28,11 @@ from embedviz.core.params import (
 )
 from embedviz.core.table import TorchSeededTable
 from embedviz.core.torch_init import torch_seed
-from embedviz.story.model import Highlight, NumberCell, NumberKind, Storyboard, Window
+from embedviz.story.model import Highlight, NumberCell, NumberKind, Storyboard
 from embedviz.story.options import SceneOptions
-from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
+from embedviz.story.scenes.common import Recorder, SceneSpec, TableShape, make_table
 from embedviz.story.screen import int_cell, value_cell
-from embedviz.story.window import hidden_ranges
+from embedviz.story.window import labelled_window
 
 __all__ = [
     "COMPARE_DTYPE",
@@ -54,7 +56,6 @@ DTYPES = ("float32", "bfloat16")
 COMPARE_DTYPE = "float32"
 # The corner of real values drawn inside the schematic block.
 CORNER_SHAPE = (2, 3)
-_DEFAULT_ID = 3
 
 
 def count_cell(kind: NumberKind, index: tuple[int, ...], count: int) -> NumberCell:
@@ -165,7 +166,10 @@ def one_row(options: SceneOptions, vocab_size: int, dim: int, row: int) -> npt.N
 
 def _lookup_id(options: SceneOptions, vocab_size: int) -> int:
     """Return the one ID the lookup beat copies (default 3, or the last row of a tiny table)."""
-    ids = options.ids if options.ids is not None else [min(_DEFAULT_ID, vocab_size - 1)]
+    ids = SPEC.ids(options)
+    if options.ids is None:
+        # A tiny table looks up its last row instead.
+        ids = [min(ids[0], vocab_size - 1)]
     checked = validate_ids(ids, vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
@@ -175,21 +179,23 @@ def _lookup_id(options: SceneOptions, vocab_size: int) -> int:
     return int(checked.ravel()[0])
 
 
-def _table_shape(options: SceneOptions) -> tuple[int, int, str]:
+def _table_shape(options: SceneOptions) -> TableShape:
     """Return V, d and where they come from, without building the table."""
     if options.weights is not None:
         # A weights file fixes the shape (and make_table checks --vocab/--dim against it).
         table = make_table(options)
-        return table.vocab_size, table.dim, table.source
+        return TableShape(table.vocab_size, table.dim, table.source)
     vocab = options.vocab if options.vocab is not None else PARAMS_DEFAULT_VOCAB
     dim = options.dim if options.dim is not None else PARAMS_DEFAULT_DIM
     check_table_shape(vocab, dim)
     if options.init == "torch":
-        return vocab, dim, TorchSeededTable(vocab, dim, options.seed).source
-    return vocab, dim, f"numpy normal, seed {options.seed}"
+        return TableShape(vocab, dim, TorchSeededTable(vocab, dim, options.seed).source)
+    return TableShape(vocab, dim, f"numpy normal, seed {options.seed}")
 
 
-def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_parameter_count(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: V x d parameters, their memory, the d trade-off, a free lookup.
 
     Parameters
@@ -200,6 +206,8 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
     legend
         Accepted for a uniform builder signature; this scene colours no values
         by size, so it shows no legend.
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -212,27 +220,32 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         For more than one ID or an ID outside the table, a size that is not a
         positive whole number, a bad seed or a bad weights file.
     """
-    vocab, dim, source = _table_shape(options)
+    shape = _table_shape(options)
+    vocab, dim = shape.vocab_size, shape.dim
     token_id = _lookup_id(options, vocab)
-    count = parameter_count(vocab, dim)
     corner_rows, corner_cols = min(vocab, CORNER_SHAPE[0]), min(dim, CORNER_SHAPE[1])
     corner = leading_rows(options, vocab, dim, corner_rows)[:, :corner_cols]
-    rows, cols = list(range(corner_rows)), list(range(corner_cols))
-    window = Window(
-        rows=tuple(rows),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
-    rec = Recorder(window, (vocab, dim))
+    told = SPEC.words(words)
+    window = labelled_window(range(corner_rows), range(corner_cols), vocab, dim, told)
+    rec = Recorder(window, (vocab, dim), told)
+    _table_and_count(rec, vocab, dim, corner)
+    _memory(rec, vocab, dim)
+    _lookup(rec, options, shape, token_id)
+    # Coloured on the scale of the values it shows: a real model's small
+    # weights get strong colours too.
+    return rec.finish(SPEC, options, shape, token_id, colour_scale(corner))
+
+
+def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np.float32]) -> None:
+    """Show the V × d block with a corner of real values, then count its parameters."""
     screen = rec.screen
     is_gpt2 = (vocab, dim) == (PARAMS_DEFAULT_VOCAB, PARAMS_DEFAULT_DIM)
     V, d = format_count(vocab), format_count(dim)  # noqa: N806 - the maths' names
-
+    count = parameter_count(vocab, dim)
     screen.add(count_cell("block_size", (0,), vocab), count_cell("block_size", (1,), dim))
-    for r in rows:
+    for r in rec.window.rows:
         screen.add(int_cell("row_label", (r,), r))
-        for c in cols:
+        for c in rec.window.cols:
             screen.add(value_cell("corner", (r, c), corner[r, c]))
     owner = "GPT-2's embedding table" if is_gpt2 else "This embedding table"
     rec.beat(
@@ -243,7 +256,6 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         # Three motions, one per phrase: rows, columns, numbers.
         run_time=2.4,
     )
-
     screen.add(
         count_cell("factor", (0,), vocab),
         count_cell("factor", (1,), dim),
@@ -258,6 +270,10 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         min_hold=1.5,
     )
 
+
+def _memory(rec: Recorder, vocab: int, dim: int) -> None:
+    """Price the table in each storage format, then compare other widths d."""
+    screen = rec.screen
     for number, dtype in enumerate(DTYPES):
         size = bytes_per_parameter(dtype)
         nbytes = table_bytes(vocab, dim, dtype)
@@ -280,7 +296,7 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         rec.beat(dtype, "dtype", narration, run_time=1.6, min_hold=1.5)
 
     widths = comparison_dims(dim)
-    screen.labels["compare_dtype"] = f"{COMPARE_DTYPE} memory"
+    screen.labels["compare_dtype"] = rec.words("dtype_memory", dtype=COMPARE_DTYPE)
     for number, width in enumerate(widths):
         screen.add(
             count_cell("compare_dim", (number,), width),
@@ -296,6 +312,11 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         min_hold=2.0,
     )
 
+
+def _lookup(rec: Recorder, options: SceneOptions, shape: TableShape, token_id: int) -> None:
+    """Look one ID up: a copy of d values, no arithmetic."""
+    screen, dim = rec.screen, shape.dim
+    d = format_count(dim)
     row_bytes = table_bytes(1, dim, COMPARE_DTYPE)
     screen.add(
         int_cell("token_id", (0,), token_id),
@@ -304,8 +325,8 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         count_cell("row_bytes", (0,), row_bytes),
     )
     # The looked-up row shows its real leading values, as the corner does.
-    looked_up = one_row(options, vocab, dim, token_id)
-    for c in cols:
+    looked_up = one_row(options, shape.vocab_size, dim, token_id)
+    for c in rec.window.cols:
         screen.add(value_cell("lookup_value", (token_id, c), looked_up[c]))
     rec.beat(
         "lookup",
@@ -317,28 +338,20 @@ def build_parameter_count(options: SceneOptions, *, legend: bool = True) -> Stor
         highlight=Highlight((0,), token_id, token_id),
         min_hold=2.0,
     )
-    return Storyboard(
-        scene="ParameterCount",
-        title="How many numbers the table holds",
-        options=options,
-        vocab_size=vocab,
-        dim=dim,
-        source=source,
-        ids=token_id,
-        beats=tuple(rec.beats),
-        layout="parameter_count",
-        # Coloured on the scale of the values it shows: a real model's small
-        # weights get strong colours too.
-        value_scale=colour_scale(corner),
-    )
 
 
 SPEC = SceneSpec(
     name="ParameterCount",
     alias="params",
     module="parameter_count",
-    summary="A V x d table holds V * d parameters: GPT-2's count, its memory, and the d trade-off.",
+    summary=(
+        "A V \u00d7 d table holds V \u00d7 d parameters: GPT-2's count, its memory, and the d "
+        "trade-off."
+    ),
     build=build_parameter_count,
+    title="How many numbers the table holds",
+    layout="parameter_count",
+    default_ids=[3],
     order=60,
     examples=(
         {"vocab": 6, "dim": 3},

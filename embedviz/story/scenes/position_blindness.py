@@ -13,6 +13,11 @@ field for it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
 from embedviz.core.table import Table
@@ -24,7 +29,6 @@ from embedviz.story.screen import int_cell, value_cell
 from embedviz.story.window import compact_window
 
 __all__ = [
-    "DEFAULT_IDS",
     "LEARNED_CONTEXT",
     "MAX_POSITION_TOKENS",
     "POSITION_KINDS",
@@ -33,7 +37,6 @@ __all__ = [
     "learned_seed",
 ]
 
-DEFAULT_IDS = [2, 3, 2, 1]
 # Three blocks side by side leave room for this many rows at a readable size.
 MAX_POSITION_TOKENS = 8
 # A learned table covers a fixed context; the scene shows its first T rows.
@@ -69,9 +72,8 @@ def learned_seed(seed: int) -> int:
 
 
 def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
-    ids = options.ids if options.ids is not None else DEFAULT_IDS
     values = sequence_ids(
-        ids, table.vocab_size, scene="PositionBlindness", limit=MAX_POSITION_TOKENS,
+        SPEC.ids(options), table.vocab_size, scene="PositionBlindness", limit=MAX_POSITION_TOKENS,
         example="2,3,2,1",
     )  # fmt: skip
     if len(set(values)) == len(values):
@@ -93,7 +95,11 @@ def _repeat(ids: list[int]) -> tuple[int, int, int]:
 
 
 def build_position_blindness(
-    options: SceneOptions, *, legend: bool = True, positions: str | None = None
+    options: SceneOptions,
+    *,
+    legend: bool = True,
+    positions: str | None = None,
+    words: Mapping[str, str] | None = None,
 ) -> Storyboard:
     """Storyboard: equal IDs get equal rows; adding position vectors separates them.
 
@@ -104,6 +110,8 @@ def build_position_blindness(
         (default ``[2, 3, 2, 1]``).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
     positions
         Overrides ``options.positions``.
         ``sinusoidal`` (default): ``P[pos, 2i] = sin(pos / 10000^(2i/d))``,
@@ -125,28 +133,59 @@ def build_position_blindness(
     positions = positions or options.positions
     if positions not in POSITION_KINDS:
         raise EmbedvizError(f"positions must be 'sinusoidal' or 'learned', not {positions!r}")
-    pe_kind, sum_kind = POSITION_KINDS[positions]
+    sum_kind = POSITION_KINDS[positions][1]
     table = make_table(options)
     ids = _sequence_ids(options, table)
     count, dim = len(ids), table.dim
     output = table.lookup(ids)
-    if positions == "sinusoidal":
-        pe = sinusoidal_positions(count, dim)
-    else:
-        pe = learned_positions(LEARNED_CONTEXT, dim, learned_seed(options.seed))[:count]
+    pe = _position_vectors(positions, count, dim, options.seed)
     sums = add_positions(output, pe)
     token_id, first, second = _repeat(ids)
-    window = compact_window(table.vocab_size, dim, ids)
+    told = SPEC.words(words)
+    window = compact_window(table.vocab_size, dim, ids, told)
     lines = len(window.rows) + len(window.row_gaps)
     if lines > MAX_GRID_LINES:
         raise EmbedvizError(
             f"these {len(set(ids))} distinct IDs need {lines} matrix rows on screen, but "
             f"PositionBlindness draws at most {MAX_GRID_LINES}; use fewer distinct IDs"
         )
-    rec = Recorder(window, output.shape)
-    screen = rec.screen
+    rec = Recorder(window, output.shape, told)
+    scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
+    _same_rows(rec, ids, output)
+    _positions(rec, positions, pe)
+    for position in range(count):
+        for col in window.cols:
+            rec.screen.add(value_cell(sum_kind, (position, col), sums[position, col]))
+    rec.beat(
+        "add",
+        "add",
+        "Adding them row by row, token vector plus position vector, gives the vectors "
+        "that the model's next layers receive.",
+        run_time=3.2,
+    )
+    rec.beat(
+        "differ",
+        "differ",
+        f"Now the sums at positions {first} and {second} differ: same token row, different "
+        f"position rows. The two copies of ID {token_id} are no longer equal.",
+        run_time=1.2,
+        highlight=Highlight((second,), token_id, token_id),
+        min_hold=2.0,
+    )
+    return rec.finish(SPEC, options, table, tuple(ids), scale)
 
-    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+
+def _position_vectors(positions: str, count: int, dim: int, seed: int) -> npt.NDArray[np.float32]:
+    """Return P for the first ``count`` positions: sinusoidal, or a learned table's rows."""
+    if positions == "sinusoidal":
+        return sinusoidal_positions(count, dim)
+    return learned_positions(LEARNED_CONTEXT, dim, learned_seed(seed))[:count]
+
+
+def _same_rows(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> None:
+    """Look the IDs up: the repeated ID gets the same row twice; then clear the matrix."""
+    screen, count = rec.screen, len(ids)
+    token_id, first, second = _repeat(ids)
     for position, value in enumerate(ids):
         screen.add(int_cell("token_id", (position,), value))
     listing = ", ".join(str(i) for i in ids)
@@ -157,7 +196,6 @@ def build_position_blindness(
         f"{second}. Watch what the lookup gives each copy.",
         run_time=1.5,
     )
-
     rec.show_output_frame([(t,) for t in range(count)])
     for position in range(count):
         rec.fill_output((position,), output[position])
@@ -169,7 +207,6 @@ def build_position_blindness(
         run_time=1.1 * count,
         min_hold=0.8,
     )
-
     rec.beat(
         "same",
         "same",
@@ -179,7 +216,6 @@ def build_position_blindness(
         highlight=Highlight((first,), token_id, token_id),
         min_hold=1.5,
     )
-
     # The matrix has done its job; the rows and their position vectors take the stage.
     for kind in ("weight", "row_label", "col_label", "table_size", "legend"):
         screen.remove_kind(kind)
@@ -193,6 +229,12 @@ def build_position_blindness(
         run_time=2.4,
     )
 
+
+def _positions(rec: Recorder, positions: str, pe: npt.NDArray[np.float32]) -> None:
+    """Show the position vectors P: sinusoidal with their formula, or a learned table."""
+    screen, window = rec.screen, rec.window
+    pe_kind = POSITION_KINDS[positions][0]
+    count, dim = pe.shape
     for position in range(count):
         for col in window.cols:
             screen.add(value_cell(pe_kind, (position, col), pe[position, col]))
@@ -216,39 +258,6 @@ def build_position_blindness(
         )
     rec.beat("positions", "positions", narration, run_time=2.4, min_hold=1.5)
 
-    for position in range(count):
-        for col in window.cols:
-            screen.add(value_cell(sum_kind, (position, col), sums[position, col]))
-    rec.beat(
-        "add",
-        "add",
-        "Adding them row by row, token vector plus position vector, gives the vectors "
-        "that the model's next layers receive.",
-        run_time=3.2,
-    )
-
-    rec.beat(
-        "differ",
-        "differ",
-        f"Now the sums at positions {first} and {second} differ: same token row, different "
-        f"position rows. The two copies of ID {token_id} are no longer equal.",
-        run_time=1.2,
-        highlight=Highlight((second,), token_id, token_id),
-        min_hold=2.0,
-    )
-    return Storyboard(
-        scene="PositionBlindness",
-        title="The lookup knows which token, not where",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=dim,
-        source=table.source,
-        ids=tuple(ids),
-        beats=tuple(rec.beats),
-        layout="position_blindness",
-        value_scale=scale,
-    )
-
 
 SPEC = SceneSpec(
     name="PositionBlindness",
@@ -256,6 +265,9 @@ SPEC = SceneSpec(
     module="position_blindness",
     summary="The same ID gets the same row at any position; adding position vectors fixes it.",
     build=build_position_blindness,
+    title="The lookup knows which token, not where",
+    layout="position_blindness",
+    default_ids=[2, 3, 2, 1],
     order=80,
     examples=(
         {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},

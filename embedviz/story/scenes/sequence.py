@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from embedviz.core.table import (
-    Table,
-)
-from embedviz.story.model import Highlight, OutputState, Storyboard
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+from embedviz.core.table import Table
+from embedviz.story.model import Highlight, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
     MAX_SEQUENCE_TOKENS,
@@ -23,21 +26,28 @@ __all__ = ["SPEC", "build_sequence_lookup"]
 
 
 def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
-    ids = options.ids if options.ids is not None else [2, 3, 5, 1]
     return sequence_ids(
-        ids, table.vocab_size, scene="SequenceLookup", limit=MAX_SEQUENCE_TOKENS, example="2,3,5,1"
+        SPEC.ids(options),
+        table.vocab_size,
+        scene=SPEC.name,
+        limit=MAX_SEQUENCE_TOKENS,
+        example="2,3,5,1",
     )
 
 
-def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_sequence_lookup(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: a sequence of IDs becomes a T×d block, in input order.
 
     Parameters
     ----------
     options
-        ``ids`` holds one sequence (default ``[2, 3, 5, 1]``).
+        ``ids`` holds one sequence (default: ``SPEC.default_ids``).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -47,17 +57,22 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
     table = make_table(options)
     ids = _sequence_ids(options, table)
     output = table.lookup(ids)
-    count, dim = len(ids), table.dim
-    window = choose_window(table.vocab_size, dim, ids, narrow=True)
-    rec = Recorder(window, output.shape)
-    screen = rec.screen
-
-    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    told = SPEC.words(words)
+    window = choose_window(table.vocab_size, table.dim, ids, narrow=True, words=told)
+    rec = Recorder(window, output.shape, told)
+    scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
     for position, token_id in enumerate(ids):
-        screen.add(int_cell("token_id", (position,), token_id))
+        rec.screen.add(int_cell("token_id", (position,), token_id))
     rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
+    _predict_and_reveal(rec, len(ids), table.dim)
+    _lookups(rec, ids, output)
+    _dim_and_shape(rec, ids, table.dim)
+    return rec.finish(SPEC, options, table, tuple(ids), scale)
 
-    screen.labels["question"] = "output shape?  rows \u00d7 values"
+
+def _predict_and_reveal(rec: Recorder, count: int, dim: int) -> None:
+    """Ask for the output's shape, then show the empty output block and its shape."""
+    rec.screen.labels["question"] = rec.words("question")
     rec.beat(
         "predict",
         "predict",
@@ -67,10 +82,10 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
         run_time=1.0,
         min_hold=3.0,
     )
-    del screen.labels["question"]
+    del rec.screen.labels["question"]
     rec.show_output_frame([(t,) for t in range(count)])
     # The reveal writes the shape beside the output's title.
-    screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
+    rec.screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
     rec.beat(
         "reveal",
         "reveal",
@@ -78,6 +93,10 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
         "the embedding dimension.",
         run_time=1.0,
     )
+
+
+def _lookups(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> None:
+    """One beat per ID: its row is copied into its output row."""
     for position, token_id in enumerate(ids):
         rec.fill_output((position,), output[position], token_id)
         if position == 0:
@@ -97,7 +116,11 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
             highlight=Highlight((position,), token_id, token_id),
             min_hold=0.8,
         )
-    unused = tuple(row for row in window.rows if row not in set(ids))
+
+
+def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
+    """Fade the rows no ID selected, then label the output's shape."""
+    unused = tuple(row for row in rec.window.rows if row not in set(ids))
     rec.dimmed = unused
     if unused:
         unused_text = ", ".join(str(row) for row in unused)
@@ -109,26 +132,14 @@ def build_sequence_lookup(options: SceneOptions, *, legend: bool = True) -> Stor
     else:
         dim_sentence = "Every row drawn here was selected by at least one ID."
     rec.beat("dim", "dim", dim_sentence, run_time=1.0)
-    assert rec.output is not None
-    rec.output = OutputState(rec.output.shape, rec.output.filled, shape_labelled=True)
+    rec.label_output_shape()
     rec.beat(
         "shape",
         "shape",
-        f"The result is {count} \u00d7 {dim}: the rows come from the input IDs, "
+        f"The result is {len(ids)} \u00d7 {dim}: the rows come from the input IDs, "
         "the columns from the embedding dimension.",
         run_time=1.0,
         min_hold=2.0,
-    )
-    return Storyboard(
-        scene="SequenceLookup",
-        title="A sequence of IDs becomes a block of vectors",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=dim,
-        source=table.source,
-        ids=tuple(ids),
-        beats=tuple(rec.beats),
-        value_scale=scale,
     )
 
 
@@ -136,8 +147,10 @@ SPEC = SceneSpec(
     name="SequenceLookup",
     alias="sequence",
     module="sequence",
-    summary="A sequence of IDs becomes a T x d block of rows, in input order.",
+    summary="A sequence of IDs becomes a T \u00d7 d block of rows, in input order.",
     build=build_sequence_lookup,
+    title="A sequence of IDs becomes a block of vectors",
+    default_ids=[2, 3, 5, 1],
     order=20,
     examples=(
         {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.table import (
@@ -26,8 +28,7 @@ __all__ = ["SPEC", "build_single_token_lookup"]
 
 
 def _single_ids(options: SceneOptions, table: Table) -> int:
-    ids = options.ids if options.ids is not None else [3]
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
             f"SingleTokenLookup shows one token ID, but {checked.size} were given; "
@@ -36,7 +37,9 @@ def _single_ids(options: SceneOptions, table: Table) -> int:
     return int(checked.ravel()[0])
 
 
-def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_single_token_lookup(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: one ID walks to its row; the row is printed as PyTorch does.
 
     Parameters
@@ -45,6 +48,8 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
         ``ids`` must hold one ID (default 3).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -54,10 +59,11 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
     table = make_table(options)
     token_id = _single_ids(options, table)
     output = table.lookup([token_id])
-    window = choose_window(table.vocab_size, table.dim, [token_id], narrow=True)
+    told = SPEC.words(words)
+    window = choose_window(table.vocab_size, table.dim, [token_id], narrow=True, words=told)
     printed = format_torch_tensor(output, grad_fn=GRAD_FN)
     lines, _ = split_printed(printed, output.shape)
-    rec = Recorder(window, output.shape)
+    rec = Recorder(window, output.shape, told)
     screen = rec.screen
     focus = Highlight((0,), token_id, token_id)
 
@@ -105,18 +111,7 @@ def build_single_token_lookup(options: SceneOptions, *, legend: bool = True) -> 
         run_time=1.0,
         highlight=focus,
     )
-    return Storyboard(
-        scene="SingleTokenLookup",
-        title="One token ID, one row",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=table.dim,
-        source=table.source,
-        ids=token_id,
-        beats=tuple(rec.beats),
-        value_scale=scale,
-        printed=printed,
-    )
+    return rec.finish(SPEC, options, table, token_id, scale, printed=printed)
 
 
 SPEC = SceneSpec(
@@ -125,6 +120,8 @@ SPEC = SceneSpec(
     module="single_token",
     summary="One token ID walks to its zero-based row; the row is printed as PyTorch does.",
     build=build_single_token_lookup,
+    title="One token ID, one row",
+    default_ids=[3],
     order=10,
     examples=({"ids": "5", "vocab": 9, "dim": 4, "seed": 7},),
 )

@@ -9,16 +9,21 @@ SGD moves only those rows. Every other row keeps its exact bits.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
 from embedviz.core.table import Table
-from embedviz.core.training import occurrences, toy_loss_weights, training_step
+from embedviz.core.training import TrainingStep, occurrences, toy_loss_weights, training_step
 from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
 from embedviz.story.screen import int_cell, value_cell
-from embedviz.story.window import MAX_FULL_ROWS, hidden_ranges
+from embedviz.story.window import MAX_FULL_ROWS, labelled_window
+from embedviz.story.words import Words
 
 __all__ = [
-    "DEFAULT_IDS",
     "LEARNING_RATE",
     "MAX_TRAINING_TOKENS",
     "SPEC",
@@ -26,7 +31,6 @@ __all__ = [
     "training_window",
 ]
 
-DEFAULT_IDS = (2, 3, 2)
 # A power of two: lr * grad is exact in float32, so the update matches
 # torch.optim.SGD bit for bit, and halving is easy to check by eye.
 LEARNING_RATE = 0.5
@@ -37,7 +41,9 @@ MAX_TRAINING_TOKENS = 8
 _FULL_COLS = 3
 
 
-def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
+def training_window(
+    vocab_size: int, dim: int, ids: list[int], words: Words | None = None
+) -> Window:
     """Pick the rows and columns this scene draws.
 
     Parameters
@@ -48,6 +54,8 @@ def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
         ``d``.
     ids
         The token IDs; their rows are always drawn.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -66,18 +74,16 @@ def training_window(vocab_size: int, dim: int, ids: list[int]) -> Window:
         spare = next(row for row in range(vocab_size) if row not in focus)
         rows = sorted(focus | {spare, vocab_size - 1})
     cols = list(range(dim)) if dim <= _FULL_COLS else [0, dim - 1]
-    return Window(
-        rows=tuple(rows),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
+    return labelled_window(rows, cols, vocab_size, dim, words or SPEC.words())
 
 
 def _training_ids(options: SceneOptions, table: Table) -> list[int]:
-    ids = options.ids if options.ids is not None else list(DEFAULT_IDS)
     return sequence_ids(
-        ids, table.vocab_size, scene="TrainingNudge", limit=MAX_TRAINING_TOKENS, example="2,3,2"
+        SPEC.ids(options),
+        table.vocab_size,
+        scene="TrainingNudge",
+        limit=MAX_TRAINING_TOKENS,
+        example="2,3,2",
     )
 
 
@@ -91,7 +97,9 @@ def _join(items: list[str]) -> str:
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
-def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_training_nudge(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: one SGD step of a toy loss nudges only the looked-up rows.
 
     Parameters
@@ -101,6 +109,8 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         its gradient row sums two contributions).
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -117,12 +127,10 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
     count, dim = len(ids), table.dim
     weights = toy_loss_weights(count, dim, options.seed)
     step = training_step(table, ids, weights, LEARNING_RATE)
-    window = training_window(table.vocab_size, dim, ids)
-    looked_up = [int(row) for row in step.rows]
-    rec = Recorder(window, (count, dim))
-    screen = rec.screen
-
-    scale = screen.add_grid(table, window, title_size=True, legend=legend)
+    told = SPEC.words(words)
+    window = training_window(table.vocab_size, dim, ids, told)
+    rec = Recorder(window, (count, dim), told)
+    scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
     rec.beat(
         "intro",
         "intro",
@@ -130,7 +138,25 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         "nudges those rows, exactly as it nudges every other weight.",
         run_time=1.5,
     )
+    _loss_and_gradient(rec, ids, weights, step)
+    _accumulate(rec, ids, weights, step)
+    _update(rec, [int(row) for row in step.rows], step)
+    rec.beat(
+        "meaning",
+        "meaning",
+        "Nobody assigns a meaning to any column. Over many such steps, training only "
+        "finds directions that make the model's later predictions less wrong.",
+        run_time=1.2,
+        min_hold=2.0,
+    )
+    return rec.finish(SPEC, options, table, tuple(ids), scale)
 
+
+def _loss_and_gradient(
+    rec: Recorder, ids: list[int], weights: npt.NDArray[np.float32], step: TrainingStep
+) -> None:
+    """Show the toy loss, its gradient per looked-up vector, and its scatter into ∂L/∂E."""
+    screen, window = rec.screen, rec.window
     for position, token_id in enumerate(ids):
         screen.add(int_cell("token_id", (position,), token_id))
         screen.add(int_cell("position", (position,), position))
@@ -150,7 +176,6 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         run_time=2.4,
         min_hold=1.5,
     )
-
     screen.labels["upstream_title"] = "w_t = ∂L/∂e_t"
     rec.beat(
         "upstream",
@@ -159,7 +184,6 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         "the answer is simply its weight: ∂L/∂e_t = w_t.",
         run_time=1.6,
     )
-
     for row in window.rows:
         for col in window.cols:
             screen.add(value_cell("grad", (row, col), step.grad_row(row)[col]))
@@ -173,41 +197,14 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         min_hold=1.2,
     )
 
+
+def _accumulate(
+    rec: Recorder, ids: list[int], weights: npt.NDArray[np.float32], step: TrainingStep
+) -> None:
+    """Show that a repeated ID's gradient row sums one w_t per occurrence."""
+    screen, window = rec.screen, rec.window
     repeated = next((token_id for token_id in ids if ids.count(token_id) > 1), None)
-    if repeated is not None:
-        where = occurrences(ids, repeated)
-        terms = " + ".join(f"w_{position}" for position in where)
-        # Typst maths: ∂L/∂E[i] = w_a + w_b, typeset by the renderer.
-        screen.labels["sum_title"] = f"partial L \\/ partial E[{repeated}] = {terms}"
-        for number, position in enumerate(where):
-            sign = "" if number == 0 else "+ "
-            screen.labels[f"sum_term_{number:02d}"] = f"{sign}w_{position}"
-            for col in window.cols:
-                screen.add(value_cell("term", (position, col), weights[position, col]))
-        screen.labels["sum_total"] = "="
-        for col in window.cols:
-            screen.add(value_cell("sum", (repeated, col), step.grad_row(repeated)[col]))
-        times = _COUNT_WORDS[len(where)]
-        if len(where) <= 3:
-            narration = (
-                f"ID {repeated} occurs at positions {_join([str(p) for p in where])}, so row "
-                f"{repeated} collects {times} contributions: {terms}. "
-                "Repeats add up; they never overwrite."
-            )
-        else:
-            narration = (
-                f"ID {repeated} occurs {times} times, so row {repeated} collects {times} "
-                "contributions, one w_t per occurrence. Repeats add up; they never overwrite."
-            )
-        rec.beat(
-            "accumulate",
-            "accumulate",
-            narration,
-            run_time=1.8,
-            highlight=Highlight((where[0],), repeated, repeated),
-            min_hold=1.5,
-        )
-    else:
+    if repeated is None:
         rec.beat(
             "accumulate",
             "accumulate",
@@ -215,7 +212,44 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
             "A repeated ID would collect one w_t per occurrence, summed.",
             run_time=1.0,
         )
+        return
+    where = occurrences(ids, repeated)
+    terms = " + ".join(f"w_{position}" for position in where)
+    # Typst maths: ∂L/∂E[i] = w_a + w_b, typeset by the renderer.
+    screen.labels["sum_title"] = f"partial L \\/ partial E[{repeated}] = {terms}"
+    for number, position in enumerate(where):
+        sign = "" if number == 0 else "+ "
+        screen.labels[f"sum_term_{number:02d}"] = f"{sign}w_{position}"
+        for col in window.cols:
+            screen.add(value_cell("term", (position, col), weights[position, col]))
+    screen.labels["sum_total"] = "="
+    for col in window.cols:
+        screen.add(value_cell("sum", (repeated, col), step.grad_row(repeated)[col]))
+    times = _COUNT_WORDS[len(where)]
+    if len(where) <= 3:
+        narration = (
+            f"ID {repeated} occurs at positions {_join([str(p) for p in where])}, so row "
+            f"{repeated} collects {times} contributions: {terms}. "
+            "Repeats add up; they never overwrite."
+        )
+    else:
+        narration = (
+            f"ID {repeated} occurs {times} times, so row {repeated} collects {times} "
+            "contributions, one w_t per occurrence. Repeats add up; they never overwrite."
+        )
+    rec.beat(
+        "accumulate",
+        "accumulate",
+        narration,
+        run_time=1.8,
+        highlight=Highlight((where[0],), repeated, repeated),
+        min_hold=1.5,
+    )
 
+
+def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
+    """Apply the SGD step: looked-up rows move, the others keep their bits; the loss drops."""
+    screen, window = rec.screen, rec.window
     for row in looked_up:
         if row not in window.rows:
             continue
@@ -235,28 +269,9 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         f"With learning rate {LEARNING_RATE:g}, each row moves against its gradient.",
         run_time=3.0,
     )
-
-    unchanged = [row for row in window.rows if row not in looked_up]
     for row in window.rows:
-        if row in looked_up:
-            screen.labels[f"mark_{row:06d}"] = "nudged"
-        else:
-            screen.labels[f"mark_{row:06d}"] = "unchanged"
-    if unchanged:
-        noun = "Row" if len(unchanged) == 1 else "Rows"
-        pronoun = "it" if len(unchanged) == 1 else "them"
-        tail = " So does every hidden row." if window.row_gaps else ""
-        narration = (
-            f"{noun} {_join([str(r) for r in unchanged])} had zero gradient, so the "
-            f"update leaves {pronoun} bit-for-bit the same.{tail}"
-        )
-    else:
-        narration = (
-            "Every row drawn here was looked up, so every one moved. Rows that no ID "
-            "selects get zero gradient and keep their exact bits."
-        )
-    rec.beat("unchanged", "unchanged", narration, run_time=1.6)
-
+        screen.labels[f"mark_{row:06d}"] = rec.words("nudged" if row in looked_up else "unchanged")
+    rec.beat("unchanged", "unchanged", _unchanged_sentence(rec, looked_up), run_time=1.6)
     screen.add(value_cell("loss", (1,), step.loss_after))
     screen.labels["loss_arrow"] = "→"
     if step.loss_after < step.loss_before:
@@ -271,25 +286,22 @@ def build_training_nudge(options: SceneOptions, *, legend: bool = True) -> Story
         )
     rec.beat("loss-drop", "loss_drop", narration, run_time=1.6)
 
-    rec.beat(
-        "meaning",
-        "meaning",
-        "Nobody assigns a meaning to any column. Over many such steps, training only "
-        "finds directions that make the model's later predictions less wrong.",
-        run_time=1.2,
-        min_hold=2.0,
-    )
-    return Storyboard(
-        scene="TrainingNudge",
-        title="Training nudges the rows",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=dim,
-        source=table.source,
-        ids=tuple(ids),
-        beats=tuple(rec.beats),
-        layout="training_nudge",
-        value_scale=scale,
+
+def _unchanged_sentence(rec: Recorder, looked_up: list[int]) -> str:
+    """Say which drawn rows the update left bit-for-bit the same."""
+    window = rec.window
+    unchanged = [row for row in window.rows if row not in looked_up]
+    if not unchanged:
+        return (
+            "Every row drawn here was looked up, so every one moved. Rows that no ID "
+            "selects get zero gradient and keep their exact bits."
+        )
+    noun = "Row" if len(unchanged) == 1 else "Rows"
+    pronoun = "it" if len(unchanged) == 1 else "them"
+    tail = " So does every hidden row." if window.row_gaps else ""
+    return (
+        f"{noun} {_join([str(r) for r in unchanged])} had zero gradient, so the "
+        f"update leaves {pronoun} bit-for-bit the same.{tail}"
     )
 
 
@@ -303,6 +315,9 @@ SPEC = SceneSpec(
     module="training_nudge",
     summary="One SGD step: the gradient scatter-adds into looked-up rows; the rest stay put.",
     build=build_training_nudge,
+    title="Training nudges the rows",
+    layout="training_nudge",
+    default_ids=[2, 3, 2],
     order=70,
     examples=(
         {

@@ -8,6 +8,8 @@ returned vector, checked against the matrix row itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from embedviz.core.errors import EmbedvizError
@@ -17,7 +19,8 @@ from embedviz.story.model import Highlight, NumberCell, OutputState, Storyboard,
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, ordinal
 from embedviz.story.screen import int_cell, value_cell
-from embedviz.story.window import MAX_FULL_ROWS, hidden_ranges
+from embedviz.story.window import MAX_FULL_ROWS, labelled_window
+from embedviz.story.words import Words
 
 __all__ = [
     "SPEC",
@@ -27,7 +30,6 @@ __all__ = [
     "zero_based_window",
 ]
 
-_DEFAULT_ID = 3
 # Counts longer than this are shortened with an ellipsis in the narration.
 _SPELLED_COUNTS = 4
 # A large table shows this many leading rows when the traced ID is near the top.
@@ -40,8 +42,7 @@ _ORDINAL_WORDS = (
 
 
 def _one_id(options: SceneOptions, table: Table) -> int:
-    ids = options.ids if options.ids is not None else [_DEFAULT_ID]
-    checked = validate_ids(ids, table.vocab_size)
+    checked = validate_ids(SPEC.ids(options), table.vocab_size)
     if checked.size != 1:
         raise EmbedvizError(
             f"ZeroBasedIndexing traces one token ID, but {checked.size} were given; "
@@ -90,7 +91,9 @@ def nth(n: int) -> str:
     return ordinal(n)
 
 
-def zero_based_window(vocab_size: int, dim: int, token_id: int) -> Window:
+def zero_based_window(
+    vocab_size: int, dim: int, token_id: int, words: Words | None = None
+) -> Window:
     """Pick the rows and columns this scene draws.
 
     The scene is about counting rows, so it keeps rows and drops columns:
@@ -104,6 +107,8 @@ def zero_based_window(vocab_size: int, dim: int, token_id: int) -> Window:
         ``d``.
     token_id
         The ID being traced.
+    words
+        The storyboard's words for the gap labels; English by default.
 
     Returns
     -------
@@ -121,15 +126,12 @@ def zero_based_window(vocab_size: int, dim: int, token_id: int) -> Window:
         head = range(max(token_id + 2, 3)) if token_id + 2 <= _HEAD_ROWS else range(3)
         rows = sorted({*head, *near, vocab_size - 1})
     cols = list(range(dim)) if dim <= _FULL_COLS else [0, 1, dim - 1]
-    return Window(
-        rows=tuple(rows),
-        cols=tuple(cols),
-        row_gaps=hidden_ranges(rows, vocab_size, "row"),
-        col_gaps=hidden_ranges(cols, dim, "column"),
-    )
+    return labelled_window(rows, cols, vocab_size, dim, words or SPEC.words())
 
 
-def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> Storyboard:
+def build_zero_based_indexing(
+    options: SceneOptions, *, legend: bool = True, words: Mapping[str, str] | None = None
+) -> Storyboard:
     """Storyboard: the one-based slip, the zero-based count, and the debug trace.
 
     Parameters
@@ -138,6 +140,8 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
         ``ids`` must hold one ID (default 3); the table options as everywhere.
     legend
         Whether the colour legend appears (only the first time in a longer video).
+    words
+        The words to label it with (e.g. a translation); English by default.
 
     Returns
     -------
@@ -153,8 +157,9 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
     token_id = _one_id(options, table)
     wrong_row = token_id - 1
     output = table.lookup([token_id])
-    window = zero_based_window(table.vocab_size, table.dim, token_id)
-    rec = Recorder(window, output.shape)
+    told = SPEC.words(words)
+    window = zero_based_window(table.vocab_size, table.dim, token_id, told)
+    rec = Recorder(window, output.shape, told)
     screen = rec.screen
     focus = Highlight((0,), token_id, token_id)
 
@@ -168,39 +173,7 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
         run_time=1.5,
     )
 
-    # The slip: a one-based count labels row r as r + 1, so ID i lands on row i - 1.
-    screen.add(int_cell("wrong_id", (0,), token_id), int_cell("wrong_index", (0,), wrong_row))
-    if wrong_row >= 0:
-        for row in window.rows:
-            if row <= wrong_row:
-                screen.add(int_cell("one_based_count", (row,), row + 1))
-        wrong_values = table.rows(np.asarray([wrong_row]))[0]
-        for col in window.cols:
-            screen.add(value_cell("wrong_value", (col,), wrong_values[col]))
-        slip = (
-            f"The classic slip: counting the rows {count_sequence(1, token_id)} lands on "
-            f"row index {wrong_row}, the {nth(token_id)} row, and fetches the "
-            "wrong vector."
-        )
-    else:
-        slip = (
-            "The classic slip: counting rows from 1. Then ID 0 would mean row 0 \u2212 1 "
-            "= \u22121, a row that does not exist."
-        )
-    rec.beat("one-based", "wrong_count", slip, run_time=2.4, highlight=focus, min_hold=1.5)
-
-    screen.remove_kind("one_based_count")
-    # Beside the row: its one-based position, e.g. row index 3 is the "4th" row.
-    screen.add(NumberCell("ordinal", (token_id,), ordinal(token_id + 1), float(token_id + 1)))
-    if token_id == 0:
-        count = "Rows are numbered from 0, so ID 0 selects row index 0: the very first row."
-    else:
-        count = (
-            f"Rows are numbered from 0. Counting {count_sequence(0, token_id)} lands on row "
-            f"index {token_id}, the {nth(token_id + 1)} row: the row ID {token_id} selects."
-        )
-    rec.beat("zero-based", "right_count", count, run_time=2.0, highlight=focus, min_hold=1.5)
-
+    _counts(rec, table, focus)
     screen.add(int_cell("trace_id", (0,), token_id), int_cell("trace_index", (0,), token_id))
     rec.output = OutputState(output.shape)
     rec.fill_output((0,), output[0])
@@ -234,18 +207,45 @@ def build_zero_based_indexing(options: SceneOptions, *, legend: bool = True) -> 
             "but the values differ, compare against that row of E."
         )
     rec.beat("diagnose", "diagnose", diagnosis, run_time=1.0, highlight=focus, min_hold=1.5)
-    return Storyboard(
-        scene="ZeroBasedIndexing",
-        title="Rows count from zero",
-        options=options,
-        vocab_size=table.vocab_size,
-        dim=table.dim,
-        source=table.source,
-        ids=token_id,
-        beats=tuple(rec.beats),
-        layout="zero_based",
-        value_scale=scale,
-    )
+    return rec.finish(SPEC, options, table, token_id, scale)
+
+
+def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
+    """Act out the one-based slip, then count from zero to the ID's row."""
+    screen, window, token_id = rec.screen, rec.window, focus.token_id
+    wrong_row = token_id - 1
+    # The slip: a one-based count labels row r as r + 1, so ID i lands on row i - 1.
+    screen.add(int_cell("wrong_id", (0,), token_id), int_cell("wrong_index", (0,), wrong_row))
+    if wrong_row >= 0:
+        for row in window.rows:
+            if row <= wrong_row:
+                screen.add(int_cell("one_based_count", (row,), row + 1))
+        wrong_values = table.rows(np.asarray([wrong_row]))[0]
+        for col in window.cols:
+            screen.add(value_cell("wrong_value", (col,), wrong_values[col]))
+        slip = (
+            f"The classic slip: counting the rows {count_sequence(1, token_id)} lands on "
+            f"row index {wrong_row}, the {nth(token_id)} row, and fetches the "
+            "wrong vector."
+        )
+    else:
+        slip = (
+            "The classic slip: counting rows from 1. Then ID 0 would mean row 0 \u2212 1 "
+            "= \u22121, a row that does not exist."
+        )
+    rec.beat("one-based", "wrong_count", slip, run_time=2.4, highlight=focus, min_hold=1.5)
+    screen.remove_kind("one_based_count")
+    # Beside the row: its one-based position, e.g. row index 3 is the "4th" row.
+    nth_row = ordinal(token_id + 1, rec.words)
+    screen.add(NumberCell("ordinal", (token_id,), nth_row, float(token_id + 1)))
+    if token_id == 0:
+        count = "Rows are numbered from 0, so ID 0 selects row index 0: the very first row."
+    else:
+        count = (
+            f"Rows are numbered from 0. Counting {count_sequence(0, token_id)} lands on row "
+            f"index {token_id}, the {nth(token_id + 1)} row: the row ID {token_id} selects."
+        )
+    rec.beat("zero-based", "right_count", count, run_time=2.0, highlight=focus, min_hold=1.5)
 
 
 SPEC = SceneSpec(
@@ -254,6 +254,9 @@ SPEC = SceneSpec(
     module="zero_based",
     summary="ID 3 selects row index 3, the fourth row; the one-based slip and a debug trace.",
     build=build_zero_based_indexing,
+    title="Rows count from zero",
+    layout="zero_based",
+    default_ids=[3],
     order=15,
     examples=(
         {"ids": "0"},
