@@ -18,6 +18,7 @@ scheme. Stdlib only.
 
 from __future__ import annotations
 
+import functools
 import html
 import itertools
 from collections.abc import Callable
@@ -306,8 +307,8 @@ def _kind_tables(part: Storyboard, beat: Beat, said: PageWords) -> list[str]:
                     said.html(caption, title=part.title),
                     cells,
                     "",
-                    lambda _row, name=row_name: name,  # type: ignore[misc]
-                    col_header=lambda c, make=col_header: make(said, c),  # type: ignore[misc]
+                    functools.partial(_same, row_name),
+                    col_header=functools.partial(col_header, said),
                 )
             )
         elif kind in _KINDS and all(len(index) == 2 for index in cells):
@@ -318,10 +319,15 @@ def _kind_tables(part: Storyboard, beat: Beat, said: PageWords) -> list[str]:
                     said.html(caption, title=part.title),
                     cells,
                     "",
-                    lambda row, make=row_header: make(said, row),  # type: ignore[misc]
+                    functools.partial(row_header, said),
                 )
             )
     return tables
+
+
+def _same(text: str, _row: tuple[int, ...]) -> str:
+    """Head every row alike (a table of one row)."""
+    return text
 
 
 def beat_tables(part: Storyboard, beat: Beat) -> list[str]:
