@@ -33,6 +33,7 @@ __all__ = [
     "description_coverage",
     "description_problems",
     "mentions",
+    "printed_text",
 ]
 
 # Cells that are the picture's furniture rather than its content: the grid's
