@@ -598,3 +598,18 @@ def test_caption_cues_are_unchanged_by_descriptions(tmp_path: Path) -> None:
     board = prepared_storyboard("SequenceLookup", cwd=tmp_path, environ={})
     said = " ".join(text for _, _, text in caption_cues(board)).split()
     assert said == " ".join(beat.narration for beat in board.beats).split()
+
+
+def test_a_composite_clip_steps_through_its_concepts(tmp_path: Path) -> None:
+    board = prepared_storyboard("FullExplainer", cwd=tmp_path, environ={})
+    steps = _steps(board)
+    content = [(part, beat) for part in board.parts if part.layout != "transition"
+               for beat in part.beats]  # fmt: skip
+    assert len(steps) == len(content)
+    starts = dict(zip((id(b) for b in board.all_beats()), board.beat_start_times(), strict=True))
+    for number, (step, (part, beat)) in enumerate(zip(steps, content, strict=True), 1):
+        heading = re.search(r"<h2[^>]*>(.*?) <time", step)
+        assert heading is not None
+        assert html.unescape(heading.group(1)).startswith(f"Step {number} of {len(content)}: ")
+        assert part.title in html.unescape(heading.group(1))
+        assert f'data-start="{starts[id(beat)]:.3f}"' in step

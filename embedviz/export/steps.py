@@ -1,7 +1,9 @@
 """The step-through page of a clip: one step per beat, its words and its tables.
 
 ``SCENE/steps.html`` is generated from the same storyboard as the clip. Each
-step is one beat: its narration and audio description, the code and print it
+step is one beat (a composite clip's short beats that clear the screen between
+concepts, which show nothing, are left out): its narration and audio
+description, the code and print it
 shows, and the beat's numbers as real tables (a caption, header cells with
 ``scope``) holding the values at that beat, such as the output rows filled so
 far. A link takes each step to its moment in the clip.
@@ -408,16 +410,24 @@ def _step(
     )
 
 
-def _step_titles(board: Storyboard) -> list[tuple[Storyboard, Beat, str]]:
-    """Name each beat for people, with its part (a concept's title first in a composite)."""
+def _step_titles(board: Storyboard) -> list[tuple[Storyboard, Beat, str, float]]:
+    """Name each step's beat for people, with its part and its start in the clip.
+
+    In a composite, a step's name starts with its concept's title, and the
+    short beats that clear the screen between concepts (they show nothing)
+    are not steps.
+    """
     found = []
-    concept = ""
+    starts = iter(board.beat_start_times())
     for part in board.parts or (board,):
-        names = [title for _, _, title in chapters(part)] if part.beats else []
-        # A composite's clearing beat belongs to the concept before it.
-        concept = part.title or concept
+        if part.layout == "transition":
+            for _ in part.beats:
+                next(starts)
+            continue
+        names = [title for _, _, title in chapters(part)]
         for beat, name in zip(part.beats, names, strict=True):
-            found.append((part, beat, f"{concept}: {name}" if board.parts else name))
+            title = f"{part.title}: {name}" if board.parts else name
+            found.append((part, beat, title, next(starts)))
     return found
 
 
@@ -442,10 +452,9 @@ def steps_html(board: Storyboard, gallery: str = "../index.html") -> str:
     name = board.scene
     said = PageWords.of(board.parts[0] if board.parts else board)
     titles = _step_titles(board)
-    starts = board.beat_start_times()
     steps = "\n".join(
         _step(part, beat, number, len(titles), title, start, name)
-        for number, ((part, beat, title), start) in enumerate(zip(titles, starts, strict=True), 1)
+        for number, (part, beat, title, start) in enumerate(titles, 1)
     )
     body = (
         f'<a class="skip" href="#main">{said.html("page_skip_steps")}</a>\n'
