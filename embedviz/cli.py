@@ -20,6 +20,7 @@ import errno
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -148,6 +149,14 @@ def _build_parser() -> argparse.ArgumentParser:
         help="also write one clip per section (FullExplainer: one per concept), as manim does",
     )
     render.add_argument("--verbose", action="store_true", help="show Manim's own log messages")
+    render.add_argument(
+        "-j",
+        dest="jobs",
+        type=int,
+        default=1,
+        help="render ranges of beats in this many worker processes and join them (default 1)",
+    )
+    _add_cfr_flag(render)
     _add_table_options(render)
 
     sheet = commands.add_parser(
@@ -180,7 +189,12 @@ def _build_parser() -> argparse.ArgumentParser:
         action="append",
         help="export an edited storyboard file (repeatable; checked against the core first)",
     )
-    export.add_argument("--out", default="media/site", help="the site folder (default media/site)")
+    export.add_argument(
+        "--out",
+        default="media/site",
+        help="the site folder: created, or grown by these clips, keeping its others "
+        "(default media/site)",
+    )
     _add_quality_flags(export)
     export.add_argument("-j", dest="jobs", type=int, help="worker processes (default: CPUs)")
     _add_publishing_options(
@@ -191,6 +205,21 @@ def _build_parser() -> argparse.ArgumentParser:
         "clips' caption track), for players without track support",
         force="export into a folder that holds other files: replace only embedviz's own "
         "files there, keep every other file",
+    )
+    _add_site_options(export)
+    _add_cfr_flag(export)
+    batch = export.add_mutually_exclusive_group()
+    batch.add_argument(
+        "--list-jobs",
+        action="store_true",
+        help="render nothing; print one shell command per clip, each exporting its clip "
+        "into OUT.jobs/NN_SCENE, for a batch runner (GNU parallel, Slurm, Ray)",
+    )
+    batch.add_argument(
+        "--gather",
+        metavar="JOBS",
+        help="render nothing; make the site --out of the clips that --list-jobs' commands "
+        "exported into the folder JOBS",
     )
     _add_table_options(export)
 
@@ -213,6 +242,7 @@ def _build_parser() -> argparse.ArgumentParser:
         burn="also draw the narration into the videos (it is always text on the slide)",
         force="write the deck into a folder that holds other files, keeping them",
     )
+    _add_cfr_flag(slides)
     slides.add_argument(
         "--autoplay",
         action="store_true",
@@ -232,6 +262,76 @@ def _build_parser() -> argparse.ArgumentParser:
         help="use this copy of the npm tarball instead of downloading it (checked by SHA-512)",
     )
     return parser
+
+
+def _add_site_options(export: argparse.ArgumentParser) -> None:
+    """Add the flags of a site that grows: remove a clip, rebuild, title and intro."""
+    export.add_argument(
+        "--remove",
+        metavar="SCENE",
+        action="append",
+        help="take this clip out of the site: its files and its place in the gallery "
+        "(repeatable); every other clip is kept",
+    )
+    export.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="render the named scenes even if unchanged (by default a clip whose storyboard "
+        "and settings did not change since it was exported is kept as it is)",
+    )
+    export.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="the gallery's heading and page title; later exports keep it ('' for the default)",
+    )
+    intro = export.add_mutually_exclusive_group()
+    intro.add_argument(
+        "--intro",
+        metavar="TEXT",
+        help="a paragraph under the title; later exports keep it ('' for none)",
+    )
+    intro.add_argument(
+        "--intro-file",
+        metavar="FILE",
+        help="the intro from a UTF-8 text file, paragraphs separated by blank lines",
+    )
+    export.add_argument(
+        "--lang",
+        metavar="TAG",
+        help="the language of --title and --intro, a BCP 47 tag such as fr (default en)",
+    )
+
+
+def _intro_text(args: argparse.Namespace) -> str | None:
+    """Return the intro that --intro or --intro-file gives, or None for the site's own."""
+    if args.intro_file is None:
+        given: str | None = args.intro
+        return given
+    path = Path(args.intro_file)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(_INTRO_FILE_BYTES + 1)
+    except OSError as error:
+        raise EmbedvizError(f"--intro-file {path}: {error.strerror}") from None
+    if len(data) > _INTRO_FILE_BYTES:
+        raise EmbedvizError(f"--intro-file {path} is larger than {_INTRO_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EmbedvizError(f"--intro-file {path} is not UTF-8 text") from None
+
+
+# An intro is a few paragraphs; the file may not be much more than the text allowed.
+_INTRO_FILE_BYTES = 100_000
+
+
+def _add_cfr_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cfr",
+        action="store_true",
+        help="constant frame rate: write a frame for every tick, as manim does; by default "
+        "a still picture is written once for as long as it is held (variable frame rate)",
+    )
 
 
 def _add_publishing_options(
@@ -571,6 +671,8 @@ def _cmd_render(args: argparse.Namespace) -> int:
         stem = _output_stem(spec.name, board.options.to_dict(), args.captions)
     if args.save_sections and args.format == "png":
         raise EmbedvizError("--save_sections needs a video format, not png")
+    if args.jobs < 1:
+        raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
 
     quality_name, folder = QUALITIES[args.quality]
     out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
@@ -583,8 +685,6 @@ def _cmd_render(args: argparse.Namespace) -> int:
         check_replaceable(sections_target, "-o")
 
     # Importing manim reads manim.cfg from the working directory.
-    from manim import tempconfig
-
     from embedviz.render.base import StoryboardScene
 
     quiet_logging(args.verbose)
@@ -613,19 +713,11 @@ def _cmd_render(args: argparse.Namespace) -> int:
             {
                 "scene_name": spec.name,
                 "captions": args.captions,
+                "constant_frame_rate": args.cfr,
                 "after_beat": lambda _scene, beat: progress.beat_done(beat),
             },
         )
-        with tempconfig(settings):
-            scene = scene_class(storyboard=board)
-            scene.render()
-            writer = scene.renderer.file_writer
-            produced = Path(
-                writer.image_file_path if args.format == "png" else writer.movie_file_path
-            )
-            sections = (
-                _section_videos(writer, spec.name, f".{args.format}") if args.save_sections else []
-            )
+        produced, sections = _render_scene(scene_class, board, settings, args, staging)
         if not produced.is_file():
             raise EmbedvizError(f"manim finished but wrote no {args.format} file")
         publish_permissions(produced)
@@ -651,6 +743,56 @@ def _cmd_render(args: argparse.Namespace) -> int:
         print(f"{sections_target}{os.sep} ({len(sections)} {_plural(len(sections), 'clip')})")
     print(final)
     return 0
+
+
+def _render_scene(
+    scene_class: type[Any],
+    board: Any,
+    settings: dict[str, Any],
+    args: argparse.Namespace,
+    staging: Path,
+) -> tuple[Path, list[tuple[str, Path]]]:
+    """Render in this process, or in ranges of beats with -j; return the file and sections."""
+    from manim import tempconfig
+
+    suffix = f".{args.format}"
+    if args.jobs > 1 and args.format in ("mp4", "webm", "mov"):
+        from embedviz.render.base import StoryboardScene
+        from embedviz.render.parallel import render_in_parallel
+
+        started = time.monotonic()
+        # Each worker plays every beat before its range too: the beats are
+        # reported here, once, when all ranges are done.
+        quiet = type(
+            scene_class.__name__, (scene_class,), {"after_beat": StoryboardScene.after_beat}
+        )
+        joined = render_in_parallel(
+            quiet,
+            board,
+            settings,
+            args.jobs,
+            staging / "ranges",
+            constant_frame_rate=args.cfr,
+        )
+        beats = len(board.all_beats())
+        print(
+            f"embedviz render: {board.scene}: {beats} {_plural(beats, 'beat')} in "
+            f"{time.monotonic() - started:.1f} s, in ranges by {args.jobs} workers",
+            file=sys.stderr,
+            flush=True,
+        )
+        named = [
+            (f"{number:02d}_{board.scene}" if name == "autocreated" else name, clip)
+            for number, (name, clip) in enumerate(joined.sections, start=1)
+        ]
+        return joined.movie, [(f"{name}{suffix}", clip) for name, clip in named]
+    with tempconfig(settings):
+        scene = scene_class(storyboard=board)
+        scene.render()
+        writer = scene.renderer.file_writer
+        produced = Path(writer.image_file_path if args.format == "png" else writer.movie_file_path)
+        sections = _section_videos(writer, board.scene, suffix) if args.save_sections else []
+    return produced, sections
 
 
 class _RenderProgress:
@@ -710,7 +852,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import SCENES, find_scene
 
+    if args.gather is not None:
+        return _gather(args)
     boards = {}
+    site_only = bool(args.remove) or any(
+        value is not None for value in (args.title, args.intro, args.intro_file, args.lang)
+    )
     if args.storyboard:
         if args.all or args.scenes or _given_options(args):
             raise EmbedvizError(
@@ -722,8 +869,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
                 raise EmbedvizError(f"{path}: a second storyboard of {board.scene}; give one each")
             boards[board.scene] = board
         names = list(boards)
-    elif args.all == bool(args.scenes):
+    elif args.all and args.scenes:
         raise EmbedvizError("name the scenes to export, or give --all (not both)")
+    elif not (args.all or args.scenes or site_only):
+        raise EmbedvizError(
+            "name the scenes to export, or give --all; --remove SCENE takes a clip out"
+        )
     else:
         names = list(SCENES) if args.all else [find_scene(name).name for name in args.scenes]
     names = list(dict.fromkeys(names))
@@ -731,13 +882,16 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
     overrides = _overrides(args)
     # Bad options fail here, before any rendering.
-    prepared = [boards.get(name) or prepared_storyboard(name, overrides) for name in names]
+    for name in names:
+        boards[name] = boards.get(name) or prepared_storyboard(name, overrides)
+    if args.list_jobs:
+        return _list_jobs(args, boards)
     if args.force:
         check_mergeable(Path(args.out).resolve())
     else:
         keep = "; or add --force to keep those files and replace only embedviz's own"
         check_replaceable(Path(args.out).resolve(), "--out", keep)
-    voice = _chosen_voice(args, prepared[0].language)
+    voice = _chosen_voice(args, boards[names[0]].language) if names else None
     try:
         clips = export_site(
             names,
@@ -750,10 +904,116 @@ def _cmd_export(args: argparse.Namespace) -> int:
             verbose=args.verbose,
             force=args.force,
             boards=boards,
+            constant_frame_rate=args.cfr,
+            remove=[_clip_name(name) for name in args.remove or ()],
+            title=args.title,
+            intro=_intro_text(args),
+            language=args.lang,
+            rebuild=args.rebuild,
         )
     except ExportError as error:
         print(f"embedviz: error: export failed, {args.out} is unchanged: {error}", file=sys.stderr)
         return 2 if error.bad_input else 1
+    print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
+    return 0
+
+
+def _clip_name(name: str) -> str:
+    """Return the folder of a clip named by class name or alias (a name it does not know, as is)."""
+    from embedviz.story.scenes import find_scene
+
+    try:
+        return find_scene(name).name
+    except EmbedvizError:
+        return name
+
+
+def _list_jobs(args: argparse.Namespace, boards: dict[str, Any]) -> int:
+    """Print one shell command per clip that needs rendering, then how to gather them."""
+    from embedviz.export.contents import render_settings
+    from embedviz.export.site import unchanged_clips
+
+    names = list(boards)
+    if not args.rebuild:
+        voice = _chosen_voice(args, boards[names[0]].language) if names else None
+        settings = render_settings(
+            args.quality, voice, args.burn_captions, constant_frame_rate=args.cfr
+        )
+        # A clip the site holds unchanged needs no job: gathering keeps it.
+        for name in unchanged_clips(boards, args.out, settings):
+            print(f"kept {name}: unchanged since it was exported (--rebuild renders it again)",
+                  file=sys.stderr)  # fmt: skip
+            names.remove(name)
+    for number, name in enumerate(names, start=1):
+        print(_job_command(args, name, number))
+    jobs = f"{Path(args.out).resolve()}.jobs"
+    then = [sys.executable, "-m", "embedviz", "export", "--gather", jobs, "--out", args.out]
+    then += _site_flags(args)
+    print(f"embedviz: then gather the clips: {shlex.join(then)}", file=sys.stderr)
+    return 0
+
+
+def _site_flags(args: argparse.Namespace) -> list[str]:
+    """Return the flags that set the site's words, clips to remove and --force, as given."""
+    flags = [flag for name in args.remove or () for flag in ("--remove", name)]
+    for flag, value in (("--title", args.title), ("--intro", args.intro), ("--lang", args.lang)):
+        if value is not None:
+            flags += [flag, value]
+    if args.intro_file is not None:
+        flags += ["--intro-file", str(Path(args.intro_file).resolve())]
+    return [*flags, "--force"] if args.force else flags
+
+
+def _job_command(args: argparse.Namespace, scene: str, number: int) -> str:
+    """Return the shell command that exports one clip of ``args`` into OUT.jobs/NN_SCENE.
+
+    It runs in this folder (so relative paths and ``embedviz.toml`` mean the
+    same) with this Python, and repeats every option given here. The number
+    keeps the gallery's order when the clips are gathered.
+    """
+    from embedviz.story.options import OPTIONS
+
+    command = [sys.executable, "-m", "embedviz", "export"]
+    if args.storyboard:
+        path = next(p for p in args.storyboard if _load_checked(p).scene == scene)
+        command += ["--storyboard", str(Path(path).resolve())]
+    else:
+        command.append(scene)
+        for spec in OPTIONS:
+            value = getattr(args, spec.name, None)
+            if value is not None:
+                command += [spec.flag, str(value)]
+    command += ["-q", args.quality]
+    if args.jobs is not None:
+        command += ["-j", str(args.jobs)]
+    if args.voice or args.voice_model:
+        command += ["--voice", args.voice or "auto"]
+    if args.voice_model:
+        command += ["--voice-model", str(Path(args.voice_model).resolve())]
+    given_flags = (
+        ("--burn-captions", args.burn_captions), ("--cfr", args.cfr), ("--rebuild", args.rebuild),
+    )  # fmt: skip
+    for flag, given in given_flags:
+        if given:
+            command.append(flag)
+    command += ["--out", f"{Path(args.out).resolve()}.jobs/{number:02d}_{scene}"]
+    return f"cd {shlex.quote(os.getcwd())} && {shlex.join(command)}"
+
+
+def _gather(args: argparse.Namespace) -> int:
+    from embedviz.export.site import gather_site
+
+    if args.all or args.scenes or args.storyboard or _given_options(args):
+        raise EmbedvizError("--gather only copies finished clips; give no scenes or options")
+    clips = gather_site(
+        args.gather,
+        args.out,
+        force=args.force,
+        remove=[_clip_name(name) for name in args.remove or ()],
+        title=args.title,
+        intro=_intro_text(args),
+        language=args.lang,
+    )
     print(f"{Path(args.out) / 'index.html'} ({len(clips)} {_plural(len(clips), 'clip')})")
     return 0
 
@@ -798,6 +1058,7 @@ def _cmd_slides(args: argparse.Namespace) -> int:
         verbose=args.verbose,
         force=args.force,
         on_beat=progress,
+        constant_frame_rate=args.cfr,
         autoplay=args.autoplay,
     )
     print(f"{deck} ({len(board.all_beats())} slides)")

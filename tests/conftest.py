@@ -11,11 +11,17 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.story.model import Beat, Storyboard
 
 REPO = Path(__file__).resolve().parent.parent
+
+# Time is not what these properties check: on a loaded two-core machine a first call
+# that imports or warms a cache can take far longer than Hypothesis's 200 ms deadline.
+settings.register_profile("embedviz", deadline=None)
+settings.load_profile("embedviz")
 
 # Nothing from the developer's shell may leak into the scenes under test.
 for _name in list(os.environ):

@@ -69,3 +69,12 @@ def test_ci_runs_every_step_and_fails_if_any_fails(tmp_path: Path, failing: set[
         expected.remove("pytest -m pytest")
     assert [line.rstrip() for line in ran] == [line.rstrip() for line in expected]
     assert (result.returncode != 0) == bool(failing), result.stderr
+
+
+def test_every_test_run_reports_its_ten_slowest_tests() -> None:
+    import tomllib
+
+    settings = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    addopts = settings["tool"]["pytest"]["ini_options"]["addopts"].split()
+    # CI runs plain `pytest`, so the option must come from the configuration.
+    assert "--durations=10" in addopts

@@ -472,13 +472,18 @@ def test_exported_clip_is_720p30_with_captions_only_in_the_track(exports: dict[s
         with av.open(str(folder / f"SingleTokenLookup.{suffix}")) as container:
             stream = container.streams.video[0]
             assert (stream.width, stream.height) == (1280, 720), suffix
-            if suffix == "mp4":
-                # Every frame on an exact 1/30 s, however many plays manim joined.
-                assert stream.average_rate == 30, suffix
-            else:
-                # WebM stores milliseconds, so 1/30 s is only ever 33 or 34 ms:
-                # the rate read back is 30 to within that rounding.
-                assert abs(float(stream.average_rate) - 30) < 0.01, suffix
+            assert stream.guessed_rate == 30, suffix
+            # Every frame starts on an exact 1/30 s, however many plays manim
+            # joined (WebM stores milliseconds, so 1/30 s reads as 33 or 34 ms);
+            # a still picture is one frame for as long as it is held.
+            ticks = [
+                float(packet.pts * packet.time_base) * 30
+                for packet in container.demux(stream)
+                if packet.size
+            ]
+            slack = 0.0 if suffix == "mp4" else 0.03
+            assert max(abs(tick - round(tick)) for tick in ticks) <= slack + 1e-9, suffix
+            assert len(ticks) < max(ticks), suffix
     poster = _png(folder / "SingleTokenLookup.poster.png")
     assert poster.shape[:2] == (720, 1280)
     assert _caption_band_ink(poster) == 0.0
@@ -678,6 +683,40 @@ def test_stopped_render_replaces_nothing(
     assert stderr == message
     assert _tree(out) == before
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def _processes_naming(text: str) -> list[int]:
+    """Process IDs whose command line contains ``text`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if text in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode():
+                    found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+def test_stopped_render_in_ranges_of_beats_leaves_nothing_running(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    process = _start(tmp_path, "render", "single", "-ql", "-j", "3", "-o", str(out))
+
+    def rendering() -> bool:
+        ranges = out.glob(".embedviz-render-*/ranges/range-*/media/**/partial_movie_files/**/*")
+        return any(f.is_file() for f in ranges)
+
+    _wait_for(rendering, "a range of beats to start writing video", process)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 143, stderr
+    assert stderr == "embedviz: terminated; nothing was replaced\n"
+    # Every worker has ended with it, and nothing is left in the folder.
+    deadline = time.monotonic() + 10
+    while _processes_naming(str(out)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_naming(str(out)) == []
+    assert list(out.iterdir()) == []
 
 
 @pytest.mark.slow

@@ -306,13 +306,12 @@ def test_a_stop_at_the_swap_is_reported_as_done_after_publishing(
 def test_two_exports_into_one_place_both_succeed(
     driver: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    # --rebuild: each run renders and swaps, though the clip is unchanged.
+    args = ("single", "--rebuild", "--out", "site")
     for _ in range(3):
         barrier = f"2:{tmp_path_factory.mktemp('barrier')}"
         runs = [
-            _fake_export(
-                driver, tmp_path, "single", "--out", "site", BARRIER=barrier, SLOW_SWAP="1"
-            )
-            for _ in range(2)
+            _fake_export(driver, tmp_path, *args, BARRIER=barrier, SLOW_SWAP="1") for _ in range(2)
         ]
         for run in runs:
             _, err = run.communicate(timeout=120)
@@ -325,7 +324,8 @@ def test_two_exports_into_one_place_both_succeed(
 def test_an_export_waits_for_the_run_that_holds_the_lock(driver: Path, tmp_path: Path) -> None:
     with output_lock(site_lock(tmp_path / "site"), tmp_path / "site"):
         process = _fake_export(driver, tmp_path, "single", "--out", "site")
-        _wait_for(lambda: any(tmp_path.glob(".site.new-*/SingleTokenLookup")), "the clip", process)
+        # It reads the site (which clips to keep) under the lock too, before rendering.
+        _wait_for(lambda: any(tmp_path.glob(".site.new-*")), "the staging folder", process)
         time.sleep(2)
         assert process.poll() is None
         assert not (tmp_path / "site").exists()

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import av
 import pytest
@@ -23,12 +24,13 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
 
 
-def _probe(path: Path) -> tuple[float, int, str, tuple[int, int]]:
+def _probe(path: Path) -> tuple[float, list[float], str, tuple[int, int]]:
+    """Read a video's length, when each of its frames starts, its codec and size."""
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
-        frames = sum(1 for _ in container.decode(stream))
+        starts = [float(frame.pts * frame.time_base) for frame in container.decode(stream)]
         duration = float(container.duration) / av.time_base
-        return duration, frames, stream.codec_context.name, (stream.width, stream.height)
+        return duration, starts, stream.codec_context.name, (stream.width, stream.height)
 
 
 # FullExplainer (every scene again) has its own end-to-end test, with sections.
@@ -48,12 +50,18 @@ def test_manim_render_gives_a_playable_video(scene: str, tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr[-2000:]
     video = tmp_path / "videos" / spec.module / "480p15" / f"{scene}.mp4"
     assert video.is_file()
-    duration, frames, codec, size = _probe(video)
+    duration, starts, codec, size = _probe(video)
     expected = prepared_storyboard(scene, cwd=tmp_path, environ={}).duration
     assert codec == "h264"
     assert size == (854, 480)
     assert duration == pytest.approx(expected, abs=2 / FPS)
-    assert frames == pytest.approx(expected * FPS, abs=2)
+    # Every frame starts on the 1/15 s grid, in order...
+    ticks = [start * FPS for start in starts]
+    assert max(abs(tick - round(tick)) for tick in ticks) < 0.01
+    assert ticks == sorted(ticks)
+    # ...but a still picture is written once, for as long as it is held
+    # (variable frame rate), so there are fewer frames than ticks.
+    assert len(starts) < 0.9 * expected * FPS
 
 
 def test_embedviz_render_replaces_only_after_success(tmp_path: Path) -> None:
@@ -135,3 +143,44 @@ def test_storyboard_scene_encodes_clips_while_it_draws_the_next(tmp_path: Path) 
     ):
         scene = scene_class(storyboard=board)
         assert scene.renderer.file_writer.settings.max_inflight_encoders == 9  # a larger one stays
+
+
+def _pictures(path: Path) -> tuple[list[float], list[Any]]:
+    with av.open(str(path)) as container:
+        frames = list(container.decode(video=0))
+    return [float(f.pts * f.time_base) for f in frames], [
+        f.to_ndarray(format="rgb24") for f in frames
+    ]
+
+
+def test_embedviz_render_in_ranges_of_beats_gives_the_same_video(tmp_path: Path) -> None:
+    import bisect
+
+    import numpy as np
+
+    base = [sys.executable, "-m", "embedviz", "render", "single", "-ql"]
+    runs = {}
+    for name, extra in (("serial", []), ("ranges", ["-j", "3", "--save_sections"])):
+        result = subprocess.run(
+            [*base, *extra, "-o", str(tmp_path / name)],
+            cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr[-2000:]
+        runs[name] = tmp_path / name / "SingleTokenLookup.mp4"
+    serial, ranges = (_probe(runs[name])[0] for name in ("serial", "ranges"))
+    assert ranges == pytest.approx(serial, abs=1e-6)
+    ours, theirs = _pictures(runs["ranges"]), _pictures(runs["serial"])
+    for tick in range(round(serial * FPS)):
+        time = (tick + 0.5) / FPS
+        a = ours[1][bisect.bisect_right(ours[0], time) - 1].astype(float)
+        b = theirs[1][bisect.bisect_right(theirs[0], time) - 1].astype(float)
+        assert 10 * np.log10(255**2 / max(np.mean((a - b) ** 2), 1e-9)) >= 35, time
+    # The one section, cut into three ranges, is joined again.
+    section = tmp_path / "ranges" / "SingleTokenLookup_sections" / "01_SingleTokenLookup.mp4"
+    assert _probe(section)[0] == pytest.approx(serial, abs=1e-6)
+    refused = subprocess.run(
+        [*base, "-j", "0", "-o", str(tmp_path / "none")],
+        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert refused.stderr == "embedviz: error: -j must be at least 1, not 0\n"

@@ -362,7 +362,9 @@ CHAPTERS_SCRIPT = """\
 """
 
 
-def page_html(title: str, body: str, language: str = "en", head: str = "") -> str:
+def page_html(
+    title: str, body: str, language: str = "en", head: str = "", title_language: str | None = None
+) -> str:
     """Return a whole, self-contained page in the site's style (both colour schemes).
 
     Parameters
@@ -375,18 +377,24 @@ def page_html(title: str, body: str, language: str = "en", head: str = "") -> st
         The page's ``lang``.
     head
         More HTML for the ``<head>`` (a script, a style).
+    title_language
+        The title's language, where it is not the page's (a teacher's
+        ``--title``).
 
     Returns
     -------
     str
         The page.
     """
+    # The title may be in another language than the page (a teacher's --title).
+    marked = f' lang="{html.escape(title_language)}"' if title_language else ""
     return (
         f'<!doctype html>\n<html lang="{language}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         # An empty icon: no request for /favicon.ico, so no 404 in the console.
         '<link rel="icon" href="data:,">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_PAGE_STYLE}</style>\n{head}</head>\n"
+        f"<title{marked}>{html.escape(title)}</title>\n<style>{_PAGE_STYLE}</style>\n{head}"
+        "</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )
 
@@ -1008,7 +1016,12 @@ def _chapter_list(clip: ExportedClip) -> str:
 
 
 def gallery_html(
-    clips: Sequence[ExportedClip], title: str = "embedviz clips", report: str | None = None
+    clips: Sequence[ExportedClip],
+    title: str = "embedviz clips",
+    *,
+    intro: Sequence[str] = (),
+    language: str = "en",
+    report: str | None = None,
 ) -> str:
     """Return the gallery page with every exported clip.
 
@@ -1017,7 +1030,13 @@ def gallery_html(
     clips
         The clips, in teaching order.
     title
-        The page's title.
+        The page's title and heading.
+    intro
+        Paragraphs under the heading (plain text); by default one sentence
+        about the clips.
+    language
+        The BCP 47 tag of ``title`` and ``intro``, marked where it is not
+        the page's English.
     report
         The accessibility report's file, linked from the page's footer.
 
@@ -1030,6 +1049,7 @@ def gallery_html(
         :data:`CHAPTERS_SCRIPT` (saved beside the page as
         :data:`CHAPTERS_SCRIPT_NAME`).
     """
+    marked = "" if language == "en" else f' lang="{html.escape(language)}"'
     contents = "\n".join(
         f'<li><a href="#{clip.scene}-section">{html.escape(clip.title)}</a></li>' for clip in clips
     )
@@ -1044,12 +1064,20 @@ def gallery_html(
         + "</section>"
         for clip in clips
     )
+    about = (
+        "".join(f"<p{marked}>{html.escape(paragraph)}</p>\n" for paragraph in intro)
+        if intro
+        else "<p>How a language model turns token IDs into embedding vectors. Every number in "
+        "these clips is a real value from the table.</p>\n"
+    )
+    listing = (
+        f'<nav aria-label="Clips"><ol>\n{contents}\n</ol></nav>\n'
+        if clips
+        else "<p>This site holds no clips yet.</p>\n"
+    )
     body = (
         '<a class="skip" href="#main">Skip to the clips</a>\n'
-        f"<header>\n<h1>{html.escape(title)}</h1>\n"
-        "<p>How a language model turns token IDs into embedding vectors. Every number in "
-        "these clips is a real value from the table.</p>\n"
-        f'<nav aria-label="Clips"><ol>\n{contents}\n</ol></nav>\n</header>\n'
+        f"<header>\n<h1{marked}>{html.escape(title)}</h1>\n{about}{listing}</header>\n"
         f'<main id="main" tabindex="-1">\n{sections}\n</main>'
     )
     if report:
@@ -1063,4 +1091,6 @@ def gallery_html(
         if any(clip.chapters for clip in clips)
         else ""
     )
-    return page_html(title, body, head=script)
+    return page_html(
+        title, body, head=script, title_language=None if language == "en" else language
+    )

@@ -34,8 +34,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from embedviz.core.errors import EmbedvizError
@@ -58,6 +60,9 @@ __all__ = [
     "check_writable",
     "folder_lock",
     "forget_stop_signals",
+    "link_files",
+    "listed_files",
+    "listed_path",
     "make_staging",
     "manifest_name_problem",
     "merge_into_place",
@@ -234,6 +239,90 @@ def _real_path(folder: Path, name: str) -> Path | None:
         if current.is_symlink() or not current.is_dir():
             return None
     return current / parts[-1]
+
+
+def listed_files(folder: Path) -> frozenset[str] | None:
+    """Return the files embedviz wrote in ``folder``, or None if it is not embedviz's.
+
+    Parameters
+    ----------
+    folder
+        A folder (a site, a deck, a render folder).
+
+    Returns
+    -------
+    frozenset of str or None
+        The names its manifest lists (or, for a site exported before
+        manifests existed, its ``index.html`` and ``SCENE/SCENE.*`` files),
+        relative to ``folder``; neither the manifest nor the lock file is
+        among them. ``None`` when no manifest of embedviz's is there.
+
+    Raises
+    ------
+    EmbedvizError
+        When the manifest lists a name that is not inside the folder.
+    """
+    owned = _owned_files(folder) if folder.is_dir() else None
+    return None if owned is None else frozenset(owned - {MANIFEST, LOCK_NAME})
+
+
+def listed_path(folder: Path, name: str) -> Path | None:
+    """Return ``folder/name`` if it is a regular file reached through real folders.
+
+    Parameters
+    ----------
+    folder
+        The manifest's folder.
+    name
+        A name its manifest lists.
+
+    Returns
+    -------
+    Path or None
+        The file; ``None`` when it is missing, a link, not a regular file,
+        or lies behind a link.
+    """
+    path = _real_path(folder, name)
+    if path is None or path.is_symlink() or not path.is_file():
+        return None
+    return path
+
+
+def link_files(source: Path, names: Iterable[str], staging: Path) -> None:
+    """Put each listed file of ``source`` at the same name in ``staging``, byte for byte.
+
+    A hard link where the file system allows one, so the file keeps its
+    inode, modes and times; otherwise a copy that keeps its modes and times.
+
+    Parameters
+    ----------
+    source
+        A folder of embedviz's (a site).
+    names
+        Names its manifest lists.
+    staging
+        A new folder on the same file system.
+
+    Raises
+    ------
+    EmbedvizError
+        When a file is missing, a link, or lies behind one.
+    """
+    for name in names:
+        if manifest_name_problem(name) is not None:
+            raise ValueError(f"{name!r} is not a plain relative name")
+        path = listed_path(source, name)
+        if path is None:
+            raise EmbedvizError(
+                f"{source / MANIFEST} lists {name}, which is missing or not a plain file"
+            )
+        copy = staging / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(path, copy, follow_symlinks=False)
+        except OSError:
+            # No hard links here (another file system, FAT, some network shares).
+            shutil.copy2(path, copy, follow_symlinks=False)
 
 
 def _check_listed_paths(folder: Path, owned: set[str]) -> None:
@@ -518,7 +607,7 @@ def _umask() -> int:
     return mask
 
 
-def publish_permissions(path: Path) -> None:
+def publish_permissions(path: Path, *, files: bool = True) -> None:
     """Give a finished output the modes ``cp`` would: 0755 folders, 0644 files.
 
     The process's umask still applies, so a user who keeps files private
@@ -528,6 +617,9 @@ def publish_permissions(path: Path) -> None:
     ----------
     path
         A file, or a folder whose whole tree is set.
+    files
+        Set the files' modes too; without it only folders are set (files
+        linked from a published site keep theirs, and so does the site).
     """
     mask = _umask()
     folder_mode, file_mode = 0o777 & ~mask, 0o666 & ~mask
@@ -535,10 +627,10 @@ def publish_permissions(path: Path) -> None:
         path.chmod(file_mode)
         return
     path.chmod(folder_mode)
-    for root, dirs, files in os.walk(path):
+    for root, dirs, names in os.walk(path):
         for name in dirs:
             Path(root, name).chmod(folder_mode)
-        for name in files:
+        for name in names if files else ():
             Path(root, name).chmod(file_mode)
 
 

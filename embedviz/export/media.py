@@ -11,6 +11,7 @@ check the captions against the video itself.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import shutil
@@ -121,6 +122,11 @@ def quiet_logging(verbose: bool = False) -> None:
 def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
     """Re-encode an MP4 as VP9 WebM, frame for frame, with its sound as Opus.
 
+    Each frame keeps its time and its length, so a variable frame rate
+    video (a still picture written once for a whole hold, see
+    :mod:`embedviz.render.writer`) stays one and costs VP9 one frame per
+    hold, while a constant-rate one stays constant.
+
     The sound is decoded first (and fitted under the web true-peak ceiling,
     see :func:`_opus_source`); then video and sound are encoded in time
     order, so the WebM's clusters hold both streams interleaved. Encoding
@@ -145,12 +151,13 @@ def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
 
     # fflags=+bitexact: no random UIDs, no date, no encoder version string.
     container_options = {"fflags": "+bitexact"}
+    ticks = _frame_ticks(source)
     with (
         av.open(str(source)) as inp,
         av.open(str(target), "w", format="webm", options=container_options) as out,
     ):
         in_stream = inp.streams.video[0]
-        rate = in_stream.average_rate or Fraction(15)
+        rate = _nominal_rate(in_stream)
         stream = out.add_stream("libvpx-vp9", rate=rate)
         stream.width = in_stream.codec_context.width
         stream.height = in_stream.codec_context.height
@@ -161,42 +168,69 @@ def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
         # Every stream must exist before the first packet is written.
         sound = None
         if inp.streams.audio:
-            pcm = _opus_source(source, _video_seconds(in_stream, rate))
+            pcm = _opus_source(source, float(ticks[-1] / rate) if ticks else 0.0)
             sound = _OpusTrack(out, pcm)
-        frames = inp.decode(in_stream)
-        frame = next(frames, None)
-        index = 0
+        # Each frame's length in ticks, by its start, for its packet.
+        lengths = {start: end - start for start, end in itertools.pairwise(ticks)}
+        frames = zip(inp.decode(in_stream), ticks, strict=False)
+        shown = next(frames, None)
         # Merge the two streams by time: the sound's next chunk goes first
         # whenever it starts no later than the next picture.
-        while frame is not None or (sound is not None and not sound.done):
+        while shown is not None or (sound is not None and not sound.done):
             if (
                 sound is not None
                 and not sound.done
-                and (frame is None or sound.time <= index / rate)
+                and (shown is None or sound.time <= shown[1] / rate)
             ):
                 sound.encode_next()
                 continue
-            assert frame is not None
-            # Number frames afresh in the encoder's time base: one tick per frame.
-            frame.pts = index
+            assert shown is not None
+            frame, start = shown
+            # The frame's start on the encoder's time base: one tick per frame.
+            frame.pts = start
             frame.time_base = stream.codec_context.time_base
-            index += 1
             for encoded in stream.encode(frame):
-                out.mux(encoded)
-            if index % 10 == 0:
-                _progress("advance", scene, 10)
-            frame = next(frames, None)
+                _mux_timed(out, encoded, lengths)
+            _progress("advance", scene, lengths.get(start, 1))
+            shown = next(frames, None)
         for encoded in stream.encode():
-            out.mux(encoded)
+            _mux_timed(out, encoded, lengths)
         if sound is not None:
             sound.finish()
 
 
-def _video_seconds(stream: Any, rate: Fraction) -> float:
-    """Return the length of a video stream: its frame count over its frame rate."""
-    if stream.frames:
-        return float(stream.frames / rate)
-    return float(stream.duration * stream.time_base)
+def _mux_timed(out: Any, packet: Any, lengths: dict[int, int]) -> None:
+    """Mux a packet with its frame's length, so that a hold at the end keeps its time."""
+    if packet.pts is not None and packet.pts in lengths:
+        packet.duration = lengths[packet.pts]
+    out.mux(packet)
+
+
+def _nominal_rate(stream: Any) -> Fraction:
+    """Return a video stream's frame rate: its tick, not its average (which holds lower)."""
+    return Fraction(stream.guessed_rate or stream.base_rate or stream.average_rate or 15)
+
+
+def _frame_ticks(source: Path) -> list[int]:
+    """Return each frame's start in display order, in ticks, and last the video's end.
+
+    A tick is one frame at the stream's nominal rate. A frame of a variable
+    frame rate video can last many ticks (see :mod:`embedviz.render.writer`).
+    """
+    import av
+
+    with av.open(str(source)) as container:
+        stream = container.streams.video[0]
+        tick = 1 / (_nominal_rate(stream) * Fraction(stream.time_base or 1))
+        # A packet without a length lasts one tick.
+        spans = sorted(
+            (packet.pts / tick, (packet.pts + (packet.duration or tick)) / tick)
+            for packet in container.demux(stream)
+            if packet.pts is not None and packet.size
+        )
+    if not spans:
+        return []
+    return [*(round(start) for start, _ in spans), max(round(end) for _, end in spans)]
 
 
 def video_seconds(source: Path) -> float:
@@ -210,14 +244,18 @@ def video_seconds(source: Path) -> float:
     Returns
     -------
     float
-        Its frame count over its frame rate (a clip can be a frame or two
-        shorter than the sum of its beats).
+        When its last frame ends, on the frame grid (a clip can be a frame or
+        two shorter than the sum of its beats). A variable frame rate video
+        has fewer frames than its length in ticks; its frames' times count.
     """
     import av
 
+    ticks = _frame_ticks(source)
+    if not ticks:
+        return 0.0
     with av.open(str(source)) as container:
-        stream = container.streams.video[0]
-        return _video_seconds(stream, stream.average_rate or Fraction(15))
+        rate = _nominal_rate(container.streams.video[0])
+    return float(ticks[-1] / rate)
 
 
 _RATE = 48_000  # every soundtrack's samples per second
@@ -530,6 +568,7 @@ def recording_scene(
     board: Storyboard,
     *,
     burn_captions: bool = False,
+    constant_frame_rate: bool = False,
 ) -> tuple[type[Any], list[float]]:
     """Return the scene class an export renders, and the list it fills with beat ends.
 
@@ -539,6 +578,8 @@ def recording_scene(
         The storyboard.
     burn_captions
         Draw the narration into the picture.
+    constant_frame_rate
+        Write a frame for every tick (``--cfr``), not each still picture once.
 
     Returns
     -------
@@ -564,13 +605,16 @@ def recording_scene(
 
             def counted(frame: Any, num_frames: int = 1) -> None:
                 add_frame(frame, num_frames)
-                _progress("advance", board.scene, num_frames)
+                # A beat worker plays the beats before its range without frames.
+                if not renderer.skip_animations:
+                    _progress("advance", board.scene, num_frames)
 
             renderer.add_frame = counted  # type: ignore[method-assign]
 
         def after_beat(self, beat: Beat) -> None:
             beat_ends.append(float(self.time))
 
+    Recording.constant_frame_rate = constant_frame_rate
     return Recording, beat_ends
 
 
@@ -581,11 +625,15 @@ def _render(
     *,
     burn_captions: bool = False,
     verbose: bool = False,
+    constant_frame_rate: bool = False,
+    beat_workers: int = 1,
 ) -> tuple[Path, list[float]]:
     """Render a storyboard to a silent MP4, recording when each beat ends."""
     from manim import tempconfig
 
-    recording, beat_ends = recording_scene(board, burn_captions=burn_captions)
+    recording, beat_ends = recording_scene(
+        board, burn_captions=burn_captions, constant_frame_rate=constant_frame_rate
+    )
     settings: dict[str, Any] = {
         "media_dir": str(media_dir),
         "quality": QUALITIES[quality][0],
@@ -596,6 +644,18 @@ def _render(
         "output_file": board.scene,
     }
     quiet_logging(verbose)
+    if beat_workers > 1:
+        from embedviz.render.parallel import render_in_parallel
+
+        joined = render_in_parallel(
+            recording,
+            board,
+            settings,
+            beat_workers,
+            media_dir / "ranges",
+            constant_frame_rate=constant_frame_rate,
+        )
+        return joined.movie, joined.beat_ends
     with tempconfig(settings):
         scene = recording(storyboard=board)
         scene.render()
@@ -613,6 +673,8 @@ def export_clip(
     burn_captions: bool = False,
     verbose: bool = False,
     board: Storyboard | None = None,
+    constant_frame_rate: bool = False,
+    beat_workers: int = 1,
 ) -> dict[str, Any]:
     """Render and write every file of one scene into ``out_dir/SCENE/``.
 
@@ -639,6 +701,12 @@ def export_clip(
     board
         A ready (loaded and verified) storyboard to export instead of
         building one from the options.
+    constant_frame_rate
+        Write a frame for every tick (``--cfr``); by default each still
+        picture is written once, lasting as long as it is held.
+    beat_workers
+        Render ranges of the clip's beats in this many processes and join
+        them (see :mod:`embedviz.render.parallel`).
 
     Returns
     -------
@@ -667,7 +735,13 @@ def export_clip(
             clip = ExportedClip.of(board, spec.summary)
         _progress("total", spec.name, clip_units(board.duration, quality))
         movie, beat_ends = _render(
-            board, quality, work, burn_captions=burn_captions, verbose=verbose
+            board,
+            quality,
+            work,
+            burn_captions=burn_captions,
+            verbose=verbose,
+            constant_frame_rate=constant_frame_rate,
+            beat_workers=beat_workers,
         )
         if narration is not None:
             assert voice is not None

@@ -1,10 +1,19 @@
-"""Exporting scenes to a course-page site, in parallel and atomically.
+"""Exporting scenes to a course-page site that grows over a term, atomically.
+
+An export into an existing site adds or replaces its own clips only: every
+other clip the site holds is kept byte for byte (hard-linked, or copied where
+the file system has no links), and the gallery is rebuilt from what the site
+then holds, in teaching order (see :mod:`embedviz.export.contents`). A clip
+whose storyboard and render settings did not change since it was exported is
+reused, not rendered again, unless ``rebuild`` asks for it.
 
 Every clip is rendered by a worker process into a staging folder beside the
-target (same file system), the gallery page is written last, and only then
-does the staging folder replace the target with a rename. A failed,
-interrupted or terminated export stops its workers, removes its staging
-folder and leaves the previous site exactly as it was.
+target (same file system); the kept clips, the gallery and the manifest join
+it there, and only then does the staging folder replace the target with a
+rename. A failed, interrupted or terminated export stops its workers,
+removes its staging folder and leaves the previous site exactly as it was:
+the site is the one before or the one after, never one between. An export
+that changes nothing leaves the site untouched, times included.
 
 Only a site that embedviz exported is ever replaced: the target must be
 absent, an empty folder, or a folder whose manifest lists every file in it
@@ -19,12 +28,24 @@ import queue
 import shutil
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.export.contents import (
+    SITE_RECORD,
+    SiteContents,
+    SiteWords,
+    clip_record_json,
+    clip_record_name,
+    read_clip_record,
+    read_site,
+    render_key,
+    render_settings,
+    teaching_order,
+)
 from embedviz.export.documents import (
     CHAPTERS_SCRIPT,
     CHAPTERS_SCRIPT_NAME,
@@ -33,8 +54,12 @@ from embedviz.export.documents import (
     gallery_html,
 )
 from embedviz.export.folders import (
+    MANIFEST,
     check_mergeable,
     check_replaceable,
+    link_files,
+    listed_files,
+    listed_path,
     make_staging,
     merge_into_place,
     publish_permissions,
@@ -44,13 +69,13 @@ from embedviz.export.folders import (
     write_manifest,
 )
 from embedviz.export.media import clip_units, export_clip, set_progress_sink
-from embedviz.export.publishing import publishing
-from embedviz.export.report import write_report
+from embedviz.export.publishing import output_lock, publishing
+from embedviz.export.report import REPORT_DATA, write_report
 from embedviz.export.steps import STEPS_SCRIPT, STEPS_SCRIPT_NAME
 from embedviz.export.voice import Voice, choose_voice
 from embedviz.story.model import Storyboard
 
-__all__ = ["ExportError", "default_jobs", "export_site"]
+__all__ = ["ExportError", "default_jobs", "export_site", "gather_site", "unchanged_clips"]
 
 
 class ExportError(RuntimeError):
@@ -80,30 +105,42 @@ def export_site(
     verbose: bool = False,
     force: bool = False,
     boards: Mapping[str, Storyboard] | None = None,
+    constant_frame_rate: bool = False,
+    remove: Sequence[str] = (),
+    title: str | None = None,
+    intro: str | None = None,
+    language: str | None = None,
+    rebuild: bool = False,
 ) -> list[ExportedClip]:
-    """Export scenes and a gallery page into ``out_dir``, replacing it only on success.
+    """Export scenes into the site ``out_dir``, adding or replacing only those clips.
 
     ``out_dir`` must be absent, an empty folder, or a site that embedviz
     exported (see :mod:`embedviz.export.folders`); anything else is refused
-    before rendering starts. Files and folders come out readable by others
-    (0755 and 0644 under the usual umask).
+    before rendering starts. Every clip the site holds that is not named
+    here (nor in ``remove``) is kept byte for byte; the gallery lists every
+    clip the site then holds, in teaching order. Files and folders come out
+    readable by others (0755 and 0644 under the usual umask).
 
     Parameters
     ----------
     scenes
-        Scene class names, in the order the gallery lists them.
+        Scene class names (or aliases) to export.
     out_dir
-        The site folder (created or replaced).
+        The site folder (created, or grown).
     quality
         ``l`` (480p15), ``m`` (720p30, the default), ``h`` (1080p60), ``p``
         (1440p60) or ``k`` (2160p60), as for ``embedviz render``.
     jobs
-        Worker processes.
+        Worker processes: one clip each; when at least three are free for
+        each clip, the clip's beats are rendered in ranges by
+        ``jobs // len(scenes)`` of them (see :func:`_beat_workers`).
     overrides
         Scene options for every scene.
     show_progress
         Report progress on stderr: in a terminal a bar that moves with the
-        frames rendered and encoded, otherwise one line per finished clip.
+        frames rendered and encoded, otherwise one line per finished clip;
+        a line for each clip kept because it did not change, and for each
+        clip removed.
     voice
         Speak the narration with this voice, or with the best installed
         English voice when ``True`` (see :mod:`embedviz.export.voice`).
@@ -120,16 +157,34 @@ def export_site(
     boards
         Ready storyboards by scene name (e.g. loaded with ``--storyboard``),
         exported as they are instead of being built from the options.
+    constant_frame_rate
+        Write every frame of every tick (``--cfr``); by default a still
+        picture is written once for the whole time it is held (variable
+        frame rate, see :mod:`embedviz.render.writer`).
+    remove
+        Clips (folder names) to take out of the site: their files, as its
+        manifest lists them, and their place in the gallery.
+    title
+        The gallery's heading and ``<title>`` (``""`` for the default); by
+        default the site's title is kept.
+    intro
+        Paragraphs under the heading, separated by blank lines (``""`` for
+        none); by default the site's are kept.
+    language
+        The BCP 47 tag of the title and intro; by default kept (``en``).
+    rebuild
+        Render every named scene, even one whose clip could be reused.
 
     Returns
     -------
     list of ExportedClip
-        The exported clips.
+        Every clip of the site's gallery, in its order.
 
     Raises
     ------
     EmbedvizError
-        When ``out_dir`` may not be replaced; nothing has changed.
+        When ``out_dir`` may not be replaced, a clip to remove is not in it,
+        or a clip to keep cannot be read back; nothing has changed.
     ExportError
         When a scene fails; nothing in ``out_dir`` has changed.
     KeyboardInterrupt
@@ -143,26 +198,146 @@ def export_site(
         check_mergeable(target)
     else:
         check_replaceable(target)
+    prepared = _prepared(scenes, overrides, boards or {})
+    settings = render_settings(
+        quality, speaker, burn_captions, constant_frame_rate=constant_frame_rate
+    )
+    keys = {name: render_key(board, settings) for name, board in prepared.items()}
+    SiteWords().updated(title, intro, language)  # bad words fail here, before rendering
+    say = _say if show_progress else _quiet
     staging: Path | None = None
     try:
         # A signal that lands here is delivered once the folder's name is known.
         with signals_held():
             staging = make_staging(target.parent, f".{target.name}.new-", "--out")
-        settings = {"voice": speaker, "burn_captions": burn_captions, "verbose": verbose}
-        results = _run_jobs(
-            scenes, staging, quality, settings, jobs, overrides, show_progress, dict(boards or {})
+        # Under the site's lock: no run replaces it while its clips are linked.
+        with output_lock(site_lock(target), target):
+            held = read_site(target)
+            _check_plan(held, list(prepared), remove, target)
+            reused = set() if rebuild else _reuse(held, keys, target, staging)
+        for name in teaching_order(reused):
+            say(f"kept {name}: unchanged since it was exported (--rebuild renders it again)")
+        rendering = [name for name in prepared if name not in reused]
+        run = {
+            "voice": speaker,
+            "burn_captions": burn_captions,
+            "verbose": verbose,
+            "constant_frame_rate": constant_frame_rate,
+            "beat_workers": _beat_workers(jobs, len(rendering)),
+        }
+        results = (
+            _run_jobs(rendering, staging, quality, run, jobs, overrides, show_progress, prepared)
+            if rendering
+            else {}
         )
-        clips = [ExportedClip(**results[name]) for name in scenes]
-        if any(clip.chapters for clip in clips):
-            (staging / CHAPTERS_SCRIPT_NAME).write_text(CHAPTERS_SCRIPT, encoding="utf-8")
-        (staging / STEPS_SCRIPT_NAME).write_text(STEPS_SCRIPT, encoding="utf-8")
-        (staging / "index.html").write_text(
-            gallery_html(clips, report=REPORT_NAME), encoding="utf-8"
+        for name in rendering:
+            record = clip_record_json(results[name], keys[name], settings)
+            (staging / clip_record_name(name)).write_text(record, encoding="utf-8")
+            publish_permissions(staging / name)
+        return _assemble_and_publish(
+            staging, target, list(prepared), remove, (title, intro, language), force, say
         )
-        # Measured on the finished pages and clips, so it comes last.
-        write_report(staging, clips)
-        write_manifest(staging)
-        publish_permissions(staging)
+    except BaseException:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _quiet(line: str) -> None:
+    return None
+
+
+def _prepared(
+    scenes: Iterable[str], overrides: dict[str, Any] | None, boards: Mapping[str, Storyboard]
+) -> dict[str, Storyboard]:
+    """Return each scene's storyboard by class name: given, or built from the options."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.story.scenes import find_scene
+
+    prepared: dict[str, Storyboard] = {}
+    for scene in scenes:
+        try:
+            name = boards[scene].scene if scene in boards else find_scene(scene).name
+            prepared[name] = boards.get(name) or prepared_storyboard(name, overrides)
+        except EmbedvizError as error:
+            raise ExportError(scene, _one_line(error), bad_input=True) from None
+    return prepared
+
+
+def _check_plan(held: SiteContents, scenes: list[str], remove: Sequence[str], target: Path) -> None:
+    """Refuse, before rendering, a clip to remove that is not there, or one to keep unread."""
+    for name in remove:
+        if name not in held.clips:
+            holds = ", ".join(teaching_order(held.clips)) or "no clips"
+            raise EmbedvizError(f"{target} holds no clip {name} to remove; it holds {holds}")
+        if name in scenes:
+            raise EmbedvizError(f"{name} is both to export and to remove; give it once")
+    for name in teaching_order(held.clips):
+        if name not in scenes and name not in remove:
+            _kept_clip(held, name, target)
+
+
+def _kept_clip(held: SiteContents, name: str, target: Path) -> ExportedClip:
+    clip = held.clips[name].clip
+    if clip is None:
+        raise EmbedvizError(
+            f"{target / name} cannot be listed in the gallery: {held.clips[name].problem}; "
+            f"export {name} again, or remove it with --remove {name}"
+        )
+    return clip
+
+
+def _reuse(held: SiteContents, keys: Mapping[str, str], target: Path, staging: Path) -> set[str]:
+    """Link each clip whose render key did not change into ``staging``; return their names."""
+    reused = set()
+    for name, key in keys.items():
+        clip = held.clips.get(name)
+        if clip is None or clip.clip is None or clip.key != key:
+            continue
+        try:
+            link_files(target, clip.files, staging)
+        except EmbedvizError:
+            # A file of it is gone: render it again instead.
+            shutil.rmtree(staging / name, ignore_errors=True)
+            continue
+        reused.add(name)
+    return reused
+
+
+def _assemble_and_publish(
+    staging: Path,
+    target: Path,
+    scenes: list[str],
+    remove: Sequence[str],
+    words: tuple[str | None, str | None, str | None],
+    force: bool,
+    say: Any,
+) -> list[ExportedClip]:
+    """Join the site's other clips to the new ones, write the gallery, and put it in place.
+
+    Done under the site's lock, from what the site holds now: a clip that
+    another run added meanwhile is kept too.
+    """
+    with output_lock(site_lock(target), target):
+        held = read_site(target)
+        listed = {name: read_clip_record(staging, name)[0] for name in scenes}
+        for name in held.clips:
+            if name not in scenes and name not in remove:
+                listed[name] = _kept_clip(held, name, target)
+                link_files(target, held.clips[name].files, staging)
+        clips = [listed[name] for name in teaching_order(listed)]
+        _write_site_pages(staging, clips, held.words.updated(*words))
+        if _same_site(staging, target):
+            say(f"embedviz: {target} is up to date; nothing was rendered or replaced")
+            shutil.rmtree(staging)
+            return clips
+        for name in remove:
+            if name in held.clips:
+                say(f"removed {name}")
         # One run at a time publishes here, and no stop can cut publishing short.
         with publishing(site_lock(target), target):
             if force:
@@ -170,11 +345,183 @@ def export_site(
                 shutil.rmtree(staging)
             else:
                 swap_into_place(staging, target)
-        return clips
+    return clips
+
+
+def _write_site_pages(staging: Path, clips: list[ExportedClip], words: SiteWords) -> None:
+    """Write the gallery and the site's own files beside the clips, then the manifest."""
+    pages = {
+        "index.html": gallery_html(
+            clips, words.heading, intro=words.intro, language=words.language, report=REPORT_NAME
+        ),
+        STEPS_SCRIPT_NAME: STEPS_SCRIPT,
+    }
+    if any(clip.chapters for clip in clips):
+        pages[CHAPTERS_SCRIPT_NAME] = CHAPTERS_SCRIPT
+    record = words.to_json()
+    if record is not None:
+        pages[SITE_RECORD] = record
+    for name, text in pages.items():
+        (staging / name).write_text(text, encoding="utf-8")
+        publish_permissions(staging / name)
+    # Measured on the finished pages and clips, so it comes last.
+    write_report(staging, clips)
+    for name in (REPORT_NAME, REPORT_DATA):
+        publish_permissions(staging / name)
+    # Folders only: linked files keep their modes, and so do the published ones.
+    publish_permissions(staging, files=False)
+    write_manifest(staging)
+    publish_permissions(staging / MANIFEST)
+
+
+def _same_site(staging: Path, target: Path) -> bool:
+    """Whether ``staging`` holds exactly what ``target`` holds now, byte for byte."""
+    new = listed_files(staging)
+    old = listed_files(target) if target.is_dir() else None
+    if new is None or old is None or new != old:
+        return False
+    old_manifest = listed_path(target, MANIFEST)
+    if old_manifest is None or old_manifest.read_bytes() != (staging / MANIFEST).read_bytes():
+        return False
+    for name in new:
+        mine, theirs = staging / name, listed_path(target, name)
+        if theirs is None:
+            return False
+        if os.path.samefile(mine, theirs):
+            continue
+        if mine.stat().st_size != theirs.stat().st_size or mine.read_bytes() != theirs.read_bytes():
+            return False
+    return True
+
+
+def gather_site(
+    jobs_dir: str | Path,
+    out_dir: str | Path,
+    *,
+    force: bool = False,
+    show_progress: bool = True,
+    remove: Sequence[str] = (),
+    title: str | None = None,
+    intro: str | None = None,
+    language: str | None = None,
+) -> list[ExportedClip]:
+    """Add the clips that separate export jobs wrote to the site ``out_dir``.
+
+    ``embedviz export --list-jobs`` prints one command per clip, each writing a
+    one-clip site into ``JOBS/NN_SCENE``; a batch runner (GNU parallel, Slurm,
+    Ray) runs them anywhere that sees the same files. This puts every
+    finished clip into the site, byte for byte, as :func:`export_site` would
+    have: it adds or replaces those clips, keeps the site's others, lists them
+    all in the gallery in teaching order, and puts the site in place
+    atomically, only over what embedviz wrote. Nothing is rendered.
+
+    Parameters
+    ----------
+    jobs_dir
+        The folder of job outputs, one one-clip site per subfolder.
+    out_dir
+        The site folder (created, or grown).
+    force
+        Write into a folder that holds other files too (see :func:`export_site`).
+    show_progress
+        Say on stderr which clips were removed, or that nothing changed.
+    remove, title, intro, language
+        As for :func:`export_site`.
+
+    Returns
+    -------
+    list of ExportedClip
+        The clips of the gallery.
+
+    Raises
+    ------
+    EmbedvizError
+        No finished job is found, a job is unfinished, or two jobs exported
+        the same scene; ``out_dir`` may not be replaced. Nothing has changed.
+    """
+    jobs = Path(jobs_dir)
+    found: dict[str, tuple[Path, tuple[str, ...]]] = {}
+    for job in sorted(p for p in jobs.iterdir() if p.is_dir()) if jobs.is_dir() else []:
+        held = read_site(job)
+        clips = list(held.clips.values())
+        if len(clips) != 1 or clips[0].key is None or listed_path(job, "index.html") is None:
+            raise EmbedvizError(f"{job} is not a finished one-clip export")
+        if clips[0].scene in found:
+            raise EmbedvizError(f"{job}: a second export of {clips[0].scene}; gather one each")
+        found[clips[0].scene] = (job, clips[0].files)
+    if not found:
+        raise EmbedvizError(f"{jobs}: no finished export jobs to gather")
+    target = Path(out_dir).resolve()
+    if force:
+        check_mergeable(target)
+    else:
+        check_replaceable(target)
+    SiteWords().updated(title, intro, language)  # bad words fail here, before anything is made
+    staging: Path | None = None
+    try:
+        with signals_held():
+            staging = make_staging(target.parent, f".{target.name}.new-", "--out")
+        with output_lock(site_lock(target), target):
+            _check_plan(read_site(target), list(found), remove, target)
+        for job, files in found.values():
+            link_files(job, files, staging)
+        return _assemble_and_publish(
+            staging,
+            target,
+            list(found),
+            remove,
+            (title, intro, language),
+            force,
+            _say if show_progress else _quiet,
+        )
     except BaseException:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def unchanged_clips(
+    boards: Mapping[str, Storyboard], out_dir: str | Path, settings: Mapping[str, Any]
+) -> list[str]:
+    """Return the scenes whose clip in the site ``out_dir`` would be reused as it is.
+
+    Parameters
+    ----------
+    boards
+        The storyboards to export, by scene name.
+    out_dir
+        The site.
+    settings
+        From :func:`~embedviz.export.contents.render_settings`.
+
+    Returns
+    -------
+    list of str
+        The scenes (in the order of ``boards``) whose clip the site holds,
+        readable, under the same render key.
+    """
+    held = read_site(Path(out_dir).resolve())
+    unchanged = []
+    for name, board in boards.items():
+        clip = held.clips.get(name)
+        if clip is not None and clip.clip is not None and clip.key == render_key(board, settings):
+            unchanged.append(name)
+    return unchanged
+
+
+# Fewer workers than this per clip render it in one process: on 2 cores, two
+# ranges measured no faster than one (each replays the beats before its range).
+MIN_BEAT_WORKERS = 3
+
+
+def _beat_workers(jobs: int, clips: int) -> int:
+    """Return how many processes render each clip's beats (see embedviz.render.parallel).
+
+    >>> _beat_workers(16, 1), _beat_workers(16, 5), _beat_workers(2, 1), _beat_workers(8, 10)
+    (16, 3, 1, 1)
+    """
+    share = jobs // max(1, clips)
+    return share if share >= MIN_BEAT_WORKERS else 1
 
 
 def _worker_start(events: Any) -> None:
@@ -282,7 +629,7 @@ def _run_jobs(
     context = multiprocessing.get_context("fork")
     events = context.Queue()
     pool = ProcessPoolExecutor(
-        max_workers=max(1, jobs), mp_context=context, initializer=_worker_start,
+        max_workers=max(1, min(jobs, len(scenes))), mp_context=context, initializer=_worker_start,
         initargs=(events,),
     )  # fmt: skip
     try:

@@ -67,6 +67,7 @@ def _render_slides(
     *,
     burn_captions: bool = False,
     verbose: bool = False,
+    constant_frame_rate: bool = False,
 ) -> Path:
     """Render a storyboard as manim-slides slides, one per beat; return the JSON."""
     from manim import Scene, tempconfig
@@ -106,6 +107,7 @@ def _render_slides(
             "scene_name": board.scene,
             # The caption is text on the slide; drawn into the video only on request.
             "captions": burn_captions,
+            "constant_frame_rate": constant_frame_rate,
             # Going back replays the slide; no reversed videos are needed.
             "skip_reversing": True,
             "__init__": init,
@@ -413,6 +415,7 @@ def write_deck(
     verbose: bool = False,
     force: bool = False,
     on_beat: Callable[[int, int], None] | None = None,
+    constant_frame_rate: bool = False,
     autoplay: bool = False,
 ) -> Path:
     """Render a storyboard as a slide deck folder (see the module docstring).
@@ -438,6 +441,9 @@ def write_deck(
         deck's own entries there are replaced.
     on_beat
         Called with (beats done, beats) as the render goes.
+    constant_frame_rate
+        Write a frame for every tick (``--cfr``); by default each still
+        picture is written once, lasting as long as it is held.
     autoplay
         Play each slide's clip as soon as the slide shows; by default every
         clip has controls and waits for the viewer.
@@ -483,7 +489,13 @@ def write_deck(
                 for number in range(len(board.all_beats()))
             ]
         config_path = _render_slides(
-            board, quality, staging, on_beat, burn_captions=burn_captions, verbose=verbose
+            board,
+            quality,
+            staging,
+            on_beat,
+            burn_captions=burn_captions,
+            verbose=verbose,
+            constant_frame_rate=constant_frame_rate,
         )
         slides = json.loads(config_path.read_text(encoding="utf-8"))["slides"]
         beats = board.all_beats()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from manim import (
     AnimationGroup,
     Camera,
     ManimColor,
+    RendererType,
     Scene,
     Succession,
     Text,
@@ -23,12 +23,14 @@ from manim import (
 from embedviz.core.errors import EmbedvizError
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.animations import beat_steps, make_caption_animation
+from embedviz.render.camera import TracingCamera
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.stage import Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
+from embedviz.render.writer import ENCODERS_IN_FLIGHT, HoldRenderer, use_hold_writer
 from embedviz.story.model import Beat, Storyboard
 
 __all__ = [
@@ -39,15 +41,6 @@ __all__ = [
     "screen_texts",
     "share_frames",
 ]
-
-# How many finished clips (one per play or hold) may still be encoding while
-# the next is drawn. Manim's default, 1, makes drawing wait for every clip's
-# encoder to drain; a storyboard plays dozens of short clips, so overlapping
-# them puts the second core to work. Measured on 2 cores: LargeVocabLookup at
-# -ql 10.5 s -> 9.2 s with 2; 4 gains little more, but each encoder in flight
-# holds its own x264 buffers (at -qh, SingleTokenLookup peaked at 1.1 GiB with
-# 2 and 2.3 GiB with 4).
-ENCODERS_IN_FLIGHT = 2
 
 
 def screen_texts(
@@ -109,6 +102,9 @@ class StoryboardScene(Scene):
     scene_name: ClassVar[str] = ""
     # Whether the narration is drawn into the picture (burned-in captions).
     captions: ClassVar[bool] = True
+    # Whether every tick is its own frame (--cfr); by default a still picture
+    # is written once, with the hold's duration (see embedviz.render.writer).
+    constant_frame_rate: ClassVar[bool] = False
     # The narration on screen; None until the first beat.
     caption: Caption | None
 
@@ -129,21 +125,17 @@ class StoryboardScene(Scene):
         # beat's start), and the steps in it as (step, offset, seconds).
         self.beat_clock = 0.0
         self.playing_steps: tuple[tuple[int, float, float], ...] = ()
-        super().__init__(*args, **kwargs)
-        self._overlap_encoding()
-
-    def _overlap_encoding(self) -> None:
-        """Let up to :data:`ENCODERS_IN_FLIGHT` clips encode while the next is drawn.
-
-        Only this scene's writer changes (manim's global config does not), and
-        a larger limit set by the user is kept.
-        """
-        writer = getattr(self.renderer, "file_writer", None)
-        settings = getattr(writer, "settings", None)
-        if settings is not None and settings.max_inflight_encoders < ENCODERS_IN_FLIGHT:
-            cast(Any, writer).settings = dataclasses.replace(
-                settings, max_inflight_encoders=ENCODERS_IN_FLIGHT
+        cfr = type(self).constant_frame_rate
+        if "renderer" not in kwargs and config.renderer == RendererType.CAIRO:
+            # One writer owns files, holds and sound (see embedviz.render.writer),
+            # and the camera traces each unchanged outline once.
+            kwargs["renderer"] = HoldRenderer(
+                constant_frame_rate=cfr,
+                camera_class=kwargs.get("camera_class", TracingCamera),
+                skip_animations=kwargs.get("skip_animations", False),
             )
+        super().__init__(*args, **kwargs)
+        use_hold_writer(self.renderer, constant_frame_rate=cfr)  # a renderer given by the caller
 
     # -- hooks ---------------------------------------------------------------
     def before_beat(self, beat: Beat) -> None:

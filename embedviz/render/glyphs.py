@@ -235,7 +235,11 @@ def glyph_font(font: str = MONO_FONT) -> GlyphFont:
 
 @cache
 def _glyph_font(font: str) -> GlyphFont:
-    return GlyphFont(font)
+    from embedviz.render.glyph_cache import cached_glyph_font
+
+    # Measured once per machine (see embedviz.render.glyph_cache).
+    extra = {"size": REFERENCE_FONT_SIZE, "chars": _PRELOADED, "chunk": _CHUNK}
+    return cached_glyph_font(font, GlyphFont, extra)
 
 
 class GlyphString(VMobject):
