@@ -613,3 +613,20 @@ def test_a_composite_clip_steps_through_its_concepts(tmp_path: Path) -> None:
         assert html.unescape(heading.group(1)).startswith(f"Step {number} of {len(content)}: ")
         assert part.title in html.unescape(heading.group(1))
         assert f'data-start="{starts[id(beat)]:.3f}"' in step
+
+
+def test_the_report_names_a_clip_it_cannot_measure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import embedviz.export.site as site_module
+    from embedviz.export.report import write_report
+
+    monkeypatch.setattr(site_module, "export_clip", _fake_export_clip)
+    site = tmp_path / "site"
+    export_site(["SingleTokenLookup"], site, jobs=1, show_progress=False)
+    (site / "SingleTokenLookup" / "SingleTokenLookup.storyboard.json").unlink()
+    clip = ExportedClip("SingleTokenLookup", "One", "s", 1.0, "SingleTokenLookup")
+    data = write_report(site, [clip])
+    [captions] = [c for c in data["criteria"] if c["id"] == "1.2.2"]
+    assert captions["status"] == "Not met"
+    assert any("not measured" in line and "does not exist" in line for line in captions["evidence"])

@@ -97,8 +97,9 @@ def _video_only(data: dict[str, Any]) -> Finding:
 
 def _captions(data: dict[str, Any]) -> Finding:
     phrases, cues = _clips(data, "phrases"), _clips(data, "caption_cues")
+    unread = [clip for clip in data["clips"] if clip.get("problem")]
     return {
-        "status": _status(cues >= phrases > 0),
+        "status": _status(cues >= phrases > 0 and not unread),
         "does": "Every clip has a WebVTT caption track, on by default, with one cue per "
         "phrase of the narration (at most two lines of 42 characters), timed by the "
         "storyboard and, with --voice, by the speech.",
@@ -109,7 +110,9 @@ def _captions(data: dict[str, Any]) -> Finding:
                 f"{clip['title']}: {clip['caption_cues']} cues, {clip['captioned_seconds']} s "
                 f"of {clip['seconds']} s captioned."
                 for clip in data["clips"]
+                if not clip.get("problem")
             ],
+            *[f"{clip['title']}: not measured ({clip['problem']})." for clip in unread],
         ],
     }
 

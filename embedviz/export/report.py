@@ -192,11 +192,16 @@ def clip_evidence(site: Path, clip: ExportedClip) -> dict[str, Any]:
         values shown and said; the loudness measured on each soundtrack when
         it was written (``SCENE.timing.json``); the described version's pauses.
     """
+    from embedviz.core.errors import EmbedvizError
     from embedviz.story.contract import load_storyboard
     from embedviz.story.describe import description_coverage
 
     folder = site / clip.folder
-    board = load_storyboard(folder / f"{clip.scene}.storyboard.json")
+    try:
+        board = load_storyboard(folder / f"{clip.scene}.storyboard.json")
+    except EmbedvizError as error:
+        # A clip kept from an older export may lack its storyboard: say so, count nothing.
+        return _unmeasured(clip, str(error).splitlines()[0])
     beats = board.all_beats()
     phrases = sum(len(beat.phrases) for beat in beats)
     descriptions = sum(len(beat.descriptions) for beat in beats)
@@ -227,6 +232,27 @@ def clip_evidence(site: Path, clip: ExportedClip) -> dict[str, Any]:
         "described_pause_seconds": round(sum(pauses), 1),
         "described_sound": loudness.get("described"),
         "steps": sum(1 for _ in beats) if clip.steps else 0,
+    }
+
+
+def _unmeasured(clip: ExportedClip, problem: str) -> dict[str, Any]:
+    """Report a clip whose storyboard cannot be read: nothing counted, and why."""
+    counts = ("phrases", "caption_cues", "descriptions", "description_cues", "values_shown",
+              "values_said", "steps")  # fmt: skip
+    return {
+        "scene": clip.scene,
+        "title": clip.title,
+        "language": clip.language,
+        "theme": "dark",
+        "seconds": round(clip.duration, 1),
+        **dict.fromkeys(counts, 0),
+        "captioned_seconds": 0.0,
+        "voice": None,
+        "sound": None,
+        "described_version": clip.described,
+        "described_pause_seconds": 0.0,
+        "described_sound": None,
+        "problem": problem,
     }
 
 
