@@ -43,8 +43,8 @@ from embedviz.render.animations import (
 from embedviz.render.glyphs import NumberText
 from embedviz.render.layout import CHIP_FONT, MAX_NUMBER_FONT
 from embedviz.render.mobjects import GAP_ROW_PITCH, GridMetrics, MatrixGrid
-from embedviz.render.mobjects import OutputBlock as _OutputBlock
 from embedviz.render.mobjects import TokenChip as _TokenChip
+from embedviz.render.output_block import OutputBlock as _OutputBlock
 from embedviz.render.theme import DARK, LIGHT, Theme
 from embedviz.story.model import NumberCell, Window
 from embedviz.story.screen import Screen, int_cell, value_cell

@@ -94,21 +94,14 @@ GERMAN = Translation(
             "Die ID 3 wählt Zeile 3 aus; die Kopie landet in Ausgabezeile 1, und die "
             "Reihenfolge der Eingabe bleibt erhalten."
         ),
-        "lookup-2": (
-            "Die ID 5 wählt Zeile 5 aus; die Kopie landet in Ausgabezeile 2, und die "
-            "Reihenfolge der Eingabe bleibt erhalten."
-        ),
-        "lookup-3": (
-            "Die ID 1 wählt Zeile 1 aus; die Kopie landet in Ausgabezeile 3, und die "
-            "Reihenfolge der Eingabe bleibt erhalten."
-        ),
+        "lookup-rest": ("Die anderen 2 IDs machen es genauso: Jede Zeile landet neben ihrer ID."),
         "dim": (
             "Die Zeilen 0 und 4 wurden nicht ausgewählt; bei diesem Nachschlagen spielen sie "
             "keine Rolle."
         ),
         "shape": (
-            "Das Ergebnis ist 4 × 3: Die Zeilen stammen aus den Eingabe-IDs, die Spalten aus "
-            "der Dimension des Embeddings."
+            "Das Ergebnis ist 4 × 3. Jede Eingabe-ID ergibt eine Zeile. Jede Dimension des "
+            "Embeddings ergibt eine Spalte."
         ),
     },
     words={
@@ -127,6 +120,7 @@ GERMAN = Translation(
         "chapter_predict": "Die Form der Ausgabe vorhersagen",
         "chapter_reveal": "Eine Ausgabezeile pro ID",
         "chapter_lookup": "ID {id} nachschlagen",
+        "chapter_lookup_many": "Die anderen IDs, zusammen",
         "chapter_print": "Das Ergebnis, wie PyTorch es ausgibt",
         "chapter_grad_fn": "Was grad_fn ist",
         "chapter_dim": "Zeilen, die keine ID auswählt",
@@ -262,21 +256,14 @@ FRENCH = Translation(
             "L'ID 3 choisit la ligne 3 ; la copie arrive dans la ligne de sortie 1, et l'ordre "
             "de l'entrée est conservé."
         ),
-        "lookup-2": (
-            "L'ID 5 choisit la ligne 5 ; la copie arrive dans la ligne de sortie 2, et l'ordre "
-            "de l'entrée est conservé."
-        ),
-        "lookup-3": (
-            "L'ID 1 choisit la ligne 1 ; la copie arrive dans la ligne de sortie 3, et l'ordre "
-            "de l'entrée est conservé."
-        ),
+        "lookup-rest": ("Les 2 autres IDs font de même : chaque ligne arrive à côté de son ID."),
         "dim": (
             "Les lignes 0 et 4 n'ont pas été choisies ; elles ne jouent aucun rôle dans cette "
             "recherche."
         ),
         "shape": (
-            "Le résultat est 4 × 3 : les lignes viennent des IDs d'entrée, les colonnes de la "
-            "dimension de l'embedding."
+            "Le résultat est 4 × 3. Chaque ID d'entrée donne une ligne. Chaque dimension de "
+            "l'embedding donne une colonne."
         ),
     },
     words={
@@ -295,6 +282,7 @@ FRENCH = Translation(
         "chapter_predict": "Prédire la forme de la sortie",
         "chapter_reveal": "Une ligne de sortie par ID",
         "chapter_lookup": "Chercher l'ID {id}",
+        "chapter_lookup_many": "Les autres IDs, ensemble",
         "chapter_print": "Le résultat, tel que PyTorch l'affiche",
         "chapter_grad_fn": "Ce qu'est grad_fn",
         "chapter_dim": "Les lignes qu'aucun ID ne choisit",

@@ -29,7 +29,7 @@ def main() -> None:
     """Render, cut and save the preview."""
     board = prepared_storyboard("SequenceLookup", cwd=REPO, environ={})
     starts = dict(zip((b.name for b in board.beats), board.beat_start_times(), strict=True))
-    first, last = starts["lookup-0"], starts["lookup-2"]
+    first, last = starts["lookup-0"], starts["lookup-rest"]
     with tempfile.TemporaryDirectory() as media:
         subprocess.run(
             [sys.executable, "-m", "embedviz", "render", "SequenceLookup", "-ql", "-o", media],

@@ -202,6 +202,10 @@ class TextSample:
     pixel_height: float  # a digit's height at 720p
     opacity: float
     in_strip: bool
+    # A digit's height at 720p (the type scale's measure), whatever glyphs the text has.
+    digit_px: float = 0.0
+    # "formula" for typeset maths, else "glyphs".
+    kind: str = "glyphs"
 
 
 @dataclass
@@ -229,6 +233,7 @@ def sample_moments(
     """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends."""
     from manim import config
 
+    from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
     from embedviz.render.moments import play_moments
     from embedviz.render.theme import SANS_FONT
@@ -239,7 +244,16 @@ def sample_moments(
 
     def read(scene_object: Any, moment: Any) -> None:
         px_per_unit = 720 / float(config.frame_height)
+        from embedviz.render.parts.captions import Caption
+
         strip_members: set[int] = set()
+        captions = {
+            id(member)
+            for top in scene_object.mobjects
+            for mobject in top.get_family()
+            if isinstance(mobject, Caption)
+            for member in mobject.get_family()
+        }
         strips: list[list[tuple[int, np.ndarray]]] = []
         texts: list[TextSample] = []
         seen: set[int] = set()
@@ -263,13 +277,28 @@ def sample_moments(
                         cell = (mobject.cell.kind, mobject.cell.index)
                         role = "number" if mobject.cell.kind in TABLE_KINDS else "label"
                     height = float(mobject.height) * px_per_unit
+                    low, high = mobject.slot_corners()
+                    digit = float(high[1] - low[1]) * px_per_unit
+                elif isinstance(mobject, FormulaText):
+                    # A typeset symbol (E, w_t): its glyphs' height is its size.
+                    cell, role = None, "label"
+                    height = float(mobject.height) * px_per_unit
+                    opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
+                    box = _box(mobject)
+                    texts.append(
+                        TextSample(
+                            mobject.text, role, cell, box, height, opacity, False, height, "formula"
+                        )
+                    )
+                    continue
                 elif isinstance(mobject, SansText):
                     cell = None
                     shown = " ".join(mobject.original_text.split())
                     spoken = {p.text for p in moment.beat.phrases} | {moment.beat.narration}
-                    role = "caption" if shown in spoken else "text"
+                    role = "caption" if shown in spoken or id(mobject) in captions else "text"
                     size = mobject.font_size * mobject.width / (mobject.natural_width or 1.0)
                     height = sans_digit * size * px_per_unit
+                    digit = height
                 else:
                     continue
                 texts.append(
@@ -281,6 +310,7 @@ def sample_moments(
                         pixel_height=height,
                         opacity=float(mobject.get_fill_opacity()),
                         in_strip=id(mobject) in strip_members,
+                        digit_px=digit,
                     )
                 )
         samples.append(MomentSample(moment.beat, moment.alpha, texts, strips, moment.step))

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pytest
 from manim import Animation, Mobject, Wait
 
 from embedviz.inputs import prepared_storyboard
-from embedviz.render.components import ChipLane, GridPanel, OutputPanel, PrintPanel, RowCopy
+from embedviz.render.components import ChipLane, GridPanel
 from embedviz.render.stage import Component, Stage
 from embedviz.render.stages.lookup import LookupStage
 from embedviz.render.stages.zero_based import ZeroBasedStage
@@ -127,46 +128,32 @@ def test_parts_see_the_host_not_a_scene_class() -> None:
     assert all(part.host is host for part in stage.parts)
 
 
-def test_the_lookup_stage_is_composed_of_the_kit_s_parts() -> None:
+def test_the_lookup_stage_is_composed_of_parts_without_aliases() -> None:
     stage = LookupStage(FakeHost(), _board(), DARK)
-    kinds = {type(part) for part in stage.parts}
-    assert {GridPanel, ChipLane, OutputPanel, PrintPanel, RowCopy} <= kinds
-    # One of each: no stale part is left behind when a layout replaces one.
-    assert len(stage.parts) == len(kinds)
-    # The old names are aliases of the parts' attributes.
-    assert stage.grid is stage.grid_panel.grid
-    assert stage.grid_title is stage.grid_panel.title
-    assert stage.chips is stage.chip_lane.chips
-    assert stage.output is stage.output_panel.output
-    assert stage.printed is stage.print_panel.printed
-    assert stage.route_x == stage.row_copy.route_x is not None
+    kinds = [type(part) for part in stage.parts]
+    # SingleTokenLookup prints its result: the print is a part too.
+    assert sorted(k.__name__ for k in kinds) == sorted(
+        ["MatrixPart", "OutputPart", "ChipColumn", "LookupMotion", "PrintPart"]
+    )
+    # The old aliases and the classic path are gone.
+    for old in ("grid", "grid_title", "chips_label", "route_x", "tags", "code", "corridor"):
+        assert not hasattr(LookupStage, old), old
+    assert not hasattr(LookupStage, "_build_classic")
     # The motion moves between the very parts the stage shows.
-    assert stage.row_copy.grid_panel is stage.grid_panel
-    assert stage.row_copy.output_panel is stage.output_panel
+    assert stage.motion.matrix is stage.matrix
+    assert stage.motion.output is stage.output
+    assert stage.motion.chips is stage.chips
 
 
-def test_a_subclass_assigning_the_old_names_fills_the_parts() -> None:
-    class Legacy(LookupStage):
-        layout = "test_legacy"
-
-        def build(self) -> None:
-            self.route_x = 1.5
-            self.tags = {}
-
-    stage = Legacy(FakeHost(), _board(), DARK)
-    assert stage.row_copy.route_x == 1.5
-    assert stage.output_panel.tags == {}
-    assert stage.route_x == 1.5
-
-
-def test_a_lookup_beat_is_played_by_its_part() -> None:
+def test_a_lookup_beat_is_played_by_the_motion_part() -> None:
     host = FakeHost()
     board = _board()
     stage = LookupStage(host, board, DARK)
     lookup = next(beat for beat in board.beats if beat.action == "lookup")
+    assert not hasattr(LookupStage, "beat_lookup")
     assert stage.animate(lookup) is not None
-    # The row copy put the output block on screen through the host.
-    assert stage.output in host.added
+    # It put the output block on screen through the host.
+    assert any(m is stage.output.grid for m in host.added)
 
 
 def test_zero_based_is_composed_not_inherited() -> None:
@@ -186,7 +173,34 @@ def test_intro_mobjects_are_the_title_and_each_part_s_intro() -> None:
     stage = LookupStage(FakeHost(), _board(), DARK)
     shown = stage.intro_mobjects()
     assert shown[0] is stage.title
-    for mobject in (stage.grid, stage.grid_title, stage.legend, *stage.chips, stage.chips_label):
+    expected = [stage.matrix.grid, stage.matrix.heading, stage.matrix.legend, *stage.chips.chips]
+    for mobject in expected:
         assert any(m is mobject for m in shown)
-    # The output block waits for its reveal beat.
-    assert not any(m is stage.output for m in shown)
+    # The output block waits for its beat.
+    assert not any(m is stage.output.grid for m in shown)
+
+
+def test_a_cell_grid_reads_back_like_manim_s_table() -> None:
+    from embedviz.render.glyphs import LabelText
+    from embedviz.render.parts.grid import CellGrid, Slot
+
+    rows = [Slot(0, 0.5), Slot(0, 0.2, gap=True), Slot(7, 0.5)]
+    cols = [Slot(0, 1.0), Slot(0, 0.3, gap=True), Slot(9, 1.0)]
+
+    def element(row: Slot, col: Slot) -> LabelText:
+        return LabelText("\u2026" if col.gap else f"{row.key}.{col.key}", 20, "#FFFFFF")
+
+    grid = CellGrid(rows, cols, element, DARK, pad=0.05)
+    assert grid.get_rows() == [0, 7]
+    assert [m.text for m in grid.get_row_numbers(7)] == ["7.0", "7.9"]
+    assert len(grid.get_row(7)) == 3  # two numbers and the column gap's mark
+    assert len(grid.get_entries()) == 4
+    cell = grid.get_cell(7, 9)
+    # Right-aligned in its cell (less the pad), centred on its row.
+    assert cell.slot_corners()[1][0] == pytest.approx(grid.body_right() - 0.05)
+    assert cell.get_y() == pytest.approx(grid.row_y(7))
+    assert grid.row_y(0, gap=True) == pytest.approx(grid.body_top() - 0.5 - 0.1)
+    placed = grid.put(0, 9, LabelText("x", 20, "#FFFFFF"))
+    assert placed.get_y() == pytest.approx(grid.row_y(0))
+    grid.shift(np.array([2.0, -1.0, 0.0]))
+    assert grid.get_cell(7, 9).get_y() == pytest.approx(grid.row_y(7))

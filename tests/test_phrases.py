@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.story.phrases import (
+    caption_lines,
     ceil_ticks,
     make_phrases,
     reading_seconds,
@@ -37,10 +38,12 @@ def test_a_long_sentence_splits_at_its_clauses() -> None:
         "4 token IDs go in, and each becomes a vector of 3 values. Predict before we look: "
         "how many rows will the output have, and how many values in each row?"
     )
+    # The question stays whole after its colon, rather than a comma leaving
+    # "and how many values in each row?" on its own.
     assert split_phrases(text) == (
         "4 token IDs go in, and each becomes a vector of 3 values.",
-        "Predict before we look: how many rows will the output have,",
-        "and how many values in each row?",
+        "Predict before we look:",
+        "how many rows will the output have, and how many values in each row?",
     )
 
 
@@ -141,8 +144,8 @@ def test_an_author_can_correct_a_pronunciation(tmp_path: Path) -> None:
     ]
     changed = [(old.text, new.spoken) for old, new in pairs if old != new]
     assert (
-        "tens of millions for GPT-2, nearly all of them times zero.",
-        "tens of millions for G P T two, nearly all of them times zero.",
+        "V \u00d7 d per token, tens of millions for GPT-2, nearly all of them times zero.",
+        "V by d per token, tens of millions for G P T two, nearly all of them times zero.",
     ) in changed
     assert (
         "The lookup E[3] copies row 3 directly.",
@@ -174,3 +177,65 @@ def test_a_long_clause_breaks_before_a_conjunction_before_between_words() -> Non
     phrases = split_phrases(narration)
     assert phrases[0] == "GPT-2's embedding table has one row per vocabulary entry"
     assert phrases[1].startswith("and one column per dimension")
+
+
+def test_caption_lines_are_balanced() -> None:
+    # Greedy wrapping would leave "3." alone on the second line.
+    assert caption_lines("Those 3 numbers are the embedding of token 3.") == (
+        "Those 3 numbers are the",
+        "embedding of token 3.",
+    )
+    # A number stays with the word before it.
+    assert caption_lines("The two copies of ID 2 are no longer equal.") == (
+        "The two copies of ID 2",
+        "are no longer equal.",
+    )
+
+
+@given(st.lists(st.text(alphabet="abcdefgh", min_size=1, max_size=9), min_size=2, max_size=14))
+def test_caption_lines_never_leave_a_word_alone(words: list[str]) -> None:
+    lines = caption_lines(" ".join(words))
+    assert " ".join(lines) == " ".join(words)
+    assert all(len(line) <= 42 for line in lines)
+    if len(lines) > 1:
+        assert all(len(line.split()) >= 2 for line in lines), lines
+    # Balanced: no line is more than its share plus a word longer than another.
+    assert max(map(len, lines)) - min(map(len, lines)) <= 2 * 9 + 1 or len(lines) > 2
+
+
+# An independent list of words that open a clause of their own.
+_OPENERS = {"and", "or", "but", "so", "because", "which", "while", "then", "where", "when"}
+
+
+def _fragments(board_phrases: list[str]) -> list[str]:
+    """Cues that continue a sentence after a comma or mid-clause (the oracle)."""
+    found = []
+    for before, after in itertools.pairwise(board_phrases):
+        if before.endswith((".", "?", "!")):
+            continue  # a new sentence
+        if before.endswith((":", ";")) or after.split()[0] in _OPENERS:
+            continue  # a whole clause
+        found.append(after)
+    return found
+
+
+def _cases() -> list[tuple[str, dict[str, str]]]:
+    cases = [(scene, {}) for scene in SCENES]
+    cases += [(scene, example) for scene, spec in SCENES.items() for example in spec.examples]
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("scene", "options"), _cases(), ids=[f"{s}-{sorted(o.items())}" for s, o in _cases()]
+)
+def test_no_cue_line_is_a_lone_word_and_no_cue_is_a_trailing_fragment(
+    scene: str, options: dict[str, str], tmp_path: Path
+) -> None:
+    board = prepared_storyboard(scene, options or None, cwd=tmp_path, environ={})
+    for beat in board.all_beats():
+        texts = [p.text for p in beat.phrases]
+        assert not _fragments(texts), (beat.name, _fragments(texts))
+        for text in texts:
+            lines = caption_lines(text)
+            if len(text.split()) > 1:
+                assert all(len(line.split()) >= 2 for line in lines), (beat.name, lines)

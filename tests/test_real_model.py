@@ -87,7 +87,9 @@ def test_storyboard_shows_the_real_ids_rows_and_shape(
     assert board.source == f"model {config['_name_or_path']}"
     assert board.source != "model model"
     last = board.beats[-1]
-    shown_ids = sorted((c.index, c.value) for c in last.numbers if c.kind == "token_id")
+    # Each ID is on screen once: its chip, which became its output row's tag.
+    kinds = ("token_id", "output_id")
+    shown_ids = sorted((c.index, c.value) for c in last.numbers if c.kind in kinds)
     assert [int(value) for _, value in shown_ids] == ids
     sizes = {c.index: c.value for c in last.numbers if c.kind == "table_size"}
     assert sizes == {(0,): 30522.0, (1,): 384.0}

@@ -116,10 +116,10 @@ class Watch:
 def _watch(scene_name: str, captions: bool) -> tuple[Any, Watch]:
     """Play a scene frame by frame without drawing, noting what each frame holds."""
 
-    from embedviz.render.animations import RowStrip
     from embedviz.render.base import StoryboardScene
     from embedviz.render.glyphs import SansText
-    from embedviz.render.mobjects import TokenChip
+    from embedviz.render.parts.chips import Chip
+    from embedviz.render.parts.strip import RowStrip
 
     board = prepared_storyboard(scene_name, {}, environ={})
     watch = Watch()
@@ -134,7 +134,7 @@ def _watch(scene_name: str, captions: bool) -> tuple[Any, Watch]:
         def look(self) -> None:
             members = self.get_mobject_family_members()
             chips = sorted(
-                {id(m): m for m in members if isinstance(m, TokenChip)}.values(),
+                {id(m): m for m in members if isinstance(m, Chip)}.values(),
                 key=lambda m: m.number.cell.index,
             )
             watch.chips.append(np.array([c.get_center() for c in chips]))
@@ -190,13 +190,15 @@ def test_each_lookup_step_starts_with_its_phrase(captions: bool) -> None:
     # Step 1, the copy: the row's strip comes out as phrase 1 starts ...
     copy = next(f for f in range(first, last) if watch.strip[f])
     assert abs(copy - phrase[1]) <= 1
-    # ... and the chip waits at its row meanwhile.
+    # ... the chip having waited at its row until then ...
     assert not any(moving(f) for f in range(walk + 16, copy))
-    # Step 2, the return, has no phrase of its own: it follows the copy at once.
+    # ... and it leads the row home at once: the chip walks back as the strip lifts.
+    back = next(f for f in range(copy, last) if moving(f))
+    assert back - copy <= 2
+    # Step 2 (the outline fades) has no phrase of its own. Once the row has
+    # landed the chip is its tag and moves no more.
     landed = next(f for f in range(copy, last) if not watch.strip[f])
-    back = next(f for f in range(landed, last) if moving(f))
-    assert back - landed <= 2
-    assert not any(moving(f) for f in range(back + 16, last))
+    assert not any(moving(f) for f in range(landed, last))
     if captions:
         # Each phrase's caption is up from shortly after its phrase starts.
         for number, p in enumerate(beat.phrases):

@@ -232,10 +232,10 @@ def _non_text_contrast(data: dict[str, Any]) -> Finding:
     low_video, video_pair = _lowest(contrast["video_graphics"])
     return {
         "status": _status(min(low_page, low_video) >= _NON_TEXT_CONTRAST),
-        "does": "Focus outlines, table borders and buttons on the pages, and the highlight "
-        "around the row being looked up in the video, contrast at least 3:1 with what is "
-        "around them. Value colours never carry meaning alone: every value is also written "
-        "as a number.",
+        "does": "Focus outlines, table borders and buttons on the pages, and in the video the "
+        "amber outline of the row being looked up and the purple pointer, contrast at least "
+        "3:1 with what is around them. Value colours never carry meaning alone: every value "
+        "is also written as a number.",
         "evidence": [
             *_ratios(contrast["page_graphics"], "Pages"),
             *_ratios(contrast["video_graphics"], "Video"),

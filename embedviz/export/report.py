@@ -285,14 +285,16 @@ def _contrast(themes: Iterable[str]) -> dict[str, Any]:
             "positive values, strongest": contrast_ratio(t.positive, t.cell_fill),
             "negative values, strongest": contrast_ratio(t.negative, t.cell_fill),
             "ID on a chip": contrast_ratio(t.chip_text, t.chip),
+            "IDs written in amber": contrast_ratio(t.id_ink, t.background),
             "output heading": contrast_ratio(t.output, t.background),
         }
         for name, t in used.items()
     }
     video_graphics = {
         f"{name} theme": {
-            "highlight around the row looked up": contrast_ratio(t.highlight, t.background),
-            "highlight against the cells": contrast_ratio(t.highlight, t.cell_fill),
+            "amber outline of the row looked up": contrast_ratio(t.chip, t.background),
+            "amber outline against the cells": contrast_ratio(t.chip, t.cell_fill),
+            "purple pointer at what the narration names": contrast_ratio(t.highlight, t.background),
         }
         for name, t in used.items()
     }

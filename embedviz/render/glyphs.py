@@ -25,10 +25,10 @@ from typing import Any, cast
 import numpy as np
 from manim import VMobject
 
-from embedviz.render.theme import MONO_FONT, SANS_FONT
-
 __all__ = [
+    "MONO_FONT",
     "REFERENCE_FONT_SIZE",
+    "SANS_FONT",
     "GlyphFont",
     "GlyphString",
     "LabelText",
@@ -38,6 +38,9 @@ __all__ = [
     "glyph_font",
     "make_text",
 ]
+
+MONO_FONT = "DejaVu Sans Mono"
+SANS_FONT = "DejaVu Sans"
 
 # Glyphs are laid out once at this size and scaled for every other size.
 REFERENCE_FONT_SIZE = 48.0

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,25 +10,21 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
-    UP,
     Line,
     Rectangle,
-    RoundedRectangle,
     VGroup,
-    VMobject,
 )
 
+from embedviz.render import design
+from embedviz.render.blocks import ColourLegend, PrintedTensor, ShapeLabel, TokenChip
 from embedviz.render.glyphs import (
-    REFERENCE_FONT_SIZE,
     LabelText,
     NumberText,
-    SansText,
-    glyph_font,
 )
+from embedviz.render.metrics import char_advance, digit_height, xyz
+from embedviz.render.parts.captions import Caption
 from embedviz.render.theme import DARK, Theme, value_colour
 from embedviz.story.model import Gap, NumberCell, Window
-from embedviz.story.phrases import caption_lines
-from embedviz.story.printed import PrintedLine
 
 __all__ = [
     "CELL_PAD_CHARS",
@@ -38,7 +33,6 @@ __all__ = [
     "ColourLegend",
     "GridMetrics",
     "MatrixGrid",
-    "OutputBlock",
     "PrintedTensor",
     "ShapeLabel",
     "TokenChip",
@@ -48,6 +42,7 @@ __all__ = [
     "gap_band_height",
     "grid_metrics_at",
     "grid_width_per_font",
+    "xyz",
 ]
 
 # An elided range takes less height than a row of numbers.
@@ -56,8 +51,6 @@ GAP_ROW_PITCH = 0.6
 # character slots) around a cell's number.
 _ROW_PITCH = 2.0
 CELL_PAD_CHARS = 1.0
-# Characters per caption line: two lines fit most narration at full size.
-CAPTION_CHARS = 84
 # The width of an elided column, in character slots (its mark is one character).
 GAP_CHARS = 1.8
 
@@ -193,10 +186,7 @@ def grid_metrics_at(
 
 def font_for_px(pixels: float, frame_pixels: int = 720) -> float:
     """Return the font size whose digits are ``pixels`` tall on a frame ``frame_pixels`` high."""
-    from manim import config
-
-    per_unit = frame_pixels / float(config.frame_height)
-    return pixels / (digit_height(1.0) * per_unit)
+    return design.font_for_px(pixels * 720 / frame_pixels)
 
 
 def gap_band_height(label_font: float) -> float:
@@ -208,21 +198,6 @@ def grid_width_per_font(value_chars: int, columns: int, column_gaps: int) -> flo
     """Return a grid body's width per unit of font size."""
     advance = char_advance(1.0)
     return advance * (columns * (value_chars + CELL_PAD_CHARS) + column_gaps * GAP_CHARS)
-
-
-def char_advance(font_size: float) -> float:
-    """Return the monospace advance width at a font size, in scene units."""
-    return glyph_font().zero_advance * font_size / REFERENCE_FONT_SIZE
-
-
-def xyz(x: float, y: float, z: float = 0.0) -> np.ndarray:
-    """Return the scene point ``[x, y, z]`` as the float array manim's hints ask for."""
-    return np.array([x, y, z], dtype=float)
-
-
-def digit_height(font_size: float) -> float:
-    """Return the height of a digit at a font size, in scene units."""
-    return glyph_font().digit_height * font_size / REFERENCE_FONT_SIZE
 
 
 def _column_slots(
@@ -428,298 +403,3 @@ class MatrixGrid(VGroup):
 
     def _y(self, row: int) -> float:
         return float(self.row_labels[row].get_center()[1])
-
-
-class OutputBlock(VGroup):
-    """The lookup result: one row per input position, same columns as the grid.
-
-    Parameters
-    ----------
-    positions
-        Output positions in input order, e.g. ``[(0,), (1,), ...]``.
-    window
-        The grid's window; the block shows the same columns.
-    numbers
-        Cells of kind ``position`` label the rows.
-    metrics
-        Shared sizes.
-    theme
-        Colours.
-    value_scale
-        The magnitude that gets the strongest value colour (as the grid's).
-    labels_right
-        Put the row labels right of the block, so that rows can arrive from
-        the left without crossing them.
-    """
-
-    def __init__(
-        self,
-        positions: Sequence[tuple[int, ...]],
-        window: Window,
-        numbers: Sequence[NumberCell],
-        metrics: GridMetrics,
-        theme: Theme = DARK,
-        value_scale: float = 1.0,
-        labels_right: bool = False,
-    ) -> None:
-        super().__init__()
-        self.metrics = metrics
-        self.theme = theme
-        self.value_scale = value_scale
-        self.labels_right = labels_right
-        self.window = window
-        by_key = {(cell.kind, cell.index): cell for cell in numbers}
-        self.col_slots = _column_slots(window.cols, window.col_gaps, metrics)
-        width = sum(
-            metrics.cell_width if kind == "col" else metrics.gap_width
-            for kind, _, _ in self.col_slots
-        )
-        height = len(positions) * metrics.cell_height
-        separators_x = np.cumsum(
-            [
-                metrics.cell_width if kind == "col" else metrics.gap_width
-                for kind, _, _ in self.col_slots
-            ]
-        )[:-1]
-        separators_y = [-(i + 1) * metrics.cell_height for i in range(len(positions) - 1)]
-        self.body = _grid_lines(width, height, separators_x, separators_y, theme)
-        self.body[0].set_stroke(theme.output, width=2)
-        self.add(self.body)
-        self.labels = VGroup()
-        self.row_y: dict[tuple[int, ...], float] = {}
-        small = metrics.font_size * 0.8
-        for order, position in enumerate(positions):
-            y = -(order + 0.5) * metrics.cell_height
-            self.row_y[position] = y
-            label = NumberText(by_key[("position", position)], small, theme.output)
-            if labels_right:
-                label.place([width + 0.15, y, 0], align="left")
-            else:
-                _place_right(label, -0.18, y)
-            self.labels.add(label)
-            for kind, _, x in self.col_slots:
-                # With labels on the right, a copied row arrives from the left
-                # carrying its own elision marks; none are drawn before.
-                if kind == "gap" and not labels_right:
-                    self.body.add(
-                        LabelText("\u2026", metrics.font_size, theme.muted).move_to(xyz(x, y))
-                    )
-        self.add(self.labels)
-        self.width_of_body = width
-        self.height_of_body = height
-
-    def make_cell(self, cell: NumberCell) -> NumberText:
-        """Create (without adding) the number for an output cell, in place.
-
-        Parameters
-        ----------
-        cell
-            A cell of kind ``output``: index is the position then the column.
-
-        Returns
-        -------
-        NumberText
-            Positioned in its slot.
-        """
-        position, col = cell.index[:-1], cell.index[-1]
-        colour = value_colour(cell.value, self.value_scale, self.theme)
-        text = NumberText(cell, self.metrics.font_size, colour)
-        x = next(x for kind, i, x in self.col_slots if kind == "col" and i == col)
-        left = self.body.get_left()[0]
-        top = self.body.get_top()[1]
-        pad = char_advance(self.metrics.font_size) * (CELL_PAD_CHARS / 2)
-        _place_right(text, left + x + self.metrics.cell_width / 2 - pad, top + self.row_y[position])
-        return text
-
-
-class ColourLegend(VGroup):
-    """The value colour scale: a strip from ``-s`` through ``0`` to ``+s``.
-
-    Parameters
-    ----------
-    cells
-        The three ``legend`` cells (``-s``, ``0``, ``+s``), in order.
-    font_size
-        Font size of the numbers.
-    theme
-        Colours.
-    title
-        The word to its left, from the storyboard (``value colour``).
-    """
-
-    def __init__(
-        self, cells: Sequence[NumberCell], font_size: float, theme: Theme, title: str
-    ) -> None:
-        super().__init__()
-        scale = abs(cells[-1].value)
-        steps = 11
-        swatches = VGroup()
-        for step in range(steps):
-            value = scale * (2 * step / (steps - 1) - 1)
-            swatch = Rectangle(width=0.16, height=0.16)
-            swatch.set_fill(value_colour(value, scale, theme), opacity=1.0)
-            swatch.set_stroke(width=0)
-            swatches.add(swatch)
-        swatches.arrange(RIGHT, buff=0.0)
-        numbers = [NumberText(cell, font_size, theme.muted) for cell in cells]
-        for number, marker in zip(
-            numbers, (swatches[0], swatches[steps // 2], swatches[-1]), strict=True
-        ):
-            number.next_to(marker, DOWN, buff=0.08)
-        heading = SansText(title, font_size, theme.muted)
-        heading.next_to(swatches, LEFT, buff=0.2)
-        self.add(heading, swatches, *numbers)
-
-
-class ShapeLabel(VGroup):
-    """A shape such as ``4 × 3``, its sizes drawn as checked numbers.
-
-    Parameters
-    ----------
-    cells
-        The size cells, one per axis, in order.
-    font_size
-        Font size.
-    color
-        Colour.
-    """
-
-    def __init__(self, cells: Sequence[NumberCell], font_size: float, color: str) -> None:
-        parts: list[VMobject] = []
-        for axis, cell in enumerate(cells):
-            if axis:
-                parts.append(LabelText("\u00d7", font_size, color))
-            parts.append(NumberText(cell, font_size, color))
-        super().__init__(*parts)
-        self.arrange(RIGHT, buff=0.12)
-
-
-class TokenChip(VGroup):
-    """A token ID in a rounded chip, with its text piece above the ID when known.
-
-    Parameters
-    ----------
-    cell
-        The ``token_id`` cell.
-    font_size
-        Font size of the ID.
-    theme
-        Colours.
-    piece
-        The token's text (e.g. ``##bed``) when the IDs came from text.
-    """
-
-    def __init__(
-        self, cell: NumberCell, font_size: float, theme: Theme = DARK, piece: str | None = None
-    ) -> None:
-        number = NumberText(cell, font_size, theme.chip_text)
-        parts: list[VMobject] = [number]
-        self.piece: LabelText | None = None
-        if piece is not None:
-            self.piece = LabelText(piece, font_size * 0.7, theme.chip_text)
-            self.piece.next_to(number, UP, buff=0.08)
-            parts.insert(0, self.piece)
-        content = VGroup(*parts)
-        box = RoundedRectangle(
-            corner_radius=0.08,
-            width=max(content.width + 0.3, 0.55),
-            height=content.height + number.height * 0.9,
-        )
-        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
-        box.move_to(content)
-        super().__init__(box, *parts)
-        self.number = number
-
-
-class PrintedTensor(VGroup):
-    """A PyTorch-style print laid out in monospace, numbers drawn as cells.
-
-    Parameters
-    ----------
-    lines
-        The print, split by :func:`embedviz.story.printed.split_printed`.
-    numbers
-        The storyboard's ``printed`` cells.
-    labels
-        The beat's labels: the text of each piece that is not a number is the
-        label with role ``printed_<line>_<piece>`` (three-digit piece).
-    omitted_label
-        The elision line's text when lines were left out.
-    font_size
-        Font size.
-    theme
-        Colours.
-    """
-
-    def __init__(
-        self,
-        lines: Sequence[PrintedLine],
-        numbers: Sequence[NumberCell],
-        labels: Mapping[str, str],
-        omitted_label: str | None,
-        font_size: float,
-        theme: Theme = DARK,
-    ) -> None:
-        super().__init__()
-        advance = char_advance(font_size)
-        line_height = digit_height(font_size) * 2.1
-        by_index = {cell.index: cell for cell in numbers if cell.kind == "printed"}
-        rows: list[list[tuple[int, LabelText | NumberText]]] = []
-        self.pieces: list[LabelText | NumberText] = []
-        self.text_pieces: list[LabelText] = []
-        for line_number, line in enumerate(lines):
-            row: list[tuple[int, LabelText | NumberText]] = []
-            for piece_number, (column, _, element) in enumerate(line.pieces):
-                piece: LabelText | NumberText
-                if element is None:
-                    role = f"printed_{line_number}_{piece_number:03d}"
-                    piece = LabelText(labels[role], font_size, theme.muted)
-                    self.text_pieces.append(piece)
-                else:
-                    piece = NumberText(by_index[element], font_size, theme.text)
-                row.append((column, piece))
-                self.pieces.append(piece)
-            rows.append(row)
-        if omitted_label is not None:
-            elision = LabelText(omitted_label, font_size, theme.muted)
-            rows.insert(len(rows) - 2, [(8, elision)])
-        for line_number, row in enumerate(rows):
-            for column, piece in row:
-                # Every piece starts at its character column, as in a terminal.
-                piece.place([column * advance, -line_number * line_height, 0], align="left")
-                self.add(piece)
-
-    def last_text_piece(self) -> VMobject:
-        """Return the print's last text piece (PyTorch ends a print with its ``grad_fn``)."""
-        return self.text_pieces[-1]
-
-
-class Caption(VGroup):
-    """The narration line at the bottom of the frame (at most three lines).
-
-    Parameters
-    ----------
-    text
-        The narration.
-    width
-        The widest it may be.
-    font_size
-        Font size.
-    theme
-        Colours.
-    """
-
-    def __init__(self, text: str, width: float, font_size: float = 22, theme: Theme = DARK) -> None:
-        # A phrase fits two lines of 42 characters (the caption cues' own
-        # wrapping); a longer narration wraps wider, and shrinks past two lines.
-        lines = list(caption_lines(text))
-        if len(lines) > 2:
-            lines = textwrap.wrap(text, width=CAPTION_CHARS)
-        body = SansText("\n".join(lines), font_size, theme.text)
-        if body.width > width:
-            body.scale_to_fit_width(width)
-        # Two lines fit the band above the bottom edge; longer text shrinks.
-        if len(lines) > 2:
-            body.scale(2 / len(lines))
-        super().__init__(body)
-        self.text = text

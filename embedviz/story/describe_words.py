@@ -25,9 +25,10 @@ __all__ = [
 # The longest a template may be, in characters (it is one or two sentences).
 MAX_DESCRIPTION_CHARS = 300
 
-# Role -> the English template. Colour names are the palette's (Okabe-Ito):
-# blue and vermillion for a value's sign, amber for IDs and the row in focus,
-# green for what is right or new.
+# Role -> the English template. Colour names are the palette's (Okabe-Ito, see
+# embedviz.render.design): blue and vermillion for a value's sign, amber for a
+# token ID (its chip, its row's outline, its tag), bluish green for a second
+# table and for what is right.
 DESCRIPTION_WORDS: dict[str, str] = {
     # The grid, its colours, the chips (every grid layout).
     "matrix": "The embedding matrix E is drawn as a grid: rows {rows}, columns {columns}.",
@@ -52,7 +53,7 @@ DESCRIPTION_WORDS: dict[str, str] = {
     "slice_copy": (
         "Row {row} of E, {values}, moves as one strip into slice {slice}, row {position}."
     ),
-    "row_tag": "Beside each output row, an amber tag shows the ID it came from.",
+    "row_tag": "Beside each filled output row, an amber tag shows the ID it came from.",
     "row_repeat": "Output row {position} is tagged {mark}: it equals that earlier row.",
     "slice_repeat": ("Slice {slice}, row {position} is tagged {mark}: it equals that earlier row."),
     "shape_label": "The output block is labelled {shape}.",
@@ -64,12 +65,12 @@ DESCRIPTION_WORDS: dict[str, str] = {
         "row index {index}, and shows that row's values, {values}, crossed out."
     ),
     "slip_nothing": "The slip panel reads ID {id}, row index {index}, crossed out: no such row.",
-    "ordinal": "Beside row {row}, a green mark reads {ordinal}.",
+    "ordinal": "Beside row {row}, a bluish-green mark reads {ordinal}.",
     "trace": (
         "The debugging trace reads: input ID {id}, zero-based row index {index}, "
         "returned vector {values}."
     ),
-    "check": "Beside the returned vector, a green = E[{row}] and a check mark appear.",
+    "check": "Beside the returned vector, a bluish-green = E[{row}] and a check mark appear.",
     # one_hot: the vector, the terms of a column, the product and its cost.
     "one_hot": (
         "Beside the matrix stands {title}, a 1 × {size} vector drawn on its side, "
@@ -98,7 +99,7 @@ DESCRIPTION_WORDS: dict[str, str] = {
     ),
     "chart": "A bar chart compares widths d at the same V, with their {dtype}:",
     "chart_bar": "d = {width}: {count} parameters, {memory}, a bar {share} of the longest.",
-    "chart_current": "The current width, d = {width}, is drawn in green.",
+    "chart_current": "The current width, d = {width}, is drawn in bluish green.",
     "param_lookup": "ID {id} copies row {row}, whose first values are {values}.",
     # training_nudge: the toy loss, the gradient, the update.
     "loss_weights": "Beside the chips, the fixed weights w_t, one row per position: {weights}.",

@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import cache
 
 from embedviz.story.model import Beat, Description, Phrase, Storyboard
 from embedviz.story.spoken import spoken_form
@@ -28,6 +29,7 @@ __all__ = [
     "TICK",
     "caption_lines",
     "ceil_ticks",
+    "continues_whole",
     "fits_caption",
     "make_phrases",
     "reading_seconds",
@@ -46,16 +48,15 @@ MIN_CUE_SECONDS = 1.0  # no cue flashes by faster than this, however short
 TICK = 0.2
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
-# A clause ends at , ; or : but not inside a list of numbers ("0, 1, 0"),
-# which a caption must not break.
-_CLAUSE_END = re.compile(r"(?<=[,;:])\s+(?=\S)(?!(?<=\d,\s)[-\u2212]?\d)")
-# Where a clause too long for one cue can still break naturally: before a conjunction.
-_CONJUNCTION = re.compile(r"\s+(?=(?:and|so|but|which|because|while|then)\s)")
-_SPACE = re.compile(r"\s+")
 
 
 def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
-    """Wrap a caption into lines of at most ``width`` characters, greedily by word.
+    """Break a caption into as few lines of at most ``width`` characters as it needs, balanced.
+
+    Of the ways to break it into that many lines, the one whose longest line
+    is shortest wins, so the lines come out of similar length; a word left
+    alone on a line, and a break between a word and the number or operator
+    that belongs to it (``ID 3``, ``768 × 3``), count as much longer lines.
 
     Parameters
     ----------
@@ -69,18 +70,68 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
     -------
     tuple of str
         The lines, in order (none for blank text).
+
+    Examples
+    --------
+    >>> caption_lines("Those 3 numbers are the embedding of token 3.")
+    ('Those 3 numbers are the', 'embedding of token 3.')
     """
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        lines.append(line)
-    return tuple(lines)
+    words = text.split()
+    if not words:
+        return ()
+    for count in range(1, len(words) + 1):
+        best = _balanced(words, count, width)
+        if best is not None:
+            return best
+    return tuple(words)
+
+
+# A number, or an operator, belongs on the line of the word before it ("ID 3",
+# "row 2", "768 × 3"), and an operator also to the word after it.
+_NUMBER = re.compile(r"[\d.,:;!?)\]%]+|[\u00d7=+\u2212\u2190\u2192\u00b7-]")
+_OPERATOR = re.compile(r"[\u00d7=+\u2212\u2190\u2192\u00b7-]")
+
+
+def _glued_after(words: Sequence[str]) -> list[bool]:
+    """Say for each word whether a line break after it splits a pair that belongs together."""
+    return [
+        bool(_OPERATOR.fullmatch(word)) or bool(_NUMBER.fullmatch(after))
+        for word, after in zip(words, [*words[1:], ""], strict=True)
+    ]
+
+
+def _balanced(words: Sequence[str], count: int, width: int) -> tuple[str, ...] | None:
+    """Return the break of ``words`` into ``count`` lines of at most ``width`` that scores best."""
+    glued = _glued_after(words)
+    many = len(words) > count
+
+    @cache
+    def lines_from(start: int, left: int) -> tuple[int, tuple[str, ...]] | None:
+        # (score, lines) for words[start:] in `left` lines; the score is the
+        # longest line, a lone word or a split pair counting as a long one.
+        if left == 1:
+            line = " ".join(words[start:])
+            if len(line) > width and len(words) - start > 1:
+                return None
+            return len(line) + (width if len(words) - start == 1 and many else 0), (line,)
+        found: tuple[int, tuple[str, ...]] | None = None
+        for end in range(start + 1, len(words) - left + 2):
+            line = " ".join(words[start:end])
+            if len(line) > width and end - start > 1:
+                break
+            rest = lines_from(end, left - 1)
+            if rest is None:
+                continue
+            penalty = (width if end - start == 1 and many else 0) + (12 if glued[end - 1] else 0)
+            score = max(len(line) + penalty, rest[0])
+            if found is None or score < found[0]:
+                found = (score, (line, *rest[1]))
+        return found
+
+    if count > len(words):
+        return None
+    result = lines_from(0, count)
+    return None if result is None else result[1]
 
 
 def fits_caption(text: str) -> bool:
@@ -94,7 +145,7 @@ def fits_caption(text: str) -> bool:
     Returns
     -------
     bool
-        True when its wrapped lines are few and short enough.
+        True when its balanced lines are few and short enough.
     """
     lines = caption_lines(text)
     return len(lines) <= CAPTION_LINES and all(len(line) <= CAPTION_WIDTH for line in lines)
@@ -121,36 +172,100 @@ def _split_outside(text: str, pattern: re.Pattern[str]) -> list[str]:
     return [piece for piece in pieces if piece]
 
 
-def _pack(pieces: Sequence[str], joiner: str = " ") -> list[str]:
-    """Join consecutive pieces greedily while the result still fits one cue."""
-    packed: list[str] = []
-    for piece in pieces:
-        if packed and fits_caption(packed[-1] + joiner + piece):
-            packed[-1] = packed[-1] + joiner + piece
+# What a break between two cues of one sentence costs: after a colon or a
+# semicolon (the next cue is a whole clause), before a conjunction, after a
+# comma, and between any two words (only when nothing else fits).
+_BREAK_COST = {"clause": 1.0, "conjunction": 2.0, "comma": 12.0, "word": 40.0}
+# Each cue costs this too: one more cue is worth it to avoid a comma or a word break.
+_CUE_COST = 6.0
+_CONTINUATION = re.compile(
+    r"(?:and|or|but|so|because|which|while|then|where|when|until|since|though|although|as)\b"
+)
+
+
+def continues_whole(previous: str, cue: str) -> bool:
+    """Whether ``cue``, the next cue of a sentence begun in ``previous``, is a whole phrase.
+
+    It is when ``previous`` ends a clause (``:``, ``;`` or a dash) or when
+    ``cue`` opens one with a conjunction (``and``, ``so``, ``because``, ...);
+    a cue that merely continues after a comma, or mid-clause, is a fragment
+    (``the columns from the embedding dimension.``).
+
+    Parameters
+    ----------
+    previous, cue
+        Two consecutive cues of one sentence.
+
+    Returns
+    -------
+    bool
+        True for a whole phrase.
+    """
+    return previous.rstrip().endswith((":", ";", "\u2014", "\u2013")) or bool(
+        _CONTINUATION.match(cue.lstrip())
+    )
+
+
+def _breaks(sentence: str) -> list[tuple[int, float]]:
+    """Every place a sentence may break between cues, and what breaking there costs."""
+    found: list[tuple[int, float]] = []
+    for match in re.finditer(r"\s+", sentence):
+        before, after = sentence[: match.start()], sentence[match.end() :]
+        if _depth(before) != 0:
+            continue
+        if before.endswith((":", ";")):
+            kind = "clause"
+        elif _CONTINUATION.match(after):
+            kind = "conjunction"
+        elif before.endswith(",") and not re.search(r"\d,$", before):
+            kind = "comma"
         else:
-            packed.append(piece)
-    return packed
+            kind = "word"
+        found.append((match.start(), _BREAK_COST[kind]))
+    return found
 
 
 def _split_long(sentence: str) -> list[str]:
-    """Split a sentence too long for one cue at clause ends, then between words."""
-    phrases: list[str] = []
-    for clause in _pack(_split_outside(sentence, _CLAUSE_END)):
-        if fits_caption(clause):
-            phrases.append(clause)
-            continue
-        for part in _pack(_split_outside(clause, _CONJUNCTION)):
-            phrases.extend([part] if fits_caption(part) else _pack(_split_outside(part, _SPACE)))
-    return phrases
+    """Split a sentence too long for one cue into whole phrases that each fit one cue.
+
+    Every cue costs :data:`_CUE_COST` and every break its :data:`_BREAK_COST`
+    (clause ends before conjunctions before commas before words); the
+    cheapest split wins, then the one whose cues are most even in length.
+    """
+    breaks = _breaks(sentence)
+    ends = [(0, 0.0)] + [(at, cost) for at, cost in breaks] + [(len(sentence), 0.0)]
+    # best[i]: (cost, spread, pieces) for the sentence up to break i.
+    best: list[tuple[float, float, list[str]] | None] = [None] * len(ends)
+    best[0] = (0.0, 0.0, [])
+    for i in range(1, len(ends)):
+        for j in range(i):
+            previous = best[j]
+            if previous is None:
+                continue
+            piece = sentence[ends[j][0] : ends[i][0]].strip()
+            if not piece or not fits_caption(piece):
+                continue
+            cost = previous[0] + _CUE_COST + (ends[j][1] if j else 0.0)
+            spread = previous[1] + abs(len(piece) - 2 * CAPTION_WIDTH * 0.6)
+            candidate = (cost, spread, [*previous[2], piece])
+            current = best[i]
+            if current is None or candidate[:2] < current[:2]:
+                best[i] = candidate
+    final = best[-1]
+    if final is None:
+        # A word too long for a caption line: it gets a cue of its own.
+        return sentence.split()
+    return final[2]
 
 
 def split_phrases(narration: str) -> tuple[str, ...]:
     """Split narration into phrases, each one caption cue of at most two 42-character lines.
 
     Every sentence starts a new phrase; a sentence too long for one cue is
-    split at its clause ends (``,`` ``;`` ``:``, never inside a list of
-    numbers such as ``0, 1, 0``), a clause still too long before a
-    conjunction, and only then between words.
+    split into as few cues as fit, preferring breaks after a colon or
+    semicolon, then before a conjunction, then after a comma (never inside a
+    list of numbers such as ``0, 1, 0`` or inside brackets), and only then
+    between words.
 
     Parameters
     ----------

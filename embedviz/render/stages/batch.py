@@ -43,6 +43,7 @@ from embedviz.render.animations import (
     make_reveal_animation,
 )
 from embedviz.render.components import GridPanel, OutputPanel
+from embedviz.render.design import USED_CHIP_OPACITY
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import (
     CORRIDOR_MARGIN,
@@ -59,7 +60,6 @@ from embedviz.render.layout import (
 from embedviz.render.mobjects import (
     GridMetrics,
     MatrixGrid,
-    OutputBlock,
     ShapeLabel,
     TokenChip,
     char_advance,
@@ -68,6 +68,7 @@ from embedviz.render.mobjects import (
     grid_metrics_at,
     xyz,
 )
+from embedviz.render.output_block import OutputBlock
 from embedviz.render.stage import Component, Stage, StageHost, register_stage
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -187,7 +188,7 @@ def make_batch_lookup_animation(
             back,
             FadeOut(box),
             FadeOut(outline),
-            _changed(chip, lambda c: c.set_opacity(0.55)),
+            _changed(chip, lambda c: c.set_opacity(USED_CHIP_OPACITY)),
             *[FadeIn(tag) for tag in provenance],
         ),
     )

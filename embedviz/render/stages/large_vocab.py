@@ -58,6 +58,7 @@ from embedviz.render.animations import (
     steps_together,
 )
 from embedviz.render.components import ChipLane, GridPanel, OutputPanel
+from embedviz.render.design import USED_CHIP_OPACITY
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import (
     CHIP_FONT,
@@ -78,7 +79,6 @@ from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
     MatrixGrid,
-    OutputBlock,
     ShapeLabel,
     TokenChip,
     char_advance,
@@ -88,6 +88,7 @@ from embedviz.render.mobjects import (
     grid_width_per_font,
     xyz,
 )
+from embedviz.render.output_block import OutputBlock
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, Gap, NumberCell, Window
@@ -103,7 +104,7 @@ _SCROLL_TIME = 1.2
 _CAPTION_HALF_HEIGHT = 0.36  # a two-line caption reaches this far above its centre line
 _BODY_Z = -1  # the grid's outline and background
 _LANDED_Z = 1  # numbers copied into the output block
-_DONE_OPACITY = 0.55  # a chip whose row has landed, as make_return_animation leaves it
+_DONE_OPACITY = USED_CHIP_OPACITY  # a chip whose row has landed, as make_return_animation leaves it
 
 
 def _late(alpha: float) -> float:

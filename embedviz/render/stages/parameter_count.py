@@ -305,7 +305,8 @@ class ParameterCountStage(Stage):
         # The row the token selects, picked out across the block.
         row_y = _slot_y(self.band_slot)
         self.band = Rectangle(width=_BLOCK_RIGHT - _BLOCK_LEFT, height=_ROW_PITCH)
-        self.band.set_fill(theme.chip, opacity=0.3).set_stroke(theme.chip, width=3)
+        # Amber outlines this ID's row; no tint behind its numbers (it would cut their contrast).
+        self.band.set_fill(opacity=0.0).set_stroke(theme.chip, width=3)
         self.band.move_to(xyz((_BLOCK_LEFT + _BLOCK_RIGHT) / 2, row_y))
         # Its real leading values, in the corner's columns.
         self.band_values = VGroup()
@@ -334,7 +335,7 @@ class ParameterCountStage(Stage):
         self.copied_values = [piece.copy().shift(shift) for piece in self.band_values]
         landed = VGroup(*self.copied_values)
         self.strip = Rectangle(width=landed.width + 0.3, height=_ROW_PITCH)
-        self.strip.set_fill(theme.chip, opacity=0.3).set_stroke(theme.chip, width=3)
+        self.strip.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.chip, width=3)
         self.strip.move_to(landed).set_z_index(-1)
         values = NumberText(self._cell("row_values", 0), _TEXT_SIZE, theme.text)
         values_word = SansText(self.word("values_copied"), _TEXT_SIZE, theme.muted)

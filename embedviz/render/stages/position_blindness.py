@@ -41,6 +41,7 @@ from embedviz.render.animations import (
     make_fade_out_later,
     make_reveal_animation,
 )
+from embedviz.render.classic import classic_layout
 from embedviz.render.components import ChipLane, GridPanel, OutputPanel
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
@@ -49,15 +50,14 @@ from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
     MatrixGrid,
-    OutputBlock,
     ShapeLabel,
     TokenChip,
     char_advance,
     xyz,
 )
+from embedviz.render.output_block import OutputBlock
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.batch import make_batch_lookup_animation
-from embedviz.render.stages.lookup import classic_layout
 from embedviz.render.stages.zero_based import mono_line
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, NumberCell, Window
@@ -140,7 +140,7 @@ class PositionStage(Stage):
     :class:`~embedviz.render.components.GridPanel`, a
     :class:`~embedviz.render.components.ChipLane` and an
     :class:`~embedviz.render.components.OutputPanel`, in the classic lookup
-    arrangement (:func:`~embedviz.render.stages.lookup.classic_layout`). Every
+    arrangement (:func:`~embedviz.render.classic.classic_layout`). Every
     beat of this story moves several parts at once, so the beats are the
     stage's own.
     """
@@ -618,7 +618,7 @@ class PositionStage(Stage):
         added = Succession(*steps)
         if len(beat.phrases) < 2:
             return added
-        # "... gives the vectors that the model's next layers receive.": the
+        # "these sums are what the model's next layers receive.": the
         # finished sums are circled (a quarter of the beat's motion time).
         received = Circumscribe(
             self.sum_block.body, color=theme.highlight, run_time=added.get_run_time() / 3

@@ -48,7 +48,6 @@ from embedviz.render.mobjects import (
     ColourLegend,
     GridMetrics,
     MatrixGrid,
-    OutputBlock,
     ShapeLabel,
     TokenChip,
     char_advance,
@@ -57,6 +56,7 @@ from embedviz.render.mobjects import (
     gap_band_height,
     xyz,
 )
+from embedviz.render.output_block import OutputBlock
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.stages.zero_based import mono_line
 from embedviz.render.theme import MONO_FONT, SANS_FONT, Theme, value_colour
@@ -443,7 +443,8 @@ class TrainingStage(Stage):
         if lr_cells:
             self.update_rule = VGroup(
                 LabelText(self._label("update_left"), fs, theme.text),
-                NumberText(lr_cells[0], fs, theme.chip),
+                # Amber means a token ID; the learning rate is a plain number.
+                NumberText(lr_cells[0], fs, theme.text),
                 LabelText(self._label("update_right"), fs, theme.text),
             ).arrange(RIGHT, buff=char_advance(fs) * 0.6)
             self.update_rule.move_to(xyz(0, rule_y)).align_to(self.grid.body, LEFT)

@@ -46,12 +46,12 @@ from embedviz.render.animations import (
     make_reveal_animation,
     make_walk_animation,
 )
+from embedviz.render.classic import classic_layout
 from embedviz.render.components import ChipLane, GridPanel
 from embedviz.render.glyphs import LabelText, NumberText, WordText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import GridMetrics, MatrixGrid, char_advance, xyz
 from embedviz.render.stage import Stage, register_stage
-from embedviz.render.stages.lookup import classic_layout
 from embedviz.render.theme import Theme, value_colour
 from embedviz.story.model import Beat, NumberCell, Window
 
@@ -243,7 +243,7 @@ class ZeroBasedStage(Stage):
                 cells[("wrong_index", (0,))],
             ],
             _NUMBER_SIZE,
-            [theme.text, theme.chip, theme.text, wrong],
+            [theme.text, theme.id_ink, theme.text, wrong],
         )
         # Keep a handle on the drawn index for the last beat.
         self.wrong_index = line[-1]
@@ -280,7 +280,7 @@ class ZeroBasedStage(Stage):
         header = WordText(self.word("debugging_trace"), _LABEL_SIZE, theme.text, _panel_width())
         header.move_to(xyz(0, top)).align_to(xyz(_PANEL_LEFT, 0), LEFT)
         steps = (
-            (self.word("input_id"), ("trace_id", (0,)), theme.chip),
+            (self.word("input_id"), ("trace_id", (0,)), theme.id_ink),
             (self.word("zero_based_row_index"), ("trace_index", (0,)), theme.accent),
         )
         self.trace_steps: list[VGroup] = []

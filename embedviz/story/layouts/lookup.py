@@ -9,7 +9,18 @@ __all__ = ["LAYOUT"]
 LAYOUT = layout(
     "lookup",
     (*GRID_KINDS, *SEQUENCE_KINDS, "printed", "equal_to", "output_id"),
-    ("count_rows", "dim", "grad_fn", "intro", "lookup", "predict", "print", "reveal", "shape"),
+    (
+        "count_rows",
+        "dim",
+        "grad_fn",
+        "intro",
+        "lookup",
+        "lookup_many",
+        "predict",
+        "print",
+        "reveal",
+        "shape",
+    ),
     (*GRID_ROLES, "code", r"printed_\d+_\d+", "printed_omitted", "question"),
     {
         **GRID_WORDS,
@@ -21,6 +32,7 @@ LAYOUT = layout(
         "chapter_predict": "Predict the output's shape",
         "chapter_reveal": "One output row per ID",
         "chapter_lookup": "Look up ID {id}",
+        "chapter_lookup_many": "The other IDs, together",
         "chapter_print": "The result, as PyTorch prints it",
         "chapter_grad_fn": "What grad_fn is",
         "chapter_dim": "Rows no ID selects",

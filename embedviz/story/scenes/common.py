@@ -200,6 +200,7 @@ class Recorder:
         position: tuple[int, ...],
         row: npt.NDArray[np.float32],
         token_id: int | None = None,
+        chip_becomes_tag: bool = False,
     ) -> None:
         """Land a looked-up row in the output block (visible columns only).
 
@@ -215,10 +216,16 @@ class Recorder:
             when an earlier position holds the same ID, an ``equal_to`` cell
             drawn ``= out[0]`` (its value is that earlier position) that marks
             the two rows as equal.
+        chip_becomes_tag
+            The input chip at this position is the row's tag from now on (one
+            ID, one object): its ``token_id`` cell leaves the screen as the
+            ``output_id`` cell arrives.
         """
         for col in self.window.cols:
             self.screen.add(value_cell("output", (*position, col), row[col]))
         if token_id is not None:
+            if chip_becomes_tag:
+                self.screen.numbers.pop(("token_id", position), None)
             self.screen.add(int_cell("output_id", position, token_id))
             first = self.first_filled.setdefault(token_id, position)
             if first != position:

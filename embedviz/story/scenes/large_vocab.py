@@ -424,11 +424,11 @@ def _featured(
     rec.window = view
     _show_window(rec.screen, view, rows)
     where = (
-        f"so the view scrolls down until row {featured}, the {ordinal(featured + 1)} row "
-        "counting from 0, is on screen."
+        f"so the view scrolls down until row {featured} is on screen: the "
+        f"{ordinal(featured + 1)} row, counting from 0."
         if scrolled
-        else f"and row {featured}, the {ordinal(featured + 1)} row counting from 0, is "
-        "already on screen."
+        else f"and row {featured} is already on screen: the {ordinal(featured + 1)} row, "
+        "counting from 0."
     )
     find = f"Take ID {featured}. An ID is a row number, {where}"
     rec.beat("scroll", "scroll", find, run_time=2.4, highlight=focus)

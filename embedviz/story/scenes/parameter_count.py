@@ -251,8 +251,8 @@ def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np
     rec.beat(
         "table",
         "table",
-        f"{owner} has one row per vocabulary entry and one column per dimension: "
-        f"{V} rows of {d} numbers each.",
+        f"{owner} has one row per vocabulary entry and one column per dimension. "
+        f"That makes {V} rows of {d} numbers each.",
         # Three motions, one per phrase: rows, columns, numbers.
         run_time=2.4,
     )
@@ -264,7 +264,7 @@ def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np
     rec.beat(
         "count",
         "count",
-        f"Every entry is a trainable parameter, so E holds V \u00d7 d = {V} \u00d7 {d} "
+        f"Every entry is a trainable parameter: E holds V \u00d7 d = {V} \u00d7 {d} "
         f"= {format_count(count)} of them.",
         run_time=2.4,
         min_hold=1.5,

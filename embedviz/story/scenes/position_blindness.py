@@ -159,8 +159,8 @@ def build_position_blindness(
     rec.beat(
         "add",
         "add",
-        "Adding them row by row, token vector plus position vector, gives the vectors "
-        "that the model's next layers receive.",
+        "Added row by row, token vector plus position vector: these sums are what "
+        "the model's next layers receive.",
         run_time=3.2,
     )
     rec.beat(
@@ -247,7 +247,7 @@ def _positions(rec: Recorder, positions: str, pe: npt.NDArray[np.float32]) -> No
         # At pos = 0 every sine is 0 and every cosine is 1.
         first_row = ", ".join("01"[c % 2] for c in range(min(dim, 4)))
         narration = (
-            "Here P is sinusoidal: column 2i holds sin(pos / 10000^(2i/d)) and column "
+            "Here P is sinusoidal. Column 2i holds sin(pos / 10000^(2i/d)) and column "
             f"2i+1 its cosine, so row 0 is {first_row}{', ...' if dim > 4 else ''}."
         )
     else:

@@ -96,9 +96,13 @@ def _predict_and_reveal(rec: Recorder, count: int, dim: int) -> None:
 
 
 def _lookups(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> None:
-    """One beat per ID: its row is copied into its output row."""
-    for position, token_id in enumerate(ids):
-        rec.fill_output((position,), output[position], token_id)
+    """Record the first ID at teaching pace, the second faster, the rest together in one beat.
+
+    Each ID's chip becomes its output row's tag. The rest's beat still records
+    every row it fills (the renderer plays them one after another, quickly).
+    """
+    for position, token_id in enumerate(ids[:2]):
+        rec.fill_output((position,), output[position], token_id, chip_becomes_tag=True)
         if position == 0:
             narration = lookup_row_sentence(token_id) + (
                 f" Its row is copied into output row {position}."
@@ -112,10 +116,49 @@ def _lookups(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> 
             f"lookup-{position}",
             "lookup",
             narration,
-            run_time=2.4,
+            run_time=2.4 if position == 0 else 1.6,
             highlight=Highlight((position,), token_id, token_id),
             min_hold=0.8,
         )
+    rest = range(2, len(ids))
+    if not rest:
+        return
+    for position in rest:
+        rec.fill_output((position,), output[position], ids[position], chip_becomes_tag=True)
+    rec.beat(
+        "lookup-rest",
+        "lookup_many",
+        rest_sentence([ids[p] for p in rest], rest.start),
+        run_time=0.8 + 0.6 * len(rest),
+        min_hold=0.8,
+    )
+
+
+def rest_sentence(ids: list[int], first: int) -> str:
+    """Say that the remaining IDs do the same, each into its own output row.
+
+    Parameters
+    ----------
+    ids
+        The remaining IDs, in input order.
+    first
+        The output row of the first of them.
+
+    Returns
+    -------
+    str
+        One or two sentences.
+
+    Examples
+    --------
+    >>> rest_sentence([1], 3)
+    'The last ID, 1, does the same: row 1 lands in output row 3.'
+    >>> rest_sentence([5, 1], 2)
+    'The other 2 IDs do the same: each row lands beside its ID.'
+    """
+    if len(ids) == 1:
+        return f"The last ID, {ids[0]}, does the same: row {ids[0]} lands in output row {first}."
+    return f"The other {len(ids)} IDs do the same: each row lands beside its ID."
 
 
 def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
@@ -136,8 +179,8 @@ def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
     rec.beat(
         "shape",
         "shape",
-        f"The result is {len(ids)} \u00d7 {dim}: the rows come from the input IDs, "
-        "the columns from the embedding dimension.",
+        f"The result is {len(ids)} \u00d7 {dim}. Each input ID gives one row. "
+        "Each embedding dimension gives one column.",
         run_time=1.0,
         min_hold=2.0,
     )

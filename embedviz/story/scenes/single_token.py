@@ -79,12 +79,12 @@ def build_single_token_lookup(
         highlight=focus,
     )
     rec.show_output_frame([(0,)])
-    rec.fill_output((0,), output[0], token_id)
+    rec.fill_output((0,), output[0], token_id, chip_becomes_tag=True)
     rec.beat(
         "lookup",
         "lookup",
-        f"Nothing is multiplied or added: the layer walks to row {token_id} and copies "
-        f"the whole row out. Those {table.dim} numbers are the embedding of token {token_id}.",
+        f"The layer walks to row {token_id}: nothing is multiplied or added. It copies the "
+        f"whole row out: those {table.dim} numbers are the embedding of token {token_id}.",
         run_time=2.4,
         highlight=focus,
     )

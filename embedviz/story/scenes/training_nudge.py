@@ -144,8 +144,8 @@ def build_training_nudge(
     rec.beat(
         "meaning",
         "meaning",
-        "Nobody assigns a meaning to any column. Over many such steps, training only "
-        "finds directions that make the model's later predictions less wrong.",
+        "Nobody assigns a meaning to any column. Training only finds directions that "
+        "make predictions less wrong, over many steps.",
         run_time=1.2,
         min_hold=2.0,
     )

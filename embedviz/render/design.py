@@ -1,0 +1,422 @@
+"""The design system: type scale, colours and their meanings, contrast, spacing, one maths voice.
+
+Everything a frame's look depends on lives here, so a new colour rule or
+type size is a change to this file only.
+
+Type scale
+    Sizes are pixel heights of a digit on a frame 720 pixels high, whatever
+    the render quality: :func:`font_for_px` turns them into manim font sizes
+    from manim's ``config`` (frame height), so a frame at 480p or 1080p is
+    the same picture scaled. Roles rank ``data >= label >= legend``: table
+    numbers are the largest text on screen, row and column numbers, tags and
+    headings are :data:`LABEL_RATIO` of them, the legend, notes and hidden-range
+    labels :data:`LEGEND_RATIO`; none goes under :data:`MIN_TEXT_PX`.
+Colours
+    :class:`Theme` (re-exported by :mod:`embedviz.render.theme`) holds every
+    colour; :data:`COLOUR_MEANINGS` says what each one means, one meaning per
+    colour, and :func:`palette_table` writes that table (the README shows it).
+Contrast
+    :func:`contrast_ratio` is WCAG 2.2's; every text colour is at least 4.5:1
+    against the background it sits on, dimmed content at least 3:1
+    (:func:`dimmed`).
+Maths
+    :func:`maths` sets every symbol (``E``, ``E[3]``, ``w_t``, ``∂L/∂E``) with
+    MathTypst in the colour of the object it names; monospace is only for code
+    and PyTorch prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
+
+from embedviz.render.glyphs import MONO_FONT, REFERENCE_FONT_SIZE, SANS_FONT, glyph_font
+
+if TYPE_CHECKING:
+    from embedviz.render.formula import FormulaText
+
+__all__ = [
+    "CAPTION_FONT",
+    "COLOUR_MEANINGS",
+    "DARK",
+    "DIM_CONTRAST",
+    "LABEL_RATIO",
+    "LEGEND_RATIO",
+    "LIGHT",
+    "MARGIN",
+    "MAX_DATA_PX",
+    "MIN_CAPTION_PX",
+    "MIN_DATA_PX",
+    "MIN_DEFAULT_DATA_PX",
+    "MIN_TEXT_PX",
+    "MONO_FONT",
+    "REFERENCE_PX",
+    "SANS_FONT",
+    "SPACE",
+    "TEXT_CONTRAST",
+    "THEMES",
+    "USED_CHIP_OPACITY",
+    "Theme",
+    "TypeScale",
+    "at_least",
+    "contrast_ratio",
+    "dimmed",
+    "font_for_px",
+    "maths",
+    "mix",
+    "palette_table",
+    "px_for_font",
+    "value_colour",
+]
+
+
+# -- type scale (pixel heights of a digit at 720p) ---------------------------
+REFERENCE_PX = 720
+# Table numbers: at least this in the default scenes (the 6 x 3 table) ...
+MIN_DEFAULT_DATA_PX = 24.0
+# ... and in every real-sized case (GPT-2, MiniLM).
+MIN_DATA_PX = 18.0
+# Nothing on screen is smaller.
+MIN_TEXT_PX = 12.0
+# Burned-in captions.
+MIN_CAPTION_PX = 20.0
+# Table numbers never grow past this, however much room there is.
+MAX_DATA_PX = 30.0
+# Labels (row and column numbers, chips, tags, headings, code) and the
+# legend (its ticks, notes, hidden-range labels), relative to the data.
+LABEL_RATIO = 0.8
+LEGEND_RATIO = 0.66
+# The caption's font size (DejaVu Sans digits of 20.8 px at 720p).
+CAPTION_FONT = 22.0
+
+# -- spacing (scene units; a 720p frame draws 90 pixels per unit) ------------
+MARGIN = 0.2  # the safe margin around the frame
+SPACE = 0.12  # between neighbours that belong together
+
+
+def _digit_per_font() -> float:
+    """Return the height of a digit per point of font size, in scene units."""
+    return glyph_font().digit_height / REFERENCE_FONT_SIZE
+
+
+def _px_per_unit() -> float:
+    from manim import config
+
+    return REFERENCE_PX / float(config.frame_height)
+
+
+def font_for_px(pixels: float) -> float:
+    """Return the font size whose digits are ``pixels`` tall on a 720-pixel-high frame.
+
+    Parameters
+    ----------
+    pixels
+        A digit's height at 720p.
+
+    Returns
+    -------
+    float
+        The manim font size (for ``NumberText``, ``LabelText``, ``SansText``;
+        DejaVu Sans and Sans Mono share their digit height).
+    """
+    return pixels / (_digit_per_font() * _px_per_unit())
+
+
+def px_for_font(font_size: float) -> float:
+    """Return a digit's height at 720p for a font size (the inverse of :func:`font_for_px`)."""
+    return font_size * _digit_per_font() * _px_per_unit()
+
+
+def at_least(font_size: float, pixels: float = MIN_TEXT_PX) -> float:
+    """Return ``font_size``, or the size whose digits are ``pixels`` tall if that is larger."""
+    return max(font_size, font_for_px(pixels) * 1.001)
+
+
+@dataclass(frozen=True)
+class TypeScale:
+    """The font sizes of one frame, all derived from the data size.
+
+    Attributes
+    ----------
+    data
+        Table numbers (manim font size).
+    label
+        Row and column numbers, chips, tags, headings, code.
+    legend
+        The colour legend, notes and hidden-range labels.
+    caption
+        The burned-in caption.
+    """
+
+    data: float
+    label: float
+    legend: float
+    caption: float = CAPTION_FONT
+
+    @classmethod
+    def from_data(cls, data: float) -> TypeScale:
+        """Derive every role's size from the data size, keeping each above the floor.
+
+        Parameters
+        ----------
+        data
+            The table numbers' font size.
+
+        Returns
+        -------
+        TypeScale
+            ``label`` and ``legend`` are their ratios of ``data`` but never
+            under :data:`MIN_TEXT_PX` (nor over ``data``).
+        """
+        floor = font_for_px(MIN_TEXT_PX) * 1.001
+        label = min(data, max(data * LABEL_RATIO, floor))
+        legend = min(label, max(data * LEGEND_RATIO, floor))
+        return cls(data=data, label=label, legend=legend)
+
+    @property
+    def data_px(self) -> float:
+        """The table digits' height at 720p."""
+        return px_for_font(self.data)
+
+
+# -- colours -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Theme:
+    """A palette; accents come from the Okabe-Ito colour-blind-safe set.
+
+    Each field's meaning is in :data:`COLOUR_MEANINGS` (one meaning per colour).
+
+    Attributes
+    ----------
+    background, text, muted, cell_fill, cell_stroke
+        Neutral base colours.
+    chip
+        Amber: "this token ID", and nothing else: an ID's chip, its row's
+        outline, the strip it carries and its tag on the output row.
+    chip_text
+        The ID written on an amber chip.
+    id_ink
+        Amber as text on the background (darker in the light theme so it
+        keeps 4.5:1).
+    highlight
+        What the narration points at right now (a pulse, a circle, an
+        underline); reddish purple, far from the value colours and amber.
+    positive, negative
+        Blue and vermillion: a table value's sign and size, nothing else.
+    output
+        The output block's frame and title: neutral, since blue means "positive".
+    accent
+        Bluish green: a second table beside E (position vectors, gradients).
+    wrong
+        The neutral accent of a verdict (equal, different, wrong), which is
+        shown by a shape (``=``, ``≠``, a cross), never by a colour.
+    """
+
+    background: str = "#101318"
+    text: str = "#E8EAED"
+    muted: str = "#8A93A3"
+    cell_fill: str = "#1B2130"
+    cell_stroke: str = "#3A4458"
+    chip: str = "#E69F00"
+    chip_text: str = "#101318"
+    id_ink: str = "#E69F00"
+    highlight: str = "#CC79A7"
+    positive: str = "#56B4E9"
+    negative: str = "#F0664E"
+    output: str = "#C8CDD6"
+    accent: str = "#009E73"
+    wrong: str = "#C8CDD6"
+
+
+DARK = Theme()
+
+LIGHT = Theme(
+    background="#FAFAF7",
+    text="#1F2328",
+    muted="#5B6573",
+    cell_fill="#FFFFFF",
+    cell_stroke="#C3CBD6",
+    chip="#E69F00",
+    chip_text="#1F2328",
+    id_ink="#8A5A00",
+    highlight="#A8457F",
+    positive="#0072B2",
+    negative="#B84500",
+    output="#3D4450",
+    accent="#00784A",
+    wrong="#3D4450",
+)
+
+THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}
+
+# What every colour means; :func:`palette_table` writes it for the README.
+COLOUR_MEANINGS: dict[str, str] = {
+    "background": "the frame",
+    "text": "titles, captions, printed tensors",
+    "muted": "row and column numbers, headings, notes, hidden-range labels",
+    "cell_fill": "a table's cells, and a travelling row's strip",
+    "cell_stroke": "a table's grid lines",
+    "chip": "this token ID: its chip, its row's outline, the strip it carries, its output tag",
+    "chip_text": "the ID written on an amber chip",
+    "id_ink": "amber as text: an ID named outside its chip",
+    "highlight": "what the narration points at right now (pulse, circle, underline)",
+    "positive": "a positive table value (stronger for larger values)",
+    "negative": "a negative table value (stronger for larger values)",
+    "output": "the output block's frame and title (neutral)",
+    "accent": "a second table beside E: position vectors, gradients",
+    "wrong": "a verdict (equal, different, wrong), shown by its shape: =, ≠, ✗",
+}
+assert set(COLOUR_MEANINGS) == {f.name for f in fields(Theme)}
+
+# WCAG 2.2 AA: text against its background, and dimmed content.
+TEXT_CONTRAST = 4.5
+DIM_CONTRAST = 3.0
+# A chip that has been used (in the stages where it walks back home) fades to this
+# opacity: its ID keeps 3.7:1 against the faded amber in the dark theme, 4.9:1 in the light.
+USED_CHIP_OPACITY = 0.75
+
+
+def _channels(colour: str) -> tuple[float, float, float]:
+    text = colour.lstrip("#")
+    red, green, blue = (int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return red, green, blue
+
+
+def _luminance(colour: str) -> float:
+    def linear(value: float) -> float:
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(c) for c in _channels(colour))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast_ratio(first: str, second: str) -> float:
+    """Return the WCAG 2.2 contrast ratio of two ``#RRGGBB`` colours.
+
+    Parameters
+    ----------
+    first, second
+        The colours.
+
+    Returns
+    -------
+    float
+        From 1 (the same) to 21 (black on white).
+
+    Examples
+    --------
+    >>> round(contrast_ratio("#000000", "#FFFFFF"), 1)
+    21.0
+    """
+    dark, light = sorted((_luminance(first), _luminance(second)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+def mix(first: str, second: str, amount: float) -> str:
+    """Return ``first`` moved ``amount`` (0 to 1) of the way to ``second``, as ``#RRGGBB``."""
+    a, b = _channels(first), _channels(second)
+    mixed = (round(255 * (x + (y - x) * amount)) for x, y in zip(a, b, strict=True))
+    return "#" + "".join(f"{value:02X}" for value in mixed)
+
+
+def dimmed(colour: str, background: str, target: float = DIM_CONTRAST + 0.2) -> str:
+    """Return ``colour`` faded toward the background, keeping ``target`` contrast with it.
+
+    Dimmed content (rows no ID selected) recedes but stays readable: it is
+    mixed toward the background only as far as a contrast of ``target``
+    allows (a colour already under it is left as it is).
+
+    Parameters
+    ----------
+    colour
+        The colour in full.
+    background
+        What it is drawn on.
+    target
+        The contrast it keeps.
+
+    Returns
+    -------
+    str
+        The dimmed colour.
+    """
+    if contrast_ratio(colour, background) <= target:
+        return colour
+    low, high = 0.0, 1.0
+    for _ in range(24):
+        middle = (low + high) / 2
+        if contrast_ratio(mix(colour, background, middle), background) >= target:
+            low = middle
+        else:
+            high = middle
+    return mix(colour, background, low)
+
+
+def value_colour(value: float, scale: float, theme: Theme) -> str:
+    """Colour a table value by its sign and size.
+
+    Parameters
+    ----------
+    value
+        The value.
+    scale
+        The magnitude that gets the full colour (larger values saturate).
+    theme
+        The palette.
+
+    Returns
+    -------
+    str
+        A hex colour between the text colour and the positive or negative
+        end; even small values keep a visible tint of their sign.
+    """
+    if value == 0 or scale <= 0:
+        return theme.text
+    strength = 0.35 + 0.65 * min(1.0, abs(value) / scale)
+    end = theme.positive if value > 0 else theme.negative
+    return mix(theme.text, end, strength)
+
+
+def palette_table() -> str:
+    """Return the colour table as Markdown: every colour of both themes and its one meaning.
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per :class:`Theme` field.
+    """
+    lines = [
+        "| Colour | Dark theme | Light theme | Means |",
+        "|---|---|---|---|",
+    ]
+    for name, meaning in COLOUR_MEANINGS.items():
+        dark, light = getattr(DARK, name), getattr(LIGHT, name)
+        lines.append(f"| `{name}` | `{dark}` | `{light}` | {meaning} |")
+    return "\n".join(lines)
+
+
+def maths(source: str, colour: str, font_size: float) -> FormulaText:
+    r"""Set a symbol or formula in the one maths voice: MathTypst, in its object's colour.
+
+    Parameters
+    ----------
+    source
+        Typst maths, e.g. ``E``, ``E[3]``, ``w_t``, ``(partial L) / (partial E)``,
+        ``"one_hot"(i)``.
+    colour
+        The colour of the object the symbol names (amber for an ID, the text
+        colour for E, ...).
+    font_size
+        The size of the text around it; its digits come out as tall as a
+        label's digits at this size.
+
+    Returns
+    -------
+    FormulaText
+        The typeset formula; ``.text`` is ``source``.
+    """
+    from embedviz.render.formula import FormulaText
+
+    return FormulaText(source, font_size, colour)

@@ -1,0 +1,55 @@
+"""The colour legend: one place, one meaning per swatch (a value's sign and size)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import DOWN, LEFT, RIGHT, Rectangle, VGroup
+
+from embedviz.render.design import SPACE, Theme, value_colour
+from embedviz.render.glyphs import NumberText, SansText
+from embedviz.render.metrics import digit_height
+from embedviz.story.model import NumberCell
+
+__all__ = ["SWATCHES", "Legend"]
+
+# Swatches from -s through 0 to +s.
+SWATCHES = 11
+
+
+class Legend(VGroup):
+    """The value colour scale: its title, a strip of swatches, and the values at -s, 0 and +s.
+
+    Parameters
+    ----------
+    cells
+        The three ``legend`` cells (``-s``, ``0``, ``+s``), in order.
+    font_size
+        The legend's font size (the frame's legend size).
+    theme
+        Colours.
+    title
+        The storyboard's word for it (``value colour``).
+    """
+
+    def __init__(
+        self, cells: Sequence[NumberCell], font_size: float, theme: Theme, title: str
+    ) -> None:
+        super().__init__()
+        scale = abs(cells[-1].value)
+        side = digit_height(font_size) * 1.3
+        swatches = VGroup()
+        for step in range(SWATCHES):
+            value = scale * (2 * step / (SWATCHES - 1) - 1)
+            swatch = Rectangle(width=side, height=side)
+            swatch.set_stroke(width=0).set_fill(value_colour(value, scale, theme), opacity=1.0)
+            swatches.add(swatch)
+        swatches.arrange(RIGHT, buff=0.0)
+        ends = (swatches[0], swatches[SWATCHES // 2], swatches[-1])
+        self.ticks = [NumberText(cell, font_size, theme.muted) for cell in cells]
+        for tick, end in zip(self.ticks, ends, strict=True):
+            tick.next_to(end, DOWN, buff=SPACE * 0.6)
+        self.title = SansText(title, font_size, theme.muted)
+        self.title.next_to(swatches, LEFT, buff=2 * SPACE)
+        self.add(self.title, swatches, *self.ticks)
+        self.swatches = swatches

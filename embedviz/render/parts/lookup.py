@@ -1,0 +1,368 @@
+"""The lookup family's components: the matrix, the output block, the chips, and the lookup motion.
+
+Each component owns its mobjects and the beats that move them (see
+:class:`~embedviz.render.stage.Component`); a stage composes them from a
+:class:`~embedviz.render.solver.LookupPlan`.
+
+- :class:`MatrixPart`: E as a :class:`~embedviz.render.parts.grid.CellGrid`,
+  its heading (``embedding matrix E  6 × 3``), the legend. Beats ``count_rows``, ``dim``.
+- :class:`OutputPart`: the output block, its heading and shape, its row
+  numbers and equality marks. Beats ``predict``, ``reveal``, ``shape``.
+- :class:`ChipColumn`: the token chips, waiting beside the output rows they
+  will fill, with their word pieces.
+- :class:`~embedviz.render.parts.motion.LookupMotion` (in
+  :mod:`~embedviz.render.parts.motion`): one thread of motion. Beats ``lookup``
+  (one ID at teaching pace) and ``lookup_many`` (the rest, together).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    Animation,
+    AnimationGroup,
+    Circumscribe,
+    Create,
+    FadeIn,
+    Indicate,
+    LaggedStart,
+    Line,
+    Succession,
+    SurroundingRectangle,
+    VGroup,
+    VMobject,
+    config,
+)
+from manim.animation.animation import prepare_animation
+
+from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.design import LABEL_RATIO, MARGIN, SPACE, Theme, at_least, maths, value_colour
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.metrics import text_width, xyz
+from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.parts.chips import PIECE_RATIO, Chip
+from embedviz.render.parts.grid import matrix_grid, output_grid
+from embedviz.render.parts.legend import Legend
+from embedviz.render.solver import LookupPlan
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["ChipColumn", "MatrixPart", "OutputPart", "fit_width", "heading_words"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+
+
+def heading_words(word: str, font_size: float, theme: Theme) -> list[VMobject]:
+    """Set a heading such as ``embedding matrix E``: muted words, and its symbol as maths.
+
+    A last word of one letter is the block's symbol; it is set with MathTypst
+    (the one maths voice) in the text colour. A translated heading keeps its
+    own words.
+    """
+    words, _, symbol = word.rpartition(" ")
+    if words and len(symbol) == 1 and symbol.isalpha():
+        return [SansText(words, font_size, theme.muted), maths(symbol, theme.text, font_size)]
+    return [SansText(word, font_size, theme.muted)]
+
+
+def fit_width(mobject: VMobject, width: float) -> None:
+    """Shrink a heading to ``width`` if it is wider (never under the 12 px floor)."""
+    if mobject.width <= width:
+        return
+    sizes: list[float] = [
+        float(size)
+        for m in mobject.get_family()
+        if isinstance(size := getattr(m, "font_size", None), float | int)
+    ]
+    least = at_least(0) / min(sizes) if sizes else 0.0
+    mobject.scale(max(width / mobject.width, least))
+
+
+class MatrixPart(Component):
+    """The embedding matrix E: grid, heading, legend.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell of the storyboard, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: LookupPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        window = board.beats[0].window
+        gaps = {n: gap.label for n, gap in enumerate(window.row_gaps)}
+        self.grid = matrix_grid(window, cells, plan.sizes, theme, board.value_scale, gaps)
+        self.grid.shift(
+            xyz(plan.matrix_left - self.grid.body_left(), plan.matrix_top - self.grid.body_top())
+        )
+        label = plan.scale.label
+        sizes = [cells[("table_size", (axis,))] for axis in (0, 1)]
+        self.heading = VGroup(
+            *heading_words(board.word("embedding_matrix"), label, theme),
+            ShapeLabel(sizes, label, theme.muted),
+        ).arrange(RIGHT, buff=SPACE * 1.5)
+        left = min(
+            m.get_left()[0]
+            for m in [*self.grid.row_labels.values(), *self.grid.gap_labels.values()]
+        )
+        fit_width(self.heading, self.grid.body_right() - left)
+        self.heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(left, 0), LEFT)
+        self.note: LabelText | None = None
+        note = next((b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), None)
+        if note:
+            self.note = LabelText(note, plan.scale.legend, theme.muted)
+            y = self.grid.body_top() - self.grid.height_of_body - SPACE
+            self.note.place(xyz(left, y - self.note.height / 2), align="left")
+        self.legend: Legend | None = None
+        legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
+        if legend_cells:
+            self.legend = Legend(legend_cells, plan.scale.legend, theme, board.word("value_colour"))
+            self.legend.move_to(xyz(0, plan.legend_y))
+            edge = LEFT if plan.legend_left else RIGHT
+            self.legend.align_to(xyz(plan.legend_x, 0), edge)
+
+    def intro(self) -> list[VMobject]:
+        """Return the grid, its heading and the legend."""
+        extras = [m for m in (self.legend, self.note) if m is not None]
+        return [self.grid, self.heading, *extras]
+
+    def outline(self, row: int) -> VMobject:
+        """Return the amber outline of the row an ID selects (not yet added)."""
+        return self.grid.row_outline(row, self.theme.chip)
+
+    def beat_count_rows(self, beat: Beat) -> Animation:
+        """Point at row number 0, then count the row numbers up to the ID's row and mark it."""
+        assert beat.highlight is not None
+        labels = self.grid.row_labels
+        target = beat.highlight.row
+        colour = self.theme.highlight
+        counted = [labels[r] for r in sorted(labels) if r <= target]
+        # A pulse grows a row number only so far that it stays no larger than the data.
+        grow = 1 / LABEL_RATIO
+        return Steps(
+            Indicate(labels[min(labels)], color=colour, scale_factor=grow),
+            LaggedStart(
+                *[Indicate(m, color=colour, scale_factor=grow) for m in counted], lag_ratio=0.5
+            ),
+        )
+
+    def beat_dim(self, beat: Beat) -> Animation:
+        """Dim the rows no ID selected, keeping them 3:1 against their ground."""
+        rows = [r for r in beat.dimmed_rows if r in self.grid.rows_group]
+        if not rows:
+            return Indicate(
+                self.grid.get_row_labels(), scale_factor=1.0, color=self.theme.highlight
+            )
+        colours = self.grid.dimmed_colours(rows)
+        fades = [
+            prepare_animation(m.animate.set_fill(colours[id(m)]))  # type: ignore[arg-type]
+            for row in rows
+            for m in self.grid.get_row(row)
+        ]
+        return AnimationGroup(*fades)
+
+
+class OutputPart(Component):
+    """The output block: one row per input position, with its heading, row numbers and marks.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: LookupPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        self.cells = cells
+        self.plan = plan
+        self.value_scale = board.value_scale
+        positions = sorted({i for (k, i) in cells if k == "position"})
+        self.positions = positions
+        window = board.beats[0].window
+        self.grid = output_grid(positions, window, plan.sizes, theme)
+        self.grid.shift(
+            xyz(plan.output_left - self.grid.body_left(), plan.output_top - self.grid.body_top())
+        )
+        label = plan.scale.label
+        self.heading = SansText(board.word("output"), label, theme.output)
+        # The shape is written beside it at the reveal: leave it room in the block's width.
+        fit_width(self.heading, plan.body_width * 0.6)
+        self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.output_left, 0), LEFT)
+        self.numbers = VGroup()
+        for order, position in enumerate(positions):
+            number = NumberText(cells[("position", position)], label, theme.muted)
+            number.place(xyz(plan.position_left, plan.output_row_y(order)), align="left")
+            self.numbers.add(number)
+        self.shape: ShapeLabel | None = None
+        self.question: LabelText | None = None
+        self.underlines: list[VMobject] = []
+
+    def row_of(self, position: tuple[int, ...]) -> int:
+        """Return the grid row that holds an input position."""
+        return self.positions.index(position)
+
+    def targets(self, position: tuple[int, ...]) -> list[NumberText]:
+        """Create (without adding) one output row's numbers, each in its slot."""
+        row = self.row_of(position)
+        cells = sorted(
+            (c for (k, i), c in self.cells.items() if k == "output" and i[:-1] == position),
+            key=lambda c: c.index,
+        )
+        font, theme, scale = self.plan.scale.data, self.theme, self.value_scale
+        return [
+            self.grid.put(
+                row, c.index[-1], NumberText(c, font, value_colour(c.value, scale, theme))
+            )
+            for c in cells
+        ]
+
+    def mark(self, position: tuple[int, ...]) -> NumberText | None:
+        """Return a row's equality mark (``= out[0]``), placed, if the storyboard has one."""
+        cell = self.cells.get(("equal_to", position))
+        if cell is None:
+            return None
+        mark = NumberText(cell, self.plan.scale.label, self.theme.wrong)
+        y = self.plan.output_row_y(self.row_of(position))
+        mark.place(xyz(self.plan.mark_left, y), align="left")
+        return mark
+
+    def beat_predict(self, beat: Beat) -> Animation:
+        """Ask for the output's shape where the block will be, underlining each axis in turn."""
+        # Where the block will be, reaching into the (still empty) walking column
+        # when it must, and no smaller than the floor.
+        left = self.plan.column_left + SPACE
+        room = self.grid.body_right() - left
+        font = self.plan.scale.label
+        font = max(min(font, font * room / text_width(beat.label("question"), font)), at_least(0))
+        self.question = LabelText(beat.label("question"), font, self.theme.text)
+        self.question.move_to(self.grid.body).align_to(self.grid.body, RIGHT)
+        if self.question.width < self.grid.width_of_body:
+            self.question.move_to(self.grid.body)
+        self.underlines = [
+            u for word in ("rows", "values") if (u := self._underline(word)) is not None
+        ]
+        shown = FadeIn(self.question, shift=0.2 * DOWN)
+        if len(self.underlines) < 2:
+            return shown
+        return Steps(Succession(shown, Create(self.underlines[0])), Create(self.underlines[1]))
+
+    def _underline(self, word: str) -> Line | None:
+        assert self.question is not None
+        start = self.question.text.find(word)
+        if start < 0:
+            return None
+        low, high = self.question.slot_corners()
+        advance = (high[0] - low[0]) / len(self.question.text)
+        y = low[1] - (high[1] - low[1]) * 0.5
+        line = Line(
+            xyz(low[0] + start * advance, y), xyz(low[0] + (start + len(word)) * advance, y)
+        )
+        return line.set_stroke(self.theme.highlight, width=3)
+
+    def beat_reveal(self, beat: Beat) -> Animation:
+        """Reveal the empty block, its row numbers and its shape (then point at the last size)."""
+        leaving: list[VMobject] = [m for m in (self.question, *self.underlines) if m is not None]
+        appearing: list[VMobject] = [self.grid, self.heading, self.numbers]
+        sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
+        if sizes:
+            self.shape = ShapeLabel(sizes, self.plan.scale.label, self.theme.output)
+            self.shape.next_to(self.heading, RIGHT, buff=SPACE * 2)
+            appearing.append(self.shape)
+        shown: Animation = make_reveal_animation(appearing)
+        if leaving:
+            shown = Succession(make_reveal_animation([], leaving), shown)
+        if self.shape is None or len(beat.phrases) < 2:
+            return shown
+        return Steps(shown, Indicate(self.shape[-1], color=self.theme.highlight))
+
+    def frame_and_shape(self, tags: VMobject, phrases: int) -> Animation:
+        """Frame the block and its shape; then flash its rows and tags, then its width.
+
+        One step per phrase: "The result is 4 × 3." / "Each input ID gives one
+        row." / "Each embedding dimension gives one column." (with fewer
+        phrases, the steps run together).
+        """
+        box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.06)
+        accent = self.theme.highlight
+        if self.shape is None:
+            return Create(box)
+        framed = AnimationGroup(Create(box), Indicate(self.shape, color=accent, scale_factor=1.0))
+        rows = AnimationGroup(
+            Indicate(self.shape[0], color=accent), Circumscribe(tags, color=accent, buff=0.06)
+        )
+        width = Indicate(self.shape[-1], color=accent)
+        if phrases >= 3:
+            return Steps(framed, rows, width)
+        return (
+            Steps(Succession(framed, rows), width)
+            if phrases == 2
+            else Succession(framed, rows, width)
+        )
+
+
+class ChipColumn(Component):
+    """The token chips, each waiting beside the output row it will fill, with its word piece.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: LookupPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        pieces = board.options.pieces or ()
+        label = plan.scale.label
+        ids = sorted((i, c) for (k, i), c in cells.items() if k == "token_id")
+        self.chips: list[Chip] = []
+        self.pieces = VGroup()
+        for order, (index, cell) in enumerate(ids):
+            chip = Chip(cell, label, theme)
+            chip.move_to(xyz(plan.tag_x(chip.width), plan.output_row_y(order)))
+            self.chips.append(chip)
+            if index[-1] < len(pieces):
+                piece = LabelText(pieces[index[-1]], at_least(label * PIECE_RATIO), theme.id_ink)
+                piece.place(xyz(plan.piece_left, plan.output_row_y(order)), align="left")
+                self.pieces.add(piece)
+        self.homes = [chip.get_center().copy() for chip in self.chips]
+        self.heading = SansText(board.word("token_ids"), label, theme.muted)
+        fit_width(self.heading, config.frame_width / 2 - MARGIN - plan.tag_left)
+        self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.tag_left, 0), LEFT)
+
+    def intro(self) -> list[VMobject]:
+        """Return the heading, the chips and their pieces."""
+        return [self.heading, *self.chips, *self.pieces]

@@ -1,0 +1,131 @@
+"""The PyTorch call and the tensor it prints, in monospace (code is the only monospace text)."""
+
+from __future__ import annotations
+
+from manim import (
+    DOWN,
+    LEFT,
+    Animation,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    Line,
+    SurroundingRectangle,
+    VGroup,
+    VMobject,
+    config,
+)
+
+from embedviz.render.animations import Steps
+from embedviz.render.design import MARGIN, SPACE, Theme
+from embedviz.render.glyphs import GlyphString, LabelText, NumberText
+from embedviz.render.metrics import xyz
+from embedviz.render.mobjects import PrintedTensor
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, Storyboard
+from embedviz.story.printed import split_printed
+
+__all__ = ["PrintPart", "char_underline"]
+
+
+def char_underline(text: GlyphString, index: int, colour: str) -> Line:
+    """Underline one character of a monospace string, where it is now (leaving it visible)."""
+    low, high = text.slot_corners()
+    advance = (high[0] - low[0]) / max(len(text.text), 1)
+    # Under the bracket's descender, as wide as its slot: it marks, never covers.
+    y = low[1] - (high[1] - low[1]) * 0.5
+    start = xyz(low[0] + index * advance, y)
+    end = xyz(low[0] + (index + 1) * advance, y)
+    return Line(start, end).set_stroke(colour, width=6)
+
+
+class PrintPart(Component):
+    """The call (``embedding_layer(torch.tensor([3]))``) and its print, under the blocks.
+
+    Beats: ``print`` (the call and print appear; the outer brackets are
+    underlined, never covered, while the narration explains them; then the
+    numbers are circled) and ``grad_fn`` (its label is circled).
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard (its last beat holds the print's cells and labels).
+    theme
+        Colours.
+    font_size
+        The print's size, from the solver.
+    left, top
+        Where the call starts.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        theme: Theme,
+        font_size: float,
+        left: float,
+        top: float,
+    ) -> None:
+        super().__init__(host, theme)
+        assert board.printed is not None
+        final = board.beats[-1]
+        assert final.output is not None
+        lines, omitted = split_printed(board.printed, final.output.shape)
+        self.code = LabelText(final.label("code"), font_size, theme.text)
+        self.printed = PrintedTensor(
+            lines,
+            final.numbers,
+            final.labels,
+            final.labels.get("printed_omitted") if omitted else None,
+            font_size,
+            theme,
+        )
+        self.code.move_to(xyz(0, top - self.code.height / 2)).align_to(xyz(left, 0), LEFT)
+        self.printed.next_to(self.code, DOWN, buff=SPACE * 2, aligned_edge=LEFT)
+        # A long print starts further left, so that it ends inside the safe area.
+        over = VGroup(self.code, self.printed).get_right()[0] - (config.frame_width / 2 - MARGIN)
+        if over > 0:
+            self.code.shift(xyz(-over, 0))
+            self.printed.shift(xyz(-over, 0))
+        # The underlines of the outer brackets and the box round the numbers, once the
+        # print beat has made them (the grad_fn beat clears them).
+        self.bracket_marks: list[Line] = []
+        self.numbers_box: SurroundingRectangle | None = None
+        self.marks: list[VMobject] = []
+        self.numbers = VGroup(*[p for p in self.printed.pieces if isinstance(p, NumberText)])
+
+    def outer_brackets(self) -> list[Line]:
+        """Underline the print's first ``[`` and last ``]`` (none if it has no brackets)."""
+        pieces = self.printed.text_pieces
+        opening = [(p, p.text.find("[")) for p in pieces if "[" in p.text]
+        closing = [(p, p.text.rfind("]")) for p in pieces if "]" in p.text]
+        if not opening or not closing:
+            return []
+        return [char_underline(p, at, self.theme.highlight) for p, at in (opening[0], closing[-1])]
+
+    def beat_print(self, beat: Beat) -> Animation:
+        """Show the call and its print, underline its outer brackets, then circle its numbers."""
+        shown = LaggedStart(FadeIn(self.code), FadeIn(self.printed), lag_ratio=0.4)
+        outer = self.outer_brackets()
+        if len(beat.phrases) < 3 or not outer or not len(self.numbers):
+            return shown
+        box = SurroundingRectangle(self.numbers, color=self.theme.highlight, buff=0.06)
+        self.bracket_marks, self.numbers_box = outer, box
+        self.marks = [*outer, box]
+        return Steps(shown, AnimationGroup(*[Create(u) for u in outer]), Create(box))
+
+    def grad_fn_box(self) -> Animation:
+        """Circle the ``grad_fn`` label; the bracket marks make way."""
+        piece = self.printed.last_text_piece()
+        boxed: Animation = Create(
+            SurroundingRectangle(piece, color=self.theme.highlight, buff=0.05)
+        )
+        if self.marks:
+            boxed = AnimationGroup(boxed, *[FadeOut(m) for m in self.marks])
+            self.marks = []
+        return boxed

@@ -1,0 +1,115 @@
+"""Clear paths for strips: how far to raise the output block, and the order rows fill in.
+
+In the solver's ``beside`` arrangement a strip goes out to the right at its
+matrix row's height and then up or down the output block's column into its
+output row; every output row it sweeps past must still be empty, and it may
+not rise above the block (the headings are there). :func:`raise_and_order`
+finds the raise of the output block, and an order of filling, that keep every
+path clear, with the shortest content (and then the least travel). Distances
+are in rows, so one search serves every font size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+__all__ = ["raise_and_order"]
+
+
+def _blocked(
+    path: tuple[float, float], filled: Iterable[int], target: int, top: float, row_h: float
+) -> bool:
+    """Whether a strip sweeping ``path`` (down from the matrix top) crosses a filled output row.
+
+    It may not rise above the block's top either (the headings are there).
+    """
+    low, high = path
+    if low < top - 1e-6:
+        return True
+    for row in filled:
+        start = top + row * row_h
+        if row != target and low < start + row_h - 1e-6 and high > start + 1e-6:
+            return True
+    return False
+
+
+def raise_and_order(
+    sources: Sequence[int], centres: dict[int, float], matrix_h: float, row_h: float
+) -> tuple[float, tuple[int, ...]] | None:
+    """Find how far to raise the output, and an order whose strips never cross a filled row.
+
+    A strip goes out at its row's height, then up or down the output block's
+    column into its row: every output row it sweeps past must still be
+    empty. The first two rows go in input order (they are taught one by
+    one); the rest in the order closest to input order that keeps every path
+    clear. Of the raises that allow one, the one with the shortest content wins.
+
+    Parameters
+    ----------
+    sources
+        For output row *t*, the matrix row it copies.
+    centres
+        Each drawn matrix row's centre line, down from the matrix body's top.
+    matrix_h, row_h
+        The matrix body's height, and a row's.
+
+    Returns
+    -------
+    tuple or None
+        The raise (the output's top is this far above the matrix's) and the
+        order; None when no raise works.
+    """
+    units = tuple(round(centres[s] / row_h, 6) for s in sources)
+    found = _raise_in_rows(units, round(matrix_h / row_h, 6))
+    return None if found is None else (found[0] * row_h, found[1])
+
+
+@cache
+def _raise_in_rows(
+    sources: tuple[float, ...], matrix_h: float
+) -> tuple[float, tuple[int, ...]] | None:
+    """:func:`_raise_and_order` in row units (so that it is cached across font sizes)."""
+    count = len(sources)
+    best: tuple[float, float, float, tuple[int, ...]] | None = None
+    for step in range(int((matrix_h + count) * 4) + 1):
+        raise_rows = count - step / 4
+        order = _order(sources, -raise_rows)
+        if order is None:
+            continue
+        extent = max(matrix_h, count - raise_rows) - min(0.0, -raise_rows)
+        # Of equally short layouts, the one whose strips travel least (a single
+        # row's output sits level with its source).
+        travel = sum(abs(t + 0.5 - raise_rows - s) for t, s in enumerate(sources))
+        if best is None or (round(extent, 6), travel) < (round(best[0], 6), best[1]):
+            best = (extent, travel, raise_rows, order)
+    return None if best is None else (best[2], best[3])
+
+
+def _order(sources: tuple[float, ...], top: float) -> tuple[int, ...] | None:
+    """Return the order nearest input order (first two fixed) that keeps every path clear."""
+    count = len(sources)
+    paths = [
+        (min(s, top + t + 0.5) - 0.5, max(s, top + t + 0.5) + 0.5) for t, s in enumerate(sources)
+    ]
+
+    def clear(target: int, filled: frozenset[int]) -> bool:
+        return not _blocked(paths[target], filled, target, top, 1.0)
+
+    @cache
+    def rest(filled: frozenset[int]) -> tuple[int, ...] | None:
+        if len(filled) == count:
+            return ()
+        for target in range(count):
+            if target not in filled and clear(target, filled):
+                after = rest(filled | {target})
+                if after is not None:
+                    return (target, *after)
+        return None
+
+    first = tuple(range(min(2, count)))
+    for number, target in enumerate(first):
+        if not clear(target, frozenset(first[:number])):
+            return None
+    after = rest(frozenset(first))
+    return None if after is None else (*first, *after)

@@ -1,0 +1,462 @@
+"""The layout solver: one place that decides where everything of a lookup frame goes.
+
+Given a storyboard's window (which rows and columns of E are drawn, with
+their hidden ranges), its token IDs, its output shape and its labels, and the
+frame (manim's ``config``), :func:`solve_lookup` returns a
+:class:`LookupPlan`: the type scale and the places of the title, the legend,
+the matrix, the walking column, the output block, the chips (which wait
+beside the output rows they will fill, and become their tags), the row
+numbers and marks, and the PyTorch print. It maximises the table's font (up
+to :data:`~embedviz.render.design.MAX_DATA_PX`) subject to everything
+fitting, then gives spare height to taller rows.
+
+Across the frame::
+
+    row numbers | matrix E | walking column | output | chips | pieces | t | marks
+
+Hidden ranges of rows are thin bands whose labels sit in the left margin. A
+chip walks left through its own (still empty) output row into the walking
+column, along it to the right end of its matrix row, and back; the row's
+strip follows it out to the right. Two arrangements keep the strip's path
+clear, and the one with the larger numbers wins:
+
+``beside``
+    The walking column is one chip wide. The output block is raised just
+    enough that every output row sits level with or above the row it copies,
+    so a strip goes out to the right at its own height, into the output
+    block's still-empty rows (or the space under the block), and up into its
+    row. A single row's output sits level with its source.
+``corridor``
+    The walking column is as wide as a strip (and a chip): the output is
+    top-aligned, and a strip goes out, along the corridor, and in. For long
+    sentences whose rows come in an order the first cannot raise for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from embedviz.render.design import (
+    CAPTION_FONT,
+    MARGIN,
+    MAX_DATA_PX,
+    MIN_DATA_PX,
+    MIN_DEFAULT_DATA_PX,
+    MIN_TEXT_PX,
+    SPACE,
+    TypeScale,
+    at_least,
+    font_for_px,
+)
+from embedviz.render.layout import fit_font
+from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
+from embedviz.render.parts.chips import PIECE_RATIO, chip_size
+from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
+from embedviz.render.routes import raise_and_order
+from embedviz.render.spec import LookupSpec
+
+__all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
+
+# Row heights tried, in digit heights, loosest first; spare height grows them up to MAX_PITCH.
+PITCHES = (2.0, 1.85, 1.7, 1.55, 1.45)
+MAX_PITCH = 2.4
+# Between the output block and the chips beside it (and a parked chip and its row).
+TAG_GAP = SPACE
+# The caption band at the bottom: its centre line above the frame's bottom edge.
+CAPTION_CENTRE = 0.62
+# A title is this much larger than a label, but never larger than the table's numbers.
+TITLE_RATIO = 1.15
+# A near tie between two plans goes to the looser rows (and the narrow column).
+TIE = 0.94
+Mode = Literal["beside", "corridor"]
+
+
+@dataclass(frozen=True)
+class LookupPlan:
+    """Where everything of a lookup frame goes (scene units; y grows upwards).
+
+    Attributes
+    ----------
+    scale, sizes
+        The type scale and the grid's slot sizes.
+    mode
+        ``beside`` or ``corridor`` (see the module's description).
+    matrix_left, matrix_top
+        The matrix body's top-left corner.
+    output_left, output_top
+        The output body's top-left corner (the chips wait on its rows' lines).
+    body_width
+        The width of either body (they show the same columns).
+    chip_width
+        The widest chip.
+    tag_left, piece_left, position_left, mark_left
+        Where the chips, their word pieces, the output row numbers and the
+        equality marks start, right of the output block.
+    heading_y, output_heading_y
+        The centre lines of the matrix's heading, and of the output's and
+        the chips' headings.
+    title_x, title_y, title_font
+        The title's centre and size (centred, unless the legend beside it needs the room).
+    legend_x, legend_y, legend_left
+        The legend's centre line, and its left edge (above the matrix or the
+        output, where raising or lowering the output left room) or its right
+        edge (in the title band).
+    print_top, print_font
+        Where the PyTorch call starts and its size (0 without a print).
+    caption_y
+        The caption's centre line.
+    order
+        The order the output rows are filled in: the first two in input
+        order, the rest in an order whose strips all have a clear path.
+    content_top, content_bottom
+        The top of the highest heading and the bottom of the lowest block.
+    """
+
+    scale: TypeScale
+    sizes: GridSizes
+    mode: Mode
+    matrix_left: float
+    matrix_top: float
+    output_left: float
+    output_top: float
+    body_width: float
+    chip_width: float
+    tag_left: float
+    piece_left: float
+    position_left: float
+    mark_left: float
+    heading_y: float
+    output_heading_y: float
+    title_x: float
+    title_y: float
+    title_font: float
+    legend_x: float
+    legend_y: float
+    legend_left: bool
+    print_top: float
+    print_font: float
+    caption_y: float
+    order: tuple[int, ...] = ()
+    content_top: float = 0.0
+    content_bottom: float = 0.0
+
+    @property
+    def column_left(self) -> float:
+        """The left edge of the walking column (the matrix body's right edge)."""
+        return self.matrix_left + self.body_width
+
+    def park_x(self, chip_width: float) -> float:
+        """Return the centre x of a chip of this width waiting at the right end of its row."""
+        return self.column_left + TAG_GAP + chip_width / 2
+
+    def tag_x(self, chip_width: float) -> float:
+        """Return the centre x of a chip of this width beside its output row."""
+        return self.tag_left + chip_width / 2
+
+    def output_row_y(self, row: int) -> float:
+        """Return the centre line of output row ``row``."""
+        return self.output_top - (row + 0.5) * self.sizes.row_height
+
+    def strip_path(self, source_y: float, target_y: float) -> list[np.ndarray]:
+        """Waypoints of a strip's centre from its matrix row to its output row.
+
+        Parameters
+        ----------
+        source_y, target_y
+            The centre lines of the matrix row and of the output row.
+
+        Returns
+        -------
+        list of arrays
+            Out to the right at the row's height, along a free column, into the row.
+        """
+        half = self.body_width / 2
+        landing = self.output_left + half
+        if self.mode == "beside":
+            points = [xyz(landing, source_y)]
+            if abs(target_y - source_y) > 1e-9:
+                points.append(xyz(landing, target_y))
+            return points
+        corridor = self.column_left + TAG_GAP + half
+        return [xyz(corridor, source_y), xyz(corridor, target_y), xyz(landing, target_y)]
+
+
+def _frame() -> tuple[float, float, float, float]:
+    """Return the safe area's left, right and top, and the frame's bottom edge."""
+    from manim import config
+
+    half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
+    return -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN, -half_h
+
+
+@dataclass(frozen=True)
+class _Across:
+    """The horizontal part of a layout."""
+
+    body_w: float
+    chip_w: float
+    matrix_left: float
+    output_left: float
+    tag_left: float
+    piece_left: float
+    position_left: float
+    mark_left: float
+
+
+def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str]) -> _Across:
+    """Lay the columns out across the frame, centred; note what does not fit."""
+    scale = sizes.scale
+    left, right, _, _ = _frame()
+    label, legend = scale.label, scale.legend
+    body_w = sum(s.size for s in col_slots(spec.window, sizes))
+    # Left margin: row numbers, and the hidden ranges' labels (which may run over them).
+    gaps = [*spec.gap_labels.values(), *(gap.label for gap in spec.window.col_gaps)]
+    gap_w = max([text_width(t, legend) for t in gaps] or [0.0])
+    margin_w = max(char_advance(label) * spec.row_label_chars, gap_w) + 1.5 * SPACE
+    chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
+    column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
+    piece_w = max(char_advance(at_least(label * PIECE_RATIO)) * len(p) for _, p in spec.chips)
+    position_w = char_advance(label) * spec.position_chars
+    mark_w = char_advance(label) * spec.mark_chars
+    # Right of the block: chip, piece, row number, mark; the chips' heading over them.
+    parts = [w for w in (piece_w, position_w, mark_w) if w]
+    tags_w = max(chip_w + sum(SPACE + w for w in parts), text_width(spec.chips_label, label, False))
+    total_w = margin_w + 2 * body_w + column_w + TAG_GAP + tags_w
+    if total_w > right - left:
+        problems.append("too wide")
+    # Headings must not reach into the walking column, nor over the chips' heading:
+    # a long (translated) one is set smaller, down to the floor.
+    floor = font_for_px(MIN_TEXT_PX)
+    for text, room in ((spec.matrix_heading, margin_w + body_w), (spec.output_heading, body_w)):
+        if label * room / text_width(text, label, mono=False) < floor:
+            problems.append(f"heading {text!r} too wide")
+    offset = max(0.0, (right - left - total_w) / 2)
+    matrix_left = left + offset + margin_w
+    output_left = matrix_left + body_w + column_w
+    tag_left = output_left + body_w + TAG_GAP
+    piece_left = tag_left + chip_w + SPACE
+    position_left = piece_left + (piece_w + SPACE if piece_w else 0.0)
+    return _Across(
+        body_w=body_w,
+        chip_w=chip_w,
+        matrix_left=matrix_left,
+        output_left=output_left,
+        tag_left=tag_left,
+        piece_left=piece_left,
+        position_left=position_left,
+        mark_left=position_left + (position_w + SPACE if position_w else 0.0),
+    )
+
+
+def _row_centres(spec: LookupSpec, sizes: GridSizes) -> tuple[dict[int, float], float]:
+    """Each drawn matrix row's centre, down from the body's top, and the body's height."""
+    centres: dict[int, float] = {}
+    depth = 0.0
+    for slot in row_slots(spec.window, sizes):
+        if not slot.gap:
+            centres[slot.key] = depth + slot.size / 2
+        depth += slot.size
+    return centres, depth
+
+
+def _measure(
+    spec: LookupSpec, data: float, pitch: float, mode: Mode
+) -> tuple[LookupPlan, list[str]]:
+    """Lay out at one font size and pitch; return the plan and what does not fit (if anything)."""
+    problems: list[str] = []
+    scale = TypeScale.from_data(data)
+    sizes, (left, right, top, bottom) = GridSizes(scale, spec.value_chars, pitch), _frame()
+    across = _across(spec, sizes, mode, problems)
+    centres, matrix_h = _row_centres(spec, sizes)
+    row_h = sizes.row_height
+    outputs = [(t + 0.5) * row_h for t in range(len(spec.sources))]
+    raise_d, order = 0.0, tuple(range(len(outputs)))
+    if mode == "beside":
+        found = raise_and_order(spec.sources, centres, matrix_h, row_h)
+        if found is None:
+            problems.append("no clear path")
+        else:
+            raise_d, order = found
+    heading_h = digit_height(scale.label) * 1.6
+    col_labels_h = digit_height(scale.label) + 0.8 * SPACE
+    matrix_heading_top = -(col_labels_h + SPACE + heading_h)
+    output_heading_top = -raise_d - SPACE - heading_h
+    content_top = min(matrix_heading_top, output_heading_top)
+    # A half-precision table's note goes under the matrix.
+    note_h = digit_height(scale.legend) + 2 * SPACE if spec.note else 0.0
+    content_bottom = max(matrix_h + note_h, -raise_d + len(outputs) * row_h)
+    # The legend goes above the matrix when the raised output leaves room there,
+    # above the output when a lowered one does, else into the title band.
+    legend_h = legend_height(scale.legend) if spec.legend else 0.0
+    free = legend_h + SPACE
+    legend_above = spec.legend and matrix_heading_top - content_top >= free
+    legend_over_output = (
+        spec.legend and not legend_above and output_heading_top - content_top >= free
+    )
+    legend_top_d = matrix_heading_top if legend_above else output_heading_top
+    in_band = not (legend_above or legend_over_output)
+    title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
+    print_font, print_h = _print_band(spec, scale, right - left, problems)
+    caption_y = bottom + CAPTION_CENTRE
+    caption_top = caption_y + digit_height(CAPTION_FONT) * 2.1
+    room = top - band_h - SPACE - (caption_top + SPACE)
+    spare = room - (content_bottom - content_top + print_h)
+    if spare < 0:
+        problems.append("too tall")
+    # Spare height goes above and below the content in equal parts.
+    matrix_top = top - band_h - SPACE - max(spare, 0.0) / 2 + content_top
+    return (
+        LookupPlan(
+            scale=scale,
+            sizes=sizes,
+            mode=mode,
+            matrix_left=across.matrix_left,
+            matrix_top=matrix_top,
+            output_left=across.output_left,
+            output_top=matrix_top + raise_d,
+            body_width=across.body_w,
+            chip_width=across.chip_w,
+            tag_left=across.tag_left,
+            piece_left=across.piece_left,
+            position_left=across.position_left,
+            mark_left=across.mark_left,
+            heading_y=matrix_top + col_labels_h + SPACE + heading_h / 2,
+            output_heading_y=matrix_top + raise_d + SPACE + heading_h / 2,
+            title_x=title_x,
+            title_y=top - band_h / 2,
+            title_font=title_font,
+            legend_x=right if in_band else (left if legend_above else across.output_left),
+            legend_y=top - band_h / 2
+            if in_band
+            else matrix_top - legend_top_d + SPACE + legend_h / 2,
+            legend_left=not in_band,
+            print_top=matrix_top - content_bottom - 2 * SPACE,
+            print_font=print_font,
+            caption_y=caption_y,
+            order=order,
+            content_top=matrix_top - content_top,
+            content_bottom=matrix_top - content_bottom,
+        ),
+        problems,
+    )
+
+
+def _title_band(
+    spec: LookupSpec, scale: TypeScale, problems: list[str], legend: bool
+) -> tuple[float, float, float]:
+    """Return the title's font and centre x, and the band's height (title and legend).
+
+    The title is centred when the legend beside it leaves room, else set left
+    of it, else made smaller.
+    """
+    left, right, _, _ = _frame()
+    font = min(scale.data, scale.label * TITLE_RATIO)
+    legend_w = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
+    legend_w = legend_w + 11 * swatch_size(scale.legend) if legend else 0.0
+    width = text_width(spec.title, font, mono=False)
+    x = 0.0
+    if width / 2 + legend_w + 2 * SPACE > (right - left) / 2:
+        room = right - left - legend_w - 3 * SPACE
+        if width > room:
+            font *= room / width
+            width = room
+            if font < font_for_px(MIN_TEXT_PX):
+                problems.append("title too wide")
+        x = left + width / 2
+    band = digit_height(font) * 1.7
+    if legend:
+        band = max(band, legend_height(scale.legend))
+    return font, x, band
+
+
+def _print_band(
+    spec: LookupSpec, scale: TypeScale, width: float, problems: list[str]
+) -> tuple[float, float]:
+    """Return the font of the PyTorch call and print under the blocks, and the height they take."""
+    if not spec.print_lines:
+        return 0.0, 0.0
+    font = min(scale.label, width / (char_advance(1.0) * (spec.print_chars + 2)))
+    if font < font_for_px(MIN_TEXT_PX):
+        problems.append("print too wide")
+    return font, 3 * SPACE + spec.print_lines * digit_height(font) * 2.1
+
+
+def swatch_size(legend_font: float) -> float:
+    """Return the side of one swatch of the colour legend."""
+    return digit_height(legend_font) * 1.3
+
+
+def legend_height(legend_font: float) -> float:
+    """Return the colour legend's height: swatches over their tick values."""
+    return swatch_size(legend_font) + SPACE * 0.6 + digit_height(legend_font) * 1.2
+
+
+# Sizes scanned from the top before a bisection (pixels at 720p): what fits is
+# not monotone at the bottom, where labels stop shrinking at the floor.
+_SCAN_PX = (30.0, 27.0, 24.0, 21.0, 19.0, 17.0, 15.0, 13.5, 12.0)
+
+
+def _largest_fitting(
+    fits: Callable[[float], bool], largest: float, smallest: float
+) -> float | None:
+    """Return the largest font size that fits (scanned from the top, then bisected), or None."""
+    sizes = [min(max(font_for_px(px), smallest), largest) for px in _SCAN_PX]
+    previous = None
+    for size in sizes:
+        if fits(size):
+            if previous is None:
+                return size
+            # Between the last size that fit and the first that did not.
+            return fit_font(fits, largest=previous, smallest=size, precision=0.02)
+        previous = size
+    return None
+
+
+def solve_lookup(spec: LookupSpec) -> LookupPlan:
+    """Return the plan with the largest table numbers at which everything fits.
+
+    Both arrangements are tried at every pitch of :data:`PITCHES`; the largest
+    font wins (a looser pitch, then the ``beside`` arrangement, win near
+    ties), then spare height grows the rows up to :data:`MAX_PITCH`.
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+
+    Returns
+    -------
+    LookupPlan
+        The plan. When nothing fits even at the smallest size, the smallest
+        one is returned (the moment tests then report what is too small).
+    """
+    largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
+    found: list[tuple[float, float, Mode]] = []
+    for mode in ("beside", "corridor"):
+        for pitch in PITCHES:
+
+            def fits(font: float, pitch: float = pitch, mode: Mode = mode) -> bool:
+                return not _measure(spec, font, pitch, mode)[1]
+
+            font = _largest_fitting(fits, largest, smallest)
+            if font is not None:
+                found.append((font, pitch, mode))
+    if not found:
+        return _measure(spec, smallest, PITCHES[-1], "corridor")[0]
+    top_font = max(font for font, _, _ in found)
+    # A near tie goes to the looser rows, unless that would drop under a floor the best reaches.
+    floors = [font_for_px(px) for px in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX)]
+    enough = max([top_font * TIE, *(f for f in floors if f <= top_font)])
+    # Found in order of preference: beside before corridor, looser pitches first.
+    font, pitch, mode = next(f for f in found if f[0] >= enough)
+    grown = fit_font(
+        lambda p: not _measure(spec, font, p, mode)[1],
+        largest=MAX_PITCH,
+        smallest=pitch,
+        precision=0.01,
+    )
+    return _measure(spec, font, grown, mode)[0]

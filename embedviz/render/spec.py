@@ -1,0 +1,110 @@
+"""What a lookup frame must hold, read from its storyboard: the solver's input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from embedviz.story.model import Storyboard, Window
+from embedviz.story.printed import split_printed
+
+__all__ = ["LookupSpec"]
+
+
+@dataclass(frozen=True)
+class LookupSpec:
+    """What a lookup frame must hold, read from a storyboard (see :meth:`from_board`).
+
+    Attributes
+    ----------
+    window
+        The drawn part of E.
+    value_chars, row_label_chars
+        The longest table value and row number, in characters.
+    gap_labels
+        The labels of the hidden row ranges, by gap number.
+    sources
+        For output row *t*, the matrix row it copies.
+    chips
+        Per input position: the ID's text and its word piece (or "").
+    position_chars, mark_chars
+        The longest output row number and equality mark (0: none).
+    title, matrix_heading, output_heading, chips_label, legend_title
+        Texts whose widths matter.
+    print_chars, print_lines
+        The widest line of the PyTorch call and its print, and their count (0: no print).
+    legend
+        Whether the colour legend is drawn.
+    note
+        The note on a half-precision table (e.g. ``bfloat16 values shown as
+        float32``), drawn under the matrix; empty for none.
+    """
+
+    window: Window
+    value_chars: int
+    row_label_chars: int
+    gap_labels: dict[int, str]
+    sources: tuple[int, ...]
+    chips: tuple[tuple[str, str], ...]
+    position_chars: int
+    mark_chars: int
+    title: str
+    matrix_heading: str
+    output_heading: str
+    chips_label: str
+    legend_title: str
+    print_chars: int = 0
+    print_lines: int = 0
+    legend: bool = True
+    note: str = ""
+
+    @classmethod
+    def from_board(cls, board: Storyboard) -> LookupSpec:
+        """Read what a lookup storyboard shows (every beat's cells and labels)."""
+        cells = {(c.kind, c.index): c for beat in board.beats for c in beat.numbers}
+        window = board.beats[0].window
+
+        def widest(kind: str) -> int:
+            return max([len(c.text) for (k, _), c in cells.items() if k == kind] or [0])
+
+        ids = sorted((i, c.text) for (k, i), c in cells.items() if k == "token_id")
+        pieces = board.options.pieces or ()
+        sizes = sorted((i, c.text) for (k, i), c in cells.items() if k == "table_size")
+        printed: list[str] = []
+        final = board.beats[-1]
+        if board.printed and final.output is not None:
+            # The lines drawn: a long print is cut, with one elision line.
+            lines, omitted = split_printed(board.printed, final.output.shape)
+            printed = ["".join(text for _, text, _ in line.pieces) for line in lines]
+            printed += ["\u22ee"] if omitted else []
+        code = final.labels.get("code", "")
+        sources = tuple(_sources(board))
+        return cls(
+            window=window,
+            value_chars=max(widest("weight"), widest("output")),
+            row_label_chars=max(widest("row_label"), 1),
+            gap_labels={n: gap.label for n, gap in enumerate(window.row_gaps)},
+            sources=sources,
+            chips=tuple((text, pieces[i[-1]] if i[-1] < len(pieces) else "") for i, text in ids),
+            position_chars=widest("position"),
+            mark_chars=widest("equal_to"),
+            title=board.title,
+            matrix_heading=f"{board.word('embedding_matrix')} E  "
+            + " \u00d7 ".join(t for _, t in sizes),
+            output_heading=f"{board.word('output')}  {len(sources)} \u00d7 {board.dim}",
+            chips_label=board.word("token_ids"),
+            legend_title=board.word("value_colour"),
+            print_chars=max([len(line) for line in [*printed, code]] or [0]),
+            print_lines=len(printed) + (1 if printed else 0),
+            legend=any(k == "legend" for k, _ in cells),
+            note=next(
+                (b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), ""
+            ),
+        )
+
+
+def _sources(board: Storyboard) -> list[int]:
+    """Return the matrix row each input position selects (its ID), in input order."""
+    ids = {
+        c.index: int(c.value) for beat in board.beats for c in beat.numbers if c.kind == "token_id"
+    }
+    return [ids[p] for p in sorted(ids)]

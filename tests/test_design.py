@@ -1,0 +1,117 @@
+"""The design system: one meaning per colour, contrast by construction, sizes from the frame."""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from embedviz.render.design import (
+    COLOUR_MEANINGS,
+    DARK,
+    LIGHT,
+    THEMES,
+    Theme,
+    TypeScale,
+    contrast_ratio,
+    dimmed,
+    font_for_px,
+    palette_table,
+    px_for_font,
+    value_colour,
+)
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+START = "<!-- colour-table: generated from embedviz.render.design; do not edit by hand -->"
+END = "<!-- /colour-table -->"
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    red, green, blue = (int(colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
+    return red, green, blue
+
+
+def test_the_readme_shows_the_colour_table() -> None:
+    text = README.read_text("utf-8")
+    table = text.split(START, 1)[1].split(END, 1)[0].strip()
+    assert table == palette_table()
+    # Every colour of both themes, with its meaning.
+    for name, meaning in COLOUR_MEANINGS.items():
+        assert f"`{DARK.__dict__[name]}`" in table
+        assert meaning in table
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_text_colours_reach_4_5_to_1_on_their_ground(name: str) -> None:
+    theme: Theme = THEMES[name]
+    on_frame = ("text", "muted", "id_ink", "highlight", "output", "wrong", "accent")
+    for role in on_frame:
+        ratio = contrast_ratio(getattr(theme, role), theme.background)
+        assert ratio >= 4.5, (name, role, ratio)
+    assert contrast_ratio(theme.chip_text, theme.chip) >= 4.5
+    # Table values sit on cells: their strongest colours too.
+    for value in (-1.0, -0.01, 0.01, 1.0):
+        colour = value_colour(value, 1.0, theme)
+        assert contrast_ratio(colour, theme.cell_fill) >= 4.5, (name, value)
+
+
+def test_light_amber_text_is_fixed() -> None:
+    # The issue measured light-theme amber text at 2.15:1; amber as text is id_ink now.
+    assert contrast_ratio(LIGHT.chip, LIGHT.background) < 2.2
+    assert contrast_ratio(LIGHT.id_ink, LIGHT.background) >= 4.5
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_each_accent_has_its_own_hue(name: str) -> None:
+    """Amber (IDs), the highlight, the value ends and the second-table accent are far apart."""
+    theme: Theme = THEMES[name]
+    accents = {
+        role: _rgb(getattr(theme, role))
+        for role in ("chip", "highlight", "positive", "negative", "accent")
+    }
+    for (a, first), (b, second) in combinations(accents.items(), 2):
+        distance = sum((x - y) ** 2 for x, y in zip(first, second, strict=True)) ** 0.5
+        assert distance > 90, (name, a, b, distance)
+    # Neutral roles (frames, verdicts) carry no hue.
+    for role in ("output", "wrong"):
+        red, green, blue = _rgb(getattr(theme, role))
+        assert max(red, green, blue) - min(red, green, blue) < 40, role
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_dimmed_content_recedes_but_keeps_3_to_1(name: str) -> None:
+    theme: Theme = THEMES[name]
+    for colour in (theme.text, theme.muted, theme.positive, theme.negative):
+        faded = dimmed(colour, theme.cell_fill)
+        assert (
+            3.0 <= contrast_ratio(faded, theme.cell_fill) < contrast_ratio(colour, theme.cell_fill)
+        )
+
+
+def test_sizes_come_from_the_frame_so_they_hold_at_every_quality() -> None:
+    from manim import tempconfig
+
+    at_720 = font_for_px(24.0)
+    assert px_for_font(at_720) == pytest.approx(24.0)
+    # A frame twice as tall in scene units needs fonts twice as large for the same pixels.
+    with tempconfig({"frame_height": 16.0, "frame_width": 16.0 * 16 / 9}):
+        assert font_for_px(24.0) == pytest.approx(2 * at_720)
+    # The pixel resolution does not matter: sizes are pixels at 720p.
+    with tempconfig({"pixel_height": 1080, "pixel_width": 1920}):
+        assert font_for_px(24.0) == pytest.approx(at_720)
+
+
+def test_the_colour_table_lists_each_field_once() -> None:
+    rows = [line for line in palette_table().splitlines() if line.startswith("| `")]
+    names = [re.match(r"\| `(\w+)`", row).group(1) for row in rows]  # type: ignore[union-attr]
+    assert names == list(COLOUR_MEANINGS)
+    assert len(set(names)) == len(names)
+
+
+def test_type_scale_labels_never_outgrow_the_data() -> None:
+    for px in (12.0, 14.0, 20.0):
+        scale = TypeScale.from_data(font_for_px(px))
+        assert scale.label <= scale.data
+        assert scale.legend <= scale.label
