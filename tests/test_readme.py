@@ -319,12 +319,25 @@ def _run(step: Step, cwd: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def _clip_files(readme: str, scene: str, language: str) -> set[str]:
-    """The files the README's table says each clip folder holds, for one clip."""
+FILE_NAME = r"`([\w.-]+\.(?:mp4|webm|png|vtt|html|json|js))`"
+
+
+def _clip_files(readme: str, scene: str, language: str, *, voice: bool) -> set[str]:
+    """The files the README's table says a clip folder holds, for one clip."""
     table = readme.split("Each clip's folder holds:", 1)[1].split("\n\n", 2)[1]
-    names = set(re.findall(r"`(SCENE\.[\w.]+)`", table))
+    names: set[str] = set()
+    for row in table.splitlines()[2:]:
+        what = row.split(" | ")[1]
+        if voice or not what.startswith("with `--voice`"):
+            names |= set(re.findall(FILE_NAME, row.split(" | ")[0]))
     assert names, "the README lists no clip files"
-    return {name.replace("SCENE", scene).replace(".en.vtt", f".{language}.vtt") for name in names}
+    return {name.replace("SCENE", scene).replace(".en.", f".{language}.") for name in names}
+
+
+def _site_files(readme: str) -> set[str]:
+    """The site's own files the README names (a course without FullExplainer)."""
+    paragraph = readme.split("The site also holds", 1)[1].split("\n\n", 1)[0]
+    return {"index.html", *re.findall(FILE_NAME, paragraph)} - {"embedviz-chapters.js"}
 
 
 def _snippet_in_docs() -> str:
@@ -360,16 +373,15 @@ def test_every_readme_command_runs_as_written(checkout: Path) -> None:
         "SequenceLookup",
         "SingleTokenLookup",
     ]
-    assert {p.name for p in site.iterdir() if p.is_file()} == {
-        "index.html",
-        ".embedviz-manifest.json",
-        ".embedviz-site.json",
-    }
+    assert {p.name for p in site.iterdir() if p.is_file()} == _site_files(readme)
     assert "Embeddings, week by week" in (site / "index.html").read_text("utf-8")
     # Every file an export writes is in the README's table, and no other.
-    for scene, language in (("SingleTokenLookup", "en"), ("SequenceLookup", "fr")):
+    for scene, language, voice in (
+        ("SingleTokenLookup", "en", False),
+        ("SequenceLookup", "fr", True),
+    ):
         written = {p.name for p in (site / scene).iterdir()}
-        assert written == _clip_files(readme, scene, language), scene
+        assert written == _clip_files(readme, scene, language, voice=voice), scene
     # docs/export.md quotes the snippet the export wrote for the default silent clip.
     assert _snippet_in_docs() == (
         site / "SingleTokenLookup" / "SingleTokenLookup.snippet.html"
