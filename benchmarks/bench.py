@@ -6,7 +6,7 @@ Run from the repository root::
         [--scenes A,B] [--no-scaling] [--compare-cfr] [--workers 1,2,4
         [--workers-scene NAME]] [--json PATH]
 
-It prints the machine, a Markdown table ready to paste into a README, and the
+It prints the machine, a Markdown table ready to paste into docs/performance.md, and the
 raw numbers. Three things are measured:
 
 (a) Each scene's render at ``-ql`` (or the ``--quality`` given) with caching

@@ -243,6 +243,12 @@ def _build_parser() -> argparse.ArgumentParser:
         force="write the deck into a folder that holds other files, keeping them",
     )
     _add_cfr_flag(slides)
+    slides.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="play each slide's clip as soon as the slide shows (by default a clip waits "
+        "for its play button, WCAG 2.2.2)",
+    )
     _add_table_options(slides)
 
     setup = commands.add_parser(
@@ -436,6 +442,9 @@ def _cmd_storyboard(args: argparse.Namespace) -> int:
             print(f"-- {part.scene}: {part.title}")
         for beat in part.beats:
             print(f"{next(starts):6.1f}s  {beat.name:<12} {beat.narration}")
+            # The audio description: what the picture shows and the narration does not say.
+            for description in beat.descriptions:
+                print(f"{'':21} shown: {description.text}")
     print(f"{board.duration:6.1f}s  end")
     return 0
 
@@ -1050,6 +1059,7 @@ def _cmd_slides(args: argparse.Namespace) -> int:
         force=args.force,
         on_beat=progress,
         constant_frame_rate=args.cfr,
+        autoplay=args.autoplay,
     )
     print(f"{deck} ({len(board.all_beats())} slides)")
     return 0

@@ -8,7 +8,8 @@ It writes ``examples/SequenceLookup.de.json`` and ``examples/SequenceLookup.fr.j
 Each builds the default SequenceLookup storyboard with every word translated
 (so that the labels filled from them, such as the question, are translated
 too), then changes only what an author may change: the title, the summary,
-the narration of every beat, the language tag,
+the sentences of the audio descriptions, the narration of every beat, the
+language tag,
 the holds (German and French sentences are longer, so some beats stay on
 screen a little longer), and the phrases: the narration split into caption
 cues, with the words a voice should say (the spoken-maths rules of that
@@ -57,6 +58,9 @@ class Translation:
     # embedviz/story/layouts/lookup.py): on screen, the labels (templates keep
     # their placeholders), the chapters and the course page.
     words: Mapping[str, str]
+    # The sentences of the scene's audio descriptions, by role (the English ones
+    # are in embedviz/story/describe_words.py); the numbers in them stay the core's.
+    description_words: Mapping[str, str]
 
     @property
     def target(self) -> Path:
@@ -142,6 +146,87 @@ GERMAN = Translation(
         "page_id_at_position": "Stelle {position} (ID {id})",
         "page_piece_at_position": "Stelle {position} (ID {id}: {piece})",
         "page_row_number": "Zeile {row}",
+        "page_shown": "Gezeigt:",
+        "page_descriptions_track": "Beschreibungen ({language})",
+        "page_steps_link": "{title} Schritt für Schritt, mit seinen Tabellen",
+        "page_described_link": "Fassung mit Audiodeskription: {title}",
+        "page_step_through": "Den Clip Schritt für Schritt durchgehen",
+        "page_steps_title": "Schritt für Schritt: {title}",
+        "page_skip_steps": "Zu den Schritten springen",
+        "page_other_pages": "Weitere Seiten",
+        "page_clip_on_gallery": "Der Clip in der Galerie",
+        "page_the_transcript": "Das Transkript",
+        "page_steps_intro": (
+            "Ein Schritt pro Abschnitt: was er sagt, was er zeigt und seine Zahlen als Tabellen."
+        ),
+        "page_steps_keys": (
+            "Weiter mit den Schaltflächen oder den Pfeiltasten; jeder Schritt verweist auf "
+            "seine Stelle im Clip."
+        ),
+        "page_previous_step": "Vorheriger Schritt",
+        "page_next_step": "Nächster Schritt",
+        "page_step_of": "Schritt {number} von {total}: {name}",
+        "page_watch_step": "Schritt {number} im Clip ansehen, ab {time}",
+        "page_token_ids": "{title}: die Token-IDs",
+        "page_input": "Eingabe",
+        "page_id": "Kennung",
+        "page_word_piece": "Wortteil",
+        "page_output_now": (
+            "{title}: die Ausgabe nach diesem Schritt, {filled} von {total} Zeilen gefüllt"
+        ),
+        "page_output_after": "{title}: die Ausgabe nach diesem Schritt",
+        "page_matrix_now": "{title}: die Zeilen der Embedding-Matrix E in diesem Schritt",
+        "page_row_marked": "Zeile {row} ({marks})",
+        "page_mark_looked_up": "nachgeschlagen",
+        "page_mark_faded": "blass",
+        "page_mark_updated": "aktualisiert",
+        "page_terms_of": "{title}: die Terme von Eintrag {column} des Produkts",
+        "page_one_hot_entry": "One-hot-Eintrag",
+        "page_printed": "{title}: der Tensor, den PyTorch ausgibt",
+        "page_gradient": "{title}: der Gradient \u2202L/\u2202E",
+        "page_loss_weights": "{title}: die Gewichte w_t des Verlusts",
+        "page_added_weights": "{title}: die Gewichte, die in eine Gradientenzeile eingehen",
+        "page_their_sum": "{title}: ihre Summe, eine Zeile des Gradienten",
+        "page_positions": "{title}: die Positionsvektoren P",
+        "page_learned_positions": "{title}: die gelernten Positionsvektoren P",
+        "page_sums": "{title}: die Summen E[id] + P[pos]",
+        "page_wrong_vector": "{title}: der falsche Vektor, den der Zählfehler holt",
+        "page_one_hot": "{title}: der One-hot-Vektor",
+        "page_product": "{title}: das Produkt one_hot @ E",
+        "page_loss": "{title}: der Verlust",
+        "page_values": "Werte",
+        "page_entries": "Einträge",
+        "page_entry": "Eintrag {index}",
+        "page_before_step": "vor dem Schritt",
+        "page_after_step": "nach dem Schritt",
+        "page_without_description": "Der Clip ohne Audiodeskription",
+        "page_described_intro": (
+            "Nach jedem Schritt hält das Bild an, während beschrieben wird, was es zeigt: "
+            "Werte, Code und Diagramme."
+        ),
+        "page_length": "Länge: {minutes} min {seconds} s",
+    },
+    description_words={
+        "chips": "Token-ID-Chips in der Reihenfolge der Eingabe: {ids}.",
+        "colour_key": (
+            "Farbschlüssel: Jeder Wert ist nach Vorzeichen und Größe getönt, blau für positive "
+            "und zinnoberrot für negative Werte, am kräftigsten bei {high} und {low}, am "
+            "blassesten nahe {zero}."
+        ),
+        "dimmed": "Die Zeilen {rows} sind blass gezeichnet.",
+        "matrix": (
+            "Die Embedding-Matrix E ist als Raster gezeichnet: Zeilen {rows}, Spalten {columns}."
+        ),
+        "matrix_values": "Ihre Werte, Zeile für Zeile: {values}.",
+        "output_frame": "Ein leerer Ausgabeblock erscheint, mit den Zeilennummern {positions}.",
+        "question": "Auf dem Bildschirm steht die Frage: {question}",
+        "row_copy": (
+            "Zeile {row} von E, {values}, wandert als ein Streifen in Ausgabezeile {position}."
+        ),
+        "row_tag": (
+            "Neben jeder Ausgabezeile zeigt ein bernsteinfarbenes Etikett die ID, aus der sie "
+            "stammt."
+        ),
     },
 )
 
@@ -223,6 +308,89 @@ FRENCH = Translation(
         "page_id_at_position": "rang {position} (ID {id})",
         "page_piece_at_position": "rang {position} (ID {id} : {piece})",
         "page_row_number": "ligne {row}",
+        "page_shown": "Affiché :",
+        "page_descriptions_track": "Audiodescriptions ({language})",
+        "page_steps_link": "{title} pas à pas, avec ses tableaux",
+        "page_described_link": "Version audiodécrite : {title}",
+        "page_step_through": "Parcourir le clip pas à pas",
+        "page_steps_title": "Pas à pas : {title}",
+        "page_skip_steps": "Aller aux étapes",
+        "page_other_pages": "Autres pages",
+        "page_clip_on_gallery": "Le clip dans la galerie",
+        "page_the_transcript": "La transcription",
+        "page_steps_intro": (
+            "Une étape par temps du clip : ce qu'il dit, ce qu'il montre, et ses nombres en "
+            "tableaux."
+        ),
+        "page_steps_keys": (
+            "Avancez avec les boutons ou les flèches gauche et droite ; chaque étape renvoie à "
+            "son moment dans le clip."
+        ),
+        "page_previous_step": "Étape précédente",
+        "page_next_step": "Étape suivante",
+        "page_step_of": "Étape {number} sur {total} : {name}",
+        "page_watch_step": "Voir l'étape {number} dans le clip, à partir de {time}",
+        "page_token_ids": "{title} : les IDs des jetons",
+        "page_input": "Entrée",
+        "page_id": "Identifiant",
+        "page_word_piece": "morceau de mot",
+        "page_output_now": (
+            "{title} : la sortie après cette étape, {filled} lignes remplies sur {total}"
+        ),
+        "page_output_after": "{title} : la sortie après cette étape",
+        "page_matrix_now": "{title} : les lignes de la matrice d'embedding E à cette étape",
+        "page_row_marked": "ligne {row} ({marks})",
+        "page_mark_looked_up": "recherchée",
+        "page_mark_faded": "estompée",
+        "page_mark_updated": "mise à jour",
+        "page_terms_of": "{title} : les termes de l'entrée {column} du produit",
+        "page_one_hot_entry": "entrée one-hot",
+        "page_printed": "{title} : le tenseur qu'affiche PyTorch",
+        "page_gradient": "{title} : le gradient \u2202L/\u2202E",
+        "page_loss_weights": "{title} : les poids w_t de la perte",
+        "page_added_weights": "{title} : les poids ajoutés dans une ligne du gradient",
+        "page_their_sum": "{title} : leur somme, une ligne du gradient",
+        "page_positions": "{title} : les vecteurs de position P",
+        "page_learned_positions": "{title} : les vecteurs de position appris P",
+        "page_sums": "{title} : les sommes E[id] + P[pos]",
+        "page_wrong_vector": "{title} : le mauvais vecteur que l'erreur va chercher",
+        "page_one_hot": "{title} : le vecteur one-hot",
+        "page_product": "{title} : le produit one_hot @ E",
+        "page_loss": "{title} : la perte",
+        "page_values": "valeurs",
+        "page_entries": "entrées",
+        "page_entry": "entrée {index}",
+        "page_before_step": "avant l'étape",
+        "page_after_step": "après l'étape",
+        "page_without_description": "Le clip sans audiodescription",
+        "page_described_intro": (
+            "Après chaque étape, l'image s'arrête pendant que l'on décrit ce qu'elle montre : "
+            "valeurs, code et graphiques."
+        ),
+        "page_length": "Durée : {minutes} min {seconds} s",
+    },
+    description_words={
+        "chips": "Les jetons d'ID, dans l'ordre de l'entrée : {ids}.",
+        "colour_key": (
+            "Légende des couleurs : chaque valeur est teintée selon son signe et sa taille, "
+            "bleu pour les positives et vermillon pour les négatives, au plus fort à {high} "
+            "et {low}, au plus pâle près de {zero}."
+        ),
+        "dimmed": "Les lignes {rows} sont estompées.",
+        "matrix": (
+            "La matrice d'embedding E est dessinée comme une grille : lignes {rows}, "
+            "colonnes {columns}."
+        ),
+        "matrix_values": "Ses valeurs, ligne par ligne : {values}.",
+        "output_frame": "Un bloc de sortie vide apparaît, ses lignes numérotées {positions}.",
+        "question": "La question à l'écran : {question}",
+        "row_copy": (
+            "La ligne {row} de E, {values}, glisse d'un seul bloc vers la ligne de sortie "
+            "{position}."
+        ),
+        "row_tag": (
+            "À côté de chaque ligne de sortie, une étiquette ambre indique l'ID dont elle vient."
+        ),
     },
 )
 
@@ -231,7 +399,7 @@ TARGET = GERMAN.target
 
 
 def translated_storyboard(translation: Translation) -> Storyboard:
-    """Return the default SequenceLookup with a translation's words, narration and holds.
+    """Return the default SequenceLookup with a translation's words, sentences, narration, holds.
 
     Parameters
     ----------
@@ -263,6 +431,7 @@ def translated_storyboard(translation: Translation) -> Storyboard:
         title=translation.title,
         summary=translation.summary,
         language=translation.language,
+        description_words=dict(translation.description_words),
         beats=tuple(beats),
     )
 

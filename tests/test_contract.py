@@ -675,11 +675,18 @@ def test_storyboards_from_a_model_pin_its_file_and_their_text(tmp_path: Path) ->
     assert verified_problems(loaded) == []
 
     def edit(data: dict[str, Any]) -> None:
+        old = data["options"]["pieces"][1]
         data["options"]["pieces"][1] = "embedded"
         for beat in data["beats"]:
             beat["labels"]["piece_1"] = "embedded"
+            # The audio description names the pieces too.
+            for description in beat["descriptions"]:
+                for slot in description["slots"]:
+                    slot["text"] = slot["text"].replace(
+                        f"\u201c{old}\u201d", "\u201cembedded\u201d"
+                    )
 
-    # Pieces and labels edited alike: the rebuilt board agrees with the file,
+    # Pieces, labels and descriptions edited alike: the rebuilt board agrees with the file,
     # and only tokenising the recorded text again finds the edit.
     problems = verified_problems(_edit_json(board, edit))
     assert problems == [

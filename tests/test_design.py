@@ -23,7 +23,8 @@ from embedviz.render.design import (
     value_colour,
 )
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+# The colour table lives with the scenes' reference, linked from the README.
+SCENES_DOC = Path(__file__).resolve().parent.parent / "docs" / "scenes.md"
 START = "<!-- colour-table: generated from embedviz.render.design; do not edit by hand -->"
 END = "<!-- /colour-table -->"
 
@@ -33,8 +34,8 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return red, green, blue
 
 
-def test_the_readme_shows_the_colour_table() -> None:
-    text = README.read_text("utf-8")
+def test_the_scenes_page_shows_the_colour_table() -> None:
+    text = SCENES_DOC.read_text("utf-8")
     table = text.split(START, 1)[1].split(END, 1)[0].strip()
     assert table == palette_table()
     # Every colour of both themes, with its meaning.

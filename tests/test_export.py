@@ -590,9 +590,16 @@ def _check_videos(driver: Any, site: Path) -> list[dict[str, Any]]:
         # (manim rounds each animation down to whole frames; the narrated
         # FullExplainer loses two at 15 fps).
         assert abs(video["duration"] - board["duration"]) <= 0.2, video
-        assert video["trackStates"] == [2, 2], video
+        assert video["trackStates"] == [2, 2, 2], video
         captions = [t for t in video["tracks"] if t["kind"] == "captions"]
         assert captions == [{"kind": "captions", "cues": narrated}], video
+        described = sum(
+            len(beat["descriptions"])
+            for part in (board["parts"] or [board])
+            for beat in part["beats"]
+        )
+        descriptions = [t for t in video["tracks"] if t["kind"] == "descriptions"]
+        assert descriptions == [{"kind": "descriptions", "cues": described}], video
         assert video["posterWidth"] > 0, video
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == []
@@ -847,8 +854,19 @@ def test_every_exported_vtt_is_strict_webvtt_and_ends_with_its_video(full_site: 
         said = " ".join(text for _, _, text in captions).split()
         assert said == " ".join(narration).split(), name
         assert sorted(folder.glob("*.vtt")) == sorted(
-            [folder / f"{name}.en.vtt", folder / f"{name}.chapters.vtt"]
-        )
+            folder / f"{name}.{suffix}"
+            for suffix in ("en.vtt", "chapters.vtt", "descriptions.en.vtt",
+                           "described.en.vtt", "described.chapters.vtt")
+        )  # fmt: skip
+        descriptions = _cues((folder / f"{name}.descriptions.en.vtt").read_bytes().decode())
+        said = [d["text"] for part in (board["parts"] or [board]) for beat in part["beats"]
+                for d in beat["descriptions"]]  # fmt: skip
+        assert [text for _, _, text in descriptions] == said, name
+        described_end = _video_ends(folder / f"{name}.described.mp4")
+        for suffix in ("described.en.vtt", "described.chapters.vtt"):
+            cues = _cues((folder / f"{name}.{suffix}").read_bytes().decode(),
+                         chapters=suffix.endswith("chapters.vtt"))  # fmt: skip
+            assert cues[-1][1] <= described_end, (name, suffix)
         for suffix in ("mp4", "webm"):
             video_end = _video_ends(folder / f"{name}.{suffix}")
             # WebM stores a frame's time and length in whole milliseconds, each rounded
@@ -1035,10 +1053,17 @@ def _site_pages(site: Path) -> list[str]:
     return ["index.html", *transcripts]
 
 
+def _other_pages(site: Path) -> list[str]:
+    """The accessibility report, and each clip's step-through and audio-described pages."""
+    pages = sorted(str(p.relative_to(site)) for p in site.glob("*/steps.html"))
+    pages += sorted(str(p.relative_to(site)) for p in site.glob("*/*.described.html"))
+    return ["accessibility.html", *pages]
+
+
 @pytest.mark.slow
 def test_pages_fit_a_320_pixel_screen(browser: Any, served: str, full_site: Path) -> None:
     _emulate(browser, width=320)
-    for page in _site_pages(full_site):
+    for page in [*_site_pages(full_site), *_other_pages(full_site)]:
         browser.get(f"{served}/{page}")
         assert browser.execute_script("return window.innerWidth") == 320
         sizes = browser.execute_script(
@@ -1142,7 +1167,7 @@ def test_axe_finds_no_wcag_22_violations(
         '<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,">'
         f"<title>A course page</title><main><h1>A course page</h1>{snippet}</main></html>"
     )
-    pages = [*_site_pages(full_site), "SequenceLookup/pasted.html"]
+    pages = [*_site_pages(full_site), *_other_pages(full_site), "SequenceLookup/pasted.html"]
     found = {}
     try:
         _emulate(browser, scheme=scheme)
@@ -1159,5 +1184,6 @@ def test_axe_finds_no_wcag_22_violations(
             found[page] = result["violations"]
     finally:
         (folder / "pasted.html").unlink()
-    assert len(found) == len(SCENES) + 2
+    # The gallery, a pasted snippet, the report, and per clip: transcript, steps, described.
+    assert len(found) == 3 * len(SCENES) + 3
     assert {page: v for page, v in found.items() if v} == {}

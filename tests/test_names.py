@@ -129,6 +129,9 @@ def test_a_translated_storyboard_leaves_no_english_on_the_page(scene: str) -> No
     assert verify_storyboard(board) == []
     # Data, not words: the token pieces and the numbers as drawn (units such as MiB).
     data = [*(board.options.pieces or ()), *(c.text for b in board.all_beats() for c in b.numbers)]
+    # Code, not words: the code line and PyTorch's print (the transcript shows them).
+    data += [b.labels.get("code", "") for b in board.all_beats()]
+    data += [part.printed or "" for part in (*board.parts, board)]
     # The caption track is named in its own language (Deutsch), a name and not a word.
     data.append(language_name(board.language))
     known = {word for text in data for word in english_left(text)}

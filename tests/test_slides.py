@@ -60,6 +60,73 @@ def test_handout_has_one_still_and_the_narration_per_beat() -> None:
         assert json.dumps(beat.narration, ensure_ascii=False) in source
 
 
+def test_handout_figures_carry_the_descriptions_as_alt_text(tmp_path: Path) -> None:
+    import re
+    import zlib
+
+    typst = pytest.importorskip("typst")
+    from PIL import Image
+
+    board = prepared_storyboard("SingleTokenLookup", {}, environ={})
+    Image.new("RGB", (16, 9)).save(tmp_path / "still.png")
+    source = tmp_path / "handout.typ"
+    source.write_text(handout_typst(board, ["still.png"] * len(board.beats)), encoding="utf-8")
+    typst.compile(str(source), output=str(tmp_path / "handout.pdf"))
+    data = (tmp_path / "handout.pdf").read_bytes()
+    # The tagged PDF's figures, in its object streams when compressed.
+    objects = [data] + [
+        zlib.decompress(m.group(1))
+        for m in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S)
+        if m.group(1)[:1] == b"x"
+    ]
+    alts = [
+        _pdf_string(chunk, found.end())
+        for chunk in objects
+        for found in re.finditer(rb"/S/Figure\b[^>]*?/Alt", chunk)
+    ]
+    assert len(alts) == len(board.beats)
+    for number, (alt, beat) in enumerate(zip(alts, board.beats, strict=True)):
+        said = " ".join(d.text for d in beat.descriptions)
+        assert alt.startswith(f"Slide {number + 1}: "), alt
+        if said:
+            assert alt == f"Slide {number + 1}: {said}"
+    print_beat = alts[[b.name for b in board.beats].index("print")]
+    assert "tensor([[-0.4015, 0.9666, -1.1481]]" in print_beat
+
+
+def _pdf_string(data: bytes, at: int) -> str:
+    """Read the PDF string at ``at``: a literal ``(...)`` (nested parentheses allowed) or hex."""
+    if data[at : at + 1] == b"<":
+        raw = bytes.fromhex(data[at + 1 : data.index(b">", at)].decode())
+    else:
+        out, depth, index = bytearray(), 0, at
+        while True:
+            char = data[index : index + 1]
+            if char == b"\\":
+                out += data[index + 1 : index + 2]
+                index += 2
+                continue
+            depth += {b"(": 1, b")": -1}.get(char, 0)
+            if depth == 0:
+                break
+            if index > at:
+                out += char
+            index += 1
+        raw = bytes(out)
+    return raw[2:].decode("utf-16-be") if raw[:2] == b"\xfe\xff" else raw.decode("latin-1")
+
+
+def test_deck_clips_have_controls_and_autoplay_only_when_asked() -> None:
+    from embedviz.export.slides import deck_template
+
+    default = deck_template("#000000", "#ffffff", voiced=False, autoplay=False)
+    assert "data-autoplay" not in default
+    assert '<video class="embedviz-video" controls ' in default
+    asked = deck_template("#000000", "#ffffff", voiced=True, autoplay=True)
+    assert "data-autoplay" in asked
+    assert " muted" not in asked
+
+
 def test_handout_reads_markup_characters_as_text(tmp_path: Path) -> None:
     from dataclasses import replace
 
@@ -186,6 +253,11 @@ const done = arguments[arguments.length - 1];
 (async () => {
   const slide = Reveal.getCurrentSlide();
   const video = slide.querySelector('video');
+  // A clip waits for the viewer (WCAG 2.2.2): give it time to start by itself, then press play.
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const waited = video.paused && video.currentTime === 0;
+  const playing = video.play();
+  if (playing && playing.catch) { playing.catch(() => {}); }
   const started = Date.now();
   while (Date.now() - started < 30000 && !(video.currentTime > 0.3 || video.ended)) {
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -200,6 +272,8 @@ const done = arguments[arguments.length - 1];
     caption: slide.querySelector('p.embedviz-caption').innerText,
     notes: Reveal.getSlideNotes(slide),
     source: video.currentSrc,
+    waited: waited,
+    controls: video.controls,
   });
 })();
 """
@@ -229,6 +303,9 @@ def test_deck_plays_slide_by_slide_offline_in_chromium(browser: Any, deck: Path)
         assert state["index"] == number, state
         assert state["total"] == len(narrations)
         assert state["error"] is None, state
+        # No clip starts by itself; each has controls, and plays when asked.
+        assert state["waited"], state
+        assert state["controls"], state
         assert state["currentTime"] > 0.3 or state["duration"] < 0.4, state
         assert abs(state["duration"] - durations[number]) <= 0.15, state
         assert state["source"].startswith("file://")

@@ -69,7 +69,13 @@ def translated(board: Storyboard) -> Storyboard:
     """Rebuild a storyboard with every word translated, and translate what an author writes."""
     parts = tuple(replace(part, words=marked_words(part.words)) for part in board.parts)
     base = replace(board, parts=parts) if parts else board
-    return _author_fields(rebuild(base, words=marked_words(board.words)))
+    return _described(_author_fields(rebuild(base, words=marked_words(board.words))))
+
+
+def _described(board: Storyboard) -> Storyboard:
+    """Translate the sentences of the audio descriptions too (their numbers stay)."""
+    parts = tuple(_described(part) for part in board.parts)
+    return replace(board, parts=parts, description_words=marked_words(board.description_words))
 
 
 def english_left(text: str) -> list[str]:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from embedviz.export.wording import PageWords, readable_html
 from embedviz.story.chapters import chapter_title
-from embedviz.story.model import Beat, Gap, NumberCell, Storyboard, Window
+from embedviz.story.describe_words import DESCRIPTION_WORDS
+from embedviz.story.model import Beat, Description, Gap, NumberCell, Storyboard, Window
 from embedviz.story.phrases import caption_lines
 from embedviz.story.vocabulary import PAGE_WORDS
 from embedviz.story.words import PAGE_PREFIX
@@ -23,14 +24,21 @@ from embedviz.story.words import PAGE_PREFIX
 __all__ = [
     "CHAPTERS_SCRIPT",
     "CHAPTERS_SCRIPT_NAME",
+    "PAGE_COLOURS",
+    "REPORT_NAME",
+    "STEPS_PAGE",
     "ExportedClip",
     "caption_cues",
     "captions_vtt",
     "chapters",
     "chapters_vtt",
+    "description_cues",
+    "description_html",
+    "descriptions_vtt",
     "gallery_html",
     "language_name",
     "numbers_table_html",
+    "page_html",
     "snippet_html",
     "transcript_html",
     "vtt_text",
@@ -166,6 +174,53 @@ def chapters_vtt(board: Storyboard, video_end: float | None = None) -> str:
     return _vtt(chapters(board), video_end)
 
 
+def description_cues(board: Storyboard) -> list[tuple[float, float, str]]:
+    """Return the descriptions track's cues: each description, timed inside its beat.
+
+    A beat with descriptions shares its time among them: the first starts
+    with the beat, and each lasts an equal part of it, so every cue begins
+    and ends within the beat it describes.
+
+    Parameters
+    ----------
+    board
+        The scene's (described) storyboard.
+
+    Returns
+    -------
+    list of tuple
+        ``(start, end, text)`` in seconds, in order.
+    """
+    cues: list[tuple[float, float, str]] = []
+    for start, end, beat in _timed_beats(board):
+        count = len(beat.descriptions)
+        for number, description in enumerate(beat.descriptions):
+            cue_start = start + (end - start) * number / count
+            cue_end = start + (end - start) * (number + 1) / count
+            cues.append((round(cue_start, 6), round(cue_end, 6), description.text))
+    return cues
+
+
+def descriptions_vtt(board: Storyboard, video_end: float | None = None) -> str:
+    """Return the WebVTT descriptions track (``<track kind="descriptions">``).
+
+    Parameters
+    ----------
+    board
+        The scene's (described) storyboard.
+    video_end
+        The length of the rendered video in seconds, when known: no cue
+        ends after it.
+
+    Returns
+    -------
+    str
+        A WebVTT file, one cue per description (:func:`description_cues`),
+        its text escaped.
+    """
+    return _vtt(description_cues(board), video_end)
+
+
 def vtt_text(text: str) -> str:
     """Escape text for a WebVTT cue payload.
 
@@ -209,12 +264,25 @@ def _vtt(cues: Iterable[tuple[float, float, str]], video_end: float | None = Non
     return "\n".join(lines)
 
 
-_PAGE_STYLE = """
-:root { color-scheme: light dark; --fg: #1f2328; --bg: #fafaf7; --muted: #5b6573;
-  --accent: #0072b2; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e8eaed; --bg: #101318;
-  --muted: #a3acb9; --accent: #56b4e9; } }
-body { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg);
+# The pages' colours in each scheme; the accessibility report measures their contrast.
+PAGE_COLOURS: dict[str, dict[str, str]] = {
+    "light": {"fg": "#1f2328", "bg": "#fafaf7", "muted": "#5b6573", "accent": "#0072b2"},
+    "dark": {"fg": "#e8eaed", "bg": "#101318", "muted": "#a3acb9", "accent": "#56b4e9"},
+}
+# The accessibility report beside the gallery (see embedviz.export.report).
+REPORT_NAME = "accessibility.html"
+
+
+def _scheme(name: str) -> str:
+    return " ".join(f"--{role}: {colour};" for role, colour in PAGE_COLOURS[name].items())
+
+
+_PAGE_STYLE = (
+    (
+        f":root {{ color-scheme: light dark; {_scheme('light')} }}\n"
+        f"@media (prefers-color-scheme: dark) {{ :root {{ {_scheme('dark')} }} }}\n"
+    )
+    + """body { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg);
   max-width: 60rem; margin: 0 auto; padding: 1rem 1.5rem; line-height: 1.5;
   overflow-wrap: break-word; }
 a { color: var(--accent); }
@@ -239,7 +307,13 @@ time { color: var(--muted); font-variant-numeric: tabular-nums; }
   vertical-align: top; }
 .chapters button[aria-current="true"] { font-weight: 600; }
 .chapters button time { color: inherit; }
+.description { border-left: 3px solid var(--accent); padding-left: .6rem; }
+.description .tag { font-weight: 600; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid var(--muted);
+  padding: .5rem .75rem; border-radius: 4px; }
+footer { margin-top: 2rem; border-top: 1px solid var(--muted); padding-top: .5rem; }
 """
+)
 
 # Shipped with the site as CHAPTERS_SCRIPT_NAME: it makes the chapter lists seek.
 CHAPTERS_SCRIPT_NAME = "embedviz-chapters.js"
@@ -288,9 +362,30 @@ CHAPTERS_SCRIPT = """\
 """
 
 
-def _page(
+def page_html(
     title: str, body: str, language: str = "en", head: str = "", title_language: str | None = None
 ) -> str:
+    """Return a whole, self-contained page in the site's style (both colour schemes).
+
+    Parameters
+    ----------
+    title
+        The page's ``<title>`` (escaped here).
+    body
+        The ``<body>``'s HTML.
+    language
+        The page's ``lang``.
+    head
+        More HTML for the ``<head>`` (a script, a style).
+    title_language
+        The title's language, where it is not the page's (a teacher's
+        ``--title``).
+
+    Returns
+    -------
+    str
+        The page.
+    """
     # The title may be in another language than the page (a teacher's --title).
     marked = f' lang="{html.escape(title_language)}"' if title_language else ""
     return (
@@ -310,8 +405,14 @@ def _minutes(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
-    """Return a transcript page: every narration sentence with its time.
+def transcript_html(
+    board: Storyboard, gallery: str = "../index.html", *, with_steps: bool = False
+) -> str:
+    """Return a transcript page: every narration sentence with its time, and what is shown.
+
+    Under each beat's narration come its audio descriptions (the values,
+    prints, word pieces, charts and colours the picture shows), and where
+    the beat shows code, the code line and PyTorch's print, as written.
 
     Parameters
     ----------
@@ -320,6 +421,8 @@ def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
     gallery
         The gallery page, relative to the transcript; the page links back
         to it and to the clip's section there.
+    with_steps
+        Link to the clip's step-through page (``steps.html``) too.
 
     Returns
     -------
@@ -335,11 +438,8 @@ def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
     start_of = {id(beat): next(starts) for beat in board.all_beats()}
     for part in parts:
         items = "\n".join(
-            f'<p><time datetime="PT{start_of[id(beat)]:.1f}S">{vtt_time(start_of[id(beat)])[3:8]}'
-            f"</time> {html.escape(beat.narration)}</p>"
-            for beat in part.beats
-            if beat.narration
-        )
+            _transcript_beat(part, beat, start_of[id(beat)], said) for beat in part.beats
+        ).strip()
         # A single scene's one section is the whole narration: the h1 already
         # carries its title, so the h2 names what follows instead.
         heading = (
@@ -354,11 +454,62 @@ def transcript_html(board: Storyboard, gallery: str = "../index.html") -> str:
         f'<nav aria-label="{html.escape(said.text("page_back"))}">\n<ul>\n'
         f'<li><a href="{gallery}#{board.scene}-section">'
         f"{said.html('page_watch', title=board.title)}</a></li>\n"
-        f'<li><a href="{gallery}">{said.html("page_all_clips")}</a></li>\n</ul>\n</nav>'
+        + (
+            f'<li><a href="{STEPS_PAGE}">{said.html("page_step_through")}</a></li>\n'
+            if with_steps
+            else ""
+        )
+        + f'<li><a href="{gallery}">{said.html("page_all_clips")}</a></li>\n</ul>\n</nav>'
     )
     h1 = f"<h1>{said.html('page_transcript', title=board.title)}</h1>"
     body = f"{links}\n<main>\n{h1}\n" + "\n".join(sections) + "\n</main>"
-    return _page(said.text("page_transcript", title=board.title), body, language=board.language)
+    return page_html(said.text("page_transcript", title=board.title), body, language=board.language)
+
+
+def _transcript_beat(part: Storyboard, beat: Beat, start: float, said: PageWords) -> str:
+    """One beat of the transcript: its narration, its descriptions, and its code and print."""
+    lines = []
+    if beat.narration:
+        lines.append(
+            f'<p><time datetime="PT{start:.1f}S">{vtt_time(start)[3:8]}</time> '
+            f"{html.escape(beat.narration)}</p>"
+        )
+    for description in beat.descriptions:
+        lines.append(
+            f'<p class="description"><span class="tag">{said.html("page_shown")}</span> '
+            f"{description_html(part, description)}</p>"
+        )
+    code = beat.labels.get("code")
+    if code and part.printed and beat.action == "print":
+        lines.append(
+            f"<pre><code>&gt;&gt;&gt; {html.escape(code)}\n{html.escape(part.printed)}</code></pre>"
+        )
+    return "\n".join(lines)
+
+
+def description_html(board: Storyboard, description: Description) -> str:
+    """Return a description's sentence as HTML, marked English where it was left in English.
+
+    Parameters
+    ----------
+    board
+        The (single-scene) storyboard the description belongs to.
+    description
+        One of its beats' descriptions.
+
+    Returns
+    -------
+    str
+        The escaped sentence; on a page in another language, a sentence
+        whose template is still the English one is marked ``lang="en"``, so
+        that a screen reader switches voice (WCAG 3.1.2).
+    """
+    text = html.escape(description.text)
+    english = DESCRIPTION_WORDS.get(description.template)
+    left = board.description_words.get(description.template) == english
+    if left and board.language.split("-")[0].lower() != "en":
+        return f'<span lang="en">{text}</span>'
+    return text
 
 
 def numbers_table_html(board: Storyboard) -> str:
@@ -459,13 +610,15 @@ def _size_table(
 ) -> str:
     """Tabulate the table's size: V and d (cells of ``kind``) and its parameter count."""
     rows = [
-        (said.html("page_rows_v"), merged[(kind, (0,))]),
-        (said.html("page_columns_d"), merged[(kind, (1,))]),
-        (said.html("page_parameters_vd"), merged[("param_count", (0,))]),
+        (said.html("page_rows_v"), merged.get((kind, (0,)))),
+        (said.html("page_columns_d"), merged.get((kind, (1,)))),
+        (said.html("page_parameters_vd"), merged.get(("param_count", (0,)))),
     ]
+    # A step of the step-through page may show the size before the count.
     body = "\n".join(
         f'<tr><th scope="row">{name}</th><td>{html.escape(cell.text)}</td></tr>'
         for name, cell in rows
+        if cell is not None
     )
     head = "".join(f'<th scope="col">{said.html(r)}</th>' for r in ("page_quantity", "page_value"))
     return (
@@ -518,10 +671,18 @@ def _grid_table(
     *,
     row_gaps: Sequence[Gap] = (),
     col_gaps: Sequence[Gap] = (),
+    rows: Sequence[tuple[int, ...]] | None = None,
+    cols: Sequence[int] | None = None,
+    col_header: Callable[[int], str] | None = None,
 ) -> str:
-    """Return a table of cells; ``caption``, ``corner`` and the row headers are HTML already."""
-    rows = sorted({index[:-1] for index in cells})
-    cols = sorted({index[-1] for index in cells})
+    """Return a table of cells; ``caption``, ``corner`` and the headers are HTML already.
+
+    The rows and columns are those that hold cells unless given (others stay
+    empty, e.g. the output rows not filled yet); columns are headed
+    ``dimension c`` unless ``col_header`` says otherwise.
+    """
+    rows = sorted({index[:-1] for index in cells}) if rows is None else list(rows)
+    cols = sorted({index[-1] for index in cells}) if cols is None else list(cols)
     # Columns in order, each a shown index or a gap, labelled as the video labels it.
     col_slots: list[int | Gap] = []
     col_placed = _between(col_gaps, cols)
@@ -532,11 +693,13 @@ def _grid_table(
     head = "".join(
         f'<th scope="col" class="gap">{_gap_html(said, c, "column")}</th>'
         if isinstance(c, Gap)
+        else f'<th scope="col">{col_header(c)}</th>'
+        if col_header is not None
         else f'<th scope="col">{said.html("page_dimension", index=c)}</th>'
         for c in col_slots
     )
     body = []
-    row_placed = _between(row_gaps, [row[0] for row in rows]) if len(rows[0]) == 1 else {}
+    row_placed = _between(row_gaps, [row[0] for row in rows]) if rows and len(rows[0]) == 1 else {}
     for slot, row in enumerate([*rows, None]):
         for gap in row_placed.get(slot, []):
             body.append(
@@ -664,6 +827,10 @@ class ExportedClip:
     words
         The storyboard's words for its page (``page_...``), by role; the
         English ones where not given.
+    steps
+        Whether the clip has a step-through page (``steps.html``).
+    described
+        Whether the clip has an audio-described version (``SCENE.described.html``).
     """
 
     scene: str
@@ -674,6 +841,8 @@ class ExportedClip:
     language: str = "en"
     chapters: tuple[tuple[float, float, str], ...] = ()
     words: Mapping[str, str] = field(default_factory=dict)
+    steps: bool = False
+    described: bool = False
 
     @classmethod
     def of(cls, board: Storyboard, summary: str = "") -> ExportedClip:
@@ -712,6 +881,10 @@ class ExportedClip:
     def path(self, suffix: str) -> str:
         """Return a file's site-relative path, e.g. ``path('mp4')``."""
         return f"{self.folder}/{self.scene}.{suffix}"
+
+
+# The file of a clip's step-through page, in its folder.
+STEPS_PAGE = "steps.html"
 
 
 # Names of common caption languages, in their own language, for the track menu.
@@ -763,9 +936,10 @@ def snippet_html(
     Returns
     -------
     str
-        A ``<figure lang="en">`` with the video, both sources, captions and
-        chapters tracks, a caption and a link to the transcript that names
-        the clip.
+        A ``<figure lang="en">`` with the video, both sources, captions,
+        chapters and descriptions tracks, a caption and links that name the
+        clip: to the transcript, and where the clip has them, to its
+        step-through page and its audio-described version.
     """
     name = clip.scene
     title = html.escape(clip.title)
@@ -792,13 +966,34 @@ def snippet_html(
         f'    <track kind="chapters" srclang="{language}" '
         f'label="{html.escape(said.text("page_chapters"))}"\n'
         f'           src="{prefix}{name}.chapters.vtt">\n'
+        f'    <track kind="descriptions" srclang="{language}" label="'
+        + html.escape(said.text("page_descriptions_track", language=language_name(clip.language)))
+        + f'"\n           src="{prefix}{name}.descriptions.{language}.vtt">\n'
         f"  </video>\n"
         f'  <figcaption id="{name}-caption"><span id="{name}-title">{title}</span>'
         f" ({clip.duration:.0f} s).\n"
         f'  <a href="{prefix}{name}.transcript.html">'
-        f"{said.html('page_read_transcript', title=clip.title)}</a>.</figcaption>\n"
-        f"</figure>\n"
+        f"{said.html('page_read_transcript', title=clip.title)}</a>."
+        + _more_links(clip, prefix)
+        + "</figcaption>\n</figure>\n"
     )
+
+
+def _more_links(clip: ExportedClip, prefix: str) -> str:
+    """Links to the clip's step-through page and audio-described version, where it has them."""
+    said = clip.said
+    links = ""
+    if clip.steps:
+        links += (
+            f'\n  <a href="{prefix}{STEPS_PAGE}">'
+            f"{said.html('page_steps_link', title=clip.title)}</a>."
+        )
+    if clip.described:
+        links += (
+            f'\n  <a href="{prefix}{clip.scene}.described.html">'
+            f"{said.html('page_described_link', title=clip.title)}</a>."
+        )
+    return links
 
 
 def _chapter_list(clip: ExportedClip) -> str:
@@ -826,6 +1021,7 @@ def gallery_html(
     *,
     intro: Sequence[str] = (),
     language: str = "en",
+    report: str | None = None,
 ) -> str:
     """Return the gallery page with every exported clip.
 
@@ -841,6 +1037,8 @@ def gallery_html(
     language
         The BCP 47 tag of ``title`` and ``intro``, marked where it is not
         the page's English.
+    report
+        The accessibility report's file, linked from the page's footer.
 
     Returns
     -------
@@ -882,9 +1080,17 @@ def gallery_html(
         f"<header>\n<h1{marked}>{html.escape(title)}</h1>\n{about}{listing}</header>\n"
         f'<main id="main" tabindex="-1">\n{sections}\n</main>'
     )
+    if report:
+        body += (
+            f'\n<footer>\n<p><a href="{html.escape(report)}">Accessibility report</a>: how these '
+            "clips and pages meet WCAG 2.2 level AA, criterion by criterion, with the evidence "
+            "measured when they were exported.</p>\n</footer>"
+        )
     script = (
         f'<script src="{CHAPTERS_SCRIPT_NAME}" defer></script>\n'
         if any(clip.chapters for clip in clips)
         else ""
     )
-    return _page(title, body, head=script, title_language=None if language == "en" else language)
+    return page_html(
+        title, body, head=script, title_language=None if language == "en" else language
+    )

@@ -18,18 +18,22 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
 from embedviz.export.documents import (
+    STEPS_PAGE,
     ExportedClip,
     captions_vtt,
     chapters_vtt,
+    descriptions_vtt,
     numbers_table_html,
     snippet_html,
     transcript_html,
 )
+from embedviz.export.steps import steps_html
 from embedviz.export.voice import Voice, synthesise_phrases
 from embedviz.story.model import Beat, Storyboard
 
@@ -37,6 +41,7 @@ __all__ = [
     "QUALITIES",
     "clip_units",
     "export_clip",
+    "measured_loudness",
     "mux_soundtrack",
     "quiet_logging",
     "recording_scene",
@@ -443,6 +448,34 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
     fit_through_codec(samples, round_trip, rate)
 
 
+def measured_loudness(path: Path) -> dict[str, float] | None:
+    """Measure a written file's soundtrack: integrated loudness and true peak.
+
+    Parameters
+    ----------
+    path
+        An MP4 or WebM.
+
+    Returns
+    -------
+    dict or None
+        ``lufs`` (ITU-R BS.1770, one decimal) and ``true_peak_dbtp`` (4×
+        oversampled, one decimal); ``None`` for a file without sound.
+    """
+    import av
+
+    from embedviz.export.loudness import integrated_loudness, true_peak_dbtp
+
+    with av.open(str(path)) as container:
+        if not container.streams.audio:
+            return None
+    samples = _decoded_sound(str(path)).mean(axis=0)
+    return {
+        "lufs": round(integrated_loudness(samples), 1),
+        "true_peak_dbtp": round(true_peak_dbtp(samples), 1),
+    }
+
+
 def restamp_movie(movie: Path, target: Path) -> None:
     """Copy an MP4's video with every timestamp on an exact frame time.
 
@@ -682,6 +715,7 @@ def export_clip(
         how long this clip took.
     """
     started = time.monotonic()
+    from embedviz.export.described import DescribedClip, write_described
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -692,6 +726,7 @@ def export_clip(
     folder = Path(out_dir) / clip.folder
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
+    described: DescribedClip | None = None
     try:
         narration = None
         if voice is not None:
@@ -709,8 +744,12 @@ def export_clip(
             beat_workers=beat_workers,
         )
         if narration is not None:
+            assert voice is not None
             voiced = work / f"{spec.name}.voiced.mp4"
             mux_soundtrack(movie, narration.samples, narration.rate, voiced)
+            # The audio-described version holds the picture while descriptions are spoken.
+            fps = QUALITIES[quality][1]
+            described = write_described(board, narration.samples, voice, movie, folder, work, fps)
             movie = voiced
         else:
             exact = work / f"{spec.name}.exact.mp4"
@@ -728,11 +767,18 @@ def export_clip(
         captions_vtt(board, length), encoding="utf-8"
     )
     (folder / f"{name}.chapters.vtt").write_text(chapters_vtt(board, length), encoding="utf-8")
-    (folder / f"{name}.transcript.html").write_text(transcript_html(board), encoding="utf-8")
+    (folder / f"{name}.descriptions.{board.language}.vtt").write_text(
+        descriptions_vtt(board, length), encoding="utf-8"
+    )
+    (folder / STEPS_PAGE).write_text(steps_html(board), encoding="utf-8")
+    (folder / f"{name}.transcript.html").write_text(
+        transcript_html(board, with_steps=True), encoding="utf-8"
+    )
     (folder / f"{name}.numbers.html").write_text(
         "<!-- The numbers the clip shows, as accessible tables. -->\n" + numbers_table_html(board),
         encoding="utf-8",
     )
+    clip = replace(clip, steps=True, described=described is not None)
     (folder / f"{name}.snippet.html").write_text(snippet_html(clip), encoding="utf-8")
     timing = {
         "fps": QUALITIES[quality][1],
@@ -740,6 +786,15 @@ def export_clip(
         "beat_starts": board.beat_start_times(),
         "rendered_beat_ends": beat_ends,
         "burned_captions": burn_captions,
+        # Seconds the audio-described version holds after each beat (with --voice).
+        "described_pauses": list(described.pauses) if described is not None else None,
+        # Each soundtrack as written, for the accessibility report.
+        "loudness": {
+            "clip": measured_loudness(mp4),
+            "described": measured_loudness(folder / f"{name}.described.mp4")
+            if described is not None
+            else None,
+        },
     }
     (folder / f"{name}.timing.json").write_text(json.dumps(timing, indent=1), encoding="utf-8")
     (folder / f"{name}.storyboard.json").write_text(board.to_json(), encoding="utf-8")
@@ -751,6 +806,8 @@ def export_clip(
         "folder": clip.folder,
         "language": clip.language,
         "words": dict(clip.words),
+        "steps": clip.steps,
+        "described": clip.described,
         "seconds": time.monotonic() - started,
         # A composite clip's concepts, for the gallery's list that seeks the video.
         "chapters": clip.chapters,

@@ -49,6 +49,7 @@ from embedviz.export.contents import (
 from embedviz.export.documents import (
     CHAPTERS_SCRIPT,
     CHAPTERS_SCRIPT_NAME,
+    REPORT_NAME,
     ExportedClip,
     gallery_html,
 )
@@ -69,6 +70,8 @@ from embedviz.export.folders import (
 )
 from embedviz.export.media import clip_units, export_clip, set_progress_sink
 from embedviz.export.publishing import output_lock, publishing
+from embedviz.export.report import REPORT_DATA, write_report
+from embedviz.export.steps import STEPS_SCRIPT, STEPS_SCRIPT_NAME
 from embedviz.export.voice import Voice, choose_voice
 from embedviz.story.model import Storyboard
 
@@ -348,7 +351,10 @@ def _assemble_and_publish(
 def _write_site_pages(staging: Path, clips: list[ExportedClip], words: SiteWords) -> None:
     """Write the gallery and the site's own files beside the clips, then the manifest."""
     pages = {
-        "index.html": gallery_html(clips, words.heading, intro=words.intro, language=words.language)
+        "index.html": gallery_html(
+            clips, words.heading, intro=words.intro, language=words.language, report=REPORT_NAME
+        ),
+        STEPS_SCRIPT_NAME: STEPS_SCRIPT,
     }
     if any(clip.chapters for clip in clips):
         pages[CHAPTERS_SCRIPT_NAME] = CHAPTERS_SCRIPT
@@ -357,6 +363,10 @@ def _write_site_pages(staging: Path, clips: list[ExportedClip], words: SiteWords
         pages[SITE_RECORD] = record
     for name, text in pages.items():
         (staging / name).write_text(text, encoding="utf-8")
+        publish_permissions(staging / name)
+    # Measured on the finished pages and clips, so it comes last.
+    write_report(staging, clips)
+    for name in (REPORT_NAME, REPORT_DATA):
         publish_permissions(staging / name)
     # Folders only: linked files keep their modes, and so do the published ones.
     publish_permissions(staging, files=False)

@@ -5,12 +5,14 @@
 - ``DIR/index.html``, a reveal.js deck that works from ``file://`` with no
   network: reveal.js is copied in from the copy that ``embedviz setup slides``
   fetched once (:mod:`embedviz.export.reveal_assets`), never a CDN;
-  each slide is one beat's video, its narration as selectable caption text,
-  and the same narration as speaker notes (press ``s``);
+  each slide is one beat's video, with controls, that plays when the viewer
+  asks (``autoplay`` plays it on arrival), its narration as selectable
+  caption text, and the same narration as speaker notes (press ``s``);
 - ``DIR/slides/SCENE.json`` and ``DIR/slides/files/SCENE/``, manim-slides'
   own presentation, so ``manim-slides present --folder DIR/slides SCENE``
   works too;
-- ``DIR/SCENE.handout.pdf``, one still per beat with its narration;
+- ``DIR/SCENE.handout.pdf``, one still per beat with its narration, each still
+  a tagged figure whose alternative text is the beat's audio description;
 - ``DIR/stills/``, the stills (also the videos' posters).
 
 With a ``voice``, the narration is spoken as in the course-page export (each
@@ -39,9 +41,11 @@ if TYPE_CHECKING:
 __all__ = [
     "QUALITIES",
     "REVEAL_VERSION",
+    "deck_template",
     "find_reveal",
     "handout_typst",
     "mux_speech",
+    "still_alt",
     "write_deck",
 ]
 
@@ -185,8 +189,34 @@ def mux_speech(video: Path, speech: Path, target: Path) -> None:
             out.mux(packet)
 
 
+def still_alt(beat: Beat, number: int) -> str:
+    """Return a handout still's alternative text: what the beat's picture shows.
+
+    Parameters
+    ----------
+    beat
+        The beat whose last frame the still is.
+    number
+        Its index among the slides, from 0.
+
+    Returns
+    -------
+    str
+        The beat's audio descriptions (values, prints, charts, colours); for
+        a beat without any, a pointer to its narration, which the handout
+        prints beside it.
+    """
+    said = " ".join(description.text for description in beat.descriptions)
+    if said:
+        return f"Slide {number + 1}: {said}"
+    return f"Slide {number + 1}: the picture its narration, printed below it, describes."
+
+
 def handout_typst(board: Storyboard, stills: Sequence[str]) -> str:
     """Return the Typst source of the handout: one still per beat and its narration.
+
+    Each still's alternative text (``alt``, a tagged figure in the PDF) is the
+    beat's audio description (:func:`still_alt`).
 
     Parameters
     ----------
@@ -227,7 +257,7 @@ def handout_typst(board: Storyboard, stills: Sequence[str]) -> str:
         heading = f"Slide {number + 1} · {minutes}:{seconds:02d}"
         lines += [
             "#block(breakable: false, above: 1.2em)[",
-            f"  #image({literal(still)}, width: 100%)",
+            f"  #image({literal(still)}, width: 100%, alt: {literal(still_alt(beat, number))})",
             f'  #text(weight: "bold", {literal(heading)}) \\',
             f"  #{literal(beat.narration)}",
             "]",
@@ -262,7 +292,8 @@ _TEMPLATE = """<!doctype html>
 {% set outer_loop = loop %}
 {% for slide_config in presentation_config.slides %}
 <section data-embedviz-slide="{{ loop.index0 }}" aria-label="Slide {{ loop.index }}">
-<video class="embedviz-video" data-autoplay playsinline preload="auto" @MUTED@
+<video class="embedviz-video" controls @AUTOPLAY@playsinline preload="auto" @MUTED@
+  aria-label="Slide {{ loop.index }}"
   poster="stills/slide-{{ '%03d' | format(loop.index0) }}.png"
   src="{{ assets_dir }}/{{ prefix(outer_loop.index0) }}{{ slide_config.file.name }}"></video>
 <p class="embedviz-caption">{{ slide_config.notes|e }}</p>
@@ -304,7 +335,36 @@ _TEMPLATE = """<!doctype html>
 """
 
 
-def _write_html(config_path: Path, staging: Path, board: Storyboard, voiced: bool) -> Path:
+def deck_template(background: str, text: str, *, voiced: bool, autoplay: bool) -> str:
+    """Return the deck's page template (Jinja, for manim-slides' converter).
+
+    Parameters
+    ----------
+    background, text
+        The theme's colours.
+    voiced
+        Whether the clips carry sound (otherwise they are muted).
+    autoplay
+        Play each slide's clip when the slide shows. By default a clip waits
+        for its play button, or for Space on the focused player (WCAG 2.2.2:
+        nothing moves before the viewer asks).
+
+    Returns
+    -------
+    str
+        The template; every clip has controls.
+    """
+    return (
+        _TEMPLATE.replace("@BACKGROUND@", background)
+        .replace("@TEXT@", text)
+        .replace("@MUTED@", "" if voiced else "muted")
+        .replace("@AUTOPLAY@", "data-autoplay " if autoplay else "")
+    )
+
+
+def _write_html(
+    config_path: Path, staging: Path, board: Storyboard, voiced: bool, autoplay: bool = False
+) -> Path:
     """Convert the manim-slides presentation to the reveal.js deck (index.html)."""
     from manim_slides.config import PresentationConfig
     from manim_slides.convert import RevealJS
@@ -315,11 +375,7 @@ def _write_html(config_path: Path, staging: Path, board: Storyboard, voiced: boo
     name = options.get("theme") if isinstance(options, dict) else getattr(options, "theme", None)
     theme = THEMES[str(name or "dark")]
     template = staging / ".deck-template.html"
-    text = (
-        _TEMPLATE.replace("@BACKGROUND@", theme.background)
-        .replace("@TEXT@", theme.text)
-        .replace("@MUTED@", "" if voiced else "muted")
-    )
+    text = deck_template(theme.background, theme.text, voiced=voiced, autoplay=autoplay)
     template.write_text(text, encoding="utf-8")
     presentation = PresentationConfig.from_file(config_path)
     settings: dict[str, Any] = {
@@ -360,6 +416,7 @@ def write_deck(
     force: bool = False,
     on_beat: Callable[[int, int], None] | None = None,
     constant_frame_rate: bool = False,
+    autoplay: bool = False,
 ) -> Path:
     """Render a storyboard as a slide deck folder (see the module docstring).
 
@@ -387,6 +444,9 @@ def write_deck(
     constant_frame_rate
         Write a frame for every tick (``--cfr``); by default each still
         picture is written once, lasting as long as it is held.
+    autoplay
+        Play each slide's clip as soon as the slide shows; by default every
+        clip has controls and waits for the viewer.
 
     Returns
     -------
@@ -458,7 +518,7 @@ def write_deck(
         for name in REVEAL_FILES.values():
             (staging / "reveal.js" / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(reveal / name, staging / "reveal.js" / name)
-        _write_html(config_path, staging, board, voiced=voice is not None)
+        _write_html(config_path, staging, board, voiced=voice is not None, autoplay=autoplay)
         source = staging / f".{board.scene}.handout.typ"
         source.write_text(handout_typst(board, stills), encoding="utf-8")
         typst.compile(str(source), output=str(staging / f"{board.scene}.handout.pdf"))

@@ -56,6 +56,7 @@ __all__ = [
     "require_espeak",
     "synthesise",
     "synthesise_phrases",
+    "trimmed_speech",
     "voice_folders",
 ]
 
@@ -446,8 +447,19 @@ def synthesise(voice: Voice, texts: Sequence[str], folder: Path) -> list[npt.NDA
     return clips
 
 
-def _trimmed(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Cut the silence around speech (keeping 10 ms before and 60 ms after), with fades."""
+def trimmed_speech(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Cut the silence around speech (keeping 10 ms before and 60 ms after), with fades.
+
+    Parameters
+    ----------
+    x
+        One spoken clip, 48 kHz mono (from :func:`synthesise`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The speech, with 10 ms fades at both ends; empty for silence.
+    """
     frame = RATE // 100
     usable = x[: x.size - x.size % frame]
     if usable.size == 0:
@@ -568,7 +580,7 @@ def synthesise_phrases(
     for i, clip in zip(
         spoken, synthesise(chosen, [phrases[i].spoken for i in spoken], Path(folder)), strict=True
     ):
-        clips[i] = _trimmed(clip)
+        clips[i] = trimmed_speech(clip)
     # Each phrase holds for its speech and a pause, or its reading time if longer.
     holds: list[list[float]] = []
     queue = iter(clips)

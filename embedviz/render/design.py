@@ -14,7 +14,7 @@ Type scale
 Colours
     :class:`Theme` (re-exported by :mod:`embedviz.render.theme`) holds every
     colour; :data:`COLOUR_MEANINGS` says what each one means, one meaning per
-    colour, and :func:`palette_table` writes that table (the README shows it).
+    colour, and :func:`palette_table` writes that table (docs/scenes.md shows it).
 Contrast
     :func:`contrast_ratio` is WCAG 2.2's; every text colour is at least 4.5:1
     against the background it sits on, dimmed content at least 3:1
@@ -251,7 +251,7 @@ LIGHT = Theme(
 
 THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}
 
-# What every colour means; :func:`palette_table` writes it for the README.
+# What every colour means; :func:`palette_table` writes it for docs/scenes.md.
 COLOUR_MEANINGS: dict[str, str] = {
     "background": "the frame",
     "text": "titles, captions, printed tensors",

@@ -12,9 +12,11 @@ are checked above this layer, by :func:`embedviz.inputs.verified_problems`).
 What an author may edit is :data:`EDITABLE_FIELDS` and
 :data:`EDITABLE_BEAT_FIELDS`: the title, the summary, the language, the
 words (the text of each word role the layout declares, e.g. to translate
-them; the labels are filled from them, see :func:`refreshed`) and, per beat,
-the narration and the timing (within the limits every beat is checked
-against).
+them; the labels are filled from them, see :func:`refreshed`), the sentences
+of the audio descriptions (``description_words``) and, per beat, the
+narration and the timing (within the limits every beat is checked against).
+A beat's descriptions are derived from the core like its numbers; only their
+sentences (and the spoken form a voice says) are the author's.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ import numpy as np
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.limits import parse_whole_number
 from embedviz.core.paths import require_file
+from embedviz.story.describe import describe, description_problems
+from embedviz.story.describe_words import MAX_DESCRIPTION_CHARS
 from embedviz.story.layouts import ALL_ACTIONS, ALL_KINDS, LAYOUTS
 from embedviz.story.model import (
     MAX_BEAT_SECONDS,
@@ -82,7 +86,7 @@ SCHEMA_ID = SCHEMA_URL
 # version 3, its new words in English).
 OLDEST_VERSION = 2
 # Storyboard fields an author may change; every other field is re-derived.
-EDITABLE_FIELDS = frozenset({"title", "summary", "language", "voice", "words"})
+EDITABLE_FIELDS = frozenset({"title", "summary", "language", "voice", "words", "description_words"})
 # Beat fields an author may change (the timing stays within the beat limits). The
 # phrases follow the narration: where they no longer spell it, loading derives them again.
 EDITABLE_BEAT_FIELDS = {"narration", "run_time", "duration", "phrases"}
@@ -264,6 +268,10 @@ def json_schema() -> dict[str, Any]:
             "maxLength": MAX_PAGE_WORD_CHARS,
             "pattern": "^[^\\n\\r]*\\S[^\\n\\r]*$",
         },
+    }
+    board["properties"]["description_words"]["additionalProperties"] = {
+        **board["properties"]["words"]["additionalProperties"],
+        "maxLength": MAX_DESCRIPTION_CHARS,
     }
     # Layouts, number kinds and actions are strings in the model, checked
     # against what the layouts declare; the schema enumerates them.
@@ -518,8 +526,24 @@ def storyboard_problems(data: object) -> tuple[Storyboard | None, list[Problem]]
         raised: list[Problem] = []
     except StoryboardError as error:
         raised = problems_of([error])
+    if board is not None and not raised and not _has_descriptions(data):
+        # Written before beats had audio descriptions: derive them from its cells.
+        board = describe(board)
     groups = by_beat([*repaired, *raised], _beat_labels(data))
     return (board if not raised else None), [problem for _, group in groups for problem in group]
+
+
+def _has_descriptions(data: dict[str, Any]) -> bool:
+    """Whether any beat of a storyboard file (or of its parts) carries a descriptions field."""
+    beats = data.get("beats")
+    if isinstance(beats, list) and any(
+        isinstance(beat, dict) and "descriptions" in beat for beat in beats
+    ):
+        return True
+    parts = data.get("parts")
+    return isinstance(parts, list) and any(
+        isinstance(part, dict) and _has_descriptions(part) for part in parts
+    )
 
 
 def _check_version(data: object) -> None:
@@ -814,8 +838,9 @@ def _compare_beat(where: str, mine: Beat, core: Beat) -> list[str]:
             problems.append(
                 f"{at}, label {role!r}: the file says {said!r}, the core gives {given!r}"
             )
+    problems.extend(description_problems(at, mine, core))
     for item in fields(Beat):
-        if item.name in EDITABLE_BEAT_FIELDS | {"numbers", "labels", "name"}:
+        if item.name in EDITABLE_BEAT_FIELDS | {"numbers", "labels", "name", "descriptions"}:
             continue
         said, given = getattr(mine, item.name), getattr(core, item.name)
         if said != given:

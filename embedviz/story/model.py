@@ -26,8 +26,15 @@ from difflib import get_close_matches
 from typing import Any, Literal
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.story.describe_words import (
+    DESCRIPTION_WORDS,
+    MAX_DESCRIPTION_CHARS,
+    fill_template,
+    template_slots,
+)
 from embedviz.story.layouts import ALL_ACTIONS, ALL_KINDS, LAYOUTS
 from embedviz.story.options import SceneOptions
+from embedviz.story.spoken import speaker_for
 from embedviz.story.vocabulary import LayoutSpec
 from embedviz.story.words import max_chars, template_problem
 
@@ -39,6 +46,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Action",
     "Beat",
+    "Description",
     "Gap",
     "Highlight",
     "InputFile",
@@ -49,6 +57,7 @@ __all__ = [
     "NumberKind",
     "OutputState",
     "Phrase",
+    "Slot",
     "Storyboard",
     "StoryboardError",
     "TokenIds",
@@ -353,6 +362,88 @@ def _check_phrase_timing(where: str, phrases: tuple[Phrase, ...], duration: floa
 
 
 @dataclass(frozen=True)
+class Slot:
+    """One filled placeholder of a description's sentence.
+
+    Attributes
+    ----------
+    name
+        The placeholder it fills, e.g. ``values`` for ``{values}``.
+    text
+        What it says, as the core wrote it: numbers exactly as drawn, code,
+        prints, word pieces, labels.
+    cells
+        The numbers it says, each as drawn on screen; the text of every one
+        appears in ``text``, and ``verify`` derives them again from the core.
+    """
+
+    name: str
+    text: str
+    cells: tuple[NumberCell, ...] = ()
+
+    def __post_init__(self) -> None:
+        where = f"slot {self.name!r}"
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            _fail(where, "field 'name' must be a plain name such as 'values'")
+        if not isinstance(self.text, str) or not self.text.strip():
+            _fail(where, f"field 'text' must be non-empty text, not {self.text!r}")
+        cells = tuple(self.cells)
+        _set(self, "cells", cells)
+        for cell in cells:
+            if cell.text not in self.text:
+                _fail(where, f"cell {cell.kind} {cell.index} ({cell.text!r}) is not in its text")
+
+
+@dataclass(frozen=True)
+class Description:
+    """One sentence of audio description: what a beat shows and its narration leaves unsaid.
+
+    Attributes
+    ----------
+    template
+        The role of its sentence in :attr:`Storyboard.description_words`,
+        e.g. ``row_copy`` (see :mod:`embedviz.story.describe_words`).
+    slots
+        What fills the sentence's placeholders, derived from the core.
+    text
+        The sentence as written: the template filled with the slots. It is
+        derived again whenever the template changes, so an author translates
+        the descriptions by translating :attr:`Storyboard.description_words`.
+    spoken
+        The same words as a voice says them (``-0.2010`` as "minus 0.201"),
+        derived with the maths verbaliser of the storyboard's language; an
+        author may correct a pronunciation here.
+    """
+
+    template: str
+    slots: tuple[Slot, ...]
+    text: str = ""
+    spoken: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"description {self.template!r}"
+        if not isinstance(self.template, str) or not _ROLE.fullmatch(self.template):
+            _fail(where, "field 'template' must be lower-case letters, digits and '_'")
+        slots = tuple(self.slots)
+        _set(self, "slots", slots)
+        names = [slot.name for slot in slots]
+        if len(set(names)) != len(names):
+            _fail(where, f"field 'slots' names a placeholder twice: {names}")
+        for name in ("text", "spoken"):
+            if not isinstance(getattr(self, name), str):
+                _fail(where, f"field '{name}' must be a string")
+
+    def slot_texts(self) -> dict[str, str]:
+        """Return each slot's text by its placeholder name."""
+        return {slot.name: slot.text for slot in self.slots}
+
+    @property
+    def cells(self) -> tuple[NumberCell, ...]:
+        """Every number the description says, slot by slot."""
+        return tuple(cell for slot in self.slots for cell in slot.cells)
+
+
+@dataclass(frozen=True)
 class Beat:
     """One step of a scene: an animation, then a hold while it is read.
 
@@ -387,6 +478,11 @@ class Beat:
         The narration split into caption cues, back to back from the
         beat's start; their durations add up to at most ``duration``.
         Empty when there is no narration.
+    descriptions
+        The audio description of the beat: what the picture shows after it
+        that the narration does not say (values, code, prints, charts, word
+        pieces, what a colour means), one sentence each, derived from the
+        beat's own cells (:mod:`embedviz.story.describe`).
     """
 
     name: str
@@ -401,6 +497,7 @@ class Beat:
     numbers: tuple[NumberCell, ...]
     labels: dict[str, str] = field(default_factory=dict)
     phrases: tuple[Phrase, ...] = ()
+    descriptions: tuple[Description, ...] = ()
 
     @property
     def phrase_time(self) -> float:
@@ -463,6 +560,10 @@ class Beat:
         phrases = tuple(self.phrases)
         _set(self, "phrases", phrases)
         _check_phrase_timing(where, phrases, duration)
+        descriptions = tuple(self.descriptions)
+        _set(self, "descriptions", descriptions)
+        if not all(isinstance(item, Description) for item in descriptions):
+            _fail(where, "field 'descriptions' must hold descriptions")
 
     def label(self, role: str) -> str:
         """Return the text of the label with this role.
@@ -528,6 +629,74 @@ class InputFile:
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[0-9a-f]{64}", str(self.sha256)):
             _fail(f"input {self.role}", f"field 'sha256' is not a SHA-256, {self.sha256!r}")
+
+
+def _checked_description_words(
+    where: str, words: object, beats: tuple[Beat, ...]
+) -> dict[str, str]:
+    """Check a storyboard's description sentences; derive the English ones if there are none."""
+    if not isinstance(words, Mapping):
+        raise StoryboardError(f"{where}: field 'description_words' must map roles to sentences")
+    slots: dict[str, tuple[str, set[str]]] = {}
+    for beat in beats:
+        for description in beat.descriptions:
+            names = {slot.name for slot in description.slots}
+            known = slots.setdefault(description.template, (beat.name, names))
+            if known[1] != names:
+                _fail(
+                    f"{where}, beat {beat.name!r}",
+                    f"description {description.template!r} fills {sorted(names)}, but in "
+                    f"beat {known[0]!r} it fills {sorted(known[1])}",
+                )
+    used = set(slots)
+    if not words:
+        unknown = sorted(used - set(DESCRIPTION_WORDS))
+        if unknown:
+            _fail(where, f"description {unknown[0]!r} has no sentence in 'description_words'")
+        return {role: DESCRIPTION_WORDS[role] for role in sorted(used)}
+    checked = dict(sorted(words.items()))
+    for role, text in checked.items():
+        at = f"{where}, description word {role!r}"
+        if role not in DESCRIPTION_WORDS:
+            close = get_close_matches(str(role), sorted(DESCRIPTION_WORDS), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            _fail(where, f"description word {role!r}: not a description role{hint}")
+        if not isinstance(text, str) or not text.strip():
+            _fail(at, f"must be non-empty text, not {text!r}")
+        if "\n" in text or "\r" in text or not text.isprintable():
+            _fail(at, f"must be one line of printable text, not {text!r}")
+        if len(text) > MAX_DESCRIPTION_CHARS:
+            _fail(at, f"is {len(text)} characters; at most {MAX_DESCRIPTION_CHARS}")
+        try:
+            placeholders = template_slots(text)
+        except ValueError as error:
+            _fail(at, str(error))
+        if role in slots and placeholders != slots[role][1]:
+            wanted = ", ".join(f"{{{name}}}" for name in sorted(slots[role][1]))
+            _fail(at, f"must have exactly the placeholders {wanted}, not {text!r}")
+    missing = sorted(used - set(checked))
+    if missing:
+        _fail(where, f"description word {missing[0]!r} is missing; a beat's description uses it")
+    return checked
+
+
+def _worded_beats(
+    words: Mapping[str, str], beats: tuple[Beat, ...], language: str
+) -> tuple[Beat, ...]:
+    """Write each description's text from its sentence; speak it again where the text changed."""
+    # The maths verbaliser has rules for some languages; others are spoken as written.
+    speak = speaker_for(language)
+    worded: list[Beat] = []
+    for beat in beats:
+        descriptions = []
+        for description in beat.descriptions:
+            text = fill_template(words[description.template], description.slot_texts())
+            if text != description.text or not description.spoken:
+                description = replace(description, text=text, spoken=speak(text))
+            descriptions.append(description)
+        changed = tuple(descriptions) != beat.descriptions
+        worded.append(replace(beat, descriptions=tuple(descriptions)) if changed else beat)
+    return tuple(worded)
 
 
 def _canonical_ids(value: object) -> TokenIds:
@@ -597,6 +766,12 @@ class Storyboard:
         Derived in English when empty or absent; an author may translate
         them. Each is one line of at most 48 characters (120 for the
         page's, ``page_...``).
+    description_words
+        The sentences of the beats' audio descriptions, keyed by the role
+        each description names (:attr:`Description.template`), with
+        ``{placeholders}`` for what the core fills in. Derived in English
+        (:mod:`embedviz.story.describe_words`) when empty or absent; an
+        author may translate them, and every description's text follows.
     inputs
         The files the table (and IDs) came from, with their SHA-256, so that
         a changed file is noticed.
@@ -621,6 +796,7 @@ class Storyboard:
     language: str = "en"
     summary: str = ""
     words: dict[str, str] = field(default_factory=dict)
+    description_words: dict[str, str] = field(default_factory=dict)
     inputs: tuple[InputFile, ...] = ()
     voice: str | None = None
     version: int = SCHEMA_VERSION
@@ -685,6 +861,12 @@ class Storyboard:
                     _fail(at, f"label {role!r}: not a label role of {self.layout}")
             if beat.highlight is not None and beat.highlight.row >= self.vocab_size:
                 _fail(at, f"field 'highlight': row {beat.highlight.row} is outside the table")
+        _set(
+            self,
+            "description_words",
+            _checked_description_words(where, self.description_words, beats),
+        )
+        _set(self, "beats", _worded_beats(self.description_words, beats, self.language))
 
     def word(self, role: str) -> str:
         """Return the UI word drawn for a role, as the storyboard gives it.

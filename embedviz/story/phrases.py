@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 
-from embedviz.story.model import Beat, Phrase, Storyboard
+from embedviz.story.model import Beat, Description, Phrase, Storyboard
 from embedviz.story.spoken import spoken_form
 
 __all__ = [
@@ -444,9 +444,10 @@ def with_pronunciations(
     corrections: Mapping[str, str],
     speak: Callable[[str], str] = spoken_form,
 ) -> Storyboard:
-    """Return the storyboard with an author's pronunciations in the phrases' spoken forms.
+    """Return the storyboard with an author's pronunciations in the spoken forms.
 
-    Captions keep the written form; only what the voice says changes.
+    Captions and descriptions keep the written form; only what the voice says
+    changes, in the phrases and in the audio descriptions alike.
 
     Parameters
     ----------
@@ -474,10 +475,23 @@ def with_pronunciations(
         respelled = pattern.sub(lambda match: corrections[match.group()], phrase.text)
         return phrase if respelled == phrase.text else replace(phrase, spoken=speak(respelled))
 
+    def describe(description: Description) -> Description:
+        respelled = pattern.sub(lambda match: corrections[match.group()], description.text)
+        if respelled == description.text:
+            return description
+        return replace(description, spoken=speak(respelled))
+
     def again(part: Storyboard) -> Storyboard:
         if part.parts:
             return replace(part, parts=tuple(again(p) for p in part.parts))
-        beats = tuple(replace(b, phrases=tuple(say(p) for p in b.phrases)) for b in part.beats)
+        beats = tuple(
+            replace(
+                b,
+                phrases=tuple(say(p) for p in b.phrases),
+                descriptions=tuple(describe(d) for d in b.descriptions),
+            )
+            for b in part.beats
+        )
         return replace(part, beats=beats)
 
     return again(board)

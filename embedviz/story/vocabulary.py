@@ -74,6 +74,67 @@ PAGE_WORDS = {
     "page_id_at_position": "position {position} (ID {id})",
     "page_piece_at_position": "position {position} (ID {id}: {piece})",
     "page_row_number": "row {row}",
+    # The audio descriptions: on the transcript, in the snippet, and the links to
+    # the step-through page and the audio-described version.
+    "page_shown": "Shown:",
+    "page_descriptions_track": "Descriptions ({language})",
+    "page_steps_link": "Step through {title}, beat by beat, with its tables",
+    "page_described_link": "Audio-described version: {title}",
+    "page_step_through": "Step through the clip, beat by beat",
+    # The step-through page (embedviz.export.steps).
+    "page_steps_title": "Step through: {title}",
+    "page_skip_steps": "Skip to the steps",
+    "page_other_pages": "Other pages",
+    "page_clip_on_gallery": "The clip on the gallery",
+    "page_the_transcript": "The transcript",
+    "page_steps_intro": (
+        "One step per beat: what it says, what it shows, and its numbers as tables."
+    ),
+    "page_steps_keys": (
+        "Move with the buttons or the left and right arrow keys; each step links to its "
+        "moment in the clip."
+    ),
+    "page_previous_step": "Previous step",
+    "page_next_step": "Next step",
+    "page_step_of": "Step {number} of {total}: {name}",
+    "page_watch_step": "Watch step {number} in the clip, from {time}",
+    "page_token_ids": "{title}: the token IDs",
+    "page_input": "Input",
+    "page_id": "ID",
+    "page_word_piece": "word piece",
+    "page_output_now": "{title}: the output after this step, {filled} of {total} rows filled",
+    "page_output_after": "{title}: the output after this step",
+    "page_matrix_now": "{title}: the rows of the embedding matrix E at this step",
+    "page_row_marked": "row {row} ({marks})",
+    "page_mark_looked_up": "looked up",
+    "page_mark_faded": "faded",
+    "page_mark_updated": "updated",
+    "page_terms_of": "{title}: the terms of entry {column} of the product",
+    "page_one_hot_entry": "one-hot entry",
+    "page_printed": "{title}: the tensor PyTorch prints",
+    "page_gradient": "{title}: the gradient \u2202L/\u2202E",
+    "page_loss_weights": "{title}: the loss weights w_t",
+    "page_added_weights": "{title}: the weights added into one gradient row",
+    "page_their_sum": "{title}: their sum, a row of the gradient",
+    "page_positions": "{title}: the position vectors P",
+    "page_learned_positions": "{title}: the learned position vectors P",
+    "page_sums": "{title}: the sums E[id] + P[pos]",
+    "page_wrong_vector": "{title}: the wrong vector the slip fetches",
+    "page_one_hot": "{title}: the one-hot vector",
+    "page_product": "{title}: the product one_hot @ E",
+    "page_loss": "{title}: the loss",
+    "page_values": "values",
+    "page_entries": "entries",
+    "page_entry": "entry {index}",
+    "page_before_step": "before the step",
+    "page_after_step": "after the step",
+    # The audio-described version's page (embedviz.export.described).
+    "page_without_description": "The clip without audio description",
+    "page_described_intro": (
+        "After each step the picture holds while what it shows is described: its values, "
+        "code and charts."
+    ),
+    "page_length": "Length: {minutes} min {seconds} s",
 }
 # Words of the page's table of a table's size (ParameterCount, LargeVocabLookup).
 SIZE_PAGE_WORDS = {

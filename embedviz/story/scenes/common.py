@@ -21,6 +21,7 @@ from embedviz.core.table import (
     Table,
     TorchSeededTable,
 )
+from embedviz.story.describe import describe
 from embedviz.story.layouts import LAYOUTS
 from embedviz.story.model import (
     Action,
@@ -280,7 +281,9 @@ class Recorder:
             and summary. When the IDs came from text, the first beat's
             narration first says how the text splits into token pieces
             (:func:`pieces_sentence`), and each chip's piece is among its
-            beat's labels (see :func:`attach_pieces`).
+            beat's labels (see :func:`attach_pieces`). Every beat is then
+            described (:func:`embedviz.story.describe.describe`): what it
+            shows that its narration does not say.
         """
         beats = list(self.beats)
         if options.text is not None and options.pieces and beats:
@@ -300,7 +303,7 @@ class Recorder:
             layout=spec.layout,
             words=dict(self.words.texts),
         )
-        return attach_pieces(board, options.pieces)
+        return describe(attach_pieces(board, options.pieces))
 
 
 class Shaped(Protocol):
