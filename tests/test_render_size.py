@@ -15,7 +15,6 @@ MAX_FILE_LINES = 500
 # Not yet ported (phase 2): their size is their own, to shrink, never to grow.
 NOT_YET_PORTED = {
     "stages/batch.py": 957,
-    "stages/large_vocab.py": 1192,
     "stages/one_hot.py": 1033,
     "stages/parameter_count.py": 556,
     "stages/position_blindness.py": 649,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from embedviz.story.model import Storyboard, Window
 from embedviz.story.printed import split_printed
@@ -37,6 +38,20 @@ class LookupSpec:
     note
         The note on a half-precision table (e.g. ``bfloat16 values shown as
         float32``), drawn under the matrix; empty for none.
+    note_role
+        The note's size: ``legend`` (a remark) or ``label`` (a count, such as
+        a table's number of parameters).
+    source_windows
+        For a layout whose window scrolls between lookups (LargeVocabLookup):
+        the window each output row's source is looked up in, in output order
+        (a row that is hidden there is fetched from its hidden range's band);
+        empty when every row comes from ``window``.
+    bar_width
+        The width of a scroll bar between the matrix and the walking column
+        (0: none).
+    mark_role
+        The equality marks' size: ``label``, or ``legend`` for marks that name
+        both rows (``out[8] = out[0]``), which are notes beside the row.
     """
 
     window: Window
@@ -56,6 +71,10 @@ class LookupSpec:
     print_lines: int = 0
     legend: bool = True
     note: str = ""
+    note_role: Literal["legend", "label"] = "legend"
+    source_windows: tuple[Window, ...] = ()
+    bar_width: float = 0.0
+    mark_role: Literal["legend", "label"] = "label"
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

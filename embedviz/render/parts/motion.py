@@ -28,7 +28,7 @@ from manim import (
 from embedviz.render.animations import Steps
 from embedviz.render.design import Theme
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.chips import Follow, curve_points
+from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.strip import Carry
 from embedviz.render.solver import LookupPlan
@@ -38,6 +38,7 @@ from embedviz.story.model import Beat, NumberCell
 __all__ = ["LookupMotion"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+Path = Sequence[np.ndarray]
 
 # Seconds of one lookup among the rest: the walk, the way back with the strip, the settling.
 _REST_WALK, _REST_CARRY, _REST_SETTLE = 0.45, 0.7, 0.15
@@ -161,21 +162,30 @@ class LookupMotion(Component):
         self.marks: list[VMobject] = []
         self.radius = plan.sizes.row_height * 0.45
 
-    def _one(self, position: tuple[int, ...]) -> _Lookup:
-        """Build one ID's motions (walk there; come back with the strip; settle) and their paths."""
-        row_index = self.output.row_of(position)
-        chip = self.chips.chips[row_index]
-        row = int(self.cells[("token_id", position)].value)
-        source_y = self.matrix.grid.row_y(row)
-        park = xyz(self.plan.park_x(chip.width), source_y)
+    # -- hooks a layout with other places for its chips or rows overrides ---------------
+    def source(self, row: int) -> tuple[float, float, float]:
+        """Return the left and right ends and the centre line of the matrix row a strip leaves."""
+        left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
+        return left, right, self.matrix.grid.row_y(row)
+
+    def chip_paths(
+        self, row_index: int, chip: Chip, park: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return a chip's way to its row (``park``) and its way back to its output row's tag.
+
+        By default the chip waits beside the output row it fills: it walks left
+        through that (still empty) row into the walking column, along it to
+        its row, and back the same way.
+        """
         lane_y = self.plan.output_row_y(row_index)
         home = self.chips.homes[row_index]
         there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
         back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
-        outline = self.matrix.outline(row)
-        walk = AnimationGroup(Follow(chip, there, run_time=1.0), Create(outline))
-        path = self.plan.strip_path(source_y, lane_y)
-        carry = Carry(
+        return there, back
+
+    def make_carry(self, row: int, chip: Chip, position: tuple[int, ...], path: Path) -> Carry:
+        """Return the carry of a matrix row's strip along ``path`` into its output row."""
+        return Carry(
             self.matrix.grid,
             row,
             chip,
@@ -185,6 +195,19 @@ class LookupMotion(Component):
             self.theme,
             run_time=1.0,
         )
+
+    def _one(self, position: tuple[int, ...]) -> _Lookup:
+        """Build one ID's motions (walk there; come back with the strip; settle) and their paths."""
+        row_index = self.output.row_of(position)
+        chip = self.chips.chips[row_index]
+        row = int(self.cells[("token_id", position)].value)
+        left, right, source_y = self.source(row)
+        park = xyz(self.plan.park_x(chip.width), source_y)
+        there, back = self.chip_paths(row_index, chip, park)
+        outline = self.matrix.outline(row)
+        walk = AnimationGroup(Follow(chip, there, run_time=1.0), Create(outline))
+        path = self.plan.strip_path(source_y, self.plan.output_row_y(row_index))
+        carry = self.make_carry(row, chip, position, path)
         moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
         self.carries.append(carry)
         mark = self.output.mark(position)
@@ -192,11 +215,11 @@ class LookupMotion(Component):
             self.marks.append(mark)
         settle = AnimationGroup(FadeOut(outline), *([FadeIn(mark)] if mark is not None else []))
         self.filled.add(position)
-        left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
         start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)
         strip_box = (right - left, self.plan.sizes.row_height)
-        swept = _swept(there, *chip_box) + _swept([start, *path], *strip_box)
+        swept = _swept(there, *chip_box) + _swept([*back], *chip_box)
+        swept += _swept([start, *path], *strip_box)
         return _Lookup(walk, moved, settle, _swept(there, *chip_box), swept)
 
     def beat_lookup(self, beat: Beat) -> Animation:
@@ -229,16 +252,24 @@ class LookupMotion(Component):
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
         return AnimationGroup(*items)
 
-    def settle(self, still: list[VMobject], top: float, bottom: float) -> Animation:
+    def settle(
+        self,
+        still: list[VMobject],
+        top: float,
+        bottom: float,
+        riders: Sequence[VMobject] = (),
+    ) -> Animation:
         """Glide the output block (with its chips and labels) level with the matrix, and centre all.
 
         While rows are fetched the block sits where every strip has a clear
         path; once all have landed it moves so that its top is level with the
         matrix's, and then everything (``still``: the matrix, its heading and
         legend) moves with it to the middle of the band from ``top`` to ``bottom``.
+        ``riders`` (a legend over the output block) move with the block.
         """
         grid, matrix = self.output.grid, self.matrix.grid
         moving: list[VMobject] = [grid, self.output.heading, self.output.numbers, *self.marks]
+        moving += list(riders)
         moving += [m for m in (self.output.shape,) if m is not None]
         moving += [self.chips.heading, *self.chips.chips, self.chips.pieces]
         for carry in self.carries:
