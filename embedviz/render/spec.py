@@ -110,7 +110,8 @@ class LookupSpec:
             matrix_heading=f"{board.word('embedding_matrix')} E  "
             + " \u00d7 ".join(t for _, t in sizes),
             output_heading=f"{board.word('output')}  {len(sources)} \u00d7 {board.dim}",
-            chips_label=board.word("token_ids"),
+            # A layout whose chips have no heading (the batch's block) has no such word.
+            chips_label=board.word("token_ids") if "token_ids" in board.words else "",
             legend_title=board.word("value_colour"),
             print_chars=max([len(line) for line in [*printed, code]] or [0]),
             print_lines=len(printed) + (1 if printed else 0),
