@@ -221,7 +221,23 @@ class MomentSample:
     step: int = 0
 
 
-TABLE_KINDS = frozenset({"weight", "output"})
+# Table values (the type scale's data): E and the output, and the tables the
+# other layouts draw from them (ParameterCount's block and copy, ZeroBased's
+# slip, OneHot's vector, terms and product).
+TABLE_KINDS = frozenset(
+    {
+        "weight",
+        "output",
+        "corner",
+        "lookup_value",
+        "wrong_value",
+        "one_hot",
+        "product",
+        "term_one_hot",
+        "term_weight",
+        "term_sum",
+    }
+)
 
 
 def sample_moments(
@@ -235,6 +251,7 @@ def sample_moments(
 
     from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
+    from embedviz.render.metrics import digit_height
     from embedviz.render.moments import play_moments
     from embedviz.render.theme import SANS_FONT
 
@@ -280,14 +297,18 @@ def sample_moments(
                     low, high = mobject.slot_corners()
                     digit = float(high[1] - low[1]) * px_per_unit
                 elif isinstance(mobject, FormulaText):
-                    # A typeset symbol (E, w_t): its glyphs' height is its size.
+                    # A typeset symbol (E, w_t): its glyphs' height is its size, but its
+                    # type size is its digits' (a bracket or a fraction reaches further).
                     cell, role = None, "label"
                     height = float(mobject.height) * px_per_unit
+                    natural = getattr(mobject, "natural_height", 0.0) or float(mobject.height)
+                    digit = digit_height(mobject.font_size_drawn) * px_per_unit
+                    digit *= float(mobject.height) / natural
                     opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
                     box = _box(mobject)
                     texts.append(
                         TextSample(
-                            mobject.text, role, cell, box, height, opacity, False, height, "formula"
+                            mobject.text, role, cell, box, height, opacity, False, digit, "formula"
                         )
                     )
                     continue

@@ -10,7 +10,6 @@ import pytest
 from manim import Animation, Mobject, Wait
 
 from embedviz.inputs import prepared_storyboard
-from embedviz.render.components import ChipLane, GridPanel
 from embedviz.render.stage import Component, Stage
 from embedviz.render.stages.lookup import LookupStage
 from embedviz.render.stages.zero_based import ZeroBasedStage
@@ -157,16 +156,23 @@ def test_a_lookup_beat_is_played_by_the_motion_part() -> None:
 
 
 def test_zero_based_is_composed_not_inherited() -> None:
+    from embedviz.render.parts.counting import CountingMotion
+    from embedviz.render.parts.lookup import MatrixPart
+    from embedviz.render.parts.trace import SlipCard, TraceCard
+
     board = _board("ZeroBasedIndexing")
     stage = ZeroBasedStage(FakeHost(), board, DARK)
     assert not isinstance(stage, LookupStage)
-    assert {type(part) for part in stage.parts} == {GridPanel, ChipLane}
-    # count_rows is not the stage's: the grid panel plays it, through dispatch.
+    assert [type(part) for part in stage.parts] == [MatrixPart, SlipCard, TraceCard, CountingMotion]
+    # Its beats are its parts': count_rows (the matrix's) and check (the trace's), through dispatch.
     assert not hasattr(ZeroBasedStage, "beat_count_rows")
+    assert not hasattr(ZeroBasedStage, "beat_check")
     from dataclasses import replace
 
     lit = next(beat for beat in board.beats if beat.highlight is not None)
     assert stage.animate(replace(lit, action="count_rows")) is not None
+    check = next(beat for beat in board.beats if beat.action == "check")
+    assert stage.animate(check) is not None
 
 
 def test_intro_mobjects_are_the_title_and_each_part_s_intro() -> None:

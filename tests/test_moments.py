@@ -126,6 +126,24 @@ LOOKUP_FAMILY: list[Any] = [
     ),
     ("BatchLookup", {"vocab": 50257, "dim": 768}, REAL_FLOOR),
     ("BatchLookup", {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}, REAL_FLOOR),
+    # Phase 2 (port-b): the zero-based layout, with ID 0 (no row before it) and a large table.
+    ("ZeroBasedIndexing", {}, DEFAULT_FLOOR),
+    ("ZeroBasedIndexing", {"theme": "light"}, DEFAULT_FLOOR),
+    ("ZeroBasedIndexing", {"ids": "0"}, DEFAULT_FLOOR),
+    ("ZeroBasedIndexing", {"ids": "0", "vocab": 50257, "dim": 768}, REAL_FLOOR),
+    ("ZeroBasedIndexing", {"ids": "4821", "vocab": 50257, "dim": 768}, REAL_FLOOR),
+    # The parameter count at GPT-2 size (its default), a small table, the light theme,
+    # and a looked-up row that is the block's last (its note goes under it).
+    ("ParameterCount", {}, REAL_FLOOR),
+    ("ParameterCount", {"vocab": 6, "dim": 3}, REAL_FLOOR),
+    ("ParameterCount", {"theme": "light"}, REAL_FLOOR),
+    ("ParameterCount", {"vocab": 256000, "dim": 16384, "ids": "255999"}, REAL_FLOOR),
+    # The one-hot product at its default, GPT-2's 50257 × 768, ID 0, a last row, the light theme.
+    ("OneHotEquivalence", {}, DEFAULT_FLOOR),
+    ("OneHotEquivalence", {"ids": "4821", "vocab": 50257, "dim": 768}, REAL_FLOOR),
+    ("OneHotEquivalence", {"ids": "0"}, DEFAULT_FLOOR),
+    ("OneHotEquivalence", {"vocab": 12, "dim": 6, "ids": "11"}, REAL_FLOOR),
+    ("OneHotEquivalence", {"theme": "light"}, DEFAULT_FLOOR),
 ]
 
 
@@ -299,12 +317,17 @@ def check_type_scale(sample: MomentSample, floor: float) -> list[str]:
     return problems
 
 
+# The kinds of a matrix's cells that a strip copies (E's weights, ParameterCount's block).
+SOURCE_KINDS = ("weight", "corner")
+
+
 def check_strip_leaves_its_row(sample: MomentSample) -> list[str]:
     """Return every moment a travelling row's visible number covers a number of its source row."""
     where = f"{sample.beat.name} at alpha {sample.alpha:g} of step {sample.step + 1}"
     texts = _visible(sample)
-    moving = [t for t in texts if t.in_strip and t.cell is not None and t.cell[0] == "weight"]
-    still = [t for t in texts if not t.in_strip and t.cell is not None and t.cell[0] == "weight"]
+    copied = [t for t in texts if t.cell is not None and t.cell[0] in SOURCE_KINDS]
+    moving = [t for t in copied if t.in_strip]
+    still = [t for t in copied if not t.in_strip]
     return [
         f"{where}: the strip's {a.text!r} covers {b.text!r} of its own row {b.cell[1][0]}"
         for a in moving

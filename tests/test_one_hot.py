@@ -362,27 +362,28 @@ def test_the_product_is_typeset_with_the_real_id(token: int, vocab: int, dim: in
 
     options = SceneOptions(ids=[token], vocab=vocab, dim=dim)
     stage = _stage(options)
-    assert isinstance(stage.formula, MathTypst)
+    formula = stage.compare.formula
+    assert isinstance(formula, MathTypst)
     compare = next(beat for beat in stage.board.beats if beat.name == "compare")
-    assert stage.formula.text == compare.label("product_formula")
+    assert formula.text == compare.label("product_formula")
     # The ID the options asked for, on both sides, in Typst's maths syntax.
-    assert stage.formula.text == f'"one_hot"({token}) thin E = E[{token}]'
+    assert formula.text == f'"one_hot"({token}) thin E = E[{token}]'
     # Typeset, not plain text: one glyph outline per symbol, none of the quotes.
-    glyphs = [m for m in stage.formula.family_members_with_points() if m is not stage.formula]
+    glyphs = [m for m in formula.family_members_with_points() if m is not formula]
     assert len(glyphs) >= len("one_hot()E=E[]") + 2 * len(str(token))
 
 
 def test_the_equals_signs_between_the_rows_stand_upright() -> None:
     stage = _stage(SceneOptions())
-    assert len(stage.equals) == 3
-    for mark in stage.equals:
+    assert len(stage.compare.equals) == 3
+    for mark in stage.compare.equals:
         assert mark.text == "="
         # Two level bars: their ink is much wider than tall (turned a quarter,
         # it would read as "‖"). The last 8 points are the invisible slot box.
         ink = mark.points[:-8]
         width, height = np.ptp(ink[:, 0]), np.ptp(ink[:, 1])
         assert width > 1.5 * height
-        product, lookup = stage.product.body, stage.lookup.body
+        product, lookup = stage.product.product.body, stage.compare.lookup.body
         assert (
             lookup.get_top()[1] < mark.get_bottom()[1] < mark.get_top()[1] < product.get_bottom()[1]
         )
@@ -390,16 +391,42 @@ def test_the_equals_signs_between_the_rows_stand_upright() -> None:
 
 def test_vector_entries_and_terms_sit_level_with_their_rows() -> None:
     stage = _stage(SceneOptions(ids=[4821], vocab=50257, dim=768))
-    tolerance = stage.metrics.cell_height * 0.1
+    tolerance = stage.plan.sizes.row_height * 0.1
     for row in stage.board.beats[0].window.rows:
-        y = stage.grid.row_labels[row].get_center()[1]
-        assert stage.strip.entries[row].get_center()[1] == pytest.approx(y, abs=tolerance)
-        _, factor, weight = stage.terms.lines[row]
+        y = stage.matrix.grid.row_labels[row].get_center()[1]
+        assert stage.vector.entries[row].get_center()[1] == pytest.approx(y, abs=tolerance)
+        _, factor, _, weight, *_ = stage.product.terms.lines[row]
         assert factor.get_center()[1] == pytest.approx(y, abs=tolerance)
         assert weight.get_center()[1] == pytest.approx(y, abs=tolerance)
-    # Each hidden range's label sits on the grid's (shorter) elision row.
-    for gap_label, grid_gap in zip(stage.terms.gap_lines, stage.grid.gap_labels, strict=False):
-        assert gap_label.get_center()[1] == pytest.approx(grid_gap.get_center()[1], abs=tolerance)
+    # Each hidden range's term line sits on E's (shorter) band, and so do both its labels.
+    grid = stage.matrix.grid
+    bands = [grid.row_y(n, gap=True) for n in range(len(grid.gap_labels))]
+    for gap_line, band in zip(stage.product.terms.gap_lines, bands, strict=True):
+        assert gap_line.get_center()[1] == pytest.approx(band, abs=tolerance)
+    half_row = stage.plan.sizes.row_height / 2
+    for number, band in enumerate(bands):
+        mine, theirs = stage.vector.gap_labels[number], grid.gap_labels[number]
+        # The vector's label over E's, both beside the band ...
+        assert abs(mine.get_center()[1] - band) < half_row
+        assert abs(theirs.get_center()[1] - band) < half_row
+        assert mine.get_center()[1] > theirs.get_center()[1]
+        # ... in the margin, left of the vector: never between E's rows.
+        for label in (mine, theirs):
+            assert label.get_right()[0] < stage.vector.grid.body_left()
+
+
+def test_the_vector_is_labelled_as_drawn_on_its_side() -> None:
+    """Issue 18: OneHot labelled a vertical column "1 × 6"; a shape matches its drawing."""
+    stage = _stage(SceneOptions())
+    title, shape = stage.vector.title
+    # Drawn as a column of V entries: one_hot(3) transposed, V × 1.
+    assert title.text == '"one_hot"(3)^T'
+    assert [m.text for m in shape] == ["6", "\u00d7", "1"]
+    assert stage.vector.grid.height > 5 * stage.vector.grid.width
+    # The product's row is drawn across, 1 × d, as it is labelled.
+    _, product_shape = stage.product.title
+    assert [m.text for m in product_shape] == ["1", "\u00d7", "3"]
+    assert stage.product.product.width > 5 * stage.product.product.height
 
 
 @pytest.mark.slow
@@ -421,20 +448,20 @@ def test_the_typeset_product_shows_from_the_comparison_on_clear_of_other_text(
 
 
 def test_the_stage_is_composed_of_parts() -> None:
-    from embedviz.render.components import ChipLane, GridPanel
+    from embedviz.render.parts.lookup import MatrixPart
+    from embedviz.render.parts.one_hot import CostTable, OneHotColumn
+    from embedviz.render.parts.product import ComparePart, ProductPart
     from embedviz.render.stage import Stage
     from embedviz.render.stages.lookup import LookupStage
-    from embedviz.render.stages.one_hot import CostPart
 
     stage = _stage(SceneOptions())
     assert isinstance(stage, Stage)
     assert not isinstance(stage, LookupStage)
     kinds = [type(part) for part in stage.parts]
-    assert kinds == [ChipLane, GridPanel, CostPart]
-    assert stage.grid is stage.grid_panel.grid
-    assert stage.chips == stage.chip_lane.chips
-    # The cost beats are the cost part's; the stage has no handler of its own.
-    assert not hasattr(type(stage), "beat_cost")
+    assert kinds == [MatrixPart, OneHotColumn, ProductPart, ComparePart, CostTable]
+    # Every beat but the intro is a part's; the stage has no handler of its own for them.
+    for name in ("one_hot", "terms", "sum", "columns", "compare", "cost", "copy"):
+        assert not hasattr(type(stage), f"beat_{name}")
     for name in ("cost", "copy"):
         beat = next(b for b in stage.board.beats if b.name == name)
         assert stage.animate(beat) is not None

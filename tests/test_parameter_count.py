@@ -197,8 +197,9 @@ def test_weights_file_sets_the_shape(tmp_path: Path) -> None:
     np.save(path, weight)
     board = prepared_storyboard("params", {"weights": str(path)}, cwd=tmp_path, environ={})
     assert (board.vocab_size, board.dim) == (7, 5)
+    # The first two rows and the looked-up row (ID 3), in their first three columns.
     assert [c.value for c in _cells(board, "corner")] == [
-        float(weight[r, c]) for r in range(2) for c in range(3)
+        float(weight[r, c]) for r in (0, 1, 3) for c in range(3)
     ]
     _one_line_error(
         prepared_storyboard, "params", {"weights": str(path), "dim": 4}, cwd=tmp_path, environ={}
@@ -223,7 +224,7 @@ def test_leading_rows_are_the_tables_first_rows(vocab: int, dim: int, seed: int,
 
 
 def test_huge_tables_are_counted_without_being_built(tmp_path: Path, computed_rows: Any) -> None:
-    # 4.2 billion parameters (16 GiB in float32): only the corner's rows are computed.
+    # 4.2 billion parameters (16 GiB in float32): only the corner's rows and ID 3's are computed.
     board = prepared_storyboard("params", {"vocab": 256000, "dim": 16384}, cwd=tmp_path, environ={})
     assert computed_rows.full_tables == []
     assert computed_rows.distinct <= {0, 1, 3}  # two corner rows and the looked-up ID 3
@@ -257,3 +258,37 @@ def test_narration_fits_two_caption_lines(tmp_path: Path, overrides: dict[str, A
     for beat in board.beats:
         assert len(beat.narration.split()) <= 25, beat.name
         assert len(textwrap.wrap(beat.narration, width=76)) <= 2, beat.name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", [{}, {"vocab": 256000, "dim": 16384, "ids": "255999"}])
+def test_the_looked_up_row_leaves_from_its_row_in_the_block(
+    moment_cache: Any, overrides: dict[str, Any]
+) -> None:
+    """Issue 18: no empty slot is marked, and E[3] never appears from nowhere."""
+    board = prepared_storyboard("params", overrides, environ={})
+    token_id = board.single_id()
+    table = next(beat for beat in board.beats if beat.name == "table")
+    # The ID's row is in the block, with its real values, from the start ...
+    assert token_id in table.window.rows
+    drawn = {c.index for c in table.numbers if c.kind == "corner"}
+    assert {(token_id, col) for col in table.window.cols} <= drawn
+    samples = [s for s in moment_cache("ParameterCount", overrides) if s.beat.name == "lookup"]
+    # ... and the copy travels as one strip of that row's own numbers.
+    moving = [t for s in samples for t in s.texts if t.in_strip and t.cell is not None]
+    assert moving, "no strip travelled"
+    assert {(kind, index[0]) for kind, (index) in (t.cell for t in moving)} == {
+        ("corner", token_id)
+    }
+    # Where it lands, the copy's numbers are the looked-up values, level with the row.
+    end = samples[-1]
+    row_y = {
+        round(t.box.mean(axis=0)[1], 6) for t in end.texts if t.cell == ("corner", (token_id, 0))
+    }
+    copy_y = {
+        round(t.box.mean(axis=0)[1], 6)
+        for t in end.texts
+        if t.cell is not None and t.cell[0] == "lookup_value"
+    }
+    assert len(copy_y) == 1
+    assert copy_y == row_y

@@ -87,9 +87,9 @@ PROBES: dict[str, list[tuple[str, int, Probe]]] = {
     "ZeroBasedIndexing": [
         # The count's tallies, once shown, leave as the wrong row is fetched
         # ("and fetches the wrong vector.").
-        ("one-based", 1, lambda s: _fading(s, s.stage.tallies[0])),
+        ("one-based", 1, lambda s: _fading(s, s.stage.motion.tallies[0])),
         # The tick comes with "ID, index and vector agree."
-        ("check", 1, lambda s: _drawn(s, s.stage.check)),
+        ("check", 1, lambda s: _drawn(s, s.stage.trace.tick)),
     ],
     "PositionBlindness": [
         # Row 0 of P is outlined with "so row 0 is 0, 1, 0."

@@ -164,18 +164,23 @@ def _large_vocab() -> None:
 
 def _one_hot() -> None:
     def one_hot(stage: Any) -> dict[str, Any]:
-        return {"strip": stage.strip, "row": stage.grid.row_labels[stage.token]}
+        row = stage.matrix.grid.row_labels[stage.vector.token_id]
+        return {"strip": stage.vector.grid, "row": row}
 
     def sum_(stage: Any) -> dict[str, Any]:
-        return {"zero": stage.terms.zero_lines[0], "total": stage.terms.total}
+        terms = stage.product.terms
+        return {"zero": terms.zero_lines[0], "total": terms.total}
 
     watched: dict[str, Resolve] = {
         "one-hot": one_hot,
-        "terms": lambda stage: {"title": stage.product_title, "lines": stage.terms},
+        "terms": lambda stage: {"title": stage.product.title, "lines": stage.product.terms},
         "sum": sum_,
-        "compare": lambda stage: {"lookup": stage.lookup.body, "equals": stage.equals},
-        "cost": lambda stage: {"ours": stage.cost.header, "gpt2": stage.cost.entries[1]},
-        "copy": lambda stage: {"zero": stage.cost.entries[2], "note": stage.cost.copy_note},
+        "compare": lambda stage: {
+            "lookup": stage.compare.lookup.body,
+            "equals": stage.compare.equals,
+        },
+        "cost": lambda stage: {"ours": stage.costs.header, "gpt2": stage.costs.entries[1]},
+        "copy": lambda stage: {"zero": stage.costs.entries[2], "note": stage.costs.copy_note},
     }
     board, watch = _watch("OneHotEquivalence", watched)
     assert watch.frame == round(board.duration * FPS)

@@ -286,24 +286,47 @@ def test_a_word_wider_than_its_room_shrinks_and_one_that_fits_does_not() -> None
     assert german.width <= 3.0
 
 
-def test_a_translated_header_row_shrinks_until_no_header_touches_the_next() -> None:
-    from manim import LEFT, RIGHT
+def test_a_translated_header_row_widens_its_columns_and_no_header_touches_the_next() -> None:
+    from manim import tempconfig
 
-    from embedviz.render.stages import parameter_count as stage
+    from embedviz.render.design import DARK
+    from embedviz.render.stages.parameter_count import ParameterCountStage
 
-    def columns(words: list[str]) -> list[Any]:
-        edges = [(stage._PANEL_LEFT, LEFT), (stage._BYTES_RIGHT, RIGHT)]
-        edges += [(stage._TOTAL_RIGHT, RIGHT), (stage._panel_right(), RIGHT)]
-        return [(word, x, edge) for word, (x, edge) in zip(words, edges, strict=True)]
+    class Host:
+        def __init__(self) -> None:
+            self.mobjects: list[Any] = []
+            self.caption = None
 
-    english = stage._header_row(columns(["dtype", "bytes each", "total bytes", "memory"]), "#fff")
-    assert {header.font_size for header in english} == {stage._HEADER_SIZE}
-    german = stage._header_row(
-        columns(["Datentyp", "Bytes pro Wert", "Bytes insgesamt", "Arbeitsspeicher"]), "#fff"
-    )
-    assert german[0].font_size < stage._HEADER_SIZE
-    for left, right in pairwise(german):
-        assert left.get_right()[0] < right.get_left()[0]
+        def add(self, *mobjects: Any) -> None:
+            pass
+
+        def bring_to_front(self, *mobjects: Any) -> None:
+            pass
+
+    def headers(words: dict[str, str]) -> tuple[Any, list[Any]]:
+        board = prepared_storyboard("ParameterCount", environ={})
+        data = json.loads(board.to_json())
+        data["words"].update(words)
+        stage = ParameterCountStage(Host(), storyboard_from_data(data), DARK)
+        return stage.plan, [list(stage.memory.header), list(stage.widths.header)]
+
+    with tempconfig({"pixel_width": 1280, "pixel_height": 720}):
+        english, _ = headers({})
+        german = {
+            "dtype": "Datentyp",
+            "bytes_each": "Bytes pro Wert",
+            "total_bytes": "Bytes insgesamt",
+            "memory": "Arbeitsspeicher",
+        }
+        plan, rows = headers(german)
+    # The longer words take wider columns (the frame's fonts shrink if they must) ...
+    assert plan.scale.data <= english.scale.data
+    assert plan.column_right[1] - plan.panel_left > english.column_right[1] - english.panel_left
+    for row in rows:
+        # ... and no header touches the next, nor leaves the frame.
+        for left, right in pairwise(sorted(row, key=lambda m: m.get_x())):
+            assert left.get_right()[0] < right.get_left()[0]
+        assert row[-1].get_right()[0] <= plan.bands.right + 1e-6
 
 
 @pytest.mark.slow

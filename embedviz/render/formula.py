@@ -44,6 +44,10 @@ class FormulaText(MathTypst):
         high = self.get_corner(np.array([1.0, 1.0, 0.0]))
         self.set_points(np.repeat(np.array([low, high], dtype=float), 4, axis=0))
         self.set_fill(opacity=0.0, family=False).set_stroke(width=0, family=False)
+        # Its height as set: a bracket or a fraction makes the box taller than its
+        # digits, which are as tall as a label's at ``font_size`` (tests read the
+        # type size from the two).
+        self.natural_height = float(self.height)
 
 
 @cache

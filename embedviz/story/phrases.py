@@ -79,7 +79,10 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
     words = text.split()
     if not words:
         return ()
-    for count in range(1, len(words) + 1):
+    # No break into fewer lines can fit: start from the least count that might,
+    # so that a long text costs one or two solver runs rather than one per word.
+    fewest = max(1, -(-len(" ".join(words)) // (width + 1)))
+    for count in range(fewest, len(words) + 1):
         best = _balanced(words, count, width)
         if best is not None:
             return best
@@ -104,21 +107,29 @@ def _balanced(words: Sequence[str], count: int, width: int) -> tuple[str, ...] |
     """Return the break of ``words`` into ``count`` lines of at most ``width`` that scores best."""
     glued = _glued_after(words)
     many = len(words) > count
+    # ends[i] is the length of " ".join(words[:i]) plus one: a line's length is a
+    # difference of two, so no line is joined before it is known to fit.
+    ends = [0]
+    for word in words:
+        ends.append(ends[-1] + len(word) + 1)
+
+    def length(start: int, end: int) -> int:
+        return ends[end] - ends[start] - 1
 
     @cache
     def lines_from(start: int, left: int) -> tuple[int, tuple[str, ...]] | None:
         # (score, lines) for words[start:] in `left` lines; the score is the
         # longest line, a lone word or a split pair counting as a long one.
         if left == 1:
-            line = " ".join(words[start:])
-            if len(line) > width and len(words) - start > 1:
+            if length(start, len(words)) > width and len(words) - start > 1:
                 return None
+            line = " ".join(words[start:])
             return len(line) + (width if len(words) - start == 1 and many else 0), (line,)
         found: tuple[int, tuple[str, ...]] | None = None
         for end in range(start + 1, len(words) - left + 2):
-            line = " ".join(words[start:end])
-            if len(line) > width and end - start > 1:
+            if length(start, end) > width and end - start > 1:
                 break
+            line = " ".join(words[start:end])
             rest = lines_from(end, left - 1)
             if rest is None:
                 continue
@@ -147,8 +158,20 @@ def fits_caption(text: str) -> bool:
     bool
         True when its balanced lines are few and short enough.
     """
-    lines = caption_lines(text)
-    return len(lines) <= CAPTION_LINES and all(len(line) <= CAPTION_WIDTH for line in lines)
+    # Greedy filling needs the fewest lines of a given width, so it says
+    # whether any break fits without running the balancing solver (which
+    # only chooses among the breaks that fit).
+    lines, used = 0, CAPTION_WIDTH + 1
+    for word in text.split():
+        if len(word) > CAPTION_WIDTH:
+            return False
+        if used + 1 + len(word) <= CAPTION_WIDTH:
+            used += 1 + len(word)
+        else:
+            lines, used = lines + 1, len(word)
+            if lines > CAPTION_LINES:
+                return False
+    return True
 
 
 def _depth(text: str) -> int:
@@ -209,15 +232,19 @@ def continues_whole(previous: str, cue: str) -> bool:
 def _breaks(sentence: str) -> list[tuple[int, float]]:
     """Every place a sentence may break between cues, and what breaking there costs."""
     found: list[tuple[int, float]] = []
+    # The bracket depth is carried from space to space: linear in the sentence.
+    depth, counted = 0, 0
     for match in re.finditer(r"\s+", sentence):
-        before, after = sentence[: match.start()], sentence[match.end() :]
-        if _depth(before) != 0:
+        depth += _depth(sentence[counted : match.start()])
+        counted = match.start()
+        if depth != 0:
             continue
-        if before.endswith((":", ";")):
+        before_end = sentence[max(0, match.start() - 2) : match.start()]
+        if before_end.endswith((":", ";")):
             kind = "clause"
-        elif _CONTINUATION.match(after):
+        elif _CONTINUATION.match(sentence, match.end()):
             kind = "conjunction"
-        elif before.endswith(",") and not re.search(r"\d,$", before):
+        elif before_end.endswith(",") and not re.fullmatch(r"\d,", before_end):
             kind = "comma"
         else:
             kind = "word"
@@ -237,8 +264,13 @@ def _split_long(sentence: str) -> list[str]:
     # best[i]: (cost, spread, pieces) for the sentence up to break i.
     best: list[tuple[float, float, list[str]] | None] = [None] * len(ends)
     best[0] = (0.0, 0.0, [])
+    longest = CAPTION_LINES * (CAPTION_WIDTH + 1)
     for i in range(1, len(ends)):
-        for j in range(i):
+        # Latest start first: once a piece is too long for any cue, every
+        # earlier start is too, so each end looks back only one cue's length.
+        for j in range(i - 1, -1, -1):
+            if ends[i][0] - ends[j][0] > longest + 1:
+                break
             previous = best[j]
             if previous is None:
                 continue

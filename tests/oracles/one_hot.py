@@ -68,7 +68,8 @@ def _multiply_adds(cell: NumberCell, context: Any) -> tuple[float, str]:
 
 KINDS: dict[str, Callable[[NumberCell, Any], tuple[float, str]]] = {
     "one_hot": lambda cell, c: _whole(int(_vector(c)[cell.index[0]])),
-    "one_hot_size": lambda cell, c: _whole((1, int(c.weight.shape[0]))[cell.index[0]]),
+    # Drawn on its side: one_hot(i) transposed, V × 1.
+    "one_hot_size": lambda cell, c: _whole((int(c.weight.shape[0]), 1)[cell.index[0]]),
     "term_one_hot": lambda cell, c: _whole(int(_vector(c)[cell.index[1]])),
     "term_weight": lambda cell, c: _four(c.weight[cell.index[1], cell.index[0]]),
     "term_sum": lambda cell, c: _four(_product(c, cell.index[0])),

@@ -18,6 +18,7 @@ Each component owns its mobjects and the beats that move them (see
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
 from manim import (
     DOWN,
@@ -40,20 +41,69 @@ from manim import (
 from manim.animation.animation import prepare_animation
 
 from embedviz.render.animations import Steps, make_reveal_animation
-from embedviz.render.design import LABEL_RATIO, MARGIN, SPACE, Theme, at_least, maths, value_colour
+from embedviz.render.design import (
+    LABEL_RATIO,
+    MARGIN,
+    SPACE,
+    Theme,
+    TypeScale,
+    at_least,
+    maths,
+    value_colour,
+)
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import PIECE_RATIO, Chip
-from embedviz.render.parts.grid import matrix_grid, output_grid
+from embedviz.render.parts.grid import GridSizes, matrix_grid, output_grid
 from embedviz.render.parts.legend import Legend
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["ChipColumn", "MatrixPart", "OutputPart", "fit_width", "heading_words"]
+__all__ = ["ChipColumn", "MatrixPart", "MatrixPlace", "OutputPart", "fit_width", "heading_words"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+
+
+class MatrixPlace(Protocol):
+    """Where a plan puts the matrix, its heading and legend (a :class:`LookupPlan` is one).
+
+    Other layouts' plans (the zero-based one, the one-hot one) give the same
+    places, so :class:`MatrixPart` serves them too.
+    """
+
+    @property
+    def scale(self) -> TypeScale:
+        """The frame's type scale."""
+
+    @property
+    def sizes(self) -> GridSizes:
+        """The grid's slot sizes."""
+
+    @property
+    def matrix_left(self) -> float:
+        """The matrix body's left edge."""
+
+    @property
+    def matrix_top(self) -> float:
+        """The matrix body's top edge."""
+
+    @property
+    def heading_y(self) -> float:
+        """The heading's centre line."""
+
+    @property
+    def legend_x(self) -> float:
+        """The legend's left (``legend_left``) or right edge."""
+
+    @property
+    def legend_y(self) -> float:
+        """The legend's centre line."""
+
+    @property
+    def legend_left(self) -> bool:
+        """Whether ``legend_x`` is the legend's left edge."""
 
 
 def heading_words(word: str, font_size: float, theme: Theme) -> list[VMobject]:
@@ -100,7 +150,7 @@ class MatrixPart(Component):
     """
 
     def __init__(
-        self, host: StageHost, board: Storyboard, cells: Cells, plan: LookupPlan, theme: Theme
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: MatrixPlace, theme: Theme
     ) -> None:
         super().__init__(host, theme)
         window = board.beats[0].window

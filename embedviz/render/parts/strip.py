@@ -68,9 +68,11 @@ class Carry(Animation):
     row
         The row it copies.
     chip
-        The ID's chip; once the strip lands it stands for the output row's tag.
+        The ID's chip; once the strip lands it stands for the output row's tag
+        (None when no chip fetched the row, e.g. a slip's wrong row).
     tag
-        The output row's ``output_id`` cell: the chip stands for it once landed.
+        The output row's ``output_id`` cell: the chip stands for it once landed
+        (None when the chip keeps the cell it has).
     targets
         The output row's numbers, already in their slots; they replace the
         strip's numbers when it lands.
@@ -87,8 +89,8 @@ class Carry(Animation):
         self,
         grid: CellGrid,
         row: int,
-        chip: Chip,
-        tag: NumberCell,
+        chip: Chip | None,
+        tag: NumberCell | None,
         targets: Sequence[NumberText],
         waypoints: Sequence[np.ndarray],
         theme: Theme,
@@ -180,5 +182,6 @@ class Carry(Animation):
         scene.remove(self.strip)
         for mark in marks:
             mark.set_z_index(0).set_fill(opacity=1.0)
-        self.chip.become_tag(self.tag)
+        if self.chip is not None and self.tag is not None:
+            self.chip.become_tag(self.tag)
         scene.add(*self.targets, *marks)

@@ -16,6 +16,7 @@ LAYOUT = layout(
         "multiply_adds",
         "one_hot",
         "one_hot_size",
+        "output_id",
         "product",
         "product_size",
         "term_one_hot",

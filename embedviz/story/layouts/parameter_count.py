@@ -64,6 +64,6 @@ LAYOUT = layout(
         "page_values": "Values",
         "page_bytes_in": "Bytes in {dtype}",
         "page_lookup_values": "{title}: the values of the row the lookup copies",
-        "page_corner": "{title}: the first values of E, its top-left corner",
+        "page_corner": "{title}: the values of E its block shows",
     },
 )

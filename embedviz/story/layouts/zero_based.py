@@ -14,6 +14,7 @@ LAYOUT = layout(
         "check_row",
         "one_based_count",
         "ordinal",
+        "output_id",
         "trace_id",
         "trace_index",
         "wrong_id",

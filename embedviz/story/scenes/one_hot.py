@@ -46,7 +46,9 @@ _TERM_COLUMN = 0
 _MAX_FULL_ROWS = 8
 _HEAD_ROWS = 3
 _MAX_FULL_COLS = 4
-_HEAD_COLS = 2
+# A wide table shows its first and last columns: the product's row and the
+# lookup's have E's columns, so each column drawn is drawn three times across.
+_HEAD_COLS = 1
 
 
 def one_hot_window(vocab_size: int, dim: int, token_id: int, words: Words | None = None) -> Window:
@@ -68,7 +70,7 @@ def one_hot_window(vocab_size: int, dim: int, token_id: int, words: Words | None
     Window
         All rows when ``V <= 8``, else the first three rows, the ID's row with
         its neighbours, and the last row; all columns when ``d <= 4``, else
-        the first two and the last. Hidden ranges carry exact labels.
+        the first and the last. Hidden ranges carry exact labels.
     """
     if vocab_size <= _MAX_FULL_ROWS:
         rows = list(range(vocab_size))
@@ -226,8 +228,9 @@ def _one_hot_vector(rec: Recorder, vector: npt.NDArray[np.float32], focus: Highl
     i, vocab, window = focus.token_id, len(vector), rec.window
     for k in window.rows:
         rec.screen.add(int_cell("one_hot", (k,), int(vector[k])))
-    rec.screen.add(int_cell("one_hot_size", (0,), 1), int_cell("one_hot_size", (1,), vocab))
-    rec.screen.labels["one_hot_title"] = f"one_hot({i})"
+    # Drawn on its side, the vector is one_hot(i) transposed: V × 1, as its label says.
+    rec.screen.add(int_cell("one_hot_size", (0,), vocab), int_cell("one_hot_size", (1,), 1))
+    rec.screen.labels["one_hot_title"] = f'"one_hot"({i})^T'
     for number, gap in enumerate(window.row_gaps):
         rec.screen.labels[f"one_hot_gap_{number}"] = one_hot_gap_label(
             gap.first, gap.last, rec.words
@@ -252,7 +255,7 @@ def _one_column(
     """Write out the terms of one column of the product, and their sum."""
     i, j, window, screen = focus.token_id, _TERM_COLUMN, rec.window, rec.screen
     block = table.rows(np.asarray(window.rows))
-    screen.labels["product_title"] = f"one_hot({i}) @ E"
+    screen.labels["product_title"] = f'"one_hot"({i}) thin E'
     screen.add(int_cell("product_size", (0,), 1), int_cell("product_size", (1,), table.dim))
     for r, k in enumerate(window.rows):
         screen.add(
@@ -307,6 +310,9 @@ def _product_and_lookup(
     screen.labels["product_formula"] = product_formula(i)
     for col in window.cols:
         screen.add(value_cell("output", (0, col), looked_up[col]))
+    # The chip fetches the row and stays beside it as its tag (one ID, one object).
+    screen.numbers.pop(("token_id", (0,)), None)
+    screen.add(int_cell("output_id", (0,), i))
     rec.beat(
         "compare",
         "compare",

@@ -3,8 +3,8 @@
 GPT-2's 50257 x 768 table by default. The scene counts the parameters, prices
 them in float32 and bfloat16, compares a narrower and a wider d, and ends on
 the point that a lookup itself does no arithmetic. It never builds the table:
-only a 2 x 3 corner of real values is computed, so any V and d render at
-the same speed.
+only a 2 x 3 corner of real values and the looked-up row are computed, so any
+V and d render at the same speed.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ PARAMS_DEFAULT_DIM = 768
 DTYPES = ("float32", "bfloat16")
 # The format the comparison of widths is priced in.
 COMPARE_DTYPE = "float32"
-# The corner of real values drawn inside the schematic block.
+# The corner of real values drawn inside the block (with the looked-up row).
 CORNER_SHAPE = (2, 3)
 
 
@@ -224,29 +224,40 @@ def build_parameter_count(
     vocab, dim = shape.vocab_size, shape.dim
     token_id = _lookup_id(options, vocab)
     corner_rows, corner_cols = min(vocab, CORNER_SHAPE[0]), min(dim, CORNER_SHAPE[1])
-    corner = leading_rows(options, vocab, dim, corner_rows)[:, :corner_cols]
+    leading = leading_rows(options, vocab, dim, corner_rows)
+    # The row the lookup copies is drawn in the block from the start, so that it
+    # leaves from a row that is there (and marked), never from nowhere.
+    looked_up = one_row(options, vocab, dim, token_id)
+    rows = sorted({*range(corner_rows), token_id})
+    corner = np.stack([leading[r] if r < corner_rows else looked_up for r in rows])
+    corner = corner[:, :corner_cols]
     told = SPEC.words(words)
-    window = labelled_window(range(corner_rows), range(corner_cols), vocab, dim, told)
+    window = labelled_window(rows, range(corner_cols), vocab, dim, told)
     rec = Recorder(window, (vocab, dim), told)
     _table_and_count(rec, vocab, dim, corner)
     _memory(rec, vocab, dim)
-    _lookup(rec, options, shape, token_id)
+    _lookup(rec, shape, token_id, looked_up)
     # Coloured on the scale of the values it shows: a real model's small
     # weights get strong colours too.
     return rec.finish(SPEC, options, shape, token_id, colour_scale(corner))
 
 
 def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np.float32]) -> None:
-    """Show the V × d block with a corner of real values, then count its parameters."""
+    """Show the V × d block with some real values (its first rows and the ID's), then count."""
     screen = rec.screen
     is_gpt2 = (vocab, dim) == (PARAMS_DEFAULT_VOCAB, PARAMS_DEFAULT_DIM)
     V, d = format_count(vocab), format_count(dim)  # noqa: N806 - the maths' names
     count = parameter_count(vocab, dim)
     screen.add(count_cell("block_size", (0,), vocab), count_cell("block_size", (1,), dim))
-    for r in rec.window.rows:
+    # The block's hidden ranges are labelled exactly, as every grid's are.
+    for number, gap in enumerate(rec.window.row_gaps):
+        screen.labels[f"row_gap_{number}"] = gap.label
+    for number, gap in enumerate(rec.window.col_gaps):
+        screen.labels[f"col_gap_{number}"] = gap.label
+    for n, r in enumerate(rec.window.rows):
         screen.add(int_cell("row_label", (r,), r))
         for c in rec.window.cols:
-            screen.add(value_cell("corner", (r, c), corner[r, c]))
+            screen.add(value_cell("corner", (r, c), corner[n, c]))
     owner = "GPT-2's embedding table" if is_gpt2 else "This embedding table"
     rec.beat(
         "table",
@@ -313,7 +324,9 @@ def _memory(rec: Recorder, vocab: int, dim: int) -> None:
     )
 
 
-def _lookup(rec: Recorder, options: SceneOptions, shape: TableShape, token_id: int) -> None:
+def _lookup(
+    rec: Recorder, shape: TableShape, token_id: int, looked_up: npt.NDArray[np.float32]
+) -> None:
     """Look one ID up: a copy of d values, no arithmetic."""
     screen, dim = rec.screen, shape.dim
     d = format_count(dim)
@@ -324,8 +337,7 @@ def _lookup(rec: Recorder, options: SceneOptions, shape: TableShape, token_id: i
         count_cell("row_values", (0,), dim),
         count_cell("row_bytes", (0,), row_bytes),
     )
-    # The looked-up row shows its real leading values, as the corner does.
-    looked_up = one_row(options, shape.vocab_size, dim, token_id)
+    # The copy shows the looked-up row's real leading values, as the block does.
     for c in rec.window.cols:
         screen.add(value_cell("lookup_value", (token_id, c), looked_up[c]))
     rec.beat(

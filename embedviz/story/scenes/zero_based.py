@@ -176,7 +176,8 @@ def build_zero_based_indexing(
     _counts(rec, table, focus)
     screen.add(int_cell("trace_id", (0,), token_id), int_cell("trace_index", (0,), token_id))
     rec.output = OutputState(output.shape)
-    rec.fill_output((0,), output[0])
+    # The chip brings the row home and stays beside it as its tag (one ID, one object).
+    rec.fill_output((0,), output[0], token_id, chip_becomes_tag=True)
     rec.beat(
         "trace",
         "trace",
@@ -234,7 +235,9 @@ def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
             "= \u22121, a row that does not exist."
         )
     rec.beat("one-based", "wrong_count", slip, run_time=2.4, highlight=focus, min_hold=1.5)
+    # The count from zero clears the slip's tallies and the wrong row it fetched.
     screen.remove_kind("one_based_count")
+    screen.remove_kind("wrong_value")
     # Beside the row: its one-based position, e.g. row index 3 is the "4th" row.
     nth_row = ordinal(token_id + 1, rec.words)
     screen.add(NumberCell("ordinal", (token_id,), nth_row, float(token_id + 1)))

@@ -1,0 +1,203 @@
+"""OneHotEquivalence's vector and costs.
+
+- :class:`OneHotColumn`: ``one_hot(i)`` drawn on its side, so labelled as
+  what it is, ``one_hot(i)ᵀ`` with its shape ``V × 1``: entry k level with
+  row k of E, hidden entries sharing E's bands (both ranges labelled in the
+  margin, the vector's over E's). Beat ``one_hot``.
+- :class:`CostTable`: multiply-adds per token for the product here, at
+  GPT-2's size, and for the lookup (none: it copies d numbers). Beats
+  ``cost`` and ``copy``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from manim import (
+    LEFT,
+    RIGHT,
+    Animation,
+    AnimationGroup,
+    FadeIn,
+    Indicate,
+    LaggedStart,
+    Succession,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.design import LABEL_RATIO, SPACE, Theme, maths
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.metrics import char_advance, digit_height, xyz
+from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.parts.grid import CellGrid, Slot, row_slots
+from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.solve_one_hot import OneHotPlan
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["CostTable", "OneHotColumn"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+
+
+def _labels(board: Storyboard) -> dict[str, str]:
+    return {role: text for beat in board.beats for role, text in beat.labels.items()}
+
+
+class OneHotColumn(Component):
+    """``one_hot(i)ᵀ``: the vector on its side, entry k beside row k of E.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    matrix
+        E, whose rows the entries sit beside (and whose gap labels move into
+        the margin, under the vector's).
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: OneHotPlan,
+        theme: Theme,
+        matrix: MatrixPart,
+    ) -> None:
+        super().__init__(host, theme)
+        self.matrix, self.token_id = matrix, board.single_id()
+        window, labels, scale = board.beats[0].window, _labels(board), plan.scale
+
+        def element(row: Slot, col: Slot) -> VMobject:
+            cell = cells[("one_hot", (row.key,))]
+            # The one 1 is the text colour, the zeros recede (still 4.5:1 on a cell).
+            return NumberText(cell, scale.data, theme.text if cell.value == 1 else theme.muted)
+
+        rows = row_slots(window, plan.sizes)
+        self.grid = CellGrid(rows, [Slot(0, plan.vector_width)], element, theme)
+        self.grid.shift(
+            xyz(plan.vector_left - self.grid.body_left(), plan.matrix_top - self.grid.body_top())
+        )
+        self.entries = {key[0]: m for key, m in self.grid.entries.items()}
+        right = plan.vector_left - SPACE
+        legend = scale.legend
+        self.gap_labels = VGroup()
+        for number in range(len(window.row_gaps)):
+            y = self.grid.row_y(number, gap=True)
+            line = digit_height(legend) * 1.9
+            mine = LabelText(labels[f"one_hot_gap_{number}"], legend, theme.muted)
+            self.gap_labels.add(mine.place(xyz(right, y + line / 2), align="right"))
+            # E's label for the same range, under the vector's (it was beside E's row numbers).
+            theirs = matrix.grid.gap_labels[number]
+            theirs.place(xyz(right, y - line / 2), align="right")
+        sizes = [cells[("one_hot_size", (axis,))] for axis in (0, 1)]
+        self.title = VGroup(
+            maths(labels["one_hot_title"], theme.text, scale.label),
+            ShapeLabel(sizes, scale.label, theme.muted),
+        ).arrange(RIGHT, buff=SPACE * 1.5)
+        # Left of E's heading (right-aligned over E), as far right as it goes.
+        heading_left = matrix.grid.body_right() - matrix.heading.width
+        self.title.move_to(xyz(0, plan.heading_y))
+        self.title.align_to(xyz(heading_left - 2 * SPACE, 0), RIGHT)
+
+    def intro(self) -> list[VMobject]:
+        """Return nothing: the vector appears with its own beat."""
+        return []
+
+    def beat_one_hot(self, beat: Beat) -> Animation:
+        """Show the vector and pulse its 1; then pulse the 1 with row i's number beside it.
+
+        "one_hot(3) holds 6 numbers: 1 at position 3, 0 everywhere else." /
+        "Drawn on its side, entry k sits beside row k of E."
+        """
+        one = self.entries[self.token_id]
+        colour, grow = self.theme.highlight, 1 / LABEL_RATIO
+        row_label = self.matrix.grid.row_labels[self.token_id]
+        return Steps(
+            Succession(
+                make_reveal_animation([self.grid, self.title, self.gap_labels]),
+                Indicate(one, color=colour, scale_factor=1.2),
+            ),
+            AnimationGroup(
+                Indicate(one, color=colour, scale_factor=1.2),
+                Indicate(row_label, color=colour, scale_factor=grow),
+            ),
+        )
+
+
+class CostTable(Component):
+    """What each way costs per token: the product here, at GPT-2's size, and the lookup.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: OneHotPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        labels, label = _labels(board), plan.scale.label
+        self.header = SansText(board.word("multiply_adds"), label, theme.muted)
+        names: list[VMobject] = [
+            maths('"one_hot"(i) thin E', theme.text, label),
+            LabelText(labels["cost_gpt2"], label, theme.text),
+            SansText(board.word("lookup"), label, theme.text),
+        ]
+        values: list[VMobject] = []
+        for number in (0, 1):
+            sizes = [cells[("cost_size", (number, axis))] for axis in (0, 1)]
+            values.append(
+                VGroup(
+                    ShapeLabel(sizes, label, theme.text),
+                    LabelText("=", label, theme.muted),
+                    NumberText(cells[("multiply_adds", (number,))], label, theme.text),
+                ).arrange(RIGHT, buff=char_advance(label) * 0.6)
+            )
+        values.append(NumberText(cells[("multiply_adds", (2,))], label, theme.text))
+        self.copy_note = VGroup(
+            SansText(board.word("copies"), label, theme.muted),
+            NumberText(cells[("copy_count", (0,))], label, theme.text),
+            SansText(labels["copy_unit"], label, theme.muted),
+        ).arrange(RIGHT, buff=char_advance(label) * 0.6)
+        left, line = plan.panel_left, plan.line_height
+        value_x = left + max(name.width for name in names) + char_advance(label) * 2
+        ys = [plan.cost_top - (k + 0.5) * line for k in range(5)]
+        self.header.move_to(xyz(0, ys[0])).align_to(xyz(left, 0), LEFT)
+        self.entries: list[VGroup] = []
+        for name, value, y in zip(names, values, ys[1:4], strict=True):
+            name.move_to(xyz(0, y)).align_to(xyz(left, 0), LEFT)
+            value.move_to(xyz(0, y)).align_to(xyz(value_x, 0), LEFT)
+            self.entries.append(VGroup(name, value))
+        self.copy_note.move_to(xyz(0, ys[4])).align_to(xyz(value_x, 0), LEFT)
+
+    def beat_cost(self, beat: Beat) -> Animation:
+        """Show the product's multiply-adds here; then, with its phrase, GPT-2's."""
+        return Steps(
+            LaggedStart(FadeIn(self.header), FadeIn(self.entries[0]), lag_ratio=0.4),
+            FadeIn(self.entries[1]),
+        )
+
+    def beat_copy(self, beat: Beat) -> Animation:
+        """Show that the lookup does no multiply-adds; then, with its phrase, that it copies d."""
+        return Steps(FadeIn(self.entries[2]), FadeIn(self.copy_note))

@@ -1,0 +1,390 @@
+"""OneHotEquivalence's product and lookup rows.
+
+- :class:`ProductPart`: the product's row and title, the terms of one column
+  (each level with the row it uses), their sum, and the columns that follow.
+  Beats ``terms``, ``sum`` and ``columns``.
+- :class:`ComparePart`: the lookup: the chip walks to row i of E, the row
+  follows it as a strip into the lookup's row under the product (the chip
+  stays beside it as its tag); ``=`` marks and the typeset product. Beat
+  ``compare``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from manim import (
+    LEFT,
+    RIGHT,
+    Animation,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    Rectangle,
+    Succession,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.animations import Steps
+from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.metrics import char_advance, xyz
+from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.parts.chips import Chip, Follow, curve_points
+from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
+from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.one_hot import OneHotColumn
+from embedviz.render.parts.strip import Carry
+from embedviz.render.solve_one_hot import OneHotPlan
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["ComparePart", "ProductPart", "row_block"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+# Terms that are exactly zero fade to this opacity once the sum is taken.
+_ZERO = 0.3
+# Drawn above the blocks it walks past, below a travelling strip.
+CHIP_Z = 10
+
+
+def _labels(board: Storyboard) -> dict[str, str]:
+    return {role: text for beat in board.beats for role, text in beat.labels.items()}
+
+
+def row_block(board: Storyboard, plan: OneHotPlan, theme: Theme, y: float) -> CellGrid:
+    """Build an empty one-row block in E's columns at the panel's left, centred on y."""
+    slots = col_slots(board.beats[0].window, plan.sizes)
+    pad = char_advance(plan.scale.data) * CELL_PAD_CHARS / 2
+    grid = CellGrid(
+        [Slot(0, plan.sizes.row_height)], slots, lambda r, c: None, theme, theme.output, pad
+    )
+    grid.body[0].set_stroke(theme.output, width=2)
+    top = y + plan.sizes.row_height / 2
+    return grid.shift(xyz(plan.panel_left - grid.body_left(), top - grid.body_top()))
+
+
+def _place(
+    grid: CellGrid, cell: NumberCell, plan: OneHotPlan, board: Storyboard, theme: Theme
+) -> NumberText:
+    colour = value_colour(cell.value, board.value_scale, theme)
+    return grid.put(0, cell.index[-1], NumberText(cell, plan.scale.data, colour))
+
+
+def _marks(board: Storyboard, plan: OneHotPlan, grid: CellGrid, theme: Theme) -> VGroup:
+    """Return a row's elision marks (not added), one per hidden range of columns."""
+    marks = VGroup()
+    for number in range(len(board.beats[0].window.col_gaps)):
+        mark = LabelText("\u2026", plan.scale.data, theme.muted)
+        marks.add(mark.move_to(xyz(grid.col_x(number, gap=True), grid.row_y(0))))
+    return marks
+
+
+class TermList(VGroup):
+    """The terms of one column of ``one_hot(i) E``, one line per drawn row, and their sum.
+
+    Each line (``+ 0 × 0.9178``) is level with the row it uses; a hidden range
+    of rows gets one labelled line level with its band; the sum (``= -0.4015``)
+    goes one row under E.
+    """
+
+    def __init__(
+        self,
+        board: Storyboard,
+        cells: Cells,
+        plan: OneHotPlan,
+        theme: Theme,
+        column: int,
+        band_ys: list[float],
+    ) -> None:
+        super().__init__()
+        labels, data, advance = _labels(board), plan.scale.data, char_advance(plan.scale.data)
+        window, left = board.beats[0].window, plan.panel_left
+        self.lines: dict[int, VGroup] = {}
+        self.gap_lines: list[LabelText] = []
+        self.zero_lines: list[VMobject] = []
+        for number, row in enumerate(window.rows):
+            factor = cells[("term_one_hot", (column, row))]
+            weight = cells[("term_weight", (column, row))]
+            y = plan.row_centres[row]
+            negative = weight.text.startswith("-")
+            pieces: list[tuple[float, VMobject]] = [
+                (0, LabelText("+" if number else " ", data, theme.muted)),
+                (2, NumberText(factor, data, theme.text)),
+                (4, LabelText("\u00d7", data, theme.muted)),
+                (7 if negative else 6, NumberText(weight, data, theme.text)),
+            ]
+            if negative:
+                # A negative factor is bracketed, as one writes 1 × (-0.4015).
+                close = 7 + len(weight.text)
+                pieces += [
+                    (6, LabelText("(", data, theme.muted)),
+                    (close, LabelText(")", data, theme.muted)),
+                ]
+            line = VGroup(*[m.place(xyz(left + x * advance, y), align="left") for x, m in pieces])
+            self.lines[row] = line
+            if factor.value != 1:
+                self.zero_lines.append(line)
+        for number, y in enumerate(band_ys):
+            label = LabelText(labels[f"term_gap_{number}"], plan.scale.label, theme.muted)
+            label.place(xyz(left, y), align="left")
+            self.gap_lines.append(label)
+            self.zero_lines.append(label)
+        self.equals = LabelText("=", data, theme.muted).place(xyz(left, plan.sum_y), align="left")
+        self.total = NumberText(cells[("term_sum", (column,))], data, theme.text)
+        self.total.place(xyz(left + 2 * advance, plan.sum_y), align="left")
+        self.add(*self.lines.values(), *self.gap_lines, self.equals, self.total)
+
+    def pieces(self) -> list[VMobject]:
+        """Return every unit that is added to the scene on its own."""
+        return [*self.lines.values(), *self.gap_lines, self.equals, self.total]
+
+
+class ProductPart(Component):
+    """The product's row, one column's terms and their sum, then every column.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    matrix, vector
+        E and the one-hot vector, which the terms pair up.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: OneHotPlan,
+        theme: Theme,
+        matrix: MatrixPart,
+        vector: OneHotColumn,
+    ) -> None:
+        super().__init__(host, theme)
+        self.plan, self.matrix, self.vector = plan, matrix, vector
+        self.token_id = board.single_id()
+        labels, label = _labels(board), plan.scale.label
+        self.column = next(c.index[0] for (k, _), c in cells.items() if k == "term_weight")
+        self.product = row_block(board, plan, theme, plan.product_y)
+        products = sorted(
+            (c for (k, _), c in cells.items() if k == "product"), key=lambda c: c.index
+        )
+        self.cells = {c.index[0]: _place(self.product, c, plan, board, theme) for c in products}
+        self.marks = _marks(board, plan, self.product, theme)
+        sizes = [cells[("product_size", (axis,))] for axis in (0, 1)]
+        self.title = VGroup(
+            maths(labels["product_title"], theme.text, label),
+            ShapeLabel(sizes, label, theme.muted),
+        ).arrange(RIGHT, buff=SPACE * 1.5)
+        self.title.move_to(xyz(0, plan.heading_y)).align_to(xyz(plan.panel_left, 0), LEFT)
+        window = board.beats[0].window
+        bands = [matrix.grid.row_y(n, gap=True) for n in range(len(window.row_gaps))]
+        self.terms = TermList(board, cells, plan, theme, self.column, bands)
+        self.box: Rectangle | None = None
+
+    def _column_box(self, col: int) -> Rectangle:
+        grid = self.matrix.grid
+        box = Rectangle(width=self.plan.sizes.cell_width, height=grid.height_of_body + 0.06)
+        box.set_stroke(self.theme.highlight, width=4).set_fill(opacity=0)
+        return box.move_to(xyz(grid.col_x(col), grid.body_top() - grid.height_of_body / 2))
+
+    def beat_terms(self, beat: Beat) -> Animation:
+        """Show the product's row and box a column; then write its terms, row by row.
+
+        "Entry 0 of the product:" / "multiply each one-hot entry by the number
+        beside it in column 0, then add all 6 products." Each row's entry and
+        number pulse as its term is written level with them.
+        """
+        self.box = self._column_box(self.column)
+        colour, grid = self.theme.highlight, self.matrix.grid
+        steps: list[Animation] = []
+        gaps = iter(self.terms.gap_lines)
+        for slot in grid.row_slots:
+            if slot.gap:
+                steps.append(FadeIn(next(gaps), shift=0.15 * RIGHT))
+                continue
+            entry, cell = self.vector.entries[slot.key], grid.get_cell(slot.key, self.column)
+            steps.append(
+                AnimationGroup(
+                    Indicate(entry, color=colour, scale_factor=1.0),
+                    Indicate(cell, color=colour, scale_factor=1.0),
+                    FadeIn(self.terms.lines[slot.key], shift=0.15 * RIGHT),
+                )
+            )
+        shown = AnimationGroup(
+            FadeIn(self.product),
+            FadeIn(self.title),
+            Create(self.box),
+            run_time=max(1.0, len(steps) / 4),
+        )
+        return Steps(shown, Succession(*steps))
+
+    def beat_sum(self, beat: Beat) -> Animation:
+        """Fade the zero terms; then write the sum and carry it up into the product's row.
+
+        The sum's copy starts right of it, climbs a lane right of the terms
+        and slides left into the product's first empty cell.
+        """
+        total, target = self.terms.total, self.cells[self.column]
+        slot = target.get_center().copy()
+        # Right of every term (and of the sum), left of the chip that waits further right.
+        terms = max(m.get_right()[0] for m in [*self.terms.lines.values(), total])
+        start = xyz(terms + SPACE + target.width / 2, total.get_y())
+        target.shift(start - slot)
+        path = curve_points([start, xyz(start[0], slot[1]), slot], self.plan.sizes.row_height * 0.4)
+        zeros = self.terms.zero_lines
+        faded: Animation = (
+            AnimationGroup(*[m.animate.set_opacity(_ZERO) for m in zeros])  # type: ignore[arg-type]
+            if zeros
+            else Indicate(self.terms.lines[self.token_id], color=self.theme.highlight)
+        )
+        carried = Succession(
+            AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)),
+            FadeIn(target),
+            Follow(target, path, run_time=1.2),
+        )
+        return Steps(faded, carried)
+
+    def beat_columns(self, beat: Beat) -> Animation:
+        """Clear the terms; the column box hops on, and each column's sum lands likewise."""
+        others = sorted(col for col in self.cells if col != self.column)
+        steps: list[Animation] = []
+        box = self.box if self.box is not None else self._column_box(self.column)
+        colour = self.theme.highlight
+        for col in others:
+            following = self._column_box(col)
+            steps.append(AnimationGroup(FadeOut(box), FadeIn(following)))
+            cell = self.matrix.grid.get_cell(self.token_id, col)
+            steps.append(
+                AnimationGroup(
+                    Indicate(cell, scale_factor=1.0, color=colour), FadeIn(self.cells[col])
+                )
+            )
+            box = following
+        if not steps:
+            steps.append(Indicate(self.cells[self.column], color=colour))
+        ending = AnimationGroup(FadeOut(box), *[FadeIn(m) for m in self.marks])
+        leaving = AnimationGroup(*[FadeOut(m) for m in self.terms.pieces()])
+        return Succession(leaving, *steps, ending)
+
+
+class ComparePart(Component):
+    """The lookup beside the product: the chip fetches row i, the row lands under the product.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    matrix, product
+        E, which the row leaves, and the product, which it is set under.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: OneHotPlan,
+        theme: Theme,
+        matrix: MatrixPart,
+        product: ProductPart,
+    ) -> None:
+        super().__init__(host, theme)
+        self.plan, self.matrix, self.product, self.cells = plan, matrix, product, cells
+        self.token_id = board.single_id()
+        labels, label = _labels(board), plan.scale.label
+        self.chip = Chip(cells[("token_id", (0,))], label, theme)
+        self.home = xyz(plan.tag_x(), plan.lookup_y)
+        self.chip.move_to(self.home).set_z_index(CHIP_Z)
+        # Its heading, over the place where it waits (between the product's row and the lookup's).
+        self.heading = SansText(board.word("token_id"), label, theme.muted)
+        self.heading.move_to(xyz(0, (plan.product_y + plan.lookup_y) / 2))
+        self.heading.align_to(xyz(plan.tag_left, 0), LEFT)
+        self.lookup = row_block(board, plan, theme, plan.lookup_y)
+        outputs = sorted((c for (k, _), c in cells.items() if k == "output"), key=lambda c: c.index)
+        self.targets = [_place(self.lookup, c, plan, board, theme) for c in outputs]
+        self.title = maths(labels["lookup_title"], theme.text, label)
+        self.title.move_to(xyz(0, plan.lookup_title_y)).align_to(xyz(plan.panel_left, 0), LEFT)
+        middle = (
+            product.product.body_top() - product.product.height_of_body + self.lookup.body_top()
+        ) / 2
+        # Upright: a rotated "=" would read as "‖".
+        self.equals = VGroup(
+            *[
+                LabelText("=", plan.scale.data, theme.wrong).move_to(
+                    xyz(self.lookup.col_x(col), middle)
+                )
+                for col in board.beats[0].window.cols
+            ]
+        )
+        self.formula = maths(labels["product_formula"], theme.text, label)
+        self.formula.move_to(xyz(0, plan.formula_y)).align_to(xyz(plan.panel_left, 0), LEFT)
+        self.outline: VMobject | None = None
+
+    def intro(self) -> list[VMobject]:
+        """Return the chip, waiting beside the row it will fill, and its heading."""
+        return [self.heading, self.chip]
+
+    def _walk(self, points: list[np.ndarray]) -> Follow:
+        return Follow(
+            self.chip, curve_points(points, self.plan.sizes.row_height * 0.45), run_time=1.0
+        )
+
+    def beat_compare(self, beat: Beat) -> Animation:
+        """Fetch row i as a lookup does, under the product; then mark them equal.
+
+        "The lookup E[3] copies row 3 directly." / "The two rows match value
+        for value: one_hot(3) @ E equals E[3]." The chip walks through the
+        empty row and the column right of E to row i (outlined in amber); the
+        row follows it back as a strip, out at its own height and up or down
+        the panel, into its place, and the chip stays as its tag.
+        """
+        plan, grid = self.plan, self.matrix.grid
+        row_y = grid.row_y(self.token_id)
+        park = xyz(plan.park_x(), row_y)
+        lane = xyz(plan.park_x(), plan.lookup_y)
+        self.outline = grid.row_outline(self.token_id, self.theme.chip)
+        there = AnimationGroup(self._walk([self.home, lane, park]), Create(self.outline))
+        landing_x = plan.panel_left + plan.body_width / 2
+        carry = Carry(
+            grid,
+            self.token_id,
+            self.chip,
+            self.cells[("output_id", (0,))],
+            self.targets,
+            [xyz(landing_x, row_y), xyz(landing_x, plan.lookup_y)],
+            self.theme,
+        )
+        back = LaggedStart(self._walk([park, lane, self.home]), carry, lag_ratio=0.3)
+        fetched = Succession(
+            FadeIn(self.lookup),
+            there,
+            back,
+            AnimationGroup(FadeIn(self.title), FadeOut(self.outline)),
+        )
+        return Steps(
+            fetched,
+            Succession(LaggedStart(*[FadeIn(m) for m in self.equals]), FadeIn(self.formula)),
+        )

@@ -1,0 +1,460 @@
+"""ParameterCount's parts: the block of E, the count, the memory and widths tables, the lookup.
+
+- :class:`BlockPart`: E's window as a grid (its first rows and the looked-up
+  row), hidden ranges as bands labelled inside, its heading and sizes line.
+  Beat ``table``.
+- :class:`CountLine`: ``50,257 × 768 = 38,597,376 parameters``. Beat ``count``.
+- :class:`MemoryTable`: bytes per dtype. Beat ``dtype``.
+- :class:`WidthsTable`: other widths d, with bars. Beat ``compare``.
+- :class:`LookupLine`: the chip fetches its row, which lands level with
+  itself beside ``E[3] =``; the copy's size and the note. Beat ``lookup``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from manim import (
+    LEFT,
+    RIGHT,
+    Animation,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    GrowFromEdge,
+    Indicate,
+    LaggedStart,
+    Rectangle,
+    Succession,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.metrics import char_advance, digit_height, xyz
+from embedviz.render.parts.chips import Chip, Follow, curve_points
+from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
+from embedviz.render.parts.lookup import heading_words
+from embedviz.render.parts.strip import Carry
+from embedviz.render.parts.symbols import IndexedSymbol, word_line
+from embedviz.render.solve_parameter_count import ParamPlan
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["BlockPart", "CountLine", "LookupLine", "MemoryTable", "WidthsTable"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+# Drawn above the panel it walks across, below a travelling strip.
+CHIP_Z = 10
+
+
+def _labels(board: Storyboard) -> dict[str, str]:
+    return {role: text for beat in board.beats for role, text in beat.labels.items()}
+
+
+def _at(mobject: VMobject, x: float, y: float, edge: np.ndarray) -> VMobject:
+    """Put a mobject's left or right edge at x, its centre at height y."""
+    return mobject.move_to(xyz(x, y)).align_to(xyz(x, 0), edge)
+
+
+class BlockPart(Component):
+    """E's window as a grid: its first rows and the looked-up one, the rest as labelled bands.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: ParamPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        scale, window, labels = plan.scale, board.beats[0].window, _labels(board)
+
+        def element(row: Slot, col: Slot) -> VMobject | None:
+            if col.gap:
+                return LabelText("\u2026", scale.data, theme.muted)
+            cell = cells[("corner", (row.key, col.key))]
+            return NumberText(cell, scale.data, value_colour(cell.value, board.value_scale, theme))
+
+        pad = char_advance(scale.data) * CELL_PAD_CHARS / 2
+        self.grid = CellGrid(plan.rows, col_slots(window, plan.sizes), element, theme, pad=pad)
+        self.grid.shift(
+            xyz(plan.matrix_left - self.grid.body_left(), plan.matrix_top - self.grid.body_top())
+        )
+        self.grid.add_row_labels(
+            lambda s: (
+                None
+                if s.gap
+                else NumberText(cells[("row_label", (s.key,))], scale.label, theme.muted)
+            ),
+            buff=1.5 * SPACE,
+        )
+        middle = (self.grid.body_left() + self.grid.body_right()) / 2
+        # A hidden range's label sits inside its band: the block's margin is its row numbers'.
+        self.bands = VGroup(
+            *[
+                LabelText(labels[f"row_gap_{n}"], scale.legend, theme.muted).move_to(
+                    xyz(middle, self.grid.row_y(n, gap=True))
+                )
+                for n in range(len(window.row_gaps))
+            ]
+        )
+        self.col_gap = VGroup(
+            *[
+                _at(
+                    LabelText(labels[f"col_gap_{n}"], scale.legend, theme.muted),
+                    self.grid.body_right(),
+                    plan.col_gap_y,
+                    RIGHT,
+                )
+                for n in range(len(window.col_gaps))
+            ]
+        )
+        left = min(m.get_left()[0] for m in self.grid.row_labels.values())
+        self.heading = VGroup(*heading_words(board.word("embedding_matrix"), scale.label, theme))
+        _at(self.heading.arrange(RIGHT, buff=SPACE * 1.5), left, plan.heading_y, LEFT)
+        pieces: list[str | NumberCell] = [
+            cells[("block_size", (0,))],
+            board.word("rows"),
+            "\u00d7",
+            cells[("block_size", (1,))],
+            board.word("columns"),
+        ]
+        colours = [theme.text, theme.muted, theme.muted, theme.text, theme.muted]
+        self.sizes = word_line(pieces, scale.label, colours).shift(xyz(left, plan.sizes_y))
+        self.rows_size, self.cols_size = self.sizes[0], self.sizes[3]
+
+    def entries(self) -> list[VMobject]:
+        """Return the block's values and its elision marks, row by row."""
+        marks = [m for row in sorted(self.grid.marks) for m in self.grid.marks[row]]
+        return [*self.grid.get_entries(), *marks]
+
+    def beat_table(self, beat: Beat) -> Animation:
+        """Show the block with its rows; then its columns; then its real values.
+
+        One step per phrase: "... one row per vocabulary entry" / "and one
+        column per dimension." / "That makes 50,257 rows of 768 numbers each."
+        """
+        labels = list(self.grid.row_labels.values())
+        rows = [self.grid.body, *labels, *self.bands, self.heading, *self.sizes[:2]]
+        columns = [*self.sizes[2:], *self.col_gap]
+        values = LaggedStart(*[FadeIn(m) for m in self.entries()], lag_ratio=0.1)
+        named = AnimationGroup(Indicate(self.rows_size), Indicate(self.cols_size))
+        return Steps(
+            AnimationGroup(make_reveal_animation(rows), run_time=2.0),
+            AnimationGroup(make_reveal_animation(columns), run_time=2.0),
+            Succession(values, named),
+        )
+
+
+class CountLine(Component):
+    """``50,257 × 768 = 38,597,376 parameters``: the block's sizes multiplied.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    block
+        The block whose sizes and values the count points at.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: ParamPlan,
+        theme: Theme,
+        block: BlockPart,
+    ) -> None:
+        super().__init__(host, theme)
+        self.block = block
+        pieces: list[str | NumberCell] = [
+            cells[("factor", (0,))],
+            "\u00d7",
+            cells[("factor", (1,))],
+            "=",
+            cells[("param_count", (0,))],
+        ]
+        colours = [theme.text, theme.muted, theme.text, theme.muted, theme.text]
+        y = plan.lines["count"][0]
+        self.product = word_line(pieces, plan.scale.data, colours).shift(xyz(plan.panel_left, y))
+        self.word = SansText(board.word("parameters"), plan.scale.label, theme.muted)
+        self.word.next_to(self.product, RIGHT, buff=char_advance(plan.scale.label))
+        self.word.shift(xyz(0, y - self.word.get_y()))
+
+    def beat_count(self, beat: Beat) -> Animation:
+        """Point at the block's entries; then multiply its sizes into the count.
+
+        "Every entry is a trainable parameter:" / "E holds V × d = ... of them."
+        """
+        colour = self.theme.highlight
+        entries = VGroup(*[m for m in self.block.entries() if isinstance(m, NumberText)])
+        first, times, second, equals, count = self.product
+        built = Succession(
+            AnimationGroup(Indicate(self.block.rows_size, color=colour), FadeIn(first)),
+            FadeIn(times),
+            AnimationGroup(Indicate(self.block.cols_size, color=colour), FadeIn(second)),
+            FadeIn(equals),
+            AnimationGroup(FadeIn(count, scale=1.2), FadeIn(self.word)),
+        )
+        if not len(entries):
+            return built
+        return Steps(Indicate(entries, scale_factor=1.0, color=colour, run_time=2.0), built)
+
+
+def _header(words: Sequence[str | None], plan: ParamPlan, y: float, theme: Theme) -> VGroup:
+    """Set a table's header words: the first left-aligned, the others at their columns' right."""
+    row = VGroup()
+    for number, text in enumerate(words):
+        if text is None:
+            continue
+        word = SansText(text, plan.scale.label, theme.muted)
+        if number == 0:
+            _at(word, plan.panel_left, y, LEFT)
+        else:
+            _at(word, plan.column_right[number], y, RIGHT)
+        row.add(word)
+    return row
+
+
+def _entry(mobject: VMobject, plan: ParamPlan, column: int, y: float) -> VMobject:
+    """Put a table entry in its column: the first left-aligned, the others right-aligned."""
+    if column == 0:
+        return _at(mobject, plan.panel_left, y, LEFT)
+    return _at(mobject, plan.column_right[column], y, RIGHT)
+
+
+class MemoryTable(Component):
+    """The memory the table takes in each dtype: bytes each, in all, and in binary units.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: ParamPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        lines, labels = plan.lines["memory"], _labels(board)
+        words = [board.word(w) for w in ("dtype", "bytes_each", "total_bytes", "memory")]
+        self.header = _header(words, plan, lines[0], theme)
+        data = plan.scale.data
+        self.rows: list[VGroup] = []
+        for number, y in enumerate(lines[1:]):
+            if ("dtype_memory", (number,)) not in cells:
+                break
+            name = LabelText(labels[f"dtype_{number}"], plan.scale.label, theme.text)
+            kinds = ("dtype_bytes", "dtype_total", "dtype_memory")
+            colours = (theme.text, theme.text, theme.output)
+            numbers = [
+                NumberText(cells[(kind, (number,))], data, colour)
+                for kind, colour in zip(kinds, colours, strict=True)
+            ]
+            placed = [_entry(m, plan, column, y) for column, m in enumerate([name, *numbers])]
+            self.rows.append(VGroup(*placed))
+
+    def beat_dtype(self, beat: Beat) -> Animation:
+        """Add the next dtype's row (with the header, the first time), in two steps.
+
+        The first dtype's name, bytes and total, then its memory ("or 147.2
+        MiB"); a later dtype's name ("In bfloat16, ..."), then the rest.
+        """
+        number = sum(1 for cell in beat.numbers if cell.kind == "dtype_memory") - 1
+        row = self.rows[number]
+        split = 3 if number == 0 else 1
+
+        def reveal(pieces: Sequence[VMobject]) -> Animation:
+            run_time = max(1.0 + 0.3 * (len(pieces) - 1), 1.5)
+            fades = [FadeIn(p, shift=0.1 * RIGHT) for p in pieces]
+            return LaggedStart(*fades, lag_ratio=0.3, run_time=run_time)
+
+        first, then = reveal(list(row[:split])), reveal(list(row[split:]))
+        if number == 0:
+            return Steps(Succession(FadeIn(self.header), first), then)
+        return Steps(first, then)
+
+
+class WidthsTable(Component):
+    """Other widths d at the same V: parameters and memory, with bars that grow with them.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: ParamPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        lines, labels = plan.lines["widths"], _labels(board)
+        words = [board.word("width"), None, board.word("parameters"), None]
+        self.header = _header(words, plan, lines[0], theme)
+        compare = LabelText(labels["compare_dtype"], plan.scale.label, theme.muted)
+        self.header.add(_at(compare, plan.column_right[3], lines[0], RIGHT))
+        counts = [c for (k, _), c in sorted(cells.items()) if k == "compare_count"]
+        largest = max(c.value for c in counts)
+        bar_left = plan.column_right[0] + char_advance(plan.scale.label) * 2
+        bar_room = plan.column_right[1] - bar_left
+        data = plan.scale.data
+        self.rows: list[tuple[VGroup, Rectangle]] = []
+        for number, (count, y) in enumerate(zip(counts, lines[1:], strict=False)):
+            width = cells[("compare_dim", (number,))]
+            current = width.value == board.dim
+            colour = theme.text if current else theme.muted
+            # The symbol is maths; the width, a number with its thousands separator.
+            symbol = VGroup(maths("d =", colour, plan.scale.label), NumberText(width, data, colour))
+            symbol.arrange(RIGHT, buff=char_advance(data) * 0.5)
+            _entry(symbol, plan, 0, y)
+            params = _entry(NumberText(count, data, colour), plan, 2, y)
+            memory_cell = cells[("compare_memory", (number,))]
+            memory = _entry(
+                NumberText(memory_cell, data, theme.output if current else colour), plan, 3, y
+            )
+            bar = Rectangle(
+                width=max(bar_room * count.value / largest, 0.02), height=digit_height(data)
+            )
+            bar.set_fill(colour, opacity=1.0).set_stroke(width=0)
+            _at(bar, bar_left, y, LEFT)
+            self.rows.append((VGroup(symbol, params, memory), bar))
+
+    def beat_compare(self, beat: Beat) -> Animation:
+        """Show the widths d ("A larger d ..."); then bars, counts and memory growing with them."""
+        widths = [FadeIn(texts[0], shift=0.1 * RIGHT) for texts, _ in self.rows]
+        rows = [
+            AnimationGroup(FadeIn(texts[1]), FadeIn(texts[2]), GrowFromEdge(bar, LEFT))
+            for texts, bar in self.rows
+        ]
+        return Steps(
+            Succession(FadeIn(self.header), LaggedStart(*widths, lag_ratio=0.3)),
+            LaggedStart(*rows, lag_ratio=0.5),
+        )
+
+
+class LookupLine(Component):
+    """The lookup: the chip fetches its row, which lands level with itself beside ``E[3] =``.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    block
+        The block the row leaves.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: ParamPlan,
+        theme: Theme,
+        block: BlockPart,
+    ) -> None:
+        super().__init__(host, theme)
+        self.plan, self.block, self.token_id = plan, block, board.single_id()
+        label, y = plan.scale.label, plan.lookup_y
+        self.chip = Chip(cells[("token_id", (0,))], label, theme)
+        self.home = xyz(plan.tag_x(), y)
+        self.chip.move_to(self.home).set_z_index(CHIP_Z)
+        self.symbol = IndexedSymbol("E[", cells[("lookup_row", (0,))], "] =", theme.text, label)
+        _at(self.symbol, plan.panel_left, y, LEFT)
+        slots = col_slots(board.beats[0].window, plan.sizes)
+        row = [Slot(0, plan.sizes.row_height)]
+        self.copy = CellGrid(row, slots, lambda r, c: None, theme, theme.output, block.grid.pad)
+        self.copy.shift(xyz(plan.strip_left, y + plan.sizes.row_height / 2))
+        values = sorted(
+            (c for (k, _), c in cells.items() if k == "lookup_value"), key=lambda c: c.index
+        )
+        self.targets = [
+            self.copy.put(
+                0,
+                c.index[-1],
+                NumberText(c, plan.scale.data, value_colour(c.value, board.value_scale, theme)),
+            )
+            for c in values
+        ]
+        pieces: list[str | NumberCell] = [
+            cells[("row_values", (0,))],
+            board.word("values_copied"),
+            cells[("row_bytes", (0,))],
+            board.word("bytes"),
+        ]
+        colours = [theme.text, theme.muted, theme.text, theme.muted]
+        self.facts = word_line(pieces, label, colours).shift(xyz(plan.panel_left, plan.facts_y))
+        self.note = SansText(board.word("no_arithmetic"), label, theme.text)
+        _at(self.note, plan.panel_left, plan.note_y, LEFT)
+        self.outline: VMobject | None = None
+
+    def beat_lookup(self, beat: Beat) -> Animation:
+        """Walk the chip to its row; bring the row home beside ``E[3] =``; then the note.
+
+        "A lookup itself does no arithmetic:" / "ID 3 just copies row 3, 768
+        values or 3,072 bytes in float32." / "Nothing is multiplied or summed."
+        """
+        plan, chip = self.plan, self.chip
+        park = xyz(plan.park_x(), plan.lookup_y)
+        radius = plan.sizes.row_height * 0.45
+        self.outline = self.block.grid.row_outline(self.token_id, self.theme.chip)
+        there = Follow(chip, curve_points([self.home, park], radius), run_time=1.0)
+        arrive = Succession(
+            FadeIn(chip), FadeIn(self.copy), AnimationGroup(there, Create(self.outline))
+        )
+        landing = xyz(plan.strip_left + plan.body_width / 2, plan.lookup_y)
+        carry = Carry(
+            self.block.grid, self.token_id, chip, None, self.targets, [landing], self.theme
+        )
+        back = Follow(chip, curve_points([park, self.home], radius), run_time=1.0)
+        copied = Succession(
+            LaggedStart(back, carry, lag_ratio=0.3),
+            AnimationGroup(FadeIn(self.symbol), FadeIn(self.facts)),
+        )
+        return Steps(arrive, copied, FadeIn(self.note))

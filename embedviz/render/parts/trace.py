@@ -1,0 +1,240 @@
+"""ZeroBasedIndexing's panel: the one-based slip and the debugging trace.
+
+- :class:`SlipCard`: ``counting from one``, the slip's line (``ID 3 → row
+  index 2``) and what it fetches (the wrong row, level with the row it came
+  from, or ``no such row`` for ID 0), crossed out.
+- :class:`TraceCard`: ``debugging trace``, its steps (input ID, zero-based row
+  index, returned vector), the returned vector level with the ID's row, and
+  the check ``= E[3]`` under it. Beats ``check`` and ``diagnose``.
+
+Every line sits where the plan puts it (:mod:`embedviz.render.solve_zero_based`):
+above the rows that move, so no strip crosses a text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from manim import (
+    LEFT,
+    Animation,
+    AnimationGroup,
+    Circumscribe,
+    Create,
+    Cross,
+    FadeIn,
+    Indicate,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.animations import Steps
+from embedviz.render.design import SPACE, TEXT_CONTRAST, Theme, dimmed, value_colour
+from embedviz.render.glyphs import NumberText, SansText
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.grid import CellGrid, output_grid
+from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.symbols import IndexedSymbol, word_line
+from embedviz.render.solve_zero_based import ZeroPlan
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["SlipCard", "TraceCard", "check_mark", "vector_targets"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+
+
+def check_mark(height: float, colour: str) -> VMobject:
+    """Draw a tick as a stroked path (a verdict shown by its shape, not a colour)."""
+    mark = VMobject()
+    mark.set_points_as_corners([xyz(0, 0.45 * height), xyz(0.35 * height, 0), xyz(height, height)])
+    mark.set_stroke(colour, width=6).set_fill(opacity=0)
+    return mark
+
+
+def vector_targets(
+    grid: CellGrid, cells: list[NumberCell], plan: ZeroPlan, value_scale: float, theme: Theme
+) -> list[NumberText]:
+    """Create (without adding) a vector's numbers, each in its slot of a one-row grid."""
+    font = plan.scale.data
+    return [
+        grid.put(0, c.index[-1], NumberText(c, font, value_colour(c.value, value_scale, theme)))
+        for c in sorted(cells, key=lambda c: c.index)
+    ]
+
+
+def _vector(board: Storyboard, plan: ZeroPlan, theme: Theme, y: float, frame: str) -> CellGrid:
+    """Build an empty one-row vector in the matrix's columns, at the panel's left, centred on y."""
+    grid = output_grid([(0,)], board.beats[0].window, plan.sizes, theme)
+    grid.body[0].set_stroke(frame, width=2)
+    top = y + plan.sizes.row_height / 2
+    grid.shift(xyz(plan.panel_left - grid.body_left(), top - grid.body_top()))
+    return grid
+
+
+class SlipCard(Component):
+    """The one-based slip: its header, its line and what it fetches, crossed out.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+
+    Attributes
+    ----------
+    header, line
+        ``counting from one`` and ``ID 3 → row index 2``.
+    wrong_index
+        The slip's row index in the line (the diagnosis points at it).
+    vector, targets
+        The wrong row's empty vector (level with that row) and its numbers;
+        None and [] for ID 0.
+    nothing
+        ``no such row`` for ID 0 (where row -1 would be), else None.
+    cross
+        The cross over what the slip fetched.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: ZeroPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        token_id, label = board.single_id(), plan.scale.label
+        self.header = SansText(board.word("counting_from_one"), label, theme.wrong)
+        self.header.move_to(xyz(0, plan.line_y(0, token_id))).align_to(
+            xyz(plan.panel_left, 0), LEFT
+        )
+        pieces: list[str | NumberCell] = [
+            board.word("slip_id"),
+            cells[("wrong_id", (0,))],
+            "\u2192",
+            board.word("slip_row_index"),
+            cells[("wrong_index", (0,))],
+        ]
+        colours = [theme.text, theme.id_ink, theme.muted, theme.text, theme.wrong]
+        self.line = word_line(pieces, label, colours)
+        self.line.shift(xyz(plan.panel_left, plan.line_y(1, token_id)))
+        self.wrong_index = self.line[-1]
+        values = [c for (k, _), c in cells.items() if k == "wrong_value"]
+        self.vector: CellGrid | None = None
+        self.targets: list[NumberText] = []
+        self.nothing: SansText | None = None
+        crossed: VMobject
+        if values:
+            self.vector = _vector(board, plan, theme, plan.row_y(token_id - 1), theme.wrong)
+            self.targets = vector_targets(self.vector, values, plan, board.value_scale, theme)
+            crossed = self.vector.body
+        else:
+            self.nothing = SansText(board.word("no_such_row"), plan.scale.data, theme.wrong)
+            self.nothing.move_to(xyz(0, plan.row_y(-1))).align_to(xyz(plan.panel_left, 0), LEFT)
+            crossed = self.nothing
+        self.cross = Cross(crossed, stroke_color=theme.wrong, stroke_width=5, scale_factor=1.06)
+
+    def fetched(self) -> list[VMobject]:
+        """Return what the slip fetched (the wrong vector and its numbers, or "no such row")."""
+        if self.vector is not None:
+            return [self.vector, *self.targets]
+        return [m for m in (self.nothing,) if m is not None]
+
+    def dim(self) -> Animation:
+        """Fade the slip's header and line, still readable (4.5:1): it is corrected."""
+        ground = self.theme.background
+        fades = [
+            m.animate.set_fill(dimmed(m.get_fill_color().to_hex(), ground, TEXT_CONTRAST + 0.2))
+            for m in [self.header, *self.line]
+        ]
+        return AnimationGroup(*fades)
+
+
+class TraceCard(Component):
+    """The debugging trace: heading, steps, the returned vector and its check.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    matrix, slip
+        The parts the check and the diagnosis point at.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: ZeroPlan,
+        theme: Theme,
+        matrix: MatrixPart,
+        slip: SlipCard,
+    ) -> None:
+        super().__init__(host, theme)
+        self.matrix, self.slip, self.plan = matrix, slip, plan
+        self.token_id = token_id = board.single_id()
+        label = plan.scale.label
+        self.heading = SansText(board.word("debugging_trace"), label, theme.text)
+        self.heading.move_to(xyz(0, plan.line_y(2, token_id))).align_to(
+            xyz(plan.panel_left, 0), LEFT
+        )
+        steps = (
+            ("input_id", cells[("trace_id", (0,))], theme.id_ink),
+            ("zero_based_row_index", cells[("trace_index", (0,))], theme.text),
+        )
+        self.steps: list[VGroup] = []
+        for line, (word, cell, colour) in enumerate(steps, start=3):
+            pieces: list[str | NumberCell] = ["\u2193", board.word(word), " ", cell]
+            step = word_line(pieces, label, [theme.muted] * 3 + [colour])
+            self.steps.append(step.shift(xyz(plan.panel_left, plan.line_y(line, token_id))))
+        self.index = self.steps[1][-1]
+        self.vector_label = word_line(
+            ["\u2193", board.word("returned_vector")], label, [theme.muted] * 2
+        ).shift(xyz(plan.panel_left, plan.line_y(5, token_id)))
+        self.vector = _vector(board, plan, theme, plan.row_y(token_id), theme.output)
+        outputs = [c for (k, _), c in cells.items() if k == "output"]
+        self.targets = vector_targets(self.vector, outputs, plan, board.value_scale, theme)
+        check_y = plan.row_y(token_id) - plan.sizes.row_height / 2 - SPACE - plan.line_height / 2
+        self.check = IndexedSymbol("= E[", cells[("check_row", (0,))], "]", theme.text, label)
+        self.check.move_to(xyz(0, check_y)).align_to(xyz(plan.panel_left, 0), LEFT)
+        self.tick = check_mark(self.check.height * 1.1, theme.wrong)
+        self.tick.next_to(self.check, buff=SPACE * 2)
+
+    def beat_check(self, beat: Beat) -> Animation:
+        """Outline the ID's row and the returned vector and write ``= E[3]``; then tick it."""
+        self.row_outline = self.matrix.outline(self.token_id)
+        # The narration points at the vector now: a passing circle, not a lasting frame.
+        pointed = Circumscribe(self.vector.body, color=self.theme.highlight, buff=0.05)
+        return Steps(
+            AnimationGroup(Create(self.row_outline), pointed, FadeIn(self.check)),
+            Create(self.tick),
+        )
+
+    def beat_diagnose(self, beat: Beat) -> Animation:
+        """Point at the slip's row index; then at the trace's index and the ID's row of E."""
+        colour = self.theme.highlight
+        row = self.matrix.grid.get_row(self.token_id)
+        return Steps(
+            Indicate(self.slip.wrong_index, color=colour),
+            AnimationGroup(
+                Indicate(self.index, color=colour),
+                Indicate(row, color=colour, scale_factor=1.0),
+            ),
+        )
+
+    def labels(self) -> list[VMobject]:
+        """Return the trace's label lines that are not its vector (for the trace beat)."""
+        return [self.heading, *self.steps, self.vector_label]

@@ -1,0 +1,320 @@
+"""The one-hot layout's solver: one_hot(i) beside E, and the product and the lookup beside both.
+
+Across the frame::
+
+    hidden-range labels | one_hot(i)ᵀ | row numbers | E | walking column | panel | chip
+
+The vector stands on its side, entry k level with row k of E (its hidden
+entries share E's bands, both labelled in the left margin). The panel holds,
+from the top: the product's title and row (above E's first row), then the
+terms of one column while they are summed (each level with its row, the sum
+one row under E), later the lookup's row under the product with the ``=``
+marks between, its title, the typeset product and the costs. The sum climbs
+a lane right of the terms into the product row; the chip waits right of the
+lookup's row (which it fills, and stays beside as its tag) and walks through
+the still-empty row and the walking column to E's row ``i``, whose strip
+follows it out to the right and up or down the panel into its place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
+from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.parts.chips import chip_size
+from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
+from embedviz.story.model import Storyboard, Window
+
+__all__ = ["OneHotPlan", "OneHotSpec", "solve_one_hot"]
+
+TAG_GAP = SPACE
+# The one-hot column is this many data characters wide; the "=" marks' gap, in rows.
+VECTOR_CHARS = 2.6
+EQUALS_ROWS = 0.7
+# Lines of the costs (header, three rows, the copy's note), and the formula's height, in lines.
+COST_LINES = 5
+FORMULA_LINES = 1.6
+
+
+@cache
+def _maths_width(source: str) -> float:
+    """Return a formula's width at font size 1 (it scales with the size)."""
+    from embedviz.render.design import maths
+
+    return float(maths(source, "#FFFFFF", 20.0).width) / 20.0
+
+
+@dataclass(frozen=True)
+class OneHotSpec:
+    """What a one-hot frame must hold, read from its storyboard.
+
+    Attributes
+    ----------
+    window
+        The drawn part of E (and of the vector).
+    token_id
+        ``i``.
+    value_chars, row_label_chars, id_chars
+        The longest table value, row number and ID, in characters.
+    margin_labels
+        The labels in the left margin: each hidden range's (the vector's and E's).
+    title, heading, legend_title
+        Texts whose widths matter (``legend_title`` is None without a legend).
+    vector_title, product_title, formula
+        Typst sources, measured typeset.
+    term_chars
+        The widest term line (``+ 1 × (-0.4015)``), in characters.
+    cost_chars
+        The widest cost line, in characters.
+    chips_label
+        The chip's heading.
+    """
+
+    window: Window
+    token_id: int
+    value_chars: int
+    row_label_chars: int
+    id_chars: int
+    margin_labels: tuple[str, ...]
+    title: str
+    heading: str
+    legend_title: str | None
+    vector_title: str
+    product_title: str
+    formula: str
+    term_chars: int
+    cost_chars: int
+    chips_label: str = ""
+
+    @classmethod
+    def from_board(cls, board: Storyboard) -> OneHotSpec:
+        """Read what a one-hot storyboard shows (every beat's cells and labels)."""
+        cells = {(c.kind, c.index): c for beat in board.beats for c in beat.numbers}
+        labels = {role: text for beat in board.beats for role, text in beat.labels.items()}
+
+        def widest(*kinds: str) -> int:
+            return max([len(c.text) for (k, _), c in cells.items() if k in kinds] or [0])
+
+        window = board.beats[0].window
+        margin = [
+            text
+            for role, text in labels.items()
+            if role.startswith(("one_hot_gap_", "row_gap_", "col_gap_"))
+        ]
+        sizes = " \u00d7 ".join(cells[("table_size", (axis,))].text for axis in (0, 1))
+        costs = [
+            f"{cells[('cost_size', (n, 0))].text} \u00d7 {cells[('cost_size', (n, 1))].text} = "
+            f"{cells[('multiply_adds', (n,))].text}"
+            for n in (0, 1)
+        ]
+        names = max(len(labels.get("cost_gpt2", "")), len(board.word("lookup")), 8)
+        return cls(
+            window=window,
+            token_id=board.single_id(),
+            value_chars=widest("weight", "output", "product", "term_sum"),
+            row_label_chars=max(widest("row_label"), 1),
+            id_chars=widest("token_id"),
+            margin_labels=tuple(margin),
+            title=board.title,
+            heading=f"{board.word('embedding_matrix')}  {sizes}",
+            legend_title=board.word("value_colour")
+            if any(k == "legend" for k, _ in cells)
+            else None,
+            vector_title=labels["one_hot_title"],
+            product_title=labels["product_title"],
+            formula=labels["product_formula"],
+            term_chars=6 + widest("term_one_hot") + widest("term_weight"),
+            chips_label=board.word("token_id"),
+            cost_chars=names
+            + 2
+            + max(
+                [*map(len, costs), len(board.word("multiply_adds")), len(board.word("copies")) + 12]
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class OneHotPlan:
+    """Where everything of a one-hot frame goes (scene units; y grows upwards).
+
+    Attributes
+    ----------
+    scale, sizes, bands
+        The type scale, the grid's slot sizes and the frame's bands.
+    matrix_left, matrix_top, body_width
+        The matrix body's top-left corner and width.
+    heading_y
+        The headings' centre line (E's, the vector's and the product's).
+    vector_left, vector_width
+        The one-hot column.
+    panel_left, panel_width
+        The panel's left edge and width.
+    tag_left, chip_width
+        Where the chip waits (beside the lookup's row), and its width.
+    product_y, lookup_y
+        The product's and the lookup's rows.
+    sum_y
+        The sum's line (one row under E).
+    lookup_title_y, formula_y, cost_top
+        The lookup's title, the typeset product, and the top of the costs.
+    line_height
+        A line of labels.
+    row_centres
+        Each drawn row's centre line.
+    """
+
+    scale: TypeScale
+    sizes: GridSizes
+    bands: Bands
+    matrix_left: float
+    matrix_top: float
+    body_width: float
+    heading_y: float
+    vector_left: float
+    vector_width: float
+    panel_left: float
+    panel_width: float
+    tag_left: float
+    chip_width: float
+    product_y: float
+    lookup_y: float
+    sum_y: float
+    lookup_title_y: float
+    formula_y: float
+    cost_top: float
+    line_height: float
+    row_centres: dict[int, float]
+
+    @property
+    def legend_x(self) -> float:
+        """The legend's right edge (in the title band)."""
+        return self.bands.legend_right
+
+    @property
+    def legend_y(self) -> float:
+        """The legend's centre line."""
+        return self.bands.legend_y
+
+    @property
+    def legend_left(self) -> bool:
+        """Whether the legend is aligned by its left edge (never: it is in the title band)."""
+        return False
+
+    def park_x(self) -> float:
+        """Return the centre x of the chip waiting at the right end of a row of E."""
+        return self.matrix_left + self.body_width + TAG_GAP + self.chip_width / 2
+
+    def tag_x(self) -> float:
+        """Return the centre x of the chip beside the lookup's row (its tag)."""
+        return self.tag_left + self.chip_width / 2
+
+
+def _across(
+    spec: OneHotSpec, sizes: GridSizes, bands: Bands, problems: list[str]
+) -> dict[str, float]:
+    """Lay the columns out across the frame, centred; note what does not fit."""
+    scale = sizes.scale
+    data, label, legend = scale.data, scale.label, scale.legend
+    body_w = sum(s.size for s in col_slots(spec.window, sizes))
+    chip_w = chip_size(spec.id_chars, 0, label)[0]
+    vector_w = char_advance(data) * VECTOR_CHARS
+    labels_w = char_advance(label) * spec.row_label_chars + 2.5 * SPACE
+    # The headings' line: the vector's title, then E's heading right-aligned over E.
+    titles_w = _maths_width(spec.vector_title) * label + char_advance(label) * 7
+    titles_w += 2 * SPACE + text_width(spec.heading, label, mono=False)
+    margin_w = max(
+        [text_width(t, legend) for t in spec.margin_labels]
+        + [titles_w - (SPACE + vector_w + labels_w + body_w), 0.0]
+    )
+    lane_w = char_advance(data) * (spec.term_chars + spec.value_chars) + 3 * SPACE
+    # The chip waits right of the lookup's row, and right of the lane the sum climbs.
+    row_w = max(body_w, lane_w)
+    tag_w = max(chip_w, text_width(spec.chips_label, label, mono=False))
+    panel_w = max(
+        row_w + TAG_GAP + tag_w,
+        _maths_width(spec.formula) * label,
+        _maths_width(spec.product_title) * label + char_advance(label) * 7,
+        char_advance(label) * spec.cost_chars,
+    )
+    total = margin_w + SPACE + vector_w + labels_w + body_w + chip_w + 2 * TAG_GAP + panel_w
+    if total > bands.width:
+        problems.append("too wide")
+    left = bands.left + max(0.0, (bands.width - total) / 2)
+    vector_left = left + margin_w + SPACE
+    matrix_left = vector_left + vector_w + labels_w
+    panel_left = matrix_left + body_w + chip_w + 2 * TAG_GAP
+    return {
+        "body_width": body_w,
+        "chip_width": chip_w,
+        "vector_left": vector_left,
+        "vector_width": vector_w,
+        "matrix_left": matrix_left,
+        "panel_left": panel_left,
+        "panel_width": panel_w,
+        "tag_left": panel_left + row_w + TAG_GAP,
+    }
+
+
+def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, list[str]]:
+    """Lay the frame out at one font size and row pitch; note what does not fit."""
+    problems: list[str] = []
+    scale = TypeScale.from_data(data)
+    sizes = GridSizes(scale, spec.value_chars, pitch)
+    bands = frame_bands(spec.title, scale, spec.legend_title, problems)
+    across = _across(spec, sizes, bands, problems)
+    row_h, line_h = sizes.row_height, digit_height(scale.label) * 2.0
+    heading_h = digit_height(scale.label) * 1.6
+    heading_y = bands.top - heading_h / 2
+    product_y = bands.top - heading_h - SPACE - row_h / 2
+    # E's first row is under the product's row (its terms must not touch it) and its column numbers.
+    under = max(digit_height(scale.label) + 1.8 * SPACE, row_h + 2 * SPACE)
+    top = bands.top - heading_h - under
+    depth, centres = 0.0, {}
+    for slot in row_slots(spec.window, sizes):
+        if not slot.gap:
+            centres[slot.key] = top - depth - slot.size / 2
+        depth += slot.size
+    sum_y = top - depth - row_h / 2
+    lookup_y = product_y - row_h * (1 + EQUALS_ROWS)
+    lookup_title_y = lookup_y - row_h / 2 - SPACE - line_h / 2
+    formula_y = lookup_title_y - line_h / 2 - FORMULA_LINES * line_h / 2
+    cost_top = formula_y - FORMULA_LINES * line_h / 2 - 2 * SPACE
+    lowest = min(sum_y - row_h / 2, cost_top - COST_LINES * line_h)
+    if lowest < bands.bottom - 1e-9:
+        problems.append("too tall")
+    plan = OneHotPlan(
+        scale=scale,
+        sizes=sizes,
+        bands=bands,
+        matrix_top=top,
+        heading_y=heading_y,
+        product_y=product_y,
+        lookup_y=lookup_y,
+        sum_y=sum_y,
+        lookup_title_y=lookup_title_y,
+        formula_y=formula_y,
+        cost_top=cost_top,
+        line_height=line_h,
+        row_centres=centres,
+        **across,
+    )
+    return plan, problems
+
+
+def solve_one_hot(spec: OneHotSpec) -> OneHotPlan:
+    """Return the plan with the largest table numbers at which everything fits.
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+
+    Returns
+    -------
+    OneHotPlan
+        The plan.
+    """
+    return solve_fit(lambda font, pitch: _measure(spec, font, pitch))

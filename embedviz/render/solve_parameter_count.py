@@ -1,0 +1,340 @@
+"""The parameter-count layout's solver: the block of E, and the sums beside it.
+
+Across the frame::
+
+    row numbers | block E | walking column | count, memory, widths, the lookup | chip
+
+The block is E's window (its first rows and the looked-up row, a few
+columns) as a grid whose hidden ranges of rows are bands with their labels
+inside; the ranges of many rows share the height left over, so the block
+fills the frame's height (it reads as a tall table of which a few rows
+show). Under it, the hidden columns' label.
+
+The panel's sections (the count, the memory table, the table of widths) flow
+down from the top; the lookup's line is level with the looked-up row, so
+its strip goes straight out to the right into it, and no section crosses
+that line or the two under it (the copy's size and the note).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
+from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.parts.chips import chip_size
+from embedviz.render.parts.grid import GridSizes, Slot, col_slots
+from embedviz.story.model import Storyboard, Window
+
+__all__ = ["SECTIONS", "ParamPlan", "ParamSpec", "solve_parameter_count"]
+
+# The panel's sections, top to bottom: (name, header lines, data lines).
+SECTIONS = (("count", 0, 1), ("memory", 1, 2), ("widths", 1, 3))
+# A hidden range of at most this many rows is a thin band; longer ones share the spare height.
+_SHORT_RANGE = 3
+# Between the panel's columns, in label advances.
+COLUMN_GAP_CHARS = 2.0
+TAG_GAP = SPACE
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """What a parameter-count frame must hold, read from its storyboard.
+
+    Attributes
+    ----------
+    window
+        The block's rows and columns (the first rows and the looked-up one).
+    token_id
+        The looked-up ID.
+    value_chars, row_label_chars
+        The longest value and row number in the block.
+    gap_counts
+        How many rows each hidden range of rows hides.
+    col_gap_label
+        The hidden columns' label ("" for none).
+    title, heading, sizes
+        The title, the block's heading and its sizes line (widths matter).
+    columns
+        The panel's four columns: for each, the widest header (label size) and
+        the widest entry (data size), in characters of each.
+    count_chars, lookup_chars
+        The count line's and the lookup's facts line's widths, in characters.
+    note
+        The lookup's note.
+    id_chars
+        The chip's ID, in characters.
+    """
+
+    window: Window
+    token_id: int
+    value_chars: int
+    row_label_chars: int
+    gap_counts: tuple[int, ...]
+    col_gap_label: str
+    title: str
+    heading: str
+    sizes: str
+    columns: tuple[tuple[str, int], ...]
+    count_chars: int
+    lookup_chars: int
+    note: str
+    id_chars: int
+
+    @classmethod
+    def from_board(cls, board: Storyboard) -> ParamSpec:
+        """Read what a parameter-count storyboard shows (every beat's cells and labels)."""
+        cells = {(c.kind, c.index): c for beat in board.beats for c in beat.numbers}
+        labels = {role: text for beat in board.beats for role, text in beat.labels.items()}
+
+        def widest(*kinds: str) -> int:
+            return max([len(c.text) for (k, _), c in cells.items() if k in kinds] or [0])
+
+        window = board.beats[0].window
+        word = board.word
+        dtypes = [text for role, text in labels.items() if role.startswith("dtype_")]
+        columns = (
+            (
+                max(word("dtype"), word("width"), key=len),
+                max([*map(len, dtypes), 4 + widest("compare_dim")]),
+            ),
+            (word("bytes_each"), widest("dtype_bytes") + 6),
+            (
+                max(word("total_bytes"), word("parameters"), key=len),
+                widest("dtype_total", "compare_count"),
+            ),
+            (
+                max(word("memory"), labels.get("compare_dtype", ""), key=len),
+                widest("dtype_memory", "compare_memory"),
+            ),
+        )
+        block = [cells[("block_size", (axis,))].text for axis in (0, 1)]
+        return cls(
+            window=window,
+            token_id=board.single_id(),
+            value_chars=widest("corner", "lookup_value"),
+            row_label_chars=max(widest("row_label"), 1),
+            gap_counts=tuple(g.last - g.first + 1 for g in window.row_gaps),
+            col_gap_label=window.col_gaps[0].label if window.col_gaps else "",
+            title=board.title,
+            heading=word("embedding_matrix"),
+            sizes=f"{block[0]} {word('rows')} \u00d7 {block[1]} {word('columns')}",
+            columns=columns,
+            count_chars=widest("factor") * 2 + widest("param_count") + 6 + len(word("parameters")),
+            lookup_chars=widest("row_values")
+            + widest("row_bytes")
+            + len(word("values_copied"))
+            + len(word("bytes"))
+            + 3,
+            note=word("no_arithmetic"),
+            id_chars=widest("token_id"),
+        )
+
+
+@dataclass(frozen=True)
+class ParamPlan:
+    """Where everything of a parameter-count frame goes (scene units; y grows upwards).
+
+    Attributes
+    ----------
+    scale, sizes, bands
+        The type scale, the grid's slot sizes and the frame's bands.
+    rows
+        The block's row slots, top to bottom (hidden ranges as bands of their own height).
+    matrix_left, matrix_top, body_width
+        The block body's top-left corner and width.
+    heading_y, sizes_y, col_gap_y
+        The heading's and the sizes line's centre lines (over the block), and
+        the hidden columns' label's (under it).
+    panel_left, column_right
+        The panel's left edge, and the right edges of its four columns.
+    lines
+        Each section's line centres, by name (its header first).
+    lookup_y, strip_left, tag_left, facts_y, note_y
+        The lookup's line (level with the looked-up row), where its strip
+        lands and its chip waits, and the two lines under it.
+    chip_width
+        The chip's width.
+    """
+
+    scale: TypeScale
+    sizes: GridSizes
+    bands: Bands
+    rows: tuple[Slot, ...]
+    matrix_left: float
+    matrix_top: float
+    body_width: float
+    heading_y: float
+    sizes_y: float
+    col_gap_y: float
+    panel_left: float
+    column_right: tuple[float, ...]
+    lines: dict[str, tuple[float, ...]]
+    lookup_y: float
+    strip_left: float
+    tag_left: float
+    facts_y: float
+    note_y: float
+    chip_width: float
+
+    def park_x(self) -> float:
+        """Return the centre x of the chip waiting at the right end of its row."""
+        return self.matrix_left + self.body_width + TAG_GAP + self.chip_width / 2
+
+    def tag_x(self) -> float:
+        """Return the centre x of the chip beside the copied row (its tag)."""
+        return self.tag_left + self.chip_width / 2
+
+
+@dataclass(frozen=True)
+class _Down:
+    """The vertical part of a layout."""
+
+    rows: tuple[Slot, ...]
+    matrix_top: float
+    lookup_y: float
+    lines: dict[str, tuple[float, ...]]
+
+
+def _block_rows(spec: ParamSpec, sizes: GridSizes, height: float, band: float) -> list[Slot]:
+    """Cut the block's height into rows and bands: long ranges share what the rows leave."""
+    row_h = sizes.row_height
+    gaps = {gap.first: n for n, gap in enumerate(spec.window.row_gaps)}
+    long = [n for n, count in enumerate(spec.gap_counts) if count > _SHORT_RANGE]
+    rest = height - row_h * len(spec.window.rows) - band * len(spec.gap_counts)
+    share = max(rest, 0.0) / len(long) if long else 0.0
+    items = [(row, Slot(row, row_h)) for row in spec.window.rows]
+    items += [
+        (first, Slot(n, band + (share if n in long else 0.0), True)) for first, n in gaps.items()
+    ]
+    return [slot for _, slot in sorted(items, key=lambda item: item[0])]
+
+
+def _down(
+    spec: ParamSpec, sizes: GridSizes, bands: Bands, heads: tuple[float, float], problems: list[str]
+) -> _Down:
+    """Lay the block and the panel's sections out from the top; note what does not fit."""
+    scale, row_h = sizes.scale, sizes.row_height
+    head_h, under_h = heads
+    line_h = digit_height(scale.label) * 2.0
+    top = bands.top - head_h
+    band = digit_height(scale.legend) * 1.9
+    # The copy's size and the note go under the lookup's line: when the looked-up
+    # row is the block's last, the block ends that much higher.
+    last = spec.window.rows[-1]
+    after = any(gap.first > last for gap in spec.window.row_gaps)
+    tail = 2 * line_h + SPACE if spec.token_id == last and not after else 0.0
+    slots = _block_rows(spec, sizes, top - bands.bottom - under_h - tail, band)
+    depth = 0.0
+    for slot in slots:
+        if not slot.gap and slot.key == spec.token_id:
+            lookup_y = top - depth - slot.size / 2
+        depth += slot.size
+    if top - depth - under_h < bands.bottom - 1e-9:
+        problems.append("block too tall")
+    reserved = (lookup_y + row_h / 2 + SPACE, lookup_y - row_h / 2 - 2 * line_h - SPACE)
+    if reserved[1] < bands.bottom - 1e-9:
+        problems.append("no room under the lookup")
+    cursor, lines = bands.top, {}
+    for name, headers, rows in SECTIONS:
+        height = headers * line_h + rows * row_h
+        if cursor - height < reserved[0] and cursor > reserved[1]:
+            cursor = min(cursor, reserved[1])
+        ys = [cursor - (k + 0.5) * line_h for k in range(headers)]
+        ys += [cursor - headers * line_h - (k + 0.5) * row_h for k in range(rows)]
+        lines[name] = tuple(ys)
+        cursor -= height + 2 * SPACE
+    if cursor + 2 * SPACE < bands.bottom - 1e-9:
+        problems.append("panel too tall")
+    return _Down(tuple(slots), top, lookup_y, lines)
+
+
+def _measure(spec: ParamSpec, data: float, pitch: float) -> tuple[ParamPlan, list[str]]:
+    """Lay the frame out at one font size and row pitch; note what does not fit."""
+    problems: list[str] = []
+    scale = TypeScale.from_data(data)
+    sizes = GridSizes(scale, spec.value_chars, pitch)
+    bands = frame_bands(spec.title, scale, None, problems)
+    label, legend = scale.label, scale.legend
+    body_w = sum(s.size for s in col_slots(spec.window, sizes))
+    chip_w = chip_size(spec.id_chars, 0, label)[0]
+    margin_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE
+    walk_w = chip_w + 2 * TAG_GAP
+    gap = char_advance(label) * COLUMN_GAP_CHARS
+    widths = [
+        max(text_width(head, label, mono=False), char_advance(data) * chars)
+        for head, chars in spec.columns
+    ]
+    symbol_w = char_advance(label) * (spec.id_chars + 5)
+    panel_w = max(
+        sum(widths) + gap * (len(widths) - 1),
+        symbol_w + body_w + 2 * TAG_GAP + chip_w,
+        char_advance(data) * spec.count_chars,
+        char_advance(label) * spec.lookup_chars,
+        text_width(spec.note, label, mono=False),
+    )
+    total_w = margin_w + body_w + walk_w + panel_w
+    if total_w > bands.width:
+        problems.append("too wide")
+    over = max(text_width(t, label, mono=False) for t in (spec.heading, spec.sizes))
+    if over > margin_w + body_w + walk_w:
+        problems.append("heading too wide")
+    left = bands.left + max(0.0, (bands.width - total_w) / 2) + margin_w
+    heading_h = digit_height(label) * 1.6
+    col_labels_h = digit_height(label) + 0.8 * SPACE
+    head_h = 2 * heading_h + 2 * SPACE + col_labels_h
+    under_h = digit_height(legend) + 2 * SPACE if spec.col_gap_label else 0.0
+    down = _down(spec, sizes, bands, (head_h, under_h), problems)
+    panel_left = left + body_w + walk_w
+    right, edges = panel_left, []
+    for width in widths:
+        right += width
+        edges.append(right)
+        right += gap
+    strip_left = panel_left + symbol_w
+    line_h = digit_height(label) * 2.0
+    facts_y = down.lookup_y - sizes.row_height / 2 - line_h / 2
+    depth = sum(slot.size for slot in down.rows)
+    plan = ParamPlan(
+        scale=scale,
+        sizes=sizes,
+        bands=bands,
+        rows=down.rows,
+        matrix_left=left,
+        matrix_top=down.matrix_top,
+        body_width=body_w,
+        heading_y=bands.top - heading_h / 2,
+        sizes_y=bands.top - heading_h - SPACE - heading_h / 2,
+        col_gap_y=down.matrix_top - depth - SPACE - digit_height(legend) / 2,
+        panel_left=panel_left,
+        column_right=tuple(edges),
+        lines=down.lines,
+        lookup_y=down.lookup_y,
+        strip_left=strip_left,
+        tag_left=strip_left + body_w + TAG_GAP,
+        facts_y=facts_y,
+        note_y=facts_y - line_h,
+        chip_width=chip_w,
+    )
+    return plan, problems
+
+
+def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
+    """Return the plan with the largest table numbers at which everything fits.
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+
+    Returns
+    -------
+    ParamPlan
+        The plan.
+    """
+    measure: Callable[[float, float], tuple[ParamPlan, list[str]]] = lambda font, pitch: (  # noqa: E731
+        _measure(spec, font, pitch)
+    )
+    return solve_fit(measure)
