@@ -1,6 +1,6 @@
 """The batch layout's components: the B × T block of chips, the stack of slices, the motion.
 
-Placed by :func:`~embedviz.render.batch_plan.solve_batch`:
+Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 
 - :class:`BatchChips`: B rows of T chips over E, with the B and T edges of
   the input; each row leaves by the lane it shares with its neighbour. A

@@ -1,7 +1,7 @@
 """The batch layout (BatchLookup): E, a B × T block of chips, and B slices, all in view.
 
 A thin composition of parts (:mod:`embedviz.render.parts.batch`) placed by
-:func:`~embedviz.render.batch_plan.solve_batch`: E
+:func:`~embedviz.render.solve_batch.solve_batch`: E
 (:class:`~embedviz.render.parts.lookup.MatrixPart`; beat ``dim``), the chips
 (:class:`BatchChips`; ``axes``), the slices (:class:`SliceStack`;
 ``predict``, ``reveal``, ``shape``) and the thread of motion
@@ -15,12 +15,13 @@ from __future__ import annotations
 from manim import Animation, Indicate, VGroup
 
 from embedviz.render.animations import Steps, make_reveal_animation
-from embedviz.render.batch_plan import BatchPlan, batch_spec, solve_batch
+from embedviz.render.batch_plan import BatchPlan, batch_spec
 from embedviz.render.card_lookup import make_batch_lookup_animation
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.batch import BatchChips, BatchMotion, SliceStack
 from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.solve_batch import solve_batch
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
