@@ -304,7 +304,7 @@ def _rest_sentence(ids: list[int]) -> str:
             earlier = ids.index(ids[position])
             return (
                 f"The other {_plural(rest, 'ID')} {'does' if rest == 1 else 'do'} the same, "
-                f"together, each row copied whole. ID {ids[position]} repeats, so output rows "
+                f"together. ID {ids[position]} repeats, so output rows "
                 f"{earlier} and {position} are identical: position plays no part."
             )
     if rest == 1:
