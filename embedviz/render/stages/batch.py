@@ -12,11 +12,12 @@ first lookups, and ``repeats``.
 
 from __future__ import annotations
 
-from manim import Animation, Indicate, VGroup
+from manim import Animation, AnimationGroup, Circumscribe, VGroup
 
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.batch_plan import BatchPlan, batch_spec
 from embedviz.render.card_lookup import make_batch_lookup_animation
+from embedviz.render.design import SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.batch import BatchChips, BatchMotion, SliceStack
@@ -95,5 +96,9 @@ class BatchStage(Stage):
                 if ids[position] in repeated
             ]
         )
-        pointed = Indicate(tags, color=self.theme.highlight, scale_factor=1.0)
+        # A passing ring around each tag (the highlight means "now"): the IDs stay readable,
+        # where recolouring the chips would paint their digits in their own fill.
+        pointed = AnimationGroup(
+            *[Circumscribe(tag, color=self.theme.highlight, buff=SPACE / 4) for tag in tags]
+        )
         return Steps(pointed, self.stack.write_marks(beat))

@@ -191,8 +191,10 @@ class LargeVocabStage(Stage):
         if pair is None or len(beat.phrases) < 2:
             return rest
         # The narration points at both rows ("output rows 0 and 8 are identical").
-        same = VGroup(*[n for p in pair for n in self.motion.landed.get(p, [])])
-        return Steps(rest, Indicate(same, color=self.theme.highlight, scale_factor=1.0))
+        # A passing ring around each (the highlight means "now"): the values keep their colours.
+        rows = [VGroup(*self.motion.landed[p]) for p in pair if self.motion.landed.get(p)]
+        rings = [Circumscribe(row, color=self.theme.highlight, buff=SPACE / 4) for row in rows]
+        return Steps(rest, AnimationGroup(*rings))
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Settle the output beside E and write its shape; then frame it, its rows, its width."""
