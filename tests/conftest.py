@@ -219,6 +219,10 @@ class MomentSample:
     strips: list[list[tuple[int, np.ndarray]]]
     # Which step of the beat's animation was sampled (0 for most beats, and at the end).
     step: int = 0
+    # At a beat's end: the largest empty rectangle between the title and the caption
+    # (embedviz.render.space.Emptiness), and the frame's area.
+    empty: Any = None
+    frame_area: float = 0.0
 
 
 # Table values (the type scale's data): E and the output, and the tables the
@@ -236,6 +240,17 @@ TABLE_KINDS = frozenset(
         "term_one_hot",
         "term_weight",
         "term_sum",
+        # TrainingNudge's tables: E after the step, its gradient, the loss weights, a column sum.
+        "updated",
+        "grad",
+        "upstream",
+        "term",
+        "sum",
+        # PositionBlindness's position vectors and sums.
+        "sinusoid",
+        "learned_position",
+        "sum_sinusoid",
+        "sum_learned",
     }
 )
 
@@ -249,10 +264,11 @@ def sample_moments(
     """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends."""
     from manim import config
 
+    from embedviz.render.design import px_for_font
     from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
     from embedviz.render.metrics import digit_height
-    from embedviz.render.moments import play_moments
+    from embedviz.render.moments import frame_emptiness, play_moments
     from embedviz.render.theme import SANS_FONT
 
     board = prepared_storyboard(scene, overrides, environ={})
@@ -299,9 +315,11 @@ def sample_moments(
                 elif isinstance(mobject, FormulaText):
                     # A typeset symbol (E, w_t): its glyphs' height is its size, but its
                     # type size is its digits' (a bracket or a fraction reaches further).
+                    # Its type size is that of a label at its font size, as drawn (the
+                    # box of '=' or of a fraction says nothing about it).
                     cell, role = None, "label"
-                    height = float(mobject.height) * px_per_unit
                     natural = getattr(mobject, "natural_height", 0.0) or float(mobject.height)
+                    height = px_for_font(mobject.font_size_drawn) * float(mobject.height) / natural
                     digit = digit_height(mobject.font_size_drawn) * px_per_unit
                     digit *= float(mobject.height) / natural
                     opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
@@ -334,7 +352,12 @@ def sample_moments(
                         digit_px=digit,
                     )
                 )
-        samples.append(MomentSample(moment.beat, moment.alpha, texts, strips, moment.step))
+        sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)
+        if moment.alpha >= 1:
+            # Only at beat ends, where issue 18's empty-area rule applies (it costs a search).
+            sample.empty = frame_emptiness(scene_object)
+            sample.frame_area = float(config.frame_width * config.frame_height)
+        samples.append(sample)
 
     play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
     return samples

@@ -182,8 +182,21 @@ def test_intro_mobjects_are_the_title_and_each_part_s_intro() -> None:
     expected = [stage.matrix.grid, stage.matrix.heading, stage.matrix.legend, *stage.chips.chips]
     for mobject in expected:
         assert any(m is mobject for m in shown)
-    # The output block waits for its beat.
-    assert not any(m is stage.output.grid for m in shown)
+    # The output block holds its place from the start, so the frame is used.
+    assert any(m is stage.output.grid for m in shown)
+
+
+def test_a_block_whose_shape_is_asked_for_is_blank_until_its_reveal() -> None:
+    board = _board("SequenceLookup")
+    stage = LookupStage(FakeHost(), board, DARK)
+    shown = stage.intro_mobjects()
+    assert any(m is stage.output.grid for m in shown)
+    # No rows or columns drawn, no row numbers, no shape: the prediction is still open.
+    assert all(rule.get_stroke_opacity() == 0 for rule in stage.output.rules)
+    assert not any(m is stage.output.numbers for m in shown)
+    reveal = next(beat for beat in board.beats if beat.action == "reveal")
+    stage.animate(reveal)
+    assert stage.output.revealed
 
 
 def test_a_cell_grid_reads_back_like_manim_s_table() -> None:
@@ -210,3 +223,40 @@ def test_a_cell_grid_reads_back_like_manim_s_table() -> None:
     assert placed.get_y() == pytest.approx(grid.row_y(0))
     grid.shift(np.array([2.0, -1.0, 0.0]))
     assert grid.get_cell(7, 9).get_y() == pytest.approx(grid.row_y(7))
+
+
+@pytest.mark.parametrize(
+    ("options", "example"),
+    [({"ids": "4821,0,50256", "vocab": 50257, "dim": 768}, None), ({}, "de")],
+    ids=["gpt2", "german"],
+)
+def test_the_shape_question_sits_inside_the_blank_block(
+    options: dict[str, Any], example: str | None
+) -> None:
+    # A narrow block takes the question on two lines (GPT-2's ran over the block's
+    # left edge and into the chips); the axes either side of "×" are underlined
+    # in any language (the German question was never underlined).
+    import json
+    from pathlib import Path
+
+    from embedviz.story.contract import storyboard_from_data
+
+    if example is None:
+        board = prepared_storyboard("SequenceLookup", options, environ={})
+    else:
+        path = Path(__file__).parent.parent / "examples" / f"SequenceLookup.{example}.json"
+        board = storyboard_from_data(json.loads(path.read_text(encoding="utf-8")))
+    stage = LookupStage(FakeHost(), board, DARK)
+    predict = next(beat for beat in board.beats if beat.action == "predict")
+    stage.animate(predict)
+    question, body = stage.output.question, stage.output.grid.body[0]
+    assert question is not None
+    assert question.get_left()[0] >= body.get_left()[0]
+    assert question.get_right()[0] <= body.get_right()[0]
+    assert len(stage.output.underlines) == 2
+    line = question.submobjects[-1]
+    words = line.text.split("\u00d7")
+    assert [round(u.width / line.width * len(line.text)) for u in stage.output.underlines] == [
+        len(words[0].split()[-1]),
+        len(words[1].split()[0]),
+    ]

@@ -172,18 +172,22 @@ def test_no_strip_path_crosses_a_filled_output_row(
     ids = [int(chip.number.cell.value) for chip in stage.chips.chips]
     assert sorted(plan.order) == list(range(len(ids)))
     assert list(plan.order[:2]) == list(range(min(2, len(ids))))
+    # Where the solver put the block (it may rest lower, and glide up here when a path needs it).
+    lift = stage.motion.lift
+    assert out.body_top() + lift == pytest.approx(plan.output_top)
     filled: list[int] = []
-    heading_bottom = stage.output.heading.get_bottom()[1]
+    heading_bottom = stage.output.heading.get_bottom()[1] + lift
     for target in plan.order:
         left, bottom, right, top = grid.row_box(ids[target], buff=0.0)
         start = np.array([(left + right) / 2, (bottom + top) / 2, 0.0])
-        path = [start, *plan.strip_path(start[1], out.row_y(target))]
+        path = [start, *plan.strip_path(start[1], out.row_y(target) + lift)]
         # It lands on its output row.
-        assert path[-1][1] == pytest.approx(out.row_y(target))
+        assert path[-1][1] == pytest.approx(out.row_y(target) + lift)
         for x0, y0, x1, y1 in _sweep(path, right - left - 1e-3, top - bottom - 1e-3):
             assert y1 <= heading_bottom + 1e-6, "a strip rises into the headings"
             for row in filled:
                 o_left, o_bottom, o_right, o_top = out.row_box(row, buff=0.0)
+                o_bottom, o_top = o_bottom + lift, o_top + lift
                 crosses = x0 < o_right and o_left < x1 and y0 < o_top and o_bottom < y1
                 assert not crosses, f"row {target}'s strip crosses filled row {row}"
         filled.append(target)
@@ -205,9 +209,15 @@ def test_chips_wait_beside_the_rows_they_fill(options: dict[str, Any] | None) ->
         assert chip.height < stage.plan.sizes.row_height
 
 
-def test_the_print_sits_under_the_blocks_inside_the_frame() -> None:
+def test_the_print_sits_beside_the_matrix_by_its_row_inside_the_frame() -> None:
+    # One row leaves the column right of the matrix empty but for the row: the
+    # call and its print go there (the print's grad_fn on a line of its own).
     stage = _stage("SingleTokenLookup", {})
     assert stage.printed is not None
-    assert stage.printed.code.get_top()[1] < stage.matrix.grid.get_bottom()[1]
+    assert stage.plan.mode == "stack"
+    assert stage.printed.code.get_left()[0] > stage.matrix.grid.body_right()
     assert stage.printed.printed.get_right()[0] <= config.frame_width / 2
+    suffix = stage.printed.printed.last_text_piece()
+    assert suffix.text.startswith("grad_fn=")
+    assert suffix.get_top()[1] < stage.printed.numbers.get_bottom()[1]
     assert _digit_px(stage.printed.code) >= 12.0

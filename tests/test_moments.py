@@ -23,7 +23,16 @@ issue 18, is held to more:
   ever on screen twice.
 
 Phase 2 of issue 18 moves the other stages onto the same parts and rules
-(``LOOKUP_FAMILY`` then grows).
+(``LOOKUP_FAMILY`` then grows): PositionBlindness and TrainingNudge, whose
+typeset formulas are checked like every other text (their size is their
+digits', as drawn), and the panel layouts.
+
+At the end of every beat of the scenes in ``FILLED_FRAMES``, no empty area
+between the title and the caption is larger than an eighth of the frame: the
+largest empty axis-aligned rectangle among the boxes of what is drawn
+(:func:`check_empty_area`; the boxes and the band come from
+:func:`embedviz.render.moments.frame_emptiness`). A stage joins by adding its
+cases to ``FILLED_FRAMES``.
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import MomentSample, TextSample
+
+from embedviz.render.space import EMPTY_SHARE
 
 FRAME_HALF_WIDTH, FRAME_HALF_HEIGHT = 14.222 / 2, 4.0
 MIN_PX = {"number": 15.0, "label": 10.0, "caption": 20.0, "text": 10.0}
@@ -144,6 +155,27 @@ LOOKUP_FAMILY: list[Any] = [
     ("OneHotEquivalence", {"ids": "0"}, DEFAULT_FLOOR),
     ("OneHotEquivalence", {"vocab": 12, "dim": 6, "ids": "11"}, REAL_FLOOR),
     ("OneHotEquivalence", {"theme": "light"}, DEFAULT_FLOOR),
+    # Phase 2: the position layout (a lookup, then E[id] + P = sum), learned P, light theme.
+    ("PositionBlindness", {}, DEFAULT_FLOOR),
+    ("PositionBlindness", {"positions": "learned"}, DEFAULT_FLOOR),
+    ("PositionBlindness", {"theme": "light"}, DEFAULT_FLOOR),
+    # The training layout: weight rows travel into the gradient; at GPT-2 size, five IDs
+    # spread over the rows with a repeat.
+    ("TrainingNudge", {}, DEFAULT_FLOOR),
+    ("TrainingNudge", {"theme": "light"}, DEFAULT_FLOOR),
+    ("TrainingNudge", {"vocab": 50257, "dim": 768, "ids": "4821,12000,4821,33000,17"}, REAL_FLOOR),
+]
+
+
+# Scenes whose every beat ends with no empty area over an eighth of the frame
+# (issue 18); the stages ported in phase 2 add their cases here.
+FILLED_FRAMES: list[Any] = [
+    ("SingleTokenLookup", {}),
+    ("SingleTokenLookup", {"theme": "light"}),
+    ("SequenceLookup", {}),
+    ("SequenceLookup", {"theme": "light"}),
+    ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
+    ("SequenceLookup", None),  # MiniLM with a 12-token sentence
 ]
 
 
@@ -322,19 +354,26 @@ SOURCE_KINDS = ("weight", "corner")
 
 
 def check_strip_leaves_its_row(sample: MomentSample) -> list[str]:
-    """Return every moment a travelling row's visible number covers a number of its source row."""
+    """Return every moment a travelling row's visible number covers a number of its source row.
+
+    A strip's numbers are copies of its source row's cells (a matrix row, a
+    weight row, a column sum): the same kind, and the same index but the column.
+    """
     where = f"{sample.beat.name} at alpha {sample.alpha:g} of step {sample.step + 1}"
     texts = _visible(sample)
-    copied = [t for t in texts if t.cell is not None and t.cell[0] in SOURCE_KINDS]
+    copied = [
+        t for t in texts if t.cell is not None and (t.cell[0] in SOURCE_KINDS or len(t.cell[1]) > 1)
+    ]
     moving = [t for t in copied if t.in_strip]
     still = [t for t in copied if not t.in_strip]
     return [
-        f"{where}: the strip's {a.text!r} covers {b.text!r} of its own row {b.cell[1][0]}"
+        f"{where}: the strip's {a.text!r} covers {b.text!r} of its own row {b.cell[1][:-1]}"
         for a in moving
         for b in still
         if a.cell is not None
         and b.cell is not None
-        and a.cell[1][0] == b.cell[1][0]
+        and a.cell[0] == b.cell[0]
+        and a.cell[1][:-1] == b.cell[1][:-1]
         and _overlap(a.box, b.box)
     ]
 
@@ -405,3 +444,57 @@ def test_the_new_checks_can_fail() -> None:
     tag = TextSample("3", "label", ("output_id", (1,)), row + 4, 14.0, 1.0, False)
     assert check_one_object_per_id(MomentSample(beat, 0.5, [chip, tag], []))
     assert not check_one_object_per_id(MomentSample(beat, 0.5, [tag], []))
+
+
+def check_empty_area(sample: MomentSample, share: float = EMPTY_SHARE) -> list[str]:
+    """Return a line if, at a beat's end, an empty area over ``share`` of the frame is left.
+
+    The area is the largest empty axis-aligned rectangle between the title and
+    the caption, among the boxes of everything drawn (a sample taken mid-motion,
+    or a beat that clears the screen between two parts, is not checked).
+    """
+    if sample.empty is None or sample.beat.action == "clear":
+        return []
+    empty = sample.empty
+    found = empty.area / sample.frame_area
+    if found <= share:
+        return []
+    return [
+        f"{sample.beat.name} ends with {found:.1%} of the frame empty "
+        f"(x {empty.left:.2f} to {empty.right:.2f}, y {empty.bottom:.2f} to {empty.top:.2f})"
+    ]
+
+
+def _filled_id(case: Any) -> str:
+    scene, options = case
+    return f"{scene}-{'minilm' if options is None else sorted(options.items())}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "overrides"), FILLED_FRAMES, ids=[_filled_id(c) for c in FILLED_FRAMES]
+)
+def test_no_beat_ends_with_a_large_empty_area(
+    moment_cache: Any, scene: str, overrides: dict[str, Any] | None
+) -> None:
+    samples = moment_cache(scene, _options(overrides))
+    ends = [s for s in samples if s.empty is not None]
+    assert len(ends) == len({s.beat.name for s in samples}), "a beat's end was not measured"
+    problems = [line for sample in ends for line in check_empty_area(sample)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_empty_area_check_can_fail() -> None:
+    """A beat end with a quarter of the frame empty is reported; a mid-motion sample is not."""
+    from embedviz.render.space import Emptiness
+    from embedviz.story.model import Beat, Window
+
+    beat = Beat("b", "lookup", "", 1.0, 1.0, None, Window((0,), (0,)), (), None, ())
+    wide = Emptiness(25.0, 0.0, 0.0, 5.0, 5.0)
+    end = MomentSample(beat, 1.0, [], [], empty=wide, frame_area=100.0)
+    assert check_empty_area(end) == [
+        "b ends with 25.0% of the frame empty (x 0.00 to 5.00, y 0.00 to 5.00)"
+    ]
+    assert not check_empty_area(MomentSample(beat, 0.5, [], []))
+    snug = Emptiness(12.0, 0.0, 0.0, 4.0, 3.0)
+    assert not check_empty_area(MomentSample(beat, 1.0, [], [], empty=snug, frame_area=100.0))

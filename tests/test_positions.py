@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import frame_space
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -340,13 +341,16 @@ def test_too_many_scattered_rows_fail_in_one_line() -> None:
     assert "fewer distinct IDs" in _error(build_position_blindness, options)
 
 
-def test_the_stage_is_composed_of_the_kits_parts() -> None:
-    """PositionStage composes a grid panel, a chip lane and an output panel.
+def test_the_stage_is_composed_of_the_design_systems_parts() -> None:
+    """PositionStage composes the lookup family's parts, then the sums' (issue 18, phase 2).
 
-    It no longer subclasses LookupStage to reuse its beats: every beat of this
-    story is the stage's own, and the parts carry the first arrangement.
+    It does not subclass LookupStage: the lookup's parts carry the first
+    arrangement, :class:`TokenBlock` and :class:`PositionBlocks` the second,
+    and every beat of the story is handled by the stage or by one part.
     """
-    from embedviz.render.components import ChipLane, GridPanel, OutputPanel
+    from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
+    from embedviz.render.parts.motion import LookupMotion
+    from embedviz.render.parts.positions import PositionBlocks, TokenBlock
     from embedviz.render.stage import stage_for
     from embedviz.render.stages.lookup import LookupStage
     from embedviz.render.theme import DARK
@@ -355,7 +359,38 @@ def test_the_stage_is_composed_of_the_kits_parts() -> None:
     cls = stage_for(board.layout)
     assert not issubclass(cls, LookupStage)
     stage = cls(None, board, DARK)  # type: ignore[arg-type]  # building touches no scene
-    assert [type(part) for part in stage.parts] == [GridPanel, ChipLane, OutputPanel]
-    assert {beat.action for beat in board.beats} <= {
-        name.removeprefix("beat_") for name in dir(cls) if name.startswith("beat_")
+    parts = [MatrixPart, OutputPart, ChipColumn, LookupMotion, TokenBlock, PositionBlocks]
+    assert [type(part) for part in stage.parts] == parts
+    handled = {name.removeprefix("beat_") for name in dir(cls) if name.startswith("beat_")}
+    for part in stage.parts:
+        handled |= {name.removeprefix("beat_") for name in dir(part) if name.startswith("beat_")}
+    assert {beat.action for beat in board.beats} <= handled
+
+
+def test_an_empty_frame_is_measured() -> None:
+    """A box in one corner leaves the rest; a wall across the region leaves the larger side."""
+    region = (0.0, 4.0, 0.0, 2.0)
+    assert frame_space.largest_empty([], region) == pytest.approx(8.0)
+    corner = (np.array([0.0, 0.0]), np.array([1.0, 1.0]))
+    assert frame_space.largest_empty([corner], region) == pytest.approx(6.0, abs=0.1)
+    wall = (np.array([1.0, 0.0]), np.array([1.5, 2.0]))
+    assert frame_space.largest_empty([wall], region) == pytest.approx(5.0, abs=0.15)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("positions", ["sinusoidal", "learned"])
+def test_the_sums_fill_the_frame(positions: str) -> None:
+    """From the rows' new arrangement on, no empty area is larger than about an eighth.
+
+    Issue 18 measured 45% of the frame as one empty rectangle at the end of
+    ``arrange``: the P and sum blocks now stand, empty, as the rows arrive.
+    """
+    shares = frame_space.empty_shares("PositionBlindness", {"positions": positions})
+    late = {
+        name: share
+        for name, share in shares.items()
+        if name in ("arrange", "positions", "add", "differ")
     }
+    assert len(late) == 4
+    roomy = {name: f"{share:.0%}" for name, share in late.items() if share > frame_space.EIGHTH}
+    assert not roomy, roomy

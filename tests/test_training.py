@@ -14,6 +14,7 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
+import frame_space
 import numpy as np
 import pytest
 import test_screen_numbers as shared
@@ -477,3 +478,20 @@ def test_extreme_layouts_fit_and_show_real_values(
 ) -> None:
     shared.test_every_number_on_screen_is_a_real_value(dry_run_cache, SCENE, overrides)
     shared.test_text_stays_in_frame_and_does_not_overlap(dry_run_cache, SCENE, overrides)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "overrides", [{}, {"vocab": 50257, "dim": 768, "ids": "4821,12000,4821,33000,17"}]
+)
+def test_the_frame_is_used_once_the_gradient_fills(overrides: dict[str, Any]) -> None:
+    """From the scatter on, no empty area is larger than about an eighth of the frame.
+
+    The column sum stays under the gradient once worked out, and the marks
+    and the update rule fill the rest.
+    """
+    shares = frame_space.empty_shares(SCENE, overrides)
+    names = list(shares)
+    late = {name: shares[name] for name in names[names.index("scatter") :]}
+    roomy = {name: f"{share:.0%}" for name, share in late.items() if share > frame_space.EIGHTH}
+    assert not roomy, roomy

@@ -38,6 +38,8 @@ class FormulaText(MathTypst):
         self.scale(_digit_scale())
         self.text = source
         self.font_size_drawn = font_size
+        # Tests read the drawn size back: font_size_drawn × width / natural_width.
+        self.natural_width = float(self.width)
         # An invisible zero-area path along the bounding box, so the formula has
         # points of its own: screen readers (and tests) take its box from them.
         low = self.get_corner(np.array([-1.0, -1.0, 0.0]))

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from embedviz.render.base import StoryboardScene
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.space import Box, Emptiness, largest_empty_rectangle
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, Storyboard
 
@@ -27,6 +29,8 @@ __all__ = [
     "Tile",
     "capture_tiles",
     "contact_sheet",
+    "drawn_boxes",
+    "frame_emptiness",
     "frame_pixels",
     "play_moments",
 ]
@@ -126,6 +130,18 @@ def frame_pixels(scene: StoryboardScene) -> np.ndarray:
     renderer.camera.reset()
     renderer.camera.capture_mobjects(scene.mobjects)
     return np.array(renderer.get_frame())[:, :, :3]
+
+
+def drawn_boxes(scene: StoryboardScene, leave_out: Sequence[Any] = ()) -> list[Box]:
+    """Return the boxes of everything visibly drawn on the scene (see ``render.boxes``)."""
+    return mobject_boxes(scene.mobjects, leave_out)
+
+
+def frame_emptiness(scene: StoryboardScene) -> Emptiness:
+    """Return the largest empty rectangle between the title and the caption, as drawn now."""
+    title = getattr(scene.stage, "title", None)
+    leave_out = [m for m in (title, scene.caption) if m is not None]
+    return largest_empty_rectangle(drawn_boxes(scene, leave_out), content_band(title))
 
 
 def play_moments(

@@ -18,7 +18,7 @@ from embedviz.render.parts.grid import GridSizes, row_slots
 from embedviz.render.spec import LookupSpec
 from embedviz.story.model import Window
 
-__all__ = ["raise_and_order", "source_centres"]
+__all__ = ["clear_order", "raise_and_order", "source_centres"]
 
 
 def _blocked(
@@ -175,3 +175,56 @@ def source_centres(
 def _firsts(window: Window) -> list[int]:
     """Return the first table row of each of :func:`row_slots`'s slots, in its order."""
     return sorted([*window.rows, *(gap.first for gap in window.row_gaps)])
+
+
+def clear_order(
+    sources: Sequence[int],
+    centres: dict[int, float],
+    row_h: float,
+    raise_d: float,
+    filled: Iterable[int],
+    targets: Sequence[int],
+) -> tuple[int, ...] | None:
+    """Order some rows so that every strip's path is clear, with the output raised by ``raise_d``.
+
+    The output block may sit elsewhere than where :func:`raise_and_order` put
+    it (a stage rests it where it fills the frame best); this says whether the
+    strips of one beat still have clear paths there.
+
+    Parameters
+    ----------
+    sources, centres, row_h
+        As for :func:`raise_and_order`.
+    raise_d
+        How far the output block's top is above the matrix body's top.
+    filled
+        The output rows already filled.
+    targets
+        The rows to fill now.
+
+    Returns
+    -------
+    tuple or None
+        ``targets`` in the order nearest the given one whose strips all have
+        clear paths; None when there is none.
+    """
+    top = -raise_d / row_h
+    units = [centres[s] / row_h for s in sources]
+
+    def clear(target: int, done: frozenset[int]) -> bool:
+        middle = top + target + 0.5
+        path = (min(units[target], middle) - 0.5, max(units[target], middle) + 0.5)
+        return not _blocked(path, done, target, top, 1.0)
+
+    @cache
+    def rest(done: frozenset[int], left: tuple[int, ...]) -> tuple[int, ...] | None:
+        if not left:
+            return ()
+        for number, target in enumerate(left):
+            if clear(target, done):
+                after = rest(done | {target}, left[:number] + left[number + 1 :])
+                if after is not None:
+                    return (target, *after)
+        return None
+
+    return rest(frozenset(filled), tuple(targets))

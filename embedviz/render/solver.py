@@ -30,6 +30,11 @@ clear, and the one with the larger numbers wins:
     The walking column is as wide as a strip (and a chip): the output is
     top-aligned, and a strip goes out, along the corridor, and in. For long
     sentences whose rows come in an order the first cannot raise for.
+``stack``
+    For one row and a print (SingleTokenLookup): ``beside``, with the legend
+    and the PyTorch call and print in the column above and below the output
+    row rather than under the blocks (:mod:`embedviz.render.column`), the
+    print's ``grad_fn`` on a line of its own when it would be too wide.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from typing import Literal
 
 import numpy as np
 
+from embedviz.render.column import column_plan
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
@@ -72,7 +78,7 @@ CAPTION_CENTRE = 0.62
 TITLE_RATIO = 1.15
 # A near tie between two plans goes to the looser rows (and the narrow column).
 TIE = 0.94
-Mode = Literal["beside", "corridor"]
+Mode = Literal["beside", "corridor", "stack"]
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,10 @@ class LookupPlan:
         edge (in the title band).
     print_top, print_font
         Where the PyTorch call starts and its size (0 without a print).
+    print_left
+        Where the call starts across (None: under the matrix's heading).
+    print_wrap
+        Whether the print's ``grad_fn`` goes on a line of its own.
     caption_y
         The caption's centre line.
     order
@@ -146,6 +156,8 @@ class LookupPlan:
     content_top: float = 0.0
     content_bottom: float = 0.0
     bar_width: float = 0.0
+    print_left: float | None = None
+    print_wrap: bool = False
 
     @property
     def column_left(self) -> float:
@@ -179,7 +191,7 @@ class LookupPlan:
         """
         half = self.body_width / 2
         landing = self.output_left + half
-        if self.mode == "beside":
+        if self.mode != "corridor":
             points = [xyz(landing, source_y)]
             if abs(target_y - source_y) > 1e-9:
                 points.append(xyz(landing, target_y))
@@ -337,6 +349,13 @@ def _measure(
     )
 
 
+def _measure_stack(spec: LookupSpec, data: float, pitch: float) -> tuple[LookupPlan, list[str]]:
+    """Lay out ``beside`` with the legend, call and print in the column around the one row."""
+    plan, problems = _measure(replace(spec, print_lines=0, legend=False), data, pitch, "beside")
+    legend_h = legend_height(plan.scale.legend) if spec.legend else 0.0
+    return column_plan(plan, spec, _frame(), legend_h, problems), problems
+
+
 def _title_band(
     spec: LookupSpec, scale: TypeScale, problems: list[str], legend: bool
 ) -> tuple[float, float, float]:
@@ -428,18 +447,21 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
     """
     largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
     found: list[tuple[float, float, Mode]] = []
-    for mode in ("beside", "corridor"):
+    modes: tuple[Mode, ...] = ("beside", "corridor")
+    if len(spec.sources) == 1 and spec.print_lines:
+        modes = ("stack", *modes)
+    for mode in modes:
         for pitch in PITCHES:
 
             def fits(font: float, pitch: float = pitch, mode: Mode = mode) -> bool:
-                return not _measure(spec, font, pitch, mode)[1]
+                return not _measured(spec, font, pitch, mode)[1]
 
             font = _largest_fitting(fits, largest, smallest)
             if font is not None:
                 found.append((font, pitch, mode))
     if not found:
         return replace(
-            _measure(spec, smallest, PITCHES[-1], "corridor")[0], bar_width=spec.bar_width
+            _measured(spec, smallest, PITCHES[-1], "corridor")[0], bar_width=spec.bar_width
         )
     top_font = max(font for font, _, _ in found)
     # A near tie goes to the looser rows, unless that would drop under a floor the best reaches.
@@ -448,10 +470,19 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
     # Found in order of preference: beside before corridor, looser pitches first.
     font, pitch, mode = next(f for f in found if f[0] >= enough)
     grown = fit_font(
-        lambda p: not _measure(spec, font, p, mode)[1],
+        lambda p: not _measured(spec, font, p, mode)[1],
         largest=MAX_PITCH,
         smallest=pitch,
         precision=0.01,
     )
     # The walking column starts right of a scroll bar, when there is one.
-    return replace(_measure(spec, font, grown, mode)[0], bar_width=spec.bar_width)
+    return replace(_measured(spec, font, grown, mode)[0], bar_width=spec.bar_width)
+
+
+def _measured(
+    spec: LookupSpec, data: float, pitch: float, mode: Mode
+) -> tuple[LookupPlan, list[str]]:
+    """:func:`_measure`, or :func:`_measure_stack` for the ``stack`` arrangement."""
+    if mode == "stack":
+        return _measure_stack(spec, data, pitch)
+    return _measure(spec, data, pitch, mode)

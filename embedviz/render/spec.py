@@ -8,7 +8,24 @@ from typing import Literal
 from embedviz.story.model import Storyboard, Window
 from embedviz.story.printed import split_printed
 
-__all__ = ["LookupSpec"]
+__all__ = ["SUFFIX_INDENT", "LookupSpec", "wrap_suffix"]
+
+# PyTorch indents a suffix on a line of its own by the width of ``tensor(``.
+SUFFIX_INDENT = len("tensor(")
+
+
+def wrap_suffix(line: str) -> list[str]:
+    """Split a print's last line before its ``grad_fn``, as PyTorch does when it is too long.
+
+    ``tensor([[0.1, 0.2]], grad_fn=<E>)`` becomes ``tensor([[0.1, 0.2]],`` and
+    ``       grad_fn=<E>)`` (PyTorch's ``_add_suffixes``: the comma stays, the
+    suffix starts a new line indented by ``len("tensor(")``). A line without
+    one is returned whole.
+    """
+    at = line.find("grad_fn=")
+    if at <= 0:
+        return [line]
+    return [line[:at].rstrip(), " " * SUFFIX_INDENT + line[at:]]
 
 
 @dataclass(frozen=True)
@@ -33,6 +50,9 @@ class LookupSpec:
         Texts whose widths matter.
     print_chars, print_lines
         The widest line of the PyTorch call and its print, and their count (0: no print).
+    wrapped_chars
+        The widest line when the print's ``grad_fn`` goes on a line of its own
+        (as PyTorch does when a line would be too long); 0 when it has none.
     legend
         Whether the colour legend is drawn.
     note
@@ -69,6 +89,7 @@ class LookupSpec:
     legend_title: str
     print_chars: int = 0
     print_lines: int = 0
+    wrapped_chars: int = 0
     legend: bool = True
     note: str = ""
     note_role: Literal["legend", "label"] = "legend"
@@ -96,6 +117,7 @@ class LookupSpec:
             printed = ["".join(text for _, text, _ in line.pieces) for line in lines]
             printed += ["\u22ee"] if omitted else []
         code = final.labels.get("code", "")
+        wrapped = [*printed[:-1], *wrap_suffix(printed[-1])] if printed else []
         sources = tuple(_sources(board))
         return cls(
             window=window,
@@ -115,6 +137,9 @@ class LookupSpec:
             legend_title=board.word("value_colour"),
             print_chars=max([len(line) for line in [*printed, code]] or [0]),
             print_lines=len(printed) + (1 if printed else 0),
+            wrapped_chars=max([len(line) for line in [*wrapped, code]] or [0])
+            if len(wrapped) > len(printed)
+            else 0,
             legend=any(k == "legend" for k, _ in cells),
             note=next(
                 (b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), ""

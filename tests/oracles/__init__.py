@@ -12,6 +12,7 @@ a kind defined twice is an error, and any kind without an oracle fails the test.
 
 from __future__ import annotations
 
+import decimal
 import importlib
 import math
 import pkgutil
@@ -148,6 +149,21 @@ def _equal_to(cell: NumberCell, context: Context) -> tuple[float, str]:
     return float(where[-1]), mark
 
 
+def _printed(cell: NumberCell, output: np.ndarray) -> tuple[float, str]:
+    """A printed number: PyTorch's text (``-0.4015`` or ``-9.5602e-01``), the value rounded.
+
+    The text is the cell's own when it is the value rounded to its last printed
+    place (read from the text alone: digits after the point, less the exponent);
+    otherwise the oracle's four places, which then fail the comparison.
+    """
+    value = float(output[cell.index])
+    shown = decimal.Decimal(cell.text)
+    place = decimal.Decimal(1).scaleb(shown.as_tuple().exponent)
+    if abs(decimal.Decimal(value) - shown) <= place / 2 + decimal.Decimal("1e-12"):
+        return value, cell.text
+    return value, four_places(value)
+
+
 def _value(array_of: Callable[[Context], np.ndarray]) -> Callable[..., tuple[float, str]]:
     def oracle(cell: NumberCell, context: Context) -> tuple[float, str]:
         value = float(array_of(context)[cell.index])
@@ -159,8 +175,8 @@ def _value(array_of: Callable[[Context], np.ndarray]) -> Callable[..., tuple[flo
 KINDS: dict[str, Callable[[NumberCell, Context], tuple[float, str]]] = {
     "weight": _value(lambda c: c.weight),
     "output": _value(lambda c: c.output),
-    # A one-token print has shape (1, d).
-    "printed": _value(lambda c: c.output.reshape(-1, c.weight.shape[1])),
+    # A one-token print has shape (1, d); its numbers are as PyTorch prints them.
+    "printed": lambda cell, c: _printed(cell, c.output.reshape(-1, c.weight.shape[1])),
     "row_label": lambda cell, c: whole(cell.index[0]),
     "col_label": lambda cell, c: whole(cell.index[0]),
     "token_id": lambda cell, c: whole(

@@ -19,7 +19,7 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from manim import (
@@ -181,7 +181,7 @@ class SliceStack(OutputPart):
         self.heading = self.words[0]
         self._edges(board, cells)
         self.shape: ShapeLabel | None = None
-        self.question: LabelText | None = None
+        self.question = None
         self.underlines: list[VMobject] = []
         self.notes = VGroup()
 
@@ -204,6 +204,10 @@ class SliceStack(OutputPart):
         brace.stretch_to_fit_width(BRACE).move_to(xyz(left + BRACE / 2, span.get_center()[1]))
         text = maths(symbol, self.theme.muted, self.batch_plan.scale.label)
         return VGroup(brace, text.next_to(brace, RIGHT, buff=SPACE / 2))
+
+    def intro(self) -> list[VMobject]:
+        """Return nothing: each slice comes with its own beat (slice 0 with ``reveal``)."""
+        return []
 
     def row_of(self, position: tuple[int, ...]) -> int:
         """Return the output row of a position: row t of slice b is ``b * T + t``."""
@@ -237,8 +241,9 @@ class SliceStack(OutputPart):
     def beat_predict(self, beat: Beat) -> Animation:
         """Ask for the output's shape where the slices will be."""
         label = self.plan.scale.label
-        self.question = LabelText(beat.label("question"), label, self.theme.text)
-        self.question.move_to(self.slices[0].body)
+        # One line (a group, as the lookup block's two-line question is).
+        question = LabelText(beat.label("question"), label, self.theme.text)
+        self.question = VGroup(question.move_to(self.slices[0].body))
         return FadeIn(self.question, shift=0.2 * DOWN)
 
     def beat_reveal(self, beat: Beat) -> Animation:
@@ -290,16 +295,24 @@ class BatchMotion(LookupMotion):
     stays as the row's tag.
     """
 
+    def output_row_y(self, row_index: int) -> float:
+        """Return the centre line of an output row: row ``t`` of its slice (slices never move)."""
+        return self.plan.output_row_y(row_index)
+
+    def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
+        """Return None: the slices stay where the solver put them, whose order keeps paths clear."""
+        return None
+
     def chip_paths(
-        self, row_index: int, chip: Chip, park: np.ndarray
+        self, row_index: int, chip: Chip, park: np.ndarray, lift: float = 0.0
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return the way out of the block (to its lane, along it) and back to the row's tag."""
         plan = self.plan
         assert isinstance(plan, BatchPlan)
-        home = self.chips.homes[row_index]
-        lane = plan.lane_y(row_index // plan.length)
+        home = self.chips.homes[row_index] + xyz(0, lift)
+        lane = plan.lane_y(row_index // plan.length) + lift
         there = curve_points([home, xyz(home[0], lane), xyz(park[0], lane), park], self.radius)
-        target = plan.output_row_y(row_index)
+        target = plan.output_row_y(row_index) + lift
         tag = xyz(plan.tag_x(chip.width), target)
         back = curve_points([park, xyz(park[0], target), tag], self.radius)
         return there, back

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from manim import LEFT, RIGHT, Animation, RoundedRectangle, VGroup, VMobject
+from manim import LEFT, RIGHT, Animation, Mobject, RoundedRectangle, VGroup, VMobject
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.design import SPACE, Theme
@@ -57,6 +57,9 @@ class Chip(VGroup):
         Colours: the chip is amber, its text ``chip_text``.
     piece
         The token's text, e.g. ``##bed``.
+    height
+        At most this tall (a column of chips beside tight rows keeps a gap
+        between them); by default the chip's own height.
 
     Attributes
     ----------
@@ -66,13 +69,19 @@ class Chip(VGroup):
     """
 
     def __init__(
-        self, cell: NumberCell, font_size: float, theme: Theme, piece: str | None = None
+        self,
+        cell: NumberCell,
+        font_size: float,
+        theme: Theme,
+        piece: str | None = None,
+        height: float | None = None,
     ) -> None:
         self.number = NumberText(cell, font_size, theme.chip_text)
         self.piece = (
             None if piece is None else LabelText(piece, font_size * PIECE_RATIO, theme.chip_text)
         )
-        width, height = chip_size(len(cell.text), len(piece or ""), font_size)
+        width, natural = chip_size(len(cell.text), len(piece or ""), font_size)
+        height = natural if height is None else min(natural, height)
         box = RoundedRectangle(corner_radius=height * 0.22, width=width, height=height)
         box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
         content = VGroup(*[m for m in (self.piece, self.number) if m is not None])
@@ -185,7 +194,7 @@ class Follow(Animation):
         Passed to :class:`manim.Animation`.
     """
 
-    def __init__(self, mobject: VMobject, points: np.ndarray, **kwargs: Any) -> None:
+    def __init__(self, mobject: Mobject, points: np.ndarray, **kwargs: Any) -> None:
         kwargs.setdefault("rate_func", smooth)
         super().__init__(mobject, **kwargs)
         self.path = np.asarray(points, dtype=float)

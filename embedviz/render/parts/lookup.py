@@ -64,6 +64,8 @@ from embedviz.story.model import Beat, NumberCell, Storyboard
 __all__ = ["ChipColumn", "MatrixPart", "MatrixPlace", "OutputPart", "fit_width", "heading_words"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+# A chip beside its output row is at most this share of the row's height.
+CHIP_FILL = 0.84
 
 
 class MatrixPlace(Protocol):
@@ -270,8 +272,22 @@ class OutputPart(Component):
         self.shape: ShapeLabel | None = None
         # The equality marks' size (a layout whose marks name both rows sets them as notes).
         self.mark_font = plan.scale.label
-        self.question: LabelText | None = None
+        self.question: VGroup | None = None
         self.underlines: list[VMobject] = []
+        # The block is on screen from the start, where its rows will be: a scene
+        # that asks for its shape first shows it blank (no rules, no row numbers),
+        # and draws its rows and columns when it reveals them.
+        self.revealed = not any(b.action == "reveal" for b in board.beats)
+        self.rules = VGroup(*self.grid.body.submobjects[1:])
+        if not self.revealed:
+            self.rules.set_stroke(opacity=0.0)
+        # Its row numbers come when the storyboard shows them.
+        self.numbered = any(c.kind == "position" for c in board.beats[0].numbers)
+
+    def intro(self) -> list[VMobject]:
+        """Return the block (blank until its reveal), its heading, and its row numbers if shown."""
+        shown: list[VMobject] = [self.grid, self.heading]
+        return [*shown, self.numbers] if self.numbered else shown
 
     def row_of(self, position: tuple[int, ...]) -> int:
         """Return the grid row that holds an input position."""
@@ -298,53 +314,62 @@ class OutputPart(Component):
         if cell is None:
             return None
         mark = NumberText(cell, self.mark_font, self.theme.wrong)
-        y = self.plan.output_row_y(self.row_of(position))
+        # Where the row is now (the block may rest below the solver's place).
+        y = self.grid.row_y(self.row_of(position))
         mark.place(xyz(self.plan.mark_left, y), align="left")
         return mark
 
     def beat_predict(self, beat: Beat) -> Animation:
-        """Ask for the output's shape where the block will be, underlining each axis in turn."""
-        # Where the block will be, reaching into the (still empty) walking column
-        # when it must, and no smaller than the floor.
-        left = self.plan.column_left + SPACE
-        room = self.grid.body_right() - left
+        """Ask for the output's shape inside the blank block, underlining each axis in turn.
+
+        The question (``output shape?  rows × values``) goes on two lines, split
+        at its double space, when one line would not fit the block and the block
+        has room for two; it is set smaller if it must, never under the floor.
+        """
+        text, inner = beat.label("question"), self.grid.width_of_body - 2 * SPACE
         font = self.plan.scale.label
-        font = max(min(font, font * room / text_width(beat.label("question"), font)), at_least(0))
-        self.question = LabelText(beat.label("question"), font, self.theme.text)
-        self.question.move_to(self.grid.body).align_to(self.grid.body, RIGHT)
-        if self.question.width < self.grid.width_of_body:
-            self.question.move_to(self.grid.body)
-        self.underlines = [
-            u for word in ("rows", "values") if (u := self._underline(word)) is not None
-        ]
+        lines = [text]
+        if text_width(text, font) > inner and "  " in text and len(self.positions) > 1:
+            lines = [part.strip() for part in text.split("  ", 1)]
+        widest = max(text_width(line, font) for line in lines)
+        font = max(min(font, font * inner / widest), at_least(0))
+        texts = [LabelText(line, font, self.theme.text) for line in lines]
+        self.question = VGroup(*texts).arrange(DOWN, buff=SPACE * 2).move_to(self.grid.body)
+        # The axes are the words either side of the "×" (in any language).
+        line = texts[-1]
+        times = line.text.find("\u00d7")
+        before, after = line.text[:times].split()[-1:], line.text[times + 1 :].split()[:1]
+        spans = [(line.text.rfind(w, 0, times), w) for w in before]
+        spans += [(line.text.find(w, times), w) for w in after]
+        self.underlines = [self._underline(line, at, w) for at, w in spans] if times >= 0 else []
         shown = FadeIn(self.question, shift=0.2 * DOWN)
         if len(self.underlines) < 2:
             return shown
         return Steps(Succession(shown, Create(self.underlines[0])), Create(self.underlines[1]))
 
-    def _underline(self, word: str) -> Line | None:
-        assert self.question is not None
-        start = self.question.text.find(word)
-        if start < 0:
-            return None
-        low, high = self.question.slot_corners()
-        advance = (high[0] - low[0]) / len(self.question.text)
-        y = low[1] - (high[1] - low[1]) * 0.5
-        line = Line(
-            xyz(low[0] + start * advance, y), xyz(low[0] + (start + len(word)) * advance, y)
-        )
-        return line.set_stroke(self.theme.highlight, width=3)
+    def _underline(self, line: LabelText, start: int, word: str) -> Line:
+        """Underline ``word``, which starts at character ``start`` of a monospace line."""
+        low, high = line.slot_corners()
+        advance = (high[0] - low[0]) / len(line.text)
+        x, y = low[0] + start * advance, low[1] - (high[1] - low[1]) * 0.5
+        mark = Line(xyz(x, y), xyz(x + len(word) * advance, y))
+        return mark.set_stroke(self.theme.highlight, width=3)
 
     def beat_reveal(self, beat: Beat) -> Animation:
-        """Reveal the empty block, its row numbers and its shape (then point at the last size)."""
+        """Draw the block's rows and columns, its row numbers and its shape (then point at d)."""
         leaving: list[VMobject] = [m for m in (self.question, *self.underlines) if m is not None]
-        appearing: list[VMobject] = [self.grid, self.heading, self.numbers]
+        self.question, self.underlines = None, []
+        appearing: list[VMobject] = [self.numbers]
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         if sizes:
             self.shape = ShapeLabel(sizes, self.plan.scale.label, self.theme.output)
             self.shape.next_to(self.heading, RIGHT, buff=SPACE * 2)
             appearing.append(self.shape)
         shown: Animation = make_reveal_animation(appearing)
+        if not self.revealed:
+            self.revealed = True
+            rules = prepare_animation(self.rules.animate.set_stroke(opacity=1.0))  # type: ignore[arg-type]
+            shown = AnimationGroup(shown, rules)
         if leaving:
             shown = Succession(make_reveal_animation([], leaving), shown)
         if self.shape is None or len(beat.phrases) < 2:
@@ -402,8 +427,10 @@ class ChipColumn(Component):
         ids = sorted((i, c) for (k, i), c in cells.items() if k == "token_id")
         self.chips: list[Chip] = []
         self.pieces = VGroup()
+        # Chips stand apart even beside tight rows (a twelve-token sentence).
+        height = plan.sizes.row_height * CHIP_FILL
         for order, (index, cell) in enumerate(ids):
-            chip = Chip(cell, label, theme)
+            chip = Chip(cell, label, theme, height=height)
             chip.move_to(xyz(plan.tag_x(chip.width), plan.output_row_y(order)))
             self.chips.append(chip)
             if index[-1] < len(pieces):

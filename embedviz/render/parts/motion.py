@@ -3,13 +3,20 @@
 :class:`LookupMotion` plays the ``lookup`` beat (one ID at teaching pace: walk,
 carry, settle, one step per phrase) and the ``lookup_many`` beat (the rest,
 each starting as soon as its paths are clear of every motion still running).
+
+The output block (with its chips, tags and row numbers) rests where it fills
+the frame best (see :meth:`LookupMotion.rest`). When a beat's strips would
+cross a filled row from there, the block first glides up to where the solver
+keeps every path clear, and glides back once they have landed, so that every
+beat ends with the block at rest.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from manim import (
@@ -20,17 +27,22 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
+    Mobject,
+    Scene,
     Succession,
     VMobject,
     Wait,
 )
+from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps
 from embedviz.render.design import Theme
+from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.strip import Carry
+from embedviz.render.routes import clear_order
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell
@@ -46,6 +58,49 @@ _REST_WALK, _REST_CARRY, _REST_SETTLE = 0.45, 0.7, 0.15
 _STRIP_LAG = 0.3
 # The next of the rest starts at least this long after one starts.
 _REST_LAG = 0.35
+# Seconds of the output block's glide up (to clear the paths) or back to rest.
+_GLIDE = 0.5
+
+
+class Glide(Animation):
+    """Shift whatever ``gather`` returns as the glide begins by ``dy``, smoothly, by pure shifts.
+
+    What moves is gathered only when the glide starts, so that rows which land
+    in the same beat before it glide with the block (an animation built in
+    advance would not know them, and a group built in advance would put them on
+    screen too early).
+    """
+
+    def __init__(self, gather: Callable[[], list[Mobject]], dy: float, **kwargs: Any) -> None:
+        kwargs.setdefault("rate_func", smooth)
+        kwargs.setdefault("run_time", _GLIDE)
+        super().__init__(VMobject(), introducer=True, **kwargs)
+        self.gather, self.dy = gather, dy
+        self.moving: list[Mobject] = []
+        self.done = 0.0
+
+    def _setup_scene(self, scene: Scene) -> None:
+        """Add nothing: the glide only moves what is already there."""
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        """Remove nothing."""
+
+    def begin(self) -> None:
+        """Gather what moves."""
+        self.moving = self.gather()
+        self.done = 0.0
+        super().begin()
+
+    def create_starting_mobject(self) -> VMobject:
+        """Return an empty stand-in: nothing reads it."""
+        return VMobject()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Shift everything gathered to where it is at ``alpha``."""
+        target = self.dy * self.rate_func(alpha)
+        for mobject in self.moving:
+            mobject.shift(xyz(0, target - self.done))
+        self.done = target
 
 
 @dataclass
@@ -161,6 +216,35 @@ class LookupMotion(Component):
         self.carries: list[Carry] = []
         self.marks: list[VMobject] = []
         self.radius = plan.sizes.row_height * 0.45
+        # How far the block sits below where the solver keeps every path clear.
+        self.lift = 0.0
+
+    def rest(self, drop: float) -> None:
+        """Rest the output block (its chips, row numbers and headings) ``drop`` below its place."""
+        for mobject in self.output_side():
+            mobject.shift(xyz(0, -drop))
+        self.chips.homes = [home + xyz(0, -drop) for home in self.chips.homes]
+        self.lift += drop
+
+    def output_side(self, shown: bool = False) -> list[Mobject]:
+        """Everything that moves with the output block (only what is on screen, if ``shown``)."""
+        side: list[Mobject] = [self.output.grid, self.output.heading, self.output.numbers]
+        side += [m for m in (self.output.shape, self.output.question) if m is not None]
+        side += [*self.output.underlines, *self.marks]
+        side += [self.chips.heading, *self.chips.chips, self.chips.pieces]
+        for carry in self.carries:
+            if carry.landed or not shown:
+                side += [*carry.targets, *carry.strip[2].submobjects]
+        if not shown:
+            return side
+        # A group may be on screen only through its members (a scene that adds a
+        # member alone dissolves the group there): any member on screen will do.
+        on_screen = {id(m) for top in self.host.mobjects for m in top.get_family()}
+        return [m for m in side if any(id(member) in on_screen for member in m.get_family())]
+
+    def glide(self, dy: float) -> Glide:
+        """Glide the output block (and what moves with it) by ``dy``."""
+        return Glide(lambda: self.output_side(shown=True), dy)
 
     # -- hooks a layout with other places for its chips or rows overrides ---------------
     def source(self, row: int) -> tuple[float, float, float]:
@@ -168,50 +252,83 @@ class LookupMotion(Component):
         left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
         return left, right, self.matrix.grid.row_y(row)
 
+    def output_row_y(self, row_index: int) -> float:
+        """Return the centre line of an output row where it is now."""
+        return self.output.grid.row_y(row_index)
+
     def chip_paths(
-        self, row_index: int, chip: Chip, park: np.ndarray
+        self, row_index: int, chip: Chip, park: np.ndarray, lift: float = 0.0
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return a chip's way to its row (``park``) and its way back to its output row's tag.
 
         By default the chip waits beside the output row it fills: it walks left
         through that (still empty) row into the walking column, along it to
-        its row, and back the same way.
+        its row, and back the same way. ``lift`` is how far the output block
+        will have glided up when the chip leaves.
         """
-        lane_y = self.plan.output_row_y(row_index)
-        home = self.chips.homes[row_index]
+        lane_y = self.output_row_y(row_index) + lift
+        home = self.chips.homes[row_index] + xyz(0, lift)
         there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
         back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
         return there, back
 
-    def make_carry(self, row: int, chip: Chip, position: tuple[int, ...], path: Path) -> Carry:
-        """Return the carry of a matrix row's strip along ``path`` into its output row."""
+    def make_carry(
+        self, row: int, chip: Chip, position: tuple[int, ...], path: Path, targets: list[NumberText]
+    ) -> Carry:
+        """Return the carry of a matrix row's strip along ``path`` onto ``targets``."""
         return Carry(
             self.matrix.grid,
             row,
             chip,
             self.cells[("output_id", position)],
-            self.output.targets(position),
+            targets,
             path,
             self.theme,
             run_time=1.0,
         )
 
-    def _one(self, position: tuple[int, ...]) -> _Lookup:
-        """Build one ID's motions (walk there; come back with the strip; settle) and their paths."""
+    def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
+        """Return an order whose paths are all clear from where the block is now, if any."""
+        filled = [self.output.row_of(p) for p in self.filled]
+        sources = [int(self.cells[("token_id", p)].value) for p in self.output.positions]
+        grid = self.matrix.grid
+        top = grid.body_top()
+        centres = {row: top - grid.row_y(row) for row in grid.get_rows()}
+        row_h = self.plan.sizes.row_height
+        here = self.output.grid.body_top() - top
+        return clear_order(sources, centres, row_h, here, filled, targets)
+
+    def _order(self, targets: Sequence[int]) -> tuple[tuple[int, ...], float]:
+        """Return the order to fill ``targets`` in, and how far the block must rise first."""
+        found = self.clear_here(targets)
+        if found is not None:
+            return found, 0.0
+        # Where the solver put the block, its order keeps every path clear.
+        return tuple(t for t in self.plan.order if t in targets), self.lift
+
+    def _one(self, position: tuple[int, ...], lift: float = 0.0) -> _Lookup:
+        """Build one ID's motions (walk there; come back with the strip; settle) and their paths.
+
+        ``lift`` is how far the output block will have glided up when they play.
+        """
         row_index = self.output.row_of(position)
         chip = self.chips.chips[row_index]
         row = int(self.cells[("token_id", position)].value)
         left, right, source_y = self.source(row)
         park = xyz(self.plan.park_x(chip.width), source_y)
-        there, back = self.chip_paths(row_index, chip, park)
+        there, back = self.chip_paths(row_index, chip, park, lift)
         outline = self.matrix.outline(row)
         walk = AnimationGroup(Follow(chip, there, run_time=1.0), Create(outline))
-        path = self.plan.strip_path(source_y, self.plan.output_row_y(row_index))
-        carry = self.make_carry(row, chip, position, path)
+        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
+        targets = self.output.targets(position)
+        for target in targets:
+            target.shift(xyz(0, lift))
+        carry = self.make_carry(row, chip, position, path, targets)
         moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
         self.carries.append(carry)
         mark = self.output.mark(position)
         if mark is not None:
+            mark.shift(xyz(0, lift))
             self.marks.append(mark)
         settle = AnimationGroup(FadeOut(outline), *([FadeIn(mark)] if mark is not None else []))
         self.filled.add(position)
@@ -223,11 +340,26 @@ class LookupMotion(Component):
         return _Lookup(walk, moved, settle, _swept(there, *chip_box), swept)
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """One ID at teaching pace: walk to the row, bring it home, settle (one step each)."""
+        """One ID at teaching pace: walk to the row, bring it home, settle (one step each).
+
+        When its strip's path from the block at rest would cross a filled row,
+        the block glides up first and back at the end.
+        """
         assert beat.highlight is not None
+        return self.lookup_one(beat.highlight.position)
+
+    def lookup_one(self, position: tuple[int, ...]) -> Steps:
+        """Return one ID's lookup at teaching pace: walk, bring the row home, settle."""
         self._show_output()
-        one = self._one(beat.highlight.position)
-        return Steps(one.walk, one.moved, one.settle)
+        _, lift = self._order([self.output.row_of(position)])
+        one = self._one(position, lift)
+        if lift <= 0:
+            return Steps(one.walk, one.moved, one.settle)
+        return Steps(
+            Succession(self.glide(lift), one.walk),
+            one.moved,
+            Succession(one.settle, self.glide(-lift)),
+        )
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
         """Play the remaining IDs together: each starts as soon as its paths are clear.
@@ -239,10 +371,10 @@ class LookupMotion(Component):
         self._show_output()
         assert beat.output is not None
         landing = [p for p in beat.output.filled if p not in self.filled]
-        order = [p for t in self.plan.order if (p := self.output.positions[t]) in landing]
-        lookups = [self._one(position) for position in order]
-        if not lookups:
+        if not landing:
             return Indicate(self.output.grid.body, color=self.theme.highlight, scale_factor=1.0)
+        rows, lift = self._order([self.output.row_of(p) for p in landing])
+        lookups = [self._one(self.output.positions[t], lift) for t in rows]
         starts = _clear_starts(lookups)
         items: list[Animation] = []
         for one, start in zip(lookups, starts, strict=True):
@@ -250,50 +382,17 @@ class LookupMotion(Component):
             one.moved.set_run_time(_REST_CARRY)
             item = Succession(one.walk, one.moved, one.settle.set_run_time(_REST_SETTLE))
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
-        return AnimationGroup(*items)
-
-    def settle(
-        self,
-        still: list[VMobject],
-        top: float,
-        bottom: float,
-        riders: Sequence[VMobject] = (),
-    ) -> Animation:
-        """Glide the output block (with its chips and labels) level with the matrix, and centre all.
-
-        While rows are fetched the block sits where every strip has a clear
-        path; once all have landed it moves so that its top is level with the
-        matrix's, and then everything (``still``: the matrix, its heading and
-        legend) moves with it to the middle of the band from ``top`` to ``bottom``.
-        ``riders`` (a legend over the output block) move with the block.
-        """
-        grid, matrix = self.output.grid, self.matrix.grid
-        moving: list[VMobject] = [grid, self.output.heading, self.output.numbers, *self.marks]
-        moving += list(riders)
-        moving += [m for m in (self.output.shape,) if m is not None]
-        moving += [self.chips.heading, *self.chips.chips, self.chips.pieces]
-        for carry in self.carries:
-            moving += [*carry.targets, *carry.strip[2].submobjects]
-        level = matrix.body_top() - grid.body_top()
-        highest = max([m.get_top()[1] + level for m in moving] + [m.get_top()[1] for m in still])
-        lowest = min(
-            [m.get_bottom()[1] + level for m in moving] + [m.get_bottom()[1] for m in still]
-        )
-        centre = (top + bottom) / 2 - (highest + lowest) / 2
-        shifts = [(m, level + centre) for m in moving] + [(m, centre) for m in still]
-        # Pure shifts: a glide never touches colours (the dimming before it keeps).
-        glides = [
-            Follow(m, np.array([xyz(0, 0), xyz(0, dy)])) for m, dy in shifts if abs(dy) > 1e-6
-        ]
-        return AnimationGroup(*glides) if glides else Wait()
+        if lift <= 0:
+            return AnimationGroup(*items)
+        return Succession(self.glide(lift), AnimationGroup(*items), self.glide(-lift))
 
     def _show_output(self) -> None:
-        """Make sure the output block is on screen (SingleTokenLookup shows it with its lookup)."""
-        shown = set(map(id, self.host.mobjects))
+        """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""
+        shown = {id(m) for top in self.host.mobjects for m in top.get_family()}
         missing = [
             m
             for m in (self.output.grid, self.output.heading, self.output.numbers)
-            if id(m) not in shown
+            if not any(id(member) in shown for member in m.get_family())
         ]
         if missing:
             self.host.add(*missing)

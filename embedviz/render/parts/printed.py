@@ -21,8 +21,9 @@ from manim import (
 from embedviz.render.animations import Steps
 from embedviz.render.design import MARGIN, SPACE, Theme
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText
-from embedviz.render.metrics import xyz
+from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import PrintedTensor
+from embedviz.render.spec import SUFFIX_INDENT
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, Storyboard
 from embedviz.story.printed import split_printed
@@ -60,6 +61,9 @@ class PrintPart(Component):
         The print's size, from the solver.
     left, top
         Where the call starts.
+    wrap
+        Put the print's ``grad_fn`` on a line of its own, as PyTorch does
+        when the line would be too long.
     """
 
     def __init__(
@@ -70,6 +74,7 @@ class PrintPart(Component):
         font_size: float,
         left: float,
         top: float,
+        wrap: bool = False,
     ) -> None:
         super().__init__(host, theme)
         assert board.printed is not None
@@ -85,6 +90,10 @@ class PrintPart(Component):
             font_size,
             theme,
         )
+        if wrap:
+            self._wrap_suffix(font_size)
+        # The call is on screen from the start when the storyboard shows it there.
+        self.early = "code" in board.beats[0].labels
         self.code.move_to(xyz(0, top - self.code.height / 2)).align_to(xyz(left, 0), LEFT)
         self.printed.next_to(self.code, DOWN, buff=SPACE * 2, aligned_edge=LEFT)
         # A long print starts further left, so that it ends inside the safe area.
@@ -99,6 +108,19 @@ class PrintPart(Component):
         self.marks: list[VMobject] = []
         self.numbers = VGroup(*[p for p in self.printed.pieces if isinstance(p, NumberText)])
 
+    def _wrap_suffix(self, font_size: float) -> None:
+        """Move the last text piece (``grad_fn=...``) to a line of its own, indented."""
+        suffix = self.printed.last_text_piece()
+        first = self.printed.pieces[0]
+        low, high = suffix.slot_corners()
+        x = first.slot_corners()[0][0] + SUFFIX_INDENT * char_advance(font_size)
+        y = (low[1] + high[1]) / 2 - digit_height(font_size) * 2.1
+        suffix.place(xyz(x, y), align="left")
+
+    def intro(self) -> list[VMobject]:
+        """Return the call, when the storyboard shows it from the start."""
+        return [self.code] if self.early else []
+
     def outer_brackets(self) -> list[Line]:
         """Underline the print's first ``[`` and last ``]`` (none if it has no brackets)."""
         pieces = self.printed.text_pieces
@@ -110,7 +132,11 @@ class PrintPart(Component):
 
     def beat_print(self, beat: Beat) -> Animation:
         """Show the call and its print, underline its outer brackets, then circle its numbers."""
-        shown = LaggedStart(FadeIn(self.code), FadeIn(self.printed), lag_ratio=0.4)
+        shown: Animation = (
+            FadeIn(self.printed)
+            if self.early
+            else LaggedStart(FadeIn(self.code), FadeIn(self.printed), lag_ratio=0.4)
+        )
         outer = self.outer_brackets()
         if len(beat.phrases) < 3 or not outer or not len(self.numbers):
             return shown

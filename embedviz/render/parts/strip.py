@@ -122,8 +122,8 @@ class Carry(Animation):
         self.lengths = np.concatenate(
             [[0.0], np.cumsum(np.linalg.norm(np.diff(self.path, axis=0), axis=1))]
         )
-        left, _, right, _ = self.grid.row_box(self.row, buff=0.0)
-        self.source_width = right - left
+        left, bottom, right, top = self.grid.row_box(self.row, buff=0.0)
+        self.source_size = (right - left, top - bottom)
         super().begin()
 
     def create_starting_mobject(self) -> VMobject:
@@ -153,10 +153,11 @@ class Carry(Animation):
         self.moved = offset
         # Still over its own row: only the amber frame slides off it (hollow),
         # so the row underneath stays readable; the copy's numbers appear as
-        # soon as it is clear of the row.
-        cleared = max(0.0, float(offset[0])) / max(self.source_width, 1e-9)
-        if abs(offset[1]) > 1e-9:
-            cleared = max(cleared, 1.0)
+        # soon as it is clear of the row, out to the right or up or down.
+        width, height = self.source_size
+        cleared = max(
+            max(0.0, float(offset[0])) / max(width, 1e-9), abs(float(offset[1])) / max(height, 1e-9)
+        )
         opacity = 0.0 if cleared < 1.0 else min(1.0, (cleared - 1.0) * 8)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
         numbers.set_fill(opacity=opacity)

@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Rectangle, VGroup, VMobject
+from manim import Animation, AnimationGroup, Mobject, Rectangle, VGroup, VMobject, Wait
 
 from embedviz.render.design import Theme
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.chips import Chip
+from embedviz.render.parts.chips import Chip, Follow
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.motion import LookupMotion
@@ -107,7 +107,8 @@ class BandCarry(Carry):
         self.lengths = np.concatenate(
             [[0.0], np.cumsum(np.linalg.norm(np.diff(self.path, axis=0), axis=1))]
         )
-        self.source_width = self.grid.body_right() - self.grid.body_left()
+        # The band it leaves: the body's width, the strip's own height.
+        self.source_size = (self.grid.body_right() - self.grid.body_left(), self.strip[0].height)
         # Carry.begin's work is done; the Animation's own begin is what is left.
         super(Carry, self).begin()
 
@@ -143,11 +144,23 @@ class VocabMotion(LookupMotion):
         """Return where a row's strip leaves from: its row, or the band that hides it."""
         return self.matrix.source(row)
 
+    def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
+        """Return None: the block waits where the solver put it, whose order keeps paths clear.
+
+        (Hidden rows have no place in the window, so only the solver, which
+        knows each row's window, can order them.)
+        """
+        return None
+
     def make_carry(
-        self, row: int, chip: Chip, position: tuple[int, ...], path: Sequence[np.ndarray]
+        self,
+        row: int,
+        chip: Chip,
+        position: tuple[int, ...],
+        path: Sequence[np.ndarray],
+        targets: list[NumberText],
     ) -> Carry:
         """Carry the row's strip: off its row, or off its band when the window hides it."""
-        targets = self.output.targets(position)
         self.landed[position] = targets
         tag = self.cells[("output_id", position)]
         grid = self.matrix.grid
@@ -158,6 +171,36 @@ class VocabMotion(LookupMotion):
         return BandCarry(
             grid, row, chip, tag, targets, path, self.theme, run_time=1.0, band_y=band_y, dx=dx
         )
+
+    def settle(
+        self,
+        still: list[VMobject],
+        top: float,
+        bottom: float,
+        riders: Sequence[VMobject] = (),
+    ) -> Animation:
+        """Glide the output block (with its chips and labels) level with the matrix, and centre all.
+
+        While rows are fetched the block sits where every strip has a clear
+        path; once all have landed it moves so that its top is level with the
+        matrix's, and then everything (``still``: the matrix, its heading and
+        legend) moves with it to the middle of the band from ``top`` to ``bottom``.
+        ``riders`` (a legend over the output block) move with the block.
+        """
+        grid, matrix = self.output.grid, self.matrix.grid
+        moving: list[Mobject] = [*self.output_side(), *riders]
+        level = matrix.body_top() - grid.body_top()
+        highest = max([m.get_top()[1] + level for m in moving] + [m.get_top()[1] for m in still])
+        lowest = min(
+            [m.get_bottom()[1] + level for m in moving] + [m.get_bottom()[1] for m in still]
+        )
+        centre = (top + bottom) / 2 - (highest + lowest) / 2
+        shifts = [(m, level + centre) for m in moving] + [(m, centre) for m in still]
+        # Pure shifts: a glide never touches colours (the dimming before it keeps).
+        glides = [
+            Follow(m, np.array([xyz(0, 0), xyz(0, dy)])) for m, dy in shifts if abs(dy) > 1e-6
+        ]
+        return AnimationGroup(*glides) if glides else Wait()
 
     def shown(self) -> list[VMobject]:
         """Return the output rows' numbers landed so far."""

@@ -16,7 +16,6 @@ from manim import Animation, AnimationGroup, Circumscribe, VGroup
 
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.batch_plan import BatchPlan, batch_spec
-from embedviz.render.card_lookup import make_batch_lookup_animation
 from embedviz.render.design import SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
@@ -26,8 +25,7 @@ from embedviz.render.solve_batch import solve_batch
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
-# PositionBlindness imports the older lookup animation from here until its own port.
-__all__ = ["BatchStage", "make_batch_lookup_animation"]
+__all__ = ["BatchStage"]
 
 
 @register_stage

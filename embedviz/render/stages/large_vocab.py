@@ -112,7 +112,9 @@ class LargeVocabStage(Stage):
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E's window with its scroll bar and legend, the output, the chips."""
-        return make_reveal_animation([*self.intro_mobjects(), *self._output_parts()])
+        shown = self.intro_mobjects()
+        # The output block's intro may leave out its row numbers; this scene shows them.
+        return make_reveal_animation([*shown, *(m for m in self._output_parts() if m not in shown)])
 
     def beat_size(self, beat: Beat) -> Animation:
         """Show the count of parameters; then, with the gaps' phrase, point at the gap labels."""

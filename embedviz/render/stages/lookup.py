@@ -8,23 +8,26 @@ that need several parts at once are handled here.
 
 from __future__ import annotations
 
-from manim import Animation, AnimationGroup, Circumscribe, Create, Indicate, Succession, VGroup
+from manim import Animation, AnimationGroup, Circumscribe, Create, Indicate, VGroup, config
 
 from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
+from embedviz.render.routes import clear_order
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
+from embedviz.render.space import best_drop
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
 __all__ = ["LookupStage"]
 
-# Half the caption band: two lines of the caption's digits, with their spacing.
-CAPTION_HALF = 0.5
+# The output block rests this many rows lower at most, tried in these steps.
+_REST_STEPS = 4
 
 
 @register_stage
@@ -65,10 +68,72 @@ class LookupStage(Stage):
         )
         self.printed = None
         if self.board.printed is not None:
-            left = min(self.matrix.heading.get_left()[0], plan.matrix_left)
+            left = plan.print_left
+            if left is None:
+                left = min(self.matrix.heading.get_left()[0], plan.matrix_left)
             self.printed = self.add_part(
-                PrintPart(self.scene, self.board, self.theme, plan.print_font, left, plan.print_top)
+                PrintPart(
+                    self.scene,
+                    self.board,
+                    self.theme,
+                    plan.print_font,
+                    left,
+                    plan.print_top,
+                    wrap=plan.print_wrap,
+                )
             )
+        self.motion.rest(self._rest_drop())
+
+    def _rest_drop(self) -> float:
+        """How far below the solver's place the output block rests: where it fills the frame best.
+
+        Measured from the parts' boxes, between the title and the caption; of
+        the drops that leave no empty area over an eighth of the frame, one
+        that makes no beat glide the block up (to clear a strip's path) wins,
+        then one that lines the block up with the matrix (top, middle or
+        bottom), then the fullest frame.
+        """
+        # The print counts from the start: the block must rest clear of it when it comes.
+        printed = [self.printed.code, self.printed.printed] if self.printed else []
+        fixed = mobject_boxes([*self.matrix.intro(), *printed])
+        moving = mobject_boxes(self.motion.output_side())
+        band = content_band(self.title)
+        step = self.plan.sizes.row_height / _REST_STEPS
+        drops = [k * step for k in range(int((band[3] - band[1]) / step) + 1)]
+        matrix, output = self.matrix.grid, self.output.grid
+        # The drops that put the block's top, middle or bottom level with the matrix's.
+        top = output.body_top() - matrix.body_top()
+        taller = matrix.height_of_body - output.height_of_body
+        aligned = [d for d in (top, top + taller / 2, top + taller) if d >= 0]
+
+        def cost(drop: float) -> int:
+            lined_up = any(abs(drop - d) < 1e-9 for d in aligned)
+            return 2 * self._glides(drop) + (0 if lined_up else 1)
+
+        area = float(config.frame_width * config.frame_height)
+        drop, _ = best_drop(fixed, moving, band, [*aligned, *drops], area, cost)
+        return drop
+
+    def _glides(self, drop: float) -> int:
+        """How many lookup beats would have to glide the block up, were it ``drop`` lower."""
+        grid = self.matrix.grid
+        top = grid.body_top()
+        centres = {row: top - grid.row_y(row) for row in grid.get_rows()}
+        positions = self.output.positions
+        sources = [int(self.cells[("token_id", p)].value) for p in positions]
+        here = self.output.grid.body_top() - drop - top
+        filled: list[int] = []
+        glides = 0
+        for beat in self.board.beats:
+            if beat.action not in ("lookup", "lookup_many") or beat.output is None:
+                continue
+            rows = [positions.index(p) for p in beat.output.filled]
+            landing = [r for r in rows if r not in filled]
+            row_h = self.plan.sizes.row_height
+            if clear_order(sources, centres, row_h, here, filled, landing) is None:
+                glides += 1
+            filled += landing
+        return glides
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, the matrix with its legend, and the chips."""
@@ -85,14 +150,6 @@ class LookupStage(Stage):
     def beat_shape(self, beat: Beat) -> Animation:
         """Frame the output; its row count and tags come from the IDs, its width from d."""
         return self.output.frame_and_shape(VGroup(*self.chips.chips), len(beat.phrases))
-
-    def beat_dim(self, beat: Beat) -> Animation:
-        """Dim the rows no ID selected; the output, all rows in, settles beside the matrix."""
-        still = [m for m in self.matrix.intro() if m is not None]
-        top = self.title.get_bottom()[1] - SPACE
-        bottom = self.plan.caption_y + CAPTION_HALF
-        # One after the other: the glide must not undo the dimming's colours.
-        return Succession(self.matrix.beat_dim(beat), self.motion.settle(still, top, bottom))
 
     def beat_grad_fn(self, beat: Beat) -> Animation:
         """Circle the grad_fn label; then the numbers, and the matrix row they are, are marked."""

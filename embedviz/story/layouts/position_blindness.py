@@ -12,6 +12,7 @@ LAYOUT = layout(
         *GRID_KINDS,
         *SEQUENCE_KINDS,
         "learned_position",
+        "output_id",
         "pe_col",
         "pe_size",
         "sinusoid",

@@ -35,7 +35,7 @@ LAYOUT = layout(
     ),
     {
         **GRID_WORDS,
-        "gradient": "gradient \u2202L/\u2202E",
+        "gradient": "gradient",
         "nudged": "nudged",
         "unchanged": "unchanged",
         "chapter_intro": "Rows start random",

@@ -65,8 +65,9 @@ def build_full_explainer(
         Only ``theme`` applies; every part uses its own scene's defaults,
         so that the video tells one coherent story.
     legend
-        Whether the first part shows the colour legend (later parts never
-        repeat it).
+        Whether the parts show the colour legend. Each part shows it as its
+        own scene does: a chapter is a clip of its own (``--save_sections``,
+        the chapter list), and its coloured table needs its key there.
     plays
         The scenes to play, in order (the registry passes every other
         scene; see :attr:`SceneSpec.plays`).
@@ -102,11 +103,11 @@ def build_full_explainer(
     if not plays:
         raise EmbedvizError("FullExplainer needs the scenes it plays")
     parts: list[Storyboard] = []
-    for number, spec in enumerate(plays):
+    for spec in plays:
         # Each part starts from its own scene's defaults, with the theme passed on.
         part_options = replace(SceneOptions(theme=options.theme), **spec.defaults)
         given = (part_words or {}).get(spec.name)
-        part = spec.make(part_options, legend=legend and number == 0, words=given)
+        part = spec.make(part_options, legend=legend, words=given)
         if parts:
             parts.append(_transition(parts[-1], options))
         parts.append(part)

@@ -26,6 +26,7 @@ from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.batch import MAX_GRID_LINES
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
 from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.spoken import number_words
 from embedviz.story.window import compact_window
 
 __all__ = [
@@ -198,12 +199,14 @@ def _same_rows(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -
     )
     rec.show_output_frame([(t,) for t in range(count)])
     for position in range(count):
-        rec.fill_output((position,), output[position])
+        # Each chip becomes its row's tag: one ID, one object.
+        rec.fill_output((position,), output[position], ids[position], chip_becomes_tag=True)
+    # The repeat is shown equal by a bracket in the next beat, not by a mark.
+    rec.screen.remove_kind("equal_to")
     rec.beat(
         "lookup",
         "lookup_all",
-        "As before, each ID selects its row of E, and the copies land in the output "
-        "in input order.",
+        _lookup_sentence(ids),
         run_time=1.1 * count,
         min_hold=0.8,
     )
@@ -228,6 +231,13 @@ def _same_rows(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -
         "one vector per position, whatever token sits there.",
         run_time=2.4,
     )
+
+
+def _lookup_sentence(ids: list[int]) -> str:
+    """Say that the first ID fetches its row, as before, and the others do the same."""
+    rest = len(ids) - 1
+    others = "the other ID does" if rest == 1 else f"the other {number_words(rest)} IDs do"
+    return f"As before, ID {ids[0]} selects its row of E; {others} the same, one after another."
 
 
 def _positions(rec: Recorder, positions: str, pe: npt.NDArray[np.float32]) -> None:

@@ -10,7 +10,7 @@ from embedviz.core.table import (
     Table,
 )
 from embedviz.core.torch_format import format_torch_tensor
-from embedviz.story.model import Highlight, Storyboard
+from embedviz.story.model import Highlight, NumberCell, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.printed import split_printed
 from embedviz.story.scenes.common import (
@@ -21,7 +21,7 @@ from embedviz.story.scenes.common import (
     lookup_row_sentence,
     make_table,
 )
-from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.screen import int_cell
 from embedviz.story.window import choose_window
 
 __all__ = ["SPEC", "build_single_token_lookup"]
@@ -62,13 +62,15 @@ def build_single_token_lookup(
     told = SPEC.words(words)
     window = choose_window(table.vocab_size, table.dim, [token_id], narrow=True, words=told)
     printed = format_torch_tensor(output, grad_fn=GRAD_FN)
-    lines, _ = split_printed(printed, output.shape)
+    lines, omitted = split_printed(printed, output.shape)
     rec = Recorder(window, output.shape, told)
     screen = rec.screen
     focus = Highlight((0,), token_id, token_id)
 
     scale = screen.add_grid(table, window, title_size=True, legend=legend)
     screen.add(int_cell("token_id", (0,), token_id))
+    # The call is on screen from the start: the scene shows what it returns.
+    screen.labels["code"] = f"embedding_layer(torch.tensor([{token_id}]))"
     rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
     rec.beat(
         "zero-based",
@@ -88,13 +90,16 @@ def build_single_token_lookup(
         run_time=2.4,
         highlight=focus,
     )
-    screen.labels["code"] = f"embedding_layer(torch.tensor([{token_id}]))"
     for line_number, line in enumerate(lines):
         for piece_number, (_, text, element) in enumerate(line.pieces):
             if element is None:
                 screen.labels[f"printed_{line_number}_{piece_number:03d}"] = text
             else:
-                screen.add(value_cell("printed", element, output[element]))
+                # The number as PyTorch prints it (-9.5602e-01 in a wide-ranged row).
+                screen.add(NumberCell("printed", element, text, float(output[element])))
+    if omitted:
+        # A long print is cut: one elision line stands for the lines left out.
+        screen.labels["printed_omitted"] = "\u22ee"
     rec.beat(
         "print",
         "print",

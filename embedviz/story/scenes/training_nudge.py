@@ -139,7 +139,7 @@ def build_training_nudge(
         run_time=1.5,
     )
     _loss_and_gradient(rec, ids, weights, step)
-    _accumulate(rec, ids, weights, step)
+    _accumulate(rec, ids)
     _update(rec, [int(row) for row in step.rows], step)
     rec.beat(
         "meaning",
@@ -163,7 +163,7 @@ def _loss_and_gradient(
         for col in window.cols:
             screen.add(value_cell("upstream", (position, col), weights[position, col]))
     # Typst maths, typeset by the renderer.
-    screen.labels["loss_formula"] = "L = sum_t w_t dot e_t"
+    screen.labels["loss_formula"] = "L = inline(sum_t w_t dot e_t)"
     screen.labels["upstream_title"] = "w_t"
     screen.labels["loss_equals"] = "="
     screen.add(value_cell("loss", (0,), step.loss_before))
@@ -176,7 +176,7 @@ def _loss_and_gradient(
         run_time=2.4,
         min_hold=1.5,
     )
-    screen.labels["upstream_title"] = "w_t = ∂L/∂e_t"
+    screen.labels["upstream_title"] = "w_t = partial L \\/ partial e_t"
     rec.beat(
         "upstream",
         "upstream",
@@ -187,6 +187,7 @@ def _loss_and_gradient(
     for row in window.rows:
         for col in window.cols:
             screen.add(value_cell("grad", (row, col), step.grad_row(row)[col]))
+    _column_sum(rec, ids, weights, step)
     hidden = "Every other row, drawn or hidden," if window.row_gaps else "Every other row"
     rec.beat(
         "scatter",
@@ -198,11 +199,24 @@ def _loss_and_gradient(
     )
 
 
-def _accumulate(
+def _column_sum(
     rec: Recorder, ids: list[int], weights: npt.NDArray[np.float32], step: TrainingStep
 ) -> None:
-    """Show that a repeated ID's gradient row sums one w_t per occurrence."""
+    """Show a repeated ID's contributions and their sum, worked out as the scatter adds them."""
     screen, window = rec.screen, rec.window
+    repeated = next((token_id for token_id in ids if ids.count(token_id) > 1), None)
+    if repeated is None:
+        return
+    for position in occurrences(ids, repeated):
+        for col in window.cols:
+            screen.add(value_cell("term", (position, col), weights[position, col]))
+    for col in window.cols:
+        screen.add(value_cell("sum", (repeated, col), step.grad_row(repeated)[col]))
+
+
+def _accumulate(rec: Recorder, ids: list[int]) -> None:
+    """Name a repeated ID's contributions: its gradient row sums one w_t per occurrence."""
+    screen = rec.screen
     repeated = next((token_id for token_id in ids if ids.count(token_id) > 1), None)
     if repeated is None:
         rec.beat(
@@ -220,11 +234,7 @@ def _accumulate(
     for number, position in enumerate(where):
         sign = "" if number == 0 else "+ "
         screen.labels[f"sum_term_{number:02d}"] = f"{sign}w_{position}"
-        for col in window.cols:
-            screen.add(value_cell("term", (position, col), weights[position, col]))
     screen.labels["sum_total"] = "="
-    for col in window.cols:
-        screen.add(value_cell("sum", (repeated, col), step.grad_row(repeated)[col]))
     times = _COUNT_WORDS[len(where)]
     if len(where) <= 3:
         narration = (
@@ -258,8 +268,8 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
             del screen.numbers[("weight", (row, col))]
             screen.add(value_cell("updated", (row, col), after[col]))
     screen.add(NumberCell("lr", (0,), f"{LEARNING_RATE:g}", LEARNING_RATE))
-    screen.labels["update_left"] = "E ← E −"
-    screen.labels["update_right"] = "· ∂L/∂E"
+    screen.labels["update_left"] = "E <- E -"
+    screen.labels["update_right"] = "dot partial L \\/ partial E"
     rec.beat(
         "update",
         "update",
@@ -273,7 +283,7 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
         screen.labels[f"mark_{row:06d}"] = rec.words("nudged" if row in looked_up else "unchanged")
     rec.beat("unchanged", "unchanged", _unchanged_sentence(rec, looked_up), run_time=1.6)
     screen.add(value_cell("loss", (1,), step.loss_after))
-    screen.labels["loss_arrow"] = "→"
+    screen.labels["loss_arrow"] = "->"
     if step.loss_after < step.loss_before:
         narration = (
             "The loss went down. Each looked-up row moved against its gradient, "

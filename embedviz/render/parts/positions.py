@@ -1,0 +1,455 @@
+"""The position layout's second arrangement: token vectors + position vectors = sums.
+
+Placed by :func:`~embedviz.render.solver_positions.solve_positions`:
+
+- :class:`TokenBlock`: the lookup's output rows, now the token vectors
+  ``E[id]``, each with its tag (the chip that fetched it) and its position.
+  It arrives from the lookup layout (:meth:`TokenBlock.arrive`).
+- :class:`PositionBlocks`: the position vectors ``P`` (with their column
+  numbers and their definition), the sums, the ``+`` and ``=`` between them,
+  and the verdict that ends the scene. Beats ``positions``, ``add``, ``differ``.
+
+Helpers shared by both arrangements: :func:`verdict` (a bracket joining two
+rows, the sign ``=`` or ``≠`` in the neutral verdict colour, and its word).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Animation,
+    AnimationGroup,
+    Circumscribe,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    Line,
+    ReplacementTransform,
+    Succession,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.animations import Steps, make_fade_out_later
+from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.metrics import xyz
+from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.parts.chips import Chip
+from embedviz.render.parts.grid import CellGrid, output_grid
+from embedviz.render.solver_positions import (
+    BRACKET_WIDTH,
+    POSITION_SYMBOL,
+    TOKEN_SYMBOL,
+    PositionPlan,
+)
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["PositionBlocks", "Rows", "TokenBlock", "verdict"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+Position = tuple[int, ...]
+# How many sums are worked one at a time before the rest go together.
+TAUGHT = 2
+
+
+def verdict(
+    tops: tuple[float, float], left: float, sign: str, word: str, font: float, theme: Theme
+) -> VGroup:
+    """Join two rows with a bracket, and say how they compare: ``=`` or ``≠``, then a word.
+
+    A verdict is shown by its shape (the sign) in the neutral verdict colour,
+    never by a colour of its own.
+
+    Parameters
+    ----------
+    tops
+        The centre lines of the two rows.
+    left
+        Where the bracket starts (right of the rows).
+    sign
+        Typst maths: ``=`` or ``!=``.
+    word
+        ``identical``, ``different``, ... (empty for none).
+    font
+        The label size.
+    theme
+        Colours.
+    """
+    first, second = tops
+    x = left + BRACKET_WIDTH
+    bracket = VGroup(
+        Line(xyz(left, first), xyz(x, first)),
+        Line(xyz(x, first), xyz(x, second)),
+        Line(xyz(left, second), xyz(x, second)),
+    ).set_stroke(theme.wrong, width=3)
+    middle = (first + second) / 2
+    shape = maths(sign, theme.wrong, font)
+    shape.move_to(xyz(0, middle)).align_to(xyz(x + SPACE, 0), LEFT)
+    parts: list[VMobject] = [bracket, shape]
+    if word:
+        text = SansText(word, font, theme.wrong)
+        text.move_to(xyz(0, middle)).align_to(xyz(shape.get_right()[0] + SPACE, 0), LEFT)
+        parts.append(text)
+    return VGroup(*parts)
+
+
+def heading(word: str, symbol: str, font: float, word_colour: str, symbol_colour: str) -> VGroup:
+    """Return a block's heading: its words, then its symbol as maths (the one maths voice)."""
+    parts: list[VMobject] = [SansText(word, font, word_colour)]
+    if symbol:
+        parts.append(maths(symbol, symbol_colour, font))
+    return VGroup(*parts).arrange(RIGHT, buff=SPACE * 1.5)
+
+
+class Rows:
+    """A block's rows drawn apart from its body: numbers and elision marks per position.
+
+    The body (a :class:`~embedviz.render.parts.grid.CellGrid` without entries)
+    can be shown empty, and each row filled when its beat comes.
+
+    Parameters
+    ----------
+    grid
+        The body, in place.
+    positions
+        The positions, in row order.
+    cells
+        Every cell, by (kind, index).
+    kind
+        The cells this block shows.
+    font
+        The data size.
+    theme, value_scale
+        Colours.
+    first
+        The grid row the first position fills (the rest follow).
+    keys
+        Instead, the grid row (its key) each position fills.
+
+    The numbers and marks are also the grid's entries and marks (read by its
+    getters and by a :class:`~embedviz.render.parts.strip.Carry`), without
+    being drawn with it.
+    """
+
+    def __init__(
+        self,
+        grid: CellGrid,
+        positions: Sequence[Position],
+        cells: Cells,
+        kind: str,
+        font: float,
+        theme: Theme,
+        value_scale: float,
+        first: int = 0,
+        keys: Sequence[int] | None = None,
+    ) -> None:
+        self.grid = grid
+        self.positions = list(positions)
+        self.keys = list(range(first, first + len(self.positions)) if keys is None else keys)
+        self.numbers: dict[Position, list[NumberText]] = {}
+        self.marks: dict[Position, list[LabelText]] = {}
+        gaps = [slot.key for slot in grid.col_slots if slot.gap]
+        for row, position in zip(self.keys, self.positions, strict=True):
+            found = sorted(
+                (c for (k, i), c in cells.items() if k == kind and i[:-1] == position),
+                key=lambda c: c.index,
+            )
+            self.numbers[position] = [
+                grid.put(
+                    row, c.index[-1], NumberText(c, font, value_colour(c.value, value_scale, theme))
+                )
+                for c in found
+            ]
+            self.marks[position] = [
+                LabelText("\u2026", font, theme.muted).move_to(
+                    xyz(grid.col_x(g, True), grid.row_y(row))
+                )
+                for g in gaps
+            ]
+            grid.entries.update({(row, n.cell.index[-1]): n for n in self.numbers[position]})
+            grid.marks[row] = VGroup(*self.marks[position])
+
+    def row(self, position: Position) -> list[VMobject]:
+        """Return one row's numbers and marks."""
+        return [*self.numbers[position], *self.marks[position]]
+
+    def all(self) -> list[VMobject]:
+        """Return every row's numbers and marks."""
+        return [m for position in self.positions for m in self.row(position)]
+
+    def index(self, position: Position) -> int:
+        """Return the grid row that holds a position."""
+        return self.keys[self.positions.index(position)]
+
+    def outline(self, position: Position, colour: str) -> VMobject:
+        """Return an outline around one row (not yet added)."""
+        return self.grid.row_outline(self.index(position), colour)
+
+    def y(self, position: Position) -> float:
+        """Return one row's centre line."""
+        return self.grid.row_y(self.index(position))
+
+
+def _block(
+    plan: PositionPlan, board: Storyboard, left: float, top: float, theme: Theme, frame: str
+) -> CellGrid:
+    positions = sorted(
+        {c.index for beat in board.beats for c in beat.numbers if c.kind == "position"}
+    )
+    grid = output_grid(positions, board.beats[0].window, plan.sizes, theme)
+    grid.body[0].set_stroke(frame, width=2)
+    return grid.shift(xyz(left - grid.body_left(), top - grid.body_top()))
+
+
+class TokenBlock(Component):
+    """``E[id]``: the lookup's output rows as token vectors, with their tags and positions.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        The second arrangement.
+    theme
+        Colours.
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: PositionPlan, theme: Theme
+    ) -> None:
+        super().__init__(host, theme)
+        self.plan = plan
+        self.grid = _block(plan, board, plan.token_left, plan.top, theme, theme.output)
+        positions = sorted(i for (k, i) in cells if k == "position")
+        self.rows = Rows(
+            self.grid, positions, cells, "output", plan.scale.data, theme, board.value_scale
+        )
+        label = plan.scale.label
+        self.tags: list[Chip] = []
+        self.numbers: list[NumberText] = []
+        for position in positions:
+            y = self.rows.y(position)
+            chip = Chip(cells[("output_id", position)], label, theme)
+            self.tags.append(chip.move_to(xyz(plan.tag_left + chip.width / 2, y)))
+            number = NumberText(cells[("position", position)], label, theme.muted)
+            number.place(xyz(plan.position_left, y), align="left")
+            self.numbers.append(number)
+        self.heading = heading(
+            board.word("token_vector"), TOKEN_SYMBOL, label, theme.muted, theme.text
+        )
+        self.heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(plan.token_left, 0), LEFT)
+
+    def arrive(
+        self,
+        grid: VMobject,
+        numbers: Mapping[tuple[int, ...], VMobject],
+        marks: Mapping[Position, Sequence[VMobject]],
+        tags: Sequence[VMobject],
+        positions: Sequence[VMobject],
+    ) -> Animation:
+        """Turn the lookup's output block (body, numbers, marks, tags, row numbers) into this one.
+
+        Each old object becomes its new one in place (the same cell, the same
+        ID), so a row, its tag and its position travel together.
+        """
+        pairs: list[tuple[VMobject, VMobject]] = [(grid, self.grid)]
+        for position in self.rows.positions:
+            new = self.rows.numbers[position]
+            pairs += [(numbers[n.cell.index], n) for n in new]
+            pairs += list(zip(marks.get(position, []), self.rows.marks[position], strict=False))
+        pairs += list(zip(tags, self.tags, strict=True))
+        pairs += list(zip(positions, self.numbers, strict=True))
+        return AnimationGroup(*[ReplacementTransform(old, new) for old, new in pairs])
+
+    def outline(self, position: Position) -> VMobject:
+        """Return the amber outline of a token row: the row its ID selected."""
+        return self.rows.outline(position, self.theme.chip)
+
+
+class PositionBlocks(Component):
+    """The position vectors ``P`` and the sums, with ``+``, ``=``, P's definition and the verdict.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        The second arrangement.
+    theme
+        Colours.
+    pe_kind, sum_kind
+        The cell kinds of P and of the sums (sinusoidal or learned).
+    tokens
+        The token vectors, whose rows the sums add.
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: PositionPlan,
+        theme: Theme,
+        pe_kind: str,
+        sum_kind: str,
+        tokens: TokenBlock,
+    ) -> None:
+        super().__init__(host, theme)
+        self.plan, self.tokens, self.cells = plan, tokens, cells
+        self.board = board
+        data, label, scale = plan.scale.data, plan.scale.label, board.value_scale
+        positions = sorted(i for (k, i) in cells if k == "position")
+        self.positions = positions
+        self.pe_grid = _block(plan, board, plan.pe_left, plan.top, theme, theme.accent)
+        self.pe = Rows(self.pe_grid, positions, cells, pe_kind, data, theme, scale)
+        self.sum_grid = _block(plan, board, plan.sum_left, plan.sum_top, theme, theme.output)
+        self.sums = Rows(self.sum_grid, positions, cells, sum_kind, data, theme, scale)
+        self.pe_heading = heading(
+            board.word("position_vector"), POSITION_SYMBOL, label, theme.muted, theme.accent
+        )
+        self.pe_heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(plan.pe_left, 0), LEFT)
+        self.sum_heading = heading(board.word("sum"), "", label, theme.muted, theme.text)
+        self.sum_heading.move_to(xyz(0, plan.sum_heading_y)).align_to(xyz(plan.sum_left, 0), LEFT)
+        self.col_labels = VGroup(
+            *[
+                NumberText(cells[("pe_col", (slot.key,))], label, theme.muted).move_to(
+                    xyz(self.pe_grid.col_x(slot.key), plan.col_label_y)
+                )
+                for slot in self.pe_grid.col_slots
+                if not slot.gap and ("pe_col", (slot.key,)) in cells
+            ]
+        )
+        middle = (self.pe_grid.body_top() + self.pe_grid.body_top() - plan.body_height) / 2
+        self.plus = maths("+", theme.text, data).move_to(xyz(plan.plus_x, middle))
+        middle = plan.sum_top - plan.body_height / 2
+        self.equals = maths("=", theme.text, data).move_to(xyz(plan.equals_x, middle))
+        self.formula = self._definition(cells)
+        self.first_row_box: VMobject | None = None
+
+    def _definition(self, cells: Cells) -> VGroup:
+        """P's definition (two Typst lines) or, for a learned P, its size note."""
+        plan, theme = self.plan, self.theme
+        font = plan.note_font
+        lines = self.board.beats[-1].labels_with("formula_")
+        parts: list[VMobject]
+        if lines:
+            parts = [maths(line, theme.accent, font) for line in lines]
+        else:
+            sizes = [cells[key] for key in sorted(cells) if key[0] == "pe_size"]
+            parts = [
+                VGroup(
+                    SansText(self.board.word("learned_table"), font, theme.muted),
+                    ShapeLabel(sizes, font, theme.muted),
+                ).arrange(RIGHT, buff=SPACE * 2)
+            ]
+        group = VGroup(*parts).arrange(DOWN, buff=SPACE, aligned_edge=LEFT)
+        group.next_to(xyz(plan.formula_left, plan.formula_top), DOWN, buff=0)
+        return group.align_to(xyz(plan.formula_left, 0), LEFT)
+
+    def skeleton(self) -> list[VMobject]:
+        """Return what stands before any value: the empty bodies, their headings and signs."""
+        return [
+            self.pe_grid,
+            self.pe_heading,
+            self.plus,
+            self.sum_grid,
+            self.sum_heading,
+            self.equals,
+        ]
+
+    def beat_positions(self, beat: Beat) -> Animation:
+        """Fill in P, its column numbers and its definition (one step per phrase).
+
+        Sinusoidal: "Here P is sinusoidal." points at the block, "Column 2i
+        holds sin(...) ..." brings the column numbers, the definition and the
+        values, "so row 0 is 0, 1, 0." outlines row 0. Learned: "Here P is
+        learned: ..." brings the block's size note, "starting random like E
+        ..." its values.
+        """
+        values = AnimationGroup(
+            FadeIn(self.col_labels),
+            LaggedStart(*[FadeIn(m) for m in self.pe.all()], lag_ratio=0.05),
+        )
+        pointed = Indicate(self.pe_heading, color=self.theme.highlight, scale_factor=1.0)
+        if len(beat.phrases) < 2:
+            return AnimationGroup(pointed, values, FadeIn(self.formula))
+        if len(beat.phrases) < 3:
+            return Steps(AnimationGroup(pointed, FadeIn(self.formula, shift=0.2 * UP)), values)
+        self.first_row_box = self.pe.outline(self.positions[0], self.theme.highlight)
+        return Steps(
+            pointed,
+            AnimationGroup(values, FadeIn(self.formula, shift=0.2 * UP)),
+            Create(self.first_row_box),
+        )
+
+    def verdict(self, rows: tuple[Position, Position]) -> VGroup:
+        """Return the closing verdict beside two sum rows: ``≠`` and its word."""
+        tops = (self.sums.y(rows[0]), self.sums.y(rows[1]))
+        word = self.board.word("different")
+        return verdict(tops, self.plan.verdict_left, "!=", word, self.plan.scale.label, self.theme)
+
+    def pair(self, beat: Beat) -> tuple[Position, Position]:
+        """Return the first two positions that hold the highlighted (repeated) ID."""
+        assert beat.highlight is not None
+        ids = {i: int(c.value) for (k, i), c in self.cells.items() if k == "output_id"}
+        matches = sorted(p for p, value in ids.items() if value == beat.highlight.row)
+        return matches[0], matches[1]
+
+    def beat_add(self, beat: Beat) -> Animation:
+        """Add row by row: the token row and the position row are outlined, their sum appears.
+
+        The first rows are worked one at a time, the rest together; then
+        "these sums are what the model's next layers receive." circles the sums.
+        """
+        worked = [self._add(position) for position in self.positions]
+        if self.first_row_box is not None:
+            worked[0] = AnimationGroup(FadeOut(self.first_row_box, run_time=0.3), worked[0])
+        rest = worked[TAUGHT:]
+        added = Succession(
+            *worked[:TAUGHT], *([LaggedStart(*rest, lag_ratio=0.25)] if rest else [])
+        )
+        if len(beat.phrases) < 2:
+            return added
+        return Steps(added, Circumscribe(self.sum_grid.body, color=self.theme.highlight))
+
+    def _add(self, position: Position) -> Animation:
+        """One sum: its two addends outlined, the sum's row filled in."""
+        outlines = [self.tokens.outline(position), self.pe.outline(position, self.theme.highlight)]
+        return Succession(
+            AnimationGroup(*[Create(m) for m in outlines]),
+            AnimationGroup(*[FadeIn(m, shift=0.1 * DOWN) for m in self.sums.row(position)]),
+            make_fade_out_later(outlines, run_time=0.5),
+        )
+
+    def beat_differ(self, beat: Beat) -> Animation:
+        """Outline the two rows in every block; then say the sums differ: ``≠``.
+
+        "... same token row, different position rows." outlines the rows;
+        "The two copies of ID 2 are no longer equal." brings the verdict.
+        """
+        pair = self.pair(beat)
+        colour = self.theme.highlight
+        outlines = [self.tokens.outline(p) for p in pair]
+        outlines += [rows.outline(p, colour) for rows in (self.pe, self.sums) for p in pair]
+        outlined = AnimationGroup(*[Create(m) for m in outlines])
+        differ = FadeIn(self.verdict(pair))
+        if len(beat.phrases) < 2:
+            return AnimationGroup(outlined, differ)
+        return Steps(outlined, differ)

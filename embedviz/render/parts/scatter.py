@@ -1,0 +1,199 @@
+"""The lookup's backward pass as one thread of motion: each ``w_t`` travels into row ``id_t``.
+
+:class:`ScatterMotion` plays the ``scatter`` beat of TrainingNudge. A weight
+row lifts off as a strip (amber: the strip of its token ID), travels out to
+the right along its own line into the free column under the gradient, and
+rises into its gradient row. A repeated ID's rows first land one under the
+other there (the column sum, :class:`~embedviz.render.parts.training.SumPanel`),
+are added up under a rule, and a copy of their sum rises as one strip.
+Gradient rows fill from the top, so a rising strip only crosses rows that
+are still empty; the rows no ID selected then get their zeros.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from manim import (
+    Animation,
+    AnimationGroup,
+    Circumscribe,
+    Create,
+    FadeIn,
+    FadeOut,
+    Succession,
+    VMobject,
+    Wait,
+)
+
+from embedviz.render.animations import Steps, make_deferred_animation
+from embedviz.render.design import Theme
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.grid import CellGrid
+from embedviz.render.parts.positions import Rows
+from embedviz.render.parts.strip import Carry
+from embedviz.render.parts.training import (
+    GradientPart,
+    SumPanel,
+    WeightsPart,
+    empty_grid,
+    line_slots,
+    sum_rule,
+)
+from embedviz.render.solver_training import TrainingPlan
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["ScatterMotion"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+
+# Seconds (relative, inside the beat's first step) of a strip's travel and of a sum's pause.
+_CARRY, _PAUSE = 1.0, 0.4
+
+
+class ScatterMotion(Component):
+    """Scatter-add: every weight row into its ID's gradient row, repeats summed on the way.
+
+    Parameters
+    ----------
+    host
+        The scene.
+    board
+        The storyboard.
+    cells
+        Every cell, by (kind, index).
+    plan
+        Where things go.
+    theme
+        Colours.
+    weights, gradient
+        The parts the rows travel between.
+    panel
+        Where a repeated ID's rows are added up (None without a repeat).
+    """
+
+    def __init__(
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: TrainingPlan,
+        theme: Theme,
+        weights: WeightsPart,
+        gradient: GradientPart,
+        panel: SumPanel | None,
+    ) -> None:
+        super().__init__(host, theme)
+        self.board, self.cells, self.plan = board, cells, plan
+        self.weights, self.gradient, self.panel = weights, gradient, panel
+        window = board.beats[0].window
+        self.by_row: dict[int, list[tuple[int, ...]]] = {}
+        for chip in weights.chips:
+            self.by_row.setdefault(int(chip.number.cell.value), []).append(chip.number.cell.index)
+        # Gradient rows fill from the top: a strip rises only through empty rows.
+        self.order = sorted(self.by_row, key=window.rows.index)
+        grid = gradient.grid
+        self.column_x = (grid.body_left() + grid.body_right()) / 2
+
+    def beat_scatter(self, beat: Beat) -> Animation:
+        """Each ``w_t`` into row ``id_t`` of ``∂L/∂E``; then every other row gets exactly zero.
+
+        Two steps: the scatter-adds with the first phrase, the zeros with
+        "Every other row gets exactly zero."
+        """
+        self.reshow: list[Animation] = []
+        last = len(self.order) - 1
+        filled = [
+            self._single(row) if len(self.by_row[row]) == 1 else self._sum(row, n == last)
+            for n, row in enumerate(self.order)
+        ]
+        zeros = [FadeIn(m) for m in self.gradient.zeros()]
+        return Steps(Succession(*filled), AnimationGroup(*zeros, *self.reshow, run_time=2.0))
+
+    def _path(self, position: tuple[int, ...], target_y: float) -> list[np.ndarray]:
+        """Out along the weight row's own line, then up (or down) the column under the gradient."""
+        y = self.weights.rows.y(position)
+        points = [xyz(self.column_x, y)]
+        if abs(target_y - y) > 1e-9:
+            points.append(xyz(self.column_x, target_y))
+        return points
+
+    def _pointed(self, positions: list[tuple[int, ...]]) -> Animation:
+        chips = [self.weights.chips[self.weights.rows.positions.index(p)] for p in positions]
+        return AnimationGroup(*[Circumscribe(c, color=self.theme.highlight) for c in chips])
+
+    def _single(self, row: int) -> Animation:
+        """One ID's weight row into its gradient row."""
+        (position,) = self.by_row[row]
+        targets = self.gradient.rows.numbers[(row,)]
+        path = self._path(position, self.gradient.rows.y((row,)))
+        grid, index = self.weights.grid, self.weights.rows.index(position)
+        carry = Carry(grid, index, None, None, targets, path, self.theme, run_time=_CARRY)
+        return Succession(self._pointed([position]), carry)
+
+    def _work(self, row: int) -> tuple[CellGrid, Rows, Rows, VMobject, bool]:
+        """Return where a repeated ID's rows are added up: the column sum, or a scratch one.
+
+        The column sum (:class:`~embedviz.render.parts.training.SumPanel`) shows
+        the repeat the storyboard names; any other repeat is added up in its
+        place with copies (its weights, and its gradient row as their sum),
+        which leave once the sum has risen.
+        """
+        panel, plan, theme, cells = self.panel, self.plan, self.theme, self.cells
+        if panel is not None and panel.row == row:
+            return panel.grid, panel.terms, panel.sums, panel.rule, True
+        positions, data, scale = self.by_row[row], plan.scale.data, self.board.value_scale
+        window = self.board.beats[0].window
+        corner = (self.gradient.grid.body_left(), plan.weights_top)
+        grid = empty_grid(
+            line_slots(len(positions) + 1, plan), window, plan, theme, theme.output, corner
+        )
+        terms = Rows(grid, positions, cells, "upstream", data, theme, scale)
+        sums = Rows(grid, [(row,)], cells, "grad", data, theme, scale, first=len(positions))
+        return grid, terms, sums, sum_rule(grid, len(positions), theme), False
+
+    def _sum(self, row: int, last: bool) -> Animation:
+        """Land a repeated ID's weight rows one under the other, add them, raise a copy of the sum.
+
+        The column sum stays when no later row needs the column under the
+        gradient; otherwise it leaves, and comes back with the zeros.
+        """
+        grid, terms, sums, rule, shown = self._work(row)
+        positions, theme = self.by_row[row], self.theme
+        arrivals = [
+            Carry(
+                self.weights.grid, self.weights.rows.index(p), None, None, terms.numbers[p],
+                self._path(p, terms.y(p)), theme, run_time=_CARRY,
+            )
+            for p in positions
+        ]  # fmt: skip
+        rise = Carry(
+            grid, sums.index((row,)), None, None, self.gradient.rows.numbers[(row,)],
+            [xyz(self.column_x, self.gradient.rows.y((row,)))], theme, run_time=_CARRY,
+        )  # fmt: skip
+        body = [grid] if shown else []
+
+        def worked() -> list[VMobject]:
+            landed = [m for carry in arrivals for m in carry.strip[2].submobjects]
+            numbers = [n for p in positions for n in terms.numbers[p]]
+            return [*body, *numbers, *landed, rule, *sums.all()]
+
+        steps: list[Animation] = [
+            AnimationGroup(self._pointed(positions), *[FadeIn(m) for m in body]),
+            *arrivals,
+            AnimationGroup(Create(rule), *[FadeIn(m) for m in sums.all()]),
+            Wait(run_time=_PAUSE),
+            rise,
+        ]
+        if not (shown and last):
+            steps.append(make_deferred_animation(lambda: _fade(worked(), out=True), run_time=0.3))
+            if shown:
+                self.reshow.append(make_deferred_animation(lambda: _fade(worked(), out=False)))
+        return Succession(*steps)
+
+
+def _fade(mobjects: list[VMobject], out: bool) -> Animation:
+    """Fade mobjects out (or back in) together."""
+    return AnimationGroup(*[(FadeOut if out else FadeIn)(m) for m in mobjects])

@@ -1,0 +1,335 @@
+"""The position layout's solver: token vectors + position vectors = sums, in two bands.
+
+PositionBlindness opens as a lookup (placed by :func:`~embedviz.render.solver.solve_lookup`);
+once the matrix has gone, its output rows become the token vectors ``E[id]``
+and two tables join them. Three tables of ``T`` rows side by side would need
+small numbers, so they stand in two bands, read as one equation::
+
+    E[id] block | tags | positions |  +  | P block
+    formula of P (or its size) |  =  | sum block | verdict (≠ different)
+
+The sum block follows P's definition, so that no wide part of the band
+stands empty. :func:`solve_positions` maximises the table font (up to
+:data:`~embedviz.render.design.MAX_DATA_PX`) subject to both bands fitting
+across and everything fitting between the title and the caption, then gives
+spare height to taller rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from embedviz.render.design import (
+    CAPTION_FONT,
+    MARGIN,
+    MAX_DATA_PX,
+    MIN_TEXT_PX,
+    SPACE,
+    TypeScale,
+    font_for_px,
+)
+from embedviz.render.layout import fit_font
+from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.parts.chips import chip_size
+from embedviz.render.parts.grid import GridSizes, col_slots
+from embedviz.render.solver import CAPTION_CENTRE, MAX_PITCH, PITCHES, TITLE_RATIO, _largest_fitting
+from embedviz.story.model import Storyboard, Window
+
+__all__ = [
+    "VERDICT_CHARS",
+    "PositionPlan",
+    "PositionSpec",
+    "formula_height",
+    "formula_width",
+    "heading_width",
+    "solve_positions",
+]
+
+# Typst sources of the three blocks' symbols, set after their words.
+TOKEN_SYMBOL = 'E["id"]'
+POSITION_SYMBOL = 'P["pos"]'
+# A bracket joining two rows of the sum block, and the space a sign takes.
+BRACKET_WIDTH = 0.15
+SIGN_CHARS = 2.2
+# The lookup layout keeps a mark column this many characters wide for a bracket and ``=``.
+VERDICT_CHARS = 2
+
+
+@cache
+def _formula_size_per_font(source: str) -> tuple[float, float]:
+    from embedviz.render.formula import FormulaText
+
+    typeset = FormulaText(source, 48, "#FFFFFF")
+    return float(typeset.width) / 48, float(typeset.height) / 48
+
+
+def formula_width(source: str, font_size: float) -> float:
+    """Return the width a Typst formula takes at a font size (typeset once, then scaled)."""
+    return _formula_size_per_font(source)[0] * font_size
+
+
+def formula_height(source: str, font_size: float) -> float:
+    """Return the height a Typst formula takes at a font size."""
+    return _formula_size_per_font(source)[1] * font_size
+
+
+@dataclass(frozen=True)
+class PositionSpec:
+    """What the second arrangement must hold, read from a position storyboard.
+
+    Attributes
+    ----------
+    window
+        The drawn columns (the rows are the positions).
+    count
+        The number of positions ``T``.
+    value_chars
+        The longest value of the three blocks, in characters.
+    id_chars, position_chars
+        The longest ID (on a tag) and position number.
+    headings
+        The token, position and sum blocks' words.
+    formulas
+        The definition of a sinusoidal ``P``, one Typst line each (empty for a learned one).
+    note
+        For a learned ``P``: its word and its size, e.g. ``a learned table``, ``16 × 3``.
+    verdict
+        The word beside the ``≠`` that ends the scene.
+    title
+        The scene's title.
+    """
+
+    window: Window
+    count: int
+    value_chars: int
+    id_chars: int
+    position_chars: int
+    headings: tuple[str, str, str]
+    formulas: tuple[str, ...]
+    note: tuple[str, str]
+    verdict: str
+    title: str
+
+    @classmethod
+    def from_board(cls, board: Storyboard) -> PositionSpec:
+        """Read what the second arrangement shows (every beat's cells and labels)."""
+        cells = {(c.kind, c.index): c for beat in board.beats for c in beat.numbers}
+        kinds = {"output", "sinusoid", "learned_position", "sum_sinusoid", "sum_learned"}
+
+        def widest(*names: str) -> int:
+            return max([len(c.text) for (k, _), c in cells.items() if k in names] or [1])
+
+        sizes = sorted((i, c.text) for (k, i), c in cells.items() if k == "pe_size")
+        return cls(
+            window=board.beats[0].window,
+            count=len([1 for (k, _) in cells if k == "position"]),
+            value_chars=widest(*kinds),
+            id_chars=widest("token_id"),
+            position_chars=widest("position"),
+            headings=(board.word("token_vector"), board.word("position_vector"), board.word("sum")),
+            formulas=tuple(board.beats[-1].labels_with("formula_")),
+            note=(board.word("learned_table"), " \u00d7 ".join(t for _, t in sizes))
+            if sizes
+            else ("", ""),
+            verdict=board.word("different"),
+            title=board.title,
+        )
+
+
+@dataclass(frozen=True)
+class PositionPlan:
+    """Where the second arrangement goes (scene units; y grows upwards).
+
+    Attributes
+    ----------
+    scale, sizes
+        The type scale and the blocks' slot sizes.
+    token_left, pe_left, sum_left
+        The three bodies' left edges.
+    top, sum_top
+        The top band's bodies' top edge, and the sum block's.
+    body_width, body_height
+        Each body's size (the three show the same columns and ``T`` rows).
+    tag_left, position_left
+        Where the tags (the chips, now the rows' IDs) and the position numbers start.
+    plus_x, equals_x
+        The centres of ``+`` (between the top band's blocks) and ``=`` (left of the sums).
+    heading_y, sum_heading_y
+        The centre lines of the top band's headings and of the sum block's.
+    col_label_y
+        The centre line of P's column numbers.
+    formula_left, formula_top, note_font
+        Where P's definition (or its size note) starts, and its font.
+    verdict_left
+        Where the bracket beside the sum block starts.
+    title_x, title_y, title_font
+        The title.
+    """
+
+    scale: TypeScale
+    sizes: GridSizes
+    token_left: float
+    pe_left: float
+    sum_left: float
+    top: float
+    sum_top: float
+    body_width: float
+    body_height: float
+    tag_left: float
+    position_left: float
+    plus_x: float
+    equals_x: float
+    heading_y: float
+    sum_heading_y: float
+    col_label_y: float
+    formula_left: float
+    formula_top: float
+    note_font: float
+    verdict_left: float
+    title_x: float
+    title_y: float
+    title_font: float
+
+    def row_y(self, top: float, row: int) -> float:
+        """Return the centre line of row ``row`` of a body whose top is ``top``."""
+        return top - (row + 0.5) * self.sizes.row_height
+
+
+def _frame() -> tuple[float, float, float, float]:
+    from manim import config
+
+    half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
+    return -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN, -half_h
+
+
+def heading_width(word: str, symbol: str, font: float) -> float:
+    """Return the width of a heading: its words, then its symbol as maths."""
+    width = text_width(word, font, mono=False)
+    return width + (SPACE * 1.5 + formula_width(symbol, font) if symbol else 0.0)
+
+
+def _note_size(spec: PositionSpec, font: float) -> tuple[float, float]:
+    """Return the width and height of P's definition (or its size note) at a font size."""
+    if spec.formulas:
+        width = max(formula_width(line, font) for line in spec.formulas)
+        lines = sum(formula_height(line, font) for line in spec.formulas)
+        return width, lines + SPACE * (len(spec.formulas) - 1)
+    word, size = spec.note
+    width = text_width(word, font, mono=False) + 2 * SPACE + char_advance(font) * len(size)
+    return width, digit_height(font) * 1.6
+
+
+def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPlan, list[str]]:
+    """Lay out at one font size and pitch; return the plan and what does not fit."""
+    problems: list[str] = []
+    scale = TypeScale.from_data(data)
+    sizes = GridSizes(scale, spec.value_chars, pitch)
+    left, right, top, bottom = _frame()
+    label, legend = scale.label, scale.legend
+    body_w = sum(slot.size for slot in col_slots(spec.window, sizes))
+    body_h = spec.count * sizes.row_height
+    chip_w = chip_size(spec.id_chars, 0, label)[0]
+    sign_w = char_advance(scale.data) * SIGN_CHARS
+    tags_w = SPACE + chip_w + SPACE + char_advance(label) * spec.position_chars
+    top_w = body_w + tags_w + sign_w + body_w
+    verdict_w = SPACE * 3 + BRACKET_WIDTH + char_advance(label) * 1.5
+    verdict_w += text_width(spec.verdict, label, mono=False)
+    note_w, note_h = _note_size(spec, legend)
+    # The sums right after P's definition (the rest of the band stays for the verdict).
+    pe_left = body_w + tags_w + sign_w
+    sum_left = note_w + SPACE + sign_w
+    # A heading may reach over the tags (E[id]'s) or past its block (P's).
+    token_heading = heading_width(spec.headings[0], TOKEN_SYMBOL, label)
+    pe_heading = heading_width(spec.headings[1], POSITION_SYMBOL, label)
+    if token_heading > pe_left - sign_w / 2:
+        problems.append(f"heading {spec.headings[0]!r} too wide")
+    width = max(top_w, pe_left + pe_heading, sum_left + body_w + verdict_w)
+    if width > right - left:
+        problems.append("too wide")
+    title_font = min(scale.data, scale.label * TITLE_RATIO)
+    title_w = text_width(spec.title, title_font, mono=False)
+    if title_w > right - left:
+        title_font *= (right - left) / title_w
+        if title_font < font_for_px(MIN_TEXT_PX):
+            problems.append("title too wide")
+    band_h = digit_height(title_font) * 1.7
+    heading_h = digit_height(label) * 1.6
+    col_labels_h = digit_height(label) + 0.8 * SPACE
+    needed = heading_h + SPACE + col_labels_h + body_h + 2 * SPACE + heading_h + SPACE + body_h
+    caption_top = bottom + CAPTION_CENTRE + digit_height(CAPTION_FONT) * 2.1
+    room = top - band_h - SPACE - (caption_top + SPACE)
+    if needed > room:
+        problems.append("too tall")
+    if note_h > body_h + heading_h:
+        problems.append("the definition of P is too tall")
+    offset = left + max(0.0, (right - left - width) / 2)
+    body_top = top - band_h - SPACE - max(0.0, room - needed) / 2 - heading_h - SPACE
+    body_top -= col_labels_h
+    sum_top = body_top - body_h - 2 * SPACE - heading_h - SPACE
+    sum_x = offset + sum_left
+    return (
+        PositionPlan(
+            scale=scale,
+            sizes=sizes,
+            token_left=offset,
+            pe_left=offset + pe_left,
+            sum_left=sum_x,
+            top=body_top,
+            sum_top=sum_top,
+            body_width=body_w,
+            body_height=body_h,
+            tag_left=offset + body_w + SPACE,
+            position_left=offset + body_w + 2 * SPACE + chip_w,
+            plus_x=offset + pe_left - sign_w / 2,
+            equals_x=sum_x - sign_w / 2,
+            heading_y=body_top + col_labels_h + SPACE + heading_h / 2,
+            sum_heading_y=sum_top + SPACE + heading_h / 2,
+            col_label_y=body_top + col_labels_h / 2,
+            formula_left=offset,
+            formula_top=sum_top + SPACE + heading_h,
+            note_font=legend,
+            verdict_left=sum_x + body_w + SPACE,
+            title_x=0.0,
+            title_y=top - band_h / 2,
+            title_font=title_font,
+        ),
+        problems,
+    )
+
+
+def solve_positions(spec: PositionSpec) -> PositionPlan:
+    """Return the plan with the largest table numbers at which both bands fit.
+
+    Every pitch of :data:`~embedviz.render.solver.PITCHES` is tried; the
+    largest font wins (the looser pitch on a tie), then spare height grows
+    the rows up to :data:`~embedviz.render.solver.MAX_PITCH`.
+
+    Parameters
+    ----------
+    spec
+        What the arrangement holds.
+
+    Returns
+    -------
+    PositionPlan
+        The plan; the smallest one when nothing fits (the moment tests then
+        report what is too small).
+    """
+    largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
+    found: list[tuple[float, float]] = []
+    for pitch in PITCHES:
+
+        def fits(font: float, pitch: float = pitch) -> bool:
+            return not _measure(spec, font, pitch)[1]
+
+        font = _largest_fitting(fits, largest, smallest)
+        if font is not None:
+            found.append((font, pitch))
+    if not found:
+        return _measure(spec, smallest, PITCHES[-1])[0]
+    font, pitch = max(found, key=lambda item: (round(item[0], 2), item[1]))
+    grown = fit_font(
+        lambda p: not _measure(spec, font, p)[1], largest=MAX_PITCH, smallest=pitch, precision=0.01
+    )
+    return _measure(spec, font, grown)[0]

@@ -1,0 +1,175 @@
+"""How much of a frame is left empty: the largest empty rectangle among drawn boxes.
+
+Issue 18 asks that at the end of every beat no empty area between the title
+and the caption is larger than about an eighth of the frame.
+:func:`largest_empty_rectangle` measures that from the boxes of what is drawn
+(axis-aligned, in scene units): the coordinates of every box edge cut the band
+into a grid of cells, each either covered or free, and the largest rectangle
+of free cells is found row by row as the largest rectangle under a histogram
+of free heights (with cells of unequal widths). It is pure numpy, so the
+moment tests, the contact sheet and a solver can all use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["EMPTY_SHARE", "Box", "Emptiness", "best_drop", "largest_empty_rectangle"]
+
+# (left, bottom, right, top), in scene units.
+Box = tuple[float, float, float, float]
+
+# The largest empty rectangle may be at most this share of the whole frame.
+EMPTY_SHARE = 1 / 8
+
+
+@dataclass(frozen=True)
+class Emptiness:
+    """The largest empty rectangle of a band.
+
+    Attributes
+    ----------
+    area
+        Its area (scene units squared).
+    left, bottom, right, top
+        Its edges.
+    """
+
+    area: float
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+
+def _cuts(low: float, high: float, edges: Iterable[float]) -> np.ndarray:
+    """Return the band's edges and every box edge strictly inside it, sorted and distinct."""
+    inside = [e for e in edges if low < e < high]
+    return np.unique(np.array([low, high, *inside], dtype=float))
+
+
+def largest_empty_rectangle(boxes: Iterable[Box], region: Box) -> Emptiness:
+    """Return the largest axis-aligned rectangle of ``region`` that no box overlaps.
+
+    Parameters
+    ----------
+    boxes
+        ``(left, bottom, right, top)`` of everything drawn; parts outside the
+        region are ignored.
+    region
+        ``(left, bottom, right, top)`` of the band to search.
+
+    Returns
+    -------
+    Emptiness
+        The rectangle (of area 0 when every point of the region is covered).
+    """
+    left, bottom, right, top = region
+    # A line (a box of no width or height) still divides the space it crosses.
+    boxes = [_thick(b) for b in boxes]
+    clipped = [
+        (max(b[0], left), max(b[1], bottom), min(b[2], right), min(b[3], top))
+        for b in boxes
+        if b[2] > left and b[0] < right and b[3] > bottom and b[1] < top
+    ]
+    xs = _cuts(left, right, [e for b in clipped for e in (b[0], b[2])])
+    ys = _cuts(bottom, top, [e for b in clipped for e in (b[1], b[3])])
+    covered = np.zeros((len(ys) - 1, len(xs) - 1), dtype=bool)
+    for b in clipped:
+        x0, x1 = np.searchsorted(xs, [b[0], b[2]])
+        y0, y1 = np.searchsorted(ys, [b[1], b[3]])
+        covered[y0:y1, x0:x1] = True
+    widths, heights = np.diff(xs), np.diff(ys)
+    best = Emptiness(0.0, left, bottom, left, bottom)
+    # Free height above each cell of the current row, growing up from it.
+    free = np.zeros(len(widths))
+    for row in range(len(heights) - 1, -1, -1):
+        free = np.where(covered[row], 0.0, free + heights[row])
+        best = _under_histogram(free, xs, float(ys[row]), best)
+    return best
+
+
+def _thick(box: Box, least: float = 1e-6) -> Box:
+    """Return the box, at least ``least`` wide and tall (about its centre line)."""
+    x0, y0, x1, y1 = box
+    if x1 - x0 < least:
+        x0, x1 = (x0 + x1 - least) / 2, (x0 + x1 + least) / 2
+    if y1 - y0 < least:
+        y0, y1 = (y0 + y1 - least) / 2, (y0 + y1 + least) / 2
+    return (x0, y0, x1, y1)
+
+
+def _under_histogram(free: np.ndarray, xs: np.ndarray, floor: float, best: Emptiness) -> Emptiness:
+    """Return the largest rectangle on ``floor`` under bars of ``free`` height, if larger."""
+    stack: list[int] = []  # bar indices of increasing height
+    for i in range(len(free) + 1):
+        height = free[i] if i < len(free) else 0.0
+        while stack and free[stack[-1]] >= height:
+            top_bar = stack.pop()
+            span_left = xs[stack[-1] + 1] if stack else xs[0]
+            area = float(free[top_bar]) * float(xs[i] - span_left)
+            if area > best.area + 1e-12:
+                best = Emptiness(
+                    area, float(span_left), floor, float(xs[i]), floor + float(free[top_bar])
+                )
+        stack.append(i)
+    return best
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
+
+
+def best_drop(
+    fixed: Sequence[Box],
+    moving: Sequence[Box],
+    band: Box,
+    drops: Iterable[float],
+    frame_area: float,
+    cost: Callable[[float], int] = lambda drop: 0,
+) -> tuple[float, Emptiness]:
+    """Choose how far to lower a group of boxes so that the band is best filled.
+
+    Of the drops that keep the group inside the band and clear of the fixed
+    boxes, the ones that leave no empty rectangle over :data:`EMPTY_SHARE` of
+    the frame come first, and of those the lowest ``cost`` (for example, how
+    many beats must move the group out of the way), then the smallest empty
+    area; when none does, the smallest empty area wins.
+
+    Parameters
+    ----------
+    fixed, moving
+        Boxes that stay, and boxes that move together.
+    band
+        ``(left, bottom, right, top)`` of the band measured.
+    drops
+        The distances to try (0: where the group is).
+    frame_area
+        The whole frame's area.
+    cost
+        What a drop costs besides empty space.
+
+    Returns
+    -------
+    tuple
+        The chosen drop and the largest empty rectangle with it.
+    """
+    best: tuple[tuple[bool, float, int, float], float, Emptiness] | None = None
+    for drop in drops:
+        moved = [(b[0], b[1] - drop, b[2], b[3] - drop) for b in moving]
+        if any(b[1] < band[1] - 1e-6 or b[3] > band[3] + 1e-6 for b in moved):
+            continue
+        if any(_overlap(a, b) for a in moved for b in fixed):
+            continue
+        empty = largest_empty_rectangle([*fixed, *moved], band)
+        # Within the limit the cost decides; over it, the emptier frame loses first.
+        over = empty.area > EMPTY_SHARE * frame_area
+        key = (over, empty.area if over else 0.0, cost(drop), empty.area)
+        if best is None or key < best[0]:
+            best = (key, drop, empty)
+    if best is None:
+        return 0.0, largest_empty_rectangle([*fixed, *moving], band)
+    return best[1], best[2]

@@ -1,0 +1,63 @@
+"""The largest empty rectangle among drawn boxes (issue 18's empty-area measure)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from embedviz.render.space import best_drop, largest_empty_rectangle
+
+# Boxes on a small integer grid, so that a brute-force oracle can try every rectangle.
+WIDTH, HEIGHT = 8, 6
+corners = st.tuples(
+    st.integers(0, WIDTH), st.integers(0, HEIGHT), st.integers(0, WIDTH), st.integers(0, HEIGHT)
+)
+
+
+def _brute_force(boxes: list[tuple[int, int, int, int]]) -> int:
+    """The largest empty rectangle, trying every one with integer corners."""
+    best = 0
+    for x0, x1 in itertools.combinations(range(WIDTH + 1), 2):
+        for y0, y1 in itertools.combinations(range(HEIGHT + 1), 2):
+            if all(not (b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]) for b in boxes):
+                best = max(best, (x1 - x0) * (y1 - y0))
+    return best
+
+
+@given(st.lists(corners, max_size=6))
+def test_the_largest_empty_rectangle_is_found(raw: list[tuple[int, int, int, int]]) -> None:
+    boxes = [(min(a, c), min(b, d), max(a, c), max(b, d)) for a, b, c, d in raw]
+    found = largest_empty_rectangle([tuple(map(float, b)) for b in boxes], (0, 0, WIDTH, HEIGHT))
+    # (A line counts as a sliver a millionth wide, so areas agree to that.)
+    assert found.area == pytest.approx(_brute_force(boxes), abs=1e-4)
+    # The rectangle it names is that large and empty.
+    assert (found.right - found.left) * (found.top - found.bottom) == pytest.approx(found.area)
+    shrunk = 1e-5
+    for b in boxes:
+        assert not (
+            b[0] < found.right - shrunk
+            and found.left + shrunk < b[2]
+            and b[1] < found.top - shrunk
+            and found.bottom + shrunk < b[3]
+        )
+
+
+def test_boxes_outside_the_band_are_ignored() -> None:
+    found = largest_empty_rectangle([(-5.0, -5.0, -1.0, -1.0), (9.0, 0.0, 12.0, 6.0)], (0, 0, 8, 6))
+    assert found.area == 48.0
+
+
+def test_a_drop_that_fills_the_band_wins() -> None:
+    # A block at the top of a 10-high band leaves its lower half empty; lowered
+    # to the middle, no empty rectangle is larger than 20.
+    fixed = [(0.0, 0.0, 4.0, 10.0)]
+    moving = [(4.0, 8.0, 10.0, 10.0)]
+    drop, empty = best_drop(fixed, moving, (0.0, 0.0, 10.0, 10.0), [0.0, 2.0, 4.0, 6.0], 200.0)
+    assert drop == 4.0
+    assert empty.area == 24.0
+    # A drop past the band's bottom is never taken.
+    drop, _ = best_drop(fixed, moving, (0.0, 0.0, 10.0, 10.0), [0.0, 9.0], 200.0)
+    assert drop == 0.0
