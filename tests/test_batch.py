@@ -53,7 +53,7 @@ def test_default_batch_fills_two_slices_in_order() -> None:
     names = [b.name for b in board.beats]
     assert names == [
         "intro", "batch", "predict", "reveal",
-        "lookup-0-0", "lookup-0-1", "lookup-0-rest", "lookup-1", "shape",
+        "lookup-0-0", "lookup-0-1", "lookup-0-rest", "lookup-1", "repeats", "shape",
     ]  # fmt: skip
     final = board.beats[-1]
     assert final.output is not None
@@ -254,74 +254,81 @@ def test_chips_and_rows_cross_nothing_at_any_moment() -> None:
     samples = sample_moments("BatchLookup", {"ids": "2,3;4,0;1,5", "vocab": 6}, alphas=alphas)
     moving = [s for s in samples if s.beat.action in ("lookup", "lookup_many") and s.alpha < 1]
     assert len(moving) >= 4 * len(alphas)
-    # The travelling copy of a chip is on screen, away from its home, at some moment.
-    assert any(
-        len([t for t in s.texts if t.cell is not None and t.cell[0] == "token_id"]) > 6
-        for s in moving
-    )
+    # The chip itself travels (it becomes its row's tag): some ID is seen in many places.
+    places: dict[tuple[int, ...], set[tuple[float, float]]] = {}
+    for sample in moving:
+        for text in sample.texts:
+            if text.cell is not None and text.cell[0] in ("token_id", "output_id"):
+                corner = (round(float(text.box[0][0]), 2), round(float(text.box[0][1]), 2))
+                places.setdefault(text.cell[1], set()).add(corner)
+    assert max(len(seen) for seen in places.values()) > 3
     problems = [line for sample in moving for line in check_moment(sample)]
     assert not problems, "\n".join(problems[:20])
 
 
+def _first_copies(ids: list[list[int]]) -> dict[tuple[int, int], tuple[int, int]]:
+    """Each repeated ID's position, and the first position that holds the same ID."""
+    first: dict[int, tuple[int, int]] = {}
+    repeats = {}
+    for b, row in enumerate(ids):
+        for t, token in enumerate(row):
+            if token in first:
+                repeats[(b, t)] = first[token]
+            first.setdefault(token, (b, t))
+    return repeats
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}],
+)
+def test_equality_marks_name_both_rows_once_every_row_is_in(overrides: dict[str, Any]) -> None:
+    """A mark reads out[1,2] = out[0,0] (never "2 = out[0,0]"), in its own beat, after lookups."""
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    repeats = _first_copies([list(row) for row in board.ids])
+    assert repeats
+    names = [beat.name for beat in board.beats]
+    for beat in board.beats:
+        marks = {c.index: c for c in beat.numbers if c.kind == "equal_to"}
+        if names.index(beat.name) < names.index("repeats"):
+            assert not marks, beat.name
+            continue
+        assert set(marks) == set(repeats), beat.name
+        for (b, t), cell in marks.items():
+            fb, ft = repeats[(b, t)]
+            assert cell.text == f"out[{b},{t}] = out[{fb},{ft}]"
+    # Every landing is done before the marks come: the last lookup is before the repeats beat.
+    lookups = [i for i, beat in enumerate(board.beats) if beat.action.startswith("lookup")]
+    assert max(lookups) < names.index("repeats")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("overrides", "on_row"),
-    [
-        ({}, True),
-        # Five-digit IDs at GPT-2 size: marks on the rows would leave numbers under 15 px.
-        ({"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}, False),
-    ],
+    "overrides",
+    [{}, {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}],
 )
-def test_equality_marks_stand_on_their_rows_or_under_their_card(
-    overrides: dict[str, Any], on_row: bool
-) -> None:
-    """Each repeated row's mark is beside its row; where the width is short, it is on a
-    line under its card, after the row's label, so it still names its row."""
+def test_every_slice_shows_its_values_at_the_end(overrides: dict[str, Any]) -> None:
+    """Issue 18: at the shape beat's end every slice's numbers are in view, none covered."""
     from conftest import sample_moments
-
-    from embedviz.inputs import prepared_storyboard
+    from test_moments import check_moment
 
     board = prepared_storyboard("BatchLookup", overrides, environ={})
-    expected = {c.index for b in board.beats for c in b.numbers if c.kind == "equal_to"}
-    assert expected
     end = sample_moments("BatchLookup", overrides, alphas=())[-1]
-    shown = [t for t in end.texts if t.opacity >= 0.5]
-    marks = {t.cell[1]: t for t in shown if t.cell is not None and t.cell[0] == "equal_to"}
-    assert set(marks) == expected
-    for (b, t), mark in marks.items():
-        row = [s for s in shown if s.cell == ("output", (b, t, 0))]
-        assert row, f"row {(b, t)} is not on screen"
-        (_, row_bottom), (_, row_top) = row[0].box
-        (left, bottom), (_, top) = mark.box
-        middle = (bottom + top) / 2
-        if on_row:
-            assert row_bottom <= middle <= row_top
-            continue
-        numbers = [s for s in shown if s.cell is not None and s.cell[0] == "output"]
-        lowest = min(s.box[0][1] for s in numbers if s.cell is not None and s.cell[1][0] == b)
-        assert top < lowest, f"the mark of row {(b, t)} is not under its card"
-        # The row's label (its position t) stands just left of the mark, on its line.
-        label = [
-            s
-            for s in shown
-            if s.text == str(t)
-            and s.box[0][1] <= middle <= s.box[1][1]
-            and 0 < left - s.box[1][0] < 0.3
-        ]
-        assert label, f"the mark of row {(b, t)} does not name its row"
+    assert end.beat.name == "shape"
+    shown = {t.cell[1] for t in end.texts if t.opacity >= 0.99 and t.cell and t.cell[0] == "output"}
+    batch, length = np.asarray(board.ids).shape
+    cols = board.beats[-1].window.cols
+    assert shown == {(b, t, c) for b in range(batch) for t in range(length) for c in cols}
+    assert not check_moment(end)
 
 
 @pytest.mark.parametrize(
-    ("overrides", "below"),
-    [({}, False), ({"vocab": 50257, "dim": 768, "ids": "4821,0,50256;50256,7,4821"}, True)],
+    "overrides",
+    [{}, {"vocab": 50257, "dim": 768, "ids": "4821,0,50256;50256,7,4821"}],
 )
-def test_a_row_named_again_beside_its_mark_is_counted_once(
-    dry_run_cache: Any, overrides: dict[str, Any], below: bool
-) -> None:
-    """A mark line under the card repeats its row's position: an echo of that cell,
-    so the screen's numbers still match the storyboard's one for one."""
+def test_no_number_is_drawn_twice(dry_run_cache: Any, overrides: dict[str, Any]) -> None:
+    """A mark names its row itself (out[1,2] = ...): no position is echoed beside it any more."""
     last = dry_run_cache("BatchLookup", overrides).checkpoints[-1]
-    marked = [c.index for c in last.beat.numbers if c.kind == "equal_to" and c.index[0] == 1]
+    marked = [c.index for c in last.beat.numbers if c.kind == "equal_to"]
     assert marked
-    expected = sorted(("position", (b, t), str(t)) for b, t in marked) if below else []
-    assert sorted(last.echoes) == expected
+    assert last.echoes == []

@@ -68,7 +68,8 @@ def _check_partition(shown: tuple[int, ...], gaps: Any, size: int, noun: str) ->
 def _check_window(window: Window, vocab: int, dim: int) -> None:
     _check_partition(window.rows, window.row_gaps, vocab, "row")
     _check_partition(window.cols, window.col_gaps, dim, "column")
-    expected_cols = tuple(range(dim)) if dim <= 4 else (0, 1, 2, dim - 1)
+    # The first and the last column (issue 18: numbers at least 18 px at 720p beside the output).
+    expected_cols = tuple(range(dim)) if dim <= 3 else (0, dim - 1)
     assert window.cols == expected_cols
     if vocab > 8:
         # A scroll swaps rows; the grid always has eight slots.
@@ -114,7 +115,7 @@ def test_scroll_window_gpt2_labels() -> None:
         "rows 2\u20134819 not shown",
         "rows 4823\u201350255 not shown",
     ]
-    assert [gap.label for gap in window.col_gaps] == ["columns 3\u2013766 not shown"]
+    assert [gap.label for gap in window.col_gaps] == ["columns 1\u2013766 not shown"]
     end = scroll_window(*GPT2, 50253, window)
     assert end.rows == (0, 1, 50252, 50253, 50254, 50255, 50256)
 
@@ -152,7 +153,7 @@ def test_default_is_gpt2_sized_and_scrolls_to_4821(tmp_path: Path) -> None:
     beats = {beat.name: beat for beat in board.beats}
     assert beats["intro"].window.rows == (0, 1, 2, 3, 4, 5, 50256)
     assert "rows 6\u201350255 not shown" in beats["intro"].labels.values()
-    assert "columns 3\u2013766 not shown" in beats["intro"].labels.values()
+    assert "columns 1\u2013766 not shown" in beats["intro"].labels.values()
     assert beats["scroll"].window.rows == (0, 1, 4820, 4821, 4822, 50256)
     assert "rows 2\u20134819 not shown" in beats["scroll"].labels.values()
     assert "rows 6\u201350255 not shown" not in beats["scroll"].labels.values()
@@ -225,12 +226,15 @@ def test_text_pieces_and_sizes_in_narration(tmp_path: Path) -> None:
 
 
 def test_featured_row_already_on_screen_needs_no_scroll(tmp_path: Path) -> None:
-    board = _build(tmp_path, {"ids": "3,99,4", "vocab": 100, "dim": 8})
+    board = _build(tmp_path, {"ids": "3,4,99", "vocab": 100, "dim": 8})
     intro, _, scroll, *_ = board.beats
     assert scroll.window == intro.window
     assert "already on screen" in scroll.narration
-    third = next(beat for beat in board.beats if beat.name == "lookup-2")
-    assert "already on screen" in third.narration
+    # The second ID is the last one looked up alone (the rest go together).
+    second = next(beat for beat in board.beats if beat.name == "lookup-1")
+    assert second.window == intro.window
+    assert "already on screen" in second.narration
+    assert not [beat for beat in board.beats if beat.name == "lookup-2"]
 
 
 def test_narration_fits_two_caption_lines(tmp_path: Path) -> None:
@@ -314,15 +318,15 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
             if isinstance(m, SansText) and m.original_text in ("token IDs", "output")
         ]
         fixed.append(("title", _box(stage.title)))
-        fixed += [("grid title", _box(stage.grid_panel.title))]
+        fixed += [("grid title", _box(stage.matrix.heading))]
         frames.append(
             _Frame(
                 moment.beat.name,
                 moment.alpha,
                 sorted(set(rows), reverse=True),
                 sorted(set(gaps), reverse=True),
-                float(stage.map_thumb.get_center()[1]),
-                [_box(chip) for chip in stage.chips],
+                float(stage.matrix.bar.thumb.get_center()[1]),
+                [_box(chip) for chip in stage.chips.chips],
                 fixed,
                 strips,
                 filled,
@@ -430,24 +434,33 @@ class _Host:
 
 
 def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
-    from embedviz.render.components import ChipLane, GridPanel, OutputPanel
-    from embedviz.render.stages.large_vocab import LargeVocabStage, ScrollingGrid
+    from embedviz.render.parts.grid import CellGrid
+    from embedviz.render.parts.lookup import ChipColumn, OutputPart
+    from embedviz.render.parts.scroll import ScrollingMatrix
+    from embedviz.render.parts.vocab_motion import VocabMotion
+    from embedviz.render.stages.large_vocab import LargeVocabStage
     from embedviz.render.stages.lookup import LookupStage
     from embedviz.render.theme import DARK
 
     board = _build(tmp_path)
     stage = LargeVocabStage(_Host(), board, DARK)
     assert not isinstance(stage, LookupStage)
-    assert [type(part) for part in stage.parts] == [ChipLane, GridPanel, OutputPanel]
-    assert isinstance(stage.grid_panel.grid, ScrollingGrid)
-    assert stage.chips == stage.chip_lane.chips
-    assert len(stage.chips) == len(stage.output_panel.tags) == len(SPEC.default_ids)
-    # The shape beat is the output panel's; the scroll is the stage's own.
+    assert [type(part) for part in stage.parts] == [
+        ScrollingMatrix,
+        OutputPart,
+        ChipColumn,
+        VocabMotion,
+    ]
+    assert isinstance(stage.matrix.grid, CellGrid)
+    # One chip per ID, each waiting beside the output row it fills (and will tag).
+    assert len(stage.chips.chips) == len(stage.output.positions) == len(SPEC.default_ids)
+    # The rest of the sentence is the motion part's; the shape beat is the stage's own.
+    rest = next(beat for beat in board.beats if beat.name == "rest")
+    assert stage.motion.handler("lookup_many") is not None
+    assert stage.animate(rest) is not None
     shape = next(beat for beat in board.beats if beat.action == "shape")
-    assert stage.output_panel.handler("shape") is not None
-    assert getattr(type(stage), "beat_shape", None) is None
+    assert getattr(type(stage), "beat_shape", None) is not None
     assert stage.animate(shape) is not None
-    assert stage.output_panel.shape_label is not None
 
 
 # -- parity with PyTorch -------------------------------------------------------------

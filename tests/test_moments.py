@@ -11,8 +11,9 @@ conftest.py), as well as at each beat's end. At every sample:
 - every text is at least its minimum height at 720p: table numbers 15 px,
   other labels 10 px, captions 20 px.
 
-The lookup family (SingleTokenLookup, SequenceLookup), rebuilt on the design
-system, the solver and the parts of issue 18, is held to more:
+The lookup family (SingleTokenLookup, SequenceLookup, and since phase 2
+LargeVocabLookup and BatchLookup), rebuilt on the design system, the solver and the parts of
+issue 18, is held to more:
 
 - the type scale: table numbers at least 24 px in the default scenes and 18 px
   in every real-sized case, nothing under 12 px, and no text larger than the
@@ -112,6 +113,30 @@ LOOKUP_FAMILY: list[Any] = [
     ),
     ("SequenceLookup", None, REAL_FLOOR),  # MiniLM with a 12-token sentence
     ("SingleTokenLookup", {"ids": "4821", "vocab": 50257, "dim": 768}, REAL_FLOOR),
+    # LargeVocabLookup (phase 2): GPT-2 size by default; the issue's stress cases.
+    ("LargeVocabLookup", {}, REAL_FLOOR),
+    ("LargeVocabLookup", {"theme": "light"}, REAL_FLOOR),
+    ("LargeVocabLookup", {"ids": "4821,0,50256"}, REAL_FLOOR),
+    ("LargeVocabLookup", None, REAL_FLOOR),  # MiniLM with a 12-token sentence
+    # Overlapping views (a scroll by fades), and a small table whose rows repeat.
+    ("LargeVocabLookup", {"ids": "4821,4823,4819"}, REAL_FLOOR),
+    ("LargeVocabLookup", {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5}, REAL_FLOOR),
+    # BatchLookup (phase 2): the default 6 x 3 table, the light theme, the issue's
+    # 3 x 6 batch and its GPT-2-sized IDs, and a batch of four short sequences.
+    ("BatchLookup", {}, DEFAULT_FLOOR),
+    ("BatchLookup", {"theme": "light"}, DEFAULT_FLOOR),
+    (
+        "BatchLookup",
+        {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 10, "dim": 5},
+        REAL_FLOOR,
+    ),
+    (
+        "BatchLookup",
+        {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"},
+        REAL_FLOOR,
+    ),
+    ("BatchLookup", {"vocab": 50257, "dim": 768}, REAL_FLOOR),
+    ("BatchLookup", {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}, REAL_FLOOR),
     # Phase 2 (port-b): the zero-based layout, with ID 0 (no row before it) and a large table.
     ("ZeroBasedIndexing", {}, DEFAULT_FLOOR),
     ("ZeroBasedIndexing", {"theme": "light"}, DEFAULT_FLOOR),

@@ -13,10 +13,7 @@ from test_function_size import long_functions
 RENDER = Path(__file__).resolve().parents[1] / "embedviz" / "render"
 MAX_FILE_LINES = 500
 # Not yet ported (phase 2): their size is their own, to shrink, never to grow.
-NOT_YET_PORTED = {
-    "stages/batch.py": 957,
-    "stages/large_vocab.py": 1192,
-}
+NOT_YET_PORTED: dict[str, int] = {}
 
 
 def test_no_render_file_is_over_500_lines() -> None:

@@ -52,6 +52,7 @@ __all__ = [
     "MONO_FONT",
     "REFERENCE_PX",
     "SANS_FONT",
+    "SCROLL_BAR",
     "SPACE",
     "TEXT_CONTRAST",
     "THEMES",
@@ -92,6 +93,7 @@ CAPTION_FONT = 22.0
 # -- spacing (scene units; a 720p frame draws 90 pixels per unit) ------------
 MARGIN = 0.2  # the safe margin around the frame
 SPACE = 0.12  # between neighbours that belong together
+SCROLL_BAR = 0.22  # the column of a scroll bar beside a table that scrolls
 
 
 def _digit_per_font() -> float:

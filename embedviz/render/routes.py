@@ -14,7 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-__all__ = ["clear_order", "raise_and_order"]
+from embedviz.render.parts.grid import GridSizes, row_slots
+from embedviz.render.spec import LookupSpec
+from embedviz.story.model import Window
+
+__all__ = ["clear_order", "raise_and_order", "source_centres"]
 
 
 def _blocked(
@@ -113,6 +117,64 @@ def _order(sources: tuple[float, ...], top: float) -> tuple[int, ...] | None:
             return None
     after = rest(frozenset(first))
     return None if after is None else (*first, *after)
+
+
+def _row_centres(spec: LookupSpec, sizes: GridSizes) -> tuple[dict[int, float], float]:
+    """Each drawn matrix row's centre, down from the body's top, and the body's height."""
+    centres: dict[int, float] = {}
+    depth = 0.0
+    for slot in row_slots(spec.window, sizes):
+        if not slot.gap:
+            centres[slot.key] = depth + slot.size / 2
+        depth += slot.size
+    return centres, depth
+
+
+def source_centres(
+    spec: LookupSpec, sizes: GridSizes
+) -> tuple[tuple[int, ...], dict[int, float], float]:
+    """Return the keys :func:`raise_and_order` sees, their centres, and the tallest matrix body.
+
+    Without ``spec.source_windows`` the keys are the source rows, at their
+    centres in ``spec.window``; with them (a window that scrolls), each
+    output row is its own key, at its source's centre in the window it is
+    looked up in (or at the centre of the band that hides it there).
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+    sizes
+        The grid's slot sizes.
+
+    Returns
+    -------
+    tuple
+        The keys, their centres down from the matrix body's top, and the
+        tallest body of any window.
+    """
+    if not spec.source_windows:
+        centres, matrix_h = _row_centres(spec, sizes)
+        return spec.sources, centres, matrix_h
+    by_output: dict[int, float] = {}
+    for output, (row, window) in enumerate(zip(spec.sources, spec.source_windows, strict=True)):
+        depth = 0.0
+        # row_slots lists rows and bands top down, as _firsts lists their first rows.
+        for slot, first in zip(row_slots(window, sizes), _firsts(window), strict=True):
+            last = window.row_gaps[slot.key].last if slot.gap else slot.key
+            if first <= row <= last:
+                by_output[output] = depth + slot.size / 2
+            depth += slot.size
+    tallest = max(
+        sum(slot.size for slot in row_slots(window, sizes))
+        for window in {spec.window, *spec.source_windows}
+    )
+    return tuple(range(len(spec.sources))), by_output, tallest
+
+
+def _firsts(window: Window) -> list[int]:
+    """Return the first table row of each of :func:`row_slots`'s slots, in its order."""
+    return sorted([*window.rows, *(gap.first for gap in window.row_gaps)])
 
 
 def clear_order(

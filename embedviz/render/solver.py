@@ -61,8 +61,8 @@ from embedviz.render.design import (
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
-from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
-from embedviz.render.routes import raise_and_order
+from embedviz.render.parts.grid import GridSizes, col_slots
+from embedviz.render.routes import raise_and_order, source_centres
 from embedviz.render.spec import LookupSpec
 
 __all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
@@ -124,6 +124,8 @@ class LookupPlan:
         order, the rest in an order whose strips all have a clear path.
     content_top, content_bottom
         The top of the highest heading and the bottom of the lowest block.
+    bar_width
+        A scroll bar's column between the matrix and the walking column (0: none).
     """
 
     scale: TypeScale
@@ -153,13 +155,14 @@ class LookupPlan:
     order: tuple[int, ...] = ()
     content_top: float = 0.0
     content_bottom: float = 0.0
+    bar_width: float = 0.0
     print_left: float | None = None
     print_wrap: bool = False
 
     @property
     def column_left(self) -> float:
-        """The left edge of the walking column (the matrix body's right edge)."""
-        return self.matrix_left + self.body_width
+        """The left edge of the walking column (the matrix body's right edge, or the bar's)."""
+        return self.matrix_left + self.body_width + self.bar_width
 
     def park_x(self, chip_width: float) -> float:
         """Return the centre x of a chip of this width waiting at the right end of its row."""
@@ -230,10 +233,10 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     gap_w = max([text_width(t, legend) for t in gaps] or [0.0])
     margin_w = max(char_advance(label) * spec.row_label_chars, gap_w) + 1.5 * SPACE
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
-    column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
+    column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0) + spec.bar_width
     piece_w = max(char_advance(at_least(label * PIECE_RATIO)) * len(p) for _, p in spec.chips)
     position_w = char_advance(label) * spec.position_chars
-    mark_w = char_advance(label) * spec.mark_chars
+    mark_w = char_advance(legend if spec.mark_role == "legend" else label) * spec.mark_chars
     # Right of the block: chip, piece, row number, mark; the chips' heading over them.
     parts = [w for w in (piece_w, position_w, mark_w) if w]
     tags_w = max(chip_w + sum(SPACE + w for w in parts), text_width(spec.chips_label, label, False))
@@ -264,17 +267,6 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     )
 
 
-def _row_centres(spec: LookupSpec, sizes: GridSizes) -> tuple[dict[int, float], float]:
-    """Each drawn matrix row's centre, down from the body's top, and the body's height."""
-    centres: dict[int, float] = {}
-    depth = 0.0
-    for slot in row_slots(spec.window, sizes):
-        if not slot.gap:
-            centres[slot.key] = depth + slot.size / 2
-        depth += slot.size
-    return centres, depth
-
-
 def _measure(
     spec: LookupSpec, data: float, pitch: float, mode: Mode
 ) -> tuple[LookupPlan, list[str]]:
@@ -283,12 +275,12 @@ def _measure(
     scale = TypeScale.from_data(data)
     sizes, (left, right, top, bottom) = GridSizes(scale, spec.value_chars, pitch), _frame()
     across = _across(spec, sizes, mode, problems)
-    centres, matrix_h = _row_centres(spec, sizes)
+    keys, centres, matrix_h = source_centres(spec, sizes)
     row_h = sizes.row_height
     outputs = [(t + 0.5) * row_h for t in range(len(spec.sources))]
     raise_d, order = 0.0, tuple(range(len(outputs)))
     if mode == "beside":
-        found = raise_and_order(spec.sources, centres, matrix_h, row_h)
+        found = raise_and_order(keys, centres, matrix_h, row_h)
         if found is None:
             problems.append("no clear path")
         else:
@@ -299,7 +291,7 @@ def _measure(
     output_heading_top = -raise_d - SPACE - heading_h
     content_top = min(matrix_heading_top, output_heading_top)
     # A half-precision table's note goes under the matrix.
-    note_h = digit_height(scale.legend) + 2 * SPACE if spec.note else 0.0
+    note_h = digit_height(getattr(scale, spec.note_role)) + 2 * SPACE if spec.note else 0.0
     content_bottom = max(matrix_h + note_h, -raise_d + len(outputs) * row_h)
     # The legend goes above the matrix when the raised output leaves room there,
     # above the output when a lowered one does, else into the title band.
@@ -468,7 +460,9 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
             if font is not None:
                 found.append((font, pitch, mode))
     if not found:
-        return _measured(spec, smallest, PITCHES[-1], "corridor")[0]
+        return replace(
+            _measured(spec, smallest, PITCHES[-1], "corridor")[0], bar_width=spec.bar_width
+        )
     top_font = max(font for font, _, _ in found)
     # A near tie goes to the looser rows, unless that would drop under a floor the best reaches.
     floors = [font_for_px(px) for px in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX)]
@@ -481,7 +475,8 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
         smallest=pitch,
         precision=0.01,
     )
-    return _measured(spec, font, grown, mode)[0]
+    # The walking column starts right of a scroll bar, when there is one.
+    return replace(_measured(spec, font, grown, mode)[0], bar_width=spec.bar_width)
 
 
 def _measured(

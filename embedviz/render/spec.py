@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from embedviz.story.model import Storyboard, Window
 from embedviz.story.printed import split_printed
@@ -57,6 +58,20 @@ class LookupSpec:
     note
         The note on a half-precision table (e.g. ``bfloat16 values shown as
         float32``), drawn under the matrix; empty for none.
+    note_role
+        The note's size: ``legend`` (a remark) or ``label`` (a count, such as
+        a table's number of parameters).
+    source_windows
+        For a layout whose window scrolls between lookups (LargeVocabLookup):
+        the window each output row's source is looked up in, in output order
+        (a row that is hidden there is fetched from its hidden range's band);
+        empty when every row comes from ``window``.
+    bar_width
+        The width of a scroll bar between the matrix and the walking column
+        (0: none).
+    mark_role
+        The equality marks' size: ``label``, or ``legend`` for marks that name
+        both rows (``out[8] = out[0]``), which are notes beside the row.
     """
 
     window: Window
@@ -77,6 +92,10 @@ class LookupSpec:
     wrapped_chars: int = 0
     legend: bool = True
     note: str = ""
+    note_role: Literal["legend", "label"] = "legend"
+    source_windows: tuple[Window, ...] = ()
+    bar_width: float = 0.0
+    mark_role: Literal["legend", "label"] = "label"
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:
@@ -113,7 +132,8 @@ class LookupSpec:
             matrix_heading=f"{board.word('embedding_matrix')} E  "
             + " \u00d7 ".join(t for _, t in sizes),
             output_heading=f"{board.word('output')}  {len(sources)} \u00d7 {board.dim}",
-            chips_label=board.word("token_ids"),
+            # A layout whose chips have no heading (the batch's block) has no such word.
+            chips_label=board.word("token_ids") if "token_ids" in board.words else "",
             legend_title=board.word("value_colour"),
             print_chars=max([len(line) for line in [*printed, code]] or [0]),
             print_lines=len(printed) + (1 if printed else 0),

@@ -126,6 +126,10 @@ def _legend(cell: NumberCell, context: Context) -> tuple[float, str]:
     return value, text
 
 
+# Scenes whose equality marks name both rows (issue 18: never "2 = out[0,0]").
+NAMED_MARKS = frozenset({"LargeVocabLookup", "BatchLookup"})
+
+
 def _equal_to(cell: NumberCell, context: Context) -> tuple[float, str]:
     """The first output position that holds the same ID as this one.
 
@@ -138,7 +142,11 @@ def _equal_to(cell: NumberCell, context: Context) -> tuple[float, str]:
     first = ids.index(ids[here])
     assert first < here, "only a repeated ID is marked equal"
     where = tuple(int(i) for i in np.unravel_index(first, shape))
-    return float(where[-1]), "= out[" + ",".join(str(i) for i in where) + "]"
+    mark = "= out[" + ",".join(str(i) for i in where) + "]"
+    if context.board.scene in NAMED_MARKS:
+        # These scenes name the marked row too: out[8] = out[0].
+        mark = "out[" + ",".join(str(i) for i in cell.index) + "] " + mark
+    return float(where[-1]), mark
 
 
 def _printed(cell: NumberCell, output: np.ndarray) -> tuple[float, str]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from manim import LEFT, RIGHT, Animation, RoundedRectangle, VGroup, VMobject
+from manim import LEFT, RIGHT, Animation, Mobject, RoundedRectangle, VGroup, VMobject
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.design import SPACE, Theme
@@ -194,7 +194,7 @@ class Follow(Animation):
         Passed to :class:`manim.Animation`.
     """
 
-    def __init__(self, mobject: VMobject, points: np.ndarray, **kwargs: Any) -> None:
+    def __init__(self, mobject: Mobject, points: np.ndarray, **kwargs: Any) -> None:
         kwargs.setdefault("rate_func", smooth)
         super().__init__(mobject, **kwargs)
         self.path = np.asarray(points, dtype=float)

@@ -270,6 +270,8 @@ class OutputPart(Component):
             number.place(xyz(plan.position_left, plan.output_row_y(order)), align="left")
             self.numbers.add(number)
         self.shape: ShapeLabel | None = None
+        # The equality marks' size (a layout whose marks name both rows sets them as notes).
+        self.mark_font = plan.scale.label
         self.question: VGroup | None = None
         self.underlines: list[VMobject] = []
         # The block is on screen from the start, where its rows will be: a scene
@@ -311,7 +313,7 @@ class OutputPart(Component):
         cell = self.cells.get(("equal_to", position))
         if cell is None:
             return None
-        mark = NumberText(cell, self.plan.scale.label, self.theme.wrong)
+        mark = NumberText(cell, self.mark_font, self.theme.wrong)
         # Where the row is now (the block may rest below the solver's place).
         y = self.grid.row_y(self.row_of(position))
         mark.place(xyz(self.plan.mark_left, y), align="left")

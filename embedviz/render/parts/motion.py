@@ -37,8 +37,9 @@ from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps
 from embedviz.render.design import Theme
+from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.chips import Follow, curve_points
+from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.strip import Carry
 from embedviz.render.routes import clear_order
@@ -49,6 +50,7 @@ from embedviz.story.model import Beat, NumberCell
 __all__ = ["LookupMotion"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+Path = Sequence[np.ndarray]
 
 # Seconds of one lookup among the rest: the walk, the way back with the strip, the settling.
 _REST_WALK, _REST_CARRY, _REST_SETTLE = 0.45, 0.7, 0.15
@@ -244,8 +246,49 @@ class LookupMotion(Component):
         """Glide the output block (and what moves with it) by ``dy``."""
         return Glide(lambda: self.output_side(shown=True), dy)
 
-    def _order(self, targets: Sequence[int]) -> tuple[tuple[int, ...], float]:
-        """Return the order to fill ``targets`` in, and how far the block must rise first."""
+    # -- hooks a layout with other places for its chips or rows overrides ---------------
+    def source(self, row: int) -> tuple[float, float, float]:
+        """Return the left and right ends and the centre line of the matrix row a strip leaves."""
+        left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
+        return left, right, self.matrix.grid.row_y(row)
+
+    def output_row_y(self, row_index: int) -> float:
+        """Return the centre line of an output row where it is now."""
+        return self.output.grid.row_y(row_index)
+
+    def chip_paths(
+        self, row_index: int, chip: Chip, park: np.ndarray, lift: float = 0.0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return a chip's way to its row (``park``) and its way back to its output row's tag.
+
+        By default the chip waits beside the output row it fills: it walks left
+        through that (still empty) row into the walking column, along it to
+        its row, and back the same way. ``lift`` is how far the output block
+        will have glided up when the chip leaves.
+        """
+        lane_y = self.output_row_y(row_index) + lift
+        home = self.chips.homes[row_index] + xyz(0, lift)
+        there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
+        back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
+        return there, back
+
+    def make_carry(
+        self, row: int, chip: Chip, position: tuple[int, ...], path: Path, targets: list[NumberText]
+    ) -> Carry:
+        """Return the carry of a matrix row's strip along ``path`` onto ``targets``."""
+        return Carry(
+            self.matrix.grid,
+            row,
+            chip,
+            self.cells[("output_id", position)],
+            targets,
+            path,
+            self.theme,
+            run_time=1.0,
+        )
+
+    def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
+        """Return an order whose paths are all clear from where the block is now, if any."""
         filled = [self.output.row_of(p) for p in self.filled]
         sources = [int(self.cells[("token_id", p)].value) for p in self.output.positions]
         grid = self.matrix.grid
@@ -253,7 +296,11 @@ class LookupMotion(Component):
         centres = {row: top - grid.row_y(row) for row in grid.get_rows()}
         row_h = self.plan.sizes.row_height
         here = self.output.grid.body_top() - top
-        found = clear_order(sources, centres, row_h, here, filled, targets)
+        return clear_order(sources, centres, row_h, here, filled, targets)
+
+    def _order(self, targets: Sequence[int]) -> tuple[tuple[int, ...], float]:
+        """Return the order to fill ``targets`` in, and how far the block must rise first."""
+        found = self.clear_here(targets)
         if found is not None:
             return found, 0.0
         # Where the solver put the block, its order keeps every path clear.
@@ -267,28 +314,16 @@ class LookupMotion(Component):
         row_index = self.output.row_of(position)
         chip = self.chips.chips[row_index]
         row = int(self.cells[("token_id", position)].value)
-        source_y = self.matrix.grid.row_y(row)
+        left, right, source_y = self.source(row)
         park = xyz(self.plan.park_x(chip.width), source_y)
-        lane_y = self.output.grid.row_y(row_index) + lift
-        home = self.chips.homes[row_index] + xyz(0, lift)
-        there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
-        back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
+        there, back = self.chip_paths(row_index, chip, park, lift)
         outline = self.matrix.outline(row)
         walk = AnimationGroup(Follow(chip, there, run_time=1.0), Create(outline))
-        path = self.plan.strip_path(source_y, lane_y)
+        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
         targets = self.output.targets(position)
         for target in targets:
             target.shift(xyz(0, lift))
-        carry = Carry(
-            self.matrix.grid,
-            row,
-            chip,
-            self.cells[("output_id", position)],
-            targets,
-            path,
-            self.theme,
-            run_time=1.0,
-        )
+        carry = self.make_carry(row, chip, position, path, targets)
         moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
         self.carries.append(carry)
         mark = self.output.mark(position)
@@ -297,11 +332,11 @@ class LookupMotion(Component):
             self.marks.append(mark)
         settle = AnimationGroup(FadeOut(outline), *([FadeIn(mark)] if mark is not None else []))
         self.filled.add(position)
-        left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
         start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)
         strip_box = (right - left, self.plan.sizes.row_height)
-        swept = _swept(there, *chip_box) + _swept([start, *path], *strip_box)
+        swept = _swept(there, *chip_box) + _swept([*back], *chip_box)
+        swept += _swept([start, *path], *strip_box)
         return _Lookup(walk, moved, settle, _swept(there, *chip_box), swept)
 
     def beat_lookup(self, beat: Beat) -> Animation:

@@ -9,7 +9,7 @@ __all__ = ["LAYOUT"]
 LAYOUT = layout(
     "batch",
     (*GRID_KINDS, *SEQUENCE_KINDS, "batch_dim", "slice", "equal_to", "output_id"),
-    ("axes", "dim", "intro", "lookup", "lookup_many", "predict", "reveal", "shape"),
+    ("axes", "dim", "intro", "lookup", "lookup_many", "predict", "repeats", "reveal", "shape"),
     (
         *GRID_ROLES,
         "batch_axis",
@@ -34,6 +34,7 @@ LAYOUT = layout(
         "chapter_reveal": "One slice per sequence",
         "chapter_lookup": "Look up ID {id}",
         "chapter_lookup_many": "Filling slice {slice}",
+        "chapter_repeats": "Repeated IDs, equal rows",
         "chapter_dim": "Rows no ID selects",
         "chapter_shape": "The output's shape, B \u00d7 T \u00d7 d",
     },

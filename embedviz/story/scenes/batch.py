@@ -20,7 +20,7 @@ import numpy.typing as npt
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.table import Table
-from embedviz.story.model import Highlight, Storyboard
+from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
     Recorder,
@@ -29,7 +29,8 @@ from embedviz.story.scenes.common import (
     make_table,
 )
 from embedviz.story.screen import int_cell
-from embedviz.story.window import compact_window
+from embedviz.story.window import compact_window, labelled_window
+from embedviz.story.words import Words
 
 __all__ = [
     "MAX_BATCH",
@@ -46,8 +47,9 @@ MAX_LENGTH = 8
 MAX_BATCH_TOKENS = 18  # a 3 x 6 batch
 # Drawn matrix rows plus elision rows; more would shrink the numbers too far.
 MAX_GRID_LINES = 12
-# Columns kept when d is elided: the first two and the last one, so that a
-# batch's slices fit beside the matrix (the other scenes keep seven).
+# Every column up to this many (for at most so many IDs); beyond, the first and the last.
+_FULL_COLS = 3
+_FULL_COLS_IDS = 12
 
 
 def _batch_ids(options: SceneOptions, table: Table) -> list[list[int]]:
@@ -79,6 +81,20 @@ def _batch_ids(options: SceneOptions, table: Table) -> list[list[int]]:
             f"{batch} x {length} batch has {batch * length}; use fewer or shorter sequences"
         )
     return [[int(i) for i in row] for row in checked]
+
+
+def _window(vocab: int, dim: int, ids: list[list[int]], words: Words) -> Window:
+    """Pick E's rows (as the compact window) and its columns.
+
+    Every column of a table up to three wide, for a batch of up to 12 IDs;
+    else the first and the last: the matrix, the walking column and the
+    slices then fit the frame with their numbers at least 18 px tall at 720p.
+    """
+    focus = sorted({i for row in ids for i in row})
+    rows = compact_window(vocab, dim, focus, words).rows
+    small = dim <= _FULL_COLS and len(ids) * len(ids[0]) <= _FULL_COLS_IDS
+    cols = list(range(dim)) if small else sorted({0, dim - 1})
+    return labelled_window(rows, cols, vocab, dim, words)
 
 
 def _listing(values: list[int]) -> str:
@@ -119,7 +135,7 @@ def build_batch_lookup(
     output = table.lookup(ids)
     focus = sorted({i for row in ids for i in row})
     told = SPEC.words(words)
-    window = compact_window(table.vocab_size, table.dim, focus, told)
+    window = _window(table.vocab_size, table.dim, ids, told)
     lines = len(window.rows) + len(window.row_gaps)
     if lines > MAX_GRID_LINES:
         raise EmbedvizError(
@@ -133,8 +149,10 @@ def build_batch_lookup(
             rec.screen.add(int_cell("token_id", (b, t), token_id))
     rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
     _axes_predict_reveal(rec, output.shape)
-    _first_sequence(rec, ids, output)
-    _other_sequences(rec, ids, output)
+    marks: list[NumberCell] = []
+    _first_sequence(rec, ids, output, marks)
+    _other_sequences(rec, ids, output, marks)
+    _repeats(rec, marks)
     _dim_and_shape(rec, focus, output.shape)
     return rec.finish(SPEC, options, table, tuple(tuple(row) for row in ids), scale)
 
@@ -181,10 +199,26 @@ def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
     )
 
 
-def _first_sequence(rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.float32]) -> None:
+def _fill(
+    rec: Recorder,
+    position: tuple[int, int],
+    output: npt.NDArray[np.float32],
+    token_id: int,
+    marks: list[NumberCell],
+) -> None:
+    """Land a row, its chip becoming its tag; hold its equality mark back for the repeats beat."""
+    rec.fill_output(position, output[position], token_id, chip_becomes_tag=True, name_row=True)
+    mark = rec.screen.numbers.pop(("equal_to", position), None)
+    if mark is not None:
+        marks.append(mark)
+
+
+def _first_sequence(
+    rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.float32], marks: list[NumberCell]
+) -> None:
     """Sequence 0: two IDs one by one, then the rest of the sequence in one beat."""
     first, length = ids[0], len(ids[0])
-    rec.fill_output((0, 0), output[0, 0], first[0])
+    _fill(rec, (0, 0), output, first[0], marks)
     rec.beat(
         "lookup-0-0",
         "lookup",
@@ -195,7 +229,7 @@ def _first_sequence(rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.
         min_hold=0.8,
     )
     if length > 1:
-        rec.fill_output((0, 1), output[0, 1], first[1])
+        _fill(rec, (0, 1), output, first[1], marks)
         rec.beat(
             "lookup-0-1",
             "lookup",
@@ -207,7 +241,7 @@ def _first_sequence(rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.
         )
     if length > 2:
         for t in range(2, length):
-            rec.fill_output((0, t), output[0, t], first[t])
+            _fill(rec, (0, t), output, first[t], marks)
         rows_text = {3: "row 2", 4: "rows 2 and 3"}.get(length, f"rows 2 to {length - 1}")
         rec.beat(
             "lookup-0-rest",
@@ -219,18 +253,17 @@ def _first_sequence(rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.
         )
 
 
-def _other_sequences(rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.float32]) -> None:
-    """Each later sequence fills its own slice in one beat, in front of the one before."""
+def _other_sequences(
+    rec: Recorder, ids: list[list[int]], output: npt.NDArray[np.float32], marks: list[NumberCell]
+) -> None:
+    """Each later sequence fills its own slice in one beat, under the one before."""
     screen, length = rec.screen, len(ids[0])
     for b in range(1, len(ids)):
-        # Slice b stands in front of slice b-1, whose rows are hidden now: only its
-        # "slice" header shows above the new card.
-        for key in [k for k in screen.numbers if k[0] in _CARD_KINDS and k[1][0] == b - 1]:
-            del screen.numbers[key]
+        # Every slice stays in view (issue 18): slice b appears under slice b - 1.
         screen.add(int_cell("slice", (b,), b))
         for t in range(length):
             screen.add(int_cell("position", (b, t), t))
-            rec.fill_output((b, t), output[b, t], ids[b][t])
+            _fill(rec, (b, t), output, ids[b][t], marks)
         rec.beat(
             f"lookup-{b}",
             "lookup_many",
@@ -239,6 +272,20 @@ def _other_sequences(rec: Recorder, ids: list[list[int]], output: npt.NDArray[np
             run_time=1.2 * length,
             min_hold=0.8,
         )
+
+
+def _repeats(rec: Recorder, marks: list[NumberCell]) -> None:
+    """Once every row has landed, mark each row whose ID came earlier: out[1,2] = out[0,1]."""
+    if not marks:
+        return
+    rec.screen.add(*marks)
+    rec.beat(
+        "repeats",
+        "repeats",
+        "IDs that repeat fetch the same row again: each marked row equals its first copy, "
+        "wherever it sits in the batch.",
+        run_time=1.2,
+    )
 
 
 def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> None:
@@ -271,10 +318,6 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
         run_time=1.4,
         min_hold=2.0,
     )
-
-
-# What a slice card shows besides its header; hidden when a card stands in front.
-_CARD_KINDS = ("output", "output_id", "equal_to", "position")
 
 
 SPEC = SceneSpec(

@@ -201,6 +201,7 @@ class Recorder:
         row: npt.NDArray[np.float32],
         token_id: int | None = None,
         chip_becomes_tag: bool = False,
+        name_row: bool = False,
     ) -> None:
         """Land a looked-up row in the output block (visible columns only).
 
@@ -220,6 +221,10 @@ class Recorder:
             The input chip at this position is the row's tag from now on (one
             ID, one object): its ``token_id`` cell leaves the screen as the
             ``output_id`` cell arrives.
+        name_row
+            Write the equality mark with both rows named, ``out[8] = out[0]``,
+            so that it never reads as a number equal to a row (``8 = out[0]``)
+            beside the row's position.
         """
         for col in self.window.cols:
             self.screen.add(value_cell("output", (*position, col), row[col]))
@@ -230,7 +235,9 @@ class Recorder:
             first = self.first_filled.setdefault(token_id, position)
             if first != position:
                 where = ",".join(str(i) for i in first)
-                self.screen.add(NumberCell("equal_to", position, f"= out[{where}]", first[-1]))
+                here = ",".join(str(i) for i in position)
+                text = f"out[{here}] = out[{where}]" if name_row else f"= out[{where}]"
+                self.screen.add(NumberCell("equal_to", position, text, first[-1]))
         assert self.output is not None
         self.output = OutputState(
             self.output.shape, (*self.output.filled, position), self.output.shape_labelled

@@ -59,17 +59,18 @@ _TOP_ROWS = 6  # rows 0..5 before the first scroll
 _KEPT_TOP = 2  # rows 0 and 1 stay in view as a landmark
 _END_ROWS = 5  # the rows shown when the target is near the end
 _MAX_FULL_ROWS = 8
-# Columns: the first three and the last, so that numbers stay readable at
-# 480p with the grid and the output block side by side.
-_HEAD_COLS = 3
+# Columns: the first and the last, so that the numbers stay at least 18 px
+# tall at 720p with the grid, the output block and the chips side by side
+# (as SequenceLookup's narrow window).
+_HEAD_COLS = 1
 _TAIL_COLS = 1
-_MAX_FULL_COLS = _HEAD_COLS + _TAIL_COLS
+_MAX_FULL_COLS = 3
 
 _SCENE = "LargeVocabLookup"
-# IDs followed one by one down the table (the featured one and the next
-# two); the rest of the sentence then lands in one beat, since it is the same
-# motion again and every animated second costs render time.
-_WALKED = 3
+# IDs followed one by one down the table: the featured one at teaching pace,
+# the next faster; the rest of the sentence then goes together in one beat,
+# since it is the same motion again (issue 18: one thread of motion).
+_WALKED = 2
 
 
 def _window(vocab_size: int, dim: int, rows: set[int], words: Words | None) -> Window:
@@ -96,8 +97,8 @@ def start_window(vocab_size: int, dim: int, words: Words | None = None) -> Windo
     -------
     Window
         Every row when ``V <= 8``; otherwise rows 0 to 5 and row ``V-1``
-        with the gap between them labelled. Columns: all when ``d <= 4``,
-        otherwise the first three and the last.
+        with the gap between them labelled. Columns: all when ``d <= 3``,
+        otherwise the first and the last.
 
     Raises
     ------
@@ -296,19 +297,24 @@ def _lookup_sentence(
 
 
 def _rest_sentence(ids: list[int]) -> str:
-    """Narrate the IDs after the walked ones, which land together."""
+    """Narrate the IDs after the walked ones, which go together."""
     rest = len(ids) - _WALKED
     for position in range(_WALKED, len(ids)):
         if ids[position] in ids[:position]:
             earlier = ids.index(ids[position])
             return (
-                f"The other {rest} IDs go the same way, in input order. ID {ids[position]} "
-                f"repeats, so output rows {earlier} and {position} are identical: position "
-                "plays no part."
+                f"The other {_plural(rest, 'ID')} {'does' if rest == 1 else 'do'} the same, "
+                f"together. ID {ids[position]} repeats, so output rows "
+                f"{earlier} and {position} are identical: position plays no part."
             )
+    if rest == 1:
+        return (
+            f"The last ID, {ids[-1]}, does the same: its whole row is copied into output "
+            f"row {len(ids) - 1}."
+        )
     return (
-        f"The other {_plural(rest, 'ID')} {'goes' if rest == 1 else 'go'} the same way: each "
-        "whole row is copied into its output row, in input order."
+        f"The other {rest} IDs do the same, together: each row, on screen or hidden, "
+        "is copied whole into its output row."
     )
 
 
@@ -361,6 +367,8 @@ def build_large_vocab_lookup(
             screen.add(NumberCell("legend", (position,), format_scale(value), value))
     for position, token_id in enumerate(ids):
         screen.add(int_cell("token_id", (position,), token_id))
+    # The empty output block waits beside the table from the start, its chips beside it.
+    rec.show_output_frame([(t,) for t in range(len(ids))])
     rec.beat(
         "intro",
         "intro",
@@ -432,8 +440,7 @@ def _featured(
     )
     find = f"Take ID {featured}. An ID is a row number, {where}"
     rec.beat("scroll", "scroll", find, run_time=2.4, highlight=focus)
-    rec.show_output_frame([(t,) for t in range(len(ids))])
-    rec.fill_output((0,), output[0], ids[0])
+    rec.fill_output((0,), output[0], ids[0], chip_becomes_tag=True, name_row=True)
     dim = output.shape[-1]
     rec.beat(
         "lookup",
@@ -469,7 +476,9 @@ def _walked(
         scrolled = views[position] != views[position - 1]
         rec.window = views[position]
         _show_window(rec.screen, views[position], rows)
-        rec.fill_output((position,), output[position], token_id)
+        rec.fill_output(
+            (position,), output[position], token_id, chip_becomes_tag=True, name_row=True
+        )
         rec.beat(
             f"lookup-{position}",
             "scroll_lookup",
@@ -481,8 +490,12 @@ def _walked(
         first_seen.setdefault(token_id, position)
     if count > _WALKED:
         for position in range(_WALKED, count):
-            rec.fill_output((position,), output[position], ids[position])
-        rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=3.2)
+            rec.fill_output(
+                (position,), output[position], ids[position], chip_becomes_tag=True, name_row=True
+            )
+        rest = count - _WALKED
+        # Together, in a few seconds: done before a repeat's phrase points at its rows.
+        rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=0.8 + 0.3 * rest)
 
 
 SPEC = SceneSpec(

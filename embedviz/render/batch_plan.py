@@ -1,0 +1,165 @@
+"""What a batch frame holds and where it goes: E, B × T chips, and B slices as PyTorch prints them.
+
+:class:`BatchSpec` is read from the storyboard; :class:`BatchPlan` is what
+:func:`~embedviz.render.solve_batch.solve_batch` returns (its solver), and
+:mod:`embedviz.render.batch_routes` finds the strips' clear paths. Across the
+frame::
+
+    row numbers | matrix E | walking column | slices | tags | t | T | B | (marks)
+
+Down the left: the title band, the chips (B rows of T, each row with a free
+lane under it that its chips leave by), E's heading and E. Down the right:
+the d edge, then each slice's header (``slice b``) and its T rows, every
+slice in view at every moment. The equality marks (``out[1,2] =
+out[0,0]``) come once every row has landed, in a list right of the slices,
+under them, under E or in the emptied corridor, wherever it fits (nothing
+moves any more by then).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Literal
+
+from embedviz.render.solver import LookupPlan, LookupSpec
+from embedviz.story.model import Storyboard
+
+__all__ = [
+    "BRACE",
+    "LANE_CHIPS",
+    "MARK_LINE",
+    "ROW_GAP_CHIPS",
+    "BatchPlan",
+    "BatchSpec",
+    "Marks",
+    "Mode",
+    "batch_spec",
+]
+
+Mode = Literal["beside", "corridor"]
+Marks = Literal["right", "below", "under", "corridor"]
+# A brace's depth (the B, T and d edges).
+BRACE = 0.18
+# A lane between two rows of chips (or under a last, odd one) is this many chip heights tall.
+LANE_CHIPS = 1.0
+# Between two rows of chips that share no lane, in chip heights.
+ROW_GAP_CHIPS = 0.3
+# A line of the list of marks, in digit heights.
+MARK_LINE = 1.7
+
+
+@dataclass(frozen=True)
+class BatchSpec(LookupSpec):
+    """What a batch frame must hold: a lookup spec, with the batch's shape and words.
+
+    Attributes
+    ----------
+    batch, length
+        B and T.
+    axis_texts
+        ``batch B = 2`` and ``sequence length T = 4``, as drawn (for their widths).
+    slice_word
+        The header of a slice, without its number (``slice``).
+    marks
+        How many rows carry an equality mark.
+    shape_text
+        The output's shape as the last beat writes it (``output 2 × 4 × 3``).
+    """
+
+    batch: int = 0
+    length: int = 0
+    axis_texts: tuple[str, str] = ("", "")
+    slice_word: str = ""
+    marks: int = 0
+    shape_text: str = ""
+
+
+def batch_spec(board: Storyboard) -> BatchSpec:
+    """Read what a BatchLookup frame must hold from its storyboard."""
+    base = LookupSpec.from_board(board)
+    final = board.beats[-1]
+    assert final.output is not None
+    batch, length = final.output.shape[:2]
+    cells = {(c.kind, c.index): c for beat in board.beats for c in beat.numbers}
+    labels = {k: v for beat in board.beats for k, v in beat.labels.items()}
+    sizes = [cells[("batch_dim", (axis,))].text for axis in (0, 1)]
+    return BatchSpec(
+        **{f.name: getattr(base, f.name) for f in fields(LookupSpec)},
+        batch=batch,
+        length=length,
+        axis_texts=(
+            f"{labels['batch_axis']} {sizes[0]}",
+            f"{labels['length_axis']} {sizes[1]}",
+        ),
+        slice_word=labels["slice_title"],
+        marks=sum(1 for kind, _ in cells if kind == "equal_to"),
+        shape_text=f"{labels.get('output_title', '')}  "
+        + " \u00d7 ".join(cells[("output_size", (a,))].text for a in range(3)),
+    )
+
+
+@dataclass(frozen=True)
+class BatchPlan(LookupPlan):
+    """Where everything of a batch frame goes: a :class:`LookupPlan`, and the batch's places.
+
+    Output row ``b * T + t`` is row t of slice b (:meth:`output_row_y`).
+
+    Attributes
+    ----------
+    slice_tops
+        The top of each slice's body.
+    header_h
+        A slice's header band.
+    edge_d_y
+        The centre line of the d edge's label (its brace under it).
+    edge_t_left, edge_b_left
+        Where the T and the B edges' braces start.
+    block_right, block_top
+        The right end of the chips' rows, and the top of the first row.
+    chip_h, lane_h
+        A row of chips' height, and a lane's. Rows 0 and 1 share the lane
+        between them (row 0 leaves down into it, row 1 up), as rows 2 and 3
+        do; an odd last row has its lane under it.
+    marks
+        Where the list of marks stands: ``right`` of the slices' edges,
+        ``below`` the slices, or ``under`` E.
+    marks_left, marks_top
+        Where the list starts (its top-left corner).
+    length
+        T, the rows of a slice.
+    col_gap_y
+        The top of the hidden columns' label when it stands under E (None:
+        in the margin, on the column numbers' line).
+    """
+
+    slice_tops: tuple[float, ...] = ()
+    header_h: float = 0.0
+    edge_d_y: float = 0.0
+    edge_t_left: float = 0.0
+    edge_b_left: float = 0.0
+    block_right: float = 0.0
+    block_top: float = 0.0
+    chip_h: float = 0.0
+    lane_h: float = 0.0
+    marks: Marks = "right"
+    marks_left: float = 0.0
+    marks_top: float = 0.0
+    length: int = 1
+    col_gap_y: float | None = None
+
+    def chip_row_y(self, b: int) -> float:
+        """Return the centre line of row ``b`` of chips."""
+        gap = self.chip_h * ROW_GAP_CHIPS
+        lanes, gaps = (b + 1) // 2, b // 2
+        return self.block_top - (b + 0.5) * self.chip_h - lanes * self.lane_h - gaps * gap
+
+    def lane_y(self, b: int) -> float:
+        """Return the centre line of the lane that row ``b`` of chips leaves by."""
+        pair, gap = b // 2, self.chip_h * ROW_GAP_CHIPS
+        depth = (2 * pair + 1) * self.chip_h + pair * (self.lane_h + gap) + self.lane_h / 2
+        return self.block_top - depth
+
+    def output_row_y(self, row: int) -> float:
+        """Return the centre line of output row ``row`` (row ``row % T`` of its slice)."""
+        b, t = divmod(row, self.length)
+        return self.slice_tops[b] - (t + 0.5) * self.sizes.row_height

@@ -1,0 +1,318 @@
+"""The batch layout's components: the B × T block of chips, the stack of slices, the motion.
+
+Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
+
+- :class:`BatchChips`: B rows of T chips over E, with the B and T edges of
+  the input; each row leaves by the lane it shares with its neighbour. A
+  chip's place keeps an empty outline once it has gone (the B × T shape
+  stays readable). Beat ``axes``.
+- :class:`SliceStack`: the output as B slices, one under the other, as
+  PyTorch prints a B × T × d tensor; every slice's values stay in view.
+  Each slice is a :class:`~embedviz.render.parts.grid.CellGrid` with its
+  header (``slice b``), its row numbers and its tags (the chips that fetched
+  its rows); the d, T and B edges; the shape and the equality marks
+  (``out[1,2] = out[0,0]``) once every row is in. Beats ``predict``,
+  ``reveal``, ``repeats``, ``shape``.
+- :class:`BatchMotion`: the lookup family's thread of motion with the
+  chips' ways out of the block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Animation,
+    AnimationGroup,
+    Brace,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    RoundedRectangle,
+    Succession,
+    VGroup,
+    VMobject,
+)
+
+from embedviz.render.animations import make_reveal_animation
+from embedviz.render.batch_plan import BRACE, MARK_LINE, BatchPlan
+from embedviz.render.design import SPACE, Theme, dimmed, maths, value_colour
+from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.metrics import digit_height, xyz
+from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.parts.chips import Chip, curve_points
+from embedviz.render.parts.grid import CellGrid, output_grid
+from embedviz.render.parts.lookup import ChipColumn, OutputPart
+from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.stage import Component, StageHost
+from embedviz.story.model import Beat, NumberCell, Storyboard
+
+__all__ = ["BatchChips", "BatchMotion", "SliceStack"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+
+
+def _brace(target: VMobject, direction: np.ndarray, colour: str) -> Brace:
+    """Return a brace along one side of ``target``, :data:`BRACE` deep."""
+    brace = Brace(target, direction=direction, buff=SPACE / 2, color=colour)
+    if direction[0]:
+        return brace.stretch_to_fit_width(BRACE).next_to(target, direction, buff=SPACE / 2)
+    return brace.stretch_to_fit_height(BRACE).next_to(target, direction, buff=SPACE / 2)
+
+
+def _label(board: Storyboard, role: str) -> str:
+    """Return a label's text from the first beat that shows it."""
+    return next(b.labels[role] for b in board.beats if role in b.labels)
+
+
+class BatchChips(ChipColumn):
+    """The input batch: B rows of T chips over E, with its B and T edges. Beat: ``axes``.
+
+    Parameters
+    ----------
+    host, board, cells, plan, theme
+        As the lookup family's parts (``plan`` is a :class:`BatchPlan`).
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: BatchPlan, theme: Theme
+    ) -> None:
+        Component.__init__(self, host, theme)
+        label = plan.scale.label
+        ids = sorted((i, c) for (k, i), c in cells.items() if k == "token_id")
+        step = plan.chip_width + digit_height(label) * 0.6
+        self.chips: list[Chip] = []
+        self.slots = VGroup()
+        for (b, t), cell in ids:
+            chip = Chip(cell, label, theme)
+            x = plan.block_right - (plan.length - 1 - t) * step - plan.chip_width / 2
+            chip.move_to(xyz(x, plan.chip_row_y(b)))
+            self.chips.append(chip)
+            slot = RoundedRectangle(
+                corner_radius=chip.height * 0.22, width=chip.width, height=chip.height
+            )
+            slot.set_fill(opacity=0.0).set_stroke(dimmed(theme.chip, theme.background), width=1.5)
+            self.slots.add(slot.move_to(chip))
+        self.homes = [chip.get_center().copy() for chip in self.chips]
+        self.pieces = VGroup()
+        # The block has no heading (its edges name it); ChipColumn's is empty.
+        self.heading = SansText("", label, theme.muted)
+        block = VGroup(*self.chips)
+        sizes = [cells[("batch_dim", (axis,))] for axis in (0, 1)]
+        brace_b = _brace(block, LEFT, theme.muted)
+        text_b = VGroup(
+            SansText(_label(board, "batch_axis"), label, theme.muted),
+            NumberText(sizes[0], label, theme.text),
+        ).arrange(RIGHT, buff=SPACE)
+        self.batch_label = VGroup(brace_b, text_b.next_to(brace_b, LEFT, buff=SPACE))
+        brace_t = _brace(block, UP, theme.muted)
+        text_t = VGroup(
+            SansText(_label(board, "length_axis"), label, theme.muted),
+            NumberText(sizes[1], label, theme.text),
+        ).arrange(RIGHT, buff=SPACE)
+        text_t.next_to(brace_t, UP, buff=SPACE / 2).align_to(brace_t, RIGHT)
+        self.length_label = VGroup(brace_t, text_t)
+
+    def intro(self) -> list[VMobject]:
+        """Return the chips over their places (the edges are named in their own beat)."""
+        return [self.slots, *self.chips]
+
+    def beat_axes(self, beat: Beat) -> Animation:
+        """Name the batch's axes: B sequences (rows) of T IDs (columns)."""
+        return LaggedStart(
+            FadeIn(self.batch_label, shift=0.2 * RIGHT),
+            FadeIn(self.length_label, shift=0.2 * UP),
+            lag_ratio=0.5,
+        )
+
+
+class SliceStack(OutputPart):
+    """The output as B slices one under the other, each with its header, row numbers and tags.
+
+    Beats: ``predict`` (the question, where the slices will be), ``reveal``
+    (slice 0 and the d, T and B edges) and ``shape`` (the output's shape;
+    d's size leaves its edge); :meth:`write_marks` writes the equality marks.
+
+    Parameters
+    ----------
+    host, board, cells, plan, theme
+        As the lookup family's parts (``plan`` is a :class:`BatchPlan`).
+    """
+
+    def __init__(
+        self, host: StageHost, board: Storyboard, cells: Cells, plan: BatchPlan, theme: Theme
+    ) -> None:
+        Component.__init__(self, host, theme)
+        self.cells, self.plan, self.batch_plan, self.board = cells, plan, plan, board
+        self.value_scale = board.value_scale
+        self.mark_font = plan.scale.legend
+        self.positions = sorted({i for (k, i) in cells if k == "output_id"})
+        window = board.beats[0].window
+        label = plan.scale.label
+        self.slices: list[CellGrid] = []
+        self.headers: list[VGroup] = []
+        self.row_numbers: list[VGroup] = []
+        self.words: list[SansText] = []
+        for b, top in enumerate(plan.slice_tops):
+            grid = output_grid([(b, t) for t in range(plan.length)], window, plan.sizes, theme)
+            grid.shift(xyz(plan.output_left - grid.body_left(), top - grid.body_top()))
+            self.slices.append(grid)
+            word = SansText(_label(board, "slice_title"), label, theme.output)
+            self.words.append(word)
+            header = VGroup(word, NumberText(cells[("slice", (b,))], label, theme.output))
+            header.arrange(RIGHT, buff=SPACE)
+            header.move_to(xyz(0, top + plan.header_h / 2))
+            self.headers.append(header.align_to(xyz(plan.output_left, 0), LEFT))
+            numbers = VGroup()
+            for t in range(plan.length):
+                number = NumberText(cells[("position", (b, t))], label, theme.muted)
+                numbers.add(
+                    number.place(
+                        xyz(plan.position_left, top - (t + 0.5) * plan.sizes.row_height), "left"
+                    )
+                )
+            self.row_numbers.append(numbers)
+        self.grid, self.numbers = self.slices[0], self.row_numbers[0]
+        self.heading = self.words[0]
+        self._edges(board, cells)
+        self.shape: ShapeLabel | None = None
+        self.question = None
+        self.underlines: list[VMobject] = []
+        self.notes = VGroup()
+
+    def _edges(self, board: Storyboard, cells: Cells) -> None:
+        """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""
+        plan, theme, label = self.batch_plan, self.theme, self.batch_plan.scale.label
+        right = plan.output_left + plan.body_width
+        self.d_symbol = maths(_label(board, "edge_d"), theme.muted, label)
+        self.d_size = NumberText(cells[("batch_dim", (2,))], label, theme.text)
+        self.edge_d = VGroup(self.d_symbol, self.d_size).arrange(RIGHT, buff=SPACE / 2)
+        self.edge_d.move_to(xyz(0, plan.edge_d_y)).align_to(xyz(right, 0), RIGHT)
+        first, last = self.slices[0].body[0], self.slices[-1].body[0]
+        span_t = VGroup(first)
+        span_b = VGroup(first, last)
+        self.edge_t = self._side_edge(span_t, plan.edge_t_left, _label(board, "edge_t"))
+        self.edge_b = self._side_edge(span_b, plan.edge_b_left, _label(board, "edge_b"))
+
+    def _side_edge(self, span: VMobject, left: float, symbol: str) -> VGroup:
+        brace = Brace(span, direction=RIGHT, color=self.theme.muted)
+        brace.stretch_to_fit_width(BRACE).move_to(xyz(left + BRACE / 2, span.get_center()[1]))
+        text = maths(symbol, self.theme.muted, self.batch_plan.scale.label)
+        return VGroup(brace, text.next_to(brace, RIGHT, buff=SPACE / 2))
+
+    def intro(self) -> list[VMobject]:
+        """Return nothing: each slice comes with its own beat (slice 0 with ``reveal``)."""
+        return []
+
+    def row_of(self, position: tuple[int, ...]) -> int:
+        """Return the output row of a position: row t of slice b is ``b * T + t``."""
+        return position[0] * self.batch_plan.length + position[1]
+
+    def targets(self, position: tuple[int, ...]) -> list[NumberText]:
+        """Create (without adding) one output row's numbers, each in its slot of its slice."""
+        grid = self.slices[position[0]]
+        found = sorted(
+            (c for (k, i), c in self.cells.items() if k == "output" and i[:-1] == position),
+            key=lambda c: c.index,
+        )
+        font, scale = self.plan.scale.data, self.value_scale
+        return [
+            grid.put(
+                position[1],
+                c.index[-1],
+                NumberText(c, font, value_colour(c.value, scale, self.theme)),
+            )
+            for c in found
+        ]
+
+    def mark(self, position: tuple[int, ...]) -> NumberText | None:
+        """Return None: the marks come in their own beat, once every row is in."""
+        return None
+
+    def slice_parts(self, b: int) -> list[VMobject]:
+        """Return what slice ``b`` shows before its rows land: its body, header, row numbers."""
+        return [self.slices[b], self.headers[b], self.row_numbers[b]]
+
+    def beat_predict(self, beat: Beat) -> Animation:
+        """Ask for the output's shape where the slices will be."""
+        label = self.plan.scale.label
+        # One line (a group, as the lookup block's two-line question is).
+        question = LabelText(beat.label("question"), label, self.theme.text)
+        self.question = VGroup(question.move_to(self.slices[0].body))
+        return FadeIn(self.question, shift=0.2 * DOWN)
+
+    def beat_reveal(self, beat: Beat) -> Animation:
+        """Reveal slice 0 and the block's three edges (B runs over every slice to come)."""
+        leaving = [self.question] if self.question is not None else []
+        shown = make_reveal_animation([*self.slice_parts(0), self.edge_d, self.edge_t, self.edge_b])
+        if leaving:
+            return Succession(make_reveal_animation([], leaving), shown)
+        return shown
+
+    def _notes_place(self) -> np.ndarray:
+        plan = self.batch_plan
+        return xyz(plan.marks_left, plan.marks_top)
+
+    def write_marks(self, beat: Beat) -> Animation:
+        """Write each equality mark under the shape's line: ``out[1,2] = out[0,1]``."""
+        cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
+        line = digit_height(self.mark_font) * MARK_LINE
+        corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
+        marks = VGroup()
+        for number, cell in enumerate(cells):
+            mark = NumberText(cell, self.mark_font, self.theme.wrong)
+            marks.add(mark.place(corner - xyz(0, (number + 0.5) * line), "left"))
+        self.notes.add(*marks)
+        return LaggedStart(*[FadeIn(m, shift=0.1 * RIGHT) for m in marks], lag_ratio=0.3)
+
+    def beat_shape(self, beat: Beat) -> Animation:
+        """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named)."""
+        label = self.plan.scale.label
+        sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
+        self.shape = ShapeLabel(sizes, label, self.theme.output)
+        title = SansText(beat.label("output_title"), label, self.theme.output)
+        written = VGroup(title, self.shape).arrange(RIGHT, buff=SPACE * 2)
+        top = self._notes_place()
+        written.move_to(top - xyz(0, digit_height(label) * MARK_LINE / 2)).align_to(top, LEFT)
+        symbol = maths(beat.label("edge_d"), self.theme.muted, label)
+        symbol.move_to(self.d_symbol).align_to(self.edge_d, RIGHT)
+        return AnimationGroup(
+            FadeOut(self.edge_d),
+            FadeIn(symbol),
+            FadeIn(written, shift=0.15 * UP),
+        )
+
+
+class BatchMotion(LookupMotion):
+    """The lookups of a batch: a chip leaves its row of the block by its lane, walks to its row.
+
+    Its way back leads the row's strip into its slice's row, where the chip
+    stays as the row's tag.
+    """
+
+    def output_row_y(self, row_index: int) -> float:
+        """Return the centre line of an output row: row ``t`` of its slice (slices never move)."""
+        return self.plan.output_row_y(row_index)
+
+    def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
+        """Return None: the slices stay where the solver put them, whose order keeps paths clear."""
+        return None
+
+    def chip_paths(
+        self, row_index: int, chip: Chip, park: np.ndarray, lift: float = 0.0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return the way out of the block (to its lane, along it) and back to the row's tag."""
+        plan = self.plan
+        assert isinstance(plan, BatchPlan)
+        home = self.chips.homes[row_index] + xyz(0, lift)
+        lane = plan.lane_y(row_index // plan.length) + lift
+        there = curve_points([home, xyz(home[0], lane), xyz(park[0], lane), park], self.radius)
+        target = plan.output_row_y(row_index) + lift
+        tag = xyz(plan.tag_x(chip.width), target)
+        back = curve_points([park, xyz(park[0], target), tag], self.radius)
+        return there, back

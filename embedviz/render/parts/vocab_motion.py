@@ -1,0 +1,207 @@
+"""LargeVocabLookup's thread of motion: lookups from a window that scrolls, and from hidden rows.
+
+:class:`VocabMotion` is the lookup family's
+:class:`~embedviz.render.parts.motion.LookupMotion` on a
+:class:`~embedviz.render.parts.scroll.ScrollingMatrix`: a chip walks to its
+row in the window shown, or, when the window hides that row, to the band that
+stands for its hidden range; that row's strip (:class:`BandCarry`) then lifts
+off the band, with the row's true values, and follows the chip home.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from manim import Animation, AnimationGroup, Mobject, Rectangle, VGroup, VMobject, Wait
+
+from embedviz.render.design import Theme
+from embedviz.render.glyphs import LabelText, NumberText
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.chips import Chip, Follow
+from embedviz.render.parts.grid import CellGrid
+from embedviz.render.parts.lookup import ChipColumn, OutputPart
+from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.parts.scroll import ScrollingMatrix
+from embedviz.render.parts.strip import STRIP_Z, Carry, RowStrip
+from embedviz.render.solver import LookupPlan
+from embedviz.render.stage import StageHost
+from embedviz.story.model import NumberCell
+
+__all__ = ["BandCarry", "VocabMotion", "band_strip"]
+
+Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+
+
+def band_strip(
+    grid: CellGrid, y: float, targets: Sequence[NumberText], dx: float, row: int, theme: Theme
+) -> RowStrip:
+    """Build the strip of a hidden row, on its band: the row's values in the matrix's columns.
+
+    Parameters
+    ----------
+    grid
+        The matrix on screen.
+    y
+        The band's centre line.
+    targets
+        The output row's numbers (placed in the output block); the strip
+        shows copies of them, moved into the matrix's columns.
+    dx
+        How far the matrix's body is right of the output block's (they have
+        the same columns, so each number keeps its place in its cell).
+    row
+        The hidden row.
+    theme
+        Colours.
+
+    Returns
+    -------
+    RowStrip
+        Box, numbers and elision marks, as :func:`~embedviz.render.parts.strip.make_strip`.
+    """
+    height = next(s.size for s in grid.row_slots if not s.gap)
+    left, right = grid.body_left(), grid.body_right()
+    numbers = VGroup(*[t.copy().shift(xyz(dx, y - t.get_center()[1])) for t in targets])
+    marks = VGroup()
+    font = targets[0].font_size if targets else 12.0
+    for slot in grid.col_slots:
+        if slot.gap:
+            mark = LabelText("\u2026", font, theme.muted)
+            marks.add(mark.move_to(xyz(grid.col_x(slot.key, gap=True), y)))
+    box = Rectangle(width=right - left, height=height)
+    box.move_to(xyz((left + right) / 2, y))
+    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.chip, width=3.5)
+    box.set_z_index(STRIP_Z)
+    numbers.set_z_index(STRIP_Z + 1)
+    marks.set_z_index(STRIP_Z + 1)
+    return RowStrip(box, numbers, marks, source_row=row)
+
+
+class BandCarry(Carry):
+    """The carry of a row the window hides: its strip lifts off the band of its hidden range.
+
+    Parameters
+    ----------
+    grid, row, chip, tag, targets, waypoints, theme
+        As :class:`~embedviz.render.parts.strip.Carry`.
+    band_y
+        The band's centre line.
+    dx
+        How far the matrix's body is right of the output block's.
+    **kwargs
+        Passed to :class:`~embedviz.render.parts.strip.Carry`.
+    """
+
+    def __init__(self, *args: Any, band_y: float, dx: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.band_y, self.dx = band_y, dx
+
+    def begin(self) -> None:
+        """Build the strip on the band, from the row's true values."""
+        built = band_strip(self.grid, self.band_y, self.targets, self.dx, self.row, self.theme)
+        self.strip.add(*built.submobjects)
+        start = self.strip[0].get_center()
+        self.path = np.array([start, *self.waypoints])
+        self.lengths = np.concatenate(
+            [[0.0], np.cumsum(np.linalg.norm(np.diff(self.path, axis=0), axis=1))]
+        )
+        # The band it leaves: the body's width, the strip's own height.
+        self.source_size = (self.grid.body_right() - self.grid.body_left(), self.strip[0].height)
+        # Carry.begin's work is done; the Animation's own begin is what is left.
+        super(Carry, self).begin()
+
+
+class VocabMotion(LookupMotion):
+    """Lookups on a scrolling window: a shown row lifts off its row, a hidden one off its band.
+
+    Parameters
+    ----------
+    host, theme, plan, output, chips, cells
+        As :class:`~embedviz.render.parts.motion.LookupMotion`.
+    matrix
+        The scrolling matrix.
+    """
+
+    matrix: ScrollingMatrix
+
+    def __init__(
+        self,
+        host: StageHost,
+        theme: Theme,
+        plan: LookupPlan,
+        matrix: ScrollingMatrix,
+        output: OutputPart,
+        chips: ChipColumn,
+        cells: Cells,
+    ) -> None:
+        super().__init__(host, theme, plan, matrix, output, chips, cells)
+        # Each landed output row's numbers, by position (to point at equal rows).
+        self.landed: dict[tuple[int, ...], list[NumberText]] = {}
+
+    def source(self, row: int) -> tuple[float, float, float]:
+        """Return where a row's strip leaves from: its row, or the band that hides it."""
+        return self.matrix.source(row)
+
+    def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
+        """Return None: the block waits where the solver put it, whose order keeps paths clear.
+
+        (Hidden rows have no place in the window, so only the solver, which
+        knows each row's window, can order them.)
+        """
+        return None
+
+    def make_carry(
+        self,
+        row: int,
+        chip: Chip,
+        position: tuple[int, ...],
+        path: Sequence[np.ndarray],
+        targets: list[NumberText],
+    ) -> Carry:
+        """Carry the row's strip: off its row, or off its band when the window hides it."""
+        self.landed[position] = targets
+        tag = self.cells[("output_id", position)]
+        grid = self.matrix.grid
+        if row in self.matrix.window.rows:
+            return Carry(grid, row, chip, tag, targets, path, self.theme, run_time=1.0)
+        band_y = self.matrix.source(row)[2]
+        dx = grid.body_left() - self.output.grid.body_left()
+        return BandCarry(
+            grid, row, chip, tag, targets, path, self.theme, run_time=1.0, band_y=band_y, dx=dx
+        )
+
+    def settle(
+        self,
+        still: list[VMobject],
+        top: float,
+        bottom: float,
+        riders: Sequence[VMobject] = (),
+    ) -> Animation:
+        """Glide the output block (with its chips and labels) level with the matrix, and centre all.
+
+        While rows are fetched the block sits where every strip has a clear
+        path; once all have landed it moves so that its top is level with the
+        matrix's, and then everything (``still``: the matrix, its heading and
+        legend) moves with it to the middle of the band from ``top`` to ``bottom``.
+        ``riders`` (a legend over the output block) move with the block.
+        """
+        grid, matrix = self.output.grid, self.matrix.grid
+        moving: list[Mobject] = [*self.output_side(), *riders]
+        level = matrix.body_top() - grid.body_top()
+        highest = max([m.get_top()[1] + level for m in moving] + [m.get_top()[1] for m in still])
+        lowest = min(
+            [m.get_bottom()[1] + level for m in moving] + [m.get_bottom()[1] for m in still]
+        )
+        centre = (top + bottom) / 2 - (highest + lowest) / 2
+        shifts = [(m, level + centre) for m in moving] + [(m, centre) for m in still]
+        # Pure shifts: a glide never touches colours (the dimming before it keeps).
+        glides = [
+            Follow(m, np.array([xyz(0, 0), xyz(0, dy)])) for m, dy in shifts if abs(dy) > 1e-6
+        ]
+        return AnimationGroup(*glides) if glides else Wait()
+
+    def shown(self) -> list[VMobject]:
+        """Return the output rows' numbers landed so far."""
+        return [number for numbers in self.landed.values() for number in numbers]

@@ -1,0 +1,393 @@
+"""The batch layout's solver: :func:`solve_batch` lays out a :class:`BatchSpec`.
+
+It extends the lookup solver (:mod:`embedviz.render.solver`) to BatchLookup;
+the spec and the plan (and the layout across and down the frame they describe)
+are in :mod:`embedviz.render.batch_plan`.
+
+A chip leaves its place along its lane, walks down the walking column to
+the right end of its row, and leads the row's strip home into its slice's
+row, where it stays as the row's tag. As in the lookup solver, two
+arrangements keep the strips' paths clear, and the one with the larger
+numbers wins:
+
+``beside``
+    The walking column is one chip wide. The slices are placed (searched in
+    quarter rows) so that, slice by slice, every strip goes out at its row's
+    height and up or down the slices' column through rows that are still
+    empty (:mod:`embedviz.render.batch_routes`).
+``corridor``
+    The walking column is as wide as a strip: a strip goes out, along it and in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from embedviz.render.batch_plan import (
+    BRACE,
+    LANE_CHIPS,
+    MARK_LINE,
+    ROW_GAP_CHIPS,
+    BatchPlan,
+    BatchSpec,
+    Marks,
+    Mode,
+)
+from embedviz.render.batch_routes import place_slices
+from embedviz.render.design import (
+    MAX_DATA_PX,
+    MIN_DATA_PX,
+    MIN_DEFAULT_DATA_PX,
+    MIN_TEXT_PX,
+    SPACE,
+    TypeScale,
+    font_for_px,
+)
+from embedviz.render.layout import fit_font
+from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.parts.chips import chip_size
+from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
+from embedviz.render.routes import source_centres
+from embedviz.render.solver import (
+    CAPTION_CENTRE,
+    MAX_PITCH,
+    PITCHES,
+    TAG_GAP,
+    TIE,
+    _frame,
+    _largest_fitting,
+    _title_band,
+)
+
+__all__ = ["solve_batch"]
+
+
+@dataclass(frozen=True)
+class _Across:
+    """The horizontal part of a batch layout."""
+
+    matrix_left: float
+    stack_left: float
+    chip_w: float
+    tag_left: float
+    position_left: float
+    mark_left: float
+    edge_t_left: float
+    edge_b_left: float
+    right_end: float
+    col_gap_below: bool
+    column_w: float
+
+
+def _across(
+    spec: BatchSpec, sizes: GridSizes, mode: Mode, marks: Marks, problems: list[str]
+) -> _Across:
+    # (A list of marks right of the slices adds its width.)
+    """Lay the columns out across the frame, centred; note what does not fit."""
+    scale = sizes.scale
+    left, right, _, _ = _frame()
+    label, legend = scale.label, scale.legend
+    body_w = sum(s.size for s in col_slots(spec.window, sizes))
+    gap_w = max([text_width(t, legend) for t in spec.gap_labels.values()] or [0.0])
+    margin_w = max(char_advance(label) * spec.row_label_chars, gap_w) + 1.5 * SPACE
+    col_w = max([text_width(g.label, legend) for g in spec.window.col_gaps] or [0.0])
+    chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
+    column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
+    position_w = char_advance(label) * spec.position_chars
+    mark_w = _notes(spec, scale)[0] if marks == "right" else 0.0
+    edge_w = BRACE + SPACE / 2 + char_advance(label)
+    after = TAG_GAP + chip_w + SPACE + position_w + SPACE
+    total = margin_w + 2 * body_w + column_w + after + 2 * edge_w + SPACE
+    total += SPACE * 2 + mark_w if mark_w else 0.0
+    # The hidden columns' label goes in the margin (as in the lookup layout) when
+    # there is room, else under E.
+    col_gap_below = total - margin_w + max(margin_w, col_w + 1.5 * SPACE) > right - left
+    if not col_gap_below:
+        total, margin_w = (
+            total - margin_w + max(margin_w, col_w + 1.5 * SPACE),
+            max(margin_w, col_w + 1.5 * SPACE),
+        )
+    if total > right - left:
+        problems.append("too wide")
+    # The chips stand over E, left of the walking column, their B label left of them.
+    gap_x = digit_height(label) * 0.6
+    block_w = spec.length * chip_w + (spec.length - 1) * gap_x
+    b_label = BRACE + 2 * SPACE + text_width(spec.axis_texts[0], label, mono=False)
+    # E's heading shrinks to its room, never under the floor.
+    floor = font_for_px(MIN_TEXT_PX)
+    if label * (margin_w + body_w) / text_width(spec.matrix_heading, label, mono=False) < floor:
+        problems.append("heading too wide")
+    offset = max(0.0, (right - left - total) / 2)
+    matrix_left = left + offset + margin_w
+    # The chips stand over E, ending where its body does, their B label left of them.
+    if matrix_left + body_w - block_w - b_label < left:
+        problems.append("chips too wide")
+    stack_left = matrix_left + body_w + column_w
+    tag_left = stack_left + body_w + TAG_GAP
+    position_left = tag_left + chip_w + SPACE
+    edge_t = position_left + position_w + SPACE
+    edge_b = edge_t + edge_w + SPACE
+    mark_left = edge_b + edge_w + 2 * SPACE
+    return _Across(
+        matrix_left,
+        stack_left,
+        chip_w,
+        tag_left,
+        position_left,
+        mark_left,
+        edge_t,
+        edge_b,
+        edge_b + edge_w,
+        col_gap_below,
+        column_w,
+    )
+
+
+@dataclass(frozen=True)
+class _Down:
+    """The vertical sizes of a batch layout (scene units)."""
+
+    row_h: float
+    header_h: float
+    d_band: float
+    chip_h: float
+    t_label: float
+    block_h: float
+    heading_h: float
+    col_labels_h: float
+
+    def slice_top(self, b: int, length: int) -> float:
+        """Return the depth of slice ``b``'s body top below the stack's top."""
+        return self.d_band + b * (self.header_h + length * self.row_h) + self.header_h
+
+
+def _down(spec: BatchSpec, sizes: GridSizes) -> _Down:
+    label = sizes.scale.label
+    chip_h = chip_size(1, 0, label)[1]
+    band = digit_height(label) * 1.6
+    t_label = band + BRACE + SPACE
+    return _Down(
+        row_h=sizes.row_height,
+        header_h=band,
+        # The d edge is written in slice 0's header band, right of its title.
+        d_band=0.0,
+        chip_h=chip_h,
+        t_label=t_label,
+        block_h=t_label
+        + chip_h
+        * (spec.batch + (spec.batch + 1) // 2 * LANE_CHIPS + (spec.batch - 1) // 2 * ROW_GAP_CHIPS),
+        heading_h=band,
+        col_labels_h=digit_height(label) + 0.8 * SPACE,
+    )
+
+
+def _stack_place(
+    spec: BatchSpec, sizes: GridSizes, down: _Down, mode: Mode, left_top: float
+) -> tuple[float, tuple[int, ...]] | None:
+    """Return the depth of the stack's top below E's top, and the order the rows fill in."""
+    count = spec.batch * spec.length
+    if mode == "corridor":
+        # Nothing to keep clear: the stack's top is level with the chips' top.
+        return left_top, tuple(range(count))
+    keys, centres, matrix_h = source_centres(spec, sizes)
+    row = down.row_h
+    units = tuple(round(centres[k] / row, 4) for k in keys)
+    found = place_slices(
+        units,
+        round(matrix_h / row, 4),
+        round(down.header_h / row, 4),
+        round(down.d_band / row, 4),
+        spec.batch,
+        spec.length,
+    )
+    return None if found is None else (found[0] * row, found[1])
+
+
+def _notes(spec: BatchSpec, scale: TypeScale) -> tuple[float, float]:
+    """Return the width and height of the notes the last beats write: the shape, the marks."""
+    width = max(
+        text_width(spec.shape_text, scale.label, mono=False),
+        char_advance(scale.legend) * spec.mark_chars,
+    )
+    height = digit_height(scale.label) * MARK_LINE
+    return width, height + spec.marks * digit_height(scale.legend) * MARK_LINE
+
+
+def _marks_place(
+    spec: BatchSpec,
+    scale: TypeScale,
+    across: _Across,
+    marks: Marks,
+    depths: tuple[float, float, float],
+    problems: list[str],
+) -> tuple[tuple[float, float], float]:
+    """Return where the list of marks starts (x, depth below E's top) and its height.
+
+    ``depths`` are the slices' top (under the d band) and bottom, and the
+    bottom of what stands under E. The list goes right of the edges, under the
+    slices, under E, or in the corridor (empty once every strip has landed:
+    level with the last slice); nothing moves any more when it comes.
+    """
+    mark_w, marks_h = _notes(spec, scale)
+    stack_top, stack_bottom, under_e = depths
+    corridor_left = across.stack_left - across.column_w + TAG_GAP
+    marks_at = {
+        "right": (across.mark_left, stack_top),
+        "below": (across.stack_left, stack_bottom + SPACE),
+        "under": (across.matrix_left, under_e + SPACE),
+        "corridor": (corridor_left, stack_bottom - marks_h),
+    }[marks]
+    room = across.stack_left - TAG_GAP if marks == "corridor" else _frame()[1]
+    if marks_h and marks_at[0] + mark_w > room + 1e-9:
+        problems.append("marks too wide")
+    return marks_at, marks_h
+
+
+def _bands(
+    spec: BatchSpec, scale: TypeScale, content_h: float, problems: list[str]
+) -> tuple[float, float, float, float, float]:
+    """Return the title's font, x and band height, the caption's centre line, and spare height.
+
+    The spare height is what is left between the title band and the caption
+    once the content stands there (negative: it is too tall).
+    """
+    _, _, top, bottom = _frame()
+    title_font, title_x, band_h = _title_band(spec, scale, problems, True)
+    caption_y = bottom + CAPTION_CENTRE
+    caption_top = caption_y + digit_height(scale.caption) * 2.1
+    spare = top - band_h - SPACE - (caption_top + SPACE) - content_h
+    if spare < 0:
+        problems.append("too tall")
+    return title_font, title_x, band_h, caption_y, spare
+
+
+def _measure(
+    spec: BatchSpec, data: float, pitch: float, mode: Mode, marks: Marks
+) -> tuple[BatchPlan, list[str]]:
+    """Lay out at one font size and pitch; return the plan and what does not fit (if anything)."""
+    problems: list[str] = []
+    scale = TypeScale.from_data(data)
+    sizes, (_, right, top, _) = GridSizes(scale, spec.value_chars, pitch), _frame()
+    body_w = sum(s.size for s in col_slots(spec.window, sizes))
+    across = _across(spec, sizes, mode, marks, problems)
+    down = _down(spec, sizes)
+    matrix_h = sum(slot.size for slot in row_slots(spec.window, sizes))
+    note_h = digit_height(scale.legend) + 2 * SPACE if spec.note else 0.0
+    heading_top = -(down.col_labels_h + SPACE + down.heading_h)
+    left_top = heading_top - SPACE - down.block_h
+    placed = _stack_place(spec, sizes, down, mode, left_top)
+    if placed is None:
+        problems.append("no clear path")
+        placed = (left_top, tuple(range(spec.batch * spec.length)))
+    stack_top, order = placed
+    stack_h = down.slice_top(spec.batch, spec.length) - down.header_h
+    below = across.col_gap_below
+    under_e = matrix_h + note_h + (digit_height(scale.legend) + 2 * SPACE if below else 0.0)
+    stack_bottom = stack_top + stack_h
+    marks_at, marks_h = _marks_place(
+        spec, scale, across, marks, (stack_top + down.d_band, stack_bottom, under_e), problems
+    )
+    if marks == "corridor" and (mode != "corridor" or marks_h > stack_h):
+        problems.append("no room in the corridor")
+    content_top = min(left_top, stack_top)
+    content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
+    title_font, title_x, band_h, caption_y, spare = _bands(
+        spec, scale, content_bottom - content_top, problems
+    )
+    matrix_top = top - band_h - SPACE - max(spare, 0.0) / 2 + content_top
+    stack_y = matrix_top - stack_top
+    plan = BatchPlan(
+        scale=scale,
+        sizes=sizes,
+        mode=mode,
+        matrix_left=across.matrix_left,
+        matrix_top=matrix_top,
+        output_left=across.stack_left,
+        output_top=stack_y - down.slice_top(0, spec.length),
+        body_width=body_w,
+        chip_width=across.chip_w,
+        tag_left=across.tag_left,
+        piece_left=across.position_left,
+        position_left=across.position_left,
+        mark_left=across.mark_left,
+        heading_y=matrix_top - heading_top - down.heading_h / 2,
+        output_heading_y=stack_y - down.d_band - down.header_h / 2,
+        title_x=title_x,
+        title_y=top - band_h / 2,
+        title_font=title_font,
+        legend_x=right,
+        legend_y=top - band_h / 2,
+        legend_left=False,
+        print_top=0.0,
+        print_font=0.0,
+        caption_y=caption_y,
+        order=order,
+        content_top=matrix_top - content_top,
+        content_bottom=matrix_top - content_bottom,
+        slice_tops=tuple(stack_y - down.slice_top(b, spec.length) for b in range(spec.batch)),
+        header_h=down.header_h,
+        edge_d_y=stack_y - down.header_h / 2,
+        edge_t_left=across.edge_t_left,
+        edge_b_left=across.edge_b_left,
+        block_right=across.matrix_left + body_w,
+        block_top=matrix_top - left_top - down.t_label,
+        chip_h=down.chip_h,
+        lane_h=down.chip_h * LANE_CHIPS,
+        marks=marks,
+        marks_left=marks_at[0],
+        marks_top=matrix_top - marks_at[1],
+        col_gap_y=matrix_top - matrix_h - note_h - SPACE if below else None,
+        length=spec.length,
+    )
+    return plan, problems
+
+
+def solve_batch(spec: BatchSpec) -> BatchPlan:
+    """Return the batch plan with the largest table numbers at which everything fits.
+
+    Both arrangements, and the three places for the list of marks, are tried
+    at every pitch; the largest font wins (a near tie goes to the looser rows,
+    then ``beside``, then the list right of the slices), and spare height grows the rows.
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+
+    Returns
+    -------
+    BatchPlan
+        The plan (the smallest one when nothing fits: the moment tests then
+        report what is too small).
+    """
+    largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
+    found: list[tuple[float, float, Mode, Marks]] = []
+    placements: tuple[Marks, ...] = (
+        "right",
+        "below",
+        "under",
+        "corridor",
+    )
+    for mode in ("beside", "corridor"):
+        for marks in placements:
+            for pitch in PITCHES:
+
+                def fits(font: float, p: float = pitch, m: Mode = mode, k: Marks = marks) -> bool:
+                    return not _measure(spec, font, p, m, k)[1]
+
+                font = _largest_fitting(fits, largest, smallest)
+                if font is not None:
+                    found.append((font, pitch, mode, marks))
+    if not found:
+        return _measure(spec, smallest, PITCHES[-1], "corridor", placements[-1])[0]
+    top_font = max(f[0] for f in found)
+    floors = [font_for_px(px) for px in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX)]
+    enough = max([top_font * TIE, *(f for f in floors if f <= top_font)])
+    font, pitch, mode, marks = next(f for f in found if f[0] >= enough)
+    grown = fit_font(
+        lambda p: not _measure(spec, font, p, mode, marks)[1],
+        largest=MAX_PITCH,
+        smallest=pitch,
+        precision=0.01,
+    )
+    return _measure(spec, font, grown, mode, marks)[0]
