@@ -363,9 +363,17 @@ def _print(view: _View) -> Iterator[Description]:
     """Read the code line and PyTorch's print of its result."""
     code = view.new_label("code")
     printed = view.new("printed")
-    if code is None or not printed:
-        return
-    yield _said("print", code=code, printed=_slot("printed", printed, printed_text(view.beat)))
+    # The call may be on screen from the start (SingleTokenLookup) and its
+    # print come later: each is read when it appears.
+    if code is not None and printed:
+        yield _said("print", code=code, printed=_slot("printed", printed, printed_text(view.beat)))
+    elif code is not None:
+        yield _said("code", code=code)
+    elif printed:
+        code = view.beat.labels.get("code", "")
+        yield _said(
+            "print_below", code=code, printed=_slot("printed", printed, printed_text(view.beat))
+        )
 
 
 def printed_text(beat: Beat) -> str:
@@ -467,11 +475,34 @@ def _one_hot(view: _View) -> Iterator[Description]:
     title = view.beat.labels.get("one_hot_title")
     if not entries or size is None or title is None:
         return
+    title = readable_maths(title)
     slot = replace(_along(view, entries, view.board.vocab_size), name="entries")
     yield _said("one_hot", title=title, size=_slot("size", [size]), entries=slot)
     gaps = _gap_labels(view, "one_hot_gap_")
     if gaps:
         yield _said("gaps", gaps=gaps)
+
+
+def readable_maths(source: str) -> str:
+    """Return a Typst formula as a reader sees it: no quotes, no spacing words.
+
+    Parameters
+    ----------
+    source
+        Typst maths, e.g. ``"one_hot"(3) thin E``.
+
+    Returns
+    -------
+    str
+        The formula as text, e.g. ``one_hot(3) E``.
+
+    Examples
+    --------
+    >>> readable_maths('"one_hot"(3) thin E')
+    'one_hot(3) E'
+    """
+    words = source.replace('"', "").split()
+    return " ".join(w for w in words if w not in {"thin", "med", "thick", "quad", "wide"})
 
 
 def _product_frame(view: _View) -> Iterator[Description]:
@@ -480,7 +511,7 @@ def _product_frame(view: _View) -> Iterator[Description]:
     if title is not None and rows is not None and columns is not None:
         yield _said(
             "product_frame",
-            title=title,
+            title=readable_maths(title),
             rows=_slot("rows", [rows]),
             columns=_slot("columns", [columns]),
         )

@@ -59,6 +59,8 @@ DESCRIPTION_WORDS: dict[str, str] = {
     "shape_label": "The output block is labelled {shape}.",
     # A printed tensor and its code.
     "print": "The code line reads {code}. Below it, PyTorch prints {printed}",
+    "code": "The code line reads {code}.",
+    "print_below": "Below the code line, {code}, PyTorch prints {printed}",
     # zero_based: the slip, the count and the trace.
     "slip": (
         "Grey counts {counts} run down rows {rows}. The slip panel reads ID {id}, "
