@@ -249,7 +249,12 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     for text, room in ((spec.matrix_heading, margin_w + body_w), (spec.output_heading, body_w)):
         if label * room / text_width(text, label, mono=False) < floor:
             problems.append(f"heading {text!r} too wide")
-    offset = max(0.0, (right - left - total_w) / 2)
+    slack = right - left - total_w
+    offset = max(0.0, slack / 2)
+    if spec.marks_last and mark_w:
+        # An empty column for most of the video would leave a wide strip empty: centre
+        # what stands from the start, as far as the marks still fit.
+        offset = max(0.0, min(slack, (slack + SPACE + mark_w) / 2))
     matrix_left = left + offset + margin_w
     output_left = matrix_left + body_w + column_w
     tag_left = output_left + body_w + TAG_GAP

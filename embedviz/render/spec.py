@@ -72,6 +72,10 @@ class LookupSpec:
     mark_role
         The equality marks' size: ``label``, or ``legend`` for marks that name
         both rows (``out[8] = out[0]``), which are notes beside the row.
+    marks_last
+        Whether the marks' column stays empty until the last beats (as in
+        LargeVocabLookup): what stands from the start is then centred, and the
+        marks keep their room inside the frame.
     """
 
     window: Window
@@ -96,6 +100,7 @@ class LookupSpec:
     source_windows: tuple[Window, ...] = ()
     bar_width: float = 0.0
     mark_role: Literal["legend", "label"] = "label"
+    marks_last: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

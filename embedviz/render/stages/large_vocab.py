@@ -72,6 +72,7 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         note=f"V \u00d7 d = {count} {board.word('parameters')}" if count else "",
         note_role="label",
         mark_role="legend",
+        marks_last=True,
     )
 
 
