@@ -176,6 +176,12 @@ FILLED_FRAMES: list[Any] = [
     ("SequenceLookup", {"theme": "light"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence
+    # The batch's output stands as one empty panel until every slice is revealed at once.
+    ("BatchLookup", {}),
+    ("BatchLookup", {"theme": "light"}),
+    # LargeVocab centres what stands from the start (its marks' column fills last).
+    ("LargeVocabLookup", {}),
+    ("LargeVocabLookup", {"theme": "light"}),
 ]
 
 

@@ -33,6 +33,7 @@ from manim import (
     FadeIn,
     FadeOut,
     LaggedStart,
+    Rectangle,
     RoundedRectangle,
     Succession,
     VGroup,
@@ -180,6 +181,7 @@ class SliceStack(OutputPart):
         self.grid, self.numbers = self.slices[0], self.row_numbers[0]
         self.heading = self.words[0]
         self._edges(board, cells)
+        self.placeholder = self._placeholder()
         self.shape: ShapeLabel | None = None
         self.question = None
         self.underlines: list[VMobject] = []
@@ -205,9 +207,24 @@ class SliceStack(OutputPart):
         text = maths(symbol, self.theme.muted, self.batch_plan.scale.label)
         return VGroup(brace, text.next_to(brace, RIGHT, buff=SPACE / 2))
 
+    def _placeholder(self) -> Rectangle:
+        """Return one empty panel where the slices will stand (their shape is not told yet).
+
+        Until ``reveal`` the output's place is held by an empty panel of the
+        slices' outline, so the frame shows where the output goes (and the
+        question asked there) without giving its B × T × d shape away.
+        """
+        plan = self.batch_plan
+        top = plan.slice_tops[0] + plan.header_h
+        bottom = plan.slice_tops[-1] - plan.length * plan.sizes.row_height
+        panel = Rectangle(width=plan.body_width, height=top - bottom)
+        panel.set_fill(self.theme.cell_fill, opacity=1.0)
+        panel.set_stroke(self.theme.cell_stroke, width=1.5)
+        return panel.move_to(xyz(plan.output_left + plan.body_width / 2, (top + bottom) / 2))
+
     def intro(self) -> list[VMobject]:
-        """Return nothing: each slice comes with its own beat (slice 0 with ``reveal``)."""
-        return []
+        """Return the empty panel where the slices will stand (they come with ``reveal``)."""
+        return [self.placeholder]
 
     def row_of(self, position: tuple[int, ...]) -> int:
         """Return the output row of a position: row t of slice b is ``b * T + t``."""
@@ -243,16 +260,23 @@ class SliceStack(OutputPart):
         label = self.plan.scale.label
         # One line (a group, as the lookup block's two-line question is).
         question = LabelText(beat.label("question"), label, self.theme.text)
-        self.question = VGroup(question.move_to(self.slices[0].body))
+        self.question = VGroup(question.move_to(self.placeholder))
         return FadeIn(self.question, shift=0.2 * DOWN)
 
     def beat_reveal(self, beat: Beat) -> Animation:
-        """Reveal slice 0 and the block's three edges (B runs over every slice to come)."""
-        leaving = [self.question] if self.question is not None else []
-        shown = make_reveal_animation([*self.slice_parts(0), self.edge_d, self.edge_t, self.edge_b])
-        if leaving:
-            return Succession(make_reveal_animation([], leaving), shown)
-        return shown
+        """Reveal every slice's body, still empty, and the block's three edges, in the panel's place.
+
+        The whole B × T × d block stands from here on, and each row lands in
+        it. A later slice's header comes with its first lookup: until then the
+        strips of the slices before it may pass where it will stand.
+        """
+        leaving = [m for m in (self.question, self.placeholder) if m is not None]
+        later = [m for b in range(1, len(self.slices)) for m in self.slice_parts(b)]
+        bodies = [m for m in later if not any(m is h for h in self.headers)]
+        shown = make_reveal_animation(
+            [*self.slice_parts(0), *bodies, self.edge_d, self.edge_t, self.edge_b]
+        )
+        return Succession(make_reveal_animation([], leaving), shown)
 
     def _notes_place(self) -> np.ndarray:
         plan = self.batch_plan

@@ -64,6 +64,7 @@ class BatchStage(Stage):
                 self.scene, self.theme, plan, self.matrix, self.stack, self.chips, self.cells
             )
         )
+        # Slices whose header stands (every body stands from the reveal).
         self.shown = {0}
 
     def beat_intro(self, beat: Beat) -> Animation:
@@ -71,7 +72,7 @@ class BatchStage(Stage):
         return make_reveal_animation(self.intro_mobjects())
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
-        """Look up the rest of a sequence together; a new sequence's slice appears first."""
+        """Look up the rest of a sequence together; a new sequence's header appears first."""
         assert beat.output is not None
         fresh = [p for p in beat.output.filled if p not in self.motion.filled]
         slices = sorted({p[0] for p in fresh} - self.shown)
@@ -79,8 +80,7 @@ class BatchStage(Stage):
         rest = self.motion.beat_lookup_many(beat)
         if not slices:
             return rest
-        parts = [m for b in slices for m in self.stack.slice_parts(b)]
-        return Steps(make_reveal_animation(parts), rest)
+        return Steps(make_reveal_animation([self.stack.headers[b] for b in slices]), rest)
 
     def beat_repeats(self, beat: Beat) -> Animation:
         """Point at every repeated ID's tags; then write the marks of the rows they made equal."""
