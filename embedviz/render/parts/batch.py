@@ -264,7 +264,7 @@ class SliceStack(OutputPart):
         return FadeIn(self.question, shift=0.2 * DOWN)
 
     def beat_reveal(self, beat: Beat) -> Animation:
-        """Reveal every slice's body, still empty, and the block's three edges, in the panel's place.
+        """Reveal every slice's body, still empty, and the three edges, in the panel's place.
 
         The whole B × T × d block stands from here on, and each row lands in
         it. A later slice's header comes with its first lookup: until then the
