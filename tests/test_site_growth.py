@@ -363,6 +363,13 @@ def test_the_title_and_intro_head_the_gallery_and_persist(
     assert gallery.intro == ["Semaine 1 : les tables. Une ligne par identifiant.",
                              "Semaine 2 : les lots."]  # fmt: skip
     assert "Cours &lt;plongements&gt; &amp; IDs" in (site / "index.html").read_text()
+    # The title heads the accessibility report too, marked as French on an English page.
+    report = (site / "accessibility.html").read_text(encoding="utf-8")
+    assert (
+        '<h1>Accessibility report: <span lang="fr">Cours &lt;plongements&gt; &amp; IDs</span></h1>'
+        in report
+    )
+    assert "<title>Accessibility report: Cours &lt;plongements&gt; &amp; IDs</title>" in report
 
     # A later export without --title keeps the site's words.
     assert _export("zero", "-ql", "--out", str(site)) == 0
@@ -378,6 +385,9 @@ def test_the_title_and_intro_head_the_gallery_and_persist(
     assert {n: v for n, v in _state(site).items() if "/" in n} == clips
     gallery = _gallery(site)
     assert (gallery.title, gallery.title_lang, gallery.heading_lang) == ("Week by week", None, None)
+    assert "<h1>Accessibility report: <span>Week by week</span></h1>" in (
+        site / "accessibility.html"
+    ).read_text(encoding="utf-8")
 
     # An empty title brings back the default; an empty intro, the default blurb.
     assert _export("--title", "", "--intro", "", "--out", str(site)) == 0
@@ -386,6 +396,7 @@ def test_the_title_and_intro_head_the_gallery_and_persist(
     assert len(gallery.intro) == 1
     assert "real value from the table" in gallery.intro[0]
     assert not (site / ".embedviz-site.json").exists()
+    assert "<h1>Accessibility report</h1>" in (site / "accessibility.html").read_text()
 
 
 @pytest.mark.parametrize(

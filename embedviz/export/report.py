@@ -341,7 +341,11 @@ def _page_summary(facts: _Facts) -> dict[str, Any]:
 
 
 def site_report(
-    site: Path, clips: Sequence[ExportedClip], evidence: Sequence[dict[str, Any]] | None = None
+    site: Path,
+    clips: Sequence[ExportedClip],
+    evidence: Sequence[dict[str, Any]] | None = None,
+    title: str = "",
+    title_language: str | None = None,
 ) -> dict[str, Any]:
     """Measure an exported site and say, criterion by criterion, what it does.
 
@@ -353,11 +357,15 @@ def site_report(
         The clips exported there.
     evidence
         Their evidence, when it was already gathered (see :func:`clip_evidence`).
+    title
+        The site's title (the gallery's heading), which heads the report too.
+    title_language
+        The title's language, where a teacher set one (``--lang``).
 
     Returns
     -------
     dict
-        ``clips`` (evidence per clip), ``pages`` (what each page's markup
+        ``title``, ``clips`` (evidence per clip), ``pages`` (what each page's markup
         holds), ``contrast`` (ratios per colour pair), ``axe`` (``None``
         until :func:`record_axe_results`) and ``criteria``: for each of
         :data:`CRITERIA`, its number, name, level, ``status``, ``does``
@@ -370,6 +378,8 @@ def site_report(
     summary = {name: _page_summary(facts) for name, facts in pages.items()}
     data: dict[str, Any] = {
         "generator": "embedviz",
+        "title": title,
+        "title_language": title_language,
         "standard": "WCAG 2.2, levels A and AA",
         "clips": list(evidence),
         "pages": summary,
@@ -433,7 +443,9 @@ def record_axe_results(
     return data
 
 
-def write_report(site: Path, clips: Sequence[ExportedClip]) -> dict[str, Any]:
+def write_report(
+    site: Path, clips: Sequence[ExportedClip], title: str = "", title_language: str | None = None
+) -> dict[str, Any]:
     """Measure the site and write ``accessibility.json`` and ``accessibility.html`` into it.
 
     Parameters
@@ -442,6 +454,8 @@ def write_report(site: Path, clips: Sequence[ExportedClip]) -> dict[str, Any]:
         The site folder (the staging folder, before it is published).
     clips
         The clips exported there.
+    title, title_language
+        The site's title, which heads the report, and its language if set.
 
     Returns
     -------
@@ -450,9 +464,9 @@ def write_report(site: Path, clips: Sequence[ExportedClip]) -> dict[str, Any]:
     """
     evidence = [clip_evidence(site, clip) for clip in clips]
     # The report is one of the site's pages too: measure a first draft of it, then write it.
-    draft = site_report(site, clips, evidence)
+    draft = site_report(site, clips, evidence, title, title_language)
     (site / REPORT_NAME).write_text(report_html(draft), encoding="utf-8")
-    data = site_report(site, clips, evidence)
+    data = site_report(site, clips, evidence, title, title_language)
     _write(site, data)
     return data
 
@@ -482,10 +496,18 @@ def report_html(data: dict[str, Any]) -> str:
     )
     sections = "\n".join(_criterion_html(c) for c in data["criteria"])
     clips = _clips_table(data["clips"])
+    # The site's title heads its report, as it heads the gallery.
+    heading = "Accessibility report" + (f": {data['title']}" if data.get("title") else "")
+    marked = f' lang="{html.escape(data["title_language"])}"' if data.get("title_language") else ""
+    shown = (
+        f"Accessibility report: <span{marked}>{html.escape(data['title'])}</span>"
+        if data.get("title")
+        else "Accessibility report"
+    )
     body = (
         '<a class="skip" href="#main">Skip to the findings</a>\n'
         '<nav aria-label="Back"><ul><li><a href="index.html">All clips</a></li></ul></nav>\n'
-        '<main id="main" tabindex="-1">\n<h1>Accessibility report</h1>\n'
+        f'<main id="main" tabindex="-1">\n<h1>{shown}</h1>\n'
         f"<p>How this site's clips and pages meet {html.escape(data['standard'])}, criterion "
         "by criterion. embedviz wrote this report when it exported the site, and measured "
         "every figure in it on the files it had just written.</p>\n"
@@ -494,7 +516,7 @@ def report_html(data: dict[str, Any]) -> str:
         '<h2 id="clips-heading">Clip by clip</h2>\n'
         f"{clips}\n</section>\n</main>"
     )
-    return page_html("Accessibility report", body)
+    return page_html(heading, body)
 
 
 def _criterion_html(criterion: dict[str, Any]) -> str:

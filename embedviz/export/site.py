@@ -365,7 +365,9 @@ def _write_site_pages(staging: Path, clips: list[ExportedClip], words: SiteWords
         (staging / name).write_text(text, encoding="utf-8")
         publish_permissions(staging / name)
     # Measured on the finished pages and clips, so it comes last.
-    write_report(staging, clips)
+    # A teacher's title heads the report too, marked with its language when not English.
+    title_language = words.language if words.title and words.language != "en" else None
+    write_report(staging, clips, words.title or "", title_language)
     for name in (REPORT_NAME, REPORT_DATA):
         publish_permissions(staging / name)
     # Folders only: linked files keep their modes, and so do the published ones.
