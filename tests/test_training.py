@@ -20,6 +20,7 @@ import pytest
 import test_screen_numbers as shared
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from manim import config
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import EmbeddingTable, TorchSeededTable
@@ -495,3 +496,22 @@ def test_the_frame_is_used_once_the_gradient_fills(overrides: dict[str, Any]) ->
     late = {name: shares[name] for name in names[names.index("scatter") :]}
     roomy = {name: f"{share:.0%}" for name, share in late.items() if share > frame_space.EIGHTH}
     assert not roomy, roomy
+
+
+def test_the_loss_after_the_step_keeps_clear_of_the_update_rule() -> None:
+    # At GPT-2 size the loss after the step is -362.8585: drawn where the loss line
+    # starts, it ran into "E <- E - 0.5 dL/dE" on the same line ("-362.8585E").
+    from test_lookup_layout import Host
+
+    from embedviz.render.design import SPACE
+    from embedviz.render.stages.training_nudge import TrainingStage
+    from embedviz.render.theme import DARK
+
+    options = {"vocab": 50257, "dim": 768}
+    stage = TrainingStage(Host(), prepared_storyboard("TrainingNudge", options, environ={}), DARK)
+    after = stage.weights.loss_after
+    assert after is not None
+    assert len(after.cell.text) >= 9  # the long value this case is about
+    gap = stage.step.rule.get_left()[0] - after.get_right()[0]
+    assert gap >= 2 * SPACE  # wider than the SPACE between the pieces of one line
+    assert stage.weights.formula.get_left()[0] >= -float(config.frame_width) / 2

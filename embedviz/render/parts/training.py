@@ -35,6 +35,7 @@ from manim import (
     Succession,
     VGroup,
     VMobject,
+    config,
 )
 
 from embedviz.render.animations import Steps
@@ -219,6 +220,12 @@ class WeightsPart(Component):
         for piece in line:
             piece.set_y(plan.loss_y)
         VGroup(*line).align_to(xyz(plan.tag_left, 0), LEFT)
+        # A long loss after the step (-362.8585 at GPT-2 size) would run into the
+        # update rule that shares this line: move the line left, never off the frame.
+        overflow = VGroup(*line).get_right()[0] - (plan.rule_left - 3 * SPACE)
+        room = VGroup(*line).get_left()[0] - (SPACE - float(config.frame_width) / 2)
+        if overflow > 0:
+            VGroup(*line).shift(min(overflow, max(room, 0.0)) * LEFT)
 
     def row_cells(self, position: tuple[int, ...]) -> list[VMobject]:
         """Return one weight row's numbers and marks."""
