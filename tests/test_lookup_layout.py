@@ -221,3 +221,53 @@ def test_the_print_sits_beside_the_matrix_by_its_row_inside_the_frame() -> None:
     assert suffix.text.startswith("grad_fn=")
     assert suffix.get_top()[1] < stage.printed.numbers.get_bottom()[1]
     assert _digit_px(stage.printed.code) >= 12.0
+
+
+# A hidden range's label keeps this much clear space (pixels at 720p) from every
+# other text: 1-2 px from a row number reads as one text (the reviewer's MiniLM sheet).
+GAP_LABEL_CLEARANCE_PX = 3.0
+REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
+
+
+def _ink_box(mobject: Any) -> np.ndarray:
+    return np.array(
+        [mobject.get_corner(np.array([-1, -1, 0]))[:2], mobject.get_corner(np.array([1, 1, 0]))[:2]]
+    )
+
+
+@pytest.mark.parametrize(
+    ("scene", "options"),
+    [(scene, options) for scene, options, _ in CASES] + [("SequenceLookup", "review")],
+    ids=[*IDS, "minilm-review"],
+)
+def test_gap_labels_keep_clear_of_row_numbers_and_other_texts(
+    scene: str, options: dict[str, Any] | str | None
+) -> None:
+    if options == "review":
+        options = {**_minilm(), "text": REVIEW_SENTENCE}
+    assert not isinstance(options, str)
+    stage = _stage(scene, options)
+    grid = stage.matrix.grid
+    gaps = list(grid.gap_labels.values())
+    others = [
+        *grid.row_labels.values(),
+        *grid.col_labels.values(),
+        *grid.col_gap_labels.values(),
+        *grid.get_entries(),
+        stage.matrix.heading,
+        stage.title,
+    ]
+    if stage.matrix.legend is not None:
+        others.append(stage.matrix.legend)
+    clear = GAP_LABEL_CLEARANCE_PX * float(config.frame_height) / 720
+    for n, label in enumerate(gaps):
+        (left, bottom), (right, top) = _ink_box(label)
+        for other in [*gaps[n + 1 :], *others]:
+            (o_left, o_bottom), (o_right, o_top) = _ink_box(other)
+            apart = (
+                right + clear <= o_left
+                or o_right + clear <= left
+                or top + clear <= o_bottom
+                or o_top + clear <= bottom
+            )
+            assert apart, f"{label.text!r} is within {GAP_LABEL_CLEARANCE_PX} px of {other}"

@@ -61,7 +61,7 @@ from embedviz.render.design import (
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
-from embedviz.render.parts.grid import GridSizes, col_slots
+from embedviz.render.parts.grid import GridSizes, col_slots, gap_labels_crowd
 from embedviz.render.routes import raise_and_order, source_centres
 from embedviz.render.spec import LookupSpec
 
@@ -228,10 +228,15 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     left, right, _, _ = _frame()
     label, legend = scale.label, scale.legend
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
-    # Left margin: row numbers, and the hidden ranges' labels (which may run over them).
+    # Left margin: row numbers, and the hidden ranges' labels (which may run over them,
+    # or, with tight rows, stand in a column of their own left of them).
     gaps = [*spec.gap_labels.values(), *(gap.label for gap in spec.window.col_gaps)]
     gap_w = max([text_width(t, legend) for t in gaps] or [0.0])
-    margin_w = max(char_advance(label) * spec.row_label_chars, gap_w) + 1.5 * SPACE
+    numbers_w = char_advance(label) * spec.row_label_chars
+    margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
+    if sizes.gaps_apart:
+        row_gap_w = max(text_width(t, legend) for t in spec.gap_labels.values())
+        margin_w = max(margin_w, numbers_w + SPACE + row_gap_w + 1.5 * SPACE)
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0) + spec.bar_width
     piece_w = max(char_advance(at_least(label * PIECE_RATIO)) * len(p) for _, p in spec.chips)
@@ -279,6 +284,8 @@ def _measure(
     problems: list[str] = []
     scale = TypeScale.from_data(data)
     sizes, (left, right, top, bottom) = GridSizes(scale, spec.value_chars, pitch), _frame()
+    if spec.gap_labels:
+        sizes = replace(sizes, gaps_apart=gap_labels_crowd(sizes))
     across = _across(spec, sizes, mode, problems)
     keys, centres, matrix_h = source_centres(spec, sizes)
     row_h = sizes.row_height
