@@ -271,3 +271,23 @@ def test_gap_labels_keep_clear_of_row_numbers_and_other_texts(
                 or o_top + clear <= bottom
             )
             assert apart, f"{label.text!r} is within {GAP_LABEL_CLEARANCE_PX} px of {other}"
+
+
+def test_a_long_sentence_fills_in_without_the_block_gliding() -> None:
+    # The reviewer's MiniLM sheet: the block glided from its rest up under the title
+    # for the rest of the IDs. Where it rests, every strip's path must already be clear.
+    stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
+    plan, grid, out = stage.plan, stage.matrix.grid, stage.output.grid
+    ids = [int(chip.number.cell.value) for chip in stage.chips.chips]
+    filled: list[int] = []
+    for target in plan.order:
+        left, bottom, right, top = grid.row_box(ids[target], buff=0.0)
+        start = np.array([(left + right) / 2, (bottom + top) / 2, 0.0])
+        path = [start, *plan.strip_path(start[1], out.row_y(target))]
+        assert path[-1][1] == pytest.approx(out.row_y(target))
+        for x0, y0, x1, y1 in _sweep(path, right - left - 1e-3, top - bottom - 1e-3):
+            for row in filled:
+                o_left, o_bottom, o_right, o_top = out.row_box(row, buff=0.0)
+                crosses = x0 < o_right and o_left < x1 and y0 < o_top and o_bottom < y1
+                assert not crosses, f"row {target}'s strip crosses filled row {row} at rest"
+        filled.append(target)

@@ -78,6 +78,9 @@ CAPTION_CENTRE = 0.62
 TITLE_RATIO = 1.15
 # A near tie between two plans goes to the looser rows (and the narrow column).
 TIE = 0.94
+# A ``beside`` output block raised more rows than this above the matrix loses a near
+# tie to the ``corridor`` (its rest would glide far up and back).
+MAX_RAISE_ROWS = 4.0
 Mode = Literal["beside", "corridor", "stack"]
 
 
@@ -479,8 +482,12 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
     # A near tie goes to the looser rows, unless that would drop under a floor the best reaches.
     floors = [font_for_px(px) for px in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX)]
     enough = max([top_font * TIE, *(f for f in floors if f <= top_font)])
-    # Found in order of preference: beside before corridor, looser pitches first.
-    font, pitch, mode = next(f for f in found if f[0] >= enough)
+    # Found in order of preference: beside before corridor, looser pitches first. But a
+    # block raised far above the matrix (a long sentence whose strips must not cross)
+    # rests lower and glides up for the rest: there the corridor, which needs no raise,
+    # wins a near tie.
+    near = [f for f in found if f[0] >= enough]
+    font, pitch, mode = next((f for f in near if not _far_raised(spec, *f)), near[0])
     grown = fit_font(
         lambda p: not _measured(spec, font, p, mode)[1],
         largest=MAX_PITCH,
@@ -489,6 +496,14 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
     )
     # The walking column starts right of a scroll bar, when there is one.
     return replace(_measured(spec, font, grown, mode)[0], bar_width=spec.bar_width)
+
+
+def _far_raised(spec: LookupSpec, font: float, pitch: float, mode: Mode) -> bool:
+    """Whether a ``beside`` plan raises the output more than :data:`MAX_RAISE_ROWS` rows."""
+    if mode != "beside":
+        return False
+    plan = _measured(spec, font, pitch, mode)[0]
+    return plan.output_top - plan.matrix_top > MAX_RAISE_ROWS * plan.sizes.row_height + 1e-9
 
 
 def _measured(

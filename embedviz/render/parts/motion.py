@@ -289,6 +289,10 @@ class LookupMotion(Component):
 
     def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
         """Return an order whose paths are all clear from where the block is now, if any."""
+        if self.plan.mode == "corridor":
+            # Strips go down the corridor and into their rows from the left: never
+            # across the output block's column, wherever the block rests.
+            return tuple(t for t in self.plan.order if t in targets)
         filled = [self.output.row_of(p) for p in self.filled]
         sources = [int(self.cells[("token_id", p)].value) for p in self.output.positions]
         grid = self.matrix.grid

@@ -116,6 +116,8 @@ class LookupStage(Stage):
 
     def _glides(self, drop: float) -> int:
         """How many lookup beats would have to glide the block up, were it ``drop`` lower."""
+        if self.plan.mode == "corridor":
+            return 0  # the strips go down the corridor, clear of the block wherever it is
         grid = self.matrix.grid
         top = grid.body_top()
         centres = {row: top - grid.row_y(row) for row in grid.get_rows()}
