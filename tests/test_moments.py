@@ -52,6 +52,9 @@ MIN_PX = {"number": 15.0, "label": 10.0, "caption": 20.0, "text": 10.0}
 VISIBLE = 0.5
 
 MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
+# A reviewer's 12-token MiniLM sentence: its rows would cross unless the block rose
+# far above E, so it takes the corridor ({"text": ...}: MiniLM with this sentence).
+REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
 
 
 def _minilm() -> dict[str, Any]:
@@ -80,6 +83,7 @@ CASES: list[Any] = [
     ("PositionBlindness", {}),
     ("TrainingNudge", {}),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence (None: MiniLM)
+    ("SequenceLookup", {"text": REVIEW_SENTENCE}),
     # GPT-2 size: the numbers were 14.9 px (14.75 with the 3 x 6 batch) before a
     # tight layout packed the tags, the corridor and the chips' lane closer.
     ("BatchLookup", {"vocab": 50257, "dim": 768}),
@@ -176,6 +180,14 @@ FILLED_FRAMES: list[Any] = [
     ("SequenceLookup", {"theme": "light"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence
+    # Known gap: the reviewer's sentence takes the corridor (no glide), whose empty
+    # column between E and the block is 18.8 % of the frame. Closing it needs the
+    # issue's "fewer data rows" (or the chips in the corridor): not done yet.
+    pytest.param(
+        "SequenceLookup",
+        {"text": REVIEW_SENTENCE},
+        marks=pytest.mark.xfail(strict=True, reason="the corridor leaves 18.8 % empty"),
+    ),
     # The batch's output stands as one empty panel until every slice is revealed at once.
     ("BatchLookup", {}),
     ("BatchLookup", {"theme": "light"}),
@@ -277,7 +289,7 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
 def test_every_moment_is_legible(
     moment_cache: Any, scene: str, overrides: dict[str, Any] | None
 ) -> None:
-    options = _minilm() if overrides is None else overrides
+    options = _options(overrides)
     samples = moment_cache(scene, options)
     assert any(s.alpha < 1 for s in samples), "no animation was sampled"
     family = any(scene == name and options == _options(o) for name, o, _ in LOOKUP_FAMILY)
@@ -399,7 +411,10 @@ def check_one_object_per_id(sample: MomentSample) -> list[str]:
 
 
 def _options(options: dict[str, Any] | None) -> dict[str, Any]:
-    return _minilm() if options is None else options
+    if options is None:
+        return _minilm()
+    # Text alone: MiniLM with that sentence.
+    return {**_minilm(), **options} if "text" in options else options
 
 
 def _family_id(case: Any) -> str:
@@ -472,7 +487,7 @@ def check_empty_area(sample: MomentSample, share: float = EMPTY_SHARE) -> list[s
 
 
 def _filled_id(case: Any) -> str:
-    scene, options = case
+    scene, options = case.values if hasattr(case, "values") else case
     return f"{scene}-{'minilm' if options is None else sorted(options.items())}"
 
 
