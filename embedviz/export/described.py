@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -279,6 +280,22 @@ def described_html(board: Storyboard, gallery: str = "../index.html") -> str:
     return page_html(title, body, language=board.language)
 
 
+@dataclass(frozen=True)
+class MediaTools:
+    """The export's tools that the described version uses.
+
+    Attributes
+    ----------
+    mux_soundtrack
+        ``(movie, samples, rate, target)``: writes the movie with the soundtrack.
+    video_seconds
+        ``(movie)``: the movie's length in seconds.
+    """
+
+    mux_soundtrack: Callable[[Path, Any, int, Path], None]
+    video_seconds: Callable[[Path], float]
+
+
 def write_described(
     board: Storyboard,
     narration: npt.NDArray[np.float64],
@@ -287,6 +304,7 @@ def write_described(
     folder: Path,
     work: Path,
     fps: int,
+    media: MediaTools,
 ) -> DescribedClip:
     """Make a clip's audio-described version and write all its files into ``folder``.
 
@@ -307,6 +325,10 @@ def write_described(
         A private folder for intermediate files.
     fps
         The clip's frame rate.
+    media
+        How to measure a movie and put a soundtrack under it (the export's
+        own tools, passed in so that this module does not import the one
+        that calls it).
 
     Returns
     -------
@@ -314,7 +336,8 @@ def write_described(
         The described storyboard, its pauses and its soundtrack.
     """
     from embedviz.export.documents import captions_vtt, chapters_vtt
-    from embedviz.export.media import mux_soundtrack, video_seconds
+
+    mux_soundtrack, video_seconds = media.mux_soundtrack, media.video_seconds
 
     speech = speak_descriptions(board, voice, work / "described-speech")
     described, pauses = described_storyboard(board, speech)

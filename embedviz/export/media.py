@@ -715,7 +715,7 @@ def export_clip(
         how long this clip took.
     """
     started = time.monotonic()
-    from embedviz.export.described import DescribedClip, write_described
+    from embedviz.export.described import DescribedClip, MediaTools, write_described
     from embedviz.inputs import prepared_storyboard
     from embedviz.story.scenes import find_scene
 
@@ -749,7 +749,10 @@ def export_clip(
             mux_soundtrack(movie, narration.samples, narration.rate, voiced)
             # The audio-described version holds the picture while descriptions are spoken.
             fps = QUALITIES[quality][1]
-            described = write_described(board, narration.samples, voice, movie, folder, work, fps)
+            tools = MediaTools(mux_soundtrack, video_seconds)
+            described = write_described(
+                board, narration.samples, voice, movie, folder, work, fps, tools
+            )
             movie = voiced
         else:
             exact = work / f"{spec.name}.exact.mp4"
