@@ -427,3 +427,26 @@ def count_frames(scene: Any, watch: Any, samples: list[Any], look: Callable[[], 
             watch.frame += 1
 
     renderer.add_frame = count
+
+
+# The files whose shared exports take longest start first, so that with
+# pytest-xdist (one test file per worker, `--dist loadfile`) the other
+# workers take the many short files meanwhile instead of waiting at the end.
+SLOW_FILES_FIRST = (
+    "test_export.py",
+    "test_frame_rate.py",
+    "test_voice.py",
+    "test_export_safety.py",
+    "test_a11y_export.py",
+    "test_readme.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the slowest files first (a stable sort: each file keeps its own order)."""
+
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOW_FILES_FIRST.index(name) if name in SLOW_FILES_FIRST else len(SLOW_FILES_FIRST)
+
+    items.sort(key=rank)
