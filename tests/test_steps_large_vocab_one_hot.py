@@ -57,6 +57,9 @@ def _watch(scene_name: str, watched: dict[str, Resolve]) -> tuple[Any, Watch]:
     watch = Watch()
     begun: dict[str, int] = {}
     current: dict[str, Any] = {}
+    # A beat's watched objects are found at its first frame, once the stage has built
+    # its animation (which may make them, as the rest beat makes its rings).
+    pending: list[Any] = []
 
     class Watched(StoryboardScene):
         def setup(self) -> None:
@@ -64,6 +67,8 @@ def _watch(scene_name: str, watched: dict[str, Resolve]) -> tuple[Any, Watch]:
             count_frames(self, watch, watch.prints, self.look)
 
         def look(self) -> None:
+            if pending:
+                current.update(pending.pop()(self.stage))
             watch.prints.append({name: _fingerprint(m) for name, m in current.items()})
             members = self.get_mobject_family_members()
             watch.strip.append(
@@ -77,9 +82,10 @@ def _watch(scene_name: str, watched: dict[str, Resolve]) -> tuple[Any, Watch]:
 
         def before_beat(self, beat: Any) -> None:
             current.clear()
+            pending.clear()
             resolve = watched.get(beat.name)
             if resolve is not None:
-                current.update(resolve(self.stage))
+                pending.append(resolve)
             begun[beat.name] = watch.frame
 
         def after_beat(self, beat: Any) -> None:
@@ -128,7 +134,8 @@ def _large_vocab() -> None:
         "scroll": lambda stage: {"thumb": stage.matrix.bar.thumb},
         "lookup": lambda stage: {"chip": stage.chips.chips[0]},
         "sentence": lambda stage: {"labels": stage.output.numbers},
-        "rest": lambda stage: {"row0": stage.motion.landed[(0,)][0]},
+        # The equal rows stay still (their values keep their colours): a ring passes round each.
+        "rest": lambda stage: {f"ring{i}": ring for i, ring in enumerate(stage.repeat_rings)},
     }
     board, watch = _watch("LargeVocabLookup", watched)
     assert watch.frame == round(board.duration * FPS)
@@ -145,7 +152,7 @@ def _large_vocab() -> None:
             # "The sentence has 10 IDs." / "Each fetches its own row, ..., 10 rows."
             "sentence": [("labels", 1)],
             # "The other 7 IDs go the same way" / "ID 4821 repeats, so output rows 0 and 8 ..."
-            "rest": [("row0", 1)],
+            "rest": [("ring0", 1), ("ring1", 1)],
         },
     )
     # One thread of motion: the chip walks to its row with the first phrase, and

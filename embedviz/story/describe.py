@@ -314,9 +314,11 @@ def _output_frame(view: _View) -> Iterator[Description]:
     if not positions or view.new("output"):
         return
     if len(positions[0].index) > 1:
-        slice_cell = view.cell("slice", positions[0].index[0])
-        number = _maybe("slice", slice_cell, str(positions[0].index[0]))
-        yield _said("slice_frame", slice=number, positions=_slot("positions", positions))
+        # A batch's reveal may stand several slices' empty cards at once: one sentence each.
+        for card in sorted({cell.index[0] for cell in positions}):
+            rows = [cell for cell in positions if cell.index[0] == card]
+            number = _maybe("slice", view.cell("slice", card), str(card))
+            yield _said("slice_frame", slice=number, positions=_slot("positions", rows))
     else:
         yield _said("output_frame", positions=_slot("positions", positions))
 

@@ -23,7 +23,9 @@ from manim import (
     FadeIn,
     Indicate,
     LaggedStart,
+    ShowPassingFlash,
     Succession,
+    SurroundingRectangle,
     VGroup,
     VMobject,
 )
@@ -92,6 +94,8 @@ class LargeVocabStage(Stage):
     output: OutputPart
     chips: ChipColumn
     motion: VocabMotion
+    # The passing rings around a repeat's two equal rows (built by the rest beat).
+    repeat_rings: list[VMobject]
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
@@ -110,6 +114,7 @@ class LargeVocabStage(Stage):
                 self.scene, self.theme, plan, self.matrix, self.output, self.chips, self.cells
             )
         )
+        self.repeat_rings = []
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E's window with its scroll bar and legend, the output, the chips."""
@@ -195,9 +200,14 @@ class LargeVocabStage(Stage):
             return rest
         # The narration points at both rows ("output rows 0 and 8 are identical").
         # A passing ring around each (the highlight means "now"): the values keep their colours.
+        # The rings are the stage's (``repeat_rings``), not hidden in Circumscribe, so that
+        # what moves with the phrase can be seen: the rows themselves stay still.
         rows = [VGroup(*self.motion.landed[p]) for p in pair if self.motion.landed.get(p)]
-        rings = [Circumscribe(row, color=self.theme.highlight, buff=SPACE / 4) for row in rows]
-        return Steps(rest, AnimationGroup(*rings))
+        accent = self.theme.highlight
+        self.repeat_rings = [SurroundingRectangle(r, color=accent, buff=SPACE / 4) for r in rows]
+        # Circumscribe's own flash (a 0.3 slice of the outline running round it).
+        flashes = [ShowPassingFlash(ring, time_width=0.3) for ring in self.repeat_rings]
+        return Steps(rest, AnimationGroup(*flashes))
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Settle the output beside E and write its shape; then frame it, its rows, its width."""

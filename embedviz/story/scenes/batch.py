@@ -158,7 +158,7 @@ def build_batch_lookup(
 
 
 def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
-    """Name the batch's axes, ask for the output's shape, then show its first slice."""
+    """Name the batch's axes, ask for the output's shape, then show every slice, still empty."""
     batch, length, dim = shape
     screen = rec.screen
     screen.add(int_cell("batch_dim", (0,), batch), int_cell("batch_dim", (1,), length))
@@ -181,8 +181,10 @@ def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
         min_hold=3.0,
     )
     del screen.labels["question"]
-    # The block is built slice by slice: each slice appears when its sequence starts.
-    rec.show_output_frame([(0, t) for t in range(length)])
+    # The whole block stands from here: every slice's empty body with its row
+    # numbers (the render draws them all at once); a later slice's header comes
+    # with its first lookup.
+    rec.show_output_frame([(b, t) for b in range(batch) for t in range(length)])
     screen.add(int_cell("slice", (0,), 0))
     screen.add(int_cell("batch_dim", (2,), dim))
     # Each card's header, and the block's three edges: B, T and d = ...
@@ -259,10 +261,9 @@ def _other_sequences(
     """Each later sequence fills its own slice in one beat, under the one before."""
     screen, length = rec.screen, len(ids[0])
     for b in range(1, len(ids)):
-        # Every slice stays in view (issue 18): slice b appears under slice b - 1.
+        # Slice b's body and row numbers stand since the reveal; its header comes now.
         screen.add(int_cell("slice", (b,), b))
         for t in range(length):
-            screen.add(int_cell("position", (b, t), t))
             _fill(rec, (b, t), output, ids[b][t], marks)
         rec.beat(
             f"lookup-{b}",
