@@ -254,9 +254,13 @@ def test_the_shape_question_sits_inside_the_blank_block(
     assert question.get_left()[0] >= body.get_left()[0]
     assert question.get_right()[0] <= body.get_right()[0]
     assert len(stage.output.underlines) == 2
-    line = question.submobjects[-1]
-    words = line.text.split("\u00d7")
-    assert [round(u.width / line.width * len(line.text)) for u in stage.output.underlines] == [
+    # One label on screen, whatever its lines: the storyboard's words, whole.
+    assert question.text == predict.label("question")
+    last = len(question.lines) - 1
+    line, (low, high) = question.lines[last], question.line_corners(last)
+    words = line.split("\u00d7")
+    slot = float(high[0] - low[0])
+    assert [round(u.width / slot * len(line)) for u in stage.output.underlines] == [
         len(words[0].split()[-1]),
         len(words[1].split()[0]),
     ]

@@ -19,11 +19,12 @@ import os
 import shutil
 import tempfile
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
-from manim import VMobject
+from manim import DOWN, VMobject
 
 __all__ = [
     "MONO_FONT",
@@ -349,6 +350,49 @@ class NumberText(GlyphString):
 
 class LabelText(GlyphString):
     """A monospace label (code, punctuation, gap labels) recorded in the storyboard."""
+
+
+class LabelLines(LabelText):
+    """One storyboard label drawn on several centred lines, as a single mobject.
+
+    Its ``text`` is the whole label, as the storyboard gives it, so whoever
+    reads the screen finds the label itself, not pieces of it. Its points are
+    every line's glyphs, then each line's slot box (zero-area, as in
+    :class:`GlyphString`): :meth:`slot_corners` is the last line's slot, one
+    line tall, so the label's type size reads as one line's.
+
+    Parameters
+    ----------
+    text
+        The whole label.
+    lines
+        The lines drawn, top to bottom (pieces of ``text``).
+    font_size
+        Manim font size.
+    color
+        Fill colour.
+    gap
+        Space between one line's slot and the next, in scene units.
+    """
+
+    def __init__(
+        self, text: str, lines: list[str], font_size: float, color: str, gap: float
+    ) -> None:
+        pieces = [LabelText(line, font_size, color) for line in lines]
+        for above, below in pairwise(pieces):
+            below.next_to(above, DOWN, buff=gap)
+        glyphs = [piece.points[:-8] for piece in pieces]
+        slots = [piece.points[-8:] for piece in pieces]
+        super().__init__(text, font_size, color)
+        self.set_points(np.concatenate([*glyphs, *slots]))
+        self.lines = list(lines)
+        self.glyph_count = sum(piece.glyph_count for piece in pieces)
+        self.slot_width = max(piece.slot_width for piece in pieces)
+
+    def line_corners(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the bottom-left and top-right corners of line ``index``'s slot, now."""
+        start = len(self.points) - 8 * (len(self.lines) - index)
+        return self.points[start].copy(), self.points[start + 7].copy()
 
 
 class SansText(VMobject):

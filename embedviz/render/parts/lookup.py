@@ -51,7 +51,7 @@ from embedviz.render.design import (
     maths,
     value_colour,
 )
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.glyphs import LabelLines, LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import PIECE_RATIO, Chip
@@ -272,7 +272,7 @@ class OutputPart(Component):
         self.shape: ShapeLabel | None = None
         # The equality marks' size (a layout whose marks name both rows sets them as notes).
         self.mark_font = plan.scale.label
-        self.question: VGroup | None = None
+        self.question: VMobject | None = None
         self.underlines: list[VMobject] = []
         # The block is on screen from the start, where its rows will be: a scene
         # that asks for its shape first shows it blank (no rules, no row numbers),
@@ -333,24 +333,27 @@ class OutputPart(Component):
             lines = [part.strip() for part in text.split("  ", 1)]
         widest = max(text_width(line, font) for line in lines)
         font = max(min(font, font * inner / widest), at_least(0))
-        texts = [LabelText(line, font, self.theme.text) for line in lines]
-        self.question = VGroup(*texts).arrange(DOWN, buff=SPACE * 2).move_to(self.grid.body)
+        # One mobject whose text is the whole label, however many lines it takes.
+        question = LabelLines(text, lines, font, self.theme.text, SPACE * 2)
+        self.question = question.move_to(self.grid.body)
         # The axes are the words either side of the "×" (in any language).
-        line = texts[-1]
-        times = line.text.find("\u00d7")
-        before, after = line.text[:times].split()[-1:], line.text[times + 1 :].split()[:1]
-        spans = [(line.text.rfind(w, 0, times), w) for w in before]
-        spans += [(line.text.find(w, times), w) for w in after]
-        self.underlines = [self._underline(line, at, w) for at, w in spans] if times >= 0 else []
+        last = len(lines) - 1
+        line = lines[last]
+        times = line.find("\u00d7")
+        before, after = line[:times].split()[-1:], line[times + 1 :].split()[:1]
+        spans = [(line.rfind(w, 0, times), w) for w in before]
+        spans += [(line.find(w, times), w) for w in after]
+        self.underlines = [self._underline(last, at, w) for at, w in spans] if times >= 0 else []
         shown = FadeIn(self.question, shift=0.2 * DOWN)
         if len(self.underlines) < 2:
             return shown
         return Steps(Succession(shown, Create(self.underlines[0])), Create(self.underlines[1]))
 
-    def _underline(self, line: LabelText, start: int, word: str) -> Line:
-        """Underline ``word``, which starts at character ``start`` of a monospace line."""
-        low, high = line.slot_corners()
-        advance = (high[0] - low[0]) / len(line.text)
+    def _underline(self, index: int, start: int, word: str) -> Line:
+        """Underline ``word``, at character ``start`` of the question's monospace line ``index``."""
+        assert isinstance(self.question, LabelLines)
+        low, high = self.question.line_corners(index)
+        advance = (high[0] - low[0]) / len(self.question.lines[index])
         x, y = low[0] + start * advance, low[1] - (high[1] - low[1]) * 0.5
         mark = Line(xyz(x, y), xyz(x + len(word) * advance, y))
         return mark.set_stroke(self.theme.highlight, width=3)
