@@ -124,14 +124,24 @@ class Carry(Animation):
         """Build the strip on its row (only now, so nothing of it shows before its turn)."""
         built = make_strip(self.grid, self.row, self.theme)
         self.strip.add(*built.submobjects)
-        start = self.strip[0].get_center()
+        self.start_from_box()
+        super().begin()
+
+    def start_from_box(self) -> None:
+        """Set the path and the place it leaves from the strip's box, and add the lift-off frame.
+
+        A subclass that builds its strip elsewhere (a hidden row's band) calls
+        this once the strip is built.
+        """
+        box = self.strip[0]
+        start = box.get_center()
         self.path = np.array([start, *self.waypoints])
         self.lengths = np.concatenate(
             [[0.0], np.cumsum(np.linalg.norm(np.diff(self.path, axis=0), axis=1))]
         )
-        self.source_box = self.grid.row_box(self.row, buff=0.0)
-        left, bottom, right, top = self.source_box
-        self.source_size = (right - left, top - bottom)
+        low, high = box.get_corner(xyz(-1, -1)), box.get_corner(xyz(1, 1))
+        self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
+        self.source_size = (float(high[0] - low[0]), float(high[1] - low[1]))
         # The frame while the strip leaves its row: the outline of the row and
         # the strip as one shape (its lines are set at every moment).
         self.lift = VMobject().set_fill(opacity=0.0)
@@ -139,7 +149,6 @@ class Carry(Animation):
         # Square ends close the corners where two of its lines meet.
         self.lift.cap_style = CapStyleType.SQUARE
         self.strip.add(self.lift)
-        super().begin()
 
     def create_starting_mobject(self) -> VMobject:
         """Return an empty stand-in: nothing reads it."""
