@@ -104,6 +104,13 @@ class BandCarry(Carry):
         self.strip.add(*built.submobjects)
         # The band it leaves: the strip's box there (the body's width, a row's height).
         self.start_from_box()
+        # The band is thinner than a row: the frame that leaves it is the band's
+        # own height, so no line of it runs through the rows either side of it
+        # (the full strip shows once it is clear of the body).
+        bands = [slot.size for slot in self.grid.row_slots if slot.gap]
+        half = (min(bands) if bands else self.source_size[1] / 2) / 2
+        left, _, right, _ = self.source_box
+        self.source_box = (left, self.band_y - half, right, self.band_y + half)
         # Carry.begin's work is done; the Animation's own begin is what is left.
         super(Carry, self).begin()
 
