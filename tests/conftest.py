@@ -218,6 +218,20 @@ class TextSample:
 
 
 @dataclass
+class StripOutline:
+    """What a travelling row draws besides its texts: its frame's lines and its filled boxes."""
+
+    # The cells the strip copies: their kind and their index but the column.
+    kind: str
+    row: tuple[int, ...]
+    # Visible stroked lines, each from its start to its end (x, y), and their half width.
+    segments: list[tuple[np.ndarray, np.ndarray]]
+    half_width: float
+    # Boxes ((left, bottom), (right, top)) of the strip's parts filled opaque enough to hide.
+    fills: list[np.ndarray]
+
+
+@dataclass
 class MomentSample:
     """The screen at one sample of one beat's animation (alpha 1.0: the beat's end)."""
 
@@ -232,6 +246,8 @@ class MomentSample:
     # (embedviz.render.space.Emptiness), and the frame's area.
     empty: Any = None
     frame_area: float = 0.0
+    # Per travelling row: its frame and fill (the strip's parts that are not texts).
+    outlines: list[StripOutline] = field(default_factory=list)
 
 
 # Table values (the type scale's data): E and the output, and the tables the
@@ -262,6 +278,38 @@ TABLE_KINDS = frozenset(
         "sum_learned",
     }
 )
+
+
+# Below this opacity a strip's stroke or fill is not counted (as a text's, in test_moments).
+SHOWN = 0.5
+
+
+def _strip_outline(strip: Any, cell_text: Any) -> StripOutline:
+    """Read a travelling row's frame lines and filled boxes: every part that is not a text."""
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.glyphs import GlyphString
+
+    texts = {
+        id(member)
+        for mobject in strip.get_family()
+        if isinstance(mobject, (GlyphString, FormulaText))
+        for member in mobject.get_family()
+    }
+    segments: list[tuple[np.ndarray, np.ndarray]] = []
+    fills: list[np.ndarray] = []
+    half_width = 0.0
+    for mobject in strip.get_family():
+        if id(mobject) in texts or not len(mobject.points):
+            continue
+        if float(mobject.get_stroke_width()) > 0 and float(mobject.get_stroke_opacity()) >= SHOWN:
+            # Manim draws a stroke width of w as w / 100 frame units (cairo's line width).
+            half_width = max(half_width, float(mobject.get_stroke_width()) / 200)
+            curves = mobject.points.reshape(-1, 4, 3)
+            segments += [(curve[0][:2], curve[-1][:2]) for curve in curves]
+        if float(mobject.get_fill_opacity()) >= SHOWN:
+            fills.append(_box(mobject))
+    index = cell_text.cell.index
+    return StripOutline(cell_text.cell.kind, tuple(index[:-1]), segments, half_width, fills)
 
 
 def sample_moments(
@@ -297,6 +345,7 @@ def sample_moments(
             for member in mobject.get_family()
         }
         strips: list[list[tuple[int, np.ndarray]]] = []
+        outlines: list[StripOutline] = []
         texts: list[TextSample] = []
         seen: set[int] = set()
         families = [m.get_family() for m in scene_object.mobjects]
@@ -307,6 +356,7 @@ def sample_moments(
                     if cells:
                         strip_members.update(id(m) for m in mobject.get_family())
                         strips.append([(c.cell.index[-1], c.get_right()) for c in cells])
+                        outlines.append(_strip_outline(mobject, cells[0]))
         for family in families:
             for mobject in family:
                 if id(mobject) in seen or not len(mobject.points):
@@ -362,6 +412,7 @@ def sample_moments(
                     )
                 )
         sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)
+        sample.outlines = outlines
         if moment.alpha >= 1:
             # Only at beat ends, where issue 18's empty-area rule applies (it costs a search).
             sample.empty = frame_emptiness(scene_object)

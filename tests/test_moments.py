@@ -18,7 +18,9 @@ issue 18, is held to more:
 - the type scale: table numbers at least 24 px in the default scenes and 18 px
   in every real-sized case, nothing under 12 px, and no text larger than the
   table's numbers (captions aside);
-- a strip never covers its own source row (only its hollow frame slides off it);
+- a strip never covers its own source row: its numbers show only once clear of
+  it, and no line of its frame runs through a visible text (its row's digits
+  included) nor does its fill hide one;
 - one object per ID: a token's chip becomes its output row's tag, so no ID is
   ever on screen twice.
 
@@ -42,7 +44,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import MomentSample, TextSample
+from conftest import MomentSample, StripOutline, TextSample
 
 from embedviz.render.space import EMPTY_SHARE
 
@@ -372,10 +374,12 @@ SOURCE_KINDS = ("weight", "corner")
 
 
 def check_strip_leaves_its_row(sample: MomentSample) -> list[str]:
-    """Return every moment a travelling row's visible number covers a number of its source row.
+    """Return every moment a travelling row covers a number of its source row, or any text.
 
     A strip's numbers are copies of its source row's cells (a matrix row, a
     weight row, a column sum): the same kind, and the same index but the column.
+    None of them may cover a number of that row; nor may the strip's frame run
+    through a visible text (its source row's numbers included) or its fill hide one.
     """
     where = f"{sample.beat.name} at alpha {sample.alpha:g} of step {sample.step + 1}"
     texts = _visible(sample)
@@ -384,7 +388,7 @@ def check_strip_leaves_its_row(sample: MomentSample) -> list[str]:
     ]
     moving = [t for t in copied if t.in_strip]
     still = [t for t in copied if not t.in_strip]
-    return [
+    problems = [
         f"{where}: the strip's {a.text!r} covers {b.text!r} of its own row {b.cell[1][:-1]}"
         for a in moving
         for b in still
@@ -394,6 +398,40 @@ def check_strip_leaves_its_row(sample: MomentSample) -> list[str]:
         and a.cell[1][:-1] == b.cell[1][:-1]
         and _overlap(a.box, b.box)
     ]
+    for outline in sample.outlines:
+        for text in (t for t in texts if not t.in_strip):
+            own = text.cell is not None and text.cell[0] == outline.kind
+            own = own and text.cell is not None and text.cell[1][:-1] == outline.row
+            whose = f" of its own row {outline.row}" if own else ""
+            if any(_crosses(a, b, outline.half_width, text.box) for a, b in outline.segments):
+                problems.append(f"{where}: the strip's frame crosses {text.text!r}{whose}")
+            if any(_overlap(fill, text.box) for fill in outline.fills):
+                problems.append(f"{where}: the strip's fill hides {text.text!r}{whose}")
+    return problems
+
+
+def _crosses(start: np.ndarray, end: np.ndarray, half_width: float, box: np.ndarray) -> bool:
+    """Whether a stroked line (``half_width`` either side) runs into a text's box.
+
+    The box is shrunk by the overlap rule's 0.01 first, so a line that only
+    grazes a glyph's edge does not count.
+    """
+    grow = half_width - 0.01
+    low, high = box[0] - grow, box[1] + grow
+    if np.any(high <= low):
+        return False
+    # Liang-Barsky: the part of the line inside the box, as a span of its parameter.
+    enter, leave = 0.0, 1.0
+    step = end - start
+    for axis in range(2):
+        if abs(step[axis]) < 1e-12:
+            if not low[axis] < start[axis] < high[axis]:
+                return False
+            continue
+        near = (low[axis] - start[axis]) / step[axis]
+        far = (high[axis] - start[axis]) / step[axis]
+        enter, leave = max(enter, min(near, far)), min(leave, max(near, far))
+    return leave - enter > 1e-9
 
 
 def check_one_object_per_id(sample: MomentSample) -> list[str]:
@@ -465,6 +503,38 @@ def test_the_new_checks_can_fail() -> None:
     tag = TextSample("3", "label", ("output_id", (1,)), row + 4, 14.0, 1.0, False)
     assert check_one_object_per_id(MomentSample(beat, 0.5, [chip, tag], []))
     assert not check_one_object_per_id(MomentSample(beat, 0.5, [tag], []))
+
+
+def test_the_strip_frame_check_can_fail() -> None:
+    """A frame line through its row's digits or a fill over a text is reported; a border is not."""
+    from embedviz.story.model import Beat, Window
+
+    beat = Beat("b", "lookup", "", 1.0, 1.0, None, Window((0,), (0,)), (), None, ())
+    number = np.array([[0.1, 0.05], [0.9, 0.25]])
+    source = TextSample("1.2753", "number", ("weight", (2, 0)), number, 20.0, 1.0, False, 20.0)
+
+    def frame(*lines: tuple[tuple[float, float], tuple[float, float]]) -> StripOutline:
+        pairs = [(np.array(a), np.array(b)) for a, b in lines]
+        return StripOutline("weight", (2,), pairs, 0.0175, [])
+
+    # The strip's left side halfway out, running down through "1.27|53".
+    through = frame(((0.5, 0.0), (0.5, 0.3)))
+    problems = check_strip_leaves_its_row(MomentSample(beat, 0.5, [source], [], outlines=[through]))
+    assert problems == [
+        "b at alpha 0.5 of step 1: the strip's frame crosses '1.2753' of its own row (2,)"
+    ]
+    # The row's own outline (on its cell borders) and a line clear to its right cross nothing.
+    border = frame(((0.0, 0.0), (1.0, 0.0)), ((0.0, 0.3), (1.0, 0.3)), ((0.0, 0.0), (0.0, 0.3)))
+    beside = frame(((1.0, 0.0), (1.0, 0.3)))
+    for outline in (border, beside):
+        assert not check_strip_leaves_its_row(
+            MomentSample(beat, 0.5, [source], [], outlines=[outline])
+        )
+    # An opaque fill over another row's number hides it.
+    other = TextSample("0.9178", "number", ("weight", (1, 0)), number + 0.3, 20.0, 1.0, False)
+    filled = StripOutline("weight", (2,), [], 0.0, [number + 0.35])
+    hidden = check_strip_leaves_its_row(MomentSample(beat, 0.5, [other], [], outlines=[filled]))
+    assert hidden == ["b at alpha 0.5 of step 1: the strip's fill hides '0.9178'"]
 
 
 def check_empty_area(sample: MomentSample, share: float = EMPTY_SHARE) -> list[str]:

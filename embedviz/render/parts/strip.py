@@ -4,9 +4,11 @@ The strip is the row's numbers (and its elision marks) in a box outlined in
 amber, the colour of the ID that fetched it, following the ID's chip home (the
 chip stays on the output row as its tag). The solver keeps the strip's path
 clear (out to the right at the row's height, then along a free column, then
-into the output row), and the strip never covers its source row: while it
-still overlaps the row it slides off, only its hollow amber frame shows, and
-its numbers appear once it is clear.
+into the output row), and the strip never covers its source row: at first its
+amber frame hugs the row; while the strip still overlaps the row, the frame
+stretches round the row and the strip together (the outline of both as one
+shape, so no line runs through the row's digits), hollow; once it is clear
+the row's part of the frame fades, and the strip's fill and numbers appear.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, Rectangle, Scene, VGroup, VMobject
+from manim import Animation, CapStyleType, Rectangle, Scene, VGroup, VMobject
 from manim.utils.rate_functions import linear, smooth
 
 from embedviz.render.design import Theme
@@ -25,10 +27,15 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid
 from embedviz.story.model import NumberCell
 
-__all__ = ["STRIP_Z", "Carry", "RowStrip", "make_strip"]
+__all__ = ["STRIP_Z", "Carry", "RowStrip", "make_strip", "union_outline"]
 
 # Drawn above everything else, so nothing's fill hides a travelling row.
 STRIP_Z = 20
+# The frame's stroke width.
+FRAME_WIDTH = 3.5
+
+# A box as (left, bottom, right, top).
+Box = tuple[float, float, float, float]
 
 
 class RowStrip(VGroup):
@@ -51,7 +58,7 @@ def make_strip(grid: CellGrid, row: int, theme: Theme) -> RowStrip:
     left, bottom, right, top = grid.row_box(row, buff=0.0)
     box = Rectangle(width=right - left, height=top - bottom)
     box.move_to(xyz((left + right) / 2, (bottom + top) / 2))
-    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.chip, width=3.5)
+    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.chip, width=FRAME_WIDTH)
     box.set_z_index(STRIP_Z)
     numbers.set_z_index(STRIP_Z + 1)
     marks.set_z_index(STRIP_Z + 1)
@@ -117,14 +124,31 @@ class Carry(Animation):
         """Build the strip on its row (only now, so nothing of it shows before its turn)."""
         built = make_strip(self.grid, self.row, self.theme)
         self.strip.add(*built.submobjects)
-        start = self.strip[0].get_center()
+        self.start_from_box()
+        super().begin()
+
+    def start_from_box(self) -> None:
+        """Set the path and the place it leaves from the strip's box, and add the lift-off frame.
+
+        A subclass that builds its strip elsewhere (a hidden row's band) calls
+        this once the strip is built.
+        """
+        box = self.strip[0]
+        start = box.get_center()
         self.path = np.array([start, *self.waypoints])
         self.lengths = np.concatenate(
             [[0.0], np.cumsum(np.linalg.norm(np.diff(self.path, axis=0), axis=1))]
         )
-        left, bottom, right, top = self.grid.row_box(self.row, buff=0.0)
-        self.source_size = (right - left, top - bottom)
-        super().begin()
+        low, high = box.get_corner(xyz(-1, -1)), box.get_corner(xyz(1, 1))
+        self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
+        self.source_size = (float(high[0] - low[0]), float(high[1] - low[1]))
+        # The frame while the strip leaves its row: the outline of the row and
+        # the strip as one shape (its lines are set at every moment).
+        self.lift = VMobject().set_fill(opacity=0.0)
+        self.lift.set_stroke(self.theme.chip, width=FRAME_WIDTH).set_z_index(STRIP_Z)
+        # Square ends close the corners where two of its lines meet.
+        self.lift.cap_style = CapStyleType.SQUARE
+        self.strip.add(self.lift)
 
     def create_starting_mobject(self) -> VMobject:
         """Return an empty stand-in: nothing reads it."""
@@ -151,18 +175,27 @@ class Carry(Animation):
         step = offset - self.moved
         self.strip.shift(step)
         self.moved = offset
-        # Still over its own row: only the amber frame slides off it (hollow),
-        # so the row underneath stays readable; the copy's numbers appear as
-        # soon as it is clear of the row, out to the right or up or down.
+        # Still over its own row: the frame goes round the row and the strip
+        # together, hollow, so the row underneath stays readable and no line
+        # crosses its digits; the copy's fill and numbers appear as soon as it
+        # is clear of the row (out to the right, or up or down), and the row's
+        # part of the frame fades.
         width, height = self.source_size
         cleared = max(
             max(0.0, float(offset[0])) / max(width, 1e-9), abs(float(offset[1])) / max(height, 1e-9)
         )
-        opacity = 0.0 if cleared < 1.0 else min(1.0, (cleared - 1.0) * 8)
+        shown = 0.0 if cleared < 1.0 else min(1.0, (cleared - 1.0) * 8)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
-        numbers.set_fill(opacity=opacity)
-        marks.set_fill(opacity=opacity)
+        numbers.set_fill(opacity=shown)
+        marks.set_fill(opacity=shown)
         box.set_fill(opacity=0.0 if cleared < 1.0 else 1.0)
+        box.set_stroke(opacity=0.0 if cleared < 1.0 else 1.0)
+        left, bottom, right, top = self.source_box
+        dx, dy = float(offset[0]), float(offset[1])
+        moved = (left + dx, bottom + dy, right + dx, top + dy)
+        # Once clear, this is the row's outline and the strip's own (drawn by its box too).
+        _set_lines(self.lift, union_outline(self.source_box, moved))
+        self.lift.set_stroke(opacity=1.0 - shown)
 
     def finish(self) -> None:
         """Land at once, so that a later step of a succession sees the output row filled."""
@@ -186,3 +219,54 @@ class Carry(Animation):
         if self.chip is not None and self.tag is not None:
             self.chip.become_tag(self.tag)
         scene.add(*self.targets, *marks)
+
+
+def union_outline(first: Box, second: Box) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Return the lines of the outline of two boxes as one shape (as (start, end) points).
+
+    Each box's sides, less their parts strictly inside the other box: so no
+    line runs through either box's inside. Lines follow each box's sides
+    counter-clockwise, so the unbroken ones join at its corners.
+    """
+    lines: list[tuple[np.ndarray, np.ndarray]] = []
+    for box, other in ((first, second), (second, first)):
+        left, bottom, right, top = box
+        corners = [(left, bottom), (right, bottom), (right, top), (left, top)]
+        for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
+            for start, end in _outside((x0, y0), (x1, y1), other):
+                lines.append((xyz(*start), xyz(*end)))
+    return lines
+
+
+def _outside(
+    start: tuple[float, float], end: tuple[float, float], box: Box
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Return the pieces of an axis-aligned line that are not strictly inside ``box``."""
+    left, bottom, right, top = box
+    horizontal = start[1] == end[1]
+    # The line's fixed coordinate, and its span along the other axis (low to high).
+    fixed, a, b = (start[1], start[0], end[0]) if horizontal else (start[0], start[1], end[1])
+    low_in, high_in, across_low, across_high = (
+        (left, right, bottom, top) if horizontal else (bottom, top, left, right)
+    )
+    if not across_low < fixed < across_high:
+        return [(start, end)]
+    lo, hi = min(a, b), max(a, b)
+    spans = [(lo, min(hi, low_in)), (max(lo, high_in), hi)]
+    spans = [(p, q) for p, q in spans if q - p > 1e-9]
+    if a > b:  # keep the line's direction
+        spans = [(q, p) for p, q in reversed(spans)]
+
+    def point(t: float) -> tuple[float, float]:
+        return (t, fixed) if horizontal else (fixed, t)
+
+    return [(point(p), point(q)) for p, q in spans]
+
+
+def _set_lines(frame: VMobject, lines: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+    """Make ``frame`` these straight lines: one subpath where lines meet end to start."""
+    curves = [
+        np.array([start, start + (end - start) / 3, start + 2 * (end - start) / 3, end])
+        for start, end in lines
+    ]
+    frame.set_points(np.concatenate(curves) if curves else np.zeros((0, 3)))

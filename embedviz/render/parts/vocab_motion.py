@@ -102,13 +102,15 @@ class BandCarry(Carry):
         """Build the strip on the band, from the row's true values."""
         built = band_strip(self.grid, self.band_y, self.targets, self.dx, self.row, self.theme)
         self.strip.add(*built.submobjects)
-        start = self.strip[0].get_center()
-        self.path = np.array([start, *self.waypoints])
-        self.lengths = np.concatenate(
-            [[0.0], np.cumsum(np.linalg.norm(np.diff(self.path, axis=0), axis=1))]
-        )
-        # The band it leaves: the body's width, the strip's own height.
-        self.source_size = (self.grid.body_right() - self.grid.body_left(), self.strip[0].height)
+        # The band it leaves: the strip's box there (the body's width, a row's height).
+        self.start_from_box()
+        # The band is thinner than a row: the frame that leaves it is the band's
+        # own height, so no line of it runs through the rows either side of it
+        # (the full strip shows once it is clear of the body).
+        bands = [slot.size for slot in self.grid.row_slots if slot.gap]
+        half = (min(bands) if bands else self.source_size[1] / 2) / 2
+        left, _, right, _ = self.source_box
+        self.source_box = (left, self.band_y - half, right, self.band_y + half)
         # Carry.begin's work is done; the Animation's own begin is what is left.
         super(Carry, self).begin()
 
