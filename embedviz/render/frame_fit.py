@@ -32,7 +32,13 @@ from embedviz.render.design import (
 )
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import digit_height, text_width
-from embedviz.render.solver import MAX_PITCH, PITCHES, TIE, legend_height, swatch_size
+from embedviz.render.solver import (
+    MAX_PITCH,
+    PITCHES,
+    TIE,
+)
+from embedviz.render.type_search import largest_fitting as largest_between
+from embedviz.render.type_search import legend_height, swatch_size
 
 __all__ = [
     "CAPTION_CENTRE",
@@ -41,6 +47,7 @@ __all__ = [
     "frame_bands",
     "largest_fitting",
     "solve_fit",
+    "solve_largest",
 ]
 
 PlanT = TypeVar("PlanT")
@@ -226,6 +233,45 @@ def solve_fit(measure: Measure[PlanT]) -> PlanT:
     floors = [font_for_px(px) for px in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX)]
     enough = max([best * TIE, *(f for f in floors if f <= best)])
     font, pitch = next(item for item in found if item[0] >= enough)
+    grown = fit_font(
+        lambda p: not measure(font, p)[1], largest=MAX_PITCH, smallest=pitch, precision=0.01
+    )
+    return measure(font, grown)[0]
+
+
+def solve_largest(measure: Measure[PlanT]) -> PlanT:
+    """Return the plan with the largest table numbers that fits, then the loosest rows.
+
+    Like :func:`solve_fit`, but without its near-tie rule: the largest font
+    wins outright (ties to looser rows), then spare height grows the rows up
+    to :data:`~embedviz.render.solver.MAX_PITCH`. The position and training
+    layouts use it.
+
+    Parameters
+    ----------
+    measure
+        Lays the frame out at a table font and a row pitch; returns the plan
+        and what does not fit (empty when it all fits).
+
+    Returns
+    -------
+    plan
+        The plan; the smallest one when nothing fits (the moment tests then
+        report what is too small).
+    """
+    largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
+    found: list[tuple[float, float]] = []
+    for pitch in PITCHES:
+
+        def fits(font: float, pitch: float = pitch) -> bool:
+            return not measure(font, pitch)[1]
+
+        font = largest_between(fits, largest, smallest)
+        if font is not None:
+            found.append((font, pitch))
+    if not found:
+        return measure(smallest, PITCHES[-1])[0]
+    font, pitch = max(found, key=lambda item: (round(item[0], 2), item[1]))
     grown = fit_font(
         lambda p: not measure(font, p)[1], largest=MAX_PITCH, smallest=pitch, precision=0.01
     )

@@ -18,7 +18,7 @@ from embedviz.render.parts.grid import GridSizes, row_slots
 from embedviz.render.spec import LookupSpec
 from embedviz.story.model import Window
 
-__all__ = ["clear_order", "raise_and_order", "source_centres"]
+__all__ = ["clear_order", "clear_paths", "raise_and_order", "source_centres"]
 
 
 def _blocked(
@@ -228,3 +228,27 @@ def clear_order(
         return None
 
     return rest(frozenset(filled), tuple(targets))
+
+
+def clear_paths(
+    mode: str,
+    sources: tuple[tuple[int, ...], dict[int, float], float],
+    row_h: float,
+    count: int,
+    problems: list[str],
+) -> tuple[float, tuple[int, ...]]:
+    """Return how far the output block rises and the order rows fill, so no strip crosses a row.
+
+    Beside the matrix (``mode`` ``"beside"``) the block may rise and the rows
+    fill out of order (:func:`raise_and_order`, given the sources that
+    :func:`source_centres` returns); in a stack below it they fill in order.
+    A layout with no clear path adds ``"no clear path"`` to ``problems``.
+    """
+    in_order = tuple(range(count))
+    if mode != "beside":
+        return 0.0, in_order
+    found = raise_and_order(*sources, row_h)
+    if found is None:
+        problems.append("no clear path")
+        return 0.0, in_order
+    return found

@@ -55,9 +55,9 @@ from embedviz.render.solver import (
     TAG_GAP,
     TIE,
     _frame,
-    _largest_fitting,
     _title_band,
 )
+from embedviz.render.type_search import largest_fitting
 
 __all__ = ["solve_batch"]
 
@@ -375,7 +375,7 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
                 def fits(font: float, p: float = pitch, m: Mode = mode, k: Marks = marks) -> bool:
                     return not _measure(spec, font, p, m, k)[1]
 
-                font = _largest_fitting(fits, largest, smallest)
+                font = largest_fitting(fits, largest, smallest)
                 if font is not None:
                     found.append((font, pitch, mode, marks))
     if not found:

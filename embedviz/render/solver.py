@@ -39,7 +39,6 @@ clear, and the one with the larger numbers wins:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -61,9 +60,15 @@ from embedviz.render.design import (
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
-from embedviz.render.parts.grid import GridSizes, col_slots, gap_labels_crowd
-from embedviz.render.routes import raise_and_order, source_centres
+from embedviz.render.parts.grid import GridSizes, col_slots
+from embedviz.render.routes import clear_paths, source_centres
 from embedviz.render.spec import LookupSpec
+from embedviz.render.type_search import (
+    gap_labels_crowd,
+    largest_fitting,
+    legend_height,
+    swatch_size,
+)
 
 __all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
 
@@ -293,13 +298,7 @@ def _measure(
     keys, centres, matrix_h = source_centres(spec, sizes)
     row_h = sizes.row_height
     outputs = [(t + 0.5) * row_h for t in range(len(spec.sources))]
-    raise_d, order = 0.0, tuple(range(len(outputs)))
-    if mode == "beside":
-        found = raise_and_order(keys, centres, matrix_h, row_h)
-        if found is None:
-            problems.append("no clear path")
-        else:
-            raise_d, order = found
+    raise_d, order = clear_paths(mode, (keys, centres, matrix_h), row_h, len(outputs), problems)
     heading_h = digit_height(scale.label) * 1.6
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
     matrix_heading_top = -(col_labels_h + SPACE + heading_h)
@@ -411,37 +410,6 @@ def _print_band(
     return font, 3 * SPACE + spec.print_lines * digit_height(font) * 2.1
 
 
-def swatch_size(legend_font: float) -> float:
-    """Return the side of one swatch of the colour legend."""
-    return digit_height(legend_font) * 1.3
-
-
-def legend_height(legend_font: float) -> float:
-    """Return the colour legend's height: swatches over their tick values."""
-    return swatch_size(legend_font) + SPACE * 0.6 + digit_height(legend_font) * 1.2
-
-
-# Sizes scanned from the top before a bisection (pixels at 720p): what fits is
-# not monotone at the bottom, where labels stop shrinking at the floor.
-_SCAN_PX = (30.0, 27.0, 24.0, 21.0, 19.0, 17.0, 15.0, 13.5, 12.0)
-
-
-def _largest_fitting(
-    fits: Callable[[float], bool], largest: float, smallest: float
-) -> float | None:
-    """Return the largest font size that fits (scanned from the top, then bisected), or None."""
-    sizes = [min(max(font_for_px(px), smallest), largest) for px in _SCAN_PX]
-    previous = None
-    for size in sizes:
-        if fits(size):
-            if previous is None:
-                return size
-            # Between the last size that fit and the first that did not.
-            return fit_font(fits, largest=previous, smallest=size, precision=0.02)
-        previous = size
-    return None
-
-
 def solve_lookup(spec: LookupSpec) -> LookupPlan:
     """Return the plan with the largest table numbers at which everything fits.
 
@@ -471,7 +439,7 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
             def fits(font: float, pitch: float = pitch, mode: Mode = mode) -> bool:
                 return not _measured(spec, font, pitch, mode)[1]
 
-            font = _largest_fitting(fits, largest, smallest)
+            font = largest_fitting(fits, largest, smallest)
             if font is not None:
                 found.append((font, pitch, mode))
     if not found:

@@ -27,26 +27,21 @@ from dataclasses import dataclass
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
-    MAX_DATA_PX,
     MIN_TEXT_PX,
     SPACE,
     TypeScale,
     font_for_px,
 )
-from embedviz.render.layout import fit_font
+from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
 from embedviz.render.solver import (
     CAPTION_CENTRE,
-    MAX_PITCH,
-    PITCHES,
     TITLE_RATIO,
-    _largest_fitting,
-    legend_height,
-    swatch_size,
 )
 from embedviz.render.solver_positions import formula_width
+from embedviz.render.type_search import legend_height, swatch_size
 from embedviz.story.model import Storyboard, Window
 
 __all__ = [
@@ -365,20 +360,4 @@ def solve_training(spec: TrainingSpec) -> TrainingPlan:
         The plan; the smallest one when nothing fits (the moment tests then
         report what is too small).
     """
-    largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
-    found: list[tuple[float, float]] = []
-    for pitch in PITCHES:
-
-        def fits(font: float, pitch: float = pitch) -> bool:
-            return not _measure(spec, font, pitch)[1]
-
-        font = _largest_fitting(fits, largest, smallest)
-        if font is not None:
-            found.append((font, pitch))
-    if not found:
-        return _measure(spec, smallest, PITCHES[-1])[0]
-    font, pitch = max(found, key=lambda item: (round(item[0], 2), item[1]))
-    grown = fit_font(
-        lambda p: not _measure(spec, font, p)[1], largest=MAX_PITCH, smallest=pitch, precision=0.01
-    )
-    return _measure(spec, font, grown)[0]
+    return solve_largest(lambda font, pitch: _measure(spec, font, pitch))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import numpy as np
-from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup, VMobject, config
+from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup, VMobject
 
 from embedviz.render.design import SPACE, Theme, TypeScale, dimmed, value_colour
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText
@@ -32,7 +32,6 @@ __all__ = [
     "GridSizes",
     "Slot",
     "col_slots",
-    "gap_labels_crowd",
     "matrix_grid",
     "output_grid",
     "row_slots",
@@ -44,11 +43,6 @@ GAP_COL_CHARS = 1.8
 # A hidden range of rows is a thin band this many data-digit heights tall: a
 # break in the table; its label sits in the margin.
 GAP_BAND_DIGITS = 0.45
-# Clear space (pixels at 720p) a hidden range's label keeps from the row numbers above
-# and below its band; closer, the two read as one text.
-GAP_LABEL_CLEARANCE_PX = 4.0
-# A label's ink, in digit heights (an ascender reaches a little over a digit).
-TEXT_INK_DIGITS = 1.15
 
 
 @dataclass(frozen=True)
@@ -83,9 +77,9 @@ class GridSizes:
     pitch
         A row's height, in digit heights of the data font.
     gaps_apart
-        Whether the hidden ranges' labels stand in a column of their own, left of
-        the row numbers (:func:`gap_labels_crowd`), rather than right-aligned with
-        them.
+        Whether the hidden ranges' labels stand in a column of their own, left
+        of the row numbers, rather than right-aligned with them
+        (:func:`~embedviz.render.type_search.gap_labels_crowd`).
     """
 
     scale: TypeScale
@@ -112,19 +106,6 @@ class GridSizes:
     def band_height(self) -> float:
         """A hidden range's band: a thin break in the table (its label is in the margin)."""
         return digit_height(self.scale.data) * GAP_BAND_DIGITS
-
-
-def gap_labels_crowd(sizes: GridSizes) -> bool:
-    """Whether a band's label, right-aligned with the row numbers, would crowd them.
-
-    The label is centred on its thin band and the numbers on the rows either
-    side: with tight rows their inks come within :data:`GAP_LABEL_CLEARANCE_PX`
-    of each other, so the label goes into a column of its own.
-    """
-    scale = sizes.scale
-    room = (sizes.row_height + sizes.band_height) / 2
-    inks = TEXT_INK_DIGITS * (digit_height(scale.label) + digit_height(scale.legend)) / 2
-    return room - inks < GAP_LABEL_CLEARANCE_PX * float(config.frame_height) / 720
 
 
 def row_slots(window: Window, sizes: GridSizes) -> list[Slot]:
