@@ -248,6 +248,9 @@ class MomentSample:
     frame_area: float = 0.0
     # Per travelling row: its frame and fill (the strip's parts that are not texts).
     outlines: list[StripOutline] = field(default_factory=list)
+    # What changed on screen that the video, drawing it once per play, does not show
+    # (embedviz.render.moments.Moment.stale).
+    stale: tuple[str, ...] = ()
 
 
 # Table values (the type scale's data): E and the output, and the tables the
@@ -413,6 +416,7 @@ def sample_moments(
                 )
         sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)
         sample.outlines = outlines
+        sample.stale = moment.stale
         if moment.alpha >= 1:
             # Only at beat ends, where issue 18's empty-area rule applies (it costs a search).
             sample.empty = frame_emptiness(scene_object)
