@@ -211,7 +211,7 @@ def _copy_with_pauses(
         source = inp.streams.video[0]
         base = Fraction(source.time_base or 0)
         packets = [p for p in inp.demux(source) if p.pts is not None and p.size]
-        stamps = [p.pts for p in packets]
+        stamps = [int(p.pts or 0) for p in packets]
         if not base or not packets or stamps != sorted(stamps):
             return False
         if any(p.dts != p.pts for p in packets):
