@@ -291,3 +291,20 @@ def test_a_long_sentence_fills_in_without_the_block_gliding() -> None:
                 crosses = x0 < o_right and o_left < x1 and y0 < o_top and o_bottom < y1
                 assert not crosses, f"row {target}'s strip crosses filled row {row} at rest"
         filled.append(target)
+
+
+def test_the_corridor_is_only_as_wide_as_the_strip_needs() -> None:
+    # Issue 18: the reviewer's sentence takes the corridor, whose empty column between
+    # E and the block took 18.8 % of the frame: it was a strip and a chip wide. A
+    # strip needs its own width and a gap either side (its chip parks inside it).
+    from embedviz.render.design import SPACE
+
+    stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
+    assert stage.plan.mode == "corridor"
+    grid, out = stage.matrix.grid, stage.output.grid
+    first = int(stage.chips.chips[0].number.cell.value)
+    left, _, right, _ = grid.row_box(first, buff=0.0)
+    strip = right - left
+    corridor = out.row_box(0, buff=0.0)[0] - right
+    assert strip + 2 * SPACE - 1e-6 <= corridor <= strip + 2 * SPACE + 1e-6
+    assert max(chip.width for chip in stage.chips.chips) < strip
