@@ -28,8 +28,10 @@ clear, and the one with the larger numbers wins:
     row. A single row's output sits level with its source.
 ``corridor``
     The walking column is only as wide as a strip (a chip parks inside it):
-    the output is top-aligned, and a strip goes out, along the corridor, and in. For long
-    sentences whose rows come in an order the first cannot raise for.
+    the output is top-aligned, and a strip goes out, along the corridor, and in.
+    Between lookups the two rest together (:attr:`LookupPlan.rest_slide`) and
+    glide apart for a beat's strips. For long sentences whose rows come in an
+    order the first cannot raise for.
 ``stack``
     For one row and a print (SingleTokenLookup): ``beside``, with the legend
     and the PyTorch call and print in the column above and below the output
@@ -171,6 +173,16 @@ class LookupPlan:
     def column_left(self) -> float:
         """The left edge of the walking column (the matrix body's right edge, or the bar's)."""
         return self.matrix_left + self.body_width + self.bar_width
+
+    @property
+    def rest_slide(self) -> float:
+        """How far the matrix and the block close up between lookups (corridor, legend in the band).
+
+        Nothing travels down the corridor then: they rest a chip's column apart, as ``beside``.
+        """
+        if self.mode != "corridor" or self.legend_left:
+            return 0.0
+        return max(0.0, self.output_left - (self.column_left + 2 * TAG_GAP + self.chip_width))
 
     def park_x(self, chip_width: float) -> float:
         """Return the centre x of a chip of this width waiting at the right end of its row."""
