@@ -291,6 +291,16 @@ class GlyphString(VMobject):
         """Return the bottom-left and top-right corners of the slot box, now."""
         return self.points[-8].copy(), self.points[-1].copy()
 
+    def ink_corners(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the bottom-left and top-right corners of the drawn glyphs, now.
+
+        A string with no ink (spaces) returns its slot box.
+        """
+        glyphs = self.points[:-8]
+        if not len(glyphs):
+            return self.slot_corners()
+        return glyphs.min(axis=0), glyphs.max(axis=0)
+
     def place(self, point: Any, align: str = "center") -> GlyphString:
         """Move the slot box so that its left, centre or right sits at ``point``.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -12,6 +13,7 @@ from manim import (
     FadeOut,
     LaggedStart,
     Line,
+    Rectangle,
     SurroundingRectangle,
     VGroup,
     VMobject,
@@ -29,6 +31,11 @@ from embedviz.story.model import Beat, Storyboard
 from embedviz.story.printed import split_printed
 
 __all__ = ["PrintPart", "char_underline"]
+
+# The numbers' box: its margin where there is room, and its line (a little
+# thinner than manim's 4, so that it fits between the digits and the brackets).
+NUMBERS_BOX_BUFF = 0.06
+NUMBERS_BOX_STROKE = 3
 
 
 def char_underline(text: GlyphString, index: int, colour: str) -> Line:
@@ -104,7 +111,7 @@ class PrintPart(Component):
         # The underlines of the outer brackets and the box round the numbers, once the
         # print beat has made them (the grad_fn beat clears them).
         self.bracket_marks: list[Line] = []
-        self.numbers_box: SurroundingRectangle | None = None
+        self.numbers_box: Rectangle | None = None
         self.marks: list[VMobject] = []
         self.numbers = VGroup(*[p for p in self.printed.pieces if isinstance(p, NumberText)])
 
@@ -130,6 +137,32 @@ class PrintPart(Component):
             return []
         return [char_underline(p, at, self.theme.highlight) for p, at in (opening[0], closing[-1])]
 
+    def numbers_frame(self) -> Rectangle:
+        """Return a box round the print's numbers, its sides clear of the brackets beside them.
+
+        The numbers' neighbours (``[[`` before, ``]]`` after) sit one character
+        from their digits, closer than a box's usual margin: each side of the
+        box goes midway between the numbers' ink and the nearest ink beside
+        it, so that its stroke crosses neither while the brackets are explained.
+        """
+        stroke = NUMBERS_BOX_STROKE / 200  # half the line, in frame units
+        inks = [n.ink_corners() for n in self.numbers]
+        low = np.min([lo for lo, _ in inks], axis=0)
+        high = np.max([hi for _, hi in inks], axis=0)
+        beside = [p.ink_corners() for p in self.printed.text_pieces if p.text.strip()]
+        # Ink on the numbers' lines, left and right of them.
+        level = [(lo, hi) for lo, hi in beside if lo[1] < high[1] and hi[1] > low[1]]
+        lefts = [hi[0] for lo, hi in level if hi[0] <= low[0]]
+        rights = [lo[0] for lo, hi in level if lo[0] >= high[0]]
+        buff = NUMBERS_BOX_BUFF + stroke
+        left = max([low[0] - buff, *[(x + low[0]) / 2 for x in lefts]])
+        right = min([high[0] + buff, *[(x + high[0]) / 2 for x in rights]])
+        slot_low = min(n.slot_corners()[0][1] for n in self.numbers)
+        slot_high = max(n.slot_corners()[1][1] for n in self.numbers)
+        box = Rectangle(width=right - left, height=slot_high - slot_low + 2 * buff)
+        box.move_to(xyz((left + right) / 2, (slot_low + slot_high) / 2))
+        return box.set_stroke(self.theme.highlight, width=NUMBERS_BOX_STROKE)
+
     def beat_print(self, beat: Beat) -> Animation:
         """Show the call and its print, underline its outer brackets, then circle its numbers."""
         shown: Animation = (
@@ -140,7 +173,7 @@ class PrintPart(Component):
         outer = self.outer_brackets()
         if len(beat.phrases) < 3 or not outer or not len(self.numbers):
             return shown
-        box = SurroundingRectangle(self.numbers, color=self.theme.highlight, buff=0.06)
+        box = self.numbers_frame()
         self.bracket_marks, self.numbers_box = outer, box
         self.marks = [*outer, box]
         return Steps(shown, AnimationGroup(*[Create(u) for u in outer]), Create(box))
