@@ -61,6 +61,7 @@ __all__ = [
     "TypeScale",
     "at_least",
     "contrast_ratio",
+    "dim_opacity",
     "dimmed",
     "font_for_px",
     "maths",
@@ -354,6 +355,38 @@ def dimmed(colour: str, background: str, target: float = DIM_CONTRAST + 0.2) -> 
         else:
             high = middle
     return mix(colour, background, low)
+
+
+def dim_opacity(colour: str, background: str, target: float = DIM_CONTRAST + 0.2) -> float:
+    """Return the least opacity at which ``colour`` keeps ``target`` contrast on ``background``.
+
+    Content faded by opacity (a spent count, terms that add nothing) recedes
+    as far as this and no further, so that it stays readable dimmed content.
+
+    Parameters
+    ----------
+    colour
+        The colour in full.
+    background
+        What it is drawn on.
+    target
+        The contrast it keeps.
+
+    Returns
+    -------
+    float
+        From 0 to 1 (1 when even the full colour is under ``target``).
+    """
+    if contrast_ratio(colour, background) <= target:
+        return 1.0
+    low, high = 0.0, 1.0
+    for _ in range(24):
+        middle = (low + high) / 2
+        if contrast_ratio(mix(background, colour, middle), background) >= target:
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def value_colour(value: float, scale: float, theme: Theme) -> str:

@@ -35,7 +35,7 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps
-from embedviz.render.design import LABEL_RATIO, Theme
+from embedviz.render.design import LABEL_RATIO, Theme, dim_opacity
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
@@ -54,8 +54,6 @@ Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 CHIP_Z = 10
 # Seconds of a walk, and of each counted row's step.
 _WALK, _STEP = 0.8, 0.45
-# A tally fades this far while the wrong row is fetched (it leaves with the next beat).
-_SPENT = 0.4
 
 
 class CountingMotion(Component):
@@ -159,7 +157,9 @@ class CountingMotion(Component):
             arrive = self._walk([self.home, self._park(0), self._park(-1)])
             marked = []
         found = Succession(arrive, AnimationGroup(*marked, *[FadeIn(m) for m in shown]))
-        spent = self.tallies.animate.set_fill(opacity=_SPENT)
+        # The tallies recede while the wrong row is fetched (they leave with the next
+        # beat), as far as dimmed content may: 3:1 against the background.
+        spent = self.tallies.animate.set_fill(opacity=dim_opacity(theme.wrong, theme.background))
         if slip.vector is None:
             return Steps(found, Succession(self._home_from(-1), Create(slip.cross)))
         carry = Carry(

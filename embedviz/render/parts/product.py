@@ -31,8 +31,8 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps
-from embedviz.render.design import SPACE, Theme, maths, value_colour
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
+from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, Follow, curve_points
@@ -47,8 +47,6 @@ from embedviz.story.model import Beat, NumberCell, Storyboard
 __all__ = ["ComparePart", "ProductPart", "row_block"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
-# Terms that are exactly zero fade to this opacity once the sum is taken.
-_ZERO = 0.3
 # Drawn above the blocks it walks past, below a travelling strip.
 CHIP_Z = 10
 
@@ -247,8 +245,13 @@ class ProductPart(Component):
         target.shift(start - slot)
         path = curve_points([start, xyz(start[0], slot[1]), slot], self.plan.sizes.row_height * 0.4)
         zeros = self.terms.zero_lines
+        # Terms that are exactly zero recede once the sum is taken, as far as dimmed
+        # content may: each text keeps 3:1 against the background.
+        inks = [m for zero in zeros for m in zero.get_family() if isinstance(m, GlyphString)]
+        back = self.theme.background
+        spent = max([dim_opacity(m.get_fill_color().to_hex(), back) for m in inks] or [1.0])
         faded: Animation = (
-            AnimationGroup(*[m.animate.set_opacity(_ZERO) for m in zeros])  # type: ignore[arg-type]
+            AnimationGroup(*[m.animate.set_opacity(spent) for m in zeros])  # type: ignore[arg-type]
             if zeros
             else Indicate(self.terms.lines[self.token_id], color=self.theme.highlight)
         )
