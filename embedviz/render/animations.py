@@ -19,6 +19,7 @@ import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
+    Circumscribe,
     Create,
     FadeIn,
     FadeOut,
@@ -62,6 +63,7 @@ __all__ = [
     "make_row_strip",
     "make_walk_animation",
     "mobjects_that_may_move",
+    "point_at",
     "steps_together",
 ]
 
@@ -419,10 +421,50 @@ def make_lookup_animation(
     )
 
 
-def make_count_rows_animation(grid: MatrixGrid, row: int) -> Animation:
-    """Pulse the row numbers from 0 up to ``row``, counting from zero."""
+def point_at(
+    mobject: Mobject,
+    colour: str,
+    scale: float = 1.0,
+    buff: float = 0.05,
+    run_time: float = 1.0,
+) -> Animation:
+    """Point at what the narration names: an outline in the highlight passes round it.
+
+    A highlight never recolours what it points at: a value's colour says its
+    sign and size, and every other number keeps its own colour too. A single
+    text may also swell (``scale``), in its own colour.
+
+    Parameters
+    ----------
+    mobject
+        What is pointed at.
+    colour
+        The highlight.
+    scale
+        How far a single text swells (1: not at all).
+    buff
+        The outline's margin.
+    run_time
+        Seconds.
+
+    Returns
+    -------
+    Animation
+        The passing outline (and the swell).
+    """
+    ring = Circumscribe(mobject, color=colour, buff=buff, run_time=run_time)
+    if scale == 1.0:
+        return ring
+    own = mobject.get_fill_color()
+    swell = Indicate(mobject, color=own, scale_factor=scale, run_time=run_time)
+    return AnimationGroup(ring, swell)
+
+
+def make_count_rows_animation(grid: MatrixGrid, row: int, theme: Theme = DARK) -> Animation:
+    """Point at the row numbers from 0 up to ``row``, counting from zero."""
     labels = [grid.row_labels[r] for r in sorted(grid.row_labels) if r <= row]
-    return LaggedStart(*[Indicate(label, scale_factor=1.6) for label in labels], lag_ratio=0.5)
+    pointed = [point_at(label, theme.highlight, scale=1.6) for label in labels]
+    return LaggedStart(*pointed, lag_ratio=0.5)
 
 
 def make_dim_rows_animation(
@@ -430,7 +472,7 @@ def make_dim_rows_animation(
 ) -> Animation:
     """Fade the rows that no ID selected, each text only as far as 3:1 against its ground."""
     if not rows:
-        return Indicate(VGroup(*grid.row_labels.values()), scale_factor=1.0)
+        return point_at(VGroup(*grid.row_labels.values()), theme.highlight)
     animations = []
     for row in rows:
         label = grid.row_labels[row]

@@ -30,7 +30,6 @@ from manim import (
     RIGHT,
     UP,
     Animation,
-    Indicate,
     VGroup,
     VMobject,
 )
@@ -39,6 +38,7 @@ from embedviz.render.animations import (
     Steps,
     make_count_rows_animation,
     make_dim_rows_animation,
+    point_at,
 )
 from embedviz.render.glyphs import LabelText, SansText
 from embedviz.render.layout import HEADING_FONT, NOTE_FONT, place_legend
@@ -209,8 +209,8 @@ class GridPanel(Component):
         assert self.grid is not None
         first = self.grid.row_labels[min(self.grid.row_labels)]
         return Steps(
-            Indicate(first, color=self.theme.highlight, scale_factor=1.6),
-            make_count_rows_animation(self.grid, beat.highlight.row),
+            point_at(first, self.theme.highlight, scale=1.6),
+            make_count_rows_animation(self.grid, beat.highlight.row, self.theme),
         )
 
     def beat_dim(self, beat: Beat) -> Animation:

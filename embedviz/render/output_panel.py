@@ -18,7 +18,6 @@ from manim import (
     Circumscribe,
     Create,
     FadeIn,
-    Indicate,
     Line,
     Rectangle,
     RoundedRectangle,
@@ -28,7 +27,7 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.layout import HEADING_FONT, frame_regions
 from embedviz.render.mobjects import ShapeLabel, xyz
@@ -218,7 +217,7 @@ class OutputPanel(Component):
             shown = Succession(make_reveal_animation([], leaving), shown)
         if self.shape_label is None or len(beat.phrases) < 2:
             return shown
-        return Steps(shown, Indicate(self.shape_label[-1], color=self.theme.highlight))
+        return Steps(shown, point_at(self.shape_label[-1], self.theme.highlight, scale=1.2))
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Label the output's shape (or point at it, when the reveal wrote it).
@@ -232,7 +231,7 @@ class OutputPanel(Component):
         frame = Create(SurroundingRectangle(self.output.body, color=self.theme.output, buff=0.06))
         if self.shape_label is not None:
             shown: Animation = AnimationGroup(
-                Indicate(self.shape_label, color=self.theme.output), frame
+                point_at(self.shape_label, self.theme.highlight), frame
             )
         else:
             sizes = [c for c in beat.numbers if c.kind == "output_size"]
@@ -249,9 +248,9 @@ class OutputPanel(Component):
             Succession(
                 shown,
                 AnimationGroup(
-                    Indicate(self.shape_label[0], color=accent),
+                    point_at(self.shape_label[0], accent, scale=1.2),
                     Circumscribe(rows, color=accent, buff=0.06),
                 ),
             ),
-            Indicate(self.shape_label[-1], color=accent),
+            point_at(self.shape_label[-1], accent, scale=1.2),
         )

@@ -26,7 +26,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
     LaggedStart,
     Succession,
     VGroup,
@@ -34,7 +33,7 @@ from manim import (
     Wait,
 )
 
-from embedviz.render.animations import Steps
+from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import LABEL_RATIO, Theme, dim_opacity
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
@@ -128,7 +127,7 @@ class CountingMotion(Component):
         colour, grow = self.theme.highlight, 1 / LABEL_RATIO
         steps: list[Animation] = []
         for number, row in enumerate(rows):
-            moves: list[Animation] = [Indicate(labels[row], color=colour, scale_factor=grow)]
+            moves: list[Animation] = [point_at(labels[row], colour, scale=grow)]
             if number:
                 moves.append(self._walk([self._park(rows[number - 1]), self._park(row)], _STEP))
             if number < len(tallies):
@@ -184,7 +183,7 @@ class CountingMotion(Component):
         labels = self.matrix.grid.row_labels
         cleared = AnimationGroup(*[FadeOut(m) for m in leaving], self.slip.dim())
         grow = 1 / LABEL_RATIO
-        zero = Indicate(labels[min(labels)], color=self.theme.highlight, scale_factor=grow)
+        zero = point_at(labels[min(labels)], self.theme.highlight, scale=grow)
         rows = [r for r in self.matrix.grid.get_rows() if r <= self.token_id]
         self.outline = self.matrix.outline(self.token_id)
         walk = (

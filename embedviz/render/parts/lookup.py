@@ -29,7 +29,6 @@ from manim import (
     Circumscribe,
     Create,
     FadeIn,
-    Indicate,
     LaggedStart,
     Line,
     Succession,
@@ -40,7 +39,7 @@ from manim import (
 )
 from manim.animation.animation import prepare_animation
 
-from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.design import (
     LABEL_RATIO,
     MARGIN,
@@ -206,19 +205,15 @@ class MatrixPart(Component):
         # A pulse grows a row number only so far that it stays no larger than the data.
         grow = 1 / LABEL_RATIO
         return Steps(
-            Indicate(labels[min(labels)], color=colour, scale_factor=grow),
-            LaggedStart(
-                *[Indicate(m, color=colour, scale_factor=grow) for m in counted], lag_ratio=0.5
-            ),
+            point_at(labels[min(labels)], colour, scale=grow),
+            LaggedStart(*[point_at(m, colour, scale=grow) for m in counted], lag_ratio=0.5),
         )
 
     def beat_dim(self, beat: Beat) -> Animation:
         """Dim the rows no ID selected, keeping them 3:1 against their ground."""
         rows = [r for r in beat.dimmed_rows if r in self.grid.rows_group]
         if not rows:
-            return Indicate(
-                self.grid.get_row_labels(), scale_factor=1.0, color=self.theme.highlight
-            )
+            return point_at(self.grid.get_row_labels(), self.theme.highlight)
         colours = self.grid.dimmed_colours(rows)
         fades = [
             prepare_animation(m.animate.set_fill(colours[id(m)]))  # type: ignore[arg-type]
@@ -377,7 +372,7 @@ class OutputPart(Component):
             shown = Succession(make_reveal_animation([], leaving), shown)
         if self.shape is None or len(beat.phrases) < 2:
             return shown
-        return Steps(shown, Indicate(self.shape[-1], color=self.theme.highlight))
+        return Steps(shown, point_at(self.shape[-1], self.theme.highlight, scale=1.2))
 
     def frame_and_shape(self, tags: VMobject, phrases: int) -> Animation:
         """Frame the block and its shape; then flash its rows and tags, then its width.
@@ -390,11 +385,11 @@ class OutputPart(Component):
         accent = self.theme.highlight
         if self.shape is None:
             return Create(box)
-        framed = AnimationGroup(Create(box), Indicate(self.shape, color=accent, scale_factor=1.0))
+        framed = AnimationGroup(Create(box), point_at(self.shape, accent))
         rows = AnimationGroup(
-            Indicate(self.shape[0], color=accent), Circumscribe(tags, color=accent, buff=0.06)
+            point_at(self.shape[0], accent, scale=1.2), Circumscribe(tags, color=accent, buff=0.06)
         )
-        width = Indicate(self.shape[-1], color=accent)
+        width = point_at(self.shape[-1], accent, scale=1.2)
         if phrases >= 3:
             return Steps(framed, rows, width)
         return (

@@ -28,7 +28,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
     LaggedStart,
     Mobject,
     Scene,
@@ -38,7 +37,7 @@ from manim import (
 )
 from manim.utils.rate_functions import smooth
 
-from embedviz.render.animations import Steps
+from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import Theme
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
@@ -424,7 +423,7 @@ class LookupMotion(Component):
         assert beat.output is not None
         landing = [p for p in beat.output.filled if p not in self.filled]
         if not landing:
-            return Indicate(self.output.grid.body, color=self.theme.highlight, scale_factor=1.0)
+            return point_at(self.output.grid.body, self.theme.highlight)
         rows, lift = self._order([self.output.row_of(p) for p in landing])
         lookups = [self._one(self.output.positions[t], lift) for t in rows]
         starts = _clear_starts(lookups)

@@ -19,14 +19,13 @@ from manim import (
     Animation,
     AnimationGroup,
     FadeIn,
-    Indicate,
     LaggedStart,
     Succession,
     VGroup,
     VMobject,
 )
 
-from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.design import LABEL_RATIO, SPACE, Theme, maths
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
@@ -127,11 +126,11 @@ class OneHotColumn(Component):
         return Steps(
             Succession(
                 make_reveal_animation([self.grid, self.title, self.gap_labels]),
-                Indicate(one, color=colour, scale_factor=1.2),
+                point_at(one, colour, scale=1.2),
             ),
             AnimationGroup(
-                Indicate(one, color=colour, scale_factor=1.2),
-                Indicate(row_label, color=colour, scale_factor=grow),
+                point_at(one, colour, scale=1.2),
+                point_at(row_label, colour, scale=grow),
             ),
         )
 

@@ -22,7 +22,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
     LaggedStart,
     Rectangle,
     Succession,
@@ -30,7 +29,7 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import Steps
+from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
@@ -218,8 +217,8 @@ class ProductPart(Component):
             entry, cell = self.vector.entries[slot.key], grid.get_cell(slot.key, self.column)
             steps.append(
                 AnimationGroup(
-                    Indicate(entry, color=colour, scale_factor=1.0),
-                    Indicate(cell, color=colour, scale_factor=1.0),
+                    point_at(entry, colour),
+                    point_at(cell, colour),
                     FadeIn(self.terms.lines[slot.key], shift=0.15 * RIGHT),
                 )
             )
@@ -253,7 +252,7 @@ class ProductPart(Component):
         faded: Animation = (
             AnimationGroup(*[m.animate.set_opacity(spent) for m in zeros])  # type: ignore[arg-type]
             if zeros
-            else Indicate(self.terms.lines[self.token_id], color=self.theme.highlight)
+            else point_at(self.terms.lines[self.token_id], self.theme.highlight)
         )
         carried = Succession(
             AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)),
@@ -272,14 +271,10 @@ class ProductPart(Component):
             following = self._column_box(col)
             steps.append(AnimationGroup(FadeOut(box), FadeIn(following)))
             cell = self.matrix.grid.get_cell(self.token_id, col)
-            steps.append(
-                AnimationGroup(
-                    Indicate(cell, scale_factor=1.0, color=colour), FadeIn(self.cells[col])
-                )
-            )
+            steps.append(AnimationGroup(point_at(cell, colour), FadeIn(self.cells[col])))
             box = following
         if not steps:
-            steps.append(Indicate(self.cells[self.column], color=colour))
+            steps.append(point_at(self.cells[self.column], colour, scale=1.2))
         ending = AnimationGroup(FadeOut(box), *[FadeIn(m) for m in self.marks])
         leaving = AnimationGroup(*[FadeOut(m) for m in self.terms.pieces()])
         return Succession(leaving, *steps, ending)

@@ -23,7 +23,6 @@ from manim import (
     Create,
     FadeIn,
     GrowFromEdge,
-    Indicate,
     LaggedStart,
     Rectangle,
     Succession,
@@ -31,7 +30,7 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.design import SPACE, Theme, maths, value_colour
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
@@ -152,7 +151,10 @@ class BlockPart(Component):
         rows = [self.grid.body, *labels, *self.bands, self.heading, *self.sizes[:2]]
         columns = [*self.sizes[2:], *self.col_gap]
         values = LaggedStart(*[FadeIn(m) for m in self.entries()], lag_ratio=0.1)
-        named = AnimationGroup(Indicate(self.rows_size), Indicate(self.cols_size))
+        colour = self.theme.highlight
+        named = AnimationGroup(
+            point_at(self.rows_size, colour, scale=1.2), point_at(self.cols_size, colour, scale=1.2)
+        )
         return Steps(
             AnimationGroup(make_reveal_animation(rows), run_time=2.0),
             AnimationGroup(make_reveal_animation(columns), run_time=2.0),
@@ -213,15 +215,15 @@ class CountLine(Component):
         entries = VGroup(*[m for m in self.block.entries() if isinstance(m, NumberText)])
         first, times, second, equals, count = self.product
         built = Succession(
-            AnimationGroup(Indicate(self.block.rows_size, color=colour), FadeIn(first)),
+            AnimationGroup(point_at(self.block.rows_size, colour, scale=1.2), FadeIn(first)),
             FadeIn(times),
-            AnimationGroup(Indicate(self.block.cols_size, color=colour), FadeIn(second)),
+            AnimationGroup(point_at(self.block.cols_size, colour, scale=1.2), FadeIn(second)),
             FadeIn(equals),
             AnimationGroup(FadeIn(count, scale=1.2), FadeIn(self.word)),
         )
         if not len(entries):
             return built
-        return Steps(Indicate(entries, scale_factor=1.0, color=colour, run_time=2.0), built)
+        return Steps(point_at(entries, colour, run_time=2.0), built)
 
 
 def _header(words: Sequence[str | None], plan: ParamPlan, y: float, theme: Theme) -> VGroup:

@@ -23,12 +23,11 @@ from manim import (
     Create,
     Cross,
     FadeIn,
-    Indicate,
     VGroup,
     VMobject,
 )
 
-from embedviz.render.animations import Steps
+from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, TEXT_CONTRAST, Theme, dimmed, value_colour
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
@@ -227,12 +226,10 @@ class TraceCard(Component):
         """Point at the slip's row index; then at the trace's index and the ID's row of E."""
         colour = self.theme.highlight
         row = self.matrix.grid.get_row(self.token_id)
+        # Outlines pass round them: the row's values keep their sign colours.
         return Steps(
-            Indicate(self.slip.wrong_index, color=colour),
-            AnimationGroup(
-                Indicate(self.index, color=colour),
-                Indicate(row, color=colour, scale_factor=1.0),
-            ),
+            point_at(self.slip.wrong_index, colour, scale=1.2),
+            AnimationGroup(point_at(self.index, colour, scale=1.2), point_at(row, colour)),
         )
 
     def labels(self) -> list[VMobject]:

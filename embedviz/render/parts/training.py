@@ -38,7 +38,7 @@ from manim import (
     config,
 )
 
-from embedviz.render.animations import Steps
+from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, maths, value_colour
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
@@ -152,9 +152,7 @@ class GradientPart(Component):
         numbers = [n for row in self.zero_rows for n in self.rows.numbers[(row,)]]
         if not numbers:
             return marks
-        return Steps(
-            Indicate(VGroup(*numbers), scale_factor=1.0, color=self.theme.highlight), marks
-        )
+        return Steps(point_at(VGroup(*numbers), self.theme.highlight), marks)
 
 
 class WeightsPart(Component):
@@ -265,7 +263,7 @@ class WeightsPart(Component):
         return Succession(
             FadeIn(self.arrow),
             FadeIn(self.loss_after, shift=0.2 * LEFT),
-            Indicate(self.loss_after, scale_factor=1.0, color=self.theme.highlight),
+            point_at(self.loss_after, self.theme.highlight),
         )
 
 
@@ -339,7 +337,7 @@ class SumPanel(Component):
         total = VGroup(*self.sums.numbers[(self.row,)])
         return Steps(
             AnimationGroup(*[Create(m) for m in self.outlines], *[FadeIn(m) for m in named]),
-            AnimationGroup(FadeIn(self.names[-1]), Indicate(total, scale_factor=1.0, color=colour)),
+            AnimationGroup(FadeIn(self.names[-1]), point_at(total, colour)),
         )
 
 
@@ -432,8 +430,7 @@ class UpdateRule(Component):
             changes.append(Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
         colour = self.theme.highlight
         pulses = [
-            Indicate(VGroup(*self.gradient.rows.numbers[(row,)]), scale_factor=1.0, color=colour)
-            for row in self.rows
+            point_at(VGroup(*self.gradient.rows.numbers[(row,)]), colour) for row in self.rows
         ]
         shown = AnimationGroup(FadeIn(self.rule), *[FadeOut(m) for m in self.leaving])
         return Steps(shown, AnimationGroup(*pulses, *changes))

@@ -21,7 +21,6 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     FadeIn,
-    Indicate,
     LaggedStart,
     ShowPassingFlash,
     Succession,
@@ -34,6 +33,7 @@ from embedviz.render.animations import (
     Steps,
     make_deferred_animation,
     make_reveal_animation,
+    point_at,
 )
 from embedviz.render.design import SCROLL_BAR, SPACE
 from embedviz.render.glyphs import SansText
@@ -131,7 +131,7 @@ class LargeVocabStage(Stage):
         if not gaps:
             return count
         accent = self.theme.highlight
-        pulses = [Indicate(g, color=accent, scale_factor=1.0) for g in gaps]
+        pulses = [point_at(g, accent) for g in gaps]
         return Steps(count, AnimationGroup(*pulses))
 
     def _scroll(self, beat: Beat) -> list[Animation]:
@@ -149,7 +149,7 @@ class LargeVocabStage(Stage):
         moves = self._scroll(beat)
         if beat.window == self.matrix.window and len(moves) == 1:
             label = self.matrix.grid.row_labels[beat.highlight.row]
-            moves.append(Indicate(label, color=self.theme.highlight))
+            moves.append(point_at(label, self.theme.highlight, scale=1.2))
         return Steps(pointed, AnimationGroup(*moves))
 
     def _output_parts(self) -> list[VMobject]:
@@ -182,7 +182,7 @@ class LargeVocabStage(Stage):
         accent = self.theme.highlight
         return Steps(
             Circumscribe(VGroup(*self.chips.chips), color=accent, buff=SPACE / 2),
-            LaggedStart(*[Indicate(n, color=accent) for n in self.output.numbers], lag_ratio=0.15),
+            LaggedStart(*[point_at(n, accent) for n in self.output.numbers], lag_ratio=0.15),
         )
 
     def beat_scroll_lookup(self, beat: Beat) -> Animation:

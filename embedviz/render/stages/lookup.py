@@ -8,9 +8,9 @@ that need several parts at once are handled here.
 
 from __future__ import annotations
 
-from manim import Animation, AnimationGroup, Circumscribe, Create, Indicate, VGroup, config
+from manim import Animation, AnimationGroup, Circumscribe, Create, VGroup, config
 
-from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import SPACE
 from embedviz.render.glyphs import SansText
@@ -196,7 +196,7 @@ class LookupStage(Stage):
         return Steps(
             boxed,
             AnimationGroup(
-                Indicate(self.printed.numbers, color=self.theme.highlight, scale_factor=1.0),
+                point_at(self.printed.numbers, self.theme.highlight),
                 Create(outline),
             ),
         )

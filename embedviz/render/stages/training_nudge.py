@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from manim import Animation, Create, FadeIn, Indicate, LaggedStart, VGroup, Wait
 
-from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import MatrixPart
@@ -93,7 +93,7 @@ class TrainingStage(Stage):
         if not moved or after is None or after.cell.value >= before.cell.value:
             return loss
         colour = self.theme.highlight
-        return Steps(loss, Indicate(VGroup(*moved), scale_factor=1.0, color=colour, run_time=2.0))
+        return Steps(loss, point_at(VGroup(*moved), colour, run_time=2.0))
 
     def beat_meaning(self, beat: Beat) -> Animation:
         """Point at the columns in turn: none of them was given a meaning."""
@@ -101,6 +101,4 @@ class TrainingStage(Stage):
         if not labels:
             return Wait()
         colour = self.theme.highlight
-        return LaggedStart(
-            *[Indicate(m, scale_factor=1.0, color=colour) for m in labels], lag_ratio=0.3
-        )
+        return LaggedStart(*[point_at(m, colour) for m in labels], lag_ratio=0.3)
