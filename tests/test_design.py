@@ -6,6 +6,7 @@ import re
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from embedviz.render.design import (
@@ -116,3 +117,74 @@ def test_type_scale_labels_never_outgrow_the_data() -> None:
         scale = TypeScale.from_data(font_for_px(px))
         assert scale.label <= scale.data
         assert scale.legend <= scale.label
+
+
+# Machado, Oliveira and Fernandes (2009): full-severity protanopia, deuteranopia and
+# tritanopia as 3x3 matrices on linear RGB (with normal vision as the identity).
+_VISION = {
+    "normal": np.eye(3),
+    "protan": np.array(
+        [
+            [0.152286, 1.052583, -0.204868],
+            [0.114503, 0.786281, 0.099216],
+            [-0.003882, -0.048116, 1.051998],
+        ]
+    ),
+    "deutan": np.array(
+        [
+            [0.367322, 0.860646, -0.227968],
+            [0.280085, 0.672501, 0.047413],
+            [-0.011820, 0.042940, 0.968881],
+        ]
+    ),
+    "tritan": np.array(
+        [
+            [1.255528, -0.076749, -0.178779],
+            [-0.078411, 0.930809, 0.147602],
+            [0.004733, 0.691367, 0.303900],
+        ]
+    ),
+}
+
+
+def _lab(colour: str, vision: str) -> np.ndarray:
+    """CIELAB (D65) of a colour as seen with ``vision``."""
+    srgb = np.array(_rgb(colour), dtype=float) / 255
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    linear = np.clip(_VISION[vision] @ linear, 0.0, 1.0)
+    xyz = (
+        np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+        @ linear
+        / np.array([0.95047, 1.0, 1.08883])
+    )
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def _tint(base: str, end: str, amount: float) -> str:
+    a, b = np.array(_rgb(base), dtype=float), np.array(_rgb(end), dtype=float)
+    red, green, blue = np.round(a + (b - a) * amount).astype(int)
+    return f"#{red:02X}{green:02X}{blue:02X}"
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_the_highlight_is_far_from_the_value_palette_for_every_vision(name: str) -> None:
+    """Issue 18: the highlight sits far from blue, vermillion (and their pale tints), amber
+    and the accent, for normal vision and the three dichromacies (CIELAB distance)."""
+    theme: Theme = THEMES[name]
+    # The weakest value colours are 35% of the way from the text colour to an end.
+    others = {
+        "positive": theme.positive,
+        "negative": theme.negative,
+        "pale positive": _tint(theme.text, theme.positive, 0.35),
+        "pale negative": _tint(theme.text, theme.negative, 0.35),
+        "chip": theme.chip,
+        "accent": theme.accent,
+    }
+    for vision in _VISION:
+        seen = _lab(theme.highlight, vision)
+        for role, colour in others.items():
+            distance = float(np.linalg.norm(seen - _lab(colour, vision)))
+            assert distance >= 30, (name, vision, role, round(distance, 1))
+    # A non-text mark: at least 3:1 against the frame (it is 4.5:1, as a text colour).
+    assert contrast_ratio(theme.highlight, theme.background) >= 3.0

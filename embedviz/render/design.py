@@ -187,7 +187,7 @@ class TypeScale:
 
 @dataclass(frozen=True)
 class Theme:
-    """A palette; accents come from the Okabe-Ito colour-blind-safe set.
+    """A palette; its accents but the highlight come from the Okabe-Ito colour-blind-safe set.
 
     Each field's meaning is in :data:`COLOUR_MEANINGS` (one meaning per colour).
 
@@ -205,7 +205,8 @@ class Theme:
         keeps 4.5:1).
     highlight
         What the narration points at right now (a pulse, a circle, an
-        underline); reddish purple, far from the value colours and amber.
+        underline); violet, far from the value colours (and their pale
+        tints), amber and the accent, with and without colour blindness.
     positive, negative
         Blue and vermillion: a table value's sign and size, nothing else.
     output
@@ -225,7 +226,7 @@ class Theme:
     chip: str = "#E69F00"
     chip_text: str = "#101318"
     id_ink: str = "#E69F00"
-    highlight: str = "#CC79A7"
+    highlight: str = "#A55AFF"
     positive: str = "#56B4E9"
     negative: str = "#F0664E"
     output: str = "#C8CDD6"
@@ -244,7 +245,7 @@ LIGHT = Theme(
     chip="#E69F00",
     chip_text="#1F2328",
     id_ink="#8A5A00",
-    highlight="#A8457F",
+    highlight="#9600FF",
     positive="#0072B2",
     negative="#B84500",
     output="#3D4450",
@@ -264,7 +265,7 @@ COLOUR_MEANINGS: dict[str, str] = {
     "chip": "this token ID: its chip, its row's outline, the strip it carries, its output tag",
     "chip_text": "the ID written on an amber chip",
     "id_ink": "amber as text: an ID named outside its chip",
-    "highlight": "what the narration points at right now (pulse, circle, underline)",
+    "highlight": "what the narration points at right now (a passing outline, never a recolour)",
     "positive": "a positive table value (stronger for larger values)",
     "negative": "a negative table value (stronger for larger values)",
     "output": "the output block's frame and title (neutral)",
