@@ -67,7 +67,7 @@ PROBES: dict[str, list[tuple[str, int, Probe]]] = {
     "SingleTokenLookup": [
         # The outer brackets are underlined with "The outer pair means ...",
         ("print", 1, lambda s: any(_drawn(s, b) for b in s.stage.printed.bracket_marks)),
-        # the numbers with "the 3 numbers inside are row 3."
+        # the numbers with "The 3 numbers inside are row 3."
         ("print", 2, lambda s: _drawn(s, s.stage.printed.numbers_box)),
         # Row 3 of the matrix is marked as the last phrase names it.
         ("grad-fn", 1, lambda s: _drawn(s, getattr(s.stage, "named_row", None))),
@@ -86,7 +86,7 @@ PROBES: dict[str, list[tuple[str, int, Probe]]] = {
     ],
     "ZeroBasedIndexing": [
         # The count's tallies, once shown, leave as the wrong row is fetched
-        # ("and fetches the wrong vector.").
+        # ("This classic slip fetches the wrong vector.").
         ("one-based", 1, lambda s: _fading(s, s.stage.motion.tallies[0])),
         # The tick comes with "ID, index and vector agree."
         ("check", 1, lambda s: _drawn(s, s.stage.trace.tick)),
@@ -94,7 +94,7 @@ PROBES: dict[str, list[tuple[str, int, Probe]]] = {
     "PositionBlindness": [
         # Row 0 of P is outlined with "so row 0 is 0, 1, 0."
         ("positions", 2, lambda s: _drawn(s, s.stage.first_row_box)),
-        # The formula comes with "column 2i holds sin(...) ...", not before.
+        # The formula comes with "Even columns hold sines of the position ...", not before.
         ("positions", 1, lambda s: _drawn(s, s.stage.formula)),
     ],
 }

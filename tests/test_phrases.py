@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import re
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -239,3 +242,80 @@ def test_no_cue_line_is_a_lone_word_and_no_cue_is_a_trailing_fragment(
             lines = caption_lines(text)
             if len(text.split()) > 1:
                 assert all(len(line.split()) >= 2 for line in lines), (beat.name, lines)
+
+
+# A cue may open in lower case only with code (grad_fn=<...>, one_hot(3)).
+_CODE = re.compile(r"[_(<=\[]")
+# Plain-text maths a caption must not show: an exponent, or a subscript written
+# with an underscore after one letter or "id" (w_t, e_t, id_t).
+_PLAIN_MATHS = re.compile(r"\^|\b(?:[A-Za-z]|id)_\w")
+
+
+def _not_alone(text: str) -> bool:
+    """Whether a cue cannot read alone: it opens in lower case with a word that is not code."""
+    first = text.split()[0]
+    return first[0].islower() and not _CODE.search(first)
+
+
+def test_the_cue_checks_can_fail() -> None:
+    assert _not_alone("and fetches the wrong vector.")
+    assert not _not_alone("grad_fn=<EmbeddingBackward0> is metadata.")
+    assert not _not_alone("That fetches the wrong vector.")
+    assert _PLAIN_MATHS.search("adds up w_t · e_t over the positions")
+    assert _PLAIN_MATHS.search("Column 2i holds sin(pos / 10000^(2i/d))")
+    assert not _PLAIN_MATHS.search("its weight wₜ, and grad_fn=<EmbeddingBackward0>")
+
+
+@pytest.mark.parametrize(
+    ("scene", "options"), _cases(), ids=[f"{s}-{sorted(o.items())}" for s, o in _cases()]
+)
+def test_every_cue_reads_alone_as_prose(
+    scene: str, options: dict[str, str], tmp_path: Path
+) -> None:
+    """Issue 18: a cue is a whole phrase (a sentence or clause that reads alone, so it opens
+    as a sentence does) and its maths is prose or Unicode, never w_t or 10000^(2i/d)."""
+    board = prepared_storyboard(scene, options or None, cwd=tmp_path, environ={})
+    for beat in board.all_beats():
+        for phrase in beat.phrases:
+            assert not _not_alone(phrase.text), (beat.name, phrase.text)
+            assert not _PLAIN_MATHS.search(phrase.text), (beat.name, phrase.text)
+
+
+def _caption_font() -> Any:
+    """DejaVu Sans (the captions' font) through FreeType, or None where fontconfig is missing."""
+    from PIL import ImageFont
+
+    try:
+        found = subprocess.run(
+            ["fc-match", "-f", "%{file}", "DejaVu Sans"], capture_output=True, text=True
+        )
+    except FileNotFoundError:
+        return None
+    return ImageFont.truetype(found.stdout, 48) if found.stdout else None
+
+
+def test_every_cue_character_is_in_the_caption_font() -> None:
+    """Unicode maths (wₜ, ∂, ←) is drawn, not shown as a missing-glyph box."""
+    from PIL import Image, ImageDraw
+
+    font = _caption_font()
+    if font is None:
+        pytest.skip("no fontconfig to find DejaVu Sans")
+
+    def drawn(char: str) -> bytes:
+        image = Image.new("L", (96, 96))
+        ImageDraw.Draw(image).text((8, 8), char, font=font, fill=255)
+        return image.tobytes()
+
+    missing = drawn("\ue000")  # a private-use code point: the .notdef box
+    assert drawn("\u209c") != missing  # the check tells a glyph from none
+    used = {
+        char
+        for scene in SCENES
+        for beat in prepared_storyboard(scene, None, environ={}).all_beats()
+        for phrase in beat.phrases
+        for char in phrase.text
+        if ord(char) > 127
+    }
+    absent = sorted(c for c in used if drawn(c) == missing)
+    assert not absent, absent

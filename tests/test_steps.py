@@ -175,7 +175,7 @@ def test_each_lookup_step_starts_with_its_phrase(captions: bool) -> None:
         assert watch.beats[beat.name] == expected, beat.name
         start += beat.duration
     beat = next(b for b in board.beats if b.name == "lookup-0")
-    # "ID 2 is a row number ...: counting from zero, ..." then "Its row is copied ...".
+    # "ID 2 is a row number ...: the 3rd row, counting from zero." then "Its row is copied ...".
     assert len(beat.phrases) == 2
     first, last = watch.beats[beat.name]
     phrase = [first + p.start * FPS for p in beat.phrases]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -80,4 +81,9 @@ def _described(board: Storyboard) -> Storyboard:
 
 def english_left(text: str) -> list[str]:
     """Return the words of ``text`` that have a lower-case letter: English a translation missed."""
-    return [word for word in _WORD.findall(text) if any(char.islower() for char in word)]
+    # A subscript letter (the t of wₜ) is maths, not a lower-case word.
+    return [
+        word
+        for word in _WORD.findall(text)
+        if any(char.islower() and "SUBSCRIPT" not in unicodedata.name(char, "") for char in word)
+    ]

@@ -333,6 +333,14 @@ def speaker_for(language: str) -> Callable[[str], str]:
     return lambda text: spoken_form(text, language)
 
 
+# Subscript digits and letters (as a caption writes wₜ or w₀), and what they stand for.
+_SUBSCRIPTS = (
+    "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089"
+    "\u2090\u2091\u2095\u1d62\u2c7c\u2096\u2097\u2098\u2099\u2092\u209a\u209b\u209c"
+)
+_PLAIN = str.maketrans(_SUBSCRIPTS, "0123456789aehijklmnopst")
+
+
 def spoken_form(text: str, language: str = "en") -> str:
     """Return how a voice should say a phrase of narration.
 
@@ -378,6 +386,8 @@ def spoken_form(text: str, language: str = "en") -> str:
     out = _sub(r"(?<=\s)-(?=\s)", rules.minus, out)  # a binary minus written with a hyphen
     out = _sub(r"\b(\d+)\.(\d+)\b", _decimal(rules.decimal_point), out)
     out = _sub(r"(?<=\d)\s*[–—]\s*(?=\d)", rules.range_to, out)  # a range, e.g. rows 6–4818
+    # A Unicode subscript (wₜ, w₀, as captions write them) is said as w_t is.
+    out = _sub(f"([A-Za-z])([{_SUBSCRIPTS}]+)", lambda m: m[1] + "_" + m[2].translate(_PLAIN), out)
     out = _sub(r"\b([A-Za-z]|id)_(\w+)\b", rules.sub, out)  # w_t → w sub t
     out = _sub(r"(?<=\w)\s*/\s*(?=\w)", rules.over, out)
     for symbol, words in rules.symbols:

@@ -131,7 +131,7 @@ class LargeVocabStage(Stage):
         if not gaps:
             return count
         accent = self.theme.highlight
-        pulses = [point_at(g, accent) for g in gaps]
+        pulses = [point_at(g, accent, scale=1.1) for g in gaps]
         return Steps(count, AnimationGroup(*pulses))
 
     def _scroll(self, beat: Beat) -> list[Animation]:
@@ -182,7 +182,9 @@ class LargeVocabStage(Stage):
         accent = self.theme.highlight
         return Steps(
             Circumscribe(VGroup(*self.chips.chips), color=accent, buff=SPACE / 2),
-            LaggedStart(*[point_at(n, accent) for n in self.output.numbers], lag_ratio=0.15),
+            LaggedStart(
+                *[point_at(n, accent, scale=1.1) for n in self.output.numbers], lag_ratio=0.15
+            ),
         )
 
     def beat_scroll_lookup(self, beat: Beat) -> Animation:

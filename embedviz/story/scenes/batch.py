@@ -195,8 +195,8 @@ def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
     rec.beat(
         "reveal",
         "reveal",
-        f"One {length} \u00d7 {dim} slice per sequence: slice b holds sequence b, "
-        "and its row t holds the vector of the ID at position t.",
+        f"One {length} \u00d7 {dim} slice per sequence. Slice b holds sequence b; "
+        "its row t holds the vector of the ID at position t.",
         run_time=1.0,
     )
 
@@ -283,7 +283,7 @@ def _repeats(rec: Recorder, marks: list[NumberCell]) -> None:
     rec.beat(
         "repeats",
         "repeats",
-        "IDs that repeat fetch the same row again: each marked row equals its first copy, "
+        "IDs that repeat fetch the same row again. Each marked row equals its first copy, "
         "wherever it sits in the batch.",
         run_time=1.2,
     )
@@ -301,8 +301,8 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
         rec.beat(
             "dim",
             "dim",
-            f"{noun} {_listing(list(unused))} {verb} not selected by any sequence, "
-            "so they play no part in this batch.",
+            f"{noun} {_listing(list(unused))} {verb} not selected by any sequence. "
+            f"{'It plays' if len(unused) == 1 else 'They play'} no part in this batch.",
             run_time=1.0,
         )
     # d joins B and T in the output's shape; B and T stay labelled on the batch.

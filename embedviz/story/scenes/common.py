@@ -384,8 +384,8 @@ def _told_pieces(beat: Beat, text: str, pieces: tuple[str, ...], max_tokens: int
 def intro_sentence(table: Table) -> str:
     """Introduce the matrix and its shape."""
     return (
-        f"The embedding layer stores a {table.vocab_size} \u00d7 {table.dim} matrix: "
-        f"one row per vocabulary entry, one column per embedding dimension."
+        f"The embedding layer stores a {table.vocab_size} \u00d7 {table.dim} matrix. "
+        f"It has one row per vocabulary entry and one column per embedding dimension."
     )
 
 
@@ -396,8 +396,8 @@ def lookup_row_sentence(token_id: int) -> str:
     row plays while it is read, and the copy waits for the next phrase.
     """
     return (
-        f"ID {token_id} is a row number, not a quantity: counting from zero, "
-        f"row {token_id} is the {ordinal(token_id + 1)} row."
+        f"ID {token_id} is a row number, not a quantity: the {ordinal(token_id + 1)} row, "
+        "counting from zero."
     )
 
 

@@ -313,7 +313,7 @@ def _rest_sentence(ids: list[int]) -> str:
             f"row {len(ids) - 1}."
         )
     return (
-        f"The other {rest} IDs do the same, together: each row, on screen or hidden, "
+        f"The other {rest} IDs do the same, together. Each row, on screen or hidden, "
         "is copied whole into its output row."
     )
 
@@ -372,7 +372,7 @@ def build_large_vocab_lookup(
     rec.beat(
         "intro",
         "intro",
-        f"This embedding matrix has {vocab} rows, one per vocabulary entry, and {dim} "
+        f"This embedding matrix has {vocab} rows, one per vocabulary entry. It has {dim} "
         f"columns{_size_note(vocab, dim)}. Only a corner fits on screen.",
         run_time=1.0,
     )
@@ -432,11 +432,11 @@ def _featured(
     rec.window = view
     _show_window(rec.screen, view, rows)
     where = (
-        f"so the view scrolls down until row {featured} is on screen: the "
+        f"so the view scrolls to row {featured}. It is the "
         f"{ordinal(featured + 1)} row, counting from 0."
         if scrolled
-        else f"and row {featured} is already on screen: the {ordinal(featured + 1)} row, "
-        "counting from 0."
+        else f"and row {featured} is already on screen. It is the {ordinal(featured + 1)} "
+        "row, counting from 0."
     )
     find = f"Take ID {featured}. An ID is a row number, {where}"
     rec.beat("scroll", "scroll", find, run_time=2.4, highlight=focus)

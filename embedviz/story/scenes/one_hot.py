@@ -267,8 +267,8 @@ def _one_column(
     rec.beat(
         "terms",
         "terms",
-        f"Entry {j} of the product: multiply each one-hot entry by the number beside it "
-        f"in column {j}, then add all {table.vocab_size} products.",
+        f"Here is entry {j} of the product. Multiply each one-hot entry by the number "
+        f"beside it in column {j}. Then add all {table.vocab_size} products.",
         run_time=1.8,
         highlight=focus,
     )
@@ -276,8 +276,8 @@ def _one_column(
     rec.beat(
         "sum",
         "sum",
-        f"Each 0 \u00d7 E[k, {j}] is exactly 0, so only 1 \u00d7 E[{i}, {j}] is left: "
-        f"the sum is the value in row {i}, unchanged.",
+        f"Each 0 \u00d7 E[k, {j}] is exactly 0, so only 1 \u00d7 E[{i}, {j}] is left. "
+        f"The sum is the value in row {i}, unchanged.",
         run_time=1.6,
         highlight=focus,
     )
@@ -303,7 +303,7 @@ def _product_and_lookup(
         )
     else:
         columns_sentence = (
-            f"Every other column works the same way, so the whole product is exactly row {i} of E."
+            f"Every other column works the same way, so the product is exactly row {i} of E."
         )
     rec.beat("columns", "columns", columns_sentence, run_time=1.4, highlight=focus)
     screen.labels["lookup_title"] = f"E[{i}]"

@@ -262,7 +262,7 @@ def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np
     rec.beat(
         "table",
         "table",
-        f"{owner} has one row per vocabulary entry and one column per dimension. "
+        f"{owner} has one row per vocabulary entry. It has one column per dimension. "
         f"That makes {V} rows of {d} numbers each.",
         # Three motions, one per phrase: rows, columns, numbers.
         run_time=2.4,
@@ -301,8 +301,8 @@ def _memory(rec: Recorder, vocab: int, dim: int) -> None:
             )
         else:
             narration = (
-                f"In {dtype}, a common 16-bit format for training and inference, each takes "
-                f"{size} bytes, halving the table to {format_bytes_binary(nbytes)}."
+                f"A common 16-bit format for training and inference is {dtype}. Each parameter "
+                f"then takes {size} bytes, halving the table to {format_bytes_binary(nbytes)}."
             )
         rec.beat(dtype, "dtype", narration, run_time=1.6, min_hold=1.5)
 
@@ -317,7 +317,7 @@ def _memory(rec: Recorder, vocab: int, dim: int) -> None:
     rec.beat(
         "compare",
         "compare",
-        "A larger d gives each token more room to represent distinctions, but the "
+        "A larger d gives each token more room to represent distinctions. But the "
         "parameters, memory and compute grow in step with it.",
         run_time=1.6,
         min_hold=2.0,

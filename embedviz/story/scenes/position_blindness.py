@@ -160,8 +160,8 @@ def build_position_blindness(
     rec.beat(
         "add",
         "add",
-        "Added row by row, token vector plus position vector: these sums are what "
-        "the model's next layers receive.",
+        "The two are added row by row, token vector plus position vector. These sums are "
+        "what the model's next layers receive.",
         run_time=3.2,
     )
     rec.beat(
@@ -227,8 +227,8 @@ def _same_rows(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -
     rec.beat(
         "arrange",
         "arrange",
-        "To tell the copies apart, the model adds a position vector to each row: "
-        "one vector per position, whatever token sits there.",
+        "To tell the copies apart, the model adds a position vector to each row. "
+        "There is one vector per position, whatever token sits there.",
         run_time=2.4,
     )
 
@@ -236,8 +236,8 @@ def _same_rows(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -
 def _lookup_sentence(ids: list[int]) -> str:
     """Say that the first ID fetches its row, as before, and the others do the same."""
     rest = len(ids) - 1
-    others = "the other ID does" if rest == 1 else f"the other {number_words(rest)} IDs do"
-    return f"As before, ID {ids[0]} selects its row of E; {others} the same, one after another."
+    others = "The other ID does" if rest == 1 else f"The other {number_words(rest)} IDs do"
+    return f"As before, ID {ids[0]} selects its row of E. {others} the same, one after another."
 
 
 def _positions(rec: Recorder, positions: str, pe: npt.NDArray[np.float32]) -> None:
@@ -257,14 +257,14 @@ def _positions(rec: Recorder, positions: str, pe: npt.NDArray[np.float32]) -> No
         # At pos = 0 every sine is 0 and every cosine is 1.
         first_row = ", ".join("01"[c % 2] for c in range(min(dim, 4)))
         narration = (
-            "Here P is sinusoidal. Column 2i holds sin(pos / 10000^(2i/d)) and column "
-            f"2i+1 its cosine, so row 0 is {first_row}{', ...' if dim > 4 else ''}."
+            "Here P is sinusoidal. Even columns hold sines of the position, and odd "
+            f"columns cosines. So row 0 is {first_row}{', ...' if dim > 4 else ''}."
         )
     else:
         screen.add(int_cell("pe_size", (0,), LEARNED_CONTEXT), int_cell("pe_size", (1,), dim))
         narration = (
-            f"Here P is learned: a second table with one row per position, up to "
-            f"{LEARNED_CONTEXT}, starting random like E and trained along with it."
+            f"Here P is learned. It is a second table with one row per position, up to "
+            f"{LEARNED_CONTEXT}. It starts random like E and is trained along with it."
         )
     rec.beat("positions", "positions", narration, run_time=2.4, min_hold=1.5)
 

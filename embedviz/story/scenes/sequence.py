@@ -77,7 +77,7 @@ def _predict_and_reveal(rec: Recorder, count: int, dim: int) -> None:
         "predict",
         "predict",
         f"{count} token IDs go in, and each becomes a vector of {dim} values. "
-        "Predict before we look: how many rows will the output have, "
+        "Predict before we look. How many rows will the output have, "
         "and how many values in each row?",
         run_time=1.0,
         min_hold=3.0,
@@ -89,7 +89,7 @@ def _predict_and_reveal(rec: Recorder, count: int, dim: int) -> None:
     rec.beat(
         "reveal",
         "reveal",
-        f"One output row per input ID, so {count} rows; each row has {dim} values, "
+        f"One output row per input ID, so {count} rows. Each row has {dim} values, "
         "the embedding dimension.",
         run_time=1.0,
     )
@@ -169,8 +169,8 @@ def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
         unused_text = ", ".join(str(row) for row in unused)
         noun = "Row" if len(unused) == 1 else "Rows"
         dim_sentence = (
-            f"{noun} {unused_text} {'was' if len(unused) == 1 else 'were'} not selected, "
-            "so they play no part in this lookup."
+            f"{noun} {unused_text} {'was' if len(unused) == 1 else 'were'} not selected. "
+            f"{'It plays' if len(unused) == 1 else 'They play'} no part in this lookup."
         )
     else:
         dim_sentence = "Every row drawn here was selected by at least one ID."

@@ -9,6 +9,7 @@ SGD moves only those rows. Every other row keeps its exact bits.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -170,8 +171,8 @@ def _loss_and_gradient(
     rec.beat(
         "loss",
         "loss",
-        "One training step. Each ID looks up its row, e_t = E[id_t]; a toy loss "
-        "adds up w_t · e_t over the positions.",
+        "One training step. Each ID looks up its row of E. A toy loss adds up each "
+        "row's dot product with its weight w\u209c.",
         # Three motions, one per phrase: the IDs, their rows, the loss.
         run_time=2.4,
         min_hold=1.5,
@@ -181,7 +182,7 @@ def _loss_and_gradient(
         "upstream",
         "upstream",
         "Backpropagation asks how L changes with each looked-up vector. For this loss "
-        "the answer is simply its weight: ∂L/∂e_t = w_t.",
+        "the answer is simply its weight, w\u209c.",
         run_time=1.6,
     )
     for row in window.rows:
@@ -192,11 +193,21 @@ def _loss_and_gradient(
     rec.beat(
         "scatter",
         "scatter",
-        f"The lookup's backward pass adds each w_t into row id_t of ∂L/∂E. "
+        f"The backward pass adds each w\u209c into its ID's row of ∂L/∂E. "
         f"{hidden} gets exactly zero.",
         run_time=3.0,
         min_hold=1.2,
     )
+
+
+_SUBSCRIPT = str.maketrans(
+    "0123456789t", "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089\u209c"
+)
+
+
+def _subscripts(terms: str) -> str:
+    """Write ``w_0 + w_2`` for a caption as ``w₀ + w₂`` (Unicode; the caption font has them)."""
+    return re.sub(r"_(\w+)", lambda match: match.group(1).translate(_SUBSCRIPT), terms)
 
 
 def _column_sum(
@@ -222,8 +233,8 @@ def _accumulate(rec: Recorder, ids: list[int]) -> None:
         rec.beat(
             "accumulate",
             "accumulate",
-            "Each ID occurs once here, so each gradient row is a single w_t. "
-            "A repeated ID would collect one w_t per occurrence, summed.",
+            "Each ID occurs once here, so each gradient row is a single w\u209c. "
+            "A repeated ID would collect one w\u209c per occurrence, summed.",
             run_time=1.0,
         )
         return
@@ -239,13 +250,13 @@ def _accumulate(rec: Recorder, ids: list[int]) -> None:
     if len(where) <= 3:
         narration = (
             f"ID {repeated} occurs at positions {_join([str(p) for p in where])}, so row "
-            f"{repeated} collects {times} contributions: {terms}. "
+            f"{repeated} collects {times} contributions: {_subscripts(terms)}. "
             "Repeats add up; they never overwrite."
         )
     else:
         narration = (
             f"ID {repeated} occurs {times} times, so row {repeated} collects {times} "
-            "contributions, one w_t per occurrence. Repeats add up; they never overwrite."
+            "contributions, one w\u209c per occurrence. Repeats add up; they never overwrite."
         )
     rec.beat(
         "accumulate",
@@ -310,7 +321,7 @@ def _unchanged_sentence(rec: Recorder, looked_up: list[int]) -> str:
     pronoun = "it" if len(unchanged) == 1 else "them"
     tail = " So does every hidden row." if window.row_gaps else ""
     return (
-        f"{noun} {_join([str(r) for r in unchanged])} had zero gradient, so the "
+        f"{noun} {_join([str(r) for r in unchanged])} had zero gradient. The "
         f"update leaves {pronoun} bit-for-bit the same.{tail}"
     )
 

@@ -181,8 +181,8 @@ def build_zero_based_indexing(
     rec.beat(
         "trace",
         "trace",
-        "When a lookup looks wrong, trace three things in order: the input ID, the "
-        "zero-based row index it selects, and the returned vector.",
+        "When a lookup looks wrong, trace three things in order. Check the input ID, "
+        "the zero-based row index it selects and the returned vector.",
         run_time=2.0,
         highlight=focus,
     )
@@ -225,9 +225,9 @@ def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
         for col in window.cols:
             screen.add(value_cell("wrong_value", (col,), wrong_values[col]))
         slip = (
-            f"The classic slip: counting the rows {count_sequence(1, token_id)} lands on "
-            f"row index {wrong_row}, the {nth(token_id)} row, and fetches the "
-            "wrong vector."
+            f"Counting the rows {count_sequence(1, token_id)} lands on row index "
+            f"{wrong_row}, the {nth(token_id)} row. This classic slip fetches the wrong "
+            "vector."
         )
     else:
         slip = (
@@ -245,8 +245,8 @@ def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
         count = "Rows are numbered from 0, so ID 0 selects row index 0: the very first row."
     else:
         count = (
-            f"Rows are numbered from 0. Counting {count_sequence(0, token_id)} lands on row "
-            f"index {token_id}, the {nth(token_id + 1)} row: the row ID {token_id} selects."
+            f"Rows are numbered from 0. Counting {count_sequence(0, token_id)} reaches row "
+            f"index {token_id}, the {nth(token_id + 1)} row."
         )
     rec.beat("zero-based", "right_count", count, run_time=2.0, highlight=focus, min_hold=1.5)
 
