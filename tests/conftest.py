@@ -248,6 +248,9 @@ class MomentSample:
     frame_area: float = 0.0
     # Per travelling row: its frame and fill (the strip's parts that are not texts).
     outlines: list[StripOutline] = field(default_factory=list)
+    # At a beat's end: the outlined places of input IDs (a batch's chip slots), as
+    # (position, box), for the one-object-per-ID rule.
+    places: list[tuple[tuple[int, ...], np.ndarray]] = field(default_factory=list)
 
 
 # Table values (the type scale's data): E and the output, and the tables the
@@ -414,6 +417,15 @@ def sample_moments(
         sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)
         sample.outlines = outlines
         if moment.alpha >= 1:
+            outlined = {
+                id(m): m
+                for family in families
+                for m in family
+                if getattr(m, "id_place", None) is not None
+                and float(m.get_stroke_opacity()) >= SHOWN
+                and float(m.get_stroke_width()) > 0
+            }
+            sample.places = [(tuple(m.id_place), _box(m)) for m in outlined.values()]
             # Only at beat ends, where issue 18's empty-area rule applies (it costs a search).
             sample.empty = frame_emptiness(scene_object)
             sample.frame_area = float(config.frame_width * config.frame_height)

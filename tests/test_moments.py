@@ -193,6 +193,12 @@ FILLED_FRAMES: list[Any] = [
     # The batch's output stands as one empty panel until every slice is revealed at once.
     ("BatchLookup", {}),
     ("BatchLookup", {"theme": "light"}),
+    # GPT-2 size. With five-digit IDs the slices stand high (their strips' clear paths):
+    # 17.2 % was empty under them until the legend moved there from the title band
+    # (and the panel spanned the tags' column, which the band's legend had closed off).
+    ("BatchLookup", {"vocab": 50257, "dim": 768}),
+    ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}),
+    ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,33000,4821,17;33000,2,50256,0"}),
     # LargeVocab centres what stands from the start (its marks' column fills last).
     ("LargeVocabLookup", {}),
     ("LargeVocabLookup", {"theme": "light"}),
@@ -435,17 +441,31 @@ def _crosses(start: np.ndarray, end: np.ndarray, half_width: float, box: np.ndar
 
 
 def check_one_object_per_id(sample: MomentSample) -> list[str]:
-    """Return every ID (input position) drawn more than once: its chip and a separate tag."""
+    """Return every ID (input position) drawn more than once: its chip and a separate tag.
+
+    At a beat's end, an ID's outlined place (a batch's chip slot) counts as a
+    second object once the ID is not in it: the chip has become its output
+    row's tag, and an empty outline of it must not stay behind.
+    """
     seen: dict[tuple[int, ...], list[str]] = {}
+    centres: dict[tuple[int, ...], list[np.ndarray]] = {}
     for text in sample.texts:
         if text.opacity > 0 and text.cell is not None and text.cell[0] in ("token_id", "output_id"):
             seen.setdefault(text.cell[1], []).append(text.cell[0])
+            centres.setdefault(text.cell[1], []).append(text.box.mean(axis=0))
     where = f"{sample.beat.name} at alpha {sample.alpha:g}"
-    return [
+    problems = [
         f"{where}: position {p} is drawn {len(k)} times ({k})"
         for p, k in seen.items()
         if len(k) > 1
     ]
+    for position, box in sample.places:
+        inside = [
+            c for c in centres.get(position, []) if np.all(box[0] <= c) and np.all(c <= box[1])
+        ]
+        if not inside:
+            problems.append(f"{where}: position {position} leaves its outlined place behind")
+    return problems
 
 
 def _options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -503,6 +523,11 @@ def test_the_new_checks_can_fail() -> None:
     tag = TextSample("3", "label", ("output_id", (1,)), row + 4, 14.0, 1.0, False)
     assert check_one_object_per_id(MomentSample(beat, 0.5, [chip, tag], []))
     assert not check_one_object_per_id(MomentSample(beat, 0.5, [tag], []))
+    # An outlined place with its chip in it is one object; left behind empty, a second.
+    place = [((1,), row + 3 + np.array([[-0.1, -0.1], [0.1, 0.1]]))]
+    assert not check_one_object_per_id(MomentSample(beat, 1.0, [chip], [], places=place))
+    left = check_one_object_per_id(MomentSample(beat, 1.0, [tag], [], places=place))
+    assert left == ["b at alpha 1: position (1,) leaves its outlined place behind"]
 
 
 def test_the_strip_frame_check_can_fail() -> None:
@@ -589,3 +614,30 @@ def test_the_empty_area_check_can_fail() -> None:
     assert not check_empty_area(MomentSample(beat, 0.5, [], []))
     snug = Emptiness(12.0, 0.0, 0.0, 4.0, 3.0)
     assert not check_empty_area(MomentSample(beat, 1.0, [], [], empty=snug, frame_area=100.0))
+
+
+def _descender_ratio(word: str) -> float:
+    """How far ``word``'s ink goes under the baseline, in digit heights, as Pango sets it.
+
+    An oracle independent of the glyph cache: manim's ``Text`` lays out the
+    word after a zero on one line, and the zero's bottom is the baseline.
+    """
+    from manim import Text
+
+    laid = Text(f"0{word}", font="DejaVu Sans", font_size=48)
+    zero, rest = laid.submobjects[0], laid.submobjects[1:]
+    bottom = min(float(glyph.get_bottom()[1]) for glyph in rest)
+    return (float(zero.get_bottom()[1]) - bottom) / float(zero.height)
+
+
+@pytest.mark.slow
+def test_a_phrase_of_words_and_numbers_sits_on_one_baseline(moment_cache: Any) -> None:
+    """OneHot's "copies 3 numbers" is one line: its words and its number share a baseline."""
+    ends = [s for s in moment_cache("OneHotEquivalence", {}) if s.beat.name == "copy"]
+    texts = {t.text: t for t in ends[-1].texts if t.opacity >= VISIBLE}
+    number = next(t for t in ends[-1].texts if t.cell is not None and t.cell[0] == "copy_count")
+    digit = number.box[1][1] - number.box[0][1]
+    baseline = number.box[0][1]
+    for word in ("copies", "numbers"):
+        expected = baseline - _descender_ratio(word) * digit
+        assert texts[word].box[0][1] == pytest.approx(expected, abs=0.08 * digit), word
