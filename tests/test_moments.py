@@ -202,6 +202,16 @@ FILLED_FRAMES: list[Any] = [
     ("BatchLookup", {"vocab": 50257, "dim": 768}),
     ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}),
     ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,33000,4821,17;33000,2,50256,0"}),
+    # Known gap: GPT-2's single token keeps a band under E for the print (7 lines),
+    # empty for three beats (35.3 % of the frame). A close-up of the blocks until the
+    # print pulls back leaves 14.4 %: the solved layout is wider than the frame is
+    # tall, so the close-up is bound by the width. Closing it needs a layout of its
+    # own before the print (solved without the print band), morphed into the final one.
+    pytest.param(
+        "SingleTokenLookup",
+        {"ids": "4821", "vocab": 50257, "dim": 768},
+        marks=pytest.mark.xfail(strict=True, reason="14.4 % empty above the close-up"),
+    ),
     # LargeVocab centres what stands from the start (its marks' column fills last).
     ("LargeVocabLookup", {}),
     ("LargeVocabLookup", {"theme": "light"}),
@@ -660,3 +670,25 @@ def test_a_phrase_of_words_and_numbers_sits_on_one_baseline(moment_cache: Any) -
     for word in ("copies", "numbers"):
         expected = baseline - _descender_ratio(word) * digit
         assert texts[word].box[0][1] == pytest.approx(expected, abs=0.08 * digit), word
+
+
+@pytest.mark.slow
+def test_a_close_up_shows_the_blocks_larger_until_the_print(moment_cache: Any) -> None:
+    """GPT-2's single token: E's numbers are drawn larger until the print pulls back."""
+    samples = moment_cache("SingleTokenLookup", {"ids": "4821", "vocab": 50257, "dim": 768})
+
+    def size(beat: str) -> float:
+        end = next(s for s in samples if s.beat.name == beat and s.alpha >= 1)
+        return max(t.digit_px for t in end.texts if t.cell is not None and t.cell[0] == "weight")
+
+    # Every number stays on its row as the close-up pulls back (the print's beat).
+    assert size("lookup") > 1.15 * size("print")
+    assert size("intro") == pytest.approx(size("lookup"))
+    # The default table's print stands beside the row: nothing to make room for.
+    default = moment_cache("SingleTokenLookup", {})
+    sizes = {
+        s.beat.name: max(t.digit_px for t in s.texts if t.cell and t.cell[0] == "weight")
+        for s in default
+        if s.alpha >= 1
+    }
+    assert sizes["lookup"] == pytest.approx(sizes["print"])

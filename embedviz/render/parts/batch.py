@@ -100,7 +100,7 @@ class BatchChips(ChipColumn):
             )
             slot.set_fill(opacity=0.0).set_stroke(dimmed(theme.chip, theme.background), width=1.5)
             # Which ID's place it is (the moment tests look for places left behind).
-            slot.id_place = (b, t)
+            slot.id_place = (b, t)  # type: ignore[attr-defined]
             self.slots.add(slot.move_to(chip))
         self.homes = [chip.get_center().copy() for chip in self.chips]
         self.pieces = VGroup()
