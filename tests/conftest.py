@@ -251,6 +251,9 @@ class MomentSample:
     # At a beat's end: the outlined places of input IDs (a batch's chip slots), as
     # (position, box), for the one-object-per-ID rule.
     places: list[tuple[tuple[int, ...], np.ndarray]] = field(default_factory=list)
+    # What changed on screen that the video, drawing it once per play, does not show
+    # (embedviz.render.moments.Moment.stale).
+    stale: tuple[str, ...] = ()
 
 
 # Table values (the type scale's data): E and the output, and the tables the
@@ -416,6 +419,7 @@ def sample_moments(
                 )
         sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)
         sample.outlines = outlines
+        sample.stale = moment.stale
         if moment.alpha >= 1:
             outlined = {
                 id(m): m

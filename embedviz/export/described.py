@@ -169,9 +169,14 @@ def hold_frames(
 ) -> None:
     """Write the clip's picture with its frame held through each pause.
 
-    Output frame ``n`` (at ``n / fps``) shows the source frame on screen at
-    the matching source time; inside a pause that is the last frame before
-    the beat's end. Frames are re-encoded as H.264 at the source's size.
+    At every time of the described clip, the picture is the source frame on
+    screen at the matching source time; inside a pause it is the beat's last
+    frame. A variable-frame-rate source without reordered frames (what the
+    hold writer writes, see :mod:`embedviz.render.writer`) is copied packet
+    for packet, nothing re-encoded: a frame already lasts until the next
+    one starts, so a pause only moves every later frame on by its length. A
+    source with B-frames (``--cfr``) is decoded and encoded again, one frame
+    per tick.
 
     Parameters
     ----------
@@ -186,6 +191,62 @@ def hold_frames(
     fps
         The frame rate to write.
     """
+    if not _copy_with_pauses(movie, target, beat_ends, pauses, fps):
+        _encode_with_pauses(movie, target, beat_ends, pauses, fps)
+
+
+def _copy_with_pauses(
+    movie: Path, target: Path, beat_ends: Sequence[float], pauses: Sequence[float], fps: int
+) -> bool:
+    """Copy a clip's packets, each later by the pauses before it; False if it cannot.
+
+    The copy needs every packet in display order (no B-frames): a frame is
+    then on screen from its own time to the next frame's, whatever lies
+    between. Times are counted in ticks (``1/fps``), on which beats and
+    pauses start.
+    """
+    import av
+
+    with av.open(str(movie)) as inp:
+        source = inp.streams.video[0]
+        base = Fraction(source.time_base or 0)
+        packets = [p for p in inp.demux(source) if p.pts is not None and p.size]
+        stamps = [int(p.pts or 0) for p in packets]
+        if not base or not packets or stamps != sorted(stamps):
+            return False
+        if any(p.dts != p.pts for p in packets):
+            return False
+        tick = Fraction(1, fps) / base  # one tick in the source's time base
+        # Each frame's start in ticks, and last when the final frame ends.
+        starts = [round(stamp / tick) for stamp in stamps]
+        starts.append(round((stamps[-1] + (packets[-1].duration or tick)) / tick))
+        # Where each pause starts, in ticks, and the ticks it adds.
+        cuts = [
+            (round(end * fps), round(pause * fps))
+            for end, pause in zip(beat_ends, pauses, strict=True)
+        ]
+        with av.open(str(target), "w", format="mp4") as out:
+            stream = out.add_stream_from_template(source)
+            stream.time_base = Fraction(1, fps)
+            for number, packet in enumerate(packets):
+                start, stop = starts[number], starts[number + 1]
+                last = number + 1 == len(packets)
+                # The frame on screen when a beat ends stays through its pause (the
+                # last frame through every pause still to come); later ones move on.
+                moved = sum(extra for cut, extra in cuts if cut <= start)
+                held = sum(extra for cut, extra in cuts if start < cut and (last or cut <= stop))
+                packet.stream = stream
+                packet.time_base = Fraction(1, fps)
+                packet.pts = packet.dts = start + moved
+                packet.duration = stop - start + held
+                out.mux(packet)
+    return True
+
+
+def _encode_with_pauses(
+    movie: Path, target: Path, beat_ends: Sequence[float], pauses: Sequence[float], fps: int
+) -> None:
+    """Decode a clip and encode it again, one frame per tick, holding through each pause."""
     import av
 
     total = sum(pauses) + (beat_ends[-1] if beat_ends else 0.0)

@@ -24,6 +24,7 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
+    Mobject,
     Scene,
     Succession,
     Transform,
@@ -60,6 +61,7 @@ __all__ = [
     "make_reveal_animation",
     "make_row_strip",
     "make_walk_animation",
+    "mobjects_that_may_move",
     "steps_together",
 ]
 
@@ -236,7 +238,11 @@ def make_return_animation(
     )
 
 
-def make_deferred_animation(build: Callable[[], Animation], run_time: float = 1.0) -> Animation:
+def make_deferred_animation(
+    build: Callable[[], Animation],
+    run_time: float = 1.0,
+    touches: Callable[[], Sequence[Mobject]] | None = None,
+) -> Animation:
     """Build an animation only when it starts, inside a :class:`~manim.Succession`.
 
     manim puts every mobject of a play's non-introducing animations (a
@@ -250,13 +256,47 @@ def make_deferred_animation(build: Callable[[], Animation], run_time: float = 1.
         Returns the animation, when it starts.
     run_time
         Seconds (relative to its neighbours in a succession).
+    touches
+        Returns what the animation may change, asked when the play begins
+        (see :func:`mobjects_that_may_move`); by default everything on screen.
 
     Returns
     -------
     Animation
         The wrapper.
     """
-    return _Deferred(build, run_time=run_time)
+    return _Deferred(build, run_time=run_time, touches=touches)
+
+
+def mobjects_that_may_move(animations: Sequence[Animation]) -> list[Mobject]:
+    """Return what a play's animations may change without naming it as their mobject.
+
+    Manim paints every mobject that no animation of a play names (and that
+    sits under all the named ones) into one still background when the play
+    begins, and draws only the rest frame by frame. An animation that gathers
+    what it moves as it starts (a glide of the output block) or is built then
+    (a deferred step) names nothing, so what it moves would stay painted where
+    it was. Such an animation says what it may change with a ``may_move()``
+    method; this collects them, through groups and successions.
+
+    Parameters
+    ----------
+    animations
+        A play's animations.
+
+    Returns
+    -------
+    list
+        The mobjects (with their families) that must be drawn every frame.
+    """
+    found: list[Mobject] = []
+    for animation in animations:
+        may_move = getattr(animation, "may_move", None)
+        if may_move is not None:
+            found += [member for mobject in may_move() for member in mobject.get_family()]
+        if isinstance(animation, AnimationGroup):
+            found += mobjects_that_may_move(animation.animations)
+    return found
 
 
 def make_fade_out_later(mobjects: Sequence[VMobject], run_time: float = 1.0) -> Animation:
@@ -279,20 +319,32 @@ def make_fade_out_later(mobjects: Sequence[VMobject], run_time: float = 1.0) -> 
     def build() -> Animation:
         return AnimationGroup(*[FadeOut(mobject) for mobject in gone])
 
-    return make_deferred_animation(build, run_time)
+    return make_deferred_animation(build, run_time, touches=lambda: gone)
 
 
 class _Deferred(Animation):
     """Plays the animation ``build`` returns, built when this one begins."""
 
-    def __init__(self, build: Callable[[], Animation], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        build: Callable[[], Animation],
+        touches: Callable[[], Sequence[Mobject]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(VMobject(), rate_func=linear, introducer=True, **kwargs)
         self.build = build
+        self.touches = touches
         self.inner: Animation | None = None
         self.scene_ref: Scene | None = None
 
     def _setup_scene(self, scene: Scene) -> None:
         self.scene_ref = scene
+
+    def may_move(self) -> Sequence[Mobject]:
+        """Return what the animation, not built yet, may change: all on screen unless told."""
+        if self.touches is not None:
+            return self.touches()
+        return list(self.scene_ref.mobjects) if self.scene_ref is not None else []
 
     def begin(self) -> None:
         self.inner = self.build()

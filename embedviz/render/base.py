@@ -12,6 +12,7 @@ from manim import (
     AnimationGroup,
     Camera,
     ManimColor,
+    Mobject,
     RendererType,
     Scene,
     Succession,
@@ -22,7 +23,11 @@ from manim import (
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.inputs import prepared_storyboard
-from embedviz.render.animations import beat_steps, make_caption_animation
+from embedviz.render.animations import (
+    beat_steps,
+    make_caption_animation,
+    mobjects_that_may_move,
+)
 from embedviz.render.camera import TracingCamera
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
@@ -143,6 +148,23 @@ class StoryboardScene(Scene):
 
     def after_beat(self, beat: Beat) -> None:
         """Run after every beat has played; tests override it to read the screen."""
+
+    def get_moving_mobjects(self, *animations: Animation) -> list[Mobject]:
+        """Return what the play draws frame by frame; the rest is painted once.
+
+        Manim's answer starts at the first mobject an animation names. An
+        animation that gathers what it moves only as it starts (a glide) names
+        nothing, so it says what it may move (see
+        :func:`~embedviz.render.animations.mobjects_that_may_move`), and the
+        drawn part starts at the first of those if that comes earlier.
+        """
+        moving = super().get_moving_mobjects(*animations)
+        extra = {id(mobject) for mobject in mobjects_that_may_move(animations)}
+        if not extra:
+            return moving
+        mobjects = self.get_mobject_family_members()
+        first = next((i for i, m in enumerate(mobjects) if id(m) in extra), len(mobjects))
+        return mobjects[min(first, len(mobjects) - len(moving)) :]
 
     # -- setup ---------------------------------------------------------------
     def setup(self) -> None:

@@ -51,12 +51,20 @@ class Moment:
     step
         Which step of the beat's animation was sampled (see
         :class:`~embedviz.render.animations.Steps`); 0 for a beat's end.
+    stale
+        What has changed on screen although the play drew it only once: Manim
+        paints the mobjects no animation of a play names into one still
+        background when the play begins, so a change to one of them shows in
+        the video only when the next play begins. Each entry names one such
+        mobject (empty at a beat's end, and whenever the video shows what the
+        scene holds).
     """
 
     beat: Beat
     alpha: float
     time: float
     step: int = 0
+    stale: tuple[str, ...] = ()
 
 
 class MomentScene(StoryboardScene):
@@ -104,13 +112,35 @@ class MomentScene(StoryboardScene):
         # Only the steps of the beat's animation are sampled, not the caption
         # changes that happen between them.
         if beat is not None and self.on_moment is not None and self.animations:
+            painted = [(m, _looks(m)) for m in self.static_mobjects]
             for step, offset, seconds in self.playing_steps:
                 for alpha in self.alphas:
                     at = offset + alpha * seconds
                     self.update_to_time(at)
                     when = self.beat_start + self.beat_clock + at
-                    self.on_moment(self, Moment(beat, alpha, when, step))
+                    stale = tuple(
+                        f"{type(m).__name__} {getattr(m, 'text', '')!s}".strip()
+                        for m, looks in painted
+                        if not _same_looks(_looks(m), looks)
+                    )
+                    self.on_moment(self, Moment(beat, alpha, when, step, stale))
         super().play_internal(skip_rendering)
+
+
+def _looks(mobject: Any) -> tuple[np.ndarray, ...]:
+    """Return a copy of what decides how a mobject is drawn: its points and colours."""
+    looks = [np.array(mobject.points, copy=True), np.array([getattr(mobject, "stroke_width", 0.0)])]
+    for name in ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas"):
+        value = getattr(mobject, name, None)
+        if value is not None:
+            looks.append(np.array(value, copy=True))
+    return tuple(looks)
+
+
+def _same_looks(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...]) -> bool:
+    return len(a) == len(b) and all(
+        x.shape == y.shape and np.allclose(x, y, atol=1e-9) for x, y in zip(a, b, strict=True)
+    )
 
 
 def frame_pixels(scene: StoryboardScene) -> np.ndarray:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from manim import Animation, Group, Mobject, smooth
 
-from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.animations import Steps, beat_steps, mobjects_that_may_move
 
 __all__ = ["Zoom", "close_up", "moved_by"]
 
@@ -153,6 +153,10 @@ class _Closer(Animation):
     def _moved(self) -> list[Mobject]:
         return moved_by(self.inner)
 
+    def may_move(self) -> list[Mobject]:
+        """Return what the step may move without naming it (a glide in it, say)."""
+        return mobjects_that_may_move([self.inner])
+
     def set_run_time(self, run_time: float) -> Animation:
         self.inner.set_run_time(run_time)
         return super().set_run_time(run_time)
@@ -193,6 +197,10 @@ class _PullBack(Animation):
 
     def _setup_scene(self, scene: Any) -> None:
         """Add nothing: the pull-back only moves what is already there."""
+
+    def may_move(self) -> list[Mobject]:
+        """Return everything under the close-up: all of it shrinks."""
+        return list(self.zoom.content())
 
     def begin(self) -> None:
         self.start = self.zoom.factor

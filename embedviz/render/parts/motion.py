@@ -82,6 +82,10 @@ class Glide(Animation):
     def _setup_scene(self, scene: Scene) -> None:
         """Add nothing: the glide only moves what is already there."""
 
+    def may_move(self) -> list[Mobject]:
+        """Return what the glide would move, were it to start now."""
+        return self.gather()
+
     def clean_up_from_scene(self, scene: Scene) -> None:
         """Remove nothing."""
 
