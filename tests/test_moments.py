@@ -202,6 +202,14 @@ FILLED_FRAMES: list[Any] = [
     ("BatchLookup", {"vocab": 50257, "dim": 768}),
     ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}),
     ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,33000,4821,17;33000,2,50256,0"}),
+    # Known gap: the 3 x 6 batch at GPT-2 size takes the corridor (no clear path
+    # beside E for three slices), an empty column 3.2 units wide from the title to
+    # the caption: 18.1 % (12.6 % once the marks come). Its numbers are 17.1 px too.
+    pytest.param(
+        "BatchLookup",
+        {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 50257, "dim": 768},
+        marks=pytest.mark.xfail(strict=True, reason="the corridor leaves 18.1 % empty"),
+    ),
     # Known gap: GPT-2's single token keeps a band under E for the print (7 lines),
     # empty for three beats (35.3 % of the frame). A close-up of the blocks until the
     # print pulls back leaves 14.4 %: the solved layout is wider than the frame is
