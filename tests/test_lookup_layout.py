@@ -275,19 +275,50 @@ def test_gap_labels_keep_clear_of_row_numbers_and_other_texts(
 
 def test_a_long_sentence_fills_in_without_the_block_gliding() -> None:
     # The reviewer's MiniLM sheet: the block glided from its rest up under the title
-    # for the rest of the IDs. Where it rests, every strip's path must already be clear.
+    # for the rest of the IDs. At the height it rests, every strip's path must already
+    # be clear (the matrix and the block only glide apart, to open the corridor).
     stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
     plan, grid, out = stage.plan, stage.matrix.grid, stage.output.grid
+    apart_e, apart_out = -stage.motion.matrix_slide, stage.motion.slide
+    assert apart_out - apart_e > 0, "the corridor closes between lookups"
     ids = [int(chip.number.cell.value) for chip in stage.chips.chips]
     filled: list[int] = []
     for target in plan.order:
         left, bottom, right, top = grid.row_box(ids[target], buff=0.0)
+        left, right = left + apart_e, right + apart_e
         start = np.array([(left + right) / 2, (bottom + top) / 2, 0.0])
         path = [start, *plan.strip_path(start[1], out.row_y(target))]
         assert path[-1][1] == pytest.approx(out.row_y(target))
+        assert path[-1][0] == pytest.approx(
+            out.row_box(target, buff=0.0)[0] + apart_out + (right - left) / 2
+        )
         for x0, y0, x1, y1 in _sweep(path, right - left - 1e-3, top - bottom - 1e-3):
             for row in filled:
                 o_left, o_bottom, o_right, o_top = out.row_box(row, buff=0.0)
+                o_left, o_right = o_left + apart_out, o_right + apart_out
                 crosses = x0 < o_right and o_left < x1 and y0 < o_top and o_bottom < y1
                 assert not crosses, f"row {target}'s strip crosses filled row {row} at rest"
         filled.append(target)
+
+
+def test_the_corridor_is_only_as_wide_as_the_strip_needs() -> None:
+    # Issue 18: the reviewer's sentence takes the corridor, whose empty column between
+    # E and the block took 18.8 % of the frame at every beat end: it was a strip and a
+    # chip wide. A strip needs its own width and a gap either side (its chip parks
+    # inside it), and only while it travels.
+    from embedviz.render.design import SPACE
+
+    stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
+    assert stage.plan.mode == "corridor"
+    grid, out, motion = stage.matrix.grid, stage.output.grid, stage.motion
+    first = int(stage.chips.chips[0].number.cell.value)
+    left, _, right, _ = grid.row_box(first, buff=0.0)
+    strip = right - left
+    widest_chip = max(chip.width for chip in stage.chips.chips)
+    assert widest_chip < strip
+    # Between lookups the two rest one parked chip's column apart ...
+    apart = out.row_box(0, buff=0.0)[0] - right
+    assert apart == pytest.approx(widest_chip + 2 * SPACE)
+    # ... and glide apart to open the corridor while strips travel.
+    corridor = apart + motion.slide + motion.matrix_slide
+    assert corridor == pytest.approx(strip + 2 * SPACE)

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import signal
 
 from embedviz.core.errors import EmbedvizError
@@ -139,3 +141,43 @@ def test_a_round_trip_that_never_fits_is_an_error_not_a_file() -> None:
 
     with pytest.raises(EmbedvizError, match="dBTP"):
         fit_through_codec(speech, clicking)
+
+
+def _dense_peaks(x: np.ndarray) -> np.ndarray:
+    """Every sample's largest 4x-oversampled magnitude, over the whole signal at once."""
+    return np.abs(signal.resample_poly(x, 4, 1)).reshape(-1, 4).max(axis=1)
+
+
+def _dense_limit(x: np.ndarray, ceiling_db: float) -> np.ndarray:
+    """The limiter written out densely: what each sample needs, a moving minimum and mean."""
+    from scipy import ndimage
+
+    ceiling = 10 ** (ceiling_db / 20)
+    need = np.minimum(1.0, ceiling / np.maximum(_dense_peaks(x), 1e-12))
+    width = int(0.005 * RATE) | 1
+    floor = ndimage.minimum_filter1d(need, width, mode="nearest")
+    gain = ndimage.uniform_filter1d(floor, width, mode="nearest")
+    return x * np.minimum(gain, need)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seconds=st.floats(0.01, 3.0),
+    level=st.floats(0.05, 2.0),
+    pauses=st.booleans(),
+)
+def test_the_limiter_and_peak_meter_read_only_what_can_peak(
+    seed: int, seconds: float, level: float, pauses: bool
+) -> None:
+    """Skipping quiet stretches changes nothing: the same peaks and gains as reading all."""
+    from embedviz.export.loudness import _limit, true_peak_dbtp
+
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(round(seconds * RATE)) * level / 3
+    if pauses:  # speech-like: loud stretches between silences
+        x *= np.sin(np.arange(x.size) / RATE * 2 * np.pi * 1.7) > 0.2
+    dense = _dense_peaks(x)
+    expected = 20 * np.log10(dense.max()) if dense.max() > 0 else float("-inf")
+    assert true_peak_dbtp(x) == pytest.approx(expected, abs=1e-9)
+    assert np.allclose(_limit(x, -2.0, RATE), _dense_limit(x, -2.0), rtol=0, atol=1e-12)

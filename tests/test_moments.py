@@ -185,14 +185,10 @@ FILLED_FRAMES: list[Any] = [
     ("SequenceLookup", {"theme": "light"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence
-    # Known gap: the reviewer's sentence takes the corridor (no glide), whose empty
-    # column between E and the block is 18.8 % of the frame. Closing it needs the
-    # issue's "fewer data rows" (or the chips in the corridor): not done yet.
-    pytest.param(
-        "SequenceLookup",
-        {"text": REVIEW_SENTENCE},
-        marks=pytest.mark.xfail(strict=True, reason="the corridor leaves 18.8 % empty"),
-    ),
+    # The reviewer's sentence takes the corridor, which stood empty at every beat end
+    # (18.8 % of the frame): the matrix and the block now rest together and glide
+    # apart only while strips travel.
+    ("SequenceLookup", {"text": REVIEW_SENTENCE}),
     # The batch's output stands as one empty panel until every slice is revealed at once.
     ("BatchLookup", {}),
     ("BatchLookup", {"theme": "light"}),

@@ -27,9 +27,11 @@ clear, and the one with the larger numbers wins:
     block's still-empty rows (or the space under the block), and up into its
     row. A single row's output sits level with its source.
 ``corridor``
-    The walking column is as wide as a strip (and a chip): the output is
-    top-aligned, and a strip goes out, along the corridor, and in. For long
-    sentences whose rows come in an order the first cannot raise for.
+    The walking column is only as wide as a strip (a chip parks inside it):
+    the output is top-aligned, and a strip goes out, along the corridor, and in.
+    Between lookups the two rest together (:attr:`LookupPlan.rest_slide`) and
+    glide apart for a beat's strips. For long sentences whose rows come in an
+    order the first cannot raise for.
 ``stack``
     For one row and a print (SingleTokenLookup): ``beside``, with the legend
     and the PyTorch call and print in the column above and below the output
@@ -172,6 +174,16 @@ class LookupPlan:
         """The left edge of the walking column (the matrix body's right edge, or the bar's)."""
         return self.matrix_left + self.body_width + self.bar_width
 
+    @property
+    def rest_slide(self) -> float:
+        """How far the matrix and the block close up between lookups (corridor, legend in the band).
+
+        Nothing travels down the corridor then: they rest a chip's column apart, as ``beside``.
+        """
+        if self.mode != "corridor" or self.legend_left:
+            return 0.0
+        return max(0.0, self.output_left - (self.column_left + 2 * TAG_GAP + self.chip_width))
+
     def park_x(self, chip_width: float) -> float:
         """Return the centre x of a chip of this width waiting at the right end of its row."""
         return self.column_left + TAG_GAP + chip_width / 2
@@ -246,7 +258,9 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
         row_gap_w = max(text_width(t, legend) for t in spec.gap_labels.values())
         margin_w = max(margin_w, numbers_w + SPACE + row_gap_w + 1.5 * SPACE)
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
-    column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0) + spec.bar_width
+    # The walking column holds a parked chip; the corridor, a strip (wider than any chip).
+    lane_w = max(body_w, chip_w) if mode == "corridor" else chip_w
+    column_w = 2 * TAG_GAP + lane_w + spec.bar_width
     piece_w = max(char_advance(at_least(label * PIECE_RATIO)) * len(p) for _, p in spec.chips)
     position_w = char_advance(label) * spec.position_chars
     mark_w = char_advance(legend if spec.mark_role == "legend" else label) * spec.mark_chars

@@ -8,7 +8,10 @@ The output block (with its chips, tags and row numbers) rests where it fills
 the frame best (see :meth:`LookupMotion.rest`). When a beat's strips would
 cross a filled row from there, the block first glides up to where the solver
 keeps every path clear, and glides back once they have landed, so that every
-beat ends with the block at rest.
+beat ends with the block at rest. In the corridor layout the matrix and the
+block rest beside each other, closing the corridor (which would stand empty,
+a strip wide and the matrix's height, at every beat end), and glide apart to
+open it for a beat's strips, and back together once they have landed.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ _GLIDE = 0.5
 
 
 class Glide(Animation):
-    """Shift whatever ``gather`` returns as the glide begins by ``dy``, smoothly, by pure shifts.
+    """Shift whatever ``gather`` returns as the glide begins by ``dy`` (and ``dx``), smoothly.
 
     What moves is gathered only when the glide starts, so that rows which land
     in the same beat before it glide with the block (an animation built in
@@ -71,11 +74,13 @@ class Glide(Animation):
     screen too early).
     """
 
-    def __init__(self, gather: Callable[[], list[Mobject]], dy: float, **kwargs: Any) -> None:
+    def __init__(
+        self, gather: Callable[[], list[Mobject]], dy: float, dx: float = 0.0, **kwargs: Any
+    ) -> None:
         kwargs.setdefault("rate_func", smooth)
         kwargs.setdefault("run_time", _GLIDE)
         super().__init__(VMobject(), introducer=True, **kwargs)
-        self.gather, self.dy = gather, dy
+        self.gather, self.dy, self.dx = gather, dy, dx
         self.moving: list[Mobject] = []
         self.done = 0.0
 
@@ -100,10 +105,10 @@ class Glide(Animation):
         return VMobject()
 
     def interpolate_mobject(self, alpha: float) -> None:
-        """Shift everything gathered to where it is at ``alpha``."""
-        target = self.dy * self.rate_func(alpha)
+        """Shift everything gathered to where it is at ``alpha`` (by pure shifts)."""
+        target = self.rate_func(alpha)
         for mobject in self.moving:
-            mobject.shift(xyz(0, target - self.done))
+            mobject.shift(xyz(self.dx, self.dy) * (target - self.done))
         self.done = target
 
 
@@ -220,15 +225,41 @@ class LookupMotion(Component):
         self.carries: list[Carry] = []
         self.marks: list[VMobject] = []
         self.radius = plan.sizes.row_height * 0.45
-        # How far the block sits below where the solver keeps every path clear.
+        # How far the block sits below, and left of, where the solver keeps every path clear;
+        # and how far right of its place the matrix rests.
         self.lift = 0.0
+        self.slide = 0.0
+        self.matrix_slide = 0.0
 
-    def rest(self, drop: float) -> None:
-        """Rest the output block (its chips, row numbers and headings) ``drop`` below its place."""
+    def rest(self, drop: float, slide: float = 0.0) -> None:
+        """Rest the output block (its chips, row numbers and headings) ``drop`` below its place.
+
+        ``slide`` rests it that much left of its place as well: every lookup
+        beat then glides it out to its place first, and back at the end.
+        """
         for mobject in self.output_side():
-            mobject.shift(xyz(0, -drop))
-        self.chips.homes = [home + xyz(0, -drop) for home in self.chips.homes]
+            mobject.shift(xyz(-slide, -drop))
+        self.chips.homes = [home + xyz(-slide, -drop) for home in self.chips.homes]
         self.lift += drop
+        self.slide += slide
+
+    def rest_matrix(self, slide: float) -> None:
+        """Rest the matrix (its grid, labels and heading) ``slide`` right of its place.
+
+        Every lookup beat then glides it to its place first, and back at the end.
+        """
+        for mobject in self.matrix_side():
+            mobject.shift(xyz(slide, 0))
+        self.matrix_slide += slide
+
+    def matrix_side(self, shown: bool = False) -> list[Mobject]:
+        """Return the matrix's grid (with its row and column labels), heading and note.
+
+        The legend stays: the corridor closes only when it stands in the title band.
+        """
+        parts = (self.matrix.grid, self.matrix.heading, self.matrix.note)
+        side: list[Mobject] = [m for m in parts if m is not None]
+        return self._on_screen(side) if shown else side
 
     def output_side(self, shown: bool = False) -> list[Mobject]:
         """Everything that moves with the output block (only what is on screen, if ``shown``)."""
@@ -239,16 +270,26 @@ class LookupMotion(Component):
         for carry in self.carries:
             if carry.landed or not shown:
                 side += [*carry.targets, *carry.strip[2].submobjects]
-        if not shown:
-            return side
+        return self._on_screen(side) if shown else side
+
+    def _on_screen(self, mobjects: list[Mobject]) -> list[Mobject]:
+        """Those of ``mobjects`` on screen now."""
         # A group may be on screen only through its members (a scene that adds a
         # member alone dissolves the group there): any member on screen will do.
         on_screen = {id(m) for top in self.host.mobjects for m in top.get_family()}
-        return [m for m in side if any(id(member) in on_screen for member in m.get_family())]
+        return [m for m in mobjects if any(id(member) in on_screen for member in m.get_family())]
 
-    def glide(self, dy: float) -> Glide:
-        """Glide the output block (and what moves with it) by ``dy``."""
-        return Glide(lambda: self.output_side(shown=True), dy)
+    def glide(self, dy: float, dx: float = 0.0) -> Glide:
+        """Glide the output block (and what moves with it) by ``dy`` (and ``dx``)."""
+        return Glide(lambda: self.output_side(shown=True), dy, dx)
+
+    def part(self, lift: float, sign: float = 1.0) -> Animation:
+        """Glide the block ``lift`` up and the blocks apart (``sign`` -1: back to rest)."""
+        block = self.glide(sign * lift, sign * self.slide)
+        if self.matrix_slide <= 0:
+            return block
+        matrix = Glide(lambda: self.matrix_side(shown=True), 0.0, -sign * self.matrix_slide)
+        return AnimationGroup(block, matrix)
 
     # -- hooks a layout with other places for its chips or rows overrides ---------------
     def source(self, row: int) -> tuple[float, float, float]:
@@ -271,7 +312,7 @@ class LookupMotion(Component):
         will have glided up when the chip leaves.
         """
         lane_y = self.output_row_y(row_index) + lift
-        home = self.chips.homes[row_index] + xyz(0, lift)
+        home = self.chips.homes[row_index] + xyz(self.slide, lift)
         there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
         back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
         return there, back
@@ -327,21 +368,24 @@ class LookupMotion(Component):
         chip = self.chips.chips[row_index]
         row = int(self.cells[("token_id", position)].value)
         left, right, source_y = self.source(row)
+        # Where the row will be once the matrix has glided to its place.
+        left, right = left - self.matrix_slide, right - self.matrix_slide
         park = xyz(self.plan.park_x(chip.width), source_y)
         there, back = self.chip_paths(row_index, chip, park, lift)
-        outline = self.matrix.outline(row)
+        outline = self.matrix.outline(row).shift(xyz(-self.matrix_slide, 0))
         walk = AnimationGroup(
             Follow(chip, there, run_time=1.0), Create(outline), *self.leaving(row_index)
         )
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
         targets = self.output.targets(position)
         for target in targets:
-            target.shift(xyz(0, lift))
+            target.shift(xyz(self.slide, lift))
         carry = self.make_carry(row, chip, position, path, targets)
         moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
         self.carries.append(carry)
         mark = self.output.mark(position)
         if mark is not None:
+            # Placed at the solver's place across (where the block glides out to), at its row now.
             mark.shift(xyz(0, lift))
             self.marks.append(mark)
         settle = AnimationGroup(FadeOut(outline), *([FadeIn(mark)] if mark is not None else []))
@@ -367,12 +411,12 @@ class LookupMotion(Component):
         self._show_output()
         _, lift = self._order([self.output.row_of(position)])
         one = self._one(position, lift)
-        if lift <= 0:
+        if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
             return Steps(one.walk, one.moved, one.settle)
         return Steps(
-            Succession(self.glide(lift), one.walk),
+            Succession(self.part(lift), one.walk),
             one.moved,
-            Succession(one.settle, self.glide(-lift)),
+            Succession(one.settle, self.part(lift, -1.0)),
         )
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
@@ -396,9 +440,9 @@ class LookupMotion(Component):
             one.moved.set_run_time(_REST_CARRY)
             item = Succession(one.walk, one.moved, one.settle.set_run_time(_REST_SETTLE))
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
-        if lift <= 0:
+        if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
             return AnimationGroup(*items)
-        return Succession(self.glide(lift), AnimationGroup(*items), self.glide(-lift))
+        return Succession(self.part(lift), AnimationGroup(*items), self.part(lift, -1.0))
 
     def _show_output(self) -> None:
         """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""

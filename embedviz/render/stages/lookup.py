@@ -32,7 +32,7 @@ from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
 from embedviz.render.routes import clear_order
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
-from embedviz.render.space import best_drop
+from embedviz.render.space import Box, best_drop, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, close_up, moved_by
 from embedviz.story.model import Beat
@@ -41,6 +41,13 @@ __all__ = ["LookupStage"]
 
 # The output block rests this many rows lower at most, tried in these steps.
 _REST_STEPS = 4
+# The shares of the corridor the matrix closes by resting right, tried between 0 and 1.
+_REST_STEPS_ACROSS = 20
+
+
+def _across(box: Box, dx: float) -> Box:
+    """Return ``box`` moved ``dx`` across."""
+    return (box[0] + dx, box[1], box[2] + dx, box[3])
 
 
 @register_stage
@@ -96,6 +103,7 @@ class LookupStage(Stage):
                     wrap=plan.print_wrap,
                 )
             )
+        self._rest_across()
         self.motion.rest(self._rest_drop())
         self.zoom = self._close_up()
 
@@ -138,6 +146,30 @@ class LookupStage(Stage):
         with zoom.solved(lambda: [m for a in built for m in moved_by(a)]):
             built.append(super().animate(beat))
         return zoom.wrap(built[0])
+
+    def _rest_across(self) -> None:
+        """Close the corridor, empty between lookups: the matrix and the block rest together.
+
+        Of the :attr:`~embedviz.render.solver.LookupPlan.rest_slide` they close
+        by, the matrix takes the share that leaves the smallest empty area
+        (the rest of the frame is shared out left and right).
+        """
+        slide = self.plan.rest_slide
+        if slide <= 0:
+            return
+        legend = [self.matrix.legend] if self.matrix.legend is not None else []
+        matrix = mobject_boxes(self.motion.matrix_side())
+        block = mobject_boxes(self.motion.output_side())
+        band = content_band(self.title)
+
+        def empty(share: float) -> float:
+            right, left = share * slide, (1 - share) * slide
+            boxes = [_across(b, right) for b in matrix] + [_across(b, -left) for b in block]
+            return largest_empty_rectangle([*mobject_boxes(legend), *boxes], band).area
+
+        share = min((k / _REST_STEPS_ACROSS for k in range(_REST_STEPS_ACROSS + 1)), key=empty)
+        self.motion.rest_matrix(share * slide)
+        self.motion.rest(0.0, (1 - share) * slide)
 
     def _rest_drop(self) -> float:
         """How far below the solver's place the output block rests: where it fills the frame best.
