@@ -6,7 +6,9 @@ conftest.py), as well as at each beat's end. At every sample:
 
 - no two visible texts overlap (a travelling copy may overlap only the row
   it was copied from, as it slides off it);
-- every visible text stays inside the frame;
+- every visible text stays inside the frame, and at the end of every beat
+  inside the safe area (the frame less the design system's ``MARGIN``): a
+  text only passes through the margin while it moves;
 - a travelling row's numbers stay on one line, in column order;
 - every text is at least its minimum height at 720p: table numbers 15 px,
   other labels 10 px, captions 20 px.
@@ -46,6 +48,7 @@ import numpy as np
 import pytest
 from conftest import MomentSample, StripOutline, TextSample, sample_moments
 
+from embedviz.render.design import MARGIN
 from embedviz.render.space import EMPTY_SHARE
 
 FRAME_HALF_WIDTH, FRAME_HALF_HEIGHT = 14.222 / 2, 4.0
@@ -266,6 +269,13 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
             and top < FRAME_HALF_HEIGHT
         ):
             problems.append(f"{where}: {text.text!r} leaves the frame")
+        elif sample.alpha >= 1 and not (
+            left >= -FRAME_HALF_WIDTH + MARGIN - 1e-3
+            and right <= FRAME_HALF_WIDTH - MARGIN + 1e-3
+            and bottom >= -FRAME_HALF_HEIGHT + MARGIN - 1e-3
+            and top <= FRAME_HALF_HEIGHT - MARGIN + 1e-3
+        ):
+            problems.append(f"{where}: {text.text!r} ends in the frame's margin")
         if text.pixel_height < MIN_PX[text.role] - 0.05:
             problems.append(
                 f"{where}: {text.text!r} ({text.role}) is {text.pixel_height:.1f} px tall"
@@ -345,6 +355,15 @@ def test_the_checks_can_fail() -> None:
     assert any("overlaps" in p for p in problems)
     assert any("under 15" in p for p in problems)
     assert any("not on one line" in p for p in problems)
+    # A text 0.1 from the right edge is in the margin: reported at a beat's end only.
+    edge = np.array([[FRAME_HALF_WIDTH - 1.1, 0.0], [FRAME_HALF_WIDTH - 0.1, 0.2]])
+    near = TextSample("out[8] = out[0]", "label", None, edge, 16.0, 1.0, False)
+    assert check_moment(MomentSample(beat, 1.0, [near], [])) == [
+        "b at alpha 1: 'out[8] = out[0]' ends in the frame's margin"
+    ]
+    assert not check_moment(MomentSample(beat, 0.5, [near], []))
+    inside = TextSample("out[8] = out[0]", "label", None, edge - [0.1, 0], 16.0, 1.0, False)
+    assert not check_moment(MomentSample(beat, 1.0, [inside], []))
 
 
 def test_a_strip_mark_may_cross_only_its_own_row() -> None:

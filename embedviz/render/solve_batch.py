@@ -43,6 +43,7 @@ from embedviz.render.design import (
     TypeScale,
     font_for_px,
 )
+from embedviz.render.formula import formula_width
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
@@ -95,7 +96,9 @@ def _across(
     column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
     position_w = char_advance(label) * spec.position_chars
     mark_w = _notes(spec, scale)[0] if marks == "right" else 0.0
-    edge_w = BRACE + SPACE / 2 + char_advance(label)
+    # An edge: its brace, then its symbol as typeset (an italic B is wider than a digit).
+    symbol_w = max([formula_width(t, label) for t in spec.edge_texts if t] or [char_advance(label)])
+    edge_w = BRACE + SPACE / 2 + symbol_w
     after = TAG_GAP + chip_w + SPACE + position_w + SPACE
     total = margin_w + 2 * body_w + column_w + after + 2 * edge_w + SPACE
     total += SPACE * 2 + mark_w if mark_w else 0.0
