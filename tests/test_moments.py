@@ -8,7 +8,8 @@ conftest.py), as well as at each beat's end. At every sample:
   it was copied from, as it slides off it);
 - every visible text stays inside the frame, and at the end of every beat
   inside the safe area (the frame less the design system's ``MARGIN``): a
-  text only passes through the margin while it moves;
+  text only passes through the margin while it moves; so does everything
+  drawn (a table's frame, a row's outline, a chip), its strokes' ink included;
 - a travelling row's numbers stay on one line, in column order;
 - every text is at least its minimum height at 720p: table numbers 15 px,
   other labels 10 px, captions 20 px.
@@ -195,6 +196,12 @@ FILLED_FRAMES: list[Any] = [
     # LargeVocab centres what stands from the start (its marks' column fills last).
     ("LargeVocabLookup", {}),
     ("LargeVocabLookup", {"theme": "light"}),
+    ("ZeroBasedIndexing", {}),
+    ("ZeroBasedIndexing", {"theme": "light"}),
+    ("TrainingNudge", {}),
+    ("TrainingNudge", {"theme": "light"}),
+    ("PositionBlindness", {}),
+    ("PositionBlindness", {"theme": "light"}),
 ]
 
 
@@ -281,6 +288,14 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
                 f"{where}: {text.text!r} ({text.role}) is {text.pixel_height:.1f} px tall"
                 f" at 720p, under {MIN_PX[text.role]:g}"
             )
+    for what, ((left, bottom), (right, top)) in sample.drawn:
+        if not (
+            left >= -FRAME_HALF_WIDTH + MARGIN - 1e-3
+            and right <= FRAME_HALF_WIDTH - MARGIN + 1e-3
+            and bottom >= -FRAME_HALF_HEIGHT + MARGIN - 1e-3
+            and top <= FRAME_HALF_HEIGHT - MARGIN + 1e-3
+        ):
+            problems.append(f"{where}: a {what} ({left:.2f} to {right:.2f}) ends in the margin")
     for i, a in enumerate(texts):
         for b in texts[i + 1 :]:
             if _overlap(a.box, b.box) and not _lifting_off(a, b, texts):
@@ -364,6 +379,12 @@ def test_the_checks_can_fail() -> None:
     assert not check_moment(MomentSample(beat, 0.5, [near], []))
     inside = TextSample("out[8] = out[0]", "label", None, edge - [0.1, 0], 16.0, 1.0, False)
     assert not check_moment(MomentSample(beat, 1.0, [inside], []))
+    # A row's outline whose ink ends 13 px (0.14 unit) from the left edge is in the margin too.
+    ink = np.array([[-FRAME_HALF_WIDTH + 0.14, -1.0], [-2.0, 1.0]])
+    assert check_moment(MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink)])) == [
+        "b at alpha 1: a Rectangle (-6.97 to -2.00) ends in the margin"
+    ]
+    assert not check_moment(MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink + np.array([0.1, 0.0]))]))
 
 
 def test_a_strip_mark_may_cross_only_its_own_row() -> None:

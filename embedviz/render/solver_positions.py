@@ -23,6 +23,7 @@ from functools import cache
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
+    OUTLINE_REACH,
     MIN_TEXT_PX,
     SPACE,
     TypeScale,
@@ -199,7 +200,9 @@ def _frame() -> tuple[float, float, float, float]:
     from manim import config
 
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
-    return -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN, -half_h
+    # Rows are outlined at the blocks' outer edges: their ink stays inside the margin too.
+    edge = MARGIN + OUTLINE_REACH
+    return -half_w + edge, half_w - edge, half_h - MARGIN, -half_h
 
 
 def heading_width(word: str, symbol: str, font: float) -> float:
