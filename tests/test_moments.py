@@ -384,7 +384,9 @@ def test_the_checks_can_fail() -> None:
     assert check_moment(MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink)])) == [
         "b at alpha 1: a Rectangle (-6.97 to -2.00) ends in the margin"
     ]
-    assert not check_moment(MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink + np.array([0.1, 0.0]))]))
+    assert not check_moment(
+        MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink + np.array([0.1, 0.0]))])
+    )
 
 
 def test_a_strip_mark_may_cross_only_its_own_row() -> None:
@@ -646,3 +648,81 @@ def test_the_empty_area_check_can_fail() -> None:
     assert not check_empty_area(MomentSample(beat, 0.5, [], []))
     snug = Emptiness(12.0, 0.0, 0.0, 4.0, 3.0)
     assert not check_empty_area(MomentSample(beat, 1.0, [], [], empty=snug, frame_area=100.0))
+
+
+def check_sum_is_named(sample: MomentSample) -> list[str]:
+    """Return a line for each column-sum row shown at a beat's end without its name beside it.
+
+    TrainingNudge adds a repeated ID's weight rows up under the gradient
+    (``w_0``, ``+ w_2``, ``=``): a row of that sum must not stand unexplained.
+    """
+    if sample.alpha < 1:
+        return []
+    texts = _visible(sample)
+    names = [t for t in texts if t.kind == "formula"]
+    problems = []
+    for number in texts:
+        if number.cell is None or number.cell[0] not in ("term", "sum") or number.cell[1][-1]:
+            continue
+        (left, bottom), (_, top) = number.box
+        middle = (bottom + top) / 2
+        if not any(n.box[1][0] <= left and n.box[0][1] <= middle <= n.box[1][1] for n in names):
+            problems.append(f"{sample.beat.name}: {number.cell} stands without its name")
+    return problems
+
+
+def check_marks_beside_e(sample: MomentSample, marks: set[str]) -> list[str]:
+    """Return a line for each row mark whose nearest number to its left is not one of E's.
+
+    A mark (``nudged``, ``unchanged``) says what became of a row of E, so it
+    stands beside that row, not beside the gradient's.
+    """
+    texts = _visible(sample)
+    problems = []
+    for mark in (t for t in texts if t.text in marks):
+        (left, bottom), (_, top) = mark.box
+        middle = (bottom + top) / 2
+        before = [
+            t
+            for t in texts
+            if t.cell is not None and t.box[1][0] <= left and t.box[0][1] <= middle <= t.box[1][1]
+        ]
+        nearest = max(before, key=lambda t: t.box[1][0], default=None)
+        if nearest is None or nearest.cell is None or nearest.cell[0] not in ("weight", "updated"):
+            kind = None if nearest is None or nearest.cell is None else nearest.cell[0]
+            problems.append(f"{sample.beat.name}: {mark.text!r} stands beside {kind}")
+    return problems
+
+
+def _outlined(sample: MomentSample, row: list[TextSample]) -> bool:
+    """Whether a drawn rectangle encloses a row's numbers (an outline around it)."""
+    low = np.min([t.box[0] for t in row], axis=0)
+    high = np.max([t.box[1] for t in row], axis=0)
+    return any(
+        what.startswith("Rectangle") and np.all(box[0] <= low) and np.all(high <= box[1])
+        for what, box in sample.drawn
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_training_keeps_ids_tied_to_the_rows_they_move(moment_cache: Any, theme: str) -> None:
+    """The column sum is named whenever it stands; at the end each moved row of E keeps its
+    amber outline, and every row's mark stands beside E's row."""
+    samples = moment_cache("TrainingNudge", {"theme": theme})
+    problems = [line for s in samples for line in check_sum_is_named(s)]
+    assert any(t.cell and t.cell[0] == "sum" for s in samples for t in s.texts)
+    labels = {r: t for s in samples for r, t in s.beat.labels.items()}
+    marks = {t for r, t in labels.items() if r.startswith("mark_")}
+    end = samples[-1]
+    assert end.alpha >= 1 and marks
+    problems += check_marks_beside_e(end, marks)
+    moved = {t.cell[1][0] for t in end.texts if t.cell and t.cell[0] == "updated"}
+    assert moved
+    for row in sorted(moved):
+        numbers = [
+            t for t in _visible(end) if t.cell and t.cell[0] == "updated" and t.cell[1][0] == row
+        ]
+        if not _outlined(end, numbers):
+            problems.append(f"row {row} of E lost its outline")
+    assert not problems, "\n".join(problems)
