@@ -196,12 +196,33 @@ FILLED_FRAMES: list[Any] = [
     # LargeVocab centres what stands from the start (its marks' column fills last).
     ("LargeVocabLookup", {}),
     ("LargeVocabLookup", {"theme": "light"}),
-    ("ZeroBasedIndexing", {}),
-    ("ZeroBasedIndexing", {"theme": "light"}),
-    ("TrainingNudge", {}),
-    ("TrainingNudge", {"theme": "light"}),
-    ("PositionBlindness", {}),
-    ("PositionBlindness", {"theme": "light"}),
+    # Known gaps (issue 18, the emptyframes review): each panel layout is solved for its
+    # last beat and stands half empty before it. Strict xfails until their layouts fill.
+    *[
+        pytest.param(
+            scene,
+            options,
+            marks=pytest.mark.xfail(strict=True, reason=reason),
+        )
+        for scene, reason in (
+            (
+                "ZeroBasedIndexing",
+                "the slip and trace panel stands empty: intro 33.3 %, one-based 14.9 %, "
+                "zero-based 22.7 %, trace 14.0 %",
+            ),
+            (
+                "TrainingNudge",
+                "the weights band is empty until loss (intro 33 %), the column sum's "
+                "place until accumulate (loss, upstream 17.9 %)",
+            ),
+            (
+                "PositionBlindness",
+                "the output stands beside a short matrix: intro, lookup 20.7 %, same 18.1 %, "
+                "arrange 12.9 % (with two empty grids counted as drawn)",
+            ),
+        )
+        for options in ({}, {"theme": "light"})
+    ],
 ]
 
 
@@ -715,7 +736,8 @@ def test_training_keeps_ids_tied_to_the_rows_they_move(moment_cache: Any, theme:
     labels = {r: t for s in samples for r, t in s.beat.labels.items()}
     marks = {t for r, t in labels.items() if r.startswith("mark_")}
     end = samples[-1]
-    assert end.alpha >= 1 and marks
+    assert end.alpha >= 1
+    assert marks
     problems += check_marks_beside_e(end, marks)
     moved = {t.cell[1][0] for t in end.texts if t.cell and t.cell[0] == "updated"}
     assert moved

@@ -23,8 +23,8 @@ from functools import cache
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
-    OUTLINE_REACH,
     MIN_TEXT_PX,
+    OUTLINE_REACH,
     SPACE,
     TypeScale,
     font_for_px,

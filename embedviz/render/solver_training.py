@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
-    OUTLINE_REACH,
     MIN_TEXT_PX,
+    OUTLINE_REACH,
     SPACE,
     TypeScale,
     font_for_px,
