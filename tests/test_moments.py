@@ -8,7 +8,8 @@ conftest.py), as well as at each beat's end. At every sample:
   it was copied from, as it slides off it);
 - every visible text stays inside the frame, and at the end of every beat
   inside the safe area (the frame less the design system's ``MARGIN``): a
-  text only passes through the margin while it moves;
+  text only passes through the margin while it moves; so does everything
+  drawn (a table's frame, a row's outline, a chip), its strokes' ink included;
 - a travelling row's numbers stay on one line, in column order;
 - every text is at least its minimum height at 720p: table numbers 15 px,
   other labels 10 px, captions 20 px.
@@ -219,6 +220,33 @@ FILLED_FRAMES: list[Any] = [
     # LargeVocab centres what stands from the start (its marks' column fills last).
     ("LargeVocabLookup", {}),
     ("LargeVocabLookup", {"theme": "light"}),
+    # Known gaps (issue 18, the emptyframes review): each panel layout is solved for its
+    # last beat and stands half empty before it. Strict xfails until their layouts fill.
+    *[
+        pytest.param(
+            scene,
+            options,
+            marks=pytest.mark.xfail(strict=True, reason=reason),
+        )
+        for scene, reason in (
+            (
+                "ZeroBasedIndexing",
+                "the slip and trace panel stands empty: intro 33.3 %, one-based 14.9 %, "
+                "zero-based 22.7 %, trace 14.0 %",
+            ),
+            (
+                "TrainingNudge",
+                "the weights band is empty until loss (intro 33 %), the column sum's "
+                "place until accumulate (loss, upstream 17.9 %)",
+            ),
+            (
+                "PositionBlindness",
+                "the output stands beside a short matrix: intro, lookup 20.7 %, same 18.1 %, "
+                "arrange 12.9 % (with two empty grids counted as drawn)",
+            ),
+        )
+        for options in ({}, {"theme": "light"})
+    ],
 ]
 
 
@@ -305,6 +333,14 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
                 f"{where}: {text.text!r} ({text.role}) is {text.pixel_height:.1f} px tall"
                 f" at 720p, under {MIN_PX[text.role]:g}"
             )
+    for what, ((left, bottom), (right, top)) in sample.drawn:
+        if not (
+            left >= -FRAME_HALF_WIDTH + MARGIN - 1e-3
+            and right <= FRAME_HALF_WIDTH - MARGIN + 1e-3
+            and bottom >= -FRAME_HALF_HEIGHT + MARGIN - 1e-3
+            and top <= FRAME_HALF_HEIGHT - MARGIN + 1e-3
+        ):
+            problems.append(f"{where}: a {what} ({left:.2f} to {right:.2f}) ends in the margin")
     for i, a in enumerate(texts):
         for b in texts[i + 1 :]:
             if _overlap(a.box, b.box) and not _lifting_off(a, b, texts):
@@ -388,6 +424,14 @@ def test_the_checks_can_fail() -> None:
     assert not check_moment(MomentSample(beat, 0.5, [near], []))
     inside = TextSample("out[8] = out[0]", "label", None, edge - [0.1, 0], 16.0, 1.0, False)
     assert not check_moment(MomentSample(beat, 1.0, [inside], []))
+    # A row's outline whose ink ends 13 px (0.14 unit) from the left edge is in the margin too.
+    ink = np.array([[-FRAME_HALF_WIDTH + 0.14, -1.0], [-2.0, 1.0]])
+    assert check_moment(MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink)])) == [
+        "b at alpha 1: a Rectangle (-6.97 to -2.00) ends in the margin"
+    ]
+    assert not check_moment(
+        MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink + np.array([0.1, 0.0]))])
+    )
 
 
 def test_a_strip_mark_may_cross_only_its_own_row() -> None:
@@ -717,3 +761,82 @@ def test_a_close_up_shows_the_blocks_larger_until_the_print(moment_cache: Any) -
         if s.alpha >= 1
     }
     assert sizes["lookup"] == pytest.approx(sizes["print"])
+
+
+def check_sum_is_named(sample: MomentSample) -> list[str]:
+    """Return a line for each column-sum row shown at a beat's end without its name beside it.
+
+    TrainingNudge adds a repeated ID's weight rows up under the gradient
+    (``w_0``, ``+ w_2``, ``=``): a row of that sum must not stand unexplained.
+    """
+    if sample.alpha < 1:
+        return []
+    texts = _visible(sample)
+    names = [t for t in texts if t.kind == "formula"]
+    problems = []
+    for number in texts:
+        if number.cell is None or number.cell[0] not in ("term", "sum") or number.cell[1][-1]:
+            continue
+        (left, bottom), (_, top) = number.box
+        middle = (bottom + top) / 2
+        if not any(n.box[1][0] <= left and n.box[0][1] <= middle <= n.box[1][1] for n in names):
+            problems.append(f"{sample.beat.name}: {number.cell} stands without its name")
+    return problems
+
+
+def check_marks_beside_e(sample: MomentSample, marks: set[str]) -> list[str]:
+    """Return a line for each row mark whose nearest number to its left is not one of E's.
+
+    A mark (``nudged``, ``unchanged``) says what became of a row of E, so it
+    stands beside that row, not beside the gradient's.
+    """
+    texts = _visible(sample)
+    problems = []
+    for mark in (t for t in texts if t.text in marks):
+        (left, bottom), (_, top) = mark.box
+        middle = (bottom + top) / 2
+        before = [
+            t
+            for t in texts
+            if t.cell is not None and t.box[1][0] <= left and t.box[0][1] <= middle <= t.box[1][1]
+        ]
+        nearest = max(before, key=lambda t: t.box[1][0], default=None)
+        if nearest is None or nearest.cell is None or nearest.cell[0] not in ("weight", "updated"):
+            kind = None if nearest is None or nearest.cell is None else nearest.cell[0]
+            problems.append(f"{sample.beat.name}: {mark.text!r} stands beside {kind}")
+    return problems
+
+
+def _outlined(sample: MomentSample, row: list[TextSample]) -> bool:
+    """Whether a drawn rectangle encloses a row's numbers (an outline around it)."""
+    low = np.min([t.box[0] for t in row], axis=0)
+    high = np.max([t.box[1] for t in row], axis=0)
+    return any(
+        what.startswith("Rectangle") and np.all(box[0] <= low) and np.all(high <= box[1])
+        for what, box in sample.drawn
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_training_keeps_ids_tied_to_the_rows_they_move(moment_cache: Any, theme: str) -> None:
+    """The column sum is named whenever it stands; at the end each moved row of E keeps its
+    amber outline, and every row's mark stands beside E's row."""
+    samples = moment_cache("TrainingNudge", {"theme": theme})
+    problems = [line for s in samples for line in check_sum_is_named(s)]
+    assert any(t.cell and t.cell[0] == "sum" for s in samples for t in s.texts)
+    labels = {r: t for s in samples for r, t in s.beat.labels.items()}
+    marks = {t for r, t in labels.items() if r.startswith("mark_")}
+    end = samples[-1]
+    assert end.alpha >= 1
+    assert marks
+    problems += check_marks_beside_e(end, marks)
+    moved = {t.cell[1][0] for t in end.texts if t.cell and t.cell[0] == "updated"}
+    assert moved
+    for row in sorted(moved):
+        numbers = [
+            t for t in _visible(end) if t.cell and t.cell[0] == "updated" and t.cell[1][0] == row
+        ]
+        if not _outlined(end, numbers):
+            problems.append(f"row {row} of E lost its outline")
+    assert not problems, "\n".join(problems)
