@@ -126,6 +126,26 @@ def _box(mobject: Any) -> np.ndarray:
     return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
 
 
+def _ink_boxes(families: list[list[Any]]) -> list[tuple[str, np.ndarray]]:
+    """Return what is drawn (each visible leaf: a rule, a frame, an outline, a glyph), with its box.
+
+    A stroke's ink reaches half its width past its path (manim draws a width
+    of 1 as 1/100 of a scene unit), so the box includes it.
+    """
+    found: dict[int, tuple[str, np.ndarray]] = {}
+    for top, family in zip((f[0] for f in families), families, strict=True):
+        for mobject in family:
+            if id(mobject) in found or mobject.submobjects or not len(mobject.points):
+                continue
+            stroke = float(mobject.get_stroke_width()) * float(mobject.get_stroke_opacity() > 0)
+            if stroke <= 0 and float(mobject.get_fill_opacity()) <= 0:
+                continue
+            reach = 0.01 * stroke / 2
+            box = _box(mobject) + np.array([[-reach, -reach], [reach, reach]])
+            found[id(mobject)] = (f"{type(mobject).__name__} of {type(top).__name__}", box)
+    return list(found.values())
+
+
 @dataclass
 class ComputedRows:
     """What the seeded-table generators were asked for while a fixture was active."""
@@ -248,9 +268,14 @@ class MomentSample:
     frame_area: float = 0.0
     # Per travelling row: its frame and fill (the strip's parts that are not texts).
     outlines: list[StripOutline] = field(default_factory=list)
+    # At a beat's end: the outlined places of input IDs (a batch's chip slots), as
+    # (position, box), for the one-object-per-ID rule.
+    places: list[tuple[tuple[int, ...], np.ndarray]] = field(default_factory=list)
     # What changed on screen that the video, drawing it once per play, does not show
     # (embedviz.render.moments.Moment.stale).
     stale: tuple[str, ...] = ()
+    # At a beat's end: everything drawn, as (what, its ink's box), for the margin rule.
+    drawn: list[tuple[str, np.ndarray]] = field(default_factory=list)
 
 
 # Table values (the type scale's data): E and the output, and the tables the
@@ -418,8 +443,18 @@ def sample_moments(
         sample.outlines = outlines
         sample.stale = moment.stale
         if moment.alpha >= 1:
+            outlined = {
+                id(m): m
+                for family in families
+                for m in family
+                if getattr(m, "id_place", None) is not None
+                and float(m.get_stroke_opacity()) >= SHOWN
+                and float(m.get_stroke_width()) > 0
+            }
+            sample.places = [(tuple(m.id_place), _box(m)) for m in outlined.values()]
             # Only at beat ends, where issue 18's empty-area rule applies (it costs a search).
             sample.empty = frame_emptiness(scene_object)
+            sample.drawn = _ink_boxes(families)
             sample.frame_area = float(config.frame_width * config.frame_height)
         samples.append(sample)
 

@@ -6,7 +6,10 @@ conftest.py), as well as at each beat's end. At every sample:
 
 - no two visible texts overlap (a travelling copy may overlap only the row
   it was copied from, as it slides off it);
-- every visible text stays inside the frame;
+- every visible text stays inside the frame, and at the end of every beat
+  inside the safe area (the frame less the design system's ``MARGIN``): a
+  text only passes through the margin while it moves; so does everything
+  drawn (a table's frame, a row's outline, a chip), its strokes' ink included;
 - a travelling row's numbers stay on one line, in column order;
 - every text is at least its minimum height at 720p: table numbers 15 px,
   other labels 10 px, captions 20 px.
@@ -46,6 +49,7 @@ import numpy as np
 import pytest
 from conftest import MomentSample, StripOutline, TextSample, sample_moments
 
+from embedviz.render.design import MARGIN
 from embedviz.render.space import EMPTY_SHARE
 
 FRAME_HALF_WIDTH, FRAME_HALF_HEIGHT = 14.222 / 2, 4.0
@@ -189,9 +193,60 @@ FILLED_FRAMES: list[Any] = [
     # The batch's output stands as one empty panel until every slice is revealed at once.
     ("BatchLookup", {}),
     ("BatchLookup", {"theme": "light"}),
+    # GPT-2 size. With five-digit IDs the slices stand high (their strips' clear paths):
+    # 17.2 % was empty under them until the legend moved there from the title band
+    # (and the panel spanned the tags' column, which the band's legend had closed off).
+    ("BatchLookup", {"vocab": 50257, "dim": 768}),
+    ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}),
+    ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,33000,4821,17;33000,2,50256,0"}),
+    # Known gap: the 3 x 6 batch at GPT-2 size takes the corridor (no clear path
+    # beside E for three slices), an empty column 3.2 units wide from the title to
+    # the caption: 18.1 % (12.6 % once the marks come). Its numbers are 17.1 px too.
+    pytest.param(
+        "BatchLookup",
+        {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 50257, "dim": 768},
+        marks=pytest.mark.xfail(strict=True, reason="the corridor leaves 18.1 % empty"),
+    ),
+    # Known gap: GPT-2's single token keeps a band under E for the print (7 lines),
+    # empty for three beats (35.3 % of the frame). A close-up of the blocks until the
+    # print pulls back leaves 14.4 %: the solved layout is wider than the frame is
+    # tall, so the close-up is bound by the width. Closing it needs a layout of its
+    # own before the print (solved without the print band), morphed into the final one.
+    pytest.param(
+        "SingleTokenLookup",
+        {"ids": "4821", "vocab": 50257, "dim": 768},
+        marks=pytest.mark.xfail(strict=True, reason="14.4 % empty above the close-up"),
+    ),
     # LargeVocab centres what stands from the start (its marks' column fills last).
     ("LargeVocabLookup", {}),
     ("LargeVocabLookup", {"theme": "light"}),
+    # Known gaps (issue 18, the emptyframes review): each panel layout is solved for its
+    # last beat and stands half empty before it. Strict xfails until their layouts fill.
+    *[
+        pytest.param(
+            scene,
+            options,
+            marks=pytest.mark.xfail(strict=True, reason=reason),
+        )
+        for scene, reason in (
+            (
+                "ZeroBasedIndexing",
+                "the slip and trace panel stands empty: intro 33.3 %, one-based 14.9 %, "
+                "zero-based 22.7 %, trace 14.0 %",
+            ),
+            (
+                "TrainingNudge",
+                "the weights band is empty until loss (intro 33 %), the column sum's "
+                "place until accumulate (loss, upstream 17.9 %)",
+            ),
+            (
+                "PositionBlindness",
+                "the output stands beside a short matrix: intro, lookup 20.7 %, same 18.1 %, "
+                "arrange 12.9 % (with two empty grids counted as drawn)",
+            ),
+        )
+        for options in ({}, {"theme": "light"})
+    ],
 ]
 
 
@@ -266,11 +321,26 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
             and top < FRAME_HALF_HEIGHT
         ):
             problems.append(f"{where}: {text.text!r} leaves the frame")
+        elif sample.alpha >= 1 and not (
+            left >= -FRAME_HALF_WIDTH + MARGIN - 1e-3
+            and right <= FRAME_HALF_WIDTH - MARGIN + 1e-3
+            and bottom >= -FRAME_HALF_HEIGHT + MARGIN - 1e-3
+            and top <= FRAME_HALF_HEIGHT - MARGIN + 1e-3
+        ):
+            problems.append(f"{where}: {text.text!r} ends in the frame's margin")
         if text.pixel_height < MIN_PX[text.role] - 0.05:
             problems.append(
                 f"{where}: {text.text!r} ({text.role}) is {text.pixel_height:.1f} px tall"
                 f" at 720p, under {MIN_PX[text.role]:g}"
             )
+    for what, ((left, bottom), (right, top)) in sample.drawn:
+        if not (
+            left >= -FRAME_HALF_WIDTH + MARGIN - 1e-3
+            and right <= FRAME_HALF_WIDTH - MARGIN + 1e-3
+            and bottom >= -FRAME_HALF_HEIGHT + MARGIN - 1e-3
+            and top <= FRAME_HALF_HEIGHT - MARGIN + 1e-3
+        ):
+            problems.append(f"{where}: a {what} ({left:.2f} to {right:.2f}) ends in the margin")
     for i, a in enumerate(texts):
         for b in texts[i + 1 :]:
             if _overlap(a.box, b.box) and not _lifting_off(a, b, texts):
@@ -345,6 +415,23 @@ def test_the_checks_can_fail() -> None:
     assert any("overlaps" in p for p in problems)
     assert any("under 15" in p for p in problems)
     assert any("not on one line" in p for p in problems)
+    # A text 0.1 from the right edge is in the margin: reported at a beat's end only.
+    edge = np.array([[FRAME_HALF_WIDTH - 1.1, 0.0], [FRAME_HALF_WIDTH - 0.1, 0.2]])
+    near = TextSample("out[8] = out[0]", "label", None, edge, 16.0, 1.0, False)
+    assert check_moment(MomentSample(beat, 1.0, [near], [])) == [
+        "b at alpha 1: 'out[8] = out[0]' ends in the frame's margin"
+    ]
+    assert not check_moment(MomentSample(beat, 0.5, [near], []))
+    inside = TextSample("out[8] = out[0]", "label", None, edge - [0.1, 0], 16.0, 1.0, False)
+    assert not check_moment(MomentSample(beat, 1.0, [inside], []))
+    # A row's outline whose ink ends 13 px (0.14 unit) from the left edge is in the margin too.
+    ink = np.array([[-FRAME_HALF_WIDTH + 0.14, -1.0], [-2.0, 1.0]])
+    assert check_moment(MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink)])) == [
+        "b at alpha 1: a Rectangle (-6.97 to -2.00) ends in the margin"
+    ]
+    assert not check_moment(
+        MomentSample(beat, 1.0, [], [], drawn=[("Rectangle", ink + np.array([0.1, 0.0]))])
+    )
 
 
 def test_a_strip_mark_may_cross_only_its_own_row() -> None:
@@ -452,17 +539,31 @@ def _crosses(start: np.ndarray, end: np.ndarray, half_width: float, box: np.ndar
 
 
 def check_one_object_per_id(sample: MomentSample) -> list[str]:
-    """Return every ID (input position) drawn more than once: its chip and a separate tag."""
+    """Return every ID (input position) drawn more than once: its chip and a separate tag.
+
+    At a beat's end, an ID's outlined place (a batch's chip slot) counts as a
+    second object once the ID is not in it: the chip has become its output
+    row's tag, and an empty outline of it must not stay behind.
+    """
     seen: dict[tuple[int, ...], list[str]] = {}
+    centres: dict[tuple[int, ...], list[np.ndarray]] = {}
     for text in sample.texts:
         if text.opacity > 0 and text.cell is not None and text.cell[0] in ("token_id", "output_id"):
             seen.setdefault(text.cell[1], []).append(text.cell[0])
+            centres.setdefault(text.cell[1], []).append(text.box.mean(axis=0))
     where = f"{sample.beat.name} at alpha {sample.alpha:g}"
-    return [
+    problems = [
         f"{where}: position {p} is drawn {len(k)} times ({k})"
         for p, k in seen.items()
         if len(k) > 1
     ]
+    for position, box in sample.places:
+        inside = [
+            c for c in centres.get(position, []) if np.all(box[0] <= c) and np.all(c <= box[1])
+        ]
+        if not inside:
+            problems.append(f"{where}: position {position} leaves its outlined place behind")
+    return problems
 
 
 def _options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -520,6 +621,11 @@ def test_the_new_checks_can_fail() -> None:
     tag = TextSample("3", "label", ("output_id", (1,)), row + 4, 14.0, 1.0, False)
     assert check_one_object_per_id(MomentSample(beat, 0.5, [chip, tag], []))
     assert not check_one_object_per_id(MomentSample(beat, 0.5, [tag], []))
+    # An outlined place with its chip in it is one object; left behind empty, a second.
+    place = [((1,), row + 3 + np.array([[-0.1, -0.1], [0.1, 0.1]]))]
+    assert not check_one_object_per_id(MomentSample(beat, 1.0, [chip], [], places=place))
+    left = check_one_object_per_id(MomentSample(beat, 1.0, [tag], [], places=place))
+    assert left == ["b at alpha 1: position (1,) leaves its outlined place behind"]
 
 
 def test_the_strip_frame_check_can_fail() -> None:
@@ -606,3 +712,131 @@ def test_the_empty_area_check_can_fail() -> None:
     assert not check_empty_area(MomentSample(beat, 0.5, [], []))
     snug = Emptiness(12.0, 0.0, 0.0, 4.0, 3.0)
     assert not check_empty_area(MomentSample(beat, 1.0, [], [], empty=snug, frame_area=100.0))
+
+
+def _descender_ratio(word: str) -> float:
+    """How far ``word``'s ink goes under the baseline, in digit heights, as Pango sets it.
+
+    An oracle independent of the glyph cache: manim's ``Text`` lays out the
+    word after a zero on one line, and the zero's bottom is the baseline.
+    """
+    from manim import Text
+
+    laid = Text(f"0{word}", font="DejaVu Sans", font_size=48)
+    zero, rest = laid.submobjects[0], laid.submobjects[1:]
+    bottom = min(float(glyph.get_bottom()[1]) for glyph in rest)
+    return (float(zero.get_bottom()[1]) - bottom) / float(zero.height)
+
+
+@pytest.mark.slow
+def test_a_phrase_of_words_and_numbers_sits_on_one_baseline(moment_cache: Any) -> None:
+    """OneHot's "copies 3 numbers" is one line: its words and its number share a baseline."""
+    ends = [s for s in moment_cache("OneHotEquivalence", {}) if s.beat.name == "copy"]
+    texts = {t.text: t for t in ends[-1].texts if t.opacity >= VISIBLE}
+    number = next(t for t in ends[-1].texts if t.cell is not None and t.cell[0] == "copy_count")
+    digit = number.box[1][1] - number.box[0][1]
+    baseline = number.box[0][1]
+    for word in ("copies", "numbers"):
+        expected = baseline - _descender_ratio(word) * digit
+        assert texts[word].box[0][1] == pytest.approx(expected, abs=0.08 * digit), word
+
+
+@pytest.mark.slow
+def test_a_close_up_shows_the_blocks_larger_until_the_print(moment_cache: Any) -> None:
+    """GPT-2's single token: E's numbers are drawn larger until the print pulls back."""
+    samples = moment_cache("SingleTokenLookup", {"ids": "4821", "vocab": 50257, "dim": 768})
+
+    def size(beat: str) -> float:
+        end = next(s for s in samples if s.beat.name == beat and s.alpha >= 1)
+        return max(t.digit_px for t in end.texts if t.cell is not None and t.cell[0] == "weight")
+
+    # Every number stays on its row as the close-up pulls back (the print's beat).
+    assert size("lookup") > 1.15 * size("print")
+    assert size("intro") == pytest.approx(size("lookup"))
+    # The default table's print stands beside the row: nothing to make room for.
+    default = moment_cache("SingleTokenLookup", {})
+    sizes = {
+        s.beat.name: max(t.digit_px for t in s.texts if t.cell and t.cell[0] == "weight")
+        for s in default
+        if s.alpha >= 1
+    }
+    assert sizes["lookup"] == pytest.approx(sizes["print"])
+
+
+def check_sum_is_named(sample: MomentSample) -> list[str]:
+    """Return a line for each column-sum row shown at a beat's end without its name beside it.
+
+    TrainingNudge adds a repeated ID's weight rows up under the gradient
+    (``w_0``, ``+ w_2``, ``=``): a row of that sum must not stand unexplained.
+    """
+    if sample.alpha < 1:
+        return []
+    texts = _visible(sample)
+    names = [t for t in texts if t.kind == "formula"]
+    problems = []
+    for number in texts:
+        if number.cell is None or number.cell[0] not in ("term", "sum") or number.cell[1][-1]:
+            continue
+        (left, bottom), (_, top) = number.box
+        middle = (bottom + top) / 2
+        if not any(n.box[1][0] <= left and n.box[0][1] <= middle <= n.box[1][1] for n in names):
+            problems.append(f"{sample.beat.name}: {number.cell} stands without its name")
+    return problems
+
+
+def check_marks_beside_e(sample: MomentSample, marks: set[str]) -> list[str]:
+    """Return a line for each row mark whose nearest number to its left is not one of E's.
+
+    A mark (``nudged``, ``unchanged``) says what became of a row of E, so it
+    stands beside that row, not beside the gradient's.
+    """
+    texts = _visible(sample)
+    problems = []
+    for mark in (t for t in texts if t.text in marks):
+        (left, bottom), (_, top) = mark.box
+        middle = (bottom + top) / 2
+        before = [
+            t
+            for t in texts
+            if t.cell is not None and t.box[1][0] <= left and t.box[0][1] <= middle <= t.box[1][1]
+        ]
+        nearest = max(before, key=lambda t: t.box[1][0], default=None)
+        if nearest is None or nearest.cell is None or nearest.cell[0] not in ("weight", "updated"):
+            kind = None if nearest is None or nearest.cell is None else nearest.cell[0]
+            problems.append(f"{sample.beat.name}: {mark.text!r} stands beside {kind}")
+    return problems
+
+
+def _outlined(sample: MomentSample, row: list[TextSample]) -> bool:
+    """Whether a drawn rectangle encloses a row's numbers (an outline around it)."""
+    low = np.min([t.box[0] for t in row], axis=0)
+    high = np.max([t.box[1] for t in row], axis=0)
+    return any(
+        what.startswith("Rectangle") and np.all(box[0] <= low) and np.all(high <= box[1])
+        for what, box in sample.drawn
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_training_keeps_ids_tied_to_the_rows_they_move(moment_cache: Any, theme: str) -> None:
+    """The column sum is named whenever it stands; at the end each moved row of E keeps its
+    amber outline, and every row's mark stands beside E's row."""
+    samples = moment_cache("TrainingNudge", {"theme": theme})
+    problems = [line for s in samples for line in check_sum_is_named(s)]
+    assert any(t.cell and t.cell[0] == "sum" for s in samples for t in s.texts)
+    labels = {r: t for s in samples for r, t in s.beat.labels.items()}
+    marks = {t for r, t in labels.items() if r.startswith("mark_")}
+    end = samples[-1]
+    assert end.alpha >= 1
+    assert marks
+    problems += check_marks_beside_e(end, marks)
+    moved = {t.cell[1][0] for t in end.texts if t.cell and t.cell[0] == "updated"}
+    assert moved
+    for row in sorted(moved):
+        numbers = [
+            t for t in _visible(end) if t.cell and t.cell[0] == "updated" and t.cell[1][0] == row
+        ]
+        if not _outlined(end, numbers):
+            problems.append(f"row {row} of E lost its outline")
+    assert not problems, "\n".join(problems)

@@ -64,6 +64,8 @@ class BatchSpec(LookupSpec):
         How many rows carry an equality mark.
     shape_text
         The output's shape as the last beat writes it (``output 2 × 4 × 3``).
+    edge_texts
+        The T and B edges' symbols, as typeset right of the slices.
     """
 
     batch: int = 0
@@ -72,6 +74,7 @@ class BatchSpec(LookupSpec):
     slice_word: str = ""
     marks: int = 0
     shape_text: str = ""
+    edge_texts: tuple[str, str] = ("", "")
 
 
 def batch_spec(board: Storyboard) -> BatchSpec:
@@ -95,6 +98,7 @@ def batch_spec(board: Storyboard) -> BatchSpec:
         marks=sum(1 for kind, _ in cells if kind == "equal_to"),
         shape_text=f"{labels.get('output_title', '')}  "
         + " \u00d7 ".join(cells[("output_size", (a,))].text for a in range(3)),
+        edge_texts=(labels["edge_t"], labels["edge_b"]),
     )
 
 

@@ -50,6 +50,7 @@ __all__ = [
     "MIN_DEFAULT_DATA_PX",
     "MIN_TEXT_PX",
     "MONO_FONT",
+    "OUTLINE_REACH",
     "REFERENCE_PX",
     "SANS_FONT",
     "SCROLL_BAR",
@@ -93,6 +94,9 @@ CAPTION_FONT = 22.0
 
 # -- spacing (scene units; a 720p frame draws 90 pixels per unit) ------------
 MARGIN = 0.2  # the safe margin around the frame
+# How far a row's outline reaches past its table's body: its buffer (0.04) and half
+# its 4-wide stroke. A layout that outlines rows at the frame's edge keeps this inside.
+OUTLINE_REACH = 0.06
 SPACE = 0.12  # between neighbours that belong together
 SCROLL_BAR = 0.22  # the column of a scroll bar beside a table that scrolls
 

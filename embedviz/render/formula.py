@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from manim import MathTypst
 
-__all__ = ["FormulaText"]
+__all__ = ["FormulaText", "formula_width"]
 
 
 class FormulaText(MathTypst):
@@ -59,3 +59,17 @@ def _digit_scale() -> float:
 
     probe = MathTypst("0", font_size=48)
     return float(glyph_font().digit_height / probe.height)
+
+
+def formula_width(source: str, font_size: float) -> float:
+    """Return the width a :class:`FormulaText` of ``source`` takes at ``font_size``.
+
+    Solvers measure at every size they try: the formula is typeset once, at
+    a reference size, and scaled (its width grows with the size).
+    """
+    return _reference_width(source) * font_size / 48.0
+
+
+@cache
+def _reference_width(source: str) -> float:
+    return float(FormulaText(source, 48.0, "#ffffff").width)

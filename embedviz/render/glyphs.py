@@ -440,6 +440,21 @@ class SansText(VMobject):
         self.font_size = font_size
         self.natural_width = float(self.width) if len(self.points) else 0.0
         self.text = "".join(text.split())
+        # The first line's digits are centred on y = 0 as laid out: remember how far
+        # below the ink's top that is, so that the line can be found after any move.
+        self.line_below_top = float(self.get_top()[1]) if len(self.points) else 0.0
+        self.natural_height = float(self.height) if len(self.points) else 0.0
+
+    def digit_line(self) -> float:
+        """Return the centre line of the first line's digits (half a digit over its baseline), now.
+
+        A proportional text's box is its ink, which a descender ("p") or an
+        ascender ("l") stretches; aligning texts by their boxes would set the
+        words of one phrase on different baselines.
+        """
+        if not self.natural_height:
+            return float(self.get_center()[1])
+        return float(self.get_top()[1]) - self.line_below_top * self.height / self.natural_height
 
 
 class WordText(SansText):

@@ -43,6 +43,7 @@ from embedviz.render.design import (
     TypeScale,
     font_for_px,
 )
+from embedviz.render.formula import formula_width
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
@@ -57,7 +58,7 @@ from embedviz.render.solver import (
     _frame,
     _title_band,
 )
-from embedviz.render.type_search import largest_fitting
+from embedviz.render.type_search import largest_fitting, legend_height, swatch_size
 
 __all__ = ["solve_batch"]
 
@@ -95,7 +96,9 @@ def _across(
     column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
     position_w = char_advance(label) * spec.position_chars
     mark_w = _notes(spec, scale)[0] if marks == "right" else 0.0
-    edge_w = BRACE + SPACE / 2 + char_advance(label)
+    # An edge: its brace, then its symbol as typeset (an italic B is wider than a digit).
+    symbol_w = max([formula_width(t, label) for t in spec.edge_texts if t] or [char_advance(label)])
+    edge_w = BRACE + SPACE / 2 + symbol_w
     after = TAG_GAP + chip_w + SPACE + position_w + SPACE
     total = margin_w + 2 * body_w + column_w + after + 2 * edge_w + SPACE
     total += SPACE * 2 + mark_w if mark_w else 0.0
@@ -220,13 +223,15 @@ def _marks_place(
     marks: Marks,
     depths: tuple[float, float, float],
     problems: list[str],
+    mode: Mode,
 ) -> tuple[tuple[float, float], float]:
     """Return where the list of marks starts (x, depth below E's top) and its height.
 
     ``depths`` are the slices' top (under the d band) and bottom, and the
     bottom of what stands under E. The list goes right of the edges, under the
     slices, under E, or in the corridor (empty once every strip has landed:
-    level with the last slice); nothing moves any more when it comes.
+    level with the last slice; only the ``corridor`` arrangement has one);
+    nothing moves any more when it comes.
     """
     mark_w, marks_h = _notes(spec, scale)
     stack_top, stack_bottom, under_e = depths
@@ -240,19 +245,48 @@ def _marks_place(
     room = across.stack_left - TAG_GAP if marks == "corridor" else _frame()[1]
     if marks_h and marks_at[0] + mark_w > room + 1e-9:
         problems.append("marks too wide")
+    if marks == "corridor" and (mode != "corridor" or marks_h > stack_bottom - stack_top):
+        problems.append("no room in the corridor")
     return marks_at, marks_h
 
 
+def _legend_under(
+    spec: BatchSpec,
+    scale: TypeScale,
+    across: _Across,
+    marks: Marks,
+    ends: tuple[float, float, float],
+) -> float | None:
+    """Return the depth of the legend's centre line under the slices, or None (title band).
+
+    ``ends`` are the depths of the slices' bottom, of the notes' bottom and of
+    the content's. Slices raised high above E's bottom (their strips' clear
+    paths set that) would leave the frame's corner under them empty for most
+    of the video; the legend, which reads the slices' colours, stands there,
+    centred in the room under the notes (the list of marks, when it goes
+    under the slices, comes last), instead of in the title band.
+    """
+    if not spec.legend:
+        return None
+    _, right, _, _ = _frame()
+    width = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
+    width += 11 * swatch_size(scale.legend)
+    top = (ends[1] if marks == "below" else ends[0]) + 2 * SPACE
+    fits = top + legend_height(scale.legend) + 2 * SPACE <= ends[2]
+    return (top + ends[2]) / 2 if fits and across.stack_left + width <= right else None
+
+
 def _bands(
-    spec: BatchSpec, scale: TypeScale, content_h: float, problems: list[str]
+    spec: BatchSpec, scale: TypeScale, content_h: float, problems: list[str], legend: bool
 ) -> tuple[float, float, float, float, float]:
     """Return the title's font, x and band height, the caption's centre line, and spare height.
 
     The spare height is what is left between the title band and the caption
-    once the content stands there (negative: it is too tall).
+    once the content stands there (negative: it is too tall). ``legend``: the
+    legend stands in the title band, beside the title.
     """
     _, _, top, bottom = _frame()
-    title_font, title_x, band_h = _title_band(spec, scale, problems, True)
+    title_font, title_x, band_h = _title_band(spec, scale, problems, legend)
     caption_y = bottom + CAPTION_CENTRE
     caption_top = caption_y + digit_height(scale.caption) * 2.1
     spare = top - band_h - SPACE - (caption_top + SPACE) - content_h
@@ -284,15 +318,14 @@ def _measure(
     below = across.col_gap_below
     under_e = matrix_h + note_h + (digit_height(scale.legend) + 2 * SPACE if below else 0.0)
     stack_bottom = stack_top + stack_h
-    marks_at, marks_h = _marks_place(
-        spec, scale, across, marks, (stack_top + down.d_band, stack_bottom, under_e), problems
-    )
-    if marks == "corridor" and (mode != "corridor" or marks_h > stack_h):
-        problems.append("no room in the corridor")
+    depths = (stack_top + down.d_band, stack_bottom, under_e)
+    marks_at, marks_h = _marks_place(spec, scale, across, marks, depths, problems, mode)
     content_top = min(left_top, stack_top)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
+    ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
+    legend_d = _legend_under(spec, scale, across, marks, ends)
     title_font, title_x, band_h, caption_y, spare = _bands(
-        spec, scale, content_bottom - content_top, problems
+        spec, scale, content_bottom - content_top, problems, legend_d is None
     )
     matrix_top = top - band_h - SPACE - max(spare, 0.0) / 2 + content_top
     stack_y = matrix_top - stack_top
@@ -315,9 +348,9 @@ def _measure(
         title_x=title_x,
         title_y=top - band_h / 2,
         title_font=title_font,
-        legend_x=right,
-        legend_y=top - band_h / 2,
-        legend_left=False,
+        legend_x=right if legend_d is None else across.stack_left,
+        legend_y=top - band_h / 2 if legend_d is None else matrix_top - legend_d,
+        legend_left=legend_d is not None,
         print_top=0.0,
         print_font=0.0,
         caption_y=caption_y,

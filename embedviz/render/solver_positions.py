@@ -24,6 +24,7 @@ from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
     MIN_TEXT_PX,
+    OUTLINE_REACH,
     SPACE,
     TypeScale,
     font_for_px,
@@ -199,7 +200,9 @@ def _frame() -> tuple[float, float, float, float]:
     from manim import config
 
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
-    return -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN, -half_h
+    # Rows are outlined at the blocks' outer edges: their ink stays inside the margin too.
+    edge = MARGIN + OUTLINE_REACH
+    return -half_w + edge, half_w - edge, half_h - MARGIN, -half_h
 
 
 def heading_width(word: str, symbol: str, font: float) -> float:

@@ -6,7 +6,7 @@ TrainingNudge shows one SGD step. The matrix ``E`` and its gradient
 columns and stand under it, each beside its token ID; a repeated ID's
 contributions are added up under the gradient, in its columns::
 
-    row numbers | E          | term names | ∂L/∂E            | nudged / unchanged
+    row numbers | E          | nudged     | ∂L/∂E
     L = Σ w_t·e_t = 0.38 → …              E ← E − 0.5 · ∂L/∂E
     w_t = ∂L/∂e_t                         ∂L/∂E[2] = w_0 + w_2
     chip t      | w_t        |  w_0       | (sum panel)
@@ -28,6 +28,7 @@ from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
     MIN_TEXT_PX,
+    OUTLINE_REACH,
     SPACE,
     TypeScale,
     font_for_px,
@@ -173,7 +174,8 @@ class TrainingPlan:
     body_width
         The width of every block (they show the same columns).
     grad_left, mark_left
-        The gradient body's left edge, and where the row marks start.
+        The gradient body's left edge, and where the row marks start (right
+        of E's rows, clear of their outlines).
     names_right
         Where the column sum's term names end (left of the gradient's columns).
     rule_left, grad_heading_left
@@ -220,11 +222,17 @@ def _frame() -> tuple[float, float, float, float]:
     from manim import config
 
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
-    return -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN, -half_h
+    # Rows are outlined at the blocks' outer edges: their ink stays inside the margin too.
+    edge = MARGIN + OUTLINE_REACH
+    return -half_w + edge, half_w - edge, half_h - MARGIN, -half_h
 
 
 def _across(spec: TrainingSpec, scale: TypeScale, body_w: float) -> list[float]:
-    """Return the widths of: left margin, a block, the names' gap, and the marks' column."""
+    """Return the widths of: left margin, a block, the gap between the blocks, and past them.
+
+    The gap holds the column sum's term names (under E) and the row marks
+    (``nudged`` / ``unchanged``, beside E's rows: they say what became of them).
+    """
     label, legend = scale.label, scale.legend
     gaps = max([text_width(t, legend) for t in spec.gap_labels] or [0.0])
     chips = (
@@ -232,8 +240,8 @@ def _across(spec: TrainingSpec, scale: TypeScale, body_w: float) -> list[float]:
     )
     margin = max(char_advance(label) * spec.row_label_chars, gaps, chips) + 1.5 * SPACE
     names = max([formula_width(n, label) for n in spec.names] or [0.0]) + 3 * SPACE
-    marks = SPACE + max([text_width(m, label, mono=False) for m in spec.marks] or [0.0])
-    return [margin, body_w, max(names, 2 * SPACE), marks]
+    marks = max([text_width(m, label, mono=False) for m in spec.marks] or [0.0]) + 2 * SPACE
+    return [margin, body_w, max(names, marks + OUTLINE_REACH, 2 * SPACE), 0.0]
 
 
 def _shared_lines(
@@ -325,7 +333,7 @@ def _measure(spec: TrainingSpec, data: float, pitch: float) -> tuple[TrainingPla
             legend_left=False,
             body_width=body_w,
             grad_left=grad_left,
-            mark_left=grad_left + body_w + SPACE,
+            mark_left=x + body_w + OUTLINE_REACH + SPACE,
             names_right=grad_left - SPACE,
             rule_left=grad_left + rule_push,
             grad_heading_left=grad_left + heading_push,

@@ -4,8 +4,9 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 
 - :class:`BatchChips`: B rows of T chips over E, with the B and T edges of
   the input; each row leaves by the lane it shares with its neighbour. A
-  chip's place keeps an empty outline once it has gone (the B × T shape
-  stays readable). Beat ``axes``.
+  chip's place is outlined while it waits there and goes with it: the chip
+  becomes its output row's tag, one ID in one place (the B and T edges keep
+  the input's shape named). Beat ``axes``.
 - :class:`SliceStack`: the output as B slices, one under the other, as
   PyTorch prints a B × T × d tensor; every slice's values stay in view.
   Each slice is a :class:`~embedviz.render.parts.grid.CellGrid` with its
@@ -98,6 +99,8 @@ class BatchChips(ChipColumn):
                 corner_radius=chip.height * 0.22, width=chip.width, height=chip.height
             )
             slot.set_fill(opacity=0.0).set_stroke(dimmed(theme.chip, theme.background), width=1.5)
+            # Which ID's place it is (the moment tests look for places left behind).
+            slot.id_place = (b, t)  # type: ignore[attr-defined]
             self.slots.add(slot.move_to(chip))
         self.homes = [chip.get_center().copy() for chip in self.chips]
         self.pieces = VGroup()
@@ -217,10 +220,12 @@ class SliceStack(OutputPart):
         plan = self.batch_plan
         top = plan.slice_tops[0] + plan.header_h
         bottom = plan.slice_tops[-1] - plan.length * plan.sizes.row_height
-        panel = Rectangle(width=plan.body_width, height=top - bottom)
+        # The panel spans the slices' tags and row numbers too: all of the output's place.
+        right = max(float(numbers.get_right()[0]) for numbers in self.row_numbers)
+        panel = Rectangle(width=right - plan.output_left, height=top - bottom)
         panel.set_fill(self.theme.cell_fill, opacity=1.0)
         panel.set_stroke(self.theme.cell_stroke, width=1.5)
-        return panel.move_to(xyz(plan.output_left + plan.body_width / 2, (top + bottom) / 2))
+        return panel.move_to(xyz((plan.output_left + right) / 2, (top + bottom) / 2))
 
     def intro(self) -> list[VMobject]:
         """Return the empty panel where the slices will stand (they come with ``reveal``)."""
@@ -318,6 +323,11 @@ class BatchMotion(LookupMotion):
     Its way back leads the row's strip into its slice's row, where the chip
     stays as the row's tag.
     """
+
+    def leaving(self, row_index: int) -> list[Animation]:
+        """Return the fading of the chip's place as it leaves: no outline stays behind."""
+        assert isinstance(self.chips, BatchChips)
+        return [FadeOut(self.chips.slots[row_index])]
 
     def output_row_y(self, row_index: int) -> float:
         """Return the centre line of an output row: row ``t`` of its slice (slices never move)."""

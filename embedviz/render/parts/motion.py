@@ -316,6 +316,10 @@ class LookupMotion(Component):
         back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
         return there, back
 
+    def leaving(self, row_index: int) -> list[Animation]:
+        """Return what goes as a chip leaves its place (nothing: its place was its own)."""
+        return []
+
     def make_carry(
         self, row: int, chip: Chip, position: tuple[int, ...], path: Path, targets: list[NumberText]
     ) -> Carry:
@@ -368,7 +372,9 @@ class LookupMotion(Component):
         park = xyz(self.plan.park_x(chip.width), source_y)
         there, back = self.chip_paths(row_index, chip, park, lift)
         outline = self.matrix.outline(row).shift(xyz(-self.matrix_slide, 0))
-        walk = AnimationGroup(Follow(chip, there, run_time=1.0), Create(outline))
+        walk = AnimationGroup(
+            Follow(chip, there, run_time=1.0), Create(outline), *self.leaving(row_index)
+        )
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
         targets = self.output.targets(position)
         for target in targets:

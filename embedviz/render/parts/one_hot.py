@@ -26,7 +26,9 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
+from embedviz.render.baseline import on_one_line, put_on_line
 from embedviz.render.design import LABEL_RATIO, SPACE, Theme, maths
+from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
@@ -174,21 +176,28 @@ class CostTable(Component):
                 ).arrange(RIGHT, buff=char_advance(label) * 0.6)
             )
         values.append(NumberText(cells[("multiply_adds", (2,))], label, theme.text))
-        self.copy_note = VGroup(
-            SansText(board.word("copies"), label, theme.muted),
-            NumberText(cells[("copy_count", (0,))], label, theme.text),
-            SansText(labels["copy_unit"], label, theme.muted),
-        ).arrange(RIGHT, buff=char_advance(label) * 0.6)
+        # One phrase on one baseline ("copies" has a descender, "3" none).
+        self.copy_note = on_one_line(
+            [
+                SansText(board.word("copies"), label, theme.muted),
+                NumberText(cells[("copy_count", (0,))], label, theme.text),
+                SansText(labels["copy_unit"], label, theme.muted),
+            ],
+            char_advance(label) * 0.6,
+        )
         left, line = plan.panel_left, plan.line_height
         value_x = left + max(name.width for name in names) + char_advance(label) * 2
         ys = [plan.cost_top - (k + 0.5) * line for k in range(5)]
-        self.header.move_to(xyz(0, ys[0])).align_to(xyz(left, 0), LEFT)
+        put_on_line(self.header, ys[0]).align_to(xyz(left, 0), LEFT)
         self.entries: list[VGroup] = []
         for name, value, y in zip(names, values, ys[1:4], strict=True):
+            # A typeset name keeps its box's centre; words and values sit on the line.
             name.move_to(xyz(0, y)).align_to(xyz(left, 0), LEFT)
-            value.move_to(xyz(0, y)).align_to(xyz(value_x, 0), LEFT)
+            if not isinstance(name, FormulaText):
+                put_on_line(name, y)
+            put_on_line(value, y).align_to(xyz(value_x, 0), LEFT)
             self.entries.append(VGroup(name, value))
-        self.copy_note.move_to(xyz(0, ys[4])).align_to(xyz(value_x, 0), LEFT)
+        put_on_line(self.copy_note, ys[4]).align_to(xyz(value_x, 0), LEFT)
 
     def beat_cost(self, beat: Beat) -> Animation:
         """Show the product's multiply-adds here; then, with its phrase, GPT-2's."""

@@ -174,16 +174,23 @@ class ScatterMotion(Component):
             [xyz(self.column_x, self.gradient.rows.y((row,)))], theme, run_time=_CARRY,
         )  # fmt: skip
         body = [grid] if shown else []
+        # The column sum is labelled as it fills: each row's name (w_0, + w_2) comes
+        # with it and "=" with the rule, so it is never on screen unexplained.
+        names = self.panel.names if shown and self.panel is not None else []
+        landing: list[Animation] = [
+            AnimationGroup(carry, FadeIn(name))
+            for carry, name in zip(arrivals, names, strict=False)
+        ] or list(arrivals)
 
         def worked() -> list[VMobject]:
             landed = [m for carry in arrivals for m in carry.strip[2].submobjects]
             numbers = [n for p in positions for n in terms.numbers[p]]
-            return [*body, *numbers, *landed, rule, *sums.all()]
+            return [*body, *names, *numbers, *landed, rule, *sums.all()]
 
         steps: list[Animation] = [
             AnimationGroup(self._pointed(positions), *[FadeIn(m) for m in body]),
-            *arrivals,
-            AnimationGroup(Create(rule), *[FadeIn(m) for m in sums.all()]),
+            *landing,
+            AnimationGroup(Create(rule), *[FadeIn(m) for m in [*sums.all(), *names[-1:]]]),
             Wait(run_time=_PAUSE),
             rise,
         ]

@@ -327,17 +327,17 @@ class SumPanel(Component):
         """Name a repeated ID's contributions where they come from; then point at their sum.
 
         Two steps: the contributions (outlined in the weights, and the
-        gradient row they add up to) and their names with the phrase that
-        names them; ``=`` and the sum with "Repeats add up; they never overwrite."
+        gradient row they add up to) and the sum's title with the phrase that
+        names them; the sum with "Repeats add up; they never overwrite."
         """
         colour = self.theme.highlight
         self.outlines = [self.weights.rows.outline(p, colour) for p in self.positions]
         self.outlines.append(self.gradient.rows.outline((self.row,), colour))
-        named = [self.title, *self.names[:-1]]
         total = VGroup(*self.sums.numbers[(self.row,)])
+        # The terms' names came with the rows in the scatter (ScatterMotion._sum).
         return Steps(
-            AnimationGroup(*[Create(m) for m in self.outlines], *[FadeIn(m) for m in named]),
-            AnimationGroup(FadeIn(self.names[-1]), point_at(total, colour)),
+            AnimationGroup(*[Create(m) for m in self.outlines], FadeIn(self.title)),
+            point_at(total, colour),
         )
 
 

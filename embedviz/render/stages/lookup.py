@@ -8,13 +8,24 @@ that need several parts at once are handled here.
 
 from __future__ import annotations
 
-from manim import Animation, AnimationGroup, Circumscribe, Create, VGroup, config
+import numpy as np
+from manim import (
+    Animation,
+    AnimationGroup,
+    Circumscribe,
+    Create,
+    Mobject,
+    Succession,
+    VGroup,
+    config,
+)
 
-from embedviz.render.animations import Steps, make_reveal_animation, point_at
+from embedviz.render.animations import Steps, beat_steps, make_reveal_animation, point_at
 from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import SPACE
+from embedviz.render.design import MARGIN, MAX_DATA_PX, SPACE, px_for_font
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.parts.captions import Caption
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
@@ -22,6 +33,7 @@ from embedviz.render.routes import clear_order
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.space import Box, best_drop, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
+from embedviz.render.zoom import Zoom, close_up, moved_by
 from embedviz.story.model import Beat
 
 __all__ = ["LookupStage"]
@@ -57,6 +69,7 @@ class LookupStage(Stage):
     chips: ChipColumn
     motion: LookupMotion
     printed: PrintPart | None
+    zoom: Zoom | None
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
@@ -91,6 +104,47 @@ class LookupStage(Stage):
             )
         self._rest_across()
         self.motion.rest(self._rest_drop())
+        self.zoom = self._close_up()
+
+    def _close_up(self) -> Zoom | None:
+        """Return a close-up of the blocks until the print comes, when it waits under them.
+
+        The solver keeps a band under the blocks for the print, empty until
+        the ``print`` beat: until then the blocks are drawn larger, filling
+        the frame, and that beat pulls back to make room.
+        """
+        if self.printed is None or self.plan.print_left is not None:
+            return None
+        shown = [*self.matrix.intro(), *self.chips.intro(), *self.printed.intro()]
+        boxes = np.array(mobject_boxes([*shown, *self.motion.output_side()]))
+        content = (*boxes[:, :2].min(axis=0), *boxes[:, 2:].max(axis=0))
+        band = content_band(self.title)
+        half = float(config.frame_width) / 2 - MARGIN
+        room = (-half, band[1] + SPACE, half, band[3] - SPACE)
+        found = close_up(content, room, MAX_DATA_PX / px_for_font(self.plan.scale.data))
+        if found is None:
+            return None
+
+        def kept() -> list[Mobject]:
+            captions = [m for top in self.scene.mobjects for m in top.get_family()]
+            return [self.title, *(m for m in captions if isinstance(m, Caption))]
+
+        return Zoom(*found, lambda: list(self.scene.mobjects), kept)
+
+    def animate(self, beat: Beat) -> Animation:
+        """Play the beat; under the close-up until the print, which pulls back first."""
+        zoom = self.zoom
+        if zoom is None or zoom.factor == 1.0:
+            return super().animate(beat)
+        built: list[Animation] = []
+        if beat.action == "print":
+            # What the print shows comes after the pull-back, in the solved layout.
+            with zoom.solved():
+                first, *rest = beat_steps(super().animate(beat))
+            return Steps(Succession(zoom.pull_back(), first), *rest)
+        with zoom.solved(lambda: [m for a in built for m in moved_by(a)]):
+            built.append(super().animate(beat))
+        return zoom.wrap(built[0])
 
     def _rest_across(self) -> None:
         """Close the corridor, empty between lookups: the matrix and the block rest together.

@@ -65,8 +65,8 @@ class TrainingStage(Stage):
         (amber: each ID's row), the loss and its weights as it is defined.
         """
         rows = sorted({int(chip.number.cell.value) for chip in self.weights.chips})
+        # The amber outlines stay to the end: they tie each ID to the row of E it moves.
         outlines = [self.matrix.outline(row) for row in rows]
-        self.step.leaving = list(outlines)
         left = 0.2 * xyz(-1, 0)
         return Steps(
             LaggedStart(

@@ -1,0 +1,220 @@
+"""A close-up that pulls back: the content drawn larger until a later beat needs the room.
+
+A layout solved for its last beat can leave room empty for most of the video:
+SingleTokenLookup at GPT-2's size keeps a band under E and the output row for
+the PyTorch print, which comes only in its fourth beat. Until then the frame
+shows the content scaled up about one point (as a camera's close-up would),
+filling the frame; the beat that needs the room pulls back to the layout as
+solved (:meth:`Zoom.pull_back`).
+
+Every beat is built and played in the solved layout's coordinates, so no part
+has to know about the close-up: :meth:`Zoom.wrap` turns a beat's animation
+into one that undoes the close-up on everything on screen (and on what the
+animation moves), plays its frame, and redoes it. The title and the captions
+are not scaled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+from manim import Animation, Group, Mobject, smooth
+
+from embedviz.render.animations import Steps, beat_steps, mobjects_that_may_move
+
+__all__ = ["Zoom", "close_up", "moved_by"]
+
+
+def close_up(
+    content: tuple[float, float, float, float],
+    room: tuple[float, float, float, float],
+    largest: float,
+) -> tuple[float, np.ndarray] | None:
+    """Return the scale and the fixed point that fit ``content`` to ``room``, centred.
+
+    Parameters
+    ----------
+    content, room
+        ``(left, bottom, right, top)`` of what is drawn, and of where it may go.
+    largest
+        The largest scale allowed (the type scale's ceiling over today's size).
+
+    Returns
+    -------
+    tuple or None
+        The scale and the point it is taken about; None when it would not
+        grow the content by at least 5 %.
+    """
+    left, bottom, right, top = content
+    factor = min(
+        (room[2] - room[0]) / (right - left), (room[3] - room[1]) / (top - bottom), largest
+    )
+    if factor < 1.05:
+        return None
+    centre = np.array([(left + right) / 2, (bottom + top) / 2, 0.0])
+    target = np.array([(room[0] + room[2]) / 2, (room[1] + room[3]) / 2, 0.0])
+    # The point that stays put: target = fixed + factor * (centre - fixed).
+    return factor, (target - factor * centre) / (1 - factor)
+
+
+def moved_by(animation: Animation) -> list[Mobject]:
+    """Return every mobject an animation moves, through groups and successions.
+
+    (An :class:`~manim.AnimationGroup`'s own mobject leaves out what its
+    introducers bring in.)
+    """
+    mobject: Any = animation.mobject
+    found: list[Mobject] = [mobject] if mobject is not None else []
+    for inner in getattr(animation, "animations", ()):
+        found += moved_by(inner)
+    return found
+
+
+class Zoom:
+    """A close-up of everything on screen but the title and captions.
+
+    Parameters
+    ----------
+    factor
+        How much larger than the solved layout the content is drawn.
+    fixed
+        The point the scaling is taken about.
+    content
+        Returns the mobjects on screen now.
+    kept
+        Returns the mobjects that keep their size and place (the title, the
+        captions), with their families.
+    """
+
+    def __init__(
+        self,
+        factor: float,
+        fixed: np.ndarray,
+        content: Callable[[], Iterable[Mobject]],
+        kept: Callable[[], Iterable[Mobject]],
+    ) -> None:
+        self.factor = factor
+        self.fixed = fixed
+        self.content = content
+        self.kept = kept
+
+    def _members(self, extra: Iterable[Mobject] = ()) -> list[Mobject]:
+        """Every mobject with points on screen (and in ``extra``), each once (groups share)."""
+        kept = {id(m) for top in self.kept() for m in top.get_family()}
+        found: dict[int, Mobject] = {}
+        for top in [*self.content(), *extra]:
+            for member in top.get_family():
+                if len(member.points) and id(member) not in kept:
+                    found.setdefault(id(member), member)
+        return list(found.values())
+
+    def _scale(self, ratio: float, members: Iterable[Mobject]) -> None:
+        if ratio == 1.0:
+            return
+        for member in members:
+            member.points = self.fixed + (member.points - self.fixed) * ratio
+
+    @contextmanager
+    def solved(self, extra: Callable[[], Iterable[Mobject]] = tuple) -> Iterator[None]:
+        """Undo the close-up for the block (on the screen and on ``extra()``), then redo it.
+
+        ``extra`` is asked again at the end: what a beat builds inside the
+        block, in the solved layout, joins the close-up there.
+        """
+        self._scale(1 / self.factor, self._members(extra()))
+        try:
+            yield
+        finally:
+            self._scale(self.factor, self._members(extra()))
+
+    def wrap(self, animation: Animation) -> Animation:
+        """Return the beat's animation played under the close-up, step by step."""
+        if self.factor == 1.0:
+            return animation
+        steps = [_Closer(step, self) for step in beat_steps(animation)]
+        return Steps(*steps) if len(steps) > 1 else steps[0]
+
+    def pull_back(self) -> Animation:
+        """Return the camera's pull-back: the content shrinks to the layout as solved."""
+        return _PullBack(self)
+
+
+class _Closer(Animation):
+    """One step of a beat, computed and played in the solved layout's coordinates."""
+
+    def __init__(self, inner: Animation, zoom: Zoom) -> None:
+        self.inner, self.zoom = inner, zoom
+        super().__init__(inner.mobject, run_time=inner.get_run_time(), rate_func=lambda t: t)
+        self.introducer, self.remover = inner.is_introducer(), inner.is_remover()
+
+    def _moved(self) -> list[Mobject]:
+        return moved_by(self.inner)
+
+    def may_move(self) -> list[Mobject]:
+        """Return what the step may move without naming it (a glide in it, say)."""
+        return mobjects_that_may_move([self.inner])
+
+    def set_run_time(self, run_time: float) -> Animation:
+        self.inner.set_run_time(run_time)
+        return super().set_run_time(run_time)
+
+    def _setup_scene(self, scene: Any) -> None:
+        self.inner._setup_scene(scene)
+
+    def begin(self) -> None:
+        with self.zoom.solved(self._moved):
+            self.inner.begin()
+
+    def interpolate(self, alpha: float) -> None:
+        with self.zoom.solved(self._moved):
+            self.inner.interpolate(alpha)
+
+    def update_mobjects(self, dt: float) -> None:
+        with self.zoom.solved(self._moved):
+            self.inner.update_mobjects(dt)
+
+    def finish(self) -> None:
+        with self.zoom.solved(self._moved):
+            self.inner.finish()
+
+    def clean_up_from_scene(self, scene: Any) -> None:
+        self.inner.clean_up_from_scene(scene)
+
+
+class _PullBack(Animation):
+    """The close-up eases back to the solved layout (the zoom's factor ends at 1)."""
+
+    def __init__(self, zoom: Zoom) -> None:
+        self.zoom = zoom
+        self.start = zoom.factor
+        # What it moves, as the renderer must know (everything under the close-up); an
+        # introducer, so that the scene does not add the group itself.
+        moved = Group(*zoom.content())
+        super().__init__(moved, run_time=1.0, rate_func=smooth, introducer=True)
+
+    def _setup_scene(self, scene: Any) -> None:
+        """Add nothing: the pull-back only moves what is already there."""
+
+    def may_move(self) -> list[Mobject]:
+        """Return everything under the close-up: all of it shrinks."""
+        return list(self.zoom.content())
+
+    def begin(self) -> None:
+        self.start = self.zoom.factor
+
+    def interpolate(self, alpha: float) -> None:
+        now = self.start + (1.0 - self.start) * self.rate_func(alpha)
+        self.zoom._scale(now / self.zoom.factor, self.zoom._members())
+        self.zoom.factor = now
+
+    def update_mobjects(self, dt: float) -> None:
+        """Nothing of its own to update."""
+
+    def finish(self) -> None:
+        self.interpolate(1.0)
+
+    def clean_up_from_scene(self, scene: Any) -> None:
+        """Nothing to add or remove."""
