@@ -14,6 +14,7 @@ from manim import (
     LaggedStart,
     Line,
     Rectangle,
+    ShowPassingFlash,
     SurroundingRectangle,
     VGroup,
     VMobject,
@@ -162,6 +163,10 @@ class PrintPart(Component):
         box = Rectangle(width=right - left, height=slot_high - slot_low + 2 * buff)
         box.move_to(xyz((left + right) / 2, (slot_low + slot_high) / 2))
         return box.set_stroke(self.theme.highlight, width=NUMBERS_BOX_STROKE)
+
+    def point_at_numbers(self) -> Animation:
+        """Pass an outline round the numbers, clear of the brackets; they keep their colours."""
+        return ShowPassingFlash(self.numbers_frame(), time_width=0.3, run_time=1.0)
 
     def beat_print(self, beat: Beat) -> Animation:
         """Show the call and its print, underline its outer brackets, then circle its numbers."""

@@ -20,7 +20,7 @@ from manim import (
     config,
 )
 
-from embedviz.render.animations import Steps, beat_steps, make_reveal_animation, point_at
+from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import MARGIN, MAX_DATA_PX, SPACE, px_for_font
 from embedviz.render.glyphs import SansText
@@ -250,7 +250,7 @@ class LookupStage(Stage):
         return Steps(
             boxed,
             AnimationGroup(
-                point_at(self.printed.numbers, self.theme.highlight),
+                self.printed.point_at_numbers(),
                 Create(outline),
             ),
         )
