@@ -94,8 +94,10 @@ PROBES: dict[str, list[tuple[str, int, Probe]]] = {
     "PositionBlindness": [
         # Row 0 of P is outlined with "so row 0 is 0, 1, 0."
         ("positions", 2, lambda s: _drawn(s, s.stage.first_row_box)),
-        # The formula comes with "Even columns hold sines of the position ...", not before.
-        ("positions", 1, lambda s: _drawn(s, s.stage.formula)),
+        # P's definition comes with the empty P and sums, as "There is one vector per
+        # position, whatever token sits there." says what it says (the sums' band stood
+        # half empty until "Even columns hold sines ..." brought it); not before.
+        ("arrange", 1, lambda s: _drawn(s, s.stage.formula)),
     ],
 }
 

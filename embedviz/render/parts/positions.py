@@ -21,7 +21,6 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
-    UP,
     Animation,
     AnimationGroup,
     Circumscribe,
@@ -364,7 +363,11 @@ class PositionBlocks(Component):
         return group.align_to(xyz(plan.formula_left, 0), LEFT)
 
     def skeleton(self) -> list[VMobject]:
-        """Return what stands before any value: the empty bodies, their headings and signs."""
+        """Return what stands before any value: the empty bodies, their headings and signs.
+
+        P's definition (or its size) comes with them: "one vector per position,
+        whatever token sits there" is what it says.
+        """
         return [
             self.pe_grid,
             self.pe_heading,
@@ -372,32 +375,32 @@ class PositionBlocks(Component):
             self.sum_grid,
             self.sum_heading,
             self.equals,
+            self.formula,
         ]
 
     def beat_positions(self, beat: Beat) -> Animation:
-        """Fill in P, its column numbers and its definition (one step per phrase).
+        """Fill in P and its column numbers, pointing at its definition (one step per phrase).
 
-        Sinusoidal: "Here P is sinusoidal." points at the block, "Column 2i
-        holds sin(...) ..." brings the column numbers, the definition and the
-        values, "so row 0 is 0, 1, 0." outlines row 0. Learned: "Here P is
-        learned: ..." brings the block's size note, "starting random like E
-        ..." its values.
+        The definition stands since ``arrange``. Sinusoidal: "Here P is
+        sinusoidal." points at the block, "Column 2i holds sin(...) ..." points
+        at the definition and brings the column numbers and the values, "so
+        row 0 is 0, 1, 0." outlines row 0. Learned: "Here P is learned: ..."
+        points at the block's size note, "starting random like E ..." brings
+        its values.
         """
         values = AnimationGroup(
             FadeIn(self.col_labels),
             LaggedStart(*[FadeIn(m) for m in self.pe.all()], lag_ratio=0.05),
         )
-        pointed = Indicate(self.pe_heading, color=self.theme.highlight, scale_factor=1.0)
+        colour = self.theme.highlight
+        pointed = Indicate(self.pe_heading, color=colour, scale_factor=1.0)
+        defined = Indicate(self.formula, color=colour, scale_factor=1.0)
         if len(beat.phrases) < 2:
-            return AnimationGroup(pointed, values, FadeIn(self.formula))
+            return AnimationGroup(pointed, values, defined)
         if len(beat.phrases) < 3:
-            return Steps(AnimationGroup(pointed, FadeIn(self.formula, shift=0.2 * UP)), values)
-        self.first_row_box = self.pe.outline(self.positions[0], self.theme.highlight)
-        return Steps(
-            pointed,
-            AnimationGroup(values, FadeIn(self.formula, shift=0.2 * UP)),
-            Create(self.first_row_box),
-        )
+            return Steps(AnimationGroup(pointed, defined), values)
+        self.first_row_box = self.pe.outline(self.positions[0], colour)
+        return Steps(pointed, AnimationGroup(values, defined), Create(self.first_row_box))
 
     def verdict(self, rows: tuple[Position, Position]) -> VGroup:
         """Return the closing verdict beside two sum rows: ``≠`` and its word."""

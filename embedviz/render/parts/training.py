@@ -225,6 +225,12 @@ class WeightsPart(Component):
         if overflow > 0:
             VGroup(*line).shift(min(overflow, max(room, 0.0)) * LEFT)
 
+    def members(self) -> list[VMobject]:
+        """Return everything the part draws, shown or not (what moves when it rests)."""
+        line = [self.formula, self.equals, self.loss_before, self.arrow, self.loss_after]
+        shown = [self.grid, *self.rows.all(), *self.chips, self.positions, self.title]
+        return [*shown, self.title_full, *(m for m in line if m is not None)]
+
     def row_cells(self, position: tuple[int, ...]) -> list[VMobject]:
         """Return one weight row's numbers and marks."""
         return self.rows.row(position)

@@ -29,24 +29,13 @@ from embedviz.render.parts.captions import Caption
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
-from embedviz.render.routes import clear_order
+from embedviz.render.parts.resting import rest_blocks
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
-from embedviz.render.space import Box, best_drop, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, close_up, moved_by
 from embedviz.story.model import Beat
 
 __all__ = ["LookupStage"]
-
-# The output block rests this many rows lower at most, tried in these steps.
-_REST_STEPS = 4
-# The shares of the corridor the matrix closes by resting right, tried between 0 and 1.
-_REST_STEPS_ACROSS = 20
-
-
-def _across(box: Box, dx: float) -> Box:
-    """Return ``box`` moved ``dx`` across."""
-    return (box[0] + dx, box[1], box[2] + dx, box[3])
 
 
 @register_stage
@@ -102,8 +91,9 @@ class LookupStage(Stage):
                     wrap=plan.print_wrap,
                 )
             )
-        self._rest_across()
-        self.motion.rest(self._rest_drop())
+        # The print counts from the start: the block must rest clear of it when it comes.
+        printed = [self.printed.code, self.printed.printed] if self.printed else []
+        rest_blocks(self.motion, self.board, self.title, printed)
         self.zoom = self._close_up()
 
     def _close_up(self) -> Zoom | None:
@@ -145,83 +135,6 @@ class LookupStage(Stage):
         with zoom.solved(lambda: [m for a in built for m in moved_by(a)]):
             built.append(super().animate(beat))
         return zoom.wrap(built[0])
-
-    def _rest_across(self) -> None:
-        """Close the corridor, empty between lookups: the matrix and the block rest together.
-
-        Of the :attr:`~embedviz.render.solver.LookupPlan.rest_slide` they close
-        by, the matrix takes the share that leaves the smallest empty area
-        (the rest of the frame is shared out left and right).
-        """
-        slide = self.plan.rest_slide
-        if slide <= 0:
-            return
-        legend = [self.matrix.legend] if self.matrix.legend is not None else []
-        matrix = mobject_boxes(self.motion.matrix_side())
-        block = mobject_boxes(self.motion.output_side())
-        band = content_band(self.title)
-
-        def empty(share: float) -> float:
-            right, left = share * slide, (1 - share) * slide
-            boxes = [_across(b, right) for b in matrix] + [_across(b, -left) for b in block]
-            return largest_empty_rectangle([*mobject_boxes(legend), *boxes], band).area
-
-        share = min((k / _REST_STEPS_ACROSS for k in range(_REST_STEPS_ACROSS + 1)), key=empty)
-        self.motion.rest_matrix(share * slide)
-        self.motion.rest(0.0, (1 - share) * slide)
-
-    def _rest_drop(self) -> float:
-        """How far below the solver's place the output block rests: where it fills the frame best.
-
-        Measured from the parts' boxes, between the title and the caption; of
-        the drops that leave no empty area over an eighth of the frame, one
-        that makes no beat glide the block up (to clear a strip's path) wins,
-        then one that lines the block up with the matrix (top, middle or
-        bottom), then the fullest frame.
-        """
-        # The print counts from the start: the block must rest clear of it when it comes.
-        printed = [self.printed.code, self.printed.printed] if self.printed else []
-        fixed = mobject_boxes([*self.matrix.intro(), *printed])
-        moving = mobject_boxes(self.motion.output_side())
-        band = content_band(self.title)
-        step = self.plan.sizes.row_height / _REST_STEPS
-        drops = [k * step for k in range(int((band[3] - band[1]) / step) + 1)]
-        matrix, output = self.matrix.grid, self.output.grid
-        # The drops that put the block's top, middle or bottom level with the matrix's.
-        top = output.body_top() - matrix.body_top()
-        taller = matrix.height_of_body - output.height_of_body
-        aligned = [d for d in (top, top + taller / 2, top + taller) if d >= 0]
-
-        def cost(drop: float) -> int:
-            lined_up = any(abs(drop - d) < 1e-9 for d in aligned)
-            return 2 * self._glides(drop) + (0 if lined_up else 1)
-
-        area = float(config.frame_width * config.frame_height)
-        drop, _ = best_drop(fixed, moving, band, [*aligned, *drops], area, cost)
-        return drop
-
-    def _glides(self, drop: float) -> int:
-        """How many lookup beats would have to glide the block up, were it ``drop`` lower."""
-        if self.plan.mode == "corridor":
-            return 0  # the strips go down the corridor, clear of the block wherever it is
-        grid = self.matrix.grid
-        top = grid.body_top()
-        centres = {row: top - grid.row_y(row) for row in grid.get_rows()}
-        positions = self.output.positions
-        sources = [int(self.cells[("token_id", p)].value) for p in positions]
-        here = self.output.grid.body_top() - drop - top
-        filled: list[int] = []
-        glides = 0
-        for beat in self.board.beats:
-            if beat.action not in ("lookup", "lookup_many") or beat.output is None:
-                continue
-            rows = [positions.index(p) for p in beat.output.filled]
-            landing = [r for r in rows if r not in filled]
-            row_h = self.plan.sizes.row_height
-            if clear_order(sources, centres, row_h, here, filled, landing) is None:
-                glides += 1
-            filled += landing
-        return glides
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, the matrix with its legend, and the chips."""

@@ -33,6 +33,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
+from embedviz.render.parts.resting import rest_blocks
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
     VERDICT_CHARS,
@@ -76,6 +77,8 @@ class PositionStage(Stage):
         self.chips = self.add_part(ChipColumn(*args))
         parts = (self.matrix, self.output, self.chips, self.cells)
         self.motion = self.add_part(LookupMotion(self.scene, self.theme, plan, *parts))
+        # At the solver's place the block leaves a fifth of the frame empty under it.
+        rest_blocks(self.motion, self.board, self.title)
         second = self.sums_plan = solve_positions(PositionSpec.from_board(self.board))
         pe_kind = next(k for k in _PE_KINDS if any(key[0] == k for key in self.cells))
         args2 = (self.scene, self.board, self.cells, second, self.theme)
@@ -124,10 +127,10 @@ class PositionStage(Stage):
         outlines: list[VMobject] = [grid.row_outline(row, chip) for row in rows]
         assert beat.highlight is not None
         outlines.append(self.matrix.outline(beat.highlight.row))
-        tops = (plan.output_row_y(rows[0]), plan.output_row_y(rows[1]))
-        same = verdict(
-            tops, plan.mark_left, "=", self.word("identical"), plan.scale.label, self.theme
-        )
+        # Where the rows are now: the block rests off the solver's place between lookups.
+        tops = (grid.row_y(rows[0]), grid.row_y(rows[1]))
+        left = plan.mark_left - self.motion.slide
+        same = verdict(tops, left, "=", self.word("identical"), plan.scale.label, self.theme)
         self._fit_verdict(same)
         self.same = [*outlines, same]
         return AnimationGroup(*[Create(m) for m in outlines], FadeIn(same))

@@ -9,16 +9,34 @@ Only the beats that need several parts at once are handled here.
 
 from __future__ import annotations
 
-from manim import Animation, Create, FadeIn, Indicate, LaggedStart, VGroup, Wait
+import numpy as np
+from manim import (
+    Animation,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    Indicate,
+    LaggedStart,
+    Mobject,
+    Succession,
+    VGroup,
+    Wait,
+    config,
+)
 
-from embedviz.render.animations import Steps, make_reveal_animation, point_at
+from embedviz.render.animations import Steps, beat_steps, make_reveal_animation, point_at
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import MARGIN, MAX_DATA_PX, SPACE, px_for_font
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.parts.captions import Caption
 from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.scatter import ScatterMotion
 from embedviz.render.parts.training import GradientPart, SumPanel, UpdateRule, WeightsPart
 from embedviz.render.solver_training import TrainingPlan, TrainingSpec, solve_training
 from embedviz.render.stage import Stage, register_stage
+from embedviz.render.zoom import Zoom, close_up, moved_by
 from embedviz.story.model import Beat
 
 __all__ = ["TrainingStage"]
@@ -53,10 +71,81 @@ class TrainingStage(Stage):
         parts = (self.weights, self.gradient, self.panel)
         self.scatter = self.add_part(ScatterMotion(*args, *parts))
         self.step = self.add_part(UpdateRule(*args, self.matrix, self.gradient))
+        self.rest = self._rest_weights()
+        self.zoom = self._close_up()
+
+    def _close_up(self) -> Zoom | None:
+        """Return a close-up of E for the introduction, when E stands alone.
+
+        The gradient's empty body comes with the IDs (``loss``), when the
+        frame pulls back to the solved layout; until then E fills the frame
+        (the band under it stood empty, a third of the frame).
+        """
+        shown = [m for m in self.matrix.intro() if m is not self.matrix.legend]
+        boxes = np.array(mobject_boxes(shown))
+        content = (*boxes[:, :2].min(axis=0), *boxes[:, 2:].max(axis=0))
+        band = content_band(self.title)
+        half = float(config.frame_width) / 2 - MARGIN
+        room = (-half, band[1] + SPACE, half, band[3] - SPACE)
+        found = close_up(content, room, MAX_DATA_PX / px_for_font(self.plan.scale.data))
+        if found is None:
+            return None
+
+        def kept() -> list[Mobject]:
+            everything = [m for top in self.scene.mobjects for m in top.get_family()]
+            legend = [self.matrix.legend] if self.matrix.legend is not None else []
+            return [self.title, *legend, *(m for m in everything if isinstance(m, Caption))]
+
+        return Zoom(*found, lambda: list(self.scene.mobjects), kept)
+
+    def animate(self, beat: Beat) -> Animation:
+        """Play the beat; the introduction under the close-up, which ``loss`` pulls back first."""
+        zoom = self.zoom
+        if zoom is None or zoom.factor == 1.0:
+            return super().animate(beat)
+        if beat.action != "intro":
+            with zoom.solved():
+                first, *rest = beat_steps(super().animate(beat))
+            return Steps(Succession(zoom.pull_back(), first), *rest)
+        built: list[Animation] = []
+        with zoom.solved(lambda: [m for a in built for m in moved_by(a)]):
+            built.append(super().animate(beat))
+        return zoom.wrap(built[0])
+
+    def _rest_weights(self) -> float:
+        """Rest the weights centred under E and its gradient until the scatter; return how far.
+
+        Their place is under E, beside the column sums to come: until the
+        scatter brings those, the weights stand in the middle, which leaves
+        no quarter of the frame empty (the block under the gradient stood
+        empty for two beats, 17.9 % of the frame).
+        """
+        members = self.weights.members()
+        group = VGroup(*members)
+        shift = -float(group.get_center()[0])
+        for mobject in members:
+            mobject.shift(xyz(shift, 0))
+        return shift
+
+    def beat_scatter(self, beat: Beat) -> Animation:
+        """Glide the weights home as the first ID is pointed at; scatter them into the gradient."""
+        if abs(self.rest) < 1e-9:
+            return self.scatter.beat_scatter(beat)
+        back = Glide(lambda: list[Mobject](self.weights.members()), 0.0, -self.rest)
+        # The scatter's paths start where the weights will be once they have glided.
+        members = self.weights.members()
+        for mobject in members:
+            mobject.shift(xyz(-self.rest, 0))
+        first, *rest = beat_steps(self.scatter.beat_scatter(beat))
+        for mobject in members:
+            mobject.shift(xyz(self.rest, 0))
+        self.rest = 0.0
+        # The glide runs under the first ID's pointing (its chip is circled where it stops).
+        return Steps(AnimationGroup(back, first), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the matrix with its legend, and the gradient's empty body."""
-        return make_reveal_animation(self.intro_mobjects())
+        """Show the title and the matrix with its legend (the gradient comes with the IDs)."""
+        return make_reveal_animation([self.title, *self.matrix.intro()])
 
     def beat_loss(self, beat: Beat) -> Animation:
         """Bring the IDs in, outline the row each ID looks up, then define the loss and its weights.
@@ -68,10 +157,11 @@ class TrainingStage(Stage):
         # The amber outlines stay to the end: they tie each ID to the row of E it moves.
         outlines = [self.matrix.outline(row) for row in rows]
         left = 0.2 * xyz(-1, 0)
+        arriving = [*self.weights.chips, self.weights.positions]
         return Steps(
-            LaggedStart(
-                *[FadeIn(m, shift=left) for m in [*self.weights.chips, self.weights.positions]],
-                lag_ratio=0.1,
+            AnimationGroup(
+                make_reveal_animation(self.gradient.intro()),
+                LaggedStart(*[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1),
             ),
             LaggedStart(*[Create(box) for box in outlines], lag_ratio=0.1),
             make_reveal_animation(self.weights.appear()),

@@ -153,6 +153,7 @@ def build_position_blindness(
     rec = Recorder(window, output.shape, told)
     scale = rec.screen.add_grid(table, window, title_size=True, legend=legend)
     _same_rows(rec, ids, output)
+    _arrange(rec, positions, dim)
     _positions(rec, positions, pe)
     for position in range(count):
         for col in window.cols:
@@ -184,7 +185,7 @@ def _position_vectors(positions: str, count: int, dim: int, seed: int) -> npt.ND
 
 
 def _same_rows(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> None:
-    """Look the IDs up: the repeated ID gets the same row twice; then clear the matrix."""
+    """Look the IDs up: the repeated ID gets the same row twice."""
     screen, count = rec.screen, len(ids)
     token_id, first, second = _repeat(ids)
     for position, value in enumerate(ids):
@@ -219,11 +220,27 @@ def _same_rows(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -
         highlight=Highlight((first,), token_id, token_id),
         min_hold=1.5,
     )
+
+
+def _arrange(rec: Recorder, positions: str, dim: int) -> None:
+    """Clear the matrix; bring P and the sums, empty, with P's definition (or its size).
+
+    The definition is what "one vector per position, whatever token sits
+    there" says: P's rows depend on the position alone. It stands where the
+    sums' band would otherwise be empty until P's values come.
+    """
+    screen = rec.screen
     # The matrix has done its job; the rows and their position vectors take the stage.
     for kind in ("weight", "row_label", "col_label", "table_size", "legend"):
         screen.remove_kind(kind)
     for key in [k for k in screen.labels if k.startswith(("row_gap_", "col_gap_"))]:
         del screen.labels[key]
+    if positions == "sinusoidal":
+        screen.labels["formula_0"] = _SINE_LABEL
+        if dim > 1:
+            screen.labels["formula_1"] = _COSINE_LABEL
+    else:
+        screen.add(int_cell("pe_size", (0,), LEARNED_CONTEXT), int_cell("pe_size", (1,), dim))
     rec.beat(
         "arrange",
         "arrange",
@@ -251,9 +268,6 @@ def _positions(rec: Recorder, positions: str, pe: npt.NDArray[np.float32]) -> No
     for col in window.cols:
         screen.add(int_cell("pe_col", (col,), col))
     if positions == "sinusoidal":
-        screen.labels["formula_0"] = _SINE_LABEL
-        if dim > 1:
-            screen.labels["formula_1"] = _COSINE_LABEL
         # At pos = 0 every sine is 0 and every cosine is 1.
         first_row = ", ".join("01"[c % 2] for c in range(min(dim, 4)))
         narration = (
@@ -261,7 +275,6 @@ def _positions(rec: Recorder, positions: str, pe: npt.NDArray[np.float32]) -> No
             f"columns cosines. So row 0 is {first_row}{', ...' if dim > 4 else ''}."
         )
     else:
-        screen.add(int_cell("pe_size", (0,), LEARNED_CONTEXT), int_cell("pe_size", (1,), dim))
         narration = (
             f"Here P is learned. It is a second table with one row per position, up to "
             f"{LEARNED_CONTEXT}. It starts random like E and is trained along with it."

@@ -1,0 +1,137 @@
+"""Where the lookup family's blocks rest between lookups: where they fill the frame best.
+
+The solver places the output block where every strip's path is clear; between
+lookups that place can leave a large part of the frame empty (a corridor, a
+band under the block). :func:`rest_blocks` moves the matrix and the block to
+where they rest (see :meth:`~embedviz.render.parts.motion.LookupMotion.rest`
+and :meth:`~embedviz.render.parts.motion.LookupMotion.rest_matrix`); every
+lookup beat glides them to the solver's places first when its strips need it.
+
+Used by every stage built on the lookup family's parts (LookupStage,
+PositionStage).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import Mobject, config
+
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.routes import clear_order
+from embedviz.render.space import Box, best_drop, largest_empty_rectangle
+from embedviz.story.model import Storyboard
+
+__all__ = ["rest_blocks"]
+
+# The output block rests this many rows lower at most, tried in these steps.
+_REST_STEPS = 4
+# The shares of the corridor the matrix closes by resting right, tried between 0 and 1.
+_REST_STEPS_ACROSS = 20
+
+
+def _across(box: Box, dx: float) -> Box:
+    """Return ``box`` moved ``dx`` across."""
+    return (box[0] + dx, box[1], box[2] + dx, box[3])
+
+
+def rest_blocks(
+    motion: LookupMotion, board: Storyboard, title: Mobject, fixed: Sequence[Mobject] = ()
+) -> None:
+    """Rest the matrix and the output block where they leave the least of the frame empty.
+
+    Parameters
+    ----------
+    motion
+        The lookup's motion, with the parts it moves.
+    board
+        The storyboard (its lookup beats say which strips must find a clear path).
+    title
+        The title: the frame measured is the band between it and the caption.
+    fixed
+        What else stands still and counts from the start (a PyTorch print that
+        comes later: the block must rest clear of it).
+    """
+    _rest_across(motion, title)
+    motion.rest(_rest_drop(motion, board, title, fixed))
+
+
+def _rest_across(motion: LookupMotion, title: Mobject) -> None:
+    """Close the corridor, empty between lookups: the matrix and the block rest together.
+
+    Of the :attr:`~embedviz.render.solver.LookupPlan.rest_slide` they close
+    by, the matrix takes the share that leaves the smallest empty area
+    (the rest of the frame is shared out left and right).
+    """
+    slide = motion.plan.rest_slide
+    if slide <= 0:
+        return
+    legend = [motion.matrix.legend] if motion.matrix.legend is not None else []
+    matrix = mobject_boxes(motion.matrix_side())
+    block = mobject_boxes(motion.output_side())
+    band = content_band(title)
+
+    def empty(share: float) -> float:
+        right, left = share * slide, (1 - share) * slide
+        boxes = [_across(b, right) for b in matrix] + [_across(b, -left) for b in block]
+        return largest_empty_rectangle([*mobject_boxes(legend), *boxes], band).area
+
+    share = min((k / _REST_STEPS_ACROSS for k in range(_REST_STEPS_ACROSS + 1)), key=empty)
+    motion.rest_matrix(share * slide)
+    motion.rest(0.0, (1 - share) * slide)
+
+
+def _rest_drop(
+    motion: LookupMotion, board: Storyboard, title: Mobject, fixed: Sequence[Mobject]
+) -> float:
+    """How far below the solver's place the output block rests: where it fills the frame best.
+
+    Measured from the parts' boxes, between the title and the caption; of
+    the drops that leave no empty area over an eighth of the frame, one
+    that makes no beat glide the block up (to clear a strip's path) wins,
+    then one that lines the block up with the matrix (top, middle or
+    bottom), then the fullest frame.
+    """
+    still = mobject_boxes([*motion.matrix.intro(), *fixed])
+    moving = mobject_boxes(motion.output_side())
+    band = content_band(title)
+    step = motion.plan.sizes.row_height / _REST_STEPS
+    drops = [k * step for k in range(int((band[3] - band[1]) / step) + 1)]
+    matrix, output = motion.matrix.grid, motion.output.grid
+    # The drops that put the block's top, middle or bottom level with the matrix's.
+    top = output.body_top() - matrix.body_top()
+    taller = matrix.height_of_body - output.height_of_body
+    aligned = [d for d in (top, top + taller / 2, top + taller) if d >= 0]
+
+    def cost(drop: float) -> int:
+        lined_up = any(abs(drop - d) < 1e-9 for d in aligned)
+        return 2 * _glides(motion, board, drop) + (0 if lined_up else 1)
+
+    area = float(config.frame_width * config.frame_height)
+    drop, _ = best_drop(still, moving, band, [*aligned, *drops], area, cost)
+    return drop
+
+
+def _glides(motion: LookupMotion, board: Storyboard, drop: float) -> int:
+    """How many lookup beats would have to glide the block up, were it ``drop`` lower."""
+    if motion.plan.mode == "corridor":
+        return 0  # the strips go down the corridor, clear of the block wherever it is
+    grid = motion.matrix.grid
+    top = grid.body_top()
+    centres = {row: top - grid.row_y(row) for row in grid.get_rows()}
+    positions = motion.output.positions
+    sources = [int(motion.cells[("token_id", p)].value) for p in positions]
+    here = motion.output.grid.body_top() - drop - top
+    row_h = motion.plan.sizes.row_height
+    filled: list[int] = []
+    glides = 0
+    for beat in board.beats:
+        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
+            continue
+        rows = [positions.index(p) for p in beat.output.filled]
+        landing = [r for r in rows if r not in filled]
+        if clear_order(sources, centres, row_h, here, filled, landing) is None:
+            glides += 1
+        filled += landing
+    return glides
