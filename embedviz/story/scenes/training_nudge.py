@@ -223,6 +223,11 @@ def _column_sum(
             screen.add(value_cell("term", (position, col), weights[position, col]))
     for col in window.cols:
         screen.add(value_cell("sum", (repeated, col), step.grad_row(repeated)[col]))
+    # Each row of the sum is named as it lands, so it never stands unexplained.
+    for number, position in enumerate(occurrences(ids, repeated)):
+        sign = "" if number == 0 else "+ "
+        screen.labels[f"sum_term_{number:02d}"] = f"{sign}w_{position}"
+    screen.labels["sum_total"] = "="
 
 
 def _accumulate(rec: Recorder, ids: list[int]) -> None:
@@ -242,10 +247,6 @@ def _accumulate(rec: Recorder, ids: list[int]) -> None:
     terms = " + ".join(f"w_{position}" for position in where)
     # Typst maths: ∂L/∂E[i] = w_a + w_b, typeset by the renderer.
     screen.labels["sum_title"] = f"partial L \\/ partial E[{repeated}] = {terms}"
-    for number, position in enumerate(where):
-        sign = "" if number == 0 else "+ "
-        screen.labels[f"sum_term_{number:02d}"] = f"{sign}w_{position}"
-    screen.labels["sum_total"] = "="
     times = _COUNT_WORDS[len(where)]
     if len(where) <= 3:
         narration = (
