@@ -128,7 +128,8 @@ def test_storyboard_scene_encodes_clips_while_it_draws_the_next(tmp_path: Path) 
     # flight) would make drawing wait for each clip's encoder to drain.
     from manim import config, tempconfig
 
-    from embedviz.render.base import ENCODERS_IN_FLIGHT, StoryboardScene
+    from embedviz.render.base import StoryboardScene
+    from embedviz.render.writer import ENCODERS_IN_FLIGHT_UP_TO_720P
 
     board = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
     scene_class = type("SingleTokenLookup", (StoryboardScene,), {"scene_name": "SingleTokenLookup"})
@@ -136,7 +137,8 @@ def test_storyboard_scene_encodes_clips_while_it_draws_the_next(tmp_path: Path) 
         {"media_dir": str(tmp_path), "quality": "low_quality", "max_inflight_encoders": 1}
     ):
         scene = scene_class(storyboard=board)
-        assert scene.renderer.file_writer.settings.max_inflight_encoders == ENCODERS_IN_FLIGHT >= 2
+        in_flight = scene.renderer.file_writer.settings.max_inflight_encoders
+        assert in_flight == ENCODERS_IN_FLIGHT_UP_TO_720P >= 2  # 480p: small x264 buffers
         assert config.max_inflight_encoders == 1  # only this scene's writer changed
     with tempconfig(
         {"media_dir": str(tmp_path), "quality": "low_quality", "max_inflight_encoders": 9}

@@ -38,28 +38,44 @@ from typing import Any, cast
 
 import av
 import numpy as np
+from manim import config
 from manim.renderer.cairo_renderer import CairoRenderer
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 __all__ = [
     "ENCODERS_IN_FLIGHT",
+    "ENCODERS_IN_FLIGHT_UP_TO_720P",
     "VARIABLE_RATE_CODECS",
     "VARIABLE_RATE_X264",
     "HoldEncoder",
     "HoldRenderer",
     "HoldWriter",
+    "encoders_in_flight",
     "use_hold_writer",
 ]
 
 # How many finished clips (one per play or hold) may still be encoding while
 # the next is drawn. Manim's default, 1, makes drawing wait for every clip's
 # encoder to drain; a storyboard plays dozens of short clips, so overlapping
-# them puts the second core to work. Measured on 2 cores: LargeVocabLookup at
-# -ql 10.5 s -> 9.2 s with 2; 4 gains little more, but each encoder in flight
-# holds its own x264 buffers (at -qh, SingleTokenLookup peaked at 1.1 GiB with
-# 2 and 2.3 GiB with 4).
+# them puts the second core to work. Each encoder in flight holds its own x264
+# buffers, which grow with the frame: at -qh, SingleTokenLookup peaked at 1.1
+# GiB with 2 and 2.3 GiB with 4. Measured on 2 cores: LargeVocabLookup at -ql
+# 10.5 s -> 9.2 s with 2; FullExplainer at -ql (296 plays) 21.3 s with 2,
+# 17.2 s with 4 (peak 334 -> 397 MiB) and 16.4 s with 8 (585 MiB). So frames up
+# to 720p keep 4 in flight, larger ones 2.
 ENCODERS_IN_FLIGHT = 2
+ENCODERS_IN_FLIGHT_UP_TO_720P = 4
+
+
+def encoders_in_flight(pixels: int) -> int:
+    """Return how many clips may encode while the next is drawn, for frames of ``pixels``.
+
+    >>> [encoders_in_flight(w * h) for w, h in ((854, 480), (1280, 720), (1920, 1080))]
+    [4, 4, 2]
+    """
+    return ENCODERS_IN_FLIGHT_UP_TO_720P if pixels <= 1280 * 720 else ENCODERS_IN_FLIGHT
+
 
 # Encoders whose streams carry variable frame rate timestamps through Manim's
 # concat join, embedviz's remuxes and browsers (checked by the tests).
@@ -188,10 +204,11 @@ class HoldWriter(SceneFileWriter):
     """
 
     def __init__(self, settings: Any, *, variable: bool = True) -> None:
-        if settings.max_inflight_encoders < ENCODERS_IN_FLIGHT:
+        in_flight = encoders_in_flight(config.pixel_width * config.pixel_height)
+        if settings.max_inflight_encoders < in_flight:
             # Only this writer's limit changes (manim's config does not); a
             # larger one set by the user is kept.
-            settings = dataclasses.replace(settings, max_inflight_encoders=ENCODERS_IN_FLIGHT)
+            settings = dataclasses.replace(settings, max_inflight_encoders=in_flight)
         super().__init__(settings)
         encoder = settings.video_encoder
         #: Whether segments are written at a variable frame rate: asked for, a
