@@ -16,16 +16,20 @@ are not scaled.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
-from manim import Animation, Group, Mobject, smooth
+from manim import Animation, Group, Mobject, config, smooth
 
 from embedviz.render.animations import Steps, beat_steps, mobjects_that_may_move
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import MARGIN, MAX_DATA_PX, SPACE, px_for_font
+from embedviz.render.parts.captions import Caption
+from embedviz.render.stage import StageHost
 
-__all__ = ["Zoom", "close_up", "moved_by"]
+__all__ = ["Zoom", "close_up", "moved_by", "stage_close_up"]
 
 
 def close_up(
@@ -58,6 +62,50 @@ def close_up(
     target = np.array([(room[0] + room[2]) / 2, (room[1] + room[3]) / 2, 0.0])
     # The point that stays put: target = fixed + factor * (centre - fixed).
     return factor, (target - factor * centre) / (1 - factor)
+
+
+def stage_close_up(
+    scene: StageHost,
+    title: Mobject,
+    shown: Sequence[Mobject],
+    data_font: float,
+    keep: Sequence[Mobject] = (),
+) -> Zoom | None:
+    """Return a close-up that fills the frame with what a stage shows first, if it grows it.
+
+    Parameters
+    ----------
+    scene
+        The scene (everything on it is drawn larger, but the kept mobjects).
+    title
+        The title: the close-up fills the band between it and the captions.
+    shown
+        What the stage shows before its layout needs the rest of the frame.
+    data_font
+        The table numbers' font size: the close-up stops at the type scale's
+        ceiling (``MAX_DATA_PX``).
+    keep
+        Mobjects drawn at their own size besides the title and the captions.
+
+    Returns
+    -------
+    Zoom or None
+        None when the close-up would not grow the content by 5 %.
+    """
+    boxes = np.array(mobject_boxes(list(shown)))
+    content = (*boxes[:, :2].min(axis=0), *boxes[:, 2:].max(axis=0))
+    band = content_band(title)
+    half = float(config.frame_width) / 2 - MARGIN
+    room = (-half, band[1] + SPACE, half, band[3] - SPACE)
+    found = close_up(content, room, MAX_DATA_PX / px_for_font(data_font))
+    if found is None:
+        return None
+
+    def kept() -> list[Mobject]:
+        everything = [m for top in scene.mobjects for m in top.get_family()]
+        return [title, *keep, *(m for m in everything if isinstance(m, Caption))]
+
+    return Zoom(*found, lambda: list(scene.mobjects), kept)
 
 
 def moved_by(animation: Animation) -> list[Mobject]:

@@ -8,7 +8,6 @@ that need several parts at once are handled here.
 
 from __future__ import annotations
 
-import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
@@ -17,22 +16,19 @@ from manim import (
     Mobject,
     Succession,
     VGroup,
-    config,
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
-from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import MARGIN, MAX_DATA_PX, SPACE, px_for_font
+from embedviz.render.design import SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.captions import Caption
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
 from embedviz.render.parts.resting import rest_blocks
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.stage import Stage, register_stage
-from embedviz.render.zoom import Zoom, close_up, moved_by
+from embedviz.render.zoom import Zoom, moved_by, stage_close_up
 from embedviz.story.model import Beat
 
 __all__ = ["LookupStage"]
@@ -105,21 +101,9 @@ class LookupStage(Stage):
         """
         if self.printed is None or self.plan.print_left is not None:
             return None
-        shown = [*self.matrix.intro(), *self.chips.intro(), *self.printed.intro()]
-        boxes = np.array(mobject_boxes([*shown, *self.motion.output_side()]))
-        content = (*boxes[:, :2].min(axis=0), *boxes[:, 2:].max(axis=0))
-        band = content_band(self.title)
-        half = float(config.frame_width) / 2 - MARGIN
-        room = (-half, band[1] + SPACE, half, band[3] - SPACE)
-        found = close_up(content, room, MAX_DATA_PX / px_for_font(self.plan.scale.data))
-        if found is None:
-            return None
-
-        def kept() -> list[Mobject]:
-            captions = [m for top in self.scene.mobjects for m in top.get_family()]
-            return [self.title, *(m for m in captions if isinstance(m, Caption))]
-
-        return Zoom(*found, lambda: list(self.scene.mobjects), kept)
+        shown: list[Mobject] = [*self.matrix.intro(), *self.chips.intro(), *self.printed.intro()]
+        shown += self.motion.output_side()
+        return stage_close_up(self.scene, self.title, shown, self.plan.scale.data)
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; under the close-up until the print, which pulls back first."""

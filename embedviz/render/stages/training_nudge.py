@@ -9,7 +9,6 @@ Only the beats that need several parts at once are handled here.
 
 from __future__ import annotations
 
-import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
@@ -21,22 +20,18 @@ from manim import (
     Succession,
     VGroup,
     Wait,
-    config,
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation, point_at
-from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import MARGIN, MAX_DATA_PX, SPACE, px_for_font
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.captions import Caption
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.scatter import ScatterMotion
 from embedviz.render.parts.training import GradientPart, SumPanel, UpdateRule, WeightsPart
 from embedviz.render.solver_training import TrainingPlan, TrainingSpec, solve_training
 from embedviz.render.stage import Stage, register_stage
-from embedviz.render.zoom import Zoom, close_up, moved_by
+from embedviz.render.zoom import Zoom, moved_by, stage_close_up
 from embedviz.story.model import Beat
 
 __all__ = ["TrainingStage"]
@@ -82,21 +77,8 @@ class TrainingStage(Stage):
         (the band under it stood empty, a third of the frame).
         """
         shown = [m for m in self.matrix.intro() if m is not self.matrix.legend]
-        boxes = np.array(mobject_boxes(shown))
-        content = (*boxes[:, :2].min(axis=0), *boxes[:, 2:].max(axis=0))
-        band = content_band(self.title)
-        half = float(config.frame_width) / 2 - MARGIN
-        room = (-half, band[1] + SPACE, half, band[3] - SPACE)
-        found = close_up(content, room, MAX_DATA_PX / px_for_font(self.plan.scale.data))
-        if found is None:
-            return None
-
-        def kept() -> list[Mobject]:
-            everything = [m for top in self.scene.mobjects for m in top.get_family()]
-            legend = [self.matrix.legend] if self.matrix.legend is not None else []
-            return [self.title, *legend, *(m for m in everything if isinstance(m, Caption))]
-
-        return Zoom(*found, lambda: list(self.scene.mobjects), kept)
+        legend = [self.matrix.legend] if self.matrix.legend is not None else []
+        return stage_close_up(self.scene, self.title, shown, self.plan.scale.data, legend)
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; the introduction under the close-up, which ``loss`` pulls back first."""
