@@ -352,6 +352,11 @@ def dimmed(colour: str, background: str, target: float = DIM_CONTRAST + 0.2) -> 
     """
     if contrast_ratio(colour, background) <= target:
         return colour
+    return mix(colour, background, _fade_share(colour, background, target))
+
+
+def _fade_share(colour: str, background: str, target: float) -> float:
+    """Return how far ``colour`` may be mixed toward the background and keep ``target``."""
     low, high = 0.0, 1.0
     for _ in range(24):
         middle = (low + high) / 2
@@ -359,7 +364,7 @@ def dimmed(colour: str, background: str, target: float = DIM_CONTRAST + 0.2) -> 
             low = middle
         else:
             high = middle
-    return mix(colour, background, low)
+    return low
 
 
 def dim_opacity(colour: str, background: str, target: float = DIM_CONTRAST + 0.2) -> float:
@@ -384,14 +389,8 @@ def dim_opacity(colour: str, background: str, target: float = DIM_CONTRAST + 0.2
     """
     if contrast_ratio(colour, background) <= target:
         return 1.0
-    low, high = 0.0, 1.0
-    for _ in range(24):
-        middle = (low + high) / 2
-        if contrast_ratio(mix(background, colour, middle), background) >= target:
-            high = middle
-        else:
-            low = middle
-    return high
+    # Drawn at opacity a, the colour shows as itself mixed 1 - a toward the background.
+    return 1.0 - _fade_share(colour, background, target)
 
 
 def value_colour(value: float, scale: float, theme: Theme) -> str:
