@@ -57,8 +57,6 @@ Measure = Callable[[float, float], tuple[PlanT, list[str]]]
 CAPTION_CENTRE = 0.62
 # A title is this much larger than a label, but never larger than the table's numbers.
 TITLE_RATIO = 1.15
-# Sizes scanned from the top before a bisection (pixels at 720p).
-_SCAN_PX = (30.0, 27.0, 24.0, 21.0, 19.0, 17.0, 15.0, 13.5, 12.0)
 
 
 @dataclass(frozen=True)
@@ -186,16 +184,7 @@ def largest_fitting(
     float or None
         The manim font size.
     """
-    largest, smallest = font_for_px(largest_px), font_for_px(smallest_px)
-    sizes = [min(max(font_for_px(px), smallest), largest) for px in _SCAN_PX]
-    previous = None
-    for size in sizes:
-        if fits(size):
-            if previous is None:
-                return size
-            return fit_font(fits, largest=previous, smallest=size, precision=0.02)
-        previous = size
-    return None
+    return largest_between(fits, font_for_px(largest_px), font_for_px(smallest_px))
 
 
 def solve_fit(measure: Measure[PlanT]) -> PlanT:
