@@ -11,7 +11,9 @@ to the rows through the walking column. Every row that moves goes straight
 out to the right at its own height: the slip's wrong vector lands level with
 the row it came from, the returned vector level with the ID's row (the chip
 stays beside it as its tag), and every line of text in the panel sits above
-those two rows, so no strip ever crosses a text.
+those two rows, so no strip ever crosses a text. The colour legend stands at
+the panel's right under the returned vector (beside the check line), where
+the panel's lower half would otherwise stand empty.
 """
 
 from __future__ import annotations
