@@ -122,6 +122,9 @@ LOOKUP_FAMILY: list[Any] = [
         REAL_FLOOR,
     ),
     ("SequenceLookup", None, REAL_FLOOR),  # MiniLM with a 12-token sentence
+    # The reviewer's sentence takes the corridor, bound by the width: 16.4 px until its
+    # late mark (``= out[1]``) needed room only where the blocks rest together.
+    ("SequenceLookup", {"text": REVIEW_SENTENCE}, REAL_FLOOR),
     ("SingleTokenLookup", {"ids": "4821", "vocab": 50257, "dim": 768}, REAL_FLOOR),
     # LargeVocabLookup (phase 2): GPT-2 size by default; the stress cases.
     ("LargeVocabLookup", {}, REAL_FLOOR),
