@@ -384,9 +384,9 @@ def _measure(
         order=order,
         content_top=matrix_top - content_top,
         content_bottom=matrix_top - content_bottom,
-        marks_overflow=max(0.0, across.marks_right - right),
+        marks_overflow=overflow if (overflow := across.marks_right - right) > 1e-9 else 0.0,
     )
-    if plan.marks_overflow > plan.rest_slide + 1e-9:
+    if plan.marks_overflow > plan.rest_slide:
         problems.append("marks too wide")
     return plan, problems
 
