@@ -423,7 +423,8 @@ class LookupMotion(Component):
         _, lift = self._order([self.output.row_of(position)])
         one = self._one(position, lift)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            return Steps(one.walk, one.moved, one.settle)
+            late = _late([one])
+            return Steps(one.walk, one.moved, Succession(one.settle, *late) if late else one.settle)
         return Steps(
             Succession(self.part(lift), one.walk),
             one.moved,
@@ -452,7 +453,8 @@ class LookupMotion(Component):
             item = Succession(one.walk, one.moved, one.settle.set_run_time(_REST_SETTLE))
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            return AnimationGroup(*items)
+            late = _late(lookups)
+            return Succession(AnimationGroup(*items), *late) if late else AnimationGroup(*items)
         back = self.part(lift, -1.0)
         return Succession(self.part(lift), AnimationGroup(*items), back, *_late(lookups))
 
