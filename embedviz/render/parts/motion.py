@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -120,6 +120,14 @@ class _Lookup:
     settle: Animation
     walk_area: list[tuple[float, float, float, float]]
     carry_area: list[tuple[float, float, float, float]]
+    # A mark that shows only once the blocks rest together (it has room only there).
+    late: list[Animation] = field(default_factory=list)
+
+
+def _late(lookups: Sequence[_Lookup]) -> list[Animation]:
+    """Return the late marks' fade-in, once the blocks rest together (empty: none)."""
+    marks = [shown for one in lookups for shown in one.late]
+    return [AnimationGroup(*marks)] if marks else []
 
 
 def _swept(
@@ -383,18 +391,22 @@ class LookupMotion(Component):
         moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
         self.carries.append(carry)
         mark = self.output.mark(position)
+        # Late marks would stand past the frame's edge until the block has closed up.
+        late = self.plan.marks_overflow > 0
         if mark is not None:
-            # Placed at the solver's place across (where the block glides out to), at its row now.
-            mark.shift(xyz(0, lift))
+            # Placed at the solver's place across (where the block glides out to), at its row
+            # now; a late one where the block rests, at its row there.
+            mark.shift(xyz(-self.slide, 0) if late else xyz(0, lift))
             self.marks.append(mark)
-        settle = AnimationGroup(FadeOut(outline), *([FadeIn(mark)] if mark is not None else []))
+        shown: list[Animation] = [FadeIn(mark)] if mark is not None else []
+        settle = AnimationGroup(FadeOut(outline), *([] if late else shown))
         self.filled.add(position)
         start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)
         strip_box = (right - left, self.plan.sizes.row_height)
         swept = _swept(there, *chip_box) + _swept([*back], *chip_box)
         swept += _swept([start, *path], *strip_box)
-        return _Lookup(walk, moved, settle, _swept(there, *chip_box), swept)
+        return _Lookup(walk, moved, settle, _swept(there, *chip_box), swept, shown if late else [])
 
     def beat_lookup(self, beat: Beat) -> Animation:
         """One ID at teaching pace: walk to the row, bring it home, settle (one step each).
@@ -411,11 +423,12 @@ class LookupMotion(Component):
         _, lift = self._order([self.output.row_of(position)])
         one = self._one(position, lift)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            return Steps(one.walk, one.moved, one.settle)
+            late = _late([one])
+            return Steps(one.walk, one.moved, Succession(one.settle, *late) if late else one.settle)
         return Steps(
             Succession(self.part(lift), one.walk),
             one.moved,
-            Succession(one.settle, self.part(lift, -1.0)),
+            Succession(one.settle, self.part(lift, -1.0), *_late([one])),
         )
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
@@ -440,8 +453,10 @@ class LookupMotion(Component):
             item = Succession(one.walk, one.moved, one.settle.set_run_time(_REST_SETTLE))
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            return AnimationGroup(*items)
-        return Succession(self.part(lift), AnimationGroup(*items), self.part(lift, -1.0))
+            late = _late(lookups)
+            return Succession(AnimationGroup(*items), *late) if late else AnimationGroup(*items)
+        back = self.part(lift, -1.0)
+        return Succession(self.part(lift), AnimationGroup(*items), back, *_late(lookups))
 
     def _show_output(self) -> None:
         """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""
