@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from manim import Square
 
-from embedviz.render.zoom import Zoom, close_up, spread_close_up
+from embedviz.render.glyphs import SansText
+from embedviz.render.zoom import Stretch, Zoom, close_up, spread_close_up, stretch_fit
 
 
 def test_a_close_up_fits_the_content_to_the_room_centred() -> None:
@@ -89,3 +90,36 @@ def test_a_spread_keeps_texts_and_chips_in_shape_and_pulls_back_exactly() -> Non
     for mobject, (width, height, centre) in zip((text, chip, frame), solved, strict=True):
         assert (mobject.width, mobject.height) == (pytest.approx(width), pytest.approx(height))
         assert np.allclose(mobject.get_center(), centre)
+
+
+def test_a_stretch_fills_the_room_in_height_with_texts_at_their_size() -> None:
+    # A box from -1 to 1 with a text 0.4 tall above it (centre 1.5) and one under it
+    # (centre -1.5); the room runs from -4 to 2. Texts move with their centres.
+    units = [(-1.0, 1.0, False), (1.3, 1.7, True), (-1.7, -1.3, True)]
+    found = stretch_fit(units, (-4.0, 2.0))
+    assert found is not None
+    factor, line = found
+    # Stretched by k about 0 the extent is [-1.5k - 0.2, 1.5k + 0.2]: 3k + 0.4 = 6.
+    assert factor == pytest.approx(5.6 / 3)
+    # Centred: y -> line + k (y - line) sends the middle (0) to the room's middle (-1).
+    assert line + factor * (0.0 - line) == pytest.approx(-1.0)
+    # Already as tall as the room: nothing to gain.
+    assert stretch_fit([(-4.0, 2.0, False)], (-4.0, 2.0)) is None
+
+
+def test_a_stretch_moves_texts_whole_and_stretches_frames() -> None:
+    """A frame grows taller about the line; a text keeps its size and moves with its centre."""
+    frame = Square(side_length=2.0)
+    text = SansText("E", 24, "#ffffff").move_to([0.0, 2.0, 0.0])
+    height = text.height
+    stretch = Stretch(1.0, np.zeros(3), lambda: [frame, text], lambda: [])
+    # From the layout as solved to a stretch of 2 (places up and down only).
+    stretch._rescale(np.ones(3), np.array([1.0, 2.0, 1.0]), stretch._members())
+    assert frame.height == pytest.approx(4.0)
+    assert frame.width == pytest.approx(2.0)
+    assert text.height == pytest.approx(height)
+    assert text.get_center()[1] == pytest.approx(4.0)
+    # Undone, everything is back where it was.
+    stretch._rescale(np.array([1.0, 2.0, 1.0]), np.ones(3), stretch._members())
+    assert frame.height == pytest.approx(2.0)
+    assert text.get_center()[1] == pytest.approx(2.0)

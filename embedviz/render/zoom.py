@@ -12,6 +12,10 @@ has to know about the close-up: :meth:`Zoom.wrap` turns a beat's animation
 into one that undoes the close-up on everything on screen (and on what the
 animation moves), plays its frame, and redoes it. The title and the captions
 are not scaled.
+
+A :class:`Stretch` is the same in height only, for a layout as wide as the
+frame that leaves a band empty under what it shows first: the rows spread
+apart, and every text keeps its size (TrainingNudge's introduction).
 """
 
 from __future__ import annotations
@@ -32,7 +36,16 @@ from embedviz.render.parts.captions import Caption
 from embedviz.render.parts.chips import Chip
 from embedviz.render.stage import StageHost
 
-__all__ = ["Zoom", "close_up", "moved_by", "spread_close_up", "stage_close_up"]
+__all__ = [
+    "Stretch",
+    "Zoom",
+    "close_up",
+    "moved_by",
+    "spread_close_up",
+    "stage_close_up",
+    "stage_stretch",
+    "stretch_fit",
+]
 
 # What a spread close-up keeps in shape: texts, typeset formulas and chips.
 PIECES = (GlyphString, SansText, FormulaText, Chip)
@@ -183,6 +196,9 @@ class Zoom:
         ``factor * spread`` up and down.
     """
 
+    # The kinds of mobject drawn at the scale about their own centres, never stretched.
+    pieces: tuple[type, ...] = PIECES
+
     def __init__(
         self,
         factor: float,
@@ -212,7 +228,7 @@ class Zoom:
             for member in top.get_family():
                 if id(member) not in kept:
                     found.setdefault(id(member), member)
-                    if isinstance(member, PIECES):
+                    if isinstance(member, self.pieces):
                         roots.setdefault(id(member), member)
         claimed: set[int] = set()
         pieces: list[list[Mobject]] = []
@@ -269,6 +285,121 @@ class Zoom:
     def pull_back(self) -> Animation:
         """Return the camera's pull-back: the content shrinks to the layout as solved."""
         return _PullBack(self)
+
+
+# Texts move as wholes under a stretch: their glyphs keep their shapes.
+_TEXTS = (GlyphString, SansText, FormulaText)
+
+
+class Stretch(Zoom):
+    """A close-up in height only: the rows spread apart and every text keeps its size.
+
+    Where the solved layout is as wide as the frame but leaves a band empty
+    under what a stage shows first (TrainingNudge's E and gradient, before the
+    weights come), the content is drawn taller instead of larger: every point
+    moves away from the line ``y = fixed[1]`` by ``factor`` (a cell's frame
+    grows taller), and every text moves as a whole with its centre, at its own
+    size. The scaling composes like the :class:`Zoom`'s, so the beats, the
+    solved block and the pull-back work alike.
+    """
+
+    # Texts move as wholes (chips stretch with the rows, as the cells' frames do).
+    pieces = _TEXTS
+
+    def _scales(self) -> np.ndarray:
+        return np.array([1.0, self.factor, 1.0])
+
+
+def stretch_fit(
+    units: Sequence[tuple[float, float, bool]], room: tuple[float, float]
+) -> tuple[float, float] | None:
+    """Return the factor and the fixed line that stretch ``units`` to fill ``room``, centred.
+
+    Parameters
+    ----------
+    units
+        ``(bottom, top, text)`` of each thing drawn: a text moves with its
+        centre at its own size, anything else is stretched.
+    room
+        ``(bottom, top)`` of where they may go.
+
+    Returns
+    -------
+    tuple or None
+        The factor and the line ``y = fixed`` it is taken about; None when it
+        would not make the content 5 % taller.
+    """
+
+    def extent(factor: float) -> tuple[float, float]:
+        lows, highs = [], []
+        for bottom, top, text in units:
+            if text:
+                centre, half = (bottom + top) / 2 * factor, (top - bottom) / 2
+                lows.append(centre - half)
+                highs.append(centre + half)
+            else:
+                lows.append(bottom * factor)
+                highs.append(top * factor)
+        return min(lows), max(highs)
+
+    def height(factor: float) -> float:
+        low, high = extent(factor)
+        return high - low
+
+    wanted = room[1] - room[0]
+    if height(1.05) > wanted:
+        return None
+    low, high = 1.05, 1.05
+    while height(high) < wanted and high < 64:
+        low, high = high, high * 2
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if height(middle) < wanted else (low, middle)
+    factor = low
+    bottom, top = extent(factor)
+    # y -> factor * y + offset centres it; that is a stretch about y = offset / (1 - factor).
+    offset = (room[0] + room[1]) / 2 - (bottom + top) / 2
+    return factor, offset / (1 - factor)
+
+
+def stage_stretch(
+    scene: StageHost, title: Mobject, shown: Sequence[Mobject], keep: Sequence[Mobject] = ()
+) -> Stretch | None:
+    """Return a stretch that fills the band's height with what a stage shows first.
+
+    Parameters
+    ----------
+    scene
+        The scene (everything on it is stretched, but the kept mobjects).
+    title
+        The title: the stretch fills the band between it and the captions.
+    shown
+        What the stage shows before its layout needs the rest of the frame.
+    keep
+        Mobjects left as they are besides the title and the captions.
+
+    Returns
+    -------
+    Stretch or None
+        None when it would not make the content 5 % taller.
+    """
+    band = content_band(title)
+
+    def kept() -> list[Mobject]:
+        everything = [m for top in scene.mobjects for m in top.get_family()]
+        return [title, *keep, *(m for m in everything if isinstance(m, Caption))]
+
+    measured = Stretch(1.0, np.zeros(3), lambda: list(shown), lambda: [title, *keep])
+    loose, pieces = measured._members()
+    units = [(float(m.points[:, 1].min()), float(m.points[:, 1].max()), False) for m in loose]
+    for piece in pieces:
+        ys = np.concatenate([m.points[:, 1] for m in piece])
+        units.append((float(ys.min()), float(ys.max()), True))
+    found = stretch_fit(units, (band[1] + SPACE, band[3] - SPACE))
+    if found is None:
+        return None
+    factor, line = found
+    return Stretch(factor, np.array([0.0, line, 0.0]), lambda: list(scene.mobjects), kept)
 
 
 class _Closer(Animation):
