@@ -118,6 +118,8 @@ class _Lookup:
     walk: Animation
     moved: Animation
     settle: Animation
+    mark: Animation
+    go: Animation
     walk_area: list[tuple[float, float, float, float]]
     carry_area: list[tuple[float, float, float, float]]
 
@@ -372,9 +374,9 @@ class LookupMotion(Component):
         park = xyz(self.plan.park_x(chip.width), source_y)
         there, back = self.chip_paths(row_index, chip, park, lift)
         outline = self.matrix.outline(row).shift(xyz(-self.matrix_slide, 0))
-        walk = AnimationGroup(
-            Follow(chip, there, run_time=1.0), Create(outline), *self.leaving(row_index)
-        )
+        mark_row = Create(outline, run_time=0.4)
+        go = AnimationGroup(Follow(chip, there, run_time=0.9), *self.leaving(row_index))
+        walk = AnimationGroup(go, mark_row)
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
         targets = self.output.targets(position)
         for target in targets:
@@ -387,17 +389,18 @@ class LookupMotion(Component):
             # Placed at the solver's place across (where the block glides out to), at its row now.
             mark.shift(xyz(0, lift))
             self.marks.append(mark)
-        settle = AnimationGroup(FadeOut(outline), *([FadeIn(mark)] if mark is not None else []))
+        appear = [FadeIn(mark, run_time=0.3)] if mark is not None else []
+        settle = AnimationGroup(FadeOut(outline, run_time=0.3), *appear)
         self.filled.add(position)
         start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)
         strip_box = (right - left, self.plan.sizes.row_height)
         swept = _swept(there, *chip_box) + _swept([*back], *chip_box)
         swept += _swept([start, *path], *strip_box)
-        return _Lookup(walk, moved, settle, _swept(there, *chip_box), swept)
+        return _Lookup(walk, moved, settle, mark_row, go, _swept(there, *chip_box), swept)
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """One ID at teaching pace: walk to the row, bring it home, settle (one step each).
+        """One ID at teaching pace: mark its row; fetch it (walk there and back); settle.
 
         When its strip's path from the block at rest would cross a filled row,
         the block glides up first and back at the end.
@@ -406,15 +409,22 @@ class LookupMotion(Component):
         return self.lookup_one(beat.highlight.position)
 
     def lookup_one(self, position: tuple[int, ...]) -> Steps:
-        """Return one ID's lookup at teaching pace: walk, bring the row home, settle."""
+        """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
+
+        The row is outlined with the first phrase (which names it); the chip
+        walks to it and brings it home in one step, with the phrase that says
+        it is copied, so it never waits beside its row while the narration
+        goes on: one thread of motion, from the chip to the row and back.
+        """
         self._show_output()
         _, lift = self._order([self.output.row_of(position)])
         one = self._one(position, lift)
+        fetch = Succession(one.go, one.moved)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            return Steps(one.walk, one.moved, one.settle)
+            return Steps(one.mark, fetch, one.settle)
         return Steps(
-            Succession(self.part(lift), one.walk),
-            one.moved,
+            Succession(self.part(lift), one.mark),
+            fetch,
             Succession(one.settle, self.part(lift, -1.0)),
         )
 
