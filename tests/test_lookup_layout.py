@@ -322,3 +322,28 @@ def test_the_corridor_is_only_as_wide_as_the_strip_needs() -> None:
     # ... and glide apart to open the corridor while strips travel.
     corridor = apart + motion.slide + motion.matrix_slide
     assert corridor == pytest.approx(strip + 2 * SPACE)
+
+
+def test_late_marks_take_room_only_where_the_blocks_rest() -> None:
+    # Issue 18: the reviewer's sentence, width-bound in the corridor, had 16.4 px
+    # numbers: its one mark (``= out[1]``, the second "the") took a column that only
+    # the last lookup beat fills, when the blocks rest together again.
+    from dataclasses import replace
+
+    from embedviz.render.design import MARGIN, MIN_DATA_PX
+    from embedviz.render.solver import LookupSpec, solve_lookup
+
+    stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
+    plan, motion = stage.plan, stage.motion
+    assert plan.mode == "corridor"
+    assert px_for_font(plan.scale.data) >= MIN_DATA_PX
+    # Apart, the marks' column would reach past the safe area; at rest it is inside.
+    assert 0 < plan.marks_overflow <= motion.slide + 1e-9
+    # Without the late marks the same frame has smaller numbers.
+    early = solve_lookup(replace(LookupSpec.from_board(stage.board), late_marks=False))
+    assert early.scale.data < plan.scale.data
+    # The mark is built where the block rests: inside the frame's safe area.
+    motion.beat_lookup_many(next(b for b in stage.board.beats if b.action == "lookup_many"))
+    assert motion.marks
+    right = float(config.frame_width) / 2 - MARGIN
+    assert all(mark.get_right()[0] <= right + 1e-6 for mark in motion.marks)

@@ -164,3 +164,69 @@ def test_a_bad_frame_is_refused_as_manim_refuses_it(tmp_path: Path) -> None:
         encoder.write_frame(np.zeros((2, 2, 4), dtype=np.uint8))
     encoder.abort()
     assert not (tmp_path / "bad.mp4").exists()
+
+
+def _render_sections(media: Path, *, caching: bool) -> tuple[Path, list[Path]]:
+    """Render a tiny scene of two sections, five plays and waits, into ``media``."""
+    from manim import BLUE, LEFT, RIGHT, Scene, Square, tempconfig
+
+    from embedviz.render.writer import HoldRenderer
+
+    class TwoSections(Scene):
+        def construct(self) -> None:
+            square = Square(side_length=2, color=BLUE, fill_opacity=1)
+            self.add(square)
+            self.play(square.animate.shift(LEFT), run_time=0.4)
+            self.wait(0.6)
+            self.play(square.animate.shift(RIGHT), run_time=0.4)
+            self.next_section("second")
+            self.play(square.animate.scale(0.5), run_time=0.4)
+            self.wait(1.0)
+
+    settings = {
+        "media_dir": str(media),
+        "pixel_width": WIDTH * 2,
+        "pixel_height": HEIGHT * 2,
+        "frame_rate": FPS,
+        "disable_caching": not caching,
+        "save_sections": True,
+        "verbosity": "ERROR",
+        "progress_bar": "none",
+    }
+    with tempconfig(settings):
+        scene = TwoSections(renderer=HoldRenderer())
+        scene.render()
+        movie = Path(scene.renderer.file_writer.movie_file_path)
+        segments = sorted(Path(scene.renderer.file_writer.partial_movie_directory).glob("*.mp4"))
+    return movie, segments
+
+
+def test_the_plays_of_a_section_write_one_segment_and_the_same_video(tmp_path: Path) -> None:
+    """Without Manim's cache each section is one segment, not one per play: same frames."""
+    coalesced, segments = _render_sections(tmp_path / "uncached", caching=False)
+    per_play, cached_segments = _render_sections(tmp_path / "cached", caching=True)
+    # Manim's cache keys a segment by its play, so with it every play keeps its own.
+    assert len(cached_segments) == 5
+    assert len(segments) == 2
+    assert _ends(coalesced) == pytest.approx(_ends(per_play))
+    assert _ends(coalesced) == pytest.approx(round((0.4 + 0.6 + 0.4 + 0.4 + 1.0) * FPS))
+
+    def pictures(path: Path) -> list[tuple[float, np.ndarray]]:
+        with av.open(str(path)) as container:
+            return [
+                (float(f.pts * f.time_base) * FPS, f.to_ndarray(format="rgb24").astype(float))
+                for f in container.decode(video=0)
+            ]
+
+    def shown(frames: list[tuple[float, np.ndarray]], tick: int) -> np.ndarray:
+        return [picture for start, picture in frames if start <= tick + 1e-6][-1]
+
+    ours, manims = pictures(coalesced), pictures(per_play)
+    moved = 0.0
+    for tick in range(round(_ends(per_play))):
+        assert np.abs(shown(ours, tick) - shown(manims, tick)).mean() < 1.0, tick
+        moved = max(moved, np.abs(shown(ours, tick) - shown(ours, 0)).mean())
+    # The square moves and shrinks: the comparison can tell its pictures apart.
+    assert moved > 4 * 1.0
+    sections = sorted((tmp_path / "uncached").rglob("sections/*.mp4"))
+    assert [round(_ends(path)) for path in sections] == [round(1.4 * FPS), round(1.4 * FPS)]

@@ -17,10 +17,11 @@ from embedviz.render.design import CAPTION_FONT, MIN_TEXT_PX, SPACE, font_for_px
 from embedviz.render.metrics import char_advance, digit_height
 
 if TYPE_CHECKING:
+    from embedviz.render.design import TypeScale
     from embedviz.render.solver import LookupPlan
     from embedviz.render.spec import LookupSpec
 
-__all__ = ["Column", "column_plan", "stack_column"]
+__all__ = ["Column", "column_plan", "print_band", "stack_column"]
 
 
 @dataclass(frozen=True)
@@ -163,3 +164,15 @@ def column_plan(
         print_left=plan.output_left,
         print_wrap=lines > spec.print_lines,
     )
+
+
+def print_band(
+    spec: LookupSpec, scale: TypeScale, width: float, problems: list[str]
+) -> tuple[float, float]:
+    """Return the font of the PyTorch call and print under the blocks, and the height they take."""
+    if not spec.print_lines:
+        return 0.0, 0.0
+    font = min(scale.label, width / (char_advance(1.0) * (spec.print_chars + 2)))
+    if font < font_for_px(MIN_TEXT_PX):
+        problems.append("print too wide")
+    return font, 3 * SPACE + spec.print_lines * digit_height(font) * 2.1

@@ -94,7 +94,8 @@ def beat_ranges(
         last_allowed = len(beats) - (count - number)
         stop = first + 1
         spent += costs[first]
-        while stop < last_allowed and abs(spent + costs[stop] - target) < abs(spent - target):
+        # A tie goes on, so that beats which cost nothing never hold a cut back.
+        while stop < last_allowed and abs(spent + costs[stop] - target) <= abs(spent - target):
             spent += costs[stop]
             stop += 1
         ranges.append((first, stop))

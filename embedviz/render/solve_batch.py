@@ -190,7 +190,8 @@ def _stack_place(
     """Return the depth of the stack's top below E's top, and the order the rows fill in."""
     count = spec.batch * spec.length
     if mode == "corridor":
-        # Nothing to keep clear: the stack's top is level with the chips' top.
+        # Nothing to keep clear: the stack's top is as high as it may stand (``left_top``:
+        # level with the chips' top, or under the legend in the title band).
         return left_top, tuple(range(count))
     keys, centres, matrix_h = source_centres(spec, sizes)
     row = down.row_h
@@ -276,6 +277,23 @@ def _legend_under(
     return (top + ends[2]) / 2 if fits and across.stack_left + width <= right else None
 
 
+def _rise(spec: BatchSpec, scale: TypeScale, left_end: float) -> float:
+    """Return how much higher than the slices E and its chips may stand, up to the title.
+
+    A legend in the title band makes the band taller than the title; it
+    stands at the band's right end, over the slices. What stands left of it
+    (E and the block of chips, which end at ``left_end``) need only clear the
+    title, centred on the same line: it rises by half the difference (when
+    the legend stands there, not under the slices).
+    """
+    _, right, _, _ = _frame()
+    legend_w = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
+    if right - legend_w - 11 * swatch_size(scale.legend) < left_end + SPACE:
+        return 0.0
+    band_h = _title_band(spec, scale, [], True)[2]
+    return (band_h - _title_band(spec, scale, [], False)[2]) / 2
+
+
 def _bands(
     spec: BatchSpec, scale: TypeScale, content_h: float, problems: list[str], legend: bool
 ) -> tuple[float, float, float, float, float]:
@@ -309,7 +327,9 @@ def _measure(
     note_h = digit_height(scale.legend) + 2 * SPACE if spec.note else 0.0
     heading_top = -(down.col_labels_h + SPACE + down.heading_h)
     left_top = heading_top - SPACE - down.block_h
-    placed = _stack_place(spec, sizes, down, mode, left_top)
+    # E and the chips may stand higher than the slices, under a legend in the title band.
+    rise = _rise(spec, scale, across.matrix_left + body_w)
+    placed = _stack_place(spec, sizes, down, mode, left_top + rise)
     if placed is None:
         problems.append("no clear path")
         placed = (left_top, tuple(range(spec.batch * spec.length)))
@@ -320,10 +340,10 @@ def _measure(
     stack_bottom = stack_top + stack_h
     depths = (stack_top + down.d_band, stack_bottom, under_e)
     marks_at, marks_h = _marks_place(spec, scale, across, marks, depths, problems, mode)
-    content_top = min(left_top, stack_top)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
     legend_d = _legend_under(spec, scale, across, marks, ends)
+    content_top = min(left_top + (rise if legend_d is None else 0.0), stack_top)
     title_font, title_x, band_h, caption_y, spare = _bands(
         spec, scale, content_bottom - content_top, problems, legend_d is None
     )

@@ -46,7 +46,7 @@ from typing import Literal
 
 import numpy as np
 
-from embedviz.render.column import column_plan
+from embedviz.render.column import column_plan, print_band
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
@@ -136,6 +136,11 @@ class LookupPlan:
         The top of the highest heading and the bottom of the lowest block.
     bar_width
         A scroll bar's column between the matrix and the walking column (0: none).
+    marks_overflow
+        How far the equality marks' column reaches past the safe area's right
+        edge with the blocks apart (0: it fits). Only late marks in the
+        ``corridor`` arrangement may: the block rests at least this far left
+        (within :attr:`rest_slide`), and they fade in once it has closed up.
     """
 
     scale: TypeScale
@@ -168,6 +173,7 @@ class LookupPlan:
     bar_width: float = 0.0
     print_left: float | None = None
     print_wrap: bool = False
+    marks_overflow: float = 0.0
 
     @property
     def column_left(self) -> float:
@@ -237,6 +243,7 @@ class _Across:
     piece_left: float
     position_left: float
     mark_left: float
+    marks_right: float
 
 
 def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str]) -> _Across:
@@ -262,10 +269,17 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     position_w = char_advance(label) * spec.position_chars
     mark_w = char_advance(legend if spec.mark_role == "legend" else label) * spec.mark_chars
     # Right of the block: chip, piece, row number, mark; the chips' heading over them.
-    parts = [w for w in (piece_w, position_w, mark_w) if w]
-    tags_w = max(chip_w + sum(SPACE + w for w in parts), text_width(spec.chips_label, label, False))
-    total_w = margin_w + 2 * body_w + column_w + TAG_GAP + tags_w
-    if total_w > right - left:
+    heading_w = text_width(spec.chips_label, label, False)
+    parts = [w for w in (piece_w, position_w) if w]
+    tags_w = max(chip_w + sum(SPACE + w for w in [*parts, mark_w] if w), heading_w)
+    # Marks that come only in the last lookup beat, in the corridor arrangement, show once
+    # the blocks rest together (the corridor closed): there they need the room, not while
+    # the strips travel (the motion fades them in after the blocks close up).
+    late = mode == "corridor" and spec.late_marks and bool(mark_w)
+    travel_w = max(chip_w + sum(SPACE + w for w in parts), heading_w) if late else tags_w
+    total_w = margin_w + 2 * body_w + column_w + TAG_GAP + travel_w
+    rest_w = total_w - (lane_w - chip_w) + tags_w - travel_w
+    if max(total_w, rest_w) > right - left:
         problems.append("too wide")
     # Headings must not reach into the walking column, nor over the chips' heading:
     # a long (translated) one is set smaller, down to the floor.
@@ -293,6 +307,7 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
         piece_left=piece_left,
         position_left=position_left,
         mark_left=position_left + (position_w + SPACE if position_w else 0.0),
+        marks_right=position_left + (position_w + SPACE if position_w else 0.0) + mark_w,
     )
 
 
@@ -329,7 +344,7 @@ def _measure(
     legend_top_d = matrix_heading_top if legend_above else output_heading_top
     in_band = not (legend_above or legend_over_output)
     title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
-    print_font, print_h = _print_band(spec, scale, right - left, problems)
+    print_font, print_h = print_band(spec, scale, right - left, problems)
     caption_y = bottom + CAPTION_CENTRE
     caption_top = caption_y + digit_height(CAPTION_FONT) * 2.1
     room = top - band_h - SPACE - (caption_top + SPACE)
@@ -338,40 +353,39 @@ def _measure(
         problems.append("too tall")
     # Spare height goes above and below the content in equal parts.
     matrix_top = top - band_h - SPACE - max(spare, 0.0) / 2 + content_top
-    return (
-        LookupPlan(
-            scale=scale,
-            sizes=sizes,
-            mode=mode,
-            matrix_left=across.matrix_left,
-            matrix_top=matrix_top,
-            output_left=across.output_left,
-            output_top=matrix_top + raise_d,
-            body_width=across.body_w,
-            chip_width=across.chip_w,
-            tag_left=across.tag_left,
-            piece_left=across.piece_left,
-            position_left=across.position_left,
-            mark_left=across.mark_left,
-            heading_y=matrix_top + col_labels_h + SPACE + heading_h / 2,
-            output_heading_y=matrix_top + raise_d + SPACE + heading_h / 2,
-            title_x=title_x,
-            title_y=top - band_h / 2,
-            title_font=title_font,
-            legend_x=right if in_band else (left if legend_above else across.output_left),
-            legend_y=top - band_h / 2
-            if in_band
-            else matrix_top - legend_top_d + SPACE + legend_h / 2,
-            legend_left=not in_band,
-            print_top=matrix_top - content_bottom - 2 * SPACE,
-            print_font=print_font,
-            caption_y=caption_y,
-            order=order,
-            content_top=matrix_top - content_top,
-            content_bottom=matrix_top - content_bottom,
-        ),
-        problems,
+    plan = LookupPlan(
+        scale=scale,
+        sizes=sizes,
+        mode=mode,
+        matrix_left=across.matrix_left,
+        matrix_top=matrix_top,
+        output_left=across.output_left,
+        output_top=matrix_top + raise_d,
+        body_width=across.body_w,
+        chip_width=across.chip_w,
+        tag_left=across.tag_left,
+        piece_left=across.piece_left,
+        position_left=across.position_left,
+        mark_left=across.mark_left,
+        heading_y=matrix_top + col_labels_h + SPACE + heading_h / 2,
+        output_heading_y=matrix_top + raise_d + SPACE + heading_h / 2,
+        title_x=title_x,
+        title_y=top - band_h / 2,
+        title_font=title_font,
+        legend_x=right if in_band else (left if legend_above else across.output_left),
+        legend_y=top - band_h / 2 if in_band else matrix_top - legend_top_d + SPACE + legend_h / 2,
+        legend_left=not in_band,
+        print_top=matrix_top - content_bottom - 2 * SPACE,
+        print_font=print_font,
+        caption_y=caption_y,
+        order=order,
+        content_top=matrix_top - content_top,
+        content_bottom=matrix_top - content_bottom,
+        marks_overflow=overflow if (overflow := across.marks_right - right) > 1e-9 else 0.0,
     )
+    if plan.marks_overflow > plan.rest_slide:
+        problems.append("marks too wide")
+    return plan, problems
 
 
 def _measure_stack(spec: LookupSpec, data: float, pitch: float) -> tuple[LookupPlan, list[str]]:
@@ -407,18 +421,6 @@ def _title_band(
     if legend:
         band = max(band, legend_height(scale.legend))
     return font, x, band
-
-
-def _print_band(
-    spec: LookupSpec, scale: TypeScale, width: float, problems: list[str]
-) -> tuple[float, float]:
-    """Return the font of the PyTorch call and print under the blocks, and the height they take."""
-    if not spec.print_lines:
-        return 0.0, 0.0
-    font = min(scale.label, width / (char_advance(1.0) * (spec.print_chars + 2)))
-    if font < font_for_px(MIN_TEXT_PX):
-        problems.append("print too wide")
-    return font, 3 * SPACE + spec.print_lines * digit_height(font) * 2.1
 
 
 def solve_lookup(spec: LookupSpec) -> LookupPlan:

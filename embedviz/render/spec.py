@@ -8,7 +8,7 @@ from typing import Literal
 from embedviz.story.model import Storyboard, Window
 from embedviz.story.printed import split_printed
 
-__all__ = ["SUFFIX_INDENT", "LookupSpec", "wrap_suffix"]
+__all__ = ["SUFFIX_INDENT", "LookupSpec", "late_marks", "wrap_suffix"]
 
 # PyTorch indents a suffix on a line of its own by the width of ``tensor(``.
 SUFFIX_INDENT = len("tensor(")
@@ -101,6 +101,7 @@ class LookupSpec:
     bar_width: float = 0.0
     mark_role: Literal["legend", "label"] = "label"
     marks_last: bool = False
+    late_marks: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:
@@ -150,6 +151,21 @@ class LookupSpec:
                 (b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), ""
             ),
         )
+
+
+def late_marks(board: Storyboard) -> bool:
+    """Whether the board has equality marks and each first shows in its last lookup beat.
+
+    A stage whose blocks rest together between lookups (LookupStage) sets
+    :attr:`LookupSpec.late_marks` from it.
+    """
+    lookups = [b for b in board.beats if b.action in ("lookup", "lookup_many")]
+    first: dict[tuple[int, ...], int] = {}
+    for number, beat in enumerate(lookups):
+        for cell in beat.numbers:
+            if cell.kind == "equal_to":
+                first.setdefault(cell.index, number)
+    return bool(first) and set(first.values()) == {len(lookups) - 1}
 
 
 def _sources(board: Storyboard) -> list[int]:

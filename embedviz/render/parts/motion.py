@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -122,6 +122,14 @@ class _Lookup:
     go: Animation
     walk_area: list[tuple[float, float, float, float]]
     carry_area: list[tuple[float, float, float, float]]
+    # A mark that shows only once the blocks rest together (it has room only there).
+    late: list[Animation] = field(default_factory=list)
+
+
+def _late(lookups: Sequence[_Lookup]) -> list[Animation]:
+    """Return the late marks' fade-in, once the blocks rest together (empty: none)."""
+    marks = [shown for one in lookups for shown in one.late]
+    return [AnimationGroup(*marks)] if marks else []
 
 
 def _swept(
@@ -385,19 +393,23 @@ class LookupMotion(Component):
         moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
         self.carries.append(carry)
         mark = self.output.mark(position)
+        # Late marks would stand past the frame's edge until the block has closed up.
+        late = self.plan.marks_overflow > 0
         if mark is not None:
-            # Placed at the solver's place across (where the block glides out to), at its row now.
-            mark.shift(xyz(0, lift))
+            # Placed at the solver's place across (where the block glides out to), at its row
+            # now; a late one where the block rests, at its row there.
+            mark.shift(xyz(-self.slide, 0) if late else xyz(0, lift))
             self.marks.append(mark)
-        appear = [FadeIn(mark, run_time=0.3)] if mark is not None else []
-        settle = AnimationGroup(FadeOut(outline, run_time=0.3), *appear)
+        shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
+        settle = AnimationGroup(FadeOut(outline, run_time=0.3), *([] if late else shown))
         self.filled.add(position)
         start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)
         strip_box = (right - left, self.plan.sizes.row_height)
         swept = _swept(there, *chip_box) + _swept([*back], *chip_box)
         swept += _swept([start, *path], *strip_box)
-        return _Lookup(walk, moved, settle, mark_row, go, _swept(there, *chip_box), swept)
+        walked = _swept(there, *chip_box)
+        return _Lookup(walk, moved, settle, mark_row, go, walked, swept, shown if late else [])
 
     def beat_lookup(self, beat: Beat) -> Animation:
         """One ID at teaching pace: mark its row; fetch it (walk there and back); settle.
@@ -421,11 +433,12 @@ class LookupMotion(Component):
         one = self._one(position, lift)
         fetch = Succession(one.go, one.moved)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            return Steps(one.mark, fetch, one.settle)
+            late = _late([one])
+            return Steps(one.mark, fetch, Succession(one.settle, *late) if late else one.settle)
         return Steps(
             Succession(self.part(lift), one.mark),
             fetch,
-            Succession(one.settle, self.part(lift, -1.0)),
+            Succession(one.settle, self.part(lift, -1.0), *_late([one])),
         )
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
@@ -450,8 +463,10 @@ class LookupMotion(Component):
             item = Succession(one.walk, one.moved, one.settle.set_run_time(_REST_SETTLE))
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            return AnimationGroup(*items)
-        return Succession(self.part(lift), AnimationGroup(*items), self.part(lift, -1.0))
+            late = _late(lookups)
+            return Succession(AnimationGroup(*items), *late) if late else AnimationGroup(*items)
+        back = self.part(lift, -1.0)
+        return Succession(self.part(lift), AnimationGroup(*items), back, *_late(lookups))
 
     def _show_output(self) -> None:
         """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""

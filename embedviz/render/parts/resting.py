@@ -62,11 +62,14 @@ def _rest_across(motion: LookupMotion, title: Mobject) -> None:
 
     Of the :attr:`~embedviz.render.solver.LookupPlan.rest_slide` they close
     by, the matrix takes the share that leaves the smallest empty area
-    (the rest of the frame is shared out left and right).
+    (the rest of the frame is shared out left and right), but the block
+    rests at least :attr:`~embedviz.render.solver.LookupPlan.marks_overflow`
+    left: its late marks show there.
     """
     slide = motion.plan.rest_slide
     if slide <= 0:
         return
+    largest = 1.0 - motion.plan.marks_overflow / slide
     legend = [motion.matrix.legend] if motion.matrix.legend is not None else []
     matrix = mobject_boxes(motion.matrix_side())
     block = mobject_boxes(motion.output_side())
@@ -77,7 +80,8 @@ def _rest_across(motion: LookupMotion, title: Mobject) -> None:
         boxes = [_across(b, right) for b in matrix] + [_across(b, -left) for b in block]
         return largest_empty_rectangle([*mobject_boxes(legend), *boxes], band).area
 
-    share = min((k / _REST_STEPS_ACROSS for k in range(_REST_STEPS_ACROSS + 1)), key=empty)
+    shares = [k / _REST_STEPS_ACROSS for k in range(_REST_STEPS_ACROSS + 1)]
+    share = min([s for s in shares if s <= largest + 1e-9] or [0.0], key=empty)
     motion.rest_matrix(share * slide)
     motion.rest(0.0, (1 - share) * slide)
 

@@ -8,6 +8,8 @@ that need several parts at once are handled here.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from manim import (
     Animation,
     AnimationGroup,
@@ -27,6 +29,7 @@ from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
 from embedviz.render.parts.resting import rest_blocks
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
+from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, moved_by, stage_close_up
 from embedviz.story.model import Beat
@@ -58,7 +61,9 @@ class LookupStage(Stage):
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
-        plan = solve_lookup(LookupSpec.from_board(self.board))
+        # The blocks rest together between lookups: marks that come last need room only there.
+        spec = replace(LookupSpec.from_board(self.board), late_marks=late_marks(self.board))
+        plan = solve_lookup(spec)
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
