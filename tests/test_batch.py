@@ -332,3 +332,52 @@ def test_no_number_is_drawn_twice(dry_run_cache: Any, overrides: dict[str, Any])
     marked = [c.index for c in last.beat.numbers if c.kind == "equal_to"]
     assert marked
     assert last.echoes == []
+
+
+@pytest.mark.slow
+def test_the_slices_rest_beside_e_and_part_only_while_strips_travel() -> None:
+    """Issue 18: the corridor is open only while a strip travels; the notes come right of it.
+
+    The 3 x 6 batch takes the corridor. At every beat end the slices stand
+    closer to E than a strip is wide (the corridor closed); while a strip is on
+    screen, it fits between E and the slices. Once every row is in, the marks
+    stand right of every slice's numbers and tags.
+    """
+    from conftest import sample_moments
+
+    overrides = {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 10, "dim": 5}
+    samples = sample_moments("BatchLookup", overrides)
+
+    def kind(sample: Any, name: str, strip: bool = False) -> list[np.ndarray]:
+        return [
+            t.box
+            for t in sample.texts
+            if t.opacity >= 0.5 and t.cell and t.cell[0] == name and t.in_strip == strip
+        ]
+
+    def gap(sample: Any) -> float | None:
+        weights, outputs = kind(sample, "weight"), kind(sample, "output")
+        if not weights or not outputs:
+            return None
+        return min(b[0][0] for b in outputs) - max(b[1][0] for b in weights)
+
+    travelling = [s for s in samples if kind(s, "weight", strip=True)]
+    assert travelling
+    # A strip is as wide as a row of E's numbers.
+    row = [
+        t.box
+        for t in samples[-1].texts
+        if t.cell and t.cell[0] == "weight" and not t.in_strip and t.cell[1][0] == 0
+    ]
+    widest = max(b[1][0] for b in row) - min(b[0][0] for b in row)
+    ends = [(s, gap(s)) for s in samples if s.alpha == 1.0 and gap(s) is not None]
+    assert ends
+    assert all(g < widest for _, g in ends), [(s.beat.name, g) for s, g in ends]
+    # A strip moving along the corridor stands between E and the slices.
+    open_gaps = [g for s in travelling if (g := gap(s)) is not None]
+    assert max(open_gaps) > widest
+    end = samples[-1]
+    marks = [t.box for t in end.texts if t.cell and t.cell[0] == "equal_to"]
+    assert marks
+    right = max(b[1][0] for b in [*kind(end, "output"), *kind(end, "output_id")])
+    assert min(b[0][0] for b in marks) > right

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from manim import Square
 
-from embedviz.render.zoom import Zoom, close_up
+from embedviz.render.glyphs import SansText
+from embedviz.render.zoom import Stretch, Zoom, close_up, spread_close_up, stretch_fit
 
 
 def test_a_close_up_fits_the_content_to_the_room_centred() -> None:
@@ -42,3 +43,83 @@ def test_the_solved_block_undoes_the_close_up_and_redoes_it() -> None:
     # The title keeps its size and place throughout.
     assert title.width == pytest.approx(1.0)
     assert np.allclose(title.get_center(), [3.0, 3.0, 0.0])
+
+
+def test_a_spread_close_up_fills_the_height_a_wide_layout_leaves() -> None:
+    # Content 4 wide and 1 tall in a room 8 by 8: the width binds at 2x, and its
+    # pieces may stand up to 3x further apart up and down: 4x fills the room's height.
+    found = spread_close_up((0.0, 0.0, 4.0, 1.0), (-4.0, -4.0, 4.0, 4.0), 3.0, 5.0)
+    assert found is not None
+    factor, spread, fixed = found
+    assert (factor, spread) == (pytest.approx(2.0), pytest.approx(4.0))
+    corners = np.array([[0.0, 0.0, 0.0], [4.0, 1.0, 0.0]])
+    mapped = fixed + (corners - fixed) * [factor, factor * spread, 1.0]
+    assert np.allclose(mapped[:, :2], [[-4.0, -4.0], [4.0, 4.0]])
+    # Bound by how far apart the pieces may stand.
+    found = spread_close_up((0.0, 0.0, 4.0, 1.0), (-4.0, -4.0, 4.0, 4.0), 3.0, 1.5)
+    assert found is not None
+    assert found[1] == pytest.approx(1.5)
+
+
+def test_a_spread_keeps_texts_and_chips_in_shape_and_pulls_back_exactly() -> None:
+    """Places spread up and down; a text and a chip only grow, a frame stretches."""
+    from embedviz.render.design import DARK
+    from embedviz.render.glyphs import LabelText
+    from embedviz.render.parts.chips import Chip
+    from embedviz.story.model import NumberCell
+
+    text = LabelText("0.3374", 20.0, "#ffffff").move_to([1.0, 1.0, 0.0])
+    chip = Chip(NumberCell("token_id", (0,), "4821", 4821), 20.0, DARK).move_to([-1.0, -1.0, 0.0])
+    frame = Square(side_length=1.0)
+    solved = [(m.width, m.height, m.get_center()) for m in (text, chip, frame)]
+    zoom = Zoom(2.0, np.zeros(3), lambda: [frame, text, chip], lambda: [], spread=1.5)
+    zoom._rescale(np.ones(3), zoom._scales(), zoom._members())
+    for mobject, (width, height, centre) in zip((text, chip), solved[:2], strict=True):
+        assert (mobject.width, mobject.height) == (
+            pytest.approx(2 * width),
+            pytest.approx(2 * height),
+        )
+        assert np.allclose(mobject.get_center(), centre * [2.0, 3.0, 1.0])
+    assert (frame.width, frame.height) == (pytest.approx(2.0), pytest.approx(3.0))
+    back = zoom.pull_back()
+    back.begin()
+    for alpha in (0.25, 0.5, 0.75, 1.0):
+        back.interpolate(alpha)
+        # Mid-way the text is still in shape (its width over height as solved).
+        assert text.width / text.height == pytest.approx(solved[0][0] / solved[0][1])
+    for mobject, (width, height, centre) in zip((text, chip, frame), solved, strict=True):
+        assert (mobject.width, mobject.height) == (pytest.approx(width), pytest.approx(height))
+        assert np.allclose(mobject.get_center(), centre)
+
+
+def test_a_stretch_fills_the_room_in_height_with_texts_at_their_size() -> None:
+    # A box from -1 to 1 with a text 0.4 tall above it (centre 1.5) and one under it
+    # (centre -1.5); the room runs from -4 to 2. Texts move with their centres.
+    units = [(-1.0, 1.0, False), (1.3, 1.7, True), (-1.7, -1.3, True)]
+    found = stretch_fit(units, (-4.0, 2.0))
+    assert found is not None
+    factor, line = found
+    # Stretched by k about 0 the extent is [-1.5k - 0.2, 1.5k + 0.2]: 3k + 0.4 = 6.
+    assert factor == pytest.approx(5.6 / 3)
+    # Centred: y -> line + k (y - line) sends the middle (0) to the room's middle (-1).
+    assert line + factor * (0.0 - line) == pytest.approx(-1.0)
+    # Already as tall as the room: nothing to gain.
+    assert stretch_fit([(-4.0, 2.0, False)], (-4.0, 2.0)) is None
+
+
+def test_a_stretch_moves_texts_whole_and_stretches_frames() -> None:
+    """A frame grows taller about the line; a text keeps its size and moves with its centre."""
+    frame = Square(side_length=2.0)
+    text = SansText("E", 24, "#ffffff").move_to([0.0, 2.0, 0.0])
+    height = text.height
+    stretch = Stretch(1.0, np.zeros(3), lambda: [frame, text], lambda: [])
+    # From the layout as solved to a stretch of 2 (places up and down only).
+    stretch._rescale(np.ones(3), np.array([1.0, 2.0, 1.0]), stretch._members())
+    assert frame.height == pytest.approx(4.0)
+    assert frame.width == pytest.approx(2.0)
+    assert text.height == pytest.approx(height)
+    assert text.get_center()[1] == pytest.approx(4.0)
+    # Undone, everything is back where it was.
+    stretch._rescale(np.array([1.0, 2.0, 1.0]), np.ones(3), stretch._members())
+    assert frame.height == pytest.approx(2.0)
+    assert text.get_center()[1] == pytest.approx(2.0)

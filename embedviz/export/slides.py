@@ -84,6 +84,9 @@ def _render_slides(
         # Slide.__init__ sets config["write_to_movie"], which Manim 0.22 no
         # longer has (it always writes the movie); start from BaseSlide instead.
         BaseSlide.__init__(self, *args, **kwargs)
+        # manim-slides joins each slide from its plays' own segments, so every
+        # play keeps one (the writer otherwise writes a section into one).
+        self.renderer.file_writer.one_segment_per_section = False
 
     def render(self: Any) -> None:
         # Slide.render sets max_files_cached to infinity, which Manim 0.22

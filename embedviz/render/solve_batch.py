@@ -60,7 +60,7 @@ from embedviz.render.solver import (
 )
 from embedviz.render.type_search import largest_fitting, legend_height, swatch_size
 
-__all__ = ["solve_batch"]
+__all__ = ["notes_size", "solve_batch"]
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def _across(
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
     position_w = char_advance(label) * spec.position_chars
-    mark_w = _notes(spec, scale)[0] if marks == "right" else 0.0
+    mark_w = notes_size(spec, scale)[0] if marks == "right" else 0.0
     # An edge: its brace, then its symbol as typeset (an italic B is wider than a digit).
     symbol_w = max([formula_width(t, label) for t in spec.edge_texts if t] or [char_advance(label)])
     edge_w = BRACE + SPACE / 2 + symbol_w
@@ -207,7 +207,7 @@ def _stack_place(
     return None if found is None else (found[0] * row, found[1])
 
 
-def _notes(spec: BatchSpec, scale: TypeScale) -> tuple[float, float]:
+def notes_size(spec: BatchSpec, scale: TypeScale) -> tuple[float, float]:
     """Return the width and height of the notes the last beats write: the shape, the marks."""
     width = max(
         text_width(spec.shape_text, scale.label, mono=False),
@@ -234,7 +234,7 @@ def _marks_place(
     level with the last slice; only the ``corridor`` arrangement has one);
     nothing moves any more when it comes.
     """
-    mark_w, marks_h = _notes(spec, scale)
+    mark_w, marks_h = notes_size(spec, scale)
     stack_top, stack_bottom, under_e = depths
     corridor_left = across.stack_left - across.column_w + TAG_GAP
     marks_at = {

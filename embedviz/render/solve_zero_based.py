@@ -11,7 +11,9 @@ to the rows through the walking column. Every row that moves goes straight
 out to the right at its own height: the slip's wrong vector lands level with
 the row it came from, the returned vector level with the ID's row (the chip
 stays beside it as its tag), and every line of text in the panel sits above
-those two rows, so no strip ever crosses a text.
+those two rows, so no strip ever crosses a text. The colour legend stands at
+the panel's right under the returned vector (beside the check line), where
+the panel's lower half would otherwise stand empty.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
+from embedviz.render.type_search import legend_height
 from embedviz.story.model import Storyboard, Window
 
 __all__ = ["PANEL_LINES", "ZeroPlan", "ZeroSpec", "solve_zero_based"]
@@ -156,16 +159,17 @@ class ZeroPlan:
     line_height: float
     heading_y: float
     row_centres: dict[int, float]
+    legend_centre: float = 0.0
 
     @property
     def legend_x(self) -> float:
-        """The legend's right edge (in the title band)."""
-        return self.bands.legend_right
+        """The legend's right edge (the safe area's, under the panel)."""
+        return self.bands.right
 
     @property
     def legend_y(self) -> float:
         """The legend's centre line."""
-        return self.bands.legend_y
+        return self.legend_centre
 
     @property
     def legend_left(self) -> bool:
@@ -197,7 +201,7 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
     problems: list[str] = []
     scale = TypeScale.from_data(data)
     sizes = GridSizes(scale, spec.value_chars, pitch)
-    bands = frame_bands(spec.title, scale, spec.legend_title, problems)
+    bands = frame_bands(spec.title, scale, None, problems)
     label, legend = scale.label, scale.legend
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
@@ -227,7 +231,9 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
         depth += slot.size
     head_h = digit_height(label) * 1.6 + SPACE + digit_height(label) + 0.8 * SPACE
     note_h = digit_height(legend) + 2 * SPACE if spec.note else 0.0
-    below = row_h / 2 + SPACE + line_h
+    # Under the returned vector: the check line at the panel's left, the legend at its right.
+    legend_h = legend_height(legend) if spec.legend_title is not None else 0.0
+    below = row_h / 2 + SPACE + max(line_h, legend_h + SPACE)
     # The matrix's top: its heading under the content band's top, the panel's
     # lines above the ID's row likewise; its bottom (and the check line under
     # the returned vector) over the caption band.
@@ -252,8 +258,19 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
         line_height=line_h,
         heading_y=top + head_h - digit_height(label) * 0.8,
         row_centres={row: top - depth for row, depth in centres.items()},
+        legend_centre=_legend_centre(bands.bottom, top - offset - row_h / 2, legend_h),
     )
     return plan, problems
+
+
+def _legend_centre(bottom: float, vector_bottom: float, height: float) -> float:
+    """Return the legend's centre line: midway between the returned vector and the captions.
+
+    The legend stands at the panel's right under the returned vector (its
+    place in the title band left the panel's lower half empty until the check).
+    """
+    middle = (bottom + vector_bottom - SPACE) / 2
+    return min(max(middle, bottom + height / 2), vector_bottom - SPACE - height / 2)
 
 
 def solve_zero_based(spec: ZeroSpec) -> ZeroPlan:

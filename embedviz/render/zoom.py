@@ -12,6 +12,10 @@ has to know about the close-up: :meth:`Zoom.wrap` turns a beat's animation
 into one that undoes the close-up on everything on screen (and on what the
 animation moves), plays its frame, and redoes it. The title and the captions
 are not scaled.
+
+A :class:`Stretch` is the same in height only, for a layout as wide as the
+frame that leaves a band empty under what it shows first: the rows spread
+apart, and every text keeps its size (TrainingNudge's introduction).
 """
 
 from __future__ import annotations
@@ -26,10 +30,25 @@ from manim import Animation, Group, Mobject, config, smooth
 from embedviz.render.animations import Steps, beat_steps, mobjects_that_may_move
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import MARGIN, MAX_DATA_PX, SPACE, px_for_font
+from embedviz.render.formula import FormulaText
+from embedviz.render.glyphs import GlyphString, SansText
 from embedviz.render.parts.captions import Caption
+from embedviz.render.parts.chips import Chip
 from embedviz.render.stage import StageHost
 
-__all__ = ["Zoom", "close_up", "moved_by", "stage_close_up"]
+__all__ = [
+    "Stretch",
+    "Zoom",
+    "close_up",
+    "moved_by",
+    "spread_close_up",
+    "stage_close_up",
+    "stage_stretch",
+    "stretch_fit",
+]
+
+# What a spread close-up keeps in shape: texts, typeset formulas and chips.
+PIECES = (GlyphString, SansText, FormulaText, Chip)
 
 
 def close_up(
@@ -52,16 +71,45 @@ def close_up(
         The scale and the point it is taken about; None when it would not
         grow the content by at least 5 %.
     """
+    found = spread_close_up(content, room, largest, 1.0)
+    return None if found is None else (found[0], found[2])
+
+
+def spread_close_up(
+    content: tuple[float, float, float, float],
+    room: tuple[float, float, float, float],
+    largest: float,
+    most_spread: float,
+) -> tuple[float, float, np.ndarray] | None:
+    """Return a close-up whose pieces also stand further apart up and down, to fill the room.
+
+    A layout wider than the room's shape is bound by the width: scaled
+    alone, it leaves bands empty above and below it. Its pieces (texts and
+    chips, drawn at the scale) may stand up to ``most_spread`` times further
+    apart vertically than the scale alone puts them (as a looser pitch would):
+    places scale by the factor across and by the factor times the spread up
+    and down.
+
+    Returns
+    -------
+    tuple or None
+        The scale, the spread and the fixed point (of each axis); None when the
+        close-up would not grow the content by at least 5 %.
+    """
     left, bottom, right, top = content
     factor = min(
         (room[2] - room[0]) / (right - left), (room[3] - room[1]) / (top - bottom), largest
     )
     if factor < 1.05:
         return None
+    spread = max(1.0, min(most_spread, (room[3] - room[1]) / (top - bottom) / factor))
+    scales = np.array([factor, factor * spread, 1.0])
     centre = np.array([(left + right) / 2, (bottom + top) / 2, 0.0])
     target = np.array([(room[0] + room[2]) / 2, (room[1] + room[3]) / 2, 0.0])
-    # The point that stays put: target = fixed + factor * (centre - fixed).
-    return factor, (target - factor * centre) / (1 - factor)
+    # The point that stays put, per axis: target = fixed + scale * (centre - fixed).
+    fixed = np.zeros(3)
+    fixed[:2] = (target[:2] - scales[:2] * centre[:2]) / (1 - scales[:2])
+    return factor, spread, fixed
 
 
 def stage_close_up(
@@ -70,6 +118,7 @@ def stage_close_up(
     shown: Sequence[Mobject],
     data_font: float,
     keep: Sequence[Mobject] = (),
+    most_spread: float = 1.0,
 ) -> Zoom | None:
     """Return a close-up that fills the frame with what a stage shows first, if it grows it.
 
@@ -86,6 +135,9 @@ def stage_close_up(
         ceiling (``MAX_DATA_PX``).
     keep
         Mobjects drawn at their own size besides the title and the captions.
+    most_spread
+        How much further apart up and down than the scale its pieces may stand
+        (:func:`spread_close_up`; 1: a plain close-up).
 
     Returns
     -------
@@ -97,15 +149,16 @@ def stage_close_up(
     band = content_band(title)
     half = float(config.frame_width) / 2 - MARGIN
     room = (-half, band[1] + SPACE, half, band[3] - SPACE)
-    found = close_up(content, room, MAX_DATA_PX / px_for_font(data_font))
+    found = spread_close_up(content, room, MAX_DATA_PX / px_for_font(data_font), most_spread)
     if found is None:
         return None
+    factor, spread, fixed = found
 
     def kept() -> list[Mobject]:
         everything = [m for top in scene.mobjects for m in top.get_family()]
         return [title, *keep, *(m for m in everything if isinstance(m, Caption))]
 
-    return Zoom(*found, lambda: list(scene.mobjects), kept)
+    return Zoom(factor, fixed, lambda: list(scene.mobjects), kept, spread)
 
 
 def moved_by(animation: Animation) -> list[Mobject]:
@@ -129,13 +182,22 @@ class Zoom:
     factor
         How much larger than the solved layout the content is drawn.
     fixed
-        The point the scaling is taken about.
+        The point the scaling is taken about (per axis).
     content
         Returns the mobjects on screen now.
     kept
         Returns the mobjects that keep their size and place (the title, the
         captions), with their families.
+    spread
+        How much further apart up and down the pieces stand than ``factor``
+        puts them: a text or a chip is drawn at ``factor`` about its own
+        centre (never stretched), and that centre, like every other point
+        (a frame's, an outline's, a path's), scales by ``factor`` across and
+        ``factor * spread`` up and down.
     """
+
+    # The kinds of mobject drawn at the scale about their own centres, never stretched.
+    pieces: tuple[type, ...] = PIECES
 
     def __init__(
         self,
@@ -143,27 +205,61 @@ class Zoom:
         fixed: np.ndarray,
         content: Callable[[], Iterable[Mobject]],
         kept: Callable[[], Iterable[Mobject]],
+        spread: float = 1.0,
     ) -> None:
         self.factor = factor
+        self.spread = spread
         self.fixed = fixed
         self.content = content
         self.kept = kept
 
-    def _members(self, extra: Iterable[Mobject] = ()) -> list[Mobject]:
-        """Every mobject with points on screen (and in ``extra``), each once (groups share)."""
-        kept = {id(m) for top in self.kept() for m in top.get_family()}
-        found: dict[int, Mobject] = {}
-        for top in [*self.content(), *extra]:
-            for member in top.get_family():
-                if len(member.points) and id(member) not in kept:
-                    found.setdefault(id(member), member)
-        return list(found.values())
+    def _members(self, extra: Iterable[Mobject] = ()) -> tuple[list[Mobject], list[list[Mobject]]]:
+        """Every mobject with points on screen (and in ``extra``), each once (groups share).
 
-    def _scale(self, ratio: float, members: Iterable[Mobject]) -> None:
-        if ratio == 1.0:
+        Returns the loose members, and the pieces (each a text's or a chip's
+        members with points), which keep their shape: the outermost piece
+        claims its family, in whichever group it is reached first.
+        """
+        kept = {id(m) for top in self.kept() for m in top.get_family()}
+        tops = [*self.content(), *extra]
+        found: dict[int, Mobject] = {}
+        roots: dict[int, Mobject] = {}
+        for top in tops:
+            for member in top.get_family():
+                if id(member) not in kept:
+                    found.setdefault(id(member), member)
+                    if isinstance(member, self.pieces):
+                        roots.setdefault(id(member), member)
+        claimed: set[int] = set()
+        pieces: list[list[Mobject]] = []
+        for root in sorted(roots.values(), key=lambda m: -len(m.get_family())):
+            if id(root) in claimed:
+                continue
+            family = [m for m in root.get_family() if id(m) not in claimed]
+            claimed.update(id(m) for m in family)
+            pieces.append([m for m in family if len(m.points) and id(m) not in kept])
+        loose = [m for m in found.values() if len(m.points) and id(m) not in claimed]
+        return loose, [p for p in pieces if p]
+
+    def _scales(self) -> np.ndarray:
+        return np.array([self.factor, self.factor * self.spread, 1.0])
+
+    def _rescale(
+        self, old: np.ndarray, new: np.ndarray, found: tuple[list[Mobject], list[list[Mobject]]]
+    ) -> None:
+        """Move every member from the mapping with scales ``old`` to the one with ``new``."""
+        if np.allclose(old, new, rtol=0.0, atol=1e-15):
             return
-        for member in members:
+        ratio = new / old
+        loose, pieces = found
+        for member in loose:
             member.points = self.fixed + (member.points - self.fixed) * ratio
+        for piece in pieces:
+            points = np.concatenate([m.points for m in piece])
+            centre = (points.min(axis=0) + points.max(axis=0)) / 2
+            moved = self.fixed + (centre - self.fixed) * ratio
+            for member in piece:
+                member.points = moved + (member.points - centre) * ratio[0]
 
     @contextmanager
     def solved(self, extra: Callable[[], Iterable[Mobject]] = tuple) -> Iterator[None]:
@@ -172,11 +268,12 @@ class Zoom:
         ``extra`` is asked again at the end: what a beat builds inside the
         block, in the solved layout, joins the close-up there.
         """
-        self._scale(1 / self.factor, self._members(extra()))
+        ones = np.ones(3)
+        self._rescale(self._scales(), ones, self._members(extra()))
         try:
             yield
         finally:
-            self._scale(self.factor, self._members(extra()))
+            self._rescale(ones, self._scales(), self._members(extra()))
 
     def wrap(self, animation: Animation) -> Animation:
         """Return the beat's animation played under the close-up, step by step."""
@@ -188,6 +285,121 @@ class Zoom:
     def pull_back(self) -> Animation:
         """Return the camera's pull-back: the content shrinks to the layout as solved."""
         return _PullBack(self)
+
+
+# Texts move as wholes under a stretch: their glyphs keep their shapes.
+_TEXTS = (GlyphString, SansText, FormulaText)
+
+
+class Stretch(Zoom):
+    """A close-up in height only: the rows spread apart and every text keeps its size.
+
+    Where the solved layout is as wide as the frame but leaves a band empty
+    under what a stage shows first (TrainingNudge's E and gradient, before the
+    weights come), the content is drawn taller instead of larger: every point
+    moves away from the line ``y = fixed[1]`` by ``factor`` (a cell's frame
+    grows taller), and every text moves as a whole with its centre, at its own
+    size. The scaling composes like the :class:`Zoom`'s, so the beats, the
+    solved block and the pull-back work alike.
+    """
+
+    # Texts move as wholes (chips stretch with the rows, as the cells' frames do).
+    pieces = _TEXTS
+
+    def _scales(self) -> np.ndarray:
+        return np.array([1.0, self.factor, 1.0])
+
+
+def stretch_fit(
+    units: Sequence[tuple[float, float, bool]], room: tuple[float, float]
+) -> tuple[float, float] | None:
+    """Return the factor and the fixed line that stretch ``units`` to fill ``room``, centred.
+
+    Parameters
+    ----------
+    units
+        ``(bottom, top, text)`` of each thing drawn: a text moves with its
+        centre at its own size, anything else is stretched.
+    room
+        ``(bottom, top)`` of where they may go.
+
+    Returns
+    -------
+    tuple or None
+        The factor and the line ``y = fixed`` it is taken about; None when it
+        would not make the content 5 % taller.
+    """
+
+    def extent(factor: float) -> tuple[float, float]:
+        lows, highs = [], []
+        for bottom, top, text in units:
+            if text:
+                centre, half = (bottom + top) / 2 * factor, (top - bottom) / 2
+                lows.append(centre - half)
+                highs.append(centre + half)
+            else:
+                lows.append(bottom * factor)
+                highs.append(top * factor)
+        return min(lows), max(highs)
+
+    def height(factor: float) -> float:
+        low, high = extent(factor)
+        return high - low
+
+    wanted = room[1] - room[0]
+    if height(1.05) > wanted:
+        return None
+    low, high = 1.05, 1.05
+    while height(high) < wanted and high < 64:
+        low, high = high, high * 2
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if height(middle) < wanted else (low, middle)
+    factor = low
+    bottom, top = extent(factor)
+    # y -> factor * y + offset centres it; that is a stretch about y = offset / (1 - factor).
+    offset = (room[0] + room[1]) / 2 - (bottom + top) / 2
+    return factor, offset / (1 - factor)
+
+
+def stage_stretch(
+    scene: StageHost, title: Mobject, shown: Sequence[Mobject], keep: Sequence[Mobject] = ()
+) -> Stretch | None:
+    """Return a stretch that fills the band's height with what a stage shows first.
+
+    Parameters
+    ----------
+    scene
+        The scene (everything on it is stretched, but the kept mobjects).
+    title
+        The title: the stretch fills the band between it and the captions.
+    shown
+        What the stage shows before its layout needs the rest of the frame.
+    keep
+        Mobjects left as they are besides the title and the captions.
+
+    Returns
+    -------
+    Stretch or None
+        None when it would not make the content 5 % taller.
+    """
+    band = content_band(title)
+
+    def kept() -> list[Mobject]:
+        everything = [m for top in scene.mobjects for m in top.get_family()]
+        return [title, *keep, *(m for m in everything if isinstance(m, Caption))]
+
+    measured = Stretch(1.0, np.zeros(3), lambda: list(shown), lambda: [title, *keep])
+    loose, pieces = measured._members()
+    units = [(float(m.points[:, 1].min()), float(m.points[:, 1].max()), False) for m in loose]
+    for piece in pieces:
+        ys = np.concatenate([m.points[:, 1] for m in piece])
+        units.append((float(ys.min()), float(ys.max()), True))
+    found = stretch_fit(units, (band[1] + SPACE, band[3] - SPACE))
+    if found is None:
+        return None
+    factor, line = found
+    return Stretch(factor, np.array([0.0, line, 0.0]), lambda: list(scene.mobjects), kept)
 
 
 class _Closer(Animation):
@@ -237,7 +449,7 @@ class _PullBack(Animation):
 
     def __init__(self, zoom: Zoom) -> None:
         self.zoom = zoom
-        self.start = zoom.factor
+        self.start = (zoom.factor, zoom.spread)
         # What it moves, as the renderer must know (everything under the close-up); an
         # introducer, so that the scene does not add the group itself.
         moved = Group(*zoom.content())
@@ -251,12 +463,13 @@ class _PullBack(Animation):
         return list(self.zoom.content())
 
     def begin(self) -> None:
-        self.start = self.zoom.factor
+        self.start = (self.zoom.factor, self.zoom.spread)
 
     def interpolate(self, alpha: float) -> None:
-        now = self.start + (1.0 - self.start) * self.rate_func(alpha)
-        self.zoom._scale(now / self.zoom.factor, self.zoom._members())
-        self.zoom.factor = now
+        zoom, eased = self.zoom, self.rate_func(alpha)
+        old = zoom._scales()
+        zoom.factor, zoom.spread = (s + (1.0 - s) * eased for s in self.start)
+        zoom._rescale(old, zoom._scales(), zoom._members())
 
     def update_mobjects(self, dt: float) -> None:
         """Nothing of its own to update."""

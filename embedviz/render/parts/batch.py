@@ -34,6 +34,7 @@ from manim import (
     FadeIn,
     FadeOut,
     LaggedStart,
+    Mobject,
     Rectangle,
     RoundedRectangle,
     Succession,
@@ -50,7 +51,7 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, curve_points
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.parts.motion import Glide, LookupMotion
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -189,6 +190,8 @@ class SliceStack(OutputPart):
         self.question = None
         self.underlines: list[VMobject] = []
         self.notes = VGroup()
+        # Where the notes (the shape, the marks) start, when not at the solver's place.
+        self.notes_at: np.ndarray | None = None
 
     def _edges(self, board: Storyboard, cells: Cells) -> None:
         """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""
@@ -226,6 +229,12 @@ class SliceStack(OutputPart):
         panel.set_fill(self.theme.cell_fill, opacity=1.0)
         panel.set_stroke(self.theme.cell_stroke, width=1.5)
         return panel.move_to(xyz((plan.output_left + right) / 2, (top + bottom) / 2))
+
+    def span_edges(self) -> None:
+        """Widen the empty panel over the T and B edges too (they come with the slices)."""
+        right = max(float(edge.get_right()[0]) for edge in (self.edge_t, self.edge_b))
+        left = float(self.placeholder.get_left()[0])
+        self.placeholder.stretch_to_fit_width(right - left).align_to(xyz(left, 0), LEFT)
 
     def intro(self) -> list[VMobject]:
         """Return the empty panel where the slices will stand (they come with ``reveal``)."""
@@ -284,8 +293,17 @@ class SliceStack(OutputPart):
         return Succession(make_reveal_animation([], leaving), shown)
 
     def _notes_place(self) -> np.ndarray:
+        if self.notes_at is not None:
+            return self.notes_at
         plan = self.batch_plan
         return xyz(plan.marks_left, plan.marks_top)
+
+    def notes_right(self, height: float) -> np.ndarray:
+        """Return where notes ``height`` tall start right of the stack's edges, centred on it."""
+        top = float(self.headers[0].get_top()[1])
+        bottom = float(self.slices[-1].body.get_bottom()[1])
+        right = max(float(edge.get_right()[0]) for edge in (self.edge_t, self.edge_b))
+        return xyz(right + 2 * SPACE, (top + bottom + height) / 2)
 
     def write_marks(self, beat: Beat) -> Animation:
         """Write each equality mark under the shape's line: ``out[1,2] = out[0,1]``."""
@@ -322,28 +340,109 @@ class BatchMotion(LookupMotion):
 
     Its way back leads the row's strip into its slice's row, where the chip
     stays as the row's tag.
+
+    In the corridor arrangement the slices may rest beside E, as the lookup's
+    block does (:meth:`rest`, :meth:`rest_matrix`): the stack (with the tags
+    that landed) glides out for a beat's strips and back; E glides with the
+    chips still waiting over it, and the block of chips keeps its shape.
     """
+
+    # How far :meth:`close_left` glides E and the stack (0 until it is built).
+    matrix_slide_closed = 0.0
+
+    def _stack(self) -> SliceStack:
+        assert isinstance(self.output, SliceStack)
+        return self.output
+
+    def _batch_chips(self) -> BatchChips:
+        assert isinstance(self.chips, BatchChips)
+        return self.chips
+
+    def _waiting(self) -> list[int]:
+        """Return the chips still over E: those whose place (outline) is on screen.
+
+        A place faded out in this play is still on screen until the play ends:
+        it counts as gone.
+        """
+        slots = self._batch_chips().slots
+        shown = {id(m) for top in self.host.mobjects for m in top.get_family()}
+        return [
+            i for i, slot in enumerate(slots) if id(slot) in shown and slot.get_stroke_opacity() > 0
+        ]
+
+    def output_side(self, shown: bool = False) -> list[Mobject]:
+        """Return the stack: slices, headers, row numbers, edges, notes, the tags that landed."""
+        stack = self._stack()
+        side: list[Mobject] = [*stack.slices, *stack.headers, *stack.row_numbers]
+        side += [stack.edge_d, stack.edge_t, stack.edge_b, stack.placeholder, stack.notes]
+        side += [m for m in (stack.shape, stack.question) if m is not None]
+        side += stack.underlines
+        if shown:
+            waiting = set(self._waiting())
+            side += [c for i, c in enumerate(self.chips.chips) if i not in waiting]
+        for carry in self.carries:
+            if carry.landed or not shown:
+                side += [*carry.targets, *carry.strip[2].submobjects]
+        return self._on_screen(side) if shown else side
+
+    def matrix_side(self, shown: bool = False) -> list[Mobject]:
+        """Return E (grid, heading, note) and the block of chips: its edges, the chips waiting."""
+        chips = self._batch_chips()
+        side = super().matrix_side()
+        side += [chips.batch_label, chips.length_label]
+        waiting = self._waiting() if shown else range(len(chips.chips))
+        side += [m for i in waiting for m in (chips.chips[i], chips.slots[i])]
+        return self._on_screen(side) if shown else side
+
+    def rest_matrix(self, slide: float) -> None:
+        """Rest E and the block of chips ``slide`` right of their places (the chips' homes too)."""
+        super().rest_matrix(slide)
+        chips = self._batch_chips()
+        chips.homes = [home + xyz(slide, 0) for home in chips.homes]
+
+    def rest(self, drop: float, slide: float = 0.0) -> None:
+        """Rest the stack ``slide`` left of its place (the chips wait over E: homes stay)."""
+        for mobject in self.output_side():
+            mobject.shift(xyz(-slide, -drop))
+        self.lift += drop
+        self.slide += slide
+
+    def close_left(self) -> Animation | None:
+        """Glide E and the stack left together until E stands at its place (no strip travels).
+
+        The notes come right of the stack then, where E's rest left room.
+        """
+        slide = self.matrix_slide_closed = self.matrix_slide
+        if slide <= 0:
+            return None
+        self.matrix_slide, self.slide = 0.0, self.slide + slide
+        return AnimationGroup(
+            Glide(lambda: self.matrix_side(shown=True), 0.0, -slide),
+            Glide(lambda: self.output_side(shown=True), 0.0, -slide),
+        )
 
     def leaving(self, row_index: int) -> list[Animation]:
         """Return the fading of the chip's place as it leaves: no outline stays behind."""
-        assert isinstance(self.chips, BatchChips)
-        return [FadeOut(self.chips.slots[row_index])]
+        return [FadeOut(self._batch_chips().slots[row_index])]
 
     def output_row_y(self, row_index: int) -> float:
-        """Return the centre line of an output row: row ``t`` of its slice (slices never move)."""
+        """Return the centre line of an output row: row ``t`` of its slice (slices never rise)."""
         return self.plan.output_row_y(row_index)
 
     def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
-        """Return None: the slices stay where the solver put them, whose order keeps paths clear."""
+        """Return None: strips go where the solver put the slices (its order keeps paths clear)."""
         return None
 
     def chip_paths(
         self, row_index: int, chip: Chip, park: np.ndarray, lift: float = 0.0
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Return the way out of the block (to its lane, along it) and back to the row's tag."""
+        """Return the way out of the block (to its lane, along it) and back to the row's tag.
+
+        The chip leaves once E (and the chip with it) has glided to its place.
+        """
         plan = self.plan
         assert isinstance(plan, BatchPlan)
-        home = self.chips.homes[row_index] + xyz(0, lift)
+        home = self.chips.homes[row_index] + xyz(-self.matrix_slide, lift)
         lane = plan.lane_y(row_index // plan.length) + lift
         there = curve_points([home, xyz(home[0], lane), xyz(park[0], lane), park], self.radius)
         target = plan.output_row_y(row_index) + lift

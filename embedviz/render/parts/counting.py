@@ -177,9 +177,13 @@ class CountingMotion(Component):
         return xyz(self.plan.panel_left + self.plan.body_width / 2, self.plan.row_y(row))
 
     def beat_right_count(self, beat: Beat) -> Animation:
-        """Clear the slip, point at row number 0; then count from zero to the ID's row."""
-        leaving = [*self.tallies, *self.slip.fetched(), self.slip.cross]
-        leaving += [m for m in (self.wrong_box,) if m is not None]
+        """Clear the tallies and dim the slip, point at row number 0; then count from zero.
+
+        What the slip fetched stays, crossed out, beside the count that corrects
+        it (until the trace needs its place): the panel stood empty under the
+        slip's lines (22.7 % of the frame).
+        """
+        leaving = [*self.tallies, *[m for m in (self.wrong_box,) if m is not None]]
         labels = self.matrix.grid.row_labels
         cleared = AnimationGroup(*[FadeOut(m) for m in leaving], self.slip.dim())
         grow = 1 / LABEL_RATIO
@@ -202,7 +206,11 @@ class CountingMotion(Component):
         strip into the returned vector, where the chip stays as its tag.
         """
         trace = self.trace
-        first = LaggedStart(FadeIn(trace.heading), FadeIn(trace.steps[0]), lag_ratio=0.5)
+        # The slip's crossed-out result leaves: the trace's lines take its place.
+        slip = [FadeOut(m) for m in (*self.slip.fetched(), self.slip.cross)]
+        first = LaggedStart(
+            AnimationGroup(*slip), FadeIn(trace.heading), FadeIn(trace.steps[0]), lag_ratio=0.5
+        )
         written = LaggedStart(
             FadeIn(trace.steps[1]),
             AnimationGroup(FadeIn(trace.vector_label), FadeIn(trace.vector)),

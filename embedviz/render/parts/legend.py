@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import DOWN, LEFT, RIGHT, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup
 
 from embedviz.render.design import SPACE, Theme, value_colour
 from embedviz.render.glyphs import NumberText, SansText
@@ -30,10 +30,22 @@ class Legend(VGroup):
         Colours.
     title
         The storyboard's word for it (``value colour``).
+    upright
+        Swatches stacked from -s (bottom) to +s (top), their values at their
+        right and the title above (a colour bar beside a table); else in a row.
+        Both have the same parts in the same order, so one morphs into the other.
+    length
+        An upright bar's height (by default, square swatches).
     """
 
     def __init__(
-        self, cells: Sequence[NumberCell], font_size: float, theme: Theme, title: str
+        self,
+        cells: Sequence[NumberCell],
+        font_size: float,
+        theme: Theme,
+        title: str,
+        upright: bool = False,
+        length: float | None = None,
     ) -> None:
         super().__init__()
         scale = abs(cells[-1].value)
@@ -41,15 +53,19 @@ class Legend(VGroup):
         swatches = VGroup()
         for step in range(SWATCHES):
             value = scale * (2 * step / (SWATCHES - 1) - 1)
-            swatch = Rectangle(width=side, height=side)
+            tall = length / SWATCHES if upright and length is not None else side
+            swatch = Rectangle(width=side, height=tall)
             swatch.set_stroke(width=0).set_fill(value_colour(value, scale, theme), opacity=1.0)
             swatches.add(swatch)
-        swatches.arrange(RIGHT, buff=0.0)
+        swatches.arrange(UP if upright else RIGHT, buff=0.0)
         ends = (swatches[0], swatches[SWATCHES // 2], swatches[-1])
         self.ticks = [NumberText(cell, font_size, theme.muted) for cell in cells]
         for tick, end in zip(self.ticks, ends, strict=True):
-            tick.next_to(end, DOWN, buff=SPACE * 0.6)
+            tick.next_to(end, RIGHT if upright else DOWN, buff=SPACE * 0.6)
         self.title = SansText(title, font_size, theme.muted)
-        self.title.next_to(swatches, LEFT, buff=2 * SPACE)
+        if upright:
+            self.title.next_to(swatches, UP, buff=SPACE).align_to(swatches, LEFT)
+        else:
+            self.title.next_to(swatches, LEFT, buff=2 * SPACE)
         self.add(self.title, swatches, *self.ticks)
         self.swatches = swatches

@@ -23,7 +23,7 @@ from embedviz.render.routes import clear_order
 from embedviz.render.space import Box, best_drop, largest_empty_rectangle
 from embedviz.story.model import Storyboard
 
-__all__ = ["rest_blocks"]
+__all__ = ["rest_across", "rest_blocks"]
 
 # The output block rests this many rows lower at most, tried in these steps.
 _REST_STEPS = 4
@@ -53,11 +53,11 @@ def rest_blocks(
         What else stands still and counts from the start (a PyTorch print that
         comes later: the block must rest clear of it).
     """
-    _rest_across(motion, title)
+    rest_across(motion, title)
     motion.rest(_rest_drop(motion, board, title, fixed))
 
 
-def _rest_across(motion: LookupMotion, title: Mobject) -> None:
+def rest_across(motion: LookupMotion, title: Mobject) -> None:
     """Close the corridor, empty between lookups: the matrix and the block rest together.
 
     Of the :attr:`~embedviz.render.solver.LookupPlan.rest_slide` they close

@@ -12,16 +12,17 @@ first lookups, and ``repeats``.
 
 from __future__ import annotations
 
-from manim import Animation, AnimationGroup, Circumscribe, VGroup
+from manim import Animation, AnimationGroup, Circumscribe, Succession, VGroup, config
 
 from embedviz.render.animations import Steps, make_reveal_animation
-from embedviz.render.batch_plan import BatchPlan, batch_spec
-from embedviz.render.design import SPACE
+from embedviz.render.batch_plan import BatchPlan, BatchSpec, batch_spec
+from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.batch import BatchChips, BatchMotion, SliceStack
 from embedviz.render.parts.lookup import MatrixPart
-from embedviz.render.solve_batch import solve_batch
+from embedviz.render.parts.resting import rest_across
+from embedviz.render.solve_batch import notes_size, solve_batch
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
@@ -47,7 +48,8 @@ class BatchStage(Stage):
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
-        plan = solve_batch(batch_spec(self.board))
+        spec = batch_spec(self.board)
+        plan = solve_batch(spec)
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
@@ -66,6 +68,42 @@ class BatchStage(Stage):
         )
         # Slices whose header stands (every body stands from the reveal).
         self.shown = {0}
+        self.notes_h = 0.0
+        self._rest(spec)
+
+    def _rest(self, spec: BatchSpec) -> None:
+        """Rest the slices beside E between lookups, if the notes then fit right of them.
+
+        The corridor stands empty at every beat end but while strips travel:
+        the stack rests left (and E right, as far as leaves the least empty),
+        gliding apart for each beat's strips. Once every row is in, E and the
+        stack glide left together, and the notes (the shape, the marks) stand
+        right of the stack, where E's rest left room.
+        """
+        slide = self.plan.rest_slide
+        if slide <= 0:
+            return
+        width, self.notes_h = notes_size(spec, self.plan.scale)
+        edges = (self.stack.edge_t, self.stack.edge_b)
+        right = max(float(edge.get_right()[0]) for edge in edges) - slide
+        if right + 2 * SPACE + width > float(config.frame_width) / 2 - MARGIN:
+            return
+        # The panel holds the output's whole place, where the stack will rest.
+        self.stack.span_edges()
+        rest_across(self.motion, self.title)
+
+    def animate(self, beat: Beat) -> Animation:
+        """Play the beat; the first once every row is in closes E and the stack up on the left."""
+        done = len(self.motion.filled) == len(self.stack.positions)
+        if beat.action in ("lookup", "lookup_many") or not self.notes_h or not done:
+            return super().animate(beat)
+        closing = self.motion.close_left()
+        # The notes go right of the stack where the glide leaves it.
+        left = self.motion.matrix_slide_closed
+        self.stack.notes_at = self.stack.notes_right(self.notes_h) - xyz(left, 0)
+        self.notes_h = 0.0
+        played = super().animate(beat)
+        return played if closing is None else Succession(closing, played)
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E with its heading and legend, and the batch of chips."""

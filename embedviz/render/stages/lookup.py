@@ -28,7 +28,7 @@ from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
 from embedviz.render.parts.resting import rest_blocks
-from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
+from embedviz.render.solver import MAX_PITCH, LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, moved_by, stage_close_up
@@ -102,13 +102,17 @@ class LookupStage(Stage):
 
         The solver keeps a band under the blocks for the print, empty until
         the ``print`` beat: until then the blocks are drawn larger, filling
-        the frame, and that beat pulls back to make room.
+        the frame (their rows further apart when the width binds the scale),
+        and that beat pulls back to make room.
         """
         if self.printed is None or self.plan.print_left is not None:
             return None
         shown: list[Mobject] = [*self.matrix.intro(), *self.chips.intro(), *self.printed.intro()]
         shown += self.motion.output_side()
-        return stage_close_up(self.scene, self.title, shown, self.plan.scale.data)
+        # A layout wider than the frame's shape leaves bands above and below it: its rows
+        # (and all else) stand further apart there, at most as far as the solver's loosest.
+        spread = MAX_PITCH / self.plan.sizes.pitch
+        return stage_close_up(self.scene, self.title, shown, self.plan.scale.data, (), spread)
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; under the close-up until the print, which pulls back first."""

@@ -31,7 +31,7 @@ from embedviz.render.parts.scatter import ScatterMotion
 from embedviz.render.parts.training import GradientPart, SumPanel, UpdateRule, WeightsPart
 from embedviz.render.solver_training import TrainingPlan, TrainingSpec, solve_training
 from embedviz.render.stage import Stage, register_stage
-from embedviz.render.zoom import Zoom, moved_by, stage_close_up
+from embedviz.render.zoom import Zoom, moved_by, stage_stretch
 from embedviz.story.model import Beat
 
 __all__ = ["TrainingStage"]
@@ -70,15 +70,18 @@ class TrainingStage(Stage):
         self.zoom = self._close_up()
 
     def _close_up(self) -> Zoom | None:
-        """Return a close-up of E for the introduction, when E stands alone.
+        """Return the introduction's layout: E and its gradient, their rows spread to fill.
 
-        The gradient's empty body comes with the IDs (``loss``), when the
-        frame pulls back to the solved layout; until then E fills the frame
-        (the band under it stood empty, a third of the frame).
+        The weights come with the IDs (``loss``), when the frame pulls back to
+        the solved layout; until then E and the gradient that will nudge its
+        rows fill the band's height, their texts at their own sizes. (E alone,
+        in a close-up at the type scale's ceiling, left a fifth of the frame
+        empty beside it.)
         """
         shown = [m for m in self.matrix.intro() if m is not self.matrix.legend]
+        shown += self.gradient.intro()
         legend = [self.matrix.legend] if self.matrix.legend is not None else []
-        return stage_close_up(self.scene, self.title, shown, self.plan.scale.data, legend)
+        return stage_stretch(self.scene, self.title, shown, legend)
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; the introduction under the close-up, which ``loss`` pulls back first."""
@@ -126,8 +129,11 @@ class TrainingStage(Stage):
         return Steps(AnimationGroup(back, first), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title and the matrix with its legend (the gradient comes with the IDs)."""
-        return make_reveal_animation([self.title, *self.matrix.intro()])
+        """Show the title and the matrix with its legend; then the gradient that nudges its rows."""
+        return Steps(
+            make_reveal_animation([self.title, *self.matrix.intro()]),
+            make_reveal_animation(self.gradient.intro()),
+        )
 
     def beat_loss(self, beat: Beat) -> Animation:
         """Bring the IDs in, outline the row each ID looks up, then define the loss and its weights.
@@ -141,10 +147,7 @@ class TrainingStage(Stage):
         left = 0.2 * xyz(-1, 0)
         arriving = [*self.weights.chips, self.weights.positions]
         return Steps(
-            AnimationGroup(
-                make_reveal_animation(self.gradient.intro()),
-                LaggedStart(*[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1),
-            ),
+            LaggedStart(*[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1),
             LaggedStart(*[Create(box) for box in outlines], lag_ratio=0.1),
             make_reveal_animation(self.weights.appear()),
         )

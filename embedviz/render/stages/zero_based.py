@@ -9,22 +9,44 @@ A thin composition of parts, placed by the solver
   ``check`` and ``diagnose``);
 - :class:`~embedviz.render.parts.counting.CountingMotion`: the chip and the
   rows it fetches (beats ``wrong_count``, ``right_count`` and ``trace``).
+
+The intro shows E with the chip and its heading beside the row the ID
+selects, and the legend as an upright colour bar right of them, in a
+close-up (:mod:`embedviz.render.zoom`) at most at the type scale's ceiling:
+the frame's width is filled (E alone, or the legend in a row, left a fifth
+of it empty). The next beat pulls back, glides the chip and its heading to
+their places and turns the bar into the legend under the panel before the
+chip first walks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 
-from manim import LEFT, Animation, VGroup
+import numpy as np
+from manim import (
+    LEFT,
+    Animation,
+    AnimationGroup,
+    ReplacementTransform,
+    Succession,
+    VGroup,
+    VMobject,
+)
 
-from embedviz.render.animations import make_reveal_animation
+from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
+from embedviz.render.design import SPACE
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.counting import CountingMotion
+from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.trace import SlipCard, TraceCard, check_mark
 from embedviz.render.solve_zero_based import ZeroPlan, ZeroSpec, solve_zero_based
 from embedviz.render.stage import Stage, register_stage
+from embedviz.render.zoom import Zoom, moved_by, stage_close_up
 from embedviz.story.model import Beat, NumberCell
 
 __all__ = ["ZeroBasedStage", "check_mark", "mono_line"]
@@ -62,6 +84,11 @@ def mono_line(
     return line
 
 
+def _glide_home(mobject: VMobject, move: np.ndarray) -> Glide:
+    """Glide a mobject back by ``move`` (from where it rested)."""
+    return Glide(lambda: [mobject], -float(move[1]), -float(move[0]))
+
+
 @register_stage
 class ZeroBasedStage(Stage):
     """E with the counts beside its row numbers, the slip and the trace in the panel."""
@@ -91,7 +118,94 @@ class ZeroBasedStage(Stage):
         self.chips_heading = SansText(self.word("token_ids"), plan.scale.label, self.theme.muted)
         self.chips_heading.move_to(xyz(0, plan.line_y(5, token_id)))
         self.chips_heading.align_to(xyz(plan.tag_left, 0), LEFT)
+        self.rested = self._rest_beside_e()
+        self.bar = self._colour_bar()
+        self.zoom = self._close_up()
+
+    def _rest_beside_e(self) -> list[tuple[VMobject, np.ndarray]]:
+        """Stand the chip and its heading beside E for the intro; return their moves.
+
+        Their places are at the panel's right, which the intro leaves empty (a
+        third of the frame); until the chip first walks they wait right of E's
+        rows, the chip level with the row its ID selects, so that E and they
+        can be drawn larger together (:meth:`_close_up`).
+        """
+        plan, chip, heading = self.plan, self.motion.chip, self.chips_heading
+        token_id = self.board.single_id()
+        left = plan.park_x() - plan.chip_width / 2
+        y = plan.row_y(token_id)
+        places: list[tuple[VMobject, np.ndarray]] = [
+            (chip, xyz(left + chip.width / 2, y)),
+            (heading, xyz(left + heading.width / 2, plan.line_y(5, token_id))),
+        ]
+        moves = []
+        for mobject, place in places:
+            move = place - mobject.get_center()
+            mobject.shift(move)
+            moves.append((mobject, move))
+        return moves
+
+    def _colour_bar(self) -> Legend | None:
+        """Return the legend as an upright bar right of the chip, as tall as E's rows.
+
+        The intro shows it there (in a row under the panel, the legend left the
+        column beside E empty above it); the next beat turns it into the legend.
+        """
+        legend, plan = self.matrix.legend, self.plan
+        if legend is None:
+            return None
+        rows = self.matrix.grid.body
+        bar = Legend(
+            [tick.cell for tick in legend.ticks],
+            plan.scale.legend,
+            self.theme,
+            self.word("value_colour"),
+            upright=True,
+            length=rows.height * 0.8,
+        )
+        left = max(self.chips_heading.get_right()[0], self.motion.chip.get_right()[0])
+        bar.move_to(rows.get_center()).align_to(xyz(left + 3 * SPACE, 0), LEFT)
+        return bar
+
+    def _close_up(self) -> Zoom | None:
+        """Return a close-up of E and the column beside it, until the chip first walks."""
+        grid = [m for m in self.matrix.intro() if m is not self.matrix.legend]
+        bar = [self.bar] if self.bar is not None else []
+        shown = [*grid, *bar, self.chips_heading, *self.motion.intro()]
+        return stage_close_up(self.scene, self.title, shown, self.plan.scale.data)
+
+    def animate(self, beat: Beat) -> Animation:
+        """Play the beat; the intro under the close-up, which the next beat pulls back first.
+
+        The next beat then glides the chip and its heading home, and turns the
+        colour bar into the legend, before its own steps (which are built with
+        them at home).
+        """
+        zoom = self.zoom
+        if beat.action == "intro" and zoom is not None:
+            built: list[Animation] = []
+            with zoom.solved(lambda: [m for a in built for m in moved_by(a)]):
+                built.append(super().animate(beat))
+            return zoom.wrap(built[0])
+        if beat.action == "intro" or not self.rested:
+            return super().animate(beat)
+        moves, self.rested = self.rested, []
+        with zoom.solved() if zoom is not None else nullcontext():
+            for mobject, move in moves:
+                mobject.shift(-move)
+            first, *rest = beat_steps(super().animate(beat))
+            for mobject, move in moves:
+                mobject.shift(move)
+        glides: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
+        if self.bar is not None and self.matrix.legend is not None:
+            glides.append(ReplacementTransform(self.bar, self.matrix.legend))
+        home = AnimationGroup(*glides)
+        back = [zoom.pull_back()] if zoom is not None else []
+        return Steps(Succession(*back, home, first), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the matrix with its heading and legend, and the chip."""
-        return make_reveal_animation([*self.intro_mobjects(), self.chips_heading])
+        """Show the title, the matrix with its heading and legend (as a bar), and the chip."""
+        if self.bar is None:
+            return make_reveal_animation([*self.intro_mobjects(), self.chips_heading])
+        shown = [m for m in self.intro_mobjects() if m is not self.matrix.legend]
+        return make_reveal_animation([*shown, self.bar, self.chips_heading])

@@ -235,9 +235,9 @@ def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
             "= \u22121, a row that does not exist."
         )
     rec.beat("one-based", "wrong_count", slip, run_time=2.4, highlight=focus, min_hold=1.5)
-    # The count from zero clears the slip's tallies and the wrong row it fetched.
+    # The count from zero clears the slip's tallies; the wrong row it fetched stays,
+    # crossed out, beside the count that corrects it, until the trace takes its place.
     screen.remove_kind("one_based_count")
-    screen.remove_kind("wrong_value")
     # Beside the row: its one-based position, e.g. row index 3 is the "4th" row.
     nth_row = ordinal(token_id + 1, rec.words)
     screen.add(NumberCell("ordinal", (token_id,), nth_row, float(token_id + 1)))
@@ -249,6 +249,7 @@ def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
             f"index {token_id}, the {nth(token_id + 1)} row."
         )
     rec.beat("zero-based", "right_count", count, run_time=2.0, highlight=focus, min_hold=1.5)
+    screen.remove_kind("wrong_value")
 
 
 SPEC = SceneSpec(
