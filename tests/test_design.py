@@ -48,7 +48,7 @@ def test_the_scenes_page_shows_the_colour_table() -> None:
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_text_colours_reach_4_5_to_1_on_their_ground(name: str) -> None:
     theme: Theme = THEMES[name]
-    on_frame = ("text", "muted", "id_ink", "highlight", "output", "wrong", "accent")
+    on_frame = ("text", "muted", "id_ink", "highlight", "output", "wrong", "accent", "gradient")
     for role in on_frame:
         ratio = contrast_ratio(getattr(theme, role), theme.background)
         assert ratio >= 4.5, (name, role, ratio)
@@ -67,11 +67,11 @@ def test_light_amber_text_is_fixed() -> None:
 
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_each_accent_has_its_own_hue(name: str) -> None:
-    """Amber (IDs), the highlight, the value ends and the second-table accent are far apart."""
+    """Amber (IDs), the highlight, the value ends, the positions and the gradient are far apart."""
     theme: Theme = THEMES[name]
     accents = {
         role: _rgb(getattr(theme, role))
-        for role in ("chip", "highlight", "positive", "negative", "accent")
+        for role in ("chip", "highlight", "positive", "negative", "accent", "gradient")
     }
     for (a, first), (b, second) in combinations(accents.items(), 2):
         distance = sum((x - y) ** 2 for x, y in zip(first, second, strict=True)) ** 0.5
@@ -180,6 +180,7 @@ def test_the_highlight_is_far_from_the_value_palette_for_every_vision(name: str)
         "pale negative": _tint(theme.text, theme.negative, 0.35),
         "chip": theme.chip,
         "accent": theme.accent,
+        "gradient": theme.gradient,
     }
     for vision in _VISION:
         seen = _lab(theme.highlight, vision)

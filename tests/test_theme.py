@@ -24,7 +24,7 @@ def _contrast(a: str, b: str) -> float:
 def test_highlight_and_wrong_never_reuse_a_value_colour(name: str) -> None:
     theme: Theme = THEMES[name]
     values = {theme.positive.upper(), theme.negative.upper()}
-    for role in ("highlight", "wrong", "chip", "accent"):
+    for role in ("highlight", "wrong", "chip", "accent", "gradient"):
         assert getattr(theme, role).upper() not in values, f"{name}: {role} is a value colour"
 
 

@@ -427,6 +427,7 @@ def point_at(
     scale: float = 1.0,
     buff: float = 0.05,
     run_time: float = 1.0,
+    ring: bool = True,
 ) -> Animation:
     """Point at what the narration names: an outline in the highlight passes round it.
 
@@ -446,18 +447,21 @@ def point_at(
         The outline's margin.
     run_time
         Seconds.
+    ring
+        Draw the passing outline (False: only the swell, for a part of a
+        label whose outline goes round the whole label).
 
     Returns
     -------
     Animation
         The passing outline (and the swell).
     """
-    ring = Circumscribe(mobject, color=colour, buff=buff, run_time=run_time)
+    outline = Circumscribe(mobject, color=colour, buff=buff, run_time=run_time)
     if scale == 1.0:
-        return ring
+        return outline
     own = mobject.get_fill_color()
     swell = Indicate(mobject, color=own, scale_factor=scale, run_time=run_time)
-    return AnimationGroup(ring, swell)
+    return AnimationGroup(outline, swell) if ring else swell
 
 
 def make_count_rows_animation(grid: MatrixGrid, row: int, theme: Theme = DARK) -> Animation:

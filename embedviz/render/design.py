@@ -216,7 +216,9 @@ class Theme:
     output
         The output block's frame and title: neutral, since blue means "positive".
     accent
-        Bluish green: a second table beside E (position vectors, gradients).
+        Bluish green: the position vectors, a second table beside E.
+    gradient
+        Reddish purple: the gradient, ∂L/∂E and its rows' contributions.
     wrong
         The neutral accent of a verdict (equal, different, wrong), which is
         shown by a shape (``=``, ``≠``, a cross), never by a colour.
@@ -235,6 +237,7 @@ class Theme:
     negative: str = "#F0664E"
     output: str = "#C8CDD6"
     accent: str = "#009E73"
+    gradient: str = "#CC79A7"
     wrong: str = "#C8CDD6"
 
 
@@ -254,6 +257,7 @@ LIGHT = Theme(
     negative="#B84500",
     output="#3D4450",
     accent="#00784A",
+    gradient="#A3417A",
     wrong="#3D4450",
 )
 
@@ -273,7 +277,8 @@ COLOUR_MEANINGS: dict[str, str] = {
     "positive": "a positive table value (stronger for larger values)",
     "negative": "a negative table value (stronger for larger values)",
     "output": "the output block's frame and title (neutral)",
-    "accent": "a second table beside E: position vectors, gradients",
+    "accent": "the position vectors: a second table beside E",
+    "gradient": "the gradient: ∂L/∂E, its rows and their contributions w_t",
     "wrong": "a verdict (equal, different, wrong), shown by its shape: =, ≠, ✗",
 }
 assert set(COLOUR_MEANINGS) == {f.name for f in fields(Theme)}

@@ -14,11 +14,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+import numpy as np
+
+from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import GridSizes, row_slots
 from embedviz.render.spec import LookupSpec
 from embedviz.story.model import Window
 
-__all__ = ["clear_order", "clear_paths", "raise_and_order", "source_centres"]
+__all__ = [
+    "clear_order",
+    "clear_paths",
+    "curved_route",
+    "raise_and_order",
+    "source_centres",
+]
 
 
 def _blocked(
@@ -252,3 +261,83 @@ def clear_paths(
         problems.append("no clear path")
         return 0.0, in_order
     return found
+
+
+# Points sampled along each rounded corner of a strip's route.
+_PER_CORNER = 24
+
+
+def curved_route(
+    clear_x: float, corners: Sequence[tuple[float, float, float]], end: tuple[float, float]
+) -> list[np.ndarray]:
+    """Return a strip centre's way from where it clears the matrix to its landing, as one curve.
+
+    The strip slides straight out of its row only until it is clear of the
+    matrix (``clear_x``: no other row's numbers are beside it from there);
+    from there each corner of its lanes is rounded off by a quadratic curve
+    as wide as the free room allows (``corners``: the corner's x and y and
+    how far before and after it the curve may start and end), so the row
+    travels to its output row in one continuous move, not in straight legs.
+    A quadratic curve stays inside the triangle of its ends and the corner,
+    so it sweeps no place the straight legs did not leave free.
+
+    Parameters
+    ----------
+    clear_x
+        The strip centre's x where it is clear of the matrix (it starts at
+        its source row's height).
+    corners
+        Each corner as (x, y, room): the lanes turn there; the curve starts at
+        most ``room`` before the corner and ends at most ``room`` after it
+        (and never beyond half of a leg shared with another corner).
+    end
+        The landing place of the strip's centre.
+
+    Returns
+    -------
+    list of arrays
+        Points along the way, from ``(clear_x, source y)`` to ``end``.
+    """
+    if not corners:
+        return [xyz(*end)]
+    source_y = corners[0][1]
+    points = [xyz(clear_x, source_y), *(xyz(x, y) for x, y, _ in corners), xyz(*end)]
+    rooms = [room for _, _, room in corners]
+    route = [points[0]]
+    for number, (before, corner, after) in enumerate(
+        zip(points, points[1:], points[2:], strict=False)
+    ):
+        into, away = corner - before, after - corner
+        len_in, len_out = float(np.linalg.norm(into)), float(np.linalg.norm(away))
+        # A leg between two corners is shared: each curve may take half of it.
+        share_in = len_in if number == 0 else len_in / 2
+        share_out = len_out if number == len(corners) - 1 else len_out / 2
+        r_in, r_out = min(rooms[number], share_in), min(rooms[number], share_out)
+        start = corner - into / max(len_in, 1e-9) * r_in
+        stop = corner + away / max(len_out, 1e-9) * r_out
+        for t in _even_turns(corner - start, stop - corner):
+            route.append((1 - t) ** 2 * start + 2 * (1 - t) * t * corner + t**2 * stop)
+    route.append(points[-1])
+    # Drop repeated points (a corner curve that starts where the last one ended).
+    kept = [route[0]]
+    for point in route[1:]:
+        if float(np.linalg.norm(point - kept[-1])) > 1e-9:
+            kept.append(point)
+    return kept
+
+
+def _even_turns(into: np.ndarray, away: np.ndarray) -> np.ndarray:
+    """Return the curve parameters at which a quadratic corner has turned by even steps.
+
+    The curve's direction at ``t`` is ``(1 - t) * into + t * away``: where one
+    leg is much shorter than the other it turns mostly near one end, and even
+    steps of ``t`` would show that end as a corner.
+    """
+    fine = np.linspace(0.0, 1.0, 2001)
+    directions = np.outer(1 - fine, into[:2]) + np.outer(fine, away[:2])
+    angles = np.unwrap(np.arctan2(directions[:, 1], directions[:, 0]))
+    turned = np.abs(angles - angles[0])
+    if turned[-1] <= 1e-9:
+        return np.linspace(0.0, 1.0, _PER_CORNER)
+    result: np.ndarray = np.interp(np.linspace(0.0, turned[-1], _PER_CORNER), turned, fine)
+    return result

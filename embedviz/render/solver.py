@@ -63,7 +63,7 @@ from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots
-from embedviz.render.routes import clear_paths, source_centres
+from embedviz.render.routes import clear_paths, curved_route, source_centres
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import (
     gap_labels_crowd,
@@ -203,27 +203,24 @@ class LookupPlan:
         return self.output_top - (row + 0.5) * self.sizes.row_height
 
     def strip_path(self, source_y: float, target_y: float) -> list[np.ndarray]:
-        """Waypoints of a strip's centre from its matrix row to its output row.
+        """Points along a strip centre's way from its matrix row to its output row.
 
-        Parameters
-        ----------
-        source_y, target_y
-            The centre lines of the matrix row and of the output row.
-
-        Returns
-        -------
-        list of arrays
-            Out to the right at the row's height, along a free column, into the row.
+        Out of its row until clear of the matrix, then one curve into its output
+        row: beside, across the walking column into the block's column; in the
+        corridor, down it and into the row from the left (see :func:`curved_route`).
         """
         half = self.body_width / 2
         landing = self.output_left + half
+        clear = self.column_left + half
+        if abs(target_y - source_y) <= 1e-9:
+            return [xyz(landing, source_y)]
         if self.mode != "corridor":
-            points = [xyz(landing, source_y)]
-            if abs(target_y - source_y) > 1e-9:
-                points.append(xyz(landing, target_y))
-            return points
+            return curved_route(clear, [(landing, source_y, float("inf"))], (landing, target_y))
         corridor = self.column_left + TAG_GAP + half
-        return [xyz(corridor, source_y), xyz(corridor, target_y), xyz(landing, target_y)]
+        # Into the row from the left: only the gap before the block is free to round off in.
+        room = max(0.0, landing - half - (corridor + half))
+        bends = [(corridor, source_y, float("inf")), (corridor, target_y, room)]
+        return curved_route(clear, bends, (landing, target_y))
 
 
 def _frame() -> tuple[float, float, float, float]:

@@ -55,8 +55,11 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
 
     Of the ways to break it into that many lines, the one whose longest line
     is shortest wins, so the lines come out of similar length; a word left
-    alone on a line, and a break between a word and the number or operator
-    that belongs to it (``ID 3``, ``768 × 3``), count as much longer lines.
+    alone on a line, and a line that ends in a short function word ("the",
+    "of", "do": it leans on the next line's words), count as lines longer
+    than any that fits, so another break wins whenever one fits; a break
+    between a word and the number or operator that belongs to it (``ID 3``,
+    ``768 × 3``) counts as a much longer line.
 
     Parameters
     ----------
@@ -74,7 +77,7 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
     Examples
     --------
     >>> caption_lines("Those 3 numbers are the embedding of token 3.")
-    ('Those 3 numbers are the', 'embedding of token 3.')
+    ('Those 3 numbers', 'are the embedding of token 3.')
     """
     words = text.split()
     if not words:
@@ -95,10 +98,33 @@ _NUMBER = re.compile(r"[\d.,:;!?)\]%]+|[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 _OPERATOR = re.compile(r"[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 
 
+# Short words that lean on the words after them: a line ending in one reads as
+# cut off ("The other 2 IDs do the / same"). English, the narration's language;
+# a word with punctuation after it ("the same:") ends a phrase and is not one.
+# One string keeps the list readable (a list literal would take a line a word).
+_FUNCTION_WORDS = frozenset(
+    (  # noqa: SIM905
+        "a an the of to in on at by for from into onto with as and or but nor so than "
+        "that this these those its their our your his her my is are was were be been "
+        "do does did has have had not no if then when where which who whose what it one"
+    ).split()
+)
+
+
+def _weak_end(word: str) -> bool:
+    """Say whether a line may not end with ``word`` (it leans on what follows)."""
+    return word.lower() in _FUNCTION_WORDS
+
+
 def _glued_after(words: Sequence[str]) -> list[bool]:
-    """Say for each word whether a line break after it splits a pair that belongs together."""
+    """Say for each word whether a line break after it splits a pair that belongs together.
+
+    A number after punctuation ("6 numbers: 1 at position 3") starts a phrase
+    of its own, so it does not hold on to the word before it.
+    """
     return [
-        bool(_OPERATOR.fullmatch(word)) or bool(_NUMBER.fullmatch(after))
+        bool(_OPERATOR.fullmatch(word))
+        or (bool(_NUMBER.fullmatch(after)) and not word.endswith((":", ";", ",", ".")))
         for word, after in zip(words, [*words[1:], ""], strict=True)
     ]
 
@@ -106,6 +132,12 @@ def _glued_after(words: Sequence[str]) -> list[bool]:
 def _balanced(words: Sequence[str], count: int, width: int) -> tuple[str, ...] | None:
     """Return the break of ``words`` into ``count`` lines of at most ``width`` that scores best."""
     glued = _glued_after(words)
+    # A number that opens a phrase ("numbers: 1 at position 3") leans on what follows too.
+    opens = [False, *(before.endswith((":", ";", ",")) for before in words[:-1])]
+    weak = [
+        _weak_end(word) or (opening and bool(_NUMBER.fullmatch(word)))
+        for word, opening in zip(words, opens, strict=True)
+    ]
     many = len(words) > count
     # ends[i] is the length of " ".join(words[:i]) plus one: a line's length is a
     # difference of two, so no line is joined before it is known to fit.
@@ -133,7 +165,10 @@ def _balanced(words: Sequence[str], count: int, width: int) -> tuple[str, ...] |
             rest = lines_from(end, left - 1)
             if rest is None:
                 continue
-            penalty = (width if end - start == 1 and many else 0) + (12 if glued[end - 1] else 0)
+            # A lone word, or a weak end, scores past any line that fits: so the
+            # break avoids them whenever another fits (and then still balances).
+            lone = end - start == 1 and many
+            penalty = (width if lone or weak[end - 1] else 0) + (12 if glued[end - 1] else 0)
             score = max(len(line) + penalty, rest[0])
             if found is None or score < found[0]:
                 found = (score, (line, *rest[1]))

@@ -372,7 +372,7 @@ class OutputPart(Component):
             shown = Succession(make_reveal_animation([], leaving), shown)
         if self.shape is None or len(beat.phrases) < 2:
             return shown
-        return Steps(shown, point_at(self.shape[-1], self.theme.highlight, scale=1.2))
+        return Steps(shown, _point_at_part(self.shape, -1, self.theme.highlight))
 
     def frame_and_shape(self, tags: VMobject, phrases: int) -> Animation:
         """Frame the block and its shape; then flash its rows and tags, then its width.
@@ -387,9 +387,9 @@ class OutputPart(Component):
             return Create(box)
         framed = AnimationGroup(Create(box), point_at(self.shape, accent))
         rows = AnimationGroup(
-            point_at(self.shape[0], accent, scale=1.2), Circumscribe(tags, color=accent, buff=0.06)
+            _point_at_part(self.shape, 0, accent), Circumscribe(tags, color=accent, buff=0.06)
         )
-        width = point_at(self.shape[-1], accent, scale=1.2)
+        width = _point_at_part(self.shape, -1, accent)
         if phrases >= 3:
             return Steps(framed, rows, width)
         return (
@@ -397,6 +397,18 @@ class OutputPart(Component):
             if phrases == 2
             else Succession(framed, rows, width)
         )
+
+
+def _point_at_part(label: VMobject, part: int, colour: str) -> Animation:
+    """Point at one part of a label (the 4 of ``4 × 3``): a ring round the label, the part swells.
+
+    The ring goes round the whole label, never between its parts, where it
+    would run through the label (its parts stand a space apart); the part
+    named swells in its own colour.
+    """
+    return AnimationGroup(
+        point_at(label, colour), point_at(label[part], colour, scale=1.2, ring=False)
+    )
 
 
 class ChipColumn(Component):

@@ -118,6 +118,8 @@ class _Lookup:
     walk: Animation
     moved: Animation
     settle: Animation
+    mark: Animation
+    go: Animation
     walk_area: list[tuple[float, float, float, float]]
     carry_area: list[tuple[float, float, float, float]]
     # A mark that shows only once the blocks rest together (it has room only there).
@@ -380,9 +382,9 @@ class LookupMotion(Component):
         park = xyz(self.plan.park_x(chip.width), source_y)
         there, back = self.chip_paths(row_index, chip, park, lift)
         outline = self.matrix.outline(row).shift(xyz(-self.matrix_slide, 0))
-        walk = AnimationGroup(
-            Follow(chip, there, run_time=1.0), Create(outline), *self.leaving(row_index)
-        )
+        mark_row = Create(outline, run_time=0.4)
+        go = AnimationGroup(Follow(chip, there, run_time=0.9), *self.leaving(row_index))
+        walk = AnimationGroup(go, mark_row)
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
         targets = self.output.targets(position)
         for target in targets:
@@ -398,18 +400,19 @@ class LookupMotion(Component):
             # now; a late one where the block rests, at its row there.
             mark.shift(xyz(-self.slide, 0) if late else xyz(0, lift))
             self.marks.append(mark)
-        shown: list[Animation] = [FadeIn(mark)] if mark is not None else []
-        settle = AnimationGroup(FadeOut(outline), *([] if late else shown))
+        shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
+        settle = AnimationGroup(FadeOut(outline, run_time=0.3), *([] if late else shown))
         self.filled.add(position)
         start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)
         strip_box = (right - left, self.plan.sizes.row_height)
         swept = _swept(there, *chip_box) + _swept([*back], *chip_box)
         swept += _swept([start, *path], *strip_box)
-        return _Lookup(walk, moved, settle, _swept(there, *chip_box), swept, shown if late else [])
+        walked = _swept(there, *chip_box)
+        return _Lookup(walk, moved, settle, mark_row, go, walked, swept, shown if late else [])
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """One ID at teaching pace: walk to the row, bring it home, settle (one step each).
+        """One ID at teaching pace: mark its row; fetch it (walk there and back); settle.
 
         When its strip's path from the block at rest would cross a filled row,
         the block glides up first and back at the end.
@@ -417,17 +420,28 @@ class LookupMotion(Component):
         assert beat.highlight is not None
         return self.lookup_one(beat.highlight.position)
 
-    def lookup_one(self, position: tuple[int, ...]) -> Steps:
-        """Return one ID's lookup at teaching pace: walk, bring the row home, settle."""
+    def lookup_one(self, position: tuple[int, ...], walk_first: bool = False) -> Steps:
+        """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
+
+        The row is outlined with the first phrase (which names it); the chip
+        walks to it and brings it home in one step, with the phrase that says
+        it is copied, so it never waits beside its row while the narration
+        goes on: one thread of motion, from the chip to the row and back.
+        ``walk_first``: the chip walks with the first phrase and brings the
+        row home with the second (for narration that says it walks first).
+        """
         self._show_output()
         _, lift = self._order([self.output.row_of(position)])
         one = self._one(position, lift)
+        first, fetch = (
+            (one.walk, one.moved) if walk_first else (one.mark, Succession(one.go, one.moved))
+        )
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
             late = _late([one])
-            return Steps(one.walk, one.moved, Succession(one.settle, *late) if late else one.settle)
+            return Steps(first, fetch, Succession(one.settle, *late) if late else one.settle)
         return Steps(
-            Succession(self.part(lift), one.walk),
-            one.moved,
+            Succession(self.part(lift), first),
+            fetch,
             Succession(one.settle, self.part(lift, -1.0), *_late([one])),
         )
 

@@ -13,7 +13,7 @@ is the lookup family's :class:`~embedviz.render.parts.lookup.MatrixPart`.
 
 Every symbol is set with :func:`~embedviz.render.design.maths` in the colour
 of what it names: E in the text colour, the gradients (``∂L/∂E``, ``w_t``) in
-the accent colour of a second table.
+the gradient's own colour (reddish purple; green is the position vectors').
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class GradientPart(Component):
         label = plan.scale.label
         corner = (plan.grad_left, plan.matrix_top)
         self.grid = empty_grid(
-            row_slots(window, plan.sizes), window, plan, theme, theme.accent, corner
+            row_slots(window, plan.sizes), window, plan, theme, theme.gradient, corner
         )
         rows = [(row,) for row in window.rows]
         self.rows = Rows(
@@ -119,7 +119,7 @@ class GradientPart(Component):
             keys=window.rows,
         )
         self.heading = heading(
-            board.word("gradient"), GRADIENT_SYMBOL, label, theme.muted, theme.accent
+            board.word("gradient"), GRADIENT_SYMBOL, label, theme.muted, theme.gradient
         )
         self.heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(plan.grad_heading_left, 0), LEFT)
         labels = labels_of(board)
@@ -181,7 +181,7 @@ class WeightsPart(Component):
         ids = sorted((c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index)
         corner = (plan.matrix_left, plan.weights_top)
         self.grid = empty_grid(
-            line_slots(len(ids), plan), window, plan, theme, theme.accent, corner
+            line_slots(len(ids), plan), window, plan, theme, theme.gradient, corner
         )
         positions = [c.index for c in ids]
         self.rows = Rows(self.grid, positions, cells, "upstream", data, theme, board.value_scale)
@@ -199,8 +199,8 @@ class WeightsPart(Component):
         first = next(
             b.labels["upstream_title"] for b in board.beats if "upstream_title" in b.labels
         )
-        self.title = maths(first, theme.accent, label)
-        self.title_full = maths(labels["upstream_title"], theme.accent, label)
+        self.title = maths(first, theme.gradient, label)
+        self.title_full = maths(labels["upstream_title"], theme.gradient, label)
         for title in (self.title, self.title_full):
             title.move_to(xyz(0, plan.weights_heading_y)).align_to(xyz(plan.matrix_left, 0), LEFT)
         self.formula = maths(labels["loss_formula"], theme.text, label)
@@ -316,12 +316,12 @@ class SumPanel(Component):
         self.terms = Rows(self.grid, terms, cells, "term", data, theme, scale)
         self.sums = Rows(self.grid, sums, cells, "sum", data, theme, scale, first=len(terms))
         names = [labels[r] for r in sorted(labels) if r.startswith("sum_term_")]
-        self.names = [maths(text, theme.accent, label) for text in [*names, labels["sum_total"]]]
+        self.names = [maths(text, theme.gradient, label) for text in [*names, labels["sum_total"]]]
         for row, name in enumerate(self.names):
             y = self.grid.row_y(row)
             name.move_to(xyz(0, y)).align_to(xyz(plan.names_right, 0), RIGHT)
         self.rule = sum_rule(self.grid, len(terms), theme)
-        self.title = maths(labels["sum_title"], theme.accent, label)
+        self.title = maths(labels["sum_title"], theme.gradient, label)
         fit_width(self.title, config_right() - plan.grad_left)
         self.title.move_to(xyz(0, plan.weights_heading_y)).align_to(xyz(plan.grad_left, 0), LEFT)
         self.positions = terms

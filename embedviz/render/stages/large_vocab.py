@@ -156,8 +156,12 @@ class LargeVocabStage(Stage):
         return [self.output.grid, self.output.heading, self.output.numbers]
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """Walk the first chip to its row; the row follows it home as a strip."""
-        return self.motion.beat_lookup(beat)
+        """Walk the first chip to its row; the row follows it home as a strip.
+
+        Its first phrase says the model walks to the row, so the chip walks with it.
+        """
+        assert beat.highlight is not None
+        return self.motion.lookup_one(beat.highlight.position, walk_first=True)
 
     def _settle(self) -> Animation:
         """Glide the output level with E, and centre everything between title and caption.
@@ -188,11 +192,11 @@ class LargeVocabStage(Stage):
         )
 
     def beat_scroll_lookup(self, beat: Beat) -> Animation:
-        """Scroll to the row while the chip walks to it; the row follows the chip home."""
+        """Scroll to the row and mark it; the chip fetches it (there and back at once); settle."""
         assert beat.highlight is not None
         moves = self._scroll(beat)
         one = self.motion._one(beat.highlight.position)
-        return Steps(AnimationGroup(*moves, one.walk), one.moved, one.settle)
+        return Steps(AnimationGroup(*moves, one.mark), Succession(one.go, one.moved), one.settle)
 
     def beat_fill_rest(self, beat: Beat) -> Animation:
         """Look up the rest of the sentence together; then point at a repeat's two equal rows."""
