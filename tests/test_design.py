@@ -24,8 +24,9 @@ from embedviz.render.design import (
     value_colour,
 )
 
-# The colour table lives with the scenes' reference, linked from the README.
-SCENES_DOC = Path(__file__).resolve().parent.parent / "docs" / "scenes.md"
+# The colour table is shown in the README (issue 18) and with the scenes' reference.
+ROOT = Path(__file__).resolve().parent.parent
+SCENES_DOC = ROOT / "docs" / "scenes.md"
 START = "<!-- colour-table: generated from embedviz.render.design; do not edit by hand -->"
 END = "<!-- /colour-table -->"
 
@@ -35,8 +36,9 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return red, green, blue
 
 
-def test_the_scenes_page_shows_the_colour_table() -> None:
-    text = SCENES_DOC.read_text("utf-8")
+@pytest.mark.parametrize("page", [ROOT / "README.md", SCENES_DOC], ids=lambda p: p.name)
+def test_the_readme_and_the_scenes_page_show_the_colour_table(page: Path) -> None:
+    text = page.read_text("utf-8")
     table = text.split(START, 1)[1].split(END, 1)[0].strip()
     assert table == palette_table()
     # Every colour of both themes, with its meaning.
