@@ -167,23 +167,12 @@ def test_a_strip_beside_the_matrix_keeps_its_rows_height(thread: _Thread) -> Non
     assert beside, "no strip was seen beside the matrix: nothing was checked"
 
 
-# LargeVocabLookup's first lookup says "the model walks to row 4821" in its first
-# phrase and "It copies the whole row" in its second: its chip walks with the first
-# and waits (2.8 s) for the second. Filling the phrase needs the story to give the
-# beat a longer run_time (a slower walk at teaching pace); not done yet.
-STILL_WAITS = {"large"}
-
-
-def test_a_chip_never_waits_long_away_from_its_place(
-    thread: _Thread, request: pytest.FixtureRequest
-) -> None:
+def test_a_chip_never_waits_long_away_from_its_place(thread: _Thread) -> None:
     """A chip stands still beside the matrix (left of the output block) for at most a moment.
 
     Its place, and its tag's, are right of the output block: left of it, a
     chip is on its way to its row or back.
     """
-    if request.node.callspec.params["thread"] in STILL_WAITS:
-        request.applymarker(pytest.mark.xfail(reason="the walk is narrated apart", strict=True))
     walked = 0
     for chip, samples in thread.chips.items():
         samples.sort(key=lambda s: s[0])

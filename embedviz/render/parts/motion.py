@@ -420,22 +420,18 @@ class LookupMotion(Component):
         assert beat.highlight is not None
         return self.lookup_one(beat.highlight.position)
 
-    def lookup_one(self, position: tuple[int, ...], walk_first: bool = False) -> Steps:
+    def lookup_one(self, position: tuple[int, ...]) -> Steps:
         """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
 
         The row is outlined with the first phrase (which names it); the chip
         walks to it and brings it home in one step, with the phrase that says
         it is copied, so it never waits beside its row while the narration
         goes on: one thread of motion, from the chip to the row and back.
-        ``walk_first``: the chip walks with the first phrase and brings the
-        row home with the second (for narration that says it walks first).
         """
         self._show_output()
         _, lift = self._order([self.output.row_of(position)])
         one = self._one(position, lift)
-        first, fetch = (
-            (one.walk, one.moved) if walk_first else (one.mark, Succession(one.go, one.moved))
-        )
+        first, fetch = one.mark, Succession(one.go, one.moved)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
             late = _late([one])
             return Steps(first, fetch, Succession(one.settle, *late) if late else one.settle)

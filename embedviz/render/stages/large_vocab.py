@@ -156,12 +156,9 @@ class LargeVocabStage(Stage):
         return [self.output.grid, self.output.heading, self.output.numbers]
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """Walk the first chip to its row; the row follows it home as a strip.
-
-        Its first phrase says the model walks to the row, so the chip walks with it.
-        """
+        """Mark the first ID's row; its chip walks there and the row follows it home."""
         assert beat.highlight is not None
-        return self.motion.lookup_one(beat.highlight.position, walk_first=True)
+        return self.motion.lookup_one(beat.highlight.position)
 
     def _settle(self) -> Animation:
         """Glide the output level with E, and centre everything between title and caption.

@@ -445,9 +445,9 @@ def _featured(
     rec.beat(
         "lookup",
         "lookup",
-        f"Nothing is computed: the model walks to row {featured}. It copies the whole row, "
-        f"all {dim} {'number' if dim == 1 else 'numbers'}, into output row 0. "
-        "That copy is the embedding.",
+        f"Nothing is computed. The model walks to row {featured} and copies the whole row "
+        "into output row 0. That copy is the embedding: "
+        f"{dim} {'number' if dim == 1 else 'numbers'}.",
         run_time=2.4,
         highlight=focus,
     )
