@@ -329,7 +329,9 @@ def test_splitting_narration_into_phrases_is_linear() -> None:
         return " ".join(["word,"] * words) + "."
 
     short, long = (_fastest(lambda n=n: split_phrases(narration(n))) for n in (4_000, 16_000))
-    assert long < 8 * short + 0.05, (short, long)
+    # Four times the text: quadratic would take 16 times as long. Measured about 6 on
+    # an idle machine and 8.5 on a busy one, so the bound sits between.
+    assert long < 11 * short + 0.05, (short, long)
 
 
 SURFACES = [
