@@ -160,6 +160,10 @@ class OneHotPlan:
         The sum's line (one row under E).
     lookup_title_y, formula_y, cost_top
         The lookup's title, the typeset product, and the top of the costs.
+    formula_rest_y
+        Where the typeset product stands until the costs come: midway
+        between the lookup's title and the caption band (the costs' place,
+        empty until then, would leave the panel's lower half bare).
     line_height
         A line of labels.
     row_centres
@@ -187,6 +191,7 @@ class OneHotPlan:
     cost_top: float
     line_height: float
     row_centres: dict[int, float]
+    formula_rest_y: float = 0.0
 
     @property
     def legend_x(self) -> float:
@@ -272,6 +277,10 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     # E's first row is under the product's row (its terms must not touch it) and its column numbers.
     under = max(digit_height(scale.label) + 1.8 * SPACE, row_h + 2 * SPACE)
     top = bands.top - heading_h - under
+    depth = sum(slot.size for slot in row_slots(spec.window, sizes))
+    # E (and the sum under it) stands as low as the caption band lets it: the
+    # slack goes between the product's row and E, not into a band under the sum.
+    top = min(top, bands.bottom + depth + row_h)
     depth, centres = 0.0, {}
     for slot in row_slots(spec.window, sizes):
         if not slot.gap:
@@ -299,6 +308,7 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
         cost_top=cost_top,
         line_height=line_h,
         row_centres=centres,
+        formula_rest_y=(lookup_title_y - line_h / 2 + bands.bottom) / 2,
         **across,
     )
     return plan, problems

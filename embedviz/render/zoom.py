@@ -80,6 +80,8 @@ def spread_close_up(
     room: tuple[float, float, float, float],
     largest: float,
     most_spread: float,
+    least_spread: float = 1.0,
+    focus: tuple[float, float, float, float] | None = None,
 ) -> tuple[float, float, np.ndarray] | None:
     """Return a close-up whose pieces also stand further apart up and down, to fill the room.
 
@@ -90,6 +92,10 @@ def spread_close_up(
     places scale by the factor across and by the factor times the spread up
     and down.
 
+    Bound by the height, they may stand closer, down to ``least_spread``.
+    ``focus`` (by default the content) is centred as far as the content stays
+    in the room: what shows first, when room is kept for what comes later.
+
     Returns
     -------
     tuple or None
@@ -97,15 +103,20 @@ def spread_close_up(
         close-up would not grow the content by at least 5 %.
     """
     left, bottom, right, top = content
-    factor = min(
-        (room[2] - room[0]) / (right - left), (room[3] - room[1]) / (top - bottom), largest
-    )
+    room_w, room_h = room[2] - room[0], room[3] - room[1]
+    factor = min(room_w / (right - left), room_h / (top - bottom) / least_spread, largest)
     if factor < 1.05:
         return None
-    spread = max(1.0, min(most_spread, (room[3] - room[1]) / (top - bottom) / factor))
+    spread = max(least_spread, min(most_spread, room_h / (top - bottom) / factor))
     scales = np.array([factor, factor * spread, 1.0])
-    centre = np.array([(left + right) / 2, (bottom + top) / 2, 0.0])
+    seen = content if focus is None else focus
+    centre = np.array([(seen[0] + seen[2]) / 2, (seen[1] + seen[3]) / 2, 0.0])
     target = np.array([(room[0] + room[2]) / 2, (room[1] + room[3]) / 2, 0.0])
+    # Keep the whole content inside the room: move the target by what spills over.
+    for axis, (low, high) in enumerate(((left, right), (bottom, top))):
+        lowest = target[axis] + scales[axis] * (low - centre[axis])
+        highest = target[axis] + scales[axis] * (high - centre[axis])
+        target[axis] += max(0.0, room[axis] - lowest) - max(0.0, highest - room[axis + 2])
     # The point that stays put, per axis: target = fixed + scale * (centre - fixed).
     fixed = np.zeros(3)
     fixed[:2] = (target[:2] - scales[:2] * centre[:2]) / (1 - scales[:2])
@@ -119,6 +130,8 @@ def stage_close_up(
     data_font: float,
     keep: Sequence[Mobject] = (),
     most_spread: float = 1.0,
+    least_spread: float = 1.0,
+    focus: Sequence[Mobject] = (),
 ) -> Zoom | None:
     """Return a close-up that fills the frame with what a stage shows first, if it grows it.
 
@@ -135,9 +148,11 @@ def stage_close_up(
         ceiling (``MAX_DATA_PX``).
     keep
         Mobjects drawn at their own size besides the title and the captions.
-    most_spread
-        How much further apart up and down than the scale its pieces may stand
-        (:func:`spread_close_up`; 1: a plain close-up).
+    most_spread, least_spread
+        How much further apart (or closer) up and down than the scale its
+        pieces may stand (:func:`spread_close_up`; 1: a plain close-up).
+    focus
+        What is centred (:func:`spread_close_up`); by default all of ``shown``.
 
     Returns
     -------
@@ -149,7 +164,10 @@ def stage_close_up(
     band = content_band(title)
     half = float(config.frame_width) / 2 - MARGIN
     room = (-half, band[1] + SPACE, half, band[3] - SPACE)
-    found = spread_close_up(content, room, MAX_DATA_PX / px_for_font(data_font), most_spread)
+    inner = np.array(mobject_boxes(list(focus))) if focus else None
+    seen = None if inner is None else (*inner[:, :2].min(axis=0), *inner[:, 2:].max(axis=0))
+    largest = MAX_DATA_PX / px_for_font(data_font)
+    found = spread_close_up(content, room, largest, most_spread, least_spread, seen)
     if found is None:
         return None
     factor, spread, fixed = found

@@ -34,6 +34,7 @@ from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.grid import CellGrid, Slot, row_slots
 from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.motion import Glide
 from embedviz.render.solve_one_hot import OneHotPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -155,9 +156,22 @@ class CostTable(Component):
     """
 
     def __init__(
-        self, host: StageHost, board: Storyboard, cells: Cells, plan: OneHotPlan, theme: Theme
+        self,
+        host: StageHost,
+        board: Storyboard,
+        cells: Cells,
+        plan: OneHotPlan,
+        theme: Theme,
+        formula: VMobject | None = None,
     ) -> None:
         super().__init__(host, theme)
+        # The typeset product, which rises to its place over the costs as they come.
+        self.formula, self.formula_move = formula, (0.0, 0.0)
+        if formula is not None:
+            self.formula_move = (
+                plan.panel_left - formula.get_left()[0],
+                plan.formula_y - formula.get_y(),
+            )
         labels, label = _labels(board), plan.scale.label
         self.header = SansText(board.word("multiply_adds"), label, theme.muted)
         names: list[VMobject] = [
@@ -200,11 +214,16 @@ class CostTable(Component):
         put_on_line(self.copy_note, ys[4]).align_to(xyz(value_x, 0), LEFT)
 
     def beat_cost(self, beat: Beat) -> Animation:
-        """Show the product's multiply-adds here; then, with its phrase, GPT-2's."""
-        return Steps(
-            LaggedStart(FadeIn(self.header), FadeIn(self.entries[0]), lag_ratio=0.4),
-            FadeIn(self.entries[1]),
-        )
+        """Raise the typeset product, show the multiply-adds here; then, with its phrase, GPT-2's.
+
+        The typeset product stood under the two rows it equates (:class:`ComparePart`).
+        """
+        shown: Animation = LaggedStart(FadeIn(self.header), FadeIn(self.entries[0]), lag_ratio=0.4)
+        if self.formula is not None:
+            formula = self.formula
+            dx, dy = self.formula_move
+            shown = Succession(Glide(lambda: [formula], dy, dx), shown)
+        return Steps(shown, FadeIn(self.entries[1]))
 
     def beat_copy(self, beat: Beat) -> Animation:
         """Show that the lookup does no multiply-adds; then, with its phrase, that it copies d."""

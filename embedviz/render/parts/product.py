@@ -262,7 +262,11 @@ class ProductPart(Component):
         return Steps(faded, carried)
 
     def beat_columns(self, beat: Beat) -> Animation:
-        """Clear the terms; the column box hops on, and each column's sum lands likewise."""
+        """Hop the column box on, and land each column's sum likewise.
+
+        The worked column's terms and sum stay beside E (how each column is
+        taken) until the lookup's row needs the panel (:class:`ComparePart`).
+        """
         others = sorted(col for col in self.cells if col != self.column)
         steps: list[Animation] = []
         box = self.box if self.box is not None else self._column_box(self.column)
@@ -276,8 +280,7 @@ class ProductPart(Component):
         if not steps:
             steps.append(point_at(self.cells[self.column], colour, scale=1.2))
         ending = AnimationGroup(FadeOut(box), *[FadeIn(m) for m in self.marks])
-        leaving = AnimationGroup(*[FadeOut(m) for m in self.terms.pieces()])
-        return Succession(leaving, *steps, ending)
+        return Succession(*steps, ending)
 
 
 class ComparePart(Component):
@@ -338,7 +341,9 @@ class ComparePart(Component):
             ]
         )
         self.formula = maths(labels["product_formula"], theme.text, label)
-        self.formula.move_to(xyz(0, plan.formula_y)).align_to(xyz(plan.panel_left, 0), LEFT)
+        # It stands centred under the two rows it equates, in the middle of the
+        # panel's lower half, until the costs come (CostTable raises it).
+        self.formula.move_to(xyz(plan.panel_left + plan.body_width / 2, plan.formula_rest_y))
         self.outline: VMobject | None = None
 
     def intro(self) -> list[VMobject]:
@@ -376,7 +381,9 @@ class ComparePart(Component):
             self.theme,
         )
         back = LaggedStart(self._walk([park, lane, self.home]), carry, lag_ratio=0.3)
+        leaving = AnimationGroup(*[FadeOut(m) for m in self.product.terms.pieces()])
         fetched = Succession(
+            leaving,
             FadeIn(self.lookup),
             there,
             back,

@@ -10,23 +10,44 @@ A thin composition of parts, placed by the solver
 - :class:`~embedviz.render.parts.product.ComparePart`: the chip fetches row i
   into the lookup's row under the product (``compare``);
 - :class:`~embedviz.render.parts.one_hot.CostTable`: what each costs (``cost``, ``copy``).
+
+Until the product needs the panel (``terms``), E and the vector stand in a
+close-up (:mod:`embedviz.render.zoom`) with the chip, its heading and the
+legend (as an upright colour bar) in a column right of E, the chip level with
+row i; the ``terms`` beat pulls back and glides them to their places first.
 """
 
 from __future__ import annotations
 
-from manim import RIGHT, Animation
+from contextlib import nullcontext
 
-from embedviz.render.animations import make_reveal_animation
+import numpy as np
+from manim import LEFT, RIGHT, Animation, AnimationGroup, ReplacementTransform, Succession, VMobject
+
+from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
+from embedviz.render.design import SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.one_hot import CostTable, OneHotColumn
 from embedviz.render.parts.product import ComparePart, ProductPart
 from embedviz.render.solve_one_hot import OneHotPlan, OneHotSpec, solve_one_hot
+from embedviz.render.solver import MAX_PITCH, PITCHES
 from embedviz.render.stage import Stage, register_stage
+from embedviz.render.zoom import Zoom, moved_by, stage_close_up
 from embedviz.story.model import Beat
 
 __all__ = ["OneHotStage"]
+
+# The beats played in the close-up, before the product needs the panel.
+CLOSE_UP_ACTIONS = frozenset({"intro", "one_hot"})
+
+
+def _glide_home(mobject: VMobject, move: np.ndarray) -> Glide:
+    """Glide a mobject back by ``move`` (from where it rested)."""
+    return Glide(lambda: [mobject], -float(move[1]), -float(move[0]))
 
 
 @register_stage
@@ -56,8 +77,104 @@ class OneHotStage(Stage):
         self.matrix.heading.align_to(xyz(self.matrix.grid.body_right(), 0), RIGHT)
         self.product = self.add_part(ProductPart(*args, self.matrix, self.vector))
         self.compare = self.add_part(ComparePart(*args, self.matrix, self.product))
-        self.costs = self.add_part(CostTable(*args))
+        self.costs = self.add_part(CostTable(*args, self.compare.formula))
+        self.rested = self._rest_beside_e()
+        self.bar = self._colour_bar()
+        self.zoom = self._close_up()
+
+    def _rest_beside_e(self) -> list[tuple[VMobject, np.ndarray]]:
+        """Stand the chip and its heading right of E, the chip level with row i; return the moves.
+
+        Their places are at the panel's right, which stands empty until the
+        terms; until then they wait beside the row the ID selects.
+        """
+        plan, chip, heading = self.plan, self.compare.chip, self.compare.heading
+        left = plan.park_x() - plan.chip_width / 2
+        y = self.matrix.grid.row_y(self.board.single_id())
+        above = y + plan.sizes.row_height / 2 + SPACE + heading.height / 2
+        moves: list[tuple[VMobject, np.ndarray]] = []
+        for mobject, place in (
+            (chip, xyz(left + chip.width / 2, y)),
+            (heading, xyz(left + heading.width / 2, above)),
+        ):
+            move = place - mobject.get_center()
+            mobject.shift(move)
+            moves.append((mobject, move))
+        return moves
+
+    def _colour_bar(self) -> Legend | None:
+        """Return the legend as an upright bar right of the chip, as tall as E's rows.
+
+        Its title stands above E's first row, in the band the product's row
+        takes later.
+        """
+        legend = self.matrix.legend
+        if legend is None:
+            return None
+        rows = self.matrix.grid.body
+        bar = Legend(
+            [tick.cell for tick in legend.ticks],
+            self.plan.scale.legend,
+            self.theme,
+            self.word("value_colour"),
+            upright=True,
+            length=rows.height,
+        )
+        left = max(self.compare.heading.get_right()[0], self.compare.chip.get_right()[0])
+        bar.move_to(rows.get_center()).align_to(xyz(left + 3 * SPACE, 0), LEFT)
+        return bar
+
+    def _close_up(self) -> Zoom | None:
+        """Return a close-up of the vector, E and the column beside E, until the terms.
+
+        What the intro shows is centred; the vector comes left of it.
+        """
+        grid = [m for m in self.matrix.intro() if m is not self.matrix.legend]
+        vector = [self.vector.grid, self.vector.title, self.vector.gap_labels]
+        bar = [self.bar] if self.bar is not None else []
+        first = [*grid, *bar, *self.compare.intro()]
+        # Bound by the height, the rows may stand as close as the loosest pitch the
+        # solver tries (it grew them to the largest), to draw the numbers larger.
+        return stage_close_up(
+            self.scene,
+            self.title,
+            [*first, *vector],
+            self.plan.scale.data,
+            least_spread=PITCHES[0] / MAX_PITCH,
+            focus=first,
+        )
+
+    def animate(self, beat: Beat) -> Animation:
+        """Play the beat; the first ones in the close-up, which the terms pull back first.
+
+        The ``terms`` beat then glides the chip and its heading home and turns
+        the colour bar into the legend before its own steps (built with them
+        at home).
+        """
+        zoom = self.zoom
+        if beat.action in CLOSE_UP_ACTIONS and zoom is not None:
+            built: list[Animation] = []
+            with zoom.solved(lambda: [m for a in built for m in moved_by(a)]):
+                built.append(super().animate(beat))
+            return zoom.wrap(built[0])
+        if beat.action in CLOSE_UP_ACTIONS or not self.rested:
+            return super().animate(beat)
+        moves, self.rested = self.rested, []
+        with zoom.solved() if zoom is not None else nullcontext():
+            for mobject, move in moves:
+                mobject.shift(-move)
+            first, *rest = beat_steps(super().animate(beat))
+            for mobject, move in moves:
+                mobject.shift(move)
+        glides: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
+        if self.bar is not None and self.matrix.legend is not None:
+            glides.append(ReplacementTransform(self.bar, self.matrix.legend))
+        back = [zoom.pull_back()] if zoom is not None else []
+        return Steps(Succession(*back, AnimationGroup(*glides), first), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, E with its heading and legend, and the chip."""
-        return make_reveal_animation(self.intro_mobjects())
+        """Show the title, E with its heading and legend (as a bar beside E), and the chip."""
+        if self.bar is None:
+            return make_reveal_animation(self.intro_mobjects())
+        shown = [m for m in self.intro_mobjects() if m is not self.matrix.legend]
+        return make_reveal_animation([*shown, self.bar])

@@ -291,10 +291,8 @@ def _product_and_lookup(
 ) -> None:
     """Fill the whole product, then set the lookup E[i] beside it: equal, value for value."""
     i, screen, window = focus.token_id, rec.screen, rec.window
-    for kind in ("term_one_hot", "term_weight", "term_sum"):
-        screen.remove_kind(kind)
-    for key in [key for key in screen.labels if key.startswith("term_gap_")]:
-        del screen.labels[key]
+    # The worked column stays beside E while the other columns land (it shows how
+    # each is taken); it leaves when the lookup's row needs the panel.
     for col in window.cols:
         screen.add(value_cell("product", (col,), product[col]))
     if len(product) == 1:
@@ -306,6 +304,10 @@ def _product_and_lookup(
             f"Every other column works the same way, so the product is exactly row {i} of E."
         )
     rec.beat("columns", "columns", columns_sentence, run_time=1.4, highlight=focus)
+    for kind in ("term_one_hot", "term_weight", "term_sum"):
+        screen.remove_kind(kind)
+    for key in [key for key in screen.labels if key.startswith("term_gap_")]:
+        del screen.labels[key]
     screen.labels["lookup_title"] = f"E[{i}]"
     screen.labels["product_formula"] = product_formula(i)
     for col in window.cols:
