@@ -61,6 +61,41 @@ def test_a_spread_close_up_fills_the_height_a_wide_layout_leaves() -> None:
     assert found[1] == pytest.approx(1.5)
 
 
+def test_a_tall_close_up_may_squeeze_its_rows_to_grow_across() -> None:
+    # Content 2 wide and 4 tall in a room 8 by 8: the height binds at 2x; with rows
+    # allowed to stand half as far apart, the width binds at 4x (the ceiling 5x).
+    content, room = (0.0, 0.0, 2.0, 4.0), (-4.0, -4.0, 4.0, 4.0)
+    plain = spread_close_up(content, room, 5.0, 1.0)
+    assert plain is not None
+    assert plain[:2] == (pytest.approx(2.0), pytest.approx(1.0))
+    found = spread_close_up(content, room, 5.0, 1.0, least_spread=0.5)
+    assert found is not None
+    factor, spread, fixed = found
+    assert (factor, spread) == (pytest.approx(4.0), pytest.approx(0.5))
+    corners = np.array([[0.0, 0.0, 0.0], [2.0, 4.0, 0.0]])
+    mapped = fixed + (corners - fixed) * [factor, factor * spread, 1.0]
+    assert np.allclose(mapped[:, :2], [[-4.0, -4.0], [4.0, 4.0]])
+
+
+def test_a_close_up_centres_its_focus_as_far_as_the_content_stays_in_the_room() -> None:
+    # Content 0..4 by 0..2 in a room 12 by 8 at 2x (the ceiling). Focus on 1..4:
+    # centred, the content's left edge would land at -5 (inside -6: kept).
+    room = (-6.0, -4.0, 6.0, 4.0)
+    found = spread_close_up((0.0, 0.0, 4.0, 2.0), room, 2.0, 1.0, focus=(1.0, 0.0, 4.0, 2.0))
+    assert found is not None
+    factor, _, fixed = found
+    assert factor == pytest.approx(2.0)
+    mapped = fixed + (np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [4.0, 2.0, 0.0]]) - fixed) * 2
+    assert np.allclose(mapped[:, 0], [-5.0, -3.0, 3.0])
+    # Focus on 3..4: centred, the content would spill past the room's left edge;
+    # it is moved in until it touches it.
+    found = spread_close_up((0.0, 0.0, 4.0, 2.0), room, 2.0, 1.0, focus=(3.0, 0.0, 4.0, 2.0))
+    assert found is not None
+    _, _, fixed = found
+    left = fixed[0] + (0.0 - fixed[0]) * 2
+    assert left == pytest.approx(-6.0)
+
+
 def test_a_spread_keeps_texts_and_chips_in_shape_and_pulls_back_exactly() -> None:
     """Places spread up and down; a text and a chip only grow, a frame stretches."""
     from embedviz.render.design import DARK
