@@ -481,13 +481,14 @@ class _PullBack(Animation):
         return list(self.zoom.content())
 
     def begin(self) -> None:
-        self.start = (self.zoom.factor, self.zoom.spread)
+        # What comes on during the pull-back is built in the solved layout: left alone.
+        self.start, self.members = (self.zoom.factor, self.zoom.spread), self.zoom._members()
 
     def interpolate(self, alpha: float) -> None:
         zoom, eased = self.zoom, self.rate_func(alpha)
         old = zoom._scales()
         zoom.factor, zoom.spread = (s + (1.0 - s) * eased for s in self.start)
-        zoom._rescale(old, zoom._scales(), zoom._members())
+        zoom._rescale(old, zoom._scales(), self.members)
 
     def update_mobjects(self, dt: float) -> None:
         """Nothing of its own to update."""

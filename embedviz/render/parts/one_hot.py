@@ -214,7 +214,7 @@ class CostTable(Component):
         put_on_line(self.copy_note, ys[4]).align_to(xyz(value_x, 0), LEFT)
 
     def beat_cost(self, beat: Beat) -> Animation:
-        """Raise the typeset product, show the multiply-adds here; then, with its phrase, GPT-2's.
+        """Raise the typeset product as the multiply-adds here show; then, with its phrase, GPT-2's.
 
         The typeset product stood under the two rows it equates (:class:`ComparePart`).
         """
@@ -222,7 +222,7 @@ class CostTable(Component):
         if self.formula is not None:
             formula = self.formula
             dx, dy = self.formula_move
-            shown = Succession(Glide(lambda: [formula], dy, dx), shown)
+            shown = AnimationGroup(Glide(lambda: [formula], dy, dx), shown)
         return Steps(shown, FadeIn(self.entries[1]))
 
     def beat_copy(self, beat: Beat) -> Animation:

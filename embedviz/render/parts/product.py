@@ -381,10 +381,10 @@ class ComparePart(Component):
             self.theme,
         )
         back = LaggedStart(self._walk([park, lane, self.home]), carry, lag_ratio=0.3)
-        leaving = AnimationGroup(*[FadeOut(m) for m in self.product.terms.pieces()])
+        # The worked column leaves as the lookup's row comes (with the first phrase).
+        leaving = [FadeOut(m) for m in self.product.terms.pieces()]
         fetched = Succession(
-            leaving,
-            FadeIn(self.lookup),
+            AnimationGroup(*leaving, FadeIn(self.lookup)),
             there,
             back,
             AnimationGroup(FadeIn(self.title), FadeOut(self.outline)),

@@ -148,8 +148,8 @@ class OneHotStage(Stage):
         """Play the beat; the first ones in the close-up, which the terms pull back first.
 
         The ``terms`` beat then glides the chip and its heading home and turns
-        the colour bar into the legend before its own steps (built with them
-        at home).
+        the colour bar into the legend while its first step plays (built with
+        them at home, in the solved layout).
         """
         zoom = self.zoom
         if beat.action in CLOSE_UP_ACTIONS and zoom is not None:
@@ -170,7 +170,8 @@ class OneHotStage(Stage):
         if self.bar is not None and self.matrix.legend is not None:
             glides.append(ReplacementTransform(self.bar, self.matrix.legend))
         back = [zoom.pull_back()] if zoom is not None else []
-        return Steps(Succession(*back, AnimationGroup(*glides), first), *rest)
+        # The product's row and title come on with the first phrase, as the camera pulls back.
+        return Steps(AnimationGroup(Succession(*back, AnimationGroup(*glides)), first), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E with its heading and legend (as a bar beside E), and the chip."""
