@@ -36,10 +36,13 @@ if TYPE_CHECKING:
     from embedviz.render.formula import FormulaText
 
 __all__ = [
+    "APART",
+    "BOTTOM_GAP",
     "CAPTION_FONT",
     "COLOUR_MEANINGS",
     "DARK",
     "DIM_CONTRAST",
+    "JOINED_GAP",
     "LABEL_RATIO",
     "LEGEND_RATIO",
     "LIGHT",
@@ -57,6 +60,7 @@ __all__ = [
     "SPACE",
     "TEXT_CONTRAST",
     "THEMES",
+    "TOP_GAP",
     "USED_CHIP_OPACITY",
     "Theme",
     "TypeScale",
@@ -98,6 +102,12 @@ MARGIN = 0.2  # the safe margin around the frame
 # its 4-wide stroke. A layout that outlines rows at the frame's edge keeps this inside.
 OUTLINE_REACH = 0.06
 SPACE = 0.12  # between neighbours that belong together
+APART = 4 * SPACE  # between groups that stand apart: a table and the notes resting beside it
+# Pieces resting spread down a panel (render.rests), in shares of the gap between two
+# pieces: between two that read together (a sum's two lines, a header over its rows), and
+# above and under them all (those reach past the panel and into the bands' margins).
+JOINED_GAP = 0.5
+TOP_GAP, BOTTOM_GAP = 0.7, 0.8
 SCROLL_BAR = 0.22  # the column of a scroll bar beside a table that scrolls
 
 

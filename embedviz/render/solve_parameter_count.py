@@ -14,21 +14,40 @@ The panel's sections (the count, the memory table, the table of widths) flow
 down from the top; the lookup's line is level with the looked-up row, so
 its strip goes straight out to the right into it, and no section crosses
 that line or the two under it (the copy's size and the note).
+
+That layout is the last beat's. Before it, the pieces shown rest where they
+fill the frame (:func:`rest_places`; :mod:`embedviz.render.rests` moves
+them): while the block is introduced and counted, it stands large at the
+left with its heading, its sizes and the count in a column beside it; while
+the memory table fills, the count (on two lines) and the table's rows spread
+down the panel; with the widths table, the sections spread apart. The lookup
+brings everything home.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.design import (
+    APART,
+    BOTTOM_GAP,
+    JOINED_GAP,
+    MAX_DATA_PX,
+    SPACE,
+    TOP_GAP,
+    TypeScale,
+    px_for_font,
+)
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, Slot, col_slots
+from embedviz.render.rests import Place
+from embedviz.render.space import Box
 from embedviz.story.model import Storyboard, Window
 
-__all__ = ["SECTIONS", "ParamPlan", "ParamSpec", "solve_parameter_count"]
+__all__ = ["SECTIONS", "ParamPlan", "ParamSpec", "rest_places", "solve_parameter_count"]
 
 # The panel's sections, top to bottom: (name, header lines, data lines).
 SECTIONS = (("count", 0, 1), ("memory", 1, 2), ("widths", 1, 3))
@@ -338,3 +357,106 @@ def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
         _measure(spec, font, pitch)
     )
     return solve_fit(measure)
+
+
+def _spread(
+    heights: Sequence[float], top: float, bottom: float, gaps: Sequence[float]
+) -> list[float]:
+    """Return centre lines that share the height out in gaps above, between and under pieces.
+
+    ``gaps`` (one more than the pieces) weighs each gap: 1 a full one, 0.5 half.
+    """
+    unit = max(top - bottom - sum(heights), 0.0) / sum(gaps)
+    centres, cursor = [], top
+    for height, gap in zip(heights, gaps, strict=False):
+        cursor -= gap * unit
+        centres.append(cursor - height / 2)
+        cursor -= height
+    return centres
+
+
+def _size(box: Box) -> tuple[float, float]:
+    return box[2] - box[0], box[3] - box[1]
+
+
+def _intro_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]:
+    """Return places for E large at the left, its heading, sizes and count in a column beside it.
+
+    The hidden columns' label joins the column (under E it would take E's height).
+    """
+    bands = plan.bands
+    block_w, block_h = _size(boxes["block"])
+    names = ("heading", "rows", "columns", "hidden", "product", "count")
+    column = [name for name in names if name in boxes]
+    widest = max(_size(boxes[name])[0] for name in column)
+    largest = MAX_DATA_PX / px_for_font(plan.scale.data)
+    scale = min(largest, bands.height / block_h, (bands.width - APART) / (block_w + widest))
+    places = {
+        "block": (scale, bands.left + block_w * scale / 2, (bands.top + bands.bottom) / 2),
+    }
+    left = bands.left + block_w * scale + APART
+    middle = (left + bands.right) / 2
+    # The column's lines as large as its width allows, but never larger than E's numbers.
+    lines = min(scale, (bands.right - left) / widest)
+    heights = [_size(boxes[name])[1] * lines for name in column]
+    gaps = [1.0] * (len(column) + 1)
+    for name, y in zip(column, _spread(heights, bands.top, bands.bottom, gaps), strict=True):
+        places[name] = (lines, middle, y)
+    return places
+
+
+# The panel's pieces read together with the next: the count's two lines, a header's rows.
+_JOINED = ("product", "memory_header", "widths_header")
+
+
+def _panel_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]:
+    """Return places that spread the panel's shown pieces down its height (none larger)."""
+    bands = plan.bands
+    room = bands.right - plan.panel_left
+    names = ("product", "count", "line", "memory_header", "memory", "widths_header", "widths")
+    order = [name for name in names if name in boxes]
+    # Nothing is drawn larger than E's numbers, which are home (as solved) here.
+    scales = {name: min(1.0, room / _size(boxes[name])[0]) for name in order}
+    heights = [_size(boxes[name])[1] * scales[name] for name in order]
+    between = [JOINED_GAP if name in _JOINED else 1.0 for name in order[:-1]]
+    gaps = [TOP_GAP, *between, BOTTOM_GAP]
+    places = {}
+    for name, y in zip(order, _spread(heights, bands.top, bands.bottom, gaps), strict=True):
+        width = _size(boxes[name])[0] * scales[name]
+        x = plan.panel_left + width / 2
+        if name in ("product", "count"):
+            x = (plan.panel_left + bands.right) / 2  # the count's lines stand in the middle
+        places[name] = (scales[name], x, y)
+    return places
+
+
+def rest_places(action: str, boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]:
+    """Return where the pieces shown at the end of a beat rest, away from the solved layout.
+
+    Parameters
+    ----------
+    action
+        The beat's action: ``table`` and ``count`` (E large, with a column of
+        its heading, its sizes and the count), ``dtype`` and ``compare`` (the
+        panel's shown pieces spread down its height); any other: every piece
+        home.
+    boxes
+        The solved boxes of the pieces shown at the beat's end, by name:
+        ``block`` (E's rows), ``heading``, ``rows`` and ``columns`` (the
+        sizes' halves), ``hidden`` (the hidden columns' label), ``product``
+        and ``count`` (the count's halves), ``line`` (the count as solved),
+        ``memory_header`` and ``memory`` (its rows as far as shown),
+        ``widths_header`` and ``widths``.
+    plan
+        The solved layout.
+
+    Returns
+    -------
+    dict
+        Each resting piece's scale and centre; a piece not named rests home.
+    """
+    if action in ("table", "count"):
+        return _intro_places(boxes, plan)
+    if action in ("dtype", "compare"):
+        return _panel_places(boxes, plan)
+    return {}

@@ -5,19 +5,30 @@ the solver (:func:`embedviz.render.solve_parameter_count.solve_parameter_count`)
 the block (beat ``table``), the count (``count``), the memory table
 (``dtype``), the table of widths (``compare``) and the lookup (``lookup``),
 whose row leaves the block from where it is drawn and marked.
+
+The layout is the lookup's, the last beat. Before it, what is shown rests
+where it fills the frame (:func:`~embedviz.render.solve_parameter_count.rest_places`,
+moved by :class:`~embedviz.render.rests.Rests`): E large at the left with its
+heading, its sizes and the count spread down a column beside it (beats
+``table`` and ``count``); the count on two lines and the memory table spread
+down the panel (``dtype``); the count, the memory and the widths tables
+spread apart (``compare``). Each beat first eases its pieces to its places;
+the lookup brings them home.
 """
 
 from __future__ import annotations
 
-from manim import Animation, FadeIn
+from manim import Animation, FadeIn, Mobject, Succession
 
-from embedviz.render.animations import steps_together
+from embedviz.render.animations import Steps, beat_steps, steps_together
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.sums import BlockPart, CountLine, LookupLine, MemoryTable, WidthsTable
+from embedviz.render.rests import Place, Rests
 from embedviz.render.solve_parameter_count import (
     ParamPlan,
     ParamSpec,
+    rest_places,
     solve_parameter_count,
 )
 from embedviz.render.stage import Stage, register_stage
@@ -52,6 +63,55 @@ class ParameterCountStage(Stage):
         self.memory = self.add_part(MemoryTable(*args))
         self.widths = self.add_part(WidthsTable(*args))
         self.lookup = self.add_part(LookupLine(*args, self.block))
+        self.rests = Rests(self._pieces())
+        self.rests.put(self._places(self.board.beats[0]))
+
+    def _pieces(self) -> dict[str, list[Mobject]]:
+        """Return what rests together, by name (the names :func:`rest_places` knows)."""
+        block, product, memory = self.block, self.count.product, self.memory
+        pieces: dict[str, list[Mobject]] = {
+            "block": [block.grid, block.bands],
+            "hidden": [block.col_gap],
+            "heading": [block.heading],
+            "rows": list(block.sizes[:2]),
+            "columns": list(block.sizes[2:]),
+            "product": list(product[:3]),
+            "count": [*product[3:], self.count.word],
+            "line": [product, self.count.word],
+            "memory_header": [memory.header],
+            "widths_header": [self.widths.header],
+            "widths": [m for row in self.widths.rows for m in row],
+        }
+        for shown in range(1, len(memory.rows) + 1):
+            pieces[f"memory:{shown}"] = list(memory.rows[:shown])
+        return pieces
+
+    def _places(self, beat: Beat) -> dict[str, Place]:
+        """Return where the pieces shown at the end of a beat rest (by piece name)."""
+        beats = self.board.beats
+        done = beats[: beats.index(beat) + 1]
+        dtypes = sum(1 for b in done if b.action == "dtype")
+        shown = ["block", "heading", "rows", "columns", "hidden"]
+        if any(b.action == "count" for b in done):
+            shown += ["product", "count"]
+        if any(b.action == "compare" for b in done):
+            shown = [*shown[:-2], "line", "widths_header", "widths"]
+        names = {name: name for name in shown if name in self.rests.pieces}
+        if dtypes:
+            names |= {"memory_header": "memory_header", "memory": f"memory:{dtypes}"}
+        boxes = {name: self.rests.box(piece) for name, piece in names.items()}
+        found = rest_places(beat.action, boxes, self.plan)
+        return {names[name]: place for name, place in found.items()}
+
+    def animate(self, beat: Beat) -> Animation:
+        """Play the beat with its pieces at its places, eased there first."""
+        places = self._places(beat)
+        with self.rests.building(places):
+            first, *rest = beat_steps(super().animate(beat))
+        settle = self.rests.settle(places)
+        if settle is None:
+            return Steps(first, *rest) if rest else first
+        return Steps(Succession(settle, first), *rest)
 
     def beat_table(self, beat: Beat) -> Animation:
         """Show the title with the block's first step (the scene has no intro of its own)."""
