@@ -848,3 +848,115 @@ def test_training_keeps_ids_tied_to_the_rows_they_move(moment_cache: Any, theme:
         if not _outlined(end, numbers):
             problems.append(f"row {row} of E lost its outline")
     assert not problems, "\n".join(problems)
+
+
+def _height(text: TextSample) -> float:
+    return float(text.box[1][1] - text.box[0][1])
+
+
+def _line_gaps(text: TextSample, texts: list[TextSample]) -> dict[str, tuple[TextSample, float]]:
+    """Return a text's nearest neighbours on its line, left and right, with the gaps to them.
+
+    A neighbour shares the line when each one's vertical middle lies within
+    the other's height; only a neighbour within two of the text's heights counts.
+    """
+    (left, bottom), (right, top) = text.box
+    middle = (bottom + top) / 2
+    found: dict[str, tuple[TextSample, float]] = {}
+    for other in texts:
+        if other is text:
+            continue
+        (o_left, o_bottom), (o_right, o_top) = other.box
+        if not (o_bottom <= middle <= o_top and bottom <= (o_bottom + o_top) / 2 <= top):
+            continue
+        for side, gap in (("left", left - o_right), ("right", o_left - right)):
+            if -0.01 < gap < 2 * _height(text) and gap < found.get(side, (other, np.inf))[1]:
+                found[side] = (other, gap)
+    return found
+
+
+def check_emphasis_keeps_its_gaps(samples: list[MomentSample], share: float = 0.75) -> list[str]:
+    """Return a line for each moment a number drawn larger than it rests crowds its line.
+
+    A number emphasised by a swell (drawn larger mid-motion than at its beat's
+    end) must not close up the space between it and the words beside it on
+    its line: measured in its own height, each gap keeps at least ``share`` of
+    what it is at the beat's end. (A line that grows as a whole, or moves to a
+    new scale as one piece, keeps its gaps in proportion.)
+    """
+    ends = {s.beat.name: s for s in samples if s.alpha >= 1}
+    problems: list[str] = []
+    for sample in (s for s in samples if s.alpha < 1):
+        end = ends[sample.beat.name]
+        resting = {t.cell: t for t in _visible(end) if t.cell is not None and not t.in_strip}
+        texts = [t for t in _visible(sample) if not t.in_strip]
+        for text in texts:
+            rest = resting.get(text.cell)
+            if rest is None or _height(text) <= 1.02 * _height(rest):
+                continue
+            rest_gaps = _line_gaps(rest, _visible(end))
+            for side, (other, gap) in _line_gaps(text, texts).items():
+                before = rest_gaps.get(side)
+                if before is None or before[0].text != other.text:
+                    continue
+                now, then = gap / _height(text), before[1] / _height(rest)
+                if now < share * then:
+                    problems.append(
+                        f"{sample.beat.name} at alpha {sample.alpha:g} of step {sample.step + 1}:"
+                        f" {text.text!r} swells to {now:.2f} of its height from {other.text!r}"
+                        f" ({then:.2f} at rest)"
+                    )
+    return problems
+
+
+def test_the_emphasis_check_can_fail() -> None:
+    """A number swollen alone into its words is reported; the whole line swollen is not."""
+    from embedviz.story.model import Beat, Window
+
+    beat = Beat("b", "count", "", 1.0, 1.0, None, Window((0,), (0,)), (), None, ())
+
+    def line(scale: float, number_scale: float) -> list[TextSample]:
+        # "× 768 columns": 0.2 wide, 0.6 wide and 1.4 wide, 0.12 apart, 0.25 high, centred at 0.
+        spans = [(-0.65, -0.45), (-0.33, 0.27), (0.39, 1.79)]
+        words = [("\u00d7", None), ("768", ("block_size", (1,))), ("columns", None)]
+        texts = []
+        for (left, right), (text, cell) in zip(spans, words, strict=True):
+            grow = number_scale if cell else 1.0
+            middle = (left + right) / 2 * scale
+            half, tall = (right - left) / 2 * scale * grow, 0.125 * scale * grow
+            box = np.array([[middle - half, -tall], [middle + half, tall]])
+            texts.append(TextSample(text, "label", cell, box, 20.0, 1.0, False, 20.0))
+        return texts
+
+    end = MomentSample(beat, 1.0, line(1.0, 1.0), [])
+    alone = MomentSample(beat, 0.5, line(1.0, 1.2), [])
+    problems = check_emphasis_keeps_its_gaps([alone, end])
+    assert len(problems) == 2
+    assert "'768' swells to" in problems[0]
+    assert not check_emphasis_keeps_its_gaps([MomentSample(beat, 0.5, line(1.2, 1.0), []), end])
+
+
+# ParameterCount's sizes and count swell while the narration names them (issue 18's
+# review: the "768" that swelled alone covered "×" and "columns" mid-motion).
+EMPHASIS_CASES: list[Any] = [
+    ("ParameterCount", {}),
+    ("ParameterCount", {"vocab": 256000, "dim": 16384}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "overrides"), EMPHASIS_CASES, ids=[_filled_id(c) for c in EMPHASIS_CASES]
+)
+def test_an_emphasised_number_keeps_its_line_apart(
+    moment_cache: Any, scene: str, overrides: dict[str, Any]
+) -> None:
+    samples = moment_cache(scene, overrides)
+    swollen = [
+        s
+        for s in samples
+        if s.alpha < 1 and any(t.cell and t.cell[0] == "block_size" for t in s.texts)
+    ]
+    assert swollen, "no moment of the sizes line was sampled"
+    problems = check_emphasis_keeps_its_gaps(samples)
+    assert not problems, "\n".join(problems)

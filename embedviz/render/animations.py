@@ -23,7 +23,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
     LaggedStart,
     Mobject,
     Scene,
@@ -33,7 +32,7 @@ from manim import (
     VMobject,
 )
 from manim.animation.animation import prepare_animation
-from manim.utils.rate_functions import linear
+from manim.utils.rate_functions import linear, there_and_back
 
 from embedviz.render.carry import (
     RowStrip,
@@ -433,7 +432,8 @@ def point_at(
 
     A highlight never recolours what it points at: a value's colour says its
     sign and size, and every other number keeps its own colour too. A single
-    text may also swell (``scale``), in its own colour.
+    text, or a line of a number and its words, may also swell (``scale``) as a
+    whole, each member in its own colour.
 
     Parameters
     ----------
@@ -442,7 +442,7 @@ def point_at(
     colour
         The highlight.
     scale
-        How far a single text swells (1: not at all).
+        How far it swells (1: not at all).
     buff
         The outline's margin.
     run_time
@@ -459,8 +459,10 @@ def point_at(
     outline = Circumscribe(mobject, color=colour, buff=buff, run_time=run_time)
     if scale == 1.0:
         return outline
-    own = mobject.get_fill_color()
-    swell = Indicate(mobject, color=own, scale_factor=scale, run_time=run_time)
+    # Swell there and back, every member in its own colour (a line of a number and its
+    # words grows as a whole, its gaps with it).
+    swollen = mobject.copy().scale(scale)
+    swell = Transform(mobject, swollen, rate_func=there_and_back, run_time=run_time)
     return AnimationGroup(outline, swell) if ring else swell
 
 

@@ -135,6 +135,16 @@ class BlockPart(Component):
         colours = [theme.text, theme.muted, theme.muted, theme.text, theme.muted]
         self.sizes = word_line(pieces, scale.label, colours).shift(xyz(left, plan.sizes_y))
         self.rows_size, self.cols_size = self.sizes[0], self.sizes[3]
+        # The sizes' two lines (``50,257 rows`` / ``× 768 columns``, as they rest in a
+        # column beside E while the narration names them).
+        self.rows_line, self.cols_line = VGroup(*self.sizes[:2]), VGroup(*self.sizes[2:])
+
+    def name_size(self, line: VGroup) -> Animation:
+        """Point at one of the sizes: its whole line swells, its words with its number.
+
+        A number that swelled alone would close up the space to its words.
+        """
+        return point_at(line, self.theme.highlight, scale=1.2)
 
     def entries(self) -> list[VMobject]:
         """Return the block's values and its elision marks, row by row."""
@@ -151,10 +161,7 @@ class BlockPart(Component):
         rows = [self.grid.body, *labels, *self.bands, self.heading, *self.sizes[:2]]
         columns = [*self.sizes[2:], *self.col_gap]
         values = LaggedStart(*[FadeIn(m) for m in self.entries()], lag_ratio=0.1)
-        colour = self.theme.highlight
-        named = AnimationGroup(
-            point_at(self.rows_size, colour, scale=1.2), point_at(self.cols_size, colour, scale=1.2)
-        )
+        named = AnimationGroup(self.name_size(self.rows_line), self.name_size(self.cols_line))
         return Steps(
             AnimationGroup(make_reveal_animation(rows), run_time=2.0),
             AnimationGroup(make_reveal_animation(columns), run_time=2.0),
@@ -215,9 +222,9 @@ class CountLine(Component):
         entries = VGroup(*[m for m in self.block.entries() if isinstance(m, NumberText)])
         first, times, second, equals, count = self.product
         built = Succession(
-            AnimationGroup(point_at(self.block.rows_size, colour, scale=1.2), FadeIn(first)),
+            AnimationGroup(self.block.name_size(self.block.rows_line), FadeIn(first)),
             FadeIn(times),
-            AnimationGroup(point_at(self.block.cols_size, colour, scale=1.2), FadeIn(second)),
+            AnimationGroup(self.block.name_size(self.block.cols_line), FadeIn(second)),
             FadeIn(equals),
             AnimationGroup(FadeIn(count, scale=1.2), FadeIn(self.word)),
         )
