@@ -158,3 +158,55 @@ def test_a_stretch_moves_texts_whole_and_stretches_frames() -> None:
     stretch._rescale(np.array([1.0, 2.0, 1.0]), np.ones(3), stretch._members())
     assert frame.height == pytest.approx(2.0)
     assert text.get_center()[1] == pytest.approx(2.0)
+
+
+def _terms_boxes(overrides: dict[str, object]) -> list[tuple[float, float, float, float]]:
+    """Dry-run OneHotEquivalence; at each sample of its terms beat's first step, while the
+    column box is drawn: its right edge and top, and its column's cells' right edge and top.
+
+    (A rectangle is drawn from its top-right corner, so its right edge and top are
+    where they will be however little of it is drawn yet.)
+    """
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("OneHotEquivalence", overrides, environ={})
+    found: list[tuple[float, float, float, float]] = []
+
+    def read(scene: object, moment: object) -> None:
+        beat, step, alpha = moment.beat, moment.step, moment.alpha  # type: ignore[attr-defined]
+        stage = scene.stage  # type: ignore[attr-defined]
+        box = stage.product.box
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}  # type: ignore[attr-defined]
+        if beat.action != "terms" or step or alpha >= 1 or box is None or id(box) not in shown:
+            return
+        grid, column = stage.matrix.grid, stage.product.column
+        cells = [grid.get_cell(row, column) for row in grid.get_rows()]
+        right = max(float(c.get_right()[0]) for c in cells)
+        top = max(float(c.get_top()[1]) for c in cells)
+        found.append((float(box.get_right()[0]), float(box.get_top()[1]), right, top))
+
+    play_moments(
+        board, read, alphas=(0.05, 0.15, 0.25, 0.35, 0.5), pixel_width=192, pixel_height=108
+    )
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "overrides", [{}, {"ids": "4821", "vocab": 50257, "dim": 768}], ids=["default", "gpt2"]
+)
+def test_the_column_box_stays_on_its_column_as_the_close_up_pulls_back(
+    overrides: dict[str, object],
+) -> None:
+    """OneHot's terms: the box round column 0 never stands off its column while E shrinks.
+
+    Its right edge and top stay within 0.25 (under a row's height) of the
+    column's cells' (issue 18: the box came on at its solved place while the
+    close-up still drew E larger, up to 1.9 units off).
+    """
+    samples = _terms_boxes(overrides)
+    assert samples, "the column box was never sampled"
+    for box_right, box_top, right, top in samples:
+        assert box_right == pytest.approx(right, abs=0.25), (box_right, right)
+        assert box_top == pytest.approx(top, abs=0.25), (box_top, top)

@@ -149,7 +149,8 @@ class OneHotStage(Stage):
 
         The ``terms`` beat then glides the chip and its heading home and turns
         the colour bar into the legend while its first step plays (built with
-        them at home, in the solved layout).
+        them at home, in the solved layout, and played under the close-up as
+        it pulls back, so that what it brings on follows E).
         """
         zoom = self.zoom
         if beat.action in CLOSE_UP_ACTIONS and zoom is not None:
@@ -160,18 +161,24 @@ class OneHotStage(Stage):
         if beat.action in CLOSE_UP_ACTIONS or not self.rested:
             return super().animate(beat)
         moves, self.rested = self.rested, []
-        with zoom.solved() if zoom is not None else nullcontext():
+        # What the first step brings on joins the close-up, to shrink with E.
+        steps: list[Animation] = []
+        with zoom.solved(lambda: moved_by(steps[0]) if steps else []) if zoom else nullcontext():
             for mobject, move in moves:
                 mobject.shift(-move)
             first, *rest = beat_steps(super().animate(beat))
+            steps.append(first)
             for mobject, move in moves:
                 mobject.shift(move)
         glides: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
         if self.bar is not None and self.matrix.legend is not None:
             glides.append(ReplacementTransform(self.bar, self.matrix.legend))
-        back = [zoom.pull_back()] if zoom is not None else []
-        # The product's row and title come on with the first phrase, as the camera pulls back.
-        return Steps(AnimationGroup(Succession(*back, AnimationGroup(*glides)), first), *rest)
+        if zoom is None:
+            return Steps(AnimationGroup(AnimationGroup(*glides), first), *rest)
+        # The product's row, its title and the column's box come on with the first phrase
+        # as the camera pulls back, played under the close-up: they follow E as it shrinks.
+        shrink = Succession(zoom.pull_back(), AnimationGroup(*glides))
+        return Steps(AnimationGroup(shrink, zoom.wrap(first)), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E with its heading and legend (as a bar beside E), and the chip."""
