@@ -49,7 +49,7 @@ from embedviz.story.model import (
     Storyboard,
     StoryboardError,
 )
-from embedviz.story.phrases import make_phrases
+from embedviz.story.phrases import make_phrases, one_space
 from embedviz.story.problems import (
     Problem,
     StoryboardProblemsError,
@@ -685,7 +685,8 @@ def _rephrased_beat(beat: dict[str, Any], speak: Callable[[str], str]) -> dict[s
     texts = [p["text"] for p in phrases if isinstance(p, dict) and isinstance(p.get("text"), str)]
     if len(texts) != len(phrases):
         return beat
-    if " ".join(" ".join(texts).split()) == " ".join(narration.split()):
+    # Spaces compare as the cues keep them: a non-breaking one the author typed is new text.
+    if one_space(" ".join(texts)) == one_space(narration):
         return beat
     return {**beat, "phrases": [asdict(phrase) for phrase in make_phrases(narration, speak)]}
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 
+from embedviz.story.leaning import ELISIONS, Leaning, leaning_for
 from embedviz.story.model import Beat, Description, Phrase, Storyboard
 from embedviz.story.spoken import spoken_form
 
@@ -32,6 +33,7 @@ __all__ = [
     "continues_whole",
     "fits_caption",
     "make_phrases",
+    "one_space",
     "reading_seconds",
     "rephrased",
     "split_phrases",
@@ -47,19 +49,25 @@ MIN_CUE_SECONDS = 1.0  # no cue flashes by faster than this, however short
 # 15, 30 and 60 frames per second alike.
 TICK = 0.2
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+# A sentence ends at a breaking space after its mark, unless closing punctuation
+# follows ("Non ! »"): a non-breaking one holds the words together.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[^\S\u00a0\u2007\u202f]+(?=[^\s?!:;\u00bb\u203a])")
 
 
-def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
+def caption_lines(text: str, width: int = CAPTION_WIDTH, language: str = "en") -> tuple[str, ...]:
     """Break a caption into as few lines of at most ``width`` characters as it needs, balanced.
 
     Of the ways to break it into that many lines, the one whose longest line
     is shortest wins, so the lines come out of similar length; a word left
-    alone on a line, and a line that ends in a short function word ("the",
-    "of", "do": it leans on the next line's words), count as lines longer
-    than any that fits, so another break wins whenever one fits; a break
-    between a word and the number or operator that belongs to it (``ID 3``,
-    ``768 × 3``) counts as a much longer line.
+    alone on a line, and a line that ends in a short function word of the
+    caption's language ("the", "de", "der": it leans on the next line's
+    words, see :mod:`embedviz.story.leaning`), count as lines longer than
+    any that fits, so another break wins whenever one fits; a break between
+    a word and the number or operator that belongs to it (``ID 3``,
+    ``768 × 3``) counts as a much longer line. A line never starts with
+    ``?``, ``!``, ``:``, ``;`` or ``»`` set off by a space, never ends with
+    ``«`` or an elided word (``l'``), and never breaks at a non-breaking
+    space.
 
     Parameters
     ----------
@@ -68,6 +76,9 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
     width
         The most characters per line; a single longer word gets a line of
         its own.
+    language
+        The caption's BCP 47 language tag; it chooses the words a line may
+        not end on (none for a language without a list).
 
     Returns
     -------
@@ -79,14 +90,15 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
     >>> caption_lines("Those 3 numbers are the embedding of token 3.")
     ('Those 3 numbers', 'are the embedding of token 3.')
     """
-    words = text.split()
+    words = _words(text)
     if not words:
         return ()
+    leaning = leaning_for(language)
     # No break into fewer lines can fit: start from the least count that might,
     # so that a long text costs one or two solver runs rather than one per word.
     fewest = max(1, -(-len(" ".join(words)) // (width + 1)))
     for count in range(fewest, len(words) + 1):
-        best = _balanced(words, count, width)
+        best = _balanced(words, count, width, leaning)
         if best is not None:
             return best
     return tuple(words)
@@ -98,22 +110,60 @@ _NUMBER = re.compile(r"[\d.,:;!?)\]%]+|[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 _OPERATOR = re.compile(r"[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 
 
-# Short words that lean on the words after them: a line ending in one reads as
-# cut off ("The other 2 IDs do the / same"). English, the narration's language;
-# a word with punctuation after it ("the same:") ends a phrase and is not one.
-# One string keeps the list readable (a list literal would take a line a word).
-_FUNCTION_WORDS = frozenset(
-    (  # noqa: SIM905
-        "a an the of to in on at by for from into onto with as and or but nor so than "
-        "that this these those its their our your his her my is are was were be been "
-        "do does did has have had not no if then when where which who whose what it one"
-    ).split()
-)
+# Spaces a line may not break at: a French "valeurs\u00a0:" or "«\u202fmot\u202f»"
+# is held together by its author, so it is one word to the line breaker.
+_BREAKING_SPACE = re.compile(r"[^\S\u00a0\u2007\u202f]+")
+# A word that may not start a line: closing punctuation set off by a space, as
+# French writes it ("la sortie ?", "valeurs :", "mot »"), with any marks after it.
+_CLOSING = re.compile(r"[?!:;\u00bb\u203a][^\w\s]*")
+# A word that may not end a line: an opening guillemet set off by a space.
+_OPENING = re.compile(r"[^\w\s]*[\u00ab\u2039]")
+# Elided words of every language that elides ("l'", "qu'"): one written apart
+# from its word ("l' embedding") still belongs to it.
+_ELIDED = Leaning(frozenset(), frozenset().union(*ELISIONS.values()))
 
 
-def _weak_end(word: str) -> bool:
-    """Say whether a line may not end with ``word`` (it leans on what follows)."""
-    return word.lower() in _FUNCTION_WORDS
+def one_space(text: str) -> str:
+    """Collapse runs of breaking white space to one space; keep non-breaking spaces.
+
+    Parameters
+    ----------
+    text
+        A line of text.
+
+    Returns
+    -------
+    str
+        The text with single spaces between its words and none at its ends;
+        a non-breaking space (French ``sortie\u00a0?``) stays as written, and
+        one with nothing else between spaces goes.
+    """
+    return " ".join(word for word in _BREAKING_SPACE.split(text) if word.strip())
+
+
+def _words(text: str) -> list[str]:
+    """Split text at its breaking spaces into the words a line break may fall between.
+
+    Punctuation set off by a space that may not start a line ("?", ":", "»")
+    joins the word before it, and an opening guillemet or an elided word
+    joins the word after it, so that no break separates them.
+    """
+    words: list[str] = []
+    for token in _BREAKING_SPACE.split(text):
+        if not token.strip():
+            continue
+        if words and (_CLOSING.fullmatch(token) or _holds_next(words[-1])):
+            words[-1] += " " + token
+        else:
+            words.append(token)
+    return words
+
+
+def _holds_next(word: str) -> bool:
+    """Say whether ``word`` may not end a line at all (it opens what follows)."""
+    last = word.rsplit(" ", 1)[-1]
+    elided = _ELIDED.elision(last)
+    return bool(_OPENING.fullmatch(last)) or (elided is not None and elided.end() == len(last))
 
 
 def _glued_after(words: Sequence[str]) -> list[bool]:
@@ -122,20 +172,25 @@ def _glued_after(words: Sequence[str]) -> list[bool]:
     A number after punctuation ("6 numbers: 1 at position 3") starts a phrase
     of its own, so it does not hold on to the word before it.
     """
+    # A word may hold several (``sortie ?``): the pair is its last and the next one's first.
+    lasts = [word.rsplit(" ", 1)[-1] for word in words]
+    firsts = [word.split(" ", 1)[0] for word in words[1:]]
     return [
         bool(_OPERATOR.fullmatch(word))
         or (bool(_NUMBER.fullmatch(after)) and not word.endswith((":", ";", ",", ".")))
-        for word, after in zip(words, [*words[1:], ""], strict=True)
+        for word, after in zip(lasts, [*firsts, ""], strict=True)
     ]
 
 
-def _balanced(words: Sequence[str], count: int, width: int) -> tuple[str, ...] | None:
+def _balanced(
+    words: Sequence[str], count: int, width: int, leaning: Leaning
+) -> tuple[str, ...] | None:
     """Return the break of ``words`` into ``count`` lines of at most ``width`` that scores best."""
     glued = _glued_after(words)
     # A number that opens a phrase ("numbers: 1 at position 3") leans on what follows too.
     opens = [False, *(before.endswith((":", ";", ",")) for before in words[:-1])]
     weak = [
-        _weak_end(word) or (opening and bool(_NUMBER.fullmatch(word)))
+        leaning.leans(word.rsplit(" ", 1)[-1]) or (opening and bool(_NUMBER.fullmatch(word)))
         for word, opening in zip(words, opens, strict=True)
     ]
     many = len(words) > count
@@ -197,7 +252,7 @@ def fits_caption(text: str) -> bool:
     # whether any break fits without running the balancing solver (which
     # only chooses among the breaks that fit).
     lines, used = 0, CAPTION_WIDTH + 1
-    for word in text.split():
+    for word in _words(text):
         if len(word) > CAPTION_WIDTH:
             return False
         if used + 1 + len(word) <= CAPTION_WIDTH:
@@ -264,15 +319,22 @@ def continues_whole(previous: str, cue: str) -> bool:
     )
 
 
+# The word after a breaking space (its non-breaking spaces included).
+_NEXT_WORD = re.compile(r"(?:[^\s]|[\u00a0\u2007\u202f])+")
+
+
 def _breaks(sentence: str) -> list[tuple[int, float]]:
     """Every place a sentence may break between cues, and what breaking there costs."""
     found: list[tuple[int, float]] = []
     # The bracket depth is carried from space to space: linear in the sentence.
     depth, counted = 0, 0
-    for match in re.finditer(r"\s+", sentence):
+    for match in _BREAKING_SPACE.finditer(sentence):
         depth += _depth(sentence[counted : match.start()])
+        before = sentence[counted : match.start()]
         counted = match.start()
-        if depth != 0:
+        after = _NEXT_WORD.match(sentence, match.end())
+        # Inside brackets, or between words that hold together ("sortie ?", "« mot").
+        if depth != 0 or _holds_next(before) or (after and _CLOSING.fullmatch(after.group())):
             continue
         before_end = sentence[max(0, match.start() - 2) : match.start()]
         if before_end.endswith((":", ";")):
@@ -321,7 +383,7 @@ def _split_long(sentence: str) -> list[str]:
     final = best[-1]
     if final is None:
         # A word too long for a caption line: it gets a cue of its own.
-        return sentence.split()
+        return _words(sentence)
     return final[2]
 
 
@@ -343,9 +405,10 @@ def split_phrases(narration: str) -> tuple[str, ...]:
     -------
     tuple of str
         The phrases in order; joined with single spaces they give back the
-        narration (with its whitespace collapsed).
+        narration (with its breaking whitespace collapsed; a non-breaking
+        space is kept, and never splits two cues).
     """
-    text = " ".join(narration.split())
+    text = " ".join(_words(narration))
     if not text:
         return ()
     phrases: list[str] = []
