@@ -144,6 +144,23 @@ def test_french_punctuation_and_guillemets_stay_with_their_words(
     assert all(cue.split(" ")[-1] not in _OPENING for cue in cues[:-1]), cues
 
 
+def test_a_long_sentence_splits_before_a_conjunction_of_its_language() -> None:
+    narration = (
+        "Die ID 3 wählt Zeile 3 aus; die Kopie landet in Ausgabezeile 1, "
+        "und die Reihenfolge der Eingabe bleibt erhalten."
+    )
+    for tag in ("de", "de-AT"):
+        cues = split_phrases(narration, tag)
+        assert cues[-1] == "und die Reihenfolge der Eingabe bleibt erhalten.", cues
+        assert not _fragments(list(cues), "de"), cues
+    narration = (
+        "Chaque ligne de sortie reçoit la ligne de la matrice que son ID désigne, "
+        "et l'ordre des IDs d'entrée est conservé jusqu'à la fin."
+    )
+    cues = split_phrases(narration, "fr-CA")
+    assert cues[-1].startswith("et l'ordre"), cues
+
+
 def test_leaning_words_are_chosen_by_language_tag_lookup() -> None:
     assert leaning_for("fr-CA").leans("le")
     assert leaning_for("de-AT").leans("Der")
@@ -181,9 +198,29 @@ _EXPECTED = {
         ["eine Zeile für jeden Eintrag", "des Vokabulars,"],
         ["Die ID 2 ist eine Zeilennummer", "und keine Menge."],
         ["Wie viele Zeilen hat die Ausgabe,", "und wie viele Werte stehen in jeder Zeile?"],
-        ["1, und die Reihenfolge", "der Eingabe bleibt erhalten."],
+        ["und die Reihenfolge", "der Eingabe bleibt erhalten."],
     ],
 }
+
+# The oracle's conjunctions that open a clause: a cue may start with one.
+_OPENERS = {
+    "fr": {"et", "ou", "mais", "donc", "car", "quand"},
+    "de": {"und", "oder", "aber", "weil"},
+}
+
+
+def _fragments(cues: list[str], language: str) -> list[str]:
+    """Cues that continue a sentence after a comma or mid-clause (the oracle)."""
+    found = []
+    listing = False  # within a list that a colon opened ("6 × 3 Werten: eine Zeile …, eine …")
+    for before, after in itertools.pairwise(cues):
+        listing = (listing or ":" in before) and not before.endswith((".", "?", "!"))
+        if before.endswith((".", "?", "!", ":", ";")) or after.split()[0] in _OPENERS[language]:
+            continue  # a new sentence, or a whole clause
+        if listing and before.endswith(","):
+            continue  # the list's next item
+        found.append(after)
+    return found
 
 
 def test_the_translated_examples_captions_end_no_line_on_a_leaning_word() -> None:
@@ -193,6 +230,10 @@ def test_the_translated_examples_captions_end_no_line_on_a_leaning_word() -> Non
         cues = _vtt_cues(captions_vtt(board))
         for cue in expected:
             assert cue in cues, (language, cue)
+        # A cue is a whole phrase: a long sentence splits before its conjunction.
+        for beat in board.beats:
+            texts = [phrase.text for phrase in beat.phrases]
+            assert not _fragments(texts, language), (language, beat.name, texts)
         for lines in cues:
             words = " ".join(lines).split()
             better = [

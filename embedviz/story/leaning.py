@@ -6,9 +6,11 @@ auxiliary ("the", "de", "der", "und") reads as cut off, so the line breaker
 another break into as many lines fits. The lists are declared here, one per
 language (:data:`LEANING_WORDS`), together with the elided forms a language
 writes against the next word (French ``l'``, ``d'``, ``qu'``:
-:data:`ELISIONS`). A storyboard's BCP 47 language tag chooses a list by
-lookup (RFC 4647: ``fr-CA`` falls back to ``fr``, ``de-AT`` to ``de``); a
-language without a list gets only the balanced breaks. Stdlib only.
+:data:`ELISIONS`), and the conjunctions a caption cue may start with
+(:data:`CLAUSE_OPENERS`, for :func:`embedviz.story.phrases.split_phrases`).
+A storyboard's BCP 47 language tag chooses the lists by lookup (RFC 4647:
+``fr-CA`` falls back to ``fr``, ``de-AT`` to ``de``); a language without
+lists gets only the balanced breaks. Stdlib only.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["ELISIONS", "LEANING_WORDS", "Leaning", "leaning_for"]
+__all__ = ["CLAUSE_OPENERS", "ELISIONS", "LEANING_WORDS", "Leaning", "leaning_for"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -67,6 +69,24 @@ ELISIONS: Mapping[str, frozenset[str]] = {
 }
 
 
+# Conjunctions that open a clause of their own: a caption cue may start with
+# one and still read as a whole phrase, so a sentence too long for one cue is
+# split before one rather than between any two words. As written (lower case).
+CLAUSE_OPENERS: Mapping[str, frozenset[str]] = {
+    "en": _words(
+        "and or but so because which while then where when until since though although as"
+    ),
+    "fr": _words(
+        "et ou mais donc car puisque puisqu quand lorsque lorsqu alors comme tandis parce "
+        "qui dont où"
+    ),
+    "de": _words(
+        "und oder aber denn sondern weil während wenn dass ob also sodass obwohl bis damit "
+        "wobei nachdem bevor"
+    ),
+}
+
+
 @dataclass(frozen=True)
 class Leaning:
     """How one language's caption lines may not end.
@@ -77,10 +97,13 @@ class Leaning:
         Words a line may not end on (lower case, straight apostrophes).
     elisions
         Elided words (with their apostrophe) written against the next word.
+    openers
+        Conjunctions that open a clause of their own (a cue may start with one).
     """
 
     words: frozenset[str]
     elisions: frozenset[str]
+    openers: frozenset[str] = frozenset()
 
     def elision(self, word: str) -> re.Match[str] | None:
         """Match the elided words at the start of ``word`` (``qu'`` in ``qu'un``), if any.
@@ -159,7 +182,8 @@ def leaning_for(language: str) -> Leaning:
     tag = language.replace("_", "-").lower()
     while tag:
         if tag in LEANING_WORDS:
-            return Leaning(LEANING_WORDS[tag], ELISIONS.get(tag, frozenset()))
+            elisions = ELISIONS.get(tag, frozenset())
+            return Leaning(LEANING_WORDS[tag], elisions, CLAUSE_OPENERS.get(tag, frozenset()))
         tag = tag.rpartition("-")[0]
         # RFC 4647 lookup drops a single-letter subtag (an extension's or a
         # private use's singleton) together with the subtag after it.

@@ -148,20 +148,21 @@ def _words(text: str) -> list[str]:
     joins the word before it, and an opening guillemet or an elided word
     joins the word after it, so that no break separates them.
     """
-    words: list[str] = []
+    # Tokens are grouped first and joined once, so a long run of them stays linear.
+    groups: list[list[str]] = []
     for token in _BREAKING_SPACE.split(text):
         if not token.strip():
             continue
-        if words and (_CLOSING.fullmatch(token) or _holds_next(words[-1])):
-            words[-1] += " " + token
+        if groups and (_CLOSING.fullmatch(token) or _holds_next(groups[-1][-1])):
+            groups[-1].append(token)
         else:
-            words.append(token)
-    return words
+            groups.append([token])
+    return [" ".join(group) for group in groups]
 
 
 def _holds_next(word: str) -> bool:
-    """Say whether ``word`` may not end a line at all (it opens what follows)."""
-    last = word.rsplit(" ", 1)[-1]
+    """Say whether ``word`` (its last part) may not end a line at all: it opens what follows."""
+    last = word[word.rfind(" ") + 1 :]
     elided = _ELIDED.elision(last)
     return bool(_OPENING.fullmatch(last)) or (elided is not None and elided.end() == len(last))
 
@@ -291,16 +292,22 @@ def _split_outside(text: str, pattern: re.Pattern[str]) -> list[str]:
 _BREAK_COST = {"clause": 1.0, "conjunction": 2.0, "comma": 12.0, "word": 40.0}
 # Each cue costs this too: one more cue is worth it to avoid a comma or a word break.
 _CUE_COST = 6.0
-_CONTINUATION = re.compile(
-    r"(?:and|or|but|so|because|which|while|then|where|when|until|since|though|although|as)\b"
-)
+# The word a cue opens with, as a conjunction list has it ("and" of "and,").
+_FIRST_WORD = re.compile(r"\w+")
 
 
-def continues_whole(previous: str, cue: str) -> bool:
+def _opens_clause(text: str, at: int, openers: frozenset[str]) -> bool:
+    """Say whether the word at ``text[at:]`` is a conjunction that opens a clause."""
+    word = _FIRST_WORD.match(text, at)
+    return word is not None and word.group() in openers
+
+
+def continues_whole(previous: str, cue: str, language: str = "en") -> bool:
     """Whether ``cue``, the next cue of a sentence begun in ``previous``, is a whole phrase.
 
     It is when ``previous`` ends a clause (``:``, ``;`` or a dash) or when
-    ``cue`` opens one with a conjunction (``and``, ``so``, ``because``, ...);
+    ``cue`` opens one with a conjunction of its language (``and``, ``so``,
+    ``because``, ``und``, ``et``, ...: :data:`embedviz.story.leaning.CLAUSE_OPENERS`);
     a cue that merely continues after a comma, or mid-clause, is a fragment
     (``the columns from the embedding dimension.``).
 
@@ -308,14 +315,17 @@ def continues_whole(previous: str, cue: str) -> bool:
     ----------
     previous, cue
         Two consecutive cues of one sentence.
+    language
+        Their BCP 47 language tag.
 
     Returns
     -------
     bool
         True for a whole phrase.
     """
-    return previous.rstrip().endswith((":", ";", "\u2014", "\u2013")) or bool(
-        _CONTINUATION.match(cue.lstrip())
+    cue = cue.lstrip()
+    return previous.rstrip().endswith((":", ";", "\u2014", "\u2013")) or _opens_clause(
+        cue, 0, leaning_for(language).openers
     )
 
 
@@ -323,7 +333,7 @@ def continues_whole(previous: str, cue: str) -> bool:
 _NEXT_WORD = re.compile(r"(?:[^\s]|[\u00a0\u2007\u202f])+")
 
 
-def _breaks(sentence: str) -> list[tuple[int, float]]:
+def _breaks(sentence: str, openers: frozenset[str]) -> list[tuple[int, float]]:
     """Every place a sentence may break between cues, and what breaking there costs."""
     found: list[tuple[int, float]] = []
     # The bracket depth is carried from space to space: linear in the sentence.
@@ -339,7 +349,7 @@ def _breaks(sentence: str) -> list[tuple[int, float]]:
         before_end = sentence[max(0, match.start() - 2) : match.start()]
         if before_end.endswith((":", ";")):
             kind = "clause"
-        elif _CONTINUATION.match(sentence, match.end()):
+        elif _opens_clause(sentence, match.end(), openers):
             kind = "conjunction"
         elif before_end.endswith(",") and not re.fullmatch(r"\d,", before_end):
             kind = "comma"
@@ -349,14 +359,14 @@ def _breaks(sentence: str) -> list[tuple[int, float]]:
     return found
 
 
-def _split_long(sentence: str) -> list[str]:
+def _split_long(sentence: str, openers: frozenset[str]) -> list[str]:
     """Split a sentence too long for one cue into whole phrases that each fit one cue.
 
     Every cue costs :data:`_CUE_COST` and every break its :data:`_BREAK_COST`
     (clause ends before conjunctions before commas before words); the
     cheapest split wins, then the one whose cues are most even in length.
     """
-    breaks = _breaks(sentence)
+    breaks = _breaks(sentence, openers)
     ends = [(0, 0.0)] + [(at, cost) for at, cost in breaks] + [(len(sentence), 0.0)]
     # best[i]: (cost, spread, pieces) for the sentence up to break i.
     best: list[tuple[float, float, list[str]] | None] = [None] * len(ends)
@@ -387,19 +397,22 @@ def _split_long(sentence: str) -> list[str]:
     return final[2]
 
 
-def split_phrases(narration: str) -> tuple[str, ...]:
+def split_phrases(narration: str, language: str = "en") -> tuple[str, ...]:
     """Split narration into phrases, each one caption cue of at most two 42-character lines.
 
     Every sentence starts a new phrase; a sentence too long for one cue is
     split into as few cues as fit, preferring breaks after a colon or
-    semicolon, then before a conjunction, then after a comma (never inside a
-    list of numbers such as ``0, 1, 0`` or inside brackets), and only then
-    between words.
+    semicolon, then before a conjunction of the narration's language
+    (:data:`embedviz.story.leaning.CLAUSE_OPENERS`), then after a comma
+    (never inside a list of numbers such as ``0, 1, 0`` or inside
+    brackets), and only then between words.
 
     Parameters
     ----------
     narration
         A beat's narration.
+    language
+        Its BCP 47 language tag (``de-AT`` splits as ``de``).
 
     Returns
     -------
@@ -411,9 +424,10 @@ def split_phrases(narration: str) -> tuple[str, ...]:
     text = " ".join(_words(narration))
     if not text:
         return ()
+    openers = leaning_for(language).openers
     phrases: list[str] = []
     for sentence in _split_outside(text, _SENTENCE_END):
-        phrases.extend([sentence] if fits_caption(sentence) else _split_long(sentence))
+        phrases.extend([sentence] if fits_caption(sentence) else _split_long(sentence, openers))
     return tuple(phrases)
 
 
@@ -455,6 +469,7 @@ def make_phrases(
     narration: str,
     speak: Callable[[str], str],
     holds: Sequence[float] | None = None,
+    language: str = "en",
 ) -> tuple[Phrase, ...]:
     """Split narration into timed phrases, back to back from the beat's start.
 
@@ -466,13 +481,16 @@ def make_phrases(
         Gives a phrase's spoken form (see :func:`embedviz.story.spoken.spoken_form`).
     holds
         Each phrase's hold in seconds; by default its reading time.
+    language
+        The narration's BCP 47 tag: where a long sentence splits (see
+        :func:`split_phrases`).
 
     Returns
     -------
     tuple of Phrase
         The phrases with their start times and holds.
     """
-    texts = split_phrases(narration)
+    texts = split_phrases(narration, language)
     times = [reading_seconds(text) for text in texts] if holds is None else list(holds)
     if len(times) != len(texts):
         raise ValueError(f"{len(times)} holds for {len(texts)} phrases")
