@@ -64,11 +64,14 @@ class DescribedClip:
     samples
         The soundtrack: 48 kHz mono floats, narration and descriptions,
         normalised to −16 LUFS with true peaks at or below −1 dBTP.
+    loudness
+        The written file's soundtrack as measured: ``lufs`` and ``true_peak_dbtp``.
     """
 
     board: Storyboard
     pauses: tuple[float, ...]
     samples: npt.NDArray[np.float64]
+    loudness: dict[str, float]
 
 
 def speak_descriptions(
@@ -151,6 +154,7 @@ def described_soundtrack(
     """
     pieces: list[npt.NDArray[np.float64]] = []
     starts = board.beat_start_times()
+    speech = _at_narration_loudness(speech)
     for start, beat, clips, pause in zip(starts, board.all_beats(), speech, pauses, strict=True):
         first, last = round(start * RATE), round((start + beat.duration) * RATE)
         said = narration[first:last]
@@ -162,6 +166,28 @@ def described_soundtrack(
             at += clip.size + round(PHRASE_PAUSE * RATE)
         pieces.append(gap)
     return normalise(np.concatenate(pieces) if pieces else np.zeros(0))
+
+
+def _at_narration_loudness(
+    speech: Sequence[Sequence[npt.NDArray[np.float64]]],
+) -> list[list[npt.NDArray[np.float64]]]:
+    """Bring the descriptions, as one track, to the loudness the narration already has.
+
+    A synthesiser speaks at its own level (espeak-ng about 4.5 LU under the
+    target), and the descriptions are most of a described track. Laid in
+    raw, they pulled the whole track about 3 LU down, so normalising it
+    raised every narrated peak by as much and limited it hard: a codec's
+    peaks then overshoot more, and a long described track took three
+    encode passes to fit (see :func:`embedviz.export.loudness.fit_through_codec`).
+    At the narration's loudness, the mix needs next to no gain and fits in one.
+    """
+    clips = [clip for beat in speech for clip in beat]
+    if not clips:
+        return [list(beat) for beat in speech]
+    levelled = iter(
+        np.split(normalise(np.concatenate(clips)), np.cumsum([c.size for c in clips])[:-1])
+    )
+    return [[next(levelled) for _ in beat] for beat in speech]
 
 
 def hold_frames(
@@ -348,12 +374,13 @@ class MediaTools:
     Attributes
     ----------
     mux_soundtrack
-        ``(movie, samples, rate, target)``: writes the movie with the soundtrack.
+        ``(movie, samples, rate, target)``: writes the movie with the soundtrack
+        and returns its loudness as written.
     video_seconds
         ``(movie)``: the movie's length in seconds.
     """
 
-    mux_soundtrack: Callable[[Path, Any, int, Path], None]
+    mux_soundtrack: Callable[[Path, Any, int, Path], dict[str, float]]
     video_seconds: Callable[[Path], float]
 
 
@@ -410,7 +437,7 @@ def write_described(
     name = board.scene
     mp4 = folder / f"{name}.described.mp4"
     # H.264 and AAC play in every current browser; a second (WebM) encode would double the cost.
-    mux_soundtrack(held, samples, RATE, mp4)
+    loudness = mux_soundtrack(held, samples, RATE, mp4)
     length = video_seconds(mp4)
     (folder / f"{name}.described.{described.language}.vtt").write_text(
         captions_vtt(described, length), encoding="utf-8"
@@ -419,4 +446,4 @@ def write_described(
         chapters_vtt(described, length), encoding="utf-8"
     )
     (folder / f"{name}.described.html").write_text(described_html(described), encoding="utf-8")
-    return DescribedClip(described, pauses, samples)
+    return DescribedClip(described, pauses, samples, loudness)

@@ -294,7 +294,7 @@ def fit_through_codec(
     """
     original = _as_samples(samples)
     goal = ceiling - margin
-    loudness = integrated_loudness(original, rate) if rate == RATE else float("-inf")
+    loudness: float | None = None  # measured once a pass fails (most fit at once)
     x = original
     peak = last = float("inf")
     limiting = True
@@ -311,6 +311,8 @@ def fit_through_codec(
         last = peak
         if limiting:
             aim = min(goal, true_peak_dbtp(x)) - over
+            if loudness is None:
+                loudness = integrated_loudness(original, rate) if rate == RATE else -np.inf
             if np.isfinite(loudness):
                 # Limiting hard can take loudness with it: gain back to where it was.
                 x = _normalised(original, rate, loudness, aim)
@@ -355,13 +357,15 @@ def normalise(
 
 def _normalised(x: Samples, rate: int, target: float, aim: float) -> Samples:
     """Gain to the target loudness and limit to the aim, in turn, until both hold."""
+    loudness = integrated_loudness(x, rate)
+    if not np.isfinite(loudness):
+        return x
     for _ in range(4):
-        loudness = integrated_loudness(x, rate)
-        if not np.isfinite(loudness):
-            return x
         x = x * 10 ** ((target - loudness) / 20)
         x = _limit(x, aim, rate)
-        if abs(integrated_loudness(x, rate) - target) < 0.1:
+        # Measured once per pass: the next pass gains from this same reading.
+        loudness = integrated_loudness(x, rate)
+        if abs(loudness - target) < 0.1:
             break
     # Never above the ceiling, even if the last pass raised a peak.
     over = true_peak_dbtp(x) - aim

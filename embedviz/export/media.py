@@ -270,11 +270,21 @@ def _decoded_sound(source: Any) -> Any:
         stream = container.streams.audio[0]
         layout = "mono" if stream.codec_context.layout.nb_channels == 1 else "stereo"
         resampler = av.AudioResampler(format="fltp", layout=layout, rate=_RATE)
-        rows = [
-            converted.to_ndarray()
-            for frame in [*container.decode(stream), None]
-            for converted in resampler.resample(frame)
-        ]
+        rows: list[Any] = []
+        # AAC and Opus decode to planar floats at 48 kHz already (a stream keeps
+        # its format): converting each of a long track's 10^5 frames to the same
+        # format took over half the decoding.
+        direct: bool | None = None
+        for frame in container.decode(stream):
+            if direct is None:
+                found = (frame.format.name, frame.sample_rate, frame.layout.name)
+                direct = found == ("fltp", _RATE, layout)
+            if direct:
+                rows.append(frame.to_ndarray())
+            else:
+                rows += [converted.to_ndarray() for converted in resampler.resample(frame)]
+        if not direct:
+            rows += [converted.to_ndarray() for converted in resampler.resample(None)]
     channels = 1 if layout == "mono" else 2
     if not rows:
         return np.zeros((channels, 0))
@@ -410,7 +420,7 @@ def _blank(frame: Any) -> bool:
     return bool(np.ptp(luma) <= 8)
 
 
-def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
+def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> dict[str, float]:
     """Copy a silent MP4's video and add a finished mono soundtrack as AAC.
 
     The video is copied, not re-encoded; its timestamps are put back on
@@ -433,6 +443,13 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
     target
         The ``.mp4`` to write, with the moov atom first for the web.
 
+    Returns
+    -------
+    dict
+        The written soundtrack's loudness, as :func:`measured_loudness`
+        reads it (from the last pass's decoding of the file: decoding a
+        long track again cost as much as a pass).
+
     Raises
     ------
     EmbedvizError
@@ -440,12 +457,16 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> None:
     """
     from embedviz.export.loudness import fit_through_codec
 
+    decoded: list[Any] = []
+
     def round_trip(pcm: Any) -> Any:
         _copy_movie(movie, target, pcm, rate)
-        return _decoded_sound(str(target))[0]
+        decoded[:] = [_decoded_sound(str(target))[0]]
+        return decoded[0]
 
     # The last pass wrote the fitting file.
     fit_through_codec(samples, round_trip, rate)
+    return _loudness_of(decoded[0])
 
 
 def measured_loudness(path: Path) -> dict[str, float] | None:
@@ -464,12 +485,16 @@ def measured_loudness(path: Path) -> dict[str, float] | None:
     """
     import av
 
-    from embedviz.export.loudness import integrated_loudness, true_peak_dbtp
-
     with av.open(str(path)) as container:
         if not container.streams.audio:
             return None
-    samples = _decoded_sound(str(path)).mean(axis=0)
+    return _loudness_of(_decoded_sound(str(path)).mean(axis=0))
+
+
+def _loudness_of(samples: Any) -> dict[str, float]:
+    """Integrated loudness and true peak of decoded mono samples, to one decimal."""
+    from embedviz.export.loudness import integrated_loudness, true_peak_dbtp
+
     return {
         "lufs": round(integrated_loudness(samples), 1),
         "true_peak_dbtp": round(true_peak_dbtp(samples), 1),
@@ -729,6 +754,7 @@ def export_clip(
     described: DescribedClip | None = None
     try:
         narration = None
+        loudness: dict[str, float] | None = None
         if voice is not None:
             narration = synthesise_phrases(board, voice, work / "speech")
             board = narration.board
@@ -746,7 +772,7 @@ def export_clip(
         if narration is not None:
             assert voice is not None
             voiced = work / f"{spec.name}.voiced.mp4"
-            mux_soundtrack(movie, narration.samples, narration.rate, voiced)
+            loudness = mux_soundtrack(movie, narration.samples, narration.rate, voiced)
             # The audio-described version holds the picture while descriptions are spoken.
             fps = QUALITIES[quality][1]
             tools = MediaTools(mux_soundtrack, video_seconds)
@@ -793,10 +819,8 @@ def export_clip(
         "described_pauses": list(described.pauses) if described is not None else None,
         # Each soundtrack as written, for the accessibility report.
         "loudness": {
-            "clip": measured_loudness(mp4),
-            "described": measured_loudness(folder / f"{name}.described.mp4")
-            if described is not None
-            else None,
+            "clip": loudness,
+            "described": described.loudness if described is not None else None,
         },
     }
     (folder / f"{name}.timing.json").write_text(json.dumps(timing, indent=1), encoding="utf-8")
