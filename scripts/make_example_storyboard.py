@@ -423,7 +423,7 @@ def translated_storyboard(translation: Translation) -> Storyboard:
         text = narration[beat.name]
         # One caption cue per phrase, each held for its reading time; the beat
         # is held at least as long as its phrases need.
-        phrases = make_phrases(text, speak)
+        phrases = make_phrases(text, speak, language=translation.language)
         duration = max(beat.duration, ceil_ticks(sum(phrase.duration for phrase in phrases)))
         beats.append(replace(beat, narration=text, phrases=phrases, duration=duration))
     return replace(

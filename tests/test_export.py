@@ -130,8 +130,12 @@ def test_strict_webvtt_parser_accepts_the_spec_forms() -> None:
     ).map("".join)
 )
 def test_any_text_survives_a_cue_as_written(text: str) -> None:
-    # Line breaks stay (a caption has up to two lines), blank lines go.
-    lines = [" ".join(line.split()) for line in re.split(r"\r\n|\r|\n", text)]
+    # Line breaks stay (a caption has up to two lines), blank lines go, and
+    # so does breaking white space at a line's ends; non-breaking spaces stay.
+    lines = [
+        " ".join(w for w in re.findall(r"(?:\S|[\xa0\u2007\u202f])+", line) if w.strip())
+        for line in re.split(r"\r\n|\r|\n", text)
+    ]
     assume(any(lines))
     cues = parse_webvtt(_CUE + vtt_text(text) + "\n")
     assert [cue.text for cue in cues] == ["\n".join(line for line in lines if line)]

@@ -17,7 +17,7 @@ from embedviz.export.wording import PageWords, readable_html
 from embedviz.story.chapters import chapter_title
 from embedviz.story.describe_words import DESCRIPTION_WORDS
 from embedviz.story.model import Beat, Description, Gap, NumberCell, Storyboard, Window
-from embedviz.story.phrases import caption_lines
+from embedviz.story.phrases import caption_lines, one_space
 from embedviz.story.vocabulary import PAGE_WORDS
 from embedviz.story.words import PAGE_PREFIX
 
@@ -90,7 +90,8 @@ def caption_cues(board: Storyboard) -> list[tuple[float, float, str]]:
     -------
     list of tuple
         ``(start, end, text)`` in seconds; the text is wrapped into at most
-        two lines of 42 characters, joined by a newline.
+        two lines of 42 characters, joined by a newline, broken by the rules
+        of the storyboard's language.
     """
     cues: list[tuple[float, float, str]] = []
     for start, end, beat in _timed_beats(board):
@@ -98,7 +99,7 @@ def caption_cues(board: Storyboard) -> list[tuple[float, float, str]]:
         for number, phrase in enumerate(phrases):
             cue_start = start + phrase.start
             cue_end = start + phrases[number + 1].start if number + 1 < len(phrases) else end
-            text = "\n".join(caption_lines(phrase.text))
+            text = "\n".join(caption_lines(phrase.text, language=board.language))
             cues.append((round(cue_start, 6), round(cue_end, 6), text))
     return cues
 
@@ -227,7 +228,8 @@ def vtt_text(text: str) -> str:
     ``&``, ``<`` and ``>`` become character references (a bare ``<`` would
     start a cue tag, and ``-->`` would end the payload). Line breaks are
     kept, but a blank line would end the cue, so empty lines are dropped,
-    and runs of other white space become one space.
+    and runs of other white space become one space (a non-breaking space,
+    as French sets before ``?``, stays: the player must not break there).
 
     Parameters
     ----------
@@ -240,7 +242,7 @@ def vtt_text(text: str) -> str:
         The payload.
     """
     escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    lines = (" ".join(line.split()) for line in re.split(r"\r\n|\r|\n", escaped))
+    lines = (one_space(line) for line in re.split(r"\r\n|\r|\n", escaped))
     return "\n".join(line for line in lines if line)
 
 

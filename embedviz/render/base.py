@@ -289,7 +289,8 @@ class StoryboardScene(Scene):
 
     def _caption(self, text: str) -> Caption:
         frame = frame_regions()
-        caption = Caption(text, frame.caption_width, theme=self.theme)
+        language = self.storyboard.language if self.storyboard is not None else "en"
+        caption = Caption(text, frame.caption_width, theme=self.theme, language=language)
         caption.move_to(xyz(0, frame.caption_y))
         return caption
 

@@ -49,7 +49,7 @@ from embedviz.story.model import (
     Storyboard,
     StoryboardError,
 )
-from embedviz.story.phrases import make_phrases
+from embedviz.story.phrases import make_phrases, one_space
 from embedviz.story.problems import (
     Problem,
     StoryboardProblemsError,
@@ -665,18 +665,21 @@ def _rephrased(data: dict[str, Any]) -> dict[str, Any]:
     language = data.get("language")
     # The verbaliser has rules for English, German and French; other languages
     # are spoken as written (an author may correct a phrase's 'spoken' form).
-    speak = speaker_for(language if isinstance(language, str) else "en")
+    tag = language if isinstance(language, str) else "en"
+    speak = speaker_for(tag)
     out = dict(data)
     if isinstance(data.get("parts"), list):
         out["parts"] = [_rephrased(p) if isinstance(p, dict) else p for p in data["parts"]]
     if isinstance(data.get("beats"), list):
         out["beats"] = [
-            _rephrased_beat(b, speak) if isinstance(b, dict) else b for b in data["beats"]
+            _rephrased_beat(b, speak, tag) if isinstance(b, dict) else b for b in data["beats"]
         ]
     return out
 
 
-def _rephrased_beat(beat: dict[str, Any], speak: Callable[[str], str]) -> dict[str, Any]:
+def _rephrased_beat(
+    beat: dict[str, Any], speak: Callable[[str], str], language: str
+) -> dict[str, Any]:
     narration, phrases = beat.get("narration"), beat.get("phrases", [])
     if not isinstance(narration, str) or not isinstance(phrases, list):
         return beat  # mistyped: reading the beat reports it
@@ -685,9 +688,11 @@ def _rephrased_beat(beat: dict[str, Any], speak: Callable[[str], str]) -> dict[s
     texts = [p["text"] for p in phrases if isinstance(p, dict) and isinstance(p.get("text"), str)]
     if len(texts) != len(phrases):
         return beat
-    if " ".join(" ".join(texts).split()) == " ".join(narration.split()):
+    # Spaces compare as the cues keep them: a non-breaking one the author typed is new text.
+    if one_space(" ".join(texts)) == one_space(narration):
         return beat
-    return {**beat, "phrases": [asdict(phrase) for phrase in make_phrases(narration, speak)]}
+    phrases = make_phrases(narration, speak, language=language)
+    return {**beat, "phrases": [asdict(phrase) for phrase in phrases]}
 
 
 def _nesting(text: str) -> int:

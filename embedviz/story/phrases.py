@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 
+from embedviz.story.leaning import ELISIONS, Leaning, leaning_for
 from embedviz.story.model import Beat, Description, Phrase, Storyboard
 from embedviz.story.spoken import spoken_form
 
@@ -32,6 +33,7 @@ __all__ = [
     "continues_whole",
     "fits_caption",
     "make_phrases",
+    "one_space",
     "reading_seconds",
     "rephrased",
     "split_phrases",
@@ -47,19 +49,25 @@ MIN_CUE_SECONDS = 1.0  # no cue flashes by faster than this, however short
 # 15, 30 and 60 frames per second alike.
 TICK = 0.2
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+# A sentence ends at a breaking space after its mark, unless closing punctuation
+# follows ("Non ! »"): a non-breaking one holds the words together.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[^\S\u00a0\u2007\u202f]+(?=[^\s?!:;\u00bb\u203a])")
 
 
-def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
+def caption_lines(text: str, width: int = CAPTION_WIDTH, language: str = "en") -> tuple[str, ...]:
     """Break a caption into as few lines of at most ``width`` characters as it needs, balanced.
 
     Of the ways to break it into that many lines, the one whose longest line
     is shortest wins, so the lines come out of similar length; a word left
-    alone on a line, and a line that ends in a short function word ("the",
-    "of", "do": it leans on the next line's words), count as lines longer
-    than any that fits, so another break wins whenever one fits; a break
-    between a word and the number or operator that belongs to it (``ID 3``,
-    ``768 × 3``) counts as a much longer line.
+    alone on a line, and a line that ends in a short function word of the
+    caption's language ("the", "de", "der": it leans on the next line's
+    words, see :mod:`embedviz.story.leaning`), count as lines longer than
+    any that fits, so another break wins whenever one fits; a break between
+    a word and the number or operator that belongs to it (``ID 3``,
+    ``768 × 3``) counts as a much longer line. A line never starts with
+    ``?``, ``!``, ``:``, ``;`` or ``»`` set off by a space, never ends with
+    ``«`` or an elided word (``l'``), and never breaks at a non-breaking
+    space.
 
     Parameters
     ----------
@@ -68,6 +76,9 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
     width
         The most characters per line; a single longer word gets a line of
         its own.
+    language
+        The caption's BCP 47 language tag; it chooses the words a line may
+        not end on (none for a language without a list).
 
     Returns
     -------
@@ -79,14 +90,15 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH) -> tuple[str, ...]:
     >>> caption_lines("Those 3 numbers are the embedding of token 3.")
     ('Those 3 numbers', 'are the embedding of token 3.')
     """
-    words = text.split()
+    words = _words(text)
     if not words:
         return ()
+    leaning = leaning_for(language)
     # No break into fewer lines can fit: start from the least count that might,
     # so that a long text costs one or two solver runs rather than one per word.
     fewest = max(1, -(-len(" ".join(words)) // (width + 1)))
     for count in range(fewest, len(words) + 1):
-        best = _balanced(words, count, width)
+        best = _balanced(words, count, width, leaning)
         if best is not None:
             return best
     return tuple(words)
@@ -98,22 +110,61 @@ _NUMBER = re.compile(r"[\d.,:;!?)\]%]+|[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 _OPERATOR = re.compile(r"[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 
 
-# Short words that lean on the words after them: a line ending in one reads as
-# cut off ("The other 2 IDs do the / same"). English, the narration's language;
-# a word with punctuation after it ("the same:") ends a phrase and is not one.
-# One string keeps the list readable (a list literal would take a line a word).
-_FUNCTION_WORDS = frozenset(
-    (  # noqa: SIM905
-        "a an the of to in on at by for from into onto with as and or but nor so than "
-        "that this these those its their our your his her my is are was were be been "
-        "do does did has have had not no if then when where which who whose what it one"
-    ).split()
-)
+# Spaces a line may not break at: a French "valeurs\u00a0:" or "«\u202fmot\u202f»"
+# is held together by its author, so it is one word to the line breaker.
+_BREAKING_SPACE = re.compile(r"[^\S\u00a0\u2007\u202f]+")
+# A word that may not start a line: closing punctuation set off by a space, as
+# French writes it ("la sortie ?", "valeurs :", "mot »"), with any marks after it.
+_CLOSING = re.compile(r"[?!:;\u00bb\u203a][^\w\s]*")
+# A word that may not end a line: an opening guillemet set off by a space.
+_OPENING = re.compile(r"[^\w\s]*[\u00ab\u2039]")
+# Elided words of every language that elides ("l'", "qu'"): one written apart
+# from its word ("l' embedding") still belongs to it.
+_ELIDED = Leaning(frozenset(), frozenset().union(*ELISIONS.values()))
 
 
-def _weak_end(word: str) -> bool:
-    """Say whether a line may not end with ``word`` (it leans on what follows)."""
-    return word.lower() in _FUNCTION_WORDS
+def one_space(text: str) -> str:
+    """Collapse runs of breaking white space to one space; keep non-breaking spaces.
+
+    Parameters
+    ----------
+    text
+        A line of text.
+
+    Returns
+    -------
+    str
+        The text with single spaces between its words and none at its ends;
+        a non-breaking space (French ``sortie\u00a0?``) stays as written, and
+        one with nothing else between spaces goes.
+    """
+    return " ".join(word for word in _BREAKING_SPACE.split(text) if word.strip())
+
+
+def _words(text: str) -> list[str]:
+    """Split text at its breaking spaces into the words a line break may fall between.
+
+    Punctuation set off by a space that may not start a line ("?", ":", "»")
+    joins the word before it, and an opening guillemet or an elided word
+    joins the word after it, so that no break separates them.
+    """
+    # Tokens are grouped first and joined once, so a long run of them stays linear.
+    groups: list[list[str]] = []
+    for token in _BREAKING_SPACE.split(text):
+        if not token.strip():
+            continue
+        if groups and (_CLOSING.fullmatch(token) or _holds_next(groups[-1][-1])):
+            groups[-1].append(token)
+        else:
+            groups.append([token])
+    return [" ".join(group) for group in groups]
+
+
+def _holds_next(word: str) -> bool:
+    """Say whether ``word`` (its last part) may not end a line at all: it opens what follows."""
+    last = word[word.rfind(" ") + 1 :]
+    elided = _ELIDED.elision(last)
+    return bool(_OPENING.fullmatch(last)) or (elided is not None and elided.end() == len(last))
 
 
 def _glued_after(words: Sequence[str]) -> list[bool]:
@@ -122,20 +173,25 @@ def _glued_after(words: Sequence[str]) -> list[bool]:
     A number after punctuation ("6 numbers: 1 at position 3") starts a phrase
     of its own, so it does not hold on to the word before it.
     """
+    # A word may hold several (``sortie ?``): the pair is its last and the next one's first.
+    lasts = [word.rsplit(" ", 1)[-1] for word in words]
+    firsts = [word.split(" ", 1)[0] for word in words[1:]]
     return [
         bool(_OPERATOR.fullmatch(word))
         or (bool(_NUMBER.fullmatch(after)) and not word.endswith((":", ";", ",", ".")))
-        for word, after in zip(words, [*words[1:], ""], strict=True)
+        for word, after in zip(lasts, [*firsts, ""], strict=True)
     ]
 
 
-def _balanced(words: Sequence[str], count: int, width: int) -> tuple[str, ...] | None:
+def _balanced(
+    words: Sequence[str], count: int, width: int, leaning: Leaning
+) -> tuple[str, ...] | None:
     """Return the break of ``words`` into ``count`` lines of at most ``width`` that scores best."""
     glued = _glued_after(words)
     # A number that opens a phrase ("numbers: 1 at position 3") leans on what follows too.
     opens = [False, *(before.endswith((":", ";", ",")) for before in words[:-1])]
     weak = [
-        _weak_end(word) or (opening and bool(_NUMBER.fullmatch(word)))
+        leaning.leans(word.rsplit(" ", 1)[-1]) or (opening and bool(_NUMBER.fullmatch(word)))
         for word, opening in zip(words, opens, strict=True)
     ]
     many = len(words) > count
@@ -197,7 +253,7 @@ def fits_caption(text: str) -> bool:
     # whether any break fits without running the balancing solver (which
     # only chooses among the breaks that fit).
     lines, used = 0, CAPTION_WIDTH + 1
-    for word in text.split():
+    for word in _words(text):
         if len(word) > CAPTION_WIDTH:
             return False
         if used + 1 + len(word) <= CAPTION_WIDTH:
@@ -236,16 +292,22 @@ def _split_outside(text: str, pattern: re.Pattern[str]) -> list[str]:
 _BREAK_COST = {"clause": 1.0, "conjunction": 2.0, "comma": 12.0, "word": 40.0}
 # Each cue costs this too: one more cue is worth it to avoid a comma or a word break.
 _CUE_COST = 6.0
-_CONTINUATION = re.compile(
-    r"(?:and|or|but|so|because|which|while|then|where|when|until|since|though|although|as)\b"
-)
+# The word a cue opens with, as a conjunction list has it ("and" of "and,").
+_FIRST_WORD = re.compile(r"\w+")
 
 
-def continues_whole(previous: str, cue: str) -> bool:
+def _opens_clause(text: str, at: int, openers: frozenset[str]) -> bool:
+    """Say whether the word at ``text[at:]`` is a conjunction that opens a clause."""
+    word = _FIRST_WORD.match(text, at)
+    return word is not None and word.group() in openers
+
+
+def continues_whole(previous: str, cue: str, language: str = "en") -> bool:
     """Whether ``cue``, the next cue of a sentence begun in ``previous``, is a whole phrase.
 
     It is when ``previous`` ends a clause (``:``, ``;`` or a dash) or when
-    ``cue`` opens one with a conjunction (``and``, ``so``, ``because``, ...);
+    ``cue`` opens one with a conjunction of its language (``and``, ``so``,
+    ``because``, ``und``, ``et``, ...: :data:`embedviz.story.leaning.CLAUSE_OPENERS`);
     a cue that merely continues after a comma, or mid-clause, is a fragment
     (``the columns from the embedding dimension.``).
 
@@ -253,31 +315,41 @@ def continues_whole(previous: str, cue: str) -> bool:
     ----------
     previous, cue
         Two consecutive cues of one sentence.
+    language
+        Their BCP 47 language tag.
 
     Returns
     -------
     bool
         True for a whole phrase.
     """
-    return previous.rstrip().endswith((":", ";", "\u2014", "\u2013")) or bool(
-        _CONTINUATION.match(cue.lstrip())
+    cue = cue.lstrip()
+    return previous.rstrip().endswith((":", ";", "\u2014", "\u2013")) or _opens_clause(
+        cue, 0, leaning_for(language).openers
     )
 
 
-def _breaks(sentence: str) -> list[tuple[int, float]]:
+# The word after a breaking space (its non-breaking spaces included).
+_NEXT_WORD = re.compile(r"(?:[^\s]|[\u00a0\u2007\u202f])+")
+
+
+def _breaks(sentence: str, openers: frozenset[str]) -> list[tuple[int, float]]:
     """Every place a sentence may break between cues, and what breaking there costs."""
     found: list[tuple[int, float]] = []
     # The bracket depth is carried from space to space: linear in the sentence.
     depth, counted = 0, 0
-    for match in re.finditer(r"\s+", sentence):
+    for match in _BREAKING_SPACE.finditer(sentence):
         depth += _depth(sentence[counted : match.start()])
+        before = sentence[counted : match.start()]
         counted = match.start()
-        if depth != 0:
+        after = _NEXT_WORD.match(sentence, match.end())
+        # Inside brackets, or between words that hold together ("sortie ?", "« mot").
+        if depth != 0 or _holds_next(before) or (after and _CLOSING.fullmatch(after.group())):
             continue
         before_end = sentence[max(0, match.start() - 2) : match.start()]
         if before_end.endswith((":", ";")):
             kind = "clause"
-        elif _CONTINUATION.match(sentence, match.end()):
+        elif _opens_clause(sentence, match.end(), openers):
             kind = "conjunction"
         elif before_end.endswith(",") and not re.fullmatch(r"\d,", before_end):
             kind = "comma"
@@ -287,14 +359,14 @@ def _breaks(sentence: str) -> list[tuple[int, float]]:
     return found
 
 
-def _split_long(sentence: str) -> list[str]:
+def _split_long(sentence: str, openers: frozenset[str]) -> list[str]:
     """Split a sentence too long for one cue into whole phrases that each fit one cue.
 
     Every cue costs :data:`_CUE_COST` and every break its :data:`_BREAK_COST`
     (clause ends before conjunctions before commas before words); the
     cheapest split wins, then the one whose cues are most even in length.
     """
-    breaks = _breaks(sentence)
+    breaks = _breaks(sentence, openers)
     ends = [(0, 0.0)] + [(at, cost) for at, cost in breaks] + [(len(sentence), 0.0)]
     # best[i]: (cost, spread, pieces) for the sentence up to break i.
     best: list[tuple[float, float, list[str]] | None] = [None] * len(ends)
@@ -321,36 +393,41 @@ def _split_long(sentence: str) -> list[str]:
     final = best[-1]
     if final is None:
         # A word too long for a caption line: it gets a cue of its own.
-        return sentence.split()
+        return _words(sentence)
     return final[2]
 
 
-def split_phrases(narration: str) -> tuple[str, ...]:
+def split_phrases(narration: str, language: str = "en") -> tuple[str, ...]:
     """Split narration into phrases, each one caption cue of at most two 42-character lines.
 
     Every sentence starts a new phrase; a sentence too long for one cue is
     split into as few cues as fit, preferring breaks after a colon or
-    semicolon, then before a conjunction, then after a comma (never inside a
-    list of numbers such as ``0, 1, 0`` or inside brackets), and only then
-    between words.
+    semicolon, then before a conjunction of the narration's language
+    (:data:`embedviz.story.leaning.CLAUSE_OPENERS`), then after a comma
+    (never inside a list of numbers such as ``0, 1, 0`` or inside
+    brackets), and only then between words.
 
     Parameters
     ----------
     narration
         A beat's narration.
+    language
+        Its BCP 47 language tag (``de-AT`` splits as ``de``).
 
     Returns
     -------
     tuple of str
         The phrases in order; joined with single spaces they give back the
-        narration (with its whitespace collapsed).
+        narration (with its breaking whitespace collapsed; a non-breaking
+        space is kept, and never splits two cues).
     """
-    text = " ".join(narration.split())
+    text = " ".join(_words(narration))
     if not text:
         return ()
+    openers = leaning_for(language).openers
     phrases: list[str] = []
     for sentence in _split_outside(text, _SENTENCE_END):
-        phrases.extend([sentence] if fits_caption(sentence) else _split_long(sentence))
+        phrases.extend([sentence] if fits_caption(sentence) else _split_long(sentence, openers))
     return tuple(phrases)
 
 
@@ -392,6 +469,7 @@ def make_phrases(
     narration: str,
     speak: Callable[[str], str],
     holds: Sequence[float] | None = None,
+    language: str = "en",
 ) -> tuple[Phrase, ...]:
     """Split narration into timed phrases, back to back from the beat's start.
 
@@ -403,13 +481,16 @@ def make_phrases(
         Gives a phrase's spoken form (see :func:`embedviz.story.spoken.spoken_form`).
     holds
         Each phrase's hold in seconds; by default its reading time.
+    language
+        The narration's BCP 47 tag: where a long sentence splits (see
+        :func:`split_phrases`).
 
     Returns
     -------
     tuple of Phrase
         The phrases with their start times and holds.
     """
-    texts = split_phrases(narration)
+    texts = split_phrases(narration, language)
     times = [reading_seconds(text) for text in texts] if holds is None else list(holds)
     if len(times) != len(texts):
         raise ValueError(f"{len(times)} holds for {len(texts)} phrases")

@@ -28,12 +28,19 @@ class Caption(VGroup):
         Font size.
     theme
         Colours.
+    language
+        The narration's BCP 47 tag: it chooses the words a line may not end on.
     """
 
     def __init__(
-        self, text: str, width: float, font_size: float = CAPTION_FONT, theme: Theme = DARK
+        self,
+        text: str,
+        width: float,
+        font_size: float = CAPTION_FONT,
+        theme: Theme = DARK,
+        language: str = "en",
     ) -> None:
-        lines = list(caption_lines(text))
+        lines = list(caption_lines(text, language=language))
         body = SansText("\n".join(lines), font_size, theme.text)
         if body.width > width:
             body.scale_to_fit_width(width)
@@ -41,3 +48,4 @@ class Caption(VGroup):
             body.scale(2 / len(lines))
         super().__init__(body)
         self.text = text
+        self.lines = tuple(lines)
