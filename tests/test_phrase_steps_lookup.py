@@ -67,10 +67,17 @@ PROBES: dict[str, list[tuple[str, int, Probe]]] = {
     "SingleTokenLookup": [
         # The outer brackets are underlined with "The outer pair means ...",
         ("print", 1, lambda s: any(_drawn(s, b) for b in s.stage.printed.bracket_marks)),
-        # the numbers with "The 3 numbers inside are row 3."
-        ("print", 2, lambda s: _drawn(s, s.stage.printed.numbers_box)),
-        # Row 3 of the matrix is marked as the last phrase names it.
-        ("grad-fn", 1, lambda s: _drawn(s, getattr(s.stage, "named_row", None))),
+        # the numbers with "The 3 numbers inside are row 3.", and row 3 of the matrix
+        # as that phrase names it (issue 18's frame review: it was marked only with
+        # the grad_fn beat's "row 3 of the matrix").
+        (
+            "print",
+            2,
+            lambda s: (
+                _drawn(s, s.stage.printed.numbers_box)
+                and _drawn(s, getattr(s.stage, "named_row", None))
+            ),
+        ),
     ],
     "SequenceLookup": [
         # The question comes with "Predict before we look: how many rows ...,"

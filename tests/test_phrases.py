@@ -224,6 +224,47 @@ def test_a_caption_line_does_not_end_on_a_word_that_leans_on_the_next() -> None:
     )
 
 
+def _splits_a_list(lines: tuple[str, ...] | list[str]) -> bool:
+    """Whether a line ends inside a list of numbers ("Rows 1," / "2, 4820, ...": the oracle)."""
+    return any(
+        re.fullmatch(r"-?\d+(\.\d+)?,", line.split()[-1]) is not None
+        and re.match(r"-?\d", after) is not None
+        for line, after in itertools.pairwise(lines)
+    )
+
+
+def test_a_caption_line_does_not_end_inside_a_list_of_numbers() -> None:
+    # The frame review (issue 18): GPT-2's dim beat showed "Rows 1," alone on a line.
+    assert caption_lines("Rows 1, 2, 4820, 4822, 50255 were not selected.") == (
+        "Rows 1, 2, 4820, 4822, 50255",
+        "were not selected.",
+    )
+    assert _splits_a_list(("Rows 1,", "2, 4820 were not selected."))
+    assert not _splits_a_list(("Rows 1, 2", "were not selected."))
+
+
+@given(
+    st.lists(st.integers(0, 99999), min_size=2, max_size=6),
+    st.lists(st.sampled_from(["rows", "were", "not", "selected", "by", "any", "ID"]), max_size=5),
+)
+def test_a_list_of_numbers_stays_on_one_line_whenever_it_fits(
+    numbers: list[int], tail: list[str]
+) -> None:
+    text = " ".join(["Rows", ", ".join(map(str, numbers)), *tail])
+    lines = caption_lines(text)
+    assert " ".join(lines) == text
+    # Whenever some break into as many lines fits, leaves no word alone and keeps the
+    # list whole (plain enumeration), the chosen one keeps it whole too.
+    whole = [
+        cut
+        for cut in _breaks(text.split(), len(lines))
+        if all(len(line) <= 42 and len(line.split()) >= 2 for line in cut)
+        and not _splits_a_list(cut)
+    ]
+    if whole:
+        assert not _splits_a_list(lines), (lines, whole[0])
+
+
 # Words a line may not end on when another break fits (the oracle's own list, a
 # subset of the rule's: articles, prepositions, auxiliaries).
 _LEANING = ["the", "a", "of", "to", "in", "do", "is", "its", "and"]
@@ -295,6 +336,7 @@ def test_no_cue_line_is_a_lone_word_and_no_cue_is_a_trailing_fragment(
             lines = caption_lines(text)
             if len(text.split()) > 1:
                 assert all(len(line.split()) >= 2 for line in lines), (beat.name, lines)
+            assert not _splits_a_list(lines), (beat.name, lines)
 
 
 # A cue may open in lower case only with code (grad_fn=<...>, one_hot(3)).

@@ -183,16 +183,41 @@ def _glued_after(words: Sequence[str]) -> list[bool]:
     ]
 
 
+def _list_item(word: str) -> bool:
+    """Say whether ``word`` is a number followed by a comma: an item of a list that goes on."""
+    return word.endswith(",") and word[:-1].lstrip("-\u2212").replace(".", "", 1).isdigit()
+
+
 def _balanced(
     words: Sequence[str], count: int, width: int, leaning: Leaning
 ) -> tuple[str, ...] | None:
     """Return the break of ``words`` into ``count`` lines of at most ``width`` that scores best."""
     glued = _glued_after(words)
     # A number that opens a phrase ("numbers: 1 at position 3") leans on what follows too.
+    # A list's last number ("1, 2, 4820, 50255 were") ends the list, and a line may end
+    # there; a line that ends inside the list ("Rows 1," / "2, 4820") reads as cut off.
+    # A list has three numbers or more ("row 3, 768 values" is no list).
     opens = [False, *(before.endswith((":", ";", ",")) for before in words[:-1])]
+    items = [_list_item(word) for word in words]
+    listed = [k >= 2 and items[k - 2] and items[k - 1] for k in range(len(words))]
+    # Its last item may come after "and" ("4, 3, 2 and 1"): a break there splits it too.
+    splits_list = [
+        (item and bool(_NUMBER.fullmatch(after)))
+        or (
+            in_list
+            and after in ("and", "or")
+            and bool(_NUMBER.fullmatch(then))
+            and _NUMBER.fullmatch(word) is not None
+        )
+        for word, after, then, item, in_list in zip(
+            words, [*words[1:], ""], [*words[2:], "", ""][: len(words)], items, listed, strict=True
+        )
+    ]
     weak = [
-        leaning.leans(word.rsplit(" ", 1)[-1]) or (opening and bool(_NUMBER.fullmatch(word)))
-        for word, opening in zip(words, opens, strict=True)
+        leaning.leans(word.rsplit(" ", 1)[-1])
+        or split
+        or (opening and not in_list and bool(_NUMBER.fullmatch(word)))
+        for word, opening, in_list, split in zip(words, opens, listed, splits_list, strict=True)
     ]
     many = len(words) > count
     # ends[i] is the length of " ".join(words[:i]) plus one: a line's length is a

@@ -58,6 +58,8 @@ class LookupStage(Stage):
     motion: LookupMotion
     printed: PrintPart | None
     zoom: Zoom | None
+    # The outline of the row of E a cue names ("The 3 numbers inside are row 3."), once drawn.
+    named_row: Mobject | None = None
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
@@ -145,18 +147,25 @@ class LookupStage(Stage):
         """Frame the output; its row count and tags come from the IDs, its width from d."""
         return self.output.frame_and_shape(VGroup(*self.chips.chips), len(beat.phrases))
 
+    def beat_print(self, beat: Beat) -> Animation:
+        """Show the print; when its numbers are circled ("... are row 3."), mark that row of E."""
+        assert self.printed is not None
+        printed = self.printed.beat_print(beat)
+        steps = beat_steps(printed)
+        if len(steps) < 3 or beat.highlight is None:
+            return printed
+        # The cue names the row: it stands marked from here through the grad_fn beat.
+        self.named_row = self.matrix.outline(beat.highlight.row)
+        return Steps(*steps[:-1], AnimationGroup(steps[-1], Create(self.named_row)))
+
     def beat_grad_fn(self, beat: Beat) -> Animation:
         """Circle the grad_fn label; then the numbers, and the matrix row they are, are marked."""
         assert self.printed is not None
         boxed = self.printed.grad_fn_box()
         if len(beat.phrases) < 2 or beat.highlight is None:
             return boxed
-        outline = self.matrix.outline(beat.highlight.row)
-        self.named_row = outline
-        return Steps(
-            boxed,
-            AnimationGroup(
-                self.printed.point_at_numbers(),
-                Create(outline),
-            ),
-        )
+        named: list[Animation] = []
+        if self.named_row is None:
+            self.named_row = self.matrix.outline(beat.highlight.row)
+            named.append(Create(self.named_row))
+        return Steps(boxed, AnimationGroup(self.printed.point_at_numbers(), *named))

@@ -1,0 +1,131 @@
+"""A caption that names a row of E ends its beat with that row marked (issue 18, frame review).
+
+SingleTokenLookup's print beat ended on "The 3 numbers inside are row 3." with
+no row of E marked (the lookup's outline had gone), so the viewer was told to
+look at a row nobody showed. At the end of every beat whose last cue names
+"row N" (not "output row N"), an outline in the ID's colour must stand round
+row N of E and round no other row.
+
+The outline is found from what is drawn: any stroked, visible mobject in the
+chip colour whose box holds every number of row N and the centre of no number
+of another row. The numbers' places come from the mobjects tied to the
+storyboard's weight cells, not from the render code's outline geometry.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+from manim import ManimColor
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.moments import play_moments
+
+# "row 3" of E, not "output row 0" or "rows 0, 4".
+NAMED_ROW = re.compile(r"(?<!output )\brow (\d+)\b")
+# Below this opacity a stroke is not counted as drawn.
+SHOWN = 0.5
+# How far an outline's edge may sit inside a number's box (frame units).
+SLACK = 0.02
+
+
+def _row_boxes(scene: Any) -> dict[int, list[np.ndarray]]:
+    """Every visible number of E on screen, by row: its box ((left, bottom), (right, top))."""
+    from embedviz.render.glyphs import NumberText
+
+    rows: dict[int, list[np.ndarray]] = {}
+    for top in scene.mobjects:
+        for mobject in top.get_family():
+            if not isinstance(mobject, NumberText) or mobject.cell.kind != "weight":
+                continue
+            if getattr(mobject, "row_strip", False) or float(mobject.get_fill_opacity()) < SHOWN:
+                continue
+            box = np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
+            rows.setdefault(int(mobject.cell.index[0]), []).append(box)
+    return rows
+
+
+def outlined_rows(scene: Any, colour: str) -> set[int]:
+    """The rows of E that a visible stroke in ``colour`` encloses, alone."""
+    from embedviz.render.glyphs import GlyphString
+
+    rows = _row_boxes(scene)
+    wanted = ManimColor(colour).to_hex().lower()
+    found: set[int] = set()
+    for top in scene.mobjects:
+        for mobject in top.get_family():
+            if isinstance(mobject, GlyphString) or not len(mobject.points):
+                continue
+            if float(mobject.get_stroke_width()) <= 0:
+                continue
+            if float(mobject.get_stroke_opacity()) < SHOWN:
+                continue
+            if mobject.get_stroke_color().to_hex().lower() != wanted:
+                continue
+            low = mobject.get_corner([-1, -1, 0])[:2] - SLACK
+            high = mobject.get_corner([1, 1, 0])[:2] + SLACK
+            for row, boxes in rows.items():
+                holds = all(np.all(b[0] >= low) and np.all(b[1] <= high) for b in boxes)
+                others = [
+                    b
+                    for r, bs in rows.items()
+                    if r != row
+                    for b in bs
+                    if np.all((b[0] + b[1]) / 2 >= low) and np.all((b[0] + b[1]) / 2 <= high)
+                ]
+                if holds and not others:
+                    found.add(row)
+    return found
+
+
+def _named_rows(scene: str, overrides: dict[str, Any]) -> list[tuple[str, int, set[int]]]:
+    """At each beat end whose last cue names a row of E: (beat, that row, rows outlined)."""
+    board = prepared_storyboard(scene, overrides, environ={})
+    seen: list[tuple[str, int, set[int]]] = []
+
+    def look(scene_object: Any, moment: Any) -> None:
+        if moment.alpha < 1 or not moment.beat.phrases:
+            return
+        named = NAMED_ROW.search(moment.beat.phrases[-1].text)
+        if named is None:
+            return
+        colour = scene_object.stage.theme.chip
+        seen.append((moment.beat.name, int(named[1]), outlined_rows(scene_object, colour)))
+
+    play_moments(board, look, alphas=(), pixel_width=192, pixel_height=108)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("scene", "overrides"),
+    [("SingleTokenLookup", {}), ("SingleTokenLookup", {"theme": "light"})],
+)
+def test_a_row_named_at_a_beats_end_is_marked(scene: str, overrides: dict[str, Any]) -> None:
+    seen = _named_rows(scene, overrides)
+    # The print and grad-fn beats both end naming row 3 of E.
+    assert {beat for beat, _, _ in seen} >= {"print", "grad-fn"}, seen
+    for beat, row, outlined in seen:
+        assert outlined == {row}, (beat, row, outlined)
+
+
+def test_the_outline_probe_sees_a_row_outline() -> None:
+    """The probe itself: a rectangle round one row's numbers is found, and only that row."""
+    from manim import Rectangle, Scene
+
+    from embedviz.render.glyphs import NumberText
+
+    class Cell:
+        def __init__(self, row: int) -> None:
+            self.kind, self.index, self.text = "weight", (row, 0), "0.1234"
+
+    scene: Any = Scene()
+    numbers = [NumberText(Cell(row), 24, "#ffffff").move_to([0, -0.5 * row, 0]) for row in range(3)]
+    scene.add(*numbers)
+    assert outlined_rows(scene, "#e69f00") == set()
+    scene.add(Rectangle(width=1.2, height=0.4).move_to([0, -0.5, 0]).set_stroke("#e69f00", 4))
+    assert outlined_rows(scene, "#e69f00") == {1}
+    scene.add(Rectangle(width=1.2, height=1.4).move_to([0, -0.5, 0]).set_stroke("#e69f00", 4))
+    assert outlined_rows(scene, "#e69f00") == {1}
