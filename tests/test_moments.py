@@ -710,6 +710,43 @@ def test_no_beat_ends_with_a_large_empty_area(
     assert not problems, "\n".join(problems)
 
 
+# LargeVocabLookup's data fill the width (issue 18 frame review, finding 12: E and the
+# output took the middle third). Measured at 720p on the old layout (two columns, the
+# hidden ranges' labels in a wide left margin): E's numbers spanned 19.7 % of the
+# frame's width and, once the output held rows, E's and the output's 49.6 %; with three
+# columns and the labels inside the table, 28.3 % and 66.5 %.
+LARGE_VOCAB_E_SPAN = 0.25
+LARGE_VOCAB_DATA_SPAN = 0.60
+
+
+def _span(texts: list[TextSample], kinds: set[str]) -> float:
+    """The share of the frame's width from the leftmost to the rightmost of these numbers."""
+    boxes = [t.box for t in texts if t.cell and t.cell[0] in kinds and t.opacity >= VISIBLE]
+    if not boxes:
+        return 0.0
+    left, right = min(b[0][0] for b in boxes), max(b[1][0] for b in boxes)
+    return float(right - left) / (2 * FRAME_HALF_WIDTH)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", [{}, {"theme": "light"}, {"dim": 1600}])
+def test_large_vocab_data_fill_the_width(moment_cache: Any, overrides: dict[str, Any]) -> None:
+    ends = [s for s in moment_cache("LargeVocabLookup", overrides) if s.empty is not None]
+    assert ends, "no beat end was sampled"
+    problems = []
+    for end in ends:
+        matrix = _span(end.texts, {"weight"})
+        if matrix < LARGE_VOCAB_E_SPAN:
+            problems.append(f"{end.beat.name}: E's numbers span {matrix:.1%} of the width")
+        if any(t.cell and t.cell[0] == "output" for t in end.texts):
+            both = _span(end.texts, {"weight", "output"})
+            if both < LARGE_VOCAB_DATA_SPAN:
+                problems.append(f"{end.beat.name}: E and the output span {both:.1%}")
+    # The output holds rows from the first lookup on: most beat ends check both.
+    assert sum(any(t.cell and t.cell[0] == "output" for t in e.texts) for e in ends) >= 4
+    assert not problems, "\n".join(problems)
+
+
 def test_the_empty_area_check_can_fail() -> None:
     """A beat end with a quarter of the frame empty is reported; a mid-motion sample is not."""
     from embedviz.render.space import Emptiness

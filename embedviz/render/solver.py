@@ -64,12 +64,12 @@ from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.routes import clear_paths, curved_route, source_centres
+from embedviz.render.solver_bands import legend_place, legend_x, title_band
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import (
     gap_labels_crowd,
     largest_fitting,
     legend_height,
-    swatch_size,
 )
 
 __all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
@@ -119,8 +119,8 @@ class LookupPlan:
         The title's centre and size (centred, unless the legend beside it needs the room).
     legend_x, legend_y, legend_left
         The legend's centre line, and its left edge (above the matrix or the
-        output, where raising or lowering the output left room) or its right
-        edge (in the title band).
+        output, where raising or lowering the output left room, or under the
+        output and the matrix) or its right edge (in the title band).
     print_top, print_font
         Where the PyTorch call starts and its size (0 without a print).
     print_left
@@ -257,6 +257,11 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     gaps = [*spec.gap_labels.values(), *(gap.label for gap in spec.window.col_gaps)]
     gap_w = max([text_width(t, legend) for t in gaps] or [0.0])
     numbers_w = char_advance(label) * spec.row_label_chars
+    if sizes.gaps_inside:
+        # The labels are written across the table: it must be wide enough, the margin not.
+        if gap_w > body_w - 2 * SPACE:
+            problems.append("gap labels wider than the table")
+        gap_w = 0.0
     margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
     if sizes.gaps_apart:
         row_gap_w = max(text_width(t, legend) for t in spec.gap_labels.values())
@@ -318,7 +323,9 @@ def _measure(
     problems: list[str] = []
     scale = TypeScale.from_data(data)
     sizes, (left, right, top, bottom) = GridSizes(scale, spec.value_chars, pitch), _frame()
-    if spec.gap_labels:
+    if spec.gaps_inside:
+        sizes = replace(sizes, gaps_inside=True)
+    elif spec.gap_labels:
         sizes = replace(sizes, gaps_apart=gap_labels_crowd(sizes))
     across = _across(spec, sizes, mode, problems)
     keys, centres, matrix_h = source_centres(spec, sizes)
@@ -327,22 +334,20 @@ def _measure(
     raise_d, order = clear_paths(mode, (keys, centres, matrix_h), row_h, len(outputs), problems)
     heading_h = digit_height(scale.label) * 1.6
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
+    if spec.window.col_gaps:
+        col_labels_h += sizes.col_note_height
     matrix_heading_top = -(col_labels_h + SPACE + heading_h)
     output_heading_top = -raise_d - SPACE - heading_h
     content_top = min(matrix_heading_top, output_heading_top)
     # A half-precision table's note goes under the matrix.
     note_h = digit_height(getattr(scale, spec.note_role)) + 2 * SPACE if spec.note else 0.0
     content_bottom = max(matrix_h + note_h, -raise_d + len(outputs) * row_h)
-    # The legend goes above the matrix when the raised output leaves room there,
-    # above the output when a lowered one does, else into the title band.
     legend_h = legend_height(scale.legend) if spec.legend else 0.0
-    free = legend_h + SPACE
-    legend_above = spec.legend and matrix_heading_top - content_top >= free
-    legend_over_output = (
-        spec.legend and not legend_above and output_heading_top - content_top >= free
-    )
-    legend_top_d = matrix_heading_top if legend_above else output_heading_top
-    in_band = not (legend_above or legend_over_output)
+    output_bottom_d = -raise_d + len(outputs) * row_h
+    bounds = (matrix_heading_top, output_heading_top, content_top)
+    legend_at, legend_d = legend_place(spec, legend_h, bounds, output_bottom_d, matrix_h)
+    content_bottom = max(content_bottom, legend_d + legend_h / 2)
+    in_band = legend_at == "band"
     title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
     print_font, print_h = print_band(spec, scale, right - left, problems)
     caption_y = bottom + CAPTION_CENTRE
@@ -372,8 +377,8 @@ def _measure(
         title_x=title_x,
         title_y=top - band_h / 2,
         title_font=title_font,
-        legend_x=right if in_band else (left if legend_above else across.output_left),
-        legend_y=top - band_h / 2 if in_band else matrix_top - legend_top_d + SPACE + legend_h / 2,
+        legend_x=legend_x(legend_at, (left, right), across.output_left),
+        legend_y=top - band_h / 2 if in_band else matrix_top - legend_d,
         legend_left=not in_band,
         print_top=matrix_top - content_bottom - 2 * SPACE,
         print_font=print_font,
@@ -388,39 +393,20 @@ def _measure(
     return plan, problems
 
 
+def _title_band(
+    spec: LookupSpec, scale: TypeScale, problems: list[str], legend: bool
+) -> tuple[float, float, float]:
+    """:func:`~embedviz.render.solver_bands.title_band` in this frame, at the title's size."""
+    left, right, _, _ = _frame()
+    font = min(scale.data, scale.label * TITLE_RATIO)
+    return title_band(spec, scale, font, (left, right), problems, legend)
+
+
 def _measure_stack(spec: LookupSpec, data: float, pitch: float) -> tuple[LookupPlan, list[str]]:
     """Lay out ``beside`` with the legend, call and print in the column around the one row."""
     plan, problems = _measure(replace(spec, print_lines=0, legend=False), data, pitch, "beside")
     legend_h = legend_height(plan.scale.legend) if spec.legend else 0.0
     return column_plan(plan, spec, _frame(), legend_h, problems), problems
-
-
-def _title_band(
-    spec: LookupSpec, scale: TypeScale, problems: list[str], legend: bool
-) -> tuple[float, float, float]:
-    """Return the title's font and centre x, and the band's height (title and legend).
-
-    The title is centred when the legend beside it leaves room, else set left
-    of it, else made smaller.
-    """
-    left, right, _, _ = _frame()
-    font = min(scale.data, scale.label * TITLE_RATIO)
-    legend_w = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
-    legend_w = legend_w + 11 * swatch_size(scale.legend) if legend else 0.0
-    width = text_width(spec.title, font, mono=False)
-    x = 0.0
-    if width / 2 + legend_w + 2 * SPACE > (right - left) / 2:
-        room = right - left - legend_w - 3 * SPACE
-        if width > room:
-            font *= room / width
-            width = room
-            if font < font_for_px(MIN_TEXT_PX):
-                problems.append("title too wide")
-        x = left + width / 2
-    band = digit_height(font) * 1.7
-    if legend:
-        band = max(band, legend_height(scale.legend))
-    return font, x, band
 
 
 def solve_lookup(spec: LookupSpec) -> LookupPlan:

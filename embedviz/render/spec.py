@@ -76,6 +76,14 @@ class LookupSpec:
         Whether the marks' column stays empty until the last beats (as in
         LargeVocabLookup): what stands from the start is then centred, and the
         marks keep their room inside the frame.
+    gaps_inside
+        Whether the hidden ranges' labels are written inside the table (each
+        row range's in its band, the columns' note over the column numbers)
+        rather than in the left margin (see
+        :attr:`~embedviz.render.parts.grid.GridSizes.gaps_inside`).
+    legend_under_output
+        Whether the legend goes under the output block when a raised block
+        leaves room there (it then rides with the block when it settles).
     """
 
     window: Window
@@ -102,6 +110,8 @@ class LookupSpec:
     mark_role: Literal["legend", "label"] = "label"
     marks_last: bool = False
     late_marks: bool = False
+    gaps_inside: bool = False
+    legend_under_output: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

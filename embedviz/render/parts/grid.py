@@ -8,31 +8,30 @@ the V×d table), drawn as a thin band or a narrow column, whose label sits in
 the margin rather than between rows. One background and thin rules draw the
 body, so a grid of any size is a handful of paths.
 
-:func:`matrix_grid` and :func:`output_grid` build the two blocks of the
-lookup layouts from a storyboard; a gradient or sum block is another
-``CellGrid`` with its own factory.
+:func:`~embedviz.render.parts.matrix_grid.matrix_grid` and
+:func:`output_grid` build the two blocks of the lookup layouts from a
+storyboard; a gradient or sum block is another ``CellGrid`` with its own factory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import numpy as np
 from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup, VMobject
 
-from embedviz.render.design import SPACE, Theme, TypeScale, dimmed, value_colour
-from embedviz.render.glyphs import GlyphString, LabelText, NumberText
+from embedviz.render.design import SPACE, Theme, TypeScale, dimmed
+from embedviz.render.glyphs import GlyphString
 from embedviz.render.metrics import char_advance, digit_height, xyz
-from embedviz.story.model import NumberCell, Window
+from embedviz.story.model import Window
 
 __all__ = [
     "CellGrid",
     "GridSizes",
     "Slot",
     "col_slots",
-    "matrix_grid",
     "output_grid",
     "row_slots",
 ]
@@ -43,6 +42,12 @@ GAP_COL_CHARS = 1.8
 # A hidden range of rows is a thin band this many data-digit heights tall: a
 # break in the table; its label sits in the margin.
 GAP_BAND_DIGITS = 0.45
+# A band that holds its own label (``gaps_inside``): a line of the legend's digits with air
+# above and below, in the legend's digit heights.
+INSIDE_BAND_DIGITS = 1.8
+# Above the column numbers, the hidden columns' note (``gaps_inside``): its line, in the
+# legend's digit heights, and the space under it.
+COL_NOTE_DIGITS = 1.3
 
 
 @dataclass(frozen=True)
@@ -80,12 +85,18 @@ class GridSizes:
         Whether the hidden ranges' labels stand in a column of their own, left
         of the row numbers, rather than right-aligned with them
         (:func:`~embedviz.render.type_search.gap_labels_crowd`).
+    gaps_inside
+        Whether each hidden range's label is written inside its band, across
+        the table, and the hidden columns' note above the column numbers,
+        rather than both in the left margin: the margin then holds only the
+        row numbers, and the width goes to the table's columns.
     """
 
     scale: TypeScale
     value_chars: int
     pitch: float
     gaps_apart: bool = False
+    gaps_inside: bool = False
 
     @property
     def cell_width(self) -> float:
@@ -104,8 +115,17 @@ class GridSizes:
 
     @property
     def band_height(self) -> float:
-        """A hidden range's band: a thin break in the table (its label is in the margin)."""
+        """A hidden range's band: a thin break in the table, or one that holds its label."""
+        if self.gaps_inside:
+            return digit_height(self.scale.legend) * INSIDE_BAND_DIGITS
         return digit_height(self.scale.data) * GAP_BAND_DIGITS
+
+    @property
+    def col_note_height(self) -> float:
+        """The height the hidden columns' note adds above the column numbers (0: in the margin)."""
+        if not self.gaps_inside:
+            return 0.0
+        return digit_height(self.scale.legend) * COL_NOTE_DIGITS + SPACE / 2
 
 
 def row_slots(window: Window, sizes: GridSizes) -> list[Slot]:
@@ -376,82 +396,6 @@ def _starts(slots: Sequence[Slot]) -> list[float]:
         starts.append(total)
         total += slot.size
     return starts
-
-
-def matrix_grid(
-    window: Window,
-    cells: Mapping[tuple[str, tuple[int, ...]], NumberCell],
-    sizes: GridSizes,
-    theme: Theme,
-    value_scale: float,
-    gap_labels: Mapping[int, str],
-) -> CellGrid:
-    """Build the visible window of the embedding matrix E.
-
-    Rows are numbered from 0 down the left, columns along the top, and each
-    hidden range of rows is a thin band whose label (``rows 6–4818 not
-    shown``) sits in the margin left of it, right-aligned with the row numbers
-    (or, when ``sizes.gaps_apart``, in a column of its own left of them).
-
-    Parameters
-    ----------
-    window
-        Which rows and columns are drawn.
-    cells
-        The storyboard's cells by (kind, index): ``weight``, ``row_label`` and
-        ``col_label`` ones are drawn.
-    sizes
-        Slot sizes and fonts.
-    theme
-        Colours.
-    value_scale
-        The magnitude that gets a value's strongest colour.
-    gap_labels
-        Each hidden row range's label, by gap number.
-
-    Returns
-    -------
-    CellGrid
-        The matrix.
-    """
-    scale = sizes.scale
-    pad = char_advance(scale.data) * CELL_PAD_CHARS / 2
-
-    def element(row: Slot, col: Slot) -> VMobject | None:
-        if col.gap:
-            return LabelText("\u2026", scale.data, theme.muted)
-        cell = cells[("weight", (row.key, col.key))]
-        return NumberText(cell, scale.data, value_colour(cell.value, value_scale, theme))
-
-    grid = CellGrid(row_slots(window, sizes), col_slots(window, sizes), element, theme, pad=pad)
-
-    def row_label(slot: Slot) -> VMobject | None:
-        if slot.gap:
-            return LabelText(gap_labels[slot.key], scale.legend, theme.muted)
-        return NumberText(cells[("row_label", (slot.key,))], scale.label, theme.muted)
-
-    grid.add_row_labels(row_label, "left", buff=SPACE * 1.5)
-    if sizes.gaps_apart and grid.row_labels:
-        # Tight rows: the bands' labels stand left of the row numbers, not among them.
-        numbers_left = min(label.get_left()[0] for label in grid.row_labels.values())
-        for label in grid.gap_labels.values():
-            label.shift(xyz(numbers_left - SPACE - label.get_right()[0], 0))
-    grid.add_col_labels(
-        lambda slot: (
-            None
-            if slot.gap
-            else NumberText(cells[("col_label", (slot.key,))], scale.label, theme.muted)
-        ),
-        buff=SPACE * 0.8,
-    )
-    # A hidden range of columns is labelled in the margin too, on the column numbers' line.
-    header_y = next(iter(grid.col_labels.values())).get_y()
-    for number, gap in enumerate(window.col_gaps):
-        note = LabelText(gap.label, scale.legend, theme.muted)
-        note.place(xyz(grid.body_left() - SPACE * 1.5, header_y), align="right")
-        grid.col_gap_labels[number] = note
-        grid.add(note)
-    return grid
 
 
 def output_grid(

@@ -54,8 +54,9 @@ from embedviz.render.glyphs import LabelLines, LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import PIECE_RATIO, Chip
-from embedviz.render.parts.grid import GridSizes, matrix_grid, output_grid
+from embedviz.render.parts.grid import GridSizes, output_grid
 from embedviz.render.parts.legend import Legend
+from embedviz.render.parts.matrix_grid import matrix_grid
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard

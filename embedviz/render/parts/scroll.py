@@ -25,8 +25,9 @@ from embedviz.render.design import SPACE, Theme, maths
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Follow
-from embedviz.render.parts.grid import CellGrid, GridSizes, matrix_grid, row_slots
+from embedviz.render.parts.grid import CellGrid, GridSizes, row_slots
 from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.matrix_grid import matrix_grid
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import StageHost
 from embedviz.story.model import NumberCell, Storyboard, Window

@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Mobject, Rectangle, VGroup, VMobject, Wait
+from manim import Animation, AnimationGroup, Rectangle, VGroup, VMobject, Wait
 
-from embedviz.render.design import Theme
+from embedviz.render.design import SPACE, Theme
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, Follow
@@ -180,6 +180,7 @@ class VocabMotion(LookupMotion):
         top: float,
         bottom: float,
         riders: Sequence[VMobject] = (),
+        under: Sequence[VMobject] = (),
     ) -> Animation:
         """Glide the output block (with its chips and labels) level with the matrix, and centre all.
 
@@ -187,17 +188,19 @@ class VocabMotion(LookupMotion):
         path; once all have landed it moves so that its top is level with the
         matrix's, and then everything (``still``: the matrix, its heading and
         legend) moves with it to the middle of the band from ``top`` to ``bottom``.
-        ``riders`` (a legend over the output block) move with the block.
+        ``riders`` (a legend over the output block) move with the block;
+        ``under`` (a legend under it) move with it and close up to its bottom.
         """
         grid, matrix = self.output.grid, self.matrix.grid
-        moving: list[Mobject] = [*self.output_side(), *riders]
         level = matrix.body_top() - grid.body_top()
-        highest = max([m.get_top()[1] + level for m in moving] + [m.get_top()[1] for m in still])
-        lowest = min(
-            [m.get_bottom()[1] + level for m in moving] + [m.get_bottom()[1] for m in still]
-        )
+        # What is under the block ends a space under its bottom.
+        tuck = [(m, grid.get_bottom()[1] - SPACE - m.get_top()[1]) for m in under]
+        offsets = [(m, level) for m in [*self.output_side(), *riders]]
+        offsets += [(m, level + gap) for m, gap in tuck] + [(m, 0.0) for m in still]
+        highest = max(m.get_top()[1] + dy for m, dy in offsets)
+        lowest = min(m.get_bottom()[1] + dy for m, dy in offsets)
         centre = (top + bottom) / 2 - (highest + lowest) / 2
-        shifts = [(m, level + centre) for m in moving] + [(m, centre) for m in still]
+        shifts = [(m, dy + centre) for m, dy in offsets]
         # Pure shifts: a glide never touches colours (the dimming before it keeps).
         glides = [
             Follow(m, np.array([xyz(0, 0), xyz(0, dy)])) for m, dy in shifts if abs(dy) > 1e-6

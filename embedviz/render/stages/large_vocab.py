@@ -75,6 +75,10 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         note_role="label",
         mark_role="legend",
         marks_last=True,
+        # The margin holds only row numbers: the width goes to the table's columns.
+        gaps_inside=True,
+        # The raised block leaves room under it, which would otherwise stand empty.
+        legend_under_output=True,
     )
 
 
@@ -165,18 +169,24 @@ class LargeVocabStage(Stage):
 
         While rows are fetched the output sits where every strip has a clear
         path; once all are in, it moves beside E. A legend in the title band
-        stays; one over the output block moves with it.
+        stays; one over the output block moves with it, one under it closes up to it.
         """
         legend = self.matrix.legend
         riders: list[VMobject] = []
+        under: list[VMobject] = []
         still: list[VMobject] = [self.matrix.grid, self.matrix.heading, self.matrix.bar]
         still += [m for m in (self.matrix.count,) if m is not None]
         if legend is not None and self.plan.legend_left:
             over_output = abs(self.plan.legend_x - self.plan.output_left) < 1e-6
-            (riders if over_output else still).append(legend)
+            if not over_output:
+                still.append(legend)
+            elif self.plan.legend_y < self.plan.output_top:
+                under.append(legend)
+            else:
+                riders.append(legend)
         top = self.title.get_bottom()[1] - SPACE
         bottom = self.plan.caption_y + CAPTION_HALF
-        return self.motion.settle(still, top, bottom, riders)
+        return self.motion.settle(still, top, bottom, riders, under)
 
     def beat_sentence(self, beat: Beat) -> Animation:
         """Point at the sentence's chips; then at the output rows waiting for them, in order."""

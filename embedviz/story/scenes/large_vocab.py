@@ -59,10 +59,14 @@ _TOP_ROWS = 6  # rows 0..5 before the first scroll
 _KEPT_TOP = 2  # rows 0 and 1 stay in view as a landmark
 _END_ROWS = 5  # the rows shown when the target is near the end
 _MAX_FULL_ROWS = 8
-# Columns: the first and the last, so that the numbers stay at least 18 px
-# tall at 720p with the grid, the output block and the chips side by side
-# (as SequenceLookup's narrow window).
-_HEAD_COLS = 1
+# Columns: the first two and the last. The render layer writes the hidden
+# ranges' labels inside the table, so the margin holds only row numbers and a
+# third column fits with the numbers about as large as with two (18.7 px at
+# 720p for GPT-2 by default); a fourth would take them under 18 px. A sentence
+# given as text has its word pieces in a column beside the chips: there, the
+# first column and the last ("narrow"), as SequenceLookup's narrow window.
+_HEAD_COLS = 2
+_NARROW_HEAD_COLS = 1
 _TAIL_COLS = 1
 _MAX_FULL_COLS = 3
 
@@ -73,15 +77,18 @@ _SCENE = "LargeVocabLookup"
 _WALKED = 2
 
 
-def _window(vocab_size: int, dim: int, rows: set[int], words: Words | None) -> Window:
+def _window(vocab_size: int, dim: int, rows: set[int], words: Words | None, narrow: bool) -> Window:
+    head = _NARROW_HEAD_COLS if narrow else _HEAD_COLS
     if dim <= _MAX_FULL_COLS:
         cols = list(range(dim))
     else:
-        cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))
+        cols = list(range(head)) + list(range(dim - _TAIL_COLS, dim))
     return labelled_window(sorted(rows), cols, vocab_size, dim, words or SPEC.words())
 
 
-def start_window(vocab_size: int, dim: int, words: Words | None = None) -> Window:
+def start_window(
+    vocab_size: int, dim: int, words: Words | None = None, *, narrow: bool = False
+) -> Window:
     """Return the first view: the top rows and the last row.
 
     Parameters
@@ -92,13 +99,16 @@ def start_window(vocab_size: int, dim: int, words: Words | None = None) -> Windo
         ``d``.
     words
         The storyboard's words for the gap labels; English by default.
+    narrow
+        Whether only the first column and the last are drawn (for a sentence
+        whose word pieces stand beside its chips).
 
     Returns
     -------
     Window
         Every row when ``V <= 8``; otherwise rows 0 to 5 and row ``V-1``
         with the gap between them labelled. Columns: all when ``d <= 3``,
-        otherwise the first and the last.
+        otherwise the first two (one when ``narrow``) and the last.
 
     Raises
     ------
@@ -108,8 +118,8 @@ def start_window(vocab_size: int, dim: int, words: Words | None = None) -> Windo
     if vocab_size < 1 or dim < 1:
         raise EmbedvizError(f"a table needs at least one row and column, not {vocab_size} x {dim}")
     if vocab_size <= _MAX_FULL_ROWS:
-        return _window(vocab_size, dim, set(range(vocab_size)), words)
-    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1}, words)
+        return _window(vocab_size, dim, set(range(vocab_size)), words, narrow)
+    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1}, words, narrow)
 
 
 def scroll_window(
@@ -118,6 +128,8 @@ def scroll_window(
     row: int,
     current: Window | None = None,
     words: Words | None = None,
+    *,
+    narrow: bool = False,
 ) -> Window:
     """Return the view that shows ``row``, scrolling only when needed.
 
@@ -133,6 +145,8 @@ def scroll_window(
         The view on screen now; it is kept when it already shows ``row``.
     words
         The storyboard's words for the gap labels; English by default.
+    narrow
+        As for :func:`start_window`.
 
     Returns
     -------
@@ -153,12 +167,12 @@ def scroll_window(
     if current is not None and row in current.rows:
         return current
     if vocab_size <= _MAX_FULL_ROWS or row < _TOP_ROWS:
-        return start_window(vocab_size, dim, words)
+        return start_window(vocab_size, dim, words, narrow=narrow)
     top = set(range(_KEPT_TOP))
     if row >= vocab_size - _END_ROWS + 1:
         end = set(range(vocab_size - _END_ROWS, vocab_size))
-        return _window(vocab_size, dim, top | end, words)
-    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1}, words)
+        return _window(vocab_size, dim, top | end, words, narrow)
+    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1}, words, narrow)
 
 
 def byte_size(count: int) -> str:
@@ -212,12 +226,14 @@ def _sentence_ids(options: SceneOptions, table: Table) -> list[int]:
     )
 
 
-def _plan_windows(vocab_size: int, dim: int, ids: list[int], words: Words) -> list[Window]:
+def _plan_windows(
+    vocab_size: int, dim: int, ids: list[int], words: Words, narrow: bool
+) -> list[Window]:
     """Return the view for each lookup: the first ID's, then each later ID's."""
     views = []
-    current = start_window(vocab_size, dim, words)
+    current = start_window(vocab_size, dim, words, narrow=narrow)
     for token_id in ids:
-        current = scroll_window(vocab_size, dim, token_id, current, words)
+        current = scroll_window(vocab_size, dim, token_id, current, words, narrow=narrow)
         views.append(current)
     return views
 
@@ -350,8 +366,10 @@ def build_large_vocab_lookup(
     ids = _sentence_ids(options, table)
     vocab, dim = table.vocab_size, table.dim
     told = SPEC.words(words)
-    first_view = start_window(vocab, dim, told)
-    views = _plan_windows(vocab, dim, ids[:_WALKED], told)
+    # Word pieces beside the chips take the room of a column.
+    narrow = any(options.pieces or ())
+    first_view = start_window(vocab, dim, told, narrow=narrow)
+    views = _plan_windows(vocab, dim, ids[:_WALKED], told, narrow)
     rows = _fetch_rows(table, [first_view, *views])
     output = table.lookup(ids)
     # One colour scale for every value any view shows, so colours stay put while scrolling.

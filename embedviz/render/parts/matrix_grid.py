@@ -1,0 +1,129 @@
+"""The embedding matrix E's window as a :class:`~embedviz.render.parts.grid.CellGrid`.
+
+:func:`matrix_grid` builds it from a storyboard's window and cells: the
+values coloured by sign and size, row and column numbers, and the labels of
+the hidden ranges (in the margin, or inside the table when the layout asks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from manim import VMobject
+
+from embedviz.render.design import SPACE, Theme, value_colour
+from embedviz.render.glyphs import LabelText, NumberText
+from embedviz.render.metrics import char_advance, digit_height, xyz
+from embedviz.render.parts.grid import (
+    CELL_PAD_CHARS,
+    COL_NOTE_DIGITS,
+    CellGrid,
+    GridSizes,
+    Slot,
+    col_slots,
+    row_slots,
+)
+from embedviz.story.model import NumberCell, Window
+
+__all__ = ["matrix_grid"]
+
+
+def matrix_grid(
+    window: Window,
+    cells: Mapping[tuple[str, tuple[int, ...]], NumberCell],
+    sizes: GridSizes,
+    theme: Theme,
+    value_scale: float,
+    gap_labels: Mapping[int, str],
+) -> CellGrid:
+    """Build the visible window of the embedding matrix E.
+
+    Rows are numbered from 0 down the left, columns along the top, and each
+    hidden range of rows is a thin band whose label (``rows 6–4818 not
+    shown``) sits in the margin left of it, right-aligned with the row numbers
+    (or, when ``sizes.gaps_apart``, in a column of its own left of them; or,
+    when ``sizes.gaps_inside``, inside the band, across the table).
+
+    Parameters
+    ----------
+    window
+        Which rows and columns are drawn.
+    cells
+        The storyboard's cells by (kind, index): ``weight``, ``row_label`` and
+        ``col_label`` ones are drawn.
+    sizes
+        Slot sizes and fonts.
+    theme
+        Colours.
+    value_scale
+        The magnitude that gets a value's strongest colour.
+    gap_labels
+        Each hidden row range's label, by gap number.
+
+    Returns
+    -------
+    CellGrid
+        The matrix.
+    """
+    scale = sizes.scale
+    pad = char_advance(scale.data) * CELL_PAD_CHARS / 2
+
+    def element(row: Slot, col: Slot) -> VMobject | None:
+        if col.gap:
+            return LabelText("\u2026", scale.data, theme.muted)
+        cell = cells[("weight", (row.key, col.key))]
+        return NumberText(cell, scale.data, value_colour(cell.value, value_scale, theme))
+
+    grid = CellGrid(row_slots(window, sizes), col_slots(window, sizes), element, theme, pad=pad)
+
+    def row_label(slot: Slot) -> VMobject | None:
+        if slot.gap:
+            return LabelText(gap_labels[slot.key], scale.legend, theme.muted)
+        return NumberText(cells[("row_label", (slot.key,))], scale.label, theme.muted)
+
+    grid.add_row_labels(row_label, "left", buff=SPACE * 1.5)
+    _place_band_labels(grid, sizes)
+    grid.add_col_labels(
+        lambda slot: (
+            None
+            if slot.gap
+            else NumberText(cells[("col_label", (slot.key,))], scale.label, theme.muted)
+        ),
+        buff=SPACE * 0.8,
+    )
+    _add_col_notes(grid, window, sizes, theme)
+    return grid
+
+
+def _place_band_labels(grid: CellGrid, sizes: GridSizes) -> None:
+    """Move the bands' labels inside their bands, or into a column of their own, if so sized."""
+    if sizes.gaps_inside:
+        # Each band holds its own label, across the table: the margin keeps only numbers.
+        middle = (grid.body_left() + grid.body_right()) / 2
+        for label in grid.gap_labels.values():
+            label.set_x(middle)
+    elif sizes.gaps_apart and grid.row_labels:
+        # Tight rows: the bands' labels stand left of the row numbers, not among them.
+        numbers_left = min(label.get_left()[0] for label in grid.row_labels.values())
+        for label in grid.gap_labels.values():
+            label.shift(xyz(numbers_left - SPACE - label.get_right()[0], 0))
+
+
+def _add_col_notes(grid: CellGrid, window: Window, sizes: GridSizes, theme: Theme) -> None:
+    """Label each hidden range of columns.
+
+    In the margin, on the column numbers' line; or, with the bands' labels
+    inside the table, centred over the column numbers.
+    """
+    scale = sizes.scale
+    header_y = next(iter(grid.col_labels.values())).get_y()
+    for number, gap in enumerate(window.col_gaps):
+        note = LabelText(gap.label, scale.legend, theme.muted)
+        if sizes.gaps_inside:
+            y = header_y + digit_height(scale.label) / 2 + sizes.col_note_height
+            y -= digit_height(scale.legend) * COL_NOTE_DIGITS / 2
+            note.place(xyz((grid.body_left() + grid.body_right()) / 2, y))
+        else:
+            note.place(xyz(grid.body_left() - SPACE * 1.5, header_y), align="right")
+        grid.col_gap_labels[number] = note
+        grid.add(note)
