@@ -193,8 +193,9 @@ class VocabMotion(LookupMotion):
         """
         grid, matrix = self.output.grid, self.matrix.grid
         level = matrix.body_top() - grid.body_top()
-        # What is under the block ends a space under its bottom.
-        tuck = [(m, grid.get_bottom()[1] - SPACE - m.get_top()[1]) for m in under]
+        # What is under the block ends under its bottom, clear of the outline the shape
+        # beat then draws round the block.
+        tuck = [(m, grid.get_bottom()[1] - 2 * SPACE - m.get_top()[1]) for m in under]
         offsets = [(m, level) for m in [*self.output_side(), *riders]]
         offsets += [(m, level + gap) for m, gap in tuck] + [(m, 0.0) for m in still]
         highest = max(m.get_top()[1] + dy for m, dy in offsets)
