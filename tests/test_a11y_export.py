@@ -391,7 +391,8 @@ def test_described_sound_is_web_loud_and_speaks_in_every_pause(described_site: P
     ):
         sound = _sound(described_site / scene / name)
         meter = pyloudnorm.Meter(48000).integrated_loudness(sound)
-        assert recorded["lufs"] == pytest.approx(meter, abs=0.06), name
+        # One decimal recorded, and two meters' gating differs by up to 0.1 LU.
+        assert recorded["lufs"] == pytest.approx(meter, abs=0.15), name
         peak = 20 * np.log10(np.max(np.abs(signal.resample_poly(sound, 8, 1))))
         assert recorded["true_peak_dbtp"] == pytest.approx(peak, abs=0.3), name
 

@@ -731,7 +731,7 @@ def test_piper_voice_gives_speech_timed_cues_and_web_loudness(tmp_path: Path) ->
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
     result = subprocess.run(
         [sys.executable, "-m", "embedviz", "export", "SequenceLookup", "--voice", "-j", "1",
-         "--out", str(site)],
+         "-ql", "--out", str(site)],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]

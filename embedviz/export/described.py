@@ -11,8 +11,9 @@ piece without the narration being talked over.
 The described storyboard is the narrated one with each beat lengthened by
 its pause (in whole ticks, so beats still start on a frame), which shifts the
 captions and chapters of the described version to match. Its soundtrack is
-the narration with the descriptions laid into the pauses, normalised to
-−16 LUFS with true peaks at or below −1 dBTP like the narration. The picture
+the narration with the descriptions laid into the pauses, the descriptions
+normalised like the narration (−16 LUFS, true peaks at or below −1 dBTP), so
+the two speak equally loud. The picture
 is the rendered clip with its frames held through each pause (it is mapped
 by time, so a variable-frame-rate source works as well as a constant one).
 """
@@ -149,8 +150,8 @@ def described_soundtrack(
     Returns
     -------
     numpy.ndarray
-        The described soundtrack, normalised to −16 LUFS with true peaks at
-        or below −1 dBTP.
+        The described soundtrack: narration and descriptions, each part
+        normalised to −16 LUFS with true peaks at or below −1 dBTP.
     """
     pieces: list[npt.NDArray[np.float64]] = []
     starts = board.beat_start_times()
@@ -165,7 +166,11 @@ def described_soundtrack(
             gap[at : at + clip.size] += clip[: max(0, gap.size - at)]
             at += clip.size + round(PHRASE_PAUSE * RATE)
         pieces.append(gap)
-    return normalise(np.concatenate(pieces) if pieces else np.zeros(0))
+    # Both parts are at the target loudness and under the limiter's aim, and
+    # join in silence (phrases and descriptions fade in and out), so the whole
+    # is too: normalising it again cost a tenth of a narrated export, to move
+    # its loudness by about 0.1 LU. The encoder's peaks are checked after encoding.
+    return np.concatenate(pieces) if pieces else np.zeros(0)
 
 
 def _at_narration_loudness(
@@ -179,7 +184,7 @@ def _at_narration_loudness(
     raised every narrated peak by as much and limited it hard: a codec's
     peaks then overshoot more, and a long described track took three
     encode passes to fit (see :func:`embedviz.export.loudness.fit_through_codec`).
-    At the narration's loudness, the mix needs next to no gain and fits in one.
+    At the narration's loudness, the mix needs no gain of its own and fits in one.
     """
     clips = [clip for beat in speech for clip in beat]
     if not clips:
