@@ -31,14 +31,14 @@ from embedviz.render.design import (
     font_for_px,
 )
 from embedviz.render.layout import fit_font
-from embedviz.render.metrics import digit_height, text_width
+from embedviz.render.metrics import digit_height
 from embedviz.render.solver import (
     MAX_PITCH,
     PITCHES,
     TIE,
 )
+from embedviz.render.solver_bands import place_title
 from embedviz.render.type_search import largest_fitting as largest_between
-from embedviz.render.type_search import legend_height, swatch_size
 
 __all__ = [
     "CAPTION_CENTRE",
@@ -128,23 +128,7 @@ def frame_bands(
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
     left, right, top = -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN
     font = min(scale.data, scale.label * TITLE_RATIO)
-    legend_w = 0.0
-    if legend_title is not None:
-        legend_w = text_width(legend_title, scale.legend, mono=False) + 2 * SPACE
-        legend_w += 11 * swatch_size(scale.legend)
-    width = text_width(title, font, mono=False)
-    x = 0.0
-    if width / 2 + legend_w + 2 * SPACE > (right - left) / 2:
-        room = right - left - legend_w - 3 * SPACE
-        if width > room:
-            font *= room / width
-            width = room
-            if font < font_for_px(MIN_TEXT_PX):
-                problems.append("title too wide")
-        x = left + width / 2
-    band = digit_height(font) * 1.7
-    if legend_title is not None:
-        band = max(band, legend_height(scale.legend))
+    font, x, band = place_title(title, legend_title, scale, font, (left, right), problems)
     caption_y = -half_h + CAPTION_CENTRE
     caption_top = caption_y + digit_height(CAPTION_FONT) * 2.1
     return Bands(

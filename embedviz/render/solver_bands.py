@@ -127,10 +127,31 @@ def title_band(
     tuple
         The title's font and centre x, and the band's height.
     """
+    legend_title = spec.legend_title if legend else None
+    return place_title(spec.title, legend_title, scale, font, safe, problems)
+
+
+def place_title(
+    title: str,
+    legend_title: str | None,
+    scale: TypeScale,
+    font: float,
+    safe: tuple[float, float],
+    problems: list[str],
+) -> tuple[float, float, float]:
+    """Place a title beside the legend (if any): its font and centre x, and the band's height.
+
+    The one rule for every frame's title band (:func:`title_band` for the
+    solved layouts, :func:`embedviz.render.frame_fit.frame_bands` for the
+    others): centred when the legend leaves room, else set left of it, else
+    made smaller (down to the floor; below it, ``problems`` says so).
+    """
     left, right = safe
-    legend_w = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
-    legend_w = legend_w + 11 * swatch_size(scale.legend) if legend else 0.0
-    width = text_width(spec.title, font, mono=False)
+    legend_w = 0.0
+    if legend_title is not None:
+        legend_w = text_width(legend_title, scale.legend, mono=False) + 2 * SPACE
+        legend_w += 11 * swatch_size(scale.legend)
+    width = text_width(title, font, mono=False)
     x = 0.0
     if width / 2 + legend_w + 2 * SPACE > (right - left) / 2:
         room = right - left - legend_w - 3 * SPACE
@@ -141,6 +162,6 @@ def title_band(
                 problems.append("title too wide")
         x = left + width / 2
     band = digit_height(font) * 1.7
-    if legend:
+    if legend_title is not None:
         band = max(band, legend_height(scale.legend))
     return font, x, band
