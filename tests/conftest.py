@@ -122,8 +122,33 @@ def _glyph_count(mobject: Any) -> int:
     return int(mobject.glyph_count)
 
 
-def _box(mobject: Any) -> np.ndarray:
-    return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
+def box_of(mobject: Any) -> np.ndarray:
+    """Return a mobject's box ((left, bottom), (right, top)): manim's corners, read faster.
+
+    The same numbers as ``get_corner``: manim bounds a VMobject by its family's
+    anchors (each curve's first and last point, not its handles), but gathers
+    them one by one into a Python list, which was a fifth of the moment tests'
+    time. Here they are sliced out with numpy.
+    """
+    from manim import VMobject
+
+    if not isinstance(mobject, VMobject):
+        return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
+    anchors = []
+    for member in mobject.get_family():
+        points = member.points
+        if len(points) == 1:
+            anchors.append(points)
+        elif len(points):
+            step = member.n_points_per_cubic_curve
+            anchors += [points[::step], points[step - 1 :: step]]
+    if not anchors:
+        return np.zeros((2, 2))
+    flat = np.concatenate(anchors)[:, :2]
+    return np.array([flat.min(axis=0), flat.max(axis=0)])
+
+
+_box = box_of
 
 
 def _ink_boxes(families: list[list[Any]]) -> list[tuple[str, np.ndarray]]:

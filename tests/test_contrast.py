@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import box_of
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.story.scenes import SCENES
@@ -58,11 +59,12 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
     last = board.all_beats()[-1]
     found: list[tuple[str, float, bool]] = []
 
-    def frame(scene_object: Any, mobjects: Any = None) -> np.ndarray:
+    def frame(scene_object: Any, mobjects: Any = None, rows: Any = None, cols: Any = None) -> Any:
         camera = scene_object.renderer.camera
         camera.reset()
         camera.capture_mobjects(scene_object.mobjects if mobjects is None else mobjects)
-        return np.array(scene_object.renderer.get_frame())[:, :, :3].copy()
+        # Only the part asked for is copied: a whole frame is 15 MB at this size.
+        return camera.pixel_array[rows or slice(None), cols or slice(None), :3].copy()
 
     def near(scene_object: Any, text: Any, low: np.ndarray, high: np.ndarray) -> list[Any]:
         """Everything drawn, in drawing order, that reaches the text's box, less the text."""
@@ -72,7 +74,7 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
         for mobject in camera.get_mobjects_to_display(scene_object.mobjects):
             if id(mobject) in own or not len(mobject.points):
                 continue
-            m_low, m_high = mobject.get_corner([-1, -1, 0]), mobject.get_corner([1, 1, 0])
+            m_low, m_high = box_of(mobject)
             across = m_low[0] <= high[0] and low[0] <= m_high[0]
             if across and m_low[1] <= high[1] and low[1] <= m_high[1]:
                 found.append(mobject)
@@ -89,16 +91,17 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
             family = [m for m in text.get_family() if len(m.points)]
             if not family or max(m.get_fill_opacity() for m in family) < 0.5:
                 continue
-            low = text.get_corner(np.array([-1.0, -1.0, 0.0]))
-            high = text.get_corner(np.array([1.0, 1.0, 0.0]))
+            low, high = box_of(text)
             x0 = max(int((low[0] + config.frame_width / 2) * per_x) - 1, 0)
             x1 = min(int((high[0] + config.frame_width / 2) * per_x) + 2, WIDTH)
             y0 = max(int((config.frame_height / 2 - high[1]) * per_y) - 1, 0)
             y1 = min(int((config.frame_height / 2 - low[1]) * per_y) + 2, HEIGHT)
             # Only what reaches the text's box changes its pixels: drawing just
             # that, without the text, gives what is behind it.
-            behind = frame(scene_object, near(scene_object, text, low, high))
-            with_text, without = full[y0:y1, x0:x1], behind[y0:y1, x0:x1]
+            without = frame(
+                scene_object, near(scene_object, text, low, high), slice(y0, y1), slice(x0, x1)
+            )
+            with_text = full[y0:y1, x0:x1]
             changed = np.any(with_text != without, axis=2)
             if not changed.any():
                 continue  # wholly covered by something drawn above it

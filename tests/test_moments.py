@@ -47,8 +47,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import MomentSample, StripOutline, TextSample, sample_moments
+from conftest import MomentSample, StripOutline, TextSample, box_of, sample_moments
 
+from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import MARGIN
 from embedviz.render.space import EMPTY_SHARE
 
@@ -412,6 +413,28 @@ def test_the_video_draws_what_a_glide_moves(monkeypatch: pytest.MonkeyPatch) -> 
     stale = [s for s in sample_moments("SequenceLookup", alphas=(0.5,)) if s.stale]
     assert {s.beat.name for s in stale} == {"lookup-rest"}
     assert any(name.startswith("NumberText") for s in stale for name in s.stale)
+
+
+def test_boxes_are_manims_own_corners() -> None:
+    """The tests' fast box reads the same numbers as manim's get_corner, for all that is drawn."""
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("SingleTokenLookup", None, environ={})
+    compared: list[int] = []
+
+    def read(scene_object: Any, moment: Any) -> None:
+        for top in scene_object.mobjects:
+            for mobject in top.get_family():
+                if not len(mobject.get_all_points()):
+                    continue
+                corners = [mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]]
+                assert np.array_equal(box_of(mobject), np.array(corners)), type(mobject).__name__
+                compared.append(len(mobject.submobjects))
+
+    play_moments(board, read, alphas=(0.5,), pixel_width=192, pixel_height=108)
+    # Single pieces and groups of them, mid-motion and at beat ends.
+    assert sum(1 for n in compared if n == 0) > 100
+    assert sum(1 for n in compared if n) > 20
 
 
 def test_the_checks_can_fail() -> None:
