@@ -46,13 +46,6 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-QUALITIES = {
-    "l": ("low_quality", "480p15"),
-    "m": ("medium_quality", "720p30"),
-    "h": ("high_quality", "1080p60"),
-    "p": ("production_quality", "1440p60"),
-    "k": ("fourk_quality", "2160p60"),
-}
 FORMATS = ("mp4", "webm", "mov", "gif", "png")
 
 
@@ -363,18 +356,20 @@ def _chosen_voice(args: argparse.Namespace, language: str) -> Voice | None:
 
 def _add_quality_flags(parser: argparse.ArgumentParser) -> None:
     """Add ``-ql`` … ``-qk``, the same for render, export and slides (``-q l`` works too)."""
+    from embedviz.quality import PRESETS
+
     sizes = ", ".join(
-        f"-q{flag} {folder}" + (" (default)" if flag == "m" else "")
-        for flag, (_, folder) in QUALITIES.items()
+        f"-q{flag} {preset.folder}" + (" (default)" if flag == "m" else "")
+        for flag, preset in PRESETS.items()
     )
     # One option with a value: argparse reads -ql as -q l, so both spellings work.
     parser.add_argument(
         "-q",
         dest="quality",
-        choices=tuple(QUALITIES),
+        choices=tuple(PRESETS),
         default="m",
-        metavar="{l,m,h,p,k}",
-        help=f"quality: {sizes}",
+        metavar="{" + ",".join(PRESETS) + "}",
+        help=f"quality: {sizes}; -qt checks sound, captions and files, too small to read",
     )
 
 
@@ -674,8 +669,12 @@ def _cmd_render(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise EmbedvizError(f"-j must be at least 1, not {args.jobs}")
 
-    quality_name, folder = QUALITIES[args.quality]
-    out_dir = Path(args.output_dir) if args.output_dir else Path("media") / "renders" / folder
+    from embedviz.quality import PRESETS
+
+    preset = PRESETS[args.quality]
+    out_dir = (
+        Path(args.output_dir) if args.output_dir else Path("media") / "renders" / preset.folder
+    )
     out_dir = _output_folder(out_dir)
     check_mergeable(out_dir, "-o")  # a manifest that points outside is refused now
     final = out_dir / f"{stem}.{args.format}"
@@ -696,7 +695,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
             staging = make_staging(out_dir, ".embedviz-render-", "-o")
         settings: dict[str, Any] = {
             "media_dir": str(staging),
-            "quality": quality_name,
+            **preset.settings(),
             "disable_caching": True,
             "verbosity": "INFO" if args.verbose else "ERROR",
             "progress_bar": "display" if args.verbose else "none",

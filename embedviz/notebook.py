@@ -30,6 +30,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from embedviz.quality import PRESETS
 from embedviz.story.model import Beat, Storyboard
 
 if TYPE_CHECKING:
@@ -46,13 +47,6 @@ __all__ = [
 
 # Clips up to this many bytes are embedded in the notebook; larger ones are linked.
 EMBED_LIMIT = 10 * 2**20
-_QUALITIES = {
-    "l": "low_quality",
-    "m": "medium_quality",
-    "h": "high_quality",
-    "p": "production_quality",
-    "k": "fourk_quality",
-}
 
 
 @dataclass(frozen=True)
@@ -153,8 +147,8 @@ def render_clip(
     from embedviz.export.voice import synthesise_phrases
     from embedviz.render.base import StoryboardScene
 
-    if quality not in _QUALITIES:
-        raise ValueError(f"quality must be one of {', '.join(_QUALITIES)}, not {quality!r}")
+    if quality not in PRESETS:
+        raise ValueError(f"quality must be one of {', '.join(PRESETS)}, not {quality!r}")
     key = cache_key(board, quality, voice.label if voice is not None else "")
     folder = Path(cache_dir) / f"{board.scene}-{key}"
     clip = Clip(
@@ -189,7 +183,7 @@ def render_clip(
 
     settings: dict[str, Any] = {
         "media_dir": str(staging / "media"),
-        "quality": _QUALITIES[quality],
+        **PRESETS[quality].settings(),
         "disable_caching": True,
         "verbosity": "ERROR",
         "progress_bar": "none",

@@ -271,14 +271,14 @@ def test_contrast_ratio_matches_the_wcag_formula() -> None:
 
 @pytest.fixture(scope="module")
 def described_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two narrated clips (espeak-ng, 480p15) with their audio-described versions."""
+    """Two narrated clips (espeak-ng, 144p15: -qt) with their audio-described versions."""
     from embedviz.export.voice import choose_voice
 
     if not CI and shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed")
     site = tmp_path_factory.mktemp("described") / "site"
     export_site(
-        ["SingleTokenLookup", "SequenceLookup"], site, quality="l", jobs=2,
+        ["SingleTokenLookup", "SequenceLookup"], site, quality="t", jobs=2,
         show_progress=False, voice=choose_voice("espeak"),
     )  # fmt: skip
     return site

@@ -276,9 +276,24 @@ def test_export_passes_4k_quality_to_the_renderer(
     monkeypatch.setattr(site, "export_site", fake_export)
     assert cli.main(["export", "single", "-qk", "--out", str(tmp_path / "site")]) == 0
     assert seen["quality"] == "k"
-    from embedviz.export.media import QUALITIES
 
-    assert QUALITIES["k"] == ("fourk_quality", 60)  # manim's 2160p60
+
+def test_the_presets_are_manims_own_and_one_smaller() -> None:
+    from manim.constants import QUALITIES as MANIMS
+
+    from embedviz.quality import PRESETS
+
+    for preset in PRESETS.values():
+        # 16:9, the frame every layout is solved for (480p's 854 is Manim's rounding).
+        assert preset.width / preset.height == pytest.approx(16 / 9, rel=0.002)
+        if preset.manim_name is not None:
+            manims = MANIMS[preset.manim_name]
+            sizes = (manims["pixel_width"], manims["pixel_height"], manims["frame_rate"])
+            assert sizes == (preset.width, preset.height, preset.fps)
+    assert PRESETS["k"].folder == "2160p60"
+    # -qt: smaller than every preset Manim has.
+    assert PRESETS["t"].manim_name is None
+    assert PRESETS["t"].height < min(m["pixel_height"] for m in MANIMS.values())
 
 
 def test_a_bad_quality_is_one_line(tmp_path: Path) -> None:

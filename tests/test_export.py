@@ -343,7 +343,8 @@ def _digest(folder: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("small") / "site"
-    export_site(["SingleTokenLookup"], site, quality="l", jobs=1, show_progress=False)
+    # -qt: these tests read files, cues and timing, not the picture.
+    export_site(["SingleTokenLookup"], site, quality="t", jobs=1, show_progress=False)
     return site
 
 
@@ -446,12 +447,13 @@ def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The narrated gallery of every scene: the site a course team publishes.
 
     Narrated, because ten narrated players on one page is what once failed in
-    Chromium; one export serves every test that reads a whole site.
+    Chromium; one export serves every test that reads a whole site. At -qt
+    (144p): the tests play the clips and read the pages, not the picture.
     """
     site = tmp_path_factory.mktemp("full") / "site"
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
     result = subprocess.run(
-        [sys.executable, "-m", "embedviz", "export", "--all", "--voice", "espeak", "-ql", "--out",
+        [sys.executable, "-m", "embedviz", "export", "--all", "--voice", "espeak", "-qt", "--out",
          str(site)],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=1800,
     )  # fmt: skip
@@ -678,7 +680,12 @@ def test_voice_espeak_is_mixed_in_and_beats_wait_for_their_phrases(
     site = tmp_path / "site"
     # Without the voice extra, espeak-ng still speaks.
     export_site(
-        ["SingleTokenLookup"], site, jobs=1, show_progress=False, voice=choose_voice("espeak")
+        ["SingleTokenLookup"],
+        site,
+        quality="t",  # the sound and the timing are checked, not the picture
+        jobs=1,
+        show_progress=False,
+        voice=choose_voice("espeak"),
     )
     folder = site / "SingleTokenLookup"
     board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
@@ -731,7 +738,7 @@ def test_piper_voice_gives_speech_timed_cues_and_web_loudness(tmp_path: Path) ->
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
     result = subprocess.run(
         [sys.executable, "-m", "embedviz", "export", "SequenceLookup", "--voice", "-j", "1",
-         "-ql", "--out", str(site)],
+         "-qt", "--out", str(site)],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]

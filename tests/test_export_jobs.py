@@ -37,7 +37,7 @@ def _digest(path: Path) -> str:
 
 
 def test_job_list_runs_on_a_batch_runner_and_gathers_into_the_site(tmp_path: Path) -> None:
-    listed = _embedviz(tmp_path, "export", *SCENES, "-ql", "--theme", "light",
+    listed = _embedviz(tmp_path, "export", *SCENES, "-qt", "--theme", "light",
                        "--out", "course", "--list-jobs")  # fmt: skip
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
@@ -66,14 +66,14 @@ def test_job_list_runs_on_a_batch_runner_and_gathers_into_the_site(tmp_path: Pat
         for path in (jobs / f"{number:02d}_{scene}" / scene).iterdir():
             assert _digest(site / scene / path.name) == _digest(path), path.name
     # The gallery is the one a single export of the same scenes writes.
-    direct = _embedviz(tmp_path, "export", *SCENES, "-ql", "--theme", "light", "--out", "one")
+    direct = _embedviz(tmp_path, "export", *SCENES, "-qt", "--theme", "light", "--out", "one")
     assert direct.returncode == 0, direct.stderr
     assert (site / "index.html").read_text() == (tmp_path / "one" / "index.html").read_text()
     listing = sorted(p.relative_to(site).as_posix() for p in site.rglob("*"))
     assert listing == sorted(p.relative_to(tmp_path / "one").as_posix()
                              for p in (tmp_path / "one").rglob("*"))  # fmt: skip
     # Listed again with nothing changed, no clip needs a job: the site keeps them.
-    relisted = _embedviz(tmp_path, "export", *SCENES, "-ql", "--theme", "light",
+    relisted = _embedviz(tmp_path, "export", *SCENES, "-qt", "--theme", "light",
                          "--out", "course", "--list-jobs")  # fmt: skip
     assert relisted.returncode == 0, relisted.stderr
     assert relisted.stdout == ""

@@ -539,16 +539,17 @@ def test_export_with_force_keeps_the_users_files(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_export_reports_progress_by_frames(tmp_path: Path) -> None:
-    from embedviz.export.media import QUALITIES, export_clip, set_progress_sink
+    from embedviz.export.media import export_clip, set_progress_sink
+    from embedviz.quality import PRESETS
 
     events: list[tuple[str, str, float]] = []
     set_progress_sink(lambda *event: events.append(event))
     try:
-        export_clip("SingleTokenLookup", "l", tmp_path)
+        export_clip("SingleTokenLookup", "t", tmp_path)
     finally:
         set_progress_sink(None)
     board = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={})
-    frames = round(board.duration * QUALITIES["l"][1])
+    frames = round(board.duration * PRESETS["t"].fps)
     totals = [value for kind, _, value in events if kind == "total"]
     advances = [value for kind, _, value in events if kind == "advance"]
     assert totals == [2 * frames]
@@ -721,7 +722,8 @@ def test_stopped_render_in_ranges_of_beats_leaves_nothing_running(tmp_path: Path
 
 @pytest.mark.slow
 def test_render_save_sections_writes_one_clip_per_concept(tmp_path: Path) -> None:
-    result = _embedviz(tmp_path, "render", "full", "-ql", "--save_sections", "-o", "out",
+    # -qt: the sections are checked, not the picture.
+    result = _embedviz(tmp_path, "render", "full", "-qt", "--save_sections", "-o", "out",
                        timeout=1800)  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     out = tmp_path / "out"

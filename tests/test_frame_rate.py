@@ -6,7 +6,7 @@ Each still picture is written once for as long as it is held (see
 both ways and check that a viewer cannot tell them apart: the same frame at
 times spread over holds and motion, the same length, the same section starts,
 and in an export with a voice, the same narration onsets, caption cues and
-chapter starts. The renders are tiny (192 x 108 at 15 fps, the export -ql) and
+chapter starts. The renders are tiny (192 x 108 at 15 fps, the export -qt) and
 shared by every test through session fixtures.
 """
 
@@ -271,7 +271,7 @@ def twin_exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for name, cfr, workers in (("vfr", False, 1), ("cfr", True, 1), ("ranges", False, 3)):
         export_clip(
             "FullExplainer",
-            "l",
+            "t",
             root / name,
             voice=voice,
             board=_board(),

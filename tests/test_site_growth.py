@@ -10,7 +10,7 @@
   and the site stays byte-identical; a changed narration renders that clip only.
 
 Renders are faked (``fake_site_export.fake_clip``) where the render itself is not
-under test; two tests at the end export real clips at -ql.
+under test; two tests at the end export real clips at -qt.
 """
 
 from __future__ import annotations
@@ -774,16 +774,19 @@ def _embedviz(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def real_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Real -ql exports: one clip, then a second added; and both in one export."""
+    """Real exports: one clip, then a second added; and both in one export.
+
+    At -qt: the files and the gallery are checked, not the picture.
+    """
     root = tmp_path_factory.mktemp("real")
     done: dict[str, Any] = {"root": root}
-    first = _embedviz(root, "export", "single", "-ql", "-j", "1", "--out", "grown")
+    first = _embedviz(root, "export", "single", "-qt", "-j", "1", "--out", "grown")
     assert first.returncode == 0, first.stderr[-3000:]
     done["first"] = _state(root / "grown")
-    added = _embedviz(root, "export", "zero", "-ql", "-j", "1", "--out", "grown")
+    added = _embedviz(root, "export", "zero", "-qt", "-j", "1", "--out", "grown")
     assert added.returncode == 0, added.stderr[-3000:]
     done["added"] = added
-    whole = _embedviz(root, "export", "single", "zero", "-ql", "-j", "2", "--out", "whole")
+    whole = _embedviz(root, "export", "single", "zero", "-qt", "-j", "2", "--out", "whole")
     assert whole.returncode == 0, whole.stderr[-3000:]
     return done
 
@@ -807,7 +810,7 @@ def test_a_real_clip_added_keeps_the_first_and_the_gallery_lists_both(
 def test_a_real_export_with_nothing_changed_renders_nothing(real_sites: dict[str, Any]) -> None:
     root = real_sites["root"]
     before = _state(root / "grown")
-    again = _embedviz(root, "export", "zero", "single", "-ql", "--out", "grown")
+    again = _embedviz(root, "export", "zero", "single", "-qt", "--out", "grown")
     assert again.returncode == 0, again.stderr
     assert "exported Single" not in again.stderr
     assert "exported Zero" not in again.stderr

@@ -203,9 +203,9 @@ def test_deck_is_self_contained_with_one_slide_per_beat(deck: Path) -> None:
 @pytest.mark.slow
 def test_a_second_run_replaces_only_its_own_deck(deck: Path) -> None:
     before = sorted(p.name for p in deck.parent.iterdir())
-    result = _embedviz("slides", "single", "-ql", "--out", str(deck.parent / "other"))
+    result = _embedviz("slides", "single", "-qt", "--out", str(deck.parent / "other"))
     assert result.returncode == 0, result.stderr[-2000:]
-    result = _embedviz("slides", "single", "-ql", "--out", str(deck.parent / "other"))
+    result = _embedviz("slides", "single", "-qt", "--out", str(deck.parent / "other"))
     assert result.returncode == 0, result.stderr[-2000:]
     assert sorted(p.name for p in deck.parent.iterdir()) == sorted([*before, "other"])
 
@@ -216,7 +216,7 @@ def test_force_adds_a_deck_beside_other_files(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "week1.md").write_text("keep me")
     (folder / "stills").mkdir()
-    result = _embedviz("slides", "single", "-ql", "--force", "--out", str(folder))
+    result = _embedviz("slides", "single", "-qt", "--force", "--out", str(folder))
     assert result.returncode == 0, result.stderr[-2000:]
     assert (folder / "week1.md").read_text() == "keep me"
     assert (folder / "index.html").is_file()
@@ -437,7 +437,7 @@ def test_voiced_slides_carry_their_sentence(tmp_path: Path) -> None:
     import numpy as np
 
     out = tmp_path / "voiced"
-    result = _embedviz("slides", "single", "-ql", "--voice", "espeak", "--out", str(out))
+    result = _embedviz("slides", "single", "-qt", "--voice", "espeak", "--out", str(out))
     assert result.returncode == 0, result.stderr[-3000:]
     board = json.loads((out / "SingleTokenLookup.storyboard.json").read_text())
     # The storyboard records the voice that spoke it.

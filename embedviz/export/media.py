@@ -35,10 +35,10 @@ from embedviz.export.documents import (
 )
 from embedviz.export.steps import steps_html
 from embedviz.export.voice import Voice, synthesise_phrases
+from embedviz.quality import PRESETS
 from embedviz.story.model import Beat, Storyboard
 
 __all__ = [
-    "QUALITIES",
     "clip_units",
     "export_clip",
     "measured_loudness",
@@ -52,14 +52,6 @@ __all__ = [
     "write_poster",
 ]
 
-# -q flag -> (manim quality name, frames per second)
-QUALITIES = {
-    "l": ("low_quality", 15),
-    "m": ("medium_quality", 30),
-    "h": ("high_quality", 60),
-    "p": ("production_quality", 60),
-    "k": ("fourk_quality", 60),
-}
 
 # Where a worker reports its progress: (kind, scene, value) with kind "total"
 # (the clip's work units) or "advance" (units done). None: not reported.
@@ -92,14 +84,14 @@ def clip_units(duration: float, quality: str) -> int:
     duration
         The clip's length in seconds.
     quality
-        ``l``, ``m``, ``h``, ``p`` or ``k``.
+        A ``-q`` preset: ``t``, ``l``, ``m``, ``h``, ``p`` or ``k``.
 
     Returns
     -------
     int
         Twice the frame count.
     """
-    return 2 * max(1, round(duration * QUALITIES[quality][1]))
+    return 2 * max(1, round(duration * PRESETS[quality].fps))
 
 
 def quiet_logging(verbose: bool = False) -> None:
@@ -661,7 +653,7 @@ def _render(
     )
     settings: dict[str, Any] = {
         "media_dir": str(media_dir),
-        "quality": QUALITIES[quality][0],
+        **PRESETS[quality].settings(),
         "disable_caching": True,
         "verbosity": "INFO" if verbose else "ERROR",
         "progress_bar": "none",
@@ -708,7 +700,7 @@ def export_clip(
     scene
         Class name or alias.
     quality
-        ``l``, ``m`` or ``h``.
+        A ``-q`` preset (see :data:`embedviz.quality.PRESETS`).
     out_dir
         The (staging) site folder.
     overrides
@@ -774,7 +766,7 @@ def export_clip(
             voiced = work / f"{spec.name}.voiced.mp4"
             loudness = mux_soundtrack(movie, narration.samples, narration.rate, voiced)
             # The audio-described version holds the picture while descriptions are spoken.
-            fps = QUALITIES[quality][1]
+            fps = PRESETS[quality].fps
             tools = MediaTools(mux_soundtrack, video_seconds)
             described = write_described(
                 board, narration.samples, voice, movie, folder, work, fps, tools
@@ -810,7 +802,7 @@ def export_clip(
     clip = replace(clip, steps=True, described=described is not None)
     (folder / f"{name}.snippet.html").write_text(snippet_html(clip), encoding="utf-8")
     timing = {
-        "fps": QUALITIES[quality][1],
+        "fps": PRESETS[quality].fps,
         "duration": board.duration,
         "beat_starts": board.beat_start_times(),
         "rendered_beat_ends": beat_ends,

@@ -33,13 +33,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from embedviz.export.reveal_assets import REVEAL_FILES, REVEAL_VERSION, find_reveal
+from embedviz.quality import PRESETS
 from embedviz.story.model import Beat, Storyboard
 
 if TYPE_CHECKING:
     from embedviz.export.voice import Voice
 
 __all__ = [
-    "QUALITIES",
     "REVEAL_VERSION",
     "deck_template",
     "find_reveal",
@@ -48,15 +48,6 @@ __all__ = [
     "still_alt",
     "write_deck",
 ]
-
-# -q flag -> manim quality name
-QUALITIES = {
-    "l": "low_quality",
-    "m": "medium_quality",
-    "h": "high_quality",
-    "p": "production_quality",
-    "k": "fourk_quality",
-}
 
 
 def _render_slides(
@@ -121,7 +112,7 @@ def _render_slides(
     )
     settings: dict[str, Any] = {
         "media_dir": str(staging / "media"),
-        "quality": QUALITIES[quality],
+        **PRESETS[quality].settings(),
         "disable_caching": True,
         "max_files_cached": -1,
         "verbosity": "INFO" if verbose else "ERROR",
