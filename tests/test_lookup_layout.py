@@ -175,10 +175,14 @@ def test_no_strip_path_crosses_a_filled_output_row(
     # Where the solver put the block (it may rest lower, and glide up here when a path needs it).
     lift = stage.motion.lift
     assert out.body_top() + lift == pytest.approx(plan.output_top)
+    # In the corridor the matrix and the block rest together and glide apart to their
+    # solved places while strips travel (no slides beside).
+    apart_e, apart_out = -stage.motion.matrix_slide, stage.motion.slide
     filled: list[int] = []
     heading_bottom = stage.output.heading.get_bottom()[1] + lift
     for target in plan.order:
         left, bottom, right, top = grid.row_box(ids[target], buff=0.0)
+        left, right = left + apart_e, right + apart_e
         start = np.array([(left + right) / 2, (bottom + top) / 2, 0.0])
         path = [start, *plan.strip_path(start[1], out.row_y(target) + lift)]
         # It lands on its output row.
@@ -188,6 +192,7 @@ def test_no_strip_path_crosses_a_filled_output_row(
             for row in filled:
                 o_left, o_bottom, o_right, o_top = out.row_box(row, buff=0.0)
                 o_bottom, o_top = o_bottom + lift, o_top + lift
+                o_left, o_right = o_left + apart_out, o_right + apart_out
                 crosses = x0 < o_right and o_left < x1 and y0 < o_top and o_bottom < y1
                 assert not crosses, f"row {target}'s strip crosses filled row {row}"
         filled.append(target)
@@ -347,3 +352,32 @@ def test_late_marks_take_room_only_where_the_blocks_rest() -> None:
     assert motion.marks
     right = float(config.frame_width) / 2 - MARGIN
     assert all(mark.get_right()[0] <= right + 1e-6 for mark in motion.marks)
+
+
+def test_many_hidden_ranges_take_a_narrow_margin() -> None:
+    # Issue 18: the MiniLM sentence's ten hidden ranges, one line each, stood in a column
+    # 19.5 % of the frame's width (and the hidden columns' note beside them): E's table
+    # and the blocks beside it were left 18.3 px numbers and empty bands above and below.
+    # On two lines, with the note over the column numbers, each label is still the whole
+    # exact label, the margin narrower, and the numbers no smaller than with one line.
+    stage = _stage("SequenceLookup", None)
+    grid, window = stage.matrix.grid, stage.board.beats[0].window
+    labels = [grid.gap_labels[n] for n in range(len(window.row_gaps))]
+    assert [label.text for label in labels] == [gap.label for gap in window.row_gaps]
+    left = min(label.get_left()[0] for label in labels)
+    right = max(label.get_right()[0] for label in labels)
+    assert (right - left) / config.frame_width <= 1 / 8
+    # The note stands over the table's columns, not in the margin.
+    for note in grid.col_gap_labels.values():
+        assert note.get_left()[0] >= grid.body_left() - 1e-6
+        assert note.get_bottom()[1] > max(n.get_top()[1] for n in grid.col_labels.values())
+    from dataclasses import replace
+
+    from embedviz.render.solver import LookupSpec, _solve, solve_lookup
+    from embedviz.render.spec import late_marks
+
+    assert stage.plan.sizes.gaps_wrapped
+    spec = replace(LookupSpec.from_board(stage.board), late_marks=late_marks(stage.board))
+    assert solve_lookup(spec) == stage.plan
+    assert stage.plan.scale.data >= _solve(spec).scale.data  # one line each
+    assert px_for_font(stage.plan.scale.data) >= 18.0

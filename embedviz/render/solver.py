@@ -59,6 +59,7 @@ from embedviz.render.design import (
     at_least,
     font_for_px,
 )
+from embedviz.render.gap_lines import gap_labels_crowd, margin_gap_width, wrapped_labels_collide
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
@@ -66,11 +67,7 @@ from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.routes import clear_paths, curved_route, source_centres
 from embedviz.render.solver_bands import legend_place, legend_x, title_band
 from embedviz.render.spec import LookupSpec
-from embedviz.render.type_search import (
-    gap_labels_crowd,
-    largest_fitting,
-    legend_height,
-)
+from embedviz.render.type_search import largest_fitting, legend_height
 
 __all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
 
@@ -88,6 +85,10 @@ TIE = 0.94
 # A ``beside`` output block raised more rows than this above the matrix loses a near
 # tie to the ``corridor`` (its rest would glide far up and back).
 MAX_RAISE_ROWS = 4.0
+# Two-line labels of the hidden ranges are tried from this many bands (a stack of long
+# labels that widens the margin), and taken when the table's numbers come out at least
+# this large against one line's: the narrower margin then costs nothing.
+WRAP_GAPS, WRAP_GAIN = 5, 1.0
 Mode = Literal["beside", "corridor", "stack"]
 
 
@@ -254,8 +255,8 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     # Left margin: row numbers, and the hidden ranges' labels (which may run over them,
     # or, with tight rows, stand in a column of their own left of them).
-    gaps = [*spec.gap_labels.values(), *(gap.label for gap in spec.window.col_gaps)]
-    gap_w = max([text_width(t, legend) for t in gaps] or [0.0])
+    notes = [gap.label for gap in spec.window.col_gaps]
+    gap_w, row_gap_w = margin_gap_width(spec.gap_labels.values(), notes, sizes, body_w, problems)
     numbers_w = char_advance(label) * spec.row_label_chars
     if sizes.gaps_inside:
         # The labels are written across the table: it must be wide enough, the margin not.
@@ -264,7 +265,6 @@ def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str])
         gap_w = 0.0
     margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
     if sizes.gaps_apart:
-        row_gap_w = max(text_width(t, legend) for t in spec.gap_labels.values())
         margin_w = max(margin_w, numbers_w + SPACE + row_gap_w + 1.5 * SPACE)
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     # The walking column holds a parked chip; the corridor, a strip (wider than any chip).
@@ -326,7 +326,10 @@ def _measure(
     if spec.gaps_inside:
         sizes = replace(sizes, gaps_inside=True)
     elif spec.gap_labels:
+        sizes = replace(sizes, gaps_wrapped=spec.gaps_wrapped)
         sizes = replace(sizes, gaps_apart=gap_labels_crowd(sizes))
+        if wrapped_labels_collide(sizes):
+            problems.append("two-line gap labels too close")
     across = _across(spec, sizes, mode, problems)
     keys, centres, matrix_h = source_centres(spec, sizes)
     row_h = sizes.row_height
@@ -426,7 +429,19 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
     LookupPlan
         The plan. When nothing fits even at the smallest size, the smallest
         one is returned (the moment tests then report what is too small).
+        With many hidden ranges in the margin, their labels on two lines
+        (:mod:`~embedviz.render.gap_lines`) win unless the numbers come out
+        smaller (:data:`WRAP_GAIN`).
     """
+    plan = _solve(spec)
+    if spec.gaps_inside or spec.source_windows or len(spec.gap_labels) < WRAP_GAPS:
+        return plan
+    wrapped = _solve(replace(spec, gaps_wrapped=True))
+    return wrapped if wrapped.scale.data >= plan.scale.data * WRAP_GAIN else plan
+
+
+def _solve(spec: LookupSpec) -> LookupPlan:
+    """:func:`solve_lookup` with the hidden ranges' labels as the spec sets them."""
     largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
     found: list[tuple[float, float, Mode]] = []
     modes: tuple[Mode, ...] = ("beside", "corridor")

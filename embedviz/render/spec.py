@@ -84,6 +84,10 @@ class LookupSpec:
     legend_under_output
         Whether the legend goes under the output block when a raised block
         leaves room there (it then rides with the block when it settles).
+    gaps_wrapped
+        Whether the hidden ranges' labels stand on two lines in the margin
+        (see :attr:`~embedviz.render.parts.grid.GridSizes.gaps_wrapped`); the
+        solver tries it for a margin of many bands.
     """
 
     window: Window
@@ -112,6 +116,7 @@ class LookupSpec:
     late_marks: bool = False
     gaps_inside: bool = False
     legend_under_output: bool = False
+    gaps_wrapped: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

@@ -8,20 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from manim import config
-
 from embedviz.render.design import SPACE, font_for_px
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import digit_height
-from embedviz.render.parts.grid import GridSizes
 
-__all__ = ["gap_labels_crowd", "largest_fitting", "legend_height", "swatch_size"]
-
-# Clear space (pixels at 720p) a hidden range's label keeps from the row numbers above
-# and below its band; closer, the two read as one text.
-GAP_LABEL_CLEARANCE_PX = 4.0
-# A label's ink, in digit heights (an ascender reaches a little over a digit).
-TEXT_INK_DIGITS = 1.15
+__all__ = ["largest_fitting", "legend_height", "swatch_size"]
 
 
 def swatch_size(legend_font: float) -> float:
@@ -51,16 +42,3 @@ def largest_fitting(fits: Callable[[float], bool], largest: float, smallest: flo
             return fit_font(fits, largest=previous, smallest=size, precision=0.02)
         previous = size
     return None
-
-
-def gap_labels_crowd(sizes: GridSizes) -> bool:
-    """Whether a band's label, right-aligned with the row numbers, would crowd them.
-
-    The label is centred on its thin band and the numbers on the rows either
-    side: with tight rows their inks come within :data:`GAP_LABEL_CLEARANCE_PX`
-    of each other, so the label goes into a column of its own.
-    """
-    scale = sizes.scale
-    room = (sizes.row_height + sizes.band_height) / 2
-    inks = TEXT_INK_DIGITS * (digit_height(scale.label) + digit_height(scale.legend)) / 2
-    return room - inks < GAP_LABEL_CLEARANCE_PX * float(config.frame_height) / 720

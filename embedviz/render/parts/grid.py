@@ -84,12 +84,16 @@ class GridSizes:
     gaps_apart
         Whether the hidden ranges' labels stand in a column of their own, left
         of the row numbers, rather than right-aligned with them
-        (:func:`~embedviz.render.type_search.gap_labels_crowd`).
+        (:func:`~embedviz.render.gap_lines.gap_labels_crowd`).
     gaps_inside
         Whether each hidden range's label is written inside its band, across
         the table, and the hidden columns' note above the column numbers,
         rather than both in the left margin: the margin then holds only the
         row numbers, and the width goes to the table's columns.
+    gaps_wrapped
+        Whether each hidden range's label stands on two lines in the margin
+        and the hidden columns' note over the column numbers (see
+        :mod:`~embedviz.render.gap_lines`): a narrower margin for many bands.
     """
 
     scale: TypeScale
@@ -97,6 +101,7 @@ class GridSizes:
     pitch: float
     gaps_apart: bool = False
     gaps_inside: bool = False
+    gaps_wrapped: bool = False
 
     @property
     def cell_width(self) -> float:
@@ -123,7 +128,7 @@ class GridSizes:
     @property
     def col_note_height(self) -> float:
         """The height the hidden columns' note adds above the column numbers (0: in the margin)."""
-        if not self.gaps_inside:
+        if not (self.gaps_inside or self.gaps_wrapped):
             return 0.0
         return digit_height(self.scale.legend) * COL_NOTE_DIGITS + SPACE / 2
 

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from manim import VMobject
 
 from embedviz.render.design import SPACE, Theme, value_colour
-from embedviz.render.glyphs import LabelText, NumberText
+from embedviz.render.gap_lines import gap_label_lines, line_gap
+from embedviz.render.glyphs import LabelLines, LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.parts.grid import (
     CELL_PAD_CHARS,
@@ -42,7 +43,9 @@ def matrix_grid(
     hidden range of rows is a thin band whose label (``rows 6–4818 not
     shown``) sits in the margin left of it, right-aligned with the row numbers
     (or, when ``sizes.gaps_apart``, in a column of its own left of them; or,
-    when ``sizes.gaps_inside``, inside the band, across the table).
+    when ``sizes.gaps_inside``, inside the band, across the table). When
+    ``sizes.gaps_wrapped``, each such label stands on two lines and the
+    hidden columns' note over the column numbers.
 
     Parameters
     ----------
@@ -77,6 +80,10 @@ def matrix_grid(
     grid = CellGrid(row_slots(window, sizes), col_slots(window, sizes), element, theme, pad=pad)
 
     def row_label(slot: Slot) -> VMobject | None:
+        if slot.gap and sizes.gaps_wrapped:
+            text = gap_labels[slot.key]
+            lines = gap_label_lines(text)
+            return LabelLines(text, lines, scale.legend, theme.muted, line_gap(sizes))
         if slot.gap:
             return LabelText(gap_labels[slot.key], scale.legend, theme.muted)
         return NumberText(cells[("row_label", (slot.key,))], scale.label, theme.muted)
@@ -102,7 +109,17 @@ def _place_band_labels(grid: CellGrid, sizes: GridSizes) -> None:
         middle = (grid.body_left() + grid.body_right()) / 2
         for label in grid.gap_labels.values():
             label.set_x(middle)
-    elif sizes.gaps_apart and grid.row_labels:
+    if sizes.gaps_wrapped:
+        # Placed by its last line's slot: the two lines are centred on the band instead,
+        # their longer line's end on the row numbers' right edge.
+        right = grid.body_left() - SPACE * 1.5
+        for key, label in grid.gap_labels.items():
+            assert isinstance(label, LabelLines)
+            corners = [label.line_corners(n) for n in range(len(label.lines))]
+            middle = (corners[0][1][1] + corners[-1][0][1]) / 2
+            ends = max(high[0] for _, high in corners)
+            label.shift(xyz(right - ends, grid.row_y(key, True) - middle))
+    if sizes.gaps_apart and grid.row_labels:
         # Tight rows: the bands' labels stand left of the row numbers, not among them.
         numbers_left = min(label.get_left()[0] for label in grid.row_labels.values())
         for label in grid.gap_labels.values():
@@ -119,7 +136,7 @@ def _add_col_notes(grid: CellGrid, window: Window, sizes: GridSizes, theme: Them
     header_y = next(iter(grid.col_labels.values())).get_y()
     for number, gap in enumerate(window.col_gaps):
         note = LabelText(gap.label, scale.legend, theme.muted)
-        if sizes.gaps_inside:
+        if sizes.gaps_inside or sizes.gaps_wrapped:
             y = header_y + digit_height(scale.label) / 2 + sizes.col_note_height
             y -= digit_height(scale.legend) * COL_NOTE_DIGITS / 2
             note.place(xyz((grid.body_left() + grid.body_right()) / 2, y))
