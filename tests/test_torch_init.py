@@ -305,6 +305,39 @@ def test_rows_of_a_large_table_cross_chunk_boundaries() -> None:
     assert np.array_equal(torch_normal_rows(9, (vocab, dim), rows), full[rows])
 
 
+def test_rows_of_a_long_walk_are_remembered_and_stay_the_full_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import embedviz.core.torch_init as module
+
+    # The remembered path, on a table small enough to draw whole as the oracle.
+    monkeypatch.setattr(module, "_LONG_WALK", 1)
+    module._remembered_rows.cache_clear()
+    walks: list[int] = []
+    walk = module._rows_from_stream
+
+    def counted(*args: Any) -> Any:
+        walks.append(1)
+        return walk(*args)
+
+    monkeypatch.setattr(module, "_rows_from_stream", counted)
+    vocab, dim = 70001, 3
+    rows = np.array([vocab - 1, 0, 43691], dtype=np.int64)
+    full = torch_normal(5, (vocab, dim))
+    first = torch_normal_rows(5, (vocab, dim), rows)
+    assert np.array_equal(first, full[rows])
+    first[:] = 0.0  # the caller's copy, not the remembered rows
+    again = torch_normal_rows(5, (vocab, dim), rows)
+    assert np.array_equal(again, full[rows])
+    assert len(walks) == 1
+    # Other rows, or another seed, walk again.
+    assert np.array_equal(
+        torch_normal_rows(6, (vocab, dim), rows), torch_normal(6, (vocab, dim))[rows]
+    )
+    assert len(walks) == 2
+    module._remembered_rows.cache_clear()
+
+
 def test_rows_reject_out_of_range() -> None:
     with pytest.raises(EmbedvizError):
         torch_normal_rows(1, (4, 4), np.array([4]))

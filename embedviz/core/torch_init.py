@@ -44,7 +44,7 @@ import os
 import platform
 import threading
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -324,6 +324,30 @@ def torch_normal_rows(
     numel = vocab * dim
     if numel < _BLOCK or wanted.size == 0:
         return torch_normal(seed, dims, kernel=kernel)[wanted]
+    if numel >= _LONG_WALK:
+        # A copy: the remembered rows stay as they were, whatever the caller does.
+        return _remembered_rows(seed, vocab, dim, tuple(int(r) for r in wanted), kernel).copy()
+    return _rows_from_stream(seed, vocab, dim, wanted, kernel)
+
+
+# Tables this large take seconds to walk to their last rows (256000 x 16384: 4.2e9
+# draws, 9 s), and one process may ask for the same rows again (a storyboard, then
+# its checks): those answers are remembered, a few at a time.
+_LONG_WALK = 1 << 28
+
+
+@lru_cache(maxsize=8)
+def _remembered_rows(
+    seed: int, vocab: int, dim: int, wanted: tuple[int, ...], kernel: Kernel
+) -> NDArray[np.float32]:
+    return _rows_from_stream(seed, vocab, dim, np.asarray(wanted, dtype=np.int64), kernel)
+
+
+def _rows_from_stream(
+    seed: int, vocab: int, dim: int, wanted: NDArray[np.int64], kernel: Kernel
+) -> NDArray[np.float32]:
+    """Draw the stream up to the last wanted row; transform only the rows' blocks."""
+    numel = vocab * dim
     elements = (wanted[:, None] * dim + np.arange(dim)[None, :]).reshape(-1)
     full = numel - numel % _BLOCK
     in_tail = elements >= full if full == numel else elements >= numel - _BLOCK
