@@ -217,15 +217,55 @@ def computed_rows(monkeypatch: pytest.MonkeyPatch) -> ComputedRows:
     return seen
 
 
+def _shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every pytest-xdist worker of this run shares (the run's own temp root)."""
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's base (popen-gwN) sits inside the run's folder.
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = root / "shared-scene-runs"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def _once_per_run(folder: Path, key: str, make: Callable[[], Any]) -> Any:
+    """Return ``make()``, computed by one worker of the run and read by the others.
+
+    Test files are spread over workers (--dist loadfile), and several files
+    dry-run the same scene with the same options: the first worker to ask
+    computes it under a lock while another that asks waits for it, instead of
+    computing it again.
+    """
+    import fcntl
+    import hashlib
+    import pickle
+
+    name = hashlib.sha256(key.encode()).hexdigest()[:32]
+    path = folder / f"{name}.pickle"
+    with (folder / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists():
+            return pickle.loads(path.read_bytes())
+        value = make()
+        partial = folder / f"{name}.partial"
+        partial.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(partial, path)
+        return value
+
+
 @pytest.fixture(scope="session")
 def dry_run_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., DryRun]:
-    """Dry-run each (scene, options) once per session."""
+    """Dry-run each (scene, options) once per test run, whichever worker asks first."""
     cache: dict[str, DryRun] = {}
+    shared = _shared_folder(tmp_path_factory)
 
     def run(scene: str, overrides: dict[str, Any] | None = None) -> DryRun:
         key = f"{scene}:{sorted((overrides or {}).items())}"
         if key not in cache:
-            cache[key] = dry_run(scene, overrides, media_dir=tmp_path_factory.mktemp("dry"))
+            cache[key] = _once_per_run(
+                shared,
+                f"dry:{key}",
+                lambda: dry_run(scene, overrides, media_dir=tmp_path_factory.mktemp("dry")),
+            )
         return cache[key]
 
     return run
@@ -488,14 +528,17 @@ def sample_moments(
 
 
 @pytest.fixture(scope="session")
-def moment_cache() -> Callable[..., list[MomentSample]]:
-    """Sample each (scene, options) once per session."""
+def moment_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., list[MomentSample]]:
+    """Sample each (scene, options) once per test run, whichever worker asks first."""
     cache: dict[str, list[MomentSample]] = {}
+    shared = _shared_folder(tmp_path_factory)
 
     def run(scene: str, overrides: dict[str, Any] | None = None) -> list[MomentSample]:
         key = f"{scene}:{sorted((overrides or {}).items())}"
         if key not in cache:
-            cache[key] = sample_moments(scene, overrides)
+            cache[key] = _once_per_run(
+                shared, f"moments:{key}", lambda: sample_moments(scene, overrides)
+            )
         return cache[key]
 
     return run
