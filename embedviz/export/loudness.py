@@ -244,6 +244,7 @@ def fit_through_codec(
     ceiling: float = TRUE_PEAK_CEILING,
     margin: float = TRUE_PEAK_MARGIN,
     passes: int = CODEC_PASSES,
+    measured: Callable[[float], None] | None = None,
 ) -> Samples:
     """Limit a mono signal until its encoded and decoded form peaks under the ceiling.
 
@@ -281,6 +282,9 @@ def fit_through_codec(
         How far under the ceiling the 4x-oversampled peak must stay, in dB.
     passes
         The most encodes to try.
+    measured
+        Called with each pass's decoded true peak (dBTP), so that a caller
+        that reports it need not oversample the decoded track again.
 
     Returns
     -------
@@ -300,6 +304,8 @@ def fit_through_codec(
     limiting = True
     for _ in range(passes):
         peak = true_peak_dbtp(_as_samples(round_trip(x)))
+        if measured is not None:
+            measured(peak)
         if peak <= goal:
             return x
         over = peak - goal + 0.1

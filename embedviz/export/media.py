@@ -456,9 +456,10 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> dict[s
         decoded[:] = [_decoded_sound(str(target))[0]]
         return decoded[0]
 
-    # The last pass wrote the fitting file.
-    fit_through_codec(samples, round_trip, rate)
-    return _loudness_of(decoded[0])
+    peaks: list[float] = []
+    fit_through_codec(samples, round_trip, rate, measured=peaks.append)
+    # The last pass wrote the file, and its peak was measured on this same decoding.
+    return _loudness_of(decoded[0], true_peak=peaks[-1])
 
 
 def measured_loudness(path: Path) -> dict[str, float] | None:
@@ -483,14 +484,15 @@ def measured_loudness(path: Path) -> dict[str, float] | None:
     return _loudness_of(_decoded_sound(str(path)).mean(axis=0))
 
 
-def _loudness_of(samples: Any) -> dict[str, float]:
-    """Integrated loudness and true peak of decoded mono samples, to one decimal."""
+def _loudness_of(samples: Any, true_peak: float | None = None) -> dict[str, float]:
+    """Integrated loudness and true peak of decoded mono samples, to one decimal.
+
+    ``true_peak`` is the samples' peak when it was measured already.
+    """
     from embedviz.export.loudness import integrated_loudness, true_peak_dbtp
 
-    return {
-        "lufs": round(integrated_loudness(samples), 1),
-        "true_peak_dbtp": round(true_peak_dbtp(samples), 1),
-    }
+    peak = true_peak_dbtp(samples) if true_peak is None else true_peak
+    return {"lufs": round(integrated_loudness(samples), 1), "true_peak_dbtp": round(peak, 1)}
 
 
 def restamp_movie(movie: Path, target: Path) -> None:
