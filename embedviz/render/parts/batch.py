@@ -31,6 +31,7 @@ from manim import (
     Animation,
     AnimationGroup,
     Brace,
+    Create,
     FadeIn,
     FadeOut,
     LaggedStart,
@@ -155,7 +156,8 @@ class SliceStack(OutputPart):
         Component.__init__(self, host, theme)
         self.cells, self.plan, self.batch_plan, self.board = cells, plan, plan, board
         self.value_scale = board.value_scale
-        self.mark_font = plan.scale.legend
+        # Marks name rows of the output: a label's size, as the row numbers they name.
+        self.mark_font = plan.scale.label
         self.positions = sorted({i for (k, i) in cells if k == "output_id"})
         window = board.beats[0].window
         label = plan.scale.label
@@ -192,6 +194,10 @@ class SliceStack(OutputPart):
         self.notes = VGroup()
         # Where the notes (the shape, the marks) start, when not at the solver's place.
         self.notes_at: np.ndarray | None = None
+        # The place the block of chips leaves empty (left, right, bottom, top), where the
+        # marks stand once every chip has gone, if the stage finds they fit there.
+        self.marks_box: tuple[float, float, float, float] | None = None
+        self.links = VGroup()
 
     def _edges(self, board: Storyboard, cells: Cells) -> None:
         """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""
@@ -306,16 +312,56 @@ class SliceStack(OutputPart):
         return xyz(right + 2 * SPACE, (top + bottom + height) / 2)
 
     def write_marks(self, beat: Beat) -> Animation:
-        """Write each equality mark under the shape's line: ``out[1,2] = out[0,1]``."""
+        """Write each equality mark, ``out[1,2] = out[0,0]``, each linked to the row it names.
+
+        The marks stand in the block's empty place when :attr:`marks_box` is
+        set (a thin line leads from each to its row's left end), else in the
+        notes under the shape's line.
+        """
         cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
         line = digit_height(self.mark_font) * MARK_LINE
-        corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
-        marks = VGroup()
-        for number, cell in enumerate(cells):
-            mark = NumberText(cell, self.mark_font, self.theme.wrong)
-            marks.add(mark.place(corner - xyz(0, (number + 0.5) * line), "left"))
+        marks = VGroup(*[NumberText(c, self.mark_font, self.theme.wrong) for c in cells])
+        box = self.marks_box
+        room = min(grid.body_left() for grid in self.slices) - (box[1] if box else 0.0)
+        # Their lines need room left of the slices, one SPACE apart.
+        linked = box is not None and room >= (len(cells) + 1) * SPACE
+        if box is None:
+            corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
+        else:
+            width = max(mark.width for mark in marks)
+            middle = xyz((box[0] + box[1]) / 2, (box[2] + box[3]) / 2)
+            corner = middle + xyz(-width / 2, len(cells) * line / 2)
+        for number, mark in enumerate(marks):
+            mark.place(corner - xyz(0, (number + 0.5) * line), "left")
         self.notes.add(*marks)
-        return LaggedStart(*[FadeIn(m, shift=0.1 * RIGHT) for m in marks], lag_ratio=0.3)
+        shown: list[Animation] = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
+        if linked:
+            self.links = self._links(list(marks), [c.index for c in cells])
+            self.notes.add(self.links)
+            shown = [AnimationGroup(*p) for p in zip(shown, map(Create, self.links), strict=True)]
+        return LaggedStart(*shown, lag_ratio=0.3)
+
+    def _links(self, marks: Sequence[VMobject], rows: Sequence[tuple[int, ...]]) -> VGroup:
+        """Return a thin line from each mark's right end to the left end of the row it names.
+
+        Each goes right, then up or down just left of the slices, then into
+        its row. The verticals are nested (the line of the row nearest its
+        mark runs nearest the slices), so that no two lines cross.
+        """
+        step = SPACE * 0.75
+        links = VGroup()
+        count = len(marks)
+        for number, (mark, (b, t)) in enumerate(zip(marks, rows, strict=True)):
+            grid = self.slices[b]
+            row_y, body = grid.row_y(t), grid.body_left()
+            start = mark.get_right() + xyz(SPACE / 2, 0)
+            down = float(start[1]) > row_y
+            depth = number + 1 if down else count - number
+            x = body - depth * step
+            link = VMobject(stroke_color=self.theme.wrong, stroke_width=1.5)
+            corners = [start, xyz(x, start[1]), xyz(x, row_y), xyz(body - SPACE / 6, row_y)]
+            links.add(link.set_points_as_corners(corners))
+        return links
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named)."""
