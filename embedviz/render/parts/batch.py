@@ -52,6 +52,7 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, curve_points
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
+from embedviz.render.parts.mark_links import mark_links
 from embedviz.render.parts.motion import Glide, LookupMotion
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -312,11 +313,11 @@ class SliceStack(OutputPart):
         return xyz(right + 2 * SPACE, (top + bottom + height) / 2)
 
     def write_marks(self, beat: Beat) -> Animation:
-        """Write each equality mark, ``out[1,2] = out[0,0]``, each linked to the row it names.
+        """Write each equality mark, ``out[1,2] = out[0,0]``, tied to the row it names.
 
-        The marks stand in the block's empty place when :attr:`marks_box` is
-        set (a thin line leads from each to its row's left end), else in the
-        notes under the shape's line.
+        In the block's empty place (:attr:`marks_box`) a thin line leads from
+        each mark to its row's left end; right of the slices each stands level
+        with its row; else they stand in the notes under the shape's line.
         """
         cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
         line = digit_height(self.mark_font) * MARK_LINE
@@ -325,43 +326,29 @@ class SliceStack(OutputPart):
         room = min(grid.body_left() for grid in self.slices) - (box[1] if box else 0.0)
         # Their lines need room left of the slices, one SPACE apart.
         linked = box is not None and room >= (len(cells) + 1) * SPACE
-        if box is None:
-            corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
-        else:
+        corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
+        if box is not None:
             width = max(mark.width for mark in marks)
             middle = xyz((box[0] + box[1]) / 2, (box[2] + box[3]) / 2)
             corner = middle + xyz(-width / 2, len(cells) * line / 2)
         for number, mark in enumerate(marks):
             mark.place(corner - xyz(0, (number + 0.5) * line), "left")
+        if box is None and self._beside():
+            # Right of the edges, level with its row; the shape then goes over the slices.
+            for mark, cell in zip(marks, cells, strict=True):
+                mark.place(xyz(corner[0], self.slices[cell.index[0]].row_y(cell.index[1])), "left")
         self.notes.add(*marks)
         shown: list[Animation] = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
         if linked:
-            self.links = self._links(list(marks), [c.index for c in cells])
+            rows = [(self.slices[c.index[0]], c.index[1]) for c in cells]
+            self.links = mark_links(list(marks), rows, self.theme.wrong)
             self.notes.add(self.links)
             shown = [AnimationGroup(*p) for p in zip(shown, map(Create, self.links), strict=True)]
         return LaggedStart(*shown, lag_ratio=0.3)
 
-    def _links(self, marks: Sequence[VMobject], rows: Sequence[tuple[int, ...]]) -> VGroup:
-        """Return a thin line from each mark's right end to the left end of the row it names.
-
-        Each goes right, then up or down just left of the slices, then into
-        its row. The verticals are nested (the line of the row nearest its
-        mark runs nearest the slices), so that no two lines cross.
-        """
-        step = SPACE * 0.75
-        links = VGroup()
-        count = len(marks)
-        for number, (mark, (b, t)) in enumerate(zip(marks, rows, strict=True)):
-            grid = self.slices[b]
-            row_y, body = grid.row_y(t), grid.body_left()
-            start = mark.get_right() + xyz(SPACE / 2, 0)
-            down = float(start[1]) > row_y
-            depth = number + 1 if down else count - number
-            x = body - depth * step
-            link = VMobject(stroke_color=self.theme.wrong, stroke_width=1.5)
-            corners = [start, xyz(x, start[1]), xyz(x, row_y), xyz(body - SPACE / 6, row_y)]
-            links.add(link.set_points_as_corners(corners))
-        return links
+    def _beside(self) -> bool:
+        """Whether the notes stand right of the slices (the marks then beside their rows)."""
+        return self.notes_at is not None or self.batch_plan.marks == "right"
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named)."""
@@ -371,6 +358,8 @@ class SliceStack(OutputPart):
         title = SansText(beat.label("output_title"), label, self.theme.output)
         written = VGroup(title, self.shape).arrange(RIGHT, buff=SPACE * 2)
         top = self._notes_place()
+        if self.marks_box is None and self._beside():
+            top = xyz(top[0], self.headers[0].get_top()[1])
         written.move_to(top - xyz(0, digit_height(label) * MARK_LINE / 2)).align_to(top, LEFT)
         symbol = maths(beat.label("edge_d"), self.theme.muted, label)
         symbol.move_to(self.d_symbol).align_to(self.edge_d, RIGHT)
