@@ -6,13 +6,15 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
   the input; each row leaves by the lane it shares with its neighbour. A
   chip's place is outlined while it waits there and goes with it: the chip
   becomes its output row's tag, one ID in one place (the B and T edges keep
-  the input's shape named). Beat ``axes``.
+  the input's shape named until the last chip has gone; they leave with the
+  ``repeats`` beat). Beat ``axes``.
 - :class:`SliceStack`: the output as B slices, one under the other, as
   PyTorch prints a B × T × d tensor; every slice's values stay in view.
   Each slice is a :class:`~embedviz.render.parts.grid.CellGrid` with its
   header (``slice b``), its row numbers and its tags (the chips that fetched
   its rows); the d, T and B edges; the shape and the equality marks
-  (``out[1,2] = out[0,0]``) once every row is in. Beats ``predict``,
+  (``out[1,2] = out[0,0]``, each tied to the row it names) once every row
+  is in. Beats ``predict``,
   ``reveal``, ``repeats``, ``shape``.
 - :class:`BatchMotion`: the lookup family's thread of motion with the
   chips' ways out of the block.
