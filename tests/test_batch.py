@@ -63,8 +63,12 @@ def test_default_batch_fills_two_slices_in_order() -> None:
     assert list(final.output.filled) == [(b, t) for b in range(2) for t in range(4)]
     sizes = _final(board, "output_size")
     assert [sizes[(axis,)].text for axis in range(3)] == ["2", "4", "3"]
-    axes = _final(board, "batch_dim")
-    assert [axes[(axis,)].text for axis in range(2)] == ["2", "4"]
+    # The block's B and T edges name it until every chip has left it; they leave with the
+    # repeats beat (the slices' edges and the shape name the output's sizes).
+    last_lookup = board.beats[names.index("repeats") - 1]
+    before = {c.index: c for c in last_lookup.numbers if c.kind == "batch_dim"}
+    assert [before[(axis,)].text for axis in range(2)] == ["2", "4"]
+    assert set(_final(board, "batch_dim")) == set()
 
 
 def test_beats_name_the_batch_axes_before_the_output() -> None:
@@ -381,3 +385,80 @@ def test_the_slices_rest_beside_e_and_part_only_while_strips_travel() -> None:
     assert marks
     right = max(b[1][0] for b in [*kind(end, "output"), *kind(end, "output_id")])
     assert min(b[0][0] for b in marks) > right
+
+
+def _end_of_shape(overrides: dict[str, Any]) -> dict[str, Any]:
+    """Play the scene dry and read, at the last beat's end, the stage and what is on screen."""
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    seen: dict[str, Any] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha == 1.0:
+            family = {id(m) for top in scene.mobjects for m in top.get_family()}
+            seen.update(stage=scene.stage, shown=family, beat=moment.beat.name)
+
+    play_moments(board, read, alphas=())
+    return seen
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"},
+        # The corridor: eight marks, no room for lines left of the slices.
+        {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 50257, "dim": 768},
+    ],
+)
+def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
+    overrides: dict[str, Any],
+) -> None:
+    """Issue 18 (lecture-hall frames): once every chip has gone, the block's B and T edges
+    go with it (they named nothing); each mark is set at a label's size (the row numbers'),
+    and is tied to the row it names: a line leads from it to the row's left end, or it
+    stands level with the row right of the slices."""
+    from embedviz.render.glyphs import NumberText
+
+    seen = _end_of_shape(overrides)
+    stage, shown = seen["stage"], seen["shown"]
+    assert seen["beat"] == "shape"
+
+    def on_screen(mobject: Any) -> bool:
+        opacity = max(mobject.get_stroke_opacity(), mobject.get_fill_opacity())
+        return id(mobject) in shown and opacity > 0
+
+    edges = [*stage.chips.batch_label.get_family(), *stage.chips.length_label.get_family()]
+    assert not [m for m in edges if len(m.points) and on_screen(m)]
+    marks = [
+        m
+        for top in stage.scene.mobjects
+        for m in top.get_family()
+        if isinstance(m, NumberText) and m.cell.kind == "equal_to" and on_screen(m)
+    ]
+    assert len(marks) == len(_first_copies([list(row) for row in stage.board.ids]))
+    links = list(stage.stack.links)
+    assert len(links) in (0, len(marks))
+    ends = {
+        (round(float(link.get_start()[1]), 3), round(float(link.get_end()[1]), 3)): link
+        for link in links
+    }
+    right = max(float(m.get_right()[0]) for m in [*stage.stack.slices, *stage.stack.row_numbers])
+    for mark in marks:
+        b, t = mark.cell.index
+        # As tall as the row numbers (a label's size), which the legend's size was not.
+        assert mark.height >= stage.stack.row_numbers[b][t].height * 0.999, mark.text
+        grid = stage.stack.slices[b]
+        if not links:
+            # Level with its row (its digits centred on the row's line; brackets reach lower).
+            row_h = stage.plan.sizes.row_height
+            assert abs(mark.get_center()[1] - grid.row_y(t)) < row_h / 4, mark.text
+            assert mark.get_left()[0] > right, mark.text
+            continue
+        link = ends.get((round(float(mark.get_center()[1]), 3), round(grid.row_y(t), 3)))
+        assert link is not None, mark.text
+        assert on_screen(link), mark.text
+        # The line starts at the mark's right end and ends at its row's left end.
+        assert 0 <= link.get_start()[0] - mark.get_right()[0] <= 0.2
+        assert 0 <= grid.body_left() - link.get_end()[0] <= 0.1

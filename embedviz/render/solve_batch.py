@@ -211,10 +211,11 @@ def notes_size(spec: BatchSpec, scale: TypeScale) -> tuple[float, float]:
     """Return the width and height of the notes the last beats write: the shape, the marks."""
     width = max(
         text_width(spec.shape_text, scale.label, mono=False),
-        char_advance(scale.legend) * spec.mark_chars,
+        char_advance(scale.label) * spec.mark_chars,
     )
     height = digit_height(scale.label) * MARK_LINE
-    return width, height + spec.marks * digit_height(scale.legend) * MARK_LINE
+    # The marks are set at a label's size, as the row numbers they name.
+    return width, height + spec.marks * digit_height(scale.label) * MARK_LINE
 
 
 def _marks_place(

@@ -6,13 +6,15 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
   the input; each row leaves by the lane it shares with its neighbour. A
   chip's place is outlined while it waits there and goes with it: the chip
   becomes its output row's tag, one ID in one place (the B and T edges keep
-  the input's shape named). Beat ``axes``.
+  the input's shape named until the last chip has gone; they leave with the
+  ``repeats`` beat). Beat ``axes``.
 - :class:`SliceStack`: the output as B slices, one under the other, as
   PyTorch prints a B × T × d tensor; every slice's values stay in view.
   Each slice is a :class:`~embedviz.render.parts.grid.CellGrid` with its
   header (``slice b``), its row numbers and its tags (the chips that fetched
   its rows); the d, T and B edges; the shape and the equality marks
-  (``out[1,2] = out[0,0]``) once every row is in. Beats ``predict``,
+  (``out[1,2] = out[0,0]``, each tied to the row it names) once every row
+  is in. Beats ``predict``,
   ``reveal``, ``repeats``, ``shape``.
 - :class:`BatchMotion`: the lookup family's thread of motion with the
   chips' ways out of the block.
@@ -31,6 +33,7 @@ from manim import (
     Animation,
     AnimationGroup,
     Brace,
+    Create,
     FadeIn,
     FadeOut,
     LaggedStart,
@@ -51,6 +54,7 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, curve_points
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
+from embedviz.render.parts.mark_links import mark_links
 from embedviz.render.parts.motion import Glide, LookupMotion
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -155,7 +159,8 @@ class SliceStack(OutputPart):
         Component.__init__(self, host, theme)
         self.cells, self.plan, self.batch_plan, self.board = cells, plan, plan, board
         self.value_scale = board.value_scale
-        self.mark_font = plan.scale.legend
+        # Marks name rows of the output: a label's size, as the row numbers they name.
+        self.mark_font = plan.scale.label
         self.positions = sorted({i for (k, i) in cells if k == "output_id"})
         window = board.beats[0].window
         label = plan.scale.label
@@ -192,6 +197,10 @@ class SliceStack(OutputPart):
         self.notes = VGroup()
         # Where the notes (the shape, the marks) start, when not at the solver's place.
         self.notes_at: np.ndarray | None = None
+        # The place the block of chips leaves empty (left, right, bottom, top), where the
+        # marks stand once every chip has gone, if the stage finds they fit there.
+        self.marks_box: tuple[float, float, float, float] | None = None
+        self.links = VGroup()
 
     def _edges(self, board: Storyboard, cells: Cells) -> None:
         """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""
@@ -306,16 +315,42 @@ class SliceStack(OutputPart):
         return xyz(right + 2 * SPACE, (top + bottom + height) / 2)
 
     def write_marks(self, beat: Beat) -> Animation:
-        """Write each equality mark under the shape's line: ``out[1,2] = out[0,1]``."""
+        """Write each equality mark, ``out[1,2] = out[0,0]``, tied to the row it names.
+
+        In the block's empty place (:attr:`marks_box`) a thin line leads from
+        each mark to its row's left end; right of the slices each stands level
+        with its row; else they stand in the notes under the shape's line.
+        """
         cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
         line = digit_height(self.mark_font) * MARK_LINE
+        marks = VGroup(*[NumberText(c, self.mark_font, self.theme.wrong) for c in cells])
+        box = self.marks_box
+        room = min(grid.body_left() for grid in self.slices) - (box[1] if box else 0.0)
+        # Their lines need room left of the slices, one SPACE apart.
+        linked = box is not None and room >= (len(cells) + 1) * SPACE
         corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
-        marks = VGroup()
-        for number, cell in enumerate(cells):
-            mark = NumberText(cell, self.mark_font, self.theme.wrong)
-            marks.add(mark.place(corner - xyz(0, (number + 0.5) * line), "left"))
+        if box is not None:
+            width = max(mark.width for mark in marks)
+            middle = xyz((box[0] + box[1]) / 2, (box[2] + box[3]) / 2)
+            corner = middle + xyz(-width / 2, len(cells) * line / 2)
+        for number, mark in enumerate(marks):
+            mark.place(corner - xyz(0, (number + 0.5) * line), "left")
+        if box is None and self._beside():
+            # Right of the edges, level with its row; the shape then goes over the slices.
+            for mark, cell in zip(marks, cells, strict=True):
+                mark.place(xyz(corner[0], self.slices[cell.index[0]].row_y(cell.index[1])), "left")
         self.notes.add(*marks)
-        return LaggedStart(*[FadeIn(m, shift=0.1 * RIGHT) for m in marks], lag_ratio=0.3)
+        shown: list[Animation] = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
+        if linked:
+            rows = [(self.slices[c.index[0]], c.index[1]) for c in cells]
+            self.links = mark_links(list(marks), rows, self.theme.wrong)
+            self.notes.add(self.links)
+            shown = [AnimationGroup(*p) for p in zip(shown, map(Create, self.links), strict=True)]
+        return LaggedStart(*shown, lag_ratio=0.3)
+
+    def _beside(self) -> bool:
+        """Whether the notes stand right of the slices (the marks then beside their rows)."""
+        return self.notes_at is not None or self.batch_plan.marks == "right"
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named)."""
@@ -325,6 +360,8 @@ class SliceStack(OutputPart):
         title = SansText(beat.label("output_title"), label, self.theme.output)
         written = VGroup(title, self.shape).arrange(RIGHT, buff=SPACE * 2)
         top = self._notes_place()
+        if self.marks_box is None and self._beside():
+            top = xyz(top[0], self.headers[0].get_top()[1])
         written.move_to(top - xyz(0, digit_height(label) * MARK_LINE / 2)).align_to(top, LEFT)
         symbol = maths(beat.label("edge_d"), self.theme.muted, label)
         symbol.move_to(self.d_symbol).align_to(self.edge_d, RIGHT)

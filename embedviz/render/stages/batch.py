@@ -12,19 +12,29 @@ first lookups, and ``repeats``.
 
 from __future__ import annotations
 
-from manim import Animation, AnimationGroup, Circumscribe, Succession, VGroup, config
+from manim import (
+    Animation,
+    AnimationGroup,
+    Circumscribe,
+    FadeOut,
+    Group,
+    Succession,
+    VGroup,
+    config,
+)
 
 from embedviz.render.animations import Steps, make_reveal_animation
-from embedviz.render.batch_plan import BatchPlan, BatchSpec, batch_spec
+from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.glyphs import SansText
-from embedviz.render.metrics import xyz
+from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, BatchMotion, SliceStack
 from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.solve_batch import notes_size, solve_batch
 from embedviz.render.stage import Stage, register_stage
-from embedviz.story.model import Beat
+from embedviz.story.model import Beat, NumberCell
 
 __all__ = ["BatchStage"]
 
@@ -69,7 +79,33 @@ class BatchStage(Stage):
         # Slices whose header stands (every body stands from the reveal).
         self.shown = {0}
         self.notes_h = 0.0
+        # The block's place as solved: where it stands again once E has closed up.
+        self._marks_in_block(spec)
         self._rest(spec)
+
+    def _marks_in_block(self, spec: BatchSpec) -> None:
+        """Give the marks the block's place (empty once every chip has gone), if they fit.
+
+        The place runs from the frame's margin to the block's right end and
+        from its T edge down to its B edge (the marks' lines need room left of
+        the slices too: :meth:`SliceStack.write_marks` checks it when they come).
+        """
+        marks = self._marks()
+        if not marks:
+            return
+        chips = self.chips
+        block = VGroup(chips.slots, chips.batch_label, chips.length_label)
+        left = -float(config.frame_width) / 2 + MARGIN
+        right = float(block.get_right()[0])
+        bottom, top = float(block.get_bottom()[1]), float(block.get_top()[1])
+        width = max(text_width(c.text, self.stack.mark_font) for c in marks)
+        height = len(marks) * digit_height(self.stack.mark_font) * MARK_LINE
+        if width + 2 * SPACE <= right - left and height <= top - bottom:
+            self.stack.marks_box = (left, right, bottom, top)
+
+    def _marks(self) -> list[NumberCell]:
+        """Return the equality marks the last beat shows."""
+        return [c for c in self.board.beats[-1].numbers if c.kind == "equal_to"]
 
     def _rest(self, spec: BatchSpec) -> None:
         """Rest the slices beside E between lookups, if the notes then fit right of them.
@@ -137,4 +173,16 @@ class BatchStage(Stage):
         pointed = AnimationGroup(
             *[Circumscribe(tag, color=self.theme.highlight, buff=SPACE / 4) for tag in tags]
         )
-        return Steps(pointed, self.stack.write_marks(beat))
+        # The block's B and T edges named the block, which is empty now (the slices' own
+        # edges name the output): they leave, and the marks take the block's place; where
+        # they do not fit there, E rises halfway into it (centred in the room left to it).
+        edges = VGroup(self.chips.batch_label, self.chips.length_label)
+        leave: list[Animation] = [pointed, FadeOut(edges)]
+        if self.stack.marks_box is None:
+            family = {id(m) for m in edges.get_family()}
+            side = self.motion.matrix_side
+            matrix = Group(*[m for m in side(True) if id(m) not in family])
+            above = float(edges.get_top()[1] - matrix.get_top()[1])
+            below = float(matrix.get_bottom()[1]) - self.plan.content_bottom
+            leave.append(Glide(lambda: list(matrix), (above - below) / 2))
+        return Steps(AnimationGroup(*leave), self.stack.write_marks(beat))

@@ -279,6 +279,12 @@ def _repeats(rec: Recorder, marks: list[NumberCell]) -> None:
     """Once every row has landed, mark each row whose ID came earlier: out[1,2] = out[0,1]."""
     if not marks:
         return
+    # The block of chips is empty now (each chip is its row's tag): its B and T edges
+    # leave with it, and the marks take its place (the slices' edges name the output).
+    for axis in (0, 1):
+        del rec.screen.numbers[("batch_dim", (axis,))]
+    for role in ("batch_axis", "length_axis"):
+        del rec.screen.labels[role]
     rec.screen.add(*marks)
     rec.beat(
         "repeats",
@@ -305,7 +311,7 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
             f"{'It plays' if len(unused) == 1 else 'They play'} no part in this batch.",
             run_time=1.0,
         )
-    # d joins B and T in the output's shape; B and T stay labelled on the batch.
+    # d joins B and T in the output's shape (B and T stay named by the slices' edges).
     del screen.numbers[("batch_dim", (2,))]
     screen.labels["edge_d"] = "d"
     screen.labels["output_title"] = rec.words("output")
