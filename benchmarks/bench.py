@@ -49,6 +49,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from embedviz.quality import PRESETS
+
 __all__ = [
     "CoreResult",
     "Job",
@@ -62,12 +64,8 @@ __all__ = [
 ]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# --quality: manim's quality name and how the report names it.
-QUALITIES: dict[str, tuple[str, str]] = {
-    "l": ("low_quality", "480p15"),
-    "m": ("medium_quality", "720p30"),
-    "h": ("high_quality", "1080p60"),
-}
+# --quality: the -q presets with a render limit (see embedviz.quality.PRESETS).
+QUALITIES = ("l", "m", "h")
 # Render over the empty-scene floor, by quality (issue 21). The floor encodes
 # every tick; a scene writes each still picture once (see
 # embedviz.render.writer), so at -qh, where encoding is most of the floor, a
@@ -131,7 +129,7 @@ def run_driver(spec: dict[str, Any]) -> dict[str, Any]:
     phases: dict[str, float] = {}
     settings: dict[str, Any] = {
         "media_dir": spec["media_dir"],
-        "quality": QUALITIES[spec.get("quality", "l")][0],
+        **PRESETS[spec.get("quality", "l")].settings(),
         "disable_caching": True,
         "verbosity": "WARNING",
         "progress_bar": "none",
@@ -582,7 +580,7 @@ def _markdown(
     out = [
         f"Machine: {info['cpus']} CPUs ({info['machine']}), {info['platform']}; "
         f"Python {info['python']}, manim {info['manim']}, numpy {info['numpy']}, "
-        f"torch {info['torch']}. Renders at `-q{quality}` ({QUALITIES[quality][1]}), "
+        f"torch {info['torch']}. Renders at `-q{quality}` ({PRESETS[quality].folder}), "
         f"caching off, each in a fresh subprocess, best of {repeats}.",
         "",
         "Ratios are of wall clock (the limits' measure); the CPU column divides CPU",
@@ -769,7 +767,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, value in info.items():
         print(f"- {name}: {value}")
     print(f"- repeats: best of {repeats}")
-    print(f"- quality: -q{args.quality} ({QUALITIES[args.quality][1]})", flush=True)
+    print(f"- quality: -q{args.quality} ({PRESETS[args.quality].folder})", flush=True)
     print()
 
     durations: dict[str, tuple[float, int, int]] = {}

@@ -86,7 +86,7 @@ def dry_run(
             boxes: list[tuple[str, np.ndarray]] = []
             for mobject in [*numbers, *labels, *texts]:
                 if len(mobject.points):  # a faded-out caption has no outline left
-                    boxes.append((mobject.text, _box(mobject)))
+                    boxes.append((mobject.text, box_of(mobject)))
             checkpoints.append(
                 Checkpoint(
                     beat=beat,
@@ -148,9 +148,6 @@ def box_of(mobject: Any) -> np.ndarray:
     return np.array([flat.min(axis=0), flat.max(axis=0)])
 
 
-_box = box_of
-
-
 def _ink_boxes(families: list[list[Any]]) -> list[tuple[str, np.ndarray]]:
     """Return what is drawn (each visible leaf: a rule, a frame, an outline, a glyph), with its box.
 
@@ -166,7 +163,7 @@ def _ink_boxes(families: list[list[Any]]) -> list[tuple[str, np.ndarray]]:
             if stroke <= 0 and float(mobject.get_fill_opacity()) <= 0:
                 continue
             reach = 0.01 * stroke / 2
-            box = _box(mobject) + np.array([[-reach, -reach], [reach, reach]])
+            box = box_of(mobject) + np.array([[-reach, -reach], [reach, reach]])
             found[id(mobject)] = (f"{type(mobject).__name__} of {type(top).__name__}", box)
     return list(found.values())
 
@@ -400,7 +397,7 @@ def _strip_outline(strip: Any, cell_text: Any) -> StripOutline:
             curves = mobject.points.reshape(-1, 4, 3)
             segments += [(curve[0][:2], curve[-1][:2]) for curve in curves]
         if float(mobject.get_fill_opacity()) >= SHOWN:
-            fills.append(_box(mobject))
+            fills.append(box_of(mobject))
     index = cell_text.cell.index
     return StripOutline(cell_text.cell.kind, tuple(index[:-1]), segments, half_width, fills)
 
@@ -475,7 +472,7 @@ def sample_moments(
                     digit = digit_height(mobject.font_size_drawn) * px_per_unit
                     digit *= float(mobject.height) / natural
                     opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
-                    box = _box(mobject)
+                    box = box_of(mobject)
                     texts.append(
                         TextSample(
                             mobject.text, role, cell, box, height, opacity, False, digit, "formula"
@@ -497,7 +494,7 @@ def sample_moments(
                         text=mobject.text,
                         role=role,
                         cell=cell,
-                        box=_box(mobject),
+                        box=box_of(mobject),
                         pixel_height=height,
                         opacity=float(mobject.get_fill_opacity()),
                         in_strip=id(mobject) in strip_members,
@@ -516,7 +513,7 @@ def sample_moments(
                 and float(m.get_stroke_opacity()) >= SHOWN
                 and float(m.get_stroke_width()) > 0
             }
-            sample.places = [(tuple(m.id_place), _box(m)) for m in outlined.values()]
+            sample.places = [(tuple(m.id_place), box_of(m)) for m in outlined.values()]
             # Only at beat ends, where issue 18's empty-area rule applies (it costs a search).
             sample.empty = frame_emptiness(scene_object)
             sample.drawn = _ink_boxes(families)
