@@ -193,3 +193,18 @@ def test_embedviz_render_in_ranges_of_beats_gives_the_same_video(tmp_path: Path)
     )  # fmt: skip
     assert refused.returncode == 2
     assert refused.stderr == "embedviz: error: -j must be at least 1, not 0\n"
+
+
+def test_embedviz_render_qt_is_144p15_in_its_own_folder(tmp_path: Path) -> None:
+    env = {**_clean_env(), "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "embedviz", "render", "single", "-qt"]
+    result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    video = Path("media") / "renders" / "144p15" / "SingleTokenLookup.mp4"
+    assert result.stdout.strip() == str(video)
+    duration, starts, codec, size = _probe(tmp_path / video)
+    assert (codec, size) == ("h264", (256, 144))
+    ticks = [start * FPS for start in starts]
+    assert max(abs(tick - round(tick)) for tick in ticks) < 0.01
+    expected = prepared_storyboard("SingleTokenLookup", cwd=tmp_path, environ={}).duration
+    assert duration == pytest.approx(expected, abs=2 / FPS)
