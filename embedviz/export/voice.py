@@ -31,7 +31,7 @@ import sys
 import tempfile
 import wave
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from math import gcd
 from pathlib import Path
 
@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from embedviz.core.errors import EmbedvizError
 from embedviz.export.loudness import RATE, fade, normalise
+from embedviz.export.speech_cache import SpeechCache
 from embedviz.extras import install_command
 from embedviz.story.model import Storyboard
 from embedviz.story.phrases import PHRASE_PAUSE, reading_seconds, rephrased
@@ -61,6 +62,9 @@ __all__ = [
 ]
 
 ESPEAK = "espeak-ng"
+# How fast espeak-ng speaks (words a minute), and Piper's pause between sentences (s).
+_ESPEAK_SPEED = "165"
+_PIPER_SENTENCE_SILENCE = "0.25"
 ENGINES = ("auto", "piper", "espeak")
 
 
@@ -407,7 +411,11 @@ def _run(command: list[str], what: str, stdin: str | None = None) -> None:
 
 
 def synthesise(voice: Voice, texts: Sequence[str], folder: Path) -> list[npt.NDArray[np.float64]]:
-    """Speak each text into its own clip.
+    """Speak each text into its own clip, reusing speech kept from an earlier export.
+
+    A line this voice has spoken before with the same settings is read back
+    from the speech cache (:mod:`embedviz.export.speech_cache`); only the
+    others are spoken, in one run of the engine, and then kept.
 
     Parameters
     ----------
@@ -424,27 +432,62 @@ def synthesise(voice: Voice, texts: Sequence[str], folder: Path) -> list[npt.NDA
         Per text, its speech as 48 kHz mono samples in [−1, 1], untrimmed.
     """
     folder.mkdir(parents=True, exist_ok=True)
-    if not texts:
+    # Exactly what the engine is given: Piper reads one line per clip.
+    lines = [" ".join(t.split()) for t in texts] if voice.engine == "piper" else list(texts)
+    cache = SpeechCache(asdict(voice), _settings(voice))
+    clips = [_kept_speech(cache.get(line)) for line in lines]
+    missing = [i for i, clip in enumerate(clips) if clip is None]
+    for i, wav in zip(missing, _speak(voice, [lines[i] for i in missing], folder), strict=True):
+        clips[i] = _read_wav(wav)
+        cache.put(lines[i], wav)
+    if cache.written:
+        cache.trim()
+    spoken = [clip for clip in clips if clip is not None]
+    assert len(spoken) == len(lines)
+    return spoken
+
+
+def _settings(voice: Voice) -> dict[str, str]:
+    """Return the options the voice's engine runs with (part of the speech cache's key)."""
+    if voice.engine == "piper":
+        return {"sentence-silence": _PIPER_SENTENCE_SILENCE}
+    return {"speed": _ESPEAK_SPEED}
+
+
+def _kept_speech(path: Path | None) -> npt.NDArray[np.float64] | None:
+    """Read kept speech back; a missing or unreadable file is spoken again instead."""
+    if path is None:
+        return None
+    try:
+        return _read_wav(path)
+    except (OSError, EOFError, ValueError, wave.Error):
+        return None
+
+
+def _speak(voice: Voice, lines: Sequence[str], folder: Path) -> list[Path]:
+    """Run the voice's engine once for all lines; return the WAV file of each."""
+    if not lines:
         return []
     if voice.engine == "piper":
         assert voice.model is not None
         out = folder / "piper"
         command = [sys.executable, "-m", "piper", "-m", voice.model, "-d", str(out)]
-        command += ["--sentence-silence", "0.25"]
-        _run(command, "piper", stdin="\n".join(" ".join(t.split()) for t in texts) + "\n")
+        command += ["--sentence-silence", _PIPER_SENTENCE_SILENCE]
+        _run(command, "piper", stdin="\n".join(lines) + "\n")
         # One WAV per line, named by a rising timestamp.
         files = sorted(out.glob("*.wav"), key=lambda p: int(p.stem))
-        if len(files) != len(texts):
-            raise EmbedvizError(f"piper wrote {len(files)} clips for {len(texts)} phrases")
-        return [_read_wav(path) for path in files]
+        if len(files) != len(lines):
+            raise EmbedvizError(f"piper wrote {len(files)} clips for {len(lines)} phrases")
+        return files
     executable = require_espeak()
-    clips = []
-    for number, text in enumerate(texts):
+    files = []
+    for number, line in enumerate(lines):
         path = folder / f"espeak-{number:04d}.wav"
         # On stdin, so that text starting with "-" is never read as an option.
-        _run([executable, "-v", voice.name, "-s", "165", "-w", str(path)], ESPEAK, stdin=text)
-        clips.append(_read_wav(path))
-    return clips
+        command = [executable, "-v", voice.name, "-s", _ESPEAK_SPEED, "-w", str(path)]
+        _run(command, ESPEAK, stdin=line)
+        files.append(path)
+    return files
 
 
 def trimmed_speech(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

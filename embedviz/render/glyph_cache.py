@@ -24,6 +24,8 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from embedviz.caches import cache_folder
+
 __all__ = ["cache_folder", "cached_glyph_font"]
 
 FontT = TypeVar("FontT")
@@ -31,18 +33,6 @@ FontT = TypeVar("FontT")
 # Bump when what is stored changes.
 _FORMAT = 1
 _ARRAYS = ("_outlines", "_offsets")
-
-
-def cache_folder() -> Path:
-    """Return the folder of embedviz's per-machine caches.
-
-    Returns
-    -------
-    Path
-        ``$XDG_CACHE_HOME/embedviz``, or ``~/.cache/embedviz``.
-    """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "embedviz"
 
 
 def _font_file(family: str) -> str | None:
