@@ -288,7 +288,10 @@ class HoldRenderer(CairoRenderer):
 
     For a ``wait`` Manim first draws every mobject that does not move into
     a background image, then, since none moves, draws every mobject again on
-    top of it. Here a frame in which nothing moves is that background image.
+    top of it. Here a frame in which nothing moves is that background image,
+    and the background image itself starts from an earlier one where the
+    mobjects under it are unchanged (see
+    :meth:`~embedviz.render.camera.TracingCamera.paint_still`).
 
     Parameters
     ----------
@@ -302,6 +305,19 @@ class HoldRenderer(CairoRenderer):
     def __init__(self, *, constant_frame_rate: bool = False, **kwargs: Any) -> None:
         writer = functools.partial(HoldWriter, variable=not constant_frame_rate)
         super().__init__(file_writer_class=cast(Any, writer), **kwargs)
+
+    def save_static_frame_data(self, scene: Any, static_mobjects: Any) -> Any:
+        """Paint the still part of a play, from a kept picture where one applies.
+
+        See :meth:`~embedviz.render.camera.TracingCamera.paint_still`; with
+        another camera, Manim paints it from nothing.
+        """
+        paint_still = getattr(self.camera, "paint_still", None)
+        if paint_still is None:
+            return super().save_static_frame_data(scene, static_mobjects)
+        static = list(static_mobjects)
+        self.static_image = paint_still(static) if static else None
+        return self.static_image
 
     def update_frame(
         self,
