@@ -466,7 +466,7 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
         _assert_links_clear(stage, links, marks, on_screen)
 
 
-def _segments(link: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+def _segments(link: Any) -> list[np.ndarray]:
     """Return a line's straight runs, each as ((left, bottom), (right, top)), in order."""
     curves = link.points.reshape(-1, 4, 3)[:, :, :2]
     return [np.array([c[[0, 3]].min(axis=0), c[[0, 3]].max(axis=0)]) for c in curves]
