@@ -421,14 +421,18 @@ def test_chips_and_copies_cross_nothing(watched: list[_Frame]) -> None:
 
 
 def _scroll_overprints(overrides: dict[str, Any] | None = None) -> list[str]:
-    """Play the scene dry; return each overlap of two of E's texts drawn at once mid-scroll.
+    """Play the scene dry; return each overprint of E's texts mid-scroll.
 
     E's texts are its numbers, their column-gap marks, its row numbers, its
     column numbers and the labels of its hidden ranges (not a travelling
     strip's copies). A text counts from the least opacity on: a half-faded
-    number over another is what a teacher cannot read. The scrolling beats are
+    number over another is what a teacher cannot read. Each overlap of two
+    of them is returned, and each line of an outline (a stroked, unfilled
+    rectangle, such as a row's) that runs through one. The scrolling beats are
     those whose window is not the one before (read from the storyboard).
     """
+    from manim import Rectangle
+
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.glyphs import GlyphString
     from embedviz.render.moments import play_moments
@@ -461,6 +465,22 @@ def _scroll_overprints(overrides: dict[str, Any] | None = None) -> list[str]:
             for other, box_b in boxes[i + 1 :]:
                 if _meets(box, box_b, 0.0):
                     found.append(f"{moment.beat.name} at {moment.alpha}: {text!r} on {other!r}")
+        outlines = [
+            m
+            for m in family
+            if isinstance(m, Rectangle)
+            and id(m) not in copies
+            and len(m.points)
+            and m.get_stroke_opacity() > 0
+            and m.get_stroke_width() > 0
+            and m.get_fill_opacity() == 0
+        ]
+        for outline in outlines:
+            for curve in outline.points.reshape(-1, 4, 3):
+                line = np.array([curve[[0, 3], :2].min(axis=0), curve[[0, 3], :2].max(axis=0)])
+                for text, box in boxes:
+                    if _through(line, box):
+                        found.append(f"{moment.beat.name} at {moment.alpha}: a line on {text!r}")
 
     play_moments(board, read, alphas=_FINE_ALPHAS, pixel_width=192, pixel_height=108)
     return found
@@ -470,6 +490,11 @@ def _scroll_overprints(overrides: dict[str, Any] | None = None) -> list[str]:
 _FINE_ALPHAS = tuple(round(0.025 * k, 3) for k in range(1, 40))
 # E's own texts: its values, and its row and column numbers.
 _TABLE_TEXTS = frozenset({"weight", "row_label", "col_label"})
+
+
+def _through(line: np.ndarray, box: np.ndarray) -> bool:
+    """Whether a straight line (its box, flat across it) runs through a text's box."""
+    return bool(((line[1] > box[0]) & (line[0] < box[1])).all())
 
 
 def _is_band(mobject: Any) -> bool:
