@@ -516,7 +516,7 @@ def _is_band(mobject: Any) -> bool:
 def test_mid_scroll_no_text_of_e_is_drawn_over_another(overrides: dict[str, Any] | None) -> None:
     """Issue 18 (lecture-hall frames): while the window scrolls, every number, row number and
     label of E that is drawn at all stands clear of every other: no ghost of one set of rows
-    over another, no label over a row passing under it."""
+    over another, no label over a row passing under it, no row's outline through them."""
     assert _scroll_overprints(overrides) == []
 
 
