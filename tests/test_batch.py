@@ -462,3 +462,78 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
         # The line starts at the mark's right end and ends at its row's left end.
         assert 0 <= link.get_start()[0] - mark.get_right()[0] <= 0.2
         assert 0 <= grid.body_left() - link.get_end()[0] <= 0.1
+    if links:
+        _assert_links_clear(stage, links, marks, on_screen)
+
+
+def _segments(link: Any) -> list[np.ndarray]:
+    """Return a line's straight runs, each as ((left, bottom), (right, top)), in order."""
+    curves = link.points.reshape(-1, 4, 3)[:, :, :2]
+    return [np.array([c[[0, 3]].min(axis=0), c[[0, 3]].max(axis=0)]) for c in curves]
+
+
+def _distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the distance between two boxes ((left, bottom), (right, top)); 0 if they meet."""
+    gap = np.maximum(0.0, np.maximum(a[0] - b[1], b[0] - a[1]))
+    return float(np.hypot(*gap))
+
+
+def _assert_links_clear(stage: Any, links: list[Any], marks: list[Any], on_screen: Any) -> None:
+    """Issue 18: a mark's line keeps clear of the blocks and the texts it passes.
+
+    Its ink stays at least SPACE / 2 from every slice's border (its ink) and
+    every text, but where it leaves its mark and where it enters its own row;
+    its run from the mark to its turn is at least SPACE / 2 long. The marks get
+    their lines only where there are (n + 1) SPACE between them and the slices
+    (``SliceStack.write_marks``): the lines take that room, a whole SPACE
+    between neighbouring verticals and from the nearest to the slices.
+    """
+    from conftest import box_of
+
+    from embedviz.render.design import SPACE
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.glyphs import GlyphString
+
+    # The design system's measures, not the code's: half a SPACE of clear ground.
+    clear = SPACE / 2
+    texts = [
+        (m, box_of(m))
+        for top in stage.scene.mobjects
+        for m in top.get_family()
+        if isinstance(m, (GlyphString, FormulaText)) and len(m.points) and on_screen(m)
+    ]
+    walls = []
+    for grid in stage.stack.slices:
+        frame = grid.body[0]
+        reach = float(frame.get_stroke_width()) / 200
+        walls.append((grid, box_of(frame) + np.array([[-reach, -reach], [reach, reach]])))
+    by_row = {(round(float(k.get_end()[1]), 3)): k for k in links}
+    verticals = []
+    for mark in marks:
+        grid = stage.stack.slices[mark.cell.index[0]]
+        link = by_row[round(grid.row_y(mark.cell.index[1]), 3)]
+        half = float(link.get_stroke_width()) / 200
+        runs = _segments(link)
+        assert runs[0][1][0] - runs[0][0][0] >= clear, mark.text
+        verticals.append(float(runs[1][0][0]))
+        for number, run in enumerate(runs):
+            last = number == len(runs) - 1
+            # Its first run leaves its mark, its last ends at its own row's border.
+            boxes = [box for g, box in walls if not (last and g is grid)]
+            boxes += [
+                box for m, box in texts if m is not mark and not (last and _inside(box, grid))
+            ]
+            near = min(_distance(run, box) for box in boxes) - half
+            assert near >= clear, (mark.text, number, near)
+    edge = min(grid.body_left() for grid in stage.stack.slices)
+    steps = np.diff(sorted([*verticals, edge]))
+    assert steps.min() >= SPACE - 1e-9, steps
+
+
+def _inside(box: np.ndarray, grid: Any) -> bool:
+    """Whether a box lies within a table's body (its numbers, which its rows' lines point at)."""
+    top, left = grid.body_top(), grid.body_left()
+    bottom, right = top - grid.height_of_body, grid.body_right()
+    return bool(
+        box[0][0] >= left and box[1][0] <= right and box[0][1] >= bottom and box[1][1] <= top
+    )

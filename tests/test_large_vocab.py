@@ -283,10 +283,10 @@ def _box(mobject: Any) -> np.ndarray:
     return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
 
 
-def _meets(a: np.ndarray, b: np.ndarray) -> bool:
+def _meets(a: np.ndarray, b: np.ndarray, tolerance: float = 0.01) -> bool:
     width = min(a[1][0], b[1][0]) - max(a[0][0], b[0][0])
     height = min(a[1][1], b[1][1]) - max(a[0][1], b[0][1])
-    return width > 0.01 and height > 0.01
+    return width > tolerance and height > tolerance
 
 
 def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
@@ -418,6 +418,106 @@ def test_chips_and_copies_cross_nothing(watched: list[_Frame]) -> None:
                 inside = np.all(number[0] >= strip[0] - 1e-6) and np.all(number[1] <= strip[1])
                 # Only the row it is landing in may lie under it, as it lands.
                 assert inside or not _meets(strip, number), f"{where}: a copy crosses a row"
+
+
+def _scroll_overprints(overrides: dict[str, Any] | None = None) -> list[str]:
+    """Play the scene dry; return each overprint of E's texts mid-scroll.
+
+    E's texts are its numbers, their column-gap marks, its row numbers, its
+    column numbers and the labels of its hidden ranges (not a travelling
+    strip's copies). A text counts from the least opacity on: a half-faded
+    number over another is what a teacher cannot read. Each overlap of two
+    of them is returned, and each line of an outline (a stroked, unfilled
+    rectangle, such as a row's) that runs through one. The scrolling beats are
+    those whose window is not the one before (read from the storyboard).
+    """
+    from manim import Rectangle
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.glyphs import GlyphString
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard(SCENE, overrides, environ={})
+    scrolls = {b.name for a, b in pairwise(board.beats) if a.window != b.window}
+    found: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name not in scrolls or moment.alpha >= 1:
+            return
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        copies = {
+            id(member)
+            for m in family
+            if getattr(m, "row_strip", False)
+            for member in m.get_family()
+        }
+        texts = [
+            m
+            for m in family
+            if isinstance(m, GlyphString)
+            and id(m) not in copies
+            and len(m.points)
+            and max(float(g.get_fill_opacity()) for g in m.get_family()) > 0.0
+            and (getattr(getattr(m, "cell", None), "kind", "") in _TABLE_TEXTS or _is_band(m))
+        ]
+        boxes = [(m.text, _box(m)) for m in {id(m): m for m in texts}.values()]
+        for i, (text, box) in enumerate(boxes):
+            for other, box_b in boxes[i + 1 :]:
+                if _meets(box, box_b, 0.0):
+                    found.append(f"{moment.beat.name} at {moment.alpha}: {text!r} on {other!r}")
+        outlines = [
+            m
+            for m in family
+            if isinstance(m, Rectangle)
+            and id(m) not in copies
+            and len(m.points)
+            and m.get_stroke_opacity() > 0
+            and m.get_stroke_width() > 0
+            and m.get_fill_opacity() == 0
+        ]
+        for outline in outlines:
+            for curve in outline.points.reshape(-1, 4, 3):
+                line = np.array([curve[[0, 3], :2].min(axis=0), curve[[0, 3], :2].max(axis=0)])
+                for text, box in boxes:
+                    if _through(line, box):
+                        found.append(f"{moment.beat.name} at {moment.alpha}: a line on {text!r}")
+
+    play_moments(board, read, alphas=_FINE_ALPHAS, pixel_width=192, pixel_height=108)
+    return found
+
+
+# Finer steps: a row crosses the window's edge in a few frames.
+_FINE_ALPHAS = tuple(round(0.025 * k, 3) for k in range(1, 40))
+# E's own texts: its values, and its row and column numbers.
+_TABLE_TEXTS = frozenset({"weight", "row_label", "col_label"})
+
+
+def _through(line: np.ndarray, box: np.ndarray) -> bool:
+    """Whether a straight line (its box, flat across it) runs through a text's box."""
+    return bool(((line[1] > box[0]) & (line[0] < box[1])).all())
+
+
+def _is_band(mobject: Any) -> bool:
+    """Whether a text is a hidden range's label or a column-gap mark of E."""
+    text = getattr(mobject, "text", "")
+    return text == "\u2026" or text.startswith(("row", "column"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        None,
+        {"ids": "4821,4823,4819"},  # overlapping views: no one sheet, rows fade and move
+        {"ids": "50256,50000,2,1"},  # to the last rows, then back to the top
+        {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5},
+    ],
+)
+def test_mid_scroll_no_text_of_e_is_drawn_over_another(overrides: dict[str, Any] | None) -> None:
+    """Issue 18 (lecture-hall frames): while the window scrolls, every number, row number and
+    label of E that is drawn at all stands clear of every other: no ghost of one set of rows
+    over another, no label over a row passing under it, no row's outline through them."""
+    assert _scroll_overprints(overrides) == []
 
 
 class _Host:

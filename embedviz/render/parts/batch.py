@@ -54,7 +54,7 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, curve_points
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.mark_links import mark_links
+from embedviz.render.parts.mark_links import links_room, mark_links
 from embedviz.render.parts.motion import Glide, LookupMotion
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -326,8 +326,8 @@ class SliceStack(OutputPart):
         marks = VGroup(*[NumberText(c, self.mark_font, self.theme.wrong) for c in cells])
         box = self.marks_box
         room = min(grid.body_left() for grid in self.slices) - (box[1] if box else 0.0)
-        # Their lines need room left of the slices, one SPACE apart.
-        linked = box is not None and room >= (len(cells) + 1) * SPACE
+        # Their lines need room left of the slices (the marks stand inside the box).
+        linked = box is not None and room >= links_room(len(cells))
         corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
         if box is not None:
             width = max(mark.width for mark in marks)

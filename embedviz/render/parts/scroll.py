@@ -5,10 +5,11 @@ it (a :class:`~embedviz.render.parts.grid.CellGrid` whose hidden ranges are
 thin bands labelled in the margin), and scrolls to another window between
 beats. The rows that stay in both windows at the top and the bottom hold
 still (or close up); the rows between them slide as one sheet through that
-band, fading as they cross its edges (:class:`SheetScroll`), while a scroll
-bar beside the grid (:class:`ScrollBar`) shows where the window is among all
-V rows. A row the window hides is fetched from its band: :meth:`source` and
-:meth:`outline` give the band's place for it.
+band, and a row is gone by the time it crosses the band's edge, as if the
+band clipped it (:class:`SheetScroll`), while a scroll bar beside the grid
+(:class:`ScrollBar`) shows where the window is among all V rows. A row the
+window hides is fetched from its band: :meth:`source` and :meth:`outline`
+give the band's place for it.
 """
 
 from __future__ import annotations
@@ -35,12 +36,10 @@ from embedviz.story.model import NumberCell, Storyboard, Window
 __all__ = ["ScrollBar", "ScrollingMatrix", "SheetScroll", "body_height"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
-# A row fades over this share of its height as it crosses the band's edge.
-_FADE_SHARE = 0.5
-# The gap labels of the window left fade out in this first share of a scroll,
-# those of the window reached fade in in the last (while the sheet slides, a
-# band's label would name rows that are passing).
-_LABEL_SHARE = 0.2
+# A scroll holds still for this first share of its run while what leaves fades out,
+# and for this last share while what comes fades in; rows move only in between, so
+# nothing half-faded lies over a row passing (two sets of numbers, one through the other).
+_STILL = 0.2
 
 
 def body_height(window: Window, sizes: GridSizes) -> float:
@@ -66,6 +65,7 @@ class _Track:
     fade: str = ""  # "out" or "in" when it fades in place (no sheet), else ""
     parts: list[VMobject] = field(default_factory=list)
     y: float = 0.0  # where it is drawn now
+    reach: float = 0.0  # how far its slot may leave the band before its texts do
 
 
 @dataclass
@@ -83,11 +83,13 @@ class SheetScroll(Animation):
 
     On one sheet (the windows' middle rows lie on one ordered strip of the
     table), the middle rows slide through the band between the rows that
-    stay, fading as they cross its edges; otherwise the rows that leave fade
-    out, those that stay move, and those that come fade in. The grid's rules
-    and bands give way to its plain background while it moves, and the hidden
-    ranges' labels are shown only while they are true (before and after).
-    The new grid replaces the old one when the scroll ends.
+    stay; a row fades as its slot crosses the band's edge and is gone before
+    its texts do, so that it never stands over a row that stays (the band
+    clips it). Otherwise the rows that leave fade out, then those that stay
+    move, then those that come fade in. The grid's rules and bands give way
+    to its plain background while it moves, and the hidden ranges' labels
+    are shown only while the rows hold still (before and after, when they
+    are true). The new grid replaces the old one when the scroll ends.
 
     Parameters
     ----------
@@ -135,6 +137,7 @@ class SheetScroll(Animation):
                 m for m in track.group.get_family() if isinstance(m, VMobject) and len(m.points)
             ]
             track.y = track.start
+            track.reach = _reach(track.group, track.start, self.sheet)
         if scene is not None:
             scene.add(*self.arriving, *self.new.gap_labels.values())
         for part in self.old.body[1:]:
@@ -143,39 +146,47 @@ class SheetScroll(Animation):
 
     def interpolate_mobject(self, alpha: float) -> None:
         """Place every row (and its opacity), the labels and the background at ``alpha``."""
+        moved = float(np.clip((alpha - _STILL) / (1 - 2 * _STILL), 0.0, 1.0))
+        gone = float(np.clip(1 - alpha / _STILL, 0.0, 1.0))
+        come = float(np.clip((alpha - 1 + _STILL) / _STILL, 0.0, 1.0))
         for track in self.tracks:
-            y, seen = self._place(track, alpha)
+            y, seen = self._place(track, moved, (gone, come))
             track.group.shift(xyz(0, y - track.y))
             track.y = y
             for part in track.parts:
                 part.set_fill(opacity=seen, family=False)
-        gone = float(np.clip(1 - alpha / _LABEL_SHARE, 0.0, 1.0))
-        come = float(np.clip((alpha - 1 + _LABEL_SHARE) / _LABEL_SHARE, 0.0, 1.0))
         for label in self.old.gap_labels.values():
             label.set_fill(opacity=gone)
         for label in self.new.gap_labels.values():
             label.set_fill(opacity=come)
         background = self.old.body[0]
         top = self.old.body_top()
-        height = self.heights[0] + (self.heights[1] - self.heights[0]) * alpha
+        height = self.heights[0] + (self.heights[1] - self.heights[0]) * moved
         background.stretch_to_fit_height(max(height, 1e-3))
         background.move_to(xyz(background.get_center()[0], top - height / 2))
 
-    def _place(self, track: _Track, alpha: float) -> tuple[float, float]:
-        """Return a row's centre line and opacity at ``alpha``."""
+    def _place(
+        self, track: _Track, moved: float, fades: tuple[float, float]
+    ) -> tuple[float, float]:
+        """Return a row's centre line and opacity.
+
+        ``moved`` is how far the rows have gone (0 to 1), ``fades`` the
+        opacity of what leaves and of what comes.
+        """
         sheet = self.sheet
         if track.sheet_top is None or sheet is None:
-            y = track.start + (track.end - track.start) * alpha
+            y = track.start + (track.end - track.start) * moved
             if track.fade == "out":
-                return y, float(np.clip(1 - 2 * alpha, 0.0, 1.0))
+                return y, fades[0]
             if track.fade == "in":
-                return y, float(np.clip(2 * alpha - 1, 0.0, 1.0))
+                return y, fades[1]
             return y, 1.0
-        offset = sheet.offsets[0] + (sheet.offsets[1] - sheet.offsets[0]) * alpha
-        bottom = sheet.bottoms[0] + (sheet.bottoms[1] - sheet.bottoms[0]) * alpha
+        offset = sheet.offsets[0] + (sheet.offsets[1] - sheet.offsets[0]) * moved
+        bottom = sheet.bottoms[0] + (sheet.bottoms[1] - sheet.bottoms[0]) * moved
         top = sheet.top - (track.sheet_top - offset)
-        inside = min(sheet.top - top, top - sheet.row_h - bottom)
-        seen = float(np.clip(1 + inside / (sheet.row_h * _FADE_SHARE), 0.0, 1.0))
+        # How far its slot sticks out of the band, past its top or its bottom.
+        out = max(top - sheet.top, bottom - (top - sheet.row_h))
+        seen = float(np.clip(1 - out / track.reach, 0.0, 1.0)) if out > 0 else 1.0
         return top - sheet.row_h / 2, seen
 
     def finish(self) -> None:
@@ -202,6 +213,16 @@ class SheetScroll(Animation):
         for label in self.new.gap_labels.values():
             label.set_fill(opacity=1.0)
         scene.add(self.new)
+
+
+def _reach(group: VGroup, y: float, sheet: _Sheet | None) -> float:
+    """Return the room between a row's slot (about its centre line ``y``) and its texts' ink."""
+    if sheet is None or not len(group.submobjects):
+        return 0.0
+    top, bottom = float(group.get_top()[1]), float(group.get_bottom()[1])
+    room = min(y + sheet.row_h / 2 - top, bottom - (y - sheet.row_h / 2))
+    # Texts that fill their slot: the row is gone as soon as it starts to cross.
+    return max(room, 1e-6)
 
 
 def plan_scroll(old: CellGrid, new: CellGrid, windows: tuple[Window, Window]) -> SheetScroll:

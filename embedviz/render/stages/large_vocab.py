@@ -203,7 +203,10 @@ class LargeVocabStage(Stage):
         assert beat.highlight is not None
         moves = self._scroll(beat)
         one = self.motion._one(beat.highlight.position)
-        return Steps(AnimationGroup(*moves, one.mark), Succession(one.go, one.moved), one.settle)
+        # The row's outline comes once the rows have stopped: drawn at the row's place
+        # while they slid, its lines ran through the digits passing under it.
+        marked = Succession(AnimationGroup(*moves), one.mark)
+        return Steps(marked, Succession(one.go, one.moved), one.settle)
 
     def beat_fill_rest(self, beat: Beat) -> Animation:
         """Look up the rest of the sentence together; then point at a repeat's two equal rows."""
