@@ -47,7 +47,6 @@ import numpy as np
 
 from embedviz.render.column import column_plan, print_band
 from embedviz.render.design import (
-    CAPTION_FONT,
     MAX_DATA_PX,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
@@ -64,6 +63,8 @@ from embedviz.render.routes import clear_paths, curved_route, source_centres
 from embedviz.render.solver_across import TAG_GAP, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_place, legend_x, title_band
+from embedviz.render.solver_still import caption_top as caption_top_of
+from embedviz.render.solver_still import prefer_still, still_legend
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import largest_fitting, legend_height
 
@@ -137,6 +138,9 @@ class LookupPlan:
         edge with the blocks apart (0: it fits). Only late marks in the
         ``corridor`` arrangement may: the block rests at least this far left
         (within :attr:`rest_slide`), and they fade in once it has closed up.
+    legend_upright
+        The length of an upright legend's bar, under the output's tags (a
+        still plan: :mod:`~embedviz.render.solver_still`); 0: in a row.
     """
 
     scale: TypeScale
@@ -170,6 +174,7 @@ class LookupPlan:
     print_left: float | None = None
     print_wrap: bool = False
     marks_overflow: float = 0.0
+    legend_upright: float = 0.0
 
     @property
     def column_left(self) -> float:
@@ -257,7 +262,7 @@ def _measure(
     title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
     print_font, print_h = print_band(spec, scale, right - left, problems)
     caption_y = bottom + CAPTION_CENTRE
-    caption_top = caption_y + digit_height(CAPTION_FONT) * 2.1
+    caption_top = caption_top_of(caption_y)
     room = top - band_h - SPACE - (caption_top + SPACE)
     spare = room - (content_bottom - content_top + print_h)
     if spare < 0:
@@ -294,6 +299,8 @@ def _measure(
         content_bottom=matrix_top - content_bottom,
         marks_overflow=overflow if (overflow := across.marks_right - right) > 1e-9 else 0.0,
     )
+    if spec.still and mode == "beside":
+        plan = still_legend(plan, spec, right, problems)
     if plan.marks_overflow > plan.rest_slide:
         problems.append("marks too wide")
     return plan, problems
@@ -334,8 +341,15 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
         one is returned (the moment tests then report what is too small).
         With many hidden ranges in the margin, their labels on two lines
         (:mod:`~embedviz.render.gap_lines`) win unless the numbers come out
-        smaller (:data:`WRAP_GAIN`).
+        smaller (:data:`WRAP_GAIN`). A plan whose output block could not stay
+        where it is gives way to a still one within a near tie
+        (:func:`~embedviz.render.solver_still.prefer_still`).
     """
+    return prefer_still(spec, _solve_labels(spec), _solve_labels)
+
+
+def _solve_labels(spec: LookupSpec) -> LookupPlan:
+    """:func:`solve_lookup` before a still plan: labels on one line or two, the larger."""
     plan = _solve(spec)
     if spec.gaps_inside or spec.source_windows or len(spec.gap_labels) < WRAP_GAPS:
         return plan
@@ -347,7 +361,8 @@ def _solve(spec: LookupSpec) -> LookupPlan:
     """:func:`solve_lookup` with the hidden ranges' labels as the spec sets them."""
     largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
     found: list[tuple[float, float, Mode]] = []
-    modes: tuple[Mode, ...] = ("beside", "corridor")
+    # A still block stands beside the matrix (the corridor's blocks close up between lookups).
+    modes: tuple[Mode, ...] = ("beside",) if spec.still else ("beside", "corridor")
     if len(spec.sources) == 1 and spec.print_lines:
         modes = ("stack", *modes)
     for mode in modes:
