@@ -32,6 +32,11 @@ clear, and the one with the larger numbers wins:
     Between lookups the two rest together (:attr:`LookupPlan.rest_slide`) and
     glide apart for a beat's strips. For long sentences whose rows come in an
     order the first cannot raise for.
+still ``beside``
+    When a raised block would leave too much empty under it (a stage would
+    rest it lower and glide it up and back for strips), the legend stands
+    upright under the output's tags and the block stays put, at numbers a
+    little smaller (:mod:`embedviz.render.solver_still`).
 ``stack``
     For one row and a print (SingleTokenLookup): ``beside``, with the legend
     and the PyTorch call and print in the column above and below the output
