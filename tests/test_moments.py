@@ -62,6 +62,8 @@ MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
 # A reviewer's 12-token MiniLM sentence: its rows would cross unless the block rose
 # far above E, so it takes the corridor ({"text": ...}: MiniLM with this sentence).
 REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
+# GPT-2-like IDs whose rows come out of order: the output block stands raised, still.
+GPT2_STILL = {"ids": "464,3797,3332,319,262,2603", "vocab": 50257, "dim": 768}
 
 
 def _minilm() -> dict[str, Any]:
@@ -117,6 +119,9 @@ LOOKUP_FAMILY: list[Any] = [
     ("SingleTokenLookup", {"theme": "light"}, DEFAULT_FLOOR),
     ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5, "init": "normal"}, REAL_FLOOR),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}, REAL_FLOOR),
+    # GPT-2-like IDs whose block stands still, raised (test_still_block.py): 25.2 px
+    # before, when the block rested lower and glided up for the last beat's strips.
+    ("SequenceLookup", GPT2_STILL, REAL_FLOOR),
     (
         "SequenceLookup",
         {"ids": ",".join(str(i) for i in range(12)), "vocab": 40, "dim": 6},
@@ -196,6 +201,9 @@ FILLED_FRAMES: list[Any] = [
     ("SequenceLookup", {}),
     ("SequenceLookup", {"theme": "light"}),
     ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
+    # A raised block that stands still (test_still_block.py) left 17.2 % empty under it
+    # until the legend stood upright under its tags, the numbers a little smaller.
+    ("SequenceLookup", GPT2_STILL),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence
     # The reviewer's sentence takes the corridor, which stood empty at every beat end
     # (18.8 % of the frame): the matrix and the block now rest together and glide

@@ -39,6 +39,11 @@ SHARPEST_TURN = 20.0
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "default": ("SequenceLookup", {}),
     "gpt2": ("SequenceLookup", {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}),
+    # Rows out of order: the block stands raised and still (test_still_block.py).
+    "gpt2-still": (
+        "SequenceLookup",
+        {"ids": "464,3797,3332,319,262,2603", "vocab": 50257, "dim": 768},
+    ),
     "light": ("SequenceLookup", {"theme": "light"}),
     # A 12-token sentence: its strips go down the corridor between the blocks.
     "corridor": ("SequenceLookup", {"text": "The quick brown fox jumps over the lazy dog near"}),

@@ -55,9 +55,9 @@ from embedviz.render.solver import (
     PITCHES,
     TAG_GAP,
     TIE,
-    _frame,
     _title_band,
 )
+from embedviz.render.solver_across import frame as _frame
 from embedviz.render.type_search import largest_fitting, legend_height, swatch_size
 
 __all__ = ["notes_size", "solve_batch"]

@@ -32,6 +32,11 @@ clear, and the one with the larger numbers wins:
     Between lookups the two rest together (:attr:`LookupPlan.rest_slide`) and
     glide apart for a beat's strips. For long sentences whose rows come in an
     order the first cannot raise for.
+still ``beside``
+    When a raised block would leave too much empty under it (a stage would
+    rest it lower and glide it up and back for strips), the legend stands
+    upright under the output's tags and the block stays put, at numbers a
+    little smaller (:mod:`embedviz.render.solver_still`).
 ``stack``
     For one row and a print (SingleTokenLookup): ``beside``, with the legend
     and the PyTorch call and print in the column above and below the output
@@ -42,30 +47,29 @@ clear, and the one with the larger numbers wins:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
 
 import numpy as np
 
 from embedviz.render.column import column_plan, print_band
 from embedviz.render.design import (
-    CAPTION_FONT,
-    MARGIN,
     MAX_DATA_PX,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
     MIN_TEXT_PX,
     SPACE,
     TypeScale,
-    at_least,
     font_for_px,
 )
-from embedviz.render.gap_lines import gap_labels_crowd, margin_gap_width, wrapped_labels_collide
+from embedviz.render.gap_lines import gap_labels_crowd, wrapped_labels_collide
 from embedviz.render.layout import fit_font
-from embedviz.render.metrics import char_advance, digit_height, text_width, xyz
-from embedviz.render.parts.chips import PIECE_RATIO, chip_size
-from embedviz.render.parts.grid import GridSizes, col_slots
+from embedviz.render.metrics import digit_height, xyz
+from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import clear_paths, curved_route, source_centres
+from embedviz.render.solver_across import TAG_GAP, Mode, lay_across
+from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_place, legend_x, title_band
+from embedviz.render.solver_still import caption_top as caption_top_of
+from embedviz.render.solver_still import prefer_still, still_legend
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import largest_fitting, legend_height
 
@@ -74,8 +78,6 @@ __all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve
 # Row heights tried, in digit heights, loosest first; spare height grows them up to MAX_PITCH.
 PITCHES = (2.0, 1.85, 1.7, 1.55, 1.45)
 MAX_PITCH = 2.4
-# Between the output block and the chips beside it (and a parked chip and its row).
-TAG_GAP = SPACE
 # The caption band at the bottom: its centre line above the frame's bottom edge.
 CAPTION_CENTRE = 0.62
 # A title is this much larger than a label, but never larger than the table's numbers.
@@ -89,7 +91,6 @@ MAX_RAISE_ROWS = 4.0
 # labels that widens the margin), and taken when the table's numbers come out at least
 # this large against one line's: the narrower margin then costs nothing.
 WRAP_GAPS, WRAP_GAIN = 5, 1.0
-Mode = Literal["beside", "corridor", "stack"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,9 @@ class LookupPlan:
         edge with the blocks apart (0: it fits). Only late marks in the
         ``corridor`` arrangement may: the block rests at least this far left
         (within :attr:`rest_slide`), and they fade in once it has closed up.
+    legend_upright
+        The length of an upright legend's bar, under the output's tags (a
+        still plan: :mod:`~embedviz.render.solver_still`); 0: in a row.
     """
 
     scale: TypeScale
@@ -175,6 +179,7 @@ class LookupPlan:
     print_left: float | None = None
     print_wrap: bool = False
     marks_overflow: float = 0.0
+    legend_upright: float = 0.0
 
     @property
     def column_left(self) -> float:
@@ -224,98 +229,6 @@ class LookupPlan:
         return curved_route(clear, bends, (landing, target_y))
 
 
-def _frame() -> tuple[float, float, float, float]:
-    """Return the safe area's left, right and top, and the frame's bottom edge."""
-    from manim import config
-
-    half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
-    return -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN, -half_h
-
-
-@dataclass(frozen=True)
-class _Across:
-    """The horizontal part of a layout."""
-
-    body_w: float
-    chip_w: float
-    matrix_left: float
-    output_left: float
-    tag_left: float
-    piece_left: float
-    position_left: float
-    mark_left: float
-    marks_right: float
-
-
-def _across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str]) -> _Across:
-    """Lay the columns out across the frame, centred; note what does not fit."""
-    scale = sizes.scale
-    left, right, _, _ = _frame()
-    label, legend = scale.label, scale.legend
-    body_w = sum(s.size for s in col_slots(spec.window, sizes))
-    # Left margin: row numbers, and the hidden ranges' labels (which may run over them,
-    # or, with tight rows, stand in a column of their own left of them).
-    notes = [gap.label for gap in spec.window.col_gaps]
-    gap_w, row_gap_w = margin_gap_width(spec.gap_labels.values(), notes, sizes, body_w, problems)
-    numbers_w = char_advance(label) * spec.row_label_chars
-    if sizes.gaps_inside:
-        # The labels are written across the table: it must be wide enough, the margin not.
-        if gap_w > body_w - 2 * SPACE:
-            problems.append("gap labels wider than the table")
-        gap_w = 0.0
-    margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
-    if sizes.gaps_apart:
-        margin_w = max(margin_w, numbers_w + SPACE + row_gap_w + 1.5 * SPACE)
-    chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
-    # The walking column holds a parked chip; the corridor, a strip (wider than any chip).
-    lane_w = max(body_w, chip_w) if mode == "corridor" else chip_w
-    column_w = 2 * TAG_GAP + lane_w + spec.bar_width
-    piece_w = max(char_advance(at_least(label * PIECE_RATIO)) * len(p) for _, p in spec.chips)
-    position_w = char_advance(label) * spec.position_chars
-    mark_w = char_advance(legend if spec.mark_role == "legend" else label) * spec.mark_chars
-    # Right of the block: chip, piece, row number, mark; the chips' heading over them.
-    heading_w = text_width(spec.chips_label, label, False)
-    parts = [w for w in (piece_w, position_w) if w]
-    tags_w = max(chip_w + sum(SPACE + w for w in [*parts, mark_w] if w), heading_w)
-    # Marks that come only in the last lookup beat, in the corridor arrangement, show once
-    # the blocks rest together (the corridor closed): there they need the room, not while
-    # the strips travel (the motion fades them in after the blocks close up).
-    late = mode == "corridor" and spec.late_marks and bool(mark_w)
-    travel_w = max(chip_w + sum(SPACE + w for w in parts), heading_w) if late else tags_w
-    total_w = margin_w + 2 * body_w + column_w + TAG_GAP + travel_w
-    rest_w = total_w - (lane_w - chip_w) + tags_w - travel_w
-    if max(total_w, rest_w) > right - left:
-        problems.append("too wide")
-    # Headings must not reach into the walking column, nor over the chips' heading:
-    # a long (translated) one is set smaller, down to the floor.
-    floor = font_for_px(MIN_TEXT_PX)
-    for text, room in ((spec.matrix_heading, margin_w + body_w), (spec.output_heading, body_w)):
-        if label * room / text_width(text, label, mono=False) < floor:
-            problems.append(f"heading {text!r} too wide")
-    slack = right - left - total_w
-    offset = max(0.0, slack / 2)
-    if spec.marks_last and mark_w:
-        # An empty column for most of the video would leave a wide strip empty: centre
-        # what stands from the start, as far as the marks still fit.
-        offset = max(0.0, min(slack, (slack + SPACE + mark_w) / 2))
-    matrix_left = left + offset + margin_w
-    output_left = matrix_left + body_w + column_w
-    tag_left = output_left + body_w + TAG_GAP
-    piece_left = tag_left + chip_w + SPACE
-    position_left = piece_left + (piece_w + SPACE if piece_w else 0.0)
-    return _Across(
-        body_w=body_w,
-        chip_w=chip_w,
-        matrix_left=matrix_left,
-        output_left=output_left,
-        tag_left=tag_left,
-        piece_left=piece_left,
-        position_left=position_left,
-        mark_left=position_left + (position_w + SPACE if position_w else 0.0),
-        marks_right=position_left + (position_w + SPACE if position_w else 0.0) + mark_w,
-    )
-
-
 def _measure(
     spec: LookupSpec, data: float, pitch: float, mode: Mode
 ) -> tuple[LookupPlan, list[str]]:
@@ -330,7 +243,7 @@ def _measure(
         sizes = replace(sizes, gaps_apart=gap_labels_crowd(sizes))
         if wrapped_labels_collide(sizes):
             problems.append("two-line gap labels too close")
-    across = _across(spec, sizes, mode, problems)
+    across = lay_across(spec, sizes, mode, problems)
     keys, centres, matrix_h = source_centres(spec, sizes)
     row_h = sizes.row_height
     outputs = [(t + 0.5) * row_h for t in range(len(spec.sources))]
@@ -354,7 +267,7 @@ def _measure(
     title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
     print_font, print_h = print_band(spec, scale, right - left, problems)
     caption_y = bottom + CAPTION_CENTRE
-    caption_top = caption_y + digit_height(CAPTION_FONT) * 2.1
+    caption_top = caption_top_of(caption_y)
     room = top - band_h - SPACE - (caption_top + SPACE)
     spare = room - (content_bottom - content_top + print_h)
     if spare < 0:
@@ -391,6 +304,8 @@ def _measure(
         content_bottom=matrix_top - content_bottom,
         marks_overflow=overflow if (overflow := across.marks_right - right) > 1e-9 else 0.0,
     )
+    if spec.still and mode == "beside":
+        plan = still_legend(plan, spec, right, problems)
     if plan.marks_overflow > plan.rest_slide:
         problems.append("marks too wide")
     return plan, problems
@@ -431,8 +346,15 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
         one is returned (the moment tests then report what is too small).
         With many hidden ranges in the margin, their labels on two lines
         (:mod:`~embedviz.render.gap_lines`) win unless the numbers come out
-        smaller (:data:`WRAP_GAIN`).
+        smaller (:data:`WRAP_GAIN`). A plan whose output block could not stay
+        where it is gives way to a still one within a near tie
+        (:func:`~embedviz.render.solver_still.prefer_still`).
     """
+    return prefer_still(spec, _solve_labels(spec), _solve_labels)
+
+
+def _solve_labels(spec: LookupSpec) -> LookupPlan:
+    """:func:`solve_lookup` before a still plan: labels on one line or two, the larger."""
     plan = _solve(spec)
     if spec.gaps_inside or spec.source_windows or len(spec.gap_labels) < WRAP_GAPS:
         return plan
@@ -444,7 +366,8 @@ def _solve(spec: LookupSpec) -> LookupPlan:
     """:func:`solve_lookup` with the hidden ranges' labels as the spec sets them."""
     largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
     found: list[tuple[float, float, Mode]] = []
-    modes: tuple[Mode, ...] = ("beside", "corridor")
+    # A still block stands beside the matrix (the corridor's blocks close up between lookups).
+    modes: tuple[Mode, ...] = ("beside",) if spec.still else ("beside", "corridor")
     if len(spec.sources) == 1 and spec.print_lines:
         modes = ("stack", *modes)
     for mode in modes:

@@ -16,8 +16,9 @@ from embedviz.render.type_search import legend_height, swatch_size
 
 __all__ = ["LegendPlace", "legend_place", "legend_x", "title_band"]
 
-# Where the legend goes: above the matrix, over or under the output block, or in the title band.
-LegendPlace = Literal["above", "over_output", "under_output", "band"]
+# Where the legend goes: above the matrix, over or under the output block, in the title
+# band, or upright under the output's tags (placed by :mod:`embedviz.render.solver_still`).
+LegendPlace = Literal["above", "over_output", "under_output", "band", "under_tags"]
 
 
 def legend_x(
@@ -46,6 +47,7 @@ def legend_x(
         "above": safe[0],
         "over_output": output_left,
         "under_output": output_left,
+        "under_tags": output_left,
     }[legend_at]
 
 
@@ -63,7 +65,9 @@ def legend_place(
     otherwise stand empty; no strip goes lower than its source row, so none
     crosses it); else above the matrix when the raised output leaves room
     there, above the output when a lowered one does, else into the title
-    band (depth 0).
+    band (depth 0). A block that must stay still (``spec.still``) keeps it
+    under its tags (``under_tags``: placed once the block is, by
+    :func:`~embedviz.render.solver_still.still_legend`).
 
     Parameters
     ----------
@@ -79,12 +83,15 @@ def legend_place(
     Returns
     -------
     tuple
-        Where (``above``, ``over_output``, ``under_output`` or ``band``), and the depth.
+        Where (``above``, ``over_output``, ``under_output``, ``band`` or
+        ``under_tags``), and the depth.
     """
     matrix_heading_top, output_heading_top, content_top = bounds
     free = legend_h + SPACE
     if not spec.legend:
         return "band", 0.0
+    if spec.still:
+        return "under_tags", 0.0
     if spec.legend_under_output:
         return "under_output", max(matrix_h, output_bottom_d) + SPACE + legend_h / 2
     if matrix_heading_top - content_top >= free:

@@ -88,6 +88,13 @@ class LookupSpec:
         Whether the hidden ranges' labels stand on two lines in the margin
         (see :attr:`~embedviz.render.parts.grid.GridSizes.gaps_wrapped`); the
         solver tries it for a margin of many bands.
+    still
+        Whether the output block must stay where the solver puts it through
+        every lookup: a ``beside`` block raised for its strips' paths then
+        keeps the legend (upright) under its tags, and the room left empty
+        under it must stay under an eighth of the frame (the solver tries it
+        when the block would otherwise rest lower and glide up to every beat
+        whose strips need it).
     """
 
     window: Window
@@ -117,6 +124,7 @@ class LookupSpec:
     gaps_inside: bool = False
     legend_under_output: bool = False
     gaps_wrapped: bool = False
+    still: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

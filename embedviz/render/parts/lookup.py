@@ -182,7 +182,16 @@ class MatrixPart(Component):
         self.legend: Legend | None = None
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
         if legend_cells:
-            self.legend = Legend(legend_cells, plan.scale.legend, theme, board.word("value_colour"))
+            # A still plan stands it upright under the output's tags (solver_still).
+            length = plan.legend_upright if isinstance(plan, LookupPlan) else 0.0
+            self.legend = Legend(
+                legend_cells,
+                plan.scale.legend,
+                theme,
+                board.word("value_colour"),
+                upright=length > 0,
+                length=length or None,
+            )
             self.legend.move_to(xyz(0, plan.legend_y))
             edge = LEFT if plan.legend_left else RIGHT
             self.legend.align_to(xyz(plan.legend_x, 0), edge)

@@ -1,0 +1,116 @@
+"""The lookup solver's horizontal part: the columns across the frame, and the frame's safe area.
+
+:func:`~embedviz.render.solver.solve_lookup` lays the columns out with
+:func:`lay_across` (row numbers, matrix, walking column, output, chips,
+pieces, row numbers, marks) and reads the safe area from :func:`frame`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from embedviz.render.design import MARGIN, MIN_TEXT_PX, SPACE, at_least, font_for_px
+from embedviz.render.gap_lines import margin_gap_width
+from embedviz.render.metrics import char_advance, text_width
+from embedviz.render.parts.chips import PIECE_RATIO, chip_size
+from embedviz.render.parts.grid import GridSizes, col_slots
+from embedviz.render.spec import LookupSpec
+
+__all__ = ["TAG_GAP", "Across", "Mode", "frame", "lay_across"]
+
+# Between the output block and the chips beside it (and a parked chip and its row).
+TAG_GAP = SPACE
+Mode = Literal["beside", "corridor", "stack"]
+
+
+def frame() -> tuple[float, float, float, float]:
+    """Return the safe area's left, right and top, and the frame's bottom edge."""
+    from manim import config
+
+    half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
+    return -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN, -half_h
+
+
+@dataclass(frozen=True)
+class Across:
+    """The horizontal part of a layout."""
+
+    body_w: float
+    chip_w: float
+    matrix_left: float
+    output_left: float
+    tag_left: float
+    piece_left: float
+    position_left: float
+    mark_left: float
+    marks_right: float
+
+
+def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str]) -> Across:
+    """Lay the columns out across the frame, centred; note what does not fit."""
+    scale = sizes.scale
+    left, right, _, _ = frame()
+    label, legend = scale.label, scale.legend
+    body_w = sum(s.size for s in col_slots(spec.window, sizes))
+    # Left margin: row numbers, and the hidden ranges' labels (which may run over them,
+    # or, with tight rows, stand in a column of their own left of them).
+    notes = [gap.label for gap in spec.window.col_gaps]
+    gap_w, row_gap_w = margin_gap_width(spec.gap_labels.values(), notes, sizes, body_w, problems)
+    numbers_w = char_advance(label) * spec.row_label_chars
+    if sizes.gaps_inside:
+        # The labels are written across the table: it must be wide enough, the margin not.
+        if gap_w > body_w - 2 * SPACE:
+            problems.append("gap labels wider than the table")
+        gap_w = 0.0
+    margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
+    if sizes.gaps_apart:
+        margin_w = max(margin_w, numbers_w + SPACE + row_gap_w + 1.5 * SPACE)
+    chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
+    # The walking column holds a parked chip; the corridor, a strip (wider than any chip).
+    lane_w = max(body_w, chip_w) if mode == "corridor" else chip_w
+    column_w = 2 * TAG_GAP + lane_w + spec.bar_width
+    piece_w = max(char_advance(at_least(label * PIECE_RATIO)) * len(p) for _, p in spec.chips)
+    position_w = char_advance(label) * spec.position_chars
+    mark_w = char_advance(legend if spec.mark_role == "legend" else label) * spec.mark_chars
+    # Right of the block: chip, piece, row number, mark; the chips' heading over them.
+    heading_w = text_width(spec.chips_label, label, False)
+    parts = [w for w in (piece_w, position_w) if w]
+    tags_w = max(chip_w + sum(SPACE + w for w in [*parts, mark_w] if w), heading_w)
+    # Marks that come only in the last lookup beat, in the corridor arrangement, show once
+    # the blocks rest together (the corridor closed): there they need the room, not while
+    # the strips travel (the motion fades them in after the blocks close up).
+    late = mode == "corridor" and spec.late_marks and bool(mark_w)
+    travel_w = max(chip_w + sum(SPACE + w for w in parts), heading_w) if late else tags_w
+    total_w = margin_w + 2 * body_w + column_w + TAG_GAP + travel_w
+    rest_w = total_w - (lane_w - chip_w) + tags_w - travel_w
+    if max(total_w, rest_w) > right - left:
+        problems.append("too wide")
+    # Headings must not reach into the walking column, nor over the chips' heading:
+    # a long (translated) one is set smaller, down to the floor.
+    floor = font_for_px(MIN_TEXT_PX)
+    for text, room in ((spec.matrix_heading, margin_w + body_w), (spec.output_heading, body_w)):
+        if label * room / text_width(text, label, mono=False) < floor:
+            problems.append(f"heading {text!r} too wide")
+    slack = right - left - total_w
+    offset = max(0.0, slack / 2)
+    if spec.marks_last and mark_w:
+        # An empty column for most of the video would leave a wide strip empty: centre
+        # what stands from the start, as far as the marks still fit.
+        offset = max(0.0, min(slack, (slack + SPACE + mark_w) / 2))
+    matrix_left = left + offset + margin_w
+    output_left = matrix_left + body_w + column_w
+    tag_left = output_left + body_w + TAG_GAP
+    piece_left = tag_left + chip_w + SPACE
+    position_left = piece_left + (piece_w + SPACE if piece_w else 0.0)
+    return Across(
+        body_w=body_w,
+        chip_w=chip_w,
+        matrix_left=matrix_left,
+        output_left=output_left,
+        tag_left=tag_left,
+        piece_left=piece_left,
+        position_left=position_left,
+        mark_left=position_left + (position_w + SPACE if position_w else 0.0),
+        marks_right=position_left + (position_w + SPACE if position_w else 0.0) + mark_w,
+    )
