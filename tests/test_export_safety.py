@@ -445,11 +445,12 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     The two alike (b and c) are at -qt: they show that an export is
     deterministic, which does not need a large picture. The burned one has a
     voice too, so Manim mixes in sound, the step that made PyAV warn "Some
-    options were not used: {'shortest': ...}".
+    options were not used: {'shortest': ...}" (espeak-ng: any voice mixes in
+    sound, and Piper's own export is tested in test_export.py).
     """
     root = tmp_path_factory.mktemp("exports")
     done: dict[str, Any] = {"root": root}
-    burned = ["-ql", "--burn-captions", "--voice"]
+    burned = ["-ql", "--burn-captions", "--voice", "espeak"]
     for name, extra in (("a", []), ("b", ["-qt"]), ("c", ["-qt"]), ("burned", burned)):
         result = _embedviz(root, "export", "single", *extra, "--out", name)
         assert result.returncode == 0, result.stderr[-3000:]
