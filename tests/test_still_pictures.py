@@ -1,4 +1,9 @@
-"""Still pictures painted from kept ones: every frame the same as painted from nothing."""
+"""Shortcuts under Manim give the same frames, byte for byte.
+
+Still pictures painted from kept ones (``TracingCamera.paint_still``), and
+fades that change only colours (``embedviz.render.fades``), against Manim's
+own way of drawing each frame.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +18,29 @@ from embedviz.inputs import prepared_storyboard
 from embedviz.render.camera import TracingCamera
 
 
-def _frames(scene: str, overrides: dict[str, Any], media: Path, *, keep: bool) -> list[Any]:
+def _frames(
+    scene: str,
+    overrides: dict[str, Any],
+    media: Path,
+    *,
+    keep: bool = True,
+    colour_fades: bool = True,
+    monkeypatch: pytest.MonkeyPatch | None = None,
+) -> list[Any]:
     """Play a scene at 256x144 and return every frame written: (digest, ticks held)."""
     from manim import tempconfig
+    from manim.mobject.svg.svg_mobject import SVG_HASH_TO_MOB_MAP
+
+    from embedviz.render import fades
+    from embedviz.render.solver_positions import _formula_size_per_font
+
+    # Typst keeps the first copy of a formula it typeset in the process: each
+    # render starts from the same caches (see conftest.dry_run).
+    SVG_HASH_TO_MOB_MAP.clear()
+    _formula_size_per_font.cache_clear()
+    if not colour_fades:
+        assert monkeypatch is not None
+        monkeypatch.setattr(fades._ColourFade, "_plain", lambda self: False)
 
     from embedviz.render.base import StoryboardScene
     from embedviz.render.writer import HoldRenderer
@@ -37,6 +62,8 @@ def _frames(scene: str, overrides: dict[str, Any], media: Path, *, keep: bool) -
     with tempconfig(settings):
         renderer = Counting(camera_class=Kept)
         StoryboardScene(storyboard=board, renderer=renderer).render()
+    if monkeypatch is not None:
+        monkeypatch.undo()
     return written
 
 
@@ -56,6 +83,36 @@ def test_kept_still_pictures_give_every_frame_exactly(
     kept = _frames(scene, overrides, tmp_path / "kept", keep=True)
     assert len(fresh) > 20  # motion and holds were drawn
     assert kept == fresh
+
+
+@pytest.mark.parametrize("scene", ["PositionBlindness", "TrainingNudge", "BatchLookup"])
+def test_colour_fades_give_every_frame_exactly(
+    scene: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manims = _frames(scene, {}, tmp_path / "manim", colour_fades=False, monkeypatch=monkeypatch)
+    ours = _frames(scene, {}, tmp_path / "ours")
+    assert len(manims) > 20
+    assert ours == manims
+
+
+def test_a_plain_fade_copies_nothing_and_a_moving_one_is_manims() -> None:
+    from manim import DOWN, Square, VGroup, linear
+
+    from embedviz.render.fades import FadeIn, FadeOut
+
+    squares = VGroup(Square(), Square().shift([2, 0, 0])).set_fill(opacity=0.8)
+    plain = FadeOut(squares, rate_func=linear)
+    plain.begin()
+    assert plain.get_all_mobjects() == [squares]  # no starting copy, no target copy
+    plain.interpolate(0.25)
+    assert [round(float(m.get_fill_opacity()), 6) for m in squares] == [0.6, 0.6]
+    plain.finish()
+    assert [float(m.get_fill_opacity()) for m in squares] == [0.0, 0.0]
+    plain.interpolate(0)  # what Manim's clean-up does after removing it
+    assert [float(m.get_fill_opacity()) for m in squares] == [0.8, 0.8]
+    moving = FadeIn(squares, shift=DOWN)
+    moving.begin()
+    assert len(moving.get_all_mobjects()) == 4  # Manim's Transform: its copies
 
 
 def test_a_still_picture_starts_from_the_longest_kept_one_that_fits() -> None:
@@ -86,3 +143,19 @@ def test_a_still_picture_starts_from_the_longest_kept_one_that_fits() -> None:
         camera.capture_mobjects([a, b, c])
         np.testing.assert_array_equal(camera.pixel_array, camera.paint_still([a, b, c]))
         assert not np.array_equal(first, whole)
+
+
+def test_every_render_module_fades_with_the_colour_fades() -> None:
+    """A fade imported from Manim would copy and interpolate whole families again."""
+    import ast
+
+    render = Path(__file__).resolve().parents[1] / "embedviz" / "render"
+    offenders = []
+    for path in sorted(render.rglob("*.py")):
+        if path.name == "fades.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("manim"):
+                names = {alias.name for alias in node.names} & {"FadeIn", "FadeOut"}
+                offenders += [f"{path.name}: {name}" for name in sorted(names)]
+    assert offenders == []

@@ -21,8 +21,6 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     Create,
-    FadeIn,
-    FadeOut,
     LaggedStart,
     Mobject,
     Scene,
@@ -41,6 +39,7 @@ from embedviz.render.carry import (
     make_row_strip,
 )
 from embedviz.render.design import USED_CHIP_OPACITY, dimmed
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
 from embedviz.render.theme import DARK, Theme
@@ -171,7 +170,7 @@ class _FadeOutAndVanish(FadeOut):
 
     def clean_up_from_scene(self, scene: Scene) -> None:
         # FadeOut would restore the mobject for reuse; a caption is never reused.
-        scene.remove(self.mobject)  # type: ignore[arg-type]  # a Mobject under Cairo
+        scene.remove(self.mobject)
 
 
 def make_reveal_animation(

@@ -17,7 +17,6 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     Create,
-    FadeIn,
     Line,
     Rectangle,
     RoundedRectangle,
@@ -28,6 +27,7 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
+from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.layout import HEADING_FONT, frame_regions
 from embedviz.render.mobjects import ShapeLabel, xyz

@@ -19,8 +19,9 @@ import pkgutil
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from manim import Animation, AnimationGroup, FadeIn, FadeOut, Mobject, VMobject, Wait
+from manim import Animation, AnimationGroup, Mobject, VMobject, Wait
 
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import TokenChip, xyz

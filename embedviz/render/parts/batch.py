@@ -34,8 +34,6 @@ from manim import (
     AnimationGroup,
     Brace,
     Create,
-    FadeIn,
-    FadeOut,
     LaggedStart,
     Mobject,
     Rectangle,
@@ -48,6 +46,7 @@ from manim import (
 from embedviz.render.animations import make_reveal_animation
 from embedviz.render.batch_plan import BRACE, MARK_LINE, BatchPlan
 from embedviz.render.design import SPACE, Theme, dimmed, maths, value_colour
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel

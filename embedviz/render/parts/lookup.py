@@ -28,7 +28,6 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     Create,
-    FadeIn,
     LaggedStart,
     Line,
     Succession,
@@ -50,6 +49,7 @@ from embedviz.render.design import (
     maths,
     value_colour,
 )
+from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import LabelLines, LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel

@@ -26,8 +26,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Create,
-    FadeIn,
-    FadeOut,
     LaggedStart,
     Mobject,
     Scene,
@@ -39,6 +37,7 @@ from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import Theme
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points

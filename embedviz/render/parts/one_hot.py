@@ -18,7 +18,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    FadeIn,
     LaggedStart,
     Succession,
     VGroup,
@@ -28,6 +27,7 @@ from manim import (
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.baseline import on_one_line, put_on_line
 from embedviz.render.design import LABEL_RATIO, SPACE, Theme, maths
+from embedviz.render.fades import FadeIn
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz

@@ -25,8 +25,6 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     Create,
-    FadeIn,
-    FadeOut,
     Indicate,
     LaggedStart,
     Line,
@@ -38,6 +36,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_fade_out_later
 from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel

@@ -9,8 +9,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Create,
-    FadeIn,
-    FadeOut,
     LaggedStart,
     Line,
     Rectangle,
@@ -23,6 +21,7 @@ from manim import (
 
 from embedviz.render.animations import Steps
 from embedviz.render.design import MARGIN, SPACE, Theme
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import PrintedTensor

@@ -20,8 +20,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Create,
-    FadeIn,
-    FadeOut,
     LaggedStart,
     Rectangle,
     Succession,
@@ -31,6 +29,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.mobjects import ShapeLabel

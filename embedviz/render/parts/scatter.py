@@ -20,8 +20,6 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     Create,
-    FadeIn,
-    FadeOut,
     Succession,
     VMobject,
     Wait,
@@ -29,6 +27,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_deferred_animation
 from embedviz.render.design import Theme
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.positions import Rows

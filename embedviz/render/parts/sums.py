@@ -21,7 +21,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Create,
-    FadeIn,
     GrowFromEdge,
     LaggedStart,
     Rectangle,
@@ -32,6 +31,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points

@@ -22,13 +22,13 @@ from manim import (
     Circumscribe,
     Create,
     Cross,
-    FadeIn,
     VGroup,
     VMobject,
 )
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, TEXT_CONTRAST, Theme, dimmed, value_colour
+from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid, output_grid

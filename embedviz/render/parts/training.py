@@ -27,8 +27,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Create,
-    FadeIn,
-    FadeOut,
     Indicate,
     LaggedStart,
     Line,
@@ -40,6 +38,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.parts.chips import Chip

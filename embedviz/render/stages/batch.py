@@ -16,7 +16,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Circumscribe,
-    FadeOut,
     Group,
     Succession,
     VGroup,
@@ -26,6 +25,7 @@ from manim import (
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.design import MARGIN, SPACE
+from embedviz.render.fades import FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, BatchMotion, SliceStack

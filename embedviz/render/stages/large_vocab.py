@@ -20,7 +20,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Circumscribe,
-    FadeIn,
     LaggedStart,
     ShowPassingFlash,
     Succession,
@@ -36,6 +35,7 @@ from embedviz.render.animations import (
     point_at,
 )
 from embedviz.render.design import SCROLL_BAR, SPACE
+from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel

@@ -18,9 +18,10 @@ the lookup brings them home.
 
 from __future__ import annotations
 
-from manim import Animation, FadeIn, Mobject, Succession
+from manim import Animation, Mobject, Succession
 
 from embedviz.render.animations import Steps, beat_steps, steps_together
+from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.sums import BlockPart, CountLine, LookupLine, MemoryTable, WidthsTable

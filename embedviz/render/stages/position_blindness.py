@@ -18,8 +18,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Create,
-    FadeIn,
-    FadeOut,
     ReplacementTransform,
     Succession,
     VGroup,
@@ -28,6 +26,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.design import MARGIN, SPACE
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart

@@ -13,7 +13,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Create,
-    FadeIn,
     Indicate,
     LaggedStart,
     Mobject,
@@ -23,6 +22,7 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation, point_at
+from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import MatrixPart

@@ -1,0 +1,145 @@
+"""Fades that change only colours: Manim's ``FadeIn`` and ``FadeOut`` without the copies.
+
+Manim fades by transforming a mobject between itself and a faded copy: it
+copies the whole family two or three times as the fade starts, and on every
+frame interpolates every point of every member between two identical
+outlines, though only the opacities change. A table of a hundred numbers
+fading in paid for both on every frame of FullExplainer's transitions.
+
+:class:`FadeIn` and :class:`FadeOut` here are Manim's classes (so they nest,
+subclass and compare as Manim's do) that, for a plain fade of vectorised
+mobjects (no ``shift``, ``target_position`` or ``scale``), keep each member's
+colours and interpolate those alone, with Manim's own formula
+(``(1 - a) * start + a * end``, and the end values themselves at ``a = 1``).
+The outlines are left as they are, where Manim's are the same points to
+within rounding. A fade that moves, or a member that is not a
+:class:`~manim.VMobject`, is Manim's fade unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from manim import FadeIn as ManimFadeIn
+from manim import FadeOut as ManimFadeOut
+from manim import VMobject
+
+__all__ = ["FadeIn", "FadeOut"]
+
+# What VMobject.interpolate_color interpolates, in its order; the first three
+# hold an opacity column, which a fade takes to zero.
+_COLOURS = (
+    "fill_rgbas",
+    "stroke_rgbas",
+    "background_stroke_rgbas",
+    "stroke_width",
+    "background_stroke_width",
+    "sheen_direction",
+    "sheen_factor",
+)
+_WITH_OPACITY = 3
+
+Looks = tuple[Any, ...]
+
+
+def _looks(member: VMobject) -> Looks:
+    """Copy what a fade interpolates of one member."""
+    values = (getattr(member, name) for name in _COLOURS)
+    return tuple(np.array(v) if isinstance(v, np.ndarray) else v for v in values)
+
+
+def _hidden(shown: Looks) -> Looks:
+    """Return the looks ``fade(1)`` gives: every opacity zero, everything else as shown."""
+    hidden = list(shown)
+    for index in range(_WITH_OPACITY):
+        rgbas = np.array(shown[index])
+        rgbas[:, 3] = 0.0
+        hidden[index] = rgbas
+    return tuple(hidden)
+
+
+def _set_looks(member: VMobject, start: Looks, end: Looks, alpha: float) -> None:
+    """Interpolate one member's colours as VMobject.interpolate_color does."""
+    for name, first, last in zip(_COLOURS, start, end, strict=True):
+        if alpha == 1.0:
+            setattr(member, name, np.array(last) if isinstance(last, np.ndarray) else last)
+        else:
+            setattr(member, name, (1 - alpha) * first + alpha * last)
+
+
+class _ColourFade:
+    """The plain-fade path shared by :class:`FadeIn` and :class:`FadeOut`."""
+
+    fades_in: bool
+    mobject: Any
+    shift_vector: Any
+    scale_factor: float
+    point_target: bool
+
+    def _plain(self) -> bool:
+        moves = self.point_target or self.scale_factor != 1 or np.any(self.shift_vector)
+        members = self.mobject.family_members_with_points()
+        return not moves and all(isinstance(m, VMobject) for m in members)
+
+    def begin(self) -> None:
+        """Start the fade: keep each member's colours (no copies), then show its first frame."""
+        self._members: list[VMobject] | None = None
+        if not self._plain():
+            super().begin()  # type: ignore[misc]
+            return
+        self._members = self.mobject.family_members_with_points()
+        shown = [_looks(member) for member in self._members]
+        hidden = [_hidden(looks) for looks in shown]
+        pairs = (
+            zip(hidden, shown, strict=True) if self.fades_in else zip(shown, hidden, strict=True)
+        )
+        self._ends = list(pairs)
+        # Animation.begin without its starting copy.
+        self.starting_mobject = self.mobject
+        if getattr(self, "suspend_mobject_updating", False):
+            self.mobject.suspend_updating()
+        self.interpolate(0)  # type: ignore[attr-defined]
+
+    def get_all_mobjects(self) -> Any:
+        """Return the faded mobject alone (a plain fade made no copies)."""
+        if getattr(self, "_members", None) is None:
+            return super().get_all_mobjects()  # type: ignore[misc]
+        return [self.mobject]
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Interpolate each member's colours, with Manim's lag between members."""
+        members = getattr(self, "_members", None)
+        if members is None:
+            super().interpolate_mobject(alpha)  # type: ignore[misc]
+            return
+        count = len(members)
+        for index, (member, (start, end)) in enumerate(zip(members, self._ends, strict=True)):
+            sub_alpha = self.get_sub_alpha(alpha, index, count)  # type: ignore[attr-defined]
+            _set_looks(member, start, end, sub_alpha)
+
+
+class FadeIn(_ColourFade, ManimFadeIn):
+    """Manim's :class:`~manim.FadeIn`, changing only colours for a plain fade.
+
+    Parameters
+    ----------
+    *mobjects, **kwargs
+        As for :class:`manim.FadeIn`.
+    """
+
+    fades_in = True
+
+
+class FadeOut(_ColourFade, ManimFadeOut):
+    """Manim's :class:`~manim.FadeOut`, changing only colours for a plain fade.
+
+    Parameters
+    ----------
+    *mobjects, **kwargs
+        As for :class:`manim.FadeOut`.
+    """
+
+    # Manim's clean-up removes the mobject and interpolates back to 0: the
+    # colour path above then gives it back the colours it had.
+    fades_in = False
