@@ -1032,3 +1032,57 @@ def test_an_emphasised_number_keeps_its_line_apart(
     assert swollen, "no moment of the sizes line was sampled"
     problems = check_emphasis_keeps_its_gaps(samples)
     assert not problems, "\n".join(problems)
+
+
+# A heading over a place where ID chips wait (a frame review found ZeroBasedIndexing's
+# "token IDs" left alone at the end of its zero-based beat, its chip beside E's row 3).
+HEADED_CASES: list[Any] = [("ZeroBasedIndexing", {}), ("SingleTokenLookup", {})]
+CHIP_KINDS = {"token_id", "input_id", "output_id"}
+
+
+def check_headings_head_chips(samples: list[MomentSample], heading: str) -> list[str]:
+    """At every beat's end, a visible ``heading`` has a visible ID chip just under it."""
+    problems = []
+    for sample in samples:
+        if sample.alpha < 1:
+            continue
+        shown = [t for t in sample.texts if t.opacity >= VISIBLE]
+        chips = [t for t in shown if t.cell and t.cell[0] in CHIP_KINDS]
+        for head in (t for t in shown if t.text.replace(" ", "") == heading.replace(" ", "")):
+            (left, bottom), (right, top) = head.box
+            reach = 3 * (top - bottom)  # the chip's own height and a gap, as drawn
+            under = [
+                c
+                for c in chips
+                if left <= (c.box[0][0] + c.box[1][0]) / 2 <= right
+                and bottom - reach <= c.box[1][1] <= bottom
+            ]
+            if not under:
+                problems.append(f"{sample.beat.name}: {heading!r} heads no chip")
+    return problems
+
+
+@pytest.mark.parametrize(("scene", "overrides"), HEADED_CASES, ids=[c[0] for c in HEADED_CASES])
+def test_a_chip_heading_never_stands_alone(
+    moment_cache: Any, scene: str, overrides: dict[str, Any]
+) -> None:
+    board = prepared_storyboard(scene, overrides, environ={})
+    problems = check_headings_head_chips(moment_cache(scene, overrides), board.word("token_ids"))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_heading_check_can_fail() -> None:
+    """A heading with its chip far below (or none) is reported; one just above its chip is not."""
+    beat: Any = type("Beat", (), {"name": "b"})()
+
+    def text(label: str, cell: Any, box: list[list[float]]) -> TextSample:
+        return TextSample(label, "text", cell, np.array(box), 20.0, 1.0, False)
+
+    heading = text("token IDs", None, [[0.0, 0.0], [1.0, 0.2]])
+    near = text("3", ("token_id", (0,)), [[0.3, -0.4], [0.5, -0.2]])
+    far = text("3", ("token_id", (0,)), [[-3.0, -0.4], [-2.8, -0.2]])
+    assert not check_headings_head_chips(
+        [MomentSample(beat, 1.0, [heading, near], [])], "token IDs"
+    )
+    assert check_headings_head_chips([MomentSample(beat, 1.0, [heading, far], [])], "token IDs")
+    assert check_headings_head_chips([MomentSample(beat, 1.0, [heading], [])], "token IDs")

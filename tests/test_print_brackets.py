@@ -115,3 +115,83 @@ def test_the_check_sees_a_stroke_over_a_bracket() -> None:
     middle = (low + high) / 2
     scene.add(Line([middle[0], low[1] - 1, 0], [middle[0], high[1] + 1, 0]))
     assert _crossings(scene)
+
+
+# GPT-2's 768 numbers print on several lines, the last one shorter, ending in
+# ``]], grad_fn=<EmbeddingBackward0>)`` (a review found the numbers' box running
+# through "Backward0" and taking half the grad_fn label in with "the numbers").
+GPT2 = {"vocab": 50257, "dim": 768}
+
+
+def _char_inks(scene: Any) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """Every inked character of the print's text pieces (brackets, commas, grad_fn, ...)."""
+    inks = []
+    for piece in scene.stage.printed.printed.text_pieces:
+        glyph_points = piece.points[:-8]
+        low, high = piece.points[-8], piece.points[-1]
+        advance = (high[0] - low[0]) / len(piece.text)
+        for index, char in enumerate(piece.text):
+            left = low[0] + index * advance
+            inside = (glyph_points[:, 0] >= left + 1e-6) & (
+                glyph_points[:, 0] <= left + advance - 1e-6
+            )
+            ink = glyph_points[inside]
+            if char.strip() and len(ink):
+                inks.append((char, ink.min(axis=0)[:2], ink.max(axis=0)[:2]))
+    return inks
+
+
+def _encloses(path: np.ndarray, point: np.ndarray) -> bool:
+    """Whether a closed path (points along it, in order) goes round a point (ray casting)."""
+    x, y = point
+    inside = False
+    for (x0, y0), (x1, y1) in zip(path, np.roll(path, -1, axis=0), strict=True):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def _box_faults(scene: Any) -> list[str]:
+    """Print characters the numbers' box crosses, or holds inside with the numbers."""
+    from embedviz.render.parts.printed import PrintPart
+
+    part: PrintPart = scene.stage.printed
+    box = part.numbers_box
+    if box is None or box not in scene.mobjects or float(box.get_stroke_opacity()) < SHOWN:
+        return []
+    half = float(box.get_stroke_width()) / 200
+    path = _stroke_points(box)
+    faults = []
+    for char, low, high in _char_inks(scene):
+        if np.all((path >= low - half) & (path <= high + half), axis=1).any():
+            faults.append(f"the box crosses {char!r} at {low}")
+        # The commas between the numbers belong inside; brackets and grad_fn do not.
+        elif char != "," and _encloses(path, (low + high) / 2):
+            faults.append(f"the box holds {char!r} at {low}")
+    return faults
+
+
+@pytest.mark.parametrize("options", [{}, GPT2], ids=["toy", "gpt2"])
+def test_the_numbers_box_holds_only_the_numbers(options: dict[str, Any]) -> None:
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("SingleTokenLookup", options, environ={})
+    seen: list[tuple[str, float, list[str]]] = []
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.beat.name in BEATS:
+            seen.append((moment.beat.name, moment.time, _box_faults(scene)))
+
+    play_moments(board, look, alphas=(0.25, 0.5, 0.75), pixel_width=192, pixel_height=108)
+    assert {beat for beat, _, _ in seen} == set(BEATS)
+    for beat, time, faults in seen:
+        assert not faults, (beat, time, faults[:5])
+
+
+def test_the_box_check_sees_a_label_inside_or_under_the_line() -> None:
+    """The probes themselves: a point inside a square, and one outside."""
+    from manim import Square
+
+    path = _stroke_points(Square(side_length=2))
+    assert _encloses(path, np.array([0.5, -0.5]))
+    assert not _encloses(path, np.array([1.5, 0.0]))

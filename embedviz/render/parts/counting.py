@@ -7,9 +7,11 @@
   early; then it walks home and the wrong row goes straight out, level with
   itself, into the slip, which is crossed out.
 - ``right_count``: the slip is cleared; the chip counts from zero and stops
-  at the ID's row, outlined in amber, its ordinal (``4th``) beside it.
+  at the ID's row, outlined in amber, its ordinal (``4th``) beside it. Its
+  heading (``token IDs``) fades while it is away: it would head nothing.
 - ``trace``: the trace's steps are written; the chip walks home and the ID's
-  row follows it into the returned vector, where the chip stays as its tag.
+  row follows it into the returned vector, where the chip stays as its tag
+  under its heading again.
 
 Every walk is a rounded path through the free column; every strip is a
 :class:`~embedviz.render.parts.strip.Carry` (it never covers its own row).
@@ -92,6 +94,8 @@ class CountingMotion(Component):
         self.home = xyz(plan.tag_x(), plan.row_y(token_id))
         # Above the vectors it walks past (a strip, above it, follows it).
         self.chip.move_to(self.home).set_z_index(CHIP_Z)
+        # The chip's heading, over its home (the stage builds and places it).
+        self.heading: VMobject | None = None
         self.tallies = VGroup()
         for (kind, index), cell in sorted(cells.items()):
             if kind == "one_based_count":
@@ -194,7 +198,9 @@ class CountingMotion(Component):
             if self.token_id > min(labels)
             else self._walk([self.home, self._park(self.token_id)])
         )
-        counted = Succession(walk, *self._count(rows, []))
+        # The chip stays at its row until the trace: its heading leaves with it.
+        away = [FadeOut(self.heading)] if self.heading is not None else []
+        counted = Succession(AnimationGroup(walk, *away), *self._count(rows, []))
         landed = AnimationGroup(Create(self.outline), FadeIn(self.ordinal, shift=0.1 * xyz(1, 0)))
         return Steps(Succession(cleared, zero), Succession(counted, landed))
 
@@ -225,7 +231,9 @@ class CountingMotion(Component):
             [self._landing(row)],
             self.theme,
         )
-        back = self._walk([self._park(row), self.home], 1.0)
+        back: Animation = self._walk([self._park(row), self.home], 1.0)
+        if self.heading is not None:
+            back = AnimationGroup(back, FadeIn(self.heading))
         moved = LaggedStart(back, carry, lag_ratio=0.3)
         settled = [FadeOut(self.outline)] if self.outline is not None else []
         return Steps(first, Succession(written, moved, *settled))

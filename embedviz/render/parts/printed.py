@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 from manim import (
     DOWN,
@@ -11,6 +13,7 @@ from manim import (
     Create,
     LaggedStart,
     Line,
+    Polygon,
     Rectangle,
     ShowPassingFlash,
     SurroundingRectangle,
@@ -111,7 +114,7 @@ class PrintPart(Component):
         # The underlines of the outer brackets and the box round the numbers, once the
         # print beat has made them (the grad_fn beat clears them).
         self.bracket_marks: list[Line] = []
-        self.numbers_box: Rectangle | None = None
+        self.numbers_box: VMobject | None = None
         self.marks: list[VMobject] = []
         self.numbers = VGroup(*[p for p in self.printed.pieces if isinstance(p, NumberText)])
 
@@ -137,31 +140,71 @@ class PrintPart(Component):
             return []
         return [char_underline(p, at, self.theme.highlight) for p, at in (opening[0], closing[-1])]
 
-    def numbers_frame(self) -> Rectangle:
+    def numbers_frame(self) -> VMobject:
         """Return a box round the print's numbers, its sides clear of the brackets beside them.
 
         The numbers' neighbours (``[[`` before, ``]]`` after) sit one character
         from their digits, closer than a box's usual margin: each side of the
         box goes midway between the numbers' ink and the nearest ink beside
         it, so that its stroke crosses neither while the brackets are explained.
+        A print of several lines whose last line is shorter (768 numbers, five
+        a line) ends ``]], grad_fn=...`` under the longer lines' numbers: there
+        the right side steps in to that line's own numbers, so that the box
+        neither runs through the label nor takes it in with the numbers.
         """
         stroke = NUMBERS_BOX_STROKE / 200  # half the line, in frame units
+        buff = NUMBERS_BOX_BUFF + stroke
         inks = [n.ink_corners() for n in self.numbers]
         low = np.min([lo for lo, _ in inks], axis=0)
         high = np.max([hi for _, hi in inks], axis=0)
         beside = [p.ink_corners() for p in self.printed.text_pieces if p.text.strip()]
-        # Ink on the numbers' lines, left and right of them.
+        # Ink on the numbers' lines, left of them.
         level = [(lo, hi) for lo, hi in beside if lo[1] < high[1] and hi[1] > low[1]]
         lefts = [hi[0] for lo, hi in level if hi[0] <= low[0]]
-        rights = [lo[0] for lo, hi in level if lo[0] >= high[0]]
-        buff = NUMBERS_BOX_BUFF + stroke
         left = max([low[0] - buff, *[(x + low[0]) / 2 for x in lefts]])
-        right = min([high[0] + buff, *[(x + high[0]) / 2 for x in rights]])
-        slot_low = min(n.slot_corners()[0][1] for n in self.numbers)
-        slot_high = max(n.slot_corners()[1][1] for n in self.numbers)
-        box = Rectangle(width=right - left, height=slot_high - slot_low + 2 * buff)
-        box.move_to(xyz((left + right) / 2, (slot_low + slot_high) / 2))
-        return box.set_stroke(self.theme.highlight, width=NUMBERS_BOX_STROKE)
+        lines = self._number_lines(beside, high[0] + buff)
+        top, bottom = lines[0][1] + buff, lines[-1][0] - buff
+        if all(np.isclose(right, lines[0][2]) for _, _, right in lines):
+            box = Rectangle(width=lines[0][2] - left, height=top - bottom)
+            box.move_to(xyz((left + lines[0][2]) / 2, (top + bottom) / 2))
+            return box.set_stroke(self.theme.highlight, width=NUMBERS_BOX_STROKE)
+        corners = [xyz(left, top), xyz(lines[0][2], top)]
+        for upper, lower in pairwise(lines):
+            if not np.isclose(upper[2], lower[2]):
+                # The step goes midway between the two lines' slots.
+                y = (upper[0] + lower[1]) / 2
+                corners += [xyz(upper[2], y), xyz(lower[2], y)]
+        corners += [xyz(lines[-1][2], bottom), xyz(left, bottom)]
+        return Polygon(*corners).set_stroke(self.theme.highlight, width=NUMBERS_BOX_STROKE)
+
+    def _number_lines(
+        self, beside: list[tuple[np.ndarray, np.ndarray]], widest: float
+    ) -> list[tuple[float, float, float]]:
+        """Return each line of numbers, top first: its slots' bottom and top, and the box's right.
+
+        A line's right side goes midway between its last number's ink and the
+        next ink on that line, and never past ``widest`` (the longest line's
+        numbers plus the box's margin).
+        """
+        rows: dict[float, list[NumberText]] = {}
+        for number in self.printed.pieces:
+            if not isinstance(number, NumberText):
+                continue
+            corner_low, corner_high = number.slot_corners()
+            rows.setdefault(round(float(corner_low[1] + corner_high[1]) / 2, 4), []).append(number)
+        lines: list[tuple[float, float, float]] = []
+        for _, numbers in sorted(rows.items(), reverse=True):
+            slot_low = float(min(n.slot_corners()[0][1] for n in numbers))
+            slot_high = float(max(n.slot_corners()[1][1] for n in numbers))
+            ink_low = min(n.ink_corners()[0][1] for n in numbers)
+            ink_high = max(n.ink_corners()[1][1] for n in numbers)
+            end = max(n.ink_corners()[1][0] for n in numbers)
+            after = [
+                lo[0] for lo, hi in beside if lo[1] < ink_high and hi[1] > ink_low and lo[0] >= end
+            ]
+            right = float(min([widest, *[(x + end) / 2 for x in after]]))
+            lines.append((slot_low, slot_high, right))
+        return lines
 
     def point_at_numbers(self) -> Animation:
         """Pass an outline round the numbers, clear of the brackets; they keep their colours."""

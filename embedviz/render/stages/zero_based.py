@@ -118,6 +118,7 @@ class ZeroBasedStage(Stage):
         self.chips_heading = SansText(self.word("token_ids"), plan.scale.label, self.theme.muted)
         self.chips_heading.move_to(xyz(0, plan.line_y(5, token_id)))
         self.chips_heading.align_to(xyz(plan.tag_left, 0), LEFT)
+        self.motion.heading = self.chips_heading
         self.rested = self._rest_beside_e()
         self.bar = self._colour_bar()
         self.zoom = self._close_up()
