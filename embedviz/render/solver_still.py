@@ -17,6 +17,18 @@ legend and from the block down to the caption, must be under
 :data:`~embedviz.render.space.EMPTY_SHARE` of the frame, as at every beat's
 end. :func:`lane_too_empty` says whether a plan leaves that room too empty
 with the legend elsewhere: the solver then tries a still plan.
+
+A long sentence (twelve MiniLM IDs) took the ``corridor`` instead: its
+matrix and block rested together and slid apart, and back, at every lookup
+beat, the whole picture breathing in and out. An open corridor stands empty
+(about 18 % of the frame), and closing it needs that slide:
+:func:`must_move` counts such a plan as one whose blocks cannot stay, so a
+still ``beside`` plan is tried for it too. Raised some seven rows, the block
+leaves the frame's top left empty above the matrix (14 %): the title then
+stands at the left of its band, over the matrix, and the output side rises
+into the band beside it, its heading on the title's line
+(:attr:`~embedviz.render.spec.LookupSpec.title_left`); the corner left
+above the matrix must stay under an eighth of the frame as well.
 """
 
 from __future__ import annotations
@@ -40,7 +52,7 @@ from embedviz.render.type_search import swatch_size
 if TYPE_CHECKING:
     from embedviz.render.solver import LookupPlan
 
-__all__ = ["caption_top", "lane_too_empty", "prefer_still", "still_legend"]
+__all__ = ["caption_top", "lane_too_empty", "must_move", "prefer_still", "still_legend"]
 
 # The solver measures the room from its plan, not from drawn boxes (glyphs' ink, the
 # caption band's exact top): it keeps this share of the limit in hand.
@@ -77,6 +89,18 @@ def _lane(plan: LookupPlan, count: int, right: float) -> float:
     return max(0.0, right - plan.column_left) * max(0.0, bottom - caption_top(plan.caption_y))
 
 
+def _above_matrix(plan: LookupPlan) -> float:
+    """Return the area above the matrix's heading, from the frame's left edge to the block's.
+
+    From the title's lowest ink down to the heading's highest: the higher the
+    block is raised, the taller this corner.
+    """
+    frame_w, _ = _frame_size()
+    title_bottom = plan.title_y - 0.6 * digit_height(plan.title_font)
+    heading_top = plan.heading_y + 0.6 * digit_height(plan.scale.label)
+    return max(0.0, plan.output_left + frame_w / 2) * max(0.0, title_bottom - heading_top)
+
+
 def lane_too_empty(plan: LookupPlan, count: int) -> bool:
     """Whether a raised ``beside`` block leaves over an eighth of the frame empty under it.
 
@@ -88,6 +112,19 @@ def lane_too_empty(plan: LookupPlan, count: int) -> bool:
         return False
     width, height = _frame_size()
     return _lane(plan, count, width / 2) > EMPTY_SHARE * width * height
+
+
+def must_move(plan: LookupPlan, count: int) -> bool:
+    """Whether a stage would move the plan's blocks between lookups and back for every beat.
+
+    A raised ``beside`` block that leaves too much empty under it
+    (:func:`lane_too_empty`) rests lower and glides up for strips; a
+    ``corridor`` plan whose blocks rest together
+    (:attr:`~embedviz.render.solver.LookupPlan.rest_slide`) slides them apart
+    to open the corridor and back, at every lookup beat: the whole picture
+    breathes while the chips and strips move.
+    """
+    return plan.rest_slide > 0 or lane_too_empty(plan, count)
 
 
 def still_legend(
@@ -130,6 +167,10 @@ def still_legend(
     frame_w, frame_h = _frame_size()
     if _lane(plan, count, plan.tag_left) > LANE_MARGIN * EMPTY_SHARE * frame_w * frame_h:
         problems.append("too empty under the block")
+    # Without LANE_MARGIN (it would cost MiniLM's sentence the 18 px floor): the title's
+    # and the heading's ink are estimated within a hundredth of a unit, on the safe side.
+    if _above_matrix(plan) > EMPTY_SHARE * frame_w * frame_h:
+        problems.append("too empty above the matrix")
     return replace(
         plan,
         legend_x=plan.tag_left,
@@ -156,21 +197,26 @@ def prefer_still(
     Returns
     -------
     LookupPlan
-        ``plan``, unless its raised block leaves too much empty under it (a
-        stage would glide it up and down, :func:`lane_too_empty`) and a still
-        plan's numbers are at least :data:`STILL_TIE` times as large, and no
-        smaller than their floor where ``plan`` reaches it (24 px for a table
-        drawn whole, the small teaching one; 18 px for a real-sized one). A
-        layout with a print, a scrolling window or its legend under the output
-        keeps its own.
+        ``plan``, unless a stage would move its blocks at every lookup beat
+        (a raised block glides up and down, the corridor's blocks slide apart
+        and back: :func:`must_move`) and a still plan's numbers are at least
+        :data:`STILL_TIE` times as large, and no smaller than their floor
+        where ``plan`` reaches it (24 px for a table drawn whole, the small
+        teaching one; 18 px for a real-sized one). A still plan with the
+        title centred is tried first, then one with the title at the left
+        and the output side risen beside it. A layout with a print, a
+        scrolling window or its legend under the output keeps its own.
     """
     plain = spec.still or not spec.legend or spec.print_lines or spec.source_windows
-    if plain or spec.legend_under_output or not lane_too_empty(plan, len(spec.sources)):
+    if plain or spec.legend_under_output or not must_move(plan, len(spec.sources)):
         return plan
     whole = not (spec.window.row_gaps or spec.window.col_gaps)
     floor = font_for_px(MIN_DEFAULT_DATA_PX if whole else MIN_DATA_PX)
     least = max(plan.scale.data * STILL_TIE, min(floor, plan.scale.data))
-    still = solve(replace(spec, still=True))
-    if still.legend_upright > 0 and still.scale.data >= least - 1e-9:
-        return still
+    # With the title over the matrix, the output side may rise beside it (a far raised
+    # block leaves the top left empty otherwise): tried when a plain still plan fails.
+    for title_left in (False, True):
+        still = solve(replace(spec, still=True, title_left=title_left))
+        if still.legend_upright > 0 and still.scale.data >= least - 1e-9:
+            return still
     return plan

@@ -95,6 +95,11 @@ class LookupSpec:
         under it must stay under an eighth of the frame (the solver tries it
         when the block would otherwise rest lower and glide up to every beat
         whose strips need it).
+    title_left
+        Whether the title is set at the left of its band, over the matrix, so
+        that the output side (its heading, block and tags) may rise into the
+        band beside it: a still block raised far above the matrix otherwise
+        leaves the frame's top left empty, above the matrix.
     """
 
     window: Window
@@ -125,6 +130,7 @@ class LookupSpec:
     legend_under_output: bool = False
     gaps_wrapped: bool = False
     still: bool = False
+    title_left: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:
