@@ -61,6 +61,23 @@ def test_text_colours_reach_4_5_to_1_on_their_ground(name: str) -> None:
         assert contrast_ratio(colour, theme.cell_fill) >= 4.5, (name, value)
 
 
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_an_ids_lines_reach_3_to_1_on_what_they_cross(name: str) -> None:
+    """WCAG 1.4.11: a row's amber outline is how the frame says "this row": 3:1 at least."""
+    theme: Theme = THEMES[name]
+    for ground in (theme.background, theme.cell_fill):
+        assert contrast_ratio(theme.id_line, ground) >= 3.0, (name, ground)
+    # Still amber: the chip's own hue, not a colour of its own.
+    assert abs(_hue(theme.id_line) - _hue(theme.chip)) < 8
+
+
+def _hue(colour: str) -> float:
+    import colorsys
+
+    red, green, blue = (c / 255 for c in _rgb(colour))
+    return colorsys.rgb_to_hsv(red, green, blue)[0] * 360
+
+
 def test_light_amber_text_is_fixed() -> None:
     # The issue measured light-theme amber text at 2.15:1; amber as text is id_ink now.
     assert contrast_ratio(LIGHT.chip, LIGHT.background) < 2.2

@@ -113,7 +113,7 @@ class TokenChip(VGroup):
             width=max(content.width + 0.3, 0.55),
             height=content.height + number.height * 0.9,
         )
-        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
+        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.id_line, width=1)
         box.move_to(content)
         super().__init__(box, *parts)
         self.number = number

@@ -214,6 +214,9 @@ class Theme:
         outline, the strip it carries and its tag on the output row.
     chip_text
         The ID written on an amber chip.
+    id_line
+        Amber as a line: an ID's row outline, its strip's frame, a chip's
+        edge (darker in the light theme so it keeps 3:1, WCAG 1.4.11).
     id_ink
         Amber as text on the background (darker in the light theme so it
         keeps 4.5:1).
@@ -241,6 +244,7 @@ class Theme:
     cell_stroke: str = "#3A4458"
     chip: str = "#E69F00"
     chip_text: str = "#101318"
+    id_line: str = "#E69F00"
     id_ink: str = "#E69F00"
     highlight: str = "#A55AFF"
     positive: str = "#56B4E9"
@@ -261,6 +265,7 @@ LIGHT = Theme(
     cell_stroke="#C3CBD6",
     chip="#E69F00",
     chip_text="#1F2328",
+    id_line="#B37400",
     id_ink="#8A5A00",
     highlight="#9600FF",
     positive="#0072B2",
@@ -280,8 +285,9 @@ COLOUR_MEANINGS: dict[str, str] = {
     "muted": "row and column numbers, headings, notes, hidden-range labels",
     "cell_fill": "a table's cells, and a travelling row's strip",
     "cell_stroke": "a table's grid lines",
-    "chip": "this token ID: its chip, its row's outline, the strip it carries, its output tag",
+    "chip": "this token ID: its chip and its tag on the output row",
     "chip_text": "the ID written on an amber chip",
+    "id_line": "amber as a line: an ID's row outline, its strip's frame, a chip's edge",
     "id_ink": "amber as text: an ID named outside its chip",
     "highlight": "what the narration points at right now (a passing outline, never a recolour)",
     "positive": "a positive table value (stronger for larger values)",

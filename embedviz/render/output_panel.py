@@ -127,7 +127,7 @@ class OutputPanel(Component):
             box = RoundedRectangle(
                 corner_radius=0.06, width=number.width + 0.12, height=number.height * 1.8
             )
-            box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
+            box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.id_line, width=1)
             label = self.output.labels[order.index(position)]
             if self.output.labels_right:
                 box.next_to(label, RIGHT, buff=0.1)
@@ -138,7 +138,7 @@ class OutputPanel(Component):
             number.move_to(box)
             tag = VGroup(box, number)
             if pieces and position[-1] < len(pieces):
-                piece = LabelText(pieces[position[-1]], font, theme.chip)
+                piece = LabelText(pieces[position[-1]], font, theme.id_ink)
                 piece.next_to(box, RIGHT, buff=0.08)
                 tag.add(piece)
             mark = cells.get(("equal_to", position))

@@ -102,7 +102,8 @@ class BatchChips(ChipColumn):
             slot = RoundedRectangle(
                 corner_radius=chip.height * 0.22, width=chip.width, height=chip.height
             )
-            slot.set_fill(opacity=0.0).set_stroke(dimmed(theme.chip, theme.background), width=1.5)
+            edge = dimmed(theme.id_line, theme.background)
+            slot.set_fill(opacity=0.0).set_stroke(edge, width=1.5)
             # Which ID's place it is (the moment tests look for places left behind).
             slot.id_place = (b, t)  # type: ignore[attr-defined]
             self.slots.add(slot.move_to(chip))

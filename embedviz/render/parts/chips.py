@@ -83,7 +83,7 @@ class Chip(VGroup):
         width, natural = chip_size(len(cell.text), len(piece or ""), font_size)
         height = natural if height is None else min(natural, height)
         box = RoundedRectangle(corner_radius=height * 0.22, width=width, height=height)
-        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip, width=1)
+        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.id_line, width=1)
         content = VGroup(*[m for m in (self.piece, self.number) if m is not None])
         if self.piece is not None:
             content.arrange(RIGHT, buff=char_advance(font_size) * 0.5)

@@ -203,7 +203,7 @@ class MatrixPart(Component):
 
     def outline(self, row: int) -> VMobject:
         """Return the amber outline of the row an ID selects (not yet added)."""
-        return self.grid.row_outline(row, self.theme.chip)
+        return self.grid.row_outline(row, self.theme.id_line)
 
     def beat_count_rows(self, beat: Beat) -> Animation:
         """Point at row number 0, then count the row numbers up to the ID's row and mark it."""

@@ -274,7 +274,7 @@ class TokenBlock(Component):
 
     def outline(self, position: Position) -> VMobject:
         """Return the amber outline of a token row: the row its ID selected."""
-        return self.rows.outline(position, self.theme.chip)
+        return self.rows.outline(position, self.theme.id_line)
 
 
 class PositionBlocks(Component):

@@ -367,7 +367,7 @@ class ComparePart(Component):
         row_y = grid.row_y(self.token_id)
         park = xyz(plan.park_x(), row_y)
         lane = xyz(plan.park_x(), plan.lookup_y)
-        self.outline = grid.row_outline(self.token_id, self.theme.chip)
+        self.outline = grid.row_outline(self.token_id, self.theme.id_line)
         there = AnimationGroup(self._walk([self.home, lane, park]), Create(self.outline))
         landing_x = plan.panel_left + plan.body_width / 2
         carry = Carry(

@@ -491,4 +491,4 @@ class ScrollingMatrix(MatrixPart):
         left, right = self.grid.body_left(), self.grid.body_right()
         box = Rectangle(width=right - left + 0.08, height=height + 0.08)
         box.move_to(xyz((left + right) / 2, y))
-        return box.set_stroke(self.theme.chip, width=4.0).set_fill(opacity=0.0)
+        return box.set_stroke(self.theme.id_line, width=4.0).set_fill(opacity=0.0)

@@ -58,7 +58,7 @@ def make_strip(grid: CellGrid, row: int, theme: Theme) -> RowStrip:
     left, bottom, right, top = grid.row_box(row, buff=0.0)
     box = Rectangle(width=right - left, height=top - bottom)
     box.move_to(xyz((left + right) / 2, (bottom + top) / 2))
-    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.chip, width=FRAME_WIDTH)
+    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.id_line, width=FRAME_WIDTH)
     box.set_z_index(STRIP_Z)
     numbers.set_z_index(STRIP_Z + 1)
     marks.set_z_index(STRIP_Z + 1)
@@ -145,7 +145,7 @@ class Carry(Animation):
         # The frame while the strip leaves its row: the outline of the row and
         # the strip as one shape (its lines are set at every moment).
         self.lift = VMobject().set_fill(opacity=0.0)
-        self.lift.set_stroke(self.theme.chip, width=FRAME_WIDTH).set_z_index(STRIP_Z)
+        self.lift.set_stroke(self.theme.id_line, width=FRAME_WIDTH).set_z_index(STRIP_Z)
         # Square ends close the corners where two of its lines meet.
         self.lift.cap_style = CapStyleType.SQUARE
         self.strip.add(self.lift)

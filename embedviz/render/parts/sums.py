@@ -452,7 +452,7 @@ class LookupLine(Component):
         plan, chip = self.plan, self.chip
         park = xyz(plan.park_x(), plan.lookup_y)
         radius = plan.sizes.row_height * 0.45
-        self.outline = self.block.grid.row_outline(self.token_id, self.theme.chip)
+        self.outline = self.block.grid.row_outline(self.token_id, self.theme.id_line)
         there = Follow(chip, curve_points([self.home, park], radius), run_time=1.0)
         arrive = Succession(
             FadeIn(chip), FadeIn(self.copy), AnimationGroup(there, Create(self.outline))

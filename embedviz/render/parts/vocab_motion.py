@@ -72,7 +72,7 @@ def band_strip(
             marks.add(mark.move_to(xyz(grid.col_x(slot.key, gap=True), y)))
     box = Rectangle(width=right - left, height=height)
     box.move_to(xyz((left + right) / 2, y))
-    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.chip, width=3.5)
+    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.id_line, width=3.5)
     box.set_z_index(STRIP_Z)
     numbers.set_z_index(STRIP_Z + 1)
     marks.set_z_index(STRIP_Z + 1)

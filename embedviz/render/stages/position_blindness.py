@@ -121,7 +121,7 @@ class PositionStage(Stage):
     def beat_same(self, beat: Beat) -> Animation:
         """Outline the two rows of the repeated ID and the one matrix row behind them: ``=``."""
         first, second = self._pair(beat)
-        plan, grid, chip = self.plan, self.output.grid, self.theme.chip
+        plan, grid, chip = self.plan, self.output.grid, self.theme.id_line
         rows = (self.output.row_of(first), self.output.row_of(second))
         outlines: list[VMobject] = [grid.row_outline(row, chip) for row in rows]
         assert beat.highlight is not None
