@@ -220,8 +220,12 @@ def test_default_story_shows_equal_rows_then_different_sums() -> None:
     assert [sums[(0, c)].value for c in range(3)] != [sums[(2, c)].value for c in range(3)]
     # The matrix leaves once the lookup has made its point.
     assert not [c for c in board.beats[3].numbers if c.kind == "weight"]
-    # The definition is typeset from Typst maths.
-    assert 'P["pos", 2i] = sin("pos" / 10000^(2i \\/ d))' in board.beats[-1].labels.values()
+    # The definition is typeset from Typst maths, the frequency on a line of its own.
+    assert board.beats[-1].labels_with("formula_") == [
+        'P["pos", 2i] = sin("pos" dot omega_i)',
+        'P["pos", 2i+1] = cos("pos" dot omega_i)',
+        "omega_i = 10000^(-2i \\/ d)",
+    ]
 
 
 @pytest.mark.parametrize("positions", ["sinusoidal", "learned"])
@@ -394,3 +398,156 @@ def test_the_sums_fill_the_frame(positions: str) -> None:
     assert len(late) == 4
     roomy = {name: f"{share:.0%}" for name, share in late.items() if share > frame_space.EIGHTH}
     assert not roomy, roomy
+
+
+# -- P's definition on screen -----------------------------------------------------
+# A Typst label's pieces: quoted text, a word (a variable, sin, omega), a number, a
+# slash, or one other character. ``^`` and ``_`` only place the next piece.
+_PIECE = re.compile(r'"[^"]*"|[A-Za-z]+|\d+|\\/|[^\s^_/]')
+
+
+def _glyphs(mobject: Any) -> list[Any]:
+    # Every member with points but the formula's own invisible box is one glyph.
+    return [m for m in mobject.family_members_with_points() if m is not mobject]
+
+
+def _shape(glyph: Any) -> np.ndarray:
+    points = np.asarray(glyph.points)[:, :2]
+    low = points.min(axis=0)
+    return np.asarray((points - low) / max(float(glyph.height), 1e-9))
+
+
+def _reference_heights(sources: list[str], font: float) -> list[tuple[np.ndarray, float]]:
+    """Each glyph the sources can draw, as a shape and its height on the baseline at ``font``.
+
+    Every piece is typeset alone and as an exponent (Typst sets scripts in
+    their own optical variants); either shape is paired with the baseline
+    glyph's height, so a glyph's type size is its height over that one.
+    """
+    from embedviz.render.design import maths
+
+    pieces = {piece for source in sources for piece in _PIECE.findall(source)}
+    found: list[tuple[np.ndarray, float]] = []
+    for piece in sorted(pieces):
+        base = _glyphs(maths(piece, "#FFFFFF", font))
+        found += [(_shape(glyph), float(glyph.height)) for glyph in base]
+        if piece in "()[]=,":
+            continue  # never a script in these formulas
+        raised = _glyphs(maths(f"x^({piece})", "#FFFFFF", font))[1:]
+        if len(raised) == len(base):
+            found += [(_shape(r), float(b.height)) for r, b in zip(raised, base, strict=True)]
+    return found
+
+
+def _type_px(glyph: Any, references: list[tuple[np.ndarray, float]], digit_px: float) -> float:
+    """Return a glyph's type size (a digit's height at 720p); 0 for a glyph not recognised."""
+    shape = _shape(glyph)
+    for reference, height in references:
+        if reference.shape == shape.shape and np.allclose(reference, shape, atol=2e-3):
+            return digit_px * float(glyph.height) / height
+    return 0.0
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6}],
+    ids=["default", "eight-tokens"],
+)
+def test_every_glyph_of_the_definition_is_readable(
+    tmp_path: Path, overrides: dict[str, Any]
+) -> None:
+    """Every glyph of P's definition, exponents included, is at least MIN_TEXT_PX at 720p.
+
+    A lecture-hall review found its exponent and fraction too small to read.
+    The type size of a glyph is measured as the project measures text: a
+    digit's height at 720p, here the glyph's height relative to the same
+    glyph on the baseline, whose digits are as tall as the font's.
+    """
+    from manim import tempconfig
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.base import StoryboardScene, screen_texts
+    from embedviz.render.design import MIN_TEXT_PX, px_for_font
+    from embedviz.render.formula import FormulaText
+
+    board = prepared_storyboard("PositionBlindness", overrides, cwd=tmp_path, environ={})
+    sizes: dict[str, list[float]] = {}
+
+    class Recording(StoryboardScene):  # type: ignore[misc]
+        def after_beat(self, beat: Any) -> None:
+            if beat.name != "arrange":
+                return
+            _, labels, _ = screen_texts(self)
+            shown = [m for m in labels if isinstance(m, FormulaText)]
+            definition = [m for m in shown if m.text in beat.labels_with("formula_")]
+            sources = [m.text for m in definition]
+            for formula in definition:
+                # Its font as drawn, had the formula been scaled after typesetting.
+                font = formula.font_size_drawn * float(formula.height) / formula.natural_height
+                references = _reference_heights(sources, font)
+                # A digit's height at 720p, whatever the frame is drawn at.
+                digit_px = px_for_font(font)
+                sizes[formula.text] = [
+                    _type_px(glyph, references, digit_px) for glyph in _glyphs(formula)
+                ]
+
+    settings_ = {
+        "dry_run": True,
+        "disable_caching": True,
+        "media_dir": str(tmp_path),
+        "pixel_width": 192,
+        "pixel_height": 108,
+        "frame_rate": 15,
+    }
+    with tempconfig(settings_):
+        Recording(storyboard=board, skip_animations=True).render()
+    assert len(sizes) == len(board.beats[-1].labels_with("formula_")) >= 2
+    known = {text: [p for p in px if p > 0.0] for text, px in sizes.items()}
+    small = {
+        text: f"{min(px):.1f} px" for text, px in known.items() if min(px) < MIN_TEXT_PX - 0.05
+    }
+    assert not small, small
+    # A glyph not found among its pieces (a stretched bracket, a fraction's bar) fails
+    # too: its size is not known.
+    unknown = {text: px.count(0.0) for text, px in sizes.items() if 0.0 in px}
+    assert not unknown, f"glyphs not recognised: {unknown}"
+
+
+def test_the_definition_on_screen_gives_the_table() -> None:
+    """P's definition, read as written on screen, reproduces the sinusoid table.
+
+    The labels are translated to Python piece by piece (``dot`` is ×, ``^`` a
+    power, ``2i`` is 2·i) and evaluated at every position and column.
+    """
+    dim = 6
+    board = build_position_blindness(SceneOptions(ids=[2, 3, 2, 1], vocab=6, dim=dim))
+    lines = board.beats[-1].labels_with("formula_")
+    python = {
+        '"pos"': "pos",
+        "dot": "*",
+        "omega_i": "omega",
+        "sin": "math.sin",
+        "cos": "math.cos",
+        "^": "**",
+        "2i": "2 * i",
+        "\\/": "/",
+    }
+
+    def rhs(line: str) -> str:
+        right = line.split("=", 1)[1]
+        for typst, code in python.items():
+            right = right.replace(typst, code)
+        return right
+
+    assert [line.split("=")[0].strip() for line in lines] == [
+        'P["pos", 2i]',
+        'P["pos", 2i+1]',
+        "omega_i",
+    ]
+    table = sinusoidal_positions(4, dim)
+    for pos in range(4):
+        for col in range(dim):
+            i = col // 2
+            omega = eval(rhs(lines[2]), {"i": i, "d": dim})
+            value = eval(rhs(lines[col % 2]), {"math": math, "pos": pos, "omega": omega})
+            assert value == pytest.approx(float(table[pos, col]), abs=1e-6)

@@ -37,9 +37,11 @@ from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
 from embedviz.story.model import Storyboard, Window
 
 __all__ = [
+    "DEFINITION_GAP",
     "VERDICT_CHARS",
     "PositionPlan",
     "PositionSpec",
+    "definition_font",
     "formula_height",
     "formula_width",
     "heading_width",
@@ -52,6 +54,9 @@ POSITION_SYMBOL = 'P["pos"]'
 # A bracket joining two rows of the sum block, and the space a sign takes.
 BRACKET_WIDTH = 0.15
 SIGN_CHARS = 2.2
+# Between the lines of P's definition: one line's subscript and the next line's
+# capitals would touch at SPACE.
+DEFINITION_GAP = 2 * SPACE
 # The lookup layout keeps a mark column this many characters wide for a bracket and ``=``.
 VERDICT_CHARS = 2
 
@@ -72,6 +77,41 @@ def formula_width(source: str, font_size: float) -> float:
 def formula_height(source: str, font_size: float) -> float:
     """Return the height a Typst formula takes at a font size."""
     return _formula_size_per_font(source)[1] * font_size
+
+
+@cache
+def _script_ratio() -> float:
+    """Return how tall a raised exponent's digit is beside a digit on the baseline.
+
+    Typst sets scripts smaller (and in their own optical variant); it is
+    measured, not assumed, so the definition's exponent is sized from what is drawn.
+    """
+    from embedviz.render.formula import FormulaText
+
+    glyphs = FormulaText("0^0", 48, "#FFFFFF").family_members_with_points()[1:]
+    base, script = sorted(glyphs, key=lambda glyph: glyph.get_x())
+    return float(script.height / base.height)
+
+
+def definition_font(label: float) -> float:
+    """Return the font of P's definition: a label's, or larger if its exponent would be small.
+
+    The definition is what the narration points at, so it is set as a label,
+    not a legend; its one script (the exponent of ``10000``) must still reach
+    :data:`~embedviz.render.design.MIN_TEXT_PX`, which at the smallest labels
+    takes a larger font than theirs.
+
+    Parameters
+    ----------
+    label
+        The frame's label font.
+
+    Returns
+    -------
+    float
+        The font size of every line of the definition.
+    """
+    return max(label, font_for_px(MIN_TEXT_PX / _script_ratio()) * 1.001)
 
 
 @dataclass(frozen=True)
@@ -216,7 +256,7 @@ def _note_size(spec: PositionSpec, font: float) -> tuple[float, float]:
     if spec.formulas:
         width = max(formula_width(line, font) for line in spec.formulas)
         lines = sum(formula_height(line, font) for line in spec.formulas)
-        return width, lines + SPACE * (len(spec.formulas) - 1)
+        return width, lines + DEFINITION_GAP * (len(spec.formulas) - 1)
     word, size = spec.note
     width = text_width(word, font, mono=False) + 2 * SPACE + char_advance(font) * len(size)
     return width, digit_height(font) * 1.6
@@ -237,7 +277,9 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     top_w = body_w + tags_w + sign_w + body_w
     verdict_w = SPACE * 3 + BRACKET_WIDTH + char_advance(label) * 1.5
     verdict_w += text_width(spec.verdict, label, mono=False)
-    note_w, note_h = _note_size(spec, legend)
+    # A sinusoid's definition is read as a label; a learned P's size note is a legend.
+    note_font = definition_font(label) if spec.formulas else legend
+    note_w, note_h = _note_size(spec, note_font)
     # The sums right after P's definition (the rest of the band stays for the verdict).
     pe_left = body_w + tags_w + sign_w
     sum_left = note_w + SPACE + sign_w
@@ -265,6 +307,8 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
         problems.append("too tall")
     if note_h > body_h + heading_h:
         problems.append("the definition of P is too tall")
+    if note_font > scale.data:
+        problems.append("the definition of P is set larger than the table numbers")
     offset = left + max(0.0, (right - left - width) / 2)
     body_top = top - band_h - SPACE - max(0.0, room - needed) / 2 - heading_h - SPACE
     body_top -= col_labels_h
@@ -290,7 +334,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             col_label_y=body_top + col_labels_h / 2,
             formula_left=offset,
             formula_top=sum_top + SPACE + heading_h,
-            note_font=legend,
+            note_font=note_font,
             verdict_left=sum_x + body_w + SPACE,
             title_x=0.0,
             title_y=top - band_h / 2,

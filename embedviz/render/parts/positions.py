@@ -44,6 +44,7 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.solver_positions import (
     BRACKET_WIDTH,
+    DEFINITION_GAP,
     POSITION_SYMBOL,
     TOKEN_SYMBOL,
     PositionPlan,
@@ -342,7 +343,7 @@ class PositionBlocks(Component):
         self.first_row_box: VMobject | None = None
 
     def _definition(self, cells: Cells) -> VGroup:
-        """P's definition (two Typst lines) or, for a learned P, its size note."""
+        """P's definition (Typst lines, at the plan's note font) or, for a learned P, its size."""
         plan, theme = self.plan, self.theme
         font = plan.note_font
         lines = self.board.beats[-1].labels_with("formula_")
@@ -357,7 +358,7 @@ class PositionBlocks(Component):
                     ShapeLabel(sizes, font, theme.muted),
                 ).arrange(RIGHT, buff=SPACE * 2)
             ]
-        group = VGroup(*parts).arrange(DOWN, buff=SPACE, aligned_edge=LEFT)
+        group = VGroup(*parts).arrange(DOWN, buff=DEFINITION_GAP, aligned_edge=LEFT)
         group.next_to(xyz(plan.formula_left, plan.formula_top), DOWN, buff=0)
         return group.align_to(xyz(plan.formula_left, 0), LEFT)
 

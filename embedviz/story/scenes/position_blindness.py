@@ -48,9 +48,13 @@ POSITION_KINDS: dict[str, tuple[NumberKind, NumberKind]] = {
     "learned": ("learned_position", "sum_learned"),
 }
 _SEED_MODULUS = 2**64
-# Typst maths, typeset by the renderer (a fraction, a raised exponent).
-_SINE_LABEL = 'P["pos", 2i] = sin("pos" / 10000^(2i \\/ d))'
-_COSINE_LABEL = 'P["pos", 2i+1] = cos("pos" / 10000^(2i \\/ d))'
+# Typst maths, typeset by the renderer. The frequency has a line of its own, so
+# that the sines and cosines need neither a fraction nor a raised exponent: its
+# exponent is the one script left, and the renderer sets it at a readable size.
+# pos · 10000^(-2i/d) is pos / 10000^(2i/d), the core's angle.
+_SINE_LABEL = 'P["pos", 2i] = sin("pos" dot omega_i)'
+_COSINE_LABEL = 'P["pos", 2i+1] = cos("pos" dot omega_i)'
+_FREQUENCY_LABEL = "omega_i = 10000^(-2i \\/ d)"
 
 
 def learned_seed(seed: int) -> int:
@@ -115,10 +119,11 @@ def build_position_blindness(
         The words to label it with (e.g. a translation); English by default.
     positions
         Overrides ``options.positions``.
-        ``sinusoidal`` (default): ``P[pos, 2i] = sin(pos / 10000^(2i/d))``,
-        ``P[pos, 2i+1] = cos(pos / 10000^(2i/d))``. ``learned``: the first T rows
-        of a ``16 × d`` table seeded like ``torch.nn.Embedding(16, d)`` after
-        ``torch.manual_seed(seed + 1)`` (see :func:`learned_seed`).
+        ``sinusoidal`` (default): ``P[pos, 2i] = sin(pos · ω_i)``,
+        ``P[pos, 2i+1] = cos(pos · ω_i)`` with ``ω_i = 10000^(-2i/d)``.
+        ``learned``: the first T rows of a ``16 × d`` table seeded like
+        ``torch.nn.Embedding(16, d)`` after ``torch.manual_seed(seed + 1)``
+        (see :func:`learned_seed`).
 
     Returns
     -------
@@ -239,6 +244,8 @@ def _arrange(rec: Recorder, positions: str, dim: int) -> None:
         screen.labels["formula_0"] = _SINE_LABEL
         if dim > 1:
             screen.labels["formula_1"] = _COSINE_LABEL
+        # The last line; formula_ labels are drawn in the order of their keys.
+        screen.labels["formula_2"] = _FREQUENCY_LABEL
     else:
         screen.add(int_cell("pe_size", (0,), LEARNED_CONTEXT), int_cell("pe_size", (1,), dim))
     rec.beat(
