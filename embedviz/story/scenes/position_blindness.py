@@ -119,11 +119,10 @@ def build_position_blindness(
         The words to label it with (e.g. a translation); English by default.
     positions
         Overrides ``options.positions``.
-        ``sinusoidal`` (default): ``P[pos, 2i] = sin(pos · ω_i)``,
-        ``P[pos, 2i+1] = cos(pos · ω_i)`` with ``ω_i = 10000^(-2i/d)``.
-        ``learned``: the first T rows of a ``16 × d`` table seeded like
-        ``torch.nn.Embedding(16, d)`` after ``torch.manual_seed(seed + 1)``
-        (see :func:`learned_seed`).
+        ``sinusoidal`` (default): ``P[pos, 2i] = sin(pos · ω_i)``, ``P[pos, 2i+1] =
+        cos(pos · ω_i)``, ``ω_i = 10000^(-2i/d)``. ``learned``: the first T rows of a
+        ``16 × d`` table seeded like ``torch.nn.Embedding(16, d)`` after
+        ``torch.manual_seed(seed + 1)`` (see :func:`learned_seed`).
 
     Returns
     -------
