@@ -463,7 +463,7 @@ def test_every_glyph_of_the_definition_is_readable(
     digit's height at 720p, here the glyph's height relative to the same
     glyph on the baseline, whose digits are as tall as the font's.
     """
-    from manim import tempconfig
+    from manim import config, tempconfig
 
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.base import StoryboardScene, screen_texts
@@ -472,12 +472,18 @@ def test_every_glyph_of_the_definition_is_readable(
 
     board = prepared_storyboard("PositionBlindness", overrides, cwd=tmp_path, environ={})
     sizes: dict[str, list[float]] = {}
+    data_px: list[float] = []
+    definition_px: list[float] = []
 
     class Recording(StoryboardScene):  # type: ignore[misc]
         def after_beat(self, beat: Any) -> None:
             if beat.name != "arrange":
                 return
-            _, labels, _ = screen_texts(self)
+            numbers, labels, _ = screen_texts(self)
+            # The table numbers' digits (a number's box is its digits' height: no
+            # descenders), at 720p.
+            table = [n for n in numbers if n.cell.kind == "output"]
+            data_px.append(max(float(n.height) for n in table) * 720 / config.frame_height)
             shown = [m for m in labels if isinstance(m, FormulaText)]
             definition = [m for m in shown if m.text in beat.labels_with("formula_")]
             sources = [m.text for m in definition]
@@ -487,6 +493,7 @@ def test_every_glyph_of_the_definition_is_readable(
                 references = _reference_heights(sources, font)
                 # A digit's height at 720p, whatever the frame is drawn at.
                 digit_px = px_for_font(font)
+                definition_px.append(digit_px)
                 sizes[formula.text] = [
                     _type_px(glyph, references, digit_px) for glyph in _glyphs(formula)
                 ]
@@ -511,6 +518,8 @@ def test_every_glyph_of_the_definition_is_readable(
     # too: its size is not known.
     unknown = {text: px.count(0.0) for text, px in sizes.items() if 0.0 in px}
     assert not unknown, f"glyphs not recognised: {unknown}"
+    # Set larger for its exponent's sake, it still stays under the table numbers.
+    assert max(definition_px) <= min(data_px) + 0.05, (definition_px, data_px)
 
 
 def test_the_definition_on_screen_gives_the_table() -> None:
