@@ -195,3 +195,39 @@ def test_the_box_check_sees_a_label_inside_or_under_the_line() -> None:
     path = _stroke_points(Square(side_length=2))
     assert _encloses(path, np.array([0.5, -0.5]))
     assert not _encloses(path, np.array([1.5, 0.0]))
+
+
+# The print is the beat's data ("The 768 numbers inside are row 3."): at GPT-2's
+# size its digits keep the floor of a real-sized table's numbers, 18 px at 720p
+# (a lecture-hall review read them at about 13-15 px, under E, with the frame's
+# bottom empty below them).
+PRINT_FLOOR_PX = 18.0
+
+
+def test_gpt2_print_digits_keep_the_data_floor() -> None:
+    from manim import config
+
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("SingleTokenLookup", GPT2, environ={})
+    heights: dict[str, float] = {}
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.beat.name not in BEATS or moment.alpha < 1:
+            return
+        drawn = {id(m) for top in scene.mobjects for m in top.get_family()}
+        numbers = [
+            n
+            for n in scene.stage.printed.numbers
+            if id(n) in drawn and float(n.get_fill_opacity()) >= SHOWN
+        ]
+        assert numbers, moment.beat.name
+        # A number's ink, read from its glyph outlines (the last 8 points are its
+        # slot box): from the digits' tops to the baseline, one digit's height.
+        inks = [np.ptp(n.points[:-8, 1]) for n in numbers]
+        heights[moment.beat.name] = min(inks) * 720 / float(config.frame_height)
+
+    play_moments(board, look, pixel_width=192, pixel_height=108)
+    assert set(heights) == set(BEATS)
+    for beat, px in heights.items():
+        assert px >= PRINT_FLOOR_PX, (beat, round(px, 2))

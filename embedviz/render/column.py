@@ -13,7 +13,13 @@ import itertools
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from embedviz.render.design import CAPTION_FONT, MIN_TEXT_PX, SPACE, font_for_px
+from embedviz.render.design import (
+    CAPTION_FONT,
+    MIN_TEXT_PX,
+    SPACE,
+    at_least,
+    font_for_px,
+)
 from embedviz.render.metrics import char_advance, digit_height
 
 if TYPE_CHECKING:
@@ -22,6 +28,11 @@ if TYPE_CHECKING:
     from embedviz.render.spec import LookupSpec
 
 __all__ = ["Column", "column_plan", "print_band", "stack_column"]
+
+# The ink of a line of code, in digit heights: its brackets and parentheses
+# reach above the digits and under the baseline (DejaVu Sans Mono's "([" are
+# 1.32 digits tall), and a little over for the box drawn round the numbers.
+LINE_INK = 1.4
 
 
 @dataclass(frozen=True)
@@ -169,10 +180,21 @@ def column_plan(
 def print_band(
     spec: LookupSpec, scale: TypeScale, width: float, problems: list[str]
 ) -> tuple[float, float]:
-    """Return the font of the PyTorch call and print under the blocks, and the height they take."""
+    """Return the font of the PyTorch call and print under the blocks, and the height they take.
+
+    The print's numbers are the beat's data ("The 768 numbers inside are row
+    3."): their digits are at least ``spec.print_px`` tall (the solver asks
+    for a real-sized table's floor), even where the labels beside the table
+    are smaller, as long as the widest line fits the width. The height is
+    what :class:`~embedviz.render.parts.printed.PrintPart` draws: two spaces
+    under the blocks, the call, two spaces, then the print's lines 2.1 digits
+    apart, the first and last as tall as their brackets' ink.
+    """
     if not spec.print_lines:
         return 0.0, 0.0
-    font = min(scale.label, width / (char_advance(1.0) * (spec.print_chars + 2)))
+    fitting = width / (char_advance(1.0) * (spec.print_chars + 2))
+    font = min(at_least(scale.label, spec.print_px) if spec.print_px else scale.label, fitting)
     if font < font_for_px(MIN_TEXT_PX):
         problems.append("print too wide")
-    return font, 3 * SPACE + spec.print_lines * digit_height(font) * 2.1
+    ink = LINE_INK * digit_height(font)
+    return font, 4 * SPACE + 2 * ink + (spec.print_lines - 2) * digit_height(font) * 2.1

@@ -53,6 +53,9 @@ class LookupSpec:
     wrapped_chars
         The widest line when the print's ``grad_fn`` goes on a line of its own
         (as PyTorch does when a line would be too long); 0 when it has none.
+    print_px
+        The least height of the print's digits at 720p under the blocks,
+        where the width allows (0: the labels' size).
     legend
         Whether the colour legend is drawn.
     note
@@ -118,6 +121,7 @@ class LookupSpec:
     print_chars: int = 0
     print_lines: int = 0
     wrapped_chars: int = 0
+    print_px: float = 0.0
     legend: bool = True
     note: str = ""
     note_role: Literal["legend", "label"] = "legend"
