@@ -745,9 +745,12 @@ def test_no_beat_ends_with_a_large_empty_area(
 # output took the middle third). Measured at 720p on the old layout (two columns, the
 # hidden ranges' labels in a wide left margin): E's numbers spanned 19.7 % of the
 # frame's width and, once the output held rows, E's and the output's 49.6 %; with three
-# columns and the labels inside the table, 28.3 % and 66.5 %.
-LARGE_VOCAB_E_SPAN = 0.25
-LARGE_VOCAB_DATA_SPAN = 0.60
+# columns and the labels inside the table, 28.3 % and 66.5 % (at 18.3 px). A lecture
+# hall's review then asked for larger numbers (test_large_vocab_numbers_read_from_the_back):
+# with the first column and the last, at 22.9 px, 24.0 % and 59.6 %, the marks' column
+# (``out[8] = out[0]`` at the labels' size) taking the rest of the width.
+LARGE_VOCAB_E_SPAN = 0.23
+LARGE_VOCAB_DATA_SPAN = 0.58
 
 
 def _span(texts: list[TextSample], kinds: set[str]) -> float:
@@ -775,6 +778,38 @@ def test_large_vocab_data_fill_the_width(moment_cache: Any, overrides: dict[str,
                 problems.append(f"{end.beat.name}: E and the output span {both:.1%}")
     # The output holds rows from the first lookup on: most beat ends check both.
     assert sum(any(t.cell and t.cell[0] == "output" for t in e.texts) for e in ends) >= 4
+    assert not problems, "\n".join(problems)
+
+
+# LargeVocabLookup's numbers read from the back of a hall (a lecture-hall frame review:
+# GPT-2's were 18.3 px at 720p, the floor for real-sized tables, beside 22 px captions, and
+# the equality mark ``out[8] = out[0]``, the rest beat's point, was 12 px, at the legend's
+# size). Beside them, a label is LABEL_RATIO of the numbers, as every label of the family.
+LARGE_VOCAB_DATA_PX = 22.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", [{}, {"vocab": 50257, "dim": 768}])
+def test_large_vocab_numbers_read_from_the_back(
+    moment_cache: Any, overrides: dict[str, Any]
+) -> None:
+    from embedviz.render.design import LABEL_RATIO
+
+    ends = [s for s in moment_cache("LargeVocabLookup", overrides) if s.empty is not None]
+    assert ends, "no beat end was sampled"
+    problems, marks = [], 0
+    for end in ends:
+        texts = [t for t in end.texts if t.opacity >= VISIBLE]
+        numbers = [t.digit_px for t in texts if t.role == "number"]
+        small = [px for px in numbers if px < LARGE_VOCAB_DATA_PX - 0.05]
+        if small:
+            problems.append(f"{end.beat.name}: table numbers at {min(small):.1f} px")
+        for mark in (t for t in texts if t.cell and t.cell[0] == "equal_to"):
+            marks += 1
+            if mark.digit_px < LABEL_RATIO * max(numbers) - 0.5:
+                problems.append(f"{end.beat.name}: {mark.text!r} at {mark.digit_px:.1f} px")
+    # ID 4821 comes twice: its mark stands at the ends of the rest and shape beats.
+    assert marks >= 2
     assert not problems, "\n".join(problems)
 
 

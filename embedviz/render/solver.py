@@ -70,7 +70,7 @@ from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import clear_paths, curved_route, source_centres
 from embedviz.render.solver_across import TAG_GAP, Across, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
-from embedviz.render.solver_bands import legend_place, legend_x, title_band
+from embedviz.render.solver_bands import legend_by_marks, legend_place, legend_x, title_band
 from embedviz.render.solver_still import caption_top as caption_top_of
 from embedviz.render.solver_still import prefer_still, still_legend
 from embedviz.render.spec import LookupSpec
@@ -255,12 +255,13 @@ def _measure(
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
     if spec.window.col_gaps:
         col_labels_h += sizes.col_note_height
-    matrix_heading_top = -(col_labels_h + SPACE + heading_h)
+    # A half-precision table's note goes under the matrix; a count may stand over its heading.
+    note_h = digit_height(getattr(scale, spec.note_role)) + 2 * SPACE if spec.note else 0.0
+    above_h, under_h = (note_h, 0.0) if spec.note_above else (0.0, note_h)
+    matrix_heading_top = -(col_labels_h + SPACE + heading_h + above_h)
     output_heading_top = -raise_d - SPACE - heading_h
     content_top = min(matrix_heading_top, output_heading_top)
-    # A half-precision table's note goes under the matrix.
-    note_h = digit_height(getattr(scale, spec.note_role)) + 2 * SPACE if spec.note else 0.0
-    content_bottom = max(matrix_h + note_h, -raise_d + len(outputs) * row_h)
+    content_bottom = max(matrix_h + under_h, -raise_d + len(outputs) * row_h)
     legend_h = legend_height(scale.legend) if spec.legend else 0.0
     output_bottom_d = -raise_d + len(outputs) * row_h
     bounds = (matrix_heading_top, output_heading_top, content_top)
@@ -305,6 +306,8 @@ def _measure(
     )
     if spec.still and mode == "beside":
         plan = still_legend(plan, spec, right, problems)
+    if spec.marks_from and spec.legend:
+        plan = legend_by_marks(plan, spec, right, problems)
     if plan.marks_overflow > plan.rest_slide:
         problems.append("marks too wide")
     return plan, problems

@@ -60,7 +60,8 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     numbers_w = char_advance(label) * spec.row_label_chars
     if sizes.gaps_inside:
         # The labels are written across the table: it must be wide enough, the margin not.
-        if gap_w > body_w - 2 * SPACE:
+        # A longer one runs left over the row numbers' column (a band has no row number).
+        if gap_w > body_w - 2 * SPACE + numbers_w:
             problems.append("gap labels wider than the table")
         gap_w = 0.0
     margin_w = max(numbers_w, gap_w) + 1.5 * SPACE

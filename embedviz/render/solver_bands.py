@@ -2,23 +2,30 @@
 
 :func:`~embedviz.render.solver.solve_lookup` lays out the title band (the
 title, and the legend beside it when it goes there) with :func:`title_band`,
-and asks :func:`legend_place` and :func:`legend_x` where the legend goes.
+and asks :func:`legend_place` and :func:`legend_x` where the legend goes;
+:func:`legend_by_marks` stands it upright in the equality marks' column.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import replace
+from typing import TYPE_CHECKING, Literal
 
 from embedviz.render.design import MIN_TEXT_PX, SPACE, TypeScale, font_for_px
 from embedviz.render.metrics import digit_height, text_width
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import legend_height, swatch_size
 
-__all__ = ["LegendPlace", "legend_place", "legend_x", "title_band"]
+if TYPE_CHECKING:
+    from embedviz.render.solver import LookupPlan
+
+__all__ = ["LegendPlace", "legend_by_marks", "legend_place", "legend_x", "title_band"]
 
 # Where the legend goes: above the matrix, over or under the output block, in the title
 # band, or upright under the output's tags (placed by :mod:`embedviz.render.solver_still`).
-LegendPlace = Literal["above", "over_output", "under_output", "band", "under_tags"]
+LegendPlace = Literal["above", "over_output", "under_output", "band", "under_tags", "by_marks"]
+# An upright bar is at least this many swatches tall (shorter, its colours crowd).
+MIN_SWATCHES = 5.0
 
 
 def legend_x(
@@ -48,6 +55,7 @@ def legend_x(
         "over_output": output_left,
         "under_output": output_left,
         "under_tags": output_left,
+        "by_marks": output_left,
     }[legend_at]
 
 
@@ -67,7 +75,9 @@ def legend_place(
     there, above the output when a lowered one does, else into the title
     band (depth 0). A block that must stay still (``spec.still``) keeps it
     under its tags (``under_tags``: placed once the block is, by
-    :func:`~embedviz.render.solver_still.still_legend`).
+    :func:`~embedviz.render.solver_still.still_legend`); one whose spec sets
+    ``marks_from`` stands in the marks' column (``by_marks``: placed by
+    :func:`legend_by_marks`).
 
     Parameters
     ----------
@@ -83,8 +93,8 @@ def legend_place(
     Returns
     -------
     tuple
-        Where (``above``, ``over_output``, ``under_output``, ``band`` or
-        ``under_tags``), and the depth.
+        Where (``above``, ``over_output``, ``under_output``, ``band``,
+        ``under_tags`` or ``by_marks``), and the depth.
     """
     matrix_heading_top, output_heading_top, content_top = bounds
     free = legend_h + SPACE
@@ -92,6 +102,8 @@ def legend_place(
         return "band", 0.0
     if spec.still:
         return "under_tags", 0.0
+    if spec.marks_from:
+        return "by_marks", 0.0
     if spec.legend_under_output:
         return "under_output", max(matrix_h, output_bottom_d) + SPACE + legend_h / 2
     if matrix_heading_top - content_top >= free:
@@ -172,3 +184,51 @@ def place_title(
     if legend_title is not None:
         band = max(band, legend_height(scale.legend))
     return font, x, band
+
+
+def legend_by_marks(
+    plan: LookupPlan, spec: LookupSpec, right: float, problems: list[str]
+) -> LookupPlan:
+    """Stand the legend upright in the marks' column, beside the rows above the first mark.
+
+    The marks come only in the last beats; until then their column, as tall
+    as the block, stands empty. Beside the rows above the first marked one
+    the legend never meets a mark: when the block settles level with the
+    matrix it moves down, away from the legend, which stays.
+
+    Parameters
+    ----------
+    plan
+        A plan measured with the legend out of the content's height.
+    spec
+        What the frame holds (``marks_from``, the legend's title).
+    right
+        The safe area's right edge.
+    problems
+        Where a legend too wide for the column, or too short a bar, is noted.
+
+    Returns
+    -------
+    LookupPlan
+        The plan with the legend's left edge, centre line and bar length.
+    """
+    font = plan.scale.legend
+    side = swatch_size(font)
+    # The title above the bar; the tick values (a sign, digits and a point) right of it.
+    width = max(
+        text_width(spec.legend_title, font, mono=False), side + 0.6 * SPACE + 4 * digit_height(font)
+    )
+    if plan.mark_left + width > right:
+        problems.append("legend too wide for the marks' column")
+    top = plan.output_top
+    bottom = plan.output_top - spec.marks_from * plan.sizes.row_height + SPACE / 2
+    length = top - bottom - digit_height(font) * 1.6 - SPACE
+    if length < MIN_SWATCHES * side:
+        problems.append("no room for the legend beside the marks")
+    return replace(
+        plan,
+        legend_x=plan.mark_left,
+        legend_y=(top + bottom) / 2,
+        legend_left=True,
+        legend_upright=max(length, 0.0),
+    )

@@ -64,6 +64,10 @@ class LookupSpec:
     note_role
         The note's size: ``legend`` (a remark) or ``label`` (a count, such as
         a table's number of parameters).
+    note_above
+        Whether the note stands over the matrix's heading rather than under
+        the matrix: where the output block rises above the matrix, the band
+        over the heading is free, and the note there adds no height.
     source_windows
         For a layout whose window scrolls between lookups (LargeVocabLookup):
         the window each output row's source is looked up in, in output order
@@ -87,6 +91,11 @@ class LookupSpec:
     legend_under_output
         Whether the legend goes under the output block when a raised block
         leaves room there (it then rides with the block when it settles).
+    marks_from
+        The first output row with an equality mark, when the legend stands
+        upright in the marks' column beside the rows above it (0: it does
+        not): a column that stays empty until the last beats, as tall as the
+        block, would otherwise be the frame's largest empty area.
     gaps_wrapped
         Whether the hidden ranges' labels stand on two lines in the margin
         (see :attr:`~embedviz.render.parts.grid.GridSizes.gaps_wrapped`); the
@@ -125,6 +134,7 @@ class LookupSpec:
     legend: bool = True
     note: str = ""
     note_role: Literal["legend", "label"] = "legend"
+    note_above: bool = False
     source_windows: tuple[Window, ...] = ()
     bar_width: float = 0.0
     mark_role: Literal["legend", "label"] = "label"
@@ -132,6 +142,7 @@ class LookupSpec:
     late_marks: bool = False
     gaps_inside: bool = False
     legend_under_output: bool = False
+    marks_from: int = 0
     gaps_wrapped: bool = False
     still: bool = False
     title_left: bool = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from manim import VMobject
+from manim import RIGHT, VMobject
 
 from embedviz.render.design import SPACE, Theme, value_colour
 from embedviz.render.gap_lines import gap_label_lines, line_gap
@@ -109,6 +109,10 @@ def _place_band_labels(grid: CellGrid, sizes: GridSizes) -> None:
         middle = (grid.body_left() + grid.body_right()) / 2
         for label in grid.gap_labels.values():
             label.set_x(middle)
+            # One wider than the table (a narrow window, long row numbers) ends where the
+            # table's numbers do and runs left into the margin: a band has no row number.
+            if label.width > grid.body_right() - grid.body_left() - 2 * SPACE:
+                label.align_to(xyz(grid.body_right() - SPACE, 0), RIGHT)
     if sizes.gaps_wrapped:
         # Placed by its last line's slot: the two lines are centred on the band instead,
         # their longer line's end on the row numbers' right edge.

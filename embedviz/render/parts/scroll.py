@@ -24,7 +24,7 @@ from manim.utils.rate_functions import smooth
 
 from embedviz.render.design import SPACE, Theme, maths
 from embedviz.render.glyphs import NumberText, SansText
-from embedviz.render.metrics import xyz
+from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.parts.chips import Follow
 from embedviz.render.parts.grid import CellGrid, GridSizes, row_slots
 from embedviz.render.parts.lookup import MatrixPart
@@ -428,7 +428,10 @@ class ScrollingMatrix(MatrixPart):
                 NumberText(count, label, theme.text),
                 SansText(board.word("parameters"), label, theme.muted),
             ).arrange(buff=SPACE)
-            y = plan.matrix_top - tallest - SPACE - self.count.height / 2
+            # Over the heading, in the band the solver keeps for it (``note_above``): the
+            # raised output block leaves it free, where under E it would add height.
+            heading_top = plan.heading_y + digit_height(label) * 0.8
+            y = heading_top + (digit_height(label) + 2 * SPACE) / 2
             self.count.move_to(xyz(0, y)).align_to(self.heading, np.array([-1.0, 0.0, 0.0]))
 
     def intro(self) -> list[VMobject]:

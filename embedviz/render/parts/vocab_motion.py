@@ -196,8 +196,17 @@ class VocabMotion(LookupMotion):
         # What is under the block ends under its bottom, clear of the outline the shape
         # beat then draws round the block.
         tuck = [(m, grid.get_bottom()[1] - 2 * SPACE - m.get_top()[1]) for m in under]
-        offsets = [(m, level) for m in [*self.output_side(), *riders]]
-        offsets += [(m, level + gap) for m, gap in tuck] + [(m, 0.0) for m in still]
+        moving = [(m, 0.0) for m in [*self.output_side(), *riders]] + tuck
+        # Level with the matrix, a block taller than the matrix's side (with a note over
+        # its heading) could reach past the band: it then stays up as far as needed.
+        side_top = max(m.get_top()[1] for m in still)
+        side_bottom = min(m.get_bottom()[1] for m in still)
+        block_top = max(m.get_top()[1] + gap for m, gap in moving)
+        block_bottom = min(m.get_bottom()[1] + gap for m, gap in moving)
+        needed = max(side_top, block_top + level) - (top - bottom) - (block_bottom + level)
+        if needed > 0 and block_bottom + level < side_bottom:
+            level += min(needed, max(0.0, side_top - (block_top + level)))
+        offsets = [(m, level + gap) for m, gap in moving] + [(m, 0.0) for m in still]
         highest = max(m.get_top()[1] + dy for m, dy in offsets)
         lowest = min(m.get_bottom()[1] + dy for m, dy in offsets)
         centre = (top + bottom) / 2 - (highest + lowest) / 2

@@ -46,7 +46,7 @@ from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat, Storyboard, Window
 
-__all__ = ["LargeVocabStage", "large_vocab_spec"]
+__all__ = ["LargeVocabStage", "large_vocab_spec", "solve_large_vocab"]
 
 # Half the caption band: two lines of the caption's digits, with their spacing.
 CAPTION_HALF = 0.5
@@ -73,13 +73,38 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         bar_width=SCROLL_BAR,
         note=f"V \u00d7 d = {count} {board.word('parameters')}" if count else "",
         note_role="label",
-        mark_role="legend",
+        # Over E's heading: the raised output block left that band empty (about a fifth
+        # of the frame's height, a frame review found); the numbers stay as large.
+        note_above=True,
         marks_last=True,
         # The margin holds only row numbers: the width goes to the table's columns.
         gaps_inside=True,
-        # The raised block leaves room under it, which would otherwise stand empty.
+        # The marks' column stands empty until the rest beat: the legend stands in it,
+        # where the rows above the first mark leave it room (see ``solve_large_vocab``).
+        marks_from=_first_mark(board),
+        # Else the raised block leaves room under it, which would otherwise stand empty.
         legend_under_output=True,
     )
+
+
+def _first_mark(board: Storyboard) -> int:
+    """Return the first output row with an equality mark (0: none; row 0 never has one)."""
+    marked = [c.index for b in board.beats for c in b.numbers if c.kind == "equal_to"]
+    positions = sorted({c.index for b in board.beats for c in b.numbers if c.kind == "position"})
+    return min((positions.index(i) for i in marked if i in positions), default=0)
+
+
+def solve_large_vocab(spec: LookupSpec) -> LookupPlan:
+    """Solve the layout with the legend in the marks' column, or under the output block.
+
+    A mark on an early row leaves the legend too short a bar beside the
+    rows above it: the legend then goes under the block, if the numbers come
+    out larger so (ties go to the marks' column, which is empty otherwise).
+    """
+    plans = [solve_lookup(spec)]
+    if spec.marks_from:
+        plans.append(solve_lookup(replace(spec, marks_from=0)))
+    return max(plans, key=lambda plan: plan.scale.data)
 
 
 @register_stage
@@ -103,15 +128,13 @@ class LargeVocabStage(Stage):
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
-        plan = solve_lookup(large_vocab_spec(self.board))
+        plan = solve_large_vocab(large_vocab_spec(self.board))
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
         args = (self.scene, self.board, self.cells, plan, self.theme)
         self.matrix = self.add_part(ScrollingMatrix(*args))
         self.output = self.add_part(OutputPart(*args))
-        # Marks name both rows (out[8] = out[0]): notes beside the row, at the legend's size.
-        self.output.mark_font = plan.scale.legend
         self.chips = self.add_part(ChipColumn(*args))
         self.motion = self.add_part(
             VocabMotion(
@@ -169,7 +192,8 @@ class LargeVocabStage(Stage):
 
         While rows are fetched the output sits where every strip has a clear
         path; once all are in, it moves beside E. A legend in the title band
-        stays; one over the output block moves with it, one under it closes up to it.
+        stays; one over the output block, or upright beside its rows, moves with it; one
+        under it closes up to it.
         """
         legend = self.matrix.legend
         riders: list[VMobject] = []
@@ -178,7 +202,11 @@ class LargeVocabStage(Stage):
         still += [m for m in (self.matrix.count,) if m is not None]
         if legend is not None and self.plan.legend_left:
             over_output = abs(self.plan.legend_x - self.plan.output_left) < 1e-6
-            if not over_output:
+            if self.plan.legend_upright > 0:
+                # Upright beside the block's rows (in the marks' column): it keeps beside
+                # them, clear of the chips' heading that comes down with the block.
+                riders.append(legend)
+            elif not over_output:
                 still.append(legend)
             elif self.plan.legend_y < self.plan.output_top:
                 under.append(legend)

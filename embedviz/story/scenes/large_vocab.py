@@ -59,14 +59,12 @@ _TOP_ROWS = 6  # rows 0..5 before the first scroll
 _KEPT_TOP = 2  # rows 0 and 1 stay in view as a landmark
 _END_ROWS = 5  # the rows shown when the target is near the end
 _MAX_FULL_ROWS = 8
-# Columns: the first two and the last. The render layer writes the hidden
-# ranges' labels inside the table, so the margin holds only row numbers and a
-# third column fits with the numbers about as large as with two (18.7 px at
-# 720p for GPT-2 by default); a fourth would take them under 18 px. A sentence
-# given as text has its word pieces in a column beside the chips: there, the
-# first column and the last ("narrow"), as SequenceLookup's narrow window.
-_HEAD_COLS = 2
-_NARROW_HEAD_COLS = 1
+# Columns: the first and the last. E and the output stand side by side with
+# the same columns, so each column drawn costs two: a second head column took
+# GPT-2's numbers down to 18.3 px at 720p (the floor for real-sized tables),
+# where two columns let them reach 22 px, readable from the back of a hall.
+# The labelled gap between them says how many are not shown.
+_HEAD_COLS = 1
 _TAIL_COLS = 1
 _MAX_FULL_COLS = 3
 
@@ -77,8 +75,8 @@ _SCENE = "LargeVocabLookup"
 _WALKED = 2
 
 
-def _window(vocab_size: int, dim: int, rows: set[int], words: Words | None, narrow: bool) -> Window:
-    head = _NARROW_HEAD_COLS if narrow else _HEAD_COLS
+def _window(vocab_size: int, dim: int, rows: set[int], words: Words | None) -> Window:
+    head = _HEAD_COLS
     if dim <= _MAX_FULL_COLS:
         cols = list(range(dim))
     else:
@@ -86,9 +84,7 @@ def _window(vocab_size: int, dim: int, rows: set[int], words: Words | None, narr
     return labelled_window(sorted(rows), cols, vocab_size, dim, words or SPEC.words())
 
 
-def start_window(
-    vocab_size: int, dim: int, words: Words | None = None, *, narrow: bool = False
-) -> Window:
+def start_window(vocab_size: int, dim: int, words: Words | None = None) -> Window:
     """Return the first view: the top rows and the last row.
 
     Parameters
@@ -99,16 +95,13 @@ def start_window(
         ``d``.
     words
         The storyboard's words for the gap labels; English by default.
-    narrow
-        Whether only the first column and the last are drawn (for a sentence
-        whose word pieces stand beside its chips).
 
     Returns
     -------
     Window
         Every row when ``V <= 8``; otherwise rows 0 to 5 and row ``V-1``
         with the gap between them labelled. Columns: all when ``d <= 3``,
-        otherwise the first two (one when ``narrow``) and the last.
+        otherwise the first and the last.
 
     Raises
     ------
@@ -118,8 +111,8 @@ def start_window(
     if vocab_size < 1 or dim < 1:
         raise EmbedvizError(f"a table needs at least one row and column, not {vocab_size} x {dim}")
     if vocab_size <= _MAX_FULL_ROWS:
-        return _window(vocab_size, dim, set(range(vocab_size)), words, narrow)
-    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1}, words, narrow)
+        return _window(vocab_size, dim, set(range(vocab_size)), words)
+    return _window(vocab_size, dim, set(range(_TOP_ROWS)) | {vocab_size - 1}, words)
 
 
 def scroll_window(
@@ -128,8 +121,6 @@ def scroll_window(
     row: int,
     current: Window | None = None,
     words: Words | None = None,
-    *,
-    narrow: bool = False,
 ) -> Window:
     """Return the view that shows ``row``, scrolling only when needed.
 
@@ -145,8 +136,6 @@ def scroll_window(
         The view on screen now; it is kept when it already shows ``row``.
     words
         The storyboard's words for the gap labels; English by default.
-    narrow
-        As for :func:`start_window`.
 
     Returns
     -------
@@ -167,12 +156,12 @@ def scroll_window(
     if current is not None and row in current.rows:
         return current
     if vocab_size <= _MAX_FULL_ROWS or row < _TOP_ROWS:
-        return start_window(vocab_size, dim, words, narrow=narrow)
+        return start_window(vocab_size, dim, words)
     top = set(range(_KEPT_TOP))
     if row >= vocab_size - _END_ROWS + 1:
         end = set(range(vocab_size - _END_ROWS, vocab_size))
-        return _window(vocab_size, dim, top | end, words, narrow)
-    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1}, words, narrow)
+        return _window(vocab_size, dim, top | end, words)
+    return _window(vocab_size, dim, top | {row - 1, row, row + 1, vocab_size - 1}, words)
 
 
 def byte_size(count: int) -> str:
@@ -226,14 +215,12 @@ def _sentence_ids(options: SceneOptions, table: Table) -> list[int]:
     )
 
 
-def _plan_windows(
-    vocab_size: int, dim: int, ids: list[int], words: Words, narrow: bool
-) -> list[Window]:
+def _plan_windows(vocab_size: int, dim: int, ids: list[int], words: Words) -> list[Window]:
     """Return the view for each lookup: the first ID's, then each later ID's."""
     views = []
-    current = start_window(vocab_size, dim, words, narrow=narrow)
+    current = start_window(vocab_size, dim, words)
     for token_id in ids:
-        current = scroll_window(vocab_size, dim, token_id, current, words, narrow=narrow)
+        current = scroll_window(vocab_size, dim, token_id, current, words)
         views.append(current)
     return views
 
@@ -366,10 +353,8 @@ def build_large_vocab_lookup(
     ids = _sentence_ids(options, table)
     vocab, dim = table.vocab_size, table.dim
     told = SPEC.words(words)
-    # Word pieces beside the chips take the room of a column.
-    narrow = any(options.pieces or ())
-    first_view = start_window(vocab, dim, told, narrow=narrow)
-    views = _plan_windows(vocab, dim, ids[:_WALKED], told, narrow)
+    first_view = start_window(vocab, dim, told)
+    views = _plan_windows(vocab, dim, ids[:_WALKED], told)
     rows = _fetch_rows(table, [first_view, *views])
     output = table.lookup(ids)
     # One colour scale for every value any view shows, so colours stay put while scrolling.
