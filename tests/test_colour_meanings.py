@@ -59,5 +59,5 @@ def test_gradients_and_position_vectors_have_colours_of_their_own(theme_name: st
     assert gradients, "no coloured symbol was seen in TrainingNudge: nothing was checked"
     assert positions, "no coloured symbol was seen in PositionBlindness: nothing was checked"
     # The IDs' amber may appear in both (an ID means the same in each scene).
-    shared = (gradients & positions) - {_hex(theme.chip), _hex(theme.id_ink)}
+    shared = (gradients & positions) - {_hex(theme.chip), _hex(theme.id_line), _hex(theme.id_ink)}
     assert not shared, (theme_name, shared)

@@ -198,6 +198,7 @@ def test_the_highlight_is_far_from_the_value_palette_for_every_vision(name: str)
         "pale positive": _tint(theme.text, theme.positive, 0.35),
         "pale negative": _tint(theme.text, theme.negative, 0.35),
         "chip": theme.chip,
+        "id_line": theme.id_line,
         "accent": theme.accent,
         "gradient": theme.gradient,
     }

@@ -7,9 +7,10 @@ look at a row nobody showed. At the end of every beat whose last cue names
 row N of E and round no other row.
 
 The outline is found from what is drawn: any stroked, visible mobject in the
-chip colour whose box holds every number of row N and the centre of no number
-of another row. The numbers' places come from the mobjects tied to the
-storyboard's weight cells, not from the render code's outline geometry.
+ID's line colour (``id_line``: the chip's amber, darker in the light theme)
+whose box holds every number of row N and the centre of no number of another
+row. The numbers' places come from the mobjects tied to the storyboard's
+weight cells, not from the render code's outline geometry.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def _named_rows(scene: str, overrides: dict[str, Any]) -> list[tuple[str, int, s
         named = NAMED_ROW.search(moment.beat.phrases[-1].text)
         if named is None:
             return
-        colour = scene_object.stage.theme.chip
+        colour = scene_object.stage.theme.id_line  # the ID's amber as a line
         seen.append((moment.beat.name, int(named[1]), outlined_rows(scene_object, colour)))
 
     play_moments(board, look, alphas=(), pixel_width=192, pixel_height=108)
