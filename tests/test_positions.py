@@ -274,7 +274,6 @@ def _context(board: Storyboard) -> Context:
 
 def test_learned_variant_renders_every_number_inside_the_frame(tmp_path: Path) -> None:
     """The shared screen test, for the variant no scene option reaches yet."""
-    from manim import tempconfig
 
     from embedviz.render.base import StoryboardScene, screen_texts
 
@@ -307,16 +306,7 @@ def test_learned_variant_renders_every_number_inside_the_frame(tmp_path: Path) -
                     if overlap_x > 0.01 and overlap_y > 0.01:
                         problems.append(f"{beat.name}: {text_a!r} overlaps {text_b!r}")
 
-    settings_ = {
-        "dry_run": True,
-        "disable_caching": True,
-        "media_dir": str(tmp_path),
-        "pixel_width": 192,
-        "pixel_height": 108,
-        "frame_rate": 15,
-    }
-    with tempconfig(settings_):
-        Recording(storyboard=board, skip_animations=True).render()
+    _dry_render(Recording, board, tmp_path)
     assert not problems, problems[:5]
 
 
@@ -463,7 +453,7 @@ def test_every_glyph_of_the_definition_is_readable(
     digit's height at 720p, here the glyph's height relative to the same
     glyph on the baseline, whose digits are as tall as the font's.
     """
-    from manim import config, tempconfig
+    from manim import config
 
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.base import StoryboardScene, screen_texts
@@ -498,16 +488,7 @@ def test_every_glyph_of_the_definition_is_readable(
                     _type_px(glyph, references, digit_px) for glyph in _glyphs(formula)
                 ]
 
-    settings_ = {
-        "dry_run": True,
-        "disable_caching": True,
-        "media_dir": str(tmp_path),
-        "pixel_width": 192,
-        "pixel_height": 108,
-        "frame_rate": 15,
-    }
-    with tempconfig(settings_):
-        Recording(storyboard=board, skip_animations=True).render()
+    _dry_render(Recording, board, tmp_path)
     assert len(sizes) == len(board.beats[-1].labels_with("formula_")) >= 2
     known = {text: [p for p in px if p > 0.0] for text, px in sizes.items()}
     small = {
@@ -560,3 +541,13 @@ def test_the_definition_on_screen_gives_the_table() -> None:
             omega = eval(rhs(lines[2]), {"i": i, "d": dim})
             value = eval(rhs(lines[col % 2]), {"math": math, "pos": pos, "omega": omega})
             assert value == pytest.approx(float(table[pos, col]), abs=1e-6)
+
+
+def _dry_render(scene_class: Any, board: Any, media: Path) -> None:
+    """Play a storyboard as a dry run at 192x108, 15 fps (the class's hooks read the screen)."""
+    from manim import tempconfig
+
+    settings = {"dry_run": True, "disable_caching": True, "media_dir": str(media),
+                "pixel_width": 192, "pixel_height": 108, "frame_rate": 15}  # fmt: skip
+    with tempconfig(settings):
+        scene_class(storyboard=board, skip_animations=True).render()

@@ -220,14 +220,34 @@ def legend_by_marks(
     )
     if plan.mark_left + width > right:
         problems.append("legend too wide for the marks' column")
-    top = plan.output_top
     bottom = plan.output_top - spec.marks_from * plan.sizes.row_height + SPACE / 2
-    length = top - bottom - digit_height(font) * 1.6 - SPACE
-    if length < MIN_SWATCHES * side:
+    placed = upright_legend(plan, plan.mark_left, plan.output_top, bottom)
+    if placed.legend_upright < MIN_SWATCHES * side:
         problems.append("no room for the legend beside the marks")
+    return placed
+
+
+def upright_legend(plan: LookupPlan, left: float, top: float, bottom: float) -> LookupPlan:
+    """Stand the legend upright between two heights, its left edge at ``left``.
+
+    Parameters
+    ----------
+    plan
+        The plan to place the legend in (its legend font is used).
+    left
+        The legend's left edge.
+    top, bottom
+        The room's top and bottom; the legend's title and a space take their part.
+
+    Returns
+    -------
+    LookupPlan
+        The plan with the legend's left edge, centre line and bar length (0 if none fits).
+    """
+    length = top - bottom - digit_height(plan.scale.legend) * 1.6 - SPACE
     return replace(
         plan,
-        legend_x=plan.mark_left,
+        legend_x=left,
         legend_y=(top + bottom) / 2,
         legend_left=True,
         legend_upright=max(length, 0.0),

@@ -45,6 +45,7 @@ from embedviz.render.design import (
     font_for_px,
 )
 from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.solver_bands import upright_legend
 from embedviz.render.space import EMPTY_SHARE
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import swatch_size
@@ -161,8 +162,8 @@ def still_legend(
         problems.append("upright legend too wide for the tags' column")
     top = plan.output_top - count * plan.sizes.row_height - SPACE
     bottom = caption_top(plan.caption_y) + SPACE
-    length = top - bottom - digit_height(font) * 1.6 - SPACE
-    if length < MIN_BAR * side:
+    placed = upright_legend(plan, plan.tag_left, top, bottom)
+    if placed.legend_upright < MIN_BAR * side:
         problems.append("no room for the legend under the tags")
     frame_w, frame_h = _frame_size()
     if _lane(plan, count, plan.tag_left) > LANE_MARGIN * EMPTY_SHARE * frame_w * frame_h:
@@ -171,13 +172,7 @@ def still_legend(
     # and the heading's ink are estimated within a hundredth of a unit, on the safe side.
     if _above_matrix(plan) > EMPTY_SHARE * frame_w * frame_h:
         problems.append("too empty above the matrix")
-    return replace(
-        plan,
-        legend_x=plan.tag_left,
-        legend_y=(top + bottom) / 2,
-        legend_left=True,
-        legend_upright=max(length, 0.0),
-    )
+    return placed
 
 
 def prefer_still(
