@@ -173,6 +173,23 @@ def test_leaning_words_are_chosen_by_language_tag_lookup() -> None:
     assert not leaning_for("fr").leans("d'entrée")
     assert not leaning_for("en").leans("students'")
     assert not leaning_for("pt-BR").leans("de")
+    # German pronouns lean on their verb as French clitics do; "sich" may end a clause.
+    assert all(leaning_for("de").leans(word) for word in ("er", "Sie", "wir", "man", "ihm"))
+    assert not leaning_for("de").leans("sich")
+
+
+def test_a_german_line_does_not_end_on_a_pronoun() -> None:
+    """A pronoun goes down with its verb ("und wir | lesen" read as cut off)."""
+    pronouns = {"ich", "du", "er", "sie", "es", "wir", "man"}
+    cases = [
+        ("Am Ende hat die Ausgabe vier Zeilen, und wir lesen jede davon ab.", range(27, 34)),
+        ("Das Modell lernt die Werte, und man sieht nur, welche Zeile es gerade liest.", [42]),
+    ]
+    for text, widths in cases:
+        for width in widths:
+            lines = caption_lines(text, width, "de")
+            assert len(lines) > 1
+            assert all(line.split(" ")[-1] not in pronouns for line in lines[:-1]), lines
 
 
 def _vtt_cues(vtt: str) -> list[list[str]]:

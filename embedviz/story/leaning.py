@@ -56,7 +56,10 @@ LEANING_WORDS: Mapping[str, frozenset[str]] = {
         "an am ans auf aus bei beim bis durch für gegen hinter in im ins mit nach neben "
         "ohne seit über um unter vom von vor zu zum zur zwischen wegen während "
         "und oder aber denn sondern dass ob wenn als wie weil damit sowie "
-        "ist sind war waren wird werden wurde wurden es"
+        "ist sind war waren wird werden wurde wurden "
+        # Personal pronouns before their verb ("dass er | kommt" reads as cut off);
+        # the reflexive "sich" often ends a clause and is left out.
+        "ich du er sie es wir man mich dich ihn ihm uns euch"
     ),
 }
 
