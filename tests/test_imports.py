@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -71,3 +72,25 @@ def test_the_check_would_notice_a_heavy_import(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.splitlines()[-1].removeprefix("RESULT "))
     assert report["heavy"] == ["manim", "manim.utils"]
+
+
+_EXPORT_SCRIPT = r"""
+import json, sys
+
+import embedviz.export.site, embedviz.export.media, embedviz.export.described
+print(json.dumps(sorted(n for n in sys.modules if n == "scipy" or n.startswith("scipy."))))
+"""
+
+
+def test_the_export_modules_leave_scipy_until_sound_is_processed(tmp_path: Path) -> None:
+    # scipy.signal costs about 0.7 s to import; a silent render or export never needs it.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMBEDVIZ_")}
+    imported = subprocess.run(
+        [sys.executable, "-c", _EXPORT_SCRIPT], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    assert json.loads(imported) == []
+    # Processing sound still finds it (the lazy import works).
+    from embedviz.export.loudness import true_peak_dbtp
+
+    assert true_peak_dbtp([0.0, 0.5, -0.25, 0.0]) >= 20 * math.log10(0.5)

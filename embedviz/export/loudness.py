@@ -17,10 +17,11 @@ again until it fits.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import ndimage, signal
 
 from embedviz.core.errors import EmbedvizError
 
@@ -82,7 +83,7 @@ def integrated_loudness(samples: npt.ArrayLike, rate: int = RATE) -> float:
     if rate != RATE:
         raise ValueError(f"loudness is measured at {RATE} Hz, not {rate}")
     x = _as_samples(samples)
-    weighted = signal.sosfilt(_K_WEIGHTING, x)
+    weighted = _signal().sosfilt(_K_WEIGHTING, x)
     block, step = int(0.4 * rate), int(0.1 * rate)  # 400 ms blocks, 75% overlap
     if weighted.size < block:
         return float("-inf")
@@ -111,11 +112,28 @@ _UP = 4
 _REACH = 16  # input samples either side that reach an output (the filter: 10)
 _HALO = 64  # input samples either side fed with each stretch (wider than the reach)
 _BLOCK = 1024  # samples per block for the bound
-# resample_poly's own filter for up=4, designed once: given as an array, it is
-# used as is (bit for bit the same output) instead of being designed again on
-# every call, which cost a quarter of the oversampling of a long narration.
-_FILTER = signal.firwin(20 * _UP + 1, 1 / _UP, window=("kaiser", 5.0))
-_GAIN_BOUND = float(max(np.abs(_FILTER[p::_UP]).sum() * _UP for p in range(_UP)))
+
+
+# Importing scipy.signal costs about 0.7 s; every embedviz command that imports
+# the export modules (a silent render, a contact sheet) would pay it, so it is
+# imported on first use.
+def _signal() -> Any:
+    from scipy import signal
+
+    return signal
+
+
+@cache
+def _oversampling_filter() -> tuple[Samples, float]:
+    """resample_poly's own filter for up=4, and the bound on its gain over one phase.
+
+    Given as an array, the filter is used as is (bit for bit the same output)
+    instead of being designed again on every call, which cost a quarter of
+    the oversampling of a long narration.
+    """
+    taps = np.asarray(_signal().firwin(20 * _UP + 1, 1 / _UP, window=("kaiser", 5.0)))
+    bound = float(max(np.abs(taps[p::_UP]).sum() * _UP for p in range(_UP)))
+    return taps, bound
 
 
 def _block_bounds(x: Samples) -> Samples:
@@ -138,13 +156,14 @@ def _block_bounds(x: Samples) -> Samples:
     reach = core.copy()
     reach[1:] = np.maximum(reach[1:], tails[:-1])
     reach[:-1] = np.maximum(reach[:-1], heads[1:])
-    return reach * _GAIN_BOUND * (1 + 1e-9)
+    return reach * _oversampling_filter()[1] * (1 + 1e-9)
 
 
 def _exact_peaks(x: Samples, start: int, stop: int) -> Samples:
     """Return the largest of each sample's four oversampled points, for start..stop."""
     lo, hi = max(0, start - _HALO), min(x.size, stop + _HALO)
-    up = np.abs(signal.resample_poly(x[lo:hi], _UP, 1, window=_FILTER))
+    taps = _oversampling_filter()[0]
+    up = np.abs(_signal().resample_poly(x[lo:hi], _UP, 1, window=taps))
     # The largest of each sample's four points, as strided maxima: the same
     # numbers as reshape(-1, 4).max(axis=1) in well under half the time.
     fine = np.maximum(np.maximum(up[0::4], up[1::4]), np.maximum(up[2::4], up[3::4]))
@@ -206,6 +225,8 @@ def true_peak_dbtp(samples: npt.ArrayLike) -> float:
 
 def _limit(x: Samples, ceiling_db: float, rate: int) -> Samples:
     """Lower the gain smoothly (5 ms) around every true peak above the ceiling."""
+    from scipy import ndimage
+
     ceiling = 10 ** (ceiling_db / 20)
     out = x.copy()
     # Only samples whose oversampled peak is above the ceiling need less than 1.

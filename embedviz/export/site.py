@@ -642,6 +642,7 @@ def _run_jobs(
     results: dict[str, dict[str, Any]] = {}
     units = _estimated_units(scenes, quality, overrides, boards)
     report = _Report(scenes, units, show_progress)
+    preload_for_workers(voiced=settings.get("voice") is not None)
     context = multiprocessing.get_context("fork")
     events = context.Queue()
     pool = ProcessPoolExecutor(
@@ -683,6 +684,29 @@ def _run_jobs(
         events.close()
         events.cancel_join_thread()
     return results
+
+
+def preload_for_workers(*, voiced: bool) -> None:
+    """Import what every clip's worker needs, once, before the workers are forked.
+
+    A forked worker starts with its parent's modules. Importing manim, the
+    stages and (for narration) scipy's signal tools costs about 1.5 s a
+    process; imported here, it is paid once per export rather than once per
+    worker, and the report, which reads the video themes, finds them loaded.
+    manim reads ``manim.cfg`` from the working directory, which the workers
+    share with this process.
+
+    Parameters
+    ----------
+    voiced
+        The clips are narrated: the loudness tools are loaded too.
+    """
+    import embedviz.export.described  # noqa: F401  (the described version, with a voice)
+    from embedviz.render.stage import stage_for
+
+    stage_for("lookup")  # imports manim and every stage module
+    if voiced:
+        from scipy import ndimage, signal  # noqa: F401
 
 
 def _drain(events: Any, report: _Report) -> None:
