@@ -8,7 +8,7 @@ exact string it shows, so tests read it back and match it to the storyboard.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from manim import MathTypst
@@ -50,6 +50,21 @@ class FormulaText(MathTypst):
         # digits, which are as tall as a label's at ``font_size`` (tests read the
         # type size from the two).
         self.natural_height = float(self.height)
+
+    def generate_mobject(self) -> FormulaText:
+        """Parse the SVG, then drop each glyph's parsed path (as :mod:`glyphs` does for text).
+
+        Manim reads the path only while it builds the outline, but keeps it:
+        every later copy (Manim's SVG cache hands one out for each repeated
+        formula, and every fade or transform copies again) deep-copied it,
+        most of a copy's cost.
+        """
+        super().generate_mobject()
+        for part in self.get_family():
+            if hasattr(part, "path_obj"):
+                # Only manim's VMobjectFromSVGPath has it, typed as a non-optional path.
+                cast(Any, part).path_obj = None
+        return self
 
 
 @cache
