@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import math
 import shutil
 import tempfile
 import time
@@ -556,14 +557,20 @@ def _copy_movie(movie: Path, target: Path, samples: Any | None, rate: int) -> No
             # video packet, so that neither stream runs ahead in the file.
             nonlocal written
             while written < pcm.size and written < seconds * rate:
-                chunk = pcm[written : written + size]
+                # Whole AAC frames up to the picture's time, handed over at once (at
+                # most 2**16 samples): the encoder cuts its own frames, and the same
+                # packets come out (checked), but one call per 1024 samples cost a
+                # fifth of the encode across a long hold.
+                wanted = pcm.size if math.isinf(seconds) else math.ceil(seconds * rate)
+                whole = -(-(wanted - written) // size) * size
+                chunk = pcm[written : written + min(whole, 1 << 16)]
                 frame = av.AudioFrame.from_ndarray(
                     chunk.reshape(1, -1), format="fltp", layout="mono"
                 )
                 frame.sample_rate = rate
                 frame.pts = written
                 frame.time_base = Fraction(1, rate)
-                written += size
+                written += chunk.size
                 assert audio is not None
                 for packet in audio.encode(frame):
                     out.mux(packet)
