@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from embedviz.core.errors import EmbedvizError
+from embedviz.export import media
 from embedviz.export.contents import (
     SITE_RECORD,
     SiteContents,
@@ -642,7 +643,8 @@ def _run_jobs(
     results: dict[str, dict[str, Any]] = {}
     units = _estimated_units(scenes, quality, overrides, boards)
     report = _Report(scenes, units, show_progress)
-    preload_for_workers(voiced=settings.get("voice") is not None)
+    if export_clip is media.export_clip:  # a stand-in job (a test's) renders nothing
+        preload_for_workers(voiced=settings.get("voice") is not None)
     context = multiprocessing.get_context("fork")
     events = context.Queue()
     pool = ProcessPoolExecutor(
