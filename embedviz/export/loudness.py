@@ -16,7 +16,7 @@ again until it fits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
@@ -83,16 +83,18 @@ def integrated_loudness(samples: npt.ArrayLike, rate: int = RATE) -> float:
     if rate != RATE:
         raise ValueError(f"loudness is measured at {RATE} Hz, not {rate}")
     x = _as_samples(samples)
-    weighted = _signal().sosfilt(_K_WEIGHTING, x)
     block, step = int(0.4 * rate), int(0.1 * rate)  # 400 ms blocks, 75% overlap
-    if weighted.size < block:
+    if x.size < block:
         return float("-inf")
-    # Each block is four 100 ms steps: sum the squares per step (in place, without
-    # a copy of a long clip), then add four neighbouring steps.
-    steps = weighted[: weighted.size // step * step].reshape(-1, step)
-    per_step = np.einsum("ij,ij->i", steps, steps)
+    # Each block is four 100 ms steps: sum the squares per step, then add four
+    # neighbouring steps.
+    per_step = _step_powers(x, step)
     per_block = block // step
-    power = sum(per_step[k : per_step.size - per_block + 1 + k] for k in range(per_block)) / block
+    count = per_step.size - per_block + 1
+    power = np.zeros(max(0, count))
+    for k in range(per_block):
+        power += per_step[k : k + count]
+    power /= block
     with np.errstate(divide="ignore"):
         loud = -0.691 + 10 * np.log10(power)
     gated = power[loud > -70.0]  # absolute gate
@@ -102,6 +104,27 @@ def integrated_loudness(samples: npt.ArrayLike, rate: int = RATE) -> float:
     with np.errstate(divide="ignore"):
         kept = gated[-0.691 + 10 * np.log10(gated) > relative]
     return float(-0.691 + 10 * np.log10(kept.mean()))
+
+
+def _step_powers(x: Samples, step: int) -> Samples:
+    """Sum the squares of the K-weighted signal over each whole step of ``step`` samples.
+
+    The filter runs over a few seconds at a time, its state carried from one
+    piece to the next (the same numbers as one pass over the whole): a long
+    described track filtered in one pass needed two fresh copies of its
+    size, and touching that much new memory cost more than the filtering.
+    """
+    signal = _signal()
+    steps = x.size // step
+    found = np.empty(steps)
+    state = np.zeros((_K_WEIGHTING.shape[0], 2))
+    per_piece = 64  # steps per piece: 6.4 s
+    for first in range(0, steps, per_piece):
+        last = min(steps, first + per_piece)
+        piece, state = signal.sosfilt(_K_WEIGHTING, x[first * step : last * step], zi=state)
+        rows = piece.reshape(-1, step)
+        found[first:last] = np.einsum("ij,ij->i", rows, rows)
+    return found
 
 
 # Oversampling by four, as scipy's resample_poly does it (its default Kaiser
@@ -223,16 +246,53 @@ def true_peak_dbtp(samples: npt.ArrayLike) -> float:
     return 20 * float(np.log10(peak)) if peak > 0 else float("-inf")
 
 
-def _limit(x: Samples, ceiling_db: float, rate: int) -> Samples:
-    """Lower the gain smoothly (5 ms) around every true peak above the ceiling."""
+class _ScaledPeaks:
+    """The oversampled peaks of one signal, read once, at whatever gain it is later given.
+
+    Oversampling is linear: the signal times ``g`` peaks at ``g`` times its
+    peaks. Normalising tries a few gains in turn; each reads the stretches
+    kept here instead of oversampling again. They are read for a gain 1 dB
+    above the first one asked for (a later pass usually gains a little
+    more), and read again only if a pass goes beyond it.
+    """
+
+    _HEADROOM = 10 ** (1 / 20)
+
+    def __init__(self, x: Samples) -> None:
+        self.x = x
+        self.most = 0.0  # the largest gain the kept stretches serve
+        self.stretches: list[tuple[int, Samples]] = []
+
+    def above(self, gain: float, ceiling: float) -> list[tuple[int, Samples]]:
+        """Every stretch of ``gain · x`` whose peaks may exceed ``ceiling``, with those peaks."""
+        if gain > self.most:
+            self.most = gain * self._HEADROOM
+            self.stretches = list(_peaks_above(self.x, ceiling / self.most))
+        return [(start, peaks * gain) for start, peaks in self.stretches]
+
+
+def _limit(
+    x: Samples,
+    ceiling_db: float,
+    rate: int,
+    stretches: Iterable[tuple[int, Samples]] | None = None,
+    *,
+    in_place: bool = False,
+) -> Samples:
+    """Lower the gain smoothly (5 ms) around every true peak above the ceiling.
+
+    ``stretches`` are ``x``'s oversampled peaks where they may exceed the
+    ceiling (:func:`_peaks_above`), when already known. ``in_place`` limits
+    ``x`` itself: copying a long described track cost as much as limiting it.
+    """
     from scipy import ndimage
 
     ceiling = 10 ** (ceiling_db / 20)
-    out = x.copy()
+    out = x if in_place else x.copy()
     # Only samples whose oversampled peak is above the ceiling need less than 1.
     places: list[npt.NDArray[np.intp]] = []
     needs: list[Samples] = []
-    for start, peaks in _peaks_above(x, ceiling):
+    for start, peaks in _peaks_above(x, ceiling) if stretches is None else stretches:
         loud = np.flatnonzero(peaks > ceiling)
         places.append(start + loud)
         needs.append(ceiling / peaks[loud])
@@ -387,16 +447,24 @@ def _normalised(x: Samples, rate: int, target: float, aim: float) -> Samples:
     loudness = integrated_loudness(x, rate)
     if not np.isfinite(loudness):
         return x
+    source, peaks = x, _ScaledPeaks(x)
+    gain_db = 0.0
+    ceiling = 10 ** (aim / 20)
     for _ in range(4):
-        x = x * 10 ** ((target - loudness) / 20)
-        x = _limit(x, aim, rate)
+        # Each pass limits the source at the new gain (not the last pass's
+        # result again): the same oversampled peaks serve every pass.
+        gain_db += target - loudness
+        gain = 10 ** (gain_db / 20)
+        x = _limit(source * gain, aim, rate, peaks.above(gain, ceiling), in_place=True)
         # Measured once per pass: the next pass gains from this same reading.
         loudness = integrated_loudness(x, rate)
         if abs(loudness - target) < 0.1:
             break
     # Never above the ceiling, even if the last pass raised a peak.
     over = true_peak_dbtp(x) - aim
-    return x * 10 ** (-over / 20) if over > 0 else x
+    if over > 0:
+        x *= 10 ** (-over / 20)  # this function's own array
+    return x
 
 
 def fade(samples: npt.ArrayLike, rate: int = RATE, seconds: float = 0.01) -> Samples:
