@@ -450,12 +450,16 @@ def _normalised(x: Samples, rate: int, target: float, aim: float) -> Samples:
     source, peaks = x, _ScaledPeaks(x)
     gain_db = 0.0
     ceiling = 10 ** (aim / 20)
+    # One array for every pass: a fresh one of a long track each time cost
+    # more in new memory than the gain itself.
+    x = np.empty_like(source)
     for _ in range(4):
         # Each pass limits the source at the new gain (not the last pass's
         # result again): the same oversampled peaks serve every pass.
         gain_db += target - loudness
         gain = 10 ** (gain_db / 20)
-        x = _limit(source * gain, aim, rate, peaks.above(gain, ceiling), in_place=True)
+        np.multiply(source, gain, out=x)
+        _limit(x, aim, rate, peaks.above(gain, ceiling), in_place=True)
         # Measured once per pass: the next pass gains from this same reading.
         loudness = integrated_loudness(x, rate)
         if abs(loudness - target) < 0.1:
