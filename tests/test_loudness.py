@@ -181,3 +181,29 @@ def test_the_limiter_and_peak_meter_read_only_what_can_peak(
     expected = 20 * np.log10(dense.max()) if dense.max() > 0 else float("-inf")
     assert true_peak_dbtp(x) == pytest.approx(expected, abs=1e-9)
     assert np.allclose(_limit(x, -2.0, RATE), _dense_limit(x, -2.0), rtol=0, atol=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seconds=st.floats(0.05, 2.0),
+    level=st.floats(0.3, 3.0),
+    pauses=st.booleans(),
+)
+def test_after_limiting_only_what_the_limiter_changed_can_peak_over(
+    seed: int, seconds: float, level: float, pauses: bool
+) -> None:
+    """The normaliser's last check reads only the limited ranges: the same verdict as all."""
+    from embedviz.export.loudness import _limit, _peak_over
+
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(round(seconds * RATE)) * level / 3
+    if pauses:
+        x *= np.sin(np.arange(x.size) / RATE * 2 * np.pi * 1.7) > 0.2
+    touched: list[tuple[int, int]] = []
+    limited = _limit(x, -2.0, RATE, touched=touched)
+    dense = _dense_peaks(limited).max()
+    expected = max(0.0, 20 * np.log10(dense / 10 ** (-2.0 / 20)))
+    assert _peak_over(limited, touched, 10 ** (-2.0 / 20)) == pytest.approx(expected, abs=1e-9)
+    # Outside the changed ranges, nothing was over the ceiling to begin with.
+    assert bool(touched) == bool(_dense_peaks(x).max() > 10 ** (-2.0 / 20))
