@@ -160,6 +160,15 @@ def _dense_limit(x: np.ndarray, ceiling_db: float) -> np.ndarray:
     return x * np.minimum(gain, need)
 
 
+def _noise(seed: int, seconds: float, level: float, *, pauses: bool) -> np.ndarray:
+    """Gaussian noise at about ``level`` peak; with ``pauses``, loud stretches between silences."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(round(seconds * RATE)) * level / 3
+    if pauses:  # speech-like
+        x *= np.sin(np.arange(x.size) / RATE * 2 * np.pi * 1.7) > 0.2
+    return x
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -173,10 +182,7 @@ def test_the_limiter_and_peak_meter_read_only_what_can_peak(
     """Skipping quiet stretches changes nothing: the same peaks and gains as reading all."""
     from embedviz.export.loudness import _limit, true_peak_dbtp
 
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(round(seconds * RATE)) * level / 3
-    if pauses:  # speech-like: loud stretches between silences
-        x *= np.sin(np.arange(x.size) / RATE * 2 * np.pi * 1.7) > 0.2
+    x = _noise(seed, seconds, level, pauses=pauses)
     dense = _dense_peaks(x)
     expected = 20 * np.log10(dense.max()) if dense.max() > 0 else float("-inf")
     assert true_peak_dbtp(x) == pytest.approx(expected, abs=1e-9)
@@ -196,10 +202,7 @@ def test_after_limiting_only_what_the_limiter_changed_can_peak_over(
     """The normaliser's last check reads only the limited ranges: the same verdict as all."""
     from embedviz.export.loudness import _limit, _peak_over
 
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(round(seconds * RATE)) * level / 3
-    if pauses:
-        x *= np.sin(np.arange(x.size) / RATE * 2 * np.pi * 1.7) > 0.2
+    x = _noise(seed, seconds, level, pauses=pauses)
     touched: list[tuple[int, int]] = []
     limited = _limit(x, -2.0, RATE, touched=touched)
     dense = _dense_peaks(limited).max()

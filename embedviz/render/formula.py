@@ -8,10 +8,12 @@ exact string it shows, so tests read it back and match it to the storyboard.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from manim import MathTypst
+
+from embedviz.render.glyphs import drop_svg_paths
 
 __all__ = ["FormulaText", "formula_width"]
 
@@ -60,10 +62,7 @@ class FormulaText(MathTypst):
         most of a copy's cost.
         """
         super().generate_mobject()
-        for part in self.get_family():
-            if hasattr(part, "path_obj"):
-                # Only manim's VMobjectFromSVGPath has it, typed as a non-optional path.
-                cast(Any, part).path_obj = None
+        drop_svg_paths(self)
         return self
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "NumberText",
     "SansText",
     "WordText",
+    "drop_svg_paths",
     "glyph_font",
     "make_text",
 ]
@@ -73,7 +74,16 @@ def make_text(text: str, **kwargs: Any) -> VMobject:
     """
     from manim import Text
 
-    mobject = Text(text, **kwargs)
+    return drop_svg_paths(Text(text, **kwargs))
+
+
+def drop_svg_paths(mobject: VMobject) -> VMobject:
+    """Drop the parsed SVG path each glyph of ``mobject`` keeps, and return it.
+
+    Manim reads a glyph's path only while building its outline, yet every
+    copy (every FadeIn, every Transform, every hit of its SVG cache) would
+    deep-copy it again: most of a copy's cost.
+    """
     for part in mobject.get_family():
         if hasattr(part, "path_obj"):
             # Only manim's VMobjectFromSVGPath has it, typed as a non-optional path.
