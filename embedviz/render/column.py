@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from embedviz.render.solver import LookupPlan
     from embedviz.render.spec import LookupSpec
 
-__all__ = ["Column", "column_plan", "print_band", "stack_column"]
+__all__ = ["Column", "call_depth", "column_plan", "print_band", "stack_column"]
 
 # The ink of a line of code, in digit heights: its brackets and parentheses
 # reach above the digits and under the baseline (DejaVu Sans Mono's "([" are
@@ -175,6 +175,14 @@ def column_plan(
         print_left=plan.output_left,
         print_wrap=lines > spec.print_lines,
     )
+
+
+def call_depth(font: float) -> float:
+    """Return how far under the blocks the PyTorch call reaches: two spaces, then its ink.
+
+    A font of 0 (no print) reaches nowhere.
+    """
+    return 2 * SPACE + LINE_INK * digit_height(font) if font > 0 else 0.0
 
 
 def print_band(

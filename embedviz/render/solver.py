@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from embedviz.render.column import column_plan, print_band
+from embedviz.render.column import call_depth, column_plan, print_band
 from embedviz.render.design import (
     MAX_DATA_PX,
     MIN_DATA_PX,
@@ -265,11 +265,12 @@ def _measure(
     legend_h = legend_height(scale.legend) if spec.legend else 0.0
     output_bottom_d = -raise_d + len(outputs) * row_h
     bounds = (matrix_heading_top, output_heading_top, content_top)
-    legend_at, legend_d = legend_place(spec, legend_h, bounds, output_bottom_d, matrix_h)
+    print_font, print_h = print_band(spec, scale, right - left, problems)
+    call_d = call_depth(print_font)
+    legend_at, legend_d = legend_place(spec, legend_h, bounds, output_bottom_d, matrix_h, call_d)
     content_bottom = max(content_bottom, legend_d + legend_h / 2)
     in_band = legend_at == "band"
     title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
-    print_font, print_h = print_band(spec, scale, right - left, problems)
     caption_y = bottom + CAPTION_CENTRE
     depth = (caption_top_of(caption_y), content_bottom + print_h)
     heights = (band_h, heading_h, *bounds)

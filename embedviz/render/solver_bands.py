@@ -19,13 +19,23 @@ from embedviz.render.type_search import legend_height, swatch_size
 if TYPE_CHECKING:
     from embedviz.render.solver import LookupPlan
 
-__all__ = ["LegendPlace", "legend_by_marks", "legend_place", "legend_x", "title_band"]
+__all__ = [
+    "LegendPlace",
+    "column_legend",
+    "legend_by_marks",
+    "legend_place",
+    "legend_x",
+    "title_band",
+]
 
 # Where the legend goes: above the matrix, over or under the output block, in the title
 # band, or upright under the output's tags (placed by :mod:`embedviz.render.solver_still`).
 LegendPlace = Literal["above", "over_output", "under_output", "band", "under_tags", "by_marks"]
 # An upright bar is at least this many swatches tall (shorter, its colours crowd).
 MIN_SWATCHES = 5.0
+# The legend right over the output's heading keeps its place unless a place that splits
+# the column's room leaves an empty stretch shorter by more than this many spaces.
+SNUG_TIE = 1.0
 
 
 def legend_x(
@@ -65,6 +75,7 @@ def legend_place(
     bounds: tuple[float, float, float],
     output_bottom_d: float,
     matrix_h: float,
+    call_d: float = 0.0,
 ) -> tuple[LegendPlace, float]:
     """Say where the legend goes, and its centre line's depth under the matrix body's top.
 
@@ -89,6 +100,8 @@ def legend_place(
         The depths of the matrix's and the output's headings' tops, and of the content's top.
     output_bottom_d, matrix_h
         The depths of the output block's bottom and of the matrix body's bottom.
+    call_d
+        How far under the matrix body the PyTorch call reaches (0: no print).
 
     Returns
     -------
@@ -104,6 +117,10 @@ def legend_place(
         return "under_tags", 0.0
     if spec.marks_from:
         return "by_marks", 0.0
+    if spec.legend_in_column:
+        found = column_legend(legend_h, bounds, output_bottom_d, matrix_h, call_d)
+        if found is not None:
+            return found
     if spec.legend_under_output:
         return "under_output", max(matrix_h, output_bottom_d) + SPACE + legend_h / 2
     if matrix_heading_top - content_top >= free:
@@ -111,6 +128,73 @@ def legend_place(
     if output_heading_top - content_top >= free:
         return "over_output", output_heading_top - SPACE - legend_h / 2
     return "band", 0.0
+
+
+def column_legend(
+    legend_h: float,
+    bounds: tuple[float, float, float],
+    output_bottom_d: float,
+    matrix_h: float,
+    call_d: float = 0.0,
+) -> tuple[LegendPlace, float] | None:
+    """Place the legend in a single output row's column, where it best splits the empty room.
+
+    The column right of the matrix runs from the content's top down to the
+    matrix body's bottom; the output row, under its heading, stands level
+    with the row it copies. Mid-table the legend stands right over the
+    heading and the room under the row is the column's longest empty
+    stretch. A row near the window's top leaves the column empty from the
+    row down; near its bottom, from the heading up. The legend then stands
+    in the middle of that room (over the heading or under the row; never
+    in a strip's way, which slides straight across at the row's height),
+    so that no empty stretch of the column is longer than it must be.
+
+    Parameters
+    ----------
+    legend_h
+        The legend's height.
+    bounds
+        The depths of the matrix's and the output's headings' tops, and of
+        the content's top (down from the matrix body's top).
+    output_bottom_d, matrix_h
+        The depths of the output block's bottom and of the matrix body's bottom.
+    call_d
+        How far under the matrix body the PyTorch call reaches: the column's
+        room runs down to it (the call stands under the matrix, and the
+        frame's content ends with it until the print), the legend only to
+        the matrix's bottom.
+
+    Returns
+    -------
+    tuple or None
+        ``over_output`` or ``under_output`` and the legend's centre depth;
+        None when it fits neither over the heading nor under the row.
+    """
+    _, heading_top, content_top = bounds
+    above, below = heading_top - content_top, matrix_h - output_bottom_d
+    # Under the legend the room runs on past the matrix, down to the call.
+    under = below + call_d
+    # (longest empty stretch, place, centre depth), the snug place first.
+    found: list[tuple[float, LegendPlace, float]] = []
+    if above >= legend_h + SPACE:
+        snug = heading_top - SPACE - legend_h / 2
+        found.append((max(above - legend_h - SPACE, under), "over_output", snug))
+    if above >= legend_h + 2 * SPACE:
+        # The room runs on past the content's top, a space up to the title's band.
+        centre = heading_top - (above + SPACE) / 2
+        found.append((max((above - legend_h) / 2, under), "over_output", centre))
+    # Midway down the room under the row, but never past the matrix's bottom.
+    centre = min(output_bottom_d + under / 2, matrix_h - legend_h / 2)
+    over = centre - legend_h / 2 - output_bottom_d
+    if over >= SPACE:
+        left_under = output_bottom_d + under - centre - legend_h / 2
+        found.append((max(above, over, left_under), "under_output", centre))
+    if not found:
+        return None
+    best = min(stretch for stretch, _, _ in found)
+    # The snug place (the arrangement mid-table) wins a near tie.
+    _, place, depth = next(f for f in found if f[0] <= best + SNUG_TIE * SPACE)
+    return place, depth
 
 
 def title_band(

@@ -91,6 +91,11 @@ class LookupSpec:
     legend_under_output
         Whether the legend goes under the output block when a raised block
         leaves room there (it then rides with the block when it settles).
+    legend_in_column
+        Whether the legend stands in the column of a single output row, above
+        or under it, where it best splits the room the row leaves empty
+        (:func:`~embedviz.render.solver_bands.column_legend`): a row near
+        the window's top or bottom leaves most of the column on one side.
     marks_from
         The first output row with an equality mark, when the legend stands
         upright in the marks' column beside the rows above it (0: it does
@@ -142,6 +147,7 @@ class LookupSpec:
     late_marks: bool = False
     gaps_inside: bool = False
     legend_under_output: bool = False
+    legend_in_column: bool = False
     marks_from: int = 0
     gaps_wrapped: bool = False
     still: bool = False
@@ -191,6 +197,8 @@ class LookupSpec:
             if len(wrapped) > len(printed)
             else 0,
             legend=any(k == "legend" for k, _ in cells),
+            # One row with its print (SingleTokenLookup): the legend shares its column.
+            legend_in_column=len(sources) == 1 and bool(printed),
             note=next(
                 (b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), ""
             ),

@@ -22,6 +22,7 @@ __all__ = [
     "gap_label",
     "hidden_ranges",
     "labelled_window",
+    "steady_rows",
 ]
 
 MAX_FULL_ROWS = 8
@@ -35,6 +36,12 @@ _NARROW_COLS = 3
 _NARROW_HEAD_ROWS = 3
 _COMPACT_HEAD_COLS = 2
 _COMPACT_HEAD_ROWS = 2
+# A single looked-up row in the narrow window: rows up to _HEAD_EDGE, and the last
+# _TAIL_EDGE rows, are near an edge of the table (:func:`steady_rows`); a table of at
+# most _SHORT_TABLE rows keeps the usual window.
+_HEAD_EDGE = 4
+_TAIL_EDGE = 4
+_SHORT_TABLE = 14
 
 
 _ENGLISH = Words(GAP_WORDS)
@@ -100,6 +107,7 @@ def choose_window(
     focus_rows: Iterable[int],
     *,
     narrow: bool = False,
+    steady: bool = False,
     words: Words = _ENGLISH,
 ) -> Window:
     """Pick the rows and columns to draw.
@@ -118,6 +126,11 @@ def choose_window(
         columns 0 and ``d - 1`` (three such blocks across the frame leave
         room for two readable columns of a real table); and only three
         leading rows.
+    steady
+        A ``narrow`` window (it implies it) that, with one focus row near the
+        table's edges, keeps the row off the window's edge and the room under
+        it short (:func:`steady_rows`), so that the close-up keeps one
+        arrangement wherever the row is.
     words
         The storyboard's words for the gap labels; English by default.
 
@@ -128,9 +141,11 @@ def choose_window(
         the focus rows, and when there are at most four of them also the
         leading rows and the last row (with a neighbour for each of up to
         three focus rows); and the first four and last three columns. Hidden
-        ranges become labelled gaps.
+        ranges become labelled gaps. With ``steady``, a single focus row
+        near the table's edges draws the rows :func:`steady_rows` picks.
     """
     focus = sorted(set(focus_rows))
+    narrow = narrow or steady
     if vocab_size <= MAX_FULL_ROWS:
         rows = list(range(vocab_size))
     else:
@@ -143,6 +158,8 @@ def choose_window(
         if len(focus) <= 3:
             for row in focus:
                 shown |= {r for r in (row - 1, row + 1) if 0 <= r < vocab_size}
+        if steady and len(focus) == 1:
+            shown = steady_rows(focus[0], vocab_size) or shown
         rows = sorted(shown)
     if narrow:
         cols = list(range(dim)) if dim <= _NARROW_COLS else [0, dim - 1]
@@ -151,6 +168,56 @@ def choose_window(
     else:
         cols = list(range(_HEAD_COLS)) + list(range(dim - _TAIL_COLS, dim))
     return labelled_window(rows, cols, vocab_size, dim, words)
+
+
+def steady_rows(row: int, vocab_size: int) -> set[int] | None:
+    """Return a single row's narrow window near the table's edges, or None mid-table.
+
+    Mid-table the window draws rows 0-2, the row with its neighbours and the
+    last row: the row's run stands between two labelled hidden ranges, below
+    the window's middle. Its output row stands level with it, under the
+    legend, and only the row's lower neighbour, a hidden range and the last
+    row stand under it. Near an edge the run would merge with the head or
+    the last row, and the output row would leave most of its column empty
+    on one side; there the window keeps the room under the row short, or
+    gives it to the legend, drawing real rows only:
+
+    - a row of the head (0-2) stands at the window's top: the last three rows
+      mirror the head, and a hidden range splits the window near its middle
+      (row 2's lower neighbour stays hidden in it);
+    - rows 3 and 4, and the last four rows, stand with only a hidden range
+      and the last row under them (their lower neighbour is drawn only when
+      it is the last row); the upper neighbour is drawn when a hidden range
+      still parts it from the head (row 4's, row 3, is not: as for row 5,
+      a hidden range parts the head from the row).
+
+    The window then draws fewer rows than mid-table (five or six), so
+    that the print, which waits under the table, keeps its numbers at the
+    data's floor.
+
+    Parameters
+    ----------
+    row
+        The looked-up row.
+    vocab_size
+        ``V``.
+
+    Returns
+    -------
+    set of int or None
+        The rows to draw; None for a mid-table row, or a table too short
+        for its edges to stay apart (``V <= 14``): the window is then the
+        usual one.
+    """
+    last = vocab_size - 1
+    if vocab_size <= _SHORT_TABLE or _HEAD_EDGE < row < vocab_size - _TAIL_EDGE:
+        return None
+    shown = set(range(_NARROW_HEAD_ROWS)) | {row, last}
+    if row < _NARROW_HEAD_ROWS:
+        shown |= set(range(last - _NARROW_HEAD_ROWS + 1, vocab_size))
+    if row - 1 > _NARROW_HEAD_ROWS:
+        shown.add(row - 1)
+    return shown
 
 
 def labelled_window(

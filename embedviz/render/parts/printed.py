@@ -23,7 +23,7 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps
-from embedviz.render.design import MARGIN, SPACE, Theme
+from embedviz.render.design import MARGIN, OUTLINE_REACH, SPACE, Theme
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height, xyz
@@ -39,6 +39,8 @@ __all__ = ["PrintPart", "char_underline"]
 # thinner than manim's 4, so that it fits between the digits and the brackets).
 NUMBERS_BOX_BUFF = 0.06
 NUMBERS_BOX_STROKE = 3
+# The box round the grad_fn label: its margin.
+GRAD_FN_BUFF = 0.05
 
 
 def char_underline(text: GlyphString, index: int, colour: str) -> Line:
@@ -106,8 +108,11 @@ class PrintPart(Component):
         self.early = "code" in board.beats[0].labels
         self.code.move_to(xyz(0, top - self.code.height / 2)).align_to(xyz(left, 0), LEFT)
         self.printed.next_to(self.code, DOWN, buff=SPACE * 2, aligned_edge=LEFT)
-        # A long print starts further left, so that it ends inside the safe area.
-        over = VGroup(self.code, self.printed).get_right()[0] - (config.frame_width / 2 - MARGIN)
+        # A long print starts further left, so that it ends inside the safe area, with
+        # the box the grad_fn beat draws round its last piece (its buff and its ink).
+        right = config.frame_width / 2 - MARGIN
+        boxed = self.printed.last_text_piece().get_right()[0] + GRAD_FN_BUFF + OUTLINE_REACH
+        over = max(VGroup(self.code, self.printed).get_right()[0], boxed) - right
         if over > 0:
             self.code.shift(xyz(-over, 0))
             self.printed.shift(xyz(-over, 0))
@@ -229,7 +234,7 @@ class PrintPart(Component):
         """Circle the ``grad_fn`` label; the bracket marks make way."""
         piece = self.printed.last_text_piece()
         boxed: Animation = Create(
-            SurroundingRectangle(piece, color=self.theme.highlight, buff=0.05)
+            SurroundingRectangle(piece, color=self.theme.highlight, buff=GRAD_FN_BUFF)
         )
         if self.marks:
             boxed = AnimationGroup(boxed, *[FadeOut(m) for m in self.marks])

@@ -60,7 +60,7 @@ def build_single_token_lookup(
     token_id = _single_ids(options, table)
     output = table.lookup([token_id])
     told = SPEC.words(words)
-    window = choose_window(table.vocab_size, table.dim, [token_id], narrow=True, words=told)
+    window = choose_window(table.vocab_size, table.dim, [token_id], steady=True, words=told)
     printed = format_torch_tensor(output, grad_fn=GRAD_FN)
     lines, omitted = split_printed(printed, output.shape)
     rec = Recorder(window, output.shape, told)
