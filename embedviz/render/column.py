@@ -205,4 +205,6 @@ def print_band(
     if font < font_for_px(MIN_TEXT_PX):
         problems.append("print too wide")
     ink = LINE_INK * digit_height(font)
-    return font, 4 * SPACE + 2 * ink + (spec.print_lines - 2) * digit_height(font) * 2.1
+    return font, call_depth(font) + 2 * SPACE + ink + (spec.print_lines - 2) * digit_height(
+        font
+    ) * 2.1
