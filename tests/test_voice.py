@@ -340,7 +340,7 @@ def test_a_voice_is_picklable_for_worker_processes() -> None:
     assert pickle.loads(pickle.dumps(voice)) == voice
 
 
-def test_soundtrack_is_muxed_as_mono_aac_at_48_khz(tmp_path: Path) -> None:
+def test_soundtrack_is_muxed_as_mono_aac_at_24_khz(tmp_path: Path) -> None:
     import av
 
     from embedviz.export.media import mux_soundtrack
@@ -361,13 +361,22 @@ def test_soundtrack_is_muxed_as_mono_aac_at_48_khz(tmp_path: Path) -> None:
     mux_soundtrack(movie, tone, RATE, target)
     with av.open(str(target)) as container:
         audio = container.streams.audio[0]
-        assert (audio.codec_context.name, audio.codec_context.sample_rate) == ("aac", RATE)
+        # 24 kHz from a 48 kHz soundtrack: the voices speak at 22.05 kHz.
+        aac_rate = 24000
+        assert (audio.codec_context.name, audio.codec_context.sample_rate) == ("aac", aac_rate)
         assert audio.codec_context.layout.name == "mono"
         assert len(container.streams.video) == 1
         decoded = np.concatenate([f.to_ndarray().reshape(-1) for f in container.decode(audio)])
-    assert decoded.size == pytest.approx(tone.size, abs=2048)
-    onset = np.flatnonzero(np.abs(decoded) > 0.05)[0] / RATE
+    assert decoded.size == pytest.approx(tone.size * aac_rate / RATE, abs=2048)
+    onset = np.flatnonzero(np.abs(decoded) > 0.05)[0] / aac_rate
     assert onset == pytest.approx(1.0, abs=0.03)
+    # The tone is still a 440 Hz tone at its level: its strongest frequency and RMS.
+    heard = decoded[round(1.2 * aac_rate) : round(1.9 * aac_rate)]
+    spectrum = np.abs(np.fft.rfft(heard * np.hanning(heard.size)))
+    assert np.fft.rfftfreq(heard.size, 1 / aac_rate)[np.argmax(spectrum)] == pytest.approx(
+        440, abs=3
+    )
+    assert np.sqrt(np.mean(heard**2)) == pytest.approx(0.3 / np.sqrt(2), rel=0.05)
 
 
 def test_a_bad_voice_model_fails_in_one_line_before_rendering(tmp_path: Path) -> None:

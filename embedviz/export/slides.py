@@ -144,7 +144,7 @@ def _render_slides(
 
 
 def mux_speech(video: Path, speech: Path, target: Path) -> None:
-    """Copy a slide's video and add its narration as an AAC track from the start.
+    """Copy a slide's video and add its narration as an AAC track (24 kHz) from the start.
 
     Parameters
     ----------
@@ -157,6 +157,8 @@ def mux_speech(video: Path, speech: Path, target: Path) -> None:
     """
     import av
 
+    from embedviz.export.media import AAC_RATE
+
     with (
         av.open(str(video)) as source,
         av.open(str(speech)) as sound,
@@ -164,8 +166,8 @@ def mux_speech(video: Path, speech: Path, target: Path) -> None:
     ):
         in_video = source.streams.video[0]
         out_video = out.add_stream_from_template(in_video)
-        out_audio = out.add_stream("aac", rate=48000, layout="mono")
-        resampler = av.AudioResampler(format="fltp", layout="mono", rate=48000)
+        out_audio = out.add_stream("aac", rate=AAC_RATE, layout="mono")
+        resampler = av.AudioResampler(format="fltp", layout="mono", rate=AAC_RATE)
         for packet in source.demux(in_video):
             if packet.dts is None:
                 continue
@@ -175,7 +177,7 @@ def mux_speech(video: Path, speech: Path, target: Path) -> None:
         for frame in sound.decode(audio=0):
             for converted in resampler.resample(frame):
                 converted.pts = samples
-                converted.time_base = Fraction(1, 48000)
+                converted.time_base = Fraction(1, AAC_RATE)
                 samples += converted.samples
                 for packet in out_audio.encode(converted):
                     out.mux(packet)
