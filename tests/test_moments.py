@@ -281,6 +281,23 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
     return width > 0.01 and height > 0.01
 
 
+def _overlapping_pairs(boxes: list[np.ndarray]) -> list[tuple[int, int]]:
+    """Every pair i < j of boxes that :func:`_overlap` finds overlapping, in order.
+
+    All pairs at once with numpy: a moment holds hundreds of texts, and the
+    same test pair by pair in Python cost a sixth of this file's time.
+    """
+    if len(boxes) < 2:
+        return []
+    stack = np.asarray(boxes, dtype=float).reshape(len(boxes), 2, -1)[:, :, :2]
+    low, high = stack[:, 0, :], stack[:, 1, :]
+    extent = np.minimum(high[:, None, :], high[None, :, :]) - np.maximum(
+        low[:, None, :], low[None, :, :]
+    )
+    hits = np.triu((extent[..., 0] > 0.01) & (extent[..., 1] > 0.01), k=1)
+    return [(int(i), int(j)) for i, j in zip(*np.nonzero(hits), strict=True)]
+
+
 def _on_row(mark: TextSample, row: int, texts: list[TextSample]) -> bool:
     """Whether an elision mark sits on a grid row's line (between its numbers)."""
     centre = (mark.box[0][1] + mark.box[1][1]) / 2
@@ -362,10 +379,10 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
             and top <= FRAME_HALF_HEIGHT - MARGIN + 1e-3
         ):
             problems.append(f"{where}: a {what} ({left:.2f} to {right:.2f}) ends in the margin")
-    for i, a in enumerate(texts):
-        for b in texts[i + 1 :]:
-            if _overlap(a.box, b.box) and not _lifting_off(a, b, texts):
-                problems.append(f"{where}: {a.text!r} overlaps {b.text!r}")
+    for i, j in _overlapping_pairs([t.box for t in texts]):
+        a, b = texts[i], texts[j]
+        if not _lifting_off(a, b, texts):
+            problems.append(f"{where}: {a.text!r} overlaps {b.text!r}")
     for strip in sample.strips:
         ys = [centre[1] for _, centre in strip]
         if max(ys) - min(ys) > 1e-6:
