@@ -65,7 +65,18 @@ extras=""
 if [ "$level" -ge 1 ]; then
   # PyTorch's CPU build first (PyTorch's own index), so that the 'parity'
   # extra finds it installed and does not pull a CUDA build from PyPI.
-  "${pip[@]}" --extra-index-url https://download.pytorch.org/whl/cpu "torch==2.13.0"
+  torch_index=(--extra-index-url https://download.pytorch.org/whl/cpu)
+  # Offline or firewalled, pip retries that index five times, with back-off, for
+  # torch and each of its dependencies (over a minute) before it uses the other
+  # indexes anyway; one quick check skips it. Behind a proxy pip is left to try.
+  if [ -z "${HTTPS_PROXY:-}${https_proxy:-}" ] && ! "$python" -c '
+import socket
+socket.create_connection(("download.pytorch.org", 443), timeout=10).close()
+' 2>/dev/null; then
+    echo "bootstrap: download.pytorch.org cannot be reached; torch comes from your other package indexes" >&2
+    torch_index=()
+  fi
+  "${pip[@]}" "${torch_index[@]}" "torch==2.13.0"
   extras="all"
 fi
 # The test extra adds pytest and friends; dev adds the pinned ruff and mypy.
