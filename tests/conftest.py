@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,13 @@ settings.load_profile("embedviz")
 for _name in list(os.environ):
     if _name.startswith("EMBEDVIZ_"):
         del os.environ[_name]
+
+# The suite starts over a hundred Python processes (the command line, manim,
+# workers), and each compiled embedviz's modules afresh where the environment
+# says PYTHONDONTWRITEBYTECODE (this machine's image does): let them keep their
+# bytecode, in the checkout's ignored __pycache__ folders, as Python does by default.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 
 
 @dataclass
