@@ -43,13 +43,18 @@ MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
 def _lookup_boxes(
     overrides: dict[str, Any], part: str = "output"
 ) -> list[tuple[str, float, np.ndarray]]:
-    """Return (beat, alpha, box of ``part``'s body) at every sample of every lookup beat."""
+    """Return (beat, alpha, box of ``part``'s body) at every sample of every lookup beat.
+
+    ``part`` "chips" reads the chip column's heading, which moves with the
+    chips waiting beside their rows (a chip on its way to its row does not).
+    """
     board = prepared_storyboard("SequenceLookup", overrides, environ={})
     seen: list[tuple[str, float, np.ndarray]] = []
 
     def read(scene: MomentScene, moment: Any) -> None:
         if moment.beat.action in ("lookup", "lookup_many"):
-            body = getattr(scene.stage, part).grid.body
+            stage = scene.stage
+            body = stage.chips.heading if part == "chips" else getattr(stage, part).grid.body
             seen.append((moment.beat.name, moment.alpha, box_of(body)))
 
     play_moments(board, read, alphas=(0.0, 0.5, 1.0))
@@ -90,3 +95,23 @@ def test_a_long_sentence_keeps_the_matrix_and_the_block_still(case: str, part: s
     overrides = MINILM_LIKE if case == "ids" else _minilm()
     moved = _moves(_lookup_boxes(overrides, part))
     assert not moved, f"the {part} block moved during the lookups:\n" + "\n".join(moved)
+
+
+# The default scene and GPT-2's three IDs: the block still glides up and back in one beat.
+SHORT_CASES = {"default": {}, "gpt2": {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}}
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "not fixed: no still place keeps every strip's path clear, the frame filled "
+        "(an eighth) and the numbers at their floor (docs/render.md, 'Where the output "
+        "block rests')"
+    ),
+)
+@pytest.mark.parametrize("case", list(SHORT_CASES))
+@pytest.mark.parametrize("part", ["output", "chips"])
+def test_a_short_sequence_keeps_the_block_and_chips_still(case: str, part: str) -> None:
+    moved = _moves(_lookup_boxes(SHORT_CASES[case], part))
+    assert not moved, f"the {part} moved during the lookups:\n" + "\n".join(moved)

@@ -16,9 +16,7 @@ open it for a beat's strips, and back together once they have landed.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -42,6 +40,14 @@ from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
+from embedviz.render.parts.schedule import (
+    STRIP_LAG,
+    WALK,
+    Lookup,
+    clear_starts,
+    late_marks,
+    swept,
+)
 from embedviz.render.parts.strip import Carry
 from embedviz.render.routes import clear_order
 from embedviz.render.solver import LookupPlan
@@ -53,12 +59,6 @@ __all__ = ["LookupMotion"]
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 Path = Sequence[np.ndarray]
 
-# Seconds of one lookup among the rest: the walk, the way back with the strip, the settling.
-_REST_WALK, _REST_CARRY, _REST_SETTLE = 0.45, 0.7, 0.15
-# The strip lifts off this far into the chip's way back (a share of the chip's time).
-_STRIP_LAG = 0.3
-# The next of the rest starts at least this long after one starts.
-_REST_LAG = 0.35
 # Seconds of the output block's glide up (to clear the paths) or back to rest.
 _GLIDE = 0.5
 
@@ -108,85 +108,6 @@ class Glide(Animation):
         for mobject in self.moving:
             mobject.shift(xyz(self.dx, self.dy) * (target - self.done))
         self.done = target
-
-
-@dataclass
-class _Lookup:
-    """One ID's motions, and the rectangles their paths sweep (for scheduling the rest)."""
-
-    walk: Animation
-    moved: Animation
-    settle: Animation
-    mark: Animation
-    go: Animation
-    walk_area: list[tuple[float, float, float, float]]
-    carry_area: list[tuple[float, float, float, float]]
-    # A mark that shows only once the blocks rest together (it has room only there).
-    late: list[Animation] = field(default_factory=list)
-
-
-def _late(lookups: Sequence[_Lookup]) -> list[Animation]:
-    """Return the late marks' fade-in, once the blocks rest together (empty: none)."""
-    marks = [shown for one in lookups for shown in one.late]
-    return [AnimationGroup(*marks)] if marks else []
-
-
-def _swept(
-    points: Sequence[np.ndarray] | np.ndarray, width: float, height: float
-) -> list[tuple[float, float, float, float]]:
-    """Return the rectangles a box of this size sweeps moving through ``points``, one per leg."""
-    boxes = []
-    for a, b in itertools.pairwise(points):
-        boxes.append(
-            (
-                min(a[0], b[0]) - width / 2,
-                min(a[1], b[1]) - height / 2,
-                max(a[0], b[0]) + width / 2,
-                max(a[1], b[1]) + height / 2,
-            )
-        )
-    return boxes
-
-
-def _meet(
-    first: list[tuple[float, float, float, float]], second: list[tuple[float, float, float, float]]
-) -> bool:
-    """Whether any rectangle of ``first`` overlaps any of ``second``."""
-    return any(
-        a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
-        for a in first
-        for b in second
-    )
-
-
-def _clear_starts(lookups: Sequence[_Lookup]) -> list[float]:
-    """When each of the rest starts (seconds): as early as its paths are clear of those moving.
-
-    A lookup's walk sweeps its chip's path; its carry (the way back and the
-    strip) sweeps the chip's path and the strip's. Two motions may overlap in
-    time only if their sweeps do not overlap in space.
-    """
-    busy: list[tuple[float, float, list[tuple[float, float, float, float]]]] = []
-    starts: list[float] = []
-    earliest = 0.0
-    for one in lookups:
-        start = earliest
-        while True:
-            walk = (start, start + _REST_WALK, one.walk_area)
-            carry = (start + _REST_WALK, start + _REST_WALK + _REST_CARRY, one.carry_area)
-            clash = [
-                end
-                for begin, end, area in busy
-                for mine in (walk, carry)
-                if mine[0] < end - 1e-9 and begin < mine[1] - 1e-9 and _meet(mine[2], area)
-            ]
-            if not clash:
-                break
-            start += 0.05
-        busy += [walk, carry]
-        starts.append(round(start, 6))
-        earliest = start + _REST_LAG
-    return starts
 
 
 class LookupMotion(Component):
@@ -367,7 +288,7 @@ class LookupMotion(Component):
         # Where the solver put the block, its order keeps every path clear.
         return tuple(t for t in self.plan.order if t in targets), self.lift
 
-    def _one(self, position: tuple[int, ...], lift: float = 0.0) -> _Lookup:
+    def _one(self, position: tuple[int, ...], lift: float = 0.0) -> Lookup:
         """Build one ID's motions (walk there; come back with the strip; settle) and their paths.
 
         ``lift`` is how far the output block will have glided up when they play.
@@ -382,14 +303,14 @@ class LookupMotion(Component):
         there, back = self.chip_paths(row_index, chip, park, lift)
         outline = self.matrix.outline(row).shift(xyz(-self.matrix_slide, 0))
         mark_row = Create(outline, run_time=0.4)
-        go = AnimationGroup(Follow(chip, there, run_time=0.9), *self.leaving(row_index))
+        go = AnimationGroup(Follow(chip, there, run_time=WALK), *self.leaving(row_index))
         walk = AnimationGroup(go, mark_row)
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
         targets = self.output.targets(position)
         for target in targets:
             target.shift(xyz(self.slide, lift))
         carry = self.make_carry(row, chip, position, path, targets)
-        moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=_STRIP_LAG)
+        moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=STRIP_LAG)
         self.carries.append(carry)
         mark = self.output.mark(position)
         # Late marks would stand past the frame's edge until the block has closed up.
@@ -405,10 +326,11 @@ class LookupMotion(Component):
         start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)
         strip_box = (right - left, self.plan.sizes.row_height)
-        swept = _swept(there, *chip_box) + _swept([*back], *chip_box)
-        swept += _swept([start, *path], *strip_box)
-        walked = _swept(there, *chip_box)
-        return _Lookup(walk, moved, settle, mark_row, go, walked, swept, shown if late else [])
+        area = swept(there, *chip_box) + swept([*back], *chip_box)
+        area += swept([start, *path], *strip_box)
+        walked = swept(there, *chip_box)
+        later, now = (shown, []) if late else ([], shown)
+        return Lookup(walk, moved, settle, mark_row, go, walked, area, later, outline, now)
 
     def beat_lookup(self, beat: Beat) -> Animation:
         """One ID at teaching pace: mark its row; fetch it (walk there and back); settle.
@@ -432,12 +354,12 @@ class LookupMotion(Component):
         one = self._one(position, lift)
         first, fetch = one.mark, Succession(one.go, one.moved)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            late = _late([one])
+            late = late_marks([one])
             return Steps(first, fetch, Succession(one.settle, *late) if late else one.settle)
         return Steps(
             Succession(self.part(lift), first),
             fetch,
-            Succession(one.settle, self.part(lift, -1.0), *_late([one])),
+            Succession(one.settle, self.part(lift, -1.0), *late_marks([one])),
         )
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
@@ -454,18 +376,16 @@ class LookupMotion(Component):
             return point_at(self.output.grid.body, self.theme.highlight)
         rows, lift = self._order([self.output.row_of(p) for p in landing])
         lookups = [self._one(self.output.positions[t], lift) for t in rows]
-        starts = _clear_starts(lookups)
+        starts = clear_starts(lookups)
         items: list[Animation] = []
         for one, start in zip(lookups, starts, strict=True):
-            one.walk.set_run_time(_REST_WALK)
-            one.moved.set_run_time(_REST_CARRY)
-            item = Succession(one.walk, one.moved, one.settle.set_run_time(_REST_SETTLE))
+            item = one.together()
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            late = _late(lookups)
+            late = late_marks(lookups)
             return Succession(AnimationGroup(*items), *late) if late else AnimationGroup(*items)
         back = self.part(lift, -1.0)
-        return Succession(self.part(lift), AnimationGroup(*items), back, *_late(lookups))
+        return Succession(self.part(lift), AnimationGroup(*items), back, *late_marks(lookups))
 
     def _show_output(self) -> None:
         """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""

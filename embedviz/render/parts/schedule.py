@@ -1,0 +1,140 @@
+"""The rest of the lookups, played together: one ID's motions, and when each starts.
+
+:class:`~embedviz.render.parts.motion.LookupMotion` builds a :class:`Lookup`
+for every ID (walk to the row, come back with its strip, settle);
+:func:`clear_starts` starts each of the rest as early as its paths are clear
+of every motion still running, and :meth:`Lookup.together` plays one of them
+at the rest's pace, its row outlined only while its chip is there.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from manim import Animation, AnimationGroup, Create, Succession, VMobject, Wait
+
+from embedviz.render.animations import make_deferred_animation
+from embedviz.render.fades import FadeOut
+
+__all__ = ["STRIP_LAG", "WALK", "Lookup", "clear_starts", "late_marks", "swept"]
+
+# Seconds of one lookup among the rest: the walk, the way back with the strip, the settling.
+REST_WALK, REST_CARRY, REST_SETTLE = 0.45, 0.7, 0.15
+# The strip lifts off this far into the chip's way back (a share of the chip's time).
+STRIP_LAG = 0.3
+# The next of the rest starts at least this long after one starts.
+REST_LAG = 0.35
+# Seconds of a chip's walk to its row at teaching pace; of a row's outline coming or going.
+WALK, OUTLINE = 0.9, 0.2
+
+
+@dataclass
+class Lookup:
+    """One ID's motions, and the rectangles their paths sweep (for scheduling the rest)."""
+
+    walk: Animation
+    moved: Animation
+    settle: Animation
+    mark: Animation
+    go: Animation
+    walk_area: list[tuple[float, float, float, float]]
+    carry_area: list[tuple[float, float, float, float]]
+    # A mark that shows only once the blocks rest together (it has room only there).
+    late: list[Animation] = field(default_factory=list)
+    # The row's amber outline, and the mark's fade-in as it lands (when not late).
+    outline: VMobject | None = None
+    shown: list[Animation] = field(default_factory=list)
+
+    def together(self) -> Animation:
+        """Return this lookup as one of the rest: its row outlined only while its chip is there.
+
+        Many lookups overlap in time, so a row outlined as its chip set off
+        (and until its strip had landed) left several rows outlined with no
+        chip beside any: the outline comes as the chip arrives and goes as it
+        sets off back (the strip's own amber frame hugs the row from then).
+        """
+        if self.outline is None:
+            walk, moved, settle = self.walk, self.moved, self.settle
+        else:
+            # Built as they start: manim would put the outline on screen, whole, as the
+            # beat begins (every lookup's at once) for a Create or a FadeOut waiting its turn.
+            outline = self.outline
+            drawn = make_deferred_animation(
+                lambda: Create(outline), OUTLINE, touches=lambda: [outline]
+            )
+            gone = make_deferred_animation(
+                lambda: FadeOut(outline), OUTLINE, touches=lambda: [outline]
+            )
+            walk = AnimationGroup(self.go, Succession(Wait(run_time=WALK - OUTLINE), drawn))
+            moved = AnimationGroup(self.moved, gone)
+            settle = AnimationGroup(*self.shown) if self.shown else Wait()
+        walk.set_run_time(REST_WALK)
+        moved.set_run_time(REST_CARRY)
+        return Succession(walk, moved, settle.set_run_time(REST_SETTLE))
+
+
+def late_marks(lookups: Sequence[Lookup]) -> list[Animation]:
+    """Return the late marks' fade-in, once the blocks rest together (empty: none)."""
+    marks = [shown for one in lookups for shown in one.late]
+    return [AnimationGroup(*marks)] if marks else []
+
+
+def swept(
+    points: Sequence[np.ndarray] | np.ndarray, width: float, height: float
+) -> list[tuple[float, float, float, float]]:
+    """Return the rectangles a box of this size sweeps moving through ``points``, one per leg."""
+    boxes = []
+    for a, b in itertools.pairwise(points):
+        boxes.append(
+            (
+                min(a[0], b[0]) - width / 2,
+                min(a[1], b[1]) - height / 2,
+                max(a[0], b[0]) + width / 2,
+                max(a[1], b[1]) + height / 2,
+            )
+        )
+    return boxes
+
+
+def _meet(
+    first: list[tuple[float, float, float, float]], second: list[tuple[float, float, float, float]]
+) -> bool:
+    """Whether any rectangle of ``first`` overlaps any of ``second``."""
+    return any(
+        a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
+        for a in first
+        for b in second
+    )
+
+
+def clear_starts(lookups: Sequence[Lookup]) -> list[float]:
+    """When each of the rest starts (seconds): as early as its paths are clear of those moving.
+
+    A lookup's walk sweeps its chip's path; its carry (the way back and the
+    strip) sweeps the chip's path and the strip's. Two motions may overlap in
+    time only if their sweeps do not overlap in space.
+    """
+    busy: list[tuple[float, float, list[tuple[float, float, float, float]]]] = []
+    starts: list[float] = []
+    earliest = 0.0
+    for one in lookups:
+        start = earliest
+        while True:
+            walk = (start, start + REST_WALK, one.walk_area)
+            carry = (start + REST_WALK, start + REST_WALK + REST_CARRY, one.carry_area)
+            clash = [
+                end
+                for begin, end, area in busy
+                for mine in (walk, carry)
+                if mine[0] < end - 1e-9 and begin < mine[1] - 1e-9 and _meet(mine[2], area)
+            ]
+            if not clash:
+                break
+            start += 0.05
+        busy += [walk, carry]
+        starts.append(round(start, 6))
+        earliest = start + REST_LAG
+    return starts
