@@ -260,6 +260,38 @@ def test_learned_story_labels_the_table() -> None:
     assert not [t for t in board.beats[-1].labels.values() if t.startswith("P[")]
 
 
+def _stage(overrides: dict[str, Any]) -> Any:
+    """Build PositionBlindness's stage (no scene: building touches none)."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.stage import stage_for
+    from embedviz.render.theme import DARK
+
+    board = prepared_storyboard("PositionBlindness", overrides, environ={})
+    return stage_for(board.layout)(None, board, DARK)
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{"positions": "learned"}, {"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10}],
+    ids=["default", "eight-tokens"],
+)
+def test_the_learned_tables_size_stands_under_p(overrides: dict[str, Any]) -> None:
+    """A frame review: ``a learned table 16 × 3`` stood under E[id] (4 × 3), which it
+    does not describe. It stands under P's block, within P's columns, clear of the sums'
+    heading and of E[id]'s columns."""
+    stage = _stage(overrides)
+    note, pe, tokens = stage.formula, stage.blocks.pe_grid, stage.tokens.grid
+    plan = stage.sums_plan
+    assert note.get_left()[0] >= pe.body_left() - 1e-6
+    assert note.get_right()[0] <= pe.body_right() + 1e-6
+    assert note.get_left()[0] > tokens.body_right()
+    # Under P's body, above the sums' rows.
+    assert note.get_top()[1] < pe.body_top() - plan.body_height
+    assert note.get_bottom()[1] > plan.sum_top
+    heading = stage.blocks.sum_heading
+    assert heading.get_right()[0] < note.get_left()[0]
+
+
 def test_sinusoid_oracle_agrees_with_core() -> None:
     table = sinusoidal_positions(8, 7)
     for pos in range(8):
