@@ -146,6 +146,19 @@ class VocabMotion(LookupMotion):
         """Return where a row's strip leaves from: its row, or the band that hides it."""
         return self.matrix.source(row)
 
+    def row_outline(self, row: int) -> VMobject | None:
+        """Return the amber outline of a row the window shows; None for a hidden row.
+
+        An ID's outline says "this row": round a hidden range's band it stood
+        on a label (``rows 2–462 not shown``), not on the ID's row (a frame
+        review of the rest beat: six of eight IDs boxed gap labels, one box
+        touching the last row's). The strip that lifts off the band shows the
+        fetch.
+        """
+        if row in self.matrix.window.rows:
+            return self.matrix.outline(row)
+        return None
+
     def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
         """Return None: the block waits where the solver put it, whose order keeps paths clear.
 
