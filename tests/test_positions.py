@@ -422,6 +422,37 @@ def test_the_sums_fill_the_frame(positions: str) -> None:
     assert not roomy, roomy
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("positions", ["sinusoidal", "learned"])
+def test_the_rows_arrive_with_the_blocks_they_join(positions: str) -> None:
+    """A frame review (``arrange``): the matrix faded, then the rows moved, then the frame
+    held E[id] alone at the top left (over a third of the frame empty) until the second
+    phrase brought P and the sums. The rows now set off as the matrix fades and the empty
+    blocks come as they land: once the rows are in (the first step's last third), and
+    through the second step, no empty area is over an eighth; the move itself is brief.
+    """
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("PositionBlindness", {"positions": positions}, environ={})
+    shares: list[tuple[int, float, float, float]] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name == "arrange" and moment.alpha < 1:
+            shares.append((moment.step, moment.alpha, moment.time, frame_space.share_now(scene)))
+
+    alphas = tuple(round(0.05 * k, 2) for k in range(1, 20))
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
+    assert {step for step, *_ in shares} == {0, 1}
+    landed = [(s, a, x) for s, a, _, x in shares if s > 0 or a >= 0.7]
+    roomy = [(s, a, f"{x:.0%}") for s, a, x in landed if x > frame_space.EIGHTH]
+    assert not roomy, roomy
+    # The move, with more than an eighth empty, takes under a second.
+    moving = [t for *_, t, x in shares if x > frame_space.EIGHTH]
+    assert moving
+    assert max(moving) - min(moving) < 1.0
+
+
 # -- P's definition on screen -----------------------------------------------------
 # A Typst label's pieces: quoted text, a word (a variable, sin, omega), a number, a
 # slash, or one other character. ``^`` and ``_`` only place the next piece.
