@@ -406,7 +406,9 @@ class LookupMotion(Component):
             mark.shift(xyz(-self.slide, 0) if late else xyz(0, lift))
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
-        settled = [FadeOut(outline, run_time=0.3)] if outline is not None else []
+        settled: list[Animation] = []
+        if outline is not None:
+            settled.append(FadeOut(outline, run_time=0.3))
         settled += [] if late else shown
         settle = AnimationGroup(*settled) if settled else Wait(run_time=0.3)
         self.filled.add(position)
