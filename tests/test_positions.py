@@ -260,38 +260,6 @@ def test_learned_story_labels_the_table() -> None:
     assert not [t for t in board.beats[-1].labels.values() if t.startswith("P[")]
 
 
-def _stage(overrides: dict[str, Any]) -> Any:
-    """Build PositionBlindness's stage (no scene: building touches none)."""
-    from embedviz.inputs import prepared_storyboard
-    from embedviz.render.stage import stage_for
-    from embedviz.render.theme import DARK
-
-    board = prepared_storyboard("PositionBlindness", overrides, environ={})
-    return stage_for(board.layout)(None, board, DARK)
-
-
-@pytest.mark.parametrize(
-    "overrides",
-    [{"positions": "learned"}, {"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10}],
-    ids=["default", "eight-tokens"],
-)
-def test_the_learned_tables_size_stands_under_p(overrides: dict[str, Any]) -> None:
-    """A frame review: ``a learned table 16 × 3`` stood under E[id] (4 × 3), which it
-    does not describe. It stands under P's block, within P's columns, clear of the sums'
-    heading and of E[id]'s columns."""
-    stage = _stage(overrides)
-    note, pe, tokens = stage.formula, stage.blocks.pe_grid, stage.tokens.grid
-    plan = stage.sums_plan
-    assert note.get_left()[0] >= pe.body_left() - 1e-6
-    assert note.get_right()[0] <= pe.body_right() + 1e-6
-    assert note.get_left()[0] > tokens.body_right()
-    # Under P's body, above the sums' rows.
-    assert note.get_top()[1] < pe.body_top() - plan.body_height
-    assert note.get_bottom()[1] > plan.sum_top
-    heading = stage.blocks.sum_heading
-    assert heading.get_right()[0] < note.get_left()[0]
-
-
 def test_sinusoid_oracle_agrees_with_core() -> None:
     table = sinusoidal_positions(8, 7)
     for pos in range(8):
@@ -420,37 +388,6 @@ def test_the_sums_fill_the_frame(positions: str) -> None:
     assert len(late) == 4
     roomy = {name: f"{share:.0%}" for name, share in late.items() if share > frame_space.EIGHTH}
     assert not roomy, roomy
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("positions", ["sinusoidal", "learned"])
-def test_the_rows_arrive_with_the_blocks_they_join(positions: str) -> None:
-    """A frame review (``arrange``): the matrix faded, then the rows moved, then the frame
-    held E[id] alone at the top left (over a third of the frame empty) until the second
-    phrase brought P and the sums. The rows now set off as the matrix fades and the empty
-    blocks come as they land: once the rows are in (the first step's last third), and
-    through the second step, no empty area is over an eighth; the move itself is brief.
-    """
-    from embedviz.inputs import prepared_storyboard
-    from embedviz.render.moments import play_moments
-
-    board = prepared_storyboard("PositionBlindness", {"positions": positions}, environ={})
-    shares: list[tuple[int, float, float, float]] = []
-
-    def read(scene: Any, moment: Any) -> None:
-        if moment.beat.name == "arrange" and moment.alpha < 1:
-            shares.append((moment.step, moment.alpha, moment.time, frame_space.share_now(scene)))
-
-    alphas = tuple(round(0.05 * k, 2) for k in range(1, 20))
-    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
-    assert {step for step, *_ in shares} == {0, 1}
-    landed = [(s, a, x) for s, a, _, x in shares if s > 0 or a >= 0.7]
-    roomy = [(s, a, f"{x:.0%}") for s, a, x in landed if x > frame_space.EIGHTH]
-    assert not roomy, roomy
-    # The move, with more than an eighth empty, takes under a second.
-    moving = [t for *_, t, x in shares if x > frame_space.EIGHTH]
-    assert moving
-    assert max(moving) - min(moving) < 1.0
 
 
 # -- P's definition on screen -----------------------------------------------------
