@@ -279,6 +279,7 @@ class _Frame:
     filled: list[np.ndarray]  # boxes of output numbers already landed
     gap_boxes: list[np.ndarray]  # boxes of the visible hidden-range labels
     outlines: list[np.ndarray]  # boxes of amber (ID) outlines drawn round a row
+    lifts: list[np.ndarray]  # boxes of the amber frames of strips lifting off
 
 
 def _box(mobject: Any) -> np.ndarray:
@@ -311,6 +312,7 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
             for member in m.get_family()
         }
         outlines = [_box(m) for m in family if id(m) not in copies and _id_outline(m, stage)]
+        lifts = [_box(m) for m in family if id(m) in copies and _id_outline(m, stage, False)]
         for mobject in family:
             if getattr(mobject, "row_strip", False) and len(mobject.submobjects):
                 strips.append(_box(mobject[0]))
@@ -343,6 +345,7 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
                 filled,
                 gap_boxes,
                 outlines,
+                lifts,
             )
         )
 
@@ -350,12 +353,15 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
     return frames
 
 
-def _id_outline(mobject: Any, stage: Any) -> bool:
-    """Whether a mobject is a drawn amber outline (an ID's colour, stroked, unfilled)."""
+def _id_outline(mobject: Any, stage: Any, rectangle: bool = True) -> bool:
+    """Whether a mobject is a drawn amber outline (an ID's colour, stroked, unfilled).
+
+    ``rectangle``: only a rectangle (a row's outline), else any line (a strip's frame).
+    """
     from manim import Rectangle
 
     return (
-        isinstance(mobject, Rectangle)
+        (isinstance(mobject, Rectangle) or not rectangle)
         and len(mobject.points) > 0
         and mobject.get_fill_opacity() == 0
         and mobject.get_stroke_opacity() > 0
@@ -375,10 +381,13 @@ def test_an_ids_outline_stands_only_round_a_drawn_row(watched: list[_Frame]) -> 
     ``rows 2–462 not shown`` and ``rows 466–50255 not shown`` for the IDs whose rows
     the window hides, one touching the box of row 50256. An ID's outline stands round a
     row that is drawn (level with its row number), never round a gap label, and no two
-    outlines meet."""
+    outlines meet; nor does a hidden row's strip frame a gap label as it leaves its band."""
     outlined = 0
     for frame in watched:
         where = f"{frame.beat} at {frame.alpha}"
+        for lift in frame.lifts:
+            for gap in frame.gap_boxes:
+                assert not _meets(lift, gap), f"{where}: a strip's frame round a gap label"
         if not frame.outlines:
             continue
         ys = [y for y, _ in frame.rows]
