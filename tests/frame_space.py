@@ -66,23 +66,27 @@ def _drawn(scene: Any) -> list[tuple[np.ndarray, np.ndarray]]:
     return boxes
 
 
-def empty_shares(scene: str, options: dict[str, Any]) -> dict[str, float]:
-    """Dry-run a scene; return each beat's largest empty area at its end, as a frame share."""
+def share_now(scene: Any) -> float:
+    """Return the largest empty area between the title and the caption now, as a frame share."""
     from manim import config
 
+    title = scene.stage.title.get_bottom()[1]
+    caption = scene.caption.get_top()[1]
+    half = config.frame_width / 2 - 0.2
+    area = largest_empty(_drawn(scene), (-half, half, caption, title))
+    return area / (config.frame_width * config.frame_height)
+
+
+def empty_shares(scene: str, options: dict[str, Any]) -> dict[str, float]:
+    """Dry-run a scene; return each beat's largest empty area at its end, as a frame share."""
     from embedviz.render.moments import play_moments
 
     board = prepared_storyboard(scene, options, environ={})
     shares: dict[str, float] = {}
 
     def read(scene_object: Any, moment: Any) -> None:
-        if moment.alpha < 1:
-            return
-        title = scene_object.stage.title.get_bottom()[1]
-        caption = scene_object.caption.get_top()[1]
-        half = config.frame_width / 2 - 0.2
-        area = largest_empty(_drawn(scene_object), (-half, half, caption, title))
-        shares[moment.beat.name] = area / (config.frame_width * config.frame_height)
+        if moment.alpha >= 1:
+            shares[moment.beat.name] = share_now(scene_object)
 
     play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
     return shares

@@ -277,6 +277,9 @@ class _Frame:
     fixed: list[tuple[str, np.ndarray]]  # boxes of the title, the chips' label, the headings
     strips: list[np.ndarray]  # boxes of travelling rows
     filled: list[np.ndarray]  # boxes of output numbers already landed
+    gap_boxes: list[np.ndarray]  # boxes of the visible hidden-range labels
+    outlines: list[np.ndarray]  # boxes of amber (ID) outlines drawn round a row
+    lifts: list[np.ndarray]  # boxes of the amber frames of strips lifting off
 
 
 def _box(mobject: Any) -> np.ndarray:
@@ -300,8 +303,16 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
 
     def read(scene: Any, moment: Any) -> None:
         stage = scene.stage
-        rows, gaps, strips, filled = [], [], [], []
+        rows, gaps, strips, filled, gap_boxes = [], [], [], [], []
         family = [m for top in scene.mobjects for m in top.get_family()]
+        copies = {
+            id(member)
+            for m in family
+            if getattr(m, "row_strip", False)
+            for member in m.get_family()
+        }
+        outlines = [_box(m) for m in family if id(m) not in copies and _id_outline(m, stage)]
+        lifts = [_box(m) for m in family if id(m) in copies and _id_outline(m, stage, False)]
         for mobject in family:
             if getattr(mobject, "row_strip", False) and len(mobject.submobjects):
                 strips.append(_box(mobject[0]))
@@ -313,6 +324,7 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
                 filled.append(_box(mobject))
             elif isinstance(mobject, LabelText) and mobject.text.startswith("row"):
                 gaps.append((float(mobject.get_center()[1]), mobject.text))
+                gap_boxes.append(_box(mobject))
         fixed = [
             (m.original_text, _box(m))
             for m in family
@@ -331,6 +343,9 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
                 fixed,
                 strips,
                 filled,
+                gap_boxes,
+                outlines,
+                lifts,
             )
         )
 
@@ -338,9 +353,58 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
     return frames
 
 
+def _id_outline(mobject: Any, stage: Any, rectangle: bool = True) -> bool:
+    """Whether a mobject is a drawn amber outline (an ID's colour, stroked, unfilled).
+
+    ``rectangle``: only a rectangle (a row's outline), else any line (a strip's frame).
+    """
+    from manim import Rectangle
+
+    return (
+        (isinstance(mobject, Rectangle) or not rectangle)
+        and len(mobject.points) > 0
+        and mobject.get_fill_opacity() == 0
+        and mobject.get_stroke_opacity() > 0
+        and mobject.get_stroke_width() > 0
+        and mobject.get_stroke_color().to_hex().lower() == stage.theme.id_line.lower()
+    )
+
+
 @pytest.fixture(scope="module")
 def watched() -> list[_Frame]:
     return _watch()
+
+
+@pytest.mark.slow
+def test_an_ids_outline_stands_only_round_a_drawn_row(watched: list[_Frame]) -> None:
+    """A frame review (the rest beat, mid-motion): amber boxes stood round the gap labels
+    ``rows 2–462 not shown`` and ``rows 466–50255 not shown`` for the IDs whose rows
+    the window hides, one touching the box of row 50256. An ID's outline stands round a
+    row that is drawn (level with its row number), never round a gap label, and no two
+    outlines meet; nor does a hidden row's strip frame a gap label as it leaves its band."""
+    outlined = 0
+    for frame in watched:
+        where = f"{frame.beat} at {frame.alpha}"
+        for lift in frame.lifts:
+            for gap in frame.gap_boxes:
+                assert not _meets(lift, gap), f"{where}: a strip's frame round a gap label"
+        if not frame.outlines:
+            continue
+        ys = [y for y, _ in frame.rows]
+        # Half a row and an outline's reach (rows 0 and 1 are drawn in every window).
+        half = min(a - b for a, b in pairwise(ys)) / 2 + 0.1
+        for outline in frame.outlines:
+            for gap in frame.gap_boxes:
+                assert not _meets(outline, gap), f"{where}: an ID's outline round a gap label"
+            # Within a drawn row of E (level with its row number), not round a band; an
+            # outline being drawn is part of one.
+            bottom, top = outline[0][1], outline[1][1]
+            assert any(y - half <= bottom and top <= y + half for y in ys), where
+            outlined += 1
+        for i, a in enumerate(frame.outlines):
+            for b in frame.outlines[i + 1 :]:
+                assert not _meets(a, b, 0.0), f"{where}: two outlines meet"
+    assert outlined  # the shown rows' outlines are still drawn
 
 
 def _check_gap_labels(frames: list[_Frame]) -> None:

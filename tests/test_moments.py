@@ -252,8 +252,9 @@ FILLED_FRAMES: list[Any] = [
     ("LargeVocabLookup", {}),
     ("LargeVocabLookup", {"theme": "light"}),
     # PositionBlindness: its output block rests beside E where it fills the frame (it
-    # stood at the solver's place, 20.7 % empty under it), and P's definition comes with
-    # the empty P and sums (their band's left stood empty until then: 12.9 %).
+    # stood at the solver's place, 20.7 % empty under it); the empty P and sums come as
+    # the rows land and P's definition with the next phrase (12.4 % empty until then;
+    # tests/test_position_frames.py samples that hold).
     ("PositionBlindness", {}),
     ("PositionBlindness", {"theme": "light"}),
     # TrainingNudge's intro shows E with the gradient that will nudge its rows, their

@@ -455,14 +455,19 @@ def point_at(
     Animation
         The passing outline (and the swell).
     """
-    outline = Circumscribe(mobject, color=colour, buff=buff, run_time=run_time)
     if scale == 1.0:
-        return outline
+        return Circumscribe(mobject, color=colour, buff=buff, run_time=run_time)
     # Swell there and back, every member in its own colour (a line of a number and its
     # words grows as a whole, its gaps with it).
     swollen = mobject.copy().scale(scale)
     swell = Transform(mobject, swollen, rate_func=there_and_back, run_time=run_time)
-    return AnimationGroup(outline, swell) if ring else swell
+    if not ring:
+        return swell
+    # The ring goes round the text at its largest: round it as it stands, a wide label
+    # swelling by a tenth ran out through the ring's sides (a frame review: the violet
+    # lines struck through LargeVocabLookup's "columns 1–766 not shown").
+    outline = Circumscribe(swollen, color=colour, buff=buff, run_time=run_time)
+    return AnimationGroup(outline, swell)
 
 
 def make_count_rows_animation(grid: MatrixGrid, row: int, theme: Theme = DARK) -> Animation:

@@ -9,7 +9,9 @@ small numbers, so they stand in two bands, read as one equation::
     formula of P (or its size) |  =  | sum block | verdict (≠ different)
 
 The sum block follows P's definition, so that no wide part of the band
-stands empty. :func:`solve_positions` maximises the table font (up to
+stands empty. A learned ``P`` has no definition, only its size (``a learned
+table 16 × 3``): that note stands under P's block, the table it describes,
+and the sums keep their place. :func:`solve_positions` maximises the table font (up to
 :data:`~embedviz.render.design.MAX_DATA_PX`) subject to both bands fitting
 across and everything fitting between the title and the caption, then gives
 spare height to taller rows.
@@ -203,7 +205,8 @@ class PositionPlan:
     col_label_y
         The centre line of P's column numbers.
     formula_left, formula_top, note_font
-        Where P's definition (or its size note) starts, and its font.
+        Where P's definition starts (under E[id], left of the sums), or a learned
+        P's size note (under P), and its font.
     verdict_left
         Where the bracket beside the sum block starts.
     title_x, title_y, title_font
@@ -284,14 +287,19 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     note_font = definition_font(label) if spec.formulas else legend
     note_w, note_h = _note_size(spec, note_font)
     # The sums right after P's definition (the rest of the band stays for the verdict).
+    # A learned P's size note stands under P itself, the table it describes (under
+    # E[id] it read as E's); the sums keep their place between the two tables.
     pe_left = body_w + tags_w + sign_w
     sum_left = note_w + SPACE + sign_w
+    note_left = 0.0 if spec.formulas else pe_left
+    if note_left and sum_left + text_width(spec.headings[2], label, mono=False) + SPACE > pe_left:
+        problems.append("the size note of P meets the sum's heading")
     # A heading may reach over the tags (E[id]'s) or past its block (P's).
     token_heading = heading_width(spec.headings[0], TOKEN_SYMBOL, label)
     pe_heading = heading_width(spec.headings[1], POSITION_SYMBOL, label)
     if token_heading > pe_left - sign_w / 2:
         problems.append(f"heading {spec.headings[0]!r} too wide")
-    width = max(top_w, pe_left + pe_heading, sum_left + body_w + verdict_w)
+    width = max(top_w, pe_left + pe_heading, note_left + note_w, sum_left + body_w + verdict_w)
     if width > right - left:
         problems.append("too wide")
     title_font = min(scale.data, scale.label * TITLE_RATIO)
@@ -333,7 +341,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             heading_y=body_top + col_labels_h + SPACE + heading_h / 2,
             sum_heading_y=sum_top + SPACE + heading_h / 2,
             col_label_y=body_top + col_labels_h / 2,
-            formula_left=offset,
+            formula_left=offset + note_left,
             formula_top=sum_top + SPACE + heading_h,
             note_font=note_font,
             verdict_left=sum_x + body_w + SPACE,

@@ -226,6 +226,10 @@ class LookupMotion(Component):
         left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
         return left, right, self.matrix.grid.row_y(row)
 
+    def row_outline(self, row: int) -> VMobject | None:
+        """Return the amber outline of the matrix row an ID selects (None: none is drawn)."""
+        return self.matrix.outline(row)
+
     def output_row_y(self, row_index: int) -> float:
         """Return the centre line of an output row where it is now."""
         return self.output.grid.row_y(row_index)
@@ -301,8 +305,10 @@ class LookupMotion(Component):
         left, right = left - self.matrix_slide, right - self.matrix_slide
         park = xyz(self.plan.park_x(chip.width), source_y)
         there, back = self.chip_paths(row_index, chip, park, lift)
-        outline = self.matrix.outline(row).shift(xyz(-self.matrix_slide, 0))
-        mark_row = Create(outline, run_time=0.4)
+        outline = self.row_outline(row)
+        if outline is not None:
+            outline.shift(xyz(-self.matrix_slide, 0))
+        mark_row = Create(outline, run_time=0.4) if outline is not None else Wait(run_time=0.4)
         go = AnimationGroup(Follow(chip, there, run_time=WALK), *self.leaving(row_index))
         walk = AnimationGroup(go, mark_row)
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
@@ -321,7 +327,11 @@ class LookupMotion(Component):
             mark.shift(xyz(-self.slide, 0) if late else xyz(0, lift))
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
-        settle = AnimationGroup(FadeOut(outline, run_time=0.3), *([] if late else shown))
+        settled: list[Animation] = []
+        if outline is not None:
+            settled.append(FadeOut(outline, run_time=0.3))
+        settled += [] if late else shown
+        settle = AnimationGroup(*settled) if settled else Wait(run_time=0.3)
         self.filled.add(position)
         start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)

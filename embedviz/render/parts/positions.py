@@ -365,8 +365,9 @@ class PositionBlocks(Component):
     def skeleton(self) -> list[VMobject]:
         """Return what stands before any value: the empty bodies, their headings and signs.
 
-        P's definition (or its size) comes with them: "one vector per position,
-        whatever token sits there" is what it says.
+        They come as the rows land; P's definition (or its size, :attr:`formula`)
+        comes after them, with "one vector per position, whatever token sits
+        there", which is what it says.
         """
         return [
             self.pe_grid,
@@ -375,7 +376,6 @@ class PositionBlocks(Component):
             self.sum_grid,
             self.sum_heading,
             self.equals,
-            self.formula,
         ]
 
     def beat_positions(self, beat: Beat) -> Animation:

@@ -8,8 +8,8 @@ still (or close up); the rows between them slide as one sheet through that
 band, and a row is gone by the time it crosses the band's edge, as if the
 band clipped it (:class:`SheetScroll`), while a scroll bar beside the grid
 (:class:`ScrollBar`) shows where the window is among all V rows. A row the
-window hides is fetched from its band: :meth:`source` and :meth:`outline`
-give the band's place for it.
+window hides is fetched from its band: :meth:`source` gives the band's place
+for it (no outline is drawn round a band: it holds a label, not the ID's row).
 """
 
 from __future__ import annotations
@@ -485,13 +485,3 @@ class ScrollingMatrix(MatrixPart):
         if row in self.window.rows:
             return left, right, self.grid.row_y(row)
         return left, right, self._band(row)[0]
-
-    def outline(self, row: int) -> VMobject:
-        """Return the amber outline of a row, or of the band that hides it (not yet added)."""
-        if row in self.window.rows:
-            return super().outline(row)
-        y, height = self._band(row)
-        left, right = self.grid.body_left(), self.grid.body_right()
-        box = Rectangle(width=right - left + 0.08, height=height + 0.08)
-        box.move_to(xyz((left + right) / 2, y))
-        return box.set_stroke(self.theme.id_line, width=4.0).set_fill(opacity=0.0)

@@ -103,16 +103,22 @@ class BandCarry(Carry):
         built = band_strip(self.grid, self.band_y, self.targets, self.dx, self.row, self.theme)
         self.strip.add(*built.submobjects)
         # The band it leaves: the strip's box there (the body's width, a row's height).
+        # No lift-off frame is drawn (see interpolate_mobject): the full strip shows
+        # once it is clear of the body.
         self.start_from_box()
-        # The band is thinner than a row: the frame that leaves it is the band's
-        # own height, so no line of it runs through the rows either side of it
-        # (the full strip shows once it is clear of the body).
-        bands = [slot.size for slot in self.grid.row_slots if slot.gap]
-        half = (min(bands) if bands else self.source_size[1] / 2) / 2
-        left, _, right, _ = self.source_box
-        self.source_box = (left, self.band_y - half, right, self.band_y + half)
         # Carry.begin's work is done; the Animation's own begin is what is left.
         super(Carry, self).begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Move as a row's strip does, but with no frame round the band it leaves.
+
+        A row's lift-off frame goes round the row and the strip as one shape;
+        round a band it stood round a gap label (``rows 2–462 not shown``), not
+        the ID's row (a frame review, the rest beat). The strip shows once it
+        is clear of the body, beside the band its row was hidden in.
+        """
+        super().interpolate_mobject(alpha)
+        self.lift.set_stroke(opacity=0.0)
 
 
 class VocabMotion(LookupMotion):
@@ -145,6 +151,19 @@ class VocabMotion(LookupMotion):
     def source(self, row: int) -> tuple[float, float, float]:
         """Return where a row's strip leaves from: its row, or the band that hides it."""
         return self.matrix.source(row)
+
+    def row_outline(self, row: int) -> VMobject | None:
+        """Return the amber outline of a row the window shows; None for a hidden row.
+
+        An ID's outline says "this row": round a hidden range's band it stood
+        on a label (``rows 2–462 not shown``), not on the ID's row (a frame
+        review of the rest beat: six of eight IDs boxed gap labels, one box
+        touching the last row's). The strip that lifts off the band shows the
+        fetch.
+        """
+        if row in self.matrix.window.rows:
+            return self.matrix.outline(row)
+        return None
 
     def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
         """Return None: the block waits where the solver put it, whose order keeps paths clear.

@@ -18,6 +18,7 @@ from manim import (
     Animation,
     AnimationGroup,
     Create,
+    LaggedStart,
     ReplacementTransform,
     Succession,
     VGroup,
@@ -46,6 +47,8 @@ from embedviz.story.model import Beat
 __all__ = ["PositionStage"]
 
 _PE_KINDS = {"sinusoid": "sum_sinusoid", "learned_position": "sum_learned"}
+# The rows leave for their new place when the matrix's fade is this far through.
+_MOVE_LAG = 0.6
 
 
 @register_stage
@@ -146,12 +149,15 @@ class PositionStage(Stage):
         word.move_to(xyz(0, top - word.height / 2)).align_to(xyz(body.body_right(), 0), RIGHT)
 
     def beat_arrange(self, beat: Beat) -> Animation:
-        """Clear the matrix, bring the rows to their new place, then show P and the sums, empty.
+        """Clear the matrix, bring the rows to their new place with P and the sums, empty.
 
         Two steps: "To tell the copies apart, the model adds a position vector
-        to each row:" clears the matrix side and moves the rows (with their
-        tags and positions) to the left; "one vector per position, whatever
-        token sits there." brings the empty blocks of P and the sums.
+        to each row:" clears the matrix side, moves the rows (with their tags
+        and positions) to the left and brings the empty blocks of P and the
+        sums; "one vector per position, whatever token sits there." brings P's
+        definition (or its size), which says so. (A frame review: with the
+        blocks in the second step, E[id] stood alone at the top left, a fifth
+        of the frame empty, until that phrase.)
         """
         leaving = [*self.matrix.intro(), self.chips.heading, self.output.heading, *self.same]
         numbers = {t.cell.index: t for carry in self.motion.carries for t in carry.targets}
@@ -168,10 +174,13 @@ class PositionStage(Stage):
         moved = self.tokens.arrive(
             self.output.grid, numbers, marks, self.chips.chips, list(self.output.numbers)
         )
-        return Steps(
-            Succession(
-                AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
-                AnimationGroup(moved, ReplacementTransform(old, self.title)),
-            ),
+        # The rows set off while the matrix is still fading (a frame review found the
+        # output alone at the right, the left third empty, between the two); they reach
+        # where the matrix stood only once it has gone. The empty blocks come as they land.
+        arrived = LaggedStart(
+            AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
+            AnimationGroup(moved, ReplacementTransform(old, self.title)),
             make_reveal_animation([self.tokens.heading, *self.blocks.skeleton()]),
+            lag_ratio=_MOVE_LAG,
         )
+        return Steps(arrived, FadeIn(self.blocks.formula))
