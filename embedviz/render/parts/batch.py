@@ -4,10 +4,10 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 
 - :class:`BatchChips`: B rows of T chips over E, with the B and T edges of
   the input; each row leaves by the lane it shares with its neighbour. A
-  chip's place is outlined while it waits there and goes with it: the chip
-  becomes its output row's tag, one ID in one place (the B and T edges keep
-  the input's shape named until the last chip has gone; they leave with the
-  ``repeats`` beat). Beat ``axes``.
+  chip's place is outlined while it waits there and goes as it starts to
+  leave: the chip becomes its output row's tag, one ID in one place (the B
+  and T edges keep the input's shape named while the block holds chips; they
+  fade as its last chip leaves). Beat ``axes``.
 - :class:`SliceStack`: the output as B slices, one under the other, as
   PyTorch prints a B × T × d tensor; every slice's values stay in view.
   Each slice is a :class:`~embedviz.render.parts.grid.CellGrid` with its
@@ -23,6 +23,7 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from manim import (
@@ -387,6 +388,11 @@ class BatchMotion(LookupMotion):
     # How far :meth:`close_left` glides E and the stack (0 until it is built).
     matrix_slide_closed = 0.0
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The chips that have left the block (their lookups are built).
+        self.gone: set[int] = set()
+
     def _stack(self) -> SliceStack:
         assert isinstance(self.output, SliceStack)
         return self.output
@@ -459,8 +465,21 @@ class BatchMotion(LookupMotion):
         )
 
     def leaving(self, row_index: int) -> list[Animation]:
-        """Return the fading of the chip's place as it leaves: no outline stays behind."""
-        return [FadeOut(self._batch_chips().slots[row_index])]
+        """Return what goes as a chip leaves: its place, and with the last chip the block's edges.
+
+        The place (its dim outline) is gone before the chip has moved off it,
+        so no empty outline ever shows apart from its chip (one ID, one
+        object). The B and T edges named the block: they fade as its last
+        chip leaves, never pointing at an empty grid.
+        """
+        chips = self._batch_chips()
+        self.gone.add(row_index)
+        # A tenth of the walk: the chip (eased in) has moved a few pixels by then.
+        place = FadeOut(chips.slots[row_index], rate_func=lambda t: min(1.0, t * 10.0))
+        if len(self.gone) < len(chips.chips):
+            return [place]
+        edges = VGroup(chips.batch_label, chips.length_label)
+        return [place, FadeOut(edges, rate_func=lambda t: min(1.0, t * 2.0))]
 
     def output_row_y(self, row_index: int) -> float:
         """Return the centre line of an output row: row ``t`` of its slice (slices never rise)."""

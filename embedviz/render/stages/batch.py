@@ -25,7 +25,6 @@ from manim import (
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.design import MARGIN, SPACE
-from embedviz.render.fades import FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, BatchMotion, SliceStack
@@ -173,11 +172,11 @@ class BatchStage(Stage):
         pointed = AnimationGroup(
             *[Circumscribe(tag, color=self.theme.highlight, buff=SPACE / 4) for tag in tags]
         )
-        # The block's B and T edges named the block, which is empty now (the slices' own
-        # edges name the output): they leave, and the marks take the block's place; where
-        # they do not fit there, E rises halfway into it (centred in the room left to it).
+        # The block is empty now, its B and T edges gone with its last chip (the slices' own
+        # edges name the output): the marks take the block's place; where they do not fit
+        # there, E rises halfway into it (centred in the room left to it).
         edges = VGroup(self.chips.batch_label, self.chips.length_label)
-        leave: list[Animation] = [pointed, FadeOut(edges)]
+        leave: list[Animation] = [pointed]
         if self.stack.marks_box is None:
             family = {id(m) for m in edges.get_family()}
             side = self.motion.matrix_side
