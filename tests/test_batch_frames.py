@@ -145,7 +145,6 @@ def test_the_block_edges_leave_once_every_chip_has_left(case: str) -> None:
     assert any(s.edges >= 0.99 and s.chips_in_block for s in samples)
 
 
-@pytest.mark.xfail(strict=True, reason="fixed in the next commits")
 @pytest.mark.parametrize("case", ["default", "gpt2"])
 def test_the_question_box_gives_way_to_the_slices_in_one_motion(case: str) -> None:
     """Finding 2: the "output shape?" box went before the slices came (34-43 % empty).

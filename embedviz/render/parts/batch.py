@@ -40,8 +40,10 @@ from manim import (
     Rectangle,
     RoundedRectangle,
     Succession,
+    Transform,
     VGroup,
     VMobject,
+    Wait,
 )
 
 from embedviz.render.animations import make_reveal_animation
@@ -294,13 +296,23 @@ class SliceStack(OutputPart):
         it. A later slice's header comes with its first lookup: until then the
         strips of the slices before it may pass where it will stand.
         """
-        leaving = [m for m in (self.question, self.placeholder) if m is not None]
         later = [m for b in range(1, len(self.slices)) for m in self.slice_parts(b)]
         bodies = [m for m in later if not any(m is h for h in self.headers)]
         shown = make_reveal_animation(
             [*self.slice_parts(0), *bodies, self.edge_d, self.edge_t, self.edge_b]
         )
-        return Succession(make_reveal_animation([], leaving), shown)
+        # The slices come in over the panel, and the panel then shrinks into their frames
+        # (where they stand drawn already, it goes): one motion, and the output's place is
+        # never empty between the question and the slices.
+        frames = VMobject().set_points(
+            np.concatenate([grid.body[0].points for grid in self.slices])
+        )
+        frames.match_style(self.slices[0].body[0])
+        gives_way = Transform(self.placeholder, frames, remover=True, run_time=0.6)
+        motions: list[Animation] = [shown.set_run_time(0.6), Succession(Wait(0.4), gives_way)]
+        if self.question is not None:
+            motions.append(FadeOut(self.question, run_time=0.3))
+        return AnimationGroup(*motions)
 
     def _notes_place(self) -> np.ndarray:
         if self.notes_at is not None:
