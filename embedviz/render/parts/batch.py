@@ -507,6 +507,12 @@ class BatchMotion(LookupMotion):
         """Return the way out of the block (to its lane, along it) and back to the row's tag.
 
         The chip leaves once E (and the chip with it) has glided to its place.
+        Beside the slices it leads its row's strip home level with the row: out
+        to the right at the row's height (the way the strip goes, through the
+        output's still empty row there) to the tags' column, then along it to
+        its tag (past only rows still empty, which the strip passes too). So
+        while the row lifts off, the chip beside it stays on its centre line.
+        In the corridor it goes up or down the corridor ahead of the strip.
         """
         plan = self.plan
         assert isinstance(plan, BatchPlan)
@@ -515,5 +521,6 @@ class BatchMotion(LookupMotion):
         there = curve_points([home, xyz(home[0], lane), xyz(park[0], lane), park], self.radius)
         target = plan.output_row_y(row_index) + lift
         tag = xyz(plan.tag_x(chip.width), target)
-        back = curve_points([park, xyz(park[0], target), tag], self.radius)
+        turn = xyz(park[0], target) if plan.mode == "corridor" else xyz(tag[0], park[1])
+        back = curve_points([park, turn, tag], self.radius)
         return there, back
