@@ -11,7 +11,9 @@ alphas) and the stage's own mobjects are read back:
 - a chip beside its row, while the row's strip lifts off, is level with the
   row's centre;
 - a chip's place (its dim outline over E) never shows apart from its chip:
-  one ID, one object, at every moment.
+  one ID, one object, at every moment;
+- the highlight that points at repeated IDs' tags crosses no chip, text or
+  slice while it passes.
 """
 
 from __future__ import annotations
@@ -193,3 +195,68 @@ def test_a_chip_place_is_never_drawn_apart_from_its_chip(case: str) -> None:
         if not _inside(centre, box)
     ]
     assert not apart, f"a place is drawn without its chip: {apart[:6]}"
+
+
+def _ring_pieces(scene: MomentScene, colour: str) -> list[np.ndarray]:
+    """Return the ink boxes of every drawn curve in the highlight colour (the passing rings)."""
+    from manim import VMobject
+    from manim.utils.color import ManimColor
+
+    want = ManimColor(colour).to_hex().lower()
+    boxes = []
+    for top in scene.mobjects:
+        for m in top.get_family():
+            if not isinstance(m, VMobject) or not len(m.points) or m.get_stroke_opacity() < FAINT:
+                continue
+            if ManimColor(m.get_stroke_color()).to_hex().lower() != want:
+                continue
+            half = float(m.get_stroke_width()) / 200
+            for curve in m.points.reshape(-1, 4, 3)[:, :, :2]:
+                low, high = curve.min(axis=0) - half, curve.max(axis=0) + half
+                boxes.append(np.array([low, high]))
+    return boxes
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(np.all(a[0] < b[1]) and np.all(b[0] < a[1]))
+
+
+@functools.cache
+def _rings(case: str) -> tuple[list[str], int]:
+    """Play the repeats beat and list every ring piece that crosses a chip, a text or a slice."""
+    from embedviz.render.glyphs import GlyphString
+
+    board = prepared_storyboard("BatchLookup", CASES[case], environ={})
+    found: list[str] = []
+    seen = [0]
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if moment.beat.name != "repeats" or moment.alpha >= 1 or moment.step:
+            return
+        stage: Any = scene.stage
+        pieces = _ring_pieces(scene, stage.theme.highlight)
+        seen[0] += len(pieces)
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        others = [(f"chip {i}", _box(c)) for i, c in enumerate(stage.chips.chips)]
+        others += [(f"slice {b}", _box(g.body[0])) for b, g in enumerate(stage.stack.slices)]
+        others += [
+            (m.text, _box(m))
+            for top in scene.mobjects
+            for m in top.get_family()
+            if isinstance(m, GlyphString) and id(m) in shown and _opacity(m, shown) >= FAINT
+        ]
+        for piece in pieces:
+            crossed = [name for name, box in others if _overlaps(piece, box)]
+            if crossed:
+                found.append(f"alpha {moment.alpha:.3f}: {crossed}")
+
+    play_moments(board, read, alphas=ALPHAS)
+    return found, seen[0]
+
+
+@pytest.mark.parametrize("case", ["default", "gpt2"])
+def test_the_rings_round_repeated_tags_cross_nothing(case: str) -> None:
+    """Finding 4: the passing violet rings cut across the corners of the tags beside them."""
+    crossed, pieces = _rings(case)
+    assert pieces
+    assert not crossed, crossed[:6]

@@ -15,9 +15,10 @@ from __future__ import annotations
 from manim import (
     Animation,
     AnimationGroup,
-    Circumscribe,
     Group,
+    Line,
     Mobject,
+    ShowPassingFlash,
     Succession,
     VGroup,
     config,
@@ -213,19 +214,38 @@ class BatchStage(Stage):
         marked = [c.index for c in beat.numbers if c.kind == "equal_to"]
         ids = {i: c.value for (k, i), c in self.cells.items() if k == "token_id"}
         repeated = {ids[p] for p in marked}
-        tags = VGroup(
+        # A passing line either side of each tag (the highlight means "now"): the IDs stay
+        # readable, where recolouring the chips would paint their digits in their own fill.
+        pointed = AnimationGroup(
             *[
-                chip
+                ShowPassingFlash(self._beside_tag(position, chip), time_width=0.6)
                 for position, chip in zip(self.stack.positions, self.chips.chips, strict=True)
                 if ids[position] in repeated
             ]
-        )
-        # A passing ring around each tag (the highlight means "now"): the IDs stay readable,
-        # where recolouring the chips would paint their digits in their own fill.
-        pointed = AnimationGroup(
-            *[Circumscribe(tag, color=self.theme.highlight, buff=SPACE / 4) for tag in tags]
         )
         # The block is empty now, its B and T edges gone with its last chip (the slices' own
         # edges name the output) and E risen into its place: the marks take the band over E
         # (or their solver's place, where they do not fit there).
         return Steps(pointed, self.stack.write_marks(beat))
+
+    def _beside_tag(self, position: tuple[int, ...], tag: Mobject) -> VGroup:
+        """Return two upright lines in the highlight, left and right of a tag, as tall as it.
+
+        Tags stand a row apart with only a few pixels between them (3 px for
+        GPT-2 at 720p), so a ring round one would cut across its neighbours'
+        corners; the lines stand in the gaps beside it instead, between its
+        slice and its row number, clear of both.
+        """
+        b, t = position
+        body = self.stack.slices[b].body_right() + 0.01
+        number = float(self.stack.row_numbers[b][t].get_left()[0])
+        left, right = float(tag.get_left()[0]), float(tag.get_right()[0])
+        gap = min(SPACE / 4, (left - body) / 2, (number - right) / 2)
+        bottom, top = float(tag.get_bottom()[1]), float(tag.get_top()[1])
+        width = min(3.0, gap * 100)
+        return VGroup(
+            *[
+                Line(xyz(x, bottom), xyz(x, top), color=self.theme.highlight, stroke_width=width)
+                for x in (left - gap, right + gap)
+            ]
+        )
