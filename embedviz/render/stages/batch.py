@@ -30,7 +30,8 @@ from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
-from embedviz.render.parts.batch import BatchChips, BatchMotion, SliceStack
+from embedviz.render.parts.batch import BatchChips, SliceStack
+from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
