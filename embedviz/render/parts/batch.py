@@ -305,6 +305,18 @@ class SliceStack(OutputPart):
             np.concatenate([grid.body[0].points for grid in self.slices])
         )
         frames.match_style(self.slices[0].body[0])
+        # The panel as B panels stacked (the same place), so each shrinks into its slice.
+        panel = self.placeholder
+        left, bottom = panel.get_corner(DOWN + LEFT)[:2]
+        right, top = panel.get_corner(UP + RIGHT)[:2]
+        share = (top - bottom) / len(self.slices)
+        parts = [
+            Rectangle(width=right - left, height=share).move_to(
+                xyz((left + right) / 2, top - (b + 0.5) * share)
+            )
+            for b in range(len(self.slices))
+        ]
+        panel.set_points(np.concatenate([part.points for part in parts]))
         gives_way = Transform(self.placeholder, frames, remover=True, run_time=0.6)
         motions: list[Animation] = [shown.set_run_time(0.6), Succession(Wait(0.4), gives_way)]
         if self.question is not None:
