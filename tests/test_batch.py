@@ -63,11 +63,13 @@ def test_default_batch_fills_two_slices_in_order() -> None:
     assert list(final.output.filled) == [(b, t) for b in range(2) for t in range(4)]
     sizes = _final(board, "output_size")
     assert [sizes[(axis,)].text for axis in range(3)] == ["2", "4", "3"]
-    # The block's B and T edges name it until every chip has left it; they leave with the
-    # repeats beat (the slices' edges and the shape name the output's sizes).
-    last_lookup = board.beats[names.index("repeats") - 1]
-    before = {c.index: c for c in last_lookup.numbers if c.kind == "batch_dim"}
+    # The block's B and T edges name it while it holds chips; they leave with its last chip,
+    # in the last lookup beat (the slices' edges and the shape name the output's sizes).
+    last_lookup = names.index("repeats") - 1
+    before = {c.index: c for c in board.beats[last_lookup - 1].numbers if c.kind == "batch_dim"}
     assert [before[(axis,)].text for axis in range(2)] == ["2", "4"]
+    after = {c.index for c in board.beats[last_lookup].numbers if c.kind == "batch_dim"}
+    assert after == {(2,)}
     assert set(_final(board, "batch_dim")) == set()
 
 

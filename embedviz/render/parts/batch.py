@@ -4,10 +4,10 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 
 - :class:`BatchChips`: B rows of T chips over E, with the B and T edges of
   the input; each row leaves by the lane it shares with its neighbour. A
-  chip's place is outlined while it waits there and goes with it: the chip
-  becomes its output row's tag, one ID in one place (the B and T edges keep
-  the input's shape named until the last chip has gone; they leave with the
-  ``repeats`` beat). Beat ``axes``.
+  chip's place is outlined while it waits there and goes as it starts to
+  leave: the chip becomes its output row's tag, one ID in one place (the B
+  and T edges keep the input's shape named while the block holds chips; they
+  fade as its last chip leaves). Beat ``axes``.
 - :class:`SliceStack`: the output as B slices, one under the other, as
   PyTorch prints a B × T × d tensor; every slice's values stay in view.
   Each slice is a :class:`~embedviz.render.parts.grid.CellGrid` with its
@@ -16,13 +16,13 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
   (``out[1,2] = out[0,0]``, each tied to the row it names) once every row
   is in. Beats ``predict``,
   ``reveal``, ``repeats``, ``shape``.
-- :class:`BatchMotion`: the lookup family's thread of motion with the
-  chips' ways out of the block.
+- :class:`~embedviz.render.parts.batch_motion.BatchMotion` (its own module):
+  the lookup family's thread of motion with the chips' ways out of the block.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 from manim import (
@@ -35,12 +35,13 @@ from manim import (
     Brace,
     Create,
     LaggedStart,
-    Mobject,
     Rectangle,
     RoundedRectangle,
     Succession,
+    Transform,
     VGroup,
     VMobject,
+    Wait,
 )
 
 from embedviz.render.animations import make_reveal_animation
@@ -50,15 +51,14 @@ from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
-from embedviz.render.parts.chips import Chip, curve_points
+from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_links import links_room, mark_links
-from embedviz.render.parts.motion import Glide, LookupMotion
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["BatchChips", "BatchMotion", "SliceStack"]
+__all__ = ["BatchChips", "SliceStack"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
@@ -293,13 +293,35 @@ class SliceStack(OutputPart):
         it. A later slice's header comes with its first lookup: until then the
         strips of the slices before it may pass where it will stand.
         """
-        leaving = [m for m in (self.question, self.placeholder) if m is not None]
         later = [m for b in range(1, len(self.slices)) for m in self.slice_parts(b)]
         bodies = [m for m in later if not any(m is h for h in self.headers)]
         shown = make_reveal_animation(
             [*self.slice_parts(0), *bodies, self.edge_d, self.edge_t, self.edge_b]
         )
-        return Succession(make_reveal_animation([], leaving), shown)
+        # The slices come in over the panel, and the panel then shrinks into their frames
+        # (where they stand drawn already, it goes): one motion, and the output's place is
+        # never empty between the question and the slices.
+        frames = VMobject().set_points(
+            np.concatenate([grid.body[0].points for grid in self.slices])
+        )
+        frames.match_style(self.slices[0].body[0])
+        # The panel as B panels stacked (the same place), so each shrinks into its slice.
+        panel = self.placeholder
+        left, bottom = panel.get_corner(DOWN + LEFT)[:2]
+        right, top = panel.get_corner(UP + RIGHT)[:2]
+        share = (top - bottom) / len(self.slices)
+        parts = [
+            Rectangle(width=right - left, height=share).move_to(
+                xyz((left + right) / 2, top - (b + 0.5) * share)
+            )
+            for b in range(len(self.slices))
+        ]
+        panel.set_points(np.concatenate([part.points for part in parts]))
+        gives_way = Transform(self.placeholder, frames, remover=True, run_time=0.6)
+        motions: list[Animation] = [shown.set_run_time(0.6), Succession(Wait(0.4), gives_way)]
+        if self.question is not None:
+            motions.append(FadeOut(self.question, run_time=0.3))
+        return AnimationGroup(*motions)
 
     def _notes_place(self) -> np.ndarray:
         if self.notes_at is not None:
@@ -370,119 +392,3 @@ class SliceStack(OutputPart):
             FadeIn(symbol),
             FadeIn(written, shift=0.15 * UP),
         )
-
-
-class BatchMotion(LookupMotion):
-    """The lookups of a batch: a chip leaves its row of the block by its lane, walks to its row.
-
-    Its way back leads the row's strip into its slice's row, where the chip
-    stays as the row's tag.
-
-    In the corridor arrangement the slices may rest beside E, as the lookup's
-    block does (:meth:`rest`, :meth:`rest_matrix`): the stack (with the tags
-    that landed) glides out for a beat's strips and back; E glides with the
-    chips still waiting over it, and the block of chips keeps its shape.
-    """
-
-    # How far :meth:`close_left` glides E and the stack (0 until it is built).
-    matrix_slide_closed = 0.0
-
-    def _stack(self) -> SliceStack:
-        assert isinstance(self.output, SliceStack)
-        return self.output
-
-    def _batch_chips(self) -> BatchChips:
-        assert isinstance(self.chips, BatchChips)
-        return self.chips
-
-    def _waiting(self) -> list[int]:
-        """Return the chips still over E: those whose place (outline) is on screen.
-
-        A place faded out in this play is still on screen until the play ends:
-        it counts as gone.
-        """
-        slots = self._batch_chips().slots
-        shown = {id(m) for top in self.host.mobjects for m in top.get_family()}
-        return [
-            i for i, slot in enumerate(slots) if id(slot) in shown and slot.get_stroke_opacity() > 0
-        ]
-
-    def output_side(self, shown: bool = False) -> list[Mobject]:
-        """Return the stack: slices, headers, row numbers, edges, notes, the tags that landed."""
-        stack = self._stack()
-        side: list[Mobject] = [*stack.slices, *stack.headers, *stack.row_numbers]
-        side += [stack.edge_d, stack.edge_t, stack.edge_b, stack.placeholder, stack.notes]
-        side += [m for m in (stack.shape, stack.question) if m is not None]
-        side += stack.underlines
-        if shown:
-            waiting = set(self._waiting())
-            side += [c for i, c in enumerate(self.chips.chips) if i not in waiting]
-        for carry in self.carries:
-            if carry.landed or not shown:
-                side += [*carry.targets, *carry.strip[2].submobjects]
-        return self._on_screen(side) if shown else side
-
-    def matrix_side(self, shown: bool = False) -> list[Mobject]:
-        """Return E (grid, heading, note) and the block of chips: its edges, the chips waiting."""
-        chips = self._batch_chips()
-        side = super().matrix_side()
-        side += [chips.batch_label, chips.length_label]
-        waiting = self._waiting() if shown else range(len(chips.chips))
-        side += [m for i in waiting for m in (chips.chips[i], chips.slots[i])]
-        return self._on_screen(side) if shown else side
-
-    def rest_matrix(self, slide: float) -> None:
-        """Rest E and the block of chips ``slide`` right of their places (the chips' homes too)."""
-        super().rest_matrix(slide)
-        chips = self._batch_chips()
-        chips.homes = [home + xyz(slide, 0) for home in chips.homes]
-
-    def rest(self, drop: float, slide: float = 0.0) -> None:
-        """Rest the stack ``slide`` left of its place (the chips wait over E: homes stay)."""
-        for mobject in self.output_side():
-            mobject.shift(xyz(-slide, -drop))
-        self.lift += drop
-        self.slide += slide
-
-    def close_left(self) -> Animation | None:
-        """Glide E and the stack left together until E stands at its place (no strip travels).
-
-        The notes come right of the stack then, where E's rest left room.
-        """
-        slide = self.matrix_slide_closed = self.matrix_slide
-        if slide <= 0:
-            return None
-        self.matrix_slide, self.slide = 0.0, self.slide + slide
-        return AnimationGroup(
-            Glide(lambda: self.matrix_side(shown=True), 0.0, -slide),
-            Glide(lambda: self.output_side(shown=True), 0.0, -slide),
-        )
-
-    def leaving(self, row_index: int) -> list[Animation]:
-        """Return the fading of the chip's place as it leaves: no outline stays behind."""
-        return [FadeOut(self._batch_chips().slots[row_index])]
-
-    def output_row_y(self, row_index: int) -> float:
-        """Return the centre line of an output row: row ``t`` of its slice (slices never rise)."""
-        return self.plan.output_row_y(row_index)
-
-    def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
-        """Return None: strips go where the solver put the slices (its order keeps paths clear)."""
-        return None
-
-    def chip_paths(
-        self, row_index: int, chip: Chip, park: np.ndarray, lift: float = 0.0
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Return the way out of the block (to its lane, along it) and back to the row's tag.
-
-        The chip leaves once E (and the chip with it) has glided to its place.
-        """
-        plan = self.plan
-        assert isinstance(plan, BatchPlan)
-        home = self.chips.homes[row_index] + xyz(-self.matrix_slide, lift)
-        lane = plan.lane_y(row_index // plan.length) + lift
-        there = curve_points([home, xyz(home[0], lane), xyz(park[0], lane), park], self.radius)
-        target = plan.output_row_y(row_index) + lift
-        tag = xyz(plan.tag_x(chip.width), target)
-        back = curve_points([park, xyz(park[0], target), tag], self.radius)
-        return there, back

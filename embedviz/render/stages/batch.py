@@ -15,8 +15,10 @@ from __future__ import annotations
 from manim import (
     Animation,
     AnimationGroup,
-    Circumscribe,
     Group,
+    Line,
+    Mobject,
+    ShowPassingFlash,
     Succession,
     VGroup,
     config,
@@ -24,15 +26,17 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
+from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import MARGIN, SPACE
-from embedviz.render.fades import FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
-from embedviz.render.parts.batch import BatchChips, BatchMotion, SliceStack
+from embedviz.render.parts.batch import BatchChips, SliceStack
+from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.solve_batch import notes_size, solve_batch
+from embedviz.render.space import best_drop
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat, NumberCell
 
@@ -79,25 +83,61 @@ class BatchStage(Stage):
         # Slices whose header stands (every body stands from the reveal).
         self.shown = {0}
         self.notes_h = 0.0
-        # The block's place as solved: where it stands again once E has closed up.
-        self._marks_in_block(spec)
         self._rest(spec)
+        # How far E rises into the block's place once its last chip has gone.
+        self.rise = self._rise()
+        self._marks_in_block(spec)
+
+    def _block(self) -> VGroup:
+        """Return the block of chips with its edges (its place over E)."""
+        chips = self.chips
+        return VGroup(chips.slots, chips.batch_label, chips.length_label)
+
+    def _rise(self) -> float:
+        """Return how far E rises once the block is empty: where it leaves the least empty.
+
+        The block's edges go with its last chip (they would name an empty
+        grid), so its place would stand empty until the marks come; E rises
+        into it as soon as every row is in (in twentieths of the block's
+        height, where the largest empty area is smallest), and the marks take
+        the band left above E (:meth:`_marks_in_block`).
+        """
+        parts = (self.matrix.grid, self.matrix.heading, self.matrix.note)
+        matrix = [m for m in parts if m is not None]
+        above = float(self._block().get_top()[1] - Group(*matrix).get_top()[1])
+        # The marks' lines keep their band over E (where they fit in the block at all).
+        marks = len(self._marks()) * digit_height(self.stack.mark_font) * MARK_LINE
+        if marks + SPACE < above:
+            above -= marks + SPACE
+        if above <= 0:
+            return 0.0
+        stack = self.stack
+        fixed = [*stack.slices, *stack.headers, *stack.row_numbers]
+        fixed += [stack.edge_d, stack.edge_t, stack.edge_b]
+        fixed += [m for m in (self.matrix.legend,) if m is not None]
+        frame = float(config.frame_width * config.frame_height)
+        drops = [-above * step / 20 for step in range(21)]
+        band = content_band(self.title)
+        drop, _ = best_drop(mobject_boxes(fixed), mobject_boxes(matrix), band, drops, frame)
+        return -drop
 
     def _marks_in_block(self, spec: BatchSpec) -> None:
-        """Give the marks the block's place (empty once every chip has gone), if they fit.
+        """Give the marks the block's place over E (empty once every chip has gone), if they fit.
 
         The place runs from the frame's margin to the block's right end and
-        from its T edge down to its B edge (the marks' lines need room left of
-        the slices too: :meth:`SliceStack.write_marks` checks it when they come).
+        from its T edge down to E's top once E has risen (the marks' lines need
+        room left of the slices too: :meth:`SliceStack.write_marks` checks it
+        when they come).
         """
         marks = self._marks()
         if not marks:
             return
-        chips = self.chips
-        block = VGroup(chips.slots, chips.batch_label, chips.length_label)
+        block = self._block()
+        parts = (self.matrix.grid, self.matrix.heading, self.matrix.note)
+        matrix = Group(*[m for m in parts if m is not None])
         left = -float(config.frame_width) / 2 + MARGIN
         right = float(block.get_right()[0])
-        bottom, top = float(block.get_bottom()[1]), float(block.get_top()[1])
+        bottom, top = float(matrix.get_top()[1]) + self.rise + SPACE, float(block.get_top()[1])
         width = max(text_width(c.text, self.stack.mark_font) for c in marks)
         height = len(marks) * digit_height(self.stack.mark_font) * MARK_LINE
         if width + 2 * SPACE <= right - left and height <= top - bottom:
@@ -129,8 +169,22 @@ class BatchStage(Stage):
         rest_across(self.motion, self.title)
 
     def animate(self, beat: Beat) -> Animation:
-        """Play the beat; the first once every row is in closes E and the stack up on the left."""
+        """Play the beat; the first once every row is in closes E and the stack up on the left.
+
+        The beat that lands the last row ends with E rising into the block's
+        emptied place.
+        """
         done = len(self.motion.filled) == len(self.stack.positions)
+        if beat.action in ("lookup", "lookup_many") and not done:
+            played = super().animate(beat)
+            if len(self.motion.filled) < len(self.stack.positions) or not self.rise:
+                return played
+            family = {id(m) for m in self._block().get_family()}
+
+            def matrix() -> list[Mobject]:
+                return [m for m in self.motion.matrix_side(True) if id(m) not in family]
+
+            return Steps(played, Glide(matrix, self.rise))
         if beat.action in ("lookup", "lookup_many") or not self.notes_h or not done:
             return super().animate(beat)
         closing = self.motion.close_left()
@@ -161,28 +215,38 @@ class BatchStage(Stage):
         marked = [c.index for c in beat.numbers if c.kind == "equal_to"]
         ids = {i: c.value for (k, i), c in self.cells.items() if k == "token_id"}
         repeated = {ids[p] for p in marked}
-        tags = VGroup(
+        # A passing line either side of each tag (the highlight means "now"): the IDs stay
+        # readable, where recolouring the chips would paint their digits in their own fill.
+        pointed = AnimationGroup(
             *[
-                chip
+                ShowPassingFlash(self._beside_tag(position, chip), time_width=0.6)
                 for position, chip in zip(self.stack.positions, self.chips.chips, strict=True)
                 if ids[position] in repeated
             ]
         )
-        # A passing ring around each tag (the highlight means "now"): the IDs stay readable,
-        # where recolouring the chips would paint their digits in their own fill.
-        pointed = AnimationGroup(
-            *[Circumscribe(tag, color=self.theme.highlight, buff=SPACE / 4) for tag in tags]
+        # The block is empty now, its B and T edges gone with its last chip (the slices' own
+        # edges name the output) and E risen into its place: the marks take the band over E
+        # (or their solver's place, where they do not fit there).
+        return Steps(pointed, self.stack.write_marks(beat))
+
+    def _beside_tag(self, position: tuple[int, ...], tag: Mobject) -> VGroup:
+        """Return two upright lines in the highlight, left and right of a tag, as tall as it.
+
+        Tags stand a row apart with only a few pixels between them (3 px for
+        GPT-2 at 720p), so a ring round one would cut across its neighbours'
+        corners; the lines stand in the gaps beside it instead, between its
+        slice and its row number, clear of both.
+        """
+        b, t = position
+        body = self.stack.slices[b].body_right() + 0.01
+        number = float(self.stack.row_numbers[b][t].get_left()[0])
+        left, right = float(tag.get_left()[0]), float(tag.get_right()[0])
+        gap = min(SPACE / 4, (left - body) / 2, (number - right) / 2)
+        bottom, top = float(tag.get_bottom()[1]), float(tag.get_top()[1])
+        width = min(3.0, gap * 100)
+        return VGroup(
+            *[
+                Line(xyz(x, bottom), xyz(x, top), color=self.theme.highlight, stroke_width=width)
+                for x in (left - gap, right + gap)
+            ]
         )
-        # The block's B and T edges named the block, which is empty now (the slices' own
-        # edges name the output): they leave, and the marks take the block's place; where
-        # they do not fit there, E rises halfway into it (centred in the room left to it).
-        edges = VGroup(self.chips.batch_label, self.chips.length_label)
-        leave: list[Animation] = [pointed, FadeOut(edges)]
-        if self.stack.marks_box is None:
-            family = {id(m) for m in edges.get_family()}
-            side = self.motion.matrix_side
-            matrix = Group(*[m for m in side(True) if id(m) not in family])
-            above = float(edges.get_top()[1] - matrix.get_top()[1])
-            below = float(matrix.get_bottom()[1]) - self.plan.content_bottom
-            leave.append(Glide(lambda: list(matrix), (above - below) / 2))
-        return Steps(AnimationGroup(*leave), self.stack.write_marks(beat))

@@ -213,6 +213,20 @@ def _fill(
     mark = rec.screen.numbers.pop(("equal_to", position), None)
     if mark is not None:
         marks.append(mark)
+    if position == tuple(n - 1 for n in output.shape[:2]):
+        _empty_block(rec)
+
+
+def _empty_block(rec: Recorder) -> None:
+    """Drop the block's B and T edges with its last chip (they named the block).
+
+    The slices' own edges name the output from here on; an edge round an
+    empty grid would point at nothing.
+    """
+    for axis in (0, 1):
+        del rec.screen.numbers[("batch_dim", (axis,))]
+    for role in ("batch_axis", "length_axis"):
+        del rec.screen.labels[role]
 
 
 def _first_sequence(
@@ -279,12 +293,8 @@ def _repeats(rec: Recorder, marks: list[NumberCell]) -> None:
     """Once every row has landed, mark each row whose ID came earlier: out[1,2] = out[0,1]."""
     if not marks:
         return
-    # The block of chips is empty now (each chip is its row's tag): its B and T edges
-    # leave with it, and the marks take its place (the slices' edges name the output).
-    for axis in (0, 1):
-        del rec.screen.numbers[("batch_dim", (axis,))]
-    for role in ("batch_axis", "length_axis"):
-        del rec.screen.labels[role]
+    # The block of chips is empty now (each chip is its row's tag, its edges gone with
+    # the last chip): the marks take its place.
     rec.screen.add(*marks)
     rec.beat(
         "repeats",

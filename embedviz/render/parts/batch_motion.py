@@ -1,0 +1,165 @@
+"""The batch layout's thread of motion: :class:`BatchMotion` (BatchLookup).
+
+The lookup family's :class:`~embedviz.render.parts.motion.LookupMotion` with
+the chips' ways out of the block of chips over E
+(:class:`~embedviz.render.parts.batch.BatchChips`) and into the stack of
+slices (:class:`~embedviz.render.parts.batch.SliceStack`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from manim import Animation, AnimationGroup, Mobject, VGroup
+
+from embedviz.render.batch_plan import BatchPlan
+from embedviz.render.fades import FadeOut
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.batch import BatchChips, SliceStack
+from embedviz.render.parts.chips import Chip, curve_points
+from embedviz.render.parts.motion import Glide, LookupMotion
+
+__all__ = ["BatchMotion"]
+
+
+class BatchMotion(LookupMotion):
+    """The lookups of a batch: a chip leaves its row of the block by its lane, walks to its row.
+
+    Its way back leads the row's strip into its slice's row, where the chip
+    stays as the row's tag.
+
+    In the corridor arrangement the slices may rest beside E, as the lookup's
+    block does (:meth:`rest`, :meth:`rest_matrix`): the stack (with the tags
+    that landed) glides out for a beat's strips and back; E glides with the
+    chips still waiting over it, and the block of chips keeps its shape.
+    """
+
+    # How far :meth:`close_left` glides E and the stack (0 until it is built).
+    matrix_slide_closed = 0.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The chips that have left the block (their lookups are built).
+        self.gone: set[int] = set()
+
+    def _stack(self) -> SliceStack:
+        assert isinstance(self.output, SliceStack)
+        return self.output
+
+    def _batch_chips(self) -> BatchChips:
+        assert isinstance(self.chips, BatchChips)
+        return self.chips
+
+    def _waiting(self) -> list[int]:
+        """Return the chips still over E: those whose place (outline) is on screen.
+
+        A place faded out in this play is still on screen until the play ends:
+        it counts as gone.
+        """
+        slots = self._batch_chips().slots
+        shown = {id(m) for top in self.host.mobjects for m in top.get_family()}
+        return [
+            i for i, slot in enumerate(slots) if id(slot) in shown and slot.get_stroke_opacity() > 0
+        ]
+
+    def output_side(self, shown: bool = False) -> list[Mobject]:
+        """Return the stack: slices, headers, row numbers, edges, notes, the tags that landed."""
+        stack = self._stack()
+        side: list[Mobject] = [*stack.slices, *stack.headers, *stack.row_numbers]
+        side += [stack.edge_d, stack.edge_t, stack.edge_b, stack.placeholder, stack.notes]
+        side += [m for m in (stack.shape, stack.question) if m is not None]
+        side += stack.underlines
+        if shown:
+            waiting = set(self._waiting())
+            side += [c for i, c in enumerate(self.chips.chips) if i not in waiting]
+        for carry in self.carries:
+            if carry.landed or not shown:
+                side += [*carry.targets, *carry.strip[2].submobjects]
+        return self._on_screen(side) if shown else side
+
+    def matrix_side(self, shown: bool = False) -> list[Mobject]:
+        """Return E (grid, heading, note) and the block of chips: its edges, the chips waiting."""
+        chips = self._batch_chips()
+        side = super().matrix_side()
+        side += [chips.batch_label, chips.length_label]
+        waiting = self._waiting() if shown else range(len(chips.chips))
+        side += [m for i in waiting for m in (chips.chips[i], chips.slots[i])]
+        return self._on_screen(side) if shown else side
+
+    def rest_matrix(self, slide: float) -> None:
+        """Rest E and the block of chips ``slide`` right of their places (the chips' homes too)."""
+        super().rest_matrix(slide)
+        chips = self._batch_chips()
+        chips.homes = [home + xyz(slide, 0) for home in chips.homes]
+
+    def rest(self, drop: float, slide: float = 0.0) -> None:
+        """Rest the stack ``slide`` left of its place (the chips wait over E: homes stay)."""
+        for mobject in self.output_side():
+            mobject.shift(xyz(-slide, -drop))
+        self.lift += drop
+        self.slide += slide
+
+    def close_left(self) -> Animation | None:
+        """Glide E and the stack left together until E stands at its place (no strip travels).
+
+        The notes come right of the stack then, where E's rest left room.
+        """
+        slide = self.matrix_slide_closed = self.matrix_slide
+        if slide <= 0:
+            return None
+        self.matrix_slide, self.slide = 0.0, self.slide + slide
+        return AnimationGroup(
+            Glide(lambda: self.matrix_side(shown=True), 0.0, -slide),
+            Glide(lambda: self.output_side(shown=True), 0.0, -slide),
+        )
+
+    def leaving(self, row_index: int) -> list[Animation]:
+        """Return what goes as a chip leaves: its place, and with the last chip the block's edges.
+
+        The place (its dim outline) is gone before the chip has moved off it,
+        so no empty outline ever shows apart from its chip (one ID, one
+        object). The B and T edges named the block: they fade as its last
+        chip leaves, never pointing at an empty grid.
+        """
+        chips = self._batch_chips()
+        self.gone.add(row_index)
+        # A tenth of the walk: the chip (eased in) has moved a few pixels by then.
+        place = FadeOut(chips.slots[row_index], rate_func=lambda t: min(1.0, t * 10.0))
+        if len(self.gone) < len(chips.chips):
+            return [place]
+        edges = VGroup(chips.batch_label, chips.length_label)
+        return [place, FadeOut(edges, rate_func=lambda t: min(1.0, t * 2.0))]
+
+    def output_row_y(self, row_index: int) -> float:
+        """Return the centre line of an output row: row ``t`` of its slice (slices never rise)."""
+        return self.plan.output_row_y(row_index)
+
+    def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
+        """Return None: strips go where the solver put the slices (its order keeps paths clear)."""
+        return None
+
+    def chip_paths(
+        self, row_index: int, chip: Chip, park: np.ndarray, lift: float = 0.0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return the way out of the block (to its lane, along it) and back to the row's tag.
+
+        The chip leaves once E (and the chip with it) has glided to its place.
+        Beside the slices it leads its row's strip home level with the row: out
+        to the right at the row's height (the way the strip goes, through the
+        output's still empty row there) to the tags' column, then along it to
+        its tag (past only rows still empty, which the strip passes too). So
+        while the row lifts off, the chip beside it stays on its centre line.
+        In the corridor it goes up or down the corridor ahead of the strip.
+        """
+        plan = self.plan
+        assert isinstance(plan, BatchPlan)
+        home = self.chips.homes[row_index] + xyz(-self.matrix_slide, lift)
+        lane = plan.lane_y(row_index // plan.length) + lift
+        there = curve_points([home, xyz(home[0], lane), xyz(park[0], lane), park], self.radius)
+        target = plan.output_row_y(row_index) + lift
+        tag = xyz(plan.tag_x(chip.width), target)
+        turn = xyz(park[0], target) if plan.mode == "corridor" else xyz(tag[0], park[1])
+        back = curve_points([park, turn, tag], self.radius)
+        return there, back

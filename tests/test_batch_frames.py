@@ -1,0 +1,262 @@
+"""BatchLookup frame by frame (issue 18's 720p frame review of the batch scenes).
+
+A dry run of the batch is sampled finely (every step of every beat at many
+alphas) and the stage's own mobjects are read back:
+
+- the block's B and T edges ("batch B = 2", "sequence length T = 4") go
+  once every chip has left the block: no label points at an empty grid;
+- the reveal: the "output shape?" box gives way to the slices in one motion,
+  so no frame between the question and the slices leaves the output's half
+  of the frame empty;
+- a chip beside its row, while the row's strip lifts off, is level with the
+  row's centre;
+- a chip's place (its dim outline over E) never shows apart from its chip:
+  one ID, one object, at every moment;
+- the highlight that points at repeated IDs' tags crosses no chip, text or
+  slice while it passes.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.moments import MomentScene, play_moments
+
+ALPHAS = tuple(i / 40 for i in range(1, 40))
+GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
+CASES = {
+    "default": {},
+    "gpt2": GPT2,
+    # No ID repeats: there is no repeats beat for the edges to leave with.
+    "no-repeats": {"ids": "1,2,3;4,5,0", "vocab": 6},
+}
+# Below this opacity a mobject is not seen (boxes.DRAWN), from this on it is (conftest.SHOWN).
+FAINT, SHOWN = 0.05, 0.5
+# A chip is level with its row within this much (a pixel at 720p is 8 / 720 units).
+LEVEL = 1.5 * 8 / 720
+
+
+@dataclass
+class _Sample:
+    beat: str
+    alpha: float
+    step: int
+    # Opacity of the block's B and T edges (0 when off screen).
+    edges: float
+    # How many chips still stand inside the block's box.
+    chips_in_block: int
+    # Each chip's place that is drawn: (position, opacity, box, its chip's centre).
+    places: list[tuple[int, float, np.ndarray, np.ndarray]] = field(default_factory=list)
+    # Each strip over its own row: (row, its row's centre line, the chip's centre).
+    lifting: list[tuple[int, float, np.ndarray]] = field(default_factory=list)
+    # The share of the frame left empty, counting only what is drawn at SHOWN or more.
+    empty: float = 0.0
+
+
+def _opacity(mobject: Any, shown: set[int]) -> float:
+    if id(mobject) not in shown:
+        return 0.0
+    seen = [0.0]
+    for member in mobject.get_family():
+        if len(member.points):
+            seen += [float(member.get_fill_opacity()), float(member.get_stroke_opacity())]
+    return max(seen)
+
+
+def _box(mobject: Any) -> np.ndarray:
+    return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
+
+
+def _inside(point: np.ndarray, box: np.ndarray) -> bool:
+    return bool(np.all(box[0] <= point[:2]) and np.all(point[:2] <= box[1]))
+
+
+def _empty_share(scene: MomentScene) -> float:
+    """The largest empty area (a share of the frame), counting what is drawn at SHOWN."""
+    from manim import config
+
+    from embedviz.render import boxes
+    from embedviz.render.moments import frame_emptiness
+
+    drawn = boxes.DRAWN
+    boxes.DRAWN = SHOWN
+    try:
+        found = frame_emptiness(scene)
+    finally:
+        boxes.DRAWN = drawn
+    return float(found.area / (config.frame_width * config.frame_height))
+
+
+def _read(scene: MomentScene, moment: Any, samples: list[_Sample], block: list[Any]) -> None:
+    stage: Any = scene.stage
+    shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+    chips = stage.chips
+    if not block:
+        # The block's box, as it stands before any chip leaves it.
+        block.append(_box(chips.slots))
+    edges = max(_opacity(chips.batch_label, shown), _opacity(chips.length_label, shown))
+    inside = sum(_inside(c.get_center(), block[0]) for c in chips.chips)
+    sample = _Sample(moment.beat.name, moment.alpha, moment.step, edges, inside)
+    for index, slot in enumerate(chips.slots):
+        seen = _opacity(slot, shown)
+        if seen >= FAINT:
+            sample.places.append((index, seen, _box(slot), chips.chips[index].get_center()))
+    grid = stage.matrix.grid
+    for carry in stage.motion.carries:
+        if carry.landed or id(carry.strip) not in shown or not len(carry.strip.submobjects):
+            continue
+        left, _, right, _ = grid.row_box(carry.row, buff=0.0)
+        strip = _box(carry.strip[0])
+        centre = carry.chip.get_center()
+        # Beside its row: between E and the slices (the walking column), the row lifting off.
+        beside = right < centre[0] < min(g.body_left() for g in stage.stack.slices)
+        if beside and strip[0][0] < right - 1e-6 and strip[1][0] > left:
+            sample.lifting.append((carry.row, grid.row_y(carry.row), centre))
+    if moment.beat.name in ("predict", "reveal"):
+        sample.empty = _empty_share(scene)
+    samples.append(sample)
+
+
+@functools.cache
+def _samples(case: str) -> tuple[_Sample, ...]:
+    board = prepared_storyboard("BatchLookup", CASES[case], environ={})
+    samples: list[_Sample] = []
+    block: list[Any] = []
+    play_moments(board, lambda s, m: _read(s, m, samples, block), alphas=ALPHAS)
+    return tuple(samples)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_block_edges_leave_once_every_chip_has_left(case: str) -> None:
+    """Finding 1: "batch B = 2" and "sequence length T = 4" stayed round an empty grid.
+
+    Once no chip stands in the block, its edges are at most half seen (they
+    fade as the last chip leaves) and gone by the beat's end.
+    """
+    samples = _samples(case)
+    emptied = [s for s in samples if s.chips_in_block == 0]
+    assert emptied
+    late = [(s.beat, s.alpha, round(s.edges, 2)) for s in emptied if s.alpha == 1 and s.edges > 0]
+    assert not late, f"edges name an empty block at beat ends: {late}"
+    seen = [(s.beat, s.alpha, round(s.edges, 2)) for s in emptied if s.edges >= SHOWN]
+    assert not seen, f"edges stay on after the chips have left: {seen[:5]}"
+    # They named the block while it held chips.
+    assert any(s.edges >= 0.99 and s.chips_in_block for s in samples)
+
+
+@pytest.mark.parametrize("case", ["default", "gpt2"])
+def test_the_question_box_gives_way_to_the_slices_in_one_motion(case: str) -> None:
+    """Finding 2: the "output shape?" box went before the slices came (34-43 % empty).
+
+    At every moment of the reveal the frame is no emptier (counting only what
+    is at least half seen) than at the question's end or the reveal's end.
+    """
+    samples = _samples(case)
+    ends = {s.beat: s.empty for s in samples if s.alpha == 1 and s.beat in ("predict", "reveal")}
+    bound = max(ends.values()) + 0.01
+    moving = [(round(s.alpha, 3), round(s.empty, 3)) for s in samples if s.beat == "reveal"]
+    assert len(moving) > len(ALPHAS)
+    assert all(empty <= bound for _, empty in moving), (bound, moving)
+
+
+@pytest.mark.parametrize("case", ["default", "gpt2"])
+def test_a_chip_is_level_with_its_row_while_the_row_lifts_off(case: str) -> None:
+    """Finding 3a: the chip beside row 4821 stood ~15 px high, over the gap label above.
+
+    While a row's strip still overlaps the row, its chip, wherever it is
+    between E and the slices, is on the row's centre line (it used to climb
+    the walking column ahead of the strip, off the row it had fetched).
+    """
+    samples = _samples(case)
+    lifting = [(s.beat, s.alpha, *one) for s in samples for one in s.lifting]
+    assert lifting
+    off = [
+        (beat, alpha, row, round(float(chip[1] - y) * 90, 1))
+        for beat, alpha, row, y, chip in lifting
+        if abs(float(chip[1]) - y) > LEVEL
+    ]
+    assert not off, f"chip off its row's centre (px at 720p): {off[:6]}"
+
+
+@pytest.mark.parametrize("case", ["default", "gpt2"])
+def test_a_chip_place_is_never_drawn_apart_from_its_chip(case: str) -> None:
+    """Finding 3b: an empty outline followed the moving chip (two objects for one ID)."""
+    samples = _samples(case)
+    apart = [
+        (s.beat, s.step, s.alpha, index, round(opacity, 2))
+        for s in samples
+        for index, opacity, box, centre in s.places
+        if not _inside(centre, box)
+    ]
+    assert not apart, f"a place is drawn without its chip: {apart[:6]}"
+
+
+def _ring_pieces(scene: MomentScene, colour: str) -> list[np.ndarray]:
+    """Return the ink boxes of every drawn curve in the highlight colour (the passing rings)."""
+    from manim import VMobject
+    from manim.utils.color import ManimColor
+
+    want = ManimColor(colour).to_hex().lower()
+    boxes = []
+    for top in scene.mobjects:
+        for m in top.get_family():
+            if not isinstance(m, VMobject) or not len(m.points) or m.get_stroke_opacity() < FAINT:
+                continue
+            if ManimColor(m.get_stroke_color()).to_hex().lower() != want:
+                continue
+            half = float(m.get_stroke_width()) / 200
+            for curve in m.points.reshape(-1, 4, 3)[:, :, :2]:
+                low, high = curve.min(axis=0) - half, curve.max(axis=0) + half
+                boxes.append(np.array([low, high]))
+    return boxes
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(np.all(a[0] < b[1]) and np.all(b[0] < a[1]))
+
+
+@functools.cache
+def _rings(case: str) -> tuple[list[str], int]:
+    """Play the repeats beat and list every ring piece that crosses a chip, a text or a slice."""
+    from embedviz.render.glyphs import GlyphString
+
+    board = prepared_storyboard("BatchLookup", CASES[case], environ={})
+    found: list[str] = []
+    seen = [0]
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if moment.beat.name != "repeats" or moment.alpha >= 1 or moment.step:
+            return
+        stage: Any = scene.stage
+        pieces = _ring_pieces(scene, stage.theme.highlight)
+        seen[0] += len(pieces)
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        others = [(f"chip {i}", _box(c)) for i, c in enumerate(stage.chips.chips)]
+        others += [(f"slice {b}", _box(g.body[0])) for b, g in enumerate(stage.stack.slices)]
+        others += [
+            (m.text, _box(m))
+            for top in scene.mobjects
+            for m in top.get_family()
+            if isinstance(m, GlyphString) and id(m) in shown and _opacity(m, shown) >= FAINT
+        ]
+        for piece in pieces:
+            crossed = [name for name, box in others if _overlaps(piece, box)]
+            if crossed:
+                found.append(f"alpha {moment.alpha:.3f}: {crossed}")
+
+    play_moments(board, read, alphas=ALPHAS)
+    return found, seen[0]
+
+
+@pytest.mark.parametrize("case", ["default", "gpt2"])
+def test_the_rings_round_repeated_tags_cross_nothing(case: str) -> None:
+    """Finding 4: the passing violet rings cut across the corners of the tags beside them."""
+    crossed, pieces = _rings(case)
+    assert pieces
+    assert not crossed, crossed[:6]
