@@ -268,6 +268,17 @@ def _note_size(spec: PositionSpec, font: float) -> tuple[float, float]:
     return width, digit_height(font) * 1.6
 
 
+def _title_font(title: str, scale: TypeScale, room: float, problems: list[str]) -> float:
+    """Return the title's font: the scale's, narrowed to the width (a problem if too small)."""
+    font = min(scale.data, scale.label * TITLE_RATIO)
+    width = text_width(title, font, mono=False)
+    if width > room:
+        font *= room / width
+        if font < font_for_px(MIN_TEXT_PX):
+            problems.append("title too wide")
+    return font
+
+
 def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPlan, list[str]]:
     """Lay out at one font size and pitch; return the plan and what does not fit."""
     problems: list[str] = []
@@ -302,12 +313,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     width = max(top_w, pe_left + pe_heading, note_left + note_w, sum_left + body_w + verdict_w)
     if width > right - left:
         problems.append("too wide")
-    title_font = min(scale.data, scale.label * TITLE_RATIO)
-    title_w = text_width(spec.title, title_font, mono=False)
-    if title_w > right - left:
-        title_font *= (right - left) / title_w
-        if title_font < font_for_px(MIN_TEXT_PX):
-            problems.append("title too wide")
+    title_font = _title_font(spec.title, scale, right - left, problems)
     band_h = digit_height(title_font) * 1.7
     heading_h = digit_height(label) * 1.6
     col_labels_h = digit_height(label) + 0.8 * SPACE
