@@ -434,6 +434,24 @@ def test_narration_fits_two_caption_lines() -> None:
 
 
 @pytest.mark.parametrize(
+    "overrides", [{}, {"vocab": 50257, "dim": 768}, {"vocab": 30, "dim": 16}, {"seed": 1}]
+)
+def test_a_loss_below_zero_is_explained(overrides: dict[str, Any]) -> None:
+    """A class that sees the toy loss fall below zero is told why (it has no floor)."""
+    board = _board(dict(overrides))
+    losses = {
+        cell.index: float(cell.text)
+        for beat in board.beats
+        for cell in beat.numbers
+        if cell.kind == "loss"
+    }
+    drop = next(beat for beat in board.beats if beat.name == "loss-drop")
+    below = losses[(1,)] < 0 and losses[(1,)] < losses[(0,)]
+    assert ("no floor" in drop.narration) is below, (losses, drop.narration)
+    assert ("went down" in drop.narration) is (losses[(1,)] < losses[(0,)])
+
+
+@pytest.mark.parametrize(
     ("overrides", "message"),
     [
         ({"ids": "6"}, "out of range for a vocabulary of 6"),

@@ -296,7 +296,14 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
     rec.beat("unchanged", "unchanged", _unchanged_sentence(rec, looked_up), run_time=1.6)
     screen.add(value_cell("loss", (1,), step.loss_after))
     screen.labels["loss_arrow"] = "->"
-    if step.loss_after < step.loss_before:
+    if step.loss_after < 0 < step.loss_before - step.loss_after:
+        # A class sees the loss fall below zero (far below, with 768 numbers a row)
+        # and asks why: say so, within the beat's 25 words.
+        narration = (
+            "The loss went down: each row moved the way that makes L smaller. "
+            "This toy loss has no floor, so it can go below zero."
+        )
+    elif step.loss_after < step.loss_before:
         narration = (
             "The loss went down. Each looked-up row moved against its gradient, "
             "the way that makes L smaller."
