@@ -35,6 +35,8 @@ CASES = {
     "gpt2": GPT2,
     # No ID repeats: there is no repeats beat for the edges to leave with.
     "no-repeats": {"ids": "1,2,3;4,5,0", "vocab": 6},
+    # Three sequences of six at GPT-2 size: the corridor arrangement (slices rest beside E).
+    "corridor": {"vocab": 50257, "dim": 768, "ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1"},
 }
 # Below this opacity a mobject is not seen (boxes.DRAWN), from this on it is (conftest.SHOWN).
 FAINT, SHOWN = 0.05, 0.5
@@ -165,7 +167,7 @@ def test_the_question_box_gives_way_to_the_slices_in_one_motion(case: str) -> No
     assert all(empty <= bound for _, empty in moving), (bound, moving)
 
 
-@pytest.mark.parametrize("case", ["default", "gpt2"])
+@pytest.mark.parametrize("case", ["default", "gpt2", "corridor"])
 def test_a_chip_is_level_with_its_row_while_the_row_lifts_off(case: str) -> None:
     """Finding 3a: the chip beside row 4821 stood ~15 px high, over the gap label above.
 

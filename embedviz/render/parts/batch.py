@@ -35,6 +35,7 @@ from manim import (
     Brace,
     Create,
     LaggedStart,
+    Line,
     Rectangle,
     RoundedRectangle,
     Succession,
@@ -197,6 +198,8 @@ class SliceStack(OutputPart):
         self.notes = VGroup()
         # Where the notes (the shape, the marks) start, when not at the solver's place.
         self.notes_at: np.ndarray | None = None
+        # How far the notes' solved place under the slices has moved (the stack spread down).
+        self.notes_drop = 0.0
         # The place the block of chips leaves empty (left, right, bottom, top), where the
         # marks stand once every chip has gone, if the stage finds they fit there.
         self.marks_box: tuple[float, float, float, float] | None = None
@@ -215,6 +218,12 @@ class SliceStack(OutputPart):
         span_b = VGroup(first, last)
         self.edge_t = self._side_edge(span_t, plan.edge_t_left, _label(board, "edge_t"))
         self.edge_b = self._side_edge(span_b, plan.edge_b_left, _label(board, "edge_b"))
+
+    def b_edge_spanning(self, top: float, bottom: float) -> VGroup:
+        """Return a B edge (where it stands across now) spanning ``top`` to ``bottom``."""
+        span = Line(xyz(0, top), xyz(0, bottom))
+        left = float(self.edge_b[0].get_left()[0])
+        return self._side_edge(span, left, _label(self.board, "edge_b"))
 
     def _side_edge(self, span: VMobject, left: float, symbol: str) -> VGroup:
         brace = Brace(span, direction=RIGHT, color=self.theme.muted)
@@ -327,7 +336,7 @@ class SliceStack(OutputPart):
         if self.notes_at is not None:
             return self.notes_at
         plan = self.batch_plan
-        return xyz(plan.marks_left, plan.marks_top)
+        return xyz(plan.marks_left, plan.marks_top + self.notes_drop)
 
     def notes_right(self, height: float) -> np.ndarray:
         """Return where notes ``height`` tall start right of the stack's edges, centred on it."""

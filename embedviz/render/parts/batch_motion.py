@@ -151,7 +151,10 @@ class BatchMotion(LookupMotion):
         output's still empty row there) to the tags' column, then along it to
         its tag (past only rows still empty, which the strip passes too). So
         while the row lifts off, the chip beside it stays on its centre line.
-        In the corridor it goes up or down the corridor ahead of the strip.
+        In the corridor it rides at its strip's right end, as it waited at the
+        row's (:meth:`strip_lag` is 0 there): out of the row level with it, up
+        or down the corridor's free edge beside the strip, and into the output
+        row ahead of it to its tag.
         """
         plan = self.plan
         assert isinstance(plan, BatchPlan)
@@ -160,6 +163,14 @@ class BatchMotion(LookupMotion):
         there = curve_points([home, xyz(home[0], lane), xyz(park[0], lane), park], self.radius)
         target = plan.output_row_y(row_index) + lift
         tag = xyz(plan.tag_x(chip.width), target)
-        turn = xyz(park[0], target) if plan.mode == "corridor" else xyz(tag[0], park[1])
-        back = curve_points([park, turn, tag], self.radius)
+        if plan.mode == "corridor":
+            # The strip leaves from E's row (its right edge at the walking column's left).
+            ahead = xyz(park[0] - (plan.column_left - plan.body_width / 2), 0)
+            ride = [p + ahead for p in plan.strip_path(float(park[1]), target)]
+            return there, np.array([park, *ride, tag])
+        back = curve_points([park, xyz(tag[0], park[1]), tag], self.radius)
         return there, back
+
+    def strip_lag(self) -> float:
+        """Return 0 in the corridor (the chip rides with its strip), else the usual lag."""
+        return 0.0 if self.plan.mode == "corridor" else super().strip_lag()

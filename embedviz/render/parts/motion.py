@@ -250,6 +250,10 @@ class LookupMotion(Component):
         back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
         return there, back
 
+    def strip_lag(self) -> float:
+        """Return how far (a share of the chip's way back) the strip sets off behind its chip."""
+        return STRIP_LAG
+
     def leaving(self, row_index: int) -> list[Animation]:
         """Return what goes as a chip leaves its place (nothing: its place was its own)."""
         return []
@@ -316,7 +320,7 @@ class LookupMotion(Component):
         for target in targets:
             target.shift(xyz(self.slide, lift))
         carry = self.make_carry(row, chip, position, path, targets)
-        moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=STRIP_LAG)
+        moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=self.strip_lag())
         self.carries.append(carry)
         mark = self.output.mark(position)
         # Late marks would stand past the frame's edge until the block has closed up.

@@ -32,11 +32,12 @@ from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_motion import BatchMotion
+from embedviz.render.parts.batch_spread import choose_spread, spread_stack
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.solve_batch import notes_size, solve_batch
-from embedviz.render.space import best_drop
+from embedviz.render.space import EMPTY_SHARE, best_drop
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat, NumberCell
 
@@ -84,7 +85,9 @@ class BatchStage(Stage):
         self.shown = {0}
         self.notes_h = 0.0
         self._rest(spec)
-        # How far E rises into the block's place once its last chip has gone.
+        # How far E rises into the block's place once its last chip has gone; where that
+        # leaves too much empty, how far the stack rises and its slices move apart then.
+        self.spread = (0.0, 0.0)
         self.rise = self._rise()
         self._marks_in_block(spec)
 
@@ -118,8 +121,17 @@ class BatchStage(Stage):
         frame = float(config.frame_width * config.frame_height)
         drops = [-above * step / 20 for step in range(21)]
         band = content_band(self.title)
-        drop, _ = best_drop(mobject_boxes(fixed), mobject_boxes(matrix), band, drops, frame)
-        return -drop
+        moving = mobject_boxes(matrix)
+        drop, empty = best_drop(mobject_boxes(fixed), moving, band, drops, frame)
+        if empty.area <= EMPTY_SHARE * frame or self._marks():
+            return -drop
+        # A short stack: it spreads down the band as E rises (parts/batch_spread.py).
+        legend = mobject_boxes([m for m in (self.matrix.legend,) if m is not None])
+        area, rise, up, gap = choose_spread(stack, legend, moving, band, drops, frame)
+        if area >= empty.area:
+            return -drop
+        self.spread = (up, gap)
+        return rise
 
     def _marks_in_block(self, spec: BatchSpec) -> None:
         """Give the marks the block's place over E (empty once every chip has gone), if they fit.
@@ -184,7 +196,13 @@ class BatchStage(Stage):
             def matrix() -> list[Mobject]:
                 return [m for m in self.motion.matrix_side(True) if id(m) not in family]
 
-            return Steps(played, Glide(matrix, self.rise))
+            up, gap = self.spread
+            if not up and not gap:
+                return Steps(played, Glide(matrix, self.rise))
+            # The notes come under the last slice where it stands then.
+            self.stack.notes_drop = up - gap * (len(self.stack.slices) - 1)
+            spread = spread_stack(self.motion, self.stack, up, gap)
+            return Steps(played, AnimationGroup(Glide(matrix, self.rise), *spread))
         if beat.action in ("lookup", "lookup_many") or not self.notes_h or not done:
             return super().animate(beat)
         closing = self.motion.close_left()
