@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from embedviz.render.space import best_drop, largest_empty_rectangle
+from embedviz.render.space import best_drop, best_slide, largest_empty_rectangle
 
 # Boxes on a small integer grid, so that a brute-force oracle can try every rectangle.
 WIDTH, HEIGHT = 8, 6
@@ -61,3 +61,17 @@ def test_a_drop_that_fills_the_band_wins() -> None:
     # A drop past the band's bottom is never taken.
     drop, _ = best_drop(fixed, moving, (0.0, 0.0, 10.0, 10.0), [0.0, 9.0], 200.0)
     assert drop == 0.0
+
+
+def test_a_slide_across_is_a_drop_with_the_axes_swapped() -> None:
+    # The same block at the right end of the band, beside a fixed column: slid
+    # left to the middle, it leaves 24 empty, in the frame's own axes.
+    fixed = [(0.0, 0.0, 10.0, 4.0)]
+    moving = [(8.0, 4.0, 10.0, 10.0)]
+    slide, empty = best_slide(fixed, moving, (0.0, 0.0, 10.0, 10.0), [0.0, 2.0, 4.0, 6.0], 200.0)
+    assert slide == 4.0
+    assert empty.area == 24.0
+    assert (empty.left, empty.bottom, empty.right, empty.top) == (6.0, 4.0, 10.0, 10.0)
+    # A slide past the band's left end is never taken.
+    slide, _ = best_slide(fixed, moving, (0.0, 0.0, 10.0, 10.0), [0.0, 9.0], 200.0)
+    assert slide == 0.0

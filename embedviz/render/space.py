@@ -17,7 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["EMPTY_SHARE", "Box", "Emptiness", "best_drop", "largest_empty_rectangle"]
+__all__ = [
+    "EMPTY_SHARE",
+    "Box",
+    "Emptiness",
+    "best_drop",
+    "best_slide",
+    "largest_empty_rectangle",
+]
 
 # (left, bottom, right, top), in scene units.
 Box = tuple[float, float, float, float]
@@ -173,3 +180,31 @@ def best_drop(
     if best is None:
         return 0.0, largest_empty_rectangle([*fixed, *moving], band)
     return best[1], best[2]
+
+
+def _transposed(box: Box) -> Box:
+    """Return ``box`` with its axes swapped (across becomes up and down)."""
+    return (box[1], box[0], box[3], box[2])
+
+
+def best_slide(
+    fixed: Sequence[Box],
+    moving: Sequence[Box],
+    band: Box,
+    slides: Iterable[float],
+    frame_area: float,
+) -> tuple[float, Emptiness]:
+    """Choose how far left to slide a group of boxes so that the band is best filled.
+
+    :func:`best_drop` across the frame (the boxes with their axes swapped): of
+    the slides that keep the group inside the band and clear of the fixed
+    boxes, the smallest empty area wins (the first of equals).
+
+    Returns
+    -------
+    tuple
+        The chosen slide (positive: left) and the largest empty rectangle with it.
+    """
+    swapped = [_transposed(b) for b in fixed], [_transposed(b) for b in moving]
+    slide, empty = best_drop(*swapped, _transposed(band), slides, frame_area)
+    return slide, Emptiness(empty.area, empty.bottom, empty.left, empty.top, empty.right)

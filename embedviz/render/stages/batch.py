@@ -36,8 +36,9 @@ from embedviz.render.parts.batch_spread import choose_spread, spread_stack
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
+from embedviz.render.rests import Rests
 from embedviz.render.solve_batch import notes_size, solve_batch
-from embedviz.render.space import EMPTY_SHARE, best_drop
+from embedviz.render.space import EMPTY_SHARE, best_drop, best_slide, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat, NumberCell
 
@@ -90,6 +91,9 @@ class BatchStage(Stage):
         self.spread = (0.0, 0.0)
         self.rise = self._rise()
         self._marks_in_block(spec)
+        # Where the block of chips stands while only the intro shows (home, or further left).
+        self.block_rest = Rests({"block": [self.chips.slots, *self.chips.chips]})
+        self._rest_block()
 
     def _block(self) -> VGroup:
         """Return the block of chips with its edges (its place over E)."""
@@ -155,6 +159,32 @@ class BatchStage(Stage):
         if width + 2 * SPACE <= right - left and height <= top - bottom:
             self.stack.marks_box = (left, right, bottom, top)
 
+    def _rest_block(self) -> None:
+        """Stand the block of chips further left for the intro, if its home leaves too much empty.
+
+        The block's home is the right end of the band over E, its B edge (named
+        in the ``batch`` beat) standing left of it. While only the intro shows, a
+        short batch's block (3 × 2) left that edge's place and the band over it
+        empty (13.6 % of the frame); the block then stands up to the edge's
+        width further left (in twentieths, where the largest empty area is
+        smallest), and glides home as the ``batch`` beat begins, before its
+        edges are named (:meth:`beat_axes`).
+        """
+        block = [self.chips.slots, *self.chips.chips]
+        members = {id(m) for m in block}
+        shown = [m for m in self.intro_mobjects() if m is not self.title and id(m) not in members]
+        fixed, moving = mobject_boxes(shown), mobject_boxes(block)
+        band = content_band(self.title)
+        frame = float(config.frame_width * config.frame_height)
+        if largest_empty_rectangle([*fixed, *moving], band).area <= EMPTY_SHARE * frame:
+            return
+        room = float(self.chips.slots.get_left()[0] - self.chips.batch_label.get_left()[0])
+        slides = [room * step / 20 for step in range(21)]
+        slide, _ = best_slide(fixed, moving, band, slides, frame)
+        if slide > 0:
+            x, y, _ = self.block_rest.centres["block"]
+            self.block_rest.put({"block": (1.0, float(x) - slide, float(y))})
+
     def _marks(self) -> list[NumberCell]:
         """Return the equality marks the last beat shows."""
         return [c for c in self.board.beats[-1].numbers if c.kind == "equal_to"]
@@ -216,6 +246,16 @@ class BatchStage(Stage):
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E with its heading and legend, and the batch of chips."""
         return make_reveal_animation(self.intro_mobjects())
+
+    def beat_axes(self, beat: Beat) -> Animation:
+        """Name the batch's axes; a block that stood further left for the intro goes home first.
+
+        The glide plays with the beat's first phrase (the input is now a
+        batch), the edges with its second (its shape is B × T).
+        """
+        named = self.chips.beat_axes(beat)
+        settle = self.block_rest.settle({})
+        return named if settle is None else Steps(settle, named)
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
         """Look up the rest of a sequence together; a new sequence's header appears first."""
