@@ -97,21 +97,23 @@ def test_a_long_sentence_keeps_the_matrix_and_the_block_still(case: str, part: s
     assert not moved, f"the {part} block moved during the lookups:\n" + "\n".join(moved)
 
 
-# The default scene and GPT-2's three IDs: the block still glides up and back in one beat.
+# The default scene and GPT-2's three IDs: no still place keeps every strip's path clear,
+# the frame filled to an eighth and the numbers at their floor (docs/render.md, "Where the
+# output block rests"). Decided (issue 18): the strip's clear path and the type floor are
+# the issue's hard rules, so the block glides, but only in the one lookup beat whose strips
+# need it raised, and it is home again when that beat ends.
 SHORT_CASES = {"default": {}, "gpt2": {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}}
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "not fixed: no still place keeps every strip's path clear, the frame filled "
-        "(an eighth) and the numbers at their floor (docs/render.md, 'Where the output "
-        "block rests')"
-    ),
-)
 @pytest.mark.parametrize("case", list(SHORT_CASES))
 @pytest.mark.parametrize("part", ["output", "chips"])
-def test_a_short_sequence_keeps_the_block_and_chips_still(case: str, part: str) -> None:
-    moved = _moves(_lookup_boxes(SHORT_CASES[case], part))
-    assert not moved, f"the {part} moved during the lookups:\n" + "\n".join(moved)
+def test_a_short_sequence_glides_in_one_beat_and_comes_home(case: str, part: str) -> None:
+    seen = _lookup_boxes(SHORT_CASES[case], part)
+    moved = _moves(seen)
+    gliding = {line.split(" at ")[0] for line in moved}
+    assert len(gliding) <= 1, f"the {part} moved in more than one lookup beat:\n" + "\n".join(moved)
+    home = seen[0][2]
+    for beat in gliding:
+        last = [box for name, _, box in seen if name == beat][-1]
+        assert np.allclose(last, home, atol=1e-6), f"the {part} is not home after {beat}: {last}"
