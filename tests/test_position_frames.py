@@ -77,14 +77,15 @@ def test_the_rows_arrive_with_the_blocks_they_join(positions: str) -> None:
     assert max(moving) - min(moving) < 1.0
 
 
-# The word beside ``=`` needs about 1.3 units right of the bracket (stacked under
-# the sign; 1.66 on one line); the lookup layout leaves 0.5, and the corridor between
+# The word beside ``=`` needs 1.39 units right of the bracket (stacked under the
+# sign; 1.74 on one line); the lookup layout leaves 0.5, and the corridor between
 # E and the output block is only 0.64 wide (APART, 0.48, must stay). Solving for the
 # room with smaller numbers left 13.3 % of the frame empty at the first half's beat
 # ends. Now only ``same`` makes room: the tables narrow about E's left edge (numbers
-# 26.4 -> 24.7 px, rows at their pitch), the output side glides into the corridor
+# 26.4 -> 24.9 px, rows at their pitch), the output side glides into the corridor
 # (to APART from E) and down where the frame is fullest, and then the outlines,
-# the bracket, ``=`` and, under it, ``identical`` are drawn (12.47 % empty at the end).
+# the bracket, ``=`` and, under it, ``identical`` are drawn (12.47 % empty at the end;
+# docs/render.md has the measurements).
 @pytest.mark.parametrize(
     "overrides",
     [{}, {"positions": "learned"}, {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6}],
@@ -94,7 +95,7 @@ def test_identical_stands_beside_its_bracket(overrides: dict[str, Any]) -> None:
     """A frame review (the end of ``same``): the word ``identical`` stood under the output
     block's last row, away from the bracket joining the repeat's two rows. It should stand
     beside the bracket, on the line between the two rows, in the frame's safe area, with
-    the table numbers at their 24 px (18 px) floor."""
+    the table numbers (as drawn) at their 24 px (18 px) floor or over."""
     from conftest import TABLE_KINDS
     from manim import config
 
