@@ -236,11 +236,11 @@ class PositionStage(Stage):
         matrix: list[Mobject],
         output: list[Mobject],
     ) -> float:
-        """Return how far the output side moves down (up, if negative) as the tables narrow.
+        """Return how far the output side glides up (down, if negative) as the tables narrow.
 
         Where the largest empty area of the frame at the beat's end is least
-        (narrower tables leave more of it empty), the nearest to no move of
-        those within a hundredth of it; at most half a row either way.
+        (narrower tables leave more of it empty), the nearest to no glide of
+        those within 0.01 square units of it; at most half a row either way.
         """
         scale, anchor, slide = room
         x = anchor + scale * (left - anchor) - slide
