@@ -84,7 +84,7 @@ def test_the_rows_arrive_with_the_blocks_they_join(positions: str) -> None:
 # ends. Now only ``same`` makes room: the tables narrow about E's left edge (numbers
 # 26.4 -> 24.9 px, rows at their pitch), the output side glides into the corridor
 # (to APART from E) and down where the frame is fullest, and then the outlines,
-# the bracket, ``=`` and, under it, ``identical`` are drawn (12.47 % empty at the end;
+# the bracket, ``=`` and, under it, ``identical`` are drawn (12.37 % empty at the end;
 # docs/render.md has the measurements).
 @pytest.mark.parametrize(
     "overrides",

@@ -246,16 +246,23 @@ class PositionStage(Stage):
         x = anchor + scale * (left - anchor) - slide
         band = content_band(self.title)
         leave_out = [m for m in (self.title, getattr(self.scene, "caption", None)) if m is not None]
+
+        def best(drops: list[float]) -> float:
+            areas: list[float] = []
+            for dy in drops:
+                with placed(self._moved(matrix, output, room, dy)):
+                    same = self._verdict((tops[0] + dy, tops[1] + dy), x)
+                    boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
+                    areas.append(largest_empty_rectangle(boxes, band).area)
+            least = min(areas)
+            ranked = sorted(zip(drops, areas, strict=True), key=lambda pair: abs(pair[0]))
+            return next(dy for dy, area in ranked if area <= least + 0.01)
+
+        # A twentieth of a row, then a quarter of that about the best.
         step = self.plan.sizes.row_height / 20
-        drops = sorted((k * step for k in range(-10, 11)), key=abs)
-        areas: list[float] = []
-        for dy in drops:
-            with placed(self._moved(matrix, output, room, dy)):
-                same = self._verdict((tops[0] + dy, tops[1] + dy), x)
-                boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
-                areas.append(largest_empty_rectangle(boxes, band).area)
-        least = min(areas)
-        return next(dy for dy, area in zip(drops, areas, strict=True) if area <= least + 0.01)
+        coarse = best([k * step for k in range(-10, 11)])
+        fine = [coarse + k * step / 4 for k in range(-4, 5)]
+        return best([dy for dy in fine if abs(dy) <= 10 * step + 1e-9])
 
     def _fit_verdict(self, same: VGroup) -> None:
         """Put the verdict's word under the output block when it does not fit beside the bracket."""
