@@ -14,11 +14,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from manim import (
+    DOWN,
+    LEFT,
     RIGHT,
     Animation,
     AnimationGroup,
     Create,
     LaggedStart,
+    Mobject,
     ReplacementTransform,
     Succession,
     VGroup,
@@ -26,14 +29,24 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, make_reveal_animation
-from embedviz.render.design import MARGIN, SPACE
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import (
+    APART,
+    MARGIN,
+    MIN_DATA_PX,
+    MIN_DEFAULT_DATA_PX,
+    SPACE,
+    font_for_px,
+)
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.parts.narrowing import Targets, narrowed, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
 from embedviz.render.parts.resting import rest_blocks
+from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
     VERDICT_CHARS,
@@ -41,6 +54,7 @@ from embedviz.render.solver_positions import (
     PositionSpec,
     solve_positions,
 )
+from embedviz.render.space import largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
@@ -49,6 +63,8 @@ __all__ = ["PositionStage"]
 _PE_KINDS = {"sinusoid": "sum_sinusoid", "learned_position": "sum_learned"}
 # The rows leave for their new place when the matrix's fade is this far through.
 _MOVE_LAG = 0.6
+# Seconds the tables take to narrow and make room for the verdict's word.
+_NARROW = 0.6
 
 
 @register_stage
@@ -122,27 +138,136 @@ class PositionStage(Stage):
         return Steps(first, rest)
 
     def beat_same(self, beat: Beat) -> Animation:
-        """Outline the two rows of the repeated ID and the one matrix row behind them: ``=``."""
+        """Outline the two rows of the repeated ID and the one matrix row behind them: ``=``.
+
+        The bracket, ``=`` and ``identical`` stand beside the two rows (the word
+        under the sign when the line is too wide). Where there is no room for
+        them, the tables first narrow in one smooth move (:mod:`narrowing`: the
+        numbers shrink towards their floor, the rows keep their pitch) while
+        the output side glides into the corridor, empty once every lookup is
+        done, and down where the frame is fullest; then the outlines are drawn.
+        """
         first, second = self._pair(beat)
         plan, grid, chip = self.plan, self.output.grid, self.theme.id_line
         rows = (self.output.row_of(first), self.output.row_of(second))
         outlines: list[VMobject] = [grid.row_outline(row, chip) for row in rows]
         assert beat.highlight is not None
-        outlines.append(self.matrix.outline(beat.highlight.row))
+        outline = self.matrix.outline(beat.highlight.row)
         # Where the rows are now: the block rests off the solver's place between lookups.
         tops = (grid.row_y(rows[0]), grid.row_y(rows[1]))
         left = plan.mark_left - self.motion.slide
-        same = verdict(tops, left, "=", self.word("identical"), plan.scale.label, self.theme)
+        matrix, output = self.motion.matrix_side(shown=True), self.motion.output_side(shown=True)
+        room = self._room(self._verdict(tops, left), left, matrix, output)
+        moves: list[Animation] = []
+        if room is not None:
+            scale, anchor, slide = room
+            dy = self._drop(tops, left, room, matrix, output)
+            moves.append(Settle(self._moved(matrix, output, room, dy), run_time=_NARROW))
+            for mobject, points in [
+                *narrowed(outlines, scale, anchor, (-slide, dy)),
+                *narrowed([outline], scale, anchor),
+            ]:
+                mobject.points = points
+            tops = (tops[0] + dy, tops[1] + dy)
+            left = anchor + scale * (left - anchor) - slide
+        same = self._verdict(tops, left)
         self._fit_verdict(same)
-        self.same = [*outlines, same]
-        return AnimationGroup(*[Create(m) for m in outlines], FadeIn(same))
+        self.same = [*outlines, outline, same]
+        shown = AnimationGroup(*[Create(m) for m in self.same[:-1]], FadeIn(same))
+        return Succession(*moves, shown) if moves else shown
+
+    def _verdict(self, tops: tuple[float, float], left: float) -> VGroup:
+        """Return the bracket, ``=`` and ``identical`` beside two rows.
+
+        The word stands under the sign (the two centred on the bracket's
+        point) when the line would reach into the frame's margin.
+        """
+        same = verdict(tops, left, "=", self.word("identical"), self.plan.scale.label, self.theme)
+        _, sign, word = same
+        if word.get_right()[0] > _right_edge():
+            x = sign.get_left()[0]
+            pair = VGroup(sign, word).arrange(DOWN, buff=SPACE, aligned_edge=LEFT)
+            pair.move_to(xyz(0, (tops[0] + tops[1]) / 2)).align_to(xyz(x, 0), LEFT)
+        return same
+
+    def _room(
+        self, same: VGroup, left: float, matrix: list[Mobject], output: list[Mobject]
+    ) -> tuple[float, float, float] | None:
+        """Return how the tables make room for ``same``: (scale, anchor, slide), if they must.
+
+        The tables narrow about E's left edge by ``scale`` and the output side
+        glides ``slide`` left, into the corridor but :data:`APART` from E.
+        None when ``same`` fits as it is, or when the numbers would fall under
+        their floor (24 px, or 18 px for a table already under it).
+        """
+        reach = float(same.get_right()[0]) - left
+        edge = _right_edge()
+        if left + reach <= edge + 1e-9:
+            return None
+        boxes = mobject_boxes(matrix)
+        anchor = min(b[0] for b in boxes)
+        gap = min(b[0] for b in mobject_boxes(output)) - max(b[2] for b in boxes)
+        # Left of the bracket once narrowed and glided: anchor + scale (left - anchor) - slide.
+        scale = (edge - reach - APART - anchor) / (left - anchor - gap)
+        slide = scale * gap - APART
+        if slide < 0:
+            scale, slide = (edge - reach - anchor) / (left - anchor), 0.0
+        data = self.plan.scale.data
+        floor = font_for_px(MIN_DEFAULT_DATA_PX)
+        floor = floor if data >= floor else font_for_px(MIN_DATA_PX)
+        return (scale, anchor, slide) if scale > 0 and data * scale >= floor else None
+
+    def _moved(
+        self,
+        matrix: list[Mobject],
+        output: list[Mobject],
+        room: tuple[float, float, float],
+        dy: float,
+    ) -> Targets:
+        """Return where the tables' members end: narrowed, the output side glided too."""
+        scale, anchor, slide = room
+        return [*narrowed(matrix, scale, anchor), *narrowed(output, scale, anchor, (-slide, dy))]
+
+    def _drop(
+        self,
+        tops: tuple[float, float],
+        left: float,
+        room: tuple[float, float, float],
+        matrix: list[Mobject],
+        output: list[Mobject],
+    ) -> float:
+        """Return how far the output side glides up (down, if negative) as the tables narrow.
+
+        Where the largest empty area of the frame at the beat's end is least
+        (narrower tables leave more of it empty), the nearest to no glide of
+        those within 0.01 square units of it; at most half a row either way.
+        """
+        scale, anchor, slide = room
+        x = anchor + scale * (left - anchor) - slide
+        band = content_band(self.title)
+        leave_out = [m for m in (self.title, getattr(self.scene, "caption", None)) if m is not None]
+
+        def best(drops: list[float]) -> float:
+            areas: list[float] = []
+            for dy in drops:
+                with placed(self._moved(matrix, output, room, dy)):
+                    same = self._verdict((tops[0] + dy, tops[1] + dy), x)
+                    boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
+                    areas.append(largest_empty_rectangle(boxes, band).area)
+            least = min(areas)
+            ranked = sorted(zip(drops, areas, strict=True), key=lambda pair: abs(pair[0]))
+            return next(dy for dy, area in ranked if area <= least + 0.01)
+
+        # A twentieth of a row, then a quarter of that about the best.
+        step = self.plan.sizes.row_height / 20
+        coarse = best([k * step for k in range(-10, 11)])
+        fine = [coarse + k * step / 4 for k in range(-4, 5)]
+        return best([dy for dy in fine if abs(dy) <= 10 * step + 1e-9])
 
     def _fit_verdict(self, same: VGroup) -> None:
         """Put the verdict's word under the output block when it does not fit beside the bracket."""
-        from manim import config
-
         word = same[-1]
-        if word.get_right()[0] <= config.frame_width / 2 - MARGIN:
+        if word.get_right()[0] <= _right_edge() + 1e-9:
             return
         body = self.output.grid
         top = body.body_top() - body.height_of_body - SPACE
@@ -184,3 +309,10 @@ class PositionStage(Stage):
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
+
+
+def _right_edge() -> float:
+    """Return the x of the safe area's right edge."""
+    from manim import config
+
+    return float(config.frame_width / 2 - MARGIN)

@@ -1,0 +1,88 @@
+"""Make room beside the tables: they narrow about a line, every text at its own place.
+
+PositionBlindness's beat ``same`` joins the repeat's two output rows with a
+bracket, ``=`` and ``identical``; the lookup layout leaves no room for the
+word beside the bracket. The tables narrow instead, in one smooth move: every
+point moves towards the line ``x = anchor`` by ``scale`` (a cell's frame
+grows narrower, never shorter), and every text (a number, a heading, a chip)
+moves with its centre and shrinks by ``scale`` about it, so that the rows keep
+their height and their pitch and the numbers shrink only as far as their
+floor allows. The output side may also glide (into the corridor beside E,
+which is empty once every lookup is done, and down where the frame is
+fullest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+from manim import Mobject
+
+from embedviz.render.zoom import PIECES
+
+__all__ = ["Targets", "narrowed", "placed"]
+
+# Each moving member with the points it ends at.
+Targets = list[tuple[Mobject, np.ndarray]]
+
+
+def narrowed(
+    moving: Sequence[Mobject], scale: float, anchor: float, shift: tuple[float, float] = (0, 0)
+) -> Targets:
+    """Return where every member of ``moving`` ends once narrowed (and shifted).
+
+    Parameters
+    ----------
+    moving
+        What narrows (with its families).
+    scale
+        How far every x comes towards ``anchor`` (1: not at all); texts shrink by it.
+    anchor
+        The x of the line that stays.
+    shift
+        Moved by this much as well, ``(dx, dy)``.
+    """
+    seen: set[int] = set()
+    targets: Targets = []
+
+    def across(x: np.ndarray | float) -> np.ndarray | float:
+        return anchor + scale * (x - anchor) + shift[0]
+
+    def walk(mobject: Mobject) -> None:
+        if id(mobject) in seen:
+            return
+        seen.add(id(mobject))
+        if isinstance(mobject, PIECES):
+            centre = mobject.get_center()
+            moved = np.array([across(centre[0]), centre[1] + shift[1], centre[2]])
+            for member in mobject.get_family():
+                seen.add(id(member))
+                if len(member.points):
+                    targets.append((member, moved + (member.points - centre) * scale))
+            return
+        if len(mobject.points):
+            points = mobject.points.copy()
+            points[:, 0] = across(points[:, 0])
+            points[:, 1] += shift[1]
+            targets.append((mobject, points))
+        for sub in mobject.submobjects:
+            walk(sub)
+
+    for mobject in moving:
+        walk(mobject)
+    return targets
+
+
+@contextmanager
+def placed(targets: Targets) -> Iterator[None]:
+    """Put every member at its target for the ``with`` block, then back where it was."""
+    saved = [(member, member.points.copy()) for member, _ in targets]
+    for member, points in targets:
+        member.points = points.copy()
+    try:
+        yield
+    finally:
+        for member, points in saved:
+            member.points = points
