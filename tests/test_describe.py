@@ -339,3 +339,19 @@ def test_the_storyboard_command_prints_the_descriptions(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "shown: The code line reads embedding_layer(torch.tensor([3]))." in result.stdout
+
+
+@pytest.mark.parametrize("vocab", [6, 10])
+def test_the_one_hot_vector_is_described_with_the_shape_drawn(vocab: int) -> None:
+    # A frame review: the description called the upright one-hot vector "a 1 × 1 vector
+    # drawn on its side" (it read the label's second number for both). Drawn beside E's
+    # rows it is one_hot(i) transposed: one entry per vocabulary row, in one column.
+    board = prepared_storyboard("OneHotEquivalence", {"vocab": vocab, "ids": "3"}, environ={})
+    (beat,) = [b for b in board.beats if any(c.kind == "one_hot" for c in b.numbers)][:1]
+    entries = [c for c in beat.numbers if c.kind == "one_hot"]
+    texts = [d.text for d in beat.descriptions if "column" in d.text]
+    # Rows may be hidden, but the last entry drawn is the last row's.
+    assert max(c.index[0] for c in entries) == vocab - 1
+    assert texts
+    assert f"a {vocab} \u00d7 1 column" in texts[0], texts
+    assert "1 \u00d7 1" not in " ".join(d.text for d in beat.descriptions)

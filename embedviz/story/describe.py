@@ -473,13 +473,20 @@ def _check(view: _View) -> Iterator[Description]:
 
 def _one_hot(view: _View) -> Iterator[Description]:
     entries = view.new("one_hot")
-    size = view.cell("one_hot_size", 1)
+    # The label's shape as drawn: one_hot(i) transposed, V rows by 1 column.
+    rows, columns = view.cell("one_hot_size", 0), view.cell("one_hot_size", 1)
     title = view.beat.labels.get("one_hot_title")
-    if not entries or size is None or title is None:
+    if not entries or rows is None or columns is None or title is None:
         return
     title = readable_maths(title)
     slot = replace(_along(view, entries, view.board.vocab_size), name="entries")
-    yield _said("one_hot", title=title, size=_slot("size", [size]), entries=slot)
+    yield _said(
+        "one_hot",
+        title=title,
+        rows=_slot("rows", [rows]),
+        columns=_slot("columns", [columns]),
+        entries=slot,
+    )
     gaps = _gap_labels(view, "one_hot_gap_")
     if gaps:
         yield _said("gaps", gaps=gaps)

@@ -75,8 +75,8 @@ DESCRIPTION_WORDS: dict[str, str] = {
     "check": "Beside the returned vector, a bluish-green = E[{row}] and a check mark appear.",
     # one_hot: the vector, the terms of a column, the product and its cost.
     "one_hot": (
-        "Beside the matrix stands {title}, a 1 × {size} vector drawn on its side, "
-        "entry k beside row k: {entries}."
+        "Beside the matrix stands {title}, a {rows} × {columns} column: the one-hot "
+        "vector drawn on its side, entry k beside row k: {entries}."
     ),
     "terms": (
         "Entry {column} of the product is written out as one term per row, a one-hot entry "
