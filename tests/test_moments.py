@@ -94,6 +94,7 @@ CASES: list[Any] = [
     ("BatchLookup", SHORT_BATCH),
     ("ParameterCount", {}),
     ("PositionBlindness", {}),
+    ("PositionBlindness", {"ids": "3,3"}),
     ("TrainingNudge", {}),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence (None: MiniLM)
     ("SequenceLookup", {"text": REVIEW_SENTENCE}),
@@ -190,6 +191,8 @@ LOOKUP_FAMILY: list[Any] = [
     ("PositionBlindness", {}, DEFAULT_FLOOR),
     ("PositionBlindness", {"positions": "learned"}, DEFAULT_FLOOR),
     ("PositionBlindness", {"theme": "light"}, DEFAULT_FLOOR),
+    # A repeat of two: beat same narrows the tables and glides the legend (11.6 % empty).
+    ("PositionBlindness", {"ids": "3,3"}, DEFAULT_FLOOR),
     # The training layout: weight rows travel into the gradient; at GPT-2 size, five IDs
     # spread over the rows with a repeat.
     ("TrainingNudge", {}, DEFAULT_FLOOR),
@@ -262,6 +265,11 @@ FILLED_FRAMES: list[Any] = [
     # tests/test_position_frames.py samples that hold).
     ("PositionBlindness", {}),
     ("PositionBlindness", {"theme": "light"}),
+    # A repeat of two: once the tables narrowed for ``identical`` (beat same), E's
+    # right edge drew back and the corridor's top stood empty over the legend, from
+    # E to the frame's edge (12.8 %); the legend now glides with the narrowing, up
+    # where the frame is fullest (11.6 %).
+    ("PositionBlindness", {"ids": "3,3"}),
     # TrainingNudge's intro shows E with the gradient that will nudge its rows, their
     # rows spread to fill the band (E alone, in close-up at the type scale's ceiling,
     # left 20.6 % empty beside it).

@@ -161,8 +161,9 @@ class PositionStage(Stage):
         moves: list[Animation] = []
         if room is not None:
             scale, anchor, slide = room
-            dy = self._drop(tops, left, room, matrix, output)
-            moves.append(Settle(self._moved(matrix, output, room, dy), run_time=_NARROW))
+            dy, lift = self._drop(tops, left, room, matrix, output)
+            moved = [*self._moved(matrix, output, room, dy), *self._lifted(lift)]
+            moves.append(Settle(moved, run_time=_NARROW))
             for mobject, points in [
                 *narrowed(outlines, scale, anchor, (-slide, dy)),
                 *narrowed([outline], scale, anchor),
@@ -228,6 +229,31 @@ class PositionStage(Stage):
         scale, anchor, slide = room
         return [*narrowed(matrix, scale, anchor), *narrowed(output, scale, anchor, (-slide, dy))]
 
+    def _lifted(self, lift: float) -> Targets:
+        """Return where the legend ends once glided ``lift`` up (nothing without a legend)."""
+        legend = self.matrix.legend
+        return narrowed([legend], 1.0, 0.0, (0.0, lift)) if legend is not None and lift else []
+
+    def _lifts(self, output: list[Mobject], dy: float, step: float) -> list[float]:
+        """Return how far the legend may glide up (down, if negative) as the tables narrow.
+
+        It stands in the corridor's top; it may rise as far as E's heading line
+        and come down as far as :data:`SPACE` over the output side (once glided
+        ``dy``), in steps of ``step``; none when it stands elsewhere (the
+        output side is not under it).
+        """
+        legend = self.matrix.legend
+        if legend is None:
+            return [0.0]
+        box = mobject_boxes([legend])[0]
+        under = [b for b in mobject_boxes(output) if b[0] < box[2] and b[2] > box[0]]
+        if not under or max(b[3] for b in under) > box[1]:
+            return [0.0]
+        high = max(0.0, float(self.matrix.heading.get_top()[1]) - box[3])
+        low = min(0.0, max(b[3] for b in under) + dy + SPACE - box[1])
+        count = int(high // step), int(-low // step)
+        return [k * step for k in range(-count[1], count[0] + 1)]
+
     def _drop(
         self,
         tops: tuple[float, float],
@@ -235,34 +261,47 @@ class PositionStage(Stage):
         room: tuple[float, float, float],
         matrix: list[Mobject],
         output: list[Mobject],
-    ) -> float:
-        """Return how far the output side glides up (down, if negative) as the tables narrow.
+    ) -> tuple[float, float]:
+        """Return how far the output side and the legend glide up (down, if negative).
 
         Where the largest empty area of the frame at the beat's end is least
         (narrower tables leave more of it empty), the nearest to no glide of
-        those within 0.01 square units of it; at most half a row either way.
+        those within 0.01 square units of it; the output side at most half a
+        row either way, the legend as :meth:`_lifts` allows (a short output
+        block leaves the corridor's top empty above the legend once E narrows).
         """
         scale, anchor, slide = room
         x = anchor + scale * (left - anchor) - slide
         band = content_band(self.title)
         leave_out = [m for m in (self.title, getattr(self.scene, "caption", None)) if m is not None]
+        legend = self.matrix.legend
+        legend_boxes = mobject_boxes([legend]) if legend is not None else []
+        leave_out += [legend] if legend is not None else []
 
-        def best(drops: list[float]) -> float:
-            areas: list[float] = []
+        def best(drops: list[float], lifts: list[float] | None) -> tuple[float, float]:
+            tried: list[tuple[float, float, float]] = []
             for dy in drops:
                 with placed(self._moved(matrix, output, room, dy)):
                     same = self._verdict((tops[0] + dy, tops[1] + dy), x)
                     boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
-                    areas.append(largest_empty_rectangle(boxes, band).area)
-            least = min(areas)
-            ranked = sorted(zip(drops, areas, strict=True), key=lambda pair: abs(pair[0]))
-            return next(dy for dy, area in ranked if area <= least + 0.01)
+                    for lift in self._lifts(output, 0.0, coarse) if lifts is None else lifts:
+                        moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in legend_boxes]
+                        area = largest_empty_rectangle([*boxes, *moved], band).area
+                        tried.append((dy, lift, area))
+            least = min(area for _, _, area in tried)
+            ranked = sorted(tried, key=lambda t: abs(t[0]) + abs(t[1]))
+            return next((dy, lift) for dy, lift, area in ranked if area <= least + 0.01)
 
-        # A twentieth of a row, then a quarter of that about the best.
-        step = self.plan.sizes.row_height / 20
-        coarse = best([k * step for k in range(-10, 11)])
-        fine = [coarse + k * step / 4 for k in range(-4, 5)]
-        return best([dy for dy in fine if abs(dy) <= 10 * step + 1e-9])
+        # A tenth of a row, then an eighth of that about the best (the output side
+        # at most half a row either way; the legend clear of it).
+        coarse = self.plan.sizes.row_height / 10
+        dy, lift = best([k * coarse for k in range(-5, 6)], None)
+        fine = [dy + k * coarse / 8 for k in range(-8, 9)]
+        fine = [d for d in fine if abs(d) <= 5 * coarse + 1e-9]
+        lifts = [0.0] if not lift else [lift + k * coarse / 4 for k in range(-4, 5)]
+        with placed(self._moved(matrix, output, room, min(fine))):
+            low = min(self._lifts(output, 0.0, coarse / 4))
+        return best(fine, [t for t in lifts if t >= low - 1e-9])
 
     def _fit_verdict(self, same: VGroup) -> None:
         """Put the verdict's word under the output block when it does not fit beside the bracket."""
