@@ -66,6 +66,8 @@ REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
 GPT2_STILL = {"ids": "464,3797,3332,319,262,2603", "vocab": 50257, "dim": 768}
 # Three sequences of two IDs in the default 6 x 3 table: a stack shorter than E with its block.
 SHORT_BATCH = {"ids": "2,3;4,0;1,5"}
+# GPT-2-sized IDs with a repeat in PositionBlindness: E's three columns bind it by the width.
+POSITION_GPT2 = {"ids": "464,262,3797,262", "vocab": 50257, "dim": 768}
 
 
 def _minilm() -> dict[str, Any]:
@@ -95,6 +97,7 @@ CASES: list[Any] = [
     ("ParameterCount", {}),
     ("PositionBlindness", {}),
     ("PositionBlindness", {"ids": "3,3"}),
+    ("PositionBlindness", POSITION_GPT2),
     ("TrainingNudge", {}),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence (None: MiniLM)
     ("SequenceLookup", {"text": REVIEW_SENTENCE}),
@@ -193,6 +196,7 @@ LOOKUP_FAMILY: list[Any] = [
     ("PositionBlindness", {"theme": "light"}, DEFAULT_FLOOR),
     # A repeat of two: beat same narrows the tables and glides the legend (11.6 % empty).
     ("PositionBlindness", {"ids": "3,3"}, DEFAULT_FLOOR),
+    ("PositionBlindness", POSITION_GPT2, REAL_FLOOR),
     # The training layout: weight rows travel into the gradient; at GPT-2 size, five IDs
     # spread over the rows with a repeat.
     ("TrainingNudge", {}, DEFAULT_FLOOR),
@@ -270,6 +274,11 @@ FILLED_FRAMES: list[Any] = [
     # E to the frame's edge (12.8 %); the legend now glides with the narrowing, up
     # where the frame is fullest (11.6 %).
     ("PositionBlindness", {"ids": "3,3"}),
+    # At GPT-2's size E's three columns bind the lookup by the width: a band across the
+    # frame stood empty under the title until the repeat's verdict (16.2 %). The rows
+    # may now grow looser than MAX_PITCH, up to FILL_PITCH, as far as that band needs
+    # (LookupSpec.fill_height): 12.4 %.
+    ("PositionBlindness", POSITION_GPT2),
     # TrainingNudge's intro shows E with the gradient that will nudge its rows, their
     # rows spread to fill the band (E alone, in close-up at the type scale's ceiling,
     # left 20.6 % empty beside it).

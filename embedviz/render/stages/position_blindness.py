@@ -35,6 +35,7 @@ from embedviz.render.design import (
     MARGIN,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
+    MIN_TEXT_PX,
     SPACE,
     font_for_px,
 )
@@ -85,7 +86,10 @@ class PositionStage(Stage):
 
     def build(self) -> None:
         """Solve both arrangements and build their parts."""
-        spec = replace(LookupSpec.from_board(self.board), mark_chars=VERDICT_CHARS)
+        # E's three columns bind the lookup by the width: its rows may grow looser to fill.
+        spec = replace(
+            LookupSpec.from_board(self.board), mark_chars=VERDICT_CHARS, fill_height=True
+        )
         plan = self.plan = solve_lookup(spec)
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
@@ -227,7 +231,11 @@ class PositionStage(Stage):
     ) -> Targets:
         """Return where the tables' members end: narrowed, the output side glided too."""
         scale, anchor, slide = room
-        return [*narrowed(matrix, scale, anchor), *narrowed(output, scale, anchor, (-slide, dy))]
+        least = _text_floor()
+        return [
+            *narrowed(matrix, scale, anchor, floor=least),
+            *narrowed(output, scale, anchor, (-slide, dy), least),
+        ]
 
     def _lifted(self, lift: float) -> Targets:
         """Return where the legend ends once glided ``lift`` up (nothing without a legend)."""
@@ -348,6 +356,13 @@ class PositionStage(Stage):
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
+
+
+def _text_floor() -> float:
+    """Return the least digit height of a text, in units: :data:`MIN_TEXT_PX` at 720p."""
+    from manim import config
+
+    return MIN_TEXT_PX * float(config.frame_height) / 720
 
 
 def _right_edge() -> float:
