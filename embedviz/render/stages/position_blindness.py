@@ -46,7 +46,7 @@ from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Targets, narrowed, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
-from embedviz.render.parts.resting import rest_blocks
+from embedviz.render.parts.resting import legend_room, rest_blocks, rest_legend
 from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
@@ -55,7 +55,7 @@ from embedviz.render.solver_positions import (
     PositionSpec,
     solve_positions,
 )
-from embedviz.render.space import largest_empty_rectangle
+from embedviz.render.space import Box, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
@@ -109,6 +109,8 @@ class PositionStage(Stage):
             PositionBlocks(*args2, pe_kind, _PE_KINDS[pe_kind], self.tokens)
         )
         self.same: list[VMobject] = []
+        # Raised over E by a raised output block, the legend rests where it fills the frame.
+        rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
 
     @property
     def formula(self) -> VGroup:
@@ -242,26 +244,6 @@ class PositionStage(Stage):
         legend = self.matrix.legend
         return narrowed([legend], 1.0, 0.0, (0.0, lift)) if legend is not None and lift else []
 
-    def _lifts(self, output: list[Mobject], dy: float, step: float) -> list[float]:
-        """Return how far the legend may glide up (down, if negative) as the tables narrow.
-
-        It stands in the corridor's top; it may rise as far as E's heading line
-        and come down as far as :data:`SPACE` over the output side (once glided
-        ``dy``), in steps of ``step``; none when it stands elsewhere (the
-        output side is not under it).
-        """
-        legend = self.matrix.legend
-        if legend is None:
-            return [0.0]
-        box = mobject_boxes([legend])[0]
-        under = [b for b in mobject_boxes(output) if b[0] < box[2] and b[2] > box[0]]
-        if not under or max(b[3] for b in under) > box[1]:
-            return [0.0]
-        high = max(0.0, float(self.matrix.heading.get_top()[1]) - box[3])
-        low = min(0.0, max(b[3] for b in under) + dy + SPACE - box[1])
-        count = int(high // step), int(-low // step)
-        return [k * step for k in range(-count[1], count[0] + 1)]
-
     def _drop(
         self,
         tops: tuple[float, float],
@@ -274,17 +256,20 @@ class PositionStage(Stage):
 
         Where the largest empty area of the frame at the beat's end is least
         (narrower tables leave more of it empty), the nearest to no glide of
-        those within 0.01 square units of it; the output side at most half a
-        row either way, the legend as :meth:`_lifts` allows (a short output
-        block leaves the corridor's top empty above the legend once E narrows).
+        those within 0.01 square units of it; the output side at most a row
+        either way, the legend as far as it stays clear of what stands under
+        and over it (:func:`~embedviz.render.parts.resting.legend_room`): a
+        short output block leaves the corridor's top empty over the legend
+        once E narrows, a raised one the room over E.
         """
         scale, anchor, slide = room
         x = anchor + scale * (left - anchor) - slide
         band = content_band(self.title)
         leave_out = [m for m in (self.title, getattr(self.scene, "caption", None)) if m is not None]
         legend = self.matrix.legend
-        legend_boxes = mobject_boxes([legend]) if legend is not None else []
+        own = mobject_boxes([legend]) if legend is not None else []
         leave_out += [legend] if legend is not None else []
+        union = _union(own)
 
         def best(drops: list[float], lifts: list[float] | None) -> tuple[float, float]:
             tried: list[tuple[float, float, float]] = []
@@ -292,24 +277,25 @@ class PositionStage(Stage):
                 with placed(self._moved(matrix, output, room, dy)):
                     same = self._verdict((tops[0] + dy, tops[1] + dy), x)
                     boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
-                    for lift in self._lifts(output, 0.0, coarse) if lifts is None else lifts:
-                        moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in legend_boxes]
-                        area = largest_empty_rectangle([*boxes, *moved], band).area
-                        tried.append((dy, lift, area))
+                low, high = legend_room(union, boxes, band) if union else (0.0, 0.0)
+                grid = [k * coarse for k in range(-int(-low / coarse), int(high / coarse) + 1)]
+                for lift in grid if lifts is None else lifts:
+                    if not low - 1e-9 <= lift <= high + 1e-9:
+                        continue
+                    moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
+                    area = largest_empty_rectangle([*boxes, *moved], band).area
+                    tried.append((dy, lift, area))
             least = min(area for _, _, area in tried)
             ranked = sorted(tried, key=lambda t: abs(t[0]) + abs(t[1]))
             return next((dy, lift) for dy, lift, area in ranked if area <= least + 0.01)
 
-        # A tenth of a row, then an eighth of that about the best (the output side
-        # at most half a row either way; the legend clear of it).
-        coarse = self.plan.sizes.row_height / 10
+        # A fifth of a row (the output side at most a row either way), then about
+        # the best an eighth of that for the block, a quarter for the legend.
+        coarse = self.plan.sizes.row_height / 5
         dy, lift = best([k * coarse for k in range(-5, 6)], None)
         fine = [dy + k * coarse / 8 for k in range(-8, 9)]
-        fine = [d for d in fine if abs(d) <= 5 * coarse + 1e-9]
-        lifts = [0.0] if not lift else [lift + k * coarse / 4 for k in range(-4, 5)]
-        with placed(self._moved(matrix, output, room, min(fine))):
-            low = min(self._lifts(output, 0.0, coarse / 4))
-        return best(fine, [t for t in lifts if t >= low - 1e-9])
+        lifts = [lift + k * coarse / 4 for k in range(-4, 5)]
+        return best([d for d in fine if abs(d) <= 5 * coarse + 1e-9], lifts)
 
     def _fit_verdict(self, same: VGroup) -> None:
         """Put the verdict's word under the output block when it does not fit beside the bracket."""
@@ -356,6 +342,18 @@ class PositionStage(Stage):
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
+
+
+def _union(boxes: list[Box]) -> Box | None:
+    """Return the box around ``boxes`` (None for none)."""
+    if not boxes:
+        return None
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def _text_floor() -> float:
