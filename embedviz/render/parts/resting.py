@@ -146,7 +146,8 @@ def legend_room(legend: Box, drawn: Sequence[Box], band: Box) -> tuple[float, fl
     """Return how far the legend may glide down and up (``<= 0``, ``>= 0``), clear of ``drawn``.
 
     It stays :data:`~embedviz.render.design.SPACE` from whatever stands under
-    or over it (overlapping it across), and from the band's edges.
+    or over it (overlapping it across), and from the band's edges; a legend
+    in the title band, beside the title, stays where it is.
 
     Parameters
     ----------
@@ -158,6 +159,8 @@ def legend_room(legend: Box, drawn: Sequence[Box], band: Box) -> tuple[float, fl
         The band between the title and the caption.
     """
     left, bottom, right, top = legend
+    if top > band[3] + 1e-9:
+        return 0.0, 0.0  # in the title band, beside the title: it stays on the title's line
     across = [b for b in drawn if b[0] < right and b[2] > left]
     floor = max([band[1], *(b[3] for b in across if b[3] <= bottom + 1e-9)])
     ceiling = min([band[3], *(b[1] for b in across if b[1] >= top - 1e-9)])
