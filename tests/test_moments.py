@@ -66,6 +66,10 @@ REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
 GPT2_STILL = {"ids": "464,3797,3332,319,262,2603", "vocab": 50257, "dim": 768}
 # Three sequences of two IDs in the default 6 x 3 table: a stack shorter than E with its block.
 SHORT_BATCH = {"ids": "2,3;4,0;1,5"}
+# GPT-2-sized IDs with a repeat in PositionBlindness: E's three columns bind it by the width.
+POSITION_GPT2 = {"ids": "464,262,3797,262", "vocab": 50257, "dim": 768}
+# Seven tokens in a 6 x 8 table: the output block stands raised, the legend over E.
+POSITION_SEVEN = {"ids": "2,3,5,1,2,0,4", "vocab": 6, "dim": 8}
 
 
 def _minilm() -> dict[str, Any]:
@@ -94,6 +98,9 @@ CASES: list[Any] = [
     ("BatchLookup", SHORT_BATCH),
     ("ParameterCount", {}),
     ("PositionBlindness", {}),
+    ("PositionBlindness", {"ids": "3,3"}),
+    ("PositionBlindness", POSITION_GPT2),
+    ("PositionBlindness", POSITION_SEVEN),
     ("TrainingNudge", {}),
     ("SequenceLookup", None),  # MiniLM with a 12-token sentence (None: MiniLM)
     ("SequenceLookup", {"text": REVIEW_SENTENCE}),
@@ -190,6 +197,10 @@ LOOKUP_FAMILY: list[Any] = [
     ("PositionBlindness", {}, DEFAULT_FLOOR),
     ("PositionBlindness", {"positions": "learned"}, DEFAULT_FLOOR),
     ("PositionBlindness", {"theme": "light"}, DEFAULT_FLOOR),
+    # A repeat of two: beat same narrows the tables and glides the legend (10.3 % empty).
+    ("PositionBlindness", {"ids": "3,3"}, DEFAULT_FLOOR),
+    ("PositionBlindness", POSITION_GPT2, REAL_FLOOR),
+    ("PositionBlindness", POSITION_SEVEN, REAL_FLOOR),
     # The training layout: weight rows travel into the gradient; at GPT-2 size, five IDs
     # spread over the rows with a repeat.
     ("TrainingNudge", {}, DEFAULT_FLOOR),
@@ -262,6 +273,22 @@ FILLED_FRAMES: list[Any] = [
     # tests/test_position_frames.py samples that hold).
     ("PositionBlindness", {}),
     ("PositionBlindness", {"theme": "light"}),
+    # A repeat of two: once the tables narrowed for ``identical`` (beat same), E's
+    # right edge drew back and the corridor's top stood empty over the legend, from
+    # E to the frame's edge (12.8 %); the legend now glides with the narrowing, up
+    # where the frame is fullest, and rests raised from the intro (11.8 %).
+    ("PositionBlindness", {"ids": "3,3"}),
+    # At GPT-2's size E's three columns bind the lookup by the width: a band across the
+    # frame stood empty under the title until the repeat's verdict (16.2 %). The rows
+    # may now grow looser than MAX_PITCH, up to FILL_PITCH, as far as that band needs
+    # (LookupSpec.fill_height): 12.4 %.
+    ("PositionBlindness", POSITION_GPT2),
+    # Seven tokens: the raised output block left the room over E empty up to the title,
+    # over the legend (13.7 % at the intro's and the lookup's ends), and in same the
+    # block could not drop for the room under it (12.8 %). The legend rests raised where
+    # it fills the frame, the block lower if that is fuller (resting.rest_legend), and
+    # same glides the legend too, the block up to a row: 12.4 %.
+    ("PositionBlindness", POSITION_SEVEN),
     # TrainingNudge's intro shows E with the gradient that will nudge its rows, their
     # rows spread to fill the band (E alone, in close-up at the type scale's ceiling,
     # left 20.6 % empty beside it).

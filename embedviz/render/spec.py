@@ -117,6 +117,13 @@ class LookupSpec:
         that the output side (its heading, block and tags) may rise into the
         band beside it: a still block raised far above the matrix otherwise
         leaves the frame's top left empty, above the matrix.
+    fill_height
+        Whether the rows may grow looser than
+        :data:`~embedviz.render.solver.MAX_PITCH` (up to
+        :data:`~embedviz.render.solver.FILL_PITCH`), only as far as the
+        empty band the content leaves under the title requires: a frame bound
+        by its width (PositionBlindness's E shows three columns) otherwise
+        leaves a band across the frame over an eighth of it.
     """
 
     window: Window
@@ -152,6 +159,7 @@ class LookupSpec:
     gaps_wrapped: bool = False
     still: bool = False
     title_left: bool = False
+    fill_height: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 import numpy as np
 from manim import Mobject
 
+from embedviz.render.glyphs import GlyphString
 from embedviz.render.zoom import PIECES
 
 __all__ = ["Targets", "narrowed", "placed"]
@@ -29,7 +30,11 @@ Targets = list[tuple[Mobject, np.ndarray]]
 
 
 def narrowed(
-    moving: Sequence[Mobject], scale: float, anchor: float, shift: tuple[float, float] = (0, 0)
+    moving: Sequence[Mobject],
+    scale: float,
+    anchor: float,
+    shift: tuple[float, float] = (0, 0),
+    floor: float = 0.0,
 ) -> Targets:
     """Return where every member of ``moving`` ends once narrowed (and shifted).
 
@@ -43,6 +48,10 @@ def narrowed(
         The x of the line that stays.
     shift
         Moved by this much as well, ``(dx, dy)``.
+    floor
+        The least height of a string's digit slot: a string (a label of the
+        hidden ranges, say) shrinks only as far as that (0: by ``scale``),
+        its left edge where a point there would go.
     """
     seen: set[int] = set()
     targets: Targets = []
@@ -57,10 +66,17 @@ def narrowed(
         if isinstance(mobject, PIECES):
             centre = mobject.get_center()
             moved = np.array([across(centre[0]), centre[1] + shift[1], centre[2]])
+            factor = scale
+            if floor and isinstance(mobject, GlyphString):
+                low, high = mobject.slot_corners()
+                factor = max(scale, min(1.0, floor / float(high[1] - low[1])))
+                # Kept larger, it grows away from the anchor from its near edge's place.
+                left = float(mobject.get_left()[0])
+                moved[0] = across(left) + factor * (centre[0] - left)
             for member in mobject.get_family():
                 seen.add(id(member))
                 if len(member.points):
-                    targets.append((member, moved + (member.points - centre) * scale))
+                    targets.append((member, moved + (member.points - centre) * factor))
             return
         if len(mobject.points):
             points = mobject.points.copy()

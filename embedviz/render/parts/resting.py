@@ -18,12 +18,13 @@ from collections.abc import Sequence
 from manim import Mobject, config
 
 from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import SPACE
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.routes import clear_order
 from embedviz.render.space import Box, best_drop, largest_empty_rectangle
 from embedviz.story.model import Storyboard
 
-__all__ = ["rest_across", "rest_blocks"]
+__all__ = ["legend_room", "rest_across", "rest_blocks", "rest_legend"]
 
 # The output block rests this many rows lower at most, tried in these steps.
 _REST_STEPS = 4
@@ -139,3 +140,83 @@ def _glides(motion: LookupMotion, board: Storyboard, drop: float) -> int:
             glides += 1
         filled += landing
     return glides
+
+
+def legend_room(legend: Box, drawn: Sequence[Box], band: Box) -> tuple[float, float]:
+    """Return how far the legend may glide down and up (``<= 0``, ``>= 0``), clear of ``drawn``.
+
+    It stays :data:`~embedviz.render.design.SPACE` from whatever stands under
+    or over it (overlapping it across), and from the band's edges; a legend
+    in the title band, beside the title, stays where it is.
+
+    Parameters
+    ----------
+    legend
+        The legend's box.
+    drawn
+        The boxes of everything else drawn.
+    band
+        The band between the title and the caption.
+    """
+    left, bottom, right, top = legend
+    if top > band[3] + 1e-9:
+        return 0.0, 0.0  # in the title band, beside the title: it stays on the title's line
+    across = [b for b in drawn if b[0] < right and b[2] > left]
+    floor = max([band[1], *(b[3] for b in across if b[3] <= bottom + 1e-9)])
+    ceiling = min([band[3], *(b[1] for b in across if b[1] >= top - 1e-9)])
+    return min(0.0, floor + SPACE - bottom), max(0.0, ceiling - SPACE - top)
+
+
+def rest_legend(
+    motion: LookupMotion, board: Storyboard, title: Mobject, shown: Sequence[Mobject]
+) -> None:
+    """Raise the legend where it leaves the least of the frame empty, while the lookup shows.
+
+    Only up (away from the strips' paths, which run between the matrix's and
+    the output's rows), as far as :func:`legend_room` lets it, in twentieths
+    of a row: a legend over the matrix otherwise leaves the room over it
+    empty up to the title when the output block stands raised. The block
+    then rests lower if that fills the frame better (as :func:`rest_blocks`
+    rests it), and the legend rises again if it may.
+
+    Parameters
+    ----------
+    motion
+        The lookup's motion (its matrix holds the legend).
+    board
+        The storyboard (its lookup beats say which strips must find a clear path).
+    title
+        The title: the frame measured is the band between it and the caption.
+    shown
+        What stands at the intro (the legend and the title may be among them).
+    """
+    if motion.matrix.legend is None:
+        return
+    _raise_legend(motion, title, shown)
+    drop = _rest_drop(motion, board, title, ())
+    if drop > 1e-9:
+        motion.rest(drop)
+        _raise_legend(motion, title, shown)
+
+
+def _raise_legend(motion: LookupMotion, title: Mobject, shown: Sequence[Mobject]) -> None:
+    """Raise the legend (:func:`rest_legend`) where the frame is fullest, the block where it is."""
+    legend = motion.matrix.legend
+    assert legend is not None
+    own = mobject_boxes([legend])
+    if not own:
+        return
+    box = (
+        min(b[0] for b in own),
+        min(b[1] for b in own),
+        max(b[2] for b in own),
+        max(b[3] for b in own),
+    )
+    drawn = mobject_boxes(shown, [legend, title])
+    band = content_band(title)
+    _, high = legend_room(box, drawn, band)
+    step = motion.plan.sizes.row_height / 20
+    drops = [-k * step for k in range(int(high / step + 1e-9) + 1)]
+    area = float(config.frame_width * config.frame_height)
+    drop, _ = best_drop(drawn, own, band, drops, area)
+    legend.shift((0.0, -drop, 0.0))

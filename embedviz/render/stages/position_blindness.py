@@ -35,6 +35,7 @@ from embedviz.render.design import (
     MARGIN,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
+    MIN_TEXT_PX,
     SPACE,
     font_for_px,
 )
@@ -45,7 +46,7 @@ from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Targets, narrowed, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
-from embedviz.render.parts.resting import rest_blocks
+from embedviz.render.parts.resting import legend_room, rest_blocks, rest_legend
 from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
@@ -54,7 +55,7 @@ from embedviz.render.solver_positions import (
     PositionSpec,
     solve_positions,
 )
-from embedviz.render.space import largest_empty_rectangle
+from embedviz.render.space import Box, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
@@ -85,7 +86,10 @@ class PositionStage(Stage):
 
     def build(self) -> None:
         """Solve both arrangements and build their parts."""
-        spec = replace(LookupSpec.from_board(self.board), mark_chars=VERDICT_CHARS)
+        # E's three columns bind the lookup by the width: its rows may grow looser to fill.
+        spec = replace(
+            LookupSpec.from_board(self.board), mark_chars=VERDICT_CHARS, fill_height=True
+        )
         plan = self.plan = solve_lookup(spec)
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
@@ -105,6 +109,8 @@ class PositionStage(Stage):
             PositionBlocks(*args2, pe_kind, _PE_KINDS[pe_kind], self.tokens)
         )
         self.same: list[VMobject] = []
+        # Raised over E by a raised output block, the legend rests where it fills the frame.
+        rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
 
     @property
     def formula(self) -> VGroup:
@@ -161,8 +167,9 @@ class PositionStage(Stage):
         moves: list[Animation] = []
         if room is not None:
             scale, anchor, slide = room
-            dy = self._drop(tops, left, room, matrix, output)
-            moves.append(Settle(self._moved(matrix, output, room, dy), run_time=_NARROW))
+            dy, lift = self._drop(tops, left, room, matrix, output)
+            moved = [*self._moved(matrix, output, room, dy), *self._lifted(lift)]
+            moves.append(Settle(moved, run_time=_NARROW))
             for mobject, points in [
                 *narrowed(outlines, scale, anchor, (-slide, dy)),
                 *narrowed([outline], scale, anchor),
@@ -226,7 +233,16 @@ class PositionStage(Stage):
     ) -> Targets:
         """Return where the tables' members end: narrowed, the output side glided too."""
         scale, anchor, slide = room
-        return [*narrowed(matrix, scale, anchor), *narrowed(output, scale, anchor, (-slide, dy))]
+        least = _text_floor()
+        return [
+            *narrowed(matrix, scale, anchor, floor=least),
+            *narrowed(output, scale, anchor, (-slide, dy), least),
+        ]
+
+    def _lifted(self, lift: float) -> Targets:
+        """Return where the legend ends once glided ``lift`` up (nothing without a legend)."""
+        legend = self.matrix.legend
+        return narrowed([legend], 1.0, 0.0, (0.0, lift)) if legend is not None and lift else []
 
     def _drop(
         self,
@@ -235,34 +251,51 @@ class PositionStage(Stage):
         room: tuple[float, float, float],
         matrix: list[Mobject],
         output: list[Mobject],
-    ) -> float:
-        """Return how far the output side glides up (down, if negative) as the tables narrow.
+    ) -> tuple[float, float]:
+        """Return how far the output side and the legend glide up (down, if negative).
 
         Where the largest empty area of the frame at the beat's end is least
         (narrower tables leave more of it empty), the nearest to no glide of
-        those within 0.01 square units of it; at most half a row either way.
+        those within 0.01 square units of it; the output side at most a row
+        either way, the legend as far as it stays clear of what stands under
+        and over it (:func:`~embedviz.render.parts.resting.legend_room`): a
+        short output block leaves the corridor's top empty over the legend
+        once E narrows, a raised one the room over E.
         """
         scale, anchor, slide = room
         x = anchor + scale * (left - anchor) - slide
         band = content_band(self.title)
         leave_out = [m for m in (self.title, getattr(self.scene, "caption", None)) if m is not None]
+        legend = self.matrix.legend
+        own = mobject_boxes([legend]) if legend is not None else []
+        leave_out += [legend] if legend is not None else []
+        union = _union(own)
 
-        def best(drops: list[float]) -> float:
-            areas: list[float] = []
+        def best(drops: list[float], lifts: list[float] | None) -> tuple[float, float]:
+            tried: list[tuple[float, float, float]] = []
             for dy in drops:
                 with placed(self._moved(matrix, output, room, dy)):
                     same = self._verdict((tops[0] + dy, tops[1] + dy), x)
                     boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
-                    areas.append(largest_empty_rectangle(boxes, band).area)
-            least = min(areas)
-            ranked = sorted(zip(drops, areas, strict=True), key=lambda pair: abs(pair[0]))
-            return next(dy for dy, area in ranked if area <= least + 0.01)
+                low, high = legend_room(union, boxes, band) if union else (0.0, 0.0)
+                grid = [k * coarse for k in range(-int(-low / coarse), int(high / coarse) + 1)]
+                for lift in grid if lifts is None else lifts:
+                    if not low - 1e-9 <= lift <= high + 1e-9:
+                        continue
+                    moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
+                    area = largest_empty_rectangle([*boxes, *moved], band).area
+                    tried.append((dy, lift, area))
+            least = min(area for _, _, area in tried)
+            ranked = sorted(tried, key=lambda t: abs(t[0]) + abs(t[1]))
+            return next((dy, lift) for dy, lift, area in ranked if area <= least + 0.01)
 
-        # A twentieth of a row, then a quarter of that about the best.
-        step = self.plan.sizes.row_height / 20
-        coarse = best([k * step for k in range(-10, 11)])
-        fine = [coarse + k * step / 4 for k in range(-4, 5)]
-        return best([dy for dy in fine if abs(dy) <= 10 * step + 1e-9])
+        # A fifth of a row (the output side at most a row either way), then about
+        # the best an eighth of that for the block, a quarter for the legend.
+        coarse = self.plan.sizes.row_height / 5
+        dy, lift = best([k * coarse for k in range(-5, 6)], None)
+        fine = [dy + k * coarse / 8 for k in range(-8, 9)]
+        lifts = [lift + k * coarse / 4 for k in range(-4, 5)]
+        return best([d for d in fine if abs(d) <= 5 * coarse + 1e-9], lifts)
 
     def _fit_verdict(self, same: VGroup) -> None:
         """Put the verdict's word under the output block when it does not fit beside the bracket."""
@@ -309,6 +342,25 @@ class PositionStage(Stage):
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
+
+
+def _union(boxes: list[Box]) -> Box | None:
+    """Return the box around ``boxes`` (None for none)."""
+    if not boxes:
+        return None
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def _text_floor() -> float:
+    """Return the least digit height of a text, in units: :data:`MIN_TEXT_PX` at 720p."""
+    from manim import config
+
+    return MIN_TEXT_PX * float(config.frame_height) / 720
 
 
 def _right_edge() -> float:
