@@ -222,3 +222,20 @@ def test_counts_stand_apart_from_the_row_numbers(tmp_path: Path, overrides: dict
         # Side by side on one line, a clear gap between the two boxes.
         assert count_bottom_left[1] == pytest.approx(label_bottom_left[1], abs=1e-6)
         assert label_bottom_left[0] - count_top_right[0] >= COLUMNS_APART - 1e-6
+
+
+@pytest.mark.parametrize("overrides", [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}])
+def test_the_chip_waits_above_the_rows_until_it_counts(
+    tmp_path: Path, overrides: dict[str, Any]
+) -> None:
+    """Review 9: level with row 3 the waiting chip answered the intro's question itself."""
+    stage = _stage(tmp_path, overrides)
+    chip, plan = stage.motion.chip, stage.plan
+    rows_top = plan.row_y(min(plan.row_centres)) + plan.sizes.row_height / 2
+    # Right of E, above its first row (beside no row), under its heading ...
+    assert chip.get_bottom()[1] > rows_top
+    assert chip.get_left()[0] > stage.matrix.grid.body_right()
+    assert stage.chips_heading.get_bottom()[1] > chip.get_top()[1]
+    # ... and its first walk starts there.
+    assert stage.motion.start is not None
+    assert np.allclose(stage.motion.start, chip.get_center())
