@@ -465,3 +465,20 @@ def test_the_stage_is_composed_of_parts() -> None:
     for name in ("cost", "copy"):
         beat = next(b for b in stage.board.beats if b.name == name)
         assert stage.animate(beat) is not None
+
+
+@pytest.mark.parametrize(("token", "vocab", "dim"), [(3, 6, 3), (4821, 50257, 768)])
+def test_the_vector_stands_apart_from_the_row_numbers(token: int, vocab: int, dim: int) -> None:
+    """Review 9: the entries stood flush against E's row numbers ("0 3" read as 03)."""
+    from embedviz.render.design import FRAMED_COLUMNS_APART
+
+    stage = _stage(SceneOptions(ids=[token], vocab=vocab, dim=dim))
+    vector, labels = stage.vector.grid, stage.matrix.grid.row_labels
+    centre = vector.body_left() + stage.plan.vector_width / 2
+    for row, entry in stage.vector.entries.items():
+        label_bottom_left, _ = labels[row].slot_corners()
+        # The vector's frame, a clear gap, then the row number ...
+        assert label_bottom_left[0] - vector.body_right() >= FRAMED_COLUMNS_APART - 1e-6
+        # ... and each entry in the middle of its cell, not at its edge by the row number.
+        low, high = entry.slot_corners()
+        assert (low[0] + high[0]) / 2 == pytest.approx(centre, abs=1e-6)

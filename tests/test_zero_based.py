@@ -180,3 +180,62 @@ def test_narration_fits_two_caption_lines(tmp_path: Path, overrides: dict[str, A
     for beat in board.beats:
         assert len(beat.narration.split()) <= 25, beat.name
         assert len(textwrap.wrap(beat.narration, width=76)) <= 2, beat.name
+
+
+# ----------------------------------------------------------------------------- layout
+
+
+class _Host:
+    """Just enough of a scene to build a stage: it adds nothing while building."""
+
+    def __init__(self) -> None:
+        self.mobjects: list[Any] = []
+        self.caption = None
+
+    def add(self, *mobjects: Any) -> None:
+        pass
+
+    def bring_to_front(self, *mobjects: Any) -> None:
+        pass
+
+
+def _stage(tmp_path: Path, overrides: dict[str, Any]) -> Any:
+    from embedviz.render.stages.zero_based import ZeroBasedStage
+    from embedviz.render.theme import DARK
+
+    board = prepared_storyboard("zero", overrides, cwd=tmp_path, environ={})
+    return ZeroBasedStage(_Host(), board, DARK)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}])
+def test_counts_stand_apart_from_the_row_numbers(tmp_path: Path, overrides: dict[str, Any]) -> None:
+    """Review 9: the one-based counts stood flush against E's row numbers ("1 0" read as 10)."""
+    from embedviz.render.design import COLUMNS_APART
+
+    stage = _stage(tmp_path, overrides)
+    labels = stage.matrix.grid.row_labels
+    counts = [(tally.cell.index[0], tally) for tally in stage.motion.tallies]
+    counts.append((stage.board.single_id(), stage.motion.ordinal))
+    for row, count in counts:
+        count_bottom_left, count_top_right = count.slot_corners()
+        label_bottom_left, _ = labels[row].slot_corners()
+        # Side by side on one line, a clear gap between the two boxes.
+        assert count_bottom_left[1] == pytest.approx(label_bottom_left[1], abs=1e-6)
+        assert label_bottom_left[0] - count_top_right[0] >= COLUMNS_APART - 1e-6
+
+
+@pytest.mark.parametrize("overrides", [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}])
+def test_the_chip_waits_above_the_rows_until_it_counts(
+    tmp_path: Path, overrides: dict[str, Any]
+) -> None:
+    """Review 9: level with row 3 the waiting chip answered the intro's question itself."""
+    stage = _stage(tmp_path, overrides)
+    chip, plan = stage.motion.chip, stage.plan
+    rows_top = plan.row_y(min(plan.row_centres)) + plan.sizes.row_height / 2
+    # Right of E, above its first row (beside no row), under its heading ...
+    assert chip.get_bottom()[1] > rows_top
+    assert chip.get_left()[0] > stage.matrix.grid.body_right()
+    assert stage.chips_heading.get_bottom()[1] > chip.get_top()[1]
+    # ... and its first walk starts there.
+    assert stage.motion.start is not None
+    assert np.allclose(stage.motion.start, chip.get_center())

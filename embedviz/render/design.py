@@ -40,8 +40,10 @@ __all__ = [
     "BOTTOM_GAP",
     "CAPTION_FONT",
     "COLOUR_MEANINGS",
+    "COLUMNS_APART",
     "DARK",
     "DIM_CONTRAST",
+    "FRAMED_COLUMNS_APART",
     "JOINED_GAP",
     "LABEL_RATIO",
     "LEGEND_RATIO",
@@ -103,6 +105,12 @@ MARGIN = 0.2  # the safe margin around the frame
 OUTLINE_REACH = 0.06
 SPACE = 0.12  # between neighbours that belong together
 APART = 4 * SPACE  # between groups that stand apart: a table and the notes resting beside it
+# Between two columns of numbers side by side that are different things (one-based counts
+# and E's zero-based row numbers): closer, "1 0" would read as 10 on a projector. When one
+# of them stands in its own frame (a one-hot vector beside E's row numbers), the frame
+# parts them too, and the gap is smaller.
+COLUMNS_APART = APART
+FRAMED_COLUMNS_APART = 2 * SPACE
 # Pieces resting spread down a panel (render.rests), in shares of the gap between two
 # pieces: between two that read together (a sum's two lines, a header over its rows), and
 # above and under them all (those reach past the panel and into the bands' margins).

@@ -5,7 +5,10 @@ Across the frame::
     hidden-range labels | one_hot(i)ᵀ | row numbers | E | walking column | panel | chip
 
 The vector stands on its side, entry k level with row k of E (its hidden
-entries share E's bands, both labelled in the left margin). The panel holds,
+entries share E's bands, both labelled in the left margin), each digit
+centred in the vector's own framed column,
+:data:`~embedviz.render.design.FRAMED_COLUMNS_APART` from E's row numbers (flush
+against them, ``0 3`` read as 03). The panel holds,
 from the top: the product's title and row (above E's first row), then the
 terms of one column while they are summed (each level with its row, the sum
 one row under E), later the lookup's row under the product with the ``=``
@@ -21,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.design import FRAMED_COLUMNS_APART, SPACE, TypeScale
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
@@ -31,8 +34,9 @@ from embedviz.story.model import Storyboard, Window
 __all__ = ["OneHotPlan", "OneHotSpec", "solve_one_hot"]
 
 TAG_GAP = SPACE
-# The one-hot column is this many data characters wide; the "=" marks' gap, in rows.
-VECTOR_CHARS = 2.6
+# The one-hot column is this many data characters wide (one digit, centred); the "="
+# marks' gap, in rows.
+VECTOR_CHARS = 2.0
 EQUALS_ROWS = 0.7
 # Lines of the costs (header, three rows, the copy's note), and the formula's height, in lines.
 COST_LINES = 5
@@ -226,7 +230,8 @@ def _across(
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     vector_w = char_advance(data) * VECTOR_CHARS
-    labels_w = char_advance(label) * spec.row_label_chars + 2.5 * SPACE
+    # E's row numbers stand 1.5 spaces left of E, and apart from the vector.
+    labels_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE + FRAMED_COLUMNS_APART
     # The headings' line: the vector's title, then E's heading right-aligned over E.
     titles_w = _maths_width(spec.vector_title) * label + char_advance(label) * 7
     titles_w += 2 * SPACE + text_width(spec.heading, label, mono=False)

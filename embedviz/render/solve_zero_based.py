@@ -5,7 +5,9 @@ Across the frame::
     counts | row numbers | matrix E | walking column | slip and trace | chip
 
 The one-based tallies (``1, 2, 3``), and then the ordinal (``4th``), stand
-left of the zero-based row numbers, so the two counts read side by side. The
+left of the zero-based row numbers, so the two counts read side by side,
+:data:`~embedviz.render.design.COLUMNS_APART` from them (closer, ``1 0``
+read as 10 on a projector). The
 chip waits right of the panel, level with the row its ID selects, and walks
 to the rows through the walking column. Every row that moves goes straight
 out to the right at its own height: the slip's wrong vector lands level with
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.design import COLUMNS_APART, SPACE, TypeScale
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
@@ -205,7 +207,7 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
     label, legend = scale.label, scale.legend
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
-    numbers_w = char_advance(label) * (spec.row_label_chars + spec.count_chars) + SPACE
+    numbers_w = char_advance(label) * (spec.row_label_chars + spec.count_chars) + COLUMNS_APART
     gaps_w = max([text_width(t, legend) for t in spec.gap_labels] or [0.0])
     margin_w = max(numbers_w, gaps_w) + 1.5 * SPACE
     walk_w = chip_w + 2 * TAG_GAP
@@ -252,7 +254,10 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
         matrix_top=top,
         body_width=body_w,
         chip_width=chip_w,
-        count_right=matrix_left - 1.5 * SPACE - char_advance(label) * spec.row_label_chars - SPACE,
+        count_right=matrix_left
+        - 1.5 * SPACE
+        - char_advance(label) * spec.row_label_chars
+        - COLUMNS_APART,
         panel_left=panel_left,
         tag_left=panel_left + body_w + TAG_GAP,
         line_height=line_h,

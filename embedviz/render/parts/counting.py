@@ -2,10 +2,12 @@
 
 :class:`CountingMotion` plays the beats where the chip walks and rows move:
 
-- ``wrong_count``: the chip walks up the column right of E and counts rows
-  from one (the tallies appear left of the row numbers), landing a row
-  early; then it walks home and the wrong row goes straight out, level with
-  itself, into the slip, which is crossed out.
+- ``wrong_count``: the chip walks to the column right of E (straight down
+  from where the intro stood it, above the rows: :attr:`CountingMotion.start`)
+  and counts rows from one (the tallies appear left of the row numbers, apart
+  from them), landing a row early; then it walks home, where its heading
+  comes back, and the wrong row goes straight out, level with itself, into
+  the slip, which is crossed out.
 - ``right_count``: the slip is cleared; the chip counts from zero and stops
   at the ID's row, outlined in amber, its ordinal (``4th``) beside it. Its
   heading (``token IDs``) fades while it is away: it would head nothing.
@@ -94,8 +96,12 @@ class CountingMotion(Component):
         self.home = xyz(plan.tag_x(), plan.row_y(token_id))
         # Above the vectors it walks past (a strip, above it, follows it).
         self.chip.move_to(self.home).set_z_index(CHIP_Z)
+        # Where the chip waits before its first walk, if not at home (the stage's intro).
+        self.start: np.ndarray | None = None
         # The chip's heading, over its home (the stage builds and places it).
         self.heading: VMobject | None = None
+        # Whether the heading is off screen until the chip first comes home (the stage's intro).
+        self.heading_away = False
         self.tallies = VGroup()
         for (kind, index), cell in sorted(cells.items()):
             if kind == "one_based_count":
@@ -109,7 +115,7 @@ class CountingMotion(Component):
         self.outline: VMobject | None = None
 
     def intro(self) -> list[VMobject]:
-        """Return the chip, waiting beside where its row will land."""
+        """Return the chip (waiting at home, or where the stage stood it: :attr:`start`)."""
         return [self.chip]
 
     # -- paths ----------------------------------------------------------------
@@ -119,10 +125,20 @@ class CountingMotion(Component):
     def _walk(self, points: list[np.ndarray], run_time: float = _WALK) -> Follow:
         return Follow(self.chip, curve_points(points, self.radius), run_time=run_time)
 
+    def _leave(self) -> list[np.ndarray]:
+        """Return where the next walk starts: :attr:`start` the first time, else home.
+
+        From home the chip first walks left along the ID's (empty) lane.
+        """
+        if self.start is not None:
+            start, self.start = self.start, None
+            return [start]
+        return [self.home, self._park(self.token_id)]
+
     def _out_to_row0(self) -> Follow:
-        """Walk from home left along the ID's (empty) lane, then up the column to row 0."""
+        """Walk from where the chip waits to the column, then along it to row 0."""
         first = min(self.plan.row_centres)
-        return self._walk([self.home, self._park(self.token_id), self._park(first)])
+        return self._walk([*self._leave(), self._park(first)])
 
     def _count(self, rows: list[int], tallies: list[NumberText]) -> list[Animation]:
         """Step down the rows one by one, pulsing each row number (and showing its tally)."""
@@ -156,14 +172,17 @@ class CountingMotion(Component):
             marked: list[Animation] = [Create(self.wrong_box)]
         else:
             # Row -1 would sit above row 0, where there is no row at all.
-            arrive = self._walk([self.home, self._park(0), self._park(-1)])
+            arrive = self._walk([*self._leave()[:1], self._park(0), self._park(-1)])
             marked = []
         found = Succession(arrive, AnimationGroup(*marked, *[FadeIn(m) for m in shown]))
+        # The chip's heading comes back as the chip comes home.
+        headed = [FadeIn(self.heading)] if self.heading_away and self.heading is not None else []
         # The tallies recede while the wrong row is fetched (they leave with the next
         # beat), as far as dimmed content may: 3:1 against the background.
         spent = self.tallies.animate.set_fill(opacity=dim_opacity(theme.wrong, theme.background))
         if slip.vector is None:
-            return Steps(found, Succession(self._home_from(-1), Create(slip.cross)))
+            home = AnimationGroup(self._home_from(-1), *headed)
+            return Steps(found, Succession(home, Create(slip.cross)))
         carry = Carry(
             self.matrix.grid, wrong, None, None, slip.targets, [self._landing(wrong)], theme
         )
@@ -171,6 +190,7 @@ class CountingMotion(Component):
             spent,  # type: ignore[arg-type]
             FadeIn(slip.vector),
             self._home_from(wrong),
+            *headed,
             Succession(Wait(run_time=0.3), carry),
         )
         return Steps(found, Succession(fetched, Create(slip.cross)))

@@ -92,6 +92,11 @@ class OneHotColumn(Component):
             xyz(plan.vector_left - self.grid.body_left(), plan.matrix_top - self.grid.body_top())
         )
         self.entries = {key[0]: m for key, m in self.grid.entries.items()}
+        # Each entry (one digit) centred in its cell, not at its right edge by E's row number.
+        centre = self.grid.body_left() + plan.vector_width / 2
+        for entry in self.entries.values():
+            if isinstance(entry, NumberText):
+                entry.place(xyz(centre, entry.get_center()[1]), align="center")
         right = plan.vector_left - SPACE
         legend = scale.legend
         self.gap_labels = VGroup()

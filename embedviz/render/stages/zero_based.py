@@ -10,13 +10,15 @@ A thin composition of parts, placed by the solver
 - :class:`~embedviz.render.parts.counting.CountingMotion`: the chip and the
   rows it fetches (beats ``wrong_count``, ``right_count`` and ``trace``).
 
-The intro shows E with the chip and its heading beside the row the ID
-selects, and the legend as an upright colour bar right of them, in a
+The intro shows E with the chip and its heading right of it, above its rows
+(level with a row, the chip would give away which one the ID selects), and
+the legend as an upright colour bar right of them, in a
 close-up (:mod:`embedviz.render.zoom`) at most at the type scale's ceiling:
 the frame's width is filled (E alone, or the legend in a row, left a fifth
-of it empty). The next beat pulls back, glides the chip and its heading to
-their places and turns the bar into the legend under the panel before the
-chip first walks.
+of it empty). The next beat pulls back in one motion, the bar turning into
+the legend under the panel and the heading gliding home as it fades (it
+comes back with the chip); the chip then walks from where it waited
+straight down to row 0.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.design import SPACE
+from embedviz.render.fades import FadeOut
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.counting import CountingMotion
@@ -84,9 +87,13 @@ def mono_line(
     return line
 
 
+# Seconds of the pull-back (the close-up's), and of what moves with it.
+_PULL = 1.0
+
+
 def _glide_home(mobject: VMobject, move: np.ndarray) -> Glide:
-    """Glide a mobject back by ``move`` (from where it rested)."""
-    return Glide(lambda: [mobject], -float(move[1]), -float(move[0]))
+    """Glide a mobject back by ``move`` (from where it rested), as long as the pull-back."""
+    return Glide(lambda: [mobject], -float(move[1]), -float(move[0]), run_time=_PULL)
 
 
 @register_stage
@@ -124,27 +131,30 @@ class ZeroBasedStage(Stage):
         self.zoom = self._close_up()
 
     def _rest_beside_e(self) -> list[tuple[VMobject, np.ndarray]]:
-        """Stand the chip and its heading beside E for the intro; return their moves.
+        """Stand the chip and its heading beside E for the intro; return the heading's move.
 
         Their places are at the panel's right, which the intro leaves empty (a
-        third of the frame); until the chip first walks they wait right of E's
-        rows, the chip level with the row its ID selects, so that E and they
-        can be drawn larger together (:meth:`_close_up`).
+        third of the frame); until the chip first walks they wait right of E,
+        above its rows (the heading on E's heading line, the chip on the column
+        numbers' line), so that E and they can be drawn larger together
+        (:meth:`_close_up`). Level with a row, the chip would answer the
+        intro's question ("Which of its rows does the ID select?") before the
+        count does: it walks from there straight down to row 0
+        (:attr:`CountingMotion.start`), and only the heading glides home.
         """
         plan, chip, heading = self.plan, self.motion.chip, self.chips_heading
-        token_id = self.board.single_id()
+        grid = self.matrix.grid
         left = plan.park_x() - plan.chip_width / 2
-        y = plan.row_y(token_id)
-        places: list[tuple[VMobject, np.ndarray]] = [
-            (chip, xyz(left + chip.width / 2, y)),
-            (heading, xyz(left + heading.width / 2, plan.line_y(5, token_id))),
-        ]
-        moves = []
-        for mobject, place in places:
-            move = place - mobject.get_center()
-            mobject.shift(move)
-            moves.append((mobject, move))
-        return moves
+        # The column numbers' line (where there are none, a row's pitch above the rows).
+        line = next(iter(grid.col_labels.values()), None)
+        y = plan.row_y(-1) if line is None else line.get_center()[1]
+        chip.move_to(xyz(left + chip.width / 2, y))
+        self.motion.start = chip.get_center()
+        heading_left = max(left, self.matrix.heading.get_right()[0] + 2 * SPACE)
+        place = xyz(heading_left + heading.width / 2, plan.heading_y)
+        move = place - heading.get_center()
+        heading.shift(move)
+        return [(heading, move)]
 
     def _colour_bar(self) -> Legend | None:
         """Return the legend as an upright bar right of the chip, as tall as E's rows.
@@ -178,9 +188,10 @@ class ZeroBasedStage(Stage):
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; the intro under the close-up, which the next beat pulls back first.
 
-        The next beat then glides the chip and its heading home, and turns the
-        colour bar into the legend, before its own steps (which are built with
-        them at home).
+        The next beat pulls back as, in the same motion, the chip's heading
+        glides home fading (it comes back with the chip) and the colour bar
+        turns into the legend; then its own steps (built with the heading at
+        home; the chip's first walk starts where it waited).
         """
         zoom = self.zoom
         if beat.action == "intro" and zoom is not None:
@@ -191,18 +202,23 @@ class ZeroBasedStage(Stage):
         if beat.action == "intro" or not self.rested:
             return super().animate(beat)
         moves, self.rested = self.rested, []
+        # The heading leaves with the chip's first walk; it comes back when the chip comes home.
+        self.motion.heading_away = True
         with zoom.solved() if zoom is not None else nullcontext():
             for mobject, move in moves:
                 mobject.shift(-move)
             first, *rest = beat_steps(super().animate(beat))
             for mobject, move in moves:
                 mobject.shift(move)
-        glides: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
+        home: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
         if self.bar is not None and self.matrix.legend is not None:
-            glides.append(ReplacementTransform(self.bar, self.matrix.legend))
-        home = AnimationGroup(*glides)
-        back = [zoom.pull_back()] if zoom is not None else []
-        return Steps(Succession(*back, home, first), *rest)
+            home.append(ReplacementTransform(self.bar, self.matrix.legend, run_time=_PULL))
+        # One motion: the close-up pulls back as the bar becomes the legend and the heading,
+        # fading, glides home (in the solved layout's coordinates, under the close-up).
+        moved: Animation = AnimationGroup(*home)
+        together = [zoom.pull_back(), zoom.wrap(moved)] if zoom is not None else [moved]
+        faded = FadeOut(self.chips_heading, run_time=_PULL)
+        return Steps(Succession(AnimationGroup(*together, faded), first), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, the matrix with its heading and legend (as a bar), and the chip."""
