@@ -25,8 +25,9 @@ from manim import ManimColor
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.moments import play_moments
 
-# "row 3" of E, not "output row 0" or "rows 0, 4".
+# "row 3" of E, not "output row 0" or "rows 0, 4"; or "the 4th row" (counting from one).
 NAMED_ROW = re.compile(r"(?<!output )\brow (\d+)\b")
+ORDINAL_ROW = re.compile(r"\bthe (\d+)(?:st|nd|rd|th) row\b")
 # Below this opacity a stroke is not counted as drawn.
 SHOWN = 0.5
 # How far an outline's edge may sit inside a number's box (frame units).
@@ -90,24 +91,39 @@ def _named_rows(scene: str, overrides: dict[str, Any]) -> list[tuple[str, int, s
     def look(scene_object: Any, moment: Any) -> None:
         if moment.alpha < 1 or not moment.beat.phrases:
             return
-        named = NAMED_ROW.search(moment.beat.phrases[-1].text)
-        if named is None:
+        text = moment.beat.phrases[-1].text
+        named, ordinal = NAMED_ROW.search(text), ORDINAL_ROW.search(text)
+        if named is None and ordinal is None:
             return
+        if named is not None:
+            row = int(named[1])
+        else:
+            assert ordinal is not None
+            row = int(ordinal[1]) - 1
         colour = scene_object.stage.theme.id_line  # the ID's amber as a line
-        seen.append((moment.beat.name, int(named[1]), outlined_rows(scene_object, colour)))
+        seen.append((moment.beat.name, row, outlined_rows(scene_object, colour)))
 
     play_moments(board, look, alphas=(), pixel_width=192, pixel_height=108)
     return seen
 
 
+GPT2 = {"ids": "4821", "vocab": 50257, "dim": 768}
+
+
 @pytest.mark.parametrize(
     ("scene", "overrides"),
-    [("SingleTokenLookup", {}), ("SingleTokenLookup", {"theme": "light"})],
+    [
+        ("SingleTokenLookup", {}),
+        ("SingleTokenLookup", {"theme": "light"}),
+        ("SingleTokenLookup", GPT2),
+    ],
 )
 def test_a_row_named_at_a_beats_end_is_marked(scene: str, overrides: dict[str, Any]) -> None:
+    """Issue 18's 720p review: the zero-based beat ended on "the 4th row, counting from
+    zero" with nothing marking row 3 (the lookup's outline came only in the next beat)."""
     seen = _named_rows(scene, overrides)
-    # The print and grad-fn beats both end naming row 3 of E.
-    assert {beat for beat, _, _ in seen} >= {"print", "grad-fn"}, seen
+    # The zero-based beat ends naming the 4th row (row 3); print and grad-fn, row 3.
+    assert {beat for beat, _, _ in seen} >= {"zero-based", "print", "grad-fn"}, seen
     for beat, row, outlined in seen:
         assert outlined == {row}, (beat, row, outlined)
 
@@ -130,3 +146,57 @@ def test_the_outline_probe_sees_a_row_outline() -> None:
     assert outlined_rows(scene, "#e69f00") == {1}
     scene.add(Rectangle(width=1.2, height=1.4).move_to([0, -0.5, 0]).set_stroke("#e69f00", 4))
     assert outlined_rows(scene, "#e69f00") == {1}
+
+
+def _counted(scene: Any, colour: str) -> set[int]:
+    """The rows of E a visible stroke in ``colour`` rings whole: its numbers and row number."""
+    from embedviz.render.glyphs import GlyphString
+
+    numbers = _row_boxes(scene)
+    rows: dict[int, list[np.ndarray]] = {}
+    for row, boxes in numbers.items():
+        label = scene.stage.matrix.grid.row_labels.get(row)
+        if label is None:
+            continue
+        box = np.array([label.get_corner([-1, -1, 0])[:2], label.get_corner([1, 1, 0])[:2]])
+        rows[row] = [*boxes, box]
+    wanted = ManimColor(colour).to_hex().lower()
+    found: set[int] = set()
+    for top in scene.mobjects:
+        for mobject in top.get_family():
+            if isinstance(mobject, GlyphString) or not len(mobject.points):
+                continue
+            if float(mobject.get_stroke_width()) < 3 or float(mobject.get_stroke_opacity()) < SHOWN:
+                continue
+            if mobject.get_stroke_color().to_hex().lower() != wanted:
+                continue
+            low = mobject.get_corner([-1, -1, 0])[:2] - SLACK
+            high = mobject.get_corner([1, 1, 0])[:2] + SLACK
+            for row, boxes in rows.items():
+                if all(np.all(b[0] >= low) and np.all(b[1] <= high) for b in boxes):
+                    found.add(row)
+    return found
+
+
+@pytest.mark.parametrize("overrides", [{}, GPT2], ids=["toy", "gpt2"])
+def test_the_count_rings_each_row_it_counts(overrides: dict[str, Any]) -> None:
+    """Issue 18's 720p review (zero-based, 13.4 s): the count was a tiny violet tick on
+    small grey row numbers, hard to see from the back of a hall. Each row counted (0 up
+    to the ID's row, of those the window shows) is ringed whole in the highlight, its
+    row number with its numbers, at some moment of the count; no row past it is."""
+    board = prepared_storyboard("SingleTokenLookup", overrides, environ={})
+    counted: set[int] = set()
+    shown: list[int] = []
+
+    def look(scene_object: Any, moment: Any) -> None:
+        if moment.beat.name != "zero-based":
+            return
+        grid = scene_object.stage.matrix.grid
+        target = moment.beat.highlight.row
+        shown[:] = [r for r in grid.get_rows() if r <= target]
+        counted.update(_counted(scene_object, scene_object.stage.theme.highlight))
+
+    alphas = tuple(round(0.05 * k, 2) for k in range(1, 20))
+    play_moments(board, look, alphas=alphas, pixel_width=192, pixel_height=108)
+    assert shown, "the zero-based beat was not seen"
+    assert counted == set(shown), (sorted(counted), shown)

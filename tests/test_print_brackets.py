@@ -1,12 +1,13 @@
 """SingleTokenLookup's print: its brackets stay visible while they are explained (issue 18).
 
-The print beat's narration explains the double brackets, then circles the
-numbers. No stroke (the brackets' underlines, the box round the numbers, the
-``grad_fn`` box) may cross the ink of any ``[`` or ``]`` of the print, at any
-moment of the print and ``grad_fn`` beats. The ink boxes are read here from
-the glyph outlines' points (a monospace character owns one slot of the
-string's advance width), not from the render code's own geometry.
-"""
+The print beat's narration explains the double brackets, then points at the
+row's numbers. No stroke (the ring round the outer pair, the ring round the
+row, the ``grad_fn`` label's underline) may cross the ink of any ``[`` or
+``]`` of the print, at any moment of the print and ``grad_fn`` beats; every
+highlight stands a few pixels clear of every glyph, and goes round what its
+phrase explains. The ink boxes are read here from the glyph outlines' points
+(a monospace character owns one slot of the string's advance width), not
+from the render code's own geometry."""
 
 from __future__ import annotations
 
@@ -152,7 +153,12 @@ def _encloses(path: np.ndarray, point: np.ndarray) -> bool:
 
 
 def _box_faults(scene: Any) -> list[str]:
-    """Print characters the numbers' box crosses, or holds inside with the numbers."""
+    """Print characters the row's ring crosses, or holds inside with the numbers.
+
+    The ring goes round the row: its numbers in their own (inner) brackets.
+    A box round the numbers alone had no room to stand clear of those brackets
+    (issue 18's 720p review saw it cut into them).
+    """
     from embedviz.render.parts.printed import PrintPart
 
     part: PrintPart = scene.stage.printed
@@ -162,17 +168,22 @@ def _box_faults(scene: Any) -> list[str]:
     half = float(box.get_stroke_width()) / 200
     path = _stroke_points(box)
     faults = []
-    for char, low, high in _char_inks(scene):
+    inks = _char_inks(scene)
+    opening = [n for n, (char, _, _) in enumerate(inks) if char == "["]
+    closing = [n for n, (char, _, _) in enumerate(inks) if char == "]"]
+    inner = {opening[1], closing[-2]}
+    for n, (char, low, high) in enumerate(inks):
         if np.all((path >= low - half) & (path <= high + half), axis=1).any():
             faults.append(f"the box crosses {char!r} at {low}")
-        # The commas between the numbers belong inside; brackets and grad_fn do not.
-        elif char != "," and _encloses(path, (low + high) / 2):
+        # The commas between the numbers and the row's own brackets belong inside; the
+        # outer brackets and grad_fn do not.
+        elif char != "," and n not in inner and _encloses(path, (low + high) / 2):
             faults.append(f"the box holds {char!r} at {low}")
     return faults
 
 
 @pytest.mark.parametrize("options", [{}, GPT2], ids=["toy", "gpt2"])
-def test_the_numbers_box_holds_only_the_numbers(options: dict[str, Any]) -> None:
+def test_the_rows_ring_holds_only_the_row(options: dict[str, Any]) -> None:
     from embedviz.render.moments import play_moments
 
     board = prepared_storyboard("SingleTokenLookup", options, environ={})
@@ -231,3 +242,161 @@ def test_gpt2_print_digits_keep_the_data_floor() -> None:
     assert set(heights) == set(BEATS)
     for beat, px in heights.items():
         assert px >= PRINT_FLOOR_PX, (beat, round(px, 2))
+
+
+# Issue 18, a 720p review of the print and grad_fn beats (35.4-47.2 s): the box round
+# the numbers stood about 2 px from the ``[[`` and ``]]`` beside them, cutting into
+# them while the narration explained them, and the grad_fn box took in the ``)`` that
+# closes ``tensor(``. Every highlight (violet: what the narration points at) keeps
+# this far from every glyph's ink of the call and the print, at 720p, and goes round
+# exactly what its phrase explains.
+CLEAR_PX = 3.0
+
+
+def _piece_inks(piece: Any) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """One text piece's inked characters, read from its glyph outlines (as _char_inks)."""
+    glyph_points = piece.points[:-8]
+    low, high = piece.points[-8], piece.points[-1]
+    advance = (high[0] - low[0]) / len(piece.text)
+    inks = []
+    for index, char in enumerate(piece.text):
+        left = low[0] + index * advance
+        inside = (glyph_points[:, 0] >= left + 1e-6) & (glyph_points[:, 0] <= left + advance - 1e-6)
+        ink = glyph_points[inside]
+        if char.strip() and len(ink):
+            inks.append((char, ink.min(axis=0)[:2], ink.max(axis=0)[:2]))
+    return inks
+
+
+def _all_inks(scene: Any) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """Every character of the call and the text pieces; every number and mark whole."""
+    part = scene.stage.printed
+    texts = [part.code, *part.printed.text_pieces]
+    inks = [ink for piece in texts for ink in _piece_inks(piece)]
+    for piece in part.printed.submobjects:
+        if any(piece is t for t in texts) or not len(piece.points[:-8]):
+            continue
+        glyphs = piece.points[:-8]
+        inks.append((piece.text, glyphs.min(axis=0)[:2], glyphs.max(axis=0)[:2]))
+    return inks
+
+
+def _highlights(scene: Any, least: float = SHOWN) -> list[Any]:
+    """Visible strokes in the highlight colour (rings and underlines), not texts."""
+    from manim import ManimColor
+
+    from embedviz.render.glyphs import GlyphString
+
+    colour = ManimColor(scene.stage.theme.highlight).to_hex().lower()
+    return [
+        m
+        for top in scene.mobjects
+        for m in top.get_family()
+        if not isinstance(m, GlyphString)
+        and len(m.points)
+        and float(m.get_stroke_width()) > 0
+        and float(m.get_stroke_opacity()) >= least
+        and m.get_stroke_color().to_hex().lower() == colour
+    ]
+
+
+def _too_close(scene: Any) -> list[str]:
+    """Highlights whose line comes within CLEAR_PX (720p) of a glyph's ink."""
+    from manim import config
+
+    unit = float(config.frame_height) / 720
+    inks = _all_inks(scene)
+    faults = []
+    for mark in _highlights(scene):
+        reach = float(mark.get_stroke_width()) / 200 + CLEAR_PX * unit
+        path = _stroke_points(mark)
+        for char, low, high in inks:
+            if np.all((path >= low - reach) & (path <= high + reach), axis=1).any():
+                faults.append(f"{type(mark).__name__} within {CLEAR_PX} px of {char!r} at {low}")
+    return faults
+
+
+@pytest.mark.parametrize("options", [{}, GPT2], ids=["toy", "gpt2"])
+def test_every_highlight_stands_clear_of_every_glyph(options: dict[str, Any]) -> None:
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("SingleTokenLookup", options, environ={})
+    seen: list[tuple[str, float, list[str]]] = []
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.beat.name in BEATS:
+            seen.append((moment.beat.name, moment.time, _too_close(scene)))
+
+    alphas = (0.25, 0.5, 0.75, 1.0)
+    play_moments(board, look, alphas=alphas, pixel_width=192, pixel_height=108)
+    assert {beat for beat, _, _ in seen} == set(BEATS)
+    for beat, time, faults in seen:
+        assert not faults, (beat, time, faults[:5])
+
+
+def _held(scene: Any) -> list[tuple[str, set[str]]]:
+    """Each visible highlight: its kind (ring or line) and the characters it marks.
+
+    A ring marks what it goes round (the centres of the inks it encloses); a
+    line (open, flat) marks what stands just above it, over its length.
+    Brackets are told apart by their place: the outer and inner ``[`` and
+    ``]`` of the print's text, in reading order.
+    """
+    part = scene.stage.printed
+    inks = _all_inks(scene)
+    text_inks = [ink for piece in part.printed.text_pieces for ink in _piece_inks(piece)]
+    opening = [k for k in text_inks if k[0] == "["]
+    closing = [k for k in text_inks if k[0] == "]"]
+
+    def key(ink: tuple[str, np.ndarray, np.ndarray]) -> tuple[str, float, float]:
+        return ink[0], round(float(ink[1][0]), 6), round(float(ink[1][1]), 6)
+
+    names = {key(opening[0]): "outer [", key(closing[-1]): "outer ]"}
+    names.update({key(opening[1]): "inner [", key(closing[-2]): "inner ]"})
+
+    def name(ink: tuple[str, np.ndarray, np.ndarray]) -> str:
+        # A number is one whole piece; a text piece's characters come one by one.
+        return names.get(key(ink), "number" if len(ink[0]) > 1 else ink[0])
+
+    found = []
+    for mark in _highlights(scene, least=0.9):
+        path = _stroke_points(mark)
+        flat = np.ptp(path[:, 1]) < 1e-3
+        marked: set[str] = set()
+        for ink in inks:
+            _, low, high = ink
+            centre = (low + high) / 2
+            if flat:
+                under = path[0, 1] < low[1] and path[0, 1] > low[1] - 0.2
+                if under and path[:, 0].min() <= centre[0] <= path[:, 0].max():
+                    marked.add(name(ink))
+            elif _encloses(path, centre):
+                marked.add(name(ink))
+        found.append(("line" if flat else "ring", marked))
+    return found
+
+
+@pytest.mark.parametrize("options", [{}, GPT2], ids=["toy", "gpt2"])
+def test_each_highlight_goes_round_what_its_phrase_explains(options: dict[str, Any]) -> None:
+    """The print's phrases: "The outer pair means a 2-D tensor with a single row." rings
+    the outer brackets (and what they hold); "The 3 numbers inside are row 3." rings the
+    inner pair with the numbers, not the outer brackets. The grad_fn beat marks
+    ``grad_fn=<EmbeddingBackward0>`` and not the ``)`` after it."""
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("SingleTokenLookup", options, environ={})
+    ends: dict[tuple[str, int], list[tuple[str, set[str]]]] = {}
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.beat.name in BEATS and moment.alpha == 1.0 and moment.step >= 0:
+            ends.setdefault((moment.beat.name, moment.step), _held(scene))
+
+    play_moments(board, look, alphas=(1.0,), pixel_width=192, pixel_height=108)
+    outer = [held for kind, held in ends[("print", 1)] if kind == "ring"]
+    assert any({"outer [", "outer ]", "inner [", "inner ]", "number"} <= h for h in outer), outer
+    inner = [held for kind, held in ends[("print", 2)] if kind == "ring"]
+    assert any({"inner [", "inner ]", "number"} <= h for h in inner), inner
+    assert not any(h & {"outer [", "outer ]", "g", ")"} for h in inner), inner
+    grad_fn = [held for _, held in ends[("grad-fn", 0)]]
+    assert any({"g", "_", "<", "B", ">"} <= h for h in grad_fn), grad_fn
+    assert not any(")" in h or "number" in h for h in grad_fn), grad_fn

@@ -170,7 +170,9 @@ class PrintedTensor(VGroup):
             rows.append(row)
         if omitted_label is not None:
             elision = LabelText(omitted_label, font_size, theme.muted)
-            rows.insert(len(rows) - 2, [(8, elision)])
+            # Over the numbers' first column (``tensor([[`` is 9 wide), inside the row's
+            # brackets: the lines it stands for are numbers of the row.
+            rows.insert(len(rows) - 2, [(9, elision)])
         for line_number, row in enumerate(rows):
             for column, piece in row:
                 # Every piece starts at its character column, as in a terminal.

@@ -28,7 +28,6 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     Create,
-    LaggedStart,
     Line,
     Succession,
     SurroundingRectangle,
@@ -40,7 +39,6 @@ from manim.animation.animation import prepare_animation
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.design import (
-    LABEL_RATIO,
     MARGIN,
     SPACE,
     Theme,
@@ -57,6 +55,7 @@ from embedviz.render.parts.chips import PIECE_RATIO, Chip
 from embedviz.render.parts.grid import GridSizes, output_grid
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.matrix_grid import matrix_grid
+from embedviz.render.parts.row_count import count_rows
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -180,6 +179,8 @@ class MatrixPart(Component):
             y = self.grid.body_top() - self.grid.height_of_body - SPACE
             self.note.place(xyz(left, y - self.note.height / 2), align="left")
         self.legend: Legend | None = None
+        # The amber outlines a beat has left standing round rows of E, by row.
+        self.marked: dict[int, VMobject] = {}
         legend_cells = [cells[key] for key in sorted(cells) if key[0] == "legend"]
         if legend_cells:
             # A still plan stands it upright under the output's tags (solver_still).
@@ -206,18 +207,15 @@ class MatrixPart(Component):
         return self.grid.row_outline(row, self.theme.id_line)
 
     def beat_count_rows(self, beat: Beat) -> Animation:
-        """Point at row number 0, then count the row numbers up to the ID's row and mark it."""
+        """Ring row 0, then each row up to the ID's row; outline that row in amber, and keep it.
+
+        The outline stays in :attr:`marked` until the lookup fetches the row
+        (:func:`~embedviz.render.parts.row_count.count_rows`).
+        """
         assert beat.highlight is not None
-        labels = self.grid.row_labels
-        target = beat.highlight.row
-        colour = self.theme.highlight
-        counted = [labels[r] for r in sorted(labels) if r <= target]
-        # A pulse grows a row number only so far that it stays no larger than the data.
-        grow = 1 / LABEL_RATIO
-        return Steps(
-            point_at(labels[min(labels)], colour, scale=grow),
-            LaggedStart(*[point_at(m, colour, scale=grow) for m in counted], lag_ratio=0.5),
-        )
+        steps, outline = count_rows(self.grid, beat.highlight.row, self.theme)
+        self.marked[beat.highlight.row] = outline
+        return steps
 
     def beat_dim(self, beat: Beat) -> Animation:
         """Dim the rows no ID selected, keeping them 3:1 against their ground."""

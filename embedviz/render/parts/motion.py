@@ -188,6 +188,7 @@ class LookupMotion(Component):
         """
         parts = (self.matrix.grid, self.matrix.heading, self.matrix.note)
         side: list[Mobject] = [m for m in parts if m is not None]
+        side += self.matrix.marked.values()
         return self._on_screen(side) if shown else side
 
     def output_side(self, shown: bool = False) -> list[Mobject]:
@@ -309,10 +310,13 @@ class LookupMotion(Component):
         left, right = left - self.matrix_slide, right - self.matrix_slide
         park = xyz(self.plan.park_x(chip.width), source_y)
         there, back = self.chip_paths(row_index, chip, park, lift)
-        outline = self.row_outline(row)
-        if outline is not None:
+        # A row the narration has named already stands outlined (the count ended on it): it
+        # glides with the matrix (matrix_side) and goes with the settle, as a new one would.
+        outline = self.matrix.marked.get(row)
+        mark_row: Animation = Wait(run_time=0.4)
+        if outline is None and (outline := self.row_outline(row)) is not None:
             outline.shift(xyz(-self.matrix_slide, 0))
-        mark_row = Create(outline, run_time=0.4) if outline is not None else Wait(run_time=0.4)
+            mark_row = Create(outline, run_time=0.4)
         go = AnimationGroup(Follow(chip, there, run_time=WALK), *self.leaving(row_index))
         walk = AnimationGroup(go, mark_row)
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)

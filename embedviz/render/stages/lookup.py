@@ -148,7 +148,7 @@ class LookupStage(Stage):
         return self.output.frame_and_shape(VGroup(*self.chips.chips), len(beat.phrases))
 
     def beat_print(self, beat: Beat) -> Animation:
-        """Show the print; when its numbers are circled ("... are row 3."), mark that row of E."""
+        """Show the print; when its row is ringed ("... are row 3."), mark that row of E."""
         assert self.printed is not None
         printed = self.printed.beat_print(beat)
         steps = beat_steps(printed)
@@ -159,7 +159,7 @@ class LookupStage(Stage):
         return Steps(*steps[:-1], AnimationGroup(steps[-1], Create(self.named_row)))
 
     def beat_grad_fn(self, beat: Beat) -> Animation:
-        """Circle the grad_fn label; then the numbers, and the matrix row they are, are marked."""
+        """Underline the grad_fn label; then the row is ringed in the print, and marked in E."""
         assert self.printed is not None
         boxed = self.printed.grad_fn_box()
         if len(beat.phrases) < 2 or beat.highlight is None:

@@ -77,7 +77,7 @@ def build_single_token_lookup(
         "count_rows",
         "Rows are numbered from 0, like positions in a Python list. "
         + lookup_row_sentence(token_id),
-        run_time=1.6,
+        run_time=3.2,  # the count rings each row in turn, slowly enough to follow
         highlight=focus,
     )
     rec.show_output_frame([(0,)])

@@ -1,0 +1,166 @@
+"""Highlights round parts of a PyTorch print, clear of every glyph (SingleTokenLookup, issue 18).
+
+The print is monospace and tight: ``[[-0.4015`` leaves about 10 px at 720p
+between the inner ``[`` and the minus sign, and ``1481]]`` under 7 px between
+the last digit and the ``]``; ``>)`` closes ``grad_fn=<EmbeddingBackward0>``
+as tightly. A 720p review found a box round the numbers cutting into the
+brackets, and the ``grad_fn`` box taking in ``tensor(``'s closing ``)``. So
+a highlight goes only where a gap is wide enough to stand clear of both
+neighbours: between two brackets, or between a bracket and ``(`` or ``,``
+(about 11 px):
+
+- :func:`ring_round` rings a span of the print from one character to
+  another (the outer pair ``[[ ... ]]``; the inner pair, that is the row,
+  ``[ ... ]``), each side midway between the span's ink and the nearest ink
+  beside it, stepping in on a shorter last line (GPT-2's 768 numbers print on
+  several lines);
+- :func:`underline` marks a span too tight to ring (``grad_fn=<...>`` before
+  its ``)``) from under its descenders.
+
+Every character's ink is read from its glyph outline (:func:`char_ink`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+
+import numpy as np
+from manim import Line, Polygon, VGroup, VMobject
+
+from embedviz.render.glyphs import GlyphString, LabelText
+from embedviz.render.metrics import xyz
+
+__all__ = ["RING_BUFF", "RING_STROKE", "Ink", "char_ink", "print_inks", "ring_round", "underline"]
+
+# A ring's line (frame units = width / 100), and its margin above and below the ink.
+RING_STROKE = 3.0
+RING_BUFF = 0.06
+# An underline's line, and its gap under the lowest descender.
+UNDERLINE_STROKE = 4.0
+UNDERLINE_GAP = 0.05
+
+
+@dataclass(frozen=True)
+class Ink:
+    """One inked character of the print (or one number, or the elision mark).
+
+    ``line`` is its line's centre (the slot's), ``low`` and ``high`` its ink
+    box's corners; ``piece`` and ``index`` say which text piece and character
+    it is (``index`` -1 for a whole piece: a number or the elision).
+    """
+
+    line: float
+    low: np.ndarray
+    high: np.ndarray
+    piece: GlyphString
+    index: int
+
+    @property
+    def char(self) -> str:
+        """The character (a whole piece's text for a number)."""
+        return self.piece.text if self.index < 0 else self.piece.text[self.index]
+
+
+@cache
+def _unit_ink(char: str) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Return a character's ink box as shares of its slot (x of one advance, y of the height)."""
+    one = LabelText(char, 48, "#ffffff")
+    if not len(one.points[:-8]):
+        return None
+    (left, bottom), (right, top) = one.slot_corners()[0][:2], one.slot_corners()[1][:2]
+    low, high = one.ink_corners()
+    size = np.array([right - left, top - bottom])
+    start = np.array([left, bottom])
+    a, b = (low[:2] - start) / size, (high[:2] - start) / size
+    return (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
+
+
+def char_ink(piece: GlyphString, index: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return one character's ink box where the monospace string is now (None: a space)."""
+    unit = _unit_ink(piece.text[index])
+    if unit is None:
+        return None
+    low, high = piece.slot_corners()
+    advance = (high[0] - low[0]) / len(piece.text)
+    height = high[1] - low[1]
+    left = low[0] + index * advance
+    corners = [xyz(left + u * advance, low[1] + v * height) for u, v in unit]
+    return corners[0], corners[1]
+
+
+def print_inks(printed: VGroup) -> list[Ink]:
+    """Return every inked character of a print, in reading order (lines top first)."""
+    inks: list[Ink] = []
+    for piece in printed.submobjects:
+        assert isinstance(piece, GlyphString)
+        low, high = piece.slot_corners()
+        line = round(float(low[1] + high[1]) / 2, 4)
+        if type(piece) is not LabelText:
+            inks.append(Ink(line, *piece.ink_corners(), piece, -1))
+            continue
+        for index in range(len(piece.text)):
+            found = char_ink(piece, index)
+            if found is not None:
+                inks.append(Ink(line, found[0], found[1], piece, index))
+    return sorted(inks, key=lambda ink: (-ink.line, float(ink.low[0])))
+
+
+def _sides(
+    inks: list[Ink], held: list[Ink], line: float, widest: float, buff: float
+) -> tuple[float, float, float]:
+    """Return a ring's left and right on one line: midway to the nearest ink beside it.
+
+    And how far left the ring's left side may go on this line: midway to the
+    ink before it (``-inf`` when there is none).
+    """
+    mine = [k for k in held if k.line == line]
+    start = min(float(k.low[0]) for k in mine)
+    end = max(float(k.high[0]) for k in mine)
+    others = [k for k in inks if k.line == line and not any(k is h for h in held)]
+    before = [(float(k.high[0]) + start) / 2 for k in others if k.high[0] <= start]
+    after = [(float(k.low[0]) + end) / 2 for k in others if k.low[0] >= end]
+    bound = max(before, default=-np.inf)
+    return max(start - buff, bound), min([widest, *after]), bound
+
+
+def ring_round(inks: list[Ink], first: int, last: int, colour: str) -> Polygon:
+    """Ring ``inks[first:last + 1]``, clear of every other ink of the print.
+
+    Each side goes midway between the span's ink and the nearest ink beside
+    it on that line (or a margin away); the left side is one straight line
+    (a print's later lines start right of its first bracket), the right side
+    steps in where a line ends sooner. The top and bottom clear the span's
+    tallest ink (brackets reach above and below the digits).
+    """
+    held = inks[first : last + 1]
+    stroke = RING_STROKE / 200
+    buff = RING_BUFF + stroke
+    lines = sorted({k.line for k in held}, reverse=True)
+    widest = max(float(k.high[0]) for k in held) + buff
+    sides = [_sides(inks, held, line, widest, buff) for line in lines]
+    # As far left as any line needs, but never past the ink before the span on any line
+    # (GPT-2's elision mark stands under the inner bracket, its margin over the outer).
+    left = max(min(side[0] for side in sides), *[side[2] for side in sides])
+    top = max(float(k.high[1]) for k in held if k.line == lines[0]) + buff
+    bottom = min(float(k.low[1]) for k in held if k.line == lines[-1]) - buff
+    corners = [xyz(left, top), xyz(sides[0][1], top)]
+    for (upper, (_, right, _)), (lower, (_, next_right, _)) in pairwise(
+        zip(lines, sides, strict=True)
+    ):
+        if not np.isclose(right, next_right):
+            # The step goes midway between the two lines.
+            y = (upper + lower) / 2
+            corners += [xyz(right, y), xyz(next_right, y)]
+    corners += [xyz(sides[-1][1], bottom), xyz(left, bottom)]
+    return Polygon(*corners).set_stroke(colour, width=RING_STROKE).set_fill(opacity=0.0)
+
+
+def underline(inks: list[Ink], first: int, last: int, colour: str) -> VMobject:
+    """Underline ``inks[first:last + 1]`` (one line), under its lowest descender."""
+    held = inks[first : last + 1]
+    y = min(float(k.low[1]) for k in held) - UNDERLINE_GAP - UNDERLINE_STROKE / 200
+    start = min(float(k.low[0]) for k in held)
+    end = max(float(k.high[0]) for k in held)
+    return Line(xyz(start, y), xyz(end, y)).set_stroke(colour, width=UNDERLINE_STROKE)
