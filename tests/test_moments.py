@@ -280,7 +280,7 @@ FILLED_FRAMES: list[Any] = [
     ("PositionBlindness", {"ids": "3,3"}),
     # At GPT-2's size E's three columns bind the lookup by the width: a band across the
     # frame stood empty under the title until the repeat's verdict (16.2 %). The rows
-    # may now grow looser than MAX_PITCH, up to FILL_PITCH, as far as that band needs
+    # may now grow looser than MAX_PITCH, up to solver_fill.FILL_PITCH, as far as that band needs
     # (LookupSpec.fill_height): 12.4 %.
     ("PositionBlindness", POSITION_GPT2),
     # Seven tokens: the raised output block left the room over E empty up to the title,

@@ -71,26 +71,17 @@ from embedviz.render.routes import clear_paths, curved_route, source_centres
 from embedviz.render.solver_across import TAG_GAP, Across, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_by_marks, legend_place, legend_x, title_band
+from embedviz.render.solver_fill import filled_pitch
 from embedviz.render.solver_still import caption_top as caption_top_of
 from embedviz.render.solver_still import prefer_still, still_legend
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import largest_fitting, legend_height
 
-__all__ = [
-    "FILL_PITCH",
-    "MAX_PITCH",
-    "PITCHES",
-    "TAG_GAP",
-    "LookupPlan",
-    "LookupSpec",
-    "solve_lookup",
-]
+__all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
 
 # Row heights tried, in digit heights, loosest first; spare height grows them up to MAX_PITCH.
 PITCHES = (2.0, 1.85, 1.7, 1.55, 1.45)
 MAX_PITCH = 2.4
-# With ``fill_height``, rows grow up to this pitch, only as far as the empty band requires.
-FILL_PITCH = 3.0
 # The caption band at the bottom: its centre line above the frame's bottom edge.
 CAPTION_CENTRE = 0.62
 # A title is this much larger than a label, but never larger than the table's numbers.
@@ -482,38 +473,9 @@ def _solve(spec: LookupSpec) -> LookupPlan:
         precision=0.01,
     )
     if spec.fill_height and grown >= MAX_PITCH - 0.01:
-        grown = _filled_pitch(spec, font, grown, mode)
+        grown = filled_pitch(lambda trial: _measured(spec, font, trial, mode), grown)
     # The walking column starts right of a scroll bar, when there is one.
     return replace(_measured(spec, font, grown, mode)[0], bar_width=spec.bar_width)
-
-
-def _filled_pitch(spec: LookupSpec, font: float, pitch: float, mode: Mode) -> float:
-    """Return the pitch past :data:`MAX_PITCH` that leaves no band under the title over an eighth.
-
-    The band between the title and the matrix's heading (the output block
-    rests lower between lookups) spans the frame; its share of the frame is
-    its height's share of the frame's height. The loosest pitch that fits (up
-    to :data:`FILL_PITCH`) when none brings it under
-    :data:`~embedviz.render.space.EMPTY_SHARE`.
-    """
-    from manim import config
-
-    from embedviz.render.space import EMPTY_SHARE
-
-    # Aim a little under the rule: the heading's and the title's boxes are a little taller.
-    limit = 0.9 * EMPTY_SHARE * float(config.frame_height)
-    best = pitch
-    for k in range(round((FILL_PITCH - pitch) / 0.02) + 1):
-        trial = pitch + k * 0.02
-        plan, problems = _measured(spec, font, trial, mode)
-        if problems:
-            break
-        best = trial
-        title_bottom = plan.title_y - digit_height(plan.title_font) / 2
-        heading_top = plan.heading_y + digit_height(plan.scale.label) / 2
-        if title_bottom - heading_top <= limit:
-            break
-    return best
 
 
 def _far_raised(spec: LookupSpec, font: float, pitch: float, mode: Mode) -> bool:

@@ -120,7 +120,7 @@ class LookupSpec:
     fill_height
         Whether the rows may grow looser than
         :data:`~embedviz.render.solver.MAX_PITCH` (up to
-        :data:`~embedviz.render.solver.FILL_PITCH`), only as far as the
+        :data:`~embedviz.render.solver_fill.FILL_PITCH`), only as far as the
         empty band the content leaves under the title requires: a frame bound
         by its width (PositionBlindness's E shows three columns) otherwise
         leaves a band across the frame over an eighth of it.
