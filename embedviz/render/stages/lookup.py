@@ -32,9 +32,20 @@ from embedviz.render.solver import MAX_PITCH, LookupPlan, LookupSpec, solve_look
 from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, moved_by, stage_close_up
-from embedviz.story.model import Beat
+from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["LookupStage"]
+__all__ = ["LookupStage", "lookup_spec"]
+
+
+def lookup_spec(board: Storyboard) -> LookupSpec:
+    """Return what the lookup layout's frame holds, for the solver.
+
+    The blocks rest together between lookups: marks that come last need room
+    only there (:func:`~embedviz.render.spec.late_marks`). The marks name both
+    rows (``out[9] = out[6]``): notes beside the row, at the legend's size, so
+    that their column takes no more width than it must.
+    """
+    return replace(LookupSpec.from_board(board), late_marks=late_marks(board), mark_role="legend")
 
 
 @register_stage
@@ -63,15 +74,14 @@ class LookupStage(Stage):
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
-        # The blocks rest together between lookups: marks that come last need room only there.
-        spec = replace(LookupSpec.from_board(self.board), late_marks=late_marks(self.board))
-        plan = solve_lookup(spec)
+        plan = solve_lookup(lookup_spec(self.board))
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
         args = (self.scene, self.board, self.cells, plan, self.theme)
         self.matrix = self.add_part(MatrixPart(*args))
         self.output = self.add_part(OutputPart(*args))
+        self.output.mark_font = plan.scale.legend
         self.chips = self.add_part(ChipColumn(*args))
         self.motion = self.add_part(
             LookupMotion(
