@@ -363,9 +363,8 @@ def test_many_hidden_ranges_take_a_narrow_margin() -> None:
     # On two lines, with the note over the column numbers, each label is still the whole
     # exact label, the margin narrower, and the numbers no smaller than with one line.
     # The reviewer's sentence (eleven ranges) keeps the corridor, and so these labels;
-    # MiniLM's own sentence now stands still beside E with one-line labels (a still
-    # block with two-line ones fits only at about 18.05 px, between the solver's
-    # pitches), see test_still_block.py.
+    # MiniLM's own sentence stood still beside E with one-line labels until its marks
+    # named both rows (a corridor again since), see test_still_block.py.
     stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
     grid, window = stage.matrix.grid, stage.board.beats[0].window
     labels = [grid.gap_labels[n] for n in range(len(window.row_gaps))]
