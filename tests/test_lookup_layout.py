@@ -439,3 +439,23 @@ def test_blocks_glide_left_for_late_marks_only_when_resting_there_would_empty_th
     assert all(mark.get_right()[0] <= right + 1e-6 for mark in motion.marks)
     texts = [m.text for m in motion.marks]
     assert texts == ["out[5] = out[1]", "out[8] = out[1]", "out[9] = out[6]"]
+
+
+def test_marks_are_as_large_as_the_row_numbers_unless_smaller_ones_give_larger_numbers() -> None:
+    # Marks that name both rows take a wide column. At the row numbers' size where that
+    # costs the table nothing (MiniLM's sentence, the corridor); at the legend's where it
+    # does (MiniLM-like IDs, whose block then stays still at 18.7 px, over the floor).
+    from embedviz.render.design import MIN_DATA_PX
+    from embedviz.render.solver import solve_lookup
+
+    ids = "101,1996,4937,2938,2006,1996,13523,2138,1996,13523,2001,4010"
+    for options, role in (
+        (None, "label"),
+        ({"ids": ids, "vocab": 30522, "dim": 384}, "legend"),
+    ):
+        stage = _stage("SequenceLookup", options)
+        spec = lookup_spec(stage.board)
+        assert spec.mark_role == role
+        assert px_for_font(solve_lookup(spec).scale.data) >= MIN_DATA_PX
+        scale = stage.plan.scale
+        assert stage.output.mark_font == (scale.label if role == "label" else scale.legend)

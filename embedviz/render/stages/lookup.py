@@ -42,10 +42,16 @@ def lookup_spec(board: Storyboard) -> LookupSpec:
 
     The blocks rest together between lookups: marks that come last need room
     only there (:func:`~embedviz.render.spec.late_marks`). The marks name both
-    rows (``out[9] = out[6]``): notes beside the row, at the legend's size, so
-    that their column takes no more width than it must.
+    rows (``out[9] = out[6]``): they are as large as the row numbers beside
+    them, unless the legend's size gives the table larger numbers (a wide
+    mark column binds the width): they are then notes at the legend's size.
     """
-    return replace(LookupSpec.from_board(board), late_marks=late_marks(board), mark_role="legend")
+    spec = replace(LookupSpec.from_board(board), late_marks=late_marks(board))
+    if not spec.mark_chars:
+        return spec
+    notes = replace(spec, mark_role="legend")
+    larger = solve_lookup(notes).scale.data > solve_lookup(spec).scale.data * (1 + 1e-6)
+    return notes if larger else spec
 
 
 @register_stage
@@ -74,14 +80,16 @@ class LookupStage(Stage):
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
-        plan = solve_lookup(lookup_spec(self.board))
+        spec = lookup_spec(self.board)
+        plan = solve_lookup(spec)
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
         args = (self.scene, self.board, self.cells, plan, self.theme)
         self.matrix = self.add_part(MatrixPart(*args))
         self.output = self.add_part(OutputPart(*args))
-        self.output.mark_font = plan.scale.legend
+        if spec.mark_role == "legend":
+            self.output.mark_font = plan.scale.legend
         self.chips = self.add_part(ChipColumn(*args))
         self.motion = self.add_part(
             LookupMotion(
