@@ -468,6 +468,41 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
         _assert_links_clear(stage, links, marks, on_screen)
 
 
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"theme": "light"}, {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}],
+)
+def test_each_marks_lines_reach_both_rows_it_names(overrides: dict[str, Any]) -> None:
+    """A 720p review: the caption says "Each marked row equals its first copy", but the
+    lines ended only at the repeats; the first copies were unmarked. Each line branches
+    into the first copy too, and a dot stands where it meets each of the two rows."""
+    from embedviz.render.parts.mark_links import DOT_RADIUS
+
+    seen = _end_of_shape(overrides)
+    stage = seen["stage"]
+    repeats = _first_copies([list(row) for row in stage.board.ids])
+    links, firsts = list(stage.stack.links), list(stage.stack.firsts)
+    assert links
+    assert len(firsts) == len(links) == len(repeats)
+    cells = sorted(c.index for c in stage.board.beats[-1].numbers if c.kind == "equal_to")
+    for index, link, branch in zip(cells, links, firsts, strict=True):
+        assert id(branch) in seen["shown"]
+        line, *dots = branch.submobjects
+        fb, ft = repeats[index]
+        first = stage.stack.slices[fb]
+        # The branch ends at the first copy's left end, on its row's line.
+        assert line.get_end()[1] == pytest.approx(first.row_y(ft))
+        assert 0 <= first.body_left() - line.get_end()[0] <= 0.1
+        # It leaves the mark's line: from a point of its vertical (or where that ends).
+        assert line.get_start()[0] == pytest.approx(link.get_anchors()[1][0])
+        ends = {
+            (round(float(d.get_center()[0]), 3), round(float(d.get_center()[1]), 3)) for d in dots
+        }
+        for end in (line.get_end(), link.get_end()):
+            assert (round(float(end[0]), 3), round(float(end[1]), 3)) in ends
+        assert all(d.width == pytest.approx(2 * DOT_RADIUS) for d in dots)
+
+
 def _segments(link: Any) -> list[np.ndarray]:
     """Return a line's straight runs, each as ((left, bottom), (right, top)), in order."""
     curves = link.points.reshape(-1, 4, 3)[:, :, :2]

@@ -628,6 +628,35 @@ def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
     assert stage.animate(shape) is not None
 
 
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_upright_legend_stands_apart_from_the_row_numbers_and_the_marks(
+    tmp_path: Path, theme: str
+) -> None:
+    # A 720p frame review: the legend in the marks' column stood a SPACE from the
+    # output's row numbers, so its values read as part of that column ("0 value
+    # colour", "1 +2"), and ``out[8] = out[0]`` was squeezed under its -2. It stands
+    # APART from both, beside the same rows, its numbers as large.
+    from embedviz.render.design import APART, px_for_font
+    from embedviz.render.stages.large_vocab import LargeVocabStage
+    from embedviz.render.theme import THEMES
+
+    board = _build(tmp_path)
+    stage = LargeVocabStage(_Host(), board, THEMES[theme])
+    legend, output = stage.matrix.legend, stage.output
+    assert legend is not None
+    assert stage.plan.legend_upright > 0
+    assert px_for_font(stage.plan.scale.data) >= 22.9
+    numbers_right = max(number.get_right()[0] for number in output.numbers)
+    assert legend.get_left()[0] - numbers_right >= APART - 1e-6
+    marks = [c.index for c in board.beats[-1].numbers if c.kind == "equal_to"]
+    assert marks
+    for position in marks:
+        mark = output.mark(position)
+        assert mark is not None
+        assert mark.text == f"out[{position[0]}] = out[0]"
+        assert legend.get_bottom()[1] - mark.get_top()[1] >= APART - 1e-6
+
+
 # -- parity with PyTorch -------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from manim import Mobject, VMobject, config
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import TypeScale, font_for_px, px_for_font
-from embedviz.render.stages.lookup import LookupStage
+from embedviz.render.stages.lookup import LookupStage, lookup_spec
 from embedviz.render.theme import DARK
 from embedviz.story.window import choose_window
 
@@ -331,21 +331,23 @@ def test_the_corridor_is_only_as_wide_as_the_strip_needs() -> None:
 
 def test_late_marks_take_room_only_where_the_blocks_rest() -> None:
     # Issue 18: the reviewer's sentence, width-bound in the corridor, had 16.4 px
-    # numbers: its one mark (``= out[1]``, the second "the") took a column that only
+    # numbers: its one mark (now ``out[7] = out[1]``, the second "the") took a column that only
     # the last lookup beat fills, when the blocks rest together again.
     from dataclasses import replace
 
     from embedviz.render.design import MARGIN, MIN_DATA_PX
-    from embedviz.render.solver import LookupSpec, solve_lookup
+    from embedviz.render.solver import solve_lookup
 
     stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
     plan, motion = stage.plan, stage.motion
     assert plan.mode == "corridor"
     assert px_for_font(plan.scale.data) >= MIN_DATA_PX
     # Apart, the marks' column would reach past the safe area; at rest it is inside.
-    assert 0 < plan.marks_overflow <= motion.slide + 1e-9
+    # (Resting that far left would leave the right side empty until the marks come: the
+    # blocks rest further right and glide left by the rest just before the marks show.)
+    assert 0 < plan.marks_overflow <= motion.slide + motion.late_shift + 1e-9
     # Without the late marks the same frame has smaller numbers.
-    early = solve_lookup(replace(LookupSpec.from_board(stage.board), late_marks=False))
+    early = solve_lookup(replace(lookup_spec(stage.board), late_marks=False))
     assert early.scale.data < plan.scale.data
     # The mark is built where the block rests: inside the frame's safe area.
     motion.beat_lookup_many(next(b for b in stage.board.beats if b.action == "lookup_many"))
@@ -361,9 +363,8 @@ def test_many_hidden_ranges_take_a_narrow_margin() -> None:
     # On two lines, with the note over the column numbers, each label is still the whole
     # exact label, the margin narrower, and the numbers no smaller than with one line.
     # The reviewer's sentence (eleven ranges) keeps the corridor, and so these labels;
-    # MiniLM's own sentence now stands still beside E with one-line labels (a still
-    # block with two-line ones fits only at about 18.05 px, between the solver's
-    # pitches), see test_still_block.py.
+    # MiniLM's own sentence stood still beside E with one-line labels until its marks
+    # named both rows (a corridor again since), see test_still_block.py.
     stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
     grid, window = stage.matrix.grid, stage.board.beats[0].window
     labels = [grid.gap_labels[n] for n in range(len(window.row_gaps))]
@@ -375,13 +376,86 @@ def test_many_hidden_ranges_take_a_narrow_margin() -> None:
     for note in grid.col_gap_labels.values():
         assert note.get_left()[0] >= grid.body_left() - 1e-6
         assert note.get_bottom()[1] > max(n.get_top()[1] for n in grid.col_labels.values())
-    from dataclasses import replace
-
-    from embedviz.render.solver import LookupSpec, _solve, solve_lookup
-    from embedviz.render.spec import late_marks
+    from embedviz.render.solver import _solve, solve_lookup
 
     assert stage.plan.sizes.gaps_wrapped
-    spec = replace(LookupSpec.from_board(stage.board), late_marks=late_marks(stage.board))
+    spec = lookup_spec(stage.board)
     assert solve_lookup(spec) == stage.plan
     assert stage.plan.scale.data >= _solve(spec).scale.data  # one line each
     assert px_for_font(stage.plan.scale.data) >= 18.0
+
+
+@pytest.mark.parametrize(
+    ("scene", "options"),
+    [
+        ("SequenceLookup", {"ids": "7,0,7,63", "vocab": 64, "dim": 5}),
+        ("SequenceLookup", None),
+        ("LargeVocabLookup", {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5}),
+        ("BatchLookup", {}),
+    ],
+    ids=["seq-small", "seq-minilm", "large-vocab", "batch"],
+)
+def test_every_repeat_mark_names_both_rows(scene: str, options: dict[str, Any] | None) -> None:
+    # Issue 18: beside a row's position index, ``= out[1]`` read as "5 = out[1]" (the
+    # number 5 equals a row). Every mark names the marked row and the row it equals.
+    board = prepared_storyboard(scene, _minilm() if options is None else options, environ={})
+    marks = [c for c in board.beats[-1].numbers if c.kind == "equal_to"]
+    assert marks
+    ids = {c.index: int(c.value) for b in board.beats for c in b.numbers if c.kind == "token_id"}
+    order = sorted(ids)
+    for mark in marks:
+        here = ",".join(str(i) for i in mark.index)
+        first = next(p for p in order if ids[p] == ids[mark.index])
+        assert first < mark.index
+        where = ",".join(str(i) for i in first)
+        assert mark.text == f"out[{here}] = out[{where}]"
+
+
+def test_blocks_glide_left_for_late_marks_only_when_resting_there_would_empty_the_frame() -> None:
+    # Marks that name both rows (``out[5] = out[1]``) need a wide column, empty until the
+    # last lookup: resting the block that far left from the start left the right side of
+    # MiniLM's frame empty (15.2 % of it). The blocks rest where the frame is fullest and
+    # glide left together, once, just before the marks show, inside the safe area.
+    from embedviz.render.boxes import content_band, mobject_boxes
+    from embedviz.render.design import MARGIN
+    from embedviz.render.space import EMPTY_SHARE, largest_empty_rectangle
+
+    stage = _stage("SequenceLookup", None)
+    plan, motion = stage.plan, stage.motion
+    assert plan.mode == "corridor"
+    assert plan.marks_overflow > 0
+    assert motion.late_shift > 0
+    assert motion.slide + motion.late_shift == pytest.approx(plan.marks_overflow)
+    # At rest, before the marks, no empty area over an eighth of the frame (the row
+    # numbers come with the reveal).
+    shown = [m for m in motion.output_side() if m is not stage.output.numbers]
+    boxes = mobject_boxes([*shown, *motion.matrix_side(), stage.matrix.legend])
+    frame = float(config.frame_width) * float(config.frame_height)
+    assert largest_empty_rectangle(boxes, content_band(stage.title)).area <= EMPTY_SHARE * frame
+    # The marks are built where the blocks stand after the glide: inside the safe area.
+    motion.beat_lookup_many(next(b for b in stage.board.beats if b.action == "lookup_many"))
+    assert motion.late_shift == 0
+    right = float(config.frame_width) / 2 - MARGIN
+    assert all(mark.get_right()[0] <= right + 1e-6 for mark in motion.marks)
+    texts = [m.text for m in motion.marks]
+    assert texts == ["out[5] = out[1]", "out[8] = out[1]", "out[9] = out[6]"]
+
+
+def test_marks_are_as_large_as_the_row_numbers_unless_smaller_ones_give_larger_numbers() -> None:
+    # Marks that name both rows take a wide column. At the row numbers' size where that
+    # costs the table nothing (MiniLM's sentence, the corridor); at the legend's where it
+    # does (MiniLM-like IDs, whose block then stays still at 18.7 px, over the floor).
+    from embedviz.render.design import MIN_DATA_PX
+    from embedviz.render.solver import solve_lookup
+
+    ids = "101,1996,4937,2938,2006,1996,13523,2138,1996,13523,2001,4010"
+    for options, role in (
+        (None, "label"),
+        ({"ids": ids, "vocab": 30522, "dim": 384}, "legend"),
+    ):
+        stage = _stage("SequenceLookup", options)
+        spec = lookup_spec(stage.board)
+        assert spec.mark_role == role
+        assert px_for_font(solve_lookup(spec).scale.data) >= MIN_DATA_PX
+        scale = stage.plan.scale
+        assert stage.output.mark_font == (scale.label if role == "label" else scale.legend)

@@ -292,3 +292,46 @@ def test_the_looked_up_row_leaves_from_its_row_in_the_block(
     }
     assert len(copy_y) == 1
     assert copy_y == row_y
+
+
+@pytest.mark.parametrize("overrides", [{}, {"vocab": 256000, "dim": 16384, "ids": "255999"}])
+def test_the_row_outline_keeps_off_the_hidden_ranges_labels(overrides: dict[str, Any]) -> None:
+    """A 720p review (lookup · mid 3 and end): the amber outline of row 3 cut through the
+    label "row 2 not shown" written across the band above it (0.7 px apart at 720p). At
+    the lookup's end its ink stands half a SPACE clear of every hidden range's label, and
+    still rings the row's numbers."""
+    from embedviz.render.design import SPACE
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("params", overrides, environ={})
+    seen: dict[str, Any] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha == 1.0 and moment.beat.name == "lookup":
+            seen["stage"] = scene.stage
+
+    play_moments(board, read, alphas=())
+    stage = seen["stage"]
+    outline, grid, token = stage.lookup.outline, stage.block.grid, board.single_id()
+    assert outline is not None
+    reach = float(outline.get_stroke_width()) / 200
+    low = outline.get_corner([-1, -1, 0]) - reach
+    high = outline.get_corner([1, 1, 0]) + reach
+    assert len(stage.block.bands) >= 1
+    # Half a SPACE of clear ground (the design system's): at 0.7 px the two touched.
+    clear = SPACE / 2
+    for label in stage.block.bands:
+        a, b = label.get_corner([-1, -1, 0]), label.get_corner([1, 1, 0])
+        apart = (
+            a[1] >= high[1] + clear
+            or b[1] <= low[1] - clear
+            or a[0] >= high[0] + clear
+            or b[0] <= low[0] - clear
+        )
+        assert apart, label.text
+    left, _, right, _ = grid.row_box(token, buff=0.0)
+    numbers = [n for n in grid.get_row(token) if left <= n.get_center()[0] <= right]
+    assert numbers
+    for number in numbers:
+        assert low[1] + 2 * reach <= number.get_bottom()[1]
+        assert number.get_top()[1] <= high[1] - 2 * reach

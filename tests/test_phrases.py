@@ -224,6 +224,43 @@ def test_a_caption_line_does_not_end_on_a_word_that_leans_on_the_next() -> None:
     )
 
 
+_OPERATORS = ("=", "\u00d7", "+", "\u2192", "\u2190", "\u2212", "\u00b7")
+
+
+def _ends_on_an_operator(lines: tuple[str, ...] | list[str]) -> bool:
+    """Whether a line but the last ends with an operator ("E holds V × d =": the oracle)."""
+    return any(line.split()[-1] in _OPERATORS for line in lines[:-1])
+
+
+def test_a_caption_line_never_ends_on_an_operator() -> None:
+    # A 720p frame review (ParameterCount, count · end): "E holds V × d =" / "50,257 ...".
+    # A line may break before a relation ("= 38,597,376"), at a smaller cost than
+    # inside a product ("50,257 × 768").
+    assert caption_lines("E holds V × d = 50,257 × 768 = 38,597,376 of them.") == (
+        "E holds V × d = 50,257 × 768",
+        "= 38,597,376 of them.",
+    )
+    assert _ends_on_an_operator(("E holds V × d =", "50,257 × 768 = 38,597,376 of them."))
+    assert not _ends_on_an_operator(("E holds V × d", "= 50,257"))
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["E", "holds", "the", "rows", "of", "ID", "values"]),
+            st.integers(0, 99999).map(str),
+            st.sampled_from(_OPERATORS),
+        ),
+        min_size=2,
+        max_size=16,
+    )
+)
+def test_no_caption_line_ends_on_an_operator(words: list[str]) -> None:
+    lines = caption_lines(" ".join(words))
+    assert " ".join(lines) == " ".join(words)
+    assert not _ends_on_an_operator(lines), lines
+
+
 def _splits_a_list(lines: tuple[str, ...] | list[str]) -> bool:
     """Whether a line ends inside a list of numbers ("Rows 1," / "2, 4820, ...": the oracle)."""
     return any(
@@ -337,6 +374,7 @@ def test_no_cue_line_is_a_lone_word_and_no_cue_is_a_trailing_fragment(
             if len(text.split()) > 1:
                 assert all(len(line.split()) >= 2 for line in lines), (beat.name, lines)
             assert not _splits_a_list(lines), (beat.name, lines)
+            assert not _ends_on_an_operator(lines), (beat.name, lines)
 
 
 # A cue may open in lower case only with code (grad_fn=<...>, one_hot(3)).

@@ -143,7 +143,7 @@ class OutputPanel(Component):
                 tag.add(piece)
             mark = cells.get(("equal_to", position))
             if mark is not None:
-                # A verdict (= out[0]): the neutral accent, shown by its shape.
+                # A verdict (out[2] = out[0]): the neutral accent, shown by its shape.
                 text = NumberText(mark, font, theme.wrong)
                 text.next_to(tag, RIGHT, buff=0.1)
                 tag.add(text)

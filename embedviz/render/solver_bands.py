@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
-from embedviz.render.design import MIN_TEXT_PX, SPACE, TypeScale, font_for_px
+from embedviz.render.design import APART, MIN_TEXT_PX, SPACE, TypeScale, font_for_px
 from embedviz.render.metrics import digit_height, text_width
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import legend_height, swatch_size
@@ -277,8 +277,12 @@ def legend_by_marks(
 
     The marks come only in the last beats; until then their column, as tall
     as the block, stands empty. Beside the rows above the first marked one
-    the legend never meets a mark: when the block settles level with the
-    matrix it moves down, away from the legend, which stays.
+    the legend never meets a mark: it rides with the block when it settles.
+    It stands :data:`~embedviz.render.design.APART` from the output's row
+    numbers, and its lowest tick value as far above the first mark: a frame
+    review found its values at a space from the row numbers read as part of
+    that column (``0 value colour``, ``1 +2``), and the first mark squeezed
+    under its lowest value.
 
     Parameters
     ----------
@@ -302,10 +306,14 @@ def legend_by_marks(
     width = max(
         text_width(spec.legend_title, font, mono=False), side + 0.6 * SPACE + 4 * digit_height(font)
     )
-    if plan.mark_left + width > right:
+    # The marks' column starts a SPACE right of the row numbers: the legend, APART.
+    left = plan.mark_left - SPACE + APART
+    if left + width > right:
         problems.append("legend too wide for the marks' column")
-    bottom = plan.output_top - spec.marks_from * plan.sizes.row_height + SPACE / 2
-    placed = upright_legend(plan, plan.mark_left, plan.output_top, bottom)
+    # The first mark's top: a label-sized line centred on its row.
+    row_y = plan.output_top - (spec.marks_from + 0.5) * plan.sizes.row_height
+    mark_top = row_y + digit_height(plan.scale.label) / 2
+    placed = upright_legend(plan, left, plan.output_top, mark_top + APART)
     if placed.legend_upright < MIN_SWATCHES * side:
         problems.append("no room for the legend beside the marks")
     return placed

@@ -108,6 +108,7 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH, language: str = "en") -
 # "row 2", "768 × 3"), and an operator also to the word after it.
 _NUMBER = re.compile(r"[\d.,:;!?)\]%]+|[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 _OPERATOR = re.compile(r"[\u00d7=+\u2212\u2190\u2192\u00b7-]")
+_RELATION = re.compile(r"[=\u2190\u2192]")
 
 
 # Spaces a line may not break at: a French "valeurs\u00a0:" or "«\u202fmot\u202f»"
@@ -161,10 +162,18 @@ def _words(text: str) -> list[str]:
 
 
 def _holds_next(word: str) -> bool:
-    """Say whether ``word`` (its last part) may not end a line at all: it opens what follows."""
+    """Say whether ``word`` (its last part) may not end a line at all: it opens what follows.
+
+    An opening guillemet, an elided word, and an operator (``=``, ``×``,
+    ``+``, ``→``: ``E holds V × d =`` would leave its reader hanging).
+    """
     last = word[word.rfind(" ") + 1 :]
     elided = _ELIDED.elision(last)
-    return bool(_OPENING.fullmatch(last)) or (elided is not None and elided.end() == len(last))
+    return (
+        bool(_OPENING.fullmatch(last))
+        or bool(_OPERATOR.fullmatch(last))
+        or (elided is not None and elided.end() == len(last))
+    )
 
 
 def _glued_after(words: Sequence[str]) -> list[bool]:
@@ -183,6 +192,16 @@ def _glued_after(words: Sequence[str]) -> list[bool]:
     ]
 
 
+def _before_relation(words: Sequence[str]) -> list[bool]:
+    """Say for each word whether the next one opens with a relation (``=``, ``→``, ``←``).
+
+    A relation binds looser than the operators inside its sides: a line may
+    break before ``= 38,597,376`` at a smaller cost than inside ``50,257 × 768``.
+    """
+    firsts = [word.split(" ", 1)[0] for word in words[1:]]
+    return [bool(_RELATION.fullmatch(after)) for after in [*firsts, ""]]
+
+
 def _list_item(word: str) -> bool:
     """Say whether ``word`` is a number followed by a comma: an item of a list that goes on."""
     return word.endswith(",") and word[:-1].lstrip("-\u2212").replace(".", "", 1).isdigit()
@@ -193,6 +212,7 @@ def _balanced(
 ) -> tuple[str, ...] | None:
     """Return the break of ``words`` into ``count`` lines of at most ``width`` that scores best."""
     glued = _glued_after(words)
+    relation = _before_relation(words)
     # A number that opens a phrase ("numbers: 1 at position 3") leans on what follows too.
     # A list's last number ("1, 2, 4820, 50255 were") ends the list, and a line may end
     # there; a line that ends inside the list ("Rows 1," / "2, 4820") reads as cut off.
@@ -249,7 +269,8 @@ def _balanced(
             # A lone word, or a weak end, scores past any line that fits: so the
             # break avoids them whenever another fits (and then still balances).
             lone = end - start == 1 and many
-            penalty = (width if lone or weak[end - 1] else 0) + (12 if glued[end - 1] else 0)
+            split = (4 if relation[end - 1] else 12) if glued[end - 1] else 0
+            penalty = (width if lone or weak[end - 1] else 0) + split
             score = max(len(line) + penalty, rest[0])
             if found is None or score < found[0]:
                 found = (score, (line, *rest[1]))

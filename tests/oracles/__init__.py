@@ -126,10 +126,6 @@ def _legend(cell: NumberCell, context: Context) -> tuple[float, str]:
     return value, text
 
 
-# Scenes whose equality marks name both rows (issue 18: never "2 = out[0,0]").
-NAMED_MARKS = frozenset({"LargeVocabLookup", "BatchLookup"})
-
-
 def _equal_to(cell: NumberCell, context: Context) -> tuple[float, str]:
     """The first output position that holds the same ID as this one.
 
@@ -142,10 +138,9 @@ def _equal_to(cell: NumberCell, context: Context) -> tuple[float, str]:
     first = ids.index(ids[here])
     assert first < here, "only a repeated ID is marked equal"
     where = tuple(int(i) for i in np.unravel_index(first, shape))
-    mark = "= out[" + ",".join(str(i) for i in where) + "]"
-    if context.board.scene in NAMED_MARKS:
-        # These scenes name the marked row too: out[8] = out[0].
-        mark = "out[" + ",".join(str(i) for i in cell.index) + "] " + mark
+    # Every mark names both rows (issue 18: never "5 = out[1]" beside the index 5).
+    here_text = ",".join(str(i) for i in cell.index)
+    mark = f"out[{here_text}] = out[" + ",".join(str(i) for i in where) + "]"
     return float(where[-1]), mark
 
 

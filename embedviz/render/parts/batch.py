@@ -55,7 +55,7 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.mark_links import links_room, mark_links
+from embedviz.render.parts.mark_links import first_links, links_room, mark_links
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -204,6 +204,8 @@ class SliceStack(OutputPart):
         # marks stand once every chip has gone, if the stage finds they fit there.
         self.marks_box: tuple[float, float, float, float] | None = None
         self.links = VGroup()
+        # Each link's branch into the first copy of the row it marks.
+        self.firsts = VGroup()
 
     def _edges(self, board: Storyboard, cells: Cells) -> None:
         """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""
@@ -375,9 +377,22 @@ class SliceStack(OutputPart):
         if linked:
             rows = [(self.slices[c.index[0]], c.index[1]) for c in cells]
             self.links = mark_links(list(marks), rows, self.theme.wrong)
-            self.notes.add(self.links)
-            shown = [AnimationGroup(*p) for p in zip(shown, map(Create, self.links), strict=True)]
+            # Both ends: each line branches into the first copy its row equals.
+            firsts = [self._first_copy(c.index) for c in cells]
+            self.firsts = first_links(
+                list(self.links), [(self.slices[b], t) for b, t in firsts], self.theme.wrong
+            )
+            self.notes.add(self.links, self.firsts)
+            pairs = zip(self.links, self.firsts, strict=True)
+            lines = [Succession(Create(a), Create(b)) for a, b in pairs]
+            shown = [AnimationGroup(*p) for p in zip(shown, lines, strict=True)]
         return LaggedStart(*shown, lag_ratio=0.3)
+
+    def _first_copy(self, position: tuple[int, ...]) -> tuple[int, int]:
+        """Return the first position (sequence by sequence) whose ID is this row's."""
+        ids = {i: c.value for (k, i), c in self.cells.items() if k == "output_id"}
+        b, t = min(i for i, v in ids.items() if v == ids[position])
+        return b, t
 
     def _beside(self) -> bool:
         """Whether the notes stand right of the slices (the marks then beside their rows)."""

@@ -312,7 +312,7 @@ class OutputPart(Component):
         ]
 
     def mark(self, position: tuple[int, ...]) -> NumberText | None:
-        """Return a row's equality mark (``= out[0]``), placed, if the storyboard has one."""
+        """Return a row's equality mark (``out[2] = out[0]``), placed, if the storyboard has one."""
         cell = self.cells.get(("equal_to", position))
         if cell is None:
             return None

@@ -159,6 +159,9 @@ class LookupMotion(Component):
         self.lift = 0.0
         self.slide = 0.0
         self.matrix_slide = 0.0
+        # How far both blocks glide left, together, before late marks show: the part of
+        # the marks' overflow the block's rest leaves (see ``rest_across``).
+        self.late_shift = 0.0
 
     def rest(self, drop: float, slide: float = 0.0) -> None:
         """Rest the output block (its chips, row numbers and headings) ``drop`` below its place.
@@ -332,7 +335,7 @@ class LookupMotion(Component):
         if mark is not None:
             # Placed at the solver's place across (where the block glides out to), at its row
             # now; a late one where the block rests, at its row there.
-            mark.shift(xyz(-self.slide, 0) if late else xyz(0, lift))
+            mark.shift(xyz(-self.slide - self.late_shift, 0) if late else xyz(0, lift))
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
         settled: list[Animation] = []
@@ -372,12 +375,12 @@ class LookupMotion(Component):
         one = self._one(position, lift)
         first, fetch = one.mark, Succession(one.go, one.moved)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            late = late_marks([one])
+            late = self._late([one])
             return Steps(first, fetch, Succession(one.settle, *late) if late else one.settle)
         return Steps(
             Succession(self.part(lift), first),
             fetch,
-            Succession(one.settle, self.part(lift, -1.0), *late_marks([one])),
+            Succession(one.settle, self.part(lift, -1.0), *self._late([one])),
         )
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
@@ -400,10 +403,29 @@ class LookupMotion(Component):
             item = one.together()
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            late = late_marks(lookups)
+            late = self._late(lookups)
             return Succession(AnimationGroup(*items), *late) if late else AnimationGroup(*items)
         back = self.part(lift, -1.0)
-        return Succession(self.part(lift), AnimationGroup(*items), back, *late_marks(lookups))
+        return Succession(self.part(lift), AnimationGroup(*items), back, *self._late(lookups))
+
+    def _late(self, lookups: Sequence[Lookup]) -> list[Animation]:
+        """Return the late marks' fade-in, after the blocks glide left to make room if they must.
+
+        When resting far enough left for the marks would leave the frame's right
+        side empty until they come, the blocks rest further right
+        (:func:`~embedviz.render.parts.resting.rest_across`) and glide left
+        together by :attr:`late_shift`, once, just before the marks fade in.
+        """
+        late = late_marks(lookups)
+        if not late or self.late_shift <= 0:
+            return late
+        shift = self.late_shift
+        block = Glide(lambda: self.output_side(shown=True), 0.0, -shift)
+        matrix = Glide(lambda: self.matrix_side(shown=True), 0.0, -shift)
+        self.slide += shift
+        self.matrix_slide -= shift
+        self.late_shift = 0.0
+        return [AnimationGroup(block, matrix), *late]
 
     def _show_output(self) -> None:
         """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""

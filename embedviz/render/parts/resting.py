@@ -21,7 +21,7 @@ from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import SPACE
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.routes import clear_order
-from embedviz.render.space import Box, best_drop, largest_empty_rectangle
+from embedviz.render.space import EMPTY_SHARE, Box, best_drop, largest_empty_rectangle
 from embedviz.story.model import Storyboard
 
 __all__ = ["legend_room", "rest_across", "rest_blocks", "rest_legend"]
@@ -65,7 +65,12 @@ def rest_across(motion: LookupMotion, title: Mobject) -> None:
     by, the matrix takes the share that leaves the smallest empty area
     (the rest of the frame is shared out left and right), but the block
     rests at least :attr:`~embedviz.render.solver.LookupPlan.marks_overflow`
-    left: its late marks show there.
+    left: its late marks show there. Unless that leaves more than
+    :data:`~embedviz.render.space.EMPTY_SHARE` of the frame empty until they
+    come (the marks' empty column, when they name both rows: ``out[9] =
+    out[6]``): the blocks then rest where the frame is fullest, and glide left
+    together just before the marks show, by what the marks still lack
+    (:attr:`~embedviz.render.parts.motion.LookupMotion.late_shift`).
     """
     slide = motion.plan.rest_slide
     if slide <= 0:
@@ -73,7 +78,10 @@ def rest_across(motion: LookupMotion, title: Mobject) -> None:
     largest = 1.0 - motion.plan.marks_overflow / slide
     legend = [motion.matrix.legend] if motion.matrix.legend is not None else []
     matrix = mobject_boxes(motion.matrix_side())
-    block = mobject_boxes(motion.output_side())
+    # The block as the first beats show it: row numbers that come with a later beat
+    # leave their column empty until then (a batch's slices show theirs from the start).
+    later = [] if getattr(motion.output, "numbered", True) else [motion.output.numbers]
+    block = mobject_boxes([m for m in motion.output_side() if m not in later])
     band = content_band(title)
 
     def empty(share: float) -> float:
@@ -83,8 +91,13 @@ def rest_across(motion: LookupMotion, title: Mobject) -> None:
 
     shares = [k / _REST_STEPS_ACROSS for k in range(_REST_STEPS_ACROSS + 1)]
     share = min([s for s in shares if s <= largest + 1e-9] or [0.0], key=empty)
+    fullest = min(shares, key=empty)
+    frame = float(config.frame_width) * float(config.frame_height)
+    if empty(share) > EMPTY_SHARE * frame and empty(fullest) < empty(share):
+        share = fullest
     motion.rest_matrix(share * slide)
     motion.rest(0.0, (1 - share) * slide)
+    motion.late_shift = max(0.0, motion.plan.marks_overflow - (1 - share) * slide)
 
 
 def _rest_drop(

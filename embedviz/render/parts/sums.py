@@ -111,6 +111,8 @@ class BlockPart(Component):
                 for n in range(len(window.row_gaps))
             ]
         )
+        # The grid knows them: a row's outline keeps off a band whose label it holds.
+        self.grid.gap_labels.update(enumerate(self.bands))
         self.col_gap = VGroup(
             *[
                 _at(

@@ -32,9 +32,26 @@ from embedviz.render.solver import MAX_PITCH, LookupPlan, LookupSpec, solve_look
 from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, moved_by, stage_close_up
-from embedviz.story.model import Beat
+from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["LookupStage"]
+__all__ = ["LookupStage", "lookup_spec"]
+
+
+def lookup_spec(board: Storyboard) -> LookupSpec:
+    """Return what the lookup layout's frame holds, for the solver.
+
+    The blocks rest together between lookups: marks that come last need room
+    only there (:func:`~embedviz.render.spec.late_marks`). The marks name both
+    rows (``out[9] = out[6]``): they are as large as the row numbers beside
+    them, unless the legend's size gives the table larger numbers (a wide
+    mark column binds the width): they are then notes at the legend's size.
+    """
+    spec = replace(LookupSpec.from_board(board), late_marks=late_marks(board))
+    if not spec.mark_chars:
+        return spec
+    notes = replace(spec, mark_role="legend")
+    larger = solve_lookup(notes).scale.data > solve_lookup(spec).scale.data * (1 + 1e-6)
+    return notes if larger else spec
 
 
 @register_stage
@@ -63,8 +80,7 @@ class LookupStage(Stage):
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
-        # The blocks rest together between lookups: marks that come last need room only there.
-        spec = replace(LookupSpec.from_board(self.board), late_marks=late_marks(self.board))
+        spec = lookup_spec(self.board)
         plan = solve_lookup(spec)
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
@@ -72,6 +88,8 @@ class LookupStage(Stage):
         args = (self.scene, self.board, self.cells, plan, self.theme)
         self.matrix = self.add_part(MatrixPart(*args))
         self.output = self.add_part(OutputPart(*args))
+        if spec.mark_role == "legend":
+            self.output.mark_font = plan.scale.legend
         self.chips = self.add_part(ChipColumn(*args))
         self.motion = self.add_part(
             LookupMotion(

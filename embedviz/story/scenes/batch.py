@@ -209,7 +209,7 @@ def _fill(
     marks: list[NumberCell],
 ) -> None:
     """Land a row, its chip becoming its tag; hold its equality mark back for the repeats beat."""
-    rec.fill_output(position, output[position], token_id, chip_becomes_tag=True, name_row=True)
+    rec.fill_output(position, output[position], token_id, chip_becomes_tag=True)
     mark = rec.screen.numbers.pop(("equal_to", position), None)
     if mark is not None:
         marks.append(mark)

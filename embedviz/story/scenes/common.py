@@ -201,7 +201,6 @@ class Recorder:
         row: npt.NDArray[np.float32],
         token_id: int | None = None,
         chip_becomes_tag: bool = False,
-        name_row: bool = False,
     ) -> None:
         """Land a looked-up row in the output block (visible columns only).
 
@@ -215,16 +214,15 @@ class Recorder:
             When given, the row carries its provenance: an ``output_id`` cell
             (the ID it came from, drawn in the chip colour beside the row), and,
             when an earlier position holds the same ID, an ``equal_to`` cell
-            drawn ``= out[0]`` (its value is that earlier position) that marks
-            the two rows as equal.
+            that marks the two rows as equal. Its value is the earlier
+            position; its text names both rows (``out[8] = out[0]``, or
+            ``out[1,2] = out[0,0]`` in a batch), so that it never reads as a
+            number equal to a row (``8 = out[0]``) beside the row's position
+            index (issue 18).
         chip_becomes_tag
             The input chip at this position is the row's tag from now on (one
             ID, one object): its ``token_id`` cell leaves the screen as the
             ``output_id`` cell arrives.
-        name_row
-            Write the equality mark with both rows named, ``out[8] = out[0]``,
-            so that it never reads as a number equal to a row (``8 = out[0]``)
-            beside the row's position.
         """
         for col in self.window.cols:
             self.screen.add(value_cell("output", (*position, col), row[col]))
@@ -236,7 +234,7 @@ class Recorder:
             if first != position:
                 where = ",".join(str(i) for i in first)
                 here = ",".join(str(i) for i in position)
-                text = f"out[{here}] = out[{where}]" if name_row else f"= out[{where}]"
+                text = f"out[{here}] = out[{where}]"
                 self.screen.add(NumberCell("equal_to", position, text, first[-1]))
         assert self.output is not None
         self.output = OutputState(

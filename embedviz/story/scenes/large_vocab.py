@@ -443,7 +443,7 @@ def _featured(
     )
     find = f"Take ID {featured}. An ID is a row number, {where}"
     rec.beat("scroll", "scroll", find, run_time=2.4, highlight=focus)
-    rec.fill_output((0,), output[0], ids[0], chip_becomes_tag=True, name_row=True)
+    rec.fill_output((0,), output[0], ids[0], chip_becomes_tag=True)
     dim = output.shape[-1]
     rec.beat(
         "lookup",
@@ -479,9 +479,7 @@ def _walked(
         scrolled = views[position] != views[position - 1]
         rec.window = views[position]
         _show_window(rec.screen, views[position], rows)
-        rec.fill_output(
-            (position,), output[position], token_id, chip_becomes_tag=True, name_row=True
-        )
+        rec.fill_output((position,), output[position], token_id, chip_becomes_tag=True)
         rec.beat(
             f"lookup-{position}",
             "scroll_lookup",
@@ -493,9 +491,7 @@ def _walked(
         first_seen.setdefault(token_id, position)
     if count > _WALKED:
         for position in range(_WALKED, count):
-            rec.fill_output(
-                (position,), output[position], ids[position], chip_becomes_tag=True, name_row=True
-            )
+            rec.fill_output((position,), output[position], ids[position], chip_becomes_tag=True)
         rest = count - _WALKED
         # Together, in a few seconds: done before a repeat's phrase points at its rows.
         rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=0.8 + 0.3 * rest)
