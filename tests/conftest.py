@@ -130,6 +130,27 @@ def _glyph_count(mobject: Any) -> int:
     return int(mobject.glyph_count)
 
 
+class RecordingHost:
+    """Just enough of a scene to build a stage (a ``StageHost``): it records what is added."""
+
+    def __init__(self) -> None:
+        self.mobjects: list[Any] = []
+        self.caption: Any = None
+
+    def add(self, *mobjects: Any) -> None:
+        self.mobjects.extend(mobjects)
+
+    def bring_to_front(self, *mobjects: Any) -> None:
+        self.add(*mobjects)
+
+
+class SilentHost(RecordingHost):
+    """A ``StageHost`` that adds nothing while the stage builds (nothing is ever on screen)."""
+
+    def add(self, *mobjects: Any) -> None:
+        pass
+
+
 def box_of(mobject: Any) -> np.ndarray:
     """Return a mobject's box ((left, bottom), (right, top)): manim's corners, read faster.
 

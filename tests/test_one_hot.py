@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import SilentHost
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -335,25 +336,11 @@ def test_cli_bad_input_is_one_line(
 # ----------------------------------------------------------------- the drawing
 
 
-class _Host:
-    """Just enough of a scene to build a stage: it adds nothing while building."""
-
-    def __init__(self) -> None:
-        self.mobjects: list[Any] = []
-        self.caption = None
-
-    def add(self, *mobjects: Any) -> None:
-        pass
-
-    def bring_to_front(self, *mobjects: Any) -> None:
-        pass
-
-
 def _stage(options: SceneOptions) -> Any:
     from embedviz.render.stages.one_hot import OneHotStage
     from embedviz.render.theme import DARK
 
-    return OneHotStage(_Host(), build_one_hot_equivalence(options), DARK)
+    return OneHotStage(SilentHost(), build_one_hot_equivalence(options), DARK)
 
 
 @pytest.mark.parametrize(("token", "vocab", "dim"), [(3, 6, 3), (4821, 50257, 768), (0, 1, 1)])

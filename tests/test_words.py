@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import play_dry
+from conftest import SilentHost, play_dry
 from translation import english_left, translated
 
 from embedviz.inputs import prepared_storyboard
@@ -292,22 +292,11 @@ def test_a_translated_header_row_widens_its_columns_and_no_header_touches_the_ne
     from embedviz.render.design import DARK
     from embedviz.render.stages.parameter_count import ParameterCountStage
 
-    class Host:
-        def __init__(self) -> None:
-            self.mobjects: list[Any] = []
-            self.caption = None
-
-        def add(self, *mobjects: Any) -> None:
-            pass
-
-        def bring_to_front(self, *mobjects: Any) -> None:
-            pass
-
     def headers(words: dict[str, str]) -> tuple[Any, list[Any]]:
         board = prepared_storyboard("ParameterCount", environ={})
         data = json.loads(board.to_json())
         data["words"].update(words)
-        stage = ParameterCountStage(Host(), storyboard_from_data(data), DARK)
+        stage = ParameterCountStage(SilentHost(), storyboard_from_data(data), DARK)
         return stage.plan, [list(stage.memory.header), list(stage.widths.header)]
 
     with tempconfig({"pixel_width": 1280, "pixel_height": 720}):

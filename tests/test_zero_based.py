@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import SilentHost
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -185,26 +186,12 @@ def test_narration_fits_two_caption_lines(tmp_path: Path, overrides: dict[str, A
 # ----------------------------------------------------------------------------- layout
 
 
-class _Host:
-    """Just enough of a scene to build a stage: it adds nothing while building."""
-
-    def __init__(self) -> None:
-        self.mobjects: list[Any] = []
-        self.caption = None
-
-    def add(self, *mobjects: Any) -> None:
-        pass
-
-    def bring_to_front(self, *mobjects: Any) -> None:
-        pass
-
-
 def _stage(tmp_path: Path, overrides: dict[str, Any]) -> Any:
     from embedviz.render.stages.zero_based import ZeroBasedStage
     from embedviz.render.theme import DARK
 
     board = prepared_storyboard("zero", overrides, cwd=tmp_path, environ={})
-    return ZeroBasedStage(_Host(), board, DARK)
+    return ZeroBasedStage(SilentHost(), board, DARK)
 
 
 @pytest.mark.parametrize("overrides", [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}])
