@@ -519,14 +519,16 @@ def test_the_frame_is_used_once_the_gradient_fills(overrides: dict[str, Any]) ->
 def test_the_loss_after_the_step_keeps_clear_of_the_update_rule() -> None:
     # At GPT-2 size the loss after the step is -362.8585: drawn where the loss line
     # starts, it ran into "E <- E - 0.5 dL/dE" on the same line ("-362.8585E").
-    from test_lookup_layout import Host
+    from conftest import RecordingHost
 
     from embedviz.render.design import SPACE
     from embedviz.render.stages.training_nudge import TrainingStage
     from embedviz.render.theme import DARK
 
     options = {"vocab": 50257, "dim": 768}
-    stage = TrainingStage(Host(), prepared_storyboard("TrainingNudge", options, environ={}), DARK)
+    stage = TrainingStage(
+        RecordingHost(), prepared_storyboard("TrainingNudge", options, environ={}), DARK
+    )
     after = stage.weights.loss_after
     assert after is not None
     assert len(after.cell.text) >= 9  # the long value this case is about
