@@ -5,8 +5,8 @@ and the caption is larger than about an eighth of the frame.
 :func:`largest_empty_rectangle` measures that from the boxes of what is drawn
 (axis-aligned, in scene units): the coordinates of every box edge cut the band
 into a grid of cells, each either covered or free, and the largest rectangle
-of free cells is found row by row as the largest rectangle under a histogram
-of free heights (with cells of unequal widths). It is pure numpy, so the
+of free cells is found row by row, from the free height over each cell and the
+widest run free over all that height (cells of unequal widths). It is pure numpy, so the
 moment tests, the contact sheet and a solver can all use it.
 """
 
@@ -89,15 +89,42 @@ def largest_empty_rectangle(boxes: Iterable[Box], region: Box) -> Emptiness:
         x0, x1 = np.searchsorted(xs, [b[0], b[2]])
         y0, y1 = np.searchsorted(ys, [b[1], b[3]])
         covered[y0:y1, x0:x1] = True
-    widths, heights = np.diff(xs), np.diff(ys)
-    best = Emptiness(0.0, left, bottom, left, bottom)
-    # Free height above each cell of the current row, growing up from it.
-    free = np.zeros(len(widths))
-    # The stack walk reads single bars: Python floats are several times quicker than numpy's.
-    edges = xs.tolist()
+    return _largest_free(covered, xs, ys, Emptiness(0.0, left, bottom, left, bottom))
+
+
+def _largest_free(
+    covered: np.ndarray, xs: np.ndarray, ys: np.ndarray, best: Emptiness
+) -> Emptiness:
+    """Return the largest rectangle of free cells, walking the rows from the top down.
+
+    For every free cell the walk keeps the free height above it and the widest
+    run of cells free over all that height (the classic maximal-rectangle
+    recurrence); each row is a handful of numpy operations over its cells, so
+    a search that measures hundreds of layouts stays cheap.
+    """
+    count = len(xs) - 1
+    index = np.arange(count)
+    free = np.zeros(count)
+    lefts = np.zeros(count, dtype=int)  # the first cell of each cell's widest run
+    rights = np.full(count, count)  # one past its last
+    heights = np.diff(ys)
+    most = best.area + 1e-12
     for row in range(len(heights) - 1, -1, -1):
-        free = np.where(covered[row], 0.0, free + heights[row])
-        best = _under_histogram(free.tolist(), edges, float(ys[row]), best)
+        blocked = covered[row]
+        free = np.where(blocked, 0.0, free + heights[row])
+        run_left = np.maximum.accumulate(np.where(blocked, index + 1, 0))
+        run_right = np.minimum.accumulate(np.where(blocked, index, count)[::-1])[::-1]
+        lefts = np.where(blocked, 0, np.maximum(lefts, run_left))
+        rights = np.where(blocked, count, np.minimum(rights, run_right))
+        areas = free * (xs[rights] - xs[lefts])
+        cell = int(np.argmax(areas))
+        if areas[cell] > most:
+            low = float(ys[row])
+            area = float(areas[cell])
+            best = Emptiness(
+                area, float(xs[lefts[cell]]), low, float(xs[rights[cell]]), low + float(free[cell])
+            )
+            most = area + 1e-12
     return best
 
 
@@ -109,25 +136,6 @@ def _thick(box: Box, least: float = 1e-6) -> Box:
     if y1 - y0 < least:
         y0, y1 = (y0 + y1 - least) / 2, (y0 + y1 + least) / 2
     return (x0, y0, x1, y1)
-
-
-def _under_histogram(
-    free: list[float], xs: list[float], floor: float, best: Emptiness
-) -> Emptiness:
-    """Return the largest rectangle on ``floor`` under bars of ``free`` height, if larger."""
-    stack: list[int] = []  # bar indices of increasing height
-    most = best.area + 1e-12
-    for i in range(len(free) + 1):
-        height = free[i] if i < len(free) else 0.0
-        while stack and free[stack[-1]] >= height:
-            top_bar = stack.pop()
-            span_left = xs[stack[-1] + 1] if stack else xs[0]
-            area = free[top_bar] * (xs[i] - span_left)
-            if area > most:
-                best = Emptiness(area, span_left, floor, xs[i], floor + free[top_bar])
-                most = area + 1e-12
-        stack.append(i)
-    return best
 
 
 def _overlap(a: Box, b: Box) -> bool:
