@@ -12,6 +12,8 @@ first lookups, and ``repeats``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from manim import (
     Animation,
     AnimationGroup,
@@ -26,6 +28,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
+from embedviz.render.batch_routes import fill_order
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.glyphs import SansText
@@ -37,6 +40,7 @@ from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.rests import Rests
+from embedviz.render.routes import source_centres
 from embedviz.render.solve_batch import notes_size, solve_batch
 from embedviz.render.space import EMPTY_SHARE, best_drop, best_slide, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
@@ -77,11 +81,7 @@ class BatchStage(Stage):
                 label.align_to(self.matrix.heading, xyz(-1, 0))
         self.chips = self.add_part(BatchChips(*args))
         self.stack = self.add_part(SliceStack(*args))
-        self.motion = self.add_part(
-            BatchMotion(
-                self.scene, self.theme, plan, self.matrix, self.stack, self.chips, self.cells
-            )
-        )
+        self.motion = self.add_part(self._motion(plan))
         # Slices whose header stands (every body stands from the reveal).
         self.shown = {0}
         self.notes_h = 0.0
@@ -89,18 +89,80 @@ class BatchStage(Stage):
         # How far E rises into the block's place once its last chip has gone; where that
         # leaves too much empty, how far the stack rises and its slices move apart then.
         self.spread = (0.0, 0.0)
-        self.rise = self._rise()
+        # Where the stack stands spread from the start (up, gap), if it does.
+        self.early: tuple[float, float] | None = None
+        self.rise = self._rise(spec)
+        self._spread_early(spec)
         self._marks_in_block(spec)
         # Where the block of chips stands while only the intro shows (home, or further left).
         self.block_rest = Rests({"block": [self.chips.slots, *self.chips.chips]})
         self._rest_block()
+
+    def _motion(self, plan: BatchPlan) -> BatchMotion:
+        """Return the thread of motion between E, the block of chips and the stack."""
+        return BatchMotion(
+            self.scene, self.theme, plan, self.matrix, self.stack, self.chips, self.cells
+        )
+
+    def _spread_order(self, spec: BatchSpec, up: float, gap: float) -> tuple[int, ...] | None:
+        """Return the order rows fill in with the stack spread from the start, or None.
+
+        None where some strip would cross a filled row or a header then
+        (:func:`~embedviz.render.batch_routes.fill_order`, ``beside`` paths
+        only: the corridor's strips take its own way).
+        """
+        plan = self.plan
+        if plan.mode != "beside":
+            return None
+        row = plan.sizes.row_height
+        keys, centres, _ = source_centres(spec, plan.sizes)
+        # Rows down from E's top; the d edge stands in slice 0's header band (no band).
+        top = (plan.matrix_top - plan.slice_tops[0] - plan.header_h - up) / row
+        sources = tuple(centres[k] / row for k in keys)
+        header, batch, length = plan.header_h / row, spec.batch, spec.length
+        return fill_order(sources, top, header, 0.0, batch, length, gap / row)
+
+    def _spread_early(self, spec: BatchSpec) -> None:
+        """Stand a short stack spread down the frame from the start (``early``, :meth:`_rise`).
+
+        A stack that spread only once every row was in stood compact until
+        then, level with E under the block of chips: three sequences of one
+        ID left the frame's top right empty over it from the intro to the
+        second lookup (21.9 % and 22.3 % of the frame). Where a spread keeps
+        every strip's path clear (and leaves no more than an eighth empty once
+        E has risen), the slices stand there from the intro and the empty
+        panel spans them; the last lookup raises E and glides the slices on to
+        the unconstrained spread where that fills the frame better.
+        """
+        if self.early is None:
+            return
+        up, gap = self.early
+        order = self._spread_order(spec, up, gap)
+        assert order is not None
+        plan = self.plan
+        moves = [up - gap * b for b in range(spec.batch)]
+        self.plan = plan = replace(
+            plan,
+            slice_tops=tuple(t + m for t, m in zip(plan.slice_tops, moves, strict=True)),
+            edge_d_y=plan.edge_d_y + up,
+            output_top=plan.output_top + up,
+            output_heading_y=plan.output_heading_y + up,
+            order=order,
+        )
+        old = (self.stack, self.motion)
+        self.stack = SliceStack(self.scene, self.board, self.cells, plan, self.theme)
+        self.motion = self._motion(plan)
+        new = {id(old[0]): self.stack, id(old[1]): self.motion}
+        self.parts = [new.get(id(part), part) for part in self.parts]
+        # The notes come under the last slice where it stands.
+        self.stack.notes_drop = moves[-1]
 
     def _block(self) -> VGroup:
         """Return the block of chips with its edges (its place over E)."""
         chips = self.chips
         return VGroup(chips.slots, chips.batch_label, chips.length_label)
 
-    def _rise(self) -> float:
+    def _rise(self, spec: BatchSpec) -> float:
         """Return how far E rises once the block is empty: where it leaves the least empty.
 
         The block's edges go with its last chip (they would name an empty
@@ -131,11 +193,28 @@ class BatchStage(Stage):
             return -drop
         # A short stack: it spreads down the band as E rises (parts/batch_spread.py).
         legend = mobject_boxes([m for m in (self.matrix.legend,) if m is not None])
-        area, rise, up, gap = choose_spread(stack, legend, moving, band, drops, frame)
-        if area >= empty.area:
+        late = choose_spread(stack, legend, moving, band, drops, frame)
+        assert late is not None
+        if late[0] >= empty.area:
             return -drop
-        self.spread = (up, gap)
-        return rise
+        # Spread from the start where the strips' paths allow it and it fills the frame.
+        early = choose_spread(
+            stack,
+            legend,
+            moving,
+            band,
+            drops,
+            frame,
+            clear=lambda up, gap: self._spread_order(spec, up, gap) is not None,
+        )
+        if early is not None and early[0] <= EMPTY_SHARE * frame:
+            self.early = (early[2], early[3])
+            if early[0] <= late[0]:
+                return early[1]
+        # The last lookup glides the stack from where it stands to the late spread.
+        start = self.early or (0.0, 0.0)
+        self.spread = (late[2] - start[0], late[3] - start[1])
+        return late[1]
 
     def _marks_in_block(self, spec: BatchSpec) -> None:
         """Give the marks the block's place over E (empty once every chip has gone), if they fit.
@@ -230,7 +309,7 @@ class BatchStage(Stage):
             if not up and not gap:
                 return Steps(played, Glide(matrix, self.rise))
             # The notes come under the last slice where it stands then.
-            self.stack.notes_drop = up - gap * (len(self.stack.slices) - 1)
+            self.stack.notes_drop += up - gap * (len(self.stack.slices) - 1)
             spread = spread_stack(self.motion, self.stack, up, gap)
             return Steps(played, AnimationGroup(Glide(matrix, self.rise), *spread))
         if beat.action in ("lookup", "lookup_many") or not self.notes_h or not done:
