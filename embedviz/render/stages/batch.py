@@ -30,20 +30,23 @@ from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
 from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import MARGIN, SPACE
+from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.batch_spread import choose_spread, spread_stack
+from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.rests import Rests
 from embedviz.render.routes import source_centres
 from embedviz.render.solve_batch import notes_size, solve_batch
+from embedviz.render.solver_still import MIN_BAR
 from embedviz.render.space import EMPTY_SHARE, best_drop, best_slide, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
+from embedviz.render.type_search import swatch_size
 from embedviz.story.model import Beat, NumberCell
 
 __all__ = ["BatchStage"]
@@ -94,6 +97,10 @@ class BatchStage(Stage):
         self.rise = self._rise(spec)
         self._spread_early(spec)
         self._marks_in_block(spec)
+        if self._legend_beside():
+            # E's rise again, with the column filled (the marks keep their band over E).
+            self.rise = self._rise(spec, spread=False)
+            self._marks_in_block(spec)
         # Where the block of chips stands while only the intro shows (home, or further left).
         self.block_rest = Rests({"block": [self.chips.slots, *self.chips.chips]})
         self._rest_block()
@@ -162,7 +169,7 @@ class BatchStage(Stage):
         chips = self.chips
         return VGroup(chips.slots, chips.batch_label, chips.length_label)
 
-    def _rise(self, spec: BatchSpec) -> float:
+    def _rise(self, spec: BatchSpec, spread: bool = True) -> float:
         """Return how far E rises once the block is empty: where it leaves the least empty.
 
         The block's edges go with its last chip (they would name an empty
@@ -189,7 +196,7 @@ class BatchStage(Stage):
         band = content_band(self.title)
         moving = mobject_boxes(matrix)
         drop, empty = best_drop(mobject_boxes(fixed), moving, band, drops, frame)
-        if empty.area <= EMPTY_SHARE * frame or self._marks():
+        if empty.area <= EMPTY_SHARE * frame or self._marks() or not spread:
             return -drop
         # A short stack: it spreads down the band as E rises (parts/batch_spread.py).
         legend = mobject_boxes([m for m in (self.matrix.legend,) if m is not None])
@@ -225,6 +232,7 @@ class BatchStage(Stage):
         when they come).
         """
         marks = self._marks()
+        self.stack.marks_box = None
         if not marks:
             return
         block = self._block()
@@ -237,6 +245,49 @@ class BatchStage(Stage):
         height = len(marks) * digit_height(self.stack.mark_font) * MARK_LINE
         if width + 2 * SPACE <= right - left and height <= top - bottom:
             self.stack.marks_box = (left, right, bottom, top)
+
+    def _legend_beside(self) -> bool:
+        """Stand the legend upright right of the slices' edges, where that column stays free.
+
+        A stack bound by the height (four sequences of two IDs in a 4 × 2
+        table) leaves the column its solver kept for the list of marks right
+        of the edges empty from the title to the caption once the marks go to
+        the block's place over E (28.3 % of the frame before the reveal,
+        21.9 % after): the legend, which reads the slices' colours, stands
+        there as a colour bar as tall as the stack (under the shape's line,
+        which comes there last), centred in the column, and the empty panel
+        spans the edges' place until the reveal. Nothing moves where the
+        column is too narrow for it (every batch as wide as the frame), the
+        notes stand there, or the stack spreads (the legend spans it as it
+        stands). Return whether it moved.
+        """
+        plan, stack = self.plan, self.stack
+        notes_right = self.notes_h > 0 or (plan.marks == "right" and stack.marks_box is None)
+        if self.matrix.legend is None or plan.legend_left or (notes_right and self._marks()):
+            return False
+        if self.early is not None or self.spread != (0.0, 0.0):
+            return False
+        left = max(float(edge.get_right()[0]) for edge in (stack.edge_t, stack.edge_b))
+        left += 2 * SPACE
+        right = float(config.frame_width) / 2 - MARGIN
+        top = float(stack.headers[0].get_top()[1])
+        if plan.marks == "right":
+            # The shape's line comes at the column's top (SliceStack.beat_shape), a group
+            # of its own: at a SPACE, a frame read ``output 4 × 2 × 2 value colour``.
+            top = plan.marks_top - digit_height(plan.scale.label) * MARK_LINE - APART
+        bottom = float(stack.slices[-1].body.get_bottom()[1])
+        font = plan.scale.legend
+        length = top - bottom - digit_height(font) * 1.6 - SPACE
+        if length < MIN_BAR * swatch_size(font):
+            return False
+        cells = [self.cells[key] for key in sorted(self.cells) if key[0] == "legend"]
+        title = self.board.word("value_colour")
+        legend = Legend(cells, font, self.theme, title, upright=True, length=length)
+        if legend.width > right - left:
+            return False
+        self.matrix.legend = legend.move_to(xyz((left + right) / 2, (top + bottom) / 2))
+        stack.span_edges()
+        return True
 
     def _rest_block(self) -> None:
         """Stand the block of chips further left for the intro, if its home leaves too much empty.
