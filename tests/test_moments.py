@@ -70,6 +70,8 @@ SHORT_BATCH = {"ids": "2,3;4,0;1,5"}
 SINGLE_IDS_BATCH = {"ids": "1;2;3"}
 # Four sequences of two IDs in a 4 x 2 table: bound by the height, the legend beside the stack.
 FOUR_PAIRS_BATCH = {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}
+# Three of them: the solver stands the legend under the short slices; it goes beside them.
+THREE_PAIRS_BATCH = {"ids": "1,0;2,3;3,1", "vocab": 4, "dim": 2}
 # GPT-2-sized IDs with a repeat in PositionBlindness: E's three columns bind it by the width.
 POSITION_GPT2 = {"ids": "464,262,3797,262", "vocab": 50257, "dim": 768}
 # Seven tokens in a 6 x 8 table: the output block stands raised, the legend over E.
@@ -178,6 +180,7 @@ LOOKUP_FAMILY: list[Any] = [
         REAL_FLOOR,
     ),
     ("BatchLookup", FOUR_PAIRS_BATCH, REAL_FLOOR),
+    ("BatchLookup", THREE_PAIRS_BATCH, DEFAULT_FLOOR),
     ("BatchLookup", SHORT_BATCH, DEFAULT_FLOOR),
     ("BatchLookup", SINGLE_IDS_BATCH, DEFAULT_FLOOR),
     # Phase 2 (port-b): the zero-based layout, with ID 0 (no row before it) and a large table.
@@ -256,6 +259,9 @@ FILLED_FRAMES: list[Any] = [
     # legend stands there upright, as tall as the stack (BatchStage._legend_beside), and
     # E's rise is measured with it: 12.2 % at most.
     ("BatchLookup", FOUR_PAIRS_BATCH),
+    # Three of them, the legend under the slices: the same column stood empty (28.0 %);
+    # the legend stands beside the stack there too where that fills the frame: 11.9 %.
+    ("BatchLookup", THREE_PAIRS_BATCH),
     # GPT-2's single token keeps a band under E for the print (7 lines), empty for
     # three beats (35.3 % of the frame). A close-up of the blocks until the print pulls
     # back left 14.4 % above and under them (bound by the width); the close-up now
