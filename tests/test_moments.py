@@ -66,6 +66,12 @@ REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
 GPT2_STILL = {"ids": "464,3797,3332,319,262,2603", "vocab": 50257, "dim": 768}
 # Three sequences of two IDs in the default 6 x 3 table: a stack shorter than E with its block.
 SHORT_BATCH = {"ids": "2,3;4,0;1,5"}
+# Three sequences of one ID in the default table: the slices stand spread from the start.
+SINGLE_IDS_BATCH = {"ids": "1;2;3"}
+# Four sequences of two IDs in a 4 x 2 table: bound by the height, the legend beside the stack.
+FOUR_PAIRS_BATCH = {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}
+# Three of them: the solver stands the legend under the short slices; it goes beside them.
+THREE_PAIRS_BATCH = {"ids": "1,0;2,3;3,1", "vocab": 4, "dim": 2}
 # GPT-2-sized IDs with a repeat in PositionBlindness: E's three columns bind it by the width.
 POSITION_GPT2 = {"ids": "464,262,3797,262", "vocab": 50257, "dim": 768}
 # Seven tokens in a 6 x 8 table: the output block stands raised, the legend over E.
@@ -173,8 +179,10 @@ LOOKUP_FAMILY: list[Any] = [
         {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 50257, "dim": 768},
         REAL_FLOOR,
     ),
-    ("BatchLookup", {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}, REAL_FLOOR),
+    ("BatchLookup", FOUR_PAIRS_BATCH, REAL_FLOOR),
+    ("BatchLookup", THREE_PAIRS_BATCH, DEFAULT_FLOOR),
     ("BatchLookup", SHORT_BATCH, DEFAULT_FLOOR),
+    ("BatchLookup", SINGLE_IDS_BATCH, DEFAULT_FLOOR),
     # Phase 2 (port-b): the zero-based layout, with ID 0 (no row before it) and a large table.
     ("ZeroBasedIndexing", {}, DEFAULT_FLOOR),
     ("ZeroBasedIndexing", {"theme": "light"}, DEFAULT_FLOOR),
@@ -240,6 +248,20 @@ FILLED_FRAMES: list[Any] = [
     # do), gliding apart only while strips travel; once every row is in, both glide
     # left and the notes stand right of the slices: 11.0 % at most.
     ("BatchLookup", {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 50257, "dim": 768}),
+    # Three sequences of one ID: the compact stack stood level with E under the block of
+    # chips, the frame's top right empty over it from the intro to the second lookup
+    # (21.9 %, 22.3 %); the slices now stand spread down the frame from the start where
+    # every strip keeps a clear path (BatchStage._spread_early): 9.6 % at most.
+    ("BatchLookup", SINGLE_IDS_BATCH),
+    # Four sequences of two IDs, bound by the height: the column right of the slices'
+    # edges, kept for the list of marks (which goes to the block's place over E), stood
+    # empty from the title to the caption (28.3 % before the reveal, 21.9 % after). The
+    # legend stands there upright, as tall as the stack (BatchStage._legend_beside), and
+    # E's rise is measured with it: 12.2 % at most.
+    ("BatchLookup", FOUR_PAIRS_BATCH),
+    # Three of them, the legend under the slices: the same column stood empty (28.0 %);
+    # the legend stands beside the stack there too where that fills the frame: 11.9 %.
+    ("BatchLookup", THREE_PAIRS_BATCH),
     # GPT-2's single token keeps a band under E for the print (7 lines), empty for
     # three beats (35.3 % of the frame). A close-up of the blocks until the print pulls
     # back left 14.4 % above and under them (bound by the width); the close-up now

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-__all__ = ["place_slices"]
+__all__ = ["fill_order", "place_slices"]
 
 
 @cache
@@ -49,7 +49,7 @@ def place_slices(
     best: tuple[float, float, float, tuple[int, ...]] | None = None
     for step in range(int((stack_h + matrix_h) * 4) + 1):
         top = -stack_h + step / 4
-        order = _fill_order(sources, top, header, band, batch, length)
+        order = fill_order(sources, top, header, band, batch, length)
         if order is None:
             continue
         extent = max(matrix_h, top + stack_h) - min(0.0, top)
@@ -66,18 +66,26 @@ def _cells(batch: int, length: int) -> list[tuple[int, int]]:
     return [(b, t) for b in range(batch) for t in range(length)]
 
 
-def _fill_order(
-    sources: Sequence[float], top: float, header: float, band: float, batch: int, length: int
+def fill_order(
+    sources: Sequence[float],
+    top: float,
+    header: float,
+    band: float,
+    batch: int,
+    length: int,
+    gap: float = 0.0,
 ) -> tuple[int, ...] | None:
     """Return an order, slice by slice, in which no strip crosses a filled row or a header.
 
     Row units, down from E's top; a strip sweeps from its source to its
     target, one row tall. While slice b fills, the slices after it are empty
     space; the d band and the headers of slices up to b are in the way.
+    ``gap`` stands each slice that much further down than the one before (a
+    stack spread down the frame from the start, ``BatchStage._spread_early``).
     """
 
     def centre(b: int, t: int) -> float:
-        return top + band + (b + 1) * header + b * length + t + 0.5
+        return top + band + (b + 1) * header + b * (length + gap) + t + 0.5
 
     order: list[int] = []
     for b in range(batch):

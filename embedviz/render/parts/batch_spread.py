@@ -11,7 +11,7 @@ area is smallest, :func:`spread_stack` plays them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from manim import Animation, Mobject, Transform
 
@@ -38,12 +38,15 @@ def choose_spread(
     band: Box,
     drops: Sequence[float],
     frame: float,
-) -> tuple[float, float, float, float]:
+    clear: Callable[[float, float], bool] | None = None,
+) -> tuple[float, float, float, float] | None:
     """Return ``(area, rise, up, gap)``: E's rise, the stack's rise, the slices' gap.
 
     ``fixed`` is what stays (the legend), ``moving`` E's boxes; every gap that
     still lets the stack stand in the band is tried (in twentieths), the
-    stack centred in the band, E at its best rise (:func:`best_drop`).
+    stack centred in the band, E at its best rise (:func:`best_drop`). With
+    ``clear``, only the ``(up, gap)`` it accepts are tried, the stack off the
+    band's centre by as little as it must be (None: none was).
     """
     count = len(stack.slices)
     parts = [mobject_boxes(stack.slice_parts(b)) for b in range(count)]
@@ -57,12 +60,18 @@ def choose_spread(
         gap = most * step / STEPS
         low = bottom - gap * (count - 1)
         up = (band[3] + band[1]) / 2 - (top + low) / 2
+        if clear is not None:
+            # Off the centre, as little as lets every strip by (the band's room either way).
+            room = (band[3] - band[1] - (top - low)) / 2
+            ups = [up + room * k / STEPS * sign for k in range(STEPS + 1) for sign in (1, -1)]
+            up = next((u for u in ups if clear(u, gap)), float("nan"))
+            if up != up:
+                continue
         boxes = [box for b in range(count) for box in _shifted(parts[b], up - gap * b)]
         boxes += [(b[0], b[1] + up - gap * (count - 1), b[2], b[3] + up) for b in edge]
         drop, empty = best_drop([*fixed, *boxes], moving, band, drops, frame)
         if best is None or empty.area < best[0] - 1e-9:
             best = (float(empty.area), -float(drop), float(up), float(gap))
-    assert best is not None
     return best
 
 

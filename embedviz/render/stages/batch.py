@@ -12,6 +12,8 @@ first lookups, and ``repeats``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from manim import (
     Animation,
     AnimationGroup,
@@ -26,20 +28,25 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
+from embedviz.render.batch_routes import fill_order
 from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import MARGIN, SPACE
+from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.batch_spread import choose_spread, spread_stack
+from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.rests import Rests
+from embedviz.render.routes import source_centres
 from embedviz.render.solve_batch import notes_size, solve_batch
+from embedviz.render.solver_still import MIN_BAR
 from embedviz.render.space import EMPTY_SHARE, best_drop, best_slide, largest_empty_rectangle
 from embedviz.render.stage import Stage, register_stage
+from embedviz.render.type_search import swatch_size
 from embedviz.story.model import Beat, NumberCell
 
 __all__ = ["BatchStage"]
@@ -77,11 +84,7 @@ class BatchStage(Stage):
                 label.align_to(self.matrix.heading, xyz(-1, 0))
         self.chips = self.add_part(BatchChips(*args))
         self.stack = self.add_part(SliceStack(*args))
-        self.motion = self.add_part(
-            BatchMotion(
-                self.scene, self.theme, plan, self.matrix, self.stack, self.chips, self.cells
-            )
-        )
+        self.motion = self.add_part(self._motion(plan))
         # Slices whose header stands (every body stands from the reveal).
         self.shown = {0}
         self.notes_h = 0.0
@@ -89,18 +92,84 @@ class BatchStage(Stage):
         # How far E rises into the block's place once its last chip has gone; where that
         # leaves too much empty, how far the stack rises and its slices move apart then.
         self.spread = (0.0, 0.0)
-        self.rise = self._rise()
+        # Where the stack stands spread from the start (up, gap), if it does.
+        self.early: tuple[float, float] | None = None
+        self.rise = self._rise(spec)
+        self._spread_early(spec)
         self._marks_in_block(spec)
+        if self._legend_beside():
+            # E's rise again, with the column filled (the marks keep their band over E).
+            self.rise = self._rise(spec, spread=False)
+            self._marks_in_block(spec)
         # Where the block of chips stands while only the intro shows (home, or further left).
         self.block_rest = Rests({"block": [self.chips.slots, *self.chips.chips]})
         self._rest_block()
+
+    def _motion(self, plan: BatchPlan) -> BatchMotion:
+        """Return the thread of motion between E, the block of chips and the stack."""
+        return BatchMotion(
+            self.scene, self.theme, plan, self.matrix, self.stack, self.chips, self.cells
+        )
+
+    def _spread_order(self, spec: BatchSpec, up: float, gap: float) -> tuple[int, ...] | None:
+        """Return the order rows fill in with the stack spread from the start, or None.
+
+        None where some strip would cross a filled row or a header then
+        (:func:`~embedviz.render.batch_routes.fill_order`, ``beside`` paths
+        only: the corridor's strips take its own way).
+        """
+        plan = self.plan
+        if plan.mode != "beside":
+            return None
+        row = plan.sizes.row_height
+        keys, centres, _ = source_centres(spec, plan.sizes)
+        # Rows down from E's top; the d edge stands in slice 0's header band (no band).
+        top = (plan.matrix_top - plan.slice_tops[0] - plan.header_h - up) / row
+        sources = tuple(centres[k] / row for k in keys)
+        header, batch, length = plan.header_h / row, spec.batch, spec.length
+        return fill_order(sources, top, header, 0.0, batch, length, gap / row)
+
+    def _spread_early(self, spec: BatchSpec) -> None:
+        """Stand a short stack spread down the frame from the start (``early``, :meth:`_rise`).
+
+        A stack that spread only once every row was in stood compact until
+        then, level with E under the block of chips: three sequences of one
+        ID left the frame's top right empty over it from the intro to the
+        second lookup (21.9 % and 22.3 % of the frame). Where a spread keeps
+        every strip's path clear (and leaves no more than an eighth empty once
+        E has risen), the slices stand there from the intro and the empty
+        panel spans them; the last lookup raises E and glides the slices on to
+        the unconstrained spread where that fills the frame better.
+        """
+        if self.early is None:
+            return
+        up, gap = self.early
+        order = self._spread_order(spec, up, gap)
+        assert order is not None
+        plan = self.plan
+        moves = [up - gap * b for b in range(spec.batch)]
+        self.plan = plan = replace(
+            plan,
+            slice_tops=tuple(t + m for t, m in zip(plan.slice_tops, moves, strict=True)),
+            edge_d_y=plan.edge_d_y + up,
+            output_top=plan.output_top + up,
+            output_heading_y=plan.output_heading_y + up,
+            order=order,
+        )
+        old = (self.stack, self.motion)
+        self.stack = SliceStack(self.scene, self.board, self.cells, plan, self.theme)
+        self.motion = self._motion(plan)
+        new = {id(old[0]): self.stack, id(old[1]): self.motion}
+        self.parts = [new.get(id(part), part) for part in self.parts]
+        # The notes come under the last slice where it stands.
+        self.stack.notes_drop = moves[-1]
 
     def _block(self) -> VGroup:
         """Return the block of chips with its edges (its place over E)."""
         chips = self.chips
         return VGroup(chips.slots, chips.batch_label, chips.length_label)
 
-    def _rise(self) -> float:
+    def _rise(self, spec: BatchSpec, spread: bool = True) -> float:
         """Return how far E rises once the block is empty: where it leaves the least empty.
 
         The block's edges go with its last chip (they would name an empty
@@ -127,15 +196,32 @@ class BatchStage(Stage):
         band = content_band(self.title)
         moving = mobject_boxes(matrix)
         drop, empty = best_drop(mobject_boxes(fixed), moving, band, drops, frame)
-        if empty.area <= EMPTY_SHARE * frame or self._marks():
+        if empty.area <= EMPTY_SHARE * frame or self._marks() or not spread:
             return -drop
         # A short stack: it spreads down the band as E rises (parts/batch_spread.py).
         legend = mobject_boxes([m for m in (self.matrix.legend,) if m is not None])
-        area, rise, up, gap = choose_spread(stack, legend, moving, band, drops, frame)
-        if area >= empty.area:
+        late = choose_spread(stack, legend, moving, band, drops, frame)
+        assert late is not None
+        if late[0] >= empty.area:
             return -drop
-        self.spread = (up, gap)
-        return rise
+        # Spread from the start where the strips' paths allow it and it fills the frame.
+        early = choose_spread(
+            stack,
+            legend,
+            moving,
+            band,
+            drops,
+            frame,
+            clear=lambda up, gap: self._spread_order(spec, up, gap) is not None,
+        )
+        if early is not None and early[0] <= EMPTY_SHARE * frame:
+            self.early = (early[2], early[3])
+            if early[0] <= late[0]:
+                return early[1]
+        # The last lookup glides the stack from where it stands to the late spread.
+        start = self.early or (0.0, 0.0)
+        self.spread = (late[2] - start[0], late[3] - start[1])
+        return late[1]
 
     def _marks_in_block(self, spec: BatchSpec) -> None:
         """Give the marks the block's place over E (empty once every chip has gone), if they fit.
@@ -146,6 +232,7 @@ class BatchStage(Stage):
         when they come).
         """
         marks = self._marks()
+        self.stack.marks_box = None
         if not marks:
             return
         block = self._block()
@@ -158,6 +245,65 @@ class BatchStage(Stage):
         height = len(marks) * digit_height(self.stack.mark_font) * MARK_LINE
         if width + 2 * SPACE <= right - left and height <= top - bottom:
             self.stack.marks_box = (left, right, bottom, top)
+
+    def _legend_beside(self) -> bool:
+        """Stand the legend upright right of the slices' edges, where that column stays free.
+
+        A stack bound by the height (four sequences of two IDs in a 4 × 2
+        table) leaves the column its solver kept for the list of marks right
+        of the edges empty from the title to the caption once the marks go to
+        the block's place over E (28.3 % of the frame before the reveal,
+        21.9 % after): the legend, which reads the slices' colours, stands
+        there as a colour bar as tall as the stack (under the shape's line,
+        which comes there last), centred in the column, and the empty panel
+        spans the edges' place until the reveal. A legend the solver stood
+        under short slices comes there too (three sequences of two IDs in
+        the same table: 28.0 % to 11.9 %). Nothing moves where the column is
+        too narrow for it (every batch as wide as the frame), the notes stand
+        there, the stack spreads (the legend spans it as it stands), or the
+        revealed frame would not be fuller so. Return whether it moved.
+        """
+        plan, stack = self.plan, self.stack
+        notes_right = self.notes_h > 0 or (plan.marks == "right" and stack.marks_box is None)
+        if self.matrix.legend is None or (notes_right and self._marks()):
+            return False
+        if self.early is not None or self.spread != (0.0, 0.0):
+            return False
+        left = max(float(edge.get_right()[0]) for edge in (stack.edge_t, stack.edge_b))
+        left += 2 * SPACE
+        right = float(config.frame_width) / 2 - MARGIN
+        top = float(stack.headers[0].get_top()[1])
+        if plan.marks == "right":
+            # The shape's line comes at the column's top (SliceStack.beat_shape), a group
+            # of its own: at a SPACE, a frame read ``output 4 × 2 × 2 value colour``.
+            top = plan.marks_top - digit_height(plan.scale.label) * MARK_LINE - APART
+        bottom = float(stack.slices[-1].body.get_bottom()[1])
+        font = plan.scale.legend
+        length = top - bottom - digit_height(font) * 1.6 - SPACE
+        if length < MIN_BAR * swatch_size(font):
+            return False
+        cells = [self.cells[key] for key in sorted(self.cells) if key[0] == "legend"]
+        title = self.board.word("value_colour")
+        legend = Legend(cells, font, self.theme, title, upright=True, length=length)
+        legend.move_to(xyz((left + right) / 2, (top + bottom) / 2))
+        if legend.width > right - left or self._emptiest(legend) >= self._emptiest(None):
+            return False
+        self.matrix.legend = legend
+        stack.span_edges()
+        return True
+
+    def _emptiest(self, legend: Legend | None) -> float:
+        """Return the largest empty area once the slices are revealed, with this legend.
+
+        ``None``: the legend where it stands now (in the title band or under the slices).
+        """
+        stack, chips, matrix = self.stack, self.chips, self.matrix
+        shown = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
+        shown += [chips.slots, *chips.chips, chips.batch_label, chips.length_label]
+        shown += [*stack.slices, *stack.headers, *stack.row_numbers]
+        shown += [stack.edge_d, stack.edge_t, stack.edge_b]
+        shown += [m for m in (legend or matrix.legend,) if m is not None]
+        return largest_empty_rectangle(mobject_boxes(shown), content_band(self.title)).area
 
     def _rest_block(self) -> None:
         """Stand the block of chips further left for the intro, if its home leaves too much empty.
@@ -230,7 +376,7 @@ class BatchStage(Stage):
             if not up and not gap:
                 return Steps(played, Glide(matrix, self.rise))
             # The notes come under the last slice where it stands then.
-            self.stack.notes_drop = up - gap * (len(self.stack.slices) - 1)
+            self.stack.notes_drop += up - gap * (len(self.stack.slices) - 1)
             spread = spread_stack(self.motion, self.stack, up, gap)
             return Steps(played, AnimationGroup(Glide(matrix, self.rise), *spread))
         if beat.action in ("lookup", "lookup_many") or not self.notes_h or not done:
