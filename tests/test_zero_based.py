@@ -226,3 +226,55 @@ def test_the_chip_waits_above_the_rows_until_it_counts(
     # ... and its first walk starts there.
     assert stage.motion.start is not None
     assert np.allclose(stage.motion.start, chip.get_center())
+
+
+# ----------------------------------------------------------------------------- colours in motion
+
+# Several samples of each step: a strip's frame lifts off, travels and lands within a second.
+_STEP_ALPHAS = (0.1, 0.3, 0.5, 0.7, 0.9)
+
+
+def _stroked(mobject: Any) -> bool:
+    return bool(
+        len(mobject.points)
+        and float(mobject.get_stroke_width()) > 0
+        and float(mobject.get_stroke_opacity()) > 0
+    )
+
+
+def test_the_slips_wrong_row_is_never_framed_in_amber() -> None:
+    """Review 10 (one-based, 11.7 s): the slip's wrong row travelled framed in amber.
+
+    Amber means "this token ID" only (its chip, its row's outline, the strip it
+    fetches); the row the one-based slip fetches is not ID 3's, so neither its
+    strip nor its outline in E may be amber, at any moment of the beat.
+    """
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("zero", environ={})
+    seen: list[str] = []
+    amber: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name != "one-based" or moment.alpha >= 1:
+            return
+        theme = scene.stage.theme
+        ids = {theme.chip.lower(), theme.id_line.lower()}
+        when = f"step {moment.step} at {moment.alpha}"
+        for top in scene.mobjects:
+            for strip in top.get_family():
+                if not getattr(strip, "row_strip", False):
+                    continue
+                for member in filter(_stroked, strip.get_family()):
+                    colour = member.get_stroke_color().to_hex().lower()
+                    seen.append(colour)
+                    if colour in ids:
+                        amber.append(f"{when}: row {strip.source_row}")
+        box = scene.stage.motion.wrong_box
+        shown = box is not None and box in scene.mobjects
+        if shown and box.get_stroke_color().to_hex().lower() in ids:
+            amber.append(f"{when}: the wrong row's outline")
+
+    play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
+    assert seen, "the slip's row never travelled"
+    assert not amber, "\n".join(amber)

@@ -183,8 +183,16 @@ class CountingMotion(Component):
         if slip.vector is None:
             home = AnimationGroup(self._home_from(-1), *headed)
             return Steps(found, Succession(home, Create(slip.cross)))
+        # No ID selected this row: its strip is framed in the neutral "wrong", not amber.
         carry = Carry(
-            self.matrix.grid, wrong, None, None, slip.targets, [self._landing(wrong)], theme
+            self.matrix.grid,
+            wrong,
+            None,
+            None,
+            slip.targets,
+            [self._landing(wrong)],
+            theme,
+            frame=theme.wrong,
         )
         fetched = AnimationGroup(
             spent,  # type: ignore[arg-type]
