@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import SilentHost
+from conftest import SilentHost, box_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -278,3 +278,69 @@ def test_the_slips_wrong_row_is_never_framed_in_amber() -> None:
     play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
     assert seen, "the slip's row never travelled"
     assert not amber, "\n".join(amber)
+
+
+def _struck(text: Any, lines: list[np.ndarray]) -> bool:
+    """Whether one flat stroked line runs across a text's whole width, through its middle."""
+    (left, bottom), (right, top) = box_of(text)
+    height = top - bottom
+    return any(
+        low[0] <= left + 0.05 * height
+        and high[0] >= right - 0.05 * height
+        and high[1] - low[1] < 0.25 * height
+        and bottom + 0.25 * height <= (low[1] + high[1]) / 2 <= top - 0.25 * height
+        for low, high in lines
+    )
+
+
+@pytest.mark.parametrize("overrides", [{}, {"ids": "0"}], ids=["id3", "id0"])
+def test_the_refuted_rule_is_struck_out_to_the_last_frame(overrides: dict[str, Any]) -> None:
+    """Review 10: "counting from one / ID 3 → row index 2" stayed on screen, greyed but not
+    struck out, to the final frame (x 660-905, y 145-215): a reader of the last frame saw
+    a false statement. From the zero-based count on, whenever it shows, it is struck out.
+    """
+    from manim import VMobject
+
+    from embedviz.render.glyphs import GlyphString
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("zero", overrides, environ={})
+    refuted = False
+    checked: list[str] = []
+    unstruck: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        nonlocal refuted
+        name = moment.beat.name
+        if name == "zero-based" and moment.step > 0:
+            refuted = True  # its first step dims the slip: from then on it is struck
+        if not refuted:
+            return
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        texts = {id(m) for m in family if isinstance(m, GlyphString) for m in m.get_family()}
+        lines = [
+            box_of(m)
+            for m in family
+            if isinstance(m, VMobject)
+            and id(m) not in texts
+            and not m.submobjects
+            and _stroked(m)
+            and float(m.get_stroke_opacity()) >= 0.5
+        ]
+        slip = scene.stage.slip
+        for label, text in (("header", slip.header), ("rule", slip.line)):
+            drawn = {id(m) for m in family}
+            inks = [
+                float(m.get_fill_opacity())
+                for m in text.get_family()
+                if len(m.points) and id(m) in drawn
+            ]
+            if max(inks, default=0.0) <= 0:
+                continue
+            checked.append(name)
+            if not _struck(text, lines):
+                unstruck.append(f"{name} step {moment.step} at {moment.alpha}: the {label}")
+
+    play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
+    assert "diagnose" in checked, "the slip is not on screen to the end"
+    assert not unstruck, "\n".join(unstruck)
