@@ -344,3 +344,77 @@ def test_the_refuted_rule_is_struck_out_to_the_last_frame(overrides: dict[str, A
     play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
     assert "diagnose" in checked, "the slip is not on screen to the end"
     assert not unstruck, "\n".join(unstruck)
+
+
+# Fine steps: a ring's flash passes round in a second.
+_FINE_ALPHAS = tuple(round(0.025 * k, 3) for k in range(1, 40))
+# How far a highlight's ink stays from any glyph's, at 720p (review 10).
+CLEAR_PX = 3.0
+
+
+def _ink_box(mobject: Any) -> np.ndarray | None:
+    """Return a text's drawn glyphs' box ((left, bottom), (right, top)), or None."""
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.glyphs import GlyphString, SansText
+
+    if isinstance(mobject, GlyphString):
+        low, high = mobject.ink_corners()
+        return np.array([low[:2], high[:2]])
+    if isinstance(mobject, (SansText, FormulaText)):
+        return box_of(mobject)
+    return None
+
+
+def _marks_on_glyphs(overrides: dict[str, Any]) -> list[str]:
+    """Play the diagnosis; return each moment a highlight passes within CLEAR_PX of a glyph."""
+    from manim import config
+
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("zero", overrides, environ={})
+    found: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name != "diagnose" or moment.alpha >= 1:
+            return
+        clear = CLEAR_PX * float(config.frame_height) / 720
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        colour = scene.stage.theme.highlight.lower()
+        glyphs: list[tuple[str, np.ndarray]] = []
+        for mobject in family:
+            box = _ink_box(mobject)
+            inks = [float(m.get_fill_opacity()) for m in mobject.get_family() if len(m.points)]
+            if box is not None and max(inks, default=0.0) > 0:
+                glyphs.append((str(getattr(mobject, "text", "")), box))
+        rings = [
+            m
+            for m in family
+            if _ink_box(m) is None
+            and _stroked(m)
+            and float(m.get_fill_opacity()) == 0
+            and m.get_stroke_color().to_hex().lower() == colour
+        ]
+        for ring in rings:
+            reach = float(ring.get_stroke_width()) / 200 + clear
+            for curve in ring.points.reshape(-1, 4, 3):
+                low, high = curve[[0, 3], :2].min(axis=0), curve[[0, 3], :2].max(axis=0)
+                for text, (g_low, g_high) in glyphs:
+                    if (low - reach < g_high).all() and (g_low < high + reach).all():
+                        found.append(f"step {moment.step} at {moment.alpha}: a ring on {text!r}")
+
+    play_moments(board, read, alphas=_FINE_ALPHAS, pixel_width=192, pixel_height=108)
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}],
+    ids=["id3", "id0", "gpt2"],
+)
+def test_the_diagnosis_keeps_its_marks_clear_of_the_glyphs(overrides: dict[str, Any]) -> None:
+    """Review 10 (diagnose, 42.7 s): a violet underline cut the bottom of row 3's digits
+    (x 102-402, y 418), and a ring's corner touched the "3" in the trace. Every passing
+    highlight keeps at least 3 px (at 720p) from every glyph.
+    """
+    problems = _marks_on_glyphs(overrides)
+    assert not problems, "\n".join(problems)

@@ -53,6 +53,14 @@ def check_mark(height: float, colour: str) -> VMobject:
     return mark
 
 
+# A ring round a line of the panel: its stroke (2.7 px at 720p), and how far it stands
+# from the line (5.2 px): 3 px clear of the line's glyphs past half its stroke, and 3 px
+# clear of the line above's descenders where the lines stand closest (GPT-2's size: 11.6
+# px between them, 4 px left there).
+RING_WIDTH = 3.0
+MARK_CLEAR = 0.058
+# How far an index pointed at swells.
+SWELL = 1.2
 # A strike's stroke width (3.6 px at 720p), and how far it reaches past the text each side.
 STRIKE_WIDTH = 4
 STRIKE_REACH = SPACE / 2
@@ -249,13 +257,32 @@ class TraceCard(Component):
         )
 
     def beat_diagnose(self, beat: Beat) -> Animation:
-        """Point at the slip's row index; then at the trace's index and the ID's row of E."""
+        """Point at the slip's row index; then at the trace's index and the ID's row of E.
+
+        Each index swells in its line while a ring passes round the whole line
+        (round the index alone it ran into the word beside it: a word space is
+        too narrow for a ring clear of both); the ring round the row passes along
+        its amber outline, as clear of the digits as that is (round the row's
+        texts it ran under the digits). A ring keeps :data:`MARK_CLEAR` from its line.
+        """
         colour = self.theme.highlight
-        row = self.matrix.grid.get_row(self.token_id)
+        outline = self.matrix.outline(self.token_id)
+
+        def pointed(index: VMobject, line: VMobject, *marks: VMobject) -> Animation:
+            swell = point_at(index, colour, scale=SWELL, ring=False)
+            # The ring goes round the line as it stands at the swell's largest (and
+            # round its strike, which reaches past its ends).
+            rest = [m for m in line if m is not index]
+            largest = VGroup(*rest, index.copy().scale(SWELL), *[m.copy() for m in marks])
+            ring = Circumscribe(largest, color=colour, buff=MARK_CLEAR, stroke_width=RING_WIDTH)
+            return AnimationGroup(swell, ring)
+
         # Outlines pass round them: the row's values keep their sign colours.
         return Steps(
-            point_at(self.slip.wrong_index, colour, scale=1.2),
-            AnimationGroup(point_at(self.index, colour, scale=1.2), point_at(row, colour)),
+            pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1]),
+            AnimationGroup(
+                pointed(self.index, self.steps[1]), Circumscribe(outline, color=colour, buff=0)
+            ),
         )
 
     def labels(self) -> list[VMobject]:
