@@ -469,3 +469,46 @@ def test_the_vector_stands_apart_from_the_row_numbers(token: int, vocab: int, di
         # ... and each entry in the middle of its cell, not at its edge by the row number.
         low, high = entry.slot_corners()
         assert (low[0] + high[0]) / 2 == pytest.approx(centre, abs=1e-6)
+
+
+# Several samples of each step: glides and pull-backs last about a second.
+_STEP_ALPHAS = (0.1, 0.3, 0.5, 0.7, 0.9)
+# The beats where the chip stands for the ID beside E, before it fetches its row.
+_BEFORE_THE_LOOKUP = ("intro", "one-hot", "terms", "sum", "columns")
+
+
+@pytest.mark.parametrize(
+    "overrides", [{}, {"ids": "4821", "vocab": 50257, "dim": 768}], ids=["default", "gpt2"]
+)
+def test_the_chip_stands_level_with_its_row_until_it_fetches_it(overrides: dict[str, Any]) -> None:
+    """Review 10 (terms, sum, columns: 16-38 s): the chip "3" stood level with row 0 and
+    its term ``0 × 0.3374``, row 3 far below it, so one could not follow the ID.
+
+    At every sample until the compare beat, the chip is level with the row its
+    ID selects (the one-hot's 1), and with no other.
+    """
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("OneHotEquivalence", overrides, environ={})
+    token = board.single_id()
+    off: list[str] = []
+    seen: set[str] = set()
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name not in _BEFORE_THE_LOOKUP:
+            return
+        stage = scene.stage
+        labels = stage.matrix.grid.row_labels
+        ys = {row: float(label.get_center()[1]) for row, label in labels.items()}
+        pitch = float(np.diff(sorted(ys.values())).min())
+        chip = float(stage.compare.chip.get_center()[1])
+        nearest = min(ys, key=lambda row: abs(ys[row] - chip))
+        seen.add(moment.beat.name)
+        if nearest != token or abs(ys[token] - chip) > 0.25 * pitch:
+            where = f"{moment.beat.name} step {moment.step} at {moment.alpha}"
+            off.append(f"{where}: level with row {nearest}, {chip - ys[token]:+.2f} from {token}")
+
+    play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
+    assert seen == set(_BEFORE_THE_LOOKUP)
+    assert not off, "\n".join(off)

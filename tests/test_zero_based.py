@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import SilentHost
+from conftest import SilentHost, box_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -226,3 +226,195 @@ def test_the_chip_waits_above_the_rows_until_it_counts(
     # ... and its first walk starts there.
     assert stage.motion.start is not None
     assert np.allclose(stage.motion.start, chip.get_center())
+
+
+# ----------------------------------------------------------------------------- colours in motion
+
+# Several samples of each step: a strip's frame lifts off, travels and lands within a second.
+_STEP_ALPHAS = (0.1, 0.3, 0.5, 0.7, 0.9)
+
+
+def _stroked(mobject: Any) -> bool:
+    return bool(
+        len(mobject.points)
+        and float(mobject.get_stroke_width()) > 0
+        and float(mobject.get_stroke_opacity()) > 0
+    )
+
+
+def test_the_slips_wrong_row_is_never_framed_in_amber() -> None:
+    """Review 10 (one-based, 11.7 s): the slip's wrong row travelled framed in amber.
+
+    Amber means "this token ID" only (its chip, its row's outline, the strip it
+    fetches); the row the one-based slip fetches is not ID 3's, so neither its
+    strip nor its outline in E may be amber, at any moment of the beat.
+    """
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("zero", environ={})
+    seen: list[str] = []
+    amber: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name != "one-based" or moment.alpha >= 1:
+            return
+        theme = scene.stage.theme
+        ids = {theme.chip.lower(), theme.id_line.lower()}
+        when = f"step {moment.step} at {moment.alpha}"
+        for top in scene.mobjects:
+            for strip in top.get_family():
+                if not getattr(strip, "row_strip", False):
+                    continue
+                for member in filter(_stroked, strip.get_family()):
+                    colour = member.get_stroke_color().to_hex().lower()
+                    seen.append(colour)
+                    if colour in ids:
+                        amber.append(f"{when}: row {strip.source_row}")
+        box = scene.stage.motion.wrong_box
+        shown = box is not None and box in scene.mobjects
+        if shown and box.get_stroke_color().to_hex().lower() in ids:
+            amber.append(f"{when}: the wrong row's outline")
+
+    play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
+    assert seen, "the slip's row never travelled"
+    assert not amber, "\n".join(amber)
+
+
+def _struck(text: Any, lines: list[np.ndarray]) -> bool:
+    """Whether one flat stroked line runs across a text's whole width, through its middle."""
+    (left, bottom), (right, top) = box_of(text)
+    height = top - bottom
+    return any(
+        low[0] <= left + 0.05 * height
+        and high[0] >= right - 0.05 * height
+        and high[1] - low[1] < 0.25 * height
+        and bottom + 0.25 * height <= (low[1] + high[1]) / 2 <= top - 0.25 * height
+        for low, high in lines
+    )
+
+
+@pytest.mark.parametrize("overrides", [{}, {"ids": "0"}], ids=["id3", "id0"])
+def test_the_refuted_rule_is_struck_out_to_the_last_frame(overrides: dict[str, Any]) -> None:
+    """Review 10: "counting from one / ID 3 → row index 2" stayed on screen, greyed but not
+    struck out, to the final frame (x 660-905, y 145-215): a reader of the last frame saw
+    a false statement. From the zero-based count on, whenever it shows, it is struck out.
+    """
+    from manim import VMobject
+
+    from embedviz.render.glyphs import GlyphString
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("zero", overrides, environ={})
+    refuted = False
+    checked: list[str] = []
+    unstruck: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        nonlocal refuted
+        name = moment.beat.name
+        if name == "zero-based" and moment.step > 0:
+            refuted = True  # its first step dims the slip: from then on it is struck
+        if not refuted:
+            return
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        texts = {id(m) for m in family if isinstance(m, GlyphString) for m in m.get_family()}
+        lines = [
+            box_of(m)
+            for m in family
+            if isinstance(m, VMobject)
+            and id(m) not in texts
+            and not m.submobjects
+            and _stroked(m)
+            and float(m.get_stroke_opacity()) >= 0.5
+        ]
+        slip = scene.stage.slip
+        for label, text in (("header", slip.header), ("rule", slip.line)):
+            drawn = {id(m) for m in family}
+            inks = [
+                float(m.get_fill_opacity())
+                for m in text.get_family()
+                if len(m.points) and id(m) in drawn
+            ]
+            if max(inks, default=0.0) <= 0:
+                continue
+            checked.append(name)
+            if not _struck(text, lines):
+                unstruck.append(f"{name} step {moment.step} at {moment.alpha}: the {label}")
+
+    play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
+    assert "diagnose" in checked, "the slip is not on screen to the end"
+    assert not unstruck, "\n".join(unstruck)
+
+
+# Fine steps: a ring's flash passes round in a second.
+_FINE_ALPHAS = tuple(round(0.025 * k, 3) for k in range(1, 40))
+# How far a highlight's ink stays from any glyph's, at 720p (review 10).
+CLEAR_PX = 3.0
+
+
+def _ink_box(mobject: Any) -> np.ndarray | None:
+    """Return a text's drawn glyphs' box ((left, bottom), (right, top)), or None."""
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.glyphs import GlyphString, SansText
+
+    if isinstance(mobject, GlyphString):
+        low, high = mobject.ink_corners()
+        return np.array([low[:2], high[:2]])
+    if isinstance(mobject, (SansText, FormulaText)):
+        return box_of(mobject)
+    return None
+
+
+def _marks_on_glyphs(overrides: dict[str, Any]) -> list[str]:
+    """Play the diagnosis; return each moment a highlight passes within CLEAR_PX of a glyph."""
+    from manim import config
+
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("zero", overrides, environ={})
+    found: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name != "diagnose" or moment.alpha >= 1:
+            return
+        clear = CLEAR_PX * float(config.frame_height) / 720
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        colour = scene.stage.theme.highlight.lower()
+        glyphs: list[tuple[str, np.ndarray]] = []
+        for mobject in family:
+            box = _ink_box(mobject)
+            inks = [float(m.get_fill_opacity()) for m in mobject.get_family() if len(m.points)]
+            if box is not None and max(inks, default=0.0) > 0:
+                glyphs.append((str(getattr(mobject, "text", "")), box))
+        rings = [
+            m
+            for m in family
+            if _ink_box(m) is None
+            and _stroked(m)
+            and float(m.get_fill_opacity()) == 0
+            and m.get_stroke_color().to_hex().lower() == colour
+        ]
+        for ring in rings:
+            reach = float(ring.get_stroke_width()) / 200 + clear
+            for curve in ring.points.reshape(-1, 4, 3):
+                low, high = curve[[0, 3], :2].min(axis=0), curve[[0, 3], :2].max(axis=0)
+                for text, (g_low, g_high) in glyphs:
+                    if (low - reach < g_high).all() and (g_low < high + reach).all():
+                        found.append(f"step {moment.step} at {moment.alpha}: a ring on {text!r}")
+
+    play_moments(board, read, alphas=_FINE_ALPHAS, pixel_width=192, pixel_height=108)
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}],
+    ids=["id3", "id0", "gpt2"],
+)
+def test_the_diagnosis_keeps_its_marks_clear_of_the_glyphs(overrides: dict[str, Any]) -> None:
+    """Review 10 (diagnose, 42.7 s): a violet underline cut the bottom of row 3's digits
+    (x 102-402, y 418), and a ring's corner touched the "3" in the trace. Every passing
+    highlight keeps at least 3 px (at 720p) from every glyph.
+    """
+    problems = _marks_on_glyphs(overrides)
+    assert not problems, "\n".join(problems)

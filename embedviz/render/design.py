@@ -242,7 +242,9 @@ class Theme:
         Reddish purple: the gradient, ∂L/∂E and its rows' contributions.
     wrong
         The neutral accent of a verdict (equal, different, wrong), which is
-        shown by a shape (``=``, ``≠``, a cross), never by a colour.
+        shown by a shape (``=``, ``≠``, a cross, a strike), never by a colour;
+        also the frame of a row that no ID selected (a slip's wrong row), which
+        amber would claim for the ID.
     """
 
     background: str = "#101318"
@@ -303,7 +305,8 @@ COLOUR_MEANINGS: dict[str, str] = {
     "output": "the output block's frame and title (neutral)",
     "accent": "the position vectors: a second table beside E",
     "gradient": "the gradient: ∂L/∂E, its rows and their contributions w_t",
-    "wrong": "a verdict (equal, different, wrong), shown by its shape: =, ≠, ✗",
+    "wrong": "a verdict (equal, different, wrong), shown by its shape: =, ≠, ✗, a strike; "
+    "the frame of a row no ID selected (a slip's wrong row)",
 }
 assert set(COLOUR_MEANINGS) == {f.name for f in fields(Theme)}
 

@@ -8,7 +8,7 @@
   from them), landing a row early; then it walks home, where its heading
   comes back, and the wrong row goes straight out, level with itself, into
   the slip, which is crossed out.
-- ``right_count``: the slip is cleared; the chip counts from zero and stops
+- ``right_count``: the slip is cleared and struck out; the chip counts from zero and stops
   at the ID's row, outlined in amber, its ordinal (``4th``) beside it. Its
   heading (``token IDs``) fades while it is away: it would head nothing.
 - ``trace``: the trace's steps are written; the chip walks home and the ID's
@@ -183,8 +183,16 @@ class CountingMotion(Component):
         if slip.vector is None:
             home = AnimationGroup(self._home_from(-1), *headed)
             return Steps(found, Succession(home, Create(slip.cross)))
+        # No ID selected this row: its strip is framed in the neutral "wrong", not amber.
         carry = Carry(
-            self.matrix.grid, wrong, None, None, slip.targets, [self._landing(wrong)], theme
+            self.matrix.grid,
+            wrong,
+            None,
+            None,
+            slip.targets,
+            [self._landing(wrong)],
+            theme,
+            frame=theme.wrong,
         )
         fetched = AnimationGroup(
             spent,  # type: ignore[arg-type]
@@ -200,7 +208,7 @@ class CountingMotion(Component):
         return xyz(self.plan.panel_left + self.plan.body_width / 2, self.plan.row_y(row))
 
     def beat_right_count(self, beat: Beat) -> Animation:
-        """Clear the tallies and dim the slip, point at row number 0; then count from zero.
+        """Clear the tallies, dim and strike out the slip, point at row number 0; then count from 0.
 
         What the slip fetched stays, crossed out, beside the count that corrects
         it (until the trace needs its place): the panel stood empty under the
@@ -208,7 +216,7 @@ class CountingMotion(Component):
         """
         leaving = [*self.tallies, *[m for m in (self.wrong_box,) if m is not None]]
         labels = self.matrix.grid.row_labels
-        cleared = AnimationGroup(*[FadeOut(m) for m in leaving], self.slip.dim())
+        cleared = AnimationGroup(*[FadeOut(m) for m in leaving], self.slip.refute())
         grow = 1 / LABEL_RATIO
         zero = point_at(labels[min(labels)], self.theme.highlight, scale=grow)
         rows = [r for r in self.matrix.grid.get_rows() if r <= self.token_id]

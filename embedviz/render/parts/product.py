@@ -36,6 +36,7 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.lookup import MatrixPart
+from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.one_hot import OneHotColumn
 from embedviz.render.parts.strip import Carry
 from embedviz.render.solve_one_hot import OneHotPlan
@@ -317,11 +318,20 @@ class ComparePart(Component):
         labels, label = _labels(board), plan.scale.label
         self.chip = Chip(cells[("token_id", (0,))], label, theme)
         self.home = xyz(plan.tag_x(), plan.lookup_y)
-        self.chip.move_to(self.home).set_z_index(CHIP_Z)
-        # Its heading, over the place where it waits (between the product's row and the lookup's).
+        # Until it fetches its row, the chip waits in the tag column level with that
+        # row (and the one-hot's 1): at home, level with another row of E (row 0 by
+        # default), it would stand for that row.
+        row_y = matrix.grid.row_y(self.token_id)
+        self.wait = xyz(plan.tag_x(), row_y)
+        self.chip.move_to(self.wait).set_z_index(CHIP_Z)
+        # Its heading, over the chip: above it while it waits, then over its home
+        # (between the product's row and the lookup's).
         self.heading = SansText(board.word("token_id"), label, theme.muted)
         self.heading.move_to(xyz(0, (plan.product_y + plan.lookup_y) / 2))
         self.heading.align_to(xyz(plan.tag_left, 0), LEFT)
+        above = row_y + plan.sizes.row_height / 2 + SPACE + self.heading.height / 2
+        self.heading_move = self.heading.get_center() - xyz(self.heading.get_x(), above)
+        self.heading.shift(-self.heading_move)
         self.lookup = row_block(board, plan, theme, plan.lookup_y)
         outputs = sorted((c for (k, _), c in cells.items() if k == "output"), key=lambda c: c.index)
         self.targets = [_place(self.lookup, c, plan, board, theme) for c in outputs]
@@ -346,7 +356,7 @@ class ComparePart(Component):
         self.outline: VMobject | None = None
 
     def intro(self) -> list[VMobject]:
-        """Return the chip, waiting beside the row it will fill, and its heading."""
+        """Return the chip, waiting level with the row it will fetch, and its heading."""
         return [self.heading, self.chip]
 
     def _walk(self, points: list[np.ndarray]) -> Follow:
@@ -358,17 +368,21 @@ class ComparePart(Component):
         """Fetch row i as a lookup does, under the product; then mark them equal.
 
         "The lookup E[3] copies row 3 directly." / "The two rows match value
-        for value: one_hot(3) @ E equals E[3]." The chip walks through the
-        empty row and the column right of E to row i (outlined in amber); the
-        row follows it back as a strip, out at its own height and up or down
-        the panel, into its place, and the chip stays as its tag.
+        for value: one_hot(3) @ E equals E[3]." The chip walks from where it
+        waits, level with row i, straight to the column right of E (the worked
+        column's terms have left), and row i is outlined in amber; the row
+        follows it back as a strip, out at its own height and up or down the
+        panel, into its place, and the chip stays as its tag, its heading
+        gliding up over it.
         """
         plan, grid = self.plan, self.matrix.grid
         row_y = grid.row_y(self.token_id)
         park = xyz(plan.park_x(), row_y)
         lane = xyz(plan.park_x(), plan.lookup_y)
         self.outline = grid.row_outline(self.token_id, self.theme.id_line)
-        there = AnimationGroup(self._walk([self.home, lane, park]), Create(self.outline))
+        there = AnimationGroup(self._walk([self.wait, park]), Create(self.outline))
+        move = self.heading_move
+        headed = Glide(lambda: [self.heading], float(move[1]), float(move[0]), run_time=1.0)
         landing_x = plan.panel_left + plan.body_width / 2
         carry = Carry(
             grid,
@@ -379,7 +393,8 @@ class ComparePart(Component):
             [xyz(landing_x, row_y), xyz(landing_x, plan.lookup_y)],
             self.theme,
         )
-        back = LaggedStart(self._walk([park, lane, self.home]), carry, lag_ratio=0.3)
+        walked = AnimationGroup(self._walk([park, lane, self.home]), headed)
+        back = LaggedStart(walked, carry, lag_ratio=0.3)
         # The worked column leaves as the lookup's row comes (with the first phrase).
         leaving = [FadeOut(m) for m in self.product.terms.pieces()]
         fetched = Succession(

@@ -2,7 +2,8 @@
 
 The strip is the row's numbers (and its elision marks) in a box outlined in
 amber, the colour of the ID that fetched it, following the ID's chip home (the
-chip stays on the output row as its tag). The solver keeps the strip's path
+chip stays on the output row as its tag); a row that no ID selected (a slip's
+wrong row) is framed in the neutral ``wrong`` instead. The solver keeps the strip's path
 clear (out to the right at the row's height, then along a free column, then
 into the output row), and the strip never covers its source row: at first its
 amber frame hugs the row; while the strip still overlaps the row, the frame
@@ -51,14 +52,19 @@ class RowStrip(VGroup):
         self.source_row = source_row
 
 
-def make_strip(grid: CellGrid, row: int, theme: Theme) -> RowStrip:
-    """Copy a matrix row into a strip: box (neutral fill, amber outline), numbers, marks."""
+def make_strip(grid: CellGrid, row: int, theme: Theme, frame: str | None = None) -> RowStrip:
+    """Copy a matrix row into a strip: box (neutral fill, amber outline), numbers, marks.
+
+    ``frame`` is the outline's colour when the row is not an ID's (a slip's
+    wrong row: the neutral ``wrong``); amber (``id_line``) by default.
+    """
     numbers = VGroup(*[number.copy() for number in grid.get_row_numbers(row)])
     marks = VGroup(*[mark.copy() for mark in grid.marks.get(row, VGroup())])
     left, bottom, right, top = grid.row_box(row, buff=0.0)
     box = Rectangle(width=right - left, height=top - bottom)
     box.move_to(xyz((left + right) / 2, (bottom + top) / 2))
-    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(theme.id_line, width=FRAME_WIDTH)
+    line = theme.id_line if frame is None else frame
+    box.set_fill(theme.cell_fill, opacity=1.0).set_stroke(line, width=FRAME_WIDTH)
     box.set_z_index(STRIP_Z)
     numbers.set_z_index(STRIP_Z + 1)
     marks.set_z_index(STRIP_Z + 1)
@@ -88,6 +94,10 @@ class Carry(Animation):
         start, in order; the last is its landing place.
     theme
         Colours.
+    frame
+        The frame's colour: amber (``id_line``) for the row an ID fetches
+        (the default), the neutral ``wrong`` for a row no ID selected (a
+        slip's): amber means "this token ID" only.
     **kwargs
         Passed to :class:`manim.Animation`.
     """
@@ -101,6 +111,7 @@ class Carry(Animation):
         targets: Sequence[NumberText],
         waypoints: Sequence[np.ndarray],
         theme: Theme,
+        frame: str | None = None,
         **kwargs: Any,
     ) -> None:
         self.strip = RowStrip(source_row=row)
@@ -109,6 +120,7 @@ class Carry(Animation):
         self.targets = list(targets)
         self.waypoints = [np.asarray(p, dtype=float) for p in waypoints]
         self.theme = theme
+        self.frame = theme.id_line if frame is None else frame
         self.moved = np.zeros(3)
         self.path = np.zeros((0, 3))
         self.lengths = np.zeros(0)
@@ -122,7 +134,7 @@ class Carry(Animation):
 
     def begin(self) -> None:
         """Build the strip on its row (only now, so nothing of it shows before its turn)."""
-        built = make_strip(self.grid, self.row, self.theme)
+        built = make_strip(self.grid, self.row, self.theme, self.frame)
         self.strip.add(*built.submobjects)
         self.start_from_box()
         super().begin()
@@ -145,7 +157,7 @@ class Carry(Animation):
         # The frame while the strip leaves its row: the outline of the row and
         # the strip as one shape (its lines are set at every moment).
         self.lift = VMobject().set_fill(opacity=0.0)
-        self.lift.set_stroke(self.theme.id_line, width=FRAME_WIDTH).set_z_index(STRIP_Z)
+        self.lift.set_stroke(self.frame, width=FRAME_WIDTH).set_z_index(STRIP_Z)
         # Square ends close the corners where two of its lines meet.
         self.lift.cap_style = CapStyleType.SQUARE
         self.strip.add(self.lift)

@@ -2,7 +2,8 @@
 
 - :class:`SlipCard`: ``counting from one``, the slip's line (``ID 3 → row
   index 2``) and what it fetches (the wrong row, level with the row it came
-  from, or ``no such row`` for ID 0), crossed out.
+  from, or ``no such row`` for ID 0), crossed out; once the count from zero
+  corrects it, its header and line are struck out (:meth:`SlipCard.refute`).
 - :class:`TraceCard`: ``debugging trace``, its steps (input ID, zero-based row
   index, returned vector), the returned vector level with the ID's row, and
   the check ``= E[3]`` under it. Beats ``check`` and ``diagnose``.
@@ -22,6 +23,7 @@ from manim import (
     Circumscribe,
     Create,
     Cross,
+    Line,
     VGroup,
     VMobject,
 )
@@ -49,6 +51,31 @@ def check_mark(height: float, colour: str) -> VMobject:
     mark.set_points_as_corners([xyz(0, 0.45 * height), xyz(0.35 * height, 0), xyz(height, height)])
     mark.set_stroke(colour, width=6).set_fill(opacity=0)
     return mark
+
+
+# A ring round a line of the panel: its stroke (2.7 px at 720p), and how far it stands
+# from the line (5.2 px): 3 px clear of the line's glyphs past half its stroke, and 3 px
+# clear of the line above's descenders where the lines stand closest (GPT-2's size: 11.6
+# px between them, 4 px left there).
+RING_WIDTH = 3.0
+MARK_CLEAR = 0.058
+# How far an index pointed at swells.
+SWELL = 1.2
+# A strike's stroke width (3.6 px at 720p), and how far it reaches past the text each side.
+STRIKE_WIDTH = 4
+STRIKE_REACH = SPACE / 2
+
+
+def strike_out(text: VMobject, colour: str) -> Line:
+    """Draw a line through a text's whole width, at its middle (not added).
+
+    A line of words and numbers is set on its digits' centre line: through
+    its lower-case letters and its digits alike.
+    """
+    left, right = text.get_left()[0] - STRIKE_REACH, text.get_right()[0] + STRIKE_REACH
+    y = float(text.get_center()[1])
+    line = Line(xyz(left, y), xyz(right, y), stroke_width=STRIKE_WIDTH, color=colour)
+    return line
 
 
 def vector_targets(
@@ -136,6 +163,9 @@ class SlipCard(Component):
             self.nothing.move_to(xyz(0, plan.row_y(-1))).align_to(xyz(plan.panel_left, 0), LEFT)
             crossed = self.nothing
         self.cross = Cross(crossed, stroke_color=theme.wrong, stroke_width=5, scale_factor=1.06)
+        # Once refuted, the rule stays (the diagnosis points at it) struck out: dimmed
+        # alone, the last frame showed a false statement that looked valid.
+        self.strikes = VGroup(*[strike_out(m, theme.wrong) for m in (self.header, self.line)])
 
     def fetched(self) -> list[VMobject]:
         """Return what the slip fetched (the wrong vector and its numbers, or "no such row")."""
@@ -143,14 +173,18 @@ class SlipCard(Component):
             return [self.vector, *self.targets]
         return [m for m in (self.nothing,) if m is not None]
 
-    def dim(self) -> Animation:
-        """Fade the slip's header and line, still readable (4.5:1): it is corrected."""
+    def refute(self) -> Animation:
+        """Strike out the slip's header and line, and fade them, still readable (4.5:1).
+
+        It is corrected: a verdict shown by a shape (a line through each), in
+        the neutral ``wrong``, not by a colour.
+        """
         ground = self.theme.background
         fades = [
             m.animate.set_fill(dimmed(m.get_fill_color().to_hex(), ground, TEXT_CONTRAST + 0.2))
             for m in [self.header, *self.line]
         ]
-        return AnimationGroup(*fades)
+        return AnimationGroup(*fades, *[Create(strike) for strike in self.strikes])
 
 
 class TraceCard(Component):
@@ -223,13 +257,32 @@ class TraceCard(Component):
         )
 
     def beat_diagnose(self, beat: Beat) -> Animation:
-        """Point at the slip's row index; then at the trace's index and the ID's row of E."""
+        """Point at the slip's row index; then at the trace's index and the ID's row of E.
+
+        Each index swells in its line while a ring passes round the whole line
+        (round the index alone it ran into the word beside it: a word space is
+        too narrow for a ring clear of both); the ring round the row passes along
+        its amber outline, as clear of the digits as that is (round the row's
+        texts it ran under the digits). A ring keeps :data:`MARK_CLEAR` from its line.
+        """
         colour = self.theme.highlight
-        row = self.matrix.grid.get_row(self.token_id)
+        outline = self.matrix.outline(self.token_id)
+
+        def pointed(index: VMobject, line: VMobject, *marks: VMobject) -> Animation:
+            swell = point_at(index, colour, scale=SWELL, ring=False)
+            # The ring goes round the line as it stands at the swell's largest (and
+            # round its strike, which reaches past its ends).
+            rest = [m for m in line if m is not index]
+            largest = VGroup(*rest, index.copy().scale(SWELL), *[m.copy() for m in marks])
+            ring = Circumscribe(largest, color=colour, buff=MARK_CLEAR, stroke_width=RING_WIDTH)
+            return AnimationGroup(swell, ring)
+
         # Outlines pass round them: the row's values keep their sign colours.
         return Steps(
-            point_at(self.slip.wrong_index, colour, scale=1.2),
-            AnimationGroup(point_at(self.index, colour, scale=1.2), point_at(row, colour)),
+            pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1]),
+            AnimationGroup(
+                pointed(self.index, self.steps[1]), Circumscribe(outline, color=colour, buff=0)
+            ),
         )
 
     def labels(self) -> list[VMobject]:

@@ -14,7 +14,8 @@ A thin composition of parts, placed by the solver
 Until the product needs the panel (``terms``), E and the vector stand in a
 close-up (:mod:`embedviz.render.zoom`) with the chip, its heading and the
 legend (as an upright colour bar) in a column right of E, the chip level with
-row i; the ``terms`` beat pulls back and glides them to their places first.
+row i; the ``terms`` beat pulls back and glides them to the tag column, the
+chip still level with row i (where it waits until it fetches the row).
 """
 
 from __future__ import annotations
@@ -89,8 +90,9 @@ class OneHotStage(Stage):
     def _rest_beside_e(self) -> list[tuple[VMobject, np.ndarray]]:
         """Stand the chip and its heading right of E, the chip level with row i; return the moves.
 
-        Their places are at the panel's right, which stands empty until the
-        terms; until then they wait beside the row the ID selects.
+        Their places are at the panel's right (the chip level with row i too,
+        :attr:`ComparePart.wait`), which stands empty until the terms; until then
+        they wait beside the row the ID selects.
         """
         plan, chip, heading = self.plan, self.compare.chip, self.compare.heading
         left = plan.park_x() - plan.chip_width / 2
@@ -172,7 +174,8 @@ class OneHotStage(Stage):
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; the first ones in the close-up, which the terms pull back first.
 
-        The ``terms`` beat then glides the chip and its heading home and turns
+        The ``terms`` beat then glides the chip and its heading to their places
+        (the chip still level with row i) and turns
         the colour bar into the legend while its first step plays (built with
         them at home, in the solved layout, and played under the close-up as
         it pulls back, so that what it brings on follows E).
