@@ -13,7 +13,10 @@ alphas) and the stage's own mobjects are read back:
 - a chip's place (its dim outline over E) never shows apart from its chip:
   one ID, one object, at every moment;
 - the highlight that points at repeated IDs' tags crosses no chip, text or
-  slice while it passes.
+  slice while it passes;
+- the shape beat: the d edge's ``d = 3`` fades out before its bare ``d``
+  fades in, never the two half seen at once (a polish review saw them
+  cross-fade, a glitch mid-motion).
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ class _Sample:
     lifting: list[tuple[int, float, np.ndarray]] = field(default_factory=list)
     # The share of the frame left empty, counting only what is drawn at SHOWN or more.
     empty: float = 0.0
+    # The d edge's opacity: as "d = 3", and as the bare "d" the shape beat leaves.
+    d_sized: float = 0.0
+    d_named: float = 0.0
 
 
 def _opacity(mobject: Any, shown: set[int]) -> float:
@@ -122,6 +128,9 @@ def _read(scene: MomentScene, moment: Any, samples: list[_Sample], block: list[A
             sample.lifting.append((carry.row, grid.row_y(carry.row), centre))
     if moment.beat.name in ("predict", "reveal"):
         sample.empty = _empty_share(scene)
+    sample.d_sized = _opacity(stage.stack.edge_d, shown)
+    if stage.stack.d_named is not None:
+        sample.d_named = _opacity(stage.stack.d_named, shown)
     samples.append(sample)
 
 
@@ -262,3 +271,17 @@ def test_the_rings_round_repeated_tags_cross_nothing(case: str) -> None:
     crossed, pieces = _rings(case)
     assert pieces
     assert not crossed, crossed[:6]
+
+
+@pytest.mark.parametrize("case", ["default", "gpt2"])
+def test_the_d_edge_loses_its_size_in_one_step(case: str) -> None:
+    """Polish review (720p, shape beat): ``d = 3`` cross-faded into ``d`` at its right
+    end, the two half seen at once mid-motion, which read as a glitch. ``d = 3``
+    fades out before ``d`` fades in: never both seen at once; ``d`` stays."""
+    samples = [s for s in _samples(case) if s.beat == "shape"]
+    assert samples
+    both = [(s.alpha, round(s.d_sized, 2), round(s.d_named, 2)) for s in samples]
+    assert not [b for b in both if min(b[1], b[2]) >= FAINT], both
+    # It starts as "d = 3" and ends as "d".
+    assert samples[0].d_sized >= SHOWN, both
+    assert samples[-1].d_sized < FAINT <= SHOWN <= samples[-1].d_named, both

@@ -204,6 +204,8 @@ class SliceStack(OutputPart):
         # marks stand once every chip has gone, if the stage finds they fit there.
         self.marks_box: tuple[float, float, float, float] | None = None
         self.links = VGroup()
+        # The d edge's bare symbol once the shape beat takes d's size into the shape.
+        self.d_named: VMobject | None = None
         # Each link's branch into the first copy of the row it marks.
         self.firsts = VGroup()
 
@@ -399,7 +401,12 @@ class SliceStack(OutputPart):
         return self.notes_at is not None or self.batch_plan.marks == "right"
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named)."""
+        """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named).
+
+        The edge ``d = 3`` fades out whole, then ``d`` fades in at its right end:
+        one step after the other. A 720p review saw the two cross-fade (``d = 3``
+        half over ``d``), which read as a glitch mid-motion.
+        """
         label = self.plan.scale.label
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         self.shape = ShapeLabel(sizes, label, self.theme.output)
@@ -411,8 +418,8 @@ class SliceStack(OutputPart):
         written.move_to(top - xyz(0, digit_height(label) * MARK_LINE / 2)).align_to(top, LEFT)
         symbol = maths(beat.label("edge_d"), self.theme.muted, label)
         symbol.move_to(self.d_symbol).align_to(self.edge_d, RIGHT)
+        self.d_named = symbol
         return AnimationGroup(
-            FadeOut(self.edge_d),
-            FadeIn(symbol),
+            Succession(FadeOut(self.edge_d, run_time=0.5), FadeIn(symbol, run_time=0.5)),
             FadeIn(written, shift=0.15 * UP),
         )
