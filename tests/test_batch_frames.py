@@ -13,7 +13,13 @@ alphas) and the stage's own mobjects are read back:
 - a chip's place (its dim outline over E) never shows apart from its chip:
   one ID, one object, at every moment;
 - the highlight that points at repeated IDs' tags crosses no chip, text or
-  slice while it passes.
+  slice while it passes;
+- the output's place never stands as a blank panel: while the panel that
+  holds it before the slices is drawn whole, a text is shown in it (a
+  polish review saw it blank and dark for the first beats);
+- the shape beat: the d edge's ``d = 3`` fades out before its bare ``d``
+  fades in, never the two half seen at once (a polish review saw them
+  cross-fade, a glitch mid-motion).
 """
 
 from __future__ import annotations
@@ -64,6 +70,12 @@ class _Sample:
     lifting: list[tuple[int, float, np.ndarray]] = field(default_factory=list)
     # The share of the frame left empty, counting only what is drawn at SHOWN or more.
     empty: float = 0.0
+    # The output's empty panel (before the slices): its opacity, and the texts shown in it.
+    panel: float = 0.0
+    panel_texts: list[str] = field(default_factory=list)
+    # The d edge's opacity: as "d = 3", and as the bare "d" the shape beat leaves.
+    d_sized: float = 0.0
+    d_named: float = 0.0
 
 
 def _opacity(mobject: Any, shown: set[int]) -> float:
@@ -127,6 +139,22 @@ def _read(scene: MomentScene, moment: Any, samples: list[_Sample], block: list[A
             sample.lifting.append((carry.row, grid.row_y(carry.row), centre))
     if moment.beat.name in ("predict", "reveal"):
         sample.empty = _empty_share(scene)
+    sample.panel = _opacity(stage.stack.placeholder, shown)
+    if sample.panel:
+        from embedviz.render.glyphs import GlyphString
+
+        panel = _box(stage.stack.placeholder)
+        sample.panel_texts = [
+            m.text
+            for top in scene.mobjects
+            for m in top.get_family()
+            if isinstance(m, GlyphString)
+            and _opacity(m, shown) >= SHOWN
+            and _inside(m.get_center(), panel)
+        ]
+    sample.d_sized = _opacity(stage.stack.edge_d, shown)
+    if stage.stack.d_named is not None:
+        sample.d_named = _opacity(stage.stack.d_named, shown)
     samples.append(sample)
 
 
@@ -342,3 +370,30 @@ def test_four_pairs_stand_the_legend_upright_beside_the_stack() -> None:
     assert ends.legend["shape"][0][1][1] < ends.shape[0][1] - 0.3
     # Until the reveal the panel holds the edges' place too.
     assert ends.panel["intro"][1][0] >= ends.edges_right - 1e-6
+
+
+@pytest.mark.parametrize("case", ["default", "gpt2"])
+def test_the_d_edge_loses_its_size_in_one_step(case: str) -> None:
+    """Polish review (720p, shape beat): ``d = 3`` cross-faded into ``d`` at its right
+    end, the two half seen at once mid-motion, which read as a glitch. ``d = 3``
+    fades out before ``d`` fades in: never both seen at once; ``d`` stays."""
+    samples = [s for s in _samples(case) if s.beat == "shape"]
+    assert samples
+    both = [(s.alpha, round(s.d_sized, 2), round(s.d_named, 2)) for s in samples]
+    assert not [b for b in both if min(b[1], b[2]) >= FAINT], both
+    # It starts as "d = 3" and ends as "d".
+    assert samples[0].d_sized >= SHOWN, both
+    assert samples[-1].d_sized < FAINT <= SHOWN <= samples[-1].d_named, both
+
+
+@pytest.mark.parametrize("case", ["default", "gpt2", "corridor"])
+def test_the_output_panel_never_stands_blank(case: str) -> None:
+    """Polish review (720p, intro): the output's place stood as a blank dark panel for the
+    first beats, only later reading "output shape?": an empty placeholder. Whenever the
+    panel is drawn whole before the reveal (where the slices take its place, in one
+    motion: test_the_question_box_gives_way_to_the_slices_in_one_motion), a text is
+    shown in it (its question, from the intro on)."""
+    whole = [s for s in _samples(case) if s.panel >= 0.99 and s.beat != "reveal"]
+    assert whole, "the panel was never seen"
+    blank = sorted({(s.beat, s.alpha) for s in whole if not s.panel_texts})
+    assert not blank, blank[:5]

@@ -233,7 +233,8 @@ FILLED_FRAMES: list[Any] = [
     # (18.8 % of the frame): the matrix and the block now rest together and glide
     # apart only while strips travel.
     ("SequenceLookup", {"text": REVIEW_SENTENCE}),
-    # The batch's output stands as one empty panel until every slice is revealed at once.
+    # The batch's output stands as one panel (asking "output shape?") until every slice is
+    # revealed at once.
     ("BatchLookup", {}),
     ("BatchLookup", {"theme": "light"}),
     # GPT-2 size. With five-digit IDs the slices stand high (their strips' clear paths):

@@ -200,3 +200,60 @@ def test_the_count_rings_each_row_it_counts(overrides: dict[str, Any]) -> None:
     play_moments(board, look, alphas=alphas, pixel_width=192, pixel_height=108)
     assert shown, "the zero-based beat was not seen"
     assert counted == set(shown), (sorted(counted), shown)
+
+
+def _ink_box(mobject: Any) -> np.ndarray:
+    """A mobject's box with its stroke's ink: manim draws width w as w / 100 frame units."""
+    reach = float(mobject.get_stroke_width()) / 200 if float(mobject.get_stroke_opacity()) else 0.0
+    low = mobject.get_corner([-1, -1, 0])[:2] - reach
+    return np.array([low, mobject.get_corner([1, 1, 0])[:2] + reach])
+
+
+@pytest.mark.parametrize("overrides", [{}, {"theme": "light"}, GPT2], ids=["toy", "light", "gpt2"])
+def test_the_count_stays_in_the_safe_margin(overrides: dict[str, Any]) -> None:
+    """Polish review (720p, lecture hall): the count's ring round row 0 came to about
+    15 px from the frame's left edge, inside the 18 px safe margin (``MARGIN``).
+    At every moment of the count, each highlight ring (its stroke's ink included)
+    and each row number (swollen as it is counted) stays inside the safe area."""
+    from manim import config
+
+    from embedviz.render.design import MARGIN
+    from embedviz.render.glyphs import GlyphString
+
+    board = prepared_storyboard("SingleTokenLookup", overrides, environ={})
+    outside: list[str] = []
+    seen: list[int] = []
+
+    def look(scene_object: Any, moment: Any) -> None:
+        if moment.beat.name != "zero-based":
+            return
+        half_w, half_h = config.frame_width / 2 - MARGIN, config.frame_height / 2 - MARGIN
+        wanted = ManimColor(scene_object.stage.theme.highlight).to_hex().lower()
+        labels = {id(m) for m in scene_object.stage.matrix.grid.row_labels.values()}
+        for top in scene_object.mobjects:
+            for mobject in top.get_family():
+                if not len(mobject.points):
+                    continue
+                if isinstance(mobject, GlyphString):
+                    if id(mobject) not in labels:
+                        continue
+                    what = f"row number {mobject.text!r}"
+                elif (
+                    float(mobject.get_stroke_width()) > 0
+                    and float(mobject.get_stroke_opacity()) > 0
+                    and mobject.get_stroke_color().to_hex().lower() == wanted
+                ):
+                    what = "a ring"
+                    seen.append(1)
+                else:
+                    continue
+                (left, bottom), (right, top_y) = _ink_box(mobject)
+                if left < -half_w - 1e-3 or right > half_w + 1e-3:
+                    outside.append(f"{what} at alpha {moment.alpha}: x {left:.3f} to {right:.3f}")
+                if bottom < -half_h - 1e-3 or top_y > half_h + 1e-3:
+                    outside.append(f"{what} at alpha {moment.alpha}: y {bottom:.3f} to {top_y:.3f}")
+
+    alphas = tuple(round(0.05 * k, 2) for k in range(1, 20))
+    play_moments(board, look, alphas=alphas, pixel_width=192, pixel_height=108)
+    assert seen, "no ring was seen in the zero-based beat"
+    assert not outside, outside[:5]

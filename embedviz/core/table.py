@@ -75,10 +75,15 @@ class EmbeddingTable:
         The read-only float32 matrix.
     source
         A short human-readable description of where the values came from.
+    seeded
+        Whether the values are standard normal draws (:meth:`from_seed`): the
+        colour key then comes from that distribution
+        (:func:`embedviz.core.colour_key.table_key`).
     """
 
     weight: npt.NDArray[np.float32]
     source: str = field(default="array")
+    seeded: bool = False
 
     def __post_init__(self) -> None:
         weight = as_float32(np.asarray(self.weight), source="the embedding table")
@@ -151,7 +156,7 @@ class EmbeddingTable:
         else:
             raise EmbedvizError(f"unknown init {init!r}; choose 'torch' or 'normal'")
         weight.flags.writeable = False  # fresh and private: no defensive copy needed
-        return cls(weight, source)
+        return cls(weight, source, seeded=True)
 
     @classmethod
     def from_array(cls, array: npt.ArrayLike, source: str = "array") -> EmbeddingTable:
@@ -313,6 +318,11 @@ class TorchSeededTable(_RowLookup):
     def source(self) -> str:
         """Where the values come from."""
         return f"torch-compatible seed {self.seed}"
+
+    @property
+    def seeded(self) -> bool:
+        """True: the values are standard normal draws (the colour key needs none of them)."""
+        return True
 
     def rows(self, indices: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Return the rows at ``indices``, computing only those.

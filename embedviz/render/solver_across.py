@@ -15,6 +15,7 @@ from embedviz.render.gap_lines import margin_gap_width
 from embedviz.render.metrics import char_advance, text_width
 from embedviz.render.parts.chips import PIECE_RATIO, chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots
+from embedviz.render.parts.row_count import count_reach
 from embedviz.render.spec import LookupSpec
 
 __all__ = ["TAG_GAP", "Across", "Mode", "frame", "lay_across"]
@@ -67,6 +68,9 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
     if sizes.gaps_apart:
         margin_w = max(margin_w, numbers_w + SPACE + row_gap_w + 1.5 * SPACE)
+    if spec.counted:
+        # The count rings each row round its swollen number: room for the ring's left side.
+        margin_w = max(margin_w, count_reach(numbers_w) + numbers_w + 1.5 * SPACE)
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     # The walking column holds a parked chip; the corridor, a strip (wider than any chip).
     lane_w = max(body_w, chip_w) if mode == "corridor" else chip_w

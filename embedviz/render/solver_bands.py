@@ -207,8 +207,8 @@ def title_band(
 ) -> tuple[float, float, float]:
     """Return the title's font and centre x, and the band's height (title and legend).
 
-    The title is centred when the legend beside it leaves room, else set left
-    of it, else made smaller.
+    The title is centred when the legend beside it leaves room, else centred
+    in the room left of it, else made smaller to fill that room.
 
     Parameters
     ----------
@@ -245,9 +245,13 @@ def place_title(
     """Place a title beside the legend (if any): its font and centre x, and the band's height.
 
     The one rule for every frame's title band (:func:`title_band` for the
-    solved layouts, :func:`embedviz.render.frame_fit.frame_bands` for the
-    others): centred when the legend leaves room, else set left of it, else
-    made smaller (down to the floor; below it, ``problems`` says so).
+    solved layouts, :func:`embedviz.render.frame_fit.frame_bands` and the
+    training solver for the others): centred in the frame when the legend
+    leaves room, else centred in the room left of the legend (between the safe
+    area's left edge and the legend; at least ``1.5 SPACE`` from either), else
+    made smaller to fill that room (down to the floor; below it, ``problems`` says so).
+    A review (720p) found three scenes' titles set flush left beside the
+    legend, the others centred: a title now stands centred in its room.
     """
     left, right = safe
     legend_w = 0.0
@@ -263,7 +267,7 @@ def place_title(
             width = room
             if font < font_for_px(MIN_TEXT_PX):
                 problems.append("title too wide")
-        x = left + width / 2
+        x = (left + right - legend_w) / 2
     band = digit_height(font) * 1.7
     if legend_title is not None:
         band = max(band, legend_height(scale.legend))

@@ -27,11 +27,9 @@ from dataclasses import dataclass
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
-    MIN_TEXT_PX,
     OUTLINE_REACH,
     SPACE,
     TypeScale,
-    font_for_px,
 )
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
@@ -41,8 +39,8 @@ from embedviz.render.solver import (
     CAPTION_CENTRE,
     TITLE_RATIO,
 )
+from embedviz.render.solver_bands import place_title
 from embedviz.render.solver_positions import formula_width
-from embedviz.render.type_search import legend_height, swatch_size
 from embedviz.story.model import Storyboard, Window
 
 __all__ = [
@@ -286,22 +284,15 @@ def _measure(spec: TrainingSpec, data: float, pitch: float) -> tuple[TrainingPla
     if total_w > right - left:
         problems.append("too wide")
     label, legend = scale.label, scale.legend
-    title_font = min(scale.data, scale.label * TITLE_RATIO)
-    legend_w = 0.0
-    if spec.legend_title:
-        legend_w = text_width(spec.legend_title, legend, mono=False) + 2 * SPACE
-        legend_w += 11 * swatch_size(legend)
-    title_w = text_width(spec.title, title_font, mono=False)
-    title_x = 0.0
-    if title_w / 2 + legend_w + 2 * SPACE > (right - left) / 2:
-        room = right - left - legend_w - 3 * SPACE
-        if title_w > room:
-            title_font *= room / title_w
-            title_w = room
-        title_x = left + title_w / 2
-    if title_font < font_for_px(MIN_TEXT_PX):
-        problems.append("title too wide")
-    band_h = max(digit_height(title_font) * 1.7, legend_height(legend) if legend_w else 0.0)
+    # The one title rule (solver_bands.place_title): centred, or centred left of the legend.
+    title_font, title_x, band_h = place_title(
+        spec.title,
+        spec.legend_title or None,
+        scale,
+        min(scale.data, scale.label * TITLE_RATIO),
+        (left, right),
+        problems,
+    )
     heading_h = digit_height(label) * 1.6
     col_labels_h = digit_height(label) + 0.8 * SPACE
     matrix_h = sum(slot.size for slot in row_slots(spec.window, sizes))

@@ -124,6 +124,11 @@ class LookupSpec:
         empty band the content leaves under the title requires: a frame bound
         by its width (PositionBlindness's E shows three columns) otherwise
         leaves a band across the frame over an eighth of it.
+    counted
+        Whether a beat counts E's rows (``count_rows``): the row numbers'
+        column then keeps room on its left for the count's ring round a
+        swollen row number (:func:`~embedviz.render.parts.row_count.count_reach`),
+        so the ring stays inside the safe margin.
     """
 
     window: Window
@@ -160,6 +165,7 @@ class LookupSpec:
     still: bool = False
     title_left: bool = False
     fill_height: bool = False
+    counted: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:
@@ -210,6 +216,7 @@ class LookupSpec:
             note=next(
                 (b.labels["dtype_note"] for b in board.beats if "dtype_note" in b.labels), ""
             ),
+            counted=any(b.action == "count_rows" for b in board.beats),
         )
 
 

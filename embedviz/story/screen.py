@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from embedviz.core.cells import colour_scale, format_cell, format_scale
+from embedviz.core.cells import format_cell, format_scale
+from embedviz.core.colour_key import table_key
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import Table
 from embedviz.story.model import NumberCell, NumberKind, Window
@@ -109,7 +110,9 @@ class Screen:
         Returns
         -------
         float
-            The colour scale ``s`` of the visible values.
+            The colour scale ``s``: the table's own
+            (:func:`~embedviz.core.colour_key.table_key`), the same in every
+            scene that draws the table, whichever rows it shows.
 
         Raises
         ------
@@ -142,7 +145,7 @@ class Screen:
         if stored in ("bfloat16", "float16"):
             # Widening is exact, but the viewer should know what the file held.
             self.labels["dtype_note"] = self.words("dtype_note", dtype=stored)
-        scale = colour_scale(block)
+        scale = table_key(table)
         if legend:
             for position, value in enumerate((-scale, 0.0, scale)):
                 self.add(NumberCell("legend", (position,), format_scale(value), value))

@@ -16,6 +16,7 @@ import decimal
 import importlib
 import math
 import pkgutil
+import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -108,13 +109,20 @@ def whole(value: float) -> tuple[float, str]:
 
 
 def _legend(cell: NumberCell, context: Context) -> tuple[float, str]:
-    shown = [
-        context.weight[c.index]
-        for beat in context.board.beats
-        for c in beat.numbers
-        if c.kind == "weight"
-    ]
-    largest = float(np.max(np.abs(shown)))
+    """The key's ends: the table's, never the rows a scene shows (docs/storyboard.md).
+
+    A seeded table holds standard normal draws: the 99th percentile of ``|x|``
+    (the 99.5th of ``x``, from the standard library). A table from a file: the
+    99th percentile of ``|value|`` over 256 rows spread evenly (all of a smaller
+    table), first and last included. Either rounded up to one significant digit.
+    """
+    if context.options.weights is None:
+        largest = statistics.NormalDist().inv_cdf(0.995)
+    else:
+        count = context.weight.shape[0]
+        rows = np.unique(np.rint(np.linspace(0, count - 1, min(count, 256))).astype(np.int64))
+        values = np.abs(context.weight[rows].astype(np.float64)).reshape(-1)
+        largest = float(np.quantile(values[np.isfinite(values)], 0.99))
     step = 10.0 ** math.floor(math.log10(largest))
     scale = math.ceil(round(largest / step, 9)) * step
     value = (-scale, 0.0, scale)[cell.index[0]]

@@ -45,7 +45,7 @@ from manim import (
     Wait,
 )
 
-from embedviz.render.animations import make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.batch_plan import BRACE, MARK_LINE, BatchPlan
 from embedviz.render.design import SPACE, Theme, dimmed, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
@@ -193,7 +193,11 @@ class SliceStack(OutputPart):
         self._edges(board, cells)
         self.placeholder = self._placeholder()
         self.shape: ShapeLabel | None = None
-        self.question = None
+        # The question the panel asks from the start (one line, a group as the lookup
+        # block's two-line question is); the predict beat points at it.
+        label = plan.scale.label
+        asked = next((b.labels["question"] for b in board.beats if "question" in b.labels), None)
+        self.question = None if asked is None else VGroup(LabelText(asked, label, theme.text))
         self.underlines: list[VMobject] = []
         self.notes = VGroup()
         # Where the notes (the shape, the marks) start, when not at the solver's place.
@@ -204,6 +208,8 @@ class SliceStack(OutputPart):
         # marks stand once every chip has gone, if the stage finds they fit there.
         self.marks_box: tuple[float, float, float, float] | None = None
         self.links = VGroup()
+        # The d edge's bare symbol once the shape beat takes d's size into the shape.
+        self.d_named: VMobject | None = None
         # Each link's branch into the first copy of the row it marks.
         self.firsts = VGroup()
 
@@ -257,8 +263,15 @@ class SliceStack(OutputPart):
         self.placeholder.stretch_to_fit_width(right - left).align_to(xyz(left, 0), LEFT)
 
     def intro(self) -> list[VMobject]:
-        """Return the empty panel where the slices will stand (they come with ``reveal``)."""
-        return [self.placeholder]
+        """Return the panel where the slices will stand (they come with ``reveal``).
+
+        It asks for the output's shape from the start: a 720p review saw it
+        stand blank and dark for the first beats, an empty placeholder.
+        """
+        if self.question is None:
+            return [self.placeholder]
+        self.question.move_to(self.placeholder)
+        return [self.placeholder, self.question]
 
     def row_of(self, position: tuple[int, ...]) -> int:
         """Return the output row of a position: row t of slice b is ``b * T + t``."""
@@ -290,12 +303,13 @@ class SliceStack(OutputPart):
         return [self.slices[b], self.headers[b], self.row_numbers[b]]
 
     def beat_predict(self, beat: Beat) -> Animation:
-        """Ask for the output's shape where the slices will be."""
-        label = self.plan.scale.label
-        # One line (a group, as the lookup block's two-line question is).
-        question = LabelText(beat.label("question"), label, self.theme.text)
-        self.question = VGroup(question.move_to(self.placeholder))
-        return FadeIn(self.question, shift=0.2 * DOWN)
+        """Point at the question the panel asks ("what shape will the whole output have?")."""
+        assert self.question is not None
+        pointed = point_at(self.question, self.theme.highlight)
+        if len(beat.phrases) < 2:
+            return pointed
+        # With the phrase that asks it ("Predict before we look: what shape ...?").
+        return Steps(Wait(run_time=0.5), pointed)
 
     def beat_reveal(self, beat: Beat) -> Animation:
         """Reveal every slice's body, still empty, and the three edges, in the panel's place.
@@ -399,7 +413,12 @@ class SliceStack(OutputPart):
         return self.notes_at is not None or self.batch_plan.marks == "right"
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named)."""
+        """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named).
+
+        The edge ``d = 3`` fades out whole, then ``d`` fades in at its right end:
+        one step after the other. A 720p review saw the two cross-fade (``d = 3``
+        half over ``d``), which read as a glitch mid-motion.
+        """
         label = self.plan.scale.label
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         self.shape = ShapeLabel(sizes, label, self.theme.output)
@@ -411,8 +430,8 @@ class SliceStack(OutputPart):
         written.move_to(top - xyz(0, digit_height(label) * MARK_LINE / 2)).align_to(top, LEFT)
         symbol = maths(beat.label("edge_d"), self.theme.muted, label)
         symbol.move_to(self.d_symbol).align_to(self.edge_d, RIGHT)
+        self.d_named = symbol
         return AnimationGroup(
-            FadeOut(self.edge_d),
-            FadeIn(symbol),
+            Succession(FadeOut(self.edge_d, run_time=0.5), FadeIn(symbol, run_time=0.5)),
             FadeIn(written, shift=0.15 * UP),
         )

@@ -19,12 +19,24 @@ from embedviz.render.fades import FadeOut
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 
-__all__ = ["COUNT_STROKE", "count_ring", "count_rows"]
+__all__ = ["COUNT_STROKE", "count_reach", "count_ring", "count_rows"]
 
 # The count's ring: as wide a line as a row's amber outline, so it reads from afar.
 COUNT_STROKE = 4.0
 # A row number swells to the data's size as it is counted (it is drawn smaller).
 GROW = 1 / LABEL_RATIO
+
+
+def count_reach(label_width: float) -> float:
+    """Return how far the count's ring reaches left of a row number ``label_width`` wide.
+
+    The ring's left side stands a half space left of the number swollen to the
+    data's size, and its stroke's ink half its width further (manim draws a
+    width of w as w / 100 frame units). The lookup solver keeps this much room
+    left of the row numbers when a beat counts rows, so the ring stays inside
+    the safe margin (a 720p review found it 15 px from the frame's edge).
+    """
+    return label_width * (GROW - 1) / 2 + SPACE / 2 + COUNT_STROKE / 200
 
 
 def count_ring(grid: CellGrid, row: int, colour: str) -> Rectangle:
@@ -36,7 +48,8 @@ def count_ring(grid: CellGrid, row: int, colour: str) -> Rectangle:
     """
     left, bottom, right, top = grid.row_box(row, buff=0.0)
     label = grid.row_labels[row]
-    left = min(left, label.get_center()[0] - label.width * GROW / 2 - SPACE / 2)
+    ink = COUNT_STROKE / 200
+    left = min(left, label.get_left()[0] - count_reach(label.width) + ink)
     ring = Rectangle(width=right - left, height=top - bottom)
     ring.move_to(xyz((left + right) / 2, (bottom + top) / 2))
     return ring.set_stroke(colour, width=COUNT_STROKE).set_fill(opacity=0.0)

@@ -147,6 +147,9 @@ def build_batch_lookup(
     for b, row in enumerate(ids):
         for t, token_id in enumerate(row):
             rec.screen.add(int_cell("token_id", (b, t), token_id))
+    # The output's place asks its question from the start (the predict beat points at
+    # it): a review saw a blank dark panel there for the first beats.
+    rec.screen.labels["question"] = rec.words("batch_question")
     rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
     _axes_predict_reveal(rec, output.shape)
     marks: list[NumberCell] = []
@@ -171,7 +174,6 @@ def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
         f"Its shape is B \u00d7 T: batch size {batch}, sequence length {length}.",
         run_time=1.2,
     )
-    screen.labels["question"] = rec.words("batch_question")
     rec.beat(
         "predict",
         "predict",

@@ -19,7 +19,8 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from embedviz.core.cells import colour_scale, format_scale
+from embedviz.core.cells import format_scale
+from embedviz.core.colour_key import table_key
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.table import Table
 from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
@@ -357,9 +358,8 @@ def build_large_vocab_lookup(
     views = _plan_windows(vocab, dim, ids[:_WALKED], told)
     rows = _fetch_rows(table, [first_view, *views])
     output = table.lookup(ids)
-    # One colour scale for every value any view shows, so colours stay put while scrolling.
-    shown = [rows[row][list(view.cols)] for view in (first_view, *views) for row in view.rows]
-    scale = colour_scale(np.concatenate(shown))
+    # The table's one colour scale (as every scene's), so colours stay put while scrolling.
+    scale = table_key(table)
 
     rec = Recorder(first_view, output.shape, told)
     screen = rec.screen

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.cells import colour_scale
+from embedviz.core.colour_key import NORMAL_QUANTILE, table_key
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.ids import validate_ids
 from embedviz.core.params import (
@@ -164,6 +165,16 @@ def one_row(options: SceneOptions, vocab_size: int, dim: int, row: int) -> npt.N
     return np.asarray(rows[0], dtype=np.float32)
 
 
+def _key(options: SceneOptions) -> float:
+    """Return the table's colour scale (:func:`~embedviz.core.colour_key.table_key`).
+
+    A seeded table, which may be too large to build, is neither built nor read.
+    """
+    if options.weights is not None:
+        return table_key(make_table(options))
+    return colour_scale([NORMAL_QUANTILE])
+
+
 def _lookup_id(options: SceneOptions, vocab_size: int) -> int:
     """Return the one ID the lookup beat copies (default 3, or the last row of a tiny table)."""
     ids = SPEC.ids(options)
@@ -237,9 +248,9 @@ def build_parameter_count(
     _table_and_count(rec, vocab, dim, corner)
     _memory(rec, vocab, dim)
     _lookup(rec, shape, token_id, looked_up)
-    # Coloured on the scale of the values it shows: a real model's small
-    # weights get strong colours too.
-    return rec.finish(SPEC, options, shape, token_id, colour_scale(corner))
+    # Coloured on the table's own scale, as every scene that draws it: a real
+    # model's small weights get strong colours too.
+    return rec.finish(SPEC, options, shape, token_id, _key(options))
 
 
 def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np.float32]) -> None:
