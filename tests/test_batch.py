@@ -505,15 +505,19 @@ def test_each_marks_lines_reach_both_rows_it_names(overrides: dict[str, Any]) ->
 
 
 MARK_CASES = [
-    {},
-    {"theme": "light"},
-    {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"},
-    {"vocab": 50257, "dim": 768, "ids": "4821,33000,4821,17;33000,2,50256,0"},
+    ({}, True),
+    ({"theme": "light"}, True),
+    ({"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}, True),
+    ({"vocab": 50257, "dim": 768, "ids": "4821,33000,4821,17;33000,2,50256,0"}, True),
+    # A first copy in slice 1, under the marks' place: the marks stand stacked.
+    ({"ids": "1,2;3,4;3,1"}, False),
 ]
 
 
-@pytest.mark.parametrize("overrides", MARK_CASES)
-def test_each_marks_line_reads_apart_from_the_other_marks(overrides: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("overrides", "level"), MARK_CASES)
+def test_each_marks_line_reads_apart_from_the_other_marks(
+    overrides: dict[str, Any], level: bool
+) -> None:
     """A 720p review of the repeats and shape beats: with two marks, their lines ran as three
     or four parallel verticals within 20 px (x 573-593), so nobody could tell which mark
     went to which pair of rows, and the dots sat on the slices' borders by the minus signs.
@@ -522,8 +526,8 @@ def test_each_marks_line_reads_apart_from_the_other_marks(overrides: dict[str, A
     stand at least 2 SPACE (22 px) apart; no horizontal run of one mark's lines lies within
     half a SPACE of another mark's runs; each mark's lines end at exactly its two rows;
     every dot stands at least 3 px from every text, and off every other mark's lines (a
-    crossing has no dot). Where a mark's first copy allows it, the mark stands level with
-    that row, so its line runs straight into it."""
+    crossing has no dot). Where every mark's first copy allows it (``level``), each mark
+    stands level with that row, so its line runs straight into it."""
     from conftest import box_of
 
     from embedviz.render.design import SPACE
@@ -574,13 +578,14 @@ def test_each_marks_line_reads_apart_from_the_other_marks(overrides: dict[str, A
                     assert apart >= 2 * SPACE - 1e-9, (index, apart * px)
             theirs = [float(r[0][1]) for r in runs[j] if r[1][1] - r[0][1] <= 1e-6]
             for flat in flats:
-                level = min(abs(float(flat[0][1]) - y) for y in theirs)
-                assert level >= SPACE / 2, (index, level * px)
+                gap = min(abs(float(flat[0][1]) - y) for y in theirs)
+                assert gap >= SPACE / 2, (index, gap * px)
             for dot in dots[i]:
                 off = min(_distance(box_of(dot), run) for run in runs[j])
                 assert off >= SPACE / 4, (index, off * px)
         # Standing level with its first copy, it runs straight into it.
-        assert marks[index].get_center()[1] == pytest.approx(stage.stack.slices[fb].row_y(ft))
+        at = stage.stack.slices[fb].row_y(ft)
+        assert bool(marks[index].get_center()[1] == pytest.approx(at)) is level, index
 
 
 def _segments(link: Any) -> list[np.ndarray]:
