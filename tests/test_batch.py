@@ -495,12 +495,97 @@ def test_each_marks_lines_reach_both_rows_it_names(overrides: dict[str, Any]) ->
         assert 0 <= first.body_left() - line.get_end()[0] <= 0.1
         # It leaves the mark's line: from a point of its vertical (or where that ends).
         assert line.get_start()[0] == pytest.approx(link.get_anchors()[1][0])
+        # A dot at each end, just left of it (clear of the row's border and digits).
         ends = {
-            (round(float(d.get_center()[0]), 3), round(float(d.get_center()[1]), 3)) for d in dots
+            (round(float(d.get_right()[0]), 3), round(float(d.get_center()[1]), 3)) for d in dots
         }
         for end in (line.get_end(), link.get_end()):
             assert (round(float(end[0]), 3), round(float(end[1]), 3)) in ends
         assert all(d.width == pytest.approx(2 * DOT_RADIUS) for d in dots)
+
+
+MARK_CASES = [
+    ({}, True),
+    ({"theme": "light"}, True),
+    ({"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}, True),
+    ({"vocab": 50257, "dim": 768, "ids": "4821,33000,4821,17;33000,2,50256,0"}, True),
+    # A first copy in slice 1, under the marks' place: the marks stand stacked.
+    ({"ids": "1,2;3,4;3,1"}, False),
+]
+
+
+@pytest.mark.parametrize(("overrides", "level"), MARK_CASES)
+def test_each_marks_line_reads_apart_from_the_other_marks(
+    overrides: dict[str, Any], level: bool
+) -> None:
+    """A 720p review of the repeats and shape beats: with two marks, their lines ran as three
+    or four parallel verticals within 20 px (x 573-593), so nobody could tell which mark
+    went to which pair of rows, and the dots sat on the slices' borders by the minus signs.
+
+    At 720p, for each pair of marks: their lanes (every upright run of a mark's lines)
+    stand at least 2 SPACE (22 px) apart; no horizontal run of one mark's lines lies within
+    half a SPACE of another mark's runs; each mark's lines end at exactly its two rows;
+    every dot stands at least 3 px from every text, and off every other mark's lines (a
+    crossing has no dot). Where every mark's first copy allows it (``level``), each mark
+    stands level with that row, so its line runs straight into it."""
+    from conftest import box_of
+
+    from embedviz.render.design import SPACE
+    from embedviz.render.glyphs import GlyphString
+
+    px = 720 / 8
+    seen = _end_of_shape(overrides)
+    stage, shown = seen["stage"], seen["shown"]
+    links, firsts = list(stage.stack.links), list(stage.stack.firsts)
+    cells = sorted(c.index for c in stage.board.beats[-1].numbers if c.kind == "equal_to")
+    repeats = _first_copies([list(row) for row in stage.board.ids])
+    assert len(links) == len(cells) >= 2
+    marks = {
+        m.cell.index: m
+        for top in stage.scene.mobjects
+        for m in top.get_family()
+        if getattr(getattr(m, "cell", None), "kind", None) == "equal_to"
+    }
+    runs, dots = [], []
+    for link, branch in zip(links, firsts, strict=True):
+        runs.append(_segments(link) + _segments(branch[0]))
+        dots.append(list(branch[1:]))
+    texts = [
+        box_of(m)
+        for top in stage.scene.mobjects
+        for m in top.get_family()
+        if isinstance(m, GlyphString) and len(m.points) and id(m) in shown
+    ]
+    for i, index in enumerate(cells):
+        uprights = [r for r in runs[i] if r[1][1] - r[0][1] > 1e-6]
+        flats = [r for r in runs[i] if r[1][1] - r[0][1] <= 1e-6]
+        # Its lines end at exactly its two rows (the repeat and its first copy).
+        body = min(grid.body_left() for grid in stage.stack.slices)
+        ends = {round(float(r[0][1]), 3) for r in flats if body - r[1][0] < SPACE / 5}
+        (fb, ft), (b, t) = repeats[index], index
+        slices = stage.stack.slices
+        rows = {round(slices[fb].row_y(ft), 3), round(slices[b].row_y(t), 3)}
+        assert ends == rows, index
+        for dot in dots[i]:
+            near = min(_distance(box_of(dot), box) for box in texts)
+            assert near * px >= 3, (index, near * px)
+        for j in range(len(cells)):
+            if i == j:
+                continue
+            for upright in uprights:
+                for other in (r for r in runs[j] if r[1][1] - r[0][1] > 1e-6):
+                    apart = abs(float(upright[0][0] - other[0][0]))
+                    assert apart >= 2 * SPACE - 1e-9, (index, apart * px)
+            theirs = [float(r[0][1]) for r in runs[j] if r[1][1] - r[0][1] <= 1e-6]
+            for flat in flats:
+                gap = min(abs(float(flat[0][1]) - y) for y in theirs)
+                assert gap >= SPACE / 2, (index, gap * px)
+            for dot in dots[i]:
+                off = min(_distance(box_of(dot), run) for run in runs[j])
+                assert off >= SPACE / 4, (index, off * px)
+        # Standing level with its first copy, it runs straight into it.
+        at = stage.stack.slices[fb].row_y(ft)
+        assert bool(marks[index].get_center()[1] == pytest.approx(at)) is level, index
 
 
 def _segments(link: Any) -> list[np.ndarray]:

@@ -55,7 +55,16 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.mark_links import first_links, links_room, mark_links
+from embedviz.render.parts.mark_links import (
+    LEVEL,
+    Route,
+    first_links,
+    lane_offsets,
+    level_clearance,
+    links_room,
+    mark_links,
+    order_lanes,
+)
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -207,6 +216,8 @@ class SliceStack(OutputPart):
         # The place the block of chips leaves empty (left, right, bottom, top), where the
         # marks stand once every chip has gone, if the stage finds they fit there.
         self.marks_box: tuple[float, float, float, float] | None = None
+        # How high over the box a mark may stand level with its first copy's row.
+        self.marks_ceiling: float | None = None
         self.links = VGroup()
         # The d edge's bare symbol once the shape beat takes d's size into the shape.
         self.d_named: VMobject | None = None
@@ -389,18 +400,83 @@ class SliceStack(OutputPart):
         self.notes.add(*marks)
         shown: list[Animation] = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
         if linked:
-            rows = [(self.slices[c.index[0]], c.index[1]) for c in cells]
-            self.links = mark_links(list(marks), rows, self.theme.wrong)
-            # Both ends: each line branches into the first copy its row equals.
-            firsts = [self._first_copy(c.index) for c in cells]
-            self.firsts = first_links(
-                list(self.links), [(self.slices[b], t) for b, t in firsts], self.theme.wrong
-            )
+            assert box is not None
+            self._link_marks(marks, cells, box)
             self.notes.add(self.links, self.firsts)
             pairs = zip(self.links, self.firsts, strict=True)
             lines = [Succession(Create(a), Create(b)) for a, b in pairs]
             shown = [AnimationGroup(*p) for p in zip(shown, lines, strict=True)]
         return LaggedStart(*shown, lag_ratio=0.3)
+
+    def _link_marks(
+        self, marks: VGroup, cells: list[NumberCell], box: tuple[float, float, float, float]
+    ) -> None:
+        """Tie each mark to its two rows: level with its first copy where they all fit so.
+
+        Each mark then runs straight into its first copy's row and its lane
+        goes on to the repeat; else the marks stand as :meth:`write_marks` set
+        them, moved up or down the box until no run of a line is level with
+        another mark's (:func:`~embedviz.render.parts.mark_links.level_clearance`).
+        The lanes take the order whose lines cross the fewest times.
+        """
+        repeats = [(self.slices[c.index[0]], c.index[1]) for c in cells]
+        firsts = [(self.slices[b], t) for b, t in (self._first_copy(c.index) for c in cells)]
+        first_ys = [grid.row_y(t) for grid, t in firsts]
+        repeat_ys = [grid.row_y(t) for grid, t in repeats]
+        if self._level_fits(marks, first_ys, box):
+            for mark, y in zip(marks, first_ys, strict=True):
+                mark.shift(xyz(0, y - float(mark.get_center()[1])))
+        else:
+            self._clear_levels(marks, first_ys, repeat_ys, box)
+        body = min(grid.body_left() for grid in self.slices)
+        routes = [
+            Route(float(mark.get_right()[0]) + SPACE / 2, float(mark.get_center()[1]), f, r)
+            for mark, f, r in zip(marks, first_ys, repeat_ys, strict=True)
+        ]
+        offsets = lane_offsets(len(marks), body - box[1])
+        lanes = order_lanes(routes, offsets, body - SPACE / 6)
+        self.links = mark_links(list(marks), repeats, lanes, self.theme.wrong)
+        # Both ends: each line branches into the first copy its row equals.
+        self.firsts = first_links(list(self.links), firsts, self.theme.wrong)
+
+    def _level_fits(
+        self, marks: VGroup, ys: list[float], box: tuple[float, float, float, float]
+    ) -> bool:
+        """Whether every mark fits in the box (up to :attr:`marks_ceiling`) level with ``ys``."""
+        top = box[3] if self.marks_ceiling is None else max(box[3], self.marks_ceiling)
+        for number, (mark, y) in enumerate(zip(marks, ys, strict=True)):
+            half = float(mark.height) / 2
+            if y + half > top or y - half < box[2]:
+                return False
+            for other, z in list(zip(marks, ys, strict=True))[:number]:
+                if abs(y - z) < (half + float(other.height) / 2) + SPACE / 2:
+                    return False
+        return True
+
+    def _clear_levels(
+        self,
+        marks: VGroup,
+        first_ys: list[float],
+        repeat_ys: list[float],
+        box: tuple[float, float, float, float],
+    ) -> None:
+        """Move the stacked marks up or down the box until their runs stand clear of the rows."""
+        top, bottom = float(marks.get_top()[1]), float(marks.get_bottom()[1])
+        steps = sorted(range(-40, 41), key=abs)
+        shifts = [k * SPACE / 4 for k in steps if bottom - box[2] >= -k * SPACE / 4]
+        shifts = [d for d in shifts if top + d <= box[3]]
+        best, clearest = 0.0, -1.0
+        for shift in shifts:
+            routes = [
+                Route(0.0, float(mark.get_center()[1]) + shift, f, r)
+                for mark, f, r in zip(marks, first_ys, repeat_ys, strict=True)
+            ]
+            clear = level_clearance(routes)
+            if clear > clearest:
+                best, clearest = shift, clear
+            if clear >= LEVEL:
+                break
+        marks.shift(xyz(0, best))
 
     def _first_copy(self, position: tuple[int, ...]) -> tuple[int, int]:
         """Return the first position (sequence by sequence) whose ID is this row's."""

@@ -1,13 +1,27 @@
 """Thin lines that tie each equality mark to the two output rows it names (BatchLookup).
 
-:func:`mark_links` leads a line from each mark to the row it marks (the repeat);
-:func:`first_links` branches each line into the row that row equals (its first
-copy), so that both ends of ``out[1,2] = out[0,1]`` are marked.
+Each mark (``out[1,2] = out[0,1]``) gets one line of its own: from the mark's
+right end to its *lane* (an upright run left of the slices), along the lane,
+and out of it into the left ends of its two rows, the repeat and its first
+copy. Where the mark stands level with its first copy
+(:func:`level_with_firsts`), its line runs straight into that row and the
+lane only goes on to the repeat.
+
+- :func:`mark_links` returns each mark's line to the repeat, :func:`first_links`
+  its branch into the first copy, with its dots (where the line meets its two
+  rows, and where a branch leaves a line that goes on, telling it from a line
+  that only crosses it).
+- The lanes stand :data:`LANE_STEP` apart where there is room (:func:`lane_offsets`),
+  in the order that crosses the fewest other marks' lines
+  (:func:`order_lanes`); the marks stand where none of their runs is level with
+  another mark's (:func:`level_clearance`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import permutations
 
 from manim import Dot, VGroup, VMobject
 
@@ -15,22 +29,66 @@ from embedviz.render.design import SPACE
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 
-__all__ = ["DOT_RADIUS", "LINK_STEP", "first_links", "links_room", "mark_links"]
+__all__ = [
+    "DOT_RADIUS",
+    "LANE_STEP",
+    "LEVEL",
+    "LINK_STEP",
+    "Route",
+    "first_links",
+    "lane_offsets",
+    "level_clearance",
+    "links_room",
+    "mark_links",
+    "order_lanes",
+]
 
-# The lines' verticals stand this far apart, the nearest this far left of the slices: a
-# whole SPACE (11 px at 720p), so that no line reads as part of a block's border (at
-# three quarters of it, 8 px, the nearest one hugged slice 0's border).
+# The least step between two lanes, and from the nearest to the slices: a whole SPACE
+# (11 px at 720p), so that no line reads as part of a block's border.
 LINK_STEP = SPACE
+# The step lanes take where the room allows: at one SPACE (the old step), two marks' lanes
+# read as one bundle of three or four verticals within 20 px, each line lost in it.
+LANE_STEP = 2 * SPACE
 # The dots where a mark's lines meet its two rows (3.6 px in radius at 720p).
 DOT_RADIUS = SPACE / 3
+# The least height between a horizontal run of one mark's line and another mark's: closer,
+# they read as one line (a reviewer followed a mark into the other mark's row).
+LEVEL = SPACE
+# Most marks whose lanes' every order is tried (6! orders); more take the nested order.
+TRIED = 6
+
+
+@dataclass(frozen=True)
+class Route:
+    """One mark's line, as heights and the x its run from the mark starts at.
+
+    ``start`` is where the line leaves the mark (its right end, a little
+    past); ``note``, ``first`` and ``repeat`` are the heights of the mark's
+    run, of its first copy's row and of the repeat's row.
+    """
+
+    start: float
+    note: float
+    first: float
+    repeat: float
+
+    def span(self) -> tuple[float, float]:
+        """Return the lane's lowest and highest y."""
+        ys = (self.note, self.first, self.repeat)
+        return min(ys), max(ys)
+
+    def runs(self, lane: float, end: float) -> list[tuple[float, float, float]]:
+        """Return the horizontal runs (y, left, right) of the line with its lane at ``lane``."""
+        return [(self.note, self.start, lane), (self.first, lane, end), (self.repeat, lane, end)]
 
 
 def links_room(count: int) -> float:
-    """Return the width the lines of ``count`` marks need between the marks and the slices.
+    """Return the width the lines of ``count`` marks need between the marks' place and the slices.
 
-    The ``count`` verticals, :data:`LINK_STEP` apart, the nearest
-    :data:`LINK_STEP` from the slices; each line leaves its mark ``SPACE / 2``
-    past its right end and runs at least ``SPACE / 2`` before it turns.
+    The ``count`` lanes, at least :data:`LINK_STEP` apart, the nearest
+    :data:`LINK_STEP` from the slices and the furthest a SPACE clear of the
+    place's right end (:func:`lane_offsets` spreads them out where there is
+    more).
 
     Parameters
     ----------
@@ -40,26 +98,97 @@ def links_room(count: int) -> float:
     Returns
     -------
     float
-        The least distance, in scene units, from the marks' right end to the slices.
+        The least distance, in scene units, from the place's right end to the slices.
     """
     return count * LINK_STEP + SPACE
 
 
+def lane_offsets(count: int, room: float) -> list[float]:
+    """Return how far each lane stands left of the slices, nearest first.
+
+    The lanes stand :data:`LANE_STEP` apart, the nearest as far from the
+    slices (its junction's dot then stands clear of the dots on the rows'
+    ends), or closer (not under :data:`LINK_STEP`) where ``room`` (from the
+    marks' place to the slices, :func:`links_room`) is short.
+    """
+    step = max(LINK_STEP, min(LANE_STEP, (room - SPACE) / max(count, 1)))
+    return [(number + 1) * step for number in range(count)]
+
+
+def _crossings(routes: Sequence[Route], lanes: Sequence[float], end: float) -> int:
+    """Return how many times a horizontal run of one line meets another line's lane."""
+    count = 0
+    for i, route in enumerate(routes):
+        for j, other in enumerate(routes):
+            if i == j:
+                continue
+            low, high = other.span()
+            for y, left, right in route.runs(lanes[i], end):
+                if left < lanes[j] < right and low - LEVEL / 2 <= y <= high + LEVEL / 2:
+                    count += 1
+    return count
+
+
+def order_lanes(routes: Sequence[Route], offsets: Sequence[float], end: float) -> list[float]:
+    """Return each route's lane x: the order of lanes whose lines cross the fewest times.
+
+    ``offsets`` from :func:`lane_offsets`, ``end`` the x the lines end at
+    (the slices' left). Up to :data:`TRIED` marks, every order is tried (the
+    first found of the fewest); more take the nested order, the longest lane
+    furthest out.
+    """
+    xs = [end - offset for offset in offsets]
+    if len(routes) > TRIED:
+        lengths = [route.span()[1] - route.span()[0] for route in routes]
+        lanes = [0.0] * len(routes)
+        for depth, i in enumerate(sorted(range(len(routes)), key=lambda i: lengths[i])):
+            lanes[i] = xs[depth]
+        return lanes
+    best: list[float] = []
+    fewest = -1
+    for order in permutations(xs):
+        count = _crossings(routes, order, end)
+        if fewest < 0 or count < fewest:
+            best, fewest = list(order), count
+    return best
+
+
+def level_clearance(routes: Sequence[Route]) -> float:
+    """Return the least height between a run of one line and another line's runs.
+
+    A mark's run that stands off its own rows counts too, where it is not
+    level with its first copy (a jog of a few pixels reads as a slip).
+    """
+    clear = float("inf")
+    for number, route in enumerate(routes):
+        if abs(route.note - route.first) >= 1e-6:
+            clear = min(clear, abs(route.note - route.first), abs(route.note - route.repeat))
+        mine = (route.note, route.first, route.repeat)
+        for other in routes[number + 1 :]:
+            theirs = (other.note, other.first, other.repeat)
+            clear = min(clear, *(abs(a - b) for a in mine for b in theirs))
+    return clear
+
+
 def mark_links(
-    marks: Sequence[VMobject], rows: Sequence[tuple[CellGrid, int]], colour: str
+    marks: Sequence[VMobject],
+    rows: Sequence[tuple[CellGrid, int]],
+    lanes: Sequence[float],
+    colour: str,
 ) -> VGroup:
     """Return a thin line from each mark's right end to the left end of the row it names.
 
-    Each goes right, then up or down just left of the rows' table, then into
-    its row. The verticals are nested (the line of the row nearest its mark
-    runs nearest the table), so that no two lines cross.
+    Each goes right to its lane (``lanes``: :func:`order_lanes`), up or down
+    it to its row, then into that row.
 
     Parameters
     ----------
     marks
-        The marks, top to bottom, left of the tables.
+        The marks, left of the tables.
     rows
-        Each mark's row: its table and the row's key in it.
+        Each mark's row (the repeat): its table and the row's key in it.
+    lanes
+        Each mark's lane's x.
     colour
         The lines' colour (the marks').
 
@@ -69,16 +198,38 @@ def mark_links(
         One line per mark, in the marks' order.
     """
     links = VGroup()
-    for number, (mark, (grid, key)) in enumerate(zip(marks, rows, strict=True)):
+    for mark, (grid, key), x in zip(marks, rows, lanes, strict=True):
         row_y, body = grid.row_y(key), grid.body_left()
         start = mark.get_right() + xyz(SPACE / 2, 0)
-        down = float(start[1]) > row_y
-        depth = number + 1 if down else len(marks) - number
-        x = body - depth * LINK_STEP
         link = VMobject(stroke_color=colour, stroke_width=1.5)
         corners = [start, xyz(x, start[1]), xyz(x, row_y), xyz(body - SPACE / 6, row_y)]
         links.add(link.set_points_as_corners(corners))
     return links
+
+
+def _row_dot(end: VMobject | object, colour: str) -> Dot:
+    """Return the dot at a line's end on its row: left of the border, clear of the digits."""
+    at = xyz(float(end[0]) - DOT_RADIUS, float(end[1]))  # type: ignore[index]
+    return Dot(at, radius=DOT_RADIUS, color=colour)
+
+
+def _junctions(turn_y: float, first_y: float, row_y: float) -> list[float]:
+    """Return the heights on a lane where three runs meet (a run goes on past a branch).
+
+    The lane spans the mark's run (``turn_y``) and its two rows; a run leaves
+    it at each of the three (the mark's run and its first copy's are one where
+    they stand level).
+    """
+    low, high = min(turn_y, first_y, row_y), max(turn_y, first_y, row_y)
+    found = []
+    if abs(turn_y - first_y) < 1e-6:
+        first_y = turn_y
+    for y in sorted({turn_y, first_y, row_y}):
+        runs = int(y > low + 1e-9) + int(y < high - 1e-9)
+        runs += 2 if abs(y - turn_y) < 1e-6 and abs(y - first_y) < 1e-6 else 1
+        if runs >= 3:
+            found.append(y)
+    return found
 
 
 def first_links(
@@ -86,12 +237,14 @@ def first_links(
 ) -> VGroup:
     """Return, for each mark's line, a branch into the first copy of the row it marks.
 
-    Each branch leaves its line's vertical at the first copy's row (reaching
-    it further up or down if the vertical stops short) and runs into that
-    row's left end, as the line runs into the repeat's. A dot stands where
-    each end meets its row, so that both rows a mark names are marked; and
-    one where a branch leaves a vertical that goes on, telling it from a
-    line that only crosses it.
+    Each branch leaves its line's lane at the first copy's row (reaching it
+    further up or down if the lane stops short) and runs into that row's left
+    end, as the line runs into the repeat's: where the mark stands level with
+    its first copy, the branch carries its run straight on into the row. A dot
+    stands where each end meets its row (just left of the row's border, clear
+    of its digits), so that both rows a mark names are marked; and one where a
+    line or a branch leaves a run that goes on, telling it from a line that
+    only crosses it.
 
     Parameters
     ----------
@@ -116,12 +269,13 @@ def first_links(
         first_y = grid.row_y(key)
         end = xyz(grid.body_left() - SPACE / 6, first_y)
         points = [xyz(x, first_y), end]
-        dots = [end, corners[-1]]
-        if low <= first_y <= high:
-            dots.append(xyz(x, first_y))
-        else:
+        if not low - 1e-6 <= first_y <= high + 1e-6:
             points.insert(0, xyz(x, low if first_y < low else high))
         branch = VMobject(stroke_color=colour, stroke_width=1.5).set_points_as_corners(points)
-        marks = [Dot(at, radius=DOT_RADIUS, color=colour) for at in dots]
-        branches.add(VGroup(branch, *marks))
+        dots = [_row_dot(end, colour), _row_dot(corners[-1], colour)]
+        dots += [
+            Dot(xyz(x, y), radius=DOT_RADIUS, color=colour)
+            for y in _junctions(turn_y, first_y, row_y)
+        ]
+        branches.add(VGroup(branch, *dots))
     return branches

@@ -232,7 +232,7 @@ class BatchStage(Stage):
         when they come).
         """
         marks = self._marks()
-        self.stack.marks_box = None
+        self.stack.marks_box = self.stack.marks_ceiling = None
         if not marks:
             return
         block = self._block()
@@ -245,6 +245,14 @@ class BatchStage(Stage):
         height = len(marks) * digit_height(self.stack.mark_font) * MARK_LINE
         if width + 2 * SPACE <= right - left and height <= top - bottom:
             self.stack.marks_box = (left, right, bottom, top)
+            # A mark may stand level with its first copy's row up to the title's band,
+            # APART under it and under a legend over the place.
+            ceiling = content_band(self.title)[3] - APART
+            legend = self.matrix.legend
+            over = legend is not None and float(legend.get_left()[0]) < right
+            if legend is not None and over and float(legend.get_bottom()[1]) >= top:
+                ceiling = min(ceiling, float(legend.get_bottom()[1]) - APART)
+            self.stack.marks_ceiling = ceiling
 
     def _legend_beside(self) -> bool:
         """Stand the legend upright right of the slices' edges, where that column stays free.
