@@ -56,11 +56,11 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_links import (
-    LEVEL,
     Route,
+    clearest_shift,
     first_links,
     lane_offsets,
-    level_clearance,
+    level_fits,
     links_room,
     mark_links,
     order_lanes,
@@ -423,11 +423,12 @@ class SliceStack(OutputPart):
         firsts = [(self.slices[b], t) for b, t in (self._first_copy(c.index) for c in cells)]
         first_ys = [grid.row_y(t) for grid, t in firsts]
         repeat_ys = [grid.row_y(t) for grid, t in repeats]
-        if self._level_fits(marks, first_ys, box):
+        top = box[3] if self.marks_ceiling is None else max(box[3], self.marks_ceiling)
+        if level_fits(list(marks), first_ys, (box[2], top)):
             for mark, y in zip(marks, first_ys, strict=True):
                 mark.shift(xyz(0, y - float(mark.get_center()[1])))
         else:
-            self._clear_levels(marks, first_ys, repeat_ys, box)
+            marks.shift(xyz(0, clearest_shift(marks, first_ys, repeat_ys, box)))
         body = min(grid.body_left() for grid in self.slices)
         routes = [
             Route(float(mark.get_right()[0]) + SPACE / 2, float(mark.get_center()[1]), f, r)
@@ -438,45 +439,6 @@ class SliceStack(OutputPart):
         self.links = mark_links(list(marks), repeats, lanes, self.theme.wrong)
         # Both ends: each line branches into the first copy its row equals.
         self.firsts = first_links(list(self.links), firsts, self.theme.wrong)
-
-    def _level_fits(
-        self, marks: VGroup, ys: list[float], box: tuple[float, float, float, float]
-    ) -> bool:
-        """Whether every mark fits in the box (up to :attr:`marks_ceiling`) level with ``ys``."""
-        top = box[3] if self.marks_ceiling is None else max(box[3], self.marks_ceiling)
-        for number, (mark, y) in enumerate(zip(marks, ys, strict=True)):
-            half = float(mark.height) / 2
-            if y + half > top or y - half < box[2]:
-                return False
-            for other, z in list(zip(marks, ys, strict=True))[:number]:
-                if abs(y - z) < (half + float(other.height) / 2) + SPACE / 2:
-                    return False
-        return True
-
-    def _clear_levels(
-        self,
-        marks: VGroup,
-        first_ys: list[float],
-        repeat_ys: list[float],
-        box: tuple[float, float, float, float],
-    ) -> None:
-        """Move the stacked marks up or down the box until their runs stand clear of the rows."""
-        top, bottom = float(marks.get_top()[1]), float(marks.get_bottom()[1])
-        steps = sorted(range(-40, 41), key=abs)
-        shifts = [k * SPACE / 4 for k in steps if bottom - box[2] >= -k * SPACE / 4]
-        shifts = [d for d in shifts if top + d <= box[3]]
-        best, clearest = 0.0, -1.0
-        for shift in shifts:
-            routes = [
-                Route(0.0, float(mark.get_center()[1]) + shift, f, r)
-                for mark, f, r in zip(marks, first_ys, repeat_ys, strict=True)
-            ]
-            clear = level_clearance(routes)
-            if clear > clearest:
-                best, clearest = shift, clear
-            if clear >= LEVEL:
-                break
-        marks.shift(xyz(0, best))
 
     def _first_copy(self, position: tuple[int, ...]) -> tuple[int, int]:
         """Return the first position (sequence by sequence) whose ID is this row's."""

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from manim import Dot, VGroup, VMobject
+from manim import Dot, Mobject, VGroup, VMobject
 
 from embedviz.render.design import SPACE
 from embedviz.render.metrics import xyz
@@ -35,9 +35,11 @@ __all__ = [
     "LEVEL",
     "LINK_STEP",
     "Route",
+    "clearest_shift",
     "first_links",
     "lane_offsets",
     "level_clearance",
+    "level_fits",
     "links_room",
     "mark_links",
     "order_lanes",
@@ -279,3 +281,49 @@ def first_links(
         ]
         branches.add(VGroup(branch, *dots))
     return branches
+
+
+def level_fits(marks: Sequence[Mobject], ys: Sequence[float], band: tuple[float, float]) -> bool:
+    """Whether every mark fits in ``band`` (bottom, top) centred level with its ``ys``.
+
+    Two marks must also stand at least ``SPACE / 2`` apart.
+    """
+    bottom, top = band
+    for number, (mark, y) in enumerate(zip(marks, ys, strict=True)):
+        half = float(mark.height) / 2
+        if y + half > top or y - half < bottom:
+            return False
+        for other, z in list(zip(marks, ys, strict=True))[:number]:
+            if abs(y - z) < (half + float(other.height) / 2) + SPACE / 2:
+                return False
+    return True
+
+
+def clearest_shift(
+    marks: Mobject,
+    first_ys: Sequence[float],
+    repeat_ys: Sequence[float],
+    box: tuple[float, float, float, float],
+) -> float:
+    """Return how far to move the stacked marks up or down the box so that their runs stand clear.
+
+    The nearest shift, in quarters of a SPACE, whose lines keep :data:`LEVEL`
+    from every other mark's runs and rows (:func:`level_clearance`); else the
+    clearest of those tried.
+    """
+    top, bottom = float(marks.get_top()[1]), float(marks.get_bottom()[1])
+    steps = sorted(range(-40, 41), key=abs)
+    shifts = [k * SPACE / 4 for k in steps if bottom - box[2] >= -k * SPACE / 4]
+    shifts = [d for d in shifts if top + d <= box[3]]
+    best, clearest = 0.0, -1.0
+    for shift in shifts:
+        routes = [
+            Route(0.0, float(mark.get_center()[1]) + shift, f, r)
+            for mark, f, r in zip(marks.submobjects, first_ys, repeat_ys, strict=True)
+        ]
+        clear = level_clearance(routes)
+        if clear > clearest:
+            best, clearest = shift, clear
+        if clear >= LEVEL:
+            break
+    return best
