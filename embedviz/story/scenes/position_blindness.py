@@ -18,6 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
+from embedviz.core.cells import DEFAULT_DECIMALS
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
 from embedviz.core.table import Table
@@ -159,16 +160,7 @@ def build_position_blindness(
     _same_rows(rec, ids, output)
     _arrange(rec, positions, dim)
     _positions(rec, positions, pe)
-    for position in range(count):
-        for col in window.cols:
-            rec.screen.add(value_cell(sum_kind, (position, col), sums[position, col]))
-    rec.beat(
-        "add",
-        "add",
-        "The two are added row by row, token vector plus position vector. These sums are "
-        "what the model's next layers receive.",
-        run_time=3.2,
-    )
+    _add(rec, sum_kind, sums)
     rec.beat(
         "differ",
         "differ",
@@ -179,6 +171,23 @@ def build_position_blindness(
         min_hold=2.0,
     )
     return rec.finish(SPEC, options, table, tuple(ids), scale)
+
+
+def _add(rec: Recorder, sum_kind: NumberKind, sums: npt.NDArray[np.float32]) -> None:
+    """Add row by row; the sums are of the unrounded values, shown to a few decimals."""
+    for position in range(sums.shape[0]):
+        for col in rec.window.cols:
+            rec.screen.add(value_cell(sum_kind, (position, col), sums[position, col]))
+    # A sum's last digit may differ from the sum of the two rounded numbers shown above it.
+    rec.screen.labels["sum_note"] = rec.words("sum_note", places=DEFAULT_DECIMALS)
+    rec.beat(
+        "add",
+        "add",
+        "The two are added row by row, token vector plus position vector. These sums are "
+        "what the model's next layers receive. Each sum adds the unrounded values and is shown "
+        f"to {DEFAULT_DECIMALS} decimals.",
+        run_time=3.2,
+    )
 
 
 def _position_vectors(positions: str, count: int, dim: int, seed: int) -> npt.NDArray[np.float32]:
