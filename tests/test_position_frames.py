@@ -224,3 +224,79 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
             note.get_bottom()[1] - other.get_top()[1],
         )
         assert apart >= SPACE - 1e-6, (other, apart)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "shown"),
+    [
+        ({"positions": "learned"}, 4),
+        ({"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6}, 8),
+        ({"positions": "learned", "ids": "4821,0,4821", "vocab": 50257, "dim": 768}, 3),
+    ],
+    ids=["default", "eight-tokens", "gpt2"],
+)
+def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], shown: int) -> None:
+    """A 720p review: ``a learned table 16 × 3`` stood under a drawing of 4 rows with no
+    ``rows 4–15 not shown``, while every other table that hides rows says so. The
+    learned table has 16 rows (the context the docs give); P draws one per position,
+    and the label of the rest stands right under P, over its size note, in the hidden
+    ranges' style (monospace, the legend's size, muted)."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.design import SPACE
+    from embedviz.render.glyphs import LabelText
+
+    board = prepared_storyboard("PositionBlindness", overrides, environ={})
+    expected = f"rows {shown}\u2013{16 - 1} not shown"
+    arrange = next(beat for beat in board.beats if beat.name == "arrange")
+    assert arrange.labels["pe_gap"] == board.beats[-1].labels["pe_gap"] == expected
+    stage = _stage(overrides)
+    pe, plan, blocks = stage.blocks.pe_grid, stage.sums_plan, stage.blocks
+    gap = stage.formula[0]
+    assert isinstance(gap, LabelText)
+    assert gap.text == expected
+    assert gap.font_size == pytest.approx(plan.scale.legend)
+    assert gap.get_fill_color().to_hex().lower() == stage.theme.muted.lower()
+    size_note = stage.formula[-1]
+    assert gap.get_left()[0] == pytest.approx(pe.body_left())
+    assert gap.get_right()[0] <= pe.body_right()
+    # Under P's body (clear of a row's outline), over the size note, all over the sums.
+    assert gap.get_top()[1] <= pe.body_top() - plan.body_height - SPACE / 2
+    assert gap.get_bottom()[1] >= size_note.get_top()[1] + SPACE / 2
+    assert size_note.get_bottom()[1] > plan.sum_top
+    for other in (blocks.sum_heading, blocks.sum_note):
+        assert other is not None
+        assert other.get_right()[0] < gap.get_left()[0] - SPACE
+
+
+def test_the_sinusoidal_p_has_no_hidden_rows() -> None:
+    from embedviz.inputs import prepared_storyboard
+
+    board = prepared_storyboard("PositionBlindness", {}, environ={})
+    assert "pe_gap" not in board.beats[-1].labels
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"positions": "learned"},
+        {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+        {"positions": "learned", "ids": "4821,0,4821", "vocab": 50257, "dim": 768},
+    ],
+    ids=["default", "learned", "eight-tokens", "learned-gpt2"],
+)
+def test_the_column_numbers_stand_clear_of_row_outlines(overrides: dict[str, Any]) -> None:
+    """A 720p review: P's column numbers 0/1/2 touched the purple outline of row 0
+    (``differ``). Every column number stands at least 3 px (at 720p) over the outline's
+    ink (its path plus half its stroke)."""
+    from manim import config
+
+    stage = _stage(overrides)
+    blocks = stage.blocks
+    first = blocks.positions[0]
+    outline = blocks.pe.outline(first, stage.theme.highlight)
+    ink_top = outline.get_top()[1] + outline.get_stroke_width() / 200
+    px = 720 / config.frame_height
+    assert len(blocks.col_labels) == len(stage.board.beats[0].window.cols)
+    for label in blocks.col_labels:
+        assert (label.get_bottom()[1] - ink_top) * px >= 3.0, label.text

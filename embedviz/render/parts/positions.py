@@ -356,7 +356,7 @@ class PositionBlocks(Component):
         return place_sum_note(text, font, self.theme, self.sum_heading, taken, band, right)
 
     def _definition(self, cells: Cells) -> VGroup:
-        """P's definition (Typst lines, at the plan's note font) or, for a learned P, its size."""
+        """P's definition (Typst lines, at the plan's note font) or a learned P's size and gap."""
         plan, theme = self.plan, self.theme
         font = plan.note_font
         lines = self.board.beats[-1].labels_with("formula_")
@@ -365,13 +365,17 @@ class PositionBlocks(Component):
             parts = [maths(line, theme.accent, font) for line in lines]
         else:
             sizes = [cells[key] for key in sorted(cells) if key[0] == "pe_size"]
-            parts = [
+            # Its hidden rows' label first, right under the rows it follows.
+            gap = self.board.beats[-1].labels.get("pe_gap")
+            parts = [LabelText(gap, font, theme.muted)] if gap else []
+            parts.append(
                 VGroup(
                     SansText(self.board.word("learned_table"), font, theme.muted),
                     ShapeLabel(sizes, font, theme.muted),
                 ).arrange(RIGHT, buff=SPACE * 2)
-            ]
-        group = VGroup(*parts).arrange(DOWN, buff=DEFINITION_GAP, aligned_edge=LEFT)
+            )
+        buff = DEFINITION_GAP if lines else SPACE
+        group = VGroup(*parts).arrange(DOWN, buff=buff, aligned_edge=LEFT)
         group.next_to(xyz(plan.formula_left, plan.formula_top), DOWN, buff=0)
         return group.align_to(xyz(plan.formula_left, 0), LEFT)
 

@@ -20,7 +20,7 @@ LAYOUT = layout(
         "sum_sinusoid",
     ),
     ("add", "arrange", "differ", "intro", "lookup_all", "positions", "same"),
-    (*GRID_ROLES, r"formula_\d+", "sum_note"),
+    (*GRID_ROLES, r"formula_\d+", "pe_gap", "sum_note"),
     {
         **GRID_WORDS,
         "token_ids": "token IDs",

@@ -28,7 +28,7 @@ from embedviz.story.scenes.batch import MAX_GRID_LINES
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
 from embedviz.story.screen import int_cell, value_cell
 from embedviz.story.spoken import number_words
-from embedviz.story.window import compact_window
+from embedviz.story.window import compact_window, gap_label
 
 __all__ = [
     "LEARNED_CONTEXT",
@@ -256,6 +256,10 @@ def _arrange(rec: Recorder, positions: str, dim: int) -> None:
         screen.labels["formula_2"] = _FREQUENCY_LABEL
     else:
         screen.add(int_cell("pe_size", (0,), LEARNED_CONTEXT), int_cell("pe_size", (1,), dim))
+        # P draws its first T rows of LEARNED_CONTEXT: the rest are a hidden range, labelled.
+        count = len([key for key in screen.numbers if key[0] == "position"])
+        if count < LEARNED_CONTEXT:
+            screen.labels["pe_gap"] = gap_label(count, LEARNED_CONTEXT - 1, "row", rec.words)
     rec.beat(
         "arrange",
         "arrange",
