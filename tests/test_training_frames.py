@@ -83,3 +83,82 @@ def test_the_zero_rows_outlines_cross_no_number(overrides: dict[str, Any]) -> No
                 inside_some.add(id(number))
                 assert id(number) in zero, ("a nudged row is ringed", number.cell.index)
     assert inside_some == zero
+
+
+def _creates(animation: Animation) -> list[Any]:
+    """Every mobject an animation tree draws with ``Create``."""
+    from manim import Create
+
+    if isinstance(animation, Create):
+        return [animation.mobject]
+    found = []
+    for child in getattr(animation, "animations", []):
+        found += _creates(child)
+    return found
+
+
+def _apart_px(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float]:
+    """How far apart two boxes are, across and down, in pixels at 720p (negative: overlap)."""
+    from manim import config
+
+    px = 720 / float(config.frame_height)
+    across = max(a[0] - b[2], b[0] - a[2]) * px
+    down = max(a[1] - b[3], b[1] - a[3]) * px
+    return across, down
+
+
+def _ink(outline: Any) -> tuple[float, ...]:
+    half = outline.get_stroke_width() / 200
+    left, bottom, right, top = _box(outline)
+    return (left - half, bottom - half, right + half, top + half)
+
+
+def test_the_hidden_rows_labels_and_the_row_outlines_keep_clear() -> None:
+    """A 720p review at GPT-2 size: ``row 1 not shown`` and ``rows 4–50255 not shown``
+    were squeezed into 8 px bands, level with the amber outlines of rows 2 and 3, and those
+    two outlines shared an edge (y 258). Every band's label now stands at least 3 px above
+    or below every amber outline's ink, two outlines at least 3 px apart, and an outline's
+    ink at least 3 px from another row's numbers. The numbers (25.7 px before) stay at
+    23.3 px, over the real-sized cases' 18 px floor."""
+    from embedviz.render.design import MIN_DATA_PX, px_for_font
+    from embedviz.render.glyphs import NumberText
+
+    stage = _stage(GPT2)
+    assert stage.plan.sizes.gaps_clear
+    assert px_for_font(stage.plan.scale.data) >= MIN_DATA_PX
+    beat = next(b for b in stage.board.beats if b.name == "loss")
+    id_line = stage.theme.id_line.lower()
+    outlines = [
+        m
+        for m in _creates(stage.beat_loss(beat))
+        if m.get_stroke_color().to_hex().lower() == id_line
+    ]
+    rows = sorted({int(chip.number.cell.value) for chip in stage.weights.chips})
+    assert len(outlines) == len(rows) >= 2
+    grid = stage.matrix.grid
+    assert grid.gap_labels, "this case hides rows"
+    inks = [_ink(o) for o in outlines]
+    for label in grid.gap_labels.values():
+        for ink in inks:
+            assert _apart_px(_box(label), ink)[1] >= 3.0, (label.text, _apart_px(_box(label), ink))
+    for i, first in enumerate(inks):
+        for second in inks[i + 1 :]:
+            assert max(_apart_px(first, second)) >= 3.0, _apart_px(first, second)
+    numbers = [
+        m for m in grid.get_family() if isinstance(m, NumberText) and m.cell.kind == "weight"
+    ]
+    for row, ink in zip(rows, inks, strict=True):
+        for number in numbers:
+            if number.cell.index[0] != row:
+                assert max(_apart_px(_box(number), ink)) >= 3.0, (row, number.cell.index)
+
+
+def test_many_hidden_ranges_keep_thin_bands() -> None:
+    """Five IDs at GPT-2 size hide five ranges: bands clear of the outlines would take the
+    numbers to 13.7 px, under the 18 px floor, so the bands stay thin there (still open:
+    their labels stand level with the outlines, as the review found at two ranges)."""
+    from embedviz.render.design import MIN_DATA_PX, px_for_font
+
+    stage = _stage(CASES[2])
+    assert not stage.plan.sizes.gaps_clear
+    assert px_for_font(stage.plan.scale.data) >= MIN_DATA_PX
