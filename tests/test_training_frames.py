@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from manim import Animation, Circumscribe
 
-GPT2 = {"vocab": 50257, "dim": 768}
-CASES = [{}, GPT2, {**GPT2, "ids": "4821,12000,4821,33000,17"}]
+GPT2: dict[str, Any] = {"vocab": 50257, "dim": 768}
+CASES: list[dict[str, Any]] = [{}, GPT2, {**GPT2, "ids": "4821,12000,4821,33000,17"}]
 IDS = ["default", "gpt2", "gpt2-five"]
 
 
