@@ -209,3 +209,29 @@ def test_the_highlight_is_far_from_the_value_palette_for_every_vision(name: str)
             assert distance >= 30, (name, vision, role, round(distance, 1))
     # A non-text mark: at least 3:1 against the frame (it is 4.5:1, as a text colour).
     assert contrast_ratio(theme.highlight, theme.background) >= 3.0
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_the_gradient_is_clearly_apart_from_the_value_colours(name: str) -> None:
+    """A 720p review (TrainingNudge at GPT-2 size): the gradient's rose pink (``∂L/∂E``,
+    ``w_0``, ``+w_2``, its boxes) read as the vermillion of negative numbers (``+w_2``
+    beside ``-0.3000``). The gradient stands clearly apart from every value colour, full,
+    pale (35 % from the text colour) and dimmed, for normal vision (CIELAB distance at
+    least 45), and from vermillion, full and pale, for the three dichromacies (24)."""
+    theme: Theme = THEMES[name]
+    values = {
+        "positive": theme.positive,
+        "negative": theme.negative,
+        "pale positive": _tint(theme.text, theme.positive, 0.35),
+        "pale negative": _tint(theme.text, theme.negative, 0.35),
+        "dimmed positive": dimmed(theme.positive, theme.cell_fill),
+        "dimmed negative": dimmed(theme.negative, theme.cell_fill),
+    }
+    seen = _lab(theme.gradient, "normal")
+    for role, colour in values.items():
+        distance = float(np.linalg.norm(seen - _lab(colour, "normal")))
+        assert distance >= 45, (name, role, round(distance, 1))
+    for vision in _VISION:
+        for role in ("negative", "pale negative"):
+            apart = _lab(theme.gradient, vision) - _lab(values[role], vision)
+            assert float(np.linalg.norm(apart)) >= 24, (name, vision, role)

@@ -214,6 +214,8 @@ LOOKUP_FAMILY: list[Any] = [
     ("TrainingNudge", {}, DEFAULT_FLOOR),
     ("TrainingNudge", {"theme": "light"}, DEFAULT_FLOOR),
     ("TrainingNudge", {"vocab": 50257, "dim": 768, "ids": "4821,12000,4821,33000,17"}, REAL_FLOOR),
+    # GPT-2 size, the default IDs: two hidden ranges in bands clear of the rows' outlines.
+    ("TrainingNudge", {"vocab": 50257, "dim": 768}, REAL_FLOOR),
 ]
 
 

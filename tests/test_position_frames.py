@@ -130,3 +130,173 @@ def test_identical_stands_beside_its_bracket(overrides: dict[str, Any]) -> None:
     assert word.get_left()[0] > bracket.get_right()[0]
     assert word.get_left()[0] - bracket.get_right()[0] < 0.6
     assert word.get_right()[0] <= config.frame_width / 2 - MARGIN + 1e-6
+
+
+def _shown_sum(board: Any, position: tuple[int, ...], col: int, kind: str) -> Any:
+    """The sum of the two rounded numbers drawn above a sum (exact decimal arithmetic)."""
+    from decimal import Decimal
+
+    cells = {(c.kind, c.index): c for c in board.beats[-1].numbers}
+    return Decimal(cells[("output", (*position, col))].text) + Decimal(
+        cells[(kind, (*position, col))].text
+    )
+
+
+@pytest.mark.parametrize("positions", ["sinusoidal", "learned"])
+def test_the_sums_say_they_add_the_unrounded_values(positions: str) -> None:
+    """A 720p review (``add``/``differ``): 4 of 12 sums differed in the last digit from the
+    sum of the two 4-decimal numbers drawn above them (-0.2010 + 0.2498 shown as 0.0489).
+    The sums stay the true sums of the unrounded values, and the frame and the narration
+    say so: ``added unrounded, shown to 4 decimals``."""
+    from decimal import Decimal
+
+    from embedviz.inputs import prepared_storyboard
+
+    board = prepared_storyboard("PositionBlindness", {"positions": positions}, environ={})
+    pe_kind, sum_kind = {
+        "sinusoidal": ("sinusoid", "sum_sinusoid"),
+        "learned": ("learned_position", "sum_learned"),
+    }[positions]
+    cells = {(c.kind, c.index): c for c in board.beats[-1].numbers}
+    differ = 0
+    for (kind, index), cell in cells.items():
+        if kind != sum_kind:
+            continue
+        token, pe = cells[("output", index)], cells[(pe_kind, index)]
+        # The true sum of the unrounded values (float64), rounded half-even to 4 places.
+        true = Decimal(repr(float(token.value) + float(pe.value))).quantize(Decimal("0.0001"))
+        assert Decimal(cell.text) == true, cell
+        differ += Decimal(cell.text) != _shown_sum(board, index[:-1], index[-1], pe_kind)
+    # The default input shows the review's case: some last digits differ.
+    assert differ >= 1
+    add = next(beat for beat in board.beats if beat.name == "add")
+    assert add.labels["sum_note"] == "added unrounded, shown to 4 decimals"
+    assert "Each sum adds the unrounded values and is shown to 4 decimals." in add.narration
+    assert board.beats[-1].labels["sum_note"] == add.labels["sum_note"]
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"positions": "learned"},
+        {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+        {"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+        {"positions": "learned", "ids": "4821,0,4821", "vocab": 50257, "dim": 768},
+    ],
+    ids=["default", "learned", "eight-tokens", "learned-eight", "learned-gpt2"],
+)
+def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> None:
+    """The note stands in the safe area, on the sums' heading line or left of ``=``
+    level with it, at the legend size, at least a SPACE clear of everything else."""
+    from manim import config
+
+    from embedviz.render.design import MARGIN, SPACE
+    from embedviz.render.glyphs import LabelText
+
+    stage = _stage(overrides)
+    blocks = stage.blocks
+    note = blocks.sum_note
+    assert note is not None
+    # One storyboard label, drawn as the hidden ranges' labels are.
+    assert isinstance(note, LabelText)
+    assert note.text == "added unrounded, shown to 4 decimals"
+    assert note.font_size == pytest.approx(stage.sums_plan.scale.legend)
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    assert -half_w + MARGIN - 1e-6 <= note.get_left()[0]
+    assert note.get_right()[0] <= half_w - MARGIN + 1e-6
+    assert note.get_top()[1] <= half_h - MARGIN
+    heading = blocks.sum_heading
+    # Level with the heading (its words have no ascenders: the note's may reach over it).
+    assert note.get_top()[1] <= heading.get_top()[1] + SPACE
+    assert note.get_bottom()[1] < heading.get_top()[1]
+    others = [
+        stage.tokens.grid.body, *stage.tokens.tags, *stage.tokens.numbers, stage.tokens.heading,
+        blocks.pe_grid.body, blocks.sum_grid.body, blocks.pe_heading, heading, blocks.plus,
+        blocks.equals, blocks.formula, blocks.col_labels,
+        blocks.verdict((blocks.positions[0], blocks.positions[1])),
+    ]  # fmt: skip
+    for other in others:
+        apart = max(
+            other.get_left()[0] - note.get_right()[0],
+            note.get_left()[0] - other.get_right()[0],
+            other.get_bottom()[1] - note.get_top()[1],
+            note.get_bottom()[1] - other.get_top()[1],
+        )
+        assert apart >= SPACE - 1e-6, (other, apart)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "shown"),
+    [
+        ({"positions": "learned"}, 4),
+        ({"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6}, 8),
+        ({"positions": "learned", "ids": "4821,0,4821", "vocab": 50257, "dim": 768}, 3),
+    ],
+    ids=["default", "eight-tokens", "gpt2"],
+)
+def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], shown: int) -> None:
+    """A 720p review: ``a learned table 16 × 3`` stood under a drawing of 4 rows with no
+    ``rows 4–15 not shown``, while every other table that hides rows says so. The
+    learned table has 16 rows (the context the docs give); P draws one per position,
+    and the label of the rest stands right under P, over its size note, in the hidden
+    ranges' style (monospace, the legend's size, muted)."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.design import SPACE
+    from embedviz.render.glyphs import LabelText
+
+    board = prepared_storyboard("PositionBlindness", overrides, environ={})
+    expected = f"rows {shown}\u2013{16 - 1} not shown"
+    arrange = next(beat for beat in board.beats if beat.name == "arrange")
+    assert arrange.labels["pe_gap"] == board.beats[-1].labels["pe_gap"] == expected
+    stage = _stage(overrides)
+    pe, plan, blocks = stage.blocks.pe_grid, stage.sums_plan, stage.blocks
+    gap = stage.formula[0]
+    assert isinstance(gap, LabelText)
+    assert gap.text == expected
+    assert gap.font_size == pytest.approx(plan.scale.legend)
+    assert gap.get_fill_color().to_hex().lower() == stage.theme.muted.lower()
+    size_note = stage.formula[-1]
+    assert gap.get_left()[0] == pytest.approx(pe.body_left())
+    assert gap.get_right()[0] <= pe.body_right()
+    # Under P's body (clear of a row's outline), over the size note, all over the sums.
+    assert gap.get_top()[1] <= pe.body_top() - plan.body_height - SPACE / 2
+    assert gap.get_bottom()[1] >= size_note.get_top()[1] + SPACE / 2
+    assert size_note.get_bottom()[1] > plan.sum_top
+    for other in (blocks.sum_heading, blocks.sum_note):
+        assert other is not None
+        assert other.get_right()[0] < gap.get_left()[0] - SPACE
+
+
+def test_the_sinusoidal_p_has_no_hidden_rows() -> None:
+    from embedviz.inputs import prepared_storyboard
+
+    board = prepared_storyboard("PositionBlindness", {}, environ={})
+    assert "pe_gap" not in board.beats[-1].labels
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"positions": "learned"},
+        {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+        {"positions": "learned", "ids": "4821,0,4821", "vocab": 50257, "dim": 768},
+    ],
+    ids=["default", "learned", "eight-tokens", "learned-gpt2"],
+)
+def test_the_column_numbers_stand_clear_of_row_outlines(overrides: dict[str, Any]) -> None:
+    """A 720p review: P's column numbers 0/1/2 touched the purple outline of row 0
+    (``differ``). Every column number stands at least 3 px (at 720p) over the outline's
+    ink (its path plus half its stroke)."""
+    from manim import config
+
+    stage = _stage(overrides)
+    blocks = stage.blocks
+    first = blocks.positions[0]
+    outline = blocks.pe.outline(first, stage.theme.highlight)
+    ink_top = outline.get_top()[1] + outline.get_stroke_width() / 200
+    px = 720 / config.frame_height
+    assert len(blocks.col_labels) == len(stage.board.beats[0].window.cols)
+    for label in blocks.col_labels:
+        assert (label.get_bottom()[1] - ink_top) * px >= 3.0, label.text

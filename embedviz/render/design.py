@@ -239,7 +239,9 @@ class Theme:
     accent
         Bluish green: the position vectors, a second table beside E.
     gradient
-        Reddish purple: the gradient, ∂L/∂E and its rows' contributions.
+        The gradient, ∂L/∂E and its rows' contributions: lemon yellow in the dark
+        theme (a rose pink read as the negative values' vermillion at 720p), reddish
+        purple (Okabe-Ito) in the light one, clearly apart from every value colour.
     wrong
         The neutral accent of a verdict (equal, different, wrong), which is
         shown by a shape (``=``, ``≠``, a cross, a strike), never by a colour;
@@ -261,7 +263,7 @@ class Theme:
     negative: str = "#F0664E"
     output: str = "#C8CDD6"
     accent: str = "#009E73"
-    gradient: str = "#CC79A7"
+    gradient: str = "#F0FC78"
     wrong: str = "#C8CDD6"
 
 

@@ -40,6 +40,7 @@ from embedviz.story.model import Storyboard, Window
 
 __all__ = [
     "DEFINITION_GAP",
+    "GAP_LINE",
     "VERDICT_CHARS",
     "PositionPlan",
     "PositionSpec",
@@ -59,6 +60,8 @@ SIGN_CHARS = 2.2
 # Between the lines of P's definition: one line's subscript and the next line's
 # capitals would touch at SPACE.
 DEFINITION_GAP = 2 * SPACE
+# A learned P's hidden-rows label: its line's height in digit heights (monospace, no descender).
+GAP_LINE = 1.2
 # The lookup layout keeps a mark column this many characters wide for a bracket and ``=``.
 VERDICT_CHARS = 2
 
@@ -139,6 +142,8 @@ class PositionSpec:
         The definition of a sinusoidal ``P``, one Typst line each (empty for a learned one).
     note
         For a learned ``P``: its word and its size, e.g. ``a learned table``, ``16 × 3``.
+    gap
+        For a learned ``P``: its hidden rows' label (``rows 4–15 not shown``), or empty.
     verdict
         The word beside the ``≠`` that ends the scene.
     title
@@ -155,6 +160,7 @@ class PositionSpec:
     note: tuple[str, str]
     verdict: str
     title: str
+    gap: str = ""
 
     @classmethod
     def from_board(cls, board: Storyboard) -> PositionSpec:
@@ -179,6 +185,7 @@ class PositionSpec:
             else ("", ""),
             verdict=board.word("different"),
             title=board.title,
+            gap=board.beats[-1].labels.get("pe_gap", ""),
         )
 
 
@@ -265,7 +272,12 @@ def _note_size(spec: PositionSpec, font: float) -> tuple[float, float]:
         return width, lines + DEFINITION_GAP * (len(spec.formulas) - 1)
     word, size = spec.note
     width = text_width(word, font, mono=False) + 2 * SPACE + char_advance(font) * len(size)
-    return width, digit_height(font) * 1.6
+    return max(width, text_width(spec.gap, font)), digit_height(font) * 1.6 + _gap_line(spec, font)
+
+
+def _gap_line(spec: PositionSpec, font: float) -> float:
+    """Return the height a learned P's hidden-rows label takes over its size note (or 0)."""
+    return digit_height(font) * GAP_LINE + SPACE if spec.gap else 0.0
 
 
 def _title_font(title: str, scale: TypeScale, room: float, problems: list[str]) -> float:
@@ -316,8 +328,10 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     title_font = _title_font(spec.title, scale, right - left, problems)
     band_h = digit_height(title_font) * 1.7
     heading_h = digit_height(label) * 1.6
-    col_labels_h = digit_height(label) + 0.8 * SPACE
-    needed = heading_h + SPACE + col_labels_h + body_h + 2 * SPACE + heading_h + SPACE + body_h
+    # P's column numbers stand clear of a row's outline, which reaches over the body's top.
+    col_labels_h = digit_height(label) + 0.8 * SPACE + OUTLINE_REACH
+    gap_h = _gap_line(spec, note_font)  # a learned P's hidden rows' label, over its size
+    needed = 2 * (heading_h + SPACE + body_h) + col_labels_h + 2 * SPACE + gap_h
     caption_top = bottom + CAPTION_CENTRE + digit_height(CAPTION_FONT) * 2.1
     room = top - band_h - SPACE - (caption_top + SPACE)
     if needed > room:
@@ -327,7 +341,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     offset = left + max(0.0, (right - left - width) / 2)
     body_top = top - band_h - SPACE - max(0.0, room - needed) / 2 - heading_h - SPACE
     body_top -= col_labels_h
-    sum_top = body_top - body_h - 2 * SPACE - heading_h - SPACE
+    sum_top = body_top - body_h - 2 * SPACE - heading_h - SPACE - gap_h
     sum_x = offset + sum_left
     return (
         PositionPlan(
@@ -346,9 +360,9 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             equals_x=sum_x - sign_w / 2,
             heading_y=body_top + col_labels_h + SPACE + heading_h / 2,
             sum_heading_y=sum_top + SPACE + heading_h / 2,
-            col_label_y=body_top + col_labels_h / 2,
+            col_label_y=body_top + (col_labels_h + OUTLINE_REACH) / 2,
             formula_left=offset + note_left,
-            formula_top=sum_top + SPACE + heading_h,
+            formula_top=sum_top + SPACE + heading_h + gap_h,
             note_font=note_font,
             verdict_left=sum_x + body_w + SPACE,
             title_x=0.0,

@@ -27,9 +27,11 @@ from dataclasses import dataclass
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
+    MIN_DATA_PX,
     OUTLINE_REACH,
     SPACE,
     TypeScale,
+    px_for_font,
 )
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
@@ -216,6 +218,10 @@ class TrainingPlan:
         return top - (row + 0.5) * self.sizes.row_height
 
 
+# The tightest rows a table with hidden ranges takes, in digit heights: its bands are tall.
+BANDED_PITCH = 1.85
+
+
 def _frame() -> tuple[float, float, float, float]:
     from manim import config
 
@@ -270,11 +276,13 @@ def _shared_lines(
     return rule_push, heading_push, max(0.0, extra)
 
 
-def _measure(spec: TrainingSpec, data: float, pitch: float) -> tuple[TrainingPlan, list[str]]:
+def _measure(
+    spec: TrainingSpec, data: float, pitch: float, clear: bool = False
+) -> tuple[TrainingPlan, list[str]]:
     """Lay out at one font size and pitch; return the plan and what does not fit."""
     problems: list[str] = []
     scale = TypeScale.from_data(data)
-    sizes = GridSizes(scale, spec.value_chars, pitch)
+    sizes = GridSizes(scale, spec.value_chars, pitch, gaps_clear=clear)
     left, right, top, bottom = _frame()
     body_w = sum(slot.size for slot in col_slots(spec.window, sizes))
     widths = _across(spec, scale, body_w)
@@ -348,6 +356,12 @@ def solve_training(spec: TrainingSpec) -> TrainingPlan:
     largest font wins (the looser pitch on a near tie), then spare height
     grows the rows up to :data:`~embedviz.render.solver.MAX_PITCH`.
 
+    A table with hidden rows first tries bands tall enough for their labels to
+    stand clear of the rows' outlines (``gaps_clear``, rows no tighter than
+    :data:`BANDED_PITCH`); where that leaves the numbers under
+    :data:`~embedviz.render.design.MIN_DATA_PX` or does not fit (eight
+    scattered rows at GPT-2 size), the bands stay thin.
+
     Parameters
     ----------
     spec
@@ -359,4 +373,21 @@ def solve_training(spec: TrainingSpec) -> TrainingPlan:
         The plan; the smallest one when nothing fits (the moment tests then
         report what is too small).
     """
+    if spec.window.row_gaps:
+        plan = solve_largest(lambda font, pitch: _clear(spec, font, pitch))
+        fits = not _clear(spec, plan.scale.data, plan.sizes.pitch)[1]
+        if fits and px_for_font(plan.scale.data) >= MIN_DATA_PX - 1e-6:
+            return plan
     return solve_largest(lambda font, pitch: _measure(spec, font, pitch))
+
+
+def _clear(spec: TrainingSpec, data: float, pitch: float) -> tuple[TrainingPlan, list[str]]:
+    """:func:`_measure` with bands clear of the outlines, and no pitch under :data:`BANDED_PITCH`.
+
+    Closing the rows up for the taller bands brought a row's outline onto its
+    neighbour's digits (a pitch of 1.43 at GPT-2 size).
+    """
+    plan, problems = _measure(spec, data, pitch, clear=True)
+    if pitch < BANDED_PITCH:
+        problems.append("rows too tight for their outlines")
+    return plan, problems

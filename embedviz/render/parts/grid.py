@@ -15,14 +15,14 @@ storyboard; a gradient or sum block is another ``CellGrid`` with its own factory
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import numpy as np
-from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup, VMobject
+from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup, VMobject, config
 
-from embedviz.render.design import SPACE, Theme, TypeScale, dimmed
+from embedviz.render.design import OUTLINE_REACH, SPACE, Theme, TypeScale, dimmed
 from embedviz.render.glyphs import GlyphString
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.story.model import Window
@@ -45,9 +45,20 @@ GAP_BAND_DIGITS = 0.45
 # A band that holds its own label (``gaps_inside``): a line of the legend's digits with air
 # above and below, in the legend's digit heights.
 INSIDE_BAND_DIGITS = 1.8
+# A band whose label stands in the margin clear of the rows' outlines (``gaps_clear``): the
+# label's ink in the legend's digit heights (a descender may reach into the air), and the
+# pixels (at 720p) kept between it and an outline's ink on either side, as between two
+# outlines side by side.
+CLEAR_LABEL_DIGITS = 1.1
+CLEAR_PX = 3.5
 # Above the column numbers, the hidden columns' note (``gaps_inside``): its line, in the
 # legend's digit heights, and the space under it.
 COL_NOTE_DIGITS = 1.3
+
+
+def clear_units() -> float:
+    """Return :data:`CLEAR_PX` (pixels at 720p) in scene units."""
+    return CLEAR_PX * float(config.frame_height) / 720
 
 
 @dataclass(frozen=True)
@@ -94,6 +105,10 @@ class GridSizes:
         Whether each hidden range's label stands on two lines in the margin
         and the hidden columns' note over the column numbers (see
         :mod:`~embedviz.render.gap_lines`): a narrower margin for many bands.
+    gaps_clear
+        Whether each hidden range's band is tall enough for its label in the
+        margin to stand :data:`CLEAR_PX` clear of the outlines of the rows on
+        either side (TrainingNudge outlines its rows beside the bands).
     """
 
     scale: TypeScale
@@ -102,6 +117,7 @@ class GridSizes:
     gaps_apart: bool = False
     gaps_inside: bool = False
     gaps_wrapped: bool = False
+    gaps_clear: bool = False
 
     @property
     def cell_width(self) -> float:
@@ -123,6 +139,9 @@ class GridSizes:
         """A hidden range's band: a thin break in the table, or one that holds its label."""
         if self.gaps_inside:
             return digit_height(self.scale.legend) * INSIDE_BAND_DIGITS
+        if self.gaps_clear:
+            air = OUTLINE_REACH + clear_units()
+            return digit_height(self.scale.legend) * CLEAR_LABEL_DIGITS + 2 * air
         return digit_height(self.scale.data) * GAP_BAND_DIGITS
 
     @property
@@ -375,23 +394,38 @@ class CellGrid(VGroup):
         bottom = top - self.row_slots[index].size
         return self.body_left() - buff, bottom - buff, self.body_right() + buff, top + buff
 
-    def row_outline(self, row: int, colour: str, width: float = 4.0) -> Rectangle:
+    def row_outline(
+        self, row: int, colour: str, width: float = 4.0, beside: Collection[int] = ()
+    ) -> Rectangle:
         """Return an outline around a row's cells (not yet added).
 
         Beside a hidden range's band whose label is written across the table,
         that side's stroke stays inside the row: a frame review found the
-        outline of row 3 cutting through "row 2 not shown".
+        outline of row 3 cutting through "row 2 not shown". Beside a row of
+        ``beside`` (outlined at the same time), that side's ink stays half of
+        :data:`CLEAR_PX` inside the row: two outlines side by side shared an edge.
         """
         left, bottom, right, top = self.row_box(row)
         index, inset = self._row_index(row), width / 200
         row_top = self.body_top() - self._row_top[index]
+        keep = inset + clear_units() / 2
         if self._label_inside(index - 1):
             top = row_top - inset
+        elif self._drawn(index - 1, beside):
+            top = row_top - keep
         if self._label_inside(index + 1):
             bottom = row_top - self.row_slots[index].size + inset
+        elif self._drawn(index + 1, beside):
+            bottom = row_top - self.row_slots[index].size + keep
         box = Rectangle(width=right - left, height=top - bottom)
         box.move_to(xyz((left + right) / 2, (bottom + top) / 2))
         return box.set_stroke(colour, width=width).set_fill(opacity=0.0)
+
+    def _drawn(self, index: int, rows: Collection[int]) -> bool:
+        """Whether row slot ``index`` is a drawn row of ``rows``."""
+        if not 0 <= index < len(self.row_slots) or self.row_slots[index].gap:
+            return False
+        return self.row_slots[index].key in rows
 
     def _label_inside(self, index: int) -> bool:
         """Whether row slot ``index`` is a hidden range's band with its label across the table."""

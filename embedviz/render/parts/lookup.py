@@ -17,7 +17,7 @@ Each component owns its mobjects and the beats that move them (see
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Protocol
 
 from manim import (
@@ -202,9 +202,12 @@ class MatrixPart(Component):
         extras = [m for m in (self.legend, self.note) if m is not None]
         return [self.grid, self.heading, *extras]
 
-    def outline(self, row: int) -> VMobject:
-        """Return the amber outline of the row an ID selects (not yet added)."""
-        return self.grid.row_outline(row, self.theme.id_line)
+    def outline(self, row: int, beside: Collection[int] = ()) -> VMobject:
+        """Return the amber outline of the row an ID selects (not yet added).
+
+        ``beside``: the rows outlined with it (a side next to one stays inside the row).
+        """
+        return self.grid.row_outline(row, self.theme.id_line, beside=beside)
 
     def beat_count_rows(self, beat: Beat) -> Animation:
         """Ring row 0, then each row up to the ID's row; outline that row in amber, and keep it.

@@ -32,16 +32,18 @@ from manim import (
     Succession,
     VGroup,
     VMobject,
+    config,
 )
 
 from embedviz.render.animations import Steps, make_fade_out_later
-from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.design import MARGIN, SPACE, Theme, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
+from embedviz.render.parts.sum_note import place_sum_note
 from embedviz.render.solver_positions import (
     BRACKET_WIDTH,
     DEFINITION_GAP,
@@ -340,10 +342,21 @@ class PositionBlocks(Component):
         middle = plan.sum_top - plan.body_height / 2
         self.equals = maths("=", theme.text, data).move_to(xyz(plan.equals_x, middle))
         self.formula = self._definition(cells)
+        note = board.beats[-1].labels.get("sum_note")
+        self.sum_note = self._sum_note(note) if note else None
         self.first_row_box: VMobject | None = None
 
+    def _sum_note(self, text: str) -> LabelText:
+        """Place the note that the sums add the unrounded values (:mod:`.sum_note`)."""
+        inner = min(self.equals.get_left()[0], self.sum_heading.get_left()[0])
+        band = (self.plan.token_left, inner - 2 * SPACE)
+        right = float(config.frame_width) / 2 - MARGIN
+        taken: list[VMobject] = [self.pe_grid.body, self.formula]
+        font = self.plan.scale.legend
+        return place_sum_note(text, font, self.theme, self.sum_heading, taken, band, right)
+
     def _definition(self, cells: Cells) -> VGroup:
-        """P's definition (Typst lines, at the plan's note font) or, for a learned P, its size."""
+        """P's definition (Typst lines, at the plan's note font) or a learned P's size and gap."""
         plan, theme = self.plan, self.theme
         font = plan.note_font
         lines = self.board.beats[-1].labels_with("formula_")
@@ -352,13 +365,17 @@ class PositionBlocks(Component):
             parts = [maths(line, theme.accent, font) for line in lines]
         else:
             sizes = [cells[key] for key in sorted(cells) if key[0] == "pe_size"]
-            parts = [
+            # Its hidden rows' label first, right under the rows it follows.
+            gap = self.board.beats[-1].labels.get("pe_gap")
+            parts = [LabelText(gap, font, theme.muted)] if gap else []
+            parts.append(
                 VGroup(
                     SansText(self.board.word("learned_table"), font, theme.muted),
                     ShapeLabel(sizes, font, theme.muted),
                 ).arrange(RIGHT, buff=SPACE * 2)
-            ]
-        group = VGroup(*parts).arrange(DOWN, buff=DEFINITION_GAP, aligned_edge=LEFT)
+            )
+        buff = DEFINITION_GAP if lines else SPACE
+        group = VGroup(*parts).arrange(DOWN, buff=buff, aligned_edge=LEFT)
         group.next_to(xyz(plan.formula_left, plan.formula_top), DOWN, buff=0)
         return group.align_to(xyz(plan.formula_left, 0), LEFT)
 
@@ -420,8 +437,11 @@ class PositionBlocks(Component):
 
         The first rows are worked one at a time, the rest together; then
         "these sums are what the model's next layers receive." circles the sums.
+        The note that they add the unrounded values comes with the first sum,
+        and "Each sum adds the unrounded values ..." points at it.
         """
-        worked = [self._add(position) for position in self.positions]
+        note = [self.sum_note] if self.sum_note is not None else []
+        worked = [self._add(p, note if i == 0 else []) for i, p in enumerate(self.positions)]
         if self.first_row_box is not None:
             worked[0] = AnimationGroup(FadeOut(self.first_row_box, run_time=0.3), worked[0])
         rest = worked[TAUGHT:]
@@ -430,14 +450,19 @@ class PositionBlocks(Component):
         )
         if len(beat.phrases) < 2:
             return added
-        return Steps(added, Circumscribe(self.sum_grid.body, color=self.theme.highlight))
+        circled = Circumscribe(self.sum_grid.body, color=self.theme.highlight)
+        if len(beat.phrases) < 3 or not note:
+            return Steps(added, circled)
+        pointed = Indicate(note[0], color=self.theme.highlight, scale_factor=1.0)
+        return Steps(added, circled, pointed)
 
-    def _add(self, position: Position) -> Animation:
-        """One sum: its two addends outlined, the sum's row filled in."""
+    def _add(self, position: Position, also: Sequence[VMobject] = ()) -> Animation:
+        """One sum: its two addends outlined, the sum's row filled in (with ``also``)."""
         outlines = [self.tokens.outline(position), self.pe.outline(position, self.theme.highlight)]
+        arriving = [FadeIn(m, shift=0.1 * DOWN) for m in self.sums.row(position)]
         return Succession(
             AnimationGroup(*[Create(m) for m in outlines]),
-            AnimationGroup(*[FadeIn(m, shift=0.1 * DOWN) for m in self.sums.row(position)]),
+            AnimationGroup(*arriving, *[FadeIn(m) for m in also]),
             make_fade_out_later(outlines, run_time=0.5),
         )
 

@@ -13,7 +13,8 @@ is the lookup family's :class:`~embedviz.render.parts.lookup.MatrixPart`.
 
 Every symbol is set with :func:`~embedviz.render.design.maths` in the colour
 of what it names: E in the text colour, the gradients (``∂L/∂E``, ``w_t``) in
-the gradient's own colour (reddish purple; green is the position vectors').
+the gradient's own colour (lemon yellow in the dark theme, reddish purple in the
+light one: apart from the value colours; green is the position vectors').
 """
 
 from __future__ import annotations
@@ -144,14 +145,19 @@ class GradientPart(Component):
         return [m for row in self.zero_rows for m in self.rows.row((row,))]
 
     def beat_unchanged(self, beat: Beat) -> Animation:
-        """Point at the zero rows, then mark each drawn row as nudged or unchanged."""
+        """Point at the zero rows, then mark each drawn row as nudged or unchanged.
+
+        Each zero row gets its own passing outline: one round them all (rows 0
+        and 50256 at GPT-2 size) crossed the nudged rows' numbers between them.
+        """
         marks = LaggedStart(
             *[FadeIn(mark, shift=0.15 * LEFT) for mark in self.marks.values()], lag_ratio=0.15
         )
-        numbers = [n for row in self.zero_rows for n in self.rows.numbers[(row,)]]
-        if not numbers:
+        rows = [VGroup(*self.rows.row((row,))) for row in self.zero_rows]
+        if not rows:
             return marks
-        return Steps(point_at(VGroup(*numbers), self.theme.highlight), marks)
+        pointed = AnimationGroup(*[point_at(row, self.theme.highlight) for row in rows])
+        return Steps(pointed, marks)
 
 
 class WeightsPart(Component):

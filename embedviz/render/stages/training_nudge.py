@@ -143,7 +143,7 @@ class TrainingStage(Stage):
         """
         rows = sorted({int(chip.number.cell.value) for chip in self.weights.chips})
         # The amber outlines stay to the end: they tie each ID to the row of E it moves.
-        outlines = [self.matrix.outline(row) for row in rows]
+        outlines = [self.matrix.outline(row, beside=rows) for row in rows]
         left = 0.2 * xyz(-1, 0)
         arriving = [*self.weights.chips, self.weights.positions]
         return Steps(

@@ -20,7 +20,7 @@ LAYOUT = layout(
         "sum_sinusoid",
     ),
     ("add", "arrange", "differ", "intro", "lookup_all", "positions", "same"),
-    (*GRID_ROLES, r"formula_\d+"),
+    (*GRID_ROLES, r"formula_\d+", "pe_gap", "sum_note"),
     {
         **GRID_WORDS,
         "token_ids": "token IDs",
@@ -28,6 +28,7 @@ LAYOUT = layout(
         "token_vector": "token vector",
         "position_vector": "position vector",
         "sum": "sum",
+        "sum_note": "added unrounded, shown to {places} decimals",
         "learned_table": "a learned table",
         "identical": "identical",
         "different": "different",

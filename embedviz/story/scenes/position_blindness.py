@@ -18,6 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
+from embedviz.core.cells import DEFAULT_DECIMALS
 from embedviz.core.errors import EmbedvizError
 from embedviz.core.positions import add_positions, learned_positions, sinusoidal_positions
 from embedviz.core.table import Table
@@ -27,7 +28,7 @@ from embedviz.story.scenes.batch import MAX_GRID_LINES
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
 from embedviz.story.screen import int_cell, value_cell
 from embedviz.story.spoken import number_words
-from embedviz.story.window import compact_window
+from embedviz.story.window import compact_window, gap_label
 
 __all__ = [
     "LEARNED_CONTEXT",
@@ -159,16 +160,7 @@ def build_position_blindness(
     _same_rows(rec, ids, output)
     _arrange(rec, positions, dim)
     _positions(rec, positions, pe)
-    for position in range(count):
-        for col in window.cols:
-            rec.screen.add(value_cell(sum_kind, (position, col), sums[position, col]))
-    rec.beat(
-        "add",
-        "add",
-        "The two are added row by row, token vector plus position vector. These sums are "
-        "what the model's next layers receive.",
-        run_time=3.2,
-    )
+    _add(rec, sum_kind, sums)
     rec.beat(
         "differ",
         "differ",
@@ -179,6 +171,23 @@ def build_position_blindness(
         min_hold=2.0,
     )
     return rec.finish(SPEC, options, table, tuple(ids), scale)
+
+
+def _add(rec: Recorder, sum_kind: NumberKind, sums: npt.NDArray[np.float32]) -> None:
+    """Add row by row; the sums are of the unrounded values, shown to a few decimals."""
+    for position in range(sums.shape[0]):
+        for col in rec.window.cols:
+            rec.screen.add(value_cell(sum_kind, (position, col), sums[position, col]))
+    # A sum's last digit may differ from the sum of the two rounded numbers shown above it.
+    rec.screen.labels["sum_note"] = rec.words("sum_note", places=DEFAULT_DECIMALS)
+    rec.beat(
+        "add",
+        "add",
+        "The two are added row by row, token vector plus position vector. These sums are "
+        "what the model's next layers receive. Each sum adds the unrounded values and is shown "
+        f"to {DEFAULT_DECIMALS} decimals.",
+        run_time=3.2,
+    )
 
 
 def _position_vectors(positions: str, count: int, dim: int, seed: int) -> npt.NDArray[np.float32]:
@@ -247,6 +256,10 @@ def _arrange(rec: Recorder, positions: str, dim: int) -> None:
         screen.labels["formula_2"] = _FREQUENCY_LABEL
     else:
         screen.add(int_cell("pe_size", (0,), LEARNED_CONTEXT), int_cell("pe_size", (1,), dim))
+        # P draws its first T rows of LEARNED_CONTEXT: the rest are a hidden range, labelled.
+        count = len([key for key in screen.numbers if key[0] == "position"])
+        if count < LEARNED_CONTEXT:
+            screen.labels["pe_gap"] = gap_label(count, LEARNED_CONTEXT - 1, "row", rec.words)
     rec.beat(
         "arrange",
         "arrange",

@@ -1,0 +1,103 @@
+"""The note by PositionBlindness's sums: they add the unrounded values.
+
+A sum is the core's sum of two unrounded values, shown to four decimals, so
+its last digit can differ from the sum of the two rounded numbers drawn above
+it (``-0.2010 + 0.2498`` is shown as ``0.0489``). A teacher adding the shown
+numbers on the board would get another last digit; the note says why.
+
+It is one storyboard label (``sum_note``), drawn as the hidden ranges' labels
+are (the legend's size, muted, monospace). It stands on the sums' heading
+line, after the heading (``sum``), where that line is free to the frame's
+edge (a sinusoidal P: its definition stands under E[id]); else (a learned P,
+whose size note stands on that line under P) in the band under E[id], left
+of ``=`` and of the heading, top-aligned with the heading, wrapped to that
+band's width and left-aligned.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+from manim import DOWN, LEFT, UP, VMobject
+
+from embedviz.render.design import SPACE, Theme
+from embedviz.render.glyphs import LabelLines, LabelText
+from embedviz.render.metrics import text_width, xyz
+
+__all__ = ["NoteLines", "place_sum_note", "wrap_words"]
+
+
+def wrap_words(text: str, font: float, width: float) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` at ``font`` (a long word stays whole)."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and text_width(joined, font) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines
+
+
+class NoteLines(LabelLines):
+    """A :class:`~embedviz.render.glyphs.LabelLines` whose lines are left-aligned."""
+
+    def __init__(self, text: str, lines: list[str], font_size: float, color: str) -> None:
+        pieces = [LabelText(line, font_size, color) for line in lines]
+        for above, below in pairwise(pieces):
+            below.next_to(above, DOWN, buff=SPACE, aligned_edge=LEFT)
+        LabelText.__init__(self, text, font_size, color)
+        glyphs = [piece.points[:-8] for piece in pieces]
+        slots = [piece.points[-8:] for piece in pieces]
+        self.set_points(np.concatenate([*glyphs, *slots]))
+        self.lines = list(lines)
+        self.glyph_count = sum(piece.glyph_count for piece in pieces)
+        self.slot_width = max(piece.slot_width for piece in pieces)
+
+
+def place_sum_note(
+    text: str,
+    font: float,
+    theme: Theme,
+    heading: VMobject,
+    taken: list[VMobject],
+    band: tuple[float, float],
+    right_edge: float,
+) -> LabelText:
+    """Return the note, placed after the sums' heading or in the band left of ``=``.
+
+    Parameters
+    ----------
+    text
+        The note (the storyboard's ``sum_note`` label).
+    font
+        The legend size.
+    theme
+        Colours (the note is muted, as the headings' words).
+    heading
+        The sums' heading, whose line the note shares where it is free.
+    taken
+        What else stands near that line (P's body and its definition or size note).
+    band
+        The left and right edges of the band under E[id], left of ``=`` and the heading.
+    right_edge
+        The frame's safe right edge.
+    """
+    line = LabelText(text, font, theme.muted)
+    line.move_to(heading.get_center()).align_to(xyz(heading.get_right()[0] + 2 * SPACE, 0), LEFT)
+    if line.get_right()[0] <= right_edge and not any(_meet(line, m) for m in taken):
+        return line
+    left, right = band
+    note = NoteLines(text, wrap_words(text, font, right - left), font, theme.muted)
+    return note.align_to(xyz(left, 0), LEFT).align_to(heading.get_top(), UP)
+
+
+def _meet(a: VMobject, b: VMobject) -> bool:
+    """Whether two boxes come closer than ``SPACE``."""
+    return bool(
+        a.get_left()[0] < b.get_right()[0] + SPACE
+        and b.get_left()[0] < a.get_right()[0] + SPACE
+        and a.get_bottom()[1] < b.get_top()[1] + SPACE
+        and b.get_bottom()[1] < a.get_top()[1] + SPACE
+    )

@@ -1,0 +1,164 @@
+"""TrainingNudge as a 720p frame review saw it at GPT-2 size: what stands where.
+
+Each test reads geometry from the mobjects of a built stage (as
+``test_training.py``'s last tests do); ``test_training.py`` holds the arithmetic
+and the storyboard.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from manim import Animation, Circumscribe
+
+GPT2: dict[str, Any] = {"vocab": 50257, "dim": 768}
+CASES: list[dict[str, Any]] = [{}, GPT2, {**GPT2, "ids": "4821,12000,4821,33000,17"}]
+IDS = ["default", "gpt2", "gpt2-five"]
+
+
+def _stage(overrides: dict[str, Any]) -> Any:
+    from conftest import RecordingHost
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.stages.training_nudge import TrainingStage
+    from embedviz.render.theme import DARK
+
+    board = prepared_storyboard("TrainingNudge", overrides, environ={})
+    return TrainingStage(RecordingHost(), board, DARK)
+
+
+def _circumscribes(animation: Animation) -> list[Any]:
+    """Every passing outline in an animation tree."""
+    if isinstance(animation, Circumscribe):
+        return [animation]
+    found = []
+    for child in getattr(animation, "animations", []):
+        found += _circumscribes(child)
+    return found
+
+
+def _box(mobject: Any) -> tuple[float, float, float, float]:
+    return (
+        float(mobject.get_left()[0]),
+        float(mobject.get_bottom()[1]),
+        float(mobject.get_right()[0]),
+        float(mobject.get_top()[1]),
+    )
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=IDS)
+def test_the_zero_rows_outlines_cross_no_number(overrides: dict[str, Any]) -> None:
+    """A 720p review (``unchanged`` mid, GPT-2 size): the passing outline round the zero
+    rows (0 and 50256) was one rectangle round both, and its side crossed the nudged rows'
+    1.3000, 0.8000 and 0.0000 between them. Every outline goes round whole numbers only:
+    each of the gradient's numbers is inside an outline (with its ink) or clear of it."""
+    stage = _stage(overrides)
+    gradient = stage.gradient
+    beat = next(b for b in stage.board.beats if b.name == "unchanged")
+    rings = [c.animations[0].mobject for c in _circumscribes(gradient.beat_unchanged(beat))]
+    assert rings, "the zero rows are pointed at"
+    numbers = [n for row in gradient.rows.numbers.values() for n in row]
+    zero = {id(n) for row in gradient.zero_rows for n in gradient.rows.numbers[(row,)]}
+    inside_some = set()
+    for ring in rings:
+        half = ring.get_stroke_width() / 200
+        left, bottom, right, top = _box(ring)
+        for number in numbers:
+            n_left, n_bottom, n_right, n_top = _box(number)
+            inside = (
+                n_left > left + half
+                and n_right < right - half
+                and n_bottom > bottom + half
+                and n_top < top - half
+            )
+            outside = (
+                n_right < left - half
+                or n_left > right + half
+                or n_top < bottom - half
+                or n_bottom > top + half
+            )
+            assert inside or outside, (number.cell.index, number.text)
+            if inside:
+                inside_some.add(id(number))
+                assert id(number) in zero, ("a nudged row is ringed", number.cell.index)
+    assert inside_some == zero
+
+
+def _creates(animation: Animation) -> list[Any]:
+    """Every mobject an animation tree draws with ``Create``."""
+    from manim import Create
+
+    if isinstance(animation, Create):
+        return [animation.mobject]
+    found = []
+    for child in getattr(animation, "animations", []):
+        found += _creates(child)
+    return found
+
+
+def _apart_px(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float]:
+    """How far apart two boxes are, across and down, in pixels at 720p (negative: overlap)."""
+    from manim import config
+
+    px = 720 / float(config.frame_height)
+    across = max(a[0] - b[2], b[0] - a[2]) * px
+    down = max(a[1] - b[3], b[1] - a[3]) * px
+    return across, down
+
+
+def _ink(outline: Any) -> tuple[float, ...]:
+    half = outline.get_stroke_width() / 200
+    left, bottom, right, top = _box(outline)
+    return (left - half, bottom - half, right + half, top + half)
+
+
+def test_the_hidden_rows_labels_and_the_row_outlines_keep_clear() -> None:
+    """A 720p review at GPT-2 size: ``row 1 not shown`` and ``rows 4–50255 not shown``
+    were squeezed into 8 px bands, level with the amber outlines of rows 2 and 3, and those
+    two outlines shared an edge (y 258). Every band's label now stands at least 3 px above
+    or below every amber outline's ink, two outlines at least 3 px apart, and an outline's
+    ink at least 3 px from another row's numbers. The numbers (25.7 px before) stay at
+    23.3 px, over the real-sized cases' 18 px floor."""
+    from embedviz.render.design import MIN_DATA_PX, px_for_font
+    from embedviz.render.glyphs import NumberText
+
+    stage = _stage(GPT2)
+    assert stage.plan.sizes.gaps_clear
+    assert px_for_font(stage.plan.scale.data) >= MIN_DATA_PX
+    beat = next(b for b in stage.board.beats if b.name == "loss")
+    id_line = stage.theme.id_line.lower()
+    outlines = [
+        m
+        for m in _creates(stage.beat_loss(beat))
+        if m.get_stroke_color().to_hex().lower() == id_line
+    ]
+    rows = sorted({int(chip.number.cell.value) for chip in stage.weights.chips})
+    assert len(outlines) == len(rows) >= 2
+    grid = stage.matrix.grid
+    assert grid.gap_labels, "this case hides rows"
+    inks = [_ink(o) for o in outlines]
+    for label in grid.gap_labels.values():
+        for ink in inks:
+            assert _apart_px(_box(label), ink)[1] >= 3.0, (label.text, _apart_px(_box(label), ink))
+    for i, first in enumerate(inks):
+        for second in inks[i + 1 :]:
+            assert max(_apart_px(first, second)) >= 3.0, _apart_px(first, second)
+    numbers = [
+        m for m in grid.get_family() if isinstance(m, NumberText) and m.cell.kind == "weight"
+    ]
+    for row, ink in zip(rows, inks, strict=True):
+        for number in numbers:
+            if number.cell.index[0] != row:
+                assert max(_apart_px(_box(number), ink)) >= 3.0, (row, number.cell.index)
+
+
+def test_many_hidden_ranges_keep_thin_bands() -> None:
+    """Five IDs at GPT-2 size hide five ranges: bands clear of the outlines would take the
+    numbers to 13.7 px, under the 18 px floor, so the bands stay thin there (still open:
+    their labels stand level with the outlines, as the review found at two ranges)."""
+    from embedviz.render.design import MIN_DATA_PX, px_for_font
+
+    stage = _stage(CASES[2])
+    assert not stage.plan.sizes.gaps_clear
+    assert px_for_font(stage.plan.scale.data) >= MIN_DATA_PX
