@@ -12,8 +12,9 @@ against them, ``0 3`` read as 03). The panel holds,
 from the top: the product's title and row (above E's first row), then the
 terms of one column while they are summed (each level with its row, the sum
 one row under E), later the lookup's row under the product with the ``=``
-marks between, its title, the typeset product and the costs. The sum climbs
-a lane right of the terms into the product row; the chip waits right of the
+marks between, its title, the typeset product and the costs (midway down
+what the panel leaves free). The sum climbs a lane right of the terms into
+the product row; the chip waits right of the
 lookup's row (which it fills, and stays beside as its tag) and walks through
 the still-empty row and the walking column to E's row ``i``, whose strip
 follows it out to the right and up or down the panel into its place.
@@ -297,6 +298,10 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     formula_y = lookup_title_y - line_h / 2 - FORMULA_LINES * line_h / 2
     cost_top = formula_y - FORMULA_LINES * line_h / 2 - 2 * SPACE
     lowest = min(sum_y - row_h / 2, cost_top - COST_LINES * line_h)
+    # The product and the costs stand midway down what the panel leaves free under the
+    # lookup's title (bound by the width, the panel is taller than they need).
+    lower = max(0.0, cost_top - COST_LINES * line_h - bands.bottom) / 2
+    formula_y, cost_top = formula_y - lower, cost_top - lower
     if lowest < bands.bottom - 1e-9:
         problems.append("too tall")
     plan = OneHotPlan(
