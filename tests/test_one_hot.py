@@ -512,3 +512,83 @@ def test_the_chip_stands_level_with_its_row_until_it_fetches_it(overrides: dict[
     play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
     assert seen == set(_BEFORE_THE_LOOKUP)
     assert not off, "\n".join(off)
+
+
+# The sum's copy climbs for 1.2 s of a step about 2 s long: samples a few px apart.
+_CLIMB_ALPHAS = tuple(float(a) for a in np.linspace(0.02, 0.98, 49))
+# The least gap (px at 720p) between the travelling sum and any text it passes.
+_CLEAR_PX = 3.0
+
+
+def _gap(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the gap between two boxes ((left, bottom), (right, top)); negative if they overlap."""
+    return float(max(b[0][0] - a[1][0], a[0][0] - b[1][0], b[0][1] - a[1][1], a[0][1] - b[1][1]))
+
+
+def _texts_on_screen(scene: Any, skip: set[int]) -> list[Any]:
+    """Return every text drawn (not faded out), outermost first, but those in ``skip``."""
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.glyphs import GlyphString, SansText
+
+    found: dict[int, Any] = {}
+    for top in scene.mobjects:
+        for mobject in top.get_family():
+            if id(mobject) in skip or id(mobject) in found:
+                continue
+            if isinstance(mobject, (GlyphString, SansText, FormulaText)):
+                family = mobject.get_family()
+                if max(float(m.get_fill_opacity()) for m in family) > 0.01:
+                    found[id(mobject)] = mobject
+                skip |= {id(m) for m in family}
+    return list(found.values())
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"ids": "4821", "vocab": 50257, "dim": 768},
+        {"theme": "light"},
+        {"ids": "4821", "vocab": 50257, "dim": 768, "theme": "light"},
+    ],
+    ids=["default", "gpt2", "light", "gpt2-light"],
+)
+def test_the_sum_climbs_clear_of_every_text(overrides: dict[str, Any]) -> None:
+    """Review (GPT-2's sum beat): the sum's copy, climbing to the product's row,
+    went through the line "+ terms 4823–50255: all 0" that stands for the hidden terms.
+
+    At every sample of the sum beat, mid-motion included, the travelling sum
+    stands at least 3 px (at 720p) from every text on screen.
+    """
+    from conftest import box_of
+    from manim import config
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("OneHotEquivalence", overrides, environ={})
+    close: list[str] = []
+    travelled: list[float] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name != "sum":
+            return
+        product = scene.stage.product
+        copy = product.cells[product.column]
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        if id(copy) not in shown or float(copy.get_fill_opacity()) <= 0.01:
+            return
+        px = 720 / float(config.frame_height)
+        box = box_of(copy)
+        travelled.append(float(box[1][1]))
+        for text in _texts_on_screen(scene, {id(m) for m in copy.get_family()}):
+            gap = _gap(box, box_of(text)) * px
+            if gap < _CLEAR_PX:
+                where = f"step {moment.step} at {moment.alpha:.2f}"
+                close.append(f"{where}: {gap:.1f} px from {getattr(text, 'text', text)!r}")
+
+    play_moments(board, read, alphas=_CLIMB_ALPHAS, pixel_width=192, pixel_height=108)
+    # The copy was seen on its way: low (at the sum) and high (at the product's row).
+    assert travelled, "the sum's copy was never on screen"
+    assert max(travelled) - min(travelled) > 1.0
+    assert not close, "\n".join(close)

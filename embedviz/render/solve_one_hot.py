@@ -12,8 +12,9 @@ against them, ``0 3`` read as 03). The panel holds,
 from the top: the product's title and row (above E's first row), then the
 terms of one column while they are summed (each level with its row, the sum
 one row under E), later the lookup's row under the product with the ``=``
-marks between, its title, the typeset product and the costs. The sum climbs
-a lane right of the terms into the product row; the chip waits right of the
+marks between, its title, the typeset product and the costs (midway down
+what the panel leaves free). The sum climbs a lane right of the terms and of
+the hidden ranges' lines into the product row; the chip waits right of the
 lookup's row (which it fills, and stays beside as its tag) and walks through
 the still-empty row and the walking column to E's row ``i``, whose strip
 follows it out to the right and up or down the panel into its place.
@@ -71,6 +72,8 @@ class OneHotSpec:
         Typst sources, measured typeset.
     term_chars
         The widest term line (``+ 1 × (-0.4015)``), in characters.
+    term_gaps
+        The lines that stand for the hidden ranges of terms (``+ terms 5–50255: all 0``).
     cost_chars
         The widest cost line, in characters.
     chips_label
@@ -92,6 +95,7 @@ class OneHotSpec:
     term_chars: int
     cost_chars: int
     chips_label: str = ""
+    term_gaps: tuple[str, ...] = ()
 
     @classmethod
     def from_board(cls, board: Storyboard) -> OneHotSpec:
@@ -132,6 +136,7 @@ class OneHotSpec:
             formula=labels["product_formula"],
             term_chars=6 + widest("term_one_hot") + widest("term_weight"),
             chips_label=board.word("token_id"),
+            term_gaps=tuple(t for role, t in labels.items() if role.startswith("term_gap_")),
             cost_chars=names
             + 2
             + max(
@@ -239,7 +244,13 @@ def _across(
         [text_width(t, legend) for t in spec.margin_labels]
         + [titles_w - (SPACE + vector_w + labels_w + body_w), 0.0]
     )
-    lane_w = char_advance(data) * (spec.term_chars + spec.value_chars) + 3 * SPACE
+    # The sum climbs a lane right of every term line and of the hidden ranges' lines
+    # (in labels): a space from the widest, and a space and the tag's gap from the chip.
+    value_w = char_advance(data) * spec.value_chars
+    lane_w = max(
+        [char_advance(data) * spec.term_chars + value_w + 3 * SPACE]
+        + [text_width(t, label) + value_w + 2 * SPACE for t in spec.term_gaps]
+    )
     # The chip waits right of the lookup's row, and right of the lane the sum climbs.
     row_w = max(body_w, lane_w)
     tag_w = max(chip_w, text_width(spec.chips_label, label, mono=False))
@@ -297,6 +308,10 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     formula_y = lookup_title_y - line_h / 2 - FORMULA_LINES * line_h / 2
     cost_top = formula_y - FORMULA_LINES * line_h / 2 - 2 * SPACE
     lowest = min(sum_y - row_h / 2, cost_top - COST_LINES * line_h)
+    # The product and the costs stand midway down what the panel leaves free under the
+    # lookup's title (bound by the width, the panel is taller than they need).
+    lower = max(0.0, cost_top - COST_LINES * line_h - bands.bottom) / 2
+    formula_y, cost_top = formula_y - lower, cost_top - lower
     if lowest < bands.bottom - 1e-9:
         problems.append("too tall")
     plan = OneHotPlan(

@@ -238,8 +238,9 @@ class ProductPart(Component):
         """
         total, target = self.terms.total, self.cells[self.column]
         slot = target.get_center().copy()
-        # Right of every term (and of the sum), left of the chip that waits further right.
-        terms = max(m.get_right()[0] for m in [*self.terms.lines.values(), total])
+        # Right of every term, of the hidden ranges' lines and of the sum, left of the
+        # chip that waits further right (the solver keeps the lane between them).
+        terms = max(m.get_right()[0] for m in self.terms.pieces())
         start = xyz(terms + SPACE + target.width / 2, total.get_y())
         target.shift(start - slot)
         path = curve_points([start, xyz(start[0], slot[1]), slot], self.plan.sizes.row_height * 0.4)
