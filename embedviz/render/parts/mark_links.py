@@ -15,13 +15,19 @@ lane only goes on to the repeat.
   in the order that crosses the fewest other marks' lines
   (:func:`order_lanes`); the marks stand where none of their runs is level with
   another mark's (:func:`level_clearance`).
+- Where the room between the marks' place and the slices is short of that, only
+  the *deep* lanes (those that reach past the place, beside E) stand in it,
+  closing up to :data:`LANE_LEAST`; the others stand further out, over the
+  place, right of the marks (:func:`lane_room`, :func:`split_offsets`). Marks
+  with one first copy share their run into it, a dot where each nearer lane
+  leaves it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import permutations, product
 
 from manim import Dot, Mobject, VGroup, VMobject
 
@@ -31,6 +37,7 @@ from embedviz.render.parts.grid import CellGrid
 
 __all__ = [
     "DOT_RADIUS",
+    "LANE_LEAST",
     "LANE_STEP",
     "LEVEL",
     "LINK_STEP",
@@ -38,11 +45,13 @@ __all__ = [
     "clearest_shift",
     "first_links",
     "lane_offsets",
+    "lane_room",
     "level_clearance",
     "level_fits",
     "links_room",
     "mark_links",
     "order_lanes",
+    "split_offsets",
 ]
 
 # The least step between two lanes, and from the nearest to the slices: a whole SPACE
@@ -58,6 +67,9 @@ DOT_RADIUS = SPACE / 3
 LEVEL = SPACE
 # Most marks whose lanes' every order is tried (6! orders); more take the nested order.
 TRIED = 6
+# The least step between two lanes where they close up for want of room (8.6 px at 720p):
+# a lane's junction dot (7.2 px across) then keeps a quarter SPACE off the next lane.
+LANE_LEAST = 0.8 * SPACE
 
 
 @dataclass(frozen=True)
@@ -117,6 +129,61 @@ def lane_offsets(count: int, room: float) -> list[float]:
     return [(number + 1) * step for number in range(count)]
 
 
+def split_offsets(deep: Sequence[bool], gap: float, free: float) -> list[float] | None:
+    """Return each lane's offset left of the slices where the lanes fit, else ``None``.
+
+    ``gap`` is the room right of the marks' place (what stands under it, E,
+    stands no further right), ``free`` the room right of the marks' right
+    end. Where every lane fits in ``gap`` (:func:`links_room`), they stand as
+    :func:`lane_offsets` sets them. Else only the *deep* lanes (those that
+    reach below the place, past E) stand in the gap: the nearest
+    :data:`LINK_STEP` from the slices, closing up to :data:`LANE_LEAST` and the
+    furthest SPACE / 2 clear of E; the others stand further out, over the
+    place, up to :data:`LANE_STEP` apart and a SPACE right of the marks. The
+    first ``sum(deep)`` offsets are the deep lanes'.
+    """
+    count, below = len(deep), sum(deep)
+    if gap >= links_room(count):
+        return lane_offsets(count, gap)
+    offsets: list[float] = []
+    if below:
+        step = LINK_STEP
+        if below > 1:
+            step = min(LINK_STEP, (gap - SPACE / 2 - LINK_STEP) / (below - 1))
+        if step < LANE_LEAST - 1e-9 or gap < LINK_STEP + SPACE / 2:
+            return None
+        offsets = [LINK_STEP + number * step for number in range(below)]
+    rest = count - below
+    if rest:
+        last = offsets[-1] if offsets else 0.0
+        step = min(LANE_STEP, (free - SPACE - last) / rest)
+        if step < LANE_LEAST - 1e-9:
+            return None
+        offsets += [last + (number + 1) * step for number in range(rest)]
+    return offsets
+
+
+def lane_room(
+    rows: Sequence[Sequence[float]], place: tuple[float, float, float], body: float, right: float
+) -> tuple[list[float], list[bool]] | None:
+    """Return the lanes' offsets left of the slices and which lanes are deep, if they fit.
+
+    ``rows`` holds each mark's rows' heights (its repeat's and its first
+    copy's); ``place`` the marks' place's right end, bottom and top (up to
+    where a mark may stand); ``body`` the slices' left, ``right`` the marks'
+    right end. A lane that reaches more than SPACE / 2 below the place (past
+    E) or over it is *deep*: it stands right of the place
+    (:func:`split_offsets`). Where every lane fits there, every one counts
+    as deep (they stand as :func:`lane_offsets` sets them).
+    """
+    end, bottom, top = place
+    deep = [min(ys) < bottom - SPACE / 2 or max(ys) > top + SPACE / 2 for ys in rows]
+    offsets = split_offsets(deep, body - end, body - right)
+    if body - end >= links_room(len(rows)):
+        deep = [True] * len(rows)
+    return None if offsets is None else (offsets, deep)
+
+
 def _crossings(routes: Sequence[Route], lanes: Sequence[float], end: float) -> int:
     """Return how many times a horizontal run of one line meets another line's lane."""
     count = 0
@@ -131,27 +198,46 @@ def _crossings(routes: Sequence[Route], lanes: Sequence[float], end: float) -> i
     return count
 
 
-def order_lanes(routes: Sequence[Route], offsets: Sequence[float], end: float) -> list[float]:
+def order_lanes(
+    routes: Sequence[Route],
+    offsets: Sequence[float],
+    end: float,
+    deep: Sequence[bool] | None = None,
+) -> list[float]:
     """Return each route's lane x: the order of lanes whose lines cross the fewest times.
 
-    ``offsets`` from :func:`lane_offsets`, ``end`` the x the lines end at
-    (the slices' left). Up to :data:`TRIED` marks, every order is tried (the
-    first found of the fewest); more take the nested order, the longest lane
-    furthest out.
+    ``offsets`` from :func:`lane_offsets` (or :func:`split_offsets`, whose
+    first offsets only the ``deep`` routes take), ``end`` the x the lines end
+    at (the slices' left). Up to :data:`TRIED` marks, every order is tried
+    (the first found of the fewest); more take the nested order, the longest
+    lane furthest out.
     """
     xs = [end - offset for offset in offsets]
+    classes = [list(range(len(routes)))]
+    if deep is not None and any(deep) and not all(deep):
+        classes = [[i for i in range(len(routes)) if deep[i]]]
+        classes.append([i for i in range(len(routes)) if not deep[i]])
+    places, start = [], 0
+    for members in classes:
+        places.append(xs[start : start + len(members)])
+        start += len(members)
     if len(routes) > TRIED:
         lengths = [route.span()[1] - route.span()[0] for route in routes]
         lanes = [0.0] * len(routes)
-        for depth, i in enumerate(sorted(range(len(routes)), key=lambda i: lengths[i])):
-            lanes[i] = xs[depth]
+        for members, spots in zip(classes, places, strict=True):
+            for depth, i in enumerate(sorted(members, key=lambda i: lengths[i])):
+                lanes[i] = spots[depth]
         return lanes
     best: list[float] = []
     fewest = -1
-    for order in permutations(xs):
-        count = _crossings(routes, order, end)
+    for orders in product(*(permutations(spots) for spots in places)):
+        lanes = [0.0] * len(routes)
+        for members, order in zip(classes, orders, strict=True):
+            for i, x in zip(members, order, strict=True):
+                lanes[i] = x
+        count = _crossings(routes, lanes, end)
         if fewest < 0 or count < fewest:
-            best, fewest = list(order), count
+            best, fewest = lanes, count
     return best
 
 
@@ -159,7 +245,8 @@ def level_clearance(routes: Sequence[Route]) -> float:
     """Return the least height between a run of one line and another line's runs.
 
     A mark's run that stands off its own rows counts too, where it is not
-    level with its first copy (a jog of a few pixels reads as a slip).
+    level with its first copy (a jog of a few pixels reads as a slip). Two
+    marks with one first copy share their run into it.
     """
     clear = float("inf")
     for number, route in enumerate(routes):
@@ -168,7 +255,11 @@ def level_clearance(routes: Sequence[Route]) -> float:
         mine = (route.note, route.first, route.repeat)
         for other in routes[number + 1 :]:
             theirs = (other.note, other.first, other.repeat)
-            clear = min(clear, *(abs(a - b) for a in mine for b in theirs))
+            gaps = [abs(a - b) for a in mine for b in theirs]
+            if abs(route.first - other.first) < 1e-6:
+                # One first copy: their branches into it are one run, not two.
+                gaps.pop(4)
+            clear = min(clear, *gaps)
     return clear
 
 
@@ -280,7 +371,28 @@ def first_links(
             for y in _junctions(turn_y, first_y, row_y)
         ]
         branches.add(VGroup(branch, *dots))
+    _shared_dots(branches, firsts, colour)
     return branches
+
+
+def _shared_dots(branches: VGroup, firsts: Sequence[tuple[CellGrid, int]], colour: str) -> None:
+    """Add a dot where a lane meets the run of another mark with the same first copy.
+
+    Marks whose rows equal one first copy share its run (their branches lie
+    on one line): where a nearer lane leaves it, the run from a further lane
+    goes on past, a junction.
+    """
+    for number, (grid, key) in enumerate(firsts):
+        x = float(branches[number][0].get_start()[0])
+        further = [
+            float(branches[other][0].get_start()[0])
+            for other, (g, k) in enumerate(firsts)
+            if g is grid and k == key and other != number
+        ]
+        at = xyz(x, grid.row_y(key))
+        there = any(abs(dot.get_center() - at).max() < 1e-6 for dot in branches[number][1:])
+        if further and min(further) < x - 1e-6 and not there:
+            branches[number].add(Dot(at, radius=DOT_RADIUS, color=colour))
 
 
 def level_fits(marks: Sequence[Mobject], ys: Sequence[float], band: tuple[float, float]) -> bool:
