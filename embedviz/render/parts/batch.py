@@ -56,13 +56,14 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_links import (
+    Lanes,
     Route,
     clearest_shift,
     first_links,
     lane_room,
+    lane_xs,
     level_fits,
     mark_links,
-    order_lanes,
 )
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -408,8 +409,8 @@ class SliceStack(OutputPart):
 
     def _lane_room(
         self, marks: VGroup, cells: list[NumberCell], box: tuple[float, float, float, float]
-    ) -> tuple[list[float], list[bool]] | None:
-        """Return the lanes' offsets left of the slices and which reach past the box, if they fit.
+    ) -> Lanes | None:
+        """Return where the marks' lanes stand left of the slices, if they fit.
 
         A lane that runs below the box (past E) or over it must stand right of
         it; the others may stand over the box, right of the marks
@@ -429,7 +430,7 @@ class SliceStack(OutputPart):
         marks: VGroup,
         cells: list[NumberCell],
         box: tuple[float, float, float, float],
-        lanes: tuple[list[float], list[bool]],
+        lanes: Lanes,
     ) -> None:
         """Tie each mark to its two rows: level with its first copy where they all fit so.
 
@@ -454,7 +455,7 @@ class SliceStack(OutputPart):
             Route(float(mark.get_right()[0]) + SPACE / 2, float(mark.get_center()[1]), f, r)
             for mark, f, r in zip(marks, first_ys, repeat_ys, strict=True)
         ]
-        xs = order_lanes(routes, lanes[0], body - SPACE / 6, lanes[1])
+        xs = lane_xs(routes, lanes, body - SPACE / 6)
         self.links = mark_links(list(marks), repeats, xs, self.theme.wrong)
         # Both ends: each line branches into the first copy its row equals.
         self.firsts = first_links(list(self.links), firsts, self.theme.wrong)

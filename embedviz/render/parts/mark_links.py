@@ -41,11 +41,14 @@ __all__ = [
     "LANE_STEP",
     "LEVEL",
     "LINK_STEP",
+    "Bundle",
+    "Lanes",
     "Route",
     "clearest_shift",
     "first_links",
     "lane_offsets",
     "lane_room",
+    "lane_xs",
     "level_clearance",
     "level_fits",
     "links_room",
@@ -163,28 +166,84 @@ def split_offsets(deep: Sequence[bool], gap: float, free: float) -> list[float] 
     return offsets
 
 
+@dataclass(frozen=True)
+class Bundle:
+    """The routes of the marks that share one lane (one mark's, where each has its own)."""
+
+    routes: tuple[Route, ...]
+
+    def span(self) -> tuple[float, float]:
+        """Return the shared lane's lowest and highest y."""
+        spans = [route.span() for route in self.routes]
+        return min(low for low, _ in spans), max(high for _, high in spans)
+
+    def runs(self, lane: float, end: float) -> list[tuple[float, float, float]]:
+        """Return every horizontal run of the routes, with their lane at ``lane``."""
+        return sorted({run for route in self.routes for run in route.runs(lane, end)})
+
+
+@dataclass(frozen=True)
+class Lanes:
+    """Where the marks' lanes stand: ``offsets`` left of the slices, one per group.
+
+    ``groups`` lists the marks (by number) that share each lane, ``deep``
+    whether it reaches past the marks' place (:func:`split_offsets`).
+    """
+
+    offsets: list[float]
+    deep: list[bool]
+    groups: list[list[int]]
+
+
+def _plan(deep: list[bool], groups: list[list[int]], gap: float, free: float) -> Lanes | None:
+    """Return the lanes of ``groups`` (one each) where they fit (:func:`split_offsets`)."""
+    offsets = split_offsets(deep, gap, free)
+    if offsets is None:
+        return None
+    if gap >= links_room(len(groups)):
+        deep = [True] * len(groups)  # Every lane stands right of the place.
+    return Lanes(offsets, deep, groups)
+
+
 def lane_room(
     rows: Sequence[Sequence[float]], place: tuple[float, float, float], body: float, right: float
-) -> tuple[list[float], list[bool]] | None:
-    """Return the lanes' offsets left of the slices and which lanes are deep, if they fit.
+) -> Lanes | None:
+    """Return where the marks' lanes stand, if they fit; else ``None``.
 
-    ``rows`` holds each mark's rows' heights (its repeat's and its first
+    ``rows`` holds each mark's rows' heights (its repeat's, then its first
     copy's); ``place`` the marks' place's right end, bottom and top (up to
     where a mark may stand); ``body`` the slices' left, ``right`` the marks'
     right end. A lane that reaches more than SPACE / 2 below the place (past
     E) or over it is *deep*: it stands right of the place
-    (:func:`split_offsets`). Where every lane fits there, every one counts
-    as deep (they stand as :func:`lane_offsets` sets them).
+    (:func:`split_offsets`). Each mark has a lane of its own where they fit;
+    else the marks with one first copy share one lane (one upright from the
+    first copy, a branch to each repeat and each mark).
     """
     end, bottom, top = place
     deep = [min(ys) < bottom - SPACE / 2 or max(ys) > top + SPACE / 2 for ys in rows]
-    offsets = split_offsets(deep, body - end, body - right)
-    if body - end >= links_room(len(rows)):
-        deep = [True] * len(rows)
-    return None if offsets is None else (offsets, deep)
+    lanes = _plan(deep, [[number] for number in range(len(rows))], body - end, body - right)
+    shared: dict[float, list[int]] = {}
+    for number, ys in enumerate(rows):
+        shared.setdefault(round(float(ys[1]), 6), []).append(number)
+    if lanes is not None or len(shared) == len(rows):
+        return lanes
+    groups = list(shared.values())
+    reach = [any(deep[number] for number in group) for group in groups]
+    return _plan(reach, groups, body - end, body - right)
 
 
-def _crossings(routes: Sequence[Route], lanes: Sequence[float], end: float) -> int:
+def lane_xs(routes: Sequence[Route], lanes: Lanes, end: float) -> list[float]:
+    """Return each mark's lane x: its group's, in the order that crosses the fewest times."""
+    bundles = [Bundle(tuple(routes[number] for number in group)) for group in lanes.groups]
+    xs = order_lanes(bundles, lanes.offsets, end, lanes.deep)
+    found = [0.0] * len(routes)
+    for group, x in zip(lanes.groups, xs, strict=True):
+        for number in group:
+            found[number] = x
+    return found
+
+
+def _crossings(routes: Sequence[Route | Bundle], lanes: Sequence[float], end: float) -> int:
     """Return how many times a horizontal run of one line meets another line's lane."""
     count = 0
     for i, route in enumerate(routes):
@@ -199,7 +258,7 @@ def _crossings(routes: Sequence[Route], lanes: Sequence[float], end: float) -> i
 
 
 def order_lanes(
-    routes: Sequence[Route],
+    routes: Sequence[Route | Bundle],
     offsets: Sequence[float],
     end: float,
     deep: Sequence[bool] | None = None,
@@ -372,7 +431,33 @@ def first_links(
         ]
         branches.add(VGroup(branch, *dots))
     _shared_dots(branches, firsts, colour)
+    _lane_dots(links, branches, colour)
     return branches
+
+
+def _lane_dots(links: Sequence[VMobject], branches: VGroup, colour: str) -> None:
+    """Add a dot at each junction of a lane that several marks share (:class:`Lanes`).
+
+    The lane spans every one of its marks' runs; a dot stands wherever three
+    runs meet on it (a mark's run joining it, a branch leaving it for a row,
+    the lane going on past).
+    """
+    by_x: dict[float, list[int]] = {}
+    for number, link in enumerate(links):
+        by_x.setdefault(round(float(link.get_anchors()[1][0]), 6), []).append(number)
+    for x, group in by_x.items():
+        if len(group) < 2:
+            continue
+        notes = [round(float(links[n].get_anchors()[1][1]), 6) for n in group]
+        rows = {round(float(links[n].get_end()[1]), 6) for n in group}
+        rows |= {round(float(branches[n][0].get_end()[1]), 6) for n in group}
+        low, high = min(*notes, *rows), max(*notes, *rows)
+        dots = [d.get_center() for n in group for d in branches[n][1:]]
+        for y in sorted({*notes, *rows}):
+            runs = int(y > low + 1e-6) + int(y < high - 1e-6) + notes.count(y) + int(y in rows)
+            at = xyz(x, y)
+            if runs >= 3 and not any(abs(d - at).max() < 1e-6 for d in dots):
+                branches[group[0]].add(Dot(at, radius=DOT_RADIUS, color=colour))
 
 
 def _shared_dots(branches: VGroup, firsts: Sequence[tuple[CellGrid, int]], colour: str) -> None:
