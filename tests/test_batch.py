@@ -608,6 +608,7 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
     every text at 720p); or it stands level with its repeat, right of the slices."""
     from conftest import box_of
 
+    from embedviz.render.design import SPACE
     from embedviz.render.glyphs import GlyphString
     from embedviz.render.parts.mark_links import LANE_LEAST
 
@@ -657,6 +658,12 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
         for dot in branch[1:]:
             near = min(_distance(box_of(dot), box) for box in texts)
             assert near * px >= 3, (mark.text, near * px)
+    # The lanes that pass E stand SPACE / 2 clear of its border.
+    table = box_of(stage.matrix.grid)
+    for line in [*links, *(branch[0] for branch in firsts)]:
+        half = float(line.get_stroke_width()) / 200
+        near = min(_distance(run, table) for run in _segments(line)) - half
+        assert near >= SPACE / 2 - 1e-9, near * px
     if links:
         _assert_links_clear(stage, links, marks, on_screen, least=LANE_LEAST)
 

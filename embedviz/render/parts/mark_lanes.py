@@ -22,6 +22,7 @@ __all__ = [
     "LANE_LEAST",
     "LANE_STEP",
     "LEVEL",
+    "LINE_END",
     "LINK_STEP",
     "Bundle",
     "Lanes",
@@ -48,6 +49,8 @@ TRIED = 6
 # The least step between two lanes where they close up for want of room (8.6 px at 720p):
 # a lane's junction dot (7.2 px across) then keeps a quarter SPACE off the next lane.
 LANE_LEAST = 0.8 * SPACE
+# Where the lines end, left of the slices (the lanes' offsets count from there).
+LINE_END = SPACE / 6
 
 
 @dataclass(frozen=True)
@@ -118,23 +121,26 @@ def split_offsets(deep: Sequence[bool], gap: float, free: float) -> list[float] 
     :data:`LINK_STEP` from the slices, closing up to :data:`LANE_LEAST` and the
     furthest SPACE / 2 clear of E; the others stand further out, over the
     place, up to :data:`LANE_STEP` apart and a SPACE right of the marks. The
-    first ``sum(deep)`` offsets are the deep lanes'.
+    first ``sum(deep)`` offsets are the deep lanes'. The offsets count from
+    the lines' ends, :data:`LINE_END` left of the slices.
     """
     count, below = len(deep), sum(deep)
     if gap >= links_room(count):
         return lane_offsets(count, gap)
     offsets: list[float] = []
     if below:
+        # The furthest deep lane's most: its ink SPACE / 2 clear of E (its half width, 0.1).
+        reach = gap - LINE_END - 0.6 * SPACE
         step = LINK_STEP
         if below > 1:
-            step = min(LINK_STEP, (gap - SPACE / 2 - LINK_STEP) / (below - 1))
-        if step < LANE_LEAST - 1e-9 or gap < LINK_STEP + SPACE / 2:
+            step = min(LINK_STEP, (reach - LINK_STEP) / (below - 1))
+        if step < LANE_LEAST - 1e-9 or reach < LINK_STEP - 1e-9:
             return None
         offsets = [LINK_STEP + number * step for number in range(below)]
     rest = count - below
     if rest:
         last = offsets[-1] if offsets else 0.0
-        step = min(LANE_STEP, (free - SPACE - last) / rest)
+        step = min(LANE_STEP, (free - LINE_END - SPACE - last) / rest)
         if step < LANE_LEAST - 1e-9:
             return None
         offsets += [last + (number + 1) * step for number in range(rest)]
