@@ -590,22 +590,26 @@ def test_each_marks_line_reads_apart_from_the_other_marks(
 
 SHORT_ROOM = [
     # Four marks, three of them with one first copy, in 4.6 SPACE between E and the slices.
-    {"ids": "2,3,2,1;4,2,3,2"},
+    ({"ids": "2,3,2,1;4,2,3,2"}, False),
     # Six marks, four of whose lines reach slice 2, past E's right end (4.3 SPACE from it).
-    {"ids": "2,3,5,1;4,0,3,2;1,5,0,4"},
+    ({"ids": "2,3,5,1;4,0,3,2;1,5,0,4"}, False),
+    # Seven marks, six of whose lines pass E (4.4 SPACE): those with one first copy share
+    # a lane.
+    ({"ids": "1,3,2,5;4,5,4,4;3,2,2,3"}, True),
 ]
 
 
-@pytest.mark.parametrize("overrides", SHORT_ROOM)
+@pytest.mark.parametrize(("overrides", "shared"), SHORT_ROOM)
 def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
-    overrides: dict[str, Any],
+    overrides: dict[str, Any], shared: bool
 ) -> None:
     """A 720p review of the repeats beat: where the room between the marks' place and the
     slices was short of one SPACE a line (plus one), the marks stood with no lines at all,
     nothing tying ``out[1,2] = out[0,1]`` to either row. Each mark is tied to its two rows:
     a line from its right end to its repeat's left end, branching into its first copy's,
     clear of every text and border (lanes at least ``LANE_LEAST`` apart, its dots 3 px off
-    every text at 720p); or it stands level with its repeat, right of the slices."""
+    every text at 720p); or it stands level with its repeat, right of the slices. Only
+    marks with one first copy share a lane (``shared``: where each cannot have its own)."""
     from conftest import box_of
 
     from embedviz.render.design import SPACE
@@ -658,6 +662,12 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
         for dot in branch[1:]:
             near = min(_distance(box_of(dot), box) for box in texts)
             assert near * px >= 3, (mark.text, near * px)
+    lanes: dict[float, set[tuple[int, int]]] = {}
+    for mark, link in zip(sorted(marks, key=lambda m: m.cell.index), links, strict=False):
+        x = round(float(link.get_anchors()[1][0]), 6)
+        lanes.setdefault(x, set()).add(repeats[mark.cell.index])
+    assert all(len(copies) == 1 for copies in lanes.values()), lanes
+    assert (len(lanes) < len(links)) is shared
     # The lanes that pass E stand SPACE / 2 clear of its border.
     table = box_of(stage.matrix.grid)
     for line in [*links, *(branch[0] for branch in firsts)]:

@@ -123,6 +123,7 @@ CASES: list[Any] = [
     # three marks with one first copy; six marks, four of whose lines pass E's right end.
     ("BatchLookup", {"ids": "2,3,2,1;4,2,3,2"}),
     ("BatchLookup", {"ids": "2,3,5,1;4,0,3,2;1,5,0,4"}),
+    ("BatchLookup", {"ids": "1,3,2,5;4,5,4,4;3,2,2,3"}),  # Marks with one first copy share a lane.
     # MiniLM's 12-token sentence: 14.3 px before the rows packed closer and the
     # output labels were measured by their widest row.
     ("LargeVocabLookup", None),
