@@ -644,7 +644,9 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
     for mark in marks:
         (b, t), (fb, ft) = mark.cell.index, repeats[mark.cell.index]
         if mark.get_left()[0] > right:
-            assert abs(mark.get_center()[1] - slices[b].row_y(t)) < 1e-6, mark.text
+            # Level with its row (its digits centred on the row's line; brackets reach lower).
+            row_h = stage.plan.sizes.row_height
+            assert abs(mark.get_center()[1] - slices[b].row_y(t)) < row_h / 4, mark.text
             continue
         ties = [
             (link, branch)
