@@ -596,6 +596,9 @@ SHORT_ROOM = [
     # Seven marks, six of whose lines pass E (4.4 SPACE): those with one first copy share
     # a lane.
     ({"ids": "1,3,2,5;4,5,4,4;3,2,2,3"}, True),
+    # Five marks 14.3 SPACE tall over a block 13.8 SPACE tall: they stood in the notes under
+    # the shape's line, with no lines; the place reaches up to the title's band for them.
+    ({"ids": "0,5,5,2;5,5,5,0"}, False),
 ]
 
 

@@ -124,6 +124,7 @@ CASES: list[Any] = [
     ("BatchLookup", {"ids": "2,3,2,1;4,2,3,2"}),
     ("BatchLookup", {"ids": "2,3,5,1;4,0,3,2;1,5,0,4"}),
     ("BatchLookup", {"ids": "1,3,2,5;4,5,4,4;3,2,2,3"}),  # Marks with one first copy share a lane.
+    ("BatchLookup", {"ids": "0,5,5,2;5,5,5,0"}),  # The marks' place reaches up to the title's band.
     # MiniLM's 12-token sentence: 14.3 px before the rows packed closer and the
     # output labels were measured by their widest row.
     ("LargeVocabLookup", None),
