@@ -229,7 +229,8 @@ class BatchStage(Stage):
         The place runs from the frame's margin to the block's right end and
         from its T edge down to E's top once E has risen (the marks' lines need
         room left of the slices too: :meth:`SliceStack.write_marks` checks it
-        when they come).
+        when they come). Marks taller than that, which would otherwise stand
+        in the notes with no lines, take the band up to their ceiling too.
         """
         marks = self._marks()
         self.stack.marks_box = self.stack.marks_ceiling = None
