@@ -119,6 +119,12 @@ CASES: list[Any] = [
     ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}),
     # The same with a repeat inside the back card: its mark's line leaves with its tags.
     ("BatchLookup", {"vocab": 50257, "dim": 768, "ids": "4821,33000,4821,17;33000,2,50256,0"}),
+    # Short of room for the marks' lines left of the slices (the marks stood with none):
+    # three marks with one first copy; six marks, four of whose lines pass E's right end.
+    ("BatchLookup", {"ids": "2,3,2,1;4,2,3,2"}),
+    ("BatchLookup", {"ids": "2,3,5,1;4,0,3,2;1,5,0,4"}),
+    ("BatchLookup", {"ids": "1,3,2,5;4,5,4,4;3,2,2,3"}),  # Marks with one first copy share a lane.
+    ("BatchLookup", {"ids": "0,5,5,2;5,5,5,0"}),  # The marks' place reaches up to the title's band.
     # MiniLM's 12-token sentence: 14.3 px before the rows packed closer and the
     # output labels were measured by their widest row.
     ("LargeVocabLookup", None),

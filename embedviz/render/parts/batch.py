@@ -56,14 +56,14 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_links import (
+    Lanes,
     Route,
     clearest_shift,
     first_links,
-    lane_offsets,
+    lane_room,
+    lane_xs,
     level_fits,
-    links_room,
     mark_links,
-    order_lanes,
 )
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -383,9 +383,6 @@ class SliceStack(OutputPart):
         line = digit_height(self.mark_font) * MARK_LINE
         marks = VGroup(*[NumberText(c, self.mark_font, self.theme.wrong) for c in cells])
         box = self.marks_box
-        room = min(grid.body_left() for grid in self.slices) - (box[1] if box else 0.0)
-        # Their lines need room left of the slices (the marks stand inside the box).
-        linked = box is not None and room >= links_room(len(cells))
         corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
         if box is not None:
             width = max(mark.width for mark in marks)
@@ -399,17 +396,41 @@ class SliceStack(OutputPart):
                 mark.place(xyz(corner[0], self.slices[cell.index[0]].row_y(cell.index[1])), "left")
         self.notes.add(*marks)
         shown: list[Animation] = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
-        if linked:
+        # Their lines need room left of the slices (the marks stand inside the box).
+        lanes = None if box is None else self._lane_room(marks, cells, box)
+        if lanes is not None:
             assert box is not None
-            self._link_marks(marks, cells, box)
+            self._link_marks(marks, cells, box, lanes)
             self.notes.add(self.links, self.firsts)
             pairs = zip(self.links, self.firsts, strict=True)
             lines = [Succession(Create(a), Create(b)) for a, b in pairs]
             shown = [AnimationGroup(*p) for p in zip(shown, lines, strict=True)]
         return LaggedStart(*shown, lag_ratio=0.3)
 
-    def _link_marks(
+    def _lane_room(
         self, marks: VGroup, cells: list[NumberCell], box: tuple[float, float, float, float]
+    ) -> Lanes | None:
+        """Return where the marks' lanes stand left of the slices, if they fit.
+
+        A lane that runs below the box (past E) or over it must stand right of
+        it; the others may stand over the box, right of the marks
+        (:func:`~embedviz.render.parts.mark_links.lane_room`).
+        """
+        top = box[3] if self.marks_ceiling is None else max(box[3], self.marks_ceiling)
+        rows = [
+            [self.slices[b].row_y(t) for b, t in (c.index, self._first_copy(c.index))]
+            for c in cells
+        ]
+        right = max(float(mark.get_right()[0]) for mark in marks)
+        body = min(grid.body_left() for grid in self.slices)
+        return lane_room(rows, (box[1], box[2], top), body, right)
+
+    def _link_marks(
+        self,
+        marks: VGroup,
+        cells: list[NumberCell],
+        box: tuple[float, float, float, float],
+        lanes: Lanes,
     ) -> None:
         """Tie each mark to its two rows: level with its first copy where they all fit so.
 
@@ -434,9 +455,8 @@ class SliceStack(OutputPart):
             Route(float(mark.get_right()[0]) + SPACE / 2, float(mark.get_center()[1]), f, r)
             for mark, f, r in zip(marks, first_ys, repeat_ys, strict=True)
         ]
-        offsets = lane_offsets(len(marks), body - box[1])
-        lanes = order_lanes(routes, offsets, body - SPACE / 6)
-        self.links = mark_links(list(marks), repeats, lanes, self.theme.wrong)
+        xs = lane_xs(routes, lanes, body - SPACE / 6)
+        self.links = mark_links(list(marks), repeats, xs, self.theme.wrong)
         # Both ends: each line branches into the first copy its row equals.
         self.firsts = first_links(list(self.links), firsts, self.theme.wrong)
 

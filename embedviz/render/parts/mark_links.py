@@ -15,151 +15,72 @@ lane only goes on to the repeat.
   in the order that crosses the fewest other marks' lines
   (:func:`order_lanes`); the marks stand where none of their runs is level with
   another mark's (:func:`level_clearance`).
+- Where the room between the marks' place and the slices is short of that, only
+  the *deep* lanes (those that reach past the place, beside E) stand in it,
+  closing up to :data:`LANE_LEAST`; the others stand further out, over the
+  place, right of the marks; where even that does not fit, marks with one first
+  copy share a lane (:mod:`embedviz.render.parts.mark_lanes`, re-exported here).
+  Marks with one first copy share their run into it, a dot where each nearer
+  lane leaves it, and on a shared lane at each junction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import permutations
 
 from manim import Dot, Mobject, VGroup, VMobject
 
 from embedviz.render.design import SPACE
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
+from embedviz.render.parts.mark_lanes import (
+    LANE_LEAST,
+    LANE_STEP,
+    LEVEL,
+    LINK_STEP,
+    Bundle,
+    Lanes,
+    Route,
+    lane_offsets,
+    lane_room,
+    lane_xs,
+    links_room,
+    order_lanes,
+    split_offsets,
+)
 
 __all__ = [
     "DOT_RADIUS",
+    "LANE_LEAST",
     "LANE_STEP",
     "LEVEL",
     "LINK_STEP",
+    "Bundle",
+    "Lanes",
     "Route",
     "clearest_shift",
     "first_links",
     "lane_offsets",
+    "lane_room",
+    "lane_xs",
     "level_clearance",
     "level_fits",
     "links_room",
     "mark_links",
     "order_lanes",
+    "split_offsets",
 ]
 
-# The least step between two lanes, and from the nearest to the slices: a whole SPACE
-# (11 px at 720p), so that no line reads as part of a block's border.
-LINK_STEP = SPACE
-# The step lanes take where the room allows: at one SPACE (the old step), two marks' lanes
-# read as one bundle of three or four verticals within 20 px, each line lost in it.
-LANE_STEP = 2 * SPACE
 # The dots where a mark's lines meet its two rows (3.6 px in radius at 720p).
 DOT_RADIUS = SPACE / 3
-# The least height between a horizontal run of one mark's line and another mark's: closer,
-# they read as one line (a reviewer followed a mark into the other mark's row).
-LEVEL = SPACE
-# Most marks whose lanes' every order is tried (6! orders); more take the nested order.
-TRIED = 6
-
-
-@dataclass(frozen=True)
-class Route:
-    """One mark's line, as heights and the x its run from the mark starts at.
-
-    ``start`` is where the line leaves the mark (its right end, a little
-    past); ``note``, ``first`` and ``repeat`` are the heights of the mark's
-    run, of its first copy's row and of the repeat's row.
-    """
-
-    start: float
-    note: float
-    first: float
-    repeat: float
-
-    def span(self) -> tuple[float, float]:
-        """Return the lane's lowest and highest y."""
-        ys = (self.note, self.first, self.repeat)
-        return min(ys), max(ys)
-
-    def runs(self, lane: float, end: float) -> list[tuple[float, float, float]]:
-        """Return the horizontal runs (y, left, right) of the line with its lane at ``lane``."""
-        return [(self.note, self.start, lane), (self.first, lane, end), (self.repeat, lane, end)]
-
-
-def links_room(count: int) -> float:
-    """Return the width the lines of ``count`` marks need between the marks' place and the slices.
-
-    The ``count`` lanes, at least :data:`LINK_STEP` apart, the nearest
-    :data:`LINK_STEP` from the slices and the furthest a SPACE clear of the
-    place's right end (:func:`lane_offsets` spreads them out where there is
-    more).
-
-    Parameters
-    ----------
-    count
-        The number of marks (one line each).
-
-    Returns
-    -------
-    float
-        The least distance, in scene units, from the place's right end to the slices.
-    """
-    return count * LINK_STEP + SPACE
-
-
-def lane_offsets(count: int, room: float) -> list[float]:
-    """Return how far each lane stands left of the slices, nearest first.
-
-    The lanes stand :data:`LANE_STEP` apart, the nearest as far from the
-    slices (its junction's dot then stands clear of the dots on the rows'
-    ends), or closer (not under :data:`LINK_STEP`) where ``room`` (from the
-    marks' place to the slices, :func:`links_room`) is short.
-    """
-    step = max(LINK_STEP, min(LANE_STEP, (room - SPACE) / max(count, 1)))
-    return [(number + 1) * step for number in range(count)]
-
-
-def _crossings(routes: Sequence[Route], lanes: Sequence[float], end: float) -> int:
-    """Return how many times a horizontal run of one line meets another line's lane."""
-    count = 0
-    for i, route in enumerate(routes):
-        for j, other in enumerate(routes):
-            if i == j:
-                continue
-            low, high = other.span()
-            for y, left, right in route.runs(lanes[i], end):
-                if left < lanes[j] < right and low - LEVEL / 2 <= y <= high + LEVEL / 2:
-                    count += 1
-    return count
-
-
-def order_lanes(routes: Sequence[Route], offsets: Sequence[float], end: float) -> list[float]:
-    """Return each route's lane x: the order of lanes whose lines cross the fewest times.
-
-    ``offsets`` from :func:`lane_offsets`, ``end`` the x the lines end at
-    (the slices' left). Up to :data:`TRIED` marks, every order is tried (the
-    first found of the fewest); more take the nested order, the longest lane
-    furthest out.
-    """
-    xs = [end - offset for offset in offsets]
-    if len(routes) > TRIED:
-        lengths = [route.span()[1] - route.span()[0] for route in routes]
-        lanes = [0.0] * len(routes)
-        for depth, i in enumerate(sorted(range(len(routes)), key=lambda i: lengths[i])):
-            lanes[i] = xs[depth]
-        return lanes
-    best: list[float] = []
-    fewest = -1
-    for order in permutations(xs):
-        count = _crossings(routes, order, end)
-        if fewest < 0 or count < fewest:
-            best, fewest = list(order), count
-    return best
 
 
 def level_clearance(routes: Sequence[Route]) -> float:
     """Return the least height between a run of one line and another line's runs.
 
     A mark's run that stands off its own rows counts too, where it is not
-    level with its first copy (a jog of a few pixels reads as a slip).
+    level with its first copy (a jog of a few pixels reads as a slip). Two
+    marks with one first copy share their run into it.
     """
     clear = float("inf")
     for number, route in enumerate(routes):
@@ -168,7 +89,11 @@ def level_clearance(routes: Sequence[Route]) -> float:
         mine = (route.note, route.first, route.repeat)
         for other in routes[number + 1 :]:
             theirs = (other.note, other.first, other.repeat)
-            clear = min(clear, *(abs(a - b) for a in mine for b in theirs))
+            gaps = [abs(a - b) for a in mine for b in theirs]
+            if abs(route.first - other.first) < 1e-6:
+                # One first copy: their branches into it are one run, not two.
+                gaps.pop(4)
+            clear = min(clear, *gaps)
     return clear
 
 
@@ -280,7 +205,54 @@ def first_links(
             for y in _junctions(turn_y, first_y, row_y)
         ]
         branches.add(VGroup(branch, *dots))
+    _shared_dots(branches, firsts, colour)
+    _lane_dots(links, branches, colour)
     return branches
+
+
+def _lane_dots(links: Sequence[VMobject], branches: VGroup, colour: str) -> None:
+    """Add a dot at each junction of a lane that several marks share (:class:`Lanes`).
+
+    The lane spans every one of its marks' runs; a dot stands wherever three
+    runs meet on it (a mark's run joining it, a branch leaving it for a row,
+    the lane going on past).
+    """
+    by_x: dict[float, list[int]] = {}
+    for number, link in enumerate(links):
+        by_x.setdefault(round(float(link.get_anchors()[1][0]), 6), []).append(number)
+    for x, group in by_x.items():
+        if len(group) < 2:
+            continue
+        notes = [round(float(links[n].get_anchors()[1][1]), 6) for n in group]
+        rows = {round(float(links[n].get_end()[1]), 6) for n in group}
+        rows |= {round(float(branches[n][0].get_end()[1]), 6) for n in group}
+        low, high = min(*notes, *rows), max(*notes, *rows)
+        dots = [d.get_center() for n in group for d in branches[n][1:]]
+        for y in sorted({*notes, *rows}):
+            runs = int(y > low + 1e-6) + int(y < high - 1e-6) + notes.count(y) + int(y in rows)
+            at = xyz(x, y)
+            if runs >= 3 and not any(abs(d - at).max() < 1e-6 for d in dots):
+                branches[group[0]].add(Dot(at, radius=DOT_RADIUS, color=colour))
+
+
+def _shared_dots(branches: VGroup, firsts: Sequence[tuple[CellGrid, int]], colour: str) -> None:
+    """Add a dot where a lane meets the run of another mark with the same first copy.
+
+    Marks whose rows equal one first copy share its run (their branches lie
+    on one line): where a nearer lane leaves it, the run from a further lane
+    goes on past, a junction.
+    """
+    for number, (grid, key) in enumerate(firsts):
+        x = float(branches[number][0].get_start()[0])
+        further = [
+            float(branches[other][0].get_start()[0])
+            for other, (g, k) in enumerate(firsts)
+            if g is grid and k == key and other != number
+        ]
+        at = xyz(x, grid.row_y(key))
+        there = any(abs(dot.get_center() - at).max() < 1e-6 for dot in branches[number][1:])
+        if further and min(further) < x - 1e-6 and not there:
+            branches[number].add(Dot(at, radius=DOT_RADIUS, color=colour))
 
 
 def level_fits(marks: Sequence[Mobject], ys: Sequence[float], band: tuple[float, float]) -> bool:

@@ -229,7 +229,8 @@ class BatchStage(Stage):
         The place runs from the frame's margin to the block's right end and
         from its T edge down to E's top once E has risen (the marks' lines need
         room left of the slices too: :meth:`SliceStack.write_marks` checks it
-        when they come).
+        when they come). Marks taller than that, which would otherwise stand
+        in the notes with no lines, take the band up to their ceiling too.
         """
         marks = self._marks()
         self.stack.marks_box = self.stack.marks_ceiling = None
@@ -243,15 +244,21 @@ class BatchStage(Stage):
         bottom, top = float(matrix.get_top()[1]) + self.rise + SPACE, float(block.get_top()[1])
         width = max(text_width(c.text, self.stack.mark_font) for c in marks)
         height = len(marks) * digit_height(self.stack.mark_font) * MARK_LINE
-        if width + 2 * SPACE <= right - left and height <= top - bottom:
+        # A mark may stand level with its first copy's row up to the title's band,
+        # APART under it and under a legend over the place.
+        ceiling = content_band(self.title)[3] - APART
+        legend = self.matrix.legend
+        over = legend is not None and float(legend.get_left()[0]) < right
+        if legend is not None and over and float(legend.get_bottom()[1]) >= top:
+            ceiling = min(ceiling, float(legend.get_bottom()[1]) - APART)
+        # Else the marks would stand in the notes, with no lines to their rows: the place
+        # reaches up to the ceiling for them (five marks 14.3 SPACE tall, the block 13.8).
+        beside = self.notes_h > 0 or self.plan.marks == "right"
+        low = legend is not None and over and float(legend.get_bottom()[1]) < top
+        if height > top - bottom and not (beside or low):
+            top = max(top, ceiling)
+        if width + 2 * SPACE <= right - left and height <= top - bottom + 1e-9:
             self.stack.marks_box = (left, right, bottom, top)
-            # A mark may stand level with its first copy's row up to the title's band,
-            # APART under it and under a legend over the place.
-            ceiling = content_band(self.title)[3] - APART
-            legend = self.matrix.legend
-            over = legend is not None and float(legend.get_left()[0]) < right
-            if legend is not None and over and float(legend.get_bottom()[1]) >= top:
-                ceiling = min(ceiling, float(legend.get_bottom()[1]) - APART)
             self.stack.marks_ceiling = ceiling
 
     def _legend_beside(self) -> bool:
