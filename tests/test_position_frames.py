@@ -300,3 +300,41 @@ def test_the_column_numbers_stand_clear_of_row_outlines(overrides: dict[str, Any
     assert len(blocks.col_labels) == len(stage.board.beats[0].window.cols)
     for label in blocks.col_labels:
         assert (label.get_bottom()[1] - ink_top) * px >= 3.0, label.text
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{"positions": "learned"}, {}, {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6}],
+    ids=["learned", "sinusoidal", "eight-tokens"],
+)
+def test_a_row_outline_keeps_clear_of_the_next_rows_digits(overrides: dict[str, Any]) -> None:
+    """A second 720p review (``differ`` end): in the packed sums and P, a row's outline
+    reached past the row's border and touched the digits of the rows above and below it
+    (``-1.4728`` under the outlined row 0). Between drawn rows the stroke runs on the
+    shared border, so its ink stands as far from the neighbour's digits as from the row's
+    own: at least 2 px at 720p, and never nearer the neighbour's than its own."""
+    from itertools import pairwise
+
+    from manim import config
+
+    from embedviz.render.metrics import digit_height
+
+    stage = _stage(overrides)
+    px = 720 / config.frame_height
+    half_digit = digit_height(stage.sums_plan.scale.data) / 2
+    checked = 0
+    for grid in (stage.blocks.sum_grid, stage.blocks.pe_grid, stage.tokens.grid):
+        pairs = [(a, b) for a, b in pairwise(grid.row_slots) if not (a.gap or b.gap)]
+        for upper, lower in [(a.key, b.key) for a, b in pairs]:
+            below = grid.row_outline(upper, stage.theme.highlight)
+            above = grid.row_outline(lower, stage.theme.highlight)
+            ink = below.get_stroke_width() / 200
+            # The upper row's outline over the lower row's digits, and the other way round.
+            near_lower = (below.get_bottom()[1] - ink) - (grid.row_y(lower) + half_digit)
+            own_upper = (grid.row_y(upper) - half_digit) - (below.get_bottom()[1] + ink)
+            near_upper = (grid.row_y(upper) - half_digit) - (above.get_top()[1] + ink)
+            assert near_lower * px >= 2.0, (upper, lower, near_lower * px)
+            assert near_upper * px >= 2.0, (upper, lower, near_upper * px)
+            assert near_lower >= own_upper - 1e-6, (upper, lower)
+            checked += 1
+    assert checked >= 6

@@ -404,28 +404,37 @@ class CellGrid(VGroup):
         outline of row 3 cutting through "row 2 not shown". Beside a row of
         ``beside`` (outlined at the same time), that side's ink stays half of
         :data:`CLEAR_PX` inside the row: two outlines side by side shared an edge.
+        Beside any other drawn row the stroke runs on the rows' shared border,
+        as far from that row's digits as from its own: outside it, a tightly
+        packed table's outline touched the next row's digits (a 720p review:
+        PositionBlindness's sums, TrainingNudge in the light theme).
         """
         left, bottom, right, top = self.row_box(row)
         index, inset = self._row_index(row), width / 200
         row_top = self.body_top() - self._row_top[index]
         keep = inset + clear_units() / 2
+        row_bottom = row_top - self.row_slots[index].size
         if self._label_inside(index - 1):
             top = row_top - inset
         elif self._drawn(index - 1, beside):
             top = row_top - keep
+        elif self._drawn(index - 1, None):
+            top = row_top
         if self._label_inside(index + 1):
-            bottom = row_top - self.row_slots[index].size + inset
+            bottom = row_bottom + inset
         elif self._drawn(index + 1, beside):
-            bottom = row_top - self.row_slots[index].size + keep
+            bottom = row_bottom + keep
+        elif self._drawn(index + 1, None):
+            bottom = row_bottom
         box = Rectangle(width=right - left, height=top - bottom)
         box.move_to(xyz((left + right) / 2, (bottom + top) / 2))
         return box.set_stroke(colour, width=width).set_fill(opacity=0.0)
 
-    def _drawn(self, index: int, rows: Collection[int]) -> bool:
-        """Whether row slot ``index`` is a drawn row of ``rows``."""
+    def _drawn(self, index: int, rows: Collection[int] | None) -> bool:
+        """Whether row slot ``index`` is a drawn row of ``rows`` (of any, for None)."""
         if not 0 <= index < len(self.row_slots) or self.row_slots[index].gap:
             return False
-        return self.row_slots[index].key in rows
+        return rows is None or self.row_slots[index].key in rows
 
     def _label_inside(self, index: int) -> bool:
         """Whether row slot ``index`` is a hidden range's band with its label across the table."""
