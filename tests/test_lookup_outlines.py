@@ -45,7 +45,12 @@ def _row_outlines(scene: MomentScene) -> list[tuple[int, np.ndarray]]:
     stage = scene.stage
     grid = stage.matrix.grid
     colour = stage.theme.id_line.lower()
-    boxes = {row: np.array(grid.row_box(row)) for row in grid.get_rows()}
+    # Where each row's outline stands now (the matrix may stand off its solved place): on
+    # the border it shares with a drawn neighbour, its buffer outside at the table's edge.
+    boxes = {}
+    for row in grid.get_rows():
+        (low_left, low), (high_right, high) = box_of(grid.row_outline(row, colour))
+        boxes[row] = np.array([low_left, low, high_right, high])
     found = []
     for top in scene.mobjects:
         if getattr(top, "row_strip", False):
@@ -59,10 +64,9 @@ def _row_outlines(scene: MomentScene) -> list[tuple[int, np.ndarray]]:
                 continue
             (left, bottom), (right, top_y) = box_of(mobject)
             for row, box in boxes.items():
-                # Where the row is now (the matrix may stand off its solved place).
                 if (
                     abs((top_y - bottom) - (box[3] - box[1])) < 1e-3
-                    and abs((bottom + top_y) / 2 - grid.row_y(row)) < 1e-3
+                    and abs((bottom + top_y) / 2 - (box[1] + box[3]) / 2) < 1e-3
                 ):
                     found.append((row, np.array([left, bottom, right, top_y])))
     return found

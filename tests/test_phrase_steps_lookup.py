@@ -35,7 +35,7 @@ SPLIT: dict[str, dict[str, int]] = {
         "check": 2,
         "diagnose": 2,
     },
-    "PositionBlindness": {"lookup": 2, "arrange": 2, "positions": 3, "add": 2, "differ": 2},
+    "PositionBlindness": {"lookup": 2, "arrange": 2, "positions": 3, "add": 3, "differ": 2},
 }
 
 

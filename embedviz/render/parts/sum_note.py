@@ -67,6 +67,9 @@ def place_sum_note(
 ) -> LabelText:
     """Return the note, placed after the sums' heading or in the band left of ``=``.
 
+    In the band it stands level with the heading's top, or under whatever of
+    ``taken`` it would meet there.
+
     Parameters
     ----------
     text
@@ -90,7 +93,13 @@ def place_sum_note(
         return line
     left, right = band
     note = NoteLines(text, wrap_words(text, font, right - left), font, theme.muted)
-    return note.align_to(xyz(left, 0), LEFT).align_to(heading.get_top(), UP)
+    note.align_to(xyz(left, 0), LEFT).align_to(heading.get_top(), UP)
+    # Where P's definition stands in that band too (a narrow P: a sinusoidal one of
+    # d = 1 in the light theme), the note goes under it rather than across it.
+    for other in sorted(taken, key=lambda m: -float(m.get_bottom()[1])):
+        if _meet(note, other):
+            note.align_to(xyz(0, float(other.get_bottom()[1]) - 2 * SPACE), UP)
+    return note
 
 
 def _meet(a: VMobject, b: VMobject) -> bool:
