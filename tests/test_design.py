@@ -186,17 +186,23 @@ def _tint(base: str, end: str, amount: float) -> str:
     return f"#{red:02X}{green:02X}{blue:02X}"
 
 
+def _value_colours(theme: Theme) -> dict[str, str]:
+    """The value ends, and their weakest tints: 35 % of the way from the text colour."""
+    return {
+        "positive": theme.positive,
+        "negative": theme.negative,
+        "pale positive": _tint(theme.text, theme.positive, 0.35),
+        "pale negative": _tint(theme.text, theme.negative, 0.35),
+    }
+
+
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_the_highlight_is_far_from_the_value_palette_for_every_vision(name: str) -> None:
     """Issue 18: the highlight sits far from blue, vermillion (and their pale tints), amber
     and the accent, for normal vision and the three dichromacies (CIELAB distance)."""
     theme: Theme = THEMES[name]
-    # The weakest value colours are 35% of the way from the text colour to an end.
     others = {
-        "positive": theme.positive,
-        "negative": theme.negative,
-        "pale positive": _tint(theme.text, theme.positive, 0.35),
-        "pale negative": _tint(theme.text, theme.negative, 0.35),
+        **_value_colours(theme),
         "chip": theme.chip,
         "id_line": theme.id_line,
         "accent": theme.accent,
@@ -220,10 +226,7 @@ def test_the_gradient_is_clearly_apart_from_the_value_colours(name: str) -> None
     least 45), and from vermillion, full and pale, for the three dichromacies (24)."""
     theme: Theme = THEMES[name]
     values = {
-        "positive": theme.positive,
-        "negative": theme.negative,
-        "pale positive": _tint(theme.text, theme.positive, 0.35),
-        "pale negative": _tint(theme.text, theme.negative, 0.35),
+        **_value_colours(theme),
         "dimmed positive": dimmed(theme.positive, theme.cell_fill),
         "dimmed negative": dimmed(theme.negative, theme.cell_fill),
     }

@@ -52,35 +52,44 @@ def _row_boxes(scene: Any) -> dict[int, list[np.ndarray]]:
 
 def outlined_rows(scene: Any, colour: str) -> set[int]:
     """The rows of E that a visible stroke in ``colour`` encloses, alone."""
-    from embedviz.render.glyphs import GlyphString
 
     rows = _row_boxes(scene)
-    wanted = ManimColor(colour).to_hex().lower()
     found: set[int] = set()
+    for low, high in _stroke_boxes(scene, colour, least_width=0.0):
+        for row, boxes in rows.items():
+            holds = all(np.all(b[0] >= low) and np.all(b[1] <= high) for b in boxes)
+            others = [
+                b
+                for r, bs in rows.items()
+                if r != row
+                for b in bs
+                if np.all((b[0] + b[1]) / 2 >= low) and np.all((b[0] + b[1]) / 2 <= high)
+            ]
+            if holds and not others:
+                found.add(row)
+    return found
+
+
+def _stroke_boxes(
+    scene: Any, colour: str, least_width: float
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (low, high) corners, widened by SLACK, of every visible stroke in ``colour``."""
+    from embedviz.render.glyphs import GlyphString
+
+    wanted = ManimColor(colour).to_hex().lower()
+    boxes = []
     for top in scene.mobjects:
         for mobject in top.get_family():
             if isinstance(mobject, GlyphString) or not len(mobject.points):
                 continue
-            if float(mobject.get_stroke_width()) <= 0:
-                continue
-            if float(mobject.get_stroke_opacity()) < SHOWN:
+            width = float(mobject.get_stroke_width())
+            if width <= 0 or width < least_width or mobject.get_stroke_opacity() < SHOWN:
                 continue
             if mobject.get_stroke_color().to_hex().lower() != wanted:
                 continue
             low = mobject.get_corner([-1, -1, 0])[:2] - SLACK
-            high = mobject.get_corner([1, 1, 0])[:2] + SLACK
-            for row, boxes in rows.items():
-                holds = all(np.all(b[0] >= low) and np.all(b[1] <= high) for b in boxes)
-                others = [
-                    b
-                    for r, bs in rows.items()
-                    if r != row
-                    for b in bs
-                    if np.all((b[0] + b[1]) / 2 >= low) and np.all((b[0] + b[1]) / 2 <= high)
-                ]
-                if holds and not others:
-                    found.add(row)
-    return found
+            boxes.append((low, mobject.get_corner([1, 1, 0])[:2] + SLACK))
+    return boxes
 
 
 def _named_rows(scene: str, overrides: dict[str, Any]) -> list[tuple[str, int, set[int]]]:
@@ -150,7 +159,6 @@ def test_the_outline_probe_sees_a_row_outline() -> None:
 
 def _counted(scene: Any, colour: str) -> set[int]:
     """The rows of E a visible stroke in ``colour`` rings whole: its numbers and row number."""
-    from embedviz.render.glyphs import GlyphString
 
     numbers = _row_boxes(scene)
     rows: dict[int, list[np.ndarray]] = {}
@@ -160,21 +168,11 @@ def _counted(scene: Any, colour: str) -> set[int]:
             continue
         box = np.array([label.get_corner([-1, -1, 0])[:2], label.get_corner([1, 1, 0])[:2]])
         rows[row] = [*boxes, box]
-    wanted = ManimColor(colour).to_hex().lower()
     found: set[int] = set()
-    for top in scene.mobjects:
-        for mobject in top.get_family():
-            if isinstance(mobject, GlyphString) or not len(mobject.points):
-                continue
-            if float(mobject.get_stroke_width()) < 3 or float(mobject.get_stroke_opacity()) < SHOWN:
-                continue
-            if mobject.get_stroke_color().to_hex().lower() != wanted:
-                continue
-            low = mobject.get_corner([-1, -1, 0])[:2] - SLACK
-            high = mobject.get_corner([1, 1, 0])[:2] + SLACK
-            for row, boxes in rows.items():
-                if all(np.all(b[0] >= low) and np.all(b[1] <= high) for b in boxes):
-                    found.add(row)
+    for low, high in _stroke_boxes(scene, colour, least_width=3.0):
+        for row, boxes in rows.items():
+            if all(np.all(b[0] >= low) and np.all(b[1] <= high) for b in boxes):
+                found.add(row)
     return found
 
 
