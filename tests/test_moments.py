@@ -72,6 +72,11 @@ SINGLE_IDS_BATCH = {"ids": "1;2;3"}
 FOUR_PAIRS_BATCH = {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}
 # Three of them: the solver stands the legend under the short slices; it goes beside them.
 THREE_PAIRS_BATCH = {"ids": "1,0;2,3;3,1", "vocab": 4, "dim": 2}
+# Four sequences of one ID, and two pairs in a 4 x 2 table: the column right of the panel
+# stood empty before the reveal (12.7 %, 14.4 %); the panel spans the edges' place and the
+# block of chips rests over E where that fills the frame (BatchStage._rest_block).
+FOUR_IDS_BATCH = {"ids": "1;2;3;4"}
+TWO_PAIRS_BATCH = {"ids": "1,0;2,3", "vocab": 4, "dim": 2}
 # GPT-2-sized IDs with a repeat in PositionBlindness: E's three columns bind it by the width.
 POSITION_GPT2 = {"ids": "464,262,3797,262", "vocab": 50257, "dim": 768}
 # Seven tokens in a 6 x 8 table: the output block stands raised, the legend over E.
@@ -271,6 +276,9 @@ FILLED_FRAMES: list[Any] = [
     # Three of them, the legend under the slices: the same column stood empty (28.0 %);
     # the legend stands beside the stack there too where that fills the frame: 11.9 %.
     ("BatchLookup", THREE_PAIRS_BATCH),
+    # Narrow batches (see FOUR_IDS_BATCH above).
+    ("BatchLookup", FOUR_IDS_BATCH),
+    ("BatchLookup", TWO_PAIRS_BATCH),
     # GPT-2's single token keeps a band under E for the print (7 lines), empty for
     # three beats (35.3 % of the frame). A close-up of the blocks until the print pulls
     # back left 14.4 % above and under them (bound by the width); the close-up now
