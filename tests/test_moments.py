@@ -72,6 +72,12 @@ SINGLE_IDS_BATCH = {"ids": "1;2;3"}
 FOUR_PAIRS_BATCH = {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}
 # Three of them: the solver stands the legend under the short slices; it goes beside them.
 THREE_PAIRS_BATCH = {"ids": "1,0;2,3;3,1", "vocab": 4, "dim": 2}
+# Narrow batches bound by the height (issue 18, lecture-hall frames). Four sequences of
+# two IDs in the default 6 x 3 table (and in a 4 x 3 one): the band the solver kept under
+# the slices for the marks, which stand in the block's place over E, stood empty until
+# the end (13.7 % and 16.8 % of the frame); the solver keeps no room there for them.
+FOUR_PAIRS_WIDE = {"ids": "1,0;2,3;3,1;0,2"}
+FOUR_PAIRS_DIM3 = {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 3}
 # Four sequences of one ID, and two pairs in a 4 x 2 table: the column right of the panel
 # stood empty before the reveal (12.7 %, 14.4 %); the panel spans the edges' place and the
 # block of chips rests over E where that fills the frame (BatchStage._rest_block).
@@ -276,7 +282,9 @@ FILLED_FRAMES: list[Any] = [
     # Three of them, the legend under the slices: the same column stood empty (28.0 %);
     # the legend stands beside the stack there too where that fills the frame: 11.9 %.
     ("BatchLookup", THREE_PAIRS_BATCH),
-    # Narrow batches (see FOUR_IDS_BATCH above).
+    # Narrow batches (see FOUR_PAIRS_WIDE and FOUR_IDS_BATCH above).
+    ("BatchLookup", FOUR_PAIRS_WIDE),
+    ("BatchLookup", FOUR_PAIRS_DIM3),
     ("BatchLookup", FOUR_IDS_BATCH),
     ("BatchLookup", TWO_PAIRS_BATCH),
     # GPT-2's single token keeps a band under E for the print (7 lines), empty for

@@ -127,6 +127,10 @@ class BatchPlan(LookupPlan):
     marks
         Where the list of marks stands: ``right`` of the slices' edges,
         ``below`` the slices, or ``under`` E.
+    marks_over
+        Whether the list fits the block of chips' place over E, where the stage
+        stands it (``below``: the notes under the slices keep room for the
+        shape's line alone).
     marks_left, marks_top
         Where the list starts (its top-left corner).
     length
@@ -146,6 +150,7 @@ class BatchPlan(LookupPlan):
     chip_h: float = 0.0
     lane_h: float = 0.0
     marks: Marks = "right"
+    marks_over: bool = False
     marks_left: float = 0.0
     marks_top: float = 0.0
     length: int = 1

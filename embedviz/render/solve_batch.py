@@ -21,12 +21,12 @@ numbers wins:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from embedviz.render.batch_notes import legend_under, marks_over_e, marks_place, notes_size
 from embedviz.render.batch_plan import (
     BRACE,
     LANE_CHIPS,
-    MARK_LINE,
     ROW_GAP_CHIPS,
     BatchPlan,
     BatchSpec,
@@ -58,7 +58,7 @@ from embedviz.render.solver import (
     _title_band,
 )
 from embedviz.render.solver_across import frame as _frame
-from embedviz.render.type_search import largest_fitting, legend_height, swatch_size
+from embedviz.render.type_search import largest_fitting, swatch_size
 
 __all__ = ["notes_size", "solve_batch"]
 
@@ -207,77 +207,6 @@ def _stack_place(
     return None if found is None else (found[0] * row, found[1])
 
 
-def notes_size(spec: BatchSpec, scale: TypeScale) -> tuple[float, float]:
-    """Return the width and height of the notes the last beats write: the shape, the marks."""
-    width = max(
-        text_width(spec.shape_text, scale.label, mono=False),
-        char_advance(scale.label) * spec.mark_chars,
-    )
-    height = digit_height(scale.label) * MARK_LINE
-    # The marks are set at a label's size, as the row numbers they name.
-    return width, height + spec.marks * digit_height(scale.label) * MARK_LINE
-
-
-def _marks_place(
-    spec: BatchSpec,
-    scale: TypeScale,
-    across: _Across,
-    marks: Marks,
-    depths: tuple[float, float, float],
-    problems: list[str],
-    mode: Mode,
-) -> tuple[tuple[float, float], float]:
-    """Return where the list of marks starts (x, depth below E's top) and its height.
-
-    ``depths`` are the slices' top (under the d band) and bottom, and the
-    bottom of what stands under E. The list goes right of the edges, under the
-    slices, under E, or in the corridor (empty once every strip has landed:
-    level with the last slice; only the ``corridor`` arrangement has one);
-    nothing moves any more when it comes.
-    """
-    mark_w, marks_h = notes_size(spec, scale)
-    stack_top, stack_bottom, under_e = depths
-    corridor_left = across.stack_left - across.column_w + TAG_GAP
-    marks_at = {
-        "right": (across.mark_left, stack_top),
-        "below": (across.stack_left, stack_bottom + SPACE),
-        "under": (across.matrix_left, under_e + SPACE),
-        "corridor": (corridor_left, stack_bottom - marks_h),
-    }[marks]
-    room = across.stack_left - TAG_GAP if marks == "corridor" else _frame()[1]
-    if marks_h and marks_at[0] + mark_w > room + 1e-9:
-        problems.append("marks too wide")
-    if marks == "corridor" and (mode != "corridor" or marks_h > stack_bottom - stack_top):
-        problems.append("no room in the corridor")
-    return marks_at, marks_h
-
-
-def _legend_under(
-    spec: BatchSpec,
-    scale: TypeScale,
-    across: _Across,
-    marks: Marks,
-    ends: tuple[float, float, float],
-) -> float | None:
-    """Return the depth of the legend's centre line under the slices, or None (title band).
-
-    ``ends`` are the depths of the slices' bottom, of the notes' bottom and of
-    the content's. Slices raised high above E's bottom (their strips' clear
-    paths set that) would leave the frame's corner under them empty for most
-    of the video; the legend, which reads the slices' colours, stands there,
-    centred in the room under the notes (the list of marks, when it goes
-    under the slices, comes last), instead of in the title band.
-    """
-    if not spec.legend:
-        return None
-    _, right, _, _ = _frame()
-    width = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
-    width += 11 * swatch_size(scale.legend)
-    top = (ends[1] if marks == "below" else ends[0]) + 2 * SPACE
-    fits = top + legend_height(scale.legend) + 2 * SPACE <= ends[2]
-    return (top + ends[2]) / 2 if fits and across.stack_left + width <= right else None
-
-
 def _rise(spec: BatchSpec, scale: TypeScale, left_end: float) -> float:
     """Return how much higher than the slices E and its chips may stand, up to the title.
 
@@ -340,10 +269,13 @@ def _measure(
     under_e = matrix_h + note_h + (digit_height(scale.legend) + 2 * SPACE if below else 0.0)
     stack_bottom = stack_top + stack_h
     depths = (stack_top + down.d_band, stack_bottom, under_e)
-    marks_at, marks_h = _marks_place(spec, scale, across, marks, depths, problems, mode)
+    # Marks that will stand in the block's place over E take no room under the slices.
+    away = marks == "below" and marks_over_e(spec, scale, across, body_w, down.block_h)
+    noted = replace(spec, marks=0) if away else spec
+    marks_at, marks_h = marks_place(noted, scale, across, marks, depths, problems, mode)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
-    legend_d = _legend_under(spec, scale, across, marks, ends)
+    legend_d = legend_under(spec, scale, across, marks, ends)
     content_top = min(left_top + (rise if legend_d is None else 0.0), stack_top)
     title_font, title_x, band_h, caption_y, spare = _bands(
         spec, scale, content_bottom - content_top, problems, legend_d is None
@@ -388,6 +320,7 @@ def _measure(
         chip_h=down.chip_h,
         lane_h=down.chip_h * LANE_CHIPS,
         marks=marks,
+        marks_over=away,
         marks_left=marks_at[0],
         marks_top=matrix_top - marks_at[1],
         col_gap_y=matrix_top - matrix_h - note_h - SPACE if below else None,

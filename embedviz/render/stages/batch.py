@@ -202,7 +202,9 @@ class BatchStage(Stage):
         band = content_band(self.title)
         moving = mobject_boxes(matrix)
         drop, empty = best_drop(mobject_boxes(fixed), moving, band, drops, frame)
-        if empty.area <= EMPTY_SHARE * frame or self._marks() or not spread:
+        # (Marks stand in the notes, where a spread would move them, unless over E.)
+        marks = bool(self._marks()) and not self.plan.marks_over
+        if empty.area <= EMPTY_SHARE * frame or marks or not spread:
             return -drop
         # A short stack: it spreads down the band as E rises (parts/batch_spread.py).
         legend = mobject_boxes([m for m in (self.matrix.legend,) if m is not None])

@@ -1,0 +1,113 @@
+"""The batch layout's notes: where the list of marks and the legend stand (:mod:`solve_batch`).
+
+:func:`notes_size` measures the notes the last beats write (the shape, the
+marks); :func:`marks_place` places the list of marks (right of the slices'
+edges, under them, under E or in the corridor) and :func:`marks_over_e` says
+whether it fits the block of chips' place over E instead, where the stage
+stands it once every chip has gone; :func:`legend_under` stands the legend
+under the slices where they leave the frame's corner empty.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from embedviz.render.batch_plan import MARK_LINE, BatchSpec, Marks, Mode
+from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.solver import TAG_GAP
+from embedviz.render.solver_across import frame as _frame
+from embedviz.render.type_search import legend_height, swatch_size
+
+if TYPE_CHECKING:
+    from embedviz.render.solve_batch import _Across
+
+__all__ = ["legend_under", "marks_over_e", "marks_place", "notes_size"]
+
+
+def notes_size(spec: BatchSpec, scale: TypeScale) -> tuple[float, float]:
+    """Return the width and height of the notes the last beats write: the shape, the marks."""
+    width = max(
+        text_width(spec.shape_text, scale.label, mono=False),
+        char_advance(scale.label) * spec.mark_chars,
+    )
+    height = digit_height(scale.label) * MARK_LINE
+    # The marks are set at a label's size, as the row numbers they name.
+    return width, height + spec.marks * digit_height(scale.label) * MARK_LINE
+
+
+def marks_over_e(
+    spec: BatchSpec, scale: TypeScale, across: _Across, body_w: float, block_h: float
+) -> bool:
+    """Whether the list of marks fits the block of chips' place over E (empty when they come).
+
+    The stage stands them there once every chip has gone and E has risen up to
+    their band (``BatchStage._marks_in_block``), where they fit across the
+    block's place, from the frame's margin to its right end, and in its height.
+    """
+    if not spec.marks:
+        return False
+    left = _frame()[0]
+    width = char_advance(scale.label) * spec.mark_chars + 2 * SPACE
+    height = spec.marks * digit_height(scale.label) * MARK_LINE + 2 * SPACE
+    return width <= across.matrix_left + body_w - left and height <= block_h
+
+
+def marks_place(
+    spec: BatchSpec,
+    scale: TypeScale,
+    across: _Across,
+    marks: Marks,
+    depths: tuple[float, float, float],
+    problems: list[str],
+    mode: Mode,
+) -> tuple[tuple[float, float], float]:
+    """Return where the list of marks starts (x, depth below E's top) and its height.
+
+    ``depths`` are the slices' top (under the d band) and bottom, and the
+    bottom of what stands under E. The list goes right of the edges, under the
+    slices, under E, or in the corridor (empty once every strip has landed:
+    level with the last slice; only the ``corridor`` arrangement has one);
+    nothing moves any more when it comes.
+    """
+    mark_w, marks_h = notes_size(spec, scale)
+    stack_top, stack_bottom, under_e = depths
+    corridor_left = across.stack_left - across.column_w + TAG_GAP
+    marks_at = {
+        "right": (across.mark_left, stack_top),
+        "below": (across.stack_left, stack_bottom + SPACE),
+        "under": (across.matrix_left, under_e + SPACE),
+        "corridor": (corridor_left, stack_bottom - marks_h),
+    }[marks]
+    room = across.stack_left - TAG_GAP if marks == "corridor" else _frame()[1]
+    if marks_h and marks_at[0] + mark_w > room + 1e-9:
+        problems.append("marks too wide")
+    if marks == "corridor" and (mode != "corridor" or marks_h > stack_bottom - stack_top):
+        problems.append("no room in the corridor")
+    return marks_at, marks_h
+
+
+def legend_under(
+    spec: BatchSpec,
+    scale: TypeScale,
+    across: _Across,
+    marks: Marks,
+    ends: tuple[float, float, float],
+) -> float | None:
+    """Return the depth of the legend's centre line under the slices, or None (title band).
+
+    ``ends`` are the depths of the slices' bottom, of the notes' bottom and of
+    the content's. Slices raised high above E's bottom (their strips' clear
+    paths set that) would leave the frame's corner under them empty for most
+    of the video; the legend, which reads the slices' colours, stands there,
+    centred in the room under the notes (the list of marks, when it goes
+    under the slices, comes last), instead of in the title band.
+    """
+    if not spec.legend:
+        return None
+    _, right, _, _ = _frame()
+    width = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
+    width += 11 * swatch_size(scale.legend)
+    top = (ends[1] if marks == "below" else ends[0]) + 2 * SPACE
+    fits = top + legend_height(scale.legend) + 2 * SPACE <= ends[2]
+    return (top + ends[2]) / 2 if fits and across.stack_left + width <= right else None
