@@ -397,3 +397,42 @@ def test_the_output_panel_never_stands_blank(case: str) -> None:
     assert whole, "the panel was never seen"
     blank = sorted({(s.beat, s.alpha) for s in whole if not s.panel_texts})
     assert not blank, blank[:5]
+
+
+# A hidden range's label keeps this much clear space (pixels at 720p) from every row
+# number. In the margin, centred on its thin band, it stood 4 px over the next row
+# number at GPT-2's size, and a lecture hall read ``rows 3–16 not shown`` and ``17`` as
+# one text (issue 18); it now stands in its band, across the table.
+GAP_LABEL_CLEAR_PX = 8.0
+
+
+def _ink(mobject: Any) -> tuple[float, float, float, float]:
+    (left, bottom), (right, top) = (
+        mobject.get_corner(np.array(c))[:2] for c in ([-1, -1, 0], [1, 1, 0])
+    )
+    return float(left), float(bottom), float(right), float(top)
+
+
+@pytest.mark.parametrize(
+    "options", [GPT2, {"vocab": 50257, "dim": 768}], ids=["gpt2", "gpt2-default-ids"]
+)
+def test_a_hidden_range_label_stands_clear_of_the_row_numbers(options: dict[str, Any]) -> None:
+    from conftest import RecordingHost
+    from manim import config
+
+    from embedviz.render.stages.batch import BatchStage
+    from embedviz.render.theme import DARK
+
+    stage = BatchStage(
+        RecordingHost(), prepared_storyboard("BatchLookup", options, environ={}), DARK
+    )
+    grid = stage.matrix.grid
+    assert grid.gap_labels
+    for label in grid.gap_labels.values():
+        left, bottom, right, top = _ink(label)
+        for number in grid.row_labels.values():
+            o_left, o_bottom, o_right, o_top = _ink(number)
+            across = max(o_left - right, left - o_right)
+            down = max(o_bottom - top, bottom - o_top)
+            gap = max(across, down) * 720 / float(config.frame_height)
+            assert gap >= GAP_LABEL_CLEAR_PX, f"{label.text!r} is {gap:.1f} px from {number.text!r}"

@@ -42,6 +42,7 @@ from embedviz.render.design import (
     SPACE,
     TypeScale,
     font_for_px,
+    px_for_font,
 )
 from embedviz.render.formula import formula_width
 from embedviz.render.layout import fit_font
@@ -90,8 +91,15 @@ def _across(
     label, legend = scale.label, scale.legend
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     gap_w = max([text_width(t, legend) for t in spec.gap_labels.values()] or [0.0])
-    margin_w = max(char_advance(label) * spec.row_label_chars, gap_w) + 1.5 * SPACE
     col_w = max([text_width(g.label, legend) for g in spec.window.col_gaps] or [0.0])
+    numbers_w = char_advance(label) * spec.row_label_chars
+    if sizes.gaps_inside:
+        # Each hidden range's label stands in its band, across the table, and the hidden
+        # columns' note over the column numbers: the margin keeps only the row numbers.
+        if gap_w > body_w - 2 * SPACE + numbers_w or col_w > body_w:
+            problems.append("gap labels wider than the table")
+        gap_w = col_w = 0.0
+    margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
     position_w = char_advance(label) * spec.position_chars
@@ -104,7 +112,9 @@ def _across(
     total += SPACE * 2 + mark_w if mark_w else 0.0
     # The hidden columns' label goes in the margin (as in the lookup layout) when
     # there is room, else under E.
-    col_gap_below = total - margin_w + max(margin_w, col_w + 1.5 * SPACE) > right - left
+    col_gap_below = not sizes.gaps_inside and (
+        total - margin_w + max(margin_w, col_w + 1.5 * SPACE) > right - left
+    )
     if not col_gap_below:
         total, margin_w = (
             total - margin_w + max(margin_w, col_w + 1.5 * SPACE),
@@ -180,7 +190,7 @@ def _down(spec: BatchSpec, sizes: GridSizes) -> _Down:
         + chip_h
         * (spec.batch + (spec.batch + 1) // 2 * LANE_CHIPS + (spec.batch - 1) // 2 * ROW_GAP_CHIPS),
         heading_h=band,
-        col_labels_h=digit_height(label) + 0.8 * SPACE,
+        col_labels_h=digit_height(label) + 0.8 * SPACE + sizes.col_note_height,
     )
 
 
@@ -250,6 +260,7 @@ def _measure(
     problems: list[str] = []
     scale = TypeScale.from_data(data)
     sizes, (_, right, top, _) = GridSizes(scale, spec.value_chars, pitch), _frame()
+    sizes = replace(sizes, gaps_inside=spec.gaps_inside)
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     across = _across(spec, sizes, mode, marks, problems)
     down = _down(spec, sizes)
@@ -330,6 +341,22 @@ def _measure(
 
 
 def solve_batch(spec: BatchSpec) -> BatchPlan:
+    """Return the batch plan with the largest table numbers at which everything fits.
+
+    Each hidden range's label stands in its band, across the table, where the
+    numbers stay at least :data:`MIN_DATA_PX` so: in the margin, centred on a
+    thin band, it stood 4 px over the next row number at GPT-2's size (a
+    lecture-hall review read ``rows 3–16 not shown`` and ``17`` as one text).
+    Else (the 3 × 6 batch at GPT-2 size, bound by the height) it stays there.
+    """
+    if spec.window.row_gaps and not spec.gaps_inside:
+        inside = solve_batch(replace(spec, gaps_inside=True))
+        if px_for_font(inside.scale.data) >= MIN_DATA_PX - 1e-6:
+            return inside
+    return _solve(spec)
+
+
+def _solve(spec: BatchSpec) -> BatchPlan:
     """Return the batch plan with the largest table numbers at which everything fits.
 
     Both arrangements, and the three places for the list of marks, are tried
