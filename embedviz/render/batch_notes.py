@@ -10,6 +10,7 @@ under the slices where they leave the frame's corner empty.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from embedviz.render.batch_plan import MARK_LINE, BatchSpec, Marks, Mode
@@ -56,21 +57,23 @@ def marks_over_e(
 def marks_place(
     spec: BatchSpec,
     scale: TypeScale,
-    across: _Across,
-    marks: Marks,
+    place: tuple[_Across, Marks, bool],
     depths: tuple[float, float, float],
     problems: list[str],
     mode: Mode,
 ) -> tuple[tuple[float, float], float]:
-    """Return where the list of marks starts (x, depth below E's top) and its height.
+    """Return where the notes under the slices start (x, depth below E's top) and their height.
 
-    ``depths`` are the slices' top (under the d band) and bottom, and the
-    bottom of what stands under E. The list goes right of the edges, under the
-    slices, under E, or in the corridor (empty once every strip has landed:
-    level with the last slice; only the ``corridor`` arrangement has one);
-    nothing moves any more when it comes.
+    ``place`` is the layout across, where the list of marks goes, and whether
+    it goes over E instead (:func:`marks_over_e`: the notes then hold the
+    shape's line alone). ``depths`` are the slices' top (under the d band) and
+    bottom, and the bottom of what stands under E. The list goes right of the
+    edges, under the slices, under E, or in the corridor (empty once every
+    strip has landed: level with the last slice; only the ``corridor``
+    arrangement has one); nothing moves any more when it comes.
     """
-    mark_w, marks_h = notes_size(spec, scale)
+    across, marks, away = place
+    mark_w, marks_h = notes_size(replace(spec, marks=0) if away else spec, scale)
     stack_top, stack_bottom, under_e = depths
     corridor_left = across.stack_left - across.column_w + TAG_GAP
     marks_at = {

@@ -195,9 +195,13 @@ def _down(spec: BatchSpec, sizes: GridSizes) -> _Down:
 
 
 def _stack_place(
-    spec: BatchSpec, sizes: GridSizes, down: _Down, mode: Mode, left_top: float
-) -> tuple[float, tuple[int, ...]] | None:
-    """Return the depth of the stack's top below E's top, and the order the rows fill in."""
+    spec: BatchSpec, sizes: GridSizes, down: _Down, mode: Mode, left_top: float, problems: list[str]
+) -> tuple[float, tuple[int, ...]]:
+    """Return the depth of the stack's top below E's top, and the order the rows fill in.
+
+    Where no place keeps every strip's path clear, say so (the stack then stands at
+    ``left_top``, its rows in order).
+    """
     count = spec.batch * spec.length
     if mode == "corridor":
         # Nothing to keep clear: the stack's top is as high as it may stand (``left_top``:
@@ -214,7 +218,10 @@ def _stack_place(
         spec.batch,
         spec.length,
     )
-    return None if found is None else (found[0] * row, found[1])
+    if found is None:
+        problems.append("no clear path")
+        return left_top, tuple(range(count))
+    return found[0] * row, found[1]
 
 
 def _rise(spec: BatchSpec, scale: TypeScale, left_end: float) -> float:
@@ -270,11 +277,7 @@ def _measure(
     left_top = heading_top - SPACE - down.block_h
     # E and the chips may stand higher than the slices, under a legend in the title band.
     rise = _rise(spec, scale, across.matrix_left + body_w)
-    placed = _stack_place(spec, sizes, down, mode, left_top + rise)
-    if placed is None:
-        problems.append("no clear path")
-        placed = (left_top, tuple(range(spec.batch * spec.length)))
-    stack_top, order = placed
+    stack_top, order = _stack_place(spec, sizes, down, mode, left_top + rise, problems)
     stack_h = down.slice_top(spec.batch, spec.length) - down.header_h
     below = across.col_gap_below
     under_e = matrix_h + note_h + (digit_height(scale.legend) + 2 * SPACE if below else 0.0)
@@ -282,8 +285,7 @@ def _measure(
     depths = (stack_top + down.d_band, stack_bottom, under_e)
     # Marks that will stand in the block's place over E take no room under the slices.
     away = marks == "below" and marks_over_e(spec, scale, across, body_w, down.block_h)
-    noted = replace(spec, marks=0) if away else spec
-    marks_at, marks_h = marks_place(noted, scale, across, marks, depths, problems, mode)
+    marks_at, marks_h = marks_place(spec, scale, (across, marks, away), depths, problems, mode)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
     legend_d = legend_under(spec, scale, across, marks, ends)
