@@ -27,6 +27,7 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.batch_legend import give_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
 from embedviz.render.boxes import content_band, mobject_boxes
@@ -405,7 +406,7 @@ class BatchStage(Stage):
         """
         done = len(self.motion.filled) == len(self.stack.positions)
         if beat.action in ("lookup", "lookup_many") and not done:
-            played = super().animate(beat)
+            played = give_way(self, set(self.motion.filled), super().animate(beat), beat)
             if len(self.motion.filled) < len(self.stack.positions) or not self.rise:
                 return played
             family = {id(m) for m in self._block().get_family()}

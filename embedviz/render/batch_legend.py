@@ -1,0 +1,96 @@
+"""BatchLookup: a legend under the slices gives way while a strip runs through it.
+
+The solver stands the legend under raised slices, from their left
+(:func:`~embedviz.render.batch_notes.legend_under`), where it fills the
+frame's corner. In the ``beside`` arrangement a strip goes out at its row's
+height into the slices' column and up it, its chip at its right end: a row of
+E level with the legend or under it runs its strip through the legend's
+texts (at GPT-2's size ``4821`` crossed ``value colour``, and on the old
+layout ``33000`` too). While a beat lands such a row, the legend fades out
+as its first step begins and back in as its last step ends, as the hidden
+ranges' labels give way while E's rows scroll: every beat still ends with it
+in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
+
+from manim import Animation, AnimationGroup, VMobject
+
+from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.design import SPACE
+from embedviz.render.fades import _hidden, _looks, _set_looks
+from embedviz.story.model import Beat
+
+if TYPE_CHECKING:
+    from embedviz.render.stages.batch import BatchStage
+
+__all__ = ["GiveWay", "give_way"]
+
+# The share of a step the legend takes to fade out (first step) or back in (last step).
+FADE_SHARE = 0.15
+
+
+class GiveWay(Animation):
+    """Fade a mobject out at the start (``leave``) and back in at the end (``back``) of a step.
+
+    Only colours change (:mod:`embedviz.render.fades`); between the two it
+    stays hidden, and its looks as built are what it comes back to.
+    """
+
+    def __init__(self, mobject: VMobject, leave: bool, back: bool, **kwargs: Any) -> None:
+        super().__init__(mobject, remover=False, introducer=False, **kwargs)
+        self.leave, self.back = leave, back
+        self.members = [m for m in mobject.family_members_with_points() if isinstance(m, VMobject)]
+        self.shown = [_looks(member) for member in self.members]
+
+    def begin(self) -> None:
+        """Start without Manim's starting copy (only colours change)."""
+        self.starting_mobject = self.mobject
+        self.interpolate(0)
+
+    def get_all_mobjects(self) -> Any:
+        """Return the mobject alone (no copies were made)."""
+        return [self.mobject]
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Hide the members as far as the step has come: out, hidden, back."""
+        out = min(1.0, alpha / FADE_SHARE) if self.leave else 1.0
+        back = min(1.0, (1.0 - alpha) / FADE_SHARE) if self.back else 1.0
+        hidden = max(0.0, min(out, back))
+        for member, shown in zip(self.members, self.shown, strict=True):
+            _set_looks(member, shown, _hidden(shown), hidden)
+
+
+def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:
+    """Whether a strip from one of these rows of E runs through the legend under the slices."""
+    legend, plan = stage.matrix.legend, stage.plan
+    if legend is None or not plan.legend_left or plan.mode != "beside" or not rows:
+        return False
+    grid = stage.matrix.grid
+    lowest = min(grid.row_y(row) for row in rows) - plan.sizes.row_height / 2
+    return lowest < float(legend.get_top()[1]) + SPACE
+
+
+def give_way(
+    stage: BatchStage, filled: Collection[Any], played: Animation, beat: Beat
+) -> Animation:
+    """Return a lookup beat's animation with the legend out of its strips' way, if they cross it.
+
+    ``filled`` are the positions landed before the beat.
+    """
+    fresh = [p for p in beat.output.filled if p not in filled] if beat.output else []
+    rows = {int(stage.cells[("token_id", p)].value) for p in fresh}
+    legend = stage.matrix.legend
+    if legend is None or not _crossed(stage, rows):
+        return played
+    steps = beat_steps(played)
+    last = len(steps) - 1
+    return Steps(
+        *[
+            AnimationGroup(step, GiveWay(legend, k == 0, k == last, run_time=step.run_time))
+            for k, step in enumerate(steps)
+        ]
+    )
