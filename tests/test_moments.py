@@ -1228,3 +1228,90 @@ def test_the_heading_check_can_fail() -> None:
     )
     assert check_headings_head_chips([MomentSample(beat, 1.0, [heading, far], [])], "token IDs")
     assert check_headings_head_chips([MomentSample(beat, 1.0, [heading], [])], "token IDs")
+
+
+# A stroke (a passing ring, a frame, an outline) keeps this clear of every text's
+# box at 720p: a ring 2.7 px from the digits it passes reads as touching them (a
+# frame review of ParameterCount's count beat and ZeroBasedIndexing's count from one).
+STROKE_CLEAR_PX = 3.5
+PX_PER_UNIT = 720 / (2 * FRAME_HALF_HEIGHT)
+# The scenes whose every stroke is held to it, at every sample (default options), and
+# the beats where a ring touched digits, sampled at every tenth of their motion too.
+STROKE_CASES: list[Any] = [("ParameterCount", {}), ("ZeroBasedIndexing", {})]
+RING_BEATS = {"ParameterCount": "count", "ZeroBasedIndexing": "one-based"}
+
+
+def check_strokes_clear_texts(sample: MomentSample) -> list[str]:
+    """Return every visible stroke whose ink comes within STROKE_CLEAR_PX of a visible text.
+
+    A travelling row's frame and numbers have their own rule
+    (:func:`check_strip_leaves_its_row`), a chip's ID rides on its opaque body
+    over what it passes, and a strike-through crosses what it strikes on
+    purpose: none is sampled (conftest's ``_strokes``). Captions are left out:
+    nothing is drawn near them.
+    """
+    where = f"{sample.beat.name} at alpha {sample.alpha:g} of step {sample.step + 1}"
+    problems = []
+    # A travelling row's numbers ride on its opaque box, and a chip's ID on its opaque
+    # body, above every line they pass.
+    for text in (t for t in _visible(sample) if t.role != "caption"):
+        if text.in_strip or text.on_chip:
+            continue
+        low, high = text.box
+        for stroke in sample.strokes:
+            outside = np.maximum(np.maximum(low - stroke.points, stroke.points - high), 0.0)
+            gap = float(np.sqrt((outside**2).sum(axis=1)).min()) - stroke.half_width
+            if gap * PX_PER_UNIT < STROKE_CLEAR_PX:
+                problems.append(
+                    f"{where}: a {stroke.what} stands {gap * PX_PER_UNIT:.1f} px from {text.text!r}"
+                )
+    return problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scene", "overrides"), STROKE_CASES, ids=[c[0] for c in STROKE_CASES])
+def test_no_stroke_touches_a_text(moment_cache: Any, scene: str, overrides: dict[str, Any]) -> None:
+    """At every sample (mid-motion and beat ends) every stroke stands clear of every text."""
+    samples = moment_cache(scene, overrides)
+    assert any(s.strokes for s in samples if s.alpha < 1)
+    problems = [line for sample in samples for line in check_strokes_clear_texts(sample)]
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scene", "overrides"), STROKE_CASES, ids=[c[0] for c in STROKE_CASES])
+def test_no_stroke_touches_a_text_at_any_tenth(scene: str, overrides: dict[str, Any]) -> None:
+    """Between the usual samples too: every tenth of the motion of the beats a ring touched."""
+    alphas = tuple(np.round(np.arange(0.1, 1.0, 0.1), 2))
+    samples = [
+        s
+        for s in sample_moments(scene, overrides, alphas=alphas)
+        if s.beat.name == RING_BEATS[scene]
+    ]
+    assert sum(s.alpha < 1 for s in samples) >= 18
+    problems = [line for sample in samples for line in check_strokes_clear_texts(sample)]
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_the_stroke_check_can_fail() -> None:
+    """A ring 2.7 px from a number is reported; one 7 px away, or a strike-through, is not."""
+    from conftest import StrokeSample
+
+    from embedviz.story.model import Beat, Window
+
+    beat = Beat("b", "count", "", 1.0, 1.0, None, Window((0,), (0,)), (), None, ())
+    box = np.array([[0.0, 0.0], [1.0, 0.3]])
+    number = TextSample("0.3374", "number", ("weight", (0, 0)), box, 24.0, 1.0, False)
+    half = 0.02
+
+    def ring(gap_px: float) -> StrokeSample:
+        y = -(gap_px / PX_PER_UNIT + half)
+        points = np.stack([np.linspace(-1.0, 2.0, 31), np.full(31, y)], axis=1)
+        return StrokeSample("SurroundingRectangle", points, half)
+
+    near = MomentSample(beat, 0.5, [number], [], strokes=[ring(2.7)])
+    assert check_strokes_clear_texts(near) == [
+        "b at alpha 0.5 of step 1: a SurroundingRectangle stands 2.7 px from '0.3374'"
+    ]
+    assert not check_strokes_clear_texts(MomentSample(beat, 0.5, [number], [], strokes=[ring(7)]))
+

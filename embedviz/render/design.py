@@ -57,6 +57,7 @@ __all__ = [
     "MONO_FONT",
     "OUTLINE_REACH",
     "REFERENCE_PX",
+    "RING_BUFF",
     "SANS_FONT",
     "SCROLL_BAR",
     "SPACE",
@@ -104,6 +105,10 @@ MARGIN = 0.2  # the safe margin around the frame
 # its 4-wide stroke. A layout that outlines rows at the frame's edge keeps this inside.
 OUTLINE_REACH = 0.06
 SPACE = 0.12  # between neighbours that belong together
+# How far a passing ring (point_at) stands from what it rounds: its 4-wide stroke's ink
+# keeps 7.2 px clear at 720p. At 0.05 the ring ran 2.7 px from the digits it passed,
+# touching them on a projector (ParameterCount's count, ZeroBasedIndexing's count).
+RING_BUFF = 0.1
 APART = 4 * SPACE  # between groups that stand apart: a table and the notes resting beside it
 # Between two columns of numbers side by side that are different things (one-based counts
 # and E's zero-based row numbers): closer, "1 0" would read as 10 on a projector. When one
