@@ -1315,3 +1315,75 @@ def test_the_stroke_check_can_fail() -> None:
     ]
     assert not check_strokes_clear_texts(MomentSample(beat, 0.5, [number], [], strokes=[ring(7)]))
 
+
+# The output's frame (the shape beat's SurroundingRectangle round the block) keeps this
+# clear of every chip and text outside it at 720p: 3-4 px from the token chips read as
+# touching them (issue 18's lecture-hall review).
+FRAME_CLEAR_PX = 8.0
+FRAMED_CASES: list[Any] = [
+    ("SequenceLookup", {}),
+    ("SequenceLookup", None),  # MiniLM with the 12-token sentence
+    ("LargeVocabLookup", {}),  # its default IDs in GPT-2's table
+    ("LargeVocabLookup", None),  # MiniLM with the 12-token sentence
+]
+
+
+def _gap(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two boxes stand (negative: by how much they overlap)."""
+    dx = max(b[0][0] - a[1][0], a[0][0] - b[1][0])
+    dy = max(b[0][1] - a[1][1], a[0][1] - b[1][1])
+    return float(np.hypot(dx, dy)) if dx > 0 and dy > 0 else float(max(dx, dy))
+
+
+def output_frames(sample: MomentSample) -> list[np.ndarray]:
+    """Return the ink boxes of the drawn SurroundingRectangles that enclose every output number."""
+    outputs = [t for t in _visible(sample) if t.cell is not None and t.cell[0] == "output"]
+    if not outputs:
+        return []
+    low = np.min([t.box[0] for t in outputs], axis=0)
+    high = np.max([t.box[1] for t in outputs], axis=0)
+    return [
+        box
+        for what, box in sample.drawn
+        if what.startswith("SurroundingRectangle")
+        and np.all(box[0] <= low)
+        and np.all(high <= box[1])
+    ]
+
+
+def check_output_frame_clear(sample: MomentSample) -> list[str]:
+    """Return every chip or text outside the output's frame that stands within FRAME_CLEAR_PX.
+
+    The frame is the drawn SurroundingRectangle that encloses every output
+    number; what stands inside its ink (the block's own cells) is the block.
+    """
+    frames = output_frames(sample)
+    others = [(repr(t.text), t.box) for t in _visible(sample) if t.role != "caption"]
+    others += [("a chip", box) for what, box in sample.drawn if what.startswith("RoundedRectangle")]
+    problems = []
+    for frame in frames:
+        # The frame's ink is at most 0.1 wide: what stands inside that is the block's own.
+        inner = frame + np.array([[0.1, 0.1], [-0.1, -0.1]])
+        for name, box in others:
+            if np.all(inner[0] <= box[0]) and np.all(box[1] <= inner[1]):
+                continue
+            gap = _gap(frame, box) * PX_PER_UNIT
+            if gap < FRAME_CLEAR_PX:
+                problems.append(
+                    f"{sample.beat.name}: the output's frame stands {gap:.1f} px from {name}"
+                )
+    return problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "overrides"), FRAMED_CASES, ids=["default", "minilm", "large", "large-minilm"]
+)
+def test_the_output_frame_stands_clear(
+    moment_cache: Any, scene: str, overrides: dict[str, Any] | None
+) -> None:
+    """From the shape beat on, the output's frame keeps its room from every chip and text."""
+    samples = [s for s in moment_cache(scene, _options(overrides)) if s.alpha >= 1]
+    assert any(output_frames(s) for s in samples if s.beat.name == "shape"), "no framed block"
+    problems = [line for sample in samples for line in check_output_frame_clear(sample)]
+    assert not problems, "\n".join(problems[:20])

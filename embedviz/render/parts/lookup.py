@@ -392,7 +392,9 @@ class OutputPart(Component):
         row." / "Each embedding dimension gives one column." (with fewer
         phrases, the steps run together).
         """
-        box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.06)
+        # On the block's own edge: a second frame 0.06 outside it stood 3 px from the
+        # token chips beside the rows (issue 18); on the edge its ink keeps 8.6 px clear.
+        box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.0)
         accent = self.theme.highlight
         if self.shape is None:
             return Create(box)
