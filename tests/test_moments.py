@@ -1358,6 +1358,8 @@ def check_output_frame_clear(sample: MomentSample) -> list[str]:
     number; what stands inside its ink (the block's own cells) is the block.
     """
     frames = output_frames(sample)
+    # The caption band is the solver's to keep clear (SPACE under its estimated top): with
+    # MiniLM in LargeVocabLookup the block's edge stands 7 px from the caption's ascenders.
     others = [(repr(t.text), t.box) for t in _visible(sample) if t.role != "caption"]
     others += [("a chip", box) for what, box in sample.drawn if what.startswith("RoundedRectangle")]
     problems = []
@@ -1387,3 +1389,53 @@ def test_the_output_frame_stands_clear(
     assert any(output_frames(s) for s in samples if s.beat.name == "shape"), "no framed block"
     problems = [line for sample in samples for line in check_output_frame_clear(sample)]
     assert not problems, "\n".join(problems[:20])
+
+
+# Where a real model's layout has room, its small labels rise toward a lecture hall's
+# size (embedviz.render.type_search.LECTURE_TEXT_PX), the data fixed: MiniLM's 12 tokens in
+# LargeVocabLookup set the hidden ranges' labels and the legend at 13.6 px and the word
+# pieces at 13.2 px before (data 20.6 px).
+LECTURE_FLOOR = 15.9
+# Each case with the roles it shows: GPT-2-like IDs whose block stands still set the hidden
+# ranges' labels and the legend at 14.5 px before (data 21.9 px).
+LECTURE_CASES: list[Any] = [
+    ("LargeVocabLookup", None, ("hidden range", "piece", "mark", "legend")),
+    ("SequenceLookup", GPT2_STILL, ("hidden range", "legend")),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "overrides", "roles"), LECTURE_CASES, ids=["large-minilm", "gpt2-still"]
+)
+def test_small_labels_rise_where_there_is_room(
+    moment_cache: Any, scene: str, overrides: dict[str, Any] | None, roles: tuple[str, ...]
+) -> None:
+    """Hidden ranges' labels, word pieces, marks and the legend: 16 px; data still the largest."""
+    options = _options(overrides)
+    board = prepared_storyboard(scene, options, environ={})
+    pieces = set(board.options.pieces or ())
+    least: dict[str, float] = {}
+    largest: dict[str, float] = {}
+    for sample in moment_cache(scene, options):
+        for text in _visible(sample):
+            kind = text.cell[0] if text.cell is not None else None
+            role = (
+                "hidden range"
+                if text.text.endswith("notshown") or text.text.endswith("not shown")
+                else "mark"
+                if "=" in text.text and text.text.startswith("out[")
+                else "legend"
+                if kind == "legend"
+                else "piece"
+                if kind is None and text.role == "label" and text.text in pieces
+                else text.role
+            )
+            least[role] = min(least.get(role, np.inf), text.digit_px)
+            largest[role] = max(largest.get(role, 0.0), text.digit_px)
+    assert {*roles, "number"} <= set(least)
+    small = {r: round(least[r], 2) for r in roles}
+    assert all(px >= LECTURE_FLOOR for px in small.values()), small
+    # The type scale holds: data the largest, labels no larger, the legend no larger still.
+    assert least["number"] >= largest["label"] - 0.05
+    assert largest["legend"] <= largest["label"] + 0.05
