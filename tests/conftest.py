@@ -197,6 +197,39 @@ def _ink_boxes(families: list[list[Any]]) -> list[tuple[str, np.ndarray]]:
     return list(found.values())
 
 
+# Where each curve of a stroke is sampled: both ends and points between.
+_ALONG = np.linspace(0.0, 1.0, 9)[:, None]
+_BERNSTEIN = np.hstack(
+    [(1 - _ALONG) ** 3, 3 * (1 - _ALONG) ** 2 * _ALONG, 3 * (1 - _ALONG) * _ALONG**2, _ALONG**3]
+)
+
+
+def _strokes(families: list[list[Any]], leave_out: set[int]) -> list[StrokeSample]:
+    """Return every visible stroke, as points along its path, but those in ``leave_out``.
+
+    A strike-through (a mobject or group marked ``strikes_out``, such as a
+    slip's cross) crosses what it strikes on purpose: it and its members are left out.
+    """
+    skip = set(leave_out)
+    for family in families:
+        for mobject in family:
+            if getattr(mobject, "strikes_out", False):
+                skip.update(id(m) for m in mobject.get_family())
+    found: dict[int, StrokeSample] = {}
+    for top, family in zip((f[0] for f in families), families, strict=True):
+        for mobject in family:
+            if id(mobject) in skip or id(mobject) in found or len(mobject.points) < 4:
+                continue
+            width = float(mobject.get_stroke_width())
+            if width <= 0 or float(mobject.get_stroke_opacity()) < SHOWN:
+                continue
+            curves = mobject.points[: len(mobject.points) // 4 * 4].reshape(-1, 4, 3)[:, :, :2]
+            points = np.einsum("tk,ckd->ctd", _BERNSTEIN, curves).reshape(-1, 2)
+            what = f"{type(mobject).__name__} of {type(top).__name__}"
+            found[id(mobject)] = StrokeSample(what, points, width / 200)
+    return list(found.values())
+
+
 @dataclass
 class ComputedRows:
     """What the seeded-table generators were asked for while a fixture was active."""
@@ -326,6 +359,8 @@ class TextSample:
     digit_px: float = 0.0
     # "formula" for typeset maths, else "glyphs".
     kind: str = "glyphs"
+    # Whether it rides on an ID's chip (drawn on the chip's opaque body, over what it passes).
+    on_chip: bool = False
 
 
 @dataclass
@@ -367,6 +402,18 @@ class MomentSample:
     stale: tuple[str, ...] = ()
     # At a beat's end: everything drawn, as (what, its ink's box), for the margin rule.
     drawn: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    # Every visible stroke but a travelling row's and a strike-through, at every sample.
+    strokes: list[StrokeSample] = field(default_factory=list)
+
+
+@dataclass
+class StrokeSample:
+    """A visible stroked line on screen at one moment (a ring, a frame, a rule, an outline)."""
+
+    what: str
+    # Points along its path (x, y), close enough to stand for the path, and its half width.
+    points: np.ndarray
+    half_width: float
 
 
 # Table values (the type scale's data): E and the output, and the tables the
@@ -463,6 +510,15 @@ def sample_moments(
             if isinstance(mobject, Caption)
             for member in mobject.get_family()
         }
+        from embedviz.render.parts.chips import Chip
+
+        chipped = {
+            id(member)
+            for top in scene_object.mobjects
+            for mobject in top.get_family()
+            if isinstance(mobject, Chip)
+            for member in mobject.get_family()
+        }
         strips: list[list[tuple[int, np.ndarray]]] = []
         outlines: list[StripOutline] = []
         texts: list[TextSample] = []
@@ -528,10 +584,19 @@ def sample_moments(
                         opacity=float(mobject.get_fill_opacity()),
                         in_strip=id(mobject) in strip_members,
                         digit_px=digit,
+                        on_chip=id(mobject) in chipped,
                     )
                 )
         sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)
         sample.outlines = outlines
+        texts_drawn = {
+            id(member)
+            for family in families
+            for mobject in family
+            if isinstance(mobject, (GlyphString, FormulaText, SansText))
+            for member in mobject.get_family()
+        }
+        sample.strokes = _strokes(families, strip_members | texts_drawn)
         sample.stale = moment.stale
         if moment.alpha >= 1:
             outlined = {

@@ -1260,3 +1260,214 @@ def test_the_heading_check_can_fail() -> None:
     )
     assert check_headings_head_chips([MomentSample(beat, 1.0, [heading, far], [])], "token IDs")
     assert check_headings_head_chips([MomentSample(beat, 1.0, [heading], [])], "token IDs")
+
+
+# A stroke (a passing ring, a frame, an outline) keeps this clear of every text's
+# box at 720p: a ring 2.7 px from the digits it passes reads as touching them (a
+# frame review of ParameterCount's count beat and ZeroBasedIndexing's count from one).
+STROKE_CLEAR_PX = 3.5
+PX_PER_UNIT = 720 / (2 * FRAME_HALF_HEIGHT)
+# The scenes whose every stroke is held to it, at every sample (default options), and
+# the beats where a ring touched digits, sampled at every tenth of their motion too.
+STROKE_CASES: list[Any] = [("ParameterCount", {}), ("ZeroBasedIndexing", {})]
+RING_BEATS = {"ParameterCount": "count", "ZeroBasedIndexing": "one-based"}
+
+
+def check_strokes_clear_texts(sample: MomentSample) -> list[str]:
+    """Return every visible stroke whose ink comes within STROKE_CLEAR_PX of a visible text.
+
+    A travelling row's frame and numbers have their own rule
+    (:func:`check_strip_leaves_its_row`), a chip's ID rides on its opaque body
+    over what it passes, and a strike-through crosses what it strikes on
+    purpose: none is sampled (conftest's ``_strokes``). Captions are left out:
+    nothing is drawn near them.
+    """
+    where = f"{sample.beat.name} at alpha {sample.alpha:g} of step {sample.step + 1}"
+    problems = []
+    # A travelling row's numbers ride on its opaque box, and a chip's ID on its opaque
+    # body, above every line they pass.
+    for text in (t for t in _visible(sample) if t.role != "caption"):
+        if text.in_strip or text.on_chip:
+            continue
+        low, high = text.box
+        for stroke in sample.strokes:
+            outside = np.maximum(np.maximum(low - stroke.points, stroke.points - high), 0.0)
+            gap = float(np.sqrt((outside**2).sum(axis=1)).min()) - stroke.half_width
+            if gap * PX_PER_UNIT < STROKE_CLEAR_PX:
+                problems.append(
+                    f"{where}: a {stroke.what} stands {gap * PX_PER_UNIT:.1f} px from {text.text!r}"
+                )
+    return problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scene", "overrides"), STROKE_CASES, ids=[c[0] for c in STROKE_CASES])
+def test_no_stroke_touches_a_text(moment_cache: Any, scene: str, overrides: dict[str, Any]) -> None:
+    """At every sample (mid-motion and beat ends) every stroke stands clear of every text."""
+    samples = moment_cache(scene, overrides)
+    assert any(s.strokes for s in samples if s.alpha < 1)
+    problems = [line for sample in samples for line in check_strokes_clear_texts(sample)]
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scene", "overrides"), STROKE_CASES, ids=[c[0] for c in STROKE_CASES])
+def test_no_stroke_touches_a_text_at_any_tenth(scene: str, overrides: dict[str, Any]) -> None:
+    """Between the usual samples too: every tenth of the motion of the beats a ring touched."""
+    alphas = tuple(np.round(np.arange(0.1, 1.0, 0.1), 2))
+    samples = [
+        s
+        for s in sample_moments(scene, overrides, alphas=alphas)
+        if s.beat.name == RING_BEATS[scene]
+    ]
+    assert sum(s.alpha < 1 for s in samples) >= 18
+    problems = [line for sample in samples for line in check_strokes_clear_texts(sample)]
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_the_stroke_check_can_fail() -> None:
+    """A ring 2.7 px from a number is reported; one 7 px away, or a strike-through, is not."""
+    from conftest import StrokeSample
+
+    from embedviz.story.model import Beat, Window
+
+    beat = Beat("b", "count", "", 1.0, 1.0, None, Window((0,), (0,)), (), None, ())
+    box = np.array([[0.0, 0.0], [1.0, 0.3]])
+    number = TextSample("0.3374", "number", ("weight", (0, 0)), box, 24.0, 1.0, False)
+    half = 0.02
+
+    def ring(gap_px: float) -> StrokeSample:
+        y = -(gap_px / PX_PER_UNIT + half)
+        points = np.stack([np.linspace(-1.0, 2.0, 31), np.full(31, y)], axis=1)
+        return StrokeSample("SurroundingRectangle", points, half)
+
+    near = MomentSample(beat, 0.5, [number], [], strokes=[ring(2.7)])
+    assert check_strokes_clear_texts(near) == [
+        "b at alpha 0.5 of step 1: a SurroundingRectangle stands 2.7 px from '0.3374'"
+    ]
+    assert not check_strokes_clear_texts(MomentSample(beat, 0.5, [number], [], strokes=[ring(7)]))
+
+
+# The output's frame (the shape beat's SurroundingRectangle round the block) keeps this
+# clear of every chip and text outside it at 720p: 3-4 px from the token chips read as
+# touching them (issue 18's lecture-hall review).
+FRAME_CLEAR_PX = 8.0
+FRAMED_CASES: list[Any] = [
+    ("SequenceLookup", {}),
+    ("SequenceLookup", None),  # MiniLM with the 12-token sentence
+    ("LargeVocabLookup", {}),  # its default IDs in GPT-2's table
+    ("LargeVocabLookup", None),  # MiniLM with the 12-token sentence
+]
+
+
+def _gap(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two boxes stand (negative: by how much they overlap)."""
+    dx = max(b[0][0] - a[1][0], a[0][0] - b[1][0])
+    dy = max(b[0][1] - a[1][1], a[0][1] - b[1][1])
+    return float(np.hypot(dx, dy)) if dx > 0 and dy > 0 else float(max(dx, dy))
+
+
+def output_frames(sample: MomentSample) -> list[np.ndarray]:
+    """Return the ink boxes of the drawn SurroundingRectangles that enclose every output number."""
+    outputs = [t for t in _visible(sample) if t.cell is not None and t.cell[0] == "output"]
+    if not outputs:
+        return []
+    low = np.min([t.box[0] for t in outputs], axis=0)
+    high = np.max([t.box[1] for t in outputs], axis=0)
+    return [
+        box
+        for what, box in sample.drawn
+        if what.startswith("SurroundingRectangle")
+        and np.all(box[0] <= low)
+        and np.all(high <= box[1])
+    ]
+
+
+def check_output_frame_clear(sample: MomentSample) -> list[str]:
+    """Return every chip or text outside the output's frame that stands within FRAME_CLEAR_PX.
+
+    The frame is the drawn SurroundingRectangle that encloses every output
+    number; what stands inside its ink (the block's own cells) is the block.
+    """
+    frames = output_frames(sample)
+    # The caption band is the solver's to keep clear (SPACE under its estimated top): with
+    # MiniLM in LargeVocabLookup the block's edge stands 7 px from the caption's ascenders.
+    others = [(repr(t.text), t.box) for t in _visible(sample) if t.role != "caption"]
+    others += [("a chip", box) for what, box in sample.drawn if what.startswith("RoundedRectangle")]
+    problems = []
+    for frame in frames:
+        # The frame's ink is at most 0.1 wide: what stands inside that is the block's own.
+        inner = frame + np.array([[0.1, 0.1], [-0.1, -0.1]])
+        for name, box in others:
+            if np.all(inner[0] <= box[0]) and np.all(box[1] <= inner[1]):
+                continue
+            gap = _gap(frame, box) * PX_PER_UNIT
+            if gap < FRAME_CLEAR_PX:
+                problems.append(
+                    f"{sample.beat.name}: the output's frame stands {gap:.1f} px from {name}"
+                )
+    return problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "overrides"), FRAMED_CASES, ids=["default", "minilm", "large", "large-minilm"]
+)
+def test_the_output_frame_stands_clear(
+    moment_cache: Any, scene: str, overrides: dict[str, Any] | None
+) -> None:
+    """From the shape beat on, the output's frame keeps its room from every chip and text."""
+    samples = [s for s in moment_cache(scene, _options(overrides)) if s.alpha >= 1]
+    assert any(output_frames(s) for s in samples if s.beat.name == "shape"), "no framed block"
+    problems = [line for sample in samples for line in check_output_frame_clear(sample)]
+    assert not problems, "\n".join(problems[:20])
+
+
+# Where a real model's layout has room, its small labels rise toward a lecture hall's
+# size (embedviz.render.type_search.LECTURE_TEXT_PX), the data fixed: MiniLM's 12 tokens in
+# LargeVocabLookup set the hidden ranges' labels and the legend at 13.6 px and the word
+# pieces at 13.2 px before (data 20.6 px).
+LECTURE_FLOOR = 15.9
+# Each case with the roles it shows: GPT-2-like IDs whose block stands still set the hidden
+# ranges' labels and the legend at 14.5 px before (data 21.9 px).
+LECTURE_CASES: list[Any] = [
+    ("LargeVocabLookup", None, ("hidden range", "piece", "mark", "legend")),
+    ("SequenceLookup", GPT2_STILL, ("hidden range", "legend")),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "overrides", "roles"), LECTURE_CASES, ids=["large-minilm", "gpt2-still"]
+)
+def test_small_labels_rise_where_there_is_room(
+    moment_cache: Any, scene: str, overrides: dict[str, Any] | None, roles: tuple[str, ...]
+) -> None:
+    """Hidden ranges' labels, word pieces, marks and the legend: 16 px; data still the largest."""
+    options = _options(overrides)
+    board = prepared_storyboard(scene, options, environ={})
+    pieces = set(board.options.pieces or ())
+    least: dict[str, float] = {}
+    largest: dict[str, float] = {}
+    for sample in moment_cache(scene, options):
+        for text in _visible(sample):
+            kind = text.cell[0] if text.cell is not None else None
+            role = (
+                "hidden range"
+                if text.text.endswith("notshown") or text.text.endswith("not shown")
+                else "mark"
+                if "=" in text.text and text.text.startswith("out[")
+                else "legend"
+                if kind == "legend"
+                else "piece"
+                if kind is None and text.role == "label" and text.text in pieces
+                else text.role
+            )
+            least[role] = min(least.get(role, np.inf), text.digit_px)
+            largest[role] = max(largest.get(role, 0.0), text.digit_px)
+    assert {*roles, "number"} <= set(least)
+    small = {r: round(least[r], 2) for r in roles}
+    assert all(px >= LECTURE_FLOOR for px in small.values()), small
+    # The type scale holds: data the largest, labels no larger, the legend no larger still.
+    assert least["number"] >= largest["label"] - 0.05
+    assert largest["legend"] <= largest["label"] + 0.05

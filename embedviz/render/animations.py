@@ -38,7 +38,7 @@ from embedviz.render.carry import (
     make_copy_row_animation,
     make_row_strip,
 )
-from embedviz.render.design import USED_CHIP_OPACITY, dimmed
+from embedviz.render.design import RING_BUFF, USED_CHIP_OPACITY, dimmed
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
@@ -423,7 +423,7 @@ def point_at(
     mobject: Mobject,
     colour: str,
     scale: float = 1.0,
-    buff: float = 0.05,
+    buff: float = RING_BUFF,
     run_time: float = 1.0,
     ring: bool = True,
 ) -> Animation:
@@ -443,7 +443,8 @@ def point_at(
     scale
         How far it swells (1: not at all).
     buff
-        The outline's margin.
+        The outline's margin: by default enough that its ink stands clear of
+        what it rounds (:data:`~embedviz.render.design.RING_BUFF`).
     run_time
         Seconds.
     ring

@@ -57,6 +57,7 @@ __all__ = [
     "MONO_FONT",
     "OUTLINE_REACH",
     "REFERENCE_PX",
+    "RING_BUFF",
     "SANS_FONT",
     "SCROLL_BAR",
     "SPACE",
@@ -104,6 +105,7 @@ MARGIN = 0.2  # the safe margin around the frame
 # its 4-wide stroke. A layout that outlines rows at the frame's edge keeps this inside.
 OUTLINE_REACH = 0.06
 SPACE = 0.12  # between neighbours that belong together
+RING_BUFF = 0.1  # a passing ring's margin (point_at): its ink keeps 7.2 px clear at 720p
 APART = 4 * SPACE  # between groups that stand apart: a table and the notes resting beside it
 # Between two columns of numbers side by side that are different things (one-based counts
 # and E's zero-based row numbers): closer, "1 0" would read as 10 on a projector. When one
@@ -177,26 +179,28 @@ class TypeScale:
     label: float
     legend: float
     caption: float = CAPTION_FONT
+    text_px: float = MIN_TEXT_PX  # the labels' and legend's floor (px at 720p)
 
     @classmethod
-    def from_data(cls, data: float) -> TypeScale:
+    def from_data(cls, data: float, text_px: float = 0.0) -> TypeScale:
         """Derive every role's size from the data size, keeping each above the floor.
 
         Parameters
         ----------
         data
             The table numbers' font size.
+        text_px
+            A higher floor for the labels and the legend (px at 720p), where there is room.
 
         Returns
         -------
         TypeScale
-            ``label`` and ``legend`` are their ratios of ``data`` but never
-            under :data:`MIN_TEXT_PX` (nor over ``data``).
+            ``label`` and ``legend``: their ratios of ``data``, over either floor, not over it.
         """
-        floor = font_for_px(MIN_TEXT_PX) * 1.001
+        floor = font_for_px(max(MIN_TEXT_PX, text_px)) * 1.001
         label = min(data, max(data * LABEL_RATIO, floor))
         legend = min(label, max(data * LEGEND_RATIO, floor))
-        return cls(data=data, label=label, legend=legend)
+        return cls(data, label, legend, text_px=max(MIN_TEXT_PX, text_px))
 
     @property
     def data_px(self) -> float:

@@ -75,7 +75,7 @@ from embedviz.render.solver_fill import filled_pitch
 from embedviz.render.solver_still import caption_top as caption_top_of
 from embedviz.render.solver_still import prefer_still, still_legend
 from embedviz.render.spec import LookupSpec
-from embedviz.render.type_search import largest_fitting, legend_height
+from embedviz.render.type_search import largest_fitting, legend_height, raised_text
 
 __all__ = ["MAX_PITCH", "PITCHES", "TAG_GAP", "LookupPlan", "LookupSpec", "solve_lookup"]
 
@@ -234,11 +234,11 @@ class LookupPlan:
 
 
 def _measure(
-    spec: LookupSpec, data: float, pitch: float, mode: Mode
+    spec: LookupSpec, data: float, pitch: float, mode: Mode, text_px: float = 0.0
 ) -> tuple[LookupPlan, list[str]]:
-    """Lay out at one font size and pitch; return the plan and what does not fit (if anything)."""
+    """Lay out at one font size, pitch and labels' floor; return the plan and what does not fit."""
     problems: list[str] = []
-    scale = TypeScale.from_data(data)
+    scale = TypeScale.from_data(data, text_px)
     sizes, (left, right, top, bottom) = GridSizes(scale, spec.value_chars, pitch), _frame()
     if spec.gaps_inside:
         sizes = replace(sizes, gaps_inside=True)
@@ -466,16 +466,18 @@ def _solve(spec: LookupSpec) -> LookupPlan:
     # wins a near tie.
     near = [f for f in found if f[0] >= enough]
     font, pitch, mode = next((f for f in near if not _far_raised(spec, *f)), near[0])
+    # Small labels rise toward a lecture hall's size where the rows leave room (the data fixed).
+    text = raised_text(lambda px: not _measured(spec, font, pitch, mode, px)[1], font)
     grown = fit_font(
-        lambda p: not _measured(spec, font, p, mode)[1],
+        lambda p: not _measured(spec, font, p, mode, text)[1],
         largest=MAX_PITCH,
         smallest=pitch,
         precision=0.01,
     )
     if spec.fill_height and grown >= MAX_PITCH - 0.01:
-        grown = filled_pitch(lambda trial: _measured(spec, font, trial, mode), grown)
+        grown = filled_pitch(lambda trial: _measured(spec, font, trial, mode, text), grown)
     # The walking column starts right of a scroll bar, when there is one.
-    return replace(_measured(spec, font, grown, mode)[0], bar_width=spec.bar_width)
+    return replace(_measured(spec, font, grown, mode, text)[0], bar_width=spec.bar_width)
 
 
 def _far_raised(spec: LookupSpec, font: float, pitch: float, mode: Mode) -> bool:
@@ -487,9 +489,9 @@ def _far_raised(spec: LookupSpec, font: float, pitch: float, mode: Mode) -> bool
 
 
 def _measured(
-    spec: LookupSpec, data: float, pitch: float, mode: Mode
+    spec: LookupSpec, data: float, pitch: float, mode: Mode, text_px: float = 0.0
 ) -> tuple[LookupPlan, list[str]]:
     """:func:`_measure`, or :func:`_measure_stack` for the ``stack`` arrangement."""
     if mode == "stack":
         return _measure_stack(spec, data, pitch)
-    return _measure(spec, data, pitch, mode)
+    return _measure(spec, data, pitch, mode, text_px)

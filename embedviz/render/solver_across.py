@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from embedviz.render.design import MARGIN, MIN_TEXT_PX, SPACE, at_least, font_for_px
+from embedviz.render.design import MARGIN, MIN_TEXT_PX, SPACE, font_for_px
 from embedviz.render.gap_lines import margin_gap_width
 from embedviz.render.metrics import char_advance, text_width
-from embedviz.render.parts.chips import PIECE_RATIO, chip_size
+from embedviz.render.parts.chips import chip_size, piece_font
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.parts.row_count import count_reach
 from embedviz.render.spec import LookupSpec
@@ -75,7 +75,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     # The walking column holds a parked chip; the corridor, a strip (wider than any chip).
     lane_w = max(body_w, chip_w) if mode == "corridor" else chip_w
     column_w = 2 * TAG_GAP + lane_w + spec.bar_width
-    piece_w = max(char_advance(at_least(label * PIECE_RATIO)) * len(p) for _, p in spec.chips)
+    piece_w = max(char_advance(piece_font(scale)) * len(p) for _, p in spec.chips)
     position_w = char_advance(label) * spec.position_chars
     mark_w = char_advance(legend if spec.mark_role == "legend" else label) * spec.mark_chars
     # Right of the block: chip, piece, row number, mark; the chips' heading over them.

@@ -8,11 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from embedviz.render.design import SPACE, font_for_px
+from embedviz.render.design import (
+    MIN_DEFAULT_DATA_PX,
+    SPACE,
+    TypeScale,
+    font_for_px,
+    px_for_font,
+)
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import digit_height
 
-__all__ = ["largest_fitting", "legend_height", "swatch_size"]
+__all__ = ["LECTURE_TEXT_PX", "largest_fitting", "legend_height", "raised_text", "swatch_size"]
+
+# What a lecture hall reads from the back: where a layout's labels come out smaller (a real
+# model's numbers near their 18 px floor), the solver raises them toward this as room allows.
+LECTURE_TEXT_PX = 16.0
 
 
 def swatch_size(legend_font: float) -> float:
@@ -42,3 +52,32 @@ def largest_fitting(fits: Callable[[float], bool], largest: float, smallest: flo
             return fit_font(fits, largest=previous, smallest=size, precision=0.02)
         previous = size
     return None
+
+
+def raised_text(fits: Callable[[float], bool], data: float) -> float:
+    """Return the labels' floor (px at 720p) raised toward LECTURE_TEXT_PX as far as it fits.
+
+    A frame whose table numbers come out under 24 px (a real model's table)
+    sets its hidden ranges' labels, its legend and its word pieces at 12-15
+    px; where the layout has room they rise, the data size fixed, so data stay
+    the largest text (MiniLM's 12 tokens in LargeVocabLookup: 13.2-13.6 px to
+    16). In SequenceLookup the same sentence's corridor takes the frame's
+    whole width at 18.5 px: no rise fits there. ``fits`` says whether the
+    layout fits with the labels' floor at a size in pixels.
+
+    Returns
+    -------
+    float
+        The floor in pixels, or 0.0 when the labels are that large already or
+        no rise fits.
+    """
+    scale = TypeScale.from_data(data)
+    # A default frame's numbers (24 px and up) set its legend at 15.8 px and up: left as it is.
+    if data >= font_for_px(MIN_DEFAULT_DATA_PX) or px_for_font(scale.legend) >= LECTURE_TEXT_PX:
+        return 0.0
+    if fits(LECTURE_TEXT_PX):
+        return LECTURE_TEXT_PX
+    least = px_for_font(scale.legend)
+    if not fits(least + 0.25):
+        return 0.0
+    return fit_font(fits, largest=LECTURE_TEXT_PX, smallest=least + 0.25, precision=0.1)

@@ -15,13 +15,13 @@ import numpy as np
 from manim import LEFT, RIGHT, Animation, Mobject, RoundedRectangle, VGroup, VMobject
 from manim.utils.rate_functions import smooth
 
-from embedviz.render.design import SPACE, Theme
+from embedviz.render.design import SPACE, Theme, TypeScale, at_least
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import NumberCell
 
-__all__ = ["Chip", "ChipLane", "Follow", "chip_size", "curve_points", "walk"]
+__all__ = ["Chip", "ChipLane", "Follow", "chip_size", "curve_points", "piece_font", "walk"]
 
 # A piece is drawn at this share of the ID's font size.
 PIECE_RATIO = 0.8
@@ -30,6 +30,15 @@ _PAD_DIGITS = 0.45
 _HEIGHT_DIGITS = 1.75
 # Between chips in a lane, in digit heights.
 _BUFF_DIGITS = 0.6
+
+
+def piece_font(scale: TypeScale) -> float:
+    """Return the font size of a word piece beside its output row's tag.
+
+    :data:`PIECE_RATIO` of a label, never under the frame's text floor (raised
+    toward :data:`~embedviz.render.type_search.LECTURE_TEXT_PX` where there is room).
+    """
+    return at_least(scale.label * PIECE_RATIO, scale.text_px)
 
 
 def chip_size(id_chars: int, piece_chars: int, font_size: float) -> tuple[float, float]:

@@ -51,7 +51,7 @@ from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import LabelLines, LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
-from embedviz.render.parts.chips import PIECE_RATIO, Chip
+from embedviz.render.parts.chips import Chip, piece_font
 from embedviz.render.parts.grid import GridSizes, output_grid
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.matrix_grid import matrix_grid
@@ -392,7 +392,9 @@ class OutputPart(Component):
         row." / "Each embedding dimension gives one column." (with fewer
         phrases, the steps run together).
         """
-        box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.06)
+        # On the block's own edge: a second frame 0.06 outside it stood 3 px from the
+        # token chips beside the rows (issue 18); on the edge its ink keeps 8.6 px clear.
+        box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.0)
         accent = self.theme.highlight
         if self.shape is None:
             return Create(box)
@@ -455,7 +457,7 @@ class ChipColumn(Component):
             chip.move_to(xyz(plan.tag_x(chip.width), plan.output_row_y(order)))
             self.chips.append(chip)
             if index[-1] < len(pieces):
-                piece = LabelText(pieces[index[-1]], at_least(label * PIECE_RATIO), theme.id_ink)
+                piece = LabelText(pieces[index[-1]], piece_font(plan.scale), theme.id_ink)
                 piece.place(xyz(plan.piece_left, plan.output_row_y(order)), align="left")
                 self.pieces.add(piece)
         self.homes = [chip.get_center().copy() for chip in self.chips]
