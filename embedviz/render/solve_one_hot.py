@@ -162,7 +162,8 @@ class OneHotPlan:
     panel_left, panel_width
         The panel's left edge and width.
     tag_left, chip_width
-        Where the chip waits (beside the lookup's row), and its width.
+        Where the chip waits (right of the terms' lane; level with row i), and its
+        width. As the lookup's tag it stands beside its row (:meth:`home_left`).
     product_y, lookup_y
         The product's and the lookup's rows.
     sum_y
@@ -222,8 +223,18 @@ class OneHotPlan:
         return self.matrix_left + self.body_width + TAG_GAP + self.chip_width / 2
 
     def tag_x(self) -> float:
-        """Return the centre x of the chip beside the lookup's row (its tag)."""
+        """Return the centre x of the chip waiting in the tag column (right of the terms' lane)."""
         return self.tag_left + self.chip_width / 2
+
+    def home_left(self) -> float:
+        """Return the left edge of the chip beside the lookup's row, as its tag.
+
+        The tag column stands right of the lane the sum climbs, which can be
+        much wider than the row (GPT-2's ``+ terms 4822–50255: all 0`` lines):
+        once the row is fetched, the terms have left, and the chip labels the
+        row a tag's gap from its right end.
+        """
+        return self.panel_left + self.body_width + TAG_GAP
 
 
 def _across(
