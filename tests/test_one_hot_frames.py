@@ -1,6 +1,11 @@
-"""OneHotEquivalence's frames: the tag beside its row, the legend in one place.
+"""OneHotEquivalence's frames: the tag beside its row, E's headings on E.
 
 Read from the mobjects at every beat end (issue 18, lecture-hall frames):
+
+- E's heading and the vector's title stand on E's column numbers (at most
+  two SPACEs above them). They stood at the top of the content band, level
+  with the product's title, and E under the product's row: a band about
+  85 px tall stood empty between them and E's column numbers.
 
 - from the ``compare`` beat on, the chip labels the lookup's row a tag's gap
   from its right end, level with it. At GPT-2's size it stood about 140 px
@@ -17,6 +22,7 @@ import numpy as np
 import pytest
 
 from embedviz.inputs import prepared_storyboard
+from embedviz.render.design import SPACE
 from embedviz.render.moments import play_moments
 from embedviz.render.solve_one_hot import TAG_GAP
 
@@ -76,3 +82,24 @@ def test_the_tag_stands_beside_the_row_with_a_gpt2_sized_table(tmp_path: Path) -
     found = [t for t in _ends({"ids": "4821", "weights": str(weights)}, _tag) if t is not None]
     assert found, "the lookup's row was never seen"
     assert all(-1e-6 <= gap <= 2 * TAG_GAP for _, gap, _, _ in found), found
+
+
+def _headings(scene: Any, beat: Any) -> tuple[str, float, float]:
+    """At a beat end: how far E's heading and the vector's title stand above E's top."""
+    stage = scene.stage
+    top = float(stage.matrix.grid.get_top()[1])
+    heading = float(stage.matrix.heading.get_bottom()[1]) - top
+    shown = {id(m) for m in scene.mobjects}
+    title = stage.vector.title
+    vector = float(title.get_bottom()[1]) - top if id(title) in shown else heading
+    return beat.name, heading, vector
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=["default", "light", "gpt2", "id0"])
+def test_the_headings_stand_on_es_column_numbers(overrides: dict[str, Any]) -> None:
+    problems = [
+        f"{name}: E's heading {heading:.2f}, the vector's title {vector:.2f} above E"
+        for name, heading, vector in _ends(overrides, _headings)
+        if not (-1e-6 <= heading <= 2 * SPACE and -1e-6 <= vector <= 2 * SPACE)
+    ]
+    assert not problems, problems

@@ -75,6 +75,8 @@ class Bands:
         Where the colour legend's right edge and centre line go (in the title band).
     caption_y
         The caption's centre line.
+    legend_stacked
+        The legend in the title band stands with its title over its swatches.
     """
 
     left: float
@@ -87,6 +89,7 @@ class Bands:
     legend_right: float
     legend_y: float
     caption_y: float
+    legend_stacked: bool = False
 
     @property
     def width(self) -> float:
@@ -128,7 +131,7 @@ def frame_bands(
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
     left, right, top = -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN
     font = min(scale.data, scale.label * TITLE_RATIO)
-    font, x, band = place_title(title, legend_title, scale, font, (left, right), problems)
+    font, x, band, stacked = place_title(title, legend_title, scale, font, (left, right), problems)
     caption_y = -half_h + CAPTION_CENTRE
     caption_top = caption_y + digit_height(CAPTION_FONT) * 2.1
     return Bands(
@@ -142,6 +145,7 @@ def frame_bands(
         legend_right=right,
         legend_y=top - band / 2,
         caption_y=caption_y,
+        legend_stacked=stacked,
     )
 
 

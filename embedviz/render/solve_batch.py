@@ -58,6 +58,7 @@ from embedviz.render.solver import (
     _title_band,
 )
 from embedviz.render.solver_across import frame as _frame
+from embedviz.render.solver_bands import TitlePlace, band_legend_width
 from embedviz.render.type_search import largest_fitting, legend_height, swatch_size
 
 __all__ = ["notes_size", "solve_batch"]
@@ -288,30 +289,29 @@ def _rise(spec: BatchSpec, scale: TypeScale, left_end: float) -> float:
     the legend stands there, not under the slices).
     """
     _, right, _, _ = _frame()
-    legend_w = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
-    if right - legend_w - 11 * swatch_size(scale.legend) < left_end + SPACE:
+    _, _, band_h, stacked = _title_band(spec, scale, [], True)
+    if right - band_legend_width(spec.legend_title, scale, stacked) < left_end + SPACE:
         return 0.0
-    band_h = _title_band(spec, scale, [], True)[2]
     return (band_h - _title_band(spec, scale, [], False)[2]) / 2
 
 
 def _bands(
     spec: BatchSpec, scale: TypeScale, content_h: float, problems: list[str], legend: bool
-) -> tuple[float, float, float, float, float]:
-    """Return the title's font, x and band height, the caption's centre line, and spare height.
+) -> tuple[TitlePlace, float, float]:
+    """Return the title's place, the caption's centre line, and spare height.
 
     The spare height is what is left between the title band and the caption
     once the content stands there (negative: it is too tall). ``legend``: the
     legend stands in the title band, beside the title.
     """
     _, _, top, bottom = _frame()
-    title_font, title_x, band_h = _title_band(spec, scale, problems, legend)
+    placed = TitlePlace(*_title_band(spec, scale, problems, legend))
     caption_y = bottom + CAPTION_CENTRE
     caption_top = caption_y + digit_height(scale.caption) * 2.1
-    spare = top - band_h - SPACE - (caption_top + SPACE) - content_h
+    spare = top - placed.band - SPACE - (caption_top + SPACE) - content_h
     if spare < 0:
         problems.append("too tall")
-    return title_font, title_x, band_h, caption_y, spare
+    return placed, caption_y, spare
 
 
 def _measure(
@@ -335,17 +335,16 @@ def _measure(
         problems.append("no clear path")
         placed = (left_top, tuple(range(spec.batch * spec.length)))
     stack_top, order = placed
-    stack_h = down.slice_top(spec.batch, spec.length) - down.header_h
+    stack_bottom = stack_top + down.slice_top(spec.batch, spec.length) - down.header_h
     below = across.col_gap_below
     under_e = matrix_h + note_h + (digit_height(scale.legend) + 2 * SPACE if below else 0.0)
-    stack_bottom = stack_top + stack_h
     depths = (stack_top + down.d_band, stack_bottom, under_e)
     marks_at, marks_h = _marks_place(spec, scale, across, marks, depths, problems, mode)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
     legend_d = _legend_under(spec, scale, across, marks, ends)
     content_top = min(left_top + (rise if legend_d is None else 0.0), stack_top)
-    title_font, title_x, band_h, caption_y, spare = _bands(
+    (title_font, title_x, band_h, stacked), caption_y, spare = _bands(
         spec, scale, content_bottom - content_top, problems, legend_d is None
     )
     matrix_top = top - band_h - SPACE - max(spare, 0.0) / 2 + content_top
@@ -372,6 +371,7 @@ def _measure(
         legend_x=right if legend_d is None else across.stack_left,
         legend_y=top - band_h / 2 if legend_d is None else matrix_top - legend_d,
         legend_left=legend_d is not None,
+        legend_stacked=stacked and legend_d is None,
         print_top=0.0,
         print_font=0.0,
         caption_y=caption_y,

@@ -156,7 +156,10 @@ class OneHotPlan:
     matrix_left, matrix_top, body_width
         The matrix body's top-left corner and width.
     heading_y
-        The headings' centre line (E's, the vector's and the product's).
+        The centre line of E's heading and the vector's title, on E's column
+        numbers (level with the product's row, beside it).
+    panel_heading_y
+        The product's title's centre line, at the top of the content band.
     vector_left, vector_width
         The one-hot column.
     panel_left, panel_width
@@ -187,6 +190,7 @@ class OneHotPlan:
     matrix_top: float
     body_width: float
     heading_y: float
+    panel_heading_y: float
     vector_left: float
     vector_width: float
     panel_left: float
@@ -212,6 +216,11 @@ class OneHotPlan:
     def legend_y(self) -> float:
         """The legend's centre line."""
         return self.bands.legend_y
+
+    @property
+    def legend_stacked(self) -> bool:
+        """Whether the legend's title stands over its swatches (the title centred)."""
+        return self.bands.legend_stacked
 
     @property
     def legend_left(self) -> bool:
@@ -314,6 +323,10 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
             centres[slot.key] = top - depth - slot.size / 2
         depth += slot.size
     sum_y = top - depth - row_h / 2
+    # E's heading and the vector's title stand on E's column numbers, level with the
+    # product's row (a band as tall as that row and its title stood empty over E).
+    col_labels_h = digit_height(scale.label) + 0.8 * SPACE
+    matrix_heading_y = min(heading_y, top + col_labels_h + SPACE + heading_h / 2)
     lookup_y = product_y - row_h * (1 + EQUALS_ROWS)
     lookup_title_y = lookup_y - row_h / 2 - SPACE - line_h / 2
     formula_y = lookup_title_y - line_h / 2 - FORMULA_LINES * line_h / 2
@@ -330,7 +343,8 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
         sizes=sizes,
         bands=bands,
         matrix_top=top,
-        heading_y=heading_y,
+        heading_y=matrix_heading_y,
+        panel_heading_y=heading_y,
         product_y=product_y,
         lookup_y=lookup_y,
         sum_y=sum_y,

@@ -187,7 +187,7 @@ class ProductPart(Component):
             maths(labels["product_title"], theme.text, label),
             ShapeLabel(sizes, label, theme.muted),
         ).arrange(RIGHT, buff=SPACE * 1.5)
-        self.title.move_to(xyz(0, plan.heading_y)).align_to(xyz(plan.panel_left, 0), LEFT)
+        self.title.move_to(xyz(0, plan.panel_heading_y)).align_to(xyz(plan.panel_left, 0), LEFT)
         window = board.beats[0].window
         bands = [matrix.grid.row_y(n, gap=True) for n in range(len(window.row_gaps))]
         self.terms = TermList(board, cells, plan, theme, self.column, bands)
