@@ -21,7 +21,7 @@ numbers wins:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from embedviz.render.batch_plan import (
     BRACE,
@@ -42,6 +42,7 @@ from embedviz.render.design import (
     SPACE,
     TypeScale,
     font_for_px,
+    px_for_font,
 )
 from embedviz.render.formula import formula_width
 from embedviz.render.layout import fit_font
@@ -397,6 +398,32 @@ def _measure(
 
 
 def solve_batch(spec: BatchSpec) -> BatchPlan:
+    """Return the batch plan with the largest table numbers at which everything fits.
+
+    A legend stacked in the title band (the title centred) makes the band a
+    line taller: where that puts the numbers under the default table's floor
+    (short batches, bound by the height), the legend stands beside its title
+    if that draws them larger (the title then centred left of it).
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+
+    Returns
+    -------
+    BatchPlan
+        The plan.
+    """
+    plan = _solve(spec)
+    if plan.legend_stacked and px_for_font(plan.scale.data) < MIN_DEFAULT_DATA_PX - 1e-6:
+        flat = _solve(replace(spec, legend_stacks=False))
+        if flat.scale.data > plan.scale.data:
+            return flat
+    return plan
+
+
+def _solve(spec: BatchSpec) -> BatchPlan:
     """Return the batch plan with the largest table numbers at which everything fits.
 
     Both arrangements, and the three places for the list of marks, are tried

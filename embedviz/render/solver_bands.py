@@ -243,7 +243,7 @@ def title_band(
         The title's font and centre x, the band's height, and whether the legend is stacked.
     """
     legend_title = spec.legend_title if legend else None
-    return place_title(spec.title, legend_title, scale, font, safe, problems)
+    return place_title(spec.title, legend_title, scale, font, safe, problems, spec.legend_stacks)
 
 
 class TitlePlace(NamedTuple):
@@ -284,6 +284,7 @@ def place_title(
     font: float,
     safe: tuple[float, float],
     problems: list[str],
+    stack: bool = True,
 ) -> TitlePlace:
     """Place a title beside the legend (if any): its font and centre x, and the band's height.
 
@@ -297,8 +298,9 @@ def place_title(
     the title centred in the room left of the legend (between the safe area's
     left edge and the legend; at least ``1.5 SPACE`` from either), else made
     smaller to fill that room (down to the floor; below it, ``problems`` says so).
-    A review (lecture-hall frames) read a title centred left of the legend as
-    off-centre where, centred, it would have cleared a narrower legend.
+    ``stack``: whether the legend may stack. A review (lecture-hall frames)
+    read a title centred left of the legend as off-centre where, centred, it
+    would have cleared a narrower legend.
     """
     left, right = safe
     width = text_width(title, font, mono=False)
@@ -308,7 +310,7 @@ def place_title(
         if width / 2 + 2 * SPACE <= half:
             return TitlePlace(font, (left + right) / 2, band)
         return _left_of(width, 0.0, font, safe, problems, band)
-    for stacked in (False, True):
+    for stacked in (False, True) if stack else (False,):
         room = 2 * (half - TITLE_CLEAR - band_legend_width(legend_title, scale, stacked))
         # Stacked, a title a little too wide is set a little smaller, centred.
         if width <= room or (stacked and width * TITLE_GIVE <= room):
