@@ -107,8 +107,9 @@ def frame_bands(
 ) -> Bands:
     """Cut the frame into its bands for one type scale.
 
-    The title is centred when the legend beside it leaves room, else set left
-    of it, else made smaller (down to the floor; below it, ``problems`` says so).
+    The title is centred whenever it clears the legend (beside its title, or
+    stacked), else centred left of it, else made smaller (down to the floor;
+    below it, ``problems`` says so): :func:`~embedviz.render.solver_bands.place_title`.
 
     Parameters
     ----------

@@ -295,7 +295,7 @@ def _measure(
     if total_w > right - left:
         problems.append("too wide")
     label, legend = scale.label, scale.legend
-    # The one title rule (solver_bands.place_title): centred, or centred left of the legend.
+    # The one title rule (solver_bands.place_title): centred where it clears the legend.
     title_font, title_x, band_h, stacked = place_title(
         spec.title,
         spec.legend_title or None,
