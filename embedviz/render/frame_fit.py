@@ -75,6 +75,8 @@ class Bands:
         Where the colour legend's right edge and centre line go (in the title band).
     caption_y
         The caption's centre line.
+    legend_stacked
+        The legend in the title band stands with its title over its swatches.
     """
 
     left: float
@@ -87,6 +89,7 @@ class Bands:
     legend_right: float
     legend_y: float
     caption_y: float
+    legend_stacked: bool = False
 
     @property
     def width(self) -> float:
@@ -104,8 +107,9 @@ def frame_bands(
 ) -> Bands:
     """Cut the frame into its bands for one type scale.
 
-    The title is centred when the legend beside it leaves room, else set left
-    of it, else made smaller (down to the floor; below it, ``problems`` says so).
+    The title is centred whenever it clears the legend (beside its title, or
+    stacked), else centred left of it, else made smaller (down to the floor;
+    below it, ``problems`` says so): :func:`~embedviz.render.solver_bands.place_title`.
 
     Parameters
     ----------
@@ -128,7 +132,7 @@ def frame_bands(
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
     left, right, top = -half_w + MARGIN, half_w - MARGIN, half_h - MARGIN
     font = min(scale.data, scale.label * TITLE_RATIO)
-    font, x, band = place_title(title, legend_title, scale, font, (left, right), problems)
+    font, x, band, stacked = place_title(title, legend_title, scale, font, (left, right), problems)
     caption_y = -half_h + CAPTION_CENTRE
     caption_top = caption_y + digit_height(CAPTION_FONT) * 2.1
     return Bands(
@@ -142,6 +146,7 @@ def frame_bands(
         legend_right=right,
         legend_y=top - band / 2,
         caption_y=caption_y,
+        legend_stacked=stacked,
     )
 
 

@@ -59,7 +59,8 @@ from embedviz.render.solver import (
     _title_band,
 )
 from embedviz.render.solver_across import frame as _frame
-from embedviz.render.type_search import largest_fitting, swatch_size
+from embedviz.render.solver_bands import TitlePlace, band_legend_width
+from embedviz.render.type_search import largest_fitting
 
 __all__ = ["notes_size", "solve_batch"]
 
@@ -234,30 +235,29 @@ def _rise(spec: BatchSpec, scale: TypeScale, left_end: float) -> float:
     the legend stands there, not under the slices).
     """
     _, right, _, _ = _frame()
-    legend_w = text_width(spec.legend_title, scale.legend, mono=False) + 2 * SPACE
-    if right - legend_w - 11 * swatch_size(scale.legend) < left_end + SPACE:
+    _, _, band_h, stacked = _title_band(spec, scale, [], True)
+    if right - band_legend_width(spec.legend_title, scale, stacked) < left_end + SPACE:
         return 0.0
-    band_h = _title_band(spec, scale, [], True)[2]
     return (band_h - _title_band(spec, scale, [], False)[2]) / 2
 
 
 def _bands(
     spec: BatchSpec, scale: TypeScale, content_h: float, problems: list[str], legend: bool
-) -> tuple[float, float, float, float, float]:
-    """Return the title's font, x and band height, the caption's centre line, and spare height.
+) -> tuple[TitlePlace, float, float]:
+    """Return the title's place, the caption's centre line, and spare height.
 
     The spare height is what is left between the title band and the caption
     once the content stands there (negative: it is too tall). ``legend``: the
     legend stands in the title band, beside the title.
     """
     _, _, top, bottom = _frame()
-    title_font, title_x, band_h = _title_band(spec, scale, problems, legend)
+    placed = TitlePlace(*_title_band(spec, scale, problems, legend))
     caption_y = bottom + CAPTION_CENTRE
     caption_top = caption_y + digit_height(scale.caption) * 2.1
-    spare = top - band_h - SPACE - (caption_top + SPACE) - content_h
+    spare = top - placed.band - SPACE - (caption_top + SPACE) - content_h
     if spare < 0:
         problems.append("too tall")
-    return title_font, title_x, band_h, caption_y, spare
+    return placed, caption_y, spare
 
 
 def _measure(
@@ -278,10 +278,9 @@ def _measure(
     # E and the chips may stand higher than the slices, under a legend in the title band.
     rise = _rise(spec, scale, across.matrix_left + body_w)
     stack_top, order = _stack_place(spec, sizes, down, mode, left_top + rise, problems)
-    stack_h = down.slice_top(spec.batch, spec.length) - down.header_h
+    stack_bottom = stack_top + down.slice_top(spec.batch, spec.length) - down.header_h
     below = across.col_gap_below
     under_e = matrix_h + note_h + (digit_height(scale.legend) + 2 * SPACE if below else 0.0)
-    stack_bottom = stack_top + stack_h
     depths = (stack_top + down.d_band, stack_bottom, under_e)
     # Marks that will stand in the block's place over E take no room under the slices.
     away = marks == "below" and marks_over_e(spec, scale, across, body_w, down.block_h)
@@ -290,7 +289,7 @@ def _measure(
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
     legend_d = legend_under(spec, scale, across, marks, ends)
     content_top = min(left_top + (rise if legend_d is None else 0.0), stack_top)
-    title_font, title_x, band_h, caption_y, spare = _bands(
+    (title_font, title_x, band_h, stacked), caption_y, spare = _bands(
         spec, scale, content_bottom - content_top, problems, legend_d is None
     )
     matrix_top = top - band_h - SPACE - max(spare, 0.0) / 2 + content_top
@@ -317,6 +316,7 @@ def _measure(
         legend_x=right if legend_d is None else across.stack_left,
         legend_y=top - band_h / 2 if legend_d is None else matrix_top - legend_d,
         legend_left=legend_d is not None,
+        legend_stacked=stacked and legend_d is None,
         print_top=0.0,
         print_font=0.0,
         caption_y=caption_y,
@@ -350,12 +350,32 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
     thin band, it stood 4 px over the next row number at GPT-2's size (a
     lecture-hall review read ``rows 3–16 not shown`` and ``17`` as one text).
     Else (the 3 × 6 batch at GPT-2 size, bound by the height) it stays there.
+
+    A legend stacked in the title band (the title centred) makes the band a
+    line taller: where that puts the numbers under the default table's floor
+    (short batches, bound by the height), the legend stands beside its title
+    if that draws them larger (the title then centred left of it).
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+
+    Returns
+    -------
+    BatchPlan
+        The plan.
     """
     if spec.window.row_gaps and not spec.gaps_inside:
         inside = solve_batch(replace(spec, gaps_inside=True))
         if px_for_font(inside.scale.data) >= MIN_DATA_PX - 1e-6:
             return inside
-    return _solve(spec)
+    plan = _solve(spec)
+    if plan.legend_stacked and px_for_font(plan.scale.data) < MIN_DEFAULT_DATA_PX - 1e-6:
+        flat = _solve(replace(spec, legend_stacks=False))
+        if flat.scale.data > plan.scale.data:
+            return flat
+    return plan
 
 
 def _solve(spec: BatchSpec) -> BatchPlan:

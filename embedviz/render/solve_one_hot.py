@@ -156,13 +156,17 @@ class OneHotPlan:
     matrix_left, matrix_top, body_width
         The matrix body's top-left corner and width.
     heading_y
-        The headings' centre line (E's, the vector's and the product's).
+        The centre line of E's heading and the vector's title, on E's column
+        numbers (level with the product's row, beside it).
+    panel_heading_y
+        The product's title's centre line, at the top of the content band.
     vector_left, vector_width
         The one-hot column.
     panel_left, panel_width
         The panel's left edge and width.
     tag_left, chip_width
-        Where the chip waits (beside the lookup's row), and its width.
+        Where the chip waits (right of the terms' lane; level with row i), and its
+        width. As the lookup's tag it stands beside its row (:meth:`home_left`).
     product_y, lookup_y
         The product's and the lookup's rows.
     sum_y
@@ -186,6 +190,7 @@ class OneHotPlan:
     matrix_top: float
     body_width: float
     heading_y: float
+    panel_heading_y: float
     vector_left: float
     vector_width: float
     panel_left: float
@@ -213,6 +218,11 @@ class OneHotPlan:
         return self.bands.legend_y
 
     @property
+    def legend_stacked(self) -> bool:
+        """Whether the legend's title stands over its swatches (the title centred)."""
+        return self.bands.legend_stacked
+
+    @property
     def legend_left(self) -> bool:
         """Whether the legend is aligned by its left edge (never: it is in the title band)."""
         return False
@@ -222,8 +232,18 @@ class OneHotPlan:
         return self.matrix_left + self.body_width + TAG_GAP + self.chip_width / 2
 
     def tag_x(self) -> float:
-        """Return the centre x of the chip beside the lookup's row (its tag)."""
+        """Return the centre x of the chip waiting in the tag column (right of the terms' lane)."""
         return self.tag_left + self.chip_width / 2
+
+    def home_left(self) -> float:
+        """Return the left edge of the chip beside the lookup's row, as its tag.
+
+        The tag column stands right of the lane the sum climbs, which can be
+        much wider than the row (GPT-2's ``+ terms 4822–50255: all 0`` lines):
+        once the row is fetched, the terms have left, and the chip labels the
+        row a tag's gap from its right end.
+        """
+        return self.panel_left + self.body_width + TAG_GAP
 
 
 def _across(
@@ -303,6 +323,10 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
             centres[slot.key] = top - depth - slot.size / 2
         depth += slot.size
     sum_y = top - depth - row_h / 2
+    # E's heading and the vector's title stand on E's column numbers, level with the
+    # product's row (a band as tall as that row and its title stood empty over E).
+    col_labels_h = digit_height(scale.label) + 0.8 * SPACE
+    matrix_heading_y = min(heading_y, top + col_labels_h + SPACE + heading_h / 2)
     lookup_y = product_y - row_h * (1 + EQUALS_ROWS)
     lookup_title_y = lookup_y - row_h / 2 - SPACE - line_h / 2
     formula_y = lookup_title_y - line_h / 2 - FORMULA_LINES * line_h / 2
@@ -319,7 +343,8 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
         sizes=sizes,
         bands=bands,
         matrix_top=top,
-        heading_y=heading_y,
+        heading_y=matrix_heading_y,
+        panel_heading_y=heading_y,
         product_y=product_y,
         lookup_y=lookup_y,
         sum_y=sum_y,

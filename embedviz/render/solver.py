@@ -150,6 +150,8 @@ class LookupPlan:
     legend_upright
         The length of an upright legend's bar, under the output's tags (a
         still plan: :mod:`~embedviz.render.solver_still`); 0: in a row.
+    legend_stacked
+        A title band legend's title stands over its swatches (``place_title``).
     """
 
     scale: TypeScale
@@ -184,6 +186,7 @@ class LookupPlan:
     print_wrap: bool = False
     marks_overflow: float = 0.0
     legend_upright: float = 0.0
+    legend_stacked: bool = False
 
     @property
     def column_left(self) -> float:
@@ -254,8 +257,7 @@ def _measure(
     raise_d, order = clear_paths(mode, (keys, centres, matrix_h), row_h, len(outputs), problems)
     heading_h = digit_height(scale.label) * 1.6
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
-    if spec.window.col_gaps:
-        col_labels_h += sizes.col_note_height
+    col_labels_h += sizes.col_note_height if spec.window.col_gaps else 0.0
     # A half-precision table's note goes under the matrix; a count may stand over its heading.
     note_h = digit_height(getattr(scale, spec.note_role)) + 2 * SPACE if spec.note else 0.0
     above_h, under_h = (note_h, 0.0) if spec.note_above else (0.0, note_h)
@@ -271,7 +273,7 @@ def _measure(
     legend_at, legend_d = legend_place(spec, legend_h, bounds, output_bottom_d, matrix_h, call_d)
     content_bottom = max(content_bottom, legend_d + legend_h / 2)
     in_band = legend_at == "band"
-    title_font, title_x, band_h = _title_band(spec, scale, problems, in_band)
+    title_font, title_x, band_h, stacked = _title_band(spec, scale, problems, in_band)
     caption_y = bottom + CAPTION_CENTRE
     depth = (caption_top_of(caption_y), content_bottom + print_h)
     heights = (band_h, heading_h, *bounds)
@@ -298,6 +300,7 @@ def _measure(
         legend_x=legend_x(legend_at, (left, right), across.output_left),
         legend_y=top - band_h / 2 if in_band else matrix_top - legend_d,
         legend_left=not in_band,
+        legend_stacked=stacked,
         print_top=matrix_top - content_bottom - 2 * SPACE,
         print_font=print_font,
         caption_y=caption_y,
@@ -317,8 +320,8 @@ def _measure(
 
 def _title_band(
     spec: LookupSpec, scale: TypeScale, problems: list[str], legend: bool
-) -> tuple[float, float, float]:
-    """:func:`~embedviz.render.solver_bands.title_band` in this frame, at the title's size."""
+) -> tuple[float, float, float, bool]:
+    """:func:`~embedviz.render.solver_bands.title_band` here: font, x, band, legend stacked."""
     left, right, _, _ = _frame()
     font = min(scale.data, scale.label * TITLE_RATIO)
     return title_band(spec, scale, font, (left, right), problems, legend)

@@ -9,10 +9,10 @@ and asks :func:`legend_place` and :func:`legend_x` where the legend goes;
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from embedviz.render.design import APART, MIN_TEXT_PX, SPACE, TypeScale, font_for_px
-from embedviz.render.metrics import digit_height, text_width
+from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import legend_height, swatch_size
 
@@ -21,10 +21,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LegendPlace",
+    "TitlePlace",
+    "band_legend_height",
+    "band_legend_width",
     "column_legend",
     "legend_by_marks",
     "legend_place",
     "legend_x",
+    "place_title",
     "title_band",
 ]
 
@@ -33,6 +37,13 @@ __all__ = [
 LegendPlace = Literal["above", "over_output", "under_output", "band", "under_tags", "by_marks"]
 # An upright bar is at least this many swatches tall (shorter, its colours crowd).
 MIN_SWATCHES = 5.0
+# A centred title clears the legend by a SPACE; the widths are estimates (the tick
+# values' reach, the title's kerning), within half a SPACE.
+TITLE_CLEAR = 1.5 * SPACE
+# A title centred beside a stacked legend may be set this much smaller to clear it.
+TITLE_GIVE = 0.95
+# A legend's swatches (as :data:`embedviz.render.parts.legend.SWATCHES`).
+SWATCHES = 11
 # The legend right over the output's heading keeps its place unless a place that splits
 # the column's room leaves an empty stretch shorter by more than this many spaces.
 SNUG_TIE = 1.0
@@ -204,11 +215,12 @@ def title_band(
     safe: tuple[float, float],
     problems: list[str],
     legend: bool,
-) -> tuple[float, float, float]:
-    """Return the title's font and centre x, and the band's height (title and legend).
+) -> TitlePlace:
+    """Return the title's font and centre x, the band's height and the legend's shape.
 
-    The title is centred when the legend beside it leaves room, else centred
-    in the room left of it, else made smaller to fill that room.
+    The title is centred when it clears the legend beside it (or stacked), else
+    centred in the room left of it, else made smaller to fill that room
+    (:func:`place_title`).
 
     Parameters
     ----------
@@ -227,11 +239,42 @@ def title_band(
 
     Returns
     -------
-    tuple
-        The title's font and centre x, and the band's height.
+    TitlePlace
+        The title's font and centre x, the band's height, and whether the legend is stacked.
     """
     legend_title = spec.legend_title if legend else None
-    return place_title(spec.title, legend_title, scale, font, safe, problems)
+    return place_title(spec.title, legend_title, scale, font, safe, problems, spec.legend_stacks)
+
+
+class TitlePlace(NamedTuple):
+    """Where a title band's title goes: its font, centre x and the band's height.
+
+    ``stacked``: the legend in the band stands with its title over its swatches
+    (narrower, taller), which lets the title stand centred in the frame.
+    """
+
+    font: float
+    x: float
+    band: float
+    stacked: bool = False
+
+
+def band_legend_width(legend_title: str, scale: TypeScale, stacked: bool) -> float:
+    """Return a title band legend's width: its title beside its swatches, or over them.
+
+    The last tick value (``+3``), centred under the last swatch, reaches past it.
+    """
+    side = swatch_size(scale.legend)
+    reach = max(0.0, char_advance(scale.legend) - side / 2)
+    swatches = SWATCHES * side + reach
+    title = text_width(legend_title, scale.legend, mono=False)
+    return max(title, swatches) if stacked else title + 2 * SPACE + swatches
+
+
+def band_legend_height(scale: TypeScale, stacked: bool) -> float:
+    """Return a title band legend's height (a stacked one has its title over the swatches)."""
+    height = legend_height(scale.legend)
+    return height + SPACE + digit_height(scale.legend) * 1.3 if stacked else height
 
 
 def place_title(
@@ -241,37 +284,61 @@ def place_title(
     font: float,
     safe: tuple[float, float],
     problems: list[str],
-) -> tuple[float, float, float]:
+    stack: bool = True,
+) -> TitlePlace:
     """Place a title beside the legend (if any): its font and centre x, and the band's height.
 
     The one rule for every frame's title band (:func:`title_band` for the
     solved layouts, :func:`embedviz.render.frame_fit.frame_bands` and the
-    training solver for the others): centred in the frame when the legend
-    leaves room, else centred in the room left of the legend (between the safe
-    area's left edge and the legend; at least ``1.5 SPACE`` from either), else
-    made smaller to fill that room (down to the floor; below it, ``problems`` says so).
-    A review (720p) found three scenes' titles set flush left beside the
-    legend, the others centred: a title now stands centred in its room.
+    training and batch solvers for the others): a title stands centred in the
+    frame whenever it then clears the legend by at least a ``SPACE``, the
+    legend's title beside its swatches or, where that is too wide, over them
+    (``stacked``: the band grows by a line; the title may be set down to
+    :data:`TITLE_GIVE` of its size to clear it). Only where neither clears it is
+    the title centred in the room left of the legend (between the safe area's
+    left edge and the legend; at least ``1.5 SPACE`` from either), else made
+    smaller to fill that room (down to the floor; below it, ``problems`` says so).
+    ``stack``: whether the legend may stack. A review (lecture-hall frames)
+    read a title centred left of the legend as off-centre where, centred, it
+    would have cleared a narrower legend.
     """
     left, right = safe
-    legend_w = 0.0
-    if legend_title is not None:
-        legend_w = text_width(legend_title, scale.legend, mono=False) + 2 * SPACE
-        legend_w += 11 * swatch_size(scale.legend)
     width = text_width(title, font, mono=False)
-    x = 0.0
-    if width / 2 + legend_w + 2 * SPACE > (right - left) / 2:
-        room = right - left - legend_w - 3 * SPACE
-        if width > room:
-            font *= room / width
-            width = room
-            if font < font_for_px(MIN_TEXT_PX):
-                problems.append("title too wide")
-        x = (left + right - legend_w) / 2
     band = digit_height(font) * 1.7
-    if legend_title is not None:
-        band = max(band, legend_height(scale.legend))
-    return font, x, band
+    half = (right - left) / 2
+    if legend_title is None:
+        if width / 2 + 2 * SPACE <= half:
+            return TitlePlace(font, (left + right) / 2, band)
+        return _left_of(width, 0.0, font, safe, problems, band)
+    for stacked in (False, True) if stack else (False,):
+        room = 2 * (half - TITLE_CLEAR - band_legend_width(legend_title, scale, stacked))
+        # Stacked, a title a little too wide is set a little smaller, centred.
+        if width <= room or (stacked and width * TITLE_GIVE <= room):
+            font *= min(1.0, room / width)
+            band = max(digit_height(font) * 1.7, band_legend_height(scale, stacked))
+            return TitlePlace(font, (left + right) / 2, band, stacked)
+    legend_w = band_legend_width(legend_title, scale, False)
+    placed = _left_of(width, legend_w, font, safe, problems, band)
+    return placed._replace(band=max(placed.band, legend_height(scale.legend)))
+
+
+def _left_of(
+    width: float,
+    legend_w: float,
+    font: float,
+    safe: tuple[float, float],
+    problems: list[str],
+    band: float,
+) -> TitlePlace:
+    """Centre a title in the room left of a legend ``legend_w`` wide, smaller where it must be."""
+    left, right = safe
+    room = right - left - legend_w - 3 * SPACE
+    if width > room:
+        font *= room / width
+        if font < font_for_px(MIN_TEXT_PX):
+            problems.append("title too wide")
+        band = digit_height(font) * 1.7
+    return TitlePlace(font, (left + right - legend_w) / 2, band)
 
 
 def legend_by_marks(

@@ -188,6 +188,8 @@ class TrainingPlan:
         heading line, and the top of the weights body (and of the column sum).
     title_x, title_y, title_font
         The title.
+    legend_stacked
+        The legend stands with its title over its swatches (the title centred).
     """
 
     scale: TypeScale
@@ -212,6 +214,7 @@ class TrainingPlan:
     title_x: float
     title_y: float
     title_font: float
+    legend_stacked: bool = False
 
     def row_y(self, top: float, row: int) -> float:
         """Return the centre line of row ``row`` of a body (weights or sum) whose top is ``top``."""
@@ -292,8 +295,8 @@ def _measure(
     if total_w > right - left:
         problems.append("too wide")
     label, legend = scale.label, scale.legend
-    # The one title rule (solver_bands.place_title): centred, or centred left of the legend.
-    title_font, title_x, band_h = place_title(
+    # The one title rule (solver_bands.place_title): centred where it clears the legend.
+    title_font, title_x, band_h, stacked = place_title(
         spec.title,
         spec.legend_title or None,
         scale,
@@ -330,6 +333,7 @@ def _measure(
             legend_x=right,
             legend_y=top - band_h / 2,
             legend_left=False,
+            legend_stacked=stacked,
             body_width=body_w,
             grad_left=grad_left,
             mark_left=x + body_w + OUTLINE_REACH + SPACE,

@@ -129,6 +129,9 @@ class LookupSpec:
         column then keeps room on its left for the count's ring round a
         swollen row number (:func:`~embedviz.render.parts.row_count.count_reach`),
         so the ring stays inside the safe margin.
+    legend_stacks
+        Whether a legend in the title band may stand with its title over its
+        swatches to let the title stand centred (its band is a line taller).
     """
 
     window: Window
@@ -166,6 +169,7 @@ class LookupSpec:
     title_left: bool = False
     fill_height: bool = False
     counted: bool = False
+    legend_stacks: bool = True
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

@@ -34,6 +34,9 @@ class Legend(VGroup):
         Swatches stacked from -s (bottom) to +s (top), their values at their
         right and the title above (a colour bar beside a table); else in a row.
         Both have the same parts in the same order, so one morphs into the other.
+    stacked
+        In a row, the title over the swatches (narrower, a line taller): a
+        legend in the title band that lets the title stand centred in the frame.
     length
         An upright bar's height (by default, square swatches).
     """
@@ -46,6 +49,7 @@ class Legend(VGroup):
         title: str,
         upright: bool = False,
         length: float | None = None,
+        stacked: bool = False,
     ) -> None:
         super().__init__()
         scale = abs(cells[-1].value)
@@ -63,7 +67,7 @@ class Legend(VGroup):
         for tick, end in zip(self.ticks, ends, strict=True):
             tick.next_to(end, RIGHT if upright else DOWN, buff=SPACE * 0.6)
         self.title = SansText(title, font_size, theme.muted)
-        if upright:
+        if upright or stacked:
             self.title.next_to(swatches, UP, buff=SPACE).align_to(swatches, LEFT)
         else:
             self.title.next_to(swatches, LEFT, buff=2 * SPACE)

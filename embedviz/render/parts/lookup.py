@@ -192,6 +192,7 @@ class MatrixPart(Component):
                 board.word("value_colour"),
                 upright=length > 0,
                 length=length or None,
+                stacked=getattr(plan, "legend_stacked", False) and not plan.legend_left,
             )
             self.legend.move_to(xyz(0, plan.legend_y))
             edge = LEFT if plan.legend_left else RIGHT

@@ -187,7 +187,7 @@ class ProductPart(Component):
             maths(labels["product_title"], theme.text, label),
             ShapeLabel(sizes, label, theme.muted),
         ).arrange(RIGHT, buff=SPACE * 1.5)
-        self.title.move_to(xyz(0, plan.heading_y)).align_to(xyz(plan.panel_left, 0), LEFT)
+        self.title.move_to(xyz(0, plan.panel_heading_y)).align_to(xyz(plan.panel_left, 0), LEFT)
         window = board.beats[0].window
         bands = [matrix.grid.row_y(n, gap=True) for n in range(len(window.row_gaps))]
         self.terms = TermList(board, cells, plan, theme, self.column, bands)
@@ -318,7 +318,7 @@ class ComparePart(Component):
         self.token_id = board.single_id()
         labels, label = _labels(board), plan.scale.label
         self.chip = Chip(cells[("token_id", (0,))], label, theme)
-        self.home = xyz(plan.tag_x(), plan.lookup_y)
+        self.home = xyz(plan.home_left() + plan.chip_width / 2, plan.lookup_y)
         # Until it fetches its row, the chip waits in the tag column level with that
         # row (and the one-hot's 1): at home, level with another row of E (row 0 by
         # default), it would stand for that row.
@@ -326,12 +326,13 @@ class ComparePart(Component):
         self.wait = xyz(plan.tag_x(), row_y)
         self.chip.move_to(self.wait).set_z_index(CHIP_Z)
         # Its heading, over the chip: above it while it waits, then over its home
-        # (between the product's row and the lookup's).
+        # (between the product's row and the lookup's, beside the rows).
         self.heading = SansText(board.word("token_id"), label, theme.muted)
         self.heading.move_to(xyz(0, (plan.product_y + plan.lookup_y) / 2))
-        self.heading.align_to(xyz(plan.tag_left, 0), LEFT)
+        self.heading.align_to(xyz(plan.home_left(), 0), LEFT)
         above = row_y + plan.sizes.row_height / 2 + SPACE + self.heading.height / 2
-        self.heading_move = self.heading.get_center() - xyz(self.heading.get_x(), above)
+        waiting = xyz(plan.tag_left + self.heading.width / 2, above)
+        self.heading_move = self.heading.get_center() - waiting
         self.heading.shift(-self.heading_move)
         self.lookup = row_block(board, plan, theme, plan.lookup_y)
         outputs = sorted((c for (k, _), c in cells.items() if k == "output"), key=lambda c: c.index)

@@ -23,10 +23,19 @@ from __future__ import annotations
 from contextlib import nullcontext
 
 import numpy as np
-from manim import LEFT, RIGHT, Animation, AnimationGroup, ReplacementTransform, Succession, VMobject
+from manim import (
+    LEFT,
+    RIGHT,
+    Animation,
+    AnimationGroup,
+    FadeIn,
+    FadeOut,
+    Succession,
+    VMobject,
+)
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
-from embedviz.render.design import MAX_DATA_PX, SPACE, px_for_font
+from embedviz.render.design import SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.legend import Legend
@@ -82,10 +91,6 @@ class OneHotStage(Stage):
         self.rested = self._rest_beside_e()
         self.bar = self._colour_bar()
         self.zoom = self._close_up()
-        if self.zoom is not None and self.zoom.factor < self._ceiling() * (1 - 1e-6):
-            # Bound by the height, the close-up grows with the headings lowered.
-            self.rested += self._headings_on_e()
-            self.zoom = self._close_up()
 
     def _rest_beside_e(self) -> list[tuple[VMobject, np.ndarray]]:
         """Stand the chip and its heading right of E, the chip level with row i; return the moves.
@@ -104,27 +109,6 @@ class OneHotStage(Stage):
             (heading, xyz(left + heading.width / 2, above)),
         ):
             move = place - mobject.get_center()
-            mobject.shift(move)
-            moves.append((mobject, move))
-        return moves
-
-    def _ceiling(self) -> float:
-        """Return the largest close-up: E's numbers at the type scale's ceiling."""
-        return MAX_DATA_PX / px_for_font(self.plan.scale.data)
-
-    def _headings_on_e(self) -> list[tuple[VMobject, np.ndarray]]:
-        """Lower E's heading and the vector's title onto E's column labels; return the moves.
-
-        Their places stand above the product's row, which comes only with the
-        terms: until then the band it takes stands empty across the frame (at
-        GPT-2's size, 13 % of it). They keep the gap they have above that row.
-        A close-up already at the type scale's ceiling keeps them home: the
-        height they free would stand empty beside E instead.
-        """
-        drop = self.matrix.grid.get_top()[1] - self.product.product.get_top()[1]
-        move = xyz(0, min(0.0, float(drop)))
-        moves: list[tuple[VMobject, np.ndarray]] = []
-        for mobject in (self.matrix.heading, self.vector.title):
             mobject.shift(move)
             moves.append((mobject, move))
         return moves
@@ -200,7 +184,9 @@ class OneHotStage(Stage):
                 mobject.shift(move)
         glides: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
         if self.bar is not None and self.matrix.legend is not None:
-            glides.append(ReplacementTransform(self.bar, self.matrix.legend))
+            # The bar fades out beside E as the legend fades in at the band's right end:
+            # morphed, its title crossed the chip's glide to the tag column.
+            glides += [FadeOut(self.bar), FadeIn(self.matrix.legend)]
         if zoom is None:
             return Steps(AnimationGroup(AnimationGroup(*glides), first), *rest)
         # The product's row, its title and the column's box come on with the first phrase

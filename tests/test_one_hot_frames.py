@@ -1,0 +1,105 @@
+"""OneHotEquivalence's frames: the tag beside its row, E's headings on E.
+
+Read from the mobjects at every beat end (issue 18, lecture-hall frames):
+
+- E's heading and the vector's title stand on E's column numbers (at most
+  two SPACEs above them). They stood at the top of the content band, level
+  with the product's title, and E under the product's row: a band about
+  85 px tall stood empty between them and E's column numbers.
+
+- from the ``compare`` beat on, the chip labels the lookup's row a tag's gap
+  from its right end, level with it. At GPT-2's size it stood about 140 px
+  right of the row (in the tag column right of the terms' lane, which the
+  ``+ terms 4822–50255: all 0`` lines make much wider than the row).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.design import SPACE
+from embedviz.render.moments import play_moments
+from embedviz.render.solve_one_hot import TAG_GAP
+
+GPT2 = {"ids": "4821", "vocab": 50257, "dim": 768}
+CASES = [{}, {"theme": "light"}, GPT2, {"ids": "0"}]
+
+
+def _ends(overrides: dict[str, Any], look: Any) -> list[Any]:
+    """Dry-run the scene; return ``look(scene, beat)`` at each beat's end."""
+    board = prepared_storyboard("OneHotEquivalence", overrides, environ={})
+    seen: list[Any] = []
+
+    def at(scene: Any, moment: Any) -> None:
+        if moment.alpha >= 1.0:
+            seen.append(look(scene, moment.beat))
+
+    play_moments(board, at, alphas=(1.0,), pixel_width=192, pixel_height=108)
+    return seen
+
+
+def _tag(scene: Any, beat: Any) -> tuple[str, float, float, float] | None:
+    """At a beat end from the compare on: the chip's gap from the lookup's row, and heights."""
+    compare = scene.stage.compare
+    if compare.lookup not in scene.mobjects or compare.outline is None:
+        return None
+    row = compare.lookup
+    body_right = row.get_right()[0]
+    return (
+        beat.name,
+        float(compare.chip.get_left()[0] - body_right),
+        float(compare.chip.get_y()),
+        float(row.get_y()),
+    )
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=["default", "light", "gpt2", "id0"])
+def test_the_tag_stands_beside_the_lookups_row(overrides: dict[str, Any]) -> None:
+    found = [t for t in _ends(overrides, _tag) if t is not None]
+    assert found, "the lookup's row was never seen"
+    problems = [
+        f"{name}: the chip stands {gap:.2f} right of its row (want about {TAG_GAP:.2f})"
+        for name, gap, _, _ in found
+        if not -1e-6 <= gap <= 2 * TAG_GAP
+    ]
+    problems += [
+        f"{name}: the chip is not level with its row ({chip:.2f} vs {row:.2f})"
+        for name, _, chip, row in found
+        if abs(chip - row) > 0.05
+    ]
+    assert not problems, problems
+
+
+def test_the_tag_stands_beside_the_row_with_a_gpt2_sized_table(tmp_path: Path) -> None:
+    weights = tmp_path / "gpt2.npy"
+    table = np.random.default_rng(0).normal(0, 0.1, (50257, 768)).astype(np.float32)
+    np.save(weights, table)
+    found = [t for t in _ends({"ids": "4821", "weights": str(weights)}, _tag) if t is not None]
+    assert found, "the lookup's row was never seen"
+    assert all(-1e-6 <= gap <= 2 * TAG_GAP for _, gap, _, _ in found), found
+
+
+def _headings(scene: Any, beat: Any) -> tuple[str, float, float]:
+    """At a beat end: how far E's heading and the vector's title stand above E's top."""
+    stage = scene.stage
+    top = float(stage.matrix.grid.get_top()[1])
+    heading = float(stage.matrix.heading.get_bottom()[1]) - top
+    shown = {id(m) for m in scene.mobjects}
+    title = stage.vector.title
+    vector = float(title.get_bottom()[1]) - top if id(title) in shown else heading
+    return beat.name, heading, vector
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=["default", "light", "gpt2", "id0"])
+def test_the_headings_stand_on_es_column_numbers(overrides: dict[str, Any]) -> None:
+    problems = [
+        f"{name}: E's heading {heading:.2f}, the vector's title {vector:.2f} above E"
+        for name, heading, vector in _ends(overrides, _headings)
+        if not (-1e-6 <= heading <= 2 * SPACE and -1e-6 <= vector <= 2 * SPACE)
+    ]
+    assert not problems, problems
