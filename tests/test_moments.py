@@ -1362,6 +1362,28 @@ def test_the_sizes_glide_home_clear_of_each_other() -> None:
     assert not problems, "\n".join(problems[:20])
 
 
+# ZeroBasedIndexing's check ring passes round the returned vector under its label: 0.05
+# outside the vector it stood 3.5 px from "returned vector", on the rule's very edge
+# (issue 18). Every stroke of that beat keeps this clear of every text.
+CHECK_RING_CLEAR_PX = 6.0
+
+
+@pytest.mark.slow
+def test_the_check_ring_stands_clear_of_its_label() -> None:
+    """At every twentieth of the check beat every stroke keeps 6 px from every text."""
+    alphas = tuple(np.round(np.arange(0.05, 1.0, 0.05), 2))
+    samples = [
+        s for s in sample_moments("ZeroBasedIndexing", {}, alphas=alphas) if s.beat.name == "check"
+    ]
+    assert any("SurroundingRectangle" in k.what for s in samples for k in s.strokes)
+    problems = [
+        line
+        for sample in samples
+        for line in check_strokes_clear_texts(sample, CHECK_RING_CLEAR_PX)
+    ]
+    assert not problems, "\n".join(problems[:20])
+
+
 def test_the_stroke_check_can_fail() -> None:
     """A ring 2.7 px from a number is reported; one 7 px away, or a strike-through, is not."""
     from conftest import StrokeSample
