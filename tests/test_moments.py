@@ -42,6 +42,7 @@ cases to ``FILLED_FRAMES``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -1273,8 +1274,8 @@ STROKE_CASES: list[Any] = [("ParameterCount", {}), ("ZeroBasedIndexing", {})]
 RING_BEATS = {"ParameterCount": "count", "ZeroBasedIndexing": "one-based"}
 
 
-def check_strokes_clear_texts(sample: MomentSample) -> list[str]:
-    """Return every visible stroke whose ink comes within STROKE_CLEAR_PX of a visible text.
+def check_strokes_clear_texts(sample: MomentSample, clear_px: float = STROKE_CLEAR_PX) -> list[str]:
+    """Return every visible stroke whose ink comes within ``clear_px`` of a visible text.
 
     A travelling row's frame and numbers have their own rule
     (:func:`check_strip_leaves_its_row`), a chip's ID rides on its opaque body
@@ -1293,7 +1294,7 @@ def check_strokes_clear_texts(sample: MomentSample) -> list[str]:
         for stroke in sample.strokes:
             outside = np.maximum(np.maximum(low - stroke.points, stroke.points - high), 0.0)
             gap = float(np.sqrt((outside**2).sum(axis=1)).min()) - stroke.half_width
-            if gap * PX_PER_UNIT < STROKE_CLEAR_PX:
+            if gap * PX_PER_UNIT < clear_px:
                 problems.append(
                     f"{where}: a {stroke.what} stands {gap * PX_PER_UNIT:.1f} px from {text.text!r}"
                 )
@@ -1322,6 +1323,64 @@ def test_no_stroke_touches_a_text_at_any_tenth(scene: str, overrides: dict[str, 
     ]
     assert sum(s.alpha < 1 for s in samples) >= 18
     problems = [line for sample in samples for line in check_strokes_clear_texts(sample)]
+    assert not problems, "\n".join(problems[:20])
+
+
+# ParameterCount's first memory beat eases E home from the intro: its sizes, on two lines
+# in the intro's column, join into one line above E, and the hidden columns' label goes
+# under E. On straight paths '50,257 rows' ran over '× 768 columns' and the label crossed
+# E's bottom line (issue 18), between the usual samples: this samples the glide finely.
+GLIDE_ALPHAS = tuple(np.round(np.arange(0.02, 1.0, 0.02), 2))
+# A text faded to a tenth of its opacity still shows on a projector: it counts here.
+GLIDE_SEEN = 0.1
+
+
+def check_glide(sample: MomentSample) -> list[str]:
+    """Return every pair of texts that overlap, and every text a stroke touches (faint ones too)."""
+    where = f"{sample.beat.name} at alpha {sample.alpha:g} of step {sample.step + 1}"
+    texts = [t for t in sample.texts if t.opacity >= GLIDE_SEEN and t.role != "caption"]
+    problems = [
+        f"{where}: {texts[i].text!r} overlaps {texts[j].text!r}"
+        for i, j in _overlapping_pairs([t.box for t in texts])
+    ]
+    # Held as seen: the stroke check reads only texts at least half opaque.
+    held = [replace(t, opacity=1.0) for t in texts]
+    seen = MomentSample(sample.beat, sample.alpha, held, [], sample.step, strokes=sample.strokes)
+    return problems + check_strokes_clear_texts(seen)
+
+
+@pytest.mark.slow
+def test_the_sizes_glide_home_clear_of_each_other() -> None:
+    """At every fiftieth of the float32 beat no text overlaps another or touches a line."""
+    samples = [
+        s
+        for s in sample_moments("ParameterCount", {}, alphas=GLIDE_ALPHAS)
+        if s.beat.name == "float32"
+    ]
+    assert sum(s.alpha < 1 for s in samples) >= 45
+    problems = [line for sample in samples for line in check_glide(sample)]
+    assert not problems, "\n".join(problems[:20])
+
+
+# ZeroBasedIndexing's check ring passes round the returned vector under its label: 0.05
+# outside the vector it stood 3.5 px from "returned vector", on the rule's very edge
+# (issue 18). Every stroke of that beat keeps this clear of every text.
+CHECK_RING_CLEAR_PX = 6.0
+
+
+@pytest.mark.slow
+def test_the_check_ring_stands_clear_of_its_label() -> None:
+    """At every twentieth of the check beat every stroke keeps 6 px from every text."""
+    alphas = tuple(np.round(np.arange(0.05, 1.0, 0.05), 2))
+    samples = [
+        s for s in sample_moments("ZeroBasedIndexing", {}, alphas=alphas) if s.beat.name == "check"
+    ]
+    assert any("SurroundingRectangle" in k.what for s in samples for k in s.strokes)
+    problems = [
+        line
+        for sample in samples
+        for line in check_strokes_clear_texts(sample, CHECK_RING_CLEAR_PX)
+    ]
     assert not problems, "\n".join(problems[:20])
 
 

@@ -31,6 +31,10 @@ __all__ = ["Place", "Rests", "Settle"]
 Place = tuple[float, float, float]
 # Seconds a settle takes.
 SETTLE_TIME = 1.0
+# The shares of a settle over which a piece that travels unseen fades out, and back in.
+FADE_OUT = 0.3
+FADE_IN = 0.15
+_RGBAS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
 
 class Rests:
@@ -105,16 +109,29 @@ class Rests:
         finally:
             self.put(before)
 
-    def settle(self, places: Mapping[str, Place]) -> Settle | None:
-        """Return the easing of every piece to ``places``; None if none moves."""
+    def settle(self, places: Mapping[str, Place], fade: Sequence[str] = ()) -> Settle | None:
+        """Return the easing of every piece to ``places``; None if none moves.
+
+        The pieces named in ``fade`` that move fade out as they leave and back
+        in as they arrive (:class:`Settle`): a piece whose straight path would
+        cross another piece or a line travels unseen.
+        """
         targets = self.targets(places)
         moving = [
             (self.home[key][0], points)
             for key, points in targets.items()
             if not np.allclose(self.home[key][0].points, points, rtol=0.0, atol=1e-9)
         ]
+        moved = {id(member) for member, _ in moving}
+        fading = [
+            member
+            for name in fade
+            for top in self.pieces.get(name, [])
+            for member in top.get_family()
+            if id(member) in moved
+        ]
         self.places = dict(places)
-        return Settle(moving) if moving else None
+        return Settle(moving, fading=fading) if moving else None
 
 
 class Settle(Animation):
@@ -124,14 +141,25 @@ class Settle(Animation):
     ----------
     moving
         Each member with the points it ends at.
+    fading
+        Members of ``moving`` that travel unseen: they fade out over the first
+        :data:`FADE_OUT` of the time and back in over the last :data:`FADE_IN`, and stand at
+        their own opacity again at the end.
     """
 
-    def __init__(self, moving: Sequence[tuple[Mobject, np.ndarray]], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        moving: Sequence[tuple[Mobject, np.ndarray]],
+        fading: Sequence[Mobject] = (),
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("rate_func", smooth)
         kwargs.setdefault("run_time", SETTLE_TIME)
         # An introducer whose mobject is a stand-in: the scene adds nothing.
         super().__init__(VMobject(), introducer=True, **kwargs)
         self.moving = list(moving)
+        self.fading = list({id(m): m for m in fading}.values())
+        self.opacities: list[list[np.ndarray]] = []
         self.start: list[np.ndarray] = []
 
     def _setup_scene(self, scene: Any) -> None:
@@ -147,6 +175,7 @@ class Settle(Animation):
     def begin(self) -> None:
         """Note where every member starts."""
         self.start = [member.points.copy() for member, _ in self.moving]
+        self.opacities = [[getattr(m, name)[:, 3].copy() for name in _RGBAS] for m in self.fading]
         super().begin()
 
     def create_starting_mobject(self) -> VMobject:
@@ -161,3 +190,11 @@ class Settle(Animation):
                 continue
             # At the end exactly the target: home is the solved layout, to the last bit.
             member.points = target.copy() if eased >= 1.0 else start + (target - start) * eased
+        # Out over the first share of the time, unseen between, back in over the last
+        # (a shorter one: they come into view only once all but home).
+        leaving = 1.0 - alpha / FADE_OUT
+        arriving = 1.0 - (1.0 - alpha) / FADE_IN
+        seen = float(np.clip(max(leaving, arriving), 0.0, 1.0))
+        for member, opacities in zip(self.fading, self.opacities, strict=True):
+            for name, opacity in zip(_RGBAS, opacities, strict=True):
+                getattr(member, name)[:, 3] = opacity * seen

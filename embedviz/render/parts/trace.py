@@ -252,8 +252,10 @@ class TraceCard(Component):
     def beat_check(self, beat: Beat) -> Animation:
         """Outline the ID's row and the returned vector and write ``= E[3]``; then tick it."""
         self.row_outline = self.matrix.outline(self.token_id)
-        # The narration points at the vector now: a passing circle, not a lasting frame.
-        pointed = Circumscribe(self.vector.body, color=self.theme.highlight, buff=0.05)
+        # The narration points at the vector now: a passing circle, not a lasting frame,
+        # on the vector's own edge: 0.05 outside it, it passed 3.5 px from "returned
+        # vector" above (issue 18); on the edge it keeps about 8 px from every text.
+        pointed = Circumscribe(self.vector.body, color=self.theme.highlight, buff=0)
         return Steps(
             AnimationGroup(Create(self.row_outline), pointed, FadeIn(self.check)),
             Create(self.tick),

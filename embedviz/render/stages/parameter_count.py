@@ -37,6 +37,9 @@ from embedviz.story.model import Beat
 
 __all__ = ["ParameterCountStage"]
 
+# Pieces that leave the intro's column for places across E (its heading above it).
+_FADE_ACROSS = ("heading", "rows", "columns", "hidden")
+
 
 @register_stage
 class ParameterCountStage(Stage):
@@ -109,7 +112,12 @@ class ParameterCountStage(Stage):
         places = self._places(beat)
         with self.rests.building(places):
             first, *rest = beat_steps(super().animate(beat))
-        settle = self.rests.settle(places)
+        # E's heading and sizes go above E (the sizes join into one line) and the hidden
+        # columns' label goes under E: on straight paths they crossed each other and E's
+        # lines (issue 18), so they leave the intro's column unseen and appear at home.
+        before = self.rests.places
+        fade = [n for n in _FADE_ACROSS if n in before and before.get(n) != places.get(n)]
+        settle = self.rests.settle(places, fade=fade)
         if settle is None:
             return Steps(first, *rest) if rest else first
         return Steps(Succession(settle, first), *rest)
