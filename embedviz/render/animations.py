@@ -21,15 +21,12 @@ from manim import (
     AnimationGroup,
     Circumscribe,
     Create,
-    LaggedStart,
     Mobject,
     Scene,
     Succession,
     Transform,
-    VGroup,
     VMobject,
 )
-from manim.animation.animation import prepare_animation
 from manim.utils.rate_functions import linear, there_and_back
 
 from embedviz.render.carry import (
@@ -38,7 +35,7 @@ from embedviz.render.carry import (
     make_copy_row_animation,
     make_row_strip,
 )
-from embedviz.render.design import RING_BUFF, USED_CHIP_OPACITY, dimmed
+from embedviz.render.design import RING_BUFF, USED_CHIP_OPACITY
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
@@ -51,9 +48,7 @@ __all__ = [
     "make_caption_animation",
     "make_carry_numbers_animation",
     "make_copy_row_animation",
-    "make_count_rows_animation",
     "make_deferred_animation",
-    "make_dim_rows_animation",
     "make_fade_out_later",
     "make_lookup_animation",
     "make_return_animation",
@@ -469,26 +464,3 @@ def point_at(
     # lines struck through LargeVocabLookup's "columns 1–766 not shown").
     outline = Circumscribe(swollen, color=colour, buff=buff, run_time=run_time)
     return AnimationGroup(outline, swell)
-
-
-def make_count_rows_animation(grid: MatrixGrid, row: int, theme: Theme = DARK) -> Animation:
-    """Point at the row numbers from 0 up to ``row``, counting from zero."""
-    labels = [grid.row_labels[r] for r in sorted(grid.row_labels) if r <= row]
-    pointed = [point_at(label, theme.highlight, scale=1.6) for label in labels]
-    return LaggedStart(*pointed, lag_ratio=0.5)
-
-
-def make_dim_rows_animation(
-    grid: MatrixGrid, rows: Sequence[int], theme: Theme = DARK
-) -> Animation:
-    """Fade the rows that no ID selected, each text only as far as 3:1 against its ground."""
-    if not rows:
-        return point_at(VGroup(*grid.row_labels.values()), theme.highlight)
-    animations = []
-    for row in rows:
-        label = grid.row_labels[row]
-        for text in grid.row_group(row).family_members_with_points():
-            ground = theme.background if text is label else theme.cell_fill
-            faded = dimmed(text.get_fill_color().to_hex(), ground)
-            animations.append(prepare_animation(text.animate.set_fill(faded)))
-    return AnimationGroup(*animations)

@@ -9,54 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from manim import DOWN, LEFT, RIGHT, UP, Rectangle, RoundedRectangle, VGroup, VMobject
+from manim import RIGHT, UP, RoundedRectangle, VGroup, VMobject
 
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height
-from embedviz.render.theme import DARK, Theme, value_colour
+from embedviz.render.theme import DARK, Theme
 from embedviz.story.model import NumberCell
 from embedviz.story.printed import PrintedLine
 
-__all__ = ["ColourLegend", "PrintedTensor", "ShapeLabel", "TokenChip"]
-
-
-class ColourLegend(VGroup):
-    """The value colour scale: a strip from ``-s`` through ``0`` to ``+s``.
-
-    Parameters
-    ----------
-    cells
-        The three ``legend`` cells (``-s``, ``0``, ``+s``), in order.
-    font_size
-        Font size of the numbers.
-    theme
-        Colours.
-    title
-        The word to its left, from the storyboard (``value colour``).
-    """
-
-    def __init__(
-        self, cells: Sequence[NumberCell], font_size: float, theme: Theme, title: str
-    ) -> None:
-        super().__init__()
-        scale = abs(cells[-1].value)
-        steps = 11
-        swatches = VGroup()
-        for step in range(steps):
-            value = scale * (2 * step / (steps - 1) - 1)
-            swatch = Rectangle(width=0.16, height=0.16)
-            swatch.set_fill(value_colour(value, scale, theme), opacity=1.0)
-            swatch.set_stroke(width=0)
-            swatches.add(swatch)
-        swatches.arrange(RIGHT, buff=0.0)
-        numbers = [NumberText(cell, font_size, theme.muted) for cell in cells]
-        for number, marker in zip(
-            numbers, (swatches[0], swatches[steps // 2], swatches[-1]), strict=True
-        ):
-            number.next_to(marker, DOWN, buff=0.08)
-        heading = SansText(title, font_size, theme.muted)
-        heading.next_to(swatches, LEFT, buff=0.2)
-        self.add(heading, swatches, *numbers)
+__all__ = ["PrintedTensor", "ShapeLabel", "TokenChip"]
 
 
 class ShapeLabel(VGroup):

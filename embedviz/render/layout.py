@@ -11,31 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = [
     "CAPTION_FONT",
     "CHIP_FONT",
     "CORRIDOR_MARGIN",
-    "HEADING_FONT",
     "LABEL_RATIO",
     "MAX_NUMBER_FONT",
     "MIN_CAPTION_PX",
     "MIN_FIT_FONT",
     "MIN_LABEL_PX",
     "MIN_NUMBER_PX",
-    "NOTE_FONT",
     "ROW_PITCHES",
     "SPACE",
     "FrameRegions",
     "fit_font",
     "frame_regions",
-    "place_legend",
 ]
 
 # Type sizes (manim font sizes).
-HEADING_FONT = 22.0
-NOTE_FONT = 16.0
 CHIP_FONT = 21.0
 CAPTION_FONT = 22.0
 MAX_NUMBER_FONT = 26.0
@@ -115,22 +109,6 @@ def frame_regions(margin: float = 0.2) -> FrameRegions:
         caption_width=2 * half_w - 1.0,
         legend_top=-half_h + 1.48,
     )
-
-
-def place_legend(legend: Any) -> None:
-    """Put the colour legend in its one fixed place: bottom right, above the caption.
-
-    Parameters
-    ----------
-    legend
-        The legend mobject; it is moved in place.
-    """
-    import numpy as np
-    from manim import RIGHT
-
-    frame = frame_regions()
-    legend.move_to(np.array([0.0, frame.legend_top - legend.height / 2, 0.0]))
-    legend.align_to(np.array([frame.right, 0.0, 0.0]), RIGHT)
 
 
 def fit_font(

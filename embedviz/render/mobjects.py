@@ -16,7 +16,7 @@ from manim import (
 )
 
 from embedviz.render import design
-from embedviz.render.blocks import ColourLegend, PrintedTensor, ShapeLabel, TokenChip
+from embedviz.render.blocks import PrintedTensor, ShapeLabel, TokenChip
 from embedviz.render.glyphs import (
     LabelText,
     NumberText,
@@ -30,7 +30,6 @@ __all__ = [
     "CELL_PAD_CHARS",
     "GAP_CHARS",
     "Caption",
-    "ColourLegend",
     "GridMetrics",
     "MatrixGrid",
     "PrintedTensor",

@@ -6,7 +6,7 @@ into one Animation. A stage is composed of parts (:class:`Component`: a grid
 panel, a chip lane, an output block, a print, ...), each with its own
 ``beat_<action>`` handlers; a beat goes to the stage's own handler if it has
 one, or else to the one part that handles it (see :meth:`Stage.animate` and
-:mod:`embedviz.render.components`). Stages register themselves by layout
+:mod:`embedviz.render.parts`). Stages register themselves by layout
 name; the scene looks the layout up in the storyboard. Modules in
 :mod:`embedviz.render.stages` are imported automatically, so a new layout is
 a new file there.
