@@ -1216,7 +1216,13 @@ CHIP_KINDS = {"token_id", "input_id", "output_id"}
 
 
 def check_headings_head_chips(samples: list[MomentSample], heading: str) -> list[str]:
-    """At every beat's end, a visible ``heading`` has a visible ID chip just under it."""
+    """At every beat's end, a visible ``heading`` has a visible ID chip just under it.
+
+    Or just over it: ZeroBasedIndexing's chip, the returned vector's tag, has its
+    heading under it (over it, a lecture-hall review read "token IDs" as the
+    label of the slip's wrong vector beside it, and on one line with
+    "↓ returned vector").
+    """
     problems = []
     for sample in samples:
         if sample.alpha < 1:
@@ -1230,7 +1236,7 @@ def check_headings_head_chips(samples: list[MomentSample], heading: str) -> list
                 c
                 for c in chips
                 if left <= (c.box[0][0] + c.box[1][0]) / 2 <= right
-                and bottom - reach <= c.box[1][1] <= bottom
+                and (bottom - reach <= c.box[1][1] <= bottom or top <= c.box[0][1] <= top + reach)
             ]
             if not under:
                 problems.append(f"{sample.beat.name}: {heading!r} heads no chip")
@@ -1261,6 +1267,10 @@ def test_the_heading_check_can_fail() -> None:
     )
     assert check_headings_head_chips([MomentSample(beat, 1.0, [heading, far], [])], "token IDs")
     assert check_headings_head_chips([MomentSample(beat, 1.0, [heading], [])], "token IDs")
+    over = text("3", ("token_id", (0,)), [[0.3, 0.4], [0.5, 0.6]])
+    assert not check_headings_head_chips(
+        [MomentSample(beat, 1.0, [heading, over], [])], "token IDs"
+    )
 
 
 # A stroke (a passing ring, a frame, an outline) keeps this clear of every text's

@@ -379,7 +379,7 @@ def _held(scene: Any) -> list[tuple[str, set[str]]]:
 @pytest.mark.parametrize("options", [{}, GPT2], ids=["toy", "gpt2"])
 def test_each_highlight_goes_round_what_its_phrase_explains(options: dict[str, Any]) -> None:
     """The print's phrases: "The outer pair means a 2-D tensor with a single row." rings
-    the outer brackets (and what they hold); "The 3 numbers inside are row 3." rings the
+    the outer brackets (and what they hold); "The 3 numbers inside are row 3." marks the
     inner pair with the numbers, not the outer brackets. The grad_fn beat marks
     ``grad_fn=<EmbeddingBackward0>`` and not the ``)`` after it."""
     from embedviz.render.moments import play_moments
@@ -394,9 +394,48 @@ def test_each_highlight_goes_round_what_its_phrase_explains(options: dict[str, A
     play_moments(board, look, alphas=(1.0,), pixel_width=192, pixel_height=108)
     outer = [held for kind, held in ends[("print", 1)] if kind == "ring"]
     assert any({"outer [", "outer ]", "inner [", "inner ]", "number"} <= h for h in outer), outer
-    inner = [held for kind, held in ends[("print", 2)] if kind == "ring"]
+    # The row: ringed where it prints on several lines, underlined on one (a ring's
+    # sides between ``[[`` and ``]]`` stood too close to them, below).
+    inner = [held for _, held in ends[("print", 2)]]
     assert any({"inner [", "inner ]", "number"} <= h for h in inner), inner
     assert not any(h & {"outer [", "outer ]", "g", ")"} for h in inner), inner
     grad_fn = [held for _, held in ends[("grad-fn", 0)]]
     assert any({"g", "_", "<", "B", ">"} <= h for h in grad_fn), grad_fn
     assert not any(")" in h or "number" in h for h in grad_fn), grad_fn
+
+
+# A lecture-hall review (720p) saw the row's ring touch the brackets: its sides stood
+# between ``[[`` and ``]]``, about 4 px clear of each. Whatever marks the row stands
+# at least 6 px clear of every bracket's ink at 720p.
+ROW_CLEAR_PX = 6.0
+PX_PER_UNIT = 720 / 8.0
+
+
+def _bracket_clearance(scene: Any) -> float:
+    """The least distance (720p pixels) from the row's mark's stroke to a bracket's ink."""
+    box = scene.stage.printed.numbers_box
+    if box is None or box not in scene.mobjects or float(box.get_stroke_opacity()) < SHOWN:
+        return np.inf
+    half = float(box.get_stroke_width()) / 200
+    path = _stroke_points(box)
+    least = np.inf
+    for _, low, high in _bracket_inks(scene):
+        outside = np.maximum(np.maximum(low - path, path - high), 0.0)
+        least = min(least, float(np.hypot(outside[:, 0], outside[:, 1]).min()) - half)
+    return least * PX_PER_UNIT
+
+
+def test_the_rows_mark_stands_clear_of_the_brackets() -> None:
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("SingleTokenLookup", {}, environ={})
+    seen: list[tuple[str, float, float]] = []
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.beat.name in BEATS:
+            seen.append((moment.beat.name, moment.time, _bracket_clearance(scene)))
+
+    play_moments(board, look, alphas=(0.5,), pixel_width=192, pixel_height=108)
+    assert any(np.isfinite(gap) for _, _, gap in seen)
+    for beat, time, gap in seen:
+        assert gap >= ROW_CLEAR_PX, (beat, time, round(gap, 2))

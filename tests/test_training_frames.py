@@ -162,3 +162,17 @@ def test_many_hidden_ranges_keep_thin_bands() -> None:
     stage = _stage(CASES[2])
     assert not stage.plan.sizes.gaps_clear
     assert px_for_font(stage.plan.scale.data) >= MIN_DATA_PX
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=IDS)
+def test_the_row_marks_stand_with_e_not_the_gradient(overrides: dict[str, Any]) -> None:
+    """A lecture-hall review (GPT-2 size, 720p): "unchanged" ended about 14 px from the
+    gradient's rows, as close as it stood to E's, and read as the gradient row's label.
+    Each mark stands at least twice as far (and 6 px further) from the gradient as from E."""
+    stage = _stage(overrides)
+    e_body, gradient = _box(stage.matrix.grid.body), _box(stage.gradient.grid.body)
+    assert stage.gradient.marks
+    for row, mark in stage.gradient.marks.items():
+        to_e, _ = _apart_px(_box(mark), e_body)
+        to_gradient, _ = _apart_px(_box(mark), gradient)
+        assert to_gradient >= max(2 * to_e - 0.5, to_e + 6.0), (row, to_e, to_gradient)

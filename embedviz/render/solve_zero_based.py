@@ -189,6 +189,14 @@ class ZeroPlan:
         above = self.row_y(row) + self.sizes.row_height / 2
         return above + (PANEL_LINES - line - 0.5) * self.line_height
 
+    def tag_heading_y(self, row: int) -> float:
+        """Return the chip's heading's centre line: under the chip, on the check's line.
+
+        Above the chip it stood on the returned vector's label line (the two read
+        as one), level with the slip's wrong vector, beside its cross.
+        """
+        return self.row_y(row) - self.sizes.row_height / 2 - SPACE - self.line_height / 2
+
     def tag_x(self) -> float:
         """Return the centre x of the chip waiting beside the returned vector (its tag)."""
         return self.tag_left + self.chip_width / 2
@@ -233,9 +241,10 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
         depth += slot.size
     head_h = digit_height(label) * 1.6 + SPACE + digit_height(label) + 0.8 * SPACE
     note_h = digit_height(legend) + 2 * SPACE if spec.note else 0.0
-    # Under the returned vector: the check line at the panel's left, the legend at its right.
+    # Under the returned vector: the check line at the panel's left; the chip's heading
+    # under the chip, on that line, and the legend under it at the panel's right.
     legend_h = legend_height(legend) if spec.legend_title is not None else 0.0
-    below = row_h / 2 + SPACE + max(line_h, legend_h + SPACE)
+    below = row_h / 2 + SPACE + line_h + (legend_h + 2 * SPACE if legend_h else 0.0)
     # The matrix's top: its heading under the content band's top, the panel's
     # lines above the ID's row likewise; its bottom (and the check line under
     # the returned vector) over the caption band.
@@ -263,16 +272,19 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
         line_height=line_h,
         heading_y=top + head_h - digit_height(label) * 0.8,
         row_centres={row: top - depth for row, depth in centres.items()},
-        legend_centre=_legend_centre(bands.bottom, top - offset - row_h / 2, legend_h),
+        legend_centre=_legend_centre(
+            bands.bottom, top - offset - row_h / 2 - SPACE - line_h, legend_h
+        ),
     )
     return plan, problems
 
 
 def _legend_centre(bottom: float, vector_bottom: float, height: float) -> float:
-    """Return the legend's centre line: midway between the returned vector and the captions.
+    """Return the legend's centre line: midway between the chip's heading and the captions.
 
     The legend stands at the panel's right under the returned vector (its
-    place in the title band left the panel's lower half empty until the check).
+    place in the title band left the panel's lower half empty until the check),
+    and under the chip's heading (``vector_bottom`` is that line's bottom).
     """
     middle = (bottom + vector_bottom - SPACE) / 2
     return min(max(middle, bottom + height / 2), vector_bottom - SPACE - height / 2)

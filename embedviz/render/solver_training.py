@@ -223,6 +223,8 @@ class TrainingPlan:
 
 # The tightest rows a table with hidden ranges takes, in digit heights: its bands are tall.
 BANDED_PITCH = 1.85
+# What a row mark keeps further from the gradient than from E (the gap's right side).
+MARK_FAR = 2 * SPACE
 
 
 def _frame() -> tuple[float, float, float, float]:
@@ -239,6 +241,8 @@ def _across(spec: TrainingSpec, scale: TypeScale, body_w: float) -> list[float]:
 
     The gap holds the column sum's term names (under E) and the row marks
     (``nudged`` / ``unchanged``, beside E's rows: they say what became of them).
+    A mark stands twice as far from the gradient as from E: a lecture-hall review
+    read ``unchanged``, as close to either, as the gradient row's label.
     """
     label, legend = scale.label, scale.legend
     gaps = max([text_width(t, legend) for t in spec.gap_labels] or [0.0])
@@ -248,7 +252,7 @@ def _across(spec: TrainingSpec, scale: TypeScale, body_w: float) -> list[float]:
     margin = max(char_advance(label) * spec.row_label_chars, gaps, chips) + 1.5 * SPACE
     names = max([formula_width(n, label) for n in spec.names] or [0.0]) + 3 * SPACE
     marks = max([text_width(m, label, mono=False) for m in spec.marks] or [0.0]) + 2 * SPACE
-    return [margin, body_w, max(names, marks + OUTLINE_REACH, 2 * SPACE), 0.0]
+    return [margin, body_w, max(names, marks + OUTLINE_REACH + MARK_FAR, 2 * SPACE), 0.0]
 
 
 def _shared_lines(

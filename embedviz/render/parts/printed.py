@@ -21,7 +21,7 @@ from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import PrintedTensor
-from embedviz.render.parts.print_rings import Ink, print_inks, ring_round, underline
+from embedviz.render.parts.print_rings import Ink, mark_row, print_inks, ring_round, underline
 from embedviz.render.spec import SUFFIX_INDENT
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, Storyboard
@@ -146,7 +146,7 @@ class PrintPart(Component):
         spans = self.bracket_spans()
         if spans is None:
             return Wait(run_time=1.0)
-        ring = ring_round(self.inks(), *spans[1], self.theme.highlight)
+        ring = mark_row(self.inks(), *spans[1], self.theme.highlight)
         gone = [FadeOut(m) for m in self.marks]
         self.numbers_box, self.marks = ring, [ring]
         return AnimationGroup(Create(ring, run_time=1.0), *gone)
@@ -164,7 +164,8 @@ class PrintPart(Component):
         # "The outer pair means ...": a ring round [[ ... ]], its sides just outside the
         # outer brackets; "The 3 numbers inside ...": a ring round the inner pair instead.
         inks = self.inks()
-        outer, inner = (ring_round(inks, *span, self.theme.highlight) for span in spans)
+        outer = ring_round(inks, *spans[0], self.theme.highlight)
+        inner = mark_row(inks, *spans[1], self.theme.highlight)
         self.bracket_marks, self.numbers_box = [outer], inner
         self.marks = [inner]
         return Steps(shown, Create(outer), AnimationGroup(FadeOut(outer), Create(inner)))

@@ -120,10 +120,10 @@ class ZeroBasedStage(Stage):
         self.slip = self.add_part(SlipCard(*args))
         self.trace = self.add_part(TraceCard(*args, self.matrix, self.slip))
         self.motion = self.add_part(CountingMotion(*args, self.matrix, self.slip, self.trace))
-        # The chip's heading, over the place where it waits (and stays, as the vector's tag).
+        # The chip's heading, under the place where it waits (and stays, as the vector's tag).
         token_id = self.board.single_id()
         self.chips_heading = SansText(self.word("token_ids"), plan.scale.label, self.theme.muted)
-        self.chips_heading.move_to(xyz(0, plan.line_y(5, token_id)))
+        self.chips_heading.move_to(xyz(0, plan.tag_heading_y(token_id)))
         self.chips_heading.align_to(xyz(plan.tag_left, 0), LEFT)
         self.motion.heading = self.chips_heading
         self.rested = self._rest_beside_e()
