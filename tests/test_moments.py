@@ -1005,8 +1005,10 @@ def test_a_close_up_shows_the_blocks_larger_until_the_print(moment_cache: Any) -
         end = next(s for s in samples if s.beat.name == beat and s.alpha >= 1)
         return max(t.digit_px for t in end.texts if t.cell is not None and t.cell[0] == "weight")
 
-    # Every number stays on its row as the close-up pulls back (the print's beat).
-    assert size("lookup") > 1.15 * size("print")
+    # Every number stays on its row as the close-up pulls back (the print's beat). At least a
+    # tenth larger: the labels' 16 px floor (a lecture hall's size) widens what the close-up
+    # fits, so it grows the numbers 1.13 times, no longer 1.19.
+    assert size("lookup") > 1.1 * size("print")
     assert size("intro") == pytest.approx(size("lookup"))
     # The default table's print stands beside the row: nothing to make room for.
     default = moment_cache("SingleTokenLookup", {})

@@ -154,11 +154,14 @@ class LargeVocabStage(Stage):
         assert self.matrix.count is not None
         count = FadeIn(self.matrix.count, shift=0.2 * UP)
         grid = self.matrix.grid
-        gaps = [*grid.gap_labels.values(), *grid.col_gap_labels.values()]
-        if not gaps:
+        rows, columns = list(grid.gap_labels.values()), list(grid.col_gap_labels.values())
+        if not rows and not columns:
             return count
         accent = self.theme.highlight
-        pulses = [point_at(g, accent, scale=1.1) for g in gaps]
+        pulses = [point_at(g, accent, scale=1.1) for g in rows]
+        # The columns' label stands one line over the column numbers: a full ring margin
+        # ran through "0" and "767" as it swelled, so its ring keeps closer (half a space).
+        pulses += [point_at(g, accent, scale=1.1, buff=SPACE / 2) for g in columns]
         return Steps(count, AnimationGroup(*pulses))
 
     def _scroll(self, beat: Beat) -> list[Animation]:
