@@ -443,27 +443,3 @@ def test_marks_are_as_large_as_the_row_numbers_unless_smaller_ones_give_larger_n
         assert px_for_font(solve_lookup(spec).scale.data) >= MIN_DATA_PX
         scale = stage.plan.scale
         assert stage.output.mark_font == (scale.label if role == "label" else scale.legend)
-
-
-def test_an_equality_mark_stands_apart_from_its_row_number(tmp_path: Path) -> None:
-    """A lecture-hall review (LargeVocabLookup, last frame, 720p): ``out[8] = out[0]``
-    started a space's width after the row number 8 (reading ``8 out[8] = ...``) and ended
-    at the safe area's edge. The mark stands at least 26 px (720p) after its
-    row's number, and a gap inside the safe area."""
-    from conftest import dry_run
-
-    from embedviz.render.design import MARGIN
-
-    run = dry_run("LargeVocabLookup", media_dir=tmp_path)
-    px = 720 / 8.0
-    final = run.checkpoints[-1]
-    marks = [(t, b) for t, b in final.boxes if t.startswith("out[")]
-    assert marks
-    for text, mark in marks:
-        middle = (mark[0][1] + mark[1][1]) / 2
-        number = text[4:].split("]")[0]
-        beside = [b for t, b in final.boxes if t == number and b[0][1] <= middle <= b[1][1]]
-        assert beside, text
-        gap = (mark[0][0] - max(b[1][0] for b in beside if b[1][0] <= mark[0][0])) * px
-        assert gap >= 26.0, (text, gap)
-        assert (14.222 / 2 - MARGIN - mark[1][0]) * px >= 6.0, text

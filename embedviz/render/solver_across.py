@@ -22,13 +22,6 @@ __all__ = ["TAG_GAP", "Across", "Mode", "frame", "lay_across"]
 
 # Between the output block and the chips beside it (and a parked chip and its row).
 TAG_GAP = SPACE
-# Where the marks come last (LargeVocabLookup: their column stands free until then),
-# between a row's number and its equality mark, and the mark's clearance inside the safe
-# area: a space's width apart, ``8 out[8] = out[0]`` read as one line, at the frame's
-# edge (a lecture-hall review). Elsewhere the marks keep a space: wider, they cost
-# MiniLM's sentence its marks' size.
-MARK_GAP = 2.5 * SPACE
-MARK_END = SPACE
 Mode = Literal["beside", "corridor", "stack"]
 
 
@@ -88,10 +81,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     # Right of the block: chip, piece, row number, mark; the chips' heading over them.
     heading_w = text_width(spec.chips_label, label, False)
     parts = [w for w in (piece_w, position_w) if w]
-    mark_gap = MARK_GAP if position_w and spec.marks_last else SPACE
-    mark_end = MARK_END if spec.marks_last else 0.0
-    mark_room = mark_gap + mark_w + mark_end if mark_w else 0.0
-    tags_w = max(chip_w + sum(SPACE + w for w in parts) + mark_room, heading_w)
+    tags_w = max(chip_w + sum(SPACE + w for w in [*parts, mark_w] if w), heading_w)
     # Marks that come only in the last lookup beat, in the corridor arrangement, show once
     # the blocks rest together (the corridor closed): there they need the room, not while
     # the strips travel (the motion fades them in after the blocks close up).
@@ -112,7 +102,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     if spec.marks_last and mark_w:
         # An empty column for most of the video would leave a wide strip empty: centre
         # what stands from the start, as far as the marks still fit.
-        offset = max(0.0, min(slack, (slack + mark_room) / 2))
+        offset = max(0.0, min(slack, (slack + SPACE + mark_w) / 2))
     matrix_left = left + offset + margin_w
     output_left = matrix_left + body_w + column_w
     tag_left = output_left + body_w + TAG_GAP
@@ -126,6 +116,6 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
         tag_left=tag_left,
         piece_left=piece_left,
         position_left=position_left,
-        mark_left=position_left + (position_w + mark_gap if position_w else 0.0),
-        marks_right=position_left + (position_w + mark_gap if position_w else 0.0) + mark_w,
+        mark_left=position_left + (position_w + SPACE if position_w else 0.0),
+        marks_right=position_left + (position_w + SPACE if position_w else 0.0) + mark_w,
     )

@@ -300,6 +300,8 @@ def _measure(
         problems.append("too wide")
     label, legend = scale.label, scale.legend
     # The one title rule (solver_bands.place_title): centred where it clears the legend.
+    # The legend never stacks here: stacked (longer, translated words), its lowest tick
+    # values stood on the gradient's heading ("-3" over "dL/dE").
     title_font, title_x, band_h, stacked = place_title(
         spec.title,
         spec.legend_title or None,
@@ -307,6 +309,7 @@ def _measure(
         min(scale.data, scale.label * TITLE_RATIO),
         (left, right),
         problems,
+        stack=False,
     )
     heading_h = digit_height(label) * 1.6
     col_labels_h = digit_height(label) + 0.8 * SPACE

@@ -28,14 +28,13 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    FadeIn,
-    FadeOut,
     Succession,
     VMobject,
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.design import SPACE
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.legend import Legend
