@@ -478,6 +478,17 @@ def _strip_outline(strip: Any, cell_text: Any) -> StripOutline:
     return StripOutline(cell_text.cell.kind, tuple(index[:-1]), segments, half_width, fills)
 
 
+def _members_of(scene_object: Any, kind: type) -> set[int]:
+    """Return the ids of every member of every mobject of ``kind`` on the scene."""
+    return {
+        id(member)
+        for top in scene_object.mobjects
+        for mobject in top.get_family()
+        if isinstance(mobject, kind)
+        for member in mobject.get_family()
+    }
+
+
 def sample_moments(
     scene: str,
     overrides: dict[str, Any] | None = None,
@@ -503,22 +514,10 @@ def sample_moments(
         from embedviz.render.parts.captions import Caption
 
         strip_members: set[int] = set()
-        captions = {
-            id(member)
-            for top in scene_object.mobjects
-            for mobject in top.get_family()
-            if isinstance(mobject, Caption)
-            for member in mobject.get_family()
-        }
+        captions = _members_of(scene_object, Caption)
         from embedviz.render.parts.chips import Chip
 
-        chipped = {
-            id(member)
-            for top in scene_object.mobjects
-            for mobject in top.get_family()
-            if isinstance(mobject, Chip)
-            for member in mobject.get_family()
-        }
+        chipped = _members_of(scene_object, Chip)
         strips: list[list[tuple[int, np.ndarray]]] = []
         outlines: list[StripOutline] = []
         texts: list[TextSample] = []
