@@ -102,7 +102,7 @@ class EmbeddingGrid(MatrixGrid):
     Only a window of the table is drawn: every row and column of a small
     table, or for a large one the leading rows, the rows you name, the last
     row and a few columns, with each hidden range labelled exactly
-    (``rows 6–50255 not shown``). The top-left corner of the grid's body is
+    (``rows 6–50255 hidden``). The top-left corner of the grid's body is
     at the origin until you move the grid.
 
     Parameters

@@ -207,7 +207,7 @@ def test_compact_window_shows_focus_rows_and_labels_every_gap(
             covered |= hidden
             word = noun if gap.first == gap.last else noun + "s"
             assert gap.label.startswith(word + " ")
-            assert gap.label.endswith(" not shown")
+            assert gap.label.endswith(" hidden")
         assert covered == set(range(size))
 
 

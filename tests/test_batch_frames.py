@@ -401,7 +401,7 @@ def test_the_output_panel_never_stands_blank(case: str) -> None:
 
 # A hidden range's label keeps this much clear space (pixels at 720p) from every row
 # number. In the margin, centred on its thin band, it stood 4 px over the next row
-# number at GPT-2's size, and a lecture hall read ``rows 3–16 not shown`` and ``17`` as
+# number at GPT-2's size, and a lecture hall read ``rows 3–16 hidden`` and ``17`` as
 # one text (issue 18); it now stands in its band, across the table.
 GAP_LABEL_CLEAR_PX = 8.0
 

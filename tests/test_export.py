@@ -972,7 +972,7 @@ def _expected_rows(window_rows: tuple[int, ...], labels: tuple[str, ...]) -> lis
     """The row headers a view must have: its rows, with each drawn gap label in place."""
     found: list[tuple[int, str]] = [(row, f"row {row}") for row in window_rows]
     for label in labels:
-        match = re.fullmatch(r"rows? (\d+)(?:\u2013(\d+))? not shown", label)
+        match = re.fullmatch(r"rows? (\d+)(?:\u2013(\d+))? hidden", label)
         if match:
             found.append((int(match.group(1)), label))
     return [text for _, text in sorted(found)]

@@ -77,7 +77,7 @@ def _rings_through_text(overrides: dict[str, Any] | None = None) -> list[str]:
 @pytest.mark.slow
 def test_no_highlight_runs_through_a_text() -> None:
     """A frame review (the size beat, 15.0 s): the violet lines pointing at the gap labels
-    struck through ``columns 1–766 not shown`` and ``rows 6–50255 not shown``: each label
+    struck through ``columns 1–766 hidden`` and ``rows 6–50255 hidden``: each label
     swelled by a tenth inside a ring drawn round it as it stood. At every moment, no line
     of a highlight runs through a text drawn at all."""
     assert _rings_through_text() == []

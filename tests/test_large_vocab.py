@@ -43,8 +43,8 @@ def _build(tmp_path: Path, overrides: dict[str, Any] | None = None) -> Storyboar
 def _label(first: int, last: int, noun: str) -> str:
     """The gap label, spelled out independently of embedviz."""
     if first == last:
-        return f"{noun} {first} not shown"
-    return f"{noun}s {first}\u2013{last} not shown"
+        return f"{noun} {first} hidden"
+    return f"{noun}s {first}\u2013{last} hidden"
 
 
 def _check_partition(shown: tuple[int, ...], gaps: Any, size: int, noun: str) -> None:
@@ -114,10 +114,10 @@ def test_scroll_window_gpt2_labels() -> None:
     window = scroll_window(*GPT2, 4821, start_window(*GPT2))
     assert window.rows == (0, 1, 4820, 4821, 4822, 50256)
     assert [gap.label for gap in window.row_gaps] == [
-        "rows 2\u20134819 not shown",
-        "rows 4823\u201350255 not shown",
+        "rows 2\u20134819 hidden",
+        "rows 4823\u201350255 hidden",
     ]
-    assert [gap.label for gap in window.col_gaps] == ["columns 1\u2013766 not shown"]
+    assert [gap.label for gap in window.col_gaps] == ["columns 1\u2013766 hidden"]
     end = scroll_window(*GPT2, 50253, window)
     assert end.rows == (0, 1, 50252, 50253, 50254, 50255, 50256)
 
@@ -154,11 +154,11 @@ def test_default_is_gpt2_sized_and_scrolls_to_4821(tmp_path: Path) -> None:
     assert list(board.ids) == SPEC.default_ids
     beats = {beat.name: beat for beat in board.beats}
     assert beats["intro"].window.rows == (0, 1, 2, 3, 4, 5, 50256)
-    assert "rows 6\u201350255 not shown" in beats["intro"].labels.values()
-    assert "columns 1\u2013766 not shown" in beats["intro"].labels.values()
+    assert "rows 6\u201350255 hidden" in beats["intro"].labels.values()
+    assert "columns 1\u2013766 hidden" in beats["intro"].labels.values()
     assert beats["scroll"].window.rows == (0, 1, 4820, 4821, 4822, 50256)
-    assert "rows 2\u20134819 not shown" in beats["scroll"].labels.values()
-    assert "rows 6\u201350255 not shown" not in beats["scroll"].labels.values()
+    assert "rows 2\u20134819 hidden" in beats["scroll"].labels.values()
+    assert "rows 6\u201350255 hidden" not in beats["scroll"].labels.values()
     assert beats["lookup"].highlight is not None
     assert beats["lookup"].highlight.row == 4821
     assert "walks to row 4821" in beats["lookup"].narration
@@ -181,7 +181,7 @@ def test_every_beat_draws_exactly_its_window(tmp_path: Path) -> None:
         rows = {c.index[0] for c in beat.numbers if c.kind == "row_label"}
         assert rows == set(beat.window.rows)
         gaps = [gap.label for gap in (*beat.window.row_gaps, *beat.window.col_gaps)]
-        assert sorted(t for t in beat.labels.values() if t.endswith("not shown")) == sorted(gaps)
+        assert sorted(t for t in beat.labels.values() if t.endswith(" hidden")) == sorted(gaps)
         if beat.highlight is not None:
             assert beat.highlight.row in beat.window.rows, beat.name
         output = {c.index for c in beat.numbers if c.kind == "output"}
@@ -379,7 +379,7 @@ def watched() -> list[_Frame]:
 @pytest.mark.slow
 def test_an_ids_outline_stands_only_round_a_drawn_row(watched: list[_Frame]) -> None:
     """A frame review (the rest beat, mid-motion): amber boxes stood round the gap labels
-    ``rows 2–462 not shown`` and ``rows 466–50255 not shown`` for the IDs whose rows
+    ``rows 2–462 hidden`` and ``rows 466–50255 hidden`` for the IDs whose rows
     the window hides, one touching the box of row 50256. An ID's outline stands round a
     row that is drawn (level with its row number), never round a gap label, and no two
     outlines meet; nor does a hidden row's strip frame a gap label as it leaves its band."""
@@ -732,4 +732,4 @@ def test_windows_draw_the_first_column_and_the_last() -> None:
     assert start_window(*GPT2).cols == (0, 767)
     window = scroll_window(*GPT2, 4821, start_window(*GPT2))
     assert window.cols == (0, 767)
-    assert [gap.label for gap in window.col_gaps] == ["columns 1\u2013766 not shown"]
+    assert [gap.label for gap in window.col_gaps] == ["columns 1\u2013766 hidden"]

@@ -1525,7 +1525,7 @@ def test_small_labels_rise_where_there_is_room(
             kind = text.cell[0] if text.cell is not None else None
             role = (
                 "hidden range"
-                if text.text.endswith("notshown") or text.text.endswith("not shown")
+                if text.text.endswith("hidden")
                 else "mark"
                 if "=" in text.text and text.text.startswith("out[")
                 else "legend"

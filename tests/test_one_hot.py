@@ -271,7 +271,7 @@ def test_storyboard_for_a_large_table_elides_vector_and_matrix_alike() -> None:
     assert beat.window.rows == (0, 1, 2, 4820, 4821, 4822, 50256)
     assert "entries 3\u20134819 are 0" in beat.labels.values()
     assert "entries 4823\u201350255 are 0" in beat.labels.values()
-    assert "rows 3\u20134819 not shown" in beat.labels.values()
+    assert "rows 3\u20134819 hidden" in beat.labels.values()
     shown = {c.index[0]: c.text for c in beat.numbers if c.kind == "one_hot"}
     assert shown == {row: "1" if row == 4821 else "0" for row in beat.window.rows}
 

@@ -297,7 +297,7 @@ def test_the_looked_up_row_leaves_from_its_row_in_the_block(
 @pytest.mark.parametrize("overrides", [{}, {"vocab": 256000, "dim": 16384, "ids": "255999"}])
 def test_the_row_outline_keeps_off_the_hidden_ranges_labels(overrides: dict[str, Any]) -> None:
     """A 720p review (lookup · mid 3 and end): the amber outline of row 3 cut through the
-    label "row 2 not shown" written across the band above it (0.7 px apart at 720p). At
+    label "row 2 hidden" written across the band above it (0.7 px apart at 720p). At
     the lookup's end its ink stands half a SPACE clear of every hidden range's label, and
     still rings the row's numbers."""
     from embedviz.render.design import SPACE

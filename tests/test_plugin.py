@@ -68,7 +68,7 @@ def test_large_table_window_draws_the_named_rows_with_exact_gaps() -> None:
     assert 500 in grid.row_labels
     assert 999 in grid.row_labels
     gap_labels = [gap.label for gap in grid.window.row_gaps]
-    assert "rows 6–498 not shown" in gap_labels
+    assert "rows 6–498 hidden" in gap_labels
     weight = np.asarray(table.weight, dtype=np.float64)
     for (row, col), text in grid.cells.items():
         assert text.text == f"{weight[row, col]:.4f}"

@@ -237,7 +237,7 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
 )
 def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], shown: int) -> None:
     """A 720p review: ``a learned table 16 × 3`` stood under a drawing of 4 rows with no
-    ``rows 4–15 not shown``, while every other table that hides rows says so. The
+    ``rows 4–15 hidden``, while every other table that hides rows says so. The
     learned table has 16 rows (the context the docs give); P draws one per position,
     and the label of the rest stands right under P, over its size note, in the hidden
     ranges' style (monospace, the legend's size, muted)."""
@@ -246,7 +246,7 @@ def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], 
     from embedviz.render.glyphs import LabelText
 
     board = prepared_storyboard("PositionBlindness", overrides, environ={})
-    expected = f"rows {shown}\u2013{16 - 1} not shown"
+    expected = f"rows {shown}\u2013{16 - 1} hidden"
     arrange = next(beat for beat in board.beats if beat.name == "arrange")
     assert arrange.labels["pe_gap"] == board.beats[-1].labels["pe_gap"] == expected
     stage = _stage(overrides)

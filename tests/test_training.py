@@ -478,8 +478,8 @@ def test_training_window() -> None:
     # The looked-up rows, the first row no ID selects, and the last row.
     assert big.rows == (0, 1, 464, 50256)
     assert big.cols == (0, 767)
-    assert [g.label for g in big.row_gaps] == ["rows 2–463 not shown", "rows 465–50255 not shown"]
-    assert [g.label for g in big.col_gaps] == ["columns 1–766 not shown"]
+    assert [g.label for g in big.row_gaps] == ["rows 2–463 hidden", "rows 465–50255 hidden"]
+    assert [g.label for g in big.col_gaps] == ["columns 1–766 hidden"]
     assert training_window(9, 4, [8]).rows == (0, 8)
 
 

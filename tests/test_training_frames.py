@@ -114,7 +114,7 @@ def _ink(outline: Any) -> tuple[float, ...]:
 
 
 def test_the_hidden_rows_labels_and_the_row_outlines_keep_clear() -> None:
-    """A 720p review at GPT-2 size: ``row 1 not shown`` and ``rows 4–50255 not shown``
+    """A 720p review at GPT-2 size: ``row 1 hidden`` and ``rows 4–50255 hidden``
     were squeezed into 8 px bands, level with the amber outlines of rows 2 and 3, and those
     two outlines shared an edge (y 258). Every band's label now stands at least 3 px above
     or below every amber outline's ink, two outlines at least 3 px apart, and an outline's

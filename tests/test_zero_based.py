@@ -82,11 +82,11 @@ def test_gap_labels_are_exact() -> None:
     window = zero_based_window(50257, 768, 4821)
     assert window.rows == (0, 1, 2, 4820, 4821, 4822, 50256)
     assert [gap.label for gap in window.row_gaps] == [
-        "rows 3\u20134819 not shown",
-        "rows 4823\u201350255 not shown",
+        "rows 3\u20134819 hidden",
+        "rows 4823\u201350255 hidden",
     ]
     assert window.cols == (0, 1, 767)
-    assert [gap.label for gap in window.col_gaps] == ["columns 2\u2013766 not shown"]
+    assert [gap.label for gap in window.col_gaps] == ["columns 2\u2013766 hidden"]
 
 
 # ----------------------------------------------------------------------------- the scene

@@ -521,7 +521,7 @@ def numbers_table_html(board: Storyboard) -> str:
     the ID and position heading each row, and the matrix rows shown, one
     table per view of the matrix. Hidden rows and columns appear as rows and
     columns headed by the exact gap labels the video draws, e.g. ``rows
-    6–50255 not shown``. ParameterCount gets tables of its counts and sizes.
+    6–50255 hidden``. ParameterCount gets tables of its counts and sizes.
     Every table sits in its own horizontally scrolling, focusable region, so
     a narrow screen scrolls the table rather than the page. It doubles as
     the text alternative of a silent clip.

@@ -461,6 +461,6 @@ def point_at(
         return swell
     # The ring goes round the text at its largest: round it as it stands, a wide label
     # swelling by a tenth ran out through the ring's sides (a frame review: the violet
-    # lines struck through LargeVocabLookup's "columns 1–766 not shown").
+    # lines struck through LargeVocabLookup's "columns 1–766 hidden").
     outline = Circumscribe(swollen, color=colour, buff=buff, run_time=run_time)
     return AnimationGroup(outline, swell)

@@ -348,7 +348,7 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
     Each hidden range's label stands in its band, across the table, where the
     numbers stay at least :data:`MIN_DATA_PX` so: in the margin, centred on a
     thin band, it stood 4 px over the next row number at GPT-2's size (a
-    lecture-hall review read ``rows 3–16 not shown`` and ``17`` as one text).
+    lecture-hall review read ``rows 3–16 hidden`` and ``17`` as one text).
     Else (the 3 × 6 batch at GPT-2 size, bound by the height) it stays there.
 
     A legend stacked in the title band (the title centred) makes the band a

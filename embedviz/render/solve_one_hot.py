@@ -78,6 +78,8 @@ class OneHotSpec:
         The widest cost line, in characters.
     chips_label
         The chip's heading.
+    shape_chars
+        The digits of the vector's shape beside its title (``50257 × 1``: 6).
     """
 
     window: Window
@@ -96,6 +98,7 @@ class OneHotSpec:
     cost_chars: int
     chips_label: str = ""
     term_gaps: tuple[str, ...] = ()
+    shape_chars: int = 0
 
     @classmethod
     def from_board(cls, board: Storyboard) -> OneHotSpec:
@@ -137,6 +140,7 @@ class OneHotSpec:
             term_chars=6 + widest("term_one_hot") + widest("term_weight"),
             chips_label=board.word("token_id"),
             term_gaps=tuple(t for role, t in labels.items() if role.startswith("term_gap_")),
+            shape_chars=sum(len(c.text) for (k, _), c in cells.items() if k == "one_hot_size"),
             cost_chars=names
             + 2
             + max(
@@ -258,8 +262,16 @@ def _across(
     # E's row numbers stand 1.5 spaces left of E, and apart from the vector.
     labels_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE + FRAMED_COLUMNS_APART
     # The headings' line: the vector's title, then E's heading right-aligned over E.
-    titles_w = _maths_width(spec.vector_title) * label + char_advance(label) * 7
-    titles_w += 2 * SPACE + text_width(spec.heading, label, mono=False)
+    # The shape beside the title: its digits, the × and their spaces (parts.one_hot).
+    shape_w = char_advance(label) * (spec.shape_chars + 1) + 2 * SPACE + 1.5 * SPACE
+    titles_w = _maths_width(spec.vector_title) * label + shape_w
+    # E's heading: its words and its maths E, then its shape in the numbers' monospace,
+    # each part 1.5 spaces from the next (parts.lookup).
+    words, _, shape = spec.heading.partition("  ")
+    shape_digits = len(shape.replace(" \u00d7 ", ""))
+    heading_w = text_width(words, label, mono=False) + 3 * SPACE
+    heading_w += char_advance(label) * (shape_digits + 1) + 2 * SPACE
+    titles_w += 2 * SPACE + heading_w
     margin_w = max(
         [text_width(t, legend) for t in spec.margin_labels]
         + [titles_w - (SPACE + vector_w + labels_w + body_w), 0.0]

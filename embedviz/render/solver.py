@@ -63,7 +63,7 @@ from embedviz.render.design import (
     TypeScale,
     font_for_px,
 )
-from embedviz.render.gap_lines import gap_labels_crowd, wrapped_labels_collide
+from embedviz.render.gap_lines import gap_labels_crowd, near_if_apart_misses, wrapped_labels_collide
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.grid import GridSizes
@@ -247,7 +247,7 @@ def _measure(
         sizes = replace(sizes, gaps_inside=True)
     elif spec.gap_labels:
         sizes = replace(sizes, gaps_wrapped=spec.gaps_wrapped)
-        sizes = replace(sizes, gaps_apart=gap_labels_crowd(sizes))
+        sizes = replace(sizes, gaps_apart=gap_labels_crowd(sizes, spec.gaps_near))
         if wrapped_labels_collide(sizes):
             problems.append("two-line gap labels too close")
     across = lay_across(spec, sizes, mode, problems)
@@ -431,10 +431,10 @@ def _solve_print(spec: LookupSpec) -> LookupPlan:
 
 def _solve_labels(spec: LookupSpec) -> LookupPlan:
     """:func:`solve_lookup` before a still plan: labels on one line or two, the larger."""
-    plan = _solve(spec)
+    plan = near_if_apart_misses(_solve, spec)
     if spec.gaps_inside or spec.source_windows or len(spec.gap_labels) < WRAP_GAPS:
         return plan
-    wrapped = _solve(replace(spec, gaps_wrapped=True))
+    wrapped = near_if_apart_misses(_solve, replace(spec, gaps_wrapped=True))
     return wrapped if wrapped.scale.data >= plan.scale.data * WRAP_GAIN else plan
 
 

@@ -143,7 +143,7 @@ class PositionSpec:
     note
         For a learned ``P``: its word and its size, e.g. ``a learned table``, ``16 × 3``.
     gap
-        For a learned ``P``: its hidden rows' label (``rows 4–15 not shown``), or empty.
+        For a learned ``P``: its hidden rows' label (``rows 4–15 hidden``), or empty.
     verdict
         The word beside the ``≠`` that ends the scene.
     title

@@ -105,6 +105,13 @@ class LookupSpec:
         Whether the hidden ranges' labels stand on two lines in the margin
         (see :attr:`~embedviz.render.parts.grid.GridSizes.gaps_wrapped`); the
         solver tries it for a margin of many bands.
+    gaps_near
+        Whether the hidden ranges' labels stay right-aligned among the row
+        numbers though they come closer to them than
+        :data:`~embedviz.render.gap_lines.GAP_LABEL_CLEARANCE_PX` (only
+        :data:`~embedviz.render.gap_lines.NEAR_CLEARANCE_PX`): the solver's
+        fallback where a column of their own would take the numbers under
+        their floor.
     still
         Whether the output block must stay where the solver puts it through
         every lookup: a ``beside`` block raised for its strips' paths then
@@ -165,6 +172,7 @@ class LookupSpec:
     legend_in_column: bool = False
     marks_from: int = 0
     gaps_wrapped: bool = False
+    gaps_near: bool = False
     still: bool = False
     title_left: bool = False
     fill_height: bool = False

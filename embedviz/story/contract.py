@@ -912,7 +912,7 @@ def refreshed(board: Storyboard) -> Storyboard:
     """Return an edited storyboard true to the core again, keeping what its author wrote.
 
     After an author translates the words, the labels filled from them
-    (``rows 6–4818 not shown``, the question, ...) still read as before; this
+    (``rows 6–4818 hidden``, the question, ...) still read as before; this
     builds the storyboard again from its recorded options and its words, and
     keeps the author's fields (:data:`EDITABLE_FIELDS`, and per beat the
     narration, phrases and timing).

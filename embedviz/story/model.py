@@ -207,7 +207,7 @@ class Gap:
     first, last
         The first and last hidden index, inclusive.
     label
-        The exact label drawn in the gap, e.g. ``rows 6–4818 not shown``.
+        The exact label drawn in the gap, e.g. ``rows 6–4818 hidden``.
     """
 
     first: int

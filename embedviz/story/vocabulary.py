@@ -38,10 +38,10 @@ GRID_ROLES = (r"row_gap_\d+", r"col_gap_\d+", "dtype_note", r"piece_\d+")
 # Words every layout with a window on the matrix uses: the labels of hidden
 # ranges (templates, filled with the range) and the note on a half-precision file.
 GAP_WORDS = {
-    "gap_row": "row {first} not shown",
-    "gap_rows": "rows {first}\u2013{last} not shown",
-    "gap_column": "column {first} not shown",
-    "gap_columns": "columns {first}\u2013{last} not shown",
+    "gap_row": "row {first} hidden",
+    "gap_rows": "rows {first}\u2013{last} hidden",
+    "gap_column": "column {first} hidden",
+    "gap_columns": "columns {first}\u2013{last} hidden",
     "dtype_note": "{dtype} values shown as float32",
 }
 # Words every grid layout draws: the matrix's title, the colour legend, the gaps.

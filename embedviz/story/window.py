@@ -48,7 +48,7 @@ _ENGLISH = Words(GAP_WORDS)
 
 
 def gap_label(first: int, last: int, noun: str, words: Words = _ENGLISH) -> str:
-    """Label a hidden range, e.g. ``rows 6–4818 not shown``.
+    """Label a hidden range, e.g. ``rows 6–4818 hidden``.
 
     Parameters
     ----------

@@ -2,7 +2,7 @@
 
 Everything a viewer reads that is a word rather than a number, a symbol or
 code is a *word* with a role: a heading such as ``embedding matrix E``, the
-label of a hidden range (``rows {first}–{last} not shown``), the question
+label of a hidden range (``rows {first}–{last} hidden``), the question
 before a reveal, a chapter's name, a transcript's headings and the captions
 and headers of its tables. Each layout declares the roles it uses, with
 their English text, in its module under :mod:`embedviz.story.layouts`
@@ -11,7 +11,7 @@ carries them in :attr:`~embedviz.story.model.Storyboard.words`, and an
 author may translate them there (``language: de`` with German words).
 
 A word may be a *template* with placeholders in braces, e.g.
-``rows {first}–{last} not shown``: the builder fills them with the core's
+``rows {first}–{last} hidden``: the builder fills them with the core's
 numbers, so a translation keeps every number true. A translation must use
 exactly the placeholders of the English text (:func:`template_problem`).
 Math symbols and punctuation (``=``, ``×``, ``…``) are not words and stay in

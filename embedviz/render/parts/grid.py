@@ -401,7 +401,7 @@ class CellGrid(VGroup):
 
         Beside a hidden range's band whose label is written across the table,
         that side's stroke stays inside the row: a frame review found the
-        outline of row 3 cutting through "row 2 not shown". Beside a row of
+        outline of row 3 cutting through "row 2 hidden". Beside a row of
         ``beside`` (outlined at the same time), that side's ink stays half of
         :data:`CLEAR_PX` inside the row: two outlines side by side shared an edge.
         Beside any other drawn row the stroke runs on the rows' shared border,

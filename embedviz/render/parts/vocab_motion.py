@@ -113,7 +113,7 @@ class BandCarry(Carry):
         """Move as a row's strip does, but with no frame round the band it leaves.
 
         A row's lift-off frame goes round the row and the strip as one shape;
-        round a band it stood round a gap label (``rows 2–462 not shown``), not
+        round a band it stood round a gap label (``rows 2–462 hidden``), not
         the ID's row (a frame review, the rest beat). The strip shows once it
         is clear of the body, beside the band its row was hidden in.
         """
@@ -156,7 +156,7 @@ class VocabMotion(LookupMotion):
         """Return the amber outline of a row the window shows; None for a hidden row.
 
         An ID's outline says "this row": round a hidden range's band it stood
-        on a label (``rows 2–462 not shown``), not on the ID's row (a frame
+        on a label (``rows 2–462 hidden``), not on the ID's row (a frame
         review of the rest beat: six of eight IDs boxed gap labels, one box
         touching the last row's). The strip that lifts off the band shows the
         fetch.

@@ -64,7 +64,7 @@ _MAX_FULL_ROWS = 8
 # the same columns, so each column drawn costs two: a second head column took
 # GPT-2's numbers down to 18.3 px at 720p (the floor for real-sized tables),
 # where two columns let them reach 22 px, readable from the back of a hall.
-# The labelled gap between them says how many are not shown.
+# The labelled gap between them says which are hidden.
 _HEAD_COLS = 1
 _TAIL_COLS = 1
 _MAX_FULL_COLS = 3
@@ -405,7 +405,7 @@ def _size(rec: Recorder, table: Table, view: Window) -> None:
     # The narration is English (an author translates it whole), whatever the words.
     hidden = [gap_label(gap.first, gap.last, "row") for gap in view.row_gaps]
     hidden += [gap_label(gap.first, gap.last, "column") for gap in view.col_gaps]
-    hidden = [text.replace(" not shown", "") for text in hidden]
+    hidden = [text.replace(" hidden", "") for text in hidden]
     gaps_sentence = (
         f"Labelled gaps stand for the hidden {' and '.join(hidden)}."
         if hidden
