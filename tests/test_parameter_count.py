@@ -335,3 +335,91 @@ def test_the_row_outline_keeps_off_the_hidden_ranges_labels(overrides: dict[str,
     for number in numbers:
         assert low[1] + 2 * reach <= number.get_bottom()[1]
         assert number.get_top()[1] <= high[1] - 2 * reach
+
+
+def _rectangle_sides(rect: Any) -> list[tuple[float, float, float, float, float]]:
+    """Return a rectangle's four sides: (left, bottom, right, top, half a stroke) each."""
+    (left, bottom, _), (right, top, _) = rect.get_corner([-1, -1, 0]), rect.get_corner([1, 1, 0])
+    half = float(rect.get_stroke_width()) / 200
+    return [
+        (left, bottom, right, bottom, half),
+        (left, top, right, top, half),
+        (left, bottom, left, top, half),
+        (right, bottom, right, top, half),
+    ]
+
+
+def _drawn_lines(grid: Any) -> list[tuple[float, float, float, float, float]]:
+    """Return the lines a block draws: (left, bottom, right, top, half a stroke) each.
+
+    Its frame and each hidden range's band are rectangles (four sides); a column's rule
+    runs the body's height, but the bands, drawn after it, cover it where they lie.
+    """
+    from manim import Line, Rectangle
+
+    bands = [m for m in grid.body.submobjects[1:] if isinstance(m, Rectangle)]
+    covered = [(float(m.get_bottom()[1]), float(m.get_top()[1])) for m in bands]
+    lines = []
+    for mobject in grid.body.submobjects:
+        half = float(mobject.get_stroke_width()) / 200
+        if isinstance(mobject, Rectangle):
+            lines += _rectangle_sides(mobject)
+        elif isinstance(mobject, Line):
+            (x0, y0, _), (x1, y1, _) = mobject.get_start(), mobject.get_end()
+            pieces = [(min(y0, y1), max(y0, y1))]
+            if abs(x0 - x1) < 1e-9:
+                for low, high in covered:
+                    pieces = [
+                        piece
+                        for a, b in pieces
+                        for piece in ((a, min(b, low)), (max(a, high), b))
+                        if piece[1] > piece[0] + 1e-9
+                    ]
+            lines += [(min(x0, x1), a, max(x0, x1), b, half) for a, b in pieces]
+    return lines
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"vocab": 6, "dim": 3}, {"vocab": 1000, "dim": 64}],
+    ids=["gpt2", "6x3", "1000x64"],
+)
+def test_the_hidden_ranges_labels_keep_clear_of_the_blocks_lines(
+    overrides: dict[str, Any],
+) -> None:
+    """A review of ``--vocab 6 --dim 3`` and ``--vocab 1000 --dim 64`` asked that the
+    labels ``rows … not shown`` (in their bands) and ``columns … not shown`` (under the
+    block) keep clear of the block's lines. At every beat's end, as the block rests large
+    or small, each label's ink stands at least half a SPACE (5.4 px at 720p) off every line
+    the block draws (its frame, its rules, its bands' edges) and off the lookup's outline:
+    CLEAR_PX (3.5 px) is the floor between text and a line elsewhere."""
+    from manim import config
+
+    from embedviz.render.design import SPACE
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("params", overrides, environ={})
+    px = 720 / config.frame_height
+    nearest: dict[str, float] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha != 1.0:
+            return
+        block = scene.stage.block
+        lines = _drawn_lines(block.grid)
+        outline = scene.stage.lookup.outline
+        if outline is not None and moment.beat.name == "lookup":
+            lines += _rectangle_sides(outline)
+        for label in [*block.bands, *block.col_gap]:
+            low, high = label.ink_corners()
+            for x0, y0, x1, y1, half in lines:
+                dx = max(0.0, x0 - high[0], low[0] - x1)
+                dy = max(0.0, y0 - high[1], low[1] - y1)
+                apart = (float(np.hypot(dx, dy)) - half) * px
+                key = f"{moment.beat.name}: {label.text}"
+                nearest[key] = min(nearest.get(key, 99.0), apart)
+
+    play_moments(board, read, alphas=())
+    assert len(nearest) >= 2 * len(board.beats), nearest
+    close = {key: round(apart, 2) for key, apart in nearest.items() if apart < SPACE / 2 * px}
+    assert not close, close

@@ -338,3 +338,71 @@ def test_a_row_outline_keeps_clear_of_the_next_rows_digits(overrides: dict[str, 
             assert near_lower >= own_upper - 1e-6, (upper, lower)
             checked += 1
     assert checked >= 6
+
+
+def _sides(rect: Any) -> list[tuple[str, float, float, float, float]]:
+    """Return a rectangle's four sides: (axis, where, from, to, half its stroke)."""
+    (left, bottom, _), (right, top, _) = rect.get_corner([-1, -1, 0]), rect.get_corner([1, 1, 0])
+    half = float(rect.get_stroke_width()) / 200
+    return [
+        ("x", left, bottom, top, half),
+        ("x", right, bottom, top, half),
+        ("y", bottom, left, right, half),
+        ("y", top, left, right, half),
+    ]
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_row_outlines_keep_the_safe_area_and_clear_of_the_frames(theme: str) -> None:
+    """A 720p review of the learned variant (``differ``): the purple outline of P's rows
+    ran along P's green frame 0.9 px outside it (x≈1256 px), one smudged double line, and
+    the amber outlines did the same along E[id]'s frame at the left edge. At every beat's
+    end every outline's ink stays inside the frame's safe area, and each of its sides
+    stands at least CLEAR_PX (3.5 px at 720p) off every parallel side of a block's frame
+    (it crosses a frame only where a row's border meets it)."""
+    from manim import Rectangle, config
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.design import MARGIN, THEMES
+    from embedviz.render.moments import play_moments
+    from embedviz.render.parts.grid import CLEAR_PX
+
+    board = prepared_storyboard("PositionBlindness", {"positions": "learned"}, environ={})
+    px = 720 / config.frame_height
+    half_w, half_h = config.frame_width / 2 - MARGIN, config.frame_height / 2 - MARGIN
+    seen: dict[str, float] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        stage = scene.stage
+        grids = (stage.tokens.grid, stage.blocks.pe_grid, stage.blocks.sum_grid)
+        family = {id(m) for top in scene.mobjects for m in top.get_family()}
+        frames = [grid.body[0] for grid in grids if id(grid.body[0]) in family]
+        outlines = [
+            m
+            for top in scene.mobjects
+            for m in top.get_family()
+            if isinstance(m, Rectangle)
+            and m.get_fill_opacity() == 0
+            and m.get_stroke_opacity() > 0
+            and m.get_stroke_width() >= 3
+        ]
+        for outline in outlines:
+            reach = float(outline.get_stroke_width()) / 200
+            low, high = outline.get_corner([-1, -1, 0]), outline.get_corner([1, 1, 0])
+            beat = moment.beat.name
+            assert -half_w <= low[0] - reach, beat
+            assert high[0] + reach <= half_w, beat
+            assert -half_h <= low[1] - reach, beat
+            assert high[1] + reach <= half_h, beat
+            for frame in frames:
+                for axis, at, start, end, half in _sides(outline):
+                    for axis2, at2, start2, end2, half2 in _sides(frame):
+                        if axis != axis2 or min(end, end2) <= max(start, start2):
+                            continue
+                        apart = (abs(at - at2) - half - half2) * px
+                        seen[moment.beat.name] = min(seen.get(moment.beat.name, 99.0), apart)
+                        assert apart >= CLEAR_PX - 1e-6, (moment.beat.name, apart)
+
+    play_moments(board, read, alphas=(), theme=THEMES[theme])
+    # The outlines of the second arrangement were all measured against the frames.
+    assert {"positions", "differ"} <= set(seen), seen

@@ -34,6 +34,7 @@ from embedviz.render.design import (
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
+from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
 from embedviz.story.model import Storyboard, Window
@@ -253,9 +254,20 @@ def _frame() -> tuple[float, float, float, float]:
     from manim import config
 
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
-    # Rows are outlined at the blocks' outer edges: their ink stays inside the margin too.
-    edge = MARGIN + OUTLINE_REACH
+    # Rows are outlined at the blocks' outer edges, clear of their frames: their ink
+    # stays inside the margin too.
+    edge = MARGIN + clear_reach()
     return -half_w + edge, half_w - edge, half_h - MARGIN, -half_h
+
+
+def _beside() -> float:
+    """Return the gap from a block's body to a tag or a bracket beside it.
+
+    Their SPACE from the body, widened by as much as a row's outline reaches past
+    :data:`~embedviz.render.design.OUTLINE_REACH` to stand clear of the block's frame
+    (:mod:`~embedviz.render.parts.clear_outline`): they keep their room from its ink.
+    """
+    return SPACE + clear_reach() - OUTLINE_REACH
 
 
 def heading_width(word: str, symbol: str, font: float) -> float:
@@ -302,9 +314,9 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     body_h = spec.count * sizes.row_height
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     sign_w = char_advance(scale.data) * SIGN_CHARS
-    tags_w = SPACE + chip_w + SPACE + char_advance(label) * spec.position_chars
+    tags_w = _beside() + chip_w + SPACE + char_advance(label) * spec.position_chars
     top_w = body_w + tags_w + sign_w + body_w
-    verdict_w = SPACE * 3 + BRACKET_WIDTH + char_advance(label) * 1.5
+    verdict_w = SPACE * 2 + _beside() + BRACKET_WIDTH + char_advance(label) * 1.5
     verdict_w += text_width(spec.verdict, label, mono=False)
     # A sinusoid's definition is read as a label; a learned P's size note is a legend.
     note_font = definition_font(label) if spec.formulas else legend
@@ -329,7 +341,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     band_h = digit_height(title_font) * 1.7
     heading_h = digit_height(label) * 1.6
     # P's column numbers stand clear of a row's outline, which reaches over the body's top.
-    col_labels_h = digit_height(label) + 0.8 * SPACE + OUTLINE_REACH
+    col_labels_h = digit_height(label) + 0.8 * SPACE + clear_reach()
     gap_h = _gap_line(spec, note_font)  # a learned P's hidden rows' label, over its size
     needed = 2 * (heading_h + SPACE + body_h) + col_labels_h + 2 * SPACE + gap_h
     caption_top = bottom + CAPTION_CENTRE + digit_height(CAPTION_FONT) * 2.1
@@ -354,17 +366,17 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             sum_top=sum_top,
             body_width=body_w,
             body_height=body_h,
-            tag_left=offset + body_w + SPACE,
-            position_left=offset + body_w + 2 * SPACE + chip_w,
+            tag_left=offset + body_w + _beside(),
+            position_left=offset + body_w + _beside() + SPACE + chip_w,
             plus_x=offset + pe_left - sign_w / 2,
             equals_x=sum_x - sign_w / 2,
             heading_y=body_top + col_labels_h + SPACE + heading_h / 2,
             sum_heading_y=sum_top + SPACE + heading_h / 2,
-            col_label_y=body_top + (col_labels_h + OUTLINE_REACH) / 2,
+            col_label_y=body_top + (col_labels_h + clear_reach()) / 2,
             formula_left=offset + note_left,
             formula_top=sum_top + SPACE + heading_h + gap_h,
             note_font=note_font,
-            verdict_left=sum_x + body_w + SPACE,
+            verdict_left=sum_x + body_w + _beside(),
             title_x=0.0,
             title_y=top - band_h / 2,
             title_font=title_font,

@@ -42,6 +42,7 @@ from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip
+from embedviz.render.parts.clear_outline import FRAME_WIDTH, clear_row_outline
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.sum_note import place_sum_note
 from embedviz.render.solver_positions import (
@@ -192,8 +193,8 @@ class Rows:
         return self.keys[self.positions.index(position)]
 
     def outline(self, position: Position, colour: str) -> VMobject:
-        """Return an outline around one row (not yet added)."""
-        return self.grid.row_outline(self.index(position), colour)
+        """Return an outline around one row, clear of the block's frame (not yet added)."""
+        return clear_row_outline(self.grid, self.index(position), colour)
 
     def y(self, position: Position) -> float:
         """Return one row's centre line."""
@@ -207,7 +208,7 @@ def _block(
         {c.index for beat in board.beats for c in beat.numbers if c.kind == "position"}
     )
     grid = output_grid(positions, board.beats[0].window, plan.sizes, theme)
-    grid.body[0].set_stroke(frame, width=2)
+    grid.body[0].set_stroke(frame, width=FRAME_WIDTH)
     return grid.shift(xyz(left - grid.body_left(), top - grid.body_top()))
 
 
