@@ -644,6 +644,54 @@ def test_the_upright_legend_stands_apart_from_the_row_numbers_and_the_marks(
         assert legend.get_bottom()[1] - mark.get_top()[1] >= APART - 1e-6
 
 
+def _ink_spans(mobject: Any) -> list[tuple[float, float]]:
+    """The x ranges of a text's ink, its glyphs' overlapping outlines merged."""
+    spans = sorted((float(p[:, 0].min()), float(p[:, 0].max())) for p in mobject.get_subpaths())
+    merged = [spans[0]]
+    for left, right in spans[1:]:
+        if left <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], right))
+        else:
+            merged.append((left, right))
+    return merged
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [None, {"ids": "464,464"}, {"ids": "1,2,3,4,5,6,7,8,9,10,11,1"}],
+    ids=["gpt2", "tight", "corridor"],
+)
+def test_an_equality_mark_stands_apart_from_its_row_number(
+    tmp_path: Path, overrides: dict[str, Any] | None
+) -> None:
+    # A 720p frame review of the last frame: ``out[8] = out[0]`` started a SPACE (10.8 px)
+    # after the row number 8, closer than the mark's own word spaces (about 21 px), so the
+    # line read "8 out[8] = out[0]". The mark stands further from its row's number than
+    # any two words inside it stand apart (at least 26 px), and inside the safe area.
+    from embedviz.render.design import MARGIN
+    from embedviz.render.stages.large_vocab import LargeVocabStage
+    from embedviz.render.theme import DARK
+
+    board = _build(tmp_path, overrides)
+    stage = LargeVocabStage(RecordingHost(), board, DARK)
+    output = stage.output
+    px = 720 / 8.0
+    marks = [c.index for c in board.beats[-1].numbers if c.kind == "equal_to"]
+    assert marks
+    for position in marks:
+        mark = output.mark(position)
+        assert mark is not None
+        number = output.numbers[output.row_of(position)]
+        # Level with its row's number, to its right.
+        assert abs(mark.get_center()[1] - number.get_center()[1]) * px < 2.0
+        spans = _ink_spans(mark)
+        gap = (spans[0][0] - _ink_spans(number)[-1][1]) * px
+        inside = max(b[0] - a[1] for a, b in pairwise(spans)) * px
+        assert gap >= 26.0, (mark.text, gap)
+        assert gap >= 1.2 * inside, (mark.text, gap, inside)
+        assert (14.222 / 2 - MARGIN - mark.get_right()[0]) * px >= -0.05, mark.text
+
+
 # -- parity with PyTorch -------------------------------------------------------------
 
 

@@ -408,21 +408,31 @@ def test_each_highlight_goes_round_what_its_phrase_explains(options: dict[str, A
 # between ``[[`` and ``]]``, about 4 px clear of each. Whatever marks the row stands
 # at least 6 px clear of every bracket's ink at 720p.
 ROW_CLEAR_PX = 6.0
+# A 720p review of GPT-2's print (the row on several lines, ringed): the ring round
+# ``[[ ... ]]`` and the one round the row stood about 4 px from the brackets' ink, their
+# sides between ``([``, ``[[``, ``]]`` and ``],``. Every ring of the print keeps a passing
+# ring's margin (design.RING_BUFF less half its stroke: 7.2 px) less a rounding's worth.
+RING_CLEAR_PX = 7.0
 PX_PER_UNIT = 720 / 8.0
 
 
-def _bracket_clearance(scene: Any) -> float:
-    """The least distance (720p pixels) from the row's mark's stroke to a bracket's ink."""
-    box = scene.stage.printed.numbers_box
-    if box is None or box not in scene.mobjects or float(box.get_stroke_opacity()) < SHOWN:
-        return np.inf
-    half = float(box.get_stroke_width()) / 200
-    path = _stroke_points(box)
+def _bracket_clearance(scene: Any, marks: list[Any]) -> float:
+    """The least distance (720p pixels) from the marks' strokes on screen to a bracket's ink."""
     least = np.inf
-    for _, low, high in _bracket_inks(scene):
-        outside = np.maximum(np.maximum(low - path, path - high), 0.0)
-        least = min(least, float(np.hypot(outside[:, 0], outside[:, 1]).min()) - half)
+    for box in marks:
+        if box not in scene.mobjects or float(box.get_stroke_opacity()) < SHOWN:
+            continue
+        half = float(box.get_stroke_width()) / 200
+        path = _stroke_points(box)
+        for _, low, high in _bracket_inks(scene):
+            outside = np.maximum(np.maximum(low - path, path - high), 0.0)
+            least = min(least, float(np.hypot(outside[:, 0], outside[:, 1]).min()) - half)
     return least * PX_PER_UNIT
+
+
+def _row_mark(scene: Any) -> list[Any]:
+    box = scene.stage.printed.numbers_box
+    return [] if box is None else [box]
 
 
 def test_the_rows_mark_stands_clear_of_the_brackets() -> None:
@@ -433,9 +443,35 @@ def test_the_rows_mark_stands_clear_of_the_brackets() -> None:
 
     def look(scene: Any, moment: Any) -> None:
         if moment.beat.name in BEATS:
-            seen.append((moment.beat.name, moment.time, _bracket_clearance(scene)))
+            seen.append(
+                (moment.beat.name, moment.time, _bracket_clearance(scene, _row_mark(scene)))
+            )
 
     play_moments(board, look, alphas=(0.5,), pixel_width=192, pixel_height=108)
     assert any(np.isfinite(gap) for _, _, gap in seen)
     for beat, time, gap in seen:
         assert gap >= ROW_CLEAR_PX, (beat, time, round(gap, 2))
+
+
+@pytest.mark.parametrize(
+    "options", [GPT2, {**GPT2, "ids": "4821"}, {**GPT2, "ids": "50256"}], ids=str
+)
+def test_gpt2s_rings_keep_a_rings_margin_from_the_brackets(options: dict[str, Any]) -> None:
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("SingleTokenLookup", options, environ={})
+    seen: dict[str, float] = {}
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.beat.name not in BEATS:
+            return
+        part = scene.stage.printed
+        for name, marks in (("outer", part.bracket_marks), ("row", _row_mark(scene))):
+            gap = _bracket_clearance(scene, marks)
+            seen[name] = min(seen.get(name, np.inf), gap)
+
+    play_moments(board, look, alphas=(0.5, 1.0), pixel_width=192, pixel_height=108)
+    # Both rings were on screen (GPT-2's row prints on several lines: it is ringed).
+    assert np.isfinite(seen["outer"]), seen
+    assert np.isfinite(seen["row"]), seen
+    assert min(seen.values()) >= RING_CLEAR_PX, {k: round(v, 2) for k, v in seen.items()}

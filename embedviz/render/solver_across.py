@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from embedviz.render.design import MARGIN, MIN_TEXT_PX, SPACE, font_for_px
+from embedviz.render.design import MARGIN, MIN_TEXT_PX, SPACE, TypeScale, font_for_px
 from embedviz.render.gap_lines import margin_gap_width
 from embedviz.render.metrics import char_advance, text_width
 from embedviz.render.parts.chips import chip_size, piece_font
@@ -18,10 +18,29 @@ from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.parts.row_count import count_reach
 from embedviz.render.spec import LookupSpec
 
-__all__ = ["TAG_GAP", "Across", "Mode", "frame", "lay_across"]
+__all__ = [
+    "MARK_GAP",
+    "MARK_WORDS",
+    "TAG_GAP",
+    "Across",
+    "Mode",
+    "frame",
+    "lay_across",
+    "mark_font",
+    "mark_gap",
+]
 
 # Between the output block and the chips beside it (and a parked chip and its row).
 TAG_GAP = SPACE
+# Between a row's number and an equality mark that comes last (LargeVocabLookup): a
+# SPACE (10.8 px at 720p) is narrower than the mark's own word spaces (the space's
+# advance and the glyphs' bearings: 21 px beside 18 px labels), and a frame review read
+# ``8 out[8] = out[0]`` as one line. The gap is a quarter wider than those word spaces
+# (MARK_WORDS advances), at least MARK_GAP. Only the gap is reserved, no margin at the
+# safe area's edge too: with both, GPT-2's numbers shrank under the upright legend's
+# floor (its layout has 18 px to spare across; the gap takes 16).
+MARK_GAP = 2.5 * SPACE
+MARK_WORDS = 1.8
 Mode = Literal["beside", "corridor", "stack"]
 
 
@@ -48,11 +67,23 @@ class Across:
     marks_right: float
 
 
+def mark_gap(spec: LookupSpec, scale: TypeScale) -> float:
+    """Return the gap between an output row's number and its equality mark."""
+    if not (spec.marks_last and spec.mark_chars):
+        return SPACE
+    return max(MARK_GAP, MARK_WORDS * char_advance(mark_font(spec, scale)))
+
+
+def mark_font(spec: LookupSpec, scale: TypeScale) -> float:
+    """Return the equality marks' font size (label-sized, or notes at the legend's size)."""
+    return scale.legend if spec.mark_role == "legend" else scale.label
+
+
 def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str]) -> Across:
     """Lay the columns out across the frame, centred; note what does not fit."""
     scale = sizes.scale
     left, right, _, _ = frame()
-    label, legend = scale.label, scale.legend
+    label = scale.label
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     # Left margin: row numbers, and the hidden ranges' labels (which may run over them,
     # or, with tight rows, stand in a column of their own left of them).
@@ -77,11 +108,14 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     column_w = 2 * TAG_GAP + lane_w + spec.bar_width
     piece_w = max(char_advance(piece_font(scale)) * len(p) for _, p in spec.chips)
     position_w = char_advance(label) * spec.position_chars
-    mark_w = char_advance(legend if spec.mark_role == "legend" else label) * spec.mark_chars
+    mark_w = char_advance(mark_font(spec, scale)) * spec.mark_chars
     # Right of the block: chip, piece, row number, mark; the chips' heading over them.
     heading_w = text_width(spec.chips_label, label, False)
     parts = [w for w in (piece_w, position_w) if w]
-    tags_w = max(chip_w + sum(SPACE + w for w in [*parts, mark_w] if w), heading_w)
+    # The mark's gap counts after the row numbers; without them, a SPACE after the piece.
+    gap = mark_gap(spec, scale) if position_w else SPACE
+    mark_room = gap + mark_w if mark_w else 0.0
+    tags_w = max(chip_w + sum(SPACE + w for w in parts) + mark_room, heading_w)
     # Marks that come only in the last lookup beat, in the corridor arrangement, show once
     # the blocks rest together (the corridor closed): there they need the room, not while
     # the strips travel (the motion fades them in after the blocks close up).
@@ -102,12 +136,13 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     if spec.marks_last and mark_w:
         # An empty column for most of the video would leave a wide strip empty: centre
         # what stands from the start, as far as the marks still fit.
-        offset = max(0.0, min(slack, (slack + SPACE + mark_w) / 2))
+        offset = max(0.0, min(slack, (slack + mark_room) / 2))
     matrix_left = left + offset + margin_w
     output_left = matrix_left + body_w + column_w
     tag_left = output_left + body_w + TAG_GAP
     piece_left = tag_left + chip_w + SPACE
     position_left = piece_left + (piece_w + SPACE if piece_w else 0.0)
+    mark_left = position_left + (position_w + gap if position_w else 0.0)
     return Across(
         body_w=body_w,
         chip_w=chip_w,
@@ -116,6 +151,6 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
         tag_left=tag_left,
         piece_left=piece_left,
         position_left=position_left,
-        mark_left=position_left + (position_w + SPACE if position_w else 0.0),
-        marks_right=position_left + (position_w + SPACE if position_w else 0.0) + mark_w,
+        mark_left=mark_left,
+        marks_right=mark_left + mark_w,
     )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from embedviz.render.design import APART, MIN_TEXT_PX, SPACE, TypeScale, font_for_px
 from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.solver_across import mark_gap
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import legend_height, swatch_size
 
@@ -377,8 +378,8 @@ def legend_by_marks(
     width = max(
         text_width(spec.legend_title, font, mono=False), side + 0.6 * SPACE + 4 * digit_height(font)
     )
-    # The marks' column starts a SPACE right of the row numbers: the legend, APART.
-    left = plan.mark_left - SPACE + APART
+    # The marks' column starts their gap right of the row numbers: the legend, APART.
+    left = plan.mark_left - mark_gap(spec, plan.scale) + APART
     if left + width > right:
         problems.append("legend too wide for the marks' column")
     # The first mark's top: a label-sized line centred on its row.

@@ -13,7 +13,10 @@ neighbours: between two brackets, or between a bracket and ``(`` or ``,``
   another (the outer pair ``[[ ... ]]``; the inner pair, that is the row,
   ``[ ... ]``, when it prints on several lines), each side midway between
   the span's ink and the nearest ink beside it, stepping in on a shorter last
-  line (GPT-2's 768 numbers print on several lines);
+  line (GPT-2's 768 numbers print on several lines). Between two brackets
+  (``([``, ``[[``, ``]]``, ``],``) midway is only about 4 px from each at
+  720p, and a review saw GPT-2's rings touch them: the ring breaks off there,
+  keeping a passing ring's clearance (:data:`RING_CLEAR`) from every bracket;
 - :func:`underline` marks a span too tight to ring (``grad_fn=<...>`` before
   its ``)``) from under its descenders; :func:`mark_row` underlines a row
   printed on one line (a side between ``[[`` stood only 4 px clear of each
@@ -29,13 +32,14 @@ from functools import cache
 from itertools import pairwise
 
 import numpy as np
-from manim import Line, Polygon, VGroup, VMobject
+from manim import Line, VGroup, VMobject
 
+from embedviz.render.design import RING_BUFF
 from embedviz.render.glyphs import GlyphString, LabelText
 from embedviz.render.metrics import xyz
 
 __all__ = [
-    "RING_BUFF",
+    "RING_CLEAR",
     "RING_STROKE",
     "Ink",
     "char_ink",
@@ -45,9 +49,15 @@ __all__ = [
     "underline",
 ]
 
-# A ring's line (frame units = width / 100), and its margin above and below the ink.
+# A ring's line (frame units = width / 100), and its ink's margin from the brackets' ink
+# (and above and below the span): a passing ring's, design.RING_BUFF less half of
+# point_at's 4-wide stroke, 7.2 px at 720p (0.06 left GPT-2's rings 4 px from them).
 RING_STROKE = 3.0
-RING_BUFF = 0.06
+RING_CLEAR = RING_BUFF - 4.0 / 200
+# Where a ring breaks off near a bracket, its line is tested at this step (0.45 px);
+# a piece left between two breaks shorter than MIN_RUN (4.5 px) would read as a speck.
+CUT_STEP = 0.005
+MIN_RUN = 0.05
 # An underline's line, and its gap under the lowest descender.
 UNDERLINE_STROKE = 4.0
 UNDERLINE_GAP = 0.05
@@ -151,18 +161,20 @@ def mark_row(inks: list[Ink], first: int, last: int, colour: str) -> VMobject:
     return ring_round(inks, first, last, colour)
 
 
-def ring_round(inks: list[Ink], first: int, last: int, colour: str) -> Polygon:
+def ring_round(inks: list[Ink], first: int, last: int, colour: str) -> VMobject:
     """Ring ``inks[first:last + 1]``, clear of every other ink of the print.
 
     Each side goes midway between the span's ink and the nearest ink beside
     it on that line (or a margin away); the left side is one straight line
     (a print's later lines start right of its first bracket), the right side
     steps in where a line ends sooner. The top and bottom clear the span's
-    tallest ink (brackets reach above and below the digits).
+    tallest ink (brackets reach above and below the digits). Where the line
+    would come within :data:`RING_CLEAR` of a bracket's ink it breaks off
+    (:func:`_cut_round_brackets`).
     """
     held = inks[first : last + 1]
-    stroke = RING_STROKE / 200
-    buff = RING_BUFF + stroke
+    half = RING_STROKE / 200  # half the line's width, in frame units
+    buff = RING_CLEAR + half
     lines = sorted({k.line for k in held}, reverse=True)
     widest = max(float(k.high[0]) for k in held) + buff
     sides = [_sides(inks, held, line, widest, buff) for line in lines]
@@ -180,7 +192,61 @@ def ring_round(inks: list[Ink], first: int, last: int, colour: str) -> Polygon:
             y = (upper + lower) / 2
             corners += [xyz(right, y), xyz(next_right, y)]
     corners += [xyz(sides[-1][1], bottom), xyz(left, bottom)]
-    return Polygon(*corners).set_stroke(colour, width=RING_STROKE).set_fill(opacity=0.0)
+    ring = VMobject()
+    for run in _cut_round_brackets([*corners, corners[0]], inks, buff):
+        ring.start_new_path(run[0])
+        ring.add_points_as_corners(run[1:])
+    return ring.set_stroke(colour, width=RING_STROKE).set_fill(opacity=0.0)
+
+
+def _cut_round_brackets(
+    corners: list[np.ndarray], inks: list[Ink], clear: float
+) -> list[list[np.ndarray]]:
+    """Split a closed outline into the runs that stay ``clear`` of every bracket's ink.
+
+    ``corners`` go round the outline and end where they start. The runs come
+    in the outline's order, the first starting where the outline first stands
+    clear, so the gaps between them are the pieces left out (with any piece
+    too short to read as a line).
+    """
+    boxes = [(k.low[:2], k.high[:2]) for k in inks if k.index >= 0 and k.char in "[]"]
+    points: list[np.ndarray] = []
+    for start, end in pairwise(corners):
+        steps = max(1, int(np.ceil(np.linalg.norm(end - start) / CUT_STEP)))
+        points += [start + (end - start) * t for t in np.arange(steps) / steps]
+    path = np.array(points)
+    near = np.zeros(len(path), dtype=bool)
+    for low, high in boxes:
+        outside = np.maximum(np.maximum(low - path[:, :2], path[:, :2] - high), 0.0)
+        near |= np.hypot(outside[:, 0], outside[:, 1]) < clear - 1e-9
+    if not near.any():
+        return [[*corners]]
+    # Start at the first point after a piece left out, and go round once.
+    begin = (int(np.nonzero(near & ~np.roll(near, -1))[0][0]) + 1) % len(path)
+    order = [*range(begin, len(path)), *range(begin)]
+    runs: list[list[np.ndarray]] = []
+    current: list[np.ndarray] = []
+    for n in order:
+        if near[n]:
+            if len(current) > 1:
+                runs.append(current)
+            current = []
+        else:
+            current.append(path[n])
+    if len(current) > 1:
+        runs.append(current)
+    long = [run for run in runs if np.linalg.norm(np.diff(run, axis=0), axis=1).sum() >= MIN_RUN]
+    return [_corners_only(run) for run in long]
+
+
+def _corners_only(run: list[np.ndarray]) -> list[np.ndarray]:
+    """Drop the points of a run that lie on a straight line between their neighbours."""
+    kept = [run[0]]
+    for before, point, after in zip(run, run[1:], run[2:], strict=False):
+        (ax, ay), (bx, by) = point[:2] - before[:2], after[:2] - point[:2]
+        if abs(float(ax * by - ay * bx)) > 1e-12:
+            kept.append(point)
+    return [*kept, run[-1]]
 
 
 def underline(
