@@ -23,7 +23,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from embedviz.render.batch_notes import legend_under, marks_over_e, marks_place, notes_size
+from embedviz.render.batch_notes import (
+    legend_under,
+    legend_under_x,
+    marks_over_e,
+    marks_place,
+    notes_size,
+)
 from embedviz.render.batch_plan import (
     BRACE,
     LANE_CHIPS,
@@ -313,7 +319,7 @@ def _measure(
         title_x=title_x,
         title_y=top - band_h / 2,
         title_font=title_font,
-        legend_x=right if legend_d is None else across.stack_left,
+        legend_x=right if legend_d is None else legend_under_x(spec, scale, across),
         legend_y=top - band_h / 2 if legend_d is None else matrix_top - legend_d,
         legend_left=legend_d is not None,
         legend_stacked=stacked and legend_d is None,
