@@ -23,7 +23,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from embedviz.render.batch_notes import legend_under, marks_over_e, marks_place, notes_size
+from embedviz.render.batch_notes import (
+    legend_under,
+    legend_under_x,
+    marks_over_e,
+    marks_place,
+    notes_size,
+)
 from embedviz.render.batch_plan import (
     BRACE,
     LANE_CHIPS,
@@ -63,6 +69,10 @@ from embedviz.render.solver_bands import TitlePlace, band_legend_width
 from embedviz.render.type_search import largest_fitting
 
 __all__ = ["notes_size", "solve_batch"]
+
+# The most characters a number cell widens by into width to spare (:func:`_widen`): two
+# keep a seven-character number's cell a quarter wider than it, still read as one table.
+MAX_CELL_EXTRA = 2.0
 
 
 @dataclass(frozen=True)
@@ -261,13 +271,13 @@ def _bands(
 
 
 def _measure(
-    spec: BatchSpec, data: float, pitch: float, mode: Mode, marks: Marks
+    spec: BatchSpec, data: float, pitch: float, mode: Mode, marks: Marks, extra: float = 0.0
 ) -> tuple[BatchPlan, list[str]]:
-    """Lay out at one font size and pitch; return the plan and what does not fit (if anything)."""
+    """Lay out at one font size, pitch and cell width; return the plan and what does not fit."""
     problems: list[str] = []
     scale = TypeScale.from_data(data)
     sizes, (_, right, top, _) = GridSizes(scale, spec.value_chars, pitch), _frame()
-    sizes = replace(sizes, gaps_inside=spec.gaps_inside)
+    sizes = replace(sizes, gaps_inside=spec.gaps_inside, cell_extra=extra)
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     across = _across(spec, sizes, mode, marks, problems)
     down = _down(spec, sizes)
@@ -313,7 +323,7 @@ def _measure(
         title_x=title_x,
         title_y=top - band_h / 2,
         title_font=title_font,
-        legend_x=right if legend_d is None else across.stack_left,
+        legend_x=right if legend_d is None else legend_under_x(spec, scale, across),
         legend_y=top - band_h / 2 if legend_d is None else matrix_top - legend_d,
         legend_left=legend_d is not None,
         legend_stacked=stacked and legend_d is None,
@@ -426,4 +436,25 @@ def _solve(spec: BatchSpec) -> BatchPlan:
         smallest=pitch,
         precision=0.01,
     )
-    return _measure(spec, font, grown, mode, marks)[0]
+    plan = _measure(spec, font, grown, mode, marks)[0]
+    return _widen(spec, plan, (font, grown, mode, marks)) if plan.legend_left else plan
+
+
+def _widen(spec: BatchSpec, plan: BatchPlan, at: tuple[float, float, Mode, Marks]) -> BatchPlan:
+    """Widen E's and the slices' cells into the width a stack raised over E leaves.
+
+    Slices raised by their strips' clear paths (the legend under them) are
+    bound by the height of E's column: at GPT-2's size (a 2 x 4 batch of
+    five-digit IDs) the frame kept an empty column 2.0 units wide right of the
+    slices until the last lookup, and one as wide left of E after it (11.5 %
+    of the frame). The cells widen (up to :data:`MAX_CELL_EXTRA` characters
+    each, the numbers centred in them) as far as everything still fits, the
+    legend still under the slices. ``at``: the font size, pitch, arrangement and marks' place.
+    """
+
+    def fits(extra: float) -> bool:
+        wide, problems = _measure(spec, *at, extra)
+        return not problems and wide.legend_left
+
+    extra = fit_font(fits, largest=MAX_CELL_EXTRA, smallest=0.0, precision=0.05)
+    return _measure(spec, *at, extra)[0] if fits(extra) else plan

@@ -262,6 +262,8 @@ class SliceStack(OutputPart):
         bottom = plan.slice_tops[-1] - plan.length * plan.sizes.row_height
         # The panel spans the slices' tags and row numbers too: all of the output's place.
         right = max(float(numbers.get_right()[0]) for numbers in self.row_numbers)
+        if plan.sizes.cell_extra:  # And the edges', where the cells took the width to spare.
+            right = max(right, *(float(e.get_right()[0]) for e in (self.edge_t, self.edge_b)))
         panel = Rectangle(width=right - plan.output_left, height=top - bottom)
         panel.set_fill(self.theme.cell_fill, opacity=1.0)
         panel.set_stroke(self.theme.cell_stroke, width=1.5)

@@ -27,14 +27,7 @@ from embedviz.render.glyphs import GlyphString
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.story.model import Window
 
-__all__ = [
-    "CellGrid",
-    "GridSizes",
-    "Slot",
-    "col_slots",
-    "output_grid",
-    "row_slots",
-]
+__all__ = ["CellGrid", "GridSizes", "Slot", "col_slots", "output_grid", "row_slots"]
 
 # Characters of padding around a cell's number, and an elided column's width.
 CELL_PAD_CHARS = 1.0
@@ -109,6 +102,9 @@ class GridSizes:
         Whether each hidden range's band is tall enough for its label in the
         margin to stand :data:`CLEAR_PX` clear of the outlines of the rows on
         either side (TrainingNudge outlines its rows beside the bands).
+    cell_extra
+        Characters a number cell widens by, beyond its padding, where the frame
+        has width to spare (BatchLookup); its number stays centred in it.
     """
 
     scale: TypeScale
@@ -118,11 +114,12 @@ class GridSizes:
     gaps_inside: bool = False
     gaps_wrapped: bool = False
     gaps_clear: bool = False
+    cell_extra: float = 0.0
 
     @property
     def cell_width(self) -> float:
         """A number cell's width."""
-        return char_advance(self.scale.data) * (self.value_chars + CELL_PAD_CHARS)
+        return char_advance(self.scale.data) * (self.value_chars + CELL_PAD_CHARS + self.cell_extra)
 
     @property
     def gap_width(self) -> float:
@@ -492,7 +489,7 @@ def output_grid(
         The block, without entries.
     """
     rows = [Slot(number, sizes.row_height) for number in range(len(positions))]
-    pad = char_advance(sizes.scale.data) * CELL_PAD_CHARS / 2
+    pad = char_advance(sizes.scale.data) * (CELL_PAD_CHARS + sizes.cell_extra) / 2
     grid = CellGrid(rows, col_slots(window, sizes), lambda r, c: None, theme, theme.output, pad)
     grid.body[0].set_stroke(theme.output, width=2)
     return grid

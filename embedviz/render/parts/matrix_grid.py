@@ -69,7 +69,7 @@ def matrix_grid(
         The matrix.
     """
     scale = sizes.scale
-    pad = char_advance(scale.data) * CELL_PAD_CHARS / 2
+    pad = char_advance(scale.data) * (CELL_PAD_CHARS + sizes.cell_extra) / 2
 
     def element(row: Slot, col: Slot) -> VMobject | None:
         if col.gap:
