@@ -388,7 +388,7 @@ def test_the_hidden_ranges_labels_keep_clear_of_the_blocks_lines(
     overrides: dict[str, Any],
 ) -> None:
     """A review of ``--vocab 6 --dim 3`` and ``--vocab 1000 --dim 64`` asked that the
-    labels ``rows … not shown`` (in their bands) and ``columns … not shown`` (under the
+    labels ``rows … hidden`` (in their bands) and ``columns … hidden`` (under the
     block) keep clear of the block's lines. At every beat's end, as the block rests large
     or small, each label's ink stands at least half a SPACE (5.4 px at 720p) off every line
     the block draws (its frame, its rules, its bands' edges) and off the lookup's outline:
