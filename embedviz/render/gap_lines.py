@@ -136,14 +136,20 @@ def line_gap(sizes: GridSizes) -> float:
 
 
 def near_if_apart_misses(solve: Callable[[LookupSpec], LookupPlan], spec: LookupSpec) -> LookupPlan:
-    """Solve; where the labels' own column takes the numbers under their floor, keep them near.
+    """Solve with the labels kept clear of the row numbers, or among them where that is better.
 
-    Among the row numbers (:attr:`~embedviz.render.spec.LookupSpec.gaps_near`)
-    the labels need no column of their own, and the numbers that plan reaches
-    win when they are larger.
+    The search keeps :data:`GAP_LABEL_CLEARANCE_PX` at every row pitch it
+    tries, but the rows of its plan then grow into spare height: among the
+    numbers (:attr:`~embedviz.render.spec.LookupSpec.gaps_near`) a plan with
+    larger numbers wins where its grown rows keep the labels that clear
+    anyway, or where the labels' own column takes the numbers under their floor.
     """
     plan = solve(spec)
-    if not plan.sizes.gaps_apart or plan.scale.data >= font_for_px(MIN_DATA_PX):
+    if not spec.gap_labels or spec.gaps_inside:
         return plan
     near = solve(replace(spec, gaps_near=True))
-    return near if near.scale.data > plan.scale.data else plan
+    if near.scale.data <= plan.scale.data:
+        return plan
+    if not gap_labels_crowd(near.sizes) or plan.scale.data < font_for_px(MIN_DATA_PX):
+        return near
+    return plan

@@ -36,6 +36,7 @@ from embedviz.render.design import (
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
+from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
 from embedviz.render.solver import (
     CAPTION_CENTRE,
@@ -231,8 +232,9 @@ def _frame() -> tuple[float, float, float, float]:
     from manim import config
 
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
-    # Rows are outlined at the blocks' outer edges: their ink stays inside the margin too.
-    edge = MARGIN + OUTLINE_REACH
+    # Rows are outlined at the blocks' outer edges, clear of their frames
+    # (parts.clear_outline): their ink stays inside the margin too.
+    edge = MARGIN + clear_reach()
     return -half_w + edge, half_w - edge, half_h - MARGIN, -half_h
 
 
