@@ -262,6 +262,44 @@ def test_gap_labels_keep_clear_of_row_numbers_and_other_texts(
             assert apart, f"{label.text!r} is within {GAP_LABEL_CLEARANCE_PX} px of {other}"
 
 
+# The same label and a row number beside it: closer than this, a lecture hall read
+# MiniLM's "rows 102-1009 not shown" over "1010" (6 px) as one column of text.
+ROW_NUMBER_CLEARANCE_PX = 8.0
+# The sentence of issue 18's review of SequenceLookup with MiniLM.
+MOVIE_SENTENCE = "The movie was not bad at all, and I would watch it again."
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"text": MOVIE_SENTENCE},
+        {"text": REVIEW_SENTENCE},
+        {"text": MINILM_SENTENCE},
+        GPT2,
+    ],
+    ids=["minilm-movie", "minilm-review", "minilm", "gpt2"],
+)
+def test_a_hidden_range_label_stands_clear_of_every_row_number(options: dict[str, Any]) -> None:
+    if "text" in options:
+        options = {**_minilm(), **options}
+    stage = _stage("SequenceLookup", options)
+    grid = stage.matrix.grid
+    assert grid.gap_labels, "the case has hidden ranges"
+    scale = 720 / float(config.frame_height)
+    nearest = min(
+        max(
+            o_left - right, left - o_right, o_bottom - top, bottom - o_top
+        )  # the boxes' gap along the axis they are apart on
+        * scale
+        for label in grid.gap_labels.values()
+        for (left, bottom), (right, top) in [_ink_box(label)]
+        for number in grid.row_labels.values()
+        for (o_left, o_bottom), (o_right, o_top) in [_ink_box(number)]
+    )
+    assert nearest >= ROW_NUMBER_CLEARANCE_PX - 0.05, nearest
+    assert px_for_font(stage.plan.scale.data) >= 18.0
+
+
 def test_a_long_sentence_fills_in_without_the_block_gliding() -> None:
     # The reviewer's MiniLM sheet: the block glided from its rest up under the title
     # for the rest of the IDs. At the height it rests, every strip's path must already
