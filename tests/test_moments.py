@@ -60,6 +60,8 @@ MIN_PX = {"number": 15.0, "label": 10.0, "caption": 20.0, "text": 10.0}
 VISIBLE = 0.5
 
 MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
+# The sentence of issue 18's 720p review of SequenceLookup with MiniLM.
+MOVIE_SENTENCE = "The movie was not bad at all, and I would watch it again."
 # A reviewer's 12-token MiniLM sentence: its rows would cross unless the block rose
 # far above E, so it takes the corridor ({"text": ...}: MiniLM with this sentence).
 REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
@@ -1339,6 +1341,23 @@ def test_no_stroke_touches_a_text(moment_cache: Any, scene: str, overrides: dict
     """At every sample (mid-motion and beat ends) every stroke stands clear of every text."""
     samples = moment_cache(scene, overrides)
     assert any(s.strokes for s in samples if s.alpha < 1)
+    problems = [line for sample in samples for line in check_strokes_clear_texts(sample)]
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", [MINILM_SENTENCE, MOVIE_SENTENCE], ids=["minilm", "movie"])
+def test_the_ring_round_the_row_numbers_keeps_clear_of_the_hidden_ranges_labels(text: str) -> None:
+    """SequenceLookup's ``dim`` beat rings E's row numbers when every drawn row was selected.
+
+    With MiniLM's hidden ranges labelled in a column of their own beside the numbers,
+    a ring at the usual margin ran 1.8 px from the labels' ends (a 720p review).
+    """
+    alphas = tuple(np.round(np.arange(0.1, 1.0, 0.1), 2))
+    options = {**_minilm(), "text": text}
+    samples = [s for s in sample_moments("SequenceLookup", options, alphas=alphas)]
+    samples = [s for s in samples if s.beat.name == "dim" and s.alpha < 1]
+    assert any(s.strokes for s in samples)
     problems = [line for sample in samples for line in check_strokes_clear_texts(sample)]
     assert not problems, "\n".join(problems[:20])
 

@@ -133,6 +133,10 @@ def fit_width(mobject: VMobject, width: float) -> None:
     mobject.scale(max(width / mobject.width, least))
 
 
+# How far the row numbers swell when the narration names them all.
+SWELL = 1.25
+
+
 class MatrixPart(Component):
     """The embedding matrix E: grid, heading, legend.
 
@@ -224,6 +228,14 @@ class MatrixPart(Component):
     def beat_dim(self, beat: Beat) -> Animation:
         """Dim the rows no ID selected, keeping them 3:1 against their ground."""
         rows = [r for r in beat.dimmed_rows if r in self.grid.rows_group]
+        if not rows and self.grid.gap_labels:
+            # A ring round the row numbers would run through the hidden ranges' labels
+            # beside or among them (a 720p review: 1.8 px from their ends): each number
+            # swells in its place instead.
+            labels = self.grid.row_labels.values()
+            return AnimationGroup(
+                *(point_at(n, self.theme.highlight, scale=SWELL, ring=False) for n in labels)
+            )
         if not rows:
             return point_at(self.grid.get_row_labels(), self.theme.highlight)
         colours = self.grid.dimmed_colours(rows)
