@@ -17,7 +17,10 @@ from embedviz.render.theme import DARK, Theme
 from embedviz.story.model import NumberCell
 from embedviz.story.printed import PrintedLine
 
-__all__ = ["PrintedTensor", "ShapeLabel", "TokenChip"]
+__all__ = ["SHAPE_BUFF", "PrintedTensor", "ShapeLabel", "TokenChip", "shape_label_width"]
+
+# Between a shape's sizes and its ×.
+SHAPE_BUFF = 0.12
 
 
 class ShapeLabel(VGroup):
@@ -40,7 +43,16 @@ class ShapeLabel(VGroup):
                 parts.append(LabelText("\u00d7", font_size, color))
             parts.append(NumberText(cell, font_size, color))
         super().__init__(*parts)
-        self.arrange(RIGHT, buff=0.12)
+        self.arrange(RIGHT, buff=SHAPE_BUFF)
+
+
+def shape_label_width(digits: int, font_size: float) -> float:
+    """Return the width of a two-axis :class:`ShapeLabel` whose sizes have ``digits`` digits.
+
+    Its sizes and its × are monospace, a :data:`SHAPE_BUFF` apart: solvers
+    measure it before it is drawn.
+    """
+    return char_advance(font_size) * (digits + 1) + 2 * SHAPE_BUFF
 
 
 class TokenChip(VGroup):

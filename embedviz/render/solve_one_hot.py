@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from embedviz.render.blocks import shape_label_width
 from embedviz.render.design import FRAMED_COLUMNS_APART, SPACE, TypeScale
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
@@ -262,15 +263,14 @@ def _across(
     # E's row numbers stand 1.5 spaces left of E, and apart from the vector.
     labels_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE + FRAMED_COLUMNS_APART
     # The headings' line: the vector's title, then E's heading right-aligned over E.
-    # The shape beside the title: its digits, the × and their spaces (parts.one_hot).
-    shape_w = char_advance(label) * (spec.shape_chars + 1) + 2 * SPACE + 1.5 * SPACE
-    titles_w = _maths_width(spec.vector_title) * label + shape_w
-    # E's heading: its words and its maths E, then its shape in the numbers' monospace,
-    # each part 1.5 spaces from the next (parts.lookup).
-    words, _, shape = spec.heading.partition("  ")
-    shape_digits = len(shape.replace(" \u00d7 ", ""))
-    heading_w = text_width(words, label, mono=False) + 3 * SPACE
-    heading_w += char_advance(label) * (shape_digits + 1) + 2 * SPACE
+    # The vector's title, then its shape, 1.5 spaces apart (parts.one_hot).
+    shape = shape_label_width(spec.shape_chars, label)
+    titles_w = _maths_width(spec.vector_title) * label + 1.5 * SPACE + shape
+    # E's heading: its words, its maths E and its shape, each 1.5 spaces from the next
+    # (parts.lookup); the maths E is measured as the words' last letter.
+    words, _, shape_text = spec.heading.partition("  ")
+    digits = len(shape_text.replace(" \u00d7 ", ""))
+    heading_w = text_width(words, label, mono=False) + 3 * SPACE + shape_label_width(digits, label)
     titles_w += 2 * SPACE + heading_w
     margin_w = max(
         [text_width(t, legend) for t in spec.margin_labels]
