@@ -73,14 +73,14 @@ def dry_run(
     from manim.mobject.svg.svg_mobject import SVG_HASH_TO_MOB_MAP
 
     from embedviz.render.base import StoryboardScene, screen_texts
-    from embedviz.render.solver_positions import _formula_size_per_font
+    from embedviz.render.formula import _size_per_font
 
     # A Typst formula's fraction bars keep the stroke width of the first copy
     # typeset in the process (manim's Typst import), and the solver typesets
     # each formula once to measure it: a stage built earlier in another test
     # would change this frame. Each dry run starts from the same caches.
     SVG_HASH_TO_MOB_MAP.clear()
-    _formula_size_per_font.cache_clear()
+    _size_per_font.cache_clear()
 
     if board is None:
         board = prepared_storyboard(scene, overrides, cwd=media_dir, environ={})

@@ -32,12 +32,12 @@ def _frames(
     from manim.mobject.svg.svg_mobject import SVG_HASH_TO_MOB_MAP
 
     from embedviz.render import fades
-    from embedviz.render.solver_positions import _formula_size_per_font
+    from embedviz.render.formula import _size_per_font
 
     # Typst keeps the first copy of a formula it typeset in the process: each
     # render starts from the same caches (see conftest.dry_run).
     SVG_HASH_TO_MOB_MAP.clear()
-    _formula_size_per_font.cache_clear()
+    _size_per_font.cache_clear()
     if not colour_fades:
         assert monkeypatch is not None
         monkeypatch.setattr(fades._ColourFade, "_plain", lambda self: False)

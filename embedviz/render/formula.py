@@ -15,7 +15,7 @@ from manim import MathTypst
 
 from embedviz.render.glyphs import drop_svg_paths
 
-__all__ = ["FormulaText", "formula_width"]
+__all__ = ["FormulaText", "formula_height", "formula_width"]
 
 
 class FormulaText(MathTypst):
@@ -81,9 +81,16 @@ def formula_width(source: str, font_size: float) -> float:
     Solvers measure at every size they try: the formula is typeset once, at
     a reference size, and scaled (its width grows with the size).
     """
-    return _reference_width(source) * font_size / 48.0
+    return _size_per_font(source)[0] * font_size
+
+
+def formula_height(source: str, font_size: float) -> float:
+    """Return the height a :class:`FormulaText` of ``source`` takes at ``font_size``."""
+    return _size_per_font(source)[1] * font_size
 
 
 @cache
-def _reference_width(source: str) -> float:
-    return float(FormulaText(source, 48.0, "#ffffff").width)
+def _size_per_font(source: str) -> tuple[float, float]:
+    """Return a formula's width and height per unit of font size (typeset once, at 48)."""
+    typeset = FormulaText(source, 48.0, "#FFFFFF")
+    return float(typeset.width) / 48.0, float(typeset.height) / 48.0

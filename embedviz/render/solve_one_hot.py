@@ -23,10 +23,10 @@ follows it out to the right and up or down the panel into its place.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from embedviz.render.blocks import shape_label_width
 from embedviz.render.design import FRAMED_COLUMNS_APART, SPACE, TypeScale
+from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
@@ -43,14 +43,6 @@ EQUALS_ROWS = 0.7
 # Lines of the costs (header, three rows, the copy's note), and the formula's height, in lines.
 COST_LINES = 5
 FORMULA_LINES = 1.6
-
-
-@cache
-def _maths_width(source: str) -> float:
-    """Return a formula's width at font size 1 (it scales with the size)."""
-    from embedviz.render.design import maths
-
-    return float(maths(source, "#FFFFFF", 20.0).width) / 20.0
 
 
 @dataclass(frozen=True)
@@ -265,7 +257,7 @@ def _across(
     # The headings' line: the vector's title, then E's heading right-aligned over E.
     # The vector's title, then its shape, 1.5 spaces apart (parts.one_hot).
     shape = shape_label_width(spec.shape_chars, label)
-    titles_w = _maths_width(spec.vector_title) * label + 1.5 * SPACE + shape
+    titles_w = formula_width(spec.vector_title, label) + 1.5 * SPACE + shape
     # E's heading: its words, its maths E and its shape, each 1.5 spaces from the next
     # (parts.lookup); the maths E is measured as the words' last letter.
     words, _, shape_text = spec.heading.partition("  ")
@@ -288,8 +280,8 @@ def _across(
     tag_w = max(chip_w, text_width(spec.chips_label, label, mono=False))
     panel_w = max(
         row_w + TAG_GAP + tag_w,
-        _maths_width(spec.formula) * label,
-        _maths_width(spec.product_title) * label + char_advance(label) * 7,
+        formula_width(spec.formula, label),
+        formula_width(spec.product_title, label) + char_advance(label) * 7,
         char_advance(label) * spec.cost_chars,
     )
     total = margin_w + SPACE + vector_w + labels_w + body_w + chip_w + 2 * TAG_GAP + panel_w

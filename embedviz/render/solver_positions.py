@@ -31,6 +31,7 @@ from embedviz.render.design import (
     TypeScale,
     font_for_px,
 )
+from embedviz.render.formula import formula_height, formula_width
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
@@ -46,8 +47,6 @@ __all__ = [
     "PositionPlan",
     "PositionSpec",
     "definition_font",
-    "formula_height",
-    "formula_width",
     "heading_width",
     "solve_positions",
 ]
@@ -65,24 +64,6 @@ DEFINITION_GAP = 2 * SPACE
 GAP_LINE = 1.2
 # The lookup layout keeps a mark column this many characters wide for a bracket and ``=``.
 VERDICT_CHARS = 2
-
-
-@cache
-def _formula_size_per_font(source: str) -> tuple[float, float]:
-    from embedviz.render.formula import FormulaText
-
-    typeset = FormulaText(source, 48, "#FFFFFF")
-    return float(typeset.width) / 48, float(typeset.height) / 48
-
-
-def formula_width(source: str, font_size: float) -> float:
-    """Return the width a Typst formula takes at a font size (typeset once, then scaled)."""
-    return _formula_size_per_font(source)[0] * font_size
-
-
-def formula_height(source: str, font_size: float) -> float:
-    """Return the height a Typst formula takes at a font size."""
-    return _formula_size_per_font(source)[1] * font_size
 
 
 @cache

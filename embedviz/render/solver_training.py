@@ -33,6 +33,7 @@ from embedviz.render.design import (
     TypeScale,
     px_for_font,
 )
+from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
@@ -43,7 +44,6 @@ from embedviz.render.solver import (
     TITLE_RATIO,
 )
 from embedviz.render.solver_bands import place_title
-from embedviz.render.solver_positions import formula_width
 from embedviz.story.model import Storyboard, Window
 
 __all__ = [
