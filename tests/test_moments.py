@@ -430,8 +430,9 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
     where = f"{sample.beat.name} at alpha {sample.alpha:g}{step}"
     problems: list[str] = []
     # The video draws what no animation names once per play: a change to it would
-    # show only when the next play begins (a glide seen in tests, not in the clip).
-    problems += [f"{where}: {name} changes but the video shows it still" for name in sample.stale]
+    # show only when the next play begins (a glide seen in tests, not in the clip);
+    # and what left the scene mid-play must leave the video then too.
+    problems += [f"{where}: the video shows {name} out of date" for name in sample.stale]
     texts = [t for t in _visible(sample) if formulas or t.kind != "formula"]
     for text in texts:
         (left, bottom), (right, top) = text.box
@@ -521,6 +522,29 @@ def test_the_video_draws_what_a_glide_moves(monkeypatch: pytest.MonkeyPatch) -> 
     stale = [s for s in sample_moments("SequenceLookup", alphas=(0.5,)) if s.stale]
     assert {s.beat.name for s in stale} == {"lookup-rest"}
     assert any(name.startswith("NumberText") for s in stale for name in s.stale)
+
+
+@pytest.mark.slow
+def test_the_video_stops_drawing_a_strip_once_it_has_landed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A strip that lands mid-play leaves the frames too, not only the scene.
+
+    With Manim's own ``remove`` it stayed in the play's drawn list: in the
+    toy sequence's lookup-rest the block glided back to rest while the two
+    strips just landed stood where they landed, over its rows (41.8-42.0 s).
+    The moment check must report it; with the scene's ``remove`` nothing is.
+    """
+    from manim import Scene
+
+    from embedviz.render.base import StoryboardScene
+
+    assert not [s for s in sample_moments("SequenceLookup", alphas=(0.75,)) if s.stale]
+    monkeypatch.setattr(StoryboardScene, "remove", Scene.remove)
+    stale = [s for s in sample_moments("SequenceLookup", alphas=(0.75,)) if s.stale]
+    assert {s.beat.name for s in stale} == {"lookup-rest"}
+    drawn = [name for s in stale for name in s.stale if name.startswith("NumberText")]
+    assert any(name.endswith("(off the scene, still drawn)") for name in drawn)
 
 
 def test_boxes_are_manims_own_corners() -> None:

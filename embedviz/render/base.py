@@ -82,6 +82,19 @@ def screen_texts(
     return numbers, labels, texts
 
 
+def _without(mobjects: Sequence[Mobject], gone: set[int]) -> list[Mobject]:
+    """Return ``mobjects`` less those in ``gone`` (by id); a group holding one gives its rest."""
+    kept: list[Mobject] = []
+    for mobject in mobjects:
+        if id(mobject) in gone:
+            continue
+        if any(id(member) in gone for member in mobject.get_family()):
+            kept += _without(mobject.submobjects, gone)
+        else:
+            kept.append(mobject)
+    return kept
+
+
 class StoryboardScene(Scene):
     """Plays one storyboard: subclasses only name the scene.
 
@@ -165,6 +178,23 @@ class StoryboardScene(Scene):
         mobjects = self.get_mobject_family_members()
         first = next((i for i, m in enumerate(mobjects) if id(m) in extra), len(mobjects))
         return mobjects[min(first, len(mobjects) - len(moving)) :]
+
+    def remove(self, *mobjects: Mobject) -> StoryboardScene:
+        """Remove ``mobjects`` from the scene and from what the current play draws.
+
+        Manim's :meth:`~manim.scene.scene.Scene.remove` keeps a mobject in
+        ``moving_mobjects`` until the play ends, so one removed mid-play (a
+        strip handed over to its output row as it lands) went on being drawn
+        where it was: when the output block then glided back to rest in the
+        same play, the two strips just landed stood over its rows.
+        """
+        super().remove(*mobjects)
+        if self.moving_mobjects:
+            on_scene = {id(m) for m in self.get_mobject_family_members()}
+            gone = {id(m) for mob in mobjects for m in mob.get_family() if id(m) not in on_scene}
+            if gone:
+                self.moving_mobjects = _without(self.moving_mobjects, gone)
+        return self
 
     # -- setup ---------------------------------------------------------------
     def setup(self) -> None:

@@ -130,9 +130,24 @@ class MomentScene(StoryboardScene):
                         f"{type(m).__name__} {getattr(m, 'text', '')!s}".strip()
                         for m, looks in painted
                         if not _same_looks(_looks(m, copy=False), looks)
-                    )
+                    ) + _drawn_off_scene(self)
                     self.on_moment(self, Moment(beat, alpha, when, step, stale))
         super().play_internal(skip_rendering)
+
+
+def _drawn_off_scene(scene: StoryboardScene) -> tuple[str, ...]:
+    """Name what the play draws at every frame although it has left the scene.
+
+    Manim draws a play's ``moving_mobjects`` at every frame; one removed from
+    the scene mid-play and left in that list would still show where it was
+    (see :meth:`~embedviz.render.base.StoryboardScene.remove`).
+    """
+    on_scene = {id(m) for m in scene.get_mobject_family_members()}
+    drawn = [m for top in scene.moving_mobjects for m in top.get_family()]
+    return tuple(
+        f"{type(m).__name__} {getattr(m, 'text', '')!s} (off the scene, still drawn)".strip()
+        for m in {id(m): m for m in drawn if id(m) not in on_scene and len(m.points)}.values()
+    )
 
 
 def _draw_nothing(*args: Any, **kwargs: Any) -> None:
