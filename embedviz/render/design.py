@@ -297,7 +297,7 @@ THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}
 # What every colour means; :func:`palette_table` writes it for docs/scenes.md.
 COLOUR_MEANINGS: dict[str, str] = {
     "background": "the frame",
-    "text": "titles, captions, printed tensors",
+    "text": "titles, captions, printed tensors, word pieces",
     "muted": "row and column numbers, headings, notes, hidden-range labels",
     "cell_fill": "a table's cells, and a travelling row's strip",
     "cell_stroke": "a table's grid lines",

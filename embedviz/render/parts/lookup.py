@@ -470,7 +470,7 @@ class ChipColumn(Component):
             chip.move_to(xyz(plan.tag_x(chip.width), plan.output_row_y(order)))
             self.chips.append(chip)
             if index[-1] < len(pieces):
-                piece = LabelText(pieces[index[-1]], piece_font(plan.scale), theme.id_ink)
+                piece = LabelText(pieces[index[-1]], piece_font(plan.scale), theme.text)
                 piece.place(xyz(plan.piece_left, plan.output_row_y(order)), align="left")
                 self.pieces.add(piece)
         self.homes = [chip.get_center().copy() for chip in self.chips]
