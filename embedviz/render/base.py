@@ -82,19 +82,6 @@ def screen_texts(
     return numbers, labels, texts
 
 
-def _without(mobjects: Sequence[Mobject], gone: set[int]) -> list[Mobject]:
-    """Return ``mobjects`` less those in ``gone`` (by id); a group holding one gives its rest."""
-    kept: list[Mobject] = []
-    for mobject in mobjects:
-        if id(mobject) in gone:
-            continue
-        if any(id(member) in gone for member in mobject.get_family()):
-            kept += _without(mobject.submobjects, gone)
-        else:
-            kept.append(mobject)
-    return kept
-
-
 class StoryboardScene(Scene):
     """Plays one storyboard: subclasses only name the scene.
 
@@ -191,9 +178,11 @@ class StoryboardScene(Scene):
         super().remove(*mobjects)
         if self.moving_mobjects:
             on_scene = {id(m) for m in self.get_mobject_family_members()}
-            gone = {id(m) for mob in mobjects for m in mob.get_family() if id(m) not in on_scene}
+            gone = [m for mob in mobjects for m in mob.get_family() if id(m) not in on_scene]
             if gone:
-                self.moving_mobjects = _without(self.moving_mobjects, gone)
+                # Manim's own split: a group that holds one of them gives its other parts.
+                drawn = self.moving_mobjects
+                self.moving_mobjects = self.get_restructured_mobject_list(drawn, gone)
         return self
 
     # -- setup ---------------------------------------------------------------
