@@ -221,6 +221,8 @@ def test_the_shape_question_sits_inside_the_blank_block(
     import json
     from pathlib import Path
 
+    from embedviz.render.glyphs import SansText
+    from embedviz.render.metrics import text_width
     from embedviz.story.contract import storyboard_from_data
 
     if example is None:
@@ -236,13 +238,18 @@ def test_the_shape_question_sits_inside_the_blank_block(
     assert question.get_left()[0] >= body.get_left()[0]
     assert question.get_right()[0] <= body.get_right()[0]
     assert len(stage.output.underlines) == 2
-    # One label on screen, whatever its lines: the storyboard's words, whole.
-    assert question.text == predict.label("question")
+    # One label on screen, whatever its lines: the storyboard's words, whole, in sans
+    # (a prompt is not code: a 720p review saw it in monospace).
+    assert isinstance(question, SansText)
+    assert question.original_text == predict.label("question")
     last = len(question.lines) - 1
     line, (low, high) = question.lines[last], question.line_corners(last)
-    words = line.split("\u00d7")
-    slot = float(high[0] - low[0])
-    assert [round(u.width / slot * len(line)) for u in stage.output.underlines] == [
-        len(words[0].split()[-1]),
-        len(words[1].split()[0]),
-    ]
+    before, after = line.split("\u00d7")
+    words = [(line.rindex(before.split()[-1]), before.split()[-1])]
+    words.append((line.index(after.split()[0], len(before)), after.split()[0]))
+    # The line's slot is its sans advance width: each underline spans its word's advance.
+    per_unit = float(high[0] - low[0]) / text_width(line, 1.0, mono=False)
+    for underline, (start, word) in zip(stage.output.underlines, words, strict=True):
+        left = float(low[0]) + text_width(line[:start], 1.0, mono=False) * per_unit
+        assert underline.get_left()[0] == pytest.approx(left, abs=1e-6)
+        assert underline.width == pytest.approx(text_width(word, 1.0, mono=False) * per_unit)

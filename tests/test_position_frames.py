@@ -192,15 +192,16 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
     from manim import config
 
     from embedviz.render.design import MARGIN, SPACE
-    from embedviz.render.glyphs import LabelText
+    from embedviz.render.glyphs import SansText
 
     stage = _stage(overrides)
     blocks = stage.blocks
     note = blocks.sum_note
     assert note is not None
-    # One storyboard label, drawn as the hidden ranges' labels are.
-    assert isinstance(note, LabelText)
-    assert note.text == "added unrounded, shown to 4 decimals"
+    # One storyboard label, in sans: it is words, not code (a 720p review saw it in
+    # monospace, the voice of code and PyTorch's prints).
+    assert isinstance(note, SansText)
+    assert note.original_text == "added unrounded, shown to 4 decimals"
     assert note.font_size == pytest.approx(stage.sums_plan.scale.legend)
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     assert -half_w + MARGIN - 1e-6 <= note.get_left()[0]

@@ -33,6 +33,7 @@ from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import Caption, xyz
+from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
 from embedviz.render.writer import ENCODERS_IN_FLIGHT, HoldRenderer, use_hold_writer
@@ -50,7 +51,7 @@ __all__ = [
 
 def screen_texts(
     scene: Scene,
-) -> tuple[list[NumberText], list[LabelText | FormulaText], list[SansText | Text]]:
+) -> tuple[list[NumberText], list[LabelText | FormulaText | SansLines], list[SansText | Text]]:
     """Collect every checked number, label and plain text currently on screen.
 
     Parameters
@@ -61,11 +62,12 @@ def screen_texts(
     Returns
     -------
     tuple of lists
-        The ``NumberText``, ``LabelText`` (with typeset ``FormulaText``) and
-        ``SansText`` (or manim ``Text``) objects in the scene's mobject families.
+        The ``NumberText``, the labels (``LabelText``, typeset ``FormulaText``
+        and sans ``SansLines``) and the other ``SansText`` (or manim ``Text``)
+        objects in the scene's mobject families.
     """
     numbers: list[NumberText] = []
-    labels: list[LabelText | FormulaText] = []
+    labels: list[LabelText | FormulaText | SansLines] = []
     texts: list[SansText | Text] = []
     seen: set[int] = set()
     for top in scene.mobjects:
@@ -75,7 +77,7 @@ def screen_texts(
             seen.add(id(mobject))
             if isinstance(mobject, NumberText):
                 numbers.append(mobject)
-            elif isinstance(mobject, LabelText | FormulaText):
+            elif isinstance(mobject, LabelText | FormulaText | SansLines):
                 labels.append(mobject)
             elif isinstance(mobject, SansText | Text):
                 texts.append(mobject)

@@ -57,7 +57,9 @@ class BatchSpec(LookupSpec):
     batch, length
         B and T.
     axis_texts
-        ``batch B = 2`` and ``sequence length T = 4``, as drawn (for their widths).
+        The B and T labels, each as its storyboard label and its size's text
+        (``("batch B =", "2")``): the solver measures them as drawn
+        (:func:`~embedviz.render.parts.batch_axes.axis_label_width`).
     slice_word
         The header of a slice, without its number (``slice``).
     marks
@@ -70,7 +72,7 @@ class BatchSpec(LookupSpec):
 
     batch: int = 0
     length: int = 0
-    axis_texts: tuple[str, str] = ("", "")
+    axis_texts: tuple[tuple[str, str], tuple[str, str]] = (("", ""), ("", ""))
     slice_word: str = ""
     marks: int = 0
     shape_text: str = ""
@@ -90,10 +92,7 @@ def batch_spec(board: Storyboard) -> BatchSpec:
         **{f.name: getattr(base, f.name) for f in fields(LookupSpec)},
         batch=batch,
         length=length,
-        axis_texts=(
-            f"{labels['batch_axis']} {sizes[0]}",
-            f"{labels['length_axis']} {sizes[1]}",
-        ),
+        axis_texts=((labels["batch_axis"], sizes[0]), (labels["length_axis"], sizes[1])),
         slice_word=labels["slice_title"],
         marks=sum(1 for kind, _ in cells if kind == "equal_to"),
         shape_text=f"{labels.get('output_title', '')}  "

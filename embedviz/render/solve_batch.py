@@ -53,6 +53,7 @@ from embedviz.render.design import (
 from embedviz.render.formula import formula_width
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.parts.batch_axes import axis_label_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
 from embedviz.render.routes import source_centres
@@ -136,7 +137,7 @@ def _across(
     # The chips stand over E, left of the walking column, their B label left of them.
     gap_x = digit_height(label) * 0.6
     block_w = spec.length * chip_w + (spec.length - 1) * gap_x
-    b_label = BRACE + 2 * SPACE + text_width(spec.axis_texts[0], label, mono=False)
+    b_label = BRACE + 2 * SPACE + axis_label_width(*spec.axis_texts[0], label)
     # E's heading shrinks to its room, never under the floor.
     floor = font_for_px(MIN_TEXT_PX)
     if label * (margin_w + body_w) / text_width(spec.matrix_heading, label, mono=False) < floor:

@@ -49,9 +49,10 @@ from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.batch_plan import BRACE, MARK_LINE, BatchPlan
 from embedviz.render.design import SPACE, Theme, dimmed, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.parts.batch_axes import axis_label, sized_symbol
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
@@ -65,6 +66,7 @@ from embedviz.render.parts.mark_links import (
     level_fits,
     mark_links,
 )
+from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -123,17 +125,12 @@ class BatchChips(ChipColumn):
         self.heading = SansText("", label, theme.muted)
         block = VGroup(*self.chips)
         sizes = [cells[("batch_dim", (axis,))] for axis in (0, 1)]
+        # ``batch B = 2``: B, = and 2 typeset as the braces' symbols are (batch_axes).
         brace_b = _brace(block, LEFT, theme.muted)
-        text_b = VGroup(
-            SansText(_label(board, "batch_axis"), label, theme.muted),
-            NumberText(sizes[0], label, theme.text),
-        ).arrange(RIGHT, buff=SPACE)
+        text_b = axis_label(_label(board, "batch_axis"), sizes[0], label, theme)
         self.batch_label = VGroup(brace_b, text_b.next_to(brace_b, LEFT, buff=SPACE))
         brace_t = _brace(block, UP, theme.muted)
-        text_t = VGroup(
-            SansText(_label(board, "length_axis"), label, theme.muted),
-            NumberText(sizes[1], label, theme.text),
-        ).arrange(RIGHT, buff=SPACE)
+        text_t = axis_label(_label(board, "length_axis"), sizes[1], label, theme)
         text_t.next_to(brace_t, UP, buff=SPACE / 2).align_to(brace_t, RIGHT)
         self.length_label = VGroup(brace_t, text_t)
 
@@ -203,10 +200,12 @@ class SliceStack(OutputPart):
         self.placeholder = self._placeholder()
         self.shape: ShapeLabel | None = None
         # The question the panel asks from the start (one line, a group as the lookup
-        # block's two-line question is); the predict beat points at it.
+        # block's two-line question is); the predict beat points at it. Words: sans.
         label = plan.scale.label
         asked = next((b.labels["question"] for b in board.beats if "question" in b.labels), None)
-        self.question = None if asked is None else VGroup(LabelText(asked, label, theme.text))
+        self.question = None
+        if asked is not None:
+            self.question = VGroup(SansLines(asked, [asked], label, theme.text, 0.0))
         self.underlines: list[VMobject] = []
         self.notes = VGroup()
         # Where the notes (the shape, the marks) start, when not at the solver's place.
@@ -228,9 +227,10 @@ class SliceStack(OutputPart):
         """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""
         plan, theme, label = self.batch_plan, self.theme, self.batch_plan.scale.label
         right = plan.output_left + plan.body_width
-        self.d_symbol = maths(_label(board, "edge_d"), theme.muted, label)
-        self.d_size = NumberText(cells[("batch_dim", (2,))], label, theme.text)
-        self.edge_d = VGroup(self.d_symbol, self.d_size).arrange(RIGHT, buff=SPACE / 2)
+        # ``d = 3`` as one formula (its 3 a checked cell), as the T and B edges' symbols.
+        size = cells[("batch_dim", (2,))]
+        self.edge_d = sized_symbol(_label(board, "edge_d"), size, label, theme)
+        self.d_symbol = self.edge_d.pieces[0]
         self.edge_d.move_to(xyz(0, plan.edge_d_y)).align_to(xyz(right, 0), RIGHT)
         first, last = self.slices[0].body[0], self.slices[-1].body[0]
         span_t = VGroup(first)

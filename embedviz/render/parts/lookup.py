@@ -48,7 +48,7 @@ from embedviz.render.design import (
     value_colour,
 )
 from embedviz.render.fades import FadeIn
-from embedviz.render.glyphs import LabelLines, LabelText, NumberText, SansText
+from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, piece_font
@@ -56,6 +56,7 @@ from embedviz.render.parts.grid import GridSizes, output_grid
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.matrix_grid import matrix_grid
 from embedviz.render.parts.row_count import count_rows
+from embedviz.render.sans_lines import SansLines
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -348,12 +349,13 @@ class OutputPart(Component):
         text, inner = beat.label("question"), self.grid.width_of_body - 2 * SPACE
         font = self.plan.scale.label
         lines = [text]
-        if text_width(text, font) > inner and "  " in text and len(self.positions) > 1:
+        # A prompt is words, not code: measured and set in sans (SansLines).
+        if text_width(text, font, mono=False) > inner and "  " in text and len(self.positions) > 1:
             lines = [part.strip() for part in text.split("  ", 1)]
-        widest = max(text_width(line, font) for line in lines)
+        widest = max(text_width(line, font, mono=False) for line in lines)
         font = max(min(font, font * inner / widest), at_least(0))
         # One mobject whose text is the whole label, however many lines it takes.
-        question = LabelLines(text, lines, font, self.theme.text, SPACE * 2)
+        question = SansLines(text, lines, font, self.theme.text, SPACE * 2)
         self.question = question.move_to(self.grid.body)
         # The axes are the words either side of the "×" (in any language).
         last = len(lines) - 1
@@ -369,12 +371,12 @@ class OutputPart(Component):
         return Steps(Succession(shown, Create(self.underlines[0])), Create(self.underlines[1]))
 
     def _underline(self, index: int, start: int, word: str) -> Line:
-        """Underline ``word``, at character ``start`` of the question's monospace line ``index``."""
-        assert isinstance(self.question, LabelLines)
+        """Underline ``word``, at character ``start`` of the question's line ``index``."""
+        assert isinstance(self.question, SansLines)
         low, high = self.question.line_corners(index)
-        advance = (high[0] - low[0]) / len(self.question.lines[index])
-        x, y = low[0] + start * advance, low[1] - (high[1] - low[1]) * 0.5
-        mark = Line(xyz(x, y), xyz(x + len(word) * advance, y))
+        left, right = self.question.word_span(index, start, word)
+        y = low[1] - (high[1] - low[1]) * 0.5
+        mark = Line(xyz(left, y), xyz(right, y))
         return mark.set_stroke(self.theme.highlight, width=3)
 
     def beat_reveal(self, beat: Beat) -> Animation:

@@ -45,6 +45,7 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.clear_outline import FRAME_WIDTH, clear_row_outline
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.sum_note import place_sum_note
+from embedviz.render.sans_lines import SansLines
 from embedviz.render.solver_positions import (
     BRACKET_WIDTH,
     DEFINITION_GAP,
@@ -347,7 +348,7 @@ class PositionBlocks(Component):
         self.sum_note = self._sum_note(note) if note else None
         self.first_row_box: VMobject | None = None
 
-    def _sum_note(self, text: str) -> LabelText:
+    def _sum_note(self, text: str) -> SansLines:
         """Place the note that the sums add the unrounded values (:mod:`.sum_note`)."""
         inner = min(self.equals.get_left()[0], self.sum_heading.get_left()[0])
         band = (self.plan.token_left, inner - 2 * SPACE)

@@ -5,55 +5,38 @@ its last digit can differ from the sum of the two rounded numbers drawn above
 it (``-0.2010 + 0.2498`` is shown as ``0.0489``). A teacher adding the shown
 numbers on the board would get another last digit; the note says why.
 
-It is one storyboard label (``sum_note``), drawn as the hidden ranges' labels
-are (the legend's size, muted, monospace). It stands on the sums' heading
-line, after the heading (``sum``), where that line is free to the frame's
-edge (a sinusoidal P: its definition stands under E[id]); else (a learned P,
-whose size note stands on that line under P) in the band under E[id], left
-of ``=`` and of the heading, top-aligned with the heading, wrapped to that
-band's width and left-aligned.
+It is one storyboard label (``sum_note``), at the legend's size, muted, in
+sans: it is words, not code (monospace is for code and PyTorch's prints).
+It stands on the sums' heading line, after the heading (``sum``), on its
+baseline, where that line is free to the frame's edge (a sinusoidal P: its
+definition stands under E[id]); else (a learned P, whose size note stands on
+that line under P) in the band under E[id], left of ``=`` and of the
+heading, top-aligned with the heading, wrapped to that band's width and
+left-aligned.
 """
 
 from __future__ import annotations
 
-from itertools import pairwise
-
-import numpy as np
-from manim import DOWN, LEFT, UP, VMobject
+from manim import LEFT, UP, VMobject
 
 from embedviz.render.design import SPACE, Theme
-from embedviz.render.glyphs import LabelLines, LabelText
+from embedviz.render.glyphs import REFERENCE_FONT_SIZE, SANS_FONT, SansText, glyph_font
 from embedviz.render.metrics import text_width, xyz
+from embedviz.render.sans_lines import SansLines
 
-__all__ = ["NoteLines", "place_sum_note", "wrap_words"]
+__all__ = ["place_sum_note", "wrap_words"]
 
 
 def wrap_words(text: str, font: float, width: float) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` at ``font`` (a long word stays whole)."""
+    """Break ``text`` into sans lines at most ``width`` wide at ``font`` (long words stay whole)."""
     lines: list[str] = []
     for word in text.split():
         joined = f"{lines[-1]} {word}" if lines else word
-        if lines and text_width(joined, font) <= width:
+        if lines and text_width(joined, font, mono=False) <= width:
             lines[-1] = joined
         else:
             lines.append(word)
     return lines
-
-
-class NoteLines(LabelLines):
-    """A :class:`~embedviz.render.glyphs.LabelLines` whose lines are left-aligned."""
-
-    def __init__(self, text: str, lines: list[str], font_size: float, color: str) -> None:
-        pieces = [LabelText(line, font_size, color) for line in lines]
-        for above, below in pairwise(pieces):
-            below.next_to(above, DOWN, buff=SPACE, aligned_edge=LEFT)
-        LabelText.__init__(self, text, font_size, color)
-        glyphs = [piece.points[:-8] for piece in pieces]
-        slots = [piece.points[-8:] for piece in pieces]
-        self.set_points(np.concatenate([*glyphs, *slots]))
-        self.lines = list(lines)
-        self.glyph_count = sum(piece.glyph_count for piece in pieces)
-        self.slot_width = max(piece.slot_width for piece in pieces)
 
 
 def place_sum_note(
@@ -64,7 +47,7 @@ def place_sum_note(
     taken: list[VMobject],
     band: tuple[float, float],
     right_edge: float,
-) -> LabelText:
+) -> SansLines:
     """Return the note, placed after the sums' heading or in the band left of ``=``.
 
     In the band it stands level with the heading's top, or under whatever of
@@ -87,12 +70,17 @@ def place_sum_note(
     right_edge
         The frame's safe right edge.
     """
-    line = LabelText(text, font, theme.muted)
+    line = SansLines(text, [text], font, theme.muted, SPACE)
     line.move_to(heading.get_center()).align_to(xyz(heading.get_right()[0] + 2 * SPACE, 0), LEFT)
+    words = heading.submobjects[0] if heading.submobjects else heading
+    if isinstance(words, SansText):
+        # On the heading's baseline (boxes are ink: "sum" and "added" differ in height).
+        line.shift(xyz(0, _baseline(words) - _baseline(line)))
     if line.get_right()[0] <= right_edge and not any(_meet(line, m) for m in taken):
         return line
     left, right = band
-    note = NoteLines(text, wrap_words(text, font, right - left), font, theme.muted)
+    lines = wrap_words(text, font, right - left)
+    note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
     note.align_to(xyz(left, 0), LEFT).align_to(heading.get_top(), UP)
     # Where P's definition stands in that band too (a narrow P: a sinusoidal one of
     # d = 1 in the light theme), the note goes under it rather than across it.
@@ -100,6 +88,12 @@ def place_sum_note(
         if _meet(note, other):
             note.align_to(xyz(0, float(other.get_bottom()[1]) - 2 * SPACE), UP)
     return note
+
+
+def _baseline(text: SansText) -> float:
+    """Return the baseline of a sans text's first line, now (half a digit under its digit line)."""
+    digit = glyph_font(SANS_FONT).digit_height * text.font_size / REFERENCE_FONT_SIZE
+    return text.digit_line() - digit * text.height / text.natural_height / 2
 
 
 def _meet(a: VMobject, b: VMobject) -> bool:

@@ -1,0 +1,135 @@
+"""One voice for maths (issue 18): symbols typeset, words in sans, monospace for code.
+
+A 720p frame review of BatchLookup, SequenceLookup and PositionBlindness found:
+
+- ``batch B = 2`` and ``sequence length T = 4`` set B and T upright in sans
+  beside braces whose B, T and d are typeset (MathTypst) italics, and the
+  d edge's ``d = 3`` an italic d beside a monospace 3;
+- the prompts ``output shape?`` (the batch's panel) and ``output shape?  rows ×
+  values`` (the sequence's block) in monospace, though they are not code;
+- PositionBlindness's ``added unrounded, shown to 4 decimals`` in monospace.
+
+These tests read the stage's own mobjects (and, for the symbols, every text
+of a dry run of the batch), and the batch solver's measure of the B label.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from conftest import RecordingHost
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.theme import DARK, LIGHT
+
+GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
+# The batch's axis symbols: a text that is not typeset must not show one as a word.
+SYMBOLS = re.compile(r"(?<![\w\[])[BTd](?![\w\]])")
+
+
+def _batch_stage(options: dict[str, Any], theme: Any = DARK) -> Any:
+    from embedviz.render.stages.batch import BatchStage
+
+    board = prepared_storyboard("BatchLookup", options, environ={})
+    return BatchStage(RecordingHost(), board, theme)
+
+
+def _hex(mobject: Any) -> str:
+    return str(mobject.get_fill_color().to_hex()).lower()
+
+
+@pytest.mark.parametrize("options", [{}, GPT2], ids=["default", "gpt2"])
+@pytest.mark.parametrize("theme", [DARK, LIGHT], ids=["dark", "light"])
+def test_the_batch_axes_sizes_are_typeset_as_their_braces_symbols(
+    options: dict[str, Any], theme: Any
+) -> None:
+    """``B = 2``, ``T = 4`` and ``d = 3`` are each one typeset formula: the symbol and
+    ``=`` in the braces' muted colour, the size a checked cell in the text colour."""
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.glyphs import SansText
+    from embedviz.render.parts.symbols import TypesetNumber
+
+    stage = _batch_stage(options, theme)
+    chips, stack = stage.chips, stage.stack
+    drawn = [(chips.batch_label, "B =", 0), (chips.length_label, "T =", 1)]
+    for group, symbol, axis in [*drawn, (stack.edge_d, "d =", 2)]:
+        family = group.get_family()
+        formulas = [m for m in family if isinstance(m, FormulaText)]
+        numbers = [m for m in family if isinstance(m, TypesetNumber)]
+        assert [f.text for f in formulas] == [symbol]
+        assert [(n.cell.kind, n.cell.index) for n in numbers] == [("batch_dim", (axis,))]
+        assert numbers[0].text == str(stage.board.beats[-1].output.shape[axis])
+        assert _hex(formulas[0]) == theme.muted.lower()
+        assert _hex(numbers[0]) == theme.text.lower()
+        # The words before the symbol stay sans, and name no symbol themselves.
+        for words in (m for m in family if isinstance(m, SansText)):
+            assert not SYMBOLS.search(words.original_text), words.original_text
+    # The braces' own symbols are in the same voice and colour.
+    for edge, symbol in ((stack.edge_t, "T"), (stack.edge_b, "B")):
+        typeset = [m for m in edge.get_family() if isinstance(m, FormulaText)]
+        assert [(f.text, _hex(f)) for f in typeset] == [(symbol, theme.muted.lower())]
+
+
+@pytest.mark.parametrize("options", [{}, GPT2], ids=["default", "gpt2"])
+def test_the_solver_measures_the_batch_label_as_drawn(options: dict[str, Any]) -> None:
+    """The solver keeps room left of the chips for ``batch B = 2``: its measure is the
+    drawn label's width (sans words, a space, the typeset ``B = 2``), never less."""
+    from embedviz.render.batch_plan import batch_spec
+    from embedviz.render.parts.batch_axes import axis_label_width
+
+    stage = _batch_stage(options)
+    spec = batch_spec(stage.board)
+    text = stage.chips.batch_label[1]
+    measured = axis_label_width(*spec.axis_texts[0], stage.plan.scale.label)
+    assert float(text.width) <= measured + 1e-9
+    # Close: the words' ink is narrower than their advance by the side bearings only
+    # (``batch``: 0.79 against 0.85 units, 3 % of the whole at the default size).
+    assert measured - float(text.width) < 0.05 * measured
+
+
+def _words_on_screen(options: dict[str, Any]) -> set[tuple[str, str]]:
+    """Dry-run the batch; return (beat, text) for every shown text that is not typeset maths,
+    a checked number or a caption, at each beat's middle and end, as written (with spaces)."""
+    from embedviz.render.glyphs import GlyphString, NumberText, SansText
+    from embedviz.render.moments import play_moments
+    from embedviz.render.parts.captions import Caption
+
+    board = prepared_storyboard("BatchLookup", options, environ={})
+    found: set[tuple[str, str]] = set()
+
+    def read(scene: Any, moment: Any) -> None:
+        families = [m.get_family() for m in scene.mobjects]
+        captions = {
+            id(m) for f in families for c in f if isinstance(c, Caption) for m in c.get_family()
+        }
+        for mobject in (m for f in families for m in f if id(m) not in captions):
+            texts = isinstance(mobject, (SansText, GlyphString))
+            if not texts or isinstance(mobject, NumberText) or mobject.get_fill_opacity() < 0.5:
+                continue
+            text = mobject.original_text if isinstance(mobject, SansText) else mobject.text
+            found.add((moment.beat.name, text))
+
+    play_moments(board, read, alphas=(0.5,), pixel_width=192, pixel_height=108)
+    return found
+
+
+@pytest.mark.parametrize("options", [{}, GPT2], ids=["default", "gpt2"])
+def test_no_text_but_typeset_maths_names_a_batch_symbol(options: dict[str, Any]) -> None:
+    """At every beat's middle and end, B, T and d appear on screen only typeset (captions,
+    the narration's words, are another voice and may say them)."""
+    shown = _words_on_screen(options)
+    assert not {(beat, text) for beat, text in shown if SYMBOLS.search(text)}
+    # The read was not empty: the axes' words are on screen, in sans.
+    assert {"batch", "sequence length"} <= {text for _, text in shown}
+
+
+def test_the_batch_question_is_sans() -> None:
+    from embedviz.render.glyphs import SansText
+
+    stage = _batch_stage({})
+    assert stage.stack.question is not None
+    (question,) = stage.stack.question
+    assert isinstance(question, SansText)
+    assert question.original_text == "output shape?"
