@@ -435,3 +435,69 @@ def test_row_outlines_keep_the_safe_area_and_clear_of_the_frames(theme: str) -> 
     play_moments(board, read, alphas=(), theme=THEMES[theme])
     # The outlines of the second arrangement were all measured against the frames.
     assert {"positions", "differ"} <= set(seen), seen
+
+
+# A 720p review (add, differ): the purple rings round P's and the sums' rows started
+# 2-4 px from the ``+`` and ``=`` between the blocks (0.5 px from ``=`` while the sums
+# were circled), so the signs read as part of the rings. Every ring keeps this much
+# clear of every sign and text beside the blocks.
+RING_CLEAR_PX = 8.0
+RING_CASES = [
+    {},
+    {"positions": "learned"},
+    {"positions": "learned", "vocab": 50257, "dim": 768},
+    {"theme": "light"},
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "overrides", RING_CASES, ids=["default", "learned", "learned-gpt2", "light"]
+)
+def test_the_rings_keep_clear_of_the_signs_and_texts(overrides: dict[str, Any]) -> None:
+    """In the second arrangement's beats (``positions``, ``add``, ``differ``), mid-motion
+    and at their ends, every ring (a row's outline, the circle round the sums) stands at
+    least RING_CLEAR_PX (at 720p) from every visible text outside the blocks' bodies:
+    ``+``, ``=``, P's column numbers, the headings and notes. (The numbers and marks in
+    the rows have their own rule: ``test_a_row_outline_keeps_clear_of_the_next_rows_digits``.)
+    """
+    import numpy as np
+    from conftest import SHOWN, sample_moments
+    from manim import config
+
+    px = 720 / config.frame_height
+    stage = _stage(overrides)
+    bodies = [
+        (grid.body.get_corner([-1, -1, 0])[:2], grid.body.get_corner([1, 1, 0])[:2])
+        for grid in (stage.tokens.grid, stage.blocks.pe_grid, stage.blocks.sum_grid)
+    ]
+
+    def in_a_body(box: Any) -> bool:
+        centre = (box[0] + box[1]) / 2
+        return any(bool(np.all(low <= centre) and np.all(centre <= high)) for low, high in bodies)
+
+    beats = {"positions", "add", "differ"}
+    samples = [s for s in sample_moments("PositionBlindness", overrides) if s.beat.name in beats]
+    gaps: dict[str, float] = {}
+    problems = []
+    for sample in samples:
+        rings = [k for k in sample.strokes if "Rectangle" in k.what and k.half_width >= 0.02 - 1e-9]
+        texts = [
+            t
+            for t in sample.texts
+            if t.role not in ("number", "caption")
+            and t.opacity >= SHOWN
+            and not (t.in_strip or t.on_chip or in_a_body(t.box))
+        ]
+        for ring in rings:
+            for text in texts:
+                low, high = text.box
+                outside = np.maximum(np.maximum(low - ring.points, ring.points - high), 0.0)
+                gap = (float(np.sqrt((outside**2).sum(axis=1)).min()) - ring.half_width) * px
+                gaps[text.text] = min(gaps.get(text.text, 99.0), gap)
+                if gap < RING_CLEAR_PX - 1e-3:
+                    where = f"{sample.beat.name} at {sample.alpha:g} of step {sample.step + 1}"
+                    problems.append(f"{where}: a {ring.what} {gap:.1f} px from {text.text!r}")
+    # The signs stand next to rings (within twice the clearance): the rule is tested there.
+    assert max(gaps["+"], gaps["="]) < 2 * RING_CLEAR_PX, gaps
+    assert not problems, "\n".join(problems[:20])
