@@ -77,30 +77,45 @@ def test_the_rows_arrive_with_the_blocks_they_join(positions: str) -> None:
     assert max(moving) - min(moving) < 1.0
 
 
-# The word beside ``=`` needs 1.39 units right of the bracket (stacked under the
-# sign; 1.74 on one line); the lookup layout leaves 0.5, and the corridor between
-# E and the output block is only 0.64 wide (APART, 0.48, must stay). Solving for the
-# room with smaller numbers left 13.3 % of the frame empty at the first half's beat
-# ends. Now only ``same`` makes room: the tables narrow about E's left edge (numbers
-# 26.4 -> 24.9 px, rows at their pitch), the output side glides into the corridor
-# (to APART from E) and down where the frame is fullest, and then the outlines,
-# the bracket, ``=`` and, under it, ``identical`` are drawn (12.37 % empty at the end;
-# docs/render.md has the measurements).
+# The word beside ``=`` needs 1.74 units right of the bracket on one line (1.39 stacked
+# under the sign); the lookup layout leaves 0.5, and the corridor between E and the
+# output block is only 0.64 wide (APART, 0.48, must stay). Solving for the room with
+# smaller numbers left 13.3 % of the frame empty at the first half's beat ends. Only
+# ``same`` makes room: the tables narrow about E's left edge (numbers 26.4 -> 24.1 px,
+# rows at their pitch), the output side glides into the corridor (to APART from E) and
+# down, and the legend right, where the frame is fullest (7.85 % empty at the end; the
+# legend only rising or falling left 12.50 %), and then the outlines, the bracket and
+# ``= identical`` on one line are drawn (docs/render.md has the measurements).
+SAME_CASES = [
+    ({}, "dark"),
+    ({"positions": "learned"}, "dark"),
+    ({"positions": "learned", "vocab": 50257, "dim": 768}, "dark"),
+    ({"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6}, "dark"),
+    ({}, "light"),
+]
+
+
 @pytest.mark.parametrize(
-    "overrides",
-    [{}, {"positions": "learned"}, {"ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6}],
-    ids=["default", "learned", "eight-tokens"],
+    ("overrides", "theme"),
+    SAME_CASES,
+    ids=["default", "learned", "learned-gpt2", "eight-tokens", "light"],
 )
-def test_identical_stands_beside_its_bracket(overrides: dict[str, Any]) -> None:
+def test_identical_stands_beside_its_bracket(overrides: dict[str, Any], theme: str) -> None:
     """A frame review (the end of ``same``): the word ``identical`` stood under the output
     block's last row, away from the bracket joining the repeat's two rows. It should stand
     beside the bracket, on the line between the two rows, in the frame's safe area, with
-    the table numbers (as drawn) at their 24 px (18 px) floor or over."""
+    the table numbers (as drawn) at their 24 px (18 px) floor or over.
+
+    Three 720p reviews then found ``=`` alone over ``identical`` (a wrapped label ending
+    17-19 px from the frame's edge) while the closing ``≠ different`` stands on one line.
+    The two verdicts are drawn alike: the sign and the word on the bracket's middle line,
+    the sign as far from the bracket and the word as far from the sign as in ``≠ different``.
+    """
     from conftest import TABLE_KINDS
     from manim import config
 
     from embedviz.inputs import prepared_storyboard
-    from embedviz.render.design import MARGIN, MIN_DATA_PX, MIN_DEFAULT_DATA_PX
+    from embedviz.render.design import MARGIN, MIN_DATA_PX, MIN_DEFAULT_DATA_PX, THEMES
     from embedviz.render.glyphs import NumberText
     from embedviz.render.moments import play_moments
 
@@ -119,17 +134,31 @@ def test_identical_stands_beside_its_bracket(overrides: dict[str, Any]) -> None:
                 if isinstance(m, NumberText) and m.cell.kind in TABLE_KINDS
                 for low, high in [m.slot_corners()]
             ]
-            seen.append((bracket, sign, word, min(digits)))
+            blocks = scene.stage.blocks
+            other = blocks.verdict((blocks.positions[0], blocks.positions[1]))
+            seen.append((bracket, sign, word, min(digits), other))
 
-    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
-    ((bracket, _sign, word, data_px),) = seen
+    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108, theme=THEMES[theme])
+    ((bracket, sign, word, data_px, other),) = seen
     assert word.original_text == "identical"
-    assert data_px >= (MIN_DATA_PX if overrides.get("ids") else MIN_DEFAULT_DATA_PX)
+    # A table that starts under 24 px (more tokens, GPT-2's columns) may narrow to 18 px.
+    assert data_px >= (MIN_DATA_PX if "vocab" in overrides else MIN_DEFAULT_DATA_PX)
     top, bottom = bracket.get_top()[1], bracket.get_bottom()[1]
     assert bottom < word.get_center()[1] < top
     assert word.get_left()[0] > bracket.get_right()[0]
-    assert word.get_left()[0] - bracket.get_right()[0] < 0.6
     assert word.get_right()[0] <= config.frame_width / 2 - MARGIN + 1e-6
+    # One line, as ``≠ different``: the sign and the word on the bracket's middle line.
+    for bars, *marks in ((bracket, sign, word), other):
+        middle = (bars.get_top()[1] + bars.get_bottom()[1]) / 2
+        for mark in marks:
+            assert mark.get_center()[1] == pytest.approx(middle, abs=1e-6), mark
+    # At the same distances from the bracket as the other verdict's sign and word.
+    assert sign.get_left()[0] - bracket.get_right()[0] == pytest.approx(
+        other[1].get_left()[0] - other[0].get_right()[0], abs=1e-6
+    )
+    assert word.get_left()[0] - sign.get_right()[0] == pytest.approx(
+        other[2].get_left()[0] - other[1].get_right()[0], abs=1e-6
+    )
 
 
 def _shown_sum(board: Any, position: tuple[int, ...], col: int, kind: str) -> Any:
@@ -407,3 +436,69 @@ def test_row_outlines_keep_the_safe_area_and_clear_of_the_frames(theme: str) -> 
     play_moments(board, read, alphas=(), theme=THEMES[theme])
     # The outlines of the second arrangement were all measured against the frames.
     assert {"positions", "differ"} <= set(seen), seen
+
+
+# A 720p review (add, differ): the purple rings round P's and the sums' rows started
+# 2-4 px from the ``+`` and ``=`` between the blocks (0.5 px from ``=`` while the sums
+# were circled), so the signs read as part of the rings. Every ring keeps this much
+# clear of every sign and text beside the blocks.
+RING_CLEAR_PX = 8.0
+RING_CASES = [
+    {},
+    {"positions": "learned"},
+    {"positions": "learned", "vocab": 50257, "dim": 768},
+    {"theme": "light"},
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "overrides", RING_CASES, ids=["default", "learned", "learned-gpt2", "light"]
+)
+def test_the_rings_keep_clear_of_the_signs_and_texts(overrides: dict[str, Any]) -> None:
+    """In the second arrangement's beats (``positions``, ``add``, ``differ``), mid-motion
+    and at their ends, every ring (a row's outline, the circle round the sums) stands at
+    least RING_CLEAR_PX (at 720p) from every visible text outside the blocks' bodies:
+    ``+``, ``=``, P's column numbers, the headings and notes. (The numbers and marks in
+    the rows have their own rule: ``test_a_row_outline_keeps_clear_of_the_next_rows_digits``.)
+    """
+    import numpy as np
+    from conftest import SHOWN, sample_moments
+    from manim import config
+
+    px = 720 / config.frame_height
+    stage = _stage(overrides)
+    bodies = [
+        (grid.body.get_corner([-1, -1, 0])[:2], grid.body.get_corner([1, 1, 0])[:2])
+        for grid in (stage.tokens.grid, stage.blocks.pe_grid, stage.blocks.sum_grid)
+    ]
+
+    def in_a_body(box: Any) -> bool:
+        centre = (box[0] + box[1]) / 2
+        return any(bool(np.all(low <= centre) and np.all(centre <= high)) for low, high in bodies)
+
+    beats = {"positions", "add", "differ"}
+    samples = [s for s in sample_moments("PositionBlindness", overrides) if s.beat.name in beats]
+    gaps: dict[str, float] = {}
+    problems = []
+    for sample in samples:
+        rings = [k for k in sample.strokes if "Rectangle" in k.what and k.half_width >= 0.02 - 1e-9]
+        texts = [
+            t
+            for t in sample.texts
+            if t.role not in ("number", "caption")
+            and t.opacity >= SHOWN
+            and not (t.in_strip or t.on_chip or in_a_body(t.box))
+        ]
+        for ring in rings:
+            for text in texts:
+                low, high = text.box
+                outside = np.maximum(np.maximum(low - ring.points, ring.points - high), 0.0)
+                gap = (float(np.sqrt((outside**2).sum(axis=1)).min()) - ring.half_width) * px
+                gaps[text.text] = min(gaps.get(text.text, 99.0), gap)
+                if gap < RING_CLEAR_PX - 1e-3:
+                    where = f"{sample.beat.name} at {sample.alpha:g} of step {sample.step + 1}"
+                    problems.append(f"{where}: a {ring.what} {gap:.1f} px from {text.text!r}")
+    # The signs stand next to rings (within twice the clearance): the rule is tested there.
+    assert max(gaps["+"], gaps["="]) < 2 * RING_CLEAR_PX, gaps
+    assert not problems, "\n".join(problems[:20])

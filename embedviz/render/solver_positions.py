@@ -48,15 +48,20 @@ __all__ = [
     "PositionSpec",
     "definition_font",
     "heading_width",
+    "ring_clear",
+    "sign_width",
     "solve_positions",
 ]
 
 # Typst sources of the three blocks' symbols, set after their words.
 TOKEN_SYMBOL = 'E["id"]'
 POSITION_SYMBOL = 'P["pos"]'
-# A bracket joining two rows of the sum block, and the space a sign takes.
+# A bracket joining two rows of the sum block, and the least space a sign takes.
 BRACKET_WIDTH = 0.15
 SIGN_CHARS = 2.2
+# Between a row's outline (a ring) and a sign or a text beside it, in pixels at 720p: a
+# 720p review found the rings 2-4 px from ``+`` and ``=``, which read as part of them.
+RING_CLEAR_PX = 8.0
 # Between the lines of P's definition: one line's subscript and the next line's
 # capitals would touch at SPACE.
 DEFINITION_GAP = 2 * SPACE
@@ -251,6 +256,25 @@ def _beside() -> float:
     return SPACE + clear_reach() - OUTLINE_REACH
 
 
+def ring_clear() -> float:
+    """Return :data:`RING_CLEAR_PX` in scene units."""
+    from manim import config
+
+    return RING_CLEAR_PX * float(config.frame_height) / 720
+
+
+def sign_width(data: float) -> float:
+    """Return the width kept for ``+`` or ``=`` between two blocks at a data font.
+
+    :data:`SIGN_CHARS` characters, or more where the sign (centred in it) would
+    stand under :func:`ring_clear` from a ring round the next block's row,
+    whose ink reaches :func:`~embedviz.render.parts.clear_outline.clear_reach`
+    past the body.
+    """
+    sign = max(formula_width("+", data), formula_width("=", data))
+    return max(char_advance(data) * SIGN_CHARS, sign + 2 * (clear_reach() + ring_clear()))
+
+
 def heading_width(word: str, symbol: str, font: float) -> float:
     """Return the width of a heading: its words, then its symbol as maths."""
     width = text_width(word, font, mono=False)
@@ -294,7 +318,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     body_w = sum(slot.size for slot in col_slots(spec.window, sizes))
     body_h = spec.count * sizes.row_height
     chip_w = chip_size(spec.id_chars, 0, label)[0]
-    sign_w = char_advance(scale.data) * SIGN_CHARS
+    sign_w = sign_width(scale.data)
     tags_w = _beside() + chip_w + SPACE + char_advance(label) * spec.position_chars
     top_w = body_w + tags_w + sign_w + body_w
     verdict_w = SPACE * 2 + _beside() + BRACKET_WIDTH + char_advance(label) * 1.5
@@ -321,8 +345,8 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     title_font = _title_font(spec.title, scale, right - left, problems)
     band_h = digit_height(title_font) * 1.7
     heading_h = digit_height(label) * 1.6
-    # P's column numbers stand clear of a row's outline, which reaches over the body's top.
-    col_labels_h = digit_height(label) + 0.8 * SPACE + clear_reach()
+    # P's column numbers: ring_clear() over a row's outline (past the body's top), then 0.4 SPACE.
+    col_labels_h = digit_height(label) + 0.4 * SPACE + ring_clear() + clear_reach()
     gap_h = _gap_line(spec, note_font)  # a learned P's hidden rows' label, over its size
     needed = 2 * (heading_h + SPACE + body_h) + col_labels_h + 2 * SPACE + gap_h
     caption_top = bottom + CAPTION_CENTRE + digit_height(CAPTION_FONT) * 2.1
@@ -353,7 +377,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             equals_x=sum_x - sign_w / 2,
             heading_y=body_top + col_labels_h + SPACE + heading_h / 2,
             sum_heading_y=sum_top + SPACE + heading_h / 2,
-            col_label_y=body_top + (col_labels_h + clear_reach()) / 2,
+            col_label_y=body_top + clear_reach() + ring_clear() + digit_height(label) / 2,
             formula_left=offset + note_left,
             formula_top=sum_top + SPACE + heading_h + gap_h,
             note_font=note_font,

@@ -42,7 +42,12 @@ from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip
-from embedviz.render.parts.clear_outline import FRAME_WIDTH, clear_row_outline
+from embedviz.render.parts.clear_outline import (
+    FRAME_WIDTH,
+    OUTLINE_WIDTH,
+    clear_reach,
+    clear_row_outline,
+)
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.sum_note import place_sum_note
 from embedviz.render.sans_lines import SansLines
@@ -452,7 +457,12 @@ class PositionBlocks(Component):
         )
         if len(beat.phrases) < 2:
             return added
-        circled = Circumscribe(self.sum_grid.body, color=self.theme.highlight)
+        # Its ink reaches as far past the body as a row's ring (Manim's 0.1 buff put it
+        # 10.8 px out, 0.5 px from ``=``), so the sign's room from the rings holds for it.
+        buff = clear_reach() - OUTLINE_WIDTH / 200
+        circled = Circumscribe(
+            self.sum_grid.body, color=self.theme.highlight, buff=buff, stroke_width=OUTLINE_WIDTH
+        )
         if len(beat.phrases) < 3 or not note:
             return Steps(added, circled)
         pointed = Indicate(note[0], color=self.theme.highlight, scale_factor=1.0)

@@ -18,13 +18,13 @@ from collections.abc import Sequence
 from manim import Mobject, config
 
 from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import SPACE
+from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.routes import clear_order
 from embedviz.render.space import EMPTY_SHARE, Box, best_drop, largest_empty_rectangle
 from embedviz.story.model import Storyboard
 
-__all__ = ["legend_room", "rest_across", "rest_blocks", "rest_legend"]
+__all__ = ["legend_across", "legend_room", "rest_across", "rest_blocks", "rest_legend"]
 
 # The output block rests this many rows lower at most, tried in these steps.
 _REST_STEPS = 4
@@ -178,6 +178,28 @@ def legend_room(legend: Box, drawn: Sequence[Box], band: Box) -> tuple[float, fl
     floor = max([band[1], *(b[3] for b in across if b[3] <= bottom + 1e-9)])
     ceiling = min([band[3], *(b[1] for b in across if b[1] >= top - 1e-9)])
     return min(0.0, floor + SPACE - bottom), max(0.0, ceiling - SPACE - top)
+
+
+def legend_across(legend: Box, drawn: Sequence[Box], band: Box) -> tuple[float, float]:
+    """Return how far the legend may glide left and right (``<= 0``, ``>= 0``), clear of ``drawn``.
+
+    It stays :data:`~embedviz.render.design.SPACE` from whatever stands beside
+    it (within ``SPACE`` of its height), and inside the band's safe margin.
+
+    Parameters
+    ----------
+    legend
+        The legend's box.
+    drawn
+        The boxes of everything else drawn.
+    band
+        The band between the title and the caption.
+    """
+    left, bottom, right, top = legend
+    level = [b for b in drawn if b[1] < top + SPACE and b[3] > bottom - SPACE]
+    wall_left = max([band[0] + MARGIN, *(b[2] + SPACE for b in level if b[2] <= left + 1e-9)])
+    wall_right = min([band[2] - MARGIN, *(b[0] - SPACE for b in level if b[0] >= right - 1e-9)])
+    return min(0.0, wall_left - left), max(0.0, wall_right - right)
 
 
 def rest_legend(

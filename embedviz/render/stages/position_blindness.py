@@ -46,7 +46,12 @@ from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Targets, narrowed, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
-from embedviz.render.parts.resting import legend_room, rest_blocks, rest_legend
+from embedviz.render.parts.resting import (
+    legend_across,
+    legend_room,
+    rest_blocks,
+    rest_legend,
+)
 from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
@@ -66,6 +71,10 @@ _PE_KINDS = {"sinusoid": "sum_sinusoid", "learned_position": "sum_learned"}
 _MOVE_LAG = 0.6
 # Seconds the tables take to narrow and make room for the verdict's word.
 _NARROW = 0.6
+# How far the output side and the legend glide up and the legend right, with the
+# largest empty area each glide leaves.
+_Glide = tuple[float, float, float]
+_Trials = list[tuple[float, float, float, float]]
 
 
 @register_stage
@@ -109,6 +118,8 @@ class PositionStage(Stage):
             PositionBlocks(*args2, pe_kind, _PE_KINDS[pe_kind], self.tokens)
         )
         self.same: list[VMobject] = []
+        # Whether the verdict's word stands under ``=`` (only where the line has no room).
+        self.stacked = False
         # Raised over E by a raised output block, the legend rests where it fills the frame.
         rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
 
@@ -146,9 +157,11 @@ class PositionStage(Stage):
     def beat_same(self, beat: Beat) -> Animation:
         """Outline the two rows of the repeated ID and the one matrix row behind them: ``=``.
 
-        The bracket, ``=`` and ``identical`` stand beside the two rows (the word
-        under the sign when the line is too wide). Where there is no room for
-        them, the tables first narrow in one smooth move (:mod:`narrowing`: the
+        The bracket, ``=`` and ``identical`` stand beside the two rows, on one
+        line as the closing ``≠ different`` does (a 720p review: the word under
+        the sign read as a wrapped label beside the inline ``≠ different``; it
+        is stacked only where no room can be made for the line). Where there is
+        no room for them, the tables first narrow in one smooth move (:mod:`narrowing`: the
         numbers shrink towards their floor, the rows keep their pitch) while
         the output side glides into the corridor, empty once every lookup is
         done, and down where the frame is fullest; then the outlines are drawn.
@@ -163,12 +176,17 @@ class PositionStage(Stage):
         tops = (grid.row_y(rows[0]), grid.row_y(rows[1]))
         left = plan.mark_left - self.motion.slide
         matrix, output = self.motion.matrix_side(shown=True), self.motion.output_side(shown=True)
+        # On one line, as ``≠ different`` stands; stacked only where no room can be made.
+        self.stacked = False
         room = self._room(self._verdict(tops, left), left, matrix, output)
+        if room is None and not self._fits(self._verdict(tops, left)):
+            self.stacked = True
+            room = self._room(self._verdict(tops, left), left, matrix, output)
         moves: list[Animation] = []
         if room is not None:
             scale, anchor, slide = room
-            dy, lift = self._drop(tops, left, room, matrix, output)
-            moved = [*self._moved(matrix, output, room, dy), *self._lifted(lift)]
+            dy, lift, across = self._drop(tops, left, room, matrix, output)
+            moved = [*self._moved(matrix, output, room, dy), *self._lifted(lift, across)]
             moves.append(Settle(moved, run_time=_NARROW))
             for mobject, points in [
                 *narrowed(outlines, scale, anchor, (-slide, dy)),
@@ -186,16 +204,22 @@ class PositionStage(Stage):
     def _verdict(self, tops: tuple[float, float], left: float) -> VGroup:
         """Return the bracket, ``=`` and ``identical`` beside two rows.
 
-        The word stands under the sign (the two centred on the bracket's
-        point) when the line would reach into the frame's margin.
+        On one line; with :attr:`stacked` set, the word stands under the sign
+        (the two centred on the bracket's point) when the line would reach
+        into the frame's margin.
         """
         same = verdict(tops, left, "=", self.word("identical"), self.plan.scale.label, self.theme)
         _, sign, word = same
-        if word.get_right()[0] > _right_edge():
+        if self.stacked and not self._fits(same):
             x = sign.get_left()[0]
             pair = VGroup(sign, word).arrange(DOWN, buff=SPACE, aligned_edge=LEFT)
             pair.move_to(xyz(0, (tops[0] + tops[1]) / 2)).align_to(xyz(x, 0), LEFT)
         return same
+
+    @staticmethod
+    def _fits(same: VGroup) -> bool:
+        """Return whether the verdict stands inside the safe area's right edge."""
+        return float(same.get_right()[0]) <= _right_edge() + 1e-9
 
     def _room(
         self, same: VGroup, left: float, matrix: list[Mobject], output: list[Mobject]
@@ -239,10 +263,15 @@ class PositionStage(Stage):
             *narrowed(output, scale, anchor, (-slide, dy), least),
         ]
 
-    def _lifted(self, lift: float) -> Targets:
-        """Return where the legend ends once glided ``lift`` up (nothing without a legend)."""
+    def _lifted(self, lift: float, across: float = 0.0) -> Targets:
+        """Return where the legend ends once glided ``lift`` up and ``across`` right.
+
+        Nothing without a legend, or when it stays.
+        """
         legend = self.matrix.legend
-        return narrowed([legend], 1.0, 0.0, (0.0, lift)) if legend is not None and lift else []
+        if legend is None or not (lift or across):
+            return []
+        return narrowed([legend], 1.0, 0.0, (across, lift))
 
     def _drop(
         self,
@@ -251,16 +280,20 @@ class PositionStage(Stage):
         room: tuple[float, float, float],
         matrix: list[Mobject],
         output: list[Mobject],
-    ) -> tuple[float, float]:
-        """Return how far the output side and the legend glide up (down, if negative).
+    ) -> _Glide:
+        """Return how far the output side and the legend glide up, and the legend right.
 
         Where the largest empty area of the frame at the beat's end is least
         (narrower tables leave more of it empty), the nearest to no glide of
         those within 0.01 square units of it; the output side at most a row
         either way, the legend as far as it stays clear of what stands under
-        and over it (:func:`~embedviz.render.parts.resting.legend_room`): a
+        and over it (:func:`~embedviz.render.parts.resting.legend_room`) and
+        beside it (:func:`~embedviz.render.parts.resting.legend_across`): a
         short output block leaves the corridor's top empty over the legend
-        once E narrows, a raised one the room over E.
+        once E narrows, a raised one the room over E. (Narrowed for ``=
+        identical`` on one line, the default's tables left 12.50 % of the
+        frame empty over the output block, right of the legend, with the
+        legend only rising or falling.)
         """
         scale, anchor, slide = room
         x = anchor + scale * (left - anchor) - slide
@@ -271,8 +304,21 @@ class PositionStage(Stage):
         leave_out += [legend] if legend is not None else []
         union = _union(own)
 
-        def best(drops: list[float], lifts: list[float] | None) -> tuple[float, float]:
-            tried: list[tuple[float, float, float]] = []
+        def legend_at(boxes: list[Box], lift: float, shifts: list[float] | None) -> _Trials:
+            moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
+            lifted = _union(moved)
+            low, high = legend_across(lifted, boxes, band) if lifted else (0.0, 0.0)
+            grid = [k * wide for k in range(-int(-low / wide), int(high / wide) + 1)]
+            return [
+                (0.0, lift, dx, largest_empty_rectangle([*boxes, *_shifted(moved, dx)], band).area)
+                for dx in (grid if shifts is None else shifts)
+                if low - 1e-9 <= dx <= high + 1e-9
+            ]
+
+        def best(
+            drops: list[float], lifts: list[float] | None, shifts: list[float] | None
+        ) -> _Glide:
+            tried: _Trials = []
             for dy in drops:
                 with placed(self._moved(matrix, output, room, dy)):
                     same = self._verdict((tops[0] + dy, tops[1] + dy), x)
@@ -280,22 +326,21 @@ class PositionStage(Stage):
                 low, high = legend_room(union, boxes, band) if union else (0.0, 0.0)
                 grid = [k * coarse for k in range(-int(-low / coarse), int(high / coarse) + 1)]
                 for lift in grid if lifts is None else lifts:
-                    if not low - 1e-9 <= lift <= high + 1e-9:
-                        continue
-                    moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
-                    area = largest_empty_rectangle([*boxes, *moved], band).area
-                    tried.append((dy, lift, area))
-            least = min(area for _, _, area in tried)
-            ranked = sorted(tried, key=lambda t: abs(t[0]) + abs(t[1]))
-            return next((dy, lift) for dy, lift, area in ranked if area <= least + 0.01)
+                    if low - 1e-9 <= lift <= high + 1e-9:
+                        tried += [(dy, *t[1:]) for t in legend_at(boxes, lift, shifts)]
+            least = min(t[-1] for t in tried)
+            ranked = sorted(tried, key=lambda t: abs(t[0]) + abs(t[1]) + abs(t[2]))
+            return next((dy, lift, dx) for dy, lift, dx, area in ranked if area <= least + 0.01)
 
-        # A fifth of a row (the output side at most a row either way), then about
-        # the best an eighth of that for the block, a quarter for the legend.
+        # A fifth of a row (the output side at most a row either way), a row across,
+        # then about the best an eighth of that for the block, a quarter for the legend.
         coarse = self.plan.sizes.row_height / 5
-        dy, lift = best([k * coarse for k in range(-5, 6)], None)
+        wide = self.plan.sizes.row_height
+        dy, lift, dx = best([k * coarse for k in range(-5, 6)], None, None)
         fine = [dy + k * coarse / 8 for k in range(-8, 9)]
         lifts = [lift + k * coarse / 4 for k in range(-4, 5)]
-        return best([d for d in fine if abs(d) <= 5 * coarse + 1e-9], lifts)
+        shifts = [dx + k * wide / 8 for k in range(-8, 9)]
+        return best([d for d in fine if abs(d) <= 5 * coarse + 1e-9], lifts, shifts)
 
     def _fit_verdict(self, same: VGroup) -> None:
         """Put the verdict's word under the output block when it does not fit beside the bracket."""
@@ -342,6 +387,11 @@ class PositionStage(Stage):
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
+
+
+def _shifted(boxes: list[Box], dx: float) -> list[Box]:
+    """Return ``boxes`` moved ``dx`` right."""
+    return [(b[0] + dx, b[1], b[2] + dx, b[3]) for b in boxes]
 
 
 def _union(boxes: list[Box]) -> Box | None:
