@@ -255,3 +255,55 @@ def test_the_count_stays_in_the_safe_margin(overrides: dict[str, Any]) -> None:
     play_moments(board, look, alphas=alphas, pixel_width=192, pixel_height=108)
     assert seen, "no ring was seen in the zero-based beat"
     assert not outside, outside[:5]
+
+
+def _named_in_large_vocab(overrides: dict[str, Any]) -> dict[str, tuple[int, bool, set[int]]]:
+    """LargeVocabLookup's beats whose last cue names a row of E: (row, fetched here, seen).
+
+    ``seen`` holds the rows outlined alone at the beat's end, or, for a beat that
+    also fetches the row it names (``scroll_lookup``: its outline fades as the
+    copy settles), at any of its sampled moments.
+    """
+    board = prepared_storyboard("LargeVocabLookup", overrides, environ={})
+    ids = {c.index: int(c.value) for b in board.beats for c in b.numbers if c.kind == "token_id"}
+    found: dict[str, tuple[int, bool, set[int]]] = {}
+
+    def look(scene_object: Any, moment: Any) -> None:
+        text = moment.beat.phrases[-1].text if moment.beat.phrases else ""
+        named, ordinal = NAMED_ROW.search(text), ORDINAL_ROW.search(text)
+        if named is None and ordinal is None:
+            return
+        row = int(named[1]) if named is not None else int(ordinal[1]) - 1  # type: ignore[index]
+        index = board.beats.index(moment.beat)
+        before = board.beats[index - 1].output if index else None
+        done = set(before.filled) if before is not None else set()
+        now = moment.beat.output.filled if moment.beat.output is not None else ()
+        fetched = any(ids[p] == row for p in now if p not in done)
+        if moment.alpha < 1 and not fetched:
+            return
+        _, _, seen = found.setdefault(moment.beat.name, (row, fetched, set()))
+        seen |= outlined_rows(scene_object, scene_object.stage.theme.id_line)
+
+    alphas = tuple(round(0.1 * k, 1) for k in range(1, 10))
+    play_moments(board, look, alphas=alphas, pixel_width=192, pixel_height=108)
+    return found
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"theme": "light"}, {"ids": "3,4,3", "vocab": 8, "dim": 4}],
+    ids=["gpt2", "light", "all-rows-shown"],
+)
+def test_large_vocab_marks_the_row_its_caption_names(overrides: dict[str, Any]) -> None:
+    """A 720p frame review (LargeVocabLookup, 27.8 s): the scroll beat ended on "It is the
+    4822nd row, counting from 0." with row 4821 on screen but unmarked; its outline came
+    only in the next beat. The scroll beat's named row is outlined alone at its end (also
+    where the window already shows it); a beat that names and fetches a row outlines it
+    while it plays."""
+    found = _named_in_large_vocab(overrides)
+    board = prepared_storyboard("LargeVocabLookup", overrides, environ={})
+    featured = next(b for b in board.beats if b.name == "scroll").highlight
+    assert featured is not None
+    assert found.get("scroll") == (featured.row, False, {featured.row}), found
+    for beat, (row, _, seen) in found.items():
+        assert row in seen, (beat, row, seen)

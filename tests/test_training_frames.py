@@ -176,3 +176,41 @@ def test_the_row_marks_stand_with_e_not_the_gradient(overrides: dict[str, Any]) 
         to_e, _ = _apart_px(_box(mark), e_body)
         to_gradient, _ = _apart_px(_box(mark), gradient)
         assert to_gradient >= max(2 * to_e - 0.5, to_e + 6.0), (row, to_e, to_gradient)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", CASES[:2], ids=IDS[:2])
+def test_the_column_sum_steps_aside_only_while_a_strip_passes(overrides: dict[str, Any]) -> None:
+    """A 720p review (about 29.6 to 31.1 s): the column sum (w₀, + w₂, =) vanished and
+    faded back in, unchanged. It made way for the next row's strip, which travels along
+    its weight row's line through the sum's rows, but came back only with the zeros'
+    phrase, seconds after the strip had landed. Once worked out in the scatter, the sum
+    is drawn at every moment (fading counts) but while a strip travels, and at the
+    beat's end it is back whole: drawn as it was, and nothing stale in the video."""
+    from conftest import sample_moments
+
+    alphas = tuple(round(0.02 * k, 2) for k in range(1, 50))
+    samples = [
+        s
+        for s in sample_moments("TrainingNudge", overrides, alphas=alphas)
+        if s.beat.name == "scatter"
+    ]
+
+    def drawn(sample: Any) -> dict[Any, float]:
+        return {t.cell: t.opacity for t in sample.texts if t.cell and t.cell[0] in ("term", "sum")}
+
+    def summed(sample: Any) -> bool:
+        return any(cell[0] == "sum" and seen >= 1 for cell, seen in drawn(sample).items())
+
+    first = next(i for i, s in enumerate(samples) if summed(s))
+    worked = drawn(samples[first])
+    away = [
+        (s.step, s.alpha)
+        for s in samples[first:]
+        if not s.strips and not any(drawn(s).get(cell, 0) > 0 for cell in worked)
+    ]
+    assert not away, f"the column sum is away with no strip passing at (step, alpha) {away}"
+    end = samples[-1]
+    assert end.alpha >= 1
+    assert {cell: drawn(end).get(cell, 0.0) for cell in worked} == worked
+    assert not [line for s in samples for line in s.stale]

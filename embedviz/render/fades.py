@@ -21,11 +21,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from manim import Animation, VGroup, VMobject
 from manim import FadeIn as ManimFadeIn
 from manim import FadeOut as ManimFadeOut
-from manim import VMobject
 
-__all__ = ["FadeIn", "FadeOut"]
+__all__ = ["FadeIn", "FadeOut", "StepAside"]
 
 # What VMobject.interpolate_color interpolates, in its order; the first three
 # hold an opacity column, which a fade takes to zero.
@@ -143,3 +143,52 @@ class FadeOut(_ColourFade, ManimFadeOut):
     # Manim's clean-up removes the mobject and interpolates back to 0: the
     # colour path above then gives it back the colours it had.
     fades_in = False
+
+
+class StepAside(Animation):
+    """Fade mobjects out of the way, or back to the very colours they had, on screen throughout.
+
+    Manim's :class:`~manim.FadeOut` removes its mobject when the play ends,
+    and a :class:`FadeIn` in the same play starts from the faded colours: a
+    mobject faded out and back within one play would stay hidden, then go.
+    This fades the colours alone (as :class:`FadeIn` and :class:`FadeOut` do
+    for a plain fade), with the colours each member had before it went
+    aside kept in ``saved`` for the way back.
+
+    Parameters
+    ----------
+    mobjects
+        What steps aside (or comes back).
+    saved
+        The members' colours, by ``id``: filled going out, read coming back.
+    out
+        True to fade out, False to fade back in.
+    **kwargs
+        Passed to :class:`manim.Animation`.
+    """
+
+    def __init__(
+        self, mobjects: list[VMobject], saved: dict[int, Looks], out: bool, **kwargs: Any
+    ) -> None:
+        super().__init__(VGroup(*mobjects), **kwargs)
+        self.saved, self.out = saved, out
+        self._ends: list[tuple[VMobject, Looks, Looks]] = []
+
+    def begin(self) -> None:
+        """Keep (or read back) each member's colours; no starting copy is made."""
+        for member in self.mobject.family_members_with_points():
+            if not isinstance(member, VMobject):
+                continue  # only vectorised mobjects here (as a plain fade)
+            if self.out:
+                shown = self.saved.setdefault(id(member), _looks(member))
+                self._ends.append((member, _looks(member), _hidden(shown)))
+            elif id(member) in self.saved:
+                shown = self.saved.pop(id(member))
+                self._ends.append((member, _looks(member), shown))
+        self.starting_mobject = self.mobject
+        self.interpolate(0)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Interpolate each member's colours between where it started and where it goes."""
+        for member, start, end in self._ends:
+            _set_looks(member, start, end, alpha)

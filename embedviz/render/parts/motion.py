@@ -153,6 +153,9 @@ class LookupMotion(Component):
         # What has landed beside the output block (its numbers, marks), for the settle.
         self.carries: list[Carry] = []
         self.marks: list[VMobject] = []
+        # Named rows' outlines (``matrix.marked``) taken by their lookups: they glide with
+        # the matrix until their settle fades them.
+        self.taken: list[VMobject] = []
         self.radius = plan.sizes.row_height * 0.45
         # How far the block sits below, and left of, where the solver keeps every path clear;
         # and how far right of its place the matrix rests.
@@ -191,7 +194,7 @@ class LookupMotion(Component):
         """
         parts = (self.matrix.grid, self.matrix.heading, self.matrix.note)
         side: list[Mobject] = [m for m in parts if m is not None]
-        side += self.matrix.marked.values()
+        side += [*self.matrix.marked.values(), *self.taken]
         return self._on_screen(side) if shown else side
 
     def output_side(self, shown: bool = False) -> list[Mobject]:
@@ -315,7 +318,10 @@ class LookupMotion(Component):
         there, back = self.chip_paths(row_index, chip, park, lift)
         # A row the narration has named already stands outlined (the count ended on it): it
         # glides with the matrix (matrix_side) and goes with the settle, as a new one would.
-        outline = self.matrix.marked.get(row)
+        # Taken once: a later lookup of the same ID (a repeat) draws its own, where the row is.
+        outline = self.matrix.marked.pop(row, None)
+        if outline is not None:
+            self.taken.append(outline)
         mark_row: Animation = Wait(run_time=0.4)
         if outline is None and (outline := self.row_outline(row)) is not None:
             outline.shift(xyz(-self.matrix_slide, 0))

@@ -12,7 +12,8 @@ are still empty; the rows no ID selected then get their zeros.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 from manim import (
@@ -27,7 +28,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_deferred_animation
 from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, StepAside
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.positions import Rows
@@ -100,16 +101,43 @@ class ScatterMotion(Component):
         """Each ``w_t`` into row ``id_t`` of ``∂L/∂E``; then every other row gets exactly zero.
 
         Two steps: the scatter-adds with the first phrase, the zeros with
-        "Every other row gets exactly zero."
+        "Every other row gets exactly zero." The column sum stays once worked
+        out, but a later row's strip travels along its weight row's line,
+        through the sum's rows: the sum makes way only while such strips
+        travel (it fades after their chip is pointed at, and is back as soon as
+        the last has landed). Back only with the zeros, it stood away, unchanged,
+        for seconds after its place was clear: a frame review read it as a glitch.
         """
-        self.reshow: list[Animation] = []
-        last = len(self.order) - 1
-        filled = [
-            self._single(row) if len(self.by_row[row]) == 1 else self._sum(row, n == last)
-            for n, row in enumerate(self.order)
-        ]
+        self.worked: Callable[[], list[VMobject]] | None = None
+        self.aside: dict[int, Any] = {}
+        steps: list[Animation] = []
+        away = False
+        for row in self.order:
+            later = self.worked is not None
+            if len(self.by_row[row]) == 1:
+                first, *rest = self._single(row)
+            else:
+                first, *rest = self._sum(row)
+            steps.append(first)
+            if later and not away:
+                steps.append(self._make_way(out=True))
+                away = True
+            steps += rest
+        if away:
+            steps.append(self._make_way(out=False))
         zeros = [FadeIn(m) for m in self.gradient.zeros()]
-        return Steps(Succession(*filled), AnimationGroup(*zeros, *self.reshow, run_time=2.0))
+        return Steps(Succession(*steps), AnimationGroup(*zeros, run_time=2.0))
+
+    def _make_way(self, out: bool) -> Animation:
+        """Fade the column sum out of later strips' way, or back once their way is clear.
+
+        Both in the beat's first play: the sum stays on screen, its colours
+        kept for the way back (:class:`~embedviz.render.fades.StepAside`).
+        """
+        worked = self.worked
+        assert worked is not None
+        saved = self.aside
+        return make_deferred_animation(lambda: StepAside(worked(), saved, out), run_time=0.3)
 
     def _path(self, position: tuple[int, ...], target_y: float) -> list[np.ndarray]:
         """Out along the weight row's own line, then up (or down) the column under the gradient."""
@@ -123,14 +151,14 @@ class ScatterMotion(Component):
         chips = [self.weights.chips[self.weights.rows.positions.index(p)] for p in positions]
         return AnimationGroup(*[Circumscribe(c, color=self.theme.highlight) for c in chips])
 
-    def _single(self, row: int) -> Animation:
-        """One ID's weight row into its gradient row."""
+    def _single(self, row: int) -> list[Animation]:
+        """One ID's weight row into its gradient row: its chip pointed at; its strip's travel."""
         (position,) = self.by_row[row]
         targets = self.gradient.rows.numbers[(row,)]
         path = self._path(position, self.gradient.rows.y((row,)))
         grid, index = self.weights.grid, self.weights.rows.index(position)
         carry = Carry(grid, index, None, None, targets, path, self.theme, run_time=_CARRY)
-        return Succession(self._pointed([position]), carry)
+        return [self._pointed([position]), carry]
 
     def _work(self, row: int) -> tuple[CellGrid, Rows, Rows, VMobject, bool]:
         """Return where a repeated ID's rows are added up: the column sum, or a scratch one.
@@ -153,11 +181,12 @@ class ScatterMotion(Component):
         sums = Rows(grid, [(row,)], cells, "grad", data, theme, scale, first=len(positions))
         return grid, terms, sums, sum_rule(grid, len(positions), theme), False
 
-    def _sum(self, row: int, last: bool) -> Animation:
+    def _sum(self, row: int) -> list[Animation]:
         """Land a repeated ID's weight rows one under the other, add them, raise a copy of the sum.
 
-        The column sum stays when no later row needs the column under the
-        gradient; otherwise it leaves, and comes back with the zeros.
+        Returns the steps, the chips' pointing first. The column sum stays
+        (:meth:`beat_scatter` moves it out of later strips' way while they
+        travel); a scratch sum's copies leave once its sum has risen.
         """
         grid, terms, sums, rule, shown = self._work(row)
         positions, theme = self.by_row[row], self.theme
@@ -193,11 +222,12 @@ class ScatterMotion(Component):
             Wait(run_time=_PAUSE),
             rise,
         ]
-        if not (shown and last):
+        if shown:
+            # Later rows' strips cross it: beat_scatter fades it out of their way and back.
+            self.worked = worked
+        else:
             steps.append(make_deferred_animation(lambda: _fade(worked(), out=True), run_time=0.3))
-            if shown:
-                self.reshow.append(make_deferred_animation(lambda: _fade(worked(), out=False)))
-        return Succession(*steps)
+        return steps
 
 
 def _fade(mobjects: list[VMobject], out: bool) -> Animation:

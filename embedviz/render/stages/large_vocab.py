@@ -20,6 +20,7 @@ from manim import (
     Animation,
     AnimationGroup,
     Circumscribe,
+    Create,
     LaggedStart,
     ShowPassingFlash,
     Succession,
@@ -172,15 +173,26 @@ class LargeVocabStage(Stage):
         return [*([scroll] if scroll is not None else []), *follow]
 
     def beat_scroll(self, beat: Beat) -> Animation:
-        """Point at the featured ID's chip; then bring its row on screen."""
+        """Point at the featured ID's chip; then bring its row on screen and outline it.
+
+        The caption names the row ("scrolls to row 4821. It is the 4822nd
+        row"): it is outlined in the ID's amber once the rows stop (drawn
+        while they slid, its lines would run through the digits passing
+        under it), and stays in the matrix's ``marked`` for the lookup, which
+        fetches that row next and fades it with its settle.
+        """
         assert beat.highlight is not None
+        row = beat.highlight.row
         chip = self.chips.chips[self.output.row_of(beat.highlight.position)]
         pointed = Circumscribe(chip, color=self.theme.highlight, buff=SPACE / 2)
         moves = self._scroll(beat)
         if beat.window == self.matrix.window and len(moves) == 1:
-            label = self.matrix.grid.row_labels[beat.highlight.row]
+            label = self.matrix.grid.row_labels[row]
             moves.append(point_at(label, self.theme.highlight, scale=1.2))
-        return Steps(pointed, AnimationGroup(*moves))
+        # Built after the scroll is planned: the grid's bookkeeping is the new window's.
+        outline = self.matrix.outline(row)
+        self.matrix.marked[row] = outline
+        return Steps(pointed, Succession(AnimationGroup(*moves), Create(outline, run_time=0.4)))
 
     def _output_parts(self) -> list[VMobject]:
         return [self.output.grid, self.output.heading, self.output.numbers]
