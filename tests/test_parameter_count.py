@@ -197,9 +197,16 @@ def test_weights_file_sets_the_shape(tmp_path: Path) -> None:
     np.save(path, weight)
     board = prepared_storyboard("params", {"weights": str(path)}, cwd=tmp_path, environ={})
     assert (board.vocab_size, board.dim) == (7, 5)
-    # The first two rows and the looked-up row (ID 3), in their first three columns.
+    # The first six rows (the looked-up ID 3 among them), in their first three columns.
     assert [c.value for c in _cells(board, "corner")] == [
-        float(weight[r, c]) for r in (0, 1, 3) for c in range(3)
+        float(weight[r, c]) for r in range(6) for c in range(3)
+    ]
+    board = prepared_storyboard(
+        "params", {"weights": str(path), "ids": "6"}, cwd=tmp_path, environ={}
+    )
+    # The last row, past the first six, is drawn after them.
+    assert [c.value for c in _cells(board, "corner")] == [
+        float(weight[r, c]) for r in (0, 1, 2, 3, 4, 5, 6) for c in range(3)
     ]
     _one_line_error(
         prepared_storyboard, "params", {"weights": str(path), "dim": 4}, cwd=tmp_path, environ={}
@@ -227,8 +234,13 @@ def test_huge_tables_are_counted_without_being_built(tmp_path: Path, computed_ro
     # 4.2 billion parameters (16 GiB in float32): only the corner's rows and ID 3's are computed.
     board = prepared_storyboard("params", {"vocab": 256000, "dim": 16384}, cwd=tmp_path, environ={})
     assert computed_rows.full_tables == []
-    assert computed_rows.distinct <= {0, 1, 3}  # two corner rows and the looked-up ID 3
-    assert 0 < computed_rows.rows <= 6
+    assert computed_rows.distinct <= set(range(6))  # the first six rows hold the looked-up ID 3
+    assert 0 < computed_rows.rows <= 12
+    prepared_storyboard(
+        "params", {"vocab": 256000, "dim": 16384, "ids": "255999"}, cwd=tmp_path, environ={}
+    )
+    assert computed_rows.full_tables == []
+    assert computed_rows.distinct <= {*range(6), 255999}
     assert [c.text for c in _cells(board, "param_count")] == ["4,194,304,000"]
     assert [c.text for c in _cells(board, "dtype_total")] == ["16,777,216,000", "8,388,608,000"]
     assert [c.text for c in _cells(board, "dtype_memory")] == ["15.6 GiB", "7.8 GiB"]
@@ -381,13 +393,14 @@ def _drawn_lines(grid: Any) -> list[tuple[float, float, float, float, float]]:
 
 @pytest.mark.parametrize(
     "overrides",
-    [{}, {"vocab": 6, "dim": 3}, {"vocab": 1000, "dim": 64}],
-    ids=["gpt2", "6x3", "1000x64"],
+    [{}, {"vocab": 9, "dim": 4}, {"vocab": 1000, "dim": 64}],
+    ids=["gpt2", "9x4", "1000x64"],
 )
 def test_the_hidden_ranges_labels_keep_clear_of_the_blocks_lines(
     overrides: dict[str, Any],
 ) -> None:
-    """A review of ``--vocab 6 --dim 3`` and ``--vocab 1000 --dim 64`` asked that the
+    """A review of ``--vocab 6 --dim 3`` (now drawn whole: six rows, three columns; a
+    9 x 4 table hides a few of each) and ``--vocab 1000 --dim 64`` asked that the
     labels ``rows … hidden`` (in their bands) and ``columns … hidden`` (under the
     block) keep clear of the block's lines. At every beat's end, as the block rests large
     or small, each label's ink stands at least half a SPACE (5.4 px at 720p) off every line

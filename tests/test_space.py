@@ -75,3 +75,26 @@ def test_a_slide_across_is_a_drop_with_the_axes_swapped() -> None:
     # A slide past the band's left end is never taken.
     slide, _ = best_slide(fixed, moving, (0.0, 0.0, 10.0, 10.0), [0.0, 9.0], 200.0)
     assert slide == 0.0
+
+
+def test_a_framed_box_with_nothing_in_it_counts_as_empty_only_when_asked() -> None:
+    """Issue 18: a rectangle filled with the background (or nothing) is a frame round
+    empty space. ``mobject_boxes`` counts it whole by default, by its four sides given
+    the background's colour; a filled cell, or a text inside the frame, counts whole."""
+    from manim import Rectangle
+
+    from embedviz.render.boxes import mobject_boxes
+
+    background = "#101318"
+    frame = Rectangle(width=4.0, height=2.0).set_fill(background, opacity=1.0)
+    hollow = Rectangle(width=4.0, height=2.0).set_fill(opacity=0.0).shift([0.0, -3.0, 0.0])
+    cell = Rectangle(width=4.0, height=5.0).set_fill("#1c2030", opacity=1.0).shift([5, -1.5, 0])
+    region = (-2.0, -4.0, 7.0, 1.0)
+    whole = largest_empty_rectangle(mobject_boxes([frame, hollow, cell]), region)
+    seen = largest_empty_rectangle(mobject_boxes([frame, hollow, cell], (), background), region)
+    # Counted whole, only the gaps between the boxes are empty (1 wide, 5 long).
+    assert whole.area == pytest.approx(5.0)
+    # Counted by their sides, each frame's inside (4 x 2) is empty too; the cell is not.
+    assert seen.area == pytest.approx(4.0 * 2.0)
+    assert (seen.left, seen.right) == pytest.approx((-2.0, 2.0))
+    assert mobject_boxes([cell], (), background) == mobject_boxes([cell])

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from manim import Rectangle
+
 from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import GlyphString, SansText
 from embedviz.render.space import Box
@@ -34,7 +36,27 @@ def _opacity(mobject: Any, family: bool) -> float:
     return max(seen)
 
 
-def mobject_boxes(mobjects: Iterable[Any], leave_out: Iterable[Any] = ()) -> list[Box]:
+def _hollow(mobject: Any, background: str | None) -> bool:
+    """Whether a mobject is a frame round nothing of its own.
+
+    That is a rectangle filled with nothing to see: no fill, or the background's colour.
+    """
+    if background is None or not isinstance(mobject, Rectangle):
+        return False
+    if float(mobject.get_fill_opacity()) < DRAWN:
+        return True
+    return str(mobject.get_fill_color().to_hex()).lower() == background.lower()
+
+
+def _sides(low: Any, high: Any) -> list[Box]:
+    """Return a rectangle's four sides as boxes of no width (or no height)."""
+    x0, y0, x1, y1 = float(low[0]), float(low[1]), float(high[0]), float(high[1])
+    return [(x0, y0, x1, y0), (x0, y1, x1, y1), (x0, y0, x0, y1), (x1, y0, x1, y1)]
+
+
+def mobject_boxes(
+    mobjects: Iterable[Any], leave_out: Iterable[Any] = (), background: str | None = None
+) -> list[Box]:
     """Return ``(left, bottom, right, top)`` of everything visibly drawn among ``mobjects``.
 
     Parameters
@@ -45,6 +67,12 @@ def mobject_boxes(mobjects: Iterable[Any], leave_out: Iterable[Any] = ()) -> lis
     leave_out
         Mobjects (with their families) not to count, such as the title and
         the caption that bound the measured band.
+    background
+        The frame's background colour (``#rrggbb``), or None. When given, a
+        rectangle filled with nothing to see (no fill, or this colour) counts
+        only by its four sides: a framed box with nothing in it is empty
+        space, as a reader sees it, not content (issue 18). What is drawn
+        inside it (a label) counts by its own box.
 
     Returns
     -------
@@ -62,7 +90,10 @@ def mobject_boxes(mobjects: Iterable[Any], leave_out: Iterable[Any] = ()) -> lis
         if len(mobject.points) and _opacity(mobject, whole) >= DRAWN:
             points = mobject.get_all_points() if whole else mobject.points
             low, high = points.min(axis=0), points.max(axis=0)
-            boxes.append((float(low[0]), float(low[1]), float(high[0]), float(high[1])))
+            if _hollow(mobject, background):
+                boxes.extend(_sides(low, high))
+            else:
+                boxes.append((float(low[0]), float(low[1]), float(high[0]), float(high[1])))
         if not whole:
             for member in mobject.submobjects:
                 visit(member)

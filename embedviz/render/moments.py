@@ -193,16 +193,26 @@ def frame_pixels(scene: StoryboardScene) -> np.ndarray:
     return np.array(renderer.get_frame())[:, :, :3]
 
 
-def drawn_boxes(scene: StoryboardScene, leave_out: Sequence[Any] = ()) -> list[Box]:
+def drawn_boxes(
+    scene: StoryboardScene, leave_out: Sequence[Any] = (), background: str | None = None
+) -> list[Box]:
     """Return the boxes of everything visibly drawn on the scene (see ``render.boxes``)."""
-    return mobject_boxes(scene.mobjects, leave_out)
+    return mobject_boxes(scene.mobjects, leave_out, background)
 
 
-def frame_emptiness(scene: StoryboardScene) -> Emptiness:
-    """Return the largest empty rectangle between the title and the caption, as drawn now."""
+def frame_emptiness(scene: StoryboardScene, hollow: bool = False) -> Emptiness:
+    """Return the largest empty rectangle between the title and the caption, as drawn now.
+
+    With ``hollow``, a framed box with nothing in it (a rectangle filled with
+    nothing or the theme's background) counts as the empty space it looks
+    like, not as drawn (:func:`~embedviz.render.boxes.mobject_boxes`).
+    """
     title = getattr(scene.stage, "title", None)
     leave_out = [m for m in (title, scene.caption) if m is not None]
-    return largest_empty_rectangle(drawn_boxes(scene, leave_out), content_band(title))
+    theme = getattr(scene.stage, "theme", None)
+    background = theme.background if hollow and theme is not None else None
+    boxes = drawn_boxes(scene, leave_out, background)
+    return largest_empty_rectangle(boxes, content_band(title))
 
 
 def play_moments(

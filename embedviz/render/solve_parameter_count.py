@@ -4,11 +4,11 @@ Across the frame::
 
     row numbers | block E | walking column | count, memory, widths, the lookup | chip
 
-The block is E's window (its first rows and the looked-up row, a few
-columns) as a grid whose hidden ranges of rows are bands with their labels
-inside; the ranges of many rows share the height left over, so the block
-fills the frame's height (it reads as a tall table of which a few rows
-show). Under it, the hidden columns' label.
+The block is E's window (its first six rows and the looked-up row, a few
+columns) as a grid whose hidden ranges of rows are thin bands with their
+labels inside, as LargeVocabLookup draws them, however many rows they hide:
+the frame's height goes to rows of numbers, not to an empty box. Under it,
+the hidden columns' label.
 
 The panel's sections (the count, the memory table, the table of widths) flow
 down from the top; the lookup's line is level with the looked-up row, so
@@ -19,9 +19,9 @@ That layout is the last beat's. Before it, the pieces shown rest where they
 fill the frame (:func:`rest_places`; :mod:`embedviz.render.rests` moves
 them): while the block is introduced and counted, it stands large at the
 left with its heading, its sizes and the count in a column beside it; while
-the memory table fills, the count (on two lines) and the table's rows spread
-down the panel; with the widths table, the sections spread apart. The lookup
-brings everything home.
+the memory table fills, E's column stands midway down the frame and the count
+(on two lines) and the table's rows spread down the panel; with the widths
+table, the sections spread apart. The lookup brings everything home.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from embedviz.render.design import (
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
-from embedviz.render.parts.grid import GridSizes, Slot, col_slots
+from embedviz.render.parts.grid import CLEAR_LABEL_DIGITS, GridSizes, Slot, col_slots
 from embedviz.render.rests import Place
 from embedviz.render.space import Box
 from embedviz.story.model import Storyboard, Window
@@ -51,8 +51,6 @@ __all__ = ["SECTIONS", "ParamPlan", "ParamSpec", "rest_places", "solve_parameter
 
 # The panel's sections, top to bottom: (name, header lines, data lines).
 SECTIONS = (("count", 0, 1), ("memory", 1, 2), ("widths", 1, 3))
-# A hidden range of at most this many rows is a thin band; longer ones share the spare height.
-_SHORT_RANGE = 3
 # Between the panel's columns, in label advances.
 COLUMN_GAP_CHARS = 2.0
 TAG_GAP = SPACE
@@ -119,7 +117,7 @@ class ParamSpec:
                 max(word("dtype"), word("width"), key=len),
                 max([*map(len, dtypes), 4 + widest("compare_dim")]),
             ),
-            (word("bytes_each"), widest("dtype_bytes") + 6),
+            (max(word("bytes_each"), word("table_size"), key=len), widest("dtype_bytes") + 6),
             (
                 max(word("total_bytes"), word("parameters"), key=len),
                 widest("dtype_total", "compare_count"),
@@ -217,17 +215,16 @@ class _Down:
     lines: dict[str, tuple[float, ...]]
 
 
-def _block_rows(spec: ParamSpec, sizes: GridSizes, height: float, band: float) -> list[Slot]:
-    """Cut the block's height into rows and bands: long ranges share what the rows leave."""
-    row_h = sizes.row_height
-    gaps = {gap.first: n for n, gap in enumerate(spec.window.row_gaps)}
-    long = [n for n, count in enumerate(spec.gap_counts) if count > _SHORT_RANGE]
-    rest = height - row_h * len(spec.window.rows) - band * len(spec.gap_counts)
-    share = max(rest, 0.0) / len(long) if long else 0.0
+def _block_rows(spec: ParamSpec, row_h: float, band: float) -> list[Slot]:
+    """Cut the block into rows and thin bands, one per hidden range, in the table's order.
+
+    Every band is as thin as LargeVocabLookup's, however many rows it hides: a
+    720p review found the tall band that GPT-2's hidden rows once shared the
+    spare height in (585 x 308 px, a framed box round one dim label) an empty
+    fifth of the frame, while the rows shown filled 15 % of it.
+    """
     items = [(row, Slot(row, row_h)) for row in spec.window.rows]
-    items += [
-        (first, Slot(n, band + (share if n in long else 0.0), True)) for first, n in gaps.items()
-    ]
+    items += [(gap.first, Slot(n, band, True)) for n, gap in enumerate(spec.window.row_gaps)]
     return [slot for _, slot in sorted(items, key=lambda item: item[0])]
 
 
@@ -239,13 +236,11 @@ def _down(
     head_h, under_h = heads
     line_h = digit_height(scale.label) * 2.0
     top = bands.top - head_h
-    band = digit_height(scale.legend) * 1.9
-    # The copy's size and the note go under the lookup's line: when the looked-up
-    # row is the block's last, the block ends that much higher.
-    last = spec.window.rows[-1]
-    after = any(gap.first > last for gap in spec.window.row_gaps)
-    tail = 2 * line_h + SPACE if spec.token_id == last and not after else 0.0
-    slots = _block_rows(spec, sizes, top - bands.bottom - under_h - tail, band)
+    # A band holds its label's ink (CLEAR_LABEL_DIGITS) and a little over half a SPACE
+    # either side: the label keeps half a SPACE off the band's edges and off the
+    # looked-up row's outline, which stays inside its row beside a band.
+    band = digit_height(scale.legend) * CLEAR_LABEL_DIGITS + 1.2 * SPACE
+    slots = _block_rows(spec, row_h, band)
     depth = 0.0
     for slot in slots:
         if not slot.gap and slot.key == spec.token_id:
@@ -253,7 +248,9 @@ def _down(
         depth += slot.size
     if top - depth - under_h < bands.bottom - 1e-9:
         problems.append("block too tall")
-    reserved = (lookup_y + row_h / 2 + SPACE, lookup_y - row_h / 2 - 2 * line_h - SPACE)
+    # The copy's size and the note, a SPACE under the copy (a 720p review found the
+    # facts 8 px under it, reading as part of it), and a SPACE under them.
+    reserved = (lookup_y + row_h / 2 + SPACE, lookup_y - row_h / 2 - 2 * line_h - 2 * SPACE)
     if reserved[1] < bands.bottom - 1e-9:
         problems.append("no room under the lookup")
     cursor, lines = bands.top, {}
@@ -314,7 +311,7 @@ def _measure(spec: ParamSpec, data: float, pitch: float) -> tuple[ParamPlan, lis
         right += gap
     strip_left = panel_left + symbol_w
     line_h = digit_height(label) * 2.0
-    facts_y = down.lookup_y - sizes.row_height / 2 - line_h / 2
+    facts_y = down.lookup_y - sizes.row_height / 2 - SPACE - line_h / 2
     depth = sum(slot.size for slot in down.rows)
     plan = ParamPlan(
         scale=scale,
@@ -399,7 +396,9 @@ def _intro_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]
     # The column's lines as large as its width allows, but never larger than E's numbers.
     lines = min(scale, (bands.right - left) / widest)
     heights = [_size(boxes[name])[1] * lines for name in column]
-    gaps = [1.0] * (len(column) + 1)
+    # Half gaps above and under the column: E, as tall as its numbers allow, may end
+    # short of the frame's height, and the column's ends then close the bands beside it.
+    gaps = [0.5, *[1.0] * (len(column) - 1), 0.5]
     for name, y in zip(column, _spread(heights, bands.top, bands.bottom, gaps), strict=True):
         places[name] = (lines, middle, y)
     return places
@@ -427,6 +426,32 @@ def _panel_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]
         if name in ("product", "count"):
             x = (plan.panel_left + bands.right) / 2  # the count's lines stand in the middle
         places[name] = (scales[name], x, y)
+    return places
+
+
+# E's column: its heading, its sizes, its block and the hidden columns' label (home, as solved).
+_COLUMN = ("heading", "rows", "columns", "block", "hidden")
+
+
+def _column_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]:
+    """Return places that stand E's column, as solved, midway down the frame's height.
+
+    Its thin bands leave the block shorter than the frame: solved at the top for
+    the lookup (whose line is level with the looked-up row), it would leave a band
+    under it across the frame while the panel spreads down its height (16.6 % of
+    the frame at float32's end).
+    """
+    bands = plan.bands
+    shown = [name for name in _COLUMN if name in boxes]
+    if not shown:
+        return {}
+    top = max(boxes[name][3] for name in shown)
+    bottom = min(boxes[name][1] for name in shown)
+    shift = (bands.top + bands.bottom) / 2 - (top + bottom) / 2
+    places = {}
+    for name in shown:
+        left, low, right, high = boxes[name]
+        places[name] = (1.0, (left + right) / 2, (low + high) / 2 + shift)
     return places
 
 
@@ -458,5 +483,5 @@ def rest_places(action: str, boxes: Mapping[str, Box], plan: ParamPlan) -> dict[
     if action in ("table", "count"):
         return _intro_places(boxes, plan)
     if action in ("dtype", "compare"):
-        return _panel_places(boxes, plan)
+        return _column_places(boxes, plan) | _panel_places(boxes, plan)
     return {}

@@ -57,7 +57,7 @@ def _widths(dim: int) -> list[int]:
 def _corner(cell: NumberCell, context: Any) -> tuple[float, str]:
     row, col = cell.index
     looked_up = int(context.ids.reshape(-1)[0])
-    assert row < 2 or row == looked_up, "two corner rows and the looked-up row are drawn"
+    assert row < 6 or row == looked_up, "the first six rows and the looked-up row are drawn"
     return _table_value(row, col, context)
 
 

@@ -1,7 +1,7 @@
 """ParameterCount's parts: the block of E, the count, the memory and widths tables, the lookup.
 
 - :class:`BlockPart`: E's window as a grid (its first rows and the looked-up
-  row), hidden ranges as bands labelled inside, its heading and sizes line.
+  row), hidden ranges as thin bands labelled inside, its heading and sizes line.
   Beat ``table``.
 - :class:`CountLine`: ``50,257 × 768 = 38,597,376 parameters``. Beat ``count``.
 - :class:`MemoryTable`: bytes per dtype. Beat ``dtype``.
@@ -294,6 +294,10 @@ class MemoryTable(Component):
                 for kind, colour in zip(kinds, colours, strict=True)
             ]
             placed = [_entry(m, plan, column, y) for column, m in enumerate([name, *numbers])]
+            # A byte count of one digit stands under the middle of its header: at its
+            # right edge it read as one run of digits with the total beside it ("4
+            # 154,389,504", 30 px apart at 720p).
+            placed[1].set_x(self.header[1].get_x())
             self.rows.append(VGroup(*placed))
 
     def beat_dtype(self, beat: Beat) -> Animation:
@@ -341,11 +345,14 @@ class WidthsTable(Component):
         lines, labels = plan.lines["widths"], _labels(board)
         words = [board.word("width"), None, board.word("parameters"), None]
         self.header = _header(words, plan, lines[0], theme)
+        bar_left = plan.column_right[0] + char_advance(plan.scale.label) * 2
+        # The bars' column has a header of its own, over the bars' left end.
+        bars = SansText(board.word("table_size"), plan.scale.label, theme.muted)
+        self.header.add(_at(bars, bar_left, lines[0], LEFT))
         compare = LabelText(labels["compare_dtype"], plan.scale.label, theme.muted)
         self.header.add(_at(compare, plan.column_right[3], lines[0], RIGHT))
         counts = [c for (k, _), c in sorted(cells.items()) if k == "compare_count"]
         largest = max(c.value for c in counts)
-        bar_left = plan.column_right[0] + char_advance(plan.scale.label) * 2
         bar_room = plan.column_right[1] - bar_left
         data = plan.scale.data
         self.rows: list[tuple[VGroup, Rectangle]] = []

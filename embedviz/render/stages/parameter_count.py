@@ -107,6 +107,19 @@ class ParameterCountStage(Stage):
         found = rest_places(beat.action, boxes, self.plan)
         return {names[name]: place for name, place in found.items()}
 
+    def _across(self, name: str, before: Place | None, after: Place | None) -> bool:
+        """Whether a piece crosses E on its way (it changes its size or its x).
+
+        A piece that only slides up or down at its own size, beside E (E's column
+        standing midway down the frame, then home), glides there.
+        """
+        if before == after:
+            return False
+        centre = self.rests.centres[name]
+        home: Place = (1.0, float(centre[0]), float(centre[1]))
+        (s0, x0, _), (s1, x1, _) = before or home, after or home
+        return abs(s0 - s1) > 1e-9 or abs(x0 - x1) > 1e-9
+
     def animate(self, beat: Beat) -> Animation:
         """Play the beat with its pieces at its places, eased there first."""
         places = self._places(beat)
@@ -116,7 +129,7 @@ class ParameterCountStage(Stage):
         # columns' label goes under E: on straight paths they crossed each other and E's
         # lines (issue 18), so they leave the intro's column unseen and appear at home.
         before = self.rests.places
-        fade = [n for n in _FADE_ACROSS if n in before and before.get(n) != places.get(n)]
+        fade = [n for n in _FADE_ACROSS if self._across(n, before.get(n), places.get(n))]
         settle = self.rests.settle(places, fade=fade)
         if settle is None:
             return Steps(first, *rest) if rest else first

@@ -38,6 +38,8 @@ LAYOUT = layout(
         "total_bytes": "total bytes",
         "memory": "memory",
         "width": "width",
+        # The header over the widths table's bars, which grow with the table.
+        "table_size": "table size",
         "values_copied": "values copied,",
         "bytes": "bytes",
         "no_arithmetic": "no multiplications, no additions",

@@ -1,0 +1,185 @@
+"""ParameterCount's frames at 720p, at every beat's end (issue 18, a frame review).
+
+The review (``params`` at 720p, both themes) found:
+
+- the hidden rows drawn as one framed band 585 x 308 px (later 440 x 230) round
+  one dim label, with the rows shown filling about 15 % of the frame, and a
+  lone band for "row 2 hidden" between rows 1 and 3;
+- "bytes each" ``4`` 30 px from ``154,389,504``: one run of digits;
+- no header over the widths table's bars, and the lookup's facts line 8 px
+  under the copied row.
+
+Each test measures the drawn mobjects (in 720p pixels) in a dry run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+
+# The cases: GPT-2 (both themes), and a 4.2-billion-parameter table looking up its last row.
+CASES = {
+    "gpt2": (),
+    "gpt2-light": (("theme", "light"),),
+    "huge-last-row": (("dim", 16384), ("ids", "255999"), ("vocab", 256000)),
+}
+
+
+@dataclass
+class End:
+    """What a beat's end shows, in 720p pixels (y grows down the frame)."""
+
+    beat: str
+    empty: float = 0.0  # the largest empty rectangle, as a share of the frame
+    content: tuple[float, float] = (0.0, 0.0)  # the band between title and caption: top, bottom
+    bands: list[float] = field(default_factory=list)  # each hidden range's band height
+    row_height: float = 0.0  # a drawn row of E
+    rows_span: float = 0.0  # E's drawn rows, top of the first to bottom of the last
+    digits: list[float] = field(default_factory=list)  # ink heights of E's numbers
+    bytes_gaps: list[float] = field(default_factory=list)  # "bytes each" entry to the total
+    digit_advance: float = 0.0  # one advance of the panel's numbers
+    facts_gap: float | None = None  # the copied row's bottom to the facts line's ink top
+    bars: tuple[float, float] | None = None  # the bars' left and right
+    bar_headers: list[tuple[float, float]] = field(default_factory=list)  # over the bars
+
+
+def _ink(mobject: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Return the drawn glyphs' corners (bottom-left, top-right)."""
+    if hasattr(mobject, "ink_corners"):
+        low, high = mobject.ink_corners()
+        return np.asarray(low), np.asarray(high)
+    points = np.concatenate([m.points for m in mobject.get_family() if len(m.points)])
+    return points.min(axis=0), points.max(axis=0)
+
+
+@cache
+def _ends(case: str) -> tuple[End, ...]:
+    """Dry-run ParameterCount at 1280 x 720 and measure every beat's end."""
+    from manim import Rectangle, config
+
+    from embedviz.render.boxes import content_band
+    from embedviz.render.moments import frame_emptiness, play_moments
+
+    board = prepared_storyboard("params", dict(CASES[case]), environ={})
+    ends: list[End] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha != 1.0:
+            return
+        px = 720 / float(config.frame_height)
+
+        def y(value: float) -> float:
+            return (float(config.frame_height) / 2 - value) * px
+
+        stage, end = scene.stage, End(moment.beat.name)
+        frame = float(config.frame_width * config.frame_height)
+        end.empty = frame_emptiness(scene, hollow=True).area / frame
+        _, bottom, _, top = content_band(stage.title)
+        end.content = (y(top), y(bottom))
+        grid = stage.block.grid
+        rects = [m for m in grid.body.submobjects[1:] if isinstance(m, Rectangle)]
+        end.bands = [m.height * px for m in rects]
+        drawn = grid.get_rows()
+        rows = [grid.row_box(r, buff=0.0) for r in drawn]
+        end.row_height = (rows[0][3] - rows[0][1]) * px
+        end.rows_span = (max(r[3] for r in rows) - min(r[1] for r in rows)) * px
+        numbers = [m for m in grid.get_entries() if m.get_fill_opacity() > 0.5]
+        end.digits = [(_ink(m)[1][1] - _ink(m)[0][1]) * px for m in numbers]
+        memory = stage.memory
+        for row in memory.rows:
+            if row[1].get_fill_opacity() > 0.5:
+                end.bytes_gaps.append((_ink(row[2])[0][0] - _ink(row[1])[1][0]) * px)
+                end.digit_advance = row[2].width / len(row[2].text) * px
+        lookup = stage.lookup
+        if moment.beat.name == "lookup":
+            copy_bottom = lookup.copy.body.get_bottom()[1]
+            end.facts_gap = (copy_bottom - _ink(lookup.facts)[1][1]) * px
+            bars = [bar for _, bar in stage.widths.rows]
+            end.bars = (
+                min(b.get_left()[0] for b in bars) * px,
+                max(b.get_right()[0] for b in bars) * px,
+            )
+            end.bar_headers = [
+                (_ink(h)[0][0] * px, _ink(h)[1][0] * px) for h in stage.widths.header
+            ]
+        ends.append(end)
+
+    play_moments(board, read, alphas=())
+    assert {e.beat for e in ends} == {b.name for b in board.beats}
+    return tuple(ends)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hidden_rows_are_a_thin_band_not_a_box(case: str) -> None:
+    """Each hidden range is a thin labelled band, as LargeVocabLookup draws it: no taller
+    than one of E's rows (it was 308 px, then 231 px, against rows of 68 and 51 px)."""
+    for end in _ends(case):
+        assert end.bands, end.beat
+        assert max(end.bands) <= end.row_height, (end.beat, end.bands, end.row_height)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_table_takes_most_of_the_frames_height(case: str) -> None:
+    """E's drawn rows span at least 40 % of the height between the title and the caption
+    at every beat's end (three rows spanned 26-35 % of it beside the tall band)."""
+    for end in _ends(case):
+        top, bottom = end.content
+        assert end.rows_span >= 0.4 * (bottom - top), (end.beat, end.rows_span, end.content)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_no_beat_ends_with_an_eighth_of_the_frame_empty(case: str) -> None:
+    """Issue 18's rule, counting a framed box with nothing in it as the empty space it
+    is (``frame_emptiness(hollow=True)``): the largest empty rectangle between the title
+    and the caption is at most an eighth of the frame at every beat's end (13.3 % at the
+    huge table's float32 end, under its tall band of hidden rows)."""
+    found = {end.beat: round(end.empty, 3) for end in _ends(case)}
+    assert max(found.values()) <= 1 / 8, found
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_tables_digits_stay_at_least_18_px(case: str) -> None:
+    from embedviz.render.design import MIN_DATA_PX
+
+    for end in _ends(case):
+        assert end.digits, end.beat
+        # A number's ink spans its digits' height (a minus sign sits inside it).
+        assert min(end.digits) >= MIN_DATA_PX - 0.5, (end.beat, min(end.digits))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bytes_each_stands_apart_from_the_total(case: str) -> None:
+    """``4`` and ``154,389,504`` stood 30 px apart and read as one number: the bytes each
+    stand at least four digit advances off the total beside them."""
+    measured = [(end.beat, gap, end.digit_advance) for end in _ends(case) for gap in end.bytes_gaps]
+    assert measured
+    for beat, gap, advance in measured:
+        assert gap >= 4 * advance, (beat, gap, advance)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_lookups_facts_stand_clear_of_the_copied_row(case: str) -> None:
+    """ "768 values copied, ..." started 8 px under the copied row: it keeps a SPACE off it."""
+    from manim import config
+
+    from embedviz.render.design import SPACE
+
+    (end,) = [e for e in _ends(case) if e.facts_gap is not None]
+    assert end.facts_gap is not None
+    assert end.facts_gap >= SPACE * 720 / float(config.frame_height) - 0.5, end.facts_gap
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_bars_have_a_header(case: str) -> None:
+    """The widths table's bars had no header: a header word stands over their column."""
+    (end,) = [e for e in _ends(case) if e.bars is not None]
+    assert end.bars is not None
+    left, right = end.bars
+    over = [(a, b) for a, b in end.bar_headers if a < right and b > left]
+    assert over, (end.bars, end.bar_headers)
