@@ -193,10 +193,11 @@ class CountingMotion(Component):
             [self._landing(wrong)],
             theme,
             frame=theme.wrong,
+            place=slip.vector,
         )
+        # The vector's frame comes as the strip lands in it (the carry's ``place``).
         fetched = AnimationGroup(
             spent,  # type: ignore[arg-type]
-            FadeIn(slip.vector),
             self._home_from(wrong),
             *headed,
             Succession(Wait(run_time=0.3), carry),
@@ -244,11 +245,7 @@ class CountingMotion(Component):
         first = LaggedStart(
             AnimationGroup(*slip), FadeIn(trace.heading), FadeIn(trace.steps[0]), lag_ratio=0.5
         )
-        written = LaggedStart(
-            FadeIn(trace.steps[1]),
-            AnimationGroup(FadeIn(trace.vector_label), FadeIn(trace.vector)),
-            lag_ratio=0.5,
-        )
+        written = LaggedStart(FadeIn(trace.steps[1]), FadeIn(trace.vector_label), lag_ratio=0.5)
         row = self.token_id
         carry = Carry(
             self.matrix.grid,
@@ -258,10 +255,12 @@ class CountingMotion(Component):
             trace.targets,
             [self._landing(row)],
             self.theme,
+            place=trace.vector,
         )
         back: Animation = self._walk([self._park(row), self.home], 1.0)
         if self.heading is not None:
             back = AnimationGroup(back, FadeIn(self.heading))
+        # The vector's frame comes as the strip lands in it (the carry's ``place``).
         moved = LaggedStart(back, carry, lag_ratio=0.3)
         settled = [FadeOut(self.outline)] if self.outline is not None else []
         return Steps(first, Succession(written, moved, *settled))

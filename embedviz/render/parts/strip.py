@@ -8,8 +8,11 @@ clear (out to the right at the row's height, then along a free column, then
 into the output row), and the strip never covers its source row: at first its
 amber frame hugs the row; while the strip still overlaps the row, the frame
 stretches round the row and the strip together (the outline of both as one
-shape, so no line runs through the row's digits), hollow; once it is clear
-the row's part of the frame fades, and the strip's fill and numbers appear.
+shape, so no line runs through the row's digits). The strip slides out of
+the row as a drawer does: its part clear of the row is drawn, filled, with
+every number already out of the row (:func:`clear_part`), so its numbers
+show from its first cell out; once it is clear the row's part of the frame
+goes, and the strip's own frame is left.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid
 from embedviz.story.model import NumberCell
 
-__all__ = ["STRIP_Z", "Carry", "RowStrip", "make_strip", "union_outline"]
+__all__ = ["STRIP_Z", "Carry", "RowStrip", "clear_part", "make_strip", "union_outline"]
 
 # Drawn above everything else, so nothing's fill hides a travelling row.
 STRIP_Z = 20
@@ -98,6 +101,11 @@ class Carry(Animation):
         The frame's colour: amber (``id_line``) for the row an ID fetches
         (the default), the neutral ``wrong`` for a row no ID selected (a
         slip's): amber means "this token ID" only.
+    place
+        The frame of the place it lands in, when that is drawn apart from
+        the output block (a slip's or a trace's vector): it appears as the
+        strip lands, under the numbers (standing there empty before, it
+        showed as a second frame beside the travelling strip).
     **kwargs
         Passed to :class:`manim.Animation`.
     """
@@ -112,9 +120,11 @@ class Carry(Animation):
         waypoints: Sequence[np.ndarray],
         theme: Theme,
         frame: str | None = None,
+        place: VMobject | None = None,
         **kwargs: Any,
     ) -> None:
         self.strip = RowStrip(source_row=row)
+        self.place = place
         super().__init__(self.strip, rate_func=linear, introducer=True, **kwargs)
         self.grid, self.row, self.chip, self.tag = grid, row, chip, tag
         self.targets = list(targets)
@@ -182,32 +192,39 @@ class Carry(Animation):
         return offset
 
     def interpolate_mobject(self, alpha: float) -> None:
-        """Move the strip to where it is at ``alpha``; show its numbers once clear of its row."""
+        """Move the strip to where it is at ``alpha``: each number shows as it comes out of its row.
+
+        The strip slides out of its row as a drawer does: only its part clear of
+        the row is drawn (filled, and holding every number already out of the
+        row), so the copy never covers the row it leaves, and its numbers show
+        from its first cell out rather than only once the whole strip is clear
+        (a 720p review: an empty frame stretched across the gap first). While
+        it still overlaps the row, an amber frame goes round the row and the
+        strip together (their outline as one shape, so no line runs through
+        the row's digits); once clear, the strip's own frame is left.
+        """
         offset = self._offset(alpha)
-        step = offset - self.moved
-        self.strip.shift(step)
+        self.strip.shift(offset - self.moved)
         self.moved = offset
-        # Still over its own row: the frame goes round the row and the strip
-        # together, hollow, so the row underneath stays readable and no line
-        # crosses its digits; the copy's fill and numbers appear as soon as it
-        # is clear of the row (out to the right, or up or down), and the row's
-        # part of the frame fades.
-        width, height = self.source_size
-        cleared = max(
-            max(0.0, float(offset[0])) / max(width, 1e-9), abs(float(offset[1])) / max(height, 1e-9)
-        )
-        shown = 0.0 if cleared < 1.0 else min(1.0, (cleared - 1.0) * 8)
-        box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
-        numbers.set_fill(opacity=shown)
-        marks.set_fill(opacity=shown)
-        box.set_fill(opacity=0.0 if cleared < 1.0 else 1.0)
-        box.set_stroke(opacity=0.0 if cleared < 1.0 else 1.0)
         left, bottom, right, top = self.source_box
         dx, dy = float(offset[0]), float(offset[1])
         moved = (left + dx, bottom + dy, right + dx, top + dy)
+        out = clear_part(moved, self.source_box)
+        box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
+        for text in [*numbers.submobjects, *marks.submobjects]:
+            text.set_fill(opacity=_shown(text, self.source_box))
+        cleared = out == moved
+        if out is None:
+            box.set_fill(opacity=0.0).set_stroke(opacity=0.0)
+        else:
+            x0, y0, x1, y1 = out
+            box.set_points_as_corners(
+                [xyz(x0, y1), xyz(x1, y1), xyz(x1, y0), xyz(x0, y0), xyz(x0, y1)]
+            )
+            box.set_fill(opacity=1.0).set_stroke(opacity=1.0 if cleared else 0.0)
         # Once clear, this is the row's outline and the strip's own (drawn by its box too).
         _set_lines(self.lift, union_outline(self.source_box, moved))
-        self.lift.set_stroke(opacity=1.0 - shown)
+        self.lift.set_stroke(opacity=0.0 if cleared else 1.0)
 
     def finish(self) -> None:
         """Land at once, so that a later step of a succession sees the output row filled."""
@@ -230,7 +247,44 @@ class Carry(Animation):
             mark.set_z_index(0).set_fill(opacity=1.0)
         if self.chip is not None and self.tag is not None:
             self.chip.become_tag(self.tag)
-        scene.add(*self.targets, *marks)
+        places = [self.place] if self.place is not None else []
+        scene.add(*places, *self.targets, *marks)
+
+
+# How far (scene units) a number is clear of the row it leaves when it has fully shown.
+_SHOW_RAMP = 0.06
+
+
+def _shown(text: VMobject, source: Box) -> float:
+    """Return a strip number's opacity: 0 while it overlaps its source row, 1 once just clear."""
+    low, high = text.get_corner(xyz(-1, -1)), text.get_corner(xyz(1, 1))
+    left, bottom, right, top = source
+    apart = max(
+        float(low[0]) - right, left - float(high[0]), float(low[1]) - top, bottom - float(high[1])
+    )
+    return min(1.0, max(0.0, apart / _SHOW_RAMP))
+
+
+def clear_part(moved: Box, source: Box) -> Box | None:
+    """Return the largest part of the box ``moved`` that is clear of ``source`` (None: none is).
+
+    Two boxes of one size overlap in a corner, a band or wholly: what is left of
+    ``moved`` is one band beside ``source`` and one above or below it; the
+    larger of the two is returned (all of ``moved`` when they do not overlap).
+    """
+    left, bottom, right, top = moved
+    s_left, s_bottom, s_right, s_top = source
+    if left >= s_right or right <= s_left or bottom >= s_top or top <= s_bottom:
+        return moved
+    bands = [
+        (max(left, s_right), bottom, right, top),
+        (left, bottom, min(right, s_left), top),
+        (left, max(bottom, s_top), right, top),
+        (left, bottom, right, min(top, s_bottom)),
+    ]
+    sized = [max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1]) for b in bands]
+    best = max(range(len(bands)), key=lambda k: sized[k])
+    return bands[best] if sized[best] > 1e-12 else None
 
 
 def union_outline(first: Box, second: Box) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -463,12 +463,19 @@ class LookupLine(Component):
         radius = plan.sizes.row_height * 0.45
         self.outline = self.block.grid.row_outline(self.token_id, self.theme.id_line)
         there = Follow(chip, curve_points([self.home, park], radius), run_time=1.0)
-        arrive = Succession(
-            FadeIn(chip), FadeIn(self.copy), AnimationGroup(there, Create(self.outline))
-        )
+        arrive = Succession(FadeIn(chip), AnimationGroup(there, Create(self.outline)))
         landing = xyz(plan.strip_left + plan.body_width / 2, plan.lookup_y)
+        # The copy's frame comes as the strip lands in it (the carry's ``place``):
+        # standing there empty, it showed as a second frame beside the strip.
         carry = Carry(
-            self.block.grid, self.token_id, chip, None, self.targets, [landing], self.theme
+            self.block.grid,
+            self.token_id,
+            chip,
+            None,
+            self.targets,
+            [landing],
+            self.theme,
+            place=self.copy,
         )
         back = Follow(chip, curve_points([park, self.home], radius), run_time=1.0)
         copied = Succession(

@@ -1,0 +1,109 @@
+"""A row's strip slides out of its row as a drawer does, and lands in no frame but its own.
+
+Issue 18 asks for one thread of motion: the row lifts as a strip with its
+numbers and follows its chip home. A 720p review found an empty amber frame
+stretching out of the row across the gap first, its numbers showing only in
+the last fifth of the step; and, in ZeroBasedIndexing and ParameterCount, the
+empty frame of the place it lands in standing beside the travelling strip (a
+double border at its right end). The strip's part clear of its row is now
+drawn, filled, with every number already out of the row; the landing place's
+frame comes as the strip lands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import MomentSample, TextSample, sample_moments
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.moments import play_moments
+
+# Fine enough to catch the strip while it slides out of its row.
+ALPHAS = tuple(k / 20 for k in range(1, 20))
+SHOWN = 0.5
+
+
+def _emerging(sample: MomentSample) -> list[tuple[TextSample, list[TextSample]]]:
+    """Return (a shown strip number, the strip's numbers) while the strip is still in its row.
+
+    Still in its row: one of its numbers starts left of the right end of its
+    source row's numbers (on the row's line).
+    """
+    found: list[tuple[TextSample, list[TextSample]]] = []
+    moving = [t for t in sample.texts if t.in_strip and t.cell is not None]
+    rows = {(t.cell[0], t.cell[1][:-1]) for t in moving if t.cell is not None}
+    for kind, row in rows:
+        strip = [
+            t for t in moving if t.cell is not None and (t.cell[0], t.cell[1][:-1]) == (kind, row)
+        ]
+        source = [
+            t
+            for t in sample.texts
+            if not t.in_strip and t.cell is not None and t.cell[0] == kind and t.cell[1][:-1] == row
+        ]
+        if not source:
+            continue
+        end = max(float(t.box[1][0]) for t in source)
+        inside = [t for t in strip if float(t.box[0][0]) < end]
+        shown = [t for t in strip if t.opacity >= SHOWN]
+        if inside and shown:
+            found += [(t, strip) for t in shown]
+    return found
+
+
+def _within(box: np.ndarray, fills: list[np.ndarray]) -> bool:
+    return any(np.all(box[0] >= f[0] - 1e-6) and np.all(box[1] <= f[1] + 1e-6) for f in fills)
+
+
+@pytest.mark.slow
+def test_a_strip_shows_each_number_as_it_comes_out_of_its_row() -> None:
+    samples = sample_moments("SequenceLookup", {}, alphas=ALPHAS)
+    lookups = {s.beat.name for s in samples if s.beat.action in ("lookup", "lookup_many")}
+    emerging = [(s, found) for s in samples if (found := _emerging(s))]
+    # Every lookup shows its strip with numbers while part of it is still in its row.
+    assert {s.beat.name for s, _ in emerging} == lookups
+    for sample, found in emerging:
+        fills = [f for outline in sample.outlines for f in outline.fills]
+        for number, _ in found:
+            # A shown number sits in the strip's drawn (filled) part, never on its row.
+            assert _within(number.box, fills), (sample.beat.name, sample.alpha, number.text)
+
+
+def _frames_beside_strips(scene: str, landing: Any) -> list[str]:
+    """Run ``scene``; return the moments a landing place's frame is drawn while a strip travels."""
+    board = prepared_storyboard(scene, None, environ={})
+    seen: list[str] = []
+
+    def on(scene_object: Any, moment: Any) -> None:
+        family = {id(m) for top in scene_object.mobjects for m in top.get_family()}
+        strips = [
+            m
+            for top in scene_object.mobjects
+            for m in top.get_family()
+            # A strip built (its carry begun), not yet landed.
+            if getattr(m, "row_strip", False) and m.submobjects
+        ]
+        if not strips:
+            return
+        for place in landing(scene_object.stage):
+            if place is not None and id(place.body) in family:
+                seen.append(f"{moment.beat.name} at alpha {moment.alpha:g}")
+
+    play_moments(board, on, alphas=ALPHAS)
+    return seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "landing"),
+    [
+        ("ZeroBasedIndexing", lambda stage: [stage.slip.vector, stage.trace.vector]),
+        ("ParameterCount", lambda stage: [stage.lookup.copy]),
+    ],
+    ids=["zero", "params"],
+)
+def test_no_empty_landing_frame_stands_beside_a_travelling_strip(scene: str, landing: Any) -> None:
+    assert not _frames_beside_strips(scene, landing)
