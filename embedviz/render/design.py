@@ -47,6 +47,7 @@ __all__ = [
     "APART",
     "BOTTOM_GAP",
     "CAPTION_FONT",
+    "CHIP_EDGE",
     "COLOUR_MEANINGS",
     "COLUMNS_APART",
     "DARK",
@@ -127,6 +128,9 @@ FRAMED_COLUMNS_APART = 2 * SPACE
 JOINED_GAP = 0.5
 TOP_GAP, BOTTOM_GAP = 0.7, 0.8
 SCROLL_BAR = 0.22  # the column of a scroll bar beside a table that scrolls
+# A chip's edge (stroke width; 2.25 px at 720p): a 1 px edge at 3.35:1 was all that
+# gave a light-theme chip its shape, which a washed-out projector may lose.
+CHIP_EDGE = 2.5
 
 
 def _digit_per_font() -> float:
@@ -235,11 +239,15 @@ class Theme:
     chip_text
         The ID written on an amber chip.
     id_line
-        Amber as a line: an ID's row outline, its strip's frame, a chip's
-        edge (darker in the light theme so it keeps 3:1, WCAG 1.4.11).
+        Amber as a line: an ID's row outline, its strip's frame (darker in
+        the light theme so it keeps 3:1, WCAG 1.4.11).
     id_ink
         Amber as text on the background (darker in the light theme so it
         keeps 4.5:1).
+    chip_edge
+        A chip's edge, :data:`CHIP_EDGE` wide: its shape on the page. In the
+        light theme the amber fill is 2.15:1 against the page, so the shape
+        rests on a darker amber edge (5.7:1); in the dark theme it is the fill.
     highlight
         What the narration points at right now (a pulse, a circle, an
         underline); violet, far from the value colours (and their pale
@@ -251,9 +259,10 @@ class Theme:
     accent
         Bluish green: the position vectors, a second table beside E.
     gradient
-        The gradient, ∂L/∂E and its rows' contributions: lemon yellow in the dark
-        theme (a rose pink read as the negative values' vermillion at 720p), reddish
-        purple (Okabe-Ito) in the light one, clearly apart from every value colour.
+        The gradient, ∂L/∂E and its rows' contributions: a light magenta in the
+        dark theme, reddish purple (Okabe-Ito) in the light one; clearly apart from
+        every value colour (a rose pink read as vermillion at 720p) and far in hue
+        from amber (a lemon yellow beside the amber rows read as a second amber).
     wrong
         The neutral accent of a verdict (equal, different, wrong), which is
         shown by a shape (``=``, ``≠``, a cross, a strike), never by a colour;
@@ -270,12 +279,13 @@ class Theme:
     chip_text: str = "#101318"
     id_line: str = "#E69F00"
     id_ink: str = "#E69F00"
+    chip_edge: str = "#E69F00"
     highlight: str = "#A55AFF"
     positive: str = "#56B4E9"
     negative: str = "#F0664E"
     output: str = "#C8CDD6"
     accent: str = "#009E73"
-    gradient: str = "#F0FC78"
+    gradient: str = "#FC80D4"
     wrong: str = "#C8CDD6"
 
 
@@ -291,6 +301,7 @@ LIGHT = Theme(
     chip_text="#1F2328",
     id_line="#B37400",
     id_ink="#8A5A00",
+    chip_edge="#8A5A00",
     highlight="#9600FF",
     positive="#0072B2",
     negative="#B84500",
@@ -311,8 +322,9 @@ COLOUR_MEANINGS: dict[str, str] = {
     "cell_stroke": "a table's grid lines",
     "chip": "this token ID: its chip and its tag on the output row",
     "chip_text": "the ID written on an amber chip",
-    "id_line": "amber as a line: an ID's row outline, its strip's frame, a chip's edge",
+    "id_line": "amber as a line: an ID's row outline, its strip's frame",
     "id_ink": "amber as text: an ID named outside its chip",
+    "chip_edge": "a chip's edge: its shape on the page",
     "highlight": "what the narration points at right now (a passing outline, never a recolour)",
     "positive": "a positive table value (stronger for larger values)",
     "negative": "a negative table value (stronger for larger values)",
