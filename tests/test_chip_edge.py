@@ -25,7 +25,7 @@ def _hex(pixel: np.ndarray) -> str:
 
 def _edge_run(theme_name: str) -> tuple[int, list[float]]:
     """Draw a chip at 720p; return the most pixels in a row across its left edge at 3:1."""
-    from manim import Camera, tempconfig
+    from manim import Camera, config, tempconfig
 
     from embedviz.render.parts.chips import Chip
     from embedviz.story.model import NumberCell
@@ -37,8 +37,9 @@ def _edge_run(theme_name: str) -> tuple[int, list[float]]:
         camera = Camera(background_color=theme.background)
         camera.capture_mobject(chip)
         image = np.asarray(camera.get_image())
-        row = image[image.shape[0] // 2 - int(round(0.2 * 90)), :, :3]
-    left = int(round((chip.get_left()[0] + 8 * 16 / 9 / 2) * 90))
+        # 90 pixels per unit on a frame 8 units high; the chip's centre line is y = 0.2.
+        row = image[image.shape[0] // 2 - int(np.rint(0.2 * 90)), :, :3]
+        left = int(np.rint((chip.get_left()[0] + config.frame_width / 2) * 90))
     window = row[left - 4 : left + 6]
     ratios = [contrast_ratio(_hex(p), theme.background) for p in window]
     # The longest run of pixels at 3:1 or more: the edge (in the dark theme, the fill too).
