@@ -101,6 +101,56 @@ def test_each_accent_has_its_own_hue(name: str) -> None:
         assert max(red, green, blue) - min(red, green, blue) < 40, role
 
 
+def _oklch_hue(colour: str) -> float:
+    """The hue angle of a colour in OKLCH (Ottosson 2020), in degrees."""
+    srgb = np.array(_rgb(colour), dtype=float) / 255
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    to_lms = np.array(
+        [
+            [0.4122214708, 0.5363325363, 0.0514459929],
+            [0.2119034982, 0.6806995451, 0.1073969566],
+            [0.0883024619, 0.2817188376, 0.6299787005],
+        ]
+    )
+    lms = np.cbrt(to_lms @ linear)
+    a = 1.9779984951 * lms[0] - 2.4285922050 * lms[1] + 0.4505937099 * lms[2]
+    b = 0.0259040371 * lms[0] + 0.7827717662 * lms[1] - 0.8086757660 * lms[2]
+    return float(np.degrees(np.arctan2(b, a)) % 360)
+
+
+def _hue_apart(first: str, second: str) -> float:
+    apart = abs(_oklch_hue(first) - _oklch_hue(second)) % 360
+    return min(apart, 360 - apart)
+
+
+# Issue 18: amber means "this token ID" only. Every accent that marks things (frames,
+# outlines, symbols) stands this far in hue from it: the dark theme's lemon-yellow
+# gradient, 37 degrees from amber, sat beside the amber rows as a second warm yellow.
+MARK_HUE_APART = 60.0
+# Vermillion (a negative value's digits, never a frame) is Okabe-Ito's partner of its
+# orange, told apart by every vision; it keeps at least this.
+VALUE_HUE_APART = 30.0
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_every_meaning_colour_stands_apart_from_amber_in_hue(name: str) -> None:
+    theme: Theme = THEMES[name]
+    for role in ("highlight", "accent", "gradient", "positive"):
+        apart = _hue_apart(getattr(theme, role), theme.chip)
+        assert apart >= MARK_HUE_APART, (name, role, round(apart))
+    apart = _hue_apart(theme.negative, theme.chip)
+    assert apart >= VALUE_HUE_APART, (name, "negative", round(apart))
+    # Amber's own shades (lines, text, a chip's edge) keep amber's hue.
+    for role in ("id_line", "id_ink", "chip_edge"):
+        assert _hue_apart(getattr(theme, role), theme.chip) < 8, (name, role)
+
+
+def test_oklch_hue_reads_the_primaries_where_they_are() -> None:
+    # Ottosson's published hues: sRGB red 29.2, green 142.5, blue 264.1 degrees.
+    for colour, hue in (("#FF0000", 29.2), ("#00FF00", 142.5), ("#0000FF", 264.1)):
+        assert _oklch_hue(colour) == pytest.approx(hue, abs=0.2)
+
+
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_dimmed_content_recedes_but_keeps_3_to_1(name: str) -> None:
     theme: Theme = THEMES[name]

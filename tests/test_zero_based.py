@@ -420,31 +420,6 @@ def test_the_diagnosis_keeps_its_marks_clear_of_the_glyphs(overrides: dict[str, 
     assert not problems, "\n".join(problems)
 
 
-# A lecture-hall review (720p): above the chip, "token IDs" stood level with the slip's
-# wrong vector, the right arm of its cross touching it (x 1128-1143, y 355), as if it
-# labelled the struck-out vector; at the end it shared one line with "↓ returned
-# vector". It stands under the chip it names, at least 6 px (720p) clear of the cross
-# and on no line of the panel's trace.
-TAG_CLEAR_PX = 6.0
-
-
-def _gap_px(a: np.ndarray, b: np.ndarray) -> float:
-    """The clear distance between two boxes ((left, bottom), (right, top)), 720p pixels."""
-    outside = np.maximum(np.maximum(a[0] - b[1], b[0] - a[1]), 0.0)
-    return float(np.hypot(*outside)) * 720 / 8.0
-
-
-@pytest.mark.parametrize("overrides", [{}, {"ids": "4821", "vocab": 50257}], ids=["id3", "gpt2"])
-def test_the_chips_heading_labels_only_the_chip(tmp_path: Path, overrides: dict[str, Any]) -> None:
-    stage = _stage(tmp_path, overrides)
-    # Its home (the intro rests it beside E, and it glides home with the pull-back).
-    (rested, move), *_ = stage.rested
-    assert rested is stage.chips_heading
-    heading, chip = box_of(stage.chips_heading) - np.array(move[:2]), stage.motion.chip
-    home = stage.plan.tag_x(), stage.plan.row_y(stage.board.single_id())
-    chip_box = box_of(chip) - np.array(chip.get_center()[:2]) + np.array(home)
-    assert _gap_px(heading, box_of(stage.slip.cross)) >= TAG_CLEAR_PX
-    for line in [*stage.trace.steps, stage.trace.vector_label, stage.trace.heading]:
-        other = box_of(line)
-        assert heading[0][1] > other[1][1] or heading[1][1] < other[0][1], "on one line"
-    assert heading[1][1] < chip_box[0][1], "the heading stands under the chip"
+# The chip's heading ("token IDs") once stood at the chip's home, under it: a later
+# review found it alone there, heading nothing (issue 18). It now labels the waiting
+# chip in the intro only; tests/test_chip_heading.py checks it at every moment.

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from manim import RIGHT, UP, RoundedRectangle, VGroup, VMobject
 
+from embedviz.render.design import CHIP_EDGE
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height
 from embedviz.render.theme import DARK, Theme
@@ -86,7 +87,7 @@ class TokenChip(VGroup):
             width=max(content.width + 0.3, 0.55),
             height=content.height + number.height * 0.9,
         )
-        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.id_line, width=1)
+        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip_edge, width=CHIP_EDGE)
         box.move_to(content)
         super().__init__(box, *parts)
         self.number = number

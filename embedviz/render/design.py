@@ -30,6 +30,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
+from embedviz.render.contrast import (
+    DIM_CONTRAST,
+    TEXT_CONTRAST,
+    contrast_ratio,
+    dim_opacity,
+    dimmed,
+    mix,
+)
 from embedviz.render.glyphs import MONO_FONT, REFERENCE_FONT_SIZE, SANS_FONT, glyph_font
 
 if TYPE_CHECKING:
@@ -39,6 +47,7 @@ __all__ = [
     "APART",
     "BOTTOM_GAP",
     "CAPTION_FONT",
+    "CHIP_EDGE",
     "COLOUR_MEANINGS",
     "COLUMNS_APART",
     "DARK",
@@ -119,6 +128,9 @@ FRAMED_COLUMNS_APART = 2 * SPACE
 JOINED_GAP = 0.5
 TOP_GAP, BOTTOM_GAP = 0.7, 0.8
 SCROLL_BAR = 0.22  # the column of a scroll bar beside a table that scrolls
+# A chip's edge (stroke width; 2.25 px at 720p): a 1 px edge at 3.35:1 was all that
+# gave a light-theme chip its shape, which a washed-out projector may lose.
+CHIP_EDGE = 2.5
 
 
 def _digit_per_font() -> float:
@@ -227,11 +239,15 @@ class Theme:
     chip_text
         The ID written on an amber chip.
     id_line
-        Amber as a line: an ID's row outline, its strip's frame, a chip's
-        edge (darker in the light theme so it keeps 3:1, WCAG 1.4.11).
+        Amber as a line: an ID's row outline, its strip's frame (darker in
+        the light theme so it keeps 3:1, WCAG 1.4.11).
     id_ink
         Amber as text on the background (darker in the light theme so it
         keeps 4.5:1).
+    chip_edge
+        A chip's edge, :data:`CHIP_EDGE` wide: its shape on the page. In the
+        light theme the amber fill is 2.15:1 against the page, so the shape
+        rests on a darker amber edge (5.7:1); in the dark theme it is the fill.
     highlight
         What the narration points at right now (a pulse, a circle, an
         underline); violet, far from the value colours (and their pale
@@ -243,9 +259,10 @@ class Theme:
     accent
         Bluish green: the position vectors, a second table beside E.
     gradient
-        The gradient, ∂L/∂E and its rows' contributions: lemon yellow in the dark
-        theme (a rose pink read as the negative values' vermillion at 720p), reddish
-        purple (Okabe-Ito) in the light one, clearly apart from every value colour.
+        The gradient, ∂L/∂E and its rows' contributions: a light magenta in the
+        dark theme, reddish purple (Okabe-Ito) in the light one; clearly apart from
+        every value colour (a rose pink read as vermillion at 720p) and far in hue
+        from amber (a lemon yellow beside the amber rows read as a second amber).
     wrong
         The neutral accent of a verdict (equal, different, wrong), which is
         shown by a shape (``=``, ``≠``, a cross, a strike), never by a colour;
@@ -262,12 +279,13 @@ class Theme:
     chip_text: str = "#101318"
     id_line: str = "#E69F00"
     id_ink: str = "#E69F00"
+    chip_edge: str = "#E69F00"
     highlight: str = "#A55AFF"
     positive: str = "#56B4E9"
     negative: str = "#F0664E"
     output: str = "#C8CDD6"
     accent: str = "#009E73"
-    gradient: str = "#F0FC78"
+    gradient: str = "#FC80D4"
     wrong: str = "#C8CDD6"
 
 
@@ -283,6 +301,7 @@ LIGHT = Theme(
     chip_text="#1F2328",
     id_line="#B37400",
     id_ink="#8A5A00",
+    chip_edge="#8A5A00",
     highlight="#9600FF",
     positive="#0072B2",
     negative="#B84500",
@@ -303,8 +322,9 @@ COLOUR_MEANINGS: dict[str, str] = {
     "cell_stroke": "a table's grid lines",
     "chip": "this token ID: its chip and its tag on the output row",
     "chip_text": "the ID written on an amber chip",
-    "id_line": "amber as a line: an ID's row outline, its strip's frame, a chip's edge",
+    "id_line": "amber as a line: an ID's row outline, its strip's frame",
     "id_ink": "amber as text: an ID named outside its chip",
+    "chip_edge": "a chip's edge: its shape on the page",
     "highlight": "what the narration points at right now (a passing outline, never a recolour)",
     "positive": "a positive table value (stronger for larger values)",
     "negative": "a negative table value (stronger for larger values)",
@@ -316,119 +336,9 @@ COLOUR_MEANINGS: dict[str, str] = {
 }
 assert set(COLOUR_MEANINGS) == {f.name for f in fields(Theme)}
 
-# WCAG 2.2 AA: text against its background, and dimmed content.
-TEXT_CONTRAST = 4.5
-DIM_CONTRAST = 3.0
 # A chip that has been used (in the stages where it walks back home) fades to this
 # opacity: its ID keeps 3.7:1 against the faded amber in the dark theme, 4.9:1 in the light.
 USED_CHIP_OPACITY = 0.75
-
-
-def _channels(colour: str) -> tuple[float, float, float]:
-    text = colour.lstrip("#")
-    red, green, blue = (int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))
-    return red, green, blue
-
-
-def _luminance(colour: str) -> float:
-    def linear(value: float) -> float:
-        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
-
-    red, green, blue = (linear(c) for c in _channels(colour))
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def contrast_ratio(first: str, second: str) -> float:
-    """Return the WCAG 2.2 contrast ratio of two ``#RRGGBB`` colours.
-
-    Parameters
-    ----------
-    first, second
-        The colours.
-
-    Returns
-    -------
-    float
-        From 1 (the same) to 21 (black on white).
-
-    Examples
-    --------
-    >>> round(contrast_ratio("#000000", "#FFFFFF"), 1)
-    21.0
-    """
-    dark, light = sorted((_luminance(first), _luminance(second)))
-    return (light + 0.05) / (dark + 0.05)
-
-
-def mix(first: str, second: str, amount: float) -> str:
-    """Return ``first`` moved ``amount`` (0 to 1) of the way to ``second``, as ``#RRGGBB``."""
-    a, b = _channels(first), _channels(second)
-    mixed = (round(255 * (x + (y - x) * amount)) for x, y in zip(a, b, strict=True))
-    return "#" + "".join(f"{value:02X}" for value in mixed)
-
-
-def dimmed(colour: str, background: str, target: float = DIM_CONTRAST + 0.2) -> str:
-    """Return ``colour`` faded toward the background, keeping ``target`` contrast with it.
-
-    Dimmed content (rows no ID selected) recedes but stays readable: it is
-    mixed toward the background only as far as a contrast of ``target``
-    allows (a colour already under it is left as it is).
-
-    Parameters
-    ----------
-    colour
-        The colour in full.
-    background
-        What it is drawn on.
-    target
-        The contrast it keeps.
-
-    Returns
-    -------
-    str
-        The dimmed colour.
-    """
-    if contrast_ratio(colour, background) <= target:
-        return colour
-    return mix(colour, background, _fade_share(colour, background, target))
-
-
-def _fade_share(colour: str, background: str, target: float) -> float:
-    """Return how far ``colour`` may be mixed toward the background and keep ``target``."""
-    low, high = 0.0, 1.0
-    for _ in range(24):
-        middle = (low + high) / 2
-        if contrast_ratio(mix(colour, background, middle), background) >= target:
-            low = middle
-        else:
-            high = middle
-    return low
-
-
-def dim_opacity(colour: str, background: str, target: float = DIM_CONTRAST + 0.2) -> float:
-    """Return the least opacity at which ``colour`` keeps ``target`` contrast on ``background``.
-
-    Content faded by opacity (a spent count, terms that add nothing) recedes
-    as far as this and no further, so that it stays readable dimmed content.
-
-    Parameters
-    ----------
-    colour
-        The colour in full.
-    background
-        What it is drawn on.
-    target
-        The contrast it keeps.
-
-    Returns
-    -------
-    float
-        From 0 to 1 (1 when even the full colour is under ``target``).
-    """
-    if contrast_ratio(colour, background) <= target:
-        return 1.0
-    # Drawn at opacity a, the colour shows as itself mixed 1 - a toward the background.
-    return 1.0 - _fade_share(colour, background, target)
 
 
 def value_colour(value: float, scale: float, theme: Theme) -> str:

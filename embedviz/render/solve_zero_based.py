@@ -189,14 +189,6 @@ class ZeroPlan:
         above = self.row_y(row) + self.sizes.row_height / 2
         return above + (PANEL_LINES - line - 0.5) * self.line_height
 
-    def tag_heading_y(self, row: int) -> float:
-        """Return the chip's heading's centre line: under the chip, on the check's line.
-
-        Above the chip it stood on the returned vector's label line (the two read
-        as one), level with the slip's wrong vector, beside its cross.
-        """
-        return self.row_y(row) - self.sizes.row_height / 2 - SPACE - self.line_height / 2
-
     def tag_x(self) -> float:
         """Return the centre x of the chip waiting beside the returned vector (its tag)."""
         return self.tag_left + self.chip_width / 2

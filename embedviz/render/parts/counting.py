@@ -5,15 +5,12 @@
 - ``wrong_count``: the chip walks to the column right of E (straight down
   from where the intro stood it, above the rows: :attr:`CountingMotion.start`)
   and counts rows from one (the tallies appear left of the row numbers, apart
-  from them), landing a row early; then it walks home, where its heading
-  comes back, and the wrong row goes straight out, level with itself, into
-  the slip, which is crossed out.
+  from them), landing a row early; then it walks home, and the wrong row
+  goes straight out, level with itself, into the slip, which is crossed out.
 - ``right_count``: the slip is cleared and struck out; the chip counts from zero and stops
-  at the ID's row, outlined in amber, its ordinal (``4th``) beside it. Its
-  heading (``token IDs``) fades while it is away: it would head nothing.
+  at the ID's row, outlined in amber, its ordinal (``4th``) beside it.
 - ``trace``: the trace's steps are written; the chip walks home and the ID's
-  row follows it into the returned vector, where the chip stays as its tag
-  under its heading again.
+  row follows it into the returned vector, where the chip stays as its tag.
 
 Every walk is a rounded path through the free column; every strip is a
 :class:`~embedviz.render.parts.strip.Carry` (it never covers its own row).
@@ -98,10 +95,6 @@ class CountingMotion(Component):
         self.chip.move_to(self.home).set_z_index(CHIP_Z)
         # Where the chip waits before its first walk, if not at home (the stage's intro).
         self.start: np.ndarray | None = None
-        # The chip's heading, over its home (the stage builds and places it).
-        self.heading: VMobject | None = None
-        # Whether the heading is off screen until the chip first comes home (the stage's intro).
-        self.heading_away = False
         self.tallies = VGroup()
         for (kind, index), cell in sorted(cells.items()):
             if kind == "one_based_count":
@@ -175,14 +168,11 @@ class CountingMotion(Component):
             arrive = self._walk([*self._leave()[:1], self._park(0), self._park(-1)])
             marked = []
         found = Succession(arrive, AnimationGroup(*marked, *[FadeIn(m) for m in shown]))
-        # The chip's heading comes back as the chip comes home.
-        headed = [FadeIn(self.heading)] if self.heading_away and self.heading is not None else []
         # The tallies recede while the wrong row is fetched (they leave with the next
         # beat), as far as dimmed content may: 3:1 against the background.
         spent = self.tallies.animate.set_fill(opacity=dim_opacity(theme.wrong, theme.background))
         if slip.vector is None:
-            home = AnimationGroup(self._home_from(-1), *headed)
-            return Steps(found, Succession(home, Create(slip.cross)))
+            return Steps(found, Succession(self._home_from(-1), Create(slip.cross)))
         # No ID selected this row: its strip is framed in the neutral "wrong", not amber.
         carry = Carry(
             self.matrix.grid,
@@ -199,7 +189,6 @@ class CountingMotion(Component):
         fetched = AnimationGroup(
             spent,  # type: ignore[arg-type]
             self._home_from(wrong),
-            *headed,
             Succession(Wait(run_time=0.3), carry),
         )
         return Steps(found, Succession(fetched, Create(slip.cross)))
@@ -227,9 +216,7 @@ class CountingMotion(Component):
             if self.token_id > min(labels)
             else self._walk([self.home, self._park(self.token_id)])
         )
-        # The chip stays at its row until the trace: its heading leaves with it.
-        away = [FadeOut(self.heading)] if self.heading is not None else []
-        counted = Succession(AnimationGroup(walk, *away), *self._count(rows, []))
+        counted = Succession(walk, *self._count(rows, []))
         landed = AnimationGroup(Create(self.outline), FadeIn(self.ordinal, shift=0.1 * xyz(1, 0)))
         return Steps(Succession(cleared, zero), Succession(counted, landed))
 
@@ -258,8 +245,6 @@ class CountingMotion(Component):
             place=trace.vector,
         )
         back: Animation = self._walk([self._park(row), self.home], 1.0)
-        if self.heading is not None:
-            back = AnimationGroup(back, FadeIn(self.heading))
         # The vector's frame comes as the strip lands in it (the carry's ``place``).
         moved = LaggedStart(back, carry, lag_ratio=0.3)
         settled = [FadeOut(self.outline)] if self.outline is not None else []

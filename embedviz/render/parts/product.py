@@ -29,7 +29,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, Looks, StepAside
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.mobjects import ShapeLabel
@@ -374,17 +374,25 @@ class ComparePart(Component):
         waits, level with row i, straight to the column right of E (the worked
         column's terms have left), and row i is outlined in amber; the row
         follows it back as a strip, out at its own height and up or down the
-        panel, into its place, and the chip stays as its tag, its heading
-        gliding up over it.
+        panel, into its place, and the chip stays as its tag. Its heading fades
+        as the chip leaves it and comes back over it at home (left where the chip
+        waited, it headed nothing, a frame review found).
         """
         plan, grid = self.plan, self.matrix.grid
         row_y = grid.row_y(self.token_id)
         park = xyz(plan.park_x(), row_y)
         lane = xyz(plan.park_x(), plan.lookup_y)
         self.outline = grid.row_outline(self.token_id, self.theme.id_line)
-        there = AnimationGroup(self._walk([self.wait, park]), Create(self.outline))
+        # Out and back within one play: a step aside (a FadeOut would remove it at the end).
+        saved: dict[int, Looks] = {}
+        left = StepAside([self.heading], saved, out=True, run_time=0.4)
+        there = AnimationGroup(self._walk([self.wait, park]), Create(self.outline), left)
         move = self.heading_move
-        headed = Glide(lambda: [self.heading], float(move[1]), float(move[0]), run_time=1.0)
+        # Unseen, it moves over the chip's home, and shows there as the chip arrives.
+        headed = Succession(
+            Glide(lambda: [self.heading], float(move[1]), float(move[0]), run_time=0.6),
+            StepAside([self.heading], saved, out=False, run_time=0.4),
+        )
         landing_x = plan.panel_left + plan.body_width / 2
         carry = Carry(
             grid,

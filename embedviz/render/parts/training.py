@@ -13,8 +13,8 @@ is the lookup family's :class:`~embedviz.render.parts.lookup.MatrixPart`.
 
 Every symbol is set with :func:`~embedviz.render.design.maths` in the colour
 of what it names: E in the text colour, the gradients (``∂L/∂E``, ``w_t``) in
-the gradient's own colour (lemon yellow in the dark theme, reddish purple in the
-light one: apart from the value colours; green is the position vectors').
+the gradient's own colour (a light magenta in the dark theme, reddish purple in the
+light one: apart from the value colours and from amber; green is the position vectors').
 """
 
 from __future__ import annotations

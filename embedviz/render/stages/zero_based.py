@@ -16,8 +16,8 @@ the legend as an upright colour bar right of them, in a
 close-up (:mod:`embedviz.render.zoom`) at most at the type scale's ceiling:
 the frame's width is filled (E alone, or the legend in a row, left a fifth
 of it empty). The next beat pulls back in one motion, the bar turning into
-the legend under the panel and the heading gliding home as it fades (it
-comes back with the chip); the chip then walks from where it waited
+the legend under the panel and the chip's heading fading where it stands
+(it labels the waiting chip only); the chip then walks from where it waited
 straight down to row 0.
 """
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import nullcontext
 
-import numpy as np
 from manim import (
     LEFT,
     Animation,
@@ -34,7 +33,6 @@ from manim import (
     ReplacementTransform,
     Succession,
     VGroup,
-    VMobject,
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
@@ -45,7 +43,6 @@ from embedviz.render.metrics import xyz
 from embedviz.render.parts.counting import CountingMotion
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
-from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.trace import SlipCard, TraceCard, check_mark
 from embedviz.render.solve_zero_based import ZeroPlan, ZeroSpec, solve_zero_based
 from embedviz.render.stage import Stage, register_stage
@@ -91,11 +88,6 @@ def mono_line(
 _PULL = 1.0
 
 
-def _glide_home(mobject: VMobject, move: np.ndarray) -> Glide:
-    """Glide a mobject back by ``move`` (from where it rested), as long as the pull-back."""
-    return Glide(lambda: [mobject], -float(move[1]), -float(move[0]), run_time=_PULL)
-
-
 @register_stage
 class ZeroBasedStage(Stage):
     """E with the counts beside its row numbers, the slip and the trace in the panel."""
@@ -120,27 +112,27 @@ class ZeroBasedStage(Stage):
         self.slip = self.add_part(SlipCard(*args))
         self.trace = self.add_part(TraceCard(*args, self.matrix, self.slip))
         self.motion = self.add_part(CountingMotion(*args, self.matrix, self.slip, self.trace))
-        # The chip's heading, under the place where it waits (and stays, as the vector's tag).
-        token_id = self.board.single_id()
+        # The chip's heading, over the place where the chip waits in the intro.
         self.chips_heading = SansText(self.word("token_ids"), plan.scale.label, self.theme.muted)
-        self.chips_heading.move_to(xyz(0, plan.tag_heading_y(token_id)))
-        self.chips_heading.align_to(xyz(plan.tag_left, 0), LEFT)
-        self.motion.heading = self.chips_heading
-        self.rested = self._rest_beside_e()
+        self._rest_beside_e()
+        # Whether the close-up has been pulled back (the beat after the intro does it).
+        self.pulled = False
         self.bar = self._colour_bar()
         self.zoom = self._close_up()
 
-    def _rest_beside_e(self) -> list[tuple[VMobject, np.ndarray]]:
-        """Stand the chip and its heading beside E for the intro; return the heading's move.
+    def _rest_beside_e(self) -> None:
+        """Stand the chip and its heading beside E for the intro.
 
-        Their places are at the panel's right, which the intro leaves empty (a
-        third of the frame); until the chip first walks they wait right of E,
-        above its rows (the heading on E's heading line, the chip on the column
-        numbers' line), so that E and they can be drawn larger together
-        (:meth:`_close_up`). Level with a row, the chip would answer the
+        They wait at the panel's right, which the intro leaves empty (a third of
+        the frame), above E's rows (the heading on E's heading line, the chip on
+        the column numbers' line), so that E and they can be drawn larger
+        together (:meth:`_close_up`). Level with a row, the chip would answer the
         intro's question ("Which of its rows does the ID select?") before the
         count does: it walks from there straight down to row 0
-        (:attr:`CountingMotion.start`), and only the heading glides home.
+        (:attr:`CountingMotion.start`). The heading labels the chip only there:
+        it fades with the pull-back and does not come back (a frame review found
+        it left alone under the chip's home, heading nothing, while the chip
+        counted rows or stood as the returned vector's tag).
         """
         plan, chip, heading = self.plan, self.motion.chip, self.chips_heading
         grid = self.matrix.grid
@@ -151,10 +143,7 @@ class ZeroBasedStage(Stage):
         chip.move_to(xyz(left + chip.width / 2, y))
         self.motion.start = chip.get_center()
         heading_left = max(left, self.matrix.heading.get_right()[0] + 2 * SPACE)
-        place = xyz(heading_left + heading.width / 2, plan.heading_y)
-        move = place - heading.get_center()
-        heading.shift(move)
-        return [(heading, move)]
+        heading.move_to(xyz(heading_left + heading.width / 2, plan.heading_y))
 
     def _colour_bar(self) -> Legend | None:
         """Return the legend as an upright bar right of the chip, as tall as E's rows.
@@ -189,9 +178,8 @@ class ZeroBasedStage(Stage):
         """Play the beat; the intro under the close-up, which the next beat pulls back first.
 
         The next beat pulls back as, in the same motion, the chip's heading
-        glides home fading (it comes back with the chip) and the colour bar
-        turns into the legend; then its own steps (built with the heading at
-        home; the chip's first walk starts where it waited).
+        fades where it stands and the colour bar turns into the legend; then
+        its own steps (the chip's first walk starts where it waited).
         """
         zoom = self.zoom
         if beat.action == "intro" and zoom is not None:
@@ -199,22 +187,16 @@ class ZeroBasedStage(Stage):
             with zoom.solved(lambda: [m for a in built for m in moved_by(a)]):
                 built.append(super().animate(beat))
             return zoom.wrap(built[0])
-        if beat.action == "intro" or not self.rested:
+        if beat.action == "intro" or self.pulled:
             return super().animate(beat)
-        moves, self.rested = self.rested, []
-        # The heading leaves with the chip's first walk; it comes back when the chip comes home.
-        self.motion.heading_away = True
+        self.pulled = True
         with zoom.solved() if zoom is not None else nullcontext():
-            for mobject, move in moves:
-                mobject.shift(-move)
             first, *rest = beat_steps(super().animate(beat))
-            for mobject, move in moves:
-                mobject.shift(move)
-        home: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
+        home: list[Animation] = []
         if self.bar is not None and self.matrix.legend is not None:
             home.append(ReplacementTransform(self.bar, self.matrix.legend, run_time=_PULL))
-        # One motion: the close-up pulls back as the bar becomes the legend and the heading,
-        # fading, glides home (in the solved layout's coordinates, under the close-up).
+        # One motion: the close-up pulls back as the bar becomes the legend (in the solved
+        # layout's coordinates, under the close-up) and the heading fades where it stands.
         moved: Animation = AnimationGroup(*home)
         together = [zoom.pull_back(), zoom.wrap(moved)] if zoom is not None else [moved]
         faded = FadeOut(self.chips_heading, run_time=_PULL)
