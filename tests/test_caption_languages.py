@@ -207,7 +207,8 @@ def _vtt_cues(vtt: str) -> list[list[str]]:
 _EXPECTED = {
     "fr": [
         ["une ligne par entrée du vocabulaire,", "une colonne par dimension de l'embedding."],
-        ["L'ID 2 est un numéro", "de ligne, pas une quantité."],
+        # "numéro de ligne" is one noun ("row number"): the comma is the phrase's end.
+        ["L'ID 2 est un numéro de ligne,", "pas une quantité."],
         ["Chaque dimension de l'embedding", "donne une colonne."],
         ["combien de lignes aura la sortie,", "et combien de valeurs dans chaque ligne ?"],
     ],

@@ -208,11 +208,11 @@ def test_caption_lines_never_leave_a_word_alone(words: list[str]) -> None:
 
 
 def test_a_caption_line_does_not_end_on_a_word_that_leans_on_the_next() -> None:
-    # The frame review's cue: "do the / same" read as two fragments.
-    assert caption_lines("The other three IDs do the same, one after another.") == (
-        "The other three IDs",
-        "do the same, one after another.",
-    )
+    # The frame review's cue: "do the / same" read as two fragments. (Either
+    # "IDs / do" or the comma after "same" is a fine break; neither splits "the same".)
+    lines = caption_lines("The other three IDs do the same, one after another.")
+    assert len(lines) == 2
+    assert any("do the same" in line for line in lines), lines
     assert caption_lines("Even columns hold sines of the position, and odd columns cosines.") == (
         "Even columns hold sines of the position,",
         "and odd columns cosines.",

@@ -7,7 +7,9 @@ another break into as many lines fits. The lists are declared here, one per
 language (:data:`LEANING_WORDS`), together with the elided forms a language
 writes against the next word (French ``l'``, ``d'``, ``qu'``:
 :data:`ELISIONS`), and the conjunctions a caption cue may start with
-(:data:`CLAUSE_OPENERS`, for :func:`embedviz.story.phrases.split_phrases`).
+(:data:`CLAUSE_OPENERS`, for :func:`embedviz.story.phrases.split_phrases`),
+the two-word nouns a line may not split (:data:`COMPOUNDS`: "batch size") and
+the nouns a number before them counts (:data:`COUNTED`: "3 numbers").
 A storyboard's BCP 47 language tag chooses the lists by lookup (RFC 4647:
 ``fr-CA`` falls back to ``fr``, ``de-AT`` to ``de``); a language without
 lists gets only the balanced breaks. Stdlib only.
@@ -20,13 +22,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["CLAUSE_OPENERS", "ELISIONS", "LEANING_WORDS", "Leaning", "leaning_for"]
+__all__ = [
+    "CLAUSE_OPENERS",
+    "COMPOUNDS",
+    "COUNTED",
+    "ELISIONS",
+    "LEANING_WORDS",
+    "Leaning",
+    "leaning_for",
+]
 
 
 def _words(text: str) -> frozenset[str]:
     # One string per language keeps the lists readable (a list literal would
     # take a line a word); apostrophes are stored straight.
     return frozenset(text.replace("\u2019", "'").split())
+
+
+def _pairs(text: str) -> frozenset[str]:
+    # Two-word nouns, comma-separated, lower case.
+    return frozenset(pair.strip() for pair in text.split(","))
 
 
 # Articles, determiners, prepositions, conjunctions, clitic pronouns and
@@ -36,7 +51,12 @@ LEANING_WORDS: Mapping[str, frozenset[str]] = {
     "en": _words(
         "a an the of to in on at by for from into onto with as and or but nor so than "
         "that this these those its their our your his her my is are was were be been "
-        "do does did has have had not no if then when where which who whose what it one"
+        "do does did has have had not no if then when where which who whose what it one "
+        # Quantifiers, ordinals and the adjectives the narration sets before a noun:
+        # "each / parameter", "its first / copy", "the whole / row" split a noun phrase.
+        "each every both all another other either neither several many few some any such "
+        "same whole first last next second third fourth single very "
+        "two three four five six seven eight nine ten"
     ),
     "fr": _words(
         "le la les l un une des du de d au aux ce cet cette ces mon ma mes ton ta tes son sa "
@@ -90,6 +110,34 @@ CLAUSE_OPENERS: Mapping[str, frozenset[str]] = {
 }
 
 
+# Two-word nouns a line may not split ("batch / size", "row / index"): English
+# writes its compounds apart, German and French as one word or with a preposition.
+# Lower case, the pair as "first second".
+COMPOUNDS: Mapping[str, frozenset[str]] = {
+    "en": _pairs(
+        "batch size, sequence length, row index, row number, input order, output row, "
+        "output rows, embedding dimension, embedding matrix, embedding table, "
+        "embedding layer, embedding vector, learning rate, position vector, "
+        "position vectors, position rows, token row, token vector, token id, token ids, "
+        "input id, input ids, vocabulary entry, dot product, matrix product, "
+        "gradient row, gradient descent, backward pass, float32 value"
+    ),
+}
+
+# Nouns a number counts ("those 3 / numbers", "takes 2 / bytes"): a number before one
+# is a quantity and holds on to it; before any other word ("row 2 / lands") it is a
+# label that belongs to the word before it. Lower case, singular and plural.
+COUNTED: Mapping[str, frozenset[str]] = {
+    "en": _words(
+        "number numbers value values byte bytes row rows column columns id ids "
+        "sequence sequences vector vectors token tokens entry entries dimension dimensions "
+        "copy copies position positions decimal decimals contribution contributions "
+        "parameter parameters bit bits step steps thing things time times layer layers "
+        "slice slices item items word words"
+    ),
+}
+
+
 @dataclass(frozen=True)
 class Leaning:
     """How one language's caption lines may not end.
@@ -102,11 +150,17 @@ class Leaning:
         Elided words (with their apostrophe) written against the next word.
     openers
         Conjunctions that open a clause of their own (a cue may start with one).
+    compounds
+        Two-word nouns a line may not split, lower case, as ``"batch size"``.
+    counted
+        Nouns a number before them counts (lower case): ``3 numbers`` holds together.
     """
 
     words: frozenset[str]
     elisions: frozenset[str]
     openers: frozenset[str] = frozenset()
+    compounds: frozenset[str] = frozenset()
+    counted: frozenset[str] = frozenset()
 
     def elision(self, word: str) -> re.Match[str] | None:
         """Match the elided words at the start of ``word`` (``qu'`` in ``qu'un``), if any.
@@ -186,7 +240,13 @@ def leaning_for(language: str) -> Leaning:
     while tag:
         if tag in LEANING_WORDS:
             elisions = ELISIONS.get(tag, frozenset())
-            return Leaning(LEANING_WORDS[tag], elisions, CLAUSE_OPENERS.get(tag, frozenset()))
+            return Leaning(
+                LEANING_WORDS[tag],
+                elisions,
+                CLAUSE_OPENERS.get(tag, frozenset()),
+                COMPOUNDS.get(tag, frozenset()),
+                COUNTED.get(tag, frozenset()),
+            )
         tag = tag.rpartition("-")[0]
         # RFC 4647 lookup drops a single-letter subtag (an extension's or a
         # private use's singleton) together with the subtag after it.

@@ -11,6 +11,7 @@ long as its phrases together. Stdlib only.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -35,6 +36,7 @@ __all__ = [
     "make_phrases",
     "one_space",
     "reading_seconds",
+    "reads_badly",
     "rephrased",
     "split_phrases",
     "with_pronunciations",
@@ -57,17 +59,23 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[^\S\u00a0\u2007\u202f]+(?=[^\s?!:;\u00bb
 def caption_lines(text: str, width: int = CAPTION_WIDTH, language: str = "en") -> tuple[str, ...]:
     """Break a caption into as few lines of at most ``width`` characters as it needs, balanced.
 
-    Of the ways to break it into that many lines, the one whose longest line
-    is shortest wins, so the lines come out of similar length; a word left
-    alone on a line, and a line that ends in a short function word of the
-    caption's language ("the", "de", "der": it leans on the next line's
-    words, see :mod:`embedviz.story.leaning`), count as lines longer than
-    any that fits, so another break wins whenever one fits; a break between
-    a word and the number or operator that belongs to it (``ID 3``,
-    ``768 × 3``) counts as a much longer line. A line never starts with
-    ``?``, ``!``, ``:``, ``;`` or ``»`` set off by a space, never ends with
-    ``«`` or an elided word (``l'``), and never breaks at a non-breaking
-    space.
+    Of the ways to break it into that many lines, the cheapest wins: each break
+    costs by what it falls between (:func:`_break_costs`), and the lines cost
+    by how far the longest runs past their mean, so they come out of similar
+    length. A break after punctuation is best, then one before a conjunction
+    or a function word (``and``, ``of``, ``the``), then one between any two
+    words. A word left alone on a line, a line that ends on a word leaning on
+    the next (``the``, ``de``, ``der``, and in English a quantifier, an
+    ordinal, a possessive or a hyphenated modifier: ``each / parameter``,
+    ``its first / copy``: see :mod:`embedviz.story.leaning`), a break inside
+    a two-word noun (``batch / size``), between a number and the noun it
+    counts (``3 / numbers``) or inside a list of numbers (``5, / 4, 3``) is
+    taken only where nothing else fits; a break between a word and the
+    number, letter or operator that belongs to it (``ID 3``, ``entry k``,
+    ``768 × 3``) costs much more than any plain one. A line never starts
+    with ``?``, ``!``, ``:``, ``;`` or ``»`` set off by a space, never ends
+    with ``«`` or an elided word (``l'``), and never breaks at a
+    non-breaking space.
 
     Parameters
     ----------
@@ -93,7 +101,16 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH, language: str = "en") -
     words = _words(text)
     if not words:
         return ()
-    leaning = leaning_for(language)
+    best = _best(words, width, leaning_for(language))
+    return tuple(words) if best is None else best[1]
+
+
+def _best(
+    words: Sequence[str], width: int, leaning: Leaning
+) -> tuple[float, tuple[str, ...]] | None:
+    """Return the cheapest break of ``words`` into as few lines as fit, and its cost."""
+    if not words:
+        return None
     # No break into fewer lines can fit: start from the least count that might,
     # so that a long text costs one or two solver runs rather than one per word.
     fewest = max(1, -(-len(" ".join(words)) // (width + 1)))
@@ -101,12 +118,12 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH, language: str = "en") -
         best = _balanced(words, count, width, leaning)
         if best is not None:
             return best
-    return tuple(words)
+    return None
 
 
 # A number, or an operator, belongs on the line of the word before it ("ID 3",
 # "row 2", "768 × 3"), and an operator also to the word after it.
-_NUMBER = re.compile(r"[\d.,:;!?)\]%]+|[\u00d7=+\u2212\u2190\u2192\u00b7-]")
+_NUMBER = re.compile(r"[\d.,:;!?)\]%\u2013]+|[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 _OPERATOR = re.compile(r"[\u00d7=+\u2212\u2190\u2192\u00b7-]")
 _RELATION = re.compile(r"[=\u2190\u2192]")
 
@@ -202,15 +219,72 @@ def _before_relation(words: Sequence[str]) -> list[bool]:
     return [bool(_RELATION.fullmatch(after)) for after in [*firsts, ""]]
 
 
+def _number(word: str) -> bool:
+    """Say whether ``word`` is a number, as a list holds it (``4820``, ``-1.5``, ``5,``)."""
+    return word.rstrip(",").lstrip("-\u2212").replace(".", "", 1).isdigit()
+
+
 def _list_item(word: str) -> bool:
     """Say whether ``word`` is a number followed by a comma: an item of a list that goes on."""
     return word.endswith(",") and word[:-1].lstrip("-\u2212").replace(".", "", 1).isdigit()
 
 
-def _balanced(
-    words: Sequence[str], count: int, width: int, leaning: Leaning
-) -> tuple[str, ...] | None:
-    """Return the break of ``words`` into ``count`` lines of at most ``width`` that scores best."""
+# What a line break costs, by what it falls between. A break after punctuation ends a
+# phrase; one before a function word or a conjunction ("of", "the", "and") starts
+# the next; one before a relation ("= 38,597,376") is nearly as good; any other
+# break between two words is plain. A break that splits what belongs together (a
+# number from its word, "ID / 3") costs far more, and one that ends a line on a
+# word leaning on the next, splits a two-word noun or a list of numbers, or leaves
+# a word alone, more still: each is taken only where nothing else fits.
+_PUNCTUATION_BREAK = 0.0
+_CLAUSE_BREAK = 1.0
+_PHRASE_BREAK = 4.0
+_RELATION_BREAK = 3.0
+_PLAIN_BREAK = 6.0
+_GLUED_BREAK = 300.0
+_BAD_BREAK = 1000.0
+# A cue whose best break costs this much or more reads badly: split into cues where it can.
+_BADLY = _GLUED_BREAK
+# What unbalanced lines cost: this times the sum of each line's squared relative
+# distance from the mean length (16 and 32 characters: 6.7, as much as a plain break).
+_BALANCE = 30.0
+
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
+_QUANTITY = re.compile(r"[\d,.]*\d")
+# A variable named by one letter after its word ("entry k", "row k", "matrix E").
+_VARIABLE = re.compile(r"(?![aAI]\b)[A-Za-z][.,:;]?")
+# A hyphenated modifier: "zero-based", "one-hot", "2-D", "16-bit" (not "GPT-2").
+_HYPHENATED = re.compile(r"[a-z]+(?:-[a-z]+)+|\d+-[A-Za-z]+")
+_PHRASE_END = (",", ":", ";", ".", "!", "?", "\u2014", "\u2013", ")")
+
+
+def _content(word: str, leaning: Leaning) -> bool:
+    """Say whether ``word`` is a content word: no function word, conjunction, number or mark."""
+    bare = word.rstrip(".,:;!?)").lower()
+    return bool(bare[:1].isalpha()) and bare not in leaning.words and bare not in leaning.openers
+
+
+def _modifies(word: str, after: str, leaning: Leaning) -> bool:
+    """Say whether ``word`` modifies the content word ``after``, so a break between splits them.
+
+    An ordinal ("4th / row"), a number before a noun it counts ("3 / numbers"), a
+    possessive ("row's / dot product"), a lower-case hyphenated adjective
+    ("zero-based / row"), or two words of a listed noun ("batch / size").
+    """
+    if word.endswith(_PHRASE_END) or not _content(after, leaning):
+        return False
+    bare = after.rstrip(".,:;!?)").lower()
+    return (
+        bool(_ORDINAL.fullmatch(word))
+        or (bool(_QUANTITY.fullmatch(word)) and bare in leaning.counted)
+        or word.endswith(("'s", "\u2019s"))
+        or bool(_HYPHENATED.fullmatch(word))
+        or f"{word.lower()} {bare}" in leaning.compounds
+    )
+
+
+def _break_costs(words: Sequence[str], leaning: Leaning) -> list[float]:
+    """Return what a line break after each word costs (:data:`_PLAIN_BREAK` and the others)."""
     glued = _glued_after(words)
     relation = _before_relation(words)
     # A number that opens a phrase ("numbers: 1 at position 3") leans on what follows too.
@@ -220,66 +294,156 @@ def _balanced(
     opens = [False, *(before.endswith((":", ";", ",")) for before in words[:-1])]
     items = [_list_item(word) for word in words]
     listed = [k >= 2 and items[k - 2] and items[k - 1] for k in range(len(words))]
-    # Its last item may come after "and" ("4, 3, 2 and 1"): a break there splits it too.
+    afters = [*words[1:], ""]
+    # Its last item may come after "and" ("4, 3, 2 and 1"), and a pair or a range of
+    # numbers is joined by "and", "or" or "to" ("rows 0 and 8", "rows 2 to 4"): a break
+    # before the joining word splits them too.
     splits_list = [
         (item and bool(_NUMBER.fullmatch(after)))
         or (
-            in_list
-            and after in ("and", "or")
-            and bool(_NUMBER.fullmatch(then))
-            and _NUMBER.fullmatch(word) is not None
+            after in ("and", "or", "to")
+            and bool(_QUANTITY.fullmatch(then.rstrip(".,:;")))
+            and bool(_QUANTITY.fullmatch(word))
         )
-        for word, after, then, item, in_list in zip(
-            words, [*words[1:], ""], [*words[2:], "", ""][: len(words)], items, listed, strict=True
+        for word, after, then, item in zip(
+            words, afters, [*words[2:], "", ""][: len(words)], items, strict=True
         )
     ]
-    weak = [
-        leaning.leans(word.rsplit(" ", 1)[-1])
-        or split
-        or (opening and not in_list and bool(_NUMBER.fullmatch(word)))
-        for word, opening, in_list, split in zip(words, opens, listed, splits_list, strict=True)
+    ended = [
+        k > 0
+        and (items[k - 1] or (k > 1 and words[k - 1] in ("and", "or") and _number(words[k - 2])))
+        for k in range(len(words))
     ]
-    many = len(words) > count
+    costs = []
+    for k, word in enumerate(words):
+        last, after = word.rsplit(" ", 1)[-1], afters[k].split(" ", 1)[0]
+        if (
+            leaning.leans(last)
+            or splits_list[k]
+            or (opens[k] and not listed[k] and bool(_NUMBER.fullmatch(word)))
+            # A list's last number ("1, 2 and 4 rows") is an item, not a quantity.
+            or (_modifies(last, after, leaning) and not ended[k])
+        ):
+            costs.append(_BAD_BREAK)
+        elif glued[k] or (
+            _VARIABLE.fullmatch(after)
+            and _content(last, leaning)
+            and not last.endswith(_PHRASE_END)
+        ):
+            costs.append(_RELATION_BREAK if relation[k] else _GLUED_BREAK)
+        elif last.endswith(_PHRASE_END):
+            costs.append(_PUNCTUATION_BREAK)
+        elif after.lower() in leaning.openers:
+            costs.append(_CLAUSE_BREAK)
+        elif not _content(after, leaning):
+            costs.append(_PHRASE_BREAK)
+        else:
+            costs.append(_PLAIN_BREAK)
+    return costs
+
+
+def _balanced(
+    words: Sequence[str], count: int, width: int, leaning: Leaning
+) -> tuple[float, tuple[str, ...]] | None:
+    """Return the cheapest break of ``words`` into ``count`` lines of ``width``, and its cost.
+
+    The cost is the sum of the breaks' costs (:func:`_break_costs`; a word alone
+    on a line costs :data:`_BAD_BREAK`) and of how far the longest line runs
+    past the mean (:data:`_BALANCE`: for two lines, how unequal they are); None
+    when no break into ``count`` lines fits.
+    """
+    if count > len(words):
+        return None
+    costs = _break_costs(words, leaning)
     # ends[i] is the length of " ".join(words[:i]) plus one: a line's length is a
     # difference of two, so no line is joined before it is known to fit.
     ends = [0]
     for word in words:
         ends.append(ends[-1] + len(word) + 1)
+    mean = max(1.0, (ends[-1] - count) / count)
+    lengths = sorted(
+        {
+            ends[end] - ends[start] - 1
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if ends[end] - ends[start] - 1 <= width
+        }
+    )
+    best: tuple[float, tuple[int, ...]] | None = None
+    # The longest line is tried from short to long; each try finds the cheapest
+    # breaks within it, and once its imbalance alone costs more than the best, no
+    # longer one can win.
+    for longest in [length for length in lengths if length >= mean] or [width]:
+        balance = _BALANCE * count * ((longest - mean) / mean) ** 2
+        if best is not None and balance >= best[0]:
+            break
+        found = _cheapest_within(ends, costs, count, longest)
+        if found is not None and (best is None or found[0] + balance < best[0]):
+            best = (found[0] + balance, found[1])
+    if best is None:
+        return None
+    edges = [0, *best[1]]
+    return best[0], tuple(" ".join(words[a:b]) for a, b in itertools.pairwise(edges))
 
-    def length(start: int, end: int) -> int:
-        return ends[end] - ends[start] - 1
+
+def _cheapest_within(
+    ends: Sequence[int], costs: Sequence[float], count: int, limit: int
+) -> tuple[float, tuple[int, ...]] | None:
+    """Return the cheapest breaks into ``count`` lines of at most ``limit``, and their ends.
+
+    ``ends`` are the words' running lengths (see :func:`_balanced`), ``costs``
+    what a break after each word costs; a word alone on a line, when there are
+    more words than lines, costs :data:`_BAD_BREAK`, and a single word longer
+    than ``limit`` may stand on a line of its own.
+    """
+    total = len(ends) - 1
+    lone = _BAD_BREAK if total > count else 0.0
 
     @cache
-    def lines_from(start: int, left: int) -> tuple[int, tuple[str, ...]] | None:
-        # (score, lines) for words[start:] in `left` lines; the score is the
-        # longest line, a lone word or a split pair counting as a long one.
+    def lines_from(start: int, left: int) -> tuple[float, tuple[int, ...]] | None:
+        # (cost, ends of the lines) for the words from `start` in `left` lines.
         if left == 1:
-            if length(start, len(words)) > width and len(words) - start > 1:
+            if ends[total] - ends[start] - 1 > limit and total - start > 1:
                 return None
-            line = " ".join(words[start:])
-            return len(line) + (width if len(words) - start == 1 and many else 0), (line,)
-        found: tuple[int, tuple[str, ...]] | None = None
-        for end in range(start + 1, len(words) - left + 2):
-            if length(start, end) > width and end - start > 1:
+            return (lone if total - start == 1 else 0.0), (total,)
+        found: tuple[float, tuple[int, ...]] | None = None
+        for end in range(start + 1, total - left + 2):
+            if ends[end] - ends[start] - 1 > limit and end - start > 1:
                 break
-            line = " ".join(words[start:end])
             rest = lines_from(end, left - 1)
             if rest is None:
                 continue
-            # A lone word, or a weak end, scores past any line that fits: so the
-            # break avoids them whenever another fits (and then still balances).
-            lone = end - start == 1 and many
-            split = (4 if relation[end - 1] else 12) if glued[end - 1] else 0
-            penalty = (width if lone or weak[end - 1] else 0) + split
-            score = max(len(line) + penalty, rest[0])
-            if found is None or score < found[0]:
-                found = (score, (line, *rest[1]))
+            cost = (lone if end - start == 1 else 0.0) + costs[end - 1] + rest[0]
+            if found is None or cost < found[0]:
+                found = (cost, (end, *rest[1]))
         return found
 
-    if count > len(words):
-        return None
-    result = lines_from(0, count)
-    return None if result is None else result[1]
+    return lines_from(0, count)
+
+
+def reads_badly(text: str, language: str = "en") -> bool:
+    """Say whether a caption's best break into lines still splits what belongs together.
+
+    Parameters
+    ----------
+    text
+        A caption.
+    language
+        Its BCP 47 tag.
+
+    Returns
+    -------
+    bool
+        True when every break into as few lines as fit ends a line on a word
+        that leans on the next, splits a noun or a list, separates a number
+        from its word or leaves a word alone.
+    """
+    return _reads_badly(text, leaning_for(language))
+
+
+def _reads_badly(text: str, leaning: Leaning) -> bool:
+    best = _best(_words(text), CAPTION_WIDTH, leaning)
+    return best is not None and best[0] >= _BADLY
 
 
 def fits_caption(text: str) -> bool:
@@ -338,6 +502,11 @@ def _split_outside(text: str, pattern: re.Pattern[str]) -> list[str]:
 _BREAK_COST = {"clause": 1.0, "conjunction": 2.0, "comma": 12.0, "word": 40.0}
 # Each cue costs this too: one more cue is worth it to avoid a comma or a word break.
 _CUE_COST = 6.0
+# A cue whose lines can only break badly costs this too: worth two cues at a clause's end.
+_BAD_CUE_COST = 100.0
+# A sentence that fits one cue is split only into cues at least this long: a cue
+# of a few characters ("w₀ + w₂.") flashes by, worse than a line that breaks badly.
+_SHORTEST_SPLIT = 16
 # The word a cue opens with, as a conjunction list has it ("and" of "and,").
 _FIRST_WORD = re.compile(r"\w+")
 
@@ -405,14 +574,20 @@ def _breaks(sentence: str, openers: frozenset[str]) -> list[tuple[int, float]]:
     return found
 
 
-def _split_long(sentence: str, openers: frozenset[str]) -> list[str]:
+def _split_long(sentence: str, leaning: Leaning, whole_only: bool = False) -> list[str]:
     """Split a sentence too long for one cue into whole phrases that each fit one cue.
 
     Every cue costs :data:`_CUE_COST` and every break its :data:`_BREAK_COST`
-    (clause ends before conjunctions before commas before words); the
-    cheapest split wins, then the one whose cues are most even in length.
+    (clause ends before conjunctions before commas before words), and a cue
+    whose lines can only break badly (:func:`reads_badly`) costs
+    :data:`_BAD_CUE_COST`; the cheapest split wins, then the one whose cues
+    are most even in length. With ``whole_only`` it breaks only at a clause's
+    end or before a conjunction, into cues of :data:`_SHORTEST_SPLIT`
+    characters or more.
     """
-    breaks = _breaks(sentence, openers)
+    breaks = _breaks(sentence, leaning.openers)
+    if whole_only:
+        breaks = [(at, cost) for at, cost in breaks if cost <= _BREAK_COST["conjunction"]]
     ends = [(0, 0.0)] + [(at, cost) for at, cost in breaks] + [(len(sentence), 0.0)]
     # best[i]: (cost, spread, pieces) for the sentence up to break i.
     best: list[tuple[float, float, list[str]] | None] = [None] * len(ends)
@@ -430,7 +605,11 @@ def _split_long(sentence: str, openers: frozenset[str]) -> list[str]:
             piece = sentence[ends[j][0] : ends[i][0]].strip()
             if not piece or not fits_caption(piece):
                 continue
+            if whole_only and len(piece) < _SHORTEST_SPLIT:
+                continue
             cost = previous[0] + _CUE_COST + (ends[j][1] if j else 0.0)
+            if _reads_badly(piece, leaning):
+                cost += _BAD_CUE_COST
             spread = previous[1] + abs(len(piece) - 2 * CAPTION_WIDTH * 0.6)
             candidate = (cost, spread, [*previous[2], piece])
             current = best[i]
@@ -451,7 +630,10 @@ def split_phrases(narration: str, language: str = "en") -> tuple[str, ...]:
     semicolon, then before a conjunction of the narration's language
     (:data:`embedviz.story.leaning.CLAUSE_OPENERS`), then after a comma
     (never inside a list of numbers such as ``0, 1, 0`` or inside
-    brackets), and only then between words.
+    brackets), and only then between words. A sentence that fits one cue but
+    whose lines could only break inside a phrase (:func:`reads_badly`) is
+    split into cues at a clause's end or before a conjunction, where it has
+    one and each cue is :data:`_SHORTEST_SPLIT` characters or more.
 
     Parameters
     ----------
@@ -470,10 +652,17 @@ def split_phrases(narration: str, language: str = "en") -> tuple[str, ...]:
     text = " ".join(_words(narration))
     if not text:
         return ()
-    openers = leaning_for(language).openers
+    leaning = leaning_for(language)
     phrases: list[str] = []
     for sentence in _split_outside(text, _SENTENCE_END):
-        phrases.extend([sentence] if fits_caption(sentence) else _split_long(sentence, openers))
+        if not fits_caption(sentence):
+            phrases.extend(_split_long(sentence, leaning))
+        elif _reads_badly(sentence, leaning):
+            # It fits one cue, but only with a line that splits what belongs together:
+            # two whole clauses, if the sentence has them, read better as two cues.
+            phrases.extend(_split_long(sentence, leaning, whole_only=True))
+        else:
+            phrases.append(sentence)
     return tuple(phrases)
 
 

@@ -240,7 +240,7 @@ def _first_sequence(
     rec.beat(
         "lookup-0-0",
         "lookup",
-        f"Sequence 0, position 0 holds ID {first[0]}: it selects row {first[0]} of E, "
+        f"Sequence 0, position 0 holds ID {first[0]}. It selects row {first[0]} of E, "
         "counting from zero. The copy lands in slice 0, row 0.",
         run_time=2.4,
         highlight=Highlight((0, 0), first[0], first[0]),

@@ -86,7 +86,7 @@ def build_single_token_lookup(
         "lookup",
         "lookup",
         f"The layer walks to row {token_id}: nothing is multiplied or added. It copies the "
-        f"whole row out: those {table.dim} numbers are the embedding of token {token_id}.",
+        f"whole row out. Those {table.dim} numbers are the embedding of token {token_id}.",
         run_time=2.4,
         highlight=focus,
     )

@@ -250,8 +250,8 @@ def _accumulate(rec: Recorder, ids: list[int]) -> None:
     times = _COUNT_WORDS[len(where)]
     if len(where) <= 3:
         narration = (
-            f"ID {repeated} occurs at positions {_join([str(p) for p in where])}, so row "
-            f"{repeated} collects {times} contributions: {_subscripts(terms)}. "
+            f"ID {repeated} sits at positions {_join([str(p) for p in where])}: its row "
+            f"sums {times} contributions, {_subscripts(terms)}. "
             "Repeats add up; they never overwrite."
         )
     else:

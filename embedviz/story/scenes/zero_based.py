@@ -181,7 +181,7 @@ def build_zero_based_indexing(
     rec.beat(
         "trace",
         "trace",
-        "When a lookup looks wrong, trace three things in order. Check the input ID, "
+        "When a lookup looks wrong, trace three things in order. Check the ID, "
         "the zero-based row index it selects and the returned vector.",
         run_time=2.0,
         highlight=focus,
