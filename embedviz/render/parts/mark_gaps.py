@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import VGroup, VMobject
+from manim import Mobject, VGroup
 
 from embedviz.render.design import SPACE
 
@@ -28,13 +28,13 @@ __all__ = ["CROSS_GAP", "break_crossings"]
 CROSS_GAP = SPACE / 2
 
 
-def _runs(line: VMobject) -> list[tuple[np.ndarray, np.ndarray]]:
+def _runs(line: Mobject) -> list[tuple[np.ndarray, np.ndarray]]:
     """Return a polyline's straight runs as (start, end) pairs."""
     curves = line.points.reshape(-1, 4, 3)
     return [(curve[0].copy(), curve[3].copy()) for curve in curves]
 
 
-def _flats(lines: Sequence[VMobject]) -> list[tuple[float, float, float]]:
+def _flats(lines: Sequence[Mobject]) -> list[tuple[float, float, float]]:
     """Return the horizontal runs (y, left, right) of some lines."""
     found = []
     for line in lines:
@@ -46,7 +46,7 @@ def _flats(lines: Sequence[VMobject]) -> list[tuple[float, float, float]]:
 
 
 def _broken(
-    line: VMobject,
+    line: Mobject,
     flats: Sequence[tuple[float, float, float]],
     own: Sequence[tuple[float, float, float]],
 ) -> None:
@@ -100,7 +100,9 @@ def break_crossings(links: VGroup, firsts: VGroup) -> None:
         Each mark's branch and dots
         (:func:`~embedviz.render.parts.mark_links.first_links`): the branch first.
     """
-    lines = [[link, branch[0]] for link, branch in zip(links, firsts, strict=True)]
+    lines: list[list[Mobject]] = [
+        [link, branch[0]] for link, branch in zip(links, firsts, strict=True)
+    ]
     # Every crossing is found on the lines as built, before any is broken.
     others = [
         _flats([line for j, pair in enumerate(lines) if j != i for line in pair])
