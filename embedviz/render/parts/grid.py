@@ -45,10 +45,8 @@ INSIDE_BAND_DIGITS = 1.8
 CLEAR_LABEL_DIGITS = 1.1
 CLEAR_PX = 3.5
 # Above the column numbers, the hidden columns' note (``gaps_inside``): its line, in the
-# legend's digit heights, and the air under it in SPACEs (half a SPACE left "1-766 hidden"
-# 8 px over "767" at 720p, reading as one stack; 1.5 leaves about 19 px).
+# legend's digit heights, and the space under it.
 COL_NOTE_DIGITS = 1.3
-COL_NOTE_AIR = 1.5
 
 
 def clear_units() -> float:
@@ -148,8 +146,7 @@ class GridSizes:
         """The height the hidden columns' note adds above the column numbers (0: in the margin)."""
         if not (self.gaps_inside or self.gaps_wrapped):
             return 0.0
-        air = COL_NOTE_AIR if self.gaps_inside else 0.5  # wrapped: more would not fit MiniLM
-        return digit_height(self.scale.legend) * COL_NOTE_DIGITS + SPACE * air
+        return digit_height(self.scale.legend) * COL_NOTE_DIGITS + SPACE / 2
 
 
 def row_slots(window: Window, sizes: GridSizes) -> list[Slot]:
