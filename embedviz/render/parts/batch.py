@@ -56,7 +56,6 @@ from embedviz.render.parts.batch_axes import axis_label, sized_symbol
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.mark_gaps import break_crossings
 from embedviz.render.parts.mark_links import (
     Lanes,
     Route,
@@ -462,7 +461,6 @@ class SliceStack(OutputPart):
         self.links = mark_links(list(marks), repeats, xs, self.theme.wrong)
         # Both ends: each line branches into the first copy its row equals.
         self.firsts = first_links(list(self.links), firsts, self.theme.wrong)
-        break_crossings(self.links, self.firsts)
 
     def _first_copy(self, position: tuple[int, ...]) -> tuple[int, int]:
         """Return the first position (sequence by sequence) whose ID is this row's."""

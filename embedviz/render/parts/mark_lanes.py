@@ -19,7 +19,6 @@ from itertools import permutations, product
 from embedviz.render.design import SPACE
 
 __all__ = [
-    "E_CLEAR",
     "LANE_LEAST",
     "LANE_STEP",
     "LEVEL",
@@ -52,8 +51,6 @@ TRIED = 6
 LANE_LEAST = 0.8 * SPACE
 # Where the lines end, left of the slices (the lanes' offsets count from there).
 LINE_END = SPACE / 6
-# The least room between a lane and E beside it, where the room allows (16 px at 720p).
-E_CLEAR = 1.5 * SPACE
 
 
 @dataclass(frozen=True)
@@ -109,13 +106,6 @@ def lane_offsets(count: int, room: float) -> list[float]:
     ends), or closer (not under :data:`LINK_STEP`) where ``room`` (from the
     marks' place to the slices, :func:`links_room`) is short.
     """
-    # The furthest lane keeps E_CLEAR off what stands under the marks' place (E): at a
-    # SPACE, a 720p review read a lane 11 px from E's border for 300 px as part of E. The
-    # lanes keep LANE_STEP apart and the nearest comes closer to the slices first.
-    last = room - LINE_END - E_CLEAR
-    first = min(LANE_STEP, last - (count - 1) * LANE_STEP)
-    if first >= LINK_STEP - 1e-9:
-        return [first + number * LANE_STEP for number in range(count)]
     step = max(LINK_STEP, min(LANE_STEP, (room - SPACE) / max(count, 1)))
     return [(number + 1) * step for number in range(count)]
 
