@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from manim import RIGHT, UP, RoundedRectangle, VGroup, VMobject
 
-from embedviz.render.design import CHIP_EDGE, CHIP_INSET
+from embedviz.render.design import CHIP_EDGE
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height
 from embedviz.render.theme import DARK, Theme
@@ -84,8 +84,8 @@ class TokenChip(VGroup):
         content = VGroup(*parts)
         box = RoundedRectangle(
             corner_radius=0.08,
-            width=max(content.width + 0.3, 0.55) - 2 * CHIP_INSET,
-            height=content.height + number.height * 0.9 - 2 * CHIP_INSET,
+            width=max(content.width + 0.3, 0.55),
+            height=content.height + number.height * 0.9,
         )
         box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip_edge, width=CHIP_EDGE)
         box.move_to(content)

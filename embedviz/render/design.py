@@ -48,7 +48,6 @@ __all__ = [
     "BOTTOM_GAP",
     "CAPTION_FONT",
     "CHIP_EDGE",
-    "CHIP_INSET",
     "COLOUR_MEANINGS",
     "COLUMNS_APART",
     "DARK",
@@ -132,11 +131,6 @@ SCROLL_BAR = 0.22  # the column of a scroll bar beside a table that scrolls
 # A chip's edge (stroke width; 2.25 px at 720p): a 1 px edge at 3.35:1 was all that
 # gave a light-theme chip its shape, which a washed-out projector may lose.
 CHIP_EDGE = 2.5
-# How far a chip's outline is drawn inside the box the layout gave it, so that the
-# wider edge's ink ends where a 1-wide edge's did (a stroke of width w is 0.01 w scene
-# units, half of it outside the outline): the output's frame kept 8.6 px from the
-# chips beside it, and the wider edge alone brought that to 7.9 px.
-CHIP_INSET = (CHIP_EDGE - 1) * 0.01 / 2
 
 
 def _digit_per_font() -> float:

@@ -55,7 +55,6 @@ import numpy as np
 
 from embedviz.render.column import call_depth, column_plan, print_band
 from embedviz.render.design import (
-    CHIP_INSET,
     MAX_DATA_PX,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
@@ -89,7 +88,8 @@ CAPTION_CENTRE = 0.62
 TITLE_RATIO = 1.15
 # A near tie between two plans goes to the looser rows (and the narrow column).
 TIE = 0.94
-# A ``beside`` block raised more rows than this above E loses a near tie to the ``corridor``.
+# A ``beside`` output block raised more rows than this above the matrix loses a near
+# tie to the ``corridor`` (its rest would glide far up and back).
 MAX_RAISE_ROWS = 4.0
 # Two-line labels of the hidden ranges are tried from this many bands (a stack of long
 # labels that widens the margin), and taken when the table's numbers come out at least
@@ -208,8 +208,8 @@ class LookupPlan:
         return self.column_left + TAG_GAP + chip_width / 2
 
     def tag_x(self, chip_width: float) -> float:
-        """Return the centre x of a chip of this width (its drawn box, inset) beside its row."""
-        return self.tag_left + CHIP_INSET + chip_width / 2
+        """Return the centre x of a chip of this width beside its output row."""
+        return self.tag_left + chip_width / 2
 
     def output_row_y(self, row: int) -> float:
         """Return the centre line of output row ``row``."""

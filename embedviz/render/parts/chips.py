@@ -15,7 +15,7 @@ import numpy as np
 from manim import LEFT, RIGHT, Animation, Mobject, RoundedRectangle, VGroup, VMobject
 from manim.utils.rate_functions import smooth
 
-from embedviz.render.design import CHIP_EDGE, CHIP_INSET, SPACE, Theme, TypeScale, at_least
+from embedviz.render.design import CHIP_EDGE, SPACE, Theme, TypeScale, at_least
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.stage import Component, StageHost
@@ -91,11 +91,7 @@ class Chip(VGroup):
         )
         width, natural = chip_size(len(cell.text), len(piece or ""), font_size)
         height = natural if height is None else min(natural, height)
-        box = RoundedRectangle(
-            corner_radius=height * 0.22,
-            width=width - 2 * CHIP_INSET,
-            height=height - 2 * CHIP_INSET,
-        )
+        box = RoundedRectangle(corner_radius=height * 0.22, width=width, height=height)
         box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip_edge, width=CHIP_EDGE)
         content = VGroup(*[m for m in (self.piece, self.number) if m is not None])
         if self.piece is not None:

@@ -36,7 +36,7 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, make_fade_out_later
-from embedviz.render.design import CHIP_INSET, MARGIN, SPACE, Theme, maths, value_colour
+from embedviz.render.design import MARGIN, SPACE, Theme, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
@@ -251,7 +251,7 @@ class TokenBlock(Component):
         for position in positions:
             y = self.rows.y(position)
             chip = Chip(cells[("output_id", position)], label, theme)
-            self.tags.append(chip.move_to(xyz(plan.tag_left + CHIP_INSET + chip.width / 2, y)))
+            self.tags.append(chip.move_to(xyz(plan.tag_left + chip.width / 2, y)))
             number = NumberText(cells[("position", position)], label, theme.muted)
             number.place(xyz(plan.position_left, y), align="left")
             self.numbers.append(number)
