@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from manim import RIGHT, UP, RoundedRectangle, VGroup, VMobject
 
-from embedviz.render.design import CHIP_EDGE
+from embedviz.render.design import chip_edge_width
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height
 from embedviz.render.theme import DARK, Theme
@@ -87,7 +87,9 @@ class TokenChip(VGroup):
             width=max(content.width + 0.3, 0.55),
             height=content.height + number.height * 0.9,
         )
-        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip_edge, width=CHIP_EDGE)
+        box.set_fill(theme.chip, opacity=1.0).set_stroke(
+            theme.chip_edge, width=chip_edge_width(theme)
+        )
         box.move_to(content)
         super().__init__(box, *parts)
         self.number = number

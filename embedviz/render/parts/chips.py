@@ -15,7 +15,7 @@ import numpy as np
 from manim import LEFT, RIGHT, Animation, Mobject, RoundedRectangle, VGroup, VMobject
 from manim.utils.rate_functions import smooth
 
-from embedviz.render.design import CHIP_EDGE, SPACE, Theme, TypeScale, at_least
+from embedviz.render.design import SPACE, Theme, TypeScale, at_least, chip_edge_width
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.stage import Component, StageHost
@@ -92,7 +92,9 @@ class Chip(VGroup):
         width, natural = chip_size(len(cell.text), len(piece or ""), font_size)
         height = natural if height is None else min(natural, height)
         box = RoundedRectangle(corner_radius=height * 0.22, width=width, height=height)
-        box.set_fill(theme.chip, opacity=1.0).set_stroke(theme.chip_edge, width=CHIP_EDGE)
+        box.set_fill(theme.chip, opacity=1.0).set_stroke(
+            theme.chip_edge, width=chip_edge_width(theme)
+        )
         content = VGroup(*[m for m in (self.piece, self.number) if m is not None])
         if self.piece is not None:
             content.arrange(RIGHT, buff=char_advance(font_size) * 0.5)
