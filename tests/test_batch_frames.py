@@ -134,8 +134,10 @@ def _read(scene: MomentScene, moment: Any, samples: list[_Sample], block: list[A
         strip = _box(carry.strip[0])
         centre = carry.chip.get_center()
         # Beside its row: between E and the slices (the walking column), the row lifting off.
+        # The strip slides out of its row like a drawer, so while it lifts off its left
+        # edge still touches the row's right edge (or overlaps the row, mid-copy).
         beside = right < centre[0] < min(g.body_left() for g in stage.stack.slices)
-        if beside and strip[0][0] < right - 1e-6 and strip[1][0] > left:
+        if beside and strip[0][0] <= right + 1e-6 and strip[1][0] > left:
             sample.lifting.append((carry.row, grid.row_y(carry.row), centre))
     if moment.beat.name in ("predict", "reveal"):
         sample.empty = _empty_share(scene)
@@ -206,7 +208,7 @@ def test_the_question_box_gives_way_to_the_slices_in_one_motion(case: str) -> No
 def test_a_chip_is_level_with_its_row_while_the_row_lifts_off(case: str) -> None:
     """Finding 3a: the chip beside row 4821 stood ~15 px high, over the gap label above.
 
-    While a row's strip still overlaps the row, its chip, wherever it is
+    While a row's strip still touches the row, its chip, wherever it is
     between E and the slices, is on the row's centre line (it used to climb
     the walking column ahead of the strip, off the row it had fetched).
     """
