@@ -781,3 +781,40 @@ def test_windows_draw_the_first_column_and_the_last() -> None:
     window = scroll_window(*GPT2, 4821, start_window(*GPT2))
     assert window.cols == (0, 767)
     assert [gap.label for gap in window.col_gaps] == ["columns 1\u2013766 hidden"]
+
+
+def _ink_rows(mobject: Any) -> tuple[float, float]:
+    """The lowest and highest y of a text's outlines (its handles included: never less)."""
+    points = np.concatenate([m.points for m in mobject.family_members_with_points()])
+    return float(points[:, 1].min()), float(points[:, 1].max())
+
+
+# Labels that are different things stand at least this far apart (720p pixels).
+LABELS_APART_PX = 16.0
+
+
+@pytest.mark.parametrize(
+    "overrides", [None, {"ids": "464,464"}, {"dim": 4}], ids=["gpt2", "tight", "narrow"]
+)
+def test_the_hidden_columns_note_and_the_count_stand_clear_of_what_they_are_over(
+    tmp_path: Path, overrides: dict[str, Any] | None
+) -> None:
+    # Issue 18, a 720p frame review: "columns 1-766 hidden" stood 8 px over the column
+    # numbers "0 ... 767" (same colour, similar size: "1-766 hidden" stacked onto "767"),
+    # and "V x d = 38,597,376 parameters" 12 px over "embedding matrix E 50257 x 768".
+    from embedviz.render.stages.large_vocab import LargeVocabStage
+    from embedviz.render.theme import DARK
+
+    board = _build(tmp_path, overrides)
+    stage = LargeVocabStage(RecordingHost(), board, DARK)
+    px = 720 / 8.0
+    matrix = stage.matrix
+    numbers_top = max(_ink_rows(label)[1] for label in matrix.grid.col_labels.values())
+    notes = list(matrix.grid.col_gap_labels.values())
+    if overrides is None:
+        assert notes, "GPT-2's 768 columns have a hidden range"
+    for note in notes:
+        assert (_ink_rows(note)[0] - numbers_top) * px >= LABELS_APART_PX
+    assert matrix.count is not None
+    heading_top = _ink_rows(matrix.heading)[1]
+    assert (_ink_rows(matrix.count)[0] - heading_top) * px >= LABELS_APART_PX

@@ -244,7 +244,7 @@ def _measure(
     scale = TypeScale.from_data(data, text_px)
     sizes, (left, right, top, bottom) = GridSizes(scale, spec.value_chars, pitch), _frame()
     if spec.gaps_inside:
-        sizes = replace(sizes, gaps_inside=True)
+        sizes = replace(sizes, gaps_inside=True, col_note_air=spec.col_note_air)
     elif spec.gap_labels:
         sizes = replace(sizes, gaps_wrapped=spec.gaps_wrapped)
         sizes = replace(sizes, gaps_apart=gap_labels_crowd(sizes, spec.gaps_near))
@@ -258,9 +258,9 @@ def _measure(
     heading_h = digit_height(scale.label) * 1.6
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
     col_labels_h += sizes.col_note_height if spec.window.col_gaps else 0.0
-    # A half-precision table's note goes under the matrix; a count may stand over its heading.
+    # Notes: a half-precision table's under the matrix; a count over its heading (+SPACE air).
     note_h = digit_height(getattr(scale, spec.note_role)) + 2 * SPACE if spec.note else 0.0
-    above_h, under_h = (note_h, 0.0) if spec.note_above else (0.0, note_h)
+    above_h, under_h = (note_h + SPACE, 0.0) if spec.note_above else (0.0, note_h)
     matrix_heading_top = -(col_labels_h + SPACE + heading_h + above_h)
     output_heading_top = -raise_d - SPACE - heading_h
     content_top = min(matrix_heading_top, output_heading_top)

@@ -88,6 +88,10 @@ class LookupSpec:
         row range's in its band, the columns' note over the column numbers)
         rather than in the left margin (see
         :attr:`~embedviz.render.parts.grid.GridSizes.gaps_inside`).
+    col_note_air
+        With ``gaps_inside``: the air between the hidden columns' note and the
+        column numbers under it, in SPACEs (BatchLookup's solver keeps its own
+        half a SPACE).
     legend_under_output
         Whether the legend goes under the output block when a raised block
         leaves room there (it then rides with the block when it settles).
@@ -168,6 +172,7 @@ class LookupSpec:
     marks_last: bool = False
     late_marks: bool = False
     gaps_inside: bool = False
+    col_note_air: float = 0.5
     legend_under_output: bool = False
     legend_in_column: bool = False
     marks_from: int = 0

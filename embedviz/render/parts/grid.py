@@ -45,7 +45,7 @@ INSIDE_BAND_DIGITS = 1.8
 CLEAR_LABEL_DIGITS = 1.1
 CLEAR_PX = 3.5
 # Above the column numbers, the hidden columns' note (``gaps_inside``): its line, in the
-# legend's digit heights, and the space under it.
+# legend's digit heights (the air under it: ``GridSizes.col_note_air``).
 COL_NOTE_DIGITS = 1.3
 
 
@@ -105,6 +105,9 @@ class GridSizes:
     cell_extra
         Characters a number cell widens by, beyond its padding, where the frame
         has width to spare (BatchLookup); its number stays centred in it.
+    col_note_air
+        The air between the hidden columns' note and the column numbers under
+        it, in SPACEs (see :attr:`~embedviz.render.spec.LookupSpec.col_note_air`).
     """
 
     scale: TypeScale
@@ -115,6 +118,7 @@ class GridSizes:
     gaps_wrapped: bool = False
     gaps_clear: bool = False
     cell_extra: float = 0.0
+    col_note_air: float = 0.5
 
     @property
     def cell_width(self) -> float:
@@ -146,7 +150,7 @@ class GridSizes:
         """The height the hidden columns' note adds above the column numbers (0: in the margin)."""
         if not (self.gaps_inside or self.gaps_wrapped):
             return 0.0
-        return digit_height(self.scale.legend) * COL_NOTE_DIGITS + SPACE / 2
+        return digit_height(self.scale.legend) * COL_NOTE_DIGITS + SPACE * self.col_note_air
 
 
 def row_slots(window: Window, sizes: GridSizes) -> list[Slot]:

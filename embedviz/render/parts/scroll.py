@@ -429,9 +429,10 @@ class ScrollingMatrix(MatrixPart):
                 SansText(board.word("parameters"), label, theme.muted),
             ).arrange(buff=SPACE)
             # Over the heading, in the band the solver keeps for it (``note_above``): the
-            # raised output block leaves it free, where under E it would add height.
+            # raised output block leaves it free, where under E it would add height. Two
+            # SPACEs over the heading (one left it 12 px over, reading as its first line).
             heading_top = plan.heading_y + digit_height(label) * 0.8
-            y = heading_top + (digit_height(label) + 2 * SPACE) / 2
+            y = heading_top + 2 * SPACE + digit_height(label) / 2
             self.count.move_to(xyz(0, y)).align_to(self.heading, np.array([-1.0, 0.0, 0.0]))
 
     def intro(self) -> list[VMobject]:
