@@ -423,3 +423,91 @@ def test_the_diagnosis_keeps_its_marks_clear_of_the_glyphs(overrides: dict[str, 
 # The chip's heading ("token IDs") once stood at the chip's home, under it: a later
 # review found it alone there, heading nothing (issue 18). It now labels the waiting
 # chip in the intro only; tests/test_chip_heading.py checks it at every moment.
+
+
+def _glyph_boxes(mobject: Any) -> list[np.ndarray]:
+    """Return the box ((left, bottom), (right, top)) of each outline of a text's glyphs.
+
+    A glyph is one or more closed outlines (a ``0``: two); a GlyphString's last
+    eight points are its invisible slot box, which is no ink.
+    """
+    from embedviz.render.glyphs import GlyphString
+
+    points = mobject.points[:-8] if isinstance(mobject, GlyphString) else mobject.points
+    return [
+        np.array([path[:, :2].min(axis=0), path[:, :2].max(axis=0)])
+        for path in mobject.get_subpaths_from_points(points)
+        if len(path)
+    ]
+
+
+def _cross_on_glyphs(overrides: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Play the scene; return the moments the slip's cross showed, and each glyph it crossed.
+
+    At every sample of every beat while the cross is drawn (from its ``Create``
+    to its fade), its strokes, sampled along each curve and widened by half
+    their width and :data:`CLEAR_PX`, must miss the box of every outline of
+    every drawn text's glyphs: the strip's numbers, the chip's ID, the words.
+    """
+    from manim import config
+
+    from embedviz.render.glyphs import GlyphString, SansText
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("zero", overrides, environ={})
+    shown: list[str] = []
+    found: list[str] = []
+    along = np.linspace(0.0, 1.0, 9)[:, None]
+    bernstein = np.hstack([(1 - along) ** 3, 3 * (1 - along) ** 2 * along])
+    bernstein = np.hstack([bernstein, 3 * (1 - along) * along**2, along**3])
+
+    def read(scene: Any, moment: Any) -> None:
+        cross = scene.stage.slip.cross
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        drawn = [
+            m
+            for m in cross.get_family()
+            if len(m.points) >= 4 and m in family and float(m.get_stroke_opacity()) > 0.05
+        ]
+        if not drawn:
+            return
+        when = f"{moment.beat.name} step {moment.step} at {moment.alpha}"
+        shown.append(when)
+        right = max(float(m.get_right()[0]) for m in drawn)
+        if right > scene.stage.plan.bands.right + 1e-6:
+            found.append(f"{when}: the cross leaves the safe area")
+        clear = CLEAR_PX * float(config.frame_height) / 720
+        texts = [
+            m
+            for m in family
+            if isinstance(m, (GlyphString, SansText)) and float(m.get_fill_opacity()) > 0.05
+        ]
+        for stroke in drawn:
+            reach = float(stroke.get_stroke_width()) / 200 + clear
+            curves = stroke.points[: len(stroke.points) // 4 * 4].reshape(-1, 4, 3)[:, :, :2]
+            points = np.einsum("tk,ckd->ctd", bernstein, curves).reshape(-1, 2)
+            for text in texts:
+                for low, high in _glyph_boxes(text):
+                    inside = (points > low - reach) & (points < high + reach)
+                    if inside.all(axis=1).any():
+                        found.append(f"{when}: the cross on {getattr(text, 'text', '')!r}")
+                        break
+
+    play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
+    return shown, sorted(set(found))
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"theme": "light"}, {"ids": "0"}, {"ids": "4821", "vocab": 50257, "dim": 768}],
+    ids=["id3", "id3-light", "id0", "gpt2"],
+)
+def test_the_slips_cross_stands_clear_of_every_glyph(overrides: dict[str, Any]) -> None:
+    """Issue 18 (a 720p frame review): the X over the slip's wrong row ran corner to corner
+    across the copied strip, through the digits of ``-0.2010`` and ``-0.1606``. The cross
+    now stands beside what the slip fetched; at every moment it shows it keeps at least
+    :data:`CLEAR_PX` (720p) from every glyph on screen, inside the safe area.
+    """
+    shown, problems = _cross_on_glyphs(overrides)
+    assert any(when.startswith("one-based") for when in shown), "the cross never showed"
+    assert not problems, "\n".join(problems)

@@ -2,7 +2,7 @@
 
 - :class:`SlipCard`: ``counting from one``, the slip's line (``ID 3 → row
   index 2``) and what it fetches (the wrong row, level with the row it came
-  from, or ``no such row`` for ID 0), crossed out; once the count from zero
+  from, or ``no such row`` for ID 0), a cross beside it; once the count from zero
   corrects it, its header and line are struck out (:meth:`SlipCard.refute`).
 - :class:`TraceCard`: ``debugging trace``, its steps (input ID, zero-based row
   index, returned vector), the returned vector level with the ID's row, and
@@ -18,11 +18,11 @@ from collections.abc import Mapping
 
 from manim import (
     LEFT,
+    RIGHT,
     Animation,
     AnimationGroup,
     Circumscribe,
     Create,
-    Cross,
     Line,
     VGroup,
     VMobject,
@@ -33,14 +33,15 @@ from embedviz.render.design import SPACE, TEXT_CONTRAST, Theme, dimmed, value_co
 from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.symbols import IndexedSymbol, word_line
-from embedviz.render.solve_zero_based import ZeroPlan
+from embedviz.render.solve_zero_based import TAG_GAP, ZeroPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["SlipCard", "TraceCard", "check_mark", "vector_targets"]
+__all__ = ["SlipCard", "TraceCard", "check_mark", "cross_mark", "vector_targets"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
@@ -50,6 +51,20 @@ def check_mark(height: float, colour: str) -> VMobject:
     mark = VMobject()
     mark.set_points_as_corners([xyz(0, 0.45 * height), xyz(0.35 * height, 0), xyz(height, height)])
     mark.set_stroke(colour, width=6).set_fill(opacity=0)
+    return mark
+
+
+# The cross's stroke (4.5 px at 720p, as the whole-strip X it replaced).
+CROSS_WIDTH = 5
+
+
+def cross_mark(size: float, colour: str) -> VMobject:
+    """Draw an X, ``size`` wide and high, as two stroked lines (not added; the tick's pair)."""
+    mark = VMobject()
+    mark.set_points_as_corners([xyz(0, 0), xyz(size, size)])
+    mark.start_new_path(xyz(0, size))
+    mark.add_line_to(xyz(size, 0))
+    mark.set_stroke(colour, width=CROSS_WIDTH).set_fill(opacity=0)
     return mark
 
 
@@ -128,7 +143,8 @@ class SlipCard(Component):
     nothing
         ``no such row`` for ID 0 (where row -1 would be), else None.
     cross
-        The cross over what the slip fetched.
+        The cross beside what the slip fetched: right of its end, level with
+        it, a chip high (the chip's tag column keeps its room).
     """
 
     def __init__(
@@ -164,8 +180,10 @@ class SlipCard(Component):
             self.nothing = SansText(board.word("no_such_row"), plan.scale.data, theme.wrong)
             self.nothing.move_to(xyz(0, plan.row_y(-1))).align_to(xyz(plan.panel_left, 0), LEFT)
             crossed = self.nothing
-        self.cross = Cross(crossed, stroke_color=theme.wrong, stroke_width=5, scale_factor=1.06)
-        setattr(self.cross, "strikes_out", True)  # noqa: B010
+        # Beside it, not over it: an X across the whole strip ran through its digits (issue
+        # 18, a 720p review), which the count from zero is about to be compared with.
+        self.cross = cross_mark(chip_size(0, 0, label)[1], theme.wrong)
+        self.cross.next_to(crossed, RIGHT, buff=TAG_GAP)
         # Once refuted, the rule stays (the diagnosis points at it) struck out: dimmed
         # alone, the last frame showed a false statement that looked valid.
         self.strikes = VGroup(*[strike_out(m, theme.wrong) for m in (self.header, self.line)])
