@@ -29,6 +29,7 @@ from embedviz.render.batch_notes import (
     marks_over_e,
     marks_place,
     notes_size,
+    title_crowded,
 )
 from embedviz.render.batch_plan import (
     BRACE,
@@ -67,13 +68,17 @@ from embedviz.render.solver import (
 )
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import TitlePlace, band_legend_width
-from embedviz.render.type_search import largest_fitting
+from embedviz.render.type_search import largest_fitting, legend_height
 
 __all__ = ["notes_size", "solve_batch"]
 
 # The most characters a number cell widens by into width to spare (:func:`_widen`): two
 # keep a seven-character number's cell a quarter wider than it, still read as one table.
 MAX_CELL_EXTRA = 2.0
+# The clear ground over and under a slice's header (13 px at 720p, 12 past the border's
+# stroke): in a band 1.6 digits tall a 720p review saw "slice 0" 3 px over its slice and
+# "slice 1" squeezed between two (5 px under one, 3 px over the other).
+HEADER_CLEAR = 1.2 * SPACE
 
 
 @dataclass(frozen=True)
@@ -193,7 +198,8 @@ def _down(spec: BatchSpec, sizes: GridSizes) -> _Down:
     t_label = band + BRACE + SPACE
     return _Down(
         row_h=sizes.row_height,
-        header_h=band,
+        # The header's ink (a digit's height and its ascenders) and its clear ground.
+        header_h=digit_height(label) * 1.03 + 2 * HEADER_CLEAR,
         # The d edge is written in slice 0's header band, right of its title.
         d_band=0.0,
         chip_h=chip_h,
@@ -298,7 +304,10 @@ def _measure(
     marks_at, marks_h = marks_place(spec, scale, (across, marks, away), depths, problems, mode)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
-    legend_d = legend_under(spec, scale, across, marks, ends)
+    crowded = title_crowded(spec, scale, _title_band(spec, scale, [], True))
+    legend_d = legend_under(spec, scale, across, marks, ends, crowded)
+    if legend_d is not None:
+        content_bottom = max(content_bottom, legend_d + legend_height(scale.legend) / 2)
     content_top = min(left_top + (rise if legend_d is None else 0.0), stack_top)
     (title_font, title_x, band_h, stacked), caption_y, spare = _bands(
         spec, scale, content_bottom - content_top, problems, legend_d is None
