@@ -198,8 +198,10 @@ def _down(spec: BatchSpec, sizes: GridSizes) -> _Down:
     t_label = band + BRACE + SPACE
     return _Down(
         row_h=sizes.row_height,
-        # The header's ink (a digit's height and its ascenders) and its clear ground.
-        header_h=digit_height(label) * 1.03 + 2 * HEADER_CLEAR,
+        # The header's ink (a digit's height and its ascenders) and its clear ground; four
+        # or more slices keep the old band (taller, the 4 x 2 pairs' stack spread down the
+        # frame and lost its upright legend: left for a later change).
+        header_h=digit_height(label) * 1.03 + 2 * HEADER_CLEAR if spec.batch <= 3 else band,
         # The d edge is written in slice 0's header band, right of its title.
         d_band=0.0,
         chip_h=chip_h,
@@ -304,7 +306,8 @@ def _measure(
     marks_at, marks_h = marks_place(spec, scale, (across, marks, away), depths, problems, mode)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
-    crowded = title_crowded(spec, scale, _title_band(spec, scale, [], True))
+    # (Marks right of the slices leave their column to the legend, upright: _legend_beside.)
+    crowded = marks != "right" and title_crowded(spec, scale, _title_band(spec, scale, [], True))
     legend_d = legend_under(spec, scale, across, marks, ends, crowded)
     if legend_d is not None:
         content_bottom = max(content_bottom, legend_d + legend_height(scale.legend) / 2)

@@ -69,6 +69,16 @@ def _ghost(stack: SliceStack) -> VGroup:
             slot.set_fill(opacity=0.0).set_stroke(stack.theme.cell_stroke, width=1.5)
             slot.set_stroke(opacity=GHOST_OPACITY)
             ghost.add(slot.move_to(xyz(plan.tag_left + plan.chip_width / 2, grid.row_y(t))))
+    # And the T and B edges' braces (their symbols are named with the batch's): GPT-2's
+    # panel, wide with its edges' place, stood blank right of the tags (x 1039-1260). Only
+    # inside the panel: outside it they would float beside it, named by nothing.
+    for edge in (stack.edge_t, stack.edge_b):
+        if float(edge[0].get_right()[0]) > float(stack.placeholder.get_right()[0]):
+            continue
+        brace = edge[0].copy()
+        brace.set_fill(opacity=float(brace.get_fill_opacity()) * GHOST_OPACITY)
+        brace.set_stroke(opacity=float(brace.get_stroke_opacity()) * GHOST_OPACITY)
+        ghost.add(brace)
     return ghost
 
 
