@@ -279,6 +279,26 @@ def _bands(
     return placed, caption_y, spare
 
 
+def _legend_place(
+    spec: BatchSpec, scale: TypeScale, across: _Across, marks: Marks, ends: tuple[float, ...]
+) -> tuple[float | None, float]:
+    """Return the legend's depth under the slices (None: the title band) and the content's bottom.
+
+    A legend that would crowd the title in its band stands under the slices,
+    the content ending under it (:func:`~embedviz.render.batch_notes.title_crowded`);
+    marks right of the slices leave their column to it, upright (the stage's
+    ``_legend_beside``), so it is not moved for them.
+    """
+    crowded = marks != "right" and title_crowded(spec, scale, _title_band(spec, scale, [], True))
+    stack_bottom, notes_bottom, content_bottom = ends
+    legend_d = legend_under(
+        spec, scale, across, marks, (stack_bottom, notes_bottom, content_bottom), crowded
+    )
+    if legend_d is not None:
+        content_bottom = max(content_bottom, legend_d + legend_height(scale.legend) / 2)
+    return legend_d, content_bottom
+
+
 def _measure(
     spec: BatchSpec, data: float, pitch: float, mode: Mode, marks: Marks, extra: float = 0.0
 ) -> tuple[BatchPlan, list[str]]:
@@ -306,11 +326,7 @@ def _measure(
     marks_at, marks_h = marks_place(spec, scale, (across, marks, away), depths, problems, mode)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
-    # (Marks right of the slices leave their column to the legend, upright: _legend_beside.)
-    crowded = marks != "right" and title_crowded(spec, scale, _title_band(spec, scale, [], True))
-    legend_d = legend_under(spec, scale, across, marks, ends, crowded)
-    if legend_d is not None:
-        content_bottom = max(content_bottom, legend_d + legend_height(scale.legend) / 2)
+    legend_d, content_bottom = _legend_place(spec, scale, across, marks, ends)
     content_top = min(left_top + (rise if legend_d is None else 0.0), stack_top)
     (title_font, title_x, band_h, stacked), caption_y, spare = _bands(
         spec, scale, content_bottom - content_top, problems, legend_d is None
