@@ -143,3 +143,28 @@ def test_the_last_beats_leave_no_band_empty(overrides: dict[str, Any]) -> None:
     shares = empty_shares("BatchLookup", overrides)
     last = {beat: shares[beat] for beat in ("repeats", "shape")}
     assert max(last.values()) <= 1 / 8, last
+
+
+CORRIDOR = {"vocab": 50257, "dim": 768, "ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1"}
+
+
+@pytest.mark.parametrize(
+    "overrides", [*CASES, CORRIDOR, {**CORRIDOR, "vocab": 10, "dim": 5}, {"ids": "1;2;3"}]
+)
+def test_the_taller_headers_cost_the_numbers_no_floor(overrides: dict[str, Any]) -> None:
+    """The slices' headers with their clear ground make the stack taller: the 3 x 6 batch
+    drew its numbers at 15.4 px with them, under the 18 px floor it kept with the old, shorter
+    header band (18.1 px). Wherever the old band keeps the numbers over a floor (18 or 24 px
+    at 720p), the solved layout does too."""
+    from dataclasses import replace
+
+    from embedviz.render.batch_plan import batch_spec
+    from embedviz.render.design import MIN_DATA_PX, MIN_DEFAULT_DATA_PX, px_for_font
+    from embedviz.render.solve_batch import solve_batch
+
+    spec = batch_spec(prepared_storyboard("BatchLookup", overrides, environ={}))
+    chosen = px_for_font(solve_batch(spec).scale.data)
+    old = px_for_font(solve_batch(replace(spec, header_clear=False)).scale.data)
+    for floor in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX):
+        if old >= floor:
+            assert chosen >= floor - 1e-6, (floor, chosen, old)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from embedviz.render.batch_headers import header_height, keep_floor
 from embedviz.render.batch_notes import (
     legend_under,
     legend_under_x,
@@ -75,10 +76,6 @@ __all__ = ["notes_size", "solve_batch"]
 # The most characters a number cell widens by into width to spare (:func:`_widen`): two
 # keep a seven-character number's cell a quarter wider than it, still read as one table.
 MAX_CELL_EXTRA = 2.0
-# The clear ground over and under a slice's header (13 px at 720p, 12 past the border's
-# stroke): in a band 1.6 digits tall a 720p review saw "slice 0" 3 px over its slice and
-# "slice 1" squeezed between two (5 px under one, 3 px over the other).
-HEADER_CLEAR = 1.2 * SPACE
 
 
 @dataclass(frozen=True)
@@ -198,10 +195,7 @@ def _down(spec: BatchSpec, sizes: GridSizes) -> _Down:
     t_label = band + BRACE + SPACE
     return _Down(
         row_h=sizes.row_height,
-        # The header's ink (a digit's height and its ascenders) and its clear ground; four
-        # or more slices keep the old band (taller, the 4 x 2 pairs' stack spread down the
-        # frame and lost its upright legend: left for a later change).
-        header_h=digit_height(label) * 1.03 + 2 * HEADER_CLEAR if spec.batch <= 3 else band,
+        header_h=header_height(spec, label),
         # The d edge is written in slice 0's header band, right of its title.
         d_band=0.0,
         chip_h=chip_h,
@@ -395,6 +389,9 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
     (short batches, bound by the height), the legend stands beside its title
     if that draws them larger (the title then centred left of it).
 
+    The slices' headers keep their old, shorter band where the taller one
+    would cost the numbers a floor (:func:`~embedviz.render.batch_headers.keep_floor`).
+
     Parameters
     ----------
     spec
@@ -405,8 +402,13 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
     BatchPlan
         The plan.
     """
+    return keep_floor(_solve_spec, spec)
+
+
+def _solve_spec(spec: BatchSpec) -> BatchPlan:
+    """Return :func:`solve_batch`'s plan for one header band (``spec.header_clear``)."""
     if spec.window.row_gaps and not spec.gaps_inside:
-        inside = solve_batch(replace(spec, gaps_inside=True))
+        inside = _solve_spec(replace(spec, gaps_inside=True))
         if px_for_font(inside.scale.data) >= MIN_DATA_PX - 1e-6:
             return inside
     plan = _solve(spec)
