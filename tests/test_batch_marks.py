@@ -168,3 +168,29 @@ def test_the_taller_headers_cost_the_numbers_no_floor(overrides: dict[str, Any])
     for floor in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX):
         if old >= floor:
             assert chosen >= floor - 1e-6, (floor, chosen, old)
+
+
+@pytest.mark.parametrize("overrides", [{}, CORRIDOR])
+def test_the_slices_outline_stands_inside_the_output_panel(overrides: dict[str, Any]) -> None:
+    """At the intro's end the faint outline of the slices to come (their frames, their tags'
+    places, the edges' braces) stands inside the output's panel: in the 3 x 6 batch at GPT-2
+    size the tags' places stood 128 px right of where the slices stood, across the panel's
+    right edge."""
+    from conftest import box_of
+
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    boxes: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha == 1.0 and moment.beat.name == "intro":
+            stack = scene.stage.stack
+            panel = box_of(stack.placeholder)
+            boxes.extend((panel, box_of(m)) for m in stack.ghost[0])
+
+    play_moments(board, read, alphas=())
+    assert boxes
+    for panel, part in boxes:
+        assert (part[0] >= panel[0] - 1e-6).all(), (panel * PX, part * PX)
+        assert (part[1] <= panel[1] + 1e-6).all(), (panel * PX, part * PX)

@@ -64,11 +64,15 @@ def _ghost(stack: SliceStack) -> VGroup:
         # of the slices stood blank inside the panel (GPT-2's wide IDs: 200 px).
         plan = stack.batch_plan
         tall = min(plan.chip_h, plan.sizes.row_height * 0.8)  # Apart where the rows are close.
+        # Where the tags will stand beside this slice as it stands now: the corridor's stack
+        # waits right of its solved place (the plan's tag_left put the slots 128 px right
+        # of the slices, across the panel's right edge, in the 3 x 6 batch at GPT-2 size).
+        x = grid.body_left() + plan.tag_left - plan.output_left + plan.chip_width / 2
         for t in range(plan.length):
             slot = RoundedRectangle(corner_radius=tall * 0.22, width=plan.chip_width, height=tall)
             slot.set_fill(opacity=0.0).set_stroke(stack.theme.cell_stroke, width=1.5)
             slot.set_stroke(opacity=GHOST_OPACITY)
-            ghost.add(slot.move_to(xyz(plan.tag_left + plan.chip_width / 2, grid.row_y(t))))
+            ghost.add(slot.move_to(xyz(x, grid.row_y(t))))
     # And the T and B edges' braces (their symbols are named with the batch's): GPT-2's
     # panel, wide with its edges' place, stood blank right of the tags (x 1039-1260). Only
     # inside the panel: outside it they would float beside it, named by nothing.
