@@ -18,6 +18,7 @@ from embedviz.render.design import SPACE, TypeScale
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.solver import TAG_GAP
 from embedviz.render.solver_across import frame as _frame
+from embedviz.render.solver_bands import band_legend_width
 from embedviz.render.type_search import legend_height, swatch_size
 
 if TYPE_CHECKING:
@@ -96,8 +97,13 @@ def legend_under(
     across: _Across,
     marks: Marks,
     ends: tuple[float, float, float],
+    crowded: bool = False,
 ) -> float | None:
     """Return the depth of the legend's centre line under the slices, or None (title band).
+
+    ``crowded``: in the title band the legend would crowd the title
+    (:func:`title_crowded`); it then stands under the slices wherever it is
+    as wide as the room there.
 
     ``ends`` are the depths of the slices' bottom, of the notes' bottom and of
     the content's. Slices raised high above E's bottom (their strips' clear
@@ -113,8 +119,12 @@ def legend_under(
     top = (ends[1] if marks == "below" else ends[0]) + 2 * SPACE
     height = legend_height(scale.legend)
     fits = top + height + 2 * SPACE <= ends[2]
-    if not fits or across.stack_left + width > right:
+    if across.stack_left + width > right:
         return None
+    if not fits:
+        # A legend that would crowd the title in its band stands under the notes even
+        # where it reaches past E's bottom (the content then ends under it).
+        return top + height / 2 if crowded else None
     # Centred between the slices and the caption (a SPACE under the content), the bands
     # left empty above and under it are as tall (and as wide, from E to the frame's edge);
     # centred in the room under the notes, the one above also kept the shape's line, which
@@ -136,3 +146,26 @@ def legend_under_x(spec: BatchSpec, scale: TypeScale, across: _Across) -> float:
     """
     centred = (across.stack_left + across.right_end - legend_width(spec, scale)) / 2
     return max(across.stack_left, centred)
+
+
+# The least clear ground between a centred title and the legend beside it in the band
+# (43 px at 720p): at TITLE_CLEAR a 720p review read the batch's title as running into
+# the legend (16 px, title x 278-1003, legend x 1019) and off-centre because of it.
+LEGEND_CLEAR = 4 * SPACE
+
+
+def title_crowded(
+    spec: BatchSpec, scale: TypeScale, place: tuple[float, float, float, bool]
+) -> bool:
+    """Whether a legend in the title band would stand within :data:`LEGEND_CLEAR` of the title.
+
+    ``place``: the title band's font, title centre x, height and whether the
+    legend stacks (:func:`~embedviz.render.solver_bands.title_band` with the legend).
+    """
+    if not spec.legend:
+        return False
+    font, x, _, stacked = place
+    _, right, _, _ = _frame()
+    title_right = x + text_width(spec.title, font, mono=False) / 2
+    legend_left = right - band_legend_width(spec.legend_title, scale, stacked)
+    return legend_left - title_right < LEGEND_CLEAR - 1e-9

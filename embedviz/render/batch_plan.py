@@ -68,6 +68,10 @@ class BatchSpec(LookupSpec):
         The output's shape as the last beat writes it (``output 2 × 4 × 3``).
     edge_texts
         The T and B edges' symbols, as typeset right of the slices.
+    header_clear
+        Whether the slices' headers get their clear ground over and under
+        them (:data:`~embedviz.render.batch_headers.HEADER_CLEAR`), or the old,
+        shorter band (where the taller one costs the numbers their floor).
     """
 
     batch: int = 0
@@ -77,6 +81,7 @@ class BatchSpec(LookupSpec):
     marks: int = 0
     shape_text: str = ""
     edge_texts: tuple[str, str] = ("", "")
+    header_clear: bool = True
 
 
 def batch_spec(board: Storyboard) -> BatchSpec:

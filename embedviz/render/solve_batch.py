@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from embedviz.render.batch_headers import header_height, keep_floor
 from embedviz.render.batch_notes import (
     legend_under,
     legend_under_x,
     marks_over_e,
     marks_place,
     notes_size,
+    title_crowded,
 )
 from embedviz.render.batch_plan import (
     BRACE,
@@ -67,7 +69,7 @@ from embedviz.render.solver import (
 )
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import TitlePlace, band_legend_width
-from embedviz.render.type_search import largest_fitting
+from embedviz.render.type_search import largest_fitting, legend_height
 
 __all__ = ["notes_size", "solve_batch"]
 
@@ -193,7 +195,7 @@ def _down(spec: BatchSpec, sizes: GridSizes) -> _Down:
     t_label = band + BRACE + SPACE
     return _Down(
         row_h=sizes.row_height,
-        header_h=band,
+        header_h=header_height(spec, label),
         # The d edge is written in slice 0's header band, right of its title.
         d_band=0.0,
         chip_h=chip_h,
@@ -271,6 +273,26 @@ def _bands(
     return placed, caption_y, spare
 
 
+def _legend_place(
+    spec: BatchSpec, scale: TypeScale, across: _Across, marks: Marks, ends: tuple[float, ...]
+) -> tuple[float | None, float]:
+    """Return the legend's depth under the slices (None: the title band) and the content's bottom.
+
+    A legend that would crowd the title in its band stands under the slices,
+    the content ending under it (:func:`~embedviz.render.batch_notes.title_crowded`);
+    marks right of the slices leave their column to it, upright (the stage's
+    ``_legend_beside``), so it is not moved for them.
+    """
+    crowded = marks != "right" and title_crowded(spec, scale, _title_band(spec, scale, [], True))
+    stack_bottom, notes_bottom, content_bottom = ends
+    legend_d = legend_under(
+        spec, scale, across, marks, (stack_bottom, notes_bottom, content_bottom), crowded
+    )
+    if legend_d is not None:
+        content_bottom = max(content_bottom, legend_d + legend_height(scale.legend) / 2)
+    return legend_d, content_bottom
+
+
 def _measure(
     spec: BatchSpec, data: float, pitch: float, mode: Mode, marks: Marks, extra: float = 0.0
 ) -> tuple[BatchPlan, list[str]]:
@@ -298,7 +320,7 @@ def _measure(
     marks_at, marks_h = marks_place(spec, scale, (across, marks, away), depths, problems, mode)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
     ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
-    legend_d = legend_under(spec, scale, across, marks, ends)
+    legend_d, content_bottom = _legend_place(spec, scale, across, marks, ends)
     content_top = min(left_top + (rise if legend_d is None else 0.0), stack_top)
     (title_font, title_x, band_h, stacked), caption_y, spare = _bands(
         spec, scale, content_bottom - content_top, problems, legend_d is None
@@ -367,6 +389,9 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
     (short batches, bound by the height), the legend stands beside its title
     if that draws them larger (the title then centred left of it).
 
+    The slices' headers keep their old, shorter band where the taller one
+    would cost the numbers a floor (:func:`~embedviz.render.batch_headers.keep_floor`).
+
     Parameters
     ----------
     spec
@@ -377,8 +402,13 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
     BatchPlan
         The plan.
     """
+    return keep_floor(_solve_spec, spec)
+
+
+def _solve_spec(spec: BatchSpec) -> BatchPlan:
+    """Return :func:`solve_batch`'s plan for one header band (``spec.header_clear``)."""
     if spec.window.row_gaps and not spec.gaps_inside:
-        inside = solve_batch(replace(spec, gaps_inside=True))
+        inside = _solve_spec(replace(spec, gaps_inside=True))
         if px_for_font(inside.scale.data) >= MIN_DATA_PX - 1e-6:
             return inside
     plan = _solve(spec)

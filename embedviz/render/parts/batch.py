@@ -53,6 +53,7 @@ from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.batch_axes import axis_label, sized_symbol
+from embedviz.render.parts.batch_panel import ask, output_panel
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
@@ -184,7 +185,7 @@ class SliceStack(OutputPart):
             header = VGroup(word, NumberText(cells[("slice", (b,))], label, theme.output))
             header.arrange(RIGHT, buff=SPACE)
             header.move_to(xyz(0, top + plan.header_h / 2))
-            self.headers.append(header.align_to(xyz(plan.output_left, 0), LEFT))
+            self.headers.append(header.align_to(xyz(plan.output_left + SPACE / 4, 0), LEFT))
             numbers = VGroup()
             for t in range(plan.length):
                 number = NumberText(cells[("position", (b, t))], label, theme.muted)
@@ -197,7 +198,9 @@ class SliceStack(OutputPart):
         self.grid, self.numbers = self.slices[0], self.row_numbers[0]
         self.heading = self.words[0]
         self._edges(board, cells)
-        self.placeholder = self._placeholder()
+        self.placeholder = output_panel(self)
+        # The faint outline of the slices to come, and the question's patch (batch_panel.ask).
+        self.ghost = VGroup()
         self.shape: ShapeLabel | None = None
         # The question the panel asks from the start (one line, a group as the lookup
         # block's two-line question is); the predict beat points at it. Words: sans.
@@ -250,25 +253,6 @@ class SliceStack(OutputPart):
         text = maths(symbol, self.theme.muted, self.batch_plan.scale.label)
         return VGroup(brace, text.next_to(brace, RIGHT, buff=SPACE / 2))
 
-    def _placeholder(self) -> Rectangle:
-        """Return one empty panel where the slices will stand (their shape is not told yet).
-
-        Until ``reveal`` the output's place is held by an empty panel of the
-        slices' outline, so the frame shows where the output goes (and the
-        question asked there) without giving its B × T × d shape away.
-        """
-        plan = self.batch_plan
-        top = plan.slice_tops[0] + plan.header_h
-        bottom = plan.slice_tops[-1] - plan.length * plan.sizes.row_height
-        # The panel spans the slices' tags and row numbers too: all of the output's place.
-        right = max(float(numbers.get_right()[0]) for numbers in self.row_numbers)
-        if plan.sizes.cell_extra:  # And the edges', where the cells took the width to spare.
-            right = max(right, *(float(e.get_right()[0]) for e in (self.edge_t, self.edge_b)))
-        panel = Rectangle(width=right - plan.output_left, height=top - bottom)
-        panel.set_fill(self.theme.cell_fill, opacity=1.0)
-        panel.set_stroke(self.theme.cell_stroke, width=1.5)
-        return panel.move_to(xyz((plan.output_left + right) / 2, (top + bottom) / 2))
-
     def span_edges(self) -> None:
         """Widen the empty panel over the T and B edges too (they come with the slices)."""
         right = max(float(edge.get_right()[0]) for edge in (self.edge_t, self.edge_b))
@@ -276,15 +260,13 @@ class SliceStack(OutputPart):
         self.placeholder.stretch_to_fit_width(right - left).align_to(xyz(left, 0), LEFT)
 
     def intro(self) -> list[VMobject]:
-        """Return the panel where the slices will stand (they come with ``reveal``).
+        """Return the panel where the slices will stand, their faint outline and the question.
 
         It asks for the output's shape from the start: a 720p review saw it
-        stand blank and dark for the first beats, an empty placeholder.
+        stand blank and dark for the first beats, an empty placeholder
+        (:func:`~embedviz.render.parts.batch_panel.ask`).
         """
-        if self.question is None:
-            return [self.placeholder]
-        self.question.move_to(self.placeholder)
-        return [self.placeholder, self.question]
+        return ask(self)
 
     def row_of(self, position: tuple[int, ...]) -> int:
         """Return the output row of a position: row t of slice b is ``b * T + t``."""
@@ -358,7 +340,7 @@ class SliceStack(OutputPart):
         gives_way = Transform(self.placeholder, frames, remover=True, run_time=0.6)
         motions: list[Animation] = [shown.set_run_time(0.6), Succession(Wait(0.4), gives_way)]
         if self.question is not None:
-            motions.append(FadeOut(self.question, run_time=0.3))
+            motions.append(FadeOut(VGroup(self.ghost, self.question), run_time=0.3))
         return AnimationGroup(*motions)
 
     def _notes_place(self) -> np.ndarray:

@@ -488,7 +488,8 @@ class BatchStage(Stage):
         number = float(self.stack.row_numbers[b][t].get_left()[0])
         left, right = float(tag.get_left()[0]), float(tag.get_right()[0])
         gap = min(SPACE / 4, (left - body) / 2, (number - right) / 2)
-        bottom, top = float(tag.get_bottom()[1]), float(tag.get_top()[1])
+        # Inside the tag by the stroke's half (3 px at most): the caps keep off its neighbours.
+        bottom, top = float(tag.get_bottom()[1]) + 0.015, float(tag.get_top()[1]) - 0.015
         width = min(3.0, gap * 100)
         return VGroup(
             *[

@@ -1,0 +1,196 @@
+"""BatchLookup at 720p: the slices' labels, the title band, the output's panel.
+
+Issue 18's frame review of the batch (labels readable and not colliding, no
+blank boxes) measured, at 720p, "slice 0" 3 px over its slice, a legend
+16 px from the title, and the output's panel blank for the first beats.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+
+PX = 720 / 8
+GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
+CASES = [{}, {"theme": "light"}, GPT2]
+
+
+def _end(overrides: dict[str, Any]) -> dict[str, Any]:
+    """Play the scene dry; return the stage and what is on screen at the last beat's end."""
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    seen: dict[str, Any] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha == 1.0:
+            family = {id(m) for top in scene.mobjects for m in top.get_family()}
+            seen.update(stage=scene.stage, scene=scene, shown=family)
+
+    play_moments(board, read, alphas=())
+    return seen
+
+
+def _frame_box(grid: Any) -> np.ndarray:
+    """Return a slice's body frame's box, its stroke's ink included."""
+    from conftest import box_of
+
+    frame = grid.body[0]
+    reach = float(frame.get_stroke_width()) / 200
+    return box_of(frame) + np.array([[-reach, -reach], [reach, reach]])
+
+
+@pytest.mark.parametrize("overrides", [*CASES, {"ids": "1;2;3"}])
+def test_each_slice_label_stands_clear_of_the_slices(overrides: dict[str, Any]) -> None:
+    """Each slice's header ("slice 1") keeps at least 10 px of clear ground at 720p from its
+    slice under it and from the slice over it, and does not overhang its slice's left edge
+    (a review measured 3 px over slice 0, 1 px past its edge, and "slice 1" 5 px under one
+    slice and 3 px over the other)."""
+    from conftest import box_of
+
+    stage = _end(overrides)["stage"]
+    stack = stage.stack
+    for b, (grid, header) in enumerate(zip(stack.slices, stack.headers, strict=True)):
+        body, ink = _frame_box(grid), box_of(header)
+        assert (ink[0][1] - body[1][1]) * PX >= 10, (b, (ink[0][1] - body[1][1]) * PX)
+        assert ink[0][0] >= body[0][0], (b, (body[0][0] - ink[0][0]) * PX)
+        if b:
+            over = _frame_box(stack.slices[b - 1])
+            assert (over[0][1] - ink[1][1]) * PX >= 10, (b, (over[0][1] - ink[1][1]) * PX)
+
+
+def _title_legend(overrides: dict[str, Any]) -> tuple[np.ndarray, np.ndarray | None, Any]:
+    """Return the title's ink, the legend's (None where it has none) and the stage."""
+    from conftest import box_of
+
+    stage = _end(overrides)["stage"]
+    legend = stage.matrix.legend
+    return box_of(stage.title), None if legend is None else box_of(legend), stage
+
+
+@pytest.mark.parametrize("overrides", CASES)
+def test_the_title_stands_centred_and_clear_of_the_legend(overrides: dict[str, Any]) -> None:
+    """The title stands centred in the frame, and a legend level with it keeps at least
+    40 px of clear ground from it at 720p (a review measured 16 px, title x 278-1003 and
+    the legend from x 1019, which read as one line and the title as off-centre)."""
+    title, legend, _ = _title_legend(overrides)
+    assert abs(float(title[0][0] + title[1][0])) / 2 * PX <= 1.0
+    if legend is None or legend[0][1] >= title[1][1] or legend[1][1] <= title[0][1]:
+        return
+    gap = max(float(legend[0][0] - title[1][0]), float(title[0][0] - legend[1][0]))
+    assert gap * PX >= 40, gap * PX
+
+
+def _panel_blank(overrides: dict[str, Any]) -> dict[str, float]:
+    """Return, at each beat's end while the output's panel stands, the largest empty area.
+
+    The panel itself counts as empty ground (a reviewer reads its blank inside as blank):
+    only what stands in it, and everything else drawn, fills the frame.
+    """
+    from frame_space import _drawn, largest_empty
+    from manim import config
+
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    found: dict[str, float] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        panel = scene.stage.stack.placeholder
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        if moment.alpha < 1 or id(panel) not in shown:
+            return
+        hidden = panel.get_fill_opacity()
+        panel.set_fill(opacity=0.0).set_stroke(opacity=0.0)
+        try:
+            boxes = _drawn(scene)
+        finally:
+            panel.set_fill(opacity=hidden).set_stroke(opacity=1.0)
+        title = scene.stage.title.get_bottom()[1]
+        caption = scene.caption.get_top()[1]
+        half = config.frame_width / 2 - 0.2
+        area = largest_empty(boxes, (-half, half, caption, title))
+        found[moment.beat.name] = area / (config.frame_width * config.frame_height)
+
+    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
+    return found
+
+
+@pytest.mark.parametrize("overrides", [{}, GPT2])
+def test_the_output_panel_is_no_blank_box_before_the_reveal(overrides: dict[str, Any]) -> None:
+    """Until the reveal the output's panel held only "output shape?": 560 x 380 px of blank
+    (over an eighth of the frame) at the intro, batch and predict beats' ends. It holds a
+    faint outline of the slices to come: counting the panel's inside as empty ground, no
+    empty area between the title and the caption is larger than about an eighth."""
+    from frame_space import EIGHTH
+
+    found = _panel_blank(overrides)
+    assert {"intro", "batch", "predict"} <= set(found)
+    assert max(found.values()) <= EIGHTH, found
+
+
+@pytest.mark.parametrize("overrides", [{}, GPT2])
+def test_the_last_beats_leave_no_band_empty(overrides: dict[str, Any]) -> None:
+    """At the repeats and shape beats' ends no empty area between the title and the caption
+    is larger than an eighth of the frame (a review measured a full-width empty band under
+    the slices at the default's shape end, y 550-646: 0.133; the legend now stands there)."""
+    from frame_space import empty_shares
+
+    shares = empty_shares("BatchLookup", overrides)
+    last = {beat: shares[beat] for beat in ("repeats", "shape")}
+    assert max(last.values()) <= 1 / 8, last
+
+
+CORRIDOR = {"vocab": 50257, "dim": 768, "ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1"}
+
+
+@pytest.mark.parametrize(
+    "overrides", [*CASES, CORRIDOR, {**CORRIDOR, "vocab": 10, "dim": 5}, {"ids": "1;2;3"}]
+)
+def test_the_taller_headers_cost_the_numbers_no_floor(overrides: dict[str, Any]) -> None:
+    """The slices' headers with their clear ground make the stack taller: the 3 x 6 batch
+    drew its numbers at 15.4 px with them, under the 18 px floor it kept with the old, shorter
+    header band (18.1 px). Wherever the old band keeps the numbers over a floor (18 or 24 px
+    at 720p), the solved layout does too."""
+    from dataclasses import replace
+
+    from embedviz.render.batch_plan import batch_spec
+    from embedviz.render.design import MIN_DATA_PX, MIN_DEFAULT_DATA_PX, px_for_font
+    from embedviz.render.solve_batch import solve_batch
+
+    spec = batch_spec(prepared_storyboard("BatchLookup", overrides, environ={}))
+    chosen = px_for_font(solve_batch(spec).scale.data)
+    old = px_for_font(solve_batch(replace(spec, header_clear=False)).scale.data)
+    for floor in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX):
+        if old >= floor:
+            assert chosen >= floor - 1e-6, (floor, chosen, old)
+
+
+@pytest.mark.parametrize("overrides", [{}, CORRIDOR])
+def test_the_slices_outline_stands_inside_the_output_panel(overrides: dict[str, Any]) -> None:
+    """At the intro's end the faint outline of the slices to come (their frames, their tags'
+    places, the edges' braces) stands inside the output's panel: in the 3 x 6 batch at GPT-2
+    size the tags' places stood 128 px right of where the slices stood, across the panel's
+    right edge."""
+    from conftest import box_of
+
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    boxes: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha == 1.0 and moment.beat.name == "intro":
+            stack = scene.stage.stack
+            panel = box_of(stack.placeholder)
+            boxes.extend((panel, box_of(m)) for m in stack.ghost[0])
+
+    play_moments(board, read, alphas=())
+    assert boxes
+    for panel, part in boxes:
+        assert (part[0] >= panel[0] - 1e-6).all(), (panel * PX, part * PX)
+        assert (part[1] <= panel[1] + 1e-6).all(), (panel * PX, part * PX)
