@@ -107,3 +107,59 @@ def _frames_beside_strips(scene: str, landing: Any) -> list[str]:
 )
 def test_no_empty_landing_frame_stands_beside_a_travelling_strip(scene: str, landing: Any) -> None:
     assert not _frames_beside_strips(scene, landing)
+
+
+# The share of a strip's travel by which every one of its numbers shows in full, clear of
+# its row (issue 18: eased in and out, the strip was partly in its row until 54-70 % of
+# its travel, and a 720p review saw an empty box moving first).
+READABLE_BY = 0.4
+
+
+def _readable_from(scene: str, monkeypatch: pytest.MonkeyPatch) -> dict[int, list[float]]:
+    """Play ``scene``; return, for each strip, the carry alphas sampled and those it reads at.
+
+    A strip reads at an alpha when all of its numbers are drawn at full opacity
+    and none overlaps its source row (where the matrix draws that row then).
+    """
+    from embedviz.render.parts.strip import Carry
+
+    sampled: dict[int, list[tuple[float, bool]]] = {}
+    original = Carry.interpolate_mobject
+
+    def record(carry: Carry, alpha: float) -> None:
+        original(carry, alpha)
+        if len(carry.strip.submobjects) < 2:
+            return
+        left, bottom, right, top = carry.grid.row_box(carry.row, buff=0.0)
+        numbers = carry.strip[1].submobjects
+        reads = bool(numbers) and all(
+            float(n.get_fill_opacity()) >= 1.0 - 1e-6
+            and (
+                n.get_right()[0] <= left
+                or n.get_left()[0] >= right
+                or n.get_top()[1] <= bottom
+                or n.get_bottom()[1] >= top
+            )
+            for n in numbers
+        )
+        sampled.setdefault(id(carry), []).append((alpha, reads))
+
+    monkeypatch.setattr(Carry, "interpolate_mobject", record)
+    board = prepared_storyboard(scene, None, environ={})
+    play_moments(board, lambda *_: None, alphas=tuple(k / 80 for k in range(1, 80)))
+    return {
+        key: [a for a, reads in samples if reads] for key, samples in sampled.items() if samples
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene", ["SequenceLookup", "SingleTokenLookup"])
+def test_a_strips_numbers_read_early_in_its_travel(
+    scene: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readable = _readable_from(scene, monkeypatch)
+    assert readable, "no strip travelled"
+    for reads in readable.values():
+        # Every strip reads before it lands, and from early in its travel.
+        assert reads, "a strip never read"
+        assert min(reads) <= READABLE_BY, min(reads)

@@ -39,6 +39,7 @@ from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
+from embedviz.render.parts.drawer import drawer_pace
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.schedule import (
     STRIP_LAG,
@@ -266,9 +267,15 @@ class LookupMotion(Component):
         return []
 
     def make_carry(
-        self, row: int, chip: Chip, position: tuple[int, ...], path: Path, targets: list[NumberText]
+        self,
+        row: int,
+        chip: Chip,
+        position: tuple[int, ...],
+        path: Path,
+        targets: list[NumberText],
+        pace: Callable[[float], float] = smooth,
     ) -> Carry:
-        """Return the carry of a matrix row's strip along ``path`` onto ``targets``."""
+        """Return the carry of a matrix row's strip along ``path`` onto ``targets``, at ``pace``."""
         return Carry(
             self.matrix.grid,
             row,
@@ -277,6 +284,7 @@ class LookupMotion(Component):
             targets,
             path,
             self.theme,
+            pace=pace,
             run_time=1.0,
         )
 
@@ -332,8 +340,13 @@ class LookupMotion(Component):
         targets = self.output.targets(position)
         for target in targets:
             target.shift(xyz(self.slide, lift))
-        carry = self.make_carry(row, chip, position, path, targets)
-        moved = LaggedStart(Follow(chip, back, run_time=1.0), carry, lag_ratio=self.strip_lag())
+        start = xyz((left + right) / 2, source_y)
+        half = self.plan.sizes.row_height / 2
+        # The strip slides out of its row quickly; its chip, setting off first, keeps ahead.
+        pace = drawer_pace([start, *path], (left, source_y - half, right, source_y + half))
+        carry = self.make_carry(row, chip, position, path, targets, pace)
+        home = Follow(chip, back, run_time=1.0, rate_func=pace)
+        moved = LaggedStart(home, carry, lag_ratio=self.strip_lag())
         self.carries.append(carry)
         mark = self.output.mark(position)
         # Late marks would stand past the frame's edge until the block has closed up.
@@ -350,7 +363,6 @@ class LookupMotion(Component):
         settled += [] if late else shown
         settle = AnimationGroup(*settled) if settled else Wait(run_time=0.3)
         self.filled.add(position)
-        start = xyz((left + right) / 2, source_y)
         chip_box = (chip.width, chip.height)
         strip_box = (right - left, self.plan.sizes.row_height)
         area = swept(there, *chip_box) + swept([*back], *chip_box)

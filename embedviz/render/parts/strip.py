@@ -17,7 +17,7 @@ goes, and the strip's own frame is left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,7 @@ from embedviz.render.design import Theme
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip
+from embedviz.render.parts.drawer import SHOW_RAMP
 from embedviz.render.parts.grid import CellGrid
 from embedviz.story.model import NumberCell
 
@@ -106,6 +107,10 @@ class Carry(Animation):
         the output block (a slip's or a trace's vector): it appears as the
         strip lands, under the numbers (standing there empty before, it
         showed as a second frame beside the travelling strip).
+    pace
+        The rate along its way (from
+        :func:`~embedviz.render.parts.drawer.drawer_pace`: out of its row
+        quickly, then easing home); by default eased in and out.
     **kwargs
         Passed to :class:`manim.Animation`.
     """
@@ -121,10 +126,12 @@ class Carry(Animation):
         theme: Theme,
         frame: str | None = None,
         place: VMobject | None = None,
+        pace: Callable[[float], float] = smooth,
         **kwargs: Any,
     ) -> None:
         self.strip = RowStrip(source_row=row)
         self.place = place
+        self.pace = pace
         super().__init__(self.strip, rate_func=linear, introducer=True, **kwargs)
         self.grid, self.row, self.chip, self.tag = grid, row, chip, tag
         self.targets = list(targets)
@@ -180,7 +187,7 @@ class Carry(Animation):
         total = float(self.lengths[-1])
         if total <= 0:
             return np.zeros(3)
-        distance = smooth(alpha) * total
+        distance = self.pace(alpha) * total
         leg = min(
             max(int(np.searchsorted(self.lengths, distance, side="right")) - 1, 0),
             len(self.path) - 2,
@@ -251,10 +258,6 @@ class Carry(Animation):
         scene.add(*places, *self.targets, *marks)
 
 
-# How far (scene units) a number is clear of the row it leaves when it has fully shown.
-_SHOW_RAMP = 0.06
-
-
 def _shown(text: VMobject, source: Box) -> float:
     """Return a strip number's opacity: 0 while it overlaps its source row, 1 once just clear."""
     low, high = text.get_corner(xyz(-1, -1)), text.get_corner(xyz(1, 1))
@@ -262,7 +265,7 @@ def _shown(text: VMobject, source: Box) -> float:
     apart = max(
         float(low[0]) - right, left - float(high[0]), float(low[1]) - top, bottom - float(high[1])
     )
-    return min(1.0, max(0.0, apart / _SHOW_RAMP))
+    return min(1.0, max(0.0, apart / SHOW_RAMP))
 
 
 def clear_part(moved: Box, source: Box) -> Box | None:

@@ -10,11 +10,12 @@ off the band, with the row's true values, and follows the chip home.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from manim import Animation, AnimationGroup, Rectangle, VGroup, VMobject, Wait
+from manim.utils.rate_functions import smooth
 
 from embedviz.render.design import SPACE, Theme
 from embedviz.render.glyphs import LabelText, NumberText
@@ -180,13 +181,14 @@ class VocabMotion(LookupMotion):
         position: tuple[int, ...],
         path: Sequence[np.ndarray],
         targets: list[NumberText],
+        pace: Callable[[float], float] = smooth,
     ) -> Carry:
-        """Carry the row's strip: off its row, or off its band when the window hides it."""
+        """Carry the row's strip at ``pace`` off its row, or off its band if the window hides it."""
         self.landed[position] = targets
         tag = self.cells[("output_id", position)]
         grid = self.matrix.grid
         if row in self.matrix.window.rows:
-            return Carry(grid, row, chip, tag, targets, path, self.theme, run_time=1.0)
+            return Carry(grid, row, chip, tag, targets, path, self.theme, pace=pace, run_time=1.0)
         band_y = self.matrix.source(row)[2]
         dx = grid.body_left() - self.output.grid.body_left()
         return BandCarry(
