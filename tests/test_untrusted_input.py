@@ -314,9 +314,9 @@ def test_loading_is_linear_in_the_files_size(tmp_path: Path) -> None:
     data = _data(_board(tmp_path))
     words = ("the table has six rows, three columns; and one row per ID " * 40)[:1990] + "."
     seconds = []
-    # 5 and 20 beats: a load is about 0.12 s a beat here, so quadratic growth (16
-    # times) would still stand far past the bound, at half the time of 10 and 40.
-    for count in (5, 20):
+    # 3 and 12 beats: a load is about 0.2 s a beat here (its captions are split into
+    # cues), so quadratic growth (16 times) would still stand far past the bound.
+    for count in (3, 12):
         beats = [
             {**data["beats"][4], "name": f"b{n}", "narration": words, "duration": 600.0}
             for n in range(count)

@@ -603,18 +603,22 @@ def _split_long(sentence: str, leaning: Leaning, whole_only: bool = False) -> li
             if previous is None:
                 continue
             piece = sentence[ends[j][0] : ends[i][0]].strip()
-            if not piece or not fits_caption(piece):
-                continue
-            if whole_only and len(piece) < _SHORTEST_SPLIT:
+            if not piece or (whole_only and len(piece) < _SHORTEST_SPLIT):
                 continue
             cost = previous[0] + _CUE_COST + (ends[j][1] if j else 0.0)
+            spread = previous[1] + abs(len(piece) - 2 * CAPTION_WIDTH * 0.6)
+            current = best[i]
+            # Fitting and reading a cue's lines cost a walk over its words and a
+            # line-breaking solve; a piece that loses even without the bad-cue
+            # penalty is not measured (the same split either way).
+            if current is not None and (cost, spread) >= current[:2]:
+                continue
+            if not fits_caption(piece):
+                continue
             if _reads_badly(piece, leaning):
                 cost += _BAD_CUE_COST
-            spread = previous[1] + abs(len(piece) - 2 * CAPTION_WIDTH * 0.6)
-            candidate = (cost, spread, [*previous[2], piece])
-            current = best[i]
-            if current is None or candidate[:2] < current[:2]:
-                best[i] = candidate
+            if current is None or (cost, spread) < current[:2]:
+                best[i] = (cost, spread, [*previous[2], piece])
     final = best[-1]
     if final is None:
         # A word too long for a caption line: it gets a cue of its own.
