@@ -26,8 +26,9 @@ table, the sections spread apart. The lookup brings everything home.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from embedviz.render.design import (
     APART,
@@ -43,6 +44,7 @@ from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import CLEAR_LABEL_DIGITS, GridSizes, Slot, col_slots
+from embedviz.render.rest_fill import COLUMN_LIFTS, INTRO_ENDS, PANEL_ENDS, least_empty, spread
 from embedviz.render.rests import Place
 from embedviz.render.space import Box
 from embedviz.story.model import Storyboard, Window
@@ -356,30 +358,15 @@ def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
     return solve_fit(measure)
 
 
-def _spread(
-    heights: Sequence[float], top: float, bottom: float, gaps: Sequence[float]
-) -> list[float]:
-    """Return centre lines that share the height out in gaps above, between and under pieces.
-
-    ``gaps`` (one more than the pieces) weighs each gap: 1 a full one, 0.5 half.
-    """
-    unit = max(top - bottom - sum(heights), 0.0) / sum(gaps)
-    centres, cursor = [], top
-    for height, gap in zip(heights, gaps, strict=False):
-        cursor -= gap * unit
-        centres.append(cursor - height / 2)
-        cursor -= height
-    return centres
-
-
 def _size(box: Box) -> tuple[float, float]:
     return box[2] - box[0], box[3] - box[1]
 
 
-def _intro_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]:
+def _intro_places(boxes: Mapping[str, Box], plan: ParamPlan, end: float = 0.5) -> dict[str, Place]:
     """Return places for E large at the left, its heading, sizes and count in a column beside it.
 
-    The hidden columns' label joins the column (under E it would take E's height).
+    The hidden columns' label joins the column (under E it would take E's height);
+    ``end`` weighs the gaps above and under the column (a full gap between is 1).
     """
     bands = plan.bands
     block_w, block_h = _size(boxes["block"])
@@ -396,10 +383,10 @@ def _intro_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]
     # The column's lines as large as its width allows, but never larger than E's numbers.
     lines = min(scale, (bands.right - left) / widest)
     heights = [_size(boxes[name])[1] * lines for name in column]
-    # Half gaps above and under the column: E, as tall as its numbers allow, may end
+    # Half gaps (by default) above and under the column: E, as tall as its numbers allow, may end
     # short of the frame's height, and the column's ends then close the bands beside it.
-    gaps = [0.5, *[1.0] * (len(column) - 1), 0.5]
-    for name, y in zip(column, _spread(heights, bands.top, bands.bottom, gaps), strict=True):
+    gaps = [end, *[1.0] * (len(column) - 1), end]
+    for name, y in zip(column, spread(heights, bands.top, bands.bottom, gaps), strict=True):
         places[name] = (lines, middle, y)
     return places
 
@@ -408,8 +395,13 @@ def _intro_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]
 _JOINED = ("product", "memory_header", "widths_header")
 
 
-def _panel_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]:
-    """Return places that spread the panel's shown pieces down its height (none larger)."""
+def _panel_places(
+    boxes: Mapping[str, Box], plan: ParamPlan, ends: tuple[float, float] = (TOP_GAP, BOTTOM_GAP)
+) -> dict[str, Place]:
+    """Return places that spread the panel's shown pieces down its height (none larger).
+
+    ``ends`` weighs the gaps above and under them all.
+    """
     bands = plan.bands
     room = bands.right - plan.panel_left
     names = ("product", "count", "line", "memory_header", "memory", "widths_header", "widths")
@@ -418,9 +410,9 @@ def _panel_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]
     scales = {name: min(1.0, room / _size(boxes[name])[0]) for name in order}
     heights = [_size(boxes[name])[1] * scales[name] for name in order]
     between = [JOINED_GAP if name in _JOINED else 1.0 for name in order[:-1]]
-    gaps = [TOP_GAP, *between, BOTTOM_GAP]
+    gaps = [ends[0], *between, ends[1]]
     places = {}
-    for name, y in zip(order, _spread(heights, bands.top, bands.bottom, gaps), strict=True):
+    for name, y in zip(order, spread(heights, bands.top, bands.bottom, gaps), strict=True):
         width = _size(boxes[name])[0] * scales[name]
         x = plan.panel_left + width / 2
         if name in ("product", "count"):
@@ -433,8 +425,12 @@ def _panel_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]
 _COLUMN = ("heading", "rows", "columns", "block", "hidden")
 
 
-def _column_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]:
+def _column_places(
+    boxes: Mapping[str, Box], plan: ParamPlan, lift: float = 0.0
+) -> dict[str, Place]:
     """Return places that stand E's column, as solved, midway down the frame's height.
+
+    ``lift`` raises it by that share of the room above it (1: to the top, -1: to the bottom).
 
     Its thin bands leave the block shorter than the frame: solved at the top for
     the lookup (whose line is level with the looked-up row), it would leave a band
@@ -447,7 +443,8 @@ def _column_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place
         return {}
     top = max(boxes[name][3] for name in shown)
     bottom = min(boxes[name][1] for name in shown)
-    shift = (bands.top + bands.bottom) / 2 - (top + bottom) / 2
+    slack = max(bands.top - bands.bottom - (top - bottom), 0.0) / 2
+    shift = (bands.top + bands.bottom) / 2 - (top + bottom) / 2 + lift * slack
     places = {}
     for name in shown:
         left, low, right, high = boxes[name]
@@ -455,7 +452,9 @@ def _column_places(boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place
     return places
 
 
-def rest_places(action: str, boxes: Mapping[str, Box], plan: ParamPlan) -> dict[str, Place]:
+def rest_places(
+    action: str, boxes: Mapping[str, Box], plan: ParamPlan, band: tuple[float, float] | None = None
+) -> dict[str, Place]:
     """Return where the pieces shown at the end of a beat rest, away from the solved layout.
 
     Parameters
@@ -474,14 +473,26 @@ def rest_places(action: str, boxes: Mapping[str, Box], plan: ParamPlan) -> dict[
         ``widths_header`` and ``widths``.
     plan
         The solved layout.
+    band
+        The bottom and top of the band where empty space counts (issue 18's: under
+        the title, over two lines of caption); the plan's content band by default.
 
     Returns
     -------
     dict
         Each resting piece's scale and centre; a piece not named rests home.
     """
+    # The usual gaps first; where they leave over an eighth of the frame empty (a small
+    # table's short column), the candidate that leaves the least (:mod:`rest_fill`).
+    band = band or (plan.bands.bottom, plan.bands.top)
     if action in ("table", "count"):
-        return _intro_places(boxes, plan)
+        intro = [partial(_intro_places, boxes, plan, end) for end in INTRO_ENDS]
+        return least_empty(boxes, band, intro)
     if action in ("dtype", "compare"):
-        return _column_places(boxes, plan) | _panel_places(boxes, plan)
+
+        def both(lift: float, ends: tuple[float, float]) -> dict[str, Place]:
+            return _column_places(boxes, plan, lift) | _panel_places(boxes, plan, ends)
+
+        tried = [partial(both, lift, ends) for lift in COLUMN_LIFTS for ends in PANEL_ENDS]
+        return least_empty(boxes, band, tried)
     return {}

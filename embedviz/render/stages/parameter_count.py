@@ -21,6 +21,7 @@ from __future__ import annotations
 from manim import Animation, Mobject, Succession
 
 from embedviz.render.animations import Steps, beat_steps, steps_together
+from embedviz.render.boxes import content_band
 from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
@@ -104,7 +105,9 @@ class ParameterCountStage(Stage):
         if dtypes:
             names |= {"memory_header": "memory_header", "memory": f"memory:{dtypes}"}
         boxes = {name: self.rests.box(piece) for name, piece in names.items()}
-        found = rest_places(beat.action, boxes, self.plan)
+        # Issue 18's band, where empty space is measured: under the title, over the caption.
+        _, bottom, _, top = content_band(self.title)
+        found = rest_places(beat.action, boxes, self.plan, (bottom, top))
         return {names[name]: place for name, place in found.items()}
 
     def _across(self, name: str, before: Place | None, after: Place | None) -> bool:
