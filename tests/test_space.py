@@ -98,3 +98,21 @@ def test_a_framed_box_with_nothing_in_it_counts_as_empty_only_when_asked() -> No
     assert seen.area == pytest.approx(4.0 * 2.0)
     assert (seen.left, seen.right) == pytest.approx((-2.0, 2.0))
     assert mobject_boxes([cell], (), background) == mobject_boxes([cell])
+
+
+@given(st.lists(corners, min_size=1, max_size=4), st.data())
+def test_boxes_held_inside_others_change_nothing(
+    raw: list[tuple[int, int, int, int]], data: st.DataObject
+) -> None:
+    """The search drops boxes another box holds whole (numbers in their cells): same answer."""
+    boxes = [(min(a, c), min(b, d), max(a, c), max(b, d)) for a, b, c, d in raw]
+    held = []
+    for x0, y0, x1, y1 in boxes:
+        # A box inside this one, and a copy of it.
+        a, c = sorted(data.draw(st.tuples(st.integers(x0, x1), st.integers(x0, x1))))
+        b, d = sorted(data.draw(st.tuples(st.integers(y0, y1), st.integers(y0, y1))))
+        held += [(a, b, c, d), (x0, y0, x1, y1)]
+    found = largest_empty_rectangle(
+        [tuple(map(float, b)) for b in [*boxes, *held]], (0, 0, WIDTH, HEIGHT)
+    )
+    assert found.area == pytest.approx(_brute_force(boxes), abs=1e-4)

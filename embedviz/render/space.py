@@ -82,6 +82,7 @@ def largest_empty_rectangle(boxes: Iterable[Box], region: Box) -> Emptiness:
         for b in boxes
         if b[2] > left and b[0] < right and b[3] > bottom and b[1] < top
     ]
+    clipped = _outermost(clipped)
     xs = _cuts(left, right, [e for b in clipped for e in (b[0], b[2])])
     ys = _cuts(bottom, top, [e for b in clipped for e in (b[1], b[3])])
     covered = np.zeros((len(ys) - 1, len(xs) - 1), dtype=bool)
@@ -126,6 +127,28 @@ def _largest_free(
             )
             most = area + 1e-12
     return best
+
+
+def _outermost(boxes: list[Box]) -> list[Box]:
+    """Return the boxes that no other box holds whole (one of each run of equal boxes).
+
+    A box inside another covers nothing more, but its edges cut the band into
+    more cells: a table's numbers inside its cells doubled the cells a search
+    walks (the free space, and so the largest empty area, is the same).
+    """
+    if len(boxes) < 2:
+        return boxes
+    edges = np.array(boxes)
+    inside = (
+        (edges[:, None, 0] >= edges[None, :, 0])
+        & (edges[:, None, 1] >= edges[None, :, 1])
+        & (edges[:, None, 2] <= edges[None, :, 2])
+        & (edges[:, None, 3] <= edges[None, :, 3])
+    )
+    # Of equal boxes (each inside the other) the first stays.
+    equal = inside & inside.T
+    held = (inside & ~equal).any(axis=1) | np.tril(equal, -1).any(axis=1)
+    return [box for box, gone in zip(boxes, held, strict=True) if not gone]
 
 
 def _thick(box: Box, least: float = 1e-6) -> Box:
