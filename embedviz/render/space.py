@@ -147,7 +147,9 @@ def _outermost(boxes: list[Box]) -> list[Box]:
     )
     # Of equal boxes (each inside the other) the first stays.
     equal = inside & inside.T
-    held = (inside & ~equal).any(axis=1) | np.tril(equal, -1).any(axis=1)
+    held: np.ndarray = np.asarray(
+        (inside & ~equal).any(axis=1) | np.tril(equal, -1).any(axis=1), dtype=bool
+    )
     return [box for box, gone in zip(boxes, held, strict=True) if not gone]
 
 
