@@ -11,28 +11,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_batch import _end_of_shape  # the stage as the last beat ends
 
 from embedviz.inputs import prepared_storyboard
 
 PX = 720 / 8
 GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
 CASES = [{}, {"theme": "light"}, GPT2]
-
-
-def _end(overrides: dict[str, Any]) -> dict[str, Any]:
-    """Play the scene dry; return the stage and what is on screen at the last beat's end."""
-    from embedviz.render.moments import play_moments
-
-    board = prepared_storyboard("BatchLookup", overrides, environ={})
-    seen: dict[str, Any] = {}
-
-    def read(scene: Any, moment: Any) -> None:
-        if moment.alpha == 1.0:
-            family = {id(m) for top in scene.mobjects for m in top.get_family()}
-            seen.update(stage=scene.stage, scene=scene, shown=family)
-
-    play_moments(board, read, alphas=())
-    return seen
 
 
 def _frame_box(grid: Any) -> np.ndarray:
@@ -52,7 +37,7 @@ def test_each_slice_label_stands_clear_of_the_slices(overrides: dict[str, Any]) 
     slice and 3 px over the other)."""
     from conftest import box_of
 
-    stage = _end(overrides)["stage"]
+    stage = _end_of_shape(overrides)["stage"]
     stack = stage.stack
     for b, (grid, header) in enumerate(zip(stack.slices, stack.headers, strict=True)):
         body, ink = _frame_box(grid), box_of(header)
@@ -67,7 +52,7 @@ def _title_legend(overrides: dict[str, Any]) -> tuple[np.ndarray, np.ndarray | N
     """Return the title's ink, the legend's (None where it has none) and the stage."""
     from conftest import box_of
 
-    stage = _end(overrides)["stage"]
+    stage = _end_of_shape(overrides)["stage"]
     legend = stage.matrix.legend
     return box_of(stage.title), None if legend is None else box_of(legend), stage
 
