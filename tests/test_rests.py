@@ -86,7 +86,7 @@ def test_parameter_count_rests_inside_the_frame_without_overlaps(
     overrides: dict[str, Any], action: str
 ) -> None:
     """Every resting piece stays inside the bands, clear of the others; E's numbers the largest."""
-    from embedviz.render.solve_parameter_count import rest_places
+    from embedviz.render.param_rests import rest_places
 
     plan = _plan(tuple(sorted(overrides.items())))
     bands = plan.bands

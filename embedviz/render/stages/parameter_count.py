@@ -7,7 +7,7 @@ the block (beat ``table``), the count (``count``), the memory table
 whose row leaves the block from where it is drawn and marked.
 
 The layout is the lookup's, the last beat. Before it, what is shown rests
-where it fills the frame (:func:`~embedviz.render.solve_parameter_count.rest_places`,
+where it fills the frame (:func:`~embedviz.render.param_rests.rest_places`,
 moved by :class:`~embedviz.render.rests.Rests`): E large at the left with its
 heading, its sizes and the count spread down a column beside it (beats
 ``table`` and ``count``); the count on two lines and the memory table spread
@@ -25,14 +25,10 @@ from embedviz.render.boxes import content_band
 from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.param_rests import rest_places
 from embedviz.render.parts.sums import BlockPart, CountLine, LookupLine, MemoryTable, WidthsTable
 from embedviz.render.rests import Place, Rests
-from embedviz.render.solve_parameter_count import (
-    ParamPlan,
-    ParamSpec,
-    rest_places,
-    solve_parameter_count,
-)
+from embedviz.render.solve_parameter_count import ParamPlan, ParamSpec, solve_parameter_count
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
