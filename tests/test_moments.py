@@ -210,9 +210,11 @@ LOOKUP_FAMILY: list[Any] = [
     ("ZeroBasedIndexing", {"ids": "0", "vocab": 50257, "dim": 768}, REAL_FLOOR),
     ("ZeroBasedIndexing", {"ids": "4821", "vocab": 50257, "dim": 768}, REAL_FLOOR),
     # The parameter count at GPT-2 size (its default), a small table, the light theme,
-    # and a looked-up row that is the block's last (its note goes under it).
+    # and a looked-up row that is the block's last (its note goes under it). The small
+    # table is a toy one and keeps the default floor: its digits were 22.3 px while the
+    # panel's columns were sized by guesses (the dtypes as numbers, headers by letters).
     ("ParameterCount", {}, REAL_FLOOR),
-    ("ParameterCount", {"vocab": 6, "dim": 3}, REAL_FLOOR),
+    ("ParameterCount", {"vocab": 6, "dim": 3}, DEFAULT_FLOOR),
     ("ParameterCount", {"theme": "light"}, REAL_FLOOR),
     ("ParameterCount", {"vocab": 256000, "dim": 16384, "ids": "255999"}, REAL_FLOOR),
     # The one-hot product at its default, GPT-2's 50257 × 768, ID 0, a last row, the light theme.

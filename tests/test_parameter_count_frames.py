@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,9 @@ class End:
     facts_gap: float | None = None  # the copied row's bottom to the facts line's ink top
     bars: tuple[float, float] | None = None  # the bars' left and right
     bar_headers: list[tuple[float, float]] = field(default_factory=list)  # over the bars
+    # Between neighbouring header words of each table (ink to ink), and a row number's ink.
+    header_gaps: dict[str, list[float]] = field(default_factory=dict)
+    label_digit: float = 0.0
 
 
 def _ink(mobject: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -110,6 +114,11 @@ def _ends(case: str) -> tuple[End, ...]:
             end.bar_headers = [
                 (_ink(h)[0][0] * px, _ink(h)[1][0] * px) for h in stage.widths.header
             ]
+            for name, header in (("memory", stage.memory.header), ("widths", stage.widths.header)):
+                spans = sorted((_ink(w)[0][0], _ink(w)[1][0]) for w in header)
+                end.header_gaps[name] = [(b[0] - a[1]) * px for a, b in pairwise(spans)]
+            low, high = _ink(grid.get_row_labels()[0])
+            end.label_digit = (high[1] - low[1]) * px
         ends.append(end)
 
     play_moments(board, read, alphas=())
@@ -187,3 +196,16 @@ def test_the_bars_have_a_header(case: str) -> None:
     left, right = end.bars
     over = [(a, b) for a, b in end.bar_headers if a < right and b > left]
     assert over, (end.bars, end.bar_headers)
+
+
+@pytest.mark.parametrize("case", sorted(CASES | SMALL))
+def test_the_panels_headers_stand_apart(case: str) -> None:
+    """A 720p review read "parameters float32 memory" as one run of words: the headers
+    stood 17-21 px apart (the columns were sized from the headers' letter counts, and
+    "float32 memory" was monospace, its inner space a full advance). Neighbouring header
+    words stand at least 1.3 row numbers' digit heights apart (about three word spaces)."""
+    (end,) = [e for e in _ends(case) if e.header_gaps]
+    assert end.label_digit > 0
+    for name, gaps in end.header_gaps.items():
+        assert len(gaps) == 3, (name, gaps)
+        assert min(gaps) >= 1.3 * end.label_digit, (name, gaps, end.label_digit)

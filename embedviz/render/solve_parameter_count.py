@@ -25,19 +25,65 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import CLEAR_LABEL_DIGITS, GridSizes, Slot, col_slots
 from embedviz.story.model import Storyboard, Window
 
-__all__ = ["SECTIONS", "ParamPlan", "ParamSpec", "solve_parameter_count"]
+__all__ = [
+    "COLUMN_GAP_CHARS",
+    "SECTIONS",
+    "SYMBOL_GAP",
+    "Column",
+    "ParamPlan",
+    "ParamSpec",
+    "solve_parameter_count",
+]
 
 # The panel's sections, top to bottom: (name, header lines, data lines).
 SECTIONS = (("count", 0, 1), ("memory", 1, 2), ("widths", 1, 3))
 # Between the panel's columns, in label advances.
-COLUMN_GAP_CHARS = 2.0
+COLUMN_GAP_CHARS = 1.75
 TAG_GAP = SPACE
+# Between a column's symbol ("d =") and its number, in the numbers' advances.
+SYMBOL_GAP = 0.5
+
+
+@dataclass(frozen=True)
+class Column:
+    """What one of the panel's columns holds, for its width.
+
+    Attributes
+    ----------
+    words
+        Its header words (sans, label size).
+    labels
+        Its monospace labels (label size): the dtypes' names.
+    data_chars
+        Its widest number, in the numbers' advances.
+    symbol
+        The maths symbol set at label size before its numbers ("d ="; "" for
+        none), :data:`SYMBOL_GAP` before them.
+    """
+
+    words: tuple[str, ...]
+    labels: tuple[str, ...]
+    data_chars: int
+    symbol: str = ""
+
+    def width(self, scale: TypeScale) -> float:
+        """Return the column's width at a type scale: its widest header, label or entry."""
+        label, data = scale.label, scale.data
+        entry = char_advance(data) * self.data_chars
+        if self.symbol:
+            entry += formula_width(self.symbol, label) + char_advance(data) * SYMBOL_GAP
+        return max(
+            entry,
+            *(text_width(word, label, mono=False) for word in self.words),
+            *(text_width(text, label) for text in self.labels),
+        )
 
 
 @dataclass(frozen=True)
@@ -59,8 +105,7 @@ class ParamSpec:
     title, heading, sizes
         The title, the block's heading and its sizes line (widths matter).
     columns
-        The panel's four columns: for each, the widest header (label size) and
-        the widest entry (data size), in characters of each.
+        The panel's four columns: what each holds (:class:`Column`).
     count_chars, lookup_chars
         The count line's and the lookup's facts line's widths, in characters.
     note
@@ -78,7 +123,7 @@ class ParamSpec:
     title: str
     heading: str
     sizes: str
-    columns: tuple[tuple[str, int], ...]
+    columns: tuple[Column, ...]
     count_chars: int
     lookup_chars: int
     note: str
@@ -96,20 +141,13 @@ class ParamSpec:
         window = board.beats[0].window
         word = board.word
         dtypes = [text for role, text in labels.items() if role.startswith("dtype_")]
+        compare = (labels["compare_dtype"],) if "compare_dtype" in labels else ()
+        totals = widest("dtype_total", "compare_count")
         columns = (
-            (
-                max(word("dtype"), word("width"), key=len),
-                max([*map(len, dtypes), 4 + widest("compare_dim")]),
-            ),
-            (max(word("bytes_each"), word("table_size"), key=len), widest("dtype_bytes") + 6),
-            (
-                max(word("total_bytes"), word("parameters"), key=len),
-                widest("dtype_total", "compare_count"),
-            ),
-            (
-                max(word("memory"), labels.get("compare_dtype", ""), key=len),
-                widest("dtype_memory", "compare_memory"),
-            ),
+            Column((word("dtype"), word("width")), tuple(dtypes), widest("compare_dim"), "d ="),
+            Column((word("bytes_each"), word("table_size")), (), widest("dtype_bytes") + 6),
+            Column((word("total_bytes"), word("parameters")), (), totals),
+            Column((word("memory"), *compare), (), widest("dtype_memory", "compare_memory")),
         )
         block = [cells[("block_size", (axis,))].text for axis in (0, 1)]
         return cls(
@@ -263,10 +301,7 @@ def _measure(spec: ParamSpec, data: float, pitch: float) -> tuple[ParamPlan, lis
     margin_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE
     walk_w = chip_w + 2 * TAG_GAP
     gap = char_advance(label) * COLUMN_GAP_CHARS
-    widths = [
-        max(text_width(head, label, mono=False), char_advance(data) * chars)
-        for head, chars in spec.columns
-    ]
+    widths = [column.width(scale) for column in spec.columns]
     symbol_w = char_advance(label) * (spec.id_chars + 5)
     panel_w = max(
         sum(widths) + gap * (len(widths) - 1),

@@ -39,7 +39,7 @@ from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.lookup import heading_words
 from embedviz.render.parts.strip import Carry
 from embedviz.render.parts.symbols import IndexedSymbol, word_line
-from embedviz.render.solve_parameter_count import ParamPlan
+from embedviz.render.solve_parameter_count import COLUMN_GAP_CHARS, SYMBOL_GAP, ParamPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -345,11 +345,14 @@ class WidthsTable(Component):
         lines, labels = plan.lines["widths"], _labels(board)
         words = [board.word("width"), None, board.word("parameters"), None]
         self.header = _header(words, plan, lines[0], theme)
-        bar_left = plan.column_right[0] + char_advance(plan.scale.label) * 2
+        # The bars' column starts where the widths' column ends, a column gap after it.
+        bar_left = plan.column_right[0] + char_advance(plan.scale.label) * COLUMN_GAP_CHARS
         # The bars' column has a header of its own, over the bars' left end.
         bars = SansText(board.word("table_size"), plan.scale.label, theme.muted)
         self.header.add(_at(bars, bar_left, lines[0], LEFT))
-        compare = LabelText(labels["compare_dtype"], plan.scale.label, theme.muted)
+        # A header in the headers' voice: in monospace its inner space (a full advance)
+        # read as wide as the gap to "parameters" beside it, one run of words.
+        compare = SansText(labels["compare_dtype"], plan.scale.label, theme.muted)
         self.header.add(_at(compare, plan.column_right[3], lines[0], RIGHT))
         counts = [c for (k, _), c in sorted(cells.items()) if k == "compare_count"]
         largest = max(c.value for c in counts)
@@ -362,7 +365,7 @@ class WidthsTable(Component):
             colour = theme.text if current else theme.muted
             # The symbol is maths; the width, a number with its thousands separator.
             symbol = VGroup(maths("d =", colour, plan.scale.label), NumberText(width, data, colour))
-            symbol.arrange(RIGHT, buff=char_advance(data) * 0.5)
+            symbol.arrange(RIGHT, buff=char_advance(data) * SYMBOL_GAP)
             _entry(symbol, plan, 0, y)
             params = _entry(NumberText(count, data, colour), plan, 2, y)
             memory_cell = cells[("compare_memory", (number,))]
