@@ -53,6 +53,8 @@ class End:
     bar_headers: list[tuple[float, float]] = field(default_factory=list)  # over the bars
     # Between neighbouring header words of each table (ink to ink), and a row number's ink.
     header_gaps: dict[str, list[float]] = field(default_factory=dict)
+    # Each table's header words: (text, ink bottom), y growing down the frame.
+    header_bottoms: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     label_digit: float = 0.0
 
 
@@ -117,6 +119,7 @@ def _ends(case: str) -> tuple[End, ...]:
             for name, header in (("memory", stage.memory.header), ("widths", stage.widths.header)):
                 spans = sorted((_ink(w)[0][0], _ink(w)[1][0]) for w in header)
                 end.header_gaps[name] = [(b[0] - a[1]) * px for a, b in pairwise(spans)]
+                end.header_bottoms[name] = [(w.text, y(_ink(w)[0][1])) for w in header]
             low, high = _ink(grid.get_row_labels()[0])
             end.label_digit = (high[1] - low[1]) * px
         ends.append(end)
@@ -209,3 +212,16 @@ def test_the_panels_headers_stand_apart(case: str) -> None:
     for name, gaps in end.header_gaps.items():
         assert len(gaps) == 3, (name, gaps)
         assert min(gaps) >= 1.3 * end.label_digit, (name, gaps, end.label_digit)
+
+
+@pytest.mark.parametrize("case", sorted(CASES | SMALL))
+def test_the_panels_headers_stand_on_one_baseline(case: str) -> None:
+    """Centred by their ink, "memory" and "parameters" (no ascender) stood 2-3 px higher
+    than "dtype" and "total bytes" beside them. On one baseline, the header words with a
+    descender (g, j, p, q, y) end level, and so do those without."""
+    (end,) = [e for e in _ends(case) if e.header_bottoms]
+    for name, words in end.header_bottoms.items():
+        for descends in (True, False):
+            bottoms = [b for text, b in words if bool(set(text) & set("gjpqy")) == descends]
+            if bottoms:
+                assert max(bottoms) - min(bottoms) <= 0.3, (name, words)
