@@ -133,3 +133,39 @@ def test_the_batch_question_is_sans() -> None:
     (question,) = stage.stack.question
     assert isinstance(question, SansText)
     assert question.original_text == "output shape?"
+
+
+_HIDDEN_CASES = [
+    ("LargeVocabLookup", {}),
+    ("BatchLookup", GPT2),
+    ("SequenceLookup", {"vocab": 50257, "dim": 768}),
+]
+
+
+@pytest.mark.parametrize(("scene", "options"), _HIDDEN_CASES, ids=[s for s, _ in _HIDDEN_CASES])
+def test_hidden_range_labels_are_sans(scene: str, options: dict[str, Any]) -> None:
+    """A large table's hidden-range labels (``rows 6–50255 hidden``) are words, not code:
+    at every beat's middle and end each one on screen is sans, never monospace."""
+    from embedviz.render.glyphs import GlyphString, SansText
+    from embedviz.render.moments import play_moments
+    from embedviz.render.parts.captions import Caption
+
+    board = prepared_storyboard(scene, options, environ={})
+    seen: dict[str, set[str]] = {"sans": set(), "mono": set()}
+
+    def read(scene_: Any, moment: Any) -> None:
+        families = [m.get_family() for m in scene_.mobjects]
+        captions = {
+            id(m) for f in families for c in f if isinstance(c, Caption) for m in c.get_family()
+        }
+        for mobject in (m for f in families for m in f if id(m) not in captions):
+            if isinstance(mobject, GlyphString) and "hidden" in mobject.text:
+                seen["mono"].add(mobject.text)
+            elif isinstance(mobject, SansText) and "hidden" in mobject.original_text:
+                seen["sans"].add(mobject.original_text)
+
+    play_moments(board, read, alphas=(0.5,), pixel_width=192, pixel_height=108)
+    assert not seen["mono"]
+    # The read was not empty: the rows' and the columns' labels were on screen.
+    assert any(t.startswith("rows ") or t.startswith("row ") for t in seen["sans"])
+    assert any(t.startswith("columns ") for t in seen["sans"])

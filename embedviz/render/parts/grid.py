@@ -23,6 +23,7 @@ import numpy as np
 from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup, VMobject, config
 
 from embedviz.render.design import OUTLINE_REACH, SPACE, Theme, TypeScale, dimmed
+from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.story.model import Window
@@ -359,7 +360,7 @@ class CellGrid(VGroup):
                 x, align = self.body_left() - buff, "right"
             else:
                 x, align = self.body_right() + buff, "left"
-            if isinstance(label, GlyphString):
+            if isinstance(label, GlyphString | GapLabel):
                 label.place(xyz(x, y), align=align)
             else:
                 label.move_to(xyz(x, y)).align_to(xyz(x, 0), RIGHT if side == "left" else LEFT)
