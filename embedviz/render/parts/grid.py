@@ -140,10 +140,10 @@ class GridSizes:
     def band_height(self) -> float:
         """A hidden range's band: a thin break in the table, or one that holds its label."""
         if self.gaps_inside:
-            return digit_height(self.scale.legend) * INSIDE_BAND_DIGITS
+            return digit_height(self.scale.note) * INSIDE_BAND_DIGITS
         if self.gaps_clear:
             air = OUTLINE_REACH + clear_units()
-            return digit_height(self.scale.legend) * CLEAR_LABEL_DIGITS + 2 * air
+            return digit_height(self.scale.note) * CLEAR_LABEL_DIGITS + 2 * air
         return digit_height(self.scale.data) * GAP_BAND_DIGITS
 
     @property
@@ -151,7 +151,7 @@ class GridSizes:
         """The height the hidden columns' note adds above the column numbers (0: in the margin)."""
         if not (self.gaps_inside or self.gaps_wrapped):
             return 0.0
-        return digit_height(self.scale.legend) * COL_NOTE_DIGITS + SPACE * self.col_note_air
+        return digit_height(self.scale.note) * COL_NOTE_DIGITS + SPACE * self.col_note_air
 
 
 def row_slots(window: Window, sizes: GridSizes) -> list[Slot]:

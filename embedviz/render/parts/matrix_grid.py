@@ -84,10 +84,10 @@ def matrix_grid(
         if slot.gap and sizes.gaps_wrapped:
             text = gap_labels[slot.key]
             lines = gap_label_lines(text)
-            return GapLabel(text, scale.legend, theme.muted, lines, line_gap(sizes))
+            return GapLabel(text, scale.note, theme.muted, lines, line_gap(sizes))
         if slot.gap:
             # Words, not tabular data (issue 18): sans, as the legend's other notes.
-            return GapLabel(gap_labels[slot.key], scale.legend, theme.muted)
+            return GapLabel(gap_labels[slot.key], scale.note, theme.muted)
         return NumberText(cells[("row_label", (slot.key,))], scale.label, theme.muted)
 
     grid.add_row_labels(row_label, "left", buff=SPACE * 1.5)
@@ -141,10 +141,10 @@ def _add_col_notes(grid: CellGrid, window: Window, sizes: GridSizes, theme: Them
     scale = sizes.scale
     header_y = next(iter(grid.col_labels.values())).get_y()
     for number, gap in enumerate(window.col_gaps):
-        note = GapLabel(gap.label, scale.legend, theme.muted)
+        note = GapLabel(gap.label, scale.note, theme.muted)
         if sizes.gaps_inside or sizes.gaps_wrapped:
             y = header_y + digit_height(scale.label) / 2 + sizes.col_note_height
-            y -= digit_height(scale.legend) * COL_NOTE_DIGITS / 2
+            y -= digit_height(scale.note) * COL_NOTE_DIGITS / 2
             note.place(xyz((grid.body_left() + grid.body_right()) / 2, y))
         else:
             note.place(xyz(grid.body_left() - SPACE * 1.5, header_y), align="right")
