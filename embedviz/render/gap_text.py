@@ -51,6 +51,17 @@ class GapLabel(SansLines):
         """Return the bottom-left and top-right corners of the last line's slot, now."""
         return self.line_corners(len(self.lines) - 1)
 
+    def ink_corners(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the bottom-left and top-right corners of the drawn glyphs, now.
+
+        As :meth:`embedviz.render.glyphs.GlyphString.ink_corners`: the slot
+        boxes (eight points a line, after the glyphs) are left out.
+        """
+        ink = self.points[: len(self.points) - 8 * len(self.lines)]
+        if not len(ink):
+            return self.slot_corners()
+        return ink.min(axis=0), ink.max(axis=0)
+
     def place(self, point: Any, align: str = "center") -> GapLabel:
         """Move the last line's slot so that its left, centre or right sits at ``point``.
 
