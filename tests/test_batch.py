@@ -531,6 +531,7 @@ def test_each_marks_line_reads_apart_from_the_other_marks(
     from conftest import box_of
 
     from embedviz.render.design import SPACE
+    from embedviz.render.gap_text import GapLabel
     from embedviz.render.glyphs import GlyphString
 
     px = 720 / 8
@@ -554,7 +555,7 @@ def test_each_marks_line_reads_apart_from_the_other_marks(
         box_of(m)
         for top in stage.scene.mobjects
         for m in top.get_family()
-        if isinstance(m, GlyphString) and len(m.points) and id(m) in shown
+        if isinstance(m, GlyphString | GapLabel) and len(m.points) and id(m) in shown
     ]
     for i, index in enumerate(cells):
         uprights = [r for r in runs[i] if r[1][1] - r[0][1] > 1e-6]
@@ -616,6 +617,7 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
     from conftest import box_of
 
     from embedviz.render.design import SPACE
+    from embedviz.render.gap_text import GapLabel
     from embedviz.render.glyphs import GlyphString
     from embedviz.render.parts.mark_links import LANE_LEAST
 
@@ -642,7 +644,7 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
         box_of(m)
         for top in stage.scene.mobjects
         for m in top.get_family()
-        if isinstance(m, GlyphString) and len(m.points) and on_screen(m)
+        if isinstance(m, GlyphString | GapLabel) and len(m.points) and on_screen(m)
     ]
     for mark in marks:
         (b, t), (fb, ft) = mark.cell.index, repeats[mark.cell.index]
@@ -712,6 +714,7 @@ def _assert_links_clear(
 
     from embedviz.render.design import SPACE
     from embedviz.render.formula import FormulaText
+    from embedviz.render.gap_text import GapLabel
     from embedviz.render.glyphs import GlyphString
 
     # The design system's measures, not the code's: half a SPACE of clear ground.
@@ -720,7 +723,7 @@ def _assert_links_clear(
         (m, box_of(m))
         for top in stage.scene.mobjects
         for m in top.get_family()
-        if isinstance(m, (GlyphString, FormulaText)) and len(m.points) and on_screen(m)
+        if isinstance(m, (GlyphString, GapLabel, FormulaText)) and len(m.points) and on_screen(m)
     ]
     walls = []
     for grid in stage.stack.slices:

@@ -267,6 +267,7 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
 @functools.cache
 def _rings(case: str) -> tuple[list[str], int]:
     """Play the repeats beat and list every ring piece that crosses a chip, a text or a slice."""
+    from embedviz.render.gap_text import GapLabel
     from embedviz.render.glyphs import GlyphString
 
     board = prepared_storyboard("BatchLookup", CASES[case], environ={})
@@ -286,7 +287,9 @@ def _rings(case: str) -> tuple[list[str], int]:
             (m.text, _box(m))
             for top in scene.mobjects
             for m in top.get_family()
-            if isinstance(m, GlyphString) and id(m) in shown and _opacity(m, shown) >= FAINT
+            if isinstance(m, GlyphString | GapLabel)
+            and id(m) in shown
+            and _opacity(m, shown) >= FAINT
         ]
         for piece in pieces:
             crossed = [name for name, box in others if _overlaps(piece, box)]

@@ -35,6 +35,7 @@ def _rings_through_text(overrides: dict[str, Any] | None = None) -> list[str]:
     unfilled line in the highlight colour; a text is any glyph string drawn at
     all, at its size at that moment (a pointed-at label swells).
     """
+    from embedviz.render.gap_text import GapLabel
     from embedviz.render.glyphs import GlyphString
     from embedviz.render.moments import play_moments
 
@@ -49,7 +50,7 @@ def _rings_through_text(overrides: dict[str, Any] | None = None) -> list[str]:
         texts = [
             (m.text, _box(m))
             for m in family
-            if isinstance(m, GlyphString)
+            if isinstance(m, GlyphString | GapLabel)
             and len(m.points)
             and max(float(g.get_fill_opacity()) for g in m.get_family()) > 0.0
         ]

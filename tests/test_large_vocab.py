@@ -296,6 +296,7 @@ def _meets(a: np.ndarray, b: np.ndarray, tolerance: float = 0.01) -> bool:
 def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
     """Play the scene dry, reading the grid, the chips and the moving rows at every sample."""
     from embedviz.inputs import prepared_storyboard
+    from embedviz.render.gap_text import GapLabel
     from embedviz.render.glyphs import LabelText, NumberText, SansText
     from embedviz.render.moments import play_moments
 
@@ -323,7 +324,7 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
                 rows.append((float(mobject.get_center()[1]), mobject.cell.index[0]))
             elif isinstance(mobject, NumberText) and mobject.cell.kind == "output":
                 filled.append(_box(mobject))
-            elif isinstance(mobject, LabelText) and mobject.text.startswith("row"):
+            elif isinstance(mobject, LabelText | GapLabel) and mobject.text.startswith("row"):
                 gaps.append((float(mobject.get_center()[1]), mobject.text))
                 gap_boxes.append(_box(mobject))
         fixed = [
@@ -499,6 +500,7 @@ def _scroll_overprints(overrides: dict[str, Any] | None = None) -> list[str]:
     from manim import Rectangle
 
     from embedviz.inputs import prepared_storyboard
+    from embedviz.render.gap_text import GapLabel
     from embedviz.render.glyphs import GlyphString
     from embedviz.render.moments import play_moments
 
@@ -519,7 +521,7 @@ def _scroll_overprints(overrides: dict[str, Any] | None = None) -> list[str]:
         texts = [
             m
             for m in family
-            if isinstance(m, GlyphString)
+            if isinstance(m, GlyphString | GapLabel)
             and id(m) not in copies
             and len(m.points)
             and max(float(g.get_fill_opacity()) for g in m.get_family()) > 0.0

@@ -133,3 +133,67 @@ def test_the_batch_question_is_sans() -> None:
     (question,) = stage.stack.question
     assert isinstance(question, SansText)
     assert question.original_text == "output shape?"
+
+
+_HIDDEN_CASES = [
+    ("LargeVocabLookup", {}),
+    ("BatchLookup", GPT2),
+    ("SequenceLookup", {"vocab": 50257, "dim": 768}),
+    ("ParameterCount", {}),
+    ("PositionBlindness", {"positions": "learned", "vocab": 50257, "dim": 768}),
+]
+
+
+def _notes_seen(scene: str, options: dict[str, Any], words: re.Pattern[str]) -> dict[str, set[str]]:
+    """Play a scene dry; return the texts matching ``words`` drawn in sans and in monospace.
+
+    Read at every beat's middle and end; captions (the narration) left out.
+    """
+    from embedviz.render.glyphs import GlyphString, SansText
+    from embedviz.render.moments import play_moments
+    from embedviz.render.parts.captions import Caption
+
+    board = prepared_storyboard(scene, options, environ={})
+    seen: dict[str, set[str]] = {"sans": set(), "mono": set()}
+
+    def read(scene_: Any, moment: Any) -> None:
+        families = [m.get_family() for m in scene_.mobjects]
+        captions = {
+            id(m) for f in families for c in f if isinstance(c, Caption) for m in c.get_family()
+        }
+        for mobject in (m for f in families for m in f if id(m) not in captions):
+            if isinstance(mobject, GlyphString) and words.search(mobject.text):
+                seen["mono"].add(mobject.text)
+            elif isinstance(mobject, SansText) and words.search(mobject.original_text):
+                seen["sans"].add(mobject.original_text)
+
+    play_moments(board, read, alphas=(0.5,), pixel_width=192, pixel_height=108)
+    return seen
+
+
+@pytest.mark.parametrize(("scene", "options"), _HIDDEN_CASES, ids=[s for s, _ in _HIDDEN_CASES])
+def test_hidden_range_labels_are_sans(scene: str, options: dict[str, Any]) -> None:
+    """A large table's hidden-range labels (``rows 6–50255 hidden``) are words, not code:
+    at every beat's middle and end each one on screen is sans, never monospace."""
+    seen = _notes_seen(scene, options, re.compile("hidden"))
+    assert not seen["mono"]
+    # The read was not empty: the rows' and the columns' labels were on screen.
+    assert any(t.startswith("rows ") or t.startswith("row ") for t in seen["sans"])
+    assert any(t.startswith("columns ") for t in seen["sans"])
+
+
+def test_the_learned_positions_hidden_rows_label_is_sans() -> None:
+    """P's own ``rows 4–15 hidden`` (a learned table of 16 rows, four drawn) is sans too."""
+    seen = _notes_seen("PositionBlindness", {"positions": "learned"}, re.compile("hidden"))
+    assert not seen["mono"]
+    assert "rows 4\u201315 hidden" in seen["sans"]
+
+
+def test_one_hots_gap_notes_are_sans() -> None:
+    """OneHotEquivalence at GPT-2 size: the vector's ``entries 4822–50255 are 0`` and the
+    product's ``+ terms 4822–50255: all 0`` are words, set in sans, never monospace."""
+    options = {"ids": "4821", "vocab": 50257, "dim": 768}
+    seen = _notes_seen("OneHotEquivalence", options, re.compile(r"\bare 0$|: (all )?0$"))
+    assert not seen["mono"]
+    assert any(t.startswith("entries ") and t.endswith(" are 0") for t in seen["sans"])
+    assert any(t.startswith("+ terms ") and t.endswith(": all 0") for t in seen["sans"])

@@ -270,10 +270,10 @@ def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], 
     ``rows 4–15 hidden``, while every other table that hides rows says so. The
     learned table has 16 rows (the context the docs give); P draws one per position,
     and the label of the rest stands right under P, over its size note, in the hidden
-    ranges' style (monospace, the legend's size, muted)."""
+    ranges' style (sans: words, not code; the legend's size but at least 12.5 px, muted)."""
     from embedviz.inputs import prepared_storyboard
-    from embedviz.render.design import SPACE
-    from embedviz.render.glyphs import LabelText
+    from embedviz.render.design import SPACE, font_for_px
+    from embedviz.render.glyphs import SansText
 
     board = prepared_storyboard("PositionBlindness", overrides, environ={})
     expected = f"rows {shown}\u2013{16 - 1} hidden"
@@ -282,9 +282,10 @@ def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], 
     stage = _stage(overrides)
     pe, plan, blocks = stage.blocks.pe_grid, stage.sums_plan, stage.blocks
     gap = stage.formula[0]
-    assert isinstance(gap, LabelText)
+    assert isinstance(gap, SansText)
     assert gap.text == expected
-    assert gap.font_size == pytest.approx(plan.scale.legend)
+    # The notes' floor (12.5 px at 720p), written out: the legend's size where larger.
+    assert gap.font_size == pytest.approx(max(plan.scale.legend, font_for_px(12.5)), rel=2e-3)
     assert gap.get_fill_color().to_hex().lower() == stage.theme.muted.lower()
     size_note = stage.formula[-1]
     assert gap.get_left()[0] == pytest.approx(pe.body_left())

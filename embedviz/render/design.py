@@ -10,7 +10,10 @@ Type scale
     the same picture scaled. Roles rank ``data >= label >= legend``: table
     numbers are the largest text on screen, row and column numbers, tags and
     headings are :data:`LABEL_RATIO` of them, the legend, notes and hidden-range
-    labels :data:`LEGEND_RATIO`; none goes under :data:`MIN_TEXT_PX`.
+    labels :data:`LEGEND_RATIO`; none goes under :data:`MIN_TEXT_PX`. Notes in
+    sans (a hidden range's label, a gap's note) keep :data:`MIN_NOTE_PX`, a
+    little over it (:attr:`TypeScale.note`), and a stage that narrows its
+    tables leaves them that tall.
 Colours
     :class:`Theme` (re-exported by :mod:`embedviz.render.theme`) holds every
     colour; :data:`COLOUR_MEANINGS` says what each one means, one meaning per
@@ -62,6 +65,7 @@ __all__ = [
     "MIN_CAPTION_PX",
     "MIN_DATA_PX",
     "MIN_DEFAULT_DATA_PX",
+    "MIN_NOTE_PX",
     "MIN_TEXT_PX",
     "MONO_FONT",
     "OUTLINE_REACH",
@@ -86,6 +90,7 @@ __all__ = [
     "mix",
     "palette_table",
     "px_for_font",
+    "units_for_px",
     "value_colour",
 ]
 
@@ -98,6 +103,11 @@ MIN_DEFAULT_DATA_PX = 24.0
 MIN_DATA_PX = 18.0
 # Nothing on screen is smaller.
 MIN_TEXT_PX = 12.0
+# Words set small in sans (a hidden range's label ``rows 6–4818 hidden``, a gap's
+# note): never under this, before or after a stage narrows its tables. Over the
+# floor with room to spare: PositionBlindness at GPT-2 size narrows its tables by
+# 0.94 in beat ``same``, which took notes set at the floor to 11.9 px.
+MIN_NOTE_PX = 12.5
 # Burned-in captions.
 MIN_CAPTION_PX = 20.0
 # Table numbers never grow past this, however much room there is.
@@ -177,6 +187,11 @@ def px_for_font(font_size: float) -> float:
     return font_size * _digit_per_font() * _px_per_unit()
 
 
+def units_for_px(pixels: float) -> float:
+    """Return a height of ``pixels`` at 720p in scene units (a digit's slot, say)."""
+    return pixels / _px_per_unit()
+
+
 def at_least(font_size: float, pixels: float = MIN_TEXT_PX) -> float:
     """Return ``font_size``, or the size whose digits are ``pixels`` tall if that is larger."""
     return max(font_size, font_for_px(pixels) * 1.001)
@@ -193,7 +208,8 @@ class TypeScale:
     label
         Row and column numbers, chips, tags, headings, code.
     legend
-        The colour legend, notes and hidden-range labels.
+        The colour legend, notes and hidden-range labels (those in sans at
+        :attr:`note`: this size over :data:`MIN_NOTE_PX`).
     caption
         The burned-in caption.
     """
@@ -224,6 +240,14 @@ class TypeScale:
         label = min(data, max(data * LABEL_RATIO, floor))
         legend = min(label, max(data * LEGEND_RATIO, floor))
         return cls(data, label, legend, text_px=max(MIN_TEXT_PX, text_px))
+
+    @property
+    def note(self) -> float:
+        """Words in sans set small: the legend's size, never under :data:`MIN_NOTE_PX`.
+
+        A hidden range's label and a gap's note; no larger than the labels.
+        """
+        return min(self.label, max(self.legend, font_for_px(MIN_NOTE_PX) * 1.001))
 
     @property
     def data_px(self) -> float:

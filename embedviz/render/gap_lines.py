@@ -74,7 +74,7 @@ def _lines(sizes: GridSizes) -> int:
 def _ink(sizes: GridSizes) -> float:
     """Return a hidden range's label's ink height: one line, or two and the gap between."""
     lines = _lines(sizes)
-    return digit_height(sizes.scale.legend) * (
+    return digit_height(sizes.scale.note) * (
         TEXT_INK_DIGITS * lines + LINE_GAP_DIGITS * (lines - 1)
     )
 
@@ -118,21 +118,25 @@ def margin_gap_width(
     Two-line row labels take their longer line's width, and the columns' note
     goes over the column numbers (noted in ``problems`` if wider than the table).
     """
-    legend = sizes.scale.legend
+    note = sizes.scale.note
+
+    def width(text: str) -> float:
+        return text_width(text, note, mono=False)  # in sans (a GapLabel)
+
     if sizes.gaps_wrapped:
         rows = [line for text in row_labels for line in gap_label_lines(text)]
-        row_w = max([text_width(t, legend) for t in rows] or [0.0])
-        if any(text_width(t, legend) > body_width for t in col_notes):
+        row_w = max([width(t) for t in rows] or [0.0])
+        if any(width(t) > body_width for t in col_notes):
             problems.append("column note wider than the table")
         return row_w, row_w
-    row_w = max([text_width(t, legend) for t in row_labels] or [0.0])
-    col_w = max([text_width(t, legend) for t in col_notes] or [0.0])
+    row_w = max([width(t) for t in row_labels] or [0.0])
+    col_w = max([width(t) for t in col_notes] or [0.0])
     return max(row_w, col_w), row_w
 
 
 def line_gap(sizes: GridSizes) -> float:
     """Return the space between a two-line label's lines (their slot boxes)."""
-    return digit_height(sizes.scale.legend) * LINE_GAP_DIGITS
+    return digit_height(sizes.scale.note) * LINE_GAP_DIGITS
 
 
 def near_if_apart_misses(solve: Callable[[LookupSpec], LookupPlan], spec: LookupSpec) -> LookupPlan:

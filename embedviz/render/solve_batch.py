@@ -102,10 +102,11 @@ def _across(
     """Lay the columns out across the frame, centred; note what does not fit."""
     scale = sizes.scale
     left, right, _, _ = _frame()
-    label, legend = scale.label, scale.legend
+    label = scale.label
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
-    gap_w = max([text_width(t, legend) for t in spec.gap_labels.values()] or [0.0])
-    col_w = max([text_width(g.label, legend) for g in spec.window.col_gaps] or [0.0])
+    note = scale.note  # the hidden ranges' labels, in sans
+    gap_w = max([text_width(t, note, False) for t in spec.gap_labels.values()] or [0.0])
+    col_w = max([text_width(g.label, note, False) for g in spec.window.col_gaps] or [0.0])
     numbers_w = char_advance(label) * spec.row_label_chars
     if sizes.gaps_inside:
         # Each hidden range's label stands in its band, across the table, and the hidden

@@ -248,7 +248,7 @@ def _across(
 ) -> dict[str, float]:
     """Lay the columns out across the frame, centred; note what does not fit."""
     scale = sizes.scale
-    data, label, legend = scale.data, scale.label, scale.legend
+    data, label = scale.data, scale.label
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     vector_w = char_advance(data) * VECTOR_CHARS
@@ -265,7 +265,7 @@ def _across(
     heading_w = text_width(words, label, mono=False) + 3 * SPACE + shape_label_width(digits, label)
     titles_w += 2 * SPACE + heading_w
     margin_w = max(
-        [text_width(t, legend) for t in spec.margin_labels]
+        [text_width(t, scale.note, mono=False) for t in spec.margin_labels]
         + [titles_w - (SPACE + vector_w + labels_w + body_w), 0.0]
     )
     # The sum climbs a lane right of every term line and of the hidden ranges' lines
@@ -273,7 +273,7 @@ def _across(
     value_w = char_advance(data) * spec.value_chars
     lane_w = max(
         [char_advance(data) * spec.term_chars + value_w + 3 * SPACE]
-        + [text_width(t, label) + value_w + 2 * SPACE for t in spec.term_gaps]
+        + [text_width(t, label, mono=False) + value_w + 2 * SPACE for t in spec.term_gaps]
     )
     # The chip waits right of the lookup's row, and right of the lane the sum climbs.
     row_w = max(body_w, lane_w)

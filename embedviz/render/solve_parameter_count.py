@@ -261,7 +261,7 @@ def _down(
     # A band holds its label's ink (CLEAR_LABEL_DIGITS) and a little over half a SPACE
     # either side: the label keeps half a SPACE off the band's edges and off the
     # looked-up row's outline, which stays inside its row beside a band.
-    band = digit_height(scale.legend) * CLEAR_LABEL_DIGITS + 1.2 * SPACE
+    band = digit_height(scale.note) * CLEAR_LABEL_DIGITS + 1.2 * SPACE
     slots = _block_rows(spec, row_h, band)
     depth = 0.0
     for slot in slots:
@@ -295,7 +295,7 @@ def _measure(spec: ParamSpec, data: float, pitch: float) -> tuple[ParamPlan, lis
     scale = TypeScale.from_data(data)
     sizes = GridSizes(scale, spec.value_chars, pitch)
     bands = frame_bands(spec.title, scale, None, problems)
-    label, legend = scale.label, scale.legend
+    label, note = scale.label, scale.note  # the hidden ranges' labels: sans, at note
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     margin_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE
@@ -320,7 +320,7 @@ def _measure(spec: ParamSpec, data: float, pitch: float) -> tuple[ParamPlan, lis
     heading_h = digit_height(label) * 1.6
     col_labels_h = digit_height(label) + 0.8 * SPACE
     head_h = 2 * heading_h + 2 * SPACE + col_labels_h
-    under_h = digit_height(legend) + 2 * SPACE if spec.col_gap_label else 0.0
+    under_h = digit_height(note) + 2 * SPACE if spec.col_gap_label else 0.0
     down = _down(spec, sizes, bands, (head_h, under_h), problems)
     panel_left = left + body_w + walk_w
     right, edges = panel_left, []
@@ -342,7 +342,7 @@ def _measure(spec: ParamSpec, data: float, pitch: float) -> tuple[ParamPlan, lis
         body_width=body_w,
         heading_y=bands.top - heading_h / 2,
         sizes_y=bands.top - heading_h - SPACE - heading_h / 2,
-        col_gap_y=down.matrix_top - depth - SPACE - digit_height(legend) / 2,
+        col_gap_y=down.matrix_top - depth - SPACE - digit_height(note) / 2,
         panel_left=panel_left,
         column_right=tuple(edges),
         lines=down.lines,

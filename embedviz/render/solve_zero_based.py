@@ -208,7 +208,7 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     numbers_w = char_advance(label) * (spec.row_label_chars + spec.count_chars) + COLUMNS_APART
-    gaps_w = max([text_width(t, legend) for t in spec.gap_labels] or [0.0])
+    gaps_w = max([text_width(t, scale.note, mono=False) for t in spec.gap_labels] or [0.0])
     margin_w = max(numbers_w, gaps_w) + 1.5 * SPACE
     walk_w = chip_w + 2 * TAG_GAP
     tag_w = max(chip_w, text_width(spec.chips_label, label, mono=False))

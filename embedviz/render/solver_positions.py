@@ -289,7 +289,8 @@ def _note_size(spec: PositionSpec, font: float) -> tuple[float, float]:
         return width, lines + DEFINITION_GAP * (len(spec.formulas) - 1)
     word, size = spec.note
     width = text_width(word, font, mono=False) + 2 * SPACE + char_advance(font) * len(size)
-    return max(width, text_width(spec.gap, font)), digit_height(font) * 1.6 + _gap_line(spec, font)
+    gap_w = text_width(spec.gap, font, mono=False)  # in sans (a GapLabel)
+    return max(width, gap_w), digit_height(font) * 1.6 + _gap_line(spec, font)
 
 
 def _gap_line(spec: PositionSpec, font: float) -> float:
@@ -314,7 +315,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     scale = TypeScale.from_data(data)
     sizes = GridSizes(scale, spec.value_chars, pitch)
     left, right, top, bottom = _frame()
-    label, legend = scale.label, scale.legend
+    label = scale.label
     body_w = sum(slot.size for slot in col_slots(spec.window, sizes))
     body_h = spec.count * sizes.row_height
     chip_w = chip_size(spec.id_chars, 0, label)[0]
@@ -323,8 +324,8 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     top_w = body_w + tags_w + sign_w + body_w
     verdict_w = SPACE * 2 + _beside() + BRACKET_WIDTH + char_advance(label) * 1.5
     verdict_w += text_width(spec.verdict, label, mono=False)
-    # A sinusoid's definition is read as a label; a learned P's size note is a legend.
-    note_font = definition_font(label) if spec.formulas else legend
+    # A sinusoid's definition is read as a label; a learned P's size note is a note.
+    note_font = definition_font(label) if spec.formulas else scale.note
     note_w, note_h = _note_size(spec, note_font)
     # The sums right after P's definition (the rest of the band stays for the verdict).
     # A learned P's size note stands under P itself, the table it describes (under

@@ -246,8 +246,8 @@ def _across(spec: TrainingSpec, scale: TypeScale, body_w: float) -> list[float]:
     A mark stands twice as far from the gradient as from E: a lecture-hall review
     read ``unchanged``, as close to either, as the gradient row's label.
     """
-    label, legend = scale.label, scale.legend
-    gaps = max([text_width(t, legend) for t in spec.gap_labels] or [0.0])
+    label = scale.label
+    gaps = max([text_width(t, scale.note, mono=False) for t in spec.gap_labels] or [0.0])
     chips = (
         chip_size(spec.id_chars, 0, label)[0] + SPACE + char_advance(label) * spec.position_chars
     )

@@ -23,6 +23,7 @@ import numpy as np
 from manim import LEFT, RIGHT, UP, Line, Rectangle, VGroup, VMobject, config
 
 from embedviz.render.design import OUTLINE_REACH, SPACE, Theme, TypeScale, dimmed
+from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.story.model import Window
@@ -139,10 +140,10 @@ class GridSizes:
     def band_height(self) -> float:
         """A hidden range's band: a thin break in the table, or one that holds its label."""
         if self.gaps_inside:
-            return digit_height(self.scale.legend) * INSIDE_BAND_DIGITS
+            return digit_height(self.scale.note) * INSIDE_BAND_DIGITS
         if self.gaps_clear:
             air = OUTLINE_REACH + clear_units()
-            return digit_height(self.scale.legend) * CLEAR_LABEL_DIGITS + 2 * air
+            return digit_height(self.scale.note) * CLEAR_LABEL_DIGITS + 2 * air
         return digit_height(self.scale.data) * GAP_BAND_DIGITS
 
     @property
@@ -150,7 +151,7 @@ class GridSizes:
         """The height the hidden columns' note adds above the column numbers (0: in the margin)."""
         if not (self.gaps_inside or self.gaps_wrapped):
             return 0.0
-        return digit_height(self.scale.legend) * COL_NOTE_DIGITS + SPACE * self.col_note_air
+        return digit_height(self.scale.note) * COL_NOTE_DIGITS + SPACE * self.col_note_air
 
 
 def row_slots(window: Window, sizes: GridSizes) -> list[Slot]:
@@ -359,7 +360,7 @@ class CellGrid(VGroup):
                 x, align = self.body_left() - buff, "right"
             else:
                 x, align = self.body_right() + buff, "left"
-            if isinstance(label, GlyphString):
+            if isinstance(label, GlyphString | GapLabel):
                 label.place(xyz(x, y), align=align)
             else:
                 label.move_to(xyz(x, y)).align_to(xyz(x, 0), RIGHT if side == "left" else LEFT)

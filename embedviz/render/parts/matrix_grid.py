@@ -13,7 +13,8 @@ from manim import RIGHT, VMobject
 
 from embedviz.render.design import SPACE, Theme, value_colour
 from embedviz.render.gap_lines import gap_label_lines, line_gap
-from embedviz.render.glyphs import LabelLines, LabelText, NumberText
+from embedviz.render.gap_text import GapLabel
+from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.parts.grid import (
     CELL_PAD_CHARS,
@@ -83,9 +84,10 @@ def matrix_grid(
         if slot.gap and sizes.gaps_wrapped:
             text = gap_labels[slot.key]
             lines = gap_label_lines(text)
-            return LabelLines(text, lines, scale.legend, theme.muted, line_gap(sizes))
+            return GapLabel(text, scale.note, theme.muted, lines, line_gap(sizes))
         if slot.gap:
-            return LabelText(gap_labels[slot.key], scale.legend, theme.muted)
+            # Words, not tabular data (issue 18): sans, as the legend's other notes.
+            return GapLabel(gap_labels[slot.key], scale.note, theme.muted)
         return NumberText(cells[("row_label", (slot.key,))], scale.label, theme.muted)
 
     grid.add_row_labels(row_label, "left", buff=SPACE * 1.5)
@@ -118,7 +120,7 @@ def _place_band_labels(grid: CellGrid, sizes: GridSizes) -> None:
         # their longer line's end on the row numbers' right edge.
         right = grid.body_left() - SPACE * 1.5
         for key, label in grid.gap_labels.items():
-            assert isinstance(label, LabelLines)
+            assert isinstance(label, GapLabel)
             corners = [label.line_corners(n) for n in range(len(label.lines))]
             middle = (corners[0][1][1] + corners[-1][0][1]) / 2
             ends = max(high[0] for _, high in corners)
@@ -139,10 +141,10 @@ def _add_col_notes(grid: CellGrid, window: Window, sizes: GridSizes, theme: Them
     scale = sizes.scale
     header_y = next(iter(grid.col_labels.values())).get_y()
     for number, gap in enumerate(window.col_gaps):
-        note = LabelText(gap.label, scale.legend, theme.muted)
+        note = GapLabel(gap.label, scale.note, theme.muted)
         if sizes.gaps_inside or sizes.gaps_wrapped:
             y = header_y + digit_height(scale.label) / 2 + sizes.col_note_height
-            y -= digit_height(scale.legend) * COL_NOTE_DIGITS / 2
+            y -= digit_height(scale.note) * COL_NOTE_DIGITS / 2
             note.place(xyz((grid.body_left() + grid.body_right()) / 2, y))
         else:
             note.place(xyz(grid.body_left() - SPACE * 1.5, header_y), align="right")

@@ -20,6 +20,8 @@ from contextlib import contextmanager
 import numpy as np
 from manim import Mobject
 
+from embedviz.render.design import MIN_NOTE_PX, units_for_px
+from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString
 from embedviz.render.zoom import PIECES
 
@@ -49,9 +51,11 @@ def narrowed(
     shift
         Moved by this much as well, ``(dx, dy)``.
     floor
-        The least height of a string's digit slot: a string (a label of the
-        hidden ranges, say) shrinks only as far as that (0: by ``scale``),
-        its left edge where a point there would go.
+        The least height of a string's digit slot: a string (a row number,
+        say) shrinks only as far as that (0: by ``scale``), its left edge
+        where a point there would go; a note in sans (a hidden range's
+        label) only as far as :data:`~embedviz.render.design.MIN_NOTE_PX`,
+        if that is more.
     """
     seen: set[int] = set()
     targets: Targets = []
@@ -67,9 +71,10 @@ def narrowed(
             centre = mobject.get_center()
             moved = np.array([across(centre[0]), centre[1] + shift[1], centre[2]])
             factor = scale
-            if floor and isinstance(mobject, GlyphString):
+            if floor and isinstance(mobject, GlyphString | GapLabel):
                 low, high = mobject.slot_corners()
-                factor = max(scale, min(1.0, floor / float(high[1] - low[1])))
+                least = _least(mobject, floor)
+                factor = max(scale, min(1.0, least / float(high[1] - low[1])))
                 # Kept larger, it grows away from the anchor from its near edge's place.
                 left = float(mobject.get_left()[0])
                 moved[0] = across(left) + factor * (centre[0] - left)
@@ -89,6 +94,13 @@ def narrowed(
     for mobject in moving:
         walk(mobject)
     return targets
+
+
+def _least(mobject: Mobject, floor: float) -> float:
+    """Return the least slot height ``mobject`` keeps when narrowed (``floor``, a note's own)."""
+    if isinstance(mobject, GapLabel):
+        return max(floor, units_for_px(MIN_NOTE_PX) * 1.001)
+    return floor
 
 
 @contextmanager

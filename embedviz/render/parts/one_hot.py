@@ -29,6 +29,7 @@ from embedviz.render.baseline import on_one_line, put_on_line
 from embedviz.render.design import LABEL_RATIO, SPACE, Theme, maths
 from embedviz.render.fades import FadeIn
 from embedviz.render.formula import FormulaText
+from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
@@ -98,12 +99,12 @@ class OneHotColumn(Component):
             if isinstance(entry, NumberText):
                 entry.place(xyz(centre, entry.get_center()[1]), align="center")
         right = plan.vector_left - SPACE
-        legend = scale.legend
         self.gap_labels = VGroup()
         for number in range(len(window.row_gaps)):
             y = self.grid.row_y(number, gap=True)
-            line = digit_height(legend) * 1.9
-            mine = LabelText(labels[f"one_hot_gap_{number}"], legend, theme.muted)
+            line = digit_height(scale.note) * 1.9
+            # Words (entries 6–4818 are 0): sans, as E's label under it.
+            mine = GapLabel(labels[f"one_hot_gap_{number}"], scale.note, theme.muted)
             self.gap_labels.add(mine.place(xyz(right, y + line / 2), align="right"))
             # E's label for the same range, under the vector's (it was beside E's row numbers).
             theirs = matrix.grid.gap_labels[number]

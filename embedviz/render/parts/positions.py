@@ -38,6 +38,7 @@ from manim import (
 from embedviz.render.animations import Steps, make_fade_out_later
 from embedviz.render.design import MARGIN, SPACE, Theme, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
@@ -374,13 +375,12 @@ class PositionBlocks(Component):
             sizes = [cells[key] for key in sorted(cells) if key[0] == "pe_size"]
             # Its hidden rows' label first, right under the rows it follows.
             gap = self.board.beats[-1].labels.get("pe_gap")
-            parts = [LabelText(gap, font, theme.muted)] if gap else []
-            parts.append(
-                VGroup(
-                    SansText(self.board.word("learned_table"), font, theme.muted),
-                    ShapeLabel(sizes, font, theme.muted),
-                ).arrange(RIGHT, buff=SPACE * 2)
+            # (Words, not code: sans, at the notes' size, as the size note beside it.)
+            words = SansText(self.board.word("learned_table"), font, theme.muted)
+            size = VGroup(words, ShapeLabel(sizes, font, theme.muted)).arrange(
+                RIGHT, buff=SPACE * 2
             )
+            parts = [*([GapLabel(gap, font, theme.muted)] if gap else []), size]
         buff = DEFINITION_GAP if lines else SPACE
         group = VGroup(*parts).arrange(DOWN, buff=buff, aligned_edge=LEFT)
         group.next_to(xyz(plan.formula_left, plan.formula_top), DOWN, buff=0)

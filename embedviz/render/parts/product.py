@@ -30,6 +30,7 @@ from manim import (
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut, Looks, StepAside
+from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.mobjects import ShapeLabel
@@ -103,7 +104,7 @@ class TermList(VGroup):
         labels, data, advance = _labels(board), plan.scale.data, char_advance(plan.scale.data)
         window, left = board.beats[0].window, plan.panel_left
         self.lines: dict[int, VGroup] = {}
-        self.gap_lines: list[LabelText] = []
+        self.gap_lines: list[GapLabel] = []
         self.zero_lines: list[VMobject] = []
         for number, row in enumerate(window.rows):
             factor = cells[("term_one_hot", (column, row))]
@@ -128,7 +129,8 @@ class TermList(VGroup):
             if factor.value != 1:
                 self.zero_lines.append(line)
         for number, y in enumerate(band_ys):
-            label = LabelText(labels[f"term_gap_{number}"], plan.scale.label, theme.muted)
+            # Words (+ terms 6–4818: all 0): sans, at the terms' label size.
+            label = GapLabel(labels[f"term_gap_{number}"], plan.scale.label, theme.muted)
             label.place(xyz(left, y), align="left")
             self.gap_lines.append(label)
             self.zero_lines.append(label)

@@ -33,6 +33,7 @@ from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.baseline import put_on_line
 from embedviz.render.design import SPACE, Theme, maths, value_colour
 from embedviz.render.fades import FadeIn
+from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
@@ -104,9 +105,10 @@ class BlockPart(Component):
         )
         middle = (self.grid.body_left() + self.grid.body_right()) / 2
         # A hidden range's label sits inside its band: the block's margin is its row numbers'.
+        # Words (rows 4–50255 hidden): sans, at the notes' size, as the columns' note.
         self.bands = VGroup(
             *[
-                LabelText(labels[f"row_gap_{n}"], scale.legend, theme.muted).move_to(
+                GapLabel(labels[f"row_gap_{n}"], scale.note, theme.muted).move_to(
                     xyz(middle, self.grid.row_y(n, gap=True))
                 )
                 for n in range(len(window.row_gaps))
@@ -114,17 +116,9 @@ class BlockPart(Component):
         )
         # The grid knows them: a row's outline keeps off a band whose label it holds.
         self.grid.gap_labels.update(enumerate(self.bands))
-        self.col_gap = VGroup(
-            *[
-                _at(
-                    LabelText(labels[f"col_gap_{n}"], scale.legend, theme.muted),
-                    self.grid.body_right(),
-                    plan.col_gap_y,
-                    RIGHT,
-                )
-                for n in range(len(window.col_gaps))
-            ]
-        )
+        right, gaps = self.grid.body_right(), range(len(window.col_gaps))
+        notes = [GapLabel(labels[f"col_gap_{n}"], scale.note, theme.muted) for n in gaps]
+        self.col_gap = VGroup(*[_at(m, right, plan.col_gap_y, RIGHT) for m in notes])
         left = min(m.get_left()[0] for m in self.grid.row_labels.values())
         self.heading = VGroup(*heading_words(board.word("embedding_matrix"), scale.label, theme))
         _at(self.heading.arrange(RIGHT, buff=SPACE * 1.5), left, plan.heading_y, LEFT)
