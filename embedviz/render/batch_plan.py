@@ -26,6 +26,7 @@ from embedviz.story.model import Storyboard
 
 __all__ = [
     "BRACE",
+    "COL_NOTE_AIR",
     "LANE_CHIPS",
     "MARK_LINE",
     "ROW_GAP_CHIPS",
@@ -46,6 +47,10 @@ LANE_CHIPS = 1.0
 ROW_GAP_CHIPS = 0.3
 # A line of the list of marks, in digit heights.
 MARK_LINE = 1.7
+# The air between the hidden columns' note and the column numbers under it, in SPACEs: half
+# a SPACE left "columns 1-766 hidden" 0.67 SPACE (6 px at 720p) over "0 ... 767", read as
+# one stack with them (issue 18); one keeps more than a SPACE between their boxes.
+COL_NOTE_AIR = 1.0
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,8 @@ def batch_spec(board: Storyboard) -> BatchSpec:
     labels = {k: v for beat in board.beats for k, v in beat.labels.items()}
     sizes = [cells[("batch_dim", (axis,))].text for axis in (0, 1)]
     return BatchSpec(
-        **{f.name: getattr(base, f.name) for f in fields(LookupSpec)},
+        **{f.name: getattr(base, f.name) for f in fields(LookupSpec) if f.name != "col_note_air"},
+        col_note_air=COL_NOTE_AIR,
         batch=batch,
         length=length,
         axis_texts=((labels["batch_axis"], sizes[0]), (labels["length_axis"], sizes[1])),

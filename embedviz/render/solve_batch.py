@@ -300,7 +300,9 @@ def _measure(
     problems: list[str] = []
     scale = TypeScale.from_data(data)
     sizes, (_, right, top, _) = GridSizes(scale, spec.value_chars, pitch), _frame()
-    sizes = replace(sizes, gaps_inside=spec.gaps_inside, cell_extra=extra)
+    sizes = replace(
+        sizes, gaps_inside=spec.gaps_inside, cell_extra=extra, col_note_air=spec.col_note_air
+    )
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     across = _across(spec, sizes, mode, marks, problems)
     down = _down(spec, sizes)
