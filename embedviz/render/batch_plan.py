@@ -29,6 +29,8 @@ __all__ = [
     "COL_NOTE_AIR",
     "LANE_CHIPS",
     "MARK_LINE",
+    "PANEL_REACH",
+    "PANEL_STROKE",
     "ROW_GAP_CHIPS",
     "BatchPlan",
     "BatchSpec",
@@ -51,6 +53,11 @@ MARK_LINE = 1.7
 # a SPACE left "columns 1-766 hidden" 0.67 SPACE (6 px at 720p) over "0 ... 767", read as
 # one stack with them (issue 18); one keeps more than a SPACE between their boxes.
 COL_NOTE_AIR = 1.0
+# The stroke of the output's panel (before the reveal), which spans the slices' edges; its
+# ink reaches half its width past the edges' right end (manim draws a width of 1 as 1/100
+# of a scene unit), and the layout keeps it inside the safe area.
+PANEL_STROKE = 1.5
+PANEL_REACH = 0.01 * PANEL_STROKE / 2
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from embedviz.render.batch_notes import (
 from embedviz.render.batch_plan import (
     BRACE,
     LANE_CHIPS,
+    PANEL_REACH,
     ROW_GAP_CHIPS,
     BatchPlan,
     BatchSpec,
@@ -122,7 +123,9 @@ def _across(
     symbol_w = max([formula_width(t, label) for t in spec.edge_texts if t] or [char_advance(label)])
     edge_w = BRACE + SPACE / 2 + symbol_w
     after = TAG_GAP + chip_w + SPACE + position_w + SPACE
+    # Widened cells: the output's panel spans the edges, its stroke's ink past them.
     total = margin_w + 2 * body_w + column_w + after + 2 * edge_w + SPACE
+    total += PANEL_REACH if sizes.cell_extra else 0.0
     total += SPACE * 2 + mark_w if mark_w else 0.0
     # The hidden columns' label goes in the margin (as in the lookup layout) when
     # there is room, else under E.
