@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
+from embedviz.render.design import TypeScale
+from embedviz.render.parts.grid import GridSizes
 from embedviz.render.solver import LookupPlan, LookupSpec
 from embedviz.story.model import Storyboard
 
@@ -94,6 +96,17 @@ class BatchSpec(LookupSpec):
     shape_text: str = ""
     edge_texts: tuple[str, str] = ("", "")
     header_clear: bool = True
+
+    def grid_sizes(self, scale: TypeScale, pitch: float, extra: float = 0.0) -> GridSizes:
+        """Return E's and the slices' sizes at one type scale, pitch and cell widening."""
+        return GridSizes(
+            scale,
+            self.value_chars,
+            pitch,
+            gaps_inside=self.gaps_inside,
+            cell_extra=extra,
+            col_note_air=self.col_note_air,
+        )
 
 
 def batch_spec(board: Storyboard) -> BatchSpec:

@@ -302,10 +302,7 @@ def _measure(
     """Lay out at one font size, pitch and cell width; return the plan and what does not fit."""
     problems: list[str] = []
     scale = TypeScale.from_data(data)
-    sizes, (_, right, top, _) = GridSizes(scale, spec.value_chars, pitch), _frame()
-    sizes = replace(
-        sizes, gaps_inside=spec.gaps_inside, cell_extra=extra, col_note_air=spec.col_note_air
-    )
+    sizes, (_, right, top, _) = spec.grid_sizes(scale, pitch, extra), _frame()
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     across = _across(spec, sizes, mode, marks, problems)
     down = _down(spec, sizes)
