@@ -219,6 +219,35 @@ def test_small_tables_are_shown_whole() -> None:
     assert not window.col_gaps
 
 
+@pytest.mark.parametrize(
+    ("ids", "cols"),
+    [
+        # Five-digit IDs: 7 rows and 4 hidden ranges, E bound by the height and the chips.
+        ("4821,0,50256,17;33000,2,4821,0", (0, 1, 767)),
+        ("4821,33000,4821,17;33000,2,50256,0", (0, 1, 767)),
+        # GPT-2's default batch: 7 rows and 1 hidden range, bound by the width.
+        ("2,3,5,1;4,0,3,2", (0, 767)),
+        # Shorter sequences and more IDs keep two columns.
+        ("33000,464;50256,17", (0, 767)),
+        ("17;12000;464;262", (0, 767)),
+        ("7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", (0, 767)),
+    ],
+)
+def test_a_tall_two_by_four_window_shows_a_third_column(ids: str, cols: tuple[int, ...]) -> None:
+    # A 720p review of the five-digit GPT-2 batch: E showed only two data columns,
+    # padded wider, with the frame's width to spare.
+    board = prepared_storyboard("BatchLookup", {"ids": ids, "vocab": 50257, "dim": 768})
+    window = board.beats[0].window
+    assert window.cols == cols
+    hidden = [c for c in range(768) if c not in cols]
+    assert [(g.first, g.last) for g in window.col_gaps] == [(hidden[0], hidden[-1])]
+    table = EmbeddingTable.from_seed(50257, 768, SceneOptions().seed)
+    drawn = _landed(board, "weight")
+    assert set(drawn) == {(row, col) for row in window.rows for col in cols}
+    for (row, col), cell in drawn.items():
+        assert cell.value == float(table.weight[row, col])
+
+
 # -- bad input ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("ids", "message"),

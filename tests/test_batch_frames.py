@@ -446,3 +446,33 @@ def test_a_hidden_range_label_stands_clear_of_the_row_numbers(options: dict[str,
             down = max(o_bottom - top, bottom - o_top)
             gap = max(across, down) * 720 / float(config.frame_height)
             assert gap >= GAP_LABEL_CLEAR_PX, f"{label.text!r} is {gap:.1f} px from {number.text!r}"
+
+
+@pytest.mark.parametrize(
+    "options", [GPT2, {"vocab": 50257, "dim": 768}], ids=["gpt2", "gpt2-default-ids"]
+)
+def test_the_hidden_columns_note_has_a_space_of_air_over_the_column_numbers(
+    options: dict[str, Any],
+) -> None:
+    # A 720p review: "columns 1-766 hidden" stood half a SPACE (5 px) over "0 ... 767",
+    # reading as one stack with them; LargeVocabLookup's note keeps 1.5 SPACEs.
+    from conftest import RecordingHost
+
+    from embedviz.render.design import SPACE
+    from embedviz.render.stages.batch import BatchStage
+    from embedviz.render.theme import DARK
+
+    stage = BatchStage(
+        RecordingHost(), prepared_storyboard("BatchLookup", options, environ={}), DARK
+    )
+    grid = stage.matrix.grid
+    notes = list(grid.col_gap_labels.values())
+    assert notes, "GPT-2's 768 columns have a hidden range"
+    numbers = list(grid.col_labels.values())
+    numbers_top = max(_ink(number)[3] for number in numbers)
+    for note in notes:
+        left, bottom, right, _ = _ink(note)
+        # The note stands over the column numbers, across the table.
+        assert any(_ink(n)[0] < right and left < _ink(n)[2] for n in numbers)
+        air = bottom - numbers_top
+        assert air >= SPACE - 1e-6, f"{note.text!r} is {air / SPACE:.2f} SPACE over the numbers"

@@ -21,13 +21,18 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
+from embedviz.render.design import TypeScale
+from embedviz.render.parts.grid import GridSizes
 from embedviz.render.solver import LookupPlan, LookupSpec
 from embedviz.story.model import Storyboard
 
 __all__ = [
     "BRACE",
+    "COL_NOTE_AIR",
     "LANE_CHIPS",
     "MARK_LINE",
+    "PANEL_REACH",
+    "PANEL_STROKE",
     "ROW_GAP_CHIPS",
     "BatchPlan",
     "BatchSpec",
@@ -46,6 +51,15 @@ LANE_CHIPS = 1.0
 ROW_GAP_CHIPS = 0.3
 # A line of the list of marks, in digit heights.
 MARK_LINE = 1.7
+# The air between the hidden columns' note and the column numbers under it, in SPACEs: half
+# a SPACE left "columns 1-766 hidden" 0.67 SPACE (6 px at 720p) over "0 ... 767", read as
+# one stack with them (issue 18); one keeps more than a SPACE between their boxes.
+COL_NOTE_AIR = 1.0
+# The stroke of the output's panel (before the reveal), which spans the slices' edges; its
+# ink reaches half its width past the edges' right end (manim draws a width of 1 as 1/100
+# of a scene unit), and the layout keeps it inside the safe area.
+PANEL_STROKE = 1.5
+PANEL_REACH = 0.01 * PANEL_STROKE / 2
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,17 @@ class BatchSpec(LookupSpec):
     edge_texts: tuple[str, str] = ("", "")
     header_clear: bool = True
 
+    def grid_sizes(self, scale: TypeScale, pitch: float, extra: float = 0.0) -> GridSizes:
+        """Return E's and the slices' sizes at one type scale, pitch and cell widening."""
+        return GridSizes(
+            scale,
+            self.value_chars,
+            pitch,
+            gaps_inside=self.gaps_inside,
+            cell_extra=extra,
+            col_note_air=self.col_note_air,
+        )
+
 
 def batch_spec(board: Storyboard) -> BatchSpec:
     """Read what a BatchLookup frame must hold from its storyboard."""
@@ -94,7 +119,8 @@ def batch_spec(board: Storyboard) -> BatchSpec:
     labels = {k: v for beat in board.beats for k, v in beat.labels.items()}
     sizes = [cells[("batch_dim", (axis,))].text for axis in (0, 1)]
     return BatchSpec(
-        **{f.name: getattr(base, f.name) for f in fields(LookupSpec)},
+        **{f.name: getattr(base, f.name) for f in fields(LookupSpec) if f.name != "col_note_air"},
+        col_note_air=COL_NOTE_AIR,
         batch=batch,
         length=length,
         axis_texts=((labels["batch_axis"], sizes[0]), (labels["length_axis"], sizes[1])),

@@ -35,6 +35,7 @@ from embedviz.render.batch_notes import (
 from embedviz.render.batch_plan import (
     BRACE,
     LANE_CHIPS,
+    PANEL_REACH,
     ROW_GAP_CHIPS,
     BatchPlan,
     BatchSpec,
@@ -123,7 +124,9 @@ def _across(
     symbol_w = max([formula_width(t, label) for t in spec.edge_texts if t] or [char_advance(label)])
     edge_w = BRACE + SPACE / 2 + symbol_w
     after = TAG_GAP + chip_w + SPACE + position_w + SPACE
+    # Widened cells: the output's panel spans the edges, its stroke's ink past them.
     total = margin_w + 2 * body_w + column_w + after + 2 * edge_w + SPACE
+    total += PANEL_REACH if sizes.cell_extra else 0.0
     total += SPACE * 2 + mark_w if mark_w else 0.0
     # The hidden columns' label goes in the margin (as in the lookup layout) when
     # there is room, else under E.
@@ -300,8 +303,7 @@ def _measure(
     """Lay out at one font size, pitch and cell width; return the plan and what does not fit."""
     problems: list[str] = []
     scale = TypeScale.from_data(data)
-    sizes, (_, right, top, _) = GridSizes(scale, spec.value_chars, pitch), _frame()
-    sizes = replace(sizes, gaps_inside=spec.gaps_inside, cell_extra=extra)
+    sizes, (_, right, top, _) = spec.grid_sizes(scale, pitch, extra), _frame()
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     across = _across(spec, sizes, mode, marks, problems)
     down = _down(spec, sizes)

@@ -90,8 +90,8 @@ class LookupSpec:
         :attr:`~embedviz.render.parts.grid.GridSizes.gaps_inside`).
     col_note_air
         With ``gaps_inside``: the air between the hidden columns' note and the
-        column numbers under it, in SPACEs (BatchLookup's solver keeps its own
-        half a SPACE).
+        column numbers under it, in SPACEs (BatchLookup's is
+        :data:`~embedviz.render.batch_plan.COL_NOTE_AIR`).
     legend_under_output
         Whether the legend goes under the output block when a raised block
         leaves room there (it then rides with the block when it settles).

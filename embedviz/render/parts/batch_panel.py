@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from manim import Rectangle, RoundedRectangle, SurroundingRectangle, VGroup, VMobject
 
+from embedviz.render.batch_plan import PANEL_STROKE
 from embedviz.render.design import SPACE
 from embedviz.render.metrics import xyz
 
@@ -43,7 +44,7 @@ def output_panel(stack: SliceStack) -> Rectangle:
         right = max(right, *(float(e.get_right()[0]) for e in (stack.edge_t, stack.edge_b)))
     panel = Rectangle(width=right - plan.output_left, height=top - bottom)
     panel.set_fill(stack.theme.cell_fill, opacity=1.0)
-    panel.set_stroke(stack.theme.cell_stroke, width=1.5)
+    panel.set_stroke(stack.theme.cell_stroke, width=PANEL_STROKE)
     return panel.move_to(xyz((plan.output_left + right) / 2, (top + bottom) / 2))
 
 

@@ -81,8 +81,8 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         # The margin holds only row numbers: the width goes to the table's columns.
         gaps_inside=True,
         # Half a SPACE left "columns 1-766 hidden" 8 px over "767" at 720p, reading as one
-        # stack (issue 18); 1.5 leaves about 18 px. This table's own: BatchLookup's GPT-2
-        # layout keeps its half a SPACE (more left its beats 17.5 % empty, 01b5407).
+        # stack (issue 18); 1.5 leaves about 18 px. This table's own: BatchLookup's is one
+        # SPACE (batch_plan.COL_NOTE_AIR).
         col_note_air=1.5,
         # The marks' column stands empty until the rest beat: the legend stands in it,
         # where the rows above the first mark leave it room (see ``solve_large_vocab``).

@@ -50,6 +50,12 @@ MAX_GRID_LINES = 12
 # Every column up to this many (for at most so many IDs); beyond, the first and the last.
 _FULL_COLS = 3
 _FULL_COLS_IDS = 12
+# A wider table's first two columns and its last, for a batch of at most so many IDs, in
+# sequences at least so long, whose window is at least so many lines tall (rows plus
+# hidden ranges): see ``_window``.
+_HEAD_COLS_IDS = 8
+_HEAD_COLS_LENGTH = 4
+_HEAD_COLS_LINES = 9
 
 
 def _batch_ids(options: SceneOptions, table: Table) -> list[list[int]]:
@@ -89,12 +95,30 @@ def _window(vocab: int, dim: int, ids: list[list[int]], words: Words) -> Window:
     Every column of a table up to three wide, for a batch of up to 12 IDs;
     else the first and the last: the matrix, the walking column and the
     slices then fit the frame with their numbers at least 18 px tall at 720p.
+
+    A batch of up to 8 IDs in sequences of at least 4 (a 2 x 4 batch) whose
+    window is at least 9 lines tall (rows and hidden ranges) also shows
+    column 1. Its layout is bound by the frame's height and by the block of
+    chips over E, not by the columns: at GPT-2's size with five-digit IDs (11
+    lines) E showed two columns, each cell padded two characters wider to
+    fill the width, and the numbers stay 18.7 px with a third column (a 720p
+    review: "E shows only two data columns"). A shorter window, or a batch
+    of shorter sequences, is bound by the width: a third column drew the
+    numbers smaller (24.1 px to 22.7 px for GPT-2's default batch, 21.3 to
+    19.8 px for a 2 x 3 batch; 19.5 to 17.5 px for four single IDs). In a
+    12 x 6 table it costs up to 1 px (20.4 to 19.4 px).
     """
     focus = sorted({i for row in ids for i in row})
     rows = compact_window(vocab, dim, focus, words).rows
-    small = dim <= _FULL_COLS and len(ids) * len(ids[0]) <= _FULL_COLS_IDS
-    cols = list(range(dim)) if small else sorted({0, dim - 1})
-    return labelled_window(rows, cols, vocab, dim, words)
+    count = len(ids) * len(ids[0])
+    if dim <= _FULL_COLS and count <= _FULL_COLS_IDS:
+        return labelled_window(rows, range(dim), vocab, dim, words)
+    window = labelled_window(rows, sorted({0, dim - 1}), vocab, dim, words)
+    tall = len(window.rows) + len(window.row_gaps) >= _HEAD_COLS_LINES
+    long = len(ids[0]) >= _HEAD_COLS_LENGTH
+    if count <= _HEAD_COLS_IDS and long and tall and dim > _FULL_COLS:
+        return labelled_window(rows, [0, 1, dim - 1], vocab, dim, words)
+    return window
 
 
 def _listing(values: list[int]) -> str:
