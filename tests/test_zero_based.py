@@ -228,6 +228,33 @@ def test_the_chip_waits_above_the_rows_until_it_counts(
     assert np.allclose(stage.motion.start, chip.get_center())
 
 
+@pytest.mark.parametrize("overrides", [{}, {"ids": "0"}, {"ids": "4821", "vocab": 50257}])
+def test_the_struck_slip_stands_apart_from_the_trace(
+    tmp_path: Path, overrides: dict[str, Any]
+) -> None:
+    """Review: the struck-out slip crowded "debugging trace" under it from the trace to the end.
+
+    The slip (header, line and their strikes) and the trace (heading, steps)
+    are two groups: :data:`APART` between their boxes, while each group's
+    lines keep their own pitch (closer than that).
+    """
+    from embedviz.render.design import APART
+
+    stage = _stage(tmp_path, overrides)
+    slip, trace = stage.slip, stage.trace
+    slip_boxes = [box_of(m) for m in (slip.header, slip.line, *slip.strikes)]
+    trace_boxes = [box_of(m) for m in (trace.heading, *trace.steps, trace.vector_label)]
+    slip_bottom = min(box[0][1] for box in slip_boxes)
+    trace_top = max(box[1][1] for box in trace_boxes)
+    assert slip_bottom - trace_top >= APART - 1e-6
+    # Within each group the lines stand closer than the groups do.
+    inside = box_of(slip.header)[0][1] - box_of(slip.line)[1][1]
+    assert 0 < inside < APART
+    assert 0 < box_of(trace.heading)[0][1] - box_of(trace.steps[0])[1][1] < APART
+    # Both still in the frame's content band (the slip above the trace).
+    assert max(box[1][1] for box in slip_boxes) <= stage.plan.bands.top + 1e-6
+
+
 # ----------------------------------------------------------------------------- colours in motion
 
 # Several samples of each step: a strip's frame lifts off, travels and lands within a second.

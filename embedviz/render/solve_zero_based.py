@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from embedviz.render.design import COLUMNS_APART, SPACE, TypeScale
+from embedviz.render.design import APART, COLUMNS_APART, SPACE, TypeScale
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
@@ -30,11 +30,15 @@ from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
 from embedviz.render.type_search import legend_height
 from embedviz.story.model import Storyboard, Window
 
-__all__ = ["PANEL_LINES", "ZeroPlan", "ZeroSpec", "solve_zero_based"]
+__all__ = ["PANEL_LINES", "SLIP_LINES", "ZeroPlan", "ZeroSpec", "solve_zero_based"]
 
 # Lines of text the panel stacks above the ID's row: the slip's header and its
 # line, the trace's heading, its two steps and the returned vector's label.
 PANEL_LINES = 6
+# The first of them are the slip's (header and line); :data:`APART` stands between them
+# and the trace's heading: a line's pitch apart, the struck-out slip crowded the heading
+# under it from the trace beat to the last frame (a 720p review), read as one block.
+SLIP_LINES = 2
 # A panel line's height, in label digit heights.
 LINE_DIGITS = 2.0
 # Between the chip and its row's end, and the returned vector and the chip.
@@ -187,7 +191,8 @@ class ZeroPlan:
     def line_y(self, line: int, row: int) -> float:
         """Return the centre of the panel's line ``line`` (0 at the top) above ``row``'s vector."""
         above = self.row_y(row) + self.sizes.row_height / 2
-        return above + (PANEL_LINES - line - 0.5) * self.line_height
+        apart = APART if line < SLIP_LINES else 0.0
+        return above + (PANEL_LINES - line - 0.5) * self.line_height + apart
 
     def tag_x(self) -> float:
         """Return the centre x of the chip waiting beside the returned vector (its tag)."""
@@ -241,7 +246,8 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
     # lines above the ID's row likewise; its bottom (and the check line under
     # the returned vector) over the caption band.
     offset = centres[spec.token_id]
-    highest = min(bands.top - head_h, bands.top - PANEL_LINES * line_h - row_h / 2 + offset)
+    panel_h = PANEL_LINES * line_h + APART
+    highest = min(bands.top - head_h, bands.top - panel_h - row_h / 2 + offset)
     lowest = max(bands.bottom + depth + note_h, bands.bottom + offset + below)
     if lowest > highest:
         problems.append("too tall")
