@@ -23,6 +23,7 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from manim import (
@@ -225,6 +226,9 @@ class SliceStack(OutputPart):
         self.d_named: VMobject | None = None
         # Each link's branch into the first copy of the row it marks.
         self.firsts = VGroup()
+        # The empty slices dimmed while another sequence is looked up: each part, its members
+        # and their full looks (parts/batch_focus.py).
+        self.dimmed: dict[int, list[tuple[VMobject, list[VMobject], list[Any]]]] = {}
 
     def _edges(self, board: Storyboard, cells: Cells) -> None:
         """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""

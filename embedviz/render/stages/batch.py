@@ -18,7 +18,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Group,
-    Line,
     Mobject,
     ShowPassingFlash,
     Succession,
@@ -35,6 +34,7 @@ from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
+from embedviz.render.parts.batch_focus import beside_tag, focus
 from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.batch_spread import choose_spread, spread_stack
 from embedviz.render.parts.legend import Legend
@@ -406,7 +406,10 @@ class BatchStage(Stage):
         """
         done = len(self.motion.filled) == len(self.stack.positions)
         if beat.action in ("lookup", "lookup_many") and not done:
-            played = give_way(self, set(self.motion.filled), super().animate(beat), beat)
+            filled = set(self.motion.filled)
+            played = give_way(
+                self, filled, focus(self.stack, filled, super().animate(beat), beat), beat
+            )
             if len(self.motion.filled) < len(self.stack.positions) or not self.rise:
                 return played
             family = {id(m) for m in self._block().get_family()}
@@ -465,7 +468,7 @@ class BatchStage(Stage):
         # readable, where recolouring the chips would paint their digits in their own fill.
         pointed = AnimationGroup(
             *[
-                ShowPassingFlash(self._beside_tag(position, chip), time_width=0.6)
+                ShowPassingFlash(beside_tag(self.stack, position, chip), time_width=0.6)
                 for position, chip in zip(self.stack.positions, self.chips.chips, strict=True)
                 if ids[position] in repeated
             ]
@@ -474,26 +477,3 @@ class BatchStage(Stage):
         # edges name the output) and E risen into its place: the marks take the band over E
         # (or their solver's place, where they do not fit there).
         return Steps(pointed, self.stack.write_marks(beat))
-
-    def _beside_tag(self, position: tuple[int, ...], tag: Mobject) -> VGroup:
-        """Return two upright lines in the highlight, left and right of a tag, as tall as it.
-
-        Tags stand a row apart with only a few pixels between them (3 px for
-        GPT-2 at 720p), so a ring round one would cut across its neighbours'
-        corners; the lines stand in the gaps beside it instead, between its
-        slice and its row number, clear of both.
-        """
-        b, t = position
-        body = self.stack.slices[b].body_right() + 0.01
-        number = float(self.stack.row_numbers[b][t].get_left()[0])
-        left, right = float(tag.get_left()[0]), float(tag.get_right()[0])
-        gap = min(SPACE / 4, (left - body) / 2, (number - right) / 2)
-        # Inside the tag by the stroke's half (3 px at most): the caps keep off its neighbours.
-        bottom, top = float(tag.get_bottom()[1]) + 0.015, float(tag.get_top()[1]) - 0.015
-        width = min(3.0, gap * 100)
-        return VGroup(
-            *[
-                Line(xyz(x, bottom), xyz(x, top), color=self.theme.highlight, stroke_width=width)
-                for x in (left - gap, right + gap)
-            ]
-        )

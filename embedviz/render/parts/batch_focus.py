@@ -1,0 +1,181 @@
+"""BatchLookup: where the eye goes: the slice a sequence fills, a repeated ID's tags.
+
+A 720p review (GPT-2 size, and the toy default) saw sequence 0's strips
+travel right at their E rows' height straight through slice 1's still empty
+block and then up into slice 0: a still at ``lookup-0-1`` mid showed the
+strip inside slice 1 while the caption said "The sequence picks the slice",
+as if it had landed in the wrong slice. The strips' paths (through empty
+cells only) are deliberate; what changed is the slices' strength. While one
+sequence is looked up, every other slice that is still empty (its frame, its
+row numbers and, where it stands, its header) recedes as far as dimmed
+content may (:func:`~embedviz.render.design.dimmed`: 3:1 against its
+ground); the slice being filled, and every slice with rows in, stands at
+full strength. A strip passing over a faint, empty slice reads as passing.
+
+The change plays at the start of the beat's first step, colours only, and
+the slice comes back at the first step of its own sequence's first lookup
+(with its header). :func:`beside_tag` points at a repeated ID's tag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from manim import Animation, AnimationGroup, Line, Mobject, VGroup, VMobject
+from manim.utils.color import ManimColor
+
+from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.design import SPACE, dimmed
+from embedviz.render.fades import Looks, _looks, _set_looks
+from embedviz.render.metrics import xyz
+from embedviz.story.model import Beat
+
+if TYPE_CHECKING:
+    from embedviz.render.parts.batch import SliceStack
+
+__all__ = ["Recolour", "beside_tag", "dim_looks", "focus"]
+
+# The share of the first step the slices take to dim or come back.
+FOCUS_SHARE = 0.3
+# Where in the looks the fill and the stroke colours stand (fades._COLOURS).
+_FILL, _STROKE = 0, 1
+
+
+class Recolour(Animation):
+    """Take a mobject's members from their looks now to ``ends`` within ``share`` of the step.
+
+    Only colours change (as :class:`~embedviz.render.batch_legend.GiveWay`).
+    """
+
+    def __init__(
+        self,
+        mobject: VMobject,
+        members: Sequence[VMobject],
+        ends: Sequence[Looks],
+        share: float = FOCUS_SHARE,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(mobject, remover=False, introducer=False, **kwargs)
+        self.members, self.ends, self.share = list(members), list(ends), share
+        self.starts: list[Looks] = []
+
+    def begin(self) -> None:
+        """Start from the members' looks now (no starting copy: only colours change)."""
+        self.starting_mobject = self.mobject
+        self.starts = [_looks(member) for member in self.members]
+        self.interpolate(0)
+
+    def get_all_mobjects(self) -> Any:
+        """Return the mobject alone (no copies were made)."""
+        return [self.mobject]
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Recolour the members as far as the step has come (done at ``share``)."""
+        done = min(1.0, alpha / self.share) if self.share > 0 else 1.0
+        for member, start, end in zip(self.members, self.starts, self.ends, strict=True):
+            _set_looks(member, start, end, done)
+
+
+def _dim_rgbas(rgbas: np.ndarray, ground: str) -> np.ndarray:
+    out = np.array(rgbas, dtype=float)
+    for row in out:
+        hex_colour = ManimColor.from_rgb(tuple(row[:3])).to_hex()
+        row[:3] = ManimColor(dimmed(hex_colour, ground)).to_rgb()
+    return out
+
+
+def dim_looks(shown: Looks, ground: str) -> Looks:
+    """Return ``shown`` with its fill and stroke colours dimmed against ``ground`` (3:1 kept)."""
+    looks = list(shown)
+    for index in (_FILL, _STROKE):
+        looks[index] = _dim_rgbas(np.array(shown[index]), ground)
+    return tuple(looks)
+
+
+def _members(mobject: VMobject) -> list[VMobject]:
+    return [m for m in mobject.family_members_with_points() if isinstance(m, VMobject)]
+
+
+def _parts(stack: SliceStack, b: int) -> list[tuple[VMobject, str]]:
+    """Return slice ``b``'s parts with the ground each is drawn on (frame: its cells' fill)."""
+    theme = stack.theme
+    return [
+        (stack.slices[b], theme.cell_fill),
+        (stack.row_numbers[b], theme.background),
+        (stack.headers[b], theme.background),
+    ]
+
+
+def _recolour(stack: SliceStack, b: int, dim: bool, shown: set[int]) -> list[Recolour]:
+    """Dim slice ``b``'s parts on screen (recording their full looks), or bring them back."""
+    moves = []
+    if dim:
+        kept = stack.dimmed.setdefault(b, [])
+        for part, ground in _parts(stack, b):
+            if id(part) not in shown:
+                continue
+            members = _members(part)
+            full = [_looks(m) for m in members]
+            kept.append((part, members, full))
+            ends = [dim_looks(looks, ground) for looks in full]
+            moves.append(Recolour(part, members, ends))
+    else:
+        for part, members, full in stack.dimmed.pop(b, []):
+            moves.append(Recolour(part, members, full))
+    return moves
+
+
+def focus(stack: SliceStack, filled: Collection[Any], played: Animation, beat: Beat) -> Animation:
+    """Return a lookup beat's animation with the slices it does not fill, still empty, dimmed.
+
+    ``filled`` are the positions landed before the beat. A slice the beat
+    fills, or with rows in, stands at full strength; the change plays with
+    the beat's first step (only what is on screen changes).
+    """
+    if beat.output is None:
+        return played
+    shown = {id(m) for top in stack.host.mobjects for m in top.get_family()}
+    fresh = [p for p in beat.output.filled if p not in filled]
+    active = {p[0] for p in fresh}
+    holding = {p[0] for p in filled}
+    moves: list[Recolour] = []
+    for b in range(len(stack.slices)):
+        dim = b not in active and b not in holding
+        if dim != (b in stack.dimmed):
+            moves += _recolour(stack, b, dim, shown)
+    if not moves:
+        return played
+    steps = list(beat_steps(played))
+    first = steps[0]
+    for move in moves:
+        move.set_run_time(first.run_time)
+    steps[0] = AnimationGroup(first, *moves)
+    return Steps(*steps) if len(steps) > 1 else steps[0]
+
+
+def beside_tag(stack: SliceStack, position: tuple[int, ...], tag: Mobject) -> VGroup:
+    """Return two upright lines in the highlight, left and right of a tag, as tall as it.
+
+    The repeats beat points at each repeated ID's tags so. Tags stand a row
+    apart with only a few pixels between them (3 px for GPT-2 at 720p), so a
+    ring round one would cut across its neighbours' corners; the lines stand
+    in the gaps beside it instead, between its slice and its row number,
+    clear of both.
+    """
+    b, t = position
+    body = stack.slices[b].body_right() + 0.01
+    number = float(stack.row_numbers[b][t].get_left()[0])
+    left, right = float(tag.get_left()[0]), float(tag.get_right()[0])
+    gap = min(SPACE / 4, (left - body) / 2, (number - right) / 2)
+    # Inside the tag by the stroke's half (3 px at most): the caps keep off its neighbours.
+    bottom, top = float(tag.get_bottom()[1]) + 0.015, float(tag.get_top()[1]) - 0.015
+    width = min(3.0, gap * 100)
+    colour = stack.theme.highlight
+    return VGroup(
+        *[
+            Line(xyz(x, bottom), xyz(x, top), color=colour, stroke_width=width)
+            for x in (left - gap, right + gap)
+        ]
+    )
