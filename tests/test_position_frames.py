@@ -387,18 +387,20 @@ def _sides(rect: Any) -> list[tuple[str, float, float, float, float]]:
 def test_row_outlines_keep_the_safe_area_and_clear_of_the_frames(theme: str) -> None:
     """A 720p review of the learned variant (``differ``): the purple outline of P's rows
     ran along P's green frame 0.9 px outside it (x≈1256 px), one smudged double line, and
-    the amber outlines did the same along E[id]'s frame at the left edge. At every beat's
-    end every outline's ink stays inside the frame's safe area, and each of its sides
-    stands at least CLEAR_PX (3.5 px at 720p) off every parallel side of a block's frame
-    (it crosses a frame only where a row's border meets it)."""
+    the amber outlines did the same along E[id]'s frame at the left edge; moved 3.5 px
+    off, a later review still read them as double lines. At every beat's end every
+    outline's ink stays inside the frame's safe area, and each of its sides either runs
+    on a parallel side of a block's frame (centre lines within half a pixel: the frame is
+    drawn once, in the outline's colour) or stands at least SPACE/2 (5.4 px at 720p) off
+    it (it crosses a frame only where a row's border meets it)."""
     from manim import Rectangle, config
 
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.design import MARGIN, THEMES
     from embedviz.render.moments import play_moments
-    from embedviz.render.parts.grid import CLEAR_PX
 
     board = prepared_storyboard("PositionBlindness", {"positions": "learned"}, environ={})
+    apart_px = 0.12 / 2 * 90  # design.SPACE / 2 at 720p, written out
     px = 720 / config.frame_height
     half_w, half_h = config.frame_width / 2 - MARGIN, config.frame_height / 2 - MARGIN
     seen: dict[str, float] = {}
@@ -431,8 +433,9 @@ def test_row_outlines_keep_the_safe_area_and_clear_of_the_frames(theme: str) -> 
                         if axis != axis2 or min(end, end2) <= max(start, start2):
                             continue
                         apart = (abs(at - at2) - half - half2) * px
+                        on = abs(at - at2) * px < 0.5
                         seen[moment.beat.name] = min(seen.get(moment.beat.name, 99.0), apart)
-                        assert apart >= CLEAR_PX - 1e-6, (moment.beat.name, apart)
+                        assert on or apart >= apart_px - 1e-6, (moment.beat.name, apart)
 
     play_moments(board, read, alphas=(), theme=THEMES[theme])
     # The outlines of the second arrangement were all measured against the frames.

@@ -70,6 +70,7 @@ __all__ = [
     "MONO_FONT",
     "OUTLINE_REACH",
     "REFERENCE_PX",
+    "RING_APART",
     "RING_BUFF",
     "SANS_FONT",
     "SCROLL_BAR",
@@ -126,6 +127,14 @@ MARGIN = 0.2  # the safe margin around the frame
 OUTLINE_REACH = 0.06
 SPACE = 0.12  # between neighbours that belong together
 RING_BUFF = 0.1  # a passing ring's margin (point_at): its ink keeps 7.2 px clear at 720p
+# A ring round a table's row (or round a whole table) either runs on the table's own
+# border, its stroke over the frame's, so that the border is drawn once, in the ring's
+# colour (parts.clear_outline: PositionBlindness's and TrainingNudge's rings); or its
+# ink stands at least this clear of every table border it runs beside. Between the two
+# it reads as a double line, a drawing error on a projector (a 720p review: purple rings
+# 1-4 px outside w's and the gradient's pink frames, amber and purple ones beside the
+# token and P blocks' frames).
+RING_APART = SPACE / 2
 APART = 4 * SPACE  # between groups that stand apart: a table and the notes resting beside it
 # Between two columns of numbers side by side that are different things (one-based counts
 # and E's zero-based row numbers): closer, "1 0" would read as 10 on a projector. When one

@@ -46,7 +46,6 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.clear_outline import (
     FRAME_WIDTH,
     OUTLINE_WIDTH,
-    clear_reach,
     clear_row_outline,
 )
 from embedviz.render.parts.grid import CellGrid, output_grid
@@ -457,11 +456,10 @@ class PositionBlocks(Component):
         )
         if len(beat.phrases) < 2:
             return added
-        # Its ink reaches as far past the body as a row's ring (Manim's 0.1 buff put it
-        # 10.8 px out, 0.5 px from ``=``), so the sign's room from the rings holds for it.
-        buff = clear_reach() - OUTLINE_WIDTH / 200
+        # On the block's frame, as a row's ring (design.RING_APART): Manim's 0.1 buff put it
+        # 10.8 px out, 0.5 px from ``=``; 3.5 px off the frame read as a double line.
         circled = Circumscribe(
-            self.sum_grid.body, color=self.theme.highlight, buff=buff, stroke_width=OUTLINE_WIDTH
+            self.sum_grid.body, color=self.theme.highlight, buff=0.0, stroke_width=OUTLINE_WIDTH
         )
         if len(beat.phrases) < 3 or not note:
             return Steps(added, circled)

@@ -16,6 +16,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Mobject,
+    Rectangle,
     Succession,
     VGroup,
     Wait,
@@ -171,9 +172,23 @@ class TrainingStage(Stage):
         return Steps(loss, point_at(VGroup(*moved), colour, run_time=2.0))
 
     def beat_meaning(self, beat: Beat) -> Animation:
-        """Point at the columns in turn: none of them was given a meaning."""
-        labels = list(self.matrix.grid.get_col_labels())
-        if not labels:
+        """Point at the columns in turn: none of them was given a meaning.
+
+        Each column's passing ring runs on its cells' border (design.RING_APART):
+        round the column number alone, it ran along the table's top border a few
+        pixels above it and its flashing pieces stood beside the digits (a 720p
+        review, ~66 s).
+        """
+        grid = self.matrix.grid
+        height = float(grid.body[0].height)
+        boxes = [
+            Rectangle(width=slot.size, height=height).move_to(
+                xyz(grid.col_x(slot.key), grid.body_top() - height / 2)
+            )
+            for slot in grid.col_slots
+            if not slot.gap and slot.key in grid.col_labels
+        ]
+        if not boxes:
             return Wait()
         colour = self.theme.highlight
-        return LaggedStart(*[point_at(m, colour) for m in labels], lag_ratio=0.3)
+        return LaggedStart(*[point_at(m, colour, buff=0.0) for m in boxes], lag_ratio=0.3)
