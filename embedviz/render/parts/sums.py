@@ -41,6 +41,7 @@ from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.lookup import heading_words
 from embedviz.render.parts.strip import Carry
 from embedviz.render.parts.symbols import IndexedSymbol, word_line
+from embedviz.render.sans_lines import SansLines
 from embedviz.render.solve_parameter_count import COLUMN_GAP_CHARS, SYMBOL_GAP, ParamPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -351,7 +352,10 @@ class WidthsTable(Component):
         self.header.add(put_on_line(_at(bars, bar_left, lines[0], LEFT), lines[0]))
         # A header in the headers' voice: in monospace its inner space (a full advance)
         # read as wide as the gap to "parameters" beside it, one run of words.
-        compare = SansText(labels["compare_dtype"], plan.scale.label, theme.muted)
+        # A label (SansLines), not a plain text: it names a dtype, float32, with digits
+        # that the storyboard holds.
+        dtype = labels["compare_dtype"]
+        compare = SansLines(dtype, [dtype], plan.scale.label, theme.muted, gap=0.0)
         self.header.add(put_on_line(_at(compare, plan.column_right[3], lines[0], RIGHT), lines[0]))
         counts = [c for (k, _), c in sorted(cells.items()) if k == "compare_count"]
         largest = max(c.value for c in counts)
