@@ -290,10 +290,13 @@ class LargeVocabStage(Stage):
 
     def _release(self, then: Animation) -> Animation:
         """Fade the outlines kept from the beat before, then play ``then``."""
+        fades = self._fades()
+        return Succession(*fades, then) if fades else then
+
+    def _fades(self) -> list[Animation]:
+        """Return the fade of the outlines kept from the beat before (none: empty)."""
         held, self.held = self.held, []
-        if not held:
-            return then
-        return Succession(AnimationGroup(*[FadeOut(m, run_time=0.3) for m in held]), then)
+        return [AnimationGroup(*[FadeOut(m, run_time=0.3) for m in held])] if held else []
 
     def beat_fill_rest(self, beat: Beat) -> Animation:
         """Look up the rest of the sentence together; then mark a repeat's two equal rows.
@@ -342,6 +345,7 @@ class LargeVocabStage(Stage):
 
         def shaped() -> Animation:
             # Built as it starts, so that the shape is written where the heading then is.
+            fades = self._fades()
             settle = self._settle()
             shape = ShapeLabel(sizes, self.plan.scale.label, self.theme.output)
             self.output.shape = shape
@@ -350,13 +354,12 @@ class LargeVocabStage(Stage):
                 shape.next_to(self.output.heading, RIGHT, buff=SPACE * 2)
                 return FadeIn(shape)
 
-            return Succession(settle, make_deferred_animation(written))
+            return Succession(*fades, settle, make_deferred_animation(written))
 
         def framed() -> Animation:
             return self.output.frame_and_shape(VGroup(*self.chips.chips), 1)
 
-        first = self._release(make_deferred_animation(shaped))
-        return Steps(first, make_deferred_animation(framed))
+        return Steps(make_deferred_animation(shaped), make_deferred_animation(framed))
 
 
 def _repeat(board: Storyboard, beat: Beat) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
