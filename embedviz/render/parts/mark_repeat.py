@@ -52,6 +52,7 @@ def repeat_tie(
     tags: Sequence[VMobject],
     note: VMobject,
     colour: str,
+    lane_at: float = 0.5,
 ) -> VGroup:
     """Ring the repeat's rows and tie them to its note (not yet added).
 
@@ -67,6 +68,9 @@ def repeat_tie(
         The equality note (``out[8] = out[0]``), level with the repeat.
     colour
         The note's colour (the verdict's).
+    lane_at
+        Where the upright run stands between the rings and the note (0 to 1):
+        several notes' runs stand apart.
 
     Returns
     -------
@@ -75,7 +79,7 @@ def repeat_tie(
     """
     reach = max(t.get_right()[0] for t in tags) + SPACE / 2
     rings = [_ring(grid, row, reach, colour) for row in rows]
-    lane = (reach + note.get_left()[0]) / 2
+    lane = reach + lane_at * (note.get_left()[0] - reach)
     ys = [grid.row_y(row) for row in rows]
     runs = [Line(xyz(reach, y), xyz(lane, y)) for y in ys[:-1]]
     runs.append(Line(xyz(lane, min(ys)), xyz(lane, max(ys))))

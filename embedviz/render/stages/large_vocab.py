@@ -27,6 +27,7 @@ from manim import (
     SurroundingRectangle,
     VGroup,
     VMobject,
+    Wait,
 )
 
 from embedviz.render.animations import (
@@ -274,7 +275,11 @@ class LargeVocabStage(Stage):
         marked = Succession(AnimationGroup(*moves), one.mark)
         if one.outline is not None:
             self.held.append(one.outline)
-        settle = self._outline_output(beat.highlight.position, one.shown)
+        position = beat.highlight.position
+        settle = self._outline_output(position, one.shown)
+        if ("equal_to", position) in self.cells and one.shown:
+            # A repeat ("output row 1 equals output row 0"): both rows, tied to the note.
+            settle = Succession(AnimationGroup(*one.shown), self._tie([position]))
         return Steps(marked, Succession(one.go, one.moved), settle)
 
     def _outline_output(self, position: tuple[int, ...], shown: list[Animation]) -> Animation:
@@ -307,9 +312,9 @@ class LargeVocabStage(Stage):
         """
         before = set(self.motion.filled)
         rest = self._release(self.motion.beat_lookup_many(beat))
+        landed = [p for p in self.motion.filled if p not in before]
         pair = _repeat(self.board, beat)
         if pair is None or len(beat.phrases) < 2:
-            landed = [p for p in self.motion.filled if p not in before]
             if pair is not None or len(landed) != 1:
                 return rest
             # Named as "its whole row is copied into output row 2".
@@ -323,19 +328,26 @@ class LargeVocabStage(Stage):
         self.repeat_rings = [SurroundingRectangle(r, color=accent, buff=SPACE / 4) for r in rows]
         # Circumscribe's own flash (a 0.3 slice of the outline running round it).
         flashes = [ShowPassingFlash(ring, time_width=0.3) for ring in self.repeat_rings]
-        return Steps(rest, Succession(AnimationGroup(*flashes), self._tie(pair)))
+        return Steps(rest, Succession(AnimationGroup(*flashes), self._tie(landed)))
 
-    def _tie(self, pair: tuple[tuple[int, ...], tuple[int, ...]]) -> Animation:
-        """Ring the repeat's two rows in its note's colour and tie them to the note; keep it."""
+    def _tie(self, positions: list[tuple[int, ...]]) -> Animation:
+        """Ring the rows each note of ``positions`` names, in its colour, tied to it; keep them."""
 
         def drawn() -> Animation:
             notes = [m for m in self.motion.marks if isinstance(m, NumberText)]
-            note = next(m for m in notes if m.cell.index == pair[1])
-            rows = [self.output.row_of(p) for p in pair]
-            tags = [m for r in rows for m in (self.chips.chips[r], self.output.numbers[r])]
-            tie = repeat_tie(self.output.grid, rows, tags, note, self.theme.wrong)
-            self.motion.marks.append(tie)
-            return Create(tie, run_time=0.5)
+            notes = [m for m in notes if m.cell.index in positions]
+            ties = []
+            for k, note in enumerate(notes):
+                # The note's value is the first copy's position (``out[8] = out[0]``: 0).
+                pair = ((int(note.cell.value),), note.cell.index)
+                rows = [self.output.row_of(p) for p in pair]
+                tags = [m for r in rows for m in (self.chips.chips[r], self.output.numbers[r])]
+                lane = (k + 1) / (len(notes) + 1)
+                ties.append(repeat_tie(self.output.grid, rows, tags, note, self.theme.wrong, lane))
+            self.motion.marks.extend(ties)
+            if not ties:
+                return Wait(run_time=0.5)
+            return AnimationGroup(*[Create(t, run_time=0.5) for t in ties])
 
         return make_deferred_animation(drawn, run_time=0.5)
 
