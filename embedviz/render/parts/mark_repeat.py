@@ -26,7 +26,7 @@ from embedviz.render.parts.grid import CellGrid
 
 __all__ = ["TIE_WIDTH", "output_outline", "repeat_tie"]
 
-# The bracket's stroke (px at 720p... manim's stroke units), thinner than the rings.
+# The stroke widths (manim units) of the bracket and the rings: the bracket is the thinner.
 TIE_WIDTH = 2.5
 _RING_WIDTH = 3.0
 
