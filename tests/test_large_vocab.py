@@ -279,7 +279,7 @@ class _Frame:
     strips: list[np.ndarray]  # boxes of travelling rows
     filled: list[np.ndarray]  # boxes of output numbers already landed
     gap_boxes: list[np.ndarray]  # boxes of the visible hidden-range labels
-    outlines: list[np.ndarray]  # boxes of amber (ID) outlines drawn round a row
+    outlines: list[np.ndarray]  # boxes of amber (ID) outlines drawn round a row of E
     lifts: list[np.ndarray]  # boxes of the amber frames of strips lifting off
 
 
@@ -314,6 +314,10 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
             for member in m.get_family()
         }
         outlines = [_box(m) for m in family if id(m) not in copies and _id_outline(m, stage)]
+        # Round rows of E: an output row's amber outline (its copy, named by the caption)
+        # stands round the output block's row, which the checks below do not concern.
+        block_left = stage.output.grid.get_left()[0]
+        outlines = [box for box in outlines if box[1][0] < block_left]
         lifts = [_box(m) for m in family if id(m) in copies and _id_outline(m, stage, False)]
         for mobject in family:
             if getattr(mobject, "row_strip", False) and len(mobject.submobjects):

@@ -27,6 +27,7 @@ from manim import (
     SurroundingRectangle,
     VGroup,
     VMobject,
+    Wait,
 )
 
 from embedviz.render.animations import (
@@ -36,11 +37,12 @@ from embedviz.render.animations import (
     point_at,
 )
 from embedviz.render.design import SCROLL_BAR, SPACE
-from embedviz.render.fades import FadeIn
-from embedviz.render.glyphs import SansText
+from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
+from embedviz.render.parts.mark_repeat import output_outline, repeat_tie
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.vocab_motion import VocabMotion
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
@@ -78,6 +80,11 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         # of the frame's height, a frame review found); the numbers stay as large.
         note_above=True,
         marks_last=True,
+        # The note names both rows (``out[8] = out[0]``): set as a note, at the legend's
+        # size, it keeps a SPACE inside the safe area (a 720p review found it 14 px from
+        # the frame's edge), where the label's size would shrink GPT-2's numbers.
+        mark_role="legend",
+        mark_air=SPACE,
         # The margin holds only row numbers: the width goes to the table's columns.
         gaps_inside=True,
         # Half a SPACE left "columns 1-766 hidden" 8 px over "767" at 720p, reading as one
@@ -130,16 +137,22 @@ class LargeVocabStage(Stage):
     motion: VocabMotion
     # The passing rings around a repeat's two equal rows (built by the rest beat).
     repeat_rings: list[VMobject]
+    # Outlines kept while the caption names their rows; they go as the next beat starts.
+    held: list[VMobject]
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
-        plan = solve_large_vocab(large_vocab_spec(self.board))
+        spec = large_vocab_spec(self.board)
+        plan = solve_large_vocab(spec)
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
         args = (self.scene, self.board, self.cells, plan, self.theme)
         self.matrix = self.add_part(ScrollingMatrix(*args))
         self.output = self.add_part(OutputPart(*args))
+        if spec.mark_role == "legend":
+            # The equality note names both rows: a note, at the legend's size.
+            self.output.mark_font = plan.scale.legend
         self.chips = self.add_part(ChipColumn(*args))
         self.motion = self.add_part(
             VocabMotion(
@@ -147,6 +160,7 @@ class LargeVocabStage(Stage):
             )
         )
         self.repeat_rings = []
+        self.held = []
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E's window with its scroll bar and legend, the output, the chips."""
@@ -246,21 +260,65 @@ class LargeVocabStage(Stage):
         )
 
     def beat_scroll_lookup(self, beat: Beat) -> Animation:
-        """Scroll to the row and mark it; the chip fetches it (there and back at once); settle."""
+        """Scroll to the row and mark it; the chip fetches it (there and back at once); settle.
+
+        The caption names the row and the output row it fills ("the view
+        scrolls to row 464, and its copy fills output row 1"): both stay
+        outlined in the ID's amber to the beat's end (a 720p review found the
+        row's outline gone as the caption still named it).
+        """
         assert beat.highlight is not None
         moves = self._scroll(beat)
         one = self.motion._one(beat.highlight.position)
         # The row's outline comes once the rows have stopped: drawn at the row's place
         # while they slid, its lines ran through the digits passing under it.
         marked = Succession(AnimationGroup(*moves), one.mark)
-        return Steps(marked, Succession(one.go, one.moved), one.settle)
+        if one.outline is not None:
+            self.held.append(one.outline)
+        position = beat.highlight.position
+        settle = self._outline_output(position, one.shown)
+        if ("equal_to", position) in self.cells and one.shown:
+            # A repeat ("output row 1 equals output row 0"): both rows, tied to the note.
+            settle = Succession(AnimationGroup(*one.shown), self._tie([position]))
+        return Steps(marked, Succession(one.go, one.moved), settle)
+
+    def _outline_output(self, position: tuple[int, ...], shown: list[Animation]) -> Animation:
+        """Outline an output row (just filled) in amber, and keep it; play ``shown`` with it."""
+        row = self.output.row_of(position)
+
+        def drawn() -> Animation:
+            ring = output_outline(self.output.grid, row, self.theme.id_line)
+            self.held.append(ring)
+            return AnimationGroup(Create(ring, run_time=0.3), *shown)
+
+        return make_deferred_animation(drawn, run_time=0.3)
+
+    def _release(self, then: Animation) -> Animation:
+        """Fade the outlines kept from the beat before, then play ``then``."""
+        fades = self._fades()
+        return Succession(*fades, then) if fades else then
+
+    def _fades(self) -> list[Animation]:
+        """Return the fade of the outlines kept from the beat before (none: empty)."""
+        held, self.held = self.held, []
+        return [AnimationGroup(*[FadeOut(m, run_time=0.3) for m in held])] if held else []
 
     def beat_fill_rest(self, beat: Beat) -> Animation:
-        """Look up the rest of the sentence together; then point at a repeat's two equal rows."""
-        rest = self.motion.beat_lookup_many(beat)
+        """Look up the rest of the sentence together; then mark a repeat's two equal rows.
+
+        A repeat's rows are pointed at as the caption names them, and stay
+        ringed, tied to their note (``out[8] = out[0]``), from then on; a
+        single last ID's output row (which the caption names) stays outlined.
+        """
+        before = set(self.motion.filled)
+        rest = self._release(self.motion.beat_lookup_many(beat))
+        landed = [p for p in self.motion.filled if p not in before]
         pair = _repeat(self.board, beat)
         if pair is None or len(beat.phrases) < 2:
-            return rest
+            if pair is not None or len(landed) != 1:
+                return rest
+            # Named as "its whole row is copied into output row 2".
+            return Succession(rest, self._outline_output(landed[0], []))
         # The narration points at both rows ("output rows 0 and 8 are identical").
         # A passing ring around each (the highlight means "now"): the values keep their colours.
         # The rings are the stage's (``repeat_rings``), not hidden in Circumscribe, so that
@@ -270,7 +328,28 @@ class LargeVocabStage(Stage):
         self.repeat_rings = [SurroundingRectangle(r, color=accent, buff=SPACE / 4) for r in rows]
         # Circumscribe's own flash (a 0.3 slice of the outline running round it).
         flashes = [ShowPassingFlash(ring, time_width=0.3) for ring in self.repeat_rings]
-        return Steps(rest, AnimationGroup(*flashes))
+        return Steps(rest, Succession(AnimationGroup(*flashes), self._tie(landed)))
+
+    def _tie(self, positions: list[tuple[int, ...]]) -> Animation:
+        """Ring the rows each note of ``positions`` names, in its colour, tied to it; keep them."""
+
+        def drawn() -> Animation:
+            notes = [m for m in self.motion.marks if isinstance(m, NumberText)]
+            notes = [m for m in notes if m.cell.index in positions]
+            ties = []
+            for k, note in enumerate(notes):
+                # The note's value is the first copy's position (``out[8] = out[0]``: 0).
+                pair = ((int(note.cell.value),), note.cell.index)
+                rows = [self.output.row_of(p) for p in pair]
+                tags = [m for r in rows for m in (self.chips.chips[r], self.output.numbers[r])]
+                lane = (k + 1) / (len(notes) + 1)
+                ties.append(repeat_tie(self.output.grid, rows, tags, note, self.theme.wrong, lane))
+            self.motion.marks.extend(ties)
+            if not ties:
+                return Wait(run_time=0.5)
+            return AnimationGroup(*[Create(t, run_time=0.5) for t in ties])
+
+        return make_deferred_animation(drawn, run_time=0.5)
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Settle the output beside E and write its shape; then frame it, its rows, its width."""
@@ -278,6 +357,7 @@ class LargeVocabStage(Stage):
 
         def shaped() -> Animation:
             # Built as it starts, so that the shape is written where the heading then is.
+            fades = self._fades()
             settle = self._settle()
             shape = ShapeLabel(sizes, self.plan.scale.label, self.theme.output)
             self.output.shape = shape
@@ -286,7 +366,7 @@ class LargeVocabStage(Stage):
                 shape.next_to(self.output.heading, RIGHT, buff=SPACE * 2)
                 return FadeIn(shape)
 
-            return Succession(settle, make_deferred_animation(written))
+            return Succession(*fades, settle, make_deferred_animation(written))
 
         def framed() -> Animation:
             return self.output.frame_and_shape(VGroup(*self.chips.chips), 1)

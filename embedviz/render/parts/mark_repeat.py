@@ -1,0 +1,89 @@
+"""Marks that stay while the caption names their rows (LargeVocabLookup, a 720p review).
+
+The scene's rule is that a row is marked while the caption names it. A
+lookup's amber outline used to fade as its strip settled, while the caption
+still named the row ("the view scrolls to row 464, and its copy fills output
+row 1"); a repeat's two equal output rows were only flashed round mid-beat,
+and the ``out[8] = out[0]`` note stood alone beside the chips' row numbers.
+
+- :func:`output_outline` rings an output row in the ID's amber (its copy).
+- :func:`repeat_tie` rings a repeat's two output rows (numbers, tag and row
+  number) in the verdict's colour, the note's, and ties them to the note with
+  a bracket: a short run out of each ring, an upright run between them, and
+  the run at the repeat's level on into the note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import Rectangle, VGroup, VMobject
+from manim.mobject.geometry.line import Line
+
+from embedviz.render.design import SPACE
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.grid import CellGrid
+
+__all__ = ["TIE_WIDTH", "output_outline", "repeat_tie"]
+
+# The stroke widths (manim units) of the bracket and the rings: the bracket is the thinner.
+TIE_WIDTH = 2.5
+_RING_WIDTH = 3.0
+
+
+def output_outline(grid: CellGrid, row_index: int, colour: str) -> VMobject:
+    """Return the amber outline of an output row (not yet added), as a row of E's."""
+    return grid.row_outline(row_index, colour)
+
+
+def _ring(grid: CellGrid, row_index: int, right: float, colour: str) -> Rectangle:
+    """Ring an output row from the block's left edge to ``right`` (past its tag and number)."""
+    box = grid.row_outline(row_index, colour, width=_RING_WIDTH)
+    left, bottom = box.get_left()[0], box.get_bottom()[1]
+    top = box.get_top()[1]
+    ring = Rectangle(width=right - left, height=top - bottom)
+    ring.move_to(xyz((left + right) / 2, (top + bottom) / 2))
+    return ring.set_stroke(colour, width=_RING_WIDTH).set_fill(opacity=0.0)
+
+
+def repeat_tie(
+    grid: CellGrid,
+    rows: Sequence[int],
+    tags: Sequence[VMobject],
+    note: VMobject,
+    colour: str,
+    lane_at: float = 0.5,
+) -> VGroup:
+    """Ring the repeat's rows and tie them to its note (not yet added).
+
+    Parameters
+    ----------
+    grid
+        The output block.
+    rows
+        The two rows' indices in the block: the first copy's, then the repeat's.
+    tags
+        What stands right of each row and is part of it: its chip, its row number.
+    note
+        The equality note (``out[8] = out[0]``), level with the repeat.
+    colour
+        The note's colour (the verdict's).
+    lane_at
+        Where the upright run stands between the rings and the note (0 to 1):
+        several notes' runs stand apart.
+
+    Returns
+    -------
+    VGroup
+        The two rings, then the bracket's runs.
+    """
+    reach = max(t.get_right()[0] for t in tags) + SPACE / 2
+    rings = [_ring(grid, row, reach, colour) for row in rows]
+    lane = reach + lane_at * (note.get_left()[0] - reach)
+    ys = [grid.row_y(row) for row in rows]
+    runs = [Line(xyz(reach, y), xyz(lane, y)) for y in ys[:-1]]
+    runs.append(Line(xyz(lane, min(ys)), xyz(lane, max(ys))))
+    runs.append(Line(xyz(reach, ys[-1]), xyz(note.get_left()[0] - SPACE / 4, ys[-1])))
+    for run in runs:
+        run.set_stroke(colour, width=TIE_WIDTH)
+    return VGroup(*rings, *runs)

@@ -1,0 +1,222 @@
+"""LargeVocabLookup: a row the caption names is marked as the beat ends (720p review).
+
+The review found "output rows 0 and 8 are identical" with neither output row
+marked at the rest beat's end (the rings only flashed mid-beat), row 464 named
+at lookup-1's end after its amber outline had gone, and ``out[8] = out[0]``
+floating 14 px from the frame's right edge with nothing tying it to its rows.
+
+The named rows are read from the last cue's text with regular expressions,
+not from the code that draws the marks. A mark is any visible stroke (not a
+glyph) whose box holds every number of the row and the centre of no number of
+another row: amber (``id_line``) round a row of E; amber, the highlight or
+the verdict colour (``wrong``) round an output row.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+from manim import ManimColor
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.design import MARGIN, SPACE
+from embedviz.render.moments import play_moments
+
+SCENE = "LargeVocabLookup"
+# "row 464" of E (not "output row 1"), or "the 4822nd row" (counting from one).
+E_ROW = re.compile(r"(?<!output )\brow (\d+)\b")
+ORDINAL_ROW = re.compile(r"\bthe (\d+)(?:st|nd|rd|th) row\b")
+# "output row 1", "output rows 0 and 8".
+OUTPUT_ROWS = re.compile(r"\boutput rows? (\d+)(?: and (\d+))?")
+SHOWN = 0.5
+SLACK = 0.02
+
+
+def _number_boxes(scene: Any, kind: str) -> dict[int, list[np.ndarray]]:
+    """Every visible number of ``kind`` on screen, by row: ((left, bottom), (right, top))."""
+    from embedviz.render.glyphs import NumberText
+
+    rows: dict[int, list[np.ndarray]] = {}
+    for top in scene.mobjects:
+        for mobject in top.get_family():
+            if not isinstance(mobject, NumberText) or mobject.cell.kind != kind:
+                continue
+            if getattr(mobject, "row_strip", False) or float(mobject.get_fill_opacity()) < SHOWN:
+                continue
+            box = np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
+            rows.setdefault(int(mobject.cell.index[0]), []).append(box)
+    return rows
+
+
+def _strokes(scene: Any, colours: set[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each visible stroke (no glyph) in ``colours``: its (low, high) corners, widened by SLACK."""
+    from embedviz.render.glyphs import GlyphString
+
+    wanted = {ManimColor(c).to_hex().lower() for c in colours}
+    found = []
+    for top in scene.mobjects:
+        for mobject in top.get_family():
+            if isinstance(mobject, GlyphString) or not len(mobject.points):
+                continue
+            if mobject.get_stroke_width() <= 0 or mobject.get_stroke_opacity() < SHOWN:
+                continue
+            if mobject.get_stroke_color().to_hex().lower() not in wanted:
+                continue
+            low = mobject.get_corner([-1, -1, 0])[:2] - SLACK
+            found.append((low, mobject.get_corner([1, 1, 0])[:2] + SLACK))
+    return found
+
+
+def marked_rows(scene: Any, kind: str, colours: set[str]) -> set[int]:
+    """The rows of ``kind`` numbers that a visible stroke in ``colours`` encloses, alone."""
+    rows = _number_boxes(scene, kind)
+    found: set[int] = set()
+    for low, high in _strokes(scene, colours):
+        for row, boxes in rows.items():
+            holds = all(np.all(b[0] >= low) and np.all(b[1] <= high) for b in boxes)
+            centres = [(b[0] + b[1]) / 2 for r, bs in rows.items() if r != row for b in bs]
+            if holds and not any(np.all(c >= low) and np.all(c <= high) for c in centres):
+                found.add(row)
+    return found
+
+
+def named(text: str) -> tuple[set[int], set[int]]:
+    """The rows of E and the output rows a caption names."""
+    rows = {int(m[1]) for m in E_ROW.finditer(text)}
+    rows |= {int(m[1]) - 1 for m in ORDINAL_ROW.finditer(text)}
+    outputs = {int(g) for m in OUTPUT_ROWS.finditer(text) for g in m.groups() if g is not None}
+    return rows, outputs
+
+
+def test_the_caption_reader() -> None:
+    """The regexes read the story's ways of naming rows, and nothing else."""
+    assert named("Next, ID 464: the view scrolls to row 464, and its copy fills output row 1.") == (
+        {464},
+        {1},
+    )
+    assert named("ID 4821 repeats, so output rows 0 and 8 are identical.") == (set(), {0, 8})
+    assert named("It is the 4822nd row, counting from 0.") == ({4821}, set())
+    assert named("Labelled gaps stand for the hidden rows 6–50255.") == (set(), set())
+
+
+def _ends(overrides: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """At each beat's end: (beat, last cue, what is marked, the equality marks' boxes)."""
+    board = prepared_storyboard(SCENE, overrides, environ={})
+    seen: list[Any] = []
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.alpha < 1 or not moment.beat.phrases:
+            return
+        theme = scene.stage.theme
+        text = moment.beat.phrases[-1].text
+        rows = marked_rows(scene, "weight", {theme.id_line})
+        outputs = marked_rows(scene, "output", {theme.id_line, theme.highlight, theme.wrong})
+        seen.append((moment.beat.name, text, rows, outputs))
+
+    play_moments(board, look, alphas=(), pixel_width=192, pixel_height=108)
+    return seen
+
+
+CASES = [
+    {},
+    {"theme": "light"},
+    {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5},
+    {"ids": "4821,464,50256", "dim": 1600},
+    # A repeat walked one by one (lookup-1), then two more in the rest.
+    {"ids": "4821,4821,464,3290,464,4821"},
+]
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=["default", "light", "toy", "three", "repeats"])
+def test_a_named_row_is_marked_at_its_beats_end(overrides: dict[str, Any]) -> None:
+    """Every row of E and output row the last cue names has a mark round it at the beat's end."""
+    seen = _ends(overrides)
+    checked = []
+    for beat, text, rows, outputs in seen:
+        want_rows, want_outputs = named(text)
+        if want_rows or want_outputs:
+            checked.append(beat)
+        assert want_rows <= rows, (beat, text, sorted(rows))
+        assert want_outputs <= outputs, (beat, text, sorted(outputs))
+    # The walked lookup names row 464 (or 7) and output row 1; a repeat walked one by one
+    # ends on a remark; the rest names rows when one ID is left or one repeats.
+    walked_repeat = overrides.get("ids", "").startswith("4821,4821,")
+    must = {"scroll", "rest"} | (set() if walked_repeat else {"lookup-1"})
+    assert must <= set(checked), seen
+
+
+# "out[8] = out[0]": the two output rows an equality note names.
+NOTE = re.compile(r"out\[(\d+)\] = out\[(\d+)\]")
+
+
+def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """At the rest and shape beats' ends: each equality note's problems (none: fine)."""
+    from manim import config
+
+    from embedviz.render.glyphs import NumberText
+
+    board = prepared_storyboard(SCENE, overrides, environ={})
+    seen: list[tuple[str, list[str]]] = []
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.alpha < 1 or moment.beat.name not in ("rest", "shape"):
+            return
+        theme = scene.stage.theme
+        numbers = _number_boxes(scene, "output")
+        strokes = _strokes(scene, {theme.wrong})
+        notes = [
+            m
+            for top in scene.mobjects
+            for m in top.get_family()
+            if isinstance(m, NumberText) and m.cell.kind == "equal_to"
+        ]
+        for note in notes:
+            found = NOTE.search(note.cell.text)
+            assert found is not None, note.cell.text
+            rows = [int(found[1]), int(found[2])]
+            problems = []
+            edge = config.frame_width / 2 - note.get_right()[0]
+            if edge < MARGIN + SPACE - 1e-6:
+                problems.append(f"{edge:.3f} from the right edge")
+            left, y = note.get_left()[0], note.get_center()[1]
+            ys = [float(np.mean([(b[0][1] + b[1][1]) / 2 for b in numbers[r]])) for r in rows]
+            body_right = max(b[1][0] for r in rows for b in numbers[r])
+            # A run out of the note's left end, at its height.
+            if not any(lo[0] < left <= hi[0] + SPACE and lo[1] <= y <= hi[1] for lo, hi in strokes):
+                problems.append("no line out of the note")
+            # An upright run between the rows and the note, from one row's height to the other's.
+            if not any(
+                body_right < lo[0]
+                and hi[0] < left
+                and hi[0] - lo[0] < SPACE
+                and lo[1] <= min(ys)
+                and hi[1] >= max(ys)
+                for lo, hi in strokes
+            ):
+                problems.append(f"nothing joins rows {rows} beside the note")
+            # Both rows ringed (in the note's colour).
+            ringed = marked_rows(scene, "output", {theme.wrong})
+            if not set(rows) <= ringed:
+                problems.append(f"rows {rows} not ringed: {sorted(ringed)}")
+            seen.append((moment.beat.name, problems))
+
+    play_moments(board, look, alphas=(), pixel_width=192, pixel_height=108)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "overrides", [*CASES[:3], CASES[4]], ids=["default", "light", "toy", "repeats"]
+)
+def test_the_equality_note_is_tied_to_its_rows(overrides: dict[str, Any]) -> None:
+    """The 720p review: ``out[8] = out[0]`` floated 14 px from the right edge, tied to nothing.
+
+    At the rest and shape beats' ends it keeps MARGIN + SPACE from the frame's
+    right edge, both rows it names are ringed, and lines join it to them.
+    """
+    seen = _notes(overrides)
+    assert {beat for beat, _ in seen} == {"rest", "shape"}, seen
+    for beat, problems in seen:
+        assert not problems, (beat, problems)
