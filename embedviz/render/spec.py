@@ -83,9 +83,6 @@ class LookupSpec:
         Whether the marks' column stays empty until the last beats (as in
         LargeVocabLookup): what stands from the start is then centred, and the
         marks keep their room inside the frame.
-    mark_air
-        Room kept clear between the equality marks and the safe area's
-        right edge (0: the marks may reach it).
     gaps_inside
         Whether the hidden ranges' labels are written inside the table (each
         row range's in its band, the columns' note over the column numbers)
@@ -173,7 +170,6 @@ class LookupSpec:
     bar_width: float = 0.0
     mark_role: Literal["legend", "label"] = "label"
     marks_last: bool = False
-    mark_air: float = 0.0
     late_marks: bool = False
     gaps_inside: bool = False
     col_note_air: float = 0.5

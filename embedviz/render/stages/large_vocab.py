@@ -80,11 +80,6 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         # of the frame's height, a frame review found); the numbers stay as large.
         note_above=True,
         marks_last=True,
-        # The note names both rows (``out[8] = out[0]``): set as a note, at the legend's
-        # size, it keeps a SPACE inside the safe area (a 720p review found it 14 px from
-        # the frame's edge), where the label's size would shrink GPT-2's numbers.
-        mark_role="legend",
-        mark_air=SPACE,
         # The margin holds only row numbers: the width goes to the table's columns.
         gaps_inside=True,
         # Half a SPACE left "columns 1-766 hidden" 8 px over "767" at 720p, reading as one
