@@ -326,17 +326,38 @@ def test_loading_is_linear_in_the_files_size(tmp_path: Path) -> None:
     assert seconds[1] < 8 * seconds[0] + 0.2, seconds
 
 
-def test_splitting_narration_into_phrases_is_linear() -> None:
-    """Brackets were counted from the start of the text at every comma: quadratic."""
+def _plain(words: int) -> str:
+    return " ".join(["word,"] * words) + "."
+
+
+def _bracketed(words: int) -> str:
+    # Every space, comma and full stop inside one bracket: the bracket depth is read at
+    # each of them, but no break is allowed, so little else is done per word.
+    return "(" + " ".join(["word, x. y;"] * (words // 3)) + ")."
+
+
+@pytest.mark.parametrize(
+    ("narration", "sizes", "factor"),
+    [
+        # Each cue's end looks back one cue's length: without that bound the search
+        # over breaks grows faster than quadratic (250 words took 3.6 s, not 0.1 s).
+        pytest.param(_plain, (250, 1_000), 11, id="breaks"),
+        # Brackets were counted from the start of the text at every break: quadratic,
+        # but each count is cheap, so it shows only where the rest is cheap too. Eight
+        # times the words measured 8.4 times as long; counted from the start, 46.
+        pytest.param(_bracketed, (4_000, 32_000), 20, id="brackets"),
+    ],
+)
+def test_splitting_narration_into_phrases_is_linear(
+    narration: Any, sizes: tuple[int, int], factor: int
+) -> None:
+    """Splitting grows with the text, not with its square."""
     from embedviz.story.phrases import split_phrases
 
-    def narration(words: int) -> str:
-        return " ".join(["word,"] * words) + "."
-
-    short, long = (_fastest(lambda n=n: split_phrases(narration(n))) for n in (2_000, 8_000))
-    # Four times the text: quadratic would take 16 times as long. Measured about 6 on
-    # an idle machine and 8.5 on a busy one, so the bound sits between.
-    assert long < 11 * short + 0.05, (short, long)
+    short, long = (_fastest(lambda n=n: split_phrases(narration(n))) for n in sizes)
+    # Four (eight) times the text: quadratic would take 16 (64) times as long; the
+    # bound sits between, clear of a busy machine's noise.
+    assert long < factor * short + 0.05, (short, long)
 
 
 SURFACES = [

@@ -160,10 +160,10 @@ def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
         stream.options = {"crf": "34", "b": "0", "deadline": "realtime", "cpu-used": "8"}
         stream.codec_context.time_base = Fraction(1) / rate
         # Every stream must exist before the first packet is written.
-        sound = None
+        sound: _OpusTrack | _OpusCopy | None = None
         if inp.streams.audio:
-            pcm = _opus_source(source, float(ticks[-1] / rate) if ticks else 0.0)
-            sound = _OpusTrack(out, pcm)
+            pcm, trial = _opus_source(source, float(ticks[-1] / rate) if ticks else 0.0)
+            sound = _OpusTrack(out, pcm) if trial is None else _OpusCopy(out, trial)
         # Each frame's length in ticks, by its start, for its packet.
         lengths = {start: end - start for start, end in itertools.pairwise(ticks)}
         frames = zip(inp.decode(in_stream), ticks, strict=False)
@@ -294,6 +294,10 @@ def _opus_source(source: Path, seconds: float) -> Any:
     until its decoded true peak fits under the web ceiling (see
     :func:`embedviz.export.loudness.fit_through_codec`). The limiter touches
     only peaks: the loudness stays as the MP4 has it.
+
+    Returns the samples, and for a fitted mono track the in-memory WebM of its
+    last (fitting) trial too, whose packets are the ones to write (``None``
+    for sound passed on as it is).
     """
     import numpy as np
 
@@ -301,12 +305,20 @@ def _opus_source(source: Path, seconds: float) -> Any:
 
     pcm = _decoded_sound(str(source))[:, : round(seconds * _RATE)]
     if pcm.shape[0] != 1 or not np.any(pcm):
-        return pcm  # embedviz's narration is mono; other sound is passed on as it is
-    return fit_through_codec(pcm[0], lambda x: _opus_round_trip(x[np.newaxis])[0])[np.newaxis]
+        return pcm, None  # embedviz's narration is mono; other sound is passed on as it is
+    trials: list[bytes] = []
+
+    def round_trip(x: Any) -> Any:
+        decoded, data = _opus_round_trip(x[np.newaxis])
+        trials[:] = [data]
+        return decoded[0]
+
+    # The last trial is made with the samples returned (fit_through_codec's contract).
+    return fit_through_codec(pcm[0], round_trip)[np.newaxis], trials[-1]
 
 
-def _opus_round_trip(pcm: Any) -> Any:
-    """Encode samples exactly as :class:`_OpusTrack` does, in memory, and decode them."""
+def _opus_round_trip(pcm: Any) -> tuple[Any, bytes]:
+    """Encode samples exactly as :class:`_OpusTrack` does, in memory; decode them, and the WebM."""
     import io
 
     import av
@@ -318,7 +330,57 @@ def _opus_round_trip(pcm: Any) -> Any:
             track.encode_until(math.inf)
         track.finish()
     buffer.seek(0)
-    return _decoded_sound(buffer)
+    return _decoded_sound(buffer), buffer.getvalue()
+
+
+class _OpusCopy:
+    """The fitted trial's Opus packets (see :func:`_opus_source`), muxed again in time order.
+
+    The trial already encoded the very samples that are written, and the
+    same samples give the same packets, so they are copied, not encoded a
+    second time. It has :class:`_OpusTrack`'s interface for the merge.
+    """
+
+    def __init__(self, out: Any, trial: bytes) -> None:
+        import io
+
+        import av
+
+        self._source = av.open(io.BytesIO(trial), "r")
+        stream = self._source.streams.audio[0]
+        self.out = out
+        self.stream = out.add_stream_from_template(stream)
+        # Each packet with its start in seconds (demux's flushing packets have none).
+        self._packets = [
+            (float(packet.pts * packet.time_base), packet)
+            for packet in self._source.demux(stream)
+            if packet.pts is not None and packet.time_base is not None
+        ]
+        self._next = 0
+
+    @property
+    def done(self) -> bool:
+        """Whether every packet has been written."""
+        return self._next >= len(self._packets)
+
+    @property
+    def time(self) -> float:
+        """When the next packet starts, in seconds."""
+        return self._packets[self._next][0]
+
+    def encode_until(self, seconds: float) -> None:
+        """Write every packet that starts by ``seconds`` (at least one)."""
+        while True:
+            packet = self._packets[self._next][1]
+            packet.stream = self.stream
+            self.out.mux(packet)
+            self._next += 1
+            if self.done or self.time > seconds:
+                return
+
+    def finish(self) -> None:
+        """Close the trial."""
+        self._source.close()
 
 
 class _OpusTrack:
