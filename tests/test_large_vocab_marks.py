@@ -19,68 +19,21 @@ from typing import Any
 
 import numpy as np
 import pytest
-from manim import ManimColor
+
+# The caption reader and the probes of test_named_row: "row 464" of E (not "output row
+# 1"), "the 4822nd row"; the boxes of a kind's numbers and of strokes in given colours.
+from test_named_row import NAMED_ROW as E_ROW
+from test_named_row import ORDINAL_ROW, _stroke_boxes
+from test_named_row import _row_boxes as _number_boxes
+from test_named_row import outlined_rows as _outlined
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.moments import play_moments
 
 SCENE = "LargeVocabLookup"
-# "row 464" of E (not "output row 1"), or "the 4822nd row" (counting from one).
-E_ROW = re.compile(r"(?<!output )\brow (\d+)\b")
-ORDINAL_ROW = re.compile(r"\bthe (\d+)(?:st|nd|rd|th) row\b")
 # "output row 1", "output rows 0 and 8".
 OUTPUT_ROWS = re.compile(r"\boutput rows? (\d+)(?: and (\d+))?")
-SHOWN = 0.5
-SLACK = 0.02
-
-
-def _number_boxes(scene: Any, kind: str) -> dict[int, list[np.ndarray]]:
-    """Every visible number of ``kind`` on screen, by row: ((left, bottom), (right, top))."""
-    from embedviz.render.glyphs import NumberText
-
-    rows: dict[int, list[np.ndarray]] = {}
-    for top in scene.mobjects:
-        for mobject in top.get_family():
-            if not isinstance(mobject, NumberText) or mobject.cell.kind != kind:
-                continue
-            if getattr(mobject, "row_strip", False) or float(mobject.get_fill_opacity()) < SHOWN:
-                continue
-            box = np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
-            rows.setdefault(int(mobject.cell.index[0]), []).append(box)
-    return rows
-
-
-def _strokes(scene: Any, colours: set[str]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Each visible stroke (no glyph) in ``colours``: its (low, high) corners, widened by SLACK."""
-    from embedviz.render.glyphs import GlyphString
-
-    wanted = {ManimColor(c).to_hex().lower() for c in colours}
-    found = []
-    for top in scene.mobjects:
-        for mobject in top.get_family():
-            if isinstance(mobject, GlyphString) or not len(mobject.points):
-                continue
-            if mobject.get_stroke_width() <= 0 or mobject.get_stroke_opacity() < SHOWN:
-                continue
-            if mobject.get_stroke_color().to_hex().lower() not in wanted:
-                continue
-            low = mobject.get_corner([-1, -1, 0])[:2] - SLACK
-            found.append((low, mobject.get_corner([1, 1, 0])[:2] + SLACK))
-    return found
-
-
-def marked_rows(scene: Any, kind: str, colours: set[str]) -> set[int]:
-    """The rows of ``kind`` numbers that a visible stroke in ``colours`` encloses, alone."""
-    rows = _number_boxes(scene, kind)
-    found: set[int] = set()
-    for low, high in _strokes(scene, colours):
-        for row, boxes in rows.items():
-            holds = all(np.all(b[0] >= low) and np.all(b[1] <= high) for b in boxes)
-            centres = [(b[0] + b[1]) / 2 for r, bs in rows.items() if r != row for b in bs]
-            if holds and not any(np.all(c >= low) and np.all(c <= high) for c in centres):
-                found.add(row)
-    return found
 
 
 def named(text: str) -> tuple[set[int], set[int]]:
@@ -112,8 +65,8 @@ def _ends(overrides: dict[str, Any]) -> list[tuple[str, str, Any]]:
             return
         theme = scene.stage.theme
         text = moment.beat.phrases[-1].text
-        rows = marked_rows(scene, "weight", {theme.id_line})
-        outputs = marked_rows(scene, "output", {theme.id_line, theme.highlight, theme.wrong})
+        rows = _outlined(scene, {theme.id_line})
+        outputs = _outlined(scene, {theme.id_line, theme.highlight, theme.wrong}, "output")
         seen.append((moment.beat.name, text, rows, outputs))
 
     play_moments(board, look, alphas=(), pixel_width=192, pixel_height=108)
@@ -166,7 +119,7 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             return
         theme = scene.stage.theme
         numbers = _number_boxes(scene, "output")
-        strokes = _strokes(scene, {theme.wrong})
+        strokes = _stroke_boxes(scene, {theme.wrong}, least_width=0.0)
         notes = [
             m
             for top in scene.mobjects
@@ -199,7 +152,7 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             ):
                 problems.append(f"nothing joins rows {rows} beside the note")
             # Both rows ringed (in the note's colour).
-            ringed = marked_rows(scene, "output", {theme.wrong})
+            ringed = _outlined(scene, {theme.wrong}, "output")
             if not set(rows) <= ringed:
                 problems.append(f"rows {rows} not ringed: {sorted(ringed)}")
             seen.append((moment.beat.name, problems))

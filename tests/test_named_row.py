@@ -34,14 +34,14 @@ SHOWN = 0.5
 SLACK = 0.02
 
 
-def _row_boxes(scene: Any) -> dict[int, list[np.ndarray]]:
-    """Every visible number of E on screen, by row: its box ((left, bottom), (right, top))."""
+def _row_boxes(scene: Any, kind: str = "weight") -> dict[int, list[np.ndarray]]:
+    """Every visible number of ``kind`` (E's by default) on screen, by row: its box."""
     from embedviz.render.glyphs import NumberText
 
     rows: dict[int, list[np.ndarray]] = {}
     for top in scene.mobjects:
         for mobject in top.get_family():
-            if not isinstance(mobject, NumberText) or mobject.cell.kind != "weight":
+            if not isinstance(mobject, NumberText) or mobject.cell.kind != kind:
                 continue
             if getattr(mobject, "row_strip", False) or float(mobject.get_fill_opacity()) < SHOWN:
                 continue
@@ -50,10 +50,10 @@ def _row_boxes(scene: Any) -> dict[int, list[np.ndarray]]:
     return rows
 
 
-def outlined_rows(scene: Any, colour: str) -> set[int]:
-    """The rows of E that a visible stroke in ``colour`` encloses, alone."""
+def outlined_rows(scene: Any, colour: str | set[str], kind: str = "weight") -> set[int]:
+    """The rows of ``kind`` numbers (E's) that a visible stroke in ``colour`` encloses, alone."""
 
-    rows = _row_boxes(scene)
+    rows = _row_boxes(scene, kind)
     found: set[int] = set()
     for low, high in _stroke_boxes(scene, colour, least_width=0.0):
         for row, boxes in rows.items():
@@ -71,12 +71,13 @@ def outlined_rows(scene: Any, colour: str) -> set[int]:
 
 
 def _stroke_boxes(
-    scene: Any, colour: str, least_width: float
+    scene: Any, colour: str | set[str], least_width: float
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """The (low, high) corners, widened by SLACK, of every visible stroke in ``colour``."""
     from embedviz.render.glyphs import GlyphString
 
-    wanted = ManimColor(colour).to_hex().lower()
+    colours = {colour} if isinstance(colour, str) else colour
+    wanted = {ManimColor(c).to_hex().lower() for c in colours}
     boxes = []
     for top in scene.mobjects:
         for mobject in top.get_family():
@@ -85,7 +86,7 @@ def _stroke_boxes(
             width = float(mobject.get_stroke_width())
             if width <= 0 or width < least_width or mobject.get_stroke_opacity() < SHOWN:
                 continue
-            if mobject.get_stroke_color().to_hex().lower() != wanted:
+            if mobject.get_stroke_color().to_hex().lower() not in wanted:
                 continue
             low = mobject.get_corner([-1, -1, 0])[:2] - SLACK
             boxes.append((low, mobject.get_corner([1, 1, 0])[:2] + SLACK))
