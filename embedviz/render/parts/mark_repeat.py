@@ -6,7 +6,7 @@ still named the row ("the view scrolls to row 464, and its copy fills output
 row 1"); a repeat's two equal output rows were only flashed round mid-beat,
 and the ``out[8] = out[0]`` note stood alone beside the chips' row numbers.
 
-- :func:`output_outline` rings an output row in the ID's amber (its copy).
+An output row's amber outline is the grid's own (``CellGrid.row_outline``).
 - :func:`repeat_tie` rings a repeat's two output rows (numbers, tag and row
   number) in the verdict's colour, the note's, and ties them to the note with
   a bracket: a short run out of each ring, an upright run between them, and
@@ -24,16 +24,11 @@ from embedviz.render.design import SPACE
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 
-__all__ = ["TIE_WIDTH", "output_outline", "repeat_tie"]
+__all__ = ["TIE_WIDTH", "repeat_tie"]
 
 # The stroke widths (manim units) of the bracket and the rings: the bracket is the thinner.
 TIE_WIDTH = 2.5
 _RING_WIDTH = 3.0
-
-
-def output_outline(grid: CellGrid, row_index: int, colour: str) -> VMobject:
-    """Return the amber outline of an output row (not yet added), as a row of E's."""
-    return grid.row_outline(row_index, colour)
 
 
 def _ring(grid: CellGrid, row_index: int, right: float, colour: str) -> Rectangle:

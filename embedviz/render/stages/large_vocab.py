@@ -42,7 +42,7 @@ from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.mark_repeat import output_outline, repeat_tie
+from embedviz.render.parts.mark_repeat import repeat_tie
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.vocab_motion import VocabMotion
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
@@ -282,7 +282,7 @@ class LargeVocabStage(Stage):
         row = self.output.row_of(position)
 
         def drawn() -> Animation:
-            ring = output_outline(self.output.grid, row, self.theme.id_line)
+            ring = self.output.grid.row_outline(row, self.theme.id_line)
             self.held.append(ring)
             return AnimationGroup(Create(ring, run_time=0.3), *shown)
 
