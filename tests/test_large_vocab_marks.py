@@ -151,24 +151,34 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
                 for lo, hi in strokes
             ):
                 problems.append(f"nothing joins rows {rows} beside the note")
-            # Both rows ringed (in the note's colour).
-            ringed = _outlined(scene, {theme.wrong}, "output")
-            if not set(rows) <= ringed:
-                problems.append(f"rows {rows} not ringed: {sorted(ringed)}")
             seen.append((moment.beat.name, problems))
+        # Rings in the note's colour only while the caption names their rows: at the shape
+        # beat's end ("7 IDs became 7 vectors") the block's outline is the only box round it.
+        ringed = _outlined(scene, {theme.wrong}, "output")
+        named_rows = named(moment.beat.phrases[-1].text)[1] if moment.beat.phrases else set()
+        if ringed - named_rows:
+            seen.append((moment.beat.name, [f"rows {sorted(ringed - named_rows)} ringed, unnamed"]))
 
     play_moments(board, look, alphas=(), pixel_width=192, pixel_height=108)
     return seen
 
 
+# Three repeats in the rest: three notes, one pair named.
+PAIRS = {"ids": "40,7,59,40,2,7,59", "vocab": 60, "dim": 5}
+
+
 @pytest.mark.parametrize(
-    "overrides", [*CASES[:3], CASES[4]], ids=["default", "light", "toy", "repeats"]
+    "overrides",
+    [*CASES[:3], CASES[4], PAIRS],
+    ids=["default", "light", "toy", "repeats", "pairs"],
 )
 def test_the_equality_note_is_tied_to_its_rows(overrides: dict[str, Any]) -> None:
     """The 720p review: ``out[8] = out[0]`` floated 14 px from the right edge, tied to nothing.
 
     At the rest and shape beats' ends it stands inside the safe area (MARGIN from
-    the frame's right edge), both rows it names are ringed, and lines join it to them.
+    the frame's right edge), and lines join it to both rows it names. Its rows are
+    ringed only while the caption names them (the first test): a later review saw
+    three pairs' rings crowd the block and merge with its outline at ``shape``.
     """
     seen = _notes(overrides)
     assert {beat for beat, _ in seen} == {"rest", "shape"}, seen

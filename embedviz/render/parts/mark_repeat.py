@@ -7,10 +7,13 @@ row 1"); a repeat's two equal output rows were only flashed round mid-beat,
 and the ``out[8] = out[0]`` note stood alone beside the chips' row numbers.
 
 An output row's amber outline is the grid's own (``CellGrid.row_outline``).
-- :func:`repeat_tie` rings a repeat's two output rows (numbers, tag and row
-  number) in the verdict's colour, the note's, and ties them to the note with
-  a bracket: a short run out of each ring, an upright run between them, and
-  the run at the repeat's level on into the note.
+- :func:`repeat_tie` ties a repeat's two output rows to the note with a
+  bracket in the verdict's colour, the note's: a short run out of each row
+  (past its tag and row number), an upright run between them, and the run at
+  the repeat's level on into the note. :func:`repeat_rings` rings the two rows
+  (numbers, tag and row number) in that colour while the caption names them;
+  they go with the caption, so that at the shape beat the block's outline is
+  the only box round it (a 720p review: three pairs' rings merged with it).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from embedviz.render.design import SPACE
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 
-__all__ = ["TIE_WIDTH", "repeat_tie"]
+__all__ = ["TIE_WIDTH", "repeat_rings", "repeat_tie"]
 
 # The stroke widths (manim units) of the bracket and the rings: the bracket is the thinner.
 TIE_WIDTH = 2.5
@@ -41,6 +44,18 @@ def _ring(grid: CellGrid, row_index: int, right: float, colour: str) -> Rectangl
     return ring.set_stroke(colour, width=_RING_WIDTH).set_fill(opacity=0.0)
 
 
+def _reach(tags: Sequence[VMobject]) -> float:
+    """Return where the bracket's runs start: a SPACE clear of the rows' tags and numbers."""
+    return max(t.get_right()[0] for t in tags) + SPACE
+
+
+def repeat_rings(
+    grid: CellGrid, rows: Sequence[int], tags: Sequence[VMobject], colour: str
+) -> VGroup:
+    """Ring the repeat's two rows and their tags, up to where the bracket starts (not added)."""
+    return VGroup(*[_ring(grid, row, _reach(tags), colour) for row in rows])
+
+
 def repeat_tie(
     grid: CellGrid,
     rows: Sequence[int],
@@ -49,7 +64,7 @@ def repeat_tie(
     colour: str,
     lane_at: float = 0.5,
 ) -> VGroup:
-    """Ring the repeat's rows and tie them to its note (not yet added).
+    """Tie the repeat's rows to its note with a bracket (not yet added).
 
     Parameters
     ----------
@@ -70,10 +85,9 @@ def repeat_tie(
     Returns
     -------
     VGroup
-        The two rings, then the bracket's runs.
+        The bracket's runs.
     """
-    reach = max(t.get_right()[0] for t in tags) + SPACE / 2
-    rings = [_ring(grid, row, reach, colour) for row in rows]
+    reach = _reach(tags)
     lane = reach + lane_at * (note.get_left()[0] - reach)
     ys = [grid.row_y(row) for row in rows]
     runs = [Line(xyz(reach, y), xyz(lane, y)) for y in ys[:-1]]
@@ -81,4 +95,4 @@ def repeat_tie(
     runs.append(Line(xyz(reach, ys[-1]), xyz(note.get_left()[0] - SPACE / 4, ys[-1])))
     for run in runs:
         run.set_stroke(colour, width=TIE_WIDTH)
-    return VGroup(*rings, *runs)
+    return VGroup(*runs)

@@ -42,7 +42,7 @@ from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.mark_repeat import repeat_tie
+from embedviz.render.parts.mark_repeat import repeat_rings, repeat_tie
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.vocab_motion import VocabMotion
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
@@ -274,7 +274,7 @@ class LargeVocabStage(Stage):
         settle = self._outline_output(position, one.shown)
         if ("equal_to", position) in self.cells and one.shown:
             # A repeat ("output row 1 equals output row 0"): both rows, tied to the note.
-            settle = Succession(AnimationGroup(*one.shown), self._tie([position]))
+            settle = Succession(AnimationGroup(*one.shown), self._tie([position], position))
         return Steps(marked, Succession(one.go, one.moved), settle)
 
     def _outline_output(self, position: tuple[int, ...], shown: list[Animation]) -> Animation:
@@ -323,10 +323,15 @@ class LargeVocabStage(Stage):
         self.repeat_rings = [SurroundingRectangle(r, color=accent, buff=SPACE / 4) for r in rows]
         # Circumscribe's own flash (a 0.3 slice of the outline running round it).
         flashes = [ShowPassingFlash(ring, time_width=0.3) for ring in self.repeat_rings]
-        return Steps(rest, Succession(AnimationGroup(*flashes), self._tie(landed)))
+        return Steps(rest, Succession(AnimationGroup(*flashes), self._tie(landed, pair[1])))
 
-    def _tie(self, positions: list[tuple[int, ...]]) -> Animation:
-        """Ring the rows each note of ``positions`` names, in its colour, tied to it; keep them."""
+    def _tie(self, positions: list[tuple[int, ...]], named: tuple[int, ...]) -> Animation:
+        """Tie the rows each note of ``positions`` names to it, in its colour, and keep the ties.
+
+        The two rows of the repeat the caption names (``named``) are ringed as
+        well, until the caption moves on (the held outlines' rule); the other
+        pairs are tied only, so that three pairs' rings do not crowd the block.
+        """
 
         def drawn() -> Animation:
             notes = [m for m in self.motion.marks if isinstance(m, NumberText)]
@@ -339,7 +344,11 @@ class LargeVocabStage(Stage):
                 tags = [m for r in rows for m in (self.chips.chips[r], self.output.numbers[r])]
                 lane = (k + 1) / (len(notes) + 1)
                 ties.append(repeat_tie(self.output.grid, rows, tags, note, self.theme.wrong, lane))
-            self.motion.marks.extend(ties)
+                if note.cell.index == named:
+                    rings = repeat_rings(self.output.grid, rows, tags, self.theme.wrong)
+                    self.held.append(rings)
+                    ties.append(rings)
+            self.motion.marks.extend(t for t in ties if all(t is not h for h in self.held))
             if not ties:
                 return Wait(run_time=0.5)
             return AnimationGroup(*[Create(t, run_time=0.5) for t in ties])
