@@ -46,7 +46,7 @@ def _ring(grid: CellGrid, row_index: int, right: float, colour: str) -> Rectangl
 
 def _reach(tags: Sequence[VMobject]) -> float:
     """Return where the bracket's runs start: a SPACE clear of the rows' tags and numbers."""
-    return max(t.get_right()[0] for t in tags) + SPACE
+    return max(float(t.get_right()[0]) for t in tags) + SPACE
 
 
 def repeat_rings(
