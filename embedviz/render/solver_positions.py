@@ -43,7 +43,9 @@ from embedviz.story.model import Storyboard, Window
 __all__ = [
     "DEFINITION_GAP",
     "GAP_LINE",
+    "NARROW_PAD",
     "VERDICT_CHARS",
+    "VERDICT_EDGE",
     "PositionPlan",
     "PositionSpec",
     "definition_font",
@@ -69,6 +71,14 @@ DEFINITION_GAP = 2 * SPACE
 GAP_LINE = 1.2
 # The lookup layout keeps a mark column this many characters wide for a bracket and ``=``.
 VERDICT_CHARS = 2
+# How far a verdict's word (``= identical``, ``≠ different``) keeps from the frame's right
+# edge: twice the margin. At the margin (18 px at 720p), a 720p review saw ``= identical``
+# run to the frame's edge; ``≠ different`` stood 37 px off it.
+VERDICT_EDGE = 2 * MARGIN
+# Where beat ``same`` narrows the tables past their numbers' floor, the numbers keep the
+# floor and their cells narrow on; each keeps at least this much of its cell free on
+# either side (SPACE / 2: 5.4 px at 720p).
+NARROW_PAD = SPACE / 2
 
 
 @cache

@@ -9,12 +9,14 @@ moves with its centre and shrinks by ``scale`` about it, so that the rows keep
 their height and their pitch and the numbers shrink only as far as their
 floor allows. The output side may also glide (into the corridor beside E,
 which is empty once every lookup is done, and down where the frame is
-fullest).
+fullest). Where even that leaves too little room, the table numbers keep
+their floor while their cells narrow further (``kept``): each number keeps
+its right edge's place in its cell, so a column's numbers stay aligned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import numpy as np
@@ -37,6 +39,7 @@ def narrowed(
     anchor: float,
     shift: tuple[float, float] = (0, 0),
     floor: float = 0.0,
+    kept: Mapping[int, float] | None = None,
 ) -> Targets:
     """Return where every member of ``moving`` ends once narrowed (and shifted).
 
@@ -56,6 +59,10 @@ def narrowed(
         where a point there would go; a note in sans (a hidden range's
         label) only as far as :data:`~embedviz.render.design.MIN_NOTE_PX`,
         if that is more.
+    kept
+        The least digit-slot height of some strings, by ``id`` (the table
+        numbers, at their floor): each shrinks only as far as that, about its
+        right edge's place (right-aligned numbers stay aligned).
     """
     seen: set[int] = set()
     targets: Targets = []
@@ -71,7 +78,13 @@ def narrowed(
             centre = mobject.get_center()
             moved = np.array([across(centre[0]), centre[1] + shift[1], centre[2]])
             factor = scale
-            if floor and isinstance(mobject, GlyphString | GapLabel):
+            own = (kept or {}).get(id(mobject))
+            if own is not None and isinstance(mobject, GlyphString):
+                low, high = mobject.slot_corners()
+                factor = max(scale, min(1.0, own / float(high[1] - low[1])))
+                right = float(mobject.get_right()[0])
+                moved[0] = across(right) - factor * (right - centre[0])
+            elif floor and isinstance(mobject, GlyphString | GapLabel):
                 low, high = mobject.slot_corners()
                 least = _least(mobject, floor)
                 factor = max(scale, min(1.0, least / float(high[1] - low[1])))

@@ -32,15 +32,15 @@ from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import (
     APART,
-    MARGIN,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
     MIN_TEXT_PX,
     SPACE,
     font_for_px,
+    units_for_px,
 )
 from embedviz.render.fades import FadeIn, FadeOut
-from embedviz.render.glyphs import SansText
+from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
@@ -55,7 +55,9 @@ from embedviz.render.parts.resting import (
 from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
+    NARROW_PAD,
     VERDICT_CHARS,
+    VERDICT_EDGE,
     PositionPlan,
     PositionSpec,
     solve_positions,
@@ -67,6 +69,8 @@ from embedviz.story.model import Beat
 __all__ = ["PositionStage"]
 
 _PE_KINDS = {"sinusoid": "sum_sinusoid", "learned_position": "sum_learned"}
+# The table numbers that beat ``same`` narrows: E's and the output's.
+_DATA_KINDS = frozenset({"weight", "output"})
 # The rows leave for their new place when the matrix's fade is this far through.
 _MOVE_LAG = 0.6
 # Seconds the tables take to narrow and make room for the verdict's word.
@@ -243,10 +247,50 @@ class PositionStage(Stage):
         slide = scale * gap - APART
         if slide < 0:
             scale, slide = (edge - reach - anchor) / (left - anchor), 0.0
+        if scale <= 0:
+            return None
+        # Under the numbers' floor the numbers keep it and only their cells narrow on.
+        least = self._least_cells(matrix, output)
+        return (scale, anchor, slide) if scale >= least - 1e-9 else None
+
+    def _data_floor(self) -> float:
+        """Return the table numbers' floor in px at 720p: 24, or 18 for a table under 24."""
         data = self.plan.scale.data
-        floor = font_for_px(MIN_DEFAULT_DATA_PX)
-        floor = floor if data >= floor else font_for_px(MIN_DATA_PX)
-        return (scale, anchor, slide) if scale > 0 and data * scale >= floor else None
+        return MIN_DEFAULT_DATA_PX if data >= font_for_px(MIN_DEFAULT_DATA_PX) else MIN_DATA_PX
+
+    def _numbers(self, side: list[Mobject]) -> list[NumberText]:
+        """Return the table numbers (E's and the output's) among ``side``'s families."""
+        return [
+            m
+            for part in side
+            for m in part.get_family()
+            if isinstance(m, NumberText) and m.cell.kind in _DATA_KINDS and not m.echo
+        ]
+
+    def _kept(self, matrix: list[Mobject], output: list[Mobject]) -> dict[int, float]:
+        """Return the table numbers' least slot height, by id: their floor."""
+        least = units_for_px(self._data_floor())
+        return {id(m): least for m in self._numbers([*matrix, *output])}
+
+    def _least_cells(self, matrix: list[Mobject], output: list[Mobject]) -> float:
+        """Return the least scale the cells may narrow by.
+
+        Each number, at its floor or narrowed with its cell, keeps
+        :data:`NARROW_PAD` of its cell free on its left (its right edge keeps
+        its place in the cell, so that side only narrows).
+        """
+        least = 0.0
+        for grid, side in ((self.matrix.grid, matrix), (self.output.grid, output)):
+            for number in self._numbers(side):
+                key = number.cell.index[-1]
+                slot = next(s for s in grid.col_slots if s.key == key and not s.gap)
+                cell_left = grid.col_x(key) - slot.size / 2
+                right = float(number.get_right()[0])
+                low, high = number.slot_corners()
+                factor = min(1.0, units_for_px(self._data_floor()) / float(high[1] - low[1]))
+                width = factor * float(number.slot_width)
+                least = max(least, (width + NARROW_PAD) / (right - cell_left))
+        return least
 
     def _moved(
         self,
@@ -257,10 +301,10 @@ class PositionStage(Stage):
     ) -> Targets:
         """Return where the tables' members end: narrowed, the output side glided too."""
         scale, anchor, slide = room
-        least = _text_floor()
+        least, kept = _text_floor(), self._kept(matrix, output)
         return [
-            *narrowed(matrix, scale, anchor, floor=least),
-            *narrowed(output, scale, anchor, (-slide, dy), least),
+            *narrowed(matrix, scale, anchor, floor=least, kept=kept),
+            *narrowed(output, scale, anchor, (-slide, dy), least, kept),
         ]
 
     def _lifted(self, lift: float, across: float = 0.0) -> Targets:
@@ -417,7 +461,7 @@ def _text_floor() -> float:
 
 
 def _right_edge() -> float:
-    """Return the x of the safe area's right edge."""
+    """Return the x a verdict's word keeps left of: :data:`VERDICT_EDGE` off the frame's edge."""
     from manim import config
 
-    return float(config.frame_width / 2 - MARGIN)
+    return float(config.frame_width / 2 - VERDICT_EDGE)
