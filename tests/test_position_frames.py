@@ -216,11 +216,17 @@ def test_the_sums_say_they_add_the_unrounded_values(positions: str) -> None:
     ids=["default", "learned", "eight-tokens", "learned-eight", "learned-gpt2"],
 )
 def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> None:
-    """The note stands in the safe area, on the sums' heading line or left of ``=``
-    level with it, at the legend size, at least a SPACE clear of everything else."""
+    """The note stands in the safe area, on the sums' heading line or beside the sum block,
+    at the notes' size, at least a SPACE clear of everything else.
+
+    A 720p review: the note was set at the legend's size (12.1 px with eight tokens, under
+    the notes' 12.5 px floor) and, with a learned P, stood in the band under E[id], 115 px
+    from the sums it explains. It is now at most APART from the sum block's body."""
     from manim import config
 
-    from embedviz.render.design import MARGIN, SPACE
+    from test_note_floor import NOTE_PX, _slot_px
+
+    from embedviz.render.design import APART, MARGIN, SPACE
     from embedviz.render.glyphs import SansText
 
     stage = _stage(overrides)
@@ -231,7 +237,18 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
     # monospace, the voice of code and PyTorch's prints).
     assert isinstance(note, SansText)
     assert note.original_text == "added unrounded, shown to 4 decimals"
-    assert note.font_size == pytest.approx(stage.sums_plan.scale.legend)
+    assert note.font_size == pytest.approx(stage.sums_plan.scale.note)
+    # Its digit slot (its last line's, from the points drawn) at the notes' floor.
+    assert _slot_px(note.points) >= NOTE_PX - 0.005
+    px = 720 / config.frame_height
+    body = blocks.sum_grid.body
+    gap = max(
+        body.get_left()[0] - note.get_right()[0],
+        note.get_left()[0] - body.get_right()[0],
+        body.get_bottom()[1] - note.get_top()[1],
+        note.get_bottom()[1] - body.get_top()[1],
+    )
+    assert gap <= APART + 1e-6, f"{gap * px:.0f} px from the sums"
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     assert -half_w + MARGIN - 1e-6 <= note.get_left()[0]
     assert note.get_right()[0] <= half_w - MARGIN + 1e-6
@@ -294,9 +311,14 @@ def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], 
     assert gap.get_top()[1] <= pe.body_top() - plan.body_height - SPACE / 2
     assert gap.get_bottom()[1] >= size_note.get_top()[1] + SPACE / 2
     assert size_note.get_bottom()[1] > plan.sum_top
-    for other in (blocks.sum_heading, blocks.sum_note):
-        assert other is not None
-        assert other.get_right()[0] < gap.get_left()[0] - SPACE
+    # The sums' heading stands left of them; the sums' note (beside the sum block) under them.
+    assert blocks.sum_heading.get_right()[0] < gap.get_left()[0] - SPACE
+    note = blocks.sum_note
+    assert note is not None
+    assert max(
+        gap.get_left()[0] - note.get_right()[0],
+        size_note.get_bottom()[1] - note.get_top()[1],
+    ) >= SPACE - 1e-6
 
 
 def test_the_sinusoidal_p_has_no_hidden_rows() -> None:

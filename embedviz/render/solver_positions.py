@@ -342,6 +342,11 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     # E[id] it read as E's); the sums keep their place between the two tables.
     pe_left = body_w + tags_w + sign_w
     sum_left = note_w + SPACE + sign_w
+    if not spec.formulas:
+        # Nothing stands left of ``=`` then: the sum band (``=``, the block and the verdict,
+        # with the sums' note beside it) is centred under the top band. At P's definition's
+        # place, it left the frame under E[id] empty (a 720p review: the lower-left quarter).
+        sum_left = max(sign_w, (top_w - sign_w - body_w - verdict_w) / 2 + sign_w)
     note_left = 0.0 if spec.formulas else pe_left
     if note_left and sum_left + text_width(spec.headings[2], label, mono=False) + SPACE > pe_left:
         problems.append("the size note of P meets the sum's heading")

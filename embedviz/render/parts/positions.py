@@ -49,7 +49,7 @@ from embedviz.render.parts.clear_outline import (
     clear_row_outline,
 )
 from embedviz.render.parts.grid import CellGrid, output_grid
-from embedviz.render.parts.sum_note import place_sum_note
+from embedviz.render.parts.sum_note import beside_sums, place_sum_note
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.solver_positions import (
     BRACKET_WIDTH,
@@ -359,8 +359,8 @@ class PositionBlocks(Component):
         band = (self.plan.token_left, inner - 2 * SPACE)
         right = float(config.frame_width) / 2 - MARGIN
         taken: list[VMobject] = [self.pe_grid.body, self.formula]
-        font = self.plan.scale.legend
-        return place_sum_note(text, font, self.theme, self.sum_heading, taken, band, right)
+        args = (self.plan.scale.note, self.theme, self.sum_heading, taken, band, right)
+        return place_sum_note(text, *args, beside_sums(self, self.pair(self.board.beats[-1])))
 
     def _definition(self, cells: Cells) -> VGroup:
         """P's definition (Typst lines, at the plan's note font) or a learned P's size and gap."""

@@ -5,26 +5,33 @@ its last digit can differ from the sum of the two rounded numbers drawn above
 it (``-0.2010 + 0.2498`` is shown as ``0.0489``). A teacher adding the shown
 numbers on the board would get another last digit; the note says why.
 
-It is one storyboard label (``sum_note``), at the legend's size, muted, in
+It is one storyboard label (``sum_note``), at the notes' size (the
+legend's, never under :data:`~embedviz.render.design.MIN_NOTE_PX`), muted, in
 sans: it is words, not code (monospace is for code and PyTorch's prints).
 It stands on the sums' heading line, after the heading (``sum``), on its
 baseline, where that line is free to the frame's edge (a sinusoidal P: its
 definition stands under E[id]); else (a learned P, whose size note stands on
-that line under P) in the band under E[id], left of ``=`` and of the
-heading, top-aligned with the heading, wrapped to that band's width and
-left-aligned.
+that line under P) right beside the sum block, wrapped and left-aligned, in
+the rows the closing bracket does not span (a 720p review: in the band under
+E[id], left of ``=``, it stood 115 px from the sums it explains); else, where
+no such rows hold it, in that band, top-aligned with the heading.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from manim import LEFT, UP, VMobject
 
 from embedviz.render.design import SPACE, Theme
 from embedviz.render.glyphs import REFERENCE_FONT_SIZE, SANS_FONT, SansText, glyph_font
 from embedviz.render.metrics import text_width, xyz
+from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.sans_lines import SansLines
+from embedviz.render.solver_positions import ring_clear
+from embedviz.story.phrases import caption_lines
 
-__all__ = ["place_sum_note", "wrap_words"]
+__all__ = ["balanced_lines", "beside_sums", "place_sum_note", "wrap_words"]
 
 
 def wrap_words(text: str, font: float, width: float) -> list[str]:
@@ -39,6 +46,20 @@ def wrap_words(text: str, font: float, width: float) -> list[str]:
     return lines
 
 
+def balanced_lines(text: str, font: float, width: float) -> list[str]:
+    """Break ``text`` into as few sans lines at most ``width`` wide as it needs, balanced.
+
+    Broken as the captions are (:func:`~embedviz.story.phrases.caption_lines`:
+    after a comma rather than inside ``4 decimals``); greedily where no such
+    break fits.
+    """
+    for chars in range(len(text), 0, -1):
+        lines = list(caption_lines(text, chars))
+        if all(text_width(line, font, mono=False) <= width for line in lines):
+            return lines
+    return wrap_words(text, font, width)
+
+
 def place_sum_note(
     text: str,
     font: float,
@@ -47,6 +68,7 @@ def place_sum_note(
     taken: list[VMobject],
     band: tuple[float, float],
     right_edge: float,
+    beside: list[tuple[float, float, float]] | None = None,
 ) -> SansLines:
     """Return the note, placed after the sums' heading or in the band left of ``=``.
 
@@ -69,6 +91,10 @@ def place_sum_note(
         The left and right edges of the band under E[id], left of ``=`` and the heading.
     right_edge
         The frame's safe right edge.
+    beside
+        Where the note may stand beside the sum block, clear of the closing
+        verdict: rooms (left, top, bottom) reaching to ``right_edge``; the
+        first that holds it wins.
     """
     line = SansLines(text, [text], font, theme.muted, SPACE)
     line.move_to(heading.get_center()).align_to(xyz(heading.get_right()[0] + 2 * SPACE, 0), LEFT)
@@ -78,8 +104,13 @@ def place_sum_note(
         line.shift(xyz(0, _baseline(words) - _baseline(line)))
     if line.get_right()[0] <= right_edge and not any(_meet(line, m) for m in taken):
         return line
+    for x, top, bottom in beside or []:
+        lines = balanced_lines(text, font, right_edge - x)
+        note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
+        if note.width <= right_edge - x and note.height <= top - bottom:
+            return note.align_to(xyz(x, top), LEFT).align_to(xyz(x, top), UP)
     left, right = band
-    lines = wrap_words(text, font, right - left)
+    lines = balanced_lines(text, font, right - left)
     note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
     note.align_to(xyz(left, 0), LEFT).align_to(heading.get_top(), UP)
     # Where P's definition stands in that band too (a narrow P: a sinusoidal one of
@@ -104,3 +135,35 @@ def _meet(a: VMobject, b: VMobject) -> bool:
         and a.get_bottom()[1] < b.get_top()[1] + SPACE
         and b.get_bottom()[1] < a.get_top()[1] + SPACE
     )
+
+
+def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, float]]:
+    """Return the rooms beside the sum block clear of the closing verdict, best first.
+
+    Right of the block, :func:`~embedviz.render.solver_positions.ring_clear`
+    past a row's ring (its ink reaches :func:`clear_reach` past the body): the
+    block's height over and under the bracket, which joins the centre lines
+    of ``pair``'s rows, a SPACE clear of it, the taller first. Then right of
+    the bracket, under and over the verdict's sign and word, a SPACE clear.
+
+    Parameters
+    ----------
+    blocks
+        The position blocks (:class:`~embedviz.render.parts.positions.PositionBlocks`).
+    pair
+        The two positions the closing verdict joins.
+    """
+    grid = blocks.sum_grid
+    top = grid.body_top()
+    bottom = top - grid.height_of_body
+    first, second = sorted((blocks.sums.y(pair[0]), blocks.sums.y(pair[1])), reverse=True)
+    x = grid.body_right() + clear_reach() + ring_clear()
+    runs = sorted([(top, first + SPACE), (second - SPACE, bottom)], key=lambda r: r[1] - r[0])
+    _, sign, word = blocks.verdict(pair)
+    words = (
+        max(sign.get_top()[1], word.get_top()[1]),
+        min(sign.get_bottom()[1], word.get_bottom()[1]),
+    )
+    after = [(words[1] - SPACE, bottom), (top, words[0] + SPACE)]
+    x_after = float(sign.get_left()[0])
+    return [(x, a, b) for a, b in runs] + [(x_after, a, b) for a, b in after]

@@ -269,7 +269,7 @@ class PositionStage(Stage):
 
     def _kept(self, matrix: list[Mobject], output: list[Mobject]) -> dict[int, float]:
         """Return the table numbers' least slot height, by id: their floor."""
-        least = units_for_px(self._data_floor())
+        least = units_for_px(self._data_floor()) * 1.001  # over it, as design.at_least
         return {id(m): least for m in self._numbers([*matrix, *output])}
 
     def _least_cells(self, matrix: list[Mobject], output: list[Mobject]) -> float:
@@ -279,7 +279,7 @@ class PositionStage(Stage):
         :data:`NARROW_PAD` of its cell free on its left (its right edge keeps
         its place in the cell, so that side only narrows).
         """
-        least = 0.0
+        least, floor = 0.0, units_for_px(self._data_floor()) * 1.001
         for grid, side in ((self.matrix.grid, matrix), (self.output.grid, output)):
             for number in self._numbers(side):
                 key = number.cell.index[-1]
@@ -287,7 +287,7 @@ class PositionStage(Stage):
                 cell_left = grid.col_x(key) - slot.size / 2
                 right = float(number.get_right()[0])
                 low, high = number.slot_corners()
-                factor = min(1.0, units_for_px(self._data_floor()) / float(high[1] - low[1]))
+                factor = min(1.0, floor / float(high[1] - low[1]))
                 width = factor * float(number.slot_width)
                 least = max(least, (width + NARROW_PAD) / (right - cell_left))
         return least
