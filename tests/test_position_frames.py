@@ -121,6 +121,7 @@ def test_identical_stands_beside_its_bracket(overrides: dict[str, Any], theme: s
 
     board = prepared_storyboard("PositionBlindness", overrides, environ={})
     seen: list[tuple[Any, ...]] = []
+    pads: list[float] = []
 
     def read(scene: Any, moment: Any) -> None:
         if moment.beat.name == "same" and moment.alpha >= 1:
@@ -137,6 +138,7 @@ def test_identical_stands_beside_its_bracket(overrides: dict[str, Any], theme: s
             blocks = scene.stage.blocks
             other = blocks.verdict((blocks.positions[0], blocks.positions[1]))
             seen.append((bracket, sign, word, min(digits), other))
+            pads.extend(_number_pads(scene, px_per_unit))
 
     play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108, theme=THEMES[theme])
     ((bracket, sign, word, data_px, other),) = seen
@@ -147,6 +149,17 @@ def test_identical_stands_beside_its_bracket(overrides: dict[str, Any], theme: s
     assert bottom < word.get_center()[1] < top
     assert word.get_left()[0] > bracket.get_right()[0]
     assert word.get_right()[0] <= config.frame_width / 2 - MARGIN + 1e-6
+    # A fourth 720p review: ``= identical`` ended 18 px (the margin) from the frame's edge.
+    # Both verdicts' words keep twice the margin, 36 px at 720p (written out), off it.
+    px = 720 / float(config.frame_height)
+    for verdict_word in (word, other[2]):
+        clear = (config.frame_width / 2 - verdict_word.get_right()[0]) * px
+        assert clear >= 36.0 - 1e-6, (verdict_word.original_text, clear)
+    # Narrowed past their floor, the numbers keep it and their cells narrow on: each number
+    # stays 5.4 px (SPACE / 2 at 720p, written out) inside its table's frame and from its
+    # row's next number's cell (twice that from the number).
+    assert pads
+    assert min(pads) >= 5.4 - 1e-3, min(pads)
     # One line, as ``≠ different``: the sign and the word on the bracket's middle line.
     for bars, *marks in ((bracket, sign, word), other):
         middle = (bars.get_top()[1] + bars.get_bottom()[1]) / 2
@@ -159,6 +172,32 @@ def test_identical_stands_beside_its_bracket(overrides: dict[str, Any], theme: s
     assert word.get_left()[0] - sign.get_right()[0] == pytest.approx(
         other[2].get_left()[0] - other[1].get_right()[0], abs=1e-6
     )
+
+
+def _number_pads(scene: Any, px_per_unit: float) -> list[float]:
+    """Return, in px, how far E's and the output's numbers stand inside their frames (each
+    row's first and last) and half the gap between neighbours in a row."""
+    from itertools import pairwise
+
+    from embedviz.render.glyphs import NumberText
+
+    stage = scene.stage
+    bodies = {"weight": stage.matrix.grid.body, "output": stage.output.grid.body}
+    rows: dict[tuple[str, tuple[int, ...]], list[tuple[float, float]]] = {}
+    for top in scene.mobjects:
+        for m in top.get_family():
+            if isinstance(m, NumberText) and m.cell.kind in bodies and not m.echo:
+                low, high = m.slot_corners()
+                key = (m.cell.kind, tuple(m.cell.index[:-1]))
+                rows.setdefault(key, []).append((float(low[0]), float(high[0])))
+    pads = []
+    for (kind, _), spans in rows.items():
+        spans.sort()
+        body = bodies[kind]
+        pads.append((spans[0][0] - body.get_left()[0]) * px_per_unit)
+        pads.append((body.get_right()[0] - spans[-1][1]) * px_per_unit)
+        pads += [(b[0] - a[1]) / 2 * px_per_unit for a, b in pairwise(spans)]
+    return pads
 
 
 def _shown_sum(board: Any, position: tuple[int, ...], col: int, kind: str) -> Any:
@@ -223,7 +262,6 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
     the notes' 12.5 px floor) and, with a learned P, stood in the band under E[id], 115 px
     from the sums it explains. It is now at most APART from the sum block's body."""
     from manim import config
-
     from test_note_floor import NOTE_PX, _slot_px
 
     from embedviz.render.design import APART, MARGIN, SPACE
@@ -315,10 +353,13 @@ def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], 
     assert blocks.sum_heading.get_right()[0] < gap.get_left()[0] - SPACE
     note = blocks.sum_note
     assert note is not None
-    assert max(
-        gap.get_left()[0] - note.get_right()[0],
-        size_note.get_bottom()[1] - note.get_top()[1],
-    ) >= SPACE - 1e-6
+    assert (
+        max(
+            gap.get_left()[0] - note.get_right()[0],
+            size_note.get_bottom()[1] - note.get_top()[1],
+        )
+        >= SPACE - 1e-6
+    )
 
 
 def test_the_sinusoidal_p_has_no_hidden_rows() -> None:
@@ -528,3 +569,30 @@ def test_the_rings_keep_clear_of_the_signs_and_texts(overrides: dict[str, Any]) 
     # The signs stand next to rings (within twice the clearance): the rule is tested there.
     assert max(gaps["+"], gaps["="]) < 2 * RING_CLEAR_PX, gaps
     assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"positions": "learned"},
+        {"positions": "learned", "ids": "464,262,3797,262", "vocab": 50257, "dim": 768},
+    ],
+    ids=["learned", "learned-gpt2"],
+)
+def test_a_learned_ps_sum_band_stands_centred(overrides: dict[str, Any]) -> None:
+    """A 720p review (``differ`` end): with a learned P, ``=``, the sums and ``≠ different``
+    stood right of the frame's middle, over the centred caption, and the lower-left quarter
+    under E[id] stood empty. Nothing stands left of ``=`` now: from ``=`` to the right end of
+    the verdict and the sums' note, the band is centred in the frame (within 5 % of its width),
+    and the room left of ``=`` is no wider than twice that right of the band."""
+    from manim import config
+
+    stage = _stage(overrides)
+    blocks = stage.blocks
+    assert blocks.sum_note is not None
+    verdict = blocks.verdict(blocks.pair(stage.board.beats[-1]))
+    left = float(blocks.equals.get_left()[0])
+    right = max(float(verdict.get_right()[0]), float(blocks.sum_note.get_right()[0]))
+    half = config.frame_width / 2
+    assert abs((left + right) / 2) <= 0.05 * config.frame_width, (left, right)
+    assert left + half <= 2 * (half - right), (left, right)

@@ -39,6 +39,7 @@ from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
 from embedviz.story.model import Storyboard, Window
+from embedviz.story.phrases import caption_lines
 
 __all__ = [
     "DEFINITION_GAP",
@@ -141,6 +142,8 @@ class PositionSpec:
         For a learned ``P``: its word and its size, e.g. ``a learned table``, ``16 × 3``.
     gap
         For a learned ``P``: its hidden rows' label (``rows 4–15 hidden``), or empty.
+    sum_note
+        The note by the sums (``added unrounded, shown to 4 decimals``), or empty.
     verdict
         The word beside the ``≠`` that ends the scene.
     title
@@ -158,6 +161,7 @@ class PositionSpec:
     verdict: str
     title: str
     gap: str = ""
+    sum_note: str = ""
 
     @classmethod
     def from_board(cls, board: Storyboard) -> PositionSpec:
@@ -183,6 +187,7 @@ class PositionSpec:
             verdict=board.word("different"),
             title=board.title,
             gap=board.beats[-1].labels.get("pe_gap", ""),
+            sum_note=board.beats[-1].labels.get("sum_note", ""),
         )
 
 
@@ -346,7 +351,12 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
         # Nothing stands left of ``=`` then: the sum band (``=``, the block and the verdict,
         # with the sums' note beside it) is centred under the top band. At P's definition's
         # place, it left the frame under E[id] empty (a 720p review: the lower-left quarter).
-        sum_left = max(sign_w, (top_w - sign_w - body_w - verdict_w) / 2 + sign_w)
+        beside = verdict_w
+        if spec.sum_note:  # on two lines beside the block, as parts.sum_note sets it
+            lines = caption_lines(spec.sum_note, len(spec.sum_note) // 2 + 2)
+            widest = max(text_width(line, scale.note, mono=False) for line in lines)
+            beside = max(beside, clear_reach() + ring_clear() + widest)
+        sum_left = max(sign_w, (top_w - sign_w - body_w - beside) / 2 + sign_w)
     note_left = 0.0 if spec.formulas else pe_left
     if note_left and sum_left + text_width(spec.headings[2], label, mono=False) + SPACE > pe_left:
         problems.append("the size note of P meets the sum's heading")
