@@ -11,10 +11,10 @@ small numbers, so they stand in two bands, read as one equation::
 The sum block follows P's definition, so that no wide part of the band
 stands empty. A learned ``P`` has no definition, only its size (``a learned
 table 16 × 3``): that note stands under P's block, the table it describes,
-and the sums keep their place. :func:`solve_positions` maximises the table font (up to
-:data:`~embedviz.render.design.MAX_DATA_PX`) subject to both bands fitting
-across and everything fitting between the title and the caption, then gives
-spare height to taller rows.
+and the sums' band is centred under the top band. :func:`solve_positions`
+maximises the table font (up to :data:`~embedviz.render.design.MAX_DATA_PX`)
+subject to both bands fitting across and everything fitting between the title
+and the caption, then gives spare height to taller rows.
 """
 
 from __future__ import annotations
@@ -313,6 +313,25 @@ def _gap_line(spec: PositionSpec, font: float) -> float:
     return digit_height(font) * GAP_LINE + SPACE if spec.gap else 0.0
 
 
+def _centred_sums(
+    spec: PositionSpec, note: float, room: float, sign: float, verdict: float
+) -> float:
+    """Return where a learned P's sums start: their band centred under the top band.
+
+    Nothing stands left of ``=`` then: the band (``=``, the block, and the verdict or
+    the sums' note beside it, on two lines as :mod:`~embedviz.render.parts.sum_note`
+    sets it) is centred in ``room`` (the top band's width less the block's). At P's
+    definition's place it left the frame under E[id] empty (a 720p review: the
+    lower-left quarter).
+    """
+    beside = verdict
+    if spec.sum_note:
+        lines = caption_lines(spec.sum_note, len(spec.sum_note) // 2 + 2)
+        widest = max(text_width(line, note, mono=False) for line in lines)
+        beside = max(beside, clear_reach() + ring_clear() + widest)
+    return max(sign, (room - sign - beside) / 2 + sign)
+
+
 def _title_font(title: str, scale: TypeScale, room: float, problems: list[str]) -> float:
     """Return the title's font: the scale's, narrowed to the width (a problem if too small)."""
     font = min(scale.data, scale.label * TITLE_RATIO)
@@ -342,21 +361,11 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     # A sinusoid's definition is read as a label; a learned P's size note is a note.
     note_font = definition_font(label) if spec.formulas else scale.note
     note_w, note_h = _note_size(spec, note_font)
-    # The sums right after P's definition (the rest of the band stays for the verdict).
-    # A learned P's size note stands under P itself, the table it describes (under
-    # E[id] it read as E's); the sums keep their place between the two tables.
+    # The sums right after P's definition; a learned P's size note stands under P itself
+    # (under E[id] it read as E's), its sums centred under the top band (_centred_sums).
     pe_left = body_w + tags_w + sign_w
-    sum_left = note_w + SPACE + sign_w
-    if not spec.formulas:
-        # Nothing stands left of ``=`` then: the sum band (``=``, the block and the verdict,
-        # with the sums' note beside it) is centred under the top band. At P's definition's
-        # place, it left the frame under E[id] empty (a 720p review: the lower-left quarter).
-        beside = verdict_w
-        if spec.sum_note:  # on two lines beside the block, as parts.sum_note sets it
-            lines = caption_lines(spec.sum_note, len(spec.sum_note) // 2 + 2)
-            widest = max(text_width(line, scale.note, mono=False) for line in lines)
-            beside = max(beside, clear_reach() + ring_clear() + widest)
-        sum_left = max(sign_w, (top_w - sign_w - body_w - beside) / 2 + sign_w)
+    centred = _centred_sums(spec, scale.note, top_w - body_w, sign_w, verdict_w)
+    sum_left = note_w + SPACE + sign_w if spec.formulas else centred
     note_left = 0.0 if spec.formulas else pe_left
     if note_left and sum_left + text_width(spec.headings[2], label, mono=False) + SPACE > pe_left:
         problems.append("the size note of P meets the sum's heading")
