@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from embedviz.render.blocks import shape_label_width
-from embedviz.render.design import FRAMED_COLUMNS_APART, SPACE, TypeScale
+from embedviz.render.design import FRAMED_COLUMNS_APART, OUTLINE_REACH, SPACE, TypeScale
 from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
@@ -40,8 +40,9 @@ TAG_GAP = SPACE
 # marks' gap, in rows.
 VECTOR_CHARS = 2.0
 EQUALS_ROWS = 0.7
-# Lines of the costs (header, three rows, the copy's note), and the formula's height, in lines.
-COST_LINES = 5
+# Lines of the costs (header, three rows; the copy's note ends the lookup's row), and the
+# formula's height, in lines.
+COST_LINES = 4
 FORMULA_LINES = 1.6
 
 
@@ -115,6 +116,10 @@ class OneHotSpec:
             for n in (0, 1)
         ]
         names = max(len(labels.get("cost_gpt2", "")), len(board.word("lookup")), 8)
+        # The lookup's row: its 0, then "copies 3 numbers" two characters on.
+        copies = [c.text for (k, _), c in cells.items() if k == "copy_count"]
+        copy_chars = 3 + len(board.word("copies")) + len(labels.get("copy_unit", ""))
+        copy_chars += 2 + max(map(len, copies), default=1)
         return cls(
             window=window,
             token_id=board.single_id(),
@@ -136,9 +141,7 @@ class OneHotSpec:
             shape_chars=sum(len(c.text) for (k, _), c in cells.items() if k == "one_hot_size"),
             cost_chars=names
             + 2
-            + max(
-                [*map(len, costs), len(board.word("multiply_adds")), len(board.word("copies")) + 12]
-            ),
+            + max([*map(len, costs), len(board.word("multiply_adds")), copy_chars]),
         )
 
 
@@ -162,7 +165,8 @@ class OneHotPlan:
     panel_left, panel_width
         The panel's left edge and width.
     tag_left, chip_width
-        Where the chip waits (right of the terms' lane; level with row i), and its
+        Where the chip waits (right of the terms' lane, its heading, which ends
+        where the chip ends, clear of the lane too; level with row i), and its
         width. As the lookup's tag it stands beside its row (:meth:`home_left`).
     product_y, lookup_y
         The product's and the lookup's rows.
@@ -276,10 +280,14 @@ def _across(
         + [text_width(t, label, mono=False) + value_w + 2 * SPACE for t in spec.term_gaps]
     )
     # The chip waits right of the lookup's row, and right of the lane the sum climbs.
+    # Its heading ends where the chip ends (over it while it waits, under it as the
+    # lookup's tag): it reaches left over the lane's end, never right of the chip.
     row_w = max(body_w, lane_w)
-    tag_w = max(chip_w, text_width(spec.chips_label, label, mono=False))
+    overhang = max(0.0, text_width(spec.chips_label, label, mono=False) - chip_w)
+    tag_at = max(row_w + TAG_GAP, lane_w + overhang)
     panel_w = max(
-        row_w + TAG_GAP + tag_w,
+        # The chip's edge reaches past its body (no further than a row's outline).
+        tag_at + chip_w + OUTLINE_REACH,
         formula_width(spec.formula, label),
         formula_width(spec.product_title, label) + char_advance(label) * 7,
         char_advance(label) * spec.cost_chars,
@@ -299,7 +307,7 @@ def _across(
         "matrix_left": matrix_left,
         "panel_left": panel_left,
         "panel_width": panel_w,
-        "tag_left": panel_left + row_w + TAG_GAP,
+        "tag_left": panel_left + tag_at,
     }
 
 

@@ -36,7 +36,7 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.grid import CellGrid, Slot, row_slots
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
-from embedviz.render.solve_one_hot import OneHotPlan
+from embedviz.render.solve_one_hot import COST_LINES, OneHotPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -207,7 +207,7 @@ class CostTable(Component):
         )
         left, line = plan.panel_left, plan.line_height
         value_x = left + max(name.width for name in names) + char_advance(label) * 2
-        ys = [plan.cost_top - (k + 0.5) * line for k in range(5)]
+        ys = [plan.cost_top - (k + 0.5) * line for k in range(COST_LINES)]
         put_on_line(self.header, ys[0]).align_to(xyz(left, 0), LEFT)
         self.entries: list[VGroup] = []
         for name, value, y in zip(names, values, ys[1:4], strict=True):
@@ -217,7 +217,9 @@ class CostTable(Component):
                 put_on_line(name, y)
             put_on_line(value, y).align_to(xyz(value_x, 0), LEFT)
             self.entries.append(VGroup(name, value))
-        put_on_line(self.copy_note, ys[4]).align_to(xyz(value_x, 0), LEFT)
+        # The lookup's 0, then what it does instead: "lookup  0  copies 3 numbers".
+        copy_x = values[2].get_right()[0] + char_advance(label) * 2
+        put_on_line(self.copy_note, ys[3]).align_to(xyz(copy_x, 0), LEFT)
 
     def beat_cost(self, beat: Beat) -> Animation:
         """Raise the typeset product as the multiply-adds here show; then, with its phrase, GPT-2's.

@@ -327,13 +327,19 @@ class ComparePart(Component):
         row_y = matrix.grid.row_y(self.token_id)
         self.wait = xyz(plan.tag_x(), row_y)
         self.chip.move_to(self.wait).set_z_index(CHIP_Z)
-        # Its heading, over the chip: above it while it waits, then over its home
-        # (between the product's row and the lookup's, beside the rows).
+        # Its heading ends where the chip ends (never further right): above it while it
+        # waits, then under its home (over it, between the product's row and the
+        # lookup's, it would crowd the "=" marks).
         self.heading = SansText(board.word("token_id"), label, theme.muted)
-        self.heading.move_to(xyz(0, (plan.product_y + plan.lookup_y) / 2))
-        self.heading.align_to(xyz(plan.home_left(), 0), LEFT)
-        above = row_y + plan.sizes.row_height / 2 + SPACE + self.heading.height / 2
-        waiting = xyz(plan.tag_left + self.heading.width / 2, above)
+        # Its centre, from the chip's left edge (its right edge is the chip's).
+        half, centre = self.heading.height / 2, plan.chip_width - self.heading.width / 2
+        under = plan.lookup_y - plan.sizes.row_height / 2 - SPACE - half
+        self.heading.move_to(xyz(plan.home_left() + centre, under))
+        # Under the chip where, above it, it would stand level with the product's row
+        # (row 0): the solver keeps the lane the sum climbs clear of it either way.
+        reach = plan.sizes.row_height / 2 + SPACE + half
+        clear = row_y + reach + half <= plan.product_y - plan.sizes.row_height / 2 - SPACE
+        waiting = xyz(plan.tag_left + centre, row_y + (reach if clear else -reach))
         self.heading_move = self.heading.get_center() - waiting
         self.heading.shift(-self.heading_move)
         self.lookup = row_block(board, plan, theme, plan.lookup_y)
@@ -377,7 +383,7 @@ class ComparePart(Component):
         column's terms have left), and row i is outlined in amber; the row
         follows it back as a strip, out at its own height and up or down the
         panel, into its place, and the chip stays as its tag. Its heading fades
-        as the chip leaves it and comes back over it at home (left where the chip
+        as the chip leaves it and comes back under it at home (left where the chip
         waited, it headed nothing, a frame review found).
         """
         plan, grid = self.plan, self.matrix.grid
