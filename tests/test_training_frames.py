@@ -214,3 +214,62 @@ def test_the_column_sum_steps_aside_only_while_a_strip_passes(overrides: dict[st
     assert end.alpha >= 1
     assert {cell: drawn(end).get(cell, 0.0) for cell in worked} == worked
     assert not [line for s in samples for line in s.stale]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", CASES, ids=IDS)
+def test_no_outlined_row_of_e_stands_empty_as_it_rolls_over(overrides: dict[str, Any]) -> None:
+    """A 720p review (``update`` at alpha 0.5): rows 2 and 3 of E stood empty inside their
+    amber outlines, every old number gone up and out before any new one came in. At every
+    moment of ``update`` (every 0.04 of each step), each amber outline on E frames at
+    least one of E's numbers drawn at half opacity or more, old or new."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.glyphs import NumberText
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("TrainingNudge", overrides, environ={})
+    alphas = tuple(round(0.04 * k, 2) for k in range(1, 25))
+    empty: list[tuple[int, float, float]] = []
+    framed: list[int] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name != "update":
+            return
+        stage = scene.stage
+        id_line = stage.theme.id_line.lower()
+        e_left, _, e_right, _ = _box(stage.matrix.grid.body)
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        outlines = [
+            m
+            for m in family
+            if not m.submobjects
+            and len(m.points)
+            and float(m.get_stroke_width()) > 0
+            and float(m.get_stroke_opacity()) >= 0.5
+            and m.get_stroke_color().to_hex().lower() == id_line
+            and e_left - 0.2 <= _box(m)[0]
+            and _box(m)[2] <= e_right + 0.2
+        ]
+        numbers = [
+            m
+            for m in family
+            if isinstance(m, NumberText)
+            and m.cell.kind in ("weight", "updated")
+            and float(m.get_fill_opacity()) >= 0.5
+        ]
+        framed.append(len(outlines))
+        for outline in outlines:
+            left, bottom, right, top = _box(outline)
+            inside = [
+                n
+                for n in numbers
+                if left < n.get_center()[0] < right and bottom < n.get_center()[1] < top
+            ]
+            if not inside:
+                empty.append((moment.step, moment.alpha, round(float(outline.get_center()[1]), 2)))
+
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
+    ids = {c.value for b in board.beats for c in b.numbers if c.kind == "token_id"}
+    assert framed
+    assert set(framed) == {len(ids)}, (framed, ids)
+    assert not empty, f"outlined rows of E stand empty at (step, alpha, y) {empty}"

@@ -368,6 +368,22 @@ def config_right() -> float:
     return float(config.frame_width) / 2 - MARGIN
 
 
+# How long a row of E takes to roll over to its new values, in seconds.
+ROLL_TIME = 2.0
+
+
+def roll_lag(cells: int) -> float:
+    """Return the lag between a row's cells as they roll over, one after another.
+
+    A cell stands empty through the middle half of its roll (the old number
+    under half opacity, the new one not yet over it). The last cell starts
+    rolling once the first is more than half done (a lag of at least
+    ``1 / (2 (cells - 1))``, with a fifth to spare), so that their empty
+    halves never meet: some number of the row is always drawn.
+    """
+    return 0.0 if cells < 2 else 0.6 / (cells - 1)
+
+
 class UpdateRule(Component):
     """``E ← E − 0.5 · ∂L/∂E`` beside the loss, and E's looked-up rows taking their new values.
 
@@ -423,11 +439,14 @@ class UpdateRule(Component):
         Two steps, one per phrase: the rule (as the outlines of the last beats
         leave), then the gradient rows pulse while E's cells roll over (the old
         value up and out, then the new one in: two strings of digits morphing
-        into each other would be unreadable halfway).
+        into each other would be unreadable halfway). A row's cells roll in
+        turn, left to right, so that some of its numbers always stand inside
+        its amber outline: all at once, the outlined rows stood empty halfway
+        (a 720p review, ``update`` at alpha 0.5).
         """
         assert self.rule is not None
         grid = self.matrix.grid
-        changes: list[Animation] = []
+        rolls: dict[int, list[Animation]] = {}
         for cell in self.updated:
             row, col = cell.index
             old = grid.entries[(row, col)]
@@ -438,10 +457,15 @@ class UpdateRule(Component):
             new = grid.put(row, col, NumberText(cell, self.plan.scale.data, colour))
             grid.entries[(row, col)] = new
             lift = UP * float(old.height) * 0.7
-            changes.append(Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
+            roll = Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift))
+            rolls.setdefault(row, []).append(roll)
         colour = self.theme.highlight
         pulses = [
             point_at(VGroup(*self.gradient.rows.numbers[(row,)]), colour) for row in self.rows
+        ]
+        changes = [
+            LaggedStart(*cells, lag_ratio=roll_lag(len(cells)), run_time=ROLL_TIME)
+            for cells in rolls.values()
         ]
         shown = AnimationGroup(FadeIn(self.rule), *[FadeOut(m) for m in self.leaving])
         return Steps(shown, AnimationGroup(*pulses, *changes))
