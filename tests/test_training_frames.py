@@ -273,3 +273,33 @@ def test_no_outlined_row_of_e_stands_empty_as_it_rolls_over(overrides: dict[str,
     assert framed
     assert set(framed) == {len(ids)}, (framed, ids)
     assert not empty, f"outlined rows of E stand empty at (step, alpha, y) {empty}"
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=IDS)
+def test_the_row_marks_have_room_between_the_tables(overrides: dict[str, Any]) -> None:
+    """A lecture-hall review (720p): ``unchanged`` and ``nudged`` stood squeezed between
+    the tables, 10.8 px (SPACE) from the ink of E's amber row outlines and 32 px from the
+    gradient. Each mark now stands at least 1.5 SPACE (16 px) clear of every outline's ink
+    and of E's body, and at least APART (43 px) clear of the gradient."""
+    from manim import config
+
+    from embedviz.render.design import APART, SPACE
+
+    px = 720 / float(config.frame_height)
+    stage = _stage(overrides)
+    beat = next(b for b in stage.board.beats if b.name == "loss")
+    id_line = stage.theme.id_line.lower()
+    outlines = [
+        _ink(m)
+        for m in _creates(stage.beat_loss(beat))
+        if m.get_stroke_color().to_hex().lower() == id_line
+    ]
+    assert outlines
+    e_body, gradient = _box(stage.matrix.grid.body), _box(stage.gradient.grid.body)
+    assert stage.gradient.marks
+    for row, mark in stage.gradient.marks.items():
+        box = _box(mark)
+        near = min(max(_apart_px(box, ink)) for ink in [*outlines, e_body])
+        far = _apart_px(box, gradient)[0]
+        assert near >= 1.5 * SPACE * px - 0.05, (row, mark.text, near)
+        assert far >= APART * px - 0.05, (row, mark.text, far)
