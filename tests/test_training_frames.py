@@ -303,3 +303,55 @@ def test_the_row_marks_have_room_between_the_tables(overrides: dict[str, Any]) -
         far = _apart_px(box, gradient)[0]
         assert near >= 1.5 * SPACE * px - 0.05, (row, mark.text, near)
         assert far >= APART * px - 0.05, (row, mark.text, far)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_weights_and_the_column_sum_recede_once_the_gradient_is_found(theme: str) -> None:
+    """A 720p review: the frame stood dense from ``loss`` on, every block built standing in
+    full to the end. From ``update`` on, the blocks the gradient came from (the loss weights,
+    the column sum, their titles and names) recede: each of their texts loses at least a
+    fifth of its contrast against its ground from ``accumulate``'s end (or comes within
+    0.4 of the floor), and keeps 4.5:1;
+    E's numbers and the gradient's keep theirs, and the chips (the IDs) stay as they were."""
+    from test_dim_contrast import _ratio, _rgb
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.glyphs import NumberText
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("TrainingNudge", {"theme": theme}, environ={})
+    ends: dict[str, dict[int, tuple[str, float]]] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha < 1 or moment.beat.name not in ("accumulate", "update", "meaning"):
+            return
+        stage = scene.stage
+        weights, panel = stage.weights, stage.panel
+        served = [*weights.rows.all(), weights.title_full, *panel.names, panel.title]
+        served += [*panel.terms.all(), *panel.sums.all()]
+        kept = [*stage.matrix.grid.entries.values(), *stage.gradient.rows.all()]
+        kept += [chip.number for chip in weights.chips]
+        seen: dict[int, tuple[str, float]] = {}
+        for role, texts in (("served", served), ("kept", kept)):
+            for text in texts:
+                # A table's number stands on the cells' fill; the rest on the background.
+                ground = stage.theme.cell_fill
+                if not isinstance(text, NumberText) or text.cell.kind == "token_id":
+                    ground = stage.theme.background
+                colour = _rgb(text.get_fill_color())
+                seen[id(text)] = (role, _ratio(colour, _rgb(ground)))
+        ends[moment.beat.name] = seen
+
+    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
+    before = ends["accumulate"]
+    assert sum(role == "served" for role, _ in before.values()) >= 10
+    for name in ("update", "meaning"):
+        for key, (role, ratio) in ends[name].items():
+            then = before.get(key)
+            if then is None:
+                continue  # E's new numbers
+            if role == "served":
+                assert 4.5 <= ratio <= max(0.8 * then[1], 4.9), (name, ratio, then[1])
+            else:
+                assert ratio == pytest.approx(then[1]), (name, ratio, then[1])

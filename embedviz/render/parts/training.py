@@ -46,6 +46,7 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots, row_slots
 from embedviz.render.parts.lookup import MatrixPart, fit_width
 from embedviz.render.parts.positions import Rows, heading
+from embedviz.render.parts.recede import recede
 from embedviz.render.solver_training import GRADIENT_SYMBOL, TrainingPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard, Window
@@ -432,6 +433,8 @@ class UpdateRule(Component):
         )
         self.rows = sorted({c.index[0] for c in self.updated})
         self.leaving: list[VMobject] = []
+        # What the gradient came from (the weights, the column sum): it recedes as the rule comes.
+        self.receding: list[VMobject] = []
 
     def beat_update(self, beat: Beat) -> Animation:
         """Show the rule; then turn each looked-up row of E into its new value.
@@ -467,7 +470,9 @@ class UpdateRule(Component):
             LaggedStart(*cells, lag_ratio=roll_lag(len(cells)), run_time=ROLL_TIME)
             for cells in rolls.values()
         ]
-        shown = AnimationGroup(FadeIn(self.rule), *[FadeOut(m) for m in self.leaving])
+        on = {id(m) for top in self.host.mobjects for m in top.get_family()}
+        served = recede([m for m in self.receding if id(m) in on], self.theme)
+        shown = AnimationGroup(FadeIn(self.rule), *[FadeOut(m) for m in self.leaving], served)
         return Steps(shown, AnimationGroup(*pulses, *changes))
 
     def moved(self) -> list[VMobject]:

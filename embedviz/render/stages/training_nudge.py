@@ -19,6 +19,7 @@ from manim import (
     Rectangle,
     Succession,
     VGroup,
+    VMobject,
     Wait,
 )
 
@@ -67,8 +68,25 @@ class TrainingStage(Stage):
         parts = (self.weights, self.gradient, self.panel)
         self.scatter = self.add_part(ScatterMotion(*args, *parts))
         self.step = self.add_part(UpdateRule(*args, self.matrix, self.gradient))
+        self.step.receding = self._served()
         self.rest = self._rest_weights()
         self.zoom = self._close_up()
+
+    def _served(self) -> list[VMobject]:
+        """Return what recedes once the gradient is found: the weights and the column sum.
+
+        The chips stay (each ID's tie to its row), and the loss line (its value
+        drops after the step). A 720p review found the frame dense from the loss
+        on, every block built standing in full to the end.
+        """
+        weights = self.weights
+        served: list[VMobject] = [weights.grid, *weights.rows.all(), weights.positions]
+        served += [weights.title, weights.title_full]
+        if self.panel is not None:
+            panel = self.panel
+            served += [panel.grid, *panel.terms.all(), *panel.sums.all(), *panel.names]
+            served += [panel.rule, panel.title]
+        return served
 
     def _close_up(self) -> Zoom | None:
         """Return the introduction's layout: E and its gradient, their rows spread to fill.
