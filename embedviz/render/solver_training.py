@@ -50,6 +50,7 @@ from embedviz.story.model import Storyboard, Window
 __all__ = [
     "GRADIENT_SYMBOL",
     "LOSS_PIECES",
+    "MARK_ROOM",
     "TrainingPlan",
     "TrainingSpec",
     "solve_training",
@@ -231,6 +232,9 @@ BANDED_PITCH = 1.85
 # squeezed between the tables.
 MARK_NEAR = 1.5 * SPACE
 MARK_FAR = max(APART, 2 * (OUTLINE_REACH + MARK_NEAR))
+# What that room adds to the gap between E and the gradient: until the IDs come (and
+# with them the outlines the marks keep clear of), the gradient stands this much closer.
+MARK_ROOM = (MARK_NEAR - SPACE) + (MARK_FAR - 3 * SPACE)
 
 
 def _frame() -> tuple[float, float, float, float]:
