@@ -28,6 +28,16 @@ def _stage(overrides: dict[str, Any]) -> Any:
     return TrainingStage(RecordingHost(), board, DARK)
 
 
+def _gradient_home(stage: Any) -> tuple[float, float, float, float]:
+    """The gradient's body where it stands from the IDs on (it rests nearer E before them).
+
+    ``test_no_outlined_row_of_e_stands_empty_as_it_rolls_over`` checks it is there then.
+    """
+    left, bottom, right, top = _box(stage.gradient.grid.body)
+    shift = stage.plan.grad_left - left
+    return (left + shift, bottom, right + shift, top)
+
+
 def _circumscribes(animation: Animation) -> list[Any]:
     """Every passing outline in an animation tree."""
     if isinstance(animation, Circumscribe):
@@ -170,7 +180,7 @@ def test_the_row_marks_stand_with_e_not_the_gradient(overrides: dict[str, Any]) 
     gradient's rows, as close as it stood to E's, and read as the gradient row's label.
     Each mark stands at least twice as far (and 6 px further) from the gradient as from E."""
     stage = _stage(overrides)
-    e_body, gradient = _box(stage.matrix.grid.body), _box(stage.gradient.grid.body)
+    e_body, gradient = _box(stage.matrix.grid.body), _gradient_home(stage)
     assert stage.gradient.marks
     for row, mark in stage.gradient.marks.items():
         to_e, _ = _apart_px(_box(mark), e_body)
@@ -231,6 +241,7 @@ def test_no_outlined_row_of_e_stands_empty_as_it_rolls_over(overrides: dict[str,
     alphas = tuple(round(0.04 * k, 2) for k in range(1, 25))
     empty: list[tuple[int, float, float]] = []
     framed: list[int] = []
+    homes: list[float] = []
 
     def read(scene: Any, moment: Any) -> None:
         if moment.beat.name != "update":
@@ -258,6 +269,8 @@ def test_no_outlined_row_of_e_stands_empty_as_it_rolls_over(overrides: dict[str,
             and float(m.get_fill_opacity()) >= 0.5
         ]
         framed.append(len(outlines))
+        # The gradient stands where the marks keep their room from it (its plan's place).
+        homes.append(_box(stage.gradient.grid.body)[0] - stage.plan.grad_left)
         for outline in outlines:
             left, bottom, right, top = _box(outline)
             inside = [
@@ -272,6 +285,7 @@ def test_no_outlined_row_of_e_stands_empty_as_it_rolls_over(overrides: dict[str,
     ids = {c.value for b in board.beats for c in b.numbers if c.kind == "token_id"}
     assert framed
     assert set(framed) == {len(ids)}, (framed, ids)
+    assert max(abs(h) for h in homes) < 1e-6, homes
     assert not empty, f"outlined rows of E stand empty at (step, alpha, y) {empty}"
 
 
@@ -295,7 +309,7 @@ def test_the_row_marks_have_room_between_the_tables(overrides: dict[str, Any]) -
         if m.get_stroke_color().to_hex().lower() == id_line
     ]
     assert outlines
-    e_body, gradient = _box(stage.matrix.grid.body), _box(stage.gradient.grid.body)
+    e_body, gradient = _box(stage.matrix.grid.body), _gradient_home(stage)
     assert stage.gradient.marks
     for row, mark in stage.gradient.marks.items():
         box = _box(mark)
