@@ -5,8 +5,9 @@ TrainingNudge found too many things at once from the loss on. Once the
 gradient is found, the blocks it came from (the loss weights, the column sum)
 recede: their texts keep :data:`~embedviz.render.design.TEXT_CONTRAST` (plus a
 margin) against what they stand on, so they stay fully readable, and their
-lines keep the 3:1 of drawn shapes; the blocks the beats are about (E, its
-gradient, the update rule) stand out in full.
+bare lines (a column sum's rule) keep the 3:1 of drawn shapes; the blocks the
+beats are about (E, its gradient, the update rule) stand out in full. A filled
+shape (a table's frame and cells) keeps its colours.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ is the lookup family's :class:`~embedviz.render.parts.lookup.MatrixPart`.
   row ``w_t``, and the loss line ``L = Σ w_t·e_t = …``. Beat ``upstream``.
 - :class:`SumPanel`: a repeated ID's contributions and their column sum,
   under the gradient.
-- :class:`UpdateRule`: ``E ← E − 0.5 · ∂L/∂E``, and E's changed rows. Beat ``update``.
+- :class:`UpdateRule`: ``E ← E − 0.5 · ∂L/∂E``, and E's changed rows (their cells roll
+  over in turn); the weights and the column sum recede
+  (:mod:`~embedviz.render.parts.recede`). Beat ``update``.
 
 Every symbol is set with :func:`~embedviz.render.design.maths` in the colour
 of what it names: E in the text colour, the gradients (``∂L/∂E``, ``w_t``) in
