@@ -28,6 +28,16 @@ def _stage(overrides: dict[str, Any]) -> Any:
     return TrainingStage(RecordingHost(), board, DARK)
 
 
+def _gradient_home(stage: Any) -> tuple[float, float, float, float]:
+    """The gradient's body where it stands from the IDs on (it rests nearer E before them).
+
+    ``test_no_outlined_row_of_e_stands_empty_as_it_rolls_over`` checks it is there then.
+    """
+    left, bottom, right, top = _box(stage.gradient.grid.body)
+    shift = stage.plan.grad_left - left
+    return (left + shift, bottom, right + shift, top)
+
+
 def _circumscribes(animation: Animation) -> list[Any]:
     """Every passing outline in an animation tree."""
     if isinstance(animation, Circumscribe):
@@ -170,7 +180,7 @@ def test_the_row_marks_stand_with_e_not_the_gradient(overrides: dict[str, Any]) 
     gradient's rows, as close as it stood to E's, and read as the gradient row's label.
     Each mark stands at least twice as far (and 6 px further) from the gradient as from E."""
     stage = _stage(overrides)
-    e_body, gradient = _box(stage.matrix.grid.body), _box(stage.gradient.grid.body)
+    e_body, gradient = _box(stage.matrix.grid.body), _gradient_home(stage)
     assert stage.gradient.marks
     for row, mark in stage.gradient.marks.items():
         to_e, _ = _apart_px(_box(mark), e_body)
@@ -214,3 +224,148 @@ def test_the_column_sum_steps_aside_only_while_a_strip_passes(overrides: dict[st
     assert end.alpha >= 1
     assert {cell: drawn(end).get(cell, 0.0) for cell in worked} == worked
     assert not [line for s in samples for line in s.stale]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", CASES, ids=IDS)
+def test_no_outlined_row_of_e_stands_empty_as_it_rolls_over(overrides: dict[str, Any]) -> None:
+    """A 720p review (``update`` at alpha 0.5): rows 2 and 3 of E stood empty inside their
+    amber outlines, every old number gone up and out before any new one came in. At every
+    moment of ``update`` (every 0.04 of each step), each amber outline on E frames at
+    least one of E's numbers drawn at half opacity or more, old or new."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.glyphs import NumberText
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("TrainingNudge", overrides, environ={})
+    alphas = tuple(round(0.04 * k, 2) for k in range(1, 25))
+    empty: list[tuple[int, float, float]] = []
+    framed: list[int] = []
+    homes: list[float] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name != "update":
+            return
+        stage = scene.stage
+        id_line = stage.theme.id_line.lower()
+        e_left, _, e_right, _ = _box(stage.matrix.grid.body)
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        outlines = [
+            m
+            for m in family
+            if not m.submobjects
+            and len(m.points)
+            and float(m.get_stroke_width()) > 0
+            and float(m.get_stroke_opacity()) >= 0.5
+            and m.get_stroke_color().to_hex().lower() == id_line
+            and e_left - 0.2 <= _box(m)[0]
+            and _box(m)[2] <= e_right + 0.2
+        ]
+        numbers = [
+            m
+            for m in family
+            if isinstance(m, NumberText)
+            and m.cell.kind in ("weight", "updated")
+            and float(m.get_fill_opacity()) >= 0.5
+        ]
+        framed.append(len(outlines))
+        # The gradient stands where the marks keep their room from it (its plan's place).
+        homes.append(_box(stage.gradient.grid.body)[0] - stage.plan.grad_left)
+        for outline in outlines:
+            left, bottom, right, top = _box(outline)
+            inside = [
+                n
+                for n in numbers
+                if left < n.get_center()[0] < right and bottom < n.get_center()[1] < top
+            ]
+            if not inside:
+                empty.append((moment.step, moment.alpha, round(float(outline.get_center()[1]), 2)))
+
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
+    ids = {c.value for b in board.beats for c in b.numbers if c.kind == "token_id"}
+    assert framed
+    assert set(framed) == {len(ids)}, (framed, ids)
+    assert max(abs(h) for h in homes) < 1e-6, homes
+    assert not empty, f"outlined rows of E stand empty at (step, alpha, y) {empty}"
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=IDS)
+def test_the_row_marks_have_room_between_the_tables(overrides: dict[str, Any]) -> None:
+    """A lecture-hall review (720p): ``unchanged`` and ``nudged`` stood squeezed between
+    the tables, 10.8 px (SPACE) from the ink of E's amber row outlines and 32 px from the
+    gradient. Each mark now stands at least 1.5 SPACE (16 px) clear of every outline's ink
+    and of E's body, and at least APART (43 px) clear of the gradient."""
+    from manim import config
+
+    from embedviz.render.design import APART, SPACE
+
+    px = 720 / float(config.frame_height)
+    stage = _stage(overrides)
+    beat = next(b for b in stage.board.beats if b.name == "loss")
+    id_line = stage.theme.id_line.lower()
+    outlines = [
+        _ink(m)
+        for m in _creates(stage.beat_loss(beat))
+        if m.get_stroke_color().to_hex().lower() == id_line
+    ]
+    assert outlines
+    e_body, gradient = _box(stage.matrix.grid.body), _gradient_home(stage)
+    assert stage.gradient.marks
+    for row, mark in stage.gradient.marks.items():
+        box = _box(mark)
+        near = min(max(_apart_px(box, ink)) for ink in [*outlines, e_body])
+        far = _apart_px(box, gradient)[0]
+        assert near >= 1.5 * SPACE * px - 0.05, (row, mark.text, near)
+        assert far >= APART * px - 0.05, (row, mark.text, far)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_weights_and_the_column_sum_recede_once_the_gradient_is_found(theme: str) -> None:
+    """A 720p review: the frame stood dense from ``loss`` on, every block built standing in
+    full to the end. From ``update`` on, the blocks the gradient came from (the loss weights,
+    the column sum, their titles and names) recede: each of their texts loses at least a
+    fifth of its contrast against its ground from ``accumulate``'s end (or comes within
+    0.4 of the floor), and keeps 4.5:1;
+    E's numbers and the gradient's keep theirs, and the chips (the IDs) stay as they were."""
+    from test_dim_contrast import _ratio, _rgb
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.glyphs import NumberText
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("TrainingNudge", {"theme": theme}, environ={})
+    ends: dict[str, dict[int, tuple[str, float]]] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha < 1 or moment.beat.name not in ("accumulate", "update", "meaning"):
+            return
+        stage = scene.stage
+        weights, panel = stage.weights, stage.panel
+        served = [*weights.rows.all(), weights.title_full, *panel.names, panel.title]
+        served += [*panel.terms.all(), *panel.sums.all()]
+        kept = [*stage.matrix.grid.entries.values(), *stage.gradient.rows.all()]
+        kept += [chip.number for chip in weights.chips]
+        seen: dict[int, tuple[str, float]] = {}
+        for role, texts in (("served", served), ("kept", kept)):
+            for text in texts:
+                # A table's number stands on the cells' fill; the rest on the background.
+                ground = stage.theme.cell_fill
+                if not isinstance(text, NumberText) or text.cell.kind == "token_id":
+                    ground = stage.theme.background
+                colour = _rgb(text.get_fill_color())
+                seen[id(text)] = (role, _ratio(colour, _rgb(ground)))
+        ends[moment.beat.name] = seen
+
+    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
+    before = ends["accumulate"]
+    assert sum(role == "served" for role, _ in before.values()) >= 10
+    for name in ("update", "meaning"):
+        for key, (role, ratio) in ends[name].items():
+            then = before.get(key)
+            if then is None:
+                continue  # E's new numbers
+            if role == "served":
+                assert 4.5 <= ratio <= max(0.8 * then[1], 4.9), (name, ratio, then[1])
+            else:
+                assert ratio == pytest.approx(then[1]), (name, ratio, then[1])

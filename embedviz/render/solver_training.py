@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from embedviz.render.design import (
+    APART,
     CAPTION_FONT,
     MARGIN,
     MIN_DATA_PX,
@@ -49,6 +50,7 @@ from embedviz.story.model import Storyboard, Window
 __all__ = [
     "GRADIENT_SYMBOL",
     "LOSS_PIECES",
+    "MARK_ROOM",
     "TrainingPlan",
     "TrainingSpec",
     "solve_training",
@@ -224,8 +226,15 @@ class TrainingPlan:
 
 # The tightest rows a table with hidden ranges takes, in digit heights: its bands are tall.
 BANDED_PITCH = 1.85
-# What a row mark keeps further from the gradient than from E (the gap's right side).
-MARK_FAR = 2 * SPACE
+# A row mark's clearance from E's amber outlines (the outline's reach past E aside), and
+# from the gradient: twice its distance from E's body, and no less than APART. At SPACE
+# from the outlines' ink and 3 SPACE from the gradient, a 720p review found the words
+# squeezed between the tables.
+MARK_NEAR = 1.5 * SPACE
+MARK_FAR = max(APART, 2 * (OUTLINE_REACH + MARK_NEAR))
+# What that room adds to the gap between E and the gradient: until the IDs come (and
+# with them the outlines the marks keep clear of), the gradient stands this much closer.
+MARK_ROOM = (MARK_NEAR - SPACE) + (MARK_FAR - 3 * SPACE)
 
 
 def _frame() -> tuple[float, float, float, float]:
@@ -253,8 +262,9 @@ def _across(spec: TrainingSpec, scale: TypeScale, body_w: float) -> list[float]:
     )
     margin = max(char_advance(label) * spec.row_label_chars, gaps, chips) + 1.5 * SPACE
     names = max([formula_width(n, label) for n in spec.names] or [0.0]) + 3 * SPACE
-    marks = max([text_width(m, label, mono=False) for m in spec.marks] or [0.0]) + 2 * SPACE
-    return [margin, body_w, max(names, marks + OUTLINE_REACH + MARK_FAR, 2 * SPACE), 0.0]
+    marks = max([text_width(m, label, mono=False) for m in spec.marks] or [0.0])
+    marks += OUTLINE_REACH + MARK_NEAR + MARK_FAR
+    return [margin, body_w, max(names, marks, 2 * SPACE), 0.0]
 
 
 def _shared_lines(
@@ -345,7 +355,7 @@ def _measure(
             legend_stacked=stacked,
             body_width=body_w,
             grad_left=grad_left,
-            mark_left=x + body_w + OUTLINE_REACH + SPACE,
+            mark_left=x + body_w + OUTLINE_REACH + MARK_NEAR,
             names_right=grad_left - SPACE,
             rule_left=grad_left + rule_push,
             grad_heading_left=grad_left + heading_push,

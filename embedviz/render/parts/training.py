@@ -9,7 +9,9 @@ is the lookup family's :class:`~embedviz.render.parts.lookup.MatrixPart`.
   row ``w_t``, and the loss line ``L = Σ w_t·e_t = …``. Beat ``upstream``.
 - :class:`SumPanel`: a repeated ID's contributions and their column sum,
   under the gradient.
-- :class:`UpdateRule`: ``E ← E − 0.5 · ∂L/∂E``, and E's changed rows. Beat ``update``.
+- :class:`UpdateRule`: ``E ← E − 0.5 · ∂L/∂E``, and E's changed rows (their cells roll
+  over in turn); the weights and the column sum recede
+  (:mod:`~embedviz.render.parts.recede`). Beat ``update``.
 
 Every symbol is set with :func:`~embedviz.render.design.maths` in the colour
 of what it names: E in the text colour, the gradients (``∂L/∂E``, ``w_t``) in
@@ -46,6 +48,7 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots, row_slots
 from embedviz.render.parts.lookup import MatrixPart, fit_width
 from embedviz.render.parts.positions import Rows, heading
+from embedviz.render.parts.recede import recede
 from embedviz.render.solver_training import GRADIENT_SYMBOL, TrainingPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard, Window
@@ -368,6 +371,22 @@ def config_right() -> float:
     return float(config.frame_width) / 2 - MARGIN
 
 
+# How long a row of E takes to roll over to its new values, in seconds.
+ROLL_TIME = 2.0
+
+
+def roll_lag(cells: int) -> float:
+    """Return the lag between a row's cells as they roll over, one after another.
+
+    A cell stands empty through the middle half of its roll (the old number
+    under half opacity, the new one not yet over it). The last cell starts
+    rolling once the first is more than half done (a lag of at least
+    ``1 / (2 (cells - 1))``, with a fifth to spare), so that their empty
+    halves never meet: some number of the row is always drawn.
+    """
+    return 0.0 if cells < 2 else 0.6 / (cells - 1)
+
+
 class UpdateRule(Component):
     """``E ← E − 0.5 · ∂L/∂E`` beside the loss, and E's looked-up rows taking their new values.
 
@@ -416,6 +435,8 @@ class UpdateRule(Component):
         )
         self.rows = sorted({c.index[0] for c in self.updated})
         self.leaving: list[VMobject] = []
+        # What the gradient came from (the weights, the column sum): it recedes as the rule comes.
+        self.receding: list[VMobject] = []
 
     def beat_update(self, beat: Beat) -> Animation:
         """Show the rule; then turn each looked-up row of E into its new value.
@@ -423,11 +444,14 @@ class UpdateRule(Component):
         Two steps, one per phrase: the rule (as the outlines of the last beats
         leave), then the gradient rows pulse while E's cells roll over (the old
         value up and out, then the new one in: two strings of digits morphing
-        into each other would be unreadable halfway).
+        into each other would be unreadable halfway). A row's cells roll in
+        turn, left to right, so that some of its numbers always stand inside
+        its amber outline: all at once, the outlined rows stood empty halfway
+        (a 720p review, ``update`` at alpha 0.5).
         """
         assert self.rule is not None
         grid = self.matrix.grid
-        changes: list[Animation] = []
+        rolls: dict[int, list[Animation]] = {}
         for cell in self.updated:
             row, col = cell.index
             old = grid.entries[(row, col)]
@@ -438,12 +462,19 @@ class UpdateRule(Component):
             new = grid.put(row, col, NumberText(cell, self.plan.scale.data, colour))
             grid.entries[(row, col)] = new
             lift = UP * float(old.height) * 0.7
-            changes.append(Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift)))
+            roll = Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift))
+            rolls.setdefault(row, []).append(roll)
         colour = self.theme.highlight
         pulses = [
             point_at(VGroup(*self.gradient.rows.numbers[(row,)]), colour) for row in self.rows
         ]
-        shown = AnimationGroup(FadeIn(self.rule), *[FadeOut(m) for m in self.leaving])
+        changes = [
+            LaggedStart(*cells, lag_ratio=roll_lag(len(cells)), run_time=ROLL_TIME)
+            for cells in rolls.values()
+        ]
+        on = {id(m) for top in self.host.mobjects for m in top.get_family()}
+        served = recede([m for m in self.receding if id(m) in on], self.theme)
+        shown = AnimationGroup(FadeIn(self.rule), *[FadeOut(m) for m in self.leaving], served)
         return Steps(shown, AnimationGroup(*pulses, *changes))
 
     def moved(self) -> list[VMobject]:

@@ -19,6 +19,7 @@ from manim import (
     Rectangle,
     Succession,
     VGroup,
+    VMobject,
     Wait,
 )
 
@@ -30,7 +31,12 @@ from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.scatter import ScatterMotion
 from embedviz.render.parts.training import GradientPart, SumPanel, UpdateRule, WeightsPart
-from embedviz.render.solver_training import TrainingPlan, TrainingSpec, solve_training
+from embedviz.render.solver_training import (
+    MARK_ROOM,
+    TrainingPlan,
+    TrainingSpec,
+    solve_training,
+)
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, moved_by, stage_stretch
 from embedviz.story.model import Beat
@@ -67,8 +73,26 @@ class TrainingStage(Stage):
         parts = (self.weights, self.gradient, self.panel)
         self.scatter = self.add_part(ScatterMotion(*args, *parts))
         self.step = self.add_part(UpdateRule(*args, self.matrix, self.gradient))
+        self.step.receding = self._served()
         self.rest = self._rest_weights()
+        self.closer = self._rest_gradient()
         self.zoom = self._close_up()
+
+    def _served(self) -> list[VMobject]:
+        """Return what recedes once the gradient is found: the weights and the column sum.
+
+        The chips stay (each ID's tie to its row), and the loss line (its value
+        drops after the step). A 720p review found the frame dense from the loss
+        on, every block built standing in full to the end.
+        """
+        weights = self.weights
+        served: list[VMobject] = [weights.grid, *weights.rows.all(), weights.positions]
+        served += [weights.title, weights.title_full]
+        if self.panel is not None:
+            panel = self.panel
+            served += [panel.grid, *panel.terms.all(), *panel.sums.all(), *panel.names]
+            served += [panel.rule, panel.title]
+        return served
 
     def _close_up(self) -> Zoom | None:
         """Return the introduction's layout: E and its gradient, their rows spread to fill.
@@ -113,6 +137,22 @@ class TrainingStage(Stage):
             mobject.shift(xyz(shift, 0))
         return shift
 
+    def _rest_gradient(self) -> float:
+        """Rest the gradient closer to E until the IDs come; return how far (to the left).
+
+        The gap between the blocks keeps room for the row marks clear of E's
+        outlines and of the gradient (``solver_training.MARK_ROOM``); in the
+        introduction, with neither marks nor outlines, that room stood empty
+        (13.0 % of the frame, the whole band's height).
+        """
+        for mobject in self._gradient_members():
+            mobject.shift(xyz(-MARK_ROOM, 0))
+        return MARK_ROOM
+
+    def _gradient_members(self) -> list[Mobject]:
+        """Return the gradient's body, heading and numbers (not its row marks, which stay by E)."""
+        return [self.gradient.grid, self.gradient.heading, *self.gradient.rows.all()]
+
     def beat_scatter(self, beat: Beat) -> Animation:
         """Glide the weights home as the first ID is pointed at; scatter them into the gradient."""
         if abs(self.rest) < 1e-9:
@@ -147,8 +187,13 @@ class TrainingStage(Stage):
         outlines = [self.matrix.outline(row, beside=rows) for row in rows]
         left = 0.2 * xyz(-1, 0)
         arriving = [*self.weights.chips, self.weights.positions]
+        first: Animation = LaggedStart(*[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1)
+        if self.closer:
+            # The gradient glides to its place, making room for the marks, as the IDs come.
+            home = Glide(self._gradient_members, 0.0, self.closer)
+            first, self.closer = AnimationGroup(home, first), 0.0
         return Steps(
-            LaggedStart(*[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1),
+            first,
             LaggedStart(*[Create(box) for box in outlines], lag_ratio=0.1),
             make_reveal_animation(self.weights.appear()),
         )
