@@ -87,6 +87,7 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
         full = frame(scene_object)
         per_x, per_y = WIDTH / config.frame_width, HEIGHT / config.frame_height
         dimmed_rows = set(last.dimmed_rows)
+        compared = _compared(board, last)
         for text in [*numbers, *labels, *texts]:
             family = [m for m in text.get_family() if len(m.points)]
             if not family or max(m.get_fill_opacity() for m in family) < 0.5:
@@ -109,6 +110,9 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
             cell = getattr(text, "cell", None)
             dim = cell is not None and cell.kind in ("weight", "row_label")
             dim = dim and cell.index[0] in dimmed_rows
+            # While two rows are compared, the tables' other rows are dimmed content too.
+            rest = cell is not None and cell.kind in COMPARED_KINDS and compared
+            dim = dim or (rest and cell.index[:-1] not in compared)
             # A chip already used (faded back at its place) is dimmed content too.
             used = cell is not None and cell.kind == "token_id"
             dim = dim or (used and max(m.get_fill_opacity() for m in family) < 0.99)
@@ -117,6 +121,18 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
     play_moments(board, read, alphas=(), pixel_width=WIDTH, pixel_height=HEIGHT)
     assert found, "no text was measured"
     return found
+
+
+# The tables whose two rows a ``differ`` beat compares (PositionBlindness: E[id], P, the sums).
+COMPARED_KINDS = {"output", "sinusoid", "sum_sinusoid", "learned_position", "sum_learned"}
+
+
+def _compared(board: Any, beat: Any) -> set[tuple[int, ...]]:
+    """At a ``differ`` beat, the first two positions holding its repeated ID (else none)."""
+    if beat.action != "differ" or beat.highlight is None:
+        return set()
+    ids = {c.index: int(c.value) for b in board.beats for c in b.numbers if c.kind == "output_id"}
+    return set(sorted(p for p, v in ids.items() if v == beat.highlight.row)[:2])
 
 
 # The lookup family is built on the design system; the other stages keep the
