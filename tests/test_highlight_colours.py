@@ -6,8 +6,9 @@ narration points at numbers, the highlight is an outline or a fill behind
 them. Every scene is dry-run and every number on screen is read mid-motion
 and at each beat's end: mid-motion its colour must lie between its colour at
 the previous beat's end and at this beat's end (a number may change colour,
-as a landed value does, but not flash another colour on the way), and at no
-moment may it be drawn in the highlight's colour.
+as a landed value does, but not flash another colour on the way; one that is
+gone by the beat's end may head for the colour of a number of the same value
+that replaces it), and at no moment may it be drawn in the highlight's colour.
 """
 
 from __future__ import annotations
@@ -83,7 +84,12 @@ def recoloured(samples: list[Sample], highlight: np.ndarray) -> list[str]:
             before = ends.get(beat - 1, {}).get(key)
             start = (before or after or (text, colour))[1]
             end = (after or before or (text, colour))[1]
-            if off_segment(colour, start, end) > TOLERANCE:
+            targets = [end]
+            if after is None:
+                # Gone by the beat's end, replaced by a number of the same value (a dimmed
+                # output row becoming a full-strength token row): it may take that colour.
+                targets += [c for t, c in ends.get(beat, {}).values() if t == text]
+            if min(off_segment(colour, start, target) for target in targets) > TOLERANCE:
                 found.append(f"beat {beat} at {alpha}: {text!r} flashes {colour.round(2)}")
     return found
 
@@ -119,3 +125,21 @@ def test_the_recolour_check_can_fail() -> None:
     ]
     assert recoloured(flashed, pink)
     assert recoloured([(0, 1.0, {1: ("3", pink)})], pink)
+
+
+def test_a_replaced_number_may_head_for_its_replacements_colour_only() -> None:
+    """A number gone by the beat's end may take the colour of the same value replacing it."""
+    dim, blue, red = np.array([0.3, 0.4, 0.5]), np.array([0.2, 0.6, 0.9]), np.array([0.9, 0.4, 0.3])
+    replaced: list[Sample] = [
+        (0, 1.0, {1: ("0.3", dim)}),
+        (1, 0.5, {1: ("0.3", (dim + blue) / 2)}),  # brightening as it becomes number 2
+        (1, 1.0, {2: ("0.3", blue)}),
+    ]
+    assert not recoloured(replaced, np.array([0.8, 0.5, 0.6]))
+    # Heading for the colour of another value's number is still a flash.
+    other: list[Sample] = [
+        (0, 1.0, {1: ("0.3", dim)}),
+        (1, 0.5, {1: ("0.3", (dim + red) / 2)}),
+        (1, 1.0, {2: ("0.3", blue), 3: ("-0.7", red)}),
+    ]
+    assert recoloured(other, np.array([0.8, 0.5, 0.6]))
