@@ -48,7 +48,7 @@ from embedviz.render.parts.clear_outline import (
     OUTLINE_WIDTH,
     clear_row_outline,
 )
-from embedviz.render.parts.compare_dim import recede, rest_of
+from embedviz.render.parts.compare_focus import dim_others, rest_of
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.sum_note import beside_sums, place_sum_note
 from embedviz.render.sans_lines import SansLines
@@ -481,12 +481,12 @@ class PositionBlocks(Component):
         """Outline the two rows in every block; then say the sums differ: ``≠``.
 
         "... same token row, different position rows." outlines the rows, the
-        others receding (:mod:`.compare_dim`); "The two copies ..." brings the verdict.
+        others receding (:mod:`.compare_focus`); "The two copies ..." brings the verdict.
         """
         pair, colour, blocks = self.pair(beat), self.theme.highlight, (self.pe, self.sums)
         outlines = [self.tokens.outline(p) for p in pair]
         outlines += [rows.outline(p, colour) for rows in blocks for p in pair]
-        rest = recede(rest_of([self.tokens.rows, *blocks], pair), self.theme.cell_fill)
+        rest = dim_others(rest_of([self.tokens.rows, *blocks], pair), self.theme.cell_fill)
         outlined = AnimationGroup(*[Create(m) for m in outlines], *rest)
         both = (outlined, FadeIn(self.verdict(pair)))
         return Steps(*both) if len(beat.phrases) > 1 else AnimationGroup(*both)

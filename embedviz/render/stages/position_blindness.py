@@ -42,7 +42,7 @@ from embedviz.render.design import (
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.compare_dim import recede
+from embedviz.render.parts.compare_focus import dim_others
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Targets, narrowed, placed
@@ -203,14 +203,14 @@ class PositionStage(Stage):
         same = self._verdict(tops, left)
         self._fit_verdict(same)
         self.same = [*outlines, outline, same]
-        # The other output rows recede as the outlines are drawn (:mod:`.compare_dim`).
+        # The other output rows recede as the outlines are drawn (:mod:`.compare_focus`).
         rest = [
             m
             for c in self.motion.carries
             if c.targets[0].cell.index[:-1] not in (first, second)
             for m in (*c.targets, *c.strip[2])
         ]
-        dim = recede(rest, self.theme.cell_fill)
+        dim = dim_others(rest, self.theme.cell_fill)
         shown = AnimationGroup(*[Create(m) for m in self.same[:-1]], FadeIn(same), *dim)
         return Succession(*moves, shown) if moves else shown
 

@@ -11,6 +11,11 @@ cells' fill, as :meth:`~embedviz.render.parts.grid.CellGrid.dimmed_colours`
 dims a row), colours only; the compared rows stay at full strength. They
 come back as the outlines leave (``arrange`` turns the rows into full-strength
 token rows); ``differ`` ends the scene.
+
+Not :func:`embedviz.render.parts.recede.recede`: that fades blocks which have
+served their beat to a readable 4.5:1, from the colours they have when the beat
+is built; rows out of focus here drop to the dimmed 3:1, from the colours they
+have when the dimming starts (they may still be fading in before it).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from manim import Animation, VMobject
 from embedviz.render.fades import _looks
 from embedviz.render.parts.batch_focus import Recolour, _members, dim_looks
 
-__all__ = ["Recede", "recede", "rest_of"]
+__all__ = ["DimFromNow", "dim_others", "rest_of"]
 
 Position = tuple[int, ...]
 
@@ -36,7 +41,7 @@ class _Rows(Protocol):
     def row(self, position: Position) -> list[VMobject]: ...
 
 
-class Recede(Recolour):
+class DimFromNow(Recolour):
     """Take one text from its colours now to its dimmed colours on ``ground`` (3:1 kept)."""
 
     def __init__(self, mobject: VMobject, ground: str, **kwargs: Any) -> None:
@@ -49,9 +54,9 @@ class Recede(Recolour):
         super().begin()
 
 
-def recede(mobjects: Iterable[VMobject], ground: str) -> list[Animation]:
-    """Return one :class:`Recede` per text: each dims on ``ground`` (the cells' fill)."""
-    return [Recede(mobject, ground) for mobject in mobjects]
+def dim_others(mobjects: Iterable[VMobject], ground: str) -> list[Animation]:
+    """Return one :class:`DimFromNow` per text: each dims on ``ground`` (the cells' fill)."""
+    return [DimFromNow(mobject, ground) for mobject in mobjects]
 
 
 def rest_of(blocks: Sequence[_Rows], pair: Collection[Position]) -> list[VMobject]:
