@@ -103,3 +103,39 @@ def test_the_headings_stand_on_es_column_numbers(overrides: dict[str, Any]) -> N
         if not (-1e-6 <= heading <= 2 * SPACE and -1e-6 <= vector <= 2 * SPACE)
     ]
     assert not problems, problems
+
+
+def _formula(scene: Any, beat: Any) -> tuple[str, float, float, float] | None:
+    """At a beat end: the typeset product's height, and its left beside the lookup title's."""
+    compare = scene.stage.compare
+    shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+    if id(compare.formula) not in shown:
+        return None
+    return (
+        beat.name,
+        float(compare.formula.height),
+        float(compare.formula.get_left()[0]),
+        float(compare.title.get_left()[0]),
+    )
+
+
+@pytest.mark.parametrize("overrides", [{}, GPT2], ids=["default", "gpt2"])
+def test_the_product_stands_large_as_the_conclusion_then_joins_the_costs(
+    overrides: dict[str, Any],
+) -> None:
+    """At ``compare`` the typeset ``one_hot(3) E = E[3]`` is the beat's conclusion.
+
+    Set at the labels' size alone in the panel's lower half it floated there (a
+    frame review); now it is set larger than the labels at ``compare`` and
+    shrinks to the labels' size as it joins the costs, left-aligned with the
+    lookup's title ``E[3]`` over them.
+    """
+    seen = {name: rest for name, *rest in (f for f in _ends(overrides, _formula) if f)}
+    assert "compare" in seen, sorted(seen)
+    assert "cost" in seen, sorted(seen)
+    conclusion, _, _ = seen["compare"]
+    joined, left, title_left = seen["cost"]
+    # The labels are LABEL_RATIO of the data's size: 1/0.8 = 1.25 taller at data size;
+    # allow for the panel's width narrowing it.
+    assert conclusion >= 1.15 * joined, (conclusion, joined)
+    assert abs(left - title_left) < 0.02, (left, title_left)

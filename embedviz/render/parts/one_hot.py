@@ -20,6 +20,7 @@ from manim import (
     AnimationGroup,
     LaggedStart,
     Succession,
+    Transform,
     VGroup,
     VMobject,
 )
@@ -35,7 +36,6 @@ from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.grid import CellGrid, Slot, row_slots
 from embedviz.render.parts.lookup import MatrixPart
-from embedviz.render.parts.motion import Glide
 from embedviz.render.solve_one_hot import COST_LINES, OneHotPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -171,14 +171,14 @@ class CostTable(Component):
         formula: VMobject | None = None,
     ) -> None:
         super().__init__(host, theme)
-        # The typeset product, which rises to its place over the costs as they come.
-        self.formula, self.formula_move = formula, (0.0, 0.0)
-        if formula is not None:
-            self.formula_move = (
-                plan.panel_left - formula.get_left()[0],
-                plan.formula_y - formula.get_y(),
-            )
         labels, label = _labels(board), plan.scale.label
+        # The typeset product, which rises to its place over the costs as they come,
+        # shrinking to the labels' size as it joins them.
+        self.formula, self.formula_place = formula, None
+        if formula is not None:
+            self.formula_place = maths(labels["product_formula"], theme.text, label)
+            self.formula_place.move_to(xyz(0, plan.formula_y))
+            self.formula_place.align_to(xyz(plan.panel_left, 0), LEFT)
         self.header = SansText(board.word("multiply_adds"), label, theme.muted)
         names: list[VMobject] = [
             maths('"one_hot"(i) thin E', theme.text, label),
@@ -227,10 +227,8 @@ class CostTable(Component):
         The typeset product stood under the two rows it equates (:class:`ComparePart`).
         """
         shown: Animation = LaggedStart(FadeIn(self.header), FadeIn(self.entries[0]), lag_ratio=0.4)
-        if self.formula is not None:
-            formula = self.formula
-            dx, dy = self.formula_move
-            shown = AnimationGroup(Glide(lambda: [formula], dy, dx), shown)
+        if self.formula is not None and self.formula_place is not None:
+            shown = AnimationGroup(Transform(self.formula, self.formula_place), shown)
         return Steps(shown, FadeIn(self.entries[1]))
 
     def beat_copy(self, beat: Beat) -> Animation:

@@ -359,10 +359,14 @@ class ComparePart(Component):
                 for col in board.beats[0].window.cols
             ]
         )
-        self.formula = maths(labels["product_formula"], theme.text, label)
-        # It stands centred under the two rows it equates, in the middle of the
-        # panel's lower half, until the costs come (CostTable raises it).
-        self.formula.move_to(xyz(plan.panel_left + plan.body_width / 2, plan.formula_rest_y))
+        # The beat's conclusion, set as large as the data it speaks of (as wide as
+        # the panel allows), centred under the two rows it equates in the middle of
+        # the panel's lower half, until the costs come (CostTable sets it at the
+        # labels' size over them). At the labels' size it floated there, a review found.
+        self.formula = maths(labels["product_formula"], theme.text, plan.scale.data)
+        if self.formula.width > plan.panel_width:
+            self.formula.scale_to_fit_width(plan.panel_width)
+        self.formula.move_to(xyz(plan.panel_left + plan.panel_width / 2, plan.formula_rest_y))
         self.outline: VMobject | None = None
 
     def intro(self) -> list[VMobject]:
