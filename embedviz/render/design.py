@@ -297,7 +297,11 @@ class Theme:
         underline); violet, far from the value colours (and their pale
         tints), amber and the accent, with and without colour blindness.
     positive, negative
-        Blue and vermillion: a table value's sign and size, nothing else.
+        Blue and vermillion: a table value's sign and size, nothing else. The
+        light theme's vermillion leans red (5.3:1 on the page; 37° in OKLCH hue
+        from the amber outline): the browner one (29°) read as the outline's
+        hue round a row of negatives, a frame review found. Redder still would
+        near the gradient's reddish purple.
     output
         The output block's frame and title: neutral, since blue means "positive".
     accent
@@ -348,7 +352,7 @@ LIGHT = Theme(
     chip_edge="#8A5A00",
     highlight="#9600FF",
     positive="#0072B2",
-    negative="#B84500",
+    negative="#C43000",
     output="#3D4450",
     accent="#00784A",
     gradient="#A3417A",
