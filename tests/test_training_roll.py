@@ -11,6 +11,7 @@ contrast from the WCAG formula written out here, never from the code under test.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -73,9 +74,9 @@ def test_each_looked_up_row_has_its_own_outline_apart_from_the_next(
     33000 are thin bands (their labels stand beside the row numbers), and the four amber
     outlines met across them: one block, not four rows. Each looked-up row has one outline
     round its numbers, and every two outlines' inks stand at least MIN_GAP_PX apart."""
+    from conftest import RecordingHost
     from manim import config
 
-    from conftest import RecordingHost
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.glyphs import NumberText
     from embedviz.render.stages.training_nudge import TrainingStage
@@ -106,12 +107,13 @@ def test_each_looked_up_row_has_its_own_outline_apart_from_the_next(
             for n in numbers
             if left < n.get_center()[0] < right and bottom < n.get_center()[1] < top
         }
-        assert len(framed) == 1 and framed <= set(rows), framed
+        assert len(framed) == 1, framed
+        assert framed <= set(rows), framed
         inks.append((next(iter(framed)), bottom - half, top + half))
     inks.sort(key=lambda ink: -ink[2])
     assert [row for row, _, _ in inks] == rows
     px = 720 / float(config.frame_height)
-    gaps = [(upper[1] - lower[2]) * px for upper, lower in zip(inks, inks[1:], strict=False)]
+    gaps = [(upper[1] - lower[2]) * px for upper, lower in itertools.pairwise(inks)]
     assert all(gap >= MIN_GAP_PX for gap in gaps), list(zip(rows, gaps, strict=False))
 
 
