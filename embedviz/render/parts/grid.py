@@ -401,15 +401,15 @@ class CellGrid(VGroup):
     ) -> Rectangle:
         """Return an outline around a row's cells (not yet added).
 
-        Beside a hidden range's band whose label is written across the table,
-        that side's stroke stays inside the row: a frame review found the
-        outline of row 3 cutting through "row 2 hidden". Beside a row of
-        ``beside`` (outlined at the same time), that side's ink stays half of
-        :data:`CLEAR_PX` inside the row: two outlines side by side shared an edge.
-        Beside any other drawn row the stroke runs on the rows' shared border,
-        as far from that row's digits as from its own: outside it, a tightly
-        packed table's outline touched the next row's digits (a 720p review:
-        PositionBlindness's sums, TrainingNudge in the light theme).
+        Beside a hidden range's band whose label is written across the table, that
+        side's stroke stays inside the row: a frame review found the outline of row 3
+        cutting through "row 2 hidden". Beside a row of ``beside`` (outlined at the same
+        time), that side's ink stays half of :data:`CLEAR_PX` inside the row: two outlines
+        side by side shared an edge. Beside any other drawn row, or a band with a row of
+        ``beside`` past it (five IDs at GPT-2 size: four outlines read as one block), the
+        stroke runs on the row's border, as far from the next row's digits as from its
+        own: outside it, a tightly packed table's outline touched the next row's digits
+        (a 720p review: PositionBlindness's sums, TrainingNudge in the light theme).
         """
         left, bottom, right, top = self.row_box(row)
         index, inset = self._row_index(row), width / 200
@@ -420,13 +420,13 @@ class CellGrid(VGroup):
             top = row_top - inset
         elif self._drawn(index - 1, beside):
             top = row_top - keep
-        elif self._drawn(index - 1, None):
+        elif self._drawn(index - 1, None) or self._drawn(index - 2, beside):
             top = row_top
         if self._label_inside(index + 1):
             bottom = row_bottom + inset
         elif self._drawn(index + 1, beside):
             bottom = row_bottom + keep
-        elif self._drawn(index + 1, None):
+        elif self._drawn(index + 1, None) or self._drawn(index + 2, beside):
             bottom = row_bottom
         box = Rectangle(width=right - left, height=top - bottom)
         box.move_to(xyz((left + right) / 2, (bottom + top) / 2))

@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 from manim import (
     LEFT,
     RIGHT,
-    UP,
     Animation,
     AnimationGroup,
     Create,
@@ -49,6 +48,7 @@ from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.lookup import MatrixPart, fit_width
 from embedviz.render.parts.positions import Rows, heading
 from embedviz.render.parts.recede import recede
+from embedviz.render.parts.roll import ROLL_TIME, roll_lag, roll_over
 from embedviz.render.solver_training import GRADIENT_SYMBOL, TrainingPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard, Window
@@ -371,22 +371,6 @@ def config_right() -> float:
     return float(config.frame_width) / 2 - MARGIN
 
 
-# How long a row of E takes to roll over to its new values, in seconds.
-ROLL_TIME = 2.0
-
-
-def roll_lag(cells: int) -> float:
-    """Return the lag between a row's cells as they roll over, one after another.
-
-    A cell stands empty through the middle half of its roll (the old number
-    under half opacity, the new one not yet over it). The last cell starts
-    rolling once the first is more than half done (a lag of at least
-    ``1 / (2 (cells - 1))``, with a fifth to spare), so that their empty
-    halves never meet: some number of the row is always drawn.
-    """
-    return 0.0 if cells < 2 else 0.6 / (cells - 1)
-
-
 class UpdateRule(Component):
     """``E ← E − 0.5 · ∂L/∂E`` beside the loss, and E's looked-up rows taking their new values.
 
@@ -443,11 +427,9 @@ class UpdateRule(Component):
 
         Two steps, one per phrase: the rule (as the outlines of the last beats
         leave), then the gradient rows pulse while E's cells roll over (the old
-        value up and out, then the new one in: two strings of digits morphing
-        into each other would be unreadable halfway). A row's cells roll in
-        turn, left to right, so that some of its numbers always stand inside
-        its amber outline: all at once, the outlined rows stood empty halfway
-        (a 720p review, ``update`` at alpha 0.5).
+        value drifting up, the new one rising in: :mod:`~embedviz.render.parts.roll`,
+        whose hand-over leaves no cell blank at any moment). A row's cells roll in
+        turn, left to right.
         """
         assert self.rule is not None
         grid = self.matrix.grid
@@ -461,9 +443,8 @@ class UpdateRule(Component):
             colour = value_colour(cell.value, self.board.value_scale, self.theme)
             new = grid.put(row, col, NumberText(cell, self.plan.scale.data, colour))
             grid.entries[(row, col)] = new
-            lift = UP * float(old.height) * 0.7
-            roll = Succession(FadeOut(old, shift=lift), FadeIn(new, shift=lift))
-            rolls.setdefault(row, []).append(roll)
+            _, low, _, high = grid.row_box(row, buff=0.0)
+            rolls.setdefault(row, []).append(roll_over(old, new, high - low))
         colour = self.theme.highlight
         pulses = [
             point_at(VGroup(*self.gradient.rows.numbers[(row,)]), colour) for row in self.rows
