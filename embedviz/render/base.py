@@ -275,7 +275,7 @@ class StoryboardScene(Scene):
             # Too short to give every step a frame: play them as one.
             steps, lengths = [Succession(*steps)], [frame_count(beat.run_time, fps)]
         # A glide a teacher's eye must follow gets its floor, in the hold after the motion.
-        lengths = floored_frames(steps, lengths, total, fps)
+        lengths = floored_frames(steps, lengths, total, fps, phrase_frames)
         starts = schedule_steps(lengths, phrase_frames, total)
         for number, (step, start, length) in enumerate(zip(steps, starts, lengths, strict=True)):
             cues.append(_Cue(start, length, step, number))

@@ -63,13 +63,18 @@ def needed_seconds(animation: Animation) -> float:
 
 
 def floored_frames(
-    steps: Sequence[Animation], lengths: Sequence[int], total: int, fps: float
+    steps: Sequence[Animation],
+    lengths: Sequence[int],
+    total: int,
+    fps: float,
+    phrase_starts: Sequence[int] = (0,),
 ) -> list[int]:
     """Return the steps' lengths in frames, each at least as long as its floor asks.
 
     Steps without a floor keep their shares; the beat's motion grows into
-    its hold, up to ``total`` frames (the beat's length). If the floors do not
-    fit, every step is shrunk in proportion until they do.
+    its hold, as far as it may: step *k* still starts with phrase *k* (at
+    ``phrase_starts[k]``) and the last ends by ``total`` (the beat's length).
+    Where the floors do not fit, a step gets what room there is.
 
     Examples
     --------
@@ -77,19 +82,23 @@ def floored_frames(
     >>> steps = [Wait(run_time=1.0), at_least(Wait(run_time=0.5), 0.6)]
     >>> floored_frames(steps, [10, 5], 60, 15.0)
     [10, 9]
-    >>> floored_frames(steps, [10, 5], 15, 15.0)
-    [8, 7]
+    >>> floored_frames(steps, [10, 5], 12, 15.0)
+    [10, 5]
+    >>> floored_frames(steps, [10, 5], 60, 15.0, [0, 53])
+    [10, 7]
     """
     grown = [
         max(length, math.ceil(needed_seconds(step) * fps - 1e-9))
         for step, length in zip(steps, lengths, strict=True)
     ]
-    if sum(grown) <= total:
-        return grown
-    scale = total / sum(grown)
-    shrunk = [int(length * scale) for length in grown]
-    for index in sorted(range(len(grown)), key=lambda i: shrunk[i] - grown[i] * scale):
-        if sum(shrunk) >= total:
-            break
-        shrunk[index] += 1
-    return shrunk
+    # From the last phrase's step back: the steps from phrase k on must fit after it.
+    starts = [0, *phrase_starts[1:]]
+    for k in reversed(range(min(len(starts), len(steps)))):
+        excess = sum(grown[k:]) - (total - starts[k])
+        for index in reversed(range(k, len(steps))):
+            if excess <= 0:
+                break
+            give = min(excess, grown[index] - lengths[index])
+            grown[index] -= give
+            excess -= give
+    return grown
