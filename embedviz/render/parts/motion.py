@@ -7,11 +7,12 @@ each starting as soon as its paths are clear of every motion still running).
 The output block (with its chips, tags and row numbers) rests where it fills
 the frame best (see :meth:`LookupMotion.rest`). When a beat's strips would
 cross a filled row from there, the block first glides up to where the solver
-keeps every path clear, and glides back once they have landed, so that every
-beat ends with the block at rest. In the corridor layout the matrix and the
-block rest beside each other, closing the corridor (which would stand empty,
-a strip wide and the matrix's height, at every beat end), and glide apart to
-open it for a beat's strips, and back together once they have landed.
+keeps every path clear, and back once they have landed. In the corridor
+layout the matrix and the block rest beside each other (closing the corridor,
+empty between lookups) and glide apart to open it for the strips, and back.
+Consecutive lookup beats that part them keep them parted in between
+(:attr:`LookupMotion.stays_open`). Every glide is slow enough to follow
+(:func:`glide_floor`).
 """
 
 from __future__ import annotations
@@ -93,13 +94,8 @@ class LookupMotion(Component):
         cells: Cells,
     ) -> None:
         super().__init__(host, theme)
-        self.plan, self.matrix, self.output, self.chips, self.cells = (
-            plan,
-            matrix,
-            output,
-            chips,
-            cells,
-        )
+        self.plan, self.matrix, self.output = plan, matrix, output
+        self.chips, self.cells = chips, cells
         self.filled: set[tuple[int, ...]] = set()
         # What has landed beside the output block (its numbers, marks), for the settle.
         self.carries: list[Carry] = []
