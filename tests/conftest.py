@@ -392,6 +392,9 @@ class MomentSample:
     # (embedviz.render.space.Emptiness), and the frame's area.
     empty: Any = None
     frame_area: float = 0.0
+    # At a beat's end: the boxes that rectangle was found among, and the band searched.
+    boxes: list[Any] = field(default_factory=list)
+    band: Any = None
     # Per travelling row: its frame and fill (the strip's parts that are not texts).
     outlines: list[StripOutline] = field(default_factory=list)
     # At a beat's end: the outlined places of input IDs (a batch's chip slots), as
@@ -502,7 +505,8 @@ def sample_moments(
     from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import GlyphString, NumberText, SansText, glyph_font
     from embedviz.render.metrics import digit_height
-    from embedviz.render.moments import frame_emptiness, play_moments
+    from embedviz.render.moments import frame_boxes, play_moments
+    from embedviz.render.space import largest_empty_rectangle
     from embedviz.render.theme import SANS_FONT
 
     board = prepared_storyboard(scene, overrides, environ={})
@@ -608,7 +612,8 @@ def sample_moments(
             }
             sample.places = [(tuple(m.id_place), box_of(m)) for m in outlined.values()]
             # Only at beat ends, where issue 18's empty-area rule applies (it costs a search).
-            sample.empty = frame_emptiness(scene_object)
+            sample.boxes, sample.band = frame_boxes(scene_object)
+            sample.empty = largest_empty_rectangle(sample.boxes, sample.band)
             sample.drawn = _ink_boxes(families)
             sample.frame_area = float(config.frame_width * config.frame_height)
         samples.append(sample)

@@ -33,6 +33,7 @@ from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import Caption, xyz
+from embedviz.render.pace import floored_frames
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
@@ -273,6 +274,8 @@ class StoryboardScene(Scene):
         if 0 in lengths:
             # Too short to give every step a frame: play them as one.
             steps, lengths = [Succession(*steps)], [frame_count(beat.run_time, fps)]
+        # A glide a teacher's eye must follow gets its floor, in the hold after the motion.
+        lengths = floored_frames(steps, lengths, total, fps, phrase_frames)
         starts = schedule_steps(lengths, phrase_frames, total)
         for number, (step, start, length) in enumerate(zip(steps, starts, lengths, strict=True)):
             cues.append(_Cue(start, length, step, number))

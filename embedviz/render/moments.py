@@ -31,6 +31,7 @@ __all__ = [
     "capture_tiles",
     "contact_sheet",
     "drawn_boxes",
+    "frame_boxes",
     "frame_emptiness",
     "frame_pixels",
     "play_moments",
@@ -207,12 +208,19 @@ def frame_emptiness(scene: StoryboardScene, hollow: bool = False) -> Emptiness:
     nothing or the theme's background) counts as the empty space it looks
     like, not as drawn (:func:`~embedviz.render.boxes.mobject_boxes`).
     """
+    return largest_empty_rectangle(*frame_boxes(scene, hollow))
+
+
+def frame_boxes(scene: StoryboardScene, hollow: bool = False) -> tuple[list[Box], Box]:
+    """Return the boxes of what is drawn now and the band between the title and the caption.
+
+    What :func:`frame_emptiness` measures (``hollow`` as there).
+    """
     title = getattr(scene.stage, "title", None)
     leave_out = [m for m in (title, scene.caption) if m is not None]
     theme = getattr(scene.stage, "theme", None)
     background = theme.background if hollow and theme is not None else None
-    boxes = drawn_boxes(scene, leave_out, background)
-    return largest_empty_rectangle(boxes, content_band(title))
+    return drawn_boxes(scene, leave_out, background), content_band(title)
 
 
 def play_moments(

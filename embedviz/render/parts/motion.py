@@ -7,17 +7,17 @@ each starting as soon as its paths are clear of every motion still running).
 The output block (with its chips, tags and row numbers) rests where it fills
 the frame best (see :meth:`LookupMotion.rest`). When a beat's strips would
 cross a filled row from there, the block first glides up to where the solver
-keeps every path clear, and glides back once they have landed, so that every
-beat ends with the block at rest. In the corridor layout the matrix and the
-block rest beside each other, closing the corridor (which would stand empty,
-a strip wide and the matrix's height, at every beat end), and glide apart to
-open it for a beat's strips, and back together once they have landed.
+keeps every path clear, and back once they have landed. In the corridor
+layout the matrix and the block rest beside each other (closing the corridor,
+empty between lookups) and glide apart to open it for the strips, and back.
+Consecutive lookup beats that part them keep them parted in between
+(:attr:`LookupMotion.stays_open`). Every glide is slow enough to follow
+(:func:`glide_floor`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 from manim import (
@@ -26,7 +26,6 @@ from manim import (
     Create,
     LaggedStart,
     Mobject,
-    Scene,
     Succession,
     VMobject,
     Wait,
@@ -38,8 +37,10 @@ from embedviz.render.design import Theme
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.drawer import drawer_pace
+from embedviz.render.parts.glide import Glide, glide_floor
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.schedule import (
     STRIP_LAG,
@@ -55,60 +56,10 @@ from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell
 
-__all__ = ["LookupMotion"]
+__all__ = ["Glide", "LookupMotion"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 Path = Sequence[np.ndarray]
-
-# Seconds of the output block's glide up (to clear the paths) or back to rest.
-_GLIDE = 0.5
-
-
-class Glide(Animation):
-    """Shift whatever ``gather`` returns as the glide begins by ``dy`` (and ``dx``), smoothly.
-
-    What moves is gathered only when the glide starts, so that rows which land
-    in the same beat before it glide with the block (an animation built in
-    advance would not know them, and a group built in advance would put them on
-    screen too early).
-    """
-
-    def __init__(
-        self, gather: Callable[[], list[Mobject]], dy: float, dx: float = 0.0, **kwargs: Any
-    ) -> None:
-        kwargs.setdefault("rate_func", smooth)
-        kwargs.setdefault("run_time", _GLIDE)
-        super().__init__(VMobject(), introducer=True, **kwargs)
-        self.gather, self.dy, self.dx = gather, dy, dx
-        self.moving: list[Mobject] = []
-        self.done = 0.0
-
-    def _setup_scene(self, scene: Scene) -> None:
-        """Add nothing: the glide only moves what is already there."""
-
-    def may_move(self) -> list[Mobject]:
-        """Return what the glide would move, were it to start now."""
-        return self.gather()
-
-    def clean_up_from_scene(self, scene: Scene) -> None:
-        """Remove nothing."""
-
-    def begin(self) -> None:
-        """Gather what moves."""
-        self.moving = self.gather()
-        self.done = 0.0
-        super().begin()
-
-    def create_starting_mobject(self) -> VMobject:
-        """Return an empty stand-in: nothing reads it."""
-        return VMobject()
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        """Shift everything gathered to where it is at ``alpha`` (by pure shifts)."""
-        target = self.rate_func(alpha)
-        for mobject in self.moving:
-            mobject.shift(xyz(self.dx, self.dy) * (target - self.done))
-        self.done = target
 
 
 class LookupMotion(Component):
@@ -143,13 +94,8 @@ class LookupMotion(Component):
         cells: Cells,
     ) -> None:
         super().__init__(host, theme)
-        self.plan, self.matrix, self.output, self.chips, self.cells = (
-            plan,
-            matrix,
-            output,
-            chips,
-            cells,
-        )
+        self.plan, self.matrix, self.output = plan, matrix, output
+        self.chips, self.cells = chips, cells
         self.filled: set[tuple[int, ...]] = set()
         # What has landed beside the output block (its numbers, marks), for the settle.
         self.carries: list[Carry] = []
@@ -166,6 +112,12 @@ class LookupMotion(Component):
         # How far both blocks glide left, together, before late marks show: the part of
         # the marks' overflow the block's rest leaves (see ``rest_across``).
         self.late_shift = 0.0
+        # The lookup beats after which the blocks stay parted (the next one parts them too):
+        # see ``parted_through``. While they stay, ``opened`` holds (lift, slide, matrix
+        # slide) they parted by, and the motion counts from where they stand.
+        self.stays_open: set[str] = set()
+        self.opened: tuple[float, float, float] | None = None
+        self.rebased = False
 
     def rest(self, drop: float, slide: float = 0.0) -> None:
         """Rest the output block (its chips, row numbers and headings) ``drop`` below its place.
@@ -220,13 +172,23 @@ class LookupMotion(Component):
         """Glide the output block (and what moves with it) by ``dy`` (and ``dx``)."""
         return Glide(lambda: self.output_side(shown=True), dy, dx)
 
-    def part(self, lift: float, sign: float = 1.0) -> Animation:
-        """Glide the block ``lift`` up and the blocks apart (``sign`` -1: back to rest)."""
-        block = self.glide(sign * lift, sign * self.slide)
-        if self.matrix_slide <= 0:
-            return block
-        matrix = Glide(lambda: self.matrix_side(shown=True), 0.0, -sign * self.matrix_slide)
-        return AnimationGroup(block, matrix)
+    def part(self, lift: float, sign: float = 1.0, left: float = 0.0) -> Animation:
+        """Glide the block ``lift`` up and the blocks apart (``sign`` -1: back to rest).
+
+        ``left`` glides both that much further left as well (the late marks'
+        room, :meth:`_late`), in the same glide. Slowly enough to follow: the
+        beat gives it at least :func:`glide_floor`.
+        """
+        across = sign * self.slide - left
+        block = self.glide(sign * lift, across)
+        moved = [(across, lift)]
+        parted: Animation = block
+        if abs(self.matrix_slide) > 0 or left > 0:
+            across = -sign * self.matrix_slide - left
+            matrix = Glide(lambda: self.matrix_side(shown=True), 0.0, across)
+            parted = AnimationGroup(block, matrix)
+            moved.append((across, 0.0))
+        return at_least(parted, max(glide_floor(dx, dy) for dx, dy in moved))
 
     # -- hooks a layout with other places for its chips or rows overrides ---------------
     def source(self, row: int) -> tuple[float, float, float]:
@@ -354,7 +316,9 @@ class LookupMotion(Component):
         if mark is not None:
             # Placed at the solver's place across (where the block glides out to), at its row
             # now; a late one where the block rests, at its row there.
-            mark.shift(xyz(-self.slide - self.late_shift, 0) if late else xyz(0, lift))
+            dy, dx = self.opened[:2] if self.rebased and self.opened else (0.0, 0.0)
+            across = -self.slide - dx - self.late_shift
+            mark.shift(xyz(across, -dy) if late else xyz(0, lift))
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
         settled: list[Animation] = []
@@ -375,38 +339,37 @@ class LookupMotion(Component):
         """One ID at teaching pace: mark its row; fetch it (walk there and back); settle.
 
         When its strip's path from the block at rest would cross a filled row,
-        the block glides up first and back at the end.
+        the block glides up first and back at the end (or with a later lookup
+        beat, see :attr:`stays_open`).
         """
         assert beat.highlight is not None
-        return self.lookup_one(beat.highlight.position)
+        return self.lookup_one(beat.highlight.position, beat.name in self.stays_open)
 
-    def lookup_one(self, position: tuple[int, ...]) -> Steps:
+    def lookup_one(self, position: tuple[int, ...], stay: bool = False) -> Steps:
         """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
 
         The row is outlined with the first phrase (which names it); the chip
         walks to it and brings it home in one step, with the phrase that says
         it is copied, so it never waits beside its row while the narration
         goes on: one thread of motion, from the chip to the row and back.
+        With ``stay``, blocks that part stay parted for the next lookup beat.
         """
         self._show_output()
         _, lift = self._order([self.output.row_of(position)])
+        opening = self._opening(lift)
         one = self._one(position, lift)
         first, fetch = one.mark, Succession(one.go, one.moved)
-        if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            late = self._late([one])
-            return Steps(first, fetch, Succession(one.settle, *late) if late else one.settle)
-        return Steps(
-            Succession(self.part(lift), first),
-            fetch,
-            Succession(one.settle, self.part(lift, -1.0), *self._late([one])),
-        )
+        ending = [*self._closing(stay, [one]), *self._late([one])]
+        start = Succession(opening, first) if opening is not None else first
+        return Steps(start, fetch, Succession(one.settle, *ending) if ending else one.settle)
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
         """Play the remaining IDs together: each starts as soon as its paths are clear.
 
         Like a :class:`manim.LaggedStart`, each lookup starts a little after the
         one before; it waits longer only while its chip's or its strip's path
-        would cross one still moving.
+        would cross one still moving. A glide before or after them is a step of
+        its own, so that the beat gives it its time (:func:`glide_floor`).
         """
         self._show_output()
         assert beat.output is not None
@@ -414,17 +377,54 @@ class LookupMotion(Component):
         if not landing:
             return point_at(self.output.grid.body, self.theme.highlight)
         rows, lift = self._order([self.output.row_of(p) for p in landing])
+        opening = self._opening(lift)
         lookups = [self._one(self.output.positions[t], lift) for t in rows]
         starts = clear_starts(lookups)
         items: list[Animation] = []
         for one, start in zip(lookups, starts, strict=True):
             item = one.together()
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
+        ending = [*self._closing(beat.name in self.stays_open, lookups), *self._late(lookups)]
+        steps = [] if opening is None else [opening]
+        steps += [AnimationGroup(*items), *([Succession(*ending)] if ending else [])]
+        return Steps(*steps) if len(steps) > 1 else steps[0]
+
+    def _opening(self, lift: float) -> Animation | None:
+        """Return the blocks' parting (up ``lift``, apart), unless they stand parted or need not."""
+        if self.opened is not None:
+            return None
         if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
-            late = self._late(lookups)
-            return Succession(AnimationGroup(*items), *late) if late else AnimationGroup(*items)
-        back = self.part(lift, -1.0)
-        return Succession(self.part(lift), AnimationGroup(*items), back, *self._late(lookups))
+            return None
+        self.opened = (lift, self.slide, self.matrix_slide)
+        return self.part(lift)
+
+    def _closing(self, stay: bool, lookups: Sequence[Lookup]) -> list[Animation]:
+        """Return the blocks' glide back to rest, if they stand parted, unless they ``stay``.
+
+        Staying, the motion counts from where they stand (the next beat's paths
+        start there): their chips' homes move there and nothing is left to glide.
+        Closing before ``lookups``' late marks, the blocks glide straight to
+        where those marks want them (:meth:`_late`): one glide, not two.
+        """
+        if self.opened is None:
+            return []
+        lift, slide, matrix_slide = self.opened
+        offset = xyz(slide, lift)
+        if stay:
+            if not self.rebased:
+                self.chips.homes = [home + offset for home in self.chips.homes]
+                self.slide, self.matrix_slide, self.lift = 0.0, 0.0, self.lift - lift
+                self.rebased = True
+            return []
+        if self.rebased:
+            self.chips.homes = [home - offset for home in self.chips.homes]
+            self.slide, self.matrix_slide, self.lift = slide, matrix_slide, self.lift + lift
+            self.rebased = False
+        self.opened = None
+        shift = self.late_shift if late_marks(lookups) else 0.0
+        closing = self.part(lift, -1.0, shift)
+        self.slide, self.matrix_slide, self.late_shift = slide + shift, matrix_slide - shift, 0.0
+        return [closing]
 
     def _late(self, lookups: Sequence[Lookup]) -> list[Animation]:
         """Return the late marks' fade-in, after the blocks glide left to make room if they must.
@@ -443,7 +443,7 @@ class LookupMotion(Component):
         self.slide += shift
         self.matrix_slide -= shift
         self.late_shift = 0.0
-        return [AnimationGroup(block, matrix), *late]
+        return [at_least(AnimationGroup(block, matrix), glide_floor(shift, 0.0)), *late]
 
     def _show_output(self) -> None:
         """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""

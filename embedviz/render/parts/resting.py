@@ -13,6 +13,7 @@ PositionStage).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from manim import Mobject, config
@@ -24,7 +25,14 @@ from embedviz.render.routes import clear_order
 from embedviz.render.space import EMPTY_SHARE, Box, best_drop, largest_empty_rectangle
 from embedviz.story.model import Storyboard
 
-__all__ = ["legend_across", "legend_room", "rest_across", "rest_blocks", "rest_legend"]
+__all__ = [
+    "legend_across",
+    "legend_room",
+    "parted_through",
+    "rest_across",
+    "rest_blocks",
+    "rest_legend",
+]
 
 # The output block rests this many rows lower at most, tried in these steps.
 _REST_STEPS = 4
@@ -135,6 +143,11 @@ def _glides(motion: LookupMotion, board: Storyboard, drop: float) -> int:
     """How many lookup beats would have to glide the block up, were it ``drop`` lower."""
     if motion.plan.mode == "corridor":
         return 0  # the strips go down the corridor, clear of the block wherever it is
+    return sum(_rising(motion, board, drop).values())
+
+
+def _rising(motion: LookupMotion, board: Storyboard, drop: float) -> dict[str, bool]:
+    """Whether each lookup beat (by name) would glide the block up, were it ``drop`` lower."""
     grid = motion.matrix.grid
     top = grid.body_top()
     centres = {row: top - grid.row_y(row) for row in grid.get_rows()}
@@ -143,16 +156,40 @@ def _glides(motion: LookupMotion, board: Storyboard, drop: float) -> int:
     here = motion.output.grid.body_top() - drop - top
     row_h = motion.plan.sizes.row_height
     filled: list[int] = []
-    glides = 0
+    rising: dict[str, bool] = {}
     for beat in board.beats:
         if beat.action not in ("lookup", "lookup_many") or beat.output is None:
             continue
         rows = [positions.index(p) for p in beat.output.filled]
         landing = [r for r in rows if r not in filled]
-        if clear_order(sources, centres, row_h, here, filled, landing) is None:
-            glides += 1
+        rising[beat.name] = clear_order(sources, centres, row_h, here, filled, landing) is None
         filled += landing
-    return glides
+    return rising
+
+
+def parted_through(motion: LookupMotion, board: Storyboard) -> set[str]:
+    """Return the lookup beats after which the blocks stay parted: the next beat parts them too.
+
+    Two lookup beats in a row that both part the blocks (glide the block up,
+    or the blocks apart to open the corridor) would close them at the first
+    one's end only to part them again at the next one's start: a churn of
+    tables gliding to and fro between lookups. They part once, before the
+    first, and close once, after the last. (The open corridor at the first
+    one's end is where the next beat's strips go: tests/test_moments.py's
+    empty-area rule counts it so.) Call it once the blocks rest
+    (:func:`rest_blocks`).
+    """
+    parting = motion.slide > 0 or motion.matrix_slide > 0
+    if parting and motion.plan.mode == "corridor":
+        parts = {b.name: True for b in board.beats if b.action in ("lookup", "lookup_many")}
+    else:
+        parts = _rising(motion, board, 0.0)
+    beats = list(board.beats)
+    return {
+        a.name
+        for a, b in itertools.pairwise(beats)
+        if parts.get(a.name, False) and parts.get(b.name, False)
+    }
 
 
 def legend_room(legend: Box, drawn: Sequence[Box], band: Box) -> tuple[float, float]:

