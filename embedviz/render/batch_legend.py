@@ -10,6 +10,11 @@ layout ``33000`` too). While a beat lands such a row, the legend fades out
 as its first step begins and back in as its last step ends, as the hidden
 ranges' labels give way while E's rows scroll: every beat still ends with it
 in place.
+
+:func:`crossed_slices` finds the slices a beat's strips would pass over (its
+own slice's strips go out at their row's height and up or down the column
+through the places of slices still empty): those give way too, for the
+whole beat (:func:`~embedviz.render.parts.batch_focus.focus`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["GiveWay", "give_way"]
+__all__ = ["GiveWay", "crossed_slices", "give_way"]
 
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
@@ -72,6 +77,31 @@ def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:
     grid = stage.matrix.grid
     lowest = min(grid.row_y(row) for row in rows) - plan.sizes.row_height / 2
     return lowest < float(legend.get_top()[1]) + SPACE
+
+
+def crossed_slices(stage: BatchStage, filled: Collection[Any], beat: Beat) -> set[int]:
+    """Return the slices a lookup beat's chips and strips would pass over (not their own).
+
+    ``filled`` are the positions landed before the beat. Beside the slices a
+    chip and its strip go out at their row of E's height into the slices'
+    column, and up or down it to their row (their span down the frame, a row
+    tall at each end); in the corridor they go in from the left, level with
+    their row, past no slice.
+    """
+    plan, grid = stage.plan, stage.matrix.grid
+    if plan.mode != "beside" or beat.output is None:
+        return set()
+    half = plan.sizes.row_height / 2
+    crossed: set[int] = set()
+    for b, t in (p for p in beat.output.filled if p not in filled):
+        source = grid.row_y(int(stage.cells[("token_id", (b, t))].value))
+        target = plan.output_row_y(b * plan.length + t)
+        low, high = min(source, target) - half, max(source, target) + half
+        for other, body in enumerate(g.body for g in stage.stack.slices):
+            top, bottom = float(body.get_top()[1]), float(body.get_bottom()[1])
+            if other != b and low < top - 1e-6 and high > bottom + 1e-6:
+                crossed.add(other)
+    return crossed
 
 
 def give_way(

@@ -15,6 +15,15 @@ full strength. A strip passing over a faint, empty slice reads as passing.
 The change plays at the start of the beat's first step, colours only, and
 the slice comes back at the first step of its own sequence's first lookup
 (with its header). :func:`beside_tag` points at a repeated ID's tag.
+
+A frame-by-frame review then still saw the chip of ``lookup-0-0`` mid-walk
+inside slice 1's row 2 (dimmed, but drawn): a student read the ID as
+landing in slice 1. An empty slice that a beat's chips and strips would pass
+over (:func:`~embedviz.render.batch_legend.crossed_slices`) now gives way for
+the whole beat: it fades out as the beat's first step begins (before any
+chip leaves the block), stays out while they travel, and fades back in,
+dimmed, once its last strip has landed (:class:`Recede`), as the legend under
+the slices gives way; every beat ends with every slice in its place.
 """
 
 from __future__ import annotations
@@ -23,20 +32,23 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Line, Mobject, VGroup, VMobject
+from manim import Animation, AnimationGroup, Line, Mobject, Succession, VGroup, VMobject
 from manim.utils.color import ManimColor
 
 from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.batch_legend import FADE_SHARE
 from embedviz.render.design import SPACE, dimmed
-from embedviz.render.fades import Looks, _looks, _set_looks
+from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
 from embedviz.render.metrics import xyz
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
 
-__all__ = ["Recolour", "beside_tag", "dim_looks", "focus"]
+__all__ = ["Recede", "Recolour", "beside_tag", "dim_looks", "focus"]
 
+# Seconds a slice that gave way for a beat takes to come back once its last strip has landed.
+RETURN = 0.4
 # The share of the first step the slices take to dim or come back.
 FOCUS_SHARE = 0.3
 # Where in the looks the fill and the stroke colours stand (fades._COLOURS).
@@ -76,6 +88,55 @@ class Recolour(Animation):
         done = min(1.0, alpha / self.share) if self.share > 0 else 1.0
         for member, start, end in zip(self.members, self.starts, self.ends, strict=True):
             _set_looks(member, start, end, done)
+
+
+class Recede(Animation):
+    """Fade a mobject's members out as a beat begins (``leave``) and back as it ends (``back``).
+
+    They leave from their looks ``starts`` and come back at ``ends`` (their
+    dimmed looks, where the beat dims them): only colours change, as in
+    :class:`~embedviz.render.batch_legend.GiveWay`; between the two they stay hidden.
+    """
+
+    def __init__(
+        self,
+        mobject: VMobject,
+        members: Sequence[VMobject],
+        looks: tuple[Sequence[Looks], Sequence[Looks]],
+        leave: bool,
+        back: bool,
+        share: float = FADE_SHARE,
+        gate: list[bool] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(mobject, remover=False, introducer=False, **kwargs)
+        self.members, (self.starts, self.ends) = list(members), looks
+        self.leave, self.back, self.share = leave, back, share
+        # Shared by one part's recessions in a beat: set once its way back has begun, after
+        # which the earlier ones (which may still be finishing, where steps overlap) keep off.
+        self.gate = [False] if gate is None else gate
+
+    def begin(self) -> None:
+        """Start without Manim's starting copy (only colours change)."""
+        self.starting_mobject = self.mobject
+        if self.back:
+            self.gate[0] = True
+        self.interpolate(0)
+
+    def get_all_mobjects(self) -> Any:
+        """Return the mobject alone (no copies were made)."""
+        return [self.mobject]
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Hide the members as far as the step has come: out, hidden, back."""
+        if self.gate[0] and not self.back:
+            return
+        out = min(1.0, alpha / self.share) if self.leave else 1.0
+        back = min(1.0, (1.0 - alpha) / self.share) if self.back else 1.0
+        hidden = max(0.0, min(out, back))
+        leaving = self.leave and (not self.back or alpha < 0.5)
+        for member, looks in zip(self.members, self.starts if leaving else self.ends, strict=True):
+            _set_looks(member, looks, _hidden(looks), hidden)
 
 
 def _dim_rgbas(rgbas: np.ndarray, ground: str) -> np.ndarray:
@@ -127,12 +188,35 @@ def _recolour(stack: SliceStack, b: int, dim: bool, shown: set[int]) -> list[Rec
     return moves
 
 
-def focus(stack: SliceStack, filled: Collection[Any], played: Animation, beat: Beat) -> Animation:
+def _recede(stack: SliceStack, b: int, shown: set[int]) -> list[Any]:
+    """Return slice ``b``'s parts on screen with their looks now and once dimmed (recorded)."""
+    if b in stack.dimmed:
+        return [
+            (part, members, ([_looks(m) for m in members],) * 2)
+            for part, members, _ in stack.dimmed[b]
+        ]
+    grounds = {id(part): ground for part, ground in _parts(stack, b)}
+    _recolour(stack, b, True, shown)
+    return [
+        (part, members, (full, [dim_looks(looks, grounds[id(part)]) for looks in full]))
+        for part, members, full in stack.dimmed[b]
+    ]
+
+
+def focus(
+    stack: SliceStack,
+    filled: Collection[Any],
+    played: Animation,
+    beat: Beat,
+    crossed: Collection[int] = (),
+) -> Animation:
     """Return a lookup beat's animation with the slices it does not fill, still empty, dimmed.
 
     ``filled`` are the positions landed before the beat. A slice the beat
     fills, or with rows in, stands at full strength; the change plays with
-    the beat's first step (only what is on screen changes).
+    the beat's first step (only what is on screen changes). Those of them
+    that its chips and strips pass over (``crossed``) give way for the whole
+    beat (:class:`Recede`), coming back dimmed.
     """
     if beat.output is None:
         return played
@@ -141,17 +225,38 @@ def focus(stack: SliceStack, filled: Collection[Any], played: Animation, beat: B
     active = {p[0] for p in fresh}
     holding = {p[0] for p in filled}
     moves: list[Recolour] = []
+    recede: list[Any] = []
     for b in range(len(stack.slices)):
         dim = b not in active and b not in holding
-        if dim != (b in stack.dimmed):
+        if dim and b in crossed:
+            recede += _recede(stack, b, shown)
+        elif dim != (b in stack.dimmed):
             moves += _recolour(stack, b, dim, shown)
-    if not moves:
+    if not moves and not recede:
         return played
     steps = list(beat_steps(played))
     first = steps[0]
     for move in moves:
         move.set_run_time(first.run_time)
     steps[0] = AnimationGroup(first, *moves)
+    gates: list[list[bool]] = [[False] for _ in recede]
+    steps = [
+        AnimationGroup(
+            step,
+            *[
+                Recede(part, members, looks, k == 0, False, gate=gate, run_time=step.run_time)
+                for (part, members, looks), gate in zip(recede, gates, strict=True)
+            ],
+        )
+        for k, step in enumerate(steps)
+    ]
+    if recede:
+        # Back once the last strip has landed (at the last step's end, one still travelled).
+        back = [
+            Recede(part, members, looks, False, True, 1.0, gate, run_time=RETURN)
+            for (part, members, looks), gate in zip(recede, gates, strict=True)
+        ]
+        steps[-1] = Succession(steps[-1], AnimationGroup(*back))
     return Steps(*steps) if len(steps) > 1 else steps[0]
 
 

@@ -1,0 +1,157 @@
+"""BatchLookup: each sequence's chips and strips reach their own slice, over no other slice.
+
+A frame-by-frame review saw sequence 0's chip and strip travel right at their
+row of E through slice 1's (empty, dimmed) place and then up into slice 0:
+mid-walk the chip stood inside slice 1's row 2, and a student read the ID as
+landing in slice 1. A dry run is sampled at many moments of every lookup
+beat; the slices' boxes are read from the stage's mobjects as drawn then (not
+from the solver's numbers), and no moving chip or strip of sequence b may
+overlap any other slice that is drawn (at all: a faint one counts). Where two
+slices overlap, what lies inside the box of the chip's own slice is over that
+slice. At the end every slice stands drawn on its own, overlapping no other.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.moments import MomentScene, play_moments
+
+ALPHAS = tuple(i / 16 for i in range(1, 16))
+GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
+CASES: dict[str, dict[str, Any]] = {
+    "default": {},
+    "gpt2": GPT2,
+    "three-by-six": {"ids": "2,3,5,1,0,4;1,1,2,3,4,5;5,4,3,2,1,0"},
+    "corridor": {"vocab": 50257, "dim": 768, "ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1"},
+    "singles": {"ids": "1;2;3"},
+    "pairs": {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2},
+}
+# A pixel at 720p: overlaps thinner than this are strokes touching, not crossing.
+PIXEL = 8 / 720
+FAINT = 0.05
+
+
+def _opacity(mobject: Any, shown: set[int]) -> float:
+    if id(mobject) not in shown:
+        return 0.0
+    opacities = [
+        max(float(m.get_fill_opacity()), float(m.get_stroke_opacity()))
+        for m in mobject.get_family()
+        if len(m.points)
+    ]
+    return max(opacities or [0.0])
+
+
+def _seen(mobject: Any, shown: set[int]) -> bool:
+    return _opacity(mobject, shown) >= FAINT
+
+
+def _box(mobject: Any) -> tuple[float, float, float, float]:
+    low, high = mobject.get_corner([-1, -1, 0]), mobject.get_corner([1, 1, 0])
+    return float(low[0]), float(low[1]), float(high[0]), float(high[1])
+
+
+def _cut(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> tuple[float, float, float, float] | None:
+    """The overlap of two boxes, if it is more than a pixel both ways."""
+    left, bottom = max(a[0], b[0]), max(a[1], b[1])
+    right, top = min(a[2], b[2]), min(a[3], b[3])
+    if right - left <= PIXEL or top - bottom <= PIXEL:
+        return None
+    return left, bottom, right, top
+
+
+def _within(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return (
+        a[0] >= b[0] - PIXEL
+        and a[1] >= b[1] - PIXEL
+        and a[2] <= b[2] + PIXEL
+        and (a[3] <= b[3] + PIXEL)
+    )
+
+
+def _read(scene: MomentScene, moment: Any, found: dict[str, list[Any]]) -> None:
+    stage: Any = scene.stage
+    shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+    stack = stage.stack
+    bodies = [(b, _box(grid.body)) for b, grid in enumerate(stack.slices) if _seen(grid, shown)]
+    if moment.alpha == 1 and moment.beat.name == stage.board.beats[-1].name:
+        found["end"].append(bodies)
+    if moment.alpha == 1 and moment.beat.name.startswith("lookup"):
+        seen = [round(_opacity(grid.body, shown), 2) for grid in stack.slices]
+        found["lookup ends"].append((moment.beat.name, seen))
+    if not moment.beat.name.startswith("lookup"):
+        return
+    length = len(stack.positions) // len(stack.slices)
+    chips = stage.chips.chips
+    for carry in stage.motion.carries:
+        if carry.landed or carry.chip is None:
+            continue
+        index = next(i for i, c in enumerate(chips) if c is carry.chip)
+        b = index // length
+        own = _box(stack.slices[b].body)
+        movers = []
+        if _seen(carry.chip, shown):
+            movers.append(("chip", _box(carry.chip)))
+        strip = carry.strip
+        if id(strip) in shown and len(strip) and float(strip[0].get_fill_opacity()) >= FAINT:
+            movers.append(("strip", _box(strip[0])))
+        found["moments"].append(moment.beat.name)
+        for what, box in movers:
+            for other, body in bodies:
+                if other == b:
+                    continue
+                cut = _cut(box, body)
+                if cut is not None and not _within(cut, own):
+                    where = f"{moment.beat.name} a{moment.alpha:.2f} s{moment.step}"
+                    found["crossed"].append((where, what, index, f"slice {other}"))
+
+
+@functools.cache
+def _found(case: str) -> dict[str, list[Any]]:
+    board = prepared_storyboard("BatchLookup", CASES[case], environ={})
+    found: dict[str, list[Any]] = {"moments": [], "crossed": [], "end": [], "lookup ends": []}
+    play_moments(board, lambda s, m: _read(s, m, found), alphas=ALPHAS)
+    return found
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_no_chip_or_strip_passes_over_another_slice(case: str) -> None:
+    """Mid-motion, a sequence's chip and strip overlap no slice but their own."""
+    found = _found(case)
+    assert len(found["moments"]) > 4 * len(ALPHAS)
+    assert not found["crossed"], found["crossed"][:8]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_slice_stands_whole_at_the_end(case: str) -> None:
+    """At the last beat's end every slice is drawn, and no two overlap."""
+    ends = _found(case)["end"]
+    assert ends
+    bodies = ends[-1]
+    batch = len(CASES[case].get("ids", "1;1").split(";")) if "ids" in CASES[case] else 2
+    assert [b for b, _ in bodies] == list(range(batch))
+    for (b, one), (c, two) in itertools.combinations(bodies, 2):
+        assert _cut(one, two) is None, (b, c, one, two)
+    assert all(np.isfinite(box).all() for _, box in bodies)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_slice_is_back_at_every_lookup_end(case: str) -> None:
+    """A slice that gave way while a beat's strips passed over it is back (whole) as it ends.
+
+    (Where two steps of a beat overlapped, the first step's fade once hid it
+    again after it had come back: the singles' lookup-1 ended with slice 2 gone.)
+    """
+    ends = _found(case)["lookup ends"]
+    assert ends
+    gone = [(beat, seen) for beat, seen in ends if min(seen) < 0.99]
+    assert not gone, gone
