@@ -14,7 +14,9 @@ in place.
 :func:`crossed_slices` finds the slices a beat's strips would pass over (its
 own slice's strips go out at their row's height and up or down the column
 through the places of slices still empty): those give way too, for the
-whole beat (:func:`~embedviz.render.parts.batch_focus.focus`).
+whole beat (:func:`~embedviz.render.parts.batch_focus.focus`), and once per
+run of beats (:func:`make_way`): a slice the next lookup beat will cross or
+fill stays out as the beat ends.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["GiveWay", "crossed_slices", "give_way"]
+__all__ = ["GiveWay", "crossed_slices", "give_way", "make_way"]
 
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
@@ -102,6 +104,29 @@ def crossed_slices(stage: BatchStage, filled: Collection[Any], beat: Beat) -> se
             if other != b and low < top - 1e-6 and high > bottom + 1e-6:
                 crossed.add(other)
     return crossed
+
+
+def make_way(stage: BatchStage, filled: Collection[Any], beat: Beat) -> tuple[set[int], set[int]]:
+    """Return the slices a lookup beat's chips and strips cross, and those to keep out at its end.
+
+    A slice kept out is one the next beat (a lookup while rows are still to
+    come) crosses or fills: in the default batch sequence 0's three beats
+    cross slice 1, which faded out and back three times; it now gives way
+    once, and comes back as its own sequence's first beat begins. (The
+    slices stand still between such beats: they glide only once every row
+    is in.)
+    """
+    crossed = crossed_slices(stage, filled, beat)
+    beats = [b.name for b in stage.board.beats]
+    after = beats.index(beat.name) + 1
+    upcoming = stage.board.beats[after] if after < len(beats) else None
+    if upcoming is None or upcoming.action not in ("lookup", "lookup_many") or not beat.output:
+        return crossed, set()
+    landed = set(filled) | set(beat.output.filled)
+    if upcoming.output is None or len(landed) == len(stage.stack.positions):
+        return crossed, set()
+    fills = {p[0] for p in upcoming.output.filled if p not in landed}
+    return crossed, crossed_slices(stage, landed, upcoming) | fills
 
 
 def give_way(

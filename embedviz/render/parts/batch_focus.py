@@ -188,17 +188,37 @@ def _recolour(stack: SliceStack, b: int, dim: bool, shown: set[int]) -> list[Rec
     return moves
 
 
+def _gone(stack: SliceStack, b: int) -> bool:
+    """Whether slice ``b`` gave way in the beat before and is still out (every member unseen)."""
+    members = [m for _, parts, _ in stack.dimmed.get(b, []) for m in parts]
+    return bool(members) and not any(
+        np.any(np.asarray(looks[index])[:, 3] > 0)
+        for looks in map(_looks, members)
+        for index in (_FILL, _STROKE)
+        if len(np.asarray(looks[index]))
+    )
+
+
 def _recede(stack: SliceStack, b: int, shown: set[int]) -> list[Any]:
     """Return slice ``b``'s parts on screen with their looks now and once dimmed (recorded)."""
-    if b in stack.dimmed:
-        return [
-            (part, members, ([_looks(m) for m in members],) * 2)
-            for part, members, _ in stack.dimmed[b]
-        ]
+    if b not in stack.dimmed:
+        _recolour(stack, b, True, shown)
     grounds = {id(part): ground for part, ground in _parts(stack, b)}
-    _recolour(stack, b, True, shown)
     return [
-        (part, members, (full, [dim_looks(looks, grounds[id(part)]) for looks in full]))
+        (
+            part,
+            members,
+            ([_looks(m) for m in members], [dim_looks(f, grounds[id(part)]) for f in full]),
+        )
+        for part, members, full in stack.dimmed[b]
+    ]
+
+
+def _dim_again(stack: SliceStack, b: int) -> list[Recolour]:
+    """Bring slice ``b`` back, dimmed, from where it gave way in the beat before."""
+    grounds = {id(part): ground for part, ground in _parts(stack, b)}
+    return [
+        Recolour(part, members, [dim_looks(f, grounds[id(part)]) for f in full])
         for part, members, full in stack.dimmed[b]
     ]
 
@@ -209,6 +229,7 @@ def focus(
     played: Animation,
     beat: Beat,
     crossed: Collection[int] = (),
+    kept: Collection[int] = (),
 ) -> Animation:
     """Return a lookup beat's animation with the slices it does not fill, still empty, dimmed.
 
@@ -216,7 +237,10 @@ def focus(
     fills, or with rows in, stands at full strength; the change plays with
     the beat's first step (only what is on screen changes). Those of them
     that its chips and strips pass over (``crossed``) give way for the whole
-    beat (:class:`Recede`), coming back dimmed.
+    beat (:class:`Recede`), coming back dimmed as it ends, unless the next
+    beat crosses or fills them too (``kept``): then they stay out, and come
+    back as the first beat that does not cross them begins (at full strength
+    where it fills them).
     """
     if beat.output is None:
         return played
@@ -226,10 +250,16 @@ def focus(
     holding = {p[0] for p in filled}
     moves: list[Recolour] = []
     recede: list[Any] = []
+    backs: list[bool] = []
     for b in range(len(stack.slices)):
         dim = b not in active and b not in holding
         if dim and b in crossed:
-            recede += _recede(stack, b, shown)
+            out = _gone(stack, b)
+            parts = _recede(stack, b, shown)
+            recede += [(*part, not out) for part in parts]
+            backs += [b not in kept] * len(parts)
+        elif dim and _gone(stack, b):
+            moves += _dim_again(stack, b)
         elif dim != (b in stack.dimmed):
             moves += _recolour(stack, b, dim, shown)
     if not moves and not recede:
@@ -244,18 +274,21 @@ def focus(
         AnimationGroup(
             step,
             *[
-                Recede(part, members, looks, k == 0, False, gate=gate, run_time=step.run_time)
-                for (part, members, looks), gate in zip(recede, gates, strict=True)
+                Recede(
+                    part, members, looks, k == 0 and leave, False, gate=gate, run_time=step.run_time
+                )
+                for (part, members, looks, leave), gate in zip(recede, gates, strict=True)
             ],
         )
         for k, step in enumerate(steps)
     ]
-    if recede:
+    back = [
+        Recede(part, members, looks, False, True, 1.0, gate, run_time=RETURN)
+        for (part, members, looks, _), gate, comes in zip(recede, gates, backs, strict=True)
+        if comes
+    ]
+    if back:
         # Back once the last strip has landed (at the last step's end, one still travelled).
-        back = [
-            Recede(part, members, looks, False, True, 1.0, gate, run_time=RETURN)
-            for (part, members, looks), gate in zip(recede, gates, strict=True)
-        ]
         steps[-1] = Succession(steps[-1], AnimationGroup(*back))
     return Steps(*steps) if len(steps) > 1 else steps[0]
 

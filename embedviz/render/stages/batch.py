@@ -26,7 +26,7 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, make_reveal_animation
-from embedviz.render.batch_legend import crossed_slices, give_way
+from embedviz.render.batch_legend import give_way, make_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
 from embedviz.render.boxes import content_band, mobject_boxes
@@ -407,8 +407,8 @@ class BatchStage(Stage):
         done = len(self.motion.filled) == len(self.stack.positions)
         if beat.action in ("lookup", "lookup_many") and not done:
             filled = set(self.motion.filled)
-            crossed = crossed_slices(self, filled, beat)
-            played = focus(self.stack, filled, super().animate(beat), beat, crossed)
+            ways = make_way(self, filled, beat)
+            played = focus(self.stack, filled, super().animate(beat), beat, *ways)
             played = give_way(self, filled, played, beat)
             if len(self.motion.filled) < len(self.stack.positions) or not self.rise:
                 return played
