@@ -23,7 +23,12 @@ over (:func:`~embedviz.render.batch_legend.crossed_slices`) now gives way for
 the whole beat: it fades out as the beat's first step begins (before any
 chip leaves the block), stays out while they travel, and fades back in,
 dimmed, once its last strip has landed (:class:`Recede`), as the legend under
-the slices gives way; every beat ends with every slice in its place.
+the slices gives way. It does so once per run of beats that cross it: the
+default batch's slice 1 faded out and back with each of sequence 0's three
+beats. A slice the next beat crosses or fills stays out as a beat ends
+(:func:`~embedviz.render.batch_legend.make_way`), and comes back as the first
+beat that does not cross it begins: at full strength where that beat fills
+it, dimmed otherwise.
 """
 
 from __future__ import annotations
