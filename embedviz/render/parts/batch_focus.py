@@ -72,16 +72,18 @@ class Recolour(Animation):
         members: Sequence[VMobject],
         ends: Sequence[Looks],
         share: float = FOCUS_SHARE,
+        starts: Sequence[Looks] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(mobject, remover=False, introducer=False, **kwargs)
         self.members, self.ends, self.share = list(members), list(ends), share
+        self.given = None if starts is None else list(starts)
         self.starts: list[Looks] = []
 
     def begin(self) -> None:
-        """Start from the members' looks now (no starting copy: only colours change)."""
+        """Start from ``starts``, or the members' looks now (no copy: only colours change)."""
         self.starting_mobject = self.mobject
-        self.starts = [_looks(member) for member in self.members]
+        self.starts = self.given or [_looks(member) for member in self.members]
         self.interpolate(0)
 
     def get_all_mobjects(self) -> Any:
@@ -188,8 +190,11 @@ def _recolour(stack: SliceStack, b: int, dim: bool, shown: set[int]) -> list[Rec
             ends = [dim_looks(looks, ground) for looks in full]
             moves.append(Recolour(part, members, ends))
     else:
+        # One that gave way fades in at full strength (not from its dimmed colour).
+        gone = _gone(stack, b)
         for part, members, full in stack.dimmed.pop(b, []):
-            moves.append(Recolour(part, members, full))
+            starts = [_hidden(looks) for looks in full] if gone else None
+            moves.append(Recolour(part, members, full, starts=starts))
     return moves
 
 
