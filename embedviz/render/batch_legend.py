@@ -21,41 +21,56 @@ fill stays out as the beat ends.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from manim import Animation, AnimationGroup, VMobject
 
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.design import SPACE
-from embedviz.render.fades import _hidden, _looks, _set_looks
+from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["GiveWay", "crossed_slices", "give_way", "make_way"]
+__all__ = ["Recede", "crossed_slices", "give_way", "make_way"]
 
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
 
 
-class GiveWay(Animation):
-    """Fade a mobject out at the start (``leave``) and back in at the end (``back``) of a step.
+class Recede(Animation):
+    """Fade a mobject's members out as a beat begins (``leave``) and back as it ends (``back``).
 
-    Only colours change (:mod:`embedviz.render.fades`); between the two it
-    stays hidden, and its looks as built are what it comes back to.
+    They leave from their looks ``starts`` and come back at ``ends`` (a slice's
+    dimmed looks, where the beat dims it; the legend's own looks): only colours
+    change (:mod:`embedviz.render.fades`); between the two they stay hidden.
     """
 
-    def __init__(self, mobject: VMobject, leave: bool, back: bool, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        mobject: VMobject,
+        members: Sequence[VMobject],
+        looks: tuple[Sequence[Looks], Sequence[Looks]],
+        leave: bool,
+        back: bool,
+        share: float = FADE_SHARE,
+        gate: list[bool] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(mobject, remover=False, introducer=False, **kwargs)
-        self.leave, self.back = leave, back
-        self.members = [m for m in mobject.family_members_with_points() if isinstance(m, VMobject)]
-        self.shown = [_looks(member) for member in self.members]
+        self.members, (self.starts, self.ends) = list(members), looks
+        self.leave, self.back, self.share = leave, back, share
+        # Shared by one part's recessions in a beat: set once its way back has begun, after
+        # which the earlier ones (which may still be finishing, where steps overlap) keep off.
+        self.gate = [False] if gate is None else gate
 
     def begin(self) -> None:
         """Start without Manim's starting copy (only colours change)."""
         self.starting_mobject = self.mobject
+        if self.back:
+            self.gate[0] = True
         self.interpolate(0)
 
     def get_all_mobjects(self) -> Any:
@@ -64,11 +79,14 @@ class GiveWay(Animation):
 
     def interpolate_mobject(self, alpha: float) -> None:
         """Hide the members as far as the step has come: out, hidden, back."""
-        out = min(1.0, alpha / FADE_SHARE) if self.leave else 1.0
-        back = min(1.0, (1.0 - alpha) / FADE_SHARE) if self.back else 1.0
+        if self.gate[0] and not self.back:
+            return
+        out = min(1.0, alpha / self.share) if self.leave else 1.0
+        back = min(1.0, (1.0 - alpha) / self.share) if self.back else 1.0
         hidden = max(0.0, min(out, back))
-        for member, shown in zip(self.members, self.shown, strict=True):
-            _set_looks(member, shown, _hidden(shown), hidden)
+        leaving = self.leave and (not self.back or alpha < 0.5)
+        for member, looks in zip(self.members, self.starts if leaving else self.ends, strict=True):
+            _set_looks(member, looks, _hidden(looks), hidden)
 
 
 def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:
@@ -143,9 +161,15 @@ def give_way(
         return played
     steps = beat_steps(played)
     last = len(steps) - 1
+    members = [m for m in legend.family_members_with_points() if isinstance(m, VMobject)]
+    # It comes back to its looks as built.
+    shown = [_looks(member) for member in members]
     return Steps(
         *[
-            AnimationGroup(step, GiveWay(legend, k == 0, k == last, run_time=step.run_time))
+            AnimationGroup(
+                step,
+                Recede(legend, members, (shown, shown), k == 0, k == last, run_time=step.run_time),
+            )
             for k, step in enumerate(steps)
         ]
     )

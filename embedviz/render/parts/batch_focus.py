@@ -17,18 +17,18 @@ the slice comes back at the first step of its own sequence's first lookup
 (with its header). :func:`beside_tag` points at a repeated ID's tag.
 
 A frame-by-frame review then still saw the chip of ``lookup-0-0`` mid-walk
-inside slice 1's row 2 (dimmed, but drawn): a student read the ID as
-landing in slice 1. An empty slice that a beat's chips and strips would pass
-over (:func:`~embedviz.render.batch_legend.crossed_slices`) now gives way for
-the whole beat: it fades out as the beat's first step begins (before any
-chip leaves the block), stays out while they travel, and fades back in,
-dimmed, once its last strip has landed (:class:`Recede`), as the legend under
-the slices gives way. It does so once per run of beats that cross it: the
-default batch's slice 1 faded out and back with each of sequence 0's three
-beats. A slice the next beat crosses or fills stays out as a beat ends
-(:func:`~embedviz.render.batch_legend.make_way`), and comes back as the first
-beat that does not cross it begins: at full strength where that beat fills
-it, dimmed otherwise.
+inside slice 1's row 2 (dimmed, but drawn): a student read the ID as landing
+in slice 1. An empty slice that a beat's chips and strips would pass over
+(:func:`~embedviz.render.batch_legend.crossed_slices`) now gives way for the
+whole beat: it fades out as the beat's first step begins (before any chip
+leaves the block), stays out while they travel, and fades back in, dimmed,
+once its last strip has landed, as the legend under the slices gives way (both
+:class:`~embedviz.render.batch_legend.Recede`). It does so once per run of
+beats that cross it: the default batch's slice 1 faded out and back with each
+of sequence 0's three beats. A slice the next beat crosses or fills stays out
+as a beat ends (:func:`~embedviz.render.batch_legend.make_way`), and comes
+back as the first beat that does not cross it begins: at full strength where
+that beat fills it, dimmed otherwise.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from manim import Animation, AnimationGroup, Line, Mobject, Succession, VGroup, 
 from manim.utils.color import ManimColor
 
 from embedviz.render.animations import Steps, beat_steps
-from embedviz.render.batch_legend import FADE_SHARE
+from embedviz.render.batch_legend import Recede
 from embedviz.render.design import SPACE, dimmed
 from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
 from embedviz.render.metrics import xyz
@@ -50,7 +50,7 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
 
-__all__ = ["Recede", "Recolour", "beside_tag", "dim_looks", "focus"]
+__all__ = ["Recolour", "beside_tag", "dim_looks", "focus"]
 
 # Seconds a slice that gave way for a beat takes to come back once its last strip has landed.
 RETURN = 0.4
@@ -63,7 +63,7 @@ _FILL, _STROKE = 0, 1
 class Recolour(Animation):
     """Take a mobject's members from their looks now to ``ends`` within ``share`` of the step.
 
-    Only colours change (as :class:`~embedviz.render.batch_legend.GiveWay`).
+    Only colours change (as :class:`~embedviz.render.batch_legend.Recede`).
     """
 
     def __init__(
@@ -95,55 +95,6 @@ class Recolour(Animation):
         done = min(1.0, alpha / self.share) if self.share > 0 else 1.0
         for member, start, end in zip(self.members, self.starts, self.ends, strict=True):
             _set_looks(member, start, end, done)
-
-
-class Recede(Animation):
-    """Fade a mobject's members out as a beat begins (``leave``) and back as it ends (``back``).
-
-    They leave from their looks ``starts`` and come back at ``ends`` (their
-    dimmed looks, where the beat dims them): only colours change, as in
-    :class:`~embedviz.render.batch_legend.GiveWay`; between the two they stay hidden.
-    """
-
-    def __init__(
-        self,
-        mobject: VMobject,
-        members: Sequence[VMobject],
-        looks: tuple[Sequence[Looks], Sequence[Looks]],
-        leave: bool,
-        back: bool,
-        share: float = FADE_SHARE,
-        gate: list[bool] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(mobject, remover=False, introducer=False, **kwargs)
-        self.members, (self.starts, self.ends) = list(members), looks
-        self.leave, self.back, self.share = leave, back, share
-        # Shared by one part's recessions in a beat: set once its way back has begun, after
-        # which the earlier ones (which may still be finishing, where steps overlap) keep off.
-        self.gate = [False] if gate is None else gate
-
-    def begin(self) -> None:
-        """Start without Manim's starting copy (only colours change)."""
-        self.starting_mobject = self.mobject
-        if self.back:
-            self.gate[0] = True
-        self.interpolate(0)
-
-    def get_all_mobjects(self) -> Any:
-        """Return the mobject alone (no copies were made)."""
-        return [self.mobject]
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        """Hide the members as far as the step has come: out, hidden, back."""
-        if self.gate[0] and not self.back:
-            return
-        out = min(1.0, alpha / self.share) if self.leave else 1.0
-        back = min(1.0, (1.0 - alpha) / self.share) if self.back else 1.0
-        hidden = max(0.0, min(out, back))
-        leaving = self.leave and (not self.back or alpha < 0.5)
-        for member, looks in zip(self.members, self.starts if leaving else self.ends, strict=True):
-            _set_looks(member, looks, _hidden(looks), hidden)
 
 
 def _dim_rgbas(rgbas: np.ndarray, ground: str) -> np.ndarray:
@@ -209,28 +160,28 @@ def _gone(stack: SliceStack, b: int) -> bool:
     )
 
 
+def _dim_targets(stack: SliceStack, b: int) -> list[tuple[VMobject, list[VMobject], list[Looks]]]:
+    """Return slice ``b``'s recorded parts, their members and the members' dimmed looks."""
+    grounds = {id(part): ground for part, ground in _parts(stack, b)}
+    return [
+        (part, members, [dim_looks(looks, grounds[id(part)]) for looks in full])
+        for part, members, full in stack.dimmed[b]
+    ]
+
+
 def _recede(stack: SliceStack, b: int, shown: set[int]) -> list[Any]:
     """Return slice ``b``'s parts on screen with their looks now and once dimmed (recorded)."""
     if b not in stack.dimmed:
         _recolour(stack, b, True, shown)
-    grounds = {id(part): ground for part, ground in _parts(stack, b)}
     return [
-        (
-            part,
-            members,
-            ([_looks(m) for m in members], [dim_looks(f, grounds[id(part)]) for f in full]),
-        )
-        for part, members, full in stack.dimmed[b]
+        (part, members, ([_looks(m) for m in members], ends))
+        for part, members, ends in _dim_targets(stack, b)
     ]
 
 
 def _dim_again(stack: SliceStack, b: int) -> list[Recolour]:
     """Bring slice ``b`` back, dimmed, from where it gave way in the beat before."""
-    grounds = {id(part): ground for part, ground in _parts(stack, b)}
-    return [
-        Recolour(part, members, [dim_looks(f, grounds[id(part)]) for f in full])
-        for part, members, full in stack.dimmed[b]
-    ]
+    return [Recolour(part, members, ends) for part, members, ends in _dim_targets(stack, b)]
 
 
 def focus(
@@ -247,8 +198,8 @@ def focus(
     fills, or with rows in, stands at full strength; the change plays with
     the beat's first step (only what is on screen changes). Those of them
     that its chips and strips pass over (``crossed``) give way for the whole
-    beat (:class:`Recede`), coming back dimmed as it ends, unless the next
-    beat crosses or fills them too (``kept``): then they stay out, and come
+    beat (:class:`~embedviz.render.batch_legend.Recede`), coming back dimmed as
+    it ends, unless the next beat crosses or fills them too (``kept``): then they stay out, and come
     back as the first beat that does not cross them begins (at full strength
     where it fills them).
     """
