@@ -23,6 +23,7 @@ __all__ = [
     "hidden_ranges",
     "labelled_window",
     "steady_rows",
+    "unselected_rows",
 ]
 
 MAX_FULL_ROWS = 8
@@ -278,3 +279,28 @@ def compact_window(
         rows = sorted(set(range(_COMPACT_HEAD_ROWS)) | focus | {vocab_size - 1})
     cols = list(range(dim)) if dim <= _COMPACT_COLS else [*range(_COMPACT_HEAD_COLS), dim - 1]
     return labelled_window(rows, cols, vocab_size, dim, words)
+
+
+def unselected_rows(window: Window, count: int) -> str:
+    """Return the words that open the list of drawn rows no ID selected.
+
+    Where rows are hidden, the list names only rows drawn, so the sentence says
+    so: "Rows 1, 2 were not selected" over a 50257-row table would claim the
+    hidden ones were.
+
+    Parameters
+    ----------
+    window
+        The part of the matrix drawn.
+    count
+        How many rows the list names.
+
+    Examples
+    --------
+    >>> unselected_rows(Window(rows=(0, 1, 2), cols=(0,)), 2)
+    'Rows'
+    >>> unselected_rows(Window(rows=(0, 9), cols=(0,), row_gaps=(Gap(1, 8, "rows 1–8 hidden"),)), 1)
+    'Of the rows drawn, row'
+    """
+    noun = "row" if count == 1 else "rows"
+    return f"Of the rows drawn, {noun}" if window.row_gaps else noun.capitalize()

@@ -29,7 +29,7 @@ from embedviz.story.scenes.common import (
     make_table,
 )
 from embedviz.story.screen import int_cell
-from embedviz.story.window import compact_window, labelled_window
+from embedviz.story.window import compact_window, labelled_window, unselected_rows
 from embedviz.story.words import Words
 
 __all__ = [
@@ -338,7 +338,7 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
     unused = tuple(row for row in rec.window.rows if row not in set(focus))
     if unused:
         rec.dimmed = unused
-        noun = "Row" if len(unused) == 1 else "Rows"
+        noun = unselected_rows(rec.window, len(unused))
         verb = "was" if len(unused) == 1 else "were"
         rec.beat(
             "dim",

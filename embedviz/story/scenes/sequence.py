@@ -20,7 +20,7 @@ from embedviz.story.scenes.common import (
     sequence_ids,
 )
 from embedviz.story.screen import int_cell
-from embedviz.story.window import choose_window
+from embedviz.story.window import choose_window, unselected_rows
 
 __all__ = ["SPEC", "build_sequence_lookup"]
 
@@ -167,9 +167,9 @@ def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
     rec.dimmed = unused
     if unused:
         unused_text = ", ".join(str(row) for row in unused)
-        noun = "Row" if len(unused) == 1 else "Rows"
         dim_sentence = (
-            f"{noun} {unused_text} {'was' if len(unused) == 1 else 'were'} not selected. "
+            f"{unselected_rows(rec.window, len(unused))} {unused_text} "
+            f"{'was' if len(unused) == 1 else 'were'} not selected. "
             f"{'It plays' if len(unused) == 1 else 'They play'} no part in this lookup."
         )
     else:
