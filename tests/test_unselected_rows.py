@@ -13,7 +13,12 @@ from embedviz.inputs import prepared_storyboard
 
 CASES = [
     ("SequenceLookup", {}, [2, 3, 5, 1], 6),
-    ("SequenceLookup", {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}, [4821, 0, 50256], 50257),
+    (
+        "SequenceLookup",
+        {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"},
+        [4821, 0, 50256],
+        50257,
+    ),
     (
         "BatchLookup",
         {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"},
