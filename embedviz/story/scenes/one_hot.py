@@ -319,7 +319,7 @@ def _product_and_lookup(
         "compare",
         "compare",
         f"The lookup E[{i}] copies row {i} directly. The two rows match value for value: "
-        f"one_hot({i}) @ E equals E[{i}].",
+        f"one_hot({i}) times E equals E[{i}].",
         run_time=2.0,
         highlight=focus,
         min_hold=1.5,
