@@ -375,7 +375,9 @@ class LargeVocabStage(Stage):
         def framed() -> Animation:
             return self.output.frame_and_shape(VGroup(*self.chips.chips), 1)
 
-        settle = at_least(make_deferred_animation(self._settle), needed_seconds(self._settle()))
+        # What the settle may move is drawn frame by frame from the play's start.
+        settle = make_deferred_animation(self._settle, touches=lambda: list(self.scene.mobjects))
+        at_least(settle, needed_seconds(self._settle()))
         shaped = Succession(*self._fades(), settle, make_deferred_animation(written))
         return Steps(shaped, make_deferred_animation(framed))
 
