@@ -360,8 +360,8 @@ class LargeVocabStage(Stage):
         """Settle the output beside E and write its shape; then frame it, its rows, its width.
 
         The settle is built as it starts (what moves with the block is known only
-        then), but its floor (:func:`~embedviz.render.parts.glide.glide_floor`) now,
-        from the same geometry, so that the beat gives it its time.
+        then), but its floor (:func:`~embedviz.render.parts.glide.glide_floor`) as the
+        beat plays, from the same geometry, so that the beat gives it its time.
         """
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
 
@@ -377,7 +377,7 @@ class LargeVocabStage(Stage):
 
         # What the settle may move is drawn frame by frame from the play's start.
         settle = make_deferred_animation(self._settle, touches=lambda: list(self.scene.mobjects))
-        at_least(settle, needed_seconds(self._settle()))
+        at_least(settle, lambda: needed_seconds(self._settle()))
         shaped = Succession(*self._fades(), settle, make_deferred_animation(written))
         return Steps(shaped, make_deferred_animation(framed))
 
