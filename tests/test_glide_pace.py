@@ -19,6 +19,10 @@ centres) is read at every sample, against the video's clock. At 720p:
   pixels in all) lasts less than 0.6 s: shorter, it reads as a jump;
 - over a run of consecutive lookup beats each table moves at most twice
   (out, and back): the blocks do not part and close again between lookups.
+
+Three glides outside the lookup beats are held to the same two rules
+(:func:`test_other_glides_are_slow_enough_to_follow`); each failed them before
+it was given its floor (1198, 1811, 1441 and 1448 px/s).
 """
 
 from __future__ import annotations
@@ -175,3 +179,61 @@ def test_the_glide_check_can_fail() -> None:
         churn += [row(t0 + 2 + k / 10, beat, 0.0, apart * (1 - k / 10)) for k in range(11)]
     found = check_glides(churn, beats)
     assert found == ["matrix moves 4 times in ['l0', 'l1'] (at 0.00 s, 2.00 s, 5.00 s, 7.00 s)"]
+
+
+# Glides outside the lookup beats, each of one table (read by ``block``), in one beat.
+# At 720p a review measured: LargeVocabLookup's output block settling beside E in
+# ``shape`` (up to 205 px at about 1210 px/s), BatchLookup's E and stack closing left
+# at GPT-2's size in ``repeats`` (about 2040 px/s), and PositionBlindness's rows moving
+# to the second arrangement in ``arrange`` (497 px at about 1480 px/s).
+BEAT_CASES: list[Any] = [
+    ("LargeVocabLookup", {}, "shape", "motion.output.grid"),
+    (
+        "BatchLookup",
+        {"vocab": 50257, "dim": 768, "ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1"},
+        "repeats",
+        "motion.matrix.grid",
+    ),
+    ("PositionBlindness", {}, "arrange", "output.grid"),
+    ("PositionBlindness", {"positions": "learned"}, "arrange", "output.grid"),
+]
+
+
+def _beat_track(scene: str, overrides: dict[str, Any], beat: str, block: str) -> Track:
+    """Return (time, beat, x, y, x, y) of the centre of ``stage.<block>`` through ``beat``."""
+    board = prepared_storyboard(scene, overrides, environ={})
+    track: Track = []
+
+    def read(scene_object: Any, moment: Any) -> None:
+        if moment.beat.name != beat:
+            return
+        found: Any = scene_object.stage
+        for name in block.split("."):
+            found = getattr(found, name)
+        x, y = found.get_center()[:2]
+        track.append((moment.time, beat, x, y, x, y))
+
+    play_moments(board, read, alphas=ALPHAS, pixel_width=192, pixel_height=108)
+    track.sort(key=lambda r: r[0])
+    return track
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("scene", "overrides", "beat", "block"),
+    BEAT_CASES,
+    ids=["large-vocab-shape", "batch-gpt2-repeats", "positions-arrange", "learned-arrange"],
+)
+def test_other_glides_are_slow_enough_to_follow(
+    scene: str, overrides: dict[str, Any], beat: str, block: str
+) -> None:
+    """The same floor as the lookup beats': no faster than 640 px/s, none under 0.6 s."""
+    track = _beat_track(scene, overrides, beat, block)
+    moves = _moves(track, 2)
+    assert moves, f"{block} did not move in {beat}"
+    problems = [
+        f"{block} at {start:.2f} s ({length:.0f} px): {fastest:.0f} px/s in {end - start:.2f} s"
+        for start, end, length, fastest in moves
+        if fastest > MAX_SPEED_PX * 1.02 or end - start < MIN_MOVE_SECONDS - 1e-6
+    ]
+    assert not problems, "\n".join(problems)

@@ -53,7 +53,10 @@ def test_the_rows_arrive_with_the_blocks_they_join(positions: str) -> None:
     held E[id] alone at the top left (over a third of the frame empty) until the second
     phrase brought P and the sums. The rows now set off as the matrix fades and the empty
     blocks come as they land: once the rows are in (the first step's last third), and
-    through the second step, no empty area is over an eighth; the move itself is brief.
+    through the second step, no empty area is over an eighth. The rows glide calmly (about
+    2 s, ``test_glide_pace.py``), so the blocks fade in behind them while they travel: the
+    frame is over an eighth empty for under a second (the glide's floor alone, with the
+    blocks coming as the rows land, left it so for over a second).
     """
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.moments import play_moments
@@ -71,7 +74,7 @@ def test_the_rows_arrive_with_the_blocks_they_join(positions: str) -> None:
     landed = [(s, a, x) for s, a, _, x in shares if s > 0 or a >= 0.7]
     roomy = [(s, a, f"{x:.0%}") for s, a, x in landed if x > frame_space.EIGHTH]
     assert not roomy, roomy
-    # The move, with more than an eighth empty, takes under a second.
+    # More than an eighth stands empty for under a second.
     moving = [t for *_, t, x in shares if x > frame_space.EIGHTH]
     assert moving
     assert max(moving) - min(moving) < 1.0

@@ -25,7 +25,7 @@ from manim import Animation, VGroup, VMobject
 from manim import FadeIn as ManimFadeIn
 from manim import FadeOut as ManimFadeOut
 
-__all__ = ["FadeIn", "FadeOut", "StepAside"]
+__all__ = ["FadeIn", "FadeInBehind", "FadeOut", "StepAside"]
 
 # What VMobject.interpolate_color interpolates, in its order; the first three
 # hold an opacity column, which a fade takes to zero.
@@ -129,6 +129,24 @@ class FadeIn(_ColourFade, ManimFadeIn):
     """
 
     fades_in = True
+
+
+class FadeInBehind(FadeIn):
+    """A :class:`FadeIn` under everything on screen: what passes over its place stays in front.
+
+    Empty blocks that fade in at their places while rows glide across them
+    (PositionBlindness's ``arrange``) must not veil the rows. Set up mid-play
+    (late in a :class:`~manim.Succession`), the mobject is drawn frame by
+    frame too, first: Manim's ``bring_to_back`` leaves it out of what the play draws.
+    """
+
+    def _setup_scene(self, scene: Any) -> None:
+        if scene is None:
+            return
+        scene.bring_to_back(self.mobject)
+        drawn = getattr(scene, "moving_mobjects", None)
+        if drawn is not None:
+            scene.moving_mobjects = [self.mobject, *(m for m in drawn if m is not self.mobject)]
 
 
 class FadeOut(_ColourFade, ManimFadeOut):

@@ -14,7 +14,7 @@ the beat's end.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from manim import Animation, AnimationGroup
 
@@ -24,16 +24,21 @@ __all__ = ["FLOOR_ATTRIBUTE", "at_least", "floored_frames", "needed_seconds"]
 FLOOR_ATTRIBUTE = "embedviz_min_seconds"
 
 
-def at_least(animation: Animation, seconds: float) -> Animation:
+def at_least(animation: Animation, seconds: float | Callable[[], float]) -> Animation:
     """Mark ``animation`` as needing at least ``seconds`` when the beat plays it; return it.
+
+    ``seconds`` may be a function, asked only when the beat plays: the floor of a
+    motion built as it starts (a deferred step) depends on where things stand then.
 
     Examples
     --------
     >>> from manim import Wait
     >>> needed_seconds(at_least(Wait(run_time=0.5), 0.6))
     0.6
+    >>> needed_seconds(at_least(Wait(run_time=0.5), lambda: 0.7))
+    0.7
     """
-    setattr(animation, FLOOR_ATTRIBUTE, float(seconds))
+    setattr(animation, FLOOR_ATTRIBUTE, seconds if callable(seconds) else float(seconds))
     return animation
 
 
@@ -52,7 +57,8 @@ def needed_seconds(animation: Animation) -> float:
     >>> round(needed_seconds(Succession(glide, Wait(run_time=1.5))), 6)
     2.4
     """
-    need = float(getattr(animation, FLOOR_ATTRIBUTE, 0.0))
+    floor = getattr(animation, FLOOR_ATTRIBUTE, 0.0)
+    need = float(floor() if callable(floor) else floor)
     if isinstance(animation, AnimationGroup):
         whole = float(animation.get_run_time())
         for member in animation.animations:

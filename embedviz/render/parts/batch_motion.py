@@ -17,8 +17,10 @@ from manim import Animation, AnimationGroup, Mobject, VGroup
 from embedviz.render.batch_plan import BatchPlan
 from embedviz.render.fades import FadeOut
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.chips import Chip, curve_points
+from embedviz.render.parts.glide import glide_floor
 from embedviz.render.parts.motion import Glide, LookupMotion
 
 __all__ = ["BatchMotion"]
@@ -104,16 +106,18 @@ class BatchMotion(LookupMotion):
     def close_left(self) -> Animation | None:
         """Glide E and the stack left together until E stands at its place (no strip travels).
 
-        The notes come right of the stack then, where E's rest left room.
+        The notes come right of the stack then, where E's rest left room. Slowly
+        enough to follow: the beat gives it at least :func:`glide_floor`.
         """
         slide = self.matrix_slide_closed = self.matrix_slide
         if slide <= 0:
             return None
         self.matrix_slide, self.slide = 0.0, self.slide + slide
-        return AnimationGroup(
+        closing = AnimationGroup(
             Glide(lambda: self.matrix_side(shown=True), 0.0, -slide),
             Glide(lambda: self.output_side(shown=True), 0.0, -slide),
         )
+        return at_least(closing, glide_floor(slide, 0.0))
 
     def leaving(self, row_index: int) -> list[Animation]:
         """Return what goes as a chip leaves: its place, and with the last chip the block's edges.

@@ -4,6 +4,8 @@
 the strips' paths, the matrix and the block apart to open the corridor) and
 back. :func:`glide_floor` is the least time a glide of a given length may take
 (:func:`~embedviz.render.pace.at_least`): a teacher's eye must follow it.
+:func:`arriving` brings what a glide makes room for while it plays, so that a
+calm glide does not leave the frame empty for long.
 """
 
 from __future__ import annotations
@@ -12,12 +14,21 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from manim import Animation, Mobject, Scene, VMobject, config
+from manim import Animation, AnimationGroup, Mobject, Scene, Succession, VMobject, Wait, config
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.metrics import xyz
 
-__all__ = ["GLIDE_SECONDS", "MAX_GLIDE_SPEED", "MIN_GLIDE_SECONDS", "Glide", "glide_floor"]
+__all__ = [
+    "ARRIVAL_SHARE",
+    "GLIDE_SECONDS",
+    "LANDING_SHARE",
+    "MAX_GLIDE_SPEED",
+    "MIN_GLIDE_SECONDS",
+    "Glide",
+    "arriving",
+    "glide_floor",
+]
 
 # Seconds of a glide as built (a beat's share may stretch or squeeze it).
 GLIDE_SECONDS = 0.5
@@ -30,6 +41,13 @@ MIN_GLIDE_SECONDS = 0.6
 MAX_GLIDE_SPEED = 0.5
 # ``smooth`` peaks at this many times its average speed (its slope at the middle).
 _SMOOTH_PEAK = 2.54
+# What a glide makes room for comes over this last share of it, behind what glides
+# (:class:`~embedviz.render.fades.FadeInBehind`): a calm glide of PositionBlindness's
+# rows (``arrange``, 2 s) left the frame a third empty for a second before its blocks.
+ARRIVAL_SHARE = 0.8
+# What the gliding rows pass over (a sign beside their place) comes over this last
+# share of the glide only, once they have passed it: no text crosses another.
+LANDING_SHARE = 0.1
 
 
 def glide_floor(dx: float, dy: float) -> float:
@@ -47,6 +65,24 @@ def glide_floor(dx: float, dy: float) -> float:
     """
     speed = MAX_GLIDE_SPEED * float(config.frame_width)
     return max(MIN_GLIDE_SECONDS, _SMOOTH_PEAK * math.hypot(dx, dy) / speed)
+
+
+def arriving(glide: Animation, coming: Animation, share: float = ARRIVAL_SHARE) -> Animation:
+    """Play ``coming`` over the last ``share`` of ``glide``, and end with it.
+
+    The group lasts as long as ``glide``, so a floor marked on the glide
+    (:func:`~embedviz.render.pace.at_least`) holds for the group.
+
+    Examples
+    --------
+    >>> group = arriving(Wait(run_time=2.0), Wait(run_time=1.0), 0.25)
+    >>> waited, came = group.animations[1].animations
+    >>> float(group.get_run_time()), waited.get_run_time(), came.get_run_time()
+    (2.0, 1.5, 0.5)
+    """
+    seconds = float(glide.get_run_time())
+    coming.set_run_time(seconds * share)
+    return AnimationGroup(glide, Succession(Wait(run_time=seconds * (1 - share)), coming))
 
 
 class Glide(Animation):

@@ -20,7 +20,9 @@ from manim.utils.rate_functions import smooth
 from embedviz.render.design import SPACE, Theme
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow
+from embedviz.render.parts.glide import glide_floor
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.motion import LookupMotion
@@ -211,6 +213,7 @@ class VocabMotion(LookupMotion):
         legend) moves with it to the middle of the band from ``top`` to ``bottom``.
         ``riders`` (a legend over the output block) move with the block;
         ``under`` (a legend under it) move with it and close up to its bottom.
+        Slowly enough to follow: the beat gives it at least :func:`glide_floor`.
         """
         grid, matrix = self.output.grid, self.matrix.grid
         level = matrix.body_top() - grid.body_top()
@@ -236,7 +239,9 @@ class VocabMotion(LookupMotion):
         glides = [
             Follow(m, np.array([xyz(0, 0), xyz(0, dy)])) for m, dy in shifts if abs(dy) > 1e-6
         ]
-        return AnimationGroup(*glides) if glides else Wait()
+        if not glides:
+            return Wait()
+        return at_least(AnimationGroup(*glides), glide_floor(0.0, max(abs(dy) for _, dy in shifts)))
 
     def shown(self) -> list[VMobject]:
         """Return the output rows' numbers landed so far."""

@@ -25,7 +25,7 @@ from manim import (
     config,
 )
 
-from embedviz.render.animations import Steps, make_reveal_animation
+from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.batch_legend import give_way, make_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
@@ -431,8 +431,8 @@ class BatchStage(Stage):
         left = self.motion.matrix_slide_closed
         self.stack.notes_at = self.stack.notes_right(self.notes_h) - xyz(left, 0)
         self.notes_h = 0.0
-        played = super().animate(beat)
-        return played if closing is None else Succession(closing, played)
+        first, *rest = beat_steps(super().animate(beat))  # Closing, with the first phrase.
+        return Steps(first if closing is None else Succession(closing, first), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E with its heading and legend, and the batch of chips."""

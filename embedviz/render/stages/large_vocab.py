@@ -41,6 +41,7 @@ from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.pace import at_least, needed_seconds
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_repeat import repeat_rings, repeat_tie
 from embedviz.render.parts.scroll import ScrollingMatrix
@@ -356,26 +357,29 @@ class LargeVocabStage(Stage):
         return make_deferred_animation(drawn, run_time=0.5)
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Settle the output beside E and write its shape; then frame it, its rows, its width."""
+        """Settle the output beside E and write its shape; then frame it, its rows, its width.
+
+        The settle is built as it starts (what moves with the block is known only
+        then), but its floor (:func:`~embedviz.render.parts.glide.glide_floor`) as the
+        beat plays, from the same geometry, so that the beat gives it its time.
+        """
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
 
-        def shaped() -> Animation:
-            # Built as it starts, so that the shape is written where the heading then is.
-            fades = self._fades()
-            settle = self._settle()
+        def written() -> Animation:
+            # Written where the heading stands once the block has settled.
             shape = ShapeLabel(sizes, self.plan.scale.label, self.theme.output)
             self.output.shape = shape
-
-            def written() -> Animation:
-                shape.next_to(self.output.heading, RIGHT, buff=SPACE * 2)
-                return FadeIn(shape)
-
-            return Succession(*fades, settle, make_deferred_animation(written))
+            shape.next_to(self.output.heading, RIGHT, buff=SPACE * 2)
+            return FadeIn(shape)
 
         def framed() -> Animation:
             return self.output.frame_and_shape(VGroup(*self.chips.chips), 1)
 
-        return Steps(make_deferred_animation(shaped), make_deferred_animation(framed))
+        # What the settle may move is drawn frame by frame from the play's start.
+        settle = make_deferred_animation(self._settle, touches=lambda: list(self.scene.mobjects))
+        at_least(settle, lambda: needed_seconds(self._settle()))
+        shaped = Succession(*self._fades(), settle, make_deferred_animation(written))
+        return Steps(shaped, make_deferred_animation(framed))
 
 
 def _repeat(board: Storyboard, beat: Beat) -> tuple[tuple[int, ...], tuple[int, ...]] | None:

@@ -11,6 +11,7 @@ arrangement (:func:`~embedviz.render.solver_positions.solve_positions`):
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from manim import (
@@ -39,10 +40,12 @@ from embedviz.render.design import (
     font_for_px,
     units_for_px,
 )
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeInBehind, FadeOut
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
+from embedviz.render.parts.glide import LANDING_SHARE, arriving, glide_floor
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Targets, narrowed, placed
@@ -434,13 +437,29 @@ class PositionStage(Stage):
         moved = self.tokens.arrive(
             self.output.grid, numbers, marks, self.chips.chips, list(self.output.numbers)
         )
+        # As slowly as a teacher's eye follows: the block's and the title's longest way.
+        way = max(
+            math.hypot(*(new.get_center() - now.get_center())[:2])
+            for now, new in ((self.output.grid, self.tokens.grid), (old, self.title))
+        )
+        glide = AnimationGroup(moved, ReplacementTransform(old, self.title))
         # The rows set off while the matrix is still fading (a frame review found the
         # output alone at the right, the left third empty, between the two); they reach
-        # where the matrix stood only once it has gone. The empty blocks come as they land.
+        # where the matrix stood only once it has gone. The empty blocks come behind them
+        # while they travel (a calm glide leaves no place empty for long); the signs as
+        # they land (their IDs pass over ``+``; ``=`` is no larger than their numbers then).
+        signs = [self.blocks.plus, self.blocks.equals]
+        empty = [m for m in self.blocks.skeleton() if all(m is not s for s in signs)]
         arrived = LaggedStart(
             AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
-            AnimationGroup(moved, ReplacementTransform(old, self.title)),
-            make_reveal_animation([self.tokens.heading, *self.blocks.skeleton()]),
+            arriving(
+                arriving(
+                    at_least(glide, glide_floor(way, 0.0)),
+                    AnimationGroup(*[FadeInBehind(m) for m in [self.tokens.heading, *empty]]),
+                ),
+                FadeIn(VGroup(*signs)),
+                LANDING_SHARE,
+            ),
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
