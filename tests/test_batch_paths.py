@@ -29,7 +29,8 @@ import pytest
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.moments import MomentScene, play_moments
 
-ALPHAS = tuple(i / 16 for i in range(1, 16))
+# Every twentieth of a step: a strip rising past a slice crosses it in a tenth or so.
+ALPHAS = tuple(i / 20 for i in range(1, 20))
 GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
 CASES: dict[str, dict[str, Any]] = {
     "default": {},

@@ -26,6 +26,7 @@ __all__ = [
     "clear_paths",
     "curved_route",
     "raise_and_order",
+    "rising_route",
     "source_centres",
 ]
 
@@ -341,3 +342,41 @@ def _even_turns(into: np.ndarray, away: np.ndarray) -> np.ndarray:
         return np.linspace(0.0, 1.0, _PER_CORNER)
     result: np.ndarray = np.interp(np.linspace(0.0, turned[-1], _PER_CORNER), turned, fine)
     return result
+
+
+def rising_route(
+    clear_x: float, landing_x: float, source_y: float, target_y: float, room: float
+) -> list[np.ndarray]:
+    """Return a strip centre's way beside the matrix: up (or down) first, then into its row.
+
+    Once clear of the matrix the strip turns at once toward its output row's
+    height, rises or falls beside the walking column (the way its chip went
+    home), and slides into its row at that row's height: it is never carried
+    across the output block level with another row, aligned with that row's
+    cells (a 720p review read such a strip as landing in the row beside it).
+    Both turns are rounded alike, by at most ``room`` and by at most half the
+    way across or up, so the strip stays within the rows between its source's
+    height and its target's, as the straight lanes did (see :func:`curved_route`).
+
+    Parameters
+    ----------
+    clear_x
+        The strip centre's x where it is clear of the matrix (at ``source_y``).
+    landing_x
+        Its centre's x in its output row.
+    source_y, target_y
+        Its source row's centre line and its output row's.
+    room
+        The most a turn is rounded by (scene units).
+
+    Returns
+    -------
+    list of arrays
+        Points along the way, from ``(clear_x, source_y)`` to its landing.
+    """
+    turn = min(room, (landing_x - clear_x) / 2, abs(target_y - source_y) / 2)
+    if turn <= 1e-9:
+        return curved_route(clear_x, [(landing_x, source_y, float("inf"))], (landing_x, target_y))
+    rise_x = clear_x + turn
+    corners = [(rise_x, source_y, turn), (rise_x, target_y, turn)]
+    return curved_route(clear_x, corners, (landing_x, target_y))

@@ -67,7 +67,7 @@ from embedviz.render.gap_lines import gap_labels_crowd, near_if_apart_misses, wr
 from embedviz.render.layout import fit_font
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.grid import GridSizes
-from embedviz.render.routes import clear_paths, curved_route, source_centres
+from embedviz.render.routes import clear_paths, curved_route, rising_route, source_centres
 from embedviz.render.solver_across import TAG_GAP, Across, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_by_marks, legend_place, legend_x, title_band
@@ -219,8 +219,8 @@ class LookupPlan:
         """Points along a strip centre's way from its matrix row to its output row.
 
         Out of its row until clear of the matrix, then one curve into its output
-        row: beside, across the walking column into the block's column; in the
-        corridor, down it and into the row from the left (see :func:`curved_route`).
+        row: beside, up or down at once and into the row at its height (see
+        :func:`rising_route`); in the corridor, down it and into the row from the left.
         """
         half = self.body_width / 2
         landing = self.output_left + half
@@ -228,7 +228,7 @@ class LookupPlan:
         if abs(target_y - source_y) <= 1e-9:
             return [xyz(landing, source_y)]
         if self.mode != "corridor":
-            return curved_route(clear, [(landing, source_y, float("inf"))], (landing, target_y))
+            return rising_route(clear, landing, source_y, target_y, self.sizes.row_height / 2)
         corridor = self.column_left + TAG_GAP + half
         # Into the row from the left: only the gap before the block is free to round off in.
         room = max(0.0, landing - half - (corridor + half))

@@ -32,7 +32,15 @@ from embedviz.render.parts.drawer import SHOW_RAMP
 from embedviz.render.parts.grid import CellGrid
 from embedviz.story.model import NumberCell
 
-__all__ = ["STRIP_Z", "Carry", "RowStrip", "clear_part", "make_strip", "union_outline"]
+__all__ = [
+    "STRIP_Z",
+    "Carry",
+    "RowStrip",
+    "clear_part",
+    "held_box",
+    "make_strip",
+    "union_outline",
+]
 
 # Drawn above everything else, so nothing's fill hides a travelling row.
 STRIP_Z = 20
@@ -171,6 +179,7 @@ class Carry(Animation):
         low, high = box.get_corner(xyz(-1, -1)), box.get_corner(xyz(1, 1))
         self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
         self.source_size = (float(high[0] - low[0]), float(high[1] - low[1]))
+        self.held = held_box(self.source_box, self.strip[1].submobjects)
         # The frame while the strip leaves its row: the outline of the row and
         # the strip as one shape (its lines are set at every moment).
         self.lift = VMobject().set_fill(opacity=0.0)
@@ -205,7 +214,8 @@ class Carry(Animation):
         the row is drawn (filled, and holding every number already out of the
         row), so the copy never covers the row it leaves, and its numbers show
         from its first cell out rather than only once the whole strip is clear
-        (a 720p review: an empty frame stretched across the gap first). While
+        (a 720p review: an empty frame stretched across the gap first), though
+        none on the row's line within a cell of it (:func:`held_box`). While
         it still overlaps the row, an amber frame goes round the row and the
         strip together (their outline as one shape, so no line runs through
         the row's digits); once clear, the strip's own frame is left.
@@ -218,9 +228,11 @@ class Carry(Animation):
         moved = (left + dx, bottom + dy, right + dx, top + dy)
         out = clear_part(moved, self.source_box)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
-        for text in [*numbers.submobjects, *marks.submobjects]:
-            text.set_fill(opacity=_shown(text, self.source_box))
         cleared = out == moved
+        # While it leaves its row, no number shows on the row's line a cell beside it.
+        held = self.source_box if cleared else self.held
+        for text in [*numbers.submobjects, *marks.submobjects]:
+            text.set_fill(opacity=_shown(text, self.source_box, held))
         if out is None:
             box.set_fill(opacity=0.0).set_stroke(opacity=0.0)
         else:
@@ -258,14 +270,38 @@ class Carry(Animation):
         scene.add(*places, *self.targets, *marks)
 
 
-def _shown(text: VMobject, source: Box) -> float:
-    """Return a strip number's opacity: 0 while it overlaps its source row, 1 once just clear."""
+def held_box(source: Box, numbers: Sequence[VMobject]) -> Box:
+    """Return where a strip's numbers stay hidden on its row's line: the row and a cell right of it.
+
+    A number shown as soon as it was out of its row stood on the row's line
+    just right of the row's last number, and read as one more value of the
+    row (a 720p review: ``1.2753 -0.2010 -0.1606 -0.1606``). While the strip
+    still overlaps its row, a number shows once a cell clear of the row, or
+    half a row off its line (see :func:`_shown`): the strip's box emerges
+    first; once the strip is clear, all of it shows, a copy beside the row.
+    The cell is the distance between the last two numbers' right ends (the
+    row's width for one number).
+    """
+    left, bottom, right, top = source
+    rights = [float(number.get_right()[0]) for number in numbers]
+    cell = rights[-1] - rights[-2] if len(rights) > 1 else right - left
+    return left, bottom, right + cell, top
+
+
+def _shown(text: VMobject, source: Box, held: Box) -> float:
+    """Return a strip number's opacity: 0 on its row or on its line beside it, 1 once just clear.
+
+    Hidden while it overlaps ``source`` (its row), and while it is within
+    ``held`` across and less than half a row off the row's centre line.
+    """
     low, high = text.get_corner(xyz(-1, -1)), text.get_corner(xyz(1, 1))
     left, bottom, right, top = source
     apart = max(
         float(low[0]) - right, left - float(high[0]), float(low[1]) - top, bottom - float(high[1])
     )
-    return min(1.0, max(0.0, apart / SHOW_RAMP))
+    off_line = abs(float(low[1] + high[1]) / 2 - (bottom + top) / 2) - (top - bottom) / 2
+    beside = max(float(low[0]) - held[2], held[0] - float(high[0]), off_line)
+    return min(1.0, max(0.0, min(apart, beside) / SHOW_RAMP))
 
 
 def clear_part(moved: Box, source: Box) -> Box | None:
