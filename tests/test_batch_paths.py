@@ -287,3 +287,28 @@ def test_slice_1_gives_way_once_while_sequence_0_is_looked_up() -> None:
     assert len(beats) >= 2, beats
     assert min(seen) < FAINT
     assert _fade_outs(seen) == 1, [round(o, 2) for o in seen]
+
+
+def test_the_legend_gives_way_once_per_run_of_beats_that_cross_it() -> None:
+    """At GPT-2's size the strips of ``4821`` and ``33000`` run through the legend under the slices.
+
+    ``4821`` comes with sequence 0's first beat and its last (``lookup-0-rest``),
+    ``33000`` with sequence 1's beat, which follows: the legend fades out in
+    those three beats, and once for the last two together (it faded out and
+    back with each), so twice in all. It is back by the end of the lookups.
+    """
+    board = prepared_storyboard("BatchLookup", GPT2, environ={})
+    seen: list[tuple[str, float]] = []
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if not moment.beat.name.startswith("lookup"):
+            return
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        legend = scene.stage.matrix.legend
+        seen.append((moment.beat.name, _opacity(legend, shown)))
+
+    play_moments(board, read, alphas=FINE)
+    hidden = {beat for beat, opacity in seen if opacity < FAINT}
+    assert hidden == {"lookup-0-0", "lookup-0-rest", "lookup-1"}, hidden
+    assert _fade_outs([opacity for _, opacity in seen]) == 2, [(b, round(o, 2)) for b, o in seen]
+    assert seen[-1][1] >= 0.99
