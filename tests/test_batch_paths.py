@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 from embedviz.inputs import prepared_storyboard
+from embedviz.render.base import screen_texts
 from embedviz.render.moments import MomentScene, play_moments
 
 # Every twentieth of a step: a strip rising past a slice crosses it in a tenth or so.
@@ -85,9 +86,47 @@ def _within(a: tuple[float, float, float, float], b: tuple[float, float, float, 
     )
 
 
+def _drawn(mobject: Any, shown: set[int]) -> bool:
+    return bool(mobject.family_members_with_points()) and _seen(mobject, shown)
+
+
+def _covered(scene: MomentScene, moment: Any, shown: set[int]) -> list[tuple[str, str, str]]:
+    """Each number or label a chip, a tag or a travelling strip is drawn over, but its own.
+
+    A chip (waiting, walking, or landed as a row's tag) covers what its box
+    overlaps; a strip what the filled part of its box (the part clear of its
+    row) overlaps. Their own texts (the chip's ID, the strip's numbers) do
+    not count.
+    """
+    stage: Any = scene.stage
+    covers = [
+        (f"chip {i}", c, _box(c)) for i, c in enumerate(stage.chips.chips) if _drawn(c, shown)
+    ]
+    for carry in stage.motion.carries:
+        strip = carry.strip
+        if carry.landed or id(strip) not in shown or not len(strip):
+            continue
+        if float(strip[0].get_fill_opacity()) >= FAINT:
+            covers.append((f"strip of row {strip.source_row}", strip, _box(strip[0])))
+    numbers, labels, _ = screen_texts(scene)
+    found = []
+    for text in [*numbers, *labels]:
+        if not _drawn(text, shown):
+            continue
+        box = _box(text)
+        for name, cover, around in covers:
+            if any(m is text for m in cover.get_family()) or _cut(box, around) is None:
+                continue
+            where = f"{moment.beat.name} a{moment.alpha:.2f} s{moment.step}"
+            found.append((where, name, text.text))
+    return found
+
+
 def _read(scene: MomentScene, moment: Any, found: dict[str, list[Any]]) -> None:
     stage: Any = scene.stage
     shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+    if moment.beat.action in ("lookup", "lookup_many"):
+        found["covered"] += _covered(scene, moment, shown)
     stack = stage.stack
     bodies = [(b, _box(grid.body)) for b, grid in enumerate(stack.slices) if _seen(grid, shown)]
     if moment.alpha == 1 and moment.beat.name == stage.board.beats[-1].name:
@@ -130,7 +169,7 @@ def _read(scene: MomentScene, moment: Any, found: dict[str, list[Any]]) -> None:
 def _found(case: str) -> dict[str, list[Any]]:
     board = prepared_storyboard("BatchLookup", CASES[case], environ={})
     found: dict[str, list[Any]] = {"moments": [], "crossed": [], "end": [], "lookup ends": []}
-    found["reach"] = []
+    found["reach"], found["covered"] = [], []
     found["order"] = [beat.name for beat in board.beats]
     play_moments(board, lambda s, m: _read(s, m, found), alphas=ALPHAS)
     return found
@@ -142,6 +181,20 @@ def test_no_chip_or_strip_passes_over_another_slice(case: str) -> None:
     found = _found(case)
     assert len(found["moments"]) > 4 * len(ALPHAS)
     assert not found["crossed"], found["crossed"][:8]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_no_chip_tag_or_strip_covers_a_number(case: str) -> None:
+    """Mid-motion, no chip, tag or travelling strip is drawn over a number or a label.
+
+    In the corridor E and the stack stand parted through a run of lookup
+    beats (3 x 6 at GPT-2's size): the chips leave from where E stands then,
+    land beside the stack where it stands, and a new slice's header comes
+    there too.
+    """
+    found = _found(case)
+    assert len(found["moments"]) > 4 * len(ALPHAS)
+    assert not found["covered"], found["covered"][:8]
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -235,3 +288,28 @@ def test_slice_1_gives_way_once_while_sequence_0_is_looked_up() -> None:
     assert len(beats) >= 2, beats
     assert min(seen) < FAINT
     assert _fade_outs(seen) == 1, [round(o, 2) for o in seen]
+
+
+def test_the_legend_gives_way_once_per_run_of_beats_that_cross_it() -> None:
+    """At GPT-2's size the strips of ``4821`` and ``33000`` run through the legend under the slices.
+
+    ``4821`` comes with sequence 0's first beat and its last (``lookup-0-rest``),
+    ``33000`` with sequence 1's beat, which follows: the legend fades out in
+    those three beats, and once for the last two together (it faded out and
+    back with each), so twice in all. It is back by the end of the lookups.
+    """
+    board = prepared_storyboard("BatchLookup", GPT2, environ={})
+    seen: list[tuple[str, float]] = []
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if not moment.beat.name.startswith("lookup"):
+            return
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        legend = scene.stage.matrix.legend
+        seen.append((moment.beat.name, _opacity(legend, shown)))
+
+    play_moments(board, read, alphas=FINE)
+    hidden = {beat for beat, opacity in seen if opacity < FAINT}
+    assert hidden == {"lookup-0-0", "lookup-0-rest", "lookup-1"}, hidden
+    assert _fade_outs([opacity for _, opacity in seen]) == 2, [(b, round(o, 2)) for b, o in seen]
+    assert seen[-1][1] >= 0.99

@@ -153,6 +153,35 @@ def test_lookup_tables_glide_slowly_and_once(scene: str, overrides: dict[str, An
     assert not problems, "\n".join(problems)
 
 
+# BatchLookup in the corridor: three sequences of six IDs at GPT-2's size.
+CORRIDOR_BATCH = {"vocab": 50257, "dim": 768, "ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1"}
+
+
+@pytest.mark.slow
+def test_the_corridor_batch_parts_once_and_closes_once() -> None:
+    """E and the stack of slices part as the lookups begin and close once every row is in.
+
+    They parted and closed around every lookup beat (E moved 11 times, the
+    stack 10, each 128 px in 0.4 s: 800 px/s), and the beat after the last
+    lookup glided both left together in 0.15 s (1811 px/s). Over the run of
+    lookup beats each table now moves at most twice: apart, and back (E's
+    way back is its rise into the block of chips' emptied place). Over the
+    whole scene E moves no more, and the stack once more: the rest of the
+    way to E, with the notes. Every move keeps the floors.
+    """
+    track, beats = _track("BatchLookup", CORRIDOR_BATCH)
+    problems = check_glides(track, beats)
+    for what, column, most in (("stack", 2, 3), ("E", 4, 2)):
+        moves = _moves(track, column)
+        assert moves, f"{what} never moves"
+        if len(moves) > most:
+            problems.append(f"{what} moves {len(moves)} times in the scene")
+        for start, end, length, fastest in moves:
+            if fastest > MAX_SPEED_PX * 1.02 or end - start < MIN_MOVE_SECONDS - 1e-6:
+                problems.append(f"{what} at {start:.2f} s: {length:.0f} px in {end - start:.2f} s")
+    assert not problems, "\n".join(problems)
+
+
 def test_the_glide_check_can_fail() -> None:
     """A jump, a short glide, and a part and close around each of two beats are all reported."""
     beats = [("intro", "intro"), ("l0", "lookup"), ("l1", "lookup"), ("dim", "dim")]

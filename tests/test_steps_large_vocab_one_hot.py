@@ -205,7 +205,7 @@ def _one_hot() -> None:
             "sum": [("zero", 0), ("total", 1)],
             # "The lookup E[3] copies row 3 directly." / "The two rows match value for value"
             "compare": [("lookup", 0), ("equals", 1)],
-            # "Each entry of E costs one multiply-add in the product:" / "V × d per token, tens of millions ..."
+            # "Each entry of E costs one multiply-add in the product:" / "V × d per token, ..."
             "cost": [("ours", 0), ("gpt2", 1)],
             # "A lookup skips all of that." / "It copies 3 numbers, nothing more."
             "copy": [("zero", 0), ("note", 1)],

@@ -90,9 +90,19 @@ class Recede(Animation):
 
 
 def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:
-    """Whether a strip from one of these rows of E runs through the legend under the slices."""
+    """Whether a strip from one of these rows of E runs through the legend under the slices.
+
+    Not a legend the stage stood upright beside the slices' edges
+    (:meth:`~embedviz.render.stages.batch.BatchStage._legend_beside`): right
+    of the tags, where the strips and their chips never go. (Three pairs in
+    a 4 × 2 table: it gave way for every lookup beat, and staying out
+    between them left 21.5 % of the frame empty.)
+    """
     legend, plan = stage.matrix.legend, stage.plan
     if legend is None or not plan.legend_left or plan.mode != "beside" or not rows:
+        return False
+    width = stage.chips.chips[0].width
+    if float(legend.get_left()[0]) > plan.tag_x(width) + width / 2:
         return False
     grid = stage.matrix.grid
     lowest = min(grid.row_y(row) for row in rows) - plan.sizes.row_height / 2
@@ -124,6 +134,21 @@ def crossed_slices(stage: BatchStage, filled: Collection[Any], beat: Beat) -> se
     return crossed
 
 
+def _upcoming(
+    stage: BatchStage, filled: Collection[Any], beat: Beat
+) -> tuple[Beat, set[Any]] | None:
+    """Return the next beat, if it is a lookup while rows are still to come, and what has landed."""
+    beats = [b.name for b in stage.board.beats]
+    after = beats.index(beat.name) + 1
+    upcoming = stage.board.beats[after] if after < len(beats) else None
+    if upcoming is None or upcoming.action not in ("lookup", "lookup_many") or not beat.output:
+        return None
+    landed = set(filled) | set(beat.output.filled)
+    if upcoming.output is None or len(landed) == len(stage.stack.positions):
+        return None
+    return upcoming, landed
+
+
 def make_way(stage: BatchStage, filled: Collection[Any], beat: Beat) -> tuple[set[int], set[int]]:
     """Return the slices a lookup beat's chips and strips cross, and those to keep out at its end.
 
@@ -135,16 +160,19 @@ def make_way(stage: BatchStage, filled: Collection[Any], beat: Beat) -> tuple[se
     is in.)
     """
     crossed = crossed_slices(stage, filled, beat)
-    beats = [b.name for b in stage.board.beats]
-    after = beats.index(beat.name) + 1
-    upcoming = stage.board.beats[after] if after < len(beats) else None
-    if upcoming is None or upcoming.action not in ("lookup", "lookup_many") or not beat.output:
+    found = _upcoming(stage, filled, beat)
+    if found is None:
         return crossed, set()
-    landed = set(filled) | set(beat.output.filled)
-    if upcoming.output is None or len(landed) == len(stage.stack.positions):
-        return crossed, set()
+    upcoming, landed = found
+    assert upcoming.output is not None
     fills = {p[0] for p in upcoming.output.filled if p not in landed}
     return crossed, crossed_slices(stage, landed, upcoming) | fills
+
+
+def _rows(stage: BatchStage, filled: Collection[Any], beat: Beat) -> set[int]:
+    """Return the rows of E a lookup beat's strips leave from (``filled``: landed before it)."""
+    fresh = [p for p in beat.output.filled if p not in filled] if beat.output else []
+    return {int(stage.cells[("token_id", p)].value) for p in fresh}
 
 
 def give_way(
@@ -152,24 +180,43 @@ def give_way(
 ) -> Animation:
     """Return a lookup beat's animation with the legend out of its strips' way, if they cross it.
 
-    ``filled`` are the positions landed before the beat.
+    ``filled`` are the positions landed before the beat. It gives way once
+    per run of beats that cross it, as the slices do (:func:`make_way`): at
+    GPT-2's size (``4821,0,50256,17;33000,2,4821,0``) the last beat of
+    sequence 0 and sequence 1's beat both cross it, and it faded out and
+    back with each. It stays out as a beat ends where the next one crosses
+    it too, and comes back as the last such beat ends.
     """
-    fresh = [p for p in beat.output.filled if p not in filled] if beat.output else []
-    rows = {int(stage.cells[("token_id", p)].value) for p in fresh}
-    legend = stage.matrix.legend
-    if legend is None or not _crossed(stage, rows):
+    legend, out = stage.matrix.legend, stage.legend_out is not None
+    crosses = _crossed(stage, _rows(stage, filled, beat))
+    if legend is None or not (crosses or out):
         return played
     steps = beat_steps(played)
-    last = len(steps) - 1
+    # Back as the last step ends (as the first does, were it out for a beat that does not cross).
+    back = len(steps) - 1 if crosses else 0
     members = [m for m in legend.family_members_with_points() if isinstance(m, VMobject)]
-    # It comes back to its looks as built.
-    shown = [_looks(member) for member in members]
+    # It comes back to its looks as built (recorded as it gives way: while out, they are hidden).
+    shown = stage.legend_out or [_looks(member) for member in members]
+    found = _upcoming(stage, filled, beat)
+    stays = crosses and found is not None and _crossed(stage, _rows(stage, found[1], found[0]))
+    stage.legend_out = shown if stays else None
+    gate = [False]
     return Steps(
         *[
             AnimationGroup(
                 step,
-                Recede(legend, members, (shown, shown), k == 0, k == last, run_time=step.run_time),
+                Recede(
+                    legend,
+                    members,
+                    (shown, shown),
+                    k == 0 and not out,
+                    k == back and not stays,
+                    gate=gate,
+                    run_time=step.run_time,
+                ),
             )
+            if k <= back
+            else step
             for k, step in enumerate(steps)
         ]
     )

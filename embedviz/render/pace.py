@@ -22,6 +22,8 @@ __all__ = ["FLOOR_ATTRIBUTE", "at_least", "floored_frames", "needed_seconds"]
 
 # The attribute that carries an animation's floor, in seconds.
 FLOOR_ATTRIBUTE = "embedviz_min_seconds"
+# The least share of its frames a step without a floor keeps when a floor needs room.
+SQUEEZE = 0.5
 
 
 def at_least(animation: Animation, seconds: float | Callable[[], float]) -> Animation:
@@ -80,7 +82,11 @@ def floored_frames(
     Steps without a floor keep their shares; the beat's motion grows into
     its hold, as far as it may: step *k* still starts with phrase *k* (at
     ``phrase_starts[k]``) and the last ends by ``total`` (the beat's length).
-    Where the floors do not fit, a step gets what room there is.
+    Where the hold is too short, the steps without a floor after that phrase
+    play faster (down to :data:`SQUEEZE` of their shares: a chip's walk may,
+    a table's glide may not); steps that overran their phrase already keep
+    the room they took. Where the floors still do not fit, a step gets what
+    room there is.
 
     Examples
     --------
@@ -88,23 +94,32 @@ def floored_frames(
     >>> steps = [Wait(run_time=1.0), at_least(Wait(run_time=0.5), 0.6)]
     >>> floored_frames(steps, [10, 5], 60, 15.0)
     [10, 9]
-    >>> floored_frames(steps, [10, 5], 12, 15.0)
-    [10, 5]
+    >>> floored_frames(steps, [10, 5], 15, 15.0)
+    [6, 9]
+    >>> floored_frames(steps, [4, 5], 9, 15.0)
+    [2, 7]
     >>> floored_frames(steps, [10, 5], 60, 15.0, [0, 53])
     [10, 7]
     """
+    floored = [needed_seconds(step) > 0 for step in steps]
     grown = [
         max(length, math.ceil(needed_seconds(step) * fps - 1e-9))
         for step, length in zip(steps, lengths, strict=True)
     ]
+    least = [
+        length if fixed else math.ceil(length * SQUEEZE)
+        for length, fixed in zip(lengths, floored, strict=True)
+    ]
     # From the last phrase's step back: the steps from phrase k on must fit after it.
     starts = [0, *phrase_starts[1:]]
     for k in reversed(range(min(len(starts), len(steps)))):
-        excess = sum(grown[k:]) - (total - starts[k])
-        for index in reversed(range(k, len(steps))):
+        excess = sum(grown[k:]) - max(total - starts[k], sum(lengths[k:]))
+        # The steps without a floor give first (they play faster), then the floors' growth.
+        later = list(reversed(range(k, len(steps))))
+        for index in sorted(later, key=lambda i: floored[i]):
             if excess <= 0:
                 break
-            give = min(excess, grown[index] - lengths[index])
+            give = max(0, min(excess, grown[index] - least[index]))
             grown[index] -= give
             excess -= give
     return grown

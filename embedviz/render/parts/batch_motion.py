@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Mobject, VGroup
+from manim import Animation, AnimationGroup, Mobject, VGroup, VMobject
 
 from embedviz.render.batch_plan import BatchPlan
 from embedviz.render.fades import FadeOut
@@ -20,8 +20,8 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.chips import Chip, curve_points
-from embedviz.render.parts.glide import glide_floor
-from embedviz.render.parts.motion import Glide, LookupMotion
+from embedviz.render.parts.glide import Glide, glide_floor
+from embedviz.render.parts.motion import LookupMotion
 
 __all__ = ["BatchMotion"]
 
@@ -45,6 +45,9 @@ class BatchMotion(LookupMotion):
         super().__init__(*args, **kwargs)
         # The chips that have left the block (their lookups are built).
         self.gone: set[int] = set()
+        # How far right of E's side the stack stands once every row is in, E at its place
+        # (:meth:`close_for_good`): it closes that far with the notes (:meth:`close_left`).
+        self.apart = 0.0
 
     def _stack(self) -> SliceStack:
         assert isinstance(self.output, SliceStack)
@@ -103,21 +106,57 @@ class BatchMotion(LookupMotion):
         self.lift += drop
         self.slide += slide
 
+    def parted_homes(self, lift: float, slide: float, matrix_slide: float) -> np.ndarray:
+        """Return how far the chips' homes stand from their rest while parted: left, with E."""
+        return xyz(-matrix_slide, 0)
+
+    def parted(self, mobjects: list[VMobject]) -> list[VMobject]:
+        """Stand what the stack shows next (built where it rests) where it stands parted, if so.
+
+        A new slice's header comes with its sequence's first lookup beat: by
+        then the run may have kept the stack parted since an earlier beat.
+        """
+        if self.rebased and self.opened is not None:
+            lift, slide, _ = self.opened
+            for mobject in mobjects:
+                mobject.shift(xyz(slide, lift))
+        return mobjects
+
+    def close_for_good(self) -> float:
+        """Return how far the stack closes left once every row is in, where the run kept it parted.
+
+        The last lookup beat leaves E and the stack parted (at the solver's
+        places): E stays at its place (it rises there), and the stack glides
+        back to its rest beside E's rest; the rest of the way, to E where it
+        stands, it goes with the notes (:meth:`close_left`). Closing all the
+        way at once left the frame's right side empty until the notes came
+        (19.3 % of it at GPT-2's size, 3 × 6).
+        """
+        if self.opened is None:
+            return 0.0
+        assert self.rebased, "the last lookup beat stays parted"
+        _, slide, matrix_slide = self.opened
+        self.opened, self.rebased = None, False
+        self.slide += slide
+        self.apart += matrix_slide
+        return slide
+
     def close_left(self) -> Animation | None:
         """Glide E and the stack left together until E stands at its place (no strip travels).
 
-        The notes come right of the stack then, where E's rest left room. Slowly
-        enough to follow: the beat gives it at least :func:`glide_floor`.
+        The notes come right of the stack then, where E's rest left room. E
+        that stands at its place already (:meth:`close_for_good`) stays; the
+        stack glides on to it alone. Slowly enough to follow: the beat gives it
+        at least :func:`glide_floor`.
         """
-        slide = self.matrix_slide_closed = self.matrix_slide
+        slide = self.matrix_slide_closed = self.matrix_slide + self.apart
         if slide <= 0:
             return None
-        self.matrix_slide, self.slide = 0.0, self.slide + slide
-        closing = AnimationGroup(
-            Glide(lambda: self.matrix_side(shown=True), 0.0, -slide),
-            Glide(lambda: self.output_side(shown=True), 0.0, -slide),
-        )
-        return at_least(closing, glide_floor(slide, 0.0))
+        glides = [Glide(lambda: self.output_side(shown=True), 0.0, -slide)]
+        if self.matrix_slide > 0:
+            glides.append(Glide(lambda: self.matrix_side(shown=True), 0.0, -self.matrix_slide))
+        self.matrix_slide, self.apart, self.slide = 0.0, 0.0, self.slide + slide
+        return at_least(AnimationGroup(*glides), glide_floor(slide, 0.0))
 
     def leaving(self, row_index: int) -> list[Animation]:
         """Return what goes as a chip leaves: its place, and with the last chip the block's edges.

@@ -191,6 +191,10 @@ class LookupMotion(Component):
         return at_least(parted, max(glide_floor(dx, dy) for dx, dy in moved))
 
     # -- hooks a layout with other places for its chips or rows overrides ---------------
+    def parted_homes(self, lift: float, slide: float, matrix_slide: float) -> np.ndarray:
+        """Return how far the chips' homes move as the blocks part: with the block, up and right."""
+        return xyz(slide, lift)
+
     def source(self, row: int) -> tuple[float, float, float]:
         """Return the left and right ends and the centre line of the matrix row a strip leaves."""
         left, _, right, _ = self.matrix.grid.row_box(row, buff=0.0)
@@ -409,7 +413,7 @@ class LookupMotion(Component):
         if self.opened is None:
             return []
         lift, slide, matrix_slide = self.opened
-        offset = xyz(slide, lift)
+        offset = self.parted_homes(lift, slide, matrix_slide)
         if stay:
             if not self.rebased:
                 self.chips.homes = [home + offset for home in self.chips.homes]
@@ -440,18 +444,14 @@ class LookupMotion(Component):
         shift = self.late_shift
         block = Glide(lambda: self.output_side(shown=True), 0.0, -shift)
         matrix = Glide(lambda: self.matrix_side(shown=True), 0.0, -shift)
-        self.slide += shift
-        self.matrix_slide -= shift
+        self.slide, self.matrix_slide = self.slide + shift, self.matrix_slide - shift
         self.late_shift = 0.0
         return [at_least(AnimationGroup(block, matrix), glide_floor(shift, 0.0)), *late]
 
     def _show_output(self) -> None:
         """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""
         shown = {id(m) for top in self.host.mobjects for m in top.get_family()}
-        missing = [
-            m
-            for m in (self.output.grid, self.output.heading, self.output.numbers)
-            if not any(id(member) in shown for member in m.get_family())
-        ]
+        parts = (self.output.grid, self.output.heading, self.output.numbers)
+        missing = [m for m in parts if not any(id(f) in shown for f in m.get_family())]
         if missing:
             self.host.add(*missing)

@@ -18,7 +18,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Group,
-    Mobject,
     ShowPassingFlash,
     Succession,
     VGroup,
@@ -26,20 +25,21 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
+from embedviz.render.batch_close import all_in, keep_parted
 from embedviz.render.batch_legend import give_way, make_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE
+from embedviz.render.fades import Looks
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_focus import beside_tag, focus
 from embedviz.render.parts.batch_motion import BatchMotion
-from embedviz.render.parts.batch_spread import choose_spread, spread_stack
+from embedviz.render.parts.batch_spread import choose_spread
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
-from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.rests import Rests
 from embedviz.render.routes import source_centres
@@ -75,6 +75,8 @@ class BatchStage(Stage):
     chips: BatchChips
     stack: SliceStack
     motion: BatchMotion
+    # The legend's looks while it stays out between lookup beats (batch_legend.give_way).
+    legend_out: list[Looks] | None = None
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
@@ -380,11 +382,11 @@ class BatchStage(Stage):
     def _rest(self, spec: BatchSpec) -> None:
         """Rest the slices beside E between lookups, if the notes then fit right of them.
 
-        The corridor stands empty at every beat end but while strips travel:
-        the stack rests left (and E right, as far as leaves the least empty),
-        gliding apart for each beat's strips. Once every row is in, E and the
-        stack glide left together, and the notes (the shape, the marks) stand
-        right of the stack, where E's rest left room.
+        The corridor stands empty but while strips travel: the stack rests
+        left (and E right, as far as leaves the least empty), gliding apart
+        once for the run of lookup beats (:mod:`~embedviz.render.batch_close`).
+        Once every row is in, the stack closes up to E, and the notes (the
+        shape, the marks) stand right of the stack, where E's rest left room.
         """
         slide = self.plan.rest_slide
         if slide <= 0:
@@ -397,6 +399,7 @@ class BatchStage(Stage):
         # The panel holds the output's whole place, where the stack will rest.
         self.stack.span_edges()
         rest_across(self.motion, self.title)
+        keep_parted(self)
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; the first once every row is in closes E and the stack up on the left.
@@ -410,20 +413,9 @@ class BatchStage(Stage):
             ways = make_way(self, filled, beat)
             played = focus(self.stack, filled, super().animate(beat), beat, *ways)
             played = give_way(self, filled, played, beat)
-            if len(self.motion.filled) < len(self.stack.positions) or not self.rise:
+            if len(self.motion.filled) < len(self.stack.positions):
                 return played
-            family = {id(m) for m in self._block().get_family()}
-
-            def matrix() -> list[Mobject]:
-                return [m for m in self.motion.matrix_side(True) if id(m) not in family]
-
-            up, gap = self.spread
-            if not up and not gap:
-                return Steps(played, Glide(matrix, self.rise))
-            # The notes come under the last slice where it stands then.
-            self.stack.notes_drop += up - gap * (len(self.stack.slices) - 1)
-            spread = spread_stack(self.motion, self.stack, up, gap)
-            return Steps(played, AnimationGroup(Glide(matrix, self.rise), *spread))
+            return all_in(self, played)
         if beat.action in ("lookup", "lookup_many") or not self.notes_h or not done:
             return super().animate(beat)
         closing = self.motion.close_left()
@@ -454,10 +446,9 @@ class BatchStage(Stage):
         fresh = [p for p in beat.output.filled if p not in self.motion.filled]
         slices = sorted({p[0] for p in fresh} - self.shown)
         self.shown |= set(slices)
+        headers = self.motion.parted([self.stack.headers[b] for b in slices])
         rest = self.motion.beat_lookup_many(beat)
-        if not slices:
-            return rest
-        return Steps(make_reveal_animation([self.stack.headers[b] for b in slices]), rest)
+        return Steps(make_reveal_animation(headers), rest) if slices else rest
 
     def beat_repeats(self, beat: Beat) -> Animation:
         """Point at every repeated ID's tags; then write the marks of the rows they made equal."""

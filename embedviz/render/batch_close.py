@@ -1,0 +1,93 @@
+"""BatchLookup in the corridor: E and the stack part once per run of lookups, and close once.
+
+Between lookups E and the stack rest beside each other, the corridor closed
+(:meth:`~embedviz.render.stages.batch.BatchStage._rest`); a lookup beat's
+strips need it open. At GPT-2's size with a 3 × 6 batch they parted and
+closed around every lookup beat, eleven glides of 128 px in 0.4 s each (800
+px/s at 720p). They now part as the first lookup beat begins and stay parted
+through the run (:func:`keep_parted`, the lookup family's
+:func:`~embedviz.render.parts.resting.parted_through`, and the last lookup
+beat too): while they stand parted the chips leave from where E stands then
+(:meth:`~embedviz.render.parts.batch_motion.BatchMotion.parted_homes`) and
+land at the tags' places beside the stack as the solver put it.
+
+Once every row is in (:func:`all_in`), one glide ends the run: E rises into
+the block's emptied place (:attr:`BatchStage.rise`) where it stands, and the
+stack glides back to its rest (a short stack spreads down the frame in the
+same glide: :func:`~embedviz.render.parts.batch_spread.spread_stack`). The
+rest of the way to E it goes with the notes, which come right of it
+(:meth:`~embedviz.render.parts.batch_motion.BatchMotion.close_left`): all the
+way at once left the frame's right side empty until then. E no longer glides
+right to its rest only to glide left again with the notes. Every glide is
+slow enough to follow (:func:`~embedviz.render.parts.glide.glide_floor`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from manim import Animation, AnimationGroup, Mobject, Transform, VGroup
+
+from embedviz.render.animations import Steps
+from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least
+from embedviz.render.parts.batch_spread import spread_stack
+from embedviz.render.parts.glide import Glide, glide_floor
+from embedviz.render.parts.resting import parted_through
+
+if TYPE_CHECKING:
+    from embedviz.render.stages.batch import BatchStage
+
+__all__ = ["all_in", "keep_parted"]
+
+LOOKUPS = ("lookup", "lookup_many")
+
+
+def keep_parted(stage: BatchStage) -> None:
+    """Keep E and the stack parted from the first lookup beat's start to the last one's end."""
+    motion = stage.motion
+    lookups = [beat.name for beat in stage.board.beats if beat.action in LOOKUPS]
+    if stage.plan.mode != "corridor" or not lookups:
+        return
+    motion.stays_open = parted_through(motion, stage.board) | {lookups[-1]}
+
+
+def all_in(stage: BatchStage, played: Animation) -> Animation:
+    """Return the beat that lands the last rows, then E's rise and the corridor's closing.
+
+    One glide, each table at once: E up into the block's place, the stack
+    (with its tags and rows) left to its rest and, where it spreads, its
+    slices down the frame.
+    """
+    motion, stack = stage.motion, stage.stack
+    across = motion.close_for_good()
+    up, gap = stage.spread
+    if not (stage.rise or across or up or gap):
+        return played
+    # The block's places and edges go with its last chip: E rises without them.
+    chips = stage.chips
+    family = {
+        id(m) for m in VGroup(chips.slots, chips.batch_label, chips.length_label).get_family()
+    }
+
+    def matrix() -> list[Mobject]:
+        return [m for m in motion.matrix_side(True) if id(m) not in family]
+
+    glides: list[Animation] = []
+    floors = [glide_floor(0.0, stage.rise)]
+    if stage.rise:
+        glides.append(Glide(matrix, stage.rise))
+    if across:
+        glides.append(Glide(lambda: motion.output_side(shown=True), 0.0, -across))
+    slices = len(stack.slices)
+    if up or gap:
+        # The notes come under the last slice where it stands then.
+        stack.notes_drop += up - gap * (slices - 1)
+        spread = spread_stack(motion, stack, up, gap)
+        for grow in spread:
+            if isinstance(grow, Transform):
+                # The B edge grows to span the slices where the stack glides to.
+                grow.target_mobject.shift(xyz(-across, 0))
+        glides += spread
+    floors += [glide_floor(across, up - gap * b) for b in range(slices)]
+    return Steps(played, at_least(AnimationGroup(*glides), max(floors)))
