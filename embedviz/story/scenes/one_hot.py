@@ -343,7 +343,7 @@ def _cost(rec: Recorder, vocab: int, dim: int) -> None:
         "cost",
         "cost",
         "Each entry of E costs one multiply-add in the product: V \u00d7 d per token, "
-        "tens of millions for GPT-2, nearly all of them times zero.",
+        "tens of millions for GPT-2, mostly times zero.",
         run_time=1.6,
         min_hold=2.0,
     )
