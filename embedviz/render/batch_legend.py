@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from manim import Animation, AnimationGroup, VMobject
 
 from embedviz.render.animations import Steps, beat_steps
@@ -34,8 +35,10 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["Recede", "crossed_slices", "give_way", "make_way"]
+__all__ = ["Recede", "crossed_slices", "give_way", "make_way", "outline_only"]
 
+# Where the fill colours stand in the looks (fades._COLOURS).
+_FILL = 0
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
 
@@ -57,11 +60,14 @@ class Recede(Animation):
         back: bool,
         share: float = FADE_SHARE,
         gate: list[bool] | None = None,
+        outlines: Collection[int] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(mobject, remover=False, introducer=False, **kwargs)
         self.members, (self.starts, self.ends) = list(members), looks
         self.leave, self.back, self.share = leave, back, share
+        # Members (by id) whose stroke stays, at its ``ends`` looks, while the rest are out.
+        self.outlines = set(outlines)
         # Shared by one part's recessions in a beat: set once its way back has begun, after
         # which the earlier ones (which may still be finishing, where steps overlap) keep off.
         self.gate = [False] if gate is None else gate
@@ -85,8 +91,19 @@ class Recede(Animation):
         back = min(1.0, (1.0 - alpha) / self.share) if self.back else 1.0
         hidden = max(0.0, min(out, back))
         leaving = self.leave and (not self.back or alpha < 0.5)
-        for member, looks in zip(self.members, self.starts if leaving else self.ends, strict=True):
-            _set_looks(member, looks, _hidden(looks), hidden)
+        for member, start, end in zip(self.members, self.starts, self.ends, strict=True):
+            looks = start if leaving else end
+            gone = outline_only(end) if id(member) in self.outlines else _hidden(looks)
+            _set_looks(member, looks, gone, hidden)
+
+
+def outline_only(looks: Looks) -> Looks:
+    """Return ``looks`` with the fill unseen and the stroke kept: a slice's outline alone."""
+    kept = list(looks)
+    fill = np.array(looks[_FILL])
+    fill[:, 3] = 0.0
+    kept[_FILL] = fill
+    return tuple(kept)
 
 
 def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:

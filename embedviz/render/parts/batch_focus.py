@@ -142,16 +142,29 @@ def _recolour(stack: SliceStack, b: int, dim: bool, shown: set[int]) -> list[Rec
             moves.append(Recolour(part, members, ends))
     else:
         # One that gave way fades in at full strength (not from its dimmed colour).
-        gone = _gone(stack, b)
+        gone, frame = _gone(stack, b), _frame(stack, b)
         for part, members, full in stack.dimmed.pop(b, []):
-            starts = [_hidden(looks) for looks in full] if gone else None
+            starts = None
+            if gone:
+                # The outline that stayed grows to full strength from where it stands.
+                starts = [
+                    _looks(m) if m is frame else _hidden(looks)
+                    for m, looks in zip(members, full, strict=True)
+                ]
             moves.append(Recolour(part, members, full, starts=starts))
     return moves
 
 
+def _frame(stack: SliceStack, b: int) -> VMobject:
+    """Return slice ``b``'s frame: the rectangle round its cells, whose outline stays out."""
+    frame: VMobject = stack.slices[b].body[0]
+    return frame
+
+
 def _gone(stack: SliceStack, b: int) -> bool:
-    """Whether slice ``b`` gave way in the beat before and is still out (every member unseen)."""
-    members = [m for _, parts, _ in stack.dimmed.get(b, []) for m in parts]
+    """Whether slice ``b`` gave way in the beat before and is still out (all but its outline)."""
+    frame = _frame(stack, b)
+    members = [m for _, parts, _ in stack.dimmed.get(b, []) for m in parts if m is not frame]
     return bool(members) and not any(
         np.any(np.asarray(looks[index])[:, 3] > 0)
         for looks in map(_looks, members)
@@ -231,12 +244,21 @@ def focus(
         move.set_run_time(first.run_time)
     steps[0] = AnimationGroup(first, *moves)
     gates: list[list[bool]] = [[False] for _ in recede]
+    # A slice that gives way keeps its outline, dimmed: the stack still shows B slices.
+    frames = {id(_frame(stack, b)) for b in crossed}
     steps = [
         AnimationGroup(
             step,
             *[
                 Recede(
-                    part, members, looks, k == 0 and leave, False, gate=gate, run_time=step.run_time
+                    part,
+                    members,
+                    looks,
+                    k == 0 and leave,
+                    False,
+                    gate=gate,
+                    outlines=frames,
+                    run_time=step.run_time,
                 )
                 for (part, members, looks, leave), gate in zip(recede, gates, strict=True)
             ],
@@ -244,7 +266,7 @@ def focus(
         for k, step in enumerate(steps)
     ]
     back = [
-        Recede(part, members, looks, False, True, 1.0, gate, run_time=RETURN)
+        Recede(part, members, looks, False, True, 1.0, gate, frames, run_time=RETURN)
         for (part, members, looks, _), gate, comes in zip(recede, gates, backs, strict=True)
         if comes
     ]
