@@ -28,7 +28,9 @@ beats that cross it: the default batch's slice 1 faded out and back with each
 of sequence 0's three beats. A slice the next beat crosses or fills stays out
 as a beat ends (:func:`~embedviz.render.batch_legend.make_way`), and comes
 back as the first beat that does not cross it begins: at full strength where
-that beat fills it, dimmed otherwise.
+that beat fills it, dimmed otherwise. While out it keeps its frame's outline,
+dimmed: a teacher's review saw the B brace span empty space while slice 1
+was gone, and the stack no longer showed B slices.
 """
 
 from __future__ import annotations
