@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from manim import Animation, AnimationGroup, VMobject
 
 from embedviz.render.animations import Steps, beat_steps
@@ -35,10 +34,8 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["Recede", "crossed_slices", "give_way", "make_way", "outline_only"]
+__all__ = ["Recede", "crossed_slices", "give_way", "make_way"]
 
-# Where the fill colours stand in the looks (fades._COLOURS).
-_FILL = 0
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
 
@@ -93,17 +90,9 @@ class Recede(Animation):
         leaving = self.leave and (not self.back or alpha < 0.5)
         for member, start, end in zip(self.members, self.starts, self.ends, strict=True):
             looks = start if leaving else end
-            gone = outline_only(end) if id(member) in self.outlines else _hidden(looks)
+            # An outline keeps its stroke (at its ``ends`` looks); the rest go entirely.
+            gone = _hidden(end, 1) if id(member) in self.outlines else _hidden(looks)
             _set_looks(member, looks, gone, hidden)
-
-
-def outline_only(looks: Looks) -> Looks:
-    """Return ``looks`` with the fill unseen and the stroke kept: a slice's outline alone."""
-    kept = list(looks)
-    fill = np.array(looks[_FILL])
-    fill[:, 3] = 0.0
-    kept[_FILL] = fill
-    return tuple(kept)
 
 
 def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:

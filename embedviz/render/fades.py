@@ -49,10 +49,13 @@ def _looks(member: VMobject) -> Looks:
     return tuple(np.array(v) if isinstance(v, np.ndarray) else v for v in values)
 
 
-def _hidden(shown: Looks) -> Looks:
-    """Return the looks ``fade(1)`` gives: every opacity zero, everything else as shown."""
+def _hidden(shown: Looks, columns: int = _WITH_OPACITY) -> Looks:
+    """Return the looks ``fade(1)`` gives: every opacity zero, everything else as shown.
+
+    ``columns`` 1 zeroes the fill's alone (the stroke stays: an outline).
+    """
     hidden = list(shown)
-    for index in range(_WITH_OPACITY):
+    for index in range(columns):
         rgbas = np.array(shown[index])
         rgbas[:, 3] = 0.0
         hidden[index] = rgbas
