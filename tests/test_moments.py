@@ -545,8 +545,7 @@ def test_the_video_stops_drawing_a_strip_once_it_has_landed(
     assert not [s for s in sample_moments("SequenceLookup", alphas=(0.75,)) if s.stale]
     monkeypatch.setattr(StoryboardScene, "remove", Scene.remove)
     stale = [s for s in sample_moments("SequenceLookup", alphas=(0.75,)) if s.stale]
-    # The block glides up before the first lookup and back after the last (test_block_hold.py).
-    assert {s.beat.name for s in stale} == {"lookup-0", "lookup-rest"}
+    assert {s.beat.name for s in stale} == {"lookup-rest"}
     drawn = [name for s in stale for name in s.stale if name.startswith("NumberText")]
     assert any(name.endswith("(off the scene, still drawn)") for name in drawn)
 
