@@ -46,24 +46,15 @@ def keep_floor(solve: Callable[[BatchSpec], BatchPlan], spec: BatchSpec) -> Batc
     """Return ``solve``'s plan with the taller header band, or the old band's where needed.
 
     The old band wins where it keeps the numbers over a floor (18 or 24 px at
-    720p) that the taller one does not, and then the lookup's smaller title
-    where the caption-sized one (:func:`~embedviz.render.batch_notes.batch_title_band`)
-    still costs a floor.
+    720p) that the taller one does not.
     The 3 x 6 batch, bound by the height, drew its numbers at 15.4 px with the
-    taller band (the floor for real-sized tables is 18 px), 18.1 px with the old
-    band and the smaller title, 15.4 px with the old band and the larger title.
+    taller band (the floor for real-sized tables is 18 px), 18.1 px with the old.
     """
     plan = solve(spec)
-    looser = (
-        replace(spec, header_clear=False),
-        replace(spec, header_clear=False, title_caption=False),
-    )
-    for other in looser:
-        px = px_for_font(plan.scale.data)
-        if other == spec or px >= MIN_DEFAULT_DATA_PX - 1e-6:
-            return plan
-        old = solve(other)
-        old_px = px_for_font(old.scale.data)
-        if any(px < floor - 1e-6 <= old_px for floor in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX)):
-            plan, spec = old, other
-    return plan
+    px = px_for_font(plan.scale.data)
+    if not spec.header_clear or px >= MIN_DEFAULT_DATA_PX - 1e-6:
+        return plan
+    old = solve(replace(spec, header_clear=False))
+    old_px = px_for_font(old.scale.data)
+    costs = any(px < floor - 1e-6 <= old_px for floor in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX))
+    return old if costs else plan

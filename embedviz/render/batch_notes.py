@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from embedviz.render.batch_plan import MARK_LINE, BatchSpec, Marks, Mode
 from embedviz.render.design import SPACE, TypeScale
 from embedviz.render.metrics import char_advance, digit_height, text_width
-from embedviz.render.solver import TAG_GAP, TITLE_RATIO
+from embedviz.render.solver import TAG_GAP
 from embedviz.render.solver_across import frame as _frame
-from embedviz.render.solver_bands import band_legend_width, title_band
+from embedviz.render.solver_bands import band_legend_width
 from embedviz.render.type_search import legend_height, swatch_size
 
 if TYPE_CHECKING:
@@ -169,22 +169,3 @@ def title_crowded(
     title_right = x + text_width(spec.title, font, mono=False) / 2
     legend_left = right - band_legend_width(spec.legend_title, scale, stacked)
     return legend_left - title_right < LEGEND_CLEAR - 1e-9
-
-
-def batch_title_band(
-    spec: BatchSpec, scale: TypeScale, problems: list[str], legend: bool
-) -> tuple[float, float, float, bool]:
-    """Return the batch's title band: font, centre x, height, legend stacked.
-
-    As the lookup's (:func:`~embedviz.render.solver_bands.title_band`), but
-    the title is never set smaller than the caption: at GPT-2's size a
-    teacher read the title (18.2, a label's size from numbers at the floor)
-    under the caption (22) as the frame's least heading. Not where that
-    costs the numbers their floor (``title_caption``:
-    :func:`~embedviz.render.batch_headers.keep_floor`).
-    """
-    left, right, _, _ = _frame()
-    font = min(scale.data, scale.label * TITLE_RATIO)
-    if spec.title_caption:
-        font = max(font, scale.caption)
-    return title_band(spec, scale, font, (left, right), problems, legend)

@@ -86,9 +86,6 @@ class BatchSpec(LookupSpec):
         Whether the slices' headers get their clear ground over and under
         them (:data:`~embedviz.render.batch_headers.HEADER_CLEAR`), or the old,
         shorter band (where the taller one costs the numbers their floor).
-    title_caption
-        Whether the title is set no smaller than the caption, or at the
-        lookup's size (where the larger one costs the numbers their floor).
     """
 
     batch: int = 0
@@ -99,7 +96,6 @@ class BatchSpec(LookupSpec):
     shape_text: str = ""
     edge_texts: tuple[str, str] = ("", "")
     header_clear: bool = True
-    title_caption: bool = True
 
     def grid_sizes(self, scale: TypeScale, pitch: float, extra: float = 0.0) -> GridSizes:
         """Return E's and the slices' sizes at one type scale, pitch and cell widening."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from embedviz.render.batch_headers import header_height, keep_floor
-from embedviz.render.batch_notes import batch_title_band as _title_band
 from embedviz.render.batch_notes import (
     legend_under,
     legend_under_x,
@@ -67,6 +66,7 @@ from embedviz.render.solver import (
     PITCHES,
     TAG_GAP,
     TIE,
+    _title_band,
 )
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import TitlePlace, band_legend_width
