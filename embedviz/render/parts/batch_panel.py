@@ -105,14 +105,16 @@ def ask(stack: SliceStack) -> list[VMobject]:
     panel = stack.placeholder
     if stack.question is None:
         return [panel]
-    stack.question.move_to(panel)
-    # Between the first two slices' outlines where the gap holds it: at the panel's centre
-    # the question's patch cut slice 0's bottom edge, which the outline's 3:1 made plain.
+    # Over the slices' bodies (a panel that spans the edges too centred it across a slice's
+    # right edge and its tag places), between the first two where the gap holds it: at the
+    # panel's centre its patch cut slice 0's bottom edge, which the outline's 3:1 made plain.
+    x, y = float(stack.slices[0].body.get_center()[0]), float(panel.get_center()[1])
     if len(stack.slices) > 1:
         high = float(stack.slices[0].body.get_bottom()[1])
         low = float(stack.slices[1].body.get_top()[1])
         if high - low >= float(stack.question.height) + SPACE:
-            stack.question.move_to(xyz(float(panel.get_center()[0]), (low + high) / 2))
+            y = (low + high) / 2
+    stack.question.move_to(xyz(x, y))
     patch = SurroundingRectangle(stack.question, buff=SPACE / 2, stroke_width=0)
     patch.set_fill(stack.theme.cell_fill, opacity=1.0)
     stack.ghost = VGroup(_ghost(stack), patch)
