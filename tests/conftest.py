@@ -440,6 +440,16 @@ TABLE_KINDS = frozenset(
         "upstream",
         "term",
         "sum",
+        # ParameterCount's count and its memory and widths tables, set at the data size:
+        # they grow past E's numbers while E, then context, recedes (beats dtype, compare).
+        "factor",
+        "param_count",
+        "dtype_bytes",
+        "dtype_total",
+        "dtype_memory",
+        "compare_dim",
+        "compare_count",
+        "compare_memory",
         # PositionBlindness's position vectors and sums.
         "sinusoid",
         "learned_position",
