@@ -26,6 +26,7 @@ from manim.mobject.geometry.line import Line
 from embedviz.render.design import SPACE
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
+from embedviz.render.solver_across import TIE_CLEAR
 
 __all__ = ["TIE_WIDTH", "repeat_rings", "repeat_tie"]
 
@@ -45,8 +46,8 @@ def _ring(grid: CellGrid, row_index: int, right: float, colour: str) -> Rectangl
 
 
 def _reach(tags: Sequence[VMobject]) -> float:
-    """Return where the bracket's runs start: a SPACE clear of the rows' tags and numbers."""
-    return max(float(t.get_right()[0]) for t in tags) + SPACE
+    """Return where the bracket's runs start: TIE_CLEAR past the rows' tags and numbers."""
+    return max(float(t.get_right()[0]) for t in tags) + TIE_CLEAR
 
 
 def repeat_rings(
