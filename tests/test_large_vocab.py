@@ -628,9 +628,7 @@ def test_the_upright_legend_stands_apart_from_the_row_numbers_and_the_marks(
     # A 720p frame review: the legend in the marks' column stood a SPACE from the
     # output's row numbers, so its values read as part of that column ("0 value
     # colour", "1 +2"), and ``out[8] = out[0]`` was squeezed under its -2. It stands
-    # APART from both, beside the same rows, its numbers as large (22.9 px; 22.7 since
-    # the repeat's bracket and note took 16 px more across, clear of the row numbers and
-    # the safe area's edge: solver_across.TIE_GAP and EDGE_GAP).
+    # APART from both, beside the same rows, its numbers as large.
     from embedviz.render.design import APART, px_for_font
     from embedviz.render.stages.large_vocab import LargeVocabStage
     from embedviz.render.theme import THEMES
@@ -640,7 +638,7 @@ def test_the_upright_legend_stands_apart_from_the_row_numbers_and_the_marks(
     legend, output = stage.matrix.legend, stage.output
     assert legend is not None
     assert stage.plan.legend_upright > 0
-    assert px_for_font(stage.plan.scale.data) >= 22.7
+    assert px_for_font(stage.plan.scale.data) >= 22.9
     numbers_right = max(number.get_right()[0] for number in output.numbers)
     assert legend.get_left()[0] - numbers_right >= APART - 1e-6
     marks = [c.index for c in board.beats[-1].numbers if c.kind == "equal_to"]

@@ -133,9 +133,8 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             problems = []
             left, y = note.get_left()[0], note.get_center()[1]
             edge = config.frame_width / 2 - note.get_right()[0]
-            # Inside the safe area, as every text (the moment tests' rule), and a third
-            # of a SPACE more: on the safe area's edge it read as touching the frame's.
-            if edge < MARGIN + SPACE / 3 - 1e-6:
+            # Inside the safe area, as every text (the moment tests' rule).
+            if edge < MARGIN - 1e-6:
                 problems.append(f"{edge:.3f} from the right edge")
             # The bracket (the note's colour, right of the rows' numbers) keeps clear of
             # the row numbers beside it, its ink 1.25 SPACEs (13.5 px at 720p) off them
@@ -190,9 +189,8 @@ def test_the_equality_note_is_tied_to_its_rows(overrides: dict[str, Any]) -> Non
     """The 720p review: ``out[8] = out[0]`` floated 14 px from the right edge, tied to nothing.
 
     At the rest and shape beats' ends it stands inside the safe area (MARGIN from
-    the frame's right edge, and a third of a SPACE more: a later review still saw it
-    ~14 px from the edge), and lines join it to both rows it names, their bracket
-    clear of the row numbers (it nearly touched them, a SPACE off). Its rows are
+    the frame's right edge), and lines join it to both rows it names, their bracket
+    clear of the row numbers (a later review: it nearly touched them, a SPACE off). Its rows are
     ringed only while the caption names them (the first test): a later review saw
     three pairs' rings crowd the block and merge with its outline at ``shape``.
     """

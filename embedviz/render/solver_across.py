@@ -19,12 +19,9 @@ from embedviz.render.parts.row_count import count_reach
 from embedviz.render.spec import LookupSpec
 
 __all__ = [
-    "EDGE_GAP",
     "MARK_GAP",
     "MARK_WORDS",
     "TAG_GAP",
-    "TIE_CLEAR",
-    "TIE_GAP",
     "Across",
     "Mode",
     "frame",
@@ -44,17 +41,6 @@ TAG_GAP = SPACE
 # floor (its layout has 18 px to spare across; the gap takes 16).
 MARK_GAP = 2.5 * SPACE
 MARK_WORDS = 1.8
-# A repeat's bracket stands in that gap (parts.mark_repeat: its runs start TIE_CLEAR
-# past the row numbers, the upright between them and the note): at the gap above, its
-# ink stood 12 px off the row numbers and the note ended on the safe area's edge (a 720p
-# review: "out[8] = out[0]" ~14 px from the frame's edge, its bracket nearly touching
-# the row numbers). The gap grows to TIE_GAP and the note keeps EDGE_GAP inside the safe
-# area: as much as GPT-2's layout affords with the legend upright in the marks' column
-# (numbers 22.9 -> 22.7 px; a SPACE more each and they fell to 21.4 px, under the
-# legend-under layout's 22.4, which then left the column empty over the note).
-TIE_CLEAR = 1.5 * SPACE
-TIE_GAP = 3 * SPACE
-EDGE_GAP = SPACE / 2
 Mode = Literal["beside", "corridor", "stack"]
 
 
@@ -85,7 +71,7 @@ def mark_gap(spec: LookupSpec, scale: TypeScale) -> float:
     """Return the gap between an output row's number and its equality mark."""
     if not (spec.marks_last and spec.mark_chars):
         return SPACE
-    return max(TIE_GAP, MARK_WORDS * char_advance(mark_font(spec, scale)))
+    return max(MARK_GAP, MARK_WORDS * char_advance(mark_font(spec, scale)))
 
 
 def mark_font(spec: LookupSpec, scale: TypeScale) -> float:
@@ -128,7 +114,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     parts = [w for w in (piece_w, position_w) if w]
     # The mark's gap counts after the row numbers; without them, a SPACE after the piece.
     gap = mark_gap(spec, scale) if position_w else SPACE
-    mark_room = gap + mark_w + (EDGE_GAP if spec.marks_last else 0.0) if mark_w else 0.0
+    mark_room = gap + mark_w if mark_w else 0.0
     tags_w = max(chip_w + sum(SPACE + w for w in parts) + mark_room, heading_w)
     # Marks that come only in the last lookup beat, in the corridor arrangement, show once
     # the blocks rest together (the corridor closed): there they need the room, not while

@@ -26,12 +26,16 @@ from manim.mobject.geometry.line import Line
 from embedviz.render.design import SPACE
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
-from embedviz.render.solver_across import TIE_CLEAR
 
 __all__ = ["TIE_WIDTH", "repeat_rings", "repeat_tie"]
 
 # The stroke widths (manim units) of the bracket and the rings: the bracket is the thinner.
 TIE_WIDTH = 2.5
+# Where the bracket's runs start past the rows' tags and numbers: a SPACE (its ink 12 px
+# off the row numbers at 720p) nearly touched them (a 720p review). It stands in the
+# solver's gap between the numbers and the note (solver_across.MARK_GAP), which stays:
+# any width more there cost MiniLM's small labels their lecture size and GPT-2's numbers.
+TIE_CLEAR = 1.5 * SPACE
 _RING_WIDTH = 3.0
 
 
