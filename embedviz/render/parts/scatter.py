@@ -175,7 +175,7 @@ class ScatterMotion(Component):
         window = self.board.beats[0].window
         corner = (self.gradient.grid.body_left(), plan.weights_top)
         grid = empty_grid(
-            line_slots(len(positions) + 1, plan), window, plan, theme, theme.output, corner
+            line_slots(len(positions) + 1, plan), window, plan, theme, corner, theme.output
         )
         terms = Rows(grid, positions, cells, "upstream", data, theme, scale)
         sums = Rows(grid, [(row,)], cells, "grad", data, theme, scale, first=len(positions))

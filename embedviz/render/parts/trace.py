@@ -37,7 +37,7 @@ from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.symbols import IndexedSymbol, word_line
-from embedviz.render.solve_zero_based import TAG_GAP, ZeroPlan
+from embedviz.render.solve_zero_based import CROSS_WIDTH, TAG_GAP, ZeroPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -52,10 +52,6 @@ def check_mark(height: float, colour: str) -> VMobject:
     mark.set_points_as_corners([xyz(0, 0.45 * height), xyz(0.35 * height, 0), xyz(height, height)])
     mark.set_stroke(colour, width=6).set_fill(opacity=0)
     return mark
-
-
-# The cross's stroke (4.5 px at 720p, as the whole-strip X it replaced).
-CROSS_WIDTH = 5
 
 
 def cross_mark(size: float, colour: str) -> VMobject:
