@@ -19,7 +19,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Create,
     LaggedStart,
     Rectangle,
     Succession,
@@ -29,7 +28,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
-from embedviz.render.fades import FadeIn, FadeOut, Looks, StepAside
+from embedviz.render.fades import FadeIn, FadeOut, Looks, OutlineIn, StepAside
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
@@ -227,7 +226,7 @@ class ProductPart(Component):
         shown = AnimationGroup(
             FadeIn(self.product),
             FadeIn(self.title),
-            Create(self.box),
+            OutlineIn(self.box),
             run_time=max(1.0, len(steps) / 4),
         )
         return Steps(shown, Succession(*steps))
@@ -398,7 +397,7 @@ class ComparePart(Component):
         # Out and back within one play: a step aside (a FadeOut would remove it at the end).
         saved: dict[int, Looks] = {}
         left = StepAside([self.heading], saved, out=True, run_time=0.4)
-        there = AnimationGroup(self._walk([self.wait, park]), Create(self.outline), left)
+        there = AnimationGroup(self._walk([self.wait, park]), OutlineIn(self.outline), left)
         move = self.heading_move
         # Unseen, it moves over the chip's home, and shows there as the chip arrives.
         headed = Succession(

@@ -20,7 +20,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Create,
     LaggedStart,
     Mobject,
     ReplacementTransform,
@@ -40,7 +39,7 @@ from embedviz.render.design import (
     font_for_px,
     units_for_px,
 )
-from embedviz.render.fades import FadeIn, FadeInBehind, FadeOut
+from embedviz.render.fades import FadeIn, FadeInBehind, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
@@ -215,7 +214,7 @@ class PositionStage(Stage):
             for m in (*c.targets, *c.strip[2])
         ]
         dim = dim_others(rest, self.theme.cell_fill)
-        shown = AnimationGroup(*[Create(m) for m in self.same[:-1]], FadeIn(same), *dim)
+        shown = AnimationGroup(*[OutlineIn(m) for m in self.same[:-1]], FadeIn(same), *dim)
         return Succession(*moves, shown) if moves else shown
 
     def _verdict(self, tops: tuple[float, float], left: float) -> VGroup:
