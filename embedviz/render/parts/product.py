@@ -26,7 +26,7 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import Steps, point_at
+from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut, Looks, OutlineIn, StepAside
 from embedviz.render.gap_text import GapLabel
@@ -234,8 +234,8 @@ class ProductPart(Component):
     def beat_sum(self, beat: Beat) -> Animation:
         """Fade the zero terms; then write the sum and carry it up into the product's row.
 
-        The sum's copy starts right of it, climbs a lane right of the terms
-        and slides left into the product's first empty cell.
+        The sum's copy appears right of it already climbing a lane right of
+        the terms, and slides left into the product's first empty cell.
         """
         total, target = self.terms.total, self.cells[self.column]
         slot = target.get_center().copy()
@@ -256,11 +256,15 @@ class ProductPart(Component):
             if zeros
             else point_at(self.terms.lines[self.token_id], self.theme.highlight)
         )
-        carried = Succession(
-            AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)),
-            FadeIn(target),
-            Follow(target, path, run_time=1.2),
-        )
+
+        # The copy comes only as it sets off, and fades in on its way: manim shows a
+        # fade's mobject whole as its play begins, so it stood beside the sum while the sum
+        # was written and read as a second result ("= -0.4015   -0.4015", a review).
+        def climbing() -> Animation:
+            return AnimationGroup(Follow(target, path, run_time=1.2), FadeIn(target, run_time=0.3))
+
+        climb = make_deferred_animation(climbing, run_time=1.2, touches=lambda: [target])
+        carried = Succession(AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)), climb)
         return Steps(faded, carried)
 
     def beat_columns(self, beat: Beat) -> Animation:
