@@ -192,7 +192,10 @@ class OneHotStage(Stage):
             return Steps(AnimationGroup(*gone, AnimationGroup(*glides), first), *rest)
         # The product's row, its title and the column's box come on with the first phrase
         # as the camera pulls back, played under the close-up: they follow E as it shrinks.
-        shrink = Succession(AnimationGroup(zoom.pull_back(), *gone), AnimationGroup(*glides))
+        back = zoom.pull_back()
+        for fade in gone:  # gone in the pull-back's first fifth, before the row comes down
+            fade.set_run_time(back.get_run_time() / 5)
+        shrink = Succession(AnimationGroup(back, *gone), AnimationGroup(*glides))
         return Steps(AnimationGroup(shrink, zoom.wrap(first)), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
