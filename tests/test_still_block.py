@@ -19,6 +19,7 @@ equality marks named both rows: a still block then falls under the type floor.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -122,20 +123,28 @@ def test_minilms_own_sentence_takes_the_corridor_since_its_marks_name_both_rows(
 # The default scene and GPT-2's three IDs: no still place keeps every strip's path clear,
 # the frame filled to an eighth and the numbers at their floor (docs/render.md, "Where the
 # output block rests"). Decided (issue 18): the strip's clear path and the type floor are
-# the issue's hard rules, so the block glides, but only in the one lookup beat whose strips
-# need it raised, and it is home again when that beat ends.
+# the issue's hard rules, so the block glides. It glided only in the one lookup beat whose
+# strips needed it raised, up and home again within that beat: a teacher read the pair as
+# jitter. Now it glides up once, before the run of lookups it holds still through, and
+# home once after the run's last strip has landed (test_block_hold.py).
 SHORT_CASES = {"default": {}, "gpt2": {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(SHORT_CASES))
 @pytest.mark.parametrize("part", ["output", "chips"])
-def test_a_short_sequence_glides_in_one_beat_and_comes_home(case: str, part: str) -> None:
+def test_a_short_sequence_glides_up_once_and_comes_home_once(case: str, part: str) -> None:
     seen = _lookup_boxes(SHORT_CASES[case], part)
     moved = _moves(seen)
-    gliding = {line.split(" at ")[0] for line in moved}
-    assert len(gliding) <= 1, f"the {part} moved in more than one lookup beat:\n" + "\n".join(moved)
+    assert moved, f"the {part} never moved: the case no longer tests a glide"
     home = seen[0][2]
-    for beat in gliding:
-        last = [box for name, _, box in seen if name == beat][-1]
-        assert np.allclose(last, home, atol=1e-6), f"the {part} is not home after {beat}: {last}"
+    # Where it stands at each sample: home, or away (raised, or on its way).
+    away = [not np.allclose(box, home, atol=1e-6) for _, _, box in seen]
+    departures = sum(1 for a, b in itertools.pairwise(away) if b and not a)
+    assert departures == 1, f"the {part} left home {departures} times:\n" + "\n".join(moved)
+    assert not away[-1], f"the {part} is not home after the last lookup: {seen[-1][2]}"
+    beats = [name for (name, _, _), a in zip(seen, away, strict=True) if a]
+    # Away through whole beats: from the one it leaves in to the one it comes home in.
+    names = list(dict.fromkeys(name for name, _, _ in seen))
+    span = names[names.index(beats[0]) : names.index(beats[-1]) + 1]
+    assert len(span) >= 2, f"the {part} went up and came home within {span}"

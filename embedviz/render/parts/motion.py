@@ -5,14 +5,12 @@ carry, settle, one step per phrase) and the ``lookup_many`` beat (the rest,
 each starting as soon as its paths are clear of every motion still running).
 
 The output block (with its chips, tags and row numbers) rests where it fills
-the frame best (see :meth:`LookupMotion.rest`). When a beat's strips would
-cross a filled row from there, the block first glides up to where the solver
-keeps every path clear, and back once they have landed. In the corridor
-layout the matrix and the block rest beside each other (closing the corridor,
-empty between lookups) and glide apart to open it for the strips, and back.
-Consecutive lookup beats that part them keep them parted in between
-(:attr:`LookupMotion.stays_open`). Every glide is slow enough to follow
-(:func:`glide_floor`).
+the frame best (:meth:`LookupMotion.rest`). Before strips that would cross a
+filled row from there, it glides up once to where the solver keeps every
+path clear, holds still through the run of lookups (:attr:`LookupMotion.held`,
+:attr:`LookupMotion.stays_open`) and glides back once they have all landed.
+In the corridor layout the matrix and the block rest together and glide apart
+to open it, and back. Every glide is slow enough to follow (:func:`glide_floor`).
 """
 
 from __future__ import annotations
@@ -117,6 +115,7 @@ class LookupMotion(Component):
         self.stays_open: set[str] = set()
         self.opened: tuple[float, float, float] | None = None
         self.rebased = False
+        self.held: set[str] = set()  # beats played at the solver's place (``hold_lookups``)
 
     def rest(self, drop: float, slide: float = 0.0) -> None:
         """Rest the output block (its chips, row numbers and headings) ``drop`` below its place.
@@ -268,9 +267,9 @@ class LookupMotion(Component):
         here = self.output.grid.body_top() - top
         return clear_order(sources, centres, row_h, here, filled, targets)
 
-    def _order(self, targets: Sequence[int]) -> tuple[tuple[int, ...], float]:
+    def _order(self, targets: Sequence[int], held: bool = False) -> tuple[tuple[int, ...], float]:
         """Return the order to fill ``targets`` in, and how far the block must rise first."""
-        found = self.clear_here(targets)
+        found = None if held else self.clear_here(targets)
         if found is not None:
             return found, 0.0
         # Where the solver put the block, its order keeps every path clear.
@@ -346,19 +345,20 @@ class LookupMotion(Component):
         beat, see :attr:`stays_open`).
         """
         assert beat.highlight is not None
-        return self.lookup_one(beat.highlight.position, beat.name in self.stays_open)
+        held = beat.name in self.held
+        return self.lookup_one(beat.highlight.position, beat.name in self.stays_open, held)
 
-    def lookup_one(self, position: tuple[int, ...], stay: bool = False) -> Steps:
+    def lookup_one(self, position: tuple[int, ...], stay: bool = False, up: bool = False) -> Steps:
         """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
 
         The row is outlined with the first phrase (which names it); the chip
         walks to it and brings it home in one step, with the phrase that says
         it is copied, so it never waits beside its row while the narration
         goes on: one thread of motion, from the chip to the row and back.
-        With ``stay``, blocks that part stay parted for the next lookup beat.
+        With ``stay``, blocks that part stay parted for the next lookup beat; ``up``: held.
         """
         self._show_output()
-        _, lift = self._order([self.output.row_of(position)])
+        _, lift = self._order([self.output.row_of(position)], up)
         opening = self._opening(lift)
         one = self._one(position, lift)
         first, fetch = one.mark, Succession(one.go, one.moved)
@@ -379,7 +379,7 @@ class LookupMotion(Component):
         landing = [p for p in beat.output.filled if p not in self.filled]
         if not landing:
             return point_at(self.output.grid.body, self.theme.highlight)
-        rows, lift = self._order([self.output.row_of(p) for p in landing])
+        rows, lift = self._order([self.output.row_of(p) for p in landing], beat.name in self.held)
         opening = self._opening(lift)
         lookups = [self._one(self.output.positions[t], lift) for t in rows]
         starts = clear_starts(lookups)

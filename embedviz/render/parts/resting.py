@@ -23,9 +23,10 @@ from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.routes import clear_order
 from embedviz.render.space import EMPTY_SHARE, Box, best_drop, largest_empty_rectangle
-from embedviz.story.model import Storyboard
+from embedviz.story.model import Beat, Storyboard
 
 __all__ = [
+    "hold_lookups",
     "legend_across",
     "legend_room",
     "parted_through",
@@ -190,6 +191,72 @@ def parted_through(motion: LookupMotion, board: Storyboard) -> set[str]:
         for a, b in itertools.pairwise(beats)
         if parts.get(a.name, False) and parts.get(b.name, False)
     }
+
+
+def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
+    """Hold the block where the solver put it through a run of lookups that needs it there.
+
+    A block that rose for one beat's strips and came back at its end (the
+    last lookup of the default sequence, GPT-2's second) read as a jitter to
+    a teacher: it glided up and back within a few seconds while chips walked.
+    Of each run of lookup beats one of which would glide the block up, the
+    block now glides up once, before the earliest beat it may (each beat end
+    it stands raised at must be the road of the next beat's strips: one of
+    them comes in under the block, so the room left there is theirs), holds
+    still through the run's last beat, and glides back once every strip of
+    the run has landed. Sets ``motion.held`` and adds the run to
+    ``motion.stays_open``. Call it once the blocks rest (:func:`rest_blocks`).
+    """
+    if motion.plan.mode == "corridor" or motion.lift <= 0:
+        return
+    rising = _rising(motion, board, 0.0)
+    beats = [b for b in board.beats if b.name in rising]
+    names = [b.name for b in board.beats]
+    under = _under_block(motion, board)
+    start = 0
+    while start < len(beats):
+        if not rising[beats[start].name]:
+            start += 1
+            continue
+        first = last = start
+        # Back while the beat before ends in the run, and this beat's strips come in under.
+        while first > 0 and _next(names, beats[first - 1], beats[first]) and under[first]:
+            first -= 1
+        while last + 1 < len(beats) and _next(names, beats[last], beats[last + 1]):
+            if not (under[last + 1] or rising[beats[last + 1].name]):
+                break
+            last += 1
+        run = [b.name for b in beats[first : last + 1]]
+        motion.held.update(run)
+        motion.stays_open.update(run[:-1])
+        start = last + 1
+
+
+def _next(names: list[str], before: Beat, after: Beat) -> bool:
+    """Whether ``after`` is the beat right after ``before``."""
+    return names.index(after.name) == names.index(before.name) + 1
+
+
+def _under_block(motion: LookupMotion, board: Storyboard) -> list[bool]:
+    """Whether each lookup beat has a strip that comes out under the block at the solver's place."""
+    grid = motion.matrix.grid
+    positions = motion.output.positions
+    # The block's bottom where the solver put it (the motion rests it ``lift`` lower).
+    bottom = (
+        motion.output.grid.body_top() + motion.lift - len(positions) * motion.plan.sizes.row_height
+    )
+    found: list[bool] = []
+    filled: list[tuple[int, ...]] = []
+    for beat in board.beats:
+        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
+            continue
+        landing = [p for p in beat.output.filled if p not in filled]
+        rows = [int(motion.cells[("token_id", p)].value) for p in landing]
+        half = motion.plan.sizes.row_height / 2
+        drawn = [r for r in rows if r in grid.get_rows()]
+        found.append(any(grid.row_y(r) + half <= bottom + 1e-6 for r in drawn))
+        filled += landing
+    return found
 
 
 def legend_room(legend: Box, drawn: Sequence[Box], band: Box) -> tuple[float, float]:

@@ -26,7 +26,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
-from embedviz.render.parts.resting import parted_through, rest_blocks
+from embedviz.render.parts.resting import hold_lookups, parted_through, rest_blocks
 from embedviz.render.solver import MAX_PITCH, LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
@@ -115,6 +115,7 @@ class LookupStage(Stage):
         printed = [self.printed.code, self.printed.printed] if self.printed else []
         rest_blocks(self.motion, self.board, self.title, printed)
         self.motion.stays_open = parted_through(self.motion, self.board)
+        hold_lookups(self.motion, self.board)
         self.zoom = self._close_up()
 
     def _close_up(self) -> Zoom | None:
