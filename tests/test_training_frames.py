@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from manim import Animation, Circumscribe
+from manim import Animation
+
+from embedviz.render.fades import OutlineIn, RingFlash
 
 GPT2: dict[str, Any] = {"vocab": 50257, "dim": 768}
 CASES: list[dict[str, Any]] = [{}, GPT2, {**GPT2, "ids": "4821,12000,4821,33000,17"}]
@@ -40,7 +42,7 @@ def _gradient_home(stage: Any) -> tuple[float, float, float, float]:
 
 def _circumscribes(animation: Animation) -> list[Any]:
     """Every passing outline in an animation tree."""
-    if isinstance(animation, Circumscribe):
+    if isinstance(animation, RingFlash):
         return [animation]
     found = []
     for child in getattr(animation, "animations", []):
@@ -66,7 +68,7 @@ def test_the_zero_rows_outlines_cross_no_number(overrides: dict[str, Any]) -> No
     stage = _stage(overrides)
     gradient = stage.gradient
     beat = next(b for b in stage.board.beats if b.name == "unchanged")
-    rings = [c.animations[0].mobject for c in _circumscribes(gradient.beat_unchanged(beat))]
+    rings = [c.mobject for c in _circumscribes(gradient.beat_unchanged(beat))]
     assert rings, "the zero rows are pointed at"
     numbers = [n for row in gradient.rows.numbers.values() for n in row]
     zero = {id(n) for row in gradient.zero_rows for n in gradient.rows.numbers[(row,)]}
@@ -96,10 +98,8 @@ def test_the_zero_rows_outlines_cross_no_number(overrides: dict[str, Any]) -> No
 
 
 def _creates(animation: Animation) -> list[Any]:
-    """Every mobject an animation tree draws with ``Create``."""
-    from manim import Create
-
-    if isinstance(animation, Create):
+    """Every mobject an animation tree brings in as an outline (:class:`OutlineIn`)."""
+    if isinstance(animation, OutlineIn) and not isinstance(animation, RingFlash):
         return [animation.mobject]
     found = []
     for child in getattr(animation, "animations", []):

@@ -28,7 +28,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Create,
     Indicate,
     LaggedStart,
     Line,
@@ -40,7 +39,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, maths, value_colour
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.parts.chips import Chip
@@ -350,7 +349,7 @@ class SumPanel(Component):
         total = VGroup(*self.sums.numbers[(self.row,)])
         # The terms' names came with the rows in the scatter (ScatterMotion._sum).
         return Steps(
-            AnimationGroup(*[Create(m) for m in self.outlines], FadeIn(self.title)),
+            AnimationGroup(*[OutlineIn(m) for m in self.outlines], FadeIn(self.title)),
             point_at(total, colour),
         )
 
