@@ -25,6 +25,7 @@ from manim import (
     DEFAULT_STROKE_WIDTH,
     SMALL_BUFF,
     Animation,
+    Mobject,
     SurroundingRectangle,
     VGroup,
     VMobject,
@@ -198,7 +199,7 @@ class RingFlash(OutlineIn):
 
     def __init__(
         self,
-        mobject: VMobject,
+        mobject: Mobject,
         *,
         color: Any,
         buff: float = SMALL_BUFF,
