@@ -34,7 +34,15 @@ from manim import (
 from manim import FadeIn as ManimFadeIn
 from manim import FadeOut as ManimFadeOut
 
-__all__ = ["FadeIn", "FadeInBehind", "FadeOut", "OutlineIn", "RingFlash", "StepAside"]
+__all__ = [
+    "FadeIn",
+    "FadeInBehind",
+    "FadeInRiding",
+    "FadeOut",
+    "OutlineIn",
+    "RingFlash",
+    "StepAside",
+]
 
 # What VMobject.interpolate_color interpolates, in its order; the first three
 # hold an opacity column, which a fade takes to zero.
@@ -159,6 +167,19 @@ class FadeInBehind(FadeIn):
         drawn = getattr(scene, "moving_mobjects", None)
         if drawn is not None:
             scene.moving_mobjects = [self.mobject, *(m for m in drawn if m is not self.mobject)]
+
+
+class FadeInRiding(FadeInBehind):
+    """A :class:`FadeInBehind` of what another animation moves meanwhile.
+
+    Manim's own fade transforms between copies made as it begins, which would
+    pin the mobject where it started; only the colour-only fade lets it ride
+    with a glide (:func:`~embedviz.render.parts.glide.come_with`), so this one
+    is colour-only always.
+    """
+
+    def _plain(self) -> bool:
+        return True
 
 
 class OutlineIn(FadeIn):

@@ -19,7 +19,7 @@ from manim import Animation, AnimationGroup, Mobject, Scene, Succession, VMobjec
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.design import SPACE
-from embedviz.render.fades import FadeInBehind
+from embedviz.render.fades import FadeInBehind, FadeInRiding
 from embedviz.render.metrics import xyz
 
 __all__ = [
@@ -186,16 +186,16 @@ def come_with(
     ride = riding_with(riders, offset, seconds)
     clear = max((passed_at(block, offset, m) for m in behind), default=0.0)
     late = min(ARRIVAL_SHARE, max(LANDING_SHARE, 1.0 - clear))
-    faded = [(riders, ARRIVAL_SHARE), (behind, late)]
+    faded = [(riders, ARRIVAL_SHARE, FadeInRiding), (behind, late, FadeInBehind)]
     return AnimationGroup(
         glide,
         ride,
         *[
             Succession(
                 Wait(run_time=seconds * (1.0 - share)),
-                AnimationGroup(*[FadeInBehind(m) for m in group], run_time=seconds * share),
+                AnimationGroup(*[fade(m) for m in group], run_time=seconds * share),
             )
-            for group, share in faded
+            for group, share, fade in faded
             if group
         ],
     )
