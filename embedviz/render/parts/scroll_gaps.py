@@ -35,7 +35,8 @@ from embedviz.story.model import Window
 __all__ = ["GapScroll", "plan_scroll"]
 
 # The share of the scroll for the rows that leave to fade out, and (the same at the
-# end) for those that come to fade in; the rows that stay glide in between.
+# end) for those that come to fade in; the rows that stay glide in between. When
+# nothing glides, the fades share the scroll (no still, empty table between them).
 _FADE = 0.3
 # Fill opacity of a row's texts from which it reads; a label changes as rows cross it.
 _READS = 0.5
@@ -133,6 +134,10 @@ class GapScroll(Animation):
         self.heights = (old.height_of_body, new.height_of_body)
         self.half = next(s.size for s in old.row_slots if not s.gap) / 2
         self.swapped = False
+        still = all(abs(r.start - r.end) < 1e-6 for r in self.rows) and all(
+            abs(r.anchors[0] - r.anchors[1]) < 1e-6 for r in self.ranges
+        )
+        self.fade = 0.5 if still and abs(self.heights[0] - self.heights[1]) < 1e-6 else _FADE
 
     def _setup_scene(self, scene: Scene) -> None:
         # Nothing is added before the scroll starts (the rows that come stay off screen).
@@ -157,9 +162,10 @@ class GapScroll(Animation):
 
     def interpolate_mobject(self, alpha: float) -> None:
         """Place every row, band and label (and its opacity) at ``alpha``."""
-        gone = 1.0 - min(alpha / _FADE, 1.0)
-        moved = min(max((alpha - _FADE) / (1 - 2 * _FADE), 0.0), 1.0)
-        come = max((alpha - 1 + _FADE) / _FADE, 0.0)
+        fade = self.fade
+        gone = 1.0 - min(alpha / fade, 1.0)
+        moved = min(max((alpha - fade) / max(1 - 2 * fade, 1e-6), 0.0), 1.0)
+        come = max((alpha - 1 + fade) / fade, 0.0)
         seen = {"stay": 1.0, "leave": gone, "come": come}
         for row in self.rows:
             y = row.start + (row.end - row.start) * moved if row.fate == "stay" else row.y
@@ -169,9 +175,9 @@ class GapScroll(Animation):
         bottom = self._background(moved)
         old_on, new_on = gone > _READS, come > _READS
         for band, (top, low) in self.old_bands:
-            _shape(band, self.x, top, low, 1.0 if alpha <= _FADE else 0.0)
+            _shape(band, self.x, top, low, 1.0 if alpha <= fade else 0.0)
         for band, (top, low) in self.new_bands:
-            _shape(band, self.x, top, low, 1.0 if alpha >= 1 - _FADE else 0.0)
+            _shape(band, self.x, top, low, 1.0 if alpha >= 1 - fade else 0.0)
         for label in self.old.gap_labels.values():
             _fill(_drawn(label), 1.0 if old_on else 0.0)
         for label in self.new.gap_labels.values():
