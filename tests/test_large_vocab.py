@@ -578,6 +578,9 @@ def _is_band(mobject: Any) -> bool:
         {"ids": "4821,4823,4819"},  # overlapping views: no one sheet, rows fade and move
         {"ids": "50256,50000,2,1"},  # to the last rows, then back to the top
         {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5},
+        # A row both views show beside rows that leave (5; 50252): no band to label them in.
+        {"ids": "6,50254"},
+        {"ids": "50254,50251"},
     ],
 )
 def test_mid_scroll_no_text_of_e_is_drawn_over_another(overrides: dict[str, Any] | None) -> None:

@@ -109,7 +109,8 @@ def _skips(overrides: dict[str, Any] | None) -> tuple[list[str], int]:
         {"theme": "light"},
         {"ids": "4821,4823,4819"},  # overlapping views: kept rows glide
         {"ids": "50256,50000,2,1"},  # to the last rows, then back to the top
-        {"ids": "6,50252,7"},  # row 5 kept, then the last rows keep row 50251
+        {"ids": "6,50254"},  # row 5 in both views of the first scroll
+        {"ids": "50254,50251"},  # rows 50252 and 50256 in both views of the second
         {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5},
     ],
 )

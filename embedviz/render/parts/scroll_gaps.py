@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from manim import Animation, Rectangle, Scene, VGroup, VMobject
@@ -250,6 +251,31 @@ def _anchor(
     return (span[0] + span[1]) / 2
 
 
+def _kept(before: Window, after: Window) -> list[int]:
+    """Return the rows that stay through a scroll and glide.
+
+    Those both windows show, less any beside a range hidden mid-scroll that
+    has no band in one of the windows: its label would have to stand over
+    rows fading out or in (``rows 2–4 hidden`` over rows 2 to 4), so the row
+    under it leaves and comes back instead.
+    """
+    kept = sorted(set(before.rows) & set(after.rows))
+
+    def marked(first: int, last: int) -> bool:
+        return all(
+            any(first <= gap.first and gap.last <= last for gap in window.row_gaps)
+            for window in (before, after)
+        )
+
+    while True:
+        bare = [(a, b) for a, b in pairwise(kept) if b - a > 1 and not marked(a + 1, b - 1)]
+        # The table's first and last rows stay; a row between them goes.
+        inner = [r for a, b in bare for r in (b, a) if r not in (kept[0], kept[-1])]
+        if not inner:
+            return kept
+        kept.remove(inner[0])
+
+
 def plan_scroll(
     old: CellGrid,
     new: CellGrid,
@@ -274,18 +300,18 @@ def plan_scroll(
         The scroll.
     """
     before, after = windows
-    kept = sorted(set(before.rows) & set(after.rows))
+    kept = _kept(before, after)
     stay = {r: _Row(old.get_row(r), old.row_y(r), new.row_y(r), "stay") for r in kept}
     rows = list(stay.values())
     rows += [
         _Row(old.get_row(r), old.row_y(r), old.row_y(r), "leave")
         for r in before.rows
-        if r not in after.rows
+        if r not in kept
     ]
     rows += [
         _Row(new.get_row(r), new.row_y(r), new.row_y(r), "come")
         for r in after.rows
-        if r not in before.rows
+        if r not in kept
     ]
     window, grid = middle(kept)
     half = next(s.size for s in old.row_slots if not s.gap) / 2
