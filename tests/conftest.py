@@ -718,3 +718,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return SLOW_FILES_FIRST.index(name) if name in SLOW_FILES_FIRST else len(SLOW_FILES_FIRST)
 
     items.sort(key=rank)
+
+
+def strip_members(family: list[Any]) -> set[int]:
+    """Return the ids of every member of a travelling row strip among ``family`` (its copies).
+
+    Checks of E's own rows leave them out: a strip is a copy of a row on its way out.
+    """
+    return {
+        id(member) for m in family if getattr(m, "row_strip", False) for member in m.get_family()
+    }

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import RecordingHost
+from conftest import RecordingHost, strip_members
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -307,12 +307,7 @@ def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
         stage = scene.stage
         rows, gaps, strips, filled, gap_boxes = [], [], [], [], []
         family = [m for top in scene.mobjects for m in top.get_family()]
-        copies = {
-            id(member)
-            for m in family
-            if getattr(m, "row_strip", False)
-            for member in m.get_family()
-        }
+        copies = strip_members(family)
         outlines = [_box(m) for m in family if id(m) not in copies and _id_outline(m, stage)]
         # Round rows of E: an output row's amber outline (its copy, named by the caption)
         # stands round the output block's row, which the checks below do not concern.
@@ -512,12 +507,7 @@ def _scroll_overprints(overrides: dict[str, Any] | None = None) -> list[str]:
         if moment.beat.name not in scrolls or moment.alpha >= 1:
             return
         family = [m for top in scene.mobjects for m in top.get_family()]
-        copies = {
-            id(member)
-            for m in family
-            if getattr(m, "row_strip", False)
-            for member in m.get_family()
-        }
+        copies = strip_members(family)
         texts = [
             m
             for m in family

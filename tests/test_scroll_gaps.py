@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import strip_members
 
 SCENE = "LargeVocabLookup"
 # Many samples through each step of a scrolling beat (both ends of each fade included).
@@ -51,12 +52,7 @@ def _skips(overrides: dict[str, Any] | None) -> tuple[list[str], int]:
             return
         samples[0] += 1
         family = [m for top in scene.mobjects for m in top.get_family()]
-        copies = {
-            id(member)
-            for m in family
-            if getattr(m, "row_strip", False)
-            for member in m.get_family()
-        }
+        copies = strip_members(family)
         mine = {id(m): m for m in family if id(m) not in copies}.values()
         kept = [m for m in mine if _seen(m) > 0.5]
         # Rows leave and come as groups: every half-seen row number is as faded as the others.
