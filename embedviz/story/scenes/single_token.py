@@ -80,9 +80,7 @@ def build_single_token_lookup(
         run_time=3.2,  # the count rings each row in turn, slowly enough to follow
         highlight=focus,
     )
-    # The output is 1 × d: its one row has no number beside it. A "0" next to the
-    # ID's tag "3" read as two IDs, "3 0", to a lecture hall (issue 18).
-    rec.show_output_frame([])
+    rec.show_output_frame([])  # 1 × d: no row number ("0" by the tag "3" read "3 0")
     rec.fill_output((0,), output[0], token_id, chip_becomes_tag=True)
     rec.beat(
         "lookup",
