@@ -17,6 +17,7 @@ module under :mod:`embedviz.story.layouts`; this module knows no layout.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -913,6 +914,18 @@ class Storyboard:
         if not self.parts:
             return self.beats
         return tuple(beat for part in self.parts for beat in part.all_beats())
+
+    def output_positions(self) -> list[tuple[int, ...]]:
+        """Return the output's row positions in order: every index of its shape but the last.
+
+        They come from the output's shape, not from the row numbers drawn
+        beside it: a one-row output (SingleTokenLookup's ``1 × d``) has a row
+        but draws no number. Empty when no beat shows the output.
+        """
+        shape = next((b.output.shape for b in self.beats if b.output is not None), None)
+        if shape is None:
+            return []
+        return list(itertools.product(*(range(n) for n in shape[:-1])))
 
     @property
     def duration(self) -> float:

@@ -271,8 +271,7 @@ class OutputPart(Component):
         self.cells = cells
         self.plan = plan
         self.value_scale = board.value_scale
-        positions = sorted({i for (k, i) in cells if k == "position"})
-        self.positions = positions
+        self.positions = positions = board.output_positions()  # from its shape
         window = board.beats[0].window
         self.grid = output_grid(positions, window, plan.sizes, theme)
         self.grid.shift(
@@ -285,9 +284,10 @@ class OutputPart(Component):
         self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.output_left, 0), LEFT)
         self.numbers = VGroup()
         for order, position in enumerate(positions):
-            number = NumberText(cells[("position", position)], label, theme.muted)
-            number.place(xyz(plan.position_left, plan.output_row_y(order)), align="left")
-            self.numbers.add(number)
+            if ("position", position) in cells:  # a 1 × d output's one row has none
+                number = NumberText(cells[("position", position)], label, theme.muted)
+                number.place(xyz(plan.position_left, plan.output_row_y(order)), align="left")
+                self.numbers.add(number)
         self.shape: ShapeLabel | None = None
         # The equality marks' size (a layout whose marks name both rows sets them as notes).
         self.mark_font = plan.scale.label

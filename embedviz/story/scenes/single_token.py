@@ -80,7 +80,7 @@ def build_single_token_lookup(
         run_time=3.2,  # the count rings each row in turn, slowly enough to follow
         highlight=focus,
     )
-    rec.show_output_frame([(0,)])
+    rec.show_output_frame([])  # 1 × d: no row number ("0" by the tag "3" read "3 0")
     rec.fill_output((0,), output[0], token_id, chip_becomes_tag=True)
     rec.beat(
         "lookup",
