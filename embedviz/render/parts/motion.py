@@ -301,14 +301,15 @@ class LookupMotion(Component):
             mark_row = Create(outline, run_time=0.4)
         go = AnimationGroup(Follow(chip, there, run_time=WALK), *self.leaving(row_index))
         walk = AnimationGroup(go, mark_row)
-        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
+        bottom = float(self.matrix.grid.body[0].get_bottom()[1])
+        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift, bottom)
         targets = self.output.targets(position)
         for target in targets:
             target.shift(xyz(self.slide, lift))
         start = xyz((left + right) / 2, source_y)
-        half = self.plan.sizes.row_height / 2
-        # The strip slides out of its row quickly; its chip, setting off first, keeps ahead.
-        pace = drawer_pace([start, *path], (left, source_y - half, right, source_y + half))
+        # The strip slides out from under the matrix quickly (clear once past its right
+        # edge, whatever its height); its chip, setting off first, keeps ahead.
+        pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
         home = Follow(chip, back, run_time=1.0, rate_func=pace)
         moved = LaggedStart(home, carry, lag_ratio=self.strip_lag())
