@@ -367,7 +367,7 @@ def leaving_route(
     out level with another output row beside that row's tag. Until it is
     wholly out, its centre stays within the matrix's height (no part of it
     shows from nowhere over or under the matrix): it goes on level at the
-    matrix's top or bottom edge, and on toward its row once out. It comes
+    matrix's top or bottom edge, and then up or down into its row. It comes
     into its row level. Each turn is rounded by at most ``room``. Its height
     only ever goes from its source row's toward its target's, so it sweeps no
     rows but those between (as the solver's clear paths assume).
@@ -384,7 +384,8 @@ def leaving_route(
         The most a turn is rounded by (scene units).
     under
         Where its centre is wholly out of the matrix (x), and the lowest and
-        highest its centre may be until then (the matrix body's bottom and top).
+        highest its centre may be until then (the strip just under or over the
+        matrix body).
     corridor
         In the corridor arrangement, the furthest right its centre may be
         before it is at its output row's height (filled rows stand right of
@@ -403,17 +404,21 @@ def leaving_route(
     if abs(target_y - source_y) <= 1e-9:
         return [xyz(landing_x, target_y)]
     cap = landing_x - room if corridor is None else min(landing_x, corridor) - room
-    held_y = min(max(target_y, low), high)
+    out_x = min(out_x, cap)
+    towards = 1.0 if target_y > source_y else -1.0
+    # Where it is once wholly out, at ``slope`` (and within the matrix's height).
+    out_y = source_y + towards * min(abs(target_y - source_y), slope * (out_x - start_x))
+    out_y = min(max(out_y, low), high)
     corners: list[tuple[float, float]] = []
-    first_x = start_x + abs(held_y - source_y) / slope
-    if abs(held_y - target_y) > 1e-9 and first_x < out_x:
-        # Level along the matrix's edge until wholly out, then on toward its row.
-        corners += [(first_x, held_y), (out_x, held_y)]
-        end_x = out_x + abs(target_y - held_y)
+    if abs(out_y - target_y) <= 1e-9:
+        # At its row's height by the time it is out: on level into its row.
+        corners.append((max(start_x + abs(target_y - source_y) / slope, start_x + room), target_y))
     else:
-        end_x = start_x + abs(target_y - source_y) / slope
-    floor_x = corners[-1][0] + room if corners else start_x + room
-    end_x = max(min(end_x, cap), floor_x)
-    corners.append((end_x, target_y))
+        edge_x = start_x + abs(out_y - source_y) / slope
+        if edge_x < out_x - room:
+            # Along the matrix's top or bottom edge until wholly out.
+            corners.append((edge_x, out_y))
+        # Then up or down beside the matrix, and into its row (never across another's cells).
+        corners += [(out_x, out_y), (out_x + 1e-3, target_y)]
     bends = [(x, y, room) for x, y in corners]
     return curved_route(start_x, bends, (landing_x, target_y), source_y)[1:]

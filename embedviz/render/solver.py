@@ -231,7 +231,7 @@ class LookupPlan:
         # thirds of a row off it by the output block (not level with the row there).
         gap = self.output_left - self.matrix_left - 2 * half if corridor is None else np.inf
         slope = min(1.0, max(row / (2 * half), 2 * row / 3 / max(gap, 1e-6)))
-        under = (self.matrix_left + 3 * half, bottom, self.matrix_top)
+        under = (self.matrix_left + 3 * half, bottom - row / 2, self.matrix_top + row / 2)
         start, landing = (self.matrix_left + half, source_y), self.output_left + half
         return leaving_route(start, landing, target_y, row / 2, under, corridor, slope)
 

@@ -307,7 +307,7 @@ class LookupMotion(Component):
         for target in targets:
             target.shift(xyz(self.slide, lift))
         start = xyz((left + right) / 2, source_y)
-        # Out from under the matrix quickly; its chip, setting off first, keeps ahead.
+        # Out from under the matrix quickly (then it all shows); its chip keeps ahead.
         pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
         home = Follow(chip, back, run_time=1.0, rate_func=pace)

@@ -179,7 +179,9 @@ class Carry(Animation):
         self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
         body = body_box(self.grid)
         self.cover = cover_box(body, self.source_box, self.path[-1])
-        self.held = held_box(self.source_box, body, self.strip[1].submobjects)
+        numbers = self.strip[1].submobjects
+        landing = min((float(t.get_left()[0]) for t in self.targets), default=np.inf)
+        self.held = held_box(self.source_box, body, numbers, landing)
 
     def create_starting_mobject(self) -> VMobject:
         """Return an empty stand-in: nothing reads it."""
@@ -209,9 +211,10 @@ class Carry(Animation):
         on every side but the one at the matrix's edge, so the outline is never
         wider than the strip nor drawn over the matrix (a 720p review read a
         frame round the row and the strip together, with the strip's last
-        number beside the row, as a glitch). A number shows once it is a cell
-        clear of the matrix's edge, or clear of its height (:func:`held_box`):
-        beside a row, it would read as one more value of that row.
+        number beside the row, as a glitch). While it is not wholly out, a
+        number shows once it is a cell clear of the matrix's edge, or clear of
+        its height, or over its output block (:func:`held_box`): beside a row,
+        it would read as one more value of that row.
         """
         offset = self._offset(alpha)
         self.strip.shift(offset - self.moved)
@@ -221,8 +224,10 @@ class Carry(Animation):
         moved = (left + dx, bottom + dy, right + dx, top + dy)
         out = clear_part(moved, self.cover)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
+        # Wholly out beside the matrix, it reads as a copy of the row: all of it shows.
+        held = [] if moved[0] >= self.cover[2] - 1e-9 else self.held
         for text in [*numbers.submobjects, *marks.submobjects]:
-            text.set_fill(opacity=_shown(text, self.cover, self.held))
+            text.set_fill(opacity=_shown(text, self.cover, held))
         if out is None:
             box.set_fill(opacity=0.0).set_stroke(opacity=0.0)
             return
@@ -286,27 +291,31 @@ def cover_box(body: Box, source: Box, landing: np.ndarray) -> Box:
     return left, min(bottom, source[1]), right, max(top, source[3])
 
 
-def held_box(source: Box, body: Box, numbers: Sequence[VMobject]) -> Box:
-    """Return where a strip's numbers stay hidden: the matrix, and a cell past its right edge.
+def held_box(source: Box, body: Box, numbers: Sequence[VMobject], landing: float) -> list[Box]:
+    """Return where a strip's numbers stay hidden: beside the matrix, on its row's line or not.
 
     A number shown as soon as it was out of the matrix stood on a row's line
     just right of the row's last number, and read as one more value of the
-    row (a 720p review: ``-2.8400 -0.7849 -1.4096 -1.4096``). A number shows
-    once a cell clear of the matrix's right edge, or clear of its height (see
-    :func:`_shown`). The cell is the distance between the last two numbers'
-    right ends (the row's width for one number).
+    row (a 720p review: ``-2.8400 -0.7849 -1.4096 -1.4096``). On its own
+    row's line a number shows once a cell clear of the matrix's right edge;
+    beside the matrix's other rows, once a cell clear or over its output
+    block (right of ``landing``, where its first number lands); above or
+    below the matrix, at once (see :func:`_shown`). The cell is the distance
+    between the last two numbers' right ends (the row's width for one number).
     """
     left, bottom, right, top = source
     rights = [float(number.get_right()[0]) for number in numbers]
     cell = rights[-1] - rights[-2] if len(rights) > 1 else right - left
-    return min(left, body[0]), min(bottom, body[1]), max(right, body[2]) + cell, max(top, body[3])
+    beside = max(right, body[2]) + cell
+    line = (min(left, body[0]), bottom, beside, top)
+    rows = (body[0], body[1], beside if landing <= body[2] else min(beside, landing), body[3])
+    return [line, rows]
 
 
-def _shown(text: VMobject, cover: Box, held: Box) -> float:
+def _shown(text: VMobject, cover: Box, held: Sequence[Box]) -> float:
     """Return a strip number's opacity: 0 under the matrix or beside it, 1 once clear.
 
-    Hidden while it overlaps ``cover`` (the matrix) or ``held`` (the matrix
-    and a cell past it).
+    Hidden while it overlaps ``cover`` (the matrix) or any of ``held``.
     """
     low, high = text.get_corner(xyz(-1, -1)), text.get_corner(xyz(1, 1))
 
@@ -319,7 +328,7 @@ def _shown(text: VMobject, cover: Box, held: Box) -> float:
             bottom - float(high[1]),
         )
 
-    return min(1.0, max(0.0, min(apart(cover), apart(held)) / SHOW_RAMP))
+    return min(1.0, max(0.0, min(apart(box) for box in [cover, *held]) / SHOW_RAMP))
 
 
 def clear_part(moved: Box, source: Box) -> Box | None:
