@@ -334,9 +334,10 @@ def _shown(text: VMobject, cover: Box, held: Sequence[Box]) -> float:
 def clear_part(moved: Box, source: Box) -> Box | None:
     """Return the largest part of the box ``moved`` that is clear of ``source`` (None: none is).
 
-    Two boxes of one size overlap in a corner, a band or wholly: what is left of
-    ``moved`` is one band beside ``source`` and one above or below it; the
-    larger of the two is returned (all of ``moved`` when they do not overlap).
+    What is left of ``moved`` beside ``source`` (left or right of it) and above
+    or below it are bands; the largest is returned (all of ``moved`` when they
+    do not overlap). Against a matrix taken as reaching up and down without
+    end (:func:`cover_box`), it is the part out past the matrix's edge.
     """
     left, bottom, right, top = moved
     s_left, s_bottom, s_right, s_top = source
