@@ -304,13 +304,13 @@ class LookupMotion(Component):
         bottom = float(self.matrix.grid.body[0].get_bottom()[1])
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift, bottom)
         targets = self.output.targets(position)
-        [target.shift(xyz(self.slide, lift)) for target in targets]
+        for target in targets:
+            target.shift(xyz(self.slide, lift))
         start = xyz((left + right) / 2, source_y)
-        half = self.plan.sizes.row_height / 2  # strip: out from under E quickly; chip: ahead
+        # Out from under the matrix quickly (then it all shows); its chip keeps ahead.
         pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
-        ahead = drawer_pace([start, *path], (left, source_y - half, right, source_y + half))
-        home = Follow(chip, back, run_time=1.0, rate_func=ahead)
+        home = Follow(chip, back, run_time=1.0, rate_func=pace)
         moved = LaggedStart(home, carry, lag_ratio=self.strip_lag())
         self.carries.append(carry)
         mark = self.output.mark(position)
