@@ -440,6 +440,15 @@ TABLE_KINDS = frozenset(
         "upstream",
         "term",
         "sum",
+        # ParameterCount's memory and widths tables, set at the data size: they grow past
+        # E's numbers while E, then context, recedes (beats dtype, compare). Not the count
+        # (factor, param_count): LargeVocabLookup sets its count as a label-sized note.
+        "dtype_bytes",
+        "dtype_total",
+        "dtype_memory",
+        "compare_dim",
+        "compare_count",
+        "compare_memory",
         # PositionBlindness's position vectors and sums.
         "sinusoid",
         "learned_position",
@@ -447,6 +456,11 @@ TABLE_KINDS = frozenset(
         "sum_learned",
     }
 )
+
+
+# ParameterCount's count (``50,257 × 768 = 38,597,376``) is set at the data size too, and
+# grows with the panel's tables; LargeVocabLookup sets the same kind as a label-sized note.
+COUNT_KINDS = frozenset({"factor", "param_count"})
 
 
 # Below this opacity a strip's stroke or fill is not counted (as a text's, in test_moments).
@@ -512,6 +526,7 @@ def sample_moments(
     board = prepared_storyboard(scene, overrides, environ={})
     samples: list[MomentSample] = []
     sans_digit = glyph_font(SANS_FONT).digit_height / 48.0
+    data_kinds = TABLE_KINDS | (COUNT_KINDS if board.layout == "parameter_count" else frozenset())
 
     def read(scene_object: Any, moment: Any) -> None:
         px_per_unit = 720 / float(config.frame_height)
@@ -545,7 +560,7 @@ def sample_moments(
                     role = "label"
                     if isinstance(mobject, NumberText):
                         cell = (mobject.cell.kind, mobject.cell.index)
-                        role = "number" if mobject.cell.kind in TABLE_KINDS else "label"
+                        role = "number" if mobject.cell.kind in data_kinds else "label"
                     height = float(mobject.height) * px_per_unit
                     low, high = mobject.slot_corners()
                     digit = float(high[1] - low[1]) * px_per_unit

@@ -131,11 +131,24 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             assert found is not None, note.cell.text
             rows = [int(found[1]), int(found[2])]
             problems = []
+            left, y = note.get_left()[0], note.get_center()[1]
             edge = config.frame_width / 2 - note.get_right()[0]
             # Inside the safe area, as every text (the moment tests' rule).
             if edge < MARGIN - 1e-6:
                 problems.append(f"{edge:.3f} from the right edge")
-            left, y = note.get_left()[0], note.get_center()[1]
+            # The bracket (the note's colour, right of the rows' numbers) keeps clear of
+            # the row numbers beside it, its ink 1.25 SPACEs (13.5 px at 720p) off them
+            # at least (9 px before: its runs started a SPACE off, less their stroke).
+            numbered = [
+                m.get_right()[0]
+                for top in scene.mobjects
+                for m in top.get_family()
+                if isinstance(m, NumberText) and m.cell.kind == "position"
+            ]
+            beside = max(numbered) if numbered else note.get_left()[0]
+            runs = [lo[0] for lo, hi in strokes if lo[0] > beside - SPACE and hi[0] <= left]
+            if runs and min(runs) - beside < 1.25 * SPACE - 1e-6:
+                problems.append(f"the bracket {min(runs) - beside:.3f} from the row numbers")
             ys = [float(np.mean([(b[0][1] + b[1][1]) / 2 for b in numbers[r]])) for r in rows]
             body_right = max(b[1][0] for r in rows for b in numbers[r])
             # A run out of the note's left end, at its height.
@@ -176,7 +189,8 @@ def test_the_equality_note_is_tied_to_its_rows(overrides: dict[str, Any]) -> Non
     """The 720p review: ``out[8] = out[0]`` floated 14 px from the right edge, tied to nothing.
 
     At the rest and shape beats' ends it stands inside the safe area (MARGIN from
-    the frame's right edge), and lines join it to both rows it names. Its rows are
+    the frame's right edge), and lines join it to both rows it names, their bracket
+    clear of the row numbers (a later review: it nearly touched them, a SPACE off). Its rows are
     ringed only while the caption names them (the first test): a later review saw
     three pairs' rings crowd the block and merge with its outline at ``shape``.
     """

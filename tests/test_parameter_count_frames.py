@@ -56,6 +56,11 @@ class End:
     # Each table's header words: (text, ink bottom), y growing down the frame.
     header_bottoms: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     label_digit: float = 0.0
+    # The panel's numbers (the count, the memory and widths tables) shown: their ink
+    # heights, and the memory table's rows' ink from left to right.
+    panel_digits: list[float] = field(default_factory=list)
+    memory_span: tuple[float, float] = (0.0, 0.0)
+    e_slots: list[float] = field(default_factory=list)  # E's numbers' digit slots
 
 
 def _ink(mobject: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -65,6 +70,12 @@ def _ink(mobject: Any) -> tuple[np.ndarray, np.ndarray]:
         return np.asarray(low), np.asarray(high)
     points = np.concatenate([m.points for m in mobject.get_family() if len(m.points)])
     return points.min(axis=0), points.max(axis=0)
+
+
+def _slot(mobject: Any) -> float:
+    """Return a number's digit height as set (its digits' slot), in scene units."""
+    low, high = mobject.slot_corners()
+    return float(high[1] - low[1])
 
 
 @cache
@@ -104,6 +115,22 @@ def _ends(case: str) -> tuple[End, ...]:
             if row[1].get_fill_opacity() > 0.5:
                 end.bytes_gaps.append((_ink(row[2])[0][0] - _ink(row[1])[1][0]) * px)
                 end.digit_advance = row[2].width / len(row[2].text) * px
+        drawn = {id(m) for top in scene.mobjects for m in top.get_family()}
+        panel = [*stage.count.product, *(m for row in memory.rows for m in row[1:])]
+        panel += [m for texts, _ in stage.widths.rows for m in texts[1:]]
+        # A number's type size: its digits' slot (a comma's tail or a letter aside).
+        end.panel_digits = [
+            _slot(m) * px
+            for m in panel
+            if id(m) in drawn and m.get_fill_opacity() > 0.5 and getattr(m, "cell", None)
+        ]
+        end.e_slots = [_slot(m) * px for m in numbers]
+        rows = [row for row in memory.rows if id(row[1]) in drawn]
+        if rows:
+            end.memory_span = (
+                min(_ink(m)[0][0] for row in rows for m in row) * px,
+                max(_ink(m)[1][0] for row in rows for m in row) * px,
+            )
         lookup = stage.lookup
         if moment.beat.name == "lookup":
             copy_bottom = lookup.copy.body.get_bottom()[1]
@@ -225,3 +252,38 @@ def test_the_panels_headers_stand_on_one_baseline(case: str) -> None:
             bottoms = [b for text, b in words if bool(set(text) & set("gjpqy")) == descends]
             if bottoms:
                 assert max(bottoms) - min(bottoms) <= 0.3, (name, words)
+
+
+# The beats about the panel, after the count: what they add is what the frame is about.
+PANEL_BEATS = ("float32", "bfloat16", "compare")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_panel_is_larger_than_e_once_it_is_what_the_beat_is_about(case: str) -> None:
+    """A 720p review found the memory and widths tables at E's size beside it after
+    float32 (E back home in the top left, the tables' grey headers small, the frame
+    under-used). E, now context, recedes towards its floor, and the panel's numbers
+    stand at least 5 % larger than E's at each of those beats' ends (they were equal)."""
+    for end in _ends(case):
+        if end.beat not in PANEL_BEATS:
+            continue
+        assert end.panel_digits, end.beat
+        assert min(end.panel_digits) >= 1.05 * max(end.e_slots), (
+            end.beat,
+            min(end.panel_digits),
+            max(end.e_slots),
+        )
+
+
+@pytest.mark.parametrize("case", ["gpt2", "gpt2-light"])
+def test_the_memory_table_spans_the_frame_at_the_dtype_beats(case: str) -> None:
+    """At GPT-2 size the memory table, what the dtype beats are about, stands across the
+    frame under E and the count: its rows span at least 60 % of the frame's width (56 %,
+    712 px beside E at E's size, before) and its numbers stand at least 25 % larger than
+    E's (they were equal)."""
+    for end in _ends(case):
+        if end.beat not in ("float32", "bfloat16"):
+            continue
+        left, right = end.memory_span
+        assert right - left >= 0.6 * 1280, (end.beat, end.memory_span)
+        assert min(end.panel_digits) >= 1.25 * max(end.e_slots), (end.beat, end.panel_digits)

@@ -188,7 +188,11 @@ def _one_hot() -> None:
             "lookup": stage.compare.lookup.body,
             "equals": stage.compare.equals,
         },
-        "cost": lambda stage: {"ours": stage.costs.header, "gpt2": stage.costs.entries[1]},
+        # The typeset product rises with the phrase; the header follows where it stood.
+        "cost": lambda stage: {
+            "ours": stage.costs.formula if stage.costs.formula is not None else stage.costs.header,
+            "gpt2": stage.costs.entries[1],
+        },
         "copy": lambda stage: {"zero": stage.costs.entries[2], "note": stage.costs.copy_note},
     }
     board, watch = _watch("OneHotEquivalence", watched)

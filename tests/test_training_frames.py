@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from manim import Animation, Circumscribe
+from manim import Animation
+
+from embedviz.render.fades import OutlineIn, RingFlash
 
 GPT2: dict[str, Any] = {"vocab": 50257, "dim": 768}
 CASES: list[dict[str, Any]] = [{}, GPT2, {**GPT2, "ids": "4821,12000,4821,33000,17"}]
@@ -40,7 +42,7 @@ def _gradient_home(stage: Any) -> tuple[float, float, float, float]:
 
 def _circumscribes(animation: Animation) -> list[Any]:
     """Every passing outline in an animation tree."""
-    if isinstance(animation, Circumscribe):
+    if isinstance(animation, RingFlash):
         return [animation]
     found = []
     for child in getattr(animation, "animations", []):
@@ -66,7 +68,7 @@ def test_the_zero_rows_outlines_cross_no_number(overrides: dict[str, Any]) -> No
     stage = _stage(overrides)
     gradient = stage.gradient
     beat = next(b for b in stage.board.beats if b.name == "unchanged")
-    rings = [c.animations[0].mobject for c in _circumscribes(gradient.beat_unchanged(beat))]
+    rings = [c.mobject for c in _circumscribes(gradient.beat_unchanged(beat))]
     assert rings, "the zero rows are pointed at"
     numbers = [n for row in gradient.rows.numbers.values() for n in row]
     zero = {id(n) for row in gradient.zero_rows for n in gradient.rows.numbers[(row,)]}
@@ -96,10 +98,8 @@ def test_the_zero_rows_outlines_cross_no_number(overrides: dict[str, Any]) -> No
 
 
 def _creates(animation: Animation) -> list[Any]:
-    """Every mobject an animation tree draws with ``Create``."""
-    from manim import Create
-
-    if isinstance(animation, Create):
+    """Every mobject an animation tree brings in as an outline (:class:`OutlineIn`)."""
+    if isinstance(animation, OutlineIn) and not isinstance(animation, RingFlash):
         return [animation.mobject]
     found = []
     for child in getattr(animation, "animations", []):
@@ -369,3 +369,67 @@ def test_the_weights_and_the_column_sum_recede_once_the_gradient_is_found(theme:
                 assert 4.5 <= ratio <= max(0.8 * then[1], 4.9), (name, ratio, then[1])
             else:
                 assert ratio == pytest.approx(then[1]), (name, ratio, then[1])
+
+
+def _stroke_points(mobject: Any) -> Any:
+    """Points along a stroked mobject's path (each cubic curve sampled at nine places)."""
+    import numpy as np
+
+    curves = mobject.points.reshape(-1, 4, 3)[:, :, :2]
+    t = np.linspace(0.0, 1.0, 9)[:, None]
+    weights = [(1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t**2, t**3]
+    return np.concatenate([sum(w * c[k] for k, w in enumerate(weights)) for c in curves])
+
+
+def _closest_px(overrides: dict[str, Any]) -> tuple[float, int]:
+    """Dry-run at 720p: the closest any visible highlight-coloured stroke comes to a visible
+    gradient-coloured one, at every beat end and mid-beat, in pixels; and the number of
+    samples with a highlight stroke at all."""
+    import numpy as np
+    from manim import config
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.moments import play_moments
+    from embedviz.render.theme import THEMES
+
+    board = prepared_storyboard("TrainingNudge", overrides, environ={})
+    theme = THEMES[overrides.get("theme", "dark")]
+    px = 720 / float(config.frame_height)
+    closest, rung = float("inf"), 0
+
+    def read(scene: Any, moment: Any) -> None:
+        nonlocal closest, rung
+        found: dict[str, list[Any]] = {theme.highlight.upper(): [], theme.gradient.upper(): []}
+        for top in scene.mobjects:
+            for m in top.get_family():
+                if not len(m.points) or float(m.get_stroke_width()) <= 0:
+                    continue
+                if float(m.get_stroke_opacity()) < 0.5:
+                    continue
+                colour = m.get_stroke_color().to_hex().upper()
+                if colour in found:
+                    found[colour].append(_stroke_points(m))
+        rings, frames = found[theme.highlight.upper()], found[theme.gradient.upper()]
+        rung += bool(rings)
+        if rings and frames:
+            a, b = np.concatenate(rings), np.concatenate(frames)
+            gaps = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+            closest = min(closest, float(gaps.min()) * px)
+
+    play_moments(board, read, alphas=(0.5,))
+    return closest, rung
+
+
+@pytest.mark.parametrize("overrides", [{}, {"theme": "light"}, GPT2], ids=["dark", "light", "gpt2"])
+def test_the_highlights_violet_never_runs_beside_the_gradients_magenta(
+    overrides: dict[str, Any],
+) -> None:
+    """A 720p review: the gradient's magenta frames (``∂L/∂E`` and ``w_t``'s tables) sat
+    under and beside the highlight's violet rings (the contributions w_0, w_2 and the
+    gradient row they add up to), the two hues reading as one. Each colour keeps its one
+    meaning (design.COLOUR_MEANINGS) and they never meet: no visible stroke in the
+    highlight's colour comes within 12 px of one in the gradient's, mid-beat or at a
+    beat's end (0 px before: the rings ran on the magenta frames)."""
+    closest, rung = _closest_px(overrides)
+    assert rung, "no highlight ring was sampled"
+    assert closest >= 12.0, closest

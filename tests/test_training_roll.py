@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from manim import Create
 
 from embedviz.core.table import TorchSeededTable
 from embedviz.core.training import toy_loss_weights, training_step
+from embedviz.render.fades import OutlineIn
 
 GPT2: dict[str, Any] = {"vocab": 50257, "dim": 768}
 FIVE = "4821,12000,4821,33000,17"
@@ -47,7 +47,7 @@ def _box(mobject: Any) -> tuple[float, float, float, float]:
 
 
 def _creates(animation: Any) -> list[Any]:
-    if isinstance(animation, Create):
+    if isinstance(animation, OutlineIn):
         return [animation.mobject]
     return [m for child in getattr(animation, "animations", []) for m in _creates(child)]
 

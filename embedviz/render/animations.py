@@ -19,8 +19,6 @@ import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
-    Circumscribe,
-    Create,
     Mobject,
     Scene,
     Succession,
@@ -36,7 +34,7 @@ from embedviz.render.carry import (
     make_row_strip,
 )
 from embedviz.render.design import RING_BUFF, USED_CHIP_OPACITY
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
 from embedviz.render.theme import DARK, Theme
@@ -408,7 +406,7 @@ def make_lookup_animation(
     box = grid.row_box(row, theme)
     back = make_return_animation(chip, grid.row_anchor(row, chip.width), home, lane_y)
     return Steps(
-        AnimationGroup(make_walk_animation(chip, grid, row, lane_y), Create(box)),
+        AnimationGroup(make_walk_animation(chip, grid, row, lane_y), OutlineIn(box)),
         make_copy_row_animation(grid, row, targets, route, theme, keep_marks=bool(route)),
         AnimationGroup(back, FadeOut(box), *[FadeIn(tag) for tag in provenance]),
     )
@@ -452,7 +450,7 @@ def point_at(
         The passing outline (and the swell).
     """
     if scale == 1.0:
-        return Circumscribe(mobject, color=colour, buff=buff, run_time=run_time)
+        return RingFlash(mobject, color=colour, buff=buff, run_time=run_time)
     # Swell there and back, every member in its own colour (a line of a number and its
     # words grows as a whole, its gaps with it).
     swollen = mobject.copy().scale(scale)
@@ -462,5 +460,5 @@ def point_at(
     # The ring goes round the text at its largest: round it as it stands, a wide label
     # swelling by a tenth ran out through the ring's sides (a frame review: the violet
     # lines struck through LargeVocabLookup's "columns 1–766 hidden").
-    outline = Circumscribe(swollen, color=colour, buff=buff, run_time=run_time)
+    outline = RingFlash(swollen, color=colour, buff=buff, run_time=run_time)
     return AnimationGroup(outline, swell)

@@ -21,11 +21,28 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from manim import Animation, VGroup, VMobject
+from manim import (
+    DEFAULT_STROKE_WIDTH,
+    SMALL_BUFF,
+    Animation,
+    Mobject,
+    SurroundingRectangle,
+    VGroup,
+    VMobject,
+    there_and_back,
+)
 from manim import FadeIn as ManimFadeIn
 from manim import FadeOut as ManimFadeOut
 
-__all__ = ["FadeIn", "FadeInBehind", "FadeOut", "StepAside"]
+__all__ = [
+    "FadeIn",
+    "FadeInBehind",
+    "FadeInRiding",
+    "FadeOut",
+    "OutlineIn",
+    "RingFlash",
+    "StepAside",
+]
 
 # What VMobject.interpolate_color interpolates, in its order; the first three
 # hold an opacity column, which a fade takes to zero.
@@ -150,6 +167,70 @@ class FadeInBehind(FadeIn):
         drawn = getattr(scene, "moving_mobjects", None)
         if drawn is not None:
             scene.moving_mobjects = [self.mobject, *(m for m in drawn if m is not self.mobject)]
+
+
+class FadeInRiding(FadeInBehind):
+    """A :class:`FadeInBehind` of what another animation moves meanwhile.
+
+    Manim's own fade transforms between copies made as it begins, which would
+    pin the mobject where it started; only the colour-only fade lets it ride
+    with a glide (:func:`~embedviz.render.parts.glide.come_with`), so this one
+    is colour-only always.
+    """
+
+    def _plain(self) -> bool:
+        return True
+
+
+class OutlineIn(FadeIn):
+    """Bring a closed outline (a row's ring, a block's frame) in whole, by fading.
+
+    Manim's ``Create`` draws an outline from one corner along its sides, so
+    mid-draw its first side stands alone: a 720p review of the moments read
+    row 3's ring, begun along its top, as an underline of row 2's last number
+    (the very confusion ZeroBasedIndexing teaches against), and part-drawn
+    rings of rows 0 and 2 as marks on row 1. Lines that are meant to be drawn
+    (strikes, ties, leaders) still use ``Create``.
+    """
+
+
+class RingFlash(OutlineIn):
+    """A ring that comes and goes whole round what is pointed at.
+
+    Manim's ``Circumscribe`` runs a slice of an outline round its mobject, so
+    at any moment a part of the ring stands alone, and along a row's top or
+    bottom it reads as a mark on the neighbouring row (see :class:`OutlineIn`).
+    This ring fades in and out in place, and is gone at the end.
+
+    Parameters
+    ----------
+    mobject
+        What is pointed at.
+    color
+        The ring's colour.
+    buff
+        The ring's margin round ``mobject``.
+    stroke_width
+        The ring's line width.
+    run_time
+        Seconds, in and out.
+    **kwargs
+        As for :class:`FadeIn`.
+    """
+
+    def __init__(
+        self,
+        mobject: Mobject,
+        *,
+        color: Any,
+        buff: float = SMALL_BUFF,
+        stroke_width: float = DEFAULT_STROKE_WIDTH,
+        run_time: float = 1.0,
+        **kwargs: Any,
+    ) -> None:
+        ring = SurroundingRectangle(mobject, color=color, buff=buff, stroke_width=stroke_width)
+        kwargs.setdefault("rate_func", there_and_back)
+        super().__init__(ring, remover=True, run_time=run_time, **kwargs)
 
 
 class FadeOut(_ColourFade, ManimFadeOut):

@@ -4,9 +4,12 @@ The solver (:mod:`embedviz.render.solve_parameter_count`) lays out the last
 beat's frame. Before it, the pieces shown rest where they fill the frame
 (:mod:`embedviz.render.rests` moves them): while the block is introduced and
 counted, it stands large at the left with its heading, its sizes and the count
-in a column beside it; while the memory table fills, E's column stands midway
-down the frame and the count (on two lines) and the table's rows spread down
-the panel; with the widths table, the sections spread apart. The lookup brings
+in a column beside it. Then E is context: its column recedes (to its numbers'
+floor, its rows keeping their share of the height) and what the beat adds grows
+into the room. While the memory table fills, E's column stands at the top left,
+the count (on two lines) beside it, and the table across the frame under them
+where it fits whole (else the table's rows spread down the panel); with the
+widths table, the sections spread apart down the panel. The lookup brings
 everything home.
 """
 
@@ -15,7 +18,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
-from embedviz.render.design import APART, BOTTOM_GAP, JOINED_GAP, MAX_DATA_PX, TOP_GAP, px_for_font
+from embedviz.render.design import (
+    APART,
+    BOTTOM_GAP,
+    JOINED_GAP,
+    MAX_DATA_PX,
+    MIN_DATA_PX,
+    MIN_DEFAULT_DATA_PX,
+    SPACE,
+    TOP_GAP,
+    px_for_font,
+)
 from embedviz.render.rest_fill import COLUMN_LIFTS, INTRO_ENDS, PANEL_ENDS, least_empty, spread
 from embedviz.render.rests import Place
 from embedviz.render.solve_parameter_count import ParamPlan
@@ -62,27 +75,40 @@ _JOINED = ("product", "memory_header", "widths_header")
 
 
 def _panel_places(
-    boxes: Mapping[str, Box], plan: ParamPlan, ends: tuple[float, float] = (TOP_GAP, BOTTOM_GAP)
+    boxes: Mapping[str, Box],
+    plan: ParamPlan,
+    ends: tuple[float, float] = (TOP_GAP, BOTTOM_GAP),
+    left: float | None = None,
 ) -> dict[str, Place]:
-    """Return places that spread the panel's shown pieces down its height (none larger).
+    """Return places that spread the panel's shown pieces down its height, grown alike.
 
-    ``ends`` weighs the gaps above and under them all.
+    ``ends`` weighs the gaps above and under them all; ``left`` is the panel's left
+    edge (where E's receded column leaves it; the solved one by default). The pieces
+    grow together, their numbers up to :data:`MAX_DATA_PX`, as far as the room right
+    of ``left`` and the height (a SPACE at least between any two) allow: they are
+    what the beat is about (a 720p review found the memory and widths tables at E's
+    size beside it, their headers small, the frame under-used).
     """
     bands = plan.bands
-    room = bands.right - plan.panel_left
+    left = plan.panel_left if left is None else left
     names = ("product", "count", "line", "memory_header", "memory", "widths_header", "widths")
     order = [name for name in names if name in boxes]
-    # Nothing is drawn larger than E's numbers, which are home (as solved) here.
-    scales = {name: min(1.0, room / _size(boxes[name])[0]) for name in order}
-    heights = [_size(boxes[name])[1] * scales[name] for name in order]
     between = [JOINED_GAP if name in _JOINED else 1.0 for name in order[:-1]]
     gaps = [ends[0], *between, ends[1]]
+    widest = max(_size(boxes[name])[0] for name in order)
+    tall = sum(_size(boxes[name])[1] for name in order)
+    room = bands.top - bands.bottom - SPACE * (len(order) + 1)
+    largest = MAX_DATA_PX / px_for_font(plan.scale.data)
+    grown = max(1.0, min(largest, (bands.right - left) / widest, room / tall))
+    # A piece wider than the room (the count's line) shrinks to it, the others grow alike.
+    scales = {name: min(grown, (bands.right - left) / _size(boxes[name])[0]) for name in order}
+    heights = [_size(boxes[name])[1] * scales[name] for name in order]
     places = {}
     for name, y in zip(order, spread(heights, bands.top, bands.bottom, gaps), strict=True):
         width = _size(boxes[name])[0] * scales[name]
-        x = plan.panel_left + width / 2
+        x = left + width / 2
         if name in ("product", "count"):
-            x = (plan.panel_left + bands.right) / 2  # the count's lines stand in the middle
+            x = (left + bands.right) / 2  # the count's lines stand in the middle
         places[name] = (scales[name], x, y)
     return places
 
@@ -91,12 +117,34 @@ def _panel_places(
 _COLUMN = ("heading", "rows", "columns", "block", "hidden")
 
 
-def _column_places(
-    boxes: Mapping[str, Box], plan: ParamPlan, lift: float = 0.0
-) -> dict[str, Place]:
-    """Return places that stand E's column, as solved, midway down the frame's height.
+# E's drawn rows keep at least this share of the height between the title and the
+# caption (tests/test_parameter_count_frames.py: its rows took 15 % of it beside a tall band).
+ROWS_SHARE = 0.4
 
-    ``lift`` raises it by that share of the room above it (1: to the top, -1: to the bottom).
+
+def recede_scale(plan: ParamPlan, band_top: float) -> float:
+    """Return how small E's column may stand while the panel is what a beat is about.
+
+    Its numbers keep their floor (:data:`MIN_DEFAULT_DATA_PX` where they reach it,
+    else :data:`MIN_DATA_PX`), and its rows :data:`ROWS_SHARE` of the height from
+    ``band_top`` (the title's bottom) down to the caption's centre line (a caption's
+    top never stands lower).
+    """
+    px = px_for_font(plan.scale.data)
+    floor = MIN_DEFAULT_DATA_PX if px >= MIN_DEFAULT_DATA_PX - 1e-6 else MIN_DATA_PX
+    rows = sum(slot.size for slot in plan.rows if not slot.gap)
+    least = ROWS_SHARE * (band_top - plan.bands.caption_y) / rows
+    # A hair over both, so that rounding leaves no number under its floor.
+    return min(1.0, max(floor / px, least) * 1.005)
+
+
+def _column_places(
+    boxes: Mapping[str, Box], plan: ParamPlan, lift: float = 0.0, scale: float = 1.0
+) -> dict[str, Place]:
+    """Return places that stand E's column midway down the frame's height, at a scale.
+
+    ``lift`` raises it by that share of the room above it (1: to the top, -1: to the
+    bottom); ``scale`` shrinks it about its left edge (:func:`recede_scale`).
 
     Its thin bands leave the block shorter than the frame: solved at the top for
     the lookup (whose line is level with the looked-up row), it would leave a band
@@ -109,12 +157,74 @@ def _column_places(
         return {}
     top = max(boxes[name][3] for name in shown)
     bottom = min(boxes[name][1] for name in shown)
-    slack = max(bands.top - bands.bottom - (top - bottom), 0.0) / 2
-    shift = (bands.top + bands.bottom) / 2 - (top + bottom) / 2 + lift * slack
+    left = min(boxes[name][0] for name in shown)
+    middle = (top + bottom) / 2
+    slack = max(bands.top - bands.bottom - (top - bottom) * scale, 0.0) / 2
+    centre = (bands.top + bands.bottom) / 2 + lift * slack
     places = {}
     for name in shown:
-        left, low, right, high = boxes[name]
-        places[name] = (1.0, (left + right) / 2, (low + high) / 2 + shift)
+        low_x, low, high_x, high = boxes[name]
+        x = left + ((low_x + high_x) / 2 - left) * scale
+        places[name] = (scale, x, centre + ((low + high) / 2 - middle) * scale)
+    return places
+
+
+def _column_right(boxes: Mapping[str, Box], places: Mapping[str, Place]) -> float:
+    """Return the right edge of E's column where it rests."""
+    return max(places[name][1] + _size(boxes[name])[0] * places[name][0] / 2 for name in places)
+
+
+def _dtype_places(
+    boxes: Mapping[str, Box],
+    plan: ParamPlan,
+    recede: float,
+    ends: tuple[float, float],
+    full: Box | None = None,
+) -> dict[str, Place]:
+    """Return places for the memory table across the frame under E's column and the count.
+
+    E's column (receded by ``recede``) stands at the top left, the count's two lines
+    beside it; the memory table, what the dtype beats are about, spans the frame's
+    width under them, its numbers up to :data:`MAX_DATA_PX`. Beside E (the panel's
+    width, at E's size) its numbers stood at E's size and its grey headers small, the
+    frame's lower band empty (a 720p review). ``ends`` weighs the gaps above and
+    under the table. ``full`` is the box of all the table's rows, which the beats
+    show one by one: the table keeps one size through them, and stands here only if
+    it fits whole (else it glided across E to the panel when its next row came).
+    Nothing when the table would stand smaller than at home.
+    """
+    bands = plan.bands
+    column = _column_places(boxes, plan, 1.0, recede)
+    names = [name for name in ("memory_header", "memory") if name in boxes]
+    if not column or not names:
+        return {}
+    under = min(y - _size(boxes[name])[1] * s / 2 for name, (s, _, y) in column.items())
+    largest = MAX_DATA_PX / px_for_font(plan.scale.data)
+    whole = [boxes[name] for name in names] + ([full] if full else [])
+    widest = max(_size(box)[0] for box in whole)
+    tall = _size(boxes[names[0]])[1] + _size(full or boxes[names[-1]])[1]
+    gaps = [ends[0], JOINED_GAP, ends[1]][: len(names) + 1]
+    room = under - bands.bottom - SPACE * 2 * sum(gaps)
+    scale = min(largest, (bands.right - bands.left) / widest, room / tall)
+    if scale < 1.0:
+        return {}
+    heights = [_size(boxes[name])[1] * scale for name in names]
+    left = bands.right - widest * scale  # right-aligned: the count stands over its right
+    places = dict(column)
+    centres = spread(heights, under, bands.bottom, gaps)
+    for name, y in zip(names, centres, strict=True):
+        box = boxes[name]
+        places[name] = (scale, left + ((box[0] + box[2]) / 2 - plan.panel_left) * scale, y)
+    # The count's two lines beside E's column, down to the table, as large as its numbers.
+    count = [name for name in ("product", "count") if name in boxes]
+    if count:
+        start = _column_right(boxes, column) + APART
+        lines = min(scale, (bands.right - start) / max(_size(boxes[n])[0] for n in count))
+        table = centres[0] + heights[0] / 2
+        heights = [_size(boxes[name])[1] * lines for name in count]
+        weights = [ends[0], *[1.0] * (len(count) - 1), 1.0]
+        for name, y in zip(count, spread(heights, bands.top, table, weights), strict=True):
+            places[name] = (lines, (start + bands.right) / 2, y)
     return places
 
 
@@ -136,7 +246,8 @@ def rest_places(
         sizes' halves), ``hidden`` (the hidden columns' label), ``product``
         and ``count`` (the count's halves), ``line`` (the count as solved),
         ``memory_header`` and ``memory`` (its rows as far as shown),
-        ``widths_header`` and ``widths``.
+        ``widths_header`` and ``widths``; and ``memory_all``, the box of all the
+        memory table's rows (not a piece: it sizes the table while it fills).
     plan
         The solved layout.
     band
@@ -151,14 +262,27 @@ def rest_places(
     # The usual gaps first; where they leave over an eighth of the frame empty (a small
     # table's short column), the candidate that leaves the least (:mod:`rest_fill`).
     band = band or (plan.bands.bottom, plan.bands.top)
+    boxes = dict(boxes)
+    full = boxes.pop("memory_all", None)
     if action in ("table", "count"):
         intro = [partial(_intro_places, boxes, plan, end) for end in INTRO_ENDS]
         return least_empty(boxes, band, intro)
     if action in ("dtype", "compare"):
+        # E's column recedes (it is context now) and the panel grows into the room it leaves.
+        recede = recede_scale(plan, band[1])
 
         def both(lift: float, ends: tuple[float, float]) -> dict[str, Place]:
-            return _column_places(boxes, plan, lift) | _panel_places(boxes, plan, ends)
+            column = _column_places(boxes, plan, lift, recede)
+            left = plan.panel_left
+            if column:
+                left = min(left, _column_right(boxes, column) + APART)
+            return column | _panel_places(boxes, plan, ends, left)
 
         tried = [partial(both, lift, ends) for lift in COLUMN_LIFTS for ends in PANEL_ENDS]
+        if action == "dtype":
+            across = [
+                partial(_dtype_places, boxes, plan, recede, ends, full) for ends in PANEL_ENDS
+            ]
+            tried = [*(c for c in across if c()), *tried]
         return least_empty(boxes, band, tried)
     return {}

@@ -30,7 +30,14 @@ from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
 from embedviz.render.type_search import legend_height
 from embedviz.story.model import Storyboard, Window
 
-__all__ = ["PANEL_LINES", "SLIP_LINES", "ZeroPlan", "ZeroSpec", "solve_zero_based"]
+__all__ = [
+    "CROSS_WIDTH",
+    "PANEL_LINES",
+    "SLIP_LINES",
+    "ZeroPlan",
+    "ZeroSpec",
+    "solve_zero_based",
+]
 
 # Lines of text the panel stacks above the ID's row: the slip's header and its
 # line, the trace's heading, its two steps and the returned vector's label.
@@ -43,6 +50,9 @@ SLIP_LINES = 2
 LINE_DIGITS = 2.0
 # Between the chip and its row's end, and the returned vector and the chip.
 TAG_GAP = SPACE
+# The cross's stroke (4.5 px at 720p, as the whole-strip X it replaced), beside the slip's
+# vector where the tag stands beside the returned one.
+CROSS_WIDTH = 5
 
 
 @dataclass(frozen=True)
@@ -216,7 +226,12 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
     gaps_w = max([text_width(t, scale.note, mono=False) for t in spec.gap_labels] or [0.0])
     margin_w = max(numbers_w, gaps_w) + 1.5 * SPACE
     walk_w = chip_w + 2 * TAG_GAP
-    tag_w = max(chip_w, text_width(spec.chips_label, label, mono=False))
+    # Right of the vectors: the returned one's tag (the chip) or the slip's cross (a
+    # chip's height square), their strokes' ink. Not the chip's heading: it labels the
+    # chip only in the intro's close-up, beside E's heading, and fades with the
+    # pull-back. Its width reserved here left 90 px empty right of the tag and E's
+    # digits at 24.4 px, the table in the frame's left third after the intro (a review).
+    tag_w = max(chip_w, chip_size(spec.id_chars, 0, label)[1]) + CROSS_WIDTH / 100
     texts_w = max(
         text_width(words, label, mono=False) + char_advance(label) * chars
         for words, chars in spec.panel_texts

@@ -17,17 +17,20 @@ from typing import TYPE_CHECKING
 from manim import Rectangle, RoundedRectangle, SurroundingRectangle, VGroup, VMobject
 
 from embedviz.render.batch_plan import PANEL_STROKE
-from embedviz.render.design import SPACE
+from embedviz.render.design import DIM_CONTRAST, SPACE, dimmed
 from embedviz.render.metrics import xyz
 
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
 
-__all__ = ["GHOST_OPACITY", "ask", "output_panel"]
+__all__ = ["GHOST_CONTRAST", "ask", "output_panel"]
 
-# How strongly the outline of the slices to come is drawn: a third of their own rules
-# (it says where they go; the slices that come are the ones read).
-GHOST_OPACITY = 0.35
+# How far the outline of the slices to come recedes: to dimmed content's floor (3:1 against
+# the panel's fill, WCAG 1.4.11), with room for the anti-aliasing of a line about 1.5 px
+# wide. Drawn as a third of the slices' own frame (opacity 0.12 of the output's colour)
+# and their tag places at a third of the grid lines' grey, it measured 1.3:1 in the light
+# theme's pixels: a teacher read the light intro's empty slices as barely there.
+GHOST_CONTRAST = DIM_CONTRAST + 1.5
 
 
 def output_panel(stack: SliceStack) -> Rectangle:
@@ -49,17 +52,24 @@ def output_panel(stack: SliceStack) -> Rectangle:
 
 
 def _ghost(stack: SliceStack) -> VGroup:
-    """Return a faint copy of each slice's frame and rules, where the slice will stand."""
+    """Return an outline of each slice's frame, rules and tag places, where the slice will stand.
+
+    The frames, the tag places and the T and B braces are drawn in the
+    output's colour dimmed to :data:`GHOST_CONTRAST` against the panel; the
+    cells' rules as a table draws its grid lines.
+    """
+    theme = stack.theme
+    line = dimmed(theme.output, theme.cell_fill, GHOST_CONTRAST)
     ghost = VGroup()
     for grid in stack.slices:
         body = grid.body.copy()
-        for member in body.get_family():
+        for member in body.family_members_with_points():
             member.set_fill(opacity=0.0)
-            # The rules are thin (0.8 against the frame's 1.5): at the frame's share they
-            # vanished at 720p, and the outline read as two empty boxes.
-            thin = float(member.get_stroke_width()) < 1.0
-            share = min(1.0, 2.5 * GHOST_OPACITY) if thin else GHOST_OPACITY
-            member.set_stroke(opacity=float(member.get_stroke_opacity()) * share)
+            # The rules are thin (0.8 against the frame's 1.5): they keep the grid's grey.
+            if float(member.get_stroke_width()) < 1.0:
+                member.set_stroke(theme.cell_stroke, opacity=1.0)
+            else:
+                member.set_stroke(line, opacity=1.0)
         ghost.add(body)
         # Each row's tag place too, drawn as a chip's place waits over E: the column right
         # of the slices stood blank inside the panel (GPT-2's wide IDs: 200 px).
@@ -71,8 +81,7 @@ def _ghost(stack: SliceStack) -> VGroup:
         x = grid.body_left() + plan.tag_left - plan.output_left + plan.chip_width / 2
         for t in range(plan.length):
             slot = RoundedRectangle(corner_radius=tall * 0.22, width=plan.chip_width, height=tall)
-            slot.set_fill(opacity=0.0).set_stroke(stack.theme.cell_stroke, width=1.5)
-            slot.set_stroke(opacity=GHOST_OPACITY)
+            slot.set_fill(opacity=0.0).set_stroke(line, width=2.0, opacity=1.0)
             ghost.add(slot.move_to(xyz(x, grid.row_y(t))))
     # And the T and B edges' braces (their symbols are named with the batch's): GPT-2's
     # panel, wide with its edges' place, stood blank right of the tags (x 1039-1260). Only
@@ -81,8 +90,8 @@ def _ghost(stack: SliceStack) -> VGroup:
         if float(edge[0].get_right()[0]) > float(stack.placeholder.get_right()[0]):
             continue
         brace = edge[0].copy()
-        brace.set_fill(opacity=float(brace.get_fill_opacity()) * GHOST_OPACITY)
-        brace.set_stroke(opacity=float(brace.get_stroke_opacity()) * GHOST_OPACITY)
+        brace.set_fill(line, opacity=float(brace.get_fill_opacity()))
+        brace.set_stroke(line, opacity=float(brace.get_stroke_opacity()))
         ghost.add(brace)
     return ghost
 
@@ -96,7 +105,16 @@ def ask(stack: SliceStack) -> list[VMobject]:
     panel = stack.placeholder
     if stack.question is None:
         return [panel]
-    stack.question.move_to(panel)
+    # Over the slices' bodies (a panel that spans the edges too centred it across a slice's
+    # right edge and its tag places), between the first two where the gap holds it: at the
+    # panel's centre its patch cut slice 0's bottom edge, which the outline's 3:1 made plain.
+    x, y = float(stack.slices[0].body.get_center()[0]), float(panel.get_center()[1])
+    if len(stack.slices) > 1:
+        high = float(stack.slices[0].body.get_bottom()[1])
+        low = float(stack.slices[1].body.get_top()[1])
+        if high - low >= float(stack.question.height) + SPACE:
+            y = (low + high) / 2
+    stack.question.move_to(xyz(x, y))
     patch = SurroundingRectangle(stack.question, buff=SPACE / 2, stroke_width=0)
     patch.set_fill(stack.theme.cell_fill, opacity=1.0)
     stack.ghost = VGroup(_ghost(stack), patch)

@@ -34,7 +34,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import LABEL_RATIO, Theme, dim_opacity
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
@@ -162,7 +162,7 @@ class CountingMotion(Component):
             self.wrong_box = self.matrix.grid.row_outline(wrong, theme.wrong)
             tallies = [t for t in self.tallies if isinstance(t, NumberText)]
             arrive: Animation = Succession(self._out_to_row0(), *self._count(rows, tallies))
-            marked: list[Animation] = [Create(self.wrong_box)]
+            marked: list[Animation] = [OutlineIn(self.wrong_box)]
         else:
             # Row -1 would sit above row 0, where there is no row at all.
             arrive = self._walk([*self._leave()[:1], self._park(0), self._park(-1)])
@@ -217,7 +217,9 @@ class CountingMotion(Component):
             else self._walk([self.home, self._park(self.token_id)])
         )
         counted = Succession(walk, *self._count(rows, []))
-        landed = AnimationGroup(Create(self.outline), FadeIn(self.ordinal, shift=0.1 * xyz(1, 0)))
+        landed = AnimationGroup(
+            OutlineIn(self.outline), FadeIn(self.ordinal, shift=0.1 * xyz(1, 0))
+        )
         return Steps(Succession(cleared, zero), Succession(counted, landed))
 
     def beat_trace(self, beat: Beat) -> Animation:

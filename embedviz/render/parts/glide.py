@@ -11,12 +11,15 @@ calm glide does not leave the frame empty for long.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from manim import Animation, AnimationGroup, Mobject, Scene, Succession, VMobject, Wait, config
 from manim.utils.rate_functions import smooth
 
+from embedviz.render.design import SPACE
+from embedviz.render.fades import FadeInBehind, FadeInRiding
 from embedviz.render.metrics import xyz
 
 __all__ = [
@@ -27,7 +30,10 @@ __all__ = [
     "MIN_GLIDE_SECONDS",
     "Glide",
     "arriving",
+    "come_with",
     "glide_floor",
+    "passed_at",
+    "riding_with",
 ]
 
 # Seconds of a glide as built (a beat's share may stretch or squeeze it).
@@ -130,3 +136,66 @@ class Glide(Animation):
         for mobject in self.moving:
             mobject.shift(xyz(self.dx, self.dy) * (target - self.done))
         self.done = target
+
+
+def riding_with(mobjects: Sequence[Mobject], offset: np.ndarray, run_time: float) -> Glide:
+    """Set ``mobjects`` back by ``offset``; return the glide that brings them home with a block.
+
+    What a gliding block makes room for comes in behind it (:func:`arriving`).
+    Standing in its place as it faded in, an empty block's edge ran through the
+    travelling block's row numbers (a 720p review of PositionBlindness's
+    ``arrange``); riding with the block (moved by ``offset`` over ``run_time``,
+    smoothly), each keeps its final distance from it and crosses nothing.
+    """
+    for mobject in mobjects:
+        mobject.shift(-offset)
+    dx, dy = float(offset[0]), float(offset[1])
+    return Glide(lambda: list(mobjects), dy, dx, run_time=run_time)
+
+
+def passed_at(block: Mobject, offset: np.ndarray, still: Mobject) -> float:
+    """Return the share of a smooth glide (``block`` by ``offset``) after which ``still`` is clear.
+
+    0 when it never meets it (within a quarter space); sampled every fortieth.
+    """
+    low, high = block.get_corner(xyz(-1, -1))[:2], block.get_corner(xyz(1, 1))[:2]
+    pad = SPACE / 4
+    s_low, s_high = still.get_corner(xyz(-1, -1))[:2] - pad, still.get_corner(xyz(1, 1))[:2] + pad
+    last = 0.0
+    for k in range(41):
+        moved = np.asarray(offset)[:2] * smooth(k / 40)
+        if np.all(low + moved < s_high) and np.all(high + moved > s_low):
+            last = k / 40
+    return last
+
+
+def come_with(
+    glide: Animation,
+    block: Mobject,
+    offset: np.ndarray,
+    riders: Sequence[Mobject],
+    behind: Sequence[Mobject],
+) -> Animation:
+    """Play ``glide`` (``block`` going by ``offset``) and bring in what it makes room for.
+
+    ``riders`` ride with the block (:func:`riding_with`) as they fade in behind
+    it over the last :data:`ARRIVAL_SHARE`; ``behind`` fade in where they stand,
+    once the block has passed them (over at least the last :data:`LANDING_SHARE`).
+    """
+    seconds = float(glide.get_run_time())
+    ride = riding_with(riders, offset, seconds)
+    clear = max((passed_at(block, offset, m) for m in behind), default=0.0)
+    late = min(ARRIVAL_SHARE, max(LANDING_SHARE, 1.0 - clear))
+    faded = [(riders, ARRIVAL_SHARE, FadeInRiding), (behind, late, FadeInBehind)]
+    return AnimationGroup(
+        glide,
+        ride,
+        *[
+            Succession(
+                Wait(run_time=seconds * (1.0 - share)),
+                AnimationGroup(*[fade(m) for m in group], run_time=seconds * share),
+            )
+            for group, share, fade in faded
+            if group
+        ],
+    )

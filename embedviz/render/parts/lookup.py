@@ -26,7 +26,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Circumscribe,
     Create,
     Line,
     Succession,
@@ -47,7 +46,7 @@ from embedviz.render.design import (
     maths,
     value_colour,
 )
-from embedviz.render.fades import FadeIn
+from embedviz.render.fades import FadeIn, OutlineIn, RingFlash
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
@@ -412,10 +411,10 @@ class OutputPart(Component):
         box = SurroundingRectangle(self.grid.body, color=self.theme.output, buff=0.0)
         accent = self.theme.highlight
         if self.shape is None:
-            return Create(box)
-        framed = AnimationGroup(Create(box), point_at(self.shape, accent))
+            return OutlineIn(box)
+        framed = AnimationGroup(OutlineIn(box), point_at(self.shape, accent))
         rows = AnimationGroup(
-            _point_at_part(self.shape, 0, accent), Circumscribe(tags, color=accent, buff=0.06)
+            _point_at_part(self.shape, 0, accent), RingFlash(tags, color=accent, buff=0.06)
         )
         width = _point_at_part(self.shape, -1, accent)
         if phrases >= 3:

@@ -31,6 +31,11 @@ __all__ = ["TIE_WIDTH", "repeat_rings", "repeat_tie"]
 
 # The stroke widths (manim units) of the bracket and the rings: the bracket is the thinner.
 TIE_WIDTH = 2.5
+# Where the bracket's runs start past the rows' tags and numbers: a SPACE (its ink 12 px
+# off the row numbers at 720p) nearly touched them (a 720p review). It stands in the
+# solver's gap between the numbers and the note (solver_across.MARK_GAP), which stays:
+# any width more there cost MiniLM's small labels their lecture size and GPT-2's numbers.
+TIE_CLEAR = 1.5 * SPACE
 _RING_WIDTH = 3.0
 
 
@@ -45,8 +50,8 @@ def _ring(grid: CellGrid, row_index: int, right: float, colour: str) -> Rectangl
 
 
 def _reach(tags: Sequence[VMobject]) -> float:
-    """Return where the bracket's runs start: a SPACE clear of the rows' tags and numbers."""
-    return max(float(t.get_right()[0]) for t in tags) + SPACE
+    """Return where the bracket's runs start: TIE_CLEAR past the rows' tags and numbers."""
+    return max(float(t.get_right()[0]) for t in tags) + TIE_CLEAR
 
 
 def repeat_rings(

@@ -21,7 +21,6 @@ import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
-    Create,
     LaggedStart,
     Mobject,
     Succession,
@@ -32,7 +31,7 @@ from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
@@ -298,7 +297,7 @@ class LookupMotion(Component):
         mark_row: Animation = Wait(run_time=0.4)
         if outline is None and (outline := self.row_outline(row)) is not None:
             outline.shift(xyz(-self.matrix_slide, 0))
-            mark_row = Create(outline, run_time=0.4)
+            mark_row = OutlineIn(outline, run_time=0.4)
         go = AnimationGroup(Follow(chip, there, run_time=WALK), *self.leaving(row_index))
         walk = AnimationGroup(go, mark_row)
         bottom = float(self.matrix.grid.body[0].get_bottom()[1])

@@ -228,7 +228,9 @@ class CostTable(Component):
         """
         shown: Animation = LaggedStart(FadeIn(self.header), FadeIn(self.entries[0]), lag_ratio=0.4)
         if self.formula is not None and self.formula_place is not None:
-            shown = AnimationGroup(Transform(self.formula, self.formula_place), shown)
+            # The formula is in its place before the header comes where it stood: together,
+            # they overprinted (a mid-motion review).
+            shown = Succession(Transform(self.formula, self.formula_place, run_time=0.6), shown)
         return Steps(shown, FadeIn(self.entries[1]))
 
     def beat_copy(self, beat: Beat) -> Animation:

@@ -23,8 +23,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Circumscribe,
-    Create,
     Indicate,
     LaggedStart,
     Line,
@@ -37,7 +35,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_fade_out_later
 from embedviz.render.design import MARGIN, SPACE, Theme, maths, value_colour
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import xyz
@@ -424,7 +422,7 @@ class PositionBlocks(Component):
         if len(beat.phrases) < 3:
             return Steps(AnimationGroup(pointed, defined), values)
         self.first_row_box = self.pe.outline(self.positions[0], colour)
-        return Steps(pointed, AnimationGroup(values, defined), Create(self.first_row_box))
+        return Steps(pointed, AnimationGroup(values, defined), OutlineIn(self.first_row_box))
 
     def verdict(self, rows: tuple[Position, Position]) -> VGroup:
         """Return the closing verdict beside two sum rows: ``≠`` and its word."""
@@ -459,7 +457,7 @@ class PositionBlocks(Component):
             return added
         # On the block's frame, as a row's ring (design.RING_APART): Manim's 0.1 buff put it
         # 10.8 px out, 0.5 px from ``=``; 3.5 px off the frame read as a double line.
-        circled = Circumscribe(
+        circled = RingFlash(
             self.sum_grid.body, color=self.theme.highlight, buff=0.0, stroke_width=OUTLINE_WIDTH
         )
         if len(beat.phrases) < 3 or not note:
@@ -472,7 +470,7 @@ class PositionBlocks(Component):
         outlines = [self.tokens.outline(position), self.pe.outline(position, self.theme.highlight)]
         arriving = [FadeIn(m, shift=0.1 * DOWN) for m in self.sums.row(position)]
         return Succession(
-            AnimationGroup(*[Create(m) for m in outlines]),
+            AnimationGroup(*[OutlineIn(m) for m in outlines]),
             AnimationGroup(*arriving, *[FadeIn(m) for m in also]),
             make_fade_out_later(outlines, run_time=0.5),
         )
@@ -487,6 +485,6 @@ class PositionBlocks(Component):
         outlines = [self.tokens.outline(p) for p in pair]
         outlines += [rows.outline(p, colour) for rows in blocks for p in pair]
         rest = dim_others(rest_of([self.tokens.rows, *blocks], pair), self.theme.cell_fill)
-        outlined = AnimationGroup(*[Create(m) for m in outlines], *rest)
+        outlined = AnimationGroup(*[OutlineIn(m) for m in outlines], *rest)
         both = (outlined, FadeIn(self.verdict(pair)))
         return Steps(*both) if len(beat.phrases) > 1 else AnimationGroup(*both)

@@ -17,7 +17,7 @@ from manim import (
 
 from embedviz.render.animations import Steps
 from embedviz.render.design import MARGIN, SPACE, Theme
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import PrintedTensor
@@ -149,7 +149,7 @@ class PrintPart(Component):
         ring = mark_row(self.inks(), *spans[1], self.theme.highlight)
         gone = [FadeOut(m) for m in self.marks]
         self.numbers_box, self.marks = ring, [ring]
-        return AnimationGroup(Create(ring, run_time=1.0), *gone)
+        return AnimationGroup(OutlineIn(ring, run_time=1.0), *gone)
 
     def beat_print(self, beat: Beat) -> Animation:
         """Show the call and its print; ring its outer pair of brackets, then its inner pair."""
@@ -168,7 +168,7 @@ class PrintPart(Component):
         inner = mark_row(inks, *spans[1], self.theme.highlight)
         self.bracket_marks, self.numbers_box = [outer], inner
         self.marks = [inner]
-        return Steps(shown, Create(outer), AnimationGroup(FadeOut(outer), Create(inner)))
+        return Steps(shown, OutlineIn(outer), AnimationGroup(FadeOut(outer), OutlineIn(inner)))
 
     def grad_fn_box(self) -> Animation:
         """Underline the ``grad_fn`` label (not the ``)`` closing ``tensor(``); the rings go.

@@ -19,7 +19,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Create,
     LaggedStart,
     Rectangle,
     Succession,
@@ -27,9 +26,9 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import Steps, point_at
+from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
-from embedviz.render.fades import FadeIn, FadeOut, Looks, StepAside
+from embedviz.render.fades import FadeIn, FadeOut, Looks, OutlineIn, StepAside
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
@@ -227,7 +226,7 @@ class ProductPart(Component):
         shown = AnimationGroup(
             FadeIn(self.product),
             FadeIn(self.title),
-            Create(self.box),
+            OutlineIn(self.box),
             run_time=max(1.0, len(steps) / 4),
         )
         return Steps(shown, Succession(*steps))
@@ -235,8 +234,8 @@ class ProductPart(Component):
     def beat_sum(self, beat: Beat) -> Animation:
         """Fade the zero terms; then write the sum and carry it up into the product's row.
 
-        The sum's copy starts right of it, climbs a lane right of the terms
-        and slides left into the product's first empty cell.
+        The sum's copy appears right of it already climbing a lane right of
+        the terms, and slides left into the product's first empty cell.
         """
         total, target = self.terms.total, self.cells[self.column]
         slot = target.get_center().copy()
@@ -257,11 +256,15 @@ class ProductPart(Component):
             if zeros
             else point_at(self.terms.lines[self.token_id], self.theme.highlight)
         )
-        carried = Succession(
-            AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)),
-            FadeIn(target),
-            Follow(target, path, run_time=1.2),
-        )
+
+        # The copy comes only as it sets off, and fades in on its way: manim shows a
+        # fade's mobject whole as its play begins, so it stood beside the sum while the sum
+        # was written and read as a second result ("= -0.4015   -0.4015", a review).
+        def climbing() -> Animation:
+            return AnimationGroup(Follow(target, path, run_time=1.2), FadeIn(target, run_time=0.3))
+
+        climb = make_deferred_animation(climbing, run_time=1.2, touches=lambda: [target])
+        carried = Succession(AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)), climb)
         return Steps(faded, carried)
 
     def beat_columns(self, beat: Beat) -> Animation:
@@ -398,7 +401,7 @@ class ComparePart(Component):
         # Out and back within one play: a step aside (a FadeOut would remove it at the end).
         saved: dict[int, Looks] = {}
         left = StepAside([self.heading], saved, out=True, run_time=0.4)
-        there = AnimationGroup(self._walk([self.wait, park]), Create(self.outline), left)
+        there = AnimationGroup(self._walk([self.wait, park]), OutlineIn(self.outline), left)
         move = self.heading_move
         # Unseen, it moves over the chip's home, and shows there as the chip arrives.
         headed = Succession(

@@ -11,11 +11,11 @@ fetches the row (:class:`~embedviz.render.parts.motion.LookupMotion`).
 
 from __future__ import annotations
 
-from manim import AnimationGroup, Create, LaggedStart, Rectangle, Succession, VMobject, Wait
+from manim import AnimationGroup, LaggedStart, Rectangle, Succession, VMobject, Wait
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import LABEL_RATIO, SPACE, Theme
-from embedviz.render.fades import FadeOut
+from embedviz.render.fades import FadeOut, OutlineIn
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 
@@ -59,7 +59,7 @@ def _count_one(grid: CellGrid, row: int, colour: str) -> AnimationGroup:
     """Ring one row and swell its number, there and back (one second)."""
     ring = count_ring(grid, row, colour)
     shown = Succession(
-        Create(ring, run_time=0.25), Wait(run_time=0.5), FadeOut(ring, run_time=0.25)
+        OutlineIn(ring, run_time=0.25), Wait(run_time=0.5), FadeOut(ring, run_time=0.25)
     )
     return AnimationGroup(shown, point_at(grid.row_labels[row], colour, scale=GROW, ring=False))
 
@@ -76,5 +76,5 @@ def count_rows(grid: CellGrid, target: int, theme: Theme) -> tuple[Steps, VMobje
     counted = [r for r in grid.get_rows() if r <= target and r in grid.row_labels]
     outline = grid.row_outline(target, theme.id_line)
     count = LaggedStart(*[_count_one(grid, r, colour) for r in counted], lag_ratio=0.7)
-    marked = Succession(count, Create(outline, run_time=0.4))
+    marked = Succession(count, OutlineIn(outline, run_time=0.4))
     return Steps(_count_one(grid, min(grid.row_labels), colour), marked), outline

@@ -19,7 +19,6 @@ import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
-    Circumscribe,
     Create,
     Succession,
     VMobject,
@@ -28,7 +27,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_deferred_animation
 from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadeOut, StepAside
+from embedviz.render.fades import FadeIn, FadeOut, RingFlash, StepAside
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.positions import Rows
@@ -149,7 +148,7 @@ class ScatterMotion(Component):
 
     def _pointed(self, positions: list[tuple[int, ...]]) -> Animation:
         chips = [self.weights.chips[self.weights.rows.positions.index(p)] for p in positions]
-        return AnimationGroup(*[Circumscribe(c, color=self.theme.highlight) for c in chips])
+        return AnimationGroup(*[RingFlash(c, color=self.theme.highlight) for c in chips])
 
     def _single(self, row: int) -> list[Animation]:
         """One ID's weight row into its gradient row: its chip pointed at; its strip's travel."""
@@ -175,7 +174,7 @@ class ScatterMotion(Component):
         window = self.board.beats[0].window
         corner = (self.gradient.grid.body_left(), plan.weights_top)
         grid = empty_grid(
-            line_slots(len(positions) + 1, plan), window, plan, theme, theme.output, corner
+            line_slots(len(positions) + 1, plan), window, plan, theme, corner, theme.output
         )
         terms = Rows(grid, positions, cells, "upstream", data, theme, scale)
         sums = Rows(grid, [(row,)], cells, "grad", data, theme, scale, first=len(positions))

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import Animation, AnimationGroup, Create, Succession, VMobject, Wait
+from manim import Animation, AnimationGroup, Succession, VMobject, Wait
 
 from embedviz.render.animations import make_deferred_animation
-from embedviz.render.fades import FadeOut
+from embedviz.render.fades import FadeOut, OutlineIn
 
 __all__ = ["STRIP_LAG", "WALK", "Lookup", "clear_starts", "late_marks", "swept"]
 
@@ -63,7 +63,7 @@ class Lookup:
             # beat begins (every lookup's at once) for a Create or a FadeOut waiting its turn.
             outline = self.outline
             drawn = make_deferred_animation(
-                lambda: Create(outline), OUTLINE, touches=lambda: [outline]
+                lambda: OutlineIn(outline), OUTLINE, touches=lambda: [outline]
             )
             gone = make_deferred_animation(
                 lambda: FadeOut(outline), OUTLINE, touches=lambda: [outline]

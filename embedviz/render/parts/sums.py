@@ -20,7 +20,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Create,
     GrowFromEdge,
     LaggedStart,
     Rectangle,
@@ -32,7 +31,7 @@ from manim import (
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.baseline import put_on_line
 from embedviz.render.design import SPACE, Theme, maths, value_colour
-from embedviz.render.fades import FadeIn
+from embedviz.render.fades import FadeIn, OutlineIn
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
@@ -469,7 +468,7 @@ class LookupLine(Component):
         radius = plan.sizes.row_height * 0.45
         self.outline = self.block.grid.row_outline(self.token_id, self.theme.id_line)
         there = Follow(chip, curve_points([self.home, park], radius), run_time=1.0)
-        arrive = Succession(FadeIn(chip), AnimationGroup(there, Create(self.outline)))
+        arrive = Succession(FadeIn(chip), AnimationGroup(there, OutlineIn(self.outline)))
         landing = xyz(plan.strip_left + plan.body_width / 2, plan.lookup_y)
         # The copy's frame comes as the strip lands in it (the carry's ``place``):
         # standing there empty, it showed as a second frame beside the strip.

@@ -21,7 +21,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Circumscribe,
     Create,
     Line,
     VGroup,
@@ -30,14 +29,14 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, TEXT_CONTRAST, Theme, dimmed, value_colour
-from embedviz.render.fades import FadeIn
+from embedviz.render.fades import FadeIn, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.symbols import IndexedSymbol, word_line
-from embedviz.render.solve_zero_based import TAG_GAP, ZeroPlan
+from embedviz.render.solve_zero_based import CROSS_WIDTH, TAG_GAP, ZeroPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -52,10 +51,6 @@ def check_mark(height: float, colour: str) -> VMobject:
     mark.set_points_as_corners([xyz(0, 0.45 * height), xyz(0.35 * height, 0), xyz(height, height)])
     mark.set_stroke(colour, width=6).set_fill(opacity=0)
     return mark
-
-
-# The cross's stroke (4.5 px at 720p, as the whole-strip X it replaced).
-CROSS_WIDTH = 5
 
 
 def cross_mark(size: float, colour: str) -> VMobject:
@@ -273,9 +268,9 @@ class TraceCard(Component):
         # The narration points at the vector now: a passing circle, not a lasting frame,
         # on the vector's own edge: 0.05 outside it, it passed 3.5 px from "returned
         # vector" above (issue 18); on the edge it keeps about 8 px from every text.
-        pointed = Circumscribe(self.vector.body, color=self.theme.highlight, buff=0)
+        pointed = RingFlash(self.vector.body, color=self.theme.highlight, buff=0)
         return Steps(
-            AnimationGroup(Create(self.row_outline), pointed, FadeIn(self.check)),
+            AnimationGroup(OutlineIn(self.row_outline), pointed, FadeIn(self.check)),
             Create(self.tick),
         )
 
@@ -297,14 +292,14 @@ class TraceCard(Component):
             # round its strike, which reaches past its ends).
             rest = [m for m in line if m is not index]
             largest = VGroup(*rest, index.copy().scale(SWELL), *[m.copy() for m in marks])
-            ring = Circumscribe(largest, color=colour, buff=MARK_CLEAR, stroke_width=RING_WIDTH)
+            ring = RingFlash(largest, color=colour, buff=MARK_CLEAR, stroke_width=RING_WIDTH)
             return AnimationGroup(swell, ring)
 
         # Outlines pass round them: the row's values keep their sign colours.
         return Steps(
             pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1]),
             AnimationGroup(
-                pointed(self.index, self.steps[1]), Circumscribe(outline, color=colour, buff=0)
+                pointed(self.index, self.steps[1]), RingFlash(outline, color=colour, buff=0)
             ),
         )
 

@@ -28,7 +28,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Create,
     Indicate,
     LaggedStart,
     Line,
@@ -40,7 +39,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, Theme, maths, value_colour
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.parts.chips import Chip
@@ -68,13 +67,17 @@ def empty_grid(
     window: Window,
     plan: TrainingPlan,
     theme: Theme,
-    frame: str,
     corner: tuple[float, float],
+    frame: str | None = None,
 ) -> CellGrid:
-    """Return a body with the window's columns and these rows, its top-left corner at ``corner``."""
+    """Return a body with the window's columns and these rows, its top-left corner at ``corner``.
+
+    Framed as E is unless ``frame`` says otherwise: in the gradient's magenta, under the
+    highlight's violet rings, the two read as one colour (a 720p review).
+    """
     pad = char_advance(plan.scale.data) * CELL_PAD_CHARS / 2
     grid = CellGrid(rows, col_slots(window, plan.sizes), lambda r, c: None, theme, frame, pad)
-    grid.body[0].set_stroke(frame, width=2)
+    grid.body[0].set_stroke(frame or theme.cell_stroke, width=2)
     return grid.shift(xyz(corner[0] - grid.body_left(), corner[1] - grid.body_top()))
 
 
@@ -107,9 +110,7 @@ class GradientPart(Component):
         window = board.beats[0].window
         label = plan.scale.label
         corner = (plan.grad_left, plan.matrix_top)
-        self.grid = empty_grid(
-            row_slots(window, plan.sizes), window, plan, theme, theme.gradient, corner
-        )
+        self.grid = empty_grid(row_slots(window, plan.sizes), window, plan, theme, corner)
         rows = [(row,) for row in window.rows]
         self.rows = Rows(
             self.grid,
@@ -188,9 +189,7 @@ class WeightsPart(Component):
         data, label = plan.scale.data, plan.scale.label
         ids = sorted((c for c in cells.values() if c.kind == "token_id"), key=lambda c: c.index)
         corner = (plan.matrix_left, plan.weights_top)
-        self.grid = empty_grid(
-            line_slots(len(ids), plan), window, plan, theme, theme.gradient, corner
-        )
+        self.grid = empty_grid(line_slots(len(ids), plan), window, plan, theme, corner)
         positions = [c.index for c in ids]
         self.rows = Rows(self.grid, positions, cells, "upstream", data, theme, board.value_scale)
         self.chips: list[Chip] = []
@@ -319,7 +318,7 @@ class SumPanel(Component):
         sums = sorted({c.index[:-1] for c in cells.values() if c.kind == "sum"})
         corner = (plan.grad_left, plan.weights_top)
         self.grid = empty_grid(
-            line_slots(len(terms) + 1, plan), window, plan, theme, theme.output, corner
+            line_slots(len(terms) + 1, plan), window, plan, theme, corner, theme.output
         )
         self.terms = Rows(self.grid, terms, cells, "term", data, theme, scale)
         self.sums = Rows(self.grid, sums, cells, "sum", data, theme, scale, first=len(terms))
@@ -350,7 +349,7 @@ class SumPanel(Component):
         total = VGroup(*self.sums.numbers[(self.row,)])
         # The terms' names came with the rows in the scatter (ScatterMotion._sum).
         return Steps(
-            AnimationGroup(*[Create(m) for m in self.outlines], FadeIn(self.title)),
+            AnimationGroup(*[OutlineIn(m) for m in self.outlines], FadeIn(self.title)),
             point_at(total, colour),
         )
 

@@ -19,15 +19,14 @@ from manim import (
     UP,
     Animation,
     AnimationGroup,
-    Circumscribe,
     Create,
     LaggedStart,
-    ShowPassingFlash,
     Succession,
     SurroundingRectangle,
     VGroup,
     VMobject,
     Wait,
+    there_and_back,
 )
 
 from embedviz.render.animations import (
@@ -37,7 +36,7 @@ from embedviz.render.animations import (
     point_at,
 )
 from embedviz.render.design import SCROLL_BAR, SPACE
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
@@ -198,7 +197,7 @@ class LargeVocabStage(Stage):
         assert beat.highlight is not None
         row = beat.highlight.row
         chip = self.chips.chips[self.output.row_of(beat.highlight.position)]
-        pointed = Circumscribe(chip, color=self.theme.highlight, buff=SPACE / 2)
+        pointed = RingFlash(chip, color=self.theme.highlight, buff=SPACE / 2)
         moves = self._scroll(beat)
         if beat.window == self.matrix.window and len(moves) == 1:
             label = self.matrix.grid.row_labels[row]
@@ -206,7 +205,7 @@ class LargeVocabStage(Stage):
         # Built after the scroll is planned: the grid's bookkeeping is the new window's.
         outline = self.matrix.outline(row)
         self.matrix.marked[row] = outline
-        return Steps(pointed, Succession(AnimationGroup(*moves), Create(outline, run_time=0.4)))
+        return Steps(pointed, Succession(AnimationGroup(*moves), OutlineIn(outline, run_time=0.4)))
 
     def _output_parts(self) -> list[VMobject]:
         return [self.output.grid, self.output.heading, self.output.numbers]
@@ -249,7 +248,7 @@ class LargeVocabStage(Stage):
         """Point at the sentence's chips; then at the output rows waiting for them, in order."""
         accent = self.theme.highlight
         return Steps(
-            Circumscribe(VGroup(*self.chips.chips), color=accent, buff=SPACE / 2),
+            RingFlash(VGroup(*self.chips.chips), color=accent, buff=SPACE / 2),
             LaggedStart(
                 *[point_at(n, accent, scale=1.1) for n in self.output.numbers], lag_ratio=0.15
             ),
@@ -285,7 +284,7 @@ class LargeVocabStage(Stage):
         def drawn() -> Animation:
             ring = self.output.grid.row_outline(row, self.theme.id_line)
             self.held.append(ring)
-            return AnimationGroup(Create(ring, run_time=0.3), *shown)
+            return AnimationGroup(OutlineIn(ring, run_time=0.3), *shown)
 
         return make_deferred_animation(drawn, run_time=0.3)
 
@@ -317,13 +316,15 @@ class LargeVocabStage(Stage):
             return Succession(rest, self._outline_output(landed[0], []))
         # The narration points at both rows ("output rows 0 and 8 are identical").
         # A passing ring around each (the highlight means "now"): the values keep their colours.
-        # The rings are the stage's (``repeat_rings``), not hidden in Circumscribe, so that
+        # The rings are the stage's (``repeat_rings``), not hidden in so that
         # what moves with the phrase can be seen: the rows themselves stay still.
         rows = [VGroup(*self.motion.landed[p]) for p in pair if self.motion.landed.get(p)]
         accent = self.theme.highlight
         self.repeat_rings = [SurroundingRectangle(r, color=accent, buff=SPACE / 4) for r in rows]
-        # Circumscribe's own flash (a 0.3 slice of the outline running round it).
-        flashes = [ShowPassingFlash(ring, time_width=0.3) for ring in self.repeat_rings]
+        # Each ring comes and goes whole (a slice running round read as a mark on a neighbour).
+        flashes = [
+            OutlineIn(ring, rate_func=there_and_back, remover=True) for ring in self.repeat_rings
+        ]
         return Steps(rest, Succession(AnimationGroup(*flashes), self._tie(landed, pair[1])))
 
     def _tie(self, positions: list[tuple[int, ...]], named: tuple[int, ...]) -> Animation:

@@ -13,8 +13,6 @@ from dataclasses import replace
 from manim import (
     Animation,
     AnimationGroup,
-    Circumscribe,
-    Create,
     Mobject,
     Succession,
     VGroup,
@@ -22,6 +20,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.design import SPACE
+from embedviz.render.fades import OutlineIn, RingFlash
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
@@ -161,7 +160,7 @@ class LookupStage(Stage):
         if len(beat.phrases) < 3:
             return asked
         chips = VGroup(*self.chips.chips)
-        return Steps(Circumscribe(chips, color=self.theme.highlight, buff=SPACE / 2), asked)
+        return Steps(RingFlash(chips, color=self.theme.highlight, buff=SPACE / 2), asked)
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Frame the output; its row count and tags come from the IDs, its width from d."""
@@ -176,7 +175,7 @@ class LookupStage(Stage):
             return printed
         # The cue names the row: it stands marked from here through the grad_fn beat.
         self.named_row = self.matrix.outline(beat.highlight.row)
-        return Steps(*steps[:-1], AnimationGroup(steps[-1], Create(self.named_row)))
+        return Steps(*steps[:-1], AnimationGroup(steps[-1], OutlineIn(self.named_row)))
 
     def beat_grad_fn(self, beat: Beat) -> Animation:
         """Underline the grad_fn label; then the row is ringed in the print, and marked in E."""
@@ -187,5 +186,5 @@ class LookupStage(Stage):
         named: list[Animation] = []
         if self.named_row is None:
             self.named_row = self.matrix.outline(beat.highlight.row)
-            named.append(Create(self.named_row))
+            named.append(OutlineIn(self.named_row))
         return Steps(boxed, AnimationGroup(self.printed.point_at_numbers(), *named))

@@ -182,15 +182,20 @@ class OneHotStage(Stage):
             for mobject, move in moves:
                 mobject.shift(move)
         glides: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
+        gone: list[Animation] = []
         if self.bar is not None and self.matrix.legend is not None:
-            # The bar fades out beside E as the legend fades in at the band's right end:
-            # morphed, its title crossed the chip's glide to the tag column.
-            glides += [FadeOut(self.bar), FadeIn(self.matrix.legend)]
+            # The bar fades out beside E (as the camera pulls back: standing, the product's
+            # row came down through its title) and the legend fades in at the band's right
+            # end: morphed, its title crossed the chip's glide to the tag column.
+            gone, glides = [FadeOut(self.bar)], [*glides, FadeIn(self.matrix.legend)]
         if zoom is None:
-            return Steps(AnimationGroup(AnimationGroup(*glides), first), *rest)
+            return Steps(AnimationGroup(*gone, AnimationGroup(*glides), first), *rest)
         # The product's row, its title and the column's box come on with the first phrase
         # as the camera pulls back, played under the close-up: they follow E as it shrinks.
-        shrink = Succession(zoom.pull_back(), AnimationGroup(*glides))
+        back = zoom.pull_back()
+        for fade in gone:  # gone in the pull-back's first fifth, before the row comes down
+            fade.set_run_time(back.get_run_time() / 5)
+        shrink = Succession(AnimationGroup(back, *gone), AnimationGroup(*glides))
         return Steps(AnimationGroup(shrink, zoom.wrap(first)), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:

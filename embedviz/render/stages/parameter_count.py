@@ -10,9 +10,10 @@ The layout is the lookup's, the last beat. Before it, what is shown rests
 where it fills the frame (:func:`~embedviz.render.param_rests.rest_places`,
 moved by :class:`~embedviz.render.rests.Rests`): E large at the left with its
 heading, its sizes and the count spread down a column beside it (beats
-``table`` and ``count``); the count on two lines and the memory table spread
-down the panel (``dtype``); the count, the memory and the widths tables
-spread apart (``compare``). Each beat first eases its pieces to its places;
+``table`` and ``count``); E receded at the top left, the count on two lines
+beside it and the memory table across the frame under them (``dtype``); the
+count, the memory and the widths tables spread apart down the panel, larger
+than E (``compare``). Each beat first eases its pieces to its places;
 the lookup brings them home.
 """
 
@@ -101,6 +102,8 @@ class ParameterCountStage(Stage):
         if dtypes:
             names |= {"memory_header": "memory_header", "memory": f"memory:{dtypes}"}
         boxes = {name: self.rests.box(piece) for name, piece in names.items()}
+        if dtypes:
+            boxes["memory_all"] = self.rests.box(f"memory:{len(self.memory.rows)}")
         # Issue 18's band, where empty space is measured: under the title, over the caption.
         _, bottom, _, top = content_band(self.title)
         found = rest_places(beat.action, boxes, self.plan, (bottom, top))

@@ -20,7 +20,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Create,
     LaggedStart,
     Mobject,
     ReplacementTransform,
@@ -40,12 +39,12 @@ from embedviz.render.design import (
     font_for_px,
     units_for_px,
 )
-from embedviz.render.fades import FadeIn, FadeInBehind, FadeOut
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
-from embedviz.render.parts.glide import LANDING_SHARE, arriving, glide_floor
+from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Targets, narrowed, placed
@@ -215,7 +214,7 @@ class PositionStage(Stage):
             for m in (*c.targets, *c.strip[2])
         ]
         dim = dim_others(rest, self.theme.cell_fill)
-        shown = AnimationGroup(*[Create(m) for m in self.same[:-1]], FadeIn(same), *dim)
+        shown = AnimationGroup(*[OutlineIn(m) for m in self.same[:-1]], FadeIn(same), *dim)
         return Succession(*moves, shown) if moves else shown
 
     def _verdict(self, tops: tuple[float, float], left: float) -> VGroup:
@@ -442,24 +441,24 @@ class PositionStage(Stage):
             math.hypot(*(new.get_center() - now.get_center())[:2])
             for now, new in ((self.output.grid, self.tokens.grid), (old, self.title))
         )
-        glide = AnimationGroup(moved, ReplacementTransform(old, self.title))
         # The rows set off while the matrix is still fading (a frame review found the
         # output alone at the right, the left third empty, between the two); they reach
-        # where the matrix stood only once it has gone. The empty blocks come behind them
-        # while they travel (a calm glide leaves no place empty for long); the signs as
-        # they land (their IDs pass over ``+``; ``=`` is no larger than their numbers then).
+        # where the matrix stood only once it has gone. P's empty block rides with them, the
+        # sums' comes once they have passed it, both fading in behind (a calm glide leaves
+        # no place empty for long; standing still, P's edge ran through the row numbers);
+        # the signs as they land (their IDs pass over ``+``; ``=`` is no larger than
+        # their numbers then).
         signs = [self.blocks.plus, self.blocks.equals]
         empty = [m for m in self.blocks.skeleton() if all(m is not s for s in signs)]
+        block = VGroup(self.output.grid, *self.chips.chips, *self.output.numbers)
+        offset = self.tokens.grid.get_center() - self.output.grid.get_center()
+        riders = [self.tokens.heading, self.blocks.pe_grid, self.blocks.pe_heading]
+        behind = [m for m in empty if all(m is not r for r in riders)]
+        glide = AnimationGroup(moved, ReplacementTransform(old, self.title))
+        came = come_with(at_least(glide, glide_floor(way, 0.0)), block, offset, riders, behind)
         arrived = LaggedStart(
             AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
-            arriving(
-                arriving(
-                    at_least(glide, glide_floor(way, 0.0)),
-                    AnimationGroup(*[FadeInBehind(m) for m in [self.tokens.heading, *empty]]),
-                ),
-                FadeIn(VGroup(*signs)),
-                LANDING_SHARE,
-            ),
+            arriving(came, FadeIn(VGroup(*signs)), LANDING_SHARE),
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))

@@ -12,7 +12,6 @@ from __future__ import annotations
 from manim import (
     Animation,
     AnimationGroup,
-    Create,
     Indicate,
     LaggedStart,
     Mobject,
@@ -24,7 +23,7 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation, point_at
-from embedviz.render.fades import FadeIn
+from embedviz.render.fades import FadeIn, OutlineIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.lookup import MatrixPart
@@ -194,7 +193,7 @@ class TrainingStage(Stage):
             first, self.closer = AnimationGroup(home, first), 0.0
         return Steps(
             first,
-            LaggedStart(*[Create(box) for box in outlines], lag_ratio=0.1),
+            LaggedStart(*[OutlineIn(box) for box in outlines], lag_ratio=0.1),
             make_reveal_animation(self.weights.appear()),
         )
 

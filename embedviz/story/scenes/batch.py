@@ -288,7 +288,9 @@ def _first_sequence(
         rec.beat(
             "lookup-0-rest",
             "lookup_many",
-            f"The rest of sequence 0 follows in order: IDs {_listing(first[2:])} "
+            # Two sentences: a long list broke the one sentence at its colon, and
+            # "The rest of sequence 0 follows in order:" stood alone as a cue.
+            f"The rest of sequence 0 follows in order. IDs {_listing(first[2:])} "
             f"fill {rows_text} of slice 0.",
             run_time=1.2 * (length - 2),
             min_hold=0.8,
@@ -308,7 +310,7 @@ def _other_sequences(
         rec.beat(
             f"lookup-{b}",
             "lookup_many",
-            f"Sequence {b} uses the same matrix E: IDs {_listing(ids[b])} "
+            f"Sequence {b} uses the same matrix E. IDs {_listing(ids[b])} "
             f"fill slice {b}, in order.",
             run_time=1.2 * length,
             min_hold=0.8,
