@@ -29,7 +29,7 @@ from manim import (
 )
 from manim.utils.rate_functions import smooth
 
-from embedviz.render.animations import Steps, point_at
+from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import Theme
 from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText
@@ -310,7 +310,11 @@ class LookupMotion(Component):
         pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
         home = Follow(chip, back, run_time=1.0, rate_func=pace)
-        moved = LaggedStart(home, carry, lag_ratio=self.strip_lag())
+        moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
+        if outline is not None:  # it goes as its chip leaves (an outline is its chip's)
+            gone = outline
+            fade = make_deferred_animation(lambda: FadeOut(gone, run_time=0.15), 0.15, lambda: [gone])
+            moved = AnimationGroup(moved, fade)
         self.carries.append(carry)
         mark = self.output.mark(position)
         # Late marks would stand past the frame's edge until the block has closed up.
@@ -323,10 +327,7 @@ class LookupMotion(Component):
             mark.shift(xyz(across, -dy) if late else xyz(0, lift))
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
-        settled: list[Animation] = []
-        if outline is not None:
-            settled.append(FadeOut(outline, run_time=0.3))
-        settled += [] if late else shown
+        settled: list[Animation] = [] if late else shown
         settle = AnimationGroup(*settled) if settled else Wait(run_time=0.3)
         self.filled.add(position)
         chip_box = (chip.width, chip.height)
