@@ -31,13 +31,13 @@ from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
+from embedviz.render.fades import FadeIn, FadesAsItLeaves, OutlineIn
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.drawer import drawer_pace
-from embedviz.render.parts.glide import Glide, glide_floor
+from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.schedule import (
     STRIP_LAG,
@@ -275,10 +275,12 @@ class LookupMotion(Component):
         # Where the solver put the block, its order keeps every path clear.
         return tuple(t for t in self.plan.order if t in targets), self.lift
 
-    def _one(self, position: tuple[int, ...], lift: float = 0.0) -> Lookup:
+    def _one(self, position: tuple[int, ...], lift: float = 0.0, paced: bool = False) -> Lookup:
         """Build one ID's motions (walk there; come back with the strip; settle) and their paths.
 
         ``lift`` is how far the output block will have glided up when they play.
+        ``paced``: at teaching pace, the chip's walks get their floors (:func:`chip_floor`);
+        among the rest (many at once, in one phrase) they may go faster.
         """
         row_index = self.output.row_of(position)
         chip = self.chips.chips[row_index]
@@ -298,7 +300,9 @@ class LookupMotion(Component):
         if outline is None and (outline := self.row_outline(row)) is not None:
             outline.shift(xyz(-self.matrix_slide, 0))
             mark_row = OutlineIn(outline, run_time=0.4)
-        go = AnimationGroup(Follow(chip, there, run_time=WALK), *self.leaving(row_index))
+        # A chip is one ID the eye follows: a beat's share never hurries it past a pace.
+        walking = Follow(chip, there, run_time=WALK)
+        go = AnimationGroup(at_least(walking, chip_floor(there) * paced), *self.leaving(row_index))
         walk = AnimationGroup(go, mark_row)
         bottom = float(self.matrix.grid.body[0].get_bottom()[1])
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift, bottom)
@@ -310,10 +314,15 @@ class LookupMotion(Component):
         pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
         home = Follow(chip, back, run_time=1.0, rate_func=pace)
+        home = at_least(home, chip_floor(back, pace) * paced)
         moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
         if outline is not None:  # it goes as its chip leaves (an outline is its chip's)
-            gone = outline
-            fade = make_deferred_animation(lambda: FadeOut(gone, run_time=0.15), 0.15, lambda: [gone])
+            gone, row_h = outline, self.plan.sizes.row_height
+            fade = make_deferred_animation(
+                lambda: FadesAsItLeaves(gone, chip, row_h / 2, 1.5 * row_h),
+                float(moved.get_run_time()),
+                lambda: [gone],
+            )
             moved = AnimationGroup(moved, fade)
         self.carries.append(carry)
         mark = self.output.mark(position)
@@ -361,7 +370,7 @@ class LookupMotion(Component):
         self._show_output()
         _, lift = self._order([self.output.row_of(position)], up)
         opening = self._opening(lift)
-        one = self._one(position, lift)
+        one = self._one(position, lift, paced=True)
         first, fetch = one.mark, Succession(one.go, one.moved)
         ending = [*self._closing(stay, [one]), *self._late([one])]
         start = Succession(opening, first) if opening is not None else first
