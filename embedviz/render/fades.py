@@ -331,7 +331,9 @@ class FadesAsItLeaves(Animation):
     def begin(self) -> None:
         """Note where its owner stands and how opaque the outline is; no copy is made."""
         self.start = self.leaving.get_center().copy()
-        self.shown = float(self.mobject.get_stroke_opacity())
+        outline = self.mobject
+        assert isinstance(outline, VMobject)
+        self.shown = float(outline.get_stroke_opacity())
         self.starting_mobject = self.mobject
         self.interpolate(0)
 
@@ -339,4 +341,6 @@ class FadesAsItLeaves(Animation):
         """Set the outline's opacity from its owner's distance (``alpha`` is not read)."""
         gone = float(np.linalg.norm(self.leaving.get_center() - self.start))
         kept = min(1.0, max(0.0, (self.far - gone) / (self.far - self.near)))
-        self.mobject.set_stroke(opacity=self.shown * kept)
+        outline = self.mobject
+        assert isinstance(outline, VMobject)
+        outline.set_stroke(opacity=self.shown * kept)

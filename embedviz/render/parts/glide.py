@@ -81,7 +81,7 @@ def glide_floor(dx: float, dy: float) -> float:
 
 
 def chip_floor(
-    points: Sequence[np.ndarray], pace: Callable[[float], float] | None = None
+    points: Sequence[np.ndarray] | np.ndarray, pace: Callable[[float], float] | None = None
 ) -> float:
     """Return the least seconds a chip's walk along ``points`` at ``pace`` may take.
 

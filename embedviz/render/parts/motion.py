@@ -313,8 +313,9 @@ class LookupMotion(Component):
         # Out from under the matrix quickly (then it all shows); its chip keeps ahead.
         pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
-        home = Follow(chip, back, run_time=1.0, rate_func=pace)
-        home = at_least(home, chip_floor(back, pace) * paced)
+        home = at_least(
+            Follow(chip, back, run_time=1.0, rate_func=pace), chip_floor(back, pace) * paced
+        )
         moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
         if outline is not None:  # it goes as its chip leaves (an outline is its chip's)
             gone, row_h = outline, self.plan.sizes.row_height
