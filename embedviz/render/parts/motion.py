@@ -31,7 +31,7 @@ from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadesAsItLeaves, OutlineIn
+from embedviz.render.fades import FadeIn, FadeOut, FadesAsItLeaves, OutlineIn
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
@@ -275,12 +275,14 @@ class LookupMotion(Component):
         # Where the solver put the block, its order keeps every path clear.
         return tuple(t for t in self.plan.order if t in targets), self.lift
 
-    def _one(self, position: tuple[int, ...], lift: float = 0.0, paced: bool = False) -> Lookup:
+    def _one(self, position: tuple[int, ...], lift: float = 0.0, paced: bool = True) -> Lookup:
         """Build one ID's motions (walk there; come back with the strip; settle) and their paths.
 
         ``lift`` is how far the output block will have glided up when they play.
-        ``paced``: at teaching pace, the chip's walks get their floors (:func:`chip_floor`);
-        among the rest (many at once, in one phrase) they may go faster.
+        ``paced``: at teaching pace, the chip's walks get their floors (:func:`chip_floor`)
+        and the row stays outlined until the settle (the narration names it); among the
+        rest (many at once, in one phrase) they may go faster, and the outline goes as
+        its chip moves off (:class:`~embedviz.render.fades.FadesAsItLeaves`).
         """
         row_index = self.output.row_of(position)
         chip = self.chips.chips[row_index]
@@ -317,7 +319,7 @@ class LookupMotion(Component):
             Follow(chip, back, run_time=1.0, rate_func=pace), chip_floor(back, pace) * paced
         )
         moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
-        if outline is not None:  # it goes as its chip leaves (an outline is its chip's)
+        if outline is not None and not paced:  # among the rest, it goes as its chip leaves
             gone, row_h = outline, self.plan.sizes.row_height
             fade = make_deferred_animation(
                 lambda: FadesAsItLeaves(gone, chip, row_h / 2, 1.5 * row_h),
@@ -337,7 +339,10 @@ class LookupMotion(Component):
             mark.shift(xyz(across, -dy) if late else xyz(0, lift))
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
-        settled: list[Animation] = [] if late else shown
+        settled: list[Animation] = []
+        if outline is not None and paced:  # at teaching pace, the named row stays marked
+            settled.append(FadeOut(outline, run_time=0.3))
+        settled += [] if late else shown
         settle = AnimationGroup(*settled) if settled else Wait(run_time=0.3)
         self.filled.add(position)
         chip_box = (chip.width, chip.height)
@@ -359,7 +364,9 @@ class LookupMotion(Component):
         held = beat.name in self.held
         return self.lookup_one(beat.highlight.position, beat.name in self.stays_open, held)
 
-    def lookup_one(self, position: tuple[int, ...], stay: bool = False, up: bool = False) -> Steps:
+    def lookup_one(
+        self, position: tuple[int, ...], stay: bool = False, up: bool = False, paced: bool = True
+    ) -> Steps:
         """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
 
         The row is outlined with the first phrase (which names it); the chip
@@ -367,11 +374,12 @@ class LookupMotion(Component):
         it is copied, so it never waits beside its row while the narration
         goes on: one thread of motion, from the chip to the row and back.
         With ``stay``, blocks that part stay parted for the next lookup beat; ``up``: held.
+        ``paced``: the chip's walks get their floors (see :meth:`_one`).
         """
         self._show_output()
         _, lift = self._order([self.output.row_of(position)], up)
         opening = self._opening(lift)
-        one = self._one(position, lift, paced=True)
+        one = self._one(position, lift, paced)
         first, fetch = one.mark, Succession(one.go, one.moved)
         ending = [*self._closing(stay, [one]), *self._late([one])]
         start = Succession(opening, first) if opening is not None else first
@@ -392,7 +400,7 @@ class LookupMotion(Component):
             return point_at(self.output.grid.body, self.theme.highlight)
         rows, lift = self._order([self.output.row_of(p) for p in landing], beat.name in self.held)
         opening = self._opening(lift)
-        lookups = [self._one(self.output.positions[t], lift) for t in rows]
+        lookups = [self._one(self.output.positions[t], lift, paced=False) for t in rows]
         starts = clear_starts(lookups)
         items: list[Animation] = []
         for one, start in zip(lookups, starts, strict=True):
