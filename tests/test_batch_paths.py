@@ -177,7 +177,24 @@ def _read(scene: MomentScene, moment: Any, found: dict[str, list[Any]]) -> None:
         if id(strip) in shown and len(strip) and float(strip[0].get_fill_opacity()) >= FAINT:
             movers.append(("strip", _box(strip[0])))
         found["moments"].append(moment.beat.name)
-        for _, box in movers:
+        # Between two samples a mover passed everything between where it was and is: a
+        # strip comes out of E and rises beside it in less than a twentieth of a step.
+        reached = [box for _, box in movers]
+        for what, box in movers:
+            key = (id(carry), what)
+            before = found["last"].get(key)
+            if before is not None and before[:2] == (moment.beat.name, moment.step):
+                was = before[2]
+                reached.append(
+                    (
+                        min(was[0], box[0]),
+                        min(was[1], box[1]),
+                        max(was[2], box[2]),
+                        max(was[3], box[3]),
+                    )
+                )
+            found["last"][key] = (moment.beat.name, moment.step, box)
+        for box in reached:
             for other, grid in enumerate(stack.slices):
                 if _cut(box, _box(grid.body)) is not None:
                     found["reach"].append((moment.beat.name, other))
@@ -196,6 +213,7 @@ def _found(case: str) -> dict[str, list[Any]]:
     board = prepared_storyboard("BatchLookup", CASES[case], environ={})
     found: dict[str, list[Any]] = {"moments": [], "crossed": [], "end": [], "lookup ends": []}
     found["reach"], found["covered"], found["outlines"] = [], [], []
+    found["last"] = {}
     found["order"] = [beat.name for beat in board.beats]
     play_moments(board, lambda s, m: _read(s, m, found), alphas=ALPHAS)
     return found

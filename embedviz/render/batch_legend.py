@@ -29,6 +29,8 @@ from manim import Animation, AnimationGroup, VMobject
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.design import SPACE
 from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.schedule import swept
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
@@ -119,25 +121,52 @@ def crossed_slices(stage: BatchStage, filled: Collection[Any], beat: Beat) -> se
     """Return the slices a lookup beat's chips and strips would pass over (not their own).
 
     ``filled`` are the positions landed before the beat. Beside the slices a
-    chip and its strip go out at their row of E's height into the slices'
-    column, and up or down it to their row (their span down the frame, a row
-    tall at each end); in the corridor they go in from the left, level with
-    their row, past no slice.
+    chip goes out at its row of E's height to the tags' column and up or
+    down it to its tag; its strip comes out of E heading for its output row
+    and into it (:meth:`~embedviz.render.solver.LookupPlan.strip_path`),
+    shown only once out of E. The boxes both sweep along those ways (at the
+    blocks' rest) are tested against each other slice. In the corridor they go in from the left,
+    level with their row, past no slice.
     """
     plan, grid = stage.plan, stage.matrix.grid
     if plan.mode != "beside" or beat.output is None:
         return set()
-    half = plan.sizes.row_height / 2
+    row_h = plan.sizes.row_height
+    bottom = float(grid.body[0].get_bottom()[1])
+    centre_x = plan.matrix_left + plan.body_width / 2
+    e_right = plan.matrix_left + plan.body_width
     crossed: set[int] = set()
     for b, t in (p for p in beat.output.filled if p not in filled):
+        index = b * plan.length + t
         source = grid.row_y(int(stage.cells[("token_id", (b, t))].value))
-        target = plan.output_row_y(b * plan.length + t)
-        low, high = min(source, target) - half, max(source, target) + half
+        target = plan.output_row_y(index)
+        chip = stage.chips.chips[index]
+        park = xyz(plan.park_x(chip.width), source)
+        tag = xyz(plan.tag_x(chip.width), target)
+        sweeps = swept([park, xyz(tag[0], source), tag], chip.width, chip.height)
+        way = [xyz(centre_x, source), *plan.strip_path(source, target, bottom)]
+        # Only its part out of E shows (it comes out from behind E's right edge).
+        sweeps += [
+            (max(x0, e_right), y0, x1, y1)
+            for x0, y0, x1, y1 in swept(way, plan.body_width, row_h)
+            if x1 > e_right + 1e-6
+        ]
         for other, body in enumerate(g.body for g in stage.stack.slices):
-            top, bottom = float(body.get_top()[1]), float(body.get_bottom()[1])
-            if other != b and low < top - 1e-6 and high > bottom + 1e-6:
+            if other != b and any(_overlap(box, body) for box in sweeps):
                 crossed.add(other)
     return crossed
+
+
+def _overlap(box: tuple[float, float, float, float], body: VMobject) -> bool:
+    """Whether ``box`` overlaps ``body``'s box by more than rounding."""
+    left, bottom = (float(v) for v in body.get_corner(xyz(-1, -1))[:2])
+    right, top = (float(v) for v in body.get_corner(xyz(1, 1))[:2])
+    return (
+        box[0] < right - 1e-6
+        and box[2] > left + 1e-6
+        and box[1] < top - 1e-6
+        and box[3] > bottom + 1e-6
+    )
 
 
 def _upcoming(

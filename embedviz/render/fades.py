@@ -39,6 +39,7 @@ __all__ = [
     "FadeInBehind",
     "FadeInRiding",
     "FadeOut",
+    "FadesAsItLeaves",
     "OutlineIn",
     "RingFlash",
     "StepAside",
@@ -294,3 +295,52 @@ class StepAside(Animation):
         """Interpolate each member's colours between where it started and where it goes."""
         for member, start, end in self._ends:
             _set_looks(member, start, end, alpha)
+
+
+class FadesAsItLeaves(Animation):
+    """Fade an outline as the mobject it belongs to moves away, and remove it.
+
+    A row's amber outline is its chip's: it stands while the chip waits beside
+    the row. Faded on a clock of its own, it stood on after a quick chip had
+    gone (a review of the rest of the lookups: a ring round row 5 with no
+    chip near it). Here its opacity follows the chip's distance from where it
+    was when this began: whole within ``near``, gone by ``far``. Play it in the
+    same group as, and after, the motion that moves ``leaving``.
+
+    Parameters
+    ----------
+    outline
+        The outline that fades (removed when this ends).
+    leaving
+        What it belongs to (read, never moved).
+    near, far
+        Distances (scene units) at which the fade starts and ends.
+    **kwargs
+        Passed to :class:`manim.Animation`.
+    """
+
+    def __init__(
+        self, outline: VMobject, leaving: Mobject, near: float, far: float, **kwargs: Any
+    ) -> None:
+        kwargs.setdefault("remover", True)
+        super().__init__(outline, **kwargs)
+        self.leaving, self.near, self.far = leaving, near, max(far, near + 1e-6)
+        self.start = np.zeros(3)
+        self.shown = 1.0
+
+    def begin(self) -> None:
+        """Note where its owner stands and how opaque the outline is; no copy is made."""
+        self.start = self.leaving.get_center().copy()
+        outline = self.mobject
+        assert isinstance(outline, VMobject)
+        self.shown = float(outline.get_stroke_opacity())
+        self.starting_mobject = self.mobject
+        self.interpolate(0)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Set the outline's opacity from its owner's distance (``alpha`` is not read)."""
+        gone = float(np.linalg.norm(self.leaving.get_center() - self.start))
+        kept = min(1.0, max(0.0, (self.far - gone) / (self.far - self.near)))
+        outline = self.mobject
+        assert isinstance(outline, VMobject)
+        outline.set_stroke(opacity=self.shown * kept)

@@ -26,10 +26,12 @@ __all__ = [
     "ARRIVAL_SHARE",
     "GLIDE_SECONDS",
     "LANDING_SHARE",
+    "MAX_CHIP_SPEED",
     "MAX_GLIDE_SPEED",
     "MIN_GLIDE_SECONDS",
     "Glide",
     "arriving",
+    "chip_floor",
     "come_with",
     "glide_floor",
     "passed_at",
@@ -45,6 +47,11 @@ MIN_GLIDE_SECONDS = 0.6
 # a frame seen from the back of a classroom spans 20 to 30 degrees, so half of it a
 # second (10 to 15 degrees) keeps well within what a teacher's eye follows.
 MAX_GLIDE_SPEED = 0.5
+# The fastest an ID's chip may move at its peak, in frame widths per second: a small
+# target the eye follows on its own (one ID from its chip to its row and back), a
+# little faster than a table, still within smooth pursuit from the back of the room.
+# Squeezed into a short beat's share, a chip crossed the frame in a quarter second.
+MAX_CHIP_SPEED = 0.75
 # ``smooth`` peaks at this many times its average speed (its slope at the middle).
 _SMOOTH_PEAK = 2.54
 # What a glide makes room for comes over this last share of it, behind what glides
@@ -71,6 +78,29 @@ def glide_floor(dx: float, dy: float) -> float:
     """
     speed = MAX_GLIDE_SPEED * float(config.frame_width)
     return max(MIN_GLIDE_SECONDS, _SMOOTH_PEAK * math.hypot(dx, dy) / speed)
+
+
+def chip_floor(
+    points: Sequence[np.ndarray] | np.ndarray, pace: Callable[[float], float] | None = None
+) -> float:
+    """Return the least seconds a chip's walk along ``points`` at ``pace`` may take.
+
+    Long enough that its peak speed stays under :data:`MAX_CHIP_SPEED`; the
+    peak is ``pace``'s steepest slope (``smooth``'s by default).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(chip_floor([np.zeros(3), np.array([14.222 / 2, 0.0, 0.0])]), 2)
+    1.69
+    """
+    path = np.asarray(points, dtype=float)
+    length = float(np.sum(np.linalg.norm(np.diff(path, axis=0), axis=1))) if len(path) else 0.0
+    peak = _SMOOTH_PEAK
+    if pace is not None:
+        times = np.linspace(0.0, 1.0, 401)
+        peak = float(np.max(np.diff([pace(float(t)) for t in times]))) * (len(times) - 1)
+    return peak * length / (MAX_CHIP_SPEED * float(config.frame_width))
 
 
 def arriving(glide: Animation, coming: Animation, share: float = ARRIVAL_SHARE) -> Animation:

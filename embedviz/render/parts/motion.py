@@ -29,15 +29,15 @@ from manim import (
 )
 from manim.utils.rate_functions import smooth
 
-from embedviz.render.animations import Steps, point_at
+from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
+from embedviz.render.fades import FadeIn, FadeOut, FadesAsItLeaves, OutlineIn
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.drawer import drawer_pace
-from embedviz.render.parts.glide import Glide, glide_floor
+from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.schedule import (
     STRIP_LAG,
@@ -275,10 +275,14 @@ class LookupMotion(Component):
         # Where the solver put the block, its order keeps every path clear.
         return tuple(t for t in self.plan.order if t in targets), self.lift
 
-    def _one(self, position: tuple[int, ...], lift: float = 0.0) -> Lookup:
+    def _one(self, position: tuple[int, ...], lift: float = 0.0, paced: bool = True) -> Lookup:
         """Build one ID's motions (walk there; come back with the strip; settle) and their paths.
 
         ``lift`` is how far the output block will have glided up when they play.
+        ``paced``: at teaching pace, the chip's walks get their floors (:func:`chip_floor`)
+        and the row stays outlined until the settle (the narration names it); among the
+        rest (many at once, in one phrase) they may go faster, and the outline goes as
+        its chip moves off (:class:`~embedviz.render.fades.FadesAsItLeaves`).
         """
         row_index = self.output.row_of(position)
         chip = self.chips.chips[row_index]
@@ -298,19 +302,31 @@ class LookupMotion(Component):
         if outline is None and (outline := self.row_outline(row)) is not None:
             outline.shift(xyz(-self.matrix_slide, 0))
             mark_row = OutlineIn(outline, run_time=0.4)
-        go = AnimationGroup(Follow(chip, there, run_time=WALK), *self.leaving(row_index))
+        # A chip is one ID the eye follows: a beat's share never hurries it past a pace.
+        walking = Follow(chip, there, run_time=WALK)
+        go = AnimationGroup(at_least(walking, chip_floor(there) * paced), *self.leaving(row_index))
         walk = AnimationGroup(go, mark_row)
-        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
+        bottom = float(self.matrix.grid.body[0].get_bottom()[1])
+        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift, bottom)
         targets = self.output.targets(position)
         for target in targets:
             target.shift(xyz(self.slide, lift))
         start = xyz((left + right) / 2, source_y)
-        half = self.plan.sizes.row_height / 2
-        # The strip slides out of its row quickly; its chip, setting off first, keeps ahead.
-        pace = drawer_pace([start, *path], (left, source_y - half, right, source_y + half))
+        # Out from under the matrix quickly (then it all shows); its chip keeps ahead.
+        pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
-        home = Follow(chip, back, run_time=1.0, rate_func=pace)
-        moved = LaggedStart(home, carry, lag_ratio=self.strip_lag())
+        home = at_least(
+            Follow(chip, back, run_time=1.0, rate_func=pace), chip_floor(back, pace) * paced
+        )
+        moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
+        if outline is not None and not paced:  # among the rest, it goes as its chip leaves
+            gone, row_h = outline, self.plan.sizes.row_height
+            fade = make_deferred_animation(
+                lambda: FadesAsItLeaves(gone, chip, row_h / 2, 1.5 * row_h),
+                float(moved.get_run_time()),
+                lambda: [gone],
+            )
+            moved = AnimationGroup(moved, fade)
         self.carries.append(carry)
         mark = self.output.mark(position)
         # Late marks would stand past the frame's edge until the block has closed up.
@@ -324,7 +340,7 @@ class LookupMotion(Component):
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
         settled: list[Animation] = []
-        if outline is not None:
+        if outline is not None and paced:  # at teaching pace, the named row stays marked
             settled.append(FadeOut(outline, run_time=0.3))
         settled += [] if late else shown
         settle = AnimationGroup(*settled) if settled else Wait(run_time=0.3)
@@ -348,7 +364,9 @@ class LookupMotion(Component):
         held = beat.name in self.held
         return self.lookup_one(beat.highlight.position, beat.name in self.stays_open, held)
 
-    def lookup_one(self, position: tuple[int, ...], stay: bool = False, up: bool = False) -> Steps:
+    def lookup_one(
+        self, position: tuple[int, ...], stay: bool = False, up: bool = False, paced: bool = True
+    ) -> Steps:
         """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
 
         The row is outlined with the first phrase (which names it); the chip
@@ -356,11 +374,12 @@ class LookupMotion(Component):
         it is copied, so it never waits beside its row while the narration
         goes on: one thread of motion, from the chip to the row and back.
         With ``stay``, blocks that part stay parted for the next lookup beat; ``up``: held.
+        ``paced``: the chip's walks get their floors (see :meth:`_one`).
         """
         self._show_output()
         _, lift = self._order([self.output.row_of(position)], up)
         opening = self._opening(lift)
-        one = self._one(position, lift)
+        one = self._one(position, lift, paced)
         first, fetch = one.mark, Succession(one.go, one.moved)
         ending = [*self._closing(stay, [one]), *self._late([one])]
         start = Succession(opening, first) if opening is not None else first
@@ -381,7 +400,7 @@ class LookupMotion(Component):
             return point_at(self.output.grid.body, self.theme.highlight)
         rows, lift = self._order([self.output.row_of(p) for p in landing], beat.name in self.held)
         opening = self._opening(lift)
-        lookups = [self._one(self.output.positions[t], lift) for t in rows]
+        lookups = [self._one(self.output.positions[t], lift, paced=False) for t in rows]
         starts = clear_starts(lookups)
         items: list[Animation] = []
         for one, start in zip(lookups, starts, strict=True):

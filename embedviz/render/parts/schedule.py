@@ -17,7 +17,7 @@ import numpy as np
 from manim import Animation, AnimationGroup, Succession, VMobject, Wait
 
 from embedviz.render.animations import make_deferred_animation
-from embedviz.render.fades import FadeOut, OutlineIn
+from embedviz.render.fades import OutlineIn
 
 __all__ = ["STRIP_LAG", "WALK", "Lookup", "clear_starts", "late_marks", "swept"]
 
@@ -54,7 +54,7 @@ class Lookup:
         Many lookups overlap in time, so a row outlined as its chip set off
         (and until its strip had landed) left several rows outlined with no
         chip beside any: the outline comes as the chip arrives and goes as it
-        sets off back (the strip's own amber frame hugs the row from then).
+        moves off back.
         """
         if self.outline is None:
             walk, moved, settle = self.walk, self.moved, self.settle
@@ -65,11 +65,9 @@ class Lookup:
             drawn = make_deferred_animation(
                 lambda: OutlineIn(outline), OUTLINE, touches=lambda: [outline]
             )
-            gone = make_deferred_animation(
-                lambda: FadeOut(outline), OUTLINE, touches=lambda: [outline]
-            )
             walk = AnimationGroup(self.go, Succession(Wait(run_time=WALK - OUTLINE), drawn))
-            moved = AnimationGroup(self.moved, gone)
+            # ``moved`` fades it as its chip goes (FadesAsItLeaves).
+            moved = self.moved
             settle = AnimationGroup(*self.shown) if self.shown else Wait()
         walk.set_run_time(REST_WALK)
         moved.set_run_time(REST_CARRY)

@@ -4,15 +4,13 @@ The strip is the row's numbers (and its elision marks) in a box outlined in
 amber, the colour of the ID that fetched it, following the ID's chip home (the
 chip stays on the output row as its tag); a row that no ID selected (a slip's
 wrong row) is framed in the neutral ``wrong`` instead. The solver keeps the strip's path
-clear (out to the right at the row's height, then along a free column, then
-into the output row), and the strip never covers its source row: at first its
-amber frame hugs the row; while the strip still overlaps the row, the frame
-stretches round the row and the strip together (the outline of both as one
-shape, so no line runs through the row's digits). The strip slides out of
-the row as a drawer does: its part clear of the row is drawn, filled, with
-every number already out of the row (:func:`clear_part`), so its numbers
-show from its first cell out; once it is clear the row's part of the frame
-goes, and the strip's own frame is left.
+clear (out to the right, turning at once toward its output row's height,
+then into the output row), and the strip never covers its source row: it
+starts under its own row and slides out from behind the matrix as one unit,
+box and numbers together; only its part clear of the matrix is drawn (the
+matrix's cells are filled, so a strip behind them would not show either),
+outlined on every side but the one at the matrix's edge
+(:func:`clear_part`, :func:`cover_box`).
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, CapStyleType, Rectangle, Scene, VGroup, VMobject
+from manim import Animation, Rectangle, Scene, VGroup, VMobject
 from manim.utils.rate_functions import linear, smooth
 
 from embedviz.render.design import Theme
@@ -36,10 +34,11 @@ __all__ = [
     "STRIP_Z",
     "Carry",
     "RowStrip",
+    "body_box",
     "clear_part",
+    "cover_box",
     "held_box",
     "make_strip",
-    "union_outline",
 ]
 
 # Drawn above everything else, so nothing's fill hides a travelling row.
@@ -165,7 +164,7 @@ class Carry(Animation):
         super().begin()
 
     def start_from_box(self) -> None:
-        """Set the path and the place it leaves from the strip's box, and add the lift-off frame.
+        """Set the path and the place it leaves from the strip's box, and what hides it there.
 
         A subclass that builds its strip elsewhere (a hidden row's band) calls
         this once the strip is built.
@@ -178,15 +177,11 @@ class Carry(Animation):
         )
         low, high = box.get_corner(xyz(-1, -1)), box.get_corner(xyz(1, 1))
         self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
-        self.source_size = (float(high[0] - low[0]), float(high[1] - low[1]))
-        self.held = held_box(self.source_box, self.strip[1].submobjects)
-        # The frame while the strip leaves its row: the outline of the row and
-        # the strip as one shape (its lines are set at every moment).
-        self.lift = VMobject().set_fill(opacity=0.0)
-        self.lift.set_stroke(self.frame, width=FRAME_WIDTH).set_z_index(STRIP_Z)
-        # Square ends close the corners where two of its lines meet.
-        self.lift.cap_style = CapStyleType.SQUARE
-        self.strip.add(self.lift)
+        body = body_box(self.grid)
+        self.cover = cover_box(body, self.source_box, self.path[-1])
+        numbers = self.strip[1].submobjects
+        landing = min((float(t.get_left()[0]) for t in self.targets), default=np.inf)
+        self.held = held_box(self.source_box, body, numbers, landing)
 
     def create_starting_mobject(self) -> VMobject:
         """Return an empty stand-in: nothing reads it."""
@@ -208,17 +203,18 @@ class Carry(Animation):
         return offset
 
     def interpolate_mobject(self, alpha: float) -> None:
-        """Move the strip to where it is at ``alpha``: each number shows as it comes out of its row.
+        """Move the strip to where it is at ``alpha``: it comes out from behind the matrix.
 
-        The strip slides out of its row as a drawer does: only its part clear of
-        the row is drawn (filled, and holding every number already out of the
-        row), so the copy never covers the row it leaves, and its numbers show
-        from its first cell out rather than only once the whole strip is clear
-        (a 720p review: an empty frame stretched across the gap first), though
-        none on the row's line within a cell of it (:func:`held_box`). While
-        it still overlaps the row, an amber frame goes round the row and the
-        strip together (their outline as one shape, so no line runs through
-        the row's digits); once clear, the strip's own frame is left.
+        The strip moves as one unit, box and numbers together, starting under
+        its own row; only its part clear of the matrix (:func:`cover_box`) is
+        drawn, as though it slid out from behind the matrix: filled, outlined
+        on every side but the one at the matrix's edge, so the outline is never
+        wider than the strip nor drawn over the matrix (a 720p review read a
+        frame round the row and the strip together, with the strip's last
+        number beside the row, as a glitch). While it is not wholly out, a
+        number shows once it is a cell clear of the matrix's edge, or clear of
+        its height, or over its output block (:func:`held_box`): beside a row,
+        it would read as one more value of that row.
         """
         offset = self._offset(alpha)
         self.strip.shift(offset - self.moved)
@@ -226,24 +222,28 @@ class Carry(Animation):
         left, bottom, right, top = self.source_box
         dx, dy = float(offset[0]), float(offset[1])
         moved = (left + dx, bottom + dy, right + dx, top + dy)
-        out = clear_part(moved, self.source_box)
+        out = clear_part(moved, self.cover)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
-        cleared = out == moved
-        # While it leaves its row, no number shows on the row's line a cell beside it.
-        held = self.source_box if cleared else self.held
+        # Wholly out beside the matrix, it reads as a copy of the row: all of it shows.
+        held = [] if moved[0] >= self.cover[2] - 1e-9 else self.held
         for text in [*numbers.submobjects, *marks.submobjects]:
-            text.set_fill(opacity=_shown(text, self.source_box, held))
+            text.set_fill(opacity=_shown(text, self.cover, held))
         if out is None:
             box.set_fill(opacity=0.0).set_stroke(opacity=0.0)
+            return
+        x0, y0, x1, y1 = out
+        corners = [xyz(x0, y1), xyz(x1, y1), xyz(x1, y0), xyz(x0, y0)]
+        # The side at the matrix's edge is left open (the strip goes on behind it).
+        sides = [out[0] > left + dx + 1e-9, out[3] < top + dy - 1e-9]
+        sides += [out[2] < right + dx - 1e-9, out[1] > bottom + dy + 1e-9]
+        open_side = next((k for k, cut in enumerate(sides) if cut), None)
+        if open_side is None:
+            box.set_points_as_corners([*corners, corners[0]])
         else:
-            x0, y0, x1, y1 = out
-            box.set_points_as_corners(
-                [xyz(x0, y1), xyz(x1, y1), xyz(x1, y0), xyz(x0, y0), xyz(x0, y1)]
-            )
-            box.set_fill(opacity=1.0).set_stroke(opacity=1.0 if cleared else 0.0)
-        # Once clear, this is the row's outline and the strip's own (drawn by its box too).
-        _set_lines(self.lift, union_outline(self.source_box, moved))
-        self.lift.set_stroke(opacity=0.0 if cleared else 1.0)
+            # Start just past the open side: left (0), top (1), right (2), bottom (3).
+            turn = corners[open_side:] + corners[:open_side]
+            box.set_points_as_corners(turn)
+        box.set_fill(opacity=1.0).set_stroke(opacity=1.0)
 
     def finish(self) -> None:
         """Land at once, so that a later step of a succession sees the output row filled."""
@@ -270,46 +270,74 @@ class Carry(Animation):
         scene.add(*places, *self.targets, *marks)
 
 
-def held_box(source: Box, numbers: Sequence[VMobject]) -> Box:
-    """Return where a strip's numbers stay hidden on its row's line: the row and a cell right of it.
+def body_box(grid: CellGrid) -> Box:
+    """Return the matrix body's box (its cells' filled background)."""
+    body = grid.body[0]
+    low, high = body.get_corner(xyz(-1, -1)), body.get_corner(xyz(1, 1))
+    return float(low[0]), float(low[1]), float(high[0]), float(high[1])
 
-    A number shown as soon as it was out of its row stood on the row's line
+
+def cover_box(body: Box, source: Box, landing: np.ndarray) -> Box:
+    """Return what hides a strip as it leaves: the matrix's body (it slides out from under it).
+
+    A strip that lands right of the matrix comes out of its right edge: the
+    body is taken as reaching up and down without end, so that no part of the
+    strip shows over or under the matrix (over the column labels) before it
+    is past that edge.
+    """
+    left, bottom, right, top = body
+    if float(landing[0]) - (source[2] - source[0]) / 2 >= right - 1e-6:
+        return left, -np.inf, right, np.inf
+    return left, min(bottom, source[1]), right, max(top, source[3])
+
+
+def held_box(source: Box, body: Box, numbers: Sequence[VMobject], landing: float) -> list[Box]:
+    """Return where a strip's numbers stay hidden: beside the matrix, on its row's line or not.
+
+    A number shown as soon as it was out of the matrix stood on a row's line
     just right of the row's last number, and read as one more value of the
-    row (a 720p review: ``1.2753 -0.2010 -0.1606 -0.1606``). While the strip
-    still overlaps its row, a number shows once a cell clear of the row, or
-    half a row off its line (see :func:`_shown`): the strip's box emerges
-    first; once the strip is clear, all of it shows, a copy beside the row.
-    The cell is the distance between the last two numbers' right ends (the
-    row's width for one number).
+    row (a 720p review: ``-2.8400 -0.7849 -1.4096 -1.4096``). On its own
+    row's line a number shows once a cell clear of the matrix's right edge;
+    beside the matrix's other rows, once a cell clear or over its output
+    block (right of ``landing``, where its first number lands); above or
+    below the matrix, at once (see :func:`_shown`). The cell is the distance
+    between the last two numbers' right ends (the row's width for one number).
     """
     left, bottom, right, top = source
     rights = [float(number.get_right()[0]) for number in numbers]
     cell = rights[-1] - rights[-2] if len(rights) > 1 else right - left
-    return left, bottom, right + cell, top
+    beside = max(right, body[2]) + cell
+    line = (min(left, body[0]), bottom, beside, top)
+    rows = (body[0], body[1], beside if landing <= body[2] else min(beside, landing), body[3])
+    return [line, rows]
 
 
-def _shown(text: VMobject, source: Box, held: Box) -> float:
-    """Return a strip number's opacity: 0 on its row or on its line beside it, 1 once just clear.
+def _shown(text: VMobject, cover: Box, held: Sequence[Box]) -> float:
+    """Return a strip number's opacity: 0 under the matrix or beside it, 1 once clear.
 
-    Hidden while it overlaps ``source`` (its row), and while it is within
-    ``held`` across and less than half a row off the row's centre line.
+    Hidden while it overlaps ``cover`` (the matrix) or any of ``held``.
     """
     low, high = text.get_corner(xyz(-1, -1)), text.get_corner(xyz(1, 1))
-    left, bottom, right, top = source
-    apart = max(
-        float(low[0]) - right, left - float(high[0]), float(low[1]) - top, bottom - float(high[1])
-    )
-    off_line = abs(float(low[1] + high[1]) / 2 - (bottom + top) / 2) - (top - bottom) / 2
-    beside = max(float(low[0]) - held[2], held[0] - float(high[0]), off_line)
-    return min(1.0, max(0.0, min(apart, beside) / SHOW_RAMP))
+
+    def apart(box: Box) -> float:
+        left, bottom, right, top = box
+        return max(
+            float(low[0]) - right,
+            left - float(high[0]),
+            float(low[1]) - top,
+            bottom - float(high[1]),
+        )
+
+    return min(1.0, max(0.0, min(apart(box) for box in [cover, *held]) / SHOW_RAMP))
 
 
 def clear_part(moved: Box, source: Box) -> Box | None:
     """Return the largest part of the box ``moved`` that is clear of ``source`` (None: none is).
 
-    Two boxes of one size overlap in a corner, a band or wholly: what is left of
-    ``moved`` is one band beside ``source`` and one above or below it; the
-    larger of the two is returned (all of ``moved`` when they do not overlap).
+    What is left of ``moved`` beside ``source`` (left or right of it) and above
+    or below it are bands; the largest is returned (all of ``moved`` when they
+    do not overlap). Against a matrix taken as reaching up and down without
+    end (:func:`cover_box`), it is the part out past the matrix's edge.
     """
     left, bottom, right, top = moved
     s_left, s_bottom, s_right, s_top = source
@@ -324,54 +352,3 @@ def clear_part(moved: Box, source: Box) -> Box | None:
     sized = [max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1]) for b in bands]
     best = max(range(len(bands)), key=lambda k: sized[k])
     return bands[best] if sized[best] > 1e-12 else None
-
-
-def union_outline(first: Box, second: Box) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Return the lines of the outline of two boxes as one shape (as (start, end) points).
-
-    Each box's sides, less their parts strictly inside the other box: so no
-    line runs through either box's inside. Lines follow each box's sides
-    counter-clockwise, so the unbroken ones join at its corners.
-    """
-    lines: list[tuple[np.ndarray, np.ndarray]] = []
-    for box, other in ((first, second), (second, first)):
-        left, bottom, right, top = box
-        corners = [(left, bottom), (right, bottom), (right, top), (left, top)]
-        for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
-            for start, end in _outside((x0, y0), (x1, y1), other):
-                lines.append((xyz(*start), xyz(*end)))
-    return lines
-
-
-def _outside(
-    start: tuple[float, float], end: tuple[float, float], box: Box
-) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """Return the pieces of an axis-aligned line that are not strictly inside ``box``."""
-    left, bottom, right, top = box
-    horizontal = start[1] == end[1]
-    # The line's fixed coordinate, and its span along the other axis (low to high).
-    fixed, a, b = (start[1], start[0], end[0]) if horizontal else (start[0], start[1], end[1])
-    low_in, high_in, across_low, across_high = (
-        (left, right, bottom, top) if horizontal else (bottom, top, left, right)
-    )
-    if not across_low < fixed < across_high:
-        return [(start, end)]
-    lo, hi = min(a, b), max(a, b)
-    spans = [(lo, min(hi, low_in)), (max(lo, high_in), hi)]
-    spans = [(p, q) for p, q in spans if q - p > 1e-9]
-    if a > b:  # keep the line's direction
-        spans = [(q, p) for p, q in reversed(spans)]
-
-    def point(t: float) -> tuple[float, float]:
-        return (t, fixed) if horizontal else (fixed, t)
-
-    return [(point(p), point(q)) for p, q in spans]
-
-
-def _set_lines(frame: VMobject, lines: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
-    """Make ``frame`` these straight lines: one subpath where lines meet end to start."""
-    curves = [
-        np.array([start, start + (end - start) / 3, start + 2 * (end - start) / 3, end])
-        for start, end in lines
-    ]
-    frame.set_points(np.concatenate(curves) if curves else np.zeros((0, 3)))

@@ -106,22 +106,10 @@ class BandCarry(Carry):
         built = band_strip(self.grid, self.band_y, self.targets, self.dx, self.row, self.theme)
         self.strip.add(*built.submobjects)
         # The band it leaves: the strip's box there (the body's width, a row's height).
-        # No lift-off frame is drawn (see interpolate_mobject): the full strip shows
-        # once it is clear of the body.
+        # It slides out from under the matrix as a row's strip does.
         self.start_from_box()
         # Carry.begin's work is done; the Animation's own begin is what is left.
         super(Carry, self).begin()
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        """Move as a row's strip does, but with no frame round the band it leaves.
-
-        A row's lift-off frame goes round the row and the strip as one shape;
-        round a band it stood round a gap label (``rows 2–462 hidden``), not
-        the ID's row (a frame review, the rest beat). The strip shows once it
-        is clear of the body, beside the band its row was hidden in.
-        """
-        super().interpolate_mobject(alpha)
-        self.lift.set_stroke(opacity=0.0)
 
 
 class VocabMotion(LookupMotion):

