@@ -44,7 +44,6 @@ from embedviz.render.batch_plan import (
 )
 from embedviz.render.batch_routes import place_slices
 from embedviz.render.design import (
-    CHIP_FILL,
     MAX_DATA_PX,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
@@ -195,7 +194,7 @@ class _Down:
 
 def _down(spec: BatchSpec, sizes: GridSizes) -> _Down:
     label = sizes.scale.label
-    chip_h = min(chip_size(1, 0, label)[1], sizes.row_height * CHIP_FILL)
+    chip_h = chip_size(1, 0, label)[1]
     band = digit_height(label) * 1.6
     t_label = band + BRACE + SPACE
     return _Down(
@@ -443,7 +442,12 @@ def _solve(spec: BatchSpec) -> BatchPlan:
     """
     largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
     found: list[tuple[float, float, Mode, Marks]] = []
-    placements: tuple[Marks, ...] = ("right", "below", "under", "corridor")
+    placements: tuple[Marks, ...] = (
+        "right",
+        "below",
+        "under",
+        "corridor",
+    )
     for mode in ("beside", "corridor"):
         for marks in placements:
             for pitch in PITCHES:

@@ -48,7 +48,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.batch_plan import BRACE, MARK_LINE, BatchPlan
-from embedviz.render.design import CHIP_FILL, SPACE, Theme, dimmed, maths, value_colour
+from embedviz.render.design import SPACE, Theme, dimmed, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import digit_height, xyz
@@ -109,7 +109,7 @@ class BatchChips(ChipColumn):
         self.chips: list[Chip] = []
         self.slots = VGroup()
         for (b, t), cell in ids:
-            chip = Chip(cell, label, theme, height=plan.sizes.row_height * CHIP_FILL)
+            chip = Chip(cell, label, theme, height=plan.tag_height)
             x = plan.block_right - (plan.length - 1 - t) * step - plan.chip_width / 2
             chip.move_to(xyz(x, plan.chip_row_y(b)))
             self.chips.append(chip)

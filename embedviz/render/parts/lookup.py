@@ -38,7 +38,6 @@ from manim.animation.animation import prepare_animation
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.design import (
-    CHIP_FILL,
     MARGIN,
     SPACE,
     Theme,
@@ -64,6 +63,8 @@ from embedviz.story.model import Beat, NumberCell, Storyboard
 __all__ = ["ChipColumn", "MatrixPart", "MatrixPlace", "OutputPart", "fit_width", "heading_words"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
+# A chip beside its output row is at most this share of the row's height.
+CHIP_FILL = 0.84
 
 
 class MatrixPlace(Protocol):
