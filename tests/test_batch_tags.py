@@ -3,7 +3,7 @@
 A 720p teacher's review of GPT-2's batch (issue 18) read the tags beside the
 slices' rows (``4821``, ``0``, ``50256``, ``17``) as touching each other: at
 their full height the chips stood 0.03 px apart, one amber bar. A chip is
-now set short enough to keep ``TAG_AIR_PX`` (design) between its box and
+now set short enough to keep ``TAG_AIR_PX`` (design) between its ink and
 its neighbours' beside tight rows.
 
 Read back from the stage's own mobjects at the end of every beat: any two
@@ -24,7 +24,7 @@ from embedviz.render.moments import play_moments
 GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
 # Clear ground between two tags' inks, in pixels at 720p: at 0.03 px (the old frames)
 # neighbouring tags read as one bar.
-TAG_AIR = 3.0
+TAG_AIR = 3.5
 
 
 def _px_per_unit() -> float:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from embedviz.render.design import TAG_AIR_PX, TypeScale, units_for_px
+from embedviz.render.design import TAG_AIR_PX, Theme, TypeScale, chip_edge_width, units_for_px
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.solver import LookupPlan, LookupSpec
 from embedviz.story.model import Storyboard
@@ -186,13 +186,14 @@ class BatchPlan(LookupPlan):
     length: int = 1
     col_gap_y: float | None = None
 
-    @property
-    def tag_height(self) -> float:
-        """Return a chip's most height: as a tag it keeps :data:`TAG_AIR_PX` from its neighbours'.
+    def tag_height(self, theme: Theme) -> float:
+        """Return a chip's most height: its ink keeps :data:`TAG_AIR_PX` from its neighbours'.
 
-        (The block's rows and lanes keep the chips' own height.)
+        Each edge's stroke reaches half its width past the box (manim draws a
+        width of 1 as 1/100 of a unit). The block's rows and lanes keep the
+        chips' own height.
         """
-        return self.sizes.row_height - units_for_px(TAG_AIR_PX)
+        return self.sizes.row_height - units_for_px(TAG_AIR_PX) - chip_edge_width(theme) / 100
 
     def chip_row_y(self, b: int) -> float:
         """Return the centre line of row ``b`` of chips."""
