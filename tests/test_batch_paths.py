@@ -347,26 +347,32 @@ def test_slice_1_gives_way_once_while_sequence_0_is_looked_up() -> None:
     assert _fade_outs(seen) == 1, [round(o, 2) for o in seen]
 
 
-def test_the_legend_gives_way_once_per_run_of_beats_that_cross_it() -> None:
+def test_the_legend_gives_way_in_each_beat_that_crosses_it_and_is_back_at_its_end() -> None:
     """At GPT-2's size the strips of ``4821`` and ``33000`` run through the legend under the slices.
 
     ``4821`` comes with sequence 0's first beat and its last (``lookup-0-rest``),
     ``33000`` with sequence 1's beat, which follows: the legend fades out in
-    those three beats, and once for the last two together (it faded out and
-    back with each), so twice in all. It is back by the end of the lookups.
+    those three beats, and is back at the end of each (kept out from
+    ``lookup-0-rest`` to the end of ``lookup-1``, it left 21.9 % of the frame
+    empty at the first of those ends: test_moments' beat-end rule).
     """
     board = prepared_storyboard("BatchLookup", GPT2, environ={})
     seen: list[tuple[str, float]] = []
+    ends: dict[str, float] = {}
 
     def read(scene: MomentScene, moment: Any) -> None:
         if not moment.beat.name.startswith("lookup"):
             return
         shown = {id(m) for top in scene.mobjects for m in top.get_family()}
-        legend = scene.stage.matrix.legend
-        seen.append((moment.beat.name, _opacity(legend, shown)))
+        opacity = _opacity(scene.stage.matrix.legend, shown)
+        if moment.alpha >= 1:
+            ends[moment.beat.name] = opacity
+        else:
+            seen.append((moment.beat.name, opacity))
 
-    play_moments(board, read, alphas=FINE)
+    play_moments(board, read, alphas=FINE[:-1])
     hidden = {beat for beat, opacity in seen if opacity < FAINT}
     assert hidden == {"lookup-0-0", "lookup-0-rest", "lookup-1"}, hidden
-    assert _fade_outs([opacity for _, opacity in seen]) == 2, [(b, round(o, 2)) for b, o in seen]
-    assert seen[-1][1] >= 0.99
+    assert _fade_outs([opacity for _, opacity in seen]) == 3, [(b, round(o, 2)) for b, o in seen]
+    assert ends
+    assert all(opacity >= 0.99 for opacity in ends.values()), ends

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from embedviz.render.design import TypeScale
+from embedviz.render.design import TAG_AIR_PX, Theme, TypeScale, chip_edge_width, units_for_px
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.solver import LookupPlan, LookupSpec
 from embedviz.story.model import Storyboard
@@ -185,6 +185,15 @@ class BatchPlan(LookupPlan):
     marks_top: float = 0.0
     length: int = 1
     col_gap_y: float | None = None
+
+    def tag_height(self, theme: Theme) -> float:
+        """Return a chip's most height: its ink keeps :data:`TAG_AIR_PX` from its neighbours'.
+
+        Each edge's stroke reaches half its width past the box (manim draws a
+        width of 1 as 1/100 of a unit). The block's rows and lanes keep the
+        chips' own height.
+        """
+        return self.sizes.row_height - units_for_px(TAG_AIR_PX) - chip_edge_width(theme) / 100
 
     def chip_row_y(self, b: int) -> float:
         """Return the centre line of row ``b`` of chips."""

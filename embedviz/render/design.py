@@ -75,6 +75,7 @@ __all__ = [
     "SANS_FONT",
     "SCROLL_BAR",
     "SPACE",
+    "TAG_AIR_PX",
     "TEXT_CONTRAST",
     "THEMES",
     "TOP_GAP",
@@ -135,6 +136,10 @@ RING_BUFF = 0.1  # a passing ring's margin (point_at): its ink keeps 7.2 px clea
 # 1-4 px outside w's and the gradient's pink frames, amber and purple ones beside the
 # token and P blocks' frames).
 RING_APART = SPACE / 2
+# The least clear ground between the inks of two tags (chips) beside neighbouring output
+# rows, in pixels at 720p: a chip beside tighter rows is set shorter (GPT-2's batch drew its
+# tags at full height 0.03 px apart, read as touching on a projector).
+TAG_AIR_PX = 4.0
 APART = 4 * SPACE  # between groups that stand apart: a table and the notes resting beside it
 # Between two columns of numbers side by side that are different things (one-based counts
 # and E's zero-based row numbers): closer, "1 0" would read as 10 on a projector. When one

@@ -109,7 +109,7 @@ class BatchChips(ChipColumn):
         self.chips: list[Chip] = []
         self.slots = VGroup()
         for (b, t), cell in ids:
-            chip = Chip(cell, label, theme)
+            chip = Chip(cell, label, theme, height=plan.tag_height(theme))
             x = plan.block_right - (plan.length - 1 - t) * step - plan.chip_width / 2
             chip.move_to(xyz(x, plan.chip_row_y(b)))
             self.chips.append(chip)

@@ -31,7 +31,6 @@ from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_sp
 from embedviz.render.batch_routes import fill_order
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE
-from embedviz.render.fades import Looks
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
@@ -75,8 +74,6 @@ class BatchStage(Stage):
     chips: BatchChips
     stack: SliceStack
     motion: BatchMotion
-    # The legend's looks while it stays out between lookup beats (batch_legend.give_way).
-    legend_out: list[Looks] | None = None
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
