@@ -23,6 +23,7 @@ from embedviz.core.table import Table
 from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
+    FETCH_SECONDS,
     Recorder,
     SceneSpec,
     intro_sentence,
@@ -269,6 +270,7 @@ def _first_sequence(
         run_time=2.4,
         highlight=Highlight((0, 0), first[0], first[0]),
         min_hold=0.8,
+        last_phrase=FETCH_SECONDS,
     )
     if length > 1:
         _fill(rec, (0, 1), output, first[1], marks)
@@ -280,6 +282,7 @@ def _first_sequence(
             run_time=2.4,
             highlight=Highlight((0, 1), first[1], first[1]),
             min_hold=0.8,
+            last_phrase=FETCH_SECONDS,
         )
     if length > 2:
         for t in range(2, length):

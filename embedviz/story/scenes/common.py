@@ -57,6 +57,10 @@ __all__ = [
 ]
 
 MAX_SEQUENCE_TOKENS = 12
+# Seconds a lookup at teaching pace needs from the phrase that fetches its row: the
+# chip walks to its row and leads the row's copy home, at a pace a room can follow
+# (the renderer's chip pace: a walk across most of the frame and back takes about 5 s).
+FETCH_SECONDS = 5.0
 GRAD_FN = "EmbeddingBackward0"
 # Durations are whole multiples of a tick so beats start on a frame at 15,
 # 30 and 60 frames per second alike.
@@ -168,16 +172,21 @@ class Recorder:
         run_time: float,
         highlight: Highlight | None = None,
         min_hold: float = 1.0,
+        last_phrase: float = 0.0,
     ) -> None:
         """Freeze the screen into a new beat; it lasts long enough to read.
 
         The narration is split into phrases (caption cues), each held for as
         long as reading it takes; the beat lasts at least as long as its
-        animation plus ``min_hold``, and at least as long as its phrases.
+        animation plus ``min_hold``, and at least as long as its phrases. From
+        its last phrase's start it lasts at least ``last_phrase`` seconds: the
+        time the motion that phrase plays needs (see :data:`FETCH_SECONDS`).
         """
         phrases = make_phrases(narration, spoken_form)
         reading = sum(phrase.duration for phrase in phrases)
         duration = max(snap_seconds(run_time + min_hold), ceil_ticks(reading))
+        if phrases and last_phrase > 0:
+            duration = max(duration, ceil_ticks(phrases[-1].start + last_phrase))
         self.beats.append(
             Beat(
                 name=name,

@@ -11,6 +11,7 @@ from embedviz.core.table import Table
 from embedviz.story.model import Highlight, Storyboard
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
+    FETCH_SECONDS,
     MAX_SEQUENCE_TOKENS,
     Recorder,
     SceneSpec,
@@ -119,6 +120,7 @@ def _lookups(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> 
             run_time=2.4 if position == 0 else 1.6,
             highlight=Highlight((position,), token_id, token_id),
             min_hold=0.8,
+            last_phrase=FETCH_SECONDS,
         )
     rest = range(2, len(ids))
     if not rest:
