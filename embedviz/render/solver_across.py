@@ -114,7 +114,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     parts = [w for w in (piece_w, position_w) if w]
     # The mark's gap counts after the row numbers; without them, a SPACE after the piece.
     gap = mark_gap(spec, scale) if position_w else SPACE
-    mark_room = gap + mark_w + (spec.mark_air if spec.marks_last else 0.0) if mark_w else 0.0
+    mark_room = gap + mark_w if mark_w else 0.0
     tags_w = max(chip_w + sum(SPACE + w for w in parts) + mark_room, heading_w)
     # Marks that come only in the last lookup beat, in the corridor arrangement, show once
     # the blocks rest together (the corridor closed): there they need the room, not while

@@ -92,9 +92,6 @@ class LookupSpec:
         With ``gaps_inside``: the air between the hidden columns' note and the
         column numbers under it, in SPACEs (BatchLookup's is
         :data:`~embedviz.render.batch_plan.COL_NOTE_AIR`).
-    mark_air
-        With ``marks_last``: kept clear between the marks and the safe area's
-        right edge (LargeVocabLookup's; 0: they may end on it).
     legend_under_output
         Whether the legend goes under the output block when a raised block
         leaves room there (it then rides with the block when it settles).
@@ -176,7 +173,6 @@ class LookupSpec:
     late_marks: bool = False
     gaps_inside: bool = False
     col_note_air: float = 0.5
-    mark_air: float = 0.0
     legend_under_output: bool = False
     legend_in_column: bool = False
     marks_from: int = 0

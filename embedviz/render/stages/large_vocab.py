@@ -80,13 +80,6 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         # of the frame's height, a frame review found); the numbers stay as large.
         note_above=True,
         marks_last=True,
-        # ``out[8] = out[0]`` ended on the safe margin, its ink 23 px from the frame's edge
-        # at 720p (a 720p review): two SPACEs more leave about 42 px, where no text shrinks
-        # for them (``solve_large_vocab``). The note names both rows, as SequenceLookup's
-        # does: at the legend's size (its role), the width it saves pays for the air
-        # (GPT-2's numbers stay at 22.9 px).
-        mark_role="legend",
-        mark_air=2 * SPACE,
         # The margin holds only row numbers: the width goes to the table's columns.
         gaps_inside=True,
         # Half a SPACE left "columns 1-766 hidden" 8 px over "767" at 720p, reading as one
@@ -114,30 +107,11 @@ def solve_large_vocab(spec: LookupSpec) -> LookupPlan:
     A mark on an early row leaves the legend too short a bar beside the
     rows above it: the legend then goes under the block, if the numbers come
     out larger so (ties go to the marks' column, which is empty otherwise).
-    The marks keep ``spec.mark_air`` from the frame's edge only where no text
-    comes out smaller for it than with none (MiniLM's labels, raised to a
-    lecture hall's 16 px, would fall back to 13.6 px with any air).
     """
-    bare = _largest(replace(spec, mark_air=0.0))
-    if spec.mark_air <= 0:
-        return bare
-    aired = _largest(spec)
-    kept = all(a >= b - 1e-6 for a, b in zip(_sizes(aired), _sizes(bare), strict=True))
-    return aired if kept else bare
-
-
-def _largest(spec: LookupSpec) -> LookupPlan:
-    """Return the plan whose numbers come out larger, the legend in the marks' column or under."""
     plans = [solve_lookup(spec)]
     if spec.marks_from:
         plans.append(solve_lookup(replace(spec, marks_from=0)))
     return max(plans, key=lambda plan: plan.scale.data)
-
-
-def _sizes(plan: LookupPlan) -> tuple[float, ...]:
-    """Return a plan's text sizes: data, labels, legend, notes."""
-    scale = plan.scale
-    return scale.data, scale.label, scale.legend, scale.note
 
 
 @register_stage
