@@ -287,3 +287,20 @@ def test_the_memory_table_spans_the_frame_at_the_dtype_beats(case: str) -> None:
         left, right = end.memory_span
         assert right - left >= 0.6 * 1280, (end.beat, end.memory_span)
         assert min(end.panel_digits) >= 1.25 * max(end.e_slots), (end.beat, end.panel_digits)
+
+
+# Twice the safe margin (18 px at 720p): a column ending on the margin reads as touching
+# the frame's edge from the back of a lecture hall.
+CLEAR_EDGE_PX = 36.0
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_memory_column_keeps_clear_of_the_frames_edge(case: str) -> None:
+    """A 720p review of mid-motion frames: "147.2 MiB" ended 20 px from the frame's right
+    edge (its ink on the safe margin). At every beat's end that shows the memory table,
+    its rows' ink stays at least :data:`CLEAR_EDGE_PX` inside the frame's right edge.
+    (The toy table keeps its 24 px numbers instead: the room would cost it that floor.)"""
+    shown = [end for end in _ends(case) if end.memory_span != (0.0, 0.0)]
+    assert shown
+    for end in shown:
+        assert 640 - end.memory_span[1] >= CLEAR_EDGE_PX, (end.beat, end.memory_span)

@@ -57,7 +57,8 @@ def _double_lines(ring: Any, frame: Any) -> list[str]:
 def _rings_beside_borders(scene_name: str, overrides: dict[str, Any], ids: bool) -> list[str]:
     """Play the scene dry; return each beat end where a ring doubles a table's border.
 
-    Rings in the highlight colour, and with ``ids`` the amber ID outlines too.
+    Rings in the highlight colour, and with ``ids`` the amber ID outlines and the rows a
+    verdict compares (``wrong``, PositionBlindness's ``differ``) too.
     """
     from manim import Rectangle
 
@@ -71,7 +72,8 @@ def _rings_beside_borders(scene_name: str, overrides: dict[str, Any], ids: bool)
         if moment.alpha < 1:
             return
         theme = scene.stage.theme
-        colours = {theme.highlight.lower(), *([theme.id_line.lower()] if ids else [])}
+        outlines = [theme.id_line.lower(), theme.wrong.lower()] if ids else []
+        colours = {theme.highlight.lower(), *outlines}
         family = [m for top in scene.mobjects for m in top.get_family()]
         frames = [m.body[0] for m in family if isinstance(m, CellGrid)]
         rings = [

@@ -21,10 +21,16 @@ fill the frame (:func:`embedviz.render.param_rests.rest_places`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
-from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.design import (
+    MIN_DATA_PX,
+    MIN_DEFAULT_DATA_PX,
+    SPACE,
+    TypeScale,
+    px_for_font,
+)
 from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
@@ -47,6 +53,10 @@ SECTIONS = (("count", 0, 1), ("memory", 1, 2), ("widths", 1, 3))
 # Between the panel's columns, in label advances.
 COLUMN_GAP_CHARS = 1.75
 TAG_GAP = SPACE
+# Kept clear inside the safe area's right edge: the memory column's "147.2 MiB" ended on
+# it, its ink 20 px from the frame's edge at 720p (a 720p review); with it, about 42 px.
+# Not where it would cost the numbers a floor (a toy table's 24 px): see solve_parameter_count.
+EDGE_AIR = 2 * SPACE
 # Between a column's symbol ("d =") and its number, in the numbers' advances.
 SYMBOL_GAP = 0.5
 
@@ -289,12 +299,15 @@ def _down(
     return _Down(tuple(slots), top, lookup_y, lines)
 
 
-def _measure(spec: ParamSpec, data: float, pitch: float) -> tuple[ParamPlan, list[str]]:
-    """Lay the frame out at one font size and row pitch; note what does not fit."""
+def _measure(
+    spec: ParamSpec, data: float, pitch: float, air: float = EDGE_AIR
+) -> tuple[ParamPlan, list[str]]:
+    """Lay the frame out at one font size and row pitch, ``air`` clear of the right edge."""
     problems: list[str] = []
     scale = TypeScale.from_data(data)
     sizes = GridSizes(scale, spec.value_chars, pitch)
     bands = frame_bands(spec.title, scale, None, problems)
+    bands = replace(bands, right=bands.right - air)
     label, note = scale.label, scale.note  # the hidden ranges' labels: sans, at note
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
@@ -359,6 +372,9 @@ def _measure(spec: ParamSpec, data: float, pitch: float) -> tuple[ParamPlan, lis
 def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
     """Return the plan with the largest table numbers at which everything fits.
 
+    Everything keeps :data:`EDGE_AIR` clear of the safe area's right edge, unless
+    that costs the table's numbers a floor they reach without it.
+
     Parameters
     ----------
     spec
@@ -369,7 +385,8 @@ def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
     ParamPlan
         The plan.
     """
-    measure: Callable[[float, float], tuple[ParamPlan, list[str]]] = lambda font, pitch: (  # noqa: E731
-        _measure(spec, font, pitch)
-    )
-    return solve_fit(measure)
+    plans = [solve_fit(partial(_measure, spec, air=air)) for air in (EDGE_AIR, 0.0)]
+    # The air, unless it costs the numbers a floor they reach without it (a toy's 24 px).
+    aired, full = (px_for_font(plan.scale.data) for plan in plans)
+    floors = (MIN_DEFAULT_DATA_PX, MIN_DATA_PX)
+    return plans[1] if any(aired < floor <= full for floor in floors) else plans[0]

@@ -80,6 +80,9 @@ VERDICT_EDGE = 2 * MARGIN
 # floor and their cells narrow on; each keeps at least this much of its cell free on
 # either side (SPACE / 2: 5.4 px at 720p).
 NARROW_PAD = SPACE / 2
+# Between the sums and the caption's two lines: the lookup family's one SPACE over the
+# caption band left the caption's ink 12 px under the sums' block (a 720p review).
+CAPTION_AIR = 2 * SPACE
 
 
 @cache
@@ -385,7 +388,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     gap_h = _gap_line(spec, note_font)  # a learned P's hidden rows' label, over its size
     needed = 2 * (heading_h + SPACE + body_h) + col_labels_h + 2 * SPACE + gap_h
     caption_top = bottom + CAPTION_CENTRE + digit_height(CAPTION_FONT) * 2.1
-    room = top - band_h - SPACE - (caption_top + SPACE)
+    room = top - band_h - SPACE - (caption_top + CAPTION_AIR)
     if needed > room:
         problems.append("too tall")
     if note_h > body_h + heading_h:

@@ -478,10 +478,10 @@ class PositionBlocks(Component):
     def beat_differ(self, beat: Beat) -> Animation:
         """Outline the two rows in every block; then say the sums differ: ``≠``.
 
-        "... same token row, different position rows." outlines the rows, the
-        others receding (:mod:`.compare_focus`); "The two copies ..." brings the verdict.
+        "... same token row, different position rows." outlines them (P's and the sums' in the
+        verdict's colour), the others receding; "The two copies ..." brings the verdict.
         """
-        pair, colour, blocks = self.pair(beat), self.theme.highlight, (self.pe, self.sums)
+        pair, colour, blocks = self.pair(beat), self.theme.wrong, (self.pe, self.sums)
         outlines = [self.tokens.outline(p) for p in pair]
         outlines += [rows.outline(p, colour) for rows in blocks for p in pair]
         rest = dim_others(rest_of([self.tokens.rows, *blocks], pair), self.theme.cell_fill)

@@ -458,7 +458,7 @@ class LookupLine(Component):
         self.outline: VMobject | None = None
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """Walk the chip to its row; bring the row home beside ``E[3] =``; then the note.
+        """Show the chip beside its outlined row; bring the row home beside ``E[3] =``; the note.
 
         "A lookup itself does no arithmetic:" / "ID 3 just copies row 3, 768
         values or 3,072 bytes in float32." / "Nothing is multiplied or summed."
@@ -467,8 +467,8 @@ class LookupLine(Component):
         park = xyz(plan.park_x(), plan.lookup_y)
         radius = plan.sizes.row_height * 0.45
         self.outline = self.block.grid.row_outline(self.token_id, self.theme.id_line)
-        there = Follow(chip, curve_points([self.home, park], radius), run_time=1.0)
-        arrive = Succession(FadeIn(chip), AnimationGroup(there, OutlineIn(self.outline)))
+        # Faded in at its home, it stood alone mid-panel with no label for 2.5 s (720p review).
+        arrive = AnimationGroup(FadeIn(chip.move_to(park)), OutlineIn(self.outline))
         landing = xyz(plan.strip_left + plan.body_width / 2, plan.lookup_y)
         # The copy's frame comes as the strip lands in it (the carry's ``place``):
         # standing there empty, it showed as a second frame beside the strip.

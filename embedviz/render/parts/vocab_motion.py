@@ -14,9 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Rectangle, VGroup, VMobject, Wait
+from manim import Animation, AnimationGroup, Rectangle, Succession, VGroup, VMobject, Wait
 from manim.utils.rate_functions import smooth
 
+from embedviz.render.animations import Steps
 from embedviz.render.design import SPACE, Theme
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import xyz
@@ -26,13 +27,20 @@ from embedviz.render.parts.glide import glide_floor
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.parts.schedule import Lookup
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.strip import STRIP_Z, Carry, RowStrip
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import StageHost
 from embedviz.story.model import NumberCell
 
-__all__ = ["BandCarry", "VocabMotion", "band_strip"]
+__all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip"]
+
+# Seconds a chip waits beside the row it looks up (or its hidden range's band) at teaching
+# pace, before it brings the row home. Without it the chip turned back the instant it
+# arrived: a 720p review of mid-motion frames saw it only on its way, level with the
+# column numbers, and read that as where it stopped (issue 18).
+DWELL = 0.6
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
@@ -138,6 +146,39 @@ class VocabMotion(LookupMotion):
         super().__init__(host, theme, plan, matrix, output, chips, cells)
         # Each landed output row's numbers, by position (to point at equal rows).
         self.landed: dict[tuple[int, ...], list[NumberText]] = {}
+        # How long a chip built now waits beside its row (teaching pace only: see ``teach``).
+        self.dwell = 0.0
+
+    def _one(self, position: tuple[int, ...], lift: float = 0.0) -> Lookup:
+        """Build one ID's motions; at teaching pace the chip waits beside its row first."""
+        one = super()._one(position, lift)
+        if self.dwell > 0:
+            one.go = Succession(one.go, Wait(run_time=self.dwell))
+            one.walk = AnimationGroup(one.go, one.mark)
+        return one
+
+    def teach(self, position: tuple[int, ...]) -> Lookup:
+        """Build one ID's motions at teaching pace: its chip stops beside its row (``DWELL``)."""
+        self.dwell = DWELL
+        try:
+            return self._one(position)
+        finally:
+            self.dwell = 0.0
+
+    def lookup_one(self, position: tuple[int, ...], stay: bool = False, up: bool = False) -> Steps:
+        """Play one ID's lookup at teaching pace, its chip stopping beside its row.
+
+        The fetch (walk, wait, way back) keeps its own run time where the beat's
+        hold has it to spare: the wait is not taken from the walk's pace.
+        """
+        self.dwell = DWELL
+        try:
+            steps = super().lookup_one(position, stay, up)
+        finally:
+            self.dwell = 0.0
+        fetch = steps.steps[-2]
+        at_least(fetch, fetch.get_run_time())
+        return steps
 
     def source(self, row: int) -> tuple[float, float, float]:
         """Return where a row's strip leaves from: its row, or the band that hides it."""

@@ -264,7 +264,7 @@ class LargeVocabStage(Stage):
         """
         assert beat.highlight is not None
         moves = self._scroll(beat)
-        one = self.motion._one(beat.highlight.position)
+        one = self.motion.teach(beat.highlight.position)
         # The row's outline comes once the rows have stopped: drawn at the row's place
         # while they slid, its lines ran through the digits passing under it.
         marked = Succession(AnimationGroup(*moves), one.mark)
@@ -275,7 +275,10 @@ class LargeVocabStage(Stage):
         if ("equal_to", position) in self.cells and one.shown:
             # A repeat ("output row 1 equals output row 0"): both rows, tied to the note.
             settle = Succession(AnimationGroup(*one.shown), self._tie([position], position))
-        return Steps(marked, Succession(one.go, one.moved), settle)
+        # The fetch keeps its own pace where the beat has time (the chip's wait beside its
+        # row is not taken from its walk).
+        fetch = Succession(one.go, one.moved)
+        return Steps(marked, at_least(fetch, fetch.get_run_time()), settle)
 
     def _outline_output(self, position: tuple[int, ...], shown: list[Animation]) -> Animation:
         """Outline an output row (just filled) in amber, and keep it; play ``shown`` with it."""
