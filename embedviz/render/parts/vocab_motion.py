@@ -149,9 +149,9 @@ class VocabMotion(LookupMotion):
         # How long a chip built now waits beside its row (teaching pace only: see ``teach``).
         self.dwell = 0.0
 
-    def _one(self, position: tuple[int, ...], lift: float = 0.0) -> Lookup:
+    def _one(self, position: tuple[int, ...], lift: float = 0.0, paced: bool = True) -> Lookup:
         """Build one ID's motions; at teaching pace the chip waits beside its row first."""
-        one = super()._one(position, lift)
+        one = super()._one(position, lift, paced)
         if self.dwell > 0:
             one.go = Succession(one.go, Wait(run_time=self.dwell))
             one.walk = AnimationGroup(one.go, one.mark)
@@ -165,7 +165,9 @@ class VocabMotion(LookupMotion):
         finally:
             self.dwell = 0.0
 
-    def lookup_one(self, position: tuple[int, ...], stay: bool = False, up: bool = False) -> Steps:
+    def lookup_one(
+        self, position: tuple[int, ...], stay: bool = False, up: bool = False, paced: bool = True
+    ) -> Steps:
         """Play one ID's lookup at teaching pace, its chip stopping beside its row.
 
         The fetch (walk, wait, way back) keeps its own run time where the beat's
@@ -173,7 +175,7 @@ class VocabMotion(LookupMotion):
         """
         self.dwell = DWELL
         try:
-            steps = super().lookup_one(position, stay, up)
+            steps = super().lookup_one(position, stay, up, paced)
         finally:
             self.dwell = 0.0
         fetch = steps.steps[-2]
