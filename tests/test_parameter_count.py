@@ -436,3 +436,13 @@ def test_the_hidden_ranges_labels_keep_clear_of_the_blocks_lines(
     assert len(nearest) >= 2 * len(board.beats), nearest
     close = {key: round(apart, 2) for key, apart in nearest.items() if apart < SPACE / 2 * px}
     assert not close, close
+
+
+@pytest.mark.parametrize("overrides", [{}, {"vocab": 50257, "dim": 768}], ids=["toy", "gpt2"])
+def test_the_lookup_beats_cues_are_whole_sentences(overrides: dict[str, Any]) -> None:
+    """A 720p review: "A lookup itself does no arithmetic:" stood alone as a cue, a lead-in."""
+    board = prepared_storyboard("ParameterCount", overrides, environ={})
+    beat = next(b for b in board.beats if b.name == "lookup")
+    assert len(beat.phrases) > 1
+    open_cues = [p.text for p in beat.phrases if not p.text.rstrip().endswith((".", "?", "!"))]
+    assert not open_cues, open_cues

@@ -14,10 +14,10 @@ points of its way, read back as drawn) and checked:
 - no outline or fill of the strip is wider or taller than the strip itself
   (no frame round the row and the strip together);
 - no number of the strip is drawn (opacity over 0.1) over the matrix's
-  body, nor on its source row's line (within half a row of it) between the
-  matrix's right edge and a cell past it, where it reads as one more value
-  of the row (but for a strip that lands on its row's line, a single
-  token's, whose output row is there).
+  body, nor while any of its numbers is still behind the matrix: a part
+  shown as it came out stood beside a row and read as more values of that
+  row (a second review: a lone ``-1.4096`` after rows 0 and 1). Once wholly
+  out it shows whole, a copy beside its row.
 
 The row's line, the matrix's right edge and the cell are measured as the
 carry begins: from the strip's box and numbers then, and the matrix's body.
@@ -114,10 +114,6 @@ def _faults(start: _Start) -> list[str]:
     carry = start.carry
     faults: list[str] = []
     left, bottom, right, top = start.body
-    # A strip that lands level with its own row (a single token's), or less than half a
-    # row off it, ends on that line: once wholly out beside the matrix it is a copy.
-    carry.interpolate_mobject(1.0)
-    level = abs(float(carry.strip[0].get_center()[1]) - start.line) < start.height / 2
     for alpha in REPLAY:
         carry.interpolate_mobject(alpha)
         for part in carry.strip.get_family():
@@ -130,18 +126,18 @@ def _faults(start: _Start) -> list[str]:
                 faults.append(
                     f"a{alpha:.3f}: an outline {wide:.2f} x {tall:.2f} wider than the strip"
                 )
-        for text in [*carry.strip[1].submobjects, *carry.strip[2].submobjects]:
+        texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
+        behind = [t for t in texts if float(t.get_corner([-1, -1, 0])[0]) < right - 1e-6]
+        for text in texts:
             if float(text.get_fill_opacity()) <= SHOWN:
                 continue
             t_low, t_high = text.get_corner([-1, -1, 0]), text.get_corner([1, 1, 0])
             over = t_low[0] < right and t_high[0] > left and t_low[1] < top and t_high[1] > bottom
-            on_line = abs(float(text.get_center()[1]) - start.line) < start.height / 2 and not level
-            beside = float(t_low[0]) < right + start.cell
-            if over or (on_line and beside):
-                where = "over the matrix" if over else "on its row's line beside the matrix"
-                faults.append(
-                    f"a{alpha:.3f}: {text.text if hasattr(text, 'text') else text} {where}"
-                )
+            name = text.text if hasattr(text, "text") else text
+            if over:
+                faults.append(f"a{alpha:.3f}: {name} over the matrix")
+            elif behind:
+                faults.append(f"a{alpha:.3f}: {name} shows while the strip is not wholly out")
     return faults
 
 

@@ -34,7 +34,7 @@ from embedviz.render.carry import (
     make_row_strip,
 )
 from embedviz.render.design import RING_BUFF, USED_CHIP_OPACITY
-from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
+from embedviz.render.fades import FadeIn, FadeOut, Looks, OutlineIn, RingFlash, StepAside
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
 from embedviz.render.theme import DARK, Theme
@@ -144,8 +144,16 @@ def make_caption_animation(old: VMobject | None, new: VMobject) -> Animation:
     """Swap the narration line: the old one fades out as the new one fades in."""
     if old is None:
         return FadeIn(new, run_time=0.5)
-    # One after the other: two sentences overlapping for a moment are unreadable.
-    return Succession(_FadeOutAndVanish(old, run_time=0.25), FadeIn(new, run_time=0.35))
+    # One after the other: two sentences overlapping for a moment are unreadable. The new
+    # one waits hidden: manim adds a play's mobjects as the play begins, and, whole, the
+    # new line stood over the old one still fading (where a step began with its phrase).
+    saved: dict[int, Looks] = {}
+    hiding = StepAside([new], saved, out=True)
+    hiding.begin()
+    hiding.interpolate(1.0)
+    return Succession(
+        _FadeOutAndVanish(old, run_time=0.25), StepAside([new], saved, out=False, run_time=0.35)
+    )
 
 
 class _FadeOutAndVanish(FadeOut):

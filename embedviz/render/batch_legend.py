@@ -132,7 +132,6 @@ def crossed_slices(stage: BatchStage, filled: Collection[Any], beat: Beat) -> se
     if plan.mode != "beside" or beat.output is None:
         return set()
     row_h = plan.sizes.row_height
-    bottom = float(grid.body[0].get_bottom()[1])
     centre_x = plan.matrix_left + plan.body_width / 2
     e_right = plan.matrix_left + plan.body_width
     crossed: set[int] = set()
@@ -144,7 +143,7 @@ def crossed_slices(stage: BatchStage, filled: Collection[Any], beat: Beat) -> se
         park = xyz(plan.park_x(chip.width), source)
         tag = xyz(plan.tag_x(chip.width), target)
         sweeps = swept([park, xyz(tag[0], source), tag], chip.width, chip.height)
-        way = [xyz(centre_x, source), *plan.strip_path(source, target, bottom)]
+        way = [xyz(centre_x, source), *plan.strip_path(source, target)]
         # Only its part out of E shows (it comes out from behind E's right edge).
         sweeps += [
             (max(x0, e_right), y0, x1, y1)

@@ -25,8 +25,8 @@ __all__ = [
     "clear_order",
     "clear_paths",
     "curved_route",
-    "leaving_route",
     "raise_and_order",
+    "rising_route",
     "source_centres",
 ]
 
@@ -349,76 +349,39 @@ def _even_turns(into: np.ndarray, away: np.ndarray) -> np.ndarray:
     return result
 
 
-def leaving_route(
-    start: tuple[float, float],
-    landing_x: float,
-    target_y: float,
-    room: float,
-    under: tuple[float, float, float],
-    corridor: float | None = None,
-    slope: float = 1.0,
+def rising_route(
+    clear_x: float, landing_x: float, source_y: float, target_y: float, room: float
 ) -> list[np.ndarray]:
-    """Return a strip centre's way from under its matrix row into its output row, as one curve.
+    """Return a strip centre's way beside the matrix: up (or down) first, then into its row.
 
-    The strip starts under its own row and comes out from behind the matrix
-    already heading for its output row's height, at ``slope``: so it leaves
-    its row's line at once (no number of it stands on that line beside the
-    row, where it read as one more value of the row), and it does not slide
-    out level with another output row beside that row's tag. Until it is
-    wholly out, its centre stays within the matrix's height (no part of it
-    shows from nowhere over or under the matrix): it goes on level at the
-    matrix's top or bottom edge, and then up or down into its row. It comes
-    into its row level. Each turn is rounded by at most ``room``. Its height
-    only ever goes from its source row's toward its target's, so it sweeps no
-    rows but those between (as the solver's clear paths assume).
+    Once clear of the matrix the strip turns at once toward its output row's
+    height, rises or falls beside the walking column (the way its chip went
+    home), and slides into its row at that row's height: it is never carried
+    across the output block level with another row, aligned with that row's
+    cells (a 720p review read such a strip as landing in the row beside it).
+    Both turns are rounded alike, by at most ``room`` and by at most half the
+    way across or up, so the strip stays within the rows between its source's
+    height and its target's, as the straight lanes did (see :func:`curved_route`).
 
     Parameters
     ----------
-    start
-        The strip centre on its row (its box is the row's).
+    clear_x
+        The strip centre's x where it is clear of the matrix (at ``source_y``).
     landing_x
         Its centre's x in its output row.
-    target_y
-        Its output row's centre line.
+    source_y, target_y
+        Its source row's centre line and its output row's.
     room
         The most a turn is rounded by (scene units).
-    under
-        Where its centre is wholly out of the matrix (x), and the lowest and
-        highest its centre may be until then (the strip just under or over the
-        matrix body).
-    corridor
-        In the corridor arrangement, the furthest right its centre may be
-        before it is at its output row's height (filled rows stand right of
-        it); None beside the matrix.
-    slope
-        How steeply it heads for its row while it comes out (rise over run;
-        once out, at 45 degrees).
 
     Returns
     -------
     list of arrays
-        Points along the way (after its start), ending at its landing.
+        Points along the way, from ``(clear_x, source_y)`` to its landing.
     """
-    start_x, source_y = start
-    out_x, low, high = under
-    if abs(target_y - source_y) <= 1e-9:
-        return [xyz(landing_x, target_y)]
-    cap = landing_x - room if corridor is None else min(landing_x, corridor) - room
-    out_x = min(out_x, cap)
-    towards = 1.0 if target_y > source_y else -1.0
-    # Where it is once wholly out, at ``slope`` (and within the matrix's height).
-    out_y = source_y + towards * min(abs(target_y - source_y), slope * (out_x - start_x))
-    out_y = min(max(out_y, low), high)
-    corners: list[tuple[float, float]] = []
-    if abs(out_y - target_y) <= 1e-9:
-        # At its row's height by the time it is out: on level into its row.
-        corners.append((max(start_x + abs(target_y - source_y) / slope, start_x + room), target_y))
-    else:
-        edge_x = start_x + abs(out_y - source_y) / slope
-        if edge_x < out_x - room:
-            # Along the matrix's top or bottom edge until wholly out.
-            corners.append((edge_x, out_y))
-        # Then up or down beside the matrix, and into its row (never across another's cells).
-        corners += [(out_x, out_y), (out_x + 1e-3, target_y)]
-    bends = [(x, y, room) for x, y in corners]
-    return curved_route(start_x, bends, (landing_x, target_y), source_y)[1:]
+    turn = min(room, (landing_x - clear_x) / 2, abs(target_y - source_y) / 2)
+    if turn <= 1e-9:
+        return curved_route(clear_x, [(landing_x, source_y, float("inf"))], (landing_x, target_y))
+    rise_x = clear_x + turn
+    corners = [(rise_x, source_y, turn), (rise_x, target_y, turn)]
+    return curved_route(clear_x, corners, (landing_x, target_y))

@@ -65,9 +65,9 @@ from embedviz.render.design import (
 )
 from embedviz.render.gap_lines import gap_labels_crowd, near_if_apart_misses, wrapped_labels_collide
 from embedviz.render.layout import fit_font
-from embedviz.render.metrics import digit_height, text_width
+from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.grid import GridSizes
-from embedviz.render.routes import clear_paths, leaving_route, source_centres
+from embedviz.render.routes import clear_paths, curved_route, rising_route, source_centres
 from embedviz.render.solver_across import TAG_GAP, Across, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_by_marks, legend_place, legend_x, title_band
@@ -215,25 +215,25 @@ class LookupPlan:
         """Return the centre line of output row ``row``."""
         return self.output_top - (row + 0.5) * self.sizes.row_height
 
-    def strip_path(
-        self, source_y: float, target_y: float, bottom: float = -np.inf
-    ) -> list[np.ndarray]:
+    def strip_path(self, source_y: float, target_y: float) -> list[np.ndarray]:
         """Points along a strip centre's way from its matrix row to its output row.
 
-        From under its row, out of the matrix already heading for its output
-        row's height, then level into it (:func:`leaving_route`); in the
-        corridor it is at that height before it is beside the output block.
-        ``bottom`` is the matrix body's bottom edge, where it is known.
+        Out of its row until clear of the matrix, then one curve into its output
+        row: beside, up or down at once and into the row at its height (see
+        :func:`rising_route`); in the corridor, down it and into the row from the left.
         """
-        half, row = self.body_width / 2, self.sizes.row_height
-        corridor = self.output_left - half if self.mode == "corridor" else None
-        # Out of the matrix: a row off its line per strip's width, and (beside) two
-        # thirds of a row off it by the output block (not level with the row there).
-        gap = self.output_left - self.matrix_left - 2 * half if corridor is None else np.inf
-        slope = min(1.0, max(row / (2 * half), 2 * row / 3 / max(gap, 1e-6)))
-        under = (self.matrix_left + 3 * half, bottom - row / 2, self.matrix_top + row / 2)
-        start, landing = (self.matrix_left + half, source_y), self.output_left + half
-        return leaving_route(start, landing, target_y, row / 2, under, corridor, slope)
+        half = self.body_width / 2
+        landing = self.output_left + half
+        clear = self.column_left + half
+        if abs(target_y - source_y) <= 1e-9:
+            return [xyz(landing, source_y)]
+        if self.mode != "corridor":
+            return rising_route(clear, landing, source_y, target_y, self.sizes.row_height / 2)
+        corridor = self.column_left + TAG_GAP + half
+        # Into the row from the left: only the gap before the block is free to round off in.
+        room = max(0.0, landing - half - (corridor + half))
+        bends = [(corridor, source_y, float("inf")), (corridor, target_y, room)]
+        return curved_route(clear, bends, (landing, target_y))
 
 
 def _measure(

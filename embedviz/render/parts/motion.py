@@ -306,8 +306,7 @@ class LookupMotion(Component):
         walking = Follow(chip, there, run_time=WALK)
         go = AnimationGroup(at_least(walking, chip_floor(there) * paced), *self.leaving(row_index))
         walk = AnimationGroup(go, mark_row)
-        bottom = float(self.matrix.grid.body[0].get_bottom()[1])
-        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift, bottom)
+        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
         targets = self.output.targets(position)
         for target in targets:
             target.shift(xyz(self.slide, lift))

@@ -4,13 +4,13 @@ The strip is the row's numbers (and its elision marks) in a box outlined in
 amber, the colour of the ID that fetched it, following the ID's chip home (the
 chip stays on the output row as its tag); a row that no ID selected (a slip's
 wrong row) is framed in the neutral ``wrong`` instead. The solver keeps the strip's path
-clear (out to the right, turning at once toward its output row's height,
-then into the output row), and the strip never covers its source row: it
-starts under its own row and slides out from behind the matrix as one unit,
-box and numbers together; only its part clear of the matrix is drawn (the
-matrix's cells are filled, so a strip behind them would not show either),
-outlined on every side but the one at the matrix's edge
-(:func:`clear_part`, :func:`cover_box`).
+clear (out to the right at its own row's height, then up or down beside the
+matrix and into the output row), and the strip never covers its source row:
+it starts under its own row and slides out from behind the matrix as one
+unit; only its part clear of the matrix is drawn (the matrix's cells are
+filled, so a strip behind them would not show either), outlined on every
+side but the one at the matrix's edge (:func:`clear_part`, :func:`cover_box`).
+Its numbers show once it is wholly out, a copy beside the row it came from.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ __all__ = [
     "body_box",
     "clear_part",
     "cover_box",
-    "held_box",
     "make_strip",
 ]
 
@@ -179,9 +178,6 @@ class Carry(Animation):
         self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
         body = body_box(self.grid)
         self.cover = cover_box(body, self.source_box, self.path[-1])
-        numbers = self.strip[1].submobjects
-        landing = min((float(t.get_left()[0]) for t in self.targets), default=np.inf)
-        self.held = held_box(self.source_box, body, numbers, landing)
 
     def create_starting_mobject(self) -> VMobject:
         """Return an empty stand-in: nothing reads it."""
@@ -211,10 +207,12 @@ class Carry(Animation):
         on every side but the one at the matrix's edge, so the outline is never
         wider than the strip nor drawn over the matrix (a 720p review read a
         frame round the row and the strip together, with the strip's last
-        number beside the row, as a glitch). While it is not wholly out, a
-        number shows once it is a cell clear of the matrix's edge, or clear of
-        its height, or over its output block (:func:`held_box`): beside a row,
-        it would read as one more value of that row.
+        number beside the row, as a glitch). Its numbers show only once it is
+        wholly out, all together, a copy beside its row: a part shown as it
+        came out stood beside its own row (or, on a way that rose behind the
+        matrix, beside another) and read as more values of that row (two
+        720p reviews: ``-2.8400 -0.7849 -1.4096 -1.4096``, and a lone
+        ``-1.4096`` after rows 0 and 1).
         """
         offset = self._offset(alpha)
         self.strip.shift(offset - self.moved)
@@ -225,9 +223,9 @@ class Carry(Animation):
         out = clear_part(moved, self.cover)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
         # Wholly out beside the matrix, it reads as a copy of the row: all of it shows.
-        held = [] if moved[0] >= self.cover[2] - 1e-9 else self.held
+        shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / SHOW_RAMP))
         for text in [*numbers.submobjects, *marks.submobjects]:
-            text.set_fill(opacity=_shown(text, self.cover, held))
+            text.set_fill(opacity=shown)
         if out is None:
             box.set_fill(opacity=0.0).set_stroke(opacity=0.0)
             return
@@ -289,46 +287,6 @@ def cover_box(body: Box, source: Box, landing: np.ndarray) -> Box:
     if float(landing[0]) - (source[2] - source[0]) / 2 >= right - 1e-6:
         return left, -np.inf, right, np.inf
     return left, min(bottom, source[1]), right, max(top, source[3])
-
-
-def held_box(source: Box, body: Box, numbers: Sequence[VMobject], landing: float) -> list[Box]:
-    """Return where a strip's numbers stay hidden: beside the matrix, on its row's line or not.
-
-    A number shown as soon as it was out of the matrix stood on a row's line
-    just right of the row's last number, and read as one more value of the
-    row (a 720p review: ``-2.8400 -0.7849 -1.4096 -1.4096``). On its own
-    row's line a number shows once a cell clear of the matrix's right edge;
-    beside the matrix's other rows, once a cell clear or over its output
-    block (right of ``landing``, where its first number lands); above or
-    below the matrix, at once (see :func:`_shown`). The cell is the distance
-    between the last two numbers' right ends (the row's width for one number).
-    """
-    left, bottom, right, top = source
-    rights = [float(number.get_right()[0]) for number in numbers]
-    cell = rights[-1] - rights[-2] if len(rights) > 1 else right - left
-    beside = max(right, body[2]) + cell
-    line = (min(left, body[0]), bottom, beside, top)
-    rows = (body[0], body[1], beside if landing <= body[2] else min(beside, landing), body[3])
-    return [line, rows]
-
-
-def _shown(text: VMobject, cover: Box, held: Sequence[Box]) -> float:
-    """Return a strip number's opacity: 0 under the matrix or beside it, 1 once clear.
-
-    Hidden while it overlaps ``cover`` (the matrix) or any of ``held``.
-    """
-    low, high = text.get_corner(xyz(-1, -1)), text.get_corner(xyz(1, 1))
-
-    def apart(box: Box) -> float:
-        left, bottom, right, top = box
-        return max(
-            float(low[0]) - right,
-            left - float(high[0]),
-            float(low[1]) - top,
-            bottom - float(high[1]),
-        )
-
-    return min(1.0, max(0.0, min(apart(box) for box in [cover, *held]) / SHOW_RAMP))
 
 
 def clear_part(moved: Box, source: Box) -> Box | None:

@@ -460,7 +460,7 @@ class LookupLine(Component):
     def beat_lookup(self, beat: Beat) -> Animation:
         """Show the chip beside its outlined row; bring the row home beside ``E[3] =``; the note.
 
-        "A lookup itself does no arithmetic:" / "ID 3 just copies row 3, 768
+        "A lookup itself does no arithmetic." / "ID 3 just copies row 3, 768
         values or 3,072 bytes in float32." / "Nothing is multiplied or summed."
         """
         plan, chip = self.plan, self.chip

@@ -39,8 +39,9 @@ __all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip"]
 # Seconds a chip waits beside the row it looks up (or its hidden range's band) at teaching
 # pace, before it brings the row home. Without it the chip turned back the instant it
 # arrived: a 720p review of mid-motion frames saw it only on its way, level with the
-# column numbers, and read that as where it stopped (issue 18).
-DWELL = 0.6
+# column numbers, and read that as where it stopped (issue 18). As built: the walk's pace
+# floor (chip_floor) stretches the whole fetch, the wait with it (to about 0.6 s played).
+DWELL = 0.3
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 

@@ -360,7 +360,7 @@ def _lookup(
     rec.beat(
         "lookup",
         "lookup",
-        f"A lookup itself does no arithmetic: ID {token_id} just copies row {token_id}, "
+        f"A lookup itself does no arithmetic. ID {token_id} just copies row {token_id}, "
         f"{d} values or {format_count(row_bytes)} bytes in {COMPARE_DTYPE}. Nothing is "
         "multiplied or summed.",
         run_time=3.0,
