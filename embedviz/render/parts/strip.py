@@ -178,6 +178,14 @@ class Carry(Animation):
         self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
         body = body_box(self.grid)
         self.cover = cover_box(body, self.source_box, self.path[-1])
+        # Where its numbers may read only as this row's: level with its source row
+        # (beside the matrix, short of the output block) or with its output row.
+        landing = [float(t.get_left()[0]) for t in self.targets]
+        self.block_left = min(landing, default=np.inf)
+        self.lines = (
+            (low[1] + high[1]) / 2,
+            float(np.mean([t.get_center()[1] for t in self.targets])) if self.targets else np.inf,
+        )
 
     def create_starting_mobject(self) -> VMobject:
         """Return an empty stand-in: nothing reads it."""
@@ -222,8 +230,10 @@ class Carry(Animation):
         moved = (left + dx, bottom + dy, right + dx, top + dy)
         out = clear_part(moved, self.cover)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
-        # Wholly out beside the matrix, it reads as a copy of the row: all of it shows.
+        # Wholly out beside the matrix, it reads as a copy of the row: all of it shows, but
+        # only where it can read as no other row's values (see :meth:`_unambiguous`).
         shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / SHOW_RAMP))
+        shown *= self._unambiguous(moved)
         for text in [*numbers.submobjects, *marks.submobjects]:
             text.set_fill(opacity=shown)
         if out is None:
@@ -242,6 +252,28 @@ class Carry(Animation):
             turn = corners[open_side:] + corners[:open_side]
             box.set_points_as_corners(turn)
         box.set_fill(opacity=1.0).set_stroke(opacity=1.0)
+
+    def _unambiguous(self, moved: Box) -> float:
+        """Return 1 where the strip, at ``moved``, is level with its own rows only, else 0.
+
+        Level (within a third of a row) with its source row and short of the
+        output block, it is a copy beside its row; level with its output row,
+        it is landing. Anywhere else, beside another row of the matrix or over
+        another output row, its numbers read as that row's values (a 720p
+        review: row 2's copy beside output row 3's ID, row 50256's beside row
+        50255): there it travels as its amber box alone. The numbers fade over
+        the sixth of a row between a third and a half of a row off the line.
+        """
+        height = moved[3] - moved[1]
+        centre = (moved[1] + moved[3]) / 2
+
+        def level(line: float) -> float:
+            off = abs(centre - line)
+            return min(1.0, max(0.0, (height / 2 - off) / (height / 6)))
+
+        source, target = self.lines
+        beside = level(source) if moved[2] <= self.block_left + 1e-6 else 0.0
+        return max(beside, level(target))
 
     def finish(self) -> None:
         """Land at once, so that a later step of a succession sees the output row filled."""
