@@ -269,10 +269,7 @@ _PER_CORNER = 24
 
 
 def curved_route(
-    clear_x: float,
-    corners: Sequence[tuple[float, float, float]],
-    end: tuple[float, float],
-    start_y: float | None = None,
+    clear_x: float, corners: Sequence[tuple[float, float, float]], end: tuple[float, float]
 ) -> list[np.ndarray]:
     """Return a strip centre's way from where it clears the matrix to its landing, as one curve.
 
@@ -296,8 +293,6 @@ def curved_route(
         (and never beyond half of a leg shared with another corner).
     end
         The landing place of the strip's centre.
-    start_y
-        Its centre's height at ``clear_x`` (by default the first corner's).
 
     Returns
     -------
@@ -306,7 +301,7 @@ def curved_route(
     """
     if not corners:
         return [xyz(*end)]
-    source_y = corners[0][1] if start_y is None else start_y
+    source_y = corners[0][1]
     points = [xyz(clear_x, source_y), *(xyz(x, y) for x, y, _ in corners), xyz(*end)]
     rooms = [room for _, _, room in corners]
     route = [points[0]]
