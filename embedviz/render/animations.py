@@ -34,16 +34,7 @@ from embedviz.render.carry import (
     make_row_strip,
 )
 from embedviz.render.design import RING_BUFF, USED_CHIP_OPACITY
-from embedviz.render.fades import (
-    FadeIn,
-    FadeOut,
-    Looks,
-    OutlineIn,
-    RingFlash,
-    _hidden,
-    _looks,
-    _set_looks,
-)
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, Reappear, RingFlash
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
 from embedviz.render.theme import DARK, Theme
@@ -156,30 +147,7 @@ def make_caption_animation(old: VMobject | None, new: VMobject) -> Animation:
     # One after the other: two sentences overlapping for a moment are unreadable. The new
     # one waits hidden: manim adds a play's mobjects as the play begins, and, whole, the
     # new line stood over the old one still fading (where a step began with its phrase).
-    return Succession(_FadeOutAndVanish(old, run_time=0.25), _Reappear(new, run_time=0.35))
-
-
-class _Reappear(Animation):
-    """Hide a mobject now; fade it back to its own colours when this plays (no group round it)."""
-
-    def __init__(self, mobject: VMobject, **kwargs: Any) -> None:
-        super().__init__(mobject, **kwargs)
-        self._ends: list[tuple[VMobject, Looks, Looks]] = []
-        for member in mobject.family_members_with_points():
-            if isinstance(member, VMobject):
-                shown = _looks(member)
-                self._ends.append((member, _hidden(shown), shown))
-                _set_looks(member, shown, _hidden(shown), 1.0)
-
-    def begin(self) -> None:
-        """Start from the hidden colours; no starting copy is made."""
-        self.starting_mobject = self.mobject
-        self.interpolate(0)
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        """Interpolate each member's colours from hidden back to its own."""
-        for member, start, end in self._ends:
-            _set_looks(member, start, end, alpha)
+    return Succession(_FadeOutAndVanish(old, run_time=0.25), Reappear(new, run_time=0.35))
 
 
 class _FadeOutAndVanish(FadeOut):

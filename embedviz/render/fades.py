@@ -41,6 +41,7 @@ __all__ = [
     "FadeOut",
     "FadesAsItLeaves",
     "OutlineIn",
+    "Reappear",
     "RingFlash",
     "StepAside",
 ]
@@ -344,3 +345,38 @@ class FadesAsItLeaves(Animation):
         outline = self.mobject
         assert isinstance(outline, VMobject)
         outline.set_stroke(opacity=self.shown * kept)
+
+
+class Reappear(Animation):
+    """Hide a mobject now; fade it back to its own colours when this plays.
+
+    As :class:`StepAside` coming back, but its mobject is the mobject itself:
+    a group round it would stay on the scene as a root of its own after the
+    play (a caption's next line, read as ink under the caption).
+
+    Parameters
+    ----------
+    mobject
+        What waits hidden (hidden as this is built).
+    **kwargs
+        Passed to :class:`manim.Animation`.
+    """
+
+    def __init__(self, mobject: VMobject, **kwargs: Any) -> None:
+        super().__init__(mobject, **kwargs)
+        self._ends: list[tuple[VMobject, Looks, Looks]] = []
+        for member in mobject.family_members_with_points():
+            if isinstance(member, VMobject):
+                shown = _looks(member)
+                self._ends.append((member, _hidden(shown), shown))
+                _set_looks(member, shown, _hidden(shown), 1.0)
+
+    def begin(self) -> None:
+        """Start from the hidden colours; no starting copy is made."""
+        self.starting_mobject = self.mobject
+        self.interpolate(0)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Interpolate each member's colours from hidden back to its own."""
+        for member, start, end in self._ends:
+            _set_looks(member, start, end, alpha)

@@ -304,7 +304,9 @@ class LookupMotion(Component):
             mark_row = OutlineIn(outline, run_time=0.4)
         # A chip is one ID the eye follows: a beat's share never hurries it past a pace.
         walking = Follow(chip, there, run_time=WALK)
-        go = AnimationGroup(at_least(walking, chip_floor(there) * paced), *self.leaving(row_index))
+        go = AnimationGroup(
+            at_least(walking, chip_floor(there) if paced else 0.0), *self.leaving(row_index)
+        )
         walk = AnimationGroup(go, mark_row)
         path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
         targets = self.output.targets(position)
@@ -315,7 +317,8 @@ class LookupMotion(Component):
         pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
         home = at_least(
-            Follow(chip, back, run_time=1.0, rate_func=pace), chip_floor(back, pace) * paced
+            Follow(chip, back, run_time=1.0, rate_func=pace),
+            chip_floor(back, pace) if paced else 0.0,
         )
         moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
         if outline is not None and not paced:  # among the rest, it goes as its chip leaves
