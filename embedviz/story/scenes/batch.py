@@ -348,8 +348,8 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
         rec.beat(
             "dim",
             "dim",
-            f"{noun} {_listing(list(unused))} {verb} not selected by any sequence. "
-            f"{'It plays' if len(unused) == 1 else 'They play'} no part in this batch.",
+            f"{noun} {_listing(list(unused))} {verb} not selected by any sequence, so "
+            f"{'it plays' if len(unused) == 1 else 'they play'} no part in this batch.",
             run_time=1.0,
         )
     # d joins B and T in the output's shape (B and T stay named by the slices' edges).

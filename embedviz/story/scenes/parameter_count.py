@@ -335,7 +335,7 @@ def _memory(rec: Recorder, vocab: int, dim: int) -> None:
         "compare",
         "compare",
         "A larger d gives each token more room to represent distinctions. But the "
-        "parameters, memory and compute grow in step with it.",
+        "parameters, memory and compute grow in step with d.",
         run_time=1.6,
         min_hold=2.0,
     )

@@ -171,8 +171,8 @@ def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
         unused_text = ", ".join(str(row) for row in unused)
         dim_sentence = (
             f"{unselected_rows(rec.window, len(unused))} {unused_text} "
-            f"{'was' if len(unused) == 1 else 'were'} not selected. "
-            f"{'It plays' if len(unused) == 1 else 'They play'} no part in this lookup."
+            f"{'was' if len(unused) == 1 else 'were'} not selected, so "
+            f"{'it plays' if len(unused) == 1 else 'they play'} no part in this lookup."
         )
     else:
         dim_sentence = "Every row drawn here was selected by at least one ID."

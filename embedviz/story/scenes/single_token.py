@@ -104,7 +104,7 @@ def build_single_token_lookup(
         "print",
         "print",
         f"PyTorch prints the result inside double brackets. The outer pair means a "
-        f"2-D tensor with a single row. The {table.dim} numbers inside are row {token_id}.",
+        f"2-D tensor with a single row. The {table.dim} numbers inside are row {token_id} of E.",
         run_time=1.6,
         highlight=focus,
     )

@@ -327,9 +327,9 @@ def _unchanged_sentence(rec: Recorder, looked_up: list[int]) -> str:
         )
     noun = "Row" if len(unchanged) == 1 else "Rows"
     pronoun = "it" if len(unchanged) == 1 else "them"
-    tail = " So does every hidden row." if window.row_gaps else ""
+    tail = " Every hidden row keeps its bits too." if window.row_gaps else ""
     return (
-        f"{noun} {_join([str(r) for r in unchanged])} had zero gradient. The "
+        f"{noun} {_join([str(r) for r in unchanged])} had zero gradient, so the "
         f"update leaves {pronoun} bit-for-bit the same.{tail}"
     )
 
