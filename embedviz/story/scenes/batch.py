@@ -26,6 +26,7 @@ from embedviz.story.scenes.common import (
     FETCH_SECONDS,
     Recorder,
     SceneSpec,
+    and_list,
     intro_sentence,
     make_table,
 )
@@ -120,12 +121,6 @@ def _window(vocab: int, dim: int, ids: list[list[int]], words: Words) -> Window:
     if count <= _HEAD_COLS_IDS and long and tall and dim > _FULL_COLS:
         return labelled_window(rows, [0, 1, dim - 1], vocab, dim, words)
     return window
-
-
-def _listing(values: list[int]) -> str:
-    """Write ``[4, 0, 3]`` as ``4, 0 and 3``."""
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def build_batch_lookup(
@@ -293,7 +288,7 @@ def _first_sequence(
             "lookup_many",
             # Two sentences: a long list broke the one sentence at its colon, and
             # "The rest of sequence 0 follows in order:" stood alone as a cue.
-            f"The rest of sequence 0 follows in order. IDs {_listing(first[2:])} "
+            f"The rest of sequence 0 follows in order. IDs {and_list(first[2:])} "
             f"fill {rows_text} of slice 0.",
             run_time=1.2 * (length - 2),
             min_hold=0.8,
@@ -313,7 +308,7 @@ def _other_sequences(
         rec.beat(
             f"lookup-{b}",
             "lookup_many",
-            f"Sequence {b} uses the same matrix E. IDs {_listing(ids[b])} "
+            f"Sequence {b} uses the same matrix E. IDs {and_list(ids[b])} "
             f"fill slice {b}, in order.",
             run_time=1.2 * length,
             min_hold=0.8,
@@ -348,7 +343,7 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
         rec.beat(
             "dim",
             "dim",
-            f"{noun} {_listing(list(unused))} {verb} not selected by any sequence, so "
+            f"{noun} {and_list(list(unused))} {verb} not selected by any sequence, so "
             f"{'it plays' if len(unused) == 1 else 'they play'} no part in this batch.",
             run_time=1.0,
         )

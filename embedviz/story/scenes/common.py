@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -386,6 +386,23 @@ def _told_pieces(beat: Beat, text: str, pieces: tuple[str, ...], max_tokens: int
     phrases = make_phrases(narration, spoken_form)
     reading = ceil_ticks(sum(phrase.duration for phrase in phrases))
     return replace(beat, narration=narration, phrases=phrases, duration=max(beat.duration, reading))
+
+
+def and_list(items: Sequence[object]) -> str:
+    """Write items as a spoken list: ``0``, ``0 and 2``, ``0, 2 and 5``.
+
+    Parameters
+    ----------
+    items
+        What to list, in order (written with ``str``); at least one.
+
+    Returns
+    -------
+    str
+        The items joined by commas, the last by "and".
+    """
+    words = [str(item) for item in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def intro_sentence(table: Table) -> str:

@@ -15,6 +15,7 @@ from embedviz.story.scenes.common import (
     MAX_SEQUENCE_TOKENS,
     Recorder,
     SceneSpec,
+    and_list,
     intro_sentence,
     lookup_row_sentence,
     make_table,
@@ -168,7 +169,7 @@ def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
     unused = tuple(row for row in rec.window.rows if row not in set(ids))
     rec.dimmed = unused
     if unused:
-        unused_text = ", ".join(str(row) for row in unused)
+        unused_text = and_list(unused)
         dim_sentence = (
             f"{unselected_rows(rec.window, len(unused))} {unused_text} "
             f"{'was' if len(unused) == 1 else 'were'} not selected, so "

@@ -19,7 +19,7 @@ from embedviz.core.table import Table
 from embedviz.core.training import TrainingStep, occurrences, toy_loss_weights, training_step
 from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
-from embedviz.story.scenes.common import Recorder, SceneSpec, make_table, sequence_ids
+from embedviz.story.scenes.common import Recorder, SceneSpec, and_list, make_table, sequence_ids
 from embedviz.story.screen import int_cell, value_cell
 from embedviz.story.window import MAX_FULL_ROWS, labelled_window
 from embedviz.story.words import Words
@@ -86,13 +86,6 @@ def _training_ids(options: SceneOptions, table: Table) -> list[int]:
         limit=MAX_TRAINING_TOKENS,
         example="2,3,2",
     )
-
-
-def _join(items: list[str]) -> str:
-    """``0``, ``0 and 2``, ``0, 2 and 5``."""
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -250,7 +243,7 @@ def _accumulate(rec: Recorder, ids: list[int]) -> None:
     times = _COUNT_WORDS[len(where)]
     if len(where) <= 3:
         narration = (
-            f"ID {repeated} sits at positions {_join([str(p) for p in where])}: its row "
+            f"ID {repeated} sits at positions {and_list(where)}: its row "
             f"sums {times} contributions, {_subscripts(terms)}. "
             "Repeats add up; they never overwrite."
         )
@@ -329,7 +322,7 @@ def _unchanged_sentence(rec: Recorder, looked_up: list[int]) -> str:
     pronoun = "it" if len(unchanged) == 1 else "them"
     tail = " Every hidden row keeps its bits too." if window.row_gaps else ""
     return (
-        f"{noun} {_join([str(r) for r in unchanged])} had zero gradient, so the "
+        f"{noun} {and_list(unchanged)} had zero gradient. The "
         f"update leaves {pronoun} bit-for-bit the same.{tail}"
     )
 
