@@ -548,6 +548,21 @@ def continues_whole(previous: str, cue: str, language: str = "en") -> bool:
 _NEXT_WORD = re.compile(r"(?:[^\s]|[\u00a0\u2007\u202f])+")
 
 
+# A conjunction and the number after it: "and 50255".
+_CONJUNCTION_THEN_NUMBER = re.compile(r"\w+\s+\d")
+
+
+def _ends_number_list(sentence: str, space: int, word: int) -> bool:
+    """Whether the conjunction at ``word`` only closes a list of numbers ("4822 and 50255").
+
+    Such an "and" opens no clause: a cue that began with it would be a
+    fragment of the list (``and 50255 were not selected.``).
+    """
+    return sentence[space - 1 : space].isdigit() and bool(
+        _CONJUNCTION_THEN_NUMBER.match(sentence, word)
+    )
+
+
 def _breaks(sentence: str, openers: frozenset[str]) -> list[tuple[int, float]]:
     """Every place a sentence may break between cues, and what breaking there costs."""
     found: list[tuple[int, float]] = []
@@ -564,7 +579,9 @@ def _breaks(sentence: str, openers: frozenset[str]) -> list[tuple[int, float]]:
         before_end = sentence[max(0, match.start() - 2) : match.start()]
         if before_end.endswith((":", ";")):
             kind = "clause"
-        elif _opens_clause(sentence, match.end(), openers):
+        elif _opens_clause(sentence, match.end(), openers) and not _ends_number_list(
+            sentence, match.start(), match.end()
+        ):
             kind = "conjunction"
         elif before_end.endswith(",") and not re.fullmatch(r"\d,", before_end):
             kind = "comma"

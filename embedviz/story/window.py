@@ -281,26 +281,35 @@ def compact_window(
     return labelled_window(rows, cols, vocab_size, dim, words)
 
 
-def unselected_rows(window: Window, count: int) -> str:
-    """Return the words that open the list of drawn rows no ID selected.
+def unselected_rows(window: Window, listed: str, count: int, by: str = "") -> str:
+    """Return the sentence that names the drawn rows no ID selected.
 
     Where rows are hidden, the list names only rows drawn, so the sentence says
     so: "Rows 1, 2 were not selected" over a 50257-row table would claim the
-    hidden ones were.
+    hidden ones were. It opens with that ("Drawn but not selected:"), so a
+    long list stays whole on the caption's second line.
 
     Parameters
     ----------
     window
         The part of the matrix drawn.
+    listed
+        The rows, as spoken ("1, 2 and 4820").
     count
         How many rows the list names.
+    by
+        Who did not select them (" by any sequence"), if said.
 
     Examples
     --------
-    >>> unselected_rows(Window(rows=(0, 1, 2), cols=(0,)), 2)
-    'Rows'
-    >>> unselected_rows(Window(rows=(0, 9), cols=(0,), row_gaps=(Gap(1, 8, "rows 1–8 hidden"),)), 1)
-    'Of the rows drawn, row'
+    >>> unselected_rows(Window(rows=(0, 1, 2), cols=(0,)), "0 and 2", 2)
+    'Rows 0 and 2 were not selected.'
+    >>> gaps = (Gap(1, 8, "rows 1–8 hidden"),)
+    >>> unselected_rows(Window(rows=(0, 9), cols=(0,), row_gaps=gaps), "9", 1, " by any sequence")
+    'Drawn but not selected by any sequence: row 9.'
     """
     noun = "row" if count == 1 else "rows"
-    return f"Of the rows drawn, {noun}" if window.row_gaps else noun.capitalize()
+    if window.row_gaps:
+        return f"Drawn but not selected{by}: {noun} {listed}."
+    verb = "was" if count == 1 else "were"
+    return f"{noun.capitalize()} {listed} {verb} not selected{by}."

@@ -338,13 +338,12 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
     unused = tuple(row for row in rec.window.rows if row not in set(focus))
     if unused:
         rec.dimmed = unused
-        noun = unselected_rows(rec.window, len(unused))
-        verb = "was" if len(unused) == 1 else "were"
+        listed = and_list(unused)
         rec.beat(
             "dim",
             "dim",
-            f"{noun} {and_list(list(unused))} {verb} not selected by any sequence, so "
-            f"{'it plays' if len(unused) == 1 else 'they play'} no part in this batch.",
+            f"{unselected_rows(rec.window, listed, len(unused), ' by any sequence')} "
+            f"{'That row plays' if len(unused) == 1 else 'Those rows play'} no part in this batch.",
             run_time=1.0,
         )
     # d joins B and T in the output's shape (B and T stay named by the slices' edges).

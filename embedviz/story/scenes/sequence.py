@@ -169,11 +169,9 @@ def _dim_and_shape(rec: Recorder, ids: list[int], dim: int) -> None:
     unused = tuple(row for row in rec.window.rows if row not in set(ids))
     rec.dimmed = unused
     if unused:
-        unused_text = and_list(unused)
         dim_sentence = (
-            f"{unselected_rows(rec.window, len(unused))} {unused_text} "
-            f"{'was' if len(unused) == 1 else 'were'} not selected, so "
-            f"{'it plays' if len(unused) == 1 else 'they play'} no part in this lookup."
+            f"{unselected_rows(rec.window, and_list(unused), len(unused))} "
+            f"{'That row plays' if len(unused) == 1 else 'Those rows play'} no part in this lookup."
         )
     else:
         dim_sentence = "Every row drawn here was selected by at least one ID."
