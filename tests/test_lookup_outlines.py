@@ -12,8 +12,8 @@ Each ``lookup_many`` beat is dry-run and sampled at many moments; every amber
 row outline on screen (a plain rectangle around a row of E, not a strip's
 frame) must have beside it the chip of an ID that selects that row (in the
 walking column, left of the output block, within a few rows of it) or that
-row's own strip, still leaving it (level with it, over it or within a row's
-height of it).
+row's own strip, still leaving it (over it, or clear of it by at most half a
+row's height).
 
 The other way round (a 720p review of the rest beats: the chips move fast and
 each row's outline went with its chip, so the empty amber box of its strip
@@ -39,9 +39,9 @@ REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
 # How far (in rows) a chip may be from the row it outlines: arriving or just leaving.
 NEAR_ROWS = 3.0
 # How far (in rows) a strip may be clear of its row while that row stays outlined.
-STRIP_NEAR_ROWS = 1.0
+STRIP_NEAR_ROWS = 0.5
 # How far (scene units) out of E a strip still counts as just out; the least opacity then.
-JUST_OUT, FULL = 0.1, 0.9
+JUST_OUT, FULL = 0.05, 0.9
 ALPHAS = tuple(k / 20 for k in range(1, 20))
 
 

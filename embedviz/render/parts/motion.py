@@ -324,7 +324,7 @@ class LookupMotion(Component):
         if outline is not None and not paced:  # among the rest, it goes once its strip is out
             gone, row_h = outline, self.plan.sizes.row_height
             fade = make_deferred_animation(
-                lambda: FadesAsItLeaves(gone, carry.clearance, SHOW_RAMP, SHOW_RAMP + row_h),
+                lambda: FadesAsItLeaves(gone, carry.clearance, SHOW_RAMP, SHOW_RAMP + row_h / 2),
                 float(moved.get_run_time()),
                 lambda: [gone],
             )
