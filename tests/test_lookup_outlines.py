@@ -10,12 +10,20 @@ the chip sets off back with the row's strip.
 
 Each ``lookup_many`` beat is dry-run and sampled at many moments; every amber
 row outline on screen (a plain rectangle around a row of E, not a strip's
-frame) must have the chip of an ID that selects that row beside it: in the
-walking column (left of the output block) and within a few rows of it.
+frame) must have beside it the chip of an ID that selects that row (in the
+walking column, left of the output block, within a few rows of it) or that
+row's own strip, still leaving it (over it, or clear of it by at most half a
+row's height).
+
+The other way round (a 720p review of the rest beats: the chips move fast and
+each row's outline went with its chip, so the empty amber box of its strip
+came out of an unlit row): while a strip of the rest is still partly behind
+E, or just out, the row it leaves stands outlined in full.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +38,10 @@ from embedviz.render.moments import MomentScene, play_moments
 REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
 # How far (in rows) a chip may be from the row it outlines: arriving or just leaving.
 NEAR_ROWS = 3.0
+# How far (in rows) a strip may be clear of its row while that row stays outlined.
+STRIP_NEAR_ROWS = 0.5
+# How far (scene units) out of E a strip still counts as just out; the least opacity then.
+JUST_OUT, FULL = 0.05, 0.9
 ALPHAS = tuple(k / 20 for k in range(1, 20))
 
 
@@ -40,8 +52,8 @@ def _minilm() -> dict[str, Any]:
     return {"model": str(model), "text": REVIEW_SENTENCE, "max_tokens": 12}
 
 
-def _row_outlines(scene: MomentScene) -> list[tuple[int, np.ndarray]]:
-    """Return (row, box) of every amber outline of a row of E drawn now."""
+def _row_outlines(scene: MomentScene, least: float = 0.5) -> list[tuple[int, np.ndarray, float]]:
+    """Return (row, box, opacity) of every amber outline of a row of E drawn now (``least``+)."""
     stage = scene.stage
     grid = stage.matrix.grid
     colour = stage.theme.id_line.lower()
@@ -60,7 +72,8 @@ def _row_outlines(scene: MomentScene) -> list[tuple[int, np.ndarray]]:
                 continue
             if mobject.get_stroke_color().to_hex().lower() != colour:
                 continue
-            if mobject.get_stroke_opacity() < 0.5:
+            opacity = float(mobject.get_stroke_opacity())
+            if opacity < least:
                 continue
             (left, bottom), (right, top_y) = box_of(mobject)
             for row, box in boxes.items():
@@ -68,12 +81,61 @@ def _row_outlines(scene: MomentScene) -> list[tuple[int, np.ndarray]]:
                     abs((top_y - bottom) - (box[3] - box[1])) < 1e-3
                     and abs((bottom + top_y) / 2 - (box[1] + box[3]) / 2) < 1e-3
                 ):
-                    found.append((row, np.array([left, bottom, right, top_y])))
+                    found.append((row, np.array([left, bottom, right, top_y]), opacity))
     return found
 
 
+def _numbers_box(numbers: list[Any]) -> np.ndarray:
+    """Return (left, bottom, right, top) round a row's numbers."""
+    boxes = np.array([box_of(n).ravel() for n in numbers])
+    return np.array([boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()])
+
+
+@dataclass
+class _Strip:
+    """A travelling strip on screen: the row its numbers copy, how far it is from that row."""
+
+    key: int  # which strip (one per lookup)
+    row: int  # the row its numbers copy (their cells' index, from the storyboard)
+    dx: float  # how far right of its row it stands
+    dy: float  # how far above
+    clear: float  # how far clear of its row (negative: still over it)
+    shows: bool  # whether any of its box is drawn
+
+
+def _strips(scene: MomentScene) -> list[_Strip]:
+    """Return every travelling strip on screen, placed by its numbers (they move with it)."""
+    grid = scene.stage.matrix.grid
+    found = []
+    for top in scene.mobjects:
+        if not getattr(top, "row_strip", False) or len(top.submobjects) < 2:
+            continue
+        numbers = list(top[1].submobjects)
+        if not numbers:
+            continue
+        row = int(numbers[0].cell.index[0])
+        here, home = _numbers_box(numbers), _numbers_box(grid.get_row_numbers(row))
+        dx, dy = (
+            (here[0] + here[2] - home[0] - home[2]) / 2,
+            (here[1] + here[3] - home[1] - home[3]) / 2,
+        )
+        left, bottom, right, top_y = grid.row_box(row, buff=0.0)
+        clear = max(abs(dx) - (right - left), abs(dy) - (top_y - bottom))
+        shows = top[0].get_num_points() > 0 and top[0].get_stroke_opacity() > 0
+        found.append(_Strip(id(top), row, dx, dy, clear, bool(shows)))
+    return found
+
+
+def _rest_rows(board: Any, beat: Any) -> list[int]:
+    """Return the rows the rest of the lookups fetch in ``beat``, from the storyboard's IDs."""
+    index = [b.name for b in board.beats].index(beat.name)
+    before = board.beats[index - 1].output if index > 0 else None
+    done = set(before.filled) if before is not None else set()
+    return [int(board.ids[p[0]]) for p in beat.output.filled if p not in done]
+
+
 def _lonely_outlines(overrides: dict[str, Any]) -> list[str]:
-    """Return a line for every sampled outline among the rest with no chip of its row beside it."""
+    """Return a line for every sampled outline of the rest with neither chip nor strip near."""
     board = prepared_storyboard("SequenceLookup", overrides, environ={})
     lonely: list[str] = []
     seen = [0]
@@ -84,12 +146,13 @@ def _lonely_outlines(overrides: dict[str, Any]) -> list[str]:
         stage = scene.stage
         row_h = stage.plan.sizes.row_height
         walk_right = box_of(stage.output.grid.body)[0][0]
-        for row, box in _row_outlines(scene):
+        strips = _strips(scene)
+        for row, box, _ in _row_outlines(scene):
             seen[0] += 1
             chips = [
                 chip
                 for position, chip in zip(stage.output.positions, stage.chips.chips, strict=True)
-                if int(stage.cells[("token_id", position)].value) == row
+                if int(board.ids[position[0]]) == row
             ]
             beside = [
                 c
@@ -97,9 +160,14 @@ def _lonely_outlines(overrides: dict[str, Any]) -> list[str]:
                 if c.get_center()[0] < walk_right
                 and abs(c.get_center()[1] - (box[1] + box[3]) / 2) <= NEAR_ROWS * row_h
             ]
-            if not beside:
+            leaving = [s for s in strips if s.row == row and s.clear <= STRIP_NEAR_ROWS * row_h]
+            if not beside and not leaving:
                 where = [c.get_center()[:2].round(2).tolist() for c in chips]
-                lonely.append(f"{moment.beat.name} at {moment.alpha:.2f}: row {row}, chips {where}")
+                away = [round(float(s.clear), 2) for s in strips if s.row == row]
+                lonely.append(
+                    f"{moment.beat.name} at {moment.alpha:.2f}: row {row}, chips {where}, "
+                    f"its strips clear by {away}"
+                )
 
     play_moments(board, read, alphas=ALPHAS)
     assert seen[0] > 0, "no row outline was sampled: the check would pass vacuously"
@@ -108,7 +176,56 @@ def _lonely_outlines(overrides: dict[str, Any]) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", ["default", "minilm"])
-def test_an_outlined_row_has_its_chip_beside_it(case: str) -> None:
+def test_an_outlined_row_has_its_chip_or_its_leaving_strip_beside_it(case: str) -> None:
     overrides = {} if case == "default" else _minilm()
     lonely = _lonely_outlines(overrides)
-    assert not lonely, "rows outlined with no chip beside them:\n" + "\n".join(lonely[:20])
+    assert not lonely, (
+        "rows outlined with neither chip nor leaving strip beside them:\n" + "\n".join(lonely[:20])
+    )
+
+
+# Rest beats: (scene, overrides, the beats' action). PositionBlindness fetches every ID
+# unpaced, its repeated ID 2 twice.
+REST_CASES: dict[str, tuple[str, dict[str, Any], str]] = {
+    "default": ("SequenceLookup", {}, "lookup_many"),
+    "gpt2": ("SequenceLookup", {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}, "lookup_many"),
+    "minilm": ("SequenceLookup", {}, "lookup_many"),
+    "position-blindness": ("PositionBlindness", {}, "lookup_all"),
+}
+# Fine enough to catch every strip in the fifth of a second it takes to come out of E.
+REST_ALPHAS = tuple(k / 60 for k in range(1, 60))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(REST_CASES))
+def test_a_strip_comes_out_of_its_row_while_the_row_stands_outlined(case: str) -> None:
+    scene_name, overrides, action = REST_CASES[case]
+    overrides = _minilm() if case == "minilm" else overrides
+    board = prepared_storyboard(scene_name, overrides, environ={})
+    wanted: list[int] = []
+    checked: dict[int, int] = {}
+    unlit: list[str] = []
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if moment.beat.action != action:
+            return
+        if not wanted:
+            wanted.extend(_rest_rows(board, moment.beat))
+        lit = {row: opacity for row, _, opacity in _row_outlines(scene, least=0.0)}
+        row_h = scene.stage.plan.sizes.row_height
+        for strip in _strips(scene):
+            # Showing, still partly behind E or just out, level with its row.
+            if not strip.shows or strip.clear > JUST_OUT or abs(strip.dy) > row_h / 4:
+                continue
+            checked[strip.key] = strip.row
+            if lit.get(strip.row, 0.0) < FULL:
+                unlit.append(
+                    f"{moment.beat.name} s{moment.step} a{moment.alpha:.2f}: row {strip.row}'s "
+                    f"strip {strip.clear:+.2f} clear, outline at {lit.get(strip.row, 0.0):.2f}"
+                )
+
+    play_moments(board, read, alphas=REST_ALPHAS)
+    assert sorted(checked.values()) == sorted(wanted), (
+        f"strips seen coming out {sorted(checked.values())}, rest rows {sorted(wanted)}"
+    )
+    assert not unlit, "strips came out of an unlit row:\n" + "\n".join(unlit[:20])

@@ -18,6 +18,7 @@ within rounding. A fade that moves, or a member that is not a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -299,21 +300,24 @@ class StepAside(Animation):
 
 
 class FadesAsItLeaves(Animation):
-    """Fade an outline as the mobject it belongs to moves away, and remove it.
+    """Fade an outline as what it belongs to moves away, and remove it.
 
-    A row's amber outline is its chip's: it stands while the chip waits beside
-    the row. Faded on a clock of its own, it stood on after a quick chip had
-    gone (a review of the rest of the lookups: a ring round row 5 with no
-    chip near it). Here its opacity follows the chip's distance from where it
-    was when this began: whole within ``near``, gone by ``far``. Play it in the
-    same group as, and after, the motion that moves ``leaving``.
+    A row's amber outline is its ID's: it stands while the chip waits beside
+    the row and while the row's strip slides out of it. Faded on a clock of
+    its own, it stood on after a quick chip had gone (a review of the rest of
+    the lookups: a ring round row 5 with no chip near it); faded by the chip's
+    distance, it was gone before the strip came out (the next review: an empty
+    amber box out of an unlit row). Here its opacity follows ``gone`` (how far
+    its owner has gone, read every frame): whole up to ``near``, gone by
+    ``far``. Play it in the same group as, and after, the motion that moves
+    its owner.
 
     Parameters
     ----------
     outline
         The outline that fades (removed when this ends).
-    leaving
-        What it belongs to (read, never moved).
+    gone
+        How far (scene units) what it belongs to has gone now (read, never moved).
     near, far
         Distances (scene units) at which the fade starts and ends.
     **kwargs
@@ -321,17 +325,15 @@ class FadesAsItLeaves(Animation):
     """
 
     def __init__(
-        self, outline: VMobject, leaving: Mobject, near: float, far: float, **kwargs: Any
+        self, outline: VMobject, gone: Callable[[], float], near: float, far: float, **kwargs: Any
     ) -> None:
         kwargs.setdefault("remover", True)
         super().__init__(outline, **kwargs)
-        self.leaving, self.near, self.far = leaving, near, max(far, near + 1e-6)
-        self.start = np.zeros(3)
+        self.gone, self.near, self.far = gone, near, max(far, near + 1e-6)
         self.shown = 1.0
 
     def begin(self) -> None:
-        """Note where its owner stands and how opaque the outline is; no copy is made."""
-        self.start = self.leaving.get_center().copy()
+        """Note how opaque the outline is; no copy is made."""
         outline = self.mobject
         assert isinstance(outline, VMobject)
         self.shown = float(outline.get_stroke_opacity())
@@ -339,8 +341,8 @@ class FadesAsItLeaves(Animation):
         self.interpolate(0)
 
     def interpolate_mobject(self, alpha: float) -> None:
-        """Set the outline's opacity from its owner's distance (``alpha`` is not read)."""
-        gone = float(np.linalg.norm(self.leaving.get_center() - self.start))
+        """Set the outline's opacity from how far its owner has gone (``alpha`` is not read)."""
+        gone = float(self.gone())
         kept = min(1.0, max(0.0, (self.far - gone) / (self.far - self.near)))
         outline = self.mobject
         assert isinstance(outline, VMobject)

@@ -4,7 +4,7 @@
 for every ID (walk to the row, come back with its strip, settle);
 :func:`clear_starts` starts each of the rest as early as its paths are clear
 of every motion still running, and :meth:`Lookup.together` plays one of them
-at the rest's pace, its row outlined only while its chip is there.
+at the rest's pace, its row outlined only while its chip or its strip is there.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ class Lookup:
 
         Many lookups overlap in time, so a row outlined as its chip set off
         (and until its strip had landed) left several rows outlined with no
-        chip beside any: the outline comes as the chip arrives and goes as it
-        moves off back.
+        chip beside any: the outline comes as the chip arrives and goes once
+        the row's strip, following the chip back, is out of the row.
         """
         if self.outline is None:
             walk, moved, settle = self.walk, self.moved, self.settle
@@ -66,7 +66,7 @@ class Lookup:
                 lambda: OutlineIn(outline), OUTLINE, touches=lambda: [outline]
             )
             walk = AnimationGroup(self.go, Succession(Wait(run_time=WALK - OUTLINE), drawn))
-            # ``moved`` fades it as its chip goes (FadesAsItLeaves).
+            # ``moved`` fades it as its strip leaves the row (FadesAsItLeaves).
             moved = self.moved
             settle = AnimationGroup(*self.shown) if self.shown else Wait()
         walk.set_run_time(REST_WALK)

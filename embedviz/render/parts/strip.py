@@ -187,6 +187,17 @@ class Carry(Animation):
             float(np.mean([t.get_center()[1] for t in self.targets])) if self.targets else np.inf,
         )
 
+    def clearance(self) -> float:
+        """Return how far its strip is clear of the row it leaves (negative: still over it).
+
+        Before it begins (built, it starts in its row), it is still wholly over it.
+        """
+        if not hasattr(self, "source_box"):
+            return -np.inf
+        left, bottom, right, top = self.source_box
+        dx, dy = abs(float(self.moved[0])), abs(float(self.moved[1]))
+        return max(dx - (right - left), dy - (top - bottom))
+
     def create_starting_mobject(self) -> VMobject:
         """Return an empty stand-in: nothing reads it."""
         return VMobject()
