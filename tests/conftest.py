@@ -569,7 +569,8 @@ def sample_moments(
                     # type size is its digits' (a bracket or a fraction reaches further).
                     # Its type size is that of a label at its font size, as drawn (the
                     # box of '=' or of a fraction says nothing about it).
-                    cell, role = None, "label"
+                    # A caption's maths is the caption's (the narration's words, typeset).
+                    cell, role = None, "caption" if id(mobject) in captions else "label"
                     natural = getattr(mobject, "natural_height", 0.0) or float(mobject.height)
                     height = px_for_font(mobject.font_size_drawn) * float(mobject.height) / natural
                     digit = digit_height(mobject.font_size_drawn) * px_per_unit
