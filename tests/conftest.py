@@ -564,13 +564,16 @@ def sample_moments(
                     height = float(mobject.height) * px_per_unit
                     low, high = mobject.slot_corners()
                     digit = float(high[1] - low[1]) * px_per_unit
+                elif isinstance(mobject, FormulaText) and id(mobject) in captions:
+                    # A caption's typeset maths is read with its words: the caption's
+                    # text, whose box and size span it (as screen_texts reads it).
+                    continue
                 elif isinstance(mobject, FormulaText):
                     # A typeset symbol (E, w_t): its glyphs' height is its size, but its
                     # type size is its digits' (a bracket or a fraction reaches further).
                     # Its type size is that of a label at its font size, as drawn (the
                     # box of '=' or of a fraction says nothing about it).
-                    # A caption's maths is the caption's (the narration's words, typeset).
-                    cell, role = None, "caption" if id(mobject) in captions else "label"
+                    cell, role = None, "label"
                     natural = getattr(mobject, "natural_height", 0.0) or float(mobject.height)
                     height = px_for_font(mobject.font_size_drawn) * float(mobject.height) / natural
                     digit = digit_height(mobject.font_size_drawn) * px_per_unit
