@@ -223,6 +223,7 @@ def test_the_captions_maths_is_typeset_coloured_and_on_the_baseline(
     from embedviz.render.formula import FormulaText
     from embedviz.render.glyphs import SANS_FONT, glyph_font
     from embedviz.render.layout import frame_regions
+    from embedviz.story.phrases import caption_lines
 
     px = 720 / float(config.frame_height)
     seen = _captions_seen(scene, beat, theme)
@@ -234,7 +235,7 @@ def test_the_captions_maths_is_typeset_coloured_and_on_the_baseline(
         formulas = [m for m in caption.get_family() if isinstance(m, FormulaText)]
         typeset |= {f.text for f in formulas}
         # The caption keeps its text and its balanced lines, and stays in its width.
-        assert " ".join(caption.lines) == text
+        assert caption.lines == caption_lines(text)
         assert words.original_text == "\n".join(caption.lines)
         assert caption.width <= frame_regions().caption_width + 1e-6
         assert abs(float(caption.get_center()[0])) < 1e-6
@@ -257,3 +258,45 @@ def test_the_captions_maths_is_typeset_coloured_and_on_the_baseline(
                 middle = float(glyphs[index].get_center()[1]) - baselines[line]
                 assert abs(middle * px - digit / 2) < 0.6, (formula.text, index)
     assert typeset == set(expected)
+
+
+def test_a_formula_broken_over_two_lines_is_typeset_on_both() -> None:
+    """ParameterCount's ``V × d = 50,257 × 768 / = 38,597,376``: each line's part typeset."""
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.layout import frame_regions
+    from embedviz.render.parts.captions import Caption
+
+    text = "E holds V × d = 50,257 × 768 = 38,597,376 of them."
+    caption = Caption(text, frame_regions().caption_width, theme=LIGHT)
+    assert caption.lines == ("E holds V × d = 50,257 × 768", "= 38,597,376 of them.")
+    formulas = [m for m in caption.get_family() if isinstance(m, FormulaText)]
+    assert [f.text for f in formulas] == ["E", 'V times d = 50","257 times 768', '= 38","597","376']
+    assert formulas[2].get_top()[1] < formulas[1].get_bottom()[1]  # on the second line
+
+
+def test_without_a_theme_the_caption_text_sets_its_maths_as_words() -> None:
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.parts.captions import CaptionText
+
+    plain = CaptionText("The lookup E[3] copies row 3.", 22, DARK.text)
+    typeset = CaptionText("The lookup E[3] copies row 3.", 22, DARK.text, DARK)
+    assert not [m for m in plain.get_family() if isinstance(m, FormulaText)]
+    assert [m.text for m in typeset.get_family() if isinstance(m, FormulaText)] == ["E[3]"]
+    # The words are the same either way, less the maths; the text reads the same.
+    assert plain.original_text == typeset.original_text == "The lookup E[3] copies row 3."
+
+
+@pytest.mark.parametrize("text", ["with its weight wₜ.", "two contributions, w₀ + w₂."])
+def test_a_typeset_subscript_keeps_the_12_px_floor(text: str) -> None:
+    """Typst sets ``w_t``'s t at script size: still at least 12 px tall at 720p."""
+    from manim import config
+
+    from embedviz.render.formula import FormulaText
+    from embedviz.render.layout import frame_regions
+    from embedviz.render.parts.captions import Caption
+
+    px = 720 / float(config.frame_height)
+    caption = Caption(text, frame_regions().caption_width)
+    (formula,) = [m for m in caption.get_family() if isinstance(m, FormulaText)]
+    assert formula.text.startswith("w_")
+    assert min(glyph.height for glyph in formula.submobjects) * px >= 12.0

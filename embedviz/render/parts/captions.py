@@ -166,7 +166,7 @@ def caption_maths(
             for glyph in itertools.islice(glyphs, count):
                 glyph.set_fill(getattr(theme, piece.role), opacity=1.0)
     elif len(formula) > 1:
-        typeset.set_fill(theme.text, opacity=1.0, family=False)
+        # Glyphs that cannot be told apart piece by piece: all in the text colour.
         for glyph in typeset.submobjects:
             glyph.set_fill(theme.text, opacity=1.0)
     bearing = MATHS_BEARING * glyph_font(SANS_FONT).digit_height * font_size / REFERENCE_FONT_SIZE
@@ -178,6 +178,7 @@ def caption_maths(
 
 @cache
 def _glyph_count(source: str) -> int:
+    """Return how many glyphs a formula typesets into."""
     return len(maths(source, "#FFFFFF", REFERENCE_FONT_SIZE).submobjects)
 
 
