@@ -564,6 +564,10 @@ def sample_moments(
                     height = float(mobject.height) * px_per_unit
                     low, high = mobject.slot_corners()
                     digit = float(high[1] - low[1]) * px_per_unit
+                elif isinstance(mobject, FormulaText) and id(mobject) in captions:
+                    # A caption's typeset maths is read with its words: the caption's
+                    # text, whose box and size span it (as screen_texts reads it).
+                    continue
                 elif isinstance(mobject, FormulaText):
                     # A typeset symbol (E, w_t): its glyphs' height is its size, but its
                     # type size is its digits' (a bracket or a fraction reaches further).

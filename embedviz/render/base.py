@@ -79,7 +79,7 @@ def screen_texts(
             if isinstance(mobject, NumberText):
                 numbers.append(mobject)
             elif isinstance(mobject, LabelText | FormulaText | SansLines):
-                labels.append(mobject)
+                labels += [] if getattr(mobject, "caption_part", False) else [mobject]
             elif isinstance(mobject, SansText | Text):
                 texts.append(mobject)
     return numbers, labels, texts

@@ -33,6 +33,9 @@ class FormulaText(MathTypst):
         Passed to :class:`manim.MathTypst`.
     """
 
+    # True for a caption's maths, which is read with the caption's words.
+    caption_part = False
+
     def __init__(self, source: str, font_size: float, color: str, **kwargs: Any) -> None:
         super().__init__(source, font_size=font_size, color=color, **kwargs)
         # Typst sets maths smaller than manim sets text at the same size: scale
