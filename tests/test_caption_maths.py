@@ -27,6 +27,7 @@ from embedviz.story.scenes import SCENES
 # (FullExplainer repeats its parts' beats and is checked through them).
 T, G = "text", "gradient"
 EXPECTED: dict[tuple[str, str], list[tuple[str, str]]] = {
+    ("SingleTokenLookup", "print"): [("E", T)],
     ("ZeroBasedIndexing", "check"): [("E[3]", T)],
     ("ZeroBasedIndexing", "diagnose"): [("E", T)],
     ("BatchLookup", "batch"): [("B × T", T)],
@@ -44,7 +45,7 @@ EXPECTED: dict[tuple[str, str], list[tuple[str, str]]] = {
     ("OneHotEquivalence", "compare"): [("E[3]", T), ("one_hot(3)", T), ("E", T), ("E[3]", T)],
     ("OneHotEquivalence", "cost"): [("E", T), ("V × d", T)],
     ("ParameterCount", "count"): [("E", T), ("V × d = 50,257 × 768 = 38,597,376", T)],
-    ("ParameterCount", "compare"): [("d", T)],
+    ("ParameterCount", "compare"): [("d", T), ("d", T)],
     ("TrainingNudge", "loss"): [("E", T), ("wₜ", G)],
     ("TrainingNudge", "upstream"): [("L", T), ("wₜ", G)],
     ("TrainingNudge", "scatter"): [("wₜ", G), ("∂L/∂E", G)],
