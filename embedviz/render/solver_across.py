@@ -39,9 +39,10 @@ TAG_GAP = SPACE
 # (MARK_WORDS advances), at least MARK_GAP.
 MARK_GAP = 2.5 * SPACE
 MARK_WORDS = 1.8
-# Between the marks that come last and the safe area's right edge: a layout bound by the
-# width set ``out[8] = out[0]`` flush on the margin's line, 18 px from the frame's edge
-# (a teacher's review: a text on the safe margin). It costs GPT-2's numbers 0.2 px.
+# Between the marks that come last and the safe area's right edge, where the layout
+# affords it (``LookupSpec.mark_air``): a layout bound by the width set ``out[8] = out[0]``
+# flush on the margin's line, 18 px from the frame's edge (a teacher's review: a text on
+# the safe margin). It costs GPT-2's numbers 0.2 px.
 MARK_EDGE_AIR = SPACE
 Mode = Literal["beside", "corridor", "stack"]
 
@@ -117,7 +118,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     parts = [w for w in (piece_w, position_w) if w]
     # The mark's gap counts after the row numbers; without them, a SPACE after the piece.
     gap = mark_gap(spec, scale) if position_w else SPACE
-    air = MARK_EDGE_AIR if spec.marks_last else 0.0
+    air = spec.mark_air if spec.marks_last else 0.0
     mark_room = gap + mark_w + air if mark_w else 0.0
     tags_w = max(chip_w + sum(SPACE + w for w in parts) + mark_room, heading_w)
     # Marks that come only in the last lookup beat, in the corridor arrangement, show once
