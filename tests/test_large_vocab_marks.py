@@ -133,8 +133,10 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             problems = []
             left, y = note.get_left()[0], note.get_center()[1]
             edge = config.frame_width / 2 - note.get_right()[0]
-            # Inside the safe area, as every text (the moment tests' rule).
-            if edge < MARGIN - 1e-6:
+            # Inside the safe area with air: a SPACE inside it. The moment tests' rule
+            # (inside the safe area) let it end on the margin's line, 18 px from the
+            # frame's edge, which a teacher's review read as a text on the margin.
+            if edge < MARGIN + SPACE - 1e-6:
                 problems.append(f"{edge:.3f} from the right edge")
             # The bracket (the note's colour, right of the rows' numbers) keeps clear of
             # the row numbers beside it, its ink 1.25 SPACEs (13.5 px at 720p) off them
@@ -188,8 +190,9 @@ PAIRS = {"ids": "40,7,59,40,2,7,59", "vocab": 60, "dim": 5}
 def test_the_equality_note_is_tied_to_its_rows(overrides: dict[str, Any]) -> None:
     """The 720p review: ``out[8] = out[0]`` floated 14 px from the right edge, tied to nothing.
 
-    At the rest and shape beats' ends it stands inside the safe area (MARGIN from
-    the frame's right edge), and lines join it to both rows it names, their bracket
+    At the rest and shape beats' ends it stands inside the safe area with air (MARGIN
+    and a SPACE from the frame's right edge: a later review found it flush on the
+    margin's line), and lines join it to both rows it names, their bracket
     clear of the row numbers (a later review: it nearly touched them, a SPACE off). Its rows are
     ringed only while the caption names them (the first test): a later review saw
     three pairs' rings crowd the block and merge with its outline at ``shape``.

@@ -266,6 +266,8 @@ def clear_paths(
 
 # Points sampled along each rounded corner of a strip's route.
 _PER_CORNER = 24
+# A rise or fall under a pixel at 720p (90 px a scene unit): too short to round its turns.
+_LEVEL = 1 / 90
 
 
 def curved_route(
@@ -374,6 +376,10 @@ def rising_route(
     list of arrays
         Points along the way, from ``(clear_x, source_y)`` to its landing.
     """
+    if 1e-9 < abs(target_y - source_y) < _LEVEL:
+        # Two turns squeezed into less than a pixel make a kink (a row of E and an output
+        # row of GPT-2's layout stood 0.3 px apart): the strip slides straight, so sloped.
+        return [xyz(clear_x, source_y), xyz(landing_x, target_y)]
     turn = min(room, (landing_x - clear_x) / 2, abs(target_y - source_y) / 2)
     if turn <= 1e-9:
         return curved_route(clear_x, [(landing_x, source_y, float("inf"))], (landing_x, target_y))

@@ -36,11 +36,14 @@ TAG_GAP = SPACE
 # SPACE (10.8 px at 720p) is narrower than the mark's own word spaces (the space's
 # advance and the glyphs' bearings: 21 px beside 18 px labels), and a frame review read
 # ``8 out[8] = out[0]`` as one line. The gap is a quarter wider than those word spaces
-# (MARK_WORDS advances), at least MARK_GAP. Only the gap is reserved, no margin at the
-# safe area's edge too: with both, GPT-2's numbers shrank under the upright legend's
-# floor (its layout has 18 px to spare across; the gap takes 16).
+# (MARK_WORDS advances), at least MARK_GAP.
 MARK_GAP = 2.5 * SPACE
 MARK_WORDS = 1.8
+# Between the marks that come last and the safe area's right edge, where the layout
+# affords it (``LookupSpec.mark_air``): a layout bound by the width set ``out[8] = out[0]``
+# flush on the margin's line, 18 px from the frame's edge (a teacher's review: a text on
+# the safe margin). It costs GPT-2's numbers 0.2 px.
+MARK_EDGE_AIR = SPACE
 Mode = Literal["beside", "corridor", "stack"]
 
 
@@ -64,6 +67,7 @@ class Across:
     piece_left: float
     position_left: float
     mark_left: float
+    # Where the marks' room ends: their right end, and the air after marks that come last.
     marks_right: float
 
 
@@ -114,7 +118,8 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     parts = [w for w in (piece_w, position_w) if w]
     # The mark's gap counts after the row numbers; without them, a SPACE after the piece.
     gap = mark_gap(spec, scale) if position_w else SPACE
-    mark_room = gap + mark_w if mark_w else 0.0
+    air = spec.mark_air if spec.marks_last else 0.0
+    mark_room = gap + mark_w + air if mark_w else 0.0
     tags_w = max(chip_w + sum(SPACE + w for w in parts) + mark_room, heading_w)
     # Marks that come only in the last lookup beat, in the corridor arrangement, show once
     # the blocks rest together (the corridor closed): there they need the room, not while
@@ -152,5 +157,5 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
         piece_left=piece_left,
         position_left=position_left,
         mark_left=mark_left,
-        marks_right=mark_left + mark_w,
+        marks_right=mark_left + mark_w + air,
     )

@@ -83,6 +83,8 @@ class LookupSpec:
         Whether the marks' column stays empty until the last beats (as in
         LargeVocabLookup): what stands from the start is then centred, and the
         marks keep their room inside the frame.
+    mark_air
+        Air kept between marks that come last and the safe area's right edge.
     gaps_inside
         Whether the hidden ranges' labels are written inside the table (each
         row range's in its band, the columns' note over the column numbers)
@@ -170,6 +172,7 @@ class LookupSpec:
     bar_width: float = 0.0
     mark_role: Literal["legend", "label"] = "label"
     marks_last: bool = False
+    mark_air: float = 0.0
     late_marks: bool = False
     gaps_inside: bool = False
     col_note_air: float = 0.5

@@ -4,18 +4,21 @@
 moves, each of which leaves the table true at every instant:
 
 1. The rows that leave fade out together, while the room they leave turns
-   into band. At the moment they stop reading (half faded), the hidden
-   ranges' labels change at once to those of the rows that stay (``rows
-   6–50255 hidden`` becomes ``rows 2–50255 hidden``), each where a band's
-   label already stood.
+   into band. Once they are gone (not while they still show, however
+   faintly), the hidden ranges' labels change at once to those of the rows
+   that stay (``rows 6–50255 hidden`` becomes ``rows 2–50255 hidden``), each
+   where a band's label already stood.
 2. The rows that stay glide to their new places; the bands between them
    stretch or shrink with them, each label gliding inside its band.
-3. The rows that come fade in together out of the bands; at the moment they
-   read (half seen), the labels change to the new window's.
+3. The rows that come fade in together out of the bands; as they start to
+   show, the labels change to the new window's.
 
-So any two row numbers read one above the other are either consecutive or
-have the label of the rows between them between them, and no text is ever
-drawn over another (a label changes in one frame, in its own place).
+So any two row numbers drawn one above the other, however faint, are either
+consecutive or have the label of the rows between them between them: no label
+ever names a row drawn under it as hidden (a teacher's review found ``rows
+2–50255 hidden`` over rows 463–465 fading in, at a third of their strength),
+and no text is ever drawn over another (a label changes in one frame, in its
+own place).
 """
 
 from __future__ import annotations
@@ -39,8 +42,6 @@ __all__ = ["GapScroll", "plan_scroll"]
 # end) for those that come to fade in; the rows that stay glide in between. When
 # nothing glides, the fades share the scroll (no still, empty table between them).
 _FADE = 0.3
-# Fill opacity of a row's texts from which it reads; a label changes as rows cross it.
-_READS = 0.5
 
 
 @dataclass
@@ -174,7 +175,8 @@ class GapScroll(Animation):
             row.y = y
             _fill(row.parts, seen[row.fate])
         bottom = self._background(moved)
-        old_on, new_on = gone > _READS, come > _READS
+        # A window's labels stand while any of its own rows is drawn, however faintly.
+        old_on, new_on = gone > 0.0, come > 0.0
         for band, (top, low) in self.old_bands:
             _shape(band, self.x, top, low, 1.0 if alpha <= fade else 0.0)
         for band, (top, low) in self.new_bands:

@@ -35,7 +35,7 @@ from embedviz.render.animations import (
     make_reveal_animation,
     point_at,
 )
-from embedviz.render.design import SCROLL_BAR, SPACE
+from embedviz.render.design import SCROLL_BAR, SPACE, px_for_font
 from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
@@ -46,6 +46,7 @@ from embedviz.render.parts.mark_repeat import repeat_rings, repeat_tie
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.vocab_motion import VocabMotion
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
+from embedviz.render.solver_across import MARK_EDGE_AIR
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat, Storyboard, Window
 
@@ -53,6 +54,8 @@ __all__ = ["LargeVocabStage", "large_vocab_spec", "solve_large_vocab"]
 
 # Half the caption band: two lines of the caption's digits, with their spacing.
 CAPTION_HALF = 0.5
+# The most the marks' air at the frame's edge may cost the table's numbers (px at 720p).
+AIR_COST_PX = 0.5
 
 
 def large_vocab_spec(board: Storyboard) -> LookupSpec:
@@ -80,6 +83,9 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         # of the frame's height, a frame review found); the numbers stay as large.
         note_above=True,
         marks_last=True,
+        # Air at the safe area's edge after the marks (``solve_large_vocab`` drops it
+        # where it would cost the type scale).
+        mark_air=MARK_EDGE_AIR,
         # The margin holds only row numbers: the width goes to the table's columns.
         gaps_inside=True,
         # Half a SPACE left "columns 1-766 hidden" 8 px over "767" at 720p, reading as one
@@ -107,7 +113,23 @@ def solve_large_vocab(spec: LookupSpec) -> LookupPlan:
     A mark on an early row leaves the legend too short a bar beside the
     rows above it: the legend then goes under the block, if the numbers come
     out larger so (ties go to the marks' column, which is empty otherwise).
+
+    The marks keep their air at the safe area's edge (``spec.mark_air``) unless
+    it costs the numbers more than :data:`AIR_COST_PX` or keeps the small labels
+    from rising to a lecture hall's size (MiniLM's sentence: 16 px, 13.6 with it).
     """
+    plan = _solve_legend(spec)
+    if not spec.mark_air:
+        return plan
+    tight = _solve_legend(replace(spec, mark_air=0.0))
+    cost = px_for_font(tight.scale.data) - px_for_font(plan.scale.data)
+    if cost > AIR_COST_PX or tight.scale.text_px > plan.scale.text_px + 1e-9:
+        return tight
+    return plan
+
+
+def _solve_legend(spec: LookupSpec) -> LookupPlan:
+    """Solve with the legend in the marks' column or under the block, whichever is larger."""
     plans = [solve_lookup(spec)]
     if spec.marks_from:
         plans.append(solve_lookup(replace(spec, marks_from=0)))
