@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from manim import Animation, VMobject
+from manim.utils.rate_functions import rush_from
 
 from embedviz.render.animations import make_deferred_animation
 from embedviz.render.fades import FadeIn, FadeOut
@@ -69,7 +70,8 @@ class KeptOutlines:
         """Fade what the beat before kept and this beat has not taken (those ``on_screen``)."""
         self.fading += list(self.parting.values())
         self.parting = {}
-        return [FadeOut(m, run_time=FADE) for m in on_screen(self.fading)]
+        # Quickly at first: it is no longer what the narration names.
+        return [FadeOut(m, run_time=FADE, rate_func=rush_from) for m in on_screen(self.fading)]
 
 
 def shown_on(host: Any) -> Callable[[list[VMobject]], list[VMobject]]:

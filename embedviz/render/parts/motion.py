@@ -300,7 +300,7 @@ class LookupMotion(Component):
         # glides with the matrix (matrix_side) and goes with the settle, as a new one would.
         # Taken once: a later lookup of the same ID (a repeat) draws its own, where the row is.
         outline = self.matrix.marked.pop(row, None)
-        if outline is None:  # the beat before left it outlined: this lookup takes it
+        if outline is None and paced:  # the beat before left it outlined: this one takes it
             outline = self.kept.take(row)
         if outline is not None:
             self.taken.append(outline)
