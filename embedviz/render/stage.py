@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from manim import Animation, AnimationGroup, Mobject, VMobject, Wait
 
+from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.layout import frame_regions
@@ -106,6 +107,13 @@ class Component:
 
     def intro(self) -> list[VMobject]:
         """Return what this part shows when the stage is introduced (none by default)."""
+        return []
+
+    def before_beat(self, beat: Beat) -> None:
+        """Prepare for a beat before any part builds it (nothing by default)."""
+
+    def release(self) -> list[Animation]:
+        """Return what goes with the beat's first motion: marks kept from the beat before."""
         return []
 
 
@@ -257,8 +265,14 @@ class Stage:
             if not found:
                 raise KeyError(f"{type(self).__name__} has no beat_{beat.action} for {beat.name!r}")
             handler = found[0][1]
+        for part in self.parts:
+            part.before_beat(beat)
         animation: Animation = handler(beat)
-        return animation
+        fades = [fade for part in self.parts for fade in part.release()]
+        if not fades or beat.action == "clear":  # a clear fades everything itself
+            return animation
+        first, *rest = beat_steps(animation)
+        return Steps(AnimationGroup(first, *fades), *rest)
 
     def intro_mobjects(self) -> list[VMobject]:
         """Return the title and what every part shows at the introduction."""

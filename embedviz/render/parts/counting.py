@@ -38,6 +38,7 @@ from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
+from embedviz.render.parts.kept import KeptOutlines, shown_on
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.strip import Carry
 from embedviz.render.parts.trace import SlipCard, TraceCard
@@ -106,6 +107,7 @@ class CountingMotion(Component):
         self.radius = plan.sizes.row_height * 0.45
         self.wrong_box: VMobject | None = None
         self.outline: VMobject | None = None
+        self.kept = KeptOutlines()
 
     def intro(self) -> list[VMobject]:
         """Return the chip (waiting at home, or where the stage stood it: :attr:`start`)."""
@@ -249,5 +251,14 @@ class CountingMotion(Component):
         back: Animation = self._walk([self._park(row), self.home], 1.0)
         # The vector's frame comes as the strip lands in it (the carry's ``place``).
         moved = LaggedStart(back, carry, lag_ratio=0.3)
-        settled = [FadeOut(self.outline)] if self.outline is not None else []
-        return Steps(first, Succession(written, moved, *settled))
+        # The named row stays outlined to the beat's end; the next beat's first motion fades it.
+        self.kept.hold(row, self.outline)
+        return Steps(first, Succession(written, moved))
+
+    def before_beat(self, beat: Beat) -> None:
+        """Hand the row the beat before kept outlined to this beat's first motion."""
+        self.kept.before_beat()
+
+    def release(self) -> list[Animation]:
+        """Fade the row the beat before kept outlined (see :mod:`~embedviz.render.parts.kept`)."""
+        return self.kept.release(shown_on(self.host))

@@ -31,13 +31,14 @@ from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadeOut, FadesAsItLeaves, OutlineIn
+from embedviz.render.fades import FadeIn, FadesAsItLeaves, OutlineIn
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.drawer import SHOW_RAMP, drawer_pace
 from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
+from embedviz.render.parts.kept import KeptOutlines
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.schedule import (
     STRIP_LAG,
@@ -116,6 +117,8 @@ class LookupMotion(Component):
         self.opened: tuple[float, float, float] | None = None
         self.rebased = False
         self.held: set[str] = set()  # beats played at the solver's place (``hold_lookups``)
+        # What a teaching-pace lookup keeps outlined to its beat's end (and the beat before's).
+        self.kept = KeptOutlines()
 
     def rest(self, drop: float, slide: float = 0.0) -> None:
         """Rest the output block (its chips, row numbers and headings) ``drop`` below its place.
@@ -145,14 +148,15 @@ class LookupMotion(Component):
         """
         parts = (self.matrix.grid, self.matrix.heading, self.matrix.note)
         side: list[Mobject] = [m for m in parts if m is not None]
-        side += [*self.matrix.marked.values(), *self.taken]
+        side += [*self.matrix.marked.values(), *self.taken, *self.kept.matrix_side()]
+        side = list({id(m): m for m in side}.values())  # an outline kept and taken moves once
         return self._on_screen(side) if shown else side
 
     def output_side(self, shown: bool = False) -> list[Mobject]:
         """Everything that moves with the output block (only what is on screen, if ``shown``)."""
         side: list[Mobject] = [self.output.grid, self.output.heading, self.output.numbers]
         side += [m for m in (self.output.shape, self.output.question) if m is not None]
-        side += [*self.output.underlines, *self.marks]
+        side += [*self.output.underlines, *self.marks, *self.kept.output_side()]
         side += [self.chips.heading, *self.chips.chips, self.chips.pieces]
         for carry in self.carries:
             if carry.landed or not shown:
@@ -296,6 +300,8 @@ class LookupMotion(Component):
         # glides with the matrix (matrix_side) and goes with the settle, as a new one would.
         # Taken once: a later lookup of the same ID (a repeat) draws its own, where the row is.
         outline = self.matrix.marked.pop(row, None)
+        if outline is None and paced:  # the beat before left it outlined: this one takes it
+            outline = self.kept.take(row)
         if outline is not None:
             self.taken.append(outline)
         mark_row: Animation = Wait(run_time=0.4)
@@ -341,10 +347,8 @@ class LookupMotion(Component):
             mark.shift(xyz(across, -dy) if late else xyz(0, lift))
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
-        settled: list[Animation] = []
-        if outline is not None and paced:  # at teaching pace, the named row stays marked
-            settled.append(FadeOut(outline, run_time=0.3))
-        settled += [] if late else shown
+        # At teaching pace the row stays outlined to the beat's end (``lookup_one`` keeps it).
+        settled: list[Animation] = [] if late else list(shown)
         settle = AnimationGroup(*settled) if settled else Wait(run_time=0.3)
         self.filled.add(position)
         chip_box = (chip.width, chip.height)
@@ -383,9 +387,28 @@ class LookupMotion(Component):
         opening = self._opening(lift)
         one = self._one(position, lift, paced)
         first, fetch = one.mark, Succession(one.go, one.moved)
+        if paced:
+            self._keep(position, one, lift)
         ending = [*self._closing(stay, [one]), *self._late([one])]
         start = Succession(opening, first) if opening is not None else first
         return Steps(start, fetch, Succession(one.settle, *ending) if ending else one.settle)
+
+    def _keep(self, position: tuple[int, ...], one: Lookup, lift: float) -> None:
+        """Keep the row of E outlined, and ring the output row as its strip lands (see ``kept``)."""
+        slices = getattr(self.output, "slices", None)  # a batch's stack: row t of slice b
+        grid = slices[position[0]] if slices else self.output.grid
+        at = position[1] if slices else self.output.row_of(position)
+        ring = grid.row_outline(at, self.theme.id_line).shift(xyz(self.slide, lift))
+        row = int(self.cells[("token_id", position)].value)
+        one.settle = AnimationGroup(one.settle, self.kept.keep(row, one.outline, ring))
+
+    def before_beat(self, beat: Beat) -> None:
+        """Hand what the beat before kept outlined to this beat's first motion."""
+        self.kept.before_beat()
+
+    def release(self) -> list[Animation]:
+        """Fade what the beat before kept outlined and this beat has not taken."""
+        return self.kept.release(self._on_screen)  # type: ignore[arg-type]
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
         """Play the remaining IDs together: each starts as soon as its paths are clear.

@@ -35,6 +35,7 @@ from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
+from embedviz.render.parts.kept import KeptOutlines, shown_on
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.one_hot import OneHotColumn
@@ -371,6 +372,7 @@ class ComparePart(Component):
             self.formula.scale_to_fit_width(plan.panel_width)
         self.formula.move_to(xyz(plan.panel_left + plan.panel_width / 2, plan.formula_rest_y))
         self.outline: VMobject | None = None
+        self.kept = KeptOutlines()
 
     def intro(self) -> list[VMobject]:
         """Return the chip, waiting level with the row it will fetch, and its heading."""
@@ -426,9 +428,19 @@ class ComparePart(Component):
             AnimationGroup(*leaving, FadeIn(self.lookup)),
             there,
             back,
-            AnimationGroup(FadeIn(self.title), FadeOut(self.outline)),
+            FadeIn(self.title),
         )
+        # Row i stays outlined to the beat's end; the next beat's first motion fades it.
+        self.kept.hold(self.token_id, self.outline)
         return Steps(
             fetched,
             Succession(LaggedStart(*[FadeIn(m) for m in self.equals]), FadeIn(self.formula)),
         )
+
+    def before_beat(self, beat: Beat) -> None:
+        """Hand the row the beat before kept outlined to this beat's first motion."""
+        self.kept.before_beat()
+
+    def release(self) -> list[Animation]:
+        """Fade the row the beat before kept outlined (see :mod:`~embedviz.render.parts.kept`)."""
+        return self.kept.release(shown_on(self.host))
