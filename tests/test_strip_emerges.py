@@ -17,7 +17,11 @@ points of its way, read back as drawn) and checked:
   body, nor while any of its numbers is still behind the matrix: a part
   shown as it came out stood beside a row and read as more values of that
   row (a second review: a lone ``-1.4096`` after rows 0 and 1). Once wholly
-  out it shows whole, a copy beside its row.
+  out it shows whole, a copy beside its row;
+- while it is still partly behind the matrix, its frame's ink keeps
+  :data:`AIR_PX` of air from the ink of its row's outline (a third review
+  read the outline and a strip drawn from the matrix's edge as one long
+  frame: the row with an extra empty cell).
 
 The row's line, the matrix's right edge and the cell are measured as the
 carry begins: from the strip's box and numbers then, and the matrix's body.
@@ -38,6 +42,8 @@ from embedviz.render.moments import play_moments
 # Where along its way each strip is read back (a share of its carry).
 REPLAY = tuple(k / 120 for k in range(121))
 SHOWN = 0.1
+# Air (pixels at 720p) between a row's outline and the strip coming out of the row.
+AIR_PX = 3.0
 GPT2_SEQ = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}
 GPT2_BATCH = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
 SENTENCE = "The cat sat on the mat because the mat was warm today"
@@ -65,6 +71,9 @@ class _Start:
     # The matrix body's box (left, bottom, right, top).
     body: tuple[float, float, float, float]
     cell: float
+    # The strip's left edge as it begins, and the right end of its row outline's ink.
+    box_left: float
+    outline_ink: float
 
 
 def _corners(mobject: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -90,6 +99,8 @@ def _faults_of(
         b_low, b_high = body.get_corner([-1, -1, 0]), body.get_corner([1, 1, 0])
         rights = sorted(float(n.get_right()[0]) for n in numbers)
         cell = rights[-1] - rights[-2] if len(rights) > 1 else float(high[0] - low[0])
+        outline = carry.grid.row_outline(carry.row, "#ffffff")
+        ink = float(_corners(outline)[1][0]) + outline.get_stroke_width() / 200
         start = _Start(
             carry,
             float(high[0] - low[0]),
@@ -97,6 +108,8 @@ def _faults_of(
             float(low[1] + high[1]) / 2,
             (float(b_low[0]), float(b_low[1]), float(b_high[0]), float(b_high[1])),
             cell,
+            float(low[0]),
+            ink,
         )
         started.append(start)
         # Replayed now, while its marks are still its own (landed, they join the output).
@@ -114,8 +127,18 @@ def _faults(start: _Start) -> list[str]:
     carry = start.carry
     faults: list[str] = []
     left, bottom, right, top = start.body
+    from manim import config
+
+    air = AIR_PX * float(config.frame_height) / 720
     for alpha in REPLAY:
         carry.interpolate_mobject(alpha)
+        box = carry.strip[0]
+        partly_behind = start.box_left + float(carry.moved[0]) < right - 1e-6
+        if partly_behind and box.get_stroke_opacity() > 0 and len(box.points):
+            box_ink = float(_corners(box)[0][0]) - box.get_stroke_width() / 200
+            if box_ink - start.outline_ink < air - 1e-6:
+                gap = (box_ink - start.outline_ink) * 720 / float(config.frame_height)
+                faults.append(f"a{alpha:.3f}: the strip's frame {gap:.1f} px from the outline")
         for part in carry.strip.get_family():
             if not len(part.points) or part in carry.strip[1] or part in carry.strip[2]:
                 continue

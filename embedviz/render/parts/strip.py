@@ -27,7 +27,7 @@ from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.drawer import SHOW_RAMP
-from embedviz.render.parts.grid import CellGrid
+from embedviz.render.parts.grid import CellGrid, clear_units
 from embedviz.story.model import NumberCell
 
 __all__ = [
@@ -44,6 +44,9 @@ __all__ = [
 STRIP_Z = 20
 # The frame's stroke width.
 FRAME_WIDTH = 3.5
+# A row's outline (CellGrid.row_outline): its buffer past the cells and its stroke width.
+OUTLINE_BUFF = 0.04
+OUTLINE_WIDTH = 4.0
 
 # A box as (left, bottom, right, top).
 Box = tuple[float, float, float, float]
@@ -177,7 +180,7 @@ class Carry(Animation):
         low, high = box.get_corner(xyz(-1, -1)), box.get_corner(xyz(1, 1))
         self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
         body = body_box(self.grid)
-        self.cover = cover_box(body, self.source_box, self.path[-1])
+        self.cover = cover_box(body, self.source_box, self.path[-1], emerge_air())
         # Where its numbers may read only as this row's: level with its source row
         # (beside the matrix, short of the output block) or with its output row.
         landing = [float(t.get_left()[0]) for t in self.targets]
@@ -318,17 +321,29 @@ def body_box(grid: CellGrid) -> Box:
     return float(low[0]), float(low[1]), float(high[0]), float(high[1])
 
 
-def cover_box(body: Box, source: Box, landing: np.ndarray) -> Box:
+def emerge_air() -> float:
+    """Return how far past the matrix's right edge a strip coming out of it is first drawn.
+
+    Past its row's amber outline (the outline's buffer and half its stroke),
+    half the strip's own stroke, and :data:`CLEAR_PX` of air: drawn from the
+    matrix's edge, the strip and the outline of the row it leaves read as one
+    long frame, the row with an extra empty cell (a 720p review).
+    """
+    return OUTLINE_BUFF + (OUTLINE_WIDTH + FRAME_WIDTH) / 200 + clear_units()
+
+
+def cover_box(body: Box, source: Box, landing: np.ndarray, air: float = 0.0) -> Box:
     """Return what hides a strip as it leaves: the matrix's body (it slides out from under it).
 
     A strip that lands right of the matrix comes out of its right edge: the
-    body is taken as reaching up and down without end, so that no part of the
-    strip shows over or under the matrix (over the column labels) before it
-    is past that edge.
+    body is taken as reaching up and down without end, and ``air`` past that
+    edge (see :func:`emerge_air`), so that no part of the strip shows over or
+    under the matrix (over the column labels) or against its row's outline
+    before it is past that edge.
     """
     left, bottom, right, top = body
     if float(landing[0]) - (source[2] - source[0]) / 2 >= right - 1e-6:
-        return left, -np.inf, right, np.inf
+        return left, -np.inf, right + air, np.inf
     return left, min(bottom, source[1]), right, max(top, source[3])
 
 
