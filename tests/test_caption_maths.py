@@ -301,3 +301,34 @@ def test_a_typeset_subscript_keeps_the_12_px_floor(text: str) -> None:
     (formula,) = [m for m in caption.get_family() if isinstance(m, FormulaText)]
     assert formula.text.startswith("w_")
     assert min(glyph.height for glyph in formula.submobjects) * px >= 12.0
+
+
+@pytest.mark.parametrize(
+    "text", ["so E ← E − 0.5 · E", "one_hot(3) times E equals E[3]", "E holds V × d"]
+)
+def test_typeset_maths_carries_as_much_ink_as_the_words_would(text: str) -> None:
+    """A 720p review: the caption's serif maths read thinner than the sans words beside it.
+
+    The same text is drawn twice, once with its maths typeset (in the text
+    colour: these formulas name E only) and once as plain sans words, and the
+    ink each leaves on a dark frame is summed from rendered pixels: the
+    typeset one carries at least 95 % of the words' ink (New Computer Modern
+    alone gave 79-93 %), and not so much more that it reads bold.
+    """
+    from manim import Scene, tempconfig
+
+    from embedviz.render.parts.captions import CaptionText
+
+    def ink(theme: Any) -> float:
+        class Shown(Scene):
+            def construct(self) -> None:
+                self.add(CaptionText(text, 22, DARK.text, theme).move_to([0, 0, 0]))
+
+        with tempconfig({"dry_run": True, "pixel_width": 1280, "pixel_height": 720}):
+            scene = Shown()
+            scene.render()
+            grey = scene.renderer.get_frame()[:, :, :3].astype(float).mean(axis=2)
+        return float((grey - grey[0, 0]).clip(0).sum())
+
+    ratio = ink(DARK) / ink(None)
+    assert 0.95 <= ratio <= 1.3, ratio
