@@ -99,19 +99,20 @@ def _skips(overrides: dict[str, Any] | None) -> tuple[list[str], int]:
     return found, samples[0]
 
 
+# The scrolls both checks play: each a different way the views can meet.
+SCROLLS: list[dict[str, Any] | None] = [
+    None,
+    {"theme": "light"},
+    {"ids": "4821,4823,4819"},  # overlapping views: kept rows glide
+    {"ids": "50256,50000,2,1"},  # to the last rows, then back to the top
+    {"ids": "6,50254"},  # row 5 in both views of the first scroll
+    {"ids": "50254,50251"},  # rows 50252 and 50256 in both views of the second
+    {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5},
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "overrides",
-    [
-        None,
-        {"theme": "light"},
-        {"ids": "4821,4823,4819"},  # overlapping views: kept rows glide
-        {"ids": "50256,50000,2,1"},  # to the last rows, then back to the top
-        {"ids": "6,50254"},  # row 5 in both views of the first scroll
-        {"ids": "50254,50251"},  # rows 50252 and 50256 in both views of the second
-        {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5},
-    ],
-)
+@pytest.mark.parametrize("overrides", SCROLLS)
 def test_mid_scroll_every_skip_of_row_numbers_is_labelled(
     overrides: dict[str, Any] | None,
 ) -> None:
@@ -172,18 +173,7 @@ def _over_drawn_rows(overrides: dict[str, Any] | None) -> tuple[list[str], int]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "overrides",
-    [
-        None,
-        {"theme": "light"},
-        {"ids": "4821,4823,4819"},
-        {"ids": "50256,50000,2,1"},
-        {"ids": "6,50254"},
-        {"ids": "50254,50251"},
-        {"ids": "40,7,59,40,2", "vocab": 60, "dim": 5},
-    ],
-)
+@pytest.mark.parametrize("overrides", SCROLLS)
 def test_no_hidden_range_label_stands_over_a_drawn_row(
     overrides: dict[str, Any] | None,
 ) -> None:

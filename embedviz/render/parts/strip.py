@@ -22,7 +22,7 @@ import numpy as np
 from manim import Animation, Rectangle, Scene, VGroup, VMobject
 from manim.utils.rate_functions import linear, smooth
 
-from embedviz.render.design import Theme
+from embedviz.render.design import OUTLINE_REACH, Theme
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip
@@ -44,9 +44,6 @@ __all__ = [
 STRIP_Z = 20
 # The frame's stroke width.
 FRAME_WIDTH = 3.5
-# A row's outline (CellGrid.row_outline): its buffer past the cells and its stroke width.
-OUTLINE_BUFF = 0.04
-OUTLINE_WIDTH = 4.0
 
 # A box as (left, bottom, right, top).
 Box = tuple[float, float, float, float]
@@ -329,7 +326,7 @@ def emerge_air() -> float:
     matrix's edge, the strip and the outline of the row it leaves read as one
     long frame, the row with an extra empty cell (a 720p review).
     """
-    return OUTLINE_BUFF + (OUTLINE_WIDTH + FRAME_WIDTH) / 200 + clear_units()
+    return OUTLINE_REACH + FRAME_WIDTH / 200 + clear_units()
 
 
 def cover_box(body: Box, source: Box, landing: np.ndarray, air: float = 0.0) -> Box:
