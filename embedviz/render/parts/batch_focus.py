@@ -164,12 +164,9 @@ def _gone(stack: SliceStack, b: int) -> bool:
 
 def _drawn(member: VMobject) -> bool:
     """Whether a member draws anything (some fill or stroke opacity over zero)."""
-    return any(
-        np.any(np.asarray(looks[index])[:, 3] > 0)
-        for looks in (_looks(member),)
-        for index in (_FILL, _STROKE)
-        if len(np.asarray(looks[index]))
-    )
+    looks = _looks(member)
+    rgbas = [np.asarray(looks[index]) for index in (_FILL, _STROKE)]
+    return any(len(rgba) and np.any(rgba[:, 3] > 0) for rgba in rgbas)
 
 
 def _dim_targets(stack: SliceStack, b: int) -> list[tuple[VMobject, list[VMobject], list[Looks]]]:
