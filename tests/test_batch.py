@@ -71,7 +71,8 @@ def test_default_batch_fills_two_slices_in_order() -> None:
     assert [before[(axis,)].text for axis in range(2)] == ["2", "4"]
     after = {c.index for c in board.beats[last_lookup].numbers if c.kind == "batch_dim"}
     assert after == {(2,)}
-    assert set(_final(board, "batch_dim")) == set()
+    # The d edge keeps its size to the end (``d = 3``; the shape beat once took it away).
+    assert set(_final(board, "batch_dim")) == {(2,)}
 
 
 def test_beats_name_the_batch_axes_before_the_output() -> None:
@@ -103,9 +104,12 @@ def test_the_words_on_screen_are_story_labels_shown_when_their_parts_appear() ->
         "T",
         "d =",
     ]
-    # d's number moves into the written shape: its edge keeps only the letter.
+    # The d edge keeps its size in the shape beat, its number still on screen.
     shape = by_name["shape"]
-    assert shape.label("edge_d") == "d"
+    assert shape.label("edge_d") == "d ="
+    sizes = {c.index: c.value for c in shape.numbers if c.kind == "batch_dim"}
+    assert shape.output is not None
+    assert sizes[(2,)] == shape.output.shape[-1]
     assert shape.label("output_title") == "output"
     assert "output_title" not in by_name["lookup-1"].labels
 

@@ -17,9 +17,10 @@ alphas) and the stage's own mobjects are read back:
 - the output's place never stands as a blank panel: while the panel that
   holds it before the slices is drawn whole, a text is shown in it (a
   polish review saw it blank and dark for the first beats);
-- the shape beat: the d edge's ``d = 3`` fades out before its bare ``d``
-  fades in, never the two half seen at once (a polish review saw them
-  cross-fade, a glitch mid-motion).
+- the shape beat: the d edge keeps ``d = 3`` whole (it once faded to a bare
+  ``d``, which a review read as losing its value), and the shape line
+  ``output 2 × 4 × 3`` stands as large as E's numbers where it has the room
+  (set at a label's size it read small), never under a label's.
 """
 
 from __future__ import annotations
@@ -74,9 +75,12 @@ class _Sample:
     # The output's empty panel (before the slices): its opacity, and the texts shown in it.
     panel: float = 0.0
     panel_texts: list[str] = field(default_factory=list)
-    # The d edge's opacity: as "d = 3", and as the bare "d" the shape beat leaves.
+    # The d edge's opacity, and its texts drawn at SHOWN or more.
     d_sized: float = 0.0
-    d_named: float = 0.0
+    d_texts: list[str] = field(default_factory=list)
+    # At the shape beat's end: the height of the shape's first size, of E's first number
+    # and of slice 0's first row number.
+    heights: tuple[float, float, float] | None = None
 
 
 def _opacity(mobject: Any, shown: set[int]) -> float:
@@ -158,8 +162,20 @@ def _read(scene: MomentScene, moment: Any, samples: list[_Sample], block: list[A
             and _inside(m.get_center(), panel)
         ]
     sample.d_sized = _opacity(stage.stack.edge_d, shown)
-    if stage.stack.d_named is not None:
-        sample.d_named = _opacity(stage.stack.d_named, shown)
+    sample.d_texts = [
+        m.text
+        for m in stage.stack.edge_d.get_family()
+        if hasattr(m, "text") and _opacity(m, shown) >= SHOWN
+    ]
+    if moment.beat.name == "shape" and moment.alpha >= 1:
+        weight = next(
+            m
+            for top in scene.mobjects
+            for m in top.get_family()
+            if getattr(getattr(m, "cell", None), "kind", "") == "weight"
+        )
+        shape = stage.stack.shape
+        sample.heights = (shape[0].height, weight.height, stage.stack.row_numbers[0][0].height)
     samples.append(sample)
 
 
@@ -387,17 +403,33 @@ def test_four_pairs_stand_the_legend_upright_beside_the_stack() -> None:
 
 
 @pytest.mark.parametrize("case", ["default", "gpt2"])
-def test_the_d_edge_loses_its_size_in_one_step(case: str) -> None:
-    """Polish review (720p, shape beat): ``d = 3`` cross-faded into ``d`` at its right
-    end, the two half seen at once mid-motion, which read as a glitch. ``d = 3``
-    fades out before ``d`` fades in: never both seen at once; ``d`` stays."""
+def test_the_d_edge_keeps_its_size_through_the_shape_beat(case: str) -> None:
+    """Review (session 23): at the shape beat's end ``d = 3`` had shrunk to a bare ``d``.
+
+    The edge stands whole, its size with it, at every moment of the beat.
+    """
     samples = [s for s in _samples(case) if s.beat == "shape"]
     assert samples
-    both = [(s.alpha, round(s.d_sized, 2), round(s.d_named, 2)) for s in samples]
-    assert not [b for b in both if min(b[1], b[2]) >= FAINT], both
-    # It starts as "d = 3" and ends as "d".
-    assert samples[0].d_sized >= SHOWN, both
-    assert samples[-1].d_sized < FAINT <= SHOWN <= samples[-1].d_named, both
+    size = str(CASES[case].get("dim", 3))
+    faded = [(s.alpha, round(s.d_sized, 2), s.d_texts) for s in samples if s.d_sized < SHOWN]
+    assert not faded, faded
+    assert all(size in "".join(s.d_texts) for s in samples), [s.d_texts for s in samples]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_output_shape_reads_whole(case: str) -> None:
+    """Review (session 23): ``output 2 × 4 × 3`` read small at a label's size.
+
+    At the shape beat's end its sizes stand at least as tall as the row numbers
+    (a label's size) and, in the default and GPT-2's batch (room under the
+    slices), as tall as E's numbers.
+    """
+    ends = [s.heights for s in _samples(case) if s.heights is not None]
+    assert len(ends) == 1
+    shape, table, label = ends[0]
+    assert shape >= label * 0.99, ends
+    if case in ("default", "gpt2"):
+        assert shape == pytest.approx(table, rel=0.02), ends
 
 
 @pytest.mark.parametrize("case", ["default", "gpt2", "corridor"])

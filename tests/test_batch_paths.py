@@ -58,24 +58,12 @@ def _opacity(mobject: Any, shown: set[int]) -> float:
 
 
 def _content(grid: Any, shown: set[int]) -> float:
-    """The opacity of a slice's content: all it draws but its frame's outline.
+    """The opacity of a slice: all it draws, its frame's outline included.
 
-    A slice that gives way keeps that outline, dimmed (a review: with slice 1
-    gone, the B brace spanned empty space while sequence 0 was looked up).
+    A slice that gives way goes whole (a review, session 23: its outline,
+    kept dimmed, still read as a card the strips entered on their way).
     """
-    if id(grid) not in shown:
-        return 0.0
-    frame = grid.body[0]
-    opacities = [
-        max(float(m.get_fill_opacity()), 0.0 if m is frame else float(m.get_stroke_opacity()))
-        for m in grid.get_family()
-        if len(m.points)
-    ]
-    return max(opacities or [0.0])
-
-
-def _outlined(grid: Any, shown: set[int]) -> bool:
-    return id(grid.body[0]) in shown and float(grid.body[0].get_stroke_opacity()) >= FAINT
+    return _opacity(grid, shown)
 
 
 def _seen(mobject: Any, shown: set[int]) -> bool:
@@ -161,7 +149,8 @@ def _read(scene: MomentScene, moment: Any, found: dict[str, list[Any]]) -> None:
         found["lookup ends"].append((moment.beat.name, seen))
     if not moment.beat.name.startswith("lookup"):
         return
-    found["outlines"].append([_outlined(grid, shown) for grid in stack.slices])
+    brace = _opacity(stack.edge_b, shown)
+    found["outlines"].append([(_content(grid, shown), brace) for grid in stack.slices])
     length = len(stack.positions) // len(stack.slices)
     chips = stage.chips.chips
     for carry in stage.motion.carries:
@@ -255,16 +244,19 @@ def test_every_slice_stands_whole_at_the_end(case: str) -> None:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_every_slice_keeps_its_outline_through_the_lookups(case: str) -> None:
-    """The stack shows its B slices at every moment of every lookup beat.
+def test_a_slice_that_gives_way_takes_the_b_brace_with_it(case: str) -> None:
+    """While a slice is out (frame and all) the B brace, which spans every slice, is out too.
 
-    A slice that gives way to the strips crossing it hides its grid, header and
-    row numbers, and keeps its frame's outline, dimmed.
+    Once, a slice that gave way kept its frame's outline, dimmed, so that the
+    brace spanned something (a teacher's review); a later review read that
+    outline as a card the strips entered (session 23). It now goes whole, and
+    the brace with it: it never points at empty space.
     """
     outlines = _found(case)["outlines"]
     assert outlines
-    missing = [k for k, row in enumerate(outlines) if not all(row)]
-    assert not missing, f"{len(missing)} of {len(outlines)} moments lack an outline"
+    gone = [k for k, row in enumerate(outlines) if any(seen < FAINT for seen, _ in row)]
+    pointing = [k for k in gone if outlines[k][0][1] >= FAINT]
+    assert not pointing, f"{len(pointing)} of {len(gone)} moments: the brace spans a gap"
 
 
 def _unexplained(

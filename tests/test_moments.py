@@ -978,14 +978,54 @@ def test_the_gpt2_batch_leaves_no_more_than_a_ninth_empty(moment_cache: Any) -> 
 # which left 21.9 % of the frame empty under the slices at ``lookup-0-rest``'s end. The
 # check above forgave it as the next beat's road; a teacher pausing there does not. The
 # legend now comes back at every beat's end: no beat end leaves more than an eighth empty,
-# roads counted as empty.
+# roads counted as empty. One place is left empty on purpose (session 23, the lead's
+# design): slice 1's card, which sequence 0's copies would cross, stands out from
+# sequence 0's first lookup until sequence 1's begins (tests/test_batch_clear.py), so
+# those copies travel through clear space; its place (21.5 % of the frame with the
+# column of its B brace) is measured as filled where it stands out at a beat's end.
 @pytest.mark.slow
 def test_the_gpt2_batch_fills_every_beat_end_even_before_a_road(moment_cache: Any) -> None:
+    from embedviz.render.space import largest_empty_rectangle
+
     samples = moment_cache("BatchLookup", GPT2_BATCH)
     ends = [s for s in samples if s.empty is not None]
     assert {s.beat.name for s in ends} >= {"lookup-0-rest", "lookup-1", "shape"}
-    problems = [line for sample in ends for line in check_empty_area(sample)]
+    cleared = _slices_out_at_ends(GPT2_BATCH)
+    assert set(cleared) == {"lookup-0-0", "lookup-0-1", "lookup-0-rest"}, cleared
+    problems = []
+    for sample in ends:
+        if sample.beat.name in cleared:
+            boxes = [*sample.boxes, *cleared[sample.beat.name]]
+            empty = largest_empty_rectangle(boxes, sample.band)
+            sample = replace(sample, boxes=boxes, empty=empty)
+        problems += check_empty_area(sample)
     assert not problems, "\n".join(problems)
+
+
+def _slices_out_at_ends(options: dict[str, Any]) -> dict[str, list[Any]]:
+    """Return, per beat end where some slice of a batch stands out, those slices' boxes."""
+    from embedviz.render.moments import play_moments
+
+    found: dict[str, list[Any]] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha < 1:
+            return
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        for grid in scene.stage.stack.slices:
+            drawn = [
+                max(float(m.get_fill_opacity()), float(m.get_stroke_opacity()))
+                for m in grid.get_family()
+                if len(m.points) and id(m) in shown
+            ]
+            if max(drawn or [0.0]) < 0.05 and moment.beat.name.startswith("lookup"):
+                low, high = grid.body.get_corner([-1, -1, 0]), grid.body.get_corner([1, 1, 0])
+                box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
+                found.setdefault(moment.beat.name, []).append(box)
+
+    board = prepared_storyboard("BatchLookup", options, environ={})
+    play_moments(board, read, alphas=())
+    return found
 
 
 # GPT-2's batch stands its legend under the raised slices. A strip from a row of E

@@ -59,14 +59,11 @@ class Recede(Animation):
         back: bool,
         share: float = FADE_SHARE,
         gate: list[bool] | None = None,
-        outlines: Collection[int] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(mobject, remover=False, introducer=False, **kwargs)
         self.members, (self.starts, self.ends) = list(members), looks
         self.leave, self.back, self.share = leave, back, share
-        # Members (by id) whose stroke stays, at its ``ends`` looks, while the rest are out.
-        self.outlines = set(outlines)
         # Shared by one part's recessions in a beat: set once its way back has begun, after
         # which the earlier ones (which may still be finishing, where steps overlap) keep off.
         self.gate = [False] if gate is None else gate
@@ -92,9 +89,7 @@ class Recede(Animation):
         leaving = self.leave and (not self.back or alpha < 0.5)
         for member, start, end in zip(self.members, self.starts, self.ends, strict=True):
             looks = start if leaving else end
-            # An outline keeps its stroke (at its ``ends`` looks); the rest go entirely.
-            gone = _hidden(end, 1) if id(member) in self.outlines else _hidden(looks)
-            _set_looks(member, looks, gone, hidden)
+            _set_looks(member, looks, _hidden(looks), hidden)
 
 
 def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:

@@ -48,6 +48,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.batch_plan import BRACE, MARK_LINE, BatchPlan
+from embedviz.render.boxes import mobject_boxes
 from embedviz.render.design import SPACE, Theme, dimmed, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText, SansText
@@ -55,6 +56,7 @@ from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.batch_axes import axis_label, sized_symbol
 from embedviz.render.parts.batch_panel import ask, output_panel
+from embedviz.render.parts.batch_shape import shape_line
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
@@ -154,7 +156,7 @@ class SliceStack(OutputPart):
 
     Beats: ``predict`` (the question, where the slices will be), ``reveal``
     (slice 0 and the d, T and B edges) and ``shape`` (the output's shape;
-    d's size leaves its edge); :meth:`write_marks` writes the equality marks.
+    d's size stays on its edge); :meth:`write_marks` writes the equality marks.
 
     Parameters
     ----------
@@ -222,13 +224,13 @@ class SliceStack(OutputPart):
         # How high over the box a mark may stand level with its first copy's row.
         self.marks_ceiling: float | None = None
         self.links = VGroup()
-        # The d edge's bare symbol once the shape beat takes d's size into the shape.
-        self.d_named: VMobject | None = None
         # Each link's branch into the first copy of the row it marks.
         self.firsts = VGroup()
         # The empty slices dimmed while another sequence is looked up: each part, its members
         # and their full looks (parts/batch_focus.py).
         self.dimmed: dict[int, list[tuple[VMobject, list[VMobject], list[Any]]]] = {}
+        # The B brace's members and full looks while it is out with a slice that gave way.
+        self.brace_out: tuple[list[VMobject], list[Any]] | None = None
 
     def _edges(self, board: Storyboard, cells: Cells) -> None:
         """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""
@@ -237,7 +239,6 @@ class SliceStack(OutputPart):
         # ``d = 3`` as one formula (its 3 a checked cell), as the T and B edges' symbols.
         size = cells[("batch_dim", (2,))]
         self.edge_d = sized_symbol(_label(board, "edge_d"), size, label, theme)
-        self.d_symbol = self.edge_d.pieces[0]
         self.edge_d.move_to(xyz(0, plan.edge_d_y)).align_to(xyz(right, 0), RIGHT)
         first, last = self.slices[0].body[0], self.slices[-1].body[0]
         span_t = VGroup(first)
@@ -459,25 +460,20 @@ class SliceStack(OutputPart):
         return self.notes_at is not None or self.batch_plan.marks == "right"
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Write the output's shape B × T × d; d's size leaves its edge (the edges stay named).
+        """Write the output's shape B × T × d under the edges that name it (``d = 3`` stays).
 
-        The edge ``d = 3`` fades out whole, then ``d`` fades in at its right end:
-        one step after the other. A 720p review saw the two cross-fade (``d = 3``
-        half over ``d``), which read as a glitch mid-motion.
+        As large as it stands clear, from the data's size down to a label's
+        (:func:`~embedviz.render.parts.batch_shape.shape_line`). Review
+        (session 23): at a label's size the answer to the question the panel
+        asked read small, and the d edge, which once shrank to a bare ``d``
+        here, read as losing its value.
         """
-        label = self.plan.scale.label
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
-        self.shape = ShapeLabel(sizes, label, self.theme.output)
-        title = SansText(beat.label("output_title"), label, self.theme.output)
-        written = VGroup(title, self.shape).arrange(RIGHT, buff=SPACE * 2)
         top = self._notes_place()
         if self.marks_box is None and self._beside():
             top = xyz(top[0], self.headers[0].get_top()[1])
-        written.move_to(top - xyz(0, digit_height(label) * MARK_LINE / 2)).align_to(top, LEFT)
-        symbol = maths(beat.label("edge_d"), self.theme.muted, label)
-        symbol.move_to(self.d_symbol).align_to(self.edge_d, RIGHT)
-        self.d_named = symbol
-        return AnimationGroup(
-            Succession(FadeOut(self.edge_d, run_time=0.5), FadeIn(symbol, run_time=0.5)),
-            FadeIn(written, shift=0.15 * UP),
-        )
+        drawn = mobject_boxes(self.host.mobjects, background=self.theme.background)
+        fonts = (self.plan.scale.data, self.plan.scale.label)
+        written = shape_line(sizes, beat.label("output_title"), top, drawn, fonts, self.theme)
+        self.shape = written.shape
+        return FadeIn(written, shift=0.15 * UP)

@@ -28,9 +28,14 @@ beats that cross it: the default batch's slice 1 faded out and back with each
 of sequence 0's three beats. A slice the next beat crosses or fills stays out
 as a beat ends (:func:`~embedviz.render.batch_legend.make_way`), and comes
 back as the first beat that does not cross it begins: at full strength where
-that beat fills it, dimmed otherwise. While out it keeps its frame's outline,
-dimmed: a teacher's review saw the B brace span empty space while slice 1
-was gone, and the stack no longer showed B slices.
+that beat fills it, dimmed otherwise. It goes whole, its frame's outline
+too, and the B brace, which spans every slice, goes and comes with it
+(:func:`_brace_way`). (Its outline once stayed, dimmed, so that the brace
+spanned something: a later review read it as a card the strips entered, the
+copy seen entering slice 1 before rising to slice 0. The ``reveal`` beat
+shows the B slices; the lookups of sequence 0 now travel through clear
+space, and slice 1 with its brace and header comes back as sequence 1's
+lookup begins, before its rows travel.)
 """
 
 from __future__ import annotations
@@ -143,36 +148,25 @@ def _recolour(stack: SliceStack, b: int, dim: bool, shown: set[int]) -> list[Rec
             ends = [dim_looks(looks, ground) for looks in full]
             moves.append(Recolour(part, members, ends))
     else:
-        # One that gave way fades in at full strength (not from its dimmed colour).
-        gone, frame = _gone(stack, b), _frame(stack, b)
+        # One that gave way fades in at full strength (not from its dimmed colour), whole.
+        gone = _gone(stack, b)
         for part, members, full in stack.dimmed.pop(b, []):
-            starts = None
-            if gone:
-                # The outline that stayed grows to full strength from where it stands.
-                starts = [
-                    _looks(m) if m is frame else _hidden(looks)
-                    for m, looks in zip(members, full, strict=True)
-                ]
+            starts = [_hidden(looks) for looks in full] if gone else None
             moves.append(Recolour(part, members, full, starts=starts))
     return moves
 
 
-def _frame(stack: SliceStack, b: int) -> VMobject:
-    """Return slice ``b``'s frame: the rectangle round its cells, whose outline stays out."""
-    frame: VMobject = stack.slices[b].body[0]
-    return frame
-
-
 def _gone(stack: SliceStack, b: int) -> bool:
-    """Whether slice ``b`` gave way in the beat before and is still out (all but its outline)."""
-    frame = _frame(stack, b)
-    members = [m for _, parts, _ in stack.dimmed.get(b, []) for m in parts if m is not frame]
-    return bool(members) and not any(
-        np.any(np.asarray(looks[index])[:, 3] > 0)
-        for looks in map(_looks, members)
-        for index in (_FILL, _STROKE)
-        if len(np.asarray(looks[index]))
-    )
+    """Whether slice ``b`` gave way in the beat before and is still out."""
+    members = [m for _, parts, _ in stack.dimmed.get(b, []) for m in parts]
+    return bool(members) and not any(_drawn(m) for m in members)
+
+
+def _drawn(member: VMobject) -> bool:
+    """Whether a member draws anything (some fill or stroke opacity over zero)."""
+    looks = _looks(member)
+    rgbas = [np.asarray(looks[index]) for index in (_FILL, _STROKE)]
+    return any(len(rgba) and np.any(rgba[:, 3] > 0) for rgba in rgbas)
 
 
 def _dim_targets(stack: SliceStack, b: int) -> list[tuple[VMobject, list[VMobject], list[Looks]]]:
@@ -199,6 +193,37 @@ def _dim_again(stack: SliceStack, b: int) -> list[Recolour]:
     return [Recolour(part, members, ends) for part, members, ends in _dim_targets(stack, b)]
 
 
+def _brace_way(
+    stack: SliceStack, shown: set[int], recede: list[Any], backs: list[bool]
+) -> list[Recolour]:
+    """Take the B brace out with the slices that give way, and back with the last of them.
+
+    It spans every slice: with one gone it would point at empty space. It
+    leaves with the first slice that gives way, stays out while any is out
+    (``recede``, whose entries come back at the beat's end where ``backs``),
+    and comes back whole as the first beat that crosses none begins (the
+    returned move), with the slices that come back then.
+    """
+    brace = stack.edge_b
+    if recede:
+        out = stack.brace_out
+        if out is None:
+            if id(brace) not in shown:
+                return []
+            members = _members(brace)
+            out = (members, [_looks(m) for m in members])
+        members, full = out
+        recede.append((brace, members, (full, full), stack.brace_out is None))
+        backs.append(all(backs))
+        stack.brace_out = None if backs[-1] else out
+        return []
+    if stack.brace_out is None:
+        return []
+    members, full = stack.brace_out
+    stack.brace_out = None
+    return [Recolour(brace, members, full, starts=[_hidden(looks) for looks in full])]
+
+
 def focus(
     stack: SliceStack,
     filled: Collection[Any],
@@ -216,7 +241,7 @@ def focus(
     beat (:class:`~embedviz.render.batch_legend.Recede`), coming back dimmed as
     it ends, unless the next beat crosses or fills them too (``kept``): then they stay out, and come
     back as the first beat that does not cross them begins (at full strength
-    where it fills them).
+    where it fills them). The B brace goes and comes with them (:func:`_brace_way`).
     """
     if beat.output is None:
         return played
@@ -238,6 +263,7 @@ def focus(
             moves += _dim_again(stack, b)
         elif dim != (b in stack.dimmed):
             moves += _recolour(stack, b, dim, shown)
+    moves += _brace_way(stack, shown, recede, backs)
     if not moves and not recede:
         return played
     steps = list(beat_steps(played))
@@ -245,22 +271,18 @@ def focus(
     for move in moves:
         move.set_run_time(first.run_time)
     steps[0] = AnimationGroup(first, *moves)
+    return _receded(steps, recede, backs)
+
+
+def _receded(steps: list[Animation], recede: list[Any], backs: list[bool]) -> Animation:
+    """Return the beat's steps with what gives way out through them, and back where it comes."""
     gates: list[list[bool]] = [[False] for _ in recede]
-    # A slice that gives way keeps its outline, dimmed: the stack still shows B slices.
-    frames = {id(_frame(stack, b)) for b in crossed}
     steps = [
         AnimationGroup(
             step,
             *[
                 Recede(
-                    part,
-                    members,
-                    looks,
-                    k == 0 and leave,
-                    False,
-                    gate=gate,
-                    outlines=frames,
-                    run_time=step.run_time,
+                    part, members, looks, k == 0 and leave, False, gate=gate, run_time=step.run_time
                 )
                 for (part, members, looks, leave), gate in zip(recede, gates, strict=True)
             ],
@@ -268,7 +290,7 @@ def focus(
         for k, step in enumerate(steps)
     ]
     back = [
-        Recede(part, members, looks, False, True, 1.0, gate, frames, run_time=RETURN)
+        Recede(part, members, looks, False, True, 1.0, gate, run_time=RETURN)
         for (part, members, looks, _), gate, comes in zip(recede, gates, backs, strict=True)
         if comes
     ]

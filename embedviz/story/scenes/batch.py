@@ -346,9 +346,8 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
             f"{'That row plays' if len(unused) == 1 else 'Those rows play'} no part in this batch.",
             run_time=1.0,
         )
-    # d joins B and T in the output's shape (B and T stay named by the slices' edges).
-    del screen.numbers[("batch_dim", (2,))]
-    screen.labels["edge_d"] = "d"
+    # The shape joins the edges' names (B, T, d = ...): the d edge keeps its size (a
+    # review read the bare ``d`` it once shrank to as a label that lost its value).
     screen.labels["output_title"] = rec.words("output")
     screen.add(*(int_cell("output_size", (axis,), n) for axis, n in enumerate(shape)))
     rec.label_output_shape()

@@ -1,0 +1,129 @@
+"""BatchLookup: sequence 0's copies travel through clear space, slice 1's card gone.
+
+A reviewer (session 23): during sequence 0's lookups the copied strip left
+E's row to the right at the row's height, inside slice 1's empty card (its
+outline stayed, dimmed, while the slice gave way), then rose through that
+card to slice 0, and the chip waited inside it: it read as the copy entering
+slice 1 first. The ``reveal`` beat still shows both slices (it teaches B
+slices); from sequence 0's first lookup slice 1's card (frame, grid, row
+numbers) and the B brace, which would span it, are gone, and they come back
+(with the ``slice 1`` header) as sequence 1's lookup begins, before its rows
+arrive.
+
+A dry run is sampled mid-motion; opacities are read off the stage's
+mobjects as drawn then.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.metrics import xyz
+from embedviz.render.moments import MomentScene, play_moments
+
+GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
+CASES: dict[str, dict[str, Any]] = {"default": {}, "gpt2": GPT2}
+# From a fifth of each step on (a slice that gives way is out within a sixth of the first).
+ALPHAS = (0.2, 0.4, 0.6, 0.8)
+# Drawn at all: a faint line counts.
+FAINT = 0.05
+# A pixel at 720p: a chip further than this from its place in the block has left it.
+PIXEL = 8 / 720
+
+
+def _opacity(mobject: Any, shown: set[int]) -> float:
+    """The strongest fill or stroke opacity of what ``mobject`` draws on screen (0 if off)."""
+    opacities = [
+        max(float(m.get_fill_opacity()), float(m.get_stroke_opacity()))
+        for m in mobject.get_family()
+        if len(m.points) and id(m) in shown
+    ]
+    return max(opacities or [0.0])
+
+
+@dataclass
+class _Sample:
+    beat: str
+    alpha: float
+    step: int
+    # Slice 1's card (frame and grid), its row numbers, its header, and the B brace.
+    card: float
+    numbers: float
+    header: float
+    brace: float
+    # The sequences whose chips or strips are in motion (left the block, not landed).
+    moving: set[int]
+
+
+def _read(scene: MomentScene, moment: Any, samples: list[_Sample]) -> None:
+    if not moment.beat.name.startswith("lookup"):
+        return
+    stage: Any = scene.stage
+    shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+    stack = stage.stack
+    moving = set()
+    chips = stage.chips.chips
+    for carry in stage.motion.carries:
+        if carry.tag is None or carry.landed or carry.chip is None:
+            continue
+        index = next(i for i, c in enumerate(chips) if c is carry.chip)
+        home = stage.chips.homes[index] - xyz(stage.motion.matrix_slide, 0)
+        strip = carry.strip
+        flying = id(strip) in shown and len(strip.submobjects)
+        if flying or np.linalg.norm(carry.chip.get_center() - home) > PIXEL:
+            moving.add(carry.tag.index[0])
+    samples.append(
+        _Sample(
+            moment.beat.name,
+            moment.alpha,
+            moment.step,
+            _opacity(stack.slices[1], shown),
+            _opacity(stack.row_numbers[1], shown),
+            _opacity(stack.headers[1], shown),
+            _opacity(stack.edge_b, shown),
+            moving,
+        )
+    )
+
+
+@functools.cache
+def _samples(case: str) -> tuple[_Sample, ...]:
+    board = prepared_storyboard("BatchLookup", CASES[case], environ={})
+    samples: list[_Sample] = []
+    play_moments(board, lambda s, m: _read(s, m, samples), alphas=ALPHAS)
+    return tuple(samples)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_slice_1_is_gone_while_sequence_0_is_looked_up(case: str) -> None:
+    """No part of slice 1 (frame, grid, row numbers) nor the B brace is drawn in lookup-0-*."""
+    samples = [s for s in _samples(case) if s.beat.startswith("lookup-0")]
+    assert {s.beat for s in samples} >= {"lookup-0-0", "lookup-0-1", "lookup-0-rest"}
+    assert any(s.moving == {0} for s in samples), "no moment with sequence 0 in motion"
+    drawn = [
+        (s.beat, s.step, s.alpha, round(s.card, 2), round(s.numbers, 2), round(s.brace, 2))
+        for s in samples
+        if max(s.card, s.numbers, s.header, s.brace) >= FAINT
+    ]
+    assert not drawn, drawn[:6]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_slice_1_is_back_whole_before_its_rows_travel(case: str) -> None:
+    """From sequence 1's first motion on, slice 1, its header and the B brace stand whole."""
+    samples = list(_samples(case))
+    first = next(k for k, s in enumerate(samples) if 1 in s.moving)
+    after = samples[first:]
+    assert after[0].beat == "lookup-1"
+    weak = [
+        (s.beat, s.step, s.alpha, s.card, s.numbers, s.header, s.brace)
+        for s in after
+        if min(s.card, s.numbers, s.header, s.brace) < 0.99
+    ]
+    assert not weak, weak[:6]
