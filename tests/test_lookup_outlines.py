@@ -1,4 +1,4 @@
-"""Among the rest of the lookups, a row stands outlined in amber only while its chip is there.
+"""Among the rest of the lookups, a row stands outlined only while its chip or its copy is there.
 
 A 720p frame review of MiniLM with a twelve-token sentence found six rows of
 E outlined at once in the ``lookup_many`` beat, with no chip beside any of
@@ -6,19 +6,23 @@ them: nobody could tell which row belonged to which ID. manim puts a
 ``Create``'s (and a ``FadeOut``'s) mobject on screen, whole, as a play
 begins, so every outline of the beat stood drawn from its start until its
 own lookup drew it. Now each outline comes as its chip arrives and goes as
-the chip sets off back with the row's strip.
+the row's copy lands.
 
 Each ``lookup_many`` beat is dry-run and sampled at many moments; every amber
 row outline on screen (a plain rectangle around a row of E, not a strip's
 frame) must have beside it the chip of an ID that selects that row (in the
 walking column, left of the output block, within a few rows of it) or that
-row's own strip, still leaving it (over it, or clear of it by at most half a
-row's height).
+row's own strip, travelling (the row stands outlined until its copy lands).
 
 The other way round (a 720p review of the rest beats: the chips move fast and
 each row's outline went with its chip, so the empty amber box of its strip
 came out of an unlit row): while a strip of the rest is still partly behind
 E, or just out, the row it leaves stands outlined in full.
+
+And a glance pairs each copy with its row (a 720p review of MiniLM's ten rest
+lookups: a copy landed just above the next chip while that chip's row stood
+outlined): one copy travels at a time, the only row outlined then is its own,
+and it stands outlined in full until the copy reaches the output block.
 """
 
 from __future__ import annotations
@@ -38,8 +42,6 @@ from embedviz.render.moments import MomentScene, play_moments
 REVIEW_SENTENCE = "The quick brown fox jumps over the lazy dog near"
 # How far (in rows) a chip may be from the row it outlines: arriving or just leaving.
 NEAR_ROWS = 3.0
-# How far (in rows) a strip may be clear of its row while that row stays outlined.
-STRIP_NEAR_ROWS = 0.5
 # How far (scene units) out of E a strip still counts as just out; the least opacity then.
 JUST_OUT, FULL = 0.05, 0.9
 ALPHAS = tuple(k / 20 for k in range(1, 20))
@@ -101,6 +103,7 @@ class _Strip:
     dy: float  # how far above
     clear: float  # how far clear of its row (negative: still over it)
     shows: bool  # whether any of its box is drawn
+    right: float  # where its numbers end, right
 
 
 def _strips(scene: MomentScene) -> list[_Strip]:
@@ -122,7 +125,7 @@ def _strips(scene: MomentScene) -> list[_Strip]:
         left, bottom, right, top_y = grid.row_box(row, buff=0.0)
         clear = max(abs(dx) - (right - left), abs(dy) - (top_y - bottom))
         shows = top[0].get_num_points() > 0 and top[0].get_stroke_opacity() > 0
-        found.append(_Strip(id(top), row, dx, dy, clear, bool(shows)))
+        found.append(_Strip(id(top), row, dx, dy, clear, bool(shows), float(here[2])))
     return found
 
 
@@ -160,8 +163,9 @@ def _lonely_outlines(overrides: dict[str, Any]) -> list[str]:
                 if c.get_center()[0] < walk_right
                 and abs(c.get_center()[1] - (box[1] + box[3]) / 2) <= NEAR_ROWS * row_h
             ]
-            leaving = [s for s in strips if s.row == row and s.clear <= STRIP_NEAR_ROWS * row_h]
-            if not beside and not leaving:
+            # Its carry begun (the strip may still be behind E): it is there until it lands.
+            travelling = [s for s in strips if s.row == row]
+            if not beside and not travelling:
                 where = [c.get_center()[:2].round(2).tolist() for c in chips]
                 away = [round(float(s.clear), 2) for s in strips if s.row == row]
                 lonely.append(
@@ -176,11 +180,12 @@ def _lonely_outlines(overrides: dict[str, Any]) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", ["default", "minilm"])
-def test_an_outlined_row_has_its_chip_or_its_leaving_strip_beside_it(case: str) -> None:
+def test_an_outlined_row_has_its_chip_or_its_travelling_strip_beside_it(case: str) -> None:
     overrides = {} if case == "default" else _minilm()
     lonely = _lonely_outlines(overrides)
     assert not lonely, (
-        "rows outlined with neither chip nor leaving strip beside them:\n" + "\n".join(lonely[:20])
+        "rows outlined with neither chip nor travelling strip beside them:\n"
+        + "\n".join(lonely[:20])
     )
 
 
@@ -229,3 +234,60 @@ def test_a_strip_comes_out_of_its_row_while_the_row_stands_outlined(case: str) -
         f"strips seen coming out {sorted(checked.values())}, rest rows {sorted(wanted)}"
     )
     assert not unlit, "strips came out of an unlit row:\n" + "\n".join(unlit[:20])
+
+
+# The sentence of a 720p review of the rest beat: two of its ten rest lookups started a third
+# of a second apart, and a copy landed in output row 8 just above chip 13523 while row 13523
+# stood outlined; an empty copy box passed between rows after its own row's outline had gone.
+PAIRING_SENTENCE = "The cat sat on the mat because the mat was warm today"
+PAIRING_CASES: dict[str, dict[str, Any]] = {
+    "default": {},
+    "gpt2": {"ids": "4821,0,50256,17,33000,2", "vocab": 50257, "dim": 768},
+    "minilm": {"text": PAIRING_SENTENCE},
+}
+# An outline at this opacity or more is seen (one fading in or out counts).
+SEEN = 0.1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(PAIRING_CASES))
+def test_a_glance_pairs_each_travelling_copy_with_its_own_row(case: str) -> None:
+    """Among the rest, one copy travels at a time, and the only row of E outlined is its own.
+
+    At every sample of the rest beat: at most one strip is on screen; no row
+    of E but the travelling copy's own stands outlined (not the next
+    lookup's, whose chip may already be on its way); and until the copy
+    reaches the output block its own row stands outlined in full, so its
+    amber box never travels from an unlit row.
+    """
+    overrides = {**_minilm(), **PAIRING_CASES[case]} if case == "minilm" else PAIRING_CASES[case]
+    board = prepared_storyboard("SequenceLookup", overrides, environ={})
+    travelled: set[int] = set()
+    wrong: list[str] = []
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if moment.beat.action != "lookup_many":
+            return
+        strips = [s for s in _strips(scene) if s.shows]
+        if not strips:
+            return
+        where = f"{moment.beat.name} s{moment.step} a{moment.alpha:.2f}"
+        lit = {row: opacity for row, _, opacity in _row_outlines(scene, least=0.0)}
+        own = sorted({s.row for s in strips})
+        if len(strips) > 1:
+            wrong.append(f"{where}: copies of rows {own} travel at once")
+        others = sorted(row for row, opacity in lit.items() if opacity >= SEEN and row not in own)
+        if others:
+            wrong.append(f"{where}: rows {others} outlined while the copy of {own} travels")
+        block_left = box_of(scene.stage.output.grid.body)[0][0]
+        for strip in strips:
+            travelled.add(strip.key)
+            if strip.right < block_left and lit.get(strip.row, 0.0) < FULL:
+                wrong.append(
+                    f"{where}: row {strip.row}'s copy travels, short of the output block, "
+                    f"its row outlined at {lit.get(strip.row, 0.0):.2f}"
+                )
+
+    play_moments(board, read, alphas=REST_ALPHAS)
+    assert travelled, "no copy of the rest was sampled: the check would pass vacuously"
+    assert not wrong, "a glance could pair the wrong ones:\n" + "\n".join(wrong[:20])

@@ -36,7 +36,7 @@ from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow, curve_points
-from embedviz.render.parts.drawer import SHOW_RAMP, drawer_pace
+from embedviz.render.parts.drawer import drawer_pace
 from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.kept import KeptOutlines
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
@@ -285,8 +285,8 @@ class LookupMotion(Component):
         ``lift`` is how far the output block will have glided up when they play.
         ``paced``: at teaching pace, the chip's walks get their floors (:func:`chip_floor`)
         and the row stays outlined until the settle (the narration names it); among the
-        rest (many at once, in one phrase) they may go faster, and the outline stands until
-        the row's strip is out of it, then fades (:class:`~embedviz.render.fades.FadesAsItLeaves`).
+        rest (one after another, in one phrase) they may go faster, and the outline stands
+        until the row's copy lands (:class:`~embedviz.render.fades.FadesAsItLeaves`).
         """
         row_index = self.output.row_of(position)
         chip = self.chips.chips[row_index]
@@ -327,10 +327,10 @@ class LookupMotion(Component):
             chip_floor(back, pace) if paced else 0.0,
         )
         moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
-        if outline is not None and not paced:  # among the rest, it goes once its strip is out
-            gone, row_h = outline, self.plan.sizes.row_height
+        if outline is not None and not paced:  # among the rest, it goes as its copy lands
+            gone, half = outline, self.plan.sizes.row_height / 2
             fade = make_deferred_animation(
-                lambda: FadesAsItLeaves(gone, carry.clearance, SHOW_RAMP, SHOW_RAMP + row_h / 2),
+                lambda: FadesAsItLeaves(gone, lambda: -carry.to_land(), -half, 0.0),
                 float(moved.get_run_time()),
                 lambda: [gone],
             )

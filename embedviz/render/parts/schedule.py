@@ -25,10 +25,15 @@ __all__ = ["STRIP_LAG", "WALK", "Lookup", "clear_starts", "late_marks", "swept"]
 REST_WALK, REST_CARRY, REST_SETTLE = 0.45, 0.7, 0.15
 # The strip lifts off this far into the chip's way back (a share of the chip's time).
 STRIP_LAG = 0.3
-# The next of the rest starts at least this long after one starts.
-REST_LAG = 0.35
 # Seconds of a chip's walk to its row at teaching pace; of a row's outline coming or going.
 WALK, OUTLINE = 0.9, 0.2
+# The next of the rest starts at least this long after one starts: its row's outline comes
+# (as its chip arrives, the outline's time before the walk's end) only once the strip before
+# has landed. A 720p review of MiniLM's ten rest lookups: two started a third of a second
+# apart, so a copy landed beside the next chip while that chip's row stood outlined, and a
+# glance paired the wrong ones. One copy travels at a time, and the only row of E outlined
+# then is its own.
+REST_LAG = REST_CARRY + REST_WALK * OUTLINE / WALK
 
 
 @dataclass
@@ -49,12 +54,14 @@ class Lookup:
     shown: list[Animation] = field(default_factory=list)
 
     def together(self) -> Animation:
-        """Return this lookup as one of the rest: its row outlined only while its chip is there.
+        """Return this lookup as one of the rest: its row outlined from its chip's arrival.
 
-        Many lookups overlap in time, so a row outlined as its chip set off
-        (and until its strip had landed) left several rows outlined with no
-        chip beside any: the outline comes as the chip arrives and goes once
-        the row's strip, following the chip back, is out of the row.
+        Many lookups overlapped in time, so a row outlined as its chip set off
+        left several rows outlined with no chip beside any: the outline comes
+        as the chip arrives. It stands until the row's copy lands (an empty
+        amber box out of a row no longer outlined was paired by eye with the
+        next one's), and the next lookup's row is outlined only after that
+        (:data:`REST_LAG`): one row outlined at a time.
         """
         if self.outline is None:
             walk, moved, settle = self.walk, self.moved, self.settle
@@ -66,7 +73,7 @@ class Lookup:
                 lambda: OutlineIn(outline), OUTLINE, touches=lambda: [outline]
             )
             walk = AnimationGroup(self.go, Succession(Wait(run_time=WALK - OUTLINE), drawn))
-            # ``moved`` fades it as its strip leaves the row (FadesAsItLeaves).
+            # ``moved`` fades it as its strip lands (FadesAsItLeaves).
             moved = self.moved
             settle = AnimationGroup(*self.shown) if self.shown else Wait()
         walk.set_run_time(REST_WALK)

@@ -20,7 +20,7 @@ from dataclasses import replace
 import numpy as np
 from manim import Animation, Line, Rectangle, Transform, VGroup, VMobject
 
-from embedviz.render.design import SPACE, Theme, maths
+from embedviz.render.design import APART, SPACE, Theme, maths
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.parts.chips import Follow
@@ -42,6 +42,19 @@ Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 def body_height(window: Window, sizes: GridSizes) -> float:
     """Return the height of a window's grid body (rows and thin bands)."""
     return float(sum(slot.size for slot in row_slots(window, sizes)))
+
+
+def _beside_rows(count: VMobject, plan: LookupPlan) -> bool:
+    """Whether ``count`` stands level with the output block's rows, beside them (left).
+
+    Within :data:`~embedviz.render.design.SPACE` of the block's rows across, and
+    :data:`~embedviz.render.design.APART` left of the block: on its heading's line
+    it then stands apart from the heading.
+    """
+    top = plan.output_top
+    bottom = top - len(plan.order) * plan.sizes.row_height
+    level = count.get_bottom()[1] < top + SPACE and count.get_top()[1] > bottom - SPACE
+    return bool(level and count.get_right()[0] + APART <= plan.output_left)
 
 
 class ScrollBar(VGroup):
@@ -124,6 +137,8 @@ class ScrollingMatrix(MatrixPart):
         label = plan.scale.label
         count = cells.get(("param_count", (0,)))
         self.count: VGroup | None = None
+        # How far the count goes back down over E's heading once the block is level with E.
+        self.count_home = 0.0
         if count is not None:
             self.count = VGroup(
                 maths("V times d =", theme.text, label),
@@ -136,6 +151,13 @@ class ScrollingMatrix(MatrixPart):
             heading_top = plan.heading_y + digit_height(label) * 0.8
             y = heading_top + 2 * SPACE + digit_height(label) / 2
             self.count.move_to(xyz(0, y)).align_to(self.heading, np.array([-1.0, 0.0, 0.0]))
+            if _beside_rows(self.count, plan):
+                # Level with the raised block's rows it stood on output row 1's bottom edge
+                # (a 720p review: the landing copy's frame ran on along the label's baseline,
+                # reading as one line). On the block's heading line it is clear of them,
+                # until the shape beat's settle takes it home (VocabMotion.settle).
+                self.count_home = y - plan.output_heading_y
+                self.count.set_y(plan.output_heading_y)
 
     def intro(self) -> list[VMobject]:
         """Return the grid, its heading, the legend and the scroll bar."""

@@ -198,6 +198,12 @@ class Carry(Animation):
         dx, dy = abs(float(self.moved[0])), abs(float(self.moved[1]))
         return max(dx - (right - left), dy - (top - bottom))
 
+    def to_land(self) -> float:
+        """Return how far its strip is from where it lands (before it begins: unknown, infinite)."""
+        if not len(self.path):
+            return float(np.inf)
+        return float(np.linalg.norm(self.path[-1] - self.path[0] - self.moved))
+
     def create_starting_mobject(self) -> VMobject:
         """Return an empty stand-in: nothing reads it."""
         return VMobject()

@@ -255,14 +255,18 @@ class VocabMotion(LookupMotion):
         moving = [(m, 0.0) for m in [*self.output_side(), *riders]] + tuck
         # Level with the matrix, a block taller than the matrix's side (with a note over
         # its heading) could reach past the band: it then stays up as far as needed.
-        side_top = max(m.get_top()[1] for m in still)
-        side_bottom = min(m.get_bottom()[1] for m in still)
+        # The count of parameters, on the raised block's heading line, goes home over E's.
+        count = self.matrix.count
+        home = {id(count): self.matrix.count_home} if count is not None else {}
+        side_top = max(m.get_top()[1] + home.get(id(m), 0.0) for m in still)
+        side_bottom = min(m.get_bottom()[1] + home.get(id(m), 0.0) for m in still)
         block_top = max(m.get_top()[1] + gap for m, gap in moving)
         block_bottom = min(m.get_bottom()[1] + gap for m, gap in moving)
         needed = max(side_top, block_top + level) - (top - bottom) - (block_bottom + level)
         if needed > 0 and block_bottom + level < side_bottom:
             level += min(needed, max(0.0, side_top - (block_top + level)))
-        offsets = [(m, level + gap) for m, gap in moving] + [(m, 0.0) for m in still]
+        offsets = [(m, level + gap) for m, gap in moving]
+        offsets += [(m, home.get(id(m), 0.0)) for m in still]
         highest = max(m.get_top()[1] + dy for m, dy in offsets)
         lowest = min(m.get_bottom()[1] + dy for m, dy in offsets)
         centre = (top + bottom) / 2 - (highest + lowest) / 2

@@ -188,7 +188,8 @@ class LargeVocabStage(Stage):
     def beat_size(self, beat: Beat) -> Animation:
         """Show the count of parameters; then, with the gaps' phrase, point at the gap labels."""
         assert self.matrix.count is not None
-        count = FadeIn(self.matrix.count, shift=0.2 * UP)
+        # On the output block's heading line it comes down, clear of the block's top edge.
+        count = FadeIn(self.matrix.count, shift=0.2 * (-UP if self.matrix.count_home else UP))
         grid = self.matrix.grid
         rows, columns = list(grid.gap_labels.values()), list(grid.col_gap_labels.values())
         if not rows and not columns:
