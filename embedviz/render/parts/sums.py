@@ -213,7 +213,7 @@ class CountLine(Component):
     def beat_count(self, beat: Beat) -> Animation:
         """Point at the block's entries; then multiply its sizes into the count.
 
-        "Every entry is a trainable parameter:" / "E holds V × d = ... of them."
+        "Every entry is a trainable parameter:" / "E holds V × d of them: ... = N."
         """
         colour = self.theme.highlight
         entries = VGroup(*[m for m in self.block.entries() if isinstance(m, NumberText)])
