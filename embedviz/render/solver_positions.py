@@ -38,6 +38,7 @@ from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
+from embedviz.render.solver_bands import place_title
 from embedviz.story.model import Storyboard, Window
 from embedviz.story.phrases import caption_lines
 
@@ -151,6 +152,8 @@ class PositionSpec:
         The word beside the ``≠`` that ends the scene.
     title
         The scene's title.
+    legend_title
+        The colour legend's title (empty: no legend).
     """
 
     window: Window
@@ -165,6 +168,7 @@ class PositionSpec:
     title: str
     gap: str = ""
     sum_note: str = ""
+    legend_title: str = ""
 
     @classmethod
     def from_board(cls, board: Storyboard) -> PositionSpec:
@@ -191,6 +195,8 @@ class PositionSpec:
             title=board.title,
             gap=board.beats[-1].labels.get("pe_gap", ""),
             sum_note=board.beats[-1].labels.get("sum_note", ""),
+            # The numbers stay coloured by value: their key goes on standing.
+            legend_title=board.word("value_colour") if any(k == "legend" for k, _ in cells) else "",
         )
 
 
@@ -223,6 +229,9 @@ class PositionPlan:
         Where the bracket beside the sum block starts.
     title_x, title_y, title_font
         The title.
+    legend_x, legend_y, legend_stacked
+        The colour legend's right edge and centre line, in the title band
+        right of the title, and whether its title stands over its swatches.
     """
 
     scale: TypeScale
@@ -248,6 +257,9 @@ class PositionPlan:
     title_x: float
     title_y: float
     title_font: float
+    legend_x: float = 0.0
+    legend_y: float = 0.0
+    legend_stacked: bool = False
 
     def row_y(self, top: float, row: int) -> float:
         """Return the centre line of row ``row`` of a body whose top is ``top``."""
@@ -335,17 +347,6 @@ def _centred_sums(
     return max(sign, (room - sign - beside) / 2 + sign)
 
 
-def _title_font(title: str, scale: TypeScale, room: float, problems: list[str]) -> float:
-    """Return the title's font: the scale's, narrowed to the width (a problem if too small)."""
-    font = min(scale.data, scale.label * TITLE_RATIO)
-    width = text_width(title, font, mono=False)
-    if width > room:
-        font *= room / width
-        if font < font_for_px(MIN_TEXT_PX):
-            problems.append("title too wide")
-    return font
-
-
 def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPlan, list[str]]:
     """Lay out at one font size and pitch; return the plan and what does not fit."""
     problems: list[str] = []
@@ -380,8 +381,16 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     width = max(top_w, pe_left + pe_heading, note_left + note_w, sum_left + body_w + verdict_w)
     if width > right - left:
         problems.append("too wide")
-    title_font = _title_font(spec.title, scale, right - left, problems)
-    band_h = digit_height(title_font) * 1.7
+    # The one title rule (solver_bands.place_title): centred where it clears the legend,
+    # which stands in the band at the right (the lookup's legend glides there at ``arrange``).
+    title_font, title_x, band_h, stacked = place_title(
+        spec.title,
+        spec.legend_title or None,
+        scale,
+        min(scale.data, scale.label * TITLE_RATIO),
+        (left, right),
+        problems,
+    )
     heading_h = digit_height(label) * 1.6
     # P's column numbers: ring_clear() over a row's outline (past the body's top), then 0.4 SPACE.
     col_labels_h = digit_height(label) + 0.4 * SPACE + ring_clear() + clear_reach()
@@ -420,9 +429,12 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             formula_top=sum_top + SPACE + heading_h + gap_h,
             note_font=note_font,
             verdict_left=sum_x + body_w + _beside(),
-            title_x=0.0,
+            title_x=title_x,
             title_y=top - band_h / 2,
             title_font=title_font,
+            legend_x=right,
+            legend_y=top - band_h / 2,
+            legend_stacked=stacked,
         ),
         problems,
     )

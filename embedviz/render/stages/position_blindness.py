@@ -45,6 +45,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
+from embedviz.render.parts.legend import band_legend
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Targets, narrowed, placed
@@ -65,7 +66,7 @@ from embedviz.render.solver_positions import (
     PositionSpec,
     solve_positions,
 )
-from embedviz.render.space import Box, largest_empty_rectangle
+from embedviz.render.space import Box, box_union, largest_empty_rectangle, shifted_boxes
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
@@ -129,6 +130,15 @@ class PositionStage(Stage):
         self.stacked = False
         # Raised over E by a raised output block, the legend rests where it fills the frame.
         rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
+        # The token vectors, P and the sums stay coloured by value: their key stands as long
+        # as they do, in the second arrangement's title band (a 720p review: it left with E).
+        second = self.sums_plan
+        self.sums_legend = band_legend(
+            self.cells, self.board, self.theme, second.scale.legend, second.legend_stacked
+        )
+        if self.sums_legend is not None:
+            self.sums_legend.move_to(xyz(0, second.legend_y))
+            self.sums_legend.align_to(xyz(second.legend_x, 0), RIGHT)
 
     @property
     def formula(self) -> VGroup:
@@ -358,15 +368,20 @@ class PositionStage(Stage):
         legend = self.matrix.legend
         own = mobject_boxes([legend]) if legend is not None else []
         leave_out += [legend] if legend is not None else []
-        union = _union(own)
+        union = box_union(own)
 
         def legend_at(boxes: list[Box], lift: float, shifts: list[float] | None) -> _Trials:
             moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
-            lifted = _union(moved)
+            lifted = box_union(moved)
             low, high = legend_across(lifted, boxes, band) if lifted else (0.0, 0.0)
             grid = [k * wide for k in range(-int(-low / wide), int(high / wide) + 1)]
             return [
-                (0.0, lift, dx, largest_empty_rectangle([*boxes, *_shifted(moved, dx)], band).area)
+                (
+                    0.0,
+                    lift,
+                    dx,
+                    largest_empty_rectangle([*boxes, *shifted_boxes(moved, dx)], band).area,
+                )
                 for dx in (grid if shifts is None else shifts)
                 if low - 1e-9 <= dx <= high + 1e-9
             ]
@@ -421,7 +436,10 @@ class PositionStage(Stage):
         blocks in the second step, E[id] stood alone at the top left, a fifth
         of the frame empty, until that phrase.)
         """
-        leaving = [*self.matrix.intro(), self.chips.heading, self.output.heading, *self.same]
+        # The legend stays: it glides to the second arrangement's title band with the title.
+        kept = self.matrix.legend
+        leaving = [m for m in self.matrix.intro() if m is not kept]
+        leaving += [self.chips.heading, self.output.heading, *self.same]
         numbers = {t.cell.index: t for carry in self.motion.carries for t in carry.targets}
         marks = {
             carry.targets[0].cell.index[:-1]: list(carry.strip[2].submobjects)
@@ -455,6 +473,8 @@ class PositionStage(Stage):
         riders = [self.tokens.heading, self.blocks.pe_grid, self.blocks.pe_heading]
         behind = [m for m in empty if all(m is not r for r in riders)]
         glide = AnimationGroup(moved, ReplacementTransform(old, self.title))
+        if kept is not None and self.sums_legend is not None:
+            glide = AnimationGroup(glide, ReplacementTransform(kept, self.sums_legend))
         came = come_with(at_least(glide, glide_floor(way, 0.0)), block, offset, riders, behind)
         arrived = LaggedStart(
             AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
@@ -462,23 +482,6 @@ class PositionStage(Stage):
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
-
-
-def _shifted(boxes: list[Box], dx: float) -> list[Box]:
-    """Return ``boxes`` moved ``dx`` right."""
-    return [(b[0] + dx, b[1], b[2] + dx, b[3]) for b in boxes]
-
-
-def _union(boxes: list[Box]) -> Box | None:
-    """Return the box around ``boxes`` (None for none)."""
-    if not boxes:
-        return None
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
 
 
 def _text_floor() -> float:
