@@ -141,7 +141,7 @@ RING_APART = SPACE / 2
 # tags at full height 0.03 px apart, read as touching on a projector).
 TAG_AIR_PX = 4.0
 APART = 4 * SPACE  # between groups that stand apart: a table and the notes resting beside it
-# Between a row's tag (its chip, or the word piece after it) and the row number beside it,
+# Between a row's tag (its chip) and the row number right beside it,
 # in monospace advances of the number's font: a whole digit's column of clear ground, wider
 # than any gap inside a number. At a SPACE, a 720p review read chip "2" and row "0" as "20".
 TAG_NUMBER_ADVANCES = 1.0

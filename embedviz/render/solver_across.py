@@ -119,10 +119,11 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     gap = mark_gap(spec, scale) if position_w else SPACE
     air = spec.mark_air if spec.marks_last else 0.0
     mark_room = gap + mark_w + air if mark_w else 0.0
-    # Chip, piece and row number; the number a digit's column clear of the tag before it
-    # (chips.number_gap).
+    # Chip, piece, row number: right after the chip a digit's column clear of it
+    # (chips.number_gap: at a SPACE, ID and row number read as one number), else a SPACE.
+    after = SPACE if piece_w else number_gap(label)
     row_w = chip_w + (SPACE + piece_w if piece_w else 0.0)
-    row_w += number_gap(label) + position_w if position_w else 0.0
+    row_w += after + position_w if position_w else 0.0
     tags_w = max(row_w + mark_room, heading_w)
     # Marks that come only in the last lookup beat, in the corridor arrangement, show once
     # the blocks rest together (the corridor closed): there they need the room, not while
@@ -149,7 +150,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     output_left = matrix_left + body_w + column_w
     tag_left = output_left + body_w + TAG_GAP
     piece_left = tag_left + chip_w + SPACE
-    position_left = (piece_left + piece_w if piece_w else tag_left + chip_w) + number_gap(label)
+    position_left = (piece_left + piece_w if piece_w else tag_left + chip_w) + after
     mark_left = position_left + (position_w + gap if position_w else 0.0)
     return Across(
         body_w=body_w,

@@ -38,7 +38,7 @@ from embedviz.render.parts.chips import chip_size, number_gap
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
-from embedviz.render.solver_bands import place_title
+from embedviz.render.solver_bands import TitlePlace, place_title
 from embedviz.story.model import Storyboard, Window
 from embedviz.story.phrases import caption_lines
 
@@ -347,6 +347,27 @@ def _centred_sums(
     return max(sign, (room - sign - beside) / 2 + sign)
 
 
+def _title_band(
+    spec: PositionSpec, scale: TypeScale, safe: tuple[float, float], problems: list[str]
+) -> TitlePlace:
+    """Place the title, and the legend in its band at the right (``place_title``, the one rule).
+
+    Centred where it clears the legend, which the lookup's legend glides to at ``arrange``.
+    """
+    font = min(scale.data, scale.label * TITLE_RATIO)
+    return place_title(spec.title, spec.legend_title or None, scale, font, safe, problems)
+
+
+def _pe_heading(spec: PositionSpec, label: float, room: float, problems: list[str]) -> float:
+    """Return P's heading's width; note E[id]'s if it reaches past ``room`` (over ``+``).
+
+    A heading may reach over the tags (E[id]'s) or past its block (P's).
+    """
+    if heading_width(spec.headings[0], TOKEN_SYMBOL, label) > room:
+        problems.append(f"heading {spec.headings[0]!r} too wide")
+    return heading_width(spec.headings[1], POSITION_SYMBOL, label)
+
+
 def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPlan, list[str]]:
     """Lay out at one font size and pitch; return the plan and what does not fit."""
     problems: list[str] = []
@@ -373,24 +394,11 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     note_left = 0.0 if spec.formulas else pe_left
     if note_left and sum_left + text_width(spec.headings[2], label, mono=False) + SPACE > pe_left:
         problems.append("the size note of P meets the sum's heading")
-    # A heading may reach over the tags (E[id]'s) or past its block (P's).
-    token_heading = heading_width(spec.headings[0], TOKEN_SYMBOL, label)
-    pe_heading = heading_width(spec.headings[1], POSITION_SYMBOL, label)
-    if token_heading > pe_left - sign_w / 2:
-        problems.append(f"heading {spec.headings[0]!r} too wide")
+    pe_heading = _pe_heading(spec, label, pe_left - sign_w / 2, problems)
     width = max(top_w, pe_left + pe_heading, note_left + note_w, sum_left + body_w + verdict_w)
     if width > right - left:
         problems.append("too wide")
-    # The one title rule (solver_bands.place_title): centred where it clears the legend,
-    # which stands in the band at the right (the lookup's legend glides there at ``arrange``).
-    title_font, title_x, band_h, stacked = place_title(
-        spec.title,
-        spec.legend_title or None,
-        scale,
-        min(scale.data, scale.label * TITLE_RATIO),
-        (left, right),
-        problems,
-    )
+    title_font, title_x, band_h, stacked = _title_band(spec, scale, (left, right), problems)
     heading_h = digit_height(label) * 1.6
     # P's column numbers: ring_clear() over a row's outline (past the body's top), then 0.4 SPACE.
     col_labels_h = digit_height(label) + 0.4 * SPACE + ring_clear() + clear_reach()

@@ -58,7 +58,7 @@ def piece_font(scale: TypeScale) -> float:
 
 
 def number_gap(font_size: float) -> float:
-    """Return the gap from a row's tag (chip or word piece) to the row number after it.
+    """Return the gap from a row's chip to the row number right after it.
 
     :data:`~embedviz.render.design.TAG_NUMBER_ADVANCES` of the number's
     monospace advance, and never under a SPACE: a digit's column of clear

@@ -150,6 +150,10 @@ class PositionStage(Stage):
         """The outline of P's row 0, once drawn (the position blocks')."""
         return self.blocks.first_row_box
 
+    def _sums_legend(self) -> list[VMobject]:
+        """Return the second arrangement's legend, if any, as a list."""
+        return [self.sums_legend] if self.sums_legend is not None else []
+
     def _pair(self, beat: Beat) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Return the first two positions that hold the highlighted (repeated) ID."""
         return self.blocks.pair(beat)
@@ -436,10 +440,9 @@ class PositionStage(Stage):
         blocks in the second step, E[id] stood alone at the top left, a fifth
         of the frame empty, until that phrase.)
         """
-        # The legend stays: it glides to the second arrangement's title band with the title.
-        kept = self.matrix.legend
-        leaving = [m for m in self.matrix.intro() if m is not kept]
-        leaving += [self.chips.heading, self.output.heading, *self.same]
+        # The legend goes with the matrix and comes back in the second arrangement's title
+        # band as the signs land (gliding there, it crossed the title's glide).
+        leaving = [*self.matrix.intro(), self.chips.heading, self.output.heading, *self.same]
         numbers = {t.cell.index: t for carry in self.motion.carries for t in carry.targets}
         marks = {
             carry.targets[0].cell.index[:-1]: list(carry.strip[2].submobjects)
@@ -473,12 +476,10 @@ class PositionStage(Stage):
         riders = [self.tokens.heading, self.blocks.pe_grid, self.blocks.pe_heading]
         behind = [m for m in empty if all(m is not r for r in riders)]
         glide = AnimationGroup(moved, ReplacementTransform(old, self.title))
-        if kept is not None and self.sums_legend is not None:
-            glide = AnimationGroup(glide, ReplacementTransform(kept, self.sums_legend))
         came = come_with(at_least(glide, glide_floor(way, 0.0)), block, offset, riders, behind)
         arrived = LaggedStart(
             AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
-            arriving(came, FadeIn(VGroup(*signs)), LANDING_SHARE),
+            arriving(came, FadeIn(VGroup(*signs, *self._sums_legend())), LANDING_SHARE),
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
