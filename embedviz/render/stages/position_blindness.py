@@ -118,7 +118,8 @@ class PositionStage(Stage):
         self.motion = self.add_part(LookupMotion(self.scene, self.theme, plan, *parts))
         # At the solver's place the block leaves a fifth of the frame empty under it.
         rest_blocks(self.motion, self.board, self.title)
-        second = self.sums_plan = solve_positions(PositionSpec.from_board(self.board))
+        sums = replace(PositionSpec.from_board(self.board), title_font=plan.title_font)
+        second = self.sums_plan = solve_positions(sums)  # the title keeps the lookup's size
         pe_kind = next(k for k in _PE_KINDS if any(key[0] == k for key in self.cells))
         args2 = (self.scene, self.board, self.cells, second, self.theme)
         self.tokens = self.add_part(TokenBlock(*args2))
