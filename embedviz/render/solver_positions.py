@@ -35,7 +35,7 @@ from embedviz.render.design import (
 from embedviz.render.formula import formula_height, formula_width
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
-from embedviz.render.parts.chips import chip_size, number_gap
+from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
@@ -385,7 +385,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     body_h = spec.count * sizes.row_height
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     sign_w = sign_width(scale.data)
-    tags_w = _beside() + chip_w + number_gap(label) + char_advance(label) * spec.position_chars
+    tags_w = _beside() + chip_w + SPACE + char_advance(label) * spec.position_chars
     top_w = body_w + tags_w + sign_w + body_w
     verdict_w = SPACE * 2 + _beside() + BRACKET_WIDTH + char_advance(label) * 1.5
     verdict_w += text_width(spec.verdict, label, mono=False)
@@ -433,7 +433,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             body_width=body_w,
             body_height=body_h,
             tag_left=offset + body_w + _beside(),
-            position_left=offset + body_w + _beside() + chip_w + number_gap(label),
+            position_left=offset + body_w + _beside() + SPACE + chip_w,
             plus_x=offset + pe_left - sign_w / 2,
             equals_x=sum_x - sign_w / 2,
             heading_y=body_top + col_labels_h + SPACE + heading_h / 2,
