@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.story.phrases import caption_lines
+from embedviz.story.scenes import SCENES
 
 # The oracle's grammar (a subset of the rule's lists, as a grammar book names them):
 # determiners and quantifiers, which modify the noun after them, and prepositions
@@ -134,6 +135,29 @@ def test_no_cue_line_splits_a_phrase(
             together += 1
     # The example is in the storyboard: the check above looked at it.
     assert together, (scene, pair)
+
+
+# Binary operators and relations: a caption line that opens on one ("= 38,597,376 of
+# them.") is cut off from what it joins, as the 720p review of ParameterCount found.
+_OPERATORS = {"=", "\u00d7", "+", "\u2212", "-", "\u00b7", "\u2192", "\u2190"}
+
+
+# Every scene at its defaults, and each but FullExplainer (which takes no sizes: its
+# scenes are here on their own) at GPT-2's size.
+_SIZED = [(spec.alias, None) for spec in SCENES.values()] + [
+    (spec.alias, {"vocab": 50257, "dim": 768}) for spec in SCENES.values() if spec.alias != "full"
+]
+
+
+@pytest.mark.parametrize(
+    ("scene", "options"), _SIZED, ids=[f"{s}-{'gpt2' if o else 'default'}" for s, o in _SIZED]
+)
+def test_no_cue_line_opens_on_an_operator(
+    scene: str, options: dict[str, Any] | None, tmp_path: Path
+) -> None:
+    for beat, lines in _cues(scene, options or {}, tmp_path):
+        opening = [line for line in lines[1:] if line.split()[0] in _OPERATORS]
+        assert not opening, (beat, lines)
 
 
 def test_the_one_hot_cost_cue_is_balanced(tmp_path: Path) -> None:

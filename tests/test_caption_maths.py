@@ -44,7 +44,7 @@ EXPECTED: dict[tuple[str, str], list[tuple[str, str]]] = {
     ("OneHotEquivalence", "columns"): [("E", T)],
     ("OneHotEquivalence", "compare"): [("E[3]", T), ("one_hot(3)", T), ("E", T), ("E[3]", T)],
     ("OneHotEquivalence", "cost"): [("E", T), ("V × d", T)],
-    ("ParameterCount", "count"): [("E", T), ("V × d = 50,257 × 768 = 38,597,376", T)],
+    ("ParameterCount", "count"): [("E", T), ("V × d", T)],
     ("ParameterCount", "compare"): [("d", T), ("d", T)],
     ("TrainingNudge", "loss"): [("E", T), ("wₜ", G)],
     ("TrainingNudge", "upstream"): [("L", T), ("wₜ", G)],
@@ -262,17 +262,24 @@ def test_the_captions_maths_is_typeset_coloured_and_on_the_baseline(
 
 
 def test_a_formula_broken_over_two_lines_is_typeset_on_both() -> None:
-    """ParameterCount's ``V × d = 50,257 × 768 / = 38,597,376``: each line's part typeset."""
+    """A formula too long for one line (``V × d = 50,257 × 768 / = 38,597,376 = ...``).
+
+    A line opens on an operator only where nothing else fits (ParameterCount's
+    own narration no longer does); where one must, each line's part is typeset.
+    """
     from embedviz.render.formula import FormulaText
     from embedviz.render.layout import frame_regions
     from embedviz.render.parts.captions import Caption
 
-    text = "E holds V × d = 50,257 × 768 = 38,597,376 of them."
+    text = "So V × d = 50,257 × 768 = 38,597,376 = 2 × 19,298,688."
     caption = Caption(text, frame_regions().caption_width, theme=LIGHT)
-    assert caption.lines == ("E holds V × d = 50,257 × 768", "= 38,597,376 of them.")
+    assert caption.lines == ("So V × d = 50,257 × 768", "= 38,597,376 = 2 × 19,298,688.")
     formulas = [m for m in caption.get_family() if isinstance(m, FormulaText)]
-    assert [f.text for f in formulas] == ["E", 'V times d = 50","257 times 768', '= 38","597","376']
-    assert formulas[2].get_top()[1] < formulas[1].get_bottom()[1]  # on the second line
+    assert [f.text for f in formulas] == [
+        'V times d = 50","257 times 768',
+        '= 38","597","376 = 2 times 19","298","688',
+    ]
+    assert formulas[1].get_top()[1] < formulas[0].get_bottom()[1]  # on the second line
 
 
 def test_without_a_theme_the_caption_text_sets_its_maths_as_words() -> None:

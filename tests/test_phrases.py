@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.story.phrases import (
+    CAPTION_WIDTH,
     caption_lines,
     ceil_ticks,
     make_phrases,
@@ -232,16 +233,23 @@ def _ends_on_an_operator(lines: tuple[str, ...] | list[str]) -> bool:
     return any(line.split()[-1] in _OPERATORS for line in lines[:-1])
 
 
-def test_a_caption_line_never_ends_on_an_operator() -> None:
-    # A 720p frame review (ParameterCount, count · end): "E holds V × d =" / "50,257 ...".
-    # A line may break before a relation ("= 38,597,376"), at a smaller cost than
-    # inside a product ("50,257 × 768").
-    assert caption_lines("E holds V × d = 50,257 × 768 = 38,597,376 of them.") == (
-        "E holds V × d = 50,257 × 768",
-        "= 38,597,376 of them.",
-    )
+def _opens_on_an_operator(lines: tuple[str, ...] | list[str]) -> bool:
+    """Whether a line but the first opens with an operator ("= 38,597,376 of them.": the oracle)."""
+    return any(line.split()[0] in _OPERATORS for line in lines[1:])
+
+
+def test_a_caption_line_never_ends_or_opens_on_an_operator() -> None:
+    # A 720p frame review (ParameterCount, count · end): "E holds V × d =" / "50,257 ...";
+    # a later one: "E holds V × d = 50,257 × 768" / "= 38,597,376 of them." Either way
+    # one side of the "=" is cut off from the other.
+    lines = caption_lines("E holds V × d = 50,257 × 768 = 38,597,376 of them.")
+    assert not _ends_on_an_operator(lines), lines
+    assert not _opens_on_an_operator(lines), lines
+    assert " ".join(lines) == "E holds V × d = 50,257 × 768 = 38,597,376 of them."
     assert _ends_on_an_operator(("E holds V × d =", "50,257 × 768 = 38,597,376 of them."))
     assert not _ends_on_an_operator(("E holds V × d", "= 50,257"))
+    assert _opens_on_an_operator(("E holds V × d = 50,257 × 768", "= 38,597,376 of them."))
+    assert not _opens_on_an_operator(("E holds V × d of them:", "50,257 × 768 = 38,597,376."))
 
 
 @given(
@@ -259,6 +267,36 @@ def test_no_caption_line_ends_on_an_operator(words: list[str]) -> None:
     lines = caption_lines(" ".join(words))
     assert " ".join(lines) == " ".join(words)
     assert not _ends_on_an_operator(lines), lines
+
+
+@given(
+    st.lists(
+        st.one_of(
+            # Words that lean on nothing: the oracle below need not know the rule's lists.
+            st.sampled_from(["E", "holds", "ID", "matrix", "copies"]),
+            st.integers(0, 99999).map(str),
+            st.sampled_from(_OPERATORS),
+        ),
+        min_size=2,
+        max_size=16,
+    )
+)
+def test_no_caption_line_opens_on_an_operator_where_another_cut_fits(words: list[str]) -> None:
+    lines = caption_lines(" ".join(words))
+    # Whenever some cut into as many lines fits, leaves no word alone and neither
+    # ends nor opens a line on an operator (plain enumeration: the oracle), the
+    # chosen one opens none on an operator either.
+    cuts = [
+        [" ".join(words[a:b]) for a, b in itertools.pairwise([0, *edges, len(words)])]
+        for edges in itertools.combinations(range(1, len(words)), len(lines) - 1)
+    ]
+    if any(
+        all(len(line) <= CAPTION_WIDTH and len(line.split()) >= 2 for line in cut)
+        and not _ends_on_an_operator(cut)
+        and not _opens_on_an_operator(cut)
+        for cut in cuts
+    ):
+        assert not _opens_on_an_operator(lines), lines
 
 
 def _splits_a_list(lines: tuple[str, ...] | list[str]) -> bool:

@@ -29,6 +29,7 @@ import pytest
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.moments import play_moments
+from embedviz.render.solver_bands import TITLE_GIVE
 from embedviz.story.scenes import SCENES
 
 GPT2 = {"vocab": 50257, "dim": 768}
@@ -149,3 +150,32 @@ def test_the_reviewers_titles_stand_centred(scene: str, overrides: dict[str, Any
     ]
     assert seen, "the title was never seen"
     assert not off, off[:5]
+
+
+@pytest.mark.parametrize(
+    "overrides", [{}, {"positions": "learned"}, GPT2 | {"ids": "4821,0,4821"}], ids=str
+)
+def test_a_scene_keeps_one_title_size(overrides: dict[str, Any]) -> None:
+    """PositionBlindness's title grew at ``arrange`` (24.3 to 26.2 px at 720p), its second
+    arrangement's numbers being larger: a scene keeps its title's size throughout, but
+    where the one title rule sets it a little smaller to clear the legend in its band.
+
+    (Across scenes a title follows its scene's type scale, never larger than the table's
+    numbers: a real-sized table's 18 px numbers take a smaller title than the toy's.)
+    """
+    board = prepared_storyboard("PositionBlindness", overrides, environ={})
+    sizes: dict[float, list[str]] = {}
+
+    def look(scene_object: Any, moment: Any) -> None:
+        title = scene_object.stage.title
+        if moment.alpha >= 1 and title in scene_object.mobjects:
+            # As drawn: its font size times how far it stands scaled.
+            drawn = title.font_size * title.width / title.natural_width
+            sizes.setdefault(round(float(drawn), 2), []).append(moment.beat.name)
+
+    play_moments(board, look, alphas=(0.5,), pixel_width=192, pixel_height=108)
+    # The one title rule may set a title a little smaller to clear the legend in its band
+    # (down to TITLE_GIVE of its size), never larger.
+    assert min(sizes) >= max(sizes) * TITLE_GIVE, sizes
+    first = sizes[max(sizes)]
+    assert "intro" in first, sizes

@@ -19,6 +19,7 @@ and the caption, then gives spare height to taller rows.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -38,6 +39,7 @@ from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
+from embedviz.render.solver_bands import TitlePlace, place_title
 from embedviz.story.model import Storyboard, Window
 from embedviz.story.phrases import caption_lines
 
@@ -151,6 +153,10 @@ class PositionSpec:
         The word beside the ``≠`` that ends the scene.
     title
         The scene's title.
+    legend_title
+        The colour legend's title (empty: no legend).
+    title_font
+        The first arrangement's title size, which the title keeps (0: none).
     """
 
     window: Window
@@ -165,6 +171,8 @@ class PositionSpec:
     title: str
     gap: str = ""
     sum_note: str = ""
+    legend_title: str = ""
+    title_font: float = 0.0
 
     @classmethod
     def from_board(cls, board: Storyboard) -> PositionSpec:
@@ -191,6 +199,8 @@ class PositionSpec:
             title=board.title,
             gap=board.beats[-1].labels.get("pe_gap", ""),
             sum_note=board.beats[-1].labels.get("sum_note", ""),
+            # The numbers stay coloured by value: their key goes on standing.
+            legend_title=board.word("value_colour") if any(k == "legend" for k, _ in cells) else "",
         )
 
 
@@ -223,6 +233,9 @@ class PositionPlan:
         Where the bracket beside the sum block starts.
     title_x, title_y, title_font
         The title.
+    legend_x, legend_y, legend_stacked
+        The colour legend's right edge and centre line, in the title band
+        right of the title, and whether its title stands over its swatches.
     """
 
     scale: TypeScale
@@ -248,6 +261,9 @@ class PositionPlan:
     title_x: float
     title_y: float
     title_font: float
+    legend_x: float = 0.0
+    legend_y: float = 0.0
+    legend_stacked: bool = False
 
     def row_y(self, top: float, row: int) -> float:
         """Return the centre line of row ``row`` of a body whose top is ``top``."""
@@ -335,15 +351,27 @@ def _centred_sums(
     return max(sign, (room - sign - beside) / 2 + sign)
 
 
-def _title_font(title: str, scale: TypeScale, room: float, problems: list[str]) -> float:
-    """Return the title's font: the scale's, narrowed to the width (a problem if too small)."""
-    font = min(scale.data, scale.label * TITLE_RATIO)
-    width = text_width(title, font, mono=False)
-    if width > room:
-        font *= room / width
-        if font < font_for_px(MIN_TEXT_PX):
-            problems.append("title too wide")
-    return font
+def _title_band(
+    spec: PositionSpec, scale: TypeScale, safe: tuple[float, float], problems: list[str]
+) -> TitlePlace:
+    """Place the title, and the legend in its band at the right (``place_title``, the one rule).
+
+    Centred where it clears the legend, which the lookup's legend glides to at ``arrange``.
+    No larger than the first arrangement's title: one scene, one title size (a review
+    found it grow from 24.3 to 26.2 px at ``arrange``, the sums' numbers being larger).
+    """
+    font = min(scale.data, scale.label * TITLE_RATIO, spec.title_font or math.inf)
+    return place_title(spec.title, spec.legend_title or None, scale, font, safe, problems)
+
+
+def _pe_heading(spec: PositionSpec, label: float, room: float, problems: list[str]) -> float:
+    """Return P's heading's width; note E[id]'s if it reaches past ``room`` (over ``+``).
+
+    A heading may reach over the tags (E[id]'s) or past its block (P's).
+    """
+    if heading_width(spec.headings[0], TOKEN_SYMBOL, label) > room:
+        problems.append(f"heading {spec.headings[0]!r} too wide")
+    return heading_width(spec.headings[1], POSITION_SYMBOL, label)
 
 
 def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPlan, list[str]]:
@@ -372,16 +400,11 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     note_left = 0.0 if spec.formulas else pe_left
     if note_left and sum_left + text_width(spec.headings[2], label, mono=False) + SPACE > pe_left:
         problems.append("the size note of P meets the sum's heading")
-    # A heading may reach over the tags (E[id]'s) or past its block (P's).
-    token_heading = heading_width(spec.headings[0], TOKEN_SYMBOL, label)
-    pe_heading = heading_width(spec.headings[1], POSITION_SYMBOL, label)
-    if token_heading > pe_left - sign_w / 2:
-        problems.append(f"heading {spec.headings[0]!r} too wide")
+    pe_heading = _pe_heading(spec, label, pe_left - sign_w / 2, problems)
     width = max(top_w, pe_left + pe_heading, note_left + note_w, sum_left + body_w + verdict_w)
     if width > right - left:
         problems.append("too wide")
-    title_font = _title_font(spec.title, scale, right - left, problems)
-    band_h = digit_height(title_font) * 1.7
+    title_font, title_x, band_h, stacked = _title_band(spec, scale, (left, right), problems)
     heading_h = digit_height(label) * 1.6
     # P's column numbers: ring_clear() over a row's outline (past the body's top), then 0.4 SPACE.
     col_labels_h = digit_height(label) + 0.4 * SPACE + ring_clear() + clear_reach()
@@ -420,9 +443,12 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             formula_top=sum_top + SPACE + heading_h + gap_h,
             note_font=note_font,
             verdict_left=sum_x + body_w + _beside(),
-            title_x=0.0,
+            title_x=title_x,
             title_y=top - band_h / 2,
             title_font=title_font,
+            legend_x=right,
+            legend_y=top - band_h / 2,
+            legend_stacked=stacked,
         ),
         problems,
     )

@@ -23,7 +23,9 @@ __all__ = [
     "Emptiness",
     "best_drop",
     "best_slide",
+    "box_union",
     "largest_empty_rectangle",
+    "shifted_boxes",
 ]
 
 # (left, bottom, right, top), in scene units.
@@ -245,3 +247,45 @@ def best_slide(
     swapped = [_transposed(b) for b in fixed], [_transposed(b) for b in moving]
     slide, empty = best_drop(*swapped, _transposed(band), slides, frame_area)
     return slide, Emptiness(empty.area, empty.bottom, empty.left, empty.top, empty.right)
+
+
+def shifted_boxes(boxes: Iterable[Box], dx: float) -> list[Box]:
+    """Return ``boxes`` moved ``dx`` right.
+
+    Parameters
+    ----------
+    boxes
+        The boxes.
+    dx
+        How far right.
+
+    Returns
+    -------
+    list of Box
+        The moved boxes, in order.
+    """
+    return [(b[0] + dx, b[1], b[2] + dx, b[3]) for b in boxes]
+
+
+def box_union(boxes: Iterable[Box]) -> Box | None:
+    """Return the box around ``boxes`` (None for none).
+
+    Parameters
+    ----------
+    boxes
+        The boxes.
+
+    Returns
+    -------
+    Box or None
+        The least box holding them all.
+    """
+    found = list(boxes)
+    if not found:
+        return None
+    return (
+        min(b[0] for b in found),
+        min(b[1] for b in found),
+        max(b[2] for b in found),
+        max(b[3] for b in found),
+    )

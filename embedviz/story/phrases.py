@@ -69,10 +69,11 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH, language: str = "en") -
     ordinal, a possessive or a hyphenated modifier: ``each / parameter``,
     ``its first / copy``: see :mod:`embedviz.story.leaning`), a break inside
     a two-word noun (``batch / size``), between a number and the noun it
-    counts (``3 / numbers``) or inside a list of numbers (``5, / 4, 3``) is
-    taken only where nothing else fits; a break between a word and the
-    number, letter or operator that belongs to it (``ID 3``, ``entry k``,
-    ``768 × 3``) costs much more than any plain one. A line never starts
+    counts (``3 / numbers``) or inside a list of numbers (``5, / 4, 3``), and
+    a line that opens on an operator (``= 38,597,376``, ``× 768``) is taken
+    only where nothing else fits; a break between a word and the number or
+    letter that belongs to it (``ID 3``, ``entry k``) costs much more than
+    any plain one. A line never ends on an operator, never starts
     with ``?``, ``!``, ``:``, ``;`` or ``»`` set off by a space, never ends
     with ``«`` or an elided word (``l'``), and never breaks at a
     non-breaking space.
@@ -209,14 +210,22 @@ def _glued_after(words: Sequence[str]) -> list[bool]:
     ]
 
 
-def _before_relation(words: Sequence[str]) -> list[bool]:
-    """Say for each word whether the next one opens with a relation (``=``, ``→``, ``←``).
+def _before_operator(words: Sequence[str]) -> list[float]:
+    """Return for each word what opening the next line on the next word's operator adds (or 0).
 
-    A relation binds looser than the operators inside its sides: a line may
-    break before ``= 38,597,376`` at a smaller cost than inside ``50,257 × 768``.
+    A line that opens on ``= 38,597,376`` reads as cut off from what it
+    equates (a 720p review of ParameterCount), as one that ends on ``=`` does:
+    :data:`_BAD_BREAK`. Where a formula is too long for a line and must break
+    at one, a relation (``=``, ``→``) binds looser than the operators inside
+    its sides, so a break inside ``50,257 × 768`` costs :data:`_GLUED_BREAK` more.
     """
     firsts = [word.split(" ", 1)[0] for word in words[1:]]
-    return [bool(_RELATION.fullmatch(after)) for after in [*firsts, ""]]
+    return [
+        0.0
+        if not _OPERATOR.fullmatch(after)
+        else _BAD_BREAK + (0.0 if _RELATION.fullmatch(after) else _GLUED_BREAK)
+        for after in [*firsts, ""]
+    ]
 
 
 def _number(word: str) -> bool:
@@ -231,15 +240,14 @@ def _list_item(word: str) -> bool:
 
 # What a line break costs, by what it falls between. A break after punctuation ends a
 # phrase; one before a function word or a conjunction ("of", "the", "and") starts
-# the next; one before a relation ("= 38,597,376") is nearly as good; any other
-# break between two words is plain. A break that splits what belongs together (a
-# number from its word, "ID / 3") costs far more, and one that ends a line on a
-# word leaning on the next, splits a two-word noun or a list of numbers, or leaves
-# a word alone, more still: each is taken only where nothing else fits.
+# the next; any other break between two words is plain. A break that splits what
+# belongs together (a number from its word, "ID / 3") costs far more, and one that
+# ends a line on a word leaning on the next, opens a line on an operator
+# ("= 38,597,376"), splits a two-word noun or a list of numbers, or leaves a word
+# alone, more still: each is taken only where nothing else fits.
 _PUNCTUATION_BREAK = 0.0
 _CLAUSE_BREAK = 1.0
 _PHRASE_BREAK = 4.0
-_RELATION_BREAK = 3.0
 _PLAIN_BREAK = 6.0
 _GLUED_BREAK = 300.0
 _BAD_BREAK = 1000.0
@@ -286,7 +294,7 @@ def _modifies(word: str, after: str, leaning: Leaning) -> bool:
 def _break_costs(words: Sequence[str], leaning: Leaning) -> list[float]:
     """Return what a line break after each word costs (:data:`_PLAIN_BREAK` and the others)."""
     glued = _glued_after(words)
-    relation = _before_relation(words)
+    operator = _before_operator(words)
     # A number that opens a phrase ("numbers: 1 at position 3") leans on what follows too.
     # A list's last number ("1, 2, 4820, 50255 were") ends the list, and a line may end
     # there; a line that ends inside the list ("Rows 1," / "2, 4820") reads as cut off.
@@ -317,7 +325,9 @@ def _break_costs(words: Sequence[str], leaning: Leaning) -> list[float]:
     costs = []
     for k, word in enumerate(words):
         last, after = word.rsplit(" ", 1)[-1], afters[k].split(" ", 1)[0]
-        if (
+        if operator[k]:
+            costs.append(operator[k])
+        elif (
             leaning.leans(last)
             or splits_list[k]
             or (opens[k] and not listed[k] and bool(_NUMBER.fullmatch(word)))
@@ -330,7 +340,7 @@ def _break_costs(words: Sequence[str], leaning: Leaning) -> list[float]:
             and _content(last, leaning)
             and not last.endswith(_PHRASE_END)
         ):
-            costs.append(_RELATION_BREAK if relation[k] else _GLUED_BREAK)
+            costs.append(_GLUED_BREAK)
         elif last.endswith(_PHRASE_END):
             costs.append(_PUNCTUATION_BREAK)
         elif after.lower() in leaning.openers:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup
 
 from embedviz.render.design import SPACE, Theme, value_colour
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import digit_height
-from embedviz.story.model import NumberCell
+from embedviz.story.model import NumberCell, Storyboard
 
-__all__ = ["SWATCHES", "Legend"]
+__all__ = ["SWATCHES", "Legend", "band_legend"]
 
 # Swatches from -s through 0 to +s.
 SWATCHES = 11
@@ -73,3 +73,36 @@ class Legend(VGroup):
             self.title.next_to(swatches, LEFT, buff=2 * SPACE)
         self.add(self.title, swatches, *self.ticks)
         self.swatches = swatches
+
+
+def band_legend(
+    cells: Mapping[tuple[str, tuple[int, ...]], NumberCell],
+    board: Storyboard,
+    theme: Theme,
+    font_size: float,
+    stacked: bool,
+) -> Legend | None:
+    """Return a legend in a row (or ``stacked``) for a title band, unplaced; None without one.
+
+    Parameters
+    ----------
+    cells
+        The scene's cells by (kind, index): the ``legend`` cells are its values.
+    board
+        The storyboard (its word for the legend's title).
+    theme
+        Colours.
+    font_size
+        The legend's font size.
+    stacked
+        Whether its title stands over its swatches.
+
+    Returns
+    -------
+    Legend or None
+        The legend, or None where the scene has no legend cells.
+    """
+    ticks = [cells[key] for key in sorted(cells) if key[0] == "legend"]
+    if not ticks:
+        return None
+    return Legend(ticks, font_size, theme, board.word("value_colour"), stacked=stacked)

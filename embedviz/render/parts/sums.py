@@ -30,7 +30,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.baseline import put_on_line
-from embedviz.render.design import SPACE, Theme, maths, value_colour
+from embedviz.render.design import SPACE, Theme, maths
 from embedviz.render.fades import FadeIn, OutlineIn
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
@@ -87,8 +87,9 @@ class BlockPart(Component):
         def element(row: Slot, col: Slot) -> VMobject | None:
             if col.gap:
                 return LabelText("\u2026", scale.data, theme.muted)
-            cell = cells[("corner", (row.key, col.key))]
-            return NumberText(cell, scale.data, value_colour(cell.value, board.value_scale, theme))
+            # In the text colour: this scene counts the numbers and shows no colour legend,
+            # and a colour with no key reads as a meaning the viewer cannot look up.
+            return NumberText(cells[("corner", (row.key, col.key))], scale.data, theme.text)
 
         pad = char_advance(scale.data) * CELL_PAD_CHARS / 2
         self.grid = CellGrid(plan.rows, col_slots(window, plan.sizes), element, theme, pad=pad)
@@ -213,7 +214,7 @@ class CountLine(Component):
     def beat_count(self, beat: Beat) -> Animation:
         """Point at the block's entries; then multiply its sizes into the count.
 
-        "Every entry is a trainable parameter:" / "E holds V × d = ... of them."
+        "Every entry is a trainable parameter:" / "E holds V × d of them: ... = N."
         """
         colour = self.theme.highlight
         entries = VGroup(*[m for m in self.block.entries() if isinstance(m, NumberText)])
@@ -441,7 +442,7 @@ class LookupLine(Component):
             self.copy.put(
                 0,
                 c.index[-1],
-                NumberText(c, plan.scale.data, value_colour(c.value, board.value_scale, theme)),
+                NumberText(c, plan.scale.data, theme.text),  # no legend: no value colours
             )
             for c in values
         ]

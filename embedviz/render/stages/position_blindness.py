@@ -45,6 +45,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
+from embedviz.render.parts.legend import band_legend
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Targets, narrowed, placed
@@ -65,7 +66,7 @@ from embedviz.render.solver_positions import (
     PositionSpec,
     solve_positions,
 )
-from embedviz.render.space import Box, largest_empty_rectangle
+from embedviz.render.space import Box, box_union, largest_empty_rectangle, shifted_boxes
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
@@ -117,7 +118,8 @@ class PositionStage(Stage):
         self.motion = self.add_part(LookupMotion(self.scene, self.theme, plan, *parts))
         # At the solver's place the block leaves a fifth of the frame empty under it.
         rest_blocks(self.motion, self.board, self.title)
-        second = self.sums_plan = solve_positions(PositionSpec.from_board(self.board))
+        sums = replace(PositionSpec.from_board(self.board), title_font=plan.title_font)
+        second = self.sums_plan = solve_positions(sums)  # the title keeps the lookup's size
         pe_kind = next(k for k in _PE_KINDS if any(key[0] == k for key in self.cells))
         args2 = (self.scene, self.board, self.cells, second, self.theme)
         self.tokens = self.add_part(TokenBlock(*args2))
@@ -129,6 +131,15 @@ class PositionStage(Stage):
         self.stacked = False
         # Raised over E by a raised output block, the legend rests where it fills the frame.
         rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
+        # The token vectors, P and the sums stay coloured by value: their key stands as long
+        # as they do, in the second arrangement's title band (a 720p review: it left with E).
+        second = self.sums_plan
+        self.sums_legend = band_legend(
+            self.cells, self.board, self.theme, second.scale.legend, second.legend_stacked
+        )
+        if self.sums_legend is not None:
+            self.sums_legend.move_to(xyz(0, second.legend_y))
+            self.sums_legend.align_to(xyz(second.legend_x, 0), RIGHT)
 
     @property
     def formula(self) -> VGroup:
@@ -139,6 +150,10 @@ class PositionStage(Stage):
     def first_row_box(self) -> VMobject | None:
         """The outline of P's row 0, once drawn (the position blocks')."""
         return self.blocks.first_row_box
+
+    def _sums_legend(self) -> list[VMobject]:
+        """Return the second arrangement's legend, if any, as a list."""
+        return [self.sums_legend] if self.sums_legend is not None else []
 
     def _pair(self, beat: Beat) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Return the first two positions that hold the highlighted (repeated) ID."""
@@ -358,15 +373,20 @@ class PositionStage(Stage):
         legend = self.matrix.legend
         own = mobject_boxes([legend]) if legend is not None else []
         leave_out += [legend] if legend is not None else []
-        union = _union(own)
+        union = box_union(own)
 
         def legend_at(boxes: list[Box], lift: float, shifts: list[float] | None) -> _Trials:
             moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
-            lifted = _union(moved)
+            lifted = box_union(moved)
             low, high = legend_across(lifted, boxes, band) if lifted else (0.0, 0.0)
             grid = [k * wide for k in range(-int(-low / wide), int(high / wide) + 1)]
             return [
-                (0.0, lift, dx, largest_empty_rectangle([*boxes, *_shifted(moved, dx)], band).area)
+                (
+                    0.0,
+                    lift,
+                    dx,
+                    largest_empty_rectangle([*boxes, *shifted_boxes(moved, dx)], band).area,
+                )
                 for dx in (grid if shifts is None else shifts)
                 if low - 1e-9 <= dx <= high + 1e-9
             ]
@@ -421,6 +441,8 @@ class PositionStage(Stage):
         blocks in the second step, E[id] stood alone at the top left, a fifth
         of the frame empty, until that phrase.)
         """
+        # The legend goes with the matrix and comes back in the second arrangement's title
+        # band as the signs land (gliding there, it crossed the title's glide).
         leaving = [*self.matrix.intro(), self.chips.heading, self.output.heading, *self.same]
         numbers = {t.cell.index: t for carry in self.motion.carries for t in carry.targets}
         marks = {
@@ -458,27 +480,10 @@ class PositionStage(Stage):
         came = come_with(at_least(glide, glide_floor(way, 0.0)), block, offset, riders, behind)
         arrived = LaggedStart(
             AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
-            arriving(came, FadeIn(VGroup(*signs)), LANDING_SHARE),
+            arriving(came, FadeIn(VGroup(*signs, *self._sums_legend())), LANDING_SHARE),
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
-
-
-def _shifted(boxes: list[Box], dx: float) -> list[Box]:
-    """Return ``boxes`` moved ``dx`` right."""
-    return [(b[0] + dx, b[1], b[2] + dx, b[3]) for b in boxes]
-
-
-def _union(boxes: list[Box]) -> Box | None:
-    """Return the box around ``boxes`` (None for none)."""
-    if not boxes:
-        return None
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
 
 
 def _text_floor() -> float:

@@ -292,8 +292,10 @@ def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np
     rec.beat(
         "count",
         "count",
-        f"Every entry is a trainable parameter: E holds V \u00d7 d = {V} \u00d7 {d} "
-        f"= {format_count(count)} of them.",
+        # The product stands whole on a line of its own: "E holds V × d of them:" /
+        # "50,257 × 768 = 38,597,376." (no line opens on "= 38,597,376").
+        f"Every entry is a trainable parameter: E holds V \u00d7 d of them: "
+        f"{V} \u00d7 {d} = {format_count(count)}.",
         run_time=2.4,
         min_hold=1.5,
     )

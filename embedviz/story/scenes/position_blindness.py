@@ -244,7 +244,8 @@ def _arrange(rec: Recorder, positions: str, dim: int) -> None:
     """
     screen = rec.screen
     # The matrix has done its job; the rows and their position vectors take the stage.
-    for kind in ("weight", "row_label", "col_label", "table_size", "legend"):
+    # The colour legend stays: the token vectors, P and the sums are coloured by value.
+    for kind in ("weight", "row_label", "col_label", "table_size"):
         screen.remove_kind(kind)
     for key in [k for k in screen.labels if k.startswith(("row_gap_", "col_gap_"))]:
         del screen.labels[key]
