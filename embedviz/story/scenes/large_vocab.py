@@ -301,14 +301,14 @@ def _lookup_sentence(
 
 
 def _rest_sentence(ids: list[int]) -> str:
-    """Narrate the IDs after the walked ones, which go together."""
+    """Narrate the IDs after the walked ones, which go in turn (one copy travels at a time)."""
     rest = len(ids) - _WALKED
     for position in range(_WALKED, len(ids)):
         if ids[position] in ids[:position]:
             earlier = ids.index(ids[position])
             return (
                 f"The other {_plural(rest, 'ID')} {'does' if rest == 1 else 'do'} the same, "
-                f"together. ID {ids[position]} repeats, so output rows "
+                f"in turn. ID {ids[position]} repeats, so output rows "
                 f"{earlier} and {position} are identical: position plays no part."
             )
     if rest == 1:
@@ -317,7 +317,7 @@ def _rest_sentence(ids: list[int]) -> str:
             f"row {len(ids) - 1}."
         )
     return (
-        f"The other {rest} IDs do the same, together. Each row, on screen or hidden, "
+        f"The other {rest} IDs do the same, in turn. Each row, on screen or hidden, "
         "is copied whole into its output row."
     )
 

@@ -275,7 +275,8 @@ def _table_and_count(rec: Recorder, vocab: int, dim: int, corner: npt.NDArray[np
         screen.add(int_cell("row_label", (r,), r))
         for c in rec.window.cols:
             screen.add(value_cell("corner", (r, c), corner[n, c]))
-    owner = "GPT-2's embedding table" if is_gpt2 else "This embedding table"
+    # The shape is GPT-2's, the values a seed's (or a file's): "GPT-2-sized", never "GPT-2's".
+    owner = "A GPT-2-sized embedding table" if is_gpt2 else "This embedding table"
     rec.beat(
         "table",
         "table",
