@@ -599,3 +599,31 @@ def test_a_learned_ps_sum_band_stands_centred(overrides: dict[str, Any]) -> None
     half = config.frame_width / 2
     assert abs((left + right) / 2) <= 0.05 * config.frame_width, (left, right)
     assert left + half <= 2 * (half - right), (left, right)
+
+
+def test_the_sums_note_beside_the_block_is_as_wide_as_the_solver_centred() -> None:
+    """The sums' band is centred on the note set on two lines beside the block
+    (``_centred_sums``); where the room beside it held the note on one line (GPT-2's
+    sizes, a hair smaller type after the row numbers moved a digit off their chips), it
+    ran to the frame's edge and the band stood 1.26 units right of centre. Given a room as
+    wide as the frame, the note is still set no wider than its two caption lines."""
+    from embedviz.render.metrics import text_width
+    from embedviz.render.parts.sum_note import place_sum_note
+    from embedviz.story.phrases import caption_lines
+
+    stage = _stage({"positions": "learned"})
+    blocks = stage.blocks
+    text = stage.board.beats[-1].labels["sum_note"]
+    font = stage.sums_plan.scale.note
+    two = max(
+        text_width(line, font, mono=False) for line in caption_lines(text, len(text) // 2 + 2)
+    )
+    assert text_width(text, font, mono=False) > two  # one line would be wider
+    edge = 100.0  # a room holding it on one line with plenty to spare
+    taken = [blocks.pe_grid.body, blocks.formula]
+    heading = blocks.sum_heading
+    band = (stage.sums_plan.token_left, float(blocks.equals.get_left()[0]))
+    room = [(0.0, 50.0, -50.0)]
+    note = place_sum_note(text, font, stage.theme, heading, taken, band, edge, room)
+    assert float(note.get_left()[0]) == pytest.approx(0.0), "placed in the room beside"
+    assert note.width <= two + 1e-6, (note.width, two)

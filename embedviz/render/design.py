@@ -141,6 +141,10 @@ RING_APART = SPACE / 2
 # tags at full height 0.03 px apart, read as touching on a projector).
 TAG_AIR_PX = 4.0
 APART = 4 * SPACE  # between groups that stand apart: a table and the notes resting beside it
+# Between a row's tag (its chip) and the row number right beside it,
+# in monospace advances of the number's font: a whole digit's column of clear ground, wider
+# than any gap inside a number. At a SPACE, a 720p review read chip "2" and row "0" as "20".
+TAG_NUMBER_ADVANCES = 1.0
 # Between two columns of numbers side by side that are different things (one-based counts
 # and E's zero-based row numbers): closer, "1 0" would read as 10 on a projector. When one
 # of them stands in its own frame (a one-hot vector beside E's row numbers), the frame

@@ -13,7 +13,7 @@ from typing import Literal
 from embedviz.render.design import MARGIN, MIN_TEXT_PX, SPACE, TypeScale, font_for_px
 from embedviz.render.gap_lines import margin_gap_width
 from embedviz.render.metrics import char_advance, text_width
-from embedviz.render.parts.chips import chip_size, piece_font
+from embedviz.render.parts.chips import chip_size, number_gap, piece_font
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.parts.row_count import count_reach
 from embedviz.render.spec import LookupSpec
@@ -115,17 +115,21 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     mark_w = char_advance(mark_font(spec, scale)) * spec.mark_chars
     # Right of the block: chip, piece, row number, mark; the chips' heading over them.
     heading_w = text_width(spec.chips_label, label, False)
-    parts = [w for w in (piece_w, position_w) if w]
     # The mark's gap counts after the row numbers; without them, a SPACE after the piece.
     gap = mark_gap(spec, scale) if position_w else SPACE
     air = spec.mark_air if spec.marks_last else 0.0
     mark_room = gap + mark_w + air if mark_w else 0.0
-    tags_w = max(chip_w + sum(SPACE + w for w in parts) + mark_room, heading_w)
+    # Chip, piece, row number: right after the chip a digit's column clear of it
+    # (chips.number_gap: at a SPACE, ID and row number read as one number), else a SPACE.
+    after = number_gap(label) if spec.wide_number_gap and not piece_w else SPACE
+    row_w = chip_w + (SPACE + piece_w if piece_w else 0.0)
+    row_w += after + position_w if position_w else 0.0
+    tags_w = max(row_w + mark_room, heading_w)
     # Marks that come only in the last lookup beat, in the corridor arrangement, show once
     # the blocks rest together (the corridor closed): there they need the room, not while
     # the strips travel (the motion fades them in after the blocks close up).
     late = mode == "corridor" and spec.late_marks and bool(mark_w)
-    travel_w = max(chip_w + sum(SPACE + w for w in parts), heading_w) if late else tags_w
+    travel_w = max(row_w, heading_w) if late else tags_w
     total_w = margin_w + 2 * body_w + column_w + TAG_GAP + travel_w
     rest_w = total_w - (lane_w - chip_w) + tags_w - travel_w
     if max(total_w, rest_w) > right - left:
@@ -146,7 +150,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     output_left = matrix_left + body_w + column_w
     tag_left = output_left + body_w + TAG_GAP
     piece_left = tag_left + chip_w + SPACE
-    position_left = piece_left + (piece_w + SPACE if piece_w else 0.0)
+    position_left = (piece_left + piece_w if piece_w else tag_left + chip_w) + after
     mark_left = position_left + (position_w + gap if position_w else 0.0)
     return Across(
         body_w=body_w,

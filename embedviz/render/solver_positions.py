@@ -35,7 +35,7 @@ from embedviz.render.design import (
 from embedviz.render.formula import formula_height, formula_width
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
-from embedviz.render.parts.chips import chip_size
+from embedviz.render.parts.chips import chip_size, number_gap
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
@@ -53,6 +53,7 @@ __all__ = [
     "PositionSpec",
     "definition_font",
     "heading_width",
+    "note_beside_width",
     "ring_clear",
     "sign_width",
     "solve_positions",
@@ -345,10 +346,32 @@ def _centred_sums(
     """
     beside = verdict
     if spec.sum_note:
-        lines = caption_lines(spec.sum_note, len(spec.sum_note) // 2 + 2)
-        widest = max(text_width(line, note, mono=False) for line in lines)
-        beside = max(beside, clear_reach() + ring_clear() + widest)
+        beside = max(beside, clear_reach() + ring_clear() + note_beside_width(spec.sum_note, note))
     return max(sign, (room - sign - beside) / 2 + sign)
+
+
+def note_beside_width(text: str, font: float) -> float:
+    """Return the widest line of the sums' note set on two lines beside the sum block.
+
+    The band is centred on it (:func:`_centred_sums`), and :mod:`.sum_note`
+    wraps the note beside the block no wider: set on one line where the safe
+    area happens to hold it (a font a hair smaller), it reached the frame's edge
+    and moved the band 1.3 units right of centre.
+
+    Parameters
+    ----------
+    text
+        The note.
+    font
+        Its font size (the notes').
+
+    Returns
+    -------
+    float
+        The widest of its two lines, in scene units.
+    """
+    lines = caption_lines(text, len(text) // 2 + 2)
+    return max(text_width(line, font, mono=False) for line in lines)
 
 
 def _title_band(
@@ -385,7 +408,8 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     body_h = spec.count * sizes.row_height
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     sign_w = sign_width(scale.data)
-    tags_w = _beside() + chip_w + SPACE + char_advance(label) * spec.position_chars
+    # The row number a digit's column clear of its chip (chips.number_gap), as in the lookup.
+    tags_w = _beside() + chip_w + number_gap(label) + char_advance(label) * spec.position_chars
     top_w = body_w + tags_w + sign_w + body_w
     verdict_w = SPACE * 2 + _beside() + BRACKET_WIDTH + char_advance(label) * 1.5
     verdict_w += text_width(spec.verdict, label, mono=False)
@@ -433,7 +457,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             body_width=body_w,
             body_height=body_h,
             tag_left=offset + body_w + _beside(),
-            position_left=offset + body_w + _beside() + SPACE + chip_w,
+            position_left=offset + body_w + _beside() + chip_w + number_gap(label),
             plus_x=offset + pe_left - sign_w / 2,
             equals_x=sum_x - sign_w / 2,
             heading_y=body_top + col_labels_h + SPACE + heading_h / 2,

@@ -37,7 +37,7 @@ from embedviz.render.design import (
 from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.metrics import char_advance, digit_height, text_width
-from embedviz.render.parts.chips import chip_size
+from embedviz.render.parts.chips import chip_size, number_gap
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
 from embedviz.render.solver import (
@@ -258,7 +258,9 @@ def _across(spec: TrainingSpec, scale: TypeScale, body_w: float) -> list[float]:
     label = scale.label
     gaps = max([text_width(t, scale.note, mono=False) for t in spec.gap_labels] or [0.0])
     chips = (
-        chip_size(spec.id_chars, 0, label)[0] + SPACE + char_advance(label) * spec.position_chars
+        chip_size(spec.id_chars, 0, label)[0]
+        + number_gap(label)
+        + char_advance(label) * spec.position_chars
     )
     margin = max(char_advance(label) * spec.row_label_chars, gaps, chips) + 1.5 * SPACE
     names = max([formula_width(n, label) for n in spec.names] or [0.0]) + 3 * SPACE
@@ -359,7 +361,11 @@ def _measure(
             names_right=grad_left - SPACE,
             rule_left=grad_left + rule_push,
             grad_heading_left=grad_left + heading_push,
-            tag_left=x - 1.5 * SPACE - chip_w - SPACE - char_advance(label) * spec.position_chars,
+            tag_left=x
+            - 1.5 * SPACE
+            - chip_w
+            - number_gap(label)
+            - char_advance(label) * spec.position_chars,
             position_left=x - 1.5 * SPACE - char_advance(label) * spec.position_chars,
             loss_y=loss_y,
             weights_heading_y=weights_heading_y,

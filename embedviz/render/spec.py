@@ -85,6 +85,11 @@ class LookupSpec:
         marks keep their room inside the frame.
     mark_air
         Air kept between marks that come last and the safe area's right edge.
+    wide_number_gap
+        Whether a row number right after a chip stands a digit's column clear
+        of it (:func:`~embedviz.render.parts.chips.number_gap`) rather than a
+        SPACE. A solver may narrow it where the wide gap costs the layout
+        (``solve_large_vocab``).
     gaps_inside
         Whether the hidden ranges' labels are written inside the table (each
         row range's in its band, the columns' note over the column numbers)
@@ -173,6 +178,7 @@ class LookupSpec:
     mark_role: Literal["legend", "label"] = "label"
     marks_last: bool = False
     mark_air: float = 0.0
+    wide_number_gap: bool = True
     late_marks: bool = False
     gaps_inside: bool = False
     col_note_air: float = 0.5

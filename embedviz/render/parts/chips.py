@@ -15,13 +15,29 @@ import numpy as np
 from manim import LEFT, RIGHT, Animation, Mobject, RoundedRectangle, VGroup, VMobject
 from manim.utils.rate_functions import smooth
 
-from embedviz.render.design import SPACE, Theme, TypeScale, at_least, chip_edge_width
+from embedviz.render.design import (
+    SPACE,
+    TAG_NUMBER_ADVANCES,
+    Theme,
+    TypeScale,
+    at_least,
+    chip_edge_width,
+)
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import NumberCell
 
-__all__ = ["Chip", "ChipLane", "Follow", "chip_size", "curve_points", "piece_font", "walk"]
+__all__ = [
+    "Chip",
+    "ChipLane",
+    "Follow",
+    "chip_size",
+    "curve_points",
+    "number_gap",
+    "piece_font",
+    "walk",
+]
 
 # A piece is drawn at this share of the ID's font size.
 PIECE_RATIO = 0.8
@@ -39,6 +55,26 @@ def piece_font(scale: TypeScale) -> float:
     toward :data:`~embedviz.render.type_search.LECTURE_TEXT_PX` where there is room).
     """
     return at_least(scale.label * PIECE_RATIO, scale.text_px)
+
+
+def number_gap(font_size: float) -> float:
+    """Return the gap from a row's chip to the row number right after it.
+
+    :data:`~embedviz.render.design.TAG_NUMBER_ADVANCES` of the number's
+    monospace advance, and never under a SPACE: a digit's column of clear
+    ground, so that the tag's ID and the number never read as one number.
+
+    Parameters
+    ----------
+    font_size
+        The row number's font size.
+
+    Returns
+    -------
+    float
+        The gap, in scene units.
+    """
+    return max(SPACE, TAG_NUMBER_ADVANCES * char_advance(font_size))
 
 
 def chip_size(id_chars: int, piece_chars: int, font_size: float) -> tuple[float, float]:

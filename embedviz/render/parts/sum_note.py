@@ -28,7 +28,7 @@ from embedviz.render.glyphs import REFERENCE_FONT_SIZE, SANS_FONT, SansText, gly
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.sans_lines import SansLines
-from embedviz.render.solver_positions import ring_clear
+from embedviz.render.solver_positions import note_beside_width, ring_clear
 from embedviz.story.phrases import caption_lines
 
 __all__ = ["balanced_lines", "beside_sums", "place_sum_note", "wrap_words"]
@@ -105,7 +105,8 @@ def place_sum_note(
     if line.get_right()[0] <= right_edge and not any(_meet(line, m) for m in taken):
         return line
     for x, top, bottom in beside or []:
-        lines = balanced_lines(text, font, right_edge - x)
+        # No wider than the solver centred the band on (two lines), whatever room is left.
+        lines = balanced_lines(text, font, min(right_edge - x, note_beside_width(text, font)))
         note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
         if note.width <= right_edge - x and note.height <= top - bottom:
             return note.align_to(xyz(x, top), LEFT).align_to(xyz(x, top), UP)

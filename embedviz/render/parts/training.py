@@ -42,7 +42,7 @@ from embedviz.render.design import SPACE, Theme, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
-from embedviz.render.parts.chips import Chip
+from embedviz.render.parts.chips import Chip, number_gap
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots, row_slots
 from embedviz.render.parts.lookup import MatrixPart, fit_width
 from embedviz.render.parts.positions import Rows, heading
@@ -198,7 +198,7 @@ class WeightsPart(Component):
             y = self.rows.y(cell.index)
             chip = Chip(cell, label, theme)
             # Right-aligned, each beside its position number.
-            x = plan.position_left - SPACE - chip.width / 2
+            x = plan.position_left - number_gap(label) - chip.width / 2
             self.chips.append(chip.move_to(xyz(x, y)))
             number = NumberText(cells[("position", cell.index)], label, theme.muted)
             self.positions.add(number.place(xyz(plan.position_left, y), align="left"))

@@ -117,15 +117,20 @@ def solve_large_vocab(spec: LookupSpec) -> LookupPlan:
     The marks keep their air at the safe area's edge (``spec.mark_air``) unless
     it costs the numbers more than :data:`AIR_COST_PX` or keeps the small labels
     from rising to a lecture hall's size (MiniLM's sentence: 16 px, 13.6 with it).
+    The air is tried first with a digit's column between each chip and its row
+    number (``spec.wide_number_gap``), then with a SPACE there (the default
+    sentence: the wider tag column cost the numbers more than the air may);
+    without the air, the row numbers keep the digit's column.
     """
-    plan = _solve_legend(spec)
     if not spec.mark_air:
-        return plan
+        return _solve_legend(spec)
     tight = _solve_legend(replace(spec, mark_air=0.0))
-    cost = px_for_font(tight.scale.data) - px_for_font(plan.scale.data)
-    if cost > AIR_COST_PX or tight.scale.text_px > plan.scale.text_px + 1e-9:
-        return tight
-    return plan
+    for wide in (spec.wide_number_gap, False):
+        plan = _solve_legend(replace(spec, wide_number_gap=wide))
+        cost = px_for_font(tight.scale.data) - px_for_font(plan.scale.data)
+        if cost <= AIR_COST_PX and plan.scale.text_px >= tight.scale.text_px - 1e-9:
+            return plan
+    return tight
 
 
 def _solve_legend(spec: LookupSpec) -> LookupPlan:
