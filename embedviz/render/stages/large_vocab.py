@@ -125,7 +125,8 @@ def solve_large_vocab(spec: LookupSpec) -> LookupPlan:
     if not spec.mark_air:
         return _solve_legend(spec)
     tight = _solve_legend(replace(spec, mark_air=0.0))
-    for wide in (spec.wide_number_gap, False):
+    # dict.fromkeys: a spec already narrow is solved once, not twice.
+    for wide in dict.fromkeys((spec.wide_number_gap, False)):
         plan = _solve_legend(replace(spec, wide_number_gap=wide))
         cost = px_for_font(tight.scale.data) - px_for_font(plan.scale.data)
         if cost <= AIR_COST_PX and plan.scale.text_px >= tight.scale.text_px - 1e-9:
