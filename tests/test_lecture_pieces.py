@@ -75,16 +75,27 @@ def _spec() -> LookupSpec:
     return lookup_spec(prepared_storyboard("SequenceLookup", MINILM, environ={}))
 
 
-@pytest.mark.parametrize(("raised_px", "kept"), [(18.05, True), (17.9, False)])
-def test_pieces_rise_only_where_the_numbers_keep_their_floor(raised_px: float, kept: bool) -> None:
-    """The raised plan wins if its numbers stay over MIN_DATA_PX (which the first plan reaches)."""
+@pytest.mark.parametrize("cost", [0.1, 0.3, 0.5, 2.0])
+def test_pieces_rise_only_as_far_as_the_numbers_keep_their_floor(cost: float) -> None:
+    """Pieces take the largest size tried whose numbers stay over MIN_DATA_PX (none: no floor).
+
+    A stand-in solver: the numbers lose ``cost`` px per pixel the pieces rise over 12.
+    """
+
+    def data_px(piece_px: float) -> float:
+        return MIN_DATA_PX + 0.5 - cost * max(0.0, piece_px - 12.0)
 
     def solve(spec: LookupSpec) -> _Plan:
-        data = font_for_px(raised_px if spec.piece_px else MIN_DATA_PX + 0.5)
+        data = font_for_px(data_px(spec.piece_px))
         return _Plan(replace(TypeScale.from_data(data), piece_px=spec.piece_px))
 
     plan = lecture_pieces(_spec(), solve)
-    assert (plan.scale.piece_px == MIN_PIECE_PX) is kept
+    chosen = plan.scale.piece_px
+    assert plan.scale.data >= font_for_px(MIN_DATA_PX)
+    # No larger size of those tried (a pixel apart, up to MIN_PIECE_PX) keeps the floor.
+    larger = [px for px in range(13, int(MIN_PIECE_PX) + 1) if px > chosen]
+    assert all(data_px(px) < MIN_DATA_PX for px in larger), (chosen, larger)
+    assert (chosen == MIN_PIECE_PX) is (data_px(MIN_PIECE_PX) >= MIN_DATA_PX)
 
 
 def test_frames_without_pieces_are_solved_once() -> None:
