@@ -5,8 +5,9 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,18 @@ for _name in list(os.environ):
 # bytecode, in the checkout's ignored __pycache__ folders, as Python does by default.
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
     sys.dont_write_bytecode = False
+
+
+@lru_cache(maxsize=2)
+def seeded_weight(vocab: int, dim: int, seed: int = 123, init: str = "torch") -> np.ndarray:
+    """The whole seeded table, built once per worker for the tests that compare against it.
+
+    Building a GPT-2-sized table (38.6 million draws) takes seconds; several
+    tests of one file compare the same table's cells. Read-only, as built.
+    """
+    from embedviz.core.table import EmbeddingTable
+
+    return EmbeddingTable.from_seed(vocab, dim, seed, init).weight  # type: ignore[arg-type]
 
 
 @dataclass
@@ -511,8 +524,13 @@ def sample_moments(
     overrides: dict[str, Any] | None = None,
     *,
     alphas: tuple[float, ...] = (0.25, 0.5, 0.75),
+    beats: Collection[str] | None = None,
 ) -> list[MomentSample]:
-    """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends."""
+    """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends.
+
+    ``beats``: read only these beats' moments (the scene still plays whole);
+    reading a moment costs far more than playing to it.
+    """
     from manim import config
 
     from embedviz.render.design import px_for_font
@@ -529,6 +547,8 @@ def sample_moments(
     data_kinds = TABLE_KINDS | (COUNT_KINDS if board.layout == "parameter_count" else frozenset())
 
     def read(scene_object: Any, moment: Any) -> None:
+        if beats is not None and moment.beat.name not in beats:
+            return
         px_per_unit = 720 / float(config.frame_height)
         from embedviz.render.parts.captions import Caption
 

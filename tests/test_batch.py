@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import seeded_weight
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -125,7 +126,7 @@ def test_a_three_by_six_batch_is_allowed() -> None:
 def test_output_cells_are_the_rows_the_ids_select(overrides: dict[str, Any]) -> None:
     board = prepared_storyboard("BatchLookup", overrides, environ={})
     options = SceneOptions(**{k: v for k, v in overrides.items() if k != "ids"})
-    table = EmbeddingTable.from_seed(
+    weight = seeded_weight(
         board.vocab_size, board.dim, options.seed, "torch" if options.init == "torch" else "normal"
     )
     ids = np.asarray(board.ids)
@@ -135,7 +136,7 @@ def test_output_cells_are_the_rows_the_ids_select(overrides: dict[str, Any]) -> 
         (b, t, col) for b in range(ids.shape[0]) for t in range(ids.shape[1]) for col in window.cols
     }
     for (b, t, col), cell in output.items():
-        assert cell.value == float(table.weight[ids[b, t], col])
+        assert cell.value == float(weight[ids[b, t], col])
 
 
 @settings(max_examples=25, deadline=None)
@@ -175,8 +176,8 @@ def test_output_cells_match_torch_embedding(overrides: dict[str, Any]) -> None:
     ids = torch.tensor(board.ids)
     theirs = torch.nn.functional.embedding(ids, layer.weight).detach().numpy()
     assert theirs.shape == (*ids.shape, board.dim)
-    ours_table = EmbeddingTable.from_seed(board.vocab_size, board.dim, seed, "torch")
-    same_weights = torch.nn.functional.embedding(ids, torch.from_numpy(ours_table.weight.copy()))
+    ours = seeded_weight(board.vocab_size, board.dim, seed, "torch")
+    same_weights = torch.nn.functional.embedding(ids, torch.from_numpy(ours.copy()))
     for (b, t, col), cell in _landed(board, "output").items():
         # On the same weights the lookup is a copy: bit for bit.
         assert cell.value == float(same_weights[b, t, col])
@@ -246,11 +247,11 @@ def test_a_tall_two_by_four_window_shows_a_third_column(ids: str, cols: tuple[in
     assert window.cols == cols
     hidden = [c for c in range(768) if c not in cols]
     assert [(g.first, g.last) for g in window.col_gaps] == [(hidden[0], hidden[-1])]
-    table = EmbeddingTable.from_seed(50257, 768, SceneOptions().seed)
+    weight = seeded_weight(50257, 768, SceneOptions().seed)
     drawn = _landed(board, "weight")
     assert set(drawn) == {(row, col) for row in window.rows for col in cols}
     for (row, col), cell in drawn.items():
-        assert cell.value == float(table.weight[row, col])
+        assert cell.value == float(weight[row, col])
 
 
 # -- bad input ---------------------------------------------------------------------------

@@ -548,7 +548,11 @@ def test_the_rings_keep_clear_of_the_signs_and_texts(overrides: dict[str, Any]) 
         return any(bool(np.all(low <= centre) and np.all(centre <= high)) for low, high in bodies)
 
     beats = {"positions", "add", "differ"}
-    samples = [s for s in sample_moments("PositionBlindness", overrides) if s.beat.name in beats]
+    samples = [
+        s
+        for s in sample_moments("PositionBlindness", overrides, beats=beats)
+        if s.beat.name in beats
+    ]
     gaps: dict[str, float] = {}
     problems = []
     for sample in samples:

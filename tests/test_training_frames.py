@@ -202,7 +202,7 @@ def test_the_column_sum_steps_aside_only_while_a_strip_passes(overrides: dict[st
     alphas = tuple(round(0.02 * k, 2) for k in range(1, 50))
     samples = [
         s
-        for s in sample_moments("TrainingNudge", overrides, alphas=alphas)
+        for s in sample_moments("TrainingNudge", overrides, alphas=alphas, beats={"scatter"})
         if s.beat.name == "scatter"
     ]
 
