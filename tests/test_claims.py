@@ -8,7 +8,12 @@ travel one at a time (test_lookup_outlines holds that: one strip in flight).
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from embedviz.inputs import prepared_storyboard
+from embedviz.story.scenes import SCENES
 
 
 def _spoken(scene: str, **overrides: object) -> str:
@@ -31,3 +36,52 @@ def test_the_rest_lookups_are_told_as_one_after_another() -> None:
     assert rest, [beat.name for beat in board.beats]
     assert "together" not in rest[0].narration
     assert "in turn" in rest[0].narration
+
+
+_PRODUCT = re.compile(r"([\d,]+) \u00d7 ([\d,]+) = ([\d,]+)")
+
+
+def _written_grouped(number: str) -> bool:
+    """Whether a written number of four or more digits carries thousands separators."""
+    return "," in number
+
+
+@pytest.mark.parametrize("scene", sorted(SCENES))
+def test_a_spoken_product_groups_its_factors_as_its_result(scene: str) -> None:
+    # A 720p review read LargeVocab's "50257 × 768 = 38,597,376": the count was
+    # grouped and the factor beside it was not (ParameterCount writes 50,257).
+    words = _spoken(scene)
+    products = _PRODUCT.findall(words)
+    for factors in products:
+        result = factors[-1]
+        for factor in factors[:-1]:
+            if len(factor.replace(",", "")) >= 4:
+                assert _written_grouped(factor) == _written_grouped(result), factors
+    if scene in {"LargeVocabLookup", "ParameterCount"}:
+        assert products, words
+
+
+def _cell_texts(scene: str) -> dict[tuple[str, tuple[int, ...]], str]:
+    board = prepared_storyboard(scene, {}, environ={})
+    return {(cell.kind, cell.index): cell.text for beat in board.beats for cell in beat.numbers}
+
+
+# Each on-screen product as (its factors' cells, its result's cell).
+_DRAWN_PRODUCTS = {
+    "OneHotEquivalence": [
+        ((("cost_size", (row, 0)), ("cost_size", (row, 1))), ("multiply_adds", (row,)))
+        for row in (0, 1)
+    ],
+    "ParameterCount": [((("factor", (0,)), ("factor", (1,))), ("param_count", (0,)))],
+}
+
+
+@pytest.mark.parametrize("scene", sorted(_DRAWN_PRODUCTS))
+def test_a_drawn_product_groups_its_factors_as_its_result(scene: str) -> None:
+    # OneHot's cost table drew "50257 × 768 = 38,597,376" (720p contact sheet).
+    texts = _cell_texts(scene)
+    for factors, result in _DRAWN_PRODUCTS[scene]:
+        for factor in factors:
+            text = texts[factor]
+            if len(text.replace(",", "")) >= 4:
+                assert _written_grouped(text) == _written_grouped(texts[result]), (factor, text)

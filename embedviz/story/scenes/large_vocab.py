@@ -375,7 +375,7 @@ def build_large_vocab_lookup(
     rec.beat(
         "intro",
         "intro",
-        f"This embedding matrix has {vocab} rows, one per vocabulary entry. It has {dim} "
+        f"This embedding matrix has {vocab:,} rows, one per vocabulary entry. It has {dim} "
         f"columns{_size_note(vocab, dim)}. Only a corner fits on screen.",
         run_time=1.0,
     )
@@ -414,7 +414,7 @@ def _size(rec: Recorder, table: Table, view: Window) -> None:
     rec.beat(
         "size",
         "size",
-        f"E holds {vocab} \u00d7 {dim} = {parameters:,} numbers, about "
+        f"E holds {vocab:,} \u00d7 {dim:,} = {parameters:,} numbers, about "
         f"{byte_size(parameters * itemsize)} as {stored}. {gaps_sentence}",
         run_time=2.0,
         min_hold=2.0,

@@ -335,8 +335,9 @@ def _cost(rec: Recorder, vocab: int, dim: int) -> None:
         int_cell("cost_size", (0, 0), vocab),
         int_cell("cost_size", (0, 1), dim),
         _count_cell("multiply_adds", (0,), multiply_adds(vocab, dim)),
-        int_cell("cost_size", (1, 0), GPT2_VOCAB),
-        int_cell("cost_size", (1, 1), GPT2_DIM),
+        # Grouped as the count beside them is: "50,257 × 768 = 38,597,376".
+        _count_cell("cost_size", (1, 0), GPT2_VOCAB),
+        _count_cell("cost_size", (1, 1), GPT2_DIM),
         _count_cell("multiply_adds", (1,), multiply_adds(GPT2_VOCAB, GPT2_DIM)),
     )
     rec.beat(
