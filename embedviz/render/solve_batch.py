@@ -5,8 +5,8 @@ the spec and the plan (and the layout across and down the frame they describe)
 are in :mod:`embedviz.render.batch_plan`.
 
 A chip leaves its place along its lane, walks down the walking column to
-the right end of its row, and leads the row's strip home into its slice's
-row, where it stays as the row's tag. As in the lookup solver, two
+the right end of its row, and rides at the right end of the row's strip home
+into its slice's row, where it stays as the row's tag. As in the lookup solver, two
 arrangements keep the strips' paths clear, and the one with the larger
 numbers wins:
 

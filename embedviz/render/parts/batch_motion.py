@@ -29,8 +29,8 @@ __all__ = ["BatchMotion"]
 class BatchMotion(LookupMotion):
     """The lookups of a batch: a chip leaves its row of the block by its lane, walks to its row.
 
-    Its way back leads the row's strip into its slice's row, where the chip
-    stays as the row's tag.
+    On its way back it rides at the right end of its row's strip, into its
+    slice's row, where the chip stays as the row's tag.
 
     In the corridor arrangement the slices may rest beside E, as the lookup's
     block does (:meth:`rest`, :meth:`rest_matrix`): the stack (with the tags
@@ -188,16 +188,16 @@ class BatchMotion(LookupMotion):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return the way out of the block (to its lane, along it) and back to the row's tag.
 
-        The chip leaves once E (and the chip with it) has glided to its place.
-        Beside the slices it leads its row's strip home level with the row: out
-        to the right at the row's height (the way the strip goes, through the
-        output's still empty row there) to the tags' column, then along it to
-        its tag (past only rows still empty, which the strip passes too). So
-        while the row lifts off, the chip beside it stays on its centre line.
-        In the corridor it rides at its strip's right end, as it waited at the
-        row's (:meth:`strip_lag` is 0 there): out of the row level with it, up
-        or down the corridor's free edge beside the strip, and into the output
-        row ahead of it to its tag.
+        The chip leaves once E (and the chip with it) has glided to its place,
+        and docks at its row's right end. Its way back rides at its strip's
+        right end, where it docked (:meth:`strip_lag` is 0): out of the row
+        level with it, up or down beside the strip, and into the output row
+        ahead of it to its tag. So from its row to its tag the chip stands
+        against the row it fetched, in E and then travelling: one glance
+        reads chip and row together (a 720p review of lookup-0-0, where the
+        chip led the strip home by its own way, read it as waiting 130 to
+        400 px right of its row, in empty space). The tags' column it rides
+        in holds only tags that landed, above the rows a strip passes.
         """
         plan = self.plan
         assert isinstance(plan, BatchPlan)
@@ -206,14 +206,11 @@ class BatchMotion(LookupMotion):
         there = curve_points([home, xyz(home[0], lane), xyz(park[0], lane), park], self.radius)
         target = plan.output_row_y(row_index) + lift
         tag = xyz(plan.tag_x(chip.width), target)
-        if plan.mode == "corridor":
-            # The strip leaves from E's row (its right edge at the walking column's left).
-            ahead = xyz(park[0] - (plan.column_left - plan.body_width / 2), 0)
-            ride = [p + ahead for p in plan.strip_path(float(park[1]), target)]
-            return there, np.array([park, *ride, tag])
-        back = curve_points([park, xyz(tag[0], park[1]), tag], self.radius)
-        return there, back
+        # The strip leaves from E's row (its right edge at the walking column's left).
+        ahead = xyz(park[0] - (plan.column_left - plan.body_width / 2), 0)
+        ride = [p + ahead for p in plan.strip_path(float(park[1]), target)]
+        return there, np.array([park, *ride, tag])
 
     def strip_lag(self) -> float:
-        """Return 0 in the corridor (the chip rides with its strip), else the usual lag."""
-        return 0.0 if self.plan.mode == "corridor" else super().strip_lag()
+        """Return 0: the chip rides with its strip (see :meth:`chip_paths`)."""
+        return 0.0
