@@ -9,7 +9,10 @@ texts (at GPT-2's size ``4821`` crossed ``value colour``, and on the old
 layout ``33000`` too). While a beat lands such a row, the legend fades out
 as its first step begins and back in as its last step ends, as the hidden
 ranges' labels give way while E's rows scroll: every beat ends with it in
-place, even where the next beat crosses it too.
+place, even where the next beat crosses it too. Where it can, the solver
+keeps it under E's source rows instead (:func:`~embedviz.render.batch_notes.legend_floor`:
+the default batch), and it never gives way; at GPT-2's size that place left
+the room over it empty, and it still does.
 
 :func:`crossed_slices` finds the slices a beat's strips would pass over (its
 own slice's strips go out at their row's height and up or down the column

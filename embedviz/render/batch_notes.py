@@ -10,12 +10,21 @@ under the slices where they leave the frame's corner empty.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from embedviz.render.batch_plan import MARK_LINE, BatchSpec, Marks, Mode
-from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, Marks, Mode
+from embedviz.render.design import (
+    MIN_DATA_PX,
+    MIN_DEFAULT_DATA_PX,
+    SPACE,
+    TypeScale,
+    px_for_font,
+)
 from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.parts.grid import GridSizes
+from embedviz.render.routes import source_centres
 from embedviz.render.solver import TAG_GAP
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import band_legend_width
@@ -24,7 +33,15 @@ from embedviz.render.type_search import legend_height, swatch_size
 if TYPE_CHECKING:
     from embedviz.render.solve_batch import _Across
 
-__all__ = ["legend_under", "legend_under_x", "marks_over_e", "marks_place", "notes_size"]
+__all__ = [
+    "clear_or_free",
+    "legend_floor",
+    "legend_under",
+    "legend_under_x",
+    "marks_over_e",
+    "marks_place",
+    "notes_size",
+]
 
 
 def notes_size(spec: BatchSpec, scale: TypeScale) -> tuple[float, float]:
@@ -91,6 +108,44 @@ def marks_place(
     return marks_at, marks_h
 
 
+def legend_floor(spec: BatchSpec, sizes: GridSizes, mode: Mode, marks: Marks) -> float:
+    """Return the depth a legend under the slices keeps its top under (0: none).
+
+    ``beside``, strips go out at their rows' heights and up the slices'
+    column: a SPACE under the lowest source row of E, which none passes.
+    Not where the marks stand right of the slices (they leave their column to
+    the legend, upright: the stage's ``_legend_beside``), nor without
+    ``spec.legend_clear``.
+    """
+    if not spec.legend_clear or mode != "beside" or marks == "right":
+        return 0.0
+    _, centres, _ = source_centres(spec, sizes)
+    return max(centres.values()) + sizes.row_height / 2 + SPACE
+
+
+def clear_or_free(solve: Callable[[BatchSpec], BatchPlan], spec: BatchSpec) -> BatchPlan:
+    """Return ``solve``'s plan, the legend clear of the strips unless that costs a floor.
+
+    Kept under E's source rows (:func:`legend_floor`), a legend under the
+    slices may make the content taller and the numbers smaller: where that
+    sets them under a floor (24 px, or 18 px) they keep without it (short
+    default batches: 21.7 px), the legend stands where it fills the frame
+    best, and gives way (:mod:`~embedviz.render.batch_legend`).
+    """
+    plan = solve(spec)
+    if not spec.legend_clear or px_for_font(plan.scale.data) >= MIN_DEFAULT_DATA_PX - 1e-6:
+        return plan
+    free = solve(replace(spec, legend_clear=False))
+    got, kept = px_for_font(plan.scale.data), px_for_font(free.scale.data)
+    lost = any(got < f - 1e-6 <= kept for f in (MIN_DEFAULT_DATA_PX, MIN_DATA_PX))
+    return free if lost else plan
+
+
+# How far under its own place (in its heights) the legend may stand to keep under E's
+# source rows (:func:`legend_under`'s ``floor``).
+FLOOR_REACH = 2.0
+
+
 def legend_under(
     spec: BatchSpec,
     scale: TypeScale,
@@ -98,6 +153,7 @@ def legend_under(
     marks: Marks,
     ends: tuple[float, float, float],
     crowded: bool = False,
+    floor: float = 0.0,
 ) -> float | None:
     """Return the depth of the legend's centre line under the slices, or None (title band).
 
@@ -111,6 +167,17 @@ def legend_under(
     of the video; the legend, which reads the slices' colours, stands there,
     centred in the room under the notes (the list of marks, when it goes
     under the slices, comes last), instead of in the title band.
+
+    ``floor``: the depth its top keeps under (``beside``: a SPACE under the
+    lowest source row of E). A strip goes out at its row's height and up the
+    slices' column, never lower than its row: a legend under every source
+    row stands where no strip or chip ever passes, so it stands still for
+    the whole clip (a 720p review of the default batch: level with E's rows
+    it faded out of the strips' way and back, beat after beat). Only where
+    that is at most :data:`FLOOR_REACH` of its height lower: further down
+    (GPT-2's size, its rows 4821, 33000 and 50256 at E's bottom) the room
+    over it under short slices stood empty (21.1 % of the frame until the
+    reveal), and it still gives way (:mod:`~embedviz.render.batch_legend`).
     """
     if not spec.legend:
         return None
@@ -118,13 +185,19 @@ def legend_under(
     width = legend_width(spec, scale)
     top = (ends[1] if marks == "below" else ends[0]) + 2 * SPACE
     height = legend_height(scale.legend)
+    if top < floor <= top + FLOOR_REACH * height:
+        top = floor
+    else:
+        floor = 0.0
     fits = top + height + 2 * SPACE <= ends[2]
     if across.stack_left + width > right:
         return None
     if not fits:
         # A legend that would crowd the title in its band stands under the notes even
-        # where it reaches past E's bottom (the content then ends under it).
-        return top + height / 2 if crowded else None
+        # where it reaches past E's bottom (the content then ends under it); so does one
+        # kept under E's rows (in the band the corner under the slices stood empty:
+        # 17.0 % of the frame at GPT-2's size).
+        return top + height / 2 if crowded or floor else None
     # Centred between the slices and the caption (a SPACE under the content), the bands
     # left empty above and under it are as tall (and as wide, from E to the frame's edge);
     # centred in the room under the notes, the one above also kept the shape's line, which

@@ -86,6 +86,11 @@ class BatchSpec(LookupSpec):
         Whether the slices' headers get their clear ground over and under
         them (:data:`~embedviz.render.batch_headers.HEADER_CLEAR`), or the old,
         shorter band (where the taller one costs the numbers their floor).
+    legend_clear
+        Whether a legend under the slices keeps under E's source rows, clear of
+        every strip (:func:`~embedviz.render.batch_notes.legend_floor`), or
+        stands where it fills the frame best and gives way (where keeping clear
+        costs the numbers a floor).
     """
 
     batch: int = 0
@@ -96,6 +101,7 @@ class BatchSpec(LookupSpec):
     shape_text: str = ""
     edge_texts: tuple[str, str] = ("", "")
     header_clear: bool = True
+    legend_clear: bool = True
 
     def grid_sizes(self, scale: TypeScale, pitch: float, extra: float = 0.0) -> GridSizes:
         """Return E's and the slices' sizes at one type scale, pitch and cell widening."""

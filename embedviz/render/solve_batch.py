@@ -25,6 +25,8 @@ from dataclasses import dataclass, replace
 
 from embedviz.render.batch_headers import header_height, keep_floor
 from embedviz.render.batch_notes import (
+    clear_or_free,
+    legend_floor,
     legend_under,
     legend_under_x,
     marks_over_e,
@@ -288,9 +290,9 @@ def _legend_place(
     ``_legend_beside``), so it is not moved for them.
     """
     crowded = marks != "right" and title_crowded(spec, scale, _title_band(spec, scale, [], True))
-    stack_bottom, notes_bottom, content_bottom = ends
+    stack_bottom, notes_bottom, content_bottom, floor = ends
     legend_d = legend_under(
-        spec, scale, across, marks, (stack_bottom, notes_bottom, content_bottom), crowded
+        spec, scale, across, marks, (stack_bottom, notes_bottom, content_bottom), crowded, floor
     )
     if legend_d is not None:
         content_bottom = max(content_bottom, legend_d + legend_height(scale.legend) / 2)
@@ -322,7 +324,8 @@ def _measure(
     away = marks == "below" and marks_over_e(spec, scale, across, body_w, down.block_h)
     marks_at, marks_h = marks_place(spec, scale, (across, marks, away), depths, problems, mode)
     content_bottom = max(under_e, stack_bottom, marks_at[1] + marks_h if marks_h else 0.0)
-    ends = (stack_bottom, marks_at[1] + marks_h, content_bottom)
+    floor = legend_floor(spec, sizes, mode, marks)
+    ends = (stack_bottom, marks_at[1] + marks_h, content_bottom, floor)
     legend_d, content_bottom = _legend_place(spec, scale, across, marks, ends)
     content_top = min(left_top + (rise if legend_d is None else 0.0), stack_top)
     (title_font, title_x, band_h, stacked), caption_y, spare = _bands(
@@ -405,7 +408,7 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
     BatchPlan
         The plan.
     """
-    return keep_floor(_solve_spec, spec)
+    return keep_floor(lambda fixed: clear_or_free(_solve_spec, fixed), spec)
 
 
 def _solve_spec(spec: BatchSpec) -> BatchPlan:

@@ -1,0 +1,127 @@
+"""The value-colour legend stands in one place, clear of everything, from its first appearance on.
+
+A view-only review of 720p contact sheets (issue 18, lecture-hall frames)
+found the key to the value colours on the move: BatchLookup's legend, under
+the slices level with E's rows, faded out of the travelling strips' way and
+back in every lookup beat whose strips crossed it (``lookup-0-1``, the
+``rest`` beats, ``lookup-1``); PositionBlindness's glided from over E to
+the top centre (beat ``same``), left with E at ``arrange`` and came back at
+the top right. Read at every sample (mid-motion and at each beat's end):
+once a legend has shown, exactly one stands visible, its box within a pixel
+(at 720p) of where it first stood, and nothing else drawn overlaps that box
+(a framed, empty box counts by its sides, as
+:func:`~embedviz.render.boxes.mobject_boxes` reads it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from manim import config
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.boxes import mobject_boxes
+from embedviz.render.moments import play_moments
+
+GPT2_BATCH = {"ids": [[4821, 0, 50256, 17], [33000, 2, 4821, 0]], "vocab": 50257, "dim": 768}
+# Where no place clear of every strip leaves the frame full enough (test_moments'
+# beat-end rule, an eighth), the legend still moves or gives way: strict, so that a fix
+# shows. GPT-2's batch: under E's rows 4821, 33000 and 50256 it left 21.1 % of the frame
+# empty under the slices until the reveal (in the title band 21.6 %). PositionBlindness
+# with the legend in the title band in both arrangements: 12.5 % to 17.3 %.
+_OPEN = pytest.mark.xfail(strict=True, reason="no strip-free place keeps the frame full")
+CASES = [
+    ("BatchLookup", {}),
+    pytest.param("BatchLookup", GPT2_BATCH, marks=_OPEN),
+    pytest.param("PositionBlindness", {}, marks=_OPEN),
+    pytest.param("PositionBlindness", {"positions": "learned"}, marks=_OPEN),
+    pytest.param(
+        "PositionBlindness", {"ids": "4821,0,4821", "vocab": 50257, "dim": 768}, marks=_OPEN
+    ),
+]
+# Visible: a legend's swatches as drawn (Manim's fades and the recessions change opacity).
+VISIBLE = 0.5
+# Overlap deeper than this (scene units) counts: a tenth of a pixel at 720p.
+TOUCH = 0.1 / 90
+
+
+def _pixel() -> float:
+    """Return a 720p pixel in scene units."""
+    return float(config.frame_height) / 720
+
+
+def _legend_moments(scene: str, overrides: dict[str, Any]) -> list[tuple[str, Any, list[Any]]]:
+    """At every sample: (where, the visible legends' boxes, what else overlaps them)."""
+    from embedviz.render.parts.legend import Legend
+
+    board = prepared_storyboard(scene, overrides, environ={})
+    seen: list[tuple[str, Any, list[Any]]] = []
+
+    def look(scene_object: Any, moment: Any) -> None:
+        family = [m for top in scene_object.mobjects for m in top.get_family()]
+        legends = [
+            m
+            for m in family
+            if isinstance(m, Legend) and float(m.swatches[0].get_fill_opacity()) >= VISIBLE
+        ]
+        boxes = [
+            tuple(float(v) for v in (*m.get_corner([-1, -1, 0])[:2], *m.get_corner([1, 1, 0])[:2]))
+            for m in legends
+        ]
+        theme = scene_object.stage.theme
+        others = mobject_boxes(scene_object.mobjects, legends, theme.background)
+        crossing = [
+            o
+            for o in others
+            for b in boxes
+            if min(o[2], b[2]) - max(o[0], b[0]) > TOUCH
+            and min(o[3], b[3]) - max(o[1], b[1]) > TOUCH
+        ]
+        when = "end" if moment.alpha >= 1 else f"step {moment.step} at {moment.alpha:.2f}"
+        seen.append((f"{moment.beat.name} {when}", boxes, crossing))
+
+    play_moments(board, look, alphas=(0.1, 0.5, 0.9), pixel_width=192, pixel_height=108)
+    return seen
+
+
+@pytest.mark.parametrize(("scene", "overrides"), CASES)
+def test_the_legend_stands_in_one_place(scene: str, overrides: dict[str, Any]) -> None:
+    seen = _legend_moments(scene, overrides)
+    first = next((i for i, (_, boxes, _) in enumerate(seen) if boxes), None)
+    assert first is not None, "no legend ever showed"
+    where, boxes, _ = seen[first]
+    assert len(boxes) == 1, (where, boxes)
+    home = boxes[0]
+    problems = []
+    for where, boxes, crossing in seen[first:]:
+        if len(boxes) != 1:
+            problems.append(f"{where}: {len(boxes)} legends visible")
+        elif max(abs(a - b) for a, b in zip(boxes[0], home, strict=True)) > _pixel():
+            box = ", ".join(f"{v:.2f}" for v in boxes[0])
+            problems.append(f"{where}: the legend stands at ({box}), not where it first stood")
+        if crossing:
+            problems.append(f"{where}: {len(crossing)} drawn boxes overlap the legend")
+    assert not problems, "\n".join(problems[:15])
+
+
+KEYED = [
+    ("PositionBlindness", {}),
+    ("PositionBlindness", {"positions": "learned"}),
+    ("PositionBlindness", {"ids": "4821,0,4821", "vocab": 50257, "dim": 768}),
+]
+
+
+@pytest.mark.parametrize(("scene", "overrides"), KEYED)
+def test_a_legend_stands_at_every_sample_once_shown(scene: str, overrides: dict[str, Any]) -> None:
+    """Where the legend still changes place, a legend stands at every sample all the same.
+
+    PositionBlindness's left with E as ``arrange`` began and the second
+    arrangement's came only as the signs landed: in between (``arrange`` at
+    0.5 and 0.9 of its first step) the rows stood coloured by value with no
+    key (test_legend_stands reads beat ends only). It now fades in as E's fades out.
+    """
+    seen = _legend_moments(scene, overrides)
+    first = next(i for i, (_, boxes, _) in enumerate(seen) if boxes)
+    keyless = [where for where, boxes, _ in seen[first:] if not boxes]
+    assert not keyless, keyless
