@@ -66,6 +66,7 @@ __all__ = [
     "MIN_DATA_PX",
     "MIN_DEFAULT_DATA_PX",
     "MIN_NOTE_PX",
+    "MIN_PIECE_PX",
     "MIN_TEXT_PX",
     "MONO_FONT",
     "OUTLINE_REACH",
@@ -112,6 +113,13 @@ MIN_TEXT_PX = 12.0
 MIN_NOTE_PX = 12.5
 # Burned-in captions.
 MIN_CAPTION_PX = 20.0
+# A real model's word pieces ("[CLS]", "cat", "##bed") beside their chips: the very
+# sentence a lecture discusses, read from the back of the hall. At the labels' share
+# (PIECE_RATIO) they came out 12 px beside 15 px chips and 18.6 px numbers (issue 18's
+# 720p review of MiniLM's 12 tokens in SequenceLookup). The solver sets them at least
+# this tall wherever the table numbers still keep every floor they reach without it
+# (render.solver_pieces); data stay the largest text (MIN_DATA_PX is larger).
+MIN_PIECE_PX = 16.0
 # Table numbers never grow past this, however much room there is.
 MAX_DATA_PX = 30.0
 # Labels (row and column numbers, chips, tags, headings, code) and the
@@ -237,6 +245,7 @@ class TypeScale:
     legend: float
     caption: float = CAPTION_FONT
     text_px: float = MIN_TEXT_PX  # the labels' and legend's floor (px at 720p)
+    piece_px: float = 0.0  # the word pieces' floor (px at 720p); 0: the labels' floor
 
     @classmethod
     def from_data(cls, data: float, text_px: float = 0.0) -> TypeScale:

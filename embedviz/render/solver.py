@@ -72,6 +72,7 @@ from embedviz.render.solver_across import TAG_GAP, Across, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_by_marks, legend_place, legend_x, title_band
 from embedviz.render.solver_fill import filled_pitch
+from embedviz.render.solver_pieces import lecture_pieces
 from embedviz.render.solver_still import caption_top as caption_top_of
 from embedviz.render.solver_still import prefer_still, still_legend
 from embedviz.render.spec import LookupSpec
@@ -241,7 +242,7 @@ def _measure(
 ) -> tuple[LookupPlan, list[str]]:
     """Lay out at one font size, pitch and labels' floor; return the plan and what does not fit."""
     problems: list[str] = []
-    scale = TypeScale.from_data(data, text_px)
+    scale = replace(TypeScale.from_data(data, text_px), piece_px=spec.piece_px)
     sizes, (left, right, top, bottom) = GridSizes(scale, spec.value_chars, pitch), _frame()
     if spec.gaps_inside:
         sizes = replace(sizes, gaps_inside=True, col_note_air=spec.col_note_air)
@@ -402,13 +403,12 @@ def solve_lookup(spec: LookupSpec) -> LookupPlan:
     LookupPlan
         The plan. When nothing fits even at the smallest size, the smallest
         one is returned (the moment tests then report what is too small).
-        With many hidden ranges in the margin, their labels on two lines
-        (:mod:`~embedviz.render.gap_lines`) win unless the numbers come out
-        smaller (:data:`WRAP_GAIN`). A plan whose output block could not stay
-        where it is gives way to a still one within a near tie
-        (:func:`~embedviz.render.solver_still.prefer_still`).
+        Many hidden ranges' labels go on two lines (:mod:`~embedviz.render.gap_lines`)
+        unless the numbers come out smaller (:data:`WRAP_GAIN`). A still plan wins a near
+        tie where the block could not stay (:func:`~embedviz.render.solver_still.prefer_still`);
+        word pieces rise to MIN_PIECE_PX where the numbers keep their floors (solver_pieces).
     """
-    return prefer_still(spec, _solve_print(spec), _solve_print)
+    return lecture_pieces(spec, lambda s: prefer_still(s, _solve_print(s), _solve_print))
 
 
 def _solve_print(spec: LookupSpec) -> LookupPlan:

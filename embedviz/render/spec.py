@@ -56,6 +56,9 @@ class LookupSpec:
     print_px
         The least height of the print's digits at 720p under the blocks,
         where the width allows (0: the labels' size).
+    piece_px
+        The least height of the word pieces' letters at 720p (0: the labels'
+        floor); :mod:`~embedviz.render.solver_pieces` sets it.
     legend
         Whether the colour legend is drawn.
     note
@@ -169,6 +172,7 @@ class LookupSpec:
     print_lines: int = 0
     wrapped_chars: int = 0
     print_px: float = 0.0
+    piece_px: float = 0.0
     legend: bool = True
     note: str = ""
     note_role: Literal["legend", "label"] = "legend"

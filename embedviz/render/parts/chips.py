@@ -52,9 +52,11 @@ def piece_font(scale: TypeScale) -> float:
     """Return the font size of a word piece beside its output row's tag.
 
     :data:`PIECE_RATIO` of a label, never under the frame's text floor (raised
-    toward :data:`~embedviz.render.type_search.LECTURE_TEXT_PX` where there is room).
+    toward :data:`~embedviz.render.type_search.LECTURE_TEXT_PX` where there is room)
+    nor under the scale's floor for pieces (:data:`~embedviz.render.design.MIN_PIECE_PX`
+    where the solver found room for it).
     """
-    return at_least(scale.label * PIECE_RATIO, scale.text_px)
+    return at_least(scale.label * PIECE_RATIO, max(scale.text_px, scale.piece_px))
 
 
 def number_gap(font_size: float) -> float:
