@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from manim import RIGHT, Animation, AnimationGroup, Create, LaggedStart, VGroup
+from manim import RIGHT, Animation, AnimationGroup, Create, LaggedStart, Succession, VGroup
 
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.fades import FadeIn, FadeOut
@@ -69,7 +69,10 @@ def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:
     stack.rings = equal_rings(named, colour)
     stack.notes.add(*marks, stack.links)
     shown = [
-        AnimationGroup(FadeIn(mark, shift=0.1 * RIGHT), Create(leader))
+        AnimationGroup(
+            FadeIn(mark, shift=0.1 * RIGHT),
+            Succession(*[Create(run) for run in leader[:-1]], FadeIn(leader[-1])),
+        )
         for mark, leader in zip(marks, stack.links, strict=True)
     ]
     return AnimationGroup(Create(stack.rings), LaggedStart(*shown, lag_ratio=0.3))

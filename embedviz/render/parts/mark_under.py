@@ -25,8 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
-from manim import Dot, VGroup, VMobject
+import numpy as np
+from manim import Dot, Line, VGroup, VMobject
 
 from embedviz.render.design import APART, SPACE
 from embedviz.render.metrics import xyz
@@ -124,11 +126,15 @@ def under_plan(
         The slices' left (their rings stand :data:`RING_BUFF` out of it).
     """
     count = len(sizes)
+    # A run reaches half its stroke past its corner (_run): the end of one lane comes that
+    # much nearer the next leader's run over it (the lanes, upright, keep their step).
+    ink = LEADER_WIDTH / 200
+    apart = LEADER_GAP + ink
     order = sorted(range(count), key=lambda n: -rows[n])
-    entries = spread_entries([rows[n] for n in order], LEADER_GAP, row_height / 2 - SPACE / 2)
+    entries = spread_entries([rows[n] for n in order], apart, row_height / 2 - SPACE / 2)
     if entries is None:
         return None
-    pitch = max(LEADER_GAP, *(h + SPACE for _, h in sizes))
+    pitch = max(apart, *(h + SPACE for _, h in sizes))
     top = matrix[1] - APART
     ys = [top - sizes[order[0]][1] / 2 - k * pitch for k in range(count)]
     if ys[-1] - sizes[order[-1]][1] / 2 < floor:
@@ -136,7 +142,6 @@ def under_plan(
     end = body - RING_BUFF
     # The lanes' ink keeps a SPACE from the marks and the rings (no line reads as part of
     # a border: mark_lanes.LINK_STEP) and, beside E, SPACE / 2 from it (mark_lanes).
-    ink = LEADER_WIDTH / 200
     low = max(matrix[0] + w for w, _ in sizes) + SPACE / 2 + SPACE + ink
     if max(entries) > matrix[1] - SPACE / 2:
         low = max(low, matrix[2] + SPACE / 2 + ink)
@@ -158,20 +163,28 @@ def under_plan(
     )
 
 
+def _run(start: np.ndarray, end: np.ndarray, colour: str) -> Line:
+    """Return one straight run of a leader, half its stroke longer at each end (its corners)."""
+    reach = LEADER_WIDTH / 200
+    way = (end - start) / max(float(np.linalg.norm(end - start)), 1e-9)
+    return Line(start - way * reach, end + way * reach, stroke_width=LEADER_WIDTH, color=colour)
+
+
 def under_leaders(marks: Sequence[VMobject], plan: UnderPlan, colour: str) -> VGroup:
-    """Return each mark's leader (a group: its line, and the dot on its ring), in order.
+    """Return each mark's leader (a group: its runs, then the dot on its ring), in order.
 
     From the mark's right end right to its lane, up it, and right into its
-    repeat's ring.
+    repeat's ring. Each run is a line of its own, so that what measures the
+    frame's free room (:func:`~embedviz.render.boxes.mobject_boxes`) sees the
+    runs, not the whole box of the staircase.
     """
     leaders = VGroup()
     for mark, x, entry in zip(marks, plan.lanes, plan.entries, strict=True):
         start = mark.get_right() + xyz(SPACE / 2, 0)
-        line = VMobject(stroke_color=colour, stroke_width=LEADER_WIDTH)
         corners = [start, xyz(x, start[1]), xyz(x, entry), xyz(plan.end, entry)]
-        line.set_points_as_corners(corners)
-        dot = Dot(xyz(plan.end, entry), radius=DOT_RADIUS, color=colour)
-        leaders.add(VGroup(line, dot))
+        runs = [_run(a, b, colour) for a, b in pairwise(corners) if np.linalg.norm(b - a) > 1e-9]
+        dot = Dot(xyz(plan.end - DOT_RADIUS, entry), radius=DOT_RADIUS, color=colour)
+        leaders.add(VGroup(*runs, dot))
     return leaders
 
 
