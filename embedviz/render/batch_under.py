@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from manim import RIGHT, Animation, AnimationGroup, Create, LaggedStart, Succession, VGroup
+from manim import (
+    RIGHT,
+    Animation,
+    AnimationGroup,
+    Create,
+    LaggedStart,
+    Succession,
+    VGroup,
+    VMobject,
+)
 
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.fades import FadeIn, FadeOut
@@ -71,7 +80,10 @@ def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:
     shown = [
         AnimationGroup(
             FadeIn(mark, shift=0.1 * RIGHT),
-            Succession(*[Create(run) for run in leader[:-1]], FadeIn(leader[-1])),
+            Succession(
+                *[Create(run) for run in leader[:-1] if isinstance(run, VMobject)],
+                FadeIn(leader[-1]),
+            ),
         )
         for mark, leader in zip(marks, stack.links, strict=True)
     ]
