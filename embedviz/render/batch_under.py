@@ -12,30 +12,35 @@ away with the next beat's first phrase, when the caption has moved on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
     Create,
+    Group,
     LaggedStart,
     Succession,
     VGroup,
     VMobject,
+    config,
 )
 
 from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import SPACE
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.mark_under import UnderPlan, equal_rings, under_leaders, under_plan
+from embedviz.render.space import EMPTY_SHARE, best_drop
 from embedviz.story.model import Beat, NumberCell
 
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
 
-__all__ = ["plan_under", "rings_off", "write_under"]
+__all__ = ["marks_under", "plan_under", "rings_off", "write_under"]
 
 
 def _first_copy(stack: SliceStack, position: tuple[int, ...]) -> tuple[int, int]:
@@ -61,6 +66,47 @@ def plan_under(
     rows = [stack.slices[c.index[0]].row_y(c.index[1]) for c in cells]
     body = min(grid.body_left() for grid in stack.slices)
     return under_plan(sizes, rows, stack.plan.sizes.row_height, matrix, floor, body)
+
+
+def marks_under(stage: Any) -> None:
+    """Stand a BatchStage's marks under E, E risen as far as they need, where they fit there.
+
+    Issue 18's review read the marks over E as standing in its headings'
+    column. Only a stack that does not spread, with the marks in the block's
+    place over E (``marks_box``). E rises from where the stage would raise it
+    (keeping the marks' band over it) towards the block's top, as far as
+    leaves no larger empty area as the last lookup ends (while the marks'
+    place under it is still empty) than that rise did, or an eighth of the
+    frame (``_rise``'s measure), and the marks fit under it.
+    """
+    stack, matrix = stage.stack, stage.matrix
+    if stack.marks_box is None or stage.early is not None or stage.spread != (0.0, 0.0):
+        return
+    parts = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
+    ink = Group(*parts)
+    full = max(stage.rise, float(stage._block().get_top()[1] - ink.get_top()[1]))
+    fixed = [*stack.slices, *stack.headers, *stack.row_numbers]
+    fixed += [stack.edge_d, stack.edge_t, stack.edge_b]
+    fixed += [m for m in (matrix.legend,) if m is not None]
+    frame = float(config.frame_width * config.frame_height)
+    band = content_band(stage.title)
+    still, moving = mobject_boxes(fixed), mobject_boxes(parts)
+
+    def empty(rise: float) -> float:
+        return best_drop(still, moving, band, [-rise], frame)[1].area
+
+    bar = max(EMPTY_SHARE * frame, empty(stage.rise)) + 1e-9
+    left, right = float(ink.get_left()[0]), float(matrix.grid.get_right()[0])
+    bottom, top = float(ink.get_bottom()[1]), float(ink.get_top()[1])
+    for step in range(20, -1, -1):
+        rise = stage.rise + (full - stage.rise) * step / 20
+        if empty(rise) > bar:
+            continue
+        box = (left, bottom + rise, right, top + rise)
+        plan = plan_under(stack, stage._marks(), box, band[1] + SPACE)
+        if plan is not None:
+            stage.rise, stack.marks_under = rise, plan
+            return
 
 
 def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:

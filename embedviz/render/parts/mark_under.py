@@ -119,15 +119,15 @@ def under_plan(
         The output's row height (an entry keeps SPACE / 2 inside its row).
     matrix
         E's ink once it has risen (left, bottom, right, top): the marks stand
-        APART under it, left-aligned with it, stacked LEADER_GAP (or a line) apart.
+        2 SPACE under it, left-aligned with it, stacked LEADER_GAP (or a line) apart.
     floor
         The lowest a mark may reach (the caption's band, a SPACE over it).
     body
         The slices' left (their rings stand :data:`RING_BUFF` out of it).
     """
     count = len(sizes)
-    # A run reaches half its stroke past its corner (_run): the end of one lane comes that
-    # much nearer the next leader's run over it (the lanes, upright, keep their step).
+    # A run reaches half its stroke past its corner (_run): a lane's end, and a run's,
+    # come that much nearer the next leader.
     ink = LEADER_WIDTH / 200
     apart = LEADER_GAP + ink
     order = sorted(range(count), key=lambda n: -rows[n])
@@ -135,8 +135,13 @@ def under_plan(
     if entries is None:
         return None
     pitch = max(apart, *(h + SPACE for _, h in sizes))
-    top = matrix[1] - APART
-    ys = [top - sizes[order[0]][1] / 2 - k * pitch for k in range(count)]
+    # Two SPACEs under E (a group of their own, tied to the slices, not to E): at APART the
+    # marks of GPT-2's batch did not fit where E's rise leaves no more than an eighth empty.
+    top = matrix[1] - 2 * SPACE
+    # Under every entry too, so that each leader climbs (a staircase: the runs of one
+    # never meet another's lane but past its end).
+    first = min(top - sizes[order[0]][1] / 2, min(entries) - apart)
+    ys = [first - k * pitch for k in range(count)]
     if ys[-1] - sizes[order[-1]][1] / 2 < floor:
         return None
     end = body - RING_BUFF
@@ -147,7 +152,7 @@ def under_plan(
         low = max(low, matrix[2] + SPACE / 2 + ink)
     high = end - SPACE - ink
     step = APART if count == 1 else min(APART, (high - low) / (count - 1))
-    if step < LEADER_GAP - 1e-9 or high < low:
+    if step < apart - 1e-9 or high < low:
         return None
     middle = (low + high) / 2
     xs = [middle + (k - (count - 1) / 2) * step for k in range(count)]

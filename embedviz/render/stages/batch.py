@@ -29,7 +29,7 @@ from embedviz.render.batch_close import all_in, keep_parted
 from embedviz.render.batch_legend import give_way, make_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
-from embedviz.render.batch_under import plan_under, rings_off
+from embedviz.render.batch_under import marks_under, rings_off
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.glyphs import SansText
@@ -108,7 +108,7 @@ class BatchStage(Stage):
             # E's rise again, with the column filled (the marks keep their band over E).
             self.rise = self._rise(spec, spread=False)
             self._marks_in_block(spec)
-        self._marks_under()
+        marks_under(self)
         # Where the block of chips stands while only the intro shows (home, or further left).
         self.block_rest = Rests({"block": [self.chips.slots, *self.chips.chips]})
         self._rest_block()
@@ -270,28 +270,6 @@ class BatchStage(Stage):
         if width + 2 * SPACE <= right - left and height <= top - bottom + 1e-9:
             self.stack.marks_box = (left, right, bottom, top)
             self.stack.marks_ceiling = ceiling
-
-    def _marks_under(self) -> None:
-        """Stand the marks under E, E risen to the block's top, where they fit there.
-
-        Issue 18's review read the marks over E as standing in its headings'
-        column (:mod:`~embedviz.render.batch_under`). Only a stack that does
-        not spread; E's heading then stands level with the block's top.
-        """
-        if self.stack.marks_box is None or self.early is not None or self.spread != (0.0, 0.0):
-            return
-        parts = (self.matrix.grid, self.matrix.heading, self.matrix.note)
-        ink = Group(*[m for m in parts if m is not None])
-        rise = max(self.rise, float(self._block().get_top()[1] - ink.get_top()[1]))
-        box = (
-            float(ink.get_left()[0]),
-            float(ink.get_bottom()[1]) + rise,
-            float(self.matrix.grid.get_right()[0]),
-            float(ink.get_top()[1]) + rise,
-        )
-        plan = plan_under(self.stack, self._marks(), box, content_band(self.title)[1] + SPACE)
-        if plan is not None:
-            self.rise, self.stack.marks_under = rise, plan
 
     def _legend_beside(self) -> bool:
         """Stand the legend upright right of the slices' edges, where that column stays free.
