@@ -1,12 +1,13 @@
 """BatchLookup's equality marks under E, led to their repeats, their rows ringed.
 
-The stage (:meth:`~embedviz.render.stages.batch.BatchStage.build`) asks
-:func:`plan_under` where the marks stand once E has risen as far as it would
-with no band kept over it for them; where they fit there
-(:func:`~embedviz.render.parts.mark_under.under_plan`), E rises so and
-:func:`write_under` writes them in the repeats beat, each with its leader,
-with a ring round every row they name; :func:`rings_off` takes the rings
-away with the next beat's first phrase, when the caption has moved on.
+The stage (:meth:`~embedviz.render.stages.batch.BatchStage.build`) calls
+:func:`marks_under`: where the marks fit under E once it has risen (no
+further than leaves no larger empty area as the last lookup ends,
+:func:`plan_under`, :func:`~embedviz.render.parts.mark_under.under_plan`),
+E rises so and :func:`write_under` writes them in the repeats beat, each
+with its leader, with a ring round every row they name; :func:`rings_off`
+takes the rings away with the next beat's first phrase, when the caption
+has moved on.
 """
 
 from __future__ import annotations
