@@ -29,6 +29,7 @@ from embedviz.render.batch_close import all_in, keep_parted
 from embedviz.render.batch_legend import give_way, make_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
+from embedviz.render.batch_under import marks_under, rings_off
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.glyphs import SansText
@@ -107,6 +108,7 @@ class BatchStage(Stage):
             # E's rise again, with the column filled (the marks keep their band over E).
             self.rise = self._rise(spec, spread=False)
             self._marks_in_block(spec)
+        marks_under(self)
         # Where the block of chips stands while only the intro shows (home, or further left).
         self.block_rest = Rests({"block": [self.chips.slots, *self.chips.chips]})
         self._rest_block()
@@ -399,6 +401,10 @@ class BatchStage(Stage):
         keep_parted(self)
 
     def animate(self, beat: Beat) -> Animation:
+        """Play the beat; the rings round the marked rows go with the next one's first phrase."""
+        return rings_off(self.stack, self._animate(beat), beat)
+
+    def _animate(self, beat: Beat) -> Animation:
         """Play the beat; the first once every row is in closes E and the stack up on the left.
 
         The beat that lands the last row ends with E rising into the block's
