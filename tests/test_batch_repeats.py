@@ -223,3 +223,22 @@ def test_no_mark_stands_in_es_heading_column(overrides: dict[str, Any]) -> None:
         (x0, y0), (x1, y1) = box_of(mark)
         apart = x1 <= left or x0 >= right or y1 <= bottom or y0 >= top
         assert apart, (mark.text, box_of(mark) * PX, (left * PX, bottom * PX, right * PX))
+
+
+@pytest.mark.parametrize("overrides", CASES)
+def test_the_column_beside_e_holds_the_leaders(overrides: dict[str, Any]) -> None:
+    """Where E stood level with the repeats' rows, its marks' leaders would climb in the
+    chips' column between E and the slices: the column holds them there (the placement
+    under E finds a place, however low). On int24 the legend's floor (test_legend_place)
+    shrank the default batch's type (27.0 -> 26.0 px), its chip column with it, 0.5 px
+    too narrow for two leaders: its marks fell back over E, their leaders crossing."""
+    from embedviz.render.batch_under import plan_under
+
+    stage = _end_of_repeats(overrides)["stage"]
+    stack, grid = stage.stack, stage.matrix.grid
+    marks = stage._marks()
+    rows = [stack.slices[c.index[0]].row_y(c.index[1]) for c in marks]
+    # E's bottom a row under the lowest repeat: every leader must pass beside it.
+    bottom = min(rows) - stage.plan.sizes.row_height
+    matrix = (float(grid.get_left()[0]), bottom, float(grid.get_right()[0]), bottom + 1.0)
+    assert plan_under(stack, marks, matrix, bottom - 100.0) is not None

@@ -39,6 +39,7 @@ __all__ = [
     "LEADER_WIDTH",
     "RING_WIDTH",
     "UnderPlan",
+    "beside_room",
     "equal_rings",
     "spread_entries",
     "under_leaders",
@@ -58,6 +59,19 @@ LEADER_WIDTH = 2.5
 RING_BUFF = 0.04
 # The dot where a leader meets its ring (3.6 px in radius at 720p).
 DOT_RADIUS = SPACE / 3
+
+
+def beside_room(count: int) -> float:
+    """Return the least room between E's body and the slices' for ``count`` leaders beside E.
+
+    Where a repeat's row stands level with E, the leaders climb between E and
+    the slices (:func:`under_plan`): SPACE / 2 from E, :data:`LEADER_GAP` apart,
+    a SPACE from the rings (:data:`RING_BUFF` out of the cells), their ink
+    past each end. The batch solver keeps the chips' column at least this
+    wide (``solve_batch._across``).
+    """
+    ink = LEADER_WIDTH / 200
+    return (count - 1) * (LEADER_GAP + ink) + 1.5 * SPACE + 2 * ink + RING_BUFF
 
 
 @dataclass(frozen=True)
