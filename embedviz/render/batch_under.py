@@ -2,10 +2,10 @@
 
 The stage (:meth:`~embedviz.render.stages.batch.BatchStage.build`) calls
 :func:`marks_under`: where the marks fit under E once it has risen (no
-further than leaves no larger empty area as the last lookup ends,
+further than leaves no larger empty area with their place still empty,
 :func:`plan_under`, :func:`~embedviz.render.parts.mark_under.under_plan`),
-E rises so and :func:`write_under` writes them in the repeats beat, each
-with its leader, with a ring round every row they name; :func:`rings_off`
+E rises so as they come and :func:`write_under` writes them in the repeats
+beat, each with its leader, with a ring round every row they name; :func:`rings_off`
 takes the rings away with the next beat's first phrase, when the caption
 has moved on.
 """
@@ -69,20 +69,28 @@ def plan_under(
     return under_plan(sizes, rows, stack.plan.sizes.row_height, matrix, floor, body)
 
 
-def marks_under(stage: Any) -> None:
+def marks_under(stage: Any) -> bool:
     """Stand a BatchStage's marks under E, E risen as far as they need, where they fit there.
 
     Issue 18's review read the marks over E as standing in its headings'
     column. Only a stack that does not spread, with the marks in the block's
     place over E (``marks_box``). E rises from where the stage would raise it
     (keeping the marks' band over it) towards the block's top, as far as
-    leaves no larger empty area as the last lookup ends (while the marks'
-    place under it is still empty) than that rise did, or an eighth of the
-    frame (``_rise``'s measure), and the marks fit under it.
+    leaves no larger empty area with the marks' place under it still empty
+    than that rise did, or an eighth of the frame (``_rise``'s measure), and
+    the marks fit under it. The stage's own rise (:attr:`BatchStage.rise`)
+    plays as the last lookup ends; the rest (:attr:`BatchStage.under_rise`)
+    only as the marks come (:func:`~embedviz.render.batch_close.rise_more`):
+    played at once, the marks' place stood empty as GPT-2's batch's last
+    lookup ended (12.2 % of the frame).
+
+    Return whether the marks stand under E with the stage's own rise leaving
+    no more than an eighth of the frame empty as the last lookup ends.
     """
     stack, matrix = stage.stack, stage.matrix
+    stage.under_rise = 0.0
     if stack.marks_box is None or stage.early is not None or stage.spread != (0.0, 0.0):
-        return
+        return False
     parts = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
     ink = Group(*parts)
     full = max(stage.rise, float(stage._block().get_top()[1] - ink.get_top()[1]))
@@ -106,8 +114,9 @@ def marks_under(stage: Any) -> None:
         box = (left, bottom + rise, right, top + rise)
         plan = plan_under(stack, stage._marks(), box, band[1] + SPACE)
         if plan is not None:
-            stage.rise, stack.marks_under = rise, plan
-            return
+            stage.under_rise, stack.marks_under = rise - stage.rise, plan
+            return bar <= EMPTY_SHARE * frame + 2e-9
+    return False
 
 
 def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:

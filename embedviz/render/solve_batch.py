@@ -121,7 +121,8 @@ def _across(
     margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     # Beside E, the column also holds the leaders of marks under E (mark_under.beside_room).
-    lanes = beside_room(spec.marks) if mode == "beside" and marks == "below" else 0.0
+    under = spec.leader_room and mode == "beside" and marks == "below"
+    lanes = beside_room(spec.marks) if under else 0.0
     column_w = max(2 * TAG_GAP + chip_w, lanes) + (body_w if mode == "corridor" else 0.0)
     position_w = char_advance(label) * spec.position_chars
     mark_w = notes_size(spec, scale)[0] if marks == "right" else 0.0
