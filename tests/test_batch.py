@@ -487,12 +487,9 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
         if isinstance(m, NumberText) and m.cell.kind == "equal_to" and on_screen(m)
     ]
     assert len(marks) == len(_first_copies([list(row) for row in stage.board.ids]))
-    links = list(stage.stack.links)
+    links = _lines(stage)
     assert len(links) in (0, len(marks))
-    ends = {
-        (round(float(link.get_start()[1]), 3), round(float(link.get_end()[1]), 3)): link
-        for link in links
-    }
+    row_h = stage.plan.sizes.row_height
     right = max(float(m.get_right()[0]) for m in [*stage.stack.slices, *stage.stack.row_numbers])
     for mark in marks:
         b, t = mark.cell.index
@@ -505,9 +502,20 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
             assert abs(mark.get_center()[1] - grid.row_y(t)) < row_h / 4, mark.text
             assert mark.get_left()[0] > right, mark.text
             continue
-        link = ends.get((round(float(mark.get_center()[1]), 3), round(grid.row_y(t), 3)))
-        assert link is not None, mark.text
-        assert on_screen(link), mark.text
+        # Its line starts level with it and ends in its row (under E: its leader meets
+        # the row's ring within the row, off its centre where two rows stand close).
+        found = [
+            k
+            for k in links
+            if abs(float(k.get_start()[1] - mark.get_center()[1])) < 1e-6
+            and abs(float(k.get_end()[1]) - grid.row_y(t)) < row_h / 2
+        ]
+        assert len(found) == 1, mark.text
+        link = found[0]
+        if stage.stack.marks_under is None:
+            assert on_screen(link), mark.text
+        else:
+            assert all(on_screen(m) for m in stage.stack.links[links.index(link)]), mark.text
         # The line starts at the mark's right end and ends at its row's left end.
         assert 0 <= link.get_start()[0] - mark.get_right()[0] <= 0.2
         assert 0 <= grid.body_left() - link.get_end()[0] <= 0.1
@@ -522,7 +530,11 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
 def test_each_marks_lines_reach_both_rows_it_names(overrides: dict[str, Any]) -> None:
     """A 720p review: the caption says "Each marked row equals its first copy", but the
     lines ended only at the repeats; the first copies were unmarked. Each line branches
-    into the first copy too, and a dot stands where it meets each of the two rows."""
+    into the first copy too, and a dot stands where it meets each of the two rows.
+
+    Under E (issue 18's lecture-hall review: two marks' lines that each ran into both
+    rows crossed wherever the rows interleave or nest), each row a mark names stands
+    ringed instead, and its leader runs into its repeat's ring, a dot where it meets it."""
     from embedviz.render.parts.mark_links import DOT_RADIUS
 
     seen = _end_of_shape(overrides)
@@ -530,8 +542,11 @@ def test_each_marks_lines_reach_both_rows_it_names(overrides: dict[str, Any]) ->
     repeats = _first_copies([list(row) for row in stage.board.ids])
     links, firsts = list(stage.stack.links), list(stage.stack.firsts)
     assert links
-    assert len(firsts) == len(links) == len(repeats)
     cells = sorted(c.index for c in stage.board.beats[-1].numbers if c.kind == "equal_to")
+    if stage.stack.marks_under is not None:
+        _assert_rows_ringed(stage, cells, repeats)
+        return
+    assert len(firsts) == len(links) == len(repeats)
     for index, link, branch in zip(cells, links, firsts, strict=True):
         assert id(branch) in seen["shown"]
         line, *dots = branch.submobjects
@@ -549,6 +564,28 @@ def test_each_marks_lines_reach_both_rows_it_names(overrides: dict[str, Any]) ->
         for end in (line.get_end(), link.get_end()):
             assert (round(float(end[0]), 3), round(float(end[1]), 3)) in ends
         assert all(d.width == pytest.approx(2 * DOT_RADIUS) for d in dots)
+
+
+def _assert_rows_ringed(stage: Any, cells: list[Any], repeats: dict[Any, Any]) -> None:
+    """Under E: no branch into the first copies (their rings mark them as the repeats beat
+    ends: tests/test_batch_repeats.py); each leader ends at its repeat's ring, within the
+    row, with a dot there."""
+    from manim import Dot
+
+    from embedviz.render.parts.mark_under import RING_BUFF
+
+    assert not len(stage.stack.firsts)
+    assert set(cells) == set(repeats)
+    slices = stage.stack.slices
+    row_h = stage.plan.sizes.row_height
+    for index, leader in zip(cells, stage.stack.links, strict=True):
+        b, t = index
+        end = _lines(stage)[cells.index(index)].get_end()
+        assert abs(float(end[1]) - slices[b].row_y(t)) < row_h / 2, index
+        assert float(end[0]) == pytest.approx(slices[b].body_left() - RING_BUFF), index
+        dots = [m for m in leader if isinstance(m, Dot)]
+        assert len(dots) == 1
+        assert float(dots[0].get_right()[0]) == pytest.approx(float(end[0])), index
 
 
 MARK_CASES = [
@@ -574,7 +611,12 @@ def test_each_marks_line_reads_apart_from_the_other_marks(
     half a SPACE of another mark's runs; each mark's lines end at exactly its two rows;
     every dot stands at least 3 px from every text, and off every other mark's lines (a
     crossing has no dot). Where every mark's first copy allows it (``level``), each mark
-    stands level with that row, so its line runs straight into it."""
+    stands level with that row, so its line runs straight into it.
+
+    Under E (issue 18's lecture-hall review, which still read 2 SPACE as one pair of lines
+    and saw one cross the other) each mark's leader ends in its repeat's row alone (the
+    rings mark the first copies) and no two leaders cross
+    (tests/test_batch_repeats.py); ``level`` does not apply there."""
     from conftest import box_of
 
     from embedviz.render.design import SPACE
@@ -584,7 +626,8 @@ def test_each_marks_line_reads_apart_from_the_other_marks(
     px = 720 / 8
     seen = _end_of_shape(overrides)
     stage, shown = seen["stage"], seen["shown"]
-    links, firsts = list(stage.stack.links), list(stage.stack.firsts)
+    links, firsts = _lines(stage), list(stage.stack.firsts)
+    under = stage.stack.marks_under is not None
     cells = sorted(c.index for c in stage.board.beats[-1].numbers if c.kind == "equal_to")
     repeats = _first_copies([list(row) for row in stage.board.ids])
     assert len(links) == len(cells) >= 2
@@ -595,7 +638,11 @@ def test_each_marks_line_reads_apart_from_the_other_marks(
         if getattr(getattr(m, "cell", None), "kind", None) == "equal_to"
     }
     runs, dots = [], []
-    for link, branch in zip(links, firsts, strict=True):
+    if under:
+        for link, leader in zip(links, stage.stack.links, strict=True):
+            runs.append(_segments(link))
+            dots.append([leader[-1]])
+    for link, branch in zip(links, firsts, strict=not under):
         runs.append(_segments(link) + _segments(branch[0]))
         dots.append(list(branch[1:]))
     texts = [
@@ -613,7 +660,15 @@ def test_each_marks_line_reads_apart_from_the_other_marks(
         (fb, ft), (b, t) = repeats[index], index
         slices = stage.stack.slices
         rows = {round(slices[fb].row_y(ft), 3), round(slices[b].row_y(t), 3)}
-        assert ends == rows, index
+        if under:
+            # Its last run ends at its repeat's ring (RING_BUFF out of the body), in its row.
+            last = runs[i][-1]
+            assert last[1][1] - last[0][1] <= 1e-6, index
+            assert body - last[1][0] < SPACE / 2, index
+            end = float(last[0][1])
+            assert abs(end - slices[b].row_y(t)) < stage.plan.sizes.row_height / 2, index
+        else:
+            assert ends == rows, index
         for dot in dots[i]:
             near = min(_distance(box_of(dot), box) for box in texts)
             assert near * px >= 3, (index, near * px)
@@ -633,7 +688,8 @@ def test_each_marks_line_reads_apart_from_the_other_marks(
                 assert off >= SPACE / 4, (index, off * px)
         # Standing level with its first copy, it runs straight into it.
         at = stage.stack.slices[fb].row_y(ft)
-        assert bool(marks[index].get_center()[1] == pytest.approx(at)) is level, index
+        if not under:
+            assert bool(marks[index].get_center()[1] == pytest.approx(at)) is level, index
 
 
 SHORT_ROOM = [
@@ -732,6 +788,33 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
         _assert_links_clear(stage, links, marks, on_screen, least=LANE_LEAST)
 
 
+def _lines(stage: Any) -> list[Any]:
+    """Return each mark's line as one polyline, in the marks' order.
+
+    Under E (``SliceStack.marks_under``) a leader is a group of straight runs, each half
+    its stroke longer at both ends, and its dot: the polyline through its corners.
+    """
+    from manim import Line, VMobject
+
+    if stage.stack.marks_under is None:
+        return list(stage.stack.links)
+    lines = []
+    for leader in stage.stack.links:
+        runs = [m for m in leader if isinstance(m, Line)]
+        reach = float(runs[0].get_stroke_width()) / 200
+
+        def way(run: Any) -> np.ndarray:
+            return (run.get_end() - run.get_start()) / np.linalg.norm(
+                run.get_end() - run.get_start()
+            )
+
+        corners = [runs[0].get_start() + way(runs[0]) * reach]
+        corners += [run.get_end() - way(run) * reach for run in runs]
+        line = VMobject(stroke_width=runs[0].get_stroke_width())
+        lines.append(line.set_points_as_corners(corners))
+    return lines
+
+
 def _segments(link: Any) -> list[np.ndarray]:
     """Return a line's straight runs, each as ((left, bottom), (right, top)), in order."""
     curves = link.points.reshape(-1, 4, 3)[:, :, :2]
@@ -777,11 +860,11 @@ def _assert_links_clear(
         frame = grid.body[0]
         reach = float(frame.get_stroke_width()) / 200
         walls.append((grid, box_of(frame) + np.array([[-reach, -reach], [reach, reach]])))
-    by_row = {(round(float(k.get_end()[1]), 3)): k for k in links}
+    by_start = {(round(float(k.get_start()[1]), 3)): k for k in links}
     verticals = []
     for mark in marks:
         grid = stage.stack.slices[mark.cell.index[0]]
-        link = by_row[round(grid.row_y(mark.cell.index[1]), 3)]
+        link = by_start[round(float(mark.get_center()[1]), 3)]
         half = float(link.get_stroke_width()) / 200
         runs = _segments(link)
         assert runs[0][1][0] - runs[0][0][0] >= clear, mark.text

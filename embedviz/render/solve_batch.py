@@ -61,6 +61,7 @@ from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.batch_axes import axis_label_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
+from embedviz.render.parts.mark_under import beside_room
 from embedviz.render.routes import source_centres
 from embedviz.render.solver import (
     CAPTION_CENTRE,
@@ -119,7 +120,9 @@ def _across(
         gap_w = col_w = 0.0
     margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
-    column_w = 2 * TAG_GAP + chip_w + (body_w if mode == "corridor" else 0.0)
+    under = spec.leader_room and (mode, marks) == ("beside", "below")  # marks under E:
+    lanes = beside_room(spec.marks) if under else 0.0  # their leaders climb beside E
+    column_w = max(2 * TAG_GAP + chip_w, lanes) + (body_w if mode == "corridor" else 0.0)
     position_w = char_advance(label) * spec.position_chars
     mark_w = notes_size(spec, scale)[0] if marks == "right" else 0.0
     # An edge: its brace, then its symbol as typeset (an italic B is wider than a digit).

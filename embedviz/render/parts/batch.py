@@ -48,6 +48,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.batch_plan import BRACE, MARK_LINE, BatchPlan
+from embedviz.render.batch_under import write_under
 from embedviz.render.boxes import mobject_boxes
 from embedviz.render.design import SPACE, Theme, dimmed, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
@@ -70,6 +71,7 @@ from embedviz.render.parts.mark_links import (
     level_fits,
     mark_links,
 )
+from embedviz.render.parts.mark_under import UnderPlan
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -224,6 +226,9 @@ class SliceStack(OutputPart):
         # How high over the box a mark may stand level with its first copy's row.
         self.marks_ceiling: float | None = None
         self.links = VGroup()
+        # Where the marks stand under E (batch_under.plan_under), and their rows' rings.
+        self.marks_under: UnderPlan | None = None
+        self.rings = VGroup()
         # Each link's branch into the first copy of the row it marks.
         self.firsts = VGroup()
         # The empty slices dimmed while another sequence is looked up: each part, its members
@@ -368,6 +373,8 @@ class SliceStack(OutputPart):
         each mark to its row's left end; right of the slices each stands level
         with its row; else they stand in the notes under the shape's line.
         """
+        if self.marks_under is not None:
+            return write_under(self, beat, self.marks_under)
         cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
         line = digit_height(self.mark_font) * MARK_LINE
         marks = VGroup(*[NumberText(c, self.mark_font, self.theme.wrong) for c in cells])

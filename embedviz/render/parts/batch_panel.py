@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from manim import Rectangle, RoundedRectangle, SurroundingRectangle, VGroup, VMobject
+from manim import Line, Rectangle, RoundedRectangle, SurroundingRectangle, VGroup, VMobject
 
 from embedviz.render.batch_plan import PANEL_STROKE
 from embedviz.render.design import DIM_CONTRAST, SPACE, dimmed
@@ -63,6 +63,12 @@ def _ghost(stack: SliceStack) -> VGroup:
     ghost = VGroup()
     for grid in stack.slices:
         body = grid.body.copy()
+        # The frame over the rules (under the hidden ranges' bands, the table's breaks): a
+        # rule's end painted its light grey over the frame's ink, which then measured 2.7:1
+        # where the frame's line fell in a rule's last pixel (the default batch, 720p).
+        frame, *rest = body.submobjects
+        rules = [m for m in rest if isinstance(m, Line)]
+        body.submobjects = [*rules, frame, *(m for m in rest if not isinstance(m, Line))]
         for member in body.family_members_with_points():
             member.set_fill(opacity=0.0)
             # The rules are thin (0.8 against the frame's 1.5): they keep the grid's grey.

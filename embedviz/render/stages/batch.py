@@ -25,10 +25,11 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
-from embedviz.render.batch_close import all_in, keep_parted
+from embedviz.render.batch_close import all_in, keep_parted, rise_more
 from embedviz.render.batch_legend import give_way, make_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
+from embedviz.render.batch_under import marks_under, rings_off
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.glyphs import SansText
@@ -74,10 +75,28 @@ class BatchStage(Stage):
     chips: BatchChips
     stack: SliceStack
     motion: BatchMotion
+    # How much further E rises as the marks under it come (batch_under.marks_under).
+    under_rise: float
 
     def build(self) -> None:
-        """Solve the layout and build every part in its place."""
+        """Solve the layout and build every part in its place.
+
+        The chips' column beside E keeps room for the leaders of marks under
+        E (``leader_room``); where the marks do not stand there so, or E's
+        rise then leaves more than an eighth of the frame empty as the last
+        lookup ends (the 4 × 2 batch in a 4 × 3 table: 12.6 %, the type
+        smaller for the wider column), the stage builds again without it.
+        """
         spec = batch_spec(self.board)
+        if self._build(spec) or not (spec.marks and self.plan.mode == "beside"):
+            return
+        narrow = replace(spec, leader_room=False)
+        if solve_batch(narrow) != self.plan:
+            self.parts = []
+            self._build(narrow)
+
+    def _build(self, spec: BatchSpec) -> bool:
+        """Build every part for ``spec``; return whether the marks stand under E as they should."""
         plan = solve_batch(spec)
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
@@ -107,9 +126,11 @@ class BatchStage(Stage):
             # E's rise again, with the column filled (the marks keep their band over E).
             self.rise = self._rise(spec, spread=False)
             self._marks_in_block(spec)
+        under = marks_under(self)
         # Where the block of chips stands while only the intro shows (home, or further left).
         self.block_rest = Rests({"block": [self.chips.slots, *self.chips.chips]})
         self._rest_block()
+        return under
 
     def _motion(self, plan: BatchPlan) -> BatchMotion:
         """Return the thread of motion between E, the block of chips and the stack."""
@@ -399,6 +420,10 @@ class BatchStage(Stage):
         keep_parted(self)
 
     def animate(self, beat: Beat) -> Animation:
+        """Play the beat; the rings round the marked rows go with the next one's first phrase."""
+        return rings_off(self.stack, self._animate(beat), beat)
+
+    def _animate(self, beat: Beat) -> Animation:
         """Play the beat; the first once every row is in closes E and the stack up on the left.
 
         The beat that lands the last row ends with E rising into the block's
@@ -464,4 +489,4 @@ class BatchStage(Stage):
         # The block is empty now, its B and T edges gone with its last chip (the slices' own
         # edges name the output) and E risen into its place: the marks take the band over E
         # (or their solver's place, where they do not fit there).
-        return Steps(pointed, self.stack.write_marks(beat))
+        return Steps(pointed, rise_more(self, self.stack.write_marks(beat)))

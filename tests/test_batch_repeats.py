@@ -1,0 +1,286 @@
+"""BatchLookup's repeats beat at its end: the marks a lecture hall sees (issue 18).
+
+A view-only review of 720p contact sheets (the default batch and GPT-2's, both
+with an ID that comes twice) found the rows the caption names ("Each marked row
+equals its first copy…") marked only by thin violet lines beside their tags,
+gone by the beat's end; the two marks' leaders 2 SPACE apart beside E (about
+10 px on the sheet), one crossing the other; and the marks standing over E,
+where its heading and column headings are.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import box_of
+
+from embedviz.inputs import prepared_storyboard
+from embedviz.render.contrast import contrast_ratio
+from embedviz.render.design import SPACE, Theme
+
+PX = 720 / 8
+GPT2 = {"ids": [[4821, 0, 50256, 17], [33000, 2, 4821, 0]], "vocab": 50257, "dim": 768}
+CASES = [{}, {"theme": "light"}, GPT2]
+# Two leaders keep at least half as much again as the 2 SPACE (LANE_STEP) the review
+# read as one pair of lines: 3 SPACE, 32 px at 720p.
+LEAST_GAP = 3 * SPACE
+
+# How near a run's start must be to a run of its leader to join it (2.7 px at 720p).
+JOINED = 0.03
+
+_SEEN: dict[str, dict[str, Any]] = {}
+
+
+def _end_of_repeats(overrides: dict[str, Any]) -> dict[str, Any]:
+    """Play the scene dry and read the stage and what is on screen as the repeats beat ends."""
+    from embedviz.render.moments import play_moments
+
+    key = repr(sorted(overrides.items()))
+    if key in _SEEN:
+        return _SEEN[key]
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    seen: dict[str, Any] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name == "repeats" and moment.alpha == 1.0:
+            drawn = [m for top in scene.mobjects for m in top.get_family()]
+            seen.update(stage=scene.stage, drawn=drawn)
+
+    play_moments(board, read, alphas=())
+    _SEEN[key] = seen
+    return seen
+
+
+def _visible(mobject: Any) -> bool:
+    return max(mobject.get_stroke_opacity(), mobject.get_fill_opacity()) > 0.9
+
+
+def _marks(seen: dict[str, Any]) -> list[Any]:
+    """Return the equality marks (``out[1,2] = out[0,0]``) on screen."""
+    return [
+        m
+        for m in seen["drawn"]
+        if getattr(getattr(m, "cell", None), "kind", None) == "equal_to" and _visible(m)
+    ]
+
+
+def _first_copy(ids: list[list[int]], b: int, t: int) -> tuple[int, int]:
+    """Return the first position (sequence by sequence) holding the ID at (b, t)."""
+    return next((i, j) for i, row in enumerate(ids) for j, v in enumerate(row) if v == ids[b][t])
+
+
+def _accent(stage: Any) -> str:
+    return str(stage.theme.wrong).upper()
+
+
+@pytest.mark.parametrize("overrides", CASES)
+def test_every_marked_row_is_ringed_at_the_beats_end(overrides: dict[str, Any]) -> None:
+    """Each row a mark names (the repeat and its first copy) stands ringed as the beat ends
+    (the caption still names them): a closed outline round the row's cells, one row tall,
+    in the neutral accent of a verdict (never amber, the ID's, nor a value's colour), at
+    least as heavy as the amber row outline (CellGrid.row_outline's stroke), and at least
+    3:1 against the page and the cells."""
+    from embedviz.render.parts.grid import CellGrid
+
+    seen = _end_of_repeats(overrides)
+    stage = seen["stage"]
+    theme: Theme = stage.theme
+    heavy = float(inspect.signature(CellGrid.row_outline).parameters["width"].default)
+    row_h = stage.plan.sizes.row_height
+    ids = [list(row) for row in stage.board.ids]
+    outlines = [
+        m
+        for m in seen["drawn"]
+        if len(m.points) >= 8
+        and m.get_stroke_opacity() > 0.9
+        and np.allclose(m.points[0], m.points[-1])
+        and str(m.get_stroke_color()).upper() == _accent(stage)
+    ]
+    marks = _marks(seen)
+    assert marks
+    for mark in marks:
+        b, t = mark.cell.index
+        for rb, rt in ((b, t), _first_copy(ids, b, t)):
+            grid = stage.stack.slices[rb]
+            y = grid.row_y(rt)
+            rings = [
+                o
+                for o in outlines
+                if box_of(o)[0][0] <= grid.body_left() + 1e-6
+                and box_of(o)[1][0] >= grid.body_right() - 1e-6
+                and box_of(o)[0][1] < y < box_of(o)[1][1]
+                and row_h / 2 <= box_of(o)[1][1] - box_of(o)[0][1] <= 1.5 * row_h
+            ]
+            assert rings, (mark.text, (rb, rt))
+            assert max(float(r.get_stroke_width()) for r in rings) >= heavy, (rb, rt)
+    accent = _accent(stage)
+    assert accent not in {c.upper() for c in (theme.chip, theme.id_line, theme.positive)}
+    assert accent != theme.negative.upper()
+    for ground in (theme.background, theme.cell_fill):
+        assert contrast_ratio(accent, ground) >= 3.0, ground
+    assert contrast_ratio(accent, theme.background) >= 4.5  # the marks' text
+
+
+def _segments(line: Any) -> list[np.ndarray]:
+    """Return a polyline's straight runs, each as ((x0, y0), (x1, y1))."""
+    curves = line.points.reshape(-1, 4, 3)[:, :, :2]
+    return [c[[0, 3]] for c in curves if np.linalg.norm(c[3] - c[0]) > 1e-9]
+
+
+def _point_segment(p: np.ndarray, s: np.ndarray) -> float:
+    d = s[1] - s[0]
+    k = float(np.clip(np.dot(p - s[0], d) / max(float(np.dot(d, d)), 1e-18), 0.0, 1.0))
+    return float(np.linalg.norm(p - (s[0] + k * d)))
+
+
+def _segment_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the distance between two segments; 0 where they cross."""
+
+    def side(p: np.ndarray, q: np.ndarray, r: np.ndarray) -> float:
+        return float((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]))
+
+    if side(*a, b[0]) * side(*a, b[1]) < 0 and side(*b, a[0]) * side(*b, a[1]) < 0:
+        return 0.0
+    return min(
+        _point_segment(a[0], b),
+        _point_segment(a[1], b),
+        _point_segment(b[0], a),
+        _point_segment(b[1], a),
+    )
+
+
+def _leaders(seen: dict[str, Any]) -> dict[str, list[np.ndarray]]:
+    """Return each mark's leader, as its runs: every open line in the marks' colour that
+    starts at the mark's right end, or on a run of its leader (within its stroke: a run
+    may reach past its corner by half its width)."""
+    stage = seen["stage"]
+    pieces = [
+        _segments(m)
+        for m in seen["drawn"]
+        if len(m.points) >= 4
+        and m.get_stroke_opacity() > 0.9
+        and m.get_fill_opacity() < 0.1
+        and not np.allclose(m.points[0], m.points[-1])
+        and str(m.get_stroke_color()).upper() == _accent(stage)
+    ]
+    leaders: dict[str, list[np.ndarray]] = {}
+    for mark in _marks(seen):
+        end = np.array([mark.get_right()[0], mark.get_center()[1]])
+        runs: list[np.ndarray] = []
+        for piece in pieces:
+            start = piece[0][0]
+            if abs(start[1] - end[1]) < 1e-6 and 0 <= start[0] - end[0] <= 0.25:
+                runs += piece
+        grown = True
+        while grown:
+            grown = False
+            for piece in pieces:
+                if any(np.array_equal(piece[0], r) for r in runs):
+                    continue
+                if any(_point_segment(piece[0][0], r) < JOINED for r in runs):
+                    runs += piece
+                    grown = True
+        leaders[mark.text] = runs
+    return leaders
+
+
+@pytest.mark.parametrize("overrides", CASES)
+def test_no_two_leaders_cross_or_run_close(overrides: dict[str, Any]) -> None:
+    """Each mark's leader (with any branch of it) and every other mark's never cross, and
+    keep at least 3 SPACE (32 px at 720p) apart everywhere."""
+    leaders = _leaders(_end_of_repeats(overrides))
+    assert len(leaders) >= 2
+    # Each leader has at least its run from the mark and one more (it reaches a row).
+    assert all(len(runs) >= 2 for runs in leaders.values()), leaders
+    names = sorted(leaders)
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            near = min(_segment_distance(a, b) for a in leaders[first] for b in leaders[second])
+            assert near >= LEAST_GAP - 1e-6, (first, second, near * PX)
+
+
+@pytest.mark.parametrize("overrides", CASES)
+def test_no_mark_stands_in_es_heading_column(overrides: dict[str, Any]) -> None:
+    """No mark overlaps the column over E's cells, where its heading ("embedding matrix
+    E 6 × 3") and its column headings stand: from the left of E's row numbers to its
+    right edge, from the top of its cells up to the title's band."""
+    from embedviz.render.boxes import content_band
+
+    seen = _end_of_repeats(overrides)
+    stage = seen["stage"]
+    matrix = stage.matrix
+    shown = [m for m in (matrix.grid, matrix.heading) if m is not None]
+    left = min(box_of(m)[0][0] for m in shown)
+    right = float(box_of(matrix.grid)[1][0])
+    bottom = float(matrix.grid.body_top())
+    top = float(content_band(stage.title)[3])
+    marks = _marks(seen)
+    assert marks
+    for mark in marks:
+        (x0, y0), (x1, y1) = box_of(mark)
+        apart = x1 <= left or x0 >= right or y1 <= bottom or y0 >= top
+        assert apart, (mark.text, box_of(mark) * PX, (left * PX, bottom * PX, right * PX))
+
+
+@pytest.mark.parametrize("overrides", CASES)
+def test_the_column_beside_e_holds_the_leaders(overrides: dict[str, Any]) -> None:
+    """Where E stood level with the repeats' rows, its marks' leaders would climb in the
+    chips' column between E and the slices: the column holds them there (the placement
+    under E finds a place, however low). On int24 the legend's floor (test_legend_place)
+    shrank the default batch's type (27.0 -> 26.0 px), its chip column with it, 0.5 px
+    too narrow for two leaders: its marks fell back over E, their leaders crossing."""
+    from embedviz.render.batch_under import plan_under
+
+    stage = _end_of_repeats(overrides)["stage"]
+    stack, grid = stage.stack, stage.matrix.grid
+    marks = stage._marks()
+    rows = [stack.slices[c.index[0]].row_y(c.index[1]) for c in marks]
+    # E's bottom a row under the lowest repeat: every leader must pass beside it.
+    bottom = min(rows) - stage.plan.sizes.row_height
+    matrix = (float(grid.get_left()[0]), bottom, float(grid.get_right()[0]), bottom + 1.0)
+    assert plan_under(stack, marks, matrix, bottom - 100.0) is not None
+
+
+def _e_tops(overrides: dict[str, Any]) -> tuple[Any, dict[str, float]]:
+    """Play the scene dry; return the stage and E's top at every beat's end."""
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    tops: dict[str, float] = {}
+    held: dict[str, Any] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.alpha == 1.0:
+            held["stage"] = scene.stage
+            tops[moment.beat.name] = float(scene.stage.matrix.grid.get_top()[1])
+
+    play_moments(board, read, alphas=())
+    return held["stage"], tops
+
+
+@pytest.mark.parametrize("overrides", [{}, GPT2])
+def test_e_rises_for_the_marks_only_as_they_come(overrides: dict[str, Any]) -> None:
+    """E rises into the block's emptied place as the last lookup ends only as far as the
+    stage's own rise; the rest of the way it rises for the marks under it (0.18 units in
+    both batches), it glides in the repeats beat, as they come. Risen all the way as the
+    last lookup ended, it left their place under it empty then: 12.2 % of GPT-2's frame
+    (test_moments' ninth), 12.6 % of the 4 x 2 batch's in a 4 x 3 table."""
+    stage, tops = _e_tops(overrides)
+    lookups = [b.name for b in stage.board.beats if b.action in ("lookup", "lookup_many")]
+    before = lookups[-2] if len(lookups) > 1 else "reveal"
+    own = tops[lookups[-1]] - tops[before]
+    assert own == pytest.approx(stage.rise, abs=1e-6)
+    further = tops["repeats"] - tops[lookups[-1]]
+    assert stage.stack.marks_under is not None
+    # Where the marks stand: 2 SPACE under E's ink as it stands when they come.
+    marks = _marks(_end_of_repeats(overrides))
+    assert marks
+    highest = max(float(box_of(m)[1][1]) for m in marks)
+    assert highest <= float(stage.matrix.grid.get_bottom()[1]) - SPACE
+    # Both batches' marks need E higher than its own rise (0.18 units each): the rest of
+    # the way plays in the repeats beat.
+    assert further > 0.1, further
+    assert further == pytest.approx(stage.under_rise, abs=1e-6)
