@@ -61,8 +61,8 @@ def test_a_spoken_product_groups_its_factors_as_its_result(scene: str) -> None:
         assert products, words
 
 
-def _cell_texts(scene: str) -> dict[tuple[str, tuple[int, ...]], str]:
-    board = prepared_storyboard(scene, {}, environ={})
+def _cell_texts(scene: str, **overrides: object) -> dict[tuple[str, tuple[int, ...]], str]:
+    board = prepared_storyboard(scene, overrides, environ={})
     return {(cell.kind, cell.index): cell.text for beat in board.beats for cell in beat.numbers}
 
 
@@ -76,10 +76,11 @@ _DRAWN_PRODUCTS = {
 }
 
 
+@pytest.mark.parametrize("size", [{}, {"vocab": 50257, "dim": 768}], ids=["default", "gpt2"])
 @pytest.mark.parametrize("scene", sorted(_DRAWN_PRODUCTS))
-def test_a_drawn_product_groups_its_factors_as_its_result(scene: str) -> None:
+def test_a_drawn_product_groups_its_factors_as_its_result(scene: str, size: dict[str, int]) -> None:
     # OneHot's cost table drew "50257 × 768 = 38,597,376" (720p contact sheet).
-    texts = _cell_texts(scene)
+    texts = _cell_texts(scene, **size)
     for factors, result in _DRAWN_PRODUCTS[scene]:
         for factor in factors:
             text = texts[factor]

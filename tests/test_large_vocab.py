@@ -220,7 +220,7 @@ def test_building_computes_only_the_rows_it_shows(tmp_path: Path, computed_rows:
 def test_text_pieces_and_sizes_in_narration(tmp_path: Path) -> None:
     board = _build(tmp_path)
     size = next(beat for beat in board.beats if beat.name == "size")
-    assert "50257 \u00d7 768 = 38,597,376 numbers, about 147 MiB as float32" in size.narration
+    assert "50,257 \u00d7 768 = 38,597,376 numbers, about 147 MiB as float32" in size.narration
     count = next(c for c in size.numbers if c.kind == "param_count")
     assert (count.text, count.value) == ("38,597,376", 38597376.0)
     repeat = next(beat for beat in board.beats if beat.name == "rest")

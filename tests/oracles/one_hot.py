@@ -57,7 +57,8 @@ def _four(value: float) -> tuple[float, str]:
 def _cost_size(cell: NumberCell, context: Any) -> tuple[float, str]:
     row, axis = cell.index
     shape = context.weight.shape if row == 0 else GPT2_SHAPE
-    return _whole(int(shape[axis]))
+    # Grouped as the count they multiply to ("50,257 × 768 = 38,597,376").
+    return _grouped(int(shape[axis]))
 
 
 def _multiply_adds(cell: NumberCell, context: Any) -> tuple[float, str]:

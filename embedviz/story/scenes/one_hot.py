@@ -332,8 +332,8 @@ def _cost(rec: Recorder, vocab: int, dim: int) -> None:
     screen.labels["cost_gpt2"] = "GPT-2"
     screen.labels["copy_unit"] = rec.words("copy_unit_one" if dim == 1 else "copy_unit_many")
     screen.add(
-        int_cell("cost_size", (0, 0), vocab),
-        int_cell("cost_size", (0, 1), dim),
+        _count_cell("cost_size", (0, 0), vocab),
+        _count_cell("cost_size", (0, 1), dim),
         _count_cell("multiply_adds", (0,), multiply_adds(vocab, dim)),
         # Grouped as the count beside them is: "50,257 × 768 = 38,597,376".
         _count_cell("cost_size", (1, 0), GPT2_VOCAB),
