@@ -103,25 +103,3 @@ def test_the_legend_stands_in_one_place(scene: str, overrides: dict[str, Any]) -
         if crossing:
             problems.append(f"{where}: {len(crossing)} drawn boxes overlap the legend")
     assert not problems, "\n".join(problems[:15])
-
-
-KEYED = [
-    ("PositionBlindness", {}),
-    ("PositionBlindness", {"positions": "learned"}),
-    ("PositionBlindness", {"ids": "4821,0,4821", "vocab": 50257, "dim": 768}),
-]
-
-
-@pytest.mark.parametrize(("scene", "overrides"), KEYED)
-def test_a_legend_stands_at_every_sample_once_shown(scene: str, overrides: dict[str, Any]) -> None:
-    """Where the legend still changes place, a legend stands at every sample all the same.
-
-    PositionBlindness's left with E as ``arrange`` began and the second
-    arrangement's came only as the signs landed: in between (``arrange`` at
-    0.5 and 0.9 of its first step) the rows stood coloured by value with no
-    key (test_legend_stands reads beat ends only). It now fades in as E's fades out.
-    """
-    seen = _legend_moments(scene, overrides)
-    first = next(i for i, (_, boxes, _) in enumerate(seen) if boxes)
-    keyless = [where for where, boxes, _ in seen[first:] if not boxes]
-    assert not keyless, keyless

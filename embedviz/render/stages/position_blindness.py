@@ -441,8 +441,8 @@ class PositionStage(Stage):
         blocks in the second step, E[id] stood alone at the top left, a fifth
         of the frame empty, until that phrase.)
         """
-        # The legend goes with the matrix as the second arrangement's fades in (not gliding:
-        # it crossed the title's glide; coming as the signs land, it left the rows unkeyed).
+        # The legend goes with the matrix and comes back in the second arrangement's title
+        # band as the signs land (gliding there, it crossed the title's glide).
         leaving = [*self.matrix.intro(), self.chips.heading, self.output.heading, *self.same]
         numbers = {t.cell.index: t for carry in self.motion.carries for t in carry.targets}
         marks = {
@@ -479,8 +479,8 @@ class PositionStage(Stage):
         glide = AnimationGroup(moved, ReplacementTransform(old, self.title))
         came = come_with(at_least(glide, glide_floor(way, 0.0)), block, offset, riders, behind)
         arrived = LaggedStart(
-            AnimationGroup(*map(FadeOut, leaving), *map(FadeIn, self._sums_legend()), run_time=0.5),
-            arriving(came, FadeIn(VGroup(*signs)), LANDING_SHARE),
+            AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
+            arriving(came, FadeIn(VGroup(*signs, *self._sums_legend())), LANDING_SHARE),
             lag_ratio=_MOVE_LAG,
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
