@@ -143,7 +143,7 @@ def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:
         )
         for mark, leader in zip(marks, stack.links, strict=True)
     ]
-    return AnimationGroup(Create(stack.rings), LaggedStart(*shown, lag_ratio=0.3))
+    return AnimationGroup(FadeIn(stack.rings), LaggedStart(*shown, lag_ratio=0.3))
 
 
 def rings_off(stack: SliceStack, played: Animation, beat: Beat) -> Animation:
