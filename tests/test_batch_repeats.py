@@ -24,6 +24,9 @@ from embedviz.render.design import SPACE, Theme
 PX = 720 / 8
 GPT2 = {"ids": [[4821, 0, 50256, 17], [33000, 2, 4821, 0]], "vocab": 50257, "dim": 768}
 CASES = [{}, {"theme": "light"}, GPT2]
+# A small batch whose marks do not fit under E: they stand over it, in the block's
+# emptied place, with lines to both rows each names (every row of it repeats one).
+OVER_E = {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}
 # Two leaders keep at least half as much again as the 2 SPACE (LANE_STEP) the review
 # read as one pair of lines: 3 SPACE, 32 px at 720p.
 LEAST_GAP = 3 * SPACE
@@ -76,13 +79,13 @@ def _accent(stage: Any) -> str:
     return str(stage.theme.wrong).upper()
 
 
-@pytest.mark.parametrize("overrides", CASES)
+@pytest.mark.parametrize("overrides", [*CASES, OVER_E])
 def test_every_marked_row_is_ringed_at_the_beats_end(overrides: dict[str, Any]) -> None:
     """Each row a mark names (the repeat and its first copy) stands ringed as the beat ends
-    (the caption still names them): a closed outline round the row's cells, one row tall,
-    in the neutral accent of a verdict (never amber, the ID's, nor a value's colour), at
-    least as heavy as the amber row outline (CellGrid.row_outline's stroke), and at least
-    3:1 against the page and the cells."""
+    (the caption still names them), wherever the marks stand: a closed outline round the
+    row's cells, one row tall, in the neutral accent of a verdict (never amber, the ID's,
+    nor a value's colour), at least as heavy as the amber row outline
+    (CellGrid.row_outline's stroke), and at least 3:1 against the page and the cells."""
     from embedviz.render.parts.grid import CellGrid
 
     seen = _end_of_repeats(overrides)

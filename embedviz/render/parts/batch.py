@@ -71,7 +71,7 @@ from embedviz.render.parts.mark_links import (
     level_fits,
     mark_links,
 )
-from embedviz.render.parts.mark_under import UnderPlan
+from embedviz.render.parts.mark_under import UnderPlan, equal_rings
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -391,6 +391,11 @@ class SliceStack(OutputPart):
             for mark, cell in zip(marks, cells, strict=True):
                 mark.place(xyz(corner[0], self.slices[cell.index[0]].row_y(cell.index[1])), "left")
         self.notes.add(*marks)
+        # Every row a mark names stands ringed until the next beat (as under E).
+        named = [
+            (self.slices[b], t) for c in cells for b, t in (c.index, self._first_copy(c.index))
+        ]
+        self.rings = equal_rings(named, self.theme.wrong)
         shown: list[Animation] = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
         # Their lines need room left of the slices (the marks stand inside the box).
         lanes = None if box is None else self._lane_room(marks, cells, box)
@@ -401,7 +406,7 @@ class SliceStack(OutputPart):
             pairs = zip(self.links, self.firsts, strict=True)
             lines = [Succession(Create(a), Create(b)) for a, b in pairs]
             shown = [AnimationGroup(*p) for p in zip(shown, lines, strict=True)]
-        return LaggedStart(*shown, lag_ratio=0.3)
+        return AnimationGroup(FadeIn(self.rings), LaggedStart(*shown, lag_ratio=0.3))
 
     def _lane_room(
         self, marks: VGroup, cells: list[NumberCell], box: tuple[float, float, float, float]
