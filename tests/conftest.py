@@ -528,8 +528,9 @@ def sample_moments(
 ) -> list[MomentSample]:
     """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends.
 
-    ``beats``: read only these beats' moments (the scene still plays whole);
-    reading a moment costs far more than playing to it.
+    ``beats``: read only these beats' moments (the scene still plays whole,
+    the others unsampled); sampling and reading a moment cost far more than
+    playing to it.
     """
     from manim import config
 
@@ -657,7 +658,7 @@ def sample_moments(
             sample.frame_area = float(config.frame_width * config.frame_height)
         samples.append(sample)
 
-    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108, beats=beats)
     return samples
 
 

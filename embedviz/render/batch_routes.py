@@ -46,20 +46,23 @@ def place_slices(
         The stack's top and the order; None when no place keeps every path clear.
     """
     stack_h = band + batch * (header + length)
-    best: tuple[float, float, float, tuple[int, ...]] | None = None
+    ranked: list[tuple[float, float, int, float]] = []
     for step in range(int((stack_h + matrix_h) * 4) + 1):
         top = -stack_h + step / 4
-        order = fill_order(sources, top, header, band, batch, length)
-        if order is None:
-            continue
         extent = max(matrix_h, top + stack_h) - min(0.0, top)
         centres = [
             top + band + (b + 1) * header + b * length + t + 0.5 for b, t in _cells(batch, length)
         ]
         travel = sum(abs(c - s) for c, s in zip(centres, sources, strict=True))
-        if best is None or (round(extent, 4), travel) < (round(best[0], 4), best[1]):
-            best = (extent, travel, top, order)
-    return None if best is None else (best[2], best[3])
+        ranked.append((round(extent, 4), travel, step, top))
+    # Content and travel do not depend on the order rows fill in: the best place is the
+    # first, ranked so (ties to the highest), whose rows have a clear order at all. The
+    # order search is most of the solver's time; it runs for the few best places only.
+    for _, _, _, top in sorted(ranked):
+        order = fill_order(sources, top, header, band, batch, length)
+        if order is not None:
+            return top, order
+    return None
 
 
 def _cells(batch: int, length: int) -> list[tuple[int, int]]:
@@ -87,29 +90,35 @@ def fill_order(
     def centre(b: int, t: int) -> float:
         return top + band + (b + 1) * header + b * (length + gap) + t + 0.5
 
-    order: list[int] = []
+    # First every strip against what stands in its way whatever the order (the d
+    # band, the headers, the slices filled before its own): each must travel some
+    # time, so one blocked path fails the place before any order is searched (most
+    # places fail so, and the search was most of the batch solver's time).
+    journeys: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = []
     for b in range(batch):
         walls = [(top, top + band)] + [
             (centre(k, 0) - 0.5 - header, centre(k, 0) - 0.5) for k in range(b + 1)
         ]
         walls += [(centre(k, 0) - 0.5, centre(k, length - 1) + 0.5) for k in range(b)]
-        paths: dict[int, tuple[float, float]] = {}
+        paths = []
         for t in range(length):
             source, target = sources[b * length + t], centre(b, t)
-            paths[t] = (min(source, target) - 0.5, max(source, target) + 0.5)
+            low, high = min(source, target) - 0.5, max(source, target) + 0.5
+            if low < top - 1e-6 or any(_meet((low, high), wall) for wall in walls):
+                return None
+            paths.append((low, high))
+        journeys.append((paths, [(centre(b, k) - 0.5, centre(b, k) + 0.5) for k in range(length)]))
+
+    order: list[int] = []
+    for b, (paths, rows) in enumerate(journeys):
 
         def clear(
             t: int,
             filled: frozenset[int],
-            b: int = b,
-            paths: dict[int, tuple[float, float]] = paths,
-            walls: list[tuple[float, float]] = walls,
+            paths: list[tuple[float, float]] = paths,
+            rows: list[tuple[float, float]] = rows,
         ) -> bool:
-            low, high = paths[t]
-            if low < top - 1e-6:
-                return False
-            boxes = walls + [(centre(b, k) - 0.5, centre(b, k) + 0.5) for k in filled]
-            return not any(low < hi - 1e-6 and high > lo + 1e-6 for lo, hi in boxes)
+            return not any(_meet(paths[t], rows[k]) for k in filled)
 
         fixed = tuple(range(min(2, length))) if b == 0 else ()
         found = _order_within(length, fixed, clear)
@@ -117,6 +126,11 @@ def fill_order(
             return None
         order += [b * length + t for t in found]
     return tuple(order)
+
+
+def _meet(path: tuple[float, float], box: tuple[float, float]) -> bool:
+    """Whether a strip's sweep and a box overlap by more than a rounding error."""
+    return path[0] < box[1] - 1e-6 and path[1] > box[0] + 1e-6
 
 
 def _order_within(

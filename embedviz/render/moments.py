@@ -10,7 +10,7 @@ every beat.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,6 +79,9 @@ class MomentScene(StoryboardScene):
     on_moment
         Called with the scene and the :class:`Moment` at every sample and at
         the end of every beat.
+    beats
+        The names of the beats to report (sampled and at their ends); the
+        others play unsampled. All beats by default.
     **kwargs
         Passed to :class:`~embedviz.render.base.StoryboardScene`.
     """
@@ -88,10 +91,12 @@ class MomentScene(StoryboardScene):
         *args: Any,
         alphas: Sequence[float] = (0.5,),
         on_moment: Callable[[MomentScene, Moment], None] | None = None,
+        beats: Collection[str] | None = None,
         **kwargs: Any,
     ) -> None:
         self.alphas = tuple(alphas)
         self.on_moment = on_moment
+        self.beats = None if beats is None else frozenset(beats)
         self.current_beat: Beat | None = None
         self.beat_start = 0.0
         self.clock = 0.0
@@ -112,15 +117,25 @@ class MomentScene(StoryboardScene):
     def after_beat(self, beat: Beat) -> None:
         """Report the end of the beat."""
         self.clock = round(self.beat_start + beat.duration, 6)
-        if self.on_moment is not None:
+        if self.on_moment is not None and self._reports(beat):
             self.on_moment(self, Moment(beat, 1.0, self.clock))
+
+    def _reports(self, beat: Beat) -> bool:
+        """Whether ``beat``'s moments are reported (every beat's unless ``beats`` names some)."""
+        return self.beats is None or beat.name in self.beats
 
     def play_internal(self, skip_rendering: bool = False) -> None:
         """Interpolate each step of the beat in this play at each alpha, then play it."""
         beat = self.current_beat
         # Only the steps of the beat's animation are sampled, not the caption
         # changes that happen between them.
-        if beat is not None and self.on_moment is not None and self.animations:
+        # Sampling a step costs far more than playing it: beats nobody reads play through.
+        if (
+            beat is not None
+            and self.on_moment is not None
+            and self.animations
+            and self._reports(beat)
+        ):
             painted = [(m, _looks(m)) for m in self.static_mobjects]
             for step, offset, seconds in self.playing_steps:
                 for alpha in self.alphas:
@@ -232,6 +247,7 @@ def play_moments(
     pixel_height: int = 720,
     media_dir: Path | None = None,
     theme: Theme | None = None,
+    beats: Collection[str] | None = None,
 ) -> None:
     """Dry-run a storyboard, calling ``on_moment`` mid-motion and at beat ends.
 
@@ -250,6 +266,10 @@ def play_moments(
         manim wants one); a temporary folder by default.
     theme
         Colours; by default the storyboard's.
+    beats
+        Report only these beats' moments (by name); the others play
+        unsampled, so a check that reads one beat does not pay to sample
+        every other. All beats by default.
     """
     import tempfile
 
@@ -272,6 +292,7 @@ def play_moments(
                 theme=theme,
                 alphas=alphas,
                 on_moment=on_moment,
+                beats=beats,
                 skip_animations=True,
             )
             scene.render()
