@@ -51,11 +51,16 @@ def _pixel() -> float:
     return float(config.frame_height) / 720
 
 
-def _legend_moments(scene: str, overrides: dict[str, Any]) -> list[tuple[str, Any, list[Any]]]:
+def _legend_moments(
+    scene: str,
+    overrides: dict[str, Any],
+    alphas: tuple[float, ...] = (0.1, 0.5, 0.9),
+    board: Any = None,
+) -> list[tuple[str, Any, list[Any]]]:
     """At every sample: (where, the visible legends' boxes, what else overlaps them)."""
     from embedviz.render.parts.legend import Legend
 
-    board = prepared_storyboard(scene, overrides, environ={})
+    board = board or prepared_storyboard(scene, overrides, environ={})
     seen: list[tuple[str, Any, list[Any]]] = []
 
     def look(scene_object: Any, moment: Any) -> None:
@@ -81,7 +86,7 @@ def _legend_moments(scene: str, overrides: dict[str, Any]) -> list[tuple[str, An
         when = "end" if moment.alpha >= 1 else f"step {moment.step} at {moment.alpha:.2f}"
         seen.append((f"{moment.beat.name} {when}", boxes, crossing))
 
-    play_moments(board, look, alphas=(0.1, 0.5, 0.9), pixel_width=192, pixel_height=108)
+    play_moments(board, look, alphas=alphas, pixel_width=192, pixel_height=108)
     return seen
 
 
@@ -102,4 +107,44 @@ def test_the_legend_stands_in_one_place(scene: str, overrides: dict[str, Any]) -
             problems.append(f"{where}: the legend stands at ({box}), not where it first stood")
         if crossing:
             problems.append(f"{where}: {len(crossing)} drawn boxes overlap the legend")
+    assert not problems, "\n".join(problems[:15])
+
+
+# Every twentieth of a step: a key that leaves before the next comes shows between them.
+FINE = tuple(k / 20 for k in range(1, 20))
+KEYED = [
+    ("PositionBlindness", {}, False),
+    ("PositionBlindness", {"positions": "learned"}, False),
+    ("PositionBlindness", {"ids": "4821,0,4821", "vocab": 50257, "dim": 768}, False),
+    ("PositionBlindness", {"theme": "light"}, False),
+    ("PositionBlindness", {}, True),
+]
+
+
+@pytest.mark.parametrize(("scene", "overrides", "translate"), KEYED)
+def test_a_legend_stands_at_every_sample_once_shown(
+    scene: str, overrides: dict[str, Any], translate: bool
+) -> None:
+    """Where the legend still changes place, one stands at every sample all the same.
+
+    PositionBlindness's left with E as ``arrange`` began and the second
+    arrangement's came only as the signs landed: for the first half of the
+    beat's first step the rows stood coloured by value with no key
+    (test_legend_stands reads beat ends only). The two now cross-fade once
+    the title has glided clear of the band's legend's place (with a longer
+    translated title, test_words's, the rows wait for it); at every
+    twentieth of a step one legend stands (a cross-fade's other is under
+    half drawn), and nothing drawn overlaps it.
+    """
+    from translation import translated
+
+    board = prepared_storyboard(scene, overrides, environ={})
+    seen = _legend_moments(scene, overrides, FINE, translated(board) if translate else board)
+    first = next(i for i, (_, boxes, _) in enumerate(seen) if boxes)
+    problems = [
+        f"{where}: {len(boxes)} legends visible"
+        for where, boxes, _ in seen[first:]
+        if len(boxes) != 1
+    ]
+    problems += [f"{where}: {len(c)} drawn boxes overlap the legend" for where, _, c in seen if c]
     assert not problems, "\n".join(problems[:15])
