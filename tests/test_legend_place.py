@@ -148,3 +148,37 @@ def test_a_legend_stands_at_every_sample_once_shown(
     ]
     problems += [f"{where}: {len(c)} drawn boxes overlap the legend" for where, _, c in seen if c]
     assert not problems, "\n".join(problems[:15])
+
+
+def _smooth_inverse(value: float) -> float:
+    """Return the share of a smooth glide at which it has come ``value`` of its way."""
+    from manim.utils.rate_functions import smooth
+
+    low, high = 0.0, 1.0
+    for _ in range(60):
+        mid = (low + high) / 2
+        low, high = (mid, high) if smooth(mid) < value else (low, mid)
+    return low
+
+
+def test_a_glide_meets_and_clears_a_place_where_its_boxes_overlap_it() -> None:
+    """key_swap's timing: a 0.2 square gliding 2 units through another meets it at 0.4 of its way.
+
+    It overlaps the still square while its centre is within 0.2 of it: from
+    0.4 to 0.6 of the way (sampled every fortieth of the glide's time).
+    """
+    from manim import Square
+
+    from embedviz.render.metrics import xyz
+    from embedviz.render.parts.key_swap import cleared_at, met_at
+
+    start, end, still = Square(0.2).shift(xyz(-1, 0)), Square(0.2).shift(xyz(1, 0)), Square(0.2)
+    assert abs(cleared_at(start, end, still) - _smooth_inverse(0.6)) <= 1 / 40
+    assert (
+        abs(met_at([start], end.get_center() - start.get_center(), still) - _smooth_inverse(0.4))
+        <= 1 / 40
+    )
+    # A glide that never comes near it never meets it, and is clear of it from the start.
+    far = Square(0.2).shift(xyz(0, 2))
+    assert cleared_at(start, end, far) == 0.0
+    assert met_at([start], end.get_center() - start.get_center(), far) == 1.0
