@@ -51,11 +51,16 @@ def _pixel() -> float:
     return float(config.frame_height) / 720
 
 
-def _legend_moments(scene: str, overrides: dict[str, Any]) -> list[tuple[str, Any, list[Any]]]:
+def _legend_moments(
+    scene: str,
+    overrides: dict[str, Any],
+    alphas: tuple[float, ...] = (0.1, 0.5, 0.9),
+    board: Any = None,
+) -> list[tuple[str, Any, list[Any]]]:
     """At every sample: (where, the visible legends' boxes, what else overlaps them)."""
     from embedviz.render.parts.legend import Legend
 
-    board = prepared_storyboard(scene, overrides, environ={})
+    board = board or prepared_storyboard(scene, overrides, environ={})
     seen: list[tuple[str, Any, list[Any]]] = []
 
     def look(scene_object: Any, moment: Any) -> None:
@@ -81,7 +86,7 @@ def _legend_moments(scene: str, overrides: dict[str, Any]) -> list[tuple[str, An
         when = "end" if moment.alpha >= 1 else f"step {moment.step} at {moment.alpha:.2f}"
         seen.append((f"{moment.beat.name} {when}", boxes, crossing))
 
-    play_moments(board, look, alphas=(0.1, 0.5, 0.9), pixel_width=192, pixel_height=108)
+    play_moments(board, look, alphas=alphas, pixel_width=192, pixel_height=108)
     return seen
 
 
@@ -103,3 +108,77 @@ def test_the_legend_stands_in_one_place(scene: str, overrides: dict[str, Any]) -
         if crossing:
             problems.append(f"{where}: {len(crossing)} drawn boxes overlap the legend")
     assert not problems, "\n".join(problems[:15])
+
+
+# Every twentieth of a step: a key that leaves before the next comes shows between them.
+FINE = tuple(k / 20 for k in range(1, 20))
+KEYED = [
+    ("PositionBlindness", {}, False),
+    ("PositionBlindness", {"positions": "learned"}, False),
+    ("PositionBlindness", {"ids": "4821,0,4821", "vocab": 50257, "dim": 768}, False),
+    ("PositionBlindness", {"theme": "light"}, False),
+    ("PositionBlindness", {}, True),
+]
+
+
+@pytest.mark.parametrize(("scene", "overrides", "translate"), KEYED)
+def test_a_legend_stands_at_every_sample_once_shown(
+    scene: str, overrides: dict[str, Any], translate: bool
+) -> None:
+    """Where the legend still changes place, one stands at every sample all the same.
+
+    PositionBlindness's left with E as ``arrange`` began and the second
+    arrangement's came only as the signs landed: for the first half of the
+    beat's first step the rows stood coloured by value with no key
+    (test_legend_stands reads beat ends only). The two now cross-fade once
+    the title has glided clear of the band's legend's place (with a longer
+    translated title, test_words's, the rows wait for it); at every
+    twentieth of a step one legend stands (a cross-fade's other is under
+    half drawn), and nothing drawn overlaps it.
+    """
+    from translation import translated
+
+    board = prepared_storyboard(scene, overrides, environ={})
+    seen = _legend_moments(scene, overrides, FINE, translated(board) if translate else board)
+    first = next(i for i, (_, boxes, _) in enumerate(seen) if boxes)
+    problems = [
+        f"{where}: {len(boxes)} legends visible"
+        for where, boxes, _ in seen[first:]
+        if len(boxes) != 1
+    ]
+    problems += [f"{where}: {len(c)} drawn boxes overlap the legend" for where, _, c in seen if c]
+    assert not problems, "\n".join(problems[:15])
+
+
+def _smooth_inverse(value: float) -> float:
+    """Return the share of a smooth glide at which it has come ``value`` of its way."""
+    from manim.utils.rate_functions import smooth
+
+    low, high = 0.0, 1.0
+    for _ in range(60):
+        mid = (low + high) / 2
+        low, high = (mid, high) if smooth(mid) < value else (low, mid)
+    return low
+
+
+def test_a_glide_meets_and_clears_a_place_where_its_boxes_overlap_it() -> None:
+    """key_swap's timing: a 0.2 square gliding 2 units through another meets it at 0.4 of its way.
+
+    It overlaps the still square while its centre is within 0.2 of it: from
+    0.4 to 0.6 of the way (sampled every fortieth of the glide's time).
+    """
+    from manim import Square
+
+    from embedviz.render.metrics import xyz
+    from embedviz.render.parts.key_swap import cleared_at, met_at
+
+    start, end, still = Square(0.2).shift(xyz(-1, 0)), Square(0.2).shift(xyz(1, 0)), Square(0.2)
+    assert abs(cleared_at(start, end, still) - _smooth_inverse(0.6)) <= 1 / 40
+    assert (
+        abs(met_at([start], end.get_center() - start.get_center(), still) - _smooth_inverse(0.4))
+        <= 1 / 40
+    )
+    # A glide that never comes near it never meets it, and is clear of it from the start.
+    far = Square(0.2).shift(xyz(0, 2))
+    assert cleared_at(start, end, far) == 0.0
+    assert met_at([start], end.get_center() - start.get_center(), far) == 1.0

@@ -20,9 +20,7 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    LaggedStart,
     Mobject,
-    ReplacementTransform,
     Succession,
     VGroup,
     VMobject,
@@ -45,6 +43,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
+from embedviz.render.parts.key_swap import swap_keys
 from embedviz.render.parts.legend import band_legend
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
@@ -150,10 +149,6 @@ class PositionStage(Stage):
     def first_row_box(self) -> VMobject | None:
         """The outline of P's row 0, once drawn (the position blocks')."""
         return self.blocks.first_row_box
-
-    def _sums_legend(self) -> list[VMobject]:
-        """Return the second arrangement's legend, if any, as a list."""
-        return [self.sums_legend] if self.sums_legend is not None else []
 
     def _pair(self, beat: Beat) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Return the first two positions that hold the highlighted (repeated) ID."""
@@ -441,15 +436,17 @@ class PositionStage(Stage):
         blocks in the second step, E[id] stood alone at the top left, a fifth
         of the frame empty, until that phrase.)
         """
-        # The legend goes with the matrix and comes back in the second arrangement's title
-        # band as the signs land (gliding there, it crossed the title's glide).
+        # E's legend stays (the rows stay coloured by value) until it cross-fades with the
+        # band's, once the title has glided clear of that (:mod:`.key_swap`).
+        key = self.matrix.legend
         leaving = [*self.matrix.intro(), self.chips.heading, self.output.heading, *self.same]
+        leaving = [m for m in leaving if m is not key]
         numbers = {t.cell.index: t for carry in self.motion.carries for t in carry.targets}
         marks = {
             carry.targets[0].cell.index[:-1]: list(carry.strip[2].submobjects)
             for carry in self.motion.carries
         }
-        # The title takes the second arrangement's size and place with the rows.
+        # The title takes the second arrangement's size and place as the rows set off.
         old, self.title = (
             self.title,
             SansText(self.board.title, self.sums_plan.title_font, self.theme.text),
@@ -464,24 +461,25 @@ class PositionStage(Stage):
             for now, new in ((self.output.grid, self.tokens.grid), (old, self.title))
         )
         # The rows set off while the matrix is still fading (a frame review found the
-        # output alone at the right, the left third empty, between the two); they reach
+        # output alone at the right, the left third empty, between the two), or once E's
+        # legend, if in their way, has given way to the band's (:mod:`.key_swap`); they reach
         # where the matrix stood only once it has gone. P's empty block rides with them, the
         # sums' comes once they have passed it, both fading in behind (a calm glide leaves
         # no place empty for long; standing still, P's edge ran through the row numbers);
         # the signs as they land (their IDs pass over ``+``; ``=`` is no larger than
         # their numbers then).
-        signs = [self.blocks.plus, self.blocks.equals]
+        signs = VGroup(self.blocks.plus, self.blocks.equals)
         empty = [m for m in self.blocks.skeleton() if all(m is not s for s in signs)]
         block = VGroup(self.output.grid, *self.chips.chips, *self.output.numbers)
         offset = self.tokens.grid.get_center() - self.output.grid.get_center()
         riders = [self.tokens.heading, self.blocks.pe_grid, self.blocks.pe_heading]
         behind = [m for m in empty if all(m is not r for r in riders)]
-        glide = AnimationGroup(moved, ReplacementTransform(old, self.title))
-        came = come_with(at_least(glide, glide_floor(way, 0.0)), block, offset, riders, behind)
-        arrived = LaggedStart(
+        came = come_with(at_least(moved, glide_floor(way, 0.0)), block, offset, riders, behind)
+        rows = arriving(came, FadeIn(signs), LANDING_SHARE)
+        movers = ([block, *riders], offset)
+        arrived = AnimationGroup(
             AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
-            arriving(came, FadeIn(VGroup(*signs, *self._sums_legend())), LANDING_SHARE),
-            lag_ratio=_MOVE_LAG,
+            swap_keys((old, self.title), (key, self.sums_legend), rows, movers, 0.5 * _MOVE_LAG),
         )
         return Steps(arrived, FadeIn(self.blocks.formula))
 
