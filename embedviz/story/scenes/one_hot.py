@@ -9,6 +9,7 @@ it counts what the product costs, against a lookup that copies ``d`` numbers.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -159,6 +160,30 @@ def _full_weight(table: Table) -> npt.NDArray[np.float32]:
     return table.rows(np.arange(table.vocab_size))  # pragma: no cover - other Table types
 
 
+@lru_cache(maxsize=8)
+def _seeded_product(table: TorchSeededTable, i: int) -> npt.NDArray[np.float32]:
+    """Return ``one_hot(i) @ E`` for a seeded table, computed in full once a process.
+
+    A seeded table is its sizes and seed, so the product is too. Drawing a
+    GPT-2-sized table's 38.6 million values was most of building the
+    storyboard, and a render, an export or a notebook builds it more than once
+    (read-only, so no caller can change what the next one gets).
+    """
+    product: npt.NDArray[np.float32] = one_hot_matmul(
+        one_hot([i], table.vocab_size), _full_weight(table)
+    )[0]
+    product.setflags(write=False)
+    return product
+
+
+def _product(table: Table, vector: npt.NDArray[np.float32], i: int) -> npt.NDArray[np.float32]:
+    """Return ``one_hot(i) @ E``, every row and every column of ``E`` multiplied."""
+    if isinstance(table, TorchSeededTable):
+        return _seeded_product(table, i)
+    product: npt.NDArray[np.float32] = one_hot_matmul(vector, _full_weight(table))[0]
+    return product
+
+
 def _check_equal(product: npt.NDArray[np.float32], row: npt.NDArray[np.float32], i: int) -> None:
     """Refuse to claim an equality that does not hold (a NaN or inf in ``E``)."""
     if np.array_equal(product, row):
@@ -199,7 +224,7 @@ def build_one_hot_equivalence(
     i = _single_id(options, table)
     vocab, dim = table.vocab_size, table.dim
     vector = one_hot([i], vocab)  # (1, V)
-    product = one_hot_matmul(vector, _full_weight(table))[0]  # every row, every column
+    product = _product(table, vector, i)
     looked_up = table.lookup([i])[0]
     _check_equal(product, looked_up, i)
     told = SPEC.words(words)
