@@ -40,9 +40,8 @@ from embedviz.render.parts.drawer import drawer_pace
 from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.kept import KeptOutlines
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
-from embedviz.render.parts.ride import ride_home, rides
+from embedviz.render.parts.ride import lag, ride_home
 from embedviz.render.parts.schedule import (
-    STRIP_LAG,
     WALK,
     Lookup,
     clear_starts,
@@ -216,22 +215,27 @@ class LookupMotion(Component):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return a chip's way to its row (``park``) and its way back to its output row's tag.
 
-        By default the chip waits beside the output row it fills: it walks left
-        through that (still empty) row into the walking column, along it to its
-        row. It rides home at its strip's right end (:mod:`~embedviz.render.parts.ride`),
-        or where it cannot, goes back the way it came. ``lift`` is how far the output
-        block will have glided up when the chip leaves.
+        By default the chip waits beside the output row it fills: it walks left through that
+        (still empty) row into the walking column, along it to its row. It rides home at its
+        strip's right end (:mod:`~embedviz.render.parts.ride`), or where it cannot, goes
+        back the way it came. ``lift``: how far the block will have glided up by then.
         """
         lane_y = self.output_row_y(row_index) + lift
         home = self.chips.homes[row_index] + xyz(self.slide, lift)
         there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
-        if rides(self.plan):
+        if self.strip_lag(row_index, float(park[1]), lift) <= 0:
             return there, ride_home(self.plan, park, lane_y, home)
         return there, curve_points([park, xyz(park[0], lane_y), home], self.radius)
 
-    def strip_lag(self) -> float:
-        """Return how far (a share of the chip's way back) the strip sets off behind its chip."""
-        return 0.0 if rides(self.plan) else STRIP_LAG
+    def strip_lag(self, row_index: int, source_y: float, lift: float) -> float:
+        """Return how far (a share of the chip's way back) the strip sets off behind its chip.
+
+        0 where the chip rides at its right end (:func:`~embedviz.render.parts.ride.lag`).
+        """
+        rows = [self.output_row_y(t) + lift for t in range(len(self.output.positions))]
+        filled = [rows[self.output.row_of(p)] for p in self.filled]
+        height = self.chips.chips[row_index].height
+        return lag(self.plan, (source_y, rows[row_index]), rows, filled, height)
 
     def leaving(self, row_index: int) -> list[Animation]:
         """Return what goes as a chip leaves its place (nothing: its place was its own)."""
@@ -321,7 +325,8 @@ class LookupMotion(Component):
             Follow(chip, back, run_time=1.0, rate_func=pace),
             chip_floor(back, pace) if paced else 0.0,
         )
-        moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
+        lag = self.strip_lag(row_index, source_y, lift)
+        moved: Animation = LaggedStart(home, carry, lag_ratio=lag)
         if outline is not None and not paced:  # among the rest, it goes as its copy lands
             gone, half = outline, self.plan.sizes.row_height / 2
             fade = make_deferred_animation(
