@@ -57,8 +57,9 @@ class _Thread:
 
     # Each chip's (time, centre, the output block's left edge then).
     chips: dict[int, list[tuple[float, np.ndarray, float]]] = field(default_factory=dict)
-    # Each strip's (time, box's lower left, upper right, the matrix's right edge then).
-    strips: dict[int, list[tuple[float, np.ndarray, np.ndarray, float]]] = field(
+    # Each strip's (time, drawn box's lower left, upper right, the matrix's right edge and
+    # its body's width then).
+    strips: dict[int, list[tuple[float, np.ndarray, np.ndarray, float, float]]] = field(
         default_factory=dict
     )
     # The layout the stage solved (its strips' routes come from it).
@@ -86,6 +87,7 @@ def _sample(scene: str, overrides: dict[str, Any]) -> _Thread:
                 stage.plan.output_row_y(t) for t in range(len(stage.output.positions))
             ]
         matrix_right = float(stage.matrix.grid.body.get_right()[0])
+        matrix_width = float(stage.matrix.grid.body.width)
         output_left = float(stage.output.grid.body.get_left()[0])
         for top in scene_object.mobjects:
             for mobject in top.get_family():
@@ -98,7 +100,13 @@ def _sample(scene: str, overrides: dict[str, Any]) -> _Thread:
                     box = mobject.submobjects[0]
                     low, high = box.get_corner([-1, -1, 0]), box.get_corner([1, 1, 0])
                     seen.strips.setdefault(id(mobject), []).append(
-                        (moment.time, np.array(low[:2]), np.array(high[:2]), matrix_right)
+                        (
+                            moment.time,
+                            np.array(low[:2]),
+                            np.array(high[:2]),
+                            matrix_right,
+                            matrix_width,
+                        )
                     )
 
     play_moments(board, read, alphas=ALPHAS)
@@ -158,15 +166,20 @@ def test_a_strip_travels_along_one_curve(thread: _Thread) -> None:
 
 
 def test_a_strip_beside_the_matrix_keeps_its_rows_height(thread: _Thread) -> None:
-    """A strip moves up or down only once it is clear of the matrix (it covers no other row)."""
+    """A strip moves up or down only once it is clear of the matrix (it covers no other row).
+
+    Only its part clear of the matrix is drawn: its left end is where its drawn
+    box's right end stands less the row's width (its chip rides with it and it
+    sets off at once, so it is never seen whole, standing on its row).
+    """
     beside = 0
     for strip, samples in thread.strips.items():
         samples.sort(key=lambda s: s[0])
         # It starts on its row (or on the band that hides it).
         source_y = float(samples[0][1][1] + samples[0][2][1]) / 2
-        for _, low, high, matrix_right in samples:
+        for _, low, high, matrix_right, matrix_width in samples:
             centre_y = float(low[1] + high[1]) / 2
-            if float(low[0]) < matrix_right - 1e-6:
+            if float(high[0]) - matrix_width < matrix_right - 1e-6:
                 beside += 1
                 assert abs(centre_y - source_y) < 1e-6, (strip, centre_y, source_y)
     assert beside, "no strip was seen beside the matrix: nothing was checked"

@@ -68,7 +68,7 @@ from embedviz.render.layout import fit_font
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import clear_paths, curved_route, rising_route, source_centres
-from embedviz.render.solver_across import TAG_GAP, Across, Mode, lay_across
+from embedviz.render.solver_across import RIDE_TURN, TAG_GAP, Across, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_by_marks, legend_place, legend_x, title_band
 from embedviz.render.solver_fill import filled_pitch
@@ -219,9 +219,9 @@ class LookupPlan:
     def strip_path(self, source_y: float, target_y: float) -> list[np.ndarray]:
         """Points along a strip centre's way from its matrix row to its output row.
 
-        Out of its row until clear of the matrix, then one curve into its output
-        row: beside, up or down at once and into the row at its height (see
-        :func:`rising_route`); in the corridor, down it and into the row from the left.
+        Out of its row until clear of the matrix, then one curve into its output row: beside,
+        up or down at once, into it at its height (:func:`rising_route`), turning by at most
+        ``RIDE_TURN``; in the corridor, down it and into the row from the left.
         """
         half = self.body_width / 2
         landing = self.output_left + half
@@ -229,10 +229,10 @@ class LookupPlan:
         if abs(target_y - source_y) <= 1e-9:
             return [xyz(landing, source_y)]
         if self.mode != "corridor":
-            return rising_route(clear, landing, source_y, target_y, self.sizes.row_height / 2)
+            turn = min(self.sizes.row_height / 2, RIDE_TURN)
+            return rising_route(clear, landing, source_y, target_y, turn)
         corridor = self.column_left + TAG_GAP + half
-        # Into the row from the left: only the gap before the block is free to round off in.
-        room = max(0.0, landing - half - (corridor + half))
+        room = max(0.0, landing - half - (corridor + half))  # the gap before the block
         bends = [(corridor, source_y, float("inf")), (corridor, target_y, room)]
         return curved_route(clear, bends, (landing, target_y))
 

@@ -21,6 +21,7 @@ from embedviz.render.spec import LookupSpec
 __all__ = [
     "MARK_GAP",
     "MARK_WORDS",
+    "RIDE_TURN",
     "TAG_GAP",
     "Across",
     "Mode",
@@ -32,6 +33,11 @@ __all__ = [
 
 # Between the output block and the chips beside it (and a parked chip and its row).
 TAG_GAP = SPACE
+# Beside, a strip's turns are rounded by at most this: the chip riding a TAG_GAP right of
+# its right end (parts.ride) then passes the chips waiting in the tags' column (a TAG_GAP
+# right of the block, the strip's end turning a walking column short of it) at least a
+# TAG_GAP clear, as far as they stand from the rows they tag.
+RIDE_TURN = TAG_GAP
 # Between a row's number and an equality mark that comes last (LargeVocabLookup): a
 # SPACE (10.8 px at 720p) is narrower than the mark's own word spaces (the space's
 # advance and the glyphs' bearings: 21 px beside 18 px labels), and a frame review read

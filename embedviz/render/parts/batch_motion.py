@@ -211,6 +211,6 @@ class BatchMotion(LookupMotion):
         ride = [p + ahead for p in plan.strip_path(float(park[1]), target)]
         return there, np.array([park, *ride, tag])
 
-    def strip_lag(self) -> float:
+    def strip_lag(self, row_index: int, source_y: float, lift: float) -> float:
         """Return 0: the chip rides with its strip (see :meth:`chip_paths`)."""
         return 0.0

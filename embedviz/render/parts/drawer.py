@@ -69,9 +69,10 @@ def drawer_pace(
 ) -> Callable[[float], float]:
     """Return the pace of a strip along ``path`` off ``source``: clear of it at ``share``.
 
-    Its chip's way home takes the same pace, so that, setting off first, the
-    chip stays ahead of the strip that follows it (eased in and out, the chip
-    was overtaken as the strip hurried out of its row).
+    Its chip's way home takes the same pace: riding at the strip's right end
+    (:mod:`~embedviz.render.parts.ride`) it moves with it; leading, setting off
+    first, it stays ahead of the strip that follows it (eased in and out, the
+    chip was overtaken as the strip hurried out of its row).
     """
     points = np.asarray(path, dtype=float)
     total = float(np.sum(np.linalg.norm(np.diff(points, axis=0), axis=1)))

@@ -1,4 +1,4 @@
-"""One thread of motion for the lookup family: a chip fetches its row, the row follows it home.
+"""One thread of motion for the lookup family: a chip fetches its row and rides home with it.
 
 :class:`LookupMotion` plays the ``lookup`` beat (one ID at teaching pace: walk,
 carry, settle, one step per phrase) and the ``lookup_many`` beat (the rest,
@@ -9,8 +9,8 @@ the frame best (:meth:`LookupMotion.rest`). Before strips that would cross a
 filled row from there, it glides up once to where the solver keeps every
 path clear, holds still through the run of lookups (:attr:`LookupMotion.held`,
 :attr:`LookupMotion.stays_open`) and glides back once they have all landed.
-In the corridor layout the matrix and the block rest together and glide apart
-to open it, and back. Every glide is slow enough to follow (:func:`glide_floor`).
+In the corridor layout the matrix and the block rest together and glide apart to
+open it, and back. Every glide is slow enough to follow (:func:`glide_floor`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from embedviz.render.parts.drawer import drawer_pace
 from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.kept import KeptOutlines
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
+from embedviz.render.parts.ride import lag, ride_home
 from embedviz.render.parts.schedule import (
-    STRIP_LAG,
     WALK,
     Lookup,
     clear_starts,
@@ -61,13 +61,13 @@ Path = Sequence[np.ndarray]
 
 
 class LookupMotion(Component):
-    """One thread of motion: a chip walks to its row, the row follows it home as a strip.
+    """One thread of motion: a chip walks to its row, and rides home with it as a strip.
 
-    The chip leaves its place beside output row *t* through that (still
-    empty) row, walks down the column between the blocks to the right end of
-    its matrix row, which is outlined in amber; then it walks back, and the
-    row's strip lifts off and follows it into output row *t*, where the chip
-    stays as the row's tag.
+    The chip leaves its place beside output row *t* through that (still empty)
+    row, walks down the column between the blocks to the right end of its matrix
+    row, outlined in amber; the row's strip lifts off and the chip rides at its
+    right end into output row *t* (:mod:`~embedviz.render.parts.ride`; where it
+    cannot, it leads the strip home), where the chip stays as the row's tag.
 
     Parameters
     ----------
@@ -215,20 +215,27 @@ class LookupMotion(Component):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return a chip's way to its row (``park``) and its way back to its output row's tag.
 
-        By default the chip waits beside the output row it fills: it walks left
-        through that (still empty) row into the walking column, along it to
-        its row, and back the same way. ``lift`` is how far the output block
-        will have glided up when the chip leaves.
+        By default the chip waits beside the output row it fills: it walks left through that
+        (still empty) row into the walking column, along it to its row. It rides home at its
+        strip's right end (:mod:`~embedviz.render.parts.ride`), or where it cannot, goes
+        back the way it came. ``lift``: how far the block will have glided up by then.
         """
         lane_y = self.output_row_y(row_index) + lift
         home = self.chips.homes[row_index] + xyz(self.slide, lift)
         there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
-        back = curve_points([park, xyz(park[0], lane_y), home], self.radius)
-        return there, back
+        if self.strip_lag(row_index, float(park[1]), lift) <= 0:
+            return there, ride_home(self.plan, park, lane_y, home)
+        return there, curve_points([park, xyz(park[0], lane_y), home], self.radius)
 
-    def strip_lag(self) -> float:
-        """Return how far (a share of the chip's way back) the strip sets off behind its chip."""
-        return STRIP_LAG
+    def strip_lag(self, row_index: int, source_y: float, lift: float) -> float:
+        """Return how far (a share of the chip's way back) the strip sets off behind its chip.
+
+        0 where the chip rides at its right end (:func:`~embedviz.render.parts.ride.lag`).
+        """
+        rows = [self.output_row_y(t) + lift for t in range(len(self.output.positions))]
+        filled = [rows[self.output.row_of(p)] for p in self.filled]
+        height = self.chips.chips[row_index].height
+        return lag(self.plan, (source_y, rows[row_index]), rows, filled, height)
 
     def leaving(self, row_index: int) -> list[Animation]:
         """Return what goes as a chip leaves its place (nothing: its place was its own)."""
@@ -244,17 +251,9 @@ class LookupMotion(Component):
         pace: Callable[[float], float] = smooth,
     ) -> Carry:
         """Return the carry of a matrix row's strip along ``path`` onto ``targets``, at ``pace``."""
-        return Carry(
-            self.matrix.grid,
-            row,
-            chip,
-            self.cells[("output_id", position)],
-            targets,
-            path,
-            self.theme,
-            pace=pace,
-            run_time=1.0,
-        )
+        tag = self.cells[("output_id", position)]
+        grid = self.matrix.grid
+        return Carry(grid, row, chip, tag, targets, path, self.theme, pace=pace, run_time=1.0)
 
     def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
         """Return an order whose paths are all clear from where the block is now, if any."""
@@ -319,14 +318,15 @@ class LookupMotion(Component):
         for target in targets:
             target.shift(xyz(self.slide, lift))
         start = xyz((left + right) / 2, source_y)
-        # Out from under the matrix quickly (then it all shows); its chip keeps ahead.
+        # Out from under the matrix quickly (then it all shows); its chip rides or leads.
         pace = drawer_pace([start, *path], (left, -np.inf, right, np.inf))
         carry = self.make_carry(row, chip, position, path, targets, pace)
         home = at_least(
             Follow(chip, back, run_time=1.0, rate_func=pace),
             chip_floor(back, pace) if paced else 0.0,
         )
-        moved: Animation = LaggedStart(home, carry, lag_ratio=self.strip_lag())
+        lag = self.strip_lag(row_index, source_y, lift)
+        moved: Animation = LaggedStart(home, carry, lag_ratio=lag)
         if outline is not None and not paced:  # among the rest, it goes as its copy lands
             gone, half = outline, self.plan.sizes.row_height / 2
             fade = make_deferred_animation(

@@ -1,0 +1,117 @@
+"""A chip rides home with the row it fetched: at its strip's right end, from its row to its tag.
+
+One ID, one object, one place: a chip walks to its row of E and docks at
+its right end; the row lifts off as a strip, and the chip rides at the
+strip's right end, as far from it as it docked, until the strip lands in its
+output row and the chip stands there as its tag. So from its row to its tag
+the chip stands against the row it fetched, and one glance reads the two
+together (a 720p review of SequenceLookup's lookup-0 caught the chip leading
+its copy home by up to 140 px, alone in its output row, where it read as
+waiting beside nothing).
+
+Beside (see :mod:`~embedviz.render.solver`) the strip rises beside the
+output block's still-empty rows, its right end a walking column's width short
+of the block's; it turns by at most
+:data:`~embedviz.render.solver_across.RIDE_TURN`, so the chip riding there
+passes the chips waiting in the tags' column at least a TAG_GAP clear.
+
+In the corridor the strip runs along the output block's side, its right end a
+TAG_GAP short of the block: a chip at its right end crosses the block's first
+column, so it rides only where every row it passes is still empty
+(:func:`rides_past`; MiniLM's twelve tokens: both teaching-pace lookups and
+four of the ten in the rest's beat). Beside a scroll bar (LargeVocabLookup) the chip docks the
+bar's width further from its row than from the strip once it has cleared the
+bar, and riding there it would cross the tags' column. Where it does not
+ride, the chip leads its strip home by the way it walked, and the strip
+follows it (:data:`~embedviz.render.parts.schedule.STRIP_LAG`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.schedule import STRIP_LAG
+from embedviz.render.solver import LookupPlan
+
+__all__ = ["lag", "ride_home", "rides_past"]
+
+
+def lag(
+    plan: LookupPlan,
+    ends: tuple[float, float],
+    rows: Sequence[float],
+    filled: Sequence[float],
+    chip_height: float,
+) -> float:
+    """Return how far (a share of its chip's way back) a strip sets off behind its chip.
+
+    0 where the chip rides at its right end: beside, always; in the corridor,
+    past empty rows only (:func:`rides_past`); beside a scroll bar, never
+    (the chip leads by :data:`~embedviz.render.parts.schedule.STRIP_LAG`).
+    Arguments as :func:`rides_past`.
+    """
+    if plan.bar_width > 0:
+        return STRIP_LAG
+    if plan.mode != "corridor":
+        return 0.0
+    return 0.0 if rides_past(ends, rows, filled, plan.sizes.row_height, chip_height) else STRIP_LAG
+
+
+def rides_past(
+    ends: tuple[float, float],
+    rows: Sequence[float],
+    filled: Sequence[float],
+    row_height: float,
+    chip_height: float,
+) -> bool:
+    """Return whether a chip riding its strip down the corridor passes only the block's empty rows.
+
+    Down the corridor the strip's right end stands a TAG_GAP short of the
+    output block, so the chip riding there crosses the block's first column:
+    it may only where every row it passes is still empty, and within the
+    block (its heading is above it).
+
+    Parameters
+    ----------
+    ends
+        The centre lines of the row the strip leaves and of its output row.
+    rows, filled
+        The centre lines of all the output rows, and of those filled.
+    row_height, chip_height
+        A row's height, and the chip's.
+    """
+    low, high = min(ends) - chip_height / 2, max(ends) + chip_height / 2
+    if low < min(rows) - row_height / 2 or high > max(rows) + row_height / 2:
+        return False
+    return all(y + row_height / 2 <= low or y - row_height / 2 >= high for y in filled)
+
+
+def ride_home(plan: LookupPlan, park: np.ndarray, target_y: float, home: np.ndarray) -> np.ndarray:
+    """Return a chip's way home riding its strip: the strip's way, moved by where the chip docked.
+
+    Parameters
+    ----------
+    plan
+        The plan (its :meth:`~embedviz.render.solver.LookupPlan.strip_path`).
+    park
+        Where the chip docked, at its row's right end (the strip sets off from
+        its row's centre there, at the same height).
+    target_y
+        The output row's centre line, where the strip lands.
+    home
+        The chip's place as the row's tag (where the strip's landing puts it).
+
+    Returns
+    -------
+    numpy.ndarray
+        Points from ``park`` to ``home``, each the strip's centre at that
+        point of its way plus one fixed offset: the chip moves as the strip
+        does (both go along their ways at one pace), never nearer nor further.
+    """
+    source_y = float(park[1])
+    ahead = park - xyz(plan.matrix_left + plan.body_width / 2, source_y)
+    ride = [point + ahead for point in plan.strip_path(source_y, target_y)]
+    return np.array([park, *ride, home])
