@@ -244,7 +244,8 @@ def _beat_track(scene: str, overrides: dict[str, Any], beat: str, block: str) ->
         x, y = found.get_center()[:2]
         track.append((moment.time, beat, x, y, x, y))
 
-    play_moments(board, read, alphas=ALPHAS, pixel_width=192, pixel_height=108)
+    # Only ``beat`` is read: the others play unsampled.
+    play_moments(board, read, alphas=ALPHAS, pixel_width=192, pixel_height=108, beats={beat})
     track.sort(key=lambda r: r[0])
     return track
 

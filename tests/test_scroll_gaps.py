@@ -95,7 +95,8 @@ def _skips(overrides: dict[str, Any] | None) -> tuple[list[str], int]:
         if len(inside) != len(labels):
             found.append(f"{where}: a label stands outside the rows: {labels}")
 
-    play_moments(board, read, alphas=_ALPHAS, pixel_width=640, pixel_height=360)
+    # Only the scrolls are read: the other beats play unsampled.
+    play_moments(board, read, alphas=_ALPHAS, pixel_width=640, pixel_height=360, beats=scrolls)
     return found, samples[0]
 
 

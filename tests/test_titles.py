@@ -21,6 +21,7 @@ mobjects, at every beat end and mid-motion:
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -66,11 +67,22 @@ def _apart(a: np.ndarray, b: np.ndarray) -> bool:
 
 def _title_moments(
     scene: str, overrides: dict[str, Any]
-) -> list[tuple[str, np.ndarray, list[Any]]]:
-    """At each beat end and mid-motion: (where, the title's box, every visible legend's box)."""
+) -> tuple[tuple[str, np.ndarray, list[Any]], ...]:
+    """At each beat end and mid-motion: (where, the title's box, every visible legend's box).
+
+    Two tests read the same cases: each case plays once a worker (read-only results).
+    """
+    return _titles_seen(scene, tuple(sorted(overrides.items())))
+
+
+@functools.cache
+def _titles_seen(
+    scene: str, case: tuple[tuple[str, Any], ...]
+) -> tuple[tuple[str, np.ndarray, list[Any]], ...]:
+    """``_title_moments`` for one scene and case (its options as sorted pairs)."""
     from embedviz.render.parts.legend import Legend
 
-    board = prepared_storyboard(scene, overrides, environ={})
+    board = prepared_storyboard(scene, dict(case), environ={})
     seen: list[tuple[str, np.ndarray, list[Any]]] = []
 
     def look(scene_object: Any, moment: Any) -> None:
@@ -86,7 +98,10 @@ def _title_moments(
         seen.append((f"{moment.beat.name} at {moment.alpha}", _box(title), legends))
 
     play_moments(board, look, alphas=(0.5,), pixel_width=192, pixel_height=108)
-    return seen
+    for _, title, legends in seen:
+        for box in (title, *legends):
+            box.flags.writeable = False
+    return tuple(seen)
 
 
 def _level(a: np.ndarray, b: np.ndarray) -> bool:
