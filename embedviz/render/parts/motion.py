@@ -325,7 +325,7 @@ class LookupMotion(Component):
             Follow(chip, back, run_time=1.0, rate_func=pace),
             chip_floor(back, pace) if paced else 0.0,
         )
-        lag = self.strip_lag(row_index, source_y, lift)
+        carry.rides = (lag := self.strip_lag(row_index, source_y, lift)) <= 0
         moved: Animation = LaggedStart(home, carry, lag_ratio=lag)
         if outline is not None and not paced:  # among the rest, it goes as its copy lands
             gone, half = outline, self.plan.sizes.row_height / 2

@@ -149,6 +149,9 @@ class Carry(Animation):
         self.lengths = np.zeros(0)
         self.scene_ref: Scene | None = None
         self.landed = False
+        # Whether its chip rides at its right end all the way home (set by the motion that
+        # times the two, see :mod:`~embedviz.render.parts.ride`): the ID labels its copy.
+        self.rides = False
 
     def _setup_scene(self, scene: Scene) -> None:
         # The scene, to hand over to the output numbers as soon as this finishes.
@@ -178,6 +181,11 @@ class Carry(Animation):
         self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
         body = body_box(self.grid)
         self.cover = cover_box(body, self.source_box, self.path[-1], emerge_air())
+        # Its numbers fade in over SHOW_RAMP once it is out, or by the end of its way out
+        # when that ends sooner (beside, it rises just past the matrix's edge: 0.004 units
+        # out, it rose the whole way at a tenth of its numbers' opacity).
+        turn_left = self.source_box[0] + float(self.path[min(1, len(self.path) - 1)][0] - start[0])
+        self.ramp = min(SHOW_RAMP, max(turn_left - self.cover[2], 1e-6))
         # Where its numbers may read only as this row's: level with its source row
         # (beside the matrix, short of the output block) or with its output row.
         landing = [float(t.get_left()[0]) for t in self.targets]
@@ -237,7 +245,12 @@ class Carry(Animation):
         came out stood beside its own row (or, on a way that rose behind the
         matrix, beside another) and read as more values of that row (two
         720p reviews: ``-2.8400 -0.7849 -1.4096 -1.4096``, and a lone
-        ``-1.4096`` after rows 0 and 1).
+        ``-1.4096`` after rows 0 and 1). Once out, they ride home with it
+        where its chip rides at its right end (:attr:`rides`): the ID beside
+        them says whose they are, and a 720p review found an empty amber box
+        crossing the screen for two seconds, the numbers it fetched unseen.
+        A strip whose chip leads shows them only where they cannot read as
+        another row's (:meth:`_unambiguous`).
         """
         offset = self._offset(alpha)
         self.strip.shift(offset - self.moved)
@@ -249,8 +262,9 @@ class Carry(Animation):
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
         # Wholly out beside the matrix, it reads as a copy of the row: all of it shows, but
         # only where it can read as no other row's values (see :meth:`_unambiguous`).
-        shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / SHOW_RAMP))
-        shown *= self._unambiguous(moved)
+        shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / self.ramp))
+        if not self.rides:
+            shown *= self._unambiguous(moved)
         for text in [*numbers.submobjects, *marks.submobjects]:
             text.set_fill(opacity=shown)
         if out is None:
