@@ -298,11 +298,23 @@ class TraceCard(Component):
         # Outlines pass round them: the row's values keep their sign colours.
         return Steps(
             pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1]),
-            AnimationGroup(
-                pointed(self.index, self.steps[1]), RingFlash(outline, color=colour, buff=0)
-            ),
+            AnimationGroup(pointed(self.index, self.steps[1]), _ring_beside(outline, colour)),
         )
 
     def labels(self) -> list[VMobject]:
         """Return the trace's label lines that are not its vector (for the trace beat)."""
         return [self.heading, *self.steps, self.vector_label]
+
+
+def _ring_beside(outline: VMobject, colour: str) -> RingFlash:
+    """Return a ring that passes just inside an outline, touching it, never over it.
+
+    Laid on the ID's amber outline, the violet ring blended with it as it
+    faded: half way the row's outline read salmon, the vermillion of negative
+    values (a 720p review of ``diagnose``). Beside it, it fades against the
+    row's cells alone, half a pixel clear of it (a stroke width of 1 is 0.01
+    units); inside, as the outline keeps as far from its own row's digits as
+    from the next row's (outside, ID 0's ring touched the column numbers).
+    """
+    reach = (float(outline.get_stroke_width()) + RING_WIDTH) / 200 + 0.005
+    return RingFlash(outline, color=colour, buff=-reach, stroke_width=RING_WIDTH)
