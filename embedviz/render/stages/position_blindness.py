@@ -369,6 +369,7 @@ class PositionStage(Stage):
         own = mobject_boxes([legend]) if legend is not None else []
         leave_out += [legend] if legend is not None else []
         union = box_union(own)
+        still = self._moved(matrix, [], room, 0.0)  # E narrows alike for every glide
 
         def legend_at(boxes: list[Box], lift: float, shifts: list[float] | None) -> _Trials:
             moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
@@ -391,7 +392,7 @@ class PositionStage(Stage):
         ) -> _Glide:
             tried: _Trials = []
             for dy in drops:
-                with placed(self._moved(matrix, output, room, dy)):
+                with placed([*still, *self._moved([], output, room, dy)]):
                     same = self._verdict((tops[0] + dy, tops[1] + dy), x)
                     boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
                 low, high = legend_room(union, boxes, band) if union else (0.0, 0.0)
