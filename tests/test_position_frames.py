@@ -8,6 +8,8 @@ storyboard.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 import frame_space
@@ -15,12 +17,22 @@ import pytest
 
 
 def _stage(overrides: dict[str, Any]) -> Any:
-    """Build PositionBlindness's stage (no scene: building touches none)."""
+    """Return PositionBlindness's stage (no scene: building touches none), built once a worker.
+
+    The tests here only read a stage and build new mobjects beside it: a fingerprint
+    of each stage's whole object graph (every attribute, every array's bytes) was the
+    same before and after every test that asked for one, so the tests share them.
+    """
+    return _built(json.dumps(overrides, sort_keys=True))
+
+
+@functools.cache
+def _built(overrides: str) -> Any:
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.stage import stage_for
     from embedviz.render.theme import DARK
 
-    board = prepared_storyboard("PositionBlindness", overrides, environ={})
+    board = prepared_storyboard("PositionBlindness", json.loads(overrides), environ={})
     return stage_for(board.layout)(None, board, DARK)
 
 

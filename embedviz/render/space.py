@@ -54,10 +54,10 @@ class Emptiness:
     top: float
 
 
-def _cuts(low: float, high: float, edges: Iterable[float]) -> np.ndarray:
+def _cuts(low: float, high: float, edges: np.ndarray) -> np.ndarray:
     """Return the band's edges and every box edge strictly inside it, sorted and distinct."""
-    inside = [e for e in edges if low < e < high]
-    return np.unique(np.array([low, high, *inside], dtype=float))
+    inside = edges[(edges > low) & (edges < high)]
+    return np.unique(np.concatenate([np.array([low, high], dtype=float), inside]))
 
 
 def largest_empty_rectangle(boxes: Iterable[Box], region: Box) -> Emptiness:
@@ -78,19 +78,25 @@ def largest_empty_rectangle(boxes: Iterable[Box], region: Box) -> Emptiness:
     """
     left, bottom, right, top = region
     # A line (a box of no width or height) still divides the space it crosses.
-    boxes = [_thick(b) for b in boxes]
-    clipped = [
-        (max(b[0], left), max(b[1], bottom), min(b[2], right), min(b[3], top))
-        for b in boxes
-        if b[2] > left and b[0] < right and b[3] > bottom and b[1] < top
+    edges = _thick(np.array(list(boxes), dtype=float).reshape(-1, 4))
+    edges = edges[
+        (edges[:, 2] > left) & (edges[:, 0] < right) & (edges[:, 3] > bottom) & (edges[:, 1] < top)
     ]
-    clipped = _outermost(clipped)
-    xs = _cuts(left, right, [e for b in clipped for e in (b[0], b[2])])
-    ys = _cuts(bottom, top, [e for b in clipped for e in (b[1], b[3])])
+    low, high = np.array([left, bottom]), np.array([right, top])
+    clipped = _outermost(
+        np.concatenate([np.maximum(edges[:, :2], low), np.minimum(edges[:, 2:], high)], axis=1)
+    )
+    xs = _cuts(left, right, clipped[:, [0, 2]].ravel())
+    ys = _cuts(bottom, top, clipped[:, [1, 3]].ravel())
     covered = np.zeros((len(ys) - 1, len(xs) - 1), dtype=bool)
-    for b in clipped:
-        x0, x1 = np.searchsorted(xs, [b[0], b[2]])
-        y0, y1 = np.searchsorted(ys, [b[1], b[3]])
+    spans = zip(
+        np.searchsorted(xs, clipped[:, 0]).tolist(),
+        np.searchsorted(xs, clipped[:, 2]).tolist(),
+        np.searchsorted(ys, clipped[:, 1]).tolist(),
+        np.searchsorted(ys, clipped[:, 3]).tolist(),
+        strict=True,
+    )
+    for x0, x1, y0, y1 in spans:
         covered[y0:y1, x0:x1] = True
     return _largest_free(covered, xs, ys, Emptiness(0.0, left, bottom, left, bottom))
 
@@ -102,45 +108,67 @@ def _largest_free(
 
     For every free cell the walk keeps the free height above it and the widest
     run of cells free over all that height (the classic maximal-rectangle
-    recurrence); each row is a handful of numpy operations over its cells, so
-    a search that measures hundreds of layouts stays cheap.
+    recurrence). Each quantity is found for all rows at once: a run of free
+    cells down a column is a segment, and the widest run is a running maximum
+    (or minimum) over its segment; the free height is the heights summed from
+    the segment's top in walking order, so every area is the very float the
+    row-by-row walk computes. Only the choice among the rows' best cells walks
+    row by row (plain floats), as a later row must beat the best by 1e-12.
     """
-    count = len(xs) - 1
+    count, rows = len(xs) - 1, len(ys) - 1
+    blocked = covered[::-1]  # in walking order: the top row first
+    if blocked.all():
+        return best
     index = np.arange(count)
-    free = np.zeros(count)
-    lefts = np.zeros(count, dtype=int)  # the first cell of each cell's widest run
-    rights = np.full(count, count)  # one past its last
-    heights = np.diff(ys)
+    step = np.arange(rows)[:, None]
+    # Blocked cells seen so far down each column: each segment's own number.
+    segment = np.cumsum(blocked, axis=0) * (count + 2)
+    run_left = np.maximum.accumulate(np.where(blocked, index + 1, 0), axis=1)
+    run_right = np.minimum.accumulate(np.where(blocked, index, count)[:, ::-1], axis=1)[:, ::-1]
+    # The running maximum within a segment: a blocked cell starts a larger number.
+    lefts = np.maximum.accumulate(segment + np.where(blocked, 0, run_left), axis=0) - segment
+    rights = count - (
+        np.maximum.accumulate(segment + np.where(blocked, 0, count - run_right), axis=0) - segment
+    )
+    # The first step of each cell's segment, and the heights summed from there.
+    start = np.maximum.accumulate(np.where(blocked, step + 1, 0), axis=0)
+    heights = np.diff(ys)[::-1]
+    first = np.zeros(rows + 1, dtype=bool)
+    first[start[~blocked]] = True
+    tops = np.flatnonzero(first)
+    sums = np.add.accumulate(np.where(np.arange(rows) >= tops[:, None], heights, 0.0), axis=1)
+    # (A blocked cell's own start is past it: any row of sums will do, as its height is 0.)
+    which = (np.cumsum(first) - 1)[np.minimum(start, rows - 1)]
+    free = np.where(blocked, 0.0, sums[which, step])
+    areas = free * (xs[rights] - xs[lefts])
+    cells = np.argmax(areas, axis=1)
     most = best.area + 1e-12
-    for row in range(len(heights) - 1, -1, -1):
-        blocked = covered[row]
-        free = np.where(blocked, 0.0, free + heights[row])
-        run_left = np.maximum.accumulate(np.where(blocked, index + 1, 0))
-        run_right = np.minimum.accumulate(np.where(blocked, index, count)[::-1])[::-1]
-        lefts = np.where(blocked, 0, np.maximum(lefts, run_left))
-        rights = np.where(blocked, count, np.minimum(rights, run_right))
-        areas = free * (xs[rights] - xs[lefts])
-        cell = int(np.argmax(areas))
-        if areas[cell] > most:
-            low = float(ys[row])
-            area = float(areas[cell])
-            best = Emptiness(
-                area, float(xs[lefts[cell]]), low, float(xs[rights[cell]]), low + float(free[cell])
-            )
-            most = area + 1e-12
-    return best
+    chosen = -1
+    for walked, area in enumerate(areas[np.arange(rows), cells].tolist()):
+        if area > most:
+            chosen, most = walked, area + 1e-12
+    if chosen < 0:
+        return best
+    cell, row = cells[chosen], rows - 1 - chosen
+    low = float(ys[row])
+    return Emptiness(
+        float(areas[chosen, cell]),
+        float(xs[lefts[chosen, cell]]),
+        low,
+        float(xs[rights[chosen, cell]]),
+        low + float(free[chosen, cell]),
+    )
 
 
-def _outermost(boxes: list[Box]) -> list[Box]:
-    """Return the boxes that no other box holds whole (one of each run of equal boxes).
+def _outermost(edges: np.ndarray) -> np.ndarray:
+    """Return the boxes (rows of edges) that no other box holds whole (one of equal boxes).
 
     A box inside another covers nothing more, but its edges cut the band into
     more cells: a table's numbers inside its cells doubled the cells a search
     walks (the free space, and so the largest empty area, is the same).
     """
-    if len(boxes) < 2:
-        return boxes
-    edges = np.array(boxes)
+    if len(edges) < 2:
+        return edges
     inside = (
         (edges[:, None, 0] >= edges[None, :, 0])
         & (edges[:, None, 1] >= edges[None, :, 1])
@@ -149,20 +177,20 @@ def _outermost(boxes: list[Box]) -> list[Box]:
     )
     # Of equal boxes (each inside the other) the first stays.
     equal = inside & inside.T
-    held: np.ndarray = np.asarray(
-        (inside & ~equal).any(axis=1) | np.tril(equal, -1).any(axis=1), dtype=bool
+    order = np.arange(len(edges))
+    held = (inside & ~equal).any(axis=1) | (equal & (order[:, None] > order)).any(axis=1)
+    return edges[~held]
+
+
+def _thick(edges: np.ndarray, least: float = 1e-6) -> np.ndarray:
+    """Return the boxes (rows of edges), at least ``least`` wide and tall (about their centres)."""
+    low, high = edges[:, :2], edges[:, 2:]
+    thin = high - low < least
+    middle = low + high
+    return np.concatenate(
+        [np.where(thin, (middle - least) / 2, low), np.where(thin, (middle + least) / 2, high)],
+        axis=1,
     )
-    return [box for box, gone in zip(boxes, held, strict=True) if not gone]
-
-
-def _thick(box: Box, least: float = 1e-6) -> Box:
-    """Return the box, at least ``least`` wide and tall (about its centre line)."""
-    x0, y0, x1, y1 = box
-    if x1 - x0 < least:
-        x0, x1 = (x0 + x1 - least) / 2, (x0 + x1 + least) / 2
-    if y1 - y0 < least:
-        y0, y1 = (y0 + y1 - least) / 2, (y0 + y1 + least) / 2
-    return (x0, y0, x1, y1)
 
 
 def _overlap(a: Box, b: Box) -> bool:

@@ -27,10 +27,15 @@ from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString
 from embedviz.render.zoom import PIECES
 
-__all__ = ["Targets", "narrowed", "placed"]
+__all__ = ["Narrowing", "Targets", "glided", "narrowed", "narrowing", "placed"]
 
 # Each moving member with the points it ends at.
 Targets = list[tuple[Mobject, np.ndarray]]
+
+# Each moving member narrowed but for a glide up or down: its points, every x in
+# place (None after them); or a text's member, its points about the text's centre
+# (scaled), and where that centre goes but for the glide.
+Narrowing = list[tuple[Mobject, np.ndarray, np.ndarray | None]]
 
 
 def narrowed(
@@ -64,11 +69,26 @@ def narrowed(
         numbers, at their floor): each shrinks only as far as that, about its
         right edge's place (right-aligned numbers stay aligned).
     """
+    return glided(narrowing(moving, scale, anchor, shift[0], floor, kept), shift[1])
+
+
+def narrowing(
+    moving: Sequence[Mobject],
+    scale: float,
+    anchor: float,
+    dx: float = 0,
+    floor: float = 0.0,
+    kept: Mapping[int, float] | None = None,
+) -> Narrowing:
+    """Return :func:`narrowed`'s targets but for a glide up or down (see :func:`glided`).
+
+    A search that tries many glides walks the families once.
+    """
     seen: set[int] = set()
-    targets: Targets = []
+    found: Narrowing = []
 
     def across(x: np.ndarray | float) -> np.ndarray | float:
-        return anchor + scale * (x - anchor) + shift[0]
+        return anchor + scale * (x - anchor) + dx
 
     def walk(mobject: Mobject) -> None:
         if id(mobject) in seen:
@@ -76,7 +96,7 @@ def narrowed(
         seen.add(id(mobject))
         if isinstance(mobject, PIECES):
             centre = mobject.get_center()
-            moved = np.array([across(centre[0]), centre[1] + shift[1], centre[2]])
+            moved = np.array([across(centre[0]), centre[1], centre[2]])
             factor = scale
             own = (kept or {}).get(id(mobject))
             if own is not None and isinstance(mobject, GlyphString):
@@ -94,18 +114,35 @@ def narrowed(
             for member in mobject.get_family():
                 seen.add(id(member))
                 if len(member.points):
-                    targets.append((member, moved + (member.points - centre) * factor))
+                    found.append((member, (member.points - centre) * factor, moved))
             return
         if len(mobject.points):
             points = mobject.points.copy()
             points[:, 0] = across(points[:, 0])
-            points[:, 1] += shift[1]
-            targets.append((mobject, points))
+            found.append((mobject, points, None))
         for sub in mobject.submobjects:
             walk(sub)
 
     for mobject in moving:
         walk(mobject)
+    return found
+
+
+def glided(found: Narrowing, dy: float) -> Targets:
+    """Return the targets of a :func:`narrowing`, glided ``dy`` up.
+
+    The very points :func:`narrowed` gives with the shift ``(dx, dy)``: a
+    text's centre glides and its points stand about it as narrowed; any
+    other member's points glide.
+    """
+    targets: Targets = []
+    for member, points, centre in found:
+        if centre is None:
+            points = points.copy()
+            points[:, 1] += dy
+            targets.append((member, points))
+        else:
+            targets.append((member, np.array([centre[0], centre[1] + dy, centre[2]]) + points))
     return targets
 
 

@@ -47,7 +47,7 @@ from embedviz.render.parts.key_swap import swap_keys
 from embedviz.render.parts.legend import band_legend
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
-from embedviz.render.parts.narrowing import Targets, narrowed, placed
+from embedviz.render.parts.narrowing import Narrowing, Targets, glided, narrowed, narrowing, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
 from embedviz.render.parts.resting import (
     legend_across,
@@ -204,7 +204,8 @@ class PositionStage(Stage):
         if room is not None:
             scale, anchor, slide = room
             dy, lift, across = self._drop(tops, left, room, matrix, output)
-            moved = [*self._moved(matrix, output, room, dy), *self._lifted(lift, across)]
+            still, side = self._narrowing(matrix, output, room)
+            moved = [*still, *glided(side, dy), *self._lifted(lift, across)]
             moves.append(Settle(moved, run_time=_NARROW))
             for mobject, points in [
                 *narrowed(outlines, scale, anchor, (-slide, dy)),
@@ -314,20 +315,16 @@ class PositionStage(Stage):
                 least = max(least, (width + NARROW_PAD) / (right - cell_left))
         return least
 
-    def _moved(
-        self,
-        matrix: list[Mobject],
-        output: list[Mobject],
-        room: tuple[float, float, float],
-        dy: float,
-    ) -> Targets:
-        """Return where the tables' members end: narrowed, the output side glided too."""
+    def _narrowing(
+        self, matrix: list[Mobject], output: list[Mobject], room: tuple[float, float, float]
+    ) -> tuple[Targets, Narrowing]:
+        """Return where E's members end, and the output side's but for its glide up or down."""
         scale, anchor, slide = room
         least, kept = _text_floor(), self._kept(matrix, output)
-        return [
-            *narrowed(matrix, scale, anchor, floor=least, kept=kept),
-            *narrowed(output, scale, anchor, (-slide, dy), least, kept),
-        ]
+        return (
+            narrowed(matrix, scale, anchor, floor=least, kept=kept),
+            narrowing(output, scale, anchor, -slide, least, kept),
+        )
 
     def _lifted(self, lift: float, across: float = 0.0) -> Targets:
         """Return where the legend ends once glided ``lift`` up and ``across`` right.
@@ -369,6 +366,7 @@ class PositionStage(Stage):
         own = mobject_boxes([legend]) if legend is not None else []
         leave_out += [legend] if legend is not None else []
         union = box_union(own)
+        still, side = self._narrowing(matrix, output, room)  # walked once for every glide
 
         def legend_at(boxes: list[Box], lift: float, shifts: list[float] | None) -> _Trials:
             moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
@@ -391,7 +389,7 @@ class PositionStage(Stage):
         ) -> _Glide:
             tried: _Trials = []
             for dy in drops:
-                with placed(self._moved(matrix, output, room, dy)):
+                with placed([*still, *glided(side, dy)]):
                     same = self._verdict((tops[0] + dy, tops[1] + dy), x)
                     boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
                 low, high = legend_room(union, boxes, band) if union else (0.0, 0.0)
