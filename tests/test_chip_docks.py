@@ -9,7 +9,9 @@ arrives; the still frames had caught it on its way home, well ahead of its
 row's strip (BatchLookup: about 400 px ahead, on the row's centre line;
 SequenceLookup: about 140 px, in its output row).
 
-Each teaching-pace ``lookup`` beat is dry-run and sampled finely. The bound
+Each teaching-pace ``lookup`` beat is dry-run and sampled finely (and
+LargeVocabLookup's lookups: ``lookup``, ``scroll_lookup`` and its rest's
+``fill_rest``, whose strips of hidden rows lift off their bands). The bound
 comes from the design, not the code under test: a chip may leave between
 itself and what it stands with at most a row number's gap from its tag
 (:func:`~embedviz.render.parts.chips.number_gap`) and one digit's column of
@@ -28,6 +30,9 @@ glance.
   enough that the chip riding there passes the chips waiting in the tags'
   column; in the corridor (MiniLM's 12 tokens) the chip rides where the rows
   it passes are empty (all the teaching-pace lookups there), else it leads.
+  LargeVocabLookup docks its chip past the scroll bar, and closes the bar's
+  gap while the strip is still hidden (see ``tests/test_ride_bar.py``): on
+  main it led its copy home, up to 364 px right of it (41 samples).
 - Riding, it covers no landed number of the output block (in the corridor it
   crosses the block's first column), and it passes every other chip at least
   a TAG_GAP clear, as far as a tag stands from the row it tags (a chip that
@@ -64,12 +69,15 @@ def _minilm() -> dict[str, Any]:
     return {"model": str(model), "text": text, "max_tokens": 12}
 
 
+# The beats whose chips fetch rows (LargeVocabLookup's scroll first, or fill the rest).
+LOOKUPS = ("lookup", "scroll_lookup", "fill_rest")
 GPT2 = {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}
 CASES: dict[str, tuple[str, Any]] = {
     "sequence": ("SequenceLookup", {}),
     "gpt2": ("SequenceLookup", GPT2),
     "minilm": ("SequenceLookup", _minilm),
     "batch": ("BatchLookup", {}),
+    "large_vocab": ("LargeVocabLookup", {}),
 }
 
 
@@ -142,7 +150,7 @@ def _far(case: str) -> tuple[int, int, list[str], list[str], list[str]]:
     bounds = [0.0]
 
     def read(scene: MomentScene, moment: Any) -> None:
-        if moment.beat.action != "lookup":
+        if moment.beat.action not in LOOKUPS:
             return
         motion = scene.stage.motion
         boxes = [box_of(chip).ravel() for chip in motion.chips.chips]

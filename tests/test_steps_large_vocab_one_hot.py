@@ -157,7 +157,7 @@ def _large_vocab() -> None:
     )
     # One thread of motion: with the first phrase the ID's row is outlined while
     # the chip stays in its place; with the second the chip walks to the row and
-    # leads its copy home without waiting beside it (it stays as the row's tag);
+    # rides home beside its copy without waiting beside its row (it stays as the row's tag);
     # with the third ("That copy is the embedding.") nothing moves but the outline.
     beat = next(b for b in board.beats if b.name == "lookup")
     first, last = watch.beats["lookup"]

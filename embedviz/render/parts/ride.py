@@ -19,11 +19,20 @@ In the corridor the strip runs along the output block's side, its right end a
 TAG_GAP short of the block: a chip at its right end crosses the block's first
 column, so it rides only where every row it passes is still empty
 (:func:`rides_past`; MiniLM's twelve tokens: both teaching-pace lookups and
-four of the ten in the rest's beat). Beside a scroll bar (LargeVocabLookup) the chip docks the
-bar's width further from its row than from the strip once it has cleared the
-bar, and riding there it would cross the tags' column. Where it does not
-ride, the chip leads its strip home by the way it walked, and the strip
-follows it (:data:`~embedviz.render.parts.schedule.STRIP_LAG`).
+four of the ten in the rest's beat). Where it does not ride, the chip leads
+its strip home by the way it walked, and the strip follows it
+(:data:`~embedviz.render.parts.schedule.STRIP_LAG`).
+
+Beside a scroll bar (LargeVocabLookup) the chip docks at its row's right end
+past the bar, the bar's width further from the row than it rides from its
+strip. It closes that gap while the strip is still hidden under E: the two
+meet halfway, the chip stepping in by half the bar as the strip slides out by
+the other half (:func:`step_in`), both at one pace along ways of one length,
+so when the strip first shows (:func:`~embedviz.render.parts.strip.emerge_air`
+past E's edge, more than half the bar) the chip already stands at its riding
+dock, and stays there to its tag. (Riding a bar's width further out, it read
+as 29 px from its copy, and a chip whose way was shorter than its strip's
+drifted ahead of it.)
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.parts.schedule import STRIP_LAG
 from embedviz.render.solver import LookupPlan
 
-__all__ = ["lag", "ride_home", "rides_past"]
+__all__ = ["lag", "ride_home", "rides_past", "step_in"]
 
 
 def lag(
@@ -48,13 +57,11 @@ def lag(
 ) -> float:
     """Return how far (a share of its chip's way back) a strip sets off behind its chip.
 
-    0 where the chip rides at its right end: beside, always; in the corridor,
-    past empty rows only (:func:`rides_past`); beside a scroll bar, never
-    (the chip leads by :data:`~embedviz.render.parts.schedule.STRIP_LAG`).
-    Arguments as :func:`rides_past`.
+    0 where the chip rides at its right end: beside, always (a scroll bar's
+    too: see :func:`step_in`); in the corridor, past empty rows only
+    (:func:`rides_past`; else the chip leads by
+    :data:`~embedviz.render.parts.schedule.STRIP_LAG`). Arguments as :func:`rides_past`.
     """
-    if plan.bar_width > 0:
-        return STRIP_LAG
     if plan.mode != "corridor":
         return 0.0
     return 0.0 if rides_past(ends, rows, filled, plan.sizes.row_height, chip_height) else STRIP_LAG
@@ -89,8 +96,19 @@ def rides_past(
     return all(y + row_height / 2 <= low or y - row_height / 2 >= high for y in filled)
 
 
+def step_in(plan: LookupPlan) -> float:
+    """Return how far in from its dock a chip rides: a scroll bar's width (0: no bar).
+
+    The chip docks at its row's right end past the bar (:meth:`LookupPlan.park_x`)
+    and rides as far from its strip's right end as a chip docks from a row with
+    no bar. Half of it the chip steps in, half the strip slides out, both
+    while the strip is still hidden under E (:func:`ride_home`).
+    """
+    return plan.bar_width
+
+
 def ride_home(plan: LookupPlan, park: np.ndarray, target_y: float, home: np.ndarray) -> np.ndarray:
-    """Return a chip's way home riding its strip: the strip's way, moved by where the chip docked.
+    """Return a chip's way home riding its strip: the strip's way, moved by where the chip rides.
 
     Parameters
     ----------
@@ -98,7 +116,8 @@ def ride_home(plan: LookupPlan, park: np.ndarray, target_y: float, home: np.ndar
         The plan (its :meth:`~embedviz.render.solver.LookupPlan.strip_path`).
     park
         Where the chip docked, at its row's right end (the strip sets off from
-        its row's centre there, at the same height).
+        its row's centre there, at the same height); past a scroll bar, the
+        bar's width further out than it rides (:func:`step_in`).
     target_y
         The output row's centre line, where the strip lands.
     home
@@ -110,8 +129,14 @@ def ride_home(plan: LookupPlan, park: np.ndarray, target_y: float, home: np.ndar
         Points from ``park`` to ``home``, each the strip's centre at that
         point of its way plus one fixed offset: the chip moves as the strip
         does (both go along their ways at one pace), never nearer nor further.
+        Past a scroll bar the way first steps in by half the bar, straight
+        towards the row, while the strip slides out its first half bar: the two
+        close the bar's width between them, and the chip's way is exactly as
+        long as the strip's, so they stay level at every moment after.
     """
     source_y = float(park[1])
-    ahead = park - xyz(plan.matrix_left + plan.body_width / 2, source_y)
+    inset = step_in(plan)
+    ahead = park - xyz(plan.matrix_left + plan.body_width / 2 + inset, source_y)
     ride = [point + ahead for point in plan.strip_path(source_y, target_y)]
-    return np.array([park, *ride, home])
+    first = [park - xyz(inset / 2, 0)] if inset > 0 else []
+    return np.array([park, *first, *ride, home])

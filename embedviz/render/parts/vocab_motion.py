@@ -5,7 +5,9 @@
 :class:`~embedviz.render.parts.scroll.ScrollingMatrix`: a chip walks to its
 row in the window shown, or, when the window hides that row, to the band that
 stands for its hidden range; that row's strip (:class:`BandCarry`) then lifts
-off the band, with the row's true values, and follows the chip home.
+off the band, with the row's true values, and the chip rides home at its right
+end (:mod:`~embedviz.render.parts.ride`: it docks past the scroll bar, and
+steps in while the strip is still hidden).
 """
 
 from __future__ import annotations
@@ -225,8 +227,19 @@ class VocabMotion(LookupMotion):
             return Carry(grid, row, chip, tag, targets, path, self.theme, pace=pace, run_time=1.0)
         band_y = self.matrix.source(row)[2]
         dx = grid.body_left() - self.output.grid.body_left()
+        # At its chip's pace: the chip rides at its right end (see parts/ride.py).
         return BandCarry(
-            grid, row, chip, tag, targets, path, self.theme, run_time=1.0, band_y=band_y, dx=dx
+            grid,
+            row,
+            chip,
+            tag,
+            targets,
+            path,
+            self.theme,
+            pace=pace,
+            run_time=1.0,
+            band_y=band_y,
+            dx=dx,
         )
 
     def settle(

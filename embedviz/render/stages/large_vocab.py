@@ -5,8 +5,8 @@ A thin composition of parts placed by the lookup solver
 :class:`~embedviz.render.parts.scroll.ScrollingMatrix` (E's window, its
 scroll bar, its count of parameters), the output block, the chips beside
 the output rows they will fill, and :class:`~embedviz.render.parts.vocab_motion.VocabMotion`
-(a chip walks to its row, or to the band of its hidden range, and the row
-follows it home; the chip stays as the row's tag). Only beats that need
+(a chip walks to its row, or to the band of its hidden range, and rides
+home beside the row's strip; the chip stays as the row's tag). Only beats that need
 several parts at once are handled here.
 """
 
@@ -240,7 +240,7 @@ class LargeVocabStage(Stage):
         return [self.output.grid, self.output.heading, self.output.numbers]
 
     def beat_lookup(self, beat: Beat) -> Animation:
-        """Mark the first ID's row; its chip walks there and the row follows it home."""
+        """Mark the first ID's row; its chip walks there and rides home with the row."""
         assert beat.highlight is not None
         return self.motion.lookup_one(beat.highlight.position)
 
