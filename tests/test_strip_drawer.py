@@ -198,8 +198,10 @@ def test_a_strips_numbers_show_only_level_with_its_own_rows(
     assert not bad, bad[:6]
     # Out of the matrix with its chip at its right end, a strip carries its numbers home:
     # an empty amber box crossed the screen for two seconds (a 720p review).
-    # (They may fade in over a sample or two as it clears the matrix's edge.)
+    # They fade in as it clears the matrix's edge (a review saw them pop on in one frame),
+    # over a few samples at most.
     assert riding, "no strip seen riding home with its chip"
     for opacities in riding.values():
         hidden = sum(opacity < 1 - 1e-6 for opacity in opacities)
-        assert hidden <= max(1, len(opacities) // 10), f"{hidden} of {len(opacities)} hidden"
+        assert hidden <= max(1, len(opacities) // 5), f"{hidden} of {len(opacities)} hidden"
+        assert any(0.05 < opacity < 0.95 for opacity in opacities), "its numbers popped on"

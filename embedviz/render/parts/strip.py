@@ -44,6 +44,9 @@ __all__ = [
 STRIP_Z = 20
 # The frame's stroke width.
 FRAME_WIDTH = 3.5
+# The share of its run over which a riding strip's numbers fade in once it is out (the
+# toy's 2.5 s carry: 0.2 s; a review saw them pop on in one frame).
+NUMBERS_FADE = 0.08
 
 # A box as (left, bottom, right, top).
 Box = tuple[float, float, float, float]
@@ -181,11 +184,9 @@ class Carry(Animation):
         self.source_box = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
         body = body_box(self.grid)
         self.cover = cover_box(body, self.source_box, self.path[-1], emerge_air())
-        # Its numbers fade in over SHOW_RAMP once it is out, or by the end of its way out
-        # when that ends sooner (beside, it rises just past the matrix's edge: 0.004 units
-        # out, it rose the whole way at a tenth of its numbers' opacity).
-        turn_left = self.source_box[0] + float(self.path[min(1, len(self.path) - 1)][0] - start[0])
-        self.ramp = min(SHOW_RAMP, max(turn_left - self.cover[2], 1e-6))
+        # When (a share of its run) it is wholly out past the matrix's edge: riding, its
+        # numbers fade in over the next NUMBERS_FADE of its run (see interpolate_mobject).
+        self.out_at = self._time_out(self._distance_out())
         # Where its numbers may read only as this row's: level with its source row
         # (beside the matrix, short of the output block) or with its output row.
         landing = [float(t.get_left()[0]) for t in self.targets]
@@ -194,6 +195,36 @@ class Carry(Animation):
             (low[1] + high[1]) / 2,
             float(np.mean([t.get_center()[1] for t in self.targets])) if self.targets else np.inf,
         )
+
+    def _distance_out(self, samples: int = 400) -> float:
+        """Return how far along its way the strip's left end first passes the matrix's edge.
+
+        (Past :attr:`cover`'s right side; its whole way when it never does.)
+        """
+        total = float(self.lengths[-1])
+        start = self.path[0]
+        for distance in np.linspace(0.0, total, samples + 1):
+            leg = min(
+                max(int(np.searchsorted(self.lengths, distance, side="right")) - 1, 0),
+                len(self.path) - 2,
+            )
+            span = self.lengths[leg + 1] - self.lengths[leg]
+            along = 0.0 if span <= 0 else (distance - self.lengths[leg]) / span
+            point = self.path[leg] + (self.path[leg + 1] - self.path[leg]) * along
+            if self.source_box[0] + float(point[0] - start[0]) >= self.cover[2]:
+                return float(distance)
+        return total
+
+    def _time_out(self, distance: float) -> float:
+        """Return the share of its run at which the strip has come ``distance`` along its way."""
+        total = float(self.lengths[-1])
+        if total <= 0 or distance >= total:
+            return 1.0
+        low, high = 0.0, 1.0
+        for _ in range(40):  # its pace only rises: halve the interval
+            middle = (low + high) / 2
+            low, high = (middle, high) if self.pace(middle) * total < distance else (low, middle)
+        return high
 
     def clearance(self) -> float:
         """Return how far its strip is clear of the row it leaves (negative: still over it).
@@ -262,8 +293,10 @@ class Carry(Animation):
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
         # Wholly out beside the matrix, it reads as a copy of the row: all of it shows, but
         # only where it can read as no other row's values (see :meth:`_unambiguous`).
-        shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / self.ramp))
-        if not self.rides:
+        if self.rides:
+            shown = min(1.0, max(0.0, (alpha - self.out_at) / NUMBERS_FADE))
+        else:
+            shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / SHOW_RAMP))
             shown *= self._unambiguous(moved)
         for text in [*numbers.submobjects, *marks.submobjects]:
             text.set_fill(opacity=shown)
