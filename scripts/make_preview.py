@@ -47,7 +47,15 @@ def main() -> None:
                 if first <= time < last and index % 2 == 0:
                     frames.append(image.resize((427, 240), Image.LANCZOS))
     OUT.mkdir(parents=True, exist_ok=True)
-    palette = frames[len(frames) // 2].quantize(colors=48)
+    # One palette for every frame, from a strip of frames across the clip: from the middle
+    # frame alone, 48 median-cut colours washed the value colours out (blue read white,
+    # vermillion peach; octree keeps the legend within 2.5 levels of the source),
+    # and a value's colour is its sign.
+    sample = frames[:: max(1, len(frames) // 6)]
+    strip = Image.new("RGB", (sample[0].width * len(sample), sample[0].height))
+    for index, frame in enumerate(sample):
+        strip.paste(frame, (index * frame.width, 0))
+    palette = strip.quantize(colors=255, method=Image.Quantize.FASTOCTREE)
     quantised = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
     quantised[0].save(
         OUT / "preview.gif",
