@@ -1,16 +1,18 @@
 """A row strip: a copy of a matrix row that lifts off, travels a clear path and lands cell-aligned.
 
 The strip is the row's numbers (and its elision marks) in a box outlined in
-amber, the colour of the ID that fetched it, following the ID's chip home (the
-chip stays on the output row as its tag); a row that no ID selected (a slip's
-wrong row) is framed in the neutral ``wrong`` instead. The solver keeps the strip's path
-clear (out to the right at its own row's height, then up or down beside the
-matrix and into the output row), and the strip never covers its source row:
+amber, the colour of the ID that fetched it, riding home with the ID's chip at its
+right end, or following it (the chip stays on the output row as its tag); a row
+that no ID selected (a slip's wrong row) is framed in the neutral ``wrong``
+instead. The solver keeps the strip's path clear (out to the right at its own
+row's height, then up or down beside the matrix and into the output row), and
+the strip never covers its source row:
 it starts under its own row and slides out from behind the matrix as one
 unit; only its part clear of the matrix is drawn (the matrix's cells are
 filled, so a strip behind them would not show either), outlined on every
 side but the one at the matrix's edge (:func:`clear_part`, :func:`cover_box`).
-Its numbers show once it is wholly out, a copy beside the row it came from.
+Its numbers fade in once it is wholly out; they ride home with it where its
+chip rides beside it, and otherwise show only level with its own rows.
 """
 
 from __future__ import annotations
