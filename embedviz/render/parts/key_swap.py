@@ -15,7 +15,8 @@ at the top right), the first becomes the second rather than fading over it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from manim import (
@@ -33,9 +34,15 @@ from manim.utils.rate_functions import smooth
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.glide import glide_floor
-from embedviz.render.parts.legend import Legend
+from embedviz.render.parts.legend import Legend, band_legend
 
-__all__ = ["SWAP_SECONDS", "cleared_at", "met_at", "swap_keys"]
+if TYPE_CHECKING:
+    from embedviz.render.design import Theme
+    from embedviz.render.solver import LookupPlan
+    from embedviz.render.solver_positions import PositionPlan
+    from embedviz.story.model import NumberCell, Storyboard
+
+__all__ = ["SWAP_SECONDS", "cleared_at", "met_at", "sums_key", "swap_keys"]
 
 # Seconds the two legends take to cross-fade (the matrix's fade).
 SWAP_SECONDS = 0.5
@@ -88,6 +95,28 @@ def met_at(movers: Sequence[Mobject], offset: np.ndarray, still: Mobject) -> flo
             if np.all(a + moved < high) and np.all(b + moved > low):
                 return k / _SAMPLES
     return 1.0
+
+
+def sums_key(
+    cells: Mapping[tuple[str, tuple[int, ...]], NumberCell],
+    board: Storyboard,
+    theme: Theme,
+    first: LookupPlan,
+    second: PositionPlan,
+) -> Legend | None:
+    """Return the second arrangement's legend, in its title band's right; None if E's stays.
+
+    The token vectors, P and the sums stay coloured by value, so their key
+    stands as long as they do (a 720p review: it left with E). Where E's
+    own legend stands in the title band already (GPT-2 size), that one
+    stays where it first stood: the second, a size bigger, took its place at
+    ``arrange`` (test_legend_place). None, too, without legend cells.
+    """
+    if not first.legend_left:
+        return None
+    place = (second.legend_x, second.legend_y)
+    scale = second.scale.legend
+    return band_legend(cells, board, theme, scale, second.legend_stacked, place)
 
 
 def _titled(legend: Legend, opacity: float, shown: bool) -> Animation:

@@ -8,7 +8,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup
 
 from embedviz.render.design import SPACE, Theme, value_colour
 from embedviz.render.glyphs import NumberText, SansText
-from embedviz.render.metrics import digit_height
+from embedviz.render.metrics import digit_height, xyz
 from embedviz.story.model import NumberCell, Storyboard
 
 __all__ = ["SWATCHES", "Legend", "band_legend"]
@@ -81,8 +81,9 @@ def band_legend(
     theme: Theme,
     font_size: float,
     stacked: bool,
+    right_at: tuple[float, float] | None = None,
 ) -> Legend | None:
-    """Return a legend in a row (or ``stacked``) for a title band, unplaced; None without one.
+    """Return a legend in a row (or ``stacked``) for a title band; None without one.
 
     Parameters
     ----------
@@ -96,6 +97,8 @@ def band_legend(
         The legend's font size.
     stacked
         Whether its title stands over its swatches.
+    right_at
+        Where its right edge and centre line stand (x, y); unplaced without it.
 
     Returns
     -------
@@ -105,4 +108,7 @@ def band_legend(
     ticks = [cells[key] for key in sorted(cells) if key[0] == "legend"]
     if not ticks:
         return None
-    return Legend(ticks, font_size, theme, board.word("value_colour"), stacked=stacked)
+    legend = Legend(ticks, font_size, theme, board.word("value_colour"), stacked=stacked)
+    if right_at is not None:
+        legend.move_to(xyz(0, right_at[1])).align_to(xyz(right_at[0], 0), RIGHT)
+    return legend

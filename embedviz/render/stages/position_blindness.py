@@ -43,8 +43,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
-from embedviz.render.parts.key_swap import swap_keys
-from embedviz.render.parts.legend import band_legend
+from embedviz.render.parts.key_swap import sums_key, swap_keys
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Narrowing, Targets, glided, narrowed, narrowing, placed
@@ -130,15 +129,8 @@ class PositionStage(Stage):
         self.stacked = False
         # Raised over E by a raised output block, the legend rests where it fills the frame.
         rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
-        # The token vectors, P and the sums stay coloured by value: their key stands as long
-        # as they do, in the second arrangement's title band (a 720p review: it left with E).
-        second = self.sums_plan
-        self.sums_legend = band_legend(
-            self.cells, self.board, self.theme, second.scale.legend, second.legend_stacked
-        )
-        if self.sums_legend is not None:
-            self.sums_legend.move_to(xyz(0, second.legend_y))
-            self.sums_legend.align_to(xyz(second.legend_x, 0), RIGHT)
+        # The token vectors, P and the sums stay coloured by value: their key (:mod:`.key_swap`).
+        self.sums_legend = sums_key(self.cells, self.board, self.theme, plan, self.sums_plan)
 
     @property
     def formula(self) -> VGroup:
