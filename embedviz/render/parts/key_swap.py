@@ -9,8 +9,10 @@ where the gliding title has left: a longer translated title, centred in the
 first arrangement, reached into its place (test_words: «THE LOOKUP KNOWS
 WHICH TOKEN, NOT WHERE» over «VALUE COLOUR»), so the cross-fade starts once
 the title is clear of it, and the rows set off only once the first legend,
-if in their way, has gone. Where the two legends overlap (GPT-2 size: both
-at the top right), the first becomes the second rather than fading over it.
+if in their way, has gone. Where the two legends overlap, the first becomes
+the second rather than fading over it. Where the first stands in the title
+band already (GPT-2 size: both at the top right), there is no second
+(:func:`sums_key`): the first stays where it stood.
 """
 
 from __future__ import annotations
