@@ -188,7 +188,7 @@ class Carry(Animation):
         self.cover = cover_box(body, self.source_box, self.path[-1], emerge_air())
         # When (a share of its run) it is wholly out past the matrix's edge: riding, its
         # numbers fade in over the next NUMBERS_FADE of its run (see interpolate_mobject).
-        self.out_at = self._time_out(self._distance_out())
+        self.out_at = self._time_out()
         # Where its numbers may read only as this row's: level with its source row
         # (beside the matrix, short of the output block) or with its output row.
         landing = [float(t.get_left()[0]) for t in self.targets]
@@ -198,35 +198,15 @@ class Carry(Animation):
             float(np.mean([t.get_center()[1] for t in self.targets])) if self.targets else np.inf,
         )
 
-    def _distance_out(self, samples: int = 400) -> float:
-        """Return how far along its way the strip's left end first passes the matrix's edge.
+    def _time_out(self, samples: int = 400) -> float:
+        """Return the share of its run at which its left end first passes the matrix's edge.
 
-        (Past :attr:`cover`'s right side; its whole way when it never does.)
+        (Past :attr:`cover`'s right side, sampled along its run at its pace; 1 when it never does.)
         """
-        total = float(self.lengths[-1])
-        start = self.path[0]
-        for distance in np.linspace(0.0, total, samples + 1):
-            leg = min(
-                max(int(np.searchsorted(self.lengths, distance, side="right")) - 1, 0),
-                len(self.path) - 2,
-            )
-            span = self.lengths[leg + 1] - self.lengths[leg]
-            along = 0.0 if span <= 0 else (distance - self.lengths[leg]) / span
-            point = self.path[leg] + (self.path[leg + 1] - self.path[leg]) * along
-            if self.source_box[0] + float(point[0] - start[0]) >= self.cover[2]:
-                return float(distance)
-        return total
-
-    def _time_out(self, distance: float) -> float:
-        """Return the share of its run at which the strip has come ``distance`` along its way."""
-        total = float(self.lengths[-1])
-        if total <= 0 or distance >= total:
-            return 1.0
-        low, high = 0.0, 1.0
-        for _ in range(40):  # its pace only rises: halve the interval
-            middle = (low + high) / 2
-            low, high = (middle, high) if self.pace(middle) * total < distance else (low, middle)
-        return high
+        for alpha in np.linspace(0.0, 1.0, samples + 1):
+            if self.source_box[0] + float(self._offset(float(alpha))[0]) >= self.cover[2]:
+                return float(alpha)
+        return 1.0
 
     def clearance(self) -> float:
         """Return how far its strip is clear of the row it leaves (negative: still over it).
