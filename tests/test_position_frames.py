@@ -653,3 +653,31 @@ def test_the_sums_note_beside_the_block_is_as_wide_as_the_solver_centred() -> No
     note = place_sum_note(text, font, stage.theme, heading, taken, band, edge, room)
     assert float(note.get_left()[0]) == pytest.approx(0.0), "placed in the room beside"
     assert note.width <= two + 1e-6, (note.width, two)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"positions": "learned"}], ids=["default", "learned"])
+def test_the_second_arrangement_stands_under_es_legend(overrides: dict[str, Any]) -> None:
+    """E's legend stays where it first stood, and ``E[id] + P = sum`` comes under it.
+
+    A 720p review (issue 18, lecture-hall frames) saw the legend over E glide
+    to the top centre (beat ``same``) and leave with E at ``arrange``, a
+    second one coming at the top right of a title band a line taller. The
+    legend now stands over E (and the corridor) from the intro to the end:
+    whatever of the second arrangement stands in its columns stands at least
+    a ``SPACE`` under it, and its numbers keep their 24 px floor.
+    """
+    from manim import DL, UR
+
+    from embedviz.render.design import MIN_DEFAULT_DATA_PX, SPACE, px_for_font
+
+    stage = _stage(overrides)
+    legend = stage.matrix.legend
+    (left, bottom), (right, _) = legend.get_corner(DL)[:2], legend.get_corner(UR)[:2]
+    blocks = stage.blocks
+    second = [stage.tokens.heading, stage.tokens.grid, blocks.pe_heading, blocks.pe_grid]
+    second += [blocks.formula, *stage.tokens.grid.submobjects]
+    for part in second:
+        (low, _), (high, top) = part.get_corner(DL)[:2], part.get_corner(UR)[:2]
+        if high > left and low < right:
+            assert top <= bottom - SPACE + 1e-6, (part, top, bottom)
+    assert px_for_font(stage.sums_plan.scale.data) >= MIN_DEFAULT_DATA_PX

@@ -154,8 +154,9 @@ class PositionSpec:
         The word beside the ``≠`` that ends the scene.
     title
         The scene's title.
-    legend_title
-        The colour legend's title (empty: no legend).
+    legend_title, legend_depth
+        The band legend's title (empty: none); how far under the frame's top the first
+        arrangement's legend, which stays, reaches: the bands keep a ``SPACE`` under it.
     title_font
         The first arrangement's title size, which the title keeps (0: none).
     """
@@ -174,6 +175,7 @@ class PositionSpec:
     sum_note: str = ""
     legend_title: str = ""
     title_font: float = 0.0
+    legend_depth: float = 0.0
 
     @classmethod
     def from_board(cls, board: Storyboard) -> PositionSpec:
@@ -377,9 +379,8 @@ def note_beside_width(text: str, font: float) -> float:
 def _title_band(
     spec: PositionSpec, scale: TypeScale, safe: tuple[float, float], problems: list[str]
 ) -> TitlePlace:
-    """Place the title, and the legend in its band at the right (``place_title``, the one rule).
+    """Place the title, and a legend of its own in its band at the right (``place_title``).
 
-    Centred where it clears the legend, which the lookup's legend glides to at ``arrange``.
     No larger than the first arrangement's title: one scene, one title size (a review
     found it grow from 24.3 to 26.2 px at ``arrange``, the sums' numbers being larger).
     """
@@ -435,14 +436,14 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     gap_h = _gap_line(spec, note_font)  # a learned P's hidden rows' label, over its size
     needed = 2 * (heading_h + SPACE + body_h) + col_labels_h + 2 * SPACE + gap_h
     caption_top = bottom + CAPTION_CENTRE + digit_height(CAPTION_FONT) * 2.1
-    room = top - band_h - SPACE - (caption_top + CAPTION_AIR)
+    head = max(band_h, spec.legend_depth)  # the first arrangement's legend stays over E[id]
+    room = top - head - SPACE - (caption_top + CAPTION_AIR)
     if needed > room:
         problems.append("too tall")
     if note_h > body_h + heading_h:
         problems.append("the definition of P is too tall")
     offset = left + max(0.0, (right - left - width) / 2)
-    body_top = top - band_h - SPACE - max(0.0, room - needed) / 2 - heading_h - SPACE
-    body_top -= col_labels_h
+    body_top = top - head - 2 * SPACE - max(0.0, room - needed) / 2 - heading_h - col_labels_h
     sum_top = body_top - body_h - 2 * SPACE - heading_h - SPACE - gap_h
     sum_x = offset + sum_left
     return (

@@ -12,7 +12,9 @@ the title is clear of it, and the rows set off only once the first legend,
 if in their way, has gone. Where the two legends overlap, the first becomes
 the second rather than fading over it. Where the first stands in the title
 band already (GPT-2 size: both at the top right), there is no second
-(:func:`sums_key`): the first stays where it stood.
+(:func:`sums_key`): the first stays where it stood. Nor where the first can
+stay over E with the second arrangement laid out under it (the default:
+:mod:`~embedviz.render.parts.legend_home`); the title then stays too.
 """
 
 from __future__ import annotations

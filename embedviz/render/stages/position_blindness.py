@@ -44,6 +44,7 @@ from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.key_swap import sums_key, swap_keys
+from embedviz.render.parts.legend_home import keep_legend
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Narrowing, Targets, glided, narrowed, narrowing, placed
@@ -116,8 +117,14 @@ class PositionStage(Stage):
         self.motion = self.add_part(LookupMotion(self.scene, self.theme, plan, *parts))
         # At the solver's place the block leaves a fifth of the frame empty under it.
         rest_blocks(self.motion, self.board, self.title)
+        # Raised over E by a raised output block, the legend rests where it fills the frame.
+        rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
         sums = replace(PositionSpec.from_board(self.board), title_font=plan.title_font)
         second = self.sums_plan = solve_positions(sums)  # the title keeps the lookup's size
+        # Where it can, E's legend stays where it first stood, the second arrangement under it.
+        kept = keep_legend(self.motion, self.title, self.intro_mobjects(), sums, second)
+        self.key_stays = kept is not None
+        second = self.sums_plan = kept or second
         pe_kind = next(k for k in _PE_KINDS if any(key[0] == k for key in self.cells))
         args2 = (self.scene, self.board, self.cells, second, self.theme)
         self.tokens = self.add_part(TokenBlock(*args2))
@@ -127,10 +134,11 @@ class PositionStage(Stage):
         self.same: list[VMobject] = []
         # Whether the verdict's word stands under ``=`` (only where the line has no room).
         self.stacked = False
-        # Raised over E by a raised output block, the legend rests where it fills the frame.
-        rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
         # The token vectors, P and the sums stay coloured by value: their key (:mod:`.key_swap`).
-        self.sums_legend = sums_key(self.cells, self.board, self.theme, plan, self.sums_plan)
+        keyed = not self.key_stays
+        self.sums_legend = (
+            sums_key(self.cells, self.board, self.theme, plan, second) if keyed else None
+        )
 
     @property
     def formula(self) -> VGroup:
@@ -348,7 +356,8 @@ class PositionStage(Stage):
         once E narrows, a raised one the room over E. (Narrowed for ``=
         identical`` on one line, the default's tables left 12.50 % of the
         frame empty over the output block, right of the legend, with the
-        legend only rising or falling.)
+        legend only rising or falling.) Only the block glides where the legend
+        stays where it first stood (:mod:`~embedviz.render.parts.legend_home`).
         """
         scale, anchor, slide = room
         x = anchor + scale * (left - anchor) - slide
@@ -399,9 +408,12 @@ class PositionStage(Stage):
         # layouts, each an empty-area search: a third of the scene's render time.)
         coarse = self.plan.sizes.row_height / 5
         wide = self.plan.sizes.row_height
-        dy, lift, dx = best([k * coarse for k in range(-5, 6)], None, None)
+        stays = [0.0] if self.key_stays else None  # the legend stays where it first stood
+        dy, lift, dx = best([k * coarse for k in range(-5, 6)], stays, stays)
         fine = [dy + k * coarse / 8 for k in range(-8, 9)]
         dy, _, _ = best([d for d in fine if abs(d) <= 5 * coarse + 1e-9], [lift], [dx])
+        if self.key_stays:
+            return dy, 0.0, 0.0
         lifts = [lift + k * coarse / 4 for k in range(-4, 5)]
         shifts = [dx + k * wide / 8 for k in range(-8, 9)]
         return best([dy], lifts, shifts)

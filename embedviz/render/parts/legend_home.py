@@ -1,0 +1,117 @@
+"""Where a lookup's legend stays for a scene that keys a second arrangement with it.
+
+Used by PositionStage: E's legend, over E, stays where it first stood through
+both arrangements (issue 18, lecture-hall frames: it glided to the top centre
+at ``same`` and left with E at ``arrange``, a second one coming at the top
+right). So that the second arrangement can stand under it and still fill the
+frame, it stands as high as it may (:func:`~.resting.legend_room`: a
+``SPACE`` under the title), and as far right as it stays :data:`APART` from
+the output block where the strips need it (the solver's place, which the
+block glides up to while they travel): over E's right part and the corridor
+it leaves less of the frame empty over the block beside it (the default's
+``same``: 17.0 % over E's right edge, 11.6 % here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from manim import Mobject, config
+
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import APART, MIN_DATA_PX, MIN_DEFAULT_DATA_PX, SPACE, font_for_px
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.parts.resting import legend_across, legend_room
+from embedviz.render.solver_positions import PositionPlan, PositionSpec, solve_positions
+from embedviz.render.space import EMPTY_SHARE, Box, box_union, largest_empty_rectangle
+
+__all__ = ["keep_legend", "legend_home"]
+
+
+def legend_home(motion: LookupMotion, title: Mobject, shown: Sequence[Mobject]) -> Box | None:
+    """Return the legend's box where it stays: up and right as far as it may; None if none.
+
+    None without a legend, or where that place leaves more of the intro's
+    frame empty than :data:`~embedviz.render.space.EMPTY_SHARE` and than
+    where the legend rests (``{"ids": "3,3"}``: over a short output block
+    it fills the corridor's middle; at the top it left 22.7 % empty).
+
+    Parameters
+    ----------
+    motion
+        The lookup's motion: its matrix holds the legend; the output block
+        rests ``motion.lift`` under, and ``motion.slide`` left of, its place.
+    title
+        The title: the legend keeps under it.
+    shown
+        What stands at the intro (the legend and the title may be among them).
+    """
+    legend = motion.matrix.legend
+    box = box_union(mobject_boxes([legend])) if legend is not None else None
+    if legend is None or box is None:
+        return None
+    band = content_band(title)
+    drawn = mobject_boxes(shown, [legend, title])
+    _, up = legend_room(box, drawn, band)
+    home = (box[0], box[1] + up, box[2], box[3] + up)
+    # The block where the strips need it: the legend keeps apart from it there too.
+    placed = [
+        (b[0] + motion.slide, b[1] + motion.lift, b[2] + motion.slide, b[3] + motion.lift)
+        for b in mobject_boxes(motion.output_side())
+    ]
+    level = [b for b in placed if b[1] < home[3] + SPACE and b[3] > home[1] - SPACE]
+    right = min([b[0] - APART for b in level if b[0] >= home[2]], default=float("inf"))
+    across = max(0.0, min(legend_across(home, drawn, band)[1], right - home[2]))
+    home = (home[0] + across, home[1], home[2] + across, home[3])
+    now = largest_empty_rectangle([*drawn, box], band).area
+    then = largest_empty_rectangle([*drawn, home], band).area
+    limit = EMPTY_SHARE * float(config.frame_width * config.frame_height)
+    return home if then <= max(limit, now) + 1e-9 else None
+
+
+def keep_legend(
+    motion: LookupMotion,
+    title: Mobject,
+    shown: Sequence[Mobject],
+    sums: PositionSpec,
+    second: PositionPlan,
+) -> PositionPlan | None:
+    """Move the legend to its home and return the second arrangement laid out under it.
+
+    None, the legend where it was, for a legend in the title band (it stays
+    there: GPT-2 size), without a home (:func:`legend_home`), or where the
+    second arrangement's numbers would come out under their floor under it
+    (24 px, or 18 px where, under a legend of its own in its title band,
+    ``second``, they stand under 24 px; else no smaller than there): eight
+    tokens' rows. The default's come out 26.4 px tall, not 28.0: the
+    arrangement is bound by its height and the legend reaches 0.27 units
+    lower than a stacked one in the band.
+
+    Parameters
+    ----------
+    motion, title, shown
+        As for :func:`legend_home`.
+    sums
+        What the second arrangement holds.
+    second
+        Its plan with a legend of its own.
+    """
+    legend = motion.matrix.legend
+    home = legend_home(motion, title, shown) if motion.plan.legend_left else None
+    if legend is None or home is None:
+        return None
+    depth = float(config.frame_height) / 2 - home[1]
+    kept = solve_positions(replace(sums, legend_title="", legend_depth=depth))
+    # Smaller, but no smaller than their floor (24 px, or 18 where they were under 24).
+    toy = second.scale.data >= font_for_px(MIN_DEFAULT_DATA_PX)
+    floor = font_for_px(MIN_DEFAULT_DATA_PX if toy else MIN_DATA_PX)
+    if kept.scale.data < min(floor, second.scale.data) - 1e-9:
+        return None
+    low = legend.get_corner(xyz(-1, -1))
+    legend.shift(xyz(home[0] - float(low[0]), home[1] - float(low[1])))
+    # Nothing in the title band changes, so the title stays as it stood: smaller numbers
+    # set it smaller (a learned P's: 23.8 px, not 25.7; test_titles).
+    first = motion.plan
+    return replace(kept, title_font=first.title_font, title_x=first.title_x, title_y=first.title_y)
