@@ -99,9 +99,10 @@ def test_the_rows_arrive_with_the_blocks_they_join(positions: str) -> None:
 # smaller numbers left 13.3 % of the frame empty at the first half's beat ends. Only
 # ``same`` makes room: the tables narrow about E's left edge (numbers 26.4 -> 24.1 px,
 # rows at their pitch), the output side glides into the corridor (to APART from E) and
-# down, and the legend right, where the frame is fullest (7.85 % empty at the end; the
-# legend only rising or falling left 12.50 %), and then the outlines, the bracket and
-# ``= identical`` on one line are drawn (docs/render.md has the measurements).
+# up or down where the frame is fullest (11.6 % empty at the end: the legend stands over
+# E and the corridor from the intro, parts/legend_home.py; where it stays elsewhere it
+# glides right too), and then the outlines, the bracket and ``= identical`` on one line
+# are drawn (docs/render.md has the measurements).
 SAME_CASES = [
     ({}, "dark"),
     ({"positions": "learned"}, "dark"),
