@@ -402,10 +402,9 @@ class PositionStage(Stage):
             ranked = sorted(tried, key=lambda t: abs(t[0]) + abs(t[1]) + abs(t[2]))
             return next((dy, lift, dx) for dy, lift, dx, area in ranked if area <= least + 0.01)
 
-        # A fifth of a row (the output side at most a row either way), a row across,
-        # then about the best an eighth of that for the block, and with the block
-        # settled a quarter for the legend. (Refining the three together tried 2,601
-        # layouts, each an empty-area search: a third of the scene's render time.)
+        # A fifth of a row (the block at most a row either way), a row across, then an
+        # eighth of that for the block and, the block settled, a quarter for the legend
+        # (refining all three at once tried 2,601 layouts: a third of the render time).
         coarse = self.plan.sizes.row_height / 5
         wide = self.plan.sizes.row_height
         stays = [0.0] if self.key_stays else None  # the legend stays where it first stood
