@@ -31,6 +31,7 @@ import pytest
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.moments import MomentScene, play_moments
+from embedviz.render.routes import clear_order
 
 ALPHAS = tuple(k / 20 for k in range(21))
 GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}
@@ -150,10 +151,25 @@ def test_a_strip_level_over_the_block_is_level_with_its_own_row(case: str) -> No
     assert not bad, bad[:6]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GPT-2's first lookup plays with the block at rest (raised, it would leave 22 % "
-    "of the frame empty at that beat's end): its strip slides out level with output row 2",
-)
+# GPT-2's first lookup played with the block at rest: its strip slid out level with output
+# row 2 (the corridor is narrower than a strip) and rose to row 0 (raised, the block would
+# leave 22 % of the frame empty at that beat's end). The block now stands where its row 0
+# is level with E's row 4821 for that beat (resting._level_place), then glides up once.
 def test_gpt2s_first_strip_is_level_with_its_own_row_only() -> None:
     test_a_strip_level_over_the_block_is_level_with_its_own_row("gpt2")
+
+
+def test_a_strip_level_with_another_output_row_has_no_clear_path_over_the_block() -> None:
+    # Rows of one unit, three output rows; raised 0, output row t spans t to t + 1 down
+    # from the matrix's top. Matrix row 7's centre is 2.5: level with output row 2. Bound
+    # for row 0, its strip runs along row 2 as it slides over the block's columns.
+    centres = {7: 2.5, 8: 0.5, 9: 1.5}
+    sources = [7, 8, 9]
+    assert clear_order(sources, centres, 1.0, 0.0, [], [0]) == (0,)  # its path alone is clear
+    assert clear_order(sources, centres, 1.0, 0.0, [], [0], over=True) is None
+    # Raised half a row, half of it is still beside row 2.
+    assert clear_order(sources, centres, 1.0, 0.5, [], [0], over=True) is None
+    # Raised a row, the block's bottom is level with the strip's top: it passes under.
+    assert clear_order(sources, centres, 1.0, 1.0, [], [0], over=True) == (0,)
+    # Level with its own row, it slides straight in.
+    assert clear_order([8, 7, 9], centres, 1.0, 0.0, [], [0], over=True) == (0,)

@@ -48,6 +48,18 @@ def _blocked(
     return False
 
 
+def _beside_other(source: float, target: int, top: float, count: int) -> bool:
+    """Whether a strip at its row's height (``source``) overlaps an output row not ``target``.
+
+    In rows, down from the matrix top; the output's row *t* spans ``top + t`` to ``top + t + 1``.
+    """
+    for row in range(count):
+        start = top + row
+        if row != target and source - 0.5 < start + 1 - 1e-6 and source + 0.5 > start + 1e-6:
+            return True
+    return False
+
+
 def raise_and_order(
     sources: Sequence[int], centres: dict[int, float], matrix_h: float, row_h: float
 ) -> tuple[float, tuple[int, ...]] | None:
@@ -194,12 +206,17 @@ def clear_order(
     raise_d: float,
     filled: Iterable[int],
     targets: Sequence[int],
+    over: bool = False,
 ) -> tuple[int, ...] | None:
     """Order some rows so that every strip's path is clear, with the output raised by ``raise_d``.
 
     The output block may sit elsewhere than where :func:`raise_and_order` put
     it (a stage rests it where it fills the frame best); this says whether the
-    strips of one beat still have clear paths there.
+    strips of one beat still have clear paths there. With ``over`` (the
+    corridor is narrower than a strip: it slides over the block's columns at
+    its row's height before it turns), a strip level with an output row not
+    its own, filled or empty, is not clear either: it would run along that row
+    (GPT-2's first strip ran over empty output row 2 on its way to row 0).
 
     Parameters
     ----------
@@ -211,6 +228,8 @@ def clear_order(
         The output rows already filled.
     targets
         The rows to fill now.
+    over
+        Whether the strips pass over the block's columns before they turn.
 
     Returns
     -------
@@ -224,6 +243,8 @@ def clear_order(
     def clear(target: int, done: frozenset[int]) -> bool:
         middle = top + target + 0.5
         path = (min(units[target], middle) - 0.5, max(units[target], middle) + 0.5)
+        if over and _beside_other(units[target], target, top, len(units)):
+            return False
         return not _blocked(path, done, target, top, 1.0)
 
     @cache

@@ -39,6 +39,7 @@ from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.drawer import drawer_pace
 from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.kept import KeptOutlines
+from embedviz.render.parts.late import late_glide
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.ride import lag, ride_home
 from embedviz.render.parts.schedule import (
@@ -117,6 +118,9 @@ class LookupMotion(Component):
         self.opened: tuple[float, float, float] | None = None
         self.rebased = False
         self.held: set[str] = set()  # beats played at the solver's place (``hold_lookups``)
+        # Beats played with the block this far above rest (``hold_lookups``); a glide on, parted.
+        self.places: dict[str, float] = {}
+        self.further = 0.0
         # What a teaching-pace lookup keeps outlined to its beat's end (and the beat before's).
         self.kept = KeptOutlines()
 
@@ -178,8 +182,8 @@ class LookupMotion(Component):
         """Glide the block ``lift`` up and the blocks apart (``sign`` -1: back to rest).
 
         ``left`` glides both that much further left as well (the late marks'
-        room, :meth:`_late`), in the same glide. Slowly enough to follow: the
-        beat gives it at least :func:`glide_floor`.
+        room, :func:`~embedviz.render.parts.late.late_glide`), in the same
+        glide. Slowly enough to follow: the beat gives it at least :func:`glide_floor`.
         """
         across = sign * self.slide - left
         block = self.glide(sign * lift, across)
@@ -367,11 +371,16 @@ class LookupMotion(Component):
         beat, see :attr:`stays_open`).
         """
         assert beat.highlight is not None
-        held = beat.name in self.held
-        return self.lookup_one(beat.highlight.position, beat.name in self.stays_open, held)
+        name, held, stay = beat.name, beat.name in self.held, beat.name in self.stays_open
+        return self.lookup_one(beat.highlight.position, stay, held, place=self.places.get(name))
 
     def lookup_one(
-        self, position: tuple[int, ...], stay: bool = False, up: bool = False, paced: bool = True
+        self,
+        position: tuple[int, ...],
+        stay: bool = False,
+        up: bool = False,
+        paced: bool = True,
+        place: float | None = None,
     ) -> Steps:
         """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
 
@@ -379,17 +388,18 @@ class LookupMotion(Component):
         walks to it and brings it home in one step, with the phrase that says
         it is copied, so it never waits beside its row while the narration
         goes on: one thread of motion, from the chip to the row and back.
-        With ``stay``, blocks that part stay parted for the next lookup beat; ``up``: held.
+        With ``stay``, blocks that part stay parted for the next lookup beat; ``up``: held;
+        ``place``: the block glides that far up first (see :attr:`places`).
         ``paced``: the chip's walks get their floors (see :meth:`_one`).
         """
         self._show_output()
-        _, lift = self._order([self.output.row_of(position)], up)
+        lift = self._order([self.output.row_of(position)], up)[1] if place is None else place
         opening = self._opening(lift)
         one = self._one(position, lift, paced)
         first, fetch = one.mark, Succession(one.go, one.moved)
         if paced:
             self._keep(position, one, lift)
-        ending = [*self._closing(stay, [one]), *self._late([one])]
+        ending = [*self._closing(stay, [one]), *late_glide(self, [one])]
         start = Succession(opening, first) if opening is not None else first
         return Steps(start, fetch, Succession(one.settle, *ending) if ending else one.settle)
 
@@ -431,7 +441,7 @@ class LookupMotion(Component):
         for one, start in zip(lookups, starts, strict=True):
             item = one.together()
             items.append(Succession(Wait(run_time=start), item) if start > 0 else item)
-        ending = [*self._closing(beat.name in self.stays_open, lookups), *self._late(lookups)]
+        ending = [*self._closing(beat.name in self.stays_open, lookups), *late_glide(self, lookups)]
         steps = [] if opening is None else [opening]
         steps += [AnimationGroup(*items), *([Succession(*ending)] if ending else [])]
         return Steps(*steps) if len(steps) > 1 else steps[0]
@@ -439,8 +449,11 @@ class LookupMotion(Component):
     def _opening(self, lift: float) -> Animation | None:
         """Return the blocks' parting (up ``lift``, apart), unless they stand parted or need not."""
         if self.opened is not None:
-            return None
-        if lift <= 0 and self.slide <= 0 and self.matrix_slide <= 0:
+            if abs(lift) <= 1e-9 or not self.rebased:
+                return None
+            self.further = lift  # parted at another place (``places``): on to this beat's
+            return self.part(lift)
+        if abs(lift) <= 1e-9 and self.slide <= 0 and self.matrix_slide <= 0:
             return None
         self.opened = (lift, self.slide, self.matrix_slide)
         return self.part(lift)
@@ -450,11 +463,16 @@ class LookupMotion(Component):
 
         Staying, the motion counts from where they stand (the next beat's paths
         start there): their chips' homes move there and nothing is left to glide.
-        Closing before ``lookups``' late marks, the blocks glide straight to
-        where those marks want them (:meth:`_late`): one glide, not two.
+        Closing before ``lookups``' late marks, the blocks glide straight to where
+        those marks want them (:func:`~embedviz.render.parts.late.late_glide`): one glide.
         """
         if self.opened is None:
             return []
+        if self.further:  # the glide on from where the blocks stood parted (``_opening``)
+            further, self.further = self.further, 0.0
+            self.opened = (self.opened[0] + further, *self.opened[1:])
+            self.chips.homes = [h + self.parted_homes(further, 0, 0) for h in self.chips.homes]
+            self.lift -= further
         lift, slide, matrix_slide = self.opened
         offset = self.parted_homes(lift, slide, matrix_slide)
         if stay:
@@ -472,24 +490,6 @@ class LookupMotion(Component):
         closing = self.part(lift, -1.0, shift)
         self.slide, self.matrix_slide, self.late_shift = slide + shift, matrix_slide - shift, 0.0
         return [closing]
-
-    def _late(self, lookups: Sequence[Lookup]) -> list[Animation]:
-        """Return the late marks' fade-in, after the blocks glide left to make room if they must.
-
-        When resting far enough left for the marks would leave the frame's right
-        side empty until they come, the blocks rest further right
-        (:func:`~embedviz.render.parts.resting.rest_across`) and glide left
-        together by :attr:`late_shift`, once, just before the marks fade in.
-        """
-        late = late_marks(lookups)
-        if not late or self.late_shift <= 0:
-            return late
-        shift = self.late_shift
-        block = Glide(lambda: self.output_side(shown=True), 0.0, -shift)
-        matrix = Glide(lambda: self.matrix_side(shown=True), 0.0, -shift)
-        self.slide, self.matrix_slide = self.slide + shift, self.matrix_slide - shift
-        self.late_shift = 0.0
-        return [at_least(AnimationGroup(block, matrix), glide_floor(shift, 0.0)), *late]
 
     def _show_output(self) -> None:
         """Make sure the block, its heading and row numbers are on screen (numbers may wait)."""

@@ -20,6 +20,7 @@ from manim import Mobject, config
 
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import MARGIN, SPACE
+from embedviz.render.parts.level import strips_over
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.routes import clear_order
 from embedviz.render.space import EMPTY_SHARE, Box, best_drop, largest_empty_rectangle
@@ -148,14 +149,21 @@ def _glides(motion: LookupMotion, board: Storyboard, drop: float) -> int:
 
 
 def _rising(motion: LookupMotion, board: Storyboard, drop: float) -> dict[str, bool]:
-    """Whether each lookup beat (by name) would glide the block up, were it ``drop`` lower."""
+    """Whether each lookup beat (by name) would glide the block up, were it ``drop`` lower.
+
+    It would where a strip's path crosses a filled row, or where a strip would
+    slide out level with an output row not its own (:func:`strips_over`) and at
+    the solver's place would not: gliding there helps only then.
+    """
     grid = motion.matrix.grid
     top = grid.body_top()
     centres = {row: top - grid.row_y(row) for row in grid.get_rows()}
     positions = motion.output.positions
     sources = [int(motion.cells[("token_id", p)].value) for p in positions]
     here = motion.output.grid.body_top() - drop - top
+    solver = motion.output.grid.body_top() + motion.lift - top
     row_h = motion.plan.sizes.row_height
+    over = strips_over(motion.plan)
     filled: list[int] = []
     rising: dict[str, bool] = {}
     for beat in board.beats:
@@ -163,7 +171,12 @@ def _rising(motion: LookupMotion, board: Storyboard, drop: float) -> dict[str, b
             continue
         rows = [positions.index(p) for p in beat.output.filled]
         landing = [r for r in rows if r not in filled]
-        rising[beat.name] = clear_order(sources, centres, row_h, here, filled, landing) is None
+        crossing = clear_order(sources, centres, row_h, here, filled, landing) is None
+        level = [
+            over and clear_order(sources, centres, row_h, at, filled, landing, True) is None
+            for at in (here, solver)
+        ]
+        rising[beat.name] = crossing or (level[0] and not level[1])
         filled += landing
     return rising
 
@@ -206,6 +219,13 @@ def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
     still through the run's last beat, and glides back once every strip of
     the run has landed. Sets ``motion.held`` and adds the run to
     ``motion.stays_open``. Call it once the blocks rest (:func:`rest_blocks`).
+
+    A run's first beat whose end the next beat's strips would not use (none
+    comes in under the block) would end with the room under the raised block
+    empty (GPT-2's first lookup: 22 % of the frame): where its one strip may
+    slide straight into its output row, the block stands there for it
+    instead (``motion.places``, see :func:`_level_place`), and glides on to
+    the solver's place with the next beat.
     """
     if motion.plan.mode == "corridor" or motion.lift <= 0:
         return
@@ -227,9 +247,47 @@ def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
                 break
             last += 1
         run = [b.name for b in beats[first : last + 1]]
-        motion.held.update(run)
+        lone = last > first and not under[first + 1]  # its end is not the next beat's road
+        place = _level_place(motion, board, run[0]) if lone else None
+        if place is not None:
+            motion.places[run[0]] = place
+        motion.held.update(run[1:] if place is not None else run)
         motion.stays_open.update(run[:-1])
         start = last + 1
+
+
+def _level_place(motion: LookupMotion, board: Storyboard, name: str) -> float | None:
+    """How far up (< 0: down) the block glides for beat ``name``'s one strip to slide in level.
+
+    None where the beat lands more than one row, its row is not drawn, or the
+    block would stand past the matrix body's bottom or above the solver's
+    place, or the strip's path would not be clear there.
+    """
+    grid, output = motion.matrix.grid, motion.output
+    sources = [int(motion.cells[("token_id", p)].value) for p in output.positions]
+    filled: list[int] = []
+    for beat in board.beats:
+        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
+            continue
+        landing = [output.positions.index(p) for p in beat.output.filled]
+        landing = [t for t in landing if t not in filled]
+        if beat.name == name:
+            break
+        filled += landing
+    if len(landing) != 1 or sources[landing[0]] not in grid.get_rows():
+        return None
+    row = landing[0]
+    up = float(grid.row_y(sources[row]) - output.grid.row_y(row))
+    body = output.grid.body
+    if body.get_bottom()[1] + up < grid.body.get_bottom()[1] - 1e-6 or up > motion.lift + 1e-6:
+        return None
+    top = grid.body_top()
+    centres = {r: top - grid.row_y(r) for r in grid.get_rows()}
+    here = output.grid.body_top() + up - top
+    row_h = motion.plan.sizes.row_height
+    over = strips_over(motion.plan)
+    clear = clear_order(sources, centres, row_h, here, filled, [row], over)
+    return None if clear is None else up
 
 
 def _next(names: list[str], before: Beat, after: Beat) -> bool:

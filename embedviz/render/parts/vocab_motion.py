@@ -169,7 +169,12 @@ class VocabMotion(LookupMotion):
             self.dwell = 0.0
 
     def lookup_one(
-        self, position: tuple[int, ...], stay: bool = False, up: bool = False, paced: bool = True
+        self,
+        position: tuple[int, ...],
+        stay: bool = False,
+        up: bool = False,
+        paced: bool = True,
+        place: float | None = None,
     ) -> Steps:
         """Play one ID's lookup at teaching pace, its chip stopping beside its row.
 
@@ -178,7 +183,7 @@ class VocabMotion(LookupMotion):
         """
         self.dwell = DWELL
         try:
-            steps = super().lookup_one(position, stay, up, paced)
+            steps = super().lookup_one(position, stay, up, paced, place)
         finally:
             self.dwell = 0.0
         fetch = steps.steps[-2]
