@@ -41,6 +41,7 @@ __all__ = [
     "UnderPlan",
     "beside_room",
     "equal_rings",
+    "lane_spots",
     "spread_entries",
     "under_leaders",
     "under_plan",
@@ -162,14 +163,14 @@ def under_plan(
     # The lanes' ink keeps a SPACE from the marks and the rings (no line reads as part of
     # a border: mark_lanes.LINK_STEP) and, beside E, SPACE / 2 from it (mark_lanes).
     low = max(matrix[0] + w for w, _ in sizes) + SPACE / 2 + SPACE + ink
-    if max(entries) > matrix[1] - SPACE / 2:
+    beside = max(entries) > matrix[1] - SPACE / 2  # a leader climbs beside E's rows
+    if beside:
         low = max(low, matrix[2] + SPACE / 2 + ink)
-    high = end - SPACE - ink
-    step = APART if count == 1 else min(APART, (high - low) / (count - 1))
-    if step < apart - 1e-9 or high < low:
+    xs = lane_spots(
+        count, (low, end - SPACE - ink), (matrix[2], end, row_height) if beside else None
+    )
+    if xs is None:
         return None
-    middle = (low + high) / 2
-    xs = [middle + (k - (count - 1) / 2) * step for k in range(count)]
     placed = [0] * count
     for k, n in enumerate(order):
         placed[n] = k
@@ -180,6 +181,48 @@ def under_plan(
         entries=tuple(entries[placed[n]] for n in range(count)),
         end=end,
     )
+
+
+def _centred(count: int, low: float, high: float) -> list[float] | None:
+    """Return ``count`` lanes centred in [low, high], up to APART apart, if they fit.
+
+    ``None`` where they would come closer than :data:`LEADER_GAP` (and their ink).
+    """
+    step = APART if count == 1 else min(APART, (high - low) / (count - 1))
+    if step < LEADER_GAP + LEADER_WIDTH / 200 - 1e-9 or high < low:
+        return None
+    middle = (low + high) / 2
+    return [middle + (k - (count - 1) / 2) * step for k in range(count)]
+
+
+def lane_spots(
+    count: int, span: tuple[float, float], beside: tuple[float, float, float] | None = None
+) -> list[float] | None:
+    """Return the leaders' lanes' x (left to right) in ``span`` (low, high), if they fit.
+
+    ``None`` where they do not fit :data:`LEADER_GAP` apart.
+    ``beside`` (E's right edge, the leaders' end at the slices, a row's height)
+    where the leaders climb beside E's rows. Issue 18's review (GPT-2's batch,
+    720p) read a lane 21 px right of E, whose run entered the slices level
+    with E's row 2, as "E's row 2 goes to out[1,2]": the lanes stand in the
+    right half of the room between E and the slices where they fit there;
+    else packed :data:`LEADER_GAP` apart against ``high``, where that keeps
+    the nearest's ink a row's height clear of E; else (a column too narrow)
+    centred in ``span``, as before.
+    """
+    low, high = span
+    centred = _centred(count, low, high)
+    if centred is None or beside is None:
+        return centred
+    edge, end, row = beside
+    ink = LEADER_WIDTH / 200
+    clear = _centred(count, max(low, (edge + end) / 2 + ink), high)
+    if clear is not None:
+        return clear
+    packed = [high - (count - 1 - k) * (LEADER_GAP + ink) for k in range(count)]
+    if packed[0] >= low and packed[0] - ink >= edge + row - 1e-9:
+        return packed
+    return centred
 
 
 def _run(start: np.ndarray, end: np.ndarray, colour: str) -> Line:
