@@ -7,18 +7,46 @@ exact string it shows, so tests read it back and match it to the storyboard.
 
 from __future__ import annotations
 
+import io
 from functools import cache
 from typing import Any
+from xml.etree import ElementTree
 
 import numpy as np
-from manim import MathTypst
+import svgelements
+from manim import RIGHT, MathTypst
 
 from embedviz.render.glyphs import drop_svg_paths
 
 __all__ = ["FormulaText", "formula_height", "formula_width"]
 
 
-class FormulaText(MathTypst):
+class _TypstInMemory(MathTypst):
+    """Manim's ``MathTypst``, its styled SVG parsed in memory rather than through a file."""
+
+    def generate_mobject(self) -> _TypstInMemory:
+        """Parse the styled SVG from memory.
+
+        Manim's own parse writes the styled SVG beside the cached one as
+        ``<hash>_.svg``, reads it back and deletes it: two processes that set
+        the same formula at once (pytest-xdist workers, parallel renders
+        sharing a ``media/Tex``) delete each other's file, and one fails with
+        FileNotFoundError (a CI run did). The result is the same.
+        """
+        # Manim annotates its tree's elements as optional; a parsed tree's never are.
+        tree = ElementTree.parse(self.get_file_path())
+        styled = self.modify_xml_tree(tree)  # type: ignore[arg-type]
+        buffer = io.BytesIO()
+        styled.write(buffer)
+        buffer.seek(0)
+        mobjects, by_id = self.get_mobjects_from(svgelements.SVG.parse(buffer))
+        self.add(*mobjects)
+        self.id_to_vgroup_dict = by_id
+        self.flip(RIGHT)  # SVG's y axis points down
+        return self
+
+
+class FormulaText(_TypstInMemory):
     r"""One typeset formula from a storyboard label.
 
     Parameters
@@ -57,12 +85,12 @@ class FormulaText(MathTypst):
         self.natural_height = float(self.height)
 
     def generate_mobject(self) -> FormulaText:
-        """Parse the SVG, then drop each glyph's parsed path (as :mod:`glyphs` does for text).
+        """Parse the SVG (in memory), then drop each glyph's parsed path (as :mod:`glyphs` does).
 
-        Manim reads the path only while it builds the outline, but keeps it:
-        every later copy (Manim's SVG cache hands one out for each repeated
-        formula, and every fade or transform copies again) deep-copied it,
-        most of a copy's cost.
+        Manim reads each glyph's path only while it builds the outline, but
+        keeps it: every later copy (Manim's SVG cache hands one out for each
+        repeated formula, and every fade or transform copies again)
+        deep-copied it, most of a copy's cost.
         """
         super().generate_mobject()
         drop_svg_paths(self)
@@ -74,7 +102,7 @@ def _digit_scale() -> float:
     """Return how much to scale Typst maths so a digit matches a label digit."""
     from embedviz.render.glyphs import glyph_font
 
-    probe = MathTypst("0", font_size=48)
+    probe = _TypstInMemory("0", font_size=48)
     return float(glyph_font().digit_height / probe.height)
 
 
