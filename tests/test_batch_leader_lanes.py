@@ -62,16 +62,7 @@ def _nearest_beside(runs: list[np.ndarray], low: float, high: float) -> float:
     "overrides",
     [
         GPT2,
-        pytest.param(
-            {},
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the default batch's column beside E is only beside_room wide "
-                "(55.6 px at 720p): two lanes 3 SPACE apart, a SPACE from the rings, "
-                "leave the nearer 5.4 px from E; widening it (beside_room with a row's "
-                "clearance) broke test_strip_drawer's BatchLookup case",
-            ),
-        ),
+        {},
     ],
 )
 @pytest.mark.parametrize("beat", BEATS)

@@ -130,9 +130,21 @@ def _chip_rides_beside(carry: Any) -> bool:
     return level and -1e-6 <= gap <= float(chip.width)
 
 
+# Where a strip's numbers go from hidden to shown between two samples, the test also looks
+# at every sixtieth of a second between them (the frames a 60 fps render draws): a fade
+# shows part-way there wherever the samples fall; a pop (a review saw them pop on in one
+# frame) does not.
+FRAME = 1 / 60
+
+
+def _faded_in(opacities: list[float]) -> bool:
+    """Return whether the numbers were seen part-way in (a fade, not a pop)."""
+    return any(0.05 < opacity < 0.95 for opacity in opacities)
+
+
 def _misread(
     scene: str, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[str], int, dict[int, list[float]]]:
+) -> tuple[list[str], int, list[tuple[list[float], list[float]]]]:
     """Play ``scene``; return where a strip shows numbers level with neither of its rows.
 
     A shown number (opacity over 0.05) is fine on its source row's line (half a
@@ -142,13 +154,21 @@ def _misread(
     output row, it reads as that row's values (a 720p review: row 2's copy
     beside output row 3's ID). Also counts the strips seen fully shown before
     they land, and returns, per strip, its numbers' opacity at each sample
-    where it is wholly out of the matrix with its chip riding beside it.
+    where it is wholly out of the matrix with its chip riding beside it, and
+    at each of those seen in the frames (:data:`FRAME`) between its last
+    sample before they first show at 0.95 or more and that sample, where no
+    sample saw them part-way in.
     """
     from embedviz.render.parts.strip import Carry
 
     bad: list[str] = []
-    read_early: set[int] = set()
-    riding: dict[int, list[float]] = {}
+    read_early: set[Carry] = set()
+    riding: dict[Carry, list[float]] = {}
+    between: dict[Carry, list[float]] = {}
+    now: dict[Carry, float | None] = {}  # at this sample: riding, its numbers' opacity
+    last: dict[Carry, float] = {}  # the play's time at its last sample in this step
+    step: tuple[str, int] = ("", -1)
+    refining = False
     original = Carry.interpolate_mobject
 
     def record(carry: Carry, alpha: float) -> None:
@@ -162,9 +182,12 @@ def _misread(
         row_left, _, row_right, _ = carry.grid.row_box(carry.row, buff=0.0)
         whole = abs(float(carry.strip[0].width) - (row_right - row_left)) < 1e-3
         out = whole and float(carry.strip[0].get_left()[0]) > carry.grid.body_right()
+        opacity = None
         if beside_chip and out and alpha < 1:
             opacity = min(float(n.get_fill_opacity()) for n in numbers)
-            riding.setdefault(id(carry), []).append(opacity)
+            (between if refining else riding).setdefault(carry, []).append(opacity)
+        if not refining:
+            now[carry] = opacity
         if not shown:
             return
         _, bottom, _, top = carry.grid.row_box(carry.row, buff=0.0)
@@ -178,12 +201,35 @@ def _misread(
         if not beside and abs(centre - target) >= half and not beside_chip:
             bad.append(f"row {carry.row} at {alpha:.3f}: {centre - source:+.2f} off its row")
         if alpha < 1 and all(float(n.get_fill_opacity()) >= 1 - 1e-6 for n in numbers):
-            read_early.add(id(carry))
+            read_early.add(carry)
+
+    def look_between(playing: Any, moment: Any) -> None:
+        """Where a strip's numbers first show whole, look at the frames since its last sample."""
+        nonlocal refining, step
+        # A beat's end, or the next step (sampled from its own start: the clock goes back).
+        if moment.alpha >= 1 or (moment.beat.name, moment.step) != step:
+            last.clear()
+        step = (moment.beat.name, moment.step)
+        if moment.alpha >= 1:
+            now.clear()
+            return
+        at = float(playing.last_t)
+        for carry, opacity in list(now.items()):
+            earlier = riding.get(carry, [])[:-1]  # (this sample's is the last)
+            first = opacity is not None and opacity >= 0.95 and max(earlier, default=0) < 0.95
+            if first and carry in last and not _faded_in(earlier):
+                refining = True
+                for k in range(1, int(np.ceil((at - last[carry]) / FRAME))):
+                    playing.update_to_time(last[carry] + k * FRAME)
+                playing.update_to_time(at)
+                refining = False
+            last[carry] = at
+        now.clear()
 
     monkeypatch.setattr(Carry, "interpolate_mobject", record)
     board = prepared_storyboard(scene, None, environ={})
-    play_moments(board, lambda *_: None, alphas=tuple(k / 80 for k in range(1, 80)))
-    return bad, len(read_early), riding
+    play_moments(board, look_between, alphas=tuple(k / 80 for k in range(1, 80)))
+    return bad, len(read_early), [(v, between.get(c, [])) for c, v in riding.items()]
 
 
 @pytest.mark.slow
@@ -201,7 +247,22 @@ def test_a_strips_numbers_show_only_level_with_its_own_rows(
     # They fade in as it clears the matrix's edge (a review saw them pop on in one frame),
     # over a few samples at most.
     assert riding, "no strip seen riding home with its chip"
-    for opacities in riding.values():
+    for opacities, frames in riding:
         hidden = sum(opacity < 1 - 1e-6 for opacity in opacities)
         assert hidden <= max(1, len(opacities) // 5), f"{hidden} of {len(opacities)} hidden"
-        assert any(0.05 < opacity < 0.95 for opacity in opacities), "its numbers popped on"
+        assert _faded_in(opacities + frames), ("its numbers popped on", opacities[:4], frames)
+
+
+@pytest.mark.slow
+def test_numbers_that_pop_on_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fade check above reads the frames where a strip's numbers first show whole, so
+    it catches a fade wherever the samples fall; numbers that pop on (no fade at all) show
+    part-way in none of them, and are still reported."""
+    from embedviz.render.parts import strip
+
+    monkeypatch.setattr(strip, "NUMBERS_FADE", 1e-9)
+    _, _, riding = _misread("SingleTokenLookup", monkeypatch)
+    assert riding
+    assert not any(_faded_in(opacities + frames) for opacities, frames in riding)
+    # The frames between were read (the first sample already showed them whole).
+    assert all(frames for _, frames in riding)

@@ -120,8 +120,8 @@ def _across(
         gap_w = col_w = 0.0
     margin_w = max(numbers_w, gap_w) + 1.5 * SPACE
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
-    under = spec.leader_room and (mode, marks) == ("beside", "below")  # marks under E:
-    lanes = beside_room(spec.marks) if under else 0.0  # their leaders climb beside E
+    under = spec.leader_room and (mode, marks) == ("beside", "below")  # marks under E: their
+    lanes = beside_room(spec.marks, sizes.row_height) if under else 0.0  # leaders climb beside E
     column_w = max(2 * TAG_GAP + chip_w, lanes) + (body_w if mode == "corridor" else 0.0)
     position_w = char_advance(label) * spec.position_chars
     mark_w = notes_size(spec, scale)[0] if marks == "right" else 0.0

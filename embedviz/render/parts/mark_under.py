@@ -62,17 +62,19 @@ RING_BUFF = 0.04
 DOT_RADIUS = SPACE / 3
 
 
-def beside_room(count: int) -> float:
+def beside_room(count: int, row: float = 0.0) -> float:
     """Return the least room between E's body and the slices' for ``count`` leaders beside E.
 
     Where a repeat's row stands level with E, the leaders climb between E and
-    the slices (:func:`under_plan`): SPACE / 2 from E, :data:`LEADER_GAP` apart,
+    the slices (:func:`under_plan`): a row's height (``row``) from E (issue 18:
+    nearer, a run read as leaving an E row; at least SPACE / 2),
+    :data:`LEADER_GAP` apart,
     a SPACE from the rings (:data:`RING_BUFF` out of the cells), their ink
     past each end. The batch solver keeps the chips' column at least this
     wide (``solve_batch._across``).
     """
     ink = LEADER_WIDTH / 200
-    return (count - 1) * (LEADER_GAP + ink) + 1.5 * SPACE + 2 * ink + RING_BUFF
+    return (count - 1) * (LEADER_GAP + ink) + max(row, SPACE / 2) + SPACE + 2 * ink + RING_BUFF
 
 
 @dataclass(frozen=True)
