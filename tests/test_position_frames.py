@@ -337,6 +337,70 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
         assert apart >= SPACE - 1e-6, (other, apart)
 
 
+def _line_gap(note: Any) -> float:
+    """Return the least clear ground between the inks of a multi-line note's lines.
+
+    A :class:`~embedviz.render.sans_lines.SansLines` ends with each line's digit
+    slot (eight points a line); each ink point belongs to the line whose slot
+    centre is nearest.
+    """
+    import numpy as np
+
+    count = len(note.lines)
+    slots = note.points[-8 * count :].reshape(count, 8, 3)
+    centres = slots[:, :, 1].mean(axis=1)
+    ink = note.points[: -8 * count]
+    line = np.argmin(np.abs(ink[:, 1][:, None] - centres[None, :]), axis=1)
+    return min(
+        float(ink[line == k, 1].min() - ink[line == k + 1, 1].max()) for k in range(count - 1)
+    )
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"positions": "learned"},
+        {"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+        {"positions": "learned", "ids": "4821,0,4821", "vocab": 50257, "dim": 768},
+        {},
+        {"ids": "4821,0,4821", "vocab": 50257, "dim": 768},
+    ],
+    ids=["learned", "learned-eight", "learned-gpt2", "default", "gpt2"],
+)
+def test_the_verdict_and_the_sums_note_read_as_two_labels(overrides: dict[str, Any]) -> None:
+    """A 720p review of a learned P (issue 18, beat ``differ``): ``≠ different`` stood a
+    SPACE over the note ``added unrounded, shown to 4 decimals``, left-aligned with it,
+    and read as one three-line label; the note's own lines stand as close.
+
+    The verdict is its own label, centred between the two rows its bracket joins, and
+    the note stands apart from it: at least a SPACE and at least twice the clear ground
+    between the note's own lines (what makes lines read as one label is that they are
+    closer to each other than to anything else)."""
+    from embedviz.render.design import SPACE
+
+    stage = _stage(overrides)
+    blocks = stage.blocks
+    pair = blocks.pair(stage.board.beats[-1])
+    same = blocks.verdict(pair)
+    _, sign, word = same
+    note = blocks.sum_note
+    assert note is not None
+    assert all(note is not part for part in same.get_family())
+    assert word.text != note.text
+    first, second = sorted((blocks.sums.y(pair[0]), blocks.sums.y(pair[1])))
+    for part in (sign, word):
+        assert first < float(part.get_center()[1]) < second
+    inner = _line_gap(note) if len(note.lines) > 1 else 0.0
+    for part in (sign, word):
+        apart = max(
+            float(part.get_left()[0] - note.get_right()[0]),
+            float(note.get_left()[0] - part.get_right()[0]),
+            float(part.get_bottom()[1] - note.get_top()[1]),
+            float(note.get_bottom()[1] - part.get_top()[1]),
+        )
+        assert apart >= max(SPACE, 2 * inner) - 1e-6, (part.text, apart, inner)
+
+
 @pytest.mark.parametrize(
     ("overrides", "shown"),
     [
@@ -650,7 +714,7 @@ def test_the_sums_note_beside_the_block_is_as_wide_as_the_solver_centred() -> No
     taken = [blocks.pe_grid.body, blocks.formula]
     heading = blocks.sum_heading
     band = (stage.sums_plan.token_left, float(blocks.equals.get_left()[0]))
-    room = [(0.0, 50.0, -50.0)]
+    room = [(0.0, 50.0, -50.0, False)]
     note = place_sum_note(text, font, stage.theme, heading, taken, band, edge, room)
     assert float(note.get_left()[0]) == pytest.approx(0.0), "placed in the room beside"
     assert note.width <= two + 1e-6, (note.width, two)
@@ -682,3 +746,4 @@ def test_the_second_arrangement_stands_under_es_legend(overrides: dict[str, Any]
         if high > left and low < right:
             assert top <= bottom - SPACE + 1e-6, (part, top, bottom)
     assert px_for_font(stage.sums_plan.scale.data) >= MIN_DEFAULT_DATA_PX
+
