@@ -747,3 +747,59 @@ def test_the_second_arrangement_stands_under_es_legend(overrides: dict[str, Any]
             assert top <= bottom - SPACE + 1e-6, (part, top, bottom)
     assert px_for_font(stage.sums_plan.scale.data) >= MIN_DEFAULT_DATA_PX
 
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"positions": "learned"},
+        {"theme": "light"},
+        {"ids": [4821, 0, 4821], "vocab": 50257, "dim": 768},
+        {"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+    ],
+    ids=["default", "learned", "light", "gpt2", "learned-eight"],
+)
+def test_the_arrange_glide_keeps_the_safe_area(overrides: dict[str, Any]) -> None:
+    """A 720p review (issue 18, lecture-hall frames): at 24.4 s of ``arrange`` P's empty
+    block, riding in with the rows from the output's place, touched the frame's right
+    edge (it began to show over 4 units past it). ``test_moments.py`` holds texts inside
+    the frame mid-motion and everything drawn to the safe area at beat ends only; here
+    everything visible (any opacity, strokes' ink included) keeps the design system's
+    MARGIN inside the frame at every fortieth of both of the beat's steps."""
+    from manim import config
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.design import MARGIN
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("PositionBlindness", overrides, environ={})
+    half_w = float(config.frame_width) / 2 - MARGIN
+    half_h = float(config.frame_height) / 2 - MARGIN
+    seen: set[tuple[int, float]] = set()
+    out: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        seen.add((moment.step, moment.alpha))
+        for top in scene.mobjects:
+            for leaf in top.get_family():
+                if leaf.submobjects or not len(leaf.points):
+                    continue
+                stroke = float(leaf.get_stroke_width()) * (float(leaf.get_stroke_opacity()) > 0)
+                if stroke <= 0 and float(leaf.get_fill_opacity()) <= 0:
+                    continue  # not drawn (yet)
+                reach = 0.01 * stroke / 2
+                low = leaf.points[:, :2].min(axis=0) - reach
+                high = leaf.points[:, :2].max(axis=0) + reach
+                if low[0] < -half_w - 1e-3 or high[0] > half_w + 1e-3:
+                    out.append(f"{type(top).__name__} x {low[0]:.2f}..{high[0]:.2f}")
+                elif low[1] < -half_h - 1e-3 or high[1] > half_h + 1e-3:
+                    out.append(f"{type(top).__name__} y {low[1]:.2f}..{high[1]:.2f}")
+                else:
+                    continue
+                out[-1] += f" at {moment.time:.2f} s (step {moment.step + 1}, {moment.alpha:g})"
+
+    alphas = tuple(k / 40 for k in range(1, 40))
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108, beats={"arrange"})
+    # Both steps, mid-motion and at the end.
+    assert {step for step, alpha in seen if alpha < 1} == {0, 1}
+    assert not out, out[:10]
