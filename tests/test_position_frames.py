@@ -337,6 +337,70 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
         assert apart >= SPACE - 1e-6, (other, apart)
 
 
+def _line_gap(note: Any) -> float:
+    """Return the least clear ground between the inks of a multi-line note's lines.
+
+    A :class:`~embedviz.render.sans_lines.SansLines` ends with each line's digit
+    slot (eight points a line); each ink point belongs to the line whose slot
+    centre is nearest.
+    """
+    import numpy as np
+
+    count = len(note.lines)
+    slots = note.points[-8 * count :].reshape(count, 8, 3)
+    centres = slots[:, :, 1].mean(axis=1)
+    ink = note.points[: -8 * count]
+    line = np.argmin(np.abs(ink[:, 1][:, None] - centres[None, :]), axis=1)
+    return min(
+        float(ink[line == k, 1].min() - ink[line == k + 1, 1].max()) for k in range(count - 1)
+    )
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"positions": "learned"},
+        {"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+        {"positions": "learned", "ids": "4821,0,4821", "vocab": 50257, "dim": 768},
+        {},
+        {"ids": "4821,0,4821", "vocab": 50257, "dim": 768},
+    ],
+    ids=["learned", "learned-eight", "learned-gpt2", "default", "gpt2"],
+)
+def test_the_verdict_and_the_sums_note_read_as_two_labels(overrides: dict[str, Any]) -> None:
+    """A 720p review of a learned P (issue 18, beat ``differ``): ``≠ different`` stood a
+    SPACE over the note ``added unrounded, shown to 4 decimals``, left-aligned with it,
+    and read as one three-line label; the note's own lines stand as close.
+
+    The verdict is its own label, centred between the two rows its bracket joins, and
+    the note stands apart from it: at least a SPACE and at least twice the clear ground
+    between the note's own lines (what makes lines read as one label is that they are
+    closer to each other than to anything else)."""
+    from embedviz.render.design import SPACE
+
+    stage = _stage(overrides)
+    blocks = stage.blocks
+    pair = blocks.pair(stage.board.beats[-1])
+    same = blocks.verdict(pair)
+    _, sign, word = same
+    note = blocks.sum_note
+    assert note is not None
+    assert all(note is not part for part in same.get_family())
+    assert word.text != note.text
+    first, second = sorted((blocks.sums.y(pair[0]), blocks.sums.y(pair[1])))
+    for part in (sign, word):
+        assert first < float(part.get_center()[1]) < second
+    inner = _line_gap(note) if len(note.lines) > 1 else 0.0
+    for part in (sign, word):
+        apart = max(
+            float(part.get_left()[0] - note.get_right()[0]),
+            float(note.get_left()[0] - part.get_right()[0]),
+            float(part.get_bottom()[1] - note.get_top()[1]),
+            float(note.get_bottom()[1] - part.get_top()[1]),
+        )
+        assert apart >= max(SPACE, 2 * inner) - 1e-6, (part.text, apart, inner)
+
+
 @pytest.mark.parametrize(
     ("overrides", "shown"),
     [
@@ -650,7 +714,7 @@ def test_the_sums_note_beside_the_block_is_as_wide_as_the_solver_centred() -> No
     taken = [blocks.pe_grid.body, blocks.formula]
     heading = blocks.sum_heading
     band = (stage.sums_plan.token_left, float(blocks.equals.get_left()[0]))
-    room = [(0.0, 50.0, -50.0)]
+    room = [(0.0, 50.0, -50.0, False)]
     note = place_sum_note(text, font, stage.theme, heading, taken, band, edge, room)
     assert float(note.get_left()[0]) == pytest.approx(0.0), "placed in the room beside"
     assert note.width <= two + 1e-6, (note.width, two)
@@ -682,3 +746,60 @@ def test_the_second_arrangement_stands_under_es_legend(overrides: dict[str, Any]
         if high > left and low < right:
             assert top <= bottom - SPACE + 1e-6, (part, top, bottom)
     assert px_for_font(stage.sums_plan.scale.data) >= MIN_DEFAULT_DATA_PX
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"positions": "learned"},
+        {"theme": "light"},
+        {"ids": [4821, 0, 4821], "vocab": 50257, "dim": 768},
+        {"positions": "learned", "ids": "5,1,4,1,5,9,2,6", "vocab": 10, "dim": 6},
+    ],
+    ids=["default", "learned", "light", "gpt2", "learned-eight"],
+)
+def test_the_arrange_glide_keeps_the_safe_area(overrides: dict[str, Any]) -> None:
+    """A 720p review (issue 18, lecture-hall frames): at 24.4 s of ``arrange`` P's empty
+    block, riding in with the rows from the output's place, touched the frame's right
+    edge (it began to show over 4 units past it). ``test_moments.py`` holds texts inside
+    the frame mid-motion and everything drawn to the safe area at beat ends only; here
+    everything visible (any opacity, strokes' ink included) keeps the design system's
+    MARGIN inside the frame at every fortieth of both of the beat's steps."""
+    from manim import config
+
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.design import MARGIN
+    from embedviz.render.moments import play_moments
+
+    board = prepared_storyboard("PositionBlindness", overrides, environ={})
+    half_w = float(config.frame_width) / 2 - MARGIN
+    half_h = float(config.frame_height) / 2 - MARGIN
+    seen: set[tuple[int, float]] = set()
+    out: list[str] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        seen.add((moment.step, moment.alpha))
+        for top in scene.mobjects:
+            for leaf in top.get_family():
+                if leaf.submobjects or not len(leaf.points):
+                    continue
+                stroke = float(leaf.get_stroke_width()) * (float(leaf.get_stroke_opacity()) > 0)
+                if stroke <= 0 and float(leaf.get_fill_opacity()) <= 0:
+                    continue  # not drawn (yet)
+                reach = 0.01 * stroke / 2
+                low = leaf.points[:, :2].min(axis=0) - reach
+                high = leaf.points[:, :2].max(axis=0) + reach
+                if low[0] < -half_w - 1e-3 or high[0] > half_w + 1e-3:
+                    out.append(f"{type(top).__name__} x {low[0]:.2f}..{high[0]:.2f}")
+                elif low[1] < -half_h - 1e-3 or high[1] > half_h + 1e-3:
+                    out.append(f"{type(top).__name__} y {low[1]:.2f}..{high[1]:.2f}")
+                else:
+                    continue
+                out[-1] += f" at {moment.time:.2f} s (step {moment.step + 1}, {moment.alpha:g})"
+
+    alphas = tuple(k / 40 for k in range(1, 40))
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108, beats={"arrange"})
+    # Both steps, mid-motion and at the end.
+    assert {step for step, alpha in seen if alpha < 1} == {0, 1}
+    assert not out, out[:10]

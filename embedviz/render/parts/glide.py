@@ -18,7 +18,7 @@ import numpy as np
 from manim import Animation, AnimationGroup, Mobject, Scene, Succession, VMobject, Wait, config
 from manim.utils.rate_functions import smooth
 
-from embedviz.render.design import SPACE
+from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.fades import FadeInBehind, FadeInRiding
 from embedviz.render.metrics import xyz
 
@@ -29,11 +29,14 @@ __all__ = [
     "MAX_CHIP_SPEED",
     "MAX_GLIDE_SPEED",
     "MIN_GLIDE_SECONDS",
+    "OPEN_SHARE",
     "Glide",
+    "Opening",
     "arriving",
     "chip_floor",
     "come_with",
     "glide_floor",
+    "inside_from",
     "passed_at",
     "riding_with",
 ]
@@ -58,6 +61,9 @@ _SMOOTH_PEAK = 2.54
 # (:class:`~embedviz.render.fades.FadeInBehind`): a calm glide of PositionBlindness's
 # rows (``arrange``, 2 s) left the frame a third empty for a second before its blocks.
 ARRIVAL_SHARE = 0.8
+# An empty block opening out from the safe area's edge (:class:`Opening`) comes once it
+# stands at least this share of its width.
+OPEN_SHARE = 1 / 3
 # What the gliding rows pass over (a sign beside their place) comes over this last
 # share of the glide only, once they have passed it: no text crosses another.
 LANDING_SHARE = 0.1
@@ -199,27 +205,148 @@ def passed_at(block: Mobject, offset: np.ndarray, still: Mobject) -> float:
     return last
 
 
+def _safe_half() -> np.ndarray:
+    """Return the safe area's half width and half height: the frame less :data:`MARGIN`."""
+    return np.array([float(config.frame_width), float(config.frame_height)]) / 2 - MARGIN
+
+
+def _ink(mobject: Mobject) -> tuple[np.ndarray, np.ndarray, float]:
+    """Return ``mobject``'s box (low, high corners) and how far its strokes' ink reaches past it."""
+    reach = max((0.01 * float(m.get_stroke_width()) / 2 for m in mobject.get_family()), default=0)
+    low = np.asarray(mobject.get_corner(xyz(-1, -1)))[:2]
+    return low, np.asarray(mobject.get_corner(xyz(1, 1)))[:2], reach
+
+
+def _share_for(way: float) -> float:
+    """Return the share of a smooth glide at which ``way`` (0 to 1) of its way is gone."""
+    early, late = 0.0, 1.0
+    for _ in range(40):
+        middle = (early + late) / 2
+        early, late = (middle, late) if smooth(middle) < way else (early, middle)
+    return late
+
+
+def inside_from(mobject: Mobject, offset: np.ndarray) -> float:
+    """Return the share of a smooth glide (``mobject`` by ``offset``) from which it stays safe.
+
+    Safe: its ink inside the frame less the design system's
+    :data:`~embedviz.render.design.MARGIN`. The glide's end is safe (a beat's
+    end is held to the margin on its own), and a box on a straight way into a
+    box stays in once in: 0 when it is safe all the way.
+    """
+    low, high, reach = _ink(mobject)
+    half = _safe_half() - reach
+    need = 0.0  # the least share of the way that brings it inside
+    for start, limit, sign in ((low, -half, 1.0), (high, half, -1.0)):
+        for axis, move in enumerate(np.asarray(offset, dtype=float)[:2]):
+            short = sign * (limit[axis] - start[axis])  # how far it stands outside
+            if short > 1e-9 and sign * move > 1e-12:
+                need = max(need, min(1.0, short / (sign * move)))
+    return _share_for(need) if need > 0.0 else 0.0
+
+
+class Opening(Glide):
+    """Bring a mobject home with a gliding block, held inside the safe area all the way.
+
+    It stands set back by ``offset`` as the glide begins (as :func:`riding_with`
+    sets it) and rides with the block, keeping its final distance from it;
+    where it would stand past the safe area's edge, it waits at that edge, or
+    (``narrows``: an empty block's frame and rules, never a text) its near side
+    rides on and its far side waits there, the block narrower, opening out to
+    its width as the gliding block makes room.
+    """
+
+    def __init__(
+        self, mobject: Mobject, offset: np.ndarray, narrows: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init__(lambda: [mobject], float(offset[1]), float(offset[0]), **kwargs)
+        low, high, reach = _ink(mobject)
+        self.low, self.high = low + offset[:2], high + offset[:2]  # where it ends
+        self.edge = _safe_half() - reach
+        self.home = [(m, m.points.copy() + xyz(*offset[:2])) for m in mobject.get_family()]
+        self.narrows = narrows
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Place it where it rides at ``alpha``, inside the safe area."""
+        back = np.array([self.dx, self.dy]) * (self.rate_func(alpha) - 1.0)
+        low, high = self.low + back, self.high + back
+        back[1] = np.clip(back[1], -self.edge[1] - self.low[1], self.edge[1] - self.high[1])
+        over = max(0.0, high[0] - self.edge[0]) - max(0.0, -self.edge[0] - low[0])
+        width = float(self.high[0] - self.low[0])
+        if not self.narrows:  # it waits at the edge, whole
+            new_low, scale = low[0] - over, 1.0
+        elif self.dx < 0:  # coming from the right: its right side waits at the edge
+            new_low, scale = low[0], max(width - max(over, 0.0), 1e-3) / width
+        else:
+            new_low, scale = low[0] - over, max(width + min(over, 0.0), 1e-3) / width
+        for mobject, points in self.home:
+            if len(points):
+                moved = points + xyz(0.0, back[1])
+                moved[:, 0] = new_low + (points[:, 0] - self.low[0]) * scale
+                mobject.points = moved
+
+    def open_from(self) -> float:
+        """Return the share of the glide from which it stands :data:`OPEN_SHARE` of its width.
+
+        0 for one that does not narrow: it is whole, and inside, all the way.
+        """
+        width = float(self.high[0] - self.low[0])
+        if not self.narrows or not self.dx:
+            return 0.0
+        # How far its far side may go past its home with the block still that wide.
+        inside = self.edge[0] - self.high[0] if self.dx < 0 else self.low[0] + self.edge[0]
+        way = 1.0 - (float(inside) + width * (1 - OPEN_SHARE)) / abs(self.dx)
+        return _share_for(way) if way > 0 else 0.0
+
+
 def come_with(
     glide: Animation,
     block: Mobject,
     offset: np.ndarray,
-    riders: Sequence[Mobject],
+    riders: Sequence[Sequence[Mobject]],
     behind: Sequence[Mobject],
+    opening: Sequence[Mobject] = (),
 ) -> Animation:
     """Play ``glide`` (``block`` going by ``offset``) and bring in what it makes room for.
 
-    ``riders`` ride with the block (:func:`riding_with`) as they fade in behind
-    it over the last :data:`ARRIVAL_SHARE`; ``behind`` fade in where they stand,
-    once the block has passed them (over at least the last :data:`LANDING_SHARE`).
+    ``riders``, in groups that come together (a block and its heading), ride
+    with the block (:func:`riding_with`) as they fade in behind it over the
+    last :data:`ARRIVAL_SHARE`. A group with a member in ``opening`` (an empty
+    block) rides inside the safe area (:class:`Opening`: that member narrows,
+    the others wait at the edge) and comes once that member stands
+    :data:`OPEN_SHARE` of its width; another comes once all of it stands
+    inside the safe area (:func:`inside_from`). Riding in from past the frame's
+    right edge with the rows, P's empty block showed 4 units past it and
+    touched it at 24.4 s (a 720p review of PositionBlindness's ``arrange``).
+    ``behind`` fade in where they stand, once the block has passed them (over
+    at least the last :data:`LANDING_SHARE`).
     """
     seconds = float(glide.get_run_time())
-    ride = riding_with(riders, offset, seconds)
+    groups = [list(g) for g in riders if g]
+    held = [g for g in groups if any(m is o for m in g for o in opening)]
+    ride = riding_with([m for g in groups if g not in held for m in g], offset, seconds)
+    faded: list[tuple[list[Mobject], float, type[FadeInBehind]]] = []
+    rides: list[Opening] = []
+    for group in groups:
+        if group in held:
+            for mobject in group:
+                mobject.shift(-offset)
+            narrow = [any(m is o for o in opening) for m in group]
+            opens = [
+                Opening(m, offset, n, run_time=seconds) for m, n in zip(group, narrow, strict=True)
+            ]
+            rides += opens
+            ready = max(o.open_from() for o in opens)
+        else:
+            ready = max(inside_from(m, offset) for m in group)
+        faded.append((group, min(ARRIVAL_SHARE, 1.0 - ready), FadeInRiding))
     clear = max((passed_at(block, offset, m) for m in behind), default=0.0)
     late = min(ARRIVAL_SHARE, max(LANDING_SHARE, 1.0 - clear))
-    faded = [(riders, ARRIVAL_SHARE, FadeInRiding), (behind, late, FadeInBehind)]
+    faded.append((list(behind), late, FadeInBehind))
     return AnimationGroup(
         glide,
         ride,
+        *rides,
         *[
             Succession(
                 Wait(run_time=seconds * (1.0 - share)),

@@ -14,14 +14,18 @@ definition stands under E[id]); else (a learned P, whose size note stands on
 that line under P) right beside the sum block, wrapped and left-aligned, in
 the rows the closing bracket does not span (a 720p review: in the band under
 E[id], left of ``=``, it stood 115 px from the sums it explains); else, where
-no such rows hold it, in that band, top-aligned with the heading.
+no such rows hold it, in that band, top-aligned with the heading. Beside the
+block it stands at the end of its room farthest from the bracket and the
+verdict: level with the block's bottom under them, its top over them (a 720p
+review of a learned P read ``≠ different``, a SPACE over the note's first
+line, as the first line of one label: the note's own lines stand as close).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from manim import LEFT, UP, VMobject
+from manim import DOWN, LEFT, UP, VMobject
 
 from embedviz.render.design import SPACE, Theme
 from embedviz.render.glyphs import REFERENCE_FONT_SIZE, SANS_FONT, SansText, glyph_font
@@ -68,7 +72,7 @@ def place_sum_note(
     taken: list[VMobject],
     band: tuple[float, float],
     right_edge: float,
-    beside: list[tuple[float, float, float]] | None = None,
+    beside: list[tuple[float, float, float, bool]] | None = None,
 ) -> SansLines:
     """Return the note, placed after the sums' heading or in the band left of ``=``.
 
@@ -93,8 +97,9 @@ def place_sum_note(
         The frame's safe right edge.
     beside
         Where the note may stand beside the sum block, clear of the closing
-        verdict: rooms (left, top, bottom) reaching to ``right_edge``; the
-        first that holds it wins.
+        verdict: rooms (left, top, bottom, under) reaching to ``right_edge``;
+        the first that holds it wins. It stands level with a room's bottom
+        where the room is ``under`` what it keeps clear of, else with its top.
     """
     line = SansLines(text, [text], font, theme.muted, SPACE)
     line.move_to(heading.get_center()).align_to(xyz(heading.get_right()[0] + 2 * SPACE, 0), LEFT)
@@ -104,12 +109,13 @@ def place_sum_note(
         line.shift(xyz(0, _baseline(words) - _baseline(line)))
     if line.get_right()[0] <= right_edge and not any(_meet(line, m) for m in taken):
         return line
-    for x, top, bottom in beside or []:
+    for x, top, bottom, under in beside or []:
         # No wider than the solver centred the band on (two lines), whatever room is left.
         lines = balanced_lines(text, font, min(right_edge - x, note_beside_width(text, font)))
         note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
         if note.width <= right_edge - x and note.height <= top - bottom:
-            return note.align_to(xyz(x, top), LEFT).align_to(xyz(x, top), UP)
+            end = xyz(x, bottom) if under else xyz(x, top)
+            return note.align_to(end, LEFT).align_to(end, DOWN if under else UP)
     left, right = band
     lines = balanced_lines(text, font, right - left)
     note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
@@ -138,7 +144,7 @@ def _meet(a: VMobject, b: VMobject) -> bool:
     )
 
 
-def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, float]]:
+def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, float, bool]]:
     """Return the rooms beside the sum block clear of the closing verdict, best first.
 
     Right of the block, :func:`~embedviz.render.solver_positions.ring_clear`
@@ -146,6 +152,8 @@ def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, 
     block's height over and under the bracket, which joins the centre lines
     of ``pair``'s rows, a SPACE clear of it, the taller first. Then right of
     the bracket, under and over the verdict's sign and word, a SPACE clear.
+    Each room as (left, top, bottom, under): ``under`` where it lies under
+    what it keeps clear of.
 
     Parameters
     ----------
@@ -159,12 +167,13 @@ def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, 
     bottom = top - grid.height_of_body
     first, second = sorted((blocks.sums.y(pair[0]), blocks.sums.y(pair[1])), reverse=True)
     x = grid.body_right() + clear_reach() + ring_clear()
-    runs = sorted([(top, first + SPACE), (second - SPACE, bottom)], key=lambda r: r[1] - r[0])
+    over, under = (top, first + SPACE, False), (second - SPACE, bottom, True)
+    runs = sorted([over, under], key=lambda r: r[1] - r[0])
     _, sign, word = blocks.verdict(pair)
     words = (
         max(sign.get_top()[1], word.get_top()[1]),
         min(sign.get_bottom()[1], word.get_bottom()[1]),
     )
-    after = [(words[1] - SPACE, bottom), (top, words[0] + SPACE)]
+    after = [(words[1] - SPACE, bottom, True), (top, words[0] + SPACE, False)]
     x_after = float(sign.get_left()[0])
-    return [(x, a, b) for a, b in runs] + [(x_after, a, b) for a, b in after]
+    return [(x, *run) for run in runs] + [(x_after, *room) for room in after]

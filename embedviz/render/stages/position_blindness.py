@@ -468,16 +468,17 @@ class PositionStage(Stage):
         # sums' comes once they have passed it, both fading in behind (a calm glide leaves
         # no place empty for long; standing still, P's edge ran through the row numbers);
         # the signs as they land (their IDs pass over ``+``; ``=`` is no larger than
-        # their numbers then).
+        # their numbers then). P opens out from the safe area's edge, its heading with it.
         signs = VGroup(self.blocks.plus, self.blocks.equals)
         empty = [m for m in self.blocks.skeleton() if all(m is not s for s in signs)]
         block = VGroup(self.output.grid, *self.chips.chips, *self.output.numbers)
         offset = self.tokens.grid.get_center() - self.output.grid.get_center()
-        riders = [self.tokens.heading, self.blocks.pe_grid, self.blocks.pe_heading]
-        behind = [m for m in empty if all(m is not r for r in riders)]
-        came = come_with(at_least(moved, glide_floor(way, 0.0)), block, offset, riders, behind)
+        pe = [self.blocks.pe_grid, self.blocks.pe_heading]
+        riders, glide = [[self.tokens.heading], pe], at_least(moved, glide_floor(way, 0.0))
+        behind = [m for m in empty if all(m is not r for r in (self.tokens.heading, *pe))]
+        came = come_with(glide, block, offset, riders, behind, pe[:1])
         rows = arriving(came, FadeIn(signs), LANDING_SHARE)
-        movers = ([block, *riders], offset)
+        movers = ([block, self.tokens.heading, *pe], offset)
         arrived = AnimationGroup(
             AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
             swap_keys((old, self.title), (key, self.sums_legend), rows, movers, 0.5 * _MOVE_LAG),
