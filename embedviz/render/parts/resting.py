@@ -30,6 +30,7 @@ __all__ = [
     "hold_lookups",
     "legend_across",
     "legend_room",
+    "level_up",
     "parted_through",
     "rest_across",
     "rest_blocks",
@@ -259,12 +260,9 @@ def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
 def _level_place(motion: LookupMotion, board: Storyboard, name: str) -> float | None:
     """How far up (< 0: down) the block glides for beat ``name``'s one strip to slide in level.
 
-    None where the beat lands more than one row, its row is not drawn, or the
-    block would stand past the matrix body's bottom or above the solver's
-    place, or the strip's path would not be clear there.
+    None where the beat lands more than one row, or :func:`level_up` finds no such place.
     """
-    grid, output = motion.matrix.grid, motion.output
-    sources = [int(motion.cells[("token_id", p)].value) for p in output.positions]
+    output = motion.output
     filled: list[int] = []
     for beat in board.beats:
         if beat.action not in ("lookup", "lookup_many") or beat.output is None:
@@ -274,9 +272,20 @@ def _level_place(motion: LookupMotion, board: Storyboard, name: str) -> float | 
         if beat.name == name:
             break
         filled += landing
-    if len(landing) != 1 or sources[landing[0]] not in grid.get_rows():
+    return level_up(motion, filled, landing[0]) if len(landing) == 1 else None
+
+
+def level_up(motion: LookupMotion, filled: list[int], row: int) -> float | None:
+    """How far up (< 0: down) the block glides for output ``row``'s strip to slide in level.
+
+    None where its source row is not drawn, or the block would stand past the
+    matrix body's bottom or above the solver's place, or the strip's path
+    would not be clear there (``filled``: the output rows filled before).
+    """
+    grid, output = motion.matrix.grid, motion.output
+    sources = [int(motion.cells[("token_id", p)].value) for p in output.positions]
+    if sources[row] not in grid.get_rows():
         return None
-    row = landing[0]
     up = float(grid.row_y(sources[row]) - output.grid.row_y(row))
     body = output.grid.body
     if body.get_bottom()[1] + up < grid.body.get_bottom()[1] - 1e-6 or up > motion.lift + 1e-6:
