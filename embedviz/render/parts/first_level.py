@@ -14,10 +14,13 @@ beat's end stands where it stood.
 
 from __future__ import annotations
 
-from manim import Animation
+from collections.abc import Sequence
 
-from embedviz.render.animations import Steps
+from manim import Animation, Succession
+
+from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import needed_seconds
 from embedviz.render.parts.level import strips_over
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.resting import level_up
@@ -26,18 +29,19 @@ from embedviz.story.model import Beat
 __all__ = ["first_lookup", "lookup_all"]
 
 
-def lookup_all(motion: LookupMotion, beat: Beat) -> tuple[Steps, Animation]:
-    """Return the beat's first lookup (:func:`first_lookup`) and the rest's, together.
+def lookup_all(motion: LookupMotion, beat: Beat) -> tuple[Animation, Animation]:
+    """Return the beat's first lookup (:func:`first_lookup`) and the rest's, one step each.
 
     Both are built before either plays: where the first stands the block level
     for its strip, the rest are built with the block where it will stand then
     (their rows' places, their strips' paths and their glide on to the
-    solver's place count from there), as a later beat's would be.
+    solver's place count from there), as a later beat's would be; and each
+    step's glides get their floors within its phrase (:func:`_fitted`).
     """
     first = first_lookup(motion, beat.name)
     place = motion.places.get(beat.name)
     if place is None or len(motion.output.positions) < 2:  # alone, it glided home
-        return first, motion.beat_lookup_many(beat)
+        return Succession(*first.steps), Succession(*beat_steps(motion.beat_lookup_many(beat)))
     # The rows' places are read from the grid (the chips' homes already count from there).
     grid = motion.output.grid
     grid.shift(xyz(0, place))
@@ -45,7 +49,32 @@ def lookup_all(motion: LookupMotion, beat: Beat) -> tuple[Steps, Animation]:
         rest = motion.beat_lookup_many(beat)
     finally:
         grid.shift(xyz(0, -place))
-    return first, rest
+    if len(beat.phrases) < 2:
+        return Succession(*first.steps), Succession(*beat_steps(rest))
+    # The first ends as the second phrase starts; the rest may run into the beat's hold.
+    split = beat.phrases[1].start
+    return _fitted(first.steps, split), _fitted(beat_steps(rest), beat.duration - split)
+
+
+def _fitted(steps: Sequence[Animation], seconds: float) -> Animation:
+    """Return ``steps`` in succession, each glide in them built long enough for its floor.
+
+    A step plays its parts in proportion to their run times (:mod:`~embedviz.
+    render.pace`): a glide built at :data:`~embedviz.render.parts.glide.
+    GLIDE_SECONDS` among a lookup's walks got a fifth of its phrase and moved
+    247 px in 0.4 s (PositionBlindness's glide on, four rows up). Each part
+    with a floor is built so that, played in ``seconds``, it lasts its floor;
+    the rest share what is left.
+    """
+    parts = [p for step in steps for p in (step.animations if type(step) is Succession else [step])]
+    floors = [needed_seconds(p) for p in parts]
+    free = sum(float(p.get_run_time()) for p, f in zip(parts, floors, strict=True) if f <= 0)
+    if free > 0 and sum(floors) < seconds - 1e-6:
+        scale = free / (seconds - sum(floors))  # seconds built for each second played
+        for part, floor in zip(parts, floors, strict=True):
+            if floor > 0:
+                part.run_time = max(float(part.get_run_time()), floor * scale)
+    return Succession(*parts)
 
 
 def first_lookup(motion: LookupMotion, name: str) -> Steps:

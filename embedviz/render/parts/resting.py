@@ -14,7 +14,7 @@ PositionStage).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from manim import Mobject, config
 
@@ -165,21 +165,30 @@ def _rising(motion: LookupMotion, board: Storyboard, drop: float) -> dict[str, b
     solver = motion.output.grid.body_top() + motion.lift - top
     row_h = motion.plan.sizes.row_height
     over = strips_over(motion.plan)
-    filled: list[int] = []
     rising: dict[str, bool] = {}
-    for beat in board.beats:
-        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
-            continue
-        rows = [positions.index(p) for p in beat.output.filled]
-        landing = [r for r in rows if r not in filled]
+    for beat, filled, landing in _lookup_walk(motion, board):
         crossing = clear_order(sources, centres, row_h, here, filled, landing) is None
         level = [
             over and clear_order(sources, centres, row_h, at, filled, landing, True) is None
             for at in (here, solver)
         ]
         rising[beat.name] = crossing or (level[0] and not level[1])
-        filled += landing
     return rising
+
+
+def _lookup_walk(
+    motion: LookupMotion, board: Storyboard
+) -> Iterator[tuple[Beat, list[int], list[int]]]:
+    """Yield each lookup beat, the output rows filled before it, and the rows it lands."""
+    positions = motion.output.positions
+    filled: list[int] = []
+    for beat in board.beats:
+        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
+            continue
+        rows = [positions.index(p) for p in beat.output.filled]
+        landing = [r for r in rows if r not in filled]
+        yield beat, list(filled), landing
+        filled += landing
 
 
 def parted_through(motion: LookupMotion, board: Storyboard) -> set[str]:
@@ -262,17 +271,10 @@ def _level_place(motion: LookupMotion, board: Storyboard, name: str) -> float | 
 
     None where the beat lands more than one row, or :func:`level_up` finds no such place.
     """
-    output = motion.output
-    filled: list[int] = []
-    for beat in board.beats:
-        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
-            continue
-        landing = [output.positions.index(p) for p in beat.output.filled]
-        landing = [t for t in landing if t not in filled]
+    for beat, filled, landing in _lookup_walk(motion, board):
         if beat.name == name:
-            break
-        filled += landing
-    return level_up(motion, filled, landing[0]) if len(landing) == 1 else None
+            return level_up(motion, filled, landing[0]) if len(landing) == 1 else None
+    return None
 
 
 def level_up(motion: LookupMotion, filled: list[int], row: int) -> float | None:
@@ -312,17 +314,12 @@ def _under_block(motion: LookupMotion, board: Storyboard) -> list[bool]:
     bottom = (
         motion.output.grid.body_top() + motion.lift - len(positions) * motion.plan.sizes.row_height
     )
+    half = motion.plan.sizes.row_height / 2
     found: list[bool] = []
-    filled: list[tuple[int, ...]] = []
-    for beat in board.beats:
-        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
-            continue
-        landing = [p for p in beat.output.filled if p not in filled]
-        rows = [int(motion.cells[("token_id", p)].value) for p in landing]
-        half = motion.plan.sizes.row_height / 2
+    for _, _, landing in _lookup_walk(motion, board):
+        rows = [int(motion.cells[("token_id", positions[t])].value) for t in landing]
         drawn = [r for r in rows if r in grid.get_rows()]
         found.append(any(grid.row_y(r) + half <= bottom + 1e-6 for r in drawn))
-        filled += landing
     return found
 
 

@@ -26,7 +26,7 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import (
     APART,
@@ -166,9 +166,8 @@ class PositionStage(Stage):
         first lookup (the chip walks, the row follows it home and the chip
         becomes its tag), "the other three IDs do the same, ..." the rest.
         """
-        one, others = lookup_all(self.motion, beat)  # the first level into row 0 (issue 18)
-        first = Succession(*one.steps)  # the rest: one step (its glides with it), one a phrase
-        rest = Succession(*beat_steps(others))
+        # The first level into row 0 (issue 18); the rest one step, its glides with it.
+        first, rest = lookup_all(self.motion, beat)
         if len(beat.phrases) < 2:
             return Succession(first, rest)
         return Steps(first, rest)
