@@ -266,6 +266,11 @@ BEAT_CASES: list[Any] = [
     ),
     ("PositionBlindness", {}, "arrange", "output.grid"),
     ("PositionBlindness", {"positions": "learned"}, "arrange", "output.grid"),
+    # The lookup's glides (down for the first strip to slide in level, on up for the rest,
+    # home): built at 0.5 s among the walks, the glide on up played in 0.4 s (1367 px/s);
+    # main's up and home took 0.49 s each.
+    ("PositionBlindness", {}, "lookup", "motion.output.grid"),
+    ("PositionBlindness", {"ids": "3,3"}, "lookup", "motion.output.grid"),
 ]
 
 
@@ -293,7 +298,14 @@ def _beat_track(scene: str, overrides: dict[str, Any], beat: str, block: str) ->
 @pytest.mark.parametrize(
     ("scene", "overrides", "beat", "block"),
     BEAT_CASES,
-    ids=["large-vocab-shape", "batch-gpt2-repeats", "positions-arrange", "learned-arrange"],
+    ids=[
+        "large-vocab-shape",
+        "batch-gpt2-repeats",
+        "positions-arrange",
+        "learned-arrange",
+        "positions-lookup",
+        "positions-3-3-lookup",
+    ],
 )
 def test_other_glides_are_slow_enough_to_follow(
     scene: str, overrides: dict[str, Any], beat: str, block: str

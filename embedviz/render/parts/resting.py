@@ -14,7 +14,7 @@ PositionStage).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from manim import Mobject, config
 
@@ -30,6 +30,7 @@ __all__ = [
     "hold_lookups",
     "legend_across",
     "legend_room",
+    "level_up",
     "parted_through",
     "rest_across",
     "rest_blocks",
@@ -164,21 +165,30 @@ def _rising(motion: LookupMotion, board: Storyboard, drop: float) -> dict[str, b
     solver = motion.output.grid.body_top() + motion.lift - top
     row_h = motion.plan.sizes.row_height
     over = strips_over(motion.plan)
-    filled: list[int] = []
     rising: dict[str, bool] = {}
-    for beat in board.beats:
-        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
-            continue
-        rows = [positions.index(p) for p in beat.output.filled]
-        landing = [r for r in rows if r not in filled]
+    for beat, filled, landing in _lookup_walk(motion, board):
         crossing = clear_order(sources, centres, row_h, here, filled, landing) is None
         level = [
             over and clear_order(sources, centres, row_h, at, filled, landing, True) is None
             for at in (here, solver)
         ]
         rising[beat.name] = crossing or (level[0] and not level[1])
-        filled += landing
     return rising
+
+
+def _lookup_walk(
+    motion: LookupMotion, board: Storyboard
+) -> Iterator[tuple[Beat, list[int], list[int]]]:
+    """Yield each lookup beat, the output rows filled before it, and the rows it lands."""
+    positions = motion.output.positions
+    filled: list[int] = []
+    for beat in board.beats:
+        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
+            continue
+        rows = [positions.index(p) for p in beat.output.filled]
+        landing = [r for r in rows if r not in filled]
+        yield beat, list(filled), landing
+        filled += landing
 
 
 def parted_through(motion: LookupMotion, board: Storyboard) -> set[str]:
@@ -259,24 +269,25 @@ def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
 def _level_place(motion: LookupMotion, board: Storyboard, name: str) -> float | None:
     """How far up (< 0: down) the block glides for beat ``name``'s one strip to slide in level.
 
-    None where the beat lands more than one row, its row is not drawn, or the
-    block would stand past the matrix body's bottom or above the solver's
-    place, or the strip's path would not be clear there.
+    None where the beat lands more than one row, or :func:`level_up` finds no such place.
+    """
+    for beat, filled, landing in _lookup_walk(motion, board):
+        if beat.name == name:
+            return level_up(motion, filled, landing[0]) if len(landing) == 1 else None
+    return None
+
+
+def level_up(motion: LookupMotion, filled: list[int], row: int) -> float | None:
+    """How far up (< 0: down) the block glides for output ``row``'s strip to slide in level.
+
+    None where its source row is not drawn, or the block would stand past the
+    matrix body's bottom or above the solver's place, or the strip's path
+    would not be clear there (``filled``: the output rows filled before).
     """
     grid, output = motion.matrix.grid, motion.output
     sources = [int(motion.cells[("token_id", p)].value) for p in output.positions]
-    filled: list[int] = []
-    for beat in board.beats:
-        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
-            continue
-        landing = [output.positions.index(p) for p in beat.output.filled]
-        landing = [t for t in landing if t not in filled]
-        if beat.name == name:
-            break
-        filled += landing
-    if len(landing) != 1 or sources[landing[0]] not in grid.get_rows():
+    if sources[row] not in grid.get_rows():
         return None
-    row = landing[0]
     up = float(grid.row_y(sources[row]) - output.grid.row_y(row))
     body = output.grid.body
     if body.get_bottom()[1] + up < grid.body.get_bottom()[1] - 1e-6 or up > motion.lift + 1e-6:
@@ -303,17 +314,12 @@ def _under_block(motion: LookupMotion, board: Storyboard) -> list[bool]:
     bottom = (
         motion.output.grid.body_top() + motion.lift - len(positions) * motion.plan.sizes.row_height
     )
+    half = motion.plan.sizes.row_height / 2
     found: list[bool] = []
-    filled: list[tuple[int, ...]] = []
-    for beat in board.beats:
-        if beat.action not in ("lookup", "lookup_many") or beat.output is None:
-            continue
-        landing = [p for p in beat.output.filled if p not in filled]
-        rows = [int(motion.cells[("token_id", p)].value) for p in landing]
-        half = motion.plan.sizes.row_height / 2
+    for _, _, landing in _lookup_walk(motion, board):
+        rows = [int(motion.cells[("token_id", positions[t])].value) for t in landing]
         drawn = [r for r in rows if r in grid.get_rows()]
         found.append(any(grid.row_y(r) + half <= bottom + 1e-6 for r in drawn))
-        filled += landing
     return found
 
 

@@ -26,7 +26,7 @@ from manim import (
     VMobject,
 )
 
-from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
+from embedviz.render.animations import Steps, make_reveal_animation
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import (
     APART,
@@ -42,6 +42,7 @@ from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
+from embedviz.render.parts.first_level import lookup_all
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.key_swap import sums_key, swap_keys
 from embedviz.render.parts.legend_home import keep_legend
@@ -165,9 +166,8 @@ class PositionStage(Stage):
         first lookup (the chip walks, the row follows it home and the chip
         becomes its tag), "the other three IDs do the same, ..." the rest.
         """
-        first = Succession(*self.motion.lookup_one(self.output.positions[0], paced=False).steps)
-        # The rest is one step (its glides, if any, with it): one step per phrase.
-        rest = Succession(*beat_steps(self.motion.beat_lookup_many(beat)))
+        # The first level into row 0 (issue 18); the rest one step, its glides with it.
+        first, rest = lookup_all(self.motion, beat)
         if len(beat.phrases) < 2:
             return Succession(first, rest)
         return Steps(first, rest)

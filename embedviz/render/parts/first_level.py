@@ -1,0 +1,102 @@
+"""A beat's first lookup with its strip sliding level into output row 0.
+
+PositionBlindness's ``lookup_all`` plays its first ID alone ("As before, ID 2
+selects its row of E"), then the rest together. With the toy's layout the
+block rests where E's row 2 stands level with output rows 2 and 3, and the
+corridor between the blocks is narrower than a strip
+(:func:`~embedviz.render.parts.level.strips_over`): that strip slid out beside
+rows 2 and 3 and rose past row 1 into row 0 (issue 18). Here the block first
+glides down to where row 0 is level with the strip's row
+(:func:`~embedviz.render.parts.resting.level_up`), the strip slides straight
+in, and the rest glide on to the solver's place together, then home: the
+beat's end stands where it stood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import Animation, Succession
+
+from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.metrics import xyz
+from embedviz.render.pace import needed_seconds
+from embedviz.render.parts.level import strips_over
+from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.parts.resting import level_up
+from embedviz.story.model import Beat
+
+__all__ = ["first_lookup", "lookup_all"]
+
+
+def lookup_all(motion: LookupMotion, beat: Beat) -> tuple[Animation, Animation]:
+    """Return the beat's first lookup (:func:`first_lookup`) and the rest's, one step each.
+
+    Both are built before either plays: where the first stands the block level
+    for its strip, the rest are built with the block where it will stand then
+    (their rows' places, their strips' paths and their glide on to the
+    solver's place count from there), as a later beat's would be; and each
+    step's glides get their floors within its phrase (:func:`_fitted`).
+    """
+    first = first_lookup(motion, beat.name)
+    place = motion.places.get(beat.name)
+    if place is None or len(motion.output.positions) < 2:  # alone, it glided home
+        return Succession(*first.steps), Succession(*beat_steps(motion.beat_lookup_many(beat)))
+    # The rows' places are read from the grid (the chips' homes already count from there).
+    grid = motion.output.grid
+    grid.shift(xyz(0, place))
+    try:
+        rest = motion.beat_lookup_many(beat)
+    finally:
+        grid.shift(xyz(0, -place))
+    if len(beat.phrases) < 2:
+        return Succession(*first.steps), Succession(*beat_steps(rest))
+    # The first ends as the second phrase starts; the rest may run into the beat's hold.
+    split = beat.phrases[1].start
+    return _fitted(first.steps, split), _fitted(beat_steps(rest), beat.duration - split)
+
+
+def _fitted(steps: Sequence[Animation], seconds: float) -> Animation:
+    """Return ``steps`` in succession, each glide in them built long enough for its floor.
+
+    A step plays its parts in proportion to their run times (:mod:`~embedviz.
+    render.pace`): a glide built at :data:`~embedviz.render.parts.glide.
+    GLIDE_SECONDS` among a lookup's walks got a fifth of its phrase and moved
+    247 px in 0.4 s (PositionBlindness's glide on, four rows up). Each part
+    with a floor is built so that, played in ``seconds``, it lasts its floor;
+    the rest share what is left.
+    """
+    parts = [p for step in steps for p in (step.animations if type(step) is Succession else [step])]
+    floors = [needed_seconds(p) for p in parts]
+    free = sum(float(p.get_run_time()) for p, f in zip(parts, floors, strict=True) if f <= 0)
+    if free > 0 and sum(floors) < seconds - 1e-6:
+        scale = free / (seconds - sum(floors))  # seconds built for each second played
+        for part, floor in zip(parts, floors, strict=True):
+            if floor > 0:
+                part.run_time = max(float(part.get_run_time()), floor * scale)
+    return Succession(*parts)
+
+
+def first_lookup(motion: LookupMotion, name: str) -> Steps:
+    """Return beat ``name``'s first lookup (output row 0), level where it would not be.
+
+    Where the block (at rest, or at the solver's place if its path needs that)
+    has that strip come up from under row 0 over the block's columns, and a
+    place lets it slide straight in, the block glides
+    there first (``motion.places``), stays there for the beat's other lookups
+    to glide on from (``motion.held``: to the solver's place), and goes home
+    with their end (alone, with its own). Elsewhere it is the lookup as before.
+    """
+    place = None
+    if motion.plan.mode != "corridor" and strips_over(motion.plan):
+        # Where it would play: at rest if its path is clear there, else at the solver's place.
+        played = 0.0 if motion.clear_here([0]) is not None else motion.lift
+        up = level_up(motion, [], 0)
+        # From a row above row 0 there (up > played) it comes down beside no other row;
+        # from below, it rises past them.
+        if up is not None and up < played - 1e-6:
+            place = motion.places[name] = up
+            motion.held.add(name)
+    positions = motion.output.positions
+    stay = place is not None and len(positions) > 1  # for the others to glide on from
+    return motion.lookup_one(positions[0], stay, paced=False, place=place)
