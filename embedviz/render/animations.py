@@ -37,6 +37,7 @@ from embedviz.render.design import RING_BUFF, USED_CHIP_OPACITY
 from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, Reappear, RingFlash
 from embedviz.render.glyphs import NumberText
 from embedviz.render.mobjects import MatrixGrid, TokenChip
+from embedviz.render.pace import give_seconds, seconds_of
 from embedviz.render.theme import DARK, Theme
 
 __all__ = [
@@ -343,6 +344,8 @@ class _Deferred(Animation):
 
     def begin(self) -> None:
         self.inner = self.build()
+        # Built only now: it lasts what this step was given (see give_seconds).
+        give_seconds(self.inner, seconds_of(self))
         if self.scene_ref is not None:
             self.inner._setup_scene(self.scene_ref)
         self.inner.begin()

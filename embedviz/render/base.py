@@ -33,7 +33,7 @@ from embedviz.render.formula import FormulaText
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import Caption, xyz
-from embedviz.render.pace import floored_frames
+from embedviz.render.pace import floored_frames, give_seconds
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
@@ -357,6 +357,8 @@ def _timed(segment: Sequence[_Cue], first: int, end: int, fps: float) -> Animati
     pieces: list[Animation] = []
     for cue in segment:
         cue.animation.set_run_time(cue.frames / fps)
+        # What must last a least real time inside it (a fade over a few frames) reads it.
+        give_seconds(cue.animation, cue.frames / fps)
         offset = cue.start - first
         if offset > 0:
             pieces.append(Succession(Wait(run_time=offset / fps), cue.animation))

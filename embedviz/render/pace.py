@@ -18,10 +18,20 @@ from collections.abc import Callable, Sequence
 
 from manim import Animation, AnimationGroup
 
-__all__ = ["FLOOR_ATTRIBUTE", "at_least", "floored_frames", "needed_seconds"]
+__all__ = [
+    "FLOOR_ATTRIBUTE",
+    "SECONDS_ATTRIBUTE",
+    "at_least",
+    "floored_frames",
+    "give_seconds",
+    "needed_seconds",
+    "seconds_of",
+]
 
 # The attribute that carries an animation's floor, in seconds.
 FLOOR_ATTRIBUTE = "embedviz_min_seconds"
+# The attribute that holds the seconds an animation really lasts on screen (see give_seconds).
+SECONDS_ATTRIBUTE = "embedviz_seconds"
 # The least share of its frames a step without a floor keeps when a floor needs room.
 SQUEEZE = 0.5
 
@@ -123,3 +133,43 @@ def floored_frames(
             grown[index] -= give
             excess -= give
     return grown
+
+
+def give_seconds(animation: Animation, seconds: float) -> None:
+    """Tell ``animation``, and every animation in it, how many seconds it really lasts.
+
+    A beat plays a step in the frames it gives it (``set_run_time`` on the
+    step), and a group plays its members at its own pace: a member's
+    ``run_time`` is only its share of the group's. A motion that must last a
+    least real time (a strip's numbers fading in over a few frames, not one)
+    reads :func:`seconds_of` as it begins. A wrapper that plays an ``inner``
+    animation over its own run passes its seconds on (one built only as it
+    begins, a deferred step, passes them on then). A group's rate function is
+    taken as linear (as every group a beat plays is): its members get their
+    shares of its seconds.
+
+    Examples
+    --------
+    >>> from manim import LaggedStart, Succession, Wait
+    >>> first, second = Wait(run_time=1.0), Wait(run_time=2.0)
+    >>> lagged = LaggedStart(Wait(run_time=2.0), second, lag_ratio=0.5)  # 3 s: 0-2, 1-3
+    >>> give_seconds(Succession(first, lagged), 2.0)  # 4 s played in 2
+    >>> seconds_of(first), seconds_of(lagged), seconds_of(second)
+    (0.5, 1.5, 1.0)
+    """
+    setattr(animation, SECONDS_ATTRIBUTE, float(seconds))
+    inner = getattr(animation, "inner", None)
+    if isinstance(inner, Animation):
+        give_seconds(inner, seconds)
+    if isinstance(animation, AnimationGroup) and animation.max_end_time > 0:
+        scale = float(seconds) / float(animation.max_end_time)
+        for member, start, end in animation.anims_with_timings:
+            give_seconds(member, (float(end) - float(start)) * scale)
+
+
+def seconds_of(animation: Animation) -> float:
+    """Return how many seconds ``animation`` lasts on screen (given by :func:`give_seconds`).
+
+    An animation no beat has timed (played on its own) lasts its ``run_time``.
+    """
+    return float(getattr(animation, SECONDS_ATTRIBUTE, animation.get_run_time()))

@@ -27,6 +27,7 @@ from manim.utils.rate_functions import linear, smooth
 from embedviz.render.design import OUTLINE_REACH, Theme
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import seconds_of
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.drawer import SHOW_RAMP
 from embedviz.render.parts.grid import CellGrid, clear_units
@@ -40,6 +41,7 @@ __all__ = [
     "clear_part",
     "cover_box",
     "make_strip",
+    "numbers_fade",
 ]
 
 # Drawn above everything else, so nothing's fill hides a travelling row.
@@ -49,6 +51,13 @@ FRAME_WIDTH = 3.5
 # The share of its run over which a riding strip's numbers fade in once it is out (the
 # toy's 2.5 s carry: 0.2 s; a review saw them pop on in one frame).
 NUMBERS_FADE = 0.08
+# The least real time that fade takes: the toy's, 6 frames at 30 fps (its middle, 5 to 95 %,
+# over 5): a share of a fast carry's run (half a second, among the rest) was one frame, and
+# the numbers popped on.
+NUMBERS_FADE_SECONDS = 0.2
+# The most of its ride (from out of the matrix to where it lands) the fade may take: the
+# numbers ride whole for the last third of it at least, read before they land.
+FADE_OF_RIDE = 2 / 3
 
 # A box as (left, bottom, right, top).
 Box = tuple[float, float, float, float]
@@ -187,8 +196,9 @@ class Carry(Animation):
         body = body_box(self.grid)
         self.cover = cover_box(body, self.source_box, self.path[-1], emerge_air())
         # When (a share of its run) it is wholly out past the matrix's edge: riding, its
-        # numbers fade in over the next NUMBERS_FADE of its run (see interpolate_mobject).
+        # numbers fade in over the next ``fade`` of its run (see interpolate_mobject).
         self.out_at = self._time_out()
+        self.fade = numbers_fade(seconds_of(self), self.out_at)
         # Where its numbers may read only as this row's: level with its source row
         # (beside the matrix, short of the output block) or with its output row.
         landing = [float(t.get_left()[0]) for t in self.targets]
@@ -276,7 +286,7 @@ class Carry(Animation):
         # Wholly out beside the matrix, it reads as a copy of the row: all of it shows, but
         # only where it can read as no other row's values (see :meth:`_unambiguous`).
         if self.rides:
-            shown = min(1.0, max(0.0, (alpha - self.out_at) / NUMBERS_FADE))
+            shown = min(1.0, max(0.0, (alpha - self.out_at) / self.fade))
         else:
             shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / SHOW_RAMP))
             shown *= self._unambiguous(moved)
@@ -344,6 +354,28 @@ class Carry(Animation):
             self.chip.become_tag(self.tag)
         places = [self.place] if self.place is not None else []
         scene.add(*places, *self.targets, *marks)
+
+
+def numbers_fade(seconds: float, out_at: float) -> float:
+    """Return the share of its run over which a riding strip's numbers fade in.
+
+    :data:`NUMBERS_FADE` of a run of ``seconds``, and at least
+    :data:`NUMBERS_FADE_SECONDS`, but no more than :data:`FADE_OF_RIDE` of
+    what is left of the run once it is out (at ``out_at``): whole before it
+    lands. A strip that is never out (``out_at`` 1) gets a sliver (its
+    numbers never show while it rides).
+
+    Examples
+    --------
+    >>> round(numbers_fade(2.5, 0.36), 3)  # the toy's carry: its share
+    0.08
+    >>> round(numbers_fade(0.8, 0.36), 3)  # faster: 0.2 s of it
+    0.25
+    >>> round(numbers_fade(0.5, 0.4), 3)  # a short ride: two thirds of it
+    0.4
+    """
+    wanted = max(NUMBERS_FADE, NUMBERS_FADE_SECONDS / seconds) if seconds > 0 else NUMBERS_FADE
+    return max(min(wanted, FADE_OF_RIDE * (1.0 - out_at)), 1e-9)
 
 
 def body_box(grid: CellGrid) -> Box:
