@@ -53,8 +53,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
 # rows 0 and 1 level with E's rows 2 and 3; resting._level_place's kind) passes this test
 # (tried: nothing beside another row), but leaves 21.0 % of the frame empty over the
 # block at lookup-0's end (x -0.93 to 7.11, y 0.42 to 3.40), over test_moments' eighth,
-# and lookup-1's strip, level, does not use that room. It needs a layout that fills the
-# band over a lowered block (docs/render.md).
+# and lookup-1's strip, level, does not use that room. No legend home fills it: lookup-rest
+# needs the block's top 2.0 rows or more over E's (its solver place, 0.23 under the title
+# band), 4.0 rows over the level place, so that band (8.04 wide) holds nothing that stays
+# put and is at least 19.4 % of the frame; the legend at the top right left 16.5 % and
+# ran into the raised block's "token IDs" (seqlevel28; docs/render.md).
 TOY = pytest.mark.xfail(
     strict=True, reason="toy lookup-0/1: a level block leaves 21 % empty at lookup-0's end"
 )
