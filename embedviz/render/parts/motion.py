@@ -41,7 +41,7 @@ from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.kept import KeptOutlines
 from embedviz.render.parts.late import late_glide
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
-from embedviz.render.parts.ride import lag, ride_home
+from embedviz.render.parts.ride import lag, ride_home, strip_way
 from embedviz.render.parts.schedule import (
     WALK,
     Lookup,
@@ -219,16 +219,16 @@ class LookupMotion(Component):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return a chip's way to its row (``park``) and its way back to its output row's tag.
 
-        By default the chip waits beside the output row it fills: it walks left through that
-        (still empty) row into the walking column, along it to its row. It rides home at its
-        strip's right end (:mod:`~embedviz.render.parts.ride`), or where it cannot, goes
-        back the way it came. ``lift``: how far the block will have glided up by then.
+        By default it waits beside the output row it fills, walks left through that (empty)
+        row into the walking column and along it to its row; back, it rides at its strip's
+        right end (:mod:`~embedviz.render.parts.ride`), or goes back as it came (``lift``: _one's).
         """
         lane_y = self.output_row_y(row_index) + lift
         home = self.chips.homes[row_index] + xyz(self.slide, lift)
         there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
         if self.strip_lag(row_index, float(park[1]), lift) <= 0:
-            return there, ride_home(self.plan, park, lane_y, home)
+            way = strip_way(self, row_index, float(park[1]), lift)
+            return there, ride_home(self.plan, park, lane_y, home, way)
         return there, curve_points([park, xyz(park[0], lane_y), home], self.radius)
 
     def strip_lag(self, row_index: int, source_y: float, lift: float) -> float:
@@ -317,7 +317,7 @@ class LookupMotion(Component):
             at_least(walking, chip_floor(there) if paced else 0.0), *self.leaving(row_index)
         )
         walk = AnimationGroup(go, mark_row)
-        path = self.plan.strip_path(source_y, self.output_row_y(row_index) + lift)
+        path = strip_way(self, row_index, source_y, lift)
         targets = self.output.targets(position)
         for target in targets:
             target.shift(xyz(self.slide, lift))

@@ -33,19 +33,36 @@ past E's edge, more than half the bar) the chip already stands at its riding
 dock, and stays there to its tag. (Riding a bar's width further out, it read
 as 29 px from its copy, and a chip whose way was shorter than its strip's
 drifted ahead of it.)
+
+Where the corridor between the blocks is narrower than a strip
+(:func:`~embedviz.render.parts.level.strips_over`: GPT-2's layout), a strip
+rising beside the output block rises right against E, its numbers shown (its
+chip rides at its right end), level in turn with each row of E it passes: a
+720p review of SequenceLookup at GPT-2's size read 50256's copy, standing
+beside row 2 on its way to output row 2, as a copy of row 2 (issue 18). Where
+no other output row stands between its source row's height and its own (it
+lands in the block's bottom row from below, or its top row from above), such a
+strip slides on at its source row's height until it is under (over) the
+block's columns and rises straight into its row there (:func:`strip_way`): it
+is never level with another row of E beside E, and passes no other output row,
+nor a chip waiting beside one. Elsewhere it keeps the beside route.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
 from embedviz.render.metrics import xyz
+from embedviz.render.parts.level import strips_over
 from embedviz.render.parts.schedule import STRIP_LAG
+from embedviz.render.routes import curved_route
 from embedviz.render.solver import LookupPlan
+from embedviz.render.solver_across import RIDE_TURN
 
-__all__ = ["lag", "ride_home", "rides_past", "step_in"]
+__all__ = ["lag", "ride_home", "rides_past", "step_in", "strip_way"]
 
 
 def lag(
@@ -107,7 +124,13 @@ def step_in(plan: LookupPlan) -> float:
     return plan.bar_width
 
 
-def ride_home(plan: LookupPlan, park: np.ndarray, target_y: float, home: np.ndarray) -> np.ndarray:
+def ride_home(
+    plan: LookupPlan,
+    park: np.ndarray,
+    target_y: float,
+    home: np.ndarray,
+    way: Sequence[np.ndarray] | None = None,
+) -> np.ndarray:
     """Return a chip's way home riding its strip: the strip's way, moved by where the chip rides.
 
     Parameters
@@ -122,6 +145,9 @@ def ride_home(plan: LookupPlan, park: np.ndarray, target_y: float, home: np.ndar
         The output row's centre line, where the strip lands.
     home
         The chip's place as the row's tag (where the strip's landing puts it).
+    way
+        The strip centre's way (:func:`~embedviz.render.parts.rise.strip_way`);
+        by default the plan's.
 
     Returns
     -------
@@ -137,6 +163,42 @@ def ride_home(plan: LookupPlan, park: np.ndarray, target_y: float, home: np.ndar
     source_y = float(park[1])
     inset = step_in(plan)
     ahead = park - xyz(plan.matrix_left + plan.body_width / 2 + inset, source_y)
-    ride = [point + ahead for point in plan.strip_path(source_y, target_y)]
+    strip = plan.strip_path(source_y, target_y) if way is None else way
+    ride = [point + ahead for point in strip]
     first = [park - xyz(inset / 2, 0)] if inset > 0 else []
     return np.array([park, *first, *ride, home])
+
+
+class _Motion(Protocol):
+    """What :func:`strip_way` reads of a lookup's motion."""
+
+    plan: LookupPlan
+    output: Any
+
+    def output_row_y(self, row_index: int) -> float: ...
+
+
+def strip_way(motion: _Motion, row_index: int, source_y: float, lift: float) -> list[np.ndarray]:
+    """Return a strip centre's way from its matrix row to output row ``row_index``.
+
+    ``source_y``: its source row's centre line; ``lift``: how far the block
+    will have glided up by then. A batch's stack (its chips ride their own
+    ways, see :mod:`~embedviz.render.parts.batch_motion`) keeps the plan's route.
+    """
+    plan = motion.plan
+    rows = [motion.output_row_y(t) + lift for t in range(len(motion.output.positions))]
+    target = rows[row_index]
+    way = plan.strip_path(source_y, target)
+    stacked = getattr(motion.output, "slices", None) is not None
+    if stacked or plan.mode == "corridor" or not strips_over(plan):
+        return way
+    if abs(target - source_y) < plan.sizes.row_height / 2:
+        return way  # level with it (or nearly): it slides straight in
+    up = target > source_y
+    others = [y for k, y in enumerate(rows) if k != row_index]
+    if any(y < target if up else y > target for y in others):
+        return way  # it would pass another output row under (over) the block
+    half = plan.body_width / 2
+    clear, landing = plan.column_left + half, plan.output_left + half
+    turn = min(plan.sizes.row_height / 2, RIDE_TURN)
+    return curved_route(clear, [(landing, source_y, turn)], (landing, target))
