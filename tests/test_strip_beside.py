@@ -68,7 +68,10 @@ def _beside_other_rows(
         seen += 1
         centre = float(np.mean([n.get_center()[1] for n in numbers]))
         target = float(np.mean([t.get_center()[1] for t in carry.targets]))
-        _, bottom, _, top = grid.row_box(carry.row, buff=0.0)
+        # A row hidden in a band (LargeVocabLookup's BandCarry) is not drawn (row_box raised
+        # StopIteration): its strip was built a row's height (make_strip's row_box), so half
+        # its box at its start is half a row.
+        _, bottom, _, top = carry.source_box
         half = (top - bottom) / 2
         if abs(centre - target) < half:
             return
@@ -95,9 +98,17 @@ def test_gpt2_sequence_copy_never_stands_beside_another_row(
 
 
 # Issue 18, still open: these scenes' strips rise (or go down the corridor) beside E's
-# other rows with their numbers shown, where the corridor is wide (the toy's, MiniLM's) or
-# the strips rise to rows between others (a batch's stack), or past a scroll bar.
-OPEN = pytest.mark.xfail(strict=True, reason="issue 18: a copy rises beside E's other rows")
+# other rows with their numbers shown: the toy's (row 5's copy right against row 2 at
+# 42.8 s), MiniLM's (rows 4937 and 2938 beside row 2006), a batch's stack (GPT-2: row
+# 4821's beside rows 17, 2 and 0), LargeVocabLookup's (rows 4821 and 464 beside rows 0
+# and 1, the rest's beside 463 and 465). All real at 720p. Every one comes level with
+# another row 0.01 to 0.09 of its run after it clears E, while its numbers still fade in:
+# hiding them there (fades of 0.2 s) leaves them not whole over 64 % to 420 % of the ride,
+# past tests/test_strip_drawer.py's fifth; only a route can fix these.
+# Only the rule's own assertion may fail (LargeVocabLookup's xfail was met by a crash).
+OPEN = pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason="issue 18: a copy rises beside E's other rows"
+)
 
 
 @pytest.mark.slow
