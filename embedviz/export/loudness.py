@@ -349,14 +349,19 @@ def fit_through_codec(
     """Limit a mono signal until its encoded and decoded form peaks under the ceiling.
 
     Each pass encodes and decodes the signal with ``round_trip`` and measures
-    the decoded true peak. If it is above ``ceiling - margin``, the limiter's
-    aim is lowered by the overshoot (and 0.1 dB more), the original signal is
-    limited to that aim (and, should that lower its loudness, brought back to
-    the loudness it had), and the next pass encodes it again. The limiter
-    touches only the peaks, so for speech the loudness stays put. Once a
-    harder limit fails to lower the decoded peak, each further pass lowers
-    the whole signal by what is left over instead, which costs as much
-    loudness.
+    the decoded true peak. If the first is above ``ceiling - margin``, the
+    limiter's aim is lowered by the overshoot (and 0.1 dB more), the original
+    signal is limited to that aim (and, should that lower its loudness,
+    brought back to the loudness it had), and the next pass encodes it again.
+    If that is still over, the decoded peak stands where the input peaked
+    under the aim (a codec's overshoot can rise anywhere), so limiting harder
+    would miss it: the input is lowered smoothly (5 ms) around each place
+    where its decoded form is over (aiming the overshoot lower still: a codec
+    follows a short dip only in part), for as long as that lowers the decoded
+    peak. Both touch only peaks, so for speech the
+    loudness stays put. Once a pass fails to lower the decoded peak, each
+    further pass lowers the whole signal by what is left over instead, which
+    costs as much loudness.
 
     Why a bounded number of passes is enough: for speech, a codec's overshoot
     past its input's peaks barely depends on where the limiter aims, so the
@@ -398,34 +403,41 @@ def fit_through_codec(
     """
     original = _as_samples(samples)
     goal = ceiling - margin
-    loudness: float | None = None  # measured once a pass fails (most fit at once)
     x = original
     peak = last = float("inf")
-    limiting = True
-    for _ in range(passes):
-        peak = true_peak_dbtp(_as_samples(round_trip(x)))
+    for done in range(passes):
+        decoded = _as_samples(round_trip(x))
+        peak = true_peak_dbtp(decoded)
         if measured is not None:
             measured(peak)
         if peak <= goal:
             return x
         over = peak - goal + 0.1
-        # Limit harder while that lowers the decoded peak; once it does not,
-        # the codec's overshoot grows with the limiting (a hard-limited burst),
-        # and only lowering the whole track helps: a codec at a fixed bit rate
-        # scales with its input.
-        limiting = limiting and peak < last
-        last = peak
-        if limiting:
+        if done == 0:
+            # First, limit the peaks harder, at the same loudness: most of a
+            # codec's overshoot is at its input's peaks.
             aim = min(goal, true_peak_dbtp(x)) - over
-            if loudness is None:
-                loudness = integrated_loudness(original, rate) if rate == RATE else -np.inf
+            loudness = integrated_loudness(original, rate) if rate == RATE else -np.inf
             if np.isfinite(loudness):
                 # Limiting hard can take loudness with it: gain back to where it was.
                 x = _normalised(original, rate, loudness, aim)
             else:
                 x = _limit(original, aim, rate)
+        elif done == 1 or peak < last:
+            # What is left over is where the decoded form peaks, which may be
+            # where the input peaked under the limiter's aim (so limiting
+            # harder missed it): lower the input there, and nowhere else.
+            # Aimed at the goal less the overshoot: a codec follows a short
+            # local dip only in part (Opus, 60 Hz bursts: by about half).
+            near = _peaks_above(decoded[: x.size], 10 ** ((goal - over) / 20))
+            x = _limit(x, goal - over, rate, near)
         else:
+            # Lowering it there did not lower the decoded peak: the codec's
+            # overshoot grows as it is limited (a hard-limited burst), and only
+            # lowering the whole track helps: a codec at a fixed bit rate
+            # scales with its input.
             x = x * 10 ** (-over / 20)
+        last = peak
     raise EmbedvizError(
         f"the encoded narration still peaks at {peak:.2f} dBTP after {passes} passes "
         f"(the ceiling is {ceiling:g} dBTP)"
