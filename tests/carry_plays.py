@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pytest
 
 ALPHAS = tuple(k / 40 for k in range(1, 40))
 SWEEP = 2000
@@ -176,11 +177,9 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
         beat[0] = moment.beat.name
 
     board = prepared_storyboard(scene, overrides, environ={})
-    Carry.interpolate_mobject = record  # type: ignore[method-assign]
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Carry, "interpolate_mobject", record)
         play_moments(board, on, alphas=ALPHAS)
-    finally:
-        Carry.interpolate_mobject = original  # type: ignore[method-assign]
     for carry, fade in fades.items():
         # Time against alpha within its play is a line: its slope is the carry's seconds.
         seen = sorted(set(clock.get(carry, [])), key=lambda pair: pair[1])
