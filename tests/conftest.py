@@ -679,6 +679,29 @@ def moment_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., list
     return run
 
 
+@pytest.fixture(scope="session")
+def carry_play_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Any]:
+    """Play each (scene, options) once per test run for its carries (tests/carry_plays.py).
+
+    A play is swept if asked (``sweep``) or if test_numbers_fade sweeps it (``SWEPT``).
+    """
+    from carry_plays import CarryPlay, play_carries, swept
+
+    cache: dict[str, CarryPlay] = {}
+    shared = _shared_folder(tmp_path_factory)
+
+    def run(scene: str, overrides: dict[str, Any] | None = None, sweep: bool = False) -> CarryPlay:
+        sweep = sweep or swept(scene, overrides)
+        key = f"{scene}:{sorted((overrides or {}).items())}:swept={sweep}"
+        if key not in cache:
+            cache[key] = _once_per_run(
+                shared, f"carries:{key}", lambda: play_carries(scene, overrides, sweep)
+            )
+        return cache[key]
+
+    return run
+
+
 def play_dry(make_scene: Callable[[], Any], fps: int, prefix: str = "embedviz-dry-") -> None:
     """Dry-run a scene at 320x180 and ``fps`` in a scratch media folder, frame by frame.
 

