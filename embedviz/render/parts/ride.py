@@ -146,7 +146,7 @@ def ride_home(
     home
         The chip's place as the row's tag (where the strip's landing puts it).
     way
-        The strip centre's way (:func:`~embedviz.render.parts.rise.strip_way`);
+        The strip centre's way (:func:`strip_way`);
         by default the plan's.
 
     Returns
