@@ -9,11 +9,12 @@ row's height, then up or down beside the matrix and into the output row), and
 the strip never covers its source row:
 it starts under its own row and slides out from behind the matrix as one
 unit; only its part clear of the matrix is drawn (the matrix's cells are
-filled, so a strip behind them would not show either), outlined on every
-side but the one at the matrix's edge (:func:`clear_part`, :func:`cover_box`).
-Its numbers fade in once it is wholly out; they ride home with it where its
-chip rides beside it, and otherwise show only level with its own rows, fading
-in there too (:func:`stretch_fade`).
+filled, so a strip behind them would not show either), outlined on every side
+but the one at the matrix's edge (:func:`clear_part`, :func:`cover_box`).
+Its numbers fade in as it slides out, each once its cell is a column clear of
+the matrix (:mod:`~embedviz.render.parts.level_cells`), all once it is wholly
+out; they ride home with it where its chip rides beside it, and otherwise show
+only level with its own rows, fading in there too (:func:`stretch_fade`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, Rectangle, Scene, VGroup, VMobject
+from manim import Animation, Rectangle, Scene, VGroup, VMobject, config
 from manim.utils.rate_functions import linear, smooth
 
 from embedviz.render.design import OUTLINE_REACH, Theme
@@ -214,9 +215,11 @@ class Carry(Animation):
         # Not riding, its numbers show only where it is level with its rows: over each
         # stretch of its run where they may, they fade in as a riding strip's do.
         self.stretches = [] if self.rides else self._stretches(seconds_of(self))
-        # Sliding level into its output row with no room to be wholly out short of it: its
-        # numbers show cell by cell as they clear the matrix (parts/level_cells).
-        self.cells = level_cells(self, functools.partial(stretch_fade, seconds_of(self)))
+        # Sliding out of the matrix's right edge, its numbers show cell by cell, each once
+        # its cell is a column (and a pixel) clear of that edge (parts/level_cells).
+        column = max((s.size for s in self.grid.col_slots if not s.gap), default=0.0)
+        clear = body_box(self.grid)[2] + column + float(config.frame_height) / 720
+        self.cells = level_cells(self, clear, functools.partial(stretch_fade, seconds_of(self)))
 
     def _today(self, alpha: float) -> float:
         """Return its numbers' opacity at ``alpha`` by the wholly-out rule (riding or not)."""
@@ -323,8 +326,9 @@ class Carry(Animation):
         reviews). Riding with its chip (:attr:`rides`) they ride home with it;
         a strip whose chip leads shows them only where they cannot read as
         another row's (:meth:`_unambiguous`), faded in (:meth:`_walking_shown`).
-        Sliding level into its output row with no room to be wholly out short
-        of it, they show cell by cell as they clear the matrix (:attr:`cells`).
+        Sliding out of the matrix's right edge, each shows once its cell is a
+        column clear of that edge (:attr:`cells`: nearer, it read as one more
+        column of the row), so the strip is no empty box while it slides out.
         """
         offset = self._offset(alpha)
         self.strip.shift(offset - self.moved)
