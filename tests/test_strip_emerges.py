@@ -17,7 +17,11 @@ points of its way, read back as drawn) and checked:
   body, nor while any of its numbers is still behind the matrix: a part
   shown as it came out stood beside a row and read as more values of that
   row (a second review: a lone ``-1.4096`` after rows 0 and 1). Once wholly
-  out it shows whole, a copy beside its row;
+  out it shows whole, a copy beside its row. While it slides out level with
+  its source row (or its output row), a number may show once it stands more
+  than a column width (less a pixel) right of the matrix's body: there it
+  reads as no more values of the row (test_strip_heading's rule), and the
+  strip is no empty box all the way out (test_slide_numbers);
 - while it is still partly behind the matrix, its frame's ink keeps
   :data:`AIR_PX` of air from the ink of its row's outline (a third review
   read the outline and a strip drawn from the matrix's edge as one long
@@ -130,6 +134,11 @@ def _faults(start: _Start) -> list[str]:
     from manim import config
 
     air = AIR_PX * float(config.frame_height) / 720
+    pixel = float(config.frame_height) / 720
+    column = float(carry.grid.col_slots[-1].size)
+    lines = [start.line]
+    if carry.targets:
+        lines.append(float(np.mean([t.get_center()[1] for t in carry.targets])))
     for alpha in REPLAY:
         carry.interpolate_mobject(alpha)
         box = carry.strip[0]
@@ -151,15 +160,19 @@ def _faults(start: _Start) -> list[str]:
                 )
         texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
         behind = [t for t in texts if float(t.get_corner([-1, -1, 0])[0]) < right - 1e-6]
+        centre = float(np.mean([t.get_center()[1] for t in texts]))
+        level = any(abs(centre - line) < start.height / 3 for line in lines)
         for text in texts:
             if float(text.get_fill_opacity()) <= SHOWN:
                 continue
             t_low, t_high = text.get_corner([-1, -1, 0]), text.get_corner([1, 1, 0])
             over = t_low[0] < right and t_high[0] > left and t_low[1] < top and t_high[1] > bottom
             name = text.text if hasattr(text, "text") else text
+            # Level with its own rows, a column (less a pixel) clear of the matrix's body.
+            clear = level and float(t_low[0]) >= right + column - pixel
             if over:
                 faults.append(f"a{alpha:.3f}: {name} over the matrix")
-            elif behind:
+            elif behind and not clear:
                 faults.append(f"a{alpha:.3f}: {name} shows while the strip is not wholly out")
     return faults
 

@@ -9,20 +9,22 @@ row's height, then up or down beside the matrix and into the output row), and
 the strip never covers its source row:
 it starts under its own row and slides out from behind the matrix as one
 unit; only its part clear of the matrix is drawn (the matrix's cells are
-filled, so a strip behind them would not show either), outlined on every
-side but the one at the matrix's edge (:func:`clear_part`, :func:`cover_box`).
-Its numbers fade in once it is wholly out; they ride home with it where its
-chip rides beside it, and otherwise show only level with its own rows, fading
-in there too (:func:`stretch_fade`).
+filled, so a strip behind them would not show either), outlined on every side
+but the one at the matrix's edge (:func:`clear_part`, :func:`cover_box`).
+Its numbers fade in as it slides out, each once its cell is a column clear of
+the matrix (:mod:`~embedviz.render.parts.level_cells`), all once it is wholly
+out; they ride home with it where its chip rides beside it, and otherwise show
+only level with its own rows, fading in there too (:func:`stretch_fade`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, Rectangle, Scene, VGroup, VMobject
+from manim import Animation, Rectangle, Scene, VGroup, VMobject, config
 from manim.utils.rate_functions import linear, smooth
 
 from embedviz.render.design import OUTLINE_REACH, Theme
@@ -32,6 +34,7 @@ from embedviz.render.pace import seconds_of
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.drawer import SHOW_RAMP
 from embedviz.render.parts.grid import CellGrid, clear_units
+from embedviz.render.parts.level_cells import level_cells
 from embedviz.story.model import NumberCell
 
 __all__ = [
@@ -212,6 +215,17 @@ class Carry(Animation):
         # Not riding, its numbers show only where it is level with its rows: over each
         # stretch of its run where they may, they fade in as a riding strip's do.
         self.stretches = [] if self.rides else self._stretches(seconds_of(self))
+        # Sliding out of the matrix's right edge, its numbers show cell by cell, each once
+        # its cell is a column (and a pixel) clear of that edge (parts/level_cells).
+        column = max((s.size for s in self.grid.col_slots if not s.gap), default=0.0)
+        clear = body_box(self.grid)[2] + column + float(config.frame_height) / 720
+        self.cells = level_cells(self, clear, functools.partial(stretch_fade, seconds_of(self)))
+
+    def _today(self, alpha: float) -> float:
+        """Return its numbers' opacity at ``alpha`` by the wholly-out rule (riding or not)."""
+        if self.rides:
+            return min(1.0, max(0.0, (alpha - self.out_at) / self.fade))
+        return self._walking_shown(alpha, self._moved(alpha))
 
     def _time_out(self, samples: int = 400) -> float:
         """Return the share of its run at which its left end first passes the matrix's edge.
@@ -304,22 +318,17 @@ class Carry(Animation):
 
         The strip moves as one unit, box and numbers together, starting under
         its own row; only its part clear of the matrix (:func:`cover_box`) is
-        drawn, as though it slid out from behind the matrix: filled, outlined
-        on every side but the one at the matrix's edge, so the outline is never
-        wider than the strip nor drawn over the matrix (a 720p review read a
-        frame round the row and the strip together, with the strip's last
-        number beside the row, as a glitch). Its numbers show only once it is
-        wholly out, all together, a copy beside its row: a part shown as it
-        came out stood beside its own row (or, on a way that rose behind the
-        matrix, beside another) and read as more values of that row (two
-        720p reviews: ``-2.8400 -0.7849 -1.4096 -1.4096``, and a lone
-        ``-1.4096`` after rows 0 and 1). Once out, they ride home with it
-        where its chip rides at its right end (:attr:`rides`): the ID beside
-        them says whose they are, and a 720p review found an empty amber box
-        crossing the screen for two seconds, the numbers it fetched unseen.
-        A strip whose chip leads shows them only where they cannot read as
-        another row's (:meth:`_unambiguous`), fading in there as a riding
-        strip's do (:meth:`_walking_shown`: by distance, they popped on).
+        drawn: filled, outlined on every side but the one at the matrix's edge
+        (a 720p review read a frame round the row and the strip together as a
+        glitch). Its numbers show once it is wholly out, all together: a part
+        shown as it came out stood beside its own row (or another, on a way
+        that rose behind the matrix) and read as more values of it (two 720p
+        reviews). Riding with its chip (:attr:`rides`) they ride home with it;
+        a strip whose chip leads shows them only where they cannot read as
+        another row's (:meth:`_unambiguous`), faded in (:meth:`_walking_shown`).
+        Sliding out of the matrix's right edge, each shows once its cell is a
+        column clear of that edge (:attr:`cells`: nearer, it read as one more
+        column of the row), so the strip is no empty box while it slides out.
         """
         offset = self._offset(alpha)
         self.strip.shift(offset - self.moved)
@@ -329,14 +338,11 @@ class Carry(Animation):
         moved = (left + dx, bottom + dy, right + dx, top + dy)
         out = clear_part(moved, self.cover)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
-        # Wholly out beside the matrix, it reads as a copy of the row: all of it shows, but
-        # only where it can read as no other row's values (see :meth:`_unambiguous`).
-        if self.rides:
-            shown = min(1.0, max(0.0, (alpha - self.out_at) / self.fade))
-        else:
-            shown = self._walking_shown(alpha, moved)
-        for text in [*numbers.submobjects, *marks.submobjects]:
-            text.set_fill(opacity=shown)
+        shown = self._today(alpha)
+        texts = [*numbers.submobjects, *marks.submobjects]
+        cells = self.cells.shown(alpha, moved) if self.cells else np.zeros(len(texts))
+        for text, cell in zip(texts, cells, strict=True):
+            text.set_fill(opacity=max(shown, float(cell)))
         if out is None:
             box.set_fill(opacity=0.0).set_stroke(opacity=0.0)
             return
