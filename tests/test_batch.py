@@ -355,15 +355,16 @@ def test_equality_marks_name_both_rows_once_every_row_is_in(overrides: dict[str,
     "overrides",
     [{}, {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}],
 )
-def test_every_slice_shows_its_values_at_the_end(overrides: dict[str, Any]) -> None:
+def test_every_slice_shows_its_values_at_the_end(
+    moment_cache: Any, overrides: dict[str, Any]
+) -> None:
     """Issue 18: at the shape beat's end every slice's numbers are in view, none covered."""
-    from conftest import sample_moments
     from test_moments import check_moment
 
     board = prepared_storyboard("BatchLookup", overrides, environ={})
-    # Only the last beat's end is read: the others play unsampled.
     last = board.beats[-1].name
-    end = sample_moments("BatchLookup", overrides, alphas=(), beats={last})[-1]
+    # test_moments samples both cases whole (its CASES): the last sample is this beat's end.
+    end = moment_cache("BatchLookup", overrides)[-1]
     assert end.beat.name == last == "shape"
     assert end.alpha == 1.0
     shown = {t.cell[1] for t in end.texts if t.opacity >= 0.99 and t.cell and t.cell[0] == "output"}
@@ -386,7 +387,7 @@ def test_no_number_is_drawn_twice(dry_run_cache: Any, overrides: dict[str, Any])
 
 
 @pytest.mark.slow
-def test_the_slices_rest_beside_e_and_part_only_while_strips_travel() -> None:
+def test_the_slices_rest_beside_e_and_part_only_while_strips_travel(moment_cache: Any) -> None:
     """Issue 18: the corridor is open only while a strip travels; the notes come right of it.
 
     The 3 x 6 batch takes the corridor. At every beat end the slices stand
@@ -396,10 +397,9 @@ def test_the_slices_rest_beside_e_and_part_only_while_strips_travel() -> None:
     screen, it fits between E and the slices. Once every row is in, the marks
     stand right of every slice's numbers and tags.
     """
-    from conftest import sample_moments
-
     overrides = {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 10, "dim": 5}
-    samples = sample_moments("BatchLookup", overrides)
+    # Sampled once per run: test_moments samples this batch too (its CASES).
+    samples = moment_cache("BatchLookup", overrides)
 
     def kind(sample: Any, name: str, strip: bool = False) -> list[np.ndarray]:
         return [

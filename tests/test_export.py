@@ -666,17 +666,24 @@ def _decoded_audio(path: Path) -> tuple[Any, str, int]:
     return np.concatenate(chunks).astype(np.float64), codec, rate
 
 
-@pytest.mark.slow
-def test_voice_espeak_is_mixed_in_and_beats_wait_for_their_phrases(
-    tmp_path: Path, snapshot: Any
-) -> None:
-    import av
-    from syrupy.extensions.json import JSONSnapshotExtension
+def _espeak_site(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """A site with SingleTokenLookup narrated by espeak-ng at -qt (144p15).
 
+    ``full_site`` exports that clip too, with the same options (``--voice
+    espeak -qt``), and the clip's folder it writes is byte for byte the one a
+    site of that clip alone holds: when this run builds ``full_site`` (a test
+    of this file that uses it is selected), its folder is read, not exported
+    again; alone (``-k voice_espeak``), the clip is exported here.
+    """
     from embedviz.export.voice import choose_voice
 
-    if CI is False and shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is not installed")
+    here = request.node.path
+    if any(
+        item.path == here and "full_site" in getattr(item, "fixturenames", ())
+        for item in request.session.items
+    ):
+        site: Path = request.getfixturevalue("full_site")
+        return site
     site = tmp_path / "site"
     # Without the voice extra, espeak-ng still speaks.
     export_site(
@@ -687,7 +694,19 @@ def test_voice_espeak_is_mixed_in_and_beats_wait_for_their_phrases(
         show_progress=False,
         voice=choose_voice("espeak"),
     )
-    folder = site / "SingleTokenLookup"
+    return site
+
+
+@pytest.mark.slow
+def test_voice_espeak_is_mixed_in_and_beats_wait_for_their_phrases(
+    request: pytest.FixtureRequest, tmp_path: Path, snapshot: Any
+) -> None:
+    import av
+    from syrupy.extensions.json import JSONSnapshotExtension
+
+    if CI is False and shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    folder = _espeak_site(request, tmp_path) / "SingleTokenLookup"
     board = json.loads((folder / "SingleTokenLookup.storyboard.json").read_text())
     assert board["voice"] == "espeak-ng:en-us"
     # The retimed file is still true to the core: timing is the author's to change.

@@ -71,12 +71,30 @@ def test_manim_render_gives_a_playable_video(scene: str, tmp_path: Path) -> None
     assert len(starts) < 0.9 * expected * FPS
 
 
-def test_embedviz_render_replaces_only_after_success(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    command = [sys.executable, "-m", "embedviz", "render", "single", "-ql", "-o", str(out)]
+RENDER_SINGLE = [sys.executable, "-m", "embedviz", "render", "single", "-ql"]
+
+
+@pytest.fixture(scope="module")
+def single_render(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """``embedviz render single -ql`` into a new folder, once for the two tests that read it.
+
+    One checks that a failed render leaves it as it was; the other compares it,
+    the serial render, with the same render in ranges of beats.
+    """
+    root = tmp_path_factory.mktemp("single")
+    out = root / "out"
     result = subprocess.run(
-        command, cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600
-    )
+        [*RENDER_SINGLE, "-o", str(out)],
+        cwd=root, env=_clean_env(), capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    return out, result
+
+
+def test_embedviz_render_replaces_only_after_success(
+    single_render: tuple[Path, Any], tmp_path: Path
+) -> None:
+    out, result = single_render
+    command = [*RENDER_SINGLE, "-o", str(out)]
     assert result.returncode == 0, result.stderr[-2000:]
     video = out / "SingleTokenLookup.mp4"
     assert result.stdout.strip().endswith(str(video))
@@ -162,20 +180,24 @@ def _pictures(path: Path) -> tuple[list[float], list[Any]]:
     ]
 
 
-def test_embedviz_render_in_ranges_of_beats_gives_the_same_video(tmp_path: Path) -> None:
+def test_embedviz_render_in_ranges_of_beats_gives_the_same_video(
+    single_render: tuple[Path, Any], tmp_path: Path
+) -> None:
     import bisect
 
     import numpy as np
 
-    base = [sys.executable, "-m", "embedviz", "render", "single", "-ql"]
-    runs = {}
-    for name, extra in (("serial", []), ("ranges", ["-j", "3", "--save_sections"])):
-        result = subprocess.run(
-            [*base, *extra, "-o", str(tmp_path / name)],
-            cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600,
-        )  # fmt: skip
-        assert result.returncode == 0, result.stderr[-2000:]
-        runs[name] = tmp_path / name / "SingleTokenLookup.mp4"
+    base = RENDER_SINGLE
+    # The serial render is the one test_embedviz_render_replaces_only_after_success reads.
+    serial_out, serial_result = single_render
+    assert serial_result.returncode == 0, serial_result.stderr[-2000:]
+    runs = {"serial": serial_out / "SingleTokenLookup.mp4"}
+    result = subprocess.run(
+        [*base, "-j", "3", "--save_sections", "-o", str(tmp_path / "ranges")],
+        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    runs["ranges"] = tmp_path / "ranges" / "SingleTokenLookup.mp4"
     serial, ranges = (_probe(runs[name])[0] for name in ("serial", "ranges"))
     assert ranges == pytest.approx(serial, abs=1e-6)
     ours, theirs = _pictures(runs["ranges"]), _pictures(runs["serial"])
