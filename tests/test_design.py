@@ -242,12 +242,13 @@ def _tint(base: str, end: str, amount: float) -> str:
 
 
 def _value_colours(theme: Theme) -> dict[str, str]:
-    """The value ends, and their weakest tints: 35 % of the way from the text colour."""
+    """The value ends, and their tints nearest zero (``value_near_zero`` of the way from the
+    text colour: 35 % in the dark theme; the light theme starts at the full colour)."""
     return {
         "positive": theme.positive,
         "negative": theme.negative,
-        "pale positive": _tint(theme.text, theme.positive, 0.35),
-        "pale negative": _tint(theme.text, theme.negative, 0.35),
+        "pale positive": _tint(theme.text, theme.positive, theme.value_near_zero),
+        "pale negative": _tint(theme.text, theme.negative, theme.value_near_zero),
     }
 
 

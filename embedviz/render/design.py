@@ -334,6 +334,16 @@ class Theme:
         shown by a shape (``=``, ``≠``, a cross, a strike), never by a colour;
         also the frame of a row that no ID selected (a slip's wrong row), which
         amber would claim for the ID.
+    value_near_zero, value_at_scale
+        Not colours: how far a value's colour is from the text colour toward
+        blue or vermillion, near zero and at the key's scale. The dark theme
+        goes from a pale tint of the light text to the full colour. The light
+        theme's text is near-black, so a ramp from it made small values
+        near-black too and a projector greyed their sign out (a 720p review:
+        ``-0.2010`` and ``0.9666`` read alike); there a value starts at the
+        full blue or vermillion (the lightest that keeps 4.5:1 on the cells)
+        and deepens toward the text as it grows, so the sign reads at every
+        size and larger still means stronger.
     """
 
     background: str = "#101318"
@@ -353,6 +363,8 @@ class Theme:
     accent: str = "#009E73"
     gradient: str = "#FC80D4"
     wrong: str = "#C8CDD6"
+    value_near_zero: float = 0.35
+    value_at_scale: float = 1.0
 
 
 DARK = Theme()
@@ -375,6 +387,8 @@ LIGHT = Theme(
     accent="#00784A",
     gradient="#A3417A",
     wrong="#3D4450",
+    value_near_zero=1.0,
+    value_at_scale=0.65,
 )
 
 THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}
@@ -400,7 +414,7 @@ COLOUR_MEANINGS: dict[str, str] = {
     "wrong": "a verdict (equal, different, wrong), shown by its shape: =, ≠, ✗, a strike; "
     "the frame of a row no ID selected (a slip's wrong row)",
 }
-assert set(COLOUR_MEANINGS) == {f.name for f in fields(Theme)}
+assert set(COLOUR_MEANINGS) == {f.name for f in fields(Theme) if f.type == "str"}
 
 # A chip that has been used (in the stages where it walks back home) fades to this
 # opacity: its ID keeps 3.7:1 against the faded amber in the dark theme, 4.9:1 in the light.
@@ -423,11 +437,13 @@ def value_colour(value: float, scale: float, theme: Theme) -> str:
     -------
     str
         A hex colour between the text colour and the positive or negative
-        end; even small values keep a visible tint of their sign.
+        end (``theme.value_near_zero`` to ``theme.value_at_scale`` of the way
+        to the end); even small values keep a visible tint of their sign.
     """
     if value == 0 or scale <= 0:
         return theme.text
-    strength = 0.35 + 0.65 * min(1.0, abs(value) / scale)
+    near, full = theme.value_near_zero, theme.value_at_scale
+    strength = near + (full - near) * min(1.0, abs(value) / scale)
     end = theme.positive if value > 0 else theme.negative
     return mix(theme.text, end, strength)
 
