@@ -23,6 +23,7 @@ from manim import (
     AnimationGroup,
     Create,
     Line,
+    Succession,
     VGroup,
     VMobject,
 )
@@ -189,6 +190,10 @@ class SlipCard(Component):
             return [self.vector, *self.targets]
         return [m for m in (self.nothing,) if m is not None]
 
+    def lines(self) -> list[VMobject]:
+        """Return the slip's header and line with their strikes (the trace hides them)."""
+        return [self.header, self.line, self.strikes]
+
     def refute(self) -> Animation:
         """Strike out the slip's header and line, and fade them, still readable (4.5:1).
 
@@ -275,7 +280,7 @@ class TraceCard(Component):
         )
 
     def beat_diagnose(self, beat: Beat) -> Animation:
-        """Point at the slip's row index; then at the trace's index and the ID's row of E.
+        """Bring the slip back and point at its row index; then at the trace's index and E's row.
 
         Each index swells in its line while a ring passes round the whole line
         (round the index alone it ran into the word beside it: a word space is
@@ -295,9 +300,12 @@ class TraceCard(Component):
             ring = RingFlash(largest, color=colour, buff=MARK_CLEAR, stroke_width=RING_WIDTH)
             return AnimationGroup(swell, ring)
 
-        # Outlines pass round them: the row's values keep their sign colours.
+        # The slip's struck lines left with the trace's first motion: they come back,
+        # struck out, to be pointed at. Outlines pass round them: the row's values keep
+        # their sign colours.
+        back = AnimationGroup(*[FadeIn(m, run_time=0.4) for m in self.slip.lines()])
         return Steps(
-            pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1]),
+            Succession(back, pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1])),
             AnimationGroup(pointed(self.index, self.steps[1]), _ring_beside(outline, colour)),
         )
 
