@@ -235,7 +235,7 @@ class CountingMotion(Component):
         # The slip's crossed-out result leaves: the trace's lines take its place. Its struck
         # lines go too (read in their own beat; the diagnosis brings them back to point at):
         # a 720p review saw them stand over the trace and the check as clutter.
-        slip = [FadeOut(m) for m in (*self.slip.fetched(), self.slip.cross, *self.slip.lines())]
+        slip = [FadeOut(m) for m in (*self.slip.fetched(), self.slip.cross)] + [self.slip.leave()]
         first = LaggedStart(
             AnimationGroup(*slip), FadeIn(trace.heading), FadeIn(trace.steps[0]), lag_ratio=0.5
         )

@@ -30,7 +30,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, TEXT_CONTRAST, Theme, dimmed, value_colour
-from embedviz.render.fades import FadeIn, OutlineIn, RingFlash
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import chip_size
@@ -183,6 +183,8 @@ class SlipCard(Component):
         # Once refuted, the rule stays (the diagnosis points at it) struck out: dimmed
         # alone, the last frame showed a false statement that looked valid.
         self.strikes = VGroup(*[strike_out(m, theme.wrong) for m in (self.header, self.line)])
+        # Over their lines whatever comes back or swells after them (the diagnosis).
+        self.strikes.set_z_index(1)
 
     def fetched(self) -> list[VMobject]:
         """Return what the slip fetched (the wrong vector and its numbers, or "no such row")."""
@@ -190,9 +192,16 @@ class SlipCard(Component):
             return [self.vector, *self.targets]
         return [m for m in (self.nothing,) if m is not None]
 
-    def lines(self) -> list[VMobject]:
-        """Return the slip's header and line with their strikes (the trace hides them)."""
-        return [self.header, self.line, self.strikes]
+    def leave(self) -> Animation:
+        """Fade the struck lines out, the strikes last: whenever they show, they are struck."""
+        return Succession(FadeOut(VGroup(self.header, self.line)), FadeOut(self.strikes))
+
+    def come_back(self) -> Animation:
+        """Fade the struck lines back in, the strikes first (as :meth:`leave`)."""
+        return Succession(
+            FadeIn(self.strikes, run_time=0.15),
+            FadeIn(VGroup(self.header, self.line), run_time=0.4),
+        )
 
     def refute(self) -> Animation:
         """Strike out the slip's header and line, and fade them, still readable (4.5:1).
@@ -303,9 +312,11 @@ class TraceCard(Component):
         # The slip's struck lines left with the trace's first motion: they come back,
         # struck out, to be pointed at. Outlines pass round them: the row's values keep
         # their sign colours.
-        back = AnimationGroup(*[FadeIn(m, run_time=0.4) for m in self.slip.lines()])
         return Steps(
-            Succession(back, pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1])),
+            Succession(
+                self.slip.come_back(),
+                pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1]),
+            ),
             AnimationGroup(pointed(self.index, self.steps[1]), _ring_beside(outline, colour)),
         )
 
