@@ -7,6 +7,9 @@ row 1"); a repeat's two equal output rows were only flashed round mid-beat,
 and the ``out[8] = out[0]`` note stood alone beside the chips' row numbers.
 
 An output row's amber outline is the grid's own (``CellGrid.row_outline``).
+- :func:`legend_way` moves an upright legend in the marks' column right, APART
+  from the ties beside it: 20 px off the legend's bar, a tie's upright run read as
+  the legend's axis (a 720p review, session 29).
 - :func:`repeat_tie` ties a repeat's two output rows to the note with a
   bracket in the verdict's colour, the note's: a short run out of each row
   (past its tag and row number), an upright run between them, and the run at
@@ -20,14 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import Rectangle, VGroup, VMobject
+from manim import RIGHT, Animation, MoveToTarget, Rectangle, VGroup, VMobject, config
 from manim.mobject.geometry.line import Line
 
-from embedviz.render.design import SPACE
+from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 
-__all__ = ["TIE_WIDTH", "repeat_rings", "repeat_tie"]
+__all__ = ["TIE_WIDTH", "legend_way", "repeat_rings", "repeat_tie"]
 
 # The stroke widths (manim units) of the bracket and the rings: the bracket is the thinner.
 TIE_WIDTH = 2.5
@@ -101,3 +104,32 @@ def repeat_tie(
     for run in runs:
         run.set_stroke(colour, width=TIE_WIDTH)
     return VGroup(*runs)
+
+
+def legend_way(legend: VMobject | None, marks: Sequence[VMobject]) -> Animation | None:
+    """Move ``legend`` right, APART from the marks beside it, as far as the frame allows.
+
+    A mark is beside the legend where their heights overlap (closer than a SPACE
+    above or under it) and it stands left of the legend. None where the legend
+    is already clear (or absent, or has no room to move).
+    """
+    if legend is None:
+        return None
+    left, right = float(legend.get_left()[0]), float(legend.get_right()[0])
+    bottom, top = float(legend.get_bottom()[1]), float(legend.get_top()[1])
+    beside = [
+        float(m.get_right()[0])
+        for m in marks
+        if float(m.get_bottom()[1]) < top + SPACE
+        and float(m.get_top()[1]) > bottom - SPACE
+        and float(m.get_left()[0]) < left
+    ]
+    if not beside:
+        return None
+    room = config.frame_width / 2 - MARGIN - right
+    shift = min(max(beside) + APART - left, room)
+    if shift <= 1e-6:
+        return None
+    legend.generate_target()
+    legend.target.shift(shift * RIGHT)
+    return MoveToTarget(legend, run_time=0.5)

@@ -22,11 +22,9 @@ from manim import (
     Create,
     LaggedStart,
     Succession,
-    SurroundingRectangle,
     VGroup,
     VMobject,
     Wait,
-    there_and_back,
 )
 
 from embedviz.render.animations import (
@@ -42,7 +40,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.pace import at_least, needed_seconds
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.mark_repeat import repeat_rings, repeat_tie
+from embedviz.render.parts.mark_repeat import legend_way, repeat_rings, repeat_tie
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.vocab_motion import VocabMotion
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
@@ -158,7 +156,7 @@ class LargeVocabStage(Stage):
     output: OutputPart
     chips: ChipColumn
     motion: VocabMotion
-    # The passing rings around a repeat's two equal rows (built by the rest beat).
+    # The rings round a repeat's two equal rows, in the verdict's colour (built by the rest beat).
     repeat_rings: list[VMobject]
     # Outlines kept while the caption names their rows; they go as the next beat starts.
     held: list[VMobject]
@@ -346,25 +344,27 @@ class LargeVocabStage(Stage):
                 return rest
             # Named as "its whole row is copied into output row 2".
             return Succession(rest, self._outline_output(landed[0], []))
-        # The narration points at both rows ("output rows 0 and 8 are identical").
-        # A passing ring around each (the highlight means "now"): the values keep their colours.
-        # The rings are the stage's (``repeat_rings``), not hidden in so that
-        # what moves with the phrase can be seen: the rows themselves stay still.
-        rows = [VGroup(*self.motion.landed[p]) for p in pair if self.motion.landed.get(p)]
-        accent = self.theme.highlight
-        self.repeat_rings = [SurroundingRectangle(r, color=accent, buff=SPACE / 4) for r in rows]
-        # Each ring comes and goes whole (a slice running round read as a mark on a neighbour).
-        flashes = [
-            OutlineIn(ring, rate_func=there_and_back, remover=True) for ring in self.repeat_rings
-        ]
-        return Steps(rest, Succession(AnimationGroup(*flashes), self._tie(landed, pair[1])))
+        # The narration points at both rows ("output rows 0 and 8 are identical"): they are
+        # ringed in the verdict's colour as it names them, tied to their note, and stay so
+        # while it names them. (A passing ring in the highlight once came first in their
+        # place: a 720p review saw one ring turn from violet to grey, changing its meaning.)
+        rows = [self.output.row_of(p) for p in pair]
+        tags = [m for r in rows for m in (self.chips.chips[r], self.output.numbers[r])]
+        rings = repeat_rings(self.output.grid, rows, tags, self.theme.wrong)
+        self.repeat_rings = list(rings)
+        self.held.append(rings)
+        # The rings take the second of the flashes they replace: the step keeps its share.
+        return Steps(rest, Succession(OutlineIn(rings, run_time=1.0), self._tie(landed)))
 
-    def _tie(self, positions: list[tuple[int, ...]], named: tuple[int, ...]) -> Animation:
+    def _tie(
+        self, positions: list[tuple[int, ...]], named: tuple[int, ...] | None = None
+    ) -> Animation:
         """Tie the rows each note of ``positions`` names to it, in its colour, and keep the ties.
 
         The two rows of the repeat the caption names (``named``) are ringed as
         well, until the caption moves on (the held outlines' rule); the other
         pairs are tied only, so that three pairs' rings do not crowd the block.
+        (:meth:`beat_fill_rest` rings its named pair itself, as the phrase starts.)
         """
 
         def drawn() -> Animation:
@@ -383,11 +383,15 @@ class LargeVocabStage(Stage):
                     self.held.append(rings)
                     ties.append(rings)
             self.motion.marks.extend(t for t in ties if all(t is not h for h in self.held))
-            if not ties:
-                return Wait(run_time=0.5)
-            return AnimationGroup(*[Create(t, run_time=0.5) for t in ties])
+            # The legend (upright in the marks' column) gives way as the ties come, to
+            # them and to the rings held with them (which reach to where the ties start).
+            way = legend_way(self.matrix.legend, [*ties, *self.held])
+            moves = [Create(t, run_time=0.5) for t in ties] + ([way] if way is not None else [])
+            return AnimationGroup(*moves) if moves else Wait(run_time=0.5)
 
-        return make_deferred_animation(drawn, run_time=0.5)
+        # What it moves that is already on screen: the legend (its ties are new).
+        legend = [m for m in (self.matrix.legend,) if m is not None]
+        return make_deferred_animation(drawn, run_time=0.5, touches=lambda: legend)
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Settle the output beside E and write its shape; then frame it, its rows, its width.
