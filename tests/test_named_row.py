@@ -39,11 +39,22 @@ def _row_boxes(scene: Any, kind: str = "weight") -> dict[int, list[np.ndarray]]:
     from embedviz.render.glyphs import NumberText
 
     rows: dict[int, list[np.ndarray]] = {}
+    # A travelling copy's numbers are tied to E's cells too, but they are not E's row:
+    # ``row_strip`` marks the copy's group, not each number in it, so skip its family
+    # (counted as the row's own, a copy half faded in beside E moved "row 3" out of the
+    # outline that holds it).
+    copies = {
+        id(number)
+        for top in scene.mobjects
+        for part in top.get_family()
+        if getattr(part, "row_strip", False)
+        for number in part.get_family()
+    }
     for top in scene.mobjects:
         for mobject in top.get_family():
             if not isinstance(mobject, NumberText) or mobject.cell.kind != kind:
                 continue
-            if getattr(mobject, "row_strip", False) or float(mobject.get_fill_opacity()) < SHOWN:
+            if id(mobject) in copies or float(mobject.get_fill_opacity()) < SHOWN:
                 continue
             box = np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
             rows.setdefault(int(mobject.cell.index[0]), []).append(box)
@@ -156,6 +167,32 @@ def test_the_outline_probe_sees_a_row_outline() -> None:
     assert outlined_rows(scene, "#e69f00") == {1}
     scene.add(Rectangle(width=1.2, height=1.4).move_to([0, -0.5, 0]).set_stroke("#e69f00", 4))
     assert outlined_rows(scene, "#e69f00") == {1}
+
+
+def test_a_travelling_copys_numbers_are_not_the_rows_own() -> None:
+    """A copy of row 1 beside it (its group marked ``row_strip``) leaves row 1 outlined."""
+    from manim import Rectangle, Scene, VGroup
+
+    from embedviz.render.glyphs import NumberText
+
+    class Cell:
+        def __init__(self, row: int) -> None:
+            self.kind, self.index, self.text = "weight", (row, 0), "0.1234"
+
+    class Copy(VGroup):
+        row_strip = True
+
+    scene: Any = Scene()
+    numbers = [NumberText(Cell(row), 24, "#ffffff").move_to([0, -0.5 * row, 0]) for row in range(3)]
+    scene.add(*numbers)
+    scene.add(Rectangle(width=1.2, height=0.4).move_to([0, -0.5, 0]).set_stroke("#e69f00", 4))
+    copy = Copy(NumberText(Cell(1), 24, "#ffffff").move_to([1.5, -0.5, 0]))
+    scene.add(copy)
+    assert outlined_rows(scene, "#e69f00") == {1}
+    # The same number outside a copy is one more of row 1's, out of the outline.
+    scene.remove(copy)
+    scene.add(NumberText(Cell(1), 24, "#ffffff").move_to([1.5, -0.5, 0]))
+    assert outlined_rows(scene, "#e69f00") == set()
 
 
 def _counted(scene: Any, colour: str) -> set[int]:
