@@ -14,7 +14,7 @@ full strength. A strip passing over a faint, empty slice reads as passing.
 
 The change plays at the start of the beat's first step, colours only, and
 the slice comes back at the first step of its own sequence's first lookup
-(with its header). :func:`tag_ring` rings a repeated ID's tag.
+(with its header). :func:`beside_tag` points at a repeated ID's tag.
 
 A frame-by-frame review then still saw the chip of ``lookup-0-0`` mid-walk
 inside slice 1's row 2 (dimmed, but drawn): a student read the ID as landing
@@ -44,36 +44,25 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from manim import (
-    Animation,
-    AnimationGroup,
-    Mobject,
-    Rectangle,
-    Succession,
-    SurroundingRectangle,
-    VMobject,
-)
+from manim import Animation, AnimationGroup, Line, Mobject, Succession, VGroup, VMobject
 from manim.utils.color import ManimColor
 
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.batch_legend import Recede
 from embedviz.render.design import SPACE, dimmed
 from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
+from embedviz.render.metrics import xyz
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
 
-__all__ = ["Recolour", "dim_looks", "focus", "tag_ring"]
+__all__ = ["Recolour", "beside_tag", "dim_looks", "focus"]
 
 # Seconds a slice that gave way for a beat takes to come back once its last strip has landed.
 RETURN = 0.4
 # The share of the first step the slices take to dim or come back.
 FOCUS_SHARE = 0.3
-# A repeated tag's ring (tag_ring): a row outline's stroke width, and its margin round the
-# tag (4.5 px at 720p: 2.7 px of clear ground inside its ink).
-TAG_RING_WIDTH = 4.0
-TAG_RING_BUFF = 0.05
 # Where in the looks the fill and the stroke colours stand (fades._COLOURS).
 _FILL, _STROKE = 0, 1
 
@@ -311,26 +300,27 @@ def _receded(steps: list[Animation], recede: list[Any], backs: list[bool]) -> An
     return Steps(*steps) if len(steps) > 1 else steps[0]
 
 
-def tag_ring(stack: SliceStack, position: tuple[int, ...], tag: Mobject) -> Rectangle:
-    """Return a ring in the highlight round a tag, clear of it on every side.
+def beside_tag(stack: SliceStack, position: tuple[int, ...], tag: Mobject) -> VGroup:
+    """Return two upright lines in the highlight, left and right of a tag, as tall as it.
 
-    The repeats beat points at each repeated ID's tags so. Two upright lines
-    once stood in the gaps beside the tag, as tall as it and passing as a
-    flash: a 720p review saw 2-3 px violet slivers either side of the chips,
-    read on a projector as glitches. The ring is a row outline's weight
-    (4 wide) with clear ground between its ink and the tag; beside the tag it
-    keeps clear of its slice's frame and its row number. Tags stand a
-    row apart with only a few pixels between them, so the ring's top and
-    bottom run over its neighbours' edges (never their IDs): it is drawn in
-    front of them, and only while it is pointed at.
+    The repeats beat points at each repeated ID's tags so. Tags stand a row
+    apart with only a few pixels between them (3 px for GPT-2 at 720p), so a
+    ring round one would cut across its neighbours' corners; the lines stand
+    in the gaps beside it instead, between its slice and its row number,
+    clear of both.
     """
     b, t = position
-    body = stack.slices[b].body_right()
+    body = stack.slices[b].body_right() + 0.01
     number = float(stack.row_numbers[b][t].get_left()[0])
     left, right = float(tag.get_left()[0]), float(tag.get_right()[0])
-    half = TAG_RING_WIDTH / 200
-    # Its ink keeps a third of a SPACE (3.6 px) off its slice's frame and its row number.
-    room = min(left - body, number - right) - SPACE / 3
-    buff = min(TAG_RING_BUFF, room - half)
-    ring = SurroundingRectangle(tag, buff=buff, corner_radius=buff)
-    return ring.set_stroke(stack.theme.highlight, width=TAG_RING_WIDTH).set_fill(opacity=0.0)
+    gap = min(SPACE / 4, (left - body) / 2, (number - right) / 2)
+    # Inside the tag by the stroke's half (3 px at most): the caps keep off its neighbours.
+    bottom, top = float(tag.get_bottom()[1]) + 0.015, float(tag.get_top()[1]) - 0.015
+    width = min(3.0, gap * 100)
+    colour = stack.theme.highlight
+    return VGroup(
+        *[
+            Line(xyz(x, bottom), xyz(x, top), color=colour, stroke_width=width)
+            for x in (left - gap, right + gap)
+        ]
+    )

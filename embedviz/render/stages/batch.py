@@ -18,10 +18,10 @@ from manim import (
     Animation,
     AnimationGroup,
     Group,
+    ShowPassingFlash,
     Succession,
     VGroup,
     config,
-    there_and_back,
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
@@ -32,11 +32,10 @@ from embedviz.render.batch_routes import fill_order
 from embedviz.render.batch_under import marks_under, rings_off
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE
-from embedviz.render.fades import OutlineIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
-from embedviz.render.parts.batch_focus import focus, tag_ring
+from embedviz.render.parts.batch_focus import beside_tag, focus
 from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.batch_spread import choose_spread
 from embedviz.render.parts.legend import Legend
@@ -478,13 +477,11 @@ class BatchStage(Stage):
         marked = [c.index for c in beat.numbers if c.kind == "equal_to"]
         ids = {i: c.value for (k, i), c in self.cells.items() if k == "token_id"}
         repeated = {ids[p] for p in marked}
-        # A ring round each tag, in and out whole (the highlight means "now"): the IDs stay
+        # A passing line either side of each tag (the highlight means "now"): the IDs stay
         # readable, where recolouring the chips would paint their digits in their own fill.
         pointed = AnimationGroup(
             *[
-                OutlineIn(
-                    tag_ring(self.stack, position, chip), rate_func=there_and_back, remover=True
-                )
+                ShowPassingFlash(beside_tag(self.stack, position, chip), time_width=0.6)
                 for position, chip in zip(self.stack.positions, self.chips.chips, strict=True)
                 if ids[position] in repeated
             ]
