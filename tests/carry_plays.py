@@ -5,8 +5,9 @@ clock) and tests/test_strip_beside.py (each drawn carry read where a strip's
 numbers show beside E) both play whole scenes at every fortieth of every beat,
 watching ``Carry.interpolate_mobject``; several scenes they both play (and
 test_numbers_fade plays MiniLM's twice, riding and walking). One play records
-both: the ``carry_play_cache`` fixture (tests/conftest.py) plays each (scene,
-options) once per test run.
+both, and tests/test_walk_around.py's chips on their way to E (each watched
+``Follow`` of a chip): the ``carry_play_cache`` fixture (tests/conftest.py)
+plays each (scene, options) once per test run.
 
 Each carry is swept when first drawn built, then interpolated to the play's own
 alpha again before it is read, so the sweep leaves the play as it was.
@@ -73,6 +74,10 @@ class CarryPlay:
     fades: list[Fade] = field(default_factory=list)
     beside: list[str] = field(default_factory=list)  # test_strip_beside's faults
     beside_seen: int = 0  # samples with a strip's numbers shown beside E at all
+    # test_walk_around: samples with a chip on its way to its row of E (its ID not yet
+    # landed), and those where its box overlapped the output block's.
+    walks_seen: int = 0
+    walks_in_block: list[str] = field(default_factory=list)
 
 
 def sweep_fade(carry: Any, original: Any, name: str) -> Fade:
@@ -146,6 +151,38 @@ def beside_other_rows(carry: Any, alpha: float) -> list[str] | None:
     return bad
 
 
+def walks_in_block(scene: Any, walking: dict[int, bool], beat: str) -> tuple[int, list[str]]:
+    """Read the chips on their way to E: how many, and which overlap the output block's box.
+
+    ``walking``: each chip's id, and whether a walk that ends left of where it
+    started (toward E's rows, not home) is under way. A chip whose ID has landed
+    (its tag's cell) is not counted. Scenes without a lookup motion count none.
+    """
+    motion = getattr(getattr(scene, "stage", None), "motion", None)
+    output, chips = getattr(motion, "output", None), getattr(motion, "chips", None)
+    if output is None or not hasattr(output, "grid") or not hasattr(chips, "chips"):
+        return 0, []
+    body = output.grid.body
+    left, right = float(body.get_left()[0]), float(body.get_right()[0])
+    bottom, top = float(body.get_bottom()[1]), float(body.get_top()[1])
+    seen, bad = 0, []
+    for chip in chips.chips:
+        if not walking.get(id(chip)) or chip.number.cell.kind != "token_id":
+            continue
+        seen += 1
+        box = chip.box
+        apart = (
+            float(box.get_right()[0]) <= left + 1e-6
+            or float(box.get_left()[0]) >= right - 1e-6
+            or float(box.get_top()[1]) <= bottom + 1e-6
+            or float(box.get_bottom()[1]) >= top - 1e-6
+        )
+        if not apart:
+            at = box.get_center()[:2].round(2)
+            bad.append(f"{beat}: chip {chip.number.text} in the output block at {at}")
+    return seen, bad
+
+
 def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> CarryPlay:
     """Play ``scene`` at every fortieth of every beat; record its carries (see the module).
 
@@ -153,9 +190,12 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
     """
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.moments import play_moments
+    from embedviz.render.parts.chips import Follow
     from embedviz.render.parts.strip import Carry
 
     original = Carry.interpolate_mobject
+    follow = Follow.interpolate_mobject
+    walking: dict[int, bool] = {}
     played = CarryPlay()
     fades: dict[Any, Fade] = {}
     clock: dict[Any, list[tuple[float, float]]] = {}
@@ -173,12 +213,22 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
             played.beside_seen += 1
             played.beside.extend(bad)
 
-    def on(_: Any, moment: Any) -> None:
+    def step(animation: Any, alpha: float) -> None:
+        follow(animation, alpha)
+        path = animation.path
+        toward_e = len(path) > 1 and float(path[-1][0]) < float(path[0][0])
+        walking[id(animation.mobject)] = toward_e and 0 < alpha < 1
+
+    def on(scene_object: Any, moment: Any) -> None:
         beat[0] = moment.beat.name
+        seen, bad = walks_in_block(scene_object, walking, moment.beat.name)
+        played.walks_seen += seen
+        played.walks_in_block.extend(bad)
 
     board = prepared_storyboard(scene, overrides, environ={})
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Carry, "interpolate_mobject", record)
+        patch.setattr(Follow, "interpolate_mobject", step)
         play_moments(board, on, alphas=ALPHAS)
     for carry, fade in fades.items():
         # Time against alpha within its play is a line: its slope is the carry's seconds.
