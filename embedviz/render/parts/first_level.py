@@ -16,17 +16,46 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import Animation, Succession
+from manim import Animation, Mobject, Succession, config
 
 from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import needed_seconds
 from embedviz.render.parts.level import strips_over
 from embedviz.render.parts.motion import LookupMotion
-from embedviz.render.parts.resting import level_up
-from embedviz.story.model import Beat
+from embedviz.render.parts.resting import level_up, rest_blocks
+from embedviz.render.space import EMPTY_SHARE, best_drop
+from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["first_lookup", "lookup_all"]
+__all__ = ["first_lookup", "lookup_all", "rest_level"]
+
+
+def rest_level(motion: LookupMotion, board: Storyboard, title: Mobject) -> None:
+    """Rest the blocks (:func:`rest_blocks`); then the block level for the first strip, if it may.
+
+    The first lookup (one ID, one strip, under a caption that names it) used to
+    glide the block down from its rest for that strip to slide level into
+    output row 0 (:func:`first_lookup`), then on up for the rest and home: three
+    glides in one beat, two of them in a few seconds (a 720p review, issue 18).
+    Where that level place leaves no empty area over an eighth of the frame
+    (between the title and the caption, with what the intro shows), the block
+    rests there from the start: the first strip slides straight in with no
+    glide at all.
+    """
+    rest_blocks(motion, board, title)
+    if motion.plan.mode == "corridor" or not strips_over(motion.plan):
+        return
+    played = 0.0 if motion.clear_here([0]) is not None else motion.lift
+    up = level_up(motion, [], 0)
+    if up is None or up >= played - 1e-6:
+        return  # level already, or no level place (the first lookup plays as before)
+    still = mobject_boxes(motion.matrix.intro())
+    moving = mobject_boxes(motion.output_side())
+    area = float(config.frame_width * config.frame_height)
+    drop, empty = best_drop(still, moving, content_band(title), [-up], area)
+    if abs(drop + up) < 1e-9 and empty.area <= EMPTY_SHARE * area:
+        motion.rest(-up)
 
 
 def lookup_all(motion: LookupMotion, beat: Beat) -> tuple[Animation, Animation]:

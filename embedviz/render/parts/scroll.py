@@ -137,7 +137,8 @@ class ScrollingMatrix(MatrixPart):
         label = plan.scale.label
         count = cells.get(("param_count", (0,)))
         self.count: VGroup | None = None
-        # How far the count goes back down over E's heading once the block is level with E.
+        # How far over E's heading the count would stand; not 0: it stands on the raised
+        # block's heading line instead, to the end (the block never settles level with E).
         self.count_home = 0.0
         if count is not None:
             self.count = VGroup(
@@ -154,8 +155,7 @@ class ScrollingMatrix(MatrixPart):
             if _beside_rows(self.count, plan):
                 # Level with the raised block's rows it stood on output row 1's bottom edge
                 # (a 720p review: the landing copy's frame ran on along the label's baseline,
-                # reading as one line). On the block's heading line it is clear of them,
-                # until the shape beat's settle takes it home (VocabMotion.settle).
+                # reading as one line). On the block's heading line it is clear of them.
                 self.count_home = y - plan.output_heading_y
                 self.count.set_y(plan.output_heading_y)
 

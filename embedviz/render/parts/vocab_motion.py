@@ -16,16 +16,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Rectangle, Succession, VGroup, VMobject, Wait
+from manim import AnimationGroup, Rectangle, Succession, VGroup, VMobject, Wait
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps
-from embedviz.render.design import SPACE, Theme
+from embedviz.render.design import Theme
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
-from embedviz.render.parts.chips import Chip, Follow
-from embedviz.render.parts.glide import glide_floor
+from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.motion import LookupMotion
@@ -246,56 +245,6 @@ class VocabMotion(LookupMotion):
             band_y=band_y,
             dx=dx,
         )
-
-    def settle(
-        self,
-        still: list[VMobject],
-        top: float,
-        bottom: float,
-        riders: Sequence[VMobject] = (),
-        under: Sequence[VMobject] = (),
-    ) -> Animation:
-        """Glide the output block (with its chips and labels) level with the matrix, and centre all.
-
-        While rows are fetched the block sits where every strip has a clear
-        path; once all have landed it moves so that its top is level with the
-        matrix's, and then everything (``still``: the matrix, its heading and
-        legend) moves with it to the middle of the band from ``top`` to ``bottom``.
-        ``riders`` (a legend over the output block) move with the block;
-        ``under`` (a legend under it) move with it and close up to its bottom.
-        Slowly enough to follow: the beat gives it at least :func:`glide_floor`.
-        """
-        grid, matrix = self.output.grid, self.matrix.grid
-        level = matrix.body_top() - grid.body_top()
-        # What is under the block ends under its bottom, clear of the outline the shape
-        # beat then draws round the block.
-        tuck = [(m, grid.get_bottom()[1] - 2 * SPACE - m.get_top()[1]) for m in under]
-        moving = [(m, 0.0) for m in [*self.output_side(), *riders]] + tuck
-        # Level with the matrix, a block taller than the matrix's side (with a note over
-        # its heading) could reach past the band: it then stays up as far as needed.
-        # The count of parameters, on the raised block's heading line, goes home over E's.
-        count = self.matrix.count
-        home = {id(count): self.matrix.count_home} if count is not None else {}
-        side_top = max(m.get_top()[1] + home.get(id(m), 0.0) for m in still)
-        side_bottom = min(m.get_bottom()[1] + home.get(id(m), 0.0) for m in still)
-        block_top = max(m.get_top()[1] + gap for m, gap in moving)
-        block_bottom = min(m.get_bottom()[1] + gap for m, gap in moving)
-        needed = max(side_top, block_top + level) - (top - bottom) - (block_bottom + level)
-        if needed > 0 and block_bottom + level < side_bottom:
-            level += min(needed, max(0.0, side_top - (block_top + level)))
-        offsets = [(m, level + gap) for m, gap in moving]
-        offsets += [(m, home.get(id(m), 0.0)) for m in still]
-        highest = max(m.get_top()[1] + dy for m, dy in offsets)
-        lowest = min(m.get_bottom()[1] + dy for m, dy in offsets)
-        centre = (top + bottom) / 2 - (highest + lowest) / 2
-        shifts = [(m, dy + centre) for m, dy in offsets]
-        # Pure shifts: a glide never touches colours (the dimming before it keeps).
-        glides = [
-            Follow(m, np.array([xyz(0, 0), xyz(0, dy)])) for m, dy in shifts if abs(dy) > 1e-6
-        ]
-        if not glides:
-            return Wait()
-        return at_least(AnimationGroup(*glides), glide_floor(0.0, max(abs(dy) for _, dy in shifts)))
 
     def shown(self) -> list[VMobject]:
         """Return the output rows' numbers landed so far."""

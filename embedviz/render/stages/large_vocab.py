@@ -38,7 +38,7 @@ from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
-from embedviz.render.pace import at_least, needed_seconds
+from embedviz.render.pace import at_least
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_repeat import legend_way, repeat_rings, repeat_tie
 from embedviz.render.parts.scroll import ScrollingMatrix
@@ -50,8 +50,6 @@ from embedviz.story.model import Beat, Storyboard, Window
 
 __all__ = ["LargeVocabStage", "large_vocab_spec", "solve_large_vocab"]
 
-# Half the caption band: two lines of the caption's digits, with their spacing.
-CAPTION_HALF = 0.5
 # The most the marks' air at the frame's edge may cost the table's numbers (px at 720p).
 AIR_COST_PX = 0.5
 
@@ -242,35 +240,6 @@ class LargeVocabStage(Stage):
         assert beat.highlight is not None
         return self.motion.lookup_one(beat.highlight.position)
 
-    def _settle(self) -> Animation:
-        """Glide the output level with E, and centre everything between title and caption.
-
-        While rows are fetched the output sits where every strip has a clear
-        path; once all are in, it moves beside E. A legend in the title band
-        stays; one over the output block, or upright beside its rows, moves with it; one
-        under it closes up to it.
-        """
-        legend = self.matrix.legend
-        riders: list[VMobject] = []
-        under: list[VMobject] = []
-        still: list[VMobject] = [self.matrix.grid, self.matrix.heading, self.matrix.bar]
-        still += [m for m in (self.matrix.count,) if m is not None]
-        if legend is not None and self.plan.legend_left:
-            over_output = abs(self.plan.legend_x - self.plan.output_left) < 1e-6
-            if self.plan.legend_upright > 0:
-                # Upright beside the block's rows (in the marks' column): it keeps beside
-                # them, clear of the chips' heading that comes down with the block.
-                riders.append(legend)
-            elif not over_output:
-                still.append(legend)
-            elif self.plan.legend_y < self.plan.output_top:
-                under.append(legend)
-            else:
-                riders.append(legend)
-        top = self.title.get_bottom()[1] - SPACE
-        bottom = self.plan.caption_y + CAPTION_HALF
-        return self.motion.settle(still, top, bottom, riders, under)
-
     def beat_sentence(self, beat: Beat) -> Animation:
         """Point at the sentence's chips; then at the output rows waiting for them, in order."""
         accent = self.theme.highlight
@@ -394,16 +363,19 @@ class LargeVocabStage(Stage):
         return make_deferred_animation(drawn, run_time=0.5, touches=lambda: legend)
 
     def beat_shape(self, beat: Beat) -> Animation:
-        """Settle the output beside E and write its shape; then frame it, its rows, its width.
+        """Write the output's shape by its heading; then frame it, its rows, its width.
 
-        The settle is built as it starts (what moves with the block is known only
-        then), but its floor (:func:`~embedviz.render.parts.glide.glide_floor`) as the
-        beat plays, from the same geometry, so that the beat gives it its time.
+        Nothing glides (issue 18, one thread of motion): the block stays where
+        the last rows landed and E where it stood through every lookup. It
+        once settled level with E here, E and the block gliding together as
+        the caption named the block's shape (a 720p review, 59.1 s): a move
+        that taught nothing and drew the eye off the shape being named. The
+        solver's place already leaves no empty area over an eighth of the frame
+        (tests/test_moments.py checks this beat's end).
         """
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
 
         def written() -> Animation:
-            # Written where the heading stands once the block has settled.
             shape = ShapeLabel(sizes, self.plan.scale.label, self.theme.output)
             self.output.shape = shape
             shape.next_to(self.output.heading, RIGHT, buff=SPACE * 2)
@@ -412,10 +384,7 @@ class LargeVocabStage(Stage):
         def framed() -> Animation:
             return self.output.frame_and_shape(VGroup(*self.chips.chips), 1)
 
-        # What the settle may move is drawn frame by frame from the play's start.
-        settle = make_deferred_animation(self._settle, touches=lambda: list(self.scene.mobjects))
-        at_least(settle, lambda: needed_seconds(self._settle()))
-        shaped = Succession(*self._fades(), settle, make_deferred_animation(written))
+        shaped = Succession(*self._fades(), make_deferred_animation(written))
         return Steps(shaped, make_deferred_animation(framed))
 
 

@@ -42,7 +42,7 @@ from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
-from embedviz.render.parts.first_level import lookup_all
+from embedviz.render.parts.first_level import lookup_all, rest_level
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.key_swap import sums_key, swap_keys
 from embedviz.render.parts.legend_home import keep_legend
@@ -53,7 +53,6 @@ from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
 from embedviz.render.parts.resting import (
     legend_across,
     legend_room,
-    rest_blocks,
     rest_legend,
 )
 from embedviz.render.rests import Settle
@@ -117,7 +116,7 @@ class PositionStage(Stage):
         parts = (self.matrix, self.output, self.chips, self.cells)
         self.motion = self.add_part(LookupMotion(self.scene, self.theme, plan, *parts))
         # At the solver's place the block leaves a fifth of the frame empty under it.
-        rest_blocks(self.motion, self.board, self.title)
+        rest_level(self.motion, self.board, self.title)
         # Raised over E by a raised output block, the legend rests where it fills the frame.
         rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
         sums = replace(PositionSpec.from_board(self.board), title_font=plan.title_font)
