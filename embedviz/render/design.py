@@ -344,6 +344,10 @@ class Theme:
         full blue or vermillion (the lightest that keeps 4.5:1 on the cells)
         and deepens toward the text as it grows, so the sign reads at every
         size and larger still means stronger.
+    value_zero_lift
+        Not a colour: an exact zero's way from the text to the cells' fill, a neutral
+        "no sign". Dark: the text (its ramp fades toward it). Light: a grey as light as
+        the near-zero steps (#626568); the text there read as a third, strongest meaning.
     """
 
     background: str = "#101318"
@@ -365,6 +369,7 @@ class Theme:
     wrong: str = "#C8CDD6"
     value_near_zero: float = 0.35
     value_at_scale: float = 1.0
+    value_zero_lift: float = 0.0
 
 
 DARK = Theme()
@@ -389,6 +394,7 @@ LIGHT = Theme(
     wrong="#3D4450",
     value_near_zero=1.0,
     value_at_scale=0.65,
+    value_zero_lift=0.3,
 )
 
 THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}
@@ -439,8 +445,11 @@ def value_colour(value: float, scale: float, theme: Theme) -> str:
         A hex colour between the text colour and the positive or negative
         end (``theme.value_near_zero`` to ``theme.value_at_scale`` of the way
         to the end); even small values keep a visible tint of their sign.
+        Zero, no sign: ``theme.value_zero_lift`` from the text to the fill.
     """
-    if value == 0 or scale <= 0:
+    if value == 0:
+        return mix(theme.text, theme.cell_fill, theme.value_zero_lift)
+    if scale <= 0:
         return theme.text
     near, full = theme.value_near_zero, theme.value_at_scale
     strength = near + (full - near) * min(1.0, abs(value) / scale)

@@ -9,8 +9,9 @@
   goes straight out, level with itself, into the slip, which is crossed out.
 - ``right_count``: the slip is cleared and struck out; the chip counts from zero and stops
   at the ID's row, outlined in amber, its ordinal (``4th``) beside it.
-- ``trace``: the trace's steps are written; the chip walks home and the ID's
-  row follows it into the returned vector, where the chip stays as its tag.
+- ``trace``: the slip leaves (the diagnosis brings its struck lines back); the
+  trace's steps are written; the chip walks home and the ID's row follows it into
+  the returned vector, where the chip stays as its tag.
 
 Every walk is a rounded path through the free column; every strip is a
 :class:`~embedviz.render.parts.strip.Carry` (it never covers its own row).
@@ -231,8 +232,10 @@ class CountingMotion(Component):
         strip into the returned vector, where the chip stays as its tag.
         """
         trace = self.trace
-        # The slip's crossed-out result leaves: the trace's lines take its place.
-        slip = [FadeOut(m) for m in (*self.slip.fetched(), self.slip.cross)]
+        # The slip's crossed-out result leaves: the trace's lines take its place. Its struck
+        # lines go too (read in their own beat; the diagnosis brings them back to point at):
+        # a 720p review saw them stand over the trace and the check as clutter.
+        slip = [FadeOut(m) for m in (*self.slip.fetched(), self.slip.cross)] + [self.slip.leave()]
         first = LaggedStart(
             AnimationGroup(*slip), FadeIn(trace.heading), FadeIn(trace.steps[0]), lag_ratio=0.5
         )

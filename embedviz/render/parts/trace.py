@@ -23,13 +23,14 @@ from manim import (
     AnimationGroup,
     Create,
     Line,
+    Succession,
     VGroup,
     VMobject,
 )
 
 from embedviz.render.animations import Steps, point_at
 from embedviz.render.design import SPACE, TEXT_CONTRAST, Theme, dimmed, value_colour
-from embedviz.render.fades import FadeIn, OutlineIn, RingFlash
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import chip_size
@@ -182,12 +183,25 @@ class SlipCard(Component):
         # Once refuted, the rule stays (the diagnosis points at it) struck out: dimmed
         # alone, the last frame showed a false statement that looked valid.
         self.strikes = VGroup(*[strike_out(m, theme.wrong) for m in (self.header, self.line)])
+        # Over their lines whatever comes back or swells after them (the diagnosis).
+        self.strikes.set_z_index(1)
 
     def fetched(self) -> list[VMobject]:
         """Return what the slip fetched (the wrong vector and its numbers, or "no such row")."""
         if self.vector is not None:
             return [self.vector, *self.targets]
         return [m for m in (self.nothing,) if m is not None]
+
+    def leave(self) -> Animation:
+        """Fade the struck lines out, the strikes last: whenever they show, they are struck."""
+        return Succession(FadeOut(VGroup(self.header, self.line)), FadeOut(self.strikes))
+
+    def come_back(self) -> Animation:
+        """Fade the struck lines back in, the strikes first (as :meth:`leave`)."""
+        return Succession(
+            FadeIn(self.strikes, run_time=0.15),
+            FadeIn(VGroup(self.header, self.line), run_time=0.4),
+        )
 
     def refute(self) -> Animation:
         """Strike out the slip's header and line, and fade them, still readable (4.5:1).
@@ -275,7 +289,7 @@ class TraceCard(Component):
         )
 
     def beat_diagnose(self, beat: Beat) -> Animation:
-        """Point at the slip's row index; then at the trace's index and the ID's row of E.
+        """Bring the slip back and point at its row index; then at the trace's index and E's row.
 
         Each index swells in its line while a ring passes round the whole line
         (round the index alone it ran into the word beside it: a word space is
@@ -295,9 +309,14 @@ class TraceCard(Component):
             ring = RingFlash(largest, color=colour, buff=MARK_CLEAR, stroke_width=RING_WIDTH)
             return AnimationGroup(swell, ring)
 
-        # Outlines pass round them: the row's values keep their sign colours.
+        # The slip's struck lines left with the trace's first motion: they come back,
+        # struck out, to be pointed at. Outlines pass round them: the row's values keep
+        # their sign colours.
         return Steps(
-            pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1]),
+            Succession(
+                self.slip.come_back(),
+                pointed(self.slip.wrong_index, self.slip.line, self.slip.strikes[1]),
+            ),
             AnimationGroup(pointed(self.index, self.steps[1]), _ring_beside(outline, colour)),
         )
 

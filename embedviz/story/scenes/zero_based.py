@@ -155,7 +155,6 @@ def build_zero_based_indexing(
     """
     table = make_table(options)
     token_id = _one_id(options, table)
-    wrong_row = token_id - 1
     output = table.lookup([token_id])
     told = SPEC.words(words)
     window = zero_based_window(table.vocab_size, table.dim, token_id, told)
@@ -197,17 +196,7 @@ def build_zero_based_indexing(
         highlight=focus,
     )
 
-    if wrong_row >= 0:
-        diagnosis = (
-            f"If you expected the {nth(token_id)} row, you counted from one. If the "
-            "index is right but the values differ, compare against that row of E."
-        )
-    else:
-        diagnosis = (
-            "Asking for row \u22121 means you counted from one. If the index is right "
-            "but the values differ, compare against that row of E."
-        )
-    rec.beat("diagnose", "diagnose", diagnosis, run_time=1.0, highlight=focus, min_hold=1.5)
+    _diagnose(rec, focus)
     return rec.finish(SPEC, options, table, token_id, scale)
 
 
@@ -249,7 +238,29 @@ def _counts(rec: Recorder, table: Table, focus: Highlight) -> None:
             f"index {token_id}, the {nth(token_id + 1)} row."
         )
     rec.beat("zero-based", "right_count", count, run_time=2.0, highlight=focus, min_hold=1.5)
-    screen.remove_kind("wrong_value")
+    # The trace takes the slip's place: what it fetched and its struck lines (ID, row
+    # index) leave together; the diagnosis brings the lines back (_diagnose).
+    for kind in ("wrong_value", "wrong_id", "wrong_index"):
+        screen.remove_kind(kind)
+
+
+def _diagnose(rec: Recorder, focus: Highlight) -> None:
+    """Name the slip again, its struck lines back on screen (its ID and row index)."""
+    token_id = focus.token_id
+    if token_id >= 1:
+        diagnosis = (
+            f"If you expected the {nth(token_id)} row, you counted from one. If the "
+            "index is right but the values differ, compare against that row of E."
+        )
+    else:
+        diagnosis = (
+            "Asking for row \u22121 means you counted from one. If the index is right "
+            "but the values differ, compare against that row of E."
+        )
+    rec.screen.add(
+        int_cell("wrong_id", (0,), token_id), int_cell("wrong_index", (0,), token_id - 1)
+    )
+    rec.beat("diagnose", "diagnose", diagnosis, run_time=1.0, highlight=focus, min_hold=1.5)
 
 
 SPEC = SceneSpec(
