@@ -83,6 +83,9 @@ class _Sample:
     # At the shape beat's end: the height of the shape's first size, of E's first number
     # and of slice 0's first row number.
     heights: tuple[float, float, float] | None = None
+    # The least gap between a travelling strip and a chip still waiting in the block
+    # (another ID's), in scene units (inf: none travelling beside one).
+    chip_clear: float = float("inf")
 
 
 def _opacity(mobject: Any, shown: set[int]) -> float:
@@ -103,6 +106,12 @@ def _box(mobject: Any) -> np.ndarray:
 
 def _inside(point: np.ndarray, box: np.ndarray) -> bool:
     return bool(np.all(box[0] <= point[:2]) and np.all(point[:2] <= box[1]))
+
+
+def _gap(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the distance between two boxes (0 where they touch or overlap)."""
+    apart = np.maximum(np.maximum(a[0] - b[1], b[0] - a[1]), 0.0)
+    return float(np.hypot(*apart))
 
 
 def _empty_share(scene: MomentScene) -> float:
@@ -150,6 +159,11 @@ def _read(scene: MomentScene, moment: Any, samples: list[_Sample], block: list[A
         if strip[0][0] <= right + 1e-6 and strip[1][0] > left:
             line = float(strip[:, 1].mean())
             sample.lifting.append((carry.row, grid.row_y(carry.row), centre, beside, line))
+        waiting = [
+            c for c in chips.chips if c is not carry.chip and _inside(c.get_center(), block[0])
+        ]
+        for chip in waiting:
+            sample.chip_clear = min(sample.chip_clear, _gap(strip, _box(chip.box)))
     if moment.beat.name in ("predict", "reveal"):
         sample.empty = _empty_share(scene)
     sample.panel = _opacity(stage.stack.placeholder, shown)
@@ -343,6 +357,40 @@ def _rings(case: str) -> tuple[list[str], list[str], int]:
 
     play_moments(board, read, alphas=ALPHAS)
     return found, astray, seen[0]
+
+
+# A travelling strip keeps this clear of the chips still waiting in the block (px at 720p).
+CHIP_CLEAR_PX = 2 * 10.8
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "default",
+        "gpt2",
+        "no-repeats",
+        "pairs",
+        # The corridor is a strip wide: its strips run TAG_GAP (10.8 px) right of E's right
+        # end, where the block of chips over E ends.
+        pytest.param(
+            "corridor", marks=pytest.mark.xfail(strict=True, reason="a strip-wide corridor")
+        ),
+    ],
+)
+def test_a_travelling_strip_keeps_clear_of_the_waiting_chips(case: str) -> None:
+    """A lecture-hall review (issue 18) of the default batch at 54.4 s: the strip rising to
+    slice 0's row 3 passed with its left end 10.8 px from sequence 1's chips, which read as
+    touching them at 480p. Beside E a strip now goes out at its row's height to the
+    walking column's middle before it turns (BatchPlan.strip_path)."""
+    samples = _samples(case)
+    least = min(s.chip_clear for s in samples)
+    assert least < float("inf"), "no strip travelled beside a waiting chip"
+    near = [
+        (s.beat, s.step, s.alpha, round(s.chip_clear * 90, 1))
+        for s in samples
+        if s.chip_clear * 90 < CHIP_CLEAR_PX
+    ]
+    assert not near, f"strip within {CHIP_CLEAR_PX} px of a waiting chip: {near[:6]}"
 
 
 @pytest.mark.parametrize("case", ["default", "gpt2"])
