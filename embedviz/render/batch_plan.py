@@ -27,7 +27,8 @@ from embedviz.render.design import TAG_AIR_PX, Theme, TypeScale, chip_edge_width
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import rising_route
-from embedviz.render.solver import RIDE_TURN, LookupPlan, LookupSpec
+from embedviz.render.solver import LookupPlan, LookupSpec
+from embedviz.render.solver_across import RIDE_TURN
 from embedviz.story.model import Storyboard
 
 __all__ = [

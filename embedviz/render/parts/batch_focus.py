@@ -47,7 +47,6 @@ import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
-    Mobject,
     RoundedRectangle,
     Succession,
     VMobject,
@@ -58,6 +57,7 @@ from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.batch_legend import Recede
 from embedviz.render.design import dimmed
 from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
+from embedviz.render.parts.chips import Chip
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
@@ -309,7 +309,7 @@ def _receded(steps: list[Animation], recede: list[Any], backs: list[bool]) -> An
     return Steps(*steps) if len(steps) > 1 else steps[0]
 
 
-def on_tag(tag: Mobject, colour: str) -> VMobject:
+def on_tag(tag: Chip, colour: str) -> VMobject:
     """Return an outline in ``colour`` on a repeated ID's tag's own edge, inside its reach.
 
     The repeats beat points at each repeated ID's tags so (the highlight's
@@ -322,7 +322,7 @@ def on_tag(tag: Mobject, colour: str) -> VMobject:
     than the chip's own edge (:data:`ON_TAG_WIDTH` wide, or the edge's width
     where that is wider), so it needs no room between the tags.
     """
-    box = tag.box  # type: ignore[attr-defined]
+    box = tag.box
     edge = float(box.get_stroke_width())
     width = max(ON_TAG_WIDTH, edge)
     # Inset by the difference of the two half widths (a stroke of width w is w / 100 units).
