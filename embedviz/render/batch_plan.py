@@ -21,9 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
+import numpy as np
+
 from embedviz.render.design import TAG_AIR_PX, Theme, TypeScale, chip_edge_width, units_for_px
+from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import GridSizes
+from embedviz.render.routes import rising_route
 from embedviz.render.solver import LookupPlan, LookupSpec
+from embedviz.render.solver_across import RIDE_TURN
 from embedviz.story.model import Storyboard
 
 __all__ = [
@@ -218,6 +223,29 @@ class BatchPlan(LookupPlan):
         pair, gap = b // 2, self.chip_h * ROW_GAP_CHIPS
         depth = (2 * pair + 1) * self.chip_h + pair * (self.lane_h + gap) + self.lane_h / 2
         return self.block_top - depth
+
+    def strip_path(self, source_y: float, target_y: float) -> list[np.ndarray]:
+        """Points along a strip centre's way from its matrix row to its output row.
+
+        Beside E, a strip goes on out at its row's height to the walking
+        column's middle before it turns up or down (the lookup's way turned
+        at once): its left end rose a turn's width (10.8 px at 720p) past the
+        block of chips over E, whose right end is E's, and read as touching
+        sequence 1's chips (a lecture-hall review of the default batch, 54.4 s;
+        issue 18). It keeps half the walking column from them now. The corridor's
+        way, and a level or all but level one, are the lookup's.
+        """
+        way = super().strip_path(source_y, target_y)
+        if self.mode == "corridor" or len(way) <= 2:
+            return way
+        half = self.body_width / 2
+        clear, landing = self.column_left + half, self.output_left + half
+        turn = min(self.sizes.row_height / 2, RIDE_TURN)
+        # The rising run's left end stands at the column's middle (rising_route turns a turn on).
+        out = max(clear, clear + (self.output_left - self.column_left) / 2 - turn)
+        if out <= clear + 1e-9:
+            return way
+        return [xyz(clear, source_y), *rising_route(out, landing, source_y, target_y, turn)]
 
     def output_row_y(self, row: int) -> float:
         """Return the centre line of output row ``row`` (row ``row % T`` of its slice)."""
