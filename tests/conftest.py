@@ -176,18 +176,79 @@ def box_of(mobject: Any) -> np.ndarray:
 
     if not isinstance(mobject, VMobject):
         return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
-    anchors = []
-    for member in mobject.get_family():
-        points = member.points
-        if len(points) == 1:
-            anchors.append(points)
-        elif len(points):
-            step = member.n_points_per_cubic_curve
-            anchors += [points[::step], points[step - 1 :: step]]
+    members = mobject.get_family() if mobject.submobjects else (mobject,)
+    anchors = [_anchors(member) for member in members if len(member.points)]
     if not anchors:
         return np.zeros((2, 2))
-    flat = np.concatenate(anchors)[:, :2]
+    flat = anchors[0] if len(anchors) == 1 else np.concatenate(anchors)
+    if len(flat) > 64:
+        # numpy reduces a long (n, 2) array faster column by column than along its first axis.
+        x, y = flat[:, 0], flat[:, 1]
+        return np.array([[x.min(), y.min()], [x.max(), y.max()]])
     return np.array([flat.min(axis=0), flat.max(axis=0)])
+
+
+def _anchors(member: Any) -> np.ndarray:
+    """Return a VMobject's anchors (x, y): each curve's first and last point (a lone point)."""
+    points = member.points
+    if len(points) == 1:
+        return points[:, :2]
+    step = member.n_points_per_cubic_curve
+    if len(points) % step == 0:
+        return points.reshape(-1, step, 3)[:, :: step - 1, :2].reshape(-1, 2)
+    return np.concatenate([points[::step], points[step - 1 :: step]])[:, :2]
+
+
+def _whole_curves(mobject: Any) -> bool:
+    """Whether a VMobject is one path of whole cubic curves, with no submobjects."""
+    points = mobject.points
+    return (
+        not mobject.submobjects
+        and len(points) > 0
+        and mobject.n_points_per_cubic_curve == 4
+        and len(points) % 4 == 0
+    )
+
+
+def _boxes_and_spans(
+    mobjects: list[Any], measure: bool = True
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Return each mobject's :func:`box_of` and its width and height, for many at once.
+
+    The width and height are manim's (``mobject.width``, ``mobject.height``:
+    the span of every point, handles included). A moment holds hundreds of
+    texts, each one path of whole cubic curves: their points are stacked and
+    reduced per text with numpy in a few calls, not text by text. Any other
+    mobject is measured alone, as before. Without ``measure``, the spans are
+    left at zero (only the boxes are wanted).
+    """
+    from manim import VMobject
+
+    boxes: list[np.ndarray] = [np.zeros((2, 2))] * len(mobjects)
+    spans = np.zeros((len(mobjects), 2))
+    fast = [i for i, m in enumerate(mobjects) if isinstance(m, VMobject) and _whole_curves(m)]
+    for i in sorted(set(range(len(mobjects))) - set(fast)):
+        boxes[i] = box_of(mobjects[i])
+        if measure:
+            spans[i] = (float(mobjects[i].width), float(mobjects[i].height))
+    if not fast:
+        return boxes, spans
+    points = np.concatenate([mobjects[i].points for i in fast])
+    counts = np.array([len(mobjects[i].points) for i in fast])
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    # Each curve's first and last point (its anchors), then per text the least and most.
+    # (numpy reduces a length-2 axis slowly: the two ends are compared elementwise.)
+    curves = points.reshape(-1, 4, 3)
+    first, last = curves[:, 0, :2], curves[:, 3, :2]
+    low = np.minimum.reduceat(np.minimum(first, last), starts // 4, axis=0)
+    high = np.maximum.reduceat(np.maximum(first, last), starts // 4, axis=0)
+    stacked = np.stack([low, high], axis=1)
+    xy = points[:, :2]
+    reach = np.maximum.reduceat(xy, starts, axis=0) - np.minimum.reduceat(xy, starts, axis=0)
+    for k, i in enumerate(fast):
+        boxes[i] = stacked[k]
+        spans[i] = reach[k]
+    return boxes, spans
 
 
 def _ink_boxes(families: list[list[Any]]) -> list[tuple[str, np.ndarray]]:
@@ -196,18 +257,22 @@ def _ink_boxes(families: list[list[Any]]) -> list[tuple[str, np.ndarray]]:
     A stroke's ink reaches half its width past its path (manim draws a width
     of 1 as 1/100 of a scene unit), so the box includes it.
     """
-    found: dict[int, tuple[str, np.ndarray]] = {}
+    leaves: dict[int, tuple[Any, str, float]] = {}
     for top, family in zip((f[0] for f in families), families, strict=True):
         for mobject in family:
-            if id(mobject) in found or mobject.submobjects or not len(mobject.points):
+            if id(mobject) in leaves or mobject.submobjects or not len(mobject.points):
                 continue
             stroke = float(mobject.get_stroke_width()) * float(mobject.get_stroke_opacity() > 0)
             if stroke <= 0 and float(mobject.get_fill_opacity()) <= 0:
                 continue
-            reach = 0.01 * stroke / 2
-            box = box_of(mobject) + np.array([[-reach, -reach], [reach, reach]])
-            found[id(mobject)] = (f"{type(mobject).__name__} of {type(top).__name__}", box)
-    return list(found.values())
+            what = f"{type(mobject).__name__} of {type(top).__name__}"
+            leaves[id(mobject)] = (mobject, what, 0.01 * stroke / 2)
+    # Every leaf's box at once (the same numbers as box_of, one by one).
+    boxes, _ = _boxes_and_spans([mobject for mobject, _, _ in leaves.values()], measure=False)
+    return [
+        (what, box + np.array([[-reach, -reach], [reach, reach]]))
+        for (_, what, reach), box in zip(leaves.values(), boxes, strict=True)
+    ]
 
 
 # Where each curve of a stroke is sampled: both ends and points between.
@@ -226,7 +291,7 @@ def _strokes(families: list[list[Any]], leave_out: set[int]) -> list[StrokeSampl
     skip = set(leave_out)
     for family in families:
         for mobject in family:
-            if getattr(mobject, "strikes_out", False):
+            if _attribute(mobject, "strikes_out"):
                 skip.update(id(m) for m in mobject.get_family())
     found: dict[int, StrokeSample] = {}
     for top, family in zip((f[0] for f in families), families, strict=True):
@@ -508,14 +573,68 @@ def _strip_outline(strip: Any, cell_text: Any) -> StripOutline:
     return StripOutline(cell_text.cell.kind, tuple(index[:-1]), segments, half_width, fills)
 
 
-def _members_of(scene_object: Any, kind: type) -> set[int]:
-    """Return the ids of every member of every mobject of ``kind`` on the scene."""
+def _strips_in(
+    families: list[list[Any]],
+) -> tuple[set[int], list[list[tuple[int, np.ndarray]]], list[StripOutline]]:
+    """Return the travelling rows among ``families``: their members' ids, numbers and outlines.
+
+    Per row: (column, right end of its slot at mid-height) per number, and
+    its frame and fill (:func:`_strip_outline`), in the order they are met.
+    """
+    from embedviz.render.glyphs import NumberText
+
+    members: set[int] = set()
+    strips: list[list[tuple[int, np.ndarray]]] = []
+    outlines: list[StripOutline] = []
+    for family in families:
+        for mobject in family:
+            if _attribute(mobject, "row_strip"):
+                cells = [m for m in mobject.get_family() if isinstance(m, NumberText)]
+                if cells:
+                    members.update(id(m) for m in mobject.get_family())
+                    strips.append([(c.cell.index[-1], c.get_right()) for c in cells])
+                    outlines.append(_strip_outline(mobject, cells[0]))
+    return members, strips, outlines
+
+
+# Per (class, name): whether the class itself may answer ``name`` (see _attribute).
+_ANSWERED_BY_CLASS: dict[tuple[type, str], bool] = {}
+
+
+def _attribute(mobject: Any, name: str, default: Any = False) -> Any:
+    """Return ``getattr(mobject, name, default)``, quickly where the mobject lacks it.
+
+    Manim answers a missing attribute through ``Mobject.__getattr__``, which
+    raises an error that getattr then catches: a few microseconds, for each
+    of the thousands of mobjects a moment holds. A flag the stages set on an
+    instance (``strikes_out``, ``id_place``) is read from its ``__dict__``;
+    one its class declares (``row_strip``), or any name a class answers in
+    its own way, is read with getattr, as before.
+    """
+    from manim import Mobject
+
+    kind = type(mobject)
+    by_class = _ANSWERED_BY_CLASS.get((kind, name))
+    if by_class is None:
+        by_class = (
+            hasattr(kind, name)
+            or getattr(kind, "__getattr__", None) is not Mobject.__getattr__
+            or kind.__getattribute__ is not object.__getattribute__
+        )
+        _ANSWERED_BY_CLASS[(kind, name)] = by_class
+    if by_class:
+        return getattr(mobject, name, default)
+    return vars(mobject).get(name, default)
+
+
+def _members_in(families: list[list[Any]], kind: type) -> set[int]:
+    """Return the ids of every member of every mobject of ``kind`` in the scene's ``families``."""
     return {
         id(member)
-        for top in scene_object.mobjects
-        for mobject in top.get_family()
+        for family in families
+        for mobject in family
         if isinstance(mobject, kind)
-        for member in mobject.get_family()
+        for member in (mobject.get_family() if mobject.submobjects else (mobject,))
     }
 
 
@@ -525,12 +644,17 @@ def sample_moments(
     *,
     alphas: tuple[float, ...] = (0.25, 0.5, 0.75),
     beats: Collection[str] | None = None,
+    roads_only: bool = False,
 ) -> list[MomentSample]:
     """Dry-run a scene, reading every text mid-motion (at each alpha) and at beat ends.
 
     ``beats``: read only these beats' moments (the scene still plays whole,
     the others unsampled); sampling and reading a moment cost far more than
     playing to it.
+
+    ``roads_only``: read only the travelling rows (each sample's ``strips``
+    and ``outlines``, the road they take) mid-motion, and no beat end: the
+    empty-area check samples a beat finely for nothing else.
     """
     from manim import config
 
@@ -552,93 +676,93 @@ def sample_moments(
             return
         px_per_unit = 720 / float(config.frame_height)
         from embedviz.render.parts.captions import Caption
-
-        strip_members: set[int] = set()
-        captions = _members_of(scene_object, Caption)
         from embedviz.render.parts.chips import Chip
 
-        chipped = _members_of(scene_object, Chip)
-        strips: list[list[tuple[int, np.ndarray]]] = []
-        outlines: list[StripOutline] = []
+        # Each top mobject's family is walked once here; every pass below reads these lists.
+        families = [m.get_family() for m in scene_object.mobjects]
+        if roads_only:
+            if moment.alpha < 1:
+                _, strips, outlines = _strips_in(families)
+                road = MomentSample(moment.beat, moment.alpha, [], strips, moment.step)
+                road.outlines = outlines
+                samples.append(road)
+            return
+        captions = _members_in(families, Caption)
+        chipped = _members_in(families, Chip)
+        strip_members, strips, outlines = _strips_in(families)
         texts: list[TextSample] = []
         seen: set[int] = set()
-        families = [m.get_family() for m in scene_object.mobjects]
+        # What every drawn text is made of (a stroke check leaves them out).
+        texts_drawn: set[int] = set()
+        # The texts read, in the order they are met (each once, with an outline).
+        shown: list[Any] = []
         for family in families:
             for mobject in family:
-                if getattr(mobject, "row_strip", False) and id(mobject) not in seen:
-                    cells = [m for m in mobject.get_family() if isinstance(m, NumberText)]
-                    if cells:
-                        strip_members.update(id(m) for m in mobject.get_family())
-                        strips.append([(c.cell.index[-1], c.get_right()) for c in cells])
-                        outlines.append(_strip_outline(mobject, cells[0]))
-        for family in families:
-            for mobject in family:
+                if isinstance(mobject, (GlyphString, FormulaText, SansText)):
+                    texts_drawn.add(id(mobject))
+                    if mobject.submobjects:
+                        texts_drawn.update(id(member) for member in mobject.get_family())
                 if id(mobject) in seen or not len(mobject.points):
                     continue
                 seen.add(id(mobject))
-                if isinstance(mobject, GlyphString):
-                    cell = None
-                    role = "label"
-                    if isinstance(mobject, NumberText):
-                        cell = (mobject.cell.kind, mobject.cell.index)
-                        role = "number" if mobject.cell.kind in data_kinds else "label"
-                    height = float(mobject.height) * px_per_unit
-                    low, high = mobject.slot_corners()
-                    digit = float(high[1] - low[1]) * px_per_unit
-                elif isinstance(mobject, FormulaText) and id(mobject) in captions:
-                    # A caption's typeset maths is read with its words: the caption's
-                    # text, whose box and size span it (as screen_texts reads it).
-                    continue
-                elif isinstance(mobject, FormulaText):
-                    # A typeset symbol (E, w_t): its glyphs' height is its size, but its
-                    # type size is its digits' (a bracket or a fraction reaches further).
-                    # Its type size is that of a label at its font size, as drawn (the
-                    # box of '=' or of a fraction says nothing about it).
-                    cell, role = None, "label"
-                    natural = getattr(mobject, "natural_height", 0.0) or float(mobject.height)
-                    height = px_for_font(mobject.font_size_drawn) * float(mobject.height) / natural
-                    digit = digit_height(mobject.font_size_drawn) * px_per_unit
-                    digit *= float(mobject.height) / natural
-                    opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
-                    box = box_of(mobject)
-                    texts.append(
-                        TextSample(
-                            mobject.text, role, cell, box, height, opacity, False, digit, "formula"
-                        )
-                    )
-                    continue
-                elif isinstance(mobject, SansText):
-                    cell = None
-                    shown = " ".join(mobject.original_text.split())
-                    spoken = {p.text for p in moment.beat.phrases} | {moment.beat.narration}
-                    role = "caption" if shown in spoken or id(mobject) in captions else "text"
-                    size = mobject.font_size * mobject.width / (mobject.natural_width or 1.0)
-                    height = sans_digit * size * px_per_unit
-                    digit = height
-                else:
-                    continue
+                # A caption's typeset maths is read with its words: the caption's
+                # text, whose box and size span it (as screen_texts reads it).
+                if isinstance(mobject, (GlyphString, SansText)) or (
+                    isinstance(mobject, FormulaText) and id(mobject) not in captions
+                ):
+                    shown.append(mobject)
+        # Every text's box and size, measured together (manim's corners, width and height).
+        boxes, spans = _boxes_and_spans(shown)
+        for mobject, box, (width, tall) in zip(shown, boxes, spans, strict=True):
+            if isinstance(mobject, GlyphString):
+                cell = None
+                role = "label"
+                if isinstance(mobject, NumberText):
+                    cell = (mobject.cell.kind, mobject.cell.index)
+                    role = "number" if mobject.cell.kind in data_kinds else "label"
+                height = float(tall) * px_per_unit
+                low, high = mobject.slot_corners()
+                digit = float(high[1] - low[1]) * px_per_unit
+            elif isinstance(mobject, FormulaText):
+                # A typeset symbol (E, w_t): its glyphs' height is its size, but its
+                # type size is its digits' (a bracket or a fraction reaches further).
+                # Its type size is that of a label at its font size, as drawn (the
+                # box of '=' or of a fraction says nothing about it).
+                cell, role = None, "label"
+                natural = getattr(mobject, "natural_height", 0.0) or float(tall)
+                height = px_for_font(mobject.font_size_drawn) * float(tall) / natural
+                digit = digit_height(mobject.font_size_drawn) * px_per_unit
+                digit *= float(tall) / natural
+                opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
                 texts.append(
                     TextSample(
-                        text=mobject.text,
-                        role=role,
-                        cell=cell,
-                        box=box_of(mobject),
-                        pixel_height=height,
-                        opacity=float(mobject.get_fill_opacity()),
-                        in_strip=id(mobject) in strip_members,
-                        digit_px=digit,
-                        on_chip=id(mobject) in chipped,
+                        mobject.text, role, cell, box, height, opacity, False, digit, "formula"
                     )
                 )
+                continue
+            else:
+                cell = None
+                words = " ".join(mobject.original_text.split())
+                spoken = {p.text for p in moment.beat.phrases} | {moment.beat.narration}
+                role = "caption" if words in spoken or id(mobject) in captions else "text"
+                size = mobject.font_size * width / (mobject.natural_width or 1.0)
+                height = sans_digit * size * px_per_unit
+                digit = height
+            texts.append(
+                TextSample(
+                    text=mobject.text,
+                    role=role,
+                    cell=cell,
+                    box=box,
+                    pixel_height=height,
+                    opacity=float(mobject.get_fill_opacity()),
+                    in_strip=id(mobject) in strip_members,
+                    digit_px=digit,
+                    on_chip=id(mobject) in chipped,
+                )
+            )
         sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)
         sample.outlines = outlines
-        texts_drawn = {
-            id(member)
-            for family in families
-            for mobject in family
-            if isinstance(mobject, (GlyphString, FormulaText, SansText))
-            for member in mobject.get_family()
-        }
         sample.strokes = _strokes(families, strip_members | texts_drawn)
         sample.stale = moment.stale
         if moment.alpha >= 1:
@@ -646,7 +770,7 @@ def sample_moments(
                 id(m): m
                 for family in families
                 for m in family
-                if getattr(m, "id_place", None) is not None
+                if _attribute(m, "id_place", None) is not None
                 and float(m.get_stroke_opacity()) >= SHOWN
                 and float(m.get_stroke_width()) > 0
             }

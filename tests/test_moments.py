@@ -904,13 +904,9 @@ def _empty_ends(
         for name, problems in found.items()
         if problems and names.index(name) + 1 < len(names)
     }
-    # Where the next beat's strips go, sampled finely (only those beats: reading a
-    # moment costs far more than playing to it).
-    fine = (
-        sample_moments(scene, options, alphas=ROAD_ALPHAS, beats=set(following.values()))
-        if following
-        else []
-    )
+    # Where the next beat's strips go, sampled finely (only those beats, and only their
+    # travelling rows: reading a moment costs far more than playing to it).
+    fine = _road_samples(scene, options, set(following.values())) if following else []
     problems: list[str] = []
     for sample in ends:
         name = sample.beat.name
@@ -924,6 +920,19 @@ def _empty_ends(
 
 # Where a beat's strips are sampled to find the road they take: every twentieth of a step.
 ROAD_ALPHAS = tuple(k / 20 for k in range(1, 20))
+# The roads sampled so far, by scene, options and beats: GPT-2's batch is measured twice,
+# at the file's share and at its own (test_the_gpt2_batch_leaves_no_more_than_a_ninth_empty).
+_ROADS: dict[str, list[MomentSample]] = {}
+
+
+def _road_samples(scene: str, options: dict[str, Any], beats: set[str]) -> list[MomentSample]:
+    """Sample these beats' travelling rows finely (once per scene, options and beats)."""
+    key = f"{scene}:{sorted(options.items())}:{sorted(beats)}"
+    if key not in _ROADS:
+        _ROADS[key] = sample_moments(
+            scene, options, alphas=ROAD_ALPHAS, beats=beats, roads_only=True
+        )
+    return _ROADS[key]
 
 
 def _road(samples: list[MomentSample], beat: str) -> list[np.ndarray]:
