@@ -82,33 +82,39 @@ FRAME_SHOWN = 0.3
 NUMBER_SHOWN = 0.5
 
 
+def opacity_along(mobject: Any, rgbas: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """Return how opaque ``rgbas`` (one of ``mobject``'s colours) are drawn at each of ``xs``.
+
+    As Cairo draws them: nothing outside its drawn points' span; one colour, or colour
+    stops spaced evenly along its gradient (Manim's, from its start to end point), read
+    along its centre line.
+    """
+    xs = np.asarray(xs, dtype=float)
+    points = np.asarray(mobject.points)
+    if not len(points):
+        return np.zeros(len(xs))
+    if len(rgbas) == 1:
+        seen = np.full(len(xs), float(rgbas[0][3]))
+    else:
+        y = (points[:, 1].min() + points[:, 1].max()) / 2
+        ends = mobject.get_gradient_start_and_end_points()
+        start, end = (np.asarray(p, dtype=float)[:2] for p in ends)
+        way = end - start
+        t = ((xs - start[0]) * way[0] + (y - start[1]) * way[1]) / float(way @ way)
+        seen = np.interp(np.clip(t, 0, 1), np.linspace(0, 1, len(rgbas)), rgbas[:, 3])
+    seen[(xs < points[:, 0].min()) | (xs > points[:, 0].max())] = 0.0
+    return np.asarray(seen)
+
+
 def box_opacity(box: Any, xs: np.ndarray) -> np.ndarray:
     """Return how opaque ``box`` (a strip's frame and fill) is drawn at each of ``xs``.
 
-    As Cairo draws it: nothing outside its drawn points' span; one colour, or colour
-    stops spaced evenly along its gradient (Manim's, from its start to end point), read
-    along its centre line. The larger of its outline's (if stroked) and its fill's.
+    The larger of its outline's (if stroked) and its fill's (:func:`opacity_along`).
     """
-    xs = np.asarray(xs, dtype=float)
-    points = np.asarray(box.points)
-    if not len(points):
-        return np.zeros(len(xs))
-    y = (points[:, 1].min() + points[:, 1].max()) / 2
-
-    def along(rgbas: np.ndarray) -> np.ndarray:
-        if len(rgbas) == 1:
-            return np.full(len(xs), float(rgbas[0][3]))
-        start, end = (
-            np.asarray(p, dtype=float)[:2] for p in box.get_gradient_start_and_end_points()
-        )
-        way = end - start
-        t = ((xs - start[0]) * way[0] + (y - start[1]) * way[1]) / float(way @ way)
-        return np.interp(np.clip(t, 0, 1), np.linspace(0, 1, len(rgbas)), rgbas[:, 3])
-
-    stroke = along(box.stroke_rgbas) if box.get_stroke_width() > 0 else np.zeros(len(xs))
-    seen = np.maximum(stroke, along(box.fill_rgbas))
-    seen[(xs < points[:, 0].min()) | (xs > points[:, 0].max())] = 0.0
-    return np.asarray(seen)
+    fill = opacity_along(box, box.fill_rgbas, xs)
+    if box.get_stroke_width() <= 0:
+        return fill
+    return np.maximum(opacity_along(box, box.stroke_rgbas, xs), fill)
 
 
 def empty_parts(carry: Any, alpha: float) -> tuple[bool, list[str]]:

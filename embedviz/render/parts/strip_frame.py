@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from manim import RIGHT, VMobject
 
-from embedviz.render.parts.level_cells import cell_lefts
+from embedviz.render.parts.level_cells import cell_lefts, level_share
 
 __all__ = ["LAG", "STOPS", "FrameShade", "frame_shade"]
 
@@ -86,8 +86,8 @@ def frame_shade(
     ``carry``: a :class:`~embedviz.render.parts.strip.Carry`, its strip built and its
     way set; ``shown``: its texts' opacities at a share of its run. Only a strip leaving
     the matrix through its right edge (its cover reaching up and down without end) whose
-    numbers are all whole at some point of its run is shaded; the box shows whole from
-    the first such point (sampled).
+    numbers are all whole at some point of its run is shaded (one whose chip leads: before
+    it leaves its source row's line); the box shows whole from the first such point.
     """
     texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
     if not texts or np.isfinite(carry.cover[1]):
@@ -96,6 +96,14 @@ def frame_shade(
     whole = [a for a in alphas if float(np.min(shown(float(a)))) >= 1 - 1e-6]
     if not whole:
         return None
+    if not carry.rides:
+        # A strip whose chip leads shows its numbers only level with its rows: its box is
+        # shaded only if they are whole before it first leaves its source row's line (else
+        # it would travel unseen behind its chip; as before, it travels as its box alone).
+        line = carry.lines[0]
+        off = [a for a in alphas if level_share(carry._moved(float(a)), line) < 1]
+        if off and off[0] < whole[0]:
+            return None
     box = carry.strip[0]
     lefts, _ = cell_lefts(texts, carry.source_box[0])
     stroke, fill = np.array(box.stroke_rgbas[0]), np.array(box.fill_rgbas[0])
