@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 from manim import RIGHT, VMobject
 
+from embedviz.render.pace import seconds_of
 from embedviz.render.parts.level_cells import cell_lefts, level_share
 
-__all__ = ["LAG", "STOPS", "FrameShade", "frame_shade"]
+__all__ = ["LAG", "STOPS", "UNSEEN", "FrameShade", "frame_shade"]
 
 # Colour stops across a strip's drawn box: a step between two cells is smeared over a
 # 96th of the box (under a pixel at 720p for the toy's three cells).
@@ -37,6 +38,8 @@ STOPS = 97
 # A cell's part of the box is as opaque as its number to this power: a step behind it as
 # both fade in (a quarter opaque where the number is half), never ahead of it.
 LAG = 2.0
+# The longest a strip may travel unseen off its source row's line, shaded (seconds).
+UNSEEN = 0.1
 # A box as (left, bottom, right, top).
 Box = tuple[float, float, float, float]
 
@@ -86,8 +89,8 @@ def frame_shade(
     ``carry``: a :class:`~embedviz.render.parts.strip.Carry`, its strip built and its
     way set; ``shown``: its texts' opacities at a share of its run. Only a strip leaving
     the matrix through its right edge (its cover reaching up and down without end) whose
-    numbers are all whole at some point of its run is shaded (one whose chip leads: before
-    it leaves its source row's line); the box shows whole from the first such point.
+    numbers are all whole at some point, and which would not travel unseen off its row's
+    line for long, is shaded; the box shows whole from the first point they all are.
     """
     texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
     if not texts or np.isfinite(carry.cover[1]):
@@ -96,14 +99,16 @@ def frame_shade(
     whole = [a for a in alphas if float(np.min(shown(float(a)))) >= 1 - 1e-6]
     if not whole:
         return None
-    if not carry.rides:
-        # A strip whose chip leads shows its numbers only level with its rows: its box is
-        # shaded only if they are whole before it first leaves its source row's line (else
-        # it would travel unseen behind its chip; as before, it travels as its box alone).
-        line = carry.lines[0]
-        off = [a for a in alphas if level_share(carry._moved(float(a)), line) < 1]
-        if off and off[0] < whole[0]:
-            return None
+    # Not shaded where, off its rows' lines (up a batch's corridor), it would travel
+    # unseen behind its chip for over :data:`UNSEEN` s: as before, it travels as its box.
+    line = carry.lines[0]
+    unseen = [
+        a
+        for a in alphas
+        if level_share(carry._moved(float(a)), line) < 1 and float(np.max(shown(float(a)))) < 0.5
+    ]
+    if len(unseen) * seconds_of(carry) / samples > UNSEEN:
+        return None
     box = carry.strip[0]
     lefts, _ = cell_lefts(texts, carry.source_box[0])
     stroke, fill = np.array(box.stroke_rgbas[0]), np.array(box.fill_rgbas[0])
