@@ -31,21 +31,30 @@ __all__ = [
 ]
 
 
-def _blocked(
-    path: tuple[float, float], filled: Iterable[int], target: int, top: float, row_h: float
-) -> bool:
-    """Whether a strip sweeping ``path`` (down from the matrix top) crosses a filled output row.
+def _blocker_masks(
+    paths: Sequence[tuple[float, float]],
+    owners: Sequence[int],
+    rows: Sequence[int],
+    top: float,
+    row_h: float,
+) -> list[int]:
+    """For each strip's sweep, the output rows in its way (bit *i* for ``rows[i]``).
 
-    It may not rise above the block's top either (the headings are there).
+    Path *k* is the sweep (low, high; down from the matrix top) of the strip
+    for output row ``owners[k]``: every other output row it overlaps by more
+    than a rounding error blocks it once filled. A sweep that rises above the
+    block's top (the headings are there) is blocked whatever is filled: -1.
+    Each row is tested once, so the order search asks one integer per step.
     """
-    low, high = path
-    if low < top - 1e-6:
-        return True
-    for row in filled:
-        start = top + row * row_h
-        if row != target and low < start + row_h - 1e-6 and high > start + 1e-6:
-            return True
-    return False
+    masks = []
+    for (low, high), owner in zip(paths, owners, strict=True):
+        mask = 0
+        for number, row in enumerate(rows):
+            start = top + row * row_h
+            if row != owner and low < start + row_h - 1e-6 and high > start + 1e-6:
+                mask |= 1 << number
+        masks.append(-1 if low < top - 1e-6 else mask)
+    return masks
 
 
 def _beside_other(source: float, target: int, top: float, count: int) -> bool:
@@ -118,27 +127,46 @@ def _order(sources: tuple[float, ...], top: float) -> tuple[int, ...] | None:
     paths = [
         (min(s, top + t + 0.5) - 0.5, max(s, top + t + 0.5) + 0.5) for t, s in enumerate(sources)
     ]
-
-    def clear(target: int, filled: frozenset[int]) -> bool:
-        return not _blocked(paths[target], filled, target, top, 1.0)
-
-    @cache
-    def rest(filled: frozenset[int]) -> tuple[int, ...] | None:
-        if len(filled) == count:
-            return ()
-        for target in range(count):
-            if target not in filled and clear(target, filled):
-                after = rest(filled | {target})
-                if after is not None:
-                    return (target, *after)
-        return None
-
+    # Filled rows are a bit set (bit t for row t): a path is clear when it meets none.
+    masks = _blocker_masks(paths, range(count), range(count), top, 1.0)
     first = tuple(range(min(2, count)))
     for number, target in enumerate(first):
-        if not clear(target, frozenset(first[:number])):
+        if masks[target] == -1 or masks[target] & (1 << number) - 1:
             return None
-    after = rest(frozenset(first))
-    return None if after is None else (*first, *after)
+    bits = [1 << target for target in range(count)]
+    after = _first_clear(bits[len(first) :], masks[len(first) :], (1 << len(first)) - 1)
+    return None if after is None else (*first, *(len(first) + k for k in after))
+
+
+def _first_clear(bits: Sequence[int], masks: Sequence[int], filled: int) -> tuple[int, ...] | None:
+    """Return the first order (by list position) of the rows ``bits`` in which each strip is clear.
+
+    Row *k* (bit ``bits[k]``) may fill when no row of ``masks[k]`` is filled (-1:
+    never). The search that tried each next row in list order, and backed off
+    when the rest had no clear order, found this order: a row blocked by a filled
+    row stays blocked, so row *k* must fill before every row of ``masks[k]``, and
+    the first order that keeps all those constraints takes, each time, the first
+    row whose forerunners are all in. Positions into ``bits`` are returned;
+    None when there is no such order (a row never clear, or a cycle).
+    """
+    if any(mask == -1 or mask & filled for mask in masks):
+        return None
+    # The rows that must fill before row k: those that row k's strip would block.
+    before = [0] * len(bits)
+    for k, bit in enumerate(bits):
+        for j, mask in enumerate(masks):
+            if mask & bit:
+                before[k] |= bits[j]
+    order: list[int] = []
+    left = list(range(len(bits)))
+    while left:
+        ready = next((k for k in left if not before[k] & ~filled), None)
+        if ready is None:
+            return None
+        order.append(ready)
+        left.remove(ready)
+        filled |= bits[ready]
+    return tuple(order)
 
 
 def _row_centres(spec: LookupSpec, sizes: GridSizes) -> tuple[dict[int, float], float]:
@@ -239,26 +267,28 @@ def clear_order(
     """
     top = -raise_d / row_h
     units = [centres[s] / row_h for s in sources]
+    # Every row that may be filled, each a bit (the targets are rows of the output too).
+    rows = sorted(set(filled) | set(targets) | set(range(len(units))))
+    bit = {row: 1 << number for number, row in enumerate(rows)}
+    masks = _target_masks(units, targets, rows, top, over)
+    found = _first_clear([bit[t] for t in targets], masks, sum(bit[row] for row in set(filled)))
+    return None if found is None else tuple(targets[k] for k in found)
 
-    def clear(target: int, done: frozenset[int]) -> bool:
+
+def _target_masks(
+    units: Sequence[float], targets: Sequence[int], rows: Sequence[int], top: float, over: bool
+) -> list[int]:
+    """For each target, the rows in its strip's way (as :func:`_blocker_masks`); -1: never clear."""
+    paths = []
+    for target in targets:
         middle = top + target + 0.5
-        path = (min(units[target], middle) - 0.5, max(units[target], middle) + 0.5)
-        if over and _beside_other(units[target], target, top, len(units)):
-            return False
-        return not _blocked(path, done, target, top, 1.0)
-
-    @cache
-    def rest(done: frozenset[int], left: tuple[int, ...]) -> tuple[int, ...] | None:
-        if not left:
-            return ()
-        for number, target in enumerate(left):
-            if clear(target, done):
-                after = rest(done | {target}, left[:number] + left[number + 1 :])
-                if after is not None:
-                    return (target, *after)
-        return None
-
-    return rest(frozenset(filled), tuple(targets))
+        paths.append((min(units[target], middle) - 0.5, max(units[target], middle) + 0.5))
+    masks = _blocker_masks(paths, targets, rows, top, 1.0)
+    if over:
+        for number, target in enumerate(targets):
+            if _beside_other(units[target], target, top, len(units)):
+                masks[number] = -1
+    return masks
 
 
 def clear_paths(
