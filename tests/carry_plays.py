@@ -243,6 +243,8 @@ def walks_in_block(scene: Any, walking: dict[int, bool], beat: str) -> tuple[int
             at = box.get_center()[:2].round(2)
             bad.append(f"{beat}: chip {chip.number.text} in the output block at {at}")
     return seen, bad
+
+
 def note_empty(played: CarryPlay, carry: Any, alpha: float, where: str) -> None:
     """Record ``carry``'s empty box parts as drawn now (:func:`empty_parts`) in ``played``."""
     hidden, faults = empty_parts(carry, alpha)
