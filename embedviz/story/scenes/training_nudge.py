@@ -308,9 +308,11 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
             "This toy loss has no floor, so it can go below zero."
         )
     elif step.loss_after < step.loss_before:
+        # "against its gradient, the way that ..." fits no two 42-character lines
+        # without ending one on "its" or leaving "the way ..." a fragment of a cue.
         narration = (
             "The loss went down. Each looked-up row moved against its gradient, "
-            "the way that makes L smaller."
+            "which makes L smaller."
         )
     else:
         narration = (
