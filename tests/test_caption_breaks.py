@@ -137,6 +137,24 @@ def test_no_cue_line_splits_a_phrase(
     assert together, (scene, pair)
 
 
+# TrainingNudge's rate is sized to each case's loss (0.5 down to 0.0001), so its update
+# cue's length varies, and which loss-drop sentence it says depends on where L lands:
+# each case's cues, not only the default's, keep their phrases whole.
+_TRAINING = [None, {"vocab": 50257, "dim": 768}, *SCENES["TrainingNudge"].examples]
+_TRAINING_IDS = ["default", "gpt2", *(f"example-{n}" for n in range(1, len(_TRAINING) - 1))]
+
+
+@pytest.mark.parametrize("options", _TRAINING, ids=_TRAINING_IDS)
+def test_every_training_cases_cues_keep_their_phrases_whole(
+    options: dict[str, Any] | None, tmp_path: Path
+) -> None:
+    cues = _cues("training", dict(options or {}), tmp_path)
+    assert [beat for beat, _ in cues].count("loss-drop")
+    for beat, lines in cues:
+        assert not _glued_breaks(lines), (beat, lines, _glued_breaks(lines))
+        assert len(lines) == 1 or min(len(line.split()) for line in lines) >= 2, (beat, lines)
+
+
 # Binary operators and relations: a caption line that opens on one ("= 38,597,376 of
 # them.") is cut off from what it joins, as the 720p review of ParameterCount found.
 _OPERATORS = {"=", "\u00d7", "+", "\u2212", "-", "\u00b7", "\u2192", "\u2190"}

@@ -3,7 +3,7 @@ in its object's colour").
 
 The narration stays plain text (it is spoken and written to WebVTT as it is);
 the caption sets the symbols it names (``E``, ``E[3]``, ``wₜ``, ``∂L/∂E``,
-``one_hot(3)``, ``E ← E − 0.5 · ∂L/∂E``) typeset, in the colour of the object
+``one_hot(3)``, ``E ← E − 0.02 · ∂L/∂E``) typeset, in the colour of the object
 they name. The tokenizer is checked against every scene's real narration and
 a hand-written list of what is maths in it; the drawing is checked on the
 captions a dry run puts on screen (TrainingNudge's ``update``, OneHotEquivalence's
@@ -26,6 +26,10 @@ from embedviz.story.scenes import SCENES
 # with the theme colour each piece is drawn in. Written by hand from the narration
 # (FullExplainer repeats its parts' beats and is checked through them).
 T, G = "text", "gradient"
+# The default step's learning rate, as the narration writes it: the largest of 0.5, 0.2,
+# 0.1, 0.05, 0.02, ... whose change of the loss is at most half of it (tests/oracles/
+# training_nudge.py works it out; test_training checks the scene shows that rate).
+LR = "0.02"
 EXPECTED: dict[tuple[str, str], list[tuple[str, str]]] = {
     ("SingleTokenLookup", "print"): [("E", T)],
     ("ZeroBasedIndexing", "check"): [("E[3]", T)],
@@ -50,7 +54,7 @@ EXPECTED: dict[tuple[str, str], list[tuple[str, str]]] = {
     ("TrainingNudge", "upstream"): [("L", T), ("wₜ", G)],
     ("TrainingNudge", "scatter"): [("wₜ", G), ("∂L/∂E", G)],
     ("TrainingNudge", "accumulate"): [("w₀ + w₂", G)],
-    ("TrainingNudge", "update"): [("E ← E − 0.5 ·", T), ("∂L/∂E", G)],
+    ("TrainingNudge", "update"): [(f"E ← E − {LR} ·", T), ("∂L/∂E", G)],
     ("TrainingNudge", "loss-drop"): [("L", T)],
     ("PositionBlindness", "lookup"): [("E", T)],
     ("PositionBlindness", "positions"): [("P", "accent")],
@@ -138,19 +142,21 @@ def test_every_maths_colour_reads_on_the_caption_background(theme: Any) -> None:
 
 # What the dry runs must show: (scene, beat) -> each typeset formula's Typst source:
 # the colour of each of its glyphs (theme fields), the glyphs that stand on the
-# baseline (flat-bottomed letters, digits) and its digits.
+# baseline (flat-bottomed letters, digits) and its digits, by glyph index.
 DRAWN = {
     ("TrainingNudge", "update"): {
-        "E <- E - 0.5 dot partial L \\/ partial E": (
-            [T] * 8 + [G] * 5,
-            [0, 2, 4, 6, 9, 12],
-            [4, 6],
+        # E ← E − 0 . 0 2 · in the text colour, ∂ L / ∂ E in the gradient's; the
+        # rate's digits are glyphs 4, 6 and 7.
+        f"E <- E - {LR} dot partial L \\/ partial E": (
+            [T] * 9 + [G] * 5,
+            [0, 2, 4, 6, 7, 10, 13],
+            {4: "0", 6: "0", 7: "2"},
         ),
     },
     ("OneHotEquivalence", "compare"): {
-        "E[3]": ([T] * 4, [0, 2], [2]),
-        '"one_hot"(3)': ([T] * 10, [1, 4, 8], [8]),
-        "E": ([T], [0], []),
+        "E[3]": ([T] * 4, [0, 2], {2: "3"}),
+        '"one_hot"(3)': ([T] * 10, [1, 4, 8], {8: "3"}),
+        "E": ([T], [0], {}),
     },
 }
 
@@ -229,7 +235,7 @@ def test_the_captions_maths_is_typeset_coloured_and_on_the_baseline(
     px = 720 / float(config.frame_height)
     seen = _captions_seen(scene, beat, theme)
     expected = DRAWN[(scene, beat)]
-    written = {"E[3]", "one_hot(3)", "E", "E ← E − 0.5 · ∂L/∂E"}
+    written = {"E[3]", "one_hot(3)", "E", f"E ← E − {LR} · ∂L/∂E"}
     typeset: set[str] = set()
     for text, caption in seen.items():
         words = caption[0]
@@ -243,7 +249,10 @@ def test_the_captions_maths_is_typeset_coloured_and_on_the_baseline(
         lines = list(caption.lines)
         found = [w for w in written if any(w in line for line in lines)]
         baselines = _baselines(words, lines, sorted(found, key=len, reverse=True))
-        digit = glyph_font(SANS_FONT).digit_height * words.font_size / 48 * px
+        sans = glyph_font(SANS_FONT)
+        # Pixels per unit of the glyph cache's outlines, and where its "1" stands.
+        size = words.font_size / 48 * px
+        base = float(sans.points_for("1")[0][:, 1].min())
         for formula in formulas:
             colours, on_base, digits = expected[formula.text]
             glyphs = formula.submobjects
@@ -253,11 +262,16 @@ def test_the_captions_maths_is_typeset_coloured_and_on_the_baseline(
             for index in on_base:
                 bottom = float(glyphs[index].get_bottom()[1])
                 assert abs(bottom - baselines[line]) * px < 0.6, (formula.text, index)
-            # Its digits are as tall as the words' (20.8 px at 720p), centred as theirs.
-            for index in digits:
-                assert abs(glyphs[index].height * px - digit) < 0.6, (formula.text, index)
+            # Each digit is as tall as the words' same digit (a "0" 20.8 px at 720p, a
+            # "2" 20.4 px: it has no round foot), and stands as high above the baseline.
+            for index, char in digits.items():
+                outline = sans.points_for(char)[0][:, 1]
+                low, high = float(outline.min()), float(outline.max())
+                height = glyphs[index].height * px
+                assert abs(height - (high - low) * size) < 0.6, (formula.text, index)
                 middle = float(glyphs[index].get_center()[1]) - baselines[line]
-                assert abs(middle * px - digit / 2) < 0.6, (formula.text, index)
+                wanted = ((high + low) / 2 - base) * size
+                assert abs(middle * px - wanted) < 0.6, (formula.text, index)
     assert typeset == set(expected)
 
 

@@ -25,7 +25,7 @@ GPT2: dict[str, Any] = {"vocab": 50257, "dim": 768}
 FIVE = "4821,12000,4821,33000,17"
 CASES: list[dict[str, Any]] = [{}, GPT2, {**GPT2, "ids": FIVE}, {"theme": "light"}]
 IDS = ["default", "gpt2", "gpt2-five", "light"]
-SEED, LR = 123, 0.5
+SEED = 123
 # A gap narrower than this between two outlines' inks does not read as one at 720p (two
 # amber lines 3 px apart still read as two; 1 px of background between them is lost in
 # the video's compression). Side by side, two outlined rows keep CLEAR_PX, 3.5 px.
@@ -127,7 +127,7 @@ def test_every_shown_cell_of_e_keeps_a_readable_number_as_it_rolls_over(
     every 0.02 of each step of ``update``, every shown cell of E holds a number at its
     place (centre inside the cell) whose colour, blended with the cells' fill by its
     opacity, is 4.5:1 against that fill, and that number is the cell's value before the
-    step or after it (from the seeded table and one SGD step)."""
+    step or after it (from the seeded table and one SGD step at the scene's rate)."""
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.glyphs import NumberText
     from embedviz.render.moments import play_moments
@@ -137,7 +137,9 @@ def test_every_shown_cell_of_e_keeps_a_readable_number_as_it_rolls_over(
     ids = _ids(overrides)
     vocab, dim = int(overrides.get("vocab", 6)), int(overrides.get("dim", 3))
     table = TorchSeededTable.create(vocab, dim, SEED)
-    step = training_step(table, ids, toy_loss_weights(len(ids), dim, SEED), LR)
+    # The scene sizes its learning rate to the loss (tests/test_training.py checks it).
+    lr = next(c.value for b in board.beats for c in b.numbers if c.kind == "lr")
+    step = training_step(table, ids, toy_loss_weights(len(ids), dim, SEED), lr)
     after = {int(row): step.after[k] for k, row in enumerate(step.rows)}
     before = table.rows(list(window.rows))
     values = {

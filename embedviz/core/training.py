@@ -29,11 +29,13 @@ from embedviz.core.table import Table
 from embedviz.core.torch_init import torch_seed
 
 __all__ = [
+    "LEARNING_RATES",
     "LOSS_WEIGHT_STREAM",
     "TrainingStep",
     "embedding_gradient",
     "embedding_gradient_rows",
     "linear_loss",
+    "nudge_learning_rate",
     "occurrences",
     "sgd_step",
     "toy_loss_weights",
@@ -43,6 +45,9 @@ __all__ = [
 # Mixed into the seed so that the loss weights are a different random stream
 # from the table's own values (``init="normal"`` uses ``default_rng(seed)``).
 LOSS_WEIGHT_STREAM = 70
+# The learning rates a toy step may use, largest first: round decimals that a
+# class can read and say (1, 2, 5 in each decade), as a training config writes them.
+LEARNING_RATES = (0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001)
 
 
 def toy_loss_weights(count: int, dim: int, seed: int) -> npt.NDArray[np.float32]:
@@ -253,6 +258,39 @@ def linear_loss(vectors: npt.ArrayLike, weights: npt.ArrayLike) -> float:
         raise EmbedvizError(f"the loss weights have shape {w.shape}, but the rows {e.shape}")
     products = e.astype(np.float64) * w.astype(np.float64)
     return math.fsum(products.ravel().tolist())
+
+
+def nudge_learning_rate(loss: float, grad_rows: npt.ArrayLike) -> float:
+    """Pick the toy step's learning rate: the largest that moves the loss by at most half.
+
+    Parameters
+    ----------
+    loss
+        ``L`` before the step.
+    grad_rows
+        The gradient rows ``∂L/∂E[i]`` of the rows the step moves.
+
+    Returns
+    -------
+    float
+        The first of :data:`LEARNING_RATES` whose predicted change
+        ``lr · Σ_i ‖∂L/∂E[i]‖²`` is at most ``|L| / 2``, or the smallest of them
+        when none is (a loss that happens to sit near zero).
+
+    Notes
+    -----
+    The toy loss is linear, so one SGD step changes it by exactly
+    ``-lr · Σ_t w_t · ∂L/∂E[id_t] = -lr · Σ_i ‖∂L/∂E[i]‖²`` (before float32
+    rounding). That sum grows with ``d``: a fixed rate that suits three columns
+    sends the loss of a 768-column row hundreds below zero in one step. Scaling
+    the rate to the loss keeps the step a nudge at every size.
+    """
+    grad = np.asarray(grad_rows, dtype=np.float32).astype(np.float64)
+    squares = math.fsum((grad * grad).ravel().tolist())
+    for lr in LEARNING_RATES:
+        if lr * squares <= abs(loss) / 2:
+            return lr
+    return LEARNING_RATES[-1]
 
 
 def occurrences(ids: npt.ArrayLike, token_id: int) -> list[int]:

@@ -4,8 +4,10 @@ Everything is recomputed here from the scene's inputs with plain numpy and
 exact rational arithmetic, never with ``embedviz.core.training``: the loss
 weights from their documented recipe, the gradient by an explicit loop over
 positions (one float32 addition per occurrence, in input order, as PyTorch's
-CPU kernel adds), the update as ``E[row] - 0.5 * grad`` in float32, and the
-loss as an exact rational sum rounded once.
+CPU kernel adds), the learning rate by its documented rule (the largest of
+0.5, 0.2, 0.1, 0.05, ... 0.0001 whose exact linear change of the loss is at
+most half of it), the update as ``E[row] - lr * grad`` computed exactly and
+rounded to float32, and the loss as an exact rational sum rounded once.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import numpy as np
 from embedviz.story.model import NumberCell
 from oracles import Context, four_places
 
-# The scene's documented constants: SGD's learning rate, and the stream the
-# loss weights are drawn from (numpy.random.default_rng([seed, 70])).
-LEARNING_RATE = 0.5
+# The scene's documented constants: the learning rates its step may use
+# (1, 2, 5 in each decade, largest first), and the stream the loss weights
+# are drawn from (numpy.random.default_rng([seed, 70])).
+LEARNING_RATES = ("0.5", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001")
+LEARNING_RATES += ("0.0005", "0.0002", "0.0001")
 WEIGHT_STREAM = 70
 
 
@@ -54,9 +58,25 @@ def _grad_row(context: Context, row: int) -> np.ndarray:
     return grad
 
 
+def _learning_rate(context: Context) -> str:
+    """The rate as written: the first whose exact change Σ‖∂L/∂E[i]‖²·lr is <= |L|/2."""
+    if "lr" not in context.cache:
+        squares = Fraction(0)
+        for row in sorted({int(i) for i in _ids(context).reshape(-1)}):
+            squares += sum(Fraction(g) ** 2 for g in _grad_row(context, row).tolist())
+        half = abs(Fraction(_loss(context, lambda row: context.weight[row]))) / 2
+        fits = [lr for lr in LEARNING_RATES if Fraction(lr) * squares <= half]
+        context.cache["lr"] = fits[0] if fits else LEARNING_RATES[-1]
+    lr: str = context.cache["lr"]
+    return lr
+
+
 def _new_row(context: Context, row: int) -> np.ndarray:
-    old = context.weight[row].astype(np.float32)
-    return (old - np.float32(LEARNING_RATE) * _grad_row(context, row)).astype(np.float32)
+    # As torch.optim.SGD: the float32 rate times the gradient, taken from the row, rounded.
+    rate = Fraction(float(np.float32(float(_learning_rate(context)))))
+    old, grad = context.weight[row].astype(np.float32).tolist(), _grad_row(context, row).tolist()
+    exact = [Fraction(e) - rate * Fraction(g) for e, g in zip(old, grad, strict=True)]
+    return np.array([float(x) for x in exact]).astype(np.float32)
 
 
 def _loss(context: Context, rows_of: Callable[[int], np.ndarray]) -> float:
@@ -103,5 +123,5 @@ KINDS: dict[str, Callable[[NumberCell, Context], tuple[float, str]]] = {
     "sum": _grad,
     "updated": _updated,
     "loss": _loss_cell,
-    "lr": lambda cell, context: (LEARNING_RATE, "0.5"),
+    "lr": lambda cell, context: (float(_learning_rate(context)), _learning_rate(context)),
 }

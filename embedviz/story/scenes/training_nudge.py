@@ -16,7 +16,14 @@ import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.table import Table
-from embedviz.core.training import TrainingStep, occurrences, toy_loss_weights, training_step
+from embedviz.core.training import (
+    LEARNING_RATES,
+    TrainingStep,
+    nudge_learning_rate,
+    occurrences,
+    toy_loss_weights,
+    training_step,
+)
 from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, and_list, make_table, sequence_ids
@@ -25,16 +32,12 @@ from embedviz.story.window import MAX_FULL_ROWS, labelled_window
 from embedviz.story.words import Words
 
 __all__ = [
-    "LEARNING_RATE",
     "MAX_TRAINING_TOKENS",
     "SPEC",
     "build_training_nudge",
     "training_window",
 ]
 
-# A power of two: lr * grad is exact in float32, so the update matches
-# torch.optim.SGD bit for bit, and halving is easy to check by eye.
-LEARNING_RATE = 0.5
 # Two T-row panels share the frame with the matrix; beyond this they get unreadable.
 MAX_TRAINING_TOKENS = 8
 # Up to this many columns are all drawn; wider tables show the first and the
@@ -120,7 +123,7 @@ def build_training_nudge(
     ids = _training_ids(options, table)
     count, dim = len(ids), table.dim
     weights = toy_loss_weights(count, dim, options.seed)
-    step = training_step(table, ids, weights, LEARNING_RATE)
+    step = _step(table, ids, weights)
     told = SPEC.words(words)
     window = training_window(table.vocab_size, dim, ids, told)
     rec = Recorder(window, (count, dim), told)
@@ -144,6 +147,13 @@ def build_training_nudge(
         min_hold=2.0,
     )
     return rec.finish(SPEC, options, table, tuple(ids), scale)
+
+
+def _step(table: Table, ids: list[int], weights: npt.NDArray[np.float32]) -> TrainingStep:
+    """One SGD step, its learning rate sized so that the loss moves by at most half."""
+    # A trial step at the largest rate gives L and the gradient, which fix the rate.
+    trial = training_step(table, ids, weights, LEARNING_RATES[0])
+    return training_step(table, ids, weights, nudge_learning_rate(trial.loss_before, trial.grad))
 
 
 def _loss_and_gradient(
@@ -272,7 +282,8 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
         for col in window.cols:
             del screen.numbers[("weight", (row, col))]
             screen.add(value_cell("updated", (row, col), after[col]))
-    screen.add(NumberCell("lr", (0,), f"{LEARNING_RATE:g}", LEARNING_RATE))
+    lr = f"{step.lr:g}"
+    screen.add(NumberCell("lr", (0,), lr, step.lr))
     screen.labels["update_left"] = "E <- E -"
     screen.labels["update_right"] = "dot partial L \\/ partial E"
     rec.beat(
@@ -280,8 +291,8 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
         "update",
         # Two phrases, in the order the motion plays: the rule appears, then
         # each looked-up row turns into its new value.
-        f"Stochastic gradient descent updates E ← E − {LEARNING_RATE:g} · ∂L/∂E. "
-        f"With learning rate {LEARNING_RATE:g}, each row moves against its gradient.",
+        f"Stochastic gradient descent updates E ← E − {lr} · ∂L/∂E. "
+        f"Learning rate {lr}, sized to this loss, nudges each row against its gradient.",
         run_time=3.0,
     )
     for row in window.rows:
@@ -297,9 +308,11 @@ def _update(rec: Recorder, looked_up: list[int], step: TrainingStep) -> None:
             "This toy loss has no floor, so it can go below zero."
         )
     elif step.loss_after < step.loss_before:
+        # "against its gradient, the way that ..." fits no two 42-character lines
+        # without ending one on "its" or leaving "the way ..." a fragment of a cue.
         narration = (
             "The loss went down. Each looked-up row moved against its gradient, "
-            "the way that makes L smaller."
+            "which makes L smaller."
         )
     else:
         narration = (
