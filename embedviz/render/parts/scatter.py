@@ -30,8 +30,8 @@ from embedviz.render.design import Theme
 from embedviz.render.fades import FadeIn, FadeOut, RingFlash, StepAside
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
+from embedviz.render.parts.landing import landing_carry
 from embedviz.render.parts.positions import Rows
-from embedviz.render.parts.strip import Carry
 from embedviz.render.parts.training import (
     GradientPart,
     SumPanel,
@@ -156,7 +156,7 @@ class ScatterMotion(Component):
         targets = self.gradient.rows.numbers[(row,)]
         path = self._path(position, self.gradient.rows.y((row,)))
         grid, index = self.weights.grid, self.weights.rows.index(position)
-        carry = Carry(grid, index, None, None, targets, path, self.theme, run_time=_CARRY)
+        carry = landing_carry(grid, index, None, None, targets, path, self.theme, run_time=_CARRY)
         return [self._pointed([position]), carry]
 
     def _work(self, row: int) -> tuple[CellGrid, Rows, Rows, VMobject, bool]:
@@ -190,13 +190,13 @@ class ScatterMotion(Component):
         grid, terms, sums, rule, shown = self._work(row)
         positions, theme = self.by_row[row], self.theme
         arrivals = [
-            Carry(
+            landing_carry(
                 self.weights.grid, self.weights.rows.index(p), None, None, terms.numbers[p],
                 self._path(p, terms.y(p)), theme, run_time=_CARRY,
             )
             for p in positions
         ]  # fmt: skip
-        rise = Carry(
+        rise = landing_carry(
             grid, sums.index((row,)), None, None, self.gradient.rows.numbers[(row,)],
             [xyz(self.column_x, self.gradient.rows.y((row,)))], theme, run_time=_CARRY,
         )  # fmt: skip
