@@ -29,6 +29,7 @@ from embedviz.render.animations import Steps, make_deferred_animation
 from embedviz.render.design import Theme
 from embedviz.render.fades import FadeIn, FadeOut, RingFlash, StepAside
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import fit_floors
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.landing import landing_carry
 from embedviz.render.parts.positions import Rows
@@ -50,6 +51,8 @@ Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
 # Seconds (relative, inside the beat's first step) of a strip's travel and of a sum's pause.
 _CARRY, _PAUSE = 1.0, 0.4
+# Seconds the scatter-adds leave before the zeros' phrase: a frame and a half at 15 fps.
+_PHRASE_MARGIN = 0.1
 
 
 class ScatterMotion(Component):
@@ -124,6 +127,10 @@ class ScatterMotion(Component):
             steps += rest
         if away:
             steps.append(self._make_way(out=False))
+        # Each strip's carry lasts LANDING_SECONDS (its numbers fade in, not pop): the pointing,
+        # sums and pauses give it the time, so the scatter still ends before "Every other
+        # row gets exactly zero." (stretched as a whole it ran 8 frames into that phrase).
+        fit_floors(steps, _scatter_seconds(beat))
         zeros = [FadeIn(m) for m in self.gradient.zeros()]
         return Steps(Succession(*steps), AnimationGroup(*zeros, run_time=2.0))
 
@@ -227,6 +234,15 @@ class ScatterMotion(Component):
         else:
             steps.append(make_deferred_animation(lambda: _fade(worked(), out=True), run_time=0.3))
         return steps
+
+
+def _scatter_seconds(beat: Beat) -> float:
+    """Return the seconds the scatter-adds may take: up to the zeros' phrase, a frame or so less.
+
+    (The phrases start on their nearest frames; a step's frames are rounded up.)
+    """
+    end = beat.phrases[1].start if len(beat.phrases) > 1 else beat.duration
+    return end - _PHRASE_MARGIN
 
 
 def _fade(mobjects: list[VMobject], out: bool) -> Animation:
