@@ -148,6 +148,40 @@ def test_a_walking_strips_numbers_fade_in_level_with_its_row(
     assert not short, short[:6]
 
 
+# Scenes whose carries a lecture hall saw pop (issue 18): OneHotEquivalence's compare (0.31 s,
+# its numbers in over 35 ms) and TrainingNudge's scatter (0.30 s each, 24-74 ms). The walking
+# rule above asks only for half a stretch that was the last half row of a 0.3 s carry; here
+# every stretch's numbers fade in as the toy's do, over NUMBERS_FADE_SECONDS of scene time.
+WHOLE_FADE = ("onehot", "training")
+FADE_SECONDS = 0.2  # the toy's 2.5 s carry's fade (8 % of it), which no review found too quick
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", WHOLE_FADE)
+def test_a_short_carrys_numbers_fade_in_over_a_fifth_of_a_second(
+    case: str, carry_play_cache: Any
+) -> None:
+    """Over each stretch where a carry's numbers show, their fade's middle (5 % to 95 %
+    opacity) lasts that of a linear fade of FADE_SECONDS: 0.9 of it (less one swept step)."""
+    scene, overrides = WALKING[case]
+    fades = _fades(carry_play_cache(scene, overrides, sweep=True), riding=False)
+    seen, short = 0, []
+    for fade in fades:
+        step = float(fade.alphas[1] - fade.alphas[0]) * fade.seconds
+        for first, last in _stretches(fade.level):
+            shown = fade.opacity[first : last + 1]
+            if shown.max() <= 0.05:
+                continue
+            seen += 1
+            at = fade.alphas[first : last + 1]
+            middle = (at[np.argmax(shown >= 0.95)] - at[np.argmax(shown > 0.05)]) * fade.seconds
+            middle = middle if shown.max() >= 0.95 else 0.0  # never read whole: no fade at all
+            if middle < 0.9 * FADE_SECONDS - step:
+                short.append(f"{fade.name}: {fade.seconds:.3f} s carry, middle {middle:.3f} s")
+    assert seen, "no carry's numbers seen"
+    assert not short, short
+
+
 def test_its_plays_are_the_shared_ones() -> None:
     """Each case's play is one tests/carry_plays.py sweeps whoever asks first, so that
     test_strip_beside reads the same play instead of playing the scene again."""

@@ -15,6 +15,7 @@ Each beat is sampled at many moments; the rules are read from the mobjects.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -77,3 +78,34 @@ def test_one_result_at_a_time_and_nothing_drawn_over_another(overrides: dict[str
     play_moments(board, read, alphas=ALPHAS, pixel_width=192, pixel_height=108)
     assert min(seen.values()) >= 10, seen
     assert problems == [], "\n".join(problems)
+
+
+# The least seconds the colour bar's fade-out takes (a fade the eye follows, not a pop).
+BAR_FADE_SECONDS = 0.2
+
+
+def test_the_colour_bar_fades_out_over_a_fifth_of_a_second() -> None:
+    """``terms``: the colour bar beside E fades out as the camera pulls back. A share of the
+    pull-back, squeezed into its beat, it took 0.047 s (issue 18: a lecture hall saw it pop
+    off). Timed by the scene's clock: from the last sample it stands at full opacity to the
+    first it is gone lasts BAR_FADE_SECONDS, less a sample's step at either end."""
+    board = prepared_storyboard("OneHotEquivalence", {}, environ={})
+    alphas = tuple(k / 400 for k in range(1, 400))
+    seen: list[tuple[float, float]] = []
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if moment.alpha >= 1 or moment.beat.name != "terms":  # the beat's end
+            return
+        bar = scene.stage.bar
+        shown = _opacity(bar) if _on_screen(scene, bar) else 0.0
+        seen.append((float(moment.time), shown))
+
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108, beats={"terms"})
+    seen.sort()
+    times = [t for t, _ in seen]
+    full = max(shown for _, shown in seen)
+    assert full > 0.5, "the colour bar not seen in the terms beat"
+    gone = next(t for t, shown in seen if shown < 1e-3 * full)
+    standing = max(t for t, shown in seen if t < gone and shown > (1 - 1e-3) * full)
+    step = max(b - a for a, b in itertools.pairwise(times) if a <= gone)
+    assert gone - standing >= BAR_FADE_SECONDS - 2 * step, (standing, gone, step)

@@ -8,7 +8,9 @@ the frame may not: squeezed into a fifth of a second it jumps. :func:`at_least`
 marks such a motion with the seconds it needs; :func:`needed_seconds` says how
 long a step holding it must last, and :func:`floored_frames` lengthens those
 steps, into the still hold the narration leaves after the motion, never past
-the beat's end.
+the beat's end. A step of several motions played one after another can give
+its floored ones the time of the rest (:func:`fit_floors`), so that it fits
+its phrase.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ __all__ = [
     "FLOOR_ATTRIBUTE",
     "SECONDS_ATTRIBUTE",
     "at_least",
+    "fit_floors",
     "floored_frames",
     "give_seconds",
     "needed_seconds",
@@ -71,13 +74,55 @@ def needed_seconds(animation: Animation) -> float:
     """
     floor = getattr(animation, FLOOR_ATTRIBUTE, 0.0)
     need = float(floor() if callable(floor) else floor)
-    if isinstance(animation, AnimationGroup):
-        whole = float(animation.get_run_time())
-        for member in animation.animations:
-            own = float(member.get_run_time())
+    if isinstance(animation, AnimationGroup) and animation.max_end_time > 0:
+        # A member's share of the group is its span of the group's own time line, not of
+        # its run_time: a group given a run_time of its own (fit_floors) plays them stretched.
+        whole = float(animation.max_end_time)
+        for member, start, end in animation.anims_with_timings:
+            own = float(end) - float(start)
             if own > 0:
                 need = max(need, needed_seconds(member) * whole / own)
     return need
+
+
+def fit_floors(members: Sequence[Animation], seconds: float) -> None:
+    """Share ``members``' run times (played one after another) so their floors fit ``seconds``.
+
+    The members keep their total. Played in ``seconds``, a member with a floor
+    gets at least its floor (:func:`needed_seconds`), and the members without
+    one give it the time, each keeping its share of what is left; so the step
+    they make needs no more than ``seconds`` and stays inside its phrase
+    (:func:`floored_frames` grows a step past its phrase otherwise). Where the
+    floors alone need ``seconds`` or more, nothing changes.
+
+    Examples
+    --------
+    >>> from manim import Succession, Wait
+    >>> lead, carry = Wait(run_time=1.0), at_least(Wait(run_time=1.0), 0.6)
+    >>> needed_seconds(Succession(lead, carry))  # 2 s, the carry's half: 0.6 s of 1.2 s
+    1.2
+    >>> fit_floors([lead, carry], 0.8)
+    >>> round(lead.get_run_time(), 6), round(carry.get_run_time(), 6)
+    (0.5, 1.5)
+    >>> round(needed_seconds(Succession(lead, carry)), 6)
+    0.8
+    """
+    times = [float(member.get_run_time()) for member in members]
+    whole = sum(times)
+    if whole <= 0 or seconds <= 0:
+        return
+    # A floored member's least share of the whole, at the pace of ``seconds``.
+    wanted = [
+        max(time, needed_seconds(member) * whole / seconds) if needed_seconds(member) > 0 else 0.0
+        for member, time in zip(members, times, strict=True)
+    ]
+    floored = sum(wanted)
+    rest = whole - sum(t for t, w in zip(times, wanted, strict=True) if w > 0)
+    if floored == 0 or floored >= whole or rest <= 0:
+        return  # nothing to fit, or no room: floored_frames gives the step what room there is
+    left = (whole - floored) / rest
+    for member, time, want in zip(members, times, wanted, strict=True):
+        member.set_run_time(want if want > 0 else time * left)
 
 
 def floored_frames(

@@ -36,10 +36,10 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.kept import KeptOutlines, shown_on
+from embedviz.render.parts.landing import landing_carry
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.one_hot import OneHotColumn
-from embedviz.render.parts.strip import Carry
 from embedviz.render.solve_one_hot import OneHotPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -411,7 +411,7 @@ class ComparePart(Component):
             StepAside([self.heading], saved, out=False, run_time=0.4),
         )
         landing_x = plan.panel_left + plan.body_width / 2
-        carry = Carry(
+        carry = landing_carry(
             grid,
             self.token_id,
             self.chip,

@@ -29,9 +29,10 @@ from embedviz.render.animations import Steps, make_deferred_animation
 from embedviz.render.design import Theme
 from embedviz.render.fades import FadeIn, FadeOut, RingFlash, StepAside
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import fit_floors
 from embedviz.render.parts.grid import CellGrid
+from embedviz.render.parts.landing import landing_carry
 from embedviz.render.parts.positions import Rows
-from embedviz.render.parts.strip import Carry
 from embedviz.render.parts.training import (
     GradientPart,
     SumPanel,
@@ -50,6 +51,8 @@ Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
 # Seconds (relative, inside the beat's first step) of a strip's travel and of a sum's pause.
 _CARRY, _PAUSE = 1.0, 0.4
+# Seconds the scatter-adds leave before the zeros' phrase: a frame and a half at 15 fps.
+_PHRASE_MARGIN = 0.1
 
 
 class ScatterMotion(Component):
@@ -124,6 +127,10 @@ class ScatterMotion(Component):
             steps += rest
         if away:
             steps.append(self._make_way(out=False))
+        # Each strip's carry lasts LANDING_SECONDS (its numbers fade in, not pop): the pointing,
+        # sums and pauses give it the time, so the scatter still ends before "Every other
+        # row gets exactly zero." (stretched as a whole it ran 8 frames into that phrase).
+        fit_floors(steps, _scatter_seconds(beat))
         zeros = [FadeIn(m) for m in self.gradient.zeros()]
         return Steps(Succession(*steps), AnimationGroup(*zeros, run_time=2.0))
 
@@ -156,7 +163,7 @@ class ScatterMotion(Component):
         targets = self.gradient.rows.numbers[(row,)]
         path = self._path(position, self.gradient.rows.y((row,)))
         grid, index = self.weights.grid, self.weights.rows.index(position)
-        carry = Carry(grid, index, None, None, targets, path, self.theme, run_time=_CARRY)
+        carry = landing_carry(grid, index, None, None, targets, path, self.theme, run_time=_CARRY)
         return [self._pointed([position]), carry]
 
     def _work(self, row: int) -> tuple[CellGrid, Rows, Rows, VMobject, bool]:
@@ -190,13 +197,13 @@ class ScatterMotion(Component):
         grid, terms, sums, rule, shown = self._work(row)
         positions, theme = self.by_row[row], self.theme
         arrivals = [
-            Carry(
+            landing_carry(
                 self.weights.grid, self.weights.rows.index(p), None, None, terms.numbers[p],
                 self._path(p, terms.y(p)), theme, run_time=_CARRY,
             )
             for p in positions
         ]  # fmt: skip
-        rise = Carry(
+        rise = landing_carry(
             grid, sums.index((row,)), None, None, self.gradient.rows.numbers[(row,)],
             [xyz(self.column_x, self.gradient.rows.y((row,)))], theme, run_time=_CARRY,
         )  # fmt: skip
@@ -227,6 +234,15 @@ class ScatterMotion(Component):
         else:
             steps.append(make_deferred_animation(lambda: _fade(worked(), out=True), run_time=0.3))
         return steps
+
+
+def _scatter_seconds(beat: Beat) -> float:
+    """Return the seconds the scatter-adds may take: up to the zeros' phrase, a frame or so less.
+
+    (The phrases start on their nearest frames; a step's frames are rounded up.)
+    """
+    end = beat.phrases[1].start if len(beat.phrases) > 1 else beat.duration
+    return end - _PHRASE_MARGIN
 
 
 def _fade(mobjects: list[VMobject], out: bool) -> Animation:

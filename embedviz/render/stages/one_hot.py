@@ -37,6 +37,7 @@ from embedviz.render.design import SPACE
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
@@ -52,6 +53,9 @@ __all__ = ["OneHotStage"]
 
 # The beats played in the close-up, before the product needs the panel.
 CLOSE_UP_ACTIONS = frozenset({"intro", "one_hot"})
+# The least seconds the colour bar beside E takes to fade out as the camera pulls back (a
+# share of the pull-back, it took 0.047 s: a pop, a lecture-hall review found; issue 18).
+LEGEND_FADE_SECONDS = 0.2
 
 
 def _glide_home(mobject: VMobject, move: np.ndarray) -> Glide:
@@ -194,7 +198,8 @@ class OneHotStage(Stage):
         # as the camera pulls back, played under the close-up: they follow E as it shrinks.
         back = zoom.pull_back()
         for fade in gone:  # gone in the pull-back's first fifth, before the row comes down
-            fade.set_run_time(back.get_run_time() / 5)
+            # and over LEGEND_FADE_SECONDS at least (squeezed into its beat it took 0.047 s).
+            at_least(fade.set_run_time(back.get_run_time() / 5), LEGEND_FADE_SECONDS)
         shrink = Succession(AnimationGroup(back, *gone), AnimationGroup(*glides))
         return Steps(AnimationGroup(shrink, zoom.wrap(first)), *rest)
 
