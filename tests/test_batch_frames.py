@@ -284,13 +284,15 @@ def _ring_pieces(scene: MomentScene, colour: str) -> list[np.ndarray]:
     from manim import VMobject
     from manim.utils.color import ManimColor
 
-    want = ManimColor(colour).to_hex().lower()
+    want = ManimColor(colour).to_rgb()
     boxes = []
     for top in scene.mobjects:
         for m in top.get_family():
             if not isinstance(m, VMobject) or not len(m.points) or m.get_stroke_opacity() < FAINT:
                 continue
-            if ManimColor(m.get_stroke_color()).to_hex().lower() != want:
+            # To within rounding: a fade interpolates the colour too, and its hex can be a
+            # level off (a fading ring read as another colour was missed at some samples).
+            if not np.allclose(ManimColor(m.get_stroke_color()).to_rgb(), want, atol=1e-3):
                 continue
             half = float(m.get_stroke_width()) / 200
             for curve in m.points.reshape(-1, 4, 3)[:, :, :2]:

@@ -14,7 +14,7 @@ full strength. A strip passing over a faint, empty slice reads as passing.
 
 The change plays at the start of the beat's first step, colours only, and
 the slice comes back at the first step of its own sequence's first lookup
-(with its header). :func:`on_tag` points at a repeated ID's tag.
+(with its header). :func:`on_tag` points at a repeated ID's tag (:class:`TagRing`).
 
 A frame-by-frame review then still saw the chip of ``lookup-0-0`` mid-walk
 inside slice 1's row 2 (dimmed, but drawn): a student read the ID as landing
@@ -49,6 +49,7 @@ from manim import (
     AnimationGroup,
     RoundedRectangle,
     Succession,
+    VGroup,
     VMobject,
 )
 from manim.utils.color import ManimColor
@@ -56,18 +57,32 @@ from manim.utils.color import ManimColor
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.batch_legend import Recede
 from embedviz.render.design import dimmed
-from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
+from embedviz.render.fades import Looks, OutlineIn, _hidden, _looks, _set_looks
+from embedviz.render.pace import at_least, seconds_of
 from embedviz.render.parts.chips import Chip
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
 
-__all__ = ["ON_TAG_WIDTH", "Recolour", "dim_looks", "focus", "on_tag"]
+__all__ = [
+    "ON_TAG_WIDTH",
+    "TAG_RING_FADE",
+    "TAG_RING_SECONDS",
+    "Recolour",
+    "TagRing",
+    "dim_looks",
+    "focus",
+    "on_tag",
+]
 
 # The stroke width of the outline on a repeated ID's tag (1.8 px at 720p): it stands 2.3 px
 # clear of GPT-2's digits inside the tag, whose edge leaves them 3.6 px.
 ON_TAG_WIDTH = 2.0
+# Seconds the outline on a repeated ID's tag takes to fade in, and out (:class:`TagRing`).
+TAG_RING_FADE = 0.15
+# Seconds it stands at the least, fades included: the beat's share left it 0.2 s (a flicker).
+TAG_RING_SECONDS = 1.5
 # Seconds a slice that gave way for a beat takes to come back once its last strip has landed.
 RETURN = 0.4
 # The share of the first step the slices take to dim or come back.
@@ -335,3 +350,46 @@ def on_tag(tag: Chip, colour: str) -> VMobject:
     )
     ring.move_to(box.get_center())
     return ring.set_fill(opacity=0.0).set_stroke(colour, width=width)
+
+
+class TagRing(OutlineIn):
+    """The outlines on repeated IDs' tags (:func:`on_tag`): they fade in whole, hold, fade out.
+
+    Drawn part by part (Manim's ``ShowPassingFlash``), a piece of a ring stood
+    alone and read as an underline (:class:`~embedviz.render.fades.OutlineIn`;
+    ``tests/test_outlines_whole.py``), so each outline is whole at every
+    moment. It lies on its tag's amber edge, and a violet half faded over
+    amber is neither colour (salmon in the dark theme, which a review of
+    ZeroBasedIndexing's ring read as the vermillion of a negative value:
+    ``tests/test_ring_over_outline.py``), so the outlines fade over
+    :data:`TAG_RING_FADE` seconds each way, however long their step, and
+    stand at full strength, in the highlight alone, in between. The step
+    lasts :data:`TAG_RING_SECONDS` at the least, in the hold before the beat's
+    next phrase (its share of the beat was 0.2 s, a flicker). They are gone
+    at the end.
+
+    Parameters
+    ----------
+    tags
+        The repeated IDs' tags.
+    colour
+        The highlight.
+    **kwargs
+        As for :class:`~embedviz.render.fades.FadeIn`.
+    """
+
+    def __init__(self, tags: Sequence[Chip], colour: str, **kwargs: Any) -> None:
+        rings = VGroup(*[on_tag(tag, colour) for tag in tags])
+        super().__init__(rings, remover=True, **kwargs)
+        at_least(self, TAG_RING_SECONDS)
+
+    def begin(self) -> None:
+        """Fix the fades' share of the play once its length is known (the beat gives it)."""
+        share = min(0.5, TAG_RING_FADE / max(seconds_of(self), 1e-6))
+        self.rate_func = lambda t: _held(t, share)
+        super().begin()
+
+
+def _held(t: float, share: float) -> float:
+    """Return 0 to 1 over the first ``share`` of the time, 1, then back to 0 over the last."""
+    return float(min(1.0, t / share, (1.0 - t) / share))
