@@ -287,3 +287,83 @@ def test_e_rises_for_the_marks_only_as_they_come(overrides: dict[str, Any]) -> N
     # the way plays in the repeats beat.
     assert further > 0.1, further
     assert further == pytest.approx(stage.under_rise, abs=1e-6)
+
+
+# Samples of the repeats beat's first step, evenly through it (a frame at most apart).
+_RING_ALPHAS = tuple(k / 60 for k in range(1, 60))
+# How far (RGB, 0-255, Euclidean) a pixel may stray from a colour and still be it: an
+# opaque line's antialiasing rests within a few levels, a half fade is about 90 away.
+NEAR = 24.0
+
+
+def _tag_ring_pixels(overrides: dict[str, Any]) -> tuple[list[list[np.ndarray]], float, Any]:
+    """Play the repeats beat's first step; return the pixel under each repeated tag's ring
+    (on its top side's middle) at each sample, the step's seconds, and the theme."""
+    from manim import ManimColor, config
+
+    from embedviz.render.moments import frame_pixels, play_moments
+    from embedviz.render.parts.batch_focus import on_tag
+
+    board = prepared_storyboard("BatchLookup", overrides, environ={})
+    seen: list[list[np.ndarray]] = []
+    times: list[float] = []
+    held: dict[str, Any] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.step != 0 or moment.alpha >= 1.0:
+            return
+        stage = scene.stage
+        held["theme"] = stage.theme
+        ids = {i: c.value for (k, i), c in stage.cells.items() if k == "token_id"}
+        marked = {ids[c.index] for c in stage._marks()}
+        pixels = frame_pixels(scene)
+        height, width = pixels.shape[:2]
+        row: list[np.ndarray] = []
+        for position, chip in zip(stage.stack.positions, stage.chips.chips, strict=True):
+            if ids[position] not in marked:
+                continue
+            # Where the ring's ink is, its top side's middle (on_tag: the same outline).
+            ring = on_tag(chip, stage.theme.highlight)
+            x, y = float(ring.get_center()[0]), float(ring.get_top()[1])
+            # The pixel whose centre is nearest the line's (pixel i spans i to i + 1).
+            column = round((x / config.frame_width + 0.5) * width - 0.5)
+            line = round((0.5 - y / config.frame_height) * height - 0.5)
+            row.append(pixels[line, column].astype(float))
+        seen.append(row)
+        times.append(moment.time)
+        held["rgb"] = lambda c: np.array(ManimColor(c).to_rgb()) * 255
+
+    play_moments(board, read, alphas=_RING_ALPHAS, beats=["repeats"])
+    step = (times[-1] - times[0]) / (_RING_ALPHAS[-1] - _RING_ALPHAS[0])
+    return seen, step, (held["theme"], held["rgb"])
+
+
+@pytest.mark.parametrize("overrides", [{}, {"theme": "light"}])
+def test_a_repeated_tags_ring_stands_in_the_highlight_alone(overrides: dict[str, Any]) -> None:
+    """The repeats beat's outline on each repeated tag's own edge (issue 18) is whole, so
+    it fades (tests/test_outlines_whole.py), and a violet half faded over the tag's amber
+    is neither colour (salmon: the review behind tests/test_ring_over_outline.py). So it
+    stands at full strength, the pixel under it the highlight, for a second at the least,
+    and is part faded for at most its two short fades (TAG_RING_FADE each, and a sample
+    either side). Before, a part-drawn outline passed in 0.2 s: the pixel was violet for
+    a tenth of a second at most; a ring fading there and back over its step is a blend
+    all through it."""
+    from embedviz.render.parts.batch_focus import TAG_RING_FADE
+
+    seen, seconds, (theme, rgb) = _tag_ring_pixels(overrides)
+    assert seen, "the repeats beat's first step was not sampled"
+    assert all(seen), "no repeated tag was sampled"
+    apart = seconds * (_RING_ALPHAS[1] - _RING_ALPHAS[0])  # seconds between samples
+    violet = rgb(theme.highlight)
+    ambers = [rgb(theme.chip), rgb(theme.chip_edge)]
+    for tag in range(len(seen[0])):
+        shades = [row[tag] for row in seen]
+        full = sum(np.linalg.norm(p - violet) <= NEAR for p in shades)
+        blends = [
+            p.round().tolist()
+            for p in shades
+            if np.linalg.norm(p - violet) > NEAR
+            and all(np.linalg.norm(p - a) > NEAR for a in ambers)
+        ]
+        assert full * apart >= 1.0, (tag, full * apart)
+        assert len(blends) * apart <= 2 * TAG_RING_FADE + 2 * apart, (tag, blends)

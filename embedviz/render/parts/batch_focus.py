@@ -14,7 +14,7 @@ full strength. A strip passing over a faint, empty slice reads as passing.
 
 The change plays at the start of the beat's first step, colours only, and
 the slice comes back at the first step of its own sequence's first lookup
-(with its header). :func:`beside_tag` points at a repeated ID's tag.
+(with its header). :func:`on_tag` points at a repeated ID's tag (:class:`TagRing`).
 
 A frame-by-frame review then still saw the chip of ``lookup-0-0`` mid-walk
 inside slice 1's row 2 (dimmed, but drawn): a student read the ID as landing
@@ -44,21 +44,45 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Line, Mobject, Succession, VGroup, VMobject
+from manim import (
+    Animation,
+    AnimationGroup,
+    RoundedRectangle,
+    Succession,
+    VGroup,
+    VMobject,
+)
 from manim.utils.color import ManimColor
 
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.batch_legend import Recede
-from embedviz.render.design import SPACE, dimmed
-from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
-from embedviz.render.metrics import xyz
+from embedviz.render.design import dimmed
+from embedviz.render.fades import Looks, OutlineIn, _hidden, _looks, _set_looks
+from embedviz.render.pace import at_least, seconds_of
+from embedviz.render.parts.chips import Chip
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
 
-__all__ = ["Recolour", "beside_tag", "dim_looks", "focus"]
+__all__ = [
+    "ON_TAG_WIDTH",
+    "TAG_RING_FADE",
+    "TAG_RING_SECONDS",
+    "Recolour",
+    "TagRing",
+    "dim_looks",
+    "focus",
+    "on_tag",
+]
 
+# The stroke width of the outline on a repeated ID's tag (1.8 px at 720p): it stands 2.3 px
+# clear of GPT-2's digits inside the tag, whose edge leaves them 3.6 px.
+ON_TAG_WIDTH = 2.0
+# Seconds the outline on a repeated ID's tag takes to fade in, and out (:class:`TagRing`).
+TAG_RING_FADE = 0.15
+# Seconds it stands at the least, fades included: the beat's share left it 0.2 s (a flicker).
+TAG_RING_SECONDS = 1.5
 # Seconds a slice that gave way for a beat takes to come back once its last strip has landed.
 RETURN = 0.4
 # The share of the first step the slices take to dim or come back.
@@ -300,27 +324,72 @@ def _receded(steps: list[Animation], recede: list[Any], backs: list[bool]) -> An
     return Steps(*steps) if len(steps) > 1 else steps[0]
 
 
-def beside_tag(stack: SliceStack, position: tuple[int, ...], tag: Mobject) -> VGroup:
-    """Return two upright lines in the highlight, left and right of a tag, as tall as it.
+def on_tag(tag: Chip, colour: str) -> VMobject:
+    """Return an outline in ``colour`` on a repeated ID's tag's own edge, inside its reach.
 
-    The repeats beat points at each repeated ID's tags so. Tags stand a row
-    apart with only a few pixels between them (3 px for GPT-2 at 720p), so a
-    ring round one would cut across its neighbours' corners; the lines stand
-    in the gaps beside it instead, between its slice and its row number,
-    clear of both.
+    The repeats beat points at each repeated ID's tags so (the highlight's
+    passing outline). Tags stand a row apart with a few pixels between them
+    (4.9 px for GPT-2 at 720p): a ring round one, outside it, met its
+    neighbour's in that gap as one bar (branch warts29), and a line either
+    side of it, in the gaps between its slice and its row number, read as
+    stray 2-3 px slivers (a lecture-hall review, issue 18). The outline
+    follows the chip's rounded edge instead: its ink reaches no further out
+    than the chip's own edge (:data:`ON_TAG_WIDTH` wide, or the edge's width
+    where that is wider), so it needs no room between the tags.
     """
-    b, t = position
-    body = stack.slices[b].body_right() + 0.01
-    number = float(stack.row_numbers[b][t].get_left()[0])
-    left, right = float(tag.get_left()[0]), float(tag.get_right()[0])
-    gap = min(SPACE / 4, (left - body) / 2, (number - right) / 2)
-    # Inside the tag by the stroke's half (3 px at most): the caps keep off its neighbours.
-    bottom, top = float(tag.get_bottom()[1]) + 0.015, float(tag.get_top()[1]) - 0.015
-    width = min(3.0, gap * 100)
-    colour = stack.theme.highlight
-    return VGroup(
-        *[
-            Line(xyz(x, bottom), xyz(x, top), color=colour, stroke_width=width)
-            for x in (left - gap, right + gap)
-        ]
+    box = tag.box
+    edge = float(box.get_stroke_width())
+    width = max(ON_TAG_WIDTH, edge)
+    # Inset by the difference of the two half widths (a stroke of width w is w / 100 units).
+    inset = (width - edge) / 200
+    radius = float(getattr(box, "corner_radius", 0.0))
+    ring = RoundedRectangle(
+        corner_radius=max(radius - inset, 0.0),
+        width=float(box.width) - edge / 100 - 2 * inset,
+        height=float(box.height) - edge / 100 - 2 * inset,
     )
+    ring.move_to(box.get_center())
+    return ring.set_fill(opacity=0.0).set_stroke(colour, width=width)
+
+
+class TagRing(OutlineIn):
+    """The outlines on repeated IDs' tags (:func:`on_tag`): they fade in whole, hold, fade out.
+
+    Drawn part by part (Manim's ``ShowPassingFlash``), a piece of a ring stood
+    alone and read as an underline (:class:`~embedviz.render.fades.OutlineIn`;
+    ``tests/test_outlines_whole.py``), so each outline is whole at every
+    moment. It lies on its tag's amber edge, and a violet half faded over
+    amber is neither colour (salmon in the dark theme, which a review of
+    ZeroBasedIndexing's ring read as the vermillion of a negative value:
+    ``tests/test_ring_over_outline.py``), so the outlines fade over
+    :data:`TAG_RING_FADE` seconds each way, however long their step, and
+    stand at full strength, in the highlight alone, in between. The step
+    lasts :data:`TAG_RING_SECONDS` at the least, in the hold before the beat's
+    next phrase (its share of the beat was 0.2 s, a flicker). They are gone
+    at the end.
+
+    Parameters
+    ----------
+    tags
+        The repeated IDs' tags.
+    colour
+        The highlight.
+    **kwargs
+        As for :class:`~embedviz.render.fades.FadeIn`.
+    """
+
+    def __init__(self, tags: Sequence[Chip], colour: str, **kwargs: Any) -> None:
+        rings = VGroup(*[on_tag(tag, colour) for tag in tags])
+        super().__init__(rings, remover=True, **kwargs)
+        at_least(self, TAG_RING_SECONDS)
+
+    def begin(self) -> None:
+        """Fix the fades' share of the play once its length is known (the beat gives it)."""
+        share = min(0.5, TAG_RING_FADE / max(seconds_of(self), 1e-6))
+        self.rate_func = lambda t: _held(t, share)
+        super().begin()
+
+
+def _held(t: float, share: float) -> float:
+    """Return 0 to 1 over the first ``share`` of the time, 1, then back to 0 over the last."""
+    return float(min(1.0, t / share, (1.0 - t) / share))

@@ -16,9 +16,7 @@ from dataclasses import replace
 
 from manim import (
     Animation,
-    AnimationGroup,
     Group,
-    ShowPassingFlash,
     Succession,
     VGroup,
     config,
@@ -35,7 +33,7 @@ from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
-from embedviz.render.parts.batch_focus import beside_tag, focus
+from embedviz.render.parts.batch_focus import TagRing, focus
 from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.batch_spread import choose_spread
 from embedviz.render.parts.legend import Legend
@@ -477,14 +475,15 @@ class BatchStage(Stage):
         marked = [c.index for c in beat.numbers if c.kind == "equal_to"]
         ids = {i: c.value for (k, i), c in self.cells.items() if k == "token_id"}
         repeated = {ids[p] for p in marked}
-        # A passing line either side of each tag (the highlight means "now"): the IDs stay
+        # An outline on each tag's own edge, whole (the highlight means "now"): the IDs stay
         # readable, where recolouring the chips would paint their digits in their own fill.
-        pointed = AnimationGroup(
-            *[
-                ShowPassingFlash(beside_tag(self.stack, position, chip), time_width=0.6)
+        pointed = TagRing(
+            [
+                chip
                 for position, chip in zip(self.stack.positions, self.chips.chips, strict=True)
                 if ids[position] in repeated
-            ]
+            ],
+            self.theme.highlight,
         )
         # The block is empty now, its B and T edges gone with its last chip (the slices' own
         # edges name the output) and E risen into its place: the marks take the band over E
