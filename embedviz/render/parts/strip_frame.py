@@ -82,14 +82,13 @@ def _stops(rgba: np.ndarray, opacity: np.ndarray) -> np.ndarray:
 
 
 def _into_a_batch(carry: Any) -> bool:
-    """Whether ``carry`` lands in a batch's slice (its tag's index names a slice and a row).
+    """Whether ``carry`` lands in a batch's slice (its tag's cell index names a slice and a row).
 
     A batch's strips keep their whole box, as before: shaded, they travelled unseen
     over the space the next beat's rows take (GPT-2's three-sequence batch left 18.5 %
     of its frame empty at ``lookup-0-1``'s end, against the eighth its fill allows).
     """
-    cell = getattr(carry.tag, "cell", None) if carry.tag is not None else None
-    return cell is not None and len(cell.index) > 1
+    return carry.tag is not None and len(carry.tag.index) > 1
 
 
 def frame_shade(
