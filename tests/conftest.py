@@ -453,6 +453,8 @@ class StripOutline:
     half_width: float
     # Boxes ((left, bottom), (right, top)) of the strip's parts filled opaque enough to hide.
     fills: list[np.ndarray]
+    # The box round its numbers, drawn or not: where the strip is (its numbers move with it).
+    place: np.ndarray | None = None
 
 
 @dataclass
@@ -629,7 +631,10 @@ def _strips_in(
                 if cells:
                     members.update(id(m) for m in mobject.get_family())
                     strips.append([(c.cell.index[-1], c.get_right()) for c in cells])
-                    outlines.append(_strip_outline(mobject, cells[0]))
+                    outline = _strip_outline(mobject, cells[0])
+                    corners = np.array([box_of(c) for c in cells])
+                    outline.place = np.array([corners[:, 0].min(axis=0), corners[:, 1].max(axis=0)])
+                    outlines.append(outline)
     return members, strips, outlines
 
 
