@@ -78,9 +78,70 @@ class CarryPlay:
     # landed), and those where its box overlapped the output block's.
     walks_seen: int = 0
     walks_in_block: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)  # test_whole_copy's faults
+    hidden_seen: int = 0  # samples with a travelling strip's number hidden
 
 
-def sweep_fade(carry: Any, original: Any, name: str) -> Fade:
+# test_whole_copy: a box part over a number more see-through than this is an empty part.
+FRAME_SHOWN = 0.3
+NUMBER_SHOWN = 0.5
+
+
+def opacity_along(mobject: Any, rgbas: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """Return how opaque ``rgbas`` (one of ``mobject``'s colours) are drawn at each of ``xs``.
+
+    As Cairo draws them: nothing outside its drawn points' span; one colour, or colour
+    stops spaced evenly along its gradient (Manim's, from its start to end point), read
+    along its centre line.
+    """
+    xs = np.asarray(xs, dtype=float)
+    points = np.asarray(mobject.points)
+    if not len(points):
+        return np.zeros(len(xs))
+    if len(rgbas) == 1:
+        seen = np.full(len(xs), float(rgbas[0][3]))
+    else:
+        y = (points[:, 1].min() + points[:, 1].max()) / 2
+        ends = mobject.get_gradient_start_and_end_points()
+        start, end = (np.asarray(p, dtype=float)[:2] for p in ends)
+        way = end - start
+        t = ((xs - start[0]) * way[0] + (y - start[1]) * way[1]) / float(way @ way)
+        seen = np.interp(np.clip(t, 0, 1), np.linspace(0, 1, len(rgbas)), rgbas[:, 3])
+    seen[(xs < points[:, 0].min()) | (xs > points[:, 0].max())] = 0.0
+    return np.asarray(seen)
+
+
+def box_opacity(box: Any, xs: np.ndarray) -> np.ndarray:
+    """Return how opaque ``box`` (a strip's frame and fill) is drawn at each of ``xs``.
+
+    The larger of its outline's (if stroked) and its fill's (:func:`opacity_along`).
+    """
+    fill = opacity_along(box, box.fill_rgbas, xs)
+    if box.get_stroke_width() <= 0:
+        return fill
+    return np.maximum(opacity_along(box, box.stroke_rgbas, xs), fill)
+
+
+def empty_parts(carry: Any, alpha: float) -> tuple[bool, list[str]]:
+    """Read ``carry`` as drawn: whether a number of its strip is hidden, and its box's parts
+    drawn (opacity over :data:`FRAME_SHOWN`) over a hidden number (under :data:`NUMBER_SHOWN`).
+    """
+    if len(carry.strip.submobjects) < 3 or carry.landed or alpha >= 1:
+        return False, []
+    box = carry.strip[0]
+    texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
+    hidden = [t for t in texts if float(t.get_fill_opacity()) < NUMBER_SHOWN]
+    faults = []
+    for text in hidden:
+        xs = np.linspace(float(text.get_left()[0]), float(text.get_right()[0]), 7)
+        seen = float(box_opacity(box, xs).max())
+        if seen > FRAME_SHOWN:
+            number = getattr(text, "text", "a mark")
+            faults.append(f"row {carry.row} a{alpha:.3f}: box {seen:.2f} over hidden {number}")
+    return bool(hidden), faults
+
+
+def sweep_fade(carry: Any, original: Any, name: str, played: CarryPlay) -> Fade:
     """Interpolate ``carry`` at fine alphas where it stands in the play; time its numbers."""
     alphas = np.linspace(0.0, 1.0, SWEEP + 1)
     opacity, out = [], []
@@ -92,6 +153,7 @@ def sweep_fade(carry: Any, original: Any, name: str) -> Fade:
     block_left = min(float(t.get_left()[0]) for t in carry.targets)
     for alpha in alphas:
         original(carry, float(alpha))
+        note_empty(played, carry, float(alpha), name)
         box, numbers = carry.strip[0], carry.strip[1].submobjects
         opacity.append(min(float(n.get_fill_opacity()) for n in numbers))
         whole = abs(float(box.width) - (row_right - row_left)) < 1e-3
@@ -183,6 +245,13 @@ def walks_in_block(scene: Any, walking: dict[int, bool], beat: str) -> tuple[int
     return seen, bad
 
 
+def note_empty(played: CarryPlay, carry: Any, alpha: float, where: str) -> None:
+    """Record ``carry``'s empty box parts as drawn now (:func:`empty_parts`) in ``played``."""
+    hidden, faults = empty_parts(carry, alpha)
+    played.hidden_seen += hidden
+    played.empty.extend(f"{where}: {fault}" for fault in faults)
+
+
 def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> CarryPlay:
     """Play ``scene`` at every fortieth of every beat; record its carries (see the module).
 
@@ -204,8 +273,9 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
     def record(carry: Any, alpha: float) -> None:
         built = len(carry.strip.submobjects) > 1 and carry.targets
         if sweep and built and carry not in fades:
-            fades[carry] = sweep_fade(carry, original, f"{beat[0]} row {carry.row}")
+            fades[carry] = sweep_fade(carry, original, f"{beat[0]} row {carry.row}", played)
         original(carry, alpha)
+        note_empty(played, carry, alpha, beat[0])
         if carry.scene_ref is not None and 0 < alpha < 1:
             clock.setdefault(carry, []).append((float(carry.scene_ref.last_t), alpha))
         bad = beside_other_rows(carry, alpha)

@@ -453,6 +453,8 @@ class StripOutline:
     half_width: float
     # Boxes ((left, bottom), (right, top)) of the strip's parts filled opaque enough to hide.
     fills: list[np.ndarray]
+    # The box round its numbers, drawn or not: where the strip is (its numbers move with it).
+    place: np.ndarray | None = None
 
 
 @dataclass
@@ -545,6 +547,37 @@ COUNT_KINDS = frozenset({"factor", "param_count"})
 SHOWN = 0.5
 
 
+def _shown_span(mobject: Any, rgbas: np.ndarray) -> tuple[float, float] | None:
+    """Return the span of x over which ``rgbas`` (one of ``mobject``'s colours) are drawn
+    at least :data:`SHOWN` opaque: all of it or none for one colour; for colour stops along
+    a gradient (a strip's box shaded by its numbers, parts/strip_frame.py) the part that
+    is (tests/carry_plays.py's ``opacity_along``). None where none is."""
+    points = np.asarray(mobject.points)
+    if len(rgbas) == 1:
+        shown = float(rgbas[0][3]) >= SHOWN
+        return (float(points[:, 0].min()), float(points[:, 0].max())) if shown else None
+    from carry_plays import opacity_along
+
+    xs = np.linspace(float(points[:, 0].min()), float(points[:, 0].max()), 193)
+    seen = xs[opacity_along(mobject, rgbas, xs) >= SHOWN]
+    return (float(seen.min()), float(seen.max())) if len(seen) else None
+
+
+def _clip_segment(
+    start: np.ndarray, end: np.ndarray, span: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return the part of the line from ``start`` to ``end`` within ``span`` of x (or None)."""
+    low, high = span
+    run = float(end[0] - start[0])
+    if abs(run) < 1e-12:
+        return (start, end) if low - 1e-9 <= float(start[0]) <= high + 1e-9 else None
+    t0, t1 = sorted(((low - float(start[0])) / run, (high - float(start[0])) / run))
+    t0, t1 = max(t0, 0.0), min(t1, 1.0)
+    if t0 > t1:
+        return None
+    return start + (end - start) * t0, start + (end - start) * t1
+
+
 def _strip_outline(strip: Any, cell_text: Any) -> StripOutline:
     """Read a travelling row's frame lines and filled boxes: every part that is not a text."""
     from embedviz.render.formula import FormulaText
@@ -562,13 +595,18 @@ def _strip_outline(strip: Any, cell_text: Any) -> StripOutline:
     for mobject in strip.get_family():
         if id(mobject) in texts or not len(mobject.points):
             continue
-        if float(mobject.get_stroke_width()) > 0 and float(mobject.get_stroke_opacity()) >= SHOWN:
+        stroke = _shown_span(mobject, mobject.stroke_rgbas)
+        if float(mobject.get_stroke_width()) > 0 and stroke is not None:
             # Manim draws a stroke width of w as w / 100 frame units (cairo's line width).
             half_width = max(half_width, float(mobject.get_stroke_width()) / 200)
             curves = mobject.points.reshape(-1, 4, 3)
-            segments += [(curve[0][:2], curve[-1][:2]) for curve in curves]
-        if float(mobject.get_fill_opacity()) >= SHOWN:
-            fills.append(box_of(mobject))
+            lines = [_clip_segment(curve[0][:2], curve[-1][:2], stroke) for curve in curves]
+            segments += [line for line in lines if line is not None]
+        fill = _shown_span(mobject, mobject.fill_rgbas)
+        if fill is not None:
+            box = box_of(mobject).copy()
+            box[0][0], box[1][0] = max(box[0][0], fill[0]), min(box[1][0], fill[1])
+            fills.append(box)
     index = cell_text.cell.index
     return StripOutline(cell_text.cell.kind, tuple(index[:-1]), segments, half_width, fills)
 
@@ -593,7 +631,10 @@ def _strips_in(
                 if cells:
                     members.update(id(m) for m in mobject.get_family())
                     strips.append([(c.cell.index[-1], c.get_right()) for c in cells])
-                    outlines.append(_strip_outline(mobject, cells[0]))
+                    outline = _strip_outline(mobject, cells[0])
+                    corners = np.array([box_of(c) for c in cells])
+                    outline.place = np.array([corners[:, 0].min(axis=0), corners[:, 1].max(axis=0)])
+                    outlines.append(outline)
     return members, strips, outlines
 
 

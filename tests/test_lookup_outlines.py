@@ -17,7 +17,9 @@ row's own strip, travelling (the row stands outlined until its copy lands).
 The other way round (a 720p review of the rest beats: the chips move fast and
 each row's outline went with its chip, so the empty amber box of its strip
 came out of an unlit row): while a strip of the rest is still partly behind
-E, or just out, the row it leaves stands outlined in full.
+E, or just out, the row it leaves stands outlined in full, whether any of the
+strip is drawn yet or not (its box shows cell by cell with its numbers,
+parts/strip_frame.py, so a strip may slide out drawn nowhere).
 
 And a glance pairs each copy with its row (a 720p review of MiniLM's ten rest
 lookups: a copy landed just above the next chip while that chip's row stood
@@ -33,6 +35,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from carry_plays import box_opacity
 from conftest import box_of
 from manim import Rectangle
 
@@ -45,6 +48,8 @@ NEAR_ROWS = 3.0
 # How far (scene units) out of E a strip still counts as just out; the least opacity then.
 JUST_OUT, FULL = 0.05, 0.9
 ALPHAS = tuple(k / 20 for k in range(1, 20))
+# How far (scene units) a strip must be from its place under its row to have left it.
+MOVED = 1e-3
 
 
 def _minilm() -> dict[str, Any]:
@@ -102,8 +107,9 @@ class _Strip:
     dx: float  # how far right of its row it stands
     dy: float  # how far above
     clear: float  # how far clear of its row (negative: still over it)
-    shows: bool  # whether any of its box is drawn
+    shows: bool  # whether any part of it is drawn: its box (shaded or whole) or its numbers
     right: float  # where its numbers end, right
+    moved: bool  # whether it has left its place under its row (its carry has begun)
 
 
 def _strips(scene: MomentScene) -> list[_Strip]:
@@ -124,9 +130,27 @@ def _strips(scene: MomentScene) -> list[_Strip]:
         )
         left, bottom, right, top_y = grid.row_box(row, buff=0.0)
         clear = max(abs(dx) - (right - left), abs(dy) - (top_y - bottom))
-        shows = top[0].get_num_points() > 0 and top[0].get_stroke_opacity() > 0
-        found.append(_Strip(id(top), row, dx, dy, clear, bool(shows), float(here[2])))
+        moved = max(abs(dx), abs(dy)) > MOVED
+        found.append(_Strip(id(top), row, dx, dy, clear, _drawn(top), float(here[2]), moved))
     return found
+
+
+def _drawn(strip: Any) -> bool:
+    """Whether any part of ``strip`` is drawn: a number, or its box anywhere along it.
+
+    A strip sliding out of E's right edge is shaded cell by cell with its numbers
+    (parts/strip_frame.py): its box's first colour stop, at E's edge, is clear while
+    the cells further out show. Its box is read as drawn (its outline's and fill's
+    colour stops along it, tests/carry_plays.py), not by that first stop.
+    """
+    texts = [*strip[1].submobjects, *(strip[2].submobjects if len(strip.submobjects) > 2 else [])]
+    if any(float(t.get_fill_opacity()) > 0 for t in texts):
+        return True
+    box = strip[0]
+    if box.get_num_points() == 0:
+        return False
+    xs = np.linspace(float(box.get_left()[0]), float(box.get_right()[0]), 49)
+    return bool(box_opacity(box, xs).max() > 0)
 
 
 def _rest_rows(board: Any, beat: Any) -> list[int]:
@@ -219,8 +243,12 @@ def test_a_strip_comes_out_of_its_row_while_the_row_stands_outlined(case: str) -
         lit = {row: opacity for row, _, opacity in _row_outlines(scene, least=0.0)}
         row_h = scene.stage.plan.sizes.row_height
         for strip in _strips(scene):
-            # Showing, still partly behind E or just out, level with its row.
-            if not strip.shows or strip.clear > JUST_OUT or abs(strip.dy) > row_h / 4:
+            # Come out from under its row (drawn or not), still partly behind E or just out,
+            # level with its row. A strip shaded cell by cell with its numbers may be drawn
+            # nowhere yet as it slides out (MiniLM's two-column strips, for the whole slide):
+            # its row stands outlined all the same, as its first cell may show at any moment.
+            started = strip.shows or strip.moved
+            if not started or strip.clear > JUST_OUT or abs(strip.dy) > row_h / 4:
                 continue
             checked[strip.key] = strip.row
             if lit.get(strip.row, 0.0) < FULL:

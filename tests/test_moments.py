@@ -936,13 +936,19 @@ def _road_samples(scene: str, options: dict[str, Any], beats: set[str]) -> list[
 
 
 def _road(samples: list[MomentSample], beat: str) -> list[np.ndarray]:
-    """The boxes a beat's travelling rows fill mid-motion (the road they take)."""
+    """The boxes a beat's travelling rows take mid-motion (the road they take).
+
+    Read where each strip is (the box round its numbers, which move with it), not
+    where its box is filled: a strip sliding out of E is shaded cell by cell with its
+    numbers (parts/strip_frame.py), so it goes the same way with its box drawn only
+    as its numbers show. A strip still under E is centred in E, never in an empty area.
+    """
     return [
-        fill
+        outline.place
         for s in samples
         if s.beat.name == beat and s.empty is None
         for outline in s.outlines
-        for fill in outline.fills
+        if outline.place is not None
     ]
 
 

@@ -1,18 +1,14 @@
 """A row strip: a copy of a matrix row that lifts off, travels a clear path and lands cell-aligned.
 
 The strip is the row's numbers (and its elision marks) in a box outlined in
-amber, the colour of the ID that fetched it, riding home with the ID's chip at its
-right end, or following it (the chip stays on the output row as its tag); a row
-that no ID selected (a slip's wrong row) is framed in the neutral ``wrong``
-instead. The solver keeps the strip's path clear (out to the right at its own
-row's height, then up or down beside the matrix and into the output row), and
-the strip never covers its source row:
-it starts under its own row and slides out from behind the matrix as one
-unit; only its part clear of the matrix is drawn (the matrix's cells are
-filled, so a strip behind them would not show either), outlined on every side
-but the one at the matrix's edge (:func:`clear_part`, :func:`cover_box`).
-Its numbers fade in as it slides out, each once its cell is a column clear of
-the matrix (:mod:`~embedviz.render.parts.level_cells`), all once it is wholly
+amber, the colour of the ID that fetched it, riding home with the ID's chip at
+its right end, or following it (the chip stays on the output row as its tag);
+a row no ID selected (a slip's wrong row) is framed in the neutral ``wrong``.
+The solver keeps its path clear, and it never covers its source row: it slides
+out from under its row as one unit, only its part clear of the matrix drawn
+(:func:`clear_part`, :func:`cover_box`). Each number fades in once its cell is
+a column clear of the matrix (:mod:`~embedviz.render.parts.level_cells`), the
+box with it (:mod:`~embedviz.render.parts.strip_frame`), all once it is wholly
 out; they ride home with it where its chip rides beside it, and otherwise show
 only level with its own rows, fading in there too (:func:`stretch_fade`).
 """
@@ -35,6 +31,7 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.drawer import SHOW_RAMP
 from embedviz.render.parts.grid import CellGrid, clear_units
 from embedviz.render.parts.level_cells import level_cells
+from embedviz.render.parts.strip_frame import FrameShade, frame_shade
 from embedviz.story.model import NumberCell
 
 __all__ = [
@@ -168,6 +165,7 @@ class Carry(Animation):
         self.lengths = np.zeros(0)
         self.scene_ref: Scene | None = None
         self.landed = False
+        self.shade: FrameShade | None = None
         # Whether its chip rides at its right end all the way home (set by the motion that
         # times the two, see :mod:`~embedviz.render.parts.ride`): the ID labels its copy.
         self.rides = False
@@ -220,6 +218,14 @@ class Carry(Animation):
         column = max((s.size for s in self.grid.col_slots if not s.gap), default=0.0)
         clear = body_box(self.grid)[2] + column + float(config.frame_height) / 720
         self.cells = level_cells(self, clear, functools.partial(stretch_fade, seconds_of(self)))
+        # Its box shows only as much as its numbers until they are whole (parts/strip_frame).
+        self.shade = frame_shade(self, lambda a: self._shown(a, self._moved(a)))
+
+    def _shown(self, alpha: float, moved: Box) -> np.ndarray:
+        """Return each of its texts' opacity at ``alpha`` (at ``moved``): by either rule."""
+        count = len(self.strip[1].submobjects) + len(self.strip[2].submobjects)
+        cells = self.cells.shown(alpha, moved) if self.cells else np.zeros(count)
+        return np.maximum(self._today(alpha), cells)
 
     def _today(self, alpha: float) -> float:
         """Return its numbers' opacity at ``alpha`` by the wholly-out rule (riding or not)."""
@@ -316,19 +322,11 @@ class Carry(Animation):
     def interpolate_mobject(self, alpha: float) -> None:
         """Move the strip to where it is at ``alpha``: it comes out from behind the matrix.
 
-        The strip moves as one unit, box and numbers together, starting under
-        its own row; only its part clear of the matrix (:func:`cover_box`) is
-        drawn: filled, outlined on every side but the one at the matrix's edge
-        (a 720p review read a frame round the row and the strip together as a
-        glitch). Its numbers show once it is wholly out, all together: a part
-        shown as it came out stood beside its own row (or another, on a way
-        that rose behind the matrix) and read as more values of it (two 720p
-        reviews). Riding with its chip (:attr:`rides`) they ride home with it;
-        a strip whose chip leads shows them only where they cannot read as
-        another row's (:meth:`_unambiguous`), faded in (:meth:`_walking_shown`).
-        Sliding out of the matrix's right edge, each shows once its cell is a
-        column clear of that edge (:attr:`cells`: nearer, it read as one more
-        column of the row), so the strip is no empty box while it slides out.
+        It moves as one unit from under its row, drawn only clear of the matrix
+        (:func:`cover_box`), open at the matrix's edge. Its numbers show as
+        :meth:`_shown` says (:attr:`cells`, :meth:`_today`), and its box, until
+        they are whole, only as much as they do (:attr:`shade`): never an empty
+        part of a box (three 720p reviews).
         """
         offset = self._offset(alpha)
         self.strip.shift(offset - self.moved)
@@ -338,11 +336,9 @@ class Carry(Animation):
         moved = (left + dx, bottom + dy, right + dx, top + dy)
         out = clear_part(moved, self.cover)
         box, numbers, marks = self.strip[0], self.strip[1], self.strip[2]
-        shown = self._today(alpha)
-        texts = [*numbers.submobjects, *marks.submobjects]
-        cells = self.cells.shown(alpha, moved) if self.cells else np.zeros(len(texts))
-        for text, cell in zip(texts, cells, strict=True):
-            text.set_fill(opacity=max(shown, float(cell)))
+        shown = self._shown(alpha, moved)
+        for text, value in zip([*numbers.submobjects, *marks.submobjects], shown, strict=True):
+            text.set_fill(opacity=float(value))
         if out is None:
             box.set_fill(opacity=0.0).set_stroke(opacity=0.0)
             return
@@ -359,6 +355,8 @@ class Carry(Animation):
             turn = corners[open_side:] + corners[:open_side]
             box.set_points_as_corners(turn)
         box.set_fill(opacity=1.0).set_stroke(opacity=1.0)
+        if self.shade is not None:
+            self.shade.paint(box, out, moved[0], shown, alpha)
 
     def _unambiguous(self, moved: Box) -> float:
         """Return 1 where the strip, at ``moved``, is level with its own rows only, else 0.
