@@ -65,7 +65,7 @@ def _fading(scene: Any, mobject: Any) -> bool:
 Probe = Callable[[Any], bool]
 PROBES: dict[str, list[tuple[str, int, Probe]]] = {
     "SingleTokenLookup": [
-        # The outer brackets are underlined with "The outer pair means ...",
+        # The outer brackets are ringed with "The outer pair means ...",
         ("print", 1, lambda s: any(_drawn(s, b) for b in s.stage.printed.bracket_marks)),
         # the numbers with "The 3 numbers inside are row 3.", and row 3 of the matrix
         # as that phrase names it (issue 18's frame review: it was marked only with

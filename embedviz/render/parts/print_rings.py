@@ -10,13 +10,18 @@ neighbours: between two brackets, or between a bracket and ``(`` or ``,``
 (about 11 px):
 
 - :func:`ring_round` rings a span of the print from one character to
-  another (the outer pair ``[[ ... ]]``; the inner pair, that is the row,
-  ``[ ... ]``, when it prints on several lines), each side midway between
+  another (the inner pair, that is the row, ``[ ... ]``, when it prints on
+  several lines), each side midway between
   the span's ink and the nearest ink beside it, stepping in on a shorter last
   line (GPT-2's 768 numbers print on several lines). Between two brackets
   (``([``, ``[[``, ``]]``, ``],``) midway is only about 4 px from each at
   720p, and a review saw GPT-2's rings touch them: the ring breaks off there,
   keeping a passing ring's clearance (:data:`RING_CLEAR`) from every bracket;
+- :func:`ring_glyphs` rings single characters, each whole (the outer pair's
+  ``[`` and ``]`` while the narration names the outer pair: a ring round the
+  whole ``[[ ... ]]`` read as a mark on everything it held, a 720p review
+  found). Each side stands midway to the nearest ink beside it, or a passing
+  ring's margin away where there is more room;
 - :func:`underline` marks a span too tight to ring (``grad_fn=<...>`` before
   its ``)``) from under its descenders; :func:`mark_row` underlines a row
   printed on one line (a side between ``[[`` stood only 4 px clear of each
@@ -32,19 +37,21 @@ from functools import cache
 from itertools import pairwise
 
 import numpy as np
-from manim import Line, VGroup, VMobject
+from manim import Line, Rectangle, VGroup, VMobject
 
 from embedviz.render.design import RING_BUFF
 from embedviz.render.glyphs import GlyphString, LabelText
 from embedviz.render.metrics import xyz
 
 __all__ = [
+    "GLYPH_RING_STROKE",
     "RING_CLEAR",
     "RING_STROKE",
     "Ink",
     "char_ink",
     "mark_row",
     "print_inks",
+    "ring_glyphs",
     "ring_round",
     "underline",
 ]
@@ -54,6 +61,10 @@ __all__ = [
 # point_at's 4-wide stroke, 7.2 px at 720p (0.06 left GPT-2's rings 4 px from them).
 RING_STROKE = 3.0
 RING_CLEAR = RING_BUFF - 4.0 / 200
+# A ring round one glyph (the outer pair's brackets) has a side between two brackets, as
+# little as 8 px apart at 720p (GPT-2's print of wide-ranged numbers): a thinner line
+# (1.8 px) keeps it 3 px clear of both.
+GLYPH_RING_STROKE = 2.0
 # Where a ring breaks off near a bracket, its line is tested at this step (0.45 px);
 # a piece left between two breaks shorter than MIN_RUN (4.5 px) would read as a speck.
 CUT_STEP = 0.005
@@ -197,6 +208,34 @@ def ring_round(inks: list[Ink], first: int, last: int, colour: str) -> VMobject:
         ring.start_new_path(run[0])
         ring.add_points_as_corners(run[1:])
     return ring.set_stroke(colour, width=RING_STROKE).set_fill(opacity=0.0)
+
+
+def ring_glyphs(inks: list[Ink], chosen: list[int], colour: str) -> VGroup:
+    """Ring each of ``inks[n]`` for ``n`` in ``chosen``, one whole closed outline apiece.
+
+    Each side stands a passing ring's margin (:data:`RING_CLEAR` and half the
+    line) from the character's ink, or midway to the nearest ink on that side
+    where that is nearer: between two brackets (``([``, ``[[``, ``]]``) the
+    gap is 8-11 px at 720p, and midway keeps the line (a thin one,
+    :data:`GLYPH_RING_STROKE`) equally clear of both. Above and below, the
+    nearest ink is any that the ring's width spans (a print on several lines).
+    """
+    buff = RING_CLEAR + GLYPH_RING_STROKE / 200
+    rings = VGroup()
+    for n in chosen:
+        mine = inks[n]
+        others = [k for k in inks if k is not mine]
+        (x0, y0), (x1, y1) = mine.low[:2], mine.high[:2]
+        level = [k for k in others if k.low[1] < y1 and k.high[1] > y0]
+        left = max([x0 - buff, *[(x0 + k.high[0]) / 2 for k in level if k.high[0] <= x0]])
+        right = min([x1 + buff, *[(x1 + k.low[0]) / 2 for k in level if k.low[0] >= x1]])
+        column = [k for k in others if k.low[0] < right and k.high[0] > left]
+        bottom = max([y0 - buff, *[(y0 + k.high[1]) / 2 for k in column if k.high[1] <= y0]])
+        top = min([y1 + buff, *[(y1 + k.low[1]) / 2 for k in column if k.low[1] >= y1]])
+        ring = Rectangle(width=float(right - left), height=float(top - bottom))
+        ring.move_to(xyz(float(left + right) / 2, float(bottom + top) / 2))
+        rings.add(ring.set_stroke(colour, width=GLYPH_RING_STROKE).set_fill(opacity=0.0))
+    return rings
 
 
 def _cut_round_brackets(

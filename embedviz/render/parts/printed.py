@@ -9,6 +9,7 @@ from manim import (
     AnimationGroup,
     Create,
     LaggedStart,
+    Succession,
     VGroup,
     VMobject,
     Wait,
@@ -21,7 +22,7 @@ from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import PrintedTensor
-from embedviz.render.parts.print_rings import Ink, mark_row, print_inks, ring_round, underline
+from embedviz.render.parts.print_rings import Ink, mark_row, print_inks, ring_glyphs, underline
 from embedviz.render.spec import SUFFIX_INDENT
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, Storyboard
@@ -32,16 +33,34 @@ __all__ = ["PrintPart"]
 # How far right of the print's last piece its highlights may reach (a ring's
 # margin and half its line), kept inside the safe area.
 HIGHLIGHT_REACH = 0.08
+# Where one highlight gives way to the next, the share of the step the old one takes to
+# fade out before the new one comes in: one highlight at a time (a 720p review saw the
+# numbers' mark and grad_fn's underline cross-fade, two violet lines at once).
+HANDOVER = 0.4
+
+
+def _hand_over(gone: list[VMobject], coming: Animation) -> Animation:
+    """Fade ``gone`` out, then play ``coming``: never two highlights at once.
+
+    The two together take ``coming``'s run time, so the beat keeps its timing.
+    """
+    if not gone:
+        return coming
+    total = coming.get_run_time()
+    coming.set_run_time(total * (1 - HANDOVER))
+    out = AnimationGroup(*[FadeOut(m) for m in gone], run_time=total * HANDOVER)
+    return Succession(out, coming)
 
 
 class PrintPart(Component):
     """The call (``embedding_layer(torch.tensor([3]))``) and its print, under the blocks.
 
-    Beats: ``print`` (the call and print appear; a ring goes round the outer
-    pair of brackets, its sides just outside them, while the narration
-    explains it; then round the inner pair, the row, with "The 3 numbers
-    inside ...") and ``grad_fn`` (its label is underlined; then the row is
-    ringed again). No highlight crosses a glyph of the print
+    Beats: ``print`` (the call and print appear; a ring goes round each of
+    the outer pair's ``[`` and ``]`` while the narration explains the outer
+    pair; then the row, the inner pair with its numbers, is marked with "The
+    3 numbers inside ...") and ``grad_fn`` (its label is underlined; then the
+    row is marked again). One highlight at a time: each fades out before the
+    next comes in. No highlight crosses a glyph of the print
     (:mod:`~embedviz.render.parts.print_rings`).
 
     Parameters
@@ -98,8 +117,8 @@ class PrintPart(Component):
         if over > 0:
             self.code.shift(xyz(-over, 0))
             self.printed.shift(xyz(-over, 0))
-        # The ring round the outer brackets and the one round the row, once the print
-        # beat has made them; what stands marked now (the grad_fn beat clears it).
+        # The rings round the outer brackets (one group) and the row's mark, once the
+        # print beat has made them; what stands marked now (the next highlight clears it).
         self.bracket_marks: list[VMobject] = []
         self.numbers_box: VMobject | None = None
         self.marks: list[VMobject] = []
@@ -147,12 +166,12 @@ class PrintPart(Component):
         if spans is None:
             return Wait(run_time=1.0)
         ring = mark_row(self.inks(), *spans[1], self.theme.highlight)
-        gone = [FadeOut(m) for m in self.marks]
+        gone = self.marks
         self.numbers_box, self.marks = ring, [ring]
-        return AnimationGroup(OutlineIn(ring, run_time=1.0), *gone)
+        return _hand_over(gone, OutlineIn(ring, run_time=1.0))
 
     def beat_print(self, beat: Beat) -> Animation:
-        """Show the call and its print; ring its outer pair of brackets, then its inner pair."""
+        """Show the call and its print; ring its outer ``[`` and ``]``, then mark the row."""
         shown: Animation = (
             FadeIn(self.printed)
             if self.early
@@ -161,17 +180,18 @@ class PrintPart(Component):
         spans = self.bracket_spans()
         if len(beat.phrases) < 3 or spans is None or not len(self.numbers):
             return shown
-        # "The outer pair means ...": a ring round [[ ... ]], its sides just outside the
-        # outer brackets; "The 3 numbers inside ...": a ring round the inner pair instead.
+        # "The outer pair means ...": a ring round each outer bracket alone (a ring
+        # round [[ ... ]] marked the numbers too); "The 3 numbers inside ...": the row
+        # (the inner pair with its numbers), once the outer rings have gone.
         inks = self.inks()
-        outer = ring_round(inks, *spans[0], self.theme.highlight)
+        outer = ring_glyphs(inks, list(spans[0]), self.theme.highlight)
         inner = mark_row(inks, *spans[1], self.theme.highlight)
         self.bracket_marks, self.numbers_box = [outer], inner
         self.marks = [inner]
-        return Steps(shown, OutlineIn(outer), AnimationGroup(FadeOut(outer), OutlineIn(inner)))
+        return Steps(shown, OutlineIn(outer), _hand_over([outer], OutlineIn(inner)))
 
     def grad_fn_box(self) -> Animation:
-        """Underline the ``grad_fn`` label (not the ``)`` closing ``tensor(``); the rings go.
+        """Underline the ``grad_fn`` label (not ``tensor(``'s ``)``) once the row's mark goes.
 
         ``>)`` stand too close for a ring's side between them: the line goes
         under the label's descenders instead, from its ``g`` to its ``>``.
@@ -183,8 +203,6 @@ class PrintPart(Component):
         last = text.rfind(">") if ">" in text else len(text) - 1
         label = [n for n, k in enumerate(inks) if k.piece is suffix and first <= k.index <= last]
         line = underline(inks, label[0], label[-1], self.theme.highlight)
-        boxed: Animation = Create(line)
-        if self.marks:
-            boxed = AnimationGroup(boxed, *[FadeOut(m) for m in self.marks])
+        gone = self.marks
         self.marks = [line]
-        return boxed
+        return _hand_over(gone, Create(line))
