@@ -185,3 +185,21 @@ def test_the_move_reader_can_fail() -> None:
     down = [(2.0 + k / 10, 1, 1.0, 3.0 - k / 10) for k in range(1, 11)]
     rest = [(3.1, 1, 1.0, 3.0)]
     assert moves([*still, *up, *rest, *rest, *down]) == [(9, 19), (21, 31)]
+
+
+# The toy SequenceLookup's block stands 1.75 rows up through all its lookups (from its
+# rest, ID 2's strip would slide out level with output row 2). It glided up as lookup-0's
+# caption named ID 2 and home in lookup-rest: two glides across the lookups, read as
+# jitter (issue 18). It glides up once in the reveal now, at its start, as its rows are
+# drawn (parts/early_rise.py; tests/test_block_hold.py counts the lookups' one glide).
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_toys_block_rises_once_as_its_rows_are_revealed(theme: str) -> None:
+    matrix, output = _tracks("SequenceLookup", {"theme": theme}, "reveal")
+    assert len(output) > 10, "the reveal was not sampled"
+    assert moves(matrix) == [], "E glided in the reveal"
+    glides = moves(output)
+    assert len(glides) == 1, [round(output[a][0], 2) for a, _ in glides]
+    first, last = glides[0]
+    assert output[first][1] == output[last][1] == 0, "the block glided after the first phrase"
+    assert output[last][3] > output[first][3], "the block glided down"

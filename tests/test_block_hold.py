@@ -133,6 +133,24 @@ def test_the_block_glides_at_most_once_while_strips_travel(case: str) -> None:
     assert len(during) <= 1, [(moments[a].beat, moments[a].time) for a, _ in during]
 
 
+# The toy (6 x 3 E, IDs 2, 3, 5, 1) rests its block level with E's rows 0 to 3 (12.2 %
+# empty); from there ID 2's strip would slide out level with output row 2, so the block
+# stands 1.75 rows up through every lookup (raised, 20.7 % empty, the room under it the
+# strips' road). It rose at 26.5 to 27.4 s, as lookup-0's caption named ID 2 ("a row
+# number, not a quantity"), and came home at 44.0 s: two glides across the lookups that a
+# teacher read as jitter. It rises in the reveal now (parts/early_rise.py): across the
+# lookups it glides once, home, once the last strip has landed.
+@pytest.mark.parametrize("case", ["default", "light"])
+def test_the_toys_block_glides_once_across_its_lookups(case: str) -> None:
+    moments = _moments(case)
+    glides = _glides(moments)
+    assert glides, "the block never moved: it no longer comes home after the lookups"
+    found = [(moments[a].beat, round(moments[a].time, 2)) for a, _ in glides]
+    assert len(glides) == 1, f"the block glides {len(glides)} times across the lookups: {found}"
+    with_strips = [k for k, m in enumerate(moments) if m.strips]
+    assert glides[0][0] > with_strips[-1], f"the block glides before the last strip lands: {found}"
+
+
 @pytest.mark.parametrize("case", ["default", "light"])
 def test_a_strip_level_over_the_block_is_level_with_its_own_row(case: str) -> None:
     moments = _moments(case)

@@ -35,6 +35,7 @@ __all__ = [
     "rest_across",
     "rest_blocks",
     "rest_legend",
+    "under_block",
 ]
 
 # The output block rests this many rows lower at most, tried in these steps.
@@ -242,7 +243,7 @@ def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
     rising = _rising(motion, board, 0.0)
     beats = [b for b in board.beats if b.name in rising]
     names = [b.name for b in board.beats]
-    under = _under_block(motion, board)
+    under = under_block(motion, board)
     start = 0
     while start < len(beats):
         if not rising[beats[start].name]:
@@ -306,7 +307,7 @@ def _next(names: list[str], before: Beat, after: Beat) -> bool:
     return names.index(after.name) == names.index(before.name) + 1
 
 
-def _under_block(motion: LookupMotion, board: Storyboard) -> list[bool]:
+def under_block(motion: LookupMotion, board: Storyboard) -> list[bool]:
     """Whether each lookup beat has a strip that comes out under the block at the solver's place."""
     grid = motion.matrix.grid
     positions = motion.output.positions

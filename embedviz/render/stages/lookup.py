@@ -23,6 +23,7 @@ from embedviz.render.design import SPACE
 from embedviz.render.fades import OutlineIn, RingFlash
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.parts.early_rise import rise, rise_beat
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
@@ -76,6 +77,8 @@ class LookupStage(Stage):
     zoom: Zoom | None
     # The outline of the row of E a cue names ("The 3 numbers inside are row 3."), once drawn.
     named_row: Mobject | None = None
+    # The reveal in which the block glides up for the run of lookups (``early_rise``).
+    rises_in: str | None = None
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
@@ -116,6 +119,7 @@ class LookupStage(Stage):
         rest_blocks(self.motion, self.board, self.title, printed)
         self.motion.stays_open = parted_through(self.motion, self.board)
         hold_lookups(self.motion, self.board)
+        self.rises_in = rise_beat(self.motion, self.board)
         self.zoom = self._close_up()
 
     def _close_up(self) -> Zoom | None:
@@ -161,6 +165,19 @@ class LookupStage(Stage):
             return asked
         chips = VGroup(*self.chips.chips)
         return Steps(RingFlash(chips, color=self.theme.highlight, buff=SPACE / 2), asked)
+
+    def beat_reveal(self, beat: Beat) -> Animation:
+        """Draw the block's rows (:meth:`OutputPart.beat_reveal`), the block first gliding up.
+
+        Only where the lookups hold the block raised from their first beat on
+        (:func:`~embedviz.render.parts.early_rise.rise_beat`): it glides once,
+        as the block is what the frame is about, not as the first ID is named.
+        """
+        if beat.name != self.rises_in:
+            return self.output.beat_reveal(beat)
+        glide, shown = rise(self.motion, lambda: self.output.beat_reveal(beat))
+        first, *rest = beat_steps(shown)
+        return Steps(Succession(glide, first), *rest)
 
     def beat_shape(self, beat: Beat) -> Animation:
         """Frame the output; its row count and tags come from the IDs, its width from d."""
