@@ -70,54 +70,6 @@ def test_the_title_stands_centred_and_clear_of_the_legend(overrides: dict[str, A
     assert gap * PX >= 40, gap * PX
 
 
-def _panel_blank(overrides: dict[str, Any]) -> dict[str, float]:
-    """Return, at each beat's end while the output's panel stands, the largest empty area.
-
-    The panel itself counts as empty ground (a reviewer reads its blank inside as blank):
-    only what stands in it, and everything else drawn, fills the frame.
-    """
-    from frame_space import _drawn, largest_empty
-    from manim import config
-
-    from embedviz.render.moments import play_moments
-
-    board = prepared_storyboard("BatchLookup", overrides, environ={})
-    found: dict[str, float] = {}
-
-    def read(scene: Any, moment: Any) -> None:
-        panel = scene.stage.stack.placeholder
-        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
-        if moment.alpha < 1 or id(panel) not in shown:
-            return
-        hidden = panel.get_fill_opacity()
-        panel.set_fill(opacity=0.0).set_stroke(opacity=0.0)
-        try:
-            boxes = _drawn(scene)
-        finally:
-            panel.set_fill(opacity=hidden).set_stroke(opacity=1.0)
-        title = scene.stage.title.get_bottom()[1]
-        caption = scene.caption.get_top()[1]
-        half = config.frame_width / 2 - 0.2
-        area = largest_empty(boxes, (-half, half, caption, title))
-        found[moment.beat.name] = area / (config.frame_width * config.frame_height)
-
-    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
-    return found
-
-
-@pytest.mark.parametrize("overrides", [{}, GPT2])
-def test_the_output_panel_is_no_blank_box_before_the_reveal(overrides: dict[str, Any]) -> None:
-    """Until the reveal the output's panel held only "output shape?": 560 x 380 px of blank
-    (over an eighth of the frame) at the intro, batch and predict beats' ends. It holds a
-    faint outline of the slices to come: counting the panel's inside as empty ground, no
-    empty area between the title and the caption is larger than about an eighth."""
-    from frame_space import EIGHTH
-
-    found = _panel_blank(overrides)
-    assert {"intro", "batch", "predict"} <= set(found)
-    assert max(found.values()) <= EIGHTH, found
-
-
 @pytest.mark.parametrize("overrides", [{}, GPT2])
 def test_the_last_beats_leave_no_band_empty(overrides: dict[str, Any]) -> None:
     """At the repeats and shape beats' ends no empty area between the title and the caption
@@ -156,11 +108,10 @@ def test_the_taller_headers_cost_the_numbers_no_floor(overrides: dict[str, Any])
 
 
 @pytest.mark.parametrize("overrides", [{}, CORRIDOR])
-def test_the_slices_outline_stands_inside_the_output_panel(overrides: dict[str, Any]) -> None:
-    """At the intro's end the faint outline of the slices to come (their frames, their tags'
-    places, the edges' braces) stands inside the output's panel: in the 3 x 6 batch at GPT-2
-    size the tags' places stood 128 px right of where the slices stood, across the panel's
-    right edge."""
+def test_the_question_stands_inside_the_output_panel(overrides: dict[str, Any]) -> None:
+    """At the intro's end the question ("output shape?") stands inside the output's plain
+    panel, the only thing drawn in it before the reveal (tests/test_batch_predict.py): in
+    the 3 x 6 batch at GPT-2 size the panel spans the T and B edges' place too."""
     from conftest import box_of
 
     from embedviz.render.moments import play_moments
@@ -171,11 +122,10 @@ def test_the_slices_outline_stands_inside_the_output_panel(overrides: dict[str, 
     def read(scene: Any, moment: Any) -> None:
         if moment.alpha == 1.0 and moment.beat.name == "intro":
             stack = scene.stage.stack
-            panel = box_of(stack.placeholder)
-            boxes.extend((panel, box_of(m)) for m in stack.ghost[0])
+            boxes.append((box_of(stack.placeholder), box_of(stack.question)))
 
     play_moments(board, read, alphas=())
-    assert boxes
+    assert len(boxes) == 1
     for panel, part in boxes:
         assert (part[0] >= panel[0] - 1e-6).all(), (panel * PX, part * PX)
         assert (part[1] <= panel[1] + 1e-6).all(), (panel * PX, part * PX)

@@ -204,8 +204,6 @@ class SliceStack(OutputPart):
         self.heading = self.words[0]
         self._edges(board, cells)
         self.placeholder = output_panel(self)
-        # The faint outline of the slices to come, and the question's patch (batch_panel.ask).
-        self.ghost = VGroup()
         self.shape: ShapeLabel | None = None
         # The question the panel asks from the start (one line, a group as the lookup
         # block's two-line question is); the predict beat points at it. Words: sans.
@@ -270,10 +268,11 @@ class SliceStack(OutputPart):
         self.placeholder.stretch_to_fit_width(right - left).align_to(xyz(left, 0), LEFT)
 
     def intro(self) -> list[VMobject]:
-        """Return the panel where the slices will stand, their faint outline and the question.
+        """Return the panel where the slices will stand, with the question it asks.
 
-        It asks for the output's shape from the start: a 720p review saw it
-        stand blank and dark for the first beats, an empty placeholder
+        It asks for the output's shape from the start (a 720p review saw it
+        stand blank and dark for the first beats) and shows nothing of the
+        answer: no slice, row, tag place or edge until the reveal
         (:func:`~embedviz.render.parts.batch_panel.ask`).
         """
         return ask(self)
@@ -350,7 +349,7 @@ class SliceStack(OutputPart):
         gives_way = Transform(self.placeholder, frames, remover=True, run_time=0.6)
         motions: list[Animation] = [shown.set_run_time(0.6), Succession(Wait(0.4), gives_way)]
         if self.question is not None:
-            motions.append(FadeOut(VGroup(self.ghost, self.question), run_time=0.3))
+            motions.append(FadeOut(self.question, run_time=0.3))
         return AnimationGroup(*motions)
 
     def _notes_place(self) -> np.ndarray:
