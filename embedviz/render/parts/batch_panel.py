@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from manim import Line, Rectangle, RoundedRectangle, SurroundingRectangle, VGroup, VMobject
+from manim import Line, Rectangle, SurroundingRectangle, VGroup, VMobject
 
 from embedviz.render.batch_plan import PANEL_STROKE
 from embedviz.render.design import DIM_CONTRAST, SPACE, dimmed
 from embedviz.render.metrics import xyz
+from embedviz.render.rounded import rounded_box
 
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
@@ -86,7 +87,7 @@ def _ghost(stack: SliceStack) -> VGroup:
         # of the slices, across the panel's right edge, in the 3 x 6 batch at GPT-2 size).
         x = grid.body_left() + plan.tag_left - plan.output_left + plan.chip_width / 2
         for t in range(plan.length):
-            slot = RoundedRectangle(corner_radius=tall * 0.22, width=plan.chip_width, height=tall)
+            slot = rounded_box(plan.chip_width, tall, tall * 0.22)
             slot.set_fill(opacity=0.0).set_stroke(line, width=2.0, opacity=1.0)
             ghost.add(slot.move_to(xyz(x, grid.row_y(t))))
     # And the T and B edges' braces (their symbols are named with the batch's): GPT-2's
