@@ -67,7 +67,7 @@ def place_slices(
     for _, _, step, top in sorted(ranked):
         if not way[step]:
             continue
-        order = fill_order(sources, top, header, band, batch, length)
+        order = _slice_orders(sources, top, header, band, batch, length, 0.0)
         if order is not None:
             return top, order
     return None
@@ -101,23 +101,40 @@ def fill_order(
     # First every strip against what stands in its way whatever the order (the d
     # band, the headers, the slices filled before its own): each must travel some
     # time, so one blocked path fails the place before any order is searched.
-    journeys: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = []
     for b in range(batch):
         walls = [(top, top + band)] + [
             (centre(k, 0) - 0.5 - header, centre(k, 0) - 0.5) for k in range(b + 1)
         ]
         walls += [(centre(k, 0) - 0.5, centre(k, length - 1) + 0.5) for k in range(b)]
-        paths = []
         for t in range(length):
             source, target = sources[b * length + t], centre(b, t)
             low, high = min(source, target) - 0.5, max(source, target) + 0.5
             if low < top - 1e-6 or any(_meet((low, high), wall) for wall in walls):
                 return None
-            paths.append((low, high))
-        journeys.append((paths, [(centre(b, k) - 0.5, centre(b, k) + 0.5) for k in range(length)]))
+    return _slice_orders(sources, top, header, band, batch, length, gap)
+
+
+def _slice_orders(
+    sources: Sequence[float],
+    top: float,
+    header: float,
+    band: float,
+    batch: int,
+    length: int,
+    gap: float,
+) -> tuple[int, ...] | None:
+    """Return :func:`fill_order`'s order for a place whose strips' ways are clear."""
+
+    def centre(b: int, t: int) -> float:
+        return top + band + (b + 1) * header + b * (length + gap) + t + 0.5
 
     order: list[int] = []
-    for b, (paths, rows) in enumerate(journeys):
+    for b in range(batch):
+        paths = []
+        for t in range(length):
+            source, target = sources[b * length + t], centre(b, t)
+            paths.append((min(source, target) - 0.5, max(source, target) + 0.5))
+        rows = [(centre(b, k) - 0.5, centre(b, k) + 0.5) for k in range(length)]
         # Bit k of masks[t]: row k, once filled, stands in strip t's way (its own row never).
         masks = [
             sum(1 << k for k in range(length) if k != t and _meet(paths[t], rows[k]))
