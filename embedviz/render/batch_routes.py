@@ -13,8 +13,12 @@ size (it is cached).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
+
+import numpy as np
+
+from embedviz.render.routes import _first_clear
 
 __all__ = ["fill_order", "place_slices"]
 
@@ -58,8 +62,12 @@ def place_slices(
     # Content and travel do not depend on the order rows fill in: the best place is the
     # first, ranked so (ties to the highest), whose rows have a clear order at all. The
     # order search is most of the solver's time; it runs for the few best places only.
-    for _, _, _, top in sorted(ranked):
-        order = fill_order(sources, top, header, band, batch, length)
+    # Most places fail whatever the order, and are told all at once (:func:`_ways_clear`).
+    way = _ways_clear(sources, np.array([r[3] for r in ranked]), header, band, batch, length)
+    for _, _, step, top in sorted(ranked):
+        if not way[step]:
+            continue
+        order = _slice_orders(sources, top, header, band, batch, length, 0.0)
         if order is not None:
             return top, order
     return None
@@ -92,40 +100,85 @@ def fill_order(
 
     # First every strip against what stands in its way whatever the order (the d
     # band, the headers, the slices filled before its own): each must travel some
-    # time, so one blocked path fails the place before any order is searched (most
-    # places fail so, and the search was most of the batch solver's time).
-    journeys: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = []
+    # time, so one blocked path fails the place before any order is searched.
     for b in range(batch):
         walls = [(top, top + band)] + [
             (centre(k, 0) - 0.5 - header, centre(k, 0) - 0.5) for k in range(b + 1)
         ]
         walls += [(centre(k, 0) - 0.5, centre(k, length - 1) + 0.5) for k in range(b)]
-        paths = []
         for t in range(length):
             source, target = sources[b * length + t], centre(b, t)
             low, high = min(source, target) - 0.5, max(source, target) + 0.5
             if low < top - 1e-6 or any(_meet((low, high), wall) for wall in walls):
                 return None
-            paths.append((low, high))
-        journeys.append((paths, [(centre(b, k) - 0.5, centre(b, k) + 0.5) for k in range(length)]))
+    return _slice_orders(sources, top, header, band, batch, length, gap)
+
+
+def _slice_orders(
+    sources: Sequence[float],
+    top: float,
+    header: float,
+    band: float,
+    batch: int,
+    length: int,
+    gap: float,
+) -> tuple[int, ...] | None:
+    """Return :func:`fill_order`'s order for a place whose strips' ways are clear."""
+
+    def centre(b: int, t: int) -> float:
+        return top + band + (b + 1) * header + b * (length + gap) + t + 0.5
 
     order: list[int] = []
-    for b, (paths, rows) in enumerate(journeys):
-
-        def clear(
-            t: int,
-            filled: frozenset[int],
-            paths: list[tuple[float, float]] = paths,
-            rows: list[tuple[float, float]] = rows,
-        ) -> bool:
-            return not any(_meet(paths[t], rows[k]) for k in filled)
-
+    for b in range(batch):
+        paths = []
+        for t in range(length):
+            source, target = sources[b * length + t], centre(b, t)
+            paths.append((min(source, target) - 0.5, max(source, target) + 0.5))
+        rows = [(centre(b, k) - 0.5, centre(b, k) + 0.5) for k in range(length)]
+        # Bit k of masks[t]: row k, once filled, stands in strip t's way (its own row never).
+        masks = [
+            sum(1 << k for k in range(length) if k != t and _meet(paths[t], rows[k]))
+            for t in range(length)
+        ]
         fixed = tuple(range(min(2, length))) if b == 0 else ()
-        found = _order_within(length, fixed, clear)
+        found = _order_within(length, fixed, masks)
         if found is None:
             return None
         order += [b * length + t for t in found]
     return tuple(order)
+
+
+def _ways_clear(
+    sources: Sequence[float], tops: np.ndarray, header: float, band: float, batch: int, length: int
+) -> np.ndarray:
+    """For each stack top, whether every strip's sweep misses what is in its way whatever the order.
+
+    :func:`fill_order`'s first test (the d band, the headers of the slices up
+    to the strip's own and the slices before it; no sweep over the stack's
+    top), for all tops at once, with the very float sums it makes one top at
+    a time: most quarter-row places fail so, and testing them one by one was
+    most of the batch solver's time. A place that passes may still have no
+    clear order.
+    """
+    gap = 0.0  # (place_slices' stacks are not spread)
+    centres = [
+        [tops + band + (b + 1) * header + b * (length + gap) + t + 0.5 for t in range(length)]
+        for b in range(batch)
+    ]
+    clear = np.ones(len(tops), dtype=bool)
+    for b in range(batch):
+        walls = [(tops, tops + band)] + [
+            (centres[k][0] - 0.5 - header, centres[k][0] - 0.5) for k in range(b + 1)
+        ]
+        walls += [(centres[k][0] - 0.5, centres[k][length - 1] + 0.5) for k in range(b)]
+        for t in range(length):
+            source, target = sources[b * length + t], centres[b][t]
+            low, high = np.minimum(source, target) - 0.5, np.maximum(source, target) + 0.5
+            blocked = low < tops - 1e-6
+            for start, end in walls:  # as _meet
+                blocked |= (low < end - 1e-6) & (high > start + 1e-6)
+            clear &= ~blocked
+    return clear
 
 
 def _meet(path: tuple[float, float], box: tuple[float, float]) -> bool:
@@ -133,24 +186,20 @@ def _meet(path: tuple[float, float], box: tuple[float, float]) -> bool:
     return path[0] < box[1] - 1e-6 and path[1] > box[0] + 1e-6
 
 
-def _order_within(
-    length: int, fixed: tuple[int, ...], clear: Callable[[int, frozenset[int]], bool]
-) -> tuple[int, ...] | None:
-    """Return the order nearest input order (``fixed`` first) in which every path is clear."""
-    for number, t in enumerate(fixed):
-        if not clear(t, frozenset(fixed[:number])):
+def _order_within(length: int, fixed: tuple[int, ...], masks: list[int]) -> tuple[int, ...] | None:
+    """Return the order nearest input order (``fixed`` first) in which every path is clear.
+
+    Row t's strip is clear while no row of ``masks[t]`` is filled. The search
+    that tried each next row in input order and backed off where the rest had
+    no clear order found the first order keeping "row t before every row of
+    masks[t]" (a blocked strip stays blocked): :func:`~embedviz.render.routes._first_clear`
+    finds it in one pass (tests/test_batch_routes.py checks it against a brute force).
+    """
+    filled = 0
+    for t in fixed:
+        if masks[t] & filled:
             return None
-
-    @cache
-    def rest(filled: frozenset[int]) -> tuple[int, ...] | None:
-        if len(filled) == length:
-            return ()
-        for t in range(length):
-            if t not in filled and clear(t, filled):
-                after = rest(filled | {t})
-                if after is not None:
-                    return (t, *after)
-        return None
-
-    after = rest(frozenset(fixed))
-    return None if after is None else (*fixed, *after)
+        filled |= 1 << t
+    rest = [t for t in range(length) if t not in fixed]
+    after = _first_clear([1 << t for t in rest], [masks[t] for t in rest], filled)
+    return None if after is None else (*fixed, *(rest[k] for k in after))

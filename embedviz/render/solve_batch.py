@@ -57,6 +57,7 @@ from embedviz.render.design import (
 )
 from embedviz.render.formula import formula_width
 from embedviz.render.layout import fit_font
+from embedviz.render.memo import per_frame
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.batch_axes import axis_label_width
 from embedviz.render.parts.chips import chip_size
@@ -384,6 +385,7 @@ def _measure(
     return plan, problems
 
 
+@per_frame
 def solve_batch(spec: BatchSpec) -> BatchPlan:
     """Return the batch plan with the largest table numbers at which everything fits.
 
@@ -448,12 +450,7 @@ def _solve(spec: BatchSpec) -> BatchPlan:
     """
     largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
     found: list[tuple[float, float, Mode, Marks]] = []
-    placements: tuple[Marks, ...] = (
-        "right",
-        "below",
-        "under",
-        "corridor",
-    )
+    placements: tuple[Marks, ...] = ("right", "below", "under", "corridor")
     for mode in ("beside", "corridor"):
         for marks in placements:
             for pitch in PITCHES:

@@ -38,7 +38,6 @@ from manim import (
     LaggedStart,
     Line,
     Rectangle,
-    RoundedRectangle,
     Succession,
     Transform,
     VGroup,
@@ -72,6 +71,7 @@ from embedviz.render.parts.mark_links import (
     mark_links,
 )
 from embedviz.render.parts.mark_under import UnderPlan, equal_rings
+from embedviz.render.rounded import rounded_box
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -117,9 +117,7 @@ class BatchChips(ChipColumn):
             x = plan.block_right - (plan.length - 1 - t) * step - plan.chip_width / 2
             chip.move_to(xyz(x, plan.chip_row_y(b)))
             self.chips.append(chip)
-            slot = RoundedRectangle(
-                corner_radius=chip.height * 0.22, width=chip.width, height=chip.height
-            )
+            slot = rounded_box(chip.width, chip.height, chip.height * 0.22)
             edge = dimmed(theme.id_line, theme.background)
             slot.set_fill(opacity=0.0).set_stroke(edge, width=1.5)
             # Which ID's place it is (the moment tests look for places left behind).

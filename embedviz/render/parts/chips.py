@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from manim import LEFT, RIGHT, Animation, Mobject, RoundedRectangle, VGroup, VMobject
+from manim import LEFT, RIGHT, Animation, Mobject, VGroup, VMobject
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.design import (
@@ -25,6 +25,7 @@ from embedviz.render.design import (
 )
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, digit_height, xyz
+from embedviz.render.rounded import rounded_box
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import NumberCell
 
@@ -129,7 +130,7 @@ class Chip(VGroup):
         )
         width, natural = chip_size(len(cell.text), len(piece or ""), font_size)
         height = natural if height is None else min(natural, height)
-        box = RoundedRectangle(corner_radius=height * 0.22, width=width, height=height)
+        box = rounded_box(width, height, height * 0.22)
         box.set_fill(theme.chip, opacity=1.0).set_stroke(
             theme.chip_edge, width=chip_edge_width(theme)
         )
