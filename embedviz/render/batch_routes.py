@@ -13,7 +13,7 @@ size (it is cached).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 import numpy as np
@@ -77,6 +77,17 @@ def _cells(batch: int, length: int) -> list[tuple[int, int]]:
     return [(b, t) for b in range(batch) for t in range(length)]
 
 
+def _row_centres(
+    top: float, header: float, band: float, length: int, gap: float
+) -> Callable[[int, int], float]:
+    """Return where slice b's row t stands (its centre, row units down from E's top)."""
+
+    def centre(b: int, t: int) -> float:
+        return top + band + (b + 1) * header + b * (length + gap) + t + 0.5
+
+    return centre
+
+
 def fill_order(
     sources: Sequence[float],
     top: float,
@@ -94,9 +105,7 @@ def fill_order(
     ``gap`` stands each slice that much further down than the one before (a
     stack spread down the frame from the start, ``BatchStage._spread_early``).
     """
-
-    def centre(b: int, t: int) -> float:
-        return top + band + (b + 1) * header + b * (length + gap) + t + 0.5
+    centre = _row_centres(top, header, band, length, gap)
 
     # First every strip against what stands in its way whatever the order (the d
     # band, the headers, the slices filled before its own): each must travel some
@@ -124,9 +133,7 @@ def _slice_orders(
     gap: float,
 ) -> tuple[int, ...] | None:
     """Return :func:`fill_order`'s order for a place whose strips' ways are clear."""
-
-    def centre(b: int, t: int) -> float:
-        return top + band + (b + 1) * header + b * (length + gap) + t + 0.5
+    centre = _row_centres(top, header, band, length, gap)
 
     order: list[int] = []
     for b in range(batch):
