@@ -182,7 +182,10 @@ class SlipCard(Component):
         self.cross.next_to(crossed, RIGHT, buff=TAG_GAP)
         # Once refuted, the rule stays (the diagnosis points at it) struck out: dimmed
         # alone, the last frame showed a false statement that looked valid.
-        self.strikes = VGroup(*[strike_out(m, theme.wrong) for m in (self.header, self.line)])
+        # In the struck text's own dimmed ink: in full ``wrong`` the strikes outshone the
+        # grey text they cross (issue 18, a 720p review).
+        ink = dimmed(theme.wrong, theme.background, TEXT_CONTRAST + 0.2)
+        self.strikes = VGroup(*[strike_out(m, ink) for m in (self.header, self.line)])
         # Over their lines whatever comes back or swells after them (the diagnosis).
         self.strikes.set_z_index(1)
 
@@ -193,15 +196,21 @@ class SlipCard(Component):
         return [m for m in (self.nothing,) if m is not None]
 
     def leave(self) -> Animation:
-        """Fade the struck lines out, the strikes last: whenever they show, they are struck."""
-        return Succession(FadeOut(VGroup(self.header, self.line)), FadeOut(self.strikes))
+        """Fade the struck lines out with their strikes, as one: never a strike alone.
+
+        Strikes fading after their text stood alone, bright, over the trace
+        for half a second (issue 18, a 720p review).
+        """
+        return FadeOut(self.struck())
 
     def come_back(self) -> Animation:
-        """Fade the struck lines back in, the strikes first (as :meth:`leave`)."""
-        return Succession(
-            FadeIn(self.strikes, run_time=0.15),
-            FadeIn(VGroup(self.header, self.line), run_time=0.4),
-        )
+        """Fade the struck lines back in with their strikes, as one (as :meth:`leave`)."""
+        # As long as the strikes-then-lines it replaces: the beat keeps its timing.
+        return FadeIn(self.struck(), run_time=0.55)
+
+    def struck(self) -> VGroup:
+        """Return the slip's header and line with their strikes: they come and go together."""
+        return VGroup(self.header, self.line, self.strikes)
 
     def refute(self) -> Animation:
         """Strike out the slip's header and line, and fade them, still readable (4.5:1).
