@@ -1,10 +1,10 @@
 """Rounded boxes (chips, their places, tag places), copied from one built per size.
 
 manim builds a :class:`~manim.RoundedRectangle` by rounding a rectangle's
-corners with arcs, about 3 ms each; a batch stage draws a chip, its place and
-its tag's place per ID, and builds its outline of the slices several times
-while it weighs where the block stands. A copy of an untouched box of the
-same size has the very same points (0.04 ms).
+corners with arcs, about 3 ms each; a stage draws a chip, its place and its
+tag's place per ID, and a batch stage builds them again while it weighs where
+the block stands. A copy of an untouched box of the same size has the very
+same points (0.04 ms).
 """
 
 from __future__ import annotations
