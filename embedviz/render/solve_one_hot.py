@@ -46,6 +46,18 @@ COST_LINES = 4
 FORMULA_LINES = 1.6
 
 
+def payoff_font(scale: TypeScale) -> float:
+    """Return the size of the costs, the scene's payoff with the typeset product.
+
+    They are what the scene concludes (the lookup's 0 multiply-adds), and a
+    lecture hall read them smaller than the captions that speak them (labels of
+    19.9 px beside captions of 20.8 px; issue 18): they are at least the
+    captions' size, never larger than the table's numbers (the data stay the
+    largest text). The typeset product is set at the data's size.
+    """
+    return min(scale.data, max(scale.label, scale.caption * 1.001))
+
+
 @dataclass(frozen=True)
 class OneHotSpec:
     """What a one-hot frame must hold, read from its storyboard.
@@ -70,6 +82,11 @@ class OneHotSpec:
         The lines that stand for the hidden ranges of terms (``+ terms 5–50255: all 0``).
     cost_chars
         The widest cost line, in characters.
+    cost_texts
+        The costs' texts, measured at their size: the header, the GPT-2 row's
+        name, the lookup's name, each product's value (``6 × 3 = 18``, its
+        sizes' digits and its result) and the lookup's 0 with its phrase
+        (``copies``, the count, the unit). Empty: measured as ``cost_chars``.
     chips_label
         The chip's heading.
     shape_chars
@@ -93,6 +110,7 @@ class OneHotSpec:
     chips_label: str = ""
     term_gaps: tuple[str, ...] = ()
     shape_chars: int = 0
+    cost_texts: tuple[str, ...] = ()
 
     @classmethod
     def from_board(cls, board: Storyboard) -> OneHotSpec:
@@ -115,6 +133,24 @@ class OneHotSpec:
             f"{cells[('multiply_adds', (n,))].text}"
             for n in (0, 1)
         ]
+        # As CostTable draws them: the sizes' digits and the result of each product.
+        values = [
+            (
+                cells[("cost_size", (n, 0))].text + cells[("cost_size", (n, 1))].text,
+                cells[("multiply_adds", (n,))].text,
+            )
+            for n in (0, 1)
+        ]
+        cost_texts = (
+            board.word("multiply_adds"),
+            labels.get("cost_gpt2", ""),
+            board.word("lookup"),
+            *[text for pair in values for text in pair],
+            cells[("multiply_adds", (2,))].text,
+            board.word("copies"),
+            cells[("copy_count", (0,))].text,
+            labels.get("copy_unit", ""),
+        )
         names = max(len(labels.get("cost_gpt2", "")), len(board.word("lookup")), 8)
         # The lookup's row: its 0, then "copies 3 numbers" two characters on.
         copies = [c.text for (k, _), c in cells.items() if k == "copy_count"]
@@ -139,6 +175,7 @@ class OneHotSpec:
             chips_label=board.word("token_id"),
             term_gaps=tuple(t for role, t in labels.items() if role.startswith("term_gap_")),
             shape_chars=sum(len(c.text) for (k, _), c in cells.items() if k == "one_hot_size"),
+            cost_texts=cost_texts,
             cost_chars=names
             + 2
             + max([*map(len, costs), len(board.word("multiply_adds")), copy_chars]),
@@ -180,6 +217,8 @@ class OneHotPlan:
         empty until then, would leave the panel's lower half bare).
     line_height
         A line of labels.
+    cost_line
+        A line of the costs, at :attr:`payoff`.
     row_centres
         Each drawn row's centre line.
     """
@@ -207,6 +246,12 @@ class OneHotPlan:
     line_height: float
     row_centres: dict[int, float]
     formula_rest_y: float = 0.0
+    cost_line: float = 0.0
+
+    @property
+    def payoff(self) -> float:
+        """The font of the costs (:func:`payoff_font`)."""
+        return payoff_font(self.scale)
 
     @property
     def legend_x(self) -> float:
@@ -247,6 +292,36 @@ class OneHotPlan:
         return self.panel_left + self.body_width + TAG_GAP
 
 
+# The product's name in the costs (parts.one_hot.CostTable).
+COST_PRODUCT = '"one_hot"(i) thin E'
+
+
+def cost_width(spec: OneHotSpec, font: float) -> float:
+    """Return the costs' width at ``font``, measured as :class:`CostTable` sets them.
+
+    The names, two advances, then the values: ``6 × 3 = 18`` (a shape, then
+    ``=`` and the result 0.6 advances apart), and the lookup's 0 with
+    ``copies 3 numbers`` two advances on. Counted in characters it came out
+    short of the drawn table (0.03 units, into the frame's margin).
+    """
+    if not spec.cost_texts:
+        return char_advance(font) * spec.cost_chars
+    header, gpt2, lookup, *values, zero, copies, count, unit = spec.cost_texts
+    advance, gap = char_advance(font), char_advance(font) * 0.6
+    names = max(
+        formula_width(COST_PRODUCT, font),
+        text_width(gpt2, font),
+        text_width(lookup, font, mono=False),
+    )
+    products = [
+        shape_label_width(len(digits), font) + 2 * gap + advance * (1 + len(result))
+        for digits, result in zip(values[::2], values[1::2], strict=True)
+    ]
+    words = text_width(copies, font, mono=False) + text_width(unit, font, mono=False)
+    copy = advance * (len(zero) + 2 + len(count)) + 2 * gap + words
+    return max(text_width(header, font, mono=False), names + 2 * advance + max(*products, copy))
+
+
 def _across(
     spec: OneHotSpec, sizes: GridSizes, bands: Bands, problems: list[str]
 ) -> dict[str, float]:
@@ -285,12 +360,13 @@ def _across(
     row_w = max(body_w, lane_w)
     overhang = max(0.0, text_width(spec.chips_label, label, mono=False) - chip_w)
     tag_at = max(row_w + TAG_GAP, lane_w + overhang)
+    payoff = payoff_font(scale)
     panel_w = max(
         # The chip's edge reaches past its body (no further than a row's outline).
         tag_at + chip_w + OUTLINE_REACH,
-        formula_width(spec.formula, label),
+        formula_width(spec.formula, data),
         formula_width(spec.product_title, label) + char_advance(label) * 7,
-        char_advance(label) * spec.cost_chars,
+        cost_width(spec, payoff),
     )
     total = margin_w + SPACE + vector_w + labels_w + body_w + chip_w + 2 * TAG_GAP + panel_w
     if total > bands.width:
@@ -341,12 +417,16 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     matrix_heading_y = min(heading_y, top + col_labels_h + SPACE + heading_h / 2)
     lookup_y = product_y - row_h * (1 + EQUALS_ROWS)
     lookup_title_y = lookup_y - row_h / 2 - SPACE - line_h / 2
-    formula_y = lookup_title_y - line_h / 2 - FORMULA_LINES * line_h / 2
-    cost_top = formula_y - FORMULA_LINES * line_h / 2 - 2 * SPACE
-    lowest = min(sum_y - row_h / 2, cost_top - COST_LINES * line_h)
+    # The costs are the payoff, as large as the captions or more; the typeset product
+    # over them keeps the data's size it came in at (it shrank to the labels', issue 18).
+    cost_h = digit_height(payoff_font(scale)) * 2.0
+    formula_h = FORMULA_LINES * digit_height(scale.data) * 2.0
+    formula_y = lookup_title_y - line_h / 2 - formula_h / 2
+    cost_top = formula_y - formula_h / 2 - 2 * SPACE
+    lowest = min(sum_y - row_h / 2, cost_top - COST_LINES * cost_h)
     # The product and the costs stand midway down what the panel leaves free under the
     # lookup's title (bound by the width, the panel is taller than they need).
-    lower = max(0.0, cost_top - COST_LINES * line_h - bands.bottom) / 2
+    lower = max(0.0, cost_top - COST_LINES * cost_h - bands.bottom) / 2
     formula_y, cost_top = formula_y - lower, cost_top - lower
     if lowest < bands.bottom - 1e-9:
         problems.append("too tall")
@@ -364,6 +444,7 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
         formula_y=formula_y,
         cost_top=cost_top,
         line_height=line_h,
+        cost_line=cost_h,
         row_centres=centres,
         formula_rest_y=(lookup_title_y - line_h / 2 + bands.bottom) / 2,
         **across,

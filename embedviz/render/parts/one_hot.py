@@ -36,7 +36,7 @@ from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.grid import CellGrid, Slot, row_slots
 from embedviz.render.parts.lookup import MatrixPart
-from embedviz.render.solve_one_hot import COST_LINES, OneHotPlan
+from embedviz.render.solve_one_hot import COST_LINES, COST_PRODUCT, OneHotPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
@@ -171,17 +171,18 @@ class CostTable(Component):
         formula: VMobject | None = None,
     ) -> None:
         super().__init__(host, theme)
-        labels, label = _labels(board), plan.scale.label
-        # The typeset product, which rises to its place over the costs as they come,
-        # shrinking to the labels' size as it joins them.
+        # The costs are the payoff: as large as the captions that speak them (issue 18).
+        labels, label = _labels(board), plan.payoff
+        # The typeset product rises to its place over the costs as they come, at the size
+        # it came in at (it shrank to the labels' there, under the captions', issue 18).
         self.formula, self.formula_place = formula, None
         if formula is not None:
-            self.formula_place = maths(labels["product_formula"], theme.text, label)
+            self.formula_place = formula.copy()
             self.formula_place.move_to(xyz(0, plan.formula_y))
             self.formula_place.align_to(xyz(plan.panel_left, 0), LEFT)
         self.header = SansText(board.word("multiply_adds"), label, theme.muted)
         names: list[VMobject] = [
-            maths('"one_hot"(i) thin E', theme.text, label),
+            maths(COST_PRODUCT, theme.text, label),
             LabelText(labels["cost_gpt2"], label, theme.text),
             SansText(board.word("lookup"), label, theme.text),
         ]
@@ -205,7 +206,7 @@ class CostTable(Component):
             ],
             char_advance(label) * 0.6,
         )
-        left, line = plan.panel_left, plan.line_height
+        left, line = plan.panel_left, plan.cost_line
         value_x = left + max(name.width for name in names) + char_advance(label) * 2
         ys = [plan.cost_top - (k + 0.5) * line for k in range(COST_LINES)]
         put_on_line(self.header, ys[0]).align_to(xyz(left, 0), LEFT)

@@ -365,8 +365,8 @@ class ComparePart(Component):
         )
         # The beat's conclusion, set as large as the data it speaks of (as wide as
         # the panel allows), centred under the two rows it equates in the middle of
-        # the panel's lower half, until the costs come (CostTable sets it at the
-        # labels' size over them). At the labels' size it floated there, a review found.
+        # the panel's lower half, until the costs come (CostTable raises it over them,
+        # at this size). At the labels' size it floated there, a review found.
         self.formula = maths(labels["product_formula"], theme.text, plan.scale.data)
         if self.formula.width > plan.panel_width:
             self.formula.scale_to_fit_width(plan.panel_width)
