@@ -14,8 +14,10 @@ looked-up row of E (and, in a sequence, round the output row it filled),
 the row read from the storyboard's token ID cells (the ID the beat
 highlights), not from the render code. By the end of the next
 beat's first step that outline must be gone, unless that beat looks the same
-row up again: the very outline that stood at the beat's end (the same drawn
-object) must not stand round it any more (a beat may draw a fresh one of its own).
+row up again, or prints it (SingleTokenLookup's ``print``: the outline stands
+on, tests/test_lecture_payoffs.py): the very outline that stood at the beat's
+end (the same drawn object) must not stand round it any more (a beat may draw
+a fresh one of its own).
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ def _looked_up(board: Storyboard, index: int, ids: dict[tuple[int, ...], int]) -
         done = set(before.filled) if before is not None else set()
         rows |= {ids[tuple(p)] for p in beat.output.filled if p not in done and tuple(p) in ids}
     return rows
+
+
+def _prints(beat: Beat, row: int) -> bool:
+    """Whether ``beat`` prints the row just fetched (the print names it): its outline stays."""
+    return beat.action == "print" and beat.highlight is not None and beat.highlight.row == row
 
 
 def _outlines_of(scene: Any, colour: str) -> dict[int, set[int]]:
@@ -143,7 +150,7 @@ def test_a_teaching_lookup_ends_with_its_row_outlined(
         if index + 1 >= len(board.beats):
             continue
         following = board.beats[index + 1]
-        if row in _looked_up(board, index + 1, ids):
+        if row in _looked_up(board, index + 1, ids) or _prints(following, row):
             continue
         stood = entry["objects"].get(row, set())
         first = seen[following.name]["steps"][0][2].get(row, set())

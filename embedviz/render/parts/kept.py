@@ -66,6 +66,20 @@ class KeptOutlines:
         self.parting, self.rows = self.rows, {}
         self.fading, self.rings = self.rings, []
 
+    def carry_on(self, row: int) -> VMobject | None:
+        """Keep ``row``'s outline and the output's rings the beat before kept, for good.
+
+        For a beat that shows that row again (SingleTokenLookup's ``print``: the
+        tensor is the row just fetched): they dropped out for its first steps and
+        came back with its last, a lecture-hall review found (issue 18). They stand
+        to the scene's end, no longer kept here (no later beat fades them). None,
+        and nothing carried on, when the beat before kept no outline of ``row``.
+        """
+        outline = self.parting.pop(row, None)
+        if outline is not None:
+            self.fading = []
+        return outline
+
     def release(self, on_screen: Callable[[list[VMobject]], list[VMobject]]) -> list[Animation]:
         """Fade what the beat before kept and this beat has not taken (those ``on_screen``)."""
         self.fading += list(self.parting.values())

@@ -187,8 +187,12 @@ class LookupStage(Stage):
         """Show the print; when its row is ringed ("... are row 3."), mark that row of E."""
         assert self.printed is not None
         printed = self.printed.beat_print(beat)
+        if beat.highlight is not None:
+            # The print is the row the lookup just fetched: its outline in E and the
+            # output's ring stand on (they dropped out for 3.6 s, issue 18).
+            self.named_row = self.motion.kept.carry_on(beat.highlight.row)
         steps = beat_steps(printed)
-        if len(steps) < 3 or beat.highlight is None:
+        if len(steps) < 3 or beat.highlight is None or self.named_row is not None:
             return printed
         # The cue names the row: it stands marked from here through the grad_fn beat.
         self.named_row = self.matrix.outline(beat.highlight.row)
