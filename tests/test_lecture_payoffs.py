@@ -106,7 +106,8 @@ def test_the_costs_are_caption_sized_and_the_product_keeps_its_size(
         pixel_height=108,
         beats={"compare", "cost", "copy"},
     )
-    assert read["costs"] > 20 and read["formula"] > 5, read
+    assert read["costs"] > 20, read
+    assert read["formula"] > 5, read
     assert problems == [], "\n".join(problems[:20])
     # The typeset product comes in at its size and keeps it to the end (it shrank, 46.9 s).
     assert max(sizes) - min(sizes) < 0.05, (min(sizes), max(sizes))
@@ -131,7 +132,8 @@ def _framed(scene: MomentScene, colour: str, centres: list[np.ndarray]) -> bool:
         for m in top.get_family():
             if not len(m.points) or float(m.get_stroke_width()) <= 0:
                 continue
-            if float(m.get_stroke_opacity()) < 0.99 or m.get_stroke_color().to_hex().lower() != colour:
+            shown = float(m.get_stroke_opacity()) >= 0.99
+            if not shown or m.get_stroke_color().to_hex().lower() != colour:
                 continue
             (left, bottom), (right, top_y) = box_of(m)
             if all(left < x < right and bottom < y < top_y for x, y in centres):
@@ -152,7 +154,8 @@ def test_the_fetched_row_stays_framed_while_it_prints(overrides: dict[str, Any])
         where = f"{moment.beat.name} step {moment.step} a{moment.alpha:.2f} ({moment.time:.1f} s)"
         seen.append(moment.time)
         weights, output = _row_cells(scene, "weight", row), _row_cells(scene, "output")
-        assert weights and output, where
+        assert weights, where
+        assert output, where
         if not _framed(scene, colour, weights):
             problems.append(f"{where}: row {row} of E stands unframed")
         if not _framed(scene, colour, output):

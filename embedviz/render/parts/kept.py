@@ -6,7 +6,8 @@ beat's end. Now a lookup at teaching pace (one named ID) leaves its row of E
 outlined, and its output row ringed in the ID's amber, to the beat's end; the
 next beat's first motion fades them (:meth:`KeptOutlines.release`, which
 :meth:`~embedviz.render.stage.Stage.animate` plays with that beat's first
-step), unless that beat looks the same row up again and takes its outline.
+step), unless that beat looks the same row up again and takes its outline, or
+prints that row (:meth:`KeptOutlines.carry_on`), keeping both for good.
 """
 
 from __future__ import annotations
