@@ -108,17 +108,20 @@ def lookup_all(motion: LookupMotion, beat: Beat) -> tuple[Animation, Animation]:
     solver's place count from there), as a later beat's would be; and each
     step's glides get their floors within its phrase (:func:`_fitted`).
     """
+    # Standing raised (:func:`stand_for_lookups`), the rest glide it home: a floor to fit.
+    held = motion.opened is not None
     first = first_lookup(motion, beat.name)
     place = motion.places.get(beat.name)
-    if place is None or len(motion.output.positions) < 2:  # alone, it glided home
+    alone = len(motion.output.positions) < 2  # alone, it glided home
+    if (place is None and not held) or alone:
         return Succession(*first.steps), Succession(*beat_steps(motion.beat_lookup_many(beat)))
     # The rows' places are read from the grid (the chips' homes already count from there).
     grid = motion.output.grid
-    grid.shift(xyz(0, place))
+    grid.shift(xyz(0, place or 0.0))
     try:
         rest = motion.beat_lookup_many(beat)
     finally:
-        grid.shift(xyz(0, -place))
+        grid.shift(xyz(0, -(place or 0.0)))
     if len(beat.phrases) < 2:
         return Succession(*first.steps), Succession(*beat_steps(rest))
     # The first ends as the second phrase starts; the rest may run into the beat's hold.
