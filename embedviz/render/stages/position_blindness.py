@@ -50,11 +50,7 @@ from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Narrowing, Targets, glided, narrowed, narrowing, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
-from embedviz.render.parts.resting import (
-    legend_across,
-    legend_room,
-    rest_legend,
-)
+from embedviz.render.parts.resting import legend_across, legend_room, rest_legend
 from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
