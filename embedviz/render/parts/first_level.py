@@ -9,7 +9,9 @@ rows 2 and 3 and rose past row 1 into row 0 (issue 18). Here the block first
 glides down to where row 0 is level with the strip's row
 (:func:`~embedviz.render.parts.resting.level_up`), the strip slides straight
 in, and the rest glide on to the solver's place together, then home: the
-beat's end stands where it stood.
+beat's end stands where it stood. Where those are three glides (the toy's
+IDs 2, 3, 2, 1), the block stands at the solver's place from the intro
+instead and glides home once (:func:`stand_for_lookups`).
 """
 
 from __future__ import annotations
