@@ -134,11 +134,11 @@ def test_nothing_glides_as_the_shape_is_named(case: str) -> None:
 
 
 POSITIONS = {
-    # The review's case. Its first glide (down, for ID 2's strip to slide level into
-    # row 0) stands: there from the intro the block would leave about a fifth of the frame
-    # empty over it. So do the glide up (E's row 1 feeds output row 3, under row 0 fed by
-    # E's row 2: no clear path for the other three with the block where the first slid
-    # in) and the glide home (raised, the block leaves a fifth empty under it).
+    # The review's case. It glided down (for ID 2's strip to slide level into row 0), up
+    # (E's row 1 feeds output row 3, under row 0 fed by E's row 2: no clear path for the
+    # other three there) and home; a later 720p review read that as jitter. The block now
+    # stands raised from the intro and glides home once the rows are in
+    # (tests/test_position_hold.py).
     "learned": {"positions": "learned"},
     "sinusoidal": {},
     # ID 3 twice: the block glided up for the first strip from a rest that left the

@@ -66,7 +66,20 @@ TOY = pytest.mark.xfail(
 # up to 0.81 of a row beside another, 9.1 to 9.3 s) 2.55 rows down, its bottom 0.45 below
 # E's; with seven tokens (E's row 2, up to 0.88, 9.0 to 9.3 s) 6.5 rows down.
 PAST_E = pytest.mark.xfail(strict=True, reason="the level place stands past E's bottom")
-MARKS = {"default": TOY, "light": TOY, "positions-gpt2": PAST_E, "positions-seven": PAST_E}
+# The toy PositionBlindness (IDs 2, 3, 2, 1): its block glided down for the first strip to
+# slide level into row 0, up for the others (no place is level for the first and clear
+# for all three others: E's row 2 feeds rows 0 and 2) and home, three glides in 6 s that a
+# teacher read as jitter (issue 18). It holds the solver's place through the lookup now
+# (tests/test_position_hold.py): the first strip comes in under the block and rises past
+# the empty rows 3 to 1 (up to 0.97 of a row beside another, 8.5 to 8.7 s).
+HELD = pytest.mark.xfail(strict=True, reason="the block holds still: row 0's strip rises")
+MARKS = {
+    "default": TOY,
+    "light": TOY,
+    "positions": HELD,
+    "positions-gpt2": PAST_E,
+    "positions-seven": PAST_E,
+}
 # The beats (by action) and their steps (1-based; 0: every step) at teaching pace.
 TEACHING = {"lookup": 0, "lookup_all": 1}
 

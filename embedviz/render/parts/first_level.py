@@ -9,7 +9,9 @@ rows 2 and 3 and rose past row 1 into row 0 (issue 18). Here the block first
 glides down to where row 0 is level with the strip's row
 (:func:`~embedviz.render.parts.resting.level_up`), the strip slides straight
 in, and the rest glide on to the solver's place together, then home: the
-beat's end stands where it stood.
+beat's end stands where it stood. Where those are three glides (the toy's
+IDs 2, 3, 2, 1), the block stands at the solver's place from the intro
+instead and glides home once (:func:`stand_for_lookups`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from embedviz.render.parts.resting import level_up, rest_blocks
 from embedviz.render.space import EMPTY_SHARE, best_drop
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["first_lookup", "lookup_all", "rest_level"]
+__all__ = ["first_lookup", "lookup_all", "rest_level", "stand_for_lookups"]
 
 
 def rest_level(motion: LookupMotion, board: Storyboard, title: Mobject) -> None:
@@ -58,6 +60,47 @@ def rest_level(motion: LookupMotion, board: Storyboard, title: Mobject) -> None:
         motion.rest(-up)
 
 
+def stand_for_lookups(motion: LookupMotion) -> bool:
+    """Stand the block where the solver keeps every path clear, for a run that would glide thrice.
+
+    Where the first strip would have the block glide down to slide level into
+    output row 0 (:func:`first_lookup`), the others need it at the solver's
+    place: the block glided down, up and home within the one beat, and a
+    teacher's 720p review (issue 18, PositionBlindness 7.7 to 14.2 s) read
+    the output box changing place as jitter. It stands at the solver's place
+    from the intro instead (the room left under it is the strips' road, as
+    :func:`~embedviz.render.parts.resting.hold_lookups` leaves it), holds
+    still while every row fills in, and glides home once, after the last
+    has landed. The motion is left parted and rebased, as
+    :func:`~embedviz.render.parts.early_rise.rise` leaves it. Returns whether
+    it stands so. Call it once the blocks and the legend rest.
+    """
+    if motion.plan.mode == "corridor" or not strips_over(motion.plan) or motion.lift <= 1e-9:
+        return False
+    if len(motion.output.positions) < 2 or _level_place(motion) is None:
+        return False
+    lift = motion.lift
+    for mobject in motion.output_side():
+        mobject.shift(xyz(0.0, lift))
+    motion.chips.homes = [h + motion.parted_homes(lift, 0.0, 0.0) for h in motion.chips.homes]
+    motion.opened, motion.lift, motion.rebased = (lift, 0.0, 0.0), 0.0, True
+    return True
+
+
+def _level_place(motion: LookupMotion) -> float | None:
+    """How far up (< 0: down) the block would glide for the first strip to slide in level.
+
+    None where it need not (the strip comes down into row 0 from where it
+    plays, or no place is level and clear).
+    """
+    # Where it would play: at rest if its path is clear there, else at the solver's place.
+    played = 0.0 if motion.clear_here([0]) is not None else motion.lift
+    up = level_up(motion, [], 0)
+    # From a row above row 0 there (up > played) it comes down beside no other row;
+    # from below, it rises past them.
+    return up if up is not None and up < played - 1e-6 else None
+
+
 def lookup_all(motion: LookupMotion, beat: Beat) -> tuple[Animation, Animation]:
     """Return the beat's first lookup (:func:`first_lookup`) and the rest's, one step each.
 
@@ -67,17 +110,20 @@ def lookup_all(motion: LookupMotion, beat: Beat) -> tuple[Animation, Animation]:
     solver's place count from there), as a later beat's would be; and each
     step's glides get their floors within its phrase (:func:`_fitted`).
     """
+    # Standing raised (:func:`stand_for_lookups`), the rest glide it home: a floor to fit.
+    held = motion.opened is not None
     first = first_lookup(motion, beat.name)
     place = motion.places.get(beat.name)
-    if place is None or len(motion.output.positions) < 2:  # alone, it glided home
+    alone = len(motion.output.positions) < 2  # alone, it glided home
+    if (place is None and not held) or alone:
         return Succession(*first.steps), Succession(*beat_steps(motion.beat_lookup_many(beat)))
     # The rows' places are read from the grid (the chips' homes already count from there).
     grid = motion.output.grid
-    grid.shift(xyz(0, place))
+    grid.shift(xyz(0, place or 0.0))
     try:
         rest = motion.beat_lookup_many(beat)
     finally:
-        grid.shift(xyz(0, -place))
+        grid.shift(xyz(0, -(place or 0.0)))
     if len(beat.phrases) < 2:
         return Succession(*first.steps), Succession(*beat_steps(rest))
     # The first ends as the second phrase starts; the rest may run into the beat's hold.
@@ -117,15 +163,14 @@ def first_lookup(motion: LookupMotion, name: str) -> Steps:
     with their end (alone, with its own). Elsewhere it is the lookup as before.
     """
     place = None
-    if motion.plan.mode != "corridor" and strips_over(motion.plan):
-        # Where it would play: at rest if its path is clear there, else at the solver's place.
-        played = 0.0 if motion.clear_here([0]) is not None else motion.lift
-        up = level_up(motion, [], 0)
-        # From a row above row 0 there (up > played) it comes down beside no other row;
-        # from below, it rises past them.
-        if up is not None and up < played - 1e-6:
-            place = motion.places[name] = up
+    # Standing raised for the run (:func:`stand_for_lookups`), the block holds still.
+    held = motion.opened is not None
+    if not held and motion.plan.mode != "corridor" and strips_over(motion.plan):
+        place = _level_place(motion)
+        if place is not None:
+            motion.places[name] = place
             motion.held.add(name)
     positions = motion.output.positions
-    stay = place is not None and len(positions) > 1  # for the others to glide on from
+    # For the others to glide on from, or to land beside the raised block as well.
+    stay = (place is not None or held) and len(positions) > 1
     return motion.lookup_one(positions[0], stay, paced=False, place=place)

@@ -42,7 +42,7 @@ from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
-from embedviz.render.parts.first_level import lookup_all, rest_level
+from embedviz.render.parts.first_level import lookup_all, rest_level, stand_for_lookups
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.key_swap import sums_key, swap_keys
 from embedviz.render.parts.legend_home import keep_legend
@@ -50,11 +50,7 @@ from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Narrowing, Targets, glided, narrowed, narrowing, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
-from embedviz.render.parts.resting import (
-    legend_across,
-    legend_room,
-    rest_legend,
-)
+from embedviz.render.parts.resting import legend_across, legend_room, rest_legend
 from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
@@ -119,6 +115,7 @@ class PositionStage(Stage):
         rest_level(self.motion, self.board, self.title)
         # Raised over E by a raised output block, the legend rests where it fills the frame.
         rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
+        stand_for_lookups(self.motion)  # raised from the start, where the lookup glided thrice
         sums = replace(PositionSpec.from_board(self.board), title_font=plan.title_font)
         second = self.sums_plan = solve_positions(sums)  # the title keeps the lookup's size
         # Where it can, E's legend stays where it first stood, the second arrangement under it.
