@@ -194,7 +194,10 @@ class CountingMotion(Component):
             self._home_from(wrong),
             Succession(Wait(run_time=0.3), carry),
         )
-        return Steps(found, Succession(fetched, Create(slip.cross)))
+        # The vector is named as it is crossed out (what it is, and that it is wrong).
+        label = [FadeIn(m) for m in (slip.label,) if m is not None]
+        named = AnimationGroup(Create(slip.cross), *label)
+        return Steps(found, Succession(fetched, named))
 
     def _landing(self, row: int) -> np.ndarray:
         """Where a strip's centre lands in the panel: level with the row it left."""

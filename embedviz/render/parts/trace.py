@@ -2,8 +2,9 @@
 
 - :class:`SlipCard`: ``counting from one``, the slip's line (``ID 3 → row
   index 2``) and what it fetches (the wrong row, level with the row it came
-  from, or ``no such row`` for ID 0), a cross beside it; once the count from zero
-  corrects it, its header and line are struck out (:meth:`SlipCard.refute`).
+  from and named ``= E[2]`` under it, or ``no such row`` for ID 0), a cross
+  beside it; once the count from zero corrects it, its header and line are
+  struck out (:meth:`SlipCard.refute`).
 - :class:`TraceCard`: ``debugging trace``, its steps (input ID, zero-based row
   index, returned vector), the returned vector level with the ID's row, and
   the check ``= E[3]`` under it. Beats ``check`` and ``diagnose``.
@@ -111,6 +112,26 @@ def _vector(board: Storyboard, plan: ZeroPlan, theme: Theme, y: float, frame: st
     return grid
 
 
+def _under_vector(vector: CellGrid, plan: ZeroPlan) -> float:
+    """Return the centre line of the label under a panel vector (``= E[3]``)."""
+    return float(vector.body.get_bottom()[1]) - SPACE - plan.line_height / 2
+
+
+def _row_label(
+    cell: NumberCell, vector: CellGrid, plan: ZeroPlan, theme: Theme, centred: bool = False
+) -> IndexedSymbol:
+    """Name a vector the row it is, ``= E[2]``, under it at the panel's left (not added).
+
+    ``centred``: under its middle instead, clear of the chips at both its ends
+    (the chip counting at E's right end, the chip waiting right of the vector).
+    """
+    label = IndexedSymbol("= E[", cell, "]", theme.text, plan.scale.label)
+    label.move_to(xyz(0, _under_vector(vector, plan)))
+    if centred:
+        return label.set_x(float(vector.body.get_center()[0]))
+    return label.align_to(xyz(plan.panel_left, 0), LEFT)
+
+
 class SlipCard(Component):
     """The one-based slip: its header, its line and what it fetches, crossed out.
 
@@ -138,6 +159,10 @@ class SlipCard(Component):
         None and [] for ID 0.
     nothing
         ``no such row`` for ID 0 (where row -1 would be), else None.
+    label
+        ``= E[2]`` under the wrong vector, as ``= E[3]`` under the returned
+        one (None for ID 0): unnamed, a 720p review could not tell what the
+        crossed-out vector was.
     cross
         The cross beside what the slip fetched: right of its end, level with
         it, a chip high (the chip's tag column keeps its room).
@@ -167,11 +192,16 @@ class SlipCard(Component):
         self.vector: CellGrid | None = None
         self.targets: list[NumberText] = []
         self.nothing: SansText | None = None
+        self.label: IndexedSymbol | None = None
         crossed: VMobject
         if values:
             self.vector = _vector(board, plan, theme, plan.row_y(token_id - 1), theme.wrong)
             self.targets = vector_targets(self.vector, values, plan, board.value_scale, theme)
             crossed = self.vector.body
+            # Under its middle: at the panel's left, "= E[2]" stood beside the chip that
+            # had counted to row 3 at E's right end, and read "3 = E[2]".
+            wrong = cells[("wrong_index", (0,))]
+            self.label = _row_label(wrong, self.vector, plan, theme, centred=True)
         else:
             self.nothing = SansText(board.word("no_such_row"), plan.scale.data, theme.wrong)
             self.nothing.move_to(xyz(0, plan.row_y(-1))).align_to(xyz(plan.panel_left, 0), LEFT)
@@ -192,7 +222,7 @@ class SlipCard(Component):
     def fetched(self) -> list[VMobject]:
         """Return what the slip fetched (the wrong vector and its numbers, or "no such row")."""
         if self.vector is not None:
-            return [self.vector, *self.targets]
+            return [self.vector, *self.targets, *[m for m in (self.label,) if m is not None]]
         return [m for m in (self.nothing,) if m is not None]
 
     def leave(self) -> Animation:
@@ -279,9 +309,7 @@ class TraceCard(Component):
         self.vector = _vector(board, plan, theme, plan.row_y(token_id), theme.output)
         outputs = [c for (k, _), c in cells.items() if k == "output"]
         self.targets = vector_targets(self.vector, outputs, plan, board.value_scale, theme)
-        check_y = plan.row_y(token_id) - plan.sizes.row_height / 2 - SPACE - plan.line_height / 2
-        self.check = IndexedSymbol("= E[", cells[("check_row", (0,))], "]", theme.text, label)
-        self.check.move_to(xyz(0, check_y)).align_to(xyz(plan.panel_left, 0), LEFT)
+        self.check = _row_label(cells[("check_row", (0,))], self.vector, plan, theme)
         self.tick = check_mark(self.check.height * 1.1, theme.wrong)
         self.tick.next_to(self.check, buff=SPACE * 2)
 
