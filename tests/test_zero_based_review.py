@@ -5,7 +5,8 @@
   ``= E[2]`` (the storyboard's slip row index, typeset as the check
   ``= E[3]``) under it, readable and overprinting nothing, clear of the chips.
 - The colour legend stood right under ``= E[3] ✓``, its title starting where
-  the tick ends, as if the line went on: it stands a group apart from it.
+  the tick ends, as if the line went on: it stands a group apart from it,
+  its title over its swatches at the panel's right.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def _slip_ends(overrides: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {"wrong": wrong.text}
 
     def read(scene: Any, moment: Any) -> None:
+        if moment.alpha == 1.0 and moment.beat.name in ("check", "diagnose"):
+            found[moment.beat.name] = _legend_gap(scene)
         if moment.alpha < 1.0 or moment.beat.name not in ("one-based", "zero-based"):
             return
         drawn = _drawn(scene)
@@ -90,6 +93,21 @@ def _slip_ends(overrides: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+def _legend_gap(scene: Any) -> float | None:
+    """The clear distance between the drawn legend and the drawn check line with its tick.
+
+    None while any of them is not drawn (mid-beat, before the tick); the beat's end,
+    read last, overwrites it.
+    """
+    drawn = {id(m) for m in _drawn(scene)}
+    legend, trace = scene.stage.matrix.legend, scene.stage.trace
+    if not all(id(m) in drawn for m in (legend, trace.check, trace.tick)):
+        return None
+    check, tick = box_of(trace.check), box_of(trace.tick)
+    line = np.array([np.minimum(check[0], tick[0]), np.maximum(check[1], tick[1])])
+    return _gap(box_of(legend), line)
+
+
 @pytest.fixture(scope="module", params=CASES, ids=CASE_IDS)
 def slip_ends(request: pytest.FixtureRequest) -> dict[str, Any]:
     return _slip_ends(request.param)
@@ -122,3 +140,16 @@ def test_the_wrong_vectors_label_stands_under_it_clear_of_everything(
         assert min(entry["marks"]) >= SPACE
         # Beside a chip ("3"), "= E[2]" read as "3 = E[2]".
         assert min(entry["chip_gaps"]) >= APART - 1e-6, f"{beat}: {entry['chip_gaps']}"
+
+
+def test_the_legend_stands_a_group_apart_from_the_check(slip_ends: dict[str, Any]) -> None:
+    """Issue 18: the legend's title began under ``= E[3] ✓`` where its tick ends (30 px
+    under it, 3 px to its right at 720p), read as the check line going on. From the check
+    to the last frame :data:`APART` (between groups) stands between them.
+    """
+    from embedviz.render.design import APART
+
+    for beat in ("check", "diagnose"):
+        gap = slip_ends[beat]
+        assert gap is not None, f"{beat}: the legend, the check or its tick is not drawn"
+        assert gap >= APART - 1e-6, f"{beat}: {gap:.3f} < {APART}"

@@ -14,8 +14,9 @@ out to the right at its own height: the slip's wrong vector lands level with
 the row it came from, the returned vector level with the ID's row (the chip
 stays beside it as its tag), and every line of text in the panel sits above
 those two rows, so no strip ever crosses a text. The colour legend stands at
-the panel's right under the returned vector (beside the check line), where
-the panel's lower half would otherwise stand empty.
+the panel's right under the returned vector (right of the check line, its
+title over its swatches, a group apart from the check), where the panel's
+lower half would otherwise stand empty.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
-from embedviz.render.type_search import legend_height
+from embedviz.render.solver_bands import band_legend_height
 from embedviz.story.model import Storyboard, Window
 
 __all__ = [
@@ -188,6 +189,11 @@ class ZeroPlan:
         return self.legend_centre
 
     @property
+    def legend_stacked(self) -> bool:
+        """Whether the legend's title stands over its swatches (always: see :func:`_measure`)."""
+        return True
+
+    @property
     def legend_left(self) -> bool:
         """Whether the legend is aligned by its left edge (never: it is in the title band)."""
         return False
@@ -255,7 +261,10 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
     note_h = digit_height(legend) + 2 * SPACE if spec.note else 0.0
     # Under the returned vector: the check line at the panel's left; the chip's heading
     # under the chip, on that line, and the legend under it at the panel's right.
-    legend_h = legend_height(legend) if spec.legend_title is not None else 0.0
+    # Stacked, its title over its swatches: in a row, its title began where the check's
+    # tick ends, under it, as if "= E[3] ✓" went on (a 720p review); stacked, it is a
+    # swatch strip wide, a group apart from the check at the panel's right.
+    legend_h = band_legend_height(scale, stacked=True) if spec.legend_title is not None else 0.0
     below = row_h / 2 + SPACE + line_h + (legend_h + 2 * SPACE if legend_h else 0.0)
     # The matrix's top: its heading under the content band's top, the panel's
     # lines above the ID's row likewise; its bottom (and the check line under
