@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from embedviz.render.design import (
+    LABEL_RATIO,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
     SPACE,
@@ -260,6 +261,20 @@ def _block_rows(spec: ParamSpec, row_h: float, band: float) -> list[Slot]:
     return [slot for _, slot in sorted(items, key=lambda item: item[0])]
 
 
+# The copy's size's line, in its digits' heights: as tall as a label's line (two label
+# digits), so setting it as data costs the frame no height.
+FACTS_PITCH = 2.0 * LABEL_RATIO
+
+
+def _facts_depth(scale: TypeScale) -> float:
+    """Return the depth under the copied row: a SPACE, the copy's size, the note, a SPACE.
+
+    The copy's size is set as data (its numbers are the frame's data: a 720p review
+    read the final frame's 17 px facts as dense small type beside 21 px captions).
+    """
+    return digit_height(scale.data) * FACTS_PITCH + digit_height(scale.label) * 2.0 + 2 * SPACE
+
+
 def _down(
     spec: ParamSpec, sizes: GridSizes, bands: Bands, heads: tuple[float, float], problems: list[str]
 ) -> _Down:
@@ -282,7 +297,7 @@ def _down(
         problems.append("block too tall")
     # The copy's size and the note, a SPACE under the copy (a 720p review found the
     # facts 8 px under it, reading as part of it), and a SPACE under them.
-    reserved = (lookup_y + row_h / 2 + SPACE, lookup_y - row_h / 2 - 2 * line_h - 2 * SPACE)
+    reserved = (lookup_y + row_h / 2 + SPACE, lookup_y - row_h / 2 - _facts_depth(scale))
     if reserved[1] < bands.bottom - 1e-9:
         problems.append("no room under the lookup")
     cursor, lines = bands.top, {}
@@ -320,7 +335,7 @@ def _measure(
         sum(widths) + gap * (len(widths) - 1),
         symbol_w + body_w + 2 * TAG_GAP + chip_w,
         char_advance(data) * spec.count_chars,
-        char_advance(label) * spec.lookup_chars,
+        char_advance(data) * spec.lookup_chars,
         text_width(spec.note, label, mono=False),
     )
     total_w = margin_w + body_w + walk_w + panel_w
@@ -343,7 +358,8 @@ def _measure(
         right += gap
     strip_left = panel_left + symbol_w
     line_h = digit_height(label) * 2.0
-    facts_y = down.lookup_y - sizes.row_height / 2 - SPACE - line_h / 2
+    facts_h = digit_height(data) * FACTS_PITCH
+    facts_y = down.lookup_y - sizes.row_height / 2 - SPACE - facts_h / 2
     depth = sum(slot.size for slot in down.rows)
     plan = ParamPlan(
         scale=scale,
@@ -363,7 +379,7 @@ def _measure(
         strip_left=strip_left,
         tag_left=strip_left + body_w + TAG_GAP,
         facts_y=facts_y,
-        note_y=facts_y - line_h,
+        note_y=facts_y - (facts_h + line_h) / 2,
         chip_width=chip_w,
     )
     return plan, problems

@@ -453,7 +453,9 @@ class LookupLine(Component):
             board.word("bytes"),
         ]
         colours = [theme.text, theme.muted, theme.text, theme.muted]
-        self.facts = word_line(pieces, label, colours).shift(xyz(plan.panel_left, plan.facts_y))
+        # At the data's size: the final frame's numbers read as large as its caption.
+        facts = word_line(pieces, plan.scale.data, colours)
+        self.facts = facts.shift(xyz(plan.panel_left, plan.facts_y))
         self.note = SansText(board.word("no_arithmetic"), label, theme.text)
         _at(self.note, plan.panel_left, plan.note_y, LEFT)
         self.outline: VMobject | None = None
