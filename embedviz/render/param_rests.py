@@ -54,8 +54,10 @@ def _intro_places(
     block_w, block_h = _size(boxes["block"])
     names = ("heading", "rows", "columns", "hidden", "product", "count")
     column = [name for name in names if name in boxes]
-    widest = max(_size(boxes[name])[0] for name in column)
-    beside = max(widest, _size(later)[0]) if later else widest
+    # The count, home at the panel's size, joins E's column at E's.
+    ratio = {name: _e_to_panel(plan) if name in ("product", "count") else 1.0 for name in column}
+    widest = max(_size(boxes[name])[0] * ratio[name] for name in column)
+    beside = max(widest, _size(later)[0] * _e_to_panel(plan)) if later else widest
     largest = MAX_DATA_PX / px_for_font(plan.scale.data)
     scale = min(largest, bands.height / block_h, (bands.width - APART) / (block_w + beside))
     places = {
@@ -65,13 +67,18 @@ def _intro_places(
     middle = (left + bands.right) / 2
     # The column's lines as large as its width allows, but never larger than E's numbers.
     lines = min(scale, (bands.right - left) / widest)
-    heights = [_size(boxes[name])[1] * lines for name in column]
+    heights = [_size(boxes[name])[1] * lines * ratio[name] for name in column]
     # Half gaps (by default) above and under the column: E, as tall as its numbers allow, may end
     # short of the frame's height, and the column's ends then close the bands beside it.
     gaps = [end, *[1.0] * (len(column) - 1), end]
     for name, y in zip(column, spread(heights, bands.top, bands.bottom, gaps), strict=True):
-        places[name] = (lines, middle, y)
+        places[name] = (lines * ratio[name], middle, y)
     return places
+
+
+def _e_to_panel(plan: ParamPlan) -> float:
+    """Return E's numbers' size over the panel's (1 unless E stands receded home)."""
+    return plan.scale.data / plan.panel.data
 
 
 # The panel's pieces read together with the next: the count's two lines, a header's rows.
@@ -105,7 +112,7 @@ def _panel_places(
     widest = max(_size(boxes[name])[0] for name in order)
     tall = sum(_size(boxes[name])[1] for name in order)
     room = bands.top - bands.bottom - SPACE * (len(order) + 1)
-    largest = MAX_DATA_PX / px_for_font(plan.scale.data)
+    largest = MAX_DATA_PX / px_for_font(plan.panel.data)
     grown = max(1.0, min(largest, (bands.right - left) / widest, room / tall))
     # A piece wider than the room (the count's line) shrinks to it, the others grow alike.
     scales = {name: min(grown, (bands.right - left) / _size(boxes[name])[0]) for name in order}
@@ -161,7 +168,7 @@ def _dtype_places(
     if column is None or not names:
         return {}
     under = column[1]
-    largest = MAX_DATA_PX / px_for_font(plan.scale.data)
+    largest = MAX_DATA_PX / px_for_font(plan.panel.data)
     whole = [boxes[name] for name in names] + ([full] if full else [])
     widest = max(_size(box)[0] for box in whole)
     tall = _size(boxes[names[0]])[1] + _size(full or boxes[names[-1]])[1]
