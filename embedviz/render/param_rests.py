@@ -3,14 +3,14 @@
 The solver (:mod:`embedviz.render.solve_parameter_count`) lays out the last
 beat's frame. Before it, the pieces shown rest where they fill the frame
 (:mod:`embedviz.render.rests` moves them): while the block is introduced and
-counted, it stands large at the left with its heading, its sizes and the count
-in a column beside it. Then E is context: its column recedes (to its numbers'
-floor, its rows keeping their share of the height) and what the beat adds grows
-into the room. While the memory table fills, E's column stands at the top left,
-the count (on two lines) beside it, and the table across the frame under them
-where it fits whole (else the table's rows spread down the panel); with the
-widths table, the sections spread apart down the panel. The lookup brings
-everything home.
+counted, it stands large at the left, at one size for both beats, with its
+heading, its sizes and the count in a column beside it. Then E's column goes
+home, once, as float32 starts, and stays there to the end (issue 18: a 720p
+review saw E shrink at float32, drop for the widths table and grow back for
+the lookup, and read each change as a new table). What the dtype and compare
+beats add spreads down the room right of E, grown as far as it allows; a
+small table's memory table stands across the frame under E's column and the
+count where it fits whole. The lookup brings everything home.
 """
 
 from __future__ import annotations
@@ -23,13 +23,11 @@ from embedviz.render.design import (
     BOTTOM_GAP,
     JOINED_GAP,
     MAX_DATA_PX,
-    MIN_DATA_PX,
-    MIN_DEFAULT_DATA_PX,
     SPACE,
     TOP_GAP,
     px_for_font,
 )
-from embedviz.render.rest_fill import COLUMN_LIFTS, INTRO_ENDS, PANEL_ENDS, least_empty, spread
+from embedviz.render.rest_fill import INTRO_ENDS, PANEL_ENDS, least_empty, spread
 from embedviz.render.rests import Place
 from embedviz.render.solve_parameter_count import ParamPlan
 from embedviz.render.space import Box
@@ -41,19 +39,27 @@ def _size(box: Box) -> tuple[float, float]:
     return box[2] - box[0], box[3] - box[1]
 
 
-def _intro_places(boxes: Mapping[str, Box], plan: ParamPlan, end: float = 0.5) -> dict[str, Place]:
+def _intro_places(
+    boxes: Mapping[str, Box], plan: ParamPlan, end: float = 0.5, later: Box | None = None
+) -> dict[str, Place]:
     """Return places for E large at the left, its heading, sizes and count in a column beside it.
 
     The hidden columns' label joins the column (under E it would take E's height);
     ``end`` weighs the gaps above and under the column (a full gap between is 1).
+    ``later`` is the box of the count's wider half, which joins the column at the
+    count beat: E is sized to leave it room from the first beat, so that it keeps
+    one size while it is introduced and counted (issue 18: E changes size once).
     """
     bands = plan.bands
     block_w, block_h = _size(boxes["block"])
     names = ("heading", "rows", "columns", "hidden", "product", "count")
     column = [name for name in names if name in boxes]
-    widest = max(_size(boxes[name])[0] for name in column)
+    # The count, home at the panel's size, joins E's column at E's.
+    ratio = {name: _e_to_panel(plan) if name in ("product", "count") else 1.0 for name in column}
+    widest = max(_size(boxes[name])[0] * ratio[name] for name in column)
+    beside = max(widest, _size(later)[0] * _e_to_panel(plan)) if later else widest
     largest = MAX_DATA_PX / px_for_font(plan.scale.data)
-    scale = min(largest, bands.height / block_h, (bands.width - APART) / (block_w + widest))
+    scale = min(largest, bands.height / block_h, (bands.width - APART) / (block_w + beside))
     places = {
         "block": (scale, bands.left + block_w * scale / 2, (bands.top + bands.bottom) / 2),
     }
@@ -61,13 +67,18 @@ def _intro_places(boxes: Mapping[str, Box], plan: ParamPlan, end: float = 0.5) -
     middle = (left + bands.right) / 2
     # The column's lines as large as its width allows, but never larger than E's numbers.
     lines = min(scale, (bands.right - left) / widest)
-    heights = [_size(boxes[name])[1] * lines for name in column]
+    heights = [_size(boxes[name])[1] * lines * ratio[name] for name in column]
     # Half gaps (by default) above and under the column: E, as tall as its numbers allow, may end
     # short of the frame's height, and the column's ends then close the bands beside it.
     gaps = [end, *[1.0] * (len(column) - 1), end]
     for name, y in zip(column, spread(heights, bands.top, bands.bottom, gaps), strict=True):
-        places[name] = (lines, middle, y)
+        places[name] = (lines * ratio[name], middle, y)
     return places
+
+
+def _e_to_panel(plan: ParamPlan) -> float:
+    """Return E's numbers' size over the panel's (1 unless E stands receded home)."""
+    return plan.scale.data / plan.panel.data
 
 
 # The panel's pieces read together with the next: the count's two lines, a header's rows.
@@ -79,11 +90,13 @@ def _panel_places(
     plan: ParamPlan,
     ends: tuple[float, float] = (TOP_GAP, BOTTOM_GAP),
     left: float | None = None,
+    close: bool = False,
 ) -> dict[str, Place]:
     """Return places that spread the panel's shown pieces down its height, grown alike.
 
     ``ends`` weighs the gaps above and under them all; ``left`` is the panel's left
-    edge (where E's receded column leaves it; the solved one by default). The pieces
+    edge (right of E's column home; the solved one by default); ``close`` joins the
+    count to the memory table under it (a joined gap, not a full one). The pieces
     grow together, their numbers up to :data:`MAX_DATA_PX`, as far as the room right
     of ``left`` and the height (a SPACE at least between any two) allow: they are
     what the beat is about (a 720p review found the memory and widths tables at E's
@@ -93,12 +106,13 @@ def _panel_places(
     left = plan.panel_left if left is None else left
     names = ("product", "count", "line", "memory_header", "memory", "widths_header", "widths")
     order = [name for name in names if name in boxes]
-    between = [JOINED_GAP if name in _JOINED else 1.0 for name in order[:-1]]
+    joined = (*_JOINED, "count") if close else _JOINED
+    between = [JOINED_GAP if name in joined else 1.0 for name in order[:-1]]
     gaps = [ends[0], *between, ends[1]]
     widest = max(_size(boxes[name])[0] for name in order)
     tall = sum(_size(boxes[name])[1] for name in order)
     room = bands.top - bands.bottom - SPACE * (len(order) + 1)
-    largest = MAX_DATA_PX / px_for_font(plan.scale.data)
+    largest = MAX_DATA_PX / px_for_font(plan.panel.data)
     grown = max(1.0, min(largest, (bands.right - left) / widest, room / tall))
     # A piece wider than the room (the count's line) shrinks to it, the others grow alike.
     scales = {name: min(grown, (bands.right - left) / _size(boxes[name])[0]) for name in order}
@@ -117,89 +131,44 @@ def _panel_places(
 _COLUMN = ("heading", "rows", "columns", "block", "hidden")
 
 
-# E's drawn rows keep at least this share of the height between the title and the
-# caption (tests/test_parameter_count_frames.py: its rows took 15 % of it beside a tall band).
-ROWS_SHARE = 0.4
-
-
-def recede_scale(plan: ParamPlan, band_top: float) -> float:
-    """Return how small E's column may stand while the panel is what a beat is about.
-
-    Its numbers keep their floor (:data:`MIN_DEFAULT_DATA_PX` where they reach it,
-    else :data:`MIN_DATA_PX`), and its rows :data:`ROWS_SHARE` of the height from
-    ``band_top`` (the title's bottom) down to the caption's centre line (a caption's
-    top never stands lower).
-    """
-    px = px_for_font(plan.scale.data)
-    floor = MIN_DEFAULT_DATA_PX if px >= MIN_DEFAULT_DATA_PX - 1e-6 else MIN_DATA_PX
-    rows = sum(slot.size for slot in plan.rows if not slot.gap)
-    least = ROWS_SHARE * (band_top - plan.bands.caption_y) / rows
-    # A hair over both, so that rounding leaves no number under its floor.
-    return min(1.0, max(floor / px, least) * 1.005)
-
-
-def _column_places(
-    boxes: Mapping[str, Box], plan: ParamPlan, lift: float = 0.0, scale: float = 1.0
-) -> dict[str, Place]:
-    """Return places that stand E's column midway down the frame's height, at a scale.
-
-    ``lift`` raises it by that share of the room above it (1: to the top, -1: to the
-    bottom); ``scale`` shrinks it about its left edge (:func:`recede_scale`).
-
-    Its thin bands leave the block shorter than the frame: solved at the top for
-    the lookup (whose line is level with the looked-up row), it would leave a band
-    under it across the frame while the panel spreads down its height (16.6 % of
-    the frame at float32's end).
-    """
-    bands = plan.bands
-    shown = [name for name in _COLUMN if name in boxes]
+def _column_home(boxes: Mapping[str, Box]) -> Box | None:
+    """Return the box round E's column where it stands home (None when none of it is shown)."""
+    shown = [boxes[name] for name in _COLUMN if name in boxes]
     if not shown:
-        return {}
-    top = max(boxes[name][3] for name in shown)
-    bottom = min(boxes[name][1] for name in shown)
-    left = min(boxes[name][0] for name in shown)
-    middle = (top + bottom) / 2
-    slack = max(bands.top - bands.bottom - (top - bottom) * scale, 0.0) / 2
-    centre = (bands.top + bands.bottom) / 2 + lift * slack
-    places = {}
-    for name in shown:
-        low_x, low, high_x, high = boxes[name]
-        x = left + ((low_x + high_x) / 2 - left) * scale
-        places[name] = (scale, x, centre + ((low + high) / 2 - middle) * scale)
-    return places
-
-
-def _column_right(boxes: Mapping[str, Box], places: Mapping[str, Place]) -> float:
-    """Return the right edge of E's column where it rests."""
-    return max(places[name][1] + _size(boxes[name])[0] * places[name][0] / 2 for name in places)
+        return None
+    return (
+        min(box[0] for box in shown),
+        min(box[1] for box in shown),
+        max(box[2] for box in shown),
+        max(box[3] for box in shown),
+    )
 
 
 def _dtype_places(
     boxes: Mapping[str, Box],
     plan: ParamPlan,
-    recede: float,
     ends: tuple[float, float],
     full: Box | None = None,
 ) -> dict[str, Place]:
     """Return places for the memory table across the frame under E's column and the count.
 
-    E's column (receded by ``recede``) stands at the top left, the count's two lines
-    beside it; the memory table, what the dtype beats are about, spans the frame's
-    width under them, its numbers up to :data:`MAX_DATA_PX`. Beside E (the panel's
-    width, at E's size) its numbers stood at E's size and its grey headers small, the
-    frame's lower band empty (a 720p review). ``ends`` weighs the gaps above and
-    under the table. ``full`` is the box of all the table's rows, which the beats
-    show one by one: the table keeps one size through them, and stands here only if
-    it fits whole (else it glided across E to the panel when its next row came).
-    Nothing when the table would stand smaller than at home.
+    E's column stands home at the top left, the count's two lines beside it; the
+    memory table, what the dtype beats are about, spans the frame's width under
+    them, its numbers up to :data:`MAX_DATA_PX`. Beside E (the panel's width, at
+    E's size) its numbers stood at E's size and its grey headers small, the frame's
+    lower band empty (a 720p review). ``ends`` weighs the gaps above and under the
+    table. ``full`` is the box of all the table's rows, which the beats show one by
+    one: the table keeps one size through them, and stands here only if it fits
+    whole (else it glided across E to the panel when its next row came). Nothing
+    when the table would stand smaller than at home.
     """
     bands = plan.bands
-    column = _column_places(boxes, plan, 1.0, recede)
+    column = _column_home(boxes)
     names = [name for name in ("memory_header", "memory") if name in boxes]
-    if not column or not names:
+    if column is None or not names:
         return {}
-    under = min(y - _size(boxes[name])[1] * s / 2 for name, (s, _, y) in column.items())
-    largest = MAX_DATA_PX / px_for_font(plan.scale.data)
+    under = column[1]
+    largest = MAX_DATA_PX / px_for_font(plan.panel.data)
     whole = [boxes[name] for name in names] + ([full] if full else [])
     widest = max(_size(box)[0] for box in whole)
     tall = _size(boxes[names[0]])[1] + _size(full or boxes[names[-1]])[1]
@@ -210,7 +179,7 @@ def _dtype_places(
         return {}
     heights = [_size(boxes[name])[1] * scale for name in names]
     left = bands.right - widest * scale  # right-aligned: the count stands over its right
-    places = dict(column)
+    places = {}
     centres = spread(heights, under, bands.bottom, gaps)
     for name, y in zip(names, centres, strict=True):
         box = boxes[name]
@@ -218,7 +187,7 @@ def _dtype_places(
     # The count's two lines beside E's column, down to the table, as large as its numbers.
     count = [name for name in ("product", "count") if name in boxes]
     if count:
-        start = _column_right(boxes, column) + APART
+        start = column[2] + APART
         lines = min(scale, (bands.right - start) / max(_size(boxes[n])[0] for n in count))
         table = centres[0] + heights[0] / 2
         heights = [_size(boxes[name])[1] * lines for name in count]
@@ -237,9 +206,9 @@ def rest_places(
     ----------
     action
         The beat's action: ``table`` and ``count`` (E large, with a column of
-        its heading, its sizes and the count), ``dtype`` and ``compare`` (the
-        panel's shown pieces spread down its height); any other: every piece
-        home.
+        its heading, its sizes and the count), ``dtype`` and ``compare`` (E's
+        column home, the panel's shown pieces spread down its height); any
+        other: every piece home.
     boxes
         The solved boxes of the pieces shown at the beat's end, by name:
         ``block`` (E's rows), ``heading``, ``rows`` and ``columns`` (the
@@ -247,7 +216,9 @@ def rest_places(
         and ``count`` (the count's halves), ``line`` (the count as solved),
         ``memory_header`` and ``memory`` (its rows as far as shown),
         ``widths_header`` and ``widths``; and ``memory_all``, the box of all the
-        memory table's rows (not a piece: it sizes the table while it fills).
+        memory table's rows (not a piece: it sizes the table while it fills), and
+        ``count_all``, the box of the count's wider half (not a piece: it sizes E
+        while it is introduced, before the count joins its column).
     plan
         The solved layout.
     band
@@ -264,25 +235,22 @@ def rest_places(
     band = band or (plan.bands.bottom, plan.bands.top)
     boxes = dict(boxes)
     full = boxes.pop("memory_all", None)
+    later = boxes.pop("count_all", None)
     if action in ("table", "count"):
-        intro = [partial(_intro_places, boxes, plan, end) for end in INTRO_ENDS]
+        intro = [partial(_intro_places, boxes, plan, end, later) for end in INTRO_ENDS]
         return least_empty(boxes, band, intro)
     if action in ("dtype", "compare"):
-        # E's column recedes (it is context now) and the panel grows into the room it leaves.
-        recede = recede_scale(plan, band[1])
-
-        def both(lift: float, ends: tuple[float, float]) -> dict[str, Place]:
-            column = _column_places(boxes, plan, lift, recede)
-            left = plan.panel_left
-            if column:
-                left = min(left, _column_right(boxes, column) + APART)
-            return column | _panel_places(boxes, plan, ends, left)
-
-        tried = [partial(both, lift, ends) for lift in COLUMN_LIFTS for ends in PANEL_ENDS]
+        # E's column stands home from float32 on (issue 18: it changes size and place once,
+        # as float32 starts); the panel grows into the room right of and under it.
+        column = _column_home(boxes)
+        left = plan.panel_left if column is None else min(plan.panel_left, column[2] + APART)
+        tried = [partial(_panel_places, boxes, plan, ends, left) for ends in PANEL_ENDS]
         if action == "dtype":
-            across = [
-                partial(_dtype_places, boxes, plan, recede, ends, full) for ends in PANEL_ENDS
-            ]
-            tried = [*(c for c in across if c()), *tried]
+            across = [partial(_dtype_places, boxes, plan, ends, full) for ends in PANEL_ENDS]
+            # The count closer to the memory table: with E home, the panel beside it is
+            # narrow, and the 256000 x 16384 table's full gap between them left 12.504 %
+            # of the frame empty across it at float32's end.
+            close = [partial(_panel_places, boxes, plan, ends, left, True) for ends in PANEL_ENDS]
+            tried = [*(c for c in across if c()), *tried, *close]
         return least_empty(boxes, band, tried)
     return {}

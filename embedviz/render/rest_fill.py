@@ -18,7 +18,6 @@ from embedviz.render.rests import Place
 from embedviz.render.space import Box, largest_empty_rectangle
 
 __all__ = [
-    "COLUMN_LIFTS",
     "EMPTY_SHARE",
     "INTRO_ENDS",
     "PANEL_ENDS",
@@ -32,13 +31,11 @@ EMPTY_SHARE = 1 / 8
 # The gaps tried above and under a column of pieces beside E (shares of a gap between two),
 # the usual half gap first ...
 INTRO_ENDS = (0.5, 0.35, 0.2, 0.1)
-# ... above and under the panel's pieces (the usual TOP_GAP and BOTTOM_GAP first) ...
+# ... and above and under the panel's pieces (the usual TOP_GAP and BOTTOM_GAP first).
 PANEL_ENDS = (
     (TOP_GAP, BOTTOM_GAP),
     *((top, bottom) for top in (0.7, 0.5, 0.3, 0.1) for bottom in (0.8, 0.5, 0.3, 0.1)),
 )
-# ... and how far E's column stands off midway (shares of the height it leaves; 0 first).
-COLUMN_LIFTS = (0.0, 0.5, -0.5, 1.0, -1.0)
 
 
 def rested_boxes(boxes: Mapping[str, Box], places: Mapping[str, Place]) -> list[Box]:

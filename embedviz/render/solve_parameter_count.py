@@ -15,8 +15,10 @@ down from the top; the lookup's line is level with the looked-up row, so
 its strip goes straight out to the right into it, and no section crosses
 that line or the two under it (the copy's size and the note).
 
-That layout is the last beat's. Before it, the pieces shown rest where they
-fill the frame (:func:`embedviz.render.param_rests.rest_places`).
+That layout is the last beat's, and E's from float32 on (it changes size and
+place once): E stands in it receded, smaller than the largest that fits, and the
+panel at the size solved for them both (:func:`_receded`). Before it, the pieces
+shown rest where they fill the frame (:func:`embedviz.render.param_rests.rest_places`).
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from embedviz.render.design import (
+    LABEL_RATIO,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
     SPACE,
     TypeScale,
+    font_for_px,
     px_for_font,
 )
 from embedviz.render.formula import formula_width
@@ -206,6 +210,9 @@ class ParamPlan:
         lands and its chip waits, and the two lines under it.
     chip_width
         The chip's width.
+    panel
+        The panel's type scale (the count, the tables, the copy's size and the note):
+        E's (``scale``) or larger, where E stands receded home (:func:`_receded`).
     """
 
     scale: TypeScale
@@ -227,6 +234,7 @@ class ParamPlan:
     facts_y: float
     note_y: float
     chip_width: float
+    panel: TypeScale
 
     def park_x(self) -> float:
         """Return the centre x of the chip waiting at the right end of its row."""
@@ -260,13 +268,33 @@ def _block_rows(spec: ParamSpec, row_h: float, band: float) -> list[Slot]:
     return [slot for _, slot in sorted(items, key=lambda item: item[0])]
 
 
+# The copy's size's line, in its digits' heights: as tall as a label's line (two label
+# digits), so setting it as data costs the frame no height.
+FACTS_PITCH = 2.0 * LABEL_RATIO
+
+
+def _facts_depth(scale: TypeScale) -> float:
+    """Return the depth under the copied row: a SPACE, the copy's size, the note, a SPACE.
+
+    The copy's size is set as data (its numbers are the frame's data: a 720p review
+    read the final frame's 17 px facts as dense small type beside 21 px captions).
+    """
+    return digit_height(scale.data) * FACTS_PITCH + digit_height(scale.label) * 2.0 + 2 * SPACE
+
+
 def _down(
-    spec: ParamSpec, sizes: GridSizes, bands: Bands, heads: tuple[float, float], problems: list[str]
+    spec: ParamSpec,
+    sizes: GridSizes,
+    bands: Bands,
+    heads: tuple[float, float],
+    panel: TypeScale,
+    problems: list[str],
 ) -> _Down:
-    """Lay the block and the panel's sections out from the top; note what does not fit."""
+    """Lay the block and the panel's sections (at ``panel``) out from the top; note misfits."""
     scale, row_h = sizes.scale, sizes.row_height
     head_h, under_h = heads
-    line_h = digit_height(scale.label) * 2.0
+    line_h = digit_height(panel.label) * 2.0
+    line_pitch = row_h * panel.data / scale.data
     top = bands.top - head_h
     # A band holds its label's ink (CLEAR_LABEL_DIGITS) and a little over half a SPACE
     # either side: the label keeps half a SPACE off the band's edges and off the
@@ -282,16 +310,16 @@ def _down(
         problems.append("block too tall")
     # The copy's size and the note, a SPACE under the copy (a 720p review found the
     # facts 8 px under it, reading as part of it), and a SPACE under them.
-    reserved = (lookup_y + row_h / 2 + SPACE, lookup_y - row_h / 2 - 2 * line_h - 2 * SPACE)
+    reserved = (lookup_y + row_h / 2 + SPACE, lookup_y - row_h / 2 - _facts_depth(panel))
     if reserved[1] < bands.bottom - 1e-9:
         problems.append("no room under the lookup")
     cursor, lines = bands.top, {}
     for name, headers, rows in SECTIONS:
-        height = headers * line_h + rows * row_h
+        height = headers * line_h + rows * line_pitch
         if cursor - height < reserved[0] and cursor > reserved[1]:
             cursor = min(cursor, reserved[1])
         ys = [cursor - (k + 0.5) * line_h for k in range(headers)]
-        ys += [cursor - headers * line_h - (k + 0.5) * row_h for k in range(rows)]
+        ys += [cursor - headers * line_h - (k + 0.5) * line_pitch for k in range(rows)]
         lines[name] = tuple(ys)
         cursor -= height + 2 * SPACE
     if cursor + 2 * SPACE < bands.bottom - 1e-9:
@@ -300,11 +328,15 @@ def _down(
 
 
 def _measure(
-    spec: ParamSpec, data: float, pitch: float, air: float = EDGE_AIR
+    spec: ParamSpec, data: float, pitch: float, air: float = EDGE_AIR, panel_data: float = 0.0
 ) -> tuple[ParamPlan, list[str]]:
-    """Lay the frame out at one font size and row pitch, ``air`` clear of the right edge."""
+    """Lay the frame out at one font size and row pitch, ``air`` clear of the right edge.
+
+    The panel is set at ``panel_data`` where given (E's size by default).
+    """
     problems: list[str] = []
     scale = TypeScale.from_data(data)
+    panel = TypeScale.from_data(panel_data or data)
     sizes = GridSizes(scale, spec.value_chars, pitch)
     bands = frame_bands(spec.title, scale, None, problems)
     bands = replace(bands, right=bands.right - air)
@@ -313,15 +345,15 @@ def _measure(
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     margin_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE
     walk_w = chip_w + 2 * TAG_GAP
-    gap = char_advance(label) * COLUMN_GAP_CHARS
-    widths = [column.width(scale) for column in spec.columns]
+    gap = char_advance(panel.label) * COLUMN_GAP_CHARS
+    widths = [column.width(panel) for column in spec.columns]
     symbol_w = char_advance(label) * (spec.id_chars + 5)
     panel_w = max(
         sum(widths) + gap * (len(widths) - 1),
         symbol_w + body_w + 2 * TAG_GAP + chip_w,
-        char_advance(data) * spec.count_chars,
-        char_advance(label) * spec.lookup_chars,
-        text_width(spec.note, label, mono=False),
+        char_advance(panel.data) * spec.count_chars,
+        char_advance(panel.data) * spec.lookup_chars,
+        text_width(spec.note, panel.label, mono=False),
     )
     total_w = margin_w + body_w + walk_w + panel_w
     if total_w > bands.width:
@@ -334,7 +366,7 @@ def _measure(
     col_labels_h = digit_height(label) + 0.8 * SPACE
     head_h = 2 * heading_h + 2 * SPACE + col_labels_h
     under_h = digit_height(note) + 2 * SPACE if spec.col_gap_label else 0.0
-    down = _down(spec, sizes, bands, (head_h, under_h), problems)
+    down = _down(spec, sizes, bands, (head_h, under_h), panel, problems)
     panel_left = left + body_w + walk_w
     right, edges = panel_left, []
     for width in widths:
@@ -342,8 +374,9 @@ def _measure(
         edges.append(right)
         right += gap
     strip_left = panel_left + symbol_w
-    line_h = digit_height(label) * 2.0
-    facts_y = down.lookup_y - sizes.row_height / 2 - SPACE - line_h / 2
+    line_h = digit_height(panel.label) * 2.0
+    facts_h = digit_height(panel.data) * FACTS_PITCH
+    facts_y = down.lookup_y - sizes.row_height / 2 - SPACE - facts_h / 2
     depth = sum(slot.size for slot in down.rows)
     plan = ParamPlan(
         scale=scale,
@@ -363,8 +396,9 @@ def _measure(
         strip_left=strip_left,
         tag_left=strip_left + body_w + TAG_GAP,
         facts_y=facts_y,
-        note_y=facts_y - line_h,
+        note_y=facts_y - (facts_h + line_h) / 2,
         chip_width=chip_w,
+        panel=panel,
     )
     return plan, problems
 
@@ -385,8 +419,47 @@ def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
     ParamPlan
         The plan.
     """
-    plans = [solve_fit(partial(_measure, spec, air=air)) for air in (EDGE_AIR, 0.0)]
+    airs = (EDGE_AIR, 0.0)
+    plans = [solve_fit(partial(_measure, spec, air=air)) for air in airs]
     # The air, unless it costs the numbers a floor they reach without it (a toy's 24 px).
     aired, full = (px_for_font(plan.scale.data) for plan in plans)
     floors = (MIN_DEFAULT_DATA_PX, MIN_DATA_PX)
-    return plans[1] if any(aired < floor <= full for floor in floors) else plans[0]
+    chosen = 1 if any(aired < floor <= full for floor in floors) else 0
+    return _receded(spec, plans[chosen], airs[chosen])
+
+
+# E's drawn rows keep at least this share of the height from the content's top down to the
+# caption's centre line (tests/test_parameter_count_frames.py: its rows took 15 % of it
+# beside a tall band).
+ROWS_SHARE = 0.4
+
+
+def _receded(spec: ParamSpec, plan: ParamPlan, air: float) -> ParamPlan:
+    """Return the plan laid out again with E at its receded size, at the same row pitch.
+
+    From float32 on, E is context and stands home to the end (issue 18: it changes size
+    and place once); what the dtype and compare beats add grows larger than it into the
+    room it leaves. So home is E receded: its numbers at their floor
+    (:data:`MIN_DEFAULT_DATA_PX` where they reach it, else :data:`MIN_DATA_PX`), or as
+    large as its rows need to keep :data:`ROWS_SHARE` of the height, if larger (GPT-2's:
+    19 px at 720p). Home at the largest that fits (21.5 px), E left the panel no room
+    to stand larger than it (tests/test_parameter_count_frames.py). Where the panel
+    cannot keep its solved size beside E receded, it recedes with E; where neither
+    fits, nothing recedes.
+    """
+    px = px_for_font(plan.scale.data)
+    floor = MIN_DEFAULT_DATA_PX if px >= MIN_DEFAULT_DATA_PX - 1e-6 else MIN_DATA_PX
+    rows = sum(slot.size for slot in plan.rows if not slot.gap)
+    least = ROWS_SHARE * (plan.bands.top - plan.bands.caption_y) / rows
+    # A hair over both, so that rounding leaves no number under its floor.
+    share = min(1.0, max(floor / px, least) * 1.005)
+    if share >= 1.0:
+        return plan
+    # The panel keeps the size it was solved at: the final frame's numbers as large as the
+    # caption's (tests/test_parameter_count_final.py), E's and its copied row aside.
+    font = font_for_px(px * share)
+    for panel in (plan.scale.data, font):
+        receded, problems = _measure(spec, font, plan.sizes.pitch, air, panel)
+        if not problems:
+            return receded
+    return plan

@@ -206,9 +206,9 @@ class CountLine(Component):
         ]
         colours = [theme.text, theme.muted, theme.text, theme.muted, theme.text]
         y = plan.lines["count"][0]
-        self.product = word_line(pieces, plan.scale.data, colours).shift(xyz(plan.panel_left, y))
-        self.word = SansText(board.word("parameters"), plan.scale.label, theme.muted)
-        self.word.next_to(self.product, RIGHT, buff=char_advance(plan.scale.label))
+        self.product = word_line(pieces, plan.panel.data, colours).shift(xyz(plan.panel_left, y))
+        self.word = SansText(board.word("parameters"), plan.panel.label, theme.muted)
+        self.word.next_to(self.product, RIGHT, buff=char_advance(plan.panel.label))
         self.word.shift(xyz(0, y - self.word.get_y()))
 
     def beat_count(self, beat: Beat) -> Animation:
@@ -241,7 +241,7 @@ def _header(words: Sequence[str | None], plan: ParamPlan, y: float, theme: Theme
     for number, text in enumerate(words):
         if text is None:
             continue
-        word = SansText(text, plan.scale.label, theme.muted)
+        word = SansText(text, plan.panel.label, theme.muted)
         if number == 0:
             _at(word, plan.panel_left, y, LEFT)
         else:
@@ -281,12 +281,12 @@ class MemoryTable(Component):
         lines, labels = plan.lines["memory"], _labels(board)
         words = [board.word(w) for w in ("dtype", "bytes_each", "total_bytes", "memory")]
         self.header = _header(words, plan, lines[0], theme)
-        data = plan.scale.data
+        data = plan.panel.data
         self.rows: list[VGroup] = []
         for number, y in enumerate(lines[1:]):
             if ("dtype_memory", (number,)) not in cells:
                 break
-            name = LabelText(labels[f"dtype_{number}"], plan.scale.label, theme.text)
+            name = LabelText(labels[f"dtype_{number}"], plan.panel.label, theme.text)
             kinds = ("dtype_bytes", "dtype_total", "dtype_memory")
             colours = (theme.text, theme.text, theme.output)
             numbers = [
@@ -346,28 +346,28 @@ class WidthsTable(Component):
         words = [board.word("width"), None, board.word("parameters"), None]
         self.header = _header(words, plan, lines[0], theme)
         # The bars' column starts where the widths' column ends, a column gap after it.
-        bar_left = plan.column_right[0] + char_advance(plan.scale.label) * COLUMN_GAP_CHARS
+        bar_left = plan.column_right[0] + char_advance(plan.panel.label) * COLUMN_GAP_CHARS
         # The bars' column has a header of its own, over the bars' left end.
-        bars = SansText(board.word("table_size"), plan.scale.label, theme.muted)
+        bars = SansText(board.word("table_size"), plan.panel.label, theme.muted)
         self.header.add(put_on_line(_at(bars, bar_left, lines[0], LEFT), lines[0]))
         # A header in the headers' voice: in monospace its inner space (a full advance)
         # read as wide as the gap to "parameters" beside it, one run of words.
         # A label (SansLines), not a plain text: it names a dtype, float32, with digits
         # that the storyboard holds.
         dtype = labels["compare_dtype"]
-        compare = SansLines(dtype, [dtype], plan.scale.label, theme.muted, gap=0.0)
+        compare = SansLines(dtype, [dtype], plan.panel.label, theme.muted, gap=0.0)
         self.header.add(put_on_line(_at(compare, plan.column_right[3], lines[0], RIGHT), lines[0]))
         counts = [c for (k, _), c in sorted(cells.items()) if k == "compare_count"]
         largest = max(c.value for c in counts)
         bar_room = plan.column_right[1] - bar_left
-        data = plan.scale.data
+        data = plan.panel.data
         self.rows: list[tuple[VGroup, Rectangle]] = []
         for number, (count, y) in enumerate(zip(counts, lines[1:], strict=False)):
             width = cells[("compare_dim", (number,))]
             current = width.value == board.dim
             colour = theme.text if current else theme.muted
             # The symbol is maths; the width, a number with its thousands separator.
-            symbol = VGroup(maths("d =", colour, plan.scale.label), NumberText(width, data, colour))
+            symbol = VGroup(maths("d =", colour, plan.panel.label), NumberText(width, data, colour))
             symbol.arrange(RIGHT, buff=char_advance(data) * SYMBOL_GAP)
             _entry(symbol, plan, 0, y)
             params = _entry(NumberText(count, data, colour), plan, 2, y)
@@ -453,8 +453,10 @@ class LookupLine(Component):
             board.word("bytes"),
         ]
         colours = [theme.text, theme.muted, theme.text, theme.muted]
-        self.facts = word_line(pieces, label, colours).shift(xyz(plan.panel_left, plan.facts_y))
-        self.note = SansText(board.word("no_arithmetic"), label, theme.text)
+        # At the data's size: the final frame's numbers read as large as its caption.
+        facts = word_line(pieces, plan.panel.data, colours)
+        self.facts = facts.shift(xyz(plan.panel_left, plan.facts_y))
+        self.note = SansText(board.word("no_arithmetic"), plan.panel.label, theme.text)
         _at(self.note, plan.panel_left, plan.note_y, LEFT)
         self.outline: VMobject | None = None
 

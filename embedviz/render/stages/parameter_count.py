@@ -10,10 +10,10 @@ The layout is the lookup's, the last beat. Before it, what is shown rests
 where it fills the frame (:func:`~embedviz.render.param_rests.rest_places`,
 moved by :class:`~embedviz.render.rests.Rests`): E large at the left with its
 heading, its sizes and the count spread down a column beside it (beats
-``table`` and ``count``); E receded at the top left, the count on two lines
-beside it and the memory table across the frame under them (``dtype``); the
-count, the memory and the widths tables spread apart down the panel, larger
-than E (``compare``). Each beat first eases its pieces to its places;
+``table`` and ``count``, E at one size); from ``float32`` on, E's column
+home, where the lookup needs it (it changes size and place once: issue 18),
+the count and the memory and widths tables spread down the panel right of it
+(``dtype``, ``compare``). Each beat first eases its pieces to its places;
 the lookup brings them home.
 """
 
@@ -104,6 +104,11 @@ class ParameterCountStage(Stage):
         boxes = {name: self.rests.box(piece) for name, piece in names.items()}
         if dtypes:
             boxes["memory_all"] = self.rests.box(f"memory:{len(self.memory.rows)}")
+        # The count's wider half, which joins E's column at the count beat: E keeps one size
+        # while it is introduced and counted (it sizes E at the table beat too).
+        boxes["count_all"] = max(
+            (self.rests.box(name) for name in ("product", "count")), key=lambda b: b[2] - b[0]
+        )
         # Issue 18's band, where empty space is measured: under the title, over the caption.
         _, bottom, _, top = content_band(self.title)
         found = rest_places(beat.action, boxes, self.plan, (bottom, top))
@@ -112,8 +117,7 @@ class ParameterCountStage(Stage):
     def _across(self, name: str, before: Place | None, after: Place | None) -> bool:
         """Whether a piece crosses E on its way (it changes its size or its x).
 
-        A piece that only slides up or down at its own size, beside E (E's column
-        standing midway down the frame, then home), glides there.
+        A piece that only slides up or down at its own size, beside E, glides there.
         """
         if before == after:
             return False
