@@ -330,13 +330,15 @@ class FadesAsItLeaves(Animation):
         kwargs.setdefault("remover", True)
         super().__init__(outline, **kwargs)
         self.gone, self.near, self.far = gone, near, max(far, near + 1e-6)
-        self.shown = 1.0
+        self.shown = self.filled = 1.0
 
     def begin(self) -> None:
         """Note how opaque the outline is; no copy is made."""
         outline = self.mobject
         assert isinstance(outline, VMobject)
         self.shown = float(outline.get_stroke_opacity())
+        # A filled mark (a hidden row's number, LargeVocabLookup) fades its fill too.
+        self.filled = float(outline.get_fill_opacity())
         self.starting_mobject = self.mobject
         self.interpolate(0)
 
@@ -347,6 +349,8 @@ class FadesAsItLeaves(Animation):
         outline = self.mobject
         assert isinstance(outline, VMobject)
         outline.set_stroke(opacity=self.shown * kept)
+        if self.filled > 0:
+            outline.set_fill(opacity=self.filled * kept)
 
 
 class Reappear(Animation):

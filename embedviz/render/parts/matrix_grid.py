@@ -27,7 +27,10 @@ from embedviz.render.parts.grid import (
 )
 from embedviz.story.model import NumberCell, Window
 
-__all__ = ["matrix_grid"]
+__all__ = ["ROW_LABEL_BUFF", "matrix_grid"]
+
+# How far the row numbers stand left of the body.
+ROW_LABEL_BUFF = SPACE * 1.5
 
 
 def matrix_grid(
@@ -90,7 +93,7 @@ def matrix_grid(
             return GapLabel(gap_labels[slot.key], scale.note, theme.muted)
         return NumberText(cells[("row_label", (slot.key,))], scale.label, theme.muted)
 
-    grid.add_row_labels(row_label, "left", buff=SPACE * 1.5)
+    grid.add_row_labels(row_label, "left", buff=ROW_LABEL_BUFF)
     _place_band_labels(grid, sizes)
     grid.add_col_labels(
         lambda slot: (

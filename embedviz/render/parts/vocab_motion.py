@@ -27,6 +27,7 @@ from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
+from embedviz.render.parts.matrix_grid import ROW_LABEL_BUFF
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.schedule import Lookup
 from embedviz.render.parts.scroll import ScrollingMatrix
@@ -194,17 +195,24 @@ class VocabMotion(LookupMotion):
         return self.matrix.source(row)
 
     def row_outline(self, row: int) -> VMobject | None:
-        """Return the amber outline of a row the window shows; None for a hidden row.
+        """Return the amber outline of a row the window shows; a hidden row's number by its band.
 
         An ID's outline says "this row": round a hidden range's band it stood
         on a label (``rows 2–462 hidden``), not on the ID's row (a frame
         review of the rest beat: six of eight IDs boxed gap labels, one box
-        touching the last row's). The strip that lifts off the band shows the
-        fetch.
+        touching the last row's). A hidden row is marked by its number in
+        amber, in the row numbers' column level with the band its strip
+        lifts off: the chip beside the band's right end, the number at its
+        left, the strip between (a 720p review of the rest saw chips walk to
+        places with no row, and copies land with no source row; issue 18).
         """
         if row in self.matrix.window.rows:
             return self.matrix.outline(row)
-        return None
+        grid = self.matrix.grid
+        number = LabelText(str(row), self.plan.scale.label, self.theme.id_ink)
+        # Where the window's row numbers stand (matrix_grid's buff), level with the band.
+        number.place(xyz(grid.body_left() - ROW_LABEL_BUFF, self.matrix.source(row)[2]), "right")
+        return number
 
     def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
         """Return None: the block waits where the solver put it, whose order keeps paths clear.
