@@ -454,21 +454,34 @@ def _end_of_shape(overrides: dict[str, Any]) -> Mapping[str, Any]:
     return _end_of_last_beat(tuple(sorted(overrides.items())))
 
 
+def _end_of_repeats(overrides: dict[str, Any]) -> Mapping[str, Any]:
+    """Play the scene dry and read what is on screen as the repeats beat ends.
+
+    The marks' lines stand through the repeats beat and go with the next beat's
+    first phrase (issue 18's lecture-hall review): the ties are read here. The
+    stage is read as the last beat ends (the marks' lines keep their places).
+    """
+    return _end_of_last_beat(tuple(sorted(overrides.items())), "repeats")
+
+
 @functools.cache
-def _end_of_last_beat(case: tuple[tuple[str, Any], ...]) -> Mapping[str, Any]:
-    """``_end_of_shape`` for one case, as sorted (option, value) pairs."""
+def _end_of_last_beat(
+    case: tuple[tuple[str, Any], ...], name: str | None = None
+) -> Mapping[str, Any]:
+    """``_end_of_shape`` for one case, as sorted (option, value) pairs (or beat ``name``'s end)."""
     from embedviz.render.moments import play_moments
 
     board = prepared_storyboard("BatchLookup", dict(case), environ={})
     seen: dict[str, Any] = {}
+    name = name or board.beats[-1].name
 
     def read(scene: Any, moment: Any) -> None:
         if moment.alpha == 1.0:
             family = frozenset(id(m) for top in scene.mobjects for m in top.get_family())
             seen.update(stage=scene.stage, shown=family, beat=moment.beat.name)
 
-    # Only the last beat's end is read: the others play unsampled.
-    play_moments(board, read, alphas=(), beats={board.beats[-1].name})
+    # Only that beat's end is read: the others play unsampled.
+    play_moments(board, read, alphas=(), beats={name})
     return MappingProxyType(seen)
 
 
@@ -484,15 +497,16 @@ def _end_of_last_beat(case: tuple[tuple[str, Any], ...]) -> Mapping[str, Any]:
 def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
     overrides: dict[str, Any],
 ) -> None:
-    """Issue 18 (lecture-hall frames): once every chip has gone, the block's B and T edges
-    go with it (they named nothing); each mark is set at a label's size (the row numbers'),
-    and is tied to the row it names: a line leads from it to the row's left end, or it
-    stands level with the row right of the slices."""
+    """Issue 18 (lecture-hall frames): once every row is in, the block's B and T edges go
+    with it as it gives way to E (they would name nothing); each mark is set at a label's
+    size (the row numbers'), and is tied to the row it names as the repeats beat ends: a
+    line leads from it to the row's left end, or it stands level with the row right of the
+    slices. (The lines go with the next beat's first phrase: test_batch_leaders_go.py.)"""
     from embedviz.render.glyphs import NumberText
 
-    seen = _end_of_shape(overrides)
+    seen = _end_of_repeats(overrides)
     stage, shown = seen["stage"], seen["shown"]
-    assert seen["beat"] == "shape"
+    assert seen["beat"] == "repeats"
 
     def on_screen(mobject: Any) -> bool:
         opacity = max(mobject.get_stroke_opacity(), mobject.get_fill_opacity())
@@ -736,7 +750,8 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
     a line from its right end to its repeat's left end, branching into its first copy's,
     clear of every text and border (lanes at least ``LANE_LEAST`` apart, its dots 3 px off
     every text at 720p); or it stands level with its repeat, right of the slices. Only
-    marks with one first copy share a lane (``shared``: where each cannot have its own)."""
+    marks with one first copy share a lane (``shared``: where each cannot have its own).
+    Read as the repeats beat ends (the lines go with the next beat's first phrase)."""
     from conftest import box_of
 
     from embedviz.render.design import SPACE
@@ -745,7 +760,7 @@ def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
     from embedviz.render.parts.mark_links import LANE_LEAST
 
     px = 720 / 8
-    seen = _end_of_shape(overrides)
+    seen = _end_of_repeats(overrides)
     stage, shown = seen["stage"], seen["shown"]
 
     def on_screen(mobject: Any) -> bool:

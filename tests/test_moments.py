@@ -358,6 +358,17 @@ FILLED_FRAMES: list[Any] = [
 ]
 
 
+def _own_record(a: TextSample, b: TextSample) -> bool:
+    """Whether one is an ID written in its place and the other its own chip, leaving it.
+
+    The batch's input record fades in behind the chip as it leaves (issue 18): the
+    chip covers it until it has moved off; the same ID's two texts meet only there.
+    """
+    if a.record == b.record or a.cell is None or b.cell is None:
+        return False
+    return a.cell[1] == b.cell[1] and {a.cell[0], b.cell[0]} <= {"token_id", "output_id"}
+
+
 def _visible(sample: MomentSample) -> list[TextSample]:
     return [t for t in sample.texts if t.opacity >= VISIBLE]
 
@@ -469,7 +480,7 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
             problems.append(f"{where}: a {what} ({left:.2f} to {right:.2f}) ends in the margin")
     for i, j in _overlapping_pairs([t.box for t in texts]):
         a, b = texts[i], texts[j]
-        if not _lifting_off(a, b, texts):
+        if not _lifting_off(a, b, texts) and not _own_record(a, b):
             problems.append(f"{where}: {a.text!r} overlaps {b.text!r}")
     for strip in sample.strips:
         ys = [centre[1] for _, centre in strip]
@@ -716,13 +727,16 @@ def check_one_object_per_id(sample: MomentSample) -> list[str]:
 
     At a beat's end, an ID's outlined place (a batch's chip slot) counts as a
     second object once the ID is not in it: the chip has become its output
-    row's tag, and an empty outline of it must not stay behind.
+    row's tag, and an empty outline of it must not stay behind. The ID left
+    written, dimmed, in its place (the batch's input record) fills the place
+    and is no second object: it stays, and only the chip travels.
     """
     seen: dict[tuple[int, ...], list[str]] = {}
     centres: dict[tuple[int, ...], list[np.ndarray]] = {}
     for text in sample.texts:
         if text.opacity > 0 and text.cell is not None and text.cell[0] in ("token_id", "output_id"):
-            seen.setdefault(text.cell[1], []).append(text.cell[0])
+            if not text.record:
+                seen.setdefault(text.cell[1], []).append(text.cell[0])
             centres.setdefault(text.cell[1], []).append(text.box.mean(axis=0))
     where = f"{sample.beat.name} at alpha {sample.alpha:g}"
     problems = [
@@ -794,6 +808,9 @@ def test_the_new_checks_can_fail() -> None:
     tag = TextSample("3", "label", ("output_id", (1,)), row + 4, 14.0, 1.0, False)
     assert check_one_object_per_id(MomentSample(beat, 0.5, [chip, tag], []))
     assert not check_one_object_per_id(MomentSample(beat, 0.5, [tag], []))
+    # The ID left written in its place (the batch's input record) is no second object.
+    record = TextSample("3", "label", ("token_id", (1,)), row + 3, 14.0, 1.0, False, record=True)
+    assert not check_one_object_per_id(MomentSample(beat, 0.5, [record, tag], []))
     # An outlined place with its chip in it is one object; left behind empty, a second.
     place = [((1,), row + 3 + np.array([[-0.1, -0.1], [0.1, 0.1]]))]
     assert not check_one_object_per_id(MomentSample(beat, 1.0, [chip], [], places=place))

@@ -12,7 +12,7 @@ beat too): while they stand parted the chips leave from where E stands then
 land at the tags' places beside the stack as the solver put it.
 
 Once every row is in (:func:`all_in`), one glide ends the run: E rises into
-the block's emptied place (:attr:`BatchStage.rise`) where it stands, and the
+the block's place as the block gives way (:attr:`BatchStage.rise`) where it stands, and the
 stack glides back to its rest (a short stack spreads down the frame in the
 same glide: :func:`~embedviz.render.parts.batch_spread.spread_stack`). The
 rest of the way to E it goes with the notes, which come right of it
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from manim import Animation, AnimationGroup, Mobject, Succession, Transform, VGroup
 
 from embedviz.render.animations import Steps
+from embedviz.render.fades import FadeOut
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.batch_spread import spread_stack
@@ -54,10 +55,13 @@ def keep_parted(stage: BatchStage) -> None:
 
 
 def _matrix(stage: BatchStage) -> Callable[[], list[Mobject]]:
-    """Return what E's rise moves: E as it stands (the block's edges go with its last chip)."""
+    """Return what E's rise moves: E as it stands (the block, which gives way, stays)."""
     chips = stage.chips
     family = {
-        id(m) for m in VGroup(chips.slots, chips.batch_label, chips.length_label).get_family()
+        id(m)
+        for m in VGroup(
+            chips.slots, *chips.records, chips.batch_label, chips.length_label
+        ).get_family()
     }
 
     def matrix() -> list[Mobject]:
@@ -81,19 +85,39 @@ def rise_more(stage: BatchStage, then: Animation) -> Animation:
     return Succession(glide, then)
 
 
+def _block_gives_way(stage: BatchStage) -> list[Animation]:
+    """Return the block's fade (places, the IDs written in them, edges) where E or marks need it.
+
+    Until every row is in, the block keeps the input readable (each ID
+    written, dimmed, in its place: :meth:`~embedviz.render.parts.batch_motion.BatchMotion.leaving`);
+    the tags beside the slices' rows hold the same IDs, in the same order,
+    once it goes. Where neither E's rise nor the marks take its place, it stays.
+    """
+    if not stage.rise and stage.stack.marks_box is None:
+        return []
+    chips = stage.chips
+    # Each on its own: each stands on screen by itself (a fade of a group they are not
+    # on screen through would leave them there). Gone before E's top reaches the block.
+    return [
+        FadeOut(part, rate_func=lambda t: min(1.0, t * 5.0))
+        for part in (chips.slots, *chips.records, chips.batch_label, chips.length_label)
+    ]
+
+
 def all_in(stage: BatchStage, played: Animation) -> Animation:
     """Return the beat that lands the last rows, then E's rise and the corridor's closing.
 
-    One glide, each table at once: E up into the block's place, the stack
-    (with its tags and rows) left to its rest and, where it spreads, its
-    slices down the frame.
+    One glide, each table at once: E up into the block's place (the block
+    gives way: :func:`_block_gives_way`), the stack (with its tags and rows)
+    left to its rest and, where it spreads, its slices down the frame.
     """
     motion, stack = stage.motion, stage.stack
     across = motion.close_for_good()
     up, gap = stage.spread
-    if not (stage.rise or across or up or gap):
+    gives_way = _block_gives_way(stage)
+    if not (stage.rise or across or up or gap or gives_way):
         return played
-    glides: list[Animation] = []
+    glides: list[Animation] = [*gives_way]
     floors = [glide_floor(0.0, stage.rise)]
     if stage.rise:
         glides.append(Glide(_matrix(stage), stage.rise))

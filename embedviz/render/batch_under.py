@@ -6,8 +6,8 @@ further than leaves no larger empty area with their place still empty,
 :func:`plan_under`, :func:`~embedviz.render.parts.mark_under.under_plan`),
 E rises so as they come and :func:`write_under` writes them in the repeats
 beat, each with its leader, with a ring round every row they name; :func:`rings_off`
-takes the rings away with the next beat's first phrase, when the caption
-has moved on.
+takes the rings and the leaders away with the next beat's first phrase, when
+the caption has moved on (the marks stay).
 """
 
 from __future__ import annotations
@@ -147,11 +147,21 @@ def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:
 
 
 def rings_off(stack: SliceStack, played: Animation, beat: Beat) -> Animation:
-    """Fade the rings out with the first phrase of the beat after the repeats beat."""
+    """Fade the rings and the marks' lines out with the first phrase of the beat after repeats.
+
+    The marks stay, naming their rows (``out[1,2] = out[0,0]``). A lecture-hall
+    review (issue 18) saw the lines (under E, each led to its repeat alone)
+    point at slice 1's rows through the ``dim`` and ``shape`` beats, long after
+    the caption had moved on from the repeats.
+    """
     rings = stack.rings
     if not len(rings) or beat.action == "repeats":
         return played
     stack.rings = VGroup()
+    lines = [m for m in (stack.links, stack.firsts) if len(m)]
+    # Out of the notes (which glide with the stack later), as the rings are out of the scene.
+    stack.notes.remove(*lines)
     first, *rest = beat_steps(played)
-    gone = AnimationGroup(first, FadeOut(rings, run_time=min(0.5, first.get_run_time())))
+    fade = min(0.5, first.get_run_time())
+    gone = AnimationGroup(first, FadeOut(VGroup(rings, *lines), run_time=fade))
     return Steps(gone, *rest) if rest else gone

@@ -4,10 +4,12 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 
 - :class:`BatchChips`: B rows of T chips over E, with the B and T edges of
   the input; each row leaves by the lane it shares with its neighbour. A
-  chip's place is outlined while it waits there and goes as it starts to
-  leave: the chip becomes its output row's tag, one ID in one place (the B
-  and T edges keep the input's shape named while the block holds chips; they
-  fade as its last chip leaves). Beat ``axes``.
+  chip's place is outlined, and stays: as the chip leaves (it becomes its
+  output row's tag, the one object that travels for its ID) its ID is
+  written there, dimmed (:attr:`BatchChips.records`), so the B × T input
+  stays readable with its B and T edges through the lookups (issue 18: a
+  lecture-hall review saw it go chip by chip); the block gives way as E
+  rises into its place. Beat ``axes``.
 - :class:`SliceStack`: the output as B slices, one under the other, as
   PyTorch prints a B × T × d tensor; every slice's values stay in view.
   Each slice is a :class:`~embedviz.render.parts.grid.CellGrid` with its
@@ -101,6 +103,11 @@ class BatchChips(ChipColumn):
     ----------
     host, board, cells, plan, theme
         As the lookup family's parts (``plan`` is a :class:`BatchPlan`).
+
+    Attributes
+    ----------
+    records
+        Each ID as it stays written, dimmed (3:1), in its place once its chip has left.
     """
 
     def __init__(
@@ -112,6 +119,7 @@ class BatchChips(ChipColumn):
         step = plan.chip_width + digit_height(label) * 0.6
         self.chips: list[Chip] = []
         self.slots = VGroup()
+        self.records: list[NumberText] = []
         for (b, t), cell in ids:
             chip = Chip(cell, label, theme, height=plan.tag_height(theme))
             x = plan.block_right - (plan.length - 1 - t) * step - plan.chip_width / 2
@@ -123,6 +131,9 @@ class BatchChips(ChipColumn):
             # Which ID's place it is (the moment tests look for places left behind).
             slot.id_place = (b, t)  # type: ignore[attr-defined]
             self.slots.add(slot.move_to(chip))
+            record = NumberText(cell, label, edge)
+            record.input_record = (b, t)  # type: ignore[attr-defined]
+            self.records.append(record.move_to(chip.number))
         self.homes = [chip.get_center().copy() for chip in self.chips]
         self.pieces = VGroup()
         # The block has no heading (its edges name it); ChipColumn's is empty.
@@ -216,8 +227,8 @@ class SliceStack(OutputPart):
         self.notes_at: np.ndarray | None = None
         # How far the notes' solved place under the slices has moved (the stack spread down).
         self.notes_drop = 0.0
-        # The place the block of chips leaves empty (left, right, bottom, top), where the
-        # marks stand once every chip has gone, if the stage finds they fit there.
+        # The place the block of chips gives way to E (left, right, bottom, top), where the
+        # marks stand once every row is in, if the stage finds they fit there.
         self.marks_box: tuple[float, float, float, float] | None = None
         # How high over the box a mark may stand level with its first copy's row.
         self.marks_ceiling: float | None = None

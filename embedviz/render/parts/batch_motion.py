@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Mobject, VGroup, VMobject
+from manim import Animation, AnimationGroup, Mobject, VMobject
 
 from embedviz.render.batch_plan import BatchPlan
-from embedviz.render.fades import FadeOut
+from embedviz.render.fades import FadeInBehind
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.batch import BatchChips, SliceStack
@@ -58,15 +58,17 @@ class BatchMotion(LookupMotion):
         return self.chips
 
     def _waiting(self) -> list[int]:
-        """Return the chips still over E: those whose place (outline) is on screen.
+        """Return the chips still over E: their place shown, their ID not yet written in it.
 
-        A place faded out in this play is still on screen until the play ends:
-        it counts as gone.
+        A record faded in during this play is on screen from its start: it
+        counts as gone; so do all once the block has given way to E.
         """
-        slots = self._batch_chips().slots
         shown = {id(m) for top in self.host.mobjects for m in top.get_family()}
+        chips = self._batch_chips()
         return [
-            i for i, slot in enumerate(slots) if id(slot) in shown and slot.get_stroke_opacity() > 0
+            i
+            for i, (slot, record) in enumerate(zip(chips.slots, chips.records, strict=True))
+            if id(slot) in shown and id(record) not in shown
         ]
 
     def output_side(self, shown: bool = False) -> list[Mobject]:
@@ -85,13 +87,24 @@ class BatchMotion(LookupMotion):
         return self._on_screen(side) if shown else side
 
     def matrix_side(self, shown: bool = False) -> list[Mobject]:
-        """Return E (grid, heading, note) and the block of chips: its edges, the chips waiting."""
+        """Return E (grid, heading, note) and the block: its edges, places, chips waiting, IDs.
+
+        Each ID written in a place (:attr:`~embedviz.render.parts.batch.BatchChips.records`)
+        goes with its place, on screen or not yet: it comes in there later.
+        """
         chips = self._batch_chips()
         side = super().matrix_side()
         side += [chips.batch_label, chips.length_label]
         waiting = self._waiting() if shown else range(len(chips.chips))
-        side += [m for i in waiting for m in (chips.chips[i], chips.slots[i])]
-        return self._on_screen(side) if shown else side
+        side += [chips.chips[i] for i in waiting]
+        side += [*chips.slots]
+        if not shown:
+            return [*side, *chips.records]
+        side = self._on_screen(side)
+        placed = {id(m) for m in side}
+        return side + [
+            r for r, s in zip(chips.records, chips.slots, strict=True) if id(s) in placed
+        ]
 
     def rest_matrix(self, slide: float) -> None:
         """Rest E and the block of chips ``slide`` right of their places (the chips' homes too)."""
@@ -159,21 +172,23 @@ class BatchMotion(LookupMotion):
         return at_least(AnimationGroup(*glides), glide_floor(slide, 0.0))
 
     def leaving(self, row_index: int) -> list[Animation]:
-        """Return what goes as a chip leaves: its place, and with the last chip the block's edges.
+        """Return what comes as a chip leaves: its ID, written dimmed in its place.
 
-        The place (its dim outline) is gone before the chip has moved off it,
-        so no empty outline ever shows apart from its chip (one ID, one
-        object). The B and T edges named the block: they fade as its last
-        chip leaves, never pointing at an empty grid.
+        The chip travels (one object for its ID on the move) and becomes its
+        output row's tag; its place keeps its outline and the ID, dimmed to
+        3:1 against the ground, so the whole B × T input stays readable with
+        its B and T edges to check the output against, until every row is in
+        and E rises into the block's place (:func:`~embedviz.render.batch_close.all_in`).
+        A lecture-hall review (issue 18) saw the places and edges go with
+        their chips: from the first lookup on, less and less input stood on
+        screen. The ID comes as the chip has moved off it.
         """
         chips = self._batch_chips()
         self.gone.add(row_index)
-        # A tenth of the walk: the chip (eased in) has moved a few pixels by then.
-        place = FadeOut(chips.slots[row_index], rate_func=lambda t: min(1.0, t * 10.0))
-        if len(self.gone) < len(chips.chips):
-            return [place]
-        edges = VGroup(chips.batch_label, chips.length_label)
-        return [place, FadeOut(edges, rate_func=lambda t: min(1.0, t * 2.0))]
+        record = chips.records[row_index]
+        # Behind the chip (which covers it while over it), and whole a fifth of the way in:
+        # the place never stands empty beside the chip that left it.
+        return [FadeInBehind(record, rate_func=lambda t: min(1.0, t * 5.0))]
 
     def output_row_y(self, row_index: int) -> float:
         """Return the centre line of an output row: row ``t`` of its slice (slices never rise)."""

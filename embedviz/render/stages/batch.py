@@ -195,11 +195,11 @@ class BatchStage(Stage):
         return VGroup(chips.slots, chips.batch_label, chips.length_label)
 
     def _rise(self, spec: BatchSpec, spread: bool = True) -> float:
-        """Return how far E rises once the block is empty: where it leaves the least empty.
+        """Return how far E rises once every row is in: where it leaves the least empty.
 
-        The block's edges go with its last chip (they would name an empty
-        grid), so its place would stand empty until the marks come; E rises
-        into it as soon as every row is in (in twentieths of the block's
+        The block keeps the input (each ID written in its place) through the
+        lookups and gives way as E rises into its place, as soon as every row
+        is in (:func:`~embedviz.render.batch_close.all_in`; in twentieths of the block's
         height, where the largest empty area is smallest), and the marks take
         the band left above E (:meth:`_marks_in_block`).
         """
@@ -425,7 +425,7 @@ class BatchStage(Stage):
         """Play the beat; the first once every row is in closes E and the stack up on the left.
 
         The beat that lands the last row ends with E rising into the block's
-        emptied place.
+        place, as the block gives way.
         """
         done = len(self.motion.filled) == len(self.stack.positions)
         if beat.action in ("lookup", "lookup_many") and not done:
@@ -485,7 +485,7 @@ class BatchStage(Stage):
             ],
             self.theme.highlight,
         )
-        # The block is empty now, its B and T edges gone with its last chip (the slices' own
-        # edges name the output) and E risen into its place: the marks take the band over E
+        # The block has given way, its B and T edges with it (the slices' own edges name
+        # the output; its tags, the IDs) and E risen into its place: the marks take the band over E
         # (or their solver's place, where they do not fit there).
         return Steps(pointed, rise_more(self, self.stack.write_marks(beat)))
