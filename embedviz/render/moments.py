@@ -20,6 +20,7 @@ from manim import config
 
 from embedviz.render.base import StoryboardScene
 from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.family import family_ids, has_family_outside
 from embedviz.render.space import Box, Emptiness, largest_empty_rectangle
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, Storyboard
@@ -158,7 +159,10 @@ def _drawn_off_scene(scene: StoryboardScene) -> tuple[str, ...]:
     the scene mid-play and left in that list would still show where it was
     (see :meth:`~embedviz.render.base.StoryboardScene.remove`).
     """
-    on_scene = {id(m) for m in scene.get_mobject_family_members()}
+    on_scene = family_ids(scene.mobjects)
+    # Nearly always nothing is: that is answered without listing the families in order.
+    if not has_family_outside(scene.moving_mobjects, on_scene):
+        return ()
     drawn = [m for top in scene.moving_mobjects for m in top.get_family()]
     return tuple(
         f"{type(m).__name__} {getattr(m, 'text', '')!s} (off the scene, still drawn)".strip()
