@@ -10,7 +10,8 @@ every beat.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -290,7 +291,9 @@ def play_moments(
             "verbosity": "ERROR",
             "progress_bar": "none",
         }
-        with tempconfig(settings):
+        if media_dir is None:
+            settings["tex_dir"] = _typeset_folder()
+        with tempconfig(settings), _parsed_once_per_play(settings.get("tex_dir")):
             scene = MomentScene(
                 storyboard=board,
                 theme=theme,
@@ -300,6 +303,53 @@ def play_moments(
                 skip_animations=True,
             )
             scene.render()
+
+
+# This process's folder for Typst's compiled maths (see _typeset_folder), once made.
+_TYPESET: list[str] = []
+
+
+def _typeset_folder() -> str:
+    """Return a folder where this process's plays keep the maths Typst compiled.
+
+    Manim compiles a formula only if its SVG (named by the hash of its
+    source) is not in the folder yet; each play used to get an empty one in
+    its scratch folder, so a process that plays many scenes compiled the same
+    formulas again and again. Compiling is deterministic: the file is the same.
+    One folder per process, so that two test workers never write the same file.
+    """
+    if not _TYPESET:
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="embedviz-typeset-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _TYPESET.append(folder)
+    return _TYPESET[0]
+
+
+@contextmanager
+def _parsed_once_per_play(folder: str | None) -> Iterator[None]:
+    """Forget, when the play ends, the parsed formulas whose SVG lies in ``folder``.
+
+    Manim keeps every parsed SVG, by its file's path, and hands out a copy
+    for a formula set again: one whose path was in a play's own scratch folder
+    was never asked for again. Shared between plays, it would be, and a copy
+    keeps what the first one set (a fraction bar's stroke width): each play
+    parses its maths afresh, as it did with a folder of its own.
+    """
+    from manim.mobject.svg.svg_mobject import SVG_HASH_TO_MOB_MAP
+
+    before = set(SVG_HASH_TO_MOB_MAP)
+    try:
+        yield
+    finally:
+        if folder is not None:
+            for key in set(SVG_HASH_TO_MOB_MAP) - before:
+                name = str(getattr(SVG_HASH_TO_MOB_MAP[key], "file_name", ""))
+                if name.startswith(folder):
+                    del SVG_HASH_TO_MOB_MAP[key]
 
 
 @dataclass(frozen=True)
