@@ -291,9 +291,10 @@ def play_moments(
             "verbosity": "ERROR",
             "progress_bar": "none",
         }
-        if media_dir is None:
-            settings["tex_dir"] = _typeset_folder()
-        with tempconfig(settings), _parsed_once_per_play(settings.get("tex_dir")):
+        typeset = _typeset_folder() if media_dir is None else None
+        if typeset is not None:
+            settings["tex_dir"] = typeset
+        with tempconfig(settings), _parsed_once_per_play(typeset):
             scene = MomentScene(
                 storyboard=board,
                 theme=theme,
