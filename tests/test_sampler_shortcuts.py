@@ -1,11 +1,14 @@
-"""The sampler's faster family walks (embedviz/render/family.py) give manim's own answers.
+"""The moment sampler's shortcuts give the answers the plain ways gave.
 
-``family_of`` must be ``get_family()`` (the same members, in the same order),
-``family_ids`` the ids of every family member, and ``has_family_outside``
-whether a member with points is missing from a set; and the moment
-sampler's off-scene check, which uses them, must name what the plain walk
-named. Checked on shared members and cycles (where the fast walk hands
-over to manim), and on every sample of a played scene.
+The faster family walks (embedviz/render/family.py): ``family_of`` must be
+``get_family()`` (the same members, in the same order), ``family_ids`` the
+ids of every family member, and ``has_family_outside`` whether a member with
+points is missing from a set; the off-scene check that uses them must name
+what the plain walk named. Checked on shared members and cycles (where the
+fast walk hands over to manim), and on every sample of a played scene.
+
+The Typst folder a process's plays share (``play_moments``): maths compiled
+in an earlier play is drawn as maths compiled afresh in a play's own folder.
 """
 
 from __future__ import annotations
@@ -111,3 +114,43 @@ def test_what_is_drawn_off_the_scene_is_named_as_before() -> None:
     assert _drawn_off_scene(on) == _reference_off_scene(on)
     assert _drawn_off_scene(on) == ("Dot  (off the scene, still drawn)",)  # no text: two spaces
     assert _drawn_off_scene(_Scene([group], [group, gone])) == ()
+
+
+def _drawn(board: Any, media_dir: Any = None) -> list[tuple[str, bytes, float, float]]:
+    """Every mobject's points, stroke and fill at every beat end of one play."""
+    from embedviz.render.moments import play_moments
+
+    seen: list[tuple[str, bytes, float, float]] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        for top in scene.mobjects:
+            for m in top.get_family():
+                width = float(m.get_stroke_width()) if len(m.points) else 0.0
+                fill = float(m.get_fill_opacity()) if len(m.points) else 0.0
+                seen.append((type(m).__name__, m.points.tobytes(), width, fill))
+
+    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108, media_dir=media_dir)
+    return seen
+
+
+def test_maths_compiled_once_per_process_is_drawn_as_when_compiled_afresh(tmp_path: Any) -> None:
+    import os
+
+    from manim.mobject.svg.svg_mobject import SVG_HASH_TO_MOB_MAP
+
+    from embedviz.render.moments import _typeset_folder
+
+    # TrainingNudge sets fractions (∂L/∂E): a parsed copy kept from another play would
+    # keep that play's bars. Its own scratch folder (media_dir) compiles and parses afresh.
+    board = prepared_storyboard("TrainingNudge", {}, environ={})
+    afresh = _drawn(board, media_dir=tmp_path)
+    first, again = _drawn(board), _drawn(board)
+    folder = _typeset_folder()
+    assert any(name.endswith(".svg") for name in os.listdir(folder))
+    assert first == afresh
+    assert again == afresh
+    assert not [
+        m
+        for m in SVG_HASH_TO_MOB_MAP.values()
+        if str(getattr(m, "file_name", "")).startswith(folder)
+    ]
