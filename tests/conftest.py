@@ -16,6 +16,7 @@ import pytest
 from hypothesis import settings
 
 from embedviz.inputs import prepared_storyboard
+from embedviz.render.family import family_of
 from embedviz.story.model import Beat, Storyboard
 
 REPO = Path(__file__).resolve().parent.parent
@@ -176,7 +177,7 @@ def box_of(mobject: Any) -> np.ndarray:
 
     if not isinstance(mobject, VMobject):
         return np.array([mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]])
-    members = mobject.get_family() if mobject.submobjects else (mobject,)
+    members = family_of(mobject) if mobject.submobjects else (mobject,)
     anchors = [_anchors(member) for member in members if len(member.points)]
     if not anchors:
         return np.zeros((2, 2))
@@ -292,7 +293,7 @@ def _strokes(families: list[list[Any]], leave_out: set[int]) -> list[StrokeSampl
     for family in families:
         for mobject in family:
             if _attribute(mobject, "strikes_out"):
-                skip.update(id(m) for m in mobject.get_family())
+                skip.update(id(m) for m in family_of(mobject))
     found: dict[int, StrokeSample] = {}
     for top, family in zip((f[0] for f in families), families, strict=True):
         for mobject in family:
@@ -588,14 +589,14 @@ def _strip_outline(strip: Any, cell_text: Any) -> StripOutline:
 
     texts = {
         id(member)
-        for mobject in strip.get_family()
+        for mobject in family_of(strip)
         if isinstance(mobject, (GlyphString, FormulaText))
-        for member in mobject.get_family()
+        for member in family_of(mobject)
     }
     segments: list[tuple[np.ndarray, np.ndarray]] = []
     fills: list[np.ndarray] = []
     half_width = 0.0
-    for mobject in strip.get_family():
+    for mobject in family_of(strip):
         if id(mobject) in texts or not len(mobject.points):
             continue
         stroke = _shown_span(mobject, mobject.stroke_rgbas)
@@ -630,9 +631,9 @@ def _strips_in(
     for family in families:
         for mobject in family:
             if _attribute(mobject, "row_strip"):
-                cells = [m for m in mobject.get_family() if isinstance(m, NumberText)]
+                cells = [m for m in family_of(mobject) if isinstance(m, NumberText)]
                 if cells:
-                    members.update(id(m) for m in mobject.get_family())
+                    members.update(id(m) for m in family_of(mobject))
                     strips.append([(c.cell.index[-1], c.get_right()) for c in cells])
                     outline = _strip_outline(mobject, cells[0])
                     corners = np.array([box_of(c) for c in cells])
@@ -678,7 +679,7 @@ def _members_in(families: list[list[Any]], kind: type) -> set[int]:
         for family in families
         for mobject in family
         if isinstance(mobject, kind)
-        for member in (mobject.get_family() if mobject.submobjects else (mobject,))
+        for member in (family_of(mobject) if mobject.submobjects else (mobject,))
     }
 
 
@@ -723,7 +724,7 @@ def sample_moments(
         from embedviz.render.parts.chips import Chip
 
         # Each top mobject's family is walked once here; every pass below reads these lists.
-        families = [m.get_family() for m in scene_object.mobjects]
+        families = [family_of(m) for m in scene_object.mobjects]
         if roads_only:
             if moment.alpha < 1:
                 _, strips, outlines = _strips_in(families)
@@ -745,7 +746,7 @@ def sample_moments(
                 if isinstance(mobject, (GlyphString, FormulaText, SansText)):
                     texts_drawn.add(id(mobject))
                     if mobject.submobjects:
-                        texts_drawn.update(id(member) for member in mobject.get_family())
+                        texts_drawn.update(id(member) for member in family_of(mobject))
                 if id(mobject) in seen or not len(mobject.points):
                     continue
                 seen.add(id(mobject))
@@ -777,7 +778,7 @@ def sample_moments(
                 height = px_for_font(mobject.font_size_drawn) * float(tall) / natural
                 digit = digit_height(mobject.font_size_drawn) * px_per_unit
                 digit *= float(tall) / natural
-                opacity = max(float(m.get_fill_opacity()) for m in mobject.get_family()[1:])
+                opacity = max(float(m.get_fill_opacity()) for m in family_of(mobject)[1:])
                 texts.append(
                     TextSample(
                         mobject.text, role, cell, box, height, opacity, False, digit, "formula"

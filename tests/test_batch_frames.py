@@ -205,14 +205,29 @@ def _read(scene: MomentScene, moment: Any, samples: list[_Sample], block: list[A
     samples.append(sample)
 
 
-@functools.cache
-@functools.cache  # seven checks read each case's samples: play it once a worker
-def _samples(case: str) -> tuple[_Sample, ...]:
+_Rings = tuple[list[str], list[str], int]
+
+
+@functools.cache  # nine checks read each case's samples or rings: play it once a worker
+def _played(case: str) -> tuple[tuple[_Sample, ...], _Rings]:
+    """Play a case once, sampled at every ALPHAS: its samples (_read) and rings (_rings)."""
     board = prepared_storyboard("BatchLookup", CASES[case], environ={})
     samples: list[_Sample] = []
     block: list[Any] = []
-    play_moments(board, lambda s, m: _read(s, m, samples, block), alphas=ALPHAS)
-    return tuple(samples)
+    found: list[str] = []
+    astray: list[str] = []
+    seen = [0]
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        _read(scene, moment, samples, block)
+        _read_rings(scene, moment, found, astray, seen)
+
+    play_moments(board, read, alphas=ALPHAS)
+    return tuple(samples), (found, astray, seen[0])
+
+
+def _samples(case: str) -> tuple[_Sample, ...]:
+    return _played(case)[0]
 
 
 # (Not the single IDs: their block rests further left for the intro, and _read takes the
@@ -331,50 +346,45 @@ def _within(inner: np.ndarray, outer: np.ndarray) -> bool:
     return bool(np.all(outer[0] <= inner[0]) and np.all(inner[1] <= outer[1]))
 
 
-@functools.cache
-def _rings(case: str) -> tuple[list[str], list[str], int]:
-    """Play the repeats beat; list the ring pieces that cross something, and those astray.
+def _rings(case: str) -> _Rings:
+    """The repeats beat's ring pieces that cross something, and those astray, and how many.
 
     A piece inside a chip's reach (:func:`_reach`) is that chip's mark and may
     overlap it; it crosses nothing else (another chip, a slice, a text, its
     own chip's ID included). A piece outside every chip's reach is astray.
     """
+    return _played(case)[1]
+
+
+def _read_rings(
+    scene: MomentScene, moment: Any, found: list[str], astray: list[str], seen: list[int]
+) -> None:
+    """Read one moment's ring pieces into ``found``, ``astray`` and ``seen`` (see _rings)."""
     from embedviz.render.gap_text import GapLabel
     from embedviz.render.glyphs import GlyphString
 
-    board = prepared_storyboard("BatchLookup", CASES[case], environ={})
-    found: list[str] = []
-    astray: list[str] = []
-    seen = [0]
-
-    def read(scene: MomentScene, moment: Any) -> None:
-        if moment.beat.name != "repeats" or moment.alpha >= 1 or moment.step:
-            return
-        stage: Any = scene.stage
-        pieces = _ring_pieces(scene, stage.theme.highlight)
-        seen[0] += len(pieces)
-        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
-        chips = [(f"chip {i}", _box(c), _reach(c)) for i, c in enumerate(stage.chips.chips)]
-        others = [(f"slice {b}", _box(g.body[0])) for b, g in enumerate(stage.stack.slices)]
-        others += [
-            (m.text, _box(m))
-            for top in scene.mobjects
-            for m in top.get_family()
-            if isinstance(m, GlyphString | GapLabel)
-            and id(m) in shown
-            and _opacity(m, shown) >= FAINT
-        ]
-        for piece in pieces:
-            own = [name for name, _, reach in chips if _within(piece, reach)]
-            if not own:
-                astray.append(f"alpha {moment.alpha:.3f}: {np.round(piece * 90, 1).tolist()} px")
-            crossed = [name for name, box, _ in chips if name not in own and _overlaps(piece, box)]
-            crossed += [name for name, box in others if _overlaps(piece, box)]
-            if crossed:
-                found.append(f"alpha {moment.alpha:.3f}: {crossed}")
-
-    play_moments(board, read, alphas=ALPHAS)
-    return found, astray, seen[0]
+    if moment.beat.name != "repeats" or moment.alpha >= 1 or moment.step:
+        return
+    stage: Any = scene.stage
+    pieces = _ring_pieces(scene, stage.theme.highlight)
+    seen[0] += len(pieces)
+    shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+    chips = [(f"chip {i}", _box(c), _reach(c)) for i, c in enumerate(stage.chips.chips)]
+    others = [(f"slice {b}", _box(g.body[0])) for b, g in enumerate(stage.stack.slices)]
+    others += [
+        (m.text, _box(m))
+        for top in scene.mobjects
+        for m in top.get_family()
+        if isinstance(m, GlyphString | GapLabel) and id(m) in shown and _opacity(m, shown) >= FAINT
+    ]
+    for piece in pieces:
+        own = [name for name, _, reach in chips if _within(piece, reach)]
+        if not own:
+            astray.append(f"alpha {moment.alpha:.3f}: {np.round(piece * 90, 1).tolist()} px")
+        crossed = [name for name, box, _ in chips if name not in own and _overlaps(piece, box)]
+        crossed += [name for name, box in others if _overlaps(piece, box)]
+        if crossed:
+            found.append(f"alpha {moment.alpha:.3f}: {crossed}")
 
 
 # A travelling strip keeps this clear of the chips still waiting in the block (px at 720p).

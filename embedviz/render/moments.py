@@ -10,7 +10,8 @@ every beat.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from manim import config
 
 from embedviz.render.base import StoryboardScene
 from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.family import family_ids, has_family_outside
 from embedviz.render.space import Box, Emptiness, largest_empty_rectangle
 from embedviz.render.theme import Theme
 from embedviz.story.model import Beat, Storyboard
@@ -158,7 +160,10 @@ def _drawn_off_scene(scene: StoryboardScene) -> tuple[str, ...]:
     the scene mid-play and left in that list would still show where it was
     (see :meth:`~embedviz.render.base.StoryboardScene.remove`).
     """
-    on_scene = {id(m) for m in scene.get_mobject_family_members()}
+    on_scene = family_ids(scene.mobjects)
+    # Nearly always nothing is: that is answered without listing the families in order.
+    if not has_family_outside(scene.moving_mobjects, on_scene):
+        return ()
     drawn = [m for top in scene.moving_mobjects for m in top.get_family()]
     return tuple(
         f"{type(m).__name__} {getattr(m, 'text', '')!s} (off the scene, still drawn)".strip()
@@ -286,7 +291,10 @@ def play_moments(
             "verbosity": "ERROR",
             "progress_bar": "none",
         }
-        with tempconfig(settings):
+        typeset = _typeset_folder() if media_dir is None else None
+        if typeset is not None:
+            settings["tex_dir"] = typeset
+        with tempconfig(settings), _parsed_once_per_play(typeset):
             scene = MomentScene(
                 storyboard=board,
                 theme=theme,
@@ -296,6 +304,53 @@ def play_moments(
                 skip_animations=True,
             )
             scene.render()
+
+
+# This process's folder for Typst's compiled maths (see _typeset_folder), once made.
+_TYPESET: list[str] = []
+
+
+def _typeset_folder() -> str:
+    """Return a folder where this process's plays keep the maths Typst compiled.
+
+    Manim compiles a formula only if its SVG (named by the hash of its
+    source) is not in the folder yet; each play used to get an empty one in
+    its scratch folder, so a process that plays many scenes compiled the same
+    formulas again and again. Compiling is deterministic: the file is the same.
+    One folder per process, so that two test workers never write the same file.
+    """
+    if not _TYPESET:
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="embedviz-typeset-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _TYPESET.append(folder)
+    return _TYPESET[0]
+
+
+@contextmanager
+def _parsed_once_per_play(folder: str | None) -> Iterator[None]:
+    """Forget, when the play ends, the parsed formulas whose SVG lies in ``folder``.
+
+    Manim keeps every parsed SVG, by its file's path, and hands out a copy
+    for a formula set again: one whose path was in a play's own scratch folder
+    was never asked for again. Shared between plays, it would be, and a copy
+    keeps what the first one set (a fraction bar's stroke width): each play
+    parses its maths afresh, as it did with a folder of its own.
+    """
+    from manim.mobject.svg.svg_mobject import SVG_HASH_TO_MOB_MAP
+
+    before = set(SVG_HASH_TO_MOB_MAP)
+    try:
+        yield
+    finally:
+        if folder is not None:
+            for key in set(SVG_HASH_TO_MOB_MAP) - before:
+                name = str(getattr(SVG_HASH_TO_MOB_MAP[key], "file_name", ""))
+                if name.startswith(folder):
+                    del SVG_HASH_TO_MOB_MAP[key]
 
 
 @dataclass(frozen=True)
