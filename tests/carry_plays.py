@@ -213,12 +213,15 @@ def beside_other_rows(carry: Any, alpha: float) -> list[str] | None:
     return bad
 
 
-def walks_in_block(scene: Any, walking: dict[int, bool], beat: str) -> tuple[int, list[str]]:
+def walks_in_block(
+    scene: Any, walking: dict[int, float | None], beat: str
+) -> tuple[int, list[str]]:
     """Read the chips on their way to E: how many, and which overlap the output block's box.
 
-    ``walking``: each chip's id, and whether a walk that ends left of where it
-    started (toward E's rows, not home) is under way. A chip whose ID has landed
-    (its tag's cell) is not counted. Scenes without a lookup motion count none.
+    ``walking``: each chip's id, and where the walk under way ends across (None:
+    none). A walk that ends left of the output block (at a row of E, not at the
+    chip's tag) is on its way to E. A chip whose ID has landed (its tag's cell)
+    is not counted. Scenes without a lookup motion count none.
     """
     motion = getattr(getattr(scene, "stage", None), "motion", None)
     output, chips = getattr(motion, "output", None), getattr(motion, "chips", None)
@@ -229,7 +232,8 @@ def walks_in_block(scene: Any, walking: dict[int, bool], beat: str) -> tuple[int
     bottom, top = float(body.get_bottom()[1]), float(body.get_top()[1])
     seen, bad = 0, []
     for chip in chips.chips:
-        if not walking.get(id(chip)) or chip.number.cell.kind != "token_id":
+        end = walking.get(id(chip))
+        if end is None or end >= left - 1e-6 or chip.number.cell.kind != "token_id":
             continue
         seen += 1
         box = chip.box
@@ -264,7 +268,7 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
 
     original = Carry.interpolate_mobject
     follow = Follow.interpolate_mobject
-    walking: dict[int, bool] = {}
+    walking: dict[int, float | None] = {}
     played = CarryPlay()
     fades: dict[Any, Fade] = {}
     clock: dict[Any, list[tuple[float, float]]] = {}
@@ -286,8 +290,8 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
     def step(animation: Any, alpha: float) -> None:
         follow(animation, alpha)
         path = animation.path
-        toward_e = len(path) > 1 and float(path[-1][0]) < float(path[0][0])
-        walking[id(animation.mobject)] = toward_e and 0 < alpha < 1
+        under_way = len(path) > 1 and 0 < alpha < 1
+        walking[id(animation.mobject)] = float(path[-1][0]) if under_way else None
 
     def on(scene_object: Any, moment: Any) -> None:
         beat[0] = moment.beat.name

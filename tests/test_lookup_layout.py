@@ -127,8 +127,9 @@ def test_the_tables_take_most_of_the_frame(options: dict[str, Any]) -> None:
     # Each block with its row and column numbers (and the matrix's hidden-range labels).
     area = sum(grid.width * grid.height for grid in (stage.matrix.grid, stage.output.grid))
     assert area / (config.frame_width * config.frame_height) >= 0.3
-    # Across: from the row numbers to the chips, most of the frame's width.
-    span = stage.chips.chips[0].get_right()[0] - stage.matrix.grid.get_left()[0]
+    # Across: from the row numbers to the chips' places as tags, most of the frame's width.
+    tag_right = stage.chips.homes[0][0] + stage.chips.chips[0].width / 2
+    span = tag_right - stage.matrix.grid.get_left()[0]
     assert span >= 0.85 * config.frame_width
 
 
@@ -188,13 +189,26 @@ def test_a_single_row_lands_level_with_its_source() -> None:
 
 
 @pytest.mark.parametrize("options", [{}, None], ids=["toy", "minilm"])
-def test_chips_wait_beside_the_rows_they_fill(options: dict[str, Any] | None) -> None:
+def test_chips_wait_over_e_and_land_beside_the_rows_they_fill(
+    options: dict[str, Any] | None,
+) -> None:
+    # Issue 18: waiting beside its output row, a chip walked to E through that empty row.
     stage = _stage("SequenceLookup", options)
+    lane, chips = stage.plan.lane, stage.chips.chips
+    assert lane is not None
+    heading_top = stage.matrix.heading.get_top()[1]
+    xs = [chip.get_x() for chip in chips]
+    assert xs == sorted(xs), "the sentence's order, left to right"
     body_right = stage.output.grid.body_right()
-    for row, chip in enumerate(stage.chips.chips):
-        assert chip.get_y() == pytest.approx(stage.output.grid.row_y(row))
-        assert chip.get_left()[0] > body_right
-        # A chip fits its row, so that it can walk through it.
+    for row, chip in enumerate(chips):
+        assert chip.get_y() == pytest.approx(lane.chip_y)
+        # Over E's heading, a travel band a chip tall between them.
+        assert chip.get_bottom()[1] - heading_top >= chip.height
+        assert lane.travel_y - chip.height / 2 >= heading_top
+        # Its place as the row's tag: beside the row, right of the block.
+        home = stage.chips.homes[row]
+        assert home[1] == pytest.approx(stage.output.grid.row_y(row))
+        assert home[0] - chip.width / 2 > body_right
         assert chip.height < stage.plan.sizes.row_height
 
 

@@ -48,8 +48,8 @@ def _lookup_boxes(
 ) -> list[tuple[str, float, np.ndarray]]:
     """Return (beat, alpha, box of ``part``'s body) at every sample of every lookup beat.
 
-    ``part`` "chips" reads the chip column's heading, which moves with the
-    chips waiting beside their rows (a chip on its way to its row does not).
+    ``part`` "chips" reads the chips' label (``token IDs``), left of the chips
+    waiting over E.
     ``intro``: the intro's end comes first (where the block rests).
     """
     board = prepared_storyboard("SequenceLookup", overrides, environ={})
@@ -137,7 +137,20 @@ SHORT_CASES = {"default": {}, "gpt2": {"ids": "4821,0,50256", "vocab": 50257, "d
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(SHORT_CASES))
-@pytest.mark.parametrize("part", ["output", "chips"])
+def test_the_chips_waiting_over_e_stand_still_while_the_block_glides(case: str) -> None:
+    # The chips wait over E (issue 18): the block glides up for the lookups and home,
+    # and what waits there stays where the intro showed it (their label with them).
+    output, label = (
+        _lookup_boxes(SHORT_CASES[case], part, intro=True) for part in ("output", "chips")
+    )
+    assert _moves(output), "the block never moved: the case no longer tests a glide"
+    moved = _moves(label)
+    assert not moved, "the chips' label moved with the block:\n" + "\n".join(moved)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(SHORT_CASES))
+@pytest.mark.parametrize("part", ["output"])
 def test_a_short_sequence_glides_up_once_and_comes_home_once(case: str, part: str) -> None:
     rest, *seen = _lookup_boxes(SHORT_CASES[case], part, intro=True)
     assert rest[0] == "intro", "the intro's end was not read"

@@ -57,10 +57,11 @@ def test_gpt2_sequence_copy_never_stands_beside_another_row(
 
 # Issue 18, still open: these scenes' strips rise (or go down the corridor) beside E's
 # other rows with their numbers shown: the toy's (row 5's copy right against row 2 at
-# 42.8 s), MiniLM's (rows 4937 and 2938 beside row 2006), a batch's stack (GPT-2: row
-# 4821's beside rows 17, 2 and 0), LargeVocabLookup's (rows 4821 and 464 beside rows 0
-# and 1, the rest's beside 463 and 465). All real at 720p. Every one comes level with
-# another row 0.01 to 0.09 of its run after it clears E, while its numbers still fade in:
+# 42.8 s), MiniLM's (rows 4937 and 2938 beside row 2006, until its chips waited over
+# E), a batch's stack (GPT-2: row 4821's beside rows 17, 2 and 0), LargeVocabLookup's
+# (rows 4821 and 464 beside rows 0 and 1, the rest's beside 463 and 465). All real at
+# 720p. Every one comes level with another row 0.01 to 0.09 of its run after it clears E,
+# while its numbers still fade in:
 # hiding them there (fades of 0.2 s) leaves them not whole over 64 % to 420 % of the ride,
 # past tests/test_strip_drawer.py's fifth; only a route can fix these.
 # Only the rule's own assertion may fail (LargeVocabLookup's xfail was met by a crash).
@@ -75,7 +76,9 @@ OPEN = pytest.mark.xfail(
     [
         pytest.param("SequenceLookup", None, marks=OPEN),
         pytest.param("SequenceLookup", {"theme": "light"}, marks=OPEN),
-        pytest.param("SequenceLookup", {"text": SENTENCE, "max_tokens": 12}, marks=OPEN),
+        # MiniLM's own sentence passes since its chips wait over E (issue 18's lane):
+        # its rows 35.4 px apart rather than 40.4, no copy comes level with another row.
+        ("SequenceLookup", {"text": SENTENCE, "max_tokens": 12}),
         pytest.param("BatchLookup", None, marks=OPEN),
         pytest.param(
             "BatchLookup",

@@ -65,13 +65,15 @@ from embedviz.render.design import (
 )
 from embedviz.render.gap_lines import gap_labels_crowd, near_if_apart_misses, wrapped_labels_collide
 from embedviz.render.layout import fit_font
-from embedviz.render.metrics import digit_height, text_width, xyz
+from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import clear_paths, curved_route, rising_route, source_centres
-from embedviz.render.solver_across import RIDE_TURN, TAG_GAP, Across, Mode, lay_across
+from embedviz.render.solver_across import RIDE_TURN, TAG_GAP, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_by_marks, legend_place, legend_x, title_band
+from embedviz.render.solver_bands import stand_content as _stand
 from embedviz.render.solver_fill import filled_pitch
+from embedviz.render.solver_lane import Lane, lane_bounds
 from embedviz.render.solver_pieces import lecture_pieces
 from embedviz.render.solver_still import caption_top as caption_top_of
 from embedviz.render.solver_still import prefer_still, still_legend
@@ -153,6 +155,8 @@ class LookupPlan:
         still plan: :mod:`~embedviz.render.solver_still`); 0: in a row.
     legend_stacked
         A title band legend's title stands over its swatches (``place_title``).
+    lane
+        Where the chips wait over E (:mod:`~embedviz.render.solver_lane`); None: beside the block.
     """
 
     scale: TypeScale
@@ -188,6 +192,7 @@ class LookupPlan:
     marks_overflow: float = 0.0
     legend_upright: float = 0.0
     legend_stacked: bool = False
+    lane: Lane | None = None
 
     @property
     def column_left(self) -> float:
@@ -262,13 +267,12 @@ def _measure(
     # Notes: a half-precision table's under the matrix; a count over its heading (+SPACE air).
     note_h = digit_height(getattr(scale, spec.note_role)) + 2 * SPACE if spec.note else 0.0
     above_h, under_h = (note_h + SPACE, 0.0) if spec.note_above else (0.0, note_h)
-    matrix_heading_top = -(col_labels_h + SPACE + heading_h + above_h)
-    output_heading_top = -raise_d - SPACE - heading_h
-    content_top = min(matrix_heading_top, output_heading_top)
+    tops = (-(col_labels_h + SPACE + heading_h + above_h), -raise_d - SPACE - heading_h)
+    bounds, lane = lane_bounds(spec, (scale, sizes, across), tops, problems)
+    content_top = bounds[2]
     content_bottom = max(matrix_h + under_h, -raise_d + len(outputs) * row_h)
     legend_h = legend_height(scale.legend) if spec.legend else 0.0
     output_bottom_d = -raise_d + len(outputs) * row_h
-    bounds = (matrix_heading_top, output_heading_top, content_top)
     print_font, print_h = print_band(spec, scale, right - left, problems)
     call_d = call_depth(print_font)
     legend_at, legend_d = legend_place(spec, legend_h, bounds, output_bottom_d, matrix_h, call_d)
@@ -309,6 +313,7 @@ def _measure(
         content_top=matrix_top - content_top,
         content_bottom=matrix_top - content_bottom,
         marks_overflow=overflow if (overflow := across.marks_right - right) > 1e-9 else 0.0,
+        lane=None if lane is None else lane.at(matrix_top),
     )
     if spec.still and mode == "beside":
         plan = still_legend(plan, spec, right, problems)
@@ -326,57 +331,6 @@ def _title_band(
     left, right, _, _ = _frame()
     font = min(scale.data, scale.label * TITLE_RATIO)
     return title_band(spec, scale, font, (left, right), problems, legend)
-
-
-def _stand(
-    spec: LookupSpec,
-    title: tuple[float, float],
-    across: Across,
-    heights: tuple[float, float, float, float, float],
-    depth: tuple[float, float],
-    problems: list[str],
-) -> tuple[float, float]:
-    """Return the title's centre x and the matrix body's top: the content stood in the frame.
-
-    The content stands between the title band and the caption band, with
-    spare height half above it. With
-    :attr:`~embedviz.render.spec.LookupSpec.title_left` the title is set at
-    the left, over the matrix, and the output side rises into its band, the
-    output's heading on the title's line: the content's top is measured as
-    if the band held the matrix side only, and all spare height goes under
-    the content (above, it would add to the empty corner over the matrix).
-
-    Parameters
-    ----------
-    spec
-        What the frame holds.
-    title
-        The title's font and centre x, as the band places it.
-    across
-        The places across (a title set left must leave the walking column free).
-    heights
-        The band's height and a heading's, then the depths of the matrix's and
-        the output's headings' tops and of the content's top.
-    depth
-        The caption band's top, and the content's bottom (depth).
-    problems
-        Where content too tall, or a title in the chips' way, is noted.
-    """
-    band_h, heading_h, matrix_top, output_top, highest = heights
-    top = _frame()[2]
-    title_x = title[1]
-    if spec.title_left:
-        width = text_width(spec.title, title[0], mono=False)
-        title_x = _frame()[0] + width / 2
-        # Chips walk up the walking column to the output rows risen beside the title.
-        if title_x + width / 2 + 2 * SPACE > across.matrix_left + across.body_w + spec.bar_width:
-            problems.append("title in the chips' way")
-        highest = min(matrix_top, output_top + (band_h + heading_h) / 2 + SPACE)
-    spare = top - band_h - SPACE - (depth[0] + SPACE) - (depth[1] - highest)
-    if spare < 0:
-        problems.append("too tall")
-    above = 0.0 if spec.title_left else max(spare, 0.0) / 2
-    return title_x, top - band_h - SPACE - above + highest
 
 
 def _measure_stack(spec: LookupSpec, data: float, pitch: float) -> tuple[LookupPlan, list[str]]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from embedviz.render.design import APART, MIN_TEXT_PX, SPACE, TypeScale, font_for_px
 from embedviz.render.metrics import char_advance, digit_height, text_width
-from embedviz.render.solver_across import mark_gap
+from embedviz.render.solver_across import Across, frame, mark_gap
 from embedviz.render.spec import LookupSpec
 from embedviz.render.type_search import legend_height, swatch_size
 
@@ -30,6 +30,7 @@ __all__ = [
     "legend_place",
     "legend_x",
     "place_title",
+    "stand_content",
     "title_band",
 ]
 
@@ -416,3 +417,54 @@ def upright_legend(plan: LookupPlan, left: float, top: float, bottom: float) -> 
         legend_left=True,
         legend_upright=max(length, 0.0),
     )
+
+
+def stand_content(
+    spec: LookupSpec,
+    title: tuple[float, float],
+    across: Across,
+    heights: tuple[float, float, float, float, float],
+    depth: tuple[float, float],
+    problems: list[str],
+) -> tuple[float, float]:
+    """Return the title's centre x and the matrix body's top: the content stood in the frame.
+
+    The content stands between the title band and the caption band, with
+    spare height half above it. With
+    :attr:`~embedviz.render.spec.LookupSpec.title_left` the title is set at
+    the left, over the matrix, and the output side rises into its band, the
+    output's heading on the title's line: the content's top is measured as
+    if the band held the matrix side only, and all spare height goes under
+    the content (above, it would add to the empty corner over the matrix).
+
+    Parameters
+    ----------
+    spec
+        What the frame holds.
+    title
+        The title's font and centre x, as the band places it.
+    across
+        The places across (a title set left must leave the walking column free).
+    heights
+        The band's height and a heading's, then the depths of the matrix's and
+        the output's headings' tops and of the content's top.
+    depth
+        The caption band's top, and the content's bottom (depth).
+    problems
+        Where content too tall, or a title in the chips' way, is noted.
+    """
+    band_h, heading_h, matrix_top, output_top, highest = heights
+    top = frame()[2]
+    title_x = title[1]
+    if spec.title_left:
+        width = text_width(spec.title, title[0], mono=False)
+        title_x = frame()[0] + width / 2
+        # Chips walk up the walking column to the output rows risen beside the title.
+        if title_x + width / 2 + 2 * SPACE > across.matrix_left + across.body_w + spec.bar_width:
+            problems.append("title in the chips' way")
+        highest = min(matrix_top, output_top + (band_h + heading_h) / 2 + SPACE)
+    spare = top - band_h - SPACE - (depth[0] + SPACE) - (depth[1] - highest)
+    if spare < 0:
+        problems.append("too tall")
+    above = 0.0 if spec.title_left else max(spare, 0.0) / 2
+    return title_x, top - band_h - SPACE - above + highest

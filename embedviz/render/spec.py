@@ -153,6 +153,9 @@ class LookupSpec:
     legend_stacks
         Whether a legend in the title band may stand with its title over its
         swatches to let the title stand centred (its band is a line taller).
+    lane
+        Whether the chips wait in a row over E rather than beside the output
+        rows they fill (:mod:`~embedviz.render.solver_lane`).
     """
 
     window: Window
@@ -196,6 +199,7 @@ class LookupSpec:
     fill_height: bool = False
     counted: bool = False
     legend_stacks: bool = True
+    lane: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

@@ -30,13 +30,17 @@ from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import NumberCell
 
 __all__ = [
+    "CHIP_FILL",
+    "LANE_BUFF_DIGITS",
     "Chip",
     "ChipLane",
     "Follow",
+    "chip_height",
     "chip_size",
     "curve_points",
     "number_gap",
     "piece_font",
+    "stand_in_lane",
     "walk",
 ]
 
@@ -46,7 +50,10 @@ PIECE_RATIO = 0.8
 _PAD_DIGITS = 0.45
 _HEIGHT_DIGITS = 1.75
 # Between chips in a lane, in digit heights.
-_BUFF_DIGITS = 0.6
+LANE_BUFF_DIGITS = 0.6
+# A chip beside tight rows is at most this share of a row tall (a twelve-token
+# sentence's chips stand apart).
+CHIP_FILL = 0.84
 
 
 def piece_font(scale: TypeScale) -> float:
@@ -90,6 +97,14 @@ def chip_size(id_chars: int, piece_chars: int, font_size: float) -> tuple[float,
     if piece_chars:
         content += advance * PIECE_RATIO * piece_chars + advance * 0.5
     return content + 2 * _PAD_DIGITS * digit, _HEIGHT_DIGITS * digit
+
+
+def chip_height(font_size: float, row_height: float) -> float:
+    """Return a chip's height at ``font_size`` beside rows ``row_height`` apart.
+
+    Its own height, or :data:`CHIP_FILL` of a row where the rows are tighter.
+    """
+    return min(chip_size(1, 0, font_size)[1], row_height * CHIP_FILL)
 
 
 class Chip(VGroup):
@@ -193,7 +208,7 @@ class ChipLane(Component):
         y = top - height / 2
         for number, group in enumerate(groups):
             row = VGroup(*group)
-            buff = digit_height(self.chips[0].number.font_size) * _BUFF_DIGITS
+            buff = digit_height(self.chips[0].number.font_size) * LANE_BUFF_DIGITS
             row.arrange(RIGHT, buff=buff).move_to(xyz(0, y)).align_to(xyz(right, 0), RIGHT)
             if number == 0:
                 self.label.next_to(row, LEFT, buff=SPACE * 2)
@@ -208,6 +223,17 @@ class ChipLane(Component):
     def intro(self) -> list[VMobject]:
         """Return the chips and their label."""
         return [self.label, *self.chips]
+
+
+def stand_in_lane(chips: Sequence[Chip], label: Mobject, y: float, right: float) -> None:
+    """Stand ``chips`` in a row on the line ``y``, ending at ``right``, ``label`` left of them.
+
+    The solver's :class:`~embedviz.render.solver_lane.Lane` gives the line and the end.
+    """
+    row = VGroup(*chips)
+    buff = digit_height(chips[0].number.font_size) * LANE_BUFF_DIGITS
+    row.arrange(RIGHT, buff=buff).move_to(xyz(0, y)).align_to(xyz(right, 0), RIGHT)
+    label.next_to(row, LEFT, buff=SPACE * 2)
 
 
 def curve_points(waypoints: Sequence[np.ndarray], radius: float, per_corner: int = 8) -> np.ndarray:

@@ -50,7 +50,7 @@ from embedviz.render.fades import FadeIn, OutlineIn, RingFlash
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.mobjects import ShapeLabel
-from embedviz.render.parts.chips import Chip, piece_font
+from embedviz.render.parts.chips import Chip, chip_height, piece_font, stand_in_lane
 from embedviz.render.parts.grid import GridSizes, output_grid
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.matrix_grid import matrix_grid
@@ -63,8 +63,6 @@ from embedviz.story.model import Beat, NumberCell, Storyboard
 __all__ = ["ChipColumn", "MatrixPart", "MatrixPlace", "OutputPart", "fit_width", "heading_words"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
-# A chip beside its output row is at most this share of the row's height.
-CHIP_FILL = 0.84
 
 
 class MatrixPlace(Protocol):
@@ -465,7 +463,7 @@ class ChipColumn(Component):
         self.chips: list[Chip] = []
         self.pieces = VGroup()
         # Chips stand apart even beside tight rows (a twelve-token sentence).
-        height = plan.sizes.row_height * CHIP_FILL
+        height = chip_height(label, plan.sizes.row_height)
         for order, (index, cell) in enumerate(ids):
             chip = Chip(cell, label, theme, height=height)
             chip.move_to(xyz(plan.tag_x(chip.width), plan.output_row_y(order)))
@@ -478,6 +476,8 @@ class ChipColumn(Component):
         self.heading = SansText(board.word("token_ids"), label, theme.muted)
         fit_width(self.heading, config.frame_width / 2 - MARGIN - plan.tag_left)
         self.heading.move_to(xyz(0, plan.output_heading_y)).align_to(xyz(plan.tag_left, 0), LEFT)
+        if plan.lane is not None:  # they wait over E (homes stay their tags' places)
+            stand_in_lane(self.chips, self.heading, plan.lane.chip_y, plan.lane.right)
 
     def intro(self) -> list[VMobject]:
         """Return the heading, the chips and their pieces."""

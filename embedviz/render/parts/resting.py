@@ -14,7 +14,7 @@ PositionStage).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from manim import Mobject, config
 
@@ -70,6 +70,13 @@ def rest_blocks(
     motion.rest(_rest_drop(motion, board, title, fixed))
 
 
+def lane_parts(motion: LookupMotion) -> list[Mobject]:
+    """Return the chips waiting over E and their label (a lane's): they stay as the blocks rest."""
+    if getattr(motion.plan, "lane", None) is None:
+        return []
+    return [motion.chips.heading, *motion.chips.chips]
+
+
 def rest_across(motion: LookupMotion, title: Mobject) -> None:
     """Close the corridor, empty between lookups: the matrix and the block rest together.
 
@@ -88,7 +95,8 @@ def rest_across(motion: LookupMotion, title: Mobject) -> None:
     if slide <= 0:
         return
     largest = 1.0 - motion.plan.marks_overflow / slide
-    legend = [motion.matrix.legend] if motion.matrix.legend is not None else []
+    legend: list[Mobject] = [motion.matrix.legend] if motion.matrix.legend is not None else []
+    legend += lane_parts(motion)
     matrix = mobject_boxes(motion.matrix_side())
     # The block as the first beats show it: row numbers that come with a later beat
     # leave their column empty until then (a batch's slices show theirs from the start).
@@ -123,7 +131,7 @@ def _rest_drop(
     then one that lines the block up with the matrix (top, middle or
     bottom), then the fullest frame.
     """
-    still = mobject_boxes([*motion.matrix.intro(), *fixed])
+    still = mobject_boxes([*motion.matrix.intro(), *lane_parts(motion), *fixed])
     moving = mobject_boxes(motion.output_side())
     band = content_band(title)
     step = motion.plan.sizes.row_height / _REST_STEPS
@@ -134,13 +142,40 @@ def _rest_drop(
     taller = matrix.height_of_body - output.height_of_body
     aligned = [d for d in (top, top + taller / 2, top + taller) if d >= 0]
 
+    area = float(config.frame_width * config.frame_height)
+    emptied = _lane_emptied(motion, fixed, band, area)
+
     def cost(drop: float) -> int:
         lined_up = any(abs(drop - d) < 1e-9 for d in aligned)
-        return 2 * _glides(motion, board, drop) + (0 if lined_up else 1)
+        return 4 * emptied(drop) + 2 * _glides(motion, board, drop) + (0 if lined_up else 1)
 
-    area = float(config.frame_width * config.frame_height)
     drop, _ = best_drop(still, moving, band, [*aligned, *drops], area, cost)
     return drop
+
+
+def _lane_emptied(
+    motion: LookupMotion, fixed: Sequence[Mobject], band: Box, area: float
+) -> Callable[[float], bool]:
+    """Whether, were the block ``drop`` lower, it leaves too much empty once the lane has emptied.
+
+    Every chip then stands as its row's tag, moving with the block, and the band
+    over E they waited in is empty (a lane plan's: else never).
+    """
+    lane = lane_parts(motion)
+    if not lane:
+        return lambda drop: False
+    still = mobject_boxes([*motion.matrix.intro(), lane[0], *fixed])
+    chips = motion.chips.chips
+    moving = mobject_boxes(motion.output_side())
+    for chip, home in zip(chips, motion.chips.homes, strict=True):
+        dx, dy = home[:2] - chip.get_center()[:2]
+        moving += [(b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy) for b in mobject_boxes([chip])]
+
+    def emptied(drop: float) -> bool:
+        moved = [(b[0], b[1] - drop, b[2], b[3] - drop) for b in moving]
+        return largest_empty_rectangle([*still, *moved], band).area > EMPTY_SHARE * area
+
+    return emptied
 
 
 def _glides(motion: LookupMotion, board: Storyboard, drop: float) -> int:

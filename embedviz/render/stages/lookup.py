@@ -19,11 +19,12 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
-from embedviz.render.design import SPACE
+from embedviz.render.design import MIN_DATA_PX, SPACE, font_for_px
 from embedviz.render.fades import OutlineIn, RingFlash
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.early_rise import rise, rise_beat
+from embedviz.render.parts.lane import LaneMotion
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
@@ -34,7 +35,7 @@ from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, moved_by, stage_close_up
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["LookupStage", "lookup_spec"]
+__all__ = ["LookupStage", "lane_unless_under_floor", "lookup_spec"]
 
 
 def lookup_spec(board: Storyboard) -> LookupSpec:
@@ -46,12 +47,38 @@ def lookup_spec(board: Storyboard) -> LookupSpec:
     them, unless the legend's size gives the table larger numbers (a wide
     mark column binds the width): they are then notes at the legend's size.
     """
-    spec = replace(LookupSpec.from_board(board), late_marks=late_marks(board))
+    spec = lane_unless_under_floor(
+        replace(LookupSpec.from_board(board), late_marks=late_marks(board))
+    )
     if not spec.mark_chars:
         return spec
     notes = replace(spec, mark_role="legend")
     larger = solve_lookup(notes).scale.data > solve_lookup(spec).scale.data * (1 + 1e-6)
     return notes if larger else spec
+
+
+def lane_unless_under_floor(spec: LookupSpec) -> LookupSpec:
+    """Return ``spec`` with the chips waiting over E, unless that costs a floor or a still block.
+
+    A sentence's chips wait in a row over E (:mod:`~embedviz.render.solver_lane`),
+    so that none walks to E through its still-empty output row; the row and its
+    travel band cost two chips' height. The chips wait beside the output rows
+    they fill instead where the lane takes the numbers under the real-size
+    floor (:data:`~embedviz.render.design.MIN_DATA_PX`) they reach without it
+    (MiniLM's "The quick brown fox jumps over the lazy dog near", its E window
+    tall with hidden ranges: 18.4 px would fall to 17.0 px, 17.4 px with no air
+    round the band), or where it loses a still block (a sentence too wide for
+    the room over E has its lane over the raised block too: MiniLM's IDs with
+    random weights would glide in the corridor).
+    """
+    if len(spec.sources) < 2:
+        return spec
+    laned = replace(spec, lane=True)
+    with_lane, without = solve_lookup(laned), solve_lookup(spec)
+    floor = font_for_px(MIN_DATA_PX)
+    under = without.scale.data >= floor > with_lane.scale.data
+    unstill = without.legend_upright > 0 and with_lane.legend_upright <= 0
+    return spec if under or unstill else laned
 
 
 @register_stage
@@ -93,10 +120,9 @@ class LookupStage(Stage):
         if spec.mark_role == "legend":
             self.output.mark_font = plan.scale.legend
         self.chips = self.add_part(ChipColumn(*args))
+        motion = LookupMotion if plan.lane is None else LaneMotion
         self.motion = self.add_part(
-            LookupMotion(
-                self.scene, self.theme, plan, self.matrix, self.output, self.chips, self.cells
-            )
+            motion(self.scene, self.theme, plan, self.matrix, self.output, self.chips, self.cells)
         )
         self.printed = None
         if self.board.printed is not None:
