@@ -86,15 +86,15 @@ def rise_more(stage: BatchStage, then: Animation) -> Animation:
 
 
 def _block_gives_way(stage: BatchStage) -> list[Animation]:
-    """Return the block's fade (places, the IDs written in them, edges) where E or marks need it.
+    """Return the block's fade (places, the IDs written in them, edges) as the last row lands.
 
     Until every row is in, the block keeps the input readable (each ID
     written, dimmed, in its place: :meth:`~embedviz.render.parts.batch_motion.BatchMotion.leaving`);
     the tags beside the slices' rows hold the same IDs, in the same order,
-    once it goes. Where neither E's rise nor the marks take its place, it stays.
+    once it goes. It goes in every layout, as the storyboard's block empties
+    with its last chip (``story.scenes.batch._empty_block``): E's rise or the
+    marks may take its place, and the screen must say what the storyboard says.
     """
-    if not stage.rise and stage.stack.marks_box is None:
-        return []
     chips = stage.chips
     # Each on its own: each stands on screen by itself (a fade of a group they are not
     # on screen through would leave them there). Gone before E's top reaches the block.

@@ -202,6 +202,8 @@ class SlipCard(Component):
             # had counted to row 3 at E's right end, and read "3 = E[2]".
             wrong = cells[("wrong_index", (0,))]
             self.label = _row_label(wrong, self.vector, plan, theme, centred=True)
+            # The slip's line already shows this row number; the name repeats it.
+            self.label.number.echo = True
         else:
             self.nothing = SansText(board.word("no_such_row"), plan.scale.data, theme.wrong)
             self.nothing.move_to(xyz(0, plan.row_y(-1))).align_to(xyz(plan.panel_left, 0), LEFT)

@@ -230,8 +230,14 @@ def _fill(
     token_id: int,
     marks: list[NumberCell],
 ) -> None:
-    """Land a row, its chip becoming its tag; hold its equality mark back for the repeats beat."""
-    rec.fill_output(position, output[position], token_id, chip_becomes_tag=True)
+    """Land a row, its chip becoming its tag; hold its equality mark back for the repeats beat.
+
+    The input block keeps the ID written, dimmed, in its place (its ``token_id``
+    cell stays on screen) until the block empties with the last row: the chip
+    travels on as the row's tag (``output_id``), and the input stays to check
+    the output against.
+    """
+    rec.fill_output(position, output[position], token_id)
     mark = rec.screen.numbers.pop(("equal_to", position), None)
     if mark is not None:
         marks.append(mark)
@@ -240,13 +246,15 @@ def _fill(
 
 
 def _empty_block(rec: Recorder) -> None:
-    """Drop the block's B and T edges with its last chip (they named the block).
+    """Drop the block's B and T edges and its written IDs with its last chip.
 
     The slices' own edges name the output from here on; an edge round an
     empty grid would point at nothing.
     """
     for axis in (0, 1):
         del rec.screen.numbers[("batch_dim", (axis,))]
+    for key in [key for key in rec.screen.numbers if key[0] == "token_id"]:
+        del rec.screen.numbers[key]
     for role in ("batch_axis", "length_axis"):
         del rec.screen.labels[role]
 
