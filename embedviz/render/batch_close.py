@@ -34,7 +34,7 @@ from embedviz.render.fades import FadeOut
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.batch_spread import spread_stack
-from embedviz.render.parts.glide import Glide, glide_floor
+from embedviz.render.parts.glide import GLIDE_SECONDS, Glide, glide_floor
 from embedviz.render.parts.resting import parted_through
 
 if TYPE_CHECKING:
@@ -98,8 +98,11 @@ def _block_gives_way(stage: BatchStage) -> list[Animation]:
     chips = stage.chips
     # Each on its own: each stands on screen by itself (a fade of a group they are not
     # on screen through would leave them there). Gone before E's top reaches the block.
+    # As long as the glides (GLIDE_SECONDS): the group the fades join lasts as long as its
+    # longest member, and the glides' floor is the group's; a fade of manim's default
+    # second squeezed the glides into half of it (128 px in 0.4 s at 720p, 767 px/s).
     return [
-        FadeOut(part, rate_func=lambda t: min(1.0, t * 5.0))
+        FadeOut(part, rate_func=lambda t: min(1.0, t * 5.0), run_time=GLIDE_SECONDS)
         for part in (chips.slots, *chips.records, chips.batch_label, chips.length_label)
     ]
 
