@@ -1239,6 +1239,10 @@ def test_a_phrase_of_words_and_numbers_sits_on_one_baseline(moment_cache: Any) -
 # (24.9 px now). The heading ends where the chip ends. The numbers' floor is the type
 # scale's (check_type_scale, DEFAULT_FLOOR), not a ratchet on the size reached.
 ONE_HOT_PANEL_BEATS = ("terms", "sum", "columns", "compare", "cost", "copy")
+# Until the compare the chip waits at the right end of E's row i (issue 18: in the tag
+# column it headed nothing); its heading, over it, would stand in the terms: it is not
+# shown then, and comes back under the chip at home.
+ONE_HOT_HEADLESS = ("terms", "sum", "columns")
 
 
 @pytest.mark.slow
@@ -1257,7 +1261,7 @@ def test_one_hot_heading_ends_at_its_chip(moment_cache: Any, overrides: dict[str
         texts = _visible(end)
         chips = [t for t in texts if t.cell and t.cell[0] in CHIP_KINDS]
         heads = [t for t in texts if t.text.replace(" ", "") == heading]
-        assert heads, end.beat.name
+        assert heads or end.beat.name in ONE_HOT_HEADLESS, end.beat.name
         assert chips, end.beat.name
         for head in heads:
             reach = float(head.box[1][0]) - max(float(c.box[1][0]) for c in chips)

@@ -11,13 +11,14 @@ centred in the vector's own framed column,
 against them, ``0 3`` read as 03). The panel holds,
 from the top: the product's title and row (above E's first row), then the
 terms of one column while they are summed (each level with its row, the sum
-one row under E), later the lookup's row under the product with the ``=``
+one row under E, in the panel's middle), later the lookup's row under the product with the ``=``
 marks between, its title, the typeset product and the costs (midway down
 what the panel leaves free). The sum climbs a lane right of the terms and of
-the hidden ranges' lines into the product row; the chip waits right of the
-lookup's row (which it fills, and stays beside as its tag) and walks through
-the still-empty row and the walking column to E's row ``i``, whose strip
-follows it out to the right and up or down the panel into its place.
+the hidden ranges' lines into the product row; the chip waits in the walking
+column at the right end of E's row ``i`` and walks down or up it to its home
+right of the lookup's row (which it fills, and stays beside as its tag), and
+the row's strip follows it out to the right and up or down the panel into its
+place.
 """
 
 from __future__ import annotations
@@ -202,9 +203,10 @@ class OneHotPlan:
     panel_left, panel_width
         The panel's left edge and width.
     tag_left, chip_width
-        Where the chip waits (right of the terms' lane, its heading, which ends
-        where the chip ends, clear of the lane too; level with row i), and its
-        width. As the lookup's tag it stands beside its row (:meth:`home_left`).
+        The tag column right of the terms' lane (a chip and its heading there
+        stand clear of the lane), and the chip's width. The chip waits at the
+        right end of row i of E (:meth:`park_x`); as the lookup's tag it
+        stands beside its row (:meth:`home_left`).
     product_y, lookup_y
         The product's and the lookup's rows.
     sum_y
@@ -219,6 +221,9 @@ class OneHotPlan:
         A line of labels.
     cost_line
         A line of the costs, at :attr:`payoff`.
+    terms_left
+        The left edge of one column's terms and their sum: the terms and the
+        lane the sum climbs stand in the middle of the panel.
     row_centres
         Each drawn row's centre line.
     """
@@ -247,6 +252,7 @@ class OneHotPlan:
     row_centres: dict[int, float]
     formula_rest_y: float = 0.0
     cost_line: float = 0.0
+    terms_left: float = 0.0
 
     @property
     def payoff(self) -> float:
@@ -350,6 +356,10 @@ def _across(
     # The sum climbs a lane right of every term line and of the hidden ranges' lines
     # (in labels): a space from the widest, and a space and the tag's gap from the chip.
     value_w = char_advance(data) * spec.value_chars
+    terms_w = max(
+        [char_advance(data) * spec.term_chars]
+        + [text_width(t, label, mono=False) for t in spec.term_gaps]
+    )
     lane_w = max(
         [char_advance(data) * spec.term_chars + value_w + 3 * SPACE]
         + [text_width(t, label, mono=False) + value_w + 2 * SPACE for t in spec.term_gaps]
@@ -375,8 +385,13 @@ def _across(
     vector_left = left + margin_w + SPACE
     matrix_left = vector_left + vector_w + labels_w
     panel_left = matrix_left + body_w + chip_w + 2 * TAG_GAP
+    # The terms stand in the panel's middle, as far right as leaves the sum its lane in
+    # the panel: at its left, the panel's right stood empty once the chip waited beside
+    # E's row, not there (issue 18).
+    terms_left = panel_left + max(0.0, min(panel_w - lane_w, (panel_w - terms_w) / 2))
     return {
         "body_width": body_w,
+        "terms_left": terms_left,
         "chip_width": chip_w,
         "vector_left": vector_left,
         "vector_width": vector_w,

@@ -3,10 +3,10 @@
 - :class:`ProductPart`: the product's row and title, the terms of one column
   (each level with the row it uses), their sum, and the columns that follow.
   Beats ``terms``, ``sum`` and ``columns``.
-- :class:`ComparePart`: the lookup: the chip walks to row i of E, the row
-  follows it as a strip into the lookup's row under the product (the chip
-  stays beside it as its tag); ``=`` marks and the typeset product. Beat
-  ``compare``.
+- :class:`ComparePart`: the lookup: the chip, waiting at the right end of
+  row i of E, walks to the lookup's row under the product with row i
+  following it as a strip (the chip stays beside it as its tag); ``=`` marks
+  and the typeset product. Beat ``compare``.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from manim import (
     Succession,
     VGroup,
     VMobject,
+    Wait,
 )
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
-from embedviz.render.fades import FadeIn, FadeOut, Looks, OutlineIn, StepAside
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
@@ -38,7 +39,6 @@ from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.kept import KeptOutlines, shown_on
 from embedviz.render.parts.landing import landing_carry
 from embedviz.render.parts.lookup import MatrixPart
-from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.one_hot import OneHotColumn
 from embedviz.render.solve_one_hot import OneHotPlan
 from embedviz.render.stage import Component, StageHost
@@ -102,7 +102,7 @@ class TermList(VGroup):
     ) -> None:
         super().__init__()
         labels, data, advance = _labels(board), plan.scale.data, char_advance(plan.scale.data)
-        window, left = board.beats[0].window, plan.panel_left
+        window, left = board.beats[0].window, plan.terms_left
         self.lines: dict[int, VGroup] = {}
         self.gap_lines: list[GapLabel] = []
         self.zero_lines: list[VMobject] = []
@@ -269,21 +269,30 @@ class ProductPart(Component):
         return Steps(faded, carried)
 
     def beat_columns(self, beat: Beat) -> Animation:
-        """Hop the column box on, and land each column's sum likewise.
+        """Glide the column box on, and land each column's sum likewise.
 
-        The worked column's terms and sum stay beside E (how each column is
-        taken) until the lookup's row needs the panel (:class:`ComparePart`).
+        The worked column's terms and sum leave as the box leaves their column:
+        left beside E while the next columns' sums came in, they read as the
+        working of those (a lecture-hall review, issue 18). With no other
+        column they stay until the lookup's row needs the panel (:class:`ComparePart`).
+        One box moves from column to column: a new box for each faded in as
+        the last faded out, and two stood at half strength mid-hop; the last
+        column's, faded out at the beat's end, stood there whole from the
+        beat's start (manim shows a FadeOut's mobject as the play begins).
         """
         others = sorted(col for col in self.cells if col != self.column)
         steps: list[Animation] = []
         box = self.box if self.box is not None else self._column_box(self.column)
         colour = self.theme.highlight
+        # Gone in the glide's first half: the box is not on the next column before they go.
+        worked = [FadeOut(m, run_time=0.5) for m in self.terms.pieces()] if others else []
         for col in others:
-            following = self._column_box(col)
-            steps.append(AnimationGroup(FadeOut(box), FadeIn(following)))
+            place = self._column_box(col).get_center()
+            glide = box.animate(run_time=1.0).move_to(place)  # type: ignore[operator]
+            steps.append(AnimationGroup(glide, *worked))  # type: ignore[arg-type]
+            worked = []
             cell = self.matrix.grid.get_cell(self.token_id, col)
             steps.append(AnimationGroup(point_at(cell, colour), FadeIn(self.cells[col])))
-            box = following
         if not steps:
             steps.append(point_at(self.cells[self.column], colour, scale=1.2))
         ending = AnimationGroup(FadeOut(box), *[FadeIn(m) for m in self.marks])
@@ -325,27 +334,21 @@ class ComparePart(Component):
         labels, label = _labels(board), plan.scale.label
         self.chip = Chip(cells[("token_id", (0,))], label, theme)
         self.home = xyz(plan.home_left() + plan.chip_width / 2, plan.lookup_y)
-        # Until it fetches its row, the chip waits in the tag column level with that
-        # row (and the one-hot's 1): at home, level with another row of E (row 0 by
-        # default), it would stand for that row.
-        row_y = matrix.grid.row_y(self.token_id)
-        self.wait = xyz(plan.tag_x(), row_y)
+        # Until it fetches its row, the chip waits at the right end of that row of E (level
+        # with the one-hot's 1), in the walking column between E and the panel: in the tag
+        # column at the panel's right it stood beside nothing for 20 s, then walked back to
+        # the row to fetch it (a lecture-hall review, issue 18).
+        self.wait = xyz(plan.park_x(), matrix.grid.row_y(self.token_id))
         self.chip.move_to(self.wait).set_z_index(CHIP_Z)
-        # Its heading ends where the chip ends (never further right): above it while it
-        # waits, then under its home (over it, between the product's row and the
-        # lookup's, it would crowd the "=" marks).
+        # Its heading ends where the chip ends at home (never further right), under it
+        # (over it, between the product's row and the lookup's, it would crowd the "="
+        # marks). The stage stands it over the waiting chip in the close-up; the panel's
+        # terms need that place, so it fades as they come and shows again here.
         self.heading = SansText(board.word("token_id"), label, theme.muted)
-        # Its centre, from the chip's left edge (its right edge is the chip's).
         half, centre = self.heading.height / 2, plan.chip_width - self.heading.width / 2
         under = plan.lookup_y - plan.sizes.row_height / 2 - SPACE - half
-        self.heading.move_to(xyz(plan.home_left() + centre, under))
-        # Under the chip where, above it, it would stand level with the product's row
-        # (row 0): the solver keeps the lane the sum climbs clear of it either way.
-        reach = plan.sizes.row_height / 2 + SPACE + half
-        clear = row_y + reach + half <= plan.product_y - plan.sizes.row_height / 2 - SPACE
-        waiting = xyz(plan.tag_left + centre, row_y + (reach if clear else -reach))
-        self.heading_move = self.heading.get_center() - waiting
-        self.heading.shift(-self.heading_move)
+        self.heading_home = xyz(plan.home_left() + centre, under)
+        self.heading.move_to(self.heading_home)
         self.lookup = row_block(board, plan, theme, plan.lookup_y)
         outputs = sorted((c for (k, _), c in cells.items() if k == "output"), key=lambda c: c.index)
         self.targets = [_place(self.lookup, c, plan, board, theme) for c in outputs]
@@ -387,28 +390,25 @@ class ComparePart(Component):
         """Fetch row i as a lookup does, under the product; then mark them equal.
 
         "The lookup E[3] copies row 3 directly." / "The two rows match value
-        for value: one_hot(3) @ E equals E[3]." The chip walks from where it
-        waits, level with row i, straight to the column right of E (the worked
-        column's terms have left), and row i is outlined in amber; the row
-        follows it back as a strip, out at its own height and up or down the
-        panel, into its place, and the chip stays as its tag. Its heading fades
-        as the chip leaves it and comes back under it at home (left where the chip
-        waited, it headed nothing, a frame review found).
+        for value: one_hot(3) @ E equals E[3]." The chip waits at the right
+        end of row i, which is outlined in amber; the row follows the chip
+        back as a strip, out at its own height and up or down the panel, into
+        its place, and the chip stays as its tag. Its heading (gone while the
+        terms stood in the panel) comes back under it as it arrives.
         """
         plan, grid = self.plan, self.matrix.grid
         row_y = grid.row_y(self.token_id)
-        park = xyz(plan.park_x(), row_y)
         lane = xyz(plan.park_x(), plan.lookup_y)
         self.outline = grid.row_outline(self.token_id, self.theme.id_line)
-        # Out and back within one play: a step aside (a FadeOut would remove it at the end).
-        saved: dict[int, Looks] = {}
-        left = StepAside([self.heading], saved, out=True, run_time=0.4)
-        there = AnimationGroup(self._walk([self.wait, park]), OutlineIn(self.outline), left)
-        move = self.heading_move
-        # Unseen, it moves over the chip's home, and shows there as the chip arrives.
+        # Unseen since the terms, it waits at the chip's home and shows as the chip arrives
+        # (built when it starts: manim would show a fade's mobject whole as the play begins).
+        self.heading.move_to(self.heading_home)
+        heading = self.heading
         headed = Succession(
-            Glide(lambda: [self.heading], float(move[1]), float(move[0]), run_time=0.6),
-            StepAside([self.heading], saved, out=False, run_time=0.4),
+            Wait(run_time=0.6),
+            make_deferred_animation(
+                lambda: FadeIn(heading, run_time=0.4), run_time=0.4, touches=lambda: [heading]
+            ),
         )
         landing_x = plan.panel_left + plan.body_width / 2
         carry = landing_carry(
@@ -420,13 +420,14 @@ class ComparePart(Component):
             [xyz(landing_x, row_y), xyz(landing_x, plan.lookup_y)],
             self.theme,
         )
-        walked = AnimationGroup(self._walk([park, lane, self.home]), headed)
+        walked = AnimationGroup(self._walk([self.wait, lane, self.home]), headed)
         back = LaggedStart(walked, carry, lag_ratio=0.3)
-        # The worked column leaves as the lookup's row comes (with the first phrase).
-        leaving = [FadeOut(m) for m in self.product.terms.pieces()]
+        # The worked column left as the next column was taken (ProductPart.beat_columns);
+        # with no other column, it leaves as the lookup's row comes (with the first phrase).
+        leaving = [FadeOut(m) for m in shown_on(self.host)(self.product.terms.pieces())]
         fetched = Succession(
             AnimationGroup(*leaving, FadeIn(self.lookup)),
-            there,
+            OutlineIn(self.outline),
             back,
             FadeIn(self.title),
         )

@@ -13,23 +13,22 @@ A thin composition of parts, placed by the solver
 
 Until the product needs the panel (``terms``), E and the vector stand in a
 close-up (:mod:`embedviz.render.zoom`) with the chip, its heading and the
-legend (as an upright colour bar) in a column right of E, the chip level with
-row i; the ``terms`` beat pulls back and glides them to the tag column, the
-chip still level with row i (where it waits until it fetches the row).
+legend (as an upright colour bar) in a column right of E, the chip at the
+right end of row i; the ``terms`` beat pulls back, and the chip stays there
+(beside the row its ID selects) until it fetches the row; its heading, in the
+terms' way, fades and comes back under the chip's home in the ``compare``.
 """
 
 from __future__ import annotations
 
 from contextlib import nullcontext
 
-import numpy as np
 from manim import (
     LEFT,
     RIGHT,
     Animation,
     AnimationGroup,
     Succession,
-    VMobject,
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
@@ -40,7 +39,6 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
-from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.one_hot import CostTable, OneHotColumn
 from embedviz.render.parts.product import ComparePart, ProductPart
 from embedviz.render.solve_one_hot import OneHotPlan, OneHotSpec, solve_one_hot
@@ -56,11 +54,6 @@ CLOSE_UP_ACTIONS = frozenset({"intro", "one_hot"})
 # The least seconds the colour bar beside E takes to fade out as the camera pulls back (a
 # share of the pull-back, it took 0.047 s: a pop, a lecture-hall review found; issue 18).
 LEGEND_FADE_SECONDS = 0.2
-
-
-def _glide_home(mobject: VMobject, move: np.ndarray) -> Glide:
-    """Glide a mobject back by ``move`` (from where it rested)."""
-    return Glide(lambda: [mobject], -float(move[1]), -float(move[0]))
 
 
 @register_stage
@@ -91,30 +84,22 @@ class OneHotStage(Stage):
         self.product = self.add_part(ProductPart(*args, self.matrix, self.vector))
         self.compare = self.add_part(ComparePart(*args, self.matrix, self.product))
         self.costs = self.add_part(CostTable(*args, self.compare.formula))
-        self.rested = self._rest_beside_e()
+        self._rest_beside_e()
+        # Until the terms pull the camera back (and the heading goes).
+        self.rested = True
         self.bar = self._colour_bar()
         self.zoom = self._close_up()
 
-    def _rest_beside_e(self) -> list[tuple[VMobject, np.ndarray]]:
-        """Stand the chip and its heading right of E, the chip level with row i; return the moves.
+    def _rest_beside_e(self) -> None:
+        """Stand the chip's heading over the chip, which waits at the right end of row i.
 
-        Their places are at the panel's right (the chip level with row i too,
-        :attr:`ComparePart.wait`), which stands empty until the terms; until then
-        they wait beside the row the ID selects.
+        Its place is under the chip's home, by the lookup's row, which stands
+        empty until the compare; in the close-up it heads the chip.
         """
         plan, chip, heading = self.plan, self.compare.chip, self.compare.heading
-        left = plan.park_x() - plan.chip_width / 2
         y = self.matrix.grid.row_y(self.board.single_id())
         above = y + plan.sizes.row_height / 2 + SPACE + heading.height / 2
-        moves: list[tuple[VMobject, np.ndarray]] = []
-        for mobject, place in (
-            (chip, xyz(left + chip.width / 2, y)),
-            (heading, xyz(left + heading.width / 2, above)),
-        ):
-            move = place - mobject.get_center()
-            mobject.shift(move)
-            moves.append((mobject, move))
-        return moves
+        heading.move_to(xyz(chip.get_left()[0] + heading.width / 2, above))
 
     def _colour_bar(self) -> Legend | None:
         """Return the legend as an upright bar right of the chip, as tall as E's rows.
@@ -161,11 +146,10 @@ class OneHotStage(Stage):
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; the first ones in the close-up, which the terms pull back first.
 
-        The ``terms`` beat then glides the chip and its heading to their places
-        (the chip still level with row i) and turns
-        the colour bar into the legend while its first step plays (built with
-        them at home, in the solved layout, and played under the close-up as
-        it pulls back, so that what it brings on follows E).
+        The ``terms`` beat then fades the chip's heading (the chip stays beside
+        row i) and turns the colour bar into the legend while its first step
+        plays (built in the solved layout, and played under the close-up as it
+        pulls back, so that what it brings on follows E).
         """
         zoom = self.zoom
         if beat.action in CLOSE_UP_ACTIONS and zoom is not None:
@@ -175,32 +159,32 @@ class OneHotStage(Stage):
             return zoom.wrap(built[0])
         if beat.action in CLOSE_UP_ACTIONS or not self.rested:
             return super().animate(beat)
-        moves, self.rested = self.rested, []
+        self.rested = False
         # What the first step brings on joins the close-up, to shrink with E.
         steps: list[Animation] = []
         with zoom.solved(lambda: moved_by(steps[0]) if steps else []) if zoom else nullcontext():
-            for mobject, move in moves:
-                mobject.shift(-move)
             first, *rest = beat_steps(super().animate(beat))
             steps.append(first)
-            for mobject, move in moves:
-                mobject.shift(move)
-        glides: list[Animation] = [_glide_home(mobject, move) for mobject, move in moves]
-        gone: list[Animation] = []
+        # The chip stays at the right end of row i; its heading, over it, stands where the
+        # terms come (level with the rows above): it goes, to come back at the chip's home.
+        gone: list[Animation] = [FadeOut(self.compare.heading)]
+        legend: list[Animation] = []
         if self.bar is not None and self.matrix.legend is not None:
             # The bar fades out beside E (as the camera pulls back: standing, the product's
             # row came down through its title) and the legend fades in at the band's right
-            # end: morphed, its title crossed the chip's glide to the tag column.
-            gone, glides = [FadeOut(self.bar)], [*glides, FadeIn(self.matrix.legend)]
+            # end: morphed, its title crossed the panel to the title band.
+            gone, legend = [*gone, FadeOut(self.bar)], [FadeIn(self.matrix.legend)]
         if zoom is None:
-            return Steps(AnimationGroup(*gone, AnimationGroup(*glides), first), *rest)
+            return Steps(AnimationGroup(*gone, *legend, first), *rest)
         # The product's row, its title and the column's box come on with the first phrase
         # as the camera pulls back, played under the close-up: they follow E as it shrinks.
         back = zoom.pull_back()
         for fade in gone:  # gone in the pull-back's first fifth, before the row comes down
             # and over LEGEND_FADE_SECONDS at least (squeezed into its beat it took 0.047 s).
             at_least(fade.set_run_time(back.get_run_time() / 5), LEGEND_FADE_SECONDS)
-        shrink = Succession(AnimationGroup(back, *gone), AnimationGroup(*glides))
+        shrink: Animation = AnimationGroup(back, *gone)
+        if legend:
+            shrink = Succession(shrink, AnimationGroup(*legend))
         return Steps(AnimationGroup(shrink, zoom.wrap(first)), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:
