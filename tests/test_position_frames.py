@@ -286,8 +286,9 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
 
     A 720p review: the note was set at the legend's size (12.1 px with eight tokens, under
     the notes' 12.5 px floor) and, with a learned P, stood in the band under E[id], 115 px
-    from the sums it explains. It is now at most APART from the sum block's body."""
-    from manim import config
+    from the sums it explains. It is now at most APART from the sum block's body with its
+    rows' position numbers (issue 18: they stand right of it, as E[id]'s)."""
+    from manim import VGroup, config
     from test_note_floor import NOTE_PX, _slot_px
 
     from embedviz.render.design import APART, MARGIN, SPACE
@@ -305,7 +306,7 @@ def test_the_sums_note_stands_clear_by_the_sums(overrides: dict[str, Any]) -> No
     # Its digit slot (its last line's, from the points drawn) at the notes' floor.
     assert _slot_px(note.points) >= NOTE_PX - 0.005
     px = 720 / config.frame_height
-    body = blocks.sum_grid.body
+    body = VGroup(blocks.sum_grid.body, blocks.sum_labels)
     gap = max(
         body.get_left()[0] - note.get_right()[0],
         note.get_left()[0] - body.get_right()[0],
@@ -715,7 +716,9 @@ def test_the_sums_note_beside_the_block_is_as_wide_as_the_solver_centred() -> No
     heading = blocks.sum_heading
     band = (stage.sums_plan.token_left, float(blocks.equals.get_left()[0]))
     room = [(0.0, 50.0, -50.0, False)]
-    note = place_sum_note(text, font, stage.theme, heading, taken, band, edge, room)
+    # Off the heading's line, which the band, centred on the note beside it, leaves free.
+    args = (taken, band, edge, room, False)
+    note = place_sum_note(text, font, stage.theme, heading, *args)
     assert float(note.get_left()[0]) == pytest.approx(0.0), "placed in the room beside"
     assert note.width <= two + 1e-6, (note.width, two)
 

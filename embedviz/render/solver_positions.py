@@ -21,16 +21,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 from embedviz.render.design import (
     CAPTION_FONT,
     MARGIN,
-    MIN_TEXT_PX,
     OUTLINE_REACH,
     SPACE,
     TypeScale,
-    font_for_px,
 )
 from embedviz.render.formula import formula_height, formula_width
 from embedviz.render.frame_fit import solve_largest
@@ -38,6 +35,7 @@ from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size, number_gap
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
+from embedviz.render.position_definition import definition_font
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
 from embedviz.render.solver_bands import TitlePlace, place_title
 from embedviz.story.model import Storyboard, Window
@@ -57,6 +55,7 @@ __all__ = [
     "ring_clear",
     "sign_width",
     "solve_positions",
+    "sum_labels_width",
 ]
 
 # Typst sources of the three blocks' symbols, set after their words.
@@ -86,44 +85,6 @@ NARROW_PAD = SPACE / 2
 # Between the sums and the caption's two lines: the lookup family's one SPACE over the
 # caption band left the caption's ink 12 px under the sums' block (a 720p review).
 CAPTION_AIR = 2 * SPACE
-
-
-@cache
-def _script_ratio() -> float:
-    """Return how tall a raised exponent's digit is beside a digit on the baseline.
-
-    Typst sets scripts smaller (and in their own optical variant); it is
-    measured, not assumed, so the definition's exponent is sized from what is drawn.
-    """
-    from embedviz.render.formula import FormulaText
-
-    glyphs = FormulaText("0^0", 48, "#FFFFFF").family_members_with_points()[1:]
-    base, script = sorted(glyphs, key=lambda glyph: glyph.get_x())
-    return float(script.height / base.height)
-
-
-def definition_font(label: float) -> float:
-    """Return the font of P's definition: a label's, or larger if its exponent would be small.
-
-    The definition is what the narration points at, so it is set as a label,
-    not a legend; its one script (the exponent of ``10000``) must still reach
-    :data:`~embedviz.render.design.MIN_TEXT_PX`, which at the smallest labels
-    takes a larger font than theirs (a digit of about 17.3 px, still under the
-    table numbers wherever the scene's eight tokens fit at 18 px or more). It is
-    not a problem for the solver: a floor on the table font would not shrink
-    monotonically, which :func:`~embedviz.render.frame_fit.solve_largest` needs.
-
-    Parameters
-    ----------
-    label
-        The frame's label font.
-
-    Returns
-    -------
-    float
-        The font size of every line of the definition.
-    """
-    return max(label, font_for_px(MIN_TEXT_PX / _script_ratio()) * 1.001)
 
 
 @dataclass(frozen=True)
@@ -234,6 +195,11 @@ class PositionPlan:
         P's size note (under P), and its font.
     verdict_left
         Where the bracket beside the sum block starts.
+    sum_label_left
+        Where the sums' position numbers start, right of their block (as E[id]'s).
+    note_beside
+        Whether the sums' note stands beside the block, not on its heading's line
+        (the band, moved to stand centred on it, freed that line: :mod:`.sum_note`).
     title_x, title_y, title_font
         The title.
     legend_x, legend_y, legend_stacked
@@ -267,6 +233,8 @@ class PositionPlan:
     legend_x: float = 0.0
     legend_y: float = 0.0
     legend_stacked: bool = False
+    sum_label_left: float = 0.0
+    note_beside: bool = False
 
     def row_y(self, top: float, row: int) -> float:
         """Return the centre line of row ``row`` of a body whose top is ``top``."""
@@ -335,8 +303,23 @@ def _gap_line(spec: PositionSpec, font: float) -> float:
     return digit_height(font) * GAP_LINE + SPACE if spec.gap else 0.0
 
 
+def sum_labels_width(label: float, chars: int) -> float:
+    """Return the width the sums' position numbers take right of their block, gap included.
+
+    Issue 18 (a 720p review): the sum rows had no position numbers, so a viewer could
+    not tell which position a sum was; they stand as E[id]'s do, right of the rows.
+    """
+    return _beside() + char_advance(label) * chars
+
+
+def _verdict_width(word: str, label: float) -> float:
+    """Return the width of the closing verdict (bracket, ``≠`` and its word) past the body."""
+    sign = SPACE * 2 + _beside() + BRACKET_WIDTH + char_advance(label) * 1.5
+    return sign + text_width(word, label, mono=False)
+
+
 def _centred_sums(
-    spec: PositionSpec, note: float, room: float, sign: float, verdict: float
+    spec: PositionSpec, note: float, room: float, sign: float, verdict: float, labels: float
 ) -> float:
     """Return where a learned P's sums start: their band centred under the top band.
 
@@ -348,7 +331,7 @@ def _centred_sums(
     """
     beside = verdict
     if spec.sum_note:
-        beside = max(beside, clear_reach() + ring_clear() + note_beside_width(spec.sum_note, note))
+        beside = max(beside, labels + 2 * SPACE + note_beside_width(spec.sum_note, note))
     return max(sign, (room - sign - beside) / 2 + sign)
 
 
@@ -412,15 +395,15 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     # The row number a digit's column clear of its chip (chips.number_gap), as in the lookup.
     tags_w = _beside() + chip_w + number_gap(label) + char_advance(label) * spec.position_chars
     top_w = body_w + tags_w + sign_w + body_w
-    verdict_w = SPACE * 2 + _beside() + BRACKET_WIDTH + char_advance(label) * 1.5
-    verdict_w += text_width(spec.verdict, label, mono=False)
+    labels_w = sum_labels_width(label, spec.position_chars)  # the sums' position numbers
+    verdict_w = _verdict_width(spec.verdict, label) + labels_w
     # A sinusoid's definition is read as a label; a learned P's size note is a note.
     note_font = definition_font(label) if spec.formulas else scale.note
     note_w, note_h = _note_size(spec, note_font)
     # The sums right after P's definition; a learned P's size note stands under P itself
     # (under E[id] it read as E's), its sums centred under the top band (_centred_sums).
     pe_left = body_w + tags_w + sign_w
-    centred = _centred_sums(spec, scale.note, top_w - body_w, sign_w, verdict_w)
+    centred = _centred_sums(spec, scale.note, top_w - body_w, sign_w, verdict_w, labels_w)
     sum_left = note_w + SPACE + sign_w if spec.formulas else centred
     note_left = 0.0 if spec.formulas else pe_left
     if note_left and sum_left + text_width(spec.headings[2], label, mono=False) + SPACE > pe_left:
@@ -467,13 +450,14 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             formula_left=offset + note_left,
             formula_top=sum_top + SPACE + heading_h + gap_h,
             note_font=note_font,
-            verdict_left=sum_x + body_w + _beside(),
+            verdict_left=sum_x + body_w + labels_w + _beside(),
             title_x=title_x,
             title_y=top - band_h / 2,
             title_font=title_font,
             legend_x=right,
             legend_y=top - band_h / 2,
             legend_stacked=stacked,
+            sum_label_left=sum_x + body_w + _beside(),
         ),
         problems,
     )

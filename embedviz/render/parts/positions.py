@@ -328,6 +328,8 @@ class PositionBlocks(Component):
         self.pe = Rows(self.pe_grid, positions, cells, pe_kind, data, theme, scale)
         self.sum_grid = _block(plan, board, plan.sum_left, plan.sum_top, theme, theme.output)
         self.sums = Rows(self.sum_grid, positions, cells, sum_kind, data, theme, scale)
+        # Each sum row's position, from the storyboard, right of the row as E[id]'s (issue 18).
+        self.sum_labels = VGroup(*[self._label(cells[("position", p)], p) for p in positions])
         self.pe_heading = heading(
             board.word("position_vector"), POSITION_SYMBOL, label, theme.muted, theme.accent
         )
@@ -352,6 +354,11 @@ class PositionBlocks(Component):
         self.sum_note = self._sum_note(note) if note else None
         self.first_row_box: VMobject | None = None
 
+    def _label(self, cell: NumberCell, position: Position) -> VMobject:
+        """Return one sum row's position number (drawn again: E[id]'s shows it too)."""
+        number = NumberText(cell, self.plan.scale.label, self.theme.muted).echoed()
+        return number.place(xyz(self.plan.sum_label_left, self.sums.y(position)), align="left")
+
     def _sum_note(self, text: str) -> SansLines:
         """Place the note that the sums add the unrounded values (:mod:`.sum_note`)."""
         inner = min(self.equals.get_left()[0], self.sum_heading.get_left()[0])
@@ -359,7 +366,8 @@ class PositionBlocks(Component):
         right = float(config.frame_width) / 2 - MARGIN
         taken: list[VMobject] = [self.pe_grid.body, self.formula]
         args = (self.plan.scale.note, self.theme, self.sum_heading, taken, band, right)
-        return place_sum_note(text, *args, beside_sums(self, self.pair(self.board.beats[-1])))
+        beside = beside_sums(self, self.pair(self.board.beats[-1]))
+        return place_sum_note(text, *args, beside, not self.plan.note_beside)
 
     def _definition(self, cells: Cells) -> VGroup:
         """P's definition (Typst lines, at the plan's note font) or a learned P's size and gap."""
@@ -396,6 +404,7 @@ class PositionBlocks(Component):
             self.pe_heading,
             self.plus,
             self.sum_grid,
+            self.sum_labels,
             self.sum_heading,
             self.equals,
         ]

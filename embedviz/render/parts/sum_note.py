@@ -23,19 +23,27 @@ line, as the first line of one label: the note's own lines stand as close).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from manim import DOWN, LEFT, UP, VMobject
 
-from embedviz.render.design import SPACE, Theme
+from embedviz.render.design import APART, SPACE, Theme
 from embedviz.render.glyphs import REFERENCE_FONT_SIZE, SANS_FONT, SansText, glyph_font
 from embedviz.render.metrics import text_width, xyz
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.sans_lines import SansLines
-from embedviz.render.solver_positions import note_beside_width, ring_clear
+from embedviz.render.solver_positions import PositionPlan, note_beside_width, ring_clear
 from embedviz.story.phrases import caption_lines
 
-__all__ = ["balanced_lines", "beside_sums", "place_sum_note", "wrap_words"]
+__all__ = [
+    "balanced_lines",
+    "band_shift",
+    "beside_sums",
+    "place_sum_note",
+    "shifted_band",
+    "wrap_words",
+]
 
 
 def wrap_words(text: str, font: float, width: float) -> list[str]:
@@ -73,6 +81,7 @@ def place_sum_note(
     band: tuple[float, float],
     right_edge: float,
     beside: list[tuple[float, float, float, bool]] | None = None,
+    on_heading: bool = True,
 ) -> SansLines:
     """Return the note, placed after the sums' heading or in the band left of ``=``.
 
@@ -100,6 +109,9 @@ def place_sum_note(
         verdict: rooms (left, top, bottom, under) reaching to ``right_edge``;
         the first that holds it wins. It stands level with a room's bottom
         where the room is ``under`` what it keeps clear of, else with its top.
+    on_heading
+        Whether it may stand on the heading's line (not where the band was
+        moved to stand centred on it beside the block: :func:`band_shift`).
     """
     line = SansLines(text, [text], font, theme.muted, SPACE)
     line.move_to(heading.get_center()).align_to(xyz(heading.get_right()[0] + 2 * SPACE, 0), LEFT)
@@ -107,15 +119,18 @@ def place_sum_note(
     if isinstance(words, SansText):
         # On the heading's baseline (boxes are ink: "sum" and "added" differ in height).
         line.shift(xyz(0, _baseline(words) - _baseline(line)))
-    if line.get_right()[0] <= right_edge and not any(_meet(line, m) for m in taken):
+    free = not any(_meet(line, m) for m in taken)
+    if on_heading and line.get_right()[0] <= right_edge and free:
         return line
     for x, top, bottom, under in beside or []:
-        # No wider than the solver centred the band on (two lines), whatever room is left.
-        lines = balanced_lines(text, font, min(right_edge - x, note_beside_width(text, font)))
-        note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
-        if note.width <= right_edge - x and note.height <= top - bottom:
-            end = xyz(x, bottom) if under else xyz(x, top)
-            return note.align_to(end, LEFT).align_to(end, DOWN if under else UP)
+        # No wider than the solver centred the band on (two lines), whatever room is left;
+        # on one line where two are too tall (APART under the verdict, issue 18).
+        for width in (min(right_edge - x, note_beside_width(text, font)), right_edge - x):
+            lines = balanced_lines(text, font, width)
+            note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
+            if note.width <= right_edge - x and note.height <= top - bottom:
+                end = xyz(x, bottom) if under else xyz(x, top)
+                return note.align_to(end, LEFT).align_to(end, DOWN if under else UP)
     left, right = band
     lines = balanced_lines(text, font, right - left)
     note = SansLines(text, lines, font, theme.muted, SPACE, align="left")
@@ -148,12 +163,13 @@ def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, 
     """Return the rooms beside the sum block clear of the closing verdict, best first.
 
     Right of the block, :func:`~embedviz.render.solver_positions.ring_clear`
-    past a row's ring (its ink reaches :func:`clear_reach` past the body): the
-    block's height over and under the bracket, which joins the centre lines
-    of ``pair``'s rows, a SPACE clear of it, the taller first. Then right of
-    the bracket, under and over the verdict's sign and word, a SPACE clear.
-    Each room as (left, top, bottom, under): ``under`` where it lies under
-    what it keeps clear of.
+    past a row's ring (its ink reaches :func:`clear_reach` past the body) and
+    two SPACEs past the rows' position numbers: the block's height over and
+    under the bracket, which joins the centre lines of ``pair``'s rows, a
+    SPACE clear of it, the taller first. Then right of the bracket, under
+    and over the verdict's sign and word, APART from them; last, past the
+    word, APART from it. Each room as (left, top, bottom, under): ``under``
+    where it lies under what it keeps clear of.
 
     Parameters
     ----------
@@ -166,7 +182,9 @@ def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, 
     top = grid.body_top()
     bottom = top - grid.height_of_body
     first, second = sorted((blocks.sums.y(pair[0]), blocks.sums.y(pair[1])), reverse=True)
-    x = grid.body_right() + clear_reach() + ring_clear()
+    # Past the rows' position numbers too, as far from them as from a ring.
+    labels = float(blocks.sum_labels.get_right()[0]) + 2 * SPACE if blocks.sum_labels else 0.0
+    x = max(grid.body_right() + clear_reach() + ring_clear(), labels)
     over, under = (top, first + SPACE, False), (second - SPACE, bottom, True)
     runs = sorted([over, under], key=lambda r: r[1] - r[0])
     _, sign, word = blocks.verdict(pair)
@@ -174,6 +192,47 @@ def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, 
         max(sign.get_top()[1], word.get_top()[1]),
         min(sign.get_bottom()[1], word.get_bottom()[1]),
     )
-    after = [(words[1] - SPACE, bottom, True), (top, words[0] + SPACE, False)]
+    # APART from the verdict: a SPACE under ``≠ different``, a 720p review read the
+    # two as one block (issue 18); they are two groups.
+    after = [(words[1] - APART, bottom, True), (top, words[0] + APART, False)]
     x_after = float(sign.get_left()[0])
-    return [(x, *run) for run in runs] + [(x_after, *room) for room in after]
+    # Else past the word, APART from it, level with the block's bottom.
+    beyond = (float(word.get_right()[0]) + APART, top, bottom, True)
+    return [(x, *run) for run in runs] + [(x_after, *room) for room in after] + [beyond]
+
+
+def band_shift(blocks: Any) -> float:
+    """Return how far a learned P's sum band moves right to stand centred in the frame.
+
+    From ``=`` to the end of the verdict or of the note, whichever reaches
+    farther. The solver centres the band on the note set on two lines beside
+    the block; APART under ``≠ different`` (issue 18), four rows hold it on
+    one line only, which reached 1.2 units past the centred band. Never
+    further left than E[id]'s left edge; 0 for a sinusoidal P (its definition
+    stands left of ``=``) or a band centred within a SPACE.
+
+    Parameters
+    ----------
+    blocks
+        The position blocks (:class:`~embedviz.render.parts.positions.PositionBlocks`).
+    """
+    last = blocks.board.beats[-1]
+    if blocks.sum_note is None or last.labels_with("formula_"):
+        return 0.0
+    left = float(blocks.equals.get_left()[0])
+    verdict = blocks.verdict(blocks.pair(last))
+    right = max(float(verdict.get_right()[0]), float(blocks.sum_note.get_right()[0]))
+    dx = max(-(left + right) / 2, blocks.plan.token_left - left)
+    return dx if abs(dx) > SPACE else 0.0
+
+
+def shifted_band(plan: PositionPlan, dx: float) -> PositionPlan:
+    """Return ``plan`` with its sum band (``=``, block, numbers, bracket) ``dx`` right."""
+    return replace(
+        plan,
+        sum_left=plan.sum_left + dx,
+        equals_x=plan.equals_x + dx,
+        verdict_left=plan.verdict_left + dx,
+        sum_label_left=plan.sum_label_left + dx,
+        note_beside=True,
+    )

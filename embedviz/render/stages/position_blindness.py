@@ -42,6 +42,7 @@ from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.compare_focus import dim_others
+from embedviz.render.parts.edge_clear import keep_off_edge, right_edge
 from embedviz.render.parts.first_level import lookup_all, rest_level, stand_for_lookups
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.key_swap import sums_key, swap_keys
@@ -51,12 +52,12 @@ from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Narrowing, Targets, glided, narrowed, narrowing, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
 from embedviz.render.parts.resting import legend_across, legend_room, rest_legend
+from embedviz.render.parts.sum_note import band_shift, shifted_band
 from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_positions import (
     NARROW_PAD,
     VERDICT_CHARS,
-    VERDICT_EDGE,
     PositionPlan,
     PositionSpec,
     solve_positions,
@@ -109,6 +110,7 @@ class PositionStage(Stage):
         self.matrix = self.add_part(MatrixPart(*args))
         self.output = self.add_part(OutputPart(*args))
         self.chips = self.add_part(ChipColumn(*args))
+        keep_off_edge(self.chips.heading)  # "token IDs" as far in as the verdict (issue 18)
         parts = (self.matrix, self.output, self.chips, self.cells)
         self.motion = self.add_part(LookupMotion(self.scene, self.theme, plan, *parts))
         # At the solver's place the block leaves a fifth of the frame empty under it.
@@ -125,9 +127,13 @@ class PositionStage(Stage):
         pe_kind = next(k for k in _PE_KINDS if any(key[0] == k for key in self.cells))
         args2 = (self.scene, self.board, self.cells, second, self.theme)
         self.tokens = self.add_part(TokenBlock(*args2))
-        self.blocks = self.add_part(
-            PositionBlocks(*args2, pe_kind, _PE_KINDS[pe_kind], self.tokens)
-        )
+        blocks = PositionBlocks(*args2, pe_kind, _PE_KINDS[pe_kind], self.tokens)
+        if dx := band_shift(blocks):  # centred on the note as it stands (:mod:`.sum_note`)
+            second = self.sums_plan = shifted_band(second, dx)
+            blocks = PositionBlocks(
+                *args2[:3], second, self.theme, pe_kind, _PE_KINDS[pe_kind], self.tokens
+            )
+        self.blocks = self.add_part(blocks)
         self.same: list[VMobject] = []
         # Whether the verdict's word stands under ``=`` (only where the line has no room).
         self.stacked = False
@@ -242,7 +248,7 @@ class PositionStage(Stage):
     @staticmethod
     def _fits(same: VGroup) -> bool:
         """Return whether the verdict stands inside the safe area's right edge."""
-        return float(same.get_right()[0]) <= _right_edge() + 1e-9
+        return float(same.get_right()[0]) <= right_edge() + 1e-9
 
     def _room(
         self, same: VGroup, left: float, matrix: list[Mobject], output: list[Mobject]
@@ -255,7 +261,7 @@ class PositionStage(Stage):
         their floor (24 px, or 18 px for a table already under it).
         """
         reach = float(same.get_right()[0]) - left
-        edge = _right_edge()
+        edge = right_edge()
         if left + reach <= edge + 1e-9:
             return None
         boxes = mobject_boxes(matrix)
@@ -416,7 +422,7 @@ class PositionStage(Stage):
     def _fit_verdict(self, same: VGroup) -> None:
         """Put the verdict's word under the output block when it does not fit beside the bracket."""
         word = same[-1]
-        if word.get_right()[0] <= _right_edge() + 1e-9:
+        if word.get_right()[0] <= right_edge() + 1e-9:
             return
         body = self.output.grid
         top = body.body_top() - body.height_of_body - SPACE
@@ -487,10 +493,3 @@ def _text_floor() -> float:
     from manim import config
 
     return MIN_TEXT_PX * float(config.frame_height) / 720
-
-
-def _right_edge() -> float:
-    """Return the x a verdict's word keeps left of: :data:`VERDICT_EDGE` off the frame's edge."""
-    from manim import config
-
-    return float(config.frame_width / 2 - VERDICT_EDGE)
