@@ -21,7 +21,7 @@ from embedviz.core.table import EmbeddingTable, Table, TorchSeededTable
 from embedviz.story.model import Highlight, NumberCell, NumberKind, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import Recorder, SceneSpec, make_table
-from embedviz.story.screen import int_cell, value_cell
+from embedviz.story.screen import Screen, int_cell, value_cell
 from embedviz.story.window import labelled_window
 from embedviz.story.words import Words
 
@@ -308,6 +308,14 @@ def _one_column(
     )
 
 
+def _drop_terms(screen: Screen) -> None:
+    """Take the worked column's terms, its sum and its gap labels off the screen."""
+    for kind in ("term_one_hot", "term_weight", "term_sum"):
+        screen.remove_kind(kind)
+    for key in [key for key in screen.labels if key.startswith("term_gap_")]:
+        del screen.labels[key]
+
+
 def _product_and_lookup(
     rec: Recorder,
     product: npt.NDArray[np.float32],
@@ -316,8 +324,9 @@ def _product_and_lookup(
 ) -> None:
     """Fill the whole product, then set the lookup E[i] beside it: equal, value for value."""
     i, screen, window = focus.token_id, rec.screen, rec.window
-    # The worked column stays beside E while the other columns land (it shows how
-    # each is taken); it leaves when the lookup's row needs the panel.
+    # The working on screen is the highlighted column's: where other columns land,
+    # column 0's worked terms leave as the highlight moves on (issue 18); a single
+    # column's stay beside E until the lookup's row needs the panel.
     for col in window.cols:
         screen.add(value_cell("product", (col,), product[col]))
     if len(product) == 1:
@@ -328,11 +337,9 @@ def _product_and_lookup(
         columns_sentence = (
             f"Every other column works the same way, so the product is exactly row {i} of E."
         )
+        _drop_terms(screen)
     rec.beat("columns", "columns", columns_sentence, run_time=1.4, highlight=focus)
-    for kind in ("term_one_hot", "term_weight", "term_sum"):
-        screen.remove_kind(kind)
-    for key in [key for key in screen.labels if key.startswith("term_gap_")]:
-        del screen.labels[key]
+    _drop_terms(screen)
     screen.labels["lookup_title"] = f"E[{i}]"
     screen.labels["product_formula"] = product_formula(i)
     for col in window.cols:
