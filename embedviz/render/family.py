@@ -14,7 +14,7 @@ the answer is manim's in every case.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 __all__ = ["family_ids", "family_of", "has_family_outside"]
@@ -51,40 +51,33 @@ def family_of(mobject: Any) -> list[Any]:
     return found
 
 
+def _each_member(mobjects: Iterable[Any]) -> Iterator[Any]:
+    """Yield every member of the families of ``mobjects`` once (a cycle is walked once round)."""
+    seen: set[int] = set()
+    stack = list(mobjects)
+    while stack:
+        member = stack.pop()
+        if id(member) in seen:
+            continue
+        seen.add(id(member))
+        yield member
+        if member.submobjects:
+            stack.extend(member.submobjects)
+
+
 def family_ids(mobjects: Iterable[Any]) -> set[int]:
     """Return the ids of every member of the families of ``mobjects`` (order aside).
 
     The same set as the ids of manim's family lists: everything reachable
     through ``submobjects``, each once (a cycle is walked once round).
     """
-    seen: set[int] = set()
-    stack = list(mobjects)
-    while stack:
-        member = stack.pop()
-        key = id(member)
-        if key in seen:
-            continue
-        seen.add(key)
-        if member.submobjects:
-            stack.extend(member.submobjects)
-    return seen
+    return {id(member) for member in _each_member(mobjects)}
 
 
 def has_family_outside(mobjects: Iterable[Any], inside: set[int]) -> bool:
     """Whether any member with points of the families of ``mobjects`` is missing from ``inside``.
 
-    ``inside`` holds ids (as :func:`family_ids` gives them).
+    ``inside`` holds ids (as :func:`family_ids` gives them). The walk stops at
+    the first such member.
     """
-    seen: set[int] = set()
-    stack = list(mobjects)
-    while stack:
-        member = stack.pop()
-        key = id(member)
-        if key in seen:
-            continue
-        seen.add(key)
-        if key not in inside and len(member.points):
-            return True
-        if member.submobjects:
-            stack.extend(member.submobjects)
-    return False
+    return any(id(member) not in inside and len(member.points) for member in _each_member(mobjects))
