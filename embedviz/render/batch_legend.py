@@ -13,13 +13,6 @@ place, even where the next beat crosses it too. Where it can, the solver
 keeps it under E's source rows instead (:func:`~embedviz.render.batch_notes.legend_floor`:
 the default batch), and it never gives way; at GPT-2's size that place left
 the room over it empty, and it still does.
-
-:func:`crossed_slices` finds the slices a beat's strips would pass over (its
-own slice's strips go out at their row's height and up or down the column
-through the places of slices still empty): those give way too, for the
-whole beat (:func:`~embedviz.render.parts.batch_focus.focus`), and once per
-run of beats (:func:`make_way`): a slice the next lookup beat will cross or
-fill stays out as the beat ends.
 """
 
 from __future__ import annotations
@@ -32,14 +25,12 @@ from manim import Animation, AnimationGroup, VMobject
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.design import SPACE
 from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
-from embedviz.render.metrics import xyz
-from embedviz.render.parts.schedule import swept
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["Recede", "crossed_slices", "give_way", "make_way"]
+__all__ = ["Recede", "give_way"]
 
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
@@ -113,92 +104,6 @@ def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:
     grid = stage.matrix.grid
     lowest = min(grid.row_y(row) for row in rows) - plan.sizes.row_height / 2
     return lowest < float(legend.get_top()[1]) + SPACE
-
-
-def crossed_slices(stage: BatchStage, filled: Collection[Any], beat: Beat) -> set[int]:
-    """Return the slices a lookup beat's chips and strips would pass over (not their own).
-
-    ``filled`` are the positions landed before the beat. Beside the slices a
-    chip goes out at its row of E's height to the tags' column and up or
-    down it to its tag; its strip comes out of E heading for its output row
-    and into it (:meth:`~embedviz.render.solver.LookupPlan.strip_path`),
-    shown only once out of E. The boxes both sweep along those ways (at the
-    blocks' rest) are tested against each other slice. In the corridor they go in from the left,
-    level with their row, past no slice.
-    """
-    plan, grid = stage.plan, stage.matrix.grid
-    if plan.mode != "beside" or beat.output is None:
-        return set()
-    row_h = plan.sizes.row_height
-    centre_x = plan.matrix_left + plan.body_width / 2
-    e_right = plan.matrix_left + plan.body_width
-    crossed: set[int] = set()
-    for b, t in (p for p in beat.output.filled if p not in filled):
-        index = b * plan.length + t
-        source = grid.row_y(int(stage.cells[("token_id", (b, t))].value))
-        target = plan.output_row_y(index)
-        chip = stage.chips.chips[index]
-        park = xyz(plan.park_x(chip.width), source)
-        tag = xyz(plan.tag_x(chip.width), target)
-        sweeps = swept([park, xyz(tag[0], source), tag], chip.width, chip.height)
-        way = [xyz(centre_x, source), *plan.strip_path(source, target)]
-        # Only its part out of E shows (it comes out from behind E's right edge).
-        sweeps += [
-            (max(x0, e_right), y0, x1, y1)
-            for x0, y0, x1, y1 in swept(way, plan.body_width, row_h)
-            if x1 > e_right + 1e-6
-        ]
-        for other, body in enumerate(g.body for g in stage.stack.slices):
-            if other != b and any(_overlap(box, body) for box in sweeps):
-                crossed.add(other)
-    return crossed
-
-
-def _overlap(box: tuple[float, float, float, float], body: VMobject) -> bool:
-    """Whether ``box`` overlaps ``body``'s box by more than rounding."""
-    left, bottom = (float(v) for v in body.get_corner(xyz(-1, -1))[:2])
-    right, top = (float(v) for v in body.get_corner(xyz(1, 1))[:2])
-    return (
-        box[0] < right - 1e-6
-        and box[2] > left + 1e-6
-        and box[1] < top - 1e-6
-        and box[3] > bottom + 1e-6
-    )
-
-
-def _upcoming(
-    stage: BatchStage, filled: Collection[Any], beat: Beat
-) -> tuple[Beat, set[Any]] | None:
-    """Return the next beat, if it is a lookup while rows are still to come, and what has landed."""
-    beats = [b.name for b in stage.board.beats]
-    after = beats.index(beat.name) + 1
-    upcoming = stage.board.beats[after] if after < len(beats) else None
-    if upcoming is None or upcoming.action not in ("lookup", "lookup_many") or not beat.output:
-        return None
-    landed = set(filled) | set(beat.output.filled)
-    if upcoming.output is None or len(landed) == len(stage.stack.positions):
-        return None
-    return upcoming, landed
-
-
-def make_way(stage: BatchStage, filled: Collection[Any], beat: Beat) -> tuple[set[int], set[int]]:
-    """Return the slices a lookup beat's chips and strips cross, and those to keep out at its end.
-
-    A slice kept out is one the next beat (a lookup while rows are still to
-    come) crosses or fills: in the default batch sequence 0's three beats
-    cross slice 1, which faded out and back three times; it now gives way
-    once, and comes back as its own sequence's first beat begins. (The
-    slices stand still between such beats: they glide only once every row
-    is in.)
-    """
-    crossed = crossed_slices(stage, filled, beat)
-    found = _upcoming(stage, filled, beat)
-    if found is None:
-        return crossed, set()
-    upcoming, landed = found
-    assert upcoming.output is not None
-    fills = {p[0] for p in upcoming.output.filled if p not in landed}
-    return crossed, crossed_slices(stage, landed, upcoming) | fills
 
 
 def _rows(stage: BatchStage, filled: Collection[Any], beat: Beat) -> set[int]:

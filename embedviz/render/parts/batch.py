@@ -241,8 +241,6 @@ class SliceStack(OutputPart):
         # The empty slices dimmed while another sequence is looked up: each part, its members
         # and their full looks (parts/batch_focus.py).
         self.dimmed: dict[int, list[tuple[VMobject, list[VMobject], list[Any]]]] = {}
-        # The B brace's members and full looks while it is out with a slice that gave way.
-        self.brace_out: tuple[list[VMobject], list[Any]] | None = None
 
     def _edges(self, board: Storyboard, cells: Cells) -> None:
         """Build the d edge (in slice 0's header band), the T (slice 0) and the B (all) edges."""

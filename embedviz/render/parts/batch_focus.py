@@ -16,26 +16,16 @@ The change plays at the start of the beat's first step, colours only, and
 the slice comes back at the first step of its own sequence's first lookup
 (with its header). :func:`on_tag` points at a repeated ID's tag (:class:`TagRing`).
 
-A frame-by-frame review then still saw the chip of ``lookup-0-0`` mid-walk
-inside slice 1's row 2 (dimmed, but drawn): a student read the ID as landing
-in slice 1. An empty slice that a beat's chips and strips would pass over
-(:func:`~embedviz.render.batch_legend.crossed_slices`) now gives way for the
-whole beat: it fades out as the beat's first step begins (before any chip
-leaves the block), stays out while they travel, and fades back in, dimmed,
-once its last strip has landed, as the legend under the slices gives way (both
-:class:`~embedviz.render.batch_legend.Recede`). It does so once per run of
-beats that cross it: the default batch's slice 1 faded out and back with each
-of sequence 0's three beats. A slice the next beat crosses or fills stays out
-as a beat ends (:func:`~embedviz.render.batch_legend.make_way`), and comes
-back as the first beat that does not cross it begins: at full strength where
-that beat fills it, dimmed otherwise. It goes whole, its frame's outline
-too, and the B brace, which spans every slice, goes and comes with it
-(:func:`_brace_way`). (Its outline once stayed, dimmed, so that the brace
-spanned something: a later review read it as a card the strips entered, the
-copy seen entering slice 1 before rising to slice 0. The ``reveal`` beat
-shows the B slices; the lookups of sequence 0 now travel through clear
-space, and slice 1 with its brace and header comes back as sequence 1's
-lookup begins, before its rows travel.)
+A frame-by-frame review then saw the chip of ``lookup-0-0`` mid-walk
+inside slice 1's row 2 (dimmed, but drawn), and a student read the ID as
+landing in slice 1; session 23 made such a slice give way for the whole run
+of sequence 0's beats, frame, row numbers and the B brace with it. A
+lecture-hall review at 720p (issue 18, session 33) then read the output
+block as one slice for 26 s of GPT-2's batch (33.8 to 60 s), the B brace
+gone with it. Every slice now stands from the first lookup to the last:
+an empty one that another sequence's chips and strips pass over stays
+dimmed under them (they travel over it, drawn above it, to the slice at
+full strength), and its header comes with its own sequence's first lookup.
 """
 
 from __future__ import annotations
@@ -48,16 +38,14 @@ from manim import (
     Animation,
     AnimationGroup,
     RoundedRectangle,
-    Succession,
     VGroup,
     VMobject,
 )
 from manim.utils.color import ManimColor
 
 from embedviz.render.animations import Steps, beat_steps
-from embedviz.render.batch_legend import Recede
 from embedviz.render.design import dimmed
-from embedviz.render.fades import Looks, OutlineIn, _hidden, _looks, _set_looks
+from embedviz.render.fades import Looks, OutlineIn, _looks, _set_looks
 from embedviz.render.pace import at_least, seconds_of
 from embedviz.render.parts.chips import Chip
 from embedviz.story.model import Beat
@@ -83,8 +71,6 @@ ON_TAG_WIDTH = 2.0
 TAG_RING_FADE = 0.15
 # Seconds it stands at the least, fades included: the beat's share left it 0.2 s (a flicker).
 TAG_RING_SECONDS = 1.5
-# Seconds a slice that gave way for a beat takes to come back once its last strip has landed.
-RETURN = 0.4
 # The share of the first step the slices take to dim or come back.
 FOCUS_SHARE = 0.3
 # Where in the looks the fill and the stroke colours stand (fades._COLOURS).
@@ -94,7 +80,7 @@ _FILL, _STROKE = 0, 1
 class Recolour(Animation):
     """Take a mobject's members from their looks now to ``ends`` within ``share`` of the step.
 
-    Only colours change (as :class:`~embedviz.render.batch_legend.Recede`).
+    Only colours change (as :class:`~embedviz.render.batch_legend.Recede` does).
     """
 
     def __init__(
@@ -172,100 +158,19 @@ def _recolour(stack: SliceStack, b: int, dim: bool, shown: set[int]) -> list[Rec
             ends = [dim_looks(looks, ground) for looks in full]
             moves.append(Recolour(part, members, ends))
     else:
-        # One that gave way fades in at full strength (not from its dimmed colour), whole.
-        gone = _gone(stack, b)
         for part, members, full in stack.dimmed.pop(b, []):
-            starts = [_hidden(looks) for looks in full] if gone else None
-            moves.append(Recolour(part, members, full, starts=starts))
+            moves.append(Recolour(part, members, full))
     return moves
 
 
-def _gone(stack: SliceStack, b: int) -> bool:
-    """Whether slice ``b`` gave way in the beat before and is still out."""
-    members = [m for _, parts, _ in stack.dimmed.get(b, []) for m in parts]
-    return bool(members) and not any(_drawn(m) for m in members)
-
-
-def _drawn(member: VMobject) -> bool:
-    """Whether a member draws anything (some fill or stroke opacity over zero)."""
-    looks = _looks(member)
-    rgbas = [np.asarray(looks[index]) for index in (_FILL, _STROKE)]
-    return any(len(rgba) and np.any(rgba[:, 3] > 0) for rgba in rgbas)
-
-
-def _dim_targets(stack: SliceStack, b: int) -> list[tuple[VMobject, list[VMobject], list[Looks]]]:
-    """Return slice ``b``'s recorded parts, their members and the members' dimmed looks."""
-    grounds = {id(part): ground for part, ground in _parts(stack, b)}
-    return [
-        (part, members, [dim_looks(looks, grounds[id(part)]) for looks in full])
-        for part, members, full in stack.dimmed[b]
-    ]
-
-
-def _recede(stack: SliceStack, b: int, shown: set[int]) -> list[Any]:
-    """Return slice ``b``'s parts on screen with their looks now and once dimmed (recorded)."""
-    if b not in stack.dimmed:
-        _recolour(stack, b, True, shown)
-    return [
-        (part, members, ([_looks(m) for m in members], ends))
-        for part, members, ends in _dim_targets(stack, b)
-    ]
-
-
-def _dim_again(stack: SliceStack, b: int) -> list[Recolour]:
-    """Bring slice ``b`` back, dimmed, from where it gave way in the beat before."""
-    return [Recolour(part, members, ends) for part, members, ends in _dim_targets(stack, b)]
-
-
-def _brace_way(
-    stack: SliceStack, shown: set[int], recede: list[Any], backs: list[bool]
-) -> list[Recolour]:
-    """Take the B brace out with the slices that give way, and back with the last of them.
-
-    It spans every slice: with one gone it would point at empty space. It
-    leaves with the first slice that gives way, stays out while any is out
-    (``recede``, whose entries come back at the beat's end where ``backs``),
-    and comes back whole as the first beat that crosses none begins (the
-    returned move), with the slices that come back then.
-    """
-    brace = stack.edge_b
-    if recede:
-        out = stack.brace_out
-        if out is None:
-            if id(brace) not in shown:
-                return []
-            members = _members(brace)
-            out = (members, [_looks(m) for m in members])
-        members, full = out
-        recede.append((brace, members, (full, full), stack.brace_out is None))
-        backs.append(all(backs))
-        stack.brace_out = None if backs[-1] else out
-        return []
-    if stack.brace_out is None:
-        return []
-    members, full = stack.brace_out
-    stack.brace_out = None
-    return [Recolour(brace, members, full, starts=[_hidden(looks) for looks in full])]
-
-
-def focus(
-    stack: SliceStack,
-    filled: Collection[Any],
-    played: Animation,
-    beat: Beat,
-    crossed: Collection[int] = (),
-    kept: Collection[int] = (),
-) -> Animation:
+def focus(stack: SliceStack, filled: Collection[Any], played: Animation, beat: Beat) -> Animation:
     """Return a lookup beat's animation with the slices it does not fill, still empty, dimmed.
 
     ``filled`` are the positions landed before the beat. A slice the beat
     fills, or with rows in, stands at full strength; the change plays with
-    the beat's first step (only what is on screen changes). Those of them
-    that its chips and strips pass over (``crossed``) give way for the whole
-    beat (:class:`~embedviz.render.batch_legend.Recede`), coming back dimmed as
-    it ends, unless the next beat crosses or fills them too (``kept``): then they stay out, and come
-    back as the first beat that does not cross them begins (at full strength
-    where it fills them). The B brace goes and comes with them (:func:`_brace_way`).
+    the beat's first step (only what is on screen changes). An empty slice
+    that the beat's chips and strips pass over stays, dimmed, under them:
+    every slice stands from the first lookup to the last (issue 18).
     """
     if beat.output is None:
         return played
@@ -274,53 +179,17 @@ def focus(
     active = {p[0] for p in fresh}
     holding = {p[0] for p in filled}
     moves: list[Recolour] = []
-    recede: list[Any] = []
-    backs: list[bool] = []
     for b in range(len(stack.slices)):
         dim = b not in active and b not in holding
-        if dim and b in crossed:
-            out = _gone(stack, b)
-            parts = _recede(stack, b, shown)
-            recede += [(*part, not out) for part in parts]
-            backs += [b not in kept] * len(parts)
-        elif dim and _gone(stack, b):
-            moves += _dim_again(stack, b)
-        elif dim != (b in stack.dimmed):
+        if dim != (b in stack.dimmed):
             moves += _recolour(stack, b, dim, shown)
-    moves += _brace_way(stack, shown, recede, backs)
-    if not moves and not recede:
+    if not moves:
         return played
     steps = list(beat_steps(played))
     first = steps[0]
     for move in moves:
         move.set_run_time(first.run_time)
     steps[0] = AnimationGroup(first, *moves)
-    return _receded(steps, recede, backs)
-
-
-def _receded(steps: list[Animation], recede: list[Any], backs: list[bool]) -> Animation:
-    """Return the beat's steps with what gives way out through them, and back where it comes."""
-    gates: list[list[bool]] = [[False] for _ in recede]
-    steps = [
-        AnimationGroup(
-            step,
-            *[
-                Recede(
-                    part, members, looks, k == 0 and leave, False, gate=gate, run_time=step.run_time
-                )
-                for (part, members, looks, leave), gate in zip(recede, gates, strict=True)
-            ],
-        )
-        for k, step in enumerate(steps)
-    ]
-    back = [
-        Recede(part, members, looks, False, True, 1.0, gate, run_time=RETURN)
-        for (part, members, looks, _), gate, comes in zip(recede, gates, backs, strict=True)
-        if comes
-    ]
-    if back:
-        # Back once the last strip has landed (at the last step's end, one still travelled).
-        steps[-1] = Succession(steps[-1], AnimationGroup(*back))
     return Steps(*steps) if len(steps) > 1 else steps[0]
 
 

@@ -24,7 +24,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.batch_close import all_in, keep_parted, rise_more
-from embedviz.render.batch_legend import give_way, make_way
+from embedviz.render.batch_legend import give_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
 from embedviz.render.batch_under import marks_under, rings_off
@@ -430,8 +430,7 @@ class BatchStage(Stage):
         done = len(self.motion.filled) == len(self.stack.positions)
         if beat.action in ("lookup", "lookup_many") and not done:
             filled = set(self.motion.filled)
-            ways = make_way(self, filled, beat)
-            played = focus(self.stack, filled, super().animate(beat), beat, *ways)
+            played = focus(self.stack, filled, super().animate(beat), beat)
             played = give_way(self, filled, played, beat)
             if len(self.motion.filled) < len(self.stack.positions):
                 return played
