@@ -29,8 +29,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, FadeOut, Group, Mobject, VMobject, smooth
+from manim import Animation, AnimationGroup, Group, Mobject, VMobject, smooth
 
+from embedviz.render.fades import FadeOut
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.captions import Caption
