@@ -25,6 +25,7 @@ from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.early_rise import rise, rise_beat
 from embedviz.render.parts.lane import LaneMotion
+from embedviz.render.parts.lane_close import close_beat, close_lane
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
@@ -106,6 +107,8 @@ class LookupStage(Stage):
     named_row: Mobject | None = None
     # The reveal in which the block glides up for the run of lookups (``early_rise``).
     rises_in: str | None = None
+    # The first beat after the lookups, where an emptied sentence lane closes (``lane_close``).
+    closes_in: str | None = None
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
@@ -147,6 +150,7 @@ class LookupStage(Stage):
         hold_lookups(self.motion, self.board)
         self.rises_in = rise_beat(self.motion, self.board)
         self.zoom = self._close_up()
+        self.closes_in = close_beat(self.board, plan.lane is not None and self.zoom is None)
 
     def _close_up(self) -> Zoom | None:
         """Return a close-up of the blocks until the print comes, when it waits under them.
@@ -166,7 +170,16 @@ class LookupStage(Stage):
         return stage_close_up(self.scene, self.title, shown, self.plan.scale.data, (), spread)
 
     def animate(self, beat: Beat) -> Animation:
-        """Play the beat; under the close-up until the print, which pulls back first."""
+        """Play the beat; under the close-up until the print, which pulls back first.
+
+        The first beat after the lookups closes an emptied sentence lane first
+        (:func:`~embedviz.render.parts.lane_close.close_lane`): it and every
+        later beat play under that close-up.
+        """
+        if beat.name == self.closes_in:
+            closing, closed = close_lane(self, lambda: Stage.animate(self, beat))
+            wrapped = closed if self.zoom is None else self.zoom.wrap(closed)
+            return Steps(closing, *beat_steps(wrapped))
         zoom = self.zoom
         if zoom is None or zoom.factor == 1.0:
             return super().animate(beat)

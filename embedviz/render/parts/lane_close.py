@@ -1,0 +1,144 @@
+"""After the lookups, the sentence lane's room closes (SequenceLookup; issue 18).
+
+The chips wait in a lane over E (:mod:`~embedviz.render.solver_lane`); once
+every one has become its output row's tag, the lane is empty and its heading
+``token IDs`` stands alone over nothing. Fading the heading alone left a band
+as wide as the frame empty (14.4 % of the toy's frame at ``dim`` and
+``shape``: more than the eighth issue 18 allows), and gliding the blocks up
+into it only moves that band under them (18.5 %). So, in one smooth glide at
+the first beat after the lookups (:func:`close_beat`):
+
+- the heading fades;
+- the output block glides to stand centred against E's rows (resting where
+  the strips needed it, it left the room under it empty), unless it is a
+  still block with its legend upright under its tags;
+- everything but the title, the captions and a legend over the blocks grows
+  into the band the lane leaves, as a camera's close-up
+  (:func:`~embedviz.render.zoom.stage_close_up`, its rows further apart up
+  to the solver's loosest pitch), or, where the blocks already fill the
+  frame's width (GPT-2's and MiniLM's sizes), in height alone
+  (:func:`~embedviz.render.zoom.stage_stretch`: the rows spread apart).
+
+The beat's own steps, and every later beat's, are built in the solved layout
+and played under the close-up (:meth:`~embedviz.render.zoom.Zoom.wrap`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from manim import Animation, AnimationGroup, Group, Mobject, VMobject, smooth
+
+from embedviz.render.fades import FadeOut
+from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least
+from embedviz.render.parts.captions import Caption
+from embedviz.render.parts.glide import GLIDE_SECONDS, Glide, glide_floor
+from embedviz.render.solver import MAX_PITCH
+from embedviz.render.zoom import Zoom, stage_close_up, stage_stretch
+
+if TYPE_CHECKING:
+    from embedviz.render.stages.lookup import LookupStage
+    from embedviz.story.model import Storyboard
+
+__all__ = ["close_beat", "close_lane"]
+
+# The beats that move chips out of the lane.
+LOOKUPS = ("lookup", "lookup_many")
+
+
+def close_beat(board: Storyboard, laned: bool) -> str | None:
+    """Return the first beat after the last lookup, where a lane (``laned``) closes; else None."""
+    actions = [beat.action for beat in board.beats]
+    if not laned or not any(a in LOOKUPS for a in actions):
+        return None
+    last = max(i for i, a in enumerate(actions) if a in LOOKUPS)
+    return board.beats[last + 1].name if last + 1 < len(board.beats) else None
+
+
+def close_lane(stage: LookupStage, build: Callable[[], Animation]) -> tuple[Animation, Animation]:
+    """Return the lane's closing glide and what ``build`` builds (the beat, in the solved layout).
+
+    The output block's new place is solved (it stands there for ``build``
+    and every later beat), then set back: the glide takes it there as the
+    close-up grows. ``stage.zoom`` is the close-up from here on (None where it
+    would not grow the content by 5 %: then the heading only fades).
+    """
+    heading = stage.chips.heading
+    matrix, block = stage.matrix.grid.body, stage.output.grid.body
+    dy = float(matrix.get_center()[1] - block.get_center()[1])
+    if stage.plan.legend_upright > 0:
+        # A still block keeps its place: its legend stands upright under its tags.
+        dy = 0.0
+    moving = stage.motion.output_side(shown=True)
+    for mobject in moving:
+        mobject.shift(xyz(0.0, dy))
+    built = build()
+    legend = stage.matrix.legend
+    over = legend is not None and legend.get_bottom()[1] > stage.matrix.heading.get_top()[1]
+    kept: list[Mobject] = [heading, *([legend] if over and legend is not None else [])]
+    kept_ids = {id(m) for m in kept}
+    shown = [m for m in stage.scene.mobjects if id(m) not in kept_ids and m is not stage.title]
+    shown = [m for m in shown if not isinstance(m, Caption)]
+    # A legend over the blocks (not in the title band) is the room's top, as the title is.
+    top = Group(stage.title, legend) if over and stage.plan.legend_left else stage.title
+    # Rows no further apart than the solver's loosest pitch, when the close-up spreads them.
+    spread = MAX_PITCH / stage.plan.sizes.pitch
+    zoom = stage_close_up(
+        stage.scene, top, shown, stage.plan.scale.data, kept, spread
+    ) or stage_stretch(stage.scene, top, shown, kept)
+    for mobject in moving:
+        mobject.shift(xyz(0.0, -dy))
+    # Gone in the glide's first fifth, before E's heading grows up into its line.
+    fade = FadeOut(heading, run_time=GLIDE_SECONDS, rate_func=lambda t: min(1.0, 5.0 * t))
+    stage.zoom = zoom
+    if zoom is None:
+        glide = Glide(lambda: list(moving), dy)
+        return at_least(AnimationGroup(glide, fade), glide_floor(0.0, dy)), built
+    closing = _CloseIn(zoom, moving, dy)
+    return at_least(AnimationGroup(closing, fade), glide_floor(0.0, dy)), built
+
+
+class _CloseIn(Animation):
+    """The output block glides ``dy`` while the close-up grows from none to ``zoom``'s."""
+
+    def __init__(self, zoom: Zoom, moving: list[Mobject], dy: float) -> None:
+        self.zoom, self.moving, self.dy = zoom, moving, dy
+        self.target = (zoom.factor, zoom.spread)
+        self.done = 0.0
+        self.members: Any = None
+        # An introducer, so that the scene adds nothing (it only moves what is there).
+        super().__init__(VMobject(), run_time=GLIDE_SECONDS, rate_func=smooth, introducer=True)
+
+    def _setup_scene(self, scene: Any) -> None:
+        """Add nothing: the close-up only moves what is already there."""
+
+    def may_move(self) -> list[Mobject]:
+        """Return everything under the close-up: all of it grows."""
+        return list(self.zoom.content())
+
+    def create_starting_mobject(self) -> VMobject:
+        """Return an empty stand-in: nothing reads it."""
+        return VMobject()
+
+    def begin(self) -> None:
+        """Start from no close-up (the zoom holds its end until then), gathering what grows."""
+        self.zoom.factor, self.zoom.spread = 1.0, 1.0
+        self.members, self.done = self.zoom._members(), 0.0
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Undo the close-up, glide the block, and redo it at this moment's size."""
+        zoom, eased = self.zoom, self.rate_func(alpha)
+        old = zoom._scales()
+        zoom._rescale(old, np.ones(3), self.members)
+        for mobject in self.moving:
+            mobject.shift(xyz(0.0, self.dy * (eased - self.done)))
+        self.done = eased
+        zoom.factor, zoom.spread = (1.0 + (t - 1.0) * eased for t in self.target)
+        zoom._rescale(np.ones(3), zoom._scales(), self.members)
+
+    def clean_up_from_scene(self, scene: Any) -> None:
+        """Remove nothing."""
