@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from edges import LEFT, ORIGIN, RIGHT, bounds, centre, critical, gradient_ends, left
 
 ALPHAS = tuple(k / 40 for k in range(1, 40))
 SWEEP = 2000
@@ -102,7 +103,7 @@ def opacity_along(mobject: Any, rgbas: np.ndarray, xs: np.ndarray) -> np.ndarray
         seen = np.full(len(xs), float(rgbas[0][3]))
     else:
         y = (points[:, 1].min() + points[:, 1].max()) / 2
-        ends = mobject.get_gradient_start_and_end_points()
+        ends = gradient_ends(mobject)
         start, end = (np.asarray(p, dtype=float)[:2] for p in ends)
         way = end - start
         t = ((xs - start[0]) * way[0] + (y - start[1]) * way[1]) / float(way @ way)
@@ -131,10 +132,14 @@ def empty_parts(carry: Any, alpha: float) -> tuple[bool, list[str]]:
     box = carry.strip[0]
     texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
     hidden = [t for t in texts if float(t.get_fill_opacity()) < NUMBER_SHOWN]
-    faults = []
-    for text in hidden:
-        xs = np.linspace(float(text.get_left()[0]), float(text.get_right()[0]), 7)
-        seen = float(box_opacity(box, xs).max())
+    faults: list[str] = []
+    if not hidden:
+        return False, faults
+    # Seven points across each hidden number, all read in one pass (the same floats).
+    found = [bounds(text) for text in hidden]
+    xs = np.array([np.linspace(critical(f, LEFT)[0], critical(f, RIGHT)[0], 7) for f in found])
+    shown = box_opacity(box, xs.ravel()).reshape(xs.shape).max(axis=1)
+    for text, seen in zip(hidden, shown.tolist(), strict=True):
         if seen > FRAME_SHOWN:
             number = getattr(text, "text", "a mark")
             faults.append(f"row {carry.row} a{alpha:.3f}: box {seen:.2f} over hidden {number}")
@@ -149,19 +154,20 @@ def sweep_fade(carry: Any, original: Any, name: str, played: CarryPlay) -> Fade:
     # The box it leaves (its row's, or a hidden row's band), and the lines of its own rows.
     row_left, row_bottom, row_right, row_top = carry.source_box
     half, source = (row_top - row_bottom) / 2, (row_top + row_bottom) / 2
-    target = float(np.mean([t.get_center()[1] for t in carry.targets]))
-    block_left = min(float(t.get_left()[0]) for t in carry.targets)
+    target = float(np.mean([centre(t)[1] for t in carry.targets]))
+    block_left = min(left(t) for t in carry.targets)
     for alpha in alphas:
         original(carry, float(alpha))
         note_empty(played, carry, float(alpha), name)
         box, numbers = carry.strip[0], carry.strip[1].submobjects
         opacity.append(min(float(n.get_fill_opacity()) for n in numbers))
         whole = abs(float(box.width) - (row_right - row_left)) < 1e-3
-        out.append(whole and float(box.get_left()[0]) > carry.grid.body_right())
-        centre = float(np.mean([n.get_center()[1] for n in numbers]))
-        right = max(float(n.get_right()[0]) for n in numbers)
-        beside = abs(centre - source) < half and right <= block_left + 1e-6
-        level.append(out[-1] and (beside or abs(centre - target) < half))
+        out.append(whole and left(box) > carry.grid.body_right())
+        found = [bounds(n) for n in numbers]
+        middle = float(np.mean([critical(f, ORIGIN)[1] for f in found]))
+        end = max(float(critical(f, RIGHT)[0]) for f in found)
+        beside = abs(middle - source) < half and end <= block_left + 1e-6
+        level.append(out[-1] and (beside or abs(middle - target) < half))
     return Fade(
         name,
         bool(carry.rides),
@@ -189,26 +195,26 @@ def beside_other_rows(carry: Any, alpha: float) -> list[str] | None:
     if not any(float(n.get_fill_opacity()) > SHOWN for n in numbers):
         return None
     grid = carry.grid
-    left = float(carry.strip[0].get_left()[0])
-    start = min(float(n.get_left()[0]) for n in numbers)
-    block_left = min(float(t.get_left()[0]) for t in carry.targets)
-    if not (left > grid.body_right() and start < block_left - 1e-6):
+    box_left = left(carry.strip[0])
+    start = min(left(n) for n in numbers)
+    block_left = min(left(t) for t in carry.targets)
+    if not (box_left > grid.body_right() and start < block_left - 1e-6):
         return None
-    centre = float(np.mean([n.get_center()[1] for n in numbers]))
-    target = float(np.mean([t.get_center()[1] for t in carry.targets]))
+    middle = float(np.mean([centre(n)[1] for n in numbers]))
+    target = float(np.mean([centre(t)[1] for t in carry.targets]))
     # A row hidden in a band (LargeVocabLookup's BandCarry) is not drawn (row_box raised
     # StopIteration): its strip was built a row's height (make_strip's row_box), so half
     # its box at its start is half a row.
     _, bottom, _, top = carry.source_box
     half = (top - bottom) / 2
-    if abs(centre - target) < half:
+    if abs(middle - target) < half:
         return []
     bad = []
     for row in grid.get_rows():
         if row == carry.row:
             continue
         _, low, _, high = grid.row_box(row, buff=0.0)
-        if abs(centre - (low + high) / 2) < half:
+        if abs(middle - (low + high) / 2) < half:
             bad.append(f"row {carry.row}'s copy beside row {row} at {alpha:.3f}")
     return bad
 

@@ -86,15 +86,18 @@ def dry_run(
     from manim import tempconfig
     from manim.mobject.svg.svg_mobject import SVG_HASH_TO_MOB_MAP
 
+    from embedviz.render import memo
     from embedviz.render.base import StoryboardScene, screen_texts
     from embedviz.render.formula import _size_per_font
 
     # A Typst formula's fraction bars keep the stroke width of the first copy
     # typeset in the process (manim's Typst import), and the solver typesets
     # each formula once to measure it: a stage built earlier in another test
-    # would change this frame. Each dry run starts from the same caches.
+    # would change this frame. Each dry run starts from the same caches (the
+    # remembered solvers' too, so that the solver measures again).
     SVG_HASH_TO_MOB_MAP.clear()
     _size_per_font.cache_clear()
+    memo.clear_all()
 
     if board is None:
         board = prepared_storyboard(scene, overrides, cwd=media_dir, environ={})

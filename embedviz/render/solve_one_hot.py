@@ -29,6 +29,7 @@ from embedviz.render.blocks import shape_label_width
 from embedviz.render.design import FRAMED_COLUMNS_APART, OUTLINE_REACH, SPACE, TypeScale
 from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
+from embedviz.render.memo import per_frame
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
@@ -467,6 +468,7 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     return plan, problems
 
 
+@per_frame
 def solve_one_hot(spec: OneHotSpec) -> OneHotPlan:
     """Return the plan with the largest table numbers at which everything fits.
 

@@ -37,6 +37,7 @@ from embedviz.render.design import (
 )
 from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
+from embedviz.render.memo import per_frame
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import CLEAR_LABEL_DIGITS, GridSizes, Slot, col_slots
@@ -403,6 +404,7 @@ def _measure(
     return plan, problems
 
 
+@per_frame
 def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
     """Return the plan with the largest table numbers at which everything fits.
 

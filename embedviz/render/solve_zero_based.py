@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from embedviz.render.design import APART, COLUMNS_APART, SPACE, TypeScale
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
+from embedviz.render.memo import per_frame
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
@@ -312,6 +313,7 @@ def _legend_centre(bottom: float, vector_bottom: float, height: float) -> float:
     return min(max(middle, bottom + height / 2), vector_bottom - SPACE - height / 2)
 
 
+@per_frame
 def solve_zero_based(spec: ZeroSpec) -> ZeroPlan:
     """Return the plan with the largest table numbers at which everything fits.
 

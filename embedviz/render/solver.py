@@ -65,6 +65,7 @@ from embedviz.render.design import (
 )
 from embedviz.render.gap_lines import gap_labels_crowd, near_if_apart_misses, wrapped_labels_collide
 from embedviz.render.layout import fit_font
+from embedviz.render.memo import per_frame
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import clear_paths, curved_route, rising_route, source_centres
@@ -340,6 +341,7 @@ def _measure_stack(spec: LookupSpec, data: float, pitch: float) -> tuple[LookupP
     return column_plan(plan, spec, _frame(), legend_h, problems), problems
 
 
+@per_frame
 def solve_lookup(spec: LookupSpec) -> LookupPlan:
     """Return the plan with the largest table numbers at which everything fits.
 

@@ -36,6 +36,7 @@ from embedviz.render.design import (
 )
 from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import solve_largest
+from embedviz.render.memo import per_frame
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size, number_gap
 from embedviz.render.parts.clear_outline import clear_reach
@@ -378,6 +379,7 @@ def _measure(
     )
 
 
+@per_frame
 def solve_training(spec: TrainingSpec) -> TrainingPlan:
     """Return the plan with the largest table numbers at which everything fits.
 
