@@ -19,11 +19,11 @@ the lookup brings them home.
 
 from __future__ import annotations
 
-from manim import Animation, Mobject, Succession
+from manim import Animation, AnimationGroup, Mobject, Succession
 
 from embedviz.render.animations import Steps, beat_steps, steps_together
 from embedviz.render.boxes import content_band
-from embedviz.render.fades import FadeIn
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.param_rests import rest_places
@@ -104,6 +104,7 @@ class ParameterCountStage(Stage):
         boxes = {name: self.rests.box(piece) for name, piece in names.items()}
         if dtypes:
             boxes["memory_all"] = self.rests.box(f"memory:{len(self.memory.rows)}")
+            boxes["memory_first"] = self.rests.box("memory:1")
         # The count's wider half, which joins E's column at the count beat: E keeps one size
         # while it is introduced and counted (it sizes E at the table beat too).
         boxes["count_all"] = max(
@@ -126,9 +127,29 @@ class ParameterCountStage(Stage):
         (s0, x0, _), (s1, x1, _) = before or home, after or home
         return abs(s0 - s1) > 1e-9 or abs(x0 - x1) > 1e-9
 
+    def _leaving(self, beat: Beat) -> list[Mobject]:
+        """Return what fades where it stands as a beat starts: the tables, as the lookup starts.
+
+        The count's line stays as the summary; E comes forward, home, with the copied row
+        (issue 18: the closing frame had E a thumbnail beside two tables).
+        """
+        if beat.action != "lookup":
+            return []
+        rows = [m for texts, bar in self.widths.rows for m in (*texts, bar)]
+        return [self.memory.header, *self.memory.rows, self.widths.header, *rows]
+
     def animate(self, beat: Beat) -> Animation:
         """Play the beat with its pieces at its places, eased there first."""
         places = self._places(beat)
+        leaving = self._leaving(beat)
+        if leaving:
+            # The tables fade where they stand: they never glide home.
+            kept = ("memory_header", "widths_header", "widths")
+            places |= {
+                name: place
+                for name, place in self.rests.places.items()
+                if name in kept or name.startswith("memory:")
+            }
         with self.rests.building(places):
             first, *rest = beat_steps(super().animate(beat))
         # E's heading and sizes go above E (the sizes join into one line) and the hidden
@@ -136,7 +157,12 @@ class ParameterCountStage(Stage):
         # lines (issue 18), so they leave the intro's column unseen and appear at home.
         before = self.rests.places
         fade = [n for n in _FADE_ACROSS if self._across(n, before.get(n), places.get(n))]
-        settle = self.rests.settle(places, fade=fade)
+        moves = self.rests.settle(places, fade=fade)
+        settle: Animation | None = moves
+        if leaving:
+            # The tables fade to their summary (the count's line stays above it).
+            fades = [*(FadeOut(m) for m in leaving), FadeIn(self.lookup.summary)]
+            settle = AnimationGroup(*fades) if moves is None else AnimationGroup(moves, *fades)
         if settle is None:
             return Steps(first, *rest) if rest else first
         return Steps(Succession(settle, first), *rest)
