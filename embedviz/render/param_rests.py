@@ -4,13 +4,12 @@ The solver (:mod:`embedviz.render.solve_parameter_count`) lays out the last
 beat's frame. Before it, the pieces shown rest where they fill the frame
 (:mod:`embedviz.render.rests` moves them): while the block is introduced and
 counted, it stands large at the left, at one size for both beats, with its
-heading, its sizes and the count in a column beside it. Then E's column goes
-home, once, as float32 starts, and stays there to the end (issue 18: a 720p
-review saw E shrink at float32, drop for the widths table and grow back for
-the lookup, and read each change as a new table). What the dtype and compare
-beats add spreads down the room right of E, grown as far as it allows; a
-small table's memory table stands across the frame under E's column and the
-count where it fits whole. The lookup brings everything home.
+heading, its sizes and the count in a column beside it. Then E's column
+recedes, once, as float32 starts, to the top left, and holds there to the
+lookup (issue 18). What the dtype and compare beats add spreads down the room
+right of and under E, grown as far as it allows; the memory table stands
+where its whole fits from its first row on. The lookup brings everything
+home, E large (the tables leave there: :mod:`embedviz.render.stages.parameter_count`).
 """
 
 from __future__ import annotations
@@ -138,7 +137,9 @@ def _panel_places(
 
 
 # E's column: its heading, its sizes, its block and the hidden columns' label (home, as solved).
-_COLUMN = ("heading", "rows", "columns", "block", "hidden")
+_COLUMN = ("heading", "rows", "columns", "block", "grid", "bands", "hidden")
+# Its labels at the notes' size, which recede no further than :attr:`ParamPlan.notes`.
+_NOTES = ("bands", "hidden")
 
 
 def _column_home(boxes: Mapping[str, Box]) -> Box | None:
@@ -163,14 +164,18 @@ def _receded(boxes: Mapping[str, Box], plan: ParamPlan) -> tuple[dict[str, Place
     column = _column_home(boxes)
     if column is None:
         return {}, None
-    scale, left, top = plan.receded, column[0], column[3]
+    # About its top-left corner, its top where E's heading stands under the band's top
+    # (home, E's column may stand lower: :attr:`ParamPlan.drop`).
+    scale, left, home = plan.receded, column[0], column[3]
+    top = home + plan.drop
     places = {}
     for name in _COLUMN:
         if name in boxes:
             box = boxes[name]
             x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            places[name] = (scale, left + (x - left) * scale, top + (y - top) * scale)
-    moved = (left, top - (top - column[1]) * scale, left + (column[2] - left) * scale, top)
+            at = (left + (x - left) * scale, top + (y - home) * scale)
+            places[name] = (max(scale, plan.notes) if name in _NOTES else scale, *at)
+    moved = (left, top - (home - column[1]) * scale, left + (column[2] - left) * scale, top)
     return places, moved
 
 
@@ -245,11 +250,13 @@ def rest_places(
         ``block`` (E's rows), ``heading``, ``rows`` and ``columns`` (the
         sizes' halves), ``hidden`` (the hidden columns' label), ``product``
         and ``count`` (the count's halves), ``line`` (the count as solved),
-        ``memory_header`` and ``memory`` (its rows as far as shown),
+        ``memory_header`` and ``memory`` (its rows as far as shown; at the dtype
+        beats its place is the whole table's, ``memory_all``: the piece is all of it),
         ``widths_header`` and ``widths``; and ``memory_all``, the box of all the
         memory table's rows (not a piece: it sizes the table while it fills), and
         ``count_all``, the box of the count's wider half (not a piece: it sizes E
-        while it is introduced, before the count joins its column).
+        while it is introduced, before the count joins its column); ``memory_first``,
+        its first row's box (the float32 beat's rows, judged with the bfloat16 beat's).
     plan
         The solved layout.
     band
@@ -369,5 +376,6 @@ def _table_places(
         close = [partial(panel, ends, True) for ends in PANEL_ENDS]
         tried = [*(c for c in fits if c()), *tried, *close]
         if states:
-            return _rows_at(_least_empty_all(states, full, band, tried), full, shown)
+            # For the whole table (its piece): its rows not yet shown stand in their places.
+            return _least_empty_all(states, full, band, tried)
     return least_empty(boxes, band, tried)

@@ -1,4 +1,4 @@
-"""The parameter-count layout's lookup frame: where its summary, facts and note stand.
+"""The parameter-count layout's lookup frame, and E receded beside the tables before it.
 
 As the lookup starts, ParameterCount's memory and widths tables leave (issue 18: a
 720p review found the closing frame dense, E a thumbnail beside two tables). The
@@ -11,11 +11,29 @@ the tables leave (:func:`embedviz.render.solve_parameter_count.solve_parameter_c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from embedviz.render.design import SPACE, TypeScale
+from embedviz.render.design import (
+    APART,
+    MIN_DATA_PX,
+    MIN_DEFAULT_DATA_PX,
+    SPACE,
+    TypeScale,
+    px_for_font,
+)
 from embedviz.render.metrics import char_advance, text_width
 
-__all__ = ["COLUMN_GAP_CHARS", "lookup_extras", "summary_width"]
+if TYPE_CHECKING:
+    from embedviz.render.solve_parameter_count import ParamPlan, ParamSpec
+
+__all__ = [
+    "COLUMN_GAP_CHARS",
+    "ROWS_SHARE",
+    "lookup_extras",
+    "receded_scale",
+    "summary_width",
+    "tables_fit",
+]
 
 # Between the panel's columns, in label advances.
 COLUMN_GAP_CHARS = 1.75
@@ -94,3 +112,39 @@ def lookup_extras(
     # Halving the band under the facts, a SPACE under them at least.
     note_y = min((below[0] + below[1]) / 2, below[0] - SPACE - note / 2)
     return (above[0] + above[1]) / 2, facts_y, note_y
+
+
+def tables_fit(spec: ParamSpec, plan: ParamPlan) -> bool:
+    """Whether the tables fit, at the panel's size, right of E's column receded.
+
+    E's column (its row numbers to its body's right edge) recedes about its left edge.
+    """
+    left = plan.matrix_left - char_advance(plan.scale.label) * spec.row_label_chars
+    right = left + (plan.matrix_left + plan.body_width - left) * plan.receded + APART
+    gap = char_advance(plan.panel.label) * COLUMN_GAP_CHARS
+    widths = [column.width(plan.panel) for column in spec.columns]
+    return sum(widths) + gap * (len(widths) - 1) <= plan.bands.right - right
+
+
+# E's drawn rows keep at least this share of the height from the content's top down to the
+# caption's centre line (tests/test_parameter_count_frames.py: its rows took 15 % of it
+# beside a tall band).
+ROWS_SHARE = 0.4
+
+
+def receded_scale(plan: ParamPlan) -> float:
+    """Return E's scale while the memory and widths tables stand beside it.
+
+    From float32 to the widths' comparison, E is context: it recedes (once, as float32
+    starts) to its numbers' floor (:data:`MIN_DEFAULT_DATA_PX` where they reach it, else
+    :data:`MIN_DATA_PX`), or as large as its rows need to keep :data:`ROWS_SHARE` of
+    the height, if larger (GPT-2's: 19 px at 720p), and the tables grow larger than it
+    into the room it leaves. As the lookup starts it comes forward again, home, with the
+    copied row (issue 18: a 720p review found E a thumbnail in the closing frame).
+    """
+    px = px_for_font(plan.scale.data)
+    floor = MIN_DEFAULT_DATA_PX if px >= MIN_DEFAULT_DATA_PX - 1e-6 else MIN_DATA_PX
+    rows = sum(slot.size for slot in plan.rows if not slot.gap)
+    least = ROWS_SHARE * (plan.bands.top - plan.bands.caption_y) / rows
+    # A hair over both, so that rounding leaves no number under its floor.
+    return min(1.0, max(floor / px, least) * 1.005)

@@ -15,10 +15,11 @@ down from the top; the lookup's line is level with the looked-up row, so
 its strip goes straight out to the right into it, and no section crosses
 that line or the two under it (the copy's size and the note).
 
-That layout is the last beat's, and E's from float32 on (it changes size and
-place once): E stands in it receded, smaller than the largest that fits, and the
-panel at the size solved for them both (:func:`_receded`). Before it, the pieces
-shown rest where they fill the frame (:func:`embedviz.render.param_rests.rest_places`).
+That layout is the last beat's, the lookup's: the memory and widths tables leave
+as it starts (issue 18), so they do not size it, and E stands in it large, with its
+copied row. From float32 to compare E recedes beside the tables
+(:func:`receded_scale`); before it, the pieces shown rest where they fill the frame
+(:func:`embedviz.render.param_rests.rest_places`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from embedviz.render.design import (
     LABEL_RATIO,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
+    MIN_TEXT_PX,
     SPACE,
     TypeScale,
     px_for_font,
@@ -39,7 +41,13 @@ from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import CLEAR_LABEL_DIGITS, GridSizes, Slot, col_slots
-from embedviz.render.solve_param_lookup import COLUMN_GAP_CHARS, lookup_extras, summary_width
+from embedviz.render.solve_param_lookup import (
+    COLUMN_GAP_CHARS,
+    lookup_extras,
+    receded_scale,
+    summary_width,
+    tables_fit,
+)
 from embedviz.story.model import Storyboard, Window
 
 __all__ = [
@@ -214,9 +222,14 @@ class ParamPlan:
         The centre line of the table's memory, which stays with the count's line as the
         tables leave (the lookup): midway between that line and the copy where the copy
         stands under it, else a line under it.
+    notes
+        The least scale of E's labels at the notes' size (its hidden ranges') where it
+        recedes: the type scale's minimum, :data:`~embedviz.render.design.MIN_TEXT_PX`.
+    drop
+        How far E's column stands under the band's top (in the middle of the height).
     receded
         E's scale about its column's top-left corner while the memory and widths
-        tables stand beside it (beats ``dtype`` and ``compare``; :func:`_receded`).
+        tables stand beside it (beats ``dtype`` and ``compare``; :func:`receded_scale`).
     """
 
     scale: TypeScale
@@ -241,6 +254,8 @@ class ParamPlan:
     panel: TypeScale
     summary_y: float = 0.0
     receded: float = 1.0
+    drop: float = 0.0
+    notes: float = 1.0
 
     def park_x(self) -> float:
         """Return the centre x of the chip waiting at the right end of its row."""
@@ -259,6 +274,7 @@ class _Down:
     matrix_top: float
     lookup_y: float
     lines: dict[str, tuple[float, ...]]
+    drop: float = 0.0
 
 
 def _block_rows(spec: ParamSpec, row_h: float, band: float) -> list[Slot]:
@@ -310,7 +326,7 @@ def _down(
     # A band holds its label's ink (CLEAR_LABEL_DIGITS) and a little over half a SPACE
     # either side: the label keeps half a SPACE off the band's edges and off the
     # looked-up row's outline, which stays inside its row beside a band; so too where E
-    # recedes (:func:`_receded`), to its numbers' floor at the least.
+    # recedes (:func:`receded_scale`), to its numbers' floor at the least.
     px = px_for_font(scale.data)
     recede = max(1.0, px / (MIN_DEFAULT_DATA_PX if px >= MIN_DEFAULT_DATA_PX else MIN_DATA_PX))
     band = digit_height(scale.note) * CLEAR_LABEL_DIGITS + 1.2 * SPACE * recede
@@ -338,7 +354,15 @@ def _down(
         cursor -= height + 2 * SPACE
     if tables and cursor + 2 * SPACE < bands.bottom - 1e-9:
         problems.append("panel too tall")
-    return _Down(tuple(slots), top, lookup_y, lines)
+    # E's column stands a quarter of the height it leaves under the band's top (the copy's
+    # facts still over the band's bottom): at the lookup, the tables gone, a 6 x 3 block
+    # left the band under it empty across the frame (15.4 %); halving it left 14.3 % over
+    # it. Only under the count's line at the top.
+    room = reserved[1] - bands.bottom
+    drop = max(0.0, min((top - depth - under_h - bands.bottom) / 4, room))
+    if lines["count"][0] < reserved[1]:
+        drop = 0.0
+    return _Down(tuple(slots), top - drop, lookup_y - drop, lines, drop)
 
 
 def _measure(
@@ -411,8 +435,8 @@ def _measure(
         matrix_left=left,
         matrix_top=down.matrix_top,
         body_width=body_w,
-        heading_y=bands.top - heading_h / 2,
-        sizes_y=bands.top - heading_h - SPACE - heading_h / 2,
+        heading_y=bands.top - down.drop - heading_h / 2,
+        sizes_y=bands.top - down.drop - heading_h - SPACE - heading_h / 2,
         col_gap_y=down.matrix_top - depth - SPACE - digit_height(note) / 2,
         panel_left=panel_left,
         column_right=tuple(edges),
@@ -425,6 +449,7 @@ def _measure(
         chip_width=chip_w,
         panel=panel,
         summary_y=summary_y,
+        drop=down.drop,
     )
     return plan, problems
 
@@ -446,36 +471,24 @@ def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
     Returns
     -------
     ParamPlan
-        The plan, with E's scale while the tables stand beside it (:func:`_receded`).
+        The plan, with E's scale while the tables stand beside it (:func:`receded_scale`).
     """
+    plan = _solve(spec, tables=False)
+    if not tables_fit(spec, plan):
+        # Beside E receded, the tables would stand smaller than the panel (a toy's E,
+        # at its 24 px floor, hardly recedes): their width sizes the frame too.
+        plan = _solve(spec, tables=True)
+    return plan
+
+
+def _solve(spec: ParamSpec, tables: bool) -> ParamPlan:
+    """Return the largest plan that fits, with or without the tables sizing the frame."""
     airs = (EDGE_AIR, 0.0)
-    plans = [solve_fit(partial(_measure, spec, air=air, tables=False)) for air in airs]
+    plans = [solve_fit(partial(_measure, spec, air=air, tables=tables)) for air in airs]
     # The air, unless it costs the numbers a floor they reach without it (a toy's 24 px).
     aired, full = (px_for_font(plan.scale.data) for plan in plans)
     floors = (MIN_DEFAULT_DATA_PX, MIN_DATA_PX)
     chosen = 1 if any(aired < floor <= full for floor in floors) else 0
-    return replace(plans[chosen], receded=_receded(plans[chosen]))
-
-
-# E's drawn rows keep at least this share of the height from the content's top down to the
-# caption's centre line (tests/test_parameter_count_frames.py: its rows took 15 % of it
-# beside a tall band).
-ROWS_SHARE = 0.4
-
-
-def _receded(plan: ParamPlan) -> float:
-    """Return E's scale while the memory and widths tables stand beside it.
-
-    From float32 to the widths' comparison, E is context: it recedes (once, as float32
-    starts) to its numbers' floor (:data:`MIN_DEFAULT_DATA_PX` where they reach it, else
-    :data:`MIN_DATA_PX`), or as large as its rows need to keep :data:`ROWS_SHARE` of
-    the height, if larger (GPT-2's: 19 px at 720p), and the tables grow larger than it
-    into the room it leaves. As the lookup starts it comes forward again, home, with the
-    copied row (issue 18: a 720p review found E a thumbnail in the closing frame).
-    """
-    px = px_for_font(plan.scale.data)
-    floor = MIN_DEFAULT_DATA_PX if px >= MIN_DEFAULT_DATA_PX - 1e-6 else MIN_DATA_PX
-    rows = sum(slot.size for slot in plan.rows if not slot.gap)
-    least = ROWS_SHARE * (plan.bands.top - plan.bands.caption_y) / rows
-    # A hair over both, so that rounding leaves no number under its floor.
-    return min(1.0, max(floor / px, least) * 1.005)
+    # The hidden ranges' labels recede no further than the type scale's minimum.
+    notes = min(1.0, MIN_TEXT_PX / px_for_font(plans[chosen].scale.note) * 1.005)
+    return replace(plans[chosen], receded=receded_scale(plans[chosen]), notes=notes)
