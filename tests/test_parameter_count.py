@@ -40,8 +40,10 @@ def _one_line_error(call: Any, *args: Any, **kwargs: Any) -> str:
 
 
 def _cells(board: Any, kind: str) -> list[Any]:
-    final = board.beats[-1]
-    return sorted((c for c in final.numbers if c.kind == kind), key=lambda c: c.index)
+    """Return a kind's cells as the scene shows them, in any beat (the tables leave at the
+    lookup: issue 18)."""
+    found = {c.index: c for beat in board.beats for c in beat.numbers if c.kind == kind}
+    return [found[index] for index in sorted(found)]
 
 
 # ----------------------------------------------------------------------------- GPT-2

@@ -9,11 +9,10 @@ both themes); the numbers set as labels by the type scale (row numbers, the
 chip's ID, E's sizes, ``E[3]``'s index) keep the label size, and no number is
 under the type scale's minimum.
 
-E's values and its copied row are the exception: from float32 on, E stands home
-receded, at one size to the end (issue 18, tests/test_parameter_count_hold.py: a
-review saw E shrink, drop and grow back, and the lead chose one change), so that
-the panel can stand larger than E while it is what the beats are about. They keep
-the real-size data floor, :data:`~embedviz.render.design.MIN_DATA_PX`.
+A later 720p review found the final frame dense, E a thumbnail (19 px numbers) beside
+the memory and widths tables. Now the tables leave as the lookup starts, the count's
+line and a one-line memory summary staying (tests/test_parameter_count_hold.py), and E
+and its copied row come forward: their numbers too are as large as the captions'.
 """
 
 from __future__ import annotations
@@ -28,8 +27,8 @@ from embedviz.inputs import prepared_storyboard
 CASES: dict[str, dict[str, Any]] = {"default": {}, "light": {"theme": "light"}}
 # Numbers set as labels by the type scale, not as data.
 LABEL_KINDS = ("row_label", "token_id", "lookup_row", "block_size")
-# E's values and its copied row, held at E's receded size.
-HELD_KINDS = ("corner", "lookup_value")
+# The tables' numbers, which leave as the lookup starts.
+TABLE_KINDS = ("dtype_bytes", "dtype_total", "compare_dim", "compare_count", "compare_memory")
 
 
 @functools.cache
@@ -61,14 +60,13 @@ def _final_numbers(case: str) -> dict[str, list[float]]:
 
 @pytest.mark.parametrize("case", ["default", "light"])
 def test_the_final_frames_numbers_are_as_large_as_the_captions(case: str) -> None:
-    from embedviz.render.design import CAPTION_FONT, MIN_DATA_PX, MIN_TEXT_PX, px_for_font
+    from embedviz.render.design import CAPTION_FONT, MIN_TEXT_PX, px_for_font
 
     numbers = _final_numbers(case)
-    held = {k: min(numbers[k]) for k in HELD_KINDS}
-    assert min(held.values()) >= MIN_DATA_PX - 0.05, held
-    data = {k: v for k, v in numbers.items() if k not in LABEL_KINDS + HELD_KINDS}
-    # What the final frame shows as data, E aside: the count, both tables, the copy's size.
-    for kind in ("param_count", "dtype_total", "compare_count", "row_values"):
+    assert not set(TABLE_KINDS) & set(numbers), sorted(numbers)
+    data = {k: v for k, v in numbers.items() if k not in LABEL_KINDS}
+    # What the final frame shows as data: E, its copy, the count, the memory, the copy's size.
+    for kind in ("corner", "lookup_value", "param_count", "dtype_memory", "row_values"):
         assert kind in data, (kind, sorted(numbers))
     caption = px_for_font(CAPTION_FONT)
     small = {k: min(v) for k, v in data.items() if min(v) < caption - 0.05}

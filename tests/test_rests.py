@@ -116,8 +116,11 @@ def test_parameter_count_rests_inside_the_frame_without_overlaps(
         "compare": ["line", "memory_header", "memory", "widths_header", "widths"],
     }[action]
     places = rest_places(action, {name: solved[name] for name in shown}, plan)
-    assert set(places) == set(shown)
-    boxes = {}
+    # From the compare beat on, the count's line stands home: the summary it stays for the
+    # lookup (issue 18: it moved again there).
+    home = {"line"} if action == "compare" else set()
+    assert set(places) == set(shown) - home
+    boxes = {name: solved[name] for name in home}
     for name, (scale, x, y) in places.items():
         left, bottom, right, top_ = solved[name]
         half_w, half_h = (right - left) * scale / 2, (top_ - bottom) * scale / 2

@@ -4,18 +4,17 @@ The solver (:mod:`embedviz.render.solve_parameter_count`) lays out the last
 beat's frame. Before it, the pieces shown rest where they fill the frame
 (:mod:`embedviz.render.rests` moves them): while the block is introduced and
 counted, it stands large at the left, at one size for both beats, with its
-heading, its sizes and the count in a column beside it. Then E's column goes
-home, once, as float32 starts, and stays there to the end (issue 18: a 720p
-review saw E shrink at float32, drop for the widths table and grow back for
-the lookup, and read each change as a new table). What the dtype and compare
-beats add spreads down the room right of E, grown as far as it allows; a
-small table's memory table stands across the frame under E's column and the
-count where it fits whole. The lookup brings everything home.
+heading, its sizes and the count in a column beside it. Then E's column
+recedes, once, as float32 starts, to the top left, and holds there to the
+lookup (issue 18). What the dtype and compare beats add spreads down the room
+right of and under E, grown as far as it allows; the memory table stands
+where its whole fits from its first row on. The lookup brings everything
+home, E large (the tables leave there: :mod:`embedviz.render.stages.parameter_count`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from embedviz.render.design import (
@@ -27,10 +26,17 @@ from embedviz.render.design import (
     TOP_GAP,
     px_for_font,
 )
-from embedviz.render.rest_fill import INTRO_ENDS, PANEL_ENDS, least_empty, spread
+from embedviz.render.rest_fill import (
+    EMPTY_SHARE,
+    INTRO_ENDS,
+    PANEL_ENDS,
+    least_empty,
+    rested_boxes,
+    spread,
+)
 from embedviz.render.rests import Place
 from embedviz.render.solve_parameter_count import ParamPlan
-from embedviz.render.space import Box
+from embedviz.render.space import Box, largest_empty_rectangle
 
 __all__ = ["rest_places"]
 
@@ -91,6 +97,7 @@ def _panel_places(
     ends: tuple[float, float] = (TOP_GAP, BOTTOM_GAP),
     left: float | None = None,
     close: bool = False,
+    under: float | None = None,
 ) -> dict[str, Place]:
     """Return places that spread the panel's shown pieces down its height, grown alike.
 
@@ -100,25 +107,27 @@ def _panel_places(
     grow together, their numbers up to :data:`MAX_DATA_PX`, as far as the room right
     of ``left`` and the height (a SPACE at least between any two) allow: they are
     what the beat is about (a 720p review found the memory and widths tables at E's
-    size beside it, their headers small, the frame under-used).
+    size beside it, their headers small, the frame under-used). ``under`` is the top of
+    the room (the band's top by default): the count's line stands home over it.
     """
     bands = plan.bands
     left = plan.panel_left if left is None else left
-    names = ("product", "count", "line", "memory_header", "memory", "widths_header", "widths")
+    top = bands.top if under is None else under
+    names = ("product", "count", "memory_header", "memory", "widths_header", "widths")
     order = [name for name in names if name in boxes]
     joined = (*_JOINED, "count") if close else _JOINED
     between = [JOINED_GAP if name in joined else 1.0 for name in order[:-1]]
     gaps = [ends[0], *between, ends[1]]
     widest = max(_size(boxes[name])[0] for name in order)
     tall = sum(_size(boxes[name])[1] for name in order)
-    room = bands.top - bands.bottom - SPACE * (len(order) + 1)
+    room = top - bands.bottom - SPACE * (len(order) + 1)
     largest = MAX_DATA_PX / px_for_font(plan.panel.data)
     grown = max(1.0, min(largest, (bands.right - left) / widest, room / tall))
     # A piece wider than the room (the count's line) shrinks to it, the others grow alike.
     scales = {name: min(grown, (bands.right - left) / _size(boxes[name])[0]) for name in order}
     heights = [_size(boxes[name])[1] * scales[name] for name in order]
     places = {}
-    for name, y in zip(order, spread(heights, bands.top, bands.bottom, gaps), strict=True):
+    for name, y in zip(order, spread(heights, top, bands.bottom, gaps), strict=True):
         width = _size(boxes[name])[0] * scales[name]
         x = left + width / 2
         if name in ("product", "count"):
@@ -128,7 +137,9 @@ def _panel_places(
 
 
 # E's column: its heading, its sizes, its block and the hidden columns' label (home, as solved).
-_COLUMN = ("heading", "rows", "columns", "block", "hidden")
+_COLUMN = ("heading", "rows", "columns", "block", "grid", "bands", "hidden")
+# Its labels at the notes' size, which recede no further than :attr:`ParamPlan.notes`.
+_NOTES = ("bands", "hidden")
 
 
 def _column_home(boxes: Mapping[str, Box]) -> Box | None:
@@ -144,11 +155,36 @@ def _column_home(boxes: Mapping[str, Box]) -> Box | None:
     )
 
 
+def _receded(boxes: Mapping[str, Box], plan: ParamPlan) -> tuple[dict[str, Place], Box | None]:
+    """Return places for E's column receded while the tables stand, and its box there.
+
+    The column scales by :attr:`ParamPlan.receded` about its top-left corner: its
+    heading keeps the top left of the frame, and the room it leaves is the tables'.
+    """
+    column = _column_home(boxes)
+    if column is None:
+        return {}, None
+    # About its top-left corner, its top where E's heading stands under the band's top
+    # (home, E's column may stand lower: :attr:`ParamPlan.drop`).
+    scale, left, home = plan.receded, column[0], column[3]
+    top = home + plan.drop
+    places = {}
+    for name in _COLUMN:
+        if name in boxes:
+            box = boxes[name]
+            x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            at = (left + (x - left) * scale, top + (y - home) * scale)
+            places[name] = (max(scale, plan.notes) if name in _NOTES else scale, *at)
+    moved = (left, top - (home - column[1]) * scale, left + (column[2] - left) * scale, top)
+    return places, moved
+
+
 def _dtype_places(
     boxes: Mapping[str, Box],
     plan: ParamPlan,
     ends: tuple[float, float],
     full: Box | None = None,
+    column: Box | None = None,
 ) -> dict[str, Place]:
     """Return places for the memory table across the frame under E's column and the count.
 
@@ -160,10 +196,10 @@ def _dtype_places(
     table. ``full`` is the box of all the table's rows, which the beats show one by
     one: the table keeps one size through them, and stands here only if it fits
     whole (else it glided across E to the panel when its next row came). Nothing
-    when the table would stand smaller than at home.
+    when the table would stand smaller than at home. ``column`` is the box of E's
+    column where it stands.
     """
     bands = plan.bands
-    column = _column_home(boxes)
     names = [name for name in ("memory_header", "memory") if name in boxes]
     if column is None or not names:
         return {}
@@ -214,11 +250,13 @@ def rest_places(
         ``block`` (E's rows), ``heading``, ``rows`` and ``columns`` (the
         sizes' halves), ``hidden`` (the hidden columns' label), ``product``
         and ``count`` (the count's halves), ``line`` (the count as solved),
-        ``memory_header`` and ``memory`` (its rows as far as shown),
+        ``memory_header`` and ``memory`` (its rows as far as shown; at the dtype
+        beats its place is the whole table's, ``memory_all``: the piece is all of it),
         ``widths_header`` and ``widths``; and ``memory_all``, the box of all the
         memory table's rows (not a piece: it sizes the table while it fills), and
         ``count_all``, the box of the count's wider half (not a piece: it sizes E
-        while it is introduced, before the count joins its column).
+        while it is introduced, before the count joins its column); ``memory_first``,
+        its first row's box (the float32 beat's rows, judged with the bfloat16 beat's).
     plan
         The solved layout.
     band
@@ -235,22 +273,109 @@ def rest_places(
     band = band or (plan.bands.bottom, plan.bands.top)
     boxes = dict(boxes)
     full = boxes.pop("memory_all", None)
+    first = boxes.pop("memory_first", None)
     later = boxes.pop("count_all", None)
     if action in ("table", "count"):
         intro = [partial(_intro_places, boxes, plan, end, later) for end in INTRO_ENDS]
         return least_empty(boxes, band, intro)
     if action in ("dtype", "compare"):
-        # E's column stands home from float32 on (issue 18: it changes size and place once,
-        # as float32 starts); the panel grows into the room right of and under it.
-        column = _column_home(boxes)
-        left = plan.panel_left if column is None else min(plan.panel_left, column[2] + APART)
-        tried = [partial(_panel_places, boxes, plan, ends, left) for ends in PANEL_ENDS]
-        if action == "dtype":
-            across = [partial(_dtype_places, boxes, plan, ends, full) for ends in PANEL_ENDS]
-            # The count closer to the memory table: with E home, the panel beside it is
-            # narrow, and the 256000 x 16384 table's full gap between them left 12.504 %
-            # of the frame empty across it at float32's end.
-            close = [partial(_panel_places, boxes, plan, ends, left, True) for ends in PANEL_ENDS]
-            tried = [*(c for c in across if c()), *tried, *close]
-        return least_empty(boxes, band, tried)
+        return _table_places(action, boxes, plan, band, full, first)
     return {}
+
+
+def _rows_at(found: dict[str, Place], full: Box | None, rows: Box | None) -> dict[str, Place]:
+    """Return places with the memory table's rows shown where the whole table's puts them.
+
+    ``full`` is the whole table's rows' box (which the places were found for), ``rows``
+    the box of the rows shown.
+    """
+    if "memory" not in found or full is None or rows is None:
+        return found
+    scale, x, y = found["memory"]
+    dx = (rows[0] + rows[2] - full[0] - full[2]) / 2
+    dy = (rows[1] + rows[3] - full[1] - full[3]) / 2
+    return {**found, "memory": (scale, x + dx * scale, y + dy * scale)}
+
+
+def _least_empty_all(
+    states: Sequence[tuple[Mapping[str, Box], Box | None]],
+    full: Box | None,
+    band: tuple[float, float],
+    candidates: Sequence[Callable[[], dict[str, Place]]],
+) -> dict[str, Place]:
+    """Return the places, for the whole memory table, that leave least empty in every state.
+
+    As :func:`~embedviz.render.rest_fill.least_empty`, each candidate judged by its
+    emptiest state: each dtype beat's end, with its memory rows (``states``: the pieces'
+    boxes, and the rows'), so that one choice serves them all.
+    """
+    from manim import config
+
+    width, height = float(config.frame_width), float(config.frame_height)
+    region = (-width / 2, band[0], width / 2, band[1])
+    best: tuple[float, dict[str, Place]] | None = None
+    for candidate in candidates:
+        places = candidate()
+        if not places:
+            continue
+        share = max(
+            largest_empty_rectangle(rested_boxes(boxes, _rows_at(places, full, rows)), region).area
+            for boxes, rows in states
+        ) / (width * height)
+        if best is None and share <= EMPTY_SHARE:
+            return places
+        if best is None or share < best[0] - 1e-9:
+            best = (share, places)
+    assert best is not None, "no candidates"
+    return best[1]
+
+
+def _table_places(
+    action: str,
+    boxes: Mapping[str, Box],
+    plan: ParamPlan,
+    band: tuple[float, float],
+    full: Box | None,
+    first: Box | None = None,
+) -> dict[str, Place]:
+    """Return the places at a dtype or compare beat's end: E receded, the tables beside it.
+
+    E's column recedes as float32 starts and holds to the lookup (:func:`_receded`); the
+    panel grows into the room right of and under it. At the compare beat the count's line
+    stands home, where it stays through the lookup as the frame's summary. At the dtype
+    beats the pieces stand where the whole memory table puts them (``full``, its rows'
+    box), so that its first row and the count keep their places as its second comes
+    (issue 18: they moved up for it); ``first`` is its first row's box.
+    """
+    shown = boxes.get("memory")
+    states = [({**boxes, "memory": rows}, rows) for rows in (first, full) if rows and shown]
+    if full is not None and shown is not None:
+        boxes = {**boxes, "memory": full}
+    e, column = _receded(boxes, plan)
+    left = plan.panel_left if column is None else min(plan.panel_left, column[2] + APART)
+    under = None
+    if "line" in boxes:
+        under = boxes["line"][1] - SPACE
+
+    def with_e(found: dict[str, Place]) -> dict[str, Place]:
+        return {**e, **found} if found else {}
+
+    def panel(ends: tuple[float, float], close: bool = False) -> dict[str, Place]:
+        return with_e(_panel_places(boxes, plan, ends, left, close, under))
+
+    tried = [partial(panel, ends) for ends in PANEL_ENDS]
+    if action == "dtype":
+
+        def across(ends: tuple[float, float]) -> dict[str, Place]:
+            return with_e(_dtype_places(boxes, plan, ends, full, column))
+
+        fits = [partial(across, ends) for ends in PANEL_ENDS]
+        # The count closer to the memory table: with E receded, the panel beside it is
+        # narrow, and the 256000 x 16384 table's full gap between them left 12.504 %
+        # of the frame empty across it at float32's end.
+        close = [partial(panel, ends, True) for ends in PANEL_ENDS]
+        tried = [*(c for c in fits if c()), *tried, *close]
+        if states:
+            # For the whole table (its piece): its rows not yet shown stand in their places.
+            return _least_empty_all(states, full, band, tried)
+    return least_empty(boxes, band, tried)

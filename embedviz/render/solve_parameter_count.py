@@ -15,10 +15,11 @@ down from the top; the lookup's line is level with the looked-up row, so
 its strip goes straight out to the right into it, and no section crosses
 that line or the two under it (the copy's size and the note).
 
-That layout is the last beat's, and E's from float32 on (it changes size and
-place once): E stands in it receded, smaller than the largest that fits, and the
-panel at the size solved for them both (:func:`_receded`). Before it, the pieces
-shown rest where they fill the frame (:func:`embedviz.render.param_rests.rest_places`).
+That layout is the last beat's, the lookup's: the memory and widths tables leave
+as it starts (issue 18), so they do not size it, and E stands in it large, with its
+copied row. From float32 to compare E recedes beside the tables
+(:func:`receded_scale`); before it, the pieces shown rest where they fill the frame
+(:func:`embedviz.render.param_rests.rest_places`).
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ from embedviz.render.design import (
     LABEL_RATIO,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
+    MIN_TEXT_PX,
     SPACE,
     TypeScale,
-    font_for_px,
     px_for_font,
 )
 from embedviz.render.formula import formula_width
@@ -41,6 +42,13 @@ from embedviz.render.memo import per_frame
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import CLEAR_LABEL_DIGITS, GridSizes, Slot, col_slots
+from embedviz.render.solve_param_lookup import (
+    COLUMN_GAP_CHARS,
+    lookup_extras,
+    receded_scale,
+    summary_width,
+    tables_fit,
+)
 from embedviz.story.model import Storyboard, Window
 
 __all__ = [
@@ -55,8 +63,6 @@ __all__ = [
 
 # The panel's sections, top to bottom: (name, header lines, data lines).
 SECTIONS = (("count", 0, 1), ("memory", 1, 2), ("widths", 1, 3))
-# Between the panel's columns, in label advances.
-COLUMN_GAP_CHARS = 1.75
 TAG_GAP = SPACE
 # Kept clear inside the safe area's right edge: the memory column's "147.2 MiB" ended on
 # it, its ink 20 px from the frame's edge at 720p (a 720p review); with it, about 42 px.
@@ -212,8 +218,19 @@ class ParamPlan:
     chip_width
         The chip's width.
     panel
-        The panel's type scale (the count, the tables, the copy's size and the note):
-        E's (``scale``) or larger, where E stands receded home (:func:`_receded`).
+        The panel's type scale (the count, the tables, the copy's size and the note).
+    summary_y
+        The centre line of the table's memory, which stays with the count's line as the
+        tables leave (the lookup): midway between that line and the copy where the copy
+        stands under it, else a line under it.
+    notes
+        The least scale of E's labels at the notes' size (its hidden ranges') where it
+        recedes: the type scale's minimum, :data:`~embedviz.render.design.MIN_TEXT_PX`.
+    drop
+        How far E's column stands under the band's top (in the middle of the height).
+    receded
+        E's scale about its column's top-left corner while the memory and widths
+        tables stand beside it (beats ``dtype`` and ``compare``; :func:`receded_scale`).
     """
 
     scale: TypeScale
@@ -236,6 +253,10 @@ class ParamPlan:
     note_y: float
     chip_width: float
     panel: TypeScale
+    summary_y: float = 0.0
+    receded: float = 1.0
+    drop: float = 0.0
+    notes: float = 1.0
 
     def park_x(self) -> float:
         """Return the centre x of the chip waiting at the right end of its row."""
@@ -254,6 +275,7 @@ class _Down:
     matrix_top: float
     lookup_y: float
     lines: dict[str, tuple[float, ...]]
+    drop: float = 0.0
 
 
 def _block_rows(spec: ParamSpec, row_h: float, band: float) -> list[Slot]:
@@ -290,8 +312,13 @@ def _down(
     heads: tuple[float, float],
     panel: TypeScale,
     problems: list[str],
+    tables: bool = True,
 ) -> _Down:
-    """Lay the block and the panel's sections (at ``panel``) out from the top; note misfits."""
+    """Lay the block and the panel's sections (at ``panel``) out from the top; note misfits.
+
+    Without ``tables`` the memory and widths tables are laid out but not fitted: they
+    stand elsewhere (:mod:`embedviz.render.param_rests`) and leave before the lookup.
+    """
     scale, row_h = sizes.scale, sizes.row_height
     head_h, under_h = heads
     line_h = digit_height(panel.label) * 2.0
@@ -299,8 +326,11 @@ def _down(
     top = bands.top - head_h
     # A band holds its label's ink (CLEAR_LABEL_DIGITS) and a little over half a SPACE
     # either side: the label keeps half a SPACE off the band's edges and off the
-    # looked-up row's outline, which stays inside its row beside a band.
-    band = digit_height(scale.note) * CLEAR_LABEL_DIGITS + 1.2 * SPACE
+    # looked-up row's outline, which stays inside its row beside a band; so too where E
+    # recedes (:func:`receded_scale`), to its numbers' floor at the least.
+    px = px_for_font(scale.data)
+    recede = max(1.0, px / (MIN_DEFAULT_DATA_PX if px >= MIN_DEFAULT_DATA_PX else MIN_DATA_PX))
+    band = digit_height(scale.note) * CLEAR_LABEL_DIGITS + 1.2 * SPACE * recede
     slots = _block_rows(spec, row_h, band)
     depth = 0.0
     for slot in slots:
@@ -323,17 +353,31 @@ def _down(
         ys += [cursor - headers * line_h - (k + 0.5) * line_pitch for k in range(rows)]
         lines[name] = tuple(ys)
         cursor -= height + 2 * SPACE
-    if cursor + 2 * SPACE < bands.bottom - 1e-9:
+    if tables and cursor + 2 * SPACE < bands.bottom - 1e-9:
         problems.append("panel too tall")
-    return _Down(tuple(slots), top, lookup_y, lines)
+    # E's column stands a quarter of the height it leaves under the band's top (the copy's
+    # facts still over the band's bottom): at the lookup, the tables gone, a 6 x 3 block
+    # left the band under it empty across the frame (15.4 %); halving it left 14.3 % over
+    # it. Only under the count's line at the top.
+    room = reserved[1] - bands.bottom
+    drop = max(0.0, min((top - depth - under_h - bands.bottom) / 4, room))
+    if lines["count"][0] < reserved[1]:
+        drop = 0.0
+    return _Down(tuple(slots), top - drop, lookup_y - drop, lines, drop)
 
 
 def _measure(
-    spec: ParamSpec, data: float, pitch: float, air: float = EDGE_AIR, panel_data: float = 0.0
+    spec: ParamSpec,
+    data: float,
+    pitch: float,
+    air: float = EDGE_AIR,
+    panel_data: float = 0.0,
+    tables: bool = True,
 ) -> tuple[ParamPlan, list[str]]:
     """Lay the frame out at one font size and row pitch, ``air`` clear of the right edge.
 
-    The panel is set at ``panel_data`` where given (E's size by default).
+    The panel is set at ``panel_data`` where given (E's size by default). Without
+    ``tables``, the memory and widths tables do not size the frame (:func:`_down`).
     """
     problems: list[str] = []
     scale = TypeScale.from_data(data)
@@ -350,11 +394,14 @@ def _measure(
     widths = [column.width(panel) for column in spec.columns]
     symbol_w = char_advance(label) * (spec.id_chars + 5)
     panel_w = max(
-        sum(widths) + gap * (len(widths) - 1),
+        sum(widths) + gap * (len(widths) - 1) if tables else 0.0,
         symbol_w + body_w + 2 * TAG_GAP + chip_w,
         char_advance(panel.data) * spec.count_chars,
         char_advance(panel.data) * spec.lookup_chars,
         text_width(spec.note, panel.label, mono=False),
+        summary_width(
+            spec.columns[0].labels, spec.columns[3].words[0], spec.columns[3].data_chars, panel
+        ),
     )
     total_w = margin_w + body_w + walk_w + panel_w
     if total_w > bands.width:
@@ -367,7 +414,7 @@ def _measure(
     col_labels_h = digit_height(label) + 0.8 * SPACE
     head_h = 2 * heading_h + 2 * SPACE + col_labels_h
     under_h = digit_height(note) + 2 * SPACE if spec.col_gap_label else 0.0
-    down = _down(spec, sizes, bands, (head_h, under_h), panel, problems)
+    down = _down(spec, sizes, bands, (head_h, under_h), panel, problems, tables)
     panel_left = left + body_w + walk_w
     right, edges = panel_left, []
     for width in widths:
@@ -377,8 +424,10 @@ def _measure(
     strip_left = panel_left + symbol_w
     line_h = digit_height(panel.label) * 2.0
     facts_h = digit_height(panel.data) * FACTS_PITCH
-    facts_y = down.lookup_y - sizes.row_height / 2 - SPACE - facts_h / 2
     depth = sum(slot.size for slot in down.rows)
+    summary_y, facts_y, note_y = lookup_extras(
+        (down.lines["count"][0], down.lookup_y, sizes.row_height), (facts_h, line_h), bands.bottom
+    )
     plan = ParamPlan(
         scale=scale,
         sizes=sizes,
@@ -387,8 +436,8 @@ def _measure(
         matrix_left=left,
         matrix_top=down.matrix_top,
         body_width=body_w,
-        heading_y=bands.top - heading_h / 2,
-        sizes_y=bands.top - heading_h - SPACE - heading_h / 2,
+        heading_y=bands.top - down.drop - heading_h / 2,
+        sizes_y=bands.top - down.drop - heading_h - SPACE - heading_h / 2,
         col_gap_y=down.matrix_top - depth - SPACE - digit_height(note) / 2,
         panel_left=panel_left,
         column_right=tuple(edges),
@@ -397,19 +446,24 @@ def _measure(
         strip_left=strip_left,
         tag_left=strip_left + body_w + TAG_GAP,
         facts_y=facts_y,
-        note_y=facts_y - (facts_h + line_h) / 2,
+        note_y=note_y,
         chip_width=chip_w,
         panel=panel,
+        summary_y=summary_y,
+        drop=down.drop,
     )
     return plan, problems
 
 
 @per_frame
 def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
-    """Return the plan with the largest table numbers at which everything fits.
+    """Return the lookup's plan with the largest table numbers at which everything fits.
 
-    Everything keeps :data:`EDGE_AIR` clear of the safe area's right edge, unless
-    that costs the table's numbers a floor they reach without it.
+    The lookup's frame holds E, the count's line, the copied row and its facts: the
+    memory and widths tables leave as it starts (issue 18: a 720p review found E a
+    thumbnail beside two tables in the closing frame), so they do not size it. Everything
+    keeps :data:`EDGE_AIR` clear of the safe area's right edge, unless that costs the
+    table's numbers a floor they reach without it.
 
     Parameters
     ----------
@@ -419,49 +473,24 @@ def solve_parameter_count(spec: ParamSpec) -> ParamPlan:
     Returns
     -------
     ParamPlan
-        The plan.
+        The plan, with E's scale while the tables stand beside it (:func:`receded_scale`).
     """
+    plan = _solve(spec, tables=False)
+    if not tables_fit(spec, plan):
+        # Beside E receded, the tables would stand smaller than the panel (a toy's E,
+        # at its 24 px floor, hardly recedes): their width sizes the frame too.
+        plan = _solve(spec, tables=True)
+    return plan
+
+
+def _solve(spec: ParamSpec, tables: bool) -> ParamPlan:
+    """Return the largest plan that fits, with or without the tables sizing the frame."""
     airs = (EDGE_AIR, 0.0)
-    plans = [solve_fit(partial(_measure, spec, air=air)) for air in airs]
+    plans = [solve_fit(partial(_measure, spec, air=air, tables=tables)) for air in airs]
     # The air, unless it costs the numbers a floor they reach without it (a toy's 24 px).
     aired, full = (px_for_font(plan.scale.data) for plan in plans)
     floors = (MIN_DEFAULT_DATA_PX, MIN_DATA_PX)
     chosen = 1 if any(aired < floor <= full for floor in floors) else 0
-    return _receded(spec, plans[chosen], airs[chosen])
-
-
-# E's drawn rows keep at least this share of the height from the content's top down to the
-# caption's centre line (tests/test_parameter_count_frames.py: its rows took 15 % of it
-# beside a tall band).
-ROWS_SHARE = 0.4
-
-
-def _receded(spec: ParamSpec, plan: ParamPlan, air: float) -> ParamPlan:
-    """Return the plan laid out again with E at its receded size, at the same row pitch.
-
-    From float32 on, E is context and stands home to the end (issue 18: it changes size
-    and place once); what the dtype and compare beats add grows larger than it into the
-    room it leaves. So home is E receded: its numbers at their floor
-    (:data:`MIN_DEFAULT_DATA_PX` where they reach it, else :data:`MIN_DATA_PX`), or as
-    large as its rows need to keep :data:`ROWS_SHARE` of the height, if larger (GPT-2's:
-    19 px at 720p). Home at the largest that fits (21.5 px), E left the panel no room
-    to stand larger than it (tests/test_parameter_count_frames.py). Where the panel
-    cannot keep its solved size beside E receded, it recedes with E; where neither
-    fits, nothing recedes.
-    """
-    px = px_for_font(plan.scale.data)
-    floor = MIN_DEFAULT_DATA_PX if px >= MIN_DEFAULT_DATA_PX - 1e-6 else MIN_DATA_PX
-    rows = sum(slot.size for slot in plan.rows if not slot.gap)
-    least = ROWS_SHARE * (plan.bands.top - plan.bands.caption_y) / rows
-    # A hair over both, so that rounding leaves no number under its floor.
-    share = min(1.0, max(floor / px, least) * 1.005)
-    if share >= 1.0:
-        return plan
-    # The panel keeps the size it was solved at: the final frame's numbers as large as the
-    # caption's (tests/test_parameter_count_final.py), E's and its copied row aside.
-    font = font_for_px(px * share)
-    for panel in (plan.scale.data, font):
-        receded, problems = _measure(spec, font, plan.sizes.pitch, air, panel)
-        if not problems:
-            return receded
-    return plan
+    # The hidden ranges' labels recede no further than the type scale's minimum.
+    notes = min(1.0, MIN_TEXT_PX / px_for_font(plans[chosen].scale.note) * 1.005)
+    return replace(plans[chosen], receded=receded_scale(plans[chosen]), notes=notes)

@@ -38,6 +38,7 @@ from embedviz.render.metrics import char_advance, digit_height, xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.lookup import heading_words
+from embedviz.render.parts.memory_summary import memory_summary
 from embedviz.render.parts.strip import Carry
 from embedviz.render.parts.symbols import IndexedSymbol, word_line
 from embedviz.render.sans_lines import SansLines
@@ -458,6 +459,7 @@ class LookupLine(Component):
         self.facts = facts.shift(xyz(plan.panel_left, plan.facts_y))
         self.note = SansText(board.word("no_arithmetic"), plan.panel.label, theme.text)
         _at(self.note, plan.panel_left, plan.note_y, LEFT)
+        self.summary = memory_summary(board, cells, plan, theme)
         self.outline: VMobject | None = None
 
     def beat_lookup(self, beat: Beat) -> Animation:

@@ -10,20 +10,23 @@ The layout is the lookup's, the last beat. Before it, what is shown rests
 where it fills the frame (:func:`~embedviz.render.param_rests.rest_places`,
 moved by :class:`~embedviz.render.rests.Rests`): E large at the left with its
 heading, its sizes and the count spread down a column beside it (beats
-``table`` and ``count``, E at one size); from ``float32`` on, E's column
-home, where the lookup needs it (it changes size and place once: issue 18),
-the count and the memory and widths tables spread down the panel right of it
-(``dtype``, ``compare``). Each beat first eases its pieces to its places;
-the lookup brings them home.
+``table`` and ``count``, E at one size); from ``float32`` to ``compare``,
+E's column receded at the top left, the count and the memory and widths
+tables beside and under it (``dtype``, ``compare``), each item where it
+stays once drawn (the memory table glides once, as the widths table comes).
+Each beat first eases its pieces to its places; as the lookup starts the
+tables fade where they stand, the count's line stays as the summary with the
+memory table's one line under it, and E comes home, large, with its copy
+(issue 18).
 """
 
 from __future__ import annotations
 
-from manim import Animation, Mobject, Succession
+from manim import Animation, AnimationGroup, Mobject, Succession
 
 from embedviz.render.animations import Steps, beat_steps, steps_together
 from embedviz.render.boxes import content_band
-from embedviz.render.fades import FadeIn
+from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.param_rests import rest_places
@@ -73,6 +76,10 @@ class ParameterCountStage(Stage):
         block, product, memory = self.block, self.count.product, self.memory
         pieces: dict[str, list[Mobject]] = {
             "block": [block.grid, block.bands],
+            # From float32 on, the hidden ranges' labels rest apart from the grid: they keep
+            # the type scale's minimum where E recedes (ParamPlan.notes).
+            "grid": [block.grid],
+            "bands": [block.bands],
             "hidden": [block.col_gap],
             "heading": [block.heading],
             "rows": list(block.sizes[:2]),
@@ -93,17 +100,24 @@ class ParameterCountStage(Stage):
         beats = self.board.beats
         done = beats[: beats.index(beat) + 1]
         dtypes = sum(1 for b in done if b.action == "dtype")
-        shown = ["block", "heading", "rows", "columns", "hidden"]
+        apart = any(b.action in ("dtype", "compare") for b in done)
+        shown = [*(("grid", "bands") if apart else ("block",)), "heading", "rows", "columns"]
+        shown.append("hidden")
         if any(b.action == "count" for b in done):
             shown += ["product", "count"]
         if any(b.action == "compare" for b in done):
             shown = [*shown[:-2], "line", "widths_header", "widths"]
         names = {name: name for name in shown if name in self.rests.pieces}
+        whole = f"memory:{len(self.memory.rows)}"
         if dtypes:
-            names |= {"memory_header": "memory_header", "memory": f"memory:{dtypes}"}
+            # The whole table rests where it will stand: a row not yet shown is already in
+            # its place when it fades in (moved unseen, it stilled the beat's start 1 s).
+            names |= {"memory_header": "memory_header", "memory": whole}
         boxes = {name: self.rests.box(piece) for name, piece in names.items()}
         if dtypes:
+            boxes["memory"] = self.rests.box(f"memory:{dtypes}")  # the rows shown
             boxes["memory_all"] = self.rests.box(f"memory:{len(self.memory.rows)}")
+            boxes["memory_first"] = self.rests.box("memory:1")
         # The count's wider half, which joins E's column at the count beat: E keeps one size
         # while it is introduced and counted (it sizes E at the table beat too).
         boxes["count_all"] = max(
@@ -126,9 +140,29 @@ class ParameterCountStage(Stage):
         (s0, x0, _), (s1, x1, _) = before or home, after or home
         return abs(s0 - s1) > 1e-9 or abs(x0 - x1) > 1e-9
 
+    def _leaving(self, beat: Beat) -> list[Mobject]:
+        """Return what fades where it stands as a beat starts: the tables, as the lookup starts.
+
+        The count's line stays as the summary; E comes forward, home, with the copied row
+        (issue 18: the closing frame had E a thumbnail beside two tables).
+        """
+        if beat.action != "lookup":
+            return []
+        rows = [m for texts, bar in self.widths.rows for m in (*texts, bar)]
+        return [self.memory.header, *self.memory.rows, self.widths.header, *rows]
+
     def animate(self, beat: Beat) -> Animation:
         """Play the beat with its pieces at its places, eased there first."""
         places = self._places(beat)
+        leaving = self._leaving(beat)
+        if leaving:
+            # The tables fade where they stand: they never glide home.
+            kept = ("memory_header", "widths_header", "widths")
+            places |= {
+                name: place
+                for name, place in self.rests.places.items()
+                if name in kept or name.startswith("memory:")
+            }
         with self.rests.building(places):
             first, *rest = beat_steps(super().animate(beat))
         # E's heading and sizes go above E (the sizes join into one line) and the hidden
@@ -136,7 +170,12 @@ class ParameterCountStage(Stage):
         # lines (issue 18), so they leave the intro's column unseen and appear at home.
         before = self.rests.places
         fade = [n for n in _FADE_ACROSS if self._across(n, before.get(n), places.get(n))]
-        settle = self.rests.settle(places, fade=fade)
+        moves = self.rests.settle(places, fade=fade)
+        settle: Animation | None = moves
+        if leaving:
+            # The tables fade to their summary (the count's line stays above it).
+            fades = [*(FadeOut(m) for m in leaving), FadeIn(self.lookup.summary)]
+            settle = AnimationGroup(*fades) if moves is None else AnimationGroup(moves, *fades)
         if settle is None:
             return Steps(first, *rest) if rest else first
         return Steps(Succession(settle, first), *rest)

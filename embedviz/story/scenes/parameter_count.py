@@ -39,6 +39,7 @@ __all__ = [
     "COMPARE_DTYPE",
     "CORNER_SHAPE",
     "DTYPES",
+    "LOOKUP_CLEARS",
     "PARAMS_DEFAULT_DIM",
     "PARAMS_DEFAULT_VOCAB",
     "SPEC",
@@ -55,6 +56,15 @@ PARAMS_DEFAULT_DIM = 768
 DTYPES = ("float32", "bfloat16")
 # The format the comparison of widths is priced in.
 COMPARE_DTYPE = "float32"
+# The panel's numbers that leave as the lookup starts: the count's stay, and each dtype's
+# memory (dtype_memory, by its dtype's name), as the summary.
+LOOKUP_CLEARS = (
+    "dtype_bytes",
+    "dtype_total",
+    "compare_dim",
+    "compare_count",
+    "compare_memory",
+)
 # The corner of real values drawn inside the block (with the looked-up row). Six rows:
 # the block reads as a table (a 720p review found two rows, a lone "row 2 hidden" band
 # and a tall empty band for the rest: the shown data filled 15 % of the frame), and the
@@ -351,6 +361,13 @@ def _lookup(
     screen, dim = rec.screen, shape.dim
     d = format_count(dim)
     row_bytes = table_bytes(1, dim, COMPARE_DTYPE)
+    # The memory and widths tables fade as the lookup starts, to a summary: the count's
+    # line and the table's float32 memory stay, and E and the copied row are the frame
+    # (issue 18: a 720p review read the closing frame, E a thumbnail beside two tables,
+    # as dense).
+    for kind in LOOKUP_CLEARS:
+        screen.remove_kind(kind)
+    del screen.labels["compare_dtype"]
     screen.add(
         int_cell("token_id", (0,), token_id),
         int_cell("lookup_row", (0,), token_id),
