@@ -43,13 +43,14 @@ def _built(overrides: str) -> Any:
 )
 def test_the_learned_tables_size_stands_under_p(overrides: dict[str, Any]) -> None:
     """A frame review: ``a learned table 16 × 3`` stood under E[id] (4 × 3), which it
-    does not describe. It stands under P's block, within P's columns, clear of the sums'
-    heading and of E[id]'s columns."""
+    does not describe. It stands under P's block, within P's columns and their position
+    numbers (issue 18: the hidden rows' label stands on its line where it fits), clear of
+    the sums' heading and of E[id]'s columns."""
     stage = _stage(overrides)
     note, pe, tokens = stage.formula, stage.blocks.pe_grid, stage.tokens.grid
     plan = stage.sums_plan
     assert note.get_left()[0] >= pe.body_left() - 1e-6
-    assert note.get_right()[0] <= pe.body_right() + 1e-6
+    assert note.get_right()[0] <= stage.blocks.pe_labels.get_right()[0] + 1e-6
     assert note.get_left()[0] > tokens.body_right()
     # Under P's body, above the sums' rows.
     assert note.get_top()[1] < pe.body_top() - plan.body_height
@@ -436,9 +437,15 @@ def test_the_learned_tables_hidden_rows_are_labelled(overrides: dict[str, Any], 
     size_note = stage.formula[-1]
     assert gap.get_left()[0] == pytest.approx(pe.body_left())
     assert gap.get_right()[0] <= pe.body_right()
-    # Under P's body (clear of a row's outline), over the size note, all over the sums.
+    # Under P's body (clear of a row's outline), over the size note or before it on its
+    # line (issue 18: the rows were cramped; the line of its own took 30 px of their height),
+    # all over the sums.
     assert gap.get_top()[1] <= pe.body_top() - plan.body_height - SPACE / 2
-    assert gap.get_bottom()[1] >= size_note.get_top()[1] + SPACE / 2
+    if plan.gap_inline:
+        assert gap.digit_line() == pytest.approx(size_note[0].digit_line())
+        assert gap.get_right()[0] + SPACE <= size_note.get_left()[0]
+    else:
+        assert gap.get_bottom()[1] >= size_note.get_top()[1] + SPACE / 2
     assert size_note.get_bottom()[1] > plan.sum_top
     # The sums' heading stands left of them; the sums' note (beside the sum block) under them.
     assert blocks.sum_heading.get_right()[0] < gap.get_left()[0] - SPACE

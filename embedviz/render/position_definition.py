@@ -1,4 +1,4 @@
-"""The font of PositionBlindness's sinusoidal P's definition (moved out of its solver).
+"""The size of PositionBlindness's P's definition or size note (moved out of its solver).
 
 :func:`definition_font` sizes the definition so that its one script, the
 exponent of ``10000``, stays over :data:`~embedviz.render.design.MIN_TEXT_PX`.
@@ -7,10 +7,36 @@ exponent of ``10000``, stays over :data:`~embedviz.render.design.MIN_TEXT_PX`.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-from embedviz.render.design import MIN_TEXT_PX, font_for_px
+from embedviz.render.design import MIN_TEXT_PX, SPACE, font_for_px
+from embedviz.render.formula import formula_height, formula_width
+from embedviz.render.metrics import char_advance, digit_height, text_width
 
-__all__ = ["definition_font"]
+if TYPE_CHECKING:
+    from embedviz.render.solver_positions import PositionSpec
+
+__all__ = [
+    "DEFINITION_GAP",
+    "GAP_APART",
+    "GAP_LINE",
+    "POS_SYMBOL",
+    "definition_font",
+    "gap_line",
+    "note_fit",
+    "note_size",
+    "position_column_width",
+]
+
+# Between the lines of P's definition: one line's subscript and the next line's
+# capitals would touch at SPACE.
+DEFINITION_GAP = 2 * SPACE
+# A learned P's hidden-rows label: its line's height in digit heights (monospace, no descender).
+GAP_LINE = 1.2
+# Between a learned P's hidden-rows label and its size note when both stand on one line.
+GAP_APART = 2 * SPACE
+# The heading of a column of position numbers (the index of P's rows).
+POS_SYMBOL = '"pos"'
 
 
 @cache
@@ -49,3 +75,49 @@ def definition_font(label: float) -> float:
         The font size of every line of the definition.
     """
     return max(label, font_for_px(MIN_TEXT_PX / _script_ratio()) * 1.001)
+
+
+def note_size(spec: PositionSpec, font: float, inline: bool = False) -> tuple[float, float]:
+    """Return the width and height of P's definition (or its size note) at a font size.
+
+    ``inline``: a learned P's hidden-rows label stands on its size note's line, before it.
+    """
+    if spec.formulas:
+        width = max(formula_width(line, font) for line in spec.formulas)
+        lines = sum(formula_height(line, font) for line in spec.formulas)
+        return width, lines + DEFINITION_GAP * (len(spec.formulas) - 1)
+    word, size = spec.note
+    width = text_width(word, font, mono=False) + 2 * SPACE + char_advance(font) * len(size)
+    gap_w = text_width(spec.gap, font, mono=False)  # in sans (a GapLabel)
+    if inline and spec.gap:
+        return gap_w + GAP_APART + width, digit_height(font) * 1.6
+    return max(width, gap_w), digit_height(font) * 1.6 + gap_line(spec, font, inline)
+
+
+def note_fit(spec: PositionSpec, font: float, span: float) -> tuple[float, float, bool]:
+    """Return the width and height of P's note, and whether its hidden-rows label is inline.
+
+    A learned P's hidden-rows label stands on its size note's line, before it,
+    where that line is no wider than ``span`` (P's columns and positions): on a line of its own it
+    took 30 px of the rows' height at 720p, and a teacher's review found the rows
+    cramped from ``arrange`` on (issue 18: a pitch of 0.393 units, the lookup's 0.686).
+    """
+    if spec.gap and not spec.formulas:
+        width, height = note_size(spec, font, inline=True)
+        if width <= span:
+            return width, height, True
+    return (*note_size(spec, font), False)
+
+
+def position_column_width(label: float, chars: int) -> float:
+    """Return the width of a column of position numbers with its ``pos`` heading.
+
+    The heading says what the numbers are: a teacher's 720p review could not tell
+    which row was position 0, 1, 2 in ``arrange`` and the sums (issue 18).
+    """
+    return max(char_advance(label) * chars, formula_width(POS_SYMBOL, label))
+
+
+def gap_line(spec: PositionSpec, font: float, inline: bool = False) -> float:
+    """Return the height a learned P's hidden-rows label takes over its size note (or 0)."""
+    return digit_height(font) * GAP_LINE + SPACE if spec.gap and not inline else 0.0

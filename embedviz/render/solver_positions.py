@@ -29,14 +29,21 @@ from embedviz.render.design import (
     SPACE,
     TypeScale,
 )
-from embedviz.render.formula import formula_height, formula_width
+from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import solve_largest
 from embedviz.render.memo import per_frame
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.chips import chip_size, number_gap
 from embedviz.render.parts.clear_outline import clear_reach
 from embedviz.render.parts.grid import GridSizes, col_slots
-from embedviz.render.position_definition import definition_font
+from embedviz.render.position_definition import (
+    DEFINITION_GAP,
+    GAP_LINE,
+    definition_font,
+    gap_line,
+    note_fit,
+    position_column_width,
+)
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
 from embedviz.render.solver_bands import TitlePlace, place_title
 from embedviz.story.model import Storyboard, Window
@@ -53,6 +60,7 @@ __all__ = [
     "definition_font",
     "heading_width",
     "note_beside_width",
+    "position_column_width",
     "ring_clear",
     "sign_width",
     "solve_positions",
@@ -68,11 +76,6 @@ SIGN_CHARS = 2.2
 # Between a row's outline (a ring) and a sign or a text beside it, in pixels at 720p: a
 # 720p review found the rings 2-4 px from ``+`` and ``=``, which read as part of them.
 RING_CLEAR_PX = 8.0
-# Between the lines of P's definition: one line's subscript and the next line's
-# capitals would touch at SPACE.
-DEFINITION_GAP = 2 * SPACE
-# A learned P's hidden-rows label: its line's height in digit heights (monospace, no descender).
-GAP_LINE = 1.2
 # The lookup layout keeps a mark column this many characters wide for a bracket and ``=``.
 VERDICT_CHARS = 2
 # How far a verdict's word (``= identical``, ``≠ different``) keeps from the frame's right
@@ -198,6 +201,10 @@ class PositionPlan:
         Where the bracket beside the sum block starts.
     sum_label_left
         Where the sums' position numbers start, right of their block (as E[id]'s).
+    pe_label_left
+        Where P's position numbers start, right of its block (0: none, no room).
+    gap_inline
+        Whether a learned P's hidden-rows label stands on its size note's line.
     note_beside
         Whether the sums' note stands beside the block, not on its heading's line
         (the band, moved to stand centred on it, freed that line: :mod:`.sum_note`).
@@ -236,6 +243,8 @@ class PositionPlan:
     legend_stacked: bool = False
     sum_label_left: float = 0.0
     note_beside: bool = False
+    pe_label_left: float = 0.0
+    gap_inline: bool = False
 
     def row_y(self, top: float, row: int) -> float:
         """Return the centre line of row ``row`` of a body whose top is ``top``."""
@@ -285,23 +294,6 @@ def heading_width(word: str, symbol: str, font: float) -> float:
     """Return the width of a heading: its words, then its symbol as maths."""
     width = text_width(word, font, mono=False)
     return width + (SPACE * 1.5 + formula_width(symbol, font) if symbol else 0.0)
-
-
-def _note_size(spec: PositionSpec, font: float) -> tuple[float, float]:
-    """Return the width and height of P's definition (or its size note) at a font size."""
-    if spec.formulas:
-        width = max(formula_width(line, font) for line in spec.formulas)
-        lines = sum(formula_height(line, font) for line in spec.formulas)
-        return width, lines + DEFINITION_GAP * (len(spec.formulas) - 1)
-    word, size = spec.note
-    width = text_width(word, font, mono=False) + 2 * SPACE + char_advance(font) * len(size)
-    gap_w = text_width(spec.gap, font, mono=False)  # in sans (a GapLabel)
-    return max(width, gap_w), digit_height(font) * 1.6 + _gap_line(spec, font)
-
-
-def _gap_line(spec: PositionSpec, font: float) -> float:
-    """Return the height a learned P's hidden-rows label takes over its size note (or 0)."""
-    return digit_height(font) * GAP_LINE + SPACE if spec.gap else 0.0
 
 
 def sum_labels_width(label: float, chars: int) -> float:
@@ -382,13 +374,33 @@ def _pe_heading(spec: PositionSpec, label: float, room: float, problems: list[st
     return heading_width(spec.headings[1], POSITION_SYMBOL, label)
 
 
+def _sums_widths(spec: PositionSpec, label: float) -> tuple[float, float]:
+    """Return the width of the sums' position numbers, and the closing verdict's with them."""
+    labels_w = sum_labels_width(label, spec.position_chars)
+    return labels_w, _verdict_width(spec.verdict, label) + labels_w
+
+
+def _pe_numbers_width(spec: PositionSpec, label: float, top_w: float, span: float) -> float:
+    """Return P's position numbers' width right of its block (0 where ``span`` has no room)."""
+    # Two tokens' top band has none: its numbers are as large as P's definition needs.
+    width = _beside() + position_column_width(label, spec.position_chars)
+    return width if top_w + width <= span else 0.0
+
+
+def _heights(spec: PositionSpec, label: float, note: float, inline: bool) -> tuple[float, ...]:
+    """Return the heights of a heading, P's column numbers and a learned P's gap label."""
+    digit = digit_height(label)
+    columns = digit + 0.4 * SPACE + ring_clear() + clear_reach()
+    return digit * 1.6, columns, gap_line(spec, note, inline)
+
+
 def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPlan, list[str]]:
     """Lay out at one font size and pitch; return the plan and what does not fit."""
     problems: list[str] = []
     scale = TypeScale.from_data(data)
     sizes = GridSizes(scale, spec.value_chars, pitch)
     left, right, top, bottom = _frame()
-    label = scale.label
+    label, span = scale.label, right - left
     body_w = sum(slot.size for slot in col_slots(spec.window, sizes))
     body_h = spec.count * sizes.row_height
     chip_w = chip_size(spec.id_chars, 0, label)[0]
@@ -396,28 +408,26 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     # The row number a digit's column clear of its chip (chips.number_gap), as in the lookup.
     tags_w = _beside() + chip_w + number_gap(label) + char_advance(label) * spec.position_chars
     top_w = body_w + tags_w + sign_w + body_w
-    labels_w = sum_labels_width(label, spec.position_chars)  # the sums' position numbers
-    verdict_w = _verdict_width(spec.verdict, label) + labels_w
+    labels_w, verdict_w = _sums_widths(spec, label)
     # A sinusoid's definition is read as a label; a learned P's size note is a note.
     note_font = definition_font(label) if spec.formulas else scale.note
-    note_w, note_h = _note_size(spec, note_font)
     # The sums right after P's definition; a learned P's size note stands under P itself
     # (under E[id] it read as E's), its sums centred under the top band (_centred_sums).
     pe_left = body_w + tags_w + sign_w
+    numbers_w = _pe_numbers_width(spec, label, top_w, span)
+    note_w, note_h, inline = note_fit(spec, note_font, body_w + numbers_w)
     centred = _centred_sums(spec, scale.note, top_w - body_w, sign_w, verdict_w, labels_w)
     sum_left = note_w + SPACE + sign_w if spec.formulas else centred
     note_left = 0.0 if spec.formulas else pe_left
     if note_left and sum_left + text_width(spec.headings[2], label, mono=False) + SPACE > pe_left:
         problems.append("the size note of P meets the sum's heading")
     pe_heading = _pe_heading(spec, label, pe_left - sign_w / 2, problems)
-    width = max(top_w, pe_left + pe_heading, note_left + note_w, sum_left + body_w + verdict_w)
-    if width > right - left:
+    width = max(top_w + numbers_w, pe_left + pe_heading, note_left + note_w)
+    width = max(width, sum_left + body_w + verdict_w)
+    if width > span:
         problems.append("too wide")
     title_font, title_x, band_h, stacked = _title_band(spec, scale, (left, right), problems)
-    heading_h = digit_height(label) * 1.6
-    # P's column numbers: ring_clear() over a row's outline (past the body's top), then 0.4 SPACE.
-    col_labels_h = digit_height(label) + 0.4 * SPACE + ring_clear() + clear_reach()
-    gap_h = _gap_line(spec, note_font)  # a learned P's hidden rows' label, over its size
+    heading_h, col_labels_h, gap_h = _heights(spec, label, note_font, inline)
     needed = 2 * (heading_h + SPACE + body_h) + col_labels_h + 2 * SPACE + gap_h
     caption_top = bottom + CAPTION_CENTRE + digit_height(CAPTION_FONT) * 2.1
     head = max(band_h, spec.legend_depth)  # the first arrangement's legend stays over E[id]
@@ -459,6 +469,8 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
             legend_y=top - band_h / 2,
             legend_stacked=stacked,
             sum_label_left=sum_x + body_w + _beside(),
+            pe_label_left=offset + pe_left + body_w + _beside() if numbers_w else 0.0,
+            gap_inline=inline,
         ),
         problems,
     )

@@ -34,7 +34,7 @@ Position = tuple[int, ...]
 
 
 class _Rows(Protocol):
-    """A block's rows by position (:class:`~embedviz.render.parts.positions.Rows`)."""
+    """A block's rows by position (:class:`~embedviz.render.parts.rows.Rows`)."""
 
     positions: list[Position]
 

@@ -23,7 +23,6 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Indicate,
     LaggedStart,
     Line,
     ReplacementTransform,
@@ -33,22 +32,23 @@ from manim import (
     config,
 )
 
-from embedviz.render.animations import Steps, make_fade_out_later
-from embedviz.render.design import MARGIN, SPACE, Theme, maths, value_colour
+from embedviz.render.animations import Steps, make_fade_out_later, point_at
+from embedviz.render.design import MARGIN, SPACE, Theme, maths
 from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.gap_text import GapLabel
-from embedviz.render.glyphs import LabelText, NumberText, SansText
+from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.clear_outline import (
     FRAME_WIDTH,
     OUTLINE_WIDTH,
-    clear_row_outline,
 )
 from embedviz.render.parts.compare_focus import dim_others, rest_of
 from embedviz.render.parts.grid import CellGrid, output_grid
+from embedviz.render.parts.rows import Cells, Position, Rows, heading
 from embedviz.render.parts.sum_note import beside_sums, place_sum_note
+from embedviz.render.position_definition import GAP_APART, POS_SYMBOL
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.solver_positions import (
     BRACKET_WIDTH,
@@ -62,8 +62,8 @@ from embedviz.story.model import Beat, NumberCell, Storyboard
 
 __all__ = ["PositionBlocks", "Rows", "TokenBlock", "verdict"]
 
-Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
-Position = tuple[int, ...]
+# How far words swell as the narration points at them.
+SWELL = 1.08
 # How many sums are worked one at a time before the rest go together.
 TAUGHT = 2
 
@@ -109,101 +109,10 @@ def verdict(
     return VGroup(*parts)
 
 
-def heading(word: str, symbol: str, font: float, word_colour: str, symbol_colour: str) -> VGroup:
-    """Return a block's heading: its words, then its symbol as maths (the one maths voice)."""
-    parts: list[VMobject] = [SansText(word, font, word_colour)]
-    if symbol:
-        parts.append(maths(symbol, symbol_colour, font))
-    return VGroup(*parts).arrange(RIGHT, buff=SPACE * 1.5)
-
-
-class Rows:
-    """A block's rows drawn apart from its body: numbers and elision marks per position.
-
-    The body (a :class:`~embedviz.render.parts.grid.CellGrid` without entries)
-    can be shown empty, and each row filled when its beat comes.
-
-    Parameters
-    ----------
-    grid
-        The body, in place.
-    positions
-        The positions, in row order.
-    cells
-        Every cell, by (kind, index).
-    kind
-        The cells this block shows.
-    font
-        The data size.
-    theme, value_scale
-        Colours.
-    first
-        The grid row the first position fills (the rest follow).
-    keys
-        Instead, the grid row (its key) each position fills.
-
-    The numbers and marks are also the grid's entries and marks (read by its
-    getters and by a :class:`~embedviz.render.parts.strip.Carry`), without
-    being drawn with it.
-    """
-
-    def __init__(
-        self,
-        grid: CellGrid,
-        positions: Sequence[Position],
-        cells: Cells,
-        kind: str,
-        font: float,
-        theme: Theme,
-        value_scale: float,
-        first: int = 0,
-        keys: Sequence[int] | None = None,
-    ) -> None:
-        self.grid = grid
-        self.positions = list(positions)
-        self.keys = list(range(first, first + len(self.positions)) if keys is None else keys)
-        self.numbers: dict[Position, list[NumberText]] = {}
-        self.marks: dict[Position, list[LabelText]] = {}
-        gaps = [slot.key for slot in grid.col_slots if slot.gap]
-        for row, position in zip(self.keys, self.positions, strict=True):
-            found = sorted(
-                (c for (k, i), c in cells.items() if k == kind and i[:-1] == position),
-                key=lambda c: c.index,
-            )
-            self.numbers[position] = [
-                grid.put(
-                    row, c.index[-1], NumberText(c, font, value_colour(c.value, value_scale, theme))
-                )
-                for c in found
-            ]
-            self.marks[position] = [
-                LabelText("\u2026", font, theme.muted).move_to(
-                    xyz(grid.col_x(g, True), grid.row_y(row))
-                )
-                for g in gaps
-            ]
-            grid.entries.update({(row, n.cell.index[-1]): n for n in self.numbers[position]})
-            grid.marks[row] = VGroup(*self.marks[position])
-
-    def row(self, position: Position) -> list[VMobject]:
-        """Return one row's numbers and marks."""
-        return [*self.numbers[position], *self.marks[position]]
-
-    def all(self) -> list[VMobject]:
-        """Return every row's numbers and marks."""
-        return [m for position in self.positions for m in self.row(position)]
-
-    def index(self, position: Position) -> int:
-        """Return the grid row that holds a position."""
-        return self.keys[self.positions.index(position)]
-
-    def outline(self, position: Position, colour: str) -> VMobject:
-        """Return an outline around one row, clear of the block's frame (not yet added)."""
-        return clear_row_outline(self.grid, self.index(position), colour)
-
-    def y(self, position: Position) -> float:
-        """Return one row's centre line."""
-        return self.grid.row_y(self.index(position))
+def pos_heading(left: float, y: float, font: float, theme: Theme) -> VMobject:
+    """Return the ``pos`` heading of a column of position numbers that starts at ``left``."""
+    word = maths(POS_SYMBOL, theme.muted, font)
+    return word.move_to(xyz(0, y)).align_to(xyz(left, 0), LEFT)
 
 
 def _block(
@@ -258,6 +167,7 @@ class TokenBlock(Component):
             board.word("token_vector"), TOKEN_SYMBOL, label, theme.muted, theme.text
         )
         self.heading.move_to(xyz(0, plan.heading_y)).align_to(xyz(plan.token_left, 0), LEFT)
+        self.pos_heading = pos_heading(plan.position_left, plan.col_label_y, label, theme)
 
     def arrive(
         self,
@@ -330,6 +240,13 @@ class PositionBlocks(Component):
         self.sums = Rows(self.sum_grid, positions, cells, sum_kind, data, theme, scale)
         # Each sum row's position, from the storyboard, right of the row as E[id]'s (issue 18).
         self.sum_labels = VGroup(*[self._label(cells[("position", p)], p) for p in positions])
+        # P's rows' positions too, headed ``pos`` as E[id]'s, where the plan has room: a
+        # 720p review could not tell which row was position 0, 1, 2 (issue 18).
+        left = plan.pe_label_left
+        self.pe_labels = VGroup(
+            *[self._label(cells[("position", p)], p, self.pe, left) for p in positions if left]
+        )
+        self.pe_pos_heading = pos_heading(left, plan.col_label_y, label, theme)
         self.pe_heading = heading(
             board.word("position_vector"), POSITION_SYMBOL, label, theme.muted, theme.accent
         )
@@ -354,10 +271,16 @@ class PositionBlocks(Component):
         self.sum_note = self._sum_note(note) if note else None
         self.first_row_box: VMobject | None = None
 
-    def _label(self, cell: NumberCell, position: Position) -> VMobject:
-        """Return one sum row's position number (drawn again: E[id]'s shows it too)."""
+    def _label(
+        self, cell: NumberCell, position: Position, rows: Rows | None = None, left: float = 0.0
+    ) -> VMobject:
+        """Return one sum row's position number (or P's: ``rows``, from ``left``).
+
+        Drawn again: E[id]'s shows it too.
+        """
         number = NumberText(cell, self.plan.scale.label, self.theme.muted).echoed()
-        return number.place(xyz(self.plan.sum_label_left, self.sums.y(position)), align="left")
+        y = (rows or self.sums).y(position)
+        return number.place(xyz(left if rows else self.plan.sum_label_left, y), align="left")
 
     def _sum_note(self, text: str) -> SansLines:
         """Place the note that the sums add the unrounded values (:mod:`.sum_note`)."""
@@ -386,7 +309,13 @@ class PositionBlocks(Component):
             size = VGroup(words, ShapeLabel(sizes, font, theme.muted)).arrange(
                 RIGHT, buff=SPACE * 2
             )
-            parts = [*([GapLabel(gap, font, theme.muted)] if gap else []), size]
+            hidden = [GapLabel(gap, font, theme.muted)] if gap else []
+            parts = [*hidden, size]
+            if plan.gap_inline and hidden:  # on one line: the rows keep its height (issue 18)
+                group = VGroup(*parts).arrange(RIGHT, buff=GAP_APART)
+                hidden[0].shift(xyz(0, words.digit_line() - hidden[0].digit_line()))
+                group.next_to(xyz(plan.formula_left, plan.formula_top), DOWN, buff=0)
+                return group.align_to(xyz(plan.formula_left, 0), LEFT)
         buff = DEFINITION_GAP if lines else SPACE
         group = VGroup(*parts).arrange(DOWN, buff=buff, aligned_edge=LEFT)
         group.next_to(xyz(plan.formula_left, plan.formula_top), DOWN, buff=0)
@@ -409,6 +338,14 @@ class PositionBlocks(Component):
             self.equals,
         ]
 
+    def position_column(self) -> list[VMobject]:
+        """Return P's position numbers and their ``pos`` heading (none where no room).
+
+        They come with "one vector per position", after the block has opened out
+        (riding in with it, they stood in its edge as it opened).
+        """
+        return [self.pe_labels, self.pe_pos_heading] if self.plan.pe_label_left else []
+
     def beat_positions(self, beat: Beat) -> Animation:
         """Fill in P and its column numbers, pointing at its definition (one step per phrase).
 
@@ -424,14 +361,24 @@ class PositionBlocks(Component):
             LaggedStart(*[FadeIn(m) for m in self.pe.all()], lag_ratio=0.05),
         )
         colour = self.theme.highlight
-        pointed = Indicate(self.pe_heading, color=colour, scale_factor=1.0)
-        defined = Indicate(self.formula, color=colour, scale_factor=1.0)
+        pointed, defined = self._ring(self.pe_heading), self._ring(self.formula)
         if len(beat.phrases) < 2:
             return AnimationGroup(pointed, values, defined)
         if len(beat.phrases) < 3:
             return Steps(AnimationGroup(pointed, defined), values)
         self.first_row_box = self.pe.outline(self.positions[0], colour)
         return Steps(pointed, AnimationGroup(values, defined), OutlineIn(self.first_row_box))
+
+    def _ring(self, words: VMobject) -> Animation:
+        """Point at words: they swell there and back, each member in its own colour.
+
+        Never violet: the highlight means one thing, a passing outline
+        (design.COLOUR_MEANINGS: the rows' outlines and the sums' ring here). A
+        720p review saw ``position vector``, P's size note and the sums' note
+        turn violet as those outlines were; a ring round words stood under
+        RING_CLEAR_PX from them or from their neighbours.
+        """
+        return point_at(words, self.theme.highlight, scale=SWELL, ring=False)
 
     def verdict(self, rows: tuple[Position, Position]) -> VGroup:
         """Return the closing verdict beside two sum rows: ``≠`` and its word."""
@@ -471,8 +418,7 @@ class PositionBlocks(Component):
         )
         if len(beat.phrases) < 3 or not note:
             return Steps(added, circled)
-        pointed = Indicate(note[0], color=self.theme.highlight, scale_factor=1.0)
-        return Steps(added, circled, pointed)
+        return Steps(added, circled, self._ring(note[0]))
 
     def _add(self, position: Position, also: Sequence[VMobject] = ()) -> Animation:
         """One sum: its two addends outlined, the sum's row filled in (with ``also``)."""

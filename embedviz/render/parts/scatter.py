@@ -32,7 +32,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import fit_floors
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.landing import landing_carry
-from embedviz.render.parts.positions import Rows
+from embedviz.render.parts.rows import Rows
 from embedviz.render.parts.training import (
     GradientPart,
     SumPanel,

@@ -185,13 +185,16 @@ def beside_sums(blocks: Any, pair: tuple[Any, Any]) -> list[tuple[float, float, 
     # Past the rows' position numbers too, as far from them as from a ring.
     labels = float(blocks.sum_labels.get_right()[0]) + 2 * SPACE if blocks.sum_labels else 0.0
     x = max(grid.body_right() + clear_reach() + ring_clear(), labels)
-    over, under = (top, first + SPACE, False), (second - SPACE, bottom, True)
-    runs = sorted([over, under], key=lambda r: r[1] - r[0])
     _, sign, word = blocks.verdict(pair)
     words = (
         max(sign.get_top()[1], word.get_top()[1]),
         min(sign.get_bottom()[1], word.get_bottom()[1]),
     )
+    # APART from the verdict's sign and word too: rows loose enough for the note to stand
+    # under the bracket brought it 0.43 units under ``≠ different`` (issue 18).
+    over = (top, max(first + SPACE, words[0] + APART), False)
+    under = (min(second - SPACE, words[1] - APART), bottom, True)
+    runs = sorted([over, under], key=lambda r: r[1] - r[0])
     # APART from the verdict: a SPACE under ``≠ different``, a 720p review read the
     # two as one block (issue 18); they are two groups.
     after = [(words[1] - APART, bottom, True), (top, words[0] + APART, False)]

@@ -45,9 +45,9 @@ from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.parts.chips import Chip, number_gap
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots, row_slots
 from embedviz.render.parts.lookup import MatrixPart, fit_width
-from embedviz.render.parts.positions import Rows, heading
 from embedviz.render.parts.recede import recede
 from embedviz.render.parts.roll import ROLL_TIME, roll_lag, roll_over
+from embedviz.render.parts.rows import Rows, heading
 from embedviz.render.solver_training import GRADIENT_SYMBOL, TrainingPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard, Window

@@ -435,9 +435,9 @@ class PositionStage(Stage):
         to each row:" clears the matrix side, moves the rows (with their tags
         and positions) to the left and brings the empty blocks of P and the
         sums; "one vector per position, whatever token sits there." brings P's
-        definition (or its size), which says so. (A frame review: with the
-        blocks in the second step, E[id] stood alone at the top left, a fifth
-        of the frame empty, until that phrase.)
+        definition (or its size), which says so, and P's rows' positions. (With the
+        blocks in the second step, a frame review saw E[id] alone at the top left,
+        a fifth of the frame empty, until that phrase.)
         """
         # E's legend stays (the rows stay coloured by value) until it cross-fades with the
         # band's, once the title has glided clear of that (:mod:`.key_swap`).
@@ -475,17 +475,20 @@ class PositionStage(Stage):
         empty = [m for m in self.blocks.skeleton() if all(m is not s for s in signs)]
         block = VGroup(self.output.grid, *self.chips.chips, *self.output.numbers)
         offset = self.tokens.grid.get_center() - self.output.grid.get_center()
-        pe = [self.blocks.pe_grid, self.blocks.pe_heading]
-        riders, glide = [[self.tokens.heading], pe], at_least(moved, glide_floor(way, 0.0))
-        behind = [m for m in empty if all(m is not r for r in (self.tokens.heading, *pe))]
+        blocks = self.blocks
+        heads: list[Mobject] = [self.tokens.heading, self.tokens.pos_heading]
+        pe: list[Mobject] = [blocks.pe_grid, blocks.pe_heading]
+        riders, glide = [heads, pe], at_least(moved, glide_floor(way, 0.0))
+        behind = [m for m in empty if all(m is not r for r in (*heads, *pe))]
         came = come_with(glide, block, offset, riders, behind, pe[:1])
         rows = arriving(came, FadeIn(signs), LANDING_SHARE)
-        movers = ([block, self.tokens.heading, *pe], offset)
+        movers = ([block, *heads, *pe], offset)
         arrived = AnimationGroup(
             AnimationGroup(*[FadeOut(m) for m in leaving], run_time=0.5),
             swap_keys((old, self.title), (key, self.sums_legend), rows, movers, 0.5 * _MOVE_LAG),
         )
-        return Steps(arrived, FadeIn(self.blocks.formula))
+        numbered = [FadeIn(m) for m in blocks.position_column()]  # "one vector per position"
+        return Steps(arrived, AnimationGroup(FadeIn(blocks.formula), *numbered))
 
 
 def _text_floor() -> float:
