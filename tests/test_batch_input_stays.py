@@ -159,7 +159,9 @@ def test_the_block_keeps_its_edges(case: str) -> None:
     assert not faint, f"the block's edges fade: {faint[:6]}"
 
 
-@pytest.mark.parametrize("case", ["default", "gpt2", "singles"])
+# The default batch's and GPT-2's block no longer gives way: E stays under it to the end
+# (batch_finale.keep_input); the three single IDs' E still rises into its place.
+@pytest.mark.parametrize("case", ["singles"])
 def test_the_block_is_gone_once_it_gave_way(case: str) -> None:
     """Where E rises into the block's place, nothing of the block stays drawn after the run.
 

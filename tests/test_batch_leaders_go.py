@@ -22,7 +22,11 @@ from embedviz.inputs import prepared_storyboard
 from embedviz.render.moments import play_moments
 
 GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
-CASES = {"default": {}, "gpt2": GPT2, "light": {"theme": "light"}}
+# The default batch's and GPT-2's marks now stand under the slices with no lines (the
+# input and E stay: tests/test_batch_close_thread.py); the marks over E in the block's
+# place still lead to their rows.
+CASES = {"four-pairs": {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}}
+LINELESS = {"default": {}, "gpt2": GPT2, "light": {"theme": "light"}}
 
 
 def _drawn(mobject: Any, shown: set[int]) -> bool:
@@ -39,7 +43,7 @@ def _drawn(mobject: Any, shown: set[int]) -> bool:
 @functools.cache
 def _reads(case: str) -> tuple[tuple[str, int, float, int, int, int], ...]:
     """Return (beat, step, alpha, lines drawn, marks drawn, lines there were) per sample."""
-    board = prepared_storyboard("BatchLookup", CASES[case], environ={})
+    board = prepared_storyboard("BatchLookup", {**CASES, **LINELESS}[case], environ={})
     names = [b.name for b in board.beats]
     after = names[names.index("repeats") :]
     lines: list[Any] = []
@@ -82,3 +86,16 @@ def test_the_marks_lines_go_after_the_repeats_beat(case: str) -> None:
     assert not kept, f"the marks' lines stay after the repeats beat: {kept[:6]}"
     # The marks themselves stay, naming their rows.
     assert all(marks == ends[-1][4] > 0 for _, _, _, _, marks, _ in later)
+
+
+@pytest.mark.parametrize("case", sorted(LINELESS))
+def test_marks_under_the_slices_have_no_lines_and_stay(case: str) -> None:
+    """Under the slices the marks name their rows by notation (rows ringed): no line is
+    drawn, and every mark stays from the repeats beat's end to the last beat's."""
+    reads = _reads(case)
+    ends = [r for r in reads if r[0] == "repeats"]
+    assert ends
+    assert ends[-1][5] == 0, ends
+    later = [r for r in reads if r[0] != "repeats"]
+    assert later
+    assert all(marks == ends[-1][4] > 0 for *_, marks, _ in later)

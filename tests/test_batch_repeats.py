@@ -190,7 +190,15 @@ def _leaders(seen: dict[str, Any]) -> dict[str, list[np.ndarray]]:
     return leaders
 
 
-@pytest.mark.parametrize("overrides", CASES)
+# Where the marks stand in the block's place over E, each leads to its rows. The default
+# batch's and GPT-2's stand under the slices (the input and E stay: batch_finale.py,
+# tests/test_batch_close_thread.py), naming their rows by notation, the rows ringed.
+# Found then: four pairs' marks over E (never checked here before) cross two of their
+# leaders (out[2,0] = out[1,1] and out[2,1] = out[0,0]), left for its owner.
+@pytest.mark.parametrize(
+    "overrides",
+    [pytest.param(OVER_E, marks=pytest.mark.xfail(strict=True, reason="two leaders cross"))],
+)
 def test_no_two_leaders_cross_or_run_close(overrides: dict[str, Any]) -> None:
     """Each mark's leader (with any branch of it) and every other mark's never cross, and
     keep at least 3 SPACE (32 px at 720p) apart everywhere."""
@@ -265,28 +273,25 @@ def _e_tops(overrides: dict[str, Any]) -> tuple[Any, dict[str, float]]:
 
 
 @pytest.mark.parametrize("overrides", [{}, GPT2])
-def test_e_rises_for_the_marks_only_as_they_come(overrides: dict[str, Any]) -> None:
-    """E rises into the block's emptied place as the last lookup ends only as far as the
-    stage's own rise; the rest of the way it rises for the marks under it (0.18 units in
-    both batches), it glides in the repeats beat, as they come. Risen all the way as the
-    last lookup ended, it left their place under it empty then: 12.2 % of GPT-2's frame
-    (test_moments' ninth), 12.6 % of the 4 x 2 batch's in a 4 x 3 table."""
+def test_e_stays_and_the_marks_stand_under_the_slices(overrides: dict[str, Any]) -> None:
+    """E rose into the block's emptied place as the last lookup ended, and again for the
+    marks under it in the repeats beat (66 s and 72.1 s in GPT-2's batch): two jumps, and
+    the input gone while the marks spoke of it (issue 18, a teacher's review). E now stands
+    where it stood through the lookups to the end, the block stays, and the marks stand
+    under the slices, a SPACE under their ink, left of nothing but the shape to come."""
     stage, tops = _e_tops(overrides)
     lookups = [b.name for b in stage.board.beats if b.action in ("lookup", "lookup_many")]
-    before = lookups[-2] if len(lookups) > 1 else "reveal"
-    own = tops[lookups[-1]] - tops[before]
-    assert own == pytest.approx(stage.rise, abs=1e-6)
-    further = tops["repeats"] - tops[lookups[-1]]
-    assert stage.stack.marks_under is not None
-    # Where the marks stand: 2 SPACE under E's ink as it stands when they come.
+    names = [b.name for b in stage.board.beats]
+    ends = [tops[name] for name in names[names.index(lookups[0]) :]]
+    assert max(ends) - min(ends) < 1e-6, tops
+    assert stage.keeps_input
+    assert not stage.rise
+    assert not stage.under_rise
     marks = _marks(_end_of_repeats(overrides))
     assert marks
+    bottom = min(float(box_of(g)[0][1]) for g in stage.stack.slices)
     highest = max(float(box_of(m)[1][1]) for m in marks)
-    assert highest <= float(stage.matrix.grid.get_bottom()[1]) - SPACE
-    # Both batches' marks need E higher than its own rise (0.18 units each): the rest of
-    # the way plays in the repeats beat.
-    assert further > 0.1, further
-    assert further == pytest.approx(stage.under_rise, abs=1e-6)
+    assert highest <= bottom - SPACE + 1e-6, (highest, bottom)
 
 
 # Samples of the repeats beat's first step, evenly through it (a frame at most apart).

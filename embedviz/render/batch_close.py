@@ -96,6 +96,9 @@ def _block_gives_way(stage: BatchStage) -> list[Animation]:
     marks may take its place, and the screen must say what the storyboard says.
     """
     chips = stage.chips
+    if stage.keeps_input:
+        # The input stays to the end (batch_finale.keep_input), as the storyboard keeps it.
+        return []
     # Each on its own: each stands on screen by itself (a fade of a group they are not
     # on screen through would leave them there). Gone before E's top reaches the block.
     # As long as the glides (GLIDE_SECONDS): the group the fades join lasts as long as its

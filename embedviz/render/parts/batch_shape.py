@@ -24,7 +24,7 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.space import Box
 from embedviz.story.model import NumberCell
 
-__all__ = ["ShapeLine", "shape_line"]
+__all__ = ["ShapeLine", "clear_of", "shape_line"]
 
 # How many steps the size takes from the data's down to the label's.
 STEPS = 4
@@ -74,8 +74,6 @@ def shape_line(
         Colours.
     """
     data, label = fonts
-    band = content_band()
-    right = float(config.frame_width) / 2 - MARGIN
     written = None
     for step in range(STEPS + 1):
         font = data + (label - data) * step / STEPS
@@ -83,10 +81,20 @@ def shape_line(
         title = SansText(word, font, theme.output)
         written = ShapeLine(title, shape)
         written.move_to(top - xyz(0, digit_height(font) * MARK_LINE / 2)).align_to(top, LEFT)
-        left, bottom = (float(v) for v in written.get_corner(DOWN + LEFT)[:2])
-        end = float(written.get_right()[0])
-        box = (left - SPACE, bottom - SPACE, end + SPACE, float(top[1]))
-        if end <= right and bottom >= band[1] and not any(_overlaps(box, b) for b in drawn):
+        if clear_of(written, float(top[1]), drawn):
             break
     assert written is not None
     return written
+
+
+def clear_of(written: ShapeLine, top: float, drawn: Sequence[Box]) -> bool:
+    """Whether a line, SPACE around (up to ``top``), overlaps nothing drawn, in the frame's margin.
+
+    And over the caption.
+    """
+    band = content_band()
+    right = float(config.frame_width) / 2 - MARGIN
+    left, bottom = (float(v) for v in written.get_corner(DOWN + LEFT)[:2])
+    end = float(written.get_right()[0])
+    box = (left - SPACE, bottom - SPACE, end + SPACE, top)
+    return end <= right and bottom >= band[1] and not any(_overlaps(box, b) for b in drawn)

@@ -23,7 +23,8 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
-from embedviz.render.batch_close import all_in, keep_parted, rise_more
+from embedviz.render.batch_close import all_in, keep_parted
+from embedviz.render.batch_finale import keep_input, repeats, shape_below
 from embedviz.render.batch_legend import give_way
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
@@ -33,7 +34,7 @@ from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
-from embedviz.render.parts.batch_focus import TagRing, focus
+from embedviz.render.parts.batch_focus import focus
 from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.batch_spread import choose_spread
 from embedviz.render.parts.legend import Legend
@@ -75,8 +76,17 @@ class BatchStage(Stage):
     motion: BatchMotion
     # How much further E rises as the marks under it come (batch_under.marks_under).
     under_rise: float
+    # Whether the input and E stay to the end, the marks under the slices (batch_finale.py).
+    keeps_input: bool
+    marks_below: VGroup
 
     def build(self) -> None:
+        """Solve and build; keep the input where E rose for the marks (:func:`keep_input`)."""
+        self._solve()
+        self.marks_below = VGroup()
+        keep_input(self)
+
+    def _solve(self) -> None:
         """Solve the layout and build every part in its place.
 
         The chips' column beside E keeps room for the leaders of marks under
@@ -471,20 +481,8 @@ class BatchStage(Stage):
 
     def beat_repeats(self, beat: Beat) -> Animation:
         """Point at every repeated ID's tags; then write the marks of the rows they made equal."""
-        marked = [c.index for c in beat.numbers if c.kind == "equal_to"]
-        ids = {i: c.value for (k, i), c in self.cells.items() if k == "token_id"}
-        repeated = {ids[p] for p in marked}
-        # An outline on each tag's own edge, whole (the highlight means "now"): the IDs stay
-        # readable, where recolouring the chips would paint their digits in their own fill.
-        pointed = TagRing(
-            [
-                chip
-                for position, chip in zip(self.stack.positions, self.chips.chips, strict=True)
-                if ids[position] in repeated
-            ],
-            self.theme.highlight,
-        )
-        # The block has given way, its B and T edges with it (the slices' own edges name
-        # the output; its tags, the IDs) and E risen into its place: the marks take the band over E
-        # (or their solver's place, where they do not fit there).
-        return Steps(pointed, rise_more(self, self.stack.write_marks(beat)))
+        return repeats(self, beat)
+
+    def beat_shape(self, beat: Beat) -> Animation:
+        """Write the output's shape: beside the marks where the input stays, else the stack's."""
+        return shape_below(self, beat) if self.keeps_input else self.stack.beat_shape(beat)

@@ -233,16 +233,28 @@ def _fill(
     """Land a row, its chip becoming its tag; hold its equality mark back for the repeats beat.
 
     The input block keeps the ID written, dimmed, in its place (its ``token_id``
-    cell stays on screen) until the block empties with the last row: the chip
-    travels on as the row's tag (``output_id``), and the input stays to check
-    the output against.
+    cell stays on screen): the chip travels on as the row's tag (``output_id``),
+    and the input stays to check the output against. A batch of at most
+    :data:`KEPT_BLOCK` (two sequences of four IDs, two repeats) keeps it to the end,
+    while the marks speak of its repeated IDs (issue 18, a teacher's review of
+    GPT-2's batch: it vanished as the last row landed): its slices leave room
+    under them for the marks. A larger one empties it with the last row, and
+    the render's E rises into its place.
     """
     rec.fill_output(position, output[position], token_id)
     mark = rec.screen.numbers.pop(("equal_to", position), None)
     if mark is not None:
         marks.append(mark)
-    if position == tuple(n - 1 for n in output.shape[:2]):
+    last = position == tuple(n - 1 for n in output.shape[:2])
+    sizes = (output.shape[0], output.shape[1], len(marks))
+    if last and any(size > most for size, most in zip(sizes, KEPT_BLOCK, strict=True)):
         _empty_block(rec)
+
+
+# The largest batch (sequences, IDs each, repeated rows) whose input block stays on
+# screen to the end (render: batch_finale.keep_input): two sequences of eight IDs fill
+# the frame's height, and four marks found no room under the slices or under E.
+KEPT_BLOCK = (2, 4, 2)
 
 
 def _empty_block(rec: Recorder) -> None:

@@ -1,0 +1,285 @@
+"""BatchLookup's close: the input and E stay where they stand; the answers come under the slices.
+
+Issue 18's teacher review of GPT-2's batch at 720p saw the input block and
+its B and T edges fade at 66.0 s as E rose into their place, and E rise
+again at 72.1 s for the equality marks under it: two jumps, and no input on
+screen while the marks spoke of repeated IDs. The answer,
+``output 2 × 4 × 768``, stood at a label's size under the slices.
+
+Where the stage would have raised E for the marks under it
+(:func:`~embedviz.render.batch_under.marks_under` found them a place), it
+now keeps E and the block, IDs and edges, where they stand to the end
+(:func:`keep_input`): nothing takes the block's place, and E does not move
+once the lookups are done. The marks come under the slices instead
+(:func:`write_below`) at the table digits' size, each row they name ringed,
+and the shape under them as the payoff (:func:`shape_below`), at a caption's
+size at the least and clear of every number drawn.
+
+The output stays as the solver sized it: beside E and the block, the stack
+already spans from E's right to the frame's margin (its row numbers and its
+T and B edges on the right), so it cannot grow by more than a few pixels
+without E moving again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from manim import (
+    RIGHT,
+    UP,
+    Animation,
+    AnimationGroup,
+    Group,
+    LaggedStart,
+    Mobject,
+    VGroup,
+    config,
+)
+
+from embedviz.render.animations import Steps
+from embedviz.render.batch_close import rise_more
+from embedviz.render.batch_plan import MARK_LINE
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import CAPTION_FONT, MARGIN, SPACE
+from embedviz.render.fades import FadeIn
+from embedviz.render.glyphs import NumberText
+from embedviz.render.metrics import digit_height, xyz
+from embedviz.render.pace import at_least
+from embedviz.render.parts.batch_focus import TagRing
+from embedviz.render.parts.batch_shape import STEPS, clear_of, shape_line
+from embedviz.render.parts.glide import Glide, glide_floor
+from embedviz.render.parts.mark_under import equal_rings
+from embedviz.render.space import Box, largest_empty_rectangle
+from embedviz.story.model import Beat
+
+if TYPE_CHECKING:
+    from embedviz.render.stages.batch import BatchStage
+
+__all__ = ["SHAPE_FONTS", "keep_input", "repeats", "shape_below", "write_below"]
+
+# The shape's line, the answer to the panel's question: from one and a half caption
+# sizes down to one (it was a label's, 14 px at 720p, under GPT-2's slices), never
+# larger than the table's numbers (the type scale: data first; :func:`_shape_fonts`).
+SHAPE_FONTS = (1.5 * CAPTION_FONT, CAPTION_FONT)
+
+
+def _shape_fonts(stage: BatchStage) -> tuple[float, float]:
+    """Return the shape line's largest and least font: :data:`SHAPE_FONTS`, capped at the data's.
+
+    At GPT-2's size the numbers (18.7 px at 720p) are smaller than a caption's
+    digits (20.8 px): the answer is then as large as they are, as
+    OneHotEquivalence's costs are.
+    """
+    data = stage.stack.plan.scale.data
+    return min(SHAPE_FONTS[0], data), min(SHAPE_FONTS[1], data)
+
+
+def keep_input(stage: BatchStage) -> None:
+    """Keep E and the input block where they stand to the end, where the storyboard keeps it.
+
+    The storyboard keeps the block's IDs on screen to its last beat for a
+    batch of a few sequences (``story.scenes.batch.KEPT_BLOCK``); the screen
+    says what it says. E's rises (the stage's and the marks') are then none
+    and the marks stand under the slices (:func:`write_below`).
+    """
+    stack = stage.stack
+    last = stage.board.beats[-1].numbers
+    stage.keeps_input = any(cell.kind == "token_id" for cell in last)
+    if not stage.keeps_input:
+        return
+    stage.rise = stage.under_rise = 0.0
+    stack.marks_under = None
+    stack.marks_box = stack.marks_ceiling = None
+
+
+def _under_stack(stage: BatchStage) -> tuple[float, float]:
+    """Return the left of the slices' bodies and the bottom of the stack with its edges."""
+    stack = stage.stack
+    left = min(grid.body_left() for grid in stack.slices)
+    parts: list[Mobject] = [*stack.slices, *stack.headers, *stack.row_numbers, stack.edge_b]
+    return left, float(Group(*parts).get_bottom()[1])
+
+
+def write_below(stage: BatchStage, beat: Beat) -> Animation:
+    """Write each mark, ``out[1,2] = out[0,0]``, under the slices; ring every row it names.
+
+    At the table digits' size (a label's read as a footnote), one under the
+    other from the slices' left edge; a legend there glides out of their way
+    (:func:`_legend_way`). Where it finds no room, the marks are smaller, down
+    to a label's size (GPT-2's size with the default IDs: its legend as wide
+    as the narrow slices).
+    """
+    stack = stage.stack
+    cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
+    data, label = stack.plan.scale.data, stack.plan.scale.label
+    for step in range(STEPS + 1):
+        font = data + (label - data) * step / STEPS
+        marks = VGroup(*[NumberText(c, font, stack.theme.wrong) for c in cells])
+        fits = _in_columns(stage, marks, font)
+        clear, way = _legend_way(stage, marks, font) if fits else (False, None)
+        if clear and fits:
+            break
+    else:
+        # No room under the slices nor under E (slices spread down the frame): the marks
+        # stand in their solver's place, as before.
+        return stack.write_marks(beat)
+    stack.notes.add(*marks)
+    stage.marks_below = marks
+    named = [(stack.slices[b], t) for c in cells for b, t in (c.index, stack._first_copy(c.index))]
+    stack.rings = equal_rings(named, stack.theme.wrong)
+    shown = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
+    played = AnimationGroup(FadeIn(stack.rings), LaggedStart(*shown, lag_ratio=0.3))
+    return played if way is None else AnimationGroup(way, played)
+
+
+def _in_columns(stage: BatchStage, marks: VGroup, font: float) -> bool:
+    """Stand the marks in columns where they run long: under the slices, else under E.
+
+    A column holds as many as fit over the caption, a shape's line (at its
+    least size) left under them. Under the slices they must end in the frame's
+    margin; under E (two sequences of eight IDs: the stack fills the height),
+    left of the slices. Return whether they fit one of the two.
+    """
+    line = digit_height(font) * MARK_LINE
+    shape = digit_height(_shape_fonts(stage)[1]) * MARK_LINE
+    floor = content_band(stage.title)[1] + 2 * SPACE + shape
+    step = max(float(m.width) for m in marks) + 3 * SPACE
+    left, bottom = _under_stack(stage)
+    grid = stage.matrix.grid
+    e_bottom = float(
+        Group(grid, *[m for m in (stage.matrix.note,) if m is not None]).get_bottom()[1]
+    )
+    places = [
+        (left, bottom, float(config.frame_width) / 2 - MARGIN),
+        (float(grid.get_left()[0]), e_bottom, left - 2 * SPACE),
+    ]
+    for x0, top, right in places:
+        rows = int((top - SPACE - floor) // line)
+        if rows < 1:
+            continue
+        for number, mark in enumerate(marks):
+            x = x0 + (number // rows) * step
+            mark.place(xyz(x, top - SPACE - (number % rows + 0.5) * line), "left")
+        if float(marks.get_right()[0]) <= right:
+            return True
+    return False
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _legend_way(stage: BatchStage, marks: VGroup, font: float) -> tuple[bool, Animation | None]:
+    """Return whether the legend finds a place clear of the notes, and its glide there (or None).
+
+    The notes' place runs from the slices' left under the stack, over the
+    marks (at ``font``) and the shape's line beside them, or under them where
+    it does not fit beside, as large as the marks (or its least size).
+    Of the legend's places clear of it and of everything drawn (where
+    it stands, lowered under the notes, at the frame's right margin level with
+    the marks or over the caption), the one that leaves the least empty area
+    wins: the legend under GPT-2's slices stood where the notes come; at the
+    right margin it left 16.1 % of the frame empty under them.
+    """
+    legend = stage.matrix.legend
+    if legend is None:
+        return True, None
+    shape = next(b for b in stage.board.beats if b.action == "shape")
+    sizes = sorted((c for c in shape.numbers if c.kind == "output_size"), key=lambda c: c.index)
+    # The answer no smaller than the marks (at the marks' font, between its least and most).
+    large, small = _shape_fonts(stage)
+    size = min(large, max(font, small))
+    line = digit_height(size) * MARK_LINE
+    title = shape.label("output_title")
+    written = shape_line(sizes, title, xyz(0, 0), [], (size, size), stage.theme)
+    left, top = _under_stack(stage)
+    # The shape's line comes right of the marks where it fits there (shape_below), else under.
+    beside = float(marks.get_right()[0]) + 4 * SPACE + float(written.width)
+    if beside <= float(config.frame_width) / 2 - MARGIN:
+        low = float(marks.get_bottom()[1]) - SPACE
+        place = (left - SPACE, low, beside + SPACE, top)
+    else:
+        width = max(float(marks.width), float(written.width))
+        low = float(marks.get_bottom()[1]) - 2 * SPACE - line
+        place = (left - SPACE, low, left + width + SPACE, top)
+    drawn = [*mobject_boxes(stage.scene.mobjects, leave_out=[legend]), place]
+    band = content_band(stage.title)
+    half_w, half_h = float(legend.width) / 2, float(legend.height) / 2
+    here = legend.get_center()
+    right = float(config.frame_width) / 2 - MARGIN - half_w
+    floor = band[1] + SPACE + half_h
+    goals = [here, xyz(here[0], low - SPACE - half_h)]
+    goals += [xyz(right, float(marks.get_center()[1])), xyz(right, floor)]
+    best: tuple[float, np.ndarray] | None = None
+    for goal in goals:
+        moved = (goal[0] - half_w, goal[1] - half_h, goal[0] + half_w, goal[1] + half_h)
+        if moved[1] < band[1] or any(_overlaps(moved, box) for box in drawn):
+            continue
+        empty = largest_empty_rectangle([*drawn, moved], band).area
+        if best is None or empty < best[0] - 1e-9:
+            best = (empty, goal)
+    if best is None:
+        return False, None
+    shift = best[1] - here
+    if float(np.hypot(shift[0], shift[1])) < 1e-6:
+        return True, None
+    glide = Glide(lambda: [legend], float(shift[1]), float(shift[0]))
+    return True, at_least(glide, glide_floor(float(shift[0]), float(shift[1])))
+
+
+def shape_below(stage: BatchStage, beat: Beat) -> Animation:
+    """Write the output's shape beside or under the marks: the answer, a caption's size or more.
+
+    The largest size of :data:`SHAPE_FONTS` (in :data:`STEPS`) that stands
+    clear of everything drawn, right of the marks (level with them) or under
+    them; at a caption's size under them where none does.
+    """
+    stack = stage.stack
+    sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
+    left, bottom = _under_stack(stage)
+    places = []
+    marks = stage.marks_below
+    if len(marks):
+        middle = float(marks.get_center()[1])
+        places.append((float(marks.get_right()[0]) + 4 * SPACE, middle))
+        # Under the marks, from their left (under the slices, or under E).
+        left, bottom = float(marks.get_left()[0]), float(marks.get_bottom()[1])
+    drawn = mobject_boxes(stage.scene.mobjects, background=stage.theme.background)
+    word, (large, small) = beat.label("output_title"), _shape_fonts(stage)
+    written = None
+    for step in range(STEPS + 1):
+        font = large + (small - large) * step / STEPS
+        half = digit_height(font) * MARK_LINE / 2
+        # Right of the marks, centred on them; else under them (its top a SPACE under).
+        for x, y in [*places, (left, bottom - SPACE - half)]:
+            written = shape_line(sizes, word, xyz(x, y + half), drawn, (font, font), stage.theme)
+            if clear_of(written, y + half, drawn):
+                break
+        else:
+            continue
+        break
+    if written is None or not clear_of(written, float(written.get_top()[1]), drawn):
+        written = shape_line(
+            sizes, word, xyz(left, bottom - SPACE), drawn, (small, small), stage.theme
+        )
+    stack.shape = written.shape
+    return FadeIn(written, shift=0.15 * UP)
+
+
+def repeats(stage: BatchStage, beat: Beat) -> Animation:
+    """Point at every repeated ID's tags; then write the marks of the rows they made equal."""
+    marked = [c.index for c in beat.numbers if c.kind == "equal_to"]
+    ids = {i: c.value for (k, i), c in stage.cells.items() if k == "token_id"}
+    repeated = {ids[p] for p in marked}
+    # An outline on each tag's own edge, whole (the highlight means "now"): the IDs stay
+    # readable, where recolouring the chips would paint their digits in their own fill.
+    chips = zip(stage.stack.positions, stage.chips.chips, strict=True)
+    pointed = TagRing([c for p, c in chips if ids[p] in repeated], stage.theme.highlight)
+    # Where the input stays, the marks come under the slices; else the block has given
+    # way and E risen into its place: they take the band over E (or their solver's place,
+    # where they do not fit there).
+    if stage.keeps_input:
+        return Steps(pointed, write_below(stage, beat))
+    return Steps(pointed, rise_more(stage, stage.stack.write_marks(beat)))
