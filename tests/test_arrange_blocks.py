@@ -68,6 +68,7 @@ def test_the_empty_blocks_cross_no_text_as_they_come(positions: str) -> None:
         problems.extend(f"{where}: {line}" for line in _straddling(scene))
 
     alphas = tuple(round(0.05 * k, 2) for k in range(1, 21))
-    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108)
+    # Only the arrange beat is read: the other beats play unsampled (tests/test_moment_beats.py).
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108, beats={"arrange"})
     assert sampled[0] >= 20
     assert problems == [], "\n".join(problems)

@@ -179,7 +179,8 @@ def _captions_seen(scene: str, beat: str, theme: Any) -> dict[str, Any]:
             if settled and words.get_fill_opacity() > 0.99:
                 seen[caption.text] = caption.copy()
 
-    play_moments(board, look, alphas=(0.25, 0.5, 0.75), theme=theme)
+    # Only ``beat`` is read: the others play unsampled (tests/test_moment_beats.py).
+    play_moments(board, look, alphas=(0.25, 0.5, 0.75), theme=theme, beats={beat})
     return seen
 
 

@@ -204,7 +204,9 @@ def _far(case: str) -> tuple[int, int, list[str], list[str], list[str]]:
             if left >= box[0]:
                 gaps.setdefault((moment.beat.name, index), []).append((left - box[2], still, where))
 
-    play_moments(board, read, alphas=ALPHAS)
+    lookups = {beat.name for beat in board.beats if beat.action in LOOKUPS}
+    # Only the LOOKUPS beats are read: the others play unsampled (tests/test_moment_beats.py).
+    play_moments(board, read, alphas=ALPHAS, beats=lookups)
     far = []
     for (_beat, index), seen in gaps.items():
         # Where it stops: its nearest to its row, and wherever it stands still level with it.

@@ -65,8 +65,16 @@ def _waits(overrides: dict[str, Any]) -> dict[str, float]:
             (moment.time, float(chip[0]), float(chip[1]), beside)
         )
 
+    # Only the walked lookups are read (look): the others play unsampled
+    # (tests/test_moment_beats.py).
+    walked = {b.name for b in board.beats if b.highlight is not None and b.name[:6] == "lookup"}
     play_moments(
-        board, look, alphas=tuple(k / 60 for k in range(61)), pixel_width=192, pixel_height=108
+        board,
+        look,
+        alphas=tuple(k / 60 for k in range(61)),
+        pixel_width=192,
+        pixel_height=108,
+        beats=walked,
     )
     waits: dict[str, float] = {}
     for name, seen in samples.items():

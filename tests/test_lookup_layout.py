@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from boards import shared_board
 from conftest import RecordingHost
 from manim import VMobject, config
 
-from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import TypeScale, font_for_px, px_for_font
 from embedviz.render.stages.lookup import LookupStage, lookup_spec
 from embedviz.render.theme import DARK
@@ -29,7 +29,7 @@ def _minilm() -> dict[str, Any]:
 
 
 def _stage(scene: str, options: dict[str, Any] | None) -> LookupStage:
-    board = prepared_storyboard(scene, _minilm() if options is None else options, environ={})
+    board = shared_board(scene, _minilm() if options is None else options)
     return LookupStage(RecordingHost(), board, DARK)
 
 
@@ -434,7 +434,7 @@ def test_many_hidden_ranges_take_a_narrow_margin() -> None:
 def test_every_repeat_mark_names_both_rows(scene: str, options: dict[str, Any] | None) -> None:
     # Issue 18: beside a row's position index, ``= out[1]`` read as "5 = out[1]" (the
     # number 5 equals a row). Every mark names the marked row and the row it equals.
-    board = prepared_storyboard(scene, _minilm() if options is None else options, environ={})
+    board = shared_board(scene, _minilm() if options is None else options)
     marks = [c for c in board.beats[-1].numbers if c.kind == "equal_to"]
     assert marks
     ids = {c.index: int(c.value) for b in board.beats for c in b.numbers if c.kind == "token_id"}

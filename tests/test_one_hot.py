@@ -509,7 +509,9 @@ def test_the_chip_stands_level_with_its_row_until_it_fetches_it(overrides: dict[
             where = f"{moment.beat.name} step {moment.step} at {moment.alpha}"
             off.append(f"{where}: level with row {nearest}, {chip - ys[token]:+.2f} from {token}")
 
-    play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108)
+    # Only the beats read are sampled: the others play unsampled (tests/test_moment_beats.py).
+    beats = set(_BEFORE_THE_LOOKUP)
+    play_moments(board, read, alphas=_STEP_ALPHAS, pixel_width=192, pixel_height=108, beats=beats)
     assert seen == set(_BEFORE_THE_LOOKUP)
     assert not off, "\n".join(off)
 
@@ -587,7 +589,10 @@ def test_the_sum_climbs_clear_of_every_text(overrides: dict[str, Any]) -> None:
                 where = f"step {moment.step} at {moment.alpha:.2f}"
                 close.append(f"{where}: {gap:.1f} px from {getattr(text, 'text', text)!r}")
 
-    play_moments(board, read, alphas=_CLIMB_ALPHAS, pixel_width=192, pixel_height=108)
+    # Only the sum beat is read: the others play unsampled (tests/test_moment_beats.py).
+    play_moments(
+        board, read, alphas=_CLIMB_ALPHAS, pixel_width=192, pixel_height=108, beats={"sum"}
+    )
     # The copy was seen on its way: low (at the sum) and high (at the product's row).
     assert travelled, "the sum's copy was never on screen"
     assert max(travelled) - min(travelled) > 1.0
