@@ -536,8 +536,9 @@ def test_the_video_draws_what_a_glide_moves(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(StoryboardScene, "get_moving_mobjects", Scene.get_moving_mobjects)
     stale = [s for s in sample_moments("SequenceLookup", alphas=(0.5,)) if s.stale]
     # The block glides up as the reveal draws its rows and back after the last lookup
-    # (test_beat_glides.py, test_block_hold.py).
-    assert {s.beat.name for s in stale} == {"reveal", "lookup-rest"}
+    # (test_beat_glides.py, test_block_hold.py), and at dim both blocks close up into
+    # the emptied sentence lane (test_lane_close.py).
+    assert {s.beat.name for s in stale} == {"reveal", "lookup-rest", "dim"}
     assert any(name.startswith("NumberText") for s in stale for name in s.stale)
 
 
