@@ -10,6 +10,7 @@ import pytest
 from manim import Rectangle, Square, VGroup
 
 from embedviz.inputs import prepared_storyboard
+from embedviz.render.parts.glide import MIN_GLIDE_SECONDS
 from embedviz.render.rests import Rests
 
 
@@ -162,3 +163,25 @@ def test_parameter_count_draws_e_larger_until_the_sums_need_the_room(moment_cach
     assert e_px("table") > 1.15 * solved_px
     assert e_px("count") == pytest.approx(e_px("table"))
     assert e_px("lookup") == pytest.approx(solved_px, abs=0.05)
+
+
+def test_a_leading_settle_goes_across_first_and_keeps_each_piece_whole() -> None:
+    """With ``lead``, a piece's move across leads its move up (issue 18's compare: on a
+    straight path the memory table went up over E's column), and its members keep their
+    arrangement, scaled alike both ways, at every moment."""
+    pair, _, pieces = _pieces()
+    rests = Rests(pieces)
+    start, width, height = pair.get_center().copy(), pair.width, pair.height
+    settle = rests.settle({"pair": (0.5, start[0] + 4.0, start[1] + 2.0)}, lead=0.4)
+    assert settle is not None
+    # Each axis moves in 0.6 of the time: the floor is a glide's, over 0.6.
+    assert settle.floor() >= MIN_GLIDE_SECONDS / 0.6 - 1e-9
+    settle.begin()
+    settle.interpolate(0.4)
+    assert pair.get_center()[1] == pytest.approx(start[1]), "not yet up"
+    assert pair.get_center()[0] > start[0] + 2.0, "well across"
+    for alpha in (0.3, 0.5, 0.7):
+        settle.interpolate(alpha)
+        assert pair.width / width == pytest.approx(pair.height / height)
+    settle.interpolate(1.0)
+    assert pair.get_center()[:2] == pytest.approx([start[0] + 4.0, start[1] + 2.0])

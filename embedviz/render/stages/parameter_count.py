@@ -14,10 +14,11 @@ heading, its sizes and the count spread down a column beside it (beats
 E's column receded at the top left, the count and the memory and widths
 tables beside and under it (``dtype``, ``compare``), each item where it
 stays once drawn (the memory table glides once, as the widths table comes).
-Each beat first eases its pieces to its places; as the lookup starts the
-tables fade where they stand, the count's line stays as the summary with the
-memory table's one line under it, and E comes home, large, with its copy
-(issue 18).
+Each beat first eases its pieces to its places (at ``compare`` across first,
+then up, for at least a glide's floor: no text crosses another); as the lookup
+starts the tables fade where they stand, then E comes home, large, with its
+copy, its label gliding with it, and the memory table's one line comes under
+the count's line, which stays as the summary (issue 18).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from embedviz.render.boxes import content_band
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least, fit_floors
 from embedviz.render.param_rests import rest_places
 from embedviz.render.parts.sums import BlockPart, CountLine, LookupLine, MemoryTable, WidthsTable
 from embedviz.render.rests import Place, Rests
@@ -40,6 +42,13 @@ __all__ = ["ParameterCountStage"]
 
 # Pieces that leave the intro's column for places across E (its heading above it).
 _FADE_ACROSS = ("heading", "rows", "columns", "hidden")
+# The share of compare's settle by which the pieces' moves across lead their moves up.
+_LEAD = 0.4
+# Seconds (as built) the tables take to fade as the lookup starts, before E grows.
+_GONE_SECONDS = 0.5
+# Seconds a first step keeps short of the next phrase (phrases start on their nearest
+# frames, a step's frames are rounded up).
+_PHRASE_MARGIN = 0.1
 
 
 @register_stage
@@ -168,16 +177,35 @@ class ParameterCountStage(Stage):
         # E's heading and sizes go above E (the sizes join into one line) and the hidden
         # columns' label goes under E: on straight paths they crossed each other and E's
         # lines (issue 18), so they leave the intro's column unseen and appear at home.
+        # As the lookup starts they only grow with E, in place: they glide (a fade there
+        # blinked E's label out and back).
         before = self.rests.places
-        fade = [n for n in _FADE_ACROSS if self._across(n, before.get(n), places.get(n))]
-        moves = self.rests.settle(places, fade=fade)
+        fade = [
+            n for n in _FADE_ACROSS if not leaving and self._across(n, before.get(n), places.get(n))
+        ]
+        # At compare the memory table goes up and right past E's column, and the count's
+        # two lines join: across first, up after, no text crosses another (issue 18).
+        lead = _LEAD if beat.action == "compare" else 0.0
+        moves = self.rests.settle(places, fade=fade, lead=lead)
         settle: Animation | None = moves
+        if moves is not None and (lead or leaving):
+            # Squeezed into the beat's first phrase it jumped (0.1 s at compare): a glide's
+            # floor. Earlier beats' settles keep their shares, each step with its phrase.
+            settle = at_least(moves, moves.floor())
         if leaving:
-            # The tables fade to their summary (the count's line stays above it).
-            fades = [*(FadeOut(m) for m in leaving), FadeIn(self.lookup.summary)]
-            settle = AnimationGroup(*fades) if moves is None else AnimationGroup(moves, *fades)
+            # The tables fade first, where they stand; then E grows into the room they
+            # left and the summary comes where the memory header stood (issue 18: it came
+            # over the fading header, and E grew over the fading table).
+            gone = AnimationGroup(*(FadeOut(m) for m in leaving), run_time=_GONE_SECONDS)
+            comes = FadeIn(self.lookup.summary)
+            after = comes if settle is None else AnimationGroup(settle, comes)
+            settle = Succession(gone, after)
         if settle is None:
             return Steps(first, *rest) if rest else first
+        # The settle's floor is taken from the beat's first step, which keeps to its phrase:
+        # the next step still starts with the next phrase.
+        end = beat.phrases[1].start if rest and len(beat.phrases) > 1 else beat.duration
+        fit_floors([settle, first], end - _PHRASE_MARGIN)
         return Steps(Succession(settle, first), *rest)
 
     def beat_table(self, beat: Beat) -> Animation:
