@@ -22,8 +22,8 @@ from manim import Animation, AnimationGroup, LaggedStart, Mobject, Succession, V
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
-from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadesAsItLeaves, OutlineIn
+from embedviz.render.design import SPACE, Theme
+from embedviz.render.fades import FadeIn, FadesAsItLeaves, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
@@ -370,10 +370,10 @@ class LookupMotion(Component):
     ) -> Steps:
         """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
 
-        The chip sets off with the first phrase (which names its row) and
-        the row is outlined as it arrives; the strip rides home with the
-        phrase that says it is copied (:meth:`teaching_steps`): one thread of
-        motion, from the chip to the row and back, the cause before its effect.
+        The first phrase names the ID (its chip is ringed); with the phrase that
+        says its row is copied the chip walks to the row, outlined as it
+        arrives, and brings it home in one step (:meth:`teaching_steps`): one
+        thread of motion, cause before effect, and no wait beside the row.
         With ``stay``, blocks that part stay parted for the next lookup beat; ``up``: held;
         ``place``: the block glides that far up first (see :attr:`places`).
         ``paced``: the chip's walks get their floors (see :meth:`_one`).
@@ -382,20 +382,24 @@ class LookupMotion(Component):
         lift = self._order([self.output.row_of(position)], up)[1] if place is None else place
         opening = self._opening(lift)
         one = self._one(position, lift, paced)
-        first, fetch = self.teaching_steps(one)
+        first, fetch = self.teaching_steps(one, position)
         if paced:
             self._keep(position, one, lift)
         ending = [*self._closing(stay, [one]), *late_glide(self, [one])]
         start = Succession(opening, first) if opening is not None else first
         return Steps(start, fetch, Succession(one.settle, *ending) if ending else one.settle)
 
-    def teaching_steps(self, one: Lookup) -> tuple[Animation, Animation]:
-        """Return a teaching-pace lookup's first two steps: the walk there, the fetch home.
+    def teaching_steps(self, one: Lookup, position: tuple[int, ...]) -> tuple[Animation, Animation]:
+        """Return a lookup's first two steps: ring the ID's chip; fetch its row, lit on arrival.
 
-        The way home keeps at least its own run time (a step of its own, it had only its floor).
+        The ring is built as it starts, where the chip stands then (a glide may move it first).
         """
-        home = at_least(one.moved, float(one.moved.get_run_time()))
-        return one.arriving(float(one.go.get_run_time())), home
+        chip = self.chips.chips[self.output.row_of(position)]
+        pointed = make_deferred_animation(
+            lambda: RingFlash(chip, color=self.theme.highlight, buff=SPACE / 2, run_time=0.4), 0.4
+        )
+        walk = float(one.go.get_run_time())
+        return pointed, Succession(one.arriving(walk), one.moved)
 
     def _keep(self, position: tuple[int, ...], one: Lookup, lift: float) -> None:
         """Keep the row of E outlined, and ring the output row as its strip lands (see ``kept``)."""

@@ -168,7 +168,7 @@ class VocabMotion(LookupMotion):
         finally:
             self.dwell = 0.0
 
-    def teaching_steps(self, one: Lookup) -> tuple[Animation, Animation]:
+    def teaching_steps(self, one: Lookup, position: tuple[int, ...]) -> tuple[Animation, Animation]:
         """Return the row's outline (its scroll names it), then the fetch (walk, wait, way back)."""
         return one.mark, Succession(one.go, one.moved)
 
