@@ -396,7 +396,7 @@ class LookupMotion(Component):
         """
         chip = self.chips.chips[self.output.row_of(position)]
         pointed = make_deferred_animation(
-            lambda: RingFlash(chip, color=self.theme.highlight, buff=SPACE / 2, run_time=0.4), 0.4
+            lambda: RingFlash(chip, color=self.theme.highlight, buff=SPACE / 2, run_time=1.0), 1.0
         )
         walk = float(one.go.get_run_time())
         return pointed, Succession(one.arriving(walk), one.moved)
