@@ -329,3 +329,58 @@ def test_a_glance_pairs_each_travelling_copy_with_its_own_row(case: str) -> None
     play_moments(board, read, alphas=REST_ALPHAS, beats=_acting(board, "lookup_many"))
     assert travelled, "no copy of the rest was sampled: the check would pass vacuously"
     assert not wrong, "a glance could pair the wrong ones:\n" + "\n".join(wrong[:20])
+
+
+# The teaching-pace lookups (``lookup``) of the three cases a teacher's review sampled.
+CAUSE_CASES: dict[str, dict[str, Any]] = {
+    "default": {},
+    "gpt2": {"ids": "4821,0,50256", "vocab": 50257, "dim": 768},
+    "minilm": {"text": PAIRING_SENTENCE},
+}
+CAUSE_ALPHAS = tuple(k / 40 for k in range(1, 40))
+# How far (scene units) a chip must have gone from where it stood to have set off.
+SET_OFF = 0.05
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(CAUSE_CASES))
+def test_a_teaching_lookup_outlines_its_row_only_once_its_chip_has_set_off(case: str) -> None:
+    """The cause before its effect: the chip sets off, then its row of E is outlined.
+
+    A teacher's 720p review of MiniLM: row 101 was outlined at 40.1 s while its
+    chip left the sentence lane at 44.6 s (row 1996: 49.5 s and 49.9 s). At every
+    sample of each ``lookup`` beat, while the selected row's outline shows at
+    all, the chip has set off: it stands away from where it stood at the beat's
+    first sample both on screen and from the output block (a glide of the block
+    moves one of the two, never both: the chips ride with the block, or stand
+    in their lane while it glides).
+    """
+    overrides = {**_minilm(), **CAUSE_CASES[case]} if case == "minilm" else CAUSE_CASES[case]
+    board = prepared_storyboard("SequenceLookup", overrides, environ={})
+    stood: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    lit: set[str] = set()
+    early: list[str] = []
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if moment.beat.action != "lookup" or moment.beat.highlight is None:
+            return
+        stage, position = scene.stage, moment.beat.highlight.position
+        chip = stage.chips.chips[stage.output.positions.index(position)]
+        here = chip.get_center()[:2]
+        beside = here - box_of(stage.output.grid.body)[0]
+        start, start_beside = stood.setdefault(moment.beat.name, (here, beside))
+        row = int(board.ids[position[0]])
+        opacity = max((o for r, _, o in _row_outlines(scene, least=0.0) if r == row), default=0)
+        if opacity <= 0:
+            return
+        lit.add(moment.beat.name)
+        gone = min(np.linalg.norm(here - start), np.linalg.norm(beside - start_beside))
+        if gone < SET_OFF:
+            early.append(
+                f"{moment.beat.name} s{moment.step} a{moment.alpha:.3f} ({moment.time:.2f} s): "
+                f"row {row} outlined at {opacity:.2f}, its chip {gone:.3f} from where it stood"
+            )
+
+    play_moments(board, read, alphas=CAUSE_ALPHAS, beats=_acting(board, "lookup"))
+    assert lit == _acting(board, "lookup"), f"rows seen outlined only in {sorted(lit)}"
+    assert not early, "a row outlined before its chip set off:\n" + "\n".join(early[:20])

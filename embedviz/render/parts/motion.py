@@ -18,20 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
-from manim import (
-    Animation,
-    AnimationGroup,
-    LaggedStart,
-    Mobject,
-    Succession,
-    VMobject,
-    Wait,
-)
+from manim import Animation, AnimationGroup, LaggedStart, Mobject, Succession, VMobject, Wait
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
-from embedviz.render.design import Theme
-from embedviz.render.fades import FadeIn, FadesAsItLeaves, OutlineIn
+from embedviz.render.design import SPACE, Theme
+from embedviz.render.fades import FadeIn, FadesAsItLeaves, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
@@ -42,13 +34,7 @@ from embedviz.render.parts.kept import KeptOutlines
 from embedviz.render.parts.late import late_glide
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.ride import lag, ride_home, strip_way
-from embedviz.render.parts.schedule import (
-    WALK,
-    Lookup,
-    clear_starts,
-    late_marks,
-    swept,
-)
+from embedviz.render.parts.schedule import WALK, Lookup, clear_starts, late_marks, swept
 from embedviz.render.parts.strip import Carry
 from embedviz.render.routes import clear_order
 from embedviz.render.solver import LookupPlan
@@ -384,10 +370,10 @@ class LookupMotion(Component):
     ) -> Steps:
         """Return one ID's lookup at teaching pace: mark the row, fetch it, settle.
 
-        The row is outlined with the first phrase (which names it); the chip
-        walks to it and brings it home in one step, with the phrase that says
-        it is copied, so it never waits beside its row while the narration
-        goes on: one thread of motion, from the chip to the row and back.
+        The first phrase names the ID (its chip is ringed); with the phrase that
+        says its row is copied the chip walks to the row, outlined as it
+        arrives, and brings it home in one step (:meth:`teaching_steps`): one
+        thread of motion, cause before effect, and no wait beside the row.
         With ``stay``, blocks that part stay parted for the next lookup beat; ``up``: held;
         ``place``: the block glides that far up first (see :attr:`places`).
         ``paced``: the chip's walks get their floors (see :meth:`_one`).
@@ -396,12 +382,24 @@ class LookupMotion(Component):
         lift = self._order([self.output.row_of(position)], up)[1] if place is None else place
         opening = self._opening(lift)
         one = self._one(position, lift, paced)
-        first, fetch = one.mark, Succession(one.go, one.moved)
+        first, fetch = self.teaching_steps(one, position)
         if paced:
             self._keep(position, one, lift)
         ending = [*self._closing(stay, [one]), *late_glide(self, [one])]
         start = Succession(opening, first) if opening is not None else first
         return Steps(start, fetch, Succession(one.settle, *ending) if ending else one.settle)
+
+    def teaching_steps(self, one: Lookup, position: tuple[int, ...]) -> tuple[Animation, Animation]:
+        """Return a lookup's first two steps: ring the ID's chip; fetch its row, lit on arrival.
+
+        The ring is built as it starts, where the chip stands then (a glide may move it first).
+        """
+        chip = self.chips.chips[self.output.row_of(position)]
+        pointed = make_deferred_animation(
+            lambda: RingFlash(chip, color=self.theme.highlight, buff=SPACE / 2, run_time=1.0), 1.0
+        )
+        walk = float(one.go.get_run_time())
+        return pointed, Succession(one.arriving(walk), one.moved)
 
     def _keep(self, position: tuple[int, ...], one: Lookup, lift: float) -> None:
         """Keep the row of E outlined, and ring the output row as its strip lands (see ``kept``)."""

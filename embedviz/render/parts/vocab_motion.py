@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from manim import AnimationGroup, Rectangle, Succession, VGroup, VMobject, Wait
+from manim import Animation, AnimationGroup, Rectangle, Succession, VGroup, VMobject, Wait
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps
@@ -167,6 +167,10 @@ class VocabMotion(LookupMotion):
             return self._one(position)
         finally:
             self.dwell = 0.0
+
+    def teaching_steps(self, one: Lookup, position: tuple[int, ...]) -> tuple[Animation, Animation]:
+        """Return the row's outline (its scroll names it), then the fetch (walk, wait, way back)."""
+        return one.mark, Succession(one.go, one.moved)
 
     def lookup_one(
         self,
