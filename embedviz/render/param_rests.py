@@ -27,9 +27,9 @@ from embedviz.render.design import (
     px_for_font,
 )
 from embedviz.render.rest_fill import (
-    EMPTY_SHARE,
     INTRO_ENDS,
     PANEL_ENDS,
+    first_full_enough,
     least_empty,
     rested_boxes,
     spread,
@@ -313,21 +313,21 @@ def _least_empty_all(
 
     width, height = float(config.frame_width), float(config.frame_height)
     region = (-width / 2, band[0], width / 2, band[1])
-    best: tuple[float, dict[str, Place]] | None = None
-    for candidate in candidates:
-        places = candidate()
-        if not places:
-            continue
-        share = max(
-            largest_empty_rectangle(rested_boxes(boxes, _rows_at(places, full, rows)), region).area
-            for boxes, rows in states
-        ) / (width * height)
-        if best is None and share <= EMPTY_SHARE:
-            return places
-        if best is None or share < best[0] - 1e-9:
-            best = (share, places)
-    assert best is not None, "no candidates"
-    return best[1]
+    scored = (
+        (
+            max(
+                largest_empty_rectangle(
+                    rested_boxes(boxes, _rows_at(places, full, rows)), region
+                ).area
+                for boxes, rows in states
+            )
+            / (width * height),
+            places,
+        )
+        for places in (candidate() for candidate in candidates)
+        if places
+    )
+    return first_full_enough(scored)
 
 
 def _table_places(

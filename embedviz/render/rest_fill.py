@@ -11,7 +11,7 @@ layout whose largest empty rectangle is smallest wins.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from embedviz.render.design import BOTTOM_GAP, TOP_GAP
 from embedviz.render.rests import Place
@@ -21,6 +21,7 @@ __all__ = [
     "EMPTY_SHARE",
     "INTRO_ENDS",
     "PANEL_ENDS",
+    "first_full_enough",
     "least_empty",
     "rested_boxes",
     "spread",
@@ -91,11 +92,33 @@ def least_empty(
 
     width, height = float(config.frame_width), float(config.frame_height)
     region = (-width / 2, band[0], width / 2, band[1])
+    scored = (
+        (
+            largest_empty_rectangle(rested_boxes(boxes, places), region).area / (width * height),
+            places,
+        )
+        for places in (candidate() for candidate in candidates)
+    )
+    return first_full_enough(scored)
+
+
+def first_full_enough(scored: Iterable[tuple[float, dict[str, Place]]]) -> dict[str, Place]:
+    """Return the first places whose empty share is at most :data:`EMPTY_SHARE`, else the least.
+
+    Parameters
+    ----------
+    scored
+        Each candidate's largest empty share of the frame and its places, the usual
+        first; read lazily, so that no candidate after a good enough one is solved.
+
+    Returns
+    -------
+    dict
+        The first places within :data:`EMPTY_SHARE`, else those with the smallest
+        share (the earlier on a tie).
+    """
     best: tuple[float, dict[str, Place]] | None = None
-    for candidate in candidates:
-        places = candidate()
-        share = largest_empty_rectangle(rested_boxes(boxes, places), region).area
-        share /= width * height
+    for share, places in scored:
         if best is None and share <= EMPTY_SHARE:
             return places
         if best is None or share < best[0] - 1e-9:
