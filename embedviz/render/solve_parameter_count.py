@@ -11,15 +11,13 @@ the frame's height goes to rows of numbers, not to an empty box. Under it,
 the hidden columns' label.
 
 The panel's sections (the count, the memory table, the table of widths) flow
-down from the top; the lookup's line is level with the looked-up row, so
-its strip goes straight out to the right into it, and no section crosses
-that line or the two under it (the copy's size and the note).
+down from the top; the lookup's line is level with the looked-up row, so its strip
+goes straight out into it, and no section crosses it or the copy's size and note.
 
-That layout is the last beat's, the lookup's: the memory and widths tables leave
-as it starts (issue 18), so they do not size it, and E stands in it large, with its
-copied row. From float32 to compare E recedes beside the tables
-(:func:`receded_scale`); before it, the pieces shown rest where they fill the frame
-(:func:`embedviz.render.param_rests.rest_places`).
+That layout is the lookup's: the memory and widths tables leave as it starts
+(issue 18), so E stands in it large, with its copied row. From float32 to compare E
+recedes beside the tables (:func:`receded_scale`); before it, the pieces shown rest
+where they fill the frame (:func:`embedviz.render.param_rests.rest_places`).
 """
 
 from __future__ import annotations
@@ -366,6 +364,20 @@ def _down(
     return _Down(tuple(slots), top - drop, lookup_y - drop, lines, drop)
 
 
+def _panel_width(spec: ParamSpec, panel: TypeScale, tables_w: float, strip_w: float) -> float:
+    """Return the panel's width: its widest piece (tables, copied strip, lines, summary)."""
+    return max(
+        tables_w,
+        strip_w,
+        char_advance(panel.data) * spec.count_chars,
+        char_advance(panel.data) * spec.lookup_chars,
+        text_width(spec.note, panel.label, mono=False),
+        summary_width(
+            spec.columns[0].labels, spec.columns[3].words[0], spec.columns[3].data_chars, panel
+        ),
+    )
+
+
 def _measure(
     spec: ParamSpec,
     data: float,
@@ -393,16 +405,8 @@ def _measure(
     gap = char_advance(panel.label) * COLUMN_GAP_CHARS
     widths = [column.width(panel) for column in spec.columns]
     symbol_w = char_advance(label) * (spec.id_chars + 5)
-    panel_w = max(
-        sum(widths) + gap * (len(widths) - 1) if tables else 0.0,
-        symbol_w + body_w + 2 * TAG_GAP + chip_w,
-        char_advance(panel.data) * spec.count_chars,
-        char_advance(panel.data) * spec.lookup_chars,
-        text_width(spec.note, panel.label, mono=False),
-        summary_width(
-            spec.columns[0].labels, spec.columns[3].words[0], spec.columns[3].data_chars, panel
-        ),
-    )
+    tables_w = sum(widths) + gap * (len(widths) - 1) if tables else 0.0
+    panel_w = _panel_width(spec, panel, tables_w, symbol_w + body_w + 2 * TAG_GAP + chip_w)
     total_w = margin_w + body_w + walk_w + panel_w
     if total_w > bands.width:
         problems.append("too wide")
