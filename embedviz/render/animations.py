@@ -424,6 +424,7 @@ def point_at(
     buff: float = RING_BUFF,
     run_time: float = 1.0,
     ring: bool = True,
+    about_edge: np.ndarray | None = None,
 ) -> Animation:
     """Point at what the narration names: an outline in the highlight passes round it.
 
@@ -448,6 +449,8 @@ def point_at(
     ring
         Draw the passing outline (False: only the swell, for a part of a
         label whose outline goes round the whole label).
+    about_edge
+        The edge that stays put as it swells (None: it swells about its centre).
 
     Returns
     -------
@@ -458,7 +461,7 @@ def point_at(
         return RingFlash(mobject, color=colour, buff=buff, run_time=run_time)
     # Swell there and back, every member in its own colour (a line of a number and its
     # words grows as a whole, its gaps with it).
-    swollen = mobject.copy().scale(scale)
+    swollen = mobject.copy().scale(scale, about_edge=about_edge)
     swell = Transform(mobject, swollen, rate_func=there_and_back, run_time=run_time)
     if not ring:
         return swell

@@ -66,15 +66,16 @@ from embedviz.render.space import Box, box_union, largest_empty_rectangle, shift
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
-__all__ = ["PositionStage"]
+__all__ = ["NARROW_SECONDS", "PositionStage"]
 
 _PE_KINDS = {"sinusoid": "sum_sinusoid", "learned_position": "sum_learned"}
 # The table numbers that beat ``same`` narrows: E's and the output's.
 _DATA_KINDS = frozenset({"weight", "output"})
 # The rows leave for their new place when the matrix's fade is this far through.
 _MOVE_LAG = 0.6
-# Seconds the tables take to narrow and make room for the verdict's word.
-_NARROW = 0.6
+# Seconds the tables take to narrow for the verdict's word: a calm glide (in 0.6 s, a 720p
+# review saw the frame shrink abruptly as "= identical" came, 14.3 s; issue 18).
+NARROW_SECONDS = 1.2
 # How far the output side and the legend glide up and the legend right, with the
 # largest empty area each glide leaves.
 _Glide = tuple[float, float, float]
@@ -208,7 +209,7 @@ class PositionStage(Stage):
             dy, lift, across = self._drop(tops, left, room, matrix, output)
             still, side = self._narrowing(matrix, output, room)
             moved = [*still, *glided(side, dy), *self._lifted(lift, across)]
-            moves.append(Settle(moved, run_time=_NARROW))
+            moves.append(at_least(Settle(moved, run_time=NARROW_SECONDS), NARROW_SECONDS))
             for mobject, points in [
                 *narrowed(outlines, scale, anchor, (-slide, dy)),
                 *narrowed([outline], scale, anchor),
