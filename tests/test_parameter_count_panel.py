@@ -8,10 +8,10 @@ row, the memory table and the count for the third time since float32. The closin
 frame (42.6-51.8 s) was dense, E a thumbnail beside two tables.
 
 Now, from float32's end on, each of the panel's items stands in at most two places
-(the memory table glides once, as the widths table comes; the count's two lines join
-into one line then), and at the lookup nothing that stands moves but E: the tables
-fade where they stand, the count's line stays as the frame's summary, and E comes
-forward with its copied row.
+(the count's two lines join into one line as the widths table comes; the memory table
+fades where it stands then: tests/test_parameter_count_compare.py), and at the lookup
+nothing that stands moves but E: the widths table fades where it stands, the count's
+line stays as the frame's summary, and E comes forward with its copied row.
 
 Each item is read from the drawn mobjects (its box, in scene units) at several
 moments of every step and at every beat's end.

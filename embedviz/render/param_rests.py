@@ -8,8 +8,9 @@ heading, its sizes and the count in a column beside it. Then E's column
 recedes, once, as float32 starts, to the top left, and holds there to the
 lookup (issue 18). What the dtype and compare beats add spreads down the room
 right of and under E, grown as far as it allows; the memory table stands
-where its whole fits from its first row on. The lookup brings everything
-home, E large (the tables leave there: :mod:`embedviz.render.stages.parameter_count`).
+where its whole fits from its first row on, and leaves as ``compare`` starts
+(:mod:`embedviz.render.stages.parameter_count`): the table of widths takes the
+panel. The lookup brings everything home, E large (the widths table leaves there).
 """
 
 from __future__ import annotations

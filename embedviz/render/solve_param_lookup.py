@@ -1,7 +1,8 @@
 """The parameter-count layout's lookup frame, and E receded beside the tables before it.
 
-As the lookup starts, ParameterCount's memory and widths tables leave (issue 18: a
-720p review found the closing frame dense, E a thumbnail beside two tables). The
+By the lookup, ParameterCount's memory and widths tables have left (issue 18: a
+720p review found the closing frame dense, E a thumbnail beside two tables; the
+memory table leaves as ``compare`` starts, the widths table as the lookup does). The
 count's line stays at the panel's top, and the memory table collapses to one line
 under it (``memory  float32 147.2 MiB  bfloat16 73.6 MiB``); E and its copied row
 are the frame. These place that line, the copy's facts and its note in the room

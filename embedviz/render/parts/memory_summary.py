@@ -1,8 +1,9 @@
 """ParameterCount's memory summary: the memory table collapsed to one line at the lookup.
 
-As the lookup starts, the memory and widths tables leave (issue 18: a 720p review
-found the closing frame dense, E a thumbnail beside two tables), and the memory table
-stays as one line under the count's: ``memory  float32 147.2 MiB  bfloat16 73.6 MiB``.
+By the lookup, the memory and widths tables have left (issue 18: a 720p review found
+the closing frame dense, E a thumbnail beside two tables), and as it starts the memory
+table comes back as one line under the count's: ``memory  float32 147.2 MiB  bfloat16
+73.6 MiB``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@
   Beat ``table``.
 - :class:`CountLine`: ``50,257 × 768 = 38,597,376 parameters``. Beat ``count``.
 - :class:`MemoryTable`: bytes per dtype. Beat ``dtype``.
-- :class:`WidthsTable`: other widths d, with bars. Beat ``compare``.
+- :class:`~embedviz.render.parts.widths_table.WidthsTable`, in its own module:
+  other widths d, with bars. Beat ``compare``.
 - :class:`LookupLine`: the chip fetches its row, which lands level with
   itself beside ``E[3] =``; the copy's size and the note. Beat ``lookup``.
 """
@@ -20,9 +21,7 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    GrowFromEdge,
     LaggedStart,
-    Rectangle,
     Succession,
     VGroup,
     VMobject,
@@ -30,23 +29,22 @@ from manim import (
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.baseline import put_on_line
-from embedviz.render.design import SPACE, Theme, maths
+from embedviz.render.design import SPACE, Theme
 from embedviz.render.fades import FadeIn, OutlineIn
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
-from embedviz.render.metrics import char_advance, digit_height, xyz
+from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.lookup import heading_words
 from embedviz.render.parts.memory_summary import memory_summary
 from embedviz.render.parts.strip import Carry
 from embedviz.render.parts.symbols import IndexedSymbol, word_line
-from embedviz.render.sans_lines import SansLines
-from embedviz.render.solve_parameter_count import COLUMN_GAP_CHARS, SYMBOL_GAP, ParamPlan
+from embedviz.render.solve_parameter_count import ParamPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["BlockPart", "CountLine", "LookupLine", "MemoryTable", "WidthsTable"]
+__all__ = ["BlockPart", "CountLine", "LookupLine", "MemoryTable"]
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 # Drawn above the panel it walks across, below a travelling strip.
@@ -320,80 +318,6 @@ class MemoryTable(Component):
         if number == 0:
             return Steps(Succession(FadeIn(self.header), first), then)
         return Steps(first, then)
-
-
-class WidthsTable(Component):
-    """Other widths d at the same V: parameters and memory, with bars that grow with them.
-
-    Parameters
-    ----------
-    host
-        The scene.
-    board
-        The storyboard.
-    cells
-        Every cell, by (kind, index).
-    plan
-        Where things go.
-    theme
-        Colours.
-    """
-
-    def __init__(
-        self, host: StageHost, board: Storyboard, cells: Cells, plan: ParamPlan, theme: Theme
-    ) -> None:
-        super().__init__(host, theme)
-        lines, labels = plan.lines["widths"], _labels(board)
-        words = [board.word("width"), None, board.word("parameters"), None]
-        self.header = _header(words, plan, lines[0], theme)
-        # The bars' column starts where the widths' column ends, a column gap after it.
-        bar_left = plan.column_right[0] + char_advance(plan.panel.label) * COLUMN_GAP_CHARS
-        # The bars' column has a header of its own, over the bars' left end.
-        bars = SansText(board.word("table_size"), plan.panel.label, theme.muted)
-        self.header.add(put_on_line(_at(bars, bar_left, lines[0], LEFT), lines[0]))
-        # A header in the headers' voice: in monospace its inner space (a full advance)
-        # read as wide as the gap to "parameters" beside it, one run of words.
-        # A label (SansLines), not a plain text: it names a dtype, float32, with digits
-        # that the storyboard holds.
-        dtype = labels["compare_dtype"]
-        compare = SansLines(dtype, [dtype], plan.panel.label, theme.muted, gap=0.0)
-        self.header.add(put_on_line(_at(compare, plan.column_right[3], lines[0], RIGHT), lines[0]))
-        counts = [c for (k, _), c in sorted(cells.items()) if k == "compare_count"]
-        largest = max(c.value for c in counts)
-        bar_room = plan.column_right[1] - bar_left
-        data = plan.panel.data
-        self.rows: list[tuple[VGroup, Rectangle]] = []
-        for number, (count, y) in enumerate(zip(counts, lines[1:], strict=False)):
-            width = cells[("compare_dim", (number,))]
-            current = width.value == board.dim
-            colour = theme.text if current else theme.muted
-            # The symbol is maths; the width, a number with its thousands separator.
-            symbol = VGroup(maths("d =", colour, plan.panel.label), NumberText(width, data, colour))
-            symbol.arrange(RIGHT, buff=char_advance(data) * SYMBOL_GAP)
-            _entry(symbol, plan, 0, y)
-            params = _entry(NumberText(count, data, colour), plan, 2, y)
-            memory_cell = cells[("compare_memory", (number,))]
-            memory = _entry(
-                NumberText(memory_cell, data, theme.output if current else colour), plan, 3, y
-            )
-            bar = Rectangle(
-                width=max(bar_room * count.value / largest, 0.02), height=digit_height(data)
-            )
-            bar.set_fill(colour, opacity=1.0).set_stroke(width=0)
-            _at(bar, bar_left, y, LEFT)
-            self.rows.append((VGroup(symbol, params, memory), bar))
-
-    def beat_compare(self, beat: Beat) -> Animation:
-        """Show the widths d ("A larger d ..."); then bars, counts and memory growing with them."""
-        widths = [FadeIn(texts[0], shift=0.1 * RIGHT) for texts, _ in self.rows]
-        rows = [
-            AnimationGroup(FadeIn(texts[1]), FadeIn(texts[2]), GrowFromEdge(bar, LEFT))
-            for texts, bar in self.rows
-        ]
-        return Steps(
-            Succession(FadeIn(self.header), LaggedStart(*widths, lag_ratio=0.3)),
-            LaggedStart(*rows, lag_ratio=0.5),
-        )
 
 
 class LookupLine(Component):

@@ -11,14 +11,17 @@ where it fills the frame (:func:`~embedviz.render.param_rests.rest_places`,
 moved by :class:`~embedviz.render.rests.Rests`): E large at the left with its
 heading, its sizes and the count spread down a column beside it (beats
 ``table`` and ``count``, E at one size); from ``float32`` to ``compare``,
-E's column receded at the top left, the count and the memory and widths
-tables beside and under it (``dtype``, ``compare``), each item where it
-stays once drawn (the memory table glides once, as the widths table comes).
-Each beat first eases its pieces to its places (at ``compare`` across first,
-then up, for at least a glide's floor: no text crosses another); as the lookup
-starts the tables fade where they stand, then E comes home, large, with its
-copy, its label gliding with it, and the memory table's one line comes under
-the count's line, which stays as the summary (issue 18).
+E's column receded at the top left, the count and the memory table beside and
+under it (``dtype``); as ``compare`` starts the memory table fades where it
+stands, and the table of widths, what that beat is about, takes the panel
+beside E, its bars on lines of their own across it (issue 18: a 720p review
+found it at 24 px under the memory table, its bars 35-140 px long, E a
+thumbnail, and two values each shown twice with different meanings). Each
+beat first eases its pieces to its places (at ``compare`` across first, then
+up, for at least a glide's floor: no text crosses another); as the lookup
+starts the widths table fades where it stands, then E comes home, large, with
+its copy, its label gliding with it, and the memory table's one line comes
+under the count's line, which stays as the summary (issue 18).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least, fit_floors
 from embedviz.render.param_rests import rest_places
-from embedviz.render.parts.sums import BlockPart, CountLine, LookupLine, MemoryTable, WidthsTable
+from embedviz.render.parts.sums import BlockPart, CountLine, LookupLine, MemoryTable
+from embedviz.render.parts.widths_table import WidthsTable
 from embedviz.render.rests import Place, Rests
 from embedviz.render.solve_parameter_count import ParamPlan, ParamSpec, solve_parameter_count
 from embedviz.render.stage import Stage, register_stage
@@ -118,12 +122,13 @@ class ParameterCountStage(Stage):
             shown = [*shown[:-2], "line", "widths_header", "widths"]
         names = {name: name for name in shown if name in self.rests.pieces}
         whole = f"memory:{len(self.memory.rows)}"
-        if dtypes:
+        compared = any(b.action == "compare" for b in done)
+        if dtypes and not compared:
             # The whole table rests where it will stand: a row not yet shown is already in
             # its place when it fades in (moved unseen, it stilled the beat's start 1 s).
             names |= {"memory_header": "memory_header", "memory": whole}
         boxes = {name: self.rests.box(piece) for name, piece in names.items()}
-        if dtypes:
+        if dtypes and not compared:
             boxes["memory"] = self.rests.box(f"memory:{dtypes}")  # the rows shown
             boxes["memory_all"] = self.rests.box(f"memory:{len(self.memory.rows)}")
             boxes["memory_first"] = self.rests.box("memory:1")
@@ -149,28 +154,30 @@ class ParameterCountStage(Stage):
         (s0, x0, _), (s1, x1, _) = before or home, after or home
         return abs(s0 - s1) > 1e-9 or abs(x0 - x1) > 1e-9
 
-    def _leaving(self, beat: Beat) -> list[Mobject]:
-        """Return what fades where it stands as a beat starts: the tables, as the lookup starts.
+    def _leaving(self, beat: Beat) -> tuple[list[Mobject], tuple[str, ...]]:
+        """Return what fades where it stands as a beat starts, and its pieces' names.
 
-        The count's line stays as the summary; E comes forward, home, with the copied row
-        (issue 18: the closing frame had E a thumbnail beside two tables).
+        The memory table, as the comparison of widths starts: that table is what the
+        beat is about, and takes the panel (issue 18: a 720p review found it at 24 px
+        beside the memory table, its bars 35-140 px long, E a thumbnail); the widths
+        table, as the lookup starts. The count's line stays as the summary; E comes
+        forward, home, with the copied row (the closing frame had E a thumbnail).
         """
+        if beat.action == "compare":
+            return [self.memory.header, *self.memory.rows], ("memory_header", "memory:")
         if beat.action != "lookup":
-            return []
+            return [], ()
         rows = [m for texts, bar in self.widths.rows for m in (*texts, bar)]
-        return [self.memory.header, *self.memory.rows, self.widths.header, *rows]
+        return [self.widths.header, *rows], ("widths_header", "widths")
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat with its pieces at its places, eased there first."""
         places = self._places(beat)
-        leaving = self._leaving(beat)
+        leaving, kept = self._leaving(beat)
         if leaving:
             # The tables fade where they stand: they never glide home.
-            kept = ("memory_header", "widths_header", "widths")
             places |= {
-                name: place
-                for name, place in self.rests.places.items()
-                if name in kept or name.startswith("memory:")
+                name: place for name, place in self.rests.places.items() if name.startswith(kept)
             }
         with self.rests.building(places):
             first, *rest = beat_steps(super().animate(beat))
@@ -180,26 +187,29 @@ class ParameterCountStage(Stage):
         # As the lookup starts they only grow with E, in place: they glide (a fade there
         # blinked E's label out and back).
         before = self.rests.places
+        home = beat.action == "lookup"
         fade = [
-            n for n in _FADE_ACROSS if not leaving and self._across(n, before.get(n), places.get(n))
+            n for n in _FADE_ACROSS if not home and self._across(n, before.get(n), places.get(n))
         ]
-        # At compare the memory table goes up and right past E's column, and the count's
-        # two lines join: across first, up after, no text crosses another (issue 18).
+        # At compare the count's two lines join, across first, up after, once the memory
+        # table has faded: no text crosses another (issue 18).
         lead = _LEAD if beat.action == "compare" else 0.0
         moves = self.rests.settle(places, fade=fade, lead=lead)
         settle: Animation | None = moves
-        if moves is not None and (lead or leaving):
+        if moves is not None and (lead or home):
             # Squeezed into the beat's first phrase it jumped (0.1 s at compare): a glide's
             # floor. Earlier beats' settles keep their shares, each step with its phrase.
             settle = at_least(moves, moves.floor())
         if leaving:
-            # The tables fade first, where they stand; then E grows into the room they
-            # left and the summary comes where the memory header stood (issue 18: it came
-            # over the fading header, and E grew over the fading table).
+            # The table fades first, where it stands; then the pieces move into the room it
+            # left. At the lookup E grows, and the summary comes under the count's line
+            # (issue 18: it came over the fading header, and E grew over the fading table).
             gone = AnimationGroup(*(FadeOut(m) for m in leaving), run_time=_GONE_SECONDS)
-            comes = FadeIn(self.lookup.summary)
-            after = comes if settle is None else AnimationGroup(settle, comes)
-            settle = Succession(gone, after)
+            after = settle
+            if home:
+                comes = FadeIn(self.lookup.summary)
+                after = comes if settle is None else AnimationGroup(settle, comes)
+            settle = gone if after is None else Succession(gone, after)
         if settle is None:
             return Steps(first, *rest) if rest else first
         # The settle's floor is taken from the beat's first step, which keeps to its phrase:

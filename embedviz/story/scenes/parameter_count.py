@@ -36,6 +36,7 @@ from embedviz.story.screen import int_cell, value_cell
 from embedviz.story.window import labelled_window
 
 __all__ = [
+    "COMPARE_CLEARS",
     "COMPARE_DTYPE",
     "CORNER_SHAPE",
     "DTYPES",
@@ -56,15 +57,14 @@ PARAMS_DEFAULT_DIM = 768
 DTYPES = ("float32", "bfloat16")
 # The format the comparison of widths is priced in.
 COMPARE_DTYPE = "float32"
-# The panel's numbers that leave as the lookup starts: the count's stay, and each dtype's
-# memory (dtype_memory, by its dtype's name), as the summary.
-LOOKUP_CLEARS = (
-    "dtype_bytes",
-    "dtype_total",
-    "compare_dim",
-    "compare_count",
-    "compare_memory",
-)
+# The memory table's numbers, which leave as the comparison of widths starts: that table
+# is what the beat is about, and takes the panel (issue 18: a 720p review found it small
+# under the memory table, and 77,194,752 shown at once as bfloat16's bytes and as the
+# parameters at d = 1,536, 73.6 MiB as bfloat16's memory and as float32's at d = 384).
+COMPARE_CLEARS = ("dtype_bytes", "dtype_total", "dtype_memory")
+# The widths table's numbers, which leave as the lookup starts: the count's stay, and each
+# dtype's memory (dtype_memory, by its dtype's name) comes back as the summary.
+LOOKUP_CLEARS = ("compare_dim", "compare_count", "compare_memory")
 # The corner of real values drawn inside the block (with the looked-up row). Six rows:
 # the block reads as a table (a 720p review found two rows, a lone "row 2 hidden" band
 # and a tall empty band for the rest: the shown data filled 15 % of the frame), and the
@@ -337,6 +337,10 @@ def _memory(rec: Recorder, vocab: int, dim: int) -> None:
         rec.beat(dtype, "dtype", narration, run_time=1.6, min_hold=1.5)
 
     widths = comparison_dims(dim)
+    for kind in COMPARE_CLEARS:
+        screen.remove_kind(kind)
+    for number in range(len(DTYPES)):
+        del screen.labels[f"dtype_{number}"]
     screen.labels["compare_dtype"] = rec.words("dtype_memory", dtype=COMPARE_DTYPE)
     for number, width in enumerate(widths):
         screen.add(
@@ -361,13 +365,17 @@ def _lookup(
     screen, dim = rec.screen, shape.dim
     d = format_count(dim)
     row_bytes = table_bytes(1, dim, COMPARE_DTYPE)
-    # The memory and widths tables fade as the lookup starts, to a summary: the count's
-    # line and the table's float32 memory stay, and E and the copied row are the frame
-    # (issue 18: a 720p review read the closing frame, E a thumbnail beside two tables,
-    # as dense).
+    # The widths table fades as the lookup starts, and the memory table (gone since the
+    # comparison started) comes back as a summary line: each dtype's memory, under the
+    # count's line; E and the copied row are the frame (issue 18: a 720p review read the
+    # closing frame, E a thumbnail beside two tables, as dense).
     for kind in LOOKUP_CLEARS:
         screen.remove_kind(kind)
     del screen.labels["compare_dtype"]
+    for number, dtype in enumerate(DTYPES):
+        screen.labels[f"dtype_{number}"] = dtype
+        nbytes = table_bytes(shape.vocab_size, dim, dtype)
+        screen.add(memory_cell("dtype_memory", (number,), nbytes))
     screen.add(
         int_cell("token_id", (0,), token_id),
         int_cell("lookup_row", (0,), token_id),
