@@ -26,6 +26,7 @@ from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.batch_close import all_in, keep_parted
 from embedviz.render.batch_finale import keep_input, repeats, shape_below
 from embedviz.render.batch_legend import give_way
+from embedviz.render.batch_opening import opening_members, plan_opening, reveal
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
 from embedviz.render.batch_under import marks_under, rings_off
@@ -136,8 +137,11 @@ class BatchStage(Stage):
             self._marks_in_block(spec)
         under = marks_under(self)
         # Where the block of chips stands while only the intro shows (home, or further left).
-        self.block_rest = Rests({"block": [self.chips.slots, *self.chips.chips]})
+        block = [self.chips.slots, *self.chips.chips]
+        self.block_rest = Rests({"block": block, "opening": opening_members(self)})
         self._rest_block()
+        # E and the block drawn large until the reveal (batch_opening), if that gains.
+        self.opening = plan_opening(self)
         return under
 
     def _motion(self, plan: BatchPlan) -> BatchMotion:
@@ -466,8 +470,12 @@ class BatchStage(Stage):
         batch), the edges with its second (its shape is B × T).
         """
         named = self.chips.beat_axes(beat)
-        settle = self.block_rest.settle({})
+        settle = self.block_rest.settle(self.opening.places)
         return named if settle is None else Steps(settle, named)
+
+    def beat_reveal(self, beat: Beat) -> Animation:
+        """Reveal the slices; E and the block, drawn large in the opening, settle home first."""
+        return reveal(self, beat)
 
     def beat_lookup_many(self, beat: Beat) -> Animation:
         """Look up the rest of a sequence together; a new sequence's header appears first."""
