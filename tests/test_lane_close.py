@@ -11,16 +11,18 @@ numbers are never smaller for it.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import frame_space
+import numpy as np
 import pytest
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import px_for_font
 from embedviz.render.moments import play_moments
-from embedviz.render.parts.lane_close import close_beat
+from embedviz.render.parts.lane_close import LOOKUPS, close_beat
 
 SCENE = "SequenceLookup"
 CASES = {
@@ -31,17 +33,49 @@ CASES = {
 AFTER = ("dim", "shape")
 
 
+# The moments sampled in the lookups: a chip or a block that slides shows between them.
+ALPHAS = (0.35, 0.7)
+_PLAYED: dict[str, dict[str, Any]] = {}
+
+
 def _ends(options: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Dry-run the scene; at each beat's end after the lookups, what the tests read."""
+    return _played(options)["ends"]
+
+
+def _played(options: dict[str, Any]) -> dict[str, Any]:
+    """Dry-run the scene's lookups and the beats after them, once per options.
+
+    ``ends``: at each beat's end after the lookups, what the tests read.
+    ``lane``: per sample, the centres of the chips standing on the lane's line.
+    ``homes``: the chips' centres in the lane before the first lookup.
+    ``blocks``: per sample, the output block's centre.
+    """
+    key = json.dumps(options, sort_keys=True)
+    if key in _PLAYED:
+        return _PLAYED[key]
     board = prepared_storyboard(SCENE, options, environ={})
     found: dict[str, dict[str, Any]] = {}
-
+    lane: list[tuple[str, list[tuple[int, np.ndarray]]]] = []
+    homes: list[np.ndarray] = []
+    blocks: list[tuple[str, int, np.ndarray]] = []
     solved: list[float] = []
+    played = [b.name for b in board.beats]
+    first = next(i for i, b in enumerate(board.beats) if b.action in LOOKUPS)
+    beats = set(played[first:])
 
     def read(scene: Any, moment: Any) -> None:
+        stage = scene.stage
+        where = f"{moment.beat.name} step {moment.step} at {moment.alpha:.2f}"
+        if not homes:
+            homes.extend(c.get_center().copy() for c in stage.chips.chips)
+        line = stage.plan.lane.chip_y
+        centres = [c.get_center().copy() for c in stage.chips.chips]
+        lane.append((where, [(i, c) for i, c in enumerate(centres) if abs(c[1] - line) < 1e-3]))
+        step = moment.step if moment.alpha < 1 else -1  # -1: the beat's end
+        blocks.append((moment.beat.name, step, stage.output.grid.body.get_center().copy()))
         if moment.alpha < 1:
             return
-        stage = scene.stage
         # E's first number: as tall as the solver set it until the lookups end.
         number = float(stage.matrix.grid.get_entries()[0].height)
         if moment.beat.name not in AFTER:
@@ -55,8 +89,10 @@ def _ends(options: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "digit_px": px_for_font(stage.plan.scale.data) * number / solved[0],
         }
 
-    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
-    return found
+    play_moments(board, read, alphas=ALPHAS, pixel_width=192, pixel_height=108, beats=beats)
+    close = close_beat(board, laned=True)
+    _PLAYED[key] = {"ends": found, "lane": lane, "homes": homes, "blocks": blocks, "close": close}
+    return _PLAYED[key]
 
 
 def _cases() -> list[Any]:
@@ -102,3 +138,85 @@ def test_the_toy_numbers_grow_into_the_lane_room() -> None:
 def test_no_lane_no_closing() -> None:
     board = prepared_storyboard(SCENE, {}, environ={})
     assert close_beat(board, laned=False) is None
+
+
+def lane_slides(
+    homes: list[np.ndarray], lane: list[tuple[str, list[tuple[int, np.ndarray]]]]
+) -> list[str]:
+    """Return a line for each sample where a chip on the lane's line stands off its place.
+
+    A chip leaves the lane downwards, into the travel band, when its own lookup
+    begins: until then it stands where it arrived (one thread of motion: a
+    queue that closes up as each chip leaves moves every waiting chip).
+    """
+    problems = []
+    for where, standing in lane:
+        for index, centre in standing:
+            dx, dy = centre[:2] - homes[index][:2]
+            if abs(dx) > 1e-3 or abs(dy) > 1e-3:
+                problems.append(f"chip {index} stands {dx:+.3f} across off its place at {where}")
+    return problems
+
+
+def block_slides(blocks: list[tuple[str, int, np.ndarray]], first: str, close: str) -> list[str]:
+    """Return a line for each sample where the output block stands across from where it walked.
+
+    From the first lookup's walk (its step 1, after the blocks part) until the
+    lane closes (``close``, which grows the content once on purpose), the block
+    stands still across: its rows may glide up and down for a strip's path,
+    never sideways.
+    """
+    names = list(dict.fromkeys(name for name, _, _ in blocks))
+    if close in names:
+        names = names[: names.index(close)]
+    kept = [b for b in blocks if b[0] in names and (b[0] != first or b[1] != 0)]
+    if not kept:
+        return ["no sample of the block between the first walk and the close"]
+    x = kept[0][2][0]
+    return [
+        f"the block stands {c[0] - x:+.2f} across at {name} step {step}"
+        for name, step, c in kept
+        if abs(c[0] - x) > 0.01
+    ]
+
+
+@pytest.mark.parametrize("options", _cases())
+def test_a_waiting_chip_stands_where_it_arrived_until_its_own_lookup(
+    options: dict[str, Any],
+) -> None:
+    played = _played(options)
+    assert any(len(standing) > 1 for _, standing in played["lane"]), "no chip waited in the lane"
+    problems = lane_slides(played["homes"], played["lane"])
+    assert not problems, "\n".join(problems[:8])
+
+
+@pytest.mark.parametrize("options", _cases())
+def test_the_output_block_never_slides_across_after_the_first_walk(
+    options: dict[str, Any],
+) -> None:
+    # A 720p review: MiniLM's output block slid 14 % of the frame's width left at 62 s,
+    # after the last lookup, to make room for the ``out[8] = out[1]`` marks past the row
+    # numbers. They now stand in the corridor the lookups leave open.
+    played = _played(options)
+    first = played["blocks"][0][0]
+    problems = block_slides(played["blocks"], first, played["close"])
+    assert not problems, "\n".join(problems[:8])
+
+
+def test_the_slide_checks_can_fail() -> None:
+    home = [np.array([0.0, 3.0, 0.0]), np.array([1.0, 3.0, 0.0])]
+    queued = [("lookup-rest step 0 at 0.35", [(1, np.array([0.4, 3.0, 0.0]))])]
+    assert lane_slides(home, queued)
+    assert not lane_slides(home, [("lookup-0 step 0 at 0.35", [(1, home[1].copy())])])
+    at = [np.array([x, 0.0, 0.0]) for x in (2.3, 3.1, 3.1, 1.0, 1.0)]
+    blocks = [
+        ("lookup-0", 0, at[0]),  # the blocks part before the first walk: not counted
+        ("lookup-0", 1, at[1]),
+        ("lookup-0", -1, at[2]),
+        ("lookup-rest", 1, at[3]),
+        ("dim", 0, at[4]),
+    ]
+    assert block_slides(blocks, "lookup-0", "dim") == [
+        "the block stands -2.10 across at lookup-rest step 1"
+    ]
+    assert not block_slides(blocks[:3], "lookup-0", "dim")

@@ -447,34 +447,43 @@ def test_every_repeat_mark_names_both_rows(scene: str, options: dict[str, Any] |
         assert mark.text == f"out[{here}] = out[{where}]"
 
 
-def test_blocks_glide_left_for_late_marks_only_when_resting_there_would_empty_the_frame() -> None:
+def test_late_marks_stand_in_the_emptied_corridor_the_lookups_opened() -> None:
     # Marks that name both rows (``out[5] = out[1]``) need a wide column, empty until the
-    # last lookup: resting the block that far left from the start left the right side of
-    # MiniLM's frame empty (15.2 % of it). The blocks rest where the frame is fullest and
-    # glide left together, once, just before the marks show, inside the safe area.
+    # last lookup. They stood right of the row numbers, past the frame's edge until the
+    # blocks glided left together just before they showed: a 720p review saw MiniLM's
+    # output block slide 14 % of the frame's width at 62 s (one thread of motion, issue
+    # 18). With the chips waiting over E the corridor is empty once the last strip has
+    # landed: the marks stand there, each a gap left of the row it names, and the
+    # corridor stays open after the last lookup (tests/test_lane_close.py plays it).
     from embedviz.render.boxes import content_band, mobject_boxes
-    from embedviz.render.design import MARGIN
+    from embedviz.render.solver_across import MARK_GAP
     from embedviz.render.space import EMPTY_SHARE, largest_empty_rectangle
 
     stage = _stage("SequenceLookup", None)
     plan, motion = stage.plan, stage.motion
     assert plan.mode == "corridor"
-    assert plan.marks_overflow > 0
-    assert motion.late_shift > 0
-    assert motion.slide + motion.late_shift == pytest.approx(plan.marks_overflow)
-    # At rest, before the marks, no empty area over an eighth of the frame (the row
-    # numbers come with the reveal).
+    assert plan.lane is not None
+    assert plan.marks_inside
+    assert plan.marks_overflow == 0
+    assert motion.late_shift == 0
+    # At rest, before the lookups, no empty area over an eighth of the frame (the row
+    # numbers come with the reveal): the blocks still rest together until then.
     shown = [m for m in motion.output_side() if m is not stage.output.numbers]
     boxes = mobject_boxes([*shown, *motion.matrix_side(), stage.matrix.legend])
     frame = float(config.frame_width) * float(config.frame_height)
     assert largest_empty_rectangle(boxes, content_band(stage.title)).area <= EMPTY_SHARE * frame
-    # The marks are built where the blocks stand after the glide: inside the safe area.
+    lookups = [b.name for b in stage.board.beats if b.action in ("lookup", "lookup_many")]
+    assert set(lookups) <= motion.stays_open
     motion.beat_lookup_many(next(b for b in stage.board.beats if b.action == "lookup_many"))
-    assert motion.late_shift == 0
-    right = float(config.frame_width) / 2 - MARGIN
-    assert all(mark.get_right()[0] <= right + 1e-6 for mark in motion.marks)
     texts = [m.text for m in motion.marks]
     assert texts == ["out[5] = out[1]", "out[8] = out[1]", "out[9] = out[6]"]
+    # In the corridor as the lookups leave it open: clear of E's numbers, a gap short of
+    # the block, each level with the row it names.
+    for mark, row in zip(motion.marks, (5, 8, 9), strict=True):
+        low, high = mark.slot_corners()
+        assert low[0] >= plan.column_left + MARK_GAP - 1e-6
+        assert high[0] == pytest.approx(plan.output_left - MARK_GAP)
+        assert (low[1] + high[1]) / 2 == pytest.approx(stage.output.grid.row_y(row))
 
 
 def test_marks_are_as_large_as_the_row_numbers_unless_smaller_ones_give_larger_numbers() -> None:

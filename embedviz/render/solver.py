@@ -31,7 +31,10 @@ clear, and the one with the larger numbers wins:
     the output is top-aligned, and a strip goes out, along the corridor, and in.
     Between lookups the two rest together (:attr:`LookupPlan.rest_slide`) and
     glide apart for a beat's strips. For long sentences whose rows come in an
-    order the first cannot raise for, when no still plan (below) fits.
+    order the first cannot raise for, when no still plan (below) fits. With the
+    chips waiting over E (a lane), equality marks that come last stand in the
+    corridor, left of their rows, once it is empty (:attr:`LookupPlan.marks_inside`):
+    it stays open after the lookups, and the blocks never slide across for them.
 still ``beside``
     When a raised block would leave too much empty under it (a stage would
     rest it lower and glide it up and back for strips), the legend stands
@@ -151,6 +154,9 @@ class LookupPlan:
         edge with the blocks apart (0: it fits). Only late marks in the
         ``corridor`` arrangement may: the block rests at least this far left
         (within :attr:`rest_slide`), and they fade in once it has closed up.
+    marks_inside
+        The late marks stand in the corridor, their right ends at ``mark_left``
+        (a lane's plan, where they fit): the blocks then stand still across.
     legend_upright
         The length of an upright legend's bar, under the output's tags (a
         still plan: :mod:`~embedviz.render.solver_still`); 0: in a row.
@@ -191,6 +197,7 @@ class LookupPlan:
     print_left: float | None = None
     print_wrap: bool = False
     marks_overflow: float = 0.0
+    marks_inside: bool = False
     legend_upright: float = 0.0
     legend_stacked: bool = False
     lane: Lane | None = None
@@ -258,8 +265,7 @@ def _measure(
         if wrapped_labels_collide(sizes):
             problems.append("two-line gap labels too close")
     across = lay_across(spec, sizes, mode, problems)
-    keys, centres, matrix_h = source_centres(spec, sizes)
-    row_h = sizes.row_height
+    (keys, centres, matrix_h), row_h = source_centres(spec, sizes), sizes.row_height
     outputs = [(t + 0.5) * row_h for t in range(len(spec.sources))]
     raise_d, order = clear_paths(mode, (keys, centres, matrix_h), row_h, len(outputs), problems)
     heading_h = digit_height(scale.label) * 1.6
@@ -314,6 +320,7 @@ def _measure(
         content_top=matrix_top - content_top,
         content_bottom=matrix_top - content_bottom,
         marks_overflow=overflow if (overflow := across.marks_right - right) > 1e-9 else 0.0,
+        marks_inside=across.marks_inside,
         lane=None if lane is None else lane.at(matrix_top),
     )
     if spec.still and mode == "beside":

@@ -29,6 +29,7 @@ __all__ = [
     "lay_across",
     "mark_font",
     "mark_gap",
+    "marks_fit_inside",
 ]
 
 # Between the output block and the chips beside it (and a parked chip and its row).
@@ -75,6 +76,8 @@ class Across:
     mark_left: float
     # Where the marks' room ends: their right end, and the air after marks that come last.
     marks_right: float
+    # The late marks stand in the corridor, right-aligned at ``mark_left`` (see lay_across).
+    marks_inside: bool = False
 
 
 def mark_gap(spec: LookupSpec, scale: TypeScale) -> float:
@@ -89,17 +92,15 @@ def mark_font(spec: LookupSpec, scale: TypeScale) -> float:
     return scale.legend if spec.mark_role == "legend" else scale.label
 
 
-def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str]) -> Across:
-    """Lay the columns out across the frame, centred; note what does not fit."""
-    scale = sizes.scale
-    left, right, _, _ = frame()
-    label = scale.label
-    body_w = sum(s.size for s in col_slots(spec.window, sizes))
-    # Left margin: row numbers, and the hidden ranges' labels (which may run over them,
-    # or, with tight rows, stand in a column of their own left of them).
+def _margin_width(spec: LookupSpec, sizes: GridSizes, body_w: float, problems: list[str]) -> float:
+    """Return the left margin's width: row numbers, and the hidden ranges' labels.
+
+    The labels may run over the row numbers or, with tight rows, stand in a
+    column of their own left of them.
+    """
     notes = [gap.label for gap in spec.window.col_gaps]
     gap_w, row_gap_w = margin_gap_width(spec.gap_labels.values(), notes, sizes, body_w, problems)
-    numbers_w = char_advance(label) * spec.row_label_chars
+    numbers_w = char_advance(sizes.scale.label) * spec.row_label_chars
     if sizes.gaps_inside:
         # The labels are written across the table: it must be wide enough, the margin not.
         # A longer one runs left over the row numbers' column (a band has no row number).
@@ -112,6 +113,28 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     if spec.counted:
         # The count rings each row round its swollen number: room for the ring's left side.
         margin_w = max(margin_w, count_reach(numbers_w) + numbers_w + 1.5 * SPACE)
+    return margin_w
+
+
+def marks_fit_inside(spec: LookupSpec, late: bool, mark_w: float, column_w: float) -> bool:
+    """Whether late equality marks stand in the corridor, left of the rows they name.
+
+    With the chips waiting over E (a lane), the corridor is empty once the last
+    strip has landed: marks that fit there (a MARK_GAP either side) stand in it,
+    and the blocks never glide left to make room for them past the row numbers
+    (a 720p review of MiniLM's sentence: the block slid 14 % of the frame's
+    width at 62 s, after the last lookup, for its marks).
+    """
+    return late and spec.lane and mark_w + 2 * MARK_GAP <= column_w - spec.bar_width
+
+
+def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str]) -> Across:
+    """Lay the columns out across the frame, centred; note what does not fit."""
+    scale = sizes.scale
+    left, right, _, _ = frame()
+    label = scale.label
+    body_w = sum(s.size for s in col_slots(spec.window, sizes))
+    margin_w = _margin_width(spec, sizes, body_w, problems)
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
     # The walking column holds a parked chip; the corridor, a strip (wider than any chip).
     lane_w = max(body_w, chip_w) if mode == "corridor" else chip_w
@@ -136,6 +159,8 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     # the strips travel (the motion fades them in after the blocks close up).
     late = mode == "corridor" and spec.late_marks and bool(mark_w)
     travel_w = max(row_w, heading_w) if late else tags_w
+    inside = marks_fit_inside(spec, late, mark_w, column_w)
+    tags_w = travel_w if inside else tags_w  # nor where the blocks rest
     total_w = margin_w + 2 * body_w + column_w + TAG_GAP + travel_w
     rest_w = total_w - (lane_w - chip_w) + tags_w - travel_w
     if max(total_w, rest_w) > right - left:
@@ -158,6 +183,9 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     piece_left = tag_left + chip_w + SPACE
     position_left = (piece_left + piece_w if piece_w else tag_left + chip_w) + after
     mark_left = position_left + (position_w + gap if position_w else 0.0)
+    marks_right = mark_left + mark_w + air
+    if inside:  # right-aligned a MARK_GAP short of the block
+        mark_left = marks_right = output_left - MARK_GAP
     return Across(
         body_w=body_w,
         chip_w=chip_w,
@@ -167,5 +195,6 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
         piece_left=piece_left,
         position_left=position_left,
         mark_left=mark_left,
-        marks_right=mark_left + mark_w + air,
+        marks_right=marks_right,
+        marks_inside=inside,
     )

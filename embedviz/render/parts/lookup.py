@@ -333,7 +333,8 @@ class OutputPart(Component):
         mark = NumberText(cell, self.mark_font, self.theme.wrong)
         # Where the row is now (the block may rest below the solver's place).
         y = self.grid.row_y(self.row_of(position))
-        mark.place(xyz(self.plan.mark_left, y), align="left")
+        # In the corridor (a lane's late marks) each ends a gap left of the row it names.
+        mark.place(xyz(self.plan.mark_left, y), align="right" if self.plan.marks_inside else "left")
         return mark
 
     def beat_predict(self, beat: Beat) -> Animation:

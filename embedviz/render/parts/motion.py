@@ -327,14 +327,14 @@ class LookupMotion(Component):
             moved = AnimationGroup(moved, fade)
         self.carries.append(carry)
         mark = self.output.mark(position)
-        # Late marks would stand past the frame's edge until the block has closed up.
-        late = self.plan.marks_overflow > 0
+        # Late marks: past the frame's edge until the block closes up, or in a busy corridor.
+        late = self.plan.marks_overflow > 0 or self.plan.marks_inside
         if mark is not None:
             # Placed at the solver's place across (where the block glides out to), at its row
-            # now; a late one where the block rests, at its row there.
+            # now; a late one where the block rests (in the corridor: the solver's place).
             dy, dx = self.opened[:2] if self.rebased and self.opened else (0.0, 0.0)
             across = -self.slide - dx - self.late_shift
-            mark.shift(xyz(across, -dy) if late else xyz(0, lift))
+            mark.shift(xyz(across, -dy) if late and not self.plan.marks_inside else xyz(0, lift))
             self.marks.append(mark)
         shown: list[Animation] = [FadeIn(mark, run_time=0.3)] if mark is not None else []
         # At teaching pace the row stays outlined to the beat's end (``lookup_one`` keeps it).

@@ -245,11 +245,16 @@ def parted_through(motion: LookupMotion, board: Storyboard) -> set[str]:
     else:
         parts = _rising(motion, board, 0.0)
     beats = list(board.beats)
-    return {
+    kept = {
         a.name
         for a, b in itertools.pairwise(beats)
         if parts.get(a.name, False) and parts.get(b.name, False)
     }
+    if parting and motion.plan.marks_inside:
+        # The late marks stand in the corridor the lookups opened: it stays open after the
+        # last (closing it slid the block across the frame at 62 s for MiniLM's sentence).
+        kept |= {name for name, parted in parts.items() if parted}
+    return kept
 
 
 def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
