@@ -500,9 +500,11 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
 ) -> None:
     """Issue 18 (lecture-hall frames): once every row is in, the block's B and T edges go
     with it as it gives way to E (they would name nothing); each mark is set at a label's
-    size (the row numbers'), and is tied to the row it names as the repeats beat ends: a
-    line leads from it to the row's left end, or it stands level with the row right of the
-    slices. (The lines go with the next beat's first phrase: test_batch_leaders_go.py.)"""
+    size (the row numbers'), and is tied to the rows it names as the repeats beat ends: it
+    and they carry its pair's letter (tests/test_batch_repeats.py), and one right of the
+    slices stands level with its row."""
+    from test_batch_repeats import assert_pairs_lettered
+
     from embedviz.render.glyphs import NumberText
 
     seen = _end_of_repeats(overrides)
@@ -522,404 +524,52 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
         if isinstance(m, NumberText) and m.cell.kind == "equal_to" and on_screen(m)
     ]
     assert len(marks) == len(_first_copies([list(row) for row in stage.board.ids]))
-    links = _lines(stage)
-    assert len(links) in (0, len(marks))
-    row_h = stage.plan.sizes.row_height
+    # No line leads from a mark (each pair's letter ties it to its rows:
+    # tests/test_batch_repeats.py); one right of the slices stands level with its row.
+    assert not len(stage.stack.links)
+    drawn = [m for top in stage.scene.mobjects for m in top.get_family() if id(m) in shown]
+    assert_pairs_lettered(stage, drawn)
     right = max(float(m.get_right()[0]) for m in [*stage.stack.slices, *stage.stack.row_numbers])
     for mark in marks:
         b, t = mark.cell.index
         # As tall as the row numbers (a label's size), which the legend's size was not.
         assert mark.height >= stage.stack.row_numbers[b][t].height * 0.999, mark.text
-        grid = stage.stack.slices[b]
-        if not links:
-            # Level with its row (its digits centred on the row's line; brackets reach lower).
-            row_h = stage.plan.sizes.row_height
-            assert abs(mark.get_center()[1] - grid.row_y(t)) < row_h / 4, mark.text
-            assert mark.get_left()[0] > right, mark.text
-            continue
-        # Its line starts level with it and ends in its row (under E: its leader meets
-        # the row's ring within the row, off its centre where two rows stand close).
-        found = [
-            k
-            for k in links
-            if abs(float(k.get_start()[1] - mark.get_center()[1])) < 1e-6
-            and abs(float(k.get_end()[1]) - grid.row_y(t)) < row_h / 2
-        ]
-        assert len(found) == 1, mark.text
-        link = found[0]
-        if stage.stack.marks_under is None:
-            assert on_screen(link), mark.text
-        else:
-            assert all(on_screen(m) for m in stage.stack.links[links.index(link)]), mark.text
-        # The line starts at the mark's right end and ends at its row's left end.
-        assert 0 <= link.get_start()[0] - mark.get_right()[0] <= 0.2
-        assert 0 <= grid.body_left() - link.get_end()[0] <= 0.1
-    if links:
-        _assert_links_clear(stage, links, marks, on_screen)
-
-
-# (Two sequences' marks stand under the slices with no lines: tests/test_batch_close_thread.py.)
-@pytest.mark.parametrize("overrides", [{"ids": "1,2;3,4;3,1"}])
-def test_each_marks_lines_reach_both_rows_it_names(overrides: dict[str, Any]) -> None:
-    """A 720p review: the caption says "Each marked row equals its first copy", but the
-    lines ended only at the repeats; the first copies were unmarked. Each line branches
-    into the first copy too, and a dot stands where it meets each of the two rows.
-
-    Under E (issue 18's lecture-hall review: two marks' lines that each ran into both
-    rows crossed wherever the rows interleave or nest), each row a mark names stands
-    ringed instead, and its leader runs into its repeat's ring, a dot where it meets it."""
-    from embedviz.render.parts.mark_links import DOT_RADIUS
-
-    seen = _end_of_shape(overrides)
-    stage = seen["stage"]
-    repeats = _first_copies([list(row) for row in stage.board.ids])
-    links, firsts = list(stage.stack.links), list(stage.stack.firsts)
-    assert links
-    cells = sorted(c.index for c in stage.board.beats[-1].numbers if c.kind == "equal_to")
-    if stage.stack.marks_under is not None:
-        _assert_rows_ringed(stage, cells, repeats)
-        return
-    assert len(firsts) == len(links) == len(repeats)
-    for index, link, branch in zip(cells, links, firsts, strict=True):
-        assert id(branch) in seen["shown"]
-        line, *dots = branch.submobjects
-        fb, ft = repeats[index]
-        first = stage.stack.slices[fb]
-        # The branch ends at the first copy's left end, on its row's line.
-        assert line.get_end()[1] == pytest.approx(first.row_y(ft))
-        assert 0 <= first.body_left() - line.get_end()[0] <= 0.1
-        # It leaves the mark's line: from a point of its vertical (or where that ends).
-        assert line.get_start()[0] == pytest.approx(link.get_anchors()[1][0])
-        # A dot at each end, just left of it (clear of the row's border and digits).
-        ends = {
-            (round(float(d.get_right()[0]), 3), round(float(d.get_center()[1]), 3)) for d in dots
-        }
-        for end in (line.get_end(), link.get_end()):
-            assert (round(float(end[0]), 3), round(float(end[1]), 3)) in ends
-        assert all(d.width == pytest.approx(2 * DOT_RADIUS) for d in dots)
-
-
-def _assert_rows_ringed(stage: Any, cells: list[Any], repeats: dict[Any, Any]) -> None:
-    """Under E: no branch into the first copies (their rings mark them as the repeats beat
-    ends: tests/test_batch_repeats.py); each leader ends at its repeat's ring, within the
-    row, with a dot there."""
-    from manim import Dot
-
-    from embedviz.render.parts.mark_under import RING_BUFF
-
-    assert not len(stage.stack.firsts)
-    assert set(cells) == set(repeats)
-    slices = stage.stack.slices
-    row_h = stage.plan.sizes.row_height
-    for index, leader in zip(cells, stage.stack.links, strict=True):
-        b, t = index
-        end = _lines(stage)[cells.index(index)].get_end()
-        assert abs(float(end[1]) - slices[b].row_y(t)) < row_h / 2, index
-        assert float(end[0]) == pytest.approx(slices[b].body_left() - RING_BUFF), index
-        dots = [m for m in leader if isinstance(m, Dot)]
-        assert len(dots) == 1
-        assert float(dots[0].get_right()[0]) == pytest.approx(float(end[0])), index
-
-
-# Two sequences' marks (the default batch's, GPT-2's) stand under the slices with no
-# lines (tests/test_batch_close_thread.py).
-MARK_CASES = [
-    # A first copy in slice 1, under the marks' place: the marks stand stacked.
-    ({"ids": "1,2;3,4;3,1"}, False),
-]
-
-
-@pytest.mark.parametrize(("overrides", "level"), MARK_CASES)
-def test_each_marks_line_reads_apart_from_the_other_marks(
-    overrides: dict[str, Any], level: bool
-) -> None:
-    """A 720p review of the repeats and shape beats: with two marks, their lines ran as three
-    or four parallel verticals within 20 px (x 573-593), so nobody could tell which mark
-    went to which pair of rows, and the dots sat on the slices' borders by the minus signs.
-
-    At 720p, for each pair of marks: their lanes (every upright run of a mark's lines)
-    stand at least 2 SPACE (22 px) apart; no horizontal run of one mark's lines lies within
-    half a SPACE of another mark's runs; each mark's lines end at exactly its two rows;
-    every dot stands at least 3 px from every text, and off every other mark's lines (a
-    crossing has no dot). Where every mark's first copy allows it (``level``), each mark
-    stands level with that row, so its line runs straight into it.
-
-    Under E (issue 18's lecture-hall review, which still read 2 SPACE as one pair of lines
-    and saw one cross the other) each mark's leader ends in its repeat's row alone (the
-    rings mark the first copies) and no two leaders cross
-    (tests/test_batch_repeats.py); ``level`` does not apply there."""
-    from conftest import box_of
-
-    from embedviz.render.design import SPACE
-    from embedviz.render.gap_text import GapLabel
-    from embedviz.render.glyphs import GlyphString
-
-    px = 720 / 8
-    seen = _end_of_shape(overrides)
-    stage, shown = seen["stage"], seen["shown"]
-    links, firsts = _lines(stage), list(stage.stack.firsts)
-    under = stage.stack.marks_under is not None
-    cells = sorted(c.index for c in stage.board.beats[-1].numbers if c.kind == "equal_to")
-    repeats = _first_copies([list(row) for row in stage.board.ids])
-    assert len(links) == len(cells) >= 2
-    marks = {
-        m.cell.index: m
-        for top in stage.scene.mobjects
-        for m in top.get_family()
-        if getattr(getattr(m, "cell", None), "kind", None) == "equal_to"
-    }
-    runs, dots = [], []
-    if under:
-        for link, leader in zip(links, stage.stack.links, strict=True):
-            runs.append(_segments(link))
-            dots.append([leader[-1]])
-    for link, branch in zip(links, firsts, strict=not under):
-        runs.append(_segments(link) + _segments(branch[0]))
-        dots.append(list(branch[1:]))
-    texts = [
-        box_of(m)
-        for top in stage.scene.mobjects
-        for m in top.get_family()
-        if isinstance(m, GlyphString | GapLabel) and len(m.points) and id(m) in shown
-    ]
-    for i, index in enumerate(cells):
-        uprights = [r for r in runs[i] if r[1][1] - r[0][1] > 1e-6]
-        flats = [r for r in runs[i] if r[1][1] - r[0][1] <= 1e-6]
-        # Its lines end at exactly its two rows (the repeat and its first copy).
-        body = min(grid.body_left() for grid in stage.stack.slices)
-        ends = {round(float(r[0][1]), 3) for r in flats if body - r[1][0] < SPACE / 5}
-        (fb, ft), (b, t) = repeats[index], index
-        slices = stage.stack.slices
-        rows = {round(slices[fb].row_y(ft), 3), round(slices[b].row_y(t), 3)}
-        if under:
-            # Its last run ends at its repeat's ring (RING_BUFF out of the body), in its row.
-            last = runs[i][-1]
-            assert last[1][1] - last[0][1] <= 1e-6, index
-            assert body - last[1][0] < SPACE / 2, index
-            end = float(last[0][1])
-            assert abs(end - slices[b].row_y(t)) < stage.plan.sizes.row_height / 2, index
-        else:
-            assert ends == rows, index
-        for dot in dots[i]:
-            near = min(_distance(box_of(dot), box) for box in texts)
-            assert near * px >= 3, (index, near * px)
-        for j in range(len(cells)):
-            if i == j:
-                continue
-            for upright in uprights:
-                for other in (r for r in runs[j] if r[1][1] - r[0][1] > 1e-6):
-                    apart = abs(float(upright[0][0] - other[0][0]))
-                    assert apart >= 2 * SPACE - 1e-9, (index, apart * px)
-            theirs = [float(r[0][1]) for r in runs[j] if r[1][1] - r[0][1] <= 1e-6]
-            for flat in flats:
-                gap = min(abs(float(flat[0][1]) - y) for y in theirs)
-                assert gap >= SPACE / 2, (index, gap * px)
-            for dot in dots[i]:
-                off = min(_distance(box_of(dot), run) for run in runs[j])
-                assert off >= SPACE / 4, (index, off * px)
-        # Standing level with its first copy, it runs straight into it.
-        at = stage.stack.slices[fb].row_y(ft)
-        if not under:
-            assert bool(marks[index].get_center()[1] == pytest.approx(at)) is level, index
-
-
-SHORT_ROOM = [
-    # Four marks, three of them with one first copy, in 4.6 SPACE between E and the slices.
-    ({"ids": "2,3,2,1;4,2,3,2"}, False),
-    # Six marks, four of whose lines reach slice 2, past E's right end (4.3 SPACE from it).
-    ({"ids": "2,3,5,1;4,0,3,2;1,5,0,4"}, False),
-    # Seven marks, six of whose lines pass E (4.4 SPACE): those with one first copy share
-    # a lane.
-    ({"ids": "1,3,2,5;4,5,4,4;3,2,2,3"}, True),
-    # Five marks 14.3 SPACE tall over a block 13.8 SPACE tall: they stood in the notes under
-    # the shape's line, with no lines; the place reaches up to the title's band for them.
-    ({"ids": "0,5,5,2;5,5,5,0"}, False),
-]
-
-
-@pytest.mark.parametrize(("overrides", "shared"), SHORT_ROOM)
-def test_every_mark_is_tied_to_its_rows_where_the_lines_room_is_short(
-    overrides: dict[str, Any], shared: bool
-) -> None:
-    """A 720p review of the repeats beat: where the room between the marks' place and the
-    slices was short of one SPACE a line (plus one), the marks stood with no lines at all,
-    nothing tying ``out[1,2] = out[0,1]`` to either row. Each mark is tied to its two rows:
-    a line from its right end to its repeat's left end, branching into its first copy's,
-    clear of every text and border (lanes at least ``LANE_LEAST`` apart, its dots 3 px off
-    every text at 720p); or it stands level with its repeat, right of the slices. Only
-    marks with one first copy share a lane (``shared``: where each cannot have its own).
-    Read as the repeats beat ends (the lines go with the next beat's first phrase)."""
-    from conftest import box_of
-
-    from embedviz.render.design import SPACE
-    from embedviz.render.gap_text import GapLabel
-    from embedviz.render.glyphs import GlyphString
-    from embedviz.render.parts.mark_links import LANE_LEAST
-
-    px = 720 / 8
-    seen = _end_of_repeats(overrides)
-    stage, shown = seen["stage"], seen["shown"]
-
-    def on_screen(mobject: Any) -> bool:
-        opacity = max(mobject.get_stroke_opacity(), mobject.get_fill_opacity())
-        return id(mobject) in shown and opacity > 0
-
-    marks = [
-        m
-        for top in stage.scene.mobjects
-        for m in top.get_family()
-        if getattr(getattr(m, "cell", None), "kind", None) == "equal_to" and on_screen(m)
-    ]
-    repeats = _first_copies([list(row) for row in stage.board.ids])
-    assert sorted(m.cell.index for m in marks) == sorted(repeats)
-    links, firsts = list(stage.stack.links), list(stage.stack.firsts)
-    slices = stage.stack.slices
-    right = max(float(m.get_right()[0]) for m in [*slices, *stage.stack.row_numbers])
-    texts = [
-        box_of(m)
-        for top in stage.scene.mobjects
-        for m in top.get_family()
-        if isinstance(m, GlyphString | GapLabel) and len(m.points) and on_screen(m)
-    ]
-    for mark in marks:
-        (b, t), (fb, ft) = mark.cell.index, repeats[mark.cell.index]
         if mark.get_left()[0] > right:
             # Level with its row (its digits centred on the row's line; brackets reach lower).
             row_h = stage.plan.sizes.row_height
-            assert abs(mark.get_center()[1] - slices[b].row_y(t)) < row_h / 4, mark.text
-            continue
-        ties = [
-            (link, branch)
-            for link, branch in zip(links, firsts, strict=True)
-            if link.get_start()[1] == pytest.approx(mark.get_center()[1])
-            and 0 <= link.get_start()[0] - mark.get_right()[0] <= 0.2
-        ]
-        assert len(ties) == 1, mark.text
-        link, branch = ties[0]
-        assert on_screen(link), mark.text
-        assert on_screen(branch[0]), mark.text
-        for line, (grid, row) in ((link, (slices[b], t)), (branch[0], (slices[fb], ft))):
-            assert line.get_end()[1] == pytest.approx(grid.row_y(row)), mark.text
-            assert 0 <= grid.body_left() - line.get_end()[0] <= 0.1, mark.text
-        for dot in branch[1:]:
-            near = min(_distance(box_of(dot), box) for box in texts)
-            assert near * px >= 3, (mark.text, near * px)
-    lanes: dict[float, set[tuple[int, int]]] = {}
-    for mark, link in zip(sorted(marks, key=lambda m: m.cell.index), links, strict=False):
-        x = round(float(link.get_anchors()[1][0]), 6)
-        lanes.setdefault(x, set()).add(repeats[mark.cell.index])
-    assert all(len(copies) == 1 for copies in lanes.values()), lanes
-    assert (len(lanes) < len(links)) is shared
-    # The lanes that pass E stand SPACE / 2 clear of its border.
-    table = box_of(stage.matrix.grid)
-    for line in [*links, *(branch[0] for branch in firsts)]:
-        half = float(line.get_stroke_width()) / 200
-        near = min(_distance(run, table) for run in _segments(line)) - half
-        assert near >= SPACE / 2 - 1e-9, near * px
-    if links:
-        _assert_links_clear(stage, links, marks, on_screen, least=LANE_LEAST)
+            assert abs(mark.get_center()[1] - stage.stack.slices[b].row_y(t)) < row_h / 4
 
 
-def _lines(stage: Any) -> list[Any]:
-    """Return each mark's line as one polyline, in the marks' order.
-
-    Under E (``SliceStack.marks_under``) a leader is a group of straight runs, each half
-    its stroke longer at both ends, and its dot: the polyline through its corners.
-    """
-    from manim import Line, VMobject
-
-    if stage.stack.marks_under is None:
-        return list(stage.stack.links)
-    lines = []
-    for leader in stage.stack.links:
-        runs = [m for m in leader if isinstance(m, Line)]
-        reach = float(runs[0].get_stroke_width()) / 200
-
-        def way(run: Any) -> np.ndarray:
-            return (run.get_end() - run.get_start()) / np.linalg.norm(
-                run.get_end() - run.get_start()
-            )
-
-        corners = [runs[0].get_start() + way(runs[0]) * reach]
-        corners += [run.get_end() - way(run) * reach for run in runs]
-        line = VMobject(stroke_width=runs[0].get_stroke_width())
-        lines.append(line.set_points_as_corners(corners))
-    return lines
+# Cases whose marks once led lines to their rows (each mark to its repeat and first
+# copy, lanes packed where the room was short): the lines went with session 34, each
+# pair's rows and marks carrying its letter instead (parts.pair_marks).
+LETTER_CASES = [
+    # A first copy in slice 1, under the marks' place: the marks stand stacked.
+    {"ids": "1,2;3,4;3,1"},
+    # Four marks, three of them with one first copy, in 4.6 SPACE between E and the slices.
+    {"ids": "2,3,2,1;4,2,3,2"},
+    # Six marks, four of whose rows are in slice 2, past E's right end.
+    {"ids": "2,3,5,1;4,0,3,2;1,5,0,4"},
+    # Seven marks, three with one first copy.
+    {"ids": "1,3,2,5;4,5,4,4;3,2,2,3"},
+    # Five marks 14.3 SPACE tall over a block 13.8 SPACE tall: the place reaches up to the
+    # title's band for them.
+    {"ids": "0,5,5,2;5,5,5,0"},
+]
 
 
-def _segments(link: Any) -> list[np.ndarray]:
-    """Return a line's straight runs, each as ((left, bottom), (right, top)), in order."""
-    curves = link.points.reshape(-1, 4, 3)[:, :, :2]
-    return [np.array([c[[0, 3]].min(axis=0), c[[0, 3]].max(axis=0)]) for c in curves]
+@pytest.mark.parametrize("overrides", LETTER_CASES)
+def test_every_mark_and_its_rows_carry_their_pairs_letter(overrides: dict[str, Any]) -> None:
+    """A 720p review of the repeats beat: nothing tied ``out[1,2] = out[0,1]`` to either
+    row where the lines' room was short, and where there was room the lines crowded (a
+    teacher's review, issue 18: which row equals which was in the notation alone). As the
+    repeats beat ends, each repeated ID's rows and marks carry its own letter in a ring
+    (tests/test_batch_repeats.py), and no line leads from a mark."""
+    from test_batch_repeats import assert_pairs_lettered
 
-
-def _distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Return the distance between two boxes ((left, bottom), (right, top)); 0 if they meet."""
-    gap = np.maximum(0.0, np.maximum(a[0] - b[1], b[0] - a[1]))
-    return float(np.hypot(*gap))
-
-
-def _assert_links_clear(
-    stage: Any, links: list[Any], marks: list[Any], on_screen: Any, least: float | None = None
-) -> None:
-    """Issue 18: a mark's line keeps clear of the blocks and the texts it passes.
-
-    Its ink stays at least SPACE / 2 from every slice's border (its ink) and
-    every text, but where it leaves its mark and where it enters its own row;
-    its run from the mark to its turn is at least SPACE / 2 long. The marks get
-    their lines only where there are (n + 1) SPACE between them and the slices
-    (``SliceStack.write_marks``): the lines take that room, a whole SPACE
-    between neighbouring verticals and from the nearest to the slices (where
-    the room is short, ``least`` between verticals: lanes that close up).
-    """
-    from conftest import box_of
-
-    from embedviz.render.design import SPACE
-    from embedviz.render.formula import FormulaText
-    from embedviz.render.gap_text import GapLabel
-    from embedviz.render.glyphs import GlyphString
-
-    # The design system's measures, not the code's: half a SPACE of clear ground.
-    clear = SPACE / 2
-    texts = [
-        (m, box_of(m))
-        for top in stage.scene.mobjects
-        for m in top.get_family()
-        if isinstance(m, (GlyphString, GapLabel, FormulaText)) and len(m.points) and on_screen(m)
-    ]
-    walls = []
-    for grid in stage.stack.slices:
-        frame = grid.body[0]
-        reach = float(frame.get_stroke_width()) / 200
-        walls.append((grid, box_of(frame) + np.array([[-reach, -reach], [reach, reach]])))
-    by_start = {(round(float(k.get_start()[1]), 3)): k for k in links}
-    verticals = []
-    for mark in marks:
-        grid = stage.stack.slices[mark.cell.index[0]]
-        link = by_start[round(float(mark.get_center()[1]), 3)]
-        half = float(link.get_stroke_width()) / 200
-        runs = _segments(link)
-        assert runs[0][1][0] - runs[0][0][0] >= clear, mark.text
-        verticals.append(float(runs[1][0][0]))
-        for number, run in enumerate(runs):
-            last = number == len(runs) - 1
-            # Its first run leaves its mark, its last ends at its own row's border.
-            boxes = [box for g, box in walls if not (last and g is grid)]
-            boxes += [
-                box for m, box in texts if m is not mark and not (last and _inside(box, grid))
-            ]
-            near = min(_distance(run, box) for box in boxes) - half
-            assert near >= clear, (mark.text, number, near)
-    edge = min(grid.body_left() for grid in stage.stack.slices)
-    # Marks with one first copy may share a lane (where the room is short).
-    steps = np.diff(sorted({round(x, 9) for x in [*verticals, edge]}))
-    assert steps.min() >= (SPACE if least is None else least) - 1e-9, steps
-
-
-def _inside(box: np.ndarray, grid: Any) -> bool:
-    """Whether a box lies within a table's body (its numbers, which its rows' lines point at)."""
-    top, left = grid.body_top(), grid.body_left()
-    bottom, right = top - grid.height_of_body, grid.body_right()
-    return bool(
-        box[0][0] >= left and box[1][0] <= right and box[0][1] >= bottom and box[1][1] <= top
-    )
+    seen = _end_of_repeats(overrides)
+    stage, shown = seen["stage"], seen["shown"]
+    drawn = [m for top in stage.scene.mobjects for m in top.get_family() if id(m) in shown]
+    assert_pairs_lettered(stage, drawn)
+    assert not len(stage.stack.links)
+    assert not len(stage.stack.firsts)

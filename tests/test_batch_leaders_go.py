@@ -1,4 +1,4 @@
-"""BatchLookup: the marks' lines go after the repeats beat; the marks stay.
+"""BatchLookup: the marks' lines go after the repeats beat; the marks and their letters stay.
 
 A lecture-hall review of GPT-2's batch (issue 18, 720p) saw the lines from
 ``out[1,2] = out[0,0]`` and ``out[1,3] = out[0,1]`` (under E, each led to its
@@ -25,8 +25,14 @@ GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256,17;33000,2,4821,0"}
 # The default batch's and GPT-2's marks now stand under the slices with no lines (the
 # input and E stay: tests/test_batch_close_thread.py); the marks over E in the block's
 # place still lead to their rows.
-CASES = {"four-pairs": {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2}}
-LINELESS = {"default": {}, "gpt2": GPT2, "light": {"theme": "light"}}
+# Four pairs' marks over E led lines to their rows until session 34; each pair's rows and
+# marks now carry its letter (parts.pair_marks), which stays with the marks.
+LINELESS = {
+    "default": {},
+    "gpt2": GPT2,
+    "light": {"theme": "light"},
+    "four-pairs": {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2},
+}
 
 
 def _drawn(mobject: Any, shown: set[int]) -> bool:
@@ -41,13 +47,14 @@ def _drawn(mobject: Any, shown: set[int]) -> bool:
 
 
 @functools.cache
-def _reads(case: str) -> tuple[tuple[str, int, float, int, int, int], ...]:
-    """Return (beat, step, alpha, lines drawn, marks drawn, lines there were) per sample."""
-    board = prepared_storyboard("BatchLookup", {**CASES, **LINELESS}[case], environ={})
+def _reads(case: str) -> tuple[tuple[str, int, float, int, int, int, int], ...]:
+    """Return (beat, step, alpha, lines drawn, marks drawn, lines there were, letters drawn)
+    per sample."""
+    board = prepared_storyboard("BatchLookup", LINELESS[case], environ={})
     names = [b.name for b in board.beats]
     after = names[names.index("repeats") :]
     lines: list[Any] = []
-    found: list[tuple[str, int, float, int, int, int]] = []
+    found: list[tuple[str, int, float, int, int, int, int]] = []
 
     def read(scene: Any, moment: Any) -> None:
         stack = scene.stage.stack
@@ -61,31 +68,26 @@ def _reads(case: str) -> tuple[tuple[str, int, float, int, int, int], ...]:
             for m in top.get_family()
             if getattr(getattr(m, "cell", None), "kind", None) == "equal_to" and _drawn(m, shown)
         ]
+        letters = [
+            m
+            for top in scene.mobjects
+            for m in top.get_family()
+            if isinstance(getattr(m, "letter", None), str) and _drawn(m, shown)
+        ]
         found.append(
-            (moment.beat.name, moment.step, moment.alpha, len(drawn), len(marks), len(lines))
+            (
+                moment.beat.name,
+                moment.step,
+                moment.alpha,
+                len(drawn),
+                len(marks),
+                len(lines),
+                len(letters),
+            )
         )
 
     play_moments(board, read, alphas=(0.5, 1.0), beats=set(after))
     return tuple(found)
-
-
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_the_marks_lines_go_after_the_repeats_beat(case: str) -> None:
-    """Drawn as the repeats beat ends; none drawn once the next beat's first step has played."""
-    reads = _reads(case)
-    # The beat's end is its last sample (step 0, alpha 1).
-    ends = [r for r in reads if r[0] == "repeats"]
-    assert ends
-    assert ends[-1][3] == ends[-1][5] > 0, ends
-    # From the end of the next beat's first step (its first sample at alpha 1) on.
-    rest = [r for r in reads if r[0] != "repeats"]
-    first = next(i for i, r in enumerate(rest) if r[2] == 1)
-    later = rest[first:]
-    assert later
-    kept = [(beat, step, alpha, n) for beat, step, alpha, n, _, _ in later if n]
-    assert not kept, f"the marks' lines stay after the repeats beat: {kept[:6]}"
-    # The marks themselves stay, naming their rows.
-    assert all(marks == ends[-1][4] > 0 for _, _, _, _, marks, _ in later)
 
 
 @pytest.mark.parametrize("case", sorted(LINELESS))
@@ -98,4 +100,19 @@ def test_marks_under_the_slices_have_no_lines_and_stay(case: str) -> None:
     assert ends[-1][5] == 0, ends
     later = [r for r in reads if r[0] != "repeats"]
     assert later
-    assert all(marks == ends[-1][4] > 0 for *_, marks, _ in later)
+    assert all(marks == ends[-1][4] > 0 for *_, marks, _, _ in later)
+
+
+@pytest.mark.parametrize("case", sorted(LINELESS))
+def test_the_pairs_letters_stay_with_the_marks(case: str) -> None:
+    """The rows' rings go with the next beat's first phrase; each pair's letters (on its
+    rows and at its marks' starts: parts.pair_marks) stay with the marks to the last
+    beat's end, naming the pairs the marks write: one on each marked row and each mark."""
+    reads = _reads(case)
+    end = [r for r in reads if r[0] == "repeats"][-1]
+    board = prepared_storyboard("BatchLookup", LINELESS[case], environ={})
+    rows = sum(role.startswith("pair_") for role in board.beats[-1].labels)
+    assert end[6] == rows + end[4], end
+    later = [r for r in reads if r[0] != "repeats"]
+    assert later
+    assert all(r[6] == end[6] for r in later), later

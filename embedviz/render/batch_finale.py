@@ -51,6 +51,7 @@ from embedviz.render.parts.batch_focus import TagRing
 from embedviz.render.parts.batch_shape import STEPS, clear_of, shape_line
 from embedviz.render.parts.glide import Glide, glide_floor
 from embedviz.render.parts.mark_under import equal_rings
+from embedviz.render.parts.pair_marks import pair_badges
 from embedviz.render.space import Box, largest_empty_rectangle
 from embedviz.story.model import Beat
 
@@ -129,8 +130,12 @@ def write_below(stage: BatchStage, beat: Beat) -> Animation:
     stage.marks_below = marks
     named = [(stack.slices[b], t) for c in cells for b, t in (c.index, stack._first_copy(c.index))]
     stack.rings = equal_rings(named, stack.theme.wrong)
+    # Each mark's letter in the rows' letters' column, left of the slices (where the
+    # marks stand under them): the marks keep their place and size.
+    badges = pair_badges(stack, beat, list(marks), under=True)
     shown = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
-    played = AnimationGroup(FadeIn(stack.rings), LaggedStart(*shown, lag_ratio=0.3))
+    rings = FadeIn(VGroup(stack.rings, badges[0]))
+    played = AnimationGroup(rings, FadeIn(badges[1]), LaggedStart(*shown, lag_ratio=0.3))
     return played if way is None else AnimationGroup(way, played)
 
 

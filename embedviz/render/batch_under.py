@@ -19,12 +19,9 @@ from manim import (
     RIGHT,
     Animation,
     AnimationGroup,
-    Create,
     Group,
     LaggedStart,
-    Succession,
     VGroup,
-    VMobject,
     config,
 )
 
@@ -34,7 +31,8 @@ from embedviz.render.design import SPACE
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.mark_under import UnderPlan, equal_rings, under_leaders, under_plan
+from embedviz.render.parts.mark_under import UnderPlan, equal_rings, under_plan
+from embedviz.render.parts.pair_marks import badge_room, pair_badges
 from embedviz.render.space import EMPTY_SHARE, best_drop
 from embedviz.story.model import Beat, NumberCell
 
@@ -120,30 +118,25 @@ def marks_under(stage: Any) -> bool:
 
 
 def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:
-    """Write each mark under E with its leader to its repeat, and ring every row they name."""
+    """Write each mark under E with its pair's letter, and ring and letter every row they name."""
     cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
     colour = stack.theme.wrong
     marks = VGroup(*[NumberText(c, stack.mark_font, colour) for c in cells])
+    # Each starts with its pair's letter, as its rows do (parts.pair_marks): no line
+    # leads from it to its rows.
+    room = badge_room(stack.plan.scale.label, stack.plan.sizes.row_height)
     for mark, y in zip(marks, plan.ys, strict=True):
-        mark.place(xyz(plan.left, y), "left")
-    stack.links = under_leaders(list(marks), plan, colour)
+        mark.place(xyz(plan.left + room, y), "left")
     named = []
     for cell in cells:
         for b, t in (cell.index, _first_copy(stack, cell.index)):
             named.append((stack.slices[b], t))
     stack.rings = equal_rings(named, colour)
-    stack.notes.add(*marks, stack.links)
-    shown = [
-        AnimationGroup(
-            FadeIn(mark, shift=0.1 * RIGHT),
-            Succession(
-                *[Create(run) for run in leader[:-1] if isinstance(run, VMobject)],
-                FadeIn(leader[-1]),
-            ),
-        )
-        for mark, leader in zip(marks, stack.links, strict=True)
-    ]
-    return AnimationGroup(FadeIn(stack.rings), LaggedStart(*shown, lag_ratio=0.3))
+    stack.notes.add(*marks)
+    badges = pair_badges(stack, beat, list(marks))
+    shown = [FadeIn(mark, shift=0.1 * RIGHT) for mark in marks]
+    rings = FadeIn(VGroup(stack.rings, badges[0]))
+    return AnimationGroup(rings, FadeIn(badges[1]), LaggedStart(*shown, lag_ratio=0.3))
 
 
 def rings_off(stack: SliceStack, played: Animation, beat: Beat) -> Animation:

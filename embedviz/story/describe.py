@@ -745,6 +745,27 @@ def _marks(view: _View) -> Iterator[Description]:
         yield _said("marks", rows=_slot("rows", rows), mark=f"\u201c{mark}\u201d")
 
 
+def _pairs(view: _View) -> Iterator[Description]:
+    """Name the rows each repeated ID's letter marks (BatchLookup's ``pair_b_t`` labels)."""
+    rows: dict[str, list[str]] = {}
+    for role in sorted(view.beat.labels, key=_pair_key):
+        if role.startswith("pair_") and view.new_label(role) is not None:
+            b, t = role[5:].split("_")
+            rows.setdefault(view.beat.labels[role], []).append(f"out[{b},{t}]")
+    if rows:
+        pairs = "; ".join(
+            f"{letter} on {', '.join(at[:-1])} and {at[-1]}" for letter, at in sorted(rows.items())
+        )
+        yield _said("pairs", pairs=pairs)
+
+
+def _pair_key(role: str) -> tuple[int, ...]:
+    """Order ``pair_b_t`` roles by position (others first)."""
+    if not role.startswith("pair_"):
+        return (-1,)
+    return tuple(int(n) for n in role[5:].split("_"))
+
+
 # -- position_blindness --------------------------------------------------------------------
 
 
@@ -787,7 +808,7 @@ _OPENING: tuple[Describer, ...] = (_grid, _legend, _chips, _pieces, _question)
 _LOOKUP: tuple[Describer, ...] = (_highlight, _dimmed, _output_frame, _output_rows)
 _BY_LAYOUT: dict[str, tuple[Describer, ...]] = {
     "lookup": (*_OPENING, *_LOOKUP, _print, _shape),
-    "batch": (*_OPENING, *_LOOKUP, _shape),
+    "batch": (*_OPENING, *_LOOKUP, _pairs, _shape),
     "large_vocab": (*_OPENING, *_LOOKUP, _shape),
     "zero_based": (*_OPENING, _highlight, _slip, _ordinal, _trace, _check),
     "one_hot": (

@@ -36,7 +36,6 @@ from manim import (
     Animation,
     AnimationGroup,
     Brace,
-    Create,
     LaggedStart,
     Line,
     Rectangle,
@@ -62,17 +61,8 @@ from embedviz.render.parts.batch_shape import shape_line
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
-from embedviz.render.parts.mark_links import (
-    Lanes,
-    Route,
-    clearest_shift,
-    first_links,
-    lane_room,
-    lane_xs,
-    level_fits,
-    mark_links,
-)
 from embedviz.render.parts.mark_under import UnderPlan, equal_rings
+from embedviz.render.parts.pair_marks import badge_room, pair_badges
 from embedviz.render.rounded import rounded_box
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Component, StageHost
@@ -236,6 +226,8 @@ class SliceStack(OutputPart):
         # Where the marks stand under E (batch_under.plan_under), and their rows' rings.
         self.marks_under: UnderPlan | None = None
         self.rings = VGroup()
+        # The letters on the marked rows (parts.pair_marks), which stay to the end.
+        self.row_badges = VGroup()
         # Each link's branch into the first copy of the row it marks.
         self.firsts = VGroup()
         # The empty slices dimmed while another sequence is looked up: each part, its members
@@ -375,9 +367,10 @@ class SliceStack(OutputPart):
     def write_marks(self, beat: Beat) -> Animation:
         """Write each equality mark, ``out[1,2] = out[0,0]``, tied to the row it names.
 
-        In the block's empty place (:attr:`marks_box`) a thin line leads from
-        each mark to its row's left end; right of the slices each stands level
-        with its row; else they stand in the notes under the shape's line.
+        In the block's empty place (:attr:`marks_box`), centred in it; right of
+        the slices each stands level with its row; else they stand in the notes
+        under the shape's line. Each starts with its pair's letter, which its
+        rows carry too (:func:`~embedviz.render.parts.pair_marks.pair_badges`).
         """
         if self.marks_under is not None:
             return write_under(self, beat, self.marks_under)
@@ -390,6 +383,11 @@ class SliceStack(OutputPart):
             width = max(mark.width for mark in marks)
             middle = xyz((box[0] + box[1]) / 2, (box[2] + box[3]) / 2)
             corner = middle + xyz(-width / 2, len(cells) * line / 2)
+        # Each starts with its pair's letter, as its rows do (parts.pair_marks).
+        room = badge_room(self.plan.scale.label, self.plan.sizes.row_height)
+        if box is not None:
+            corner = corner - xyz(room / 2, 0)
+        corner = corner + xyz(room, 0)
         for number, mark in enumerate(marks):
             mark.place(corner - xyz(0, (number + 0.5) * line), "left")
         if box is None and self._beside():
@@ -397,75 +395,16 @@ class SliceStack(OutputPart):
             for mark, cell in zip(marks, cells, strict=True):
                 mark.place(xyz(corner[0], self.slices[cell.index[0]].row_y(cell.index[1])), "left")
         self.notes.add(*marks)
-        # Every row a mark names stands ringed until the next beat (as under E).
+        # Every row a mark names stands ringed until the next beat (as under E), and
+        # lettered with its pair to the end: no line leads from a mark to its rows.
         named = [
             (self.slices[b], t) for c in cells for b, t in (c.index, self._first_copy(c.index))
         ]
         self.rings = equal_rings(named, self.theme.wrong)
+        badges = pair_badges(self, beat, list(marks))
         shown: list[Animation] = [FadeIn(m, shift=0.1 * RIGHT) for m in marks]
-        # Their lines need room left of the slices (the marks stand inside the box).
-        lanes = None if box is None else self._lane_room(marks, cells, box)
-        if lanes is not None:
-            assert box is not None
-            self._link_marks(marks, cells, box, lanes)
-            self.notes.add(self.links, self.firsts)
-            pairs = zip(self.links, self.firsts, strict=True)
-            lines = [Succession(Create(a), Create(b)) for a, b in pairs]
-            shown = [AnimationGroup(*p) for p in zip(shown, lines, strict=True)]
-        return AnimationGroup(FadeIn(self.rings), LaggedStart(*shown, lag_ratio=0.3))
-
-    def _lane_room(
-        self, marks: VGroup, cells: list[NumberCell], box: tuple[float, float, float, float]
-    ) -> Lanes | None:
-        """Return where the marks' lanes stand left of the slices, if they fit.
-
-        A lane that runs below the box (past E) or over it must stand right of
-        it; the others may stand over the box, right of the marks
-        (:func:`~embedviz.render.parts.mark_links.lane_room`).
-        """
-        top = box[3] if self.marks_ceiling is None else max(box[3], self.marks_ceiling)
-        rows = [
-            [self.slices[b].row_y(t) for b, t in (c.index, self._first_copy(c.index))]
-            for c in cells
-        ]
-        right = max(float(mark.get_right()[0]) for mark in marks)
-        body = min(grid.body_left() for grid in self.slices)
-        return lane_room(rows, (box[1], box[2], top), body, right)
-
-    def _link_marks(
-        self,
-        marks: VGroup,
-        cells: list[NumberCell],
-        box: tuple[float, float, float, float],
-        lanes: Lanes,
-    ) -> None:
-        """Tie each mark to its two rows: level with its first copy where they all fit so.
-
-        Each mark then runs straight into its first copy's row and its lane
-        goes on to the repeat; else the marks stand as :meth:`write_marks` set
-        them, moved up or down the box until no run of a line is level with
-        another mark's (:func:`~embedviz.render.parts.mark_links.level_clearance`).
-        The lanes take the order whose lines cross the fewest times.
-        """
-        repeats = [(self.slices[c.index[0]], c.index[1]) for c in cells]
-        firsts = [(self.slices[b], t) for b, t in (self._first_copy(c.index) for c in cells)]
-        first_ys = [grid.row_y(t) for grid, t in firsts]
-        repeat_ys = [grid.row_y(t) for grid, t in repeats]
-        top = box[3] if self.marks_ceiling is None else max(box[3], self.marks_ceiling)
-        if level_fits(list(marks), first_ys, (box[2], top)):
-            for mark, y in zip(marks, first_ys, strict=True):
-                mark.shift(xyz(0, y - float(mark.get_center()[1])))
-        else:
-            marks.shift(xyz(0, clearest_shift(marks, first_ys, repeat_ys, box)))
-        body = min(grid.body_left() for grid in self.slices)
-        routes = [
-            Route(float(mark.get_right()[0]) + SPACE / 2, float(mark.get_center()[1]), f, r)
-            for mark, f, r in zip(marks, first_ys, repeat_ys, strict=True)
-        ]
-        xs = lane_xs(routes, lanes, body - SPACE / 6)
-        self.links = mark_links(list(marks), repeats, xs, self.theme.wrong)
-        # Both ends: each line branches into the first copy its row equals.
-        self.firsts = first_links(list(self.links), firsts, self.theme.wrong)
+        rings = FadeIn(VGroup(self.rings, badges[0]))
+        return AnimationGroup(rings, FadeIn(badges[1]), LaggedStart(*shown, lag_ratio=0.3))
 
     def _first_copy(self, position: tuple[int, ...]) -> tuple[int, int]:
         """Return the first position (sequence by sequence) whose ID is this row's."""

@@ -1,4 +1,4 @@
-"""Equality marks under E, each led to its repeat, rings round the rows they equal (BatchLookup).
+"""Equality marks under E, rings round the rows they equal (BatchLookup).
 
 A view-only review of the repeats beat (issue 18, lecture-hall frames, the
 default batch and GPT-2's) found three faults:
@@ -16,7 +16,9 @@ default batch and GPT-2's) found three faults:
   default's), so each mark now leads to its repeat only (the rings mark the
   first copies, the mark names them); the leaders climb as a staircase (the
   highest row's mark on top, its lane furthest out) that never crosses, and
-  no two come closer than :data:`LEADER_GAP`;
+  no two come closer than :data:`LEADER_GAP`; since session 34 no line is
+  drawn: each pair's letter (:mod:`~embedviz.render.parts.pair_marks`) names
+  its rows, and the leaders' plan only places the marks;
 - the marks stood over E, where its heading and column headings are: they
   stand under E (:func:`under_plan`), where E's rise leaves the band free.
 """
@@ -25,13 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
-import numpy as np
-from manim import Dot, Line, VGroup, VMobject
+from manim import VGroup
 
 from embedviz.render.design import APART, SPACE
-from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import CellGrid
 
 __all__ = [
@@ -43,7 +42,6 @@ __all__ = [
     "equal_rings",
     "lane_spots",
     "spread_entries",
-    "under_leaders",
     "under_plan",
 ]
 
@@ -58,8 +56,6 @@ RING_WIDTH = 4.0
 LEADER_WIDTH = 2.5
 # How far a row's ring stands out of its cells (CellGrid.row_box's buff).
 RING_BUFF = 0.04
-# The dot where a leader meets its ring (3.6 px in radius at 720p).
-DOT_RADIUS = SPACE / 3
 
 
 def beside_room(count: int, row: float = 0.0) -> float:
@@ -163,7 +159,7 @@ def under_plan(
         return None
     end = body - RING_BUFF
     # The lanes' ink keeps a SPACE from the marks and the rings (no line reads as part of
-    # a border: mark_lanes.LINK_STEP) and, beside E, SPACE / 2 from it (mark_lanes).
+    # a border) and, beside E, SPACE / 2 from it.
     low = max(matrix[0] + w for w, _ in sizes) + SPACE / 2 + SPACE + ink
     beside = max(entries) > matrix[1] - SPACE / 2  # a leader climbs beside E's rows
     if beside:
@@ -225,31 +221,6 @@ def lane_spots(
     if packed[0] >= low and packed[0] - ink >= edge + row - 1e-9:
         return packed
     return centred
-
-
-def _run(start: np.ndarray, end: np.ndarray, colour: str) -> Line:
-    """Return one straight run of a leader, half its stroke longer at each end (its corners)."""
-    reach = LEADER_WIDTH / 200
-    way = (end - start) / max(float(np.linalg.norm(end - start)), 1e-9)
-    return Line(start - way * reach, end + way * reach, stroke_width=LEADER_WIDTH, color=colour)
-
-
-def under_leaders(marks: Sequence[VMobject], plan: UnderPlan, colour: str) -> VGroup:
-    """Return each mark's leader (a group: its runs, then the dot on its ring), in order.
-
-    From the mark's right end right to its lane, up it, and right into its
-    repeat's ring. Each run is a line of its own, so that what measures the
-    frame's free room (:func:`~embedviz.render.boxes.mobject_boxes`) sees the
-    runs, not the whole box of the staircase.
-    """
-    leaders = VGroup()
-    for mark, x, entry in zip(marks, plan.lanes, plan.entries, strict=True):
-        start = mark.get_right() + xyz(SPACE / 2, 0)
-        corners = [start, xyz(x, start[1]), xyz(x, entry), xyz(plan.end, entry)]
-        runs = [_run(a, b, colour) for a, b in pairwise(corners) if np.linalg.norm(b - a) > 1e-9]
-        dot = Dot(xyz(plan.end - DOT_RADIUS, entry), radius=DOT_RADIUS, color=colour)
-        leaders.add(VGroup(*runs, dot))
-    return leaders
 
 
 def equal_rings(rows: Sequence[tuple[CellGrid, int]], colour: str) -> VGroup:

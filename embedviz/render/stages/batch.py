@@ -457,6 +457,12 @@ class BatchStage(Stage):
         self.stack.notes_at = self.stack.notes_right(self.notes_h) - xyz(left, 0)
         self.notes_h = 0.0
         first, *rest = beat_steps(super().animate(beat))  # Closing, with the first phrase.
+        if closing is not None:
+            # The rings and the rows' letters were set round the rows where they stood;
+            # they come once the stack has closed up (the 3 x 6 batch's rings stood a
+            # slide right of their rows).
+            self.stack.rings.shift(xyz(-left, 0))
+            self.stack.row_badges.shift(xyz(-left, 0))
         return Steps(first if closing is None else Succession(closing, first), *rest)
 
     def beat_intro(self, beat: Beat) -> Animation:

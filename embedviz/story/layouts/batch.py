@@ -18,6 +18,7 @@ LAYOUT = layout(
         "edge_t",
         "length_axis",
         "output_title",
+        r"pair_\d+_\d+",
         "question",
         "slice_title",
     ),

@@ -342,6 +342,7 @@ def _repeats(rec: Recorder, marks: list[NumberCell]) -> None:
     # The block of chips is empty now (each chip is its row's tag, its edges gone with
     # the last chip): the marks take its place.
     rec.screen.add(*marks)
+    rec.screen.labels.update(_pair_labels(rec, marks))
     rec.beat(
         "repeats",
         "repeats",
@@ -349,6 +350,27 @@ def _repeats(rec: Recorder, marks: list[NumberCell]) -> None:
         "wherever it sits in the batch.",
         run_time=1.2,
     )
+
+
+def _pair_labels(rec: Recorder, marks: list[NumberCell]) -> dict[str, str]:
+    """Return a letter for every row of each repeated ID, keyed ``pair_b_t``.
+
+    A teacher's review (issue 18) saw all the marked rows ringed alike, the
+    pairing written only in the ``out[1,2] = out[0,0]`` lines. Each repeated
+    ID gets its own letter (``a``, ``b``, ... in the order of its first mark),
+    on its first copy, on each repeat, and at the start of each of its marks:
+    equal is shown by a shape (the letter in its ring), not by a colour.
+    """
+    ids = {c.index: int(c.value) for c in rec.screen.numbers.values() if c.kind == "output_id"}
+    letters: dict[tuple[int, ...], str] = {}
+    labels: dict[str, str] = {}
+    for mark in sorted(marks, key=lambda c: c.index):
+        first = rec.first_filled[ids[mark.index]]
+        # At most MAX_BATCH_TOKENS // 2 repeated IDs: one letter each.
+        letter = letters.setdefault(first, "abcdefghijklmnopqrstuvwxyz"[len(letters)])
+        for b, t in (first, mark.index):
+            labels[f"pair_{b}_{t}"] = letter
+    return labels
 
 
 def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> None:
