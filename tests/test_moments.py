@@ -1070,8 +1070,10 @@ def _slices_out_at_ends(options: dict[str, Any]) -> dict[str, list[Any]]:
 # GPT-2's batch stands its legend under the raised slices. A strip from a row of E
 # level with the legend, or under it, ran through its texts on its way up the slices'
 # column ('value colour' under '33000' at alpha 0.55 of a step, between the alphas the
-# other tests sample); the legend now gives way while such a beat plays
-# (embedviz/render/batch_legend.py). Sampled finely, no text crosses another.
+# other tests sample); the legend then gave way while such a beat played
+# (embedviz/render/batch_legend.py). It now stands upright under the slices' edges and
+# the rule's card under the slices gives way instead (embedviz/render/parts/batch_rule.py).
+# Sampled finely, no text crosses another.
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "ids", ["4821,33000,4821,17;33000,2,50256,0", "4821,0,50256,17;33000,2,4821,0"]

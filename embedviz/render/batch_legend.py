@@ -12,7 +12,9 @@ ranges' labels give way while E's rows scroll: every beat ends with it in
 place, even where the next beat crosses it too. Where it can, the solver
 keeps it under E's source rows instead (:func:`~embedviz.render.batch_notes.legend_floor`:
 the default batch), and it never gives way; at GPT-2's size that place left
-the room over it empty, and it still does.
+the room over it empty. There the legend stands upright under the slices'
+edges, still, and the lookup's rule takes the room under the slices on a
+card, which gives way in its stead (:mod:`~embedviz.render.parts.batch_rule`).
 """
 
 from __future__ import annotations
@@ -86,8 +88,11 @@ class Recede(Animation):
             _set_looks(member, looks, _hidden(looks), hidden)
 
 
-def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:
+def _crossed(stage: BatchStage, rows: Collection[int], under: VMobject | None = None) -> bool:
     """Whether a strip from one of these rows of E runs through the legend under the slices.
+
+    ``under``: what stands there instead (the rule's card:
+    :mod:`~embedviz.render.parts.batch_rule`).
 
     Not a legend the stage stood upright beside the slices' edges
     (:meth:`~embedviz.render.stages.batch.BatchStage._legend_beside`): right
@@ -95,7 +100,7 @@ def _crossed(stage: BatchStage, rows: Collection[int]) -> bool:
     a 4 × 2 table: it gave way for every lookup beat, and staying out
     between them left 21.5 % of the frame empty.)
     """
-    legend, plan = stage.matrix.legend, stage.plan
+    legend, plan = stage.matrix.legend if under is None else under, stage.plan
     if legend is None or not plan.legend_left or plan.mode != "beside" or not rows:
         return False
     width = stage.chips.chips[0].width
@@ -125,8 +130,9 @@ def give_way(
     teacher's review saw 21.4 % of the frame empty under the slices at the
     first of those beat ends.)
     """
-    legend = stage.matrix.legend
-    if legend is None or not _crossed(stage, _rows(stage, filled, beat)):
+    # Where the rule's card stands under the slices, it gives way (the legend stands beside).
+    legend = stage.matrix.legend if stage.rule is None else stage.rule.card
+    if legend is None or not _crossed(stage, _rows(stage, filled, beat), legend):
         return played
     steps = beat_steps(played)
     back = len(steps) - 1

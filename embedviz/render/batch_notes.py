@@ -177,7 +177,8 @@ def legend_under(
     that is at most :data:`FLOOR_REACH` of its height lower: further down
     (GPT-2's size, its rows 4821, 33000 and 50256 at E's bottom) the room
     over it under short slices stood empty (21.1 % of the frame until the
-    reveal), and it still gives way (:mod:`~embedviz.render.batch_legend`).
+    reveal); there the stage stands it upright under the slices' edges and
+    the rule's card here (:mod:`~embedviz.render.parts.batch_rule`).
     """
     if not spec.legend:
         return None

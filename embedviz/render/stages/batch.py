@@ -37,6 +37,7 @@ from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_focus import focus
 from embedviz.render.parts.batch_motion import BatchMotion
+from embedviz.render.parts.batch_rule import BatchRule, stand_rule
 from embedviz.render.parts.batch_spread import choose_spread
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
@@ -123,6 +124,8 @@ class BatchStage(Stage):
         self.shown = {0}
         self.notes_h = 0.0
         self._rest(spec)
+        self.rule: BatchRule | None = None
+        stand_rule(self)
         # How far E rises into the block's place once its last chip has gone; where that
         # leaves too much empty, how far the stack rises and its slices move apart then.
         self.spread = (0.0, 0.0)
@@ -131,7 +134,7 @@ class BatchStage(Stage):
         self.rise = self._rise(spec)
         self._spread_early(spec)
         self._marks_in_block(spec)
-        if self._legend_beside():
+        if self.rule is None and self._legend_beside():
             # E's rise again, with the column filled (the marks keep their band over E).
             self.rise = self._rise(spec, spread=False)
             self._marks_in_block(spec)
@@ -230,6 +233,7 @@ class BatchStage(Stage):
         fixed = [*stack.slices, *stack.headers, *stack.row_numbers]
         fixed += [stack.edge_d, stack.edge_t, stack.edge_b]
         fixed += [m for m in (self.matrix.legend,) if m is not None]
+        fixed += [self.rule.card] if self.rule is not None else []
         frame = float(config.frame_width * config.frame_height)
         drops = [-above * step / 20 for step in range(21)]
         band = content_band(self.title)
