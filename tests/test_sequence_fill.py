@@ -32,7 +32,7 @@ would leave 10.8 %, 7.2 % and 9.0 %.
 Session 34 builds that box: the rule's card (``out[t] = E[ids[t]]``,
 :mod:`embedviz.render.parts.rule_card`), recorded by the storyboard from the
 reveal until the rest of the IDs land, wherever the block is shorter than E.
-Now: toy and light ``reveal`` 11.3 %, ``lookup-0`` and ``lookup-1`` 11.2 %;
+Now: toy and light ``reveal`` 9.6 %, ``lookup-0`` and ``lookup-1`` 9.5 %;
 GPT-2 ``lookup-0`` 8.2 %, ``lookup-1`` 8.5 %. MiniLM's 12-row block is as
 tall as E: the storyboard shows no card there, and its open corridor (the
 next strips' road, 15.9 % and 15.3 %) stays a strict xfail: filling it needs

@@ -172,8 +172,12 @@ def rule_places(
     rooms = [largest_empty_rectangle(drawn, region) for drawn in boxes.values()]
     every = [b for drawn in boxes.values() for b in drawn]
     x = float(output.grid.body.get_center()[0])
-    # Where the card may stand: in the middle of the room every beat leaves, or of one's.
+    # Where the card may stand: in the middle of the room every beat leaves, or of one's,
+    # or a quarter row apart up the band (a place just clear of one beat's road can serve
+    # three beats where each room's middle serves one: 7,0,7,63 with a 64-row E).
     candidates = [(x, _middle(room)) for room in [largest_empty_rectangle(every, region), *rooms]]
+    step = motion.plan.sizes.row_height / 4
+    candidates += [(x, band[1] + k * step) for k in range(int((band[3] - band[1]) / step))]
     frame = float(config.frame_width) * float(config.frame_height)
 
     def empty(centre: tuple[float, float], name: str) -> float:
