@@ -220,6 +220,7 @@ GERMAN = Translation(
         "matrix_values": "Ihre Werte, Zeile für Zeile: {values}.",
         "output_frame": "Ein leerer Ausgabeblock erscheint, mit den Zeilennummern {positions}.",
         "question": "Auf dem Bildschirm steht die Frage: {question}",
+        "rule": "Neben dem Ausgabeblock steht die Regel: {rule}.",
         "row_copy": (
             "Zeile {row} von E, {values}, wandert als ein Streifen in Ausgabezeile {position}."
         ),
@@ -384,6 +385,7 @@ FRENCH = Translation(
         "matrix_values": "Ses valeurs, ligne par ligne : {values}.",
         "output_frame": "Un bloc de sortie vide apparaît, ses lignes numérotées {positions}.",
         "question": "La question à l'écran : {question}",
+        "rule": "À côté du bloc de sortie, la règle : {rule}.",
         "row_copy": (
             "La ligne {row} de E, {values}, glisse d'un seul bloc vers la ligne de sortie "
             "{position}."

@@ -32,6 +32,7 @@ from embedviz.export.documents import (
 from embedviz.export.wording import readable_html
 from embedviz.inputs import prepared_storyboard
 from embedviz.story.contract import load_storyboard, storyboard_from_data, verify_storyboard
+from embedviz.story.describe import readable_maths
 from embedviz.story.model import Storyboard
 from embedviz.story.scenes import SCENES
 
@@ -131,6 +132,8 @@ def test_a_translated_storyboard_leaves_no_english_on_the_page(scene: str) -> No
     data = [*(board.options.pieces or ()), *(c.text for b in board.all_beats() for c in b.numbers)]
     # Code, not words: the code line and PyTorch's print (the transcript shows them).
     data += [b.labels.get("code", "") for b in board.all_beats()]
+    # Maths named as in code, not words: SequenceLookup's rule, out[t] = E[ids[t]].
+    data += [readable_maths(b.labels.get("rule", "")) for b in board.all_beats()]
     data += [part.printed or "" for part in (*board.parts, board)]
     # The caption track is named in its own language (Deutsch), a name and not a word.
     data.append(language_name(board.language))
@@ -148,7 +151,10 @@ def test_the_check_finds_english_left_on_a_page() -> None:
     page = transcript_html(
         storyboard_from_data({**json.loads(board.to_json()), "words": untranslated})
     )
-    assert english_left(_visible(page)) == ["The", "numbers", "shown"]
+    # The rule (out[t] = E[ids[t]]) is maths named as in code, not a word.
+    rule = english_left(readable_maths(board.beats[2].label("rule")))
+    left = [word for word in english_left(_visible(page)) if word not in rule]
+    assert left == ["The", "numbers", "shown"]
 
 
 def test_a_word_left_in_english_is_marked_so(tmp_path: Path) -> None:

@@ -73,6 +73,7 @@ __all__ = [
     "REFERENCE_PX",
     "RING_APART",
     "RING_BUFF",
+    "RULE_PAD",
     "SANS_FONT",
     "SCROLL_BAR",
     "SPACE",
@@ -135,6 +136,7 @@ MARGIN = 0.2  # the safe margin around the frame
 # its 4-wide stroke. A layout that outlines rows at the frame's edge keeps this inside.
 OUTLINE_REACH = 0.06
 SPACE = 0.12  # between neighbours that belong together
+RULE_PAD = SPACE  # a rule card: its padding round its formula (it spans its block's width)
 RING_BUFF = 0.1  # a passing ring's margin (point_at): its ink keeps 7.2 px clear at 720p
 # A ring round a table's row (or round a whole table) either runs on the table's own
 # border, its stroke over the frame's, so that the border is drawn once, in the ring's
@@ -280,9 +282,6 @@ class TypeScale:
     def data_px(self) -> float:
         """The table digits' height at 720p."""
         return px_for_font(self.data)
-
-
-# -- colours -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -277,6 +277,13 @@ def _question(view: _View) -> Iterator[Description]:
         yield _said("question", question=text)
 
 
+def _rule(view: _View) -> Iterator[Description]:
+    """Read the lookup's rule when it appears (``out[t] = E[ids[t]]``)."""
+    text = view.new_label("rule")
+    if text is not None:
+        yield _said("rule", rule=readable_maths(text))
+
+
 def _highlight(view: _View) -> Iterator[Description]:
     """Read the row in focus when it first takes the focus (unless it moves now)."""
     focus = view.beat.highlight
@@ -804,7 +811,7 @@ def _leftovers(view: _View) -> Iterator[Description]:
 
 
 Describer = Callable[[_View], Iterator[Description]]
-_OPENING: tuple[Describer, ...] = (_grid, _legend, _chips, _pieces, _question)
+_OPENING: tuple[Describer, ...] = (_grid, _legend, _chips, _pieces, _question, _rule)
 _LOOKUP: tuple[Describer, ...] = (_highlight, _dimmed, _output_frame, _output_rows)
 _BY_LAYOUT: dict[str, tuple[Describer, ...]] = {
     "lookup": (*_OPENING, *_LOOKUP, _print, _shape),

@@ -45,6 +45,7 @@ DESCRIPTION_WORDS: dict[str, str] = {
     "highlight": "Row {row} is outlined in amber, the colour of the ID chips; it holds {values}.",
     "dimmed": "Rows {rows} are drawn faded.",
     "question": "The question on screen reads: {question}",
+    "rule": "Beside the output block, the rule reads: {rule}.",
     "grid_gone": "The matrix leaves the screen.",
     # The output block.
     "output_frame": "An empty output block appears, its rows numbered {positions}.",

@@ -30,6 +30,7 @@ from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
 from embedviz.render.parts.resting import hold_lookups, parted_through, rest_blocks
+from embedviz.render.parts.rule_card import RuleCard, rule_places
 from embedviz.render.solver import MAX_PITCH, LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
@@ -109,6 +110,8 @@ class LookupStage(Stage):
     rises_in: str | None = None
     # The first beat after the lookups, where an emptied sentence lane closes (``lane_close``).
     closes_in: str | None = None
+    # The lookup's rule beside the block while the storyboard shows it (``rule``).
+    rule: RuleCard | None = None
 
     def build(self) -> None:
         """Solve the layout and build every part in its place."""
@@ -149,8 +152,36 @@ class LookupStage(Stage):
         self.motion.stays_open = parted_through(self.motion, self.board)
         hold_lookups(self.motion, self.board)
         self.rises_in = rise_beat(self.motion, self.board)
+        self.rule = self._rule_card()
         self.zoom = self._close_up()
         self.closes_in = close_beat(self.board, plan.lane is not None and self.zoom is None)
+
+    def _rule_card(self) -> RuleCard | None:
+        """Return the rule's card, placed for each beat that shows it, or None when none does.
+
+        Call it once the lookups are held and the reveal's rise is known: the
+        block stands raised (``motion.lift`` over its rest) at the end of the
+        rise and of every held beat, or at a lookup's level place.
+        """
+        shown = [b for b in self.board.beats if "rule" in b.labels]
+        if not shown:
+            return None
+        motion, plan = self.motion, self.plan
+        raised = motion.held | ({self.rises_in} if self.rises_in else set())
+        lifts = {
+            b.name: motion.places.get(b.name, motion.lift if b.name in raised else 0.0)
+            for b in shown
+        }
+        card = RuleCard(
+            shown[0].label("rule"),
+            self.theme,
+            plan.scale.label,
+            motion.output.grid.width_of_body,
+            {},
+        )
+        size = (card.width, card.make((0.0, 0.0)).height)
+        card.places = rule_places(motion, self.board, self.title, lifts, size)
+        return card
 
     def _close_up(self) -> Zoom | None:
         """Return a close-up of the blocks until the print comes, when it waits under them.
@@ -170,6 +201,11 @@ class LookupStage(Stage):
         return stage_close_up(self.scene, self.title, shown, self.plan.scale.data, (), spread)
 
     def animate(self, beat: Beat) -> Animation:
+        """Play the beat, the rule's card coming or going with it (:class:`RuleCard`)."""
+        played = self._animate(beat)
+        return played if self.rule is None else self.rule.wrap(beat, played)
+
+    def _animate(self, beat: Beat) -> Animation:
         """Play the beat; under the close-up until the print, which pulls back first.
 
         The first beat after the lookups closes an emptied sentence lane first

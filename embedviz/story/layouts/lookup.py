@@ -21,7 +21,7 @@ LAYOUT = layout(
         "reveal",
         "shape",
     ),
-    (*GRID_ROLES, "code", r"printed_\d+_\d+", "printed_omitted", "question"),
+    (*GRID_ROLES, "code", r"printed_\d+_\d+", "printed_omitted", "question", "rule"),
     {
         **GRID_WORDS,
         "token_ids": "token IDs",

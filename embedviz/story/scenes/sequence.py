@@ -24,7 +24,10 @@ from embedviz.story.scenes.common import (
 from embedviz.story.screen import int_cell
 from embedviz.story.window import choose_window, unselected_rows
 
-__all__ = ["SPEC", "build_sequence_lookup"]
+__all__ = ["RULE", "SPEC", "build_sequence_lookup"]
+
+# The lookup's rule, in Typst maths: output row t is the row of E that ID t names.
+RULE = '"out"[t] = E["ids"[t]]'
 
 
 def _sequence_ids(options: SceneOptions, table: Table) -> list[int]:
@@ -86,6 +89,10 @@ def _predict_and_reveal(rec: Recorder, count: int, dim: int) -> None:
     )
     del rec.screen.labels["question"]
     rec.show_output_frame([(t,) for t in range(count)])
+    if count < len(rec.window.rows):
+        # A block shorter than E leaves room beside it on the output side until the
+        # rest of the IDs land: the rule stands there, once the block's rows are drawn.
+        rec.screen.labels["rule"] = RULE
     # The reveal writes the shape beside the output's title.
     rec.screen.add(int_cell("output_size", (0,), count), int_cell("output_size", (1,), dim))
     rec.beat(
@@ -124,6 +131,8 @@ def _lookups(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> 
             last_phrase=FETCH_SECONDS,
         )
     rest = range(2, len(ids))
+    # The rule goes before the rest of the strips run (or the unused rows dim).
+    rec.screen.labels.pop("rule", None)
     if not rest:
         return
     for position in rest:

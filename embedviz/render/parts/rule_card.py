@@ -1,0 +1,264 @@
+"""The lookup's rule on a card beside the output block: ``out[t] = E[ids[t]]`` (issue 18).
+
+From the reveal until the rest of the IDs land, the toy SequenceLookup's
+block stands raised for the run of lookups, and GPT-2's stands level with
+its first strip's row, then raised: the output side beside it stood empty
+(16 to 20 % of the frame, over the issue's eighth). The storyboard records
+the rule (the label ``rule``) for those beats; this part sets it with the one
+maths voice at the labels' size, on a neutral card as wide as the block, and
+stands it in the largest room the output side leaves at each beat's end,
+clear of the block where it stands then and of every strip's road while
+the card shows. It comes with the last step of its first beat, and goes
+early in the first beat without it (before the rest of the strips run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from manim import Animation, AnimationGroup, Mobject, RoundedRectangle, VGroup, config
+
+from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import RULE_PAD, SPACE, Theme, maths
+from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.metrics import xyz
+from embedviz.render.parts.motion import LookupMotion
+from embedviz.render.space import EMPTY_SHARE, Box, Emptiness, largest_empty_rectangle
+from embedviz.story.model import Beat, Storyboard
+
+__all__ = ["RuleCard", "rule_places"]
+
+# The share of its beat's first step in which the card fades out: done before the strips go far.
+_LEAVE_SHARE = 0.3
+# The card comes with the beat's last step at least this long (seconds): shorter is a pop.
+_COME = 0.5
+
+
+class RuleCard:
+    """The rule's card: a formula at the labels' size on a neutral frame, placed beat by beat.
+
+    Parameters
+    ----------
+    text
+        The rule in Typst maths (the storyboard's ``rule`` label).
+    theme
+        The colours: the formula in the text colour, the frame muted (a note).
+    font_size
+        The labels' size (never larger than the table's digits).
+    width
+        The card's width: its block's.
+    places
+        The card's centre at each beat's end, by beat name (:func:`rule_places`).
+    """
+
+    def __init__(
+        self,
+        text: str,
+        theme: Theme,
+        font_size: float,
+        width: float,
+        places: dict[str, tuple[float, float]],
+    ) -> None:
+        self.text, self.theme, self.font_size, self.places = text, theme, font_size, places
+        self.width = max(width, maths(text, theme.text, font_size).width + 2 * RULE_PAD)
+        self.shown: tuple[float, float] | None = None
+        self.card: VGroup | None = None
+
+    def make(self, centre: tuple[float, float]) -> VGroup:
+        """Return a card centred at ``centre``."""
+        formula = maths(self.text, self.theme.text, self.font_size)
+        frame = RoundedRectangle(
+            corner_radius=SPACE,
+            width=self.width,
+            height=formula.height + 2 * RULE_PAD,
+            stroke_color=self.theme.muted,
+            stroke_width=2.0,
+            fill_opacity=0.0,
+        )
+        return VGroup(frame, formula.move_to(frame)).move_to(xyz(*centre))
+
+    def wrap(self, beat: Beat, animation: Animation) -> Animation:
+        """Return the beat's animation with the card coming, going or moving on as it ends.
+
+        It goes (or leaves a place it no longer has room at) early in the
+        beat's first step, and comes to its place with the beat's last step
+        that lasts long enough to fade in.
+        """
+        want = self.places.get(beat.name) if "rule" in beat.labels else None
+        if want == self.shown:
+            return animation
+        steps = list(beat_steps(animation))
+        if self.card is not None:
+            leave = FadeOut(self.card, run_time=max(steps[0].run_time * _LEAVE_SHARE, 0.1))
+            steps[0] = AnimationGroup(steps[0], leave)
+            self.card = None
+        if want is not None:
+            self.card = self.make(want)
+            # The last step long enough for a fade to read as one (not a pop).
+            last = max(k for k, step in enumerate(steps) if k == 0 or step.run_time >= _COME)
+            come = FadeIn(self.card, run_time=steps[last].run_time)
+            steps[last] = AnimationGroup(steps[last], come)
+        self.shown = want
+        return Steps(*steps)
+
+
+def _boxes_at(mobjects: Sequence[Mobject], dy: float) -> list[Box]:
+    return [(b[0], b[1] + dy, b[2], b[3] + dy) for b in mobject_boxes(mobjects)]
+
+
+def _roads(motion: LookupMotion, board: Storyboard, lifts: dict[str, float]) -> dict[str, Box]:
+    """Return the band each lookup beat's strip runs through, frame-wide, by beat name.
+
+    A strip leaves its row of E and goes to its output row where the block
+    stands at that beat's end: the band between them is its road.
+    """
+    grid, output = motion.matrix.grid, motion.output
+    half = motion.plan.sizes.row_height / 2
+    roads: dict[str, Box] = {}
+    for beat in board.beats:
+        if beat.name not in lifts or beat.action != "lookup" or beat.highlight is None:
+            continue
+        row = output.positions.index(beat.highlight.position)
+        target = output.grid.row_y(row) + lifts[beat.name]
+        source = grid.row_y(beat.highlight.row) if beat.highlight.row in grid.get_rows() else target
+        roads[beat.name] = (-1e3, min(source, target) - half, 1e3, max(source, target) + half)
+    return roads
+
+
+def rule_places(
+    motion: LookupMotion,
+    board: Storyboard,
+    title: Mobject,
+    lifts: dict[str, float],
+    size: tuple[float, float],
+) -> dict[str, tuple[float, float]]:
+    """Return the card's centre at the end of each beat that shows the rule.
+
+    Parameters
+    ----------
+    motion
+        The lookup's motion, its blocks at rest.
+    board
+        The storyboard: its beats with a ``rule`` label.
+    title
+        The title: the room measured lies between it and the caption.
+    lifts
+        How far over its rest the block stands at each such beat's end.
+    size
+        The card's width and height.
+
+    Returns
+    -------
+    dict
+        The centre, by beat name: under the block's centre, in the middle of
+        the largest room the output side leaves (right of the block's left
+        edge, clear of the road of the beat's strip) in every beat or in one;
+        kept while it leaves no more than an eighth of the frame empty
+        (:func:`_fewest_moves`).
+    """
+    band = content_band(title)
+    still = mobject_boxes([*motion.matrix.intro(), motion.chips.heading, *motion.chips.chips])
+    output = motion.output
+    block = [m for m in (output.grid, output.heading, output.numbers, output.shape) if m]
+    roads = _roads(motion, board, lifts)
+    region = (float(output.grid.body.get_left()[0]), band[1], band[2], band[3])
+    # The card stands while its beat's strip lands (it comes with the last step); a
+    # next beat that keeps it checks its own strip, one that moves it fades it first.
+    boxes = {
+        name: [*still, *_boxes_at(block, lift), *([roads[name]] if name in roads else [])]
+        for name, lift in lifts.items()
+    }
+    rooms = [largest_empty_rectangle(drawn, region) for drawn in boxes.values()]
+    every = [b for drawn in boxes.values() for b in drawn]
+    x = float(output.grid.body.get_center()[0])
+    # Where the card may stand: in the middle of the room every beat leaves, or of one's,
+    # or a quarter row apart up the band (a place just clear of one beat's road can serve
+    # three beats where each room's middle serves one: 7,0,7,63 with a 64-row E).
+    candidates = [(x, _middle(room)) for room in [largest_empty_rectangle(every, region), *rooms]]
+    step = motion.plan.sizes.row_height / 4
+    candidates += [(x, band[1] + k * step) for k in range(int((band[3] - band[1]) / step))]
+    frame = float(config.frame_width) * float(config.frame_height)
+
+    def empty(centre: tuple[float, float], name: str) -> float:
+        """Return the largest empty share of the frame at the beat's end, the card there.
+
+        Infinite where the card has no room there.
+        """
+        if not _clear(centre, size, boxes[name], band):
+            return float("inf")
+        card = _card_box(centre, size)
+        drawn = [*still, *_boxes_at(block, lifts[name]), card]
+        return largest_empty_rectangle(drawn, band).area / frame
+
+    return _fewest_moves(list(lifts), candidates, empty)
+
+
+def _fewest_moves(
+    names: list[str],
+    candidates: list[tuple[float, float]],
+    empty: Callable[[tuple[float, float], str], float],
+) -> dict[str, tuple[float, float]]:
+    """Return a place per beat: each kept for as many beats as it leaves an eighth empty at most.
+
+    A card that moved every beat (three places in the three beats of
+    ``7,0,7,63`` with a 64-row E) read as a second thread of motion: it moves
+    only where its place no longer leaves the frame full, to the candidate
+    that stays good longest (then the fullest frame).
+    """
+    places: dict[str, tuple[float, float]] = {}
+    start = 0
+    while start < len(names):
+        rest = names[start:]
+        best = max(candidates, key=lambda centre: _run(centre, rest, empty))
+        length = max(1, _run(best, rest, empty)[0])
+        places.update(dict.fromkeys(rest[:length], best))
+        start += length
+    return places
+
+
+def _run(
+    centre: tuple[float, float],
+    names: list[str],
+    empty: Callable[[tuple[float, float], str], float],
+) -> tuple[int, float]:
+    """Return how many beats from the first a place stays good for, and minus its worst share.
+
+    Good: no more than an eighth of the frame empty. None: minus the first beat's share.
+    """
+    length, worst = 0, 0.0
+    for name in names:
+        share = empty(centre, name)
+        if share > EMPTY_SHARE:
+            break
+        length, worst = length + 1, max(worst, share)
+    if length == 0:
+        return 0, -min(empty(centre, names[0]), 1e9)
+    return length, -worst
+
+
+def _card_box(centre: tuple[float, float], size: tuple[float, float]) -> Box:
+    """Return the card's box at ``centre``."""
+    return (
+        centre[0] - size[0] / 2,
+        centre[1] - size[1] / 2,
+        centre[0] + size[0] / 2,
+        centre[1] + size[1] / 2,
+    )
+
+
+def _middle(room: Emptiness) -> float:
+    """Return the height of a card's centre: the middle of ``room``, splitting it in two."""
+    return (room.bottom + room.top) / 2
+
+
+def _clear(
+    centre: tuple[float, float], size: tuple[float, float], boxes: list[Box], band: Box
+) -> bool:
+    """Whether a card of ``size`` at ``centre`` stays inside the band, clear of every box."""
+    half_w, half_h = size[0] / 2 + SPACE, size[1] / 2 + SPACE
+    left, right = centre[0] - half_w, centre[0] + half_w
+    bottom, top = centre[1] - half_h, centre[1] + half_h
+    if bottom < band[1] or top > band[3] or left < band[0] or right > band[2]:
+        return False
+    return not any(left < b[2] and b[0] < right and bottom < b[3] and b[1] < top for b in boxes)
