@@ -281,7 +281,7 @@ FILLED_FRAMES: list[Any] = [
     # Four sequences of two IDs, bound by the height: the column right of the slices'
     # edges, kept for the list of marks (which goes to the block's place over E), stood
     # empty from the title to the caption (28.3 % before the reveal, 21.9 % after). The
-    # legend stands there upright, as tall as the stack (BatchStage._legend_beside), and
+    # legend stands there upright, as tall as the stack (batch_legend.legend_beside), and
     # E's rise is measured with it: 12.2 % at most.
     ("BatchLookup", FOUR_PAIRS_BATCH),
     # Three of them, the legend under the slices: the same column stood empty (28.0 %);

@@ -22,17 +22,24 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-from manim import Animation, AnimationGroup, VMobject
+from manim import Animation, AnimationGroup, VMobject, config
 
 from embedviz.render.animations import Steps, beat_steps
-from embedviz.render.design import SPACE
+from embedviz.render.batch_plan import MARK_LINE
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.design import APART, MARGIN, SPACE
 from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
+from embedviz.render.metrics import digit_height, xyz
+from embedviz.render.parts.legend import Legend
+from embedviz.render.solver_still import MIN_BAR
+from embedviz.render.space import largest_empty_rectangle
+from embedviz.render.type_search import swatch_size
 from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["Recede", "give_way"]
+__all__ = ["Recede", "give_way", "legend_beside"]
 
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
@@ -95,7 +102,7 @@ def _crossed(stage: BatchStage, rows: Collection[int], under: VMobject | None = 
     :mod:`~embedviz.render.parts.batch_rule`).
 
     Not a legend the stage stood upright beside the slices' edges
-    (:meth:`~embedviz.render.stages.batch.BatchStage._legend_beside`): right
+    (:func:`legend_beside`): right
     of the tags, where the strips and their chips never go. (Three pairs in
     a 4 × 2 table: it gave way for every lookup beat, and staying out
     between them left 21.5 % of the frame empty.)
@@ -156,3 +163,64 @@ def give_way(
             for k, step in enumerate(steps)
         ]
     )
+
+
+def legend_beside(self: BatchStage) -> bool:
+    """Stand the legend upright right of the slices' edges, where that column stays free.
+
+    A stack bound by the height (four sequences of two IDs in a 4 × 2
+    table) leaves the column its solver kept for the list of marks right
+    of the edges empty from the title to the caption once the marks go to
+    the block's place over E (28.3 % of the frame before the reveal,
+    21.9 % after): the legend, which reads the slices' colours, stands
+    there as a colour bar as tall as the stack (under the shape's line,
+    which comes there last), centred in the column, and the empty panel
+    spans the edges' place until the reveal. A legend the solver stood
+    under short slices comes there too (three sequences of two IDs in
+    the same table: 28.0 % to 11.9 %). Nothing moves where the column is
+    too narrow for it (every batch as wide as the frame), the notes stand
+    there, the stack spreads (the legend spans it as it stands), or the
+    revealed frame would not be fuller so. Return whether it moved.
+    """
+    plan, stack = self.plan, self.stack
+    notes_right = self.notes_h > 0 or (plan.marks == "right" and stack.marks_box is None)
+    if self.matrix.legend is None or (notes_right and self._marks()):
+        return False
+    if self.early is not None or self.spread != (0.0, 0.0):
+        return False
+    left = max(float(edge.get_right()[0]) for edge in (stack.edge_t, stack.edge_b))
+    left += 2 * SPACE
+    right = float(config.frame_width) / 2 - MARGIN
+    top = float(stack.headers[0].get_top()[1])
+    if plan.marks == "right":
+        # The shape's line comes at the column's top (SliceStack.beat_shape), a group
+        # of its own: at a SPACE, a frame read ``output 4 × 2 × 2 value colour``.
+        top = plan.marks_top - digit_height(plan.scale.label) * MARK_LINE - APART
+    bottom = float(stack.slices[-1].body.get_bottom()[1])
+    font = plan.scale.legend
+    length = top - bottom - digit_height(font) * 1.6 - SPACE
+    if length < MIN_BAR * swatch_size(font):
+        return False
+    cells = [self.cells[key] for key in sorted(self.cells) if key[0] == "legend"]
+    title = self.board.word("value_colour")
+    legend = Legend(cells, font, self.theme, title, upright=True, length=length)
+    legend.move_to(xyz((left + right) / 2, (top + bottom) / 2))
+    if legend.width > right - left or _emptiest(self, legend) >= _emptiest(self, None):
+        return False
+    self.matrix.legend = legend
+    stack.span_edges()
+    return True
+
+
+def _emptiest(self: BatchStage, legend: Legend | None) -> float:
+    """Return the largest empty area once the slices are revealed, with this legend.
+
+    ``None``: the legend where it stands now (in the title band or under the slices).
+    """
+    stack, chips, matrix = self.stack, self.chips, self.matrix
+    shown = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
+    shown += [chips.slots, *chips.chips, chips.batch_label, chips.length_label]
+    shown += [*stack.slices, *stack.headers, *stack.row_numbers]
+    shown += [stack.edge_d, stack.edge_t, stack.edge_b]
+    shown += [m for m in (legend or matrix.legend,) if m is not None]
+    return largest_empty_rectangle(mobject_boxes(shown), content_band(self.title)).area

@@ -114,7 +114,7 @@ def legend_floor(spec: BatchSpec, sizes: GridSizes, mode: Mode, marks: Marks) ->
     ``beside``, strips go out at their rows' heights and up the slices'
     column: a SPACE under the lowest source row of E, which none passes.
     Not where the marks stand right of the slices (they leave their column to
-    the legend, upright: the stage's ``_legend_beside``), nor without
+    the legend, upright: the ``batch_legend.legend_beside``), nor without
     ``spec.legend_clear``.
     """
     if not spec.legend_clear or mode != "beside" or marks == "right":

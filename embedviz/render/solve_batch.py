@@ -291,7 +291,7 @@ def _legend_place(
     A legend that would crowd the title in its band stands under the slices,
     the content ending under it (:func:`~embedviz.render.batch_notes.title_crowded`);
     marks right of the slices leave their column to it, upright (the stage's
-    ``_legend_beside``), so it is not moved for them.
+    ``batch_legend.legend_beside``), so it is not moved for them.
     """
     crowded = marks != "right" and title_crowded(spec, scale, _title_band(spec, scale, [], True))
     stack_bottom, notes_bottom, content_bottom, floor = ends

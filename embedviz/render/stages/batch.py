@@ -25,7 +25,7 @@ from manim import (
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.batch_close import all_in, keep_parted
 from embedviz.render.batch_finale import keep_input, repeats, shape_below
-from embedviz.render.batch_legend import give_way
+from embedviz.render.batch_legend import give_way, legend_beside
 from embedviz.render.batch_opening import opening_members, plan_opening, reveal
 from embedviz.render.batch_plan import MARK_LINE, BatchPlan, BatchSpec, batch_spec
 from embedviz.render.batch_routes import fill_order
@@ -39,22 +39,18 @@ from embedviz.render.parts.batch_focus import focus
 from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.batch_rule import BatchRule, stand_rule
 from embedviz.render.parts.batch_spread import choose_spread
-from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.rests import Rests
 from embedviz.render.routes import source_centres
 from embedviz.render.solve_batch import notes_size, solve_batch
-from embedviz.render.solver_still import MIN_BAR
 from embedviz.render.space import (
     EMPTY_SHARE,
     Emptiness,
     best_drop,
     best_slide,
-    largest_empty_rectangle,
 )
 from embedviz.render.stage import Stage, register_stage
-from embedviz.render.type_search import swatch_size
 from embedviz.story.model import Beat, NumberCell
 
 __all__ = ["BatchStage"]
@@ -134,7 +130,7 @@ class BatchStage(Stage):
         self.rise = self._rise(spec)
         self._spread_early(spec)
         self._marks_in_block(spec)
-        if self.rule is None and self._legend_beside():
+        if self.rule is None and legend_beside(self):
             # E's rise again, with the column filled (the marks keep their band over E).
             self.rise = self._rise(spec, spread=False)
             self._marks_in_block(spec)
@@ -305,65 +301,6 @@ class BatchStage(Stage):
         if width + 2 * SPACE <= right - left and height <= top - bottom + 1e-9:
             self.stack.marks_box = (left, right, bottom, top)
             self.stack.marks_ceiling = ceiling
-
-    def _legend_beside(self) -> bool:
-        """Stand the legend upright right of the slices' edges, where that column stays free.
-
-        A stack bound by the height (four sequences of two IDs in a 4 × 2
-        table) leaves the column its solver kept for the list of marks right
-        of the edges empty from the title to the caption once the marks go to
-        the block's place over E (28.3 % of the frame before the reveal,
-        21.9 % after): the legend, which reads the slices' colours, stands
-        there as a colour bar as tall as the stack (under the shape's line,
-        which comes there last), centred in the column, and the empty panel
-        spans the edges' place until the reveal. A legend the solver stood
-        under short slices comes there too (three sequences of two IDs in
-        the same table: 28.0 % to 11.9 %). Nothing moves where the column is
-        too narrow for it (every batch as wide as the frame), the notes stand
-        there, the stack spreads (the legend spans it as it stands), or the
-        revealed frame would not be fuller so. Return whether it moved.
-        """
-        plan, stack = self.plan, self.stack
-        notes_right = self.notes_h > 0 or (plan.marks == "right" and stack.marks_box is None)
-        if self.matrix.legend is None or (notes_right and self._marks()):
-            return False
-        if self.early is not None or self.spread != (0.0, 0.0):
-            return False
-        left = max(float(edge.get_right()[0]) for edge in (stack.edge_t, stack.edge_b))
-        left += 2 * SPACE
-        right = float(config.frame_width) / 2 - MARGIN
-        top = float(stack.headers[0].get_top()[1])
-        if plan.marks == "right":
-            # The shape's line comes at the column's top (SliceStack.beat_shape), a group
-            # of its own: at a SPACE, a frame read ``output 4 × 2 × 2 value colour``.
-            top = plan.marks_top - digit_height(plan.scale.label) * MARK_LINE - APART
-        bottom = float(stack.slices[-1].body.get_bottom()[1])
-        font = plan.scale.legend
-        length = top - bottom - digit_height(font) * 1.6 - SPACE
-        if length < MIN_BAR * swatch_size(font):
-            return False
-        cells = [self.cells[key] for key in sorted(self.cells) if key[0] == "legend"]
-        title = self.board.word("value_colour")
-        legend = Legend(cells, font, self.theme, title, upright=True, length=length)
-        legend.move_to(xyz((left + right) / 2, (top + bottom) / 2))
-        if legend.width > right - left or self._emptiest(legend) >= self._emptiest(None):
-            return False
-        self.matrix.legend = legend
-        stack.span_edges()
-        return True
-
-    def _emptiest(self, legend: Legend | None) -> float:
-        """Return the largest empty area once the slices are revealed, with this legend.
-
-        ``None``: the legend where it stands now (in the title band or under the slices).
-        """
-        stack, chips, matrix = self.stack, self.chips, self.matrix
-        shown = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
-        shown += [chips.slots, *chips.chips, chips.batch_label, chips.length_label]
-        shown += [*stack.slices, *stack.headers, *stack.row_numbers]
-        shown += [stack.edge_d, stack.edge_t, stack.edge_b]
-        shown += [m for m in (legend or matrix.legend,) if m is not None]
-        return largest_empty_rectangle(mobject_boxes(shown), content_band(self.title)).area
 
     def _rest_block(self) -> None:
         """Stand the block of chips further left for the intro, if its home leaves too much empty.
