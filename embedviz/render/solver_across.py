@@ -99,7 +99,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     # or, with tight rows, stand in a column of their own left of them).
     notes = [gap.label for gap in spec.window.col_gaps]
     gap_w, row_gap_w = margin_gap_width(spec.gap_labels.values(), notes, sizes, body_w, problems)
-    numbers_w = char_advance(label) * spec.row_label_chars
+    numbers_w = char_advance(scale.index) * spec.row_label_chars  # E's row numbers
     if sizes.gaps_inside:
         # The labels are written across the table: it must be wide enough, the margin not.
         # A longer one runs left over the row numbers' column (a band has no row number).
