@@ -381,7 +381,8 @@ def test_the_rule_card_gives_way_in_each_beat_that_crosses_it_and_the_legend_nev
     # Only the lookups are read: the other beats play unsampled.
     names = {beat.name for beat in board.beats if beat.name.startswith("lookup")}
     play_moments(board, read, alphas=FINE[:-1], beats=names)
-    assert seen and ends
+    assert seen
+    assert ends
     assert min(legend for _, legend, _ in seen) >= 0.99, "the legend faded"
     hidden = {beat for beat, _, card in seen if card < FAINT}
     assert hidden == {"lookup-0-0", "lookup-0-rest", "lookup-1"}, hidden

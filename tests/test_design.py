@@ -50,7 +50,10 @@ def test_the_readme_and_the_scenes_page_show_the_colour_table(page: Path) -> Non
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_text_colours_reach_4_5_to_1_on_their_ground(name: str) -> None:
     theme: Theme = THEMES[name]
-    on_frame = ("text", "muted", "id_ink", "highlight", "output", "wrong", "accent", "gradient")
+    on_frame = (
+        *("text", "muted", "index", "id_ink", "highlight"),
+        *("output", "wrong", "accent", "gradient"),
+    )
     for role in on_frame:
         ratio = contrast_ratio(getattr(theme, role), theme.background)
         assert ratio >= 4.5, (name, role, ratio)

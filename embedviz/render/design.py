@@ -13,7 +13,8 @@ Type scale
     labels :data:`LEGEND_RATIO`; none goes under :data:`MIN_TEXT_PX`. Notes in
     sans (a hidden range's label, a gap's note) keep :data:`MIN_NOTE_PX`, a
     little over it (:attr:`TypeScale.note`), and a stage that narrows its
-    tables leaves them that tall.
+    tables leaves them that tall. E's row numbers (:attr:`TypeScale.index`, the
+    IDs) stand :data:`LABEL_OVER_NOTE` times the notes' size, in their own colour.
 Colours
     :class:`Theme` (re-exported by :mod:`embedviz.render.theme`) holds every
     colour; :data:`COLOUR_MEANINGS` says what each one means, one meaning per
@@ -41,7 +42,8 @@ from embedviz.render.contrast import (
     dimmed,
     mix,
 )
-from embedviz.render.glyphs import MONO_FONT, REFERENCE_FONT_SIZE, SANS_FONT, glyph_font
+from embedviz.render.glyphs import MONO_FONT, SANS_FONT
+from embedviz.render.type_units import REFERENCE_PX, font_for_px, px_for_font, units_for_px
 
 if TYPE_CHECKING:
     from embedviz.render.formula import FormulaText
@@ -57,6 +59,7 @@ __all__ = [
     "DIM_CONTRAST",
     "FRAMED_COLUMNS_APART",
     "JOINED_GAP",
+    "LABEL_OVER_NOTE",
     "LABEL_RATIO",
     "LEGEND_RATIO",
     "LIGHT",
@@ -100,7 +103,6 @@ __all__ = [
 
 
 # -- type scale (pixel heights of a digit at 720p) ---------------------------
-REFERENCE_PX = 720
 # Table numbers: at least this in the default scenes (the 6 x 3 table) ...
 MIN_DEFAULT_DATA_PX = 24.0
 # ... and in every real-sized case (GPT-2, MiniLM).
@@ -127,6 +129,12 @@ MAX_DATA_PX = 30.0
 # legend (its ticks, notes, hidden-range labels), relative to the data.
 LABEL_RATIO = 0.8
 LEGEND_RATIO = 0.66
+# E's row numbers (TypeScale.index) over the notes at their floor (MIN_NOTE_PX): a 720p
+# review read MiniLM's row numbers (14.5 px) and "rows 102–1995 hidden" (12.5 px), both
+# muted, as one weight; the numbers now take Theme.index. A larger ratio costs width that
+# these frames lack: 1.2 (15 px numbers, and chips, never smaller) took MiniLM's word
+# pieces from 16 to 13 px; over notes raised to 16 px it cost LargeVocab's raised legend.
+LABEL_OVER_NOTE = 1.13
 # The caption's font size (DejaVu Sans digits of 20.8 px at 720p).
 CAPTION_FONT = 22.0
 
@@ -182,44 +190,6 @@ def chip_edge_width(theme: Theme) -> float:
     return CHIP_EDGE if theme.chip_edge.lower() != theme.chip.lower() else 1.0
 
 
-def _digit_per_font() -> float:
-    """Return the height of a digit per point of font size, in scene units."""
-    return glyph_font().digit_height / REFERENCE_FONT_SIZE
-
-
-def _px_per_unit() -> float:
-    from manim import config
-
-    return REFERENCE_PX / float(config.frame_height)
-
-
-def font_for_px(pixels: float) -> float:
-    """Return the font size whose digits are ``pixels`` tall on a 720-pixel-high frame.
-
-    Parameters
-    ----------
-    pixels
-        A digit's height at 720p.
-
-    Returns
-    -------
-    float
-        The manim font size (for ``NumberText``, ``LabelText``, ``SansText``;
-        DejaVu Sans and Sans Mono share their digit height).
-    """
-    return pixels / (_digit_per_font() * _px_per_unit())
-
-
-def px_for_font(font_size: float) -> float:
-    """Return a digit's height at 720p for a font size (the inverse of :func:`font_for_px`)."""
-    return font_size * _digit_per_font() * _px_per_unit()
-
-
-def units_for_px(pixels: float) -> float:
-    """Return a height of ``pixels`` at 720p in scene units (a digit's slot, say)."""
-    return pixels / _px_per_unit()
-
-
 def at_least(font_size: float, pixels: float = MIN_TEXT_PX) -> float:
     """Return ``font_size``, or the size whose digits are ``pixels`` tall if that is larger."""
     return max(font_size, font_for_px(pixels) * 1.001)
@@ -234,7 +204,8 @@ class TypeScale:
     data
         Table numbers (manim font size).
     label
-        Row and column numbers, chips, tags, headings, code.
+        Row and column numbers, chips, tags, headings, code (E's row numbers:
+        :attr:`index`).
     legend
         The colour legend, notes and hidden-range labels (those in sans at
         :attr:`note`: this size over :data:`MIN_NOTE_PX`).
@@ -279,6 +250,11 @@ class TypeScale:
         return min(self.label, max(self.legend, font_for_px(MIN_NOTE_PX) * 1.001))
 
     @property
+    def index(self) -> float:
+        """E's row numbers (IDs): a label, :data:`LABEL_OVER_NOTE` times a note's floor, <= data."""
+        return min(self.data, max(self.label, font_for_px(MIN_NOTE_PX) * LABEL_OVER_NOTE))
+
+    @property
     def data_px(self) -> float:
         """The table digits' height at 720p."""
         return px_for_font(self.data)
@@ -294,6 +270,9 @@ class Theme:
     ----------
     background, text, muted, cell_fill, cell_stroke
         Neutral base colours.
+    index
+        E's row numbers, the IDs a student follows from chip to row: brighter than
+        ``muted`` (11:1 and 10:1 against 6:1), the hidden ranges' labels' colour.
     chip
         Amber: "this token ID", and nothing else: an ID's chip, its row's
         outline, the strip it carries and its tag on the output row.
@@ -352,6 +331,7 @@ class Theme:
     background: str = "#101318"
     text: str = "#E8EAED"
     muted: str = "#8A93A3"
+    index: str = "#C2C8D2"
     cell_fill: str = "#1B2130"
     cell_stroke: str = "#3A4458"
     chip: str = "#E69F00"
@@ -377,6 +357,7 @@ LIGHT = Theme(
     background="#FAFAF7",
     text="#1F2328",
     muted="#5B6573",
+    index="#383F4A",
     cell_fill="#FFFFFF",
     cell_stroke="#C3CBD6",
     chip="#E69F00",
@@ -402,7 +383,8 @@ THEMES: dict[str, Theme] = {"dark": DARK, "light": LIGHT}
 COLOUR_MEANINGS: dict[str, str] = {
     "background": "the frame",
     "text": "titles, captions, printed tensors, word pieces",
-    "muted": "row and column numbers, headings, notes, hidden-range labels",
+    "muted": "column numbers, other tables' row numbers, headings, notes, hidden-range labels",
+    "index": "E's row numbers: the token ID that looks each row up",
     "cell_fill": "a table's cells, and a travelling row's strip",
     "cell_stroke": "a table's grid lines",
     "chip": "this token ID: its chip and its tag on the output row",

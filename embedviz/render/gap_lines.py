@@ -93,7 +93,7 @@ def gap_labels_crowd(sizes: GridSizes, near: bool = False) -> bool:
     into a column of its own.
     """
     room = (sizes.row_height + sizes.band_height) / 2
-    inks = (TEXT_INK_DIGITS * digit_height(sizes.scale.label) + _ink(sizes)) / 2
+    inks = (TEXT_INK_DIGITS * digit_height(sizes.scale.index) + _ink(sizes)) / 2
     return room - inks < _clearance(near)
 
 

@@ -112,7 +112,7 @@ def _across(
     note = scale.note  # the hidden ranges' labels, in sans
     gap_w = max([text_width(t, note, False) for t in spec.gap_labels.values()] or [0.0])
     col_w = max([text_width(g.label, note, False) for g in spec.window.col_gaps] or [0.0])
-    numbers_w = char_advance(label) * spec.row_label_chars
+    numbers_w = char_advance(scale.index) * spec.row_label_chars  # E's row numbers
     if sizes.gaps_inside:
         # Each hidden range's label stands in its band, across the table, and the hidden
         # columns' note over the column numbers: the margin keeps only the row numbers.

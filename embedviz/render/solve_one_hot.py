@@ -339,7 +339,8 @@ def _across(
     chip_w = chip_size(spec.id_chars, 0, label)[0]
     vector_w = char_advance(data) * VECTOR_CHARS
     # E's row numbers stand 1.5 spaces left of E, and apart from the vector.
-    labels_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE + FRAMED_COLUMNS_APART
+    labels_w = char_advance(scale.index) * spec.row_label_chars + 1.5 * SPACE
+    labels_w += FRAMED_COLUMNS_APART
     # The headings' line: the vector's title, then E's heading right-aligned over E.
     # The vector's title, then its shape, 1.5 spaces apart (parts.one_hot).
     shape = shape_label_width(spec.shape_chars, label)

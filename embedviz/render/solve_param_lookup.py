@@ -120,7 +120,7 @@ def tables_fit(spec: ParamSpec, plan: ParamPlan) -> bool:
 
     E's column (its row numbers to its body's right edge) recedes about its left edge.
     """
-    left = plan.matrix_left - char_advance(plan.scale.label) * spec.row_label_chars
+    left = plan.matrix_left - char_advance(plan.scale.index) * spec.row_label_chars
     right = left + (plan.matrix_left + plan.body_width - left) * plan.receded + APART
     gap = char_advance(plan.panel.label) * COLUMN_GAP_CHARS
     widths = [column.width(plan.panel) for column in spec.columns]

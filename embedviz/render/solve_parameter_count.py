@@ -400,7 +400,7 @@ def _measure(
     label, note = scale.label, scale.note  # the hidden ranges' labels: sans, at note
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
-    margin_w = char_advance(label) * spec.row_label_chars + 1.5 * SPACE
+    margin_w = char_advance(scale.index) * spec.row_label_chars + 1.5 * SPACE  # E's row numbers
     walk_w = chip_w + 2 * TAG_GAP
     gap = char_advance(panel.label) * COLUMN_GAP_CHARS
     widths = [column.width(panel) for column in spec.columns]

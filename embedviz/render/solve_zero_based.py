@@ -229,7 +229,8 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
     label, legend = scale.label, scale.legend
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     chip_w = chip_size(spec.id_chars, 0, label)[0]
-    numbers_w = char_advance(label) * (spec.row_label_chars + spec.count_chars) + COLUMNS_APART
+    index_w = char_advance(scale.index) * spec.row_label_chars  # E's row numbers
+    numbers_w = index_w + char_advance(label) * spec.count_chars + COLUMNS_APART
     gaps_w = max([text_width(t, scale.note, mono=False) for t in spec.gap_labels] or [0.0])
     margin_w = max(numbers_w, gaps_w) + 1.5 * SPACE
     walk_w = chip_w + 2 * TAG_GAP
@@ -286,10 +287,7 @@ def _measure(spec: ZeroSpec, data: float, pitch: float) -> tuple[ZeroPlan, list[
         matrix_top=top,
         body_width=body_w,
         chip_width=chip_w,
-        count_right=matrix_left
-        - 1.5 * SPACE
-        - char_advance(label) * spec.row_label_chars
-        - COLUMNS_APART,
+        count_right=matrix_left - 1.5 * SPACE - index_w - COLUMNS_APART,
         panel_left=panel_left,
         tag_left=panel_left + body_w + TAG_GAP,
         line_height=line_h,

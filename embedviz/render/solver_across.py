@@ -100,7 +100,7 @@ def _margin_width(spec: LookupSpec, sizes: GridSizes, body_w: float, problems: l
     """
     notes = [gap.label for gap in spec.window.col_gaps]
     gap_w, row_gap_w = margin_gap_width(spec.gap_labels.values(), notes, sizes, body_w, problems)
-    numbers_w = char_advance(sizes.scale.label) * spec.row_label_chars
+    numbers_w = char_advance(sizes.scale.index) * spec.row_label_chars  # E's row numbers
     if sizes.gaps_inside:
         # The labels are written across the table: it must be wide enough, the margin not.
         # A longer one runs left over the row numbers' column (a band has no row number).

@@ -263,7 +263,8 @@ def _across(spec: TrainingSpec, scale: TypeScale, body_w: float) -> list[float]:
         + number_gap(label)
         + char_advance(label) * spec.position_chars
     )
-    margin = max(char_advance(label) * spec.row_label_chars, gaps, chips) + 1.5 * SPACE
+    numbers = char_advance(scale.index) * spec.row_label_chars  # E's row numbers
+    margin = max(numbers, gaps, chips) + 1.5 * SPACE
     names = max([formula_width(n, label) for n in spec.names] or [0.0]) + 3 * SPACE
     marks = max([text_width(m, label, mono=False) for m in spec.marks] or [0.0])
     marks += OUTLINE_REACH + MARK_NEAR + MARK_FAR

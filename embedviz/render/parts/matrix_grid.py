@@ -91,7 +91,8 @@ def matrix_grid(
         if slot.gap:
             # Words, not tabular data (issue 18): sans, as the legend's other notes.
             return GapLabel(gap_labels[slot.key], scale.note, theme.muted)
-        return NumberText(cells[("row_label", (slot.key,))], scale.label, theme.muted)
+        # The ID that looks the row up: brighter than the notes between the rows (issue 18).
+        return NumberText(cells[("row_label", (slot.key,))], scale.index, theme.index)
 
     grid.add_row_labels(row_label, "left", buff=ROW_LABEL_BUFF)
     _place_band_labels(grid, sizes)

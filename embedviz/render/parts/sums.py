@@ -99,7 +99,7 @@ class BlockPart(Component):
             lambda s: (
                 None
                 if s.gap
-                else NumberText(cells[("row_label", (s.key,))], scale.label, theme.muted)
+                else NumberText(cells[("row_label", (s.key,))], scale.index, theme.index)
             ),
             buff=1.5 * SPACE,
         )
