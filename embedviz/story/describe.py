@@ -759,11 +759,10 @@ def _pairs(view: _View) -> Iterator[Description]:
         if role.startswith("pair_") and view.new_label(role) is not None:
             b, t = role[5:].split("_")
             rows.setdefault(view.beat.labels[role], []).append(f"out[{b},{t}]")
-    if rows:
-        pairs = "; ".join(
-            f"{letter} on {', '.join(at[:-1])} and {at[-1]}" for letter, at in sorted(rows.items())
-        )
-        yield _said("pairs", pairs=pairs)
+    # One sentence per letter, its rows listed as the other listings are (with
+    # commas, no English "and"), so that a translated template covers it all.
+    for letter, at in sorted(rows.items()):
+        yield _said("pairs", rows=", ".join(at), letter=f"\u201c{letter}\u201d")
 
 
 def _pair_key(role: str) -> tuple[int, ...]:

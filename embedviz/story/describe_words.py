@@ -57,7 +57,7 @@ DESCRIPTION_WORDS: dict[str, str] = {
     "row_tag": "Beside each filled output row, an amber tag shows the ID it came from.",
     "row_repeat": "Output row {position} is tagged {mark}: it equals that earlier row.",
     "slice_repeat": ("Slice {slice}, row {position} is tagged {mark}: it equals that earlier row."),
-    "pairs": "Rows with equal values share a letter in a ring: {pairs}.",
+    "pairs": "Rows {rows} share the letter {letter} in a ring: their values are equal.",
     "shape_label": "The output block is labelled {shape}.",
     # A printed tensor and its code.
     "print": "The code line reads {code}. Below it, PyTorch prints {printed}",
