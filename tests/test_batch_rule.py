@@ -75,12 +75,37 @@ def test_the_rule_stands_under_the_slices_at_every_beat_end(theme: str) -> None:
 def test_the_rule_is_set_in_the_maths_voice() -> None:
     from embedviz.render.design import DARK
     from embedviz.render.formula import FormulaText
-    from embedviz.render.parts.batch_rule import BATCH_RULE, rule_card
+    from embedviz.render.parts.batch_rule import rule_card
+    from embedviz.story.scenes.batch import RULE
 
-    card = rule_card(DARK, 20.0)
+    card = rule_card(RULE, DARK, 20.0)
     assert isinstance(card[1], FormulaText)
-    assert card[1].text == BATCH_RULE
-    assert BATCH_RULE == '"out"[b, t] = E["ids"[b, t]]'
+    assert card[1].text == RULE
+    assert RULE == '"out"[b, t] = E["ids"[b, t]]'
+
+
+def test_the_card_says_the_storys_rule_and_the_storyboard_records_none_it_may_not_draw() -> None:
+    """The card's text is the story's rule; no beat records a ``rule`` label for a batch.
+
+    The text was the renderer's own constant, apart from the story's. Whether
+    the card is drawn is the layout's question (parts/batch_rule.py): every
+    label a storyboard records is drawn (test_contract's reworded labels),
+    and the toy default draws no card, so the storyboard holds no batch rule
+    for a description to read.
+    """
+    from conftest import RecordingHost
+
+    from embedviz.render.stages.batch import BatchStage
+    from embedviz.render.theme import DARK
+    from embedviz.story.scenes.batch import RULE
+
+    for overrides, drawn in ((GPT2_BATCH, True), ({}, False)):
+        board = prepared_storyboard("BatchLookup", overrides, environ={})
+        stage = BatchStage(RecordingHost(), board, DARK)
+        assert (stage.rule is not None) == drawn, overrides
+        assert all("rule" not in beat.labels for beat in board.beats)
+        if stage.rule is not None:
+            assert stage.rule.card[1].text == RULE
 
 
 def test_a_batch_whose_legend_stands_clear_has_no_rule() -> None:

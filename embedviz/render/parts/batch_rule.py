@@ -12,11 +12,20 @@ title band) left 18.0-21.6 % of the frame empty under the short slices.
 Where the legend under the slices would give way so, it stands upright in
 the column under the edges, right of the tags, where no strip or chip goes:
 still and visible from the intro to the end. The room under the slices takes
-the rule the lookups play, ``out[b, t] = E[ids[b, t]]``, set in the one maths
-voice at a label's size on a neutral card, at the height crossed by the
-fewest beats' strips that keeps the frame full (its largest empty area at
-most :data:`~embedviz.render.space.EMPTY_SHARE`); in those beats the card
+the rule the lookups play, ``out[b, t] = E[ids[b, t]]`` (the story's
+:data:`~embedviz.story.scenes.batch.RULE`), set in the one maths voice at a
+label's size on a neutral card, at the height crossed by the fewest beats'
+strips that keeps the frame full (its largest empty area at most
+:data:`~embedviz.render.space.EMPTY_SHARE`); in those beats the card
 gives way as the legend did (:func:`~embedviz.render.batch_legend.give_way`).
+
+Whether the card is drawn stays a layout question, decided here and not
+recorded in the storyboard (whose labels are all drawn): the same 2 x 4 IDs
+draw it with a vocabulary of 100 or 50,257 and not of 1,000, and GPT-2's 2 x 3
+batch, the toy default and two of the scene's examples not at all (the
+strips, the upright legend's column and the frame's emptiness decide,
+measured in the solved plan), so no count the story holds predicts it. Its
+text is the story's, so the two never differ.
 """
 
 from __future__ import annotations
@@ -32,22 +41,22 @@ from embedviz.render.parts.batch_spread import STEPS
 from embedviz.render.parts.legend import Legend
 from embedviz.render.space import EMPTY_SHARE, largest_empty_rectangle
 from embedviz.render.stage import Component, StageHost
+from embedviz.story.scenes.batch import RULE
 
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["BATCH_RULE", "BatchRule", "rule_card", "stand_rule"]
-
-# The rule every lookup of the batch plays (Typst maths; ``ids`` and ``out`` read upright).
-BATCH_RULE = '"out"[b, t] = E["ids"[b, t]]'
+__all__ = ["BatchRule", "rule_card", "stand_rule"]
 
 
-def rule_card(theme: Theme, font_size: float) -> VGroup:
+def rule_card(text: str, theme: Theme, font_size: float) -> VGroup:
     """Return the rule's card: the formula in the text colour on a muted, unfilled frame.
 
-    The frame keeps a SPACE of clear ground round the formula (the design system's).
+    ``text`` is the rule in Typst maths (the story's
+    :data:`~embedviz.story.scenes.batch.RULE`). The frame keeps a SPACE of
+    clear ground round the formula (the design system's).
     """
-    formula = maths(BATCH_RULE, theme.text, font_size)
+    formula = maths(text, theme.text, font_size)
     frame = RoundedRectangle(
         corner_radius=SPACE,
         width=float(formula.width) + 2 * SPACE,
@@ -170,7 +179,7 @@ def stand_rule(stage: BatchStage) -> bool:
     upright = _upright(stage)
     if upright is None:
         return False
-    card = rule_card(stage.theme, stage.plan.scale.label)
+    card = rule_card(RULE, stage.theme, stage.plan.scale.label)
     place = _card_place(stage, card, upright)
     if place is None:
         return False

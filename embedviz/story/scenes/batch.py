@@ -39,9 +39,18 @@ __all__ = [
     "MAX_BATCH_TOKENS",
     "MAX_GRID_LINES",
     "MAX_LENGTH",
+    "RULE",
     "SPEC",
     "build_batch_lookup",
 ]
+
+# The rule every lookup of the batch plays, in Typst maths (``ids`` and ``out`` read
+# upright): slice b, row t is the row of E that ID (b, t) names. The render sets it on
+# a card (render/parts/batch_rule.py) where the layout leaves room; it is no beat label,
+# since every label a storyboard records is drawn (tests/test_contract.py) and whether
+# this card is drawn is a question of layout that no count of IDs, rows or digits
+# answers (the same 2 x 4 batch draws it with a vocabulary of 100 and not of 1,000).
+RULE = '"out"[b, t] = E["ids"[b, t]]'
 
 # Beyond these the B slices no longer fit beside the matrix at a readable size.
 MAX_BATCH = 4
