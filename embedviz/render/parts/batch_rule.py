@@ -32,13 +32,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from manim import RoundedRectangle, VGroup, VMobject, config
+from manim import VGroup, VMobject, config
 
 from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import APART, MARGIN, SPACE, Theme, maths
+from embedviz.render.design import APART, MARGIN, SPACE, Theme
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.parts.batch_spread import STEPS
 from embedviz.render.parts.legend import Legend
+from embedviz.render.parts.rule_card import rule_card
 from embedviz.render.space import EMPTY_SHARE, largest_empty_rectangle
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.scenes.batch import RULE
@@ -47,25 +48,6 @@ if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
 __all__ = ["BatchRule", "rule_card", "stand_rule"]
-
-
-def rule_card(text: str, theme: Theme, font_size: float) -> VGroup:
-    """Return the rule's card: the formula in the text colour on a muted, unfilled frame.
-
-    ``text`` is the rule in Typst maths (the story's
-    :data:`~embedviz.story.scenes.batch.RULE`). The frame keeps a SPACE of
-    clear ground round the formula (the design system's).
-    """
-    formula = maths(text, theme.text, font_size)
-    frame = RoundedRectangle(
-        corner_radius=SPACE,
-        width=float(formula.width) + 2 * SPACE,
-        height=float(formula.height) + 2 * SPACE,
-        stroke_color=theme.muted,
-        stroke_width=2.0,
-        fill_opacity=0.0,
-    )
-    return VGroup(frame, formula.move_to(frame))
 
 
 class BatchRule(Component):

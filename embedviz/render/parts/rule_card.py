@@ -27,12 +27,40 @@ from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.space import EMPTY_SHARE, Box, Emptiness, largest_empty_rectangle
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["RuleCard", "rule_places"]
+__all__ = ["RuleCard", "rule_card", "rule_places"]
 
 # The share of its beat's first step in which the card fades out: done before the strips go far.
 _LEAVE_SHARE = 0.3
 # The card comes with the beat's last step at least this long (seconds): shorter is a pop.
 _COME = 0.5
+
+
+def rule_card(text: str, theme: Theme, font_size: float, width: float = 0.0) -> VGroup:
+    """Return a rule's card: the formula in the text colour on a muted, unfilled frame.
+
+    Parameters
+    ----------
+    text
+        The rule in Typst maths (a storyboard's ``rule`` label, or the batch
+        story's :data:`~embedviz.story.scenes.batch.RULE`).
+    theme
+        The colours.
+    font_size
+        The labels' size (never larger than the table's digits).
+    width
+        The card's width at least (a block's); it is never narrower than the
+        formula with :data:`~embedviz.render.design.RULE_PAD` each side.
+    """
+    formula = maths(text, theme.text, font_size)
+    frame = RoundedRectangle(
+        corner_radius=SPACE,
+        width=max(width, float(formula.width) + 2 * RULE_PAD),
+        height=float(formula.height) + 2 * RULE_PAD,
+        stroke_color=theme.muted,
+        stroke_width=2.0,
+        fill_opacity=0.0,
+    )
+    return VGroup(frame, formula.move_to(frame))
 
 
 class RuleCard:
@@ -67,16 +95,8 @@ class RuleCard:
 
     def make(self, centre: tuple[float, float]) -> VGroup:
         """Return a card centred at ``centre``."""
-        formula = maths(self.text, self.theme.text, self.font_size)
-        frame = RoundedRectangle(
-            corner_radius=SPACE,
-            width=self.width,
-            height=formula.height + 2 * RULE_PAD,
-            stroke_color=self.theme.muted,
-            stroke_width=2.0,
-            fill_opacity=0.0,
-        )
-        return VGroup(frame, formula.move_to(frame)).move_to(xyz(*centre))
+        card = rule_card(self.text, self.theme, self.font_size, self.width)
+        return card.move_to(xyz(*centre))
 
     def wrap(self, beat: Beat, animation: Animation) -> Animation:
         """Return the beat's animation with the card coming, going or moving on as it ends.
