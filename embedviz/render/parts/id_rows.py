@@ -48,6 +48,9 @@ class IdRows:
         self.outlines: dict[int, list[VMobject]] = {}
         # A lit number's own colour, to go back to when its row's outline has gone.
         self.rest: dict[int, Any] = {}
+        # Outlines seen on the scene: one not yet seen may come in with any play, even one
+        # that names it only once it has begun (a scroll that builds its steps as it plays).
+        self.seen: set[int] = set()
         _ALL.add(self)
 
     def watch(self, row: int, outline: VMobject) -> None:
@@ -56,7 +59,9 @@ class IdRows:
 
     def shown(self, row: int, on_scene: set[int]) -> float:
         """Return how opaque ``row``'s most opaque outline on the scene is (0: none shows)."""
-        opacities = [float(o.get_stroke_opacity()) for o in self.outlines[row] if id(o) in on_scene]
+        shown = [o for o in self.outlines[row] if id(o) in on_scene]
+        self.seen.update(id(o) for o in shown)
+        opacities = [float(o.get_stroke_opacity()) for o in shown]
         return max(opacities, default=0.0)
 
     def light(self, on_scene: set[int]) -> None:
@@ -76,10 +81,13 @@ class IdRows:
             label.set_fill(interpolate_color(self.rest[row], ManimColor(self.ink), shown))
 
     def moving(self, touched: set[int]) -> list[Mobject]:
-        """Return the numbers that may change colour in a play that ``touched`` these ids."""
+        """Return the numbers that may change colour in a play that ``touched`` these ids.
+
+        Those lit, those of outlines it touches, and those of outlines not yet shown.
+        """
         rows = set(self.rest)
         for row, outlines in self.outlines.items():
-            if any(id(outline) in touched for outline in outlines):
+            if any(id(o) in touched or id(o) not in self.seen for o in outlines):
                 rows.add(row)
         return [self.labels[r] for r in rows if r in self.labels]
 
