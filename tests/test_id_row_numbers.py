@@ -39,47 +39,77 @@ CASES: list[tuple[str, dict[str, Any] | None, set[str]]] = [
     ("SequenceLookup", {"ids": "4821,0,50256", **GPT2}, {"lookup-0", "lookup-1"}),
     ("SequenceLookup", None, {"lookup-0", "lookup-rest"}),
     ("SingleTokenLookup", {}, {"lookup", "print"}),
-    ("LargeVocabLookup", {}, {"lookup", "rest"}),
+    # The scrolls too: row 4821's number slides in in its own colour and takes the amber
+    # once its outline is drawn, never in and out of it while the rows slide.
+    ("LargeVocabLookup", {}, {"scroll", "lookup", "lookup-1", "rest"}),
     ("BatchLookup", {}, {"lookup-0-0", "lookup-0-rest"}),
 ]
 
 
-def _samples(scene: str, options: dict[str, Any] | None, beats: set[str]) -> list[Any]:
-    """At each sample: (where, {row: number's colour}, rows outlined in amber, whole)."""
+def _near(colour: str, other: str) -> bool:
+    """Whether two ``#rrggbb`` colours differ by at most 2 units in every channel."""
+    a, b = colour.lstrip("#"), other.lstrip("#")
+    return all(abs(int(a[i : i + 2], 16) - int(b[i : i + 2], 16)) <= 2 for i in (0, 2, 4))
+
+
+def lit_row_numbers(mobjects: Any, line: str) -> dict[int, tuple[Any, float]]:
+    """Return E's row numbers drawn now, by id: (number, opacity of its row's amber outline).
+
+    A row's outline is found from the drawn outlines themselves: a frame (no
+    fill) in ``line`` (the ID's amber as a line, ``#rrggbb``), level with the number and
+    starting just right of it, where E's body begins (an output row's outline,
+    further right, or a travelling strip's frame lights no number). 0.0: none.
+    """
     from manim import VMobject
 
     from embedviz.render.glyphs import NumberText
+    from embedviz.render.parts.matrix_grid import ROW_LABEL_BUFF
+
+    labels: list[Any] = []
+    outlines = []
+    for top in mobjects:
+        strip = getattr(top, "row_strip", False)
+        for m in top.get_family():
+            if isinstance(m, NumberText) and m.cell.kind == "row_label" and len(m.points):
+                labels.append(m)
+            elif (
+                not strip
+                and isinstance(m, VMobject)
+                and len(m.points)
+                and float(m.get_stroke_width()) > 0
+                # Mid-fade an outline's stroke may stray a unit from the amber (#E59F00).
+                and _near(m.get_stroke_color().to_hex(), line)
+                and float(m.get_fill_opacity()) == 0.0
+            ):
+                outlines.append(m)
+    found: dict[int, tuple[Any, float]] = {id(label): (label, 0.0) for label in labels}
+    for box in outlines:
+        for label in labels:
+            gap = box.get_left()[0] - label.get_right()[0]
+            if abs(box.get_y() - label.get_y()) < box.height / 4 and (
+                -0.01 < gap < 2 * ROW_LABEL_BUFF
+            ):
+                opacity = max(found[id(label)][1], float(box.get_stroke_opacity()))
+                found[id(label)] = (label, opacity)
+    return found
+
+
+def _samples(scene: str, options: dict[str, Any] | None, beats: set[str]) -> list[Any]:
+    """At each sample: (where, {row: number's colour}, rows outlined in amber, whole)."""
     from embedviz.render.moments import play_moments
 
     board = shared_board(scene, _minilm() if options is None else options)
-    line = THEMES[board.options.theme].id_line.lower()
+    line = THEMES[board.options.theme].id_line
     found: list[Any] = []
 
     def read(scene_object: Any, moment: Any) -> None:
-        labels: dict[int, Any] = {}
-        outlines = []
-        for top in scene_object.mobjects:
-            for m in top.get_family():
-                if isinstance(m, NumberText) and m.cell.kind == "row_label" and len(m.points):
-                    labels[m.cell.index[0]] = m
-                elif (
-                    isinstance(m, VMobject)
-                    and len(m.points)
-                    and float(m.get_stroke_width()) > 0
-                    and m.get_stroke_color().to_hex().lower() == line
-                    and float(m.get_fill_opacity()) == 0.0
-                ):
-                    outlines.append(m)
+        colours: dict[int, str] = {}
         lit: dict[int, float] = {}
-        for box in outlines:
-            for row, label in labels.items():
-                # A row's outline: level with its number, and starting right of it.
-                if abs(box.get_y() - label.get_y()) < box.height / 4 and (
-                    box.get_left()[0] > label.get_right()[0] - 0.01
-                ):
-                    opacity = float(box.get_stroke_opacity())
-                    lit[row] = max(lit.get(row, 0.0), opacity)
-        colours = {row: label.get_fill_color().to_hex().lower() for row, label in labels.items()}
+        for label, opacity in lit_row_numbers(scene_object.mobjects, line).values():
+            row = label.cell.index[0]
+            colours[row] = label.get_fill_color().to_hex().lower()
+            if opacity > 0:
+                lit[row] = max(lit.get(row, 0.0), opacity)
         where = f"{moment.beat.name} {moment.alpha:.2f} ({moment.time:.1f} s)"
         whole = {row for row, opacity in lit.items() if opacity >= 0.999}
         faint = {row for row, opacity in lit.items() if opacity < 0.999}
