@@ -34,6 +34,7 @@ from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.layout import frame_regions
 from embedviz.render.mobjects import Caption, xyz
 from embedviz.render.pace import floored_frames, give_seconds
+from embedviz.render.parts.id_rows import id_numbers_moving, light_id_rows
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Stage, stage_for
 from embedviz.render.theme import THEMES, Theme
@@ -162,12 +163,28 @@ class StoryboardScene(Scene):
         drawn part starts at the first of those if that comes earlier.
         """
         moving = super().get_moving_mobjects(*animations)
-        extra = {id(mobject) for mobject in mobjects_that_may_move(animations)}
+        may_move = mobjects_that_may_move(animations)
+        # E's row numbers an outline may light or leave (``parts.id_rows``) change colour too.
+        may_move += id_numbers_moving(self.mobjects, animations, may_move)
+        extra = {id(member) for mobject in may_move for member in mobject.get_family()}
         if not extra:
             return moving
         mobjects = self.get_mobject_family_members()
         first = next((i for i, m in enumerate(mobjects) if id(m) in extra), len(mobjects))
         return mobjects[min(first, len(mobjects) - len(moving)) :]
+
+    def update_mobjects(self, dt: float) -> None:
+        """Update as Manim does, then light E's row numbers from their rows' outlines."""
+        super().update_mobjects(dt)
+        light_id_rows(self.mobjects)
+
+    def play_internal(self, skip_rendering: bool = False) -> None:
+        """Play as Manim does; then, as the play's last fades have ended, light the numbers.
+
+        Skipping animations (a dry run), Manim updates nothing after the play ends.
+        """
+        super().play_internal(skip_rendering)
+        light_id_rows(self.mobjects)
 
     def remove(self, *mobjects: Mobject) -> StoryboardScene:
         """Remove ``mobjects`` from the scene and from what the current play draws.

@@ -7,9 +7,10 @@ the hidden ranges (in the margin, or inside the table when the layout asks).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from typing import Any
 
-from manim import RIGHT, VMobject
+from manim import RIGHT, Rectangle, VMobject
 
 from embedviz.render.design import SPACE, Theme, value_colour
 from embedviz.render.gap_lines import gap_label_lines, line_gap
@@ -25,12 +26,30 @@ from embedviz.render.parts.grid import (
     col_slots,
     row_slots,
 )
+from embedviz.render.parts.id_rows import IdRows
 from embedviz.story.model import NumberCell, Window
 
-__all__ = ["ROW_LABEL_BUFF", "matrix_grid"]
+__all__ = ["ROW_LABEL_BUFF", "MatrixGrid", "matrix_grid"]
 
 # How far the row numbers stand left of the body.
 ROW_LABEL_BUFF = SPACE * 1.5
+
+
+class MatrixGrid(CellGrid):
+    """E's grid: a row outlined in the ID's amber lights its row number (see ``id_rows``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.id_rows = IdRows(self.row_labels, self.theme.id_ink)
+
+    def row_outline(
+        self, row: int, colour: str, width: float = 4.0, beside: Collection[int] = ()
+    ) -> Rectangle:
+        """Return :meth:`CellGrid.row_outline`; an amber one lights the row's number as it shows."""
+        box = super().row_outline(row, colour, width, beside)
+        if colour == self.theme.id_line:
+            self.id_rows.watch(row, box)
+        return box
 
 
 def matrix_grid(
@@ -70,7 +89,7 @@ def matrix_grid(
     Returns
     -------
     CellGrid
-        The matrix.
+        The matrix (a :class:`MatrixGrid`).
     """
     scale = sizes.scale
     pad = char_advance(scale.data) * (CELL_PAD_CHARS + sizes.cell_extra) / 2
@@ -81,7 +100,7 @@ def matrix_grid(
         cell = cells[("weight", (row.key, col.key))]
         return NumberText(cell, scale.data, value_colour(cell.value, value_scale, theme))
 
-    grid = CellGrid(row_slots(window, sizes), col_slots(window, sizes), element, theme, pad=pad)
+    grid = MatrixGrid(row_slots(window, sizes), col_slots(window, sizes), element, theme, pad=pad)
 
     def row_label(slot: Slot) -> VMobject | None:
         if slot.gap and sizes.gaps_wrapped:
