@@ -172,15 +172,13 @@ class LookupStage(Stage):
             b.name: motion.places.get(b.name, motion.lift if b.name in raised else 0.0)
             for b in shown
         }
-        card = RuleCard(
-            shown[0].label("rule"),
-            self.theme,
-            plan.scale.label,
-            motion.output.grid.width_of_body,
-            {},
-        )
+        # A block as tall as E leaves no room beside it: the card, as narrow as its
+        # formula, stands in the corridor between them (the story's same test).
+        corridor = len(motion.output.positions) >= len(shown[0].window.rows)
+        width = 0.0 if corridor else motion.output.grid.width_of_body
+        card = RuleCard(shown[0].label("rule"), self.theme, plan.scale.label, width, {})
         size = (card.width, card.make((0.0, 0.0)).height)
-        card.places = rule_places(motion, self.board, self.title, lifts, size)
+        card.places = rule_places(motion, self.board, self.title, lifts, size, corridor)
         return card
 
     def _close_up(self) -> Zoom | None:
