@@ -123,8 +123,8 @@ class RuleCard:
         return Steps(*steps)
 
 
-def _boxes_at(mobjects: Sequence[Mobject], dy: float) -> list[Box]:
-    return [(b[0], b[1] + dy, b[2], b[3] + dy) for b in mobject_boxes(mobjects)]
+def _boxes_at(mobjects: Sequence[Mobject], dy: float, dx: float = 0.0) -> list[Box]:
+    return [(b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy) for b in mobject_boxes(mobjects)]
 
 
 def _roads(motion: LookupMotion, board: Storyboard, lifts: dict[str, float]) -> dict[str, Box]:
@@ -152,6 +152,7 @@ def rule_places(
     title: Mobject,
     lifts: dict[str, float],
     size: tuple[float, float],
+    corridor: bool = False,
 ) -> dict[str, tuple[float, float]]:
     """Return the card's centre at the end of each beat that shows the rule.
 
@@ -167,31 +168,37 @@ def rule_places(
         How far over its rest the block stands at each such beat's end.
     size
         The card's width and height.
+    corridor
+        Whether the card stands in the corridor between E and the block (a
+        block as tall as E leaves no room beside it), not on the output side.
 
     Returns
     -------
     dict
-        The centre, by beat name: under the block's centre, in the middle of
-        the largest room the output side leaves (right of the block's left
-        edge, clear of the road of the beat's strip) in every beat or in one;
-        kept while it leaves no more than an eighth of the frame empty
-        (:func:`_fewest_moves`).
+        The centre, by beat name: under the block's centre (in the corridor's
+        middle), in the middle of the largest room the output side (the
+        corridor) leaves, clear of the road of the beat's strip, in every beat
+        or in one; kept while it leaves no more than an eighth of the frame
+        empty (:func:`_fewest_moves`). A beat where the card has no room at
+        all is left out (the card does not show then).
     """
     band = content_band(title)
-    still = mobject_boxes([*motion.matrix.intro(), motion.chips.heading, *motion.chips.chips])
+    # In the corridor the blocks stand parted (the chips with the block) at these beats' ends.
+    out_dx, e_dx = (motion.slide, -motion.matrix_slide) if corridor else (0.0, 0.0)
+    still = _boxes_at(motion.matrix.intro(), 0.0, e_dx)
+    still += _boxes_at([motion.chips.heading, *motion.chips.chips], 0.0, out_dx)
     output = motion.output
     block = [m for m in (output.grid, output.heading, output.numbers, output.shape) if m]
     roads = _roads(motion, board, lifts)
-    region = (float(output.grid.body.get_left()[0]), band[1], band[2], band[3])
+    region, x = _region(motion, band, corridor, out_dx, e_dx)
     # The card stands while its beat's strip lands (it comes with the last step); a
     # next beat that keeps it checks its own strip, one that moves it fades it first.
     boxes = {
-        name: [*still, *_boxes_at(block, lift), *([roads[name]] if name in roads else [])]
+        name: [*still, *_boxes_at(block, lift, out_dx), *([roads[name]] if name in roads else [])]
         for name, lift in lifts.items()
     }
     rooms = [largest_empty_rectangle(drawn, region) for drawn in boxes.values()]
     every = [b for drawn in boxes.values() for b in drawn]
-    x = float(output.grid.body.get_center()[0])
     # Where the card may stand: in the middle of the room every beat leaves, or of one's,
     # or a quarter row apart up the band (a place just clear of one beat's road can serve
     # three beats where each room's middle serves one: 7,0,7,63 with a 64-row E).
@@ -208,10 +215,29 @@ def rule_places(
         if not _clear(centre, size, boxes[name], band):
             return float("inf")
         card = _card_box(centre, size)
-        drawn = [*still, *_boxes_at(block, lifts[name]), card]
+        drawn = [*still, *_boxes_at(block, lifts[name], out_dx), card]
         return largest_empty_rectangle(drawn, band).area / frame
 
-    return _fewest_moves(list(lifts), candidates, empty)
+    places = _fewest_moves(list(lifts), candidates, empty)
+    # A card with no room (a corridor narrower than it) is left out, never drawn over numbers.
+    return {name: at for name, at in places.items() if empty(at, name) < float("inf")}
+
+
+def _region(
+    motion: LookupMotion, band: Box, corridor: bool, out_dx: float, e_dx: float
+) -> tuple[Box, float]:
+    """Return where the card may stand and its centre's x: the output side, or the corridor.
+
+    MiniLM's 12-row block is as tall as E: the corridor between them (the blocks
+    parted by ``e_dx`` and ``out_dx``), the next strips' road, stood empty
+    between the first lookups (15 to 16 % of the frame).
+    """
+    body = motion.output.grid.body
+    left = float(body.get_left()[0]) + out_dx
+    if not corridor:
+        return (left, band[1], band[2], band[3]), float(body.get_center()[0])
+    right = float(motion.matrix.grid.body.get_right()[0]) + e_dx
+    return (right, band[1], left, band[3]), (right + left) / 2
 
 
 def _fewest_moves(

@@ -172,15 +172,13 @@ class LookupStage(Stage):
             b.name: motion.places.get(b.name, motion.lift if b.name in raised else 0.0)
             for b in shown
         }
-        card = RuleCard(
-            shown[0].label("rule"),
-            self.theme,
-            plan.scale.label,
-            motion.output.grid.width_of_body,
-            {},
-        )
+        # A block as tall as E leaves no room beside it: the card, as narrow as its
+        # formula, stands in the corridor between them (the story's same test).
+        corridor = len(motion.output.positions) >= len(shown[0].window.rows)
+        width = 0.0 if corridor else motion.output.grid.width_of_body
+        card = RuleCard(shown[0].label("rule"), self.theme, plan.scale.label, width, {})
         size = (card.width, card.make((0.0, 0.0)).height)
-        card.places = rule_places(motion, self.board, self.title, lifts, size)
+        card.places = rule_places(motion, self.board, self.title, lifts, size, corridor)
         return card
 
     def _close_up(self) -> Zoom | None:
@@ -230,8 +228,19 @@ class LookupStage(Stage):
         return zoom.wrap(built[0])
 
     def beat_intro(self, beat: Beat) -> Animation:
-        """Show the title, the matrix with its legend, and the chips."""
-        return make_reveal_animation(self.intro_mobjects())
+        """Show the title, the matrix with its legend, and the chips.
+
+        A sentence's intro (chips in a lane, three phrases or more) shows them
+        with its phrases: the word pieces as the sentence splits, the ID chips
+        as the pieces are named, then E and the empty block as the matrix is.
+        It held still about 19 s for MiniLM's sentence (issue 18).
+        """
+        if self.plan.lane is None or len(beat.phrases) < 3:
+            return make_reveal_animation(self.intro_mobjects())
+        split, named = [self.title, *self.chips.pieces], [self.chips.heading, *self.chips.chips]
+        early = {id(m) for m in [*split, *named]}
+        later = [m for m in self.intro_mobjects() if id(m) not in early]
+        return Steps(*(make_reveal_animation(shown) for shown in (split, named, later)))
 
     def beat_predict(self, beat: Beat) -> Animation:
         """Circle the chips ("4 token IDs go in"), then ask for the output's shape."""

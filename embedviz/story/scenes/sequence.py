@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from embedviz.core.table import Table
-from embedviz.story.model import Highlight, Storyboard
+from embedviz.story.model import Highlight, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
     FETCH_SECONDS,
@@ -70,9 +70,28 @@ def build_sequence_lookup(
         rec.screen.add(int_cell("token_id", (position,), token_id))
     rec.beat("intro", "intro", intro_sentence(table), run_time=1.5)
     _predict_and_reveal(rec, len(ids), table.dim)
-    _lookups(rec, ids, output)
+    _lookups(rec, ids, output, corridor=_corridor_has_room(window, ids))
     _dim_and_shape(rec, ids, table.dim)
     return rec.finish(SPEC, options, table, tuple(ids), scale)
+
+
+def _corridor_has_room(window: Window, ids: list[int]) -> bool:
+    """Whether a block taller than E's rows leaves the rule room in the corridor for two lookups.
+
+    A block shorter than E leaves room beside it (from the reveal). One
+    taller than E's rows (MiniLM's 12 rows for 9 IDs, a repeated ID), from a
+    large vocabulary whose rows E shows apart (hidden ranges between them),
+    has its strips climb or fall far to their rows: the renderer parts the
+    blocks wide as the first lookup starts (a toy's level rows leave only a
+    narrow corridor). The first two strips cross it from their rows of E to
+    output rows 0 and 1, so the card has room under them when both rows
+    stand in E's top half. (The renderer leaves out a card with no room.)
+    """
+    rows = window.rows
+    apart = any(rows[0] < gap.first and gap.last < rows[-1] for gap in window.row_gaps)
+    if len(ids) <= len(rows) or not apart:
+        return False
+    return 2 * (1 + max(rows.index(i) for i in ids[:2])) <= len(rows)
 
 
 def _predict_and_reveal(rec: Recorder, count: int, dim: int) -> None:
@@ -104,12 +123,20 @@ def _predict_and_reveal(rec: Recorder, count: int, dim: int) -> None:
     )
 
 
-def _lookups(rec: Recorder, ids: list[int], output: npt.NDArray[np.float32]) -> None:
+def _lookups(
+    rec: Recorder, ids: list[int], output: npt.NDArray[np.float32], *, corridor: bool
+) -> None:
     """Record the first ID at teaching pace, the second faster, the rest together in one beat.
 
     Each ID's chip becomes its output row's tag. The rest's beat still records
     every row it fills (the renderer plays them one after another, quickly).
+    With ``corridor`` the rule stands in the corridor during the first two
+    lookups (:func:`_corridor_has_room`).
     """
+    if corridor:
+        # The blocks part as the first lookup starts (not at the reveal): the rule
+        # comes into the corridor they open, and goes before the rest's strips cross it.
+        rec.screen.labels["rule"] = RULE
     for position, token_id in enumerate(ids[:2]):
         rec.fill_output((position,), output[position], token_id, chip_becomes_tag=True)
         if position == 0:
