@@ -503,7 +503,7 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
     size (the row numbers'), and is tied to the rows it names as the repeats beat ends: it
     and they carry its pair's letter (tests/test_batch_repeats.py), and one right of the
     slices stands level with its row."""
-    from test_batch_repeats import assert_pairs_lettered
+    from test_batch_repeats import _leaders, assert_pairs_lettered
 
     from embedviz.render.glyphs import NumberText
 
@@ -526,8 +526,8 @@ def test_marks_are_labels_linked_to_their_rows_and_no_edge_names_an_empty_block(
     assert len(marks) == len(_first_copies([list(row) for row in stage.board.ids]))
     # No line leads from a mark (each pair's letter ties it to its rows:
     # tests/test_batch_repeats.py); one right of the slices stands level with its row.
-    assert not len(stage.stack.links)
     drawn = [m for top in stage.scene.mobjects for m in top.get_family() if id(m) in shown]
+    assert not any(_leaders({"stage": stage, "drawn": drawn}).values())
     assert_pairs_lettered(stage, drawn)
     right = max(float(m.get_right()[0]) for m in [*stage.stack.slices, *stage.stack.row_numbers])
     for mark in marks:
@@ -565,11 +565,10 @@ def test_every_mark_and_its_rows_carry_their_pairs_letter(overrides: dict[str, A
     teacher's review, issue 18: which row equals which was in the notation alone). As the
     repeats beat ends, each repeated ID's rows and marks carry its own letter in a ring
     (tests/test_batch_repeats.py), and no line leads from a mark."""
-    from test_batch_repeats import assert_pairs_lettered
+    from test_batch_repeats import _leaders, assert_pairs_lettered
 
     seen = _end_of_repeats(overrides)
     stage, shown = seen["stage"], seen["shown"]
     drawn = [m for top in stage.scene.mobjects for m in top.get_family() if id(m) in shown]
     assert_pairs_lettered(stage, drawn)
-    assert not len(stage.stack.links)
-    assert not len(stage.stack.firsts)
+    assert not any(_leaders({"stage": stage, "drawn": drawn}).values())

@@ -292,22 +292,37 @@ def test_no_mark_stands_in_es_heading_column(overrides: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("overrides", CASES)
-def test_the_column_beside_e_holds_the_leaders(overrides: dict[str, Any]) -> None:
-    """Where E stood level with the repeats' rows, its marks' leaders would climb in the
-    chips' column between E and the slices: the column holds them there (the placement
-    under E finds a place, however low). On int24 the legend's floor (test_legend_place)
-    shrank the default batch's type (27.0 -> 26.0 px), its chip column with it, 0.5 px
-    too narrow for two leaders: its marks fell back over E, their leaders crossing."""
-    from embedviz.render.batch_under import plan_under
+def test_the_column_beside_e_holds_the_letters_and_no_more(overrides: dict[str, Any]) -> None:
+    """The column between E and the slices kept lanes for lines from the marks under E
+    after the lines had gone (session 34; the default batch's column was 85.8 px at 720p
+    where its chips and letters need 56): it is now as wide as the chips' walk or the
+    rows' letters need, the rest going to the tables, and each row's letter stands in it
+    clear of everything: a SPACE from E's cells, left of its row's ring, apart from the
+    other letters and every number drawn."""
+    from embedviz.render.parts.mark_under import RING_BUFF, RING_WIDTH
+    from embedviz.render.parts.pair_marks import PAIR_RING_WIDTH, badge_column
+    from embedviz.render.solver import TAG_GAP
 
-    stage = _end_of_repeats(overrides)["stage"]
-    stack, grid = stage.stack, stage.matrix.grid
-    marks = stage._marks()
-    rows = [stack.slices[c.index[0]].row_y(c.index[1]) for c in marks]
-    # E's bottom a row under the lowest repeat: every leader must pass beside it.
-    bottom = min(rows) - stage.plan.sizes.row_height
-    matrix = (float(grid.get_left()[0]), bottom, float(grid.get_right()[0]), bottom + 1.0)
-    assert plan_under(stack, marks, matrix, bottom - 100.0) is not None
+    seen = _end_of_repeats(overrides)
+    stage = seen["stage"]
+    plan, stack = stage.plan, stage.stack
+    assert plan.mode == "beside"
+    column = plan.output_left - (plan.matrix_left + plan.body_width)
+    need = max(2 * TAG_GAP + plan.chip_width, badge_column(plan.scale.label, plan.sizes.row_height))
+    assert column <= need + 1e-6, (round(column * PX, 1), round(need * PX, 1))
+    edge = float(stage.matrix.grid.get_right()[0])
+    ring = min(g.body_left() for g in stack.slices) - RING_BUFF - RING_WIDTH / 200
+    ink = PAIR_RING_WIDTH / 200
+    numbers = [
+        box_of(m) for m in seen["drawn"] if hasattr(m, "cell") and _visible(m) and len(m.text)
+    ]
+    boxes = [box_of(b) + np.array([[-ink, -ink], [ink, ink]]) for b in stack.row_badges]
+    assert len(boxes) >= 2
+    for n, ((x0, y0), (x1, y1)) in enumerate(boxes):
+        assert x0 >= edge + SPACE - 1e-6, round((x0 - edge) * PX, 1)
+        assert x1 <= ring + 1e-6, round((ring - x1) * PX, 1)
+        for (u0, v0), (u1, v1) in [*numbers, *boxes[:n], *boxes[n + 1 :]]:
+            assert u1 <= x0 or u0 >= x1 or v1 <= y0 or v0 >= y1, (n, (u0, v0, u1, v1))
 
 
 def _e_tops(overrides: dict[str, Any]) -> tuple[Any, dict[str, float]]:

@@ -25,7 +25,7 @@ from embedviz.render.design import (
 from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import source_centres
-from embedviz.render.solver import TAG_GAP
+from embedviz.render.solver import TAG_GAP, _title_band
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import band_legend_width
 from embedviz.render.type_search import legend_height, swatch_size
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "clear_or_free",
     "legend_floor",
+    "legend_place",
     "legend_under",
     "legend_under_x",
     "marks_over_e",
@@ -243,3 +244,23 @@ def title_crowded(
     title_right = x + text_width(spec.title, font, mono=False) / 2
     legend_left = right - band_legend_width(spec.legend_title, scale, stacked)
     return legend_left - title_right < LEGEND_CLEAR - 1e-9
+
+
+def legend_place(
+    spec: BatchSpec, scale: TypeScale, across: _Across, marks: Marks, ends: tuple[float, ...]
+) -> tuple[float | None, float]:
+    """Return the legend's depth under the slices (None: the title band) and the content's bottom.
+
+    A legend that would crowd the title in its band stands under the slices,
+    the content ending under it (:func:`~embedviz.render.batch_notes.title_crowded`);
+    marks right of the slices leave their column to it, upright (the stage's
+    ``batch_legend.legend_beside``), so it is not moved for them.
+    """
+    crowded = marks != "right" and title_crowded(spec, scale, _title_band(spec, scale, [], True))
+    stack_bottom, notes_bottom, content_bottom, floor = ends
+    legend_d = legend_under(
+        spec, scale, across, marks, (stack_bottom, notes_bottom, content_bottom), crowded, floor
+    )
+    if legend_d is not None:
+        content_bottom = max(content_bottom, legend_d + legend_height(scale.legend) / 2)
+    return legend_d, content_bottom

@@ -35,8 +35,13 @@ if TYPE_CHECKING:
 
 __all__ = ["OPENING_GAIN", "OPENING_PX", "Opening", "opening_members", "plan_opening", "reveal"]
 
-# E's digits in the opening grow at most to the type scale's ceiling for data.
-OPENING_PX = MAX_DATA_PX
+# E's digits in the opening grow at most a tenth past the type scale's ceiling for data
+# (MAX_DATA_PX, 30 px at 720p): E and its input are then all the frame shows beside a
+# compact question. At the ceiling, the default batch's tighter rows after the reveal
+# (batch_fit, 25.5 px at 1.37 digit heights) left E so short in the opening that the
+# question's panel grew to 19 % of the frame to leave no larger empty area (issue 18's
+# eighth); the frame has room for 31.2 px.
+OPENING_PX = 1.1 * MAX_DATA_PX
 # The least growth worth a settle at the reveal (a smaller one reads as a jitter).
 OPENING_GAIN = 1.08
 # The largest empty area the opening may leave, as a share of the frame: issue 18's eighth

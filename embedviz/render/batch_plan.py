@@ -96,11 +96,9 @@ class BatchSpec(LookupSpec):
         every strip (:func:`~embedviz.render.batch_notes.legend_floor`), or
         stands where it fills the frame best and gives way (where keeping clear
         costs the numbers a floor).
-    leader_room
-        Whether the chips' column beside E keeps room for the leaders of marks
-        under E (:func:`~embedviz.render.parts.mark_under.beside_room`); the
-        stage solves again without it where the marks do not stand under E so,
-        or E's rise leaves more than an eighth of the frame empty then.
+    tight_rows
+        Whether the solver may take rows tighter than the lookup's for larger
+        numbers (:func:`~embedviz.render.solve_batch.solve_batch`).
     """
 
     batch: int = 0
@@ -112,7 +110,7 @@ class BatchSpec(LookupSpec):
     edge_texts: tuple[str, str] = ("", "")
     header_clear: bool = True
     legend_clear: bool = True
-    leader_room: bool = True
+    tight_rows: bool = False
 
     def grid_sizes(self, scale: TypeScale, pitch: float, extra: float = 0.0) -> GridSizes:
         """Return E's and the slices' sizes at one type scale, pitch and cell widening."""

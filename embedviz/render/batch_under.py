@@ -1,13 +1,13 @@
-"""BatchLookup's equality marks under E, led to their repeats, their rows ringed.
+"""BatchLookup's equality marks under E, their rows ringed and lettered.
 
 The stage (:meth:`~embedviz.render.stages.batch.BatchStage.build`) calls
 :func:`marks_under`: where the marks fit under E once it has risen (no
 further than leaves no larger empty area with their place still empty,
 :func:`plan_under`, :func:`~embedviz.render.parts.mark_under.under_plan`),
 E rises so as they come and :func:`write_under` writes them in the repeats
-beat, each with its leader, with a ring round every row they name; :func:`rings_off`
-takes the rings and the leaders away with the next beat's first phrase, when
-the caption has moved on (the marks stay).
+beat, each with its pair's letter, with a ring round every row they name;
+:func:`rings_off` takes the rings away with the next beat's first phrase, when
+the caption has moved on (the marks and the letters stay).
 """
 
 from __future__ import annotations
@@ -62,9 +62,7 @@ def plan_under(
     cells = sorted(marks, key=lambda c: c.index)
     texts = [NumberText(c, stack.mark_font, stack.theme.wrong) for c in cells]
     sizes = [(float(t.width), float(t.height)) for t in texts]
-    rows = [stack.slices[c.index[0]].row_y(c.index[1]) for c in cells]
-    body = min(grid.body_left() for grid in stack.slices)
-    return under_plan(sizes, rows, stack.plan.sizes.row_height, matrix, floor, body)
+    return under_plan(sizes, matrix, floor)
 
 
 def marks_under(stage: Any) -> bool:
@@ -140,21 +138,18 @@ def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:
 
 
 def rings_off(stack: SliceStack, played: Animation, beat: Beat) -> Animation:
-    """Fade the rings and the marks' lines out with the first phrase of the beat after repeats.
+    """Fade the rings out with the first phrase of the beat after repeats.
 
-    The marks stay, naming their rows (``out[1,2] = out[0,0]``). A lecture-hall
-    review (issue 18) saw the lines (under E, each led to its repeat alone)
-    point at slice 1's rows through the ``dim`` and ``shape`` beats, long after
-    the caption had moved on from the repeats.
+    The marks and their letters stay, naming their rows (``out[1,2] =
+    out[0,0]``). A lecture-hall review (issue 18) saw the marks' lines point
+    at slice 1's rows through the ``dim`` and ``shape`` beats, long after the
+    caption had moved on from the repeats; the rings go as the lines did.
     """
     rings = stack.rings
     if not len(rings) or beat.action == "repeats":
         return played
     stack.rings = VGroup()
-    lines = [m for m in (stack.links, stack.firsts) if len(m)]
-    # Out of the notes (which glide with the stack later), as the rings are out of the scene.
-    stack.notes.remove(*lines)
     first, *rest = beat_steps(played)
     fade = min(0.5, first.get_run_time())
-    gone = AnimationGroup(first, FadeOut(VGroup(rings, *lines), run_time=fade))
+    gone = AnimationGroup(first, FadeOut(rings, run_time=fade))
     return Steps(gone, *rest) if rest else gone

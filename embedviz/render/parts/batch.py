@@ -222,14 +222,11 @@ class SliceStack(OutputPart):
         self.marks_box: tuple[float, float, float, float] | None = None
         # How high over the box a mark may stand level with its first copy's row.
         self.marks_ceiling: float | None = None
-        self.links = VGroup()
         # Where the marks stand under E (batch_under.plan_under), and their rows' rings.
         self.marks_under: UnderPlan | None = None
         self.rings = VGroup()
         # The letters on the marked rows (parts.pair_marks), which stay to the end.
         self.row_badges = VGroup()
-        # Each link's branch into the first copy of the row it marks.
-        self.firsts = VGroup()
         # The empty slices dimmed while another sequence is looked up: each part, its members
         # and their full looks (parts/batch_focus.py).
         self.dimmed: dict[int, list[tuple[VMobject, list[VMobject], list[Any]]]] = {}

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PAIR_RING_WIDTH",
     "PairBadge",
+    "badge_column",
     "badge_room",
     "mark_badges",
     "pair_badges",
@@ -79,8 +80,26 @@ def _radius(font: float, row_height: float) -> float:
 
 
 def badge_room(font: float, row_height: float) -> float:
-    """Return how far a mark moves right to make room for its badge at its start."""
-    return 2 * _radius(font, row_height) + SPACE / 2
+    """Return how far a mark moves right to make room for its badge at its start.
+
+    The badge's ink too (half its stroke out of its ring), so that a badge at
+    the start of a mark under E ends where E's ink does, not past it (at the
+    frame's safe margin where E stands against it).
+    """
+    return 2 * _radius(font, row_height) + SPACE / 2 + PAIR_RING_WIDTH / 200
+
+
+def badge_column(font: float, row_height: float) -> float:
+    """Return the least room between E's body and the slices' that the rows' letters need.
+
+    Left of each marked row, outside its ring (:func:`_column`), a SPACE
+    clear of E's cells: the batch solver keeps the column beside E at least
+    this wide where the batch has repeats (it once kept room there for lines
+    from the marks, which the letters replaced).
+    """
+    radius = _radius(font, row_height)
+    ink = PAIR_RING_WIDTH / 100  # half the badge's stroke out of each side
+    return SPACE + 2 * radius + ink + SPACE / 2 + RING_BUFF + RING_WIDTH / 200
 
 
 def _column(grid: CellGrid, radius: float) -> float:

@@ -80,29 +80,12 @@ class BatchStage(Stage):
 
     def build(self) -> None:
         """Solve and build; keep the input where E rose for the marks (:func:`keep_input`)."""
-        self._solve()
+        self._build(batch_spec(self.board))
         self.marks_below = VGroup()
         keep_input(self)
 
-    def _solve(self) -> None:
-        """Solve the layout and build every part in its place.
-
-        The chips' column beside E keeps room for the leaders of marks under
-        E (``leader_room``); where the marks do not stand there so, or E's
-        rise then leaves more than an eighth of the frame empty as the last
-        lookup ends (the 4 × 2 batch in a 4 × 3 table: 12.6 %, the type
-        smaller for the wider column), the stage builds again without it.
-        """
-        spec = batch_spec(self.board)
-        if self._build(spec) or not (spec.marks and self.plan.mode == "beside"):
-            return
-        narrow = replace(spec, leader_room=False)
-        if solve_batch(narrow) != self.plan:
-            self.parts = []
-            self._build(narrow)
-
-    def _build(self, spec: BatchSpec) -> bool:
-        """Build every part for ``spec``; return whether the marks stand under E as they should."""
+    def _build(self, spec: BatchSpec) -> None:
+        """Solve the layout for ``spec`` and build every part in its place."""
         plan = solve_batch(spec)
         self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
@@ -134,14 +117,13 @@ class BatchStage(Stage):
             # E's rise again, with the column filled (the marks keep their band over E).
             self.rise = self._rise(spec, spread=False)
             self._marks_in_block(spec)
-        under = marks_under(self)
+        marks_under(self)
         # Where the block of chips stands while only the intro shows (home, or further left).
         block = [self.chips.slots, *self.chips.chips]
         self.block_rest = Rests({"block": block, "opening": opening_members(self)})
         self._rest_block()
         # E and the block drawn large until the reveal (batch_opening), if that gains.
         self.opening = plan_opening(self)
-        return under
 
     def _motion(self, plan: BatchPlan) -> BatchMotion:
         """Return the thread of motion between E, the block of chips and the stack."""
