@@ -414,12 +414,11 @@ class PositionStage(Stage):
         # (refining all three at once tried 2,601 layouts: a third of the render time).
         coarse = self.plan.sizes.row_height / 5
         wide = self.plan.sizes.row_height
-        fixed = self.key_stays or not self.plan.legend_left  # the legend stays where it stood
-        stays = [0.0] if fixed else None
+        stays = [0.0] if self.key_stays or not self.plan.legend_left else None  # it stays
         dy, lift, dx = best([k * coarse for k in range(-5, 6)], stays, stays)
         fine = [dy + k * coarse / 8 for k in range(-8, 9)]
         dy, _, _ = best([d for d in fine if abs(d) <= 5 * coarse + 1e-9], [lift], [dx])
-        if fixed:
+        if stays:
             return dy, 0.0, 0.0
         lifts = [lift + k * coarse / 4 for k in range(-4, 5)]
         shifts = [dx + k * wide / 8 for k in range(-8, 9)]
