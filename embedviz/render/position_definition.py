@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from embedviz.render.design import MIN_TEXT_PX, SPACE, font_for_px
 from embedviz.render.formula import formula_height, formula_width
 from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.story.phrases import caption_lines
 
 if TYPE_CHECKING:
     from embedviz.render.solver_positions import PositionSpec
@@ -23,6 +24,7 @@ __all__ = [
     "POS_SYMBOL",
     "definition_font",
     "gap_line",
+    "note_beside_width",
     "note_fit",
     "note_size",
     "position_column_width",
@@ -121,3 +123,28 @@ def position_column_width(label: float, chars: int) -> float:
 def gap_line(spec: PositionSpec, font: float, inline: bool = False) -> float:
     """Return the height a learned P's hidden-rows label takes over its size note (or 0)."""
     return digit_height(font) * GAP_LINE + SPACE if spec.gap and not inline else 0.0
+
+
+def note_beside_width(text: str, font: float) -> float:
+    """Return the widest line of the sums' note set on two lines beside the sum block.
+
+    The band is centred on it (``solver_positions._centred_sums``), and
+    :mod:`~embedviz.render.parts.sum_note` wraps the note beside the block no
+    wider: set on one line where the safe area happens to hold it (a font a hair
+    smaller), it reached the frame's edge and moved the band 1.3 units right of
+    centre.
+
+    Parameters
+    ----------
+    text
+        The note.
+    font
+        Its font size (the notes').
+
+    Returns
+    -------
+    float
+        The widest of its two lines, in scene units.
+    """
+    lines = caption_lines(text, len(text) // 2 + 2)
+    return max(text_width(line, font, mono=False) for line in lines)

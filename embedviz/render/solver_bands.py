@@ -124,7 +124,7 @@ def legend_place(
     """
     matrix_heading_top, output_heading_top, content_top = bounds
     free = legend_h + SPACE
-    if not spec.legend:
+    if not spec.legend or spec.legend_in_band:
         return "band", 0.0
     if spec.still:
         return "under_tags", 0.0

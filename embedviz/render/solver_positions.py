@@ -41,13 +41,13 @@ from embedviz.render.position_definition import (
     GAP_LINE,
     definition_font,
     gap_line,
+    note_beside_width,
     note_fit,
     position_column_width,
 )
 from embedviz.render.solver import CAPTION_CENTRE, TITLE_RATIO
 from embedviz.render.solver_bands import TitlePlace, place_title
 from embedviz.story.model import Storyboard, Window
-from embedviz.story.phrases import caption_lines
 
 __all__ = [
     "DEFINITION_GAP",
@@ -124,6 +124,8 @@ class PositionSpec:
         arrangement's legend, which stays, reaches: the bands keep a ``SPACE`` under it.
     title_font
         The first arrangement's title size, which the title keeps (0: none).
+    pe_numbers
+        Whether P's position numbers must stand beside it (else dropped where there is no room).
     """
 
     window: Window
@@ -141,6 +143,7 @@ class PositionSpec:
     legend_title: str = ""
     title_font: float = 0.0
     legend_depth: float = 0.0
+    pe_numbers: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> PositionSpec:
@@ -255,8 +258,7 @@ def _frame() -> tuple[float, float, float, float]:
     from manim import config
 
     half_w, half_h = float(config.frame_width) / 2, float(config.frame_height) / 2
-    # Rows are outlined at the blocks' outer edges, clear of their frames: their ink
-    # stays inside the margin too.
+    # Rows' outlines reach past the blocks' frames: their ink stays inside the margin too.
     edge = MARGIN + clear_reach()
     return -half_w + edge, half_w - edge, half_h - MARGIN, -half_h
 
@@ -328,30 +330,6 @@ def _centred_sums(
     return max(sign, (room - sign - beside) / 2 + sign)
 
 
-def note_beside_width(text: str, font: float) -> float:
-    """Return the widest line of the sums' note set on two lines beside the sum block.
-
-    The band is centred on it (:func:`_centred_sums`), and :mod:`.sum_note`
-    wraps the note beside the block no wider: set on one line where the safe
-    area happens to hold it (a font a hair smaller), it reached the frame's edge
-    and moved the band 1.3 units right of centre.
-
-    Parameters
-    ----------
-    text
-        The note.
-    font
-        Its font size (the notes').
-
-    Returns
-    -------
-    float
-        The widest of its two lines, in scene units.
-    """
-    lines = caption_lines(text, len(text) // 2 + 2)
-    return max(text_width(line, font, mono=False) for line in lines)
-
-
 def _title_band(
     spec: PositionSpec, scale: TypeScale, safe: tuple[float, float], problems: list[str]
 ) -> TitlePlace:
@@ -380,10 +358,16 @@ def _sums_widths(spec: PositionSpec, label: float) -> tuple[float, float]:
     return labels_w, _verdict_width(spec.verdict, label) + labels_w
 
 
-def _pe_numbers_width(spec: PositionSpec, label: float, top_w: float, span: float) -> float:
-    """Return P's position numbers' width right of its block (0 where ``span`` has no room)."""
-    # Two tokens' top band has none: its numbers are as large as P's definition needs.
+def _pe_numbers_width(
+    spec: PositionSpec, label: float, top_w: float, span: float, problems: list[str]
+) -> float:
+    """Return P's position numbers' width right of its block (0 where ``span`` has no room).
+
+    Two tokens' top band has none: its numbers are as large as P's definition needs.
+    """
     width = _beside() + position_column_width(label, spec.position_chars)
+    if spec.pe_numbers and top_w + width > span:
+        problems.append("no room for P's position numbers")
     return width if top_w + width <= span else 0.0
 
 
@@ -414,7 +398,7 @@ def _measure(spec: PositionSpec, data: float, pitch: float) -> tuple[PositionPla
     # The sums right after P's definition; a learned P's size note stands under P itself
     # (under E[id] it read as E's), its sums centred under the top band (_centred_sums).
     pe_left = body_w + tags_w + sign_w
-    numbers_w = _pe_numbers_width(spec, label, top_w, span)
+    numbers_w = _pe_numbers_width(spec, label, top_w, span, problems)
     note_w, note_h, inline = note_fit(spec, note_font, body_w + numbers_w)
     centred = _centred_sums(spec, scale.note, top_w - body_w, sign_w, verdict_w, labels_w)
     sum_left = note_w + SPACE + sign_w if spec.formulas else centred

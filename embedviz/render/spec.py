@@ -153,6 +153,12 @@ class LookupSpec:
     legend_stacks
         Whether a legend in the title band may stand with its title over its
         swatches to let the title stand centred (its band is a line taller).
+    legend_in_band
+        Whether the legend stands in the title band from the start, right of
+        the title, wherever else there would be room for it: a scene whose
+        second arrangement keeps the legend (PositionBlindness) then gives that
+        arrangement's tables the strip under the title that a legend over the
+        matrix would take (issue 18: the rows 0.425 units apart, not 0.50).
     lane
         Whether the chips wait in a row over E rather than beside the output
         rows they fill (:mod:`~embedviz.render.solver_lane`).
@@ -200,6 +206,7 @@ class LookupSpec:
     counted: bool = False
     legend_stacks: bool = True
     lane: bool = False
+    legend_in_band: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:

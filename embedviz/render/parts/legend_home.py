@@ -17,17 +17,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from manim import Mobject, config
+from manim import RIGHT, Mobject, config
 
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MIN_DATA_PX, MIN_DEFAULT_DATA_PX, SPACE, font_for_px
-from embedviz.render.metrics import xyz
+from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.resting import legend_across, legend_room
+from embedviz.render.solver import LookupPlan, solve_lookup
+from embedviz.render.solver_bands import band_legend_height
 from embedviz.render.solver_positions import PositionPlan, PositionSpec, solve_positions
 from embedviz.render.space import EMPTY_SHARE, Box, box_union, largest_empty_rectangle
+from embedviz.render.spec import LookupSpec
+from embedviz.render.type_search import legend_height
 
-__all__ = ["keep_legend", "legend_home"]
+__all__ = [
+    "band_pays",
+    "first_plan",
+    "heading_in_room",
+    "keep_band_legend",
+    "keep_legend",
+    "legend_home",
+]
 
 
 def legend_home(motion: LookupMotion, title: Mobject, shown: Sequence[Mobject]) -> Box | None:
@@ -115,3 +126,120 @@ def keep_legend(
     # set it smaller (a learned P's: 23.8 px, not 25.7; test_titles).
     first = motion.plan
     return replace(kept, title_font=first.title_font, title_x=first.title_x, title_y=first.title_y)
+
+
+def keep_band_legend(
+    motion: LookupMotion, title: Mobject, sums: PositionSpec, numbered: bool
+) -> PositionPlan | None:
+    """Return the second arrangement laid out under a legend that stands in the title band.
+
+    The legend stands right of the title from the intro on and stays there
+    (issue 18: a legend over E took the strip under the title that the
+    second arrangement's rows could use; one that glides there mid-scene
+    was rejected). The second arrangement keeps the title where it stood
+    and the bands a ``SPACE`` under the legend's bottom. None where the
+    legend does not stand in the band (or there is none).
+
+    Parameters
+    ----------
+    motion
+        The lookup's motion: its matrix holds the legend.
+    title
+        The title as the first arrangement sets it.
+    sums
+        What the second arrangement holds.
+    numbered
+        Whether P's rows keep their positions beside them, as under a legend
+        over E (a larger font would drop them: the default's numbers 27.8 px
+        tall without, 26.9 px with), where that keeps the numbers over their
+        floor (24 px, or 18 px for numbers under 24 px without).
+    """
+    legend, first = motion.matrix.legend, motion.plan
+    if legend is None or first.legend_left:
+        return None
+    bottom = min(float(legend.get_bottom()[1]), float(title.get_bottom()[1]))
+    depth = float(config.frame_height) / 2 - bottom
+    kept = _band_sums(sums, depth, numbered)
+    return replace(kept, title_font=first.title_font, title_x=first.title_x, title_y=first.title_y)
+
+
+def heading_in_room(motion: LookupMotion, title: Mobject) -> None:
+    """Raise E's heading into the room over E, over E's right edge, for a legend in the band.
+
+    The output block stands raised over E while the strips travel (their
+    paths need it) and rests lower: the room over E, under the title band,
+    then stood empty (a legend over E stood there; with it in the band, the
+    lookup's and ``same``'s ends left 14.4 % and 14.6 % of the frame empty,
+    across the frame over E and the block). E's heading stands in the middle
+    of that room, its right edge over E's (left-aligned, the room right of it
+    over the block still left 12.7 % at ``same``'s end; now 11.8 %).
+    """
+    matrix = motion.matrix
+    if matrix.legend is None or motion.plan.legend_left:
+        return
+    band = min(float(matrix.legend.get_bottom()[1]), float(title.get_bottom()[1]))
+    heading = matrix.heading
+    bottom = float(heading.get_bottom()[1])
+    y = (band + bottom) / 2
+    heading.move_to(xyz(0, y)).align_to(xyz(matrix.grid.body_right(), 0), RIGHT)
+
+
+def band_pays(banded: LookupPlan, over: LookupPlan, sums: PositionSpec) -> bool:
+    """Return whether the legend stands in the title band from the start (``banded``).
+
+    Where the second arrangement is bound by the frame's height, the strip
+    under the title that a legend over E takes (a ``SPACE`` under the title,
+    :func:`legend_home`) is its rows' room: in the band, the default's rows
+    stand 0.485 units apart, not 0.425 (issue 18, lecture-hall frames). Not
+    where its rows come out no looser for it (two tokens: ``{"ids": "3,3"}``,
+    whose legend fills the room over a short output block), nor where its
+    numbers would come out under 24 px and smaller than under a legend of its
+    own (eight tokens: 15.9 px, not 16.7). A legend the lookup sets in the
+    band anyway stays there.
+
+    Parameters
+    ----------
+    banded, over
+        The lookup's plan with the legend asked into the title band, and as it solves alone.
+    sums
+        What the second arrangement holds (with a legend of its own).
+    """
+    if not banded.scale.legend or banded.legend_left:
+        return False
+    if not over.legend_left:
+        return True
+    top = float(config.frame_height) / 2
+    band = banded.legend_y - band_legend_height(banded.scale, banded.legend_stacked) / 2
+    title = over.title_y - digit_height(over.title_font) / 2
+    strip = top - title + SPACE + legend_height(over.scale.legend)
+    under, beside = (_band_sums(sums, depth, True) for depth in (top - band, strip))
+    least = min(font_for_px(MIN_DEFAULT_DATA_PX), solve_positions(sums).scale.data)
+    looser = under.sizes.row_height > beside.sizes.row_height + 1e-3
+    return looser and under.scale.data >= least - 1e-9
+
+
+def _band_sums(sums: PositionSpec, depth: float, numbered: bool) -> PositionPlan:
+    """Return the second arrangement under a legend reaching ``depth`` under the frame's top.
+
+    ``numbered``: P's rows keep their positions beside them where that keeps
+    the numbers over their floor (:func:`keep_band_legend`).
+    """
+    kept = solve_positions(replace(sums, legend_title="", legend_depth=depth))
+    if numbered and not kept.pe_label_left:
+        toy = kept.scale.data >= font_for_px(MIN_DEFAULT_DATA_PX)
+        floor = font_for_px(MIN_DEFAULT_DATA_PX if toy else MIN_DATA_PX)
+        both = solve_positions(replace(sums, legend_title="", legend_depth=depth, pe_numbers=True))
+        kept = both if both.scale.data >= floor - 1e-9 else kept
+    return kept
+
+
+def first_plan(spec: LookupSpec, sums: PositionSpec) -> tuple[LookupPlan, bool]:
+    """Return the lookup's plan, the legend in the title band where that pays (:func:`band_pays`).
+
+    Also whether the legend would stand over E otherwise: the second
+    arrangement then keeps P's rows' positions (:func:`keep_band_legend`).
+    """
+    banded = solve_lookup(replace(spec, legend_in_band=True, legend_stacks=False))
+    over = solve_lookup(spec)
+    sums = replace(sums, title_font=banded.title_font)
+    return (banded if band_pays(banded, over, sums) else over), over.legend_left

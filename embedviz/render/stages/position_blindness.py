@@ -41,12 +41,12 @@ from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
+from embedviz.render.parts import legend_home
 from embedviz.render.parts.compare_focus import dim_others
 from embedviz.render.parts.edge_clear import keep_off_edge, right_edge
 from embedviz.render.parts.first_level import lookup_all, rest_level, stand_for_lookups
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.key_swap import sums_key, swap_keys
-from embedviz.render.parts.legend_home import keep_legend
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Narrowing, Targets, glided, narrowed, narrowing, placed
@@ -54,7 +54,7 @@ from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
 from embedviz.render.parts.resting import legend_across, legend_room, rest_legend
 from embedviz.render.parts.sum_note import band_shift, shifted_band
 from embedviz.render.rests import Settle
-from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
+from embedviz.render.solver import LookupPlan, LookupSpec
 from embedviz.render.solver_positions import (
     NARROW_PAD,
     VERDICT_CHARS,
@@ -104,7 +104,9 @@ class PositionStage(Stage):
         spec = replace(
             LookupSpec.from_board(self.board), mark_chars=VERDICT_CHARS, fill_height=True
         )
-        plan = self.plan = solve_lookup(spec)
+        # The legend in the title band from the start where the sums' rows gain its strip.
+        plan, numbered = legend_home.first_plan(spec, PositionSpec.from_board(self.board))
+        self.plan = plan
         self.title = SansText(self.board.title, plan.title_font, self.theme.text)
         self.title.move_to(xyz(plan.title_x, plan.title_y))
         args = (self.scene, self.board, self.cells, plan, self.theme)
@@ -114,6 +116,7 @@ class PositionStage(Stage):
         keep_off_edge(self.chips.heading)  # "token IDs" as far in as the verdict (issue 18)
         parts = (self.matrix, self.output, self.chips, self.cells)
         self.motion = self.add_part(LookupMotion(self.scene, self.theme, plan, *parts))
+        legend_home.heading_in_room(self.motion, self.title)  # where a legend over E stood
         # At the solver's place the block leaves a fifth of the frame empty under it.
         rest_level(self.motion, self.board, self.title)
         # Raised over E by a raised output block, the legend rests where it fills the frame.
@@ -122,8 +125,9 @@ class PositionStage(Stage):
         sums = replace(PositionSpec.from_board(self.board), title_font=plan.title_font)
         second = self.sums_plan = solve_positions(sums)  # the title keeps the lookup's size
         # Where it can, E's legend stays where it first stood, the second arrangement under it.
-        kept = keep_legend(self.motion, self.title, self.intro_mobjects(), sums, second)
+        kept = legend_home.keep_legend(self.motion, self.title, self.intro_mobjects(), sums, second)
         self.key_stays = kept is not None
+        kept = kept or legend_home.keep_band_legend(self.motion, self.title, sums, numbered)
         second = self.sums_plan = kept or second
         pe_kind = next(k for k in _PE_KINDS if any(key[0] == k for key in self.cells))
         args2 = (self.scene, self.board, self.cells, second, self.theme)
@@ -323,7 +327,7 @@ class PositionStage(Stage):
     ) -> tuple[Targets, Narrowing]:
         """Return where E's members end, and the output side's but for its glide up or down."""
         scale, anchor, slide = room
-        least, kept = _text_floor(), self._kept(matrix, output)
+        least, kept = units_for_px(MIN_TEXT_PX), self._kept(matrix, output)
         return (
             narrowed(matrix, scale, anchor, floor=least, kept=kept),
             narrowing(output, scale, anchor, -slide, least, kept),
@@ -410,11 +414,11 @@ class PositionStage(Stage):
         # (refining all three at once tried 2,601 layouts: a third of the render time).
         coarse = self.plan.sizes.row_height / 5
         wide = self.plan.sizes.row_height
-        stays = [0.0] if self.key_stays else None  # the legend stays where it first stood
+        stays = [0.0] if self.key_stays or not self.plan.legend_left else None  # it stays
         dy, lift, dx = best([k * coarse for k in range(-5, 6)], stays, stays)
         fine = [dy + k * coarse / 8 for k in range(-8, 9)]
         dy, _, _ = best([d for d in fine if abs(d) <= 5 * coarse + 1e-9], [lift], [dx])
-        if self.key_stays:
+        if stays:
             return dy, 0.0, 0.0
         lifts = [lift + k * coarse / 4 for k in range(-4, 5)]
         shifts = [dx + k * wide / 8 for k in range(-8, 9)]
@@ -490,10 +494,3 @@ class PositionStage(Stage):
         )
         numbered = [FadeIn(m) for m in blocks.position_column()]  # "one vector per position"
         return Steps(arrived, AnimationGroup(FadeIn(blocks.formula), *numbered))
-
-
-def _text_floor() -> float:
-    """Return the least digit height of a text, in units: :data:`MIN_TEXT_PX` at 720p."""
-    from manim import config
-
-    return MIN_TEXT_PX * float(config.frame_height) / 720

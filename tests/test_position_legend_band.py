@@ -1,0 +1,85 @@
+"""PositionBlindness's legend stands in the title band from the start, and the rows gain its strip.
+
+Issue 18 (lecture-hall frames): from ``arrange`` on, the rows stood 0.425
+units apart (38 px at 720p) against the lookup scenes' 0.686: the legend,
+kept where it first stood over E, took the strip under the title that the
+second arrangement could use. A legend that glides into the title band
+mid-scene was rejected ("the legend stays where it first stood"). It now
+stands right of the title, on its line, from the intro to the last beat,
+and the second arrangement's rows take the freed height (0.485 units).
+Read from the mobjects at every beat end of a dry run.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+from boards import shared_board
+
+CASES = {"sinusoid": {}, "learned": {"positions": "learned"}}
+SECOND = ("arrange", "positions", "add", "differ")
+# The rows' pitch from ``arrange`` on, in scene units: 0.425 under a legend over E.
+LEAST_PITCH = 0.48
+
+Box = tuple[float, float, float, float]
+
+
+def _box(mobject: Any) -> Box:
+    low, high = mobject.get_corner([-1, -1, 0]), mobject.get_corner([1, 1, 0])
+    return (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
+
+
+@functools.cache
+def _ends(name: str) -> dict[str, tuple[Box | None, Box, float]]:
+    """Per beat end: the drawn legend's box (None: none drawn), the title's, the rows' pitch."""
+    from manim import VMobject
+
+    from embedviz.render.moments import play_moments
+
+    ends: dict[str, tuple[Box | None, Box, float]] = {}
+
+    def read(scene: Any, moment: Any) -> None:
+        stage = scene.stage
+        family = {id(m) for top in scene.mobjects for m in top.get_family()}
+        legends = [stage.matrix.legend, getattr(stage, "sums_legend", None)]
+        drawn = [
+            legend
+            for legend in legends
+            if legend is not None
+            and id(legend) in family
+            and any(
+                isinstance(m, VMobject) and m.get_fill_opacity() > 0.05 for m in legend.get_family()
+            )
+        ]
+        assert len(drawn) <= 1, moment.beat.name  # one key at a time
+        second = moment.beat.name in SECOND
+        pitch = (stage.sums_plan if second else stage.plan).sizes.row_height
+        ends[moment.beat.name] = (_box(drawn[0]) if drawn else None, _box(stage.title), pitch)
+
+    board = shared_board("PositionBlindness", CASES[name])
+    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
+    return ends
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_legend_stands_in_the_title_band_at_every_beat_end(name: str) -> None:
+    """One legend, in one place at every beat end: right of the title, level with its line."""
+    ends = _ends(name)
+    places = {legend for legend, _, _ in ends.values()}
+    assert len(places) == 1, places
+    (legend,) = places
+    assert legend is not None
+    for beat, (_, title, _) in ends.items():
+        assert legend[0] > title[2], beat  # right of the title
+        # On the title's line: it spans the title's middle height.
+        assert legend[1] < (title[1] + title[3]) / 2 < legend[3], (beat, legend, title)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_rows_take_the_legends_strip_from_arrange_on(name: str) -> None:
+    """The second arrangement's rows stand at least 0.48 units apart (43 px at 720p)."""
+    ends = _ends(name)
+    for beat in SECOND:
+        assert ends[beat][2] >= LEAST_PITCH, (beat, ends[beat][2])
