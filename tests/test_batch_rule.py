@@ -1,14 +1,18 @@
-"""GPT-2's batch: the lookup's rule stands under the short slices, the legend still beside them.
+"""BatchLookup: the lookup's rule ``out[b, t] = E[ids[b, t]]`` on a card in a top corner.
 
-Its legend under the slices faded out of the strips' way in three lookup
-beats (issue 18: a teacher saw the key blink); every height under the
-slices is crossed by some strip, and the places none crosses left 18.0-21.6 %
-of the frame empty there. The legend now stands upright under the slices'
-edges (tests/test_legend_place.py) and the rule ``out[b, t] = E[ids[b, t]]``
-takes the room under the slices on a card (parts/batch_rule.py). Read at
-every beat's end: the card shows, in one place, under the slices and clear
-of everything else drawn; it is set in the one maths voice. A batch whose
-legend stands clear of the strips (the default) has no card.
+The storyboard is the one source for the picture and the descriptions. The
+batch's card was drawn only where its layout had room (GPT-2's batch, not
+the toy default), so no storyboard recorded it and no description read it;
+where it was drawn, under GPT-2's short slices, strips crossed its place in
+three lookup beats (``lookup-0-0``, ``lookup-0-rest``, ``lookup-1``): it
+faded out in each, and stood above the block in one layout, below it in
+another. It now stands in the top left corner, over E and left of the block
+of chips (top right where the block's labels fill the left: four sequences of
+two IDs), where nothing that moves goes (parts/batch_rule.py): recorded from
+the reveal to the end, read by the describer, drawn whole in one place from
+the reveal's end, crossed by no strip or chip and overlapped by nothing
+(sampled mid-motion and at every beat's end), at the labels' size or no
+smaller than their floor.
 """
 
 from __future__ import annotations
@@ -16,60 +20,109 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from boards import shared_board
 
-from embedviz.inputs import prepared_storyboard
-from embedviz.render.boxes import mobject_boxes
+from embedviz.render.boxes import content_band, mobject_boxes
+from embedviz.render.metrics import digit_height
 from embedviz.render.moments import play_moments
+from embedviz.render.type_units import px_for_font
 
 GPT2_BATCH = {"ids": [[4821, 0, 50256, 17], [33000, 2, 4821, 0]], "vocab": 50257, "dim": 768}
+CASES = [
+    {},
+    {"theme": "light"},
+    {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 10, "dim": 5},
+    GPT2_BATCH,
+    {"ids": "1,0;2,3;3,1;0,2", "vocab": 4, "dim": 2},
+]
 # Overlap deeper than this (scene units) counts: a tenth of a pixel at 720p.
 TOUCH = 0.1 / 90
+# A card moved or resized by more than this (scene units: a pixel at 720p) has moved.
+STILL = 1 / 90
+# The lookups sampled this finely: a strip that crossed the card between samples of the
+# other tests (the old card's place under the slices) is caught.
+ALPHAS = tuple(i / 16 for i in range(1, 17))
 
 
-def _ends(overrides: dict[str, Any]) -> list[tuple[str, Any, float, list[Any], float]]:
-    """At every beat's end: (beat, the card's box, opacity, what overlaps it, slices' bottom)."""
-    board = prepared_storyboard("BatchLookup", overrides, environ={})
-    seen: list[tuple[str, Any, float, list[Any], float]] = []
+def _overlap(a: Any, b: Any) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > TOUCH and min(a[3], b[3]) - max(a[1], b[1]) > TOUCH
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=["toy", "light", "3x6", "gpt2", "4x2"])
+def test_the_storyboard_records_the_rule_from_the_reveal_to_the_end(overrides: Any) -> None:
+    from embedviz.story.scenes.batch import RULE
+
+    board = shared_board("BatchLookup", overrides)
+    names = [beat.name for beat in board.beats]
+    start = names.index("reveal")
+    assert all("rule" not in beat.labels for beat in board.beats[:start])
+    assert all(beat.labels.get("rule") == RULE for beat in board.beats[start:])
+    said = [d.text for beat in board.beats for d in beat.descriptions if d.template == "rule_card"]
+    assert said == ["A card in a corner reads the rule: out[b, t] = E[ids[b, t]]."], said
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", CASES, ids=["toy", "light", "3x6", "gpt2", "4x2"])
+def test_the_card_stands_still_and_whole_and_nothing_crosses_it(overrides: Any) -> None:
+    """From the reveal's end: one place, fully drawn, clear of every other box, mid-motion too."""
+    board = shared_board("BatchLookup", overrides)
+    problems: list[str] = []
+    home: list[Any] = []
+    started = [False]
 
     def look(scene: Any, moment: Any) -> None:
-        stage = scene.stage
-        if stage.rule is None:
-            seen.append((moment.beat.name, None, 0.0, [], 0.0))
+        card = scene.stage.rule.card
+        started[0] = started[0] or (moment.beat.name == "reveal" and moment.alpha >= 1)
+        if not started[0]:
             return
-        card = stage.rule.card
-        (box,) = mobject_boxes([card[1]])
-        opacity = max(float(m.get_fill_opacity()) for m in card[1].family_members_with_points())
-        others = mobject_boxes(scene.mobjects, [card], stage.theme.background)
-        crossing = [
-            o
-            for o in others
-            if min(o[2], box[2]) - max(o[0], box[0]) > TOUCH
-            and min(o[3], box[3]) - max(o[1], box[1]) > TOUCH
-        ]
-        bottom = min(float(g.get_bottom()[1]) for g in stage.stack.slices)
-        seen.append((moment.beat.name, box, opacity, crossing, bottom))
-
-    play_moments(board, look, alphas=(), pixel_width=192, pixel_height=108)
-    return seen
-
-
-@pytest.mark.parametrize("theme", ["dark", "light"])
-def test_the_rule_stands_under_the_slices_at_every_beat_end(theme: str) -> None:
-    ends = _ends({**GPT2_BATCH, "theme": theme})
-    assert ends
-    assert all(box is not None for _, box, *_ in ends), "no rule card"
-    home = ends[0][1]
-    problems = []
-    for beat, box, opacity, crossing, bottom in ends:
+        where = f"{moment.beat.name} step {moment.step} at {moment.alpha:.2f}"
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        if id(card) not in shown:
+            problems.append(f"{where}: no card")
+            return
+        # The formula's glyphs (its invisible box path aside) and the frame's outline.
+        glyphs = max(float(m.get_fill_opacity()) for m in card[1].family_members_with_points())
+        opacity = min(glyphs, float(card[0].get_stroke_opacity()))
         if opacity < 0.99:
-            problems.append(f"{beat}: the rule is drawn at {opacity:.2f}")
-        if max(abs(a - b) for a, b in zip(box, home, strict=True)) > 1e-6:
-            problems.append(f"{beat}: the rule stands at {box}, not {home}")
+            problems.append(f"{where}: the rule is drawn at {opacity:.2f}")
+        box = (*card.get_corner([-1, -1, 0])[:2], *card.get_corner([1, 1, 0])[:2])
+        home.extend([] if home else [box])
+        if max(abs(a - b) for a, b in zip(box, home[0], strict=True)) > STILL:
+            problems.append(f"{where}: the card stands at {box}, not {home[0]}")
+        others = mobject_boxes(scene.mobjects, [card], scene.stage.theme.background)
+        crossing = [o for o in others if _overlap(o, box)]
         if crossing:
-            problems.append(f"{beat}: {len(crossing)} drawn boxes overlap the rule")
-        if box[3] > bottom:
-            problems.append(f"{beat}: the rule's top {box[3]:.2f} is over the slices' {bottom:.2f}")
-    assert not problems, "\n".join(problems)
+            problems.append(f"{where}: {len(crossing)} drawn boxes cross the card")
+
+    play_moments(board, look, alphas=ALPHAS, pixel_width=192, pixel_height=108)
+    assert home, "the card never showed"
+    assert not problems, "\n".join(problems[:10])
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=["toy", "light", "3x6", "gpt2", "4x2"])
+def test_the_card_stands_in_a_corner_at_a_readable_size(overrides: Any) -> None:
+    """Top left over E, left of the block of chips; else in the right margin, right of the edges."""
+    from conftest import RecordingHost
+
+    from embedviz.render.stages.batch import BatchStage
+    from embedviz.render.theme import DARK
+
+    stage = BatchStage(RecordingHost(), shared_board("BatchLookup", overrides), DARK)
+    assert stage.rule is not None
+    card, formula = stage.rule.card, stage.rule.card[1]
+    band = content_band(stage.title)
+    assert band[1] <= float(card.get_bottom()[1])
+    assert float(card.get_top()[1]) <= band[3]
+    left, right = float(card.get_left()[0]), float(card.get_right()[0])
+    if left < float(stage.chips.slots.get_left()[0]):
+        assert float(card.get_bottom()[1]) > float(stage.matrix.grid.get_top()[1])
+    else:
+        assert left > float(stage.stack.edge_b.get_right()[0]), (left, right)
+    drawn = formula.font_size_drawn * float(formula.width) / formula.natural_width
+    # Never over the labels' size, never under their floor (px at 720p).
+    assert drawn <= stage.plan.scale.label * 1.001
+    assert px_for_font(drawn) >= stage.plan.scale.text_px - 0.05
+    assert digit_height(drawn) > 0
 
 
 def test_the_rule_is_set_in_the_maths_voice() -> None:
@@ -84,31 +137,9 @@ def test_the_rule_is_set_in_the_maths_voice() -> None:
     assert RULE == '"out"[b, t] = E["ids"[b, t]]'
 
 
-def test_the_card_says_the_storys_rule_and_the_storyboard_records_none_it_may_not_draw() -> None:
-    """The card's text is the story's rule; no beat records a ``rule`` label for a batch.
-
-    The text was the renderer's own constant, apart from the story's. Whether
-    the card is drawn is the layout's question (parts/batch_rule.py): every
-    label a storyboard records is drawn (test_contract's reworded labels),
-    and the toy default draws no card, so the storyboard holds no batch rule
-    for a description to read.
-    """
-    from conftest import RecordingHost
-
-    from embedviz.render.stages.batch import BatchStage
-    from embedviz.render.theme import DARK
-    from embedviz.story.scenes.batch import RULE
-
-    for overrides, drawn in ((GPT2_BATCH, True), ({}, False)):
-        board = prepared_storyboard("BatchLookup", overrides, environ={})
-        stage = BatchStage(RecordingHost(), board, DARK)
-        assert (stage.rule is not None) == drawn, overrides
-        assert all("rule" not in beat.labels for beat in board.beats)
-        if stage.rule is not None:
-            assert stage.rule.card[1].text == RULE
-
-
-def test_a_batch_whose_legend_stands_clear_has_no_rule() -> None:
-    ends = _ends({})
-    assert ends
-    assert all(box is None for _, box, *_ in ends)
+def test_the_narration_writes_the_rule_as_the_card_does() -> None:
+    """The shape beat said ``output[b, t]`` under a card that reads ``out[b, t]``."""
+    board = shared_board("BatchLookup", {})
+    narration = " ".join(beat.narration for beat in board.beats)
+    assert "out[b, t] equals E[ids[b, t]]" in narration
+    assert "output[b, t]" not in narration

@@ -39,7 +39,7 @@ EXPECTED: dict[tuple[str, str], list[tuple[str, str]]] = {
     ("BatchLookup", "reveal"): [("b", T), ("b", T), ("t", T), ("t", T)],
     ("BatchLookup", "lookup-0-0"): [("E", T)],
     ("BatchLookup", "lookup-1"): [("E", T)],
-    ("BatchLookup", "shape"): [("output[b, t]", "output"), ("E[ids[b, t]]", T)],
+    ("BatchLookup", "shape"): [("out[b, t]", "output"), ("E[ids[b, t]]", T)],
     ("LargeVocabLookup", "size"): [("E", T)],
     ("LargeVocabLookup", "shape"): [("E", T)],
     ("OneHotEquivalence", "intro"): [("E", T)],

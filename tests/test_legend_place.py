@@ -30,9 +30,7 @@ CASES = [
     # GPT-2's batch: every height under its short slices is crossed by some strip, and
     # the places no strip crosses left 18.0-21.6 % of the frame empty under them (under
     # E's rows 4821, 33000 and 50256: 21.1 %; in the title band 21.6 %). Its legend now
-    # stands upright under the slices' edges, right of the tags, and the lookup's rule
-    # takes the room under the slices on a card that gives way instead (parts/batch_rule.py):
-    # 8.4 % empty at most.
+    # stands upright under the slices' edges, right of the tags (parts/batch_rule.py).
     ("BatchLookup", GPT2_BATCH),
     ("BatchLookup", {**GPT2_BATCH, "theme": "light"}),
     # E's legend stands over E and the corridor, high, from the intro to the end; the

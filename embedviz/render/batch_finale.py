@@ -217,8 +217,8 @@ def _legend_way(stage: BatchStage, marks: VGroup, font: float) -> tuple[bool, An
     floor = band[1] + SPACE + half_h
     goals = [here, xyz(here[0], low - SPACE - half_h)]
     goals += [xyz(right, float(marks.get_center()[1])), xyz(right, floor)]
-    # Upright beside the rule's card it stands still, under the notes' room (parts/batch_rule.py).
-    goals = goals[:1] if stage.rule is not None else goals
+    # Upright beside the tags it stands still, under the notes' room (parts/batch_rule.py).
+    goals = goals[:1] if stage.upright else goals
     best: tuple[float, np.ndarray] | None = None
     for goal in goals:
         moved = (goal[0] - half_w, goal[1] - half_h, goal[0] + half_w, goal[1] + half_h)

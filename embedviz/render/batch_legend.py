@@ -13,8 +13,7 @@ place, even where the next beat crosses it too. Where it can, the solver
 keeps it under E's source rows instead (:func:`~embedviz.render.batch_notes.legend_floor`:
 the default batch), and it never gives way; at GPT-2's size that place left
 the room over it empty. There the legend stands upright under the slices'
-edges, still, and the lookup's rule takes the room under the slices on a
-card, which gives way in its stead (:mod:`~embedviz.render.parts.batch_rule`).
+edges, still (:func:`~embedviz.render.parts.batch_rule.stand_legend_upright`).
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["Recede", "give_way", "legend_beside"]
+__all__ = ["Recede", "give_way", "legend_beside", "legend_crossed"]
 
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
@@ -95,11 +94,21 @@ class Recede(Animation):
             _set_looks(member, looks, _hidden(looks), hidden)
 
 
+def legend_crossed(stage: BatchStage, legend: VMobject) -> bool:
+    """Whether some lookup beat's strips run through ``legend``, under the slices."""
+    filled: list[Any] = []
+    for beat in stage.board.beats:
+        if beat.action in ("lookup", "lookup_many") and beat.output is not None:
+            if _crossed(stage, _rows(stage, filled, beat), legend):
+                return True
+            filled += [p for p in beat.output.filled if p not in filled]
+    return False
+
+
 def _crossed(stage: BatchStage, rows: Collection[int], under: VMobject | None = None) -> bool:
     """Whether a strip from one of these rows of E runs through the legend under the slices.
 
-    ``under``: what stands there instead (the rule's card:
-    :mod:`~embedviz.render.parts.batch_rule`).
+    ``under``: the legend to read (by default the stage's).
 
     Not a legend the stage stood upright beside the slices' edges
     (:func:`legend_beside`): right
@@ -137,8 +146,7 @@ def give_way(
     teacher's review saw 21.4 % of the frame empty under the slices at the
     first of those beat ends.)
     """
-    # Where the rule's card stands under the slices, it gives way (the legend stands beside).
-    legend = stage.matrix.legend if stage.rule is None else stage.rule.card
+    legend = stage.matrix.legend
     if legend is None or not _crossed(stage, _rows(stage, filled, beat), legend):
         return played
     steps = beat_steps(played)

@@ -7,7 +7,7 @@ maths voice (:func:`embedviz.render.design.maths`), so it must find them:
 - a symbol letter standing alone (``E``, ``L``, ``V``, ``d``, ``B``, ``T``,
   ``P``, and the indices ``b``, ``t``, ``k``, ``i``), never a letter inside a
   word, after an apostrophe (``L'ID``) or beside a hyphen (``2-D``);
-- an indexed name (``E[3]``, ``E[k, 0]``, ``ids[b, t]``, ``output[b, t]``,
+- an indexed name (``E[3]``, ``E[k, 0]``, ``ids[b, t]``, ``out[b, t]``,
   ``E[ids[b, t]]``), a call of a known function (``one_hot(3)``), a letter with
   Unicode subscripts (``wₜ``, ``w₀``), a derivative (``∂L/∂E``);
 - a whole formula: such operands and numbers joined by an operator set off by
@@ -19,7 +19,7 @@ which has no space round its ``=``) are never caught. Each run is cut into
 :class:`MathsPiece` s, one per colour: the colour of the object a symbol names
 where the theme has one (:data:`embedviz.render.design.COLOUR_MEANINGS`: the
 gradient for ``∂L/∂E`` and the weights ``wₜ``, the accent for the position
-table ``P``, the output's colour for ``output[b, t]``, amber text for ``ids``),
+table ``P``, the output's colour for ``out[b, t]``, amber text for ``ids``),
 else the caption's text colour.
 """
 
@@ -39,7 +39,7 @@ FUNCTIONS = ("one_hot",)
 OPERATORS = {"×": "times", "=": "=", "←": "<-", "→": "->", "−": "-", "+": "+", "·": "dot"}
 # The theme colour (a :class:`~embedviz.render.design.Theme` field) an indexed or
 # subscripted name's object has; any other name is in the caption's text colour.
-NAMED = {"P": "accent", "output": "output", "ids": "id_ink", "w": "gradient"}
+NAMED = {"P": "accent", "output": "output", "out": "output", "ids": "id_ink", "w": "gradient"}
 
 _SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜ"
 _INDEX = r"\[(?:[\w ,]|\[[\w ,]*\])*\]"  # E[3], E[k, 0], E[ids[b, t]]: one level of nesting

@@ -278,10 +278,14 @@ def _question(view: _View) -> Iterator[Description]:
 
 
 def _rule(view: _View) -> Iterator[Description]:
-    """Read the lookup's rule when it appears (``out[t] = E[ids[t]]``)."""
+    """Read the lookup's rule when it appears (``out[t] = E[ids[t]]``).
+
+    A batch's card stands in a corner (``out[b, t] = E[ids[b, t]]``).
+    """
     text = view.new_label("rule")
     if text is not None:
-        yield _said("rule", rule=readable_maths(text))
+        role = "rule_card" if view.board.layout == "batch" else "rule"
+        yield _said(role, rule=readable_maths(text))
 
 
 def _highlight(view: _View) -> Iterator[Description]:

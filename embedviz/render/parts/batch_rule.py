@@ -1,57 +1,61 @@
-"""BatchLookup: the lookup's rule on a card under short slices, the legend still beside them.
+"""BatchLookup: the lookup's rule on a card in a top corner, from the reveal to the end.
 
-At GPT-2's size (``4821,0,50256,17;33000,2,4821,0``) the slices stand raised
-over E's source rows (their strips' clear paths set that), and the legend
-under them, which kept the frame's corner there full, stood where strips
-pass: it faded out and back in three lookup beats (33.7-40.5, 54.1-55.6 and
-60.3-66.4 s), and a 720p review (issue 18) saw the key to the value colours
-blink. Every height under the slices, from E to the tags, is crossed by some
-strip; the places no strip crosses (the column under the slices' edges, the
-title band) left 18.0-21.6 % of the frame empty under the short slices.
+The storyboard records the rule ``out[b, t] = E[ids[b, t]]`` (the label
+``rule``, the story's :data:`~embedviz.story.scenes.batch.RULE`) from the
+reveal on, for every batch: the reveal's narration says it in words (slice
+b holds sequence b, its row t the vector of the ID at position t), and a
+description reads the card. The card stands in one place from then to the
+end, drawn whole, and no strip or chip ever crosses it.
 
-Where the legend under the slices would give way so, it stands upright in
-the column under the edges, right of the tags, where no strip or chip goes:
-still and visible from the intro to the end. The room under the slices takes
-the rule the lookups play, ``out[b, t] = E[ids[b, t]]`` (the story's
-:data:`~embedviz.story.scenes.batch.RULE`), set in the one maths voice at a
-label's size on a neutral card, at the height crossed by the fewest beats'
-strips that keeps the frame full (its largest empty area at most
-:data:`~embedviz.render.space.EMPTY_SHARE`); in those beats the card
-gives way as the legend did (:func:`~embedviz.render.batch_legend.give_way`).
-
-Whether the card is drawn stays a layout question, decided here and not
-recorded in the storyboard (whose labels are all drawn): the same 2 x 4 IDs
-draw it with a vocabulary of 100 or 50,257 and not of 1,000, and GPT-2's 2 x 3
-batch, the toy default and two of the scene's examples not at all (the
-strips, the upright legend's column and the frame's emptiness decide,
-measured in the solved plan), so no count the story holds predicts it. Its
-text is the story's, so the two never differ.
+It once stood under GPT-2's short slices (``4821,0,50256,17;33000,2,4821,0``),
+where every height is crossed by some strip: it faded out in three lookup
+beats and stood above the block in one layout and below it in another, and
+the toy default had no room for it there, so whether it was drawn was a
+question of layout that the storyboard could not record. The top left
+corner, under the title and left of the block of chips, exists in every
+batch layout: the chips walk from their block down to E and the strips go
+from E right to the slices, so nothing that moves goes there. The card
+takes the highest place there clear of everything drawn, at the labels'
+size where it fits, smaller where it must, never under the labels' floor;
+where the block's labels and the marks fill the left (four sequences of two
+IDs), the top right corner (:func:`corner_place`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from manim import VGroup, VMobject, config
+from manim import Animation, AnimationGroup, VGroup, config
 
+from embedviz.render.animations import Steps, beat_steps
+from embedviz.render.batch_legend import legend_crossed
+from embedviz.render.batch_plan import MARK_LINE
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE, Theme
-from embedviz.render.metrics import digit_height, xyz
-from embedviz.render.parts.batch_spread import STEPS
+from embedviz.render.fades import FadeIn
+from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.rule_card import rule_card
-from embedviz.render.space import EMPTY_SHARE, largest_empty_rectangle
+from embedviz.render.space import Box
 from embedviz.render.stage import Component, StageHost
-from embedviz.story.scenes.batch import RULE
+from embedviz.render.type_units import font_for_px
+from embedviz.story.model import Beat
 
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["BatchRule", "rule_card", "stand_rule"]
+__all__ = ["BatchRule", "corner_place", "place_rule", "rule_card", "stand_legend_upright"]
+
+# The card's heights tried, from the highest down: in steps of this share of SPACE.
+_STEP = 0.5
+# The card's sizes tried, from the labels' size down to their floor: in this many steps.
+_SIZES = 12
+# The card's frame (its stroke and round corners outside its points) keeps inside the margin.
+_INSET = MARGIN + SPACE / 2
 
 
 class BatchRule(Component):
-    """The rule's card under the slices: shown with the intro, standing to the end.
+    """The rule's card: it comes with the reveal's last step and stands to the end.
 
     Parameters
     ----------
@@ -60,16 +64,195 @@ class BatchRule(Component):
     theme
         Colours.
     card
-        The card, in its place (:func:`rule_card`).
+        The card, in its place (:func:`corner_place`).
+    first
+        The name of the first beat that records the rule (the reveal).
     """
 
-    def __init__(self, host: StageHost, theme: Theme, card: VGroup) -> None:
+    def __init__(self, host: StageHost, theme: Theme, card: VGroup, first: str) -> None:
         super().__init__(host, theme)
-        self.card = card
+        self.card, self.first = card, first
 
-    def intro(self) -> list[VMobject]:
-        """Return the card."""
-        return [self.card]
+    def wrap(self, beat: Beat, animation: Animation) -> Animation:
+        """Return the beat's animation, the card fading in with its last step where it comes."""
+        if beat.name != self.first:
+            return animation
+        steps = list(beat_steps(animation))
+        steps[-1] = AnimationGroup(steps[-1], FadeIn(self.card, run_time=steps[-1].run_time))
+        return Steps(*steps)
+
+
+def _in_motion(stage: BatchStage) -> list[Box]:
+    """Return the boxes what moves passes through, and what stands drawn at any time.
+
+    The chips walk down from their block to E's rows (and ride back with
+    their strips, right of E); the strips go from E to the slices; E rises
+    into the block's place once every row is in.
+    """
+    matrix, chips, stack = stage.matrix, stage.chips, stage.stack
+    drawn = [stage.title, chips.slots, *chips.chips, chips.batch_label, chips.length_label]
+    drawn += [m for m in (matrix.grid, matrix.heading, matrix.note, matrix.legend) if m]
+    drawn += [*stack.slices, *stack.headers, *stack.row_numbers]
+    drawn += [stack.edge_d, stack.edge_t, stack.edge_b]
+    boxes = list(mobject_boxes(drawn))
+    e_left, e_bottom, e_right, e_top = _bounds(mobject_boxes([matrix.grid]))
+    block = _bounds(mobject_boxes([chips.slots, *chips.chips]))
+    width = float(chips.chips[0].width)
+    # The chips' walk, from their block down to E's rows and right of E to the tags.
+    slices = _bounds(mobject_boxes(stack.slices))
+    boxes.append((block[0] - SPACE, e_bottom, max(e_right, slices[2]) + width + SPACE, block[3]))
+    # E risen into the block's place (its heading and note with it).
+    risen = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
+    boxes += [(b[0], b[1], b[2], b[3] + max(0.0, stage.rise)) for b in mobject_boxes(risen)]
+    # The strips: from E's rows right and up or down to the slices.
+    boxes.append((e_left, e_bottom, e_right + width, e_top))
+    boxes.append((min(e_right, slices[0]), e_bottom, slices[2] + width, slices[3]))
+    # The output's shape, written last from the notes' place (SliceStack.beat_shape): at
+    # the top of the column right of the edges, it once ran under a card in the top right.
+    top = stack._notes_place()
+    if stack.marks_box is None and stack._beside():
+        top = xyz(top[0], float(stack.headers[0].get_top()[1]))
+    line = digit_height(stage.plan.scale.data) * MARK_LINE
+    boxes.append((float(top[0]), float(top[1]) - line, float(config.frame_width), float(top[1])))
+    return boxes
+
+
+def _bounds(boxes: list[Box]) -> Box:
+    """Return the box round all of ``boxes``."""
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def _clear(box: Box, boxes: list[Box]) -> bool:
+    """Whether ``box``, a SPACE round it, touches none of ``boxes``."""
+    left, bottom, right, top = box[0] - SPACE, box[1] - SPACE, box[2] + SPACE, box[3] + SPACE
+    return not any(left < b[2] and b[0] < right and bottom < b[3] and b[1] < top for b in boxes)
+
+
+def corner_place(
+    stage: BatchStage, card: VGroup, more: list[Box]
+) -> tuple[float, tuple[float, float]]:
+    """Return the card's scale and its top left corner: in the frame's top left corner, or right.
+
+    The largest scale from 1 (the labels' size) down to the labels' floor
+    (:attr:`~embedviz.render.design.TypeScale.text_px`) at which some height
+    from the title's band down to E's top keeps the card, its left edge at
+    the frame's left margin, clear of everything drawn and of every way a
+    chip or strip goes (:func:`_in_motion`), at the highest such height;
+    else the same with its right edge at the right margin (four sequences
+    of two IDs: the block's labels and the marks fill the left, 61 px wide
+    beside the T edge's name); else at the floor, top left. ``more``: other
+    boxes to keep clear of (the marks'). Measure it with E and the block of
+    chips home, where they stand from the reveal on (until then they may
+    stand larger or further left: batch_opening.py).
+    """
+    band = content_band(stage.title)
+    boxes = [*_in_motion(stage), *more]
+    width, height = float(card.width), float(card.height)
+    floor = min(1.0, font_for_px(stage.plan.scale.text_px) * 1.001 / stage.plan.scale.label)
+    # Over E: a top corner (under E, the bottom left, is no place a glance looks for it).
+    lowest = max(band[1], float(stage.matrix.grid.get_top()[1]) + SPACE)
+    tops = []
+    top = band[3] - SPACE
+    while top - height * floor >= band[1]:
+        tops.append(top)
+        top -= SPACE * _STEP
+    for k in range(_SIZES + 1):
+        scale = 1.0 - (1.0 - floor) * k / _SIZES
+        for right in (False, True):
+            left = band[2] - _INSET - width * scale if right else band[0] + _INSET
+            for top in tops:
+                box = (left, top - height * scale, left + width * scale, top)
+                # The right margin's column, right of the slices, may hold it lower.
+                if box[1] >= (band[1] if right else lowest) and _clear(box, boxes):
+                    return scale, (left, top)
+    return floor, (band[0] + _INSET, band[3] - SPACE)
+
+
+def stand_legend_upright(stage: BatchStage) -> bool:
+    """Stand the legend upright beside the tags where, under the slices, strips would cross it.
+
+    At GPT-2's size (``4821,0,50256,17;33000,2,4821,0``) every height under
+    the short slices is crossed by some strip: a legend there faded out of
+    their way in three lookup beats (issue 18: a teacher saw the key blink).
+    It stands upright in the column under the slices' edges, right of the
+    tags, where no strip or chip goes, where it fits. Return whether it moved.
+    """
+    legend = stage.matrix.legend
+    if legend is None or not legend_crossed(stage, legend):
+        return False
+    upright = _upright(stage)
+    if upright is None or not _clear(_bounds(mobject_boxes([upright])), _notes(stage)):
+        return False
+    stage.matrix.legend = upright
+    return True
+
+
+def _notes(stage: BatchStage) -> list[Box]:
+    """Return where the marks stand in the notes, from the notes' place (their letters first).
+
+    At GPT-2's size with the default IDs (``2,3,5,1;4,0,3,2``) they ran into
+    a legend upright beside the tags.
+    """
+    marks = stage._marks()
+    if not marks:
+        return []
+    font, plan = stage.stack.mark_font, stage.plan
+    line = digit_height(font) * MARK_LINE
+    width = max(text_width(c.text, font) for c in marks) + 2 * line
+    top = plan.marks_top + stage.stack.notes_drop
+    return [(plan.marks_left, top - len(marks) * line, plan.marks_left + width, top)]
+
+
+def place_rule(stage: BatchStage) -> BatchRule | None:
+    """Return the rule's card in a top corner, or None where the story records none."""
+    shown = [beat for beat in stage.board.beats if "rule" in beat.labels]
+    if not shown:
+        return None
+    card = rule_card(shown[0].label("rule"), stage.theme, stage.plan.scale.label)
+    _place(stage, card)
+    return BatchRule(stage.scene, stage.theme, card, shown[0].name)
+
+
+def _marks_room(stage: BatchStage, low: bool) -> Box | None:
+    """Return where the marks (``out[1,2] = out[0,0]``) stand in the block's room over E.
+
+    They stand centred in it (``marks_box``), or ``low`` at its bottom; None
+    where they stand elsewhere.
+    """
+    box = stage.stack.marks_box
+    if box is None or stage.stack.marks_under is not None:
+        return None
+    left, right, bottom, top = box
+    marks = stage._marks()
+    height = len(marks) * digit_height(stage.stack.mark_font) * MARK_LINE
+    middle = bottom + height / 2 if low else (bottom + top) / 2
+    return (left, middle - height / 2 - SPACE, right, middle + height / 2 + SPACE)
+
+
+def _place(stage: BatchStage, card: VGroup) -> None:
+    """Stand the card in the corner; where it would meet the marks, they stand low in their room.
+
+    The marks are centred in the block's room over E once every chip has
+    gone: four sequences of two IDs wrote them over the card.
+    """
+    natural = (float(card.width), float(card.height))
+    for low in (False, True):
+        marks = _marks_room(stage, low)
+        with stage.block_rest.building({}):
+            scale, (left, top) = corner_place(stage, card, [] if marks is None else [marks])
+        box = (left, top - natural[1] * scale, left + natural[0] * scale, top)
+        if marks is None or _clear(box, [marks]):
+            break
+    if low and stage.stack.marks_box is not None and marks is not None:
+        left_m, right_m, bottom, _ = stage.stack.marks_box
+        stage.stack.marks_box = (left_m, right_m, bottom, marks[3] - SPACE)
+    card.scale(scale)
+    card.move_to(xyz(left + float(card.width) / 2, top - float(card.height) / 2))
 
 
 def _upright(stage: BatchStage) -> Legend | None:
@@ -96,76 +279,3 @@ def _upright(stage: BatchStage) -> Legend | None:
     if float(legend.width) > right - left:
         return None
     return legend.move_to(xyz((left + right) / 2, (top + bottom) / 2))
-
-
-def _lookup_rows(stage: BatchStage) -> list[set[int]]:
-    """Return, per lookup beat, the rows of E its strips leave from."""
-    from embedviz.render.batch_legend import _rows
-
-    filled: list[Any] = []
-    found = []
-    for beat in stage.board.beats:
-        if beat.action in ("lookup", "lookup_many") and beat.output is not None:
-            found.append(_rows(stage, filled, beat))
-            filled += [p for p in beat.output.filled if p not in filled]
-    return found
-
-
-def _card_place(stage: BatchStage, card: VGroup, legend: Legend) -> tuple[float, float] | None:
-    """Return the card's centre under the slices: the fewest beats crossing it, then the fullest.
-
-    Heights from the caption's band up to APART under the stack, in
-    twentieths (:data:`~embedviz.render.parts.batch_spread.STEPS`, as E's
-    rise), centred under the slices; only where the largest empty area once
-    the slices show, with the card and the upright legend, is at most
-    :data:`EMPTY_SHARE` of the frame. None where none is.
-    """
-    from embedviz.render.batch_legend import _crossed
-
-    stack, matrix, chips = stage.stack, stage.matrix, stage.chips
-    shown = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
-    shown += [chips.slots, *chips.chips, chips.batch_label, chips.length_label]
-    shown += [*stack.slices, *stack.headers, *stack.row_numbers, legend]
-    shown += [stack.edge_d, stack.edge_t, stack.edge_b]
-    boxes, band = mobject_boxes(shown), content_band(stage.title)
-    frame = float(config.frame_width * config.frame_height)
-    x = sum(float(grid.body.get_center()[0]) for grid in stack.slices) / len(stack.slices)
-    half = float(card.height) / 2
-    low = band[1] + SPACE + half
-    high = min(float(grid.get_bottom()[1]) for grid in stack.slices) - APART - half
-    rows = _lookup_rows(stage)
-    best: tuple[float, int, float] | None = None
-    for step in range(STEPS + 1):
-        y = low + (high - low) * step / STEPS
-        card.move_to(xyz(x, y))
-        crossed = sum(1 for r in rows if _crossed(stage, r, card))
-        empty = largest_empty_rectangle([*boxes, *mobject_boxes([card])], band).area
-        if empty <= EMPTY_SHARE * frame and (best is None or (empty, crossed) < best[:2]):
-            best = (float(empty), crossed, y)
-    return None if best is None else (x, best[2])
-
-
-def stand_rule(stage: BatchStage) -> bool:
-    """Stand the legend upright beside the tags and the rule under the slices, where it helps.
-
-    Only where a legend under the slices would give way to some beat's
-    strips (:func:`~embedviz.render.batch_legend._crossed`), the upright
-    legend fits the column under the edges and a place for the card keeps
-    the frame full. Return whether they moved.
-    """
-    from embedviz.render.batch_legend import _crossed
-
-    legend = stage.matrix.legend
-    if legend is None or not any(_crossed(stage, rows, legend) for rows in _lookup_rows(stage)):
-        return False
-    upright = _upright(stage)
-    if upright is None:
-        return False
-    card = rule_card(RULE, stage.theme, stage.plan.scale.label)
-    place = _card_place(stage, card, upright)
-    if place is None:
-        return False
-    card.move_to(xyz(*place))
-    stage.matrix.legend = upright
-    stage.rule = stage.add_part(BatchRule(stage.scene, stage.theme, card))
-    return True

@@ -37,7 +37,7 @@ from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_focus import focus
 from embedviz.render.parts.batch_motion import BatchMotion
-from embedviz.render.parts.batch_rule import BatchRule, stand_rule
+from embedviz.render.parts.batch_rule import BatchRule, place_rule, stand_legend_upright
 from embedviz.render.parts.batch_spread import choose_spread
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.resting import rest_across
@@ -103,17 +103,19 @@ class BatchStage(Stage):
         self.shown = {0}
         self.notes_h = 0.0
         self._rest(spec)
+        # The rule's card (placed last, clear of everything else: parts/batch_rule.py).
         self.rule: BatchRule | None = None
-        stand_rule(self)
+        upright = self.upright = stand_legend_upright(self)
         # How far E rises into the block's place once its last chip has gone; where that
         # leaves too much empty, how far the stack rises and its slices move apart then.
         self.spread = (0.0, 0.0)
         # Where the stack stands spread from the start (up, gap), if it does.
         self.early: tuple[float, float] | None = None
-        self.rise = self._rise(spec)
+        # A legend upright beside the tags stands where a spread stack's B brace would reach.
+        self.rise = self._rise(spec, spread=not upright)
         self._spread_early(spec)
         self._marks_in_block(spec)
-        if self.rule is None and legend_beside(self):
+        if not upright and legend_beside(self):
             # E's rise again, with the column filled (the marks keep their band over E).
             self.rise = self._rise(spec, spread=False)
             self._marks_in_block(spec)
@@ -124,6 +126,7 @@ class BatchStage(Stage):
         self._rest_block()
         # E and the block drawn large until the reveal (batch_opening), if that gains.
         self.opening = plan_opening(self)
+        self.rule = place_rule(self)
 
     def _motion(self, plan: BatchPlan) -> BatchMotion:
         """Return the thread of motion between E, the block of chips and the stack."""
@@ -211,7 +214,6 @@ class BatchStage(Stage):
         fixed = [*stack.slices, *stack.headers, *stack.row_numbers]
         fixed += [stack.edge_d, stack.edge_t, stack.edge_b]
         fixed += [m for m in (self.matrix.legend,) if m is not None]
-        fixed += [self.rule.card] if self.rule is not None else []
         frame = float(config.frame_width * config.frame_height)
         drops = [-above * step / 20 for step in range(21)]
         band = content_band(self.title)
@@ -356,7 +358,9 @@ class BatchStage(Stage):
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat; the rings round the marked rows go with the next one's first phrase."""
-        return rings_off(self.stack, self._animate(beat), beat)
+        played = self._animate(beat)
+        played = played if self.rule is None else self.rule.wrap(beat, played)
+        return rings_off(self.stack, played, beat)
 
     def _animate(self, beat: Beat) -> Animation:
         """Play the beat; the first once every row is in closes E and the stack up on the left.

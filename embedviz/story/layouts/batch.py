@@ -20,6 +20,7 @@ LAYOUT = layout(
         "output_title",
         r"pair_\d+_\d+",
         "question",
+        "rule",
         "slice_title",
     ),
     {

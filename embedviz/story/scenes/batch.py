@@ -2,7 +2,7 @@
 
 A batch holds B sequences of the same length T, one per row. The embedding
 layer looks every ID up independently, so the output keeps the input's
-(B, T) layout and adds d: ``output[b, t] = E[ids[b, t]]``. The scene draws
+(B, T) layout and adds d: ``out[b, t] = E[ids[b, t]]``. The scene draws
 the input as B rows of chips and the output as B stacked T x d slices.
 
 A single sequence is refused rather than shown as a batch of one (B = 1):
@@ -45,11 +45,11 @@ __all__ = [
 ]
 
 # The rule every lookup of the batch plays, in Typst maths (``ids`` and ``out`` read
-# upright): slice b, row t is the row of E that ID (b, t) names. The render sets it on
-# a card (render/parts/batch_rule.py) where the layout leaves room; it is no beat label,
-# since every label a storyboard records is drawn (tests/test_contract.py) and whether
-# this card is drawn is a question of layout that no count of IDs, rows or digits
-# answers (the same 2 x 4 batch draws it with a vocabulary of 100 and not of 1,000).
+# upright): slice b, row t is the row of E that ID (b, t) names. Recorded as the label
+# ``rule`` from the reveal (whose narration says it in words) to the end; the render
+# stands it on a card in a top corner over E (the left, or the right where the block's
+# labels fill it), where no strip or chip goes (render/parts/batch_rule.py). The shape
+# beat's narration writes it the same way (``out[b, t]``), as the sequence's card writes ``out[t]``.
 RULE = '"out"[b, t] = E["ids"[b, t]]'
 
 # Beyond these the B slices no longer fit beside the matrix at a readable size.
@@ -223,6 +223,8 @@ def _axes_predict_reveal(rec: Recorder, shape: tuple[int, ...]) -> None:
     screen.labels["edge_b"] = "B"
     screen.labels["edge_t"] = "T"
     screen.labels["edge_d"] = "d ="
+    # The rule comes with the slices and stands to the end.
+    screen.labels["rule"] = RULE
     rec.beat(
         "reveal",
         "reveal",
@@ -406,7 +408,7 @@ def _dim_and_shape(rec: Recorder, focus: list[int], shape: tuple[int, ...]) -> N
         "shape",
         "shape",
         f"The result is {batch} \u00d7 {length} \u00d7 {dim}: batch size, sequence length, "
-        "embedding dimension. In code, output[b, t] equals E[ids[b, t]].",
+        "embedding dimension. In code, out[b, t] equals E[ids[b, t]].",
         run_time=1.4,
         min_hold=2.0,
     )
