@@ -27,9 +27,9 @@ SWEEP = 2000
 SHOWN = 0.05  # test_strip_beside: a number with more opacity than this shows
 SENTENCE = "The cat sat on the mat because the mat was warm today"
 GPT2 = {"ids": [4821, 0, 50256], "vocab": 50257, "dim": 768}
-# The plays whose carries test_numbers_fade sweeps (its cases: test_numbers_fade checks that
-# they are here). Sweeping is most of a play's time, so only these are swept; test_strip_beside
-# asking for one of them reads the same play.
+# The plays whose carries test_numbers_fade or test_whole_copy sweep (test_numbers_fade checks
+# that its cases are here). Sweeping is most of a play's time, so only these are swept;
+# test_strip_beside asking for one of them reads the same play.
 SWEPT: list[tuple[str, dict[str, Any]]] = [
     ("BatchLookup", {}),
     ("SequenceLookup", {}),
@@ -40,6 +40,8 @@ SWEPT: list[tuple[str, dict[str, Any]]] = [
     ("OneHotEquivalence", {}),
     ("ParameterCount", {}),
     ("TrainingNudge", {}),
+    # test_whole_copy sweeps it too; test_strip_beside and test_chip_pace read the same play.
+    ("SingleTokenLookup", {}),
 ]
 
 
@@ -81,6 +83,14 @@ class CarryPlay:
     walks_in_block: list[str] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)  # test_whole_copy's faults
     hidden_seen: int = 0  # samples with a travelling strip's number hidden
+    # test_chip_pace (tests/chip_watch.py's PaceWatch): lookup samples read, and by lookup
+    # beat the fastest a chip moved and where; test_chip_docks: DockWatch.result().
+    pace_sampled: int = 0
+    pace: dict[str, tuple[float, str]] = field(default_factory=dict)
+    docks: tuple[int, int, list[str], list[str], list[str]] = (0, 0, [], [], [])
+    # test_large_vocab and test_highlight_rings: LargeVocabLookup's default play
+    # (tests/large_vocab_watch.py's Watchers.result()).
+    large_vocab: Any = None
 
 
 # test_whole_copy: a box part over a number more see-through than this is an empty part.
@@ -267,6 +277,10 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
 
     Each carry is swept (``sweep_fade``) only if ``sweep``.
     """
+    from chip_watch import CHIP_SCENES, DockWatch, PaceWatch
+    from large_vocab_watch import SCENE as LARGE_VOCAB
+    from large_vocab_watch import Watchers
+
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.moments import play_moments
     from embedviz.render.parts.chips import Follow
@@ -279,6 +293,14 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
     fades: dict[Any, Fade] = {}
     clock: dict[Any, list[tuple[float, float]]] = {}
     beat = [""]
+    board = prepared_storyboard(scene, overrides, environ={})
+    # The chip tests' watchers read the lookup scenes' plays (tests/chip_watch.py), and
+    # LargeVocabLookup's own tests its default play (tests/large_vocab_watch.py).
+    pace, docks = PaceWatch(), DockWatch()
+    watchers: list[Any] = [pace.read, docks.read] if scene in CHIP_SCENES else []
+    large = Watchers(board) if scene == LARGE_VOCAB and not overrides else None
+    if large is not None:
+        watchers.append(large.read)
 
     def record(carry: Any, alpha: float) -> None:
         built = len(carry.strip.submobjects) > 1 and carry.targets
@@ -304,8 +326,9 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
         seen, bad = walks_in_block(scene_object, walking, moment.beat.name)
         played.walks_seen += seen
         played.walks_in_block.extend(bad)
+        for watch in watchers:
+            watch(scene_object, moment)
 
-    board = prepared_storyboard(scene, overrides, environ={})
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Carry, "interpolate_mobject", record)
         patch.setattr(Follow, "interpolate_mobject", step)
@@ -318,4 +341,9 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
             fade.span = a1 - a0
             fade.seconds = (t1 - t0) / fade.span if fade.span > 0 else np.nan
     played.fades = list(fades.values())
+    played.pace_sampled, played.pace = pace.sampled, pace.fastest
+    if scene in CHIP_SCENES:
+        played.docks = docks.result()
+    if large is not None:
+        played.large_vocab = large.result()
     return played

@@ -921,6 +921,9 @@ def count_frames(scene: Any, watch: Any, samples: list[Any], look: Callable[[], 
 # The files whose shared exports take longest start first, so that with
 # pytest-xdist (one test file per worker, `--dist loadfile`) the other
 # workers take the many short files meanwhile instead of waiting at the end.
+# xdist keeps this order only with --no-loadscope-reorder (pyproject's addopts):
+# by default it re-sorts the files by their number of tests, which sent
+# test_frame_rate.py (9 tests, a 30 s export) to the middle of the run.
 SLOW_FILES_FIRST = (
     "test_export.py",
     "test_frame_rate.py",
@@ -932,11 +935,20 @@ SLOW_FILES_FIRST = (
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the slowest files first (a stable sort: each file keeps its own order)."""
+    """Run the slowest files first, then the others by their number of tests, most first.
 
-    def rank(item: pytest.Item) -> int:
+    The second key is xdist's own order (its loadscope reorder), kept for the many
+    files after the slow ones so that files of one or two tests fill the end. A
+    stable sort: each file keeps its own order.
+    """
+    tests: dict[Path, int] = {}
+    for item in items:
+        tests[item.path] = tests.get(item.path, 0) + 1
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
         name = item.path.name
-        return SLOW_FILES_FIRST.index(name) if name in SLOW_FILES_FIRST else len(SLOW_FILES_FIRST)
+        first = SLOW_FILES_FIRST.index(name) if name in SLOW_FILES_FIRST else len(SLOW_FILES_FIRST)
+        return first, -tests[item.path]
 
     items.sort(key=rank)
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import re
 import tracemalloc
-from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import RecordingHost, strip_members
+from conftest import RecordingHost
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from large_vocab_watch import Frame, play_for
 
 from embedviz.cli import main
 from embedviz.core.errors import EmbedvizError
@@ -261,32 +261,7 @@ def test_weights_file_sets_the_sizes(tmp_path: Path) -> None:
 
 # -- the moving picture --------------------------------------------------------------
 
-# Fine steps through every beat's motion.
-_ALPHAS = tuple(round(0.1 * k, 1) for k in range(1, 10))
-
-
-@dataclass
-class _Frame:
-    """What a test reads from the screen at one moment."""
-
-    beat: str
-    alpha: float
-    rows: list[tuple[float, int]]  # (height, row) of each visible row number
-    gaps: list[tuple[float, str]]  # (height, text) of each visible hidden-rows label
-    thumb: float  # the scroll bar thumb's height
-    chips: list[np.ndarray]  # each chip's box: [[left, bottom], [right, top]]
-    fixed: list[tuple[str, np.ndarray]]  # boxes of the title, the chips' label, the headings
-    strips: list[np.ndarray]  # boxes of travelling rows
-    filled: list[np.ndarray]  # boxes of output numbers already landed
-    gap_boxes: list[np.ndarray]  # boxes of the visible hidden-range labels
-    outlines: list[np.ndarray]  # boxes of amber (ID) outlines drawn round a row of E
-    lifts: list[np.ndarray]  # boxes of the amber frames of strips lifting off
-
-
-def _box(mobject: Any) -> np.ndarray:
-    from conftest import box_of  # manim's corners, read faster
-
-    return box_of(mobject)
+# Read in LargeVocabLookup's shared play (tests/large_vocab_watch.py, tests/carry_plays.py).
 
 
 def _meets(a: np.ndarray, b: np.ndarray, tolerance: float = 0.01) -> bool:
@@ -295,96 +270,14 @@ def _meets(a: np.ndarray, b: np.ndarray, tolerance: float = 0.01) -> bool:
     return width > tolerance and height > tolerance
 
 
-def _watch(overrides: dict[str, Any] | None = None) -> list[_Frame]:
-    """Play the scene dry, reading the grid, the chips and the moving rows at every sample."""
-    from embedviz.inputs import prepared_storyboard
-    from embedviz.render.gap_text import GapLabel
-    from embedviz.render.glyphs import LabelText, NumberText, SansText
-    from embedviz.render.moments import play_moments
-
-    board = prepared_storyboard(SCENE, overrides, environ={})
-    frames: list[_Frame] = []
-
-    def read(scene: Any, moment: Any) -> None:
-        stage = scene.stage
-        rows, gaps, strips, filled, gap_boxes = [], [], [], [], []
-        family = [m for top in scene.mobjects for m in top.get_family()]
-        copies = strip_members(family)
-        outlines = [_box(m) for m in family if id(m) not in copies and _id_outline(m, stage)]
-        # Round rows of E: an output row's amber outline (its copy, named by the caption)
-        # stands round the output block's row, which the checks below do not concern.
-        block_left = stage.output.grid.get_left()[0]
-        outlines = [box for box in outlines if box[1][0] < block_left]
-        lifts = [_box(m) for m in family if id(m) in copies and _id_outline(m, stage, False)]
-        for mobject in family:
-            if getattr(mobject, "row_strip", False) and len(mobject.submobjects):
-                strips.append(_box(mobject[0]))
-            if not len(mobject.points) or mobject.get_fill_opacity() <= 0.0:
-                continue
-            # E's row numbers and the hidden ranges' labels count once drawn at all (a row
-            # fading in at a third of its strength shows on a projector: a label naming it
-            # hidden over it is wrong); the output's numbers, once they read.
-            if isinstance(mobject, NumberText) and mobject.cell.kind == "row_label":
-                rows.append((float(mobject.get_center()[1]), mobject.cell.index[0]))
-            elif isinstance(mobject, LabelText | GapLabel) and mobject.text.startswith("row"):
-                gaps.append((float(mobject.get_center()[1]), mobject.text))
-                gap_boxes.append(_box(mobject))
-            elif mobject.get_fill_opacity() < 0.5:
-                continue
-            elif isinstance(mobject, NumberText) and mobject.cell.kind == "output":
-                filled.append(_box(mobject))
-        fixed = [
-            (m.original_text, _box(m))
-            for m in family
-            if isinstance(m, SansText) and m.original_text in ("token IDs", "output")
-        ]
-        fixed.append(("title", _box(stage.title)))
-        fixed += [("grid title", _box(stage.matrix.heading))]
-        frames.append(
-            _Frame(
-                moment.beat.name,
-                moment.alpha,
-                sorted(set(rows), reverse=True),
-                sorted(set(gaps), reverse=True),
-                float(stage.matrix.bar.thumb.get_center()[1]),
-                [_box(chip) for chip in stage.chips.chips],
-                fixed,
-                strips,
-                filled,
-                gap_boxes,
-                outlines,
-                lifts,
-            )
-        )
-
-    play_moments(board, read, alphas=_ALPHAS, pixel_width=192, pixel_height=108)
-    return frames
-
-
-def _id_outline(mobject: Any, stage: Any, rectangle: bool = True) -> bool:
-    """Whether a mobject is a drawn amber outline (an ID's colour, stroked, unfilled).
-
-    ``rectangle``: only a rectangle (a row's outline), else any line (a strip's frame).
-    """
-    from manim import Rectangle
-
-    return (
-        (isinstance(mobject, Rectangle) or not rectangle)
-        and len(mobject.points) > 0
-        and mobject.get_fill_opacity() == 0
-        and mobject.get_stroke_opacity() > 0
-        and mobject.get_stroke_width() > 0
-        and mobject.get_stroke_color().to_hex().lower() == stage.theme.id_line.lower()
-    )
-
-
 @pytest.fixture(scope="module")
-def watched() -> list[_Frame]:
-    return _watch()
+def watched(carry_play_cache: Any) -> list[Frame]:
+    """The default scene's frames, every tenth of each step and at beat ends."""
+    return carry_play_cache(SCENE, {}).large_vocab.frames
 
 
 @pytest.mark.slow
-def test_an_ids_outline_stands_only_round_a_drawn_row(watched: list[_Frame]) -> None:
+def test_an_ids_outline_stands_only_round_a_drawn_row(watched: list[Frame]) -> None:
     """A frame review (the rest beat, mid-motion): amber boxes stood round the gap labels
     ``rows 2–462 hidden`` and ``rows 466–50255 hidden`` for the IDs whose rows
     the window hides, one touching the box of row 50256. An ID's outline stands round a
@@ -415,7 +308,7 @@ def test_an_ids_outline_stands_only_round_a_drawn_row(watched: list[_Frame]) -> 
     assert outlined  # the shown rows' outlines are still drawn
 
 
-def _check_gap_labels(frames: list[_Frame]) -> None:
+def _check_gap_labels(frames: list[Frame]) -> None:
     for frame in frames:
         where = f"{frame.beat} at {frame.alpha}"
         numbers = [row for _, row in frame.rows]
@@ -432,7 +325,7 @@ def _check_gap_labels(frames: list[_Frame]) -> None:
 
 @pytest.mark.slow
 def test_every_gap_label_names_the_rows_hidden_between_its_neighbours(
-    watched: list[_Frame],
+    watched: list[Frame],
 ) -> None:
     _check_gap_labels(watched)
 
@@ -446,11 +339,11 @@ def test_every_gap_label_names_the_rows_hidden_between_its_neighbours(
     ],
 )
 def test_gap_labels_stay_exact_on_other_journeys(ids: str) -> None:
-    _check_gap_labels(_watch({"ids": ids}))
+    _check_gap_labels(play_for({"ids": ids}, "frames"))
 
 
 @pytest.mark.slow
-def test_the_scroll_travels_and_the_thumb_goes_with_it(watched: list[_Frame]) -> None:
+def test_the_scroll_travels_and_the_thumb_goes_with_it(watched: list[Frame]) -> None:
     scroll = [f for f in watched if f.beat == "scroll"]
     end = scroll[-1]
     assert end.alpha == 1.0
@@ -471,7 +364,7 @@ def test_the_scroll_travels_and_the_thumb_goes_with_it(watched: list[_Frame]) ->
 
 
 @pytest.mark.slow
-def test_chips_and_copies_cross_nothing(watched: list[_Frame]) -> None:
+def test_chips_and_copies_cross_nothing(watched: list[Frame]) -> None:
     for frame in watched:
         where = f"{frame.beat} at {frame.alpha}"
         for i, chip in enumerate(frame.chips):
@@ -488,85 +381,6 @@ def test_chips_and_copies_cross_nothing(watched: list[_Frame]) -> None:
                 assert inside or not _meets(strip, number), f"{where}: a copy crosses a row"
 
 
-def _scroll_overprints(overrides: dict[str, Any] | None = None) -> list[str]:
-    """Play the scene dry; return each overprint of E's texts mid-scroll.
-
-    E's texts are its numbers, their column-gap marks, its row numbers, its
-    column numbers and the labels of its hidden ranges (not a travelling
-    strip's copies). A text counts from the least opacity on: a half-faded
-    number over another is what a teacher cannot read. Each overlap of two
-    of them is returned, and each line of an outline (a stroked, unfilled
-    rectangle, such as a row's) that runs through one. The scrolling beats are
-    those whose window is not the one before (read from the storyboard).
-    """
-    from manim import Rectangle
-
-    from embedviz.inputs import prepared_storyboard
-    from embedviz.render.gap_text import GapLabel
-    from embedviz.render.glyphs import GlyphString
-    from embedviz.render.moments import play_moments
-
-    board = prepared_storyboard(SCENE, overrides, environ={})
-    scrolls = {b.name for a, b in pairwise(board.beats) if a.window != b.window}
-    found: list[str] = []
-
-    def read(scene: Any, moment: Any) -> None:
-        if moment.beat.name not in scrolls or moment.alpha >= 1:
-            return
-        family = [m for top in scene.mobjects for m in top.get_family()]
-        copies = strip_members(family)
-        texts = [
-            m
-            for m in family
-            if isinstance(m, GlyphString | GapLabel)
-            and id(m) not in copies
-            and len(m.points)
-            and max(float(g.get_fill_opacity()) for g in m.get_family()) > 0.0
-            and (getattr(getattr(m, "cell", None), "kind", "") in _TABLE_TEXTS or _is_band(m))
-        ]
-        boxes = [(m.text, _box(m)) for m in {id(m): m for m in texts}.values()]
-        for i, (text, box) in enumerate(boxes):
-            for other, box_b in boxes[i + 1 :]:
-                if _meets(box, box_b, 0.0):
-                    found.append(f"{moment.beat.name} at {moment.alpha}: {text!r} on {other!r}")
-        outlines = [
-            m
-            for m in family
-            if isinstance(m, Rectangle)
-            and id(m) not in copies
-            and len(m.points)
-            and m.get_stroke_opacity() > 0
-            and m.get_stroke_width() > 0
-            and m.get_fill_opacity() == 0
-        ]
-        for outline in outlines:
-            for curve in outline.points.reshape(-1, 4, 3):
-                line = np.array([curve[[0, 3], :2].min(axis=0), curve[[0, 3], :2].max(axis=0)])
-                for text, box in boxes:
-                    if _through(line, box):
-                        found.append(f"{moment.beat.name} at {moment.alpha}: a line on {text!r}")
-
-    play_moments(board, read, alphas=_FINE_ALPHAS, pixel_width=192, pixel_height=108, beats=scrolls)
-    return found
-
-
-# Finer steps: a row crosses the window's edge in a few frames.
-_FINE_ALPHAS = tuple(round(0.025 * k, 3) for k in range(1, 40))
-# E's own texts: its values, and its row and column numbers.
-_TABLE_TEXTS = frozenset({"weight", "row_label", "col_label"})
-
-
-def _through(line: np.ndarray, box: np.ndarray) -> bool:
-    """Whether a straight line (its box, flat across it) runs through a text's box."""
-    return bool(((line[1] > box[0]) & (line[0] < box[1])).all())
-
-
-def _is_band(mobject: Any) -> bool:
-    """Whether a text is a hidden range's label or a column-gap mark of E."""
-    text = getattr(mobject, "text", "")
-    return text == "\u2026" or text.startswith(("row", "column"))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "overrides",
@@ -580,11 +394,17 @@ def _is_band(mobject: Any) -> bool:
         {"ids": "50254,50251"},
     ],
 )
-def test_mid_scroll_no_text_of_e_is_drawn_over_another(overrides: dict[str, Any] | None) -> None:
+def test_mid_scroll_no_text_of_e_is_drawn_over_another(
+    overrides: dict[str, Any] | None, carry_play_cache: Any
+) -> None:
     """Issue 18 (lecture-hall frames): while the window scrolls, every number, row number and
     label of E that is drawn at all stands clear of every other: no ghost of one set of rows
     over another, no label over a row passing under it, no row's outline through them."""
-    assert _scroll_overprints(overrides) == []
+    if overrides is None:  # the default scene's shared play, read at every fortieth
+        found = carry_play_cache(SCENE, {}).large_vocab.overprints
+    else:
+        found = play_for(overrides, "overprints")
+    assert found == []
 
 
 def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
