@@ -354,17 +354,22 @@ def test_slice_1_never_fades_out_while_sequence_0_is_looked_up() -> None:
     assert min(seen) >= 0.99
 
 
-def test_neither_the_rule_card_nor_the_legend_fades_in_the_lookups() -> None:
+def test_the_legend_never_fades_and_the_rule_card_gives_way_only_to_its_strips() -> None:
     """At GPT-2's size the strips of ``4821`` and ``33000`` run under the slices.
 
-    The rule's card stood there and faded out in the three beats that land
-    them (``lookup-0-0``, ``lookup-0-rest``, ``lookup-1``): it stands in the
-    top left corner now, where no strip goes (parts/batch_rule.py). The legend
-    stands upright under the B brace and never fades either (before legend34
-    it was the legend that blinked).
+    The legend stands upright under the B brace and never fades (before
+    legend34 it blinked there). The rule's card stands in the room under the
+    slices (parts/batch_rule.py, room_rule): it fades out only in the beats
+    whose strips cross it (``lookup-0-0``, ``lookup-0-rest``, ``lookup-1``) and
+    is back whole at every lookup's end. In a corner (f8fb225) it never faded,
+    but the room stood 18.3 % empty.
     """
+    from embedviz.render.batch_legend import crosses, lookup_rows
+
     board = prepared_storyboard("BatchLookup", GPT2, environ={})
-    seen: list[tuple[str, float, float]] = []
+    seen: list[tuple[str, float, float, float]] = []
+    crossing: set[str] = set()
+    filled: list[Any] = []
 
     def read(scene: MomentScene, moment: Any) -> None:
         if not moment.beat.name.startswith("lookup"):
@@ -372,12 +377,20 @@ def test_neither_the_rule_card_nor_the_legend_fades_in_the_lookups() -> None:
         shown = {id(m) for top in scene.mobjects for m in top.get_family()}
         legend = _opacity(scene.stage.matrix.legend, shown)
         card = _opacity(scene.stage.rule.card, shown)
-        seen.append((moment.beat.name, legend, card))
+        seen.append((moment.beat.name, moment.alpha, legend, card))
+        if moment.step == 0 and moment.alpha < 1 / 4 and moment.beat.output is not None:
+            beat, rule = moment.beat, scene.stage.rule
+            if crosses(scene.stage, lookup_rows(scene.stage, filled, beat), rule.card):
+                crossing.add(beat.name)
+            filled.extend(p for p in beat.output.filled if p not in filled)
 
     # Only the lookups are read: the other beats play unsampled.
     names = {beat.name for beat in board.beats if beat.name.startswith("lookup")}
     play_moments(board, read, alphas=FINE, beats=names)
-    assert {beat for beat, _, _ in seen} == names
-    assert min(legend for _, legend, _ in seen) >= 0.99, "the legend faded"
-    faded = sorted({beat for beat, _, card in seen if card < 0.99})
-    assert not faded, f"the rule's card faded in {faded}"
+    assert {beat for beat, *_ in seen} == names
+    assert min(legend for *_, legend, _ in seen) >= 0.99, "the legend faded"
+    faded = sorted({beat for beat, _, _, card in seen if card < 0.99})
+    assert faded == sorted(crossing) == ["lookup-0-0", "lookup-0-rest", "lookup-1"], faded
+    # A beat's last sample is its end (a step's own alpha 1 is not).
+    ends = {beat: card for beat, _, _, card in seen}
+    assert min(ends.values()) >= 0.99, f"the rule's card is out at a lookup's end: {ends}"

@@ -896,14 +896,10 @@ def _filled_id(case: Any) -> str:
     return f"{scene}-{'minilm' if options is None else sorted(options.items())}"
 
 
-# GPT-2's batch with its rule's card in a corner (parts/batch_rule.py): the room under
-# the short slices, which some lookup's strips cross at every height, stands empty at
-# every beat's end (18.3 % from the intro to lookup-1, 13.5 % after). The card that
-# filled it there faded out of three beats' strips and changed sides between layouts;
-# the room wants the slices themselves (their numbers are 16 px, under the real-sized
-# 18 px floor), which is the batch solver's to give (render/batch_plan.py): issue 18.
-UNDER_SLICES_EMPTY = "the room under GPT-2's short slices stands empty (18.3 %): issue 18"
-UNDER_SLICES_IDS = {"4821,0,50256,17;33000,2,4821,0", "4821,33000,4821,17;33000,2,50256,0"}
+# GPT-2's batch: with the rule's card in a corner (f8fb225) the room under the short
+# slices, which some lookup's strips cross at every height, stood empty at nearly every
+# beat's end (18.3 %). The card stands in that room again and gives way only while a strip
+# crosses it (parts/batch_rule.py, room_rule), whole at every beat's end from the reveal.
 
 
 @pytest.mark.slow
@@ -914,10 +910,7 @@ def test_no_beat_ends_with_a_large_empty_area(
     moment_cache: Any,
     scene: str,
     overrides: dict[str, Any] | None,
-    request: pytest.FixtureRequest,
 ) -> None:
-    if scene == "BatchLookup" and (overrides or {}).get("ids") in UNDER_SLICES_IDS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=UNDER_SLICES_EMPTY))
     samples = moment_cache(scene, _options(overrides))
     ends = [s for s in samples if s.empty is not None]
     assert len(ends) == len({s.beat.name for s in samples}), "a beat's end was not measured"
@@ -1027,7 +1020,6 @@ GPT2_BATCH_EMPTY = 0.11
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=UNDER_SLICES_EMPTY)
 def test_the_gpt2_batch_leaves_no_more_than_a_ninth_empty(moment_cache: Any) -> None:
     samples = moment_cache("BatchLookup", GPT2_BATCH)
     ends = [s for s in samples if s.empty is not None]
@@ -1047,7 +1039,6 @@ def test_the_gpt2_batch_leaves_no_more_than_a_ninth_empty(moment_cache: Any) -> 
 # output as one slice then. It now stands, dimmed, at every lookup beat's end, and is
 # measured as drawn.
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=UNDER_SLICES_EMPTY)
 def test_the_gpt2_batch_fills_every_beat_end_even_before_a_road(moment_cache: Any) -> None:
 
     samples = moment_cache("BatchLookup", GPT2_BATCH)
@@ -1089,7 +1080,7 @@ def _slices_out_at_ends(options: dict[str, Any]) -> dict[str, list[Any]]:
 # column ('value colour' under '33000' at alpha 0.55 of a step, between the alphas the
 # other tests sample); the legend then gave way while such a beat played
 # (embedviz/render/batch_legend.py). It now stands upright under the slices' edges, and
-# the rule's card in a corner no strip reaches (embedviz/render/parts/batch_rule.py).
+# the rule's card under the slices gives way to the strips that cross it (parts/batch_rule.py).
 # Sampled finely, no text crosses another.
 @pytest.mark.slow
 @pytest.mark.parametrize(

@@ -38,7 +38,14 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["Recede", "give_way", "legend_beside", "legend_crossed"]
+__all__ = [
+    "Recede",
+    "crosses",
+    "give_way",
+    "legend_beside",
+    "legend_crossed",
+    "lookup_rows",
+]
 
 # The share of a step the legend takes to fade out (first step) or back in (last step).
 FADE_SHARE = 0.15
@@ -145,8 +152,11 @@ def give_way(
     of sequence 0 to the end of sequence 1's, which both cross it: a 720p
     teacher's review saw 21.4 % of the frame empty under the slices at the
     first of those beat ends.)
+    Where the rule's card stands under the slices in the legend's stead
+    (:func:`~embedviz.render.parts.batch_rule.room_rule`), the card gives way so.
     """
-    legend = stage.matrix.legend
+    rule = stage.rule
+    legend = rule.card if rule is not None and rule.room else stage.matrix.legend
     if legend is None or not _crossed(stage, _rows(stage, filled, beat), legend):
         return played
     steps = beat_steps(played)
@@ -232,3 +242,13 @@ def _emptiest(self: BatchStage, legend: Legend | None) -> float:
     shown += [stack.edge_d, stack.edge_t, stack.edge_b]
     shown += [m for m in (legend or matrix.legend,) if m is not None]
     return largest_empty_rectangle(mobject_boxes(shown), content_band(self.title)).area
+
+
+def crosses(stage: BatchStage, rows: Collection[int], under: VMobject) -> bool:
+    """Whether a strip from one of these rows of E runs through ``under``, under the slices."""
+    return _crossed(stage, rows, under)
+
+
+def lookup_rows(stage: BatchStage, filled: Collection[Any], beat: Beat) -> set[int]:
+    """Return the rows of E a lookup beat's strips leave from (``filled``: landed before it)."""
+    return _rows(stage, filled, beat)

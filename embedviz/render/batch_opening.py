@@ -142,7 +142,7 @@ def reveal(stage: BatchStage, beat: Beat) -> Animation:
     """
     panel, home = stage.stack.placeholder, stage.opening.panel_home
     settle = stage.block_rest.settle({})
-    if home is None or settle is None:
+    if home is None:
         return stage.stack.beat_reveal(beat)
     low, high = panel.get_corner(np.array([-1, -1, 0])), panel.get_corner(np.array([1, 1, 0]))
     panel.points = home.copy()
@@ -159,4 +159,6 @@ def reveal(stage: BatchStage, beat: Beat) -> Animation:
     squeezed = low + (parts - home_low) * (high - low) / span
     squeezed[:, 1] = np.minimum(squeezed[:, 1], high[1])
     panel.points = squeezed
-    return Succession(AnimationGroup(settle, Settle([(panel, parts)])), shown)
+    # (A panel that only reached down over GPT-2's room has no E to settle with it.)
+    grow = Settle([(panel, parts)])
+    return Succession(grow if settle is None else AnimationGroup(settle, grow), shown)

@@ -46,7 +46,7 @@ DESCRIPTION_WORDS: dict[str, str] = {
     "dimmed": "Rows {rows} are drawn faded.",
     "question": "The question on screen reads: {question}",
     "rule": "Beside the output block, the rule reads: {rule}.",
-    "rule_card": "A card in a corner reads the rule: {rule}.",
+    "rule_card": "A card reads the rule: {rule}.",
     "grid_gone": "The matrix leaves the screen.",
     # The output block.
     "output_frame": "An empty output block appears, its rows numbered {positions}.",

@@ -1,42 +1,50 @@
-"""BatchLookup: the lookup's rule on a card in a top corner, from the reveal to the end.
+"""BatchLookup: the lookup's rule on a card, under GPT-2's short slices or in a top corner.
 
 The storyboard records the rule ``out[b, t] = E[ids[b, t]]`` (the label
 ``rule``, the story's :data:`~embedviz.story.scenes.batch.RULE`) from the
 reveal on, for every batch: the reveal's narration says it in words (slice
 b holds sequence b, its row t the vector of the ID at position t), and a
 description reads the card. The card stands in one place from then to the
-end, drawn whole, and no strip or chip ever crosses it.
+end, whole at every beat's end.
 
-It once stood under GPT-2's short slices (``4821,0,50256,17;33000,2,4821,0``),
-where every height is crossed by some strip: it faded out in three lookup
-beats and stood above the block in one layout and below it in another, and
-the toy default had no room for it there, so whether it was drawn was a
-question of layout that the storyboard could not record. The top left
-corner, under the title and left of the block of chips, exists in every
-batch layout: the chips walk from their block down to E and the strips go
-from E right to the slices, so nothing that moves goes there. The card
-takes the highest place there clear of everything drawn, at the labels'
-size where it fits, smaller where it must, never under the labels' floor;
-where the block's labels and the marks fill the left (four sequences of two
-IDs), the top right corner (:func:`corner_place`).
+Where the legend stands upright beside the tags (GPT-2's short slices,
+``4821,0,50256,17;33000,2,4821,0`` and ``4821,33000,4821,17;33000,2,50256,0``),
+the card stands in the room under the slices (:func:`room_rule`), as at
+76227a2: every height there is crossed by some strip, so it fades out as the
+beats whose strips cross it begin and back as they end
+(:func:`~embedviz.render.batch_legend.give_way`), and until the reveal the
+output's panel reaches down over that room (:func:`room_opening`). In a
+corner instead (f8fb225) it left 18.3 % of the frame empty there at nearly
+every beat's end.
+
+Elsewhere the top left corner, under the title and left of the block of
+chips, exists in every batch layout: the chips walk from their block down to
+E and the strips go from E right to the slices, so nothing that moves goes
+there, and the card never fades. It takes the highest place there clear of
+everything drawn, at the labels' size where it fits, smaller where it must,
+never under the labels' floor; where the block's labels and the marks fill
+the left (four sequences of two IDs), the top right corner
+(:func:`corner_place`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from manim import Animation, AnimationGroup, VGroup, config
+from manim import LEFT, UP, Animation, AnimationGroup, VGroup, config
 
 from embedviz.render.animations import Steps, beat_steps
-from embedviz.render.batch_legend import legend_crossed
+from embedviz.render.batch_legend import crosses, legend_crossed, lookup_rows
+from embedviz.render.batch_opening import Opening
 from embedviz.render.batch_plan import MARK_LINE
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE, Theme
 from embedviz.render.fades import FadeIn
 from embedviz.render.metrics import digit_height, text_width, xyz
+from embedviz.render.parts.batch_spread import STEPS
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.rule_card import rule_card
-from embedviz.render.space import Box
+from embedviz.render.space import EMPTY_SHARE, Box, largest_empty_rectangle
 from embedviz.render.stage import Component, StageHost
 from embedviz.render.type_units import font_for_px
 from embedviz.story.model import Beat
@@ -44,7 +52,15 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["BatchRule", "corner_place", "place_rule", "rule_card", "stand_legend_upright"]
+__all__ = [
+    "BatchRule",
+    "corner_place",
+    "place_rule",
+    "room_opening",
+    "room_rule",
+    "rule_card",
+    "stand_legend_upright",
+]
 
 # The card's heights tried, from the highest down: in steps of this share of SPACE.
 _STEP = 0.5
@@ -67,19 +83,37 @@ class BatchRule(Component):
         The card, in its place (:func:`corner_place`).
     first
         The name of the first beat that records the rule (the reveal).
+    room
+        Whether it stands in the room under short slices (:func:`room_rule`),
+        where it gives way to the strips that cross it, rather than in a corner.
     """
 
-    def __init__(self, host: StageHost, theme: Theme, card: VGroup, first: str) -> None:
+    def __init__(
+        self, host: StageHost, theme: Theme, card: VGroup, first: str, room: bool = False
+    ) -> None:
         super().__init__(host, theme)
-        self.card, self.first = card, first
+        self.card, self.first, self.room = card, first, room
 
     def wrap(self, beat: Beat, animation: Animation) -> Animation:
-        """Return the beat's animation, the card fading in with its last step where it comes."""
+        """Return the beat's animation, the card fading in with one of its steps where it comes.
+
+        In a corner, with its last step; in GPT-2's room, in the first tenth
+        of its first, as the output's panel draws back home off the room
+        (:func:`room_opening`): later, the room stood empty while the panel
+        drew back (18.3 % of the frame).
+        """
         if beat.name != self.first:
             return animation
         steps = list(beat_steps(animation))
-        steps[-1] = AnimationGroup(steps[-1], FadeIn(self.card, run_time=steps[-1].run_time))
+        k = 0 if self.room else -1
+        quick = {"rate_func": _early} if self.room else {}
+        steps[k] = AnimationGroup(steps[k], FadeIn(self.card, run_time=steps[k].run_time, **quick))
         return Steps(*steps)
+
+
+def _early(t: float) -> float:
+    """Run a fade in the first tenth of its step."""
+    return min(1.0, 10.0 * t)
 
 
 def _in_motion(stage: BatchStage) -> list[Box]:
@@ -218,6 +252,31 @@ def place_rule(stage: BatchStage) -> BatchRule | None:
     return BatchRule(stage.scene, stage.theme, card, shown[0].name)
 
 
+def room_rule(stage: BatchStage) -> BatchRule | None:
+    """Return the rule's card in the room under short slices, where the legend stood upright.
+
+    At GPT-2's size (``4821,0,50256,17;33000,2,4821,0``) a card in the
+    corner left that room empty at nearly every beat's end (18.3 % of the
+    frame): the slices cannot take it, as some strip crosses every height
+    there. The card stands in it, as at 76227a2, at the height crossed by
+    the fewest beats' strips that keeps the frame full (:func:`room_place`),
+    and gives way to those strips
+    (:func:`~embedviz.render.batch_legend.give_way`). None where the story
+    records no rule, the legend did not stand upright, or no height keeps
+    the frame full (then the corner: :func:`place_rule`).
+    """
+    shown = [beat for beat in stage.board.beats if "rule" in beat.labels]
+    legend = stage.matrix.legend
+    if not shown or not stage.upright or legend is None:
+        return None
+    card = rule_card(shown[0].label("rule"), stage.theme, stage.plan.scale.label)
+    place = room_place(stage, card, legend)
+    if place is None:
+        return None
+    card.move_to(xyz(*place))
+    return BatchRule(stage.scene, stage.theme, card, shown[0].name, room=True)
+
+
 def _marks_room(stage: BatchStage, low: bool) -> Box | None:
     """Return where the marks (``out[1,2] = out[0,0]``) stand in the block's room over E.
 
@@ -279,3 +338,74 @@ def _upright(stage: BatchStage) -> Legend | None:
     if float(legend.width) > right - left:
         return None
     return legend.move_to(xyz((left + right) / 2, (top + bottom) / 2))
+
+
+def _lookup_rows(stage: BatchStage) -> list[set[int]]:
+    """Return, per lookup beat, the rows of E its strips leave from."""
+    filled: list[Any] = []
+    found = []
+    for beat in stage.board.beats:
+        if beat.action in ("lookup", "lookup_many") and beat.output is not None:
+            found.append(lookup_rows(stage, filled, beat))
+            filled += [p for p in beat.output.filled if p not in filled]
+    return found
+
+
+def room_place(stage: BatchStage, card: VGroup, legend: Legend) -> tuple[float, float] | None:
+    """Return the card's centre under the slices: the fullest frame, then the fewest crossings.
+
+    Heights from the caption's band up to APART under the stack, in
+    twentieths (:data:`~embedviz.render.parts.batch_spread.STEPS`, as E's
+    rise), centred under the slices; only where the largest empty area once
+    the slices show, with the card and the upright ``legend``, is at most
+    :data:`~embedviz.render.space.EMPTY_SHARE` of the frame. None where none is.
+    """
+    stack, matrix, chips = stage.stack, stage.matrix, stage.chips
+    shown = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
+    shown += [chips.slots, *chips.chips, chips.batch_label, chips.length_label]
+    shown += [*stack.slices, *stack.headers, *stack.row_numbers, legend]
+    shown += [stack.edge_d, stack.edge_t, stack.edge_b]
+    boxes, band = mobject_boxes(shown), content_band(stage.title)
+    frame = float(config.frame_width * config.frame_height)
+    x = sum(float(grid.body.get_center()[0]) for grid in stack.slices) / len(stack.slices)
+    half = float(card.height) / 2
+    low = band[1] + SPACE + half
+    high = min(float(grid.get_bottom()[1]) for grid in stack.slices) - APART - half
+    rows = _lookup_rows(stage)
+    best: tuple[float, int, float] | None = None
+    for step in range(STEPS + 1):
+        y = low + (high - low) * step / STEPS
+        card.move_to(xyz(x, y))
+        crossed = sum(1 for r in rows if crosses(stage, r, card))
+        empty = largest_empty_rectangle([*boxes, *mobject_boxes([card])], band).area
+        if empty <= EMPTY_SHARE * frame and (best is None or (empty, crossed) < best[:2]):
+            best = (float(empty), crossed, y)
+    return None if best is None else (x, best[2])
+
+
+def room_opening(stage: BatchStage) -> Opening:
+    """Return the opening with the output's panel reaching down over the card's room.
+
+    Until the reveal the storyboard records no rule, so the card is not
+    drawn there yet, and GPT-2's room under the panel stood empty (18.3 %
+    of the frame at the ends of ``intro``, ``batch`` and ``predict``). The
+    panel, which holds the output's place until the slices come, reaches
+    down to the card's bottom, as wide as it stands; the reveal brings it
+    back home as it splits into the slices
+    (:func:`~embedviz.render.batch_opening.reveal`). The opening as it
+    stands where the card is not in the room or the panel already leaves
+    its home.
+    """
+    rule, opening, panel = stage.rule, stage.opening, stage.stack.placeholder
+    if rule is None or not rule.room or opening.panel_home is not None:
+        return opening
+    home = panel.points.copy()
+    top, bottom = float(panel.get_top()[1]), float(rule.card.get_bottom()[1])
+    left, right = float(panel.get_left()[0]), float(panel.get_right()[0])
+    # Left of the upright legend, which stands beside the tags under the edges.
+    legend = stage.matrix.legend
+    if legend is not None and float(legend.get_top()[1]) > bottom:
+        right = min(right, float(legend.get_left()[0]) - SPACE)
+    panel.stretch_to_fit_height(top - bottom).stretch_to_fit_width(right - left)
+    panel.align_to(xyz(left, top), UP + LEFT)
+    return Opening(opening.places, home)

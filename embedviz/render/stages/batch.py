@@ -37,7 +37,13 @@ from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_focus import focus
 from embedviz.render.parts.batch_motion import BatchMotion
-from embedviz.render.parts.batch_rule import BatchRule, place_rule, stand_legend_upright
+from embedviz.render.parts.batch_rule import (
+    BatchRule,
+    place_rule,
+    room_opening,
+    room_rule,
+    stand_legend_upright,
+)
 from embedviz.render.parts.batch_spread import choose_spread
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.resting import rest_across
@@ -106,6 +112,8 @@ class BatchStage(Stage):
         # The rule's card (placed last, clear of everything else: parts/batch_rule.py).
         self.rule: BatchRule | None = None
         upright = self.upright = stand_legend_upright(self)
+        # Under GPT-2's short slices, the room the upright legend left (parts/batch_rule.py).
+        self.rule = room_rule(self)
         # How far E rises into the block's place once its last chip has gone; where that
         # leaves too much empty, how far the stack rises and its slices move apart then.
         self.spread = (0.0, 0.0)
@@ -126,7 +134,9 @@ class BatchStage(Stage):
         self._rest_block()
         # E and the block drawn large until the reveal (batch_opening), if that gains.
         self.opening = plan_opening(self)
-        self.rule = place_rule(self)
+        # Under GPT-2's short slices the panel reaches over the card's room until the reveal.
+        self.opening = room_opening(self)
+        self.rule = self.rule or place_rule(self)
 
     def _motion(self, plan: BatchPlan) -> BatchMotion:
         """Return the thread of motion between E, the block of chips and the stack."""
@@ -214,6 +224,7 @@ class BatchStage(Stage):
         fixed = [*stack.slices, *stack.headers, *stack.row_numbers]
         fixed += [stack.edge_d, stack.edge_t, stack.edge_b]
         fixed += [m for m in (self.matrix.legend,) if m is not None]
+        fixed += [self.rule.card] if self.rule is not None else []
         frame = float(config.frame_width * config.frame_height)
         drops = [-above * step / 20 for step in range(21)]
         band = content_band(self.title)
