@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 from conftest import box_of
-from manim import Rectangle, config
+from manim import config
+from test_lookup_outlines import _row_outlines  # the amber row outlines drawn now
 
 from embedviz.render.metrics import char_advance
 from embedviz.render.parts.chips import number_gap
@@ -64,29 +65,9 @@ def _bound(motion: Any) -> float:
 
 
 def _outlines(scene: Any, motion: Any) -> dict[int, np.ndarray]:
-    """Return the box of every amber row outline of E drawn now, by row."""
-    grid = motion.matrix.grid
-    colour = motion.theme.id_line.lower()
-    bands = {}
-    for row in grid.get_rows():
-        (_, low), (_, high) = box_of(grid.row_outline(row, colour))
-        bands[row] = (low, high)
-    found: dict[int, np.ndarray] = {}
-    for top in scene.mobjects:
-        if getattr(top, "row_strip", False):
-            continue
-        for mobject in top.get_family():
-            if not isinstance(mobject, Rectangle) or mobject.get_num_points() == 0:
-                continue
-            if mobject.get_stroke_color().to_hex().lower() != colour:
-                continue
-            if float(mobject.get_stroke_opacity()) < 0.5:
-                continue
-            (left, bottom), (right, top_y) = box_of(mobject)
-            for row, (low, high) in bands.items():
-                if abs(bottom - low) < 1e-3 and abs(top_y - high) < 1e-3:
-                    found[row] = np.array([left, bottom, right, top_y])
-    return found
+    """Return the box of every amber row outline of E drawn now, by row (half shown or more)."""
+    assert scene.stage.matrix is motion.matrix, "the outlines are read on the motion's own E"
+    return {row: box for row, box, _ in _row_outlines(scene)}
 
 
 def _strip_box(carry: Any) -> np.ndarray | None:
