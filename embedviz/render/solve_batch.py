@@ -385,11 +385,8 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
 
     Numbers under :data:`COMFORT_PX` take rows tighter than the lookup's
     (:data:`BATCH_PITCHES`, ``spec.tight_rows``) where that draws them
-    :data:`TIGHT_GAIN` larger: the default batch 24.6 -> 25.5 px at 720p
-    (:func:`~embedviz.render.batch_fit.tighter`). Not where E shows hidden
-    ranges: there the strips of rows far down E rise across both slices, and
-    at tighter rows GPT-2's stood level in other rows' cells on their way
-    (tests/test_strip_heading.py); it keeps 18.7 px.
+    :data:`TIGHT_GAIN` larger: the default batch 24.6 -> 25.5 px at 720p,
+    GPT-2's 18.7 -> 19.7 (:func:`~embedviz.render.batch_fit.tighter`).
 
     Parameters
     ----------
@@ -402,7 +399,7 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
         The plan.
     """
     plan = keep_floor(lambda fixed: clear_or_free(_solve_spec, fixed), spec)
-    if spec.tight_rows or spec.gap_labels or px_for_font(plan.scale.data) >= COMFORT_PX:
+    if spec.tight_rows or px_for_font(plan.scale.data) >= COMFORT_PX:
         return plan
     tight = solve_batch(replace(spec, tight_rows=True))
     return tight if tight.scale.data >= plan.scale.data * TIGHT_GAIN else plan
