@@ -408,8 +408,8 @@ CHIP_CLEAR_PX = 2 * 10.8
 def test_a_travelling_strip_keeps_clear_of_the_waiting_chips(case: str) -> None:
     """A lecture-hall review (issue 18) of the default batch at 54.4 s: the strip rising to
     slice 0's row 3 passed with its left end 10.8 px from sequence 1's chips, which read as
-    touching them at 480p. Beside E a strip now goes out at its row's height to the
-    walking column's middle before it turns (BatchPlan.strip_path)."""
+    touching them at 480p. Beside E a strip now goes out at its row's height and rises
+    RISE_AIR right of E's side (BatchPlan.strip_path)."""
     samples = _samples(case)
     least = min(s.chip_clear for s in samples)
     assert least < float("inf"), "no strip travelled beside a waiting chip"

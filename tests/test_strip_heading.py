@@ -2,7 +2,8 @@
 
 A teacher's review of mid-motion 720p frames of the lookup family rejected two
 things, both read back here from a dry run sampled at many moments of every
-lookup beat (default SequenceLookup, GPT-2's sizes, and the GPT-2 batch):
+lookup beat (default SequenceLookup, GPT-2's sizes, the GPT-2 batch, the
+default batch and the 3 x 6 batch):
 
 - beside the matrix a strip went out across the output block at its source
   row's height and only then up or down into its row: mid-motion it stood in
@@ -45,6 +46,14 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "default": ("SequenceLookup", {}),
     "gpt2": ("SequenceLookup", {**GPT2, "ids": "4821,0,50256"}),
     "gpt2-batch": ("BatchLookup", {**GPT2, "ids": "4821,0,50256,17;33000,2,4821,0"}),
+    # The default batch's strips rose at the walking column's middle, as near slice 1's
+    # cells as E's side, and stood in its rows' cells on their way to slice 0 (issue 18).
+    "batch": ("BatchLookup", {}),
+    # The corridor arrangement (a strip-wide walking column).
+    "batch-3x6": (
+        "BatchLookup",
+        {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 10, "dim": 5},
+    ),
 }
 # A pixel at 720p (scene units).
 PIXEL = 8 / 720

@@ -7,11 +7,17 @@ and keeps that plan where the numbers are :data:`TIGHT_GAIN` larger.
 
 from __future__ import annotations
 
-from embedviz.render.batch_plan import Marks, Mode
-from embedviz.render.design import font_for_px
-from embedviz.render.solver import PITCHES
+from collections.abc import Callable
 
-__all__ = ["BATCH_PITCHES", "COMFORT_PX", "TIGHT_GAIN", "tighter"]
+from embedviz.render.batch_plan import Marks, Mode
+from embedviz.render.design import MAX_DATA_PX, MIN_TEXT_PX, font_for_px
+from embedviz.render.solver import PITCHES
+from embedviz.render.type_search import largest_fitting
+
+__all__ = ["BATCH_PITCHES", "COMFORT_PX", "TIGHT_GAIN", "Found", "search_pitches", "tighter"]
+
+# An arrangement that fits: its largest font, pitch, mode and marks' place.
+Found = tuple[float, float, Mode, Marks]
 
 # The batch's rows tried (in digit heights, loosest first): the lookup's, and a tighter
 # one. Two slices of T rows stand in the frame's height beside E, so that at the loosest
@@ -50,3 +56,29 @@ def tighter(
         return font, pitch
     target = min(best, font_for_px(COMFORT_PX))
     return next((f, p) for f, p in same if f >= target - 1e-9)
+
+
+def search_pitches(fits: Callable[[float, float, Mode, Marks], bool]) -> tuple[Found, ...]:
+    """Return the largest font that ``fits`` at each batch pitch, per arrangement.
+
+    ``fits(font, pitch, mode, marks)``: whether the layout holds. The answer
+    is in the batch solver's order of preference (``beside`` first, the marks
+    right of the slices first, looser rows first). The lookup's pitches are a
+    prefix of :data:`BATCH_PITCHES`: the solver's first try keeps those, its
+    try at tighter rows all, from one search.
+    """
+    largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
+    found: list[Found] = []
+    modes: tuple[Mode, ...] = ("beside", "corridor")
+    placements: tuple[Marks, ...] = ("right", "below", "under", "corridor")
+    for mode in modes:
+        for marks in placements:
+            for pitch in BATCH_PITCHES:
+
+                def one(font: float, p: float = pitch, m: Mode = mode, k: Marks = marks) -> bool:
+                    return fits(font, p, m, k)
+
+                font = largest_fitting(one, largest, smallest)
+                if font is not None:
+                    found.append((font, pitch, mode, marks))
+    return tuple(found)

@@ -28,7 +28,7 @@ from embedviz.render.metrics import xyz
 from embedviz.render.parts.grid import GridSizes
 from embedviz.render.routes import rising_route
 from embedviz.render.solver import LookupPlan, LookupSpec
-from embedviz.render.solver_across import RIDE_TURN
+from embedviz.render.solver_across import RIDE_TURN, TAG_GAP
 from embedviz.story.model import Storyboard
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "MARK_LINE",
     "PANEL_REACH",
     "PANEL_STROKE",
+    "RISE_AIR",
     "ROW_GAP_CHIPS",
     "BatchPlan",
     "BatchSpec",
@@ -65,6 +66,9 @@ COL_NOTE_AIR = 1.0
 # of a scene unit), and the layout keeps it inside the safe area.
 PANEL_STROKE = 1.5
 PANEL_REACH = 0.01 * PANEL_STROKE / 2
+# How far right of E's side a strip rising beside E keeps its left end: two TAG_GAPs (21.6
+# px at 720p) clear of the chips still waiting over E, whose block ends at E's right end.
+RISE_AIR = 2 * TAG_GAP + units_for_px(1)
 
 
 @dataclass(frozen=True)
@@ -225,13 +229,21 @@ class BatchPlan(LookupPlan):
     def strip_path(self, source_y: float, target_y: float) -> list[np.ndarray]:
         """Points along a strip centre's way from its matrix row to its output row.
 
-        Beside E, a strip goes on out at its row's height to the walking
-        column's middle before it turns up or down (the lookup's way turned
-        at once): its left end rose a turn's width (10.8 px at 720p) past the
-        block of chips over E, whose right end is E's, and read as touching
-        sequence 1's chips (a lecture-hall review of the default batch, 54.4 s;
-        issue 18). It keeps half the walking column from them now. The corridor's
-        way, and a level or all but level one, are the lookup's.
+        Beside E, a strip goes on out at its row's height into the walking
+        column, rises or falls there, and only at its output row's height
+        slides into its row (:func:`rising_route`). A strip is far wider than
+        the column (the default batch: 5.4 units in a column of 0.63), so on
+        its way it crosses the still-empty rows between (the solver's slices
+        and order keep them empty): it rises with its left end
+        :data:`RISE_AIR` right of E's side, nearer E than the slices, so its
+        numbers stand that much short of the cells of each row it passes and
+        it reads as travelling beside them, not as standing in one. It rose at
+        the column's middle, as near the slices as E, and a 720p review of the
+        default batch read it as lying level in slice 1's row 0 on its way to
+        slice 0 (issue 18). At least :data:`RISE_AIR` from E's side it passes
+        the chips still waiting over E clear: rising a turn's width (10.8 px at
+        720p) past them read as touching sequence 1's chips (54.4 s). The
+        corridor's way, and a level or all but level one, are the lookup's.
         """
         way = super().strip_path(source_y, target_y)
         if self.mode == "corridor" or len(way) <= 2:
@@ -239,8 +251,8 @@ class BatchPlan(LookupPlan):
         half = self.body_width / 2
         clear, landing = self.column_left + half, self.output_left + half
         turn = min(self.sizes.row_height / 2, RIDE_TURN)
-        # The rising run's left end stands at the column's middle (rising_route turns a turn on).
-        out = max(clear, clear + (self.output_left - self.column_left) / 2 - turn)
+        # The rising run's left end stands RISE_AIR right of E (rising_route turns a turn on).
+        out = max(clear, clear + min(RISE_AIR, (landing - clear) / 2) - turn)
         if out <= clear + 1e-9:
             return way
         return [xyz(clear, source_y), *rising_route(out, landing, source_y, target_y, turn)]

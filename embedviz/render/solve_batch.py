@@ -23,7 +23,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from embedviz.render.batch_fit import BATCH_PITCHES, COMFORT_PX, TIGHT_GAIN, tighter
+from embedviz.render.batch_fit import (
+    BATCH_PITCHES,
+    COMFORT_PX,
+    TIGHT_GAIN,
+    Found,
+    search_pitches,
+    tighter,
+)
 from embedviz.render.batch_headers import header_height, keep_floor
 from embedviz.render.batch_notes import (
     clear_or_free,
@@ -46,7 +53,6 @@ from embedviz.render.batch_plan import (
 )
 from embedviz.render.batch_routes import place_slices
 from embedviz.render.design import (
-    MAX_DATA_PX,
     MIN_DATA_PX,
     MIN_DEFAULT_DATA_PX,
     MIN_TEXT_PX,
@@ -74,7 +80,6 @@ from embedviz.render.solver import (
 )
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import TitlePlace, band_legend_width
-from embedviz.render.type_search import largest_fitting
 
 __all__ = ["notes_size", "solve_batch"]
 
@@ -385,11 +390,9 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
 
     Numbers under :data:`COMFORT_PX` take rows tighter than the lookup's
     (:data:`BATCH_PITCHES`, ``spec.tight_rows``) where that draws them
-    :data:`TIGHT_GAIN` larger: the default batch 24.6 -> 25.5 px at 720p
-    (:func:`~embedviz.render.batch_fit.tighter`). Not where E shows hidden
-    ranges: there the strips of rows far down E rise across both slices, and
-    at tighter rows GPT-2's stood level in other rows' cells on their way
-    (tests/test_strip_heading.py); it keeps 18.7 px.
+    :data:`TIGHT_GAIN` larger: the default batch 24.6 -> 25.5 px at 720p,
+    GPT-2's 18.7 -> 19.7 (:func:`~embedviz.render.batch_fit.tighter`). Both
+    tries share one search of every pitch (:func:`_found`).
 
     Parameters
     ----------
@@ -402,7 +405,7 @@ def solve_batch(spec: BatchSpec) -> BatchPlan:
         The plan.
     """
     plan = keep_floor(lambda fixed: clear_or_free(_solve_spec, fixed), spec)
-    if spec.tight_rows or spec.gap_labels or px_for_font(plan.scale.data) >= COMFORT_PX:
+    if spec.tight_rows or px_for_font(plan.scale.data) >= COMFORT_PX:
         return plan
     tight = solve_batch(replace(spec, tight_rows=True))
     return tight if tight.scale.data >= plan.scale.data * TIGHT_GAIN else plan
@@ -440,21 +443,12 @@ def _solve(spec: BatchSpec) -> BatchPlan:
         The plan (the smallest one when nothing fits: the moment tests then
         report what is too small).
     """
-    largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
-    found: list[tuple[float, float, Mode, Marks]] = []
-    placements: tuple[Marks, ...] = ("right", "below", "under", "corridor")
-    for mode in ("beside", "corridor"):
-        for marks in placements:
-            for pitch in BATCH_PITCHES if spec.tight_rows else PITCHES:
-
-                def fits(font: float, p: float = pitch, m: Mode = mode, k: Marks = marks) -> bool:
-                    return not _measure(spec, font, p, m, k)[1]
-
-                font = largest_fitting(fits, largest, smallest)
-                if font is not None:
-                    found.append((font, pitch, mode, marks))
+    found = list(_found(replace(spec, tight_rows=False)))
+    if not spec.tight_rows:
+        found = [f for f in found if f[1] in PITCHES]
     if not found:
-        return _measure(spec, smallest, BATCH_PITCHES[-1], "corridor", placements[-1])[0]
+        smallest = font_for_px(MIN_TEXT_PX)
+        return _measure(spec, smallest, BATCH_PITCHES[-1], "corridor", "corridor")[0]
     top_font = max(f[0] for f in found)
     floors = [font_for_px(px) for px in (MIN_DATA_PX, MIN_DEFAULT_DATA_PX)]
     enough = max([top_font * TIE, *(f for f in floors if f <= top_font)])
@@ -469,6 +463,16 @@ def _solve(spec: BatchSpec) -> BatchPlan:
     )
     plan = _measure(spec, font, grown, mode, marks)[0]
     return _widen(spec, plan, (font, grown, mode, marks)) if plan.legend_left else plan
+
+
+@per_frame
+def _found(spec: BatchSpec) -> tuple[Found, ...]:
+    """Return :func:`~embedviz.render.batch_fit.search_pitches` for ``spec`` (kept per spec).
+
+    No measure reads ``spec.tight_rows``: :func:`solve_batch`'s try at tighter
+    rows reuses its first try's search (it searched the lookup's pitches twice).
+    """
+    return search_pitches(lambda font, *at: not _measure(spec, font, *at)[1])
 
 
 def _widen(spec: BatchSpec, plan: BatchPlan, at: tuple[float, float, Mode, Marks]) -> BatchPlan:
