@@ -7,7 +7,10 @@ second arrangement could use. A legend that glides into the title band
 mid-scene was rejected ("the legend stays where it first stood"). It now
 stands right of the title, on its line, from the intro to the last beat,
 and the second arrangement's rows take the freed height (0.485 units).
-Read from the mobjects at every beat end of a dry run.
+E's heading, raised into the room over E where that legend stood, stood in
+the room's middle, 0.76 units over its column numbers, and read as apart
+from its table; it now stands only as high as the empty-area rule needs
+(0.45). Read from the mobjects at every beat end of a dry run.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ CASES = {"sinusoid": {}, "learned": {"positions": "learned"}}
 SECOND = ("arrange", "positions", "add", "differ")
 # The rows' pitch from ``arrange`` on, in scene units: 0.425 under a legend over E.
 LEAST_PITCH = 0.48
+# How far E's heading may stand over its column numbers while E stands (0.76 in the
+# middle of the room over E).
+HEADING_AIR = 0.6
+FIRST = ("intro", "lookup", "same")
 
 Box = tuple[float, float, float, float]
 
@@ -32,13 +39,14 @@ def _box(mobject: Any) -> Box:
 
 
 @functools.cache
-def _ends(name: str) -> dict[str, tuple[Box | None, Box, float]]:
-    """Per beat end: the drawn legend's box (None: none drawn), the title's, the rows' pitch."""
+def _ends(name: str) -> dict[str, tuple[Box | None, Box, float, float]]:
+    """Per beat end: the drawn legend's box (None: none drawn), the title's, the rows' pitch,
+    and how far E's heading stands over E's column numbers (its grid's top)."""
     from manim import VMobject
 
     from embedviz.render.moments import play_moments
 
-    ends: dict[str, tuple[Box | None, Box, float]] = {}
+    ends: dict[str, tuple[Box | None, Box, float, float]] = {}
 
     def read(scene: Any, moment: Any) -> None:
         stage = scene.stage
@@ -56,7 +64,9 @@ def _ends(name: str) -> dict[str, tuple[Box | None, Box, float]]:
         assert len(drawn) <= 1, moment.beat.name  # one key at a time
         second = moment.beat.name in SECOND
         pitch = (stage.sums_plan if second else stage.plan).sizes.row_height
-        ends[moment.beat.name] = (_box(drawn[0]) if drawn else None, _box(stage.title), pitch)
+        air = _box(stage.matrix.heading)[1] - _box(stage.matrix.grid)[3]
+        legend = _box(drawn[0]) if drawn else None
+        ends[moment.beat.name] = (legend, _box(stage.title), pitch, air)
 
     board = shared_board("PositionBlindness", CASES[name])
     play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
@@ -67,11 +77,11 @@ def _ends(name: str) -> dict[str, tuple[Box | None, Box, float]]:
 def test_the_legend_stands_in_the_title_band_at_every_beat_end(name: str) -> None:
     """One legend, in one place at every beat end: right of the title, level with its line."""
     ends = _ends(name)
-    places = {legend for legend, _, _ in ends.values()}
+    places = {legend for legend, _, _, _ in ends.values()}
     assert len(places) == 1, places
     (legend,) = places
     assert legend is not None
-    for beat, (_, title, _) in ends.items():
+    for beat, (_, title, _, _) in ends.items():
         assert legend[0] > title[2], beat  # right of the title
         # On the title's line: it spans the title's middle height.
         assert legend[1] < (title[1] + title[3]) / 2 < legend[3], (beat, legend, title)
@@ -83,3 +93,11 @@ def test_the_rows_take_the_legends_strip_from_arrange_on(name: str) -> None:
     ends = _ends(name)
     for beat in SECOND:
         assert ends[beat][2] >= LEAST_PITCH, (beat, ends[beat][2])
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_e_s_heading_stays_near_its_table(name: str) -> None:
+    """Raised into the room over E, E's heading stands at most 0.6 units over its columns."""
+    for beat in FIRST:
+        air = _ends(name)[beat][3]
+        assert 0.0 < air <= HEADING_AIR, (beat, air)

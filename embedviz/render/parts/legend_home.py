@@ -170,17 +170,22 @@ def heading_in_room(motion: LookupMotion, title: Mobject) -> None:
     paths need it) and rests lower: the room over E, under the title band,
     then stood empty (a legend over E stood there; with it in the band, the
     lookup's and ``same``'s ends left 14.4 % and 14.6 % of the frame empty,
-    across the frame over E and the block). E's heading stands in the middle
-    of that room, its right edge over E's (left-aligned, the room right of it
-    over the block still left 12.7 % at ``same``'s end; now 11.8 %).
+    across the frame over E and the block). E's heading stands in that room,
+    its right edge over E's (left-aligned, the room right of it over the
+    block still left 12.7 % at ``same``'s end), only as high as the strip
+    across the frame over it needs to stay under the rule (as
+    :func:`~embedviz.render.solver_fill.filled_pitch` aims), and no higher
+    than the room's middle: a review read it, in the middle, as apart from
+    its table (0.79 units over E's column numbers; now 0.52).
     """
     matrix = motion.matrix
     if matrix.legend is None or motion.plan.legend_left:
         return
     band = min(float(matrix.legend.get_bottom()[1]), float(title.get_bottom()[1]))
     heading = matrix.heading
-    bottom = float(heading.get_bottom()[1])
-    y = (band + bottom) / 2
+    bottom, tall = float(heading.get_bottom()[1]), float(heading.height)
+    strip = 0.9 * EMPTY_SHARE * float(config.frame_height)
+    y = max(bottom + tall / 2, min((band + bottom) / 2, band - strip - tall / 2))
     heading.move_to(xyz(0, y)).align_to(xyz(matrix.grid.body_right(), 0), RIGHT)
 
 
