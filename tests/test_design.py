@@ -196,6 +196,25 @@ def test_type_scale_labels_never_outgrow_the_data() -> None:
         assert scale.legend <= scale.label
 
 
+def test_the_batch_openings_ceiling_lives_in_the_type_scale() -> None:
+    """E's digits in the batch's opening may pass MAX_DATA_PX: a type-scale role, not a stage's.
+
+    The type scale is its own module, and the design system re-exports every name of
+    it, so imports from :mod:`embedviz.render.design` keep working.
+    """
+    from embedviz.render import batch_opening, design, type_scale
+
+    for name in type_scale.__all__:
+        assert name in design.__all__, name
+        assert getattr(design, name) is getattr(type_scale, name), name
+    assert batch_opening.OPENING_PX == design.MAX_OPENING_DATA_PX
+    # Past the data's ceiling, but by no more than a tenth: data stay the largest text.
+    assert design.MAX_DATA_PX < design.MAX_OPENING_DATA_PX <= 1.1 * design.MAX_DATA_PX
+    # The stage defines no size of its own.
+    source = Path(batch_opening.__file__).read_text("utf-8")
+    assert not re.search(r"^\w*PX\s*=", source, re.M)
+
+
 # Machado, Oliveira and Fernandes (2009): full-severity protanopia, deuteranopia and
 # tritanopia as 3x3 matrices on linear RGB (with normal vision as the identity).
 _VISION = {

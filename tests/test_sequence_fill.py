@@ -116,11 +116,17 @@ def test_the_rule_card_says_the_storyboards_rule_at_label_size_in_neutral_colour
             ink = formula.get_fill_color().to_hex().upper()
             colours = {ink, frame.get_stroke_color().to_hex().upper()}
             assert colours <= {DARK.text.upper(), DARK.muted.upper()}
+            # Beside the output block, as the description says: over or under it, as wide.
+            block = scene.stage.output.grid.body
+            assert abs(float(card.get_x()) - float(block.get_x())) < 0.01
+            assert float(card.get_left()[0]) > float(scene.stage.matrix.grid.body.get_right()[0])
 
     play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
     places = {seen[name] for name in shown}
     assert None not in places, seen
     assert len(places) == 1, seen
+    said = [d.text for d in next(b for b in board.beats if b.name == shown[0]).descriptions]
+    assert any(text.startswith("Beside the output block") for text in said)
     assert seen["lookup-rest"] is None
     assert seen["shape"] is None
 
@@ -168,3 +174,6 @@ def test_a_block_as_tall_as_e_shows_the_rule_in_the_corridor_from_the_first_look
     assert sorted(seen) == shown
     for x, e_right, block_left in seen.values():
         assert abs(x - (e_right + block_left) / 2) < 0.05
+    # The audio description says so (it said "Beside the output block").
+    said = [d.text for d in next(b for b in board.beats if b.name == shown[0]).descriptions]
+    assert any(text.startswith("Between the matrix E and the output block") for text in said)

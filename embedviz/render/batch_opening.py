@@ -21,7 +21,8 @@ import numpy as np
 from manim import Animation, AnimationGroup, Succession, config
 
 from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import APART, MARGIN, MAX_DATA_PX, SPACE, px_for_font
+from embedviz.render.design import APART, MARGIN, SPACE, px_for_font
+from embedviz.render.design import MAX_OPENING_DATA_PX as OPENING_PX
 from embedviz.render.metrics import xyz
 from embedviz.render.rest_fill import EMPTY_SHARE
 from embedviz.render.rests import Place, Settle
@@ -35,13 +36,6 @@ if TYPE_CHECKING:
 
 __all__ = ["OPENING_GAIN", "OPENING_PX", "Opening", "opening_members", "plan_opening", "reveal"]
 
-# E's digits in the opening grow at most a tenth past the type scale's ceiling for data
-# (MAX_DATA_PX, 30 px at 720p): E and its input are then all the frame shows beside a
-# compact question. At the ceiling, the default batch's tighter rows after the reveal
-# (batch_fit, 25.5 px at 1.37 digit heights) left E so short in the opening that the
-# question's panel grew to 19 % of the frame to leave no larger empty area (issue 18's
-# eighth); the frame has room for 31.2 px.
-OPENING_PX = 1.1 * MAX_DATA_PX
 # The least growth worth a settle at the reveal (a smaller one reads as a jitter).
 OPENING_GAIN = 1.08
 # The largest empty area the opening may leave, as a share of the frame: issue 18's eighth

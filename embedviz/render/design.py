@@ -15,6 +15,8 @@ Type scale
     little over it (:attr:`TypeScale.note`), and a stage that narrows its
     tables leaves them that tall. E's row numbers (:attr:`TypeScale.index`, the
     IDs) stand :data:`LABEL_OVER_NOTE` times the notes' size, in their own colour.
+    The type scale lives in :mod:`embedviz.render.type_scale`; this module
+    re-exports every name of it.
 Colours
     :class:`Theme` (re-exported by :mod:`embedviz.render.theme`) holds every
     colour; :data:`COLOUR_MEANINGS` says what each one means, one meaning per
@@ -43,6 +45,22 @@ from embedviz.render.contrast import (
     mix,
 )
 from embedviz.render.glyphs import MONO_FONT, SANS_FONT
+from embedviz.render.type_scale import (
+    CAPTION_FONT,
+    LABEL_OVER_NOTE,
+    LABEL_RATIO,
+    LEGEND_RATIO,
+    MAX_DATA_PX,
+    MAX_OPENING_DATA_PX,
+    MIN_CAPTION_PX,
+    MIN_DATA_PX,
+    MIN_DEFAULT_DATA_PX,
+    MIN_NOTE_PX,
+    MIN_PIECE_PX,
+    MIN_TEXT_PX,
+    TypeScale,
+    at_least,
+)
 from embedviz.render.type_units import REFERENCE_PX, font_for_px, px_for_font, units_for_px
 
 if TYPE_CHECKING:
@@ -65,6 +83,7 @@ __all__ = [
     "LIGHT",
     "MARGIN",
     "MAX_DATA_PX",
+    "MAX_OPENING_DATA_PX",
     "MIN_CAPTION_PX",
     "MIN_DATA_PX",
     "MIN_DEFAULT_DATA_PX",
@@ -101,42 +120,6 @@ __all__ = [
     "value_colour",
 ]
 
-
-# -- type scale (pixel heights of a digit at 720p) ---------------------------
-# Table numbers: at least this in the default scenes (the 6 x 3 table) ...
-MIN_DEFAULT_DATA_PX = 24.0
-# ... and in every real-sized case (GPT-2, MiniLM).
-MIN_DATA_PX = 18.0
-# Nothing on screen is smaller.
-MIN_TEXT_PX = 12.0
-# Words set small in sans (a hidden range's label ``rows 6–4818 hidden``, a gap's
-# note): never under this, before or after a stage narrows its tables. Over the
-# floor with room to spare: PositionBlindness at GPT-2 size narrows its tables by
-# 0.94 in beat ``same``, which took notes set at the floor to 11.9 px.
-MIN_NOTE_PX = 12.5
-# Burned-in captions.
-MIN_CAPTION_PX = 20.0
-# A real model's word pieces ("[CLS]", "cat", "##bed") beside their chips: the very
-# sentence a lecture discusses, read from the back of the hall. At the labels' share
-# (PIECE_RATIO) they came out 12 px beside 15 px chips and 18.6 px numbers (issue 18's
-# 720p review of MiniLM's 12 tokens in SequenceLookup). The solver sets them at least
-# this tall wherever the table numbers still keep every floor they reach without it
-# (render.solver_pieces); data stay the largest text (MIN_DATA_PX is larger).
-MIN_PIECE_PX = 16.0
-# Table numbers never grow past this, however much room there is.
-MAX_DATA_PX = 30.0
-# Labels (row and column numbers, chips, tags, headings, code) and the
-# legend (its ticks, notes, hidden-range labels), relative to the data.
-LABEL_RATIO = 0.8
-LEGEND_RATIO = 0.66
-# E's row numbers (TypeScale.index) over the notes at their floor (MIN_NOTE_PX): a 720p
-# review read MiniLM's row numbers (14.5 px) and "rows 102–1995 hidden" (12.5 px), both
-# muted, as one weight; the numbers now take Theme.index. A larger ratio costs width that
-# these frames lack: 1.2 (15 px numbers, and chips, never smaller) took MiniLM's word
-# pieces from 16 to 13 px; over notes raised to 16 px it cost LargeVocab's raised legend.
-LABEL_OVER_NOTE = 1.13
-# The caption's font size (DejaVu Sans digits of 20.8 px at 720p).
-CAPTION_FONT = 22.0
 
 # -- spacing (scene units; a 720p frame draws 90 pixels per unit) ------------
 MARGIN = 0.2  # the safe margin around the frame
@@ -188,76 +171,6 @@ def chip_edge_width(theme: Theme) -> float:
     tags beside it (its rule is 8 px): it keeps the old width of 1 there.
     """
     return CHIP_EDGE if theme.chip_edge.lower() != theme.chip.lower() else 1.0
-
-
-def at_least(font_size: float, pixels: float = MIN_TEXT_PX) -> float:
-    """Return ``font_size``, or the size whose digits are ``pixels`` tall if that is larger."""
-    return max(font_size, font_for_px(pixels) * 1.001)
-
-
-@dataclass(frozen=True)
-class TypeScale:
-    """The font sizes of one frame, all derived from the data size.
-
-    Attributes
-    ----------
-    data
-        Table numbers (manim font size).
-    label
-        Row and column numbers, chips, tags, headings, code (E's row numbers:
-        :attr:`index`).
-    legend
-        The colour legend, notes and hidden-range labels (those in sans at
-        :attr:`note`: this size over :data:`MIN_NOTE_PX`).
-    caption
-        The burned-in caption.
-    """
-
-    data: float
-    label: float
-    legend: float
-    caption: float = CAPTION_FONT
-    text_px: float = MIN_TEXT_PX  # the labels' and legend's floor (px at 720p)
-    piece_px: float = 0.0  # the word pieces' floor (px at 720p); 0: the labels' floor
-
-    @classmethod
-    def from_data(cls, data: float, text_px: float = 0.0) -> TypeScale:
-        """Derive every role's size from the data size, keeping each above the floor.
-
-        Parameters
-        ----------
-        data
-            The table numbers' font size.
-        text_px
-            A higher floor for the labels and the legend (px at 720p), where there is room.
-
-        Returns
-        -------
-        TypeScale
-            ``label`` and ``legend``: their ratios of ``data``, over either floor, not over it.
-        """
-        floor = font_for_px(max(MIN_TEXT_PX, text_px)) * 1.001
-        label = min(data, max(data * LABEL_RATIO, floor))
-        legend = min(label, max(data * LEGEND_RATIO, floor))
-        return cls(data, label, legend, text_px=max(MIN_TEXT_PX, text_px))
-
-    @property
-    def note(self) -> float:
-        """Words in sans set small: the legend's size, never under :data:`MIN_NOTE_PX`.
-
-        A hidden range's label and a gap's note; no larger than the labels.
-        """
-        return min(self.label, max(self.legend, font_for_px(MIN_NOTE_PX) * 1.001))
-
-    @property
-    def index(self) -> float:
-        """E's row numbers (IDs): a label, :data:`LABEL_OVER_NOTE` times a note's floor, <= data."""
-        return min(self.data, max(self.label, font_for_px(MIN_NOTE_PX) * LABEL_OVER_NOTE))
-
-    @property
-    def data_px(self) -> float:
-        """The table digits' height at 720p."""
-        return px_for_font(self.data)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from embedviz.story.describe_words import DESCRIPTION_WORDS, fill_template
+from embedviz.story.layouts.lookup import rule_in_corridor
 from embedviz.story.model import Beat, Description, NumberCell, Slot, Storyboard
 
 __all__ = [
@@ -278,14 +279,21 @@ def _question(view: _View) -> Iterator[Description]:
 
 
 def _rule(view: _View) -> Iterator[Description]:
-    """Read the lookup's rule when it appears (``out[t] = E[ids[t]]``).
+    """Read the lookup's rule when it appears (``out[t] = E[ids[t]]``), saying where it stands.
 
-    A batch's card stands in a corner (``out[b, t] = E[ids[b, t]]``).
+    A batch's card stands in a corner (``out[b, t] = E[ids[b, t]]``). A
+    sequence's stands beside the output block, or between E and the block
+    where the block is as tall as E: the storyboard's record that the stage
+    places it by (:func:`~embedviz.story.layouts.lookup.rule_in_corridor`).
     """
     text = view.new_label("rule")
-    if text is not None:
-        role = "rule_card" if view.board.layout == "batch" else "rule"
-        yield _said(role, rule=readable_maths(text))
+    if text is None:
+        return
+    if view.board.layout == "batch":
+        role = "rule_card"
+    else:
+        role = "rule_corridor" if rule_in_corridor(view.beat) else "rule"
+    yield _said(role, rule=readable_maths(text))
 
 
 def _highlight(view: _View) -> Iterator[Description]:

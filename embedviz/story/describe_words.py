@@ -46,6 +46,7 @@ DESCRIPTION_WORDS: dict[str, str] = {
     "dimmed": "Rows {rows} are drawn faded.",
     "question": "The question on screen reads: {question}",
     "rule": "Beside the output block, the rule reads: {rule}.",
+    "rule_corridor": "Between the matrix E and the output block, the rule reads: {rule}.",
     "rule_card": "A card reads the rule: {rule}.",
     "grid_gone": "The matrix leaves the screen.",
     # The output block.

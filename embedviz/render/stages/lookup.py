@@ -35,6 +35,7 @@ from embedviz.render.solver import MAX_PITCH, LookupPlan, LookupSpec, solve_look
 from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, moved_by, stage_close_up
+from embedviz.story.layouts.lookup import rule_in_corridor
 from embedviz.story.model import Beat, Storyboard
 
 __all__ = ["LookupStage", "lane_unless_under_floor", "lookup_spec"]
@@ -173,8 +174,9 @@ class LookupStage(Stage):
             for b in shown
         }
         # A block as tall as E leaves no room beside it: the card, as narrow as its
-        # formula, stands in the corridor between them (the story's same test).
-        corridor = len(motion.output.positions) >= len(shown[0].window.rows)
+        # formula, stands in the corridor between them (the storyboard's record, which
+        # the audio description reads too).
+        corridor = rule_in_corridor(shown[0])
         width = 0.0 if corridor else motion.output.grid.width_of_body
         card = RuleCard(shown[0].label("rule"), self.theme, plan.scale.label, width, {})
         size = (card.width, card.make((0.0, 0.0)).height)
