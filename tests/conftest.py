@@ -26,6 +26,12 @@ REPO = Path(__file__).resolve().parent.parent
 settings.register_profile("embedviz", deadline=None)
 settings.load_profile("embedviz")
 
+# Read before the environment is cleared below: tests/cpu_profile.py's output file
+# (kept under another name for the pytest-xdist workers, started after the clearing).
+_PROFILE = os.environ.get("EMBEDVIZ_PROFILE") or os.environ.get("TESTS_CPU_PROFILE")
+if _PROFILE:
+    os.environ["TESTS_CPU_PROFILE"] = _PROFILE
+
 # Nothing from the developer's shell may leak into the scenes under test.
 for _name in list(os.environ):
     if _name.startswith("EMBEDVIZ_"):
@@ -413,7 +419,10 @@ def dry_run_cache(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Dry
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """In CI, PyTorch parity tests must run, not skip."""
+    """In CI, PyTorch parity tests must run, not skip; profile CPU if EMBEDVIZ_PROFILE is set."""
+    from cpu_profile import register
+
+    register(config, _PROFILE)
     if os.environ.get("CI") and importlib.util.find_spec("torch") is None:
         raise pytest.UsageError("CI runs the PyTorch parity tests, but torch is not installed")
 
