@@ -142,10 +142,45 @@ def test_the_card_stands_in_gpt2s_room_or_a_corner_at_a_readable_size(overrides:
     else:
         assert left > float(stage.stack.edge_b.get_right()[0]), (left, right)
     drawn = formula.font_size_drawn * float(formula.width) / formula.natural_width
-    # Never over the labels' size, never under their floor (px at 720p).
-    assert drawn <= stage.plan.scale.label * 1.001
+    # Never over the labels' largest (the data's: a headline), never under their floor (px).
+    assert drawn <= stage.plan.scale.data * 1.001
     assert px_for_font(drawn) >= stage.plan.scale.text_px - 0.05
     assert digit_height(drawn) > 0
+
+
+@pytest.mark.parametrize(
+    "overrides", [*CASES, GPT2_VARIANT], ids=["toy", "light", "3x6", "gpt2", "4x2", "gpt2b"]
+)
+def test_the_card_is_a_headline_as_large_as_its_place_allows(overrides: Any) -> None:
+    """The card's digits at 720p: the data's in GPT-2's room, at least the labels' in a corner.
+
+    On main the card was set at the labels' size at most: 14.9 px in GPT-2's
+    room (the data 18.7 px), and 16.2 px in the toy's corner (labels 20.4 px),
+    11.7 px under "batch B = 2". A headline formula may take the labels'
+    largest size, the data's (data >= labels >= legend); in a corner it keeps
+    a clear gap (:data:`~embedviz.render.parts.batch_rule._GAP`) from the
+    block's labels and brace, broken onto two lines where the corner is narrow.
+    """
+    from conftest import RecordingHost
+
+    from embedviz.render.parts.batch_rule import _GAP
+    from embedviz.render.stages.batch import BatchStage
+    from embedviz.render.theme import DARK
+
+    stage = BatchStage(RecordingHost(), shared_board("BatchLookup", overrides), DARK)
+    assert stage.rule is not None
+    formula, scale = stage.rule.card[1], stage.plan.scale
+    drawn = px_for_font(formula.font_size_drawn * float(formula.width) / formula.natural_width)
+    assert drawn <= scale.data_px + 0.05, (drawn, scale.data_px)
+    if stage.rule.room:
+        assert drawn >= scale.data_px - 0.05, (drawn, scale.data_px)
+        return
+    assert drawn >= px_for_font(scale.label) - 0.05, (drawn, px_for_font(scale.label))
+    card = mobject_boxes([stage.rule.card])[0]
+    with stage.block_rest.building({}):
+        labels = mobject_boxes([stage.chips.batch_label, stage.chips.length_label])
+    gap = min(max(b[0] - card[2], card[0] - b[2], b[1] - card[3], card[1] - b[3]) for b in labels)
+    assert gap >= _GAP - 1e-6, f"{gap * 90:.1f} px from the block's labels"
 
 
 def test_the_rule_is_set_in_the_maths_voice() -> None:

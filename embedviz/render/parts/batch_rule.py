@@ -1,4 +1,4 @@
-"""BatchLookup: the lookup's rule on a card, under GPT-2's short slices or in a top corner.
+"""BatchLookup: the lookup's rule on a card, in a top corner (or GPT-2's room: batch_room.py).
 
 The storyboard records the rule ``out[b, t] = E[ids[b, t]]`` (the label
 ``rule``, the story's :data:`~embedviz.story.scenes.batch.RULE`) from the
@@ -7,44 +7,37 @@ b holds sequence b, its row t the vector of the ID at position t), and a
 description reads the card. The card stands in one place from then to the
 end, whole at every beat's end.
 
-Where the legend stands upright beside the tags (GPT-2's short slices,
-``4821,0,50256,17;33000,2,4821,0`` and ``4821,33000,4821,17;33000,2,50256,0``),
-the card stands in the room under the slices (:func:`room_rule`), as at
-76227a2: every height there is crossed by some strip, so it fades out as the
-beats whose strips cross it begin and back as they end
-(:func:`~embedviz.render.batch_legend.give_way`), and until the reveal the
-output's panel reaches down over that room (:func:`room_opening`). In a
-corner instead (f8fb225) it left 18.3 % of the frame empty there at nearly
-every beat's end.
+Where the legend stands upright beside the tags (:func:`stand_legend_upright`:
+GPT-2's short slices), the card stands in the room under the slices and gives
+way to the strips that cross it (:mod:`embedviz.render.parts.batch_room`).
 
 Elsewhere the top left corner, under the title and left of the block of
 chips, exists in every batch layout: the chips walk from their block down to
 E and the strips go from E right to the slices, so nothing that moves goes
-there, and the card never fades. It takes the highest place there clear of
-everything drawn, at the labels' size where it fits, smaller where it must,
-never under the labels' floor; where the block's labels and the marks fill
-the left (four sequences of two IDs), the top right corner
-(:func:`corner_place`).
+there, and the card never fades. It takes the highest place there a clear
+gap from everything drawn, from the headline's size down as it must, on one
+line or broken before its "=" onto two (the toy's narrow corner: 21 px, where
+one line stood at 16 px, 11 px under "batch B = 2"), never under the labels'
+floor; where the block's labels and the marks fill the left (four sequences
+of two IDs), the top right corner (:func:`corner_place`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from manim import LEFT, UP, Animation, AnimationGroup, VGroup, config
+from manim import Animation, AnimationGroup, VGroup, config
 
 from embedviz.render.animations import Steps, beat_steps
-from embedviz.render.batch_legend import crosses, legend_crossed, lookup_rows
-from embedviz.render.batch_opening import Opening
+from embedviz.render.batch_legend import legend_crossed
 from embedviz.render.batch_plan import MARK_LINE
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE, Theme
 from embedviz.render.fades import FadeIn
 from embedviz.render.metrics import digit_height, text_width, xyz
-from embedviz.render.parts.batch_spread import STEPS
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.rule_card import rule_card
-from embedviz.render.space import EMPTY_SHARE, Box, largest_empty_rectangle
+from embedviz.render.space import Box
 from embedviz.render.stage import Component, StageHost
 from embedviz.render.type_units import font_for_px
 from embedviz.story.model import Beat
@@ -56,18 +49,18 @@ __all__ = [
     "BatchRule",
     "corner_place",
     "place_rule",
-    "room_opening",
-    "room_rule",
     "rule_card",
     "stand_legend_upright",
 ]
 
 # The card's heights tried, from the highest down: in steps of this share of SPACE.
 _STEP = 0.5
-# The card's sizes tried, from the labels' size down to their floor: in this many steps.
+# The card's sizes tried, from the headline's size down to the labels' floor: in this many steps.
 _SIZES = 12
 # The card's frame (its stroke and round corners outside its points) keeps inside the margin.
 _INSET = MARGIN + SPACE / 2
+# A corner's card keeps this clear of its neighbours (21.6 px at 720p), where that costs no size.
+_GAP = 2 * SPACE
 
 
 class BatchRule(Component):
@@ -84,8 +77,9 @@ class BatchRule(Component):
     first
         The name of the first beat that records the rule (the reveal).
     room
-        Whether it stands in the room under short slices (:func:`room_rule`),
-        where it gives way to the strips that cross it, rather than in a corner.
+        Whether it stands in the room under short slices, where it gives way
+        to the strips that cross it, rather than in a corner
+        (:func:`~embedviz.render.parts.batch_room.room_rule`).
     """
 
     def __init__(
@@ -99,8 +93,8 @@ class BatchRule(Component):
 
         In a corner, with its last step; in GPT-2's room, in the first tenth
         of its first, as the output's panel draws back home off the room
-        (:func:`room_opening`): later, the room stood empty while the panel
-        drew back (18.3 % of the frame).
+        (:func:`~embedviz.render.parts.batch_room.room_opening`): later, the
+        room stood empty while the panel drew back (18.3 % of the frame).
         """
         if beat.name != self.first:
             return animation
@@ -129,12 +123,20 @@ def _in_motion(stage: BatchStage) -> list[Box]:
     drawn += [*stack.slices, *stack.headers, *stack.row_numbers]
     drawn += [stack.edge_d, stack.edge_t, stack.edge_b]
     boxes = list(mobject_boxes(drawn))
+    # Where E and the block rest right of their places (3 x 6), they glide back left for
+    # the lookups: at the labels' size the card just missed "sequence length" there.
+    parted = float(stage.motion.matrix_slide)
+    if parted > 0:
+        side = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
+        side += [chips.slots, *chips.chips, chips.batch_label, chips.length_label]
+        boxes += [(b[0] - parted, b[1], b[2] - parted, b[3]) for b in mobject_boxes(side)]
     e_left, e_bottom, e_right, e_top = _bounds(mobject_boxes([matrix.grid]))
     block = _bounds(mobject_boxes([chips.slots, *chips.chips]))
     width = float(chips.chips[0].width)
     # The chips' walk, from their block down to E's rows and right of E to the tags.
     slices = _bounds(mobject_boxes(stack.slices))
-    boxes.append((block[0] - SPACE, e_bottom, max(e_right, slices[2]) + width + SPACE, block[3]))
+    walk = (block[0] - SPACE - parted, e_bottom, max(e_right, slices[2]) + width + SPACE, block[3])
+    boxes.append(walk)
     # E risen into the block's place (its heading and note with it).
     risen = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
     boxes += [(b[0], b[1], b[2], b[3] + max(0.0, stage.rise)) for b in mobject_boxes(risen)]
@@ -161,50 +163,81 @@ def _bounds(boxes: list[Box]) -> Box:
     )
 
 
-def _clear(box: Box, boxes: list[Box]) -> bool:
-    """Whether ``box``, a SPACE round it, touches none of ``boxes``."""
-    left, bottom, right, top = box[0] - SPACE, box[1] - SPACE, box[2] + SPACE, box[3] + SPACE
+def _clear(box: Box, boxes: list[Box], gap: float = SPACE) -> bool:
+    """Whether ``box``, ``gap`` round it, touches none of ``boxes``."""
+    left, bottom, right, top = box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap
     return not any(left < b[2] and b[0] < right and bottom < b[3] and b[1] < top for b in boxes)
 
 
 def corner_place(
-    stage: BatchStage, card: VGroup, more: list[Box]
-) -> tuple[float, tuple[float, float]]:
-    """Return the card's scale and its top left corner: in the frame's top left corner, or right.
+    stage: BatchStage, cards: list[VGroup], more: list[Box]
+) -> tuple[int, float, tuple[float, float]]:
+    """Return which card, its scale and its top left corner: in the top left corner, or right.
 
-    The largest scale from 1 (the labels' size) down to the labels' floor
-    (:attr:`~embedviz.render.design.TypeScale.text_px`) at which some height
-    from the title's band down to E's top keeps the card, its left edge at
-    the frame's left margin, clear of everything drawn and of every way a
-    chip or strip goes (:func:`_in_motion`), at the highest such height;
-    else the same with its right edge at the right margin (four sequences
-    of two IDs: the block's labels and the marks fill the left, 61 px wide
-    beside the T edge's name); else at the floor, top left. ``more``: other
-    boxes to keep clear of (the marks'). Measure it with E and the block of
-    chips home, where they stand from the reveal on (until then they may
-    stand larger or further left: batch_opening.py).
+    ``cards``: the rule on one line and on two, at the headline's size (the
+    labels' largest, the data's). The largest scale from 1 down to the
+    labels' size at which some height from the title's band down to E's top
+    keeps a card (one line before two), its left edge at the frame's left
+    margin, :data:`_GAP` clear of everything drawn and of every way a chip
+    or strip goes (:func:`_in_motion`), at the highest such height; else the
+    same a SPACE clear (the toy's card stood 11 px from "batch B = 2" at 16
+    px); else, a SPACE clear, from the labels' size down to their floor
+    (:attr:`~embedviz.render.design.TypeScale.text_px`) in either top corner,
+    its right edge at the right margin (four sequences of two IDs: the
+    block's labels and the marks fill the left, 61 px wide beside the T
+    edge's name); else at the floor, top left. ``more``: other boxes to keep clear of (the
+    marks'). Measure it with E and the block of chips home, where they stand
+    from the reveal on (until then they may stand larger or further left:
+    batch_opening.py).
     """
     band = content_band(stage.title)
     boxes = [*_in_motion(stage), *more]
-    width, height = float(card.width), float(card.height)
-    floor = min(1.0, font_for_px(stage.plan.scale.text_px) * 1.001 / stage.plan.scale.label)
+    scale = stage.plan.scale
+    floor = min(1.0, font_for_px(scale.text_px) * 1.001 / scale.data)
+    label = min(1.0, scale.label / scale.data)
+    # The left corner at the labels' size or larger, a clear gap round it, then SPACE; else
+    # as before: either corner, up to the labels' size (right, a larger card stood where the
+    # output's shape is written later, beside the legend: 4821,0,50256;50256,7,4821).
+    tries = [(_GAP, (False,), (label, 1.0)), (SPACE, (False,), (label, 1.0))]
+    for gap, sides, sizes in [*tries, (SPACE, (False, True), (floor, label))]:
+        found = _corner_search(stage, cards, boxes, (gap, *sizes), sides)
+        if found is not None:
+            return found
+    return 0, floor, (band[0] + _INSET, band[3] - SPACE)
+
+
+def _corner_search(
+    stage: BatchStage,
+    cards: list[VGroup],
+    boxes: list[Box],
+    limits: tuple[float, float, float],
+    sides: tuple[bool, ...],
+) -> tuple[int, float, tuple[float, float]] | None:
+    """Return the largest card in a top corner (:func:`corner_place`), or None.
+
+    ``limits``: the gap it keeps clear, its least and largest scale; ``sides``: right or not.
+    """
+    band = content_band(stage.title)
+    gap, least, most = limits
     # Over E: a top corner (under E, the bottom left, is no place a glance looks for it).
-    lowest = max(band[1], float(stage.matrix.grid.get_top()[1]) + SPACE)
+    lowest = max(band[1], float(stage.matrix.grid.get_top()[1]) + gap)
     tops = []
     top = band[3] - SPACE
-    while top - height * floor >= band[1]:
+    while top >= band[1]:
         tops.append(top)
         top -= SPACE * _STEP
     for k in range(_SIZES + 1):
-        scale = 1.0 - (1.0 - floor) * k / _SIZES
-        for right in (False, True):
-            left = band[2] - _INSET - width * scale if right else band[0] + _INSET
-            for top in tops:
-                box = (left, top - height * scale, left + width * scale, top)
-                # The right margin's column, right of the slices, may hold it lower.
-                if box[1] >= (band[1] if right else lowest) and _clear(box, boxes):
-                    return scale, (left, top)
-    return floor, (band[0] + _INSET, band[3] - SPACE)
+        scale = most - (most - least) * k / _SIZES
+        for index, card in enumerate(cards):
+            width, height = float(card.width) * scale, float(card.height) * scale
+            for right in sides:
+                left = band[2] - _INSET - width if right else band[0] + _INSET
+                for top in tops:
+                    box = (left, top - height, left + width, top)
+                    # The right margin's column, right of the slices, may hold it lower.
+                    if box[1] >= (band[1] if right else lowest) and _clear(box, boxes, gap):
+                        return index, scale, (left, top)
+    return None
 
 
 def stand_legend_upright(stage: BatchStage) -> bool:
@@ -247,34 +280,12 @@ def place_rule(stage: BatchStage) -> BatchRule | None:
     shown = [beat for beat in stage.board.beats if "rule" in beat.labels]
     if not shown:
         return None
-    card = rule_card(shown[0].label("rule"), stage.theme, stage.plan.scale.label)
-    _place(stage, card)
+    text = shown[0].label("rule")
+    # The rule on one line, and broken before its "=" for a narrow corner (the toy's).
+    lines = [text, text.replace(" = ", " \\ = ", 1)]
+    cards = [rule_card(t, stage.theme, stage.plan.scale.data) for t in dict.fromkeys(lines)]
+    card = _place(stage, cards)
     return BatchRule(stage.scene, stage.theme, card, shown[0].name)
-
-
-def room_rule(stage: BatchStage) -> BatchRule | None:
-    """Return the rule's card in the room under short slices, where the legend stood upright.
-
-    At GPT-2's size (``4821,0,50256,17;33000,2,4821,0``) a card in the
-    corner left that room empty at nearly every beat's end (18.3 % of the
-    frame): the slices cannot take it, as some strip crosses every height
-    there. The card stands in it, as at 76227a2, at the height crossed by
-    the fewest beats' strips that keeps the frame full (:func:`room_place`),
-    and gives way to those strips
-    (:func:`~embedviz.render.batch_legend.give_way`). None where the story
-    records no rule, the legend did not stand upright, or no height keeps
-    the frame full (then the corner: :func:`place_rule`).
-    """
-    shown = [beat for beat in stage.board.beats if "rule" in beat.labels]
-    legend = stage.matrix.legend
-    if not shown or not stage.upright or legend is None:
-        return None
-    card = rule_card(shown[0].label("rule"), stage.theme, stage.plan.scale.label)
-    place = room_place(stage, card, legend)
-    if place is None:
-        return None
-    card.move_to(xyz(*place))
-    return BatchRule(stage.scene, stage.theme, card, shown[0].name, room=True)
 
 
 def _marks_room(stage: BatchStage, low: bool) -> Box | None:
@@ -293,25 +304,25 @@ def _marks_room(stage: BatchStage, low: bool) -> Box | None:
     return (left, middle - height / 2 - SPACE, right, middle + height / 2 + SPACE)
 
 
-def _place(stage: BatchStage, card: VGroup) -> None:
-    """Stand the card in the corner; where it would meet the marks, they stand low in their room.
+def _place(stage: BatchStage, cards: list[VGroup]) -> VGroup:
+    """Return the card that fits best, in the corner; the marks stand low where they would meet.
 
     The marks are centred in the block's room over E once every chip has
     gone: four sequences of two IDs wrote them over the card.
     """
-    natural = (float(card.width), float(card.height))
     for low in (False, True):
         marks = _marks_room(stage, low)
         with stage.block_rest.building({}):
-            scale, (left, top) = corner_place(stage, card, [] if marks is None else [marks])
-        box = (left, top - natural[1] * scale, left + natural[0] * scale, top)
-        if marks is None or _clear(box, [marks]):
+            index, scale, (left, top) = corner_place(stage, cards, [] if marks is None else [marks])
+        card = cards[index]
+        width, height = float(card.width) * scale, float(card.height) * scale
+        if marks is None or _clear((left, top - height, left + width, top), [marks]):
             break
     if low and stage.stack.marks_box is not None and marks is not None:
         left_m, right_m, bottom, _ = stage.stack.marks_box
         stage.stack.marks_box = (left_m, right_m, bottom, marks[3] - SPACE)
     card.scale(scale)
-    card.move_to(xyz(left + float(card.width) / 2, top - float(card.height) / 2))
+    return card.move_to(xyz(left + float(card.width) / 2, top - float(card.height) / 2))
 
 
 def _upright(stage: BatchStage) -> Legend | None:
@@ -338,74 +349,3 @@ def _upright(stage: BatchStage) -> Legend | None:
     if float(legend.width) > right - left:
         return None
     return legend.move_to(xyz((left + right) / 2, (top + bottom) / 2))
-
-
-def _lookup_rows(stage: BatchStage) -> list[set[int]]:
-    """Return, per lookup beat, the rows of E its strips leave from."""
-    filled: list[Any] = []
-    found = []
-    for beat in stage.board.beats:
-        if beat.action in ("lookup", "lookup_many") and beat.output is not None:
-            found.append(lookup_rows(stage, filled, beat))
-            filled += [p for p in beat.output.filled if p not in filled]
-    return found
-
-
-def room_place(stage: BatchStage, card: VGroup, legend: Legend) -> tuple[float, float] | None:
-    """Return the card's centre under the slices: the fullest frame, then the fewest crossings.
-
-    Heights from the caption's band up to APART under the stack, in
-    twentieths (:data:`~embedviz.render.parts.batch_spread.STEPS`, as E's
-    rise), centred under the slices; only where the largest empty area once
-    the slices show, with the card and the upright ``legend``, is at most
-    :data:`~embedviz.render.space.EMPTY_SHARE` of the frame. None where none is.
-    """
-    stack, matrix, chips = stage.stack, stage.matrix, stage.chips
-    shown = [m for m in (matrix.grid, matrix.heading, matrix.note) if m is not None]
-    shown += [chips.slots, *chips.chips, chips.batch_label, chips.length_label]
-    shown += [*stack.slices, *stack.headers, *stack.row_numbers, legend]
-    shown += [stack.edge_d, stack.edge_t, stack.edge_b]
-    boxes, band = mobject_boxes(shown), content_band(stage.title)
-    frame = float(config.frame_width * config.frame_height)
-    x = sum(float(grid.body.get_center()[0]) for grid in stack.slices) / len(stack.slices)
-    half = float(card.height) / 2
-    low = band[1] + SPACE + half
-    high = min(float(grid.get_bottom()[1]) for grid in stack.slices) - APART - half
-    rows = _lookup_rows(stage)
-    best: tuple[float, int, float] | None = None
-    for step in range(STEPS + 1):
-        y = low + (high - low) * step / STEPS
-        card.move_to(xyz(x, y))
-        crossed = sum(1 for r in rows if crosses(stage, r, card))
-        empty = largest_empty_rectangle([*boxes, *mobject_boxes([card])], band).area
-        if empty <= EMPTY_SHARE * frame and (best is None or (empty, crossed) < best[:2]):
-            best = (float(empty), crossed, y)
-    return None if best is None else (x, best[2])
-
-
-def room_opening(stage: BatchStage) -> Opening:
-    """Return the opening with the output's panel reaching down over the card's room.
-
-    Until the reveal the storyboard records no rule, so the card is not
-    drawn there yet, and GPT-2's room under the panel stood empty (18.3 %
-    of the frame at the ends of ``intro``, ``batch`` and ``predict``). The
-    panel, which holds the output's place until the slices come, reaches
-    down to the card's bottom, as wide as it stands; the reveal brings it
-    back home as it splits into the slices
-    (:func:`~embedviz.render.batch_opening.reveal`). The opening as it
-    stands where the card is not in the room or the panel already leaves
-    its home.
-    """
-    rule, opening, panel = stage.rule, stage.opening, stage.stack.placeholder
-    if rule is None or not rule.room or opening.panel_home is not None:
-        return opening
-    home = panel.points.copy()
-    top, bottom = float(panel.get_top()[1]), float(rule.card.get_bottom()[1])
-    left, right = float(panel.get_left()[0]), float(panel.get_right()[0])
-    # Left of the upright legend, which stands beside the tags under the edges.
-    legend = stage.matrix.legend
-    if legend is not None and float(legend.get_top()[1]) > bottom:
-        right = min(right, float(legend.get_left()[0]) - SPACE)
-    panel.stretch_to_fit_height(top - bottom).stretch_to_fit_width(right - left)
-    panel.align_to(xyz(left, top), UP + LEFT)
-    return Opening(opening.places, home)

@@ -37,11 +37,10 @@ from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_focus import focus
 from embedviz.render.parts.batch_motion import BatchMotion
+from embedviz.render.parts.batch_room import room_opening, room_rule
 from embedviz.render.parts.batch_rule import (
     BatchRule,
     place_rule,
-    room_opening,
-    room_rule,
     stand_legend_upright,
 )
 from embedviz.render.parts.batch_spread import choose_spread
