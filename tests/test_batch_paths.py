@@ -359,7 +359,7 @@ def test_the_legend_never_fades_and_the_rule_card_gives_way_only_to_its_strips()
 
     The legend stands upright under the B brace and never fades (before
     legend34 it blinked there). The rule's card stands in the room under the
-    slices (parts/batch_rule.py, room_rule): it fades out only in the beats
+    slices (parts/batch_room.py, room_rule): it fades out only in the beats
     whose strips cross it (``lookup-0-0``, ``lookup-0-rest``, ``lookup-1``) and
     is back whole at every lookup's end. In a corner (f8fb225) it never faded,
     but the room stood 18.3 % empty.

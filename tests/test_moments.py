@@ -922,7 +922,7 @@ def _filled_id(case: Any) -> str:
 # GPT-2's batch: with the rule's card in a corner (f8fb225) the room under the short
 # slices, which some lookup's strips cross at every height, stood empty at nearly every
 # beat's end (18.3 %). The card stands in that room again and gives way only while a strip
-# crosses it (parts/batch_rule.py, room_rule), whole at every beat's end from the reveal.
+# crosses it (parts/batch_room.py, room_rule), whole at every beat's end from the reveal.
 
 
 @pytest.mark.slow
@@ -1103,7 +1103,7 @@ def _slices_out_at_ends(options: dict[str, Any]) -> dict[str, list[Any]]:
 # column ('value colour' under '33000' at alpha 0.55 of a step, between the alphas the
 # other tests sample); the legend then gave way while such a beat played
 # (embedviz/render/batch_legend.py). It now stands upright under the slices' edges, and
-# the rule's card under the slices gives way to the strips that cross it (parts/batch_rule.py).
+# the rule's card under the slices gives way to the strips that cross it (parts/batch_room.py).
 # Sampled finely, no text crosses another.
 @pytest.mark.slow
 @pytest.mark.parametrize(

@@ -153,7 +153,7 @@ def give_way(
     teacher's review saw 21.4 % of the frame empty under the slices at the
     first of those beat ends.)
     Where the rule's card stands under the slices in the legend's stead
-    (:func:`~embedviz.render.parts.batch_rule.room_rule`), the card gives way so.
+    (:func:`~embedviz.render.parts.batch_room.room_rule`), the card gives way so.
     """
     rule = stage.rule
     legend = rule.card if rule is not None and rule.room else stage.matrix.legend

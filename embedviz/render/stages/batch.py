@@ -111,7 +111,7 @@ class BatchStage(Stage):
         # The rule's card (placed last, clear of everything else: parts/batch_rule.py).
         self.rule: BatchRule | None = None
         upright = self.upright = stand_legend_upright(self)
-        # Under GPT-2's short slices, the room the upright legend left (parts/batch_rule.py).
+        # Under GPT-2's short slices, the room the upright legend left (parts/batch_room.py).
         self.rule = room_rule(self)
         # How far E rises into the block's place once its last chip has gone; where that
         # leaves too much empty, how far the stack rises and its slices move apart then.
