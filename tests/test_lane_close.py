@@ -1,12 +1,12 @@
 """SequenceLookup: after the lookups the emptied sentence lane closes (issue 18).
 
 Once every chip has left the lane over E to become its output row's tag,
-the heading ``token IDs`` stood alone over nothing. Now the first beat after
-the lookups fades it and closes the lane's room in one glide: the output
-block comes to stand centred against E's rows and the content grows into
-the band (:mod:`embedviz.render.parts.lane_close`). No beat end after the
-lookups leaves more than about an eighth of the frame empty, and the table's
-numbers are never smaller for it.
+the heading ``token IDs`` stood alone over nothing. Now it fades as the last
+chip leaves the lane, and the last lookup's beat ends by closing the lane's
+room in one glide: the output block comes to stand centred against E's rows
+and the content grows into the band (:mod:`embedviz.render.parts.lane_close`).
+No beat end from the last lookup on leaves more than about an eighth of the
+frame empty, and the table's numbers are never smaller for it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ CASES = {
     "gpt2": {"ids": [4821, 0, 50256], "vocab": 50257, "dim": 768},
     "light": {"theme": "light"},
 }
-AFTER = ("dim", "shape")
 
 
 # The moments sampled in the lookups: a chip or a block that slides shows between them.
@@ -46,8 +45,10 @@ def _ends(options: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def _played(options: dict[str, Any]) -> dict[str, Any]:
     """Dry-run the scene's lookups and the beats after them, once per options.
 
-    ``ends``: at each beat's end after the lookups, what the tests read.
+    ``ends``: at each beat's end from the last lookup on, what the tests read.
     ``lane``: per sample, the centres of the chips standing on the lane's line.
+    ``headed``: per sample, whether a chip stands in the lane, and how much the
+    lane's heading shows (0: not on screen).
     ``homes``: the chips' centres in the lane before the first lookup.
     ``blocks``: per sample, the output block's centre.
     """
@@ -59,10 +60,14 @@ def _played(options: dict[str, Any]) -> dict[str, Any]:
     lane: list[tuple[str, list[tuple[int, np.ndarray]]]] = []
     homes: list[np.ndarray] = []
     blocks: list[tuple[str, int, np.ndarray]] = []
+    headed: list[tuple[str, bool, float]] = []
     solved: list[float] = []
     played = [b.name for b in board.beats]
     first = next(i for i, b in enumerate(board.beats) if b.action in LOOKUPS)
     beats = set(played[first:])
+    close = close_beat(board, laned=True)
+    assert close is not None
+    after = played[played.index(close) :]
 
     def read(scene: Any, moment: Any) -> None:
         stage = scene.stage
@@ -72,26 +77,37 @@ def _played(options: dict[str, Any]) -> dict[str, Any]:
         line = stage.plan.lane.chip_y
         centres = [c.get_center().copy() for c in stage.chips.chips]
         lane.append((where, [(i, c) for i, c in enumerate(centres) if abs(c[1] - line) < 1e-3]))
+        on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
+        heading = stage.chips.heading
+        shows = float(heading.get_fill_opacity()) if id(heading) in on_screen else 0.0
+        # A chip is in the lane while its box overlaps the lane's row (a chip's height).
+        tall = max(float(c.height) for c in stage.chips.chips)
+        headed.append((where, any(abs(c[1] - line) < tall for c in centres), shows))
         step = moment.step if moment.alpha < 1 else -1  # -1: the beat's end
         blocks.append((moment.beat.name, step, stage.output.grid.body.get_center().copy()))
         if moment.alpha < 1:
             return
         # E's first number: as tall as the solver set it until the lookups end.
         number = float(stage.matrix.grid.get_entries()[0].height)
-        if moment.beat.name not in AFTER:
+        if moment.beat.name not in after:
             solved[:] = [number]
             return
-        on_screen = {id(m) for top in scene.mobjects for m in top.get_family()}
-        heading = stage.chips.heading
         found[moment.beat.name] = {
             "share": frame_space.share_now(scene),
-            "heading": id(heading) in on_screen and heading.get_fill_opacity() > 0.1,
+            "heading": shows > 0.1,
             "digit_px": px_for_font(stage.plan.scale.data) * number / solved[0],
         }
 
     play_moments(board, read, alphas=ALPHAS, pixel_width=192, pixel_height=108, beats=beats)
-    close = close_beat(board, laned=True)
-    _PLAYED[key] = {"ends": found, "lane": lane, "homes": homes, "blocks": blocks, "close": close}
+    _PLAYED[key] = {
+        "ends": found,
+        "lane": lane,
+        "homes": homes,
+        "blocks": blocks,
+        "close": close,
+        "after": after,
+        "headed": headed,
+    }
     return _PLAYED[key]
 
 
@@ -114,7 +130,7 @@ def test_after_the_lookups_the_lane_heading_goes_and_the_frame_stays_full(
     options: dict[str, Any],
 ) -> None:
     ends = _ends(options)
-    assert set(ends) == set(AFTER)
+    assert set(ends) == set(_played(options)["after"])
     alone = [name for name, end in ends.items() if end["heading"]]
     assert not alone, f"'token IDs' stands over the emptied lane at the end of {alone}"
     roomy = {
@@ -129,10 +145,40 @@ def test_the_toy_numbers_grow_into_the_lane_room() -> None:
     """The toy's blocks are not as wide as the frame: the close-up makes its numbers larger."""
     ends = _ends({})
     board = prepared_storyboard(SCENE, {}, environ={})
-    assert close_beat(board, laned=True) == "dim"
+    assert close_beat(board, laned=True) == "lookup-rest"
     for name, end in ends.items():
         # 26.4 px as solved, the lane's two chips' height over E taking the rest.
         assert end["digit_px"] > 27.0, (name, end["digit_px"])
+
+
+def heading_alone(headed: list[tuple[str, bool, float]]) -> list[str]:
+    """Return a line for each sample where the lane's heading shows over an empty lane.
+
+    A fade under way is allowed (under half shown): the heading fades as the
+    last chip steps out of the lane, within the same motion.
+    """
+    return [
+        f"'token IDs' shows {shows:.2f} over the empty lane at {where}"
+        for where, chip_in_lane, shows in headed
+        if not chip_in_lane and shows >= 0.5
+    ]
+
+
+@pytest.mark.parametrize("options", _cases())
+def test_the_lane_heading_goes_as_the_last_chip_leaves(options: dict[str, Any]) -> None:
+    # A frame review: GPT-2's "token IDs" stood alone over the empty lane from 43.5 s,
+    # its last chip gone, until the next beat (``dim``) faded it at 48 s.
+    headed = _played(options)["headed"]
+    assert any(in_lane for _, in_lane, _ in headed), "no chip was sampled in the lane"
+    assert any(not in_lane for _, in_lane, _ in headed), "no empty lane was sampled"
+    problems = heading_alone(headed)
+    assert not problems, "\n".join(problems[:8])
+
+
+def test_the_heading_check_can_fail() -> None:
+    assert heading_alone([("lookup-rest step 1 at 0.35", False, 1.0)])
+    assert not heading_alone([("lookup-rest step 0 at 0.35", True, 1.0)])
+    assert not heading_alone([("lookup-rest step 0 at 0.70", False, 0.3)])
 
 
 def test_no_lane_no_closing() -> None:
@@ -162,14 +208,19 @@ def block_slides(blocks: list[tuple[str, int, np.ndarray]], first: str, close: s
     """Return a line for each sample where the output block stands across from where it walked.
 
     From the first lookup's walk (its step 1, after the blocks part) until the
-    lane closes (``close``, which grows the content once on purpose), the block
-    stands still across: its rows may glide up and down for a strip's path,
-    never sideways.
+    lane closes (the last step of ``close``, which grows the content once on
+    purpose), the block stands still across: its rows may glide up and down
+    for a strip's path, never sideways.
     """
     names = list(dict.fromkeys(name for name, _, _ in blocks))
     if close in names:
-        names = names[: names.index(close)]
-    kept = [b for b in blocks if b[0] in names and (b[0] != first or b[1] != 0)]
+        names = names[: names.index(close) + 1]
+    last = max((step for name, step, _ in blocks if name == close), default=0)
+    kept = [
+        b
+        for b in blocks
+        if b[0] in names and (b[0] != first or b[1] != 0) and (b[0] != close or 0 <= b[1] < last)
+    ]
     if not kept:
         return ["no sample of the block between the first walk and the close"]
     x = kept[0][2][0]
@@ -220,3 +271,7 @@ def test_the_slide_checks_can_fail() -> None:
         "the block stands -2.10 across at lookup-rest step 1"
     ]
     assert not block_slides(blocks[:3], "lookup-0", "dim")
+    # The close's own step (the last of its beat) and its end are not counted.
+    closing = [*blocks[:3], ("lookup-rest", 0, at[2]), ("lookup-rest", 1, at[3])]
+    assert not block_slides([*closing, ("lookup-rest", -1, at[3])], "lookup-0", "lookup-rest")
+    assert block_slides(closing, "lookup-0", "lookup-1")

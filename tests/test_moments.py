@@ -548,13 +548,13 @@ def test_the_video_draws_what_a_glide_moves(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(StoryboardScene, "get_moving_mobjects", Scene.get_moving_mobjects)
     samples = _stale_moments("SequenceLookup", alphas=(0.5,))
     stale = [s for s in samples if s.stale]
-    # The block glides up as the reveal draws its rows and back after the last lookup
-    # (test_beat_glides.py, test_block_hold.py), and at dim both blocks close up into
-    # the emptied sentence lane (test_lane_close.py). In the two teaching lookups E's
-    # row number of the row outlined in the ID's amber takes that amber and gives it
-    # back with the outline (parts/id_rows.py): no animation names the number, so only
-    # the scene's split (id_numbers_moving) draws it at every frame.
-    assert {s.beat.name for s in stale} == {"reveal", "lookup-0", "lookup-1", "lookup-rest", "dim"}
+    # The block glides up as the reveal draws its rows, and after the last lookup both
+    # blocks close up into the emptied sentence lane, the block gliding straight from
+    # there (test_beat_glides.py, test_block_hold.py, test_lane_close.py). In the two
+    # teaching lookups E's row number of the row outlined in the ID's amber takes that
+    # amber and gives it back with the outline (parts/id_rows.py): no animation names
+    # the number, so only the scene's split (id_numbers_moving) draws it at every frame.
+    assert {s.beat.name for s in stale} == {"reveal", "lookup-0", "lookup-1", "lookup-rest"}
     assert any(name.startswith("NumberText") for s in stale for name in s.stale)
     taught = {"lookup-0", "lookup-1"}
     rows = {f"NumberText {s.beat.highlight.row}" for s in samples if s.beat.name in taught}

@@ -1,14 +1,15 @@
 """After the lookups, the sentence lane's room closes (SequenceLookup; issue 18).
 
 The chips wait in a lane over E (:mod:`~embedviz.render.solver_lane`); once
-every one has become its output row's tag, the lane is empty and its heading
-``token IDs`` stands alone over nothing. Fading the heading alone left a band
-as wide as the frame empty (14.4 % of the toy's frame at ``dim`` and
-``shape``: more than the eighth issue 18 allows), and gliding the blocks up
-into it only moves that band under them (18.5 %). So, in one smooth glide at
-the first beat after the lookups (:func:`close_beat`):
+every one has become its output row's tag, the lane is empty. Its heading
+``token IDs`` fades as the last chip steps out of the lane (:func:`lane_fading`:
+a frame review saw it stand alone over the empty lane for 4.5 s, from the last
+chip's departure to the next beat). Fading the heading alone left a band as
+wide as the frame empty (14.4 % of the toy's frame: more than the eighth issue
+18 allows), and gliding the blocks up into it only moves that band under them
+(18.5 %). So, in one smooth glide at the end of the last lookup's beat
+(:func:`close_beat`, :func:`close_step`), before that beat ends:
 
-- the heading fades;
 - the output block glides to stand centred against E's rows (resting where
   the strips needed it, it left the room under it empty), unless it is a
   still block with its legend upright under its tags;
@@ -19,18 +20,19 @@ the first beat after the lookups (:func:`close_beat`):
   frame's width (GPT-2's and MiniLM's sizes), in height alone
   (:func:`~embedviz.render.zoom.stage_stretch`: the rows spread apart).
 
-The beat's own steps, and every later beat's, are built in the solved layout
-and played under the close-up (:meth:`~embedviz.render.zoom.Zoom.wrap`).
+Every later beat is built in the solved layout and played under the
+close-up (:meth:`~embedviz.render.zoom.Zoom.wrap`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Group, Mobject, VMobject, smooth
+from manim import Animation, AnimationGroup, Group, Mobject, VMobject, Wait, linear, smooth
 
+from embedviz.render.animations import make_deferred_animation
 from embedviz.render.fades import FadeOut
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
@@ -43,28 +45,68 @@ if TYPE_CHECKING:
     from embedviz.render.stages.lookup import LookupStage
     from embedviz.story.model import Storyboard
 
-__all__ = ["close_beat", "close_lane"]
+__all__ = ["close_beat", "close_lane", "close_step", "lane_fading"]
 
 # The beats that move chips out of the lane.
 LOOKUPS = ("lookup", "lookup_many")
+# The closing step's weight among the beat's steps (seconds, before its floor).
+CLOSE_SHARE = 0.15
 
 
 def close_beat(board: Storyboard, laned: bool) -> str | None:
-    """Return the first beat after the last lookup, where a lane (``laned``) closes; else None."""
+    """Return the last lookup's beat, at whose end a lane (``laned``) closes; else None."""
     actions = [beat.action for beat in board.beats]
     if not laned or not any(a in LOOKUPS for a in actions):
         return None
     last = max(i for i, a in enumerate(actions) if a in LOOKUPS)
-    return board.beats[last + 1].name if last + 1 < len(board.beats) else None
+    return board.beats[last].name
 
 
-def close_lane(stage: LookupStage, build: Callable[[], Animation]) -> tuple[Animation, Animation]:
-    """Return the lane's closing glide and what ``build`` builds (the beat, in the solved layout).
+def lane_fading(stage: LookupStage, step: Animation) -> Animation:
+    """Return ``step`` with the lane's heading fading as the last waiting chip leaves the lane.
 
-    The output block's new place is solved (it stands there for ``build``
-    and every later beat), then set back: the glide takes it there as the
-    close-up grows. ``stage.zoom`` is the close-up from here on (None where it
-    would not grow the content by 5 %: then the heading only fades).
+    Built as the step starts (a later step must not put the heading back on
+    screen): a step in which no chip leaves gives it back as it was.
+    """
+    heading, chips = stage.chips.heading, stage.chips.chips
+    line = stage.plan.lane.chip_y if stage.plan.lane is not None else 0.0
+
+    def build() -> Animation:
+        shown = {id(m) for top in stage.scene.mobjects for m in top.get_family()}
+        waiting = [c for c in chips if abs(float(c.get_center()[1]) - line) < 1e-3]
+        if id(heading) not in shown or not waiting:
+            return Wait(run_time=step.get_run_time())
+        return _LaneFade(heading, waiting, run_time=step.get_run_time())
+
+    fade = make_deferred_animation(build, step.get_run_time(), touches=lambda: [heading])
+    return AnimationGroup(step, fade)
+
+
+def close_step(stage: LookupStage) -> Animation:
+    """Return the lane's closing glide, built as it starts (where the lookups left the blocks).
+
+    The beat's blocks stay where its lookups leave them (``stays_open``): this
+    glide is the only one after its last strip lands. Its floor is asked as
+    the beat begins, before the lookups have moved anything: it allows for
+    the blocks parting up (``motion.lift``) for them.
+    """
+
+    def floor() -> float:
+        matrix, block = stage.matrix.grid.body, stage.output.grid.body
+        dy = float(matrix.get_center()[1] - block.get_center()[1])
+        return glide_floor(0.0, max(abs(dy), abs(dy - float(stage.motion.lift))))
+
+    # A small share of the beat (the lookups keep their pace): its floor grows it into the hold.
+    return at_least(make_deferred_animation(lambda: close_lane(stage), CLOSE_SHARE), floor)
+
+
+def close_lane(stage: LookupStage) -> Animation:
+    """Return the lane's closing glide (and the heading's fade, if it still shows).
+
+    The output block's new place is solved (it stands there for every later
+    beat), then set back: the glide takes it there as the close-up grows.
+    ``stage.zoom`` is the close-up from here on (None where it would not grow
+    the content by 5 %: then the block only glides).
     """
     heading = stage.chips.heading
     matrix, block = stage.matrix.grid.body, stage.output.grid.body
@@ -75,7 +117,6 @@ def close_lane(stage: LookupStage, build: Callable[[], Animation]) -> tuple[Anim
     moving = stage.motion.output_side(shown=True)
     for mobject in moving:
         mobject.shift(xyz(0.0, dy))
-    built = build()
     legend = stage.matrix.legend
     over = legend is not None and legend.get_bottom()[1] > stage.matrix.heading.get_top()[1]
     kept: list[Mobject] = [heading, *([legend] if over and legend is not None else [])]
@@ -91,14 +132,47 @@ def close_lane(stage: LookupStage, build: Callable[[], Animation]) -> tuple[Anim
     ) or stage_stretch(stage.scene, top, shown, kept)
     for mobject in moving:
         mobject.shift(xyz(0.0, -dy))
-    # Gone in the glide's first fifth, before E's heading grows up into its line.
-    fade = FadeOut(heading, run_time=GLIDE_SECONDS, rate_func=lambda t: min(1.0, 5.0 * t))
     stage.zoom = zoom
-    if zoom is None:
-        glide = Glide(lambda: list(moving), dy)
-        return at_least(AnimationGroup(glide, fade), glide_floor(0.0, dy)), built
-    closing = _CloseIn(zoom, moving, dy)
-    return at_least(AnimationGroup(closing, fade), glide_floor(0.0, dy)), built
+    closing: Animation = Glide(lambda: list(moving), dy)
+    if zoom is not None:
+        closing = _CloseIn(zoom, moving, dy)
+    if any(heading is m for m in stage.scene.mobjects):
+        # Gone in the glide's first fifth, before E's heading grows up into its line.
+        fade = FadeOut(heading, run_time=GLIDE_SECONDS, rate_func=lambda t: min(1.0, 5.0 * t))
+        closing = AnimationGroup(closing, fade)
+    return closing
+
+
+class _LaneFade(FadeOut):
+    """The lane's heading fades as the last of ``waiting`` steps out of the lane.
+
+    Each chip is out once it stands a chip's height from where it waited; the
+    heading shows as much as the chip furthest from out. It goes from the
+    scene only if it faded (a step in which no chip left puts it back as it was).
+    """
+
+    def __init__(self, heading: Mobject, waiting: Sequence[Mobject], run_time: float) -> None:
+        self.waiting = waiting
+        self.homes = [c.get_center().copy() for c in waiting]
+        self.height = max(float(c.height) for c in waiting)
+        self.gone = 0.0
+        super().__init__(heading, run_time=run_time, rate_func=linear)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        """Fade as far as the last waiting chip has left the lane (``alpha`` is not read)."""
+        away = [
+            float(np.linalg.norm(c.get_center() - home))
+            for c, home in zip(self.waiting, self.homes, strict=True)
+        ]
+        self.gone = min(1.0, min(away) / self.height)
+        super().interpolate_mobject(self.gone)
+
+    def clean_up_from_scene(self, scene: Any) -> None:
+        """Remove the heading if it faded; else give its colours back and keep it."""
+        if self.gone > 0:
+            super().clean_up_from_scene(scene)
+        else:
+            super().interpolate_mobject(0.0)
 
 
 class _CloseIn(Animation):

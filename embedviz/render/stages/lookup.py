@@ -25,7 +25,7 @@ from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.early_rise import rise, rise_beat
 from embedviz.render.parts.lane import LaneMotion
-from embedviz.render.parts.lane_close import close_beat, close_lane
+from embedviz.render.parts.lane_close import close_beat, close_step, lane_fading
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
@@ -109,7 +109,7 @@ class LookupStage(Stage):
     named_row: Mobject | None = None
     # The reveal in which the block glides up for the run of lookups (``early_rise``).
     rises_in: str | None = None
-    # The first beat after the lookups, where an emptied sentence lane closes (``lane_close``).
+    # The last lookup's beat, at whose end the emptied sentence lane closes (``lane_close``).
     closes_in: str | None = None
     # The lookup's rule beside the block while the storyboard shows it (``rule``).
     rule: RuleCard | None = None
@@ -156,6 +156,9 @@ class LookupStage(Stage):
         self.rule = self._rule_card()
         self.zoom = self._close_up()
         self.closes_in = close_beat(self.board, plan.lane is not None and self.zoom is None)
+        if self.closes_in is not None:
+            # The lane's close takes the block from where the lookups left it: one glide.
+            self.motion.stays_open.add(self.closes_in)
 
     def _rule_card(self) -> RuleCard | None:
         """Return the rule's card, placed for each beat that shows it, or None when none does.
@@ -208,14 +211,14 @@ class LookupStage(Stage):
     def _animate(self, beat: Beat) -> Animation:
         """Play the beat; under the close-up until the print, which pulls back first.
 
-        The first beat after the lookups closes an emptied sentence lane first
-        (:func:`~embedviz.render.parts.lane_close.close_lane`): it and every
-        later beat play under that close-up.
+        The last lookup's beat fades the lane's heading as its last chip
+        leaves and closes the emptied sentence lane as it ends
+        (:mod:`~embedviz.render.parts.lane_close`): every later beat plays
+        under that close-up.
         """
         if beat.name == self.closes_in:
-            closing, closed = close_lane(self, lambda: Stage.animate(self, beat))
-            wrapped = closed if self.zoom is None else self.zoom.wrap(closed)
-            return Steps(closing, *beat_steps(wrapped))
+            steps = [lane_fading(self, step) for step in beat_steps(Stage.animate(self, beat))]
+            return Steps(*steps, close_step(self))
         zoom = self.zoom
         if zoom is None or zoom.factor == 1.0:
             return super().animate(beat)
