@@ -14,7 +14,15 @@ from embedviz.render.design import MAX_DATA_PX, MIN_TEXT_PX, font_for_px
 from embedviz.render.solver import PITCHES
 from embedviz.render.type_search import largest_fitting
 
-__all__ = ["BATCH_PITCHES", "COMFORT_PX", "TIGHT_GAIN", "Found", "search_pitches", "tighter"]
+__all__ = [
+    "BATCH_PITCHES",
+    "COMFORT_PX",
+    "TIGHT_GAIN",
+    "Found",
+    "in_preference_order",
+    "search_pitches",
+    "tighter",
+]
 
 # An arrangement that fits: its largest font, pitch, mode and marks' place.
 Found = tuple[float, float, Mode, Marks]
@@ -58,22 +66,29 @@ def tighter(
     return next((f, p) for f, p in same if f >= target - 1e-9)
 
 
-def search_pitches(fits: Callable[[float, float, Mode, Marks], bool]) -> tuple[Found, ...]:
-    """Return the largest font that ``fits`` at each batch pitch, per arrangement.
+# The arrangements and the marks' places, in the batch solver's order of preference.
+MODES: tuple[Mode, ...] = ("beside", "corridor")
+PLACEMENTS: tuple[Marks, ...] = ("right", "below", "under", "corridor")
+
+
+def search_pitches(
+    fits: Callable[[float, float, Mode, Marks], bool],
+    pitches: tuple[float, ...] = BATCH_PITCHES,
+) -> tuple[Found, ...]:
+    """Return the largest font that ``fits`` at each of ``pitches``, per arrangement.
 
     ``fits(font, pitch, mode, marks)``: whether the layout holds. The answer
     is in the batch solver's order of preference (``beside`` first, the marks
-    right of the slices first, looser rows first). The lookup's pitches are a
-    prefix of :data:`BATCH_PITCHES`: the solver's first try keeps those, its
-    try at tighter rows all, from one search.
+    right of the slices first, looser rows first: :func:`in_preference_order`).
+    The solver's first try searches the lookup's pitches; its try at tighter
+    rows adds only the pitches past them, so a batch that needs no tighter
+    rows never searches those.
     """
     largest, smallest = font_for_px(MAX_DATA_PX), font_for_px(MIN_TEXT_PX)
     found: list[Found] = []
-    modes: tuple[Mode, ...] = ("beside", "corridor")
-    placements: tuple[Marks, ...] = ("right", "below", "under", "corridor")
-    for mode in modes:
-        for marks in placements:
-            for pitch in BATCH_PITCHES:
+    for mode in MODES:
+        for marks in PLACEMENTS:
+            for pitch in pitches:
 
                 def one(font: float, p: float = pitch, m: Mode = mode, k: Marks = marks) -> bool:
                     return fits(font, p, m, k)
@@ -82,3 +97,13 @@ def search_pitches(fits: Callable[[float, float, Mode, Marks], bool]) -> tuple[F
                 if font is not None:
                     found.append((font, pitch, mode, marks))
     return tuple(found)
+
+
+def in_preference_order(found: tuple[Found, ...]) -> tuple[Found, ...]:
+    """Return ``found`` in :func:`search_pitches`' order: arrangement, marks' place, looser rows."""
+
+    def rank(one: Found) -> tuple[int, int, int]:
+        _, pitch, mode, marks = one
+        return MODES.index(mode), PLACEMENTS.index(marks), BATCH_PITCHES.index(pitch)
+
+    return tuple(sorted(found, key=rank))

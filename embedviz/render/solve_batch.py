@@ -28,6 +28,7 @@ from embedviz.render.batch_fit import (
     COMFORT_PX,
     TIGHT_GAIN,
     Found,
+    in_preference_order,
     search_pitches,
     tighter,
 )
@@ -443,9 +444,7 @@ def _solve(spec: BatchSpec) -> BatchPlan:
         The plan (the smallest one when nothing fits: the moment tests then
         report what is too small).
     """
-    found = list(_found(replace(spec, tight_rows=False)))
-    if not spec.tight_rows:
-        found = [f for f in found if f[1] in PITCHES]
+    found = list(_found(spec))
     if not found:
         smallest = font_for_px(MIN_TEXT_PX)
         return _measure(spec, smallest, BATCH_PITCHES[-1], "corridor", "corridor")[0]
@@ -469,10 +468,16 @@ def _solve(spec: BatchSpec) -> BatchPlan:
 def _found(spec: BatchSpec) -> tuple[Found, ...]:
     """Return :func:`~embedviz.render.batch_fit.search_pitches` for ``spec`` (kept per spec).
 
-    No measure reads ``spec.tight_rows``: :func:`solve_batch`'s try at tighter
-    rows reuses its first try's search (it searched the lookup's pitches twice).
+    With ``spec.tight_rows`` (which no measure reads): the first try's search, and the rest.
     """
-    return search_pitches(lambda font, *at: not _measure(spec, font, *at)[1])
+    loose = replace(spec, tight_rows=False)
+
+    def fits(font: float, pitch: float, mode: Mode, marks: Marks) -> bool:
+        return not _measure(loose, font, pitch, mode, marks)[1]
+
+    if not spec.tight_rows:
+        return search_pitches(fits, PITCHES)
+    return in_preference_order(_found(loose) + search_pitches(fits, BATCH_PITCHES[len(PITCHES) :]))
 
 
 def _widen(spec: BatchSpec, plan: BatchPlan, at: tuple[float, float, Mode, Marks]) -> BatchPlan:
