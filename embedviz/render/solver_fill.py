@@ -19,12 +19,15 @@ from embedviz.render.space import EMPTY_SHARE
 if TYPE_CHECKING:
     from embedviz.render.solver import LookupPlan
 
-__all__ = ["FILL_PITCH", "filled_pitch"]
+__all__ = ["FILL_AIM", "FILL_PITCH", "filled_pitch"]
 
 # With ``fill_height``, rows grow up to this pitch (in digit heights).
 FILL_PITCH = 3.0
 # The pitch grows in these steps.
 PITCH_STEP = 0.02
+# A band is aimed at this share of the empty-area rule: the heading's and the title's boxes
+# are a little taller than their glyphs.
+FILL_AIM = 0.9
 
 
 def filled_pitch(
@@ -48,8 +51,7 @@ def filled_pitch(
     """
     from manim import config
 
-    # Aim a little under the rule: the heading's and the title's boxes are a little taller.
-    limit = 0.9 * EMPTY_SHARE * float(config.frame_height)
+    limit = FILL_AIM * EMPTY_SHARE * float(config.frame_height)
     best = pitch
     for k in range(round((FILL_PITCH - pitch) / PITCH_STEP) + 1):
         trial = pitch + k * PITCH_STEP

@@ -26,6 +26,7 @@ from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.resting import legend_across, legend_room
 from embedviz.render.solver import LookupPlan, solve_lookup
 from embedviz.render.solver_bands import band_legend_height
+from embedviz.render.solver_fill import FILL_AIM
 from embedviz.render.solver_positions import PositionPlan, PositionSpec, solve_positions
 from embedviz.render.space import EMPTY_SHARE, Box, box_union, largest_empty_rectangle
 from embedviz.render.spec import LookupSpec
@@ -184,7 +185,7 @@ def heading_in_room(motion: LookupMotion, title: Mobject) -> None:
     band = min(float(matrix.legend.get_bottom()[1]), float(title.get_bottom()[1]))
     heading = matrix.heading
     bottom, tall = float(heading.get_bottom()[1]), float(heading.height)
-    strip = 0.9 * EMPTY_SHARE * float(config.frame_height)
+    strip = FILL_AIM * EMPTY_SHARE * float(config.frame_height)
     y = max(bottom + tall / 2, min((band + bottom) / 2, band - strip - tall / 2))
     heading.move_to(xyz(0, y)).align_to(xyz(matrix.grid.body_right(), 0), RIGHT)
 
