@@ -37,3 +37,23 @@ def test_the_upright_legend_has_the_row_legend_s_parts_in_order() -> None:
     assert [len(m.points) for m in row.get_family()] == [len(m.points) for m in bar.get_family()]
     row_y = [s.get_center()[1] for s in row.swatches]
     assert np.allclose(row_y, row_y[0])
+
+
+def test_a_level_legend_sets_its_values_on_the_swatches_line() -> None:
+    """In the title band, no taller than a line: -s and +s at the ends, 0 on the zero swatch."""
+    row = Legend(CELLS, 20, DARK, "value colour")
+    level = Legend(CELLS, 20, DARK, "value colour", level=True)
+    low, zero, high = level.ticks
+    swatches = level.swatches
+    assert low.get_right()[0] < swatches.get_left()[0]
+    assert high.get_left()[0] > swatches.get_right()[0]
+    middle = swatches[SWATCHES // 2]
+    assert np.allclose(zero.get_center()[:2], middle.get_center()[:2])
+    # The zero in the cells' fill on the zero swatch (a cell's zero colour, 4.5:1 on that fill).
+    assert zero.get_fill_color().to_hex().upper() == DARK.cell_fill.upper()
+    for tick in (low, zero, high):
+        assert swatches.get_bottom()[1] <= tick.get_center()[1] <= swatches.get_top()[1]
+    assert level.title.get_right()[0] < low.get_left()[0]
+    # One line: as tall as its swatches or its title, not the swatches over their values.
+    assert level.height <= max(swatches.height, level.title.height) + 1e-9
+    assert level.height < row.height

@@ -27,10 +27,11 @@ def test_the_glide_search_walks_each_table_once(monkeypatch: pytest.MonkeyPatch)
 
     real_drop = module.PositionStage._drop
 
-    def drop(self: Any, tops: Any, left: Any, room: Any, matrix: Any, output: Any) -> Any:
+    def drop(self: Any, tops: Any, left: Any, room: Any, sides: Any, band: Any) -> Any:
+        matrix, output = sides
         searching.append(({id(m) for m in matrix}, {id(m) for m in output}))
         try:
-            return real_drop(self, tops, left, room, matrix, output)
+            return real_drop(self, tops, left, room, sides, band)
         finally:
             searching.pop()
 

@@ -162,6 +162,8 @@ class LookupPlan:
         still plan: :mod:`~embedviz.render.solver_still`); 0: in a row.
     legend_stacked
         A title band legend's title stands over its swatches (``place_title``).
+    legend_level
+        A title band legend's values stand on its swatches' line (``spec.legend_level``).
     lane
         Where the chips wait over E (:mod:`~embedviz.render.solver_lane`); None: beside the block.
     """
@@ -201,6 +203,7 @@ class LookupPlan:
     legend_upright: float = 0.0
     legend_stacked: bool = False
     lane: Lane | None = None
+    legend_level: bool = False
 
     @property
     def column_left(self) -> float:
@@ -276,7 +279,6 @@ def _measure(
     above_h, under_h = (note_h + SPACE, 0.0) if spec.note_above else (0.0, note_h)
     tops = (-(col_labels_h + SPACE + heading_h + above_h), -raise_d - SPACE - heading_h)
     bounds, lane = lane_bounds(spec, (scale, sizes, across), tops, problems)
-    content_top = bounds[2]
     content_bottom = max(matrix_h + under_h, -raise_d + len(outputs) * row_h)
     legend_h = legend_height(scale.legend) if spec.legend else 0.0
     output_bottom_d = -raise_d + len(outputs) * row_h
@@ -317,11 +319,12 @@ def _measure(
         print_font=print_font,
         caption_y=caption_y,
         order=order,
-        content_top=matrix_top - content_top,
+        content_top=matrix_top - bounds[2],
         content_bottom=matrix_top - content_bottom,
         marks_overflow=overflow if (overflow := across.marks_right - right) > 1e-9 else 0.0,
         marks_inside=across.marks_inside,
         lane=None if lane is None else lane.at(matrix_top),
+        legend_level=in_band and spec.legend_level and not stacked,
     )
     if spec.still and mode == "beside":
         plan = still_legend(plan, spec, right, problems)

@@ -46,6 +46,8 @@ TITLE_CLEAR = 1.5 * SPACE
 TITLE_GIVE = 0.95
 # A legend's swatches (as :data:`embedviz.render.parts.legend.SWATCHES`).
 SWATCHES = 11
+# A line of sans text (its ascenders and descenders) in digit heights.
+LINE = 1.35
 # The legend right over the output's heading keeps its place unless a place that splits
 # the column's room leaves an empty stretch shorter by more than this many spaces.
 SNUG_TIE = 1.0
@@ -245,7 +247,10 @@ def title_band(
         The title's font and centre x, the band's height, and whether the legend is stacked.
     """
     legend_title = spec.legend_title if legend else None
-    return place_title(spec.title, legend_title, scale, font, safe, problems, spec.legend_stacks)
+    level = spec.legend_chars if spec.legend_level else 0
+    return place_title(
+        spec.title, legend_title, scale, font, safe, problems, spec.legend_stacks, level
+    )
 
 
 class TitlePlace(NamedTuple):
@@ -261,20 +266,29 @@ class TitlePlace(NamedTuple):
     stacked: bool = False
 
 
-def band_legend_width(legend_title: str, scale: TypeScale, stacked: bool) -> float:
+def band_legend_width(legend_title: str, scale: TypeScale, stacked: bool, level: int = 0) -> float:
     """Return a title band legend's width: its title beside its swatches, or over them.
 
     The last tick value (``+3``), centred under the last swatch, reaches past it.
+    ``level``: the values stand on the swatches' line, at its ends (the widest
+    is this many characters; 0: under the swatches).
     """
     side = swatch_size(scale.legend)
     reach = max(0.0, char_advance(scale.legend) - side / 2)
+    if level:
+        reach = 2 * (level * char_advance(scale.legend) + 0.6 * SPACE)
     swatches = SWATCHES * side + reach
     title = text_width(legend_title, scale.legend, mono=False)
     return max(title, swatches) if stacked else title + 2 * SPACE + swatches
 
 
-def band_legend_height(scale: TypeScale, stacked: bool) -> float:
-    """Return a title band legend's height (a stacked one has its title over the swatches)."""
+def band_legend_height(scale: TypeScale, stacked: bool, level: bool = False) -> float:
+    """Return a title band legend's height (a stacked one has its title over the swatches).
+
+    ``level``: its values on the swatches' line, one line high (:class:`~.parts.legend.Legend`).
+    """
+    if level:
+        return max(swatch_size(scale.legend), digit_height(scale.legend) * LINE)
     height = legend_height(scale.legend)
     return height + SPACE + digit_height(scale.legend) * 1.3 if stacked else height
 
@@ -287,6 +301,7 @@ def place_title(
     safe: tuple[float, float],
     problems: list[str],
     stack: bool = True,
+    level: int = 0,
 ) -> TitlePlace:
     """Place a title beside the legend (if any): its font and centre x, and the band's height.
 
@@ -302,7 +317,9 @@ def place_title(
     smaller to fill that room (down to the floor; below it, ``problems`` says so).
     ``stack``: whether the legend may stack. A review (lecture-hall frames)
     read a title centred left of the legend as off-centre where, centred, it
-    would have cleared a narrower legend.
+    would have cleared a narrower legend. ``level``: beside its swatches, the
+    legend's values stand on their line (the widest this many characters; 0:
+    under them), so that the band is no taller than the title's line.
     """
     left, right = safe
     width = text_width(title, font, mono=False)
@@ -313,15 +330,16 @@ def place_title(
             return TitlePlace(font, (left + right) / 2, band)
         return _left_of(width, 0.0, font, safe, problems, band)
     for stacked in (False, True) if stack else (False,):
-        room = 2 * (half - TITLE_CLEAR - band_legend_width(legend_title, scale, stacked))
+        flat = 0 if stacked else level
+        room = 2 * (half - TITLE_CLEAR - band_legend_width(legend_title, scale, stacked, flat))
         # Stacked, a title a little too wide is set a little smaller, centred.
         if width <= room or (stacked and width * TITLE_GIVE <= room):
             font *= min(1.0, room / width)
-            band = max(digit_height(font) * 1.7, band_legend_height(scale, stacked))
+            band = max(digit_height(font) * 1.7, band_legend_height(scale, stacked, flat > 0))
             return TitlePlace(font, (left + right) / 2, band, stacked)
-    legend_w = band_legend_width(legend_title, scale, False)
+    legend_w = band_legend_width(legend_title, scale, False, level)
     placed = _left_of(width, legend_w, font, safe, problems, band)
-    return placed._replace(band=max(placed.band, legend_height(scale.legend)))
+    return placed._replace(band=max(placed.band, band_legend_height(scale, False, level > 0)))
 
 
 def _left_of(

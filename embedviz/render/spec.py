@@ -159,6 +159,12 @@ class LookupSpec:
         second arrangement keeps the legend (PositionBlindness) then gives that
         arrangement's tables the strip under the title that a legend over the
         matrix would take (issue 18: the rows 0.425 units apart, not 0.50).
+    legend_level
+        Whether a legend in the title band beside its swatches sets its values
+        on their line, so the band is no taller than the title's line
+        (PositionBlindness: its second arrangement's rows take the height).
+    legend_chars
+        The widest legend value's characters (``+3``: 2).
     lane
         Whether the chips wait in a row over E rather than beside the output
         rows they fill (:mod:`~embedviz.render.solver_lane`).
@@ -207,6 +213,8 @@ class LookupSpec:
     legend_stacks: bool = True
     lane: bool = False
     legend_in_band: bool = False
+    legend_level: bool = False
+    legend_chars: int = 2
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:
@@ -252,6 +260,7 @@ class LookupSpec:
             if len(wrapped) > len(printed)
             else 0,
             legend=any(k == "legend" for k, _ in cells),
+            legend_chars=widest("legend"),
             # One row with its print (SingleTokenLookup): the legend shares its column.
             legend_in_column=len(sources) == 1 and bool(printed),
             note=next(

@@ -39,6 +39,11 @@ class Legend(VGroup):
         legend in the title band that lets the title stand centred in the frame.
     length
         An upright bar's height (by default, square swatches).
+    level
+        In a row, its values on the swatches' line (``-s`` left of them, ``+s``
+        right, ``0`` knocked out of the zero swatch in the cells' fill): a
+        legend in the title band no taller than the title's line, which leaves
+        the rows under the band its strip (PositionBlindness).
     """
 
     def __init__(
@@ -50,6 +55,7 @@ class Legend(VGroup):
         upright: bool = False,
         length: float | None = None,
         stacked: bool = False,
+        level: bool = False,
     ) -> None:
         super().__init__()
         scale = abs(cells[-1].value)
@@ -67,12 +73,28 @@ class Legend(VGroup):
         for tick, end in zip(self.ticks, ends, strict=True):
             tick.next_to(end, RIGHT if upright else DOWN, buff=SPACE * 0.6)
         self.title = SansText(title, font_size, theme.muted)
-        if upright or stacked:
+        if level and not upright:
+            _level_ticks(self.ticks, swatches, theme)
+            self.title.next_to(self.ticks[0], LEFT, buff=2 * SPACE)
+        elif upright or stacked:
             self.title.next_to(swatches, UP, buff=SPACE).align_to(swatches, LEFT)
         else:
             self.title.next_to(swatches, LEFT, buff=2 * SPACE)
         self.add(self.title, swatches, *self.ticks)
         self.swatches = swatches
+
+
+def _level_ticks(ticks: Sequence[NumberText], swatches: VGroup, theme: Theme) -> None:
+    """Set the values on the swatches' line: ``-s`` and ``+s`` at the ends, ``0`` in the middle.
+
+    The zero swatch is the colour a cell's zero is drawn in, which keeps
+    4.5:1 on the cells' fill (test_legend_zero): a ``0`` in that fill on it
+    reads as well as a zero in a cell.
+    """
+    low, zero, high = ticks
+    low.next_to(swatches, LEFT, buff=SPACE * 0.6)
+    high.next_to(swatches, RIGHT, buff=SPACE * 0.6)
+    zero.move_to(swatches[SWATCHES // 2]).set_fill(theme.cell_fill)
 
 
 def band_legend(

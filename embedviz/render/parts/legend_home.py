@@ -215,7 +215,8 @@ def band_pays(banded: LookupPlan, over: LookupPlan, sums: PositionSpec) -> bool:
     if not over.legend_left:
         return True
     top = float(config.frame_height) / 2
-    band = banded.legend_y - band_legend_height(banded.scale, banded.legend_stacked) / 2
+    tall = band_legend_height(banded.scale, banded.legend_stacked, banded.legend_level)
+    band = banded.legend_y - tall / 2
     title = over.title_y - digit_height(over.title_font) / 2
     strip = top - title + SPACE + legend_height(over.scale.legend)
     under, beside = (_band_sums(sums, depth, True) for depth in (top - band, strip))
@@ -245,7 +246,9 @@ def first_plan(spec: LookupSpec, sums: PositionSpec) -> tuple[LookupPlan, bool]:
     Also whether the legend would stand over E otherwise: the second
     arrangement then keeps P's rows' positions (:func:`keep_band_legend`).
     """
-    banded = solve_lookup(replace(spec, legend_in_band=True, legend_stacks=False))
+    banded = solve_lookup(
+        replace(spec, legend_in_band=True, legend_stacks=False, legend_level=True)
+    )
     over = solve_lookup(spec)
     sums = replace(sums, title_font=banded.title_font)
     return (banded if band_pays(banded, over, sums) else over), over.legend_left

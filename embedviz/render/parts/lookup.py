@@ -195,6 +195,7 @@ class MatrixPart(Component):
                 upright=length > 0,
                 length=length or None,
                 stacked=getattr(plan, "legend_stacked", False) and not plan.legend_left,
+                level=getattr(plan, "legend_level", False) and not plan.legend_left,
             )
             self.legend.move_to(xyz(0, plan.legend_y))
             edge = LEFT if plan.legend_left else RIGHT

@@ -44,6 +44,7 @@ from embedviz.render.pace import at_least
 from embedviz.render.parts import legend_home
 from embedviz.render.parts.compare_focus import dim_others
 from embedviz.render.parts.edge_clear import keep_off_edge, right_edge
+from embedviz.render.parts.end_band import Trial, areas, end_band, least_glide
 from embedviz.render.parts.first_level import lookup_all, rest_level, stand_for_lookups
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.key_swap import sums_key, swap_keys
@@ -62,7 +63,7 @@ from embedviz.render.solver_positions import (
     PositionSpec,
     solve_positions,
 )
-from embedviz.render.space import Box, box_union, largest_empty_rectangle, shifted_boxes
+from embedviz.render.space import Box, box_union, shifted_boxes
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat
 
@@ -79,7 +80,7 @@ NARROW_SECONDS = 1.2
 # How far the output side and the legend glide up and the legend right, with the
 # largest empty area each glide leaves.
 _Glide = tuple[float, float, float]
-_Trials = list[tuple[float, float, float, float]]
+_Trials = list[Trial]
 
 
 @register_stage
@@ -210,7 +211,8 @@ class PositionStage(Stage):
         moves: list[Animation] = []
         if room is not None:
             scale, anchor, slide = room
-            dy, lift, across = self._drop(tops, left, room, matrix, output)
+            band = end_band(self.scene, self.title, beat)
+            dy, lift, across = self._drop(tops, left, room, (matrix, output), band)
             still, side = self._narrowing(matrix, output, room)
             moved = [*still, *glided(side, dy), *self._lifted(lift, across)]
             moves.append(at_least(Settle(moved, run_time=NARROW_SECONDS), NARROW_SECONDS))
@@ -348,13 +350,15 @@ class PositionStage(Stage):
         tops: tuple[float, float],
         left: float,
         room: tuple[float, float, float],
-        matrix: list[Mobject],
-        output: list[Mobject],
+        sides: tuple[list[Mobject], list[Mobject]],
+        band: Box,
     ) -> _Glide:
         """Return how far the output side and the legend glide up, and the legend right.
 
         Where the largest empty area of the frame at the beat's end is least
-        (narrower tables leave more of it empty), the nearest to no glide of
+        (to a two-line caption's top, then to ``band``'s, the caption it ends on:
+        :func:`~embedviz.render.parts.end_band.least_glide`; narrower tables
+        leave more of it empty), the nearest to no glide of
         those within 0.01 square units of it; the output side at most a row
         either way, the legend as far as it stays clear of what stands under
         and over it (:func:`~embedviz.render.parts.resting.legend_room`) and
@@ -368,26 +372,21 @@ class PositionStage(Stage):
         """
         scale, anchor, slide = room
         x = anchor + scale * (left - anchor) - slide
-        band = content_band(self.title)
+        bands = (content_band(self.title), band)
         leave_out = [m for m in (self.title, getattr(self.scene, "caption", None)) if m is not None]
         legend = self.matrix.legend
         own = mobject_boxes([legend]) if legend is not None else []
         leave_out += [legend] if legend is not None else []
         union = box_union(own)
-        still, side = self._narrowing(matrix, output, room)  # walked once for every glide
+        still, side = self._narrowing(*sides, room)  # walked once for every glide
 
         def legend_at(boxes: list[Box], lift: float, shifts: list[float] | None) -> _Trials:
             moved = [(b[0], b[1] + lift, b[2], b[3] + lift) for b in own]
             lifted = box_union(moved)
-            low, high = legend_across(lifted, boxes, band) if lifted else (0.0, 0.0)
+            low, high = legend_across(lifted, boxes, bands[0]) if lifted else (0.0, 0.0)
             grid = [k * wide for k in range(-int(-low / wide), int(high / wide) + 1)]
             return [
-                (
-                    0.0,
-                    lift,
-                    dx,
-                    largest_empty_rectangle([*boxes, *shifted_boxes(moved, dx)], band).area,
-                )
+                (0.0, lift, dx, *areas([*boxes, *shifted_boxes(moved, dx)], bands))
                 for dx in (grid if shifts is None else shifts)
                 if low - 1e-9 <= dx <= high + 1e-9
             ]
@@ -400,14 +399,12 @@ class PositionStage(Stage):
                 with placed([*still, *glided(side, dy)]):
                     same = self._verdict((tops[0] + dy, tops[1] + dy), x)
                     boxes = mobject_boxes([*self.scene.mobjects, same], leave_out)
-                low, high = legend_room(union, boxes, band) if union else (0.0, 0.0)
+                low, high = legend_room(union, boxes, bands[0]) if union else (0.0, 0.0)
                 grid = [k * coarse for k in range(-int(-low / coarse), int(high / coarse) + 1)]
                 for lift in grid if lifts is None else lifts:
                     if low - 1e-9 <= lift <= high + 1e-9:
                         tried += [(dy, *t[1:]) for t in legend_at(boxes, lift, shifts)]
-            least = min(t[-1] for t in tried)
-            ranked = sorted(tried, key=lambda t: abs(t[0]) + abs(t[1]) + abs(t[2]))
-            return next((dy, lift, dx) for dy, lift, dx, area in ranked if area <= least + 0.01)
+            return least_glide(tried)
 
         # A fifth of a row (the block at most a row either way), a row across, then an
         # eighth of that for the block and, the block settled, a quarter for the legend
