@@ -40,9 +40,8 @@ CASES = {
 
 # The step ``fading`` gives a beat's end: after every step.
 END = 10**6
-# The moments sampled in the lookups: a chip or a block that slides shows between them;
-# a step's first and last tell whether a chip leaves the lane in it.
-ALPHAS = (0.02, 0.35, 0.7, 0.98)
+# The moments sampled in the lookups: a chip or a block that slides shows between them.
+ALPHAS = (0.35, 0.7)
 _PLAYED: dict[str, dict[str, Any]] = {}
 
 
