@@ -12,17 +12,23 @@ frame empty, and the table's numbers are never smaller for it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import frame_space
 import numpy as np
 import pytest
+from manim import Animation, Mobject, Square, Wait
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import px_for_font
+from embedviz.render.metrics import xyz
 from embedviz.render.moments import play_moments
-from embedviz.render.parts.lane_close import LOOKUPS, close_beat
+from embedviz.render.parts.chips import Follow
+from embedviz.render.parts.lane_close import LOOKUPS, close_beat, lane_fading
 
 SCENE = "SequenceLookup"
 CASES = {
@@ -32,6 +38,8 @@ CASES = {
 }
 
 
+# The step ``fading`` gives a beat's end: after every step.
+END = 10**6
 # The moments sampled in the lookups: a chip or a block that slides shows between them.
 ALPHAS = (0.35, 0.7)
 _PLAYED: dict[str, dict[str, Any]] = {}
@@ -51,6 +59,9 @@ def _played(options: dict[str, Any]) -> dict[str, Any]:
     lane's heading shows (0: not on screen).
     ``homes``: the chips' centres in the lane before the first lookup.
     ``blocks``: per sample, the output block's centre.
+    ``fading``: per sample of the last lookup's beat (its end last), the step,
+    how many chips stand on the lane's line, how much the heading shows, and
+    whether an animation of the play fades it.
     """
     key = json.dumps(options, sort_keys=True)
     if key in _PLAYED:
@@ -61,6 +72,7 @@ def _played(options: dict[str, Any]) -> dict[str, Any]:
     homes: list[np.ndarray] = []
     blocks: list[tuple[str, int, np.ndarray]] = []
     headed: list[tuple[str, bool, float]] = []
+    fading: list[tuple[int, int, float, bool]] = []
     solved: list[float] = []
     played = [b.name for b in board.beats]
     first = next(i for i, b in enumerate(board.beats) if b.action in LOOKUPS)
@@ -83,6 +95,11 @@ def _played(options: dict[str, Any]) -> dict[str, Any]:
         # A chip is in the lane while its box overlaps the lane's row (a chip's height).
         tall = max(float(c.height) for c in stage.chips.chips)
         headed.append((where, any(abs(c[1] - line) < tall for c in centres), shows))
+        if moment.beat.name == close:
+            waiting = sum(abs(c[1] - line) < 1e-3 for c in centres)
+            at = moment.step if moment.alpha < 1 else END
+            fading_now = moment.alpha < 1 and fades(scene.animations, heading)
+            fading.append((at, waiting, shows, fading_now))
         step = moment.step if moment.alpha < 1 else -1  # -1: the beat's end
         blocks.append((moment.beat.name, step, stage.output.grid.body.get_center().copy()))
         if moment.alpha < 1:
@@ -107,6 +124,7 @@ def _played(options: dict[str, Any]) -> dict[str, Any]:
         "close": close,
         "after": after,
         "headed": headed,
+        "fading": fading,
     }
     return _PLAYED[key]
 
@@ -275,3 +293,124 @@ def test_the_slide_checks_can_fail() -> None:
     closing = [*blocks[:3], ("lookup-rest", 0, at[2]), ("lookup-rest", 1, at[3])]
     assert not block_slides([*closing, ("lookup-rest", -1, at[3])], "lookup-0", "lookup-rest")
     assert block_slides(closing, "lookup-0", "lookup-1")
+
+
+def fade_problems(fading: list[tuple[int, int, float, bool]]) -> list[str]:
+    """Return a line for each sample where the lane's heading fades out of step with the last chip.
+
+    ``fading``: (step, chips on the lane's line, how much the heading shows,
+    whether an animation of the play fades it), through the last lookup's beat
+    in order. A step in which no chip leaves (as many stand on the line at each
+    of its samples, some) neither fades the heading nor carries a fade of it. It
+    only fades (never comes back), and it is gone in every step after the one
+    in which the lane was first seen empty.
+    """
+    leaving = next((step for step, waiting, _, _ in fading if waiting == 0), None)
+    if leaving is None:
+        return ["no sample after the last chip left the lane"]
+    counts: dict[int, set[int]] = {}
+    for step, waiting, _, _ in fading:
+        counts.setdefault(step, set()).add(waiting)
+    still = {step for step, seen in counts.items() if len(seen) == 1 and min(seen) > 0}
+    problems, last = [], 1.0
+    for step, _, shows, fades in fading:
+        if step in still and shows < 0.99:
+            problems.append(f"the heading shows {shows:.2f} in step {step}, where no chip leaves")
+        if step in still and fades:
+            problems.append(f"step {step} fades the heading, and no chip leaves in it")
+        if shows > last + 1e-6:
+            problems.append(f"the heading comes back from {last:.2f} to {shows:.2f} in step {step}")
+        if step > leaving and shows > 0:
+            problems.append(f"the heading still shows {shows:.2f} in step {step}, after {leaving}")
+        last = shows
+    return problems
+
+
+def test_the_fade_check_can_fail() -> None:
+    fine = [(0, 1, 1.0, False), (0, 1, 1.0, False), (1, 1, 1.0, True), (1, 0, 0.4, True)]
+    fine += [(2, 0, 0.0, False), (END, 0, 0.0, False)]
+    assert not fade_problems(fine)
+    assert fade_problems([(0, 1, 1.0, True), *fine[1:]])  # a fade in a step no chip leaves in
+    assert fade_problems([(0, 1, 0.8, False), *fine[1:]])  # faded before the last chip's step
+    assert fade_problems([*fine[:4], (2, 0, 0.4, False)])  # part-faded after it
+    assert fade_problems([*fine[:4], (1, 0, 0.6, True)])  # back up
+    assert fade_problems(fine[:3]) == ["no sample after the last chip left the lane"]
+
+
+def fades(animations: Sequence[Animation], mobject: Mobject) -> bool:
+    """Return whether one of ``animations`` (in groups, deferred steps) moves ``mobject``."""
+    for animation in animations:
+        inner = getattr(animation, "inner", None)  # a step built as it starts
+        members = [*getattr(animation, "animations", []), *([inner] if inner else [])]
+        if animation.mobject is mobject or fades(members, mobject):
+            return True
+    return False
+
+
+# A sentence of two IDs: its last lookup is paced (``lookup``), the chip named in a
+# step of its own before the step that walks it.
+TWO = {"ids": [3, 1]}
+
+
+@pytest.mark.parametrize("options", [*_cases(), pytest.param(TWO, id="two")])
+def test_the_heading_fades_only_in_the_last_chips_step(options: dict[str, Any]) -> None:
+    # c8eddad carried the fade in every step of the beat that began with a chip on the
+    # line: a two-ID sentence's, through the step that only names the last chip (2.2 s).
+    problems = fade_problems(_played(options)["fading"])
+    assert not problems, "\n".join(problems[:8])
+
+
+class _Scene:
+    """What the fade reads of a scene: what is on it, and a way to take a mobject off."""
+
+    def __init__(self, *mobjects: Mobject) -> None:
+        self.mobjects = list(mobjects)
+
+    def remove(self, *mobjects: Mobject) -> None:
+        self.mobjects = [m for m in self.mobjects if all(m is not r for r in mobjects)]
+
+
+def _played_fade(walk_to: float, named_first: bool) -> tuple[list[Animation], list[float], bool]:
+    """Play a lane's last steps by hand: one chip on the line at y=2 walks ``walk_to`` down.
+
+    Returns the steps as :func:`lane_fading` gave them, the heading's opacity
+    through the walking step (its end last) and whether it is on the scene after.
+    """
+    heading, chip = Square(fill_opacity=1.0), Square(side_length=0.5).move_to(xyz(0.0, 2.0))
+    scene = _Scene(heading, chip)
+    stage = SimpleNamespace(
+        chips=SimpleNamespace(heading=heading, chips=[chip]),
+        plan=SimpleNamespace(lane=SimpleNamespace(chip_y=2.0)),
+        scene=scene,
+    )
+    walk = Follow(chip, np.array([xyz(0.0, 2.0), xyz(0.0, 2.0 - walk_to)]), run_time=1.0)
+    steps = lane_fading(stage, [Wait(run_time=1.0), walk] if named_first else [walk])  # type: ignore[arg-type]
+    played = steps[-1]
+    for animation in steps:
+        animation._setup_scene(scene)
+    played.begin()
+    shows = []
+    for alpha in np.linspace(0.0, 1.0, 11):
+        played.interpolate(float(alpha))
+        shows.append(float(heading.get_fill_opacity()))
+    played.finish()
+    shows.append(float(heading.get_fill_opacity()))
+    played.clean_up_from_scene(scene)
+    return steps, shows, any(m is heading for m in scene.mobjects)
+
+
+@pytest.mark.parametrize("walk_to", [0.1, 3.0])
+def test_the_heading_never_pops(walk_to: float) -> None:
+    # c8eddad took the heading off the scene whenever its step ended part-faded (a walk
+    # shorter than a chip's height left it at 0.8): it popped. It fades to gone in the step.
+    _, shows, on_scene = _played_fade(walk_to, named_first=False)
+    assert all(b <= a + 1e-9 for a, b in pairwise(shows)), shows
+    assert shows[0] > 0.99, shows
+    assert shows[-1] < 1e-6, shows
+    assert not on_scene
+
+
+def test_a_step_that_only_names_the_last_chip_leaves_the_heading_alone() -> None:
+    steps, shows, _ = _played_fade(3.0, named_first=True)
+    assert isinstance(steps[0], Wait), "the step before the walk carries the fade"
+    assert shows[-1] < 1e-6

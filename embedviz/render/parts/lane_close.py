@@ -37,6 +37,7 @@ from embedviz.render.fades import FadeOut
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.captions import Caption
+from embedviz.render.parts.chips import Follow
 from embedviz.render.parts.glide import GLIDE_SECONDS, Glide, glide_floor
 from embedviz.render.solver import MAX_PITCH
 from embedviz.render.zoom import Zoom, stage_close_up, stage_stretch
@@ -62,24 +63,46 @@ def close_beat(board: Storyboard, laned: bool) -> str | None:
     return board.beats[last].name
 
 
-def lane_fading(stage: LookupStage, step: Animation) -> Animation:
-    """Return ``step`` with the lane's heading fading as the last waiting chip leaves the lane.
+def lane_fading(stage: LookupStage, steps: Sequence[Animation]) -> list[Animation]:
+    """Return the beat's ``steps``, the lane's heading fading in the one where the last chip leaves.
 
-    Built as the step starts (a later step must not put the heading back on
-    screen): a step in which no chip leaves gives it back as it was.
+    Built as the beat starts: the chips standing on the lane's line then are
+    the waiting ones, and each leaves in the first step that walks it
+    (:func:`_walks`). Only the last of those steps carries the fade: a step
+    that carried it would draw the heading (and all over it) every frame, and
+    one that ends with the chip not yet out would have to leave it part-faded.
     """
     heading, chips = stage.chips.heading, stage.chips.chips
     line = stage.plan.lane.chip_y if stage.plan.lane is not None else 0.0
+    shown = {id(m) for top in stage.scene.mobjects for m in top.get_family()}
+    waiting = [c for c in chips if abs(float(c.get_center()[1]) - line) < 1e-3]
+    leaves: dict[int, tuple[int, Follow]] = {}
+    for index, step in enumerate(steps):
+        for chip, walk in _walks(step, waiting):
+            leaves.setdefault(id(chip), (index, walk))
+    if id(heading) not in shown or not waiting or len(leaves) < len(waiting):
+        return list(steps)  # no lane heading, or a chip stays in the lane after this beat
+    last = max(index for index, _ in leaves.values())
+    walks = [walk for index, walk in leaves.values() if index == last]
+    step = steps[last]
 
     def build() -> Animation:
-        shown = {id(m) for top in stage.scene.mobjects for m in top.get_family()}
-        waiting = [c for c in chips if abs(float(c.get_center()[1]) - line) < 1e-3]
-        if id(heading) not in shown or not waiting:
+        # Set up as the step starts: a later step must not put the heading back on screen.
+        if not any(heading is m for m in stage.scene.mobjects):
             return Wait(run_time=step.get_run_time())
-        return _LaneFade(heading, waiting, run_time=step.get_run_time())
+        return _LaneFade(heading, walks, run_time=step.get_run_time())
 
     fade = make_deferred_animation(build, step.get_run_time(), touches=lambda: [heading])
-    return AnimationGroup(step, fade)
+    return [*steps[:last], AnimationGroup(step, fade), *steps[last + 1 :]]
+
+
+def _walks(animation: Animation, chips: Sequence[Mobject]) -> list[tuple[Mobject, Follow]]:
+    """Return the walks (:class:`Follow`) in ``animation`` that move one of ``chips``, in order."""
+    if isinstance(animation, Follow):
+        walker: Any = animation.mobject  # manim types it as either renderer's mobject
+        return [(c, animation) for c in chips if walker is c]
+    members = animation.animations if isinstance(animation, AnimationGroup) else []
+    return [found for member in members for found in _walks(member, chips)]
 
 
 def close_step(stage: LookupStage) -> Animation:
@@ -144,34 +167,42 @@ def close_lane(stage: LookupStage) -> Animation:
 
 
 class _LaneFade(FadeOut):
-    """The lane's heading fades as the last of ``waiting`` steps out of the lane.
+    """The lane's heading fades as the last of the chips ``walks`` move steps out of the lane.
 
-    Each chip is out once it stands a chip's height from where it waited; the
-    heading shows as much as the chip furthest from out. It goes from the
-    scene only if it faded (a step in which no chip left puts it back as it was).
+    A chip is out once it stands a chip's height from where it waited (or,
+    on a walk that never goes that far, at the walk's furthest point, which it
+    passes within the step): the heading shows as much as the chip furthest
+    from out, and never comes back within the step. Out by the step's end, it
+    goes from the scene already faded; so it never pops.
     """
 
-    def __init__(self, heading: Mobject, waiting: Sequence[Mobject], run_time: float) -> None:
-        self.waiting = waiting
-        self.homes = [c.get_center().copy() for c in waiting]
-        self.height = max(float(c.height) for c in waiting)
+    def __init__(self, heading: Mobject, walks: Sequence[Follow], run_time: float) -> None:
+        self.chips = [walk.mobject for walk in walks]
+        self.homes = [c.get_center().copy() for c in self.chips]
+        self.reach = [
+            min(
+                float(walk.mobject.height),
+                float(np.linalg.norm(walk.path - walk.path[0], axis=1).max()),
+            )
+            for walk in walks
+        ]
         self.gone = 0.0
         super().__init__(heading, run_time=run_time, rate_func=linear)
 
     def interpolate_mobject(self, alpha: float) -> None:
-        """Fade as far as the last waiting chip has left the lane (``alpha`` is not read)."""
-        away = [
-            float(np.linalg.norm(c.get_center() - home))
-            for c, home in zip(self.waiting, self.homes, strict=True)
+        """Fade as far as the last chip has left the lane (``alpha`` is not read)."""
+        out = [
+            1.0 if reach <= 0 else float(np.linalg.norm(c.get_center() - home)) / reach
+            for c, home, reach in zip(self.chips, self.homes, self.reach, strict=True)
         ]
-        self.gone = min(1.0, min(away) / self.height)
+        self.gone = max(self.gone, min(1.0, *out))
         super().interpolate_mobject(self.gone)
 
     def clean_up_from_scene(self, scene: Any) -> None:
-        """Remove the heading if it faded; else give its colours back and keep it."""
-        if self.gone > 0:
+        """Remove the heading once faded; one only part-faded stays so (the close fades it on)."""
+        if self.gone >= 1.0 - 1e-6:  # a walk's end, measured twice, may differ in its last bits
             super().clean_up_from_scene(scene)
-        else:
+        elif self.gone <= 0.0:
             super().interpolate_mobject(0.0)
 
 

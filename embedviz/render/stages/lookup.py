@@ -217,7 +217,7 @@ class LookupStage(Stage):
         under that close-up.
         """
         if beat.name == self.closes_in:
-            steps = [lane_fading(self, step) for step in beat_steps(Stage.animate(self, beat))]
+            steps = lane_fading(self, beat_steps(Stage.animate(self, beat)))
             return Steps(*steps, close_step(self))
         zoom = self.zoom
         if zoom is None or zoom.factor == 1.0:
