@@ -7,13 +7,18 @@ command line, manim, ffmpeg), so a session fixture's render is charged to
 the first test that asks for it. Every pytest-xdist worker writes
 ``<EMBEDVIZ_PROFILE>.<worker>.json``: ``{test id: {phase: seconds}}``.
 Without the variable nothing is registered (CI runs as before).
+
+``python tests/cpu_profile.py FILE [N]`` adds up the workers' files: the
+total, each test file's seconds, then the N costliest tests (20 by default).
 """
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import resource
+import sys
 from collections.abc import Generator
 from typing import Any
 
@@ -63,3 +68,40 @@ def register(config: pytest.Config, path: str | None) -> None:
     """Register the plugin on ``config`` where a profile file is asked for."""
     if path:
         config.pluginmanager.register(CpuProfile(path), "embedviz-cpu-profile")
+
+
+def totals(path: str) -> tuple[dict[str, float], dict[str, float]]:
+    """Return CPU seconds per test file and per test id, over every worker's file of ``path``."""
+    files: dict[str, float] = {}
+    tests: dict[str, float] = {}
+    for name in sorted(glob.glob(glob.escape(path) + ".*.json")):
+        with open(name) as handle:
+            for test, phases in json.load(handle).items():
+                seconds = sum(phases.values())
+                tests[test] = tests.get(test, 0.0) + seconds
+                module = test.split("::", 1)[0]
+                files[module] = files.get(module, 0.0) + seconds
+    return files, tests
+
+
+def main(argv: list[str]) -> int:
+    """Print a profile's total, its files by cost, then its ``N`` costliest tests."""
+    if not argv or len(argv) > 2:
+        print("usage: python tests/cpu_profile.py FILE [N]", file=sys.stderr)
+        return 2
+    files, tests = totals(argv[0])
+    if not tests:
+        print(f"no profile: {argv[0]}.*.json", file=sys.stderr)
+        return 1
+    print(f"{sum(files.values()):9.1f} CPU-s in all")
+    for module, seconds in sorted(files.items(), key=lambda item: -item[1]):
+        print(f"{seconds:9.1f} {module}")
+    print()
+    costliest = sorted(tests.items(), key=lambda item: -item[1])
+    for test, seconds in costliest[: int(argv[1]) if len(argv) > 1 else 20]:
+        print(f"{seconds:9.1f} {test}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
