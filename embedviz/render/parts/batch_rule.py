@@ -182,8 +182,9 @@ def corner_place(
     or strip goes (:func:`_in_motion`), at the highest such height; else the
     same a SPACE clear (the toy's card stood 11 px from "batch B = 2" at 16
     px); else, a SPACE clear, from the labels' size down to their floor
-    (:attr:`~embedviz.render.design.TypeScale.text_px`) in either top corner,
-    its right edge at the right margin (four sequences of two IDs: the
+    (:attr:`~embedviz.render.design.TypeScale.text_px`) in the top left
+    corner, then in the top right one, its right edge at the right margin
+    (four sequences of two IDs: the
     block's labels and the marks fill the left, 61 px wide beside the T
     edge's name); else at the floor, top left. ``more``: other boxes to keep clear of (the
     marks'). Measure it with E and the block of chips home, where they stand
@@ -199,7 +200,11 @@ def corner_place(
     # as before: either corner, up to the labels' size (right, a larger card stood where the
     # output's shape is written later, beside the legend: 4821,0,50256;50256,7,4821).
     tries = [(_GAP, (False,), (label, 1.0)), (SPACE, (False,), (label, 1.0))]
-    for gap, sides, sizes in [*tries, (SPACE, (False, True), (floor, label))]:
+    # Under the labels' size, the left corner first at every size, then the right: with
+    # its whole padding (card_size) a light 8 x 2 batch's card missed the left at the
+    # labels' size and stood right, where the output's shape is written later, over it.
+    smaller = [(SPACE, (False,), (floor, label)), (SPACE, (True,), (floor, label))]
+    for gap, sides, sizes in [*tries, *smaller]:
         found = _corner_search(stage, cards, boxes, (gap, *sizes), sides)
         if found is not None:
             return found
