@@ -68,16 +68,19 @@ def test_default_batch_fills_two_slices_in_order() -> None:
     assert list(final.output.filled) == [(b, t) for b in range(2) for t in range(4)]
     sizes = _final(board, "output_size")
     assert [sizes[(axis,)].text for axis in range(3)] == ["2", "4", "3"]
-    # The block's B and T edges name it to the end, with every ID written in it: two
-    # sequences of four IDs keep their input on screen while the marks speak of it
-    # (issue 18; story.scenes.batch.KEPT_BLOCK). The d edge keeps its size too.
+    # The block's B and T edges name it to the end, round its places' outlines: two
+    # sequences of four IDs keep their input's shape on screen while the marks speak of
+    # it (issue 18; story.scenes.batch.KEPT_BLOCK). The d edge keeps its size too. Each
+    # ID stands in one place: its chip became its row's tag (output_id), and its
+    # token_id cell left the screen as it did.
     last_lookup = names.index("repeats") - 1
     before = {c.index: c for c in board.beats[last_lookup - 1].numbers if c.kind == "batch_dim"}
     assert [before[(axis,)].text for axis in range(2)] == ["2", "4"]
     after = {c.index for c in board.beats[last_lookup].numbers if c.kind == "batch_dim"}
     assert after == {(0,), (1,), (2,)}
     assert set(_final(board, "batch_dim")) == {(0,), (1,), (2,)}
-    assert len(_final(board, "token_id")) == 8
+    assert not _final(board, "token_id")
+    assert len(_final(board, "output_id")) == 8
 
 
 def test_beats_name_the_batch_axes_before_the_output() -> None:

@@ -8,8 +8,9 @@ marks (``out[1,2] = out[0,0]``) at a label's size under E.
 
 Read back from the stage's own mobjects, sampled through every beat from
 the first lookup to the end: E moves at most once (one glide) and, where the
-input stays, not at all; every ID of the block and its B and T edges stand
-at every beat end after the lookups; the shape's sizes are at least a
+input stays, not at all; every place of the block (its outline: the IDs
+went on as the tags) and its B and T edges stand at every beat end after
+the lookups; the shape's sizes are at least a
 caption's digit tall and stand clear of every table, tag and mark; the marks
 are set at the table digits' size.
 """
@@ -75,7 +76,7 @@ def _play(case: str) -> dict[str, Any]:
         got["centres"].append(np.array(stage.matrix.grid.get_center()[:2]))
         chips = stage.chips
         if index > lookups[-1] and moment.alpha >= 1:
-            parts = [*chips.records, chips.batch_label, chips.length_label]
+            parts = [*chips.slots, chips.batch_label, chips.length_label]
             got["block"].append((moment.beat.name, [_seen(scene, p) for p in parts]))
         if moment.beat is board.beats[-1] and moment.alpha >= 1:
             stack = stage.stack
@@ -160,7 +161,7 @@ def test_e_moves_at_most_once_after_the_lookups_begin(case: str) -> None:
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_input_block_stays_at_every_beat_end_after_the_lookups(case: str) -> None:
-    """Every ID written in the block, and its B and T edges, stand while the marks speak of it."""
+    """Every place of the block (its outline), and its B and T edges, stand to the end."""
     got = _play(case)
     assert got["block"]
     missing = [(beat, flags.count(False)) for beat, flags in got["block"] if not all(flags)]

@@ -4,16 +4,17 @@ A dry run of the batch is sampled finely (every step of every beat at many
 alphas) and the stage's own mobjects are read back:
 
 - the block's B and T edges ("batch B = 2", "sequence length T = 4") stand
-  only while the block holds the input (chips waiting, or the IDs written
-  dimmed in the places they left): no label points at an empty grid;
+  only while the block holds the input (chips waiting, or the outlines of
+  the places they left: its B × T shape): no label points at nothing;
 - the reveal: the "output shape?" box gives way to the slices in one motion,
   so no frame between the question and the slices leaves the output's half
   of the frame empty;
 - a chip beside its row, while the row's strip lifts off, is level with the
   row's centre;
-- a chip's place (its dim outline over E) never shows empty: its chip or,
-  once the chip has left, its ID written dimmed in it (the input record;
-  the chip alone travels: one ID, one object on the move);
+- a chip's place (its dim outline over E) stays where it stands in the
+  block, never following its chip (the chip alone travels, digits and all:
+  one ID, one object; tests/test_batch_one_place.py checks the ID is drawn
+  once);
 - the highlight that points at repeated IDs' tags crosses no chip, text or
   slice while it passes;
 - the output's place never stands as a blank panel: while the panel that
@@ -69,11 +70,10 @@ class _Sample:
     edges: float
     # How many chips still stand inside the block's box.
     chips_in_block: int
-    # How many IDs stand written in their places (at SHOWN or more).
-    records: int = 0
-    # Each chip's place that is drawn: (position, opacity, box, its chip's centre, the
-    # opacity of the ID written in it).
-    places: list[tuple[int, float, np.ndarray, np.ndarray, float]] = field(default_factory=list)
+    # How many places' outlines stand drawn (at SHOWN or more).
+    outlines: int = 0
+    # Each chip's place that is drawn: (position, opacity, box, its chip's centre).
+    places: list[tuple[int, float, np.ndarray, np.ndarray]] = field(default_factory=list)
     # Each strip over its own row: (row, its row's centre line, the chip's centre, whether
     # the chip stands in the walking column between E and the slices, the strip's centre line).
     lifting: list[tuple[int, float, np.ndarray, bool, float]] = field(default_factory=list)
@@ -155,13 +155,11 @@ def _read(
     centres = [_centre(c) for c in chips.chips]
     inside = sum(_inside(centre, block[0]) for centre in centres)
     sample = _Sample(moment.beat.name, moment.alpha, moment.step, edges, inside)
-    written = [_opacity(record, shown) for record in chips.records]
-    sample.records = sum(seen >= SHOWN for seen in written)
     for index, slot in enumerate(chips.slots):
         seen = _opacity(slot, shown)
+        sample.outlines += seen >= SHOWN
         if seen >= FAINT:
-            centre = centres[index]
-            sample.places.append((index, seen, _box(slot), centre, written[index]))
+            sample.places.append((index, seen, _box(slot), centres[index]))
     grid = stage.matrix.grid
     for carry in stage.motion.carries:
         if carry.landed or id(carry.strip) not in shown or not len(carry.strip.submobjects):
@@ -254,20 +252,20 @@ def _samples(case: str) -> tuple[_Sample, ...]:
 def test_the_block_edges_stand_only_while_the_block_holds_the_input(case: str) -> None:
     """Finding 1: "batch B = 2" and "sequence length T = 4" stayed round an empty grid.
 
-    The block now keeps the input once its chips have left (each ID written,
-    dimmed, in its place: issue 18's lecture-hall review), and its edges with
-    it. Where it holds neither chips nor IDs, its edges are at most half seen
-    (they fade with it) and gone by the beat's end.
+    The block now keeps the input's B × T shape once its chips have left
+    (each place's outline, dimmed: issue 18's lecture-hall review), and its
+    edges with it. Where it holds neither chips nor outlines, its edges are
+    at most half seen (they fade with it) and gone by the beat's end.
     """
     samples = _samples(case)
-    emptied = [s for s in samples if s.chips_in_block == 0 and s.records == 0]
+    emptied = [s for s in samples if s.chips_in_block == 0 and s.outlines == 0]
     late = [(s.beat, s.alpha, round(s.edges, 2)) for s in emptied if s.alpha == 1 and s.edges > 0]
     assert not late, f"edges name an empty block at beat ends: {late}"
     seen = [(s.beat, s.alpha, round(s.edges, 2)) for s in emptied if s.edges >= SHOWN]
     assert not seen, f"edges stay on round an empty block: {seen[:5]}"
-    # They named the block while it held chips, and once they had all left, its IDs.
+    # They named the block while it held chips, and once they had all left, its shape.
     assert any(s.edges >= 0.99 and s.chips_in_block for s in samples)
-    assert any(s.edges >= 0.99 and not s.chips_in_block and s.records for s in samples)
+    assert any(s.edges >= 0.99 and not s.chips_in_block and s.outlines for s in samples)
 
 
 @pytest.mark.parametrize("case", ["default", "gpt2", "singles", "pairs"])
@@ -310,22 +308,30 @@ def test_a_chip_is_level_with_its_row_while_the_row_lifts_off(case: str) -> None
 
 
 @pytest.mark.parametrize("case", ["default", "gpt2", "singles", "pairs"])
-def test_a_chip_place_never_stands_empty(case: str) -> None:
+def test_a_chip_place_never_follows_its_chip(case: str) -> None:
     """Finding 3b: an empty outline followed the moving chip (two objects for one ID).
 
-    A place that is drawn holds its chip, or the ID written in it once the
-    chip has left (faded in behind the chip as it leaves: issue 18).
+    A place that is drawn keeps where it stands in the block (the block may
+    glide, as one): from the first lookup on, each place stands as far from
+    place 0 as it did then, while its chip travels away from it.
     """
     samples = _samples(case)
-    apart = [
-        (s.beat, s.step, s.alpha, index, round(opacity, 2))
-        for s in samples
-        for index, opacity, box, centre, written in s.places
-        if not _inside(centre, box) and written < FAINT
-    ]
-    assert not apart, f"a place is drawn empty: {apart[:6]}"
-    # The IDs were written in their places (the check reads them).
-    assert any(written >= SHOWN for s in samples for *_, written in s.places)
+    first = next(n for n, s in enumerate(samples) if s.beat.startswith("lookup"))
+    home = {index: box.mean(axis=0) for index, _, box, _ in samples[first].places}
+    apart, left = [], 0
+    for s in samples[first:]:
+        centres = {index: box.mean(axis=0) for index, _, box, _ in s.places}
+        if 0 not in centres:
+            continue
+        for index, centre in centres.items():
+            moved = (centre - centres[0]) - (home[index] - home[0])
+            if float(np.hypot(*moved)) > LEVEL:
+                apart.append((s.beat, s.step, s.alpha, index))
+        boxes = {index: box for index, _, box, _ in s.places}
+        left += sum(not _inside(c, boxes[i]) for i, _, _, c in s.places)
+    assert not apart, f"a place moved within its block: {apart[:6]}"
+    # Chips left their places while the places stood (the check reads them).
+    assert left
 
 
 def _ring_pieces(scene: MomentScene, colour: str) -> list[np.ndarray]:

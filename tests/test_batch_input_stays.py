@@ -1,21 +1,22 @@
-"""BatchLookup: the input (the B × T IDs) stays readable in its block through the lookups.
+"""BatchLookup: the input's B × T shape stays in its block through the lookups.
 
 A lecture-hall review of GPT-2's batch (issue 18, 720p, both themes) saw
 the chips leave their block one by one, their places going with them and
 the B and T edges with the last: from the first lookup on, less and less
 input stood on screen to check the output against. A chip still travels as
-the one object of its ID (it becomes its output row's tag); its place keeps
-its outline and the ID written in it, dimmed to 3:1 against the ground, and
-the block keeps its edges, until every row is in and E rises into the
-block's place (or the marks take it): the tags then hold the same IDs.
+the one object of its ID (it becomes its output row's tag, digits and all);
+its place keeps its outline, dimmed to 3:1 against the ground, without the
+ID (a later review counted each used ID twice while its digits stayed
+written there too: tests/test_batch_one_place.py), and the block keeps its
+edges, until every row is in and E rises into the block's place (or the
+marks take it).
 
 Read back from the stage's own mobjects, sampled through every beat from
 the first lookup to the last lookup's last step (the glide that ends the
-run): every position's ``token_id`` text stands, at least half seen, inside
-the block's box as it stood before any chip left; the text standing in a
-place once its chip has gone is drawn at 3:1 against the ground at the
-least; and the block's B and T edges stay. Where nothing takes the block's
-place, all of it stays to the end.
+run): every position's place (its outline) stands, at least half seen,
+inside the block's box as it stood before any chip left; each outline is
+drawn at 3:1 against the ground at the least; and the block's B and T edges
+stay. Where nothing takes the block's place, all of it stays to the end.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def _inside(point: Any, box: tuple[float, float, float, float]) -> bool:
 
 @functools.cache
 def _samples(case: str) -> tuple[tuple[Any, ...], ...]:
-    """Return (beat, alpha, IDs, positions read in the block, worst contrast, edges' opacity)."""
+    """Return (beat, alpha, places, places seen in the block, worst contrast, edges' opacity)."""
     board = prepared_storyboard("BatchLookup", CASES[case], environ={})
     found: list[tuple[Any, ...]] = []
     block: list[tuple[float, float, float, float]] = []
@@ -75,7 +76,7 @@ def _samples(case: str) -> tuple[tuple[Any, ...], ...]:
         gives_way = bool(stage.rise) or stage.stack.marks_box is not None
         if gives_way and index > lookups[-1]:
             # Given way: nothing of the block stays drawn where E has risen.
-            parts = [chips.slots, *chips.records, chips.batch_label, chips.length_label]
+            parts = [chips.slots, chips.batch_label, chips.length_label]
             shown = {id(m) for top in scene.mobjects for m in top.get_family()}
             left = [
                 m
@@ -89,18 +90,15 @@ def _samples(case: str) -> tuple[tuple[Any, ...], ...]:
             last_steps.append(moment.step)
         ground = stage.theme.background
         read, worst = set(), float("inf")
-        for top in scene.mobjects:
-            for m in top.get_family():
-                cell = getattr(m, "cell", None)
-                if getattr(cell, "kind", None) != "token_id" or not len(m.get_family()):
-                    continue
-                if m.get_fill_opacity() < SHOWN or not _inside(m.get_center(), block[0]):
-                    continue
-                read.add(tuple(cell.index))
-                on_chip = any(m is c.number for c in chips.chips)
-                if not on_chip:
-                    colour = ManimColor(m.get_fill_color()).to_hex()
-                    worst = min(worst, contrast_ratio(colour, ground))
+        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
+        for slot in chips.slots:
+            if id(slot) not in shown or slot.get_stroke_opacity() < SHOWN:
+                continue
+            if not _inside(slot.get_center(), block[0]):
+                continue
+            read.add(slot.id_place)
+            colour = ManimColor(slot.get_stroke_color()).to_hex()
+            worst = min(worst, contrast_ratio(colour, ground))
         # Each edge as drawn (its most opaque member: its brace, its text), the fainter one.
         edges = min(
             max(
@@ -109,7 +107,6 @@ def _samples(case: str) -> tuple[tuple[Any, ...], ...]:
             )
             for label in (chips.batch_label, chips.length_label)
         )
-        shown = {id(m) for top in scene.mobjects for m in top.get_family()}
         if any(id(label) not in shown for label in (chips.batch_label, chips.length_label)):
             edges = 0.0
         total = len(chips.chips)
@@ -129,8 +126,8 @@ def _samples(case: str) -> tuple[tuple[Any, ...], ...]:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_every_input_id_stays_readable_in_its_place(case: str) -> None:
-    """From the first lookup to the end, all B × T IDs stand in the block, half seen or more."""
+def test_every_input_place_stays_outlined_in_the_block(case: str) -> None:
+    """From the first lookup to the end, all B × T places stand in the block, half seen or more."""
     samples = _samples(case)
     assert samples
     missing = [
@@ -138,16 +135,15 @@ def test_every_input_id_stays_readable_in_its_place(case: str) -> None:
         for beat, alpha, total, read, _, _ in samples
         if len(read) < total
     ]
-    assert not missing, f"IDs missing from the input block (beat, alpha, how many): {missing[:8]}"
+    assert not missing, f"places missing from the block (beat, alpha, how many): {missing[:8]}"
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_used_id_stays_dimmed_no_lower_than_three_to_one(case: str) -> None:
-    """The ID left in its place once its chip has gone reads at 3:1 against the ground."""
+def test_a_left_place_stays_outlined_no_lower_than_three_to_one(case: str) -> None:
+    """A place's outline, left once its chip has gone, stands at 3:1 against the ground."""
     samples = _samples(case)
     worst = [(beat, alpha, round(c, 2)) for beat, alpha, _, _, c, _ in samples if c < DIMMED]
-    assert not worst, f"a used ID below 3:1: {worst[:6]}"
-    # Some were read off the chips (the records), not only the chips waiting.
+    assert not worst, f"a place's outline below 3:1: {worst[:6]}"
     assert any(c < float("inf") for *_, c, _ in samples)
 
 
@@ -165,7 +161,7 @@ def test_the_block_keeps_its_edges(case: str) -> None:
 def test_the_block_is_gone_once_it_gave_way(case: str) -> None:
     """Where E rises into the block's place, nothing of the block stays drawn after the run.
 
-    (Faded as one group, the places, IDs and edges, each on screen by itself,
+    (Faded as one group, the places and edges, each on screen by itself,
     came back whole as the fade ended, under risen E: three single IDs.)
     """
     _samples(case)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_batch import _end_of_shape  # the stage as the last beat ends
+from test_batch import _end_of_repeats, _end_of_shape  # the stage as those beats end
 
 from embedviz.inputs import prepared_storyboard
 
@@ -129,3 +129,43 @@ def test_the_question_stands_inside_the_output_panel(overrides: dict[str, Any]) 
     for panel, part in boxes:
         assert (part[0] >= panel[0] - 1e-6).all(), (panel * PX, part * PX)
         assert (part[1] <= panel[1] + 1e-6).all(), (panel * PX, part * PX)
+
+
+@pytest.mark.parametrize(
+    "overrides", [{}, GPT2, {"ids": "7,0,7,9,2,6;5,5,1,0,2,8;9,3,4,4,0,1", "vocab": 10, "dim": 5}]
+)
+def test_the_pair_letters_read_in_order_down_the_batch(overrides: dict[str, Any]) -> None:
+    """Read down the slices, each repeated ID's letter first comes in order: a, then b, ...
+
+    A review of the toy batch saw (b) over (a) in slice 0 (the letters followed
+    the marks' order, not their rows'). The marks' lines, where they stand in
+    one column one under the other (not each level with its row), read in
+    their letters' order too.
+    """
+    from embedviz.render.parts.pair_marks import pair_letters
+
+    seen = _end_of_repeats(overrides)
+    stage = seen["stage"]
+    badges = sorted(stage.stack.row_badges, key=lambda b: -float(b.get_center()[1]))
+    order = list(dict.fromkeys(b.letter for b in badges))
+    assert len(order) >= 2, order
+    assert order == sorted(order), order
+    letters = pair_letters(stage.board.beats[-1])
+    marks = [
+        m
+        for m in stage.stack.notes.get_family()
+        if getattr(getattr(m, "cell", None), "kind", None) == "equal_to" and id(m) in seen["shown"]
+    ]
+    assert marks
+    slices = stage.stack.slices
+    # Right of the slices each mark stands level with its own row: the rows order them.
+    half = stage.plan.sizes.row_height / 2
+    level = all(
+        abs(float(m.get_center()[1]) - slices[m.cell.index[0]].row_y(m.cell.index[1])) < half
+        for m in marks
+    )
+    lefts = {round(float(m.get_left()[0]), 3) for m in marks}
+    if len(lefts) == 1 and not level:
+        down = sorted(marks, key=lambda m: -float(m.get_center()[1]))
+        written = [letters[tuple(m.cell.index)] for m in down]
+        assert written == sorted(written), written

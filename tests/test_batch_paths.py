@@ -102,8 +102,7 @@ def _covered(scene: MomentScene, moment: Any, shown: set[int]) -> list[tuple[str
     A chip (waiting, walking, or landed as a row's tag) covers what its box
     overlaps; a strip what the filled part of its box (the part clear of its
     row) overlaps. Their own texts (the chip's ID, the strip's numbers) do
-    not count, nor a chip's ID written in the place it leaves (behind it:
-    issue 18's input record).
+    not count.
     """
     stage: Any = scene.stage
     covers = [
@@ -117,10 +116,6 @@ def _covered(scene: MomentScene, moment: Any, shown: set[int]) -> list[tuple[str
             covers.append((f"strip of row {strip.source_row}", strip, _box(strip[0])))
     # Each cover's own members (its ID, its numbers), gathered once a moment.
     owns = [(name, {id(m) for m in cover.get_family()}, around) for name, cover, around in covers]
-    for index, record in enumerate(stage.chips.records):
-        for name, own, _ in owns:
-            if name == f"chip {index}":
-                own.update(id(m) for m in record.get_family())
     numbers, labels, _ = screen_texts(scene)
     found = []
     for text in [*numbers, *labels]:

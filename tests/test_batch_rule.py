@@ -183,6 +183,36 @@ def test_the_card_is_a_headline_as_large_as_its_place_allows(overrides: Any) -> 
     assert gap >= _GAP - 1e-6, f"{gap * 90:.1f} px from the block's labels"
 
 
+@pytest.mark.parametrize(
+    "overrides", [*CASES, GPT2_VARIANT], ids=["toy", "light", "3x6", "gpt2", "4x2", "gpt2b"]
+)
+def test_the_card_keeps_its_whole_padding_at_any_size(overrides: Any) -> None:
+    """The card pads its formula by RULE_PAD on every side, as every rule card does.
+
+    Scaled whole to fit the toy's corner, the two-line card's padding shrank
+    with it (9.2 px at 720p where RULE_PAD is 10.8; its ink 8 px from the
+    frame left and right, issue 18's review read it as tight): the card is
+    set anew at its size, the formula smaller and the padding whole.
+    """
+    from conftest import RecordingHost
+
+    from embedviz.render.design import RULE_PAD
+    from embedviz.render.stages.batch import BatchStage
+    from embedviz.render.theme import DARK
+
+    stage = BatchStage(RecordingHost(), shared_board("BatchLookup", overrides), DARK)
+    assert stage.rule is not None
+    frame, formula = stage.rule.card[0], stage.rule.card[1]
+    sides = {
+        "left": float(formula.get_left()[0] - frame.get_left()[0]),
+        "right": float(frame.get_right()[0] - formula.get_right()[0]),
+        "top": float(frame.get_top()[1] - formula.get_top()[1]),
+        "bottom": float(formula.get_bottom()[1] - frame.get_bottom()[1]),
+    }
+    tight = {side: round(pad * 90, 1) for side, pad in sides.items() if pad < RULE_PAD - 1e-6}
+    assert not tight, f"padding under {RULE_PAD * 90:.1f} px at 720p: {tight}"
+
+
 def test_the_rule_is_set_in_the_maths_voice() -> None:
     from embedviz.render.design import DARK
     from embedviz.render.formula import FormulaText

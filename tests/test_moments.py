@@ -749,19 +749,18 @@ def _crosses(start: np.ndarray, end: np.ndarray, half_width: float, box: np.ndar
 def check_one_object_per_id(sample: MomentSample) -> list[str]:
     """Return every ID (input position) drawn more than once: its chip and a separate tag.
 
-    At a beat's end, an ID's outlined place (a batch's chip slot) counts as a
-    second object once the ID is not in it: the chip has become its output
-    row's tag, and an empty outline of it must not stay behind. The ID left
-    written, dimmed, in its place (the batch's input record) fills the place
-    and is no second object: it stays, and only the chip travels.
+    Its digits written anywhere count: an ID left written, dimmed, in its
+    place once its chip had gone (the batch's input record) was a second
+    object (issue 18: a teacher counted each used ID twice). A batch's
+    outlined place (its chip slot) stays empty once its chip has gone, the
+    ids tensor's B × T shape with no digits: no second object. At a beat's
+    end a place must not hold another position's ID.
     """
     seen: dict[tuple[int, ...], list[str]] = {}
-    centres: dict[tuple[int, ...], list[np.ndarray]] = {}
+    centres: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
     for text in sample.texts:
         if text.opacity > 0 and text.cell is not None and text.cell[0] in ("token_id", "output_id"):
-            if not text.record:
-                seen.setdefault(text.cell[1], []).append(text.cell[0])
-            centres.setdefault(text.cell[1], []).append(text.box.mean(axis=0))
+            seen.setdefault(text.cell[1], []).append(text.cell[0])
     where = f"{sample.beat.name} at alpha {sample.alpha:g}"
     problems = [
         f"{where}: position {p} is drawn {len(k)} times ({k})"
@@ -769,11 +768,13 @@ def check_one_object_per_id(sample: MomentSample) -> list[str]:
         if len(k) > 1
     ]
     for position, box in sample.places:
-        inside = [
-            c for c in centres.get(position, []) if np.all(box[0] <= c) and np.all(c <= box[1])
-        ]
-        if not inside:
-            problems.append(f"{where}: position {position} leaves its outlined place behind")
+        for text in sample.texts:
+            if text.opacity <= 0 or text.cell is None or text.cell[0] != "token_id":
+                continue
+            centre = text.box.mean(axis=0)
+            if text.cell[1] != position and np.all(box[0] <= centre) and np.all(centre <= box[1]):
+                centres.setdefault(position, []).append(text.cell[1])
+    problems += [f"{where}: position {p}'s place holds {o}" for p, o in centres.items()]
     return problems
 
 
@@ -832,14 +833,17 @@ def test_the_new_checks_can_fail() -> None:
     tag = TextSample("3", "label", ("output_id", (1,)), row + 4, 14.0, 1.0, False)
     assert check_one_object_per_id(MomentSample(beat, 0.5, [chip, tag], []))
     assert not check_one_object_per_id(MomentSample(beat, 0.5, [tag], []))
-    # The ID left written in its place (the batch's input record) is no second object.
+    # The ID left written in its place (the batch's old input record) is a second object.
     record = TextSample("3", "label", ("token_id", (1,)), row + 3, 14.0, 1.0, False, record=True)
-    assert not check_one_object_per_id(MomentSample(beat, 0.5, [record, tag], []))
-    # An outlined place with its chip in it is one object; left behind empty, a second.
+    assert check_one_object_per_id(MomentSample(beat, 0.5, [record, tag], []))
+    # An outlined place with its chip in it is one object; left empty, the batch's shape.
     place = [((1,), row + 3 + np.array([[-0.1, -0.1], [0.1, 0.1]]))]
     assert not check_one_object_per_id(MomentSample(beat, 1.0, [chip], [], places=place))
-    left = check_one_object_per_id(MomentSample(beat, 1.0, [tag], [], places=place))
-    assert left == ["b at alpha 1: position (1,) leaves its outlined place behind"]
+    assert not check_one_object_per_id(MomentSample(beat, 1.0, [tag], [], places=place))
+    # A place holding another position's ID is reported.
+    other = TextSample("5", "label", ("token_id", (2,)), row + 3, 14.0, 1.0, False)
+    held = check_one_object_per_id(MomentSample(beat, 1.0, [other], [], places=place))
+    assert held == ["b at alpha 1: position (1,)'s place holds [(2,)]"]
 
 
 def test_the_strip_frame_check_can_fail() -> None:

@@ -58,10 +58,7 @@ def _matrix(stage: BatchStage) -> Callable[[], list[Mobject]]:
     """Return what E's rise moves: E as it stands (the block, which gives way, stays)."""
     chips = stage.chips
     family = {
-        id(m)
-        for m in VGroup(
-            chips.slots, *chips.records, chips.batch_label, chips.length_label
-        ).get_family()
+        id(m) for m in VGroup(chips.slots, chips.batch_label, chips.length_label).get_family()
     }
 
     def matrix() -> list[Mobject]:
@@ -86,14 +83,15 @@ def rise_more(stage: BatchStage, then: Animation) -> Animation:
 
 
 def _block_gives_way(stage: BatchStage) -> list[Animation]:
-    """Return the block's fade (places, the IDs written in them, edges) as the last row lands.
+    """Return the block's fade (its places' outlines, its edges) as the last row lands.
 
-    Until every row is in, the block keeps the input readable (each ID
-    written, dimmed, in its place: :meth:`~embedviz.render.parts.batch_motion.BatchMotion.leaving`);
-    the tags beside the slices' rows hold the same IDs, in the same order,
-    once it goes. It goes in every layout, as the storyboard's block empties
-    with its last chip (``story.scenes.batch._empty_block``): E's rise or the
-    marks may take its place, and the screen must say what the storyboard says.
+    Until every row is in, the block keeps the input's B × T shape (each
+    place's outline, dimmed, once its chip has left:
+    :meth:`~embedviz.render.parts.batch_motion.BatchMotion.leaving`); the
+    tags beside the slices' rows hold the IDs, in the same order. It goes in
+    every layout, as the storyboard's block empties with its last chip
+    (``story.scenes.batch._empty_block``): E's rise or the marks may take its
+    place, and the screen must say what the storyboard says.
     """
     chips = stage.chips
     if stage.keeps_input:
@@ -106,7 +104,7 @@ def _block_gives_way(stage: BatchStage) -> list[Animation]:
     # second squeezed the glides into half of it (128 px in 0.4 s at 720p, 767 px/s).
     return [
         FadeOut(part, rate_func=lambda t: min(1.0, t * 5.0), run_time=GLIDE_SECONDS)
-        for part in (chips.slots, *chips.records, chips.batch_label, chips.length_label)
+        for part in (chips.slots, chips.batch_label, chips.length_label)
     ]
 
 

@@ -51,7 +51,7 @@ from embedviz.render.parts.batch_focus import TagRing
 from embedviz.render.parts.batch_shape import STEPS, clear_of, shape_line
 from embedviz.render.parts.glide import Glide, glide_floor
 from embedviz.render.parts.mark_under import equal_rings
-from embedviz.render.parts.pair_marks import pair_badges
+from embedviz.render.parts.pair_marks import lettered_marks, pair_badges
 from embedviz.render.space import Box, largest_empty_rectangle
 from embedviz.story.model import Beat
 
@@ -80,14 +80,14 @@ def _shape_fonts(stage: BatchStage) -> tuple[float, float]:
 def keep_input(stage: BatchStage) -> None:
     """Keep E and the input block where they stand to the end, where the storyboard keeps it.
 
-    The storyboard keeps the block's IDs on screen to its last beat for a
-    batch of a few sequences (``story.scenes.batch.KEPT_BLOCK``); the screen
-    says what it says. E's rises (the stage's and the marks') are then none
+    The storyboard keeps the block's B and T edges (its ``batch_axis`` and
+    ``length_axis`` labels) on screen to its last beat for a batch of a few
+    sequences (``story.scenes.batch.KEPT_BLOCK``); the screen says what it
+    says. E's rises (the stage's and the marks') are then none
     and the marks stand under the slices (:func:`write_below`).
     """
     stack = stage.stack
-    last = stage.board.beats[-1].numbers
-    stage.keeps_input = any(cell.kind == "token_id" for cell in last)
+    stage.keeps_input = "batch_axis" in stage.board.beats[-1].labels
     if not stage.keeps_input:
         return
     stage.rise = stage.under_rise = 0.0
@@ -113,7 +113,7 @@ def write_below(stage: BatchStage, beat: Beat) -> Animation:
     as the narrow slices).
     """
     stack = stage.stack
-    cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
+    cells = lettered_marks(beat)
     data, label = stack.plan.scale.data, stack.plan.scale.label
     for step in range(STEPS + 1):
         font = data + (label - data) * step / STEPS

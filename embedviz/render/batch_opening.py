@@ -67,7 +67,7 @@ def opening_members(stage: BatchStage) -> list[VMobject]:
     matrix, chips = stage.matrix, stage.chips
     members: list[VMobject] = [matrix.grid, matrix.heading]
     members += [m for m in (matrix.note,) if m is not None]
-    members += [chips.slots, *chips.chips, *chips.records, chips.batch_label, chips.length_label]
+    members += [chips.slots, *chips.chips, chips.batch_label, chips.length_label]
     return members
 
 

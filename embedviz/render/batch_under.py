@@ -32,7 +32,7 @@ from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.mark_under import UnderPlan, equal_rings, under_plan
-from embedviz.render.parts.pair_marks import badge_room, pair_badges
+from embedviz.render.parts.pair_marks import badge_room, lettered_marks, pair_badges
 from embedviz.render.space import EMPTY_SHARE, best_drop
 from embedviz.story.model import Beat, NumberCell
 
@@ -117,7 +117,7 @@ def marks_under(stage: Any) -> bool:
 
 def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:
     """Write each mark under E with its pair's letter, and ring and letter every row they name."""
-    cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
+    cells = lettered_marks(beat)
     colour = stack.theme.wrong
     marks = VGroup(*[NumberText(c, stack.mark_font, colour) for c in cells])
     # Each starts with its pair's letter, as its rows do (parts.pair_marks): no line

@@ -5,11 +5,13 @@ Placed by :func:`~embedviz.render.solve_batch.solve_batch`:
 - :class:`BatchChips`: B rows of T chips over E, with the B and T edges of
   the input; each row leaves by the lane it shares with its neighbour. A
   chip's place is outlined, and stays: as the chip leaves (it becomes its
-  output row's tag, the one object that travels for its ID) its ID is
-  written there, dimmed (:attr:`BatchChips.records`), so the B × T input
-  stays readable with its B and T edges through the lookups (issue 18: a
-  lecture-hall review saw it go chip by chip); the block gives way as E
-  rises into its place. Beat ``axes``.
+  output row's tag, the one object that travels for its ID, digits and
+  all) its place keeps only its outline, dimmed (3:1), so the block keeps
+  the B × T shape with its B and T edges through the lookups (issue 18: a
+  lecture-hall review saw it go chip by chip), and each ID stands in one
+  place only (a review counted every used ID twice while its digits stayed
+  written in its place too); the block gives way as E rises into its
+  place. Beat ``axes``.
 - :class:`SliceStack`: the output as B slices, one under the other, as
   PyTorch prints a B × T × d tensor; every slice's values stay in view.
   Each slice is a :class:`~embedviz.render.parts.grid.CellGrid` with its
@@ -62,7 +64,7 @@ from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_under import UnderPlan, equal_rings
-from embedviz.render.parts.pair_marks import badge_room, pair_badges
+from embedviz.render.parts.pair_marks import badge_room, lettered_marks, pair_badges
 from embedviz.render.rounded import rounded_box
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Component, StageHost
@@ -96,8 +98,10 @@ class BatchChips(ChipColumn):
 
     Attributes
     ----------
-    records
-        Each ID as it stays written, dimmed (3:1), in its place once its chip has left.
+    slots
+        Each chip's place, an empty outline dimmed to 3:1 against the ground:
+        under its chip until the chip leaves, then the block's B × T shape
+        without the ID (its digits travel with the chip, which becomes the tag).
     """
 
     def __init__(
@@ -109,7 +113,6 @@ class BatchChips(ChipColumn):
         step = plan.chip_width + digit_height(label) * 0.6
         self.chips: list[Chip] = []
         self.slots = VGroup()
-        self.records: list[NumberText] = []
         for (b, t), cell in ids:
             chip = Chip(cell, label, theme, height=plan.tag_height(theme))
             x = plan.block_right - (plan.length - 1 - t) * step - plan.chip_width / 2
@@ -121,9 +124,6 @@ class BatchChips(ChipColumn):
             # Which ID's place it is (the moment tests look for places left behind).
             slot.id_place = (b, t)  # type: ignore[attr-defined]
             self.slots.add(slot.move_to(chip))
-            record = NumberText(cell, label, edge)
-            record.input_record = (b, t)  # type: ignore[attr-defined]
-            self.records.append(record.move_to(chip.number))
         self.homes = [chip.get_center().copy() for chip in self.chips]
         self.pieces = VGroup()
         # The block has no heading (its edges name it); ChipColumn's is empty.
@@ -371,7 +371,7 @@ class SliceStack(OutputPart):
         """
         if self.marks_under is not None:
             return write_under(self, beat, self.marks_under)
-        cells = sorted((c for c in beat.numbers if c.kind == "equal_to"), key=lambda c: c.index)
+        cells = lettered_marks(beat)
         line = digit_height(self.mark_font) * MARK_LINE
         marks = VGroup(*[NumberText(c, self.mark_font, self.theme.wrong) for c in cells])
         box = self.marks_box

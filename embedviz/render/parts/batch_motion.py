@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Mobject, VMobject
+from manim import Animation, AnimationGroup, Mobject, VMobject, Wait
 
+from embedviz.render.animations import make_deferred_animation
 from embedviz.render.batch_plan import BatchPlan
-from embedviz.render.fades import FadeInBehind
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.batch import BatchChips, SliceStack
@@ -58,18 +58,16 @@ class BatchMotion(LookupMotion):
         return self.chips
 
     def _waiting(self) -> list[int]:
-        """Return the chips still over E: their place shown, their ID not yet written in it.
+        """Return the chips still over E: their place shown, their walk not yet begun.
 
-        A record faded in during this play is on screen from its start: it
-        counts as gone; so do all once the block has given way to E.
+        A chip has left from the start of the play its walk begins in
+        (:meth:`leaving`), not before: the glide that opens its beat moves it
+        with E; all have once the block has given way to E (their places are
+        off screen).
         """
         shown = {id(m) for top in self.host.mobjects for m in top.get_family()}
         chips = self._batch_chips()
-        return [
-            i
-            for i, (slot, record) in enumerate(zip(chips.slots, chips.records, strict=True))
-            if id(slot) in shown and id(record) not in shown
-        ]
+        return [i for i, slot in enumerate(chips.slots) if id(slot) in shown and i not in self.gone]
 
     def output_side(self, shown: bool = False) -> list[Mobject]:
         """Return the stack: slices, headers, row numbers, edges, notes, the tags that landed."""
@@ -87,24 +85,14 @@ class BatchMotion(LookupMotion):
         return self._on_screen(side) if shown else side
 
     def matrix_side(self, shown: bool = False) -> list[Mobject]:
-        """Return E (grid, heading, note) and the block: its edges, places, chips waiting, IDs.
-
-        Each ID written in a place (:attr:`~embedviz.render.parts.batch.BatchChips.records`)
-        goes with its place, on screen or not yet: it comes in there later.
-        """
+        """Return E (grid, heading, note) and the block: its edges, places, chips waiting."""
         chips = self._batch_chips()
         side = super().matrix_side()
         side += [chips.batch_label, chips.length_label]
         waiting = self._waiting() if shown else range(len(chips.chips))
         side += [chips.chips[i] for i in waiting]
         side += [*chips.slots]
-        if not shown:
-            return [*side, *chips.records]
-        side = self._on_screen(side)
-        placed = {id(m) for m in side}
-        return side + [
-            r for r, s in zip(chips.records, chips.slots, strict=True) if id(s) in placed
-        ]
+        return self._on_screen(side) if shown else side
 
     def rest_matrix(self, slide: float) -> None:
         """Rest E and the block of chips ``slide`` right of their places (the chips' homes too)."""
@@ -172,23 +160,26 @@ class BatchMotion(LookupMotion):
         return at_least(AnimationGroup(*glides), glide_floor(slide, 0.0))
 
     def leaving(self, row_index: int) -> list[Animation]:
-        """Return what comes as a chip leaves: its ID, written dimmed in its place.
+        """Return the chip's leaving (nothing drawn): it leaves its place's outline behind.
 
-        The chip travels (one object for its ID on the move) and becomes its
-        output row's tag; its place keeps its outline and the ID, dimmed to
-        3:1 against the ground, so the whole B × T input stays readable with
-        its B and T edges to check the output against, until every row is in
-        and E rises into the block's place (:func:`~embedviz.render.batch_close.all_in`).
-        A lecture-hall review (issue 18) saw the places and edges go with
-        their chips: from the first lookup on, less and less input stood on
-        screen. The ID comes as the chip has moved off it.
+        The chip travels (the one object for its ID, digits and all) and
+        becomes its output row's tag; its place keeps its outline, dimmed to
+        3:1 against the ground (drawn under the chip from the start), so the
+        block keeps the input's B × T shape with its B and T edges until
+        every row is in and E rises into the block's place
+        (:func:`~embedviz.render.batch_close.all_in`). A lecture-hall review
+        (issue 18) saw the places and edges go with their chips; a later one
+        counted each used ID twice while its digits stayed written, dimmed,
+        in its place too: one ID, one object, one place.
         """
-        chips = self._batch_chips()
-        self.gone.add(row_index)
-        record = chips.records[row_index]
-        # Behind the chip (which covers it while over it), and whole a fifth of the way in:
-        # the place never stands empty beside the chip that left it.
-        return [FadeInBehind(record, rate_func=lambda t: min(1.0, t * 5.0))]
+
+        def left() -> Animation:
+            self.gone.add(row_index)
+            return Wait()
+
+        # Noted as the walk begins (built then), changing nothing on screen: a glide
+        # earlier in the beat still moves the chip with E.
+        return [make_deferred_animation(left, run_time=1e-3, touches=list)]
 
     def output_row_y(self, row_index: int) -> float:
         """Return the centre line of an output row: row ``t`` of its slice (slices never rise)."""

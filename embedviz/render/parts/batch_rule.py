@@ -36,7 +36,7 @@ from embedviz.render.design import APART, MARGIN, SPACE, Theme
 from embedviz.render.fades import FadeIn
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.legend import Legend
-from embedviz.render.parts.rule_card import rule_card
+from embedviz.render.parts.rule_card import card_size, rule_card
 from embedviz.render.space import Box
 from embedviz.render.stage import Component, StageHost
 from embedviz.render.type_units import font_for_px
@@ -182,8 +182,9 @@ def corner_place(
     or strip goes (:func:`_in_motion`), at the highest such height; else the
     same a SPACE clear (the toy's card stood 11 px from "batch B = 2" at 16
     px); else, a SPACE clear, from the labels' size down to their floor
-    (:attr:`~embedviz.render.design.TypeScale.text_px`) in either top corner,
-    its right edge at the right margin (four sequences of two IDs: the
+    (:attr:`~embedviz.render.design.TypeScale.text_px`) in the top left
+    corner, then in the top right one, its right edge at the right margin
+    (four sequences of two IDs: the
     block's labels and the marks fill the left, 61 px wide beside the T
     edge's name); else at the floor, top left. ``more``: other boxes to keep clear of (the
     marks'). Measure it with E and the block of chips home, where they stand
@@ -199,7 +200,11 @@ def corner_place(
     # as before: either corner, up to the labels' size (right, a larger card stood where the
     # output's shape is written later, beside the legend: 4821,0,50256;50256,7,4821).
     tries = [(_GAP, (False,), (label, 1.0)), (SPACE, (False,), (label, 1.0))]
-    for gap, sides, sizes in [*tries, (SPACE, (False, True), (floor, label))]:
+    # Under the labels' size, the left corner first at every size, then the right: with
+    # its whole padding (card_size) a light 8 x 2 batch's card missed the left at the
+    # labels' size and stood right, where the output's shape is written later, over it.
+    smaller = [(SPACE, (False,), (floor, label)), (SPACE, (True,), (floor, label))]
+    for gap, sides, sizes in [*tries, *smaller]:
         found = _corner_search(stage, cards, boxes, (gap, *sizes), sides)
         if found is not None:
             return found
@@ -229,7 +234,7 @@ def _corner_search(
     for k in range(_SIZES + 1):
         scale = most - (most - least) * k / _SIZES
         for index, card in enumerate(cards):
-            width, height = float(card.width) * scale, float(card.height) * scale
+            width, height = card_size(card, scale)
             for right in sides:
                 left = band[2] - _INSET - width if right else band[0] + _INSET
                 for top in tops:
@@ -282,9 +287,9 @@ def place_rule(stage: BatchStage) -> BatchRule | None:
         return None
     text = shown[0].label("rule")
     # The rule on one line, and broken before its "=" for a narrow corner (the toy's).
-    lines = [text, text.replace(" = ", " \\ = ", 1)]
-    cards = [rule_card(t, stage.theme, stage.plan.scale.data) for t in dict.fromkeys(lines)]
-    card = _place(stage, cards)
+    lines = list(dict.fromkeys([text, text.replace(" = ", " \\ = ", 1)]))
+    cards = [rule_card(t, stage.theme, stage.plan.scale.data) for t in lines]
+    card = _place(stage, cards, lines)
     return BatchRule(stage.scene, stage.theme, card, shown[0].name)
 
 
@@ -304,24 +309,25 @@ def _marks_room(stage: BatchStage, low: bool) -> Box | None:
     return (left, middle - height / 2 - SPACE, right, middle + height / 2 + SPACE)
 
 
-def _place(stage: BatchStage, cards: list[VGroup]) -> VGroup:
+def _place(stage: BatchStage, cards: list[VGroup], lines: list[str]) -> VGroup:
     """Return the card that fits best, in the corner; the marks stand low where they would meet.
 
     The marks are centred in the block's room over E once every chip has
-    gone: four sequences of two IDs wrote them over the card.
+    gone: four sequences of two IDs wrote them over the card. The card is
+    set anew at its scale (``lines``: each card's rule), its padding whole
+    (:func:`~embedviz.render.parts.rule_card.card_size`).
     """
     for low in (False, True):
         marks = _marks_room(stage, low)
         with stage.block_rest.building({}):
             index, scale, (left, top) = corner_place(stage, cards, [] if marks is None else [marks])
-        card = cards[index]
-        width, height = float(card.width) * scale, float(card.height) * scale
+        width, height = card_size(cards[index], scale)
         if marks is None or _clear((left, top - height, left + width, top), [marks]):
             break
     if low and stage.stack.marks_box is not None and marks is not None:
         left_m, right_m, bottom, _ = stage.stack.marks_box
         stage.stack.marks_box = (left_m, right_m, bottom, marks[3] - SPACE)
-    card.scale(scale)
+    card = rule_card(lines[index], stage.theme, stage.plan.scale.data * scale)
     return card.move_to(xyz(left + float(card.width) / 2, top - float(card.height) / 2))
 
 

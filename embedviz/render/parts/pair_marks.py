@@ -24,7 +24,7 @@ from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.mark_under import RING_BUFF, RING_WIDTH
-from embedviz.story.model import Beat
+from embedviz.story.model import Beat, NumberCell
 
 if TYPE_CHECKING:
     from embedviz.render.parts.batch import SliceStack
@@ -34,6 +34,7 @@ __all__ = [
     "PairBadge",
     "badge_column",
     "badge_room",
+    "lettered_marks",
     "mark_badges",
     "pair_badges",
     "pair_letters",
@@ -72,6 +73,17 @@ def pair_letters(beat: Beat) -> dict[tuple[int, int], str]:
             b, t = role[5:].split("_")
             letters[(int(b), int(t))] = text
     return letters
+
+
+def lettered_marks(beat: Beat) -> list[NumberCell]:
+    """Return the beat's equality marks in their letters' order (``a`` first), then by row.
+
+    The letters follow their IDs' first copies down the batch
+    (``story.scenes.batch``): the marks' lines read ``a``, ``b``, ... down too.
+    """
+    letters = pair_letters(beat)
+    cells = [c for c in beat.numbers if c.kind == "equal_to"]
+    return sorted(cells, key=lambda c: (letters.get((c.index[0], c.index[-1]), ""), c.index))
 
 
 def _radius(font: float, row_height: float) -> float:

@@ -27,7 +27,7 @@ from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.space import EMPTY_SHARE, Box, Emptiness, largest_empty_rectangle
 from embedviz.story.model import Beat, Storyboard
 
-__all__ = ["RuleCard", "rule_card", "rule_places"]
+__all__ = ["RuleCard", "card_size", "rule_card", "rule_places"]
 
 # The share of its beat's first step in which the card fades out: done before the strips go far.
 _LEAVE_SHARE = 0.3
@@ -61,6 +61,19 @@ def rule_card(text: str, theme: Theme, font_size: float, width: float = 0.0) -> 
         fill_opacity=0.0,
     )
     return VGroup(frame, formula.move_to(frame))
+
+
+def card_size(card: VGroup, scale: float) -> tuple[float, float]:
+    """Return a :func:`rule_card`'s width and height set at ``scale`` times its font size.
+
+    The formula scales; its padding (:data:`~embedviz.render.design.RULE_PAD`)
+    does not: a card scaled whole kept a tight 6 px at 720p round the toy
+    batch's two-line rule (issue 18), where every other card keeps 11.
+    """
+    frame, formula = card[0], card[1]
+    pad_x = (float(frame.width) - float(formula.width)) / 2
+    pad_y = (float(frame.height) - float(formula.height)) / 2
+    return float(formula.width) * scale + 2 * pad_x, float(formula.height) * scale + 2 * pad_y
 
 
 class RuleCard:

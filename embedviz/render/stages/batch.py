@@ -204,7 +204,7 @@ class BatchStage(Stage):
     def _rise(self, spec: BatchSpec, spread: bool = True) -> float:
         """Return how far E rises once every row is in: where it leaves the least empty.
 
-        The block keeps the input (each ID written in its place) through the
+        The block keeps the input's shape (each place's outline) through the
         lookups and gives way as E rises into its place, as soon as every row
         is in (:func:`~embedviz.render.batch_close.all_in`; in twentieths of the block's
         height, where the largest empty area is smallest), and the marks take

@@ -243,16 +243,18 @@ def _fill(
 ) -> None:
     """Land a row, its chip becoming its tag; hold its equality mark back for the repeats beat.
 
-    The input block keeps the ID written, dimmed, in its place (its ``token_id``
-    cell stays on screen): the chip travels on as the row's tag (``output_id``),
-    and the input stays to check the output against. A batch of at most
+    The chip travels on as the row's tag (``output_id``) and its ``token_id``
+    cell leaves the screen (one ID, one object, one place: issue 18, a review
+    counted each used ID twice while it stayed written, dimmed, in its place);
+    the input block keeps its places' outlines, the B × T shape, with its B
+    and T edges (``batch_dim``) to check the output against. A batch of at most
     :data:`KEPT_BLOCK` (two sequences of four IDs, two repeats) keeps it to the end,
     while the marks speak of its repeated IDs (issue 18, a teacher's review of
     GPT-2's batch: it vanished as the last row landed): its slices leave room
     under them for the marks. A larger one empties it with the last row, and
     the render's E rises into its place.
     """
-    rec.fill_output(position, output[position], token_id)
+    rec.fill_output(position, output[position], token_id, chip_becomes_tag=True)
     mark = rec.screen.numbers.pop(("equal_to", position), None)
     if mark is not None:
         marks.append(mark)
@@ -269,15 +271,13 @@ KEPT_BLOCK = (2, 4, 2)
 
 
 def _empty_block(rec: Recorder) -> None:
-    """Drop the block's B and T edges and its written IDs with its last chip.
+    """Drop the block's B and T edges with its last chip.
 
     The slices' own edges name the output from here on; an edge round an
     empty grid would point at nothing.
     """
     for axis in (0, 1):
         del rec.screen.numbers[("batch_dim", (axis,))]
-    for key in [key for key in rec.screen.numbers if key[0] == "token_id"]:
-        del rec.screen.numbers[key]
     for role in ("batch_axis", "length_axis"):
         del rec.screen.labels[role]
 
@@ -368,14 +368,16 @@ def _pair_labels(rec: Recorder, marks: list[NumberCell]) -> dict[str, str]:
 
     A teacher's review (issue 18) saw all the marked rows ringed alike, the
     pairing written only in the ``out[1,2] = out[0,0]`` lines. Each repeated
-    ID gets its own letter (``a``, ``b``, ... in the order of its first mark),
-    on its first copy, on each repeat, and at the start of each of its marks:
-    equal is shown by a shape (the letter in its ring), not by a colour.
+    ID gets its own letter (``a``, ``b``, ... in the order of its first copy
+    in the batch, so that they read in order down the slices: a later review
+    saw ``b`` over ``a`` in slice 0), on its first copy, on each repeat, and
+    at the start of each of its marks: equal is shown by a shape (the letter
+    in its ring), not by a colour.
     """
     ids = {c.index: int(c.value) for c in rec.screen.numbers.values() if c.kind == "output_id"}
     letters: dict[tuple[int, ...], str] = {}
     labels: dict[str, str] = {}
-    for mark in sorted(marks, key=lambda c: c.index):
+    for mark in sorted(marks, key=lambda c: (rec.first_filled[ids[c.index]], c.index)):
         first = rec.first_filled[ids[mark.index]]
         # At most MAX_BATCH_TOKENS // 2 repeated IDs: one letter each.
         letter = letters.setdefault(first, "abcdefghijklmnopqrstuvwxyz"[len(letters)])
