@@ -452,9 +452,6 @@ class TextSample:
     kind: str = "glyphs"
     # Whether it rides on an ID's chip (drawn on the chip's opaque body, over what it passes).
     on_chip: bool = False
-    # Whether it is an ID left written, dimmed, in its place once its chip has gone (the
-    # batch's input record, issue 18): it stays, and the chip alone travels.
-    record: bool = False
 
 
 @dataclass
@@ -816,7 +813,6 @@ def sample_moments(
                     in_strip=id(mobject) in strip_members,
                     digit_px=digit,
                     on_chip=id(mobject) in chipped,
-                    record=_attribute(mobject, "input_record", None) is not None,
                 )
             )
         sample = MomentSample(moment.beat, moment.alpha, texts, strips, moment.step)

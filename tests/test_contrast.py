@@ -116,9 +116,6 @@ def measure(scene: str, options: dict[str, Any]) -> list[tuple[str, float, bool]
             # A chip already used (faded back at its place) is dimmed content too.
             used = cell is not None and cell.kind == "token_id"
             dim = dim or (used and max(m.get_fill_opacity() for m in family) < 0.99)
-            # So is a used ID written back, dimmed, in a batch's input block (its record),
-            # which now stays to the last frame (batchend33).
-            dim = dim or getattr(text, "input_record", None) is not None
             found.append((str(getattr(text, "text", "")), contrast, dim))
 
     # Only the last beat's end is read: the other beats play unsampled.

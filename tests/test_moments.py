@@ -351,17 +351,6 @@ FILLED_FRAMES: list[Any] = [
 ]
 
 
-def _own_record(a: TextSample, b: TextSample) -> bool:
-    """Whether one is an ID written in its place and the other its own chip, leaving it.
-
-    The batch's input record fades in behind the chip as it leaves (issue 18): the
-    chip covers it until it has moved off; the same ID's two texts meet only there.
-    """
-    if a.record == b.record or a.cell is None or b.cell is None:
-        return False
-    return a.cell[1] == b.cell[1] and {a.cell[0], b.cell[0]} <= {"token_id", "output_id"}
-
-
 def _visible(sample: MomentSample) -> list[TextSample]:
     return [t for t in sample.texts if t.opacity >= VISIBLE]
 
@@ -473,7 +462,7 @@ def check_moment(sample: MomentSample, formulas: bool = True) -> list[str]:
             problems.append(f"{where}: a {what} ({left:.2f} to {right:.2f}) ends in the margin")
     for i, j in _overlapping_pairs([t.box for t in texts]):
         a, b = texts[i], texts[j]
-        if not _lifting_off(a, b, texts) and not _own_record(a, b):
+        if not _lifting_off(a, b, texts):
             problems.append(f"{where}: {a.text!r} overlaps {b.text!r}")
     for strip in sample.strips:
         ys = [centre[1] for _, centre in strip]
@@ -834,7 +823,7 @@ def test_the_new_checks_can_fail() -> None:
     assert check_one_object_per_id(MomentSample(beat, 0.5, [chip, tag], []))
     assert not check_one_object_per_id(MomentSample(beat, 0.5, [tag], []))
     # The ID left written in its place (the batch's old input record) is a second object.
-    record = TextSample("3", "label", ("token_id", (1,)), row + 3, 14.0, 1.0, False, record=True)
+    record = TextSample("3", "label", ("token_id", (1,)), row + 3, 14.0, 1.0, False)
     assert check_one_object_per_id(MomentSample(beat, 0.5, [record, tag], []))
     # An outlined place with its chip in it is one object; left empty, the batch's shape.
     place = [((1,), row + 3 + np.array([[-0.1, -0.1], [0.1, 0.1]]))]
