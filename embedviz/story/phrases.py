@@ -64,19 +64,20 @@ def caption_lines(text: str, width: int = CAPTION_WIDTH, language: str = "en") -
     by how far the longest runs past their mean, so they come out of similar
     length. A break after punctuation is best, then one before a conjunction
     or a function word (``and``, ``of``, ``the``), then one between any two
-    words. A word left alone on a line, a line that ends on a word leaning on
-    the next (``the``, ``de``, ``der``, and in English a quantifier, an
-    ordinal, a possessive or a hyphenated modifier: ``each / parameter``,
-    ``its first / copy``: see :mod:`embedviz.story.leaning`), a break inside
-    a two-word noun (``batch / size``), between a number and the noun it
-    counts (``3 / numbers``) or inside a list of numbers (``5, / 4, 3``), and
-    a line that opens on an operator (``= 38,597,376``, ``× 768``) is taken
-    only where nothing else fits; a break between a word and the number or
-    letter that belongs to it (``ID 3``, ``entry k``) costs much more than
-    any plain one. A line never ends on an operator, never starts
-    with ``?``, ``!``, ``:``, ``;`` or ``»`` set off by a space, never ends
-    with ``«`` or an elided word (``l'``), and never breaks at a
-    non-breaking space.
+    words. A break inside a noun phrase (a two-word noun, ``batch / size``;
+    after a number that counts the noun, an ordinal, a possessive or a
+    hyphenated modifier, ``3 / numbers``, ``4th / row``), inside a list of
+    numbers (``5, / 4, 3``), and a line that opens on an operator
+    (``= 38,597,376``, ``× 768``) is taken only where nothing better fits; a
+    line that ends on a word leaning on the next (``the``, ``de``, ``der``,
+    and in English a quantifier or an ordinal word: ``each / parameter``,
+    ``its first / copy``: see :mod:`embedviz.story.leaning`) only where every
+    other break is as bad, and a word left alone on a line only where nothing
+    else fits; a break between a word and the number or letter that belongs
+    to it (``ID 3``, ``entry k``) costs much more than any plain one. A line
+    never ends on an operator, never starts with ``?``, ``!``, ``:``, ``;``
+    or ``»`` set off by a space, never ends with ``«`` or an elided word
+    (``l'``), and never breaks at a non-breaking space.
 
     Parameters
     ----------
@@ -242,15 +243,22 @@ def _list_item(word: str) -> bool:
 # phrase; one before a function word or a conjunction ("of", "the", "and") starts
 # the next; any other break between two words is plain. A break that splits what
 # belongs together (a number from its word, "ID / 3") costs far more, and one that
-# ends a line on a word leaning on the next, opens a line on an operator
-# ("= 38,597,376"), splits a two-word noun or a list of numbers, or leaves a word
-# alone, more still: each is taken only where nothing else fits.
+# opens a line on an operator ("= 38,597,376"), splits a two-word noun or a list
+# of numbers more still: each is taken only where nothing else fits. A line that
+# ends on a word leaning on the next ("the / token row") reads as cut off, worse
+# than one that splits a noun ("token / row" still ends on a word of its own), so
+# it is taken only where every other break is as bad; and a word alone on a line,
+# worst of all, only where nothing else fits. Each of these three steps costs a
+# million times the one below: more than a caption's breaks of that step and its
+# balance can add up to, so no sum of lesser faults outweighs one worse fault.
 _PUNCTUATION_BREAK = 0.0
 _CLAUSE_BREAK = 1.0
 _PHRASE_BREAK = 4.0
 _PLAIN_BREAK = 6.0
 _GLUED_BREAK = 300.0
 _BAD_BREAK = 1000.0
+_LEANING_BREAK = 1e6 * _BAD_BREAK
+_LONE_WORD = 1e6 * _LEANING_BREAK
 # A cue whose best break costs this much or more reads badly: split into cues where it can.
 _BADLY = _GLUED_BREAK
 # What unbalanced lines cost: this times the sum of each line's squared relative
@@ -327,9 +335,10 @@ def _break_costs(words: Sequence[str], leaning: Leaning) -> list[float]:
         last, after = word.rsplit(" ", 1)[-1], afters[k].split(" ", 1)[0]
         if operator[k]:
             costs.append(operator[k])
+        elif leaning.leans(last):
+            costs.append(_LEANING_BREAK)
         elif (
-            leaning.leans(last)
-            or splits_list[k]
+            splits_list[k]
             or (opens[k] and not listed[k] and bool(_NUMBER.fullmatch(word)))
             # A list's last number ("1, 2 and 4 rows") is an item, not a quantity.
             or (_modifies(last, after, leaning) and not ended[k])
@@ -358,7 +367,7 @@ def _balanced(
     """Return the cheapest break of ``words`` into ``count`` lines of ``width``, and its cost.
 
     The cost is the sum of the breaks' costs (:func:`_break_costs`; a word alone
-    on a line costs :data:`_BAD_BREAK`) and of how far the longest line runs
+    on a line costs :data:`_LONE_WORD`) and of how far the longest line runs
     past the mean (:data:`_BALANCE`: for two lines, how unequal they are); None
     when no break into ``count`` lines fits.
     """
@@ -403,11 +412,11 @@ def _cheapest_within(
 
     ``ends`` are the words' running lengths (see :func:`_balanced`), ``costs``
     what a break after each word costs; a word alone on a line, when there are
-    more words than lines, costs :data:`_BAD_BREAK`, and a single word longer
+    more words than lines, costs :data:`_LONE_WORD`, and a single word longer
     than ``limit`` may stand on a line of its own.
     """
     total = len(ends) - 1
-    lone = _BAD_BREAK if total > count else 0.0
+    lone = _LONE_WORD if total > count else 0.0
 
     @cache
     def lines_from(start: int, left: int) -> tuple[float, tuple[int, ...]] | None:
