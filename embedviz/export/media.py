@@ -113,7 +113,7 @@ def quiet_logging(verbose: bool = False) -> None:
     logging.getLogger("av").setLevel(logging.WARNING if verbose else logging.ERROR)
 
 
-def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
+def transcode_webm(source: Path, target: Path, scene: str = "", decoded: Any = None) -> None:
     """Re-encode an MP4 as VP9 WebM, frame for frame, with its sound as Opus.
 
     Each frame keeps its time and its length, so a variable frame rate
@@ -140,6 +140,11 @@ def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
         The ``.webm`` to write.
     scene
         The scene, for progress reports.
+    decoded
+        ``source``'s sound as :func:`mux_soundtrack` decoded it when it wrote
+        the file (``keep_sound``), or ``None`` to decode it here: the same
+        bytes decode to the same samples, and a long track's decoding cost a
+        fifth of the sound's work.
     """
     import av
 
@@ -162,7 +167,8 @@ def transcode_webm(source: Path, target: Path, scene: str = "") -> None:
         # Every stream must exist before the first packet is written.
         sound: _OpusTrack | _OpusCopy | None = None
         if inp.streams.audio:
-            pcm, trial = _opus_source(source, float(ticks[-1] / rate) if ticks else 0.0)
+            seconds = float(ticks[-1] / rate) if ticks else 0.0
+            pcm, trial = _opus_source(source, seconds, decoded)
             sound = _OpusTrack(out, pcm) if trial is None else _OpusCopy(out, trial)
         # Each frame's length in ticks, by its start, for its packet.
         lengths = {start: end - start for start, end in itertools.pairwise(ticks)}
@@ -285,7 +291,7 @@ def _decoded_sound(source: Any) -> Any:
     return np.concatenate(rows, axis=1).astype(np.float64)
 
 
-def _opus_source(source: Path, seconds: float) -> Any:
+def _opus_source(source: Path, seconds: float, sound: Any = None) -> Any:
     """Return an MP4's sound as it goes into Opus: trimmed to the picture, peaks fitted.
 
     Opus changes the waveform it is given, and its decoded peaks can rise
@@ -295,6 +301,8 @@ def _opus_source(source: Path, seconds: float) -> Any:
     :func:`embedviz.export.loudness.fit_through_codec`). The limiter touches
     only peaks: the loudness stays as the MP4 has it.
 
+    ``sound`` is the file's sound already decoded (see :func:`transcode_webm`).
+
     Returns the samples, and for a fitted mono track the in-memory WebM of its
     last (fitting) trial too, whose packets are the ones to write (``None``
     for sound passed on as it is).
@@ -303,7 +311,8 @@ def _opus_source(source: Path, seconds: float) -> Any:
 
     from embedviz.export.loudness import fit_through_codec
 
-    pcm = _decoded_sound(str(source))[:, : round(seconds * _RATE)]
+    whole = _decoded_sound(str(source)) if sound is None else sound
+    pcm = whole[:, : round(seconds * _RATE)]
     if pcm.shape[0] != 1 or not np.any(pcm):
         return pcm, None  # embedviz's narration is mono; other sound is passed on as it is
     trials: list[bytes] = []
@@ -486,7 +495,13 @@ def _blank(frame: Any) -> bool:
     return bool(np.ptp(luma) <= 8)
 
 
-def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> dict[str, float]:
+def mux_soundtrack(
+    movie: Path,
+    samples: Any,
+    rate: int,
+    target: Path,
+    keep_sound: Callable[[Any], None] | None = None,
+) -> dict[str, float]:
     """Copy a silent MP4's video and add a finished mono soundtrack as AAC (24 kHz).
 
     The video is copied, not re-encoded; its timestamps are put back on
@@ -508,6 +523,9 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> dict[s
         Its samples per second (48 000).
     target
         The ``.mp4`` to write, with the moov atom first for the web.
+    keep_sound
+        Called with the written file's sound as decoded (one row per
+        channel), for :func:`transcode_webm`, which would decode it again.
 
     Returns
     -------
@@ -527,13 +545,15 @@ def mux_soundtrack(movie: Path, samples: Any, rate: int, target: Path) -> dict[s
 
     def round_trip(pcm: Any) -> Any:
         _copy_movie(movie, target, pcm, rate)
-        decoded[:] = [_decoded_sound(str(target))[0]]
-        return decoded[0]
+        decoded[:] = [_decoded_sound(str(target))]
+        return decoded[0][0]
 
     peaks: list[float] = []
     fit_through_codec(samples, round_trip, rate, measured=peaks.append)
+    if keep_sound is not None:
+        keep_sound(decoded[0])
     # The last pass wrote the file, and its peak was measured on this same decoding.
-    return _loudness_of(decoded[0], true_peak=peaks[-1])
+    return _loudness_of(decoded[0][0], true_peak=peaks[-1])
 
 
 def measured_loudness(path: Path) -> dict[str, float] | None:
@@ -858,6 +878,7 @@ def export_clip(
     try:
         narration = None
         loudness: dict[str, float] | None = None
+        kept: list[Any] = []  # the voiced MP4's decoded sound, for its WebM
         if voice is not None:
             narration = synthesise_phrases(board, voice, work / "speech")
             board = narration.board
@@ -875,7 +896,7 @@ def export_clip(
         if narration is not None:
             assert voice is not None
             voiced = work / f"{spec.name}.voiced.mp4"
-            loudness = mux_soundtrack(movie, narration.samples, narration.rate, voiced)
+            loudness = mux_soundtrack(movie, narration.samples, narration.rate, voiced, kept.append)
             # The audio-described version holds the picture while descriptions are spoken.
             fps = PRESETS[quality].fps
             tools = MediaTools(mux_soundtrack, video_seconds)
@@ -891,7 +912,8 @@ def export_clip(
         shutil.move(str(movie), mp4)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    transcode_webm(mp4, folder / f"{spec.name}.webm", spec.name)
+    # The voiced MP4 was moved, not changed: its sound as mux_soundtrack decoded it.
+    transcode_webm(mp4, folder / f"{spec.name}.webm", spec.name, kept[0] if kept else None)
     write_poster(mp4, folder / f"{spec.name}.poster.png")
     name = spec.name
     length = video_seconds(mp4)
