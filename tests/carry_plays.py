@@ -27,6 +27,7 @@ SWEEP = 2000
 SHOWN = 0.05  # test_strip_beside: a number with more opacity than this shows
 SENTENCE = "The cat sat on the mat because the mat was warm today"
 GPT2 = {"ids": [4821, 0, 50256], "vocab": 50257, "dim": 768}
+GPT2_BATCH = {"ids": [[4821, 0, 50256, 17], [33000, 2, 4821, 0]], "vocab": 50257, "dim": 768}
 # The plays whose carries test_numbers_fade or test_whole_copy sweep (test_numbers_fade checks
 # that its cases are here). Sweeping is most of a play's time, so only these are swept;
 # test_strip_beside asking for one of them reads the same play.

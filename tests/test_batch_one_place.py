@@ -69,7 +69,7 @@ def _read(scene: Any, moment: Any, twice: list[Any], places: list[Any]) -> None:
         slot = stage.chips.slots[index]
         if id(slot) in shown and moment.alpha >= 1:
             colour = ManimColor(slot.get_stroke_color()).to_hex()
-            places.append((where, index, _seen(slot), contrast_ratio(colour, ground)))
+            places.append((where, index, _seen(slot), contrast_ratio(colour, ground), colour))
 
 
 @functools.cache
@@ -105,6 +105,26 @@ def test_a_left_place_keeps_its_outline_at_three_to_one(case: str) -> None:
     assert places, "no place was seen after its chip had left"
     faint = [p for p in places if p[2] < 0.99 or p[3] < DIM_CONTRAST]
     assert not faint, f"left places faint (moment, place, opacity, contrast): {faint[:6]}"
+
+
+def _saturation(colour: str) -> float:
+    """Return a colour's HSV saturation (0: a grey)."""
+    rgb = [int(colour.lstrip("#")[k : k + 2], 16) for k in (0, 2, 4)]
+    return 0.0 if max(rgb) == 0 else (max(rgb) - min(rgb)) / max(rgb)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_left_place_is_outlined_in_a_neutral_colour(case: str) -> None:
+    """Amber means "this token ID" only: an empty place is outlined in a neutral grey.
+
+    Issue 18's lecture-hall review: after the lookups the ids block kept eight hollow
+    amber outlines (dimmed amber), read as IDs still there. The theme's neutrals are
+    all under 0.25 saturated; amber, dimmed or not, is over 0.9.
+    """
+    _, places, _ = _played(case)
+    assert places, "no place was seen after its chip had left"
+    amber = [p for p in places if _saturation(p[4]) > 0.25]
+    assert not amber, f"left places outlined in a hue (moment, place, ...): {amber[:6]}"
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

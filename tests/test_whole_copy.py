@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from carry_plays import GPT2, box_opacity, empty_parts
+from carry_plays import GPT2, GPT2_BATCH, box_opacity, empty_parts
 from manim import RIGHT, Rectangle, Text
 
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -30,6 +30,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "gpt2": ("SequenceLookup", GPT2),
     "single": ("SingleTokenLookup", {}),
     "positions": ("PositionBlindness", {}),
+    # Issue 18's lecture-hall review: a batch's strip slid out of E's row as a whole amber
+    # box holding only its last number, dim (default lookup-0-1 near 49 s, GPT-2's
+    # lookup-0-0 near 38.5 s).
+    "batch": ("BatchLookup", {}),
+    "batch_gpt2": ("BatchLookup", GPT2_BATCH),
 }
 
 

@@ -99,7 +99,8 @@ class BatchChips(ChipColumn):
     Attributes
     ----------
     slots
-        Each chip's place, an empty outline dimmed to 3:1 against the ground:
+        Each chip's place, an empty outline in the neutral ``muted`` (the block's
+        edges' colour) dimmed to 3:1 against the ground:
         under its chip until the chip leaves, then the block's B × T shape
         without the ID (its digits travel with the chip, which becomes the tag).
     """
@@ -119,7 +120,9 @@ class BatchChips(ChipColumn):
             chip.move_to(xyz(x, plan.chip_row_y(b)))
             self.chips.append(chip)
             slot = rounded_box(chip.width, chip.height, chip.height * 0.22)
-            edge = dimmed(theme.id_line, theme.background)
+            # Neutral: amber means "this token ID" only, and the place holds none once
+            # its chip has left (issue 18: eight hollow amber outlines read as IDs).
+            edge = dimmed(theme.muted, theme.background)
             slot.set_fill(opacity=0.0).set_stroke(edge, width=1.5)
             # Which ID's place it is (the moment tests look for places left behind).
             slot.id_place = (b, t)  # type: ignore[attr-defined]

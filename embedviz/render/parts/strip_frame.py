@@ -11,7 +11,12 @@ that cell's number (a step behind it, :data:`LAG`): the copy grows out of the
 clear space a column right of the matrix, box and number together, one cell
 after another, and is never an empty part of a box. Once its numbers have all been whole the box
 shows whole (a strip whose chip leads may then travel as its box alone, off
-its rows, as before).
+its rows, as before; one whose chip rides keeps its numbers shown).
+
+A batch's strips are shaded so too: drawn whole from E's edge, a BatchLookup
+strip slid out of E's row as an amber box holding only its last number, dim
+(issue 18's lecture-hall review: the default ``lookup-0-1`` near 49 s, GPT-2's
+``lookup-0-0`` near 38.5 s).
 
 The box is one outline, so its opacity along it is a horizontal gradient
 (Cairo's, through Manim's colour stops): :data:`STOPS` stops across its drawn
@@ -81,16 +86,6 @@ def _stops(rgba: np.ndarray, opacity: np.ndarray) -> np.ndarray:
     return stops
 
 
-def _into_a_batch(carry: Any) -> bool:
-    """Whether ``carry`` lands in a batch's slice (its tag's cell index names a slice and a row).
-
-    A batch's strips keep their whole box, as before: shaded, they travelled unseen
-    over the space the next beat's rows take (GPT-2's three-sequence batch left 18.5 %
-    of its frame empty at ``lookup-0-1``'s end, against the eighth its fill allows).
-    """
-    return carry.tag is not None and len(carry.tag.index) > 1
-
-
 def frame_shade(
     carry: Any, shown: Callable[[float], np.ndarray], samples: int = 400
 ) -> FrameShade | None:
@@ -103,7 +98,7 @@ def frame_shade(
     line for long, is shaded; the box shows whole from the first point they all are.
     """
     texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
-    if not texts or np.isfinite(carry.cover[1]) or _into_a_batch(carry):
+    if not texts or np.isfinite(carry.cover[1]):
         return None
     alphas = np.linspace(0.0, 1.0, samples + 1)
     whole = [a for a in alphas if float(np.min(shown(float(a)))) >= 1 - 1e-6]
