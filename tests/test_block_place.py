@@ -91,7 +91,7 @@ def test_the_block_keeps_one_place_from_the_reveal_through_the_lookups(case: str
     assert not _moved(places, 1), (places[0][1], _moved(places, 1))
 
 
-@pytest.mark.parametrize("case", ["default", "light", "gpt2"])
+@pytest.mark.parametrize("case", ["default", "light", "gpt2", "minilm"])
 def test_the_rule_card_keeps_one_place_beside_the_block(case: str) -> None:
     places = _places(case)
     cards = [p for p in places if p[2] is not None]
