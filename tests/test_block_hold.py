@@ -172,9 +172,10 @@ def test_a_strip_level_over_the_block_is_level_with_its_own_row(case: str) -> No
 
 
 # GPT-2's first lookup played with the block at rest: its strip slid out level with output
-# row 2 (the corridor is narrower than a strip) and rose to row 0 (raised, the block would
-# leave 22 % of the frame empty at that beat's end). The block now stands where its row 0
-# is level with E's row 4821 for that beat (resting._level_place), then glides up once.
+# row 2 (the corridor is narrower than a strip) and rose to row 0. The block then stood
+# where its row 0 is level with E's row 4821 for that beat (resting._level_place) and glided
+# up with lookup-1: a place per beat (issue 18). It rises in the reveal now and holds there
+# (parts/early_rise; the rule's card under it fills the room): the strip comes in under it.
 def test_gpt2s_first_strip_is_level_with_its_own_row_only() -> None:
     test_a_strip_level_over_the_block_is_level_with_its_own_row("gpt2")
 

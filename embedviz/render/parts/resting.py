@@ -276,7 +276,11 @@ def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
     empty (GPT-2's first lookup: 22 % of the frame): where its one strip may
     slide straight into its output row, the block stands there for it
     instead (``motion.places``, see :func:`_level_place`), and glides on to
-    the solver's place with the next beat.
+    the solver's place with the next beat. Not where that beat comes right
+    after the ``reveal`` and its strip comes in under the raised block: the
+    block rises in the reveal then (:mod:`~embedviz.render.parts.early_rise`)
+    and keeps one place through the lookups (GPT-2's IDs stood it in three
+    places at three beat ends, its rule's card over it, then under it).
     """
     if motion.plan.mode == "corridor" or motion.lift <= 0:
         return
@@ -299,6 +303,8 @@ def hold_lookups(motion: LookupMotion, board: Storyboard) -> None:
             last += 1
         run = [b.name for b in beats[first : last + 1]]
         lone = last > first and not under[first + 1]  # its end is not the next beat's road
+        # Right after the reveal it rises there instead (parts/early_rise): one place throughout.
+        lone = lone and not (under[first] and _after_reveal(board, beats[first]))
         place = _level_place(motion, board, run[0]) if lone else None
         if place is not None:
             motion.places[run[0]] = place
@@ -340,6 +346,13 @@ def level_up(motion: LookupMotion, filled: list[int], row: int) -> float | None:
     over = strips_over(motion.plan)
     clear = clear_order(sources, centres, row_h, here, filled, [row], over)
     return None if clear is None else up
+
+
+def _after_reveal(board: Storyboard, beat: Beat) -> bool:
+    """Whether the beat right before ``beat`` is the block's ``reveal``."""
+    beats = list(board.beats)
+    k = beats.index(beat)
+    return k > 0 and beats[k - 1].action == "reveal"
 
 
 def _next(names: list[str], before: Beat, after: Beat) -> bool:
