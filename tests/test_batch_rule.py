@@ -8,10 +8,11 @@ the card stands there (a corner card left 18.3 % of the frame empty there):
 still, whole at every beat's end from the reveal's, and faded out whenever a
 strip or chip crosses it, so nothing is ever drawn over it while it shows.
 Elsewhere it stands in the top left corner, over E and left of the block of
-chips (top right where the block's labels fill the left: four sequences of
-two IDs), where nothing that moves goes (parts/batch_rule.py): drawn whole in
-one place from the reveal's end, crossed by no strip or chip and overlapped
-by nothing (sampled mid-motion and at every beat's end), at the labels' size
+chips, or under E where one line at the labels' size fits only there (top
+right where the block's labels fill the left: four sequences of two IDs),
+where nothing that moves goes (parts/batch_rule.py): drawn whole in one place
+from the reveal's end, crossed by no strip or chip and overlapped by nothing
+(sampled mid-motion and at every beat's end), at the labels' size
 or no smaller than their floor.
 """
 
@@ -138,7 +139,11 @@ def test_the_card_stands_in_gpt2s_room_or_a_corner_at_a_readable_size(overrides:
         assert min(float(g.get_left()[0]) for g in slices) < left < right
         assert right < max(float(g.get_right()[0]) for g in slices)
     elif left < float(stage.chips.slots.get_left()[0]):
-        assert float(card.get_bottom()[1]) > float(stage.matrix.grid.get_top()[1])
+        # Over E, or under it (one line at the labels' size: the toy's corner is narrow).
+        with stage.block_rest.building({}):
+            grid = mobject_boxes([stage.matrix.grid])[0]
+        over = float(card.get_bottom()[1]) > grid[3]
+        assert over or float(card.get_top()[1]) < grid[1]
     else:
         assert left > float(stage.stack.edge_b.get_right()[0]), (left, right)
     drawn = formula.font_size_drawn * float(formula.width) / formula.natural_width
@@ -159,7 +164,7 @@ def test_the_card_is_a_headline_as_large_as_its_place_allows(overrides: Any) -> 
     11.7 px under "batch B = 2". A headline formula may take the labels'
     largest size, the data's (data >= labels >= legend); in a corner it keeps
     a clear gap (:data:`~embedviz.render.parts.batch_rule._GAP`) from the
-    block's labels and brace, broken onto two lines where the corner is narrow.
+    block's labels and brace (or stands under E, one line at the labels' size).
     """
     from conftest import RecordingHost
 
@@ -181,6 +186,49 @@ def test_the_card_is_a_headline_as_large_as_its_place_allows(overrides: Any) -> 
         labels = mobject_boxes([stage.chips.batch_label, stage.chips.length_label])
     gap = min(max(b[0] - card[2], card[0] - b[2], b[1] - card[3], card[1] - b[3]) for b in labels)
     assert gap >= _GAP - 1e-6, f"{gap * 90:.1f} px from the block's labels"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", CASES, ids=["toy", "light", "3x6", "gpt2", "4x2"])
+def test_the_card_reads_on_one_line_at_the_labels_size_at_the_shape_end(overrides: Any) -> None:
+    """At the ``shape`` beat's end the card is one line of the rule, at the labels' size.
+
+    Issue 18 (a teacher's 720p review, the toy at 81.0 s): the corner card
+    broke ``out[b, t]`` / ``= E[ids[b, t]]`` over two lines at 21.3 px, where
+    the labels stand at 20.4 px; SequenceLookup's card is one line at the
+    labels' size. GPT-2's room card stands at the data's size (its own test).
+    """
+    from embedviz.render.parts.rule_card import rule_card
+    from embedviz.story.scenes.batch import RULE
+
+    seen: list[tuple[float, float, float, bool]] = []
+
+    def look(scene: Any, moment: Any) -> None:
+        if moment.step == 0 and moment.alpha >= 1:
+            card, formula = scene.stage.rule.card, scene.stage.rule.card[1]
+            drawn = formula.font_size_drawn * float(formula.width) / formula.natural_width
+            one = rule_card(RULE, scene.stage.theme, drawn)
+            seen.append((drawn, float(card.height), float(one.height), scene.stage.rule.room))
+
+    board = shared_board("BatchLookup", overrides)
+    play_moments(board, look, pixel_width=192, pixel_height=108, beats={"shape"})
+    assert seen, "no shape beat end"
+    drawn, height, line, room = seen[-1]
+    assert abs(height - line) < 0.02 * line, f"{height / line:.2f} lines"
+    if not room:
+        label = shared_scale(overrides)
+        assert abs(px_for_font(drawn) - label) < 0.05, (px_for_font(drawn), label)
+
+
+def shared_scale(overrides: Any) -> float:
+    """Return the labels' size (px at 720p) of a batch's type scale."""
+    from conftest import RecordingHost
+
+    from embedviz.render.stages.batch import BatchStage
+    from embedviz.render.theme import DARK
+
+    stage = BatchStage(RecordingHost(), shared_board("BatchLookup", overrides), DARK)
+    return px_for_font(stage.plan.scale.label)
 
 
 @pytest.mark.parametrize(

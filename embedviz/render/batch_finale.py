@@ -12,8 +12,8 @@ now keeps E and the block, IDs and edges, where they stand to the end
 (:func:`keep_input`): nothing takes the block's place, and E does not move
 once the lookups are done. The marks come under the slices instead
 (:func:`write_below`) at the table digits' size, each row they name ringed,
-and the shape under them as the payoff (:func:`shape_below`), at a caption's
-size at the least and clear of every number drawn.
+and the shape, the stack's label at the labels' size, under the stack at its
+right (:func:`shape_below`), clear of every number drawn.
 
 The output stays as the solver sized it: beside E and the block, the stack
 already spans from E's right to the frame's margin (its row numbers and its
@@ -42,13 +42,19 @@ from embedviz.render.animations import Steps
 from embedviz.render.batch_close import rise_more
 from embedviz.render.batch_plan import MARK_LINE
 from embedviz.render.boxes import content_band, mobject_boxes
-from embedviz.render.design import CAPTION_FONT, MARGIN, SPACE
+from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.fades import FadeIn
 from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.batch_focus import TagRing
-from embedviz.render.parts.batch_shape import STEPS, clear_of, shape_line
+from embedviz.render.parts.batch_shape import (
+    STEPS,
+    clear_of,
+    shape_font,
+    shape_line,
+    under_stack_right,
+)
 from embedviz.render.parts.glide import Glide, glide_floor
 from embedviz.render.parts.mark_under import equal_rings
 from embedviz.render.parts.pair_marks import lettered_marks, pair_badges
@@ -58,23 +64,7 @@ from embedviz.story.model import Beat
 if TYPE_CHECKING:
     from embedviz.render.stages.batch import BatchStage
 
-__all__ = ["SHAPE_FONTS", "keep_input", "repeats", "shape_below", "write_below"]
-
-# The shape's line, the answer to the panel's question: from one and a half caption
-# sizes down to one (it was a label's, 14 px at 720p, under GPT-2's slices), never
-# larger than the table's numbers (the type scale: data first; :func:`_shape_fonts`).
-SHAPE_FONTS = (1.5 * CAPTION_FONT, CAPTION_FONT)
-
-
-def _shape_fonts(stage: BatchStage) -> tuple[float, float]:
-    """Return the shape line's largest and least font: :data:`SHAPE_FONTS`, capped at the data's.
-
-    At GPT-2's size the numbers (18.7 px at 720p) are smaller than a caption's
-    digits (20.8 px): the answer is then as large as they are, as
-    OneHotEquivalence's costs are.
-    """
-    data = stage.stack.plan.scale.data
-    return min(SHAPE_FONTS[0], data), min(SHAPE_FONTS[1], data)
+__all__ = ["keep_input", "repeats", "shape_below", "write_below"]
 
 
 def keep_input(stage: BatchStage) -> None:
@@ -148,7 +138,7 @@ def _in_columns(stage: BatchStage, marks: VGroup, font: float) -> bool:
     left of the slices. Return whether they fit one of the two.
     """
     line = digit_height(font) * MARK_LINE
-    shape = digit_height(_shape_fonts(stage)[1]) * MARK_LINE
+    shape = digit_height(shape_font(stage.plan.scale)) * MARK_LINE
     floor = content_band(stage.title)[1] + 2 * SPACE + shape
     step = max(float(m.width) for m in marks) + 3 * SPACE
     left, bottom = _under_stack(stage)
@@ -181,7 +171,8 @@ def _legend_way(stage: BatchStage, marks: VGroup, font: float) -> tuple[bool, An
 
     The notes' place runs from the slices' left under the stack, over the
     marks (at ``font``) and the shape's line beside them, or under them where
-    it does not fit beside, as large as the marks (or its least size).
+    it does not fit beside; the shape's own place, under the stack at its
+    right, is kept clear too (both at the labels' size: :func:`shape_font`).
     Of the legend's places clear of it and of everything drawn (where
     it stands, lowered under the notes, at the frame's right margin level with
     the marks or over the caption), the one that leaves the least empty area
@@ -193,13 +184,12 @@ def _legend_way(stage: BatchStage, marks: VGroup, font: float) -> tuple[bool, An
         return True, None
     shape = next(b for b in stage.board.beats if b.action == "shape")
     sizes = sorted((c for c in shape.numbers if c.kind == "output_size"), key=lambda c: c.index)
-    # The answer no smaller than the marks (at the marks' font, between its least and most).
-    large, small = _shape_fonts(stage)
-    size = min(large, max(font, small))
+    size = shape_font(stage.plan.scale)
     line = digit_height(size) * MARK_LINE
-    title = shape.label("output_title")
-    written = shape_line(sizes, title, xyz(0, 0), [], (size, size), stage.theme)
+    written = shape_line(sizes, shape.label("output_title"), xyz(0, 0), size, stage.theme)
     left, top = _under_stack(stage)
+    # Its own place first, under the stack at its right (shape_below).
+    home = mobject_boxes([under_stack_right(written, _stack_right(stage), top)])[0]
     # The shape's line comes right of the marks where it fits there (shape_below), else under.
     beside = float(marks.get_right()[0]) + 4 * SPACE + float(written.width)
     if beside <= float(config.frame_width) / 2 - MARGIN:
@@ -210,6 +200,7 @@ def _legend_way(stage: BatchStage, marks: VGroup, font: float) -> tuple[bool, An
         low = float(marks.get_bottom()[1]) - 2 * SPACE - line
         place = (left - SPACE, low, left + width + SPACE, top)
     drawn = [*mobject_boxes(stage.scene.mobjects, leave_out=[legend]), place]
+    drawn += [(home[0] - SPACE, home[1] - SPACE, home[2] + SPACE, home[3])]
     band = content_band(stage.title)
     half_w, half_h = float(legend.width) / 2, float(legend.height) / 2
     here = legend.get_center()
@@ -237,42 +228,40 @@ def _legend_way(stage: BatchStage, marks: VGroup, font: float) -> tuple[bool, An
 
 
 def shape_below(stage: BatchStage, beat: Beat) -> Animation:
-    """Write the output's shape beside or under the marks: the answer, a caption's size or more.
+    """Write the output's shape, the stack's label, at the labels' size (:func:`shape_font`).
 
-    The largest size of :data:`SHAPE_FONTS` (in :data:`STEPS`) that stands
-    clear of everything drawn, right of the marks (level with them) or under
-    them; at a caption's size under them where none does.
+    Under the stack, its right edge at the stack's (the B edge's), where it
+    stands clear of everything drawn (issue 18: right of the marks, larger
+    than every label, it floated away from the slices); else right of the
+    marks, level with them; else under them.
     """
-    stack = stage.stack
     sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
+    font = shape_font(stage.plan.scale)
+    written = shape_line(sizes, beat.label("output_title"), xyz(0, 0), font, stage.theme)
     left, bottom = _under_stack(stage)
-    places = []
+    drawn = mobject_boxes(stage.scene.mobjects, background=stage.theme.background)
+    half = float(written.height) / 2
+    places = [under_stack_right(written.copy(), _stack_right(stage), bottom).get_center()]
     marks = stage.marks_below
     if len(marks):
         middle = float(marks.get_center()[1])
-        places.append((float(marks.get_right()[0]) + 4 * SPACE, middle))
+        places.append(xyz(float(marks.get_right()[0]) + 4 * SPACE + written.width / 2, middle))
         # Under the marks, from their left (under the slices, or under E).
         left, bottom = float(marks.get_left()[0]), float(marks.get_bottom()[1])
-    drawn = mobject_boxes(stage.scene.mobjects, background=stage.theme.background)
-    word, (large, small) = beat.label("output_title"), _shape_fonts(stage)
-    written = None
-    for step in range(STEPS + 1):
-        font = large + (small - large) * step / STEPS
-        half = digit_height(font) * MARK_LINE / 2
-        # Right of the marks, centred on them; else under them (its top a SPACE under).
-        for x, y in [*places, (left, bottom - SPACE - half)]:
-            written = shape_line(sizes, word, xyz(x, y + half), drawn, (font, font), stage.theme)
-            if clear_of(written, y + half, drawn):
-                break
-        else:
-            continue
-        break
-    if written is None or not clear_of(written, float(written.get_top()[1]), drawn):
-        written = shape_line(
-            sizes, word, xyz(left, bottom - SPACE), drawn, (small, small), stage.theme
-        )
-    stack.shape = written.shape
+    places.append(xyz(left + written.width / 2, bottom - SPACE - half))
+    for place in places:
+        written.move_to(place)
+        if clear_of(written, float(written.get_top()[1]), drawn):
+            break
+    stage.stack.shape = written.shape
     return FadeIn(written, shift=0.15 * UP)
+
+
+def _stack_right(stage: BatchStage) -> float:
+    """Return the right edge of the stack with its tags and its T and B edges."""
+    stack = stage.stack
+    parts: list[Mobject] = [*stack.slices, *stack.row_numbers, stack.edge_t, stack.edge_b]
+    return float(Group(*parts).get_right()[0])
 
 
 def repeats(stage: BatchStage, beat: Beat) -> Animation:

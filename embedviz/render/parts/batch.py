@@ -51,7 +51,6 @@ from manim import (
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.batch_plan import BRACE, MARK_LINE, BatchPlan
 from embedviz.render.batch_under import write_under
-from embedviz.render.boxes import mobject_boxes
 from embedviz.render.design import SPACE, Theme, dimmed, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut
 from embedviz.render.glyphs import NumberText, SansText
@@ -59,7 +58,7 @@ from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.parts.batch_axes import axis_label, sized_symbol
 from embedviz.render.parts.batch_panel import ask, output_panel
-from embedviz.render.parts.batch_shape import shape_line
+from embedviz.render.parts.batch_shape import shape_font, shape_line
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
@@ -419,18 +418,15 @@ class SliceStack(OutputPart):
     def beat_shape(self, beat: Beat) -> Animation:
         """Write the output's shape B × T × d under the edges that name it (``d = 3`` stays).
 
-        As large as it stands clear, from the data's size down to a label's
-        (:func:`~embedviz.render.parts.batch_shape.shape_line`). Review
-        (session 23): at a label's size the answer to the question the panel
-        asked read small, and the d edge, which once shrank to a bare ``d``
-        here, read as losing its value.
+        At the labels' size (:func:`~embedviz.render.parts.batch_shape.shape_font`),
+        as the stack's other labels (issue 18: from the data's size down, it
+        read larger than every label); the d edge keeps its value.
         """
         sizes = sorted((c for c in beat.numbers if c.kind == "output_size"), key=lambda c: c.index)
         top = self._notes_place()
         if self.marks_box is None and self._beside():
             top = xyz(top[0], self.headers[0].get_top()[1])
-        drawn = mobject_boxes(self.host.mobjects, background=self.theme.background)
-        fonts = (self.plan.scale.data, self.plan.scale.label)
-        written = shape_line(sizes, beat.label("output_title"), top, drawn, fonts, self.theme)
+        font = shape_font(self.plan.scale)
+        written = shape_line(sizes, beat.label("output_title"), top, font, self.theme)
         self.shape = written.shape
         return FadeIn(written, shift=0.15 * UP)

@@ -15,9 +15,12 @@ Elsewhere the top left corner, under the title and left of the block of
 chips, exists in every batch layout: the chips walk from their block down to
 E and the strips go from E right to the slices, so nothing that moves goes
 there, and the card never fades. It takes the highest place there a clear
-gap from everything drawn, from the headline's size down as it must, on one
-line or broken before its "=" onto two (the toy's narrow corner: 21 px, where
-one line stood at 16 px, 11 px under "batch B = 2"), never under the labels'
+gap from everything drawn, at the labels' size as SequenceLookup's card, on
+one line; where the corner is too narrow for that line (the toy's: 198 px
+for 284), it stands under E, its left edge at the margin, where nothing
+moves either (issue 18: the toy's corner card broke over two lines at 21
+px, or held one line at 13.4 px, under the legend's 16.8); else it is
+broken before its "=" onto two lines, else smaller, never under the labels'
 floor; where the block's labels and the marks fill the left (four sequences
 of two IDs), the top right corner (:func:`corner_place`).
 """
@@ -175,37 +178,39 @@ def corner_place(
     """Return which card, its scale and its top left corner: in the top left corner, or right.
 
     ``cards``: the rule on one line and on two, at the headline's size (the
-    labels' largest, the data's). The largest scale from 1 down to the
-    labels' size at which some height from the title's band down to E's top
-    keeps a card (one line before two), its left edge at the frame's left
-    margin, :data:`_GAP` clear of everything drawn and of every way a chip
-    or strip goes (:func:`_in_motion`), at the highest such height; else the
-    same a SPACE clear (the toy's card stood 11 px from "batch B = 2" at 16
-    px); else, a SPACE clear, from the labels' size down to their floor
-    (:attr:`~embedviz.render.design.TypeScale.text_px`) in the top left
-    corner, then in the top right one, its right edge at the right margin
-    (four sequences of two IDs: the
-    block's labels and the marks fill the left, 61 px wide beside the T
-    edge's name); else at the floor, top left. ``more``: other boxes to keep clear of (the
-    marks'). Measure it with E and the block of chips home, where they stand
-    from the reveal on (until then they may stand larger or further left:
-    batch_opening.py).
+    labels' largest, the data's). At the labels' size, the one-line card at
+    some height from the title's band down to E's top, its left edge at the
+    frame's left margin, :data:`_GAP` clear of everything drawn and of every
+    way a chip or strip goes (:func:`_in_motion`), at the highest such
+    height; else the same a SPACE clear; else under E, a SPACE clear, at the
+    highest height; else the two-line card over E; else, a SPACE clear, from
+    the labels' size down to their floor
+    (:attr:`~embedviz.render.design.TypeScale.text_px`), one line before two
+    at each size, in the top left corner, then in the top right one, its
+    right edge at the right margin (four sequences of two IDs: the block's
+    labels and the marks fill the left, 61 px wide beside the T edge's
+    name); else at the floor, top left. ``more``: other boxes to keep clear
+    of (the marks'). Measure it with E and the block of chips home, where
+    they stand from the reveal on (until then they may stand larger or
+    further left: batch_opening.py).
     """
     band = content_band(stage.title)
     boxes = [*_in_motion(stage), *more]
     scale = stage.plan.scale
     floor = min(1.0, font_for_px(scale.text_px) * 1.001 / scale.data)
     label = min(1.0, scale.label / scale.data)
-    # The left corner at the labels' size or larger, a clear gap round it, then SPACE; else
-    # as before: either corner, up to the labels' size (right, a larger card stood where the
-    # output's shape is written later, beside the legend: 4821,0,50256;50256,7,4821).
-    tries = [(_GAP, (False,), (label, 1.0)), (SPACE, (False,), (label, 1.0))]
-    # Under the labels' size, the left corner first at every size, then the right: with
-    # its whole padding (card_size) a light 8 x 2 batch's card missed the left at the
-    # labels' size and stood right, where the output's shape is written later, over it.
-    smaller = [(SPACE, (False,), (floor, label)), (SPACE, (True,), (floor, label))]
-    for gap, sides, sizes in [*tries, *smaller]:
-        found = _corner_search(stage, cards, boxes, (gap, *sizes), sides)
+    one, both = [(0, cards[0])], list(enumerate(cards))
+    # One line at the labels' size, as SequenceLookup's card: over E, a clear gap round it,
+    # then SPACE; else under E (issue 18: the toy's corner held it on two lines at 21 px,
+    # or on one at 13.4 px, under the legend's 16.8); only then broken before its "=".
+    tries = [(_GAP, one, "over", label), (SPACE, one, "over", label)]
+    tries += [(SPACE, one, "under", label), (_GAP, both, "over", label)]
+    # Then smaller, over E, then right: with its whole padding (card_size) a light 8 x 2
+    # batch's card missed the left at the labels' size and stood right, where the output's
+    # shape is written later, over it.
+    tries += [(SPACE, both, "over", floor), (SPACE, both, "right", floor)]
+    for gap, pairs, side, least in tries:
+        found = _corner_search(stage, pairs, boxes, (gap, least, label), side)
         if found is not None:
             return found
     return 0, floor, (band[0] + _INSET, band[3] - SPACE)
@@ -213,35 +218,36 @@ def corner_place(
 
 def _corner_search(
     stage: BatchStage,
-    cards: list[VGroup],
+    cards: list[tuple[int, VGroup]],
     boxes: list[Box],
     limits: tuple[float, float, float],
-    sides: tuple[bool, ...],
+    side: str,
 ) -> tuple[int, float, tuple[float, float]] | None:
-    """Return the largest card in a top corner (:func:`corner_place`), or None.
+    """Return the largest card in a top corner or under E (:func:`corner_place`), or None.
 
-    ``limits``: the gap it keeps clear, its least and largest scale; ``sides``: right or not.
+    ``cards``: each with its index; ``limits``: the gap it keeps clear, its least and
+    largest scale (one scale where they are equal); ``side``: ``over`` E (the top left
+    corner), ``under`` E (its left edge at the margin) or the top ``right`` corner.
     """
     band = content_band(stage.title)
     gap, least, most = limits
-    # Over E: a top corner (under E, the bottom left, is no place a glance looks for it).
-    lowest = max(band[1], float(stage.matrix.grid.get_top()[1]) + gap)
+    grid = stage.matrix.grid
+    # Over E, at the left; right, in the right margin's column, right of the slices, lower.
+    lowest = max(band[1], float(grid.get_top()[1]) + gap) if side == "over" else band[1]
     tops = []
-    top = band[3] - SPACE
+    top = band[3] - SPACE if side != "under" else float(grid.get_bottom()[1]) - gap
     while top >= band[1]:
         tops.append(top)
         top -= SPACE * _STEP
-    for k in range(_SIZES + 1):
+    for k in range(_SIZES + 1 if most > least else 1):
         scale = most - (most - least) * k / _SIZES
-        for index, card in enumerate(cards):
+        for index, card in cards:
             width, height = card_size(card, scale)
-            for right in sides:
-                left = band[2] - _INSET - width if right else band[0] + _INSET
-                for top in tops:
-                    box = (left, top - height, left + width, top)
-                    # The right margin's column, right of the slices, may hold it lower.
-                    if box[1] >= (band[1] if right else lowest) and _clear(box, boxes, gap):
-                        return index, scale, (left, top)
+            left = band[2] - _INSET - width if side == "right" else band[0] + _INSET
+            for top in tops:
+                box = (left, top - height, left + width, top)
+                if box[1] >= lowest and _clear(box, boxes, gap):
+                    return index, scale, (left, top)
     return None
 
 

@@ -1,11 +1,12 @@
-"""BatchLookup's shape line, ``output 2 × 4 × 3``: as large as the room it stands in allows.
+"""BatchLookup's shape line, ``output 2 × 4 × 3``: the stack's label, at the labels' size.
 
-A review (session 23) found it small at the end of the ``shape`` beat: set at
-a label's size, as the row numbers, the answer to the question the panel
-asked from the start ("what shape will the whole output have?") read as a
-footnote under the slices. It is set at the table digits' size where it
-stands clear of everything drawn there, else as large as it does, never
-under a label's.
+Issue 18 (a teacher's 720p review, ~81.0 s toy, ~89.6 s GPT-2): set from
+the data's size down (an older review, session 23, asked for it larger) and
+written right of the marks, it floated bottom right, away from the slices
+it names, larger than every other label. It is set at the labels' size
+(:func:`shape_font`, the one sizing for every place it is written) and
+stands under the stack, its right edge at the stack's (the B edge's), where
+that is clear (:func:`under_stack_right`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,18 @@ from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.space import Box
+from embedviz.render.type_scale import TypeScale
 from embedviz.story.model import NumberCell
 
-__all__ = ["ShapeLine", "clear_of", "shape_line"]
+__all__ = ["STEPS", "ShapeLine", "clear_of", "shape_font", "shape_line", "under_stack_right"]
 
-# How many steps the size takes from the data's down to the label's.
+# How many steps the marks' size takes from the data's down to the label's (batch_finale).
 STEPS = 4
+
+
+def shape_font(scale: TypeScale) -> float:
+    """Return the shape line's font: the labels' size, as the stack's other labels."""
+    return scale.label
 
 
 def _overlaps(a: Box, b: Box) -> bool:
@@ -45,46 +52,23 @@ class ShapeLine(VGroup):
 
 
 def shape_line(
-    sizes: Sequence[NumberCell],
-    word: str,
-    top: np.ndarray,
-    drawn: Sequence[Box],
-    fonts: tuple[float, float],
-    theme: Theme,
+    sizes: Sequence[NumberCell], word: str, top: np.ndarray, font: float, theme: Theme
 ) -> ShapeLine:
-    """Return the word and the shape (:class:`ShapeLine`) at ``top``.
+    """Return the word and the shape (:class:`ShapeLine`) at ``font``, its top left at ``top``.
 
-    Parameters
-    ----------
-    sizes
-        The output's size cells, in axis order.
-    word
-        The line's word (``output``).
-    top
-        The line's top left corner.
-    drawn
-        The boxes of what the frame shows when it comes.
-    fonts
-        The data's size and the label's: each size from the first down to the
-        second, in :data:`STEPS`, is tried, and the first whose box,
-        :data:`~embedviz.render.design.SPACE` around (its top as set: the notes'
-        place is measured from there), overlaps nothing drawn, in the frame's
-        margin and over the caption, is kept; else the label's.
-    theme
-        Colours.
+    ``sizes``: the output's size cells, in axis order; ``word``: the line's
+    word (``output``).
     """
-    data, label = fonts
-    written = None
-    for step in range(STEPS + 1):
-        font = data + (label - data) * step / STEPS
-        shape = ShapeLabel(sizes, font, theme.output)
-        title = SansText(word, font, theme.output)
-        written = ShapeLine(title, shape)
-        written.move_to(top - xyz(0, digit_height(font) * MARK_LINE / 2)).align_to(top, LEFT)
-        if clear_of(written, float(top[1]), drawn):
-            break
-    assert written is not None
+    shape = ShapeLabel(sizes, font, theme.output)
+    written = ShapeLine(SansText(word, font, theme.output), shape)
+    written.move_to(top - xyz(0, digit_height(font) * MARK_LINE / 2)).align_to(top, LEFT)
     return written
+
+
+def under_stack_right(written: ShapeLine, right: float, bottom: float) -> ShapeLine:
+    """Stand ``written`` under the stack: its right edge at ``right``, SPACE under ``bottom``."""
+    width, height = float(written.width), float(written.height)
+    return written.move_to(xyz(right - width / 2, bottom - SPACE - height / 2))
 
 
 def clear_of(written: ShapeLine, top: float, drawn: Sequence[Box]) -> bool:
