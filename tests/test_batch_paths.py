@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from carry_plays import box_opacity
 from conftest import box_of
 
 from embedviz.inputs import prepared_storyboard
@@ -96,13 +97,32 @@ def _drawn(mobject: Any, shown: set[int]) -> bool:
     return bool(mobject.family_members_with_points()) and _seen(mobject, shown)
 
 
+def _drawn_box(strip: Any) -> tuple[float, float, float, float] | None:
+    """The part of a strip drawn (its box's shaded frame and fill, its numbers), or None.
+
+    A strip sliding out of E shows its box cell by cell with its numbers
+    (parts/strip_frame.py): its box's opacity is a gradient along it, and
+    ``get_fill_opacity()`` reads only its left end (0 while it slides out).
+    """
+    box = strip[0]
+    left, bottom, right, top = _box(box)
+    xs = np.linspace(left, right, 193)
+    seen = xs[box_opacity(box, xs) >= FAINT]
+    ends = [float(seen.min()), float(seen.max())] if len(seen) else []
+    for text in [*strip[1].submobjects, *strip[2].submobjects]:
+        if float(text.get_fill_opacity()) >= FAINT:
+            ends += [_box(text)[0], _box(text)[2]]
+    return (min(ends), bottom, max(ends), top) if ends else None
+
+
 def _covered(scene: MomentScene, moment: Any, shown: set[int]) -> list[tuple[str, str, str]]:
     """Each number or label a chip, a tag or a travelling strip is drawn over, but its own.
 
     A chip (waiting, walking, or landed as a row's tag) covers what its box
-    overlaps; a strip what the filled part of its box (the part clear of its
-    row) overlaps. Their own texts (the chip's ID, the strip's numbers) do
-    not count.
+    overlaps; a strip what the drawn part of its box (:func:`_drawn_box`: the
+    part clear of its row, shown cell by cell as it slides out of E)
+    overlaps. Their own texts (the chip's ID, the strip's numbers) do not
+    count.
     """
     stage: Any = scene.stage
     covers = [
@@ -112,8 +132,9 @@ def _covered(scene: MomentScene, moment: Any, shown: set[int]) -> list[tuple[str
         strip = carry.strip
         if carry.landed or id(strip) not in shown or not len(strip):
             continue
-        if float(strip[0].get_fill_opacity()) >= FAINT:
-            covers.append((f"strip of row {strip.source_row}", strip, _box(strip[0])))
+        drawn = _drawn_box(strip)
+        if drawn is not None:
+            covers.append((f"strip of row {strip.source_row}", strip, drawn))
     # Each cover's own members (its ID, its numbers), gathered once a moment.
     owns = [(name, {id(m) for m in cover.get_family()}, around) for name, cover, around in covers]
     numbers, labels, _ = screen_texts(scene)
@@ -168,8 +189,9 @@ def _read(scene: MomentScene, moment: Any, found: dict[str, list[Any]]) -> None:
         if _seen(carry.chip, shown):
             movers.append(("chip", _box(carry.chip)))
         strip = carry.strip
-        if id(strip) in shown and len(strip) and float(strip[0].get_fill_opacity()) >= FAINT:
-            movers.append(("strip", _box(strip[0])))
+        drawn = _drawn_box(strip) if id(strip) in shown and len(strip) else None
+        if drawn is not None:
+            movers.append(("strip", drawn))
         found["moments"].append(moment.beat.name)
         # Between two samples a mover passed everything between where it was and is: a
         # strip comes out of E and rises beside it in less than a twentieth of a step.
@@ -301,6 +323,29 @@ def test_a_slice_out_at_an_end_is_explained_only_by_the_next_beat() -> None:
     assert _unexplained(ends, reach, order) == [("lookup-0-1", 1, 0.0)]
     assert _unexplained(ends[:1], reach, order) == []
     assert _unexplained(ends[:1], reach[:1], order) == [("lookup-0-0", 1, 0.0)]
+
+
+def test_a_strip_drawn_only_at_its_right_end_is_drawn() -> None:
+    """A box shaded cell by cell (left cells out, last one whole) reads as drawn, that part only.
+
+    As a strip slides out of E (parts/strip_frame.py) its box's left end is
+    transparent: ``get_fill_opacity()`` (that end) read 0, and 9 of the
+    default batch's 33 drawn samples (10 of GPT-2's 34) went unchecked.
+    """
+    from manim import Rectangle, VGroup
+
+    from embedviz.render.parts.strip_frame import FrameShade
+
+    box = Rectangle(width=3.0, height=0.5)
+    left, bottom, right, top = _box(box)
+    opaque = np.array([1.0, 0.75, 0.0, 1.0])
+    shade = FrameShade(lefts=np.array([0.0, 1.0, 2.0]), stroke=opaque, fill=opaque, whole_at=1.0)
+    shade.paint(box, (left, bottom, right, top), left, np.array([0.0, 0.0, 1.0]), 0.5)
+    assert float(box.get_fill_opacity()) < FAINT  # what the old reader saw
+    drawn = _drawn_box(VGroup(box, VGroup(), VGroup()))
+    assert drawn is not None
+    assert drawn[0] == pytest.approx(left + 2.0, abs=0.05)
+    assert drawn[1:] == pytest.approx((bottom, right, top))
 
 
 # Every fortieth of a step: a fade out (a sixth of the first step) is seen.
