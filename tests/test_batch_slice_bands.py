@@ -19,11 +19,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numpy as np
 import pytest
 from boards import shared_board
-from carry_plays import box_opacity
-from test_batch_paths import FAINT, _box, _cut
+from test_batch_paths import _box, _cut, _drawn_box
 
 from embedviz.render.moments import MomentScene, play_moments
 
@@ -69,23 +67,6 @@ def _swept(one: Box, two: Box) -> Box:
     if abs(one[0] - two[0]) > 0.1 * (two[2] - two[0]):
         return two
     return min(one[0], two[0]), min(one[1], two[1]), max(one[2], two[2]), max(one[3], two[3])
-
-
-def _drawn_box(strip: Any) -> Box | None:
-    """The part of a strip drawn (its box's shaded frame and fill, its numbers), or None.
-
-    A strip sliding out of E shows its box cell by cell with its numbers
-    (parts/strip_frame.py): its box's opacity is a gradient along it.
-    """
-    box = strip[0]
-    left, bottom, right, top = _box(box)
-    xs = np.linspace(left, right, 193)
-    seen = xs[box_opacity(box, xs) >= FAINT]
-    ends = [float(seen.min()), float(seen.max())] if len(seen) else []
-    for text in [*strip[1].submobjects, *strip[2].submobjects]:
-        if float(text.get_fill_opacity()) >= FAINT:
-            ends += [_box(text)[0], _box(text)[2]]
-    return (min(ends), bottom, max(ends), top) if ends else None
 
 
 def _read(scene: MomentScene, moment: Any, found: dict[str, Any]) -> None:
