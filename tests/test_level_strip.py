@@ -77,8 +77,9 @@ HELD = pytest.mark.xfail(strict=True, reason="the block holds still: row 0's str
 # alone, then glided to the solver's place for lookup-1, and the rule's card went from
 # over the block to under it: a teacher's class lost the thread (issue 18). It rises in
 # the reveal now and holds that one place through every lookup (tests/test_block_place.py,
-# as the toy's does): row 4821's strip comes in under the block and rises past the empty
-# rows 2 and 1 (up to 0.9 of a row beside another, lookup-0 34.9 to 35.2 s).
+# as the toy's does): row 4821's strip comes in under the block and rises through the
+# empty rows 2 and 1 (ride.strip_way: rather than beside E's rows; up to 0.99 of a row
+# beside another, lookup-0 35.2 to 35.6 s).
 RISEN = pytest.mark.xfail(strict=True, reason="GPT-2: the block holds still; row 0's strip rises")
 MARKS = {
     "default": TOY,

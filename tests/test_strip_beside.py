@@ -44,15 +44,13 @@ def _beside_other_rows(
     return played.beside, played.beside_seen
 
 
-# Since the block keeps one place from the reveal (tests/test_block_place.py, branch seq38),
-# row 4821's copy rises to output row 0 under the raised block, past its empty rows 2 and
-# 1: it rises right against E, its numbers shown, beside E's rows 4820, 2, 1 and 0 (0.43
-# to 0.62 of lookup-0's second step, about 34.9 to 35.2 s), as the toy's copies do. Only a
-# route that rises over the block's empty rows instead (ride.strip_way) would fix it.
+# Since the block keeps one place from the reveal (tests/test_block_place.py), row 4821's
+# copy goes to output row 0 under the raised block: it rose right against E, its numbers
+# shown, beside E's rows 4820, 2, 1 and 0 (0.43 to 0.62 of lookup-0's second step, about
+# 34.9 to 35.2 s). It slides on at its row's height under the block's columns now and
+# rises through the block's empty rows (ride.strip_way: only filled rows, and rows a chip
+# waits beside, block that way).
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True, raises=AssertionError, reason="issue 18: 4821's copy rises beside E's rows"
-)
 def test_gpt2_sequence_copy_never_stands_beside_another_row(
     carry_play_cache: Any,
 ) -> None:
@@ -64,14 +62,14 @@ def test_gpt2_sequence_copy_never_stands_beside_another_row(
 
 
 # Issue 18, still open: these scenes' strips rise (or go down the corridor) beside E's
-# other rows with their numbers shown: the toy's (row 5's copy right against row 2 at
-# 42.8 s), MiniLM's (rows 4937 and 2938 beside row 2006, until its chips waited over
-# E), a batch's stack (GPT-2: row 4821's beside rows 17, 2 and 0), LargeVocabLookup's
-# (rows 4821 and 464 beside rows 0 and 1, the rest's beside 463 and 465). All real at
-# 720p. Every one comes level with another row 0.01 to 0.09 of its run after it clears E,
-# while its numbers still fade in:
-# hiding them there (fades of 0.2 s) leaves them not whole over 64 % to 420 % of the ride,
-# past tests/test_strip_drawer.py's fifth; only a route can fix these.
+# other rows with their numbers shown: a batch's stack (GPT-2: row 4821's beside rows 17,
+# 2 and 0), LargeVocabLookup's (rows 4821 and 464 beside rows 0 and 1, the rest's beside
+# 463 and 465), as the toy's did (row 5's copy right against row 2 at 42.8 s; it rises
+# through the block's empty rows now, as GPT-2's does) and MiniLM's (rows 4937 and 2938
+# beside row 2006, until its chips waited over E). All real at 720p. Every one comes level
+# with another row 0.01 to 0.09 of its run after it clears E, while its numbers still fade
+# in: hiding them there (fades of 0.2 s) leaves them not whole over 64 % to 420 % of the
+# ride, past tests/test_strip_drawer.py's fifth; only a route can fix these.
 # Only the rule's own assertion may fail (LargeVocabLookup's xfail was met by a crash).
 OPEN = pytest.mark.xfail(
     strict=True, raises=AssertionError, reason="issue 18: a copy rises beside E's other rows"
@@ -82,8 +80,8 @@ OPEN = pytest.mark.xfail(
 @pytest.mark.parametrize(
     ("scene", "overrides"),
     [
-        pytest.param("SequenceLookup", None, marks=OPEN),
-        pytest.param("SequenceLookup", {"theme": "light"}, marks=OPEN),
+        ("SequenceLookup", None),
+        ("SequenceLookup", {"theme": "light"}),
         # MiniLM's own sentence passes since its chips wait over E (issue 18's lane):
         # its rows 35.4 px apart rather than 40.4, no copy comes level with another row.
         ("SequenceLookup", {"text": SENTENCE, "max_tokens": 12}),

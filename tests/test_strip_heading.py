@@ -198,7 +198,24 @@ def _misled(sample: _Sample, source_y: float, after: _Sample | None) -> list[str
     return problems
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+# Issue 18's trade at GPT-2's size and the toy's (ride.strip_way): a strip going to a row of
+# the raised block from under it must pass the heights of the rows between, where E's rows
+# stand level with the block's; the corridor is narrower than a strip, so at those heights
+# it stands either beside E's rows, numbers shown (tests/test_strip_beside.py), or in the
+# block's empty rows' cells. It rises through the cells now: GPT-2's row 4821 through
+# output rows 2 and 1 (lookup-0, 0.85 to 0.90 of its second step), the toy's rows 2, 3
+# and 5 through rows 3 and 2 (lookup-0, lookup-1, lookup-rest). No chip waits there (they
+# wait in the lane over E), no number is covered, and it never stops there.
+THROUGH = pytest.mark.xfail(
+    strict=True, reason="issue 18: a strip rises through the raised block's empty rows"
+)
+HEADING_MARKS = {"default": THROUGH, "gpt2": THROUGH}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=HEADING_MARKS[c]) if c in HEADING_MARKS else c for c in sorted(CASES)],
+)
 def test_a_strip_over_the_block_heads_for_its_own_row(case: str) -> None:
     strips = _by_strip(_samples(case))
     checked = 0

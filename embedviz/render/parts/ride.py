@@ -40,12 +40,17 @@ rising beside the output block rises right against E, its numbers shown (its
 chip rides at its right end), level in turn with each row of E it passes: a
 720p review of SequenceLookup at GPT-2's size read 50256's copy, standing
 beside row 2 on its way to output row 2, as a copy of row 2 (issue 18). Where
-no other output row stands between its source row's height and its own (it
-lands in the block's bottom row from below, or its top row from above), such a
-strip slides on at its source row's height until it is under (over) the
-block's columns and rises straight into its row there (:func:`strip_way`): it
-is never level with another row of E beside E, and passes no other output row,
-nor a chip waiting beside one. Elsewhere it keeps the beside route.
+no filled output row stands between its source row's height and its own, nor
+a chip waiting beside one (the chips wait in a lane over E; beside the block,
+every other row counts), such a strip slides on at its source row's height
+until it is under (over) the block's columns and rises straight into its row
+there, through the block's empty rows (:func:`strip_way`): it is never level
+with another row of E beside E, and passes no number and no chip. (Only filled
+rows counting, GPT-2's 4821 and the toy's 2 rise so from under the raised
+block; a 720p review of 464,3797,3332,319,262,2603 and of 7,0,7,63 with a
+64-row E caught the chip riding such a strip through the upright legend under
+the tags, so a way that comes near the legend is not taken.) Elsewhere it
+keeps the beside route.
 """
 
 from __future__ import annotations
@@ -55,12 +60,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from embedviz.render.boxes import mobject_boxes
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.level import strips_over
-from embedviz.render.parts.schedule import STRIP_LAG
+from embedviz.render.parts.schedule import STRIP_LAG, swept
 from embedviz.render.routes import curved_route
 from embedviz.render.solver import LookupPlan
-from embedviz.render.solver_across import RIDE_TURN
+from embedviz.render.solver_across import RIDE_TURN, TAG_GAP
 
 __all__ = ["lag", "ride_home", "rides_past", "step_in", "strip_way"]
 
@@ -174,6 +180,9 @@ class _Motion(Protocol):
 
     plan: LookupPlan
     output: Any
+    matrix: Any
+    chips: Any
+    filled: set[tuple[int, ...]]
 
     def output_row_y(self, row_index: int) -> float: ...
 
@@ -195,10 +204,34 @@ def strip_way(motion: _Motion, row_index: int, source_y: float, lift: float) -> 
     if abs(target - source_y) < plan.sizes.row_height / 2:
         return way  # level with it (or nearly): it slides straight in
     up = target > source_y
-    others = [y for k, y in enumerate(rows) if k != row_index]
+    # A row blocks the way if it is filled, or if its chip waits beside it (no lane).
+    filled = {motion.output.row_of(p) for p in motion.filled}
+    waiting = plan.lane is None
+    others = [y for k, y in enumerate(rows) if k != row_index and (waiting or k in filled)]
     if any(y < target if up else y > target for y in others):
         return way  # it would pass another output row under (over) the block
     half = plan.body_width / 2
     clear, landing = plan.column_left + half, plan.output_left + half
     turn = min(plan.sizes.row_height / 2, RIDE_TURN)
-    return curved_route(clear, [(landing, source_y, turn)], (landing, target))
+    over = curved_route(clear, [(landing, source_y, turn)], (landing, target))
+    return way if _meets_legend(motion, row_index, over) else over
+
+
+def _meets_legend(motion: _Motion, row_index: int, way: list[np.ndarray]) -> bool:
+    """Whether a strip along ``way`` (its centre's), or the chip riding it, comes near E's legend.
+
+    An upright legend stands under the output block's tags: the chip riding a
+    strip that comes in under the block's columns rises through the tags' column.
+    """
+    legend = motion.matrix.legend
+    if legend is None:
+        return False
+    plan, chip = motion.plan, motion.chips.chips[row_index]
+    ahead = xyz(plan.park_x(chip.width) - plan.matrix_left - plan.body_width / 2, 0)
+    ahead -= xyz(step_in(plan), 0)
+    areas = swept(way, plan.body_width, plan.sizes.row_height)
+    areas += swept([point + ahead for point in way], chip.width + TAG_GAP, chip.height + TAG_GAP)
+    boxes = mobject_boxes([legend])
+    return any(
+        a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for a in areas for b in boxes
+    )
