@@ -35,6 +35,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     # lookup-0-0 near 38.5 s).
     "batch": ("BatchLookup", {}),
     "batch_gpt2": ("BatchLookup", GPT2_BATCH),
+    # The same review: TrainingNudge's scatter slid each weight row out as an empty amber
+    # box (w_2 into the column sum near 28.2 s at GPT-2 size, the sum rising to row 2 of
+    # the gradient near 29.8 s, w_1 along its line near 30.5 s).
+    "nudge": ("TrainingNudge", {}),
+    "nudge_gpt2": ("TrainingNudge", {"vocab": 50257, "dim": 768}),
 }
 
 

@@ -128,10 +128,14 @@ def landing_carry(
     targets: Sequence[NumberText],
     waypoints: Sequence[np.ndarray],
     theme: Theme,
+    kind: type[Carry] = Carry,
     **kwargs: Any,
 ) -> Carry:
-    """Return a :class:`Carry` on :func:`landing_pace`, at least :data:`LANDING_SECONDS` long."""
+    """Return a :class:`Carry` (or a ``kind`` of one) on :func:`landing_pace`.
+
+    It lasts at least :data:`LANDING_SECONDS`.
+    """
     pace = landing_pace(grid, row, waypoints)
-    carry = Carry(grid, row, chip, tag, targets, waypoints, theme, pace=pace, **kwargs)
+    carry = kind(grid, row, chip, tag, targets, waypoints, theme, pace=pace, **kwargs)
     at_least(carry, LANDING_SECONDS)
     return carry

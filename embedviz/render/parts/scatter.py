@@ -29,10 +29,13 @@ from embedviz.render.animations import Steps, make_deferred_animation
 from embedviz.render.design import Theme
 from embedviz.render.fades import FadeIn, FadeOut, RingFlash, StepAside
 from embedviz.render.metrics import xyz
-from embedviz.render.pace import fit_floors
+from embedviz.render.pace import fit_floors, seconds_of
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.landing import landing_carry
+from embedviz.render.parts.level_cells import cell_lefts
 from embedviz.render.parts.rows import Rows
+from embedviz.render.parts.strip import Carry, numbers_fade
+from embedviz.render.parts.strip_frame import FrameShade
 from embedviz.render.parts.training import (
     GradientPart,
     SumPanel,
@@ -53,6 +56,9 @@ Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 _CARRY, _PAUSE = 1.0, 0.4
 # Seconds the scatter-adds leave before the zeros' phrase: a frame and a half at 15 fps.
 _PHRASE_MARGIN = 0.1
+# The share of its height a rising sum's copy has clear of the sum before its digits show:
+# centred in it, they stand over nothing of the sum from about 0.72.
+_DIGITS_CLEAR = 0.75
 
 
 class ScatterMotion(Component):
@@ -164,7 +170,7 @@ class ScatterMotion(Component):
         path = self._path(position, self.gradient.rows.y((row,)))
         grid, index = self.weights.grid, self.weights.rows.index(position)
         carry = landing_carry(grid, index, None, None, targets, path, self.theme, run_time=_CARRY)
-        return [self._pointed([position]), carry]
+        return [self._pointed([position]), _shown_on_the_way(carry)]
 
     def _work(self, row: int) -> tuple[CellGrid, Rows, Rows, VMobject, bool]:
         """Return where a repeated ID's rows are added up: the column sum, or a scratch one.
@@ -203,9 +209,12 @@ class ScatterMotion(Component):
             )
             for p in positions
         ]  # fmt: skip
+        for carry in arrivals:
+            _shown_on_the_way(carry)
         rise = landing_carry(
             grid, sums.index((row,)), None, None, self.gradient.rows.numbers[(row,)],
-            [xyz(self.column_x, self.gradient.rows.y((row,)))], theme, run_time=_CARRY,
+            [xyz(self.column_x, self.gradient.rows.y((row,)))], theme, kind=SumRise,
+            run_time=_CARRY,
         )  # fmt: skip
         body = [grid] if shown else []
         # The column sum is labelled as it fills: each row's name (w_0, + w_2) comes
@@ -234,6 +243,59 @@ class ScatterMotion(Component):
         else:
             steps.append(make_deferred_animation(lambda: _fade(worked(), out=True), run_time=0.3))
         return steps
+
+
+def _shown_on_the_way(carry: Carry) -> Carry:
+    """Keep a scatter strip's numbers shown once it is out of its block, all the way home.
+
+    A lookup's strip hides its numbers off its rows' lines, where they would read
+    as another row's; but a scatter strip only ever passes rows still empty (the
+    gradient fills from the top, the column sum from its first term down, and it
+    steps aside while later strips pass), so hidden there it travelled as an
+    empty amber box (a 720p review of TrainingNudge at GPT-2 size, 28.2 to 30.7 s).
+    Its numbers fade in as it clears its block, as a riding strip's do.
+    """
+    carry.rides = True
+    return carry
+
+
+class SumRise(Carry):
+    """The column sum's copy, rising out of the sum's top edge to its row of the gradient.
+
+    It leaves through the top, not the right, so the lookup's rules (numbers shown once
+    clear of the right edge) kept them hidden all the way while its box rose whole: an
+    empty amber box (a 720p review of TrainingNudge at GPT-2 size, 29.7 s). Its numbers
+    fade in once three quarters of its height are clear of the sum (its digits then stand
+    over nothing of it), as a riding strip's do once out, and its box with them, a step
+    behind (:data:`~embedviz.render.parts.strip_frame.LAG`).
+    """
+
+    clear_at: float | None = None  # the share of its run from which its digits are clear
+
+    def start_from_box(self) -> None:
+        """Set the path and cover as any carry; then shade its box by its numbers."""
+        super().start_from_box()
+        texts = [*self.strip[1].submobjects, *self.strip[2].submobjects]
+        shares = np.linspace(0.0, 1.0, 401)
+        whole = next((float(a) for a in shares if self._today(float(a)) >= 1.0), 1.0)
+        lefts, _ = cell_lefts(texts, self.source_box[0])
+        box = self.strip[0]
+        stroke, fill = np.array(box.stroke_rgbas[0]), np.array(box.fill_rgbas[0])
+        self.shade = FrameShade(lefts, stroke, fill, whole)
+
+    def _clear(self, alpha: float) -> float:
+        """Return the share of its height clear of the sum's top at ``alpha``."""
+        _, bottom, _, top = self._moved(alpha)
+        return (top - self.cover[3]) / max(top - bottom, 1e-9)
+
+    def _today(self, alpha: float) -> float:
+        """Return its numbers' opacity: fading in from when its digits are clear of the sum."""
+        if self.clear_at is None:
+            shares = np.linspace(0.0, 1.0, 401)
+            clear = (float(a) for a in shares if self._clear(float(a)) >= _DIGITS_CLEAR)
+            self.clear_at = next(clear, 1.0)
+        fade = numbers_fade(seconds_of(self), self.clear_at)
+        return min(1.0, max(0.0, (alpha - self.clear_at) / fade))
 
 
 def _scatter_seconds(beat: Beat) -> float:
