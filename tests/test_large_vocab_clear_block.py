@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from carry_plays import drawn_box
 from conftest import box_of
 
 from embedviz.inputs import prepared_storyboard
@@ -67,10 +68,12 @@ def _strays(overrides: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         for carry in stage.motion.carries:
             if carry.landed or not len(carry.strip.submobjects):
                 continue
-            frame = carry.strip[0]
-            if id(frame) not in on or not len(frame.points) or frame.get_stroke_opacity() < 0.05:
+            # Its drawn part, read along it: sliding out of E its box is shaded cell by
+            # cell, and its left end's opacity (``get_stroke_opacity()``) reads 0.
+            drawn = drawn_box(carry.strip) if id(carry.strip[0]) in on else None
+            if drawn is None:
                 continue
-            box = box_of(frame)
+            box = np.reshape(drawn, (2, 2))
             row_y = float(np.mean([t.get_center()[1] for t in carry.targets]))
             if _in_block(box, block) and not _level(box, row_y, half):
                 strips.append(f"{when}: row {carry.row}'s strip, its row at {row_y:.2f}")
