@@ -143,21 +143,28 @@ def drawn_box(strip: Any, faint: float = FAINT) -> tuple[float, float, float, fl
     along it, and ``get_stroke_opacity()`` / ``get_fill_opacity()`` read only its
     left end (0 while it slides out). Here it is read along its length
     (:func:`box_opacity`); a part or number counts as drawn at ``faint`` or more.
+    Where only its numbers are drawn (its box under ``faint``), it spans their
+    height, not the box's: a copy fading in as it lands (LargeVocabLookup's
+    ``rest``, 13's at 52.2 s: numbers level with output row 7, the box at 0.04
+    and 5 px below) is as high as what shows.
     """
     box = strip[0] if len(strip.submobjects) else None
     if box is None or not len(box.points):
         return None
     found = bounds(box)
     assert found is not None
-    (left, bottom, _), (right, top, _) = found
-    xs = np.linspace(left, right, 193)
+    xs = np.linspace(found[0][0], found[1][0], 193)
     seen = xs[box_opacity(box, xs) >= faint]
-    ends = [float(seen.min()), float(seen.max())] if len(seen) else []
+    # Each drawn part's (left, bottom, right, top): the box's seen stretch, full height.
+    parts = [(seen.min(), found[0][1], seen.max(), found[1][1])] if len(seen) else []
     for text in [*strip[1].submobjects, *strip[2].submobjects]:
         edges = bounds(text)
         if edges is not None and float(text.get_fill_opacity()) >= faint:
-            ends += [float(edges[0][0]), float(edges[1][0])]
-    return (min(ends), float(bottom), max(ends), float(top)) if ends else None
+            parts.append((edges[0][0], edges[0][1], edges[1][0], edges[1][1]))
+    if not parts:
+        return None
+    low, high = np.min(parts, axis=0), np.max(parts, axis=0)
+    return float(low[0]), float(low[1]), float(high[2]), float(high[3])
 
 
 def empty_parts(carry: Any, alpha: float) -> tuple[bool, list[str]]:

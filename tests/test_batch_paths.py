@@ -330,6 +330,21 @@ def test_a_strip_drawn_only_at_its_right_end_is_drawn() -> None:
     assert drawn[1:] == pytest.approx((bottom, right, top))
 
 
+def test_a_strip_drawn_only_as_its_numbers_spans_their_height() -> None:
+    """Where only a strip's numbers are drawn (its box under FAINT), it is as high as they are.
+
+    A copy fading in as it lands (LargeVocabLookup's ``rest``, 13's at 52.2 s) shows
+    its numbers level with its output row while its box, at 0.04, is 5 px lower:
+    read at the box's height, it stood off its row.
+    """
+    from manim import UP, Rectangle, Square, VGroup
+
+    box = Rectangle(width=3.0, height=0.5).set_fill(opacity=0.04).set_stroke(opacity=0.04)
+    number = Square(side_length=0.2).set_fill(opacity=1.0).move_to(box).shift(0.05 * UP)
+    drawn = drawn_box(VGroup(box, VGroup(number), VGroup()))
+    assert drawn == pytest.approx(_box(number))
+
+
 # Every fortieth of a step: a fade out (a sixth of the first step) is seen.
 FINE = tuple(i / 40 for i in range(1, 41))
 

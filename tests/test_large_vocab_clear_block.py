@@ -112,7 +112,11 @@ def test_a_strip_crosses_the_output_block_only_in_its_own_row() -> None:
     """Nor does a strip rise across the block's left border, level with other rows.
 
     Wider than the walking column, a copy rising beside the block lay across its
-    left border (4821's, 33.3 to 33.8 s, over rows 9 to 1; 257's in the rest at 51.2 s).
+    left border (4821's, 33.1 to 33.8 s, over rows 9 to 1; 464's, 48.7 to 49.4 s;
+    257's in the rest at 51.2 s). Read by its drawn part (``carry_plays.drawn_box``):
+    sliding out of E its box is shaded, and its left end's opacity read 0, so
+    33.1 s and 48.7 s (each copy's value drawn in output row 9, beside the
+    ``50256`` tag, at 720p) went unread.
     """
     _, strips = _strays("{}")
     assert not strips, "\n".join(strips)
