@@ -25,6 +25,7 @@ from edges import LEFT, ORIGIN, RIGHT, bounds, centre, critical, gradient_ends, 
 ALPHAS = tuple(k / 40 for k in range(1, 40))
 SWEEP = 2000
 SHOWN = 0.05  # test_strip_beside: a number with more opacity than this shows
+FAINT = 0.05  # drawn_box: a strip's part this opaque or more is drawn
 SENTENCE = "The cat sat on the mat because the mat was warm today"
 GPT2 = {"ids": [4821, 0, 50256], "vocab": 50257, "dim": 768}
 GPT2_BATCH = {"ids": [[4821, 0, 50256, 17], [33000, 2, 4821, 0]], "vocab": 50257, "dim": 768}
@@ -132,6 +133,38 @@ def box_opacity(box: Any, xs: np.ndarray) -> np.ndarray:
     if box.get_stroke_width() <= 0:
         return fill
     return np.maximum(opacity_along(box, box.stroke_rgbas, xs), fill)
+
+
+def drawn_box(strip: Any, faint: float = FAINT) -> tuple[float, float, float, float] | None:
+    """Return the part of a strip drawn (its box's frame and fill, its numbers), or None.
+
+    As (left, bottom, right, top). A strip sliding out of E shows its box cell by
+    cell with its numbers (parts/strip_frame.py): its box's opacity is a gradient
+    along it, and ``get_stroke_opacity()`` / ``get_fill_opacity()`` read only its
+    left end (0 while it slides out). Here it is read along its length
+    (:func:`box_opacity`); a part or number counts as drawn at ``faint`` or more.
+    Where only its numbers are drawn (its box under ``faint``), it spans their
+    height, not the box's: a copy fading in as it lands (LargeVocabLookup's
+    ``rest``, 13's at 52.2 s: numbers level with output row 7, the box at 0.04
+    and 5 px below) is as high as what shows.
+    """
+    box = strip[0] if len(strip.submobjects) else None
+    if box is None or not len(box.points):
+        return None
+    found = bounds(box)
+    assert found is not None
+    xs = np.linspace(found[0][0], found[1][0], 193)
+    seen = xs[box_opacity(box, xs) >= faint]
+    # Each drawn part's (left, bottom, right, top): the box's seen stretch, full height.
+    parts = [(seen.min(), found[0][1], seen.max(), found[1][1])] if len(seen) else []
+    for text in [*strip[1].submobjects, *strip[2].submobjects]:
+        edges = bounds(text)
+        if edges is not None and float(text.get_fill_opacity()) >= faint:
+            parts.append((edges[0][0], edges[0][1], edges[1][0], edges[1][1]))
+    if not parts:
+        return None
+    low, high = np.min(parts, axis=0), np.max(parts, axis=0)
+    return float(low[0]), float(low[1]), float(high[2]), float(high[3])
 
 
 def empty_parts(carry: Any, alpha: float) -> tuple[bool, list[str]]:

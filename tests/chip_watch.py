@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from carry_plays import drawn_box
 from conftest import box_of
 from manim import config
 from test_lookup_outlines import _row_outlines  # the amber row outlines drawn now
@@ -71,11 +72,13 @@ def _outlines(scene: Any, motion: Any) -> dict[int, np.ndarray]:
 
 
 def _strip_box(carry: Any) -> np.ndarray | None:
-    """Return the drawn box of a carry's strip now (None: none of it shows)."""
-    box = carry.strip[0] if len(carry.strip.submobjects) else None
-    if box is None or box.get_num_points() == 0 or float(box.get_stroke_opacity()) <= 0:
-        return None
-    return box_of(box).ravel()
+    """Return the drawn part of a carry's strip now, (left, bottom, right, top) (None: none shows).
+
+    Read along its length (:func:`carry_plays.drawn_box`): sliding out of E its box is
+    shaded cell by cell, and its left end's opacity (``get_stroke_opacity()``) read 0.
+    """
+    drawn = drawn_box(carry.strip)
+    return None if drawn is None else np.array(drawn)
 
 
 def apart(one: np.ndarray, other: np.ndarray) -> float:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from carry_plays import box_opacity
+from carry_plays import drawn_box
 from conftest import box_of
 
 from embedviz.inputs import prepared_storyboard
@@ -97,29 +97,11 @@ def _drawn(mobject: Any, shown: set[int]) -> bool:
     return bool(mobject.family_members_with_points()) and _seen(mobject, shown)
 
 
-def _drawn_box(strip: Any) -> tuple[float, float, float, float] | None:
-    """The part of a strip drawn (its box's shaded frame and fill, its numbers), or None.
-
-    A strip sliding out of E shows its box cell by cell with its numbers
-    (parts/strip_frame.py): its box's opacity is a gradient along it, and
-    ``get_fill_opacity()`` reads only its left end (0 while it slides out).
-    """
-    box = strip[0]
-    left, bottom, right, top = _box(box)
-    xs = np.linspace(left, right, 193)
-    seen = xs[box_opacity(box, xs) >= FAINT]
-    ends = [float(seen.min()), float(seen.max())] if len(seen) else []
-    for text in [*strip[1].submobjects, *strip[2].submobjects]:
-        if float(text.get_fill_opacity()) >= FAINT:
-            ends += [_box(text)[0], _box(text)[2]]
-    return (min(ends), bottom, max(ends), top) if ends else None
-
-
 def _covered(scene: MomentScene, moment: Any, shown: set[int]) -> list[tuple[str, str, str]]:
     """Each number or label a chip, a tag or a travelling strip is drawn over, but its own.
 
     A chip (waiting, walking, or landed as a row's tag) covers what its box
-    overlaps; a strip what the drawn part of its box (:func:`_drawn_box`: the
+    overlaps; a strip what the drawn part of its box (:func:`drawn_box`: the
     part clear of its row, shown cell by cell as it slides out of E)
     overlaps. Their own texts (the chip's ID, the strip's numbers) do not
     count.
@@ -132,7 +114,7 @@ def _covered(scene: MomentScene, moment: Any, shown: set[int]) -> list[tuple[str
         strip = carry.strip
         if carry.landed or id(strip) not in shown or not len(strip):
             continue
-        drawn = _drawn_box(strip)
+        drawn = drawn_box(strip)
         if drawn is not None:
             covers.append((f"strip of row {strip.source_row}", strip, drawn))
     # Each cover's own members (its ID, its numbers), gathered once a moment.
@@ -189,7 +171,7 @@ def _read(scene: MomentScene, moment: Any, found: dict[str, list[Any]]) -> None:
         if _seen(carry.chip, shown):
             movers.append(("chip", _box(carry.chip)))
         strip = carry.strip
-        drawn = _drawn_box(strip) if id(strip) in shown and len(strip) else None
+        drawn = drawn_box(strip) if id(strip) in shown and len(strip) else None
         if drawn is not None:
             movers.append(("strip", drawn))
         found["moments"].append(moment.beat.name)
@@ -342,10 +324,25 @@ def test_a_strip_drawn_only_at_its_right_end_is_drawn() -> None:
     shade = FrameShade(lefts=np.array([0.0, 1.0, 2.0]), stroke=opaque, fill=opaque, whole_at=1.0)
     shade.paint(box, (left, bottom, right, top), left, np.array([0.0, 0.0, 1.0]), 0.5)
     assert float(box.get_fill_opacity()) < FAINT  # what the old reader saw
-    drawn = _drawn_box(VGroup(box, VGroup(), VGroup()))
+    drawn = drawn_box(VGroup(box, VGroup(), VGroup()))
     assert drawn is not None
     assert drawn[0] == pytest.approx(left + 2.0, abs=0.05)
     assert drawn[1:] == pytest.approx((bottom, right, top))
+
+
+def test_a_strip_drawn_only_as_its_numbers_spans_their_height() -> None:
+    """Where only a strip's numbers are drawn (its box under FAINT), it is as high as they are.
+
+    A copy fading in as it lands (LargeVocabLookup's ``rest``, 13's at 52.2 s) shows
+    its numbers level with its output row while its box, at 0.04, is 5 px lower:
+    read at the box's height, it stood off its row.
+    """
+    from manim import UP, Rectangle, Square, VGroup
+
+    box = Rectangle(width=3.0, height=0.5).set_fill(opacity=0.04).set_stroke(opacity=0.04)
+    number = Square(side_length=0.2).set_fill(opacity=1.0).move_to(box).shift(0.05 * UP)
+    drawn = drawn_box(VGroup(box, VGroup(number), VGroup()))
+    assert drawn == pytest.approx(_box(number))
 
 
 # Every fortieth of a step: a fade out (a sixth of the first step) is seen.

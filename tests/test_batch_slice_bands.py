@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 from boards import shared_board
-from test_batch_paths import _box, _cut, _drawn_box
+from carry_plays import drawn_box
+from test_batch_paths import _box, _cut
 
 from embedviz.render.moments import MomentScene, play_moments
 
@@ -82,7 +83,7 @@ def _read(scene: MomentScene, moment: Any, found: dict[str, Any]) -> None:
         strip = carry.strip
         if carry.landed or carry.chip is None or id(strip) not in shown or not len(strip):
             continue
-        box = _drawn_box(strip)
+        box = drawn_box(strip)
         if box is None:
             continue
         found["seen"].add(id(carry))

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from boards import minilm_options
 from carry_plays import GPT2
@@ -91,3 +92,27 @@ def test_a_chip_riding_home_passes_numbers_and_chips_clear(
     _, travelling, _, _, near = _far(case, carry_play_cache)
     assert travelling > 0, "no travelling copy was sampled: the check would pass vacuously"
     assert not near, "chips riding home over numbers or chips:\n" + "\n".join(near[:20])
+
+
+def test_a_strip_drawn_only_at_its_right_end_is_read_as_its_copy() -> None:
+    """A copy sliding out of E, its box shaded cell by cell, is read where it is drawn.
+
+    Its box's left end is transparent (parts/strip_frame.py): read there
+    (``get_stroke_opacity()``), 6 of the default SequenceLookup's 32 samples of a
+    drawn copy went unchecked as if no copy showed.
+    """
+    from types import SimpleNamespace
+
+    from chip_watch import _strip_box
+    from manim import Rectangle, VGroup
+
+    from embedviz.render.parts.strip_frame import FrameShade
+
+    box = Rectangle(width=3.0, height=0.5)
+    (left, bottom), (right, top) = box.get_corner([-1, -1, 0])[:2], box.get_corner([1, 1, 0])[:2]
+    opaque = np.array([1.0, 0.75, 0.0, 1.0])
+    shade = FrameShade(lefts=np.array([0.0, 1.0, 2.0]), stroke=opaque, fill=opaque, whole_at=1.0)
+    shade.paint(box, (left, bottom, right, top), left, np.array([0.0, 0.0, 1.0]), 0.5)
+    drawn = _strip_box(SimpleNamespace(strip=VGroup(box, VGroup(), VGroup())))
+    assert drawn is not None
+    assert drawn == pytest.approx([left + 2.0, bottom, right, top], abs=0.05)
