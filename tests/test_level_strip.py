@@ -46,18 +46,17 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "positions-seven": ("PositionBlindness", {"ids": "2,3,5,1,2,0,4", "vocab": 6, "dim": 8}),
 }
-# The toy SequenceLookup (IDs 2, 3, 5, 1) holds its block at the solver's place through
-# lookup-0 and lookup-1: each strip slides out under it and rises over its columns past
-# the empty rows 3 and 2 (lookup-0 34.5 to 35.3 s, lookup-1 40.1 to 40.7 s, up to 0.86 of
-# a row beside another row). Standing the block 2.25 rows below its rest for both (output
-# rows 0 and 1 level with E's rows 2 and 3; resting._level_place's kind) passes this test
-# (tried: nothing beside another row), but leaves 21.0 % of the frame empty over the
-# block at lookup-0's end (x -0.93 to 7.11, y 0.42 to 3.40), over test_moments' eighth,
-# and lookup-1's strip, level, does not use that room. No legend home fills it: lookup-rest
-# needs the block's top 2.0 rows or more over E's (its solver place, 0.23 under the title
-# band), 4.0 rows over the level place, so that band (8.04 wide) holds nothing that stays
-# put and is at least 19.4 % of the frame; the legend at the top right left 16.5 % and
-# ran into the raised block's "token IDs" (seqlevel28; docs/render.md).
+# The toy SequenceLookup (IDs 2, 3, 5, 1) holds its block at the solver's place through lookup-0 and
+# lookup-1: each strip slides out under it and rises over its columns through the empty rows 3 and 2
+# (from about 34.0 s in lookup-0 to 40.3 s in lookup-1 since seq39's route, up to 0.86 of a row
+# beside another row). Standing the block 2.25 rows below its rest for both (output rows 0 and 1
+# level with E's rows 2 and 3; resting._level_place's kind) passes this test (tried: nothing beside
+# another row), but leaves 21.0 % of the frame empty over the block at lookup-0's end (x -0.93 to
+# 7.11, y 0.42 to 3.40), over test_moments' eighth, and lookup-1's strip, level, does not use that
+# room. No legend home fills it: lookup-rest needs the block's top 2.0 rows or more over E's (its
+# solver place, 0.23 under the title band), 4.0 rows over the level place, so that band (8.04 wide)
+# holds nothing that stays put and is at least 19.4 % of the frame; the legend at the top right left
+# 16.5 % and ran into the raised block's "token IDs" (seqlevel28; docs/render.md).
 TOY = pytest.mark.xfail(
     strict=True, reason="toy lookup-0/1: a level block leaves 21 % empty at lookup-0's end"
 )

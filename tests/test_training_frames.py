@@ -436,3 +436,49 @@ def test_the_highlights_violet_never_runs_beside_the_gradients_magenta(
     closest, rung = _closest_px(overrides)
     assert rung, "no highlight ring was sampled"
     assert closest >= 12.0, closest
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", CASES[:2], ids=IDS[:2])
+def test_no_travelling_number_passes_over_a_sum_rows_name(overrides: dict[str, Any]) -> None:
+    """A 720p review (27.84 s, default and GPT-2): the column sum's ``w_0`` faded in under
+    the first number of w_0's copy as it slid past into the sum. At every 0.02 of the
+    scatter's first step, no number of a travelling strip drawn at over 0.05 opacity
+    overlaps a name of the sum's rows drawn at over 0.05."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.moments import play_moments
+    from embedviz.render.parts.strip import RowStrip
+
+    board = prepared_storyboard("TrainingNudge", overrides, environ={})
+    alphas = tuple(round(0.02 * k, 2) for k in range(1, 50))
+    over: list[str] = []
+    seen: list[int] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name != "scatter" or moment.step != 0:
+            return
+        panel = scene.stage.panel
+        family = {id(m) for top in scene.mobjects for m in top.get_family()}
+        names = [n for n in panel.names if id(n) in family and _ink_opacity(n) > 0.05]
+        strips = [m for top in scene.mobjects for m in top.get_family() if isinstance(m, RowStrip)]
+        numbers = [
+            t for s in strips if len(s) > 1 for t in s[1] if float(t.get_fill_opacity()) > 0.05
+        ]
+        seen.append(len(numbers))
+        for name in names:
+            a = _box(name)
+            for number in numbers:
+                b = _box(number)
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    over.append(f"a{moment.alpha:.2f}: {number.text} over a row's name")
+
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108, beats={"scatter"})
+    assert max(seen, default=0) > 0, "no travelling number was seen"
+    assert not over, over[:6]
+
+
+def _ink_opacity(mobject: Any) -> float:
+    """The most opaque fill among a mobject's drawn parts (a Typst name is a group of paths)."""
+    return max(
+        (float(m.get_fill_opacity()) for m in mobject.family_members_with_points()), default=0
+    )

@@ -56,6 +56,8 @@ Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 _CARRY, _PAUSE = 1.0, 0.4
 # Seconds the scatter-adds leave before the zeros' phrase: a frame and a half at 15 fps.
 _PHRASE_MARGIN = 0.1
+# Seconds (relative, as _CARRY) a sum row's name takes to fade in once its row has landed.
+_NAME_FADE = 0.3
 # The share of its height a rising sum's copy has clear of the sum before its digits show:
 # centred in it, they stand over nothing of the sum from about 0.72.
 _DIGITS_CLEAR = 0.75
@@ -217,11 +219,13 @@ class ScatterMotion(Component):
             run_time=_CARRY,
         )  # fmt: skip
         body = [grid] if shown else []
-        # The column sum is labelled as it fills: each row's name (w_0, + w_2) comes
-        # with it and "=" with the rule, so it is never on screen unexplained.
+        # The column sum is labelled as it fills: each row's name (w_0, + w_2) comes as it
+        # lands and "=" with the rule, so it is never on screen unexplained. Fading in with
+        # the carry, w_0 showed under the first number of its copy sliding past (a 720p
+        # review, 27.84 s): the name stands in the copy's way, so it follows it.
         names = self.panel.names if shown and self.panel is not None else []
         landing: list[Animation] = [
-            AnimationGroup(carry, FadeIn(name))
+            AnimationGroup(carry, FadeIn(name, run_time=_NAME_FADE), lag_ratio=1.0)
             for carry, name in zip(arrivals, names, strict=False)
         ] or list(arrivals)
 
