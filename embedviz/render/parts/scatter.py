@@ -32,10 +32,9 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import fit_floors, seconds_of
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.landing import landing_carry
-from embedviz.render.parts.level_cells import cell_lefts
 from embedviz.render.parts.rows import Rows
 from embedviz.render.parts.strip import Carry, numbers_fade
-from embedviz.render.parts.strip_frame import FrameShade
+from embedviz.render.parts.strip_frame import shade_from
 from embedviz.render.parts.training import (
     GradientPart,
     SumPanel,
@@ -274,18 +273,16 @@ class SumRise(Carry):
     behind (:data:`~embedviz.render.parts.strip_frame.LAG`).
     """
 
-    clear_at: float | None = None  # the share of its run from which its digits are clear
+    # From which share of its run its digits are clear of the sum, and over how much of
+    # it they fade in (set on first use: the carry's own start asks before it returns).
+    fade_in: tuple[float, float] | None = None
 
     def start_from_box(self) -> None:
         """Set the path and cover as any carry; then shade its box by its numbers."""
         super().start_from_box()
-        texts = [*self.strip[1].submobjects, *self.strip[2].submobjects]
         shares = np.linspace(0.0, 1.0, 401)
         whole = next((float(a) for a in shares if self._today(float(a)) >= 1.0), 1.0)
-        lefts, _ = cell_lefts(texts, self.source_box[0])
-        box = self.strip[0]
-        stroke, fill = np.array(box.stroke_rgbas[0]), np.array(box.fill_rgbas[0])
-        self.shade = FrameShade(lefts, stroke, fill, whole)
+        self.shade = shade_from(self, whole)
 
     def _clear(self, alpha: float) -> float:
         """Return the share of its height clear of the sum's top at ``alpha``."""
@@ -294,12 +291,13 @@ class SumRise(Carry):
 
     def _today(self, alpha: float) -> float:
         """Return its numbers' opacity: fading in from when its digits are clear of the sum."""
-        if self.clear_at is None:
+        if self.fade_in is None:
             shares = np.linspace(0.0, 1.0, 401)
             clear = (float(a) for a in shares if self._clear(float(a)) >= _DIGITS_CLEAR)
-            self.clear_at = next(clear, 1.0)
-        fade = numbers_fade(seconds_of(self), self.clear_at)
-        return min(1.0, max(0.0, (alpha - self.clear_at) / fade))
+            start = next(clear, 1.0)
+            self.fade_in = (start, numbers_fade(seconds_of(self), start))
+        start, fade = self.fade_in
+        return min(1.0, max(0.0, (alpha - start) / fade))
 
 
 def _scatter_seconds(beat: Beat) -> float:

@@ -35,7 +35,7 @@ from manim import RIGHT, VMobject
 from embedviz.render.pace import seconds_of
 from embedviz.render.parts.level_cells import cell_lefts, level_share
 
-__all__ = ["LAG", "STOPS", "UNSEEN", "FrameShade", "frame_shade"]
+__all__ = ["LAG", "STOPS", "UNSEEN", "FrameShade", "frame_shade", "shade_from"]
 
 # Colour stops across a strip's drawn box: a step between two cells is smeared over a
 # 96th of the box (under a pixel at 720p for the toy's three cells).
@@ -114,7 +114,13 @@ def frame_shade(
     ]
     if len(unseen) * seconds_of(carry) / samples > UNSEEN:
         return None
+    return shade_from(carry, float(whole[0]))
+
+
+def shade_from(carry: Any, whole_at: float) -> FrameShade:
+    """Return ``carry``'s box shaded by its numbers until ``whole_at`` (its strip built)."""
+    texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
     box = carry.strip[0]
     lefts, _ = cell_lefts(texts, carry.source_box[0])
     stroke, fill = np.array(box.stroke_rgbas[0]), np.array(box.fill_rgbas[0])
-    return FrameShade(lefts, stroke, fill, float(whole[0]))
+    return FrameShade(lefts, stroke, fill, whole_at)
