@@ -174,6 +174,13 @@ class SilentHost(RecordingHost):
         pass
 
 
+def fill_opacity(mobject: Any) -> float:
+    """Return the most opaque fill among a mobject's drawn members (a group reports its own)."""
+    return max(
+        (float(m.get_fill_opacity()) for m in mobject.get_family() if len(m.points)), default=0.0
+    )
+
+
 def box_of(mobject: Any) -> np.ndarray:
     """Return a mobject's box ((left, bottom), (right, top)): manim's corners, read faster.
 

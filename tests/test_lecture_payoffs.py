@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import box_of
+from conftest import box_of, fill_opacity
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.design import CAPTION_FONT, px_for_font
@@ -54,12 +54,6 @@ def texts_in(mobject: Any) -> list[Any]:
     return [text for member in mobject.submobjects for text in texts_in(member)]
 
 
-def _opacity(mobject: Any) -> float:
-    return max(
-        (float(m.get_fill_opacity()) for m in mobject.get_family() if len(m.points)), default=0.0
-    )
-
-
 def _on_screen(scene: MomentScene, mobject: Any) -> bool:
     return any(mobject in top.get_family() for top in scene.mobjects)
 
@@ -84,7 +78,7 @@ def test_the_costs_are_caption_sized_and_the_product_keeps_its_size(
         costs = stage.costs
         for group in [costs.header, *costs.entries, costs.copy_note]:
             for text in texts_in(group):
-                if not _on_screen(scene, text) or _opacity(text) < VISIBLE:
+                if not _on_screen(scene, text) or fill_opacity(text) < VISIBLE:
                     continue
                 read["costs"] += 1
                 if digit_px(text) < least:
@@ -92,7 +86,7 @@ def test_the_costs_are_caption_sized_and_the_product_keeps_its_size(
                 if digit_px(text) > data + 0.05:
                     problems.append(f"{where}: {text.text!r} is larger than the numbers")
         formula = costs.formula
-        if _on_screen(scene, formula) and _opacity(formula) >= VISIBLE:
+        if _on_screen(scene, formula) and fill_opacity(formula) >= VISIBLE:
             read["formula"] += 1
             sizes.append(digit_px(formula))
             if digit_px(formula) < least:
@@ -123,7 +117,7 @@ def _row_cells(scene: MomentScene, kind: str, row: int | None = None) -> list[np
         and m.cell.kind == kind
         and (row is None or m.cell.index[0] == row)
     }
-    return [m.get_center()[:2] for m in cells.values() if _opacity(m) >= VISIBLE]
+    return [m.get_center()[:2] for m in cells.values() if fill_opacity(m) >= VISIBLE]
 
 
 def _framed(scene: MomentScene, colour: str, centres: list[np.ndarray]) -> bool:

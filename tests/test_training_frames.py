@@ -445,6 +445,8 @@ def test_no_travelling_number_passes_over_a_sum_rows_name(overrides: dict[str, A
     the first number of w_0's copy as it slid past into the sum. At every 0.02 of the
     scatter's first step, no number of a travelling strip drawn at over 0.05 opacity
     overlaps a name of the sum's rows drawn at over 0.05."""
+    from conftest import fill_opacity
+
     from embedviz.inputs import prepared_storyboard
     from embedviz.render.moments import play_moments
     from embedviz.render.parts.strip import RowStrip
@@ -459,7 +461,7 @@ def test_no_travelling_number_passes_over_a_sum_rows_name(overrides: dict[str, A
             return
         panel = scene.stage.panel
         family = {id(m) for top in scene.mobjects for m in top.get_family()}
-        names = [n for n in panel.names if id(n) in family and _ink_opacity(n) > 0.05]
+        names = [n for n in panel.names if id(n) in family and fill_opacity(n) > 0.05]
         strips = [m for top in scene.mobjects for m in top.get_family() if isinstance(m, RowStrip)]
         numbers = [
             t for s in strips if len(s) > 1 for t in s[1] if float(t.get_fill_opacity()) > 0.05
