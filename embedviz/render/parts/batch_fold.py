@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from manim import Animation, AnimationGroup, Mobject, Succession, VMobject
 
-from embedviz.render.animations import Steps, beat_steps
-from embedviz.render.fades import FadeIn, FadeOut
+from embedviz.render.animations import Steps, beat_steps, make_deferred_animation
+from embedviz.render.fades import _hidden, _looks
 from embedviz.render.pace import at_least
+from embedviz.render.parts.batch_focus import Recolour
 from embedviz.render.parts.glide import Glide, glide_floor
 from embedviz.story.model import Beat
 
@@ -142,6 +143,34 @@ def crossed(
     return found
 
 
+def _numbers(
+    stack: SliceStack, later: list[int], kept: dict[str, Any], back: bool = False
+) -> Animation:
+    """Fade the slices' row numbers out where they stand (their looks kept), or back in.
+
+    Only their opacities change, and they stay on screen in between: a fade
+    out that removes them at its play's end took them off after their fade
+    back in, where a beat has one step.
+    """
+
+    def build() -> Animation:
+        fades = []
+        for b in later:
+            part = stack.row_numbers[b]
+            members = [m for m in part.family_members_with_points() if isinstance(m, VMobject)]
+            if back:
+                ends = kept.pop(f"numbers {b}")
+            else:
+                kept[f"numbers {b}"] = shown = [_looks(m) for m in members]
+                ends = [_hidden(looks) for looks in shown]
+            fades.append(Recolour(part, members, ends, share=1.0))
+        return AnimationGroup(*fades)
+
+    return make_deferred_animation(
+        build, FOLD_SECONDS / 2, touches=lambda: [stack.row_numbers[b] for b in later]
+    )
+
+
 def _aside(stack: SliceStack, host: int, later: list[int]) -> tuple[Animation, Animation]:
     """Return the fold of ``later`` behind slice ``host`` and the way back to their places."""
     first = stack.slices[host]
@@ -151,12 +180,10 @@ def _aside(stack: SliceStack, host: int, later: list[int]) -> tuple[Animation, A
     moves = [(b, 0.0, first.body_top() + peek - stack.slices[b].body_top()) for b in later]
     for b in later:
         stack.slices[b].set_z_index(BEHIND)
-    out = [FadeOut(stack.row_numbers[b], run_time=FOLD_SECONDS / 2) for b in later]
-    back = [FadeIn(stack.row_numbers[b], run_time=FOLD_SECONDS / 2) for b in later]
     kept: dict[str, Any] = {"host": host}
-    going = AnimationGroup(_fanning(stack, moves, kept, False), *out)
+    going = AnimationGroup(_fanning(stack, moves, kept, False), _numbers(stack, later, kept))
     home = [(b, -dx, -dy) for b, dx, dy in moves]
-    coming = Succession(_fanning(stack, home, kept, True), AnimationGroup(*back))
+    coming = Succession(_fanning(stack, home, kept, True), _numbers(stack, later, kept, True))
     return going, coming
 
 
