@@ -7,10 +7,16 @@ first, and slice 1's card, its row numbers and the B brace were taken off
 the screen from sequence 0's first lookup until sequence 1's. A lecture-hall
 review at 720p (issue 18, session 33, GPT-2's batch) then saw slice 1 hidden
 from 33.8 to 60 s: the output block read as one slice while it was being
-filled. Slice 1 now stands through every lookup: dimmed (3:1, as empty
-content may be) while sequence 0's chips and strips travel over it to slice 0
-at full strength, and whole, with its ``slice 1`` header, as sequence 1's
-lookup begins, before its rows arrive.
+filled. Slice 1 then stood through every lookup, dimmed while sequence 0's
+chips and strips travelled over it; a later review (issue 18) still read a
+copy lying over its rows as landing in slice 1. Now, while sequence 0's
+copies travel, slice 1 waits folded behind slice 0 as a second card (drawn,
+dimmed: its frame's top edge peeks over slice 0's, the B brace spans the
+two cards; its row numbers are off screen, as they would stand over slice
+0's), and it slides back down to its
+place once the beat's rows are in; as sequence 1's lookup begins it stands
+whole, with its ``slice 1`` header, before its rows arrive
+(parts/batch_fold.py).
 
 A dry run is sampled mid-motion; opacities are read off the stage's
 mobjects as drawn then.
@@ -47,6 +53,10 @@ def _opacity(mobject: Any, shown: set[int]) -> float:
     return max(opacities or [0.0])
 
 
+def _span(grid: Any) -> tuple[float, float]:
+    return float(grid.body.get_bottom()[1]), float(grid.body.get_top()[1])
+
+
 @dataclass
 class _Sample:
     beat: str
@@ -54,6 +64,8 @@ class _Sample:
     step: int
     # Slice 1's card (frame and grid), its row numbers, its header, and the B brace.
     card: float
+    # Slice 1's body and slice 0's (bottom, top).
+    bodies: tuple[tuple[float, float], tuple[float, float]]
     numbers: float
     header: float
     brace: float
@@ -84,6 +96,7 @@ def _read(scene: MomentScene, moment: Any, samples: list[_Sample]) -> None:
             moment.alpha,
             moment.step,
             _opacity(stack.slices[1], shown),
+            (_span(stack.slices[1]), _span(stack.slices[0])),
             _opacity(stack.row_numbers[1], shown),
             _opacity(stack.headers[1], shown),
             _opacity(stack.edge_b, shown),
@@ -104,19 +117,28 @@ def _samples(case: str) -> tuple[_Sample, ...]:
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_slice_1_stands_while_sequence_0_is_looked_up(case: str) -> None:
-    """Slice 1's card (frame, grid), its row numbers and the B brace are drawn in lookup-0-*.
+    """Slice 1's card (frame, grid) and the B brace are drawn in lookup-0-*, folded.
 
-    Session 23's code took them off the screen for all of sequence 0's lookups.
+    Session 23's code took them off the screen for all of sequence 0's
+    lookups. While sequence 0's copies travel, the card stands behind slice
+    0 with its top edge showing over slice 0's (a second card).
     """
     samples = [s for s in _samples(case) if s.beat.startswith("lookup-0")]
     assert {s.beat for s in samples} >= {"lookup-0-0", "lookup-0-1", "lookup-0-rest"}
     assert any(s.moving == {0} for s in samples), "no moment with sequence 0 in motion"
     missing = [
-        (s.beat, s.step, s.alpha, round(s.card, 2), round(s.numbers, 2), round(s.brace, 2))
+        (s.beat, s.step, s.alpha, round(s.card, 2), round(s.brace, 2))
         for s in samples
-        if min(s.card, s.numbers, s.brace) < 0.99
+        if min(s.card, s.brace) < 0.99
     ]
     assert not missing, missing[:6]
+    travelling = [s for s in samples if s.moving == {0}]
+    unfolded = [
+        (s.beat, s.step, s.alpha, s.bodies)
+        for s in travelling
+        if not (s.bodies[1][1] < s.bodies[0][1] and s.bodies[0][0] >= s.bodies[1][0] - 1e-6)
+    ]
+    assert not unfolded, unfolded[:6]
 
 
 @pytest.mark.parametrize("case", list(CASES))

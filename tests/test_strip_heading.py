@@ -25,7 +25,9 @@ default batch and the 3 x 6 batch):
   of them. (Once all of it is out beside the matrix it reads as a copy.)
 
 Heights and spans are read from the frame as drawn (grids' row centre lines,
-bodies' edges, the output row's numbers the strip hands over to).
+bodies' edges, the output row's numbers the strip hands over to). A row
+under another slice's opaque body drawn over it (a batch's slice folded
+behind slice 0) does not show and is not read.
 """
 
 from __future__ import annotations
@@ -89,6 +91,25 @@ def _box(mobject: Any) -> Box:
     return float(low[0]), float(low[1]), float(high[0]), float(high[1])
 
 
+def _under(grid: Any, row_y: float, grids: list[Any]) -> bool:
+    """Whether a row's line lies under another grid's opaque body drawn over it.
+
+    A batch's slice folded behind slice 0 (parts/batch_fold.py): its rows
+    do not show, and no strip reads as level with them.
+    """
+    for other in grids:
+        left, bottom, right, top = _box(other.body)
+        over = other.body[0].z_index > grid.body[0].z_index
+        if (
+            over
+            and bottom < row_y < top
+            and left < _box(grid.body)[2]
+            and _box(grid.body)[0] < right
+        ):
+            return True
+    return False
+
+
 def _read(scene: MomentScene, moment: Any, found: list[_Sample]) -> None:
     if not moment.beat.name.startswith("lookup"):
         return
@@ -99,7 +120,11 @@ def _read(scene: MomentScene, moment: Any, found: list[_Sample]) -> None:
     rows = []
     for grid in grids:
         left, _, right, _ = _box(grid.body)
-        rows += [(left, right, float(grid.row_y(r))) for r in grid.get_rows()]
+        rows += [
+            (left, right, float(grid.row_y(r)))
+            for r in grid.get_rows()
+            if not _under(grid, float(grid.row_y(r)), grids)
+        ]
     bodies = [(_box(g.body)[0], _box(g.body)[2]) for g in grids]
     matrix = motion.matrix.grid
     row_h = float(motion.plan.sizes.row_height)

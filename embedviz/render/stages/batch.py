@@ -36,6 +36,7 @@ from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import digit_height, text_width, xyz
 from embedviz.render.parts.batch import BatchChips, SliceStack
 from embedviz.render.parts.batch_focus import focus
+from embedviz.render.parts.batch_fold import step_aside
 from embedviz.render.parts.batch_motion import BatchMotion
 from embedviz.render.parts.batch_room import room_opening, room_rule
 from embedviz.render.parts.batch_rule import (
@@ -382,6 +383,8 @@ class BatchStage(Stage):
         if beat.action in ("lookup", "lookup_many") and not done:
             filled = set(self.motion.filled)
             played = focus(self.stack, filled, super().animate(beat), beat)
+            # The empty slices the copies would cross fold while they pass (batch_fold).
+            played = step_aside(self.stack, self.motion, filled, played, beat)
             played = give_way(self, filled, played, beat)
             if len(self.motion.filled) < len(self.stack.positions):
                 return played
