@@ -90,6 +90,8 @@ class CarryPlay:
     pace_sampled: int = 0
     pace: dict[str, tuple[float, str]] = field(default_factory=dict)
     docks: tuple[int, int, list[str], list[str], list[str]] = (0, 0, [], [], [])
+    # test_chip_thread (tests/chip_watch.py's ThreadWatch): riding samples, chips seen alone.
+    thread: tuple[int, list[str]] = (0, [])
     # test_large_vocab and test_highlight_rings: LargeVocabLookup's default play
     # (tests/large_vocab_watch.py's Watchers.result()).
     large_vocab: Any = None
@@ -311,7 +313,7 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
 
     Each carry is swept (``sweep_fade``) only if ``sweep``.
     """
-    from chip_watch import CHIP_SCENES, DockWatch, PaceWatch
+    from chip_watch import CHIP_SCENES, DockWatch, PaceWatch, ThreadWatch
     from large_vocab_watch import SCENE as LARGE_VOCAB
     from large_vocab_watch import Watchers
 
@@ -330,8 +332,8 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
     board = prepared_storyboard(scene, overrides, environ={})
     # The chip tests' watchers read the lookup scenes' plays (tests/chip_watch.py), and
     # LargeVocabLookup's own tests its default play (tests/large_vocab_watch.py).
-    pace, docks = PaceWatch(), DockWatch()
-    watchers: list[Any] = [pace.read, docks.read] if scene in CHIP_SCENES else []
+    pace, docks, thread = PaceWatch(), DockWatch(), ThreadWatch()
+    watchers: list[Any] = [pace.read, docks.read, thread.read] if scene in CHIP_SCENES else []
     large = Watchers(board) if scene == LARGE_VOCAB and not overrides else None
     if large is not None:
         watchers.append(large.read)
@@ -378,6 +380,7 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
     played.pace_sampled, played.pace = pace.sampled, pace.fastest
     if scene in CHIP_SCENES:
         played.docks = docks.result()
+        played.thread = thread.result()
     if large is not None:
         played.large_vocab = large.result()
     return played
