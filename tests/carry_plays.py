@@ -65,6 +65,7 @@ class Fade:
     opacity: np.ndarray  # the least of its numbers'
     out: np.ndarray  # whether its box is drawn whole, right of the matrix
     level: np.ndarray  # out, and level with its source row (short of the block) or its output row
+    lifts: bool = False  # it lifts out of its row whole, its numbers shown (parts/lift.py)
 
     def first(self, where: np.ndarray) -> float:
         """Return the first swept alpha where ``where`` holds (1 if none)."""
@@ -85,6 +86,7 @@ class CarryPlay:
     walks_in_block: list[str] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)  # test_whole_copy's faults
     hidden_seen: int = 0  # samples with a travelling strip's number hidden
+    copies_seen: int = 0  # samples of a travelling strip (test_whole_copy's rule read)
     # test_chip_pace (tests/chip_watch.py's PaceWatch): lookup samples read, and by lookup
     # beat the fastest a chip moved and where; test_chip_docks: DockWatch.result().
     pace_sampled: int = 0
@@ -223,6 +225,7 @@ def sweep_fade(carry: Any, original: Any, name: str, played: CarryPlay) -> Fade:
         np.array(opacity),
         np.array(out),
         np.array(level),
+        bool(getattr(carry, "lift", False)),
     )
 
 
@@ -305,6 +308,7 @@ def note_empty(played: CarryPlay, carry: Any, alpha: float, where: str) -> None:
     """Record ``carry``'s empty box parts as drawn now (:func:`empty_parts`) in ``played``."""
     hidden, faults = empty_parts(carry, alpha)
     played.hidden_seen += hidden
+    played.copies_seen += len(carry.strip.submobjects) >= 3 and not carry.landed and alpha < 1
     played.empty.extend(f"{where}: {fault}" for fault in faults)
 
 
