@@ -1,6 +1,6 @@
 """A riding strip lifts out of its row: the row itself slides out, its chip at its right end.
 
-PROTOTYPE (chip40-lift; issue 18, one thread of motion). A strip slid out
+Issue 18, one thread of motion. A strip slid out
 from under E, drawn only past E's edge, and its numbers showed only a column
 clear of it (the row read as one more value): its first number showed two
 columns out, and the chip riding at its right end crossed the gap between E
