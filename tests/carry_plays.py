@@ -65,6 +65,7 @@ class Fade:
     opacity: np.ndarray  # the least of its numbers'
     out: np.ndarray  # whether its box is drawn whole, right of the matrix
     level: np.ndarray  # out, and level with its source row (short of the block) or its output row
+    lifts: bool = False  # it lifts out of its row whole, its numbers shown (parts/lift.py)
 
     def first(self, where: np.ndarray) -> float:
         """Return the first swept alpha where ``where`` holds (1 if none)."""
@@ -85,11 +86,14 @@ class CarryPlay:
     walks_in_block: list[str] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)  # test_whole_copy's faults
     hidden_seen: int = 0  # samples with a travelling strip's number hidden
+    copies_seen: int = 0  # samples of a travelling strip (test_whole_copy's rule read)
     # test_chip_pace (tests/chip_watch.py's PaceWatch): lookup samples read, and by lookup
     # beat the fastest a chip moved and where; test_chip_docks: DockWatch.result().
     pace_sampled: int = 0
     pace: dict[str, tuple[float, str]] = field(default_factory=dict)
     docks: tuple[int, int, list[str], list[str], list[str]] = (0, 0, [], [], [])
+    # test_chip_thread (tests/chip_watch.py's ThreadWatch): riding samples, chips seen alone.
+    thread: tuple[int, list[str]] = (0, [])
     # test_large_vocab and test_highlight_rings: LargeVocabLookup's default play
     # (tests/large_vocab_watch.py's Watchers.result()).
     large_vocab: Any = None
@@ -221,6 +225,7 @@ def sweep_fade(carry: Any, original: Any, name: str, played: CarryPlay) -> Fade:
         np.array(opacity),
         np.array(out),
         np.array(level),
+        bool(getattr(carry, "lift", False)),
     )
 
 
@@ -303,6 +308,7 @@ def note_empty(played: CarryPlay, carry: Any, alpha: float, where: str) -> None:
     """Record ``carry``'s empty box parts as drawn now (:func:`empty_parts`) in ``played``."""
     hidden, faults = empty_parts(carry, alpha)
     played.hidden_seen += hidden
+    played.copies_seen += len(carry.strip.submobjects) >= 3 and not carry.landed and alpha < 1
     played.empty.extend(f"{where}: {fault}" for fault in faults)
 
 
@@ -311,7 +317,7 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
 
     Each carry is swept (``sweep_fade``) only if ``sweep``.
     """
-    from chip_watch import CHIP_SCENES, DockWatch, PaceWatch
+    from chip_watch import CHIP_SCENES, DockWatch, PaceWatch, ThreadWatch
     from large_vocab_watch import SCENE as LARGE_VOCAB
     from large_vocab_watch import Watchers
 
@@ -330,8 +336,8 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
     board = prepared_storyboard(scene, overrides, environ={})
     # The chip tests' watchers read the lookup scenes' plays (tests/chip_watch.py), and
     # LargeVocabLookup's own tests its default play (tests/large_vocab_watch.py).
-    pace, docks = PaceWatch(), DockWatch()
-    watchers: list[Any] = [pace.read, docks.read] if scene in CHIP_SCENES else []
+    pace, docks, thread = PaceWatch(), DockWatch(), ThreadWatch()
+    watchers: list[Any] = [pace.read, docks.read, thread.read] if scene in CHIP_SCENES else []
     large = Watchers(board) if scene == LARGE_VOCAB and not overrides else None
     if large is not None:
         watchers.append(large.read)
@@ -378,6 +384,7 @@ def play_carries(scene: str, overrides: dict[str, Any] | None, sweep: bool) -> C
     played.pace_sampled, played.pace = pace.sampled, pace.fastest
     if scene in CHIP_SCENES:
         played.docks = docks.result()
+        played.thread = thread.result()
     if large is not None:
         played.large_vocab = large.result()
     return played

@@ -29,6 +29,8 @@ CHIP_SCENES = frozenset({"SequenceLookup", "BatchLookup", "SingleTokenLookup", "
 # or fill the rest); test_chip_pace reads the ``lookup`` beats only.
 LOOKUPS = ("lookup", "scroll_lookup", "fill_rest")
 PX = 1280 / float(config.frame_width)
+# ThreadWatch: a copy shows where some of it is drawn at least this opaque.
+THREAD_SHOWN = 0.5
 
 
 class PaceWatch:
@@ -198,3 +200,46 @@ class DockWatch:
             if gap < min(TAG_GAP, self.ends[key]) - 1e-6
         ]
         return len(self.gaps), self.copies, far, self.with_copy, self.covers + brushes
+
+
+class ThreadWatch:
+    """Where a chip riding home with its copy stands while none of that copy shows.
+
+    One thread of motion (issue 18): from its row to its tag the chip and its
+    row's copy travel as one. Sampled in each lookup beat: every chip whose
+    carry is under way (its strip built, not landed) and rides (``carry.rides``).
+    """
+
+    def __init__(self) -> None:
+        self.riding = 0
+        self.alone: list[str] = []
+
+    def read(self, scene: Any, moment: Any) -> None:
+        """Read one moment (the :data:`LOOKUPS` beats' samples, not their ends)."""
+        if moment.beat.action not in LOOKUPS or moment.alpha >= 1.0:
+            return
+        motion = scene.stage.motion
+        block = box_of(motion.output.grid.body).ravel()
+        edge = float(box_of(motion.matrix.grid.body)[1][0])
+        for carry in motion.carries:
+            chip = carry.chip
+            if chip is None or carry.landed or not carry.rides or len(carry.strip) < 3:
+                continue
+            self.riding += 1
+            # Shown: some of its copy drawn at half opacity or more (a faint copy reads as none).
+            if drawn_box(carry.strip, faint=THREAD_SHOWN) is not None:
+                continue
+            box = box_of(chip).ravel()
+            dock = float(motion.plan.park_x(chip.width))
+            if abs((box[0] + box[2]) / 2 - dock) * PX <= 1.0:
+                continue  # still docked beside its row
+            inside = apart(box, block) < 0
+            where = "in the output block" if inside else f"{(box[0] - edge) * PX:.0f} px right of E"
+            self.alone.append(
+                f"{moment.beat.name} s{moment.step + 1} a{moment.alpha:.3f} ({moment.time:.2f} s): "
+                f"chip {chip.number.text} {where}, none of its copy shown"
+            )
+
+    def result(self) -> tuple[int, list[str]]:
+        """Return (riding samples, samples of a riding chip off its dock with no copy shown)."""
+        return self.riding, self.alone

@@ -13,7 +13,10 @@ row): they now show together, once the strip is wholly out, and only level
 with its own source row (short of the output block) or its output row: a
 third review read a whole copy rising beside E as more values of the rows it
 passed, and one beside its own row but over the output block as another
-output row's.
+output row's. A strip its chip rides lifts out whole instead, its numbers
+shown from its first move and its row's own hidden until it is a column
+clear (parts/lift.py; its chip never crosses the gap alone,
+tests/test_chip_thread.py): each value still shows once.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ def _emerging(sample: MomentSample) -> list[tuple[list[TextSample], list[TextSam
     """Return (the strip's numbers, those shown) for each strip still partly in its row.
 
     Still in its row: one of its numbers starts left of the right end of its
-    source row's numbers (on the row's line).
+    source row's numbers (on the row's line). Shown is empty while the row's
+    own numbers are hidden (a row lifting out, its values shown once, in it).
     """
     found: list[tuple[list[TextSample], list[TextSample]]] = []
     moving = [t for t in sample.texts if t.in_strip and t.cell is not None]
@@ -54,7 +58,9 @@ def _emerging(sample: MomentSample) -> list[tuple[list[TextSample], list[TextSam
             continue
         end = max(float(t.box[1][0]) for t in source)
         if any(float(t.box[0][0]) < end for t in strip):
-            found.append((strip, [t for t in strip if t.opacity >= SHOWN]))
+            # A row that lifts out (parts/lift.py) hides its own numbers: each shows once.
+            doubled = any(t.opacity >= SHOWN for t in source)
+            found.append((strip, [t for t in strip if t.opacity >= SHOWN] if doubled else []))
     return found
 
 
@@ -151,7 +157,7 @@ FADE_TIME = 0.25
 
 def _misread(
     scene: str, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[str], int, list[tuple[list[float], list[float], list[float]]]]:
+) -> tuple[list[str], int, list[tuple[list[float], list[float], list[float]]], list[float]]:
     """Play ``scene``; return where a strip shows numbers level with neither of its rows.
 
     A shown number (opacity over 0.05) is fine on its source row's line (half a
@@ -164,7 +170,9 @@ def _misread(
     where it is wholly out of the matrix with its chip riding beside it, and
     at each of those seen in the frames (:data:`FRAME`) between its last
     sample before they first show at 0.95 or more and that sample, where no
-    sample saw them part-way in, and the play's time at each of those samples.
+    sample saw them part-way in, and the play's time at each of those samples;
+    and, for rows that lift out (parts/lift.py), their numbers' least opacity
+    at each sample under way (they show from the first move: nothing fades in).
     """
     from embedviz.render.parts.strip import Carry
 
@@ -177,6 +185,7 @@ def _misread(
     last: dict[Carry, float] = {}  # the play's time at its last sample in this step
     step: tuple[str, int] = ("", -1)
     refining = False
+    lifted: list[float] = []
     original = Carry.interpolate_mobject
 
     def record(carry: Carry, alpha: float) -> None:
@@ -191,7 +200,10 @@ def _misread(
         whole = abs(float(carry.strip[0].width) - (row_right - row_left)) < 1e-3
         out = whole and float(carry.strip[0].get_left()[0]) > carry.grid.body_right()
         opacity = None
-        if beside_chip and out and alpha < 1:
+        if getattr(carry, "lift", False):
+            if 0 < alpha < 1 and not refining:
+                lifted.append(min(float(n.get_fill_opacity()) for n in numbers))
+        elif beside_chip and out and alpha < 1:
             opacity = min(float(n.get_fill_opacity()) for n in numbers)
             (between if refining else riding).setdefault(carry, []).append(opacity)
             if not refining and carry.scene_ref is not None:
@@ -240,7 +252,7 @@ def _misread(
     board = prepared_storyboard(scene, None, environ={})
     play_moments(board, look_between, alphas=tuple(k / 80 for k in range(1, 80)))
     found = [(v, between.get(c, []), clock.get(c, [])) for c, v in riding.items()]
-    return bad, len(read_early), found
+    return bad, len(read_early), found, lifted
 
 
 @pytest.mark.slow
@@ -248,7 +260,7 @@ def _misread(
 def test_a_strips_numbers_show_only_level_with_its_own_rows(
     scene: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bad, read_early, riding = _misread(scene, monkeypatch)
+    bad, read_early, riding, lifted = _misread(scene, monkeypatch)
     # Every scene's strips read whole before they land (as they slide into their row) ...
     assert read_early, "no strip read before it landed"
     # ... and never level with another row, unless their own chip rides beside them.
@@ -257,7 +269,9 @@ def test_a_strips_numbers_show_only_level_with_its_own_rows(
     # an empty amber box crossed the screen for two seconds (a 720p review).
     # They fade in as it clears the matrix's edge (a review saw them pop on in one frame),
     # over a fifth of its ride at most, or over a few frames (FADE_TIME) on a fast carry.
-    assert riding, "no strip seen riding home with its chip"
+    # A row that lifts out shows its numbers from its first move (it was shown in E).
+    assert riding or lifted, "no strip seen riding home with its chip"
+    assert all(opacity >= 1 - 1e-6 for opacity in lifted), "a lifting row's numbers hid"
     for opacities, frames, times in riding:
         hidden = sum(opacity < 1 - 1e-6 for opacity in opacities)
         whole = next((t for t, o in zip(times, opacities, strict=True) if o >= 1 - 1e-6), times[-1])
@@ -277,7 +291,8 @@ def test_numbers_that_pop_on_are_reported(monkeypatch: pytest.MonkeyPatch) -> No
     from embedviz.render.parts import strip
 
     monkeypatch.setattr(strip, "numbers_fade", lambda seconds, out_at: 1e-9)
-    _, _, riding = _misread("SingleTokenLookup", monkeypatch)
+    # The batch's strips slide out of E (a single token's row lifts out: nothing fades).
+    _, _, riding, _ = _misread("BatchLookup", monkeypatch)
     assert riding
     assert not any(_faded_in(opacities + frames) for opacities, frames, _ in riding)
     # The frames between were read (the first sample already showed them whole).

@@ -27,6 +27,12 @@ points of its way, read back as drawn) and checked:
   read the outline and a strip drawn from the matrix's edge as one long
   frame: the row with an extra empty cell).
 
+A strip its chip rides lifts out of its row instead (parts/lift.py: its chip
+never crosses the gap alone, tests/test_chip_thread.py): drawn whole from its
+first move, its numbers shown, and the row's own numbers under it hidden, its
+place left empty. It may stand over the matrix, but only level with its own
+row and only while the row's numbers are hidden: each value shows once.
+
 The row's line, the matrix's right edge and the cell are measured as the
 carry begins: from the strip's box and numbers then, and the matrix's body.
 """
@@ -139,11 +145,16 @@ def _faults(start: _Start) -> list[str]:
     lines = [start.line]
     if carry.targets:
         lines.append(float(np.mean([t.get_center()[1] for t in carry.targets])))
+    # A row that lifts out (parts/lift.py): its own numbers hidden while its copy's show.
+    lifts = bool(getattr(carry, "lift", False))
+    own = [*carry.grid.get_row_numbers(carry.row), *carry.grid.marks.get(carry.row, [])]
     for alpha in REPLAY:
         carry.interpolate_mobject(alpha)
         box = carry.strip[0]
         partly_behind = start.box_left + float(carry.moved[0]) < right - 1e-6
-        if partly_behind and box.get_stroke_opacity() > 0 and len(box.points):
+        if lifts:
+            faults.extend(_lift_faults(carry, alpha, own, start))
+        elif partly_behind and box.get_stroke_opacity() > 0 and len(box.points):
             box_ink = float(_corners(box)[0][0]) - box.get_stroke_width() / 200
             if box_ink - start.outline_ink < air - 1e-6:
                 gap = (box_ink - start.outline_ink) * 720 / float(config.frame_height)
@@ -170,10 +181,45 @@ def _faults(start: _Start) -> list[str]:
             name = text.text if hasattr(text, "text") else text
             # Level with its own rows, a column (less a pixel) clear of the matrix's body.
             clear = level and float(t_low[0]) >= right + column - pixel
+            if lifts and (over or behind):
+                continue  # read by _lift_faults
             if over:
                 faults.append(f"a{alpha:.3f}: {name} over the matrix")
             elif behind and not clear:
                 faults.append(f"a{alpha:.3f}: {name} shows while the strip is not wholly out")
+    return faults
+
+
+def _lift_faults(carry: Any, alpha: float, own: list[Any], start: _Start) -> list[str]:
+    """Return what a lifting row shows twice, or off its own line, while over the matrix.
+
+    Its copy's numbers may stand over the matrix only level with its own row
+    (within a third of a row) and only while the row's own numbers there are
+    hidden: the row reads as lifting out of its place, each value once.
+    """
+    from embedviz.render.parts.lift import LiftCarry
+
+    assert isinstance(carry, LiftCarry)
+    left, bottom, right, top = start.body
+    texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
+    shown = [t for t in texts if float(t.get_fill_opacity()) > SHOWN]
+    over = [
+        t
+        for t in shown
+        if t.get_left()[0] < right
+        and t.get_right()[0] > left
+        and t.get_bottom()[1] < top
+        and t.get_top()[1] > bottom
+    ]
+    if not over:
+        return []
+    faults = []
+    centre = float(np.mean([t.get_center()[1] for t in texts]))
+    if abs(centre - start.line) >= start.height / 3:
+        faults.append(f"a{alpha:.3f}: its numbers over the matrix off its own row")
+    doubled = [t for t in own if float(t.get_fill_opacity()) > SHOWN]
+    if doubled:
+        faults.append(f"a{alpha:.3f}: {len(doubled)} of the row's own numbers shown under it")
     return faults
 
 

@@ -22,7 +22,9 @@ default batch and the 3 x 6 batch):
   the matrix's columns, no strip number that shows (opacity over 0.05)
   stands on its source row's line (its centre less than half a row off the
   row's centre line) within the matrix's columns or one column width right
-  of them. (Once all of it is out beside the matrix it reads as a copy.)
+  of them, unless the row's own numbers are hidden then (a riding strip lifts
+  out of its row like a drawer, parts/lift.py: each value shows once, in the
+  copy). (Once all of it is out beside the matrix it reads as a copy.)
 
 Heights and spans are read from the frame as drawn (grids' row centre lines,
 bodies' edges, the output row's numbers the strip hands over to). A row
@@ -84,6 +86,8 @@ class _Sample:
     rows: list[tuple[float, float, float]]
     # Each output grid's body (left, right) and its centre x.
     bodies: list[tuple[float, float]]
+    # The largest opacity of the source row's own numbers in the matrix (0 for a hidden row).
+    own: float = 0.0
 
 
 def _box(mobject: Any) -> Box:
@@ -142,6 +146,10 @@ def _read(scene: MomentScene, moment: Any, found: list[_Sample]) -> None:
         drawn = carry.row in matrix.get_rows()
         source_y = float(matrix.row_y(carry.row)) if drawn else None
         slid = None
+        own = 0.0
+        if drawn:
+            texts = [*matrix.get_row_numbers(carry.row), *matrix.marks.get(carry.row, [])]
+            own = max((float(t.get_fill_opacity()) for t in texts), default=0.0)
         if drawn and strip[1].submobjects:
             first = matrix.get_row_numbers(carry.row)[0]
             slid = float(strip[1].submobjects[0].get_center()[0] - first.get_center()[0])
@@ -160,6 +168,7 @@ def _read(scene: MomentScene, moment: Any, found: list[_Sample]) -> None:
                 row_h,
                 rows,
                 bodies,
+                own,
             )
         )
 
@@ -269,6 +278,8 @@ def test_no_strip_number_shows_beside_its_source_row(case: str) -> None:
                 continue
             # A strip seen while it slides out (its numbers may all be hidden then).
             shown += 1
+            if sample.own <= SHOWN:
+                continue  # the row lifts out: its own numbers hidden, each value shows once
             for (left, bottom, right, top), opacity in sample.numbers:
                 if opacity <= SHOWN:
                     continue

@@ -32,6 +32,7 @@ from embedviz.render.parts.drawer import drawer_pace
 from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.kept import KeptOutlines
 from embedviz.render.parts.late import late_glide
+from embedviz.render.parts.lift import LiftCarry
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
 from embedviz.render.parts.ride import lag, ride_home, strip_way
 from embedviz.render.parts.schedule import WALK, Lookup, clear_starts, late_marks, swept
@@ -243,7 +244,8 @@ class LookupMotion(Component):
         """Return the carry of a matrix row's strip along ``path`` onto ``targets``, at ``pace``."""
         tag = self.cells[("output_id", position)]
         grid = self.matrix.grid
-        return Carry(grid, row, chip, tag, targets, path, self.theme, pace=pace, run_time=1.0)
+        made = Carry if getattr(self.output, "slices", None) is not None else LiftCarry
+        return made(grid, row, chip, tag, targets, path, self.theme, pace=pace, run_time=1.0)
 
     def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
         """Return an order whose paths are all clear from where the block is now, if any."""

@@ -1,16 +1,13 @@
 """A row strip: a copy of a matrix row that lifts off, travels a clear path and lands cell-aligned.
 
-The strip is the row's numbers (and its elision marks) in a box outlined in
-amber, the colour of the ID that fetched it, riding home with the ID's chip at
-its right end, or following it (the chip stays on the output row as its tag);
-a row no ID selected (a slip's wrong row) is framed in the neutral ``wrong``.
-The solver keeps its path clear, and it never covers its source row: it slides
-out from under its row as one unit, only its part clear of the matrix drawn
-(:func:`clear_part`, :func:`cover_box`). Each number fades in once its cell is
-a column clear of the matrix (:mod:`~embedviz.render.parts.level_cells`), the
-box with it (:mod:`~embedviz.render.parts.strip_frame`), all once it is wholly
-out; they ride home with it where its chip rides beside it, and otherwise show
-only level with its own rows, fading in there too (:func:`stretch_fade`).
+The row's numbers (and its elision marks) in a box outlined in amber, the ID's
+colour (a row no ID selected, a slip's wrong row, in the neutral ``wrong``), ride
+home with the ID's chip at its right end, or follow it (the chip stays as its
+tag). A strip its chip rides lifts out of its row whole (:mod:`~embedviz.render.parts.lift`);
+any other slides out from under its row, only its part clear of the matrix drawn
+(:func:`clear_part`), each number shown a column clear of it
+(:mod:`~embedviz.render.parts.level_cells`, :mod:`~embedviz.render.parts.strip_frame`),
+and off its chip only level with its own rows (:func:`stretch_fade`).
 """
 
 from __future__ import annotations
@@ -320,6 +317,10 @@ class Carry(Animation):
         return offset
 
     def interpolate_mobject(self, alpha: float) -> None:
+        """Move the strip to where it is at ``alpha`` (:meth:`_slide`, as its kind draws it)."""
+        self._slide(alpha)
+
+    def _slide(self, alpha: float) -> None:
         """Move the strip to where it is at ``alpha``: it comes out from behind the matrix.
 
         It moves as one unit from under its row, drawn only clear of the matrix
