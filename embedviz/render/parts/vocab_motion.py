@@ -16,7 +16,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Rectangle, Succession, VGroup, VMobject, Wait
+from manim import (
+    Animation,
+    AnimationGroup,
+    Mobject,
+    Rectangle,
+    Succession,
+    VGroup,
+    VMobject,
+    Wait,
+)
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps
@@ -26,15 +35,16 @@ from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid
+from embedviz.render.parts.late import late_glide
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.matrix_grid import ROW_LABEL_BUFF
 from embedviz.render.parts.motion import LookupMotion
-from embedviz.render.parts.schedule import Lookup
+from embedviz.render.parts.schedule import Lookup, late_marks
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.strip import STRIP_Z, Carry, RowStrip
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import StageHost
-from embedviz.story.model import NumberCell
+from embedviz.story.model import Beat, NumberCell
 
 __all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip"]
 
@@ -43,7 +53,11 @@ __all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip"]
 # arrived: a 720p review of mid-motion frames saw it only on its way, level with the
 # column numbers, and read that as where it stopped (issue 18). As built: the walk's pace
 # floor (chip_floor) stretches the whole fetch, the wait with it (to about 0.6 s played).
-DWELL = 0.3
+# 0.45 since session 40: the blocks part for lookup-1's strip after its scroll, and the
+# beat's time that stretched the wait goes to that glide (0.34 s played at 0.3, 0.39 at 0.4).
+DWELL = 0.45
+# The first lookup's (no scroll, no glide before its fetch): its beat stretches the wait.
+FIRST_DWELL = 0.3
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
@@ -151,10 +165,75 @@ class VocabMotion(LookupMotion):
         self.landed: dict[tuple[int, ...], list[NumberText]] = {}
         # How long a chip built now waits beside its row (teaching pace only: see ``teach``).
         self.dwell = 0.0
+        # Where the block and E rest once the last lookup's marks stand in the corridor
+        # (how far left of its place, and E right of its): None, where they rest before.
+        self.end_rest: tuple[float, float] | None = None
+        # Outlines round landed output rows that the stage keeps: they glide with the block.
+        self.riders: list[VMobject] = []
+        # The closing and late marks kept back while ``lookups_then`` builds (else None).
+        self.ending: list[Animation] | None = None
+
+    def matrix_side(self, shown: bool = False) -> list[Mobject]:
+        """Return the matrix's side (see LookupMotion's), with its scroll bar and its count."""
+        bar: list[Mobject] = [m for m in (self.matrix.bar, self.matrix.count) if m is not None]
+        return [*super().matrix_side(shown), *(self._on_screen(bar) if shown else bar)]
+
+    def output_side(self, shown: bool = False) -> list[Mobject]:
+        """Return the output's side (see LookupMotion's), with the outlines kept round its rows."""
+        riders: list[Mobject] = list(self.riders)
+        riders = self._on_screen(riders) if shown else riders
+        return [*super().output_side(shown), *riders]
+
+    def opening(self) -> Animation | None:
+        """Return the blocks' parting for a lookup beat's strips (None: they stand parted)."""
+        return self._opening(0.0)
+
+    def closing(self, stay: bool, lookups: Sequence[Lookup]) -> list[Animation]:
+        """Return the blocks' glide back to rest after ``lookups`` (none if they ``stay``).
+
+        After the lookups whose marks stand in the corridor, back to :attr:`end_rest`.
+        """
+        return [*self._closing(stay, lookups), *late_glide(self, lookups)]
+
+    def _closing(self, stay: bool, lookups: Sequence[Lookup]) -> list[Animation]:
+        """LookupMotion's, to :attr:`end_rest` after the lookups with marks in the corridor.
+
+        While :meth:`lookups_then` builds, the closing and the late marks are kept for it.
+        """
+        if self.end_rest is not None and self.opened is not None and late_marks(lookups):
+            self.opened = (self.opened[0], *self.end_rest)
+        closing = super()._closing(stay, lookups)
+        if self.ending is None:
+            return closing
+        self.ending += [*closing, *late_marks(lookups)]
+        for one in lookups:
+            one.late = []
+        return []
+
+    def lookups_then(self, beat: Beat) -> tuple[Animation, list[Animation]]:
+        """Return a ``lookup_many`` beat's lookups, and apart the blocks' closing and late marks.
+
+        A stage plays the closing later in the beat (LargeVocabLookup: after the
+        rings its next phrase names, so that they come with it), the rings riding.
+        """
+        self.ending = []
+        try:
+            played = self.beat_lookup_many(beat)
+            return played, self.ending
+        finally:
+            self.ending = None
 
     def _one(self, position: tuple[int, ...], lift: float = 0.0, paced: bool = True) -> Lookup:
         """Build one ID's motions; at teaching pace the chip waits beside its row first."""
+        marks = len(self.marks)
         one = super()._one(position, lift, paced)
+        if self.plan.marks_inside:
+            # Its mark shows in the corridor once the blocks have closed up (they do, after
+            # the last lookup): where the block rests, not at the solver's place.
+            rest = self.opened[1] if self.rebased and self.opened else self.slide
+            rest = self.end_rest[0] if self.end_rest is not None else rest
+            for mark in self.marks[marks:]:
+                mark.shift(xyz(-rest, 0))
         if self.dwell > 0:
             one.go = Succession(one.go, Wait(run_time=self.dwell))
             one.walk = AnimationGroup(one.go, one.mark)
@@ -185,7 +264,7 @@ class VocabMotion(LookupMotion):
         The fetch (walk, wait, way back) keeps its own run time where the beat's
         hold has it to spare: the wait is not taken from the walk's pace.
         """
-        self.dwell = DWELL
+        self.dwell = FIRST_DWELL
         try:
             steps = super().lookup_one(position, stay, up, paced, place)
         finally:
