@@ -32,21 +32,21 @@ from embedviz.render.animations import Steps
 from embedviz.render.design import Theme
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import xyz
-from embedviz.render.pace import at_least
+from embedviz.render.pace import at_least, needed_seconds
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid
 from embedviz.render.parts.late import late_glide
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.matrix_grid import ROW_LABEL_BUFF
 from embedviz.render.parts.motion import LookupMotion
-from embedviz.render.parts.schedule import Lookup, late_marks
+from embedviz.render.parts.schedule import REST_WALK, Lookup, late_marks
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.strip import STRIP_Z, Carry, RowStrip
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import StageHost
 from embedviz.story.model import Beat, NumberCell
 
-__all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip"]
+__all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip", "pace_rest"]
 
 # Seconds a chip waits beside the row it looks up (or its hidden range's band) at teaching
 # pace, before it brings the row home. Without it the chip turned back the instant it
@@ -58,6 +58,20 @@ __all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip"]
 DWELL = 0.45
 # The first lookup's (no scroll, no glide before its fetch): its beat stretches the wait.
 FIRST_DWELL = 0.3
+# The rest's lookups play at most this much faster than they are built (REST_WALK and
+# REST_CARRY: their own pace). Down one corridor they go one after another, about 9 s of
+# motion; shared out with the beat's other step they got 2.5 s, 3.7 times their pace, and a
+# 720p review saw the last chip (row 50256's) still on its way as its row had to fill
+# (issue 18). Floored (by the stage: :func:`pace_rest`), the step grows into the beat's
+# hold, the next step starting late.
+REST_SPEEDUP = 2.5
+# Seconds (at the rest's own pace) a chip of the rest waits beside its row: played one after
+# another, a chip turned back the instant it arrived, and the last one (row 50256's) was
+# never seen docked (a sample each fortieth of the step; issue 18). A fortieth of the
+# step's own time (about 12 s with the waits) or more, so a sample reads each chip docked.
+REST_DWELL = 0.35
+# Seconds left for the frames' rounding where the rest's step fills the room its beat has.
+ROUNDING = 0.2
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
@@ -105,6 +119,17 @@ def band_strip(
     numbers.set_z_index(STRIP_Z + 1)
     marks.set_z_index(STRIP_Z + 1)
     return RowStrip(box, numbers, marks, source_row=row)
+
+
+def pace_rest(step: Animation, seconds: float, after: Animation | None = None) -> Animation:
+    """Floor the rest's step: at most :data:`REST_SPEEDUP` times its pace, as room allows.
+
+    The beat lasts ``seconds``; ``after`` (its next step, if any) keeps the
+    floor it needs (the blocks' closing glide), and a little more for the
+    frames' rounding. Return ``step``.
+    """
+    room = seconds - (needed_seconds(after) if after is not None else 0.0) - ROUNDING
+    return at_least(step, max(0.0, min(float(step.get_run_time()) / REST_SPEEDUP, room)))
 
 
 class BandCarry(Carry):
@@ -172,6 +197,8 @@ class VocabMotion(LookupMotion):
         self.riders: list[VMobject] = []
         # The closing and late marks kept back while ``lookups_then`` builds (else None).
         self.ending: list[Animation] | None = None
+        # While ``lookups_then`` builds: the rest's chips wait beside their rows (REST_DWELL).
+        self.resting = False
 
     def matrix_side(self, shown: bool = False) -> list[Mobject]:
         """Return the matrix's side (see LookupMotion's), with its scroll bar and its count."""
@@ -215,13 +242,14 @@ class VocabMotion(LookupMotion):
 
         A stage plays the closing later in the beat (LargeVocabLookup: after the
         rings its next phrase names, so that they come with it), the rings riding.
+        Their chips wait beside their rows (:data:`REST_DWELL`).
         """
-        self.ending = []
+        self.ending, self.resting = [], True
         try:
             played = self.beat_lookup_many(beat)
             return played, self.ending
         finally:
-            self.ending = None
+            self.ending, self.resting = None, False
 
     def _one(self, position: tuple[int, ...], lift: float = 0.0, paced: bool = True) -> Lookup:
         """Build one ID's motions; at teaching pace the chip waits beside its row first."""
@@ -234,7 +262,12 @@ class VocabMotion(LookupMotion):
             rest = self.end_rest[0] if self.end_rest is not None else rest
             for mark in self.marks[marks:]:
                 mark.shift(xyz(-rest, 0))
-        if self.dwell > 0:
+        if self.resting:  # the wait's share of the walk: REST_DWELL of REST_WALK + REST_DWELL
+            one.dwell = REST_DWELL
+            wait = float(one.go.get_run_time()) * REST_DWELL / REST_WALK
+            one.go = Succession(one.go, Wait(run_time=wait))
+            one.walk = AnimationGroup(one.go, one.mark)
+        elif self.dwell > 0:
             one.go = Succession(one.go, Wait(run_time=self.dwell))
             one.walk = AnimationGroup(one.go, one.mark)
         return one

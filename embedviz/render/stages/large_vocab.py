@@ -44,7 +44,7 @@ from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_repeat import legend_way, repeat_rings, repeat_tie
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.parts.scroll import ScrollingMatrix
-from embedviz.render.parts.vocab_motion import VocabMotion
+from embedviz.render.parts.vocab_motion import VocabMotion, pace_rest
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_across import MARK_EDGE_AIR, MARK_GAP
 from embedviz.render.spec import late_marks
@@ -354,9 +354,10 @@ class LargeVocabStage(Stage):
         closing = [Succession(*ending)] if ending else []
         if pair is None or len(beat.phrases) < 2:
             if pair is not None or len(landed) != 1:
-                return Succession(rest, *closing) if closing else rest
+                return pace_rest(Succession(rest, *closing) if closing else rest, beat.duration)
             # Named as "its whole row is copied into output row 2".
-            return Succession(rest, *closing, self._outline_output(landed[0], []))
+            whole = Succession(rest, *closing, self._outline_output(landed[0], []))
+            return pace_rest(whole, beat.duration)
         # The narration points at both rows ("output rows 0 and 8 are identical"): they are
         # ringed in the verdict's colour as it names them, tied to their note, and stay so
         # while it names them. (A passing ring in the highlight once came first in their
@@ -372,7 +373,8 @@ class LargeVocabStage(Stage):
         self.held.append(rings)
         # The rings take the second of the flashes they replace: the step keeps its share.
         named = Succession(OutlineIn(rings, run_time=1.0), *closing, self._tie(landed))
-        return Steps(rest, named)
+        # The lookups take the time they need (the rings come late), leaving the rings theirs.
+        return Steps(pace_rest(rest, beat.duration, named), named)
 
     def _tie(
         self, positions: list[tuple[int, ...]], named: tuple[int, ...] | None = None
