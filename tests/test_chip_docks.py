@@ -68,6 +68,13 @@ def _far(case: str, carry_play_cache: Any) -> tuple[int, int, list[str], list[st
     return played.docks
 
 
+# Session 40: LargeVocab's rest beat plays its eight lookups down one corridor, one after
+# another, about 9 s of motion: shared out with the beat's other step they once played in
+# 2.5 s, and the last chip (row 50256's) was read 200 px right of its row's outline (rest
+# s1 a0.925) and not again before its copy left. They play at most twice their pace now
+# (vocab_motion.REST_SPEEDUP).
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_chip_docks_against_its_row_in_e(case: str, carry_play_cache: Any) -> None:

@@ -438,33 +438,39 @@ def test_the_stage_is_composed_of_parts(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
-def test_the_upright_legend_stands_apart_from_the_row_numbers_and_the_marks(
+def test_the_legend_stands_in_the_title_band_and_the_note_in_the_corridor(
     tmp_path: Path, theme: str
 ) -> None:
-    # A 720p frame review: the legend in the marks' column stood a SPACE from the
-    # output's row numbers, so its values read as part of that column ("0 value
-    # colour", "1 +2"), and ``out[8] = out[0]`` was squeezed under its -2. It stands
-    # APART from both, beside the same rows, its numbers as large.
-    from embedviz.render.design import APART, px_for_font
+    # Until session 40 the legend stood upright in the marks' column right of the tags, APART
+    # from the row numbers and ``out[8] = out[0]`` (a 720p review read its values as part of
+    # that column), at 22.7 px. The corridor as wide as a strip and its riding chip
+    # (tests/test_large_vocab_clear_block.py) left that column no room: the numbers came
+    # out at 17.7 px. The legend now stands in the title band, clear of the title, and the
+    # note in the corridor once the lookups have left it, a MARK_GAP short of the block and
+    # clear of E's scroll bar: 21.2 px.
+    from embedviz.render.design import SPACE, px_for_font
+    from embedviz.render.solver_across import MARK_GAP
     from embedviz.render.stages.large_vocab import LargeVocabStage
     from embedviz.render.theme import THEMES
 
     board = _build(tmp_path)
     stage = LargeVocabStage(RecordingHost(), board, THEMES[theme])
-    legend, output = stage.matrix.legend, stage.output
+    legend, output, plan = stage.matrix.legend, stage.output, stage.plan
     assert legend is not None
-    assert stage.plan.legend_upright > 0
-    # 22.9 px before the marks kept a SPACE of air at the safe area's edge (0.2 px less).
-    assert px_for_font(stage.plan.scale.data) >= 22.7
-    numbers_right = max(number.get_right()[0] for number in output.numbers)
-    assert legend.get_left()[0] - numbers_right >= APART - 1e-6
+    assert not plan.legend_left
+    assert plan.legend_upright == 0
+    assert legend.get_left()[0] - stage.title.get_right()[0] >= SPACE - 1e-6
+    assert legend.get_bottom()[1] > stage.matrix.heading.get_top()[1]
+    assert px_for_font(plan.scale.data) >= 21.0
+    assert plan.marks_inside
     marks = [c.index for c in board.beats[-1].numbers if c.kind == "equal_to"]
     assert marks
     for position in marks:
         mark = output.mark(position)
         assert mark is not None
         assert mark.text == f"out[{position[0]}] = out[0]"
-        assert legend.get_bottom()[1] - mark.get_top()[1] >= APART - 1e-6
+        assert abs(plan.output_left - MARK_GAP - mark.get_right()[0]) < 1e-6
+        assert mark.get_left()[0] - plan.column_left >= MARK_GAP - 1e-6
 
 
 def _ink_spans(mobject: Any) -> list[tuple[float, float]]:
@@ -505,10 +511,16 @@ def test_an_equality_mark_stands_apart_from_its_row_number(
         mark = output.mark(position)
         assert mark is not None
         number = output.numbers[output.row_of(position)]
-        # Level with its row's number, to its right.
+        # Level with its row's number, to its right; or, in the corridor (session 40), left
+        # of the row's first number, which it must not run into either.
         assert abs(mark.get_center()[1] - number.get_center()[1]) * px < 2.0
         spans = _ink_spans(mark)
         gap = (spans[0][0] - _ink_spans(number)[-1][1]) * px
+        if mark.get_right()[0] < stage.plan.output_left:
+            # Placed at the solver's place; the block (and its numbers) may rest left of it.
+            rests = stage.plan.output_left - output.grid.body_left()
+            first = min(output.targets(position), key=lambda t: t.get_left()[0])
+            gap = (_ink_spans(first)[0][0] + rests - spans[-1][1]) * px
         inside = max(b[0] - a[1] for a, b in pairwise(spans)) * px
         assert gap >= 26.0, (mark.text, gap)
         assert gap >= 1.2 * inside, (mark.text, gap, inside)

@@ -12,11 +12,13 @@ chip's box overlaps the output block's body, it must stand level with its own
 output row (the row it leaves through, or lands in), within :data:`LEVEL`; and so
 must a travelling row's drawn frame (a strip: its landing slides it into its row).
 
-Both still fail (strict xfail): riding, the chip cannot both stay beside its copy
-(tests/test_chip_docks.py) and out of the block while a strip wider than the
-walking column rises beside the block. A fix must move them together: a strip
-that rises behind E, unseen, and comes out level with its output row (chip riding
-at its right end up the walking column) passes both checks here.
+Both failed (strict xfails until session 40): riding, the chip could not both stay
+beside its copy (tests/test_chip_docks.py) and out of the block while a strip wider
+than the walking column rose beside the block. Now LargeVocabLookup's solver takes
+only the ``corridor`` arrangement (``LookupSpec.clear_block``), its walking column as
+wide as a strip and the chip riding at its right end (``LookupPlan.holds_rider``): the
+copy goes down the corridor, its chip a TAG_GAP short of the block, and turns in
+within half a row of its output row's line, so both enter the block level with it.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ import json
 from typing import Any
 
 import numpy as np
-import pytest
 from carry_plays import drawn_box
 from conftest import box_of
 
@@ -95,19 +96,11 @@ def _level(box: np.ndarray, row_y: float, half: float) -> bool:
     return bool(box[0][1] >= row_y - half - LEVEL and box[1][1] <= row_y + half + LEVEL)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18: a chip riding its hidden strip stands in the block beside another row",
-)
 def test_a_chip_crosses_the_output_block_only_in_its_own_row() -> None:
     chips, _ = _strays("{}")
     assert not chips, "\n".join(chips)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18: a strip wider than the walking column rises across the block's border",
-)
 def test_a_strip_crosses_the_output_block_only_in_its_own_row() -> None:
     """Nor does a strip rise across the block's left border, level with other rows.
 
@@ -116,7 +109,7 @@ def test_a_strip_crosses_the_output_block_only_in_its_own_row() -> None:
     257's in the rest at 51.2 s). Read by its drawn part (``carry_plays.drawn_box``):
     sliding out of E its box is shaded, and its left end's opacity read 0, so
     33.1 s and 48.7 s (each copy's value drawn in output row 9, beside the
-    ``50256`` tag, at 720p) went unread.
+    ``50256`` tag, at 720p) went unread. Down the corridor it rises beside no block.
     """
     _, strips = _strays("{}")
     assert not strips, "\n".join(strips)

@@ -132,6 +132,13 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             rows = [int(found[1]), int(found[2])]
             problems = []
             left, y = note.get_left()[0], note.get_center()[1]
+            ys = [float(np.mean([(b[0][1] + b[1][1]) / 2 for b in numbers[r]])) for r in rows]
+            body_left = min(b[0][0] for r in rows for b in numbers[r])
+            if note.get_right()[0] < body_left:
+                # In the emptied corridor, left of its row (LookupPlan.marks_inside).
+                problems += _left_note(scene, note, strokes, ys, body_left)
+                seen.append((moment.beat.name, problems))
+                continue
             edge = config.frame_width / 2 - note.get_right()[0]
             # Inside the safe area with air: a SPACE inside it. The moment tests' rule
             # (inside the safe area) let it end on the margin's line, 18 px from the
@@ -151,7 +158,6 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             runs = [lo[0] for lo, hi in strokes if lo[0] > beside - SPACE and hi[0] <= left]
             if runs and min(runs) - beside < 1.25 * SPACE - 1e-6:
                 problems.append(f"the bracket {min(runs) - beside:.3f} from the row numbers")
-            ys = [float(np.mean([(b[0][1] + b[1][1]) / 2 for b in numbers[r]])) for r in rows]
             body_right = max(b[1][0] for r in rows for b in numbers[r])
             # A run out of the note's left end, at its height.
             if not any(lo[0] < left <= hi[0] + SPACE and lo[1] <= y <= hi[1] for lo, hi in strokes):
@@ -178,6 +184,33 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
     return seen
 
 
+def _left_note(
+    scene: Any, note: Any, strokes: list[Any], ys: list[float], body_left: float
+) -> list[str]:
+    """A note in the corridor: clear of E's scroll bar, tied to its rows on the block's left.
+
+    A line goes out of its right end at its height, and an upright run between it and
+    the block joins one row's height to the other's.
+    """
+    problems = []
+    right, y = note.get_right()[0], note.get_center()[1]
+    bar = scene.stage.plan.column_left
+    if note.get_left()[0] - bar < SPACE - 1e-6:
+        problems.append(f"{note.get_left()[0] - bar:.3f} from E's scroll bar")
+    if not any(lo[0] - SPACE <= right < hi[0] and lo[1] <= y <= hi[1] for lo, hi in strokes):
+        problems.append("no line out of the note")
+    if not any(
+        right < lo[0]
+        and hi[0] < body_left
+        and hi[0] - lo[0] < SPACE
+        and lo[1] <= min(ys)
+        and hi[1] >= max(ys)
+        for lo, hi in strokes
+    ):
+        problems.append("nothing joins the rows beside the note")
+    return problems
+
+
 # Three repeats in the rest: three notes, one pair named.
 PAIRS = {"ids": "40,7,59,40,2,7,59", "vocab": 60, "dim": 5}
 
@@ -193,7 +226,11 @@ def test_the_equality_note_is_tied_to_its_rows(overrides: dict[str, Any]) -> Non
     At the rest and shape beats' ends it stands inside the safe area with air (MARGIN
     and a SPACE from the frame's right edge: a later review found it flush on the
     margin's line), and lines join it to both rows it names, their bracket
-    clear of the row numbers (a later review: it nearly touched them, a SPACE off). Its rows are
+    clear of the row numbers (a later review: it nearly touched them, a SPACE off).
+    A note that comes with the last lookup beat stands in the emptied corridor,
+    left of its row (session 40: the marks' column right of the tags cost the
+    numbers 3.5 px at 720p), a SPACE clear of E's scroll bar, tied on the block's
+    left side (:func:`_left_note`). Its rows are
     ringed only while the caption names them (the first test): a later review saw
     three pairs' rings crowd the block and merge with its outline at ``shape``.
     """

@@ -35,6 +35,9 @@ clear, and the one with the larger numbers wins:
     chips waiting over E (a lane), equality marks that come last stand in the
     corridor, left of their rows, once it is empty (:attr:`LookupPlan.marks_inside`):
     it stays open after the lookups, and the blocks never slide across for them.
+    Where nothing may cross the output block off its own row (``spec.clear_block``:
+    LargeVocabLookup) only the corridor is tried, wide enough for a strip and the
+    chip riding at its right end (:attr:`LookupPlan.holds_rider`).
 still ``beside``
     When a raised block would leave too much empty under it (a stage would
     rest it lower and glide it up and back for strips), the legend stands
@@ -220,6 +223,19 @@ class LookupPlan:
             return 0.0
         return max(0.0, self.output_left - (self.column_left + 2 * TAG_GAP + self.chip_width))
 
+    @property
+    def holds_rider(self) -> bool:
+        """Whether the corridor holds a strip and its chip riding at its right end.
+
+        (``LookupSpec.clear_block``: the chip rides down it a TAG_GAP short of the
+        block, and into the block only level with its own row.)
+        """
+        room = self.output_left - self.column_left
+        return (
+            self.mode == "corridor"
+            and room >= self.body_width + self.chip_width + 3 * TAG_GAP - 1e-9
+        )
+
     def park_x(self, chip_width: float) -> float:
         """Return the centre x of a chip of this width waiting at the right end of its row."""
         return self.column_left + TAG_GAP + chip_width / 2
@@ -249,6 +265,10 @@ class LookupPlan:
             return rising_route(clear, landing, source_y, target_y, turn)
         corridor = self.column_left + TAG_GAP + half
         room = max(0.0, landing - half - (corridor + half))  # the gap before the block
+        if self.holds_rider:
+            # Its chip rides a TAG_GAP short of the block: it turns in within half a row of
+            # its output row's line, so the chip enters the block level with its own row.
+            room = min(room, self.sizes.row_height / 2)
         bends = [(corridor, source_y, float("inf")), (corridor, target_y, room)]
         return curved_route(clear, bends, (landing, target_y))
 
@@ -410,6 +430,8 @@ def _solve(spec: LookupSpec) -> LookupPlan:
     found: list[tuple[float, float, Mode]] = []
     # A still block stands beside the matrix (the corridor's blocks close up between lookups).
     modes: tuple[Mode, ...] = ("beside",) if spec.still else ("beside", "corridor")
+    if spec.clear_block:  # beside, a strip rises across the block's empty rows
+        modes = ("corridor",)
     if len(spec.sources) == 1 and spec.print_lines:
         modes = ("stack", *modes)
     for mode in modes:

@@ -123,9 +123,12 @@ def marks_fit_inside(spec: LookupSpec, late: bool, mark_w: float, column_w: floa
     strip has landed: marks that fit there (a MARK_GAP either side) stand in it,
     and the blocks never glide left to make room for them past the row numbers
     (a 720p review of MiniLM's sentence: the block slid 14 % of the frame's
-    width at 62 s, after the last lookup, for its marks).
+    width at 62 s, after the last lookup, for its marks). So too in a corridor as
+    wide as a strip and its riding chip (``spec.clear_block``: LargeVocabLookup),
+    where a marks' column right of the tags would cost the numbers 3.5 px at 720p.
     """
-    return late and spec.lane and mark_w + 2 * MARK_GAP <= column_w - spec.bar_width
+    room = column_w - spec.bar_width
+    return late and (spec.lane or spec.clear_block) and mark_w + 2 * MARK_GAP <= room
 
 
 def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[str]) -> Across:
@@ -136,8 +139,11 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
     body_w = sum(s.size for s in col_slots(spec.window, sizes))
     margin_w = _margin_width(spec, sizes, body_w, problems)
     chip_w = max(chip_size(len(i), 0, label)[0] for i, _ in spec.chips)
-    # The walking column holds a parked chip; the corridor, a strip (wider than any chip).
+    # The walking column holds a parked chip; the corridor, a strip (wider than any chip),
+    # and, where nothing may cross the block (``spec.clear_block``), its chip riding beside it.
     lane_w = max(body_w, chip_w) if mode == "corridor" else chip_w
+    if mode == "corridor" and spec.clear_block:
+        lane_w = body_w + TAG_GAP + chip_w
     column_w = 2 * TAG_GAP + lane_w + spec.bar_width
     piece_w = max(char_advance(piece_font(scale)) * len(p) for _, p in spec.chips)
     position_w = char_advance(label) * spec.position_chars
@@ -173,7 +179,7 @@ def lay_across(spec: LookupSpec, sizes: GridSizes, mode: Mode, problems: list[st
             problems.append(f"heading {text!r} too wide")
     slack = right - left - total_w
     offset = max(0.0, slack / 2)
-    if spec.marks_last and mark_w:
+    if spec.marks_last and mark_w and not inside:
         # An empty column for most of the video would leave a wide strip empty: centre
         # what stands from the start, as far as the marks still fit.
         offset = max(0.0, min(slack, (slack + mark_room) / 2))

@@ -168,6 +168,14 @@ class LookupSpec:
     lane
         Whether the chips wait in a row over E rather than beside the output
         rows they fill (:mod:`~embedviz.render.solver_lane`).
+    clear_block
+        Whether a travelling strip or chip may overlap the output block only
+        level with its own output row: only the ``corridor`` arrangement is
+        tried, its walking column as wide as a strip and the chip riding at its
+        right end (a TAG_GAP either side), so the copy goes down the corridor
+        and slides level into its row (LargeVocabLookup, issue 18: beside, a
+        strip wider than the walking column rose across the block's empty rows,
+        its chip standing inside the block level with another row's tag).
     """
 
     window: Window
@@ -215,6 +223,7 @@ class LookupSpec:
     legend_in_band: bool = False
     legend_level: bool = False
     legend_chars: int = 2
+    clear_block: bool = False
 
     @classmethod
     def from_board(cls, board: Storyboard) -> LookupSpec:
@@ -270,13 +279,13 @@ class LookupSpec:
         )
 
 
-def late_marks(board: Storyboard) -> bool:
+def late_marks(board: Storyboard, actions: tuple[str, ...] = ("lookup", "lookup_many")) -> bool:
     """Whether the board has equality marks and each first shows in its last lookup beat.
 
     A stage whose blocks rest together between lookups (LookupStage) sets
-    :attr:`LookupSpec.late_marks` from it.
+    :attr:`LookupSpec.late_marks` from it; ``actions`` are its beats that look rows up.
     """
-    lookups = [b for b in board.beats if b.action in ("lookup", "lookup_many")]
+    lookups = [b for b in board.beats if b.action in actions]
     first: dict[tuple[int, ...], int] = {}
     for number, beat in enumerate(lookups):
         for cell in beat.numbers:

@@ -93,14 +93,38 @@ def repeat_tie(
     Returns
     -------
     VGroup
-        The bracket's runs.
+        The bracket's runs. A note left of the block (in the emptied corridor:
+        LargeVocabLookup, ``LookupPlan.marks_inside``) is tied on the block's
+        left, the bracket opening to the right (:func:`_left_tie`).
     """
+    if float(note.get_right()[0]) < grid.body_left():
+        return _left_tie(grid, rows, note, colour, lane_at)
     reach = _reach(tags)
     lane = reach + lane_at * (note.get_left()[0] - reach)
     ys = [grid.row_y(row) for row in rows]
     runs = [Line(xyz(reach, y), xyz(lane, y)) for y in ys[:-1]]
     runs.append(Line(xyz(lane, min(ys)), xyz(lane, max(ys))))
     runs.append(Line(xyz(reach, ys[-1]), xyz(note.get_left()[0] - SPACE / 4, ys[-1])))
+    for run in runs:
+        run.set_stroke(colour, width=TIE_WIDTH)
+    return VGroup(*runs)
+
+
+def _left_tie(
+    grid: CellGrid, rows: Sequence[int], note: VMobject, colour: str, lane_at: float
+) -> VGroup:
+    """Tie the rows to a note left of the block: runs from the rows' left ends, upright between.
+
+    The upright run stands between the note's right end and the rings' left
+    sides (``lane_at`` of the way); the repeat's run goes on left into the note.
+    """
+    reach = min(float(grid.row_outline(row, colour).get_left()[0]) for row in rows) - SPACE / 4
+    start = float(note.get_right()[0]) + SPACE / 4
+    lane = start + lane_at * (reach - start)
+    ys = [grid.row_y(row) for row in rows]
+    runs = [Line(xyz(lane, y), xyz(reach, y)) for y in ys[:-1]]
+    runs.append(Line(xyz(lane, min(ys)), xyz(lane, max(ys))))
+    runs.append(Line(xyz(start, ys[-1]), xyz(reach, ys[-1])))
     for run in runs:
         run.set_stroke(colour, width=TIE_WIDTH)
     return VGroup(*runs)

@@ -77,7 +77,7 @@ def lane_parts(motion: LookupMotion) -> list[Mobject]:
     return [motion.chips.heading, *motion.chips.chips]
 
 
-def rest_across(motion: LookupMotion, title: Mobject) -> None:
+def rest_across(motion: LookupMotion, title: Mobject, slide: float | None = None) -> None:
     """Close the corridor, empty between lookups: the matrix and the block rest together.
 
     Of the :attr:`~embedviz.render.solver.LookupPlan.rest_slide` they close
@@ -89,9 +89,10 @@ def rest_across(motion: LookupMotion, title: Mobject) -> None:
     come (the marks' empty column, when they name both rows: ``out[9] =
     out[6]``): the blocks then rest where the frame is fullest, and glide left
     together just before the marks show, by what the marks still lack
-    (:attr:`~embedviz.render.parts.motion.LookupMotion.late_shift`).
+    (:attr:`~embedviz.render.parts.motion.LookupMotion.late_shift`). ``slide``: close
+    by that much instead (a corridor kept open enough for what stands in it at the end).
     """
-    slide = motion.plan.rest_slide
+    slide = motion.plan.rest_slide if slide is None else slide
     if slide <= 0:
         return
     largest = 1.0 - motion.plan.marks_overflow / slide

@@ -81,11 +81,12 @@ def lag(
     """Return how far (a share of its chip's way back) a strip sets off behind its chip.
 
     0 where the chip rides at its right end: beside, always (a scroll bar's
-    too: see :func:`step_in`); in the corridor, past empty rows only
-    (:func:`rides_past`; else the chip leads by
+    too: see :func:`step_in`), and down a corridor that holds it beside its strip
+    (:attr:`~embedviz.render.solver.LookupPlan.holds_rider`); in another corridor, past
+    empty rows only (:func:`rides_past`; else the chip leads by
     :data:`~embedviz.render.parts.schedule.STRIP_LAG`). Arguments as :func:`rides_past`.
     """
-    if plan.mode != "corridor":
+    if plan.mode != "corridor" or plan.holds_rider:
         return 0.0
     return 0.0 if rides_past(ends, rows, filled, plan.sizes.row_height, chip_height) else STRIP_LAG
 

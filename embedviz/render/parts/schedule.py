@@ -52,6 +52,8 @@ class Lookup:
     # The row's amber outline, and the mark's fade-in as it lands (when not late).
     outline: VMobject | None = None
     shown: list[Animation] = field(default_factory=list)
+    # Seconds (at the rest's pace) its chip waits beside its row, its walk built with the wait.
+    dwell: float = 0.0
 
     def arriving(self, walk: float) -> Animation:
         """Return the chip's walk (``walk`` seconds long), its row outlined as it arrives.
@@ -88,7 +90,7 @@ class Lookup:
             # ``moved`` fades it as its strip lands (FadesAsItLeaves).
             moved = self.moved
             settle = AnimationGroup(*self.shown) if self.shown else Wait()
-        walk.set_run_time(REST_WALK)
+        walk.set_run_time(REST_WALK + self.dwell)
         moved.set_run_time(REST_CARRY)
         return Succession(walk, moved, settle.set_run_time(REST_SETTLE))
 
@@ -140,8 +142,9 @@ def clear_starts(lookups: Sequence[Lookup]) -> list[float]:
     for one in lookups:
         start = earliest
         while True:
-            walk = (start, start + REST_WALK, one.walk_area)
-            carry = (start + REST_WALK, start + REST_WALK + REST_CARRY, one.carry_area)
+            arrived = start + REST_WALK + one.dwell
+            walk = (start, arrived, one.walk_area)
+            carry = (arrived, arrived + REST_CARRY, one.carry_area)
             clash = [
                 end
                 for begin, end, area in busy
@@ -153,5 +156,5 @@ def clear_starts(lookups: Sequence[Lookup]) -> list[float]:
             start += 0.05
         busy += [walk, carry]
         starts.append(round(start, 6))
-        earliest = start + REST_LAG
+        earliest = start + REST_LAG + one.dwell
     return starts

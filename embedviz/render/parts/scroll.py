@@ -90,10 +90,11 @@ class ScrollBar(VGroup):
         return float(self.top - self.length * (row + 0.5) / self.vocab)
 
     def ticks_for(self, window: Window) -> VGroup:
-        """Return a tick for each row a window shows."""
+        """Return a tick for each row a window shows (on the track, where it stands now)."""
+        x = float(self.track.get_center()[0])
         ticks = VGroup(
             *[
-                Line(xyz(self.x - 0.07, y), xyz(self.x + 0.07, y), stroke_width=2)
+                Line(xyz(x - 0.07, y), xyz(x + 0.07, y), stroke_width=2)
                 for y in (self.row_y(row) for row in window.rows)
             ]
         )
@@ -131,6 +132,9 @@ class ScrollingMatrix(MatrixPart):
         super().__init__(host, board, cells, plan, theme)
         self.board, self.cells, self.plan = board, cells, plan
         self.window = board.beats[0].window
+        # How far right of the solver's place the matrix stands now (it may rest there
+        # between lookups): a window scrolled to is built where the one shown stands.
+        self.across = 0.0
         tallest = max(body_height(beat.window, plan.sizes) for beat in board.beats)
         bar_x = plan.matrix_left + plan.body_width + plan.bar_width / 2
         self.bar = ScrollBar(bar_x, plan.matrix_top, tallest, board.vocab_size, theme, self.window)
@@ -171,7 +175,7 @@ class ScrollingMatrix(MatrixPart):
         )
         grid.shift(
             xyz(
-                self.plan.matrix_left - grid.body_left(),
+                self.plan.matrix_left + self.across - grid.body_left(),
                 self.plan.matrix_top - grid.body_top(),
             )
         )
@@ -190,6 +194,7 @@ class ScrollingMatrix(MatrixPart):
         """
         if window == self.window:
             return None
+        self.across = self.grid.body_left() - self.plan.matrix_left
         old, new = self.grid, self._grid(window)
         scroll = plan_scroll(old, new, (self.window, window), self._middle)
         self.grid, self.window = new, window

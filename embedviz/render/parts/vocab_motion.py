@@ -16,34 +16,62 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Rectangle, Succession, VGroup, VMobject, Wait
+from manim import (
+    Animation,
+    AnimationGroup,
+    Mobject,
+    Rectangle,
+    Succession,
+    VGroup,
+    VMobject,
+    Wait,
+)
 from manim.utils.rate_functions import smooth
 
 from embedviz.render.animations import Steps
 from embedviz.render.design import Theme
 from embedviz.render.glyphs import LabelText, NumberText
 from embedviz.render.metrics import xyz
-from embedviz.render.pace import at_least
+from embedviz.render.pace import at_least, needed_seconds
 from embedviz.render.parts.chips import Chip
 from embedviz.render.parts.grid import CellGrid
+from embedviz.render.parts.late import late_glide
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.matrix_grid import ROW_LABEL_BUFF
 from embedviz.render.parts.motion import LookupMotion
-from embedviz.render.parts.schedule import Lookup
+from embedviz.render.parts.schedule import REST_WALK, Lookup, late_marks
 from embedviz.render.parts.scroll import ScrollingMatrix
 from embedviz.render.parts.strip import STRIP_Z, Carry, RowStrip
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import StageHost
-from embedviz.story.model import NumberCell
+from embedviz.story.model import Beat, NumberCell
 
-__all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip"]
+__all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip", "pace_rest"]
 
 # Seconds a chip waits beside the row it looks up (or its hidden range's band) at teaching
 # pace, before it brings the row home. Without it the chip turned back the instant it
 # arrived: a 720p review of mid-motion frames saw it only on its way, level with the
 # column numbers, and read that as where it stopped (issue 18). As built: the walk's pace
 # floor (chip_floor) stretches the whole fetch, the wait with it (to about 0.6 s played).
-DWELL = 0.3
+# 0.45 since session 40: the blocks part for lookup-1's strip after its scroll, and the
+# beat's time that stretched the wait goes to that glide (0.34 s played at 0.3, 0.39 at 0.4).
+DWELL = 0.45
+# The first lookup's (no scroll, no glide before its fetch): its beat stretches the wait.
+FIRST_DWELL = 0.3
+# The rest's lookups play at most this much faster than they are built (REST_WALK and
+# REST_CARRY: their own pace). Down one corridor they go one after another, about 9 s of
+# motion; shared out with the beat's other step they got 2.5 s, 3.7 times their pace, and a
+# 720p review saw the last chip (row 50256's) still on its way as its row had to fill
+# (issue 18). Floored (by the stage: :func:`pace_rest`), the step grows into the beat's
+# hold, the next step starting late.
+REST_SPEEDUP = 2.5
+# Seconds (at the rest's own pace) a chip of the rest waits beside its row: played one after
+# another, a chip turned back the instant it arrived, and the last one (row 50256's) was
+# never seen docked (a sample each fortieth of the step; issue 18). A fortieth of the
+# step's own time (about 12 s with the waits) or more, so a sample reads each chip docked.
+REST_DWELL = 0.35
+# Seconds left for the frames' rounding where the rest's step fills the room its beat has.
+ROUNDING = 0.2
 
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
@@ -91,6 +119,17 @@ def band_strip(
     numbers.set_z_index(STRIP_Z + 1)
     marks.set_z_index(STRIP_Z + 1)
     return RowStrip(box, numbers, marks, source_row=row)
+
+
+def pace_rest(step: Animation, seconds: float, after: Animation | None = None) -> Animation:
+    """Floor the rest's step: at most :data:`REST_SPEEDUP` times its pace, as room allows.
+
+    The beat lasts ``seconds``; ``after`` (its next step, if any) keeps the
+    floor it needs (the blocks' closing glide), and a little more for the
+    frames' rounding. Return ``step``.
+    """
+    room = seconds - (needed_seconds(after) if after is not None else 0.0) - ROUNDING
+    return at_least(step, max(0.0, min(float(step.get_run_time()) / REST_SPEEDUP, room)))
 
 
 class BandCarry(Carry):
@@ -151,11 +190,84 @@ class VocabMotion(LookupMotion):
         self.landed: dict[tuple[int, ...], list[NumberText]] = {}
         # How long a chip built now waits beside its row (teaching pace only: see ``teach``).
         self.dwell = 0.0
+        # Where the block and E rest once the last lookup's marks stand in the corridor
+        # (how far left of its place, and E right of its): None, where they rest before.
+        self.end_rest: tuple[float, float] | None = None
+        # Outlines round landed output rows that the stage keeps: they glide with the block.
+        self.riders: list[VMobject] = []
+        # The closing and late marks kept back while ``lookups_then`` builds (else None).
+        self.ending: list[Animation] | None = None
+        # While ``lookups_then`` builds: the rest's chips wait beside their rows (REST_DWELL).
+        self.resting = False
+
+    def matrix_side(self, shown: bool = False) -> list[Mobject]:
+        """Return the matrix's side (see LookupMotion's), with its scroll bar and its count."""
+        bar: list[Mobject] = [m for m in (self.matrix.bar, self.matrix.count) if m is not None]
+        return [*super().matrix_side(shown), *(self._on_screen(bar) if shown else bar)]
+
+    def output_side(self, shown: bool = False) -> list[Mobject]:
+        """Return the output's side (see LookupMotion's), with the outlines kept round its rows."""
+        riders: list[Mobject] = list(self.riders)
+        riders = self._on_screen(riders) if shown else riders
+        return [*super().output_side(shown), *riders]
+
+    def opening(self) -> Animation | None:
+        """Return the blocks' parting for a lookup beat's strips (None: they stand parted)."""
+        return self._opening(0.0)
+
+    def closing(self, stay: bool, lookups: Sequence[Lookup]) -> list[Animation]:
+        """Return the blocks' glide back to rest after ``lookups`` (none if they ``stay``).
+
+        After the lookups whose marks stand in the corridor, back to :attr:`end_rest`.
+        """
+        return [*self._closing(stay, lookups), *late_glide(self, lookups)]
+
+    def _closing(self, stay: bool, lookups: Sequence[Lookup]) -> list[Animation]:
+        """LookupMotion's, to :attr:`end_rest` after the lookups with marks in the corridor.
+
+        While :meth:`lookups_then` builds, the closing and the late marks are kept for it.
+        """
+        if self.end_rest is not None and self.opened is not None and late_marks(lookups):
+            self.opened = (self.opened[0], *self.end_rest)
+        closing = super()._closing(stay, lookups)
+        if self.ending is None:
+            return closing
+        self.ending += [*closing, *late_marks(lookups)]
+        for one in lookups:
+            one.late = []
+        return []
+
+    def lookups_then(self, beat: Beat) -> tuple[Animation, list[Animation]]:
+        """Return a ``lookup_many`` beat's lookups, and apart the blocks' closing and late marks.
+
+        A stage plays the closing later in the beat (LargeVocabLookup: after the
+        rings its next phrase names, so that they come with it), the rings riding.
+        Their chips wait beside their rows (:data:`REST_DWELL`).
+        """
+        self.ending, self.resting = [], True
+        try:
+            played = self.beat_lookup_many(beat)
+            return played, self.ending
+        finally:
+            self.ending, self.resting = None, False
 
     def _one(self, position: tuple[int, ...], lift: float = 0.0, paced: bool = True) -> Lookup:
         """Build one ID's motions; at teaching pace the chip waits beside its row first."""
+        marks = len(self.marks)
         one = super()._one(position, lift, paced)
-        if self.dwell > 0:
+        if self.plan.marks_inside:
+            # Its mark shows in the corridor once the blocks have closed up (they do, after
+            # the last lookup): where the block rests, not at the solver's place.
+            rest = self.opened[1] if self.rebased and self.opened else self.slide
+            rest = self.end_rest[0] if self.end_rest is not None else rest
+            for mark in self.marks[marks:]:
+                mark.shift(xyz(-rest, 0))
+        if self.resting:  # the wait's share of the walk: REST_DWELL of REST_WALK + REST_DWELL
+            one.dwell = REST_DWELL
+            wait = float(one.go.get_run_time()) * REST_DWELL / REST_WALK
+            one.go = Succession(one.go, Wait(run_time=wait))
+            one.walk = AnimationGroup(one.go, one.mark)
+        elif self.dwell > 0:
             one.go = Succession(one.go, Wait(run_time=self.dwell))
             one.walk = AnimationGroup(one.go, one.mark)
         return one
@@ -185,7 +297,7 @@ class VocabMotion(LookupMotion):
         The fetch (walk, wait, way back) keeps its own run time where the beat's
         hold has it to spare: the wait is not taken from the walk's pace.
         """
-        self.dwell = DWELL
+        self.dwell = FIRST_DWELL
         try:
             steps = super().lookup_one(position, stay, up, paced, place)
         finally:

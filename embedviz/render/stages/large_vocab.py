@@ -13,6 +13,7 @@ several parts at once are handled here.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 
 from manim import (
     RIGHT,
@@ -41,15 +42,19 @@ from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.pace import at_least
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_repeat import legend_way, repeat_rings, repeat_tie
+from embedviz.render.parts.resting import rest_across
 from embedviz.render.parts.scroll import ScrollingMatrix
-from embedviz.render.parts.vocab_motion import VocabMotion
+from embedviz.render.parts.vocab_motion import VocabMotion, pace_rest
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
-from embedviz.render.solver_across import MARK_EDGE_AIR
+from embedviz.render.solver_across import MARK_EDGE_AIR, MARK_GAP
+from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
 from embedviz.story.model import Beat, Storyboard, Window
 
 __all__ = ["LargeVocabStage", "large_vocab_spec", "solve_large_vocab"]
 
+# The beats that look rows up (the repeat's note comes with the last of them).
+LOOKUPS = ("lookup", "scroll_lookup", "fill_rest")
 # The most the marks' air at the frame's edge may cost the table's numbers (px at 720p).
 AIR_COST_PX = 0.5
 
@@ -88,19 +93,37 @@ def large_vocab_spec(board: Storyboard) -> LookupSpec:
         # stack (issue 18); 1.5 leaves about 18 px. This table's own: BatchLookup's is one
         # SPACE (batch_plan.COL_NOTE_AIR).
         col_note_air=1.5,
-        # The marks' column stands empty until the rest beat: the legend stands in it,
-        # where the rows above the first mark leave it room (see ``solve_large_vocab``).
-        marks_from=_first_mark(board),
-        # Else the raised block leaves room under it, which would otherwise stand empty.
-        legend_under_output=True,
+        # A copy goes down a corridor as wide as it and its chip, and slides level into
+        # its row: beside, wider than the walking column, it rose across the block's
+        # empty rows, its chip inside the block level with row 9's tag (issue 18).
+        clear_block=True,
+        # The repeat's note comes with the rest beat, once the corridor is empty: it
+        # stands there, left of its row, and the legend in the title band, so no column
+        # right of the tags stands empty for most of the video (the numbers: 21 px at
+        # 720p, not 17.7 with that column beside the wide corridor).
+        late_marks=late_marks(board, LOOKUPS),
+        legend_in_band=True,
     )
 
 
-def _first_mark(board: Storyboard) -> int:
-    """Return the first output row with an equality mark (0: none; row 0 never has one)."""
-    marked = [c.index for b in board.beats for c in b.numbers if c.kind == "equal_to"]
-    positions = sorted({c.index for b in board.beats for c in b.numbers if c.kind == "position"})
-    return min((positions.index(i) for i in marked if i in positions), default=0)
+def _end_rest(motion: VocabMotion, board: Storyboard) -> tuple[float, float] | None:
+    """Return where the block and E rest after the last lookup, whose notes stand between them.
+
+    Equality notes that come with the last lookup stand in the corridor
+    (``plan.marks_inside``), right-aligned a MARK_GAP short of the block: it
+    stays wide enough for the widest and a SPACE clear of E's scroll bar. The
+    block rests that much less far left (and E, where that is not enough,
+    less far right). None: no such notes.
+    """
+    plan = motion.plan
+    notes = [c.index for b in board.beats for c in b.numbers if c.kind == "equal_to"]
+    marks = [m for m in (motion.output.mark(p) for p in notes) if m is not None]
+    if not plan.marks_inside or not marks:
+        return None
+    keep = max(m.width for m in marks) + MARK_GAP + SPACE
+    short = max(0.0, keep - (plan.output_left - plan.column_left - plan.rest_slide))
+    block = max(0.0, motion.slide - short)
+    return block, max(0.0, motion.matrix_slide - (short - (motion.slide - block)))
 
 
 def solve_large_vocab(spec: LookupSpec) -> LookupPlan:
@@ -180,6 +203,17 @@ class LargeVocabStage(Stage):
         )
         self.repeat_rings = []
         self.held = []
+        # Between lookups E and the block rest a chip's column apart (the corridor would
+        # stand empty from the title to the caption); after the last, wide enough for the
+        # notes that stand in it.
+        rest_across(self.motion, self.title)
+        self.motion.end_rest = _end_rest(self.motion, self.board)
+        # Parted for a lookup beat, the blocks stay parted where the next beat looks up too.
+        self.motion.stays_open = {
+            a.name
+            for a, b in pairwise(self.board.beats)
+            if a.action in LOOKUPS and b.action in LOOKUPS
+        }
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E's window with its scroll bar and legend, the output, the chips."""
@@ -260,12 +294,17 @@ class LargeVocabStage(Stage):
         """
         assert beat.highlight is not None
         moves = self._scroll(beat)
+        # Scrolled where E rests, the blocks part for the strip (see ``build``).
+        opening = self.motion.opening()
         one = self.motion.teach(beat.highlight.position)
         # The row's outline comes once the rows have stopped: drawn at the row's place
         # while they slid, its lines ran through the digits passing under it.
-        marked = Succession(AnimationGroup(*moves), one.mark)
+        parting = [opening] if opening is not None else []
+        marked = Succession(AnimationGroup(*moves), *parting, one.mark)
         if one.outline is not None:
             self.held.append(one.outline)
+            if all(one.outline is not m for m in self.motion.taken):
+                self.motion.taken.append(one.outline)  # it glides with E as the blocks close
         position = beat.highlight.position
         settle = self._outline_output(position, one.shown)
         if ("equal_to", position) in self.cells and one.shown:
@@ -274,6 +313,8 @@ class LargeVocabStage(Stage):
         # The fetch keeps its own pace where the beat has time (the chip's wait beside its
         # row is not taken from its walk).
         fetch = Succession(one.go, one.moved)
+        closing = self.motion.closing(beat.name in self.motion.stays_open, [one])
+        settle = Succession(settle, *closing) if closing else settle
         return Steps(marked, at_least(fetch, fetch.get_run_time()), settle)
 
     def _outline_output(self, position: tuple[int, ...], shown: list[Animation]) -> Animation:
@@ -283,6 +324,7 @@ class LargeVocabStage(Stage):
         def drawn() -> Animation:
             ring = self.output.grid.row_outline(row, self.theme.id_line)
             self.held.append(ring)
+            self.motion.riders.append(ring)  # it glides with the block as the blocks close
             return AnimationGroup(OutlineIn(ring, run_time=0.3), *shown)
 
         return make_deferred_animation(drawn, run_time=0.3)
@@ -305,14 +347,17 @@ class LargeVocabStage(Stage):
         single last ID's output row (which the caption names) stays outlined.
         """
         before = set(self.motion.filled)
-        rest = self._release(self.motion.beat_lookup_many(beat))
+        lookups, ending = self.motion.lookups_then(beat)
+        rest = self._release(lookups)
         landed = [p for p in self.motion.filled if p not in before]
         pair = _repeat(self.board, beat)
+        closing = [Succession(*ending)] if ending else []
         if pair is None or len(beat.phrases) < 2:
             if pair is not None or len(landed) != 1:
-                return rest
+                return pace_rest(Succession(rest, *closing) if closing else rest, beat.duration)
             # Named as "its whole row is copied into output row 2".
-            return Succession(rest, self._outline_output(landed[0], []))
+            whole = Succession(rest, *closing, self._outline_output(landed[0], []))
+            return pace_rest(whole, beat.duration)
         # The narration points at both rows ("output rows 0 and 8 are identical"): they are
         # ringed in the verdict's colour as it names them, tied to their note, and stay so
         # while it names them. (A passing ring in the highlight once came first in their
@@ -320,10 +365,16 @@ class LargeVocabStage(Stage):
         rows = [self.output.row_of(p) for p in pair]
         tags = [m for r in rows for m in (self.chips.chips[r], self.output.numbers[r])]
         rings = repeat_rings(self.output.grid, rows, tags, self.theme.wrong)
+        # Drawn where the lookups leave the block (the solver's place); then the blocks close
+        # up (``build``), the rings riding with it, and the note shows in the corridor.
+        rings.shift(xyz(self.plan.output_left - self.output.grid.body_left(), 0))
+        self.motion.riders.append(rings)
         self.repeat_rings = list(rings)
         self.held.append(rings)
         # The rings take the second of the flashes they replace: the step keeps its share.
-        return Steps(rest, Succession(OutlineIn(rings, run_time=1.0), self._tie(landed)))
+        named = Succession(OutlineIn(rings, run_time=1.0), *closing, self._tie(landed))
+        # The lookups take the time they need (the rings come late), leaving the rings theirs.
+        return Steps(pace_rest(rest, beat.duration, named), named)
 
     def _tie(
         self, positions: list[tuple[int, ...]], named: tuple[int, ...] | None = None
