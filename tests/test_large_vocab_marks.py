@@ -163,14 +163,7 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             if not any(lo[0] < left <= hi[0] + SPACE and lo[1] <= y <= hi[1] for lo, hi in strokes):
                 problems.append("no line out of the note")
             # An upright run between the rows and the note, from one row's height to the other's.
-            if not any(
-                body_right < lo[0]
-                and hi[0] < left
-                and hi[0] - lo[0] < SPACE
-                and lo[1] <= min(ys)
-                and hi[1] >= max(ys)
-                for lo, hi in strokes
-            ):
+            if not _joined(strokes, body_right, left, ys):
                 problems.append(f"nothing joins rows {rows} beside the note")
             seen.append((moment.beat.name, problems))
         # Rings in the note's colour only while the caption names their rows: at the shape
@@ -199,16 +192,21 @@ def _left_note(
         problems.append(f"{note.get_left()[0] - bar:.3f} from E's scroll bar")
     if not any(lo[0] - SPACE <= right < hi[0] and lo[1] <= y <= hi[1] for lo, hi in strokes):
         problems.append("no line out of the note")
-    if not any(
-        right < lo[0]
-        and hi[0] < body_left
+    if not _joined(strokes, right, body_left, ys):
+        problems.append("nothing joins the rows beside the note")
+    return problems
+
+
+def _joined(strokes: list[Any], after: float, before: float, ys: list[float]) -> bool:
+    """Whether an upright run between x ``after`` and ``before`` spans the rows' heights."""
+    return any(
+        after < lo[0]
+        and hi[0] < before
         and hi[0] - lo[0] < SPACE
         and lo[1] <= min(ys)
         and hi[1] >= max(ys)
         for lo, hi in strokes
-    ):
-        problems.append("nothing joins the rows beside the note")
-    return problems
+    )
 
 
 # Three repeats in the rest: three notes, one pair named.
