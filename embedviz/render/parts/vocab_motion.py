@@ -262,13 +262,12 @@ class VocabMotion(LookupMotion):
             rest = self.end_rest[0] if self.end_rest is not None else rest
             for mark in self.marks[marks:]:
                 mark.shift(xyz(-rest, 0))
+        wait = self.dwell
         if self.resting:  # the wait's share of the walk: REST_DWELL of REST_WALK + REST_DWELL
             one.dwell = REST_DWELL
             wait = float(one.go.get_run_time()) * REST_DWELL / REST_WALK
+        if wait > 0:
             one.go = Succession(one.go, Wait(run_time=wait))
-            one.walk = AnimationGroup(one.go, one.mark)
-        elif self.dwell > 0:
-            one.go = Succession(one.go, Wait(run_time=self.dwell))
             one.walk = AnimationGroup(one.go, one.mark)
         return one
 
