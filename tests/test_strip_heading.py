@@ -240,6 +240,16 @@ def _misled(sample: _Sample, source_y: float, after: _Sample | None) -> list[str
 # output rows 2 and 1 (lookup-0, 0.85 to 0.90 of its second step), the toy's rows 2, 3
 # and 5 through rows 3 and 2 (lookup-0, lookup-1, lookup-rest). No chip waits there (they
 # wait in the lane over E), no number is covered, and it never stops there.
+# No route passes both rules here (seq41, measured at lookup-0's end): at a height level
+# with one of E's other rows, test_strip_beside bars the strip's numbers from E's right edge
+# until they reach the block's number column, and this test bars it from there over the
+# block; the toy's output rows 2, 3 stand at E's rows 0, 1 (y 0.668, 0.043), GPT-2's rows 1,
+# 2 at E's 0, 1 (1.345, 0.829). Left of the block it covers E's numbers (toy: strip 5.61
+# wide, corridor 0.64; GPT-2: 3.81, 1.29); right of it, off the frame (its right end at
+# 10.93 and 9.09, the frame's edge 7.11). The corridor arrangement (clear_block: 4.55 and
+# 4.07 wide) passes this test but sets the numbers at 18.4 px (toy, under its 24 px floor)
+# and 18.5 px (GPT-2, from 24.2), leaves the intro 25.9 % and 23.2 % empty, and its copies
+# still rise in the corridor beside E's rows (toy: 5 beside 4; GPT-2: 4821 beside 4820).
 THROUGH = pytest.mark.xfail(
     strict=True, reason="issue 18: a strip rises through the raised block's empty rows"
 )
