@@ -280,7 +280,15 @@ class VocabMotion(LookupMotion):
             self.dwell = 0.0
 
     def teaching_steps(self, one: Lookup, position: tuple[int, ...]) -> tuple[Animation, Animation]:
-        """Return the row's outline (its scroll names it), then the fetch (walk, wait, way back)."""
+        """Return the row's outline (its scroll names it), then the fetch (walk, wait, way back).
+
+        The walk (with its wait) and the way back each take the share of the fetch
+        their floors ask. Built at their own times (1.2 s there, 1 s back), the fetch
+        played both at the walk's pace: the way back got 2.5 s for its 1.2 s floor, and
+        the fetch 5.5 s of the 5.1 s its phrase has (issue 18).
+        """
+        for part in (one.go, one.moved):
+            part.set_run_time(max(float(part.get_run_time()), needed_seconds(part)))
         return one.mark, Succession(one.go, one.moved)
 
     def lookup_one(

@@ -301,15 +301,28 @@ def _lookup_sentence(
 
 
 def _rest_sentence(ids: list[int]) -> str:
-    """Narrate the IDs after the walked ones, which go in turn (one copy travels at a time)."""
+    """Narrate the IDs after the walked ones, which go in turn (one copy travels at a time).
+
+    Before a repeat is named, their phrase lasts while they go (at most
+    REST_SPEEDUP times their pace: about 4.8 s for the default eight), so that
+    the repeat's rings come as their phrase names them. Said as "The other 8
+    IDs do the same, in turn." (2.9 s), the caption named "output rows 0 and 8"
+    while row 8's copy was still on its way, and the rings came 2 s into it
+    (issue 18). The beat's narration keeps to 26 words and 150 characters (the
+    repeat's "position plays no part" is now "whatever their position").
+    """
     rest = len(ids) - _WALKED
     for position in range(_WALKED, len(ids)):
         if ids[position] in ids[:position]:
             earlier = ids.index(ids[position])
+            went = (
+                f"The other {_plural(rest, 'ID')} does the same, in turn."
+                if rest == 1
+                else f"The remaining {rest} IDs fetch entire rows in turn, including hidden ones."
+            )
             return (
-                f"The other {_plural(rest, 'ID')} {'does' if rest == 1 else 'do'} the same, "
-                f"in turn. ID {ids[position]} repeats, so output rows "
-                f"{earlier} and {position} are identical: position plays no part."
+                f"{went} ID {ids[position]} repeats, so output rows "
+                f"{earlier} and {position} are identical, whatever their position."
             )
     if rest == 1:
         return (
