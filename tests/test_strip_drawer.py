@@ -14,9 +14,10 @@ with its own source row (short of the output block) or its output row: a
 third review read a whole copy rising beside E as more values of the rows it
 passed, and one beside its own row but over the output block as another
 output row's. A strip its chip rides lifts out whole instead, its numbers
-shown from its first move and its row's own hidden until it is a column
-clear (parts/lift.py; its chip never crosses the gap alone,
-tests/test_chip_thread.py): each value still shows once.
+shown from its first move and its row's own hidden under it, faint beside
+it until it is clear of E (parts/lift.py; its chip never crosses the gap
+alone, tests/test_chip_thread.py): no place shows two values, and the row
+reads as copied.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def _emerging(sample: MomentSample) -> list[tuple[list[TextSample], list[TextSam
 
     Still in its row: one of its numbers starts left of the right end of its
     source row's numbers (on the row's line). Shown is empty while the row's
-    own numbers are hidden (a row lifting out, its values shown once, in it).
+    own numbers are hidden or faint (a row lifting out, parts/lift.py).
     """
     found: list[tuple[list[TextSample], list[TextSample]]] = []
     moving = [t for t in sample.texts if t.in_strip and t.cell is not None]
@@ -58,7 +59,7 @@ def _emerging(sample: MomentSample) -> list[tuple[list[TextSample], list[TextSam
             continue
         end = max(float(t.box[1][0]) for t in source)
         if any(float(t.box[0][0]) < end for t in strip):
-            # A row that lifts out (parts/lift.py) hides its own numbers: each shows once.
+            # A row that lifts out (parts/lift.py) hides its own numbers, or shows them faint.
             doubled = any(t.opacity >= SHOWN for t in source)
             found.append((strip, [t for t in strip if t.opacity >= SHOWN] if doubled else []))
     return found

@@ -29,9 +29,10 @@ points of its way, read back as drawn) and checked:
 
 A strip its chip rides lifts out of its row instead (parts/lift.py: its chip
 never crosses the gap alone, tests/test_chip_thread.py): drawn whole from its
-first move, its numbers shown, and the row's own numbers under it hidden, its
-place left empty. It may stand over the matrix, but only level with its own
-row and only while the row's numbers are hidden: each value shows once.
+first move, its numbers shown, and the row's own numbers under it hidden, those
+it has passed shown again (faint while it still reaches into E): copied, not
+moved. It may stand over the matrix, but only level with its own row and with
+no number of the row's own under it: no place shows two values.
 
 The row's line, the matrix's right edge and the cell are measured as the
 carry begins: from the strip's box and numbers then, and the matrix's body.
@@ -194,13 +195,22 @@ def _lift_faults(carry: Any, alpha: float, own: list[Any], start: _Start) -> lis
     """Return what a lifting row shows twice, or off its own line, while over the matrix.
 
     Its copy's numbers may stand over the matrix only level with its own row
-    (within a third of a row) and only while the row's own numbers there are
-    hidden: the row reads as lifting out of its place, each value once.
+    (within a third of a row) and only while the row's own numbers under it are
+    hidden: no place shows two values.
     """
     from embedviz.render.parts.lift import LiftCarry
 
     assert isinstance(carry, LiftCarry)
     left, bottom, right, top = start.body
+    faults = []
+    # Copied, not moved: a number of the row's own that the copy's left edge has
+    # passed by half a cell shows again, if faintly (a review saw E's row 3 blank the whole
+    # slide while the caption said "It copies the whole row out").
+    box_left = float(carry.strip[0].get_left()[0])
+    passed = [t for t in own if box_left - float(t.get_right()[0]) >= start.cell / 2]
+    hidden = [t for t in passed if float(t.get_fill_opacity()) <= SHOWN]
+    if hidden and alpha < 1:
+        faults.append(f"a{alpha:.3f}: {len(hidden)} of the row's own numbers it passed hidden")
     texts = [*carry.strip[1].submobjects, *carry.strip[2].submobjects]
     shown = [t for t in texts if float(t.get_fill_opacity()) > SHOWN]
     over = [
@@ -212,12 +222,16 @@ def _lift_faults(carry: Any, alpha: float, own: list[Any], start: _Start) -> lis
         and t.get_top()[1] > bottom
     ]
     if not over:
-        return []
-    faults = []
+        return faults
     centre = float(np.mean([t.get_center()[1] for t in texts]))
     if abs(centre - start.line) >= start.height / 3:
         faults.append(f"a{alpha:.3f}: its numbers over the matrix off its own row")
-    doubled = [t for t in own if float(t.get_fill_opacity()) > SHOWN]
+    # The row's own numbers under the copy stay hidden; those it has passed show
+    # again (the row is copied, not moved). Read from the copy's box, not from
+    # parts/lift.py's rule: any shown number that reaches under the box is a fault.
+    doubled = [
+        t for t in own if float(t.get_fill_opacity()) > SHOWN and t.get_right()[0] > box_left
+    ]
     if doubled:
         faults.append(f"a{alpha:.3f}: {len(doubled)} of the row's own numbers shown under it")
     return faults

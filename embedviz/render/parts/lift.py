@@ -7,9 +7,12 @@ columns out, and the chip riding at its right end crossed the gap between E
 and the output block, and entered the block, alone (a 720p review of GPT-2's
 sequence; tests/test_chip_thread.py). Here a riding strip is drawn whole, its
 numbers shown, from its first move, and the row's own numbers under it are
-hidden: each value shows once, in the copy, as the row lifts out of E like a
-drawer, its slot left empty and still outlined. They fade back in over the
-first column the copy moves clear of E.
+hidden, as the row lifts out of E, its slot still outlined. Each shows again
+as the copy's left edge passes it: faint while the copy still reaches into E
+(the source left behind, not more values of the copy), whole once it is clear.
+A 720p review of SingleTokenLookup saw E's row 3 blank for the whole slide
+while the caption said "It copies the whole row out": a move, not a copy. No
+number ever stands under the copy, so no place shows two values.
 """
 
 from __future__ import annotations
@@ -20,7 +23,27 @@ from manim import Scene, VMobject
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.strip import Carry
 
-__all__ = ["LiftCarry"]
+__all__ = ["LiftCarry", "uncovered"]
+
+
+# How far past a number's right end the copy's left edge goes while the number
+# fades back in, in columns: a quick fade, so the row reads as whole again at once,
+# yet no frame shows a number cut by the copy's edge at full strength.
+UNCOVER_RAMP = 0.25
+# While the copy still reaches into E, the numbers it has passed show at this share of
+# their opacity: the row stays (it is copied, not moved), yet reads as the faint source
+# beside its copy, not as more values of it (tests/test_strip_heading.py).
+GHOST = 0.35
+
+
+def uncovered(text: VMobject, left_edge: float, column: float) -> float:
+    """Return how far ``text`` shows again: 0 while the copy's ``left_edge`` is over it.
+
+    It starts to show once the copy's left edge has passed its right end, and is
+    whole :data:`UNCOVER_RAMP` of a ``column`` later.
+    """
+    past = left_edge - float(text.get_right()[0])
+    return min(1.0, max(0.0, past / (UNCOVER_RAMP * column)))
 
 
 class LiftCarry(Carry):
@@ -54,9 +77,10 @@ class LiftCarry(Carry):
         for text in [*numbers.submobjects, *marks.submobjects]:
             text.set_fill(opacity=1.0)
         column = max((s.size for s in self.grid.col_slots if not s.gap), default=1.0)
-        back = 1.0 if alpha >= 1 else min(1.0, max(0.0, (x0 - self.cover[2]) / column))
+        clear = min(1.0, max(0.0, (x0 - self.cover[2]) / (UNCOVER_RAMP * column)))
         for text, opacity in self.under:
-            text.set_fill(opacity=opacity * back)
+            back = uncovered(text, x0, column) * (GHOST + (1.0 - GHOST) * clear)
+            text.set_fill(opacity=opacity * (1.0 if alpha >= 1 else back))
 
     def may_move(self) -> list[VMobject]:
         """Return E's row numbers it may hide and show again: drawn every frame of its play."""
