@@ -28,6 +28,7 @@ from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow, curve_points
+from embedviz.render.parts.detour import way_there
 from embedviz.render.parts.drawer import drawer_pace
 from embedviz.render.parts.glide import Glide, chip_floor, glide_floor
 from embedviz.render.parts.kept import KeptOutlines
@@ -206,13 +207,13 @@ class LookupMotion(Component):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return a chip's way to its row (``park``) and its way back to its output row's tag.
 
-        By default it waits beside the output row it fills, walks left through that (empty)
-        row into the walking column and along it to its row; back, it rides at its strip's
+        By default it waits beside the output row it fills and walks round a one-row block, else
+        through that empty row (:mod:`~embedviz.render.parts.detour`); back, it rides at its strip's
         right end (:mod:`~embedviz.render.parts.ride`), or goes back as it came (``lift``: _one's).
         """
         lane_y = self.output_row_y(row_index) + lift
         home = self.chips.homes[row_index] + xyz(self.slide, lift)
-        there = curve_points([home, xyz(park[0], lane_y), park], self.radius)
+        there = way_there(self, row_index, chip, home, park, lift)
         if self.strip_lag(row_index, float(park[1]), lift) <= 0:
             way = strip_way(self, row_index, float(park[1]), lift)
             return there, ride_home(self.plan, park, lane_y, home, way)
@@ -400,8 +401,7 @@ class LookupMotion(Component):
         pointed = make_deferred_animation(
             lambda: RingFlash(chip, color=self.theme.highlight, buff=SPACE / 2, run_time=1.0), 1.0
         )
-        walk = float(one.go.get_run_time())
-        return pointed, Succession(one.arriving(walk), one.moved)
+        return pointed, Succession(one.arriving(float(one.go.get_run_time())), one.moved)
 
     def _keep(self, position: tuple[int, ...], one: Lookup, lift: float) -> None:
         """Keep the row of E outlined, and ring the output row as its strip lands (see ``kept``)."""
