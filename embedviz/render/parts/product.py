@@ -26,6 +26,7 @@ from manim import (
     VMobject,
     Wait,
 )
+from manim.utils.rate_functions import rush_from
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
@@ -233,19 +234,22 @@ class ProductPart(Component):
         return Steps(shown, Succession(*steps))
 
     def beat_sum(self, beat: Beat) -> Animation:
-        """Fade the zero terms; then write the sum and carry it up into the product's row.
+        """Fade the zero terms; then write the sum and carry a copy of it up into the product's row.
 
-        The sum's copy appears right of it already climbing a lane right of
-        the terms, and slides left into the product's first empty cell.
+        The copy sets off from the sum itself, drawn whole: out along the sum's
+        line to a lane right of the terms, up it, and left into the product's
+        first empty cell.
         """
         total, target = self.terms.total, self.cells[self.column]
         slot = target.get_center().copy()
         # Right of every term, of the hidden ranges' lines and of the sum, left of the
         # chip that waits further right (the solver keeps the lane between them).
         terms = max(m.get_right()[0] for m in self.terms.pieces())
-        start = xyz(terms + SPACE + target.width / 2, total.get_y())
+        start = total.get_center().copy()
+        lane = terms + SPACE + target.width / 2
         target.shift(start - slot)
-        path = curve_points([start, xyz(start[0], slot[1]), slot], self.plan.sizes.row_height * 0.4)
+        points = [start, xyz(lane, start[1]), xyz(lane, slot[1]), slot]
+        path = curve_points(points, self.plan.sizes.row_height * 0.4)
         zeros = self.terms.zero_lines
         # Terms that are exactly zero recede once the sum is taken, as far as dimmed
         # content may: each text keeps 3:1 against the background.
@@ -258,11 +262,13 @@ class ProductPart(Component):
             else point_at(self.terms.lines[self.token_id], self.theme.highlight)
         )
 
-        # The copy comes only as it sets off, and fades in on its way: manim shows a
-        # fade's mobject whole as its play begins, so it stood beside the sum while the sum
-        # was written and read as a second result ("= -0.4015   -0.4015", a review).
+        # The copy comes only as it sets off (built then: manim shows an animation's mobject
+        # as its play begins, and a copy beside the sum while it was written read as a second
+        # result, "= -0.4015   -0.4015"), from over the sum, whole: faded in at the lane, it
+        # came from nowhere, level with the last term, and read as part of it (a 720p review).
+        # It leaves briskly (eased in, it lay over the sum for frames, the two a blur).
         def climbing() -> Animation:
-            return AnimationGroup(Follow(target, path, run_time=1.2), FadeIn(target, run_time=0.3))
+            return Follow(target, path, run_time=1.2, introducer=True, rate_func=rush_from)
 
         climb = make_deferred_animation(climbing, run_time=1.2, touches=lambda: [target])
         carried = Succession(AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)), climb)
