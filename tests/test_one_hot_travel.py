@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import box_of
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.moments import MomentScene, play_moments
@@ -89,3 +90,46 @@ def test_the_sums_copy_sets_off_whole_from_the_sum(case: str) -> None:
     assert off < 1, f"{where}: the copy is first seen {off:.2f} sum widths from the sum"
     faint = [f"{w}: opacity {o:.2f}" for w, _, o in seen if o < WHOLE]
     assert faint == [], "the copy travels faded:\n" + "\n".join(faint[:10])
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_row_is_copy_carries_its_numbers_and_its_chip_stays_out_of_empty_cells(case: str) -> None:
+    """While row i's copy is drawn, its numbers are whole; the chip never stands in an
+    empty cell of the lookup's row (nor of the product's)."""
+    board = prepared_storyboard("OneHotEquivalence", CASES[case], environ={})
+    problems: list[str] = []
+    strips: list[int] = []
+
+    def read(scene: MomentScene, moment: Any) -> None:
+        if moment.alpha >= 1:
+            return
+        stage: Any = scene.stage
+        shown = _family(scene)
+        where = f"compare step {moment.step} a{moment.alpha:.2f}"
+        for top in scene.mobjects:
+            for strip in top.get_family():
+                if not getattr(strip, "row_strip", False) or not strip.submobjects:
+                    continue
+                box, numbers = strip[0], list(strip[1].submobjects)
+                if float(box.get_stroke_opacity()) < SHOWN:
+                    continue
+                strips.append(1)
+                if min(_ink(n, shown) for n in numbers) < WHOLE:
+                    problems.append(f"{where}: the copy's frame shows without its numbers")
+        chip = box_of(stage.compare.chip)
+        compare, product = stage.compare, stage.product
+        rows = [(compare.lookup, compare.targets), (product.product, list(product.cells.values()))]
+        for grid, numbers in rows:
+            _, bottom, _, top = grid.row_box(0, buff=0.0)
+            keys = [slot for slot in grid.col_slots if not slot.gap]
+            for slot, number in zip(keys, numbers, strict=True):
+                if _ink(number, shown) >= SHOWN:
+                    continue
+                x, half = grid.col_x(slot.key), slot.size / 2
+                cell = np.array([[x - half, bottom], [x + half, top]])
+                if _meet(chip, cell, 8 / 720):
+                    problems.append(f"{where}: the chip stands in an empty cell {slot.key}")
+
+    play_moments(board, read, alphas=FINE, pixel_width=192, pixel_height=108, beats={"compare"})
+    assert len(strips) >= 10, "the copy was hardly sampled: the check would pass vacuously"
+    assert problems == [], "\n".join(problems[:40])

@@ -39,8 +39,10 @@ from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.kept import KeptOutlines, shown_on
 from embedviz.render.parts.landing import landing_carry
+from embedviz.render.parts.lift import RisingLift
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.one_hot import OneHotColumn
+from embedviz.render.parts.strip import Carry
 from embedviz.render.solve_one_hot import OneHotPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -387,24 +389,48 @@ class ComparePart(Component):
         """Return the chip, waiting level with the row it will fetch, and its heading."""
         return [self.heading, self.chip]
 
-    def _walk(self, points: list[np.ndarray]) -> Follow:
-        return Follow(
-            self.chip, curve_points(points, self.plan.sizes.row_height * 0.45), run_time=1.0
+    def _ride(self, row_y: float) -> tuple[Carry, Follow]:
+        """Return row i's copy lifting out of E into the lookup's row, and its chip riding it.
+
+        The copy is drawn whole, its numbers shown, from its first move (:class:`RisingLift`):
+        hidden until it was level with the lookup's row, it flew there as an empty amber
+        frame, and the chip walking ahead of it went through the lookup's empty row, where
+        it stood in its middle cell as a value (a 720p review, 39.4–40.7 s). The chip rides
+        at the copy's right end, as far from it as it waited from the row, to its tag.
+        """
+        plan, grid = self.plan, self.matrix.grid
+        landing_x = plan.panel_left + plan.body_width / 2
+        way = [xyz(landing_x, row_y), xyz(landing_x, plan.lookup_y)]
+        carry = landing_carry(
+            grid,
+            self.token_id,
+            self.chip,
+            self.cells[("output_id", (0,))],
+            self.targets,
+            way,
+            self.theme,
+            kind=RisingLift,
+            run_time=1.0,
         )
+        carry.rides = True
+        left, _, right, _ = grid.row_box(self.token_id, buff=0.0)
+        ahead = self.wait - xyz((left + right) / 2, row_y)
+        ride = np.array([self.wait, *[point + ahead for point in way], self.home])
+        return carry, Follow(self.chip, ride, run_time=1.0, rate_func=carry.pace)
 
     def beat_compare(self, beat: Beat) -> Animation:
         """Fetch row i as a lookup does, under the product; then mark them equal.
 
         "The lookup E[3] copies row 3 directly." / "The two rows match value
         for value: one_hot(3) @ E equals E[3]." The chip waits at the right
-        end of row i, which is outlined in amber; the row follows the chip
-        back as a strip, out at its own height and up or down the panel, into
-        its place, and the chip stays as its tag. Its heading (gone while the
-        terms stood in the panel) comes back under it as it arrives.
+        end of row i, which is outlined in amber; the row lifts out of E as a
+        strip, its numbers shown, out at its own height and up the panel into
+        its place, the chip riding at its right end, and the chip stays as its
+        tag. Its heading (gone while the terms stood in the panel) comes back
+        under it as it arrives.
         """
-        plan, grid = self.plan, self.matrix.grid
+        grid = self.matrix.grid
         row_y = grid.row_y(self.token_id)
-        lane = xyz(plan.park_x(), plan.lookup_y)
         self.outline = grid.row_outline(self.token_id, self.theme.id_line)
         # Unseen since the terms, it waits at the chip's home and shows as the chip arrives
         # (built when it starts: manim would show a fade's mobject whole as the play begins).
@@ -416,18 +442,8 @@ class ComparePart(Component):
                 lambda: FadeIn(heading, run_time=0.4), run_time=0.4, touches=lambda: [heading]
             ),
         )
-        landing_x = plan.panel_left + plan.body_width / 2
-        carry = landing_carry(
-            grid,
-            self.token_id,
-            self.chip,
-            self.cells[("output_id", (0,))],
-            self.targets,
-            [xyz(landing_x, row_y), xyz(landing_x, plan.lookup_y)],
-            self.theme,
-        )
-        walked = AnimationGroup(self._walk([self.wait, lane, self.home]), headed)
-        back = LaggedStart(walked, carry, lag_ratio=0.3)
+        carry, ride = self._ride(row_y)
+        back = AnimationGroup(carry, ride, headed)
         # The worked column left as the next column was taken (ProductPart.beat_columns);
         # with no other column, it leaves as the lookup's row comes (with the first phrase).
         leaving = [FadeOut(m) for m in shown_on(self.host)(self.product.terms.pieces())]
