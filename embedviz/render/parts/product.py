@@ -52,6 +52,8 @@ __all__ = ["ComparePart", "ProductPart", "row_block"]
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 # Drawn above the blocks it walks past, below a travelling strip.
 CHIP_Z = 10
+# The beats after the compare, over which row i of E stays outlined (see ComparePart.before_beat).
+COSTS = frozenset({"cost", "copy"})
 
 
 def _labels(board: Storyboard) -> dict[str, str]:
@@ -461,8 +463,14 @@ class ComparePart(Component):
         )
 
     def before_beat(self, beat: Beat) -> None:
-        """Hand the row the beat before kept outlined to this beat's first motion."""
+        """Hand the row the beat before kept outlined to this beat's first motion.
+
+        The costs (what the lookup copies) keep it for good: faded as they came, nothing
+        tied E[3] and its chip back to row i of E for the scene's last 17 s (a 720p review).
+        """
         self.kept.before_beat()
+        if beat.action in COSTS:
+            self.kept.carry_on(self.token_id)
 
     def release(self) -> list[Animation]:
         """Fade the row the beat before kept outlined (see :mod:`~embedviz.render.parts.kept`)."""
