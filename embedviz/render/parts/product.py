@@ -35,6 +35,7 @@ from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.kept import KeptOutlines, shown_on
@@ -52,6 +53,8 @@ __all__ = ["ComparePart", "ProductPart", "row_block"]
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 # Drawn above the blocks it walks past, below a travelling strip.
 CHIP_Z = 10
+# The least seconds row i's copy takes from E to the lookup's row, its chip riding.
+RIDE_SECONDS = 1.0
 # The beats after the compare, over which row i of E stays outlined (see ComparePart.before_beat).
 COSTS = frozenset({"cost", "copy"})
 
@@ -445,7 +448,9 @@ class ComparePart(Component):
             ),
         )
         carry, ride = self._ride(row_y)
-        back = AnimationGroup(carry, ride, headed)
+        # A second at least, as the walk and the carry it replaces took (at a quarter of
+        # its phrase, 0.4 s, the copy crossed the panel too fast to follow).
+        back = at_least(AnimationGroup(carry, ride, headed, run_time=2.0), RIDE_SECONDS)
         # The worked column left as the next column was taken (ProductPart.beat_columns);
         # with no other column, it leaves as the lookup's row comes (with the first phrase).
         leaving = [FadeOut(m) for m in shown_on(self.host)(self.product.terms.pieces())]
