@@ -15,9 +15,12 @@ the row read from the storyboard's token ID cells (the ID the beat
 highlights), not from the render code. By the end of the next
 beat's first step that outline must be gone, unless that beat looks the same
 row up again, or prints it (SingleTokenLookup's ``print``: the outline stands
-on, tests/test_lecture_payoffs.py): the very outline that stood at the beat's
-end (the same drawn object) must not stand round it any more (a beat may draw
-a fresh one of its own).
+on, tests/test_lecture_payoffs.py), or speaks of what the lookup costs
+(OneHotEquivalence's ``cost`` and ``copy``: faded there, nothing tied E[3]
+and its chip back to row 3 of E for the scene's last 17 s, a 720p review; it
+stands to the end): the very outline that stood at the beat's end (the same
+drawn object) must not stand round it any more (a beat may draw a fresh one
+of its own).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from embedviz.story.model import Beat, Storyboard
 
 # One ID at teaching pace, named by the narration.
 TEACHING = {"lookup", "trace", "compare"}
+# Beats that speak of the lookup just made (what it costs, what it copies): its row stands.
+COSTS = {"cost", "copy"}
 GPT2 = {"vocab": 50257, "dim": 768, "ids": "4821,0,50256"}
 
 
@@ -152,6 +157,28 @@ def test_a_teaching_lookup_ends_with_its_row_outlined(
         following = board.beats[index + 1]
         if row in _looked_up(board, index + 1, ids) or _prints(following, row):
             continue
+        if following.action in COSTS:
+            continue
         stood = entry["objects"].get(row, set())
         first = seen[following.name]["steps"][0][2].get(row, set())
         assert not stood & first, (scene, beat.name, following.name, row)
+
+
+def test_the_costs_keep_the_looked_up_row_outlined() -> None:
+    """OneHotEquivalence: through the cost and copy beats, row i of E stands outlined.
+
+    At every step's end and at each beat's end (a 720p review: from 46.9 s to
+    the end nothing linked E[3] and its chip back to the table).
+    """
+    board, seen = _sample("OneHotEquivalence", {})
+    ids = _ids(board)
+    compare = next(b for b in board.beats if b.action == "compare" and b.highlight)
+    row = ids[tuple(compare.highlight.position)]
+    costs = [b for b in board.beats if b.action in COSTS]
+    assert costs
+    for beat in costs:
+        entry = seen[beat.name]
+        for number, (rows, _, _) in enumerate(entry["steps"]):
+            assert row in rows, (beat.name, number, rows)
+        assert entry["end"] is not None, beat.name
+        assert row in entry["end"], (beat.name, entry["end"])

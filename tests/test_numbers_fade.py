@@ -106,11 +106,11 @@ def _stretches(where: np.ndarray) -> list[tuple[int, int]]:
 
 
 # Scenes whose strips' chips lead them home (none rides beside): MiniLM's rest (the corridor
-# passes filled rows), the slips, traces and scatters of the other scenes.
+# passes filled rows), the slips, traces and scatters of the other scenes. (OneHotEquivalence's
+# compare was one: its copy flew as an empty amber frame, a 720p review; it now lifts, below.)
 WALKING = {
     "sequence-minilm": CASES["sequence-minilm"],
     "zero": ("ZeroBasedIndexing", {}),
-    "onehot": ("OneHotEquivalence", {}),
     "params": ("ParameterCount", {}),
 }
 
@@ -155,14 +155,15 @@ def test_a_walking_strips_numbers_fade_in_level_with_its_row(
 
 
 # Scenes whose carries a lecture hall saw pop (issue 18): OneHotEquivalence's compare (0.31 s,
-# its numbers in over 35 ms) and TrainingNudge's scatter (0.30 s each, 24-74 ms). The walking
+# its numbers in over 35 ms; it now lifts, its numbers never fading, test_onehots_copy_...)
+# and TrainingNudge's scatter (0.30 s each, 24-74 ms). The walking
 # rule above asks only for half a stretch that was the last half row of a 0.3 s carry; here
 # every stretch's numbers fade in as the toy's do, over NUMBERS_FADE_SECONDS of scene time.
 # TrainingNudge's scatter strips have no chip and pass only empty rows: their numbers show
 # all the way once out of their block, not only level with their rows (parts/scatter.py;
 # hidden off those lines, each travelled as an empty amber box). There every stretch of
 # their numbers shown is timed, whatever the strip is level with.
-WHOLE_FADE = {"onehot": WALKING["onehot"], "training": ("TrainingNudge", {})}
+WHOLE_FADE = {"training": ("TrainingNudge", {})}
 SHOWN_ANYWHERE = ("training",)
 FADE_SECONDS = 0.2  # the toy's 2.5 s carry's fade (8 % of it), which no review found too quick
 
@@ -193,6 +194,18 @@ def test_a_short_carrys_numbers_fade_in_over_a_fifth_of_a_second(
                 short.append(f"{fade.name}: {fade.seconds:.3f} s carry, middle {middle:.3f} s")
     assert seen, "no carry's numbers seen"
     assert not short, short
+
+
+@pytest.mark.slow
+def test_onehots_copy_carries_its_numbers_all_the_way(carry_play_cache: Any) -> None:
+    """OneHotEquivalence's compare: row i lifts out of E, its chip riding (a 720p review saw
+    an empty amber frame fly to the lookup's row, its numbers fading in as it landed): its
+    numbers show at every swept alpha, none fading."""
+    fades = _fades(carry_play_cache("OneHotEquivalence", {}, sweep=True))
+    assert fades, "no strip seen riding home with its chip"
+    for fade in fades:
+        assert fade.lifts, f"{fade.name}: does not lift out of E"
+        assert np.all(fade.opacity >= 1 - 1e-6), f"{fade.name}: a lifting row's numbers hid"
 
 
 def test_its_plays_are_the_shared_ones() -> None:

@@ -560,7 +560,8 @@ def test_the_sum_climbs_clear_of_every_text(overrides: dict[str, Any]) -> None:
     went through the line "+ terms 4823–50255: all 0" that stands for the hidden terms.
 
     At every sample of the sum beat, mid-motion included, the travelling sum
-    stands at least 3 px (at 720p) from every text on screen.
+    stands at least 3 px (at 720p) from every text on screen but the sum it
+    copies, which it sets off from (tests/test_one_hot_travel.py).
     """
     from conftest import box_of
     from manim import config
@@ -583,7 +584,8 @@ def test_the_sum_climbs_clear_of_every_text(overrides: dict[str, Any]) -> None:
         px = 720 / float(config.frame_height)
         box = box_of(copy)
         travelled.append(float(box[1][1]))
-        for text in _texts_on_screen(scene, {id(m) for m in copy.get_family()}):
+        source = [*copy.get_family(), *product.terms.total.get_family()]
+        for text in _texts_on_screen(scene, {id(m) for m in source}):
             gap = _gap(box, box_of(text)) * px
             if gap < _CLEAR_PX:
                 where = f"step {moment.step} at {moment.alpha:.2f}"

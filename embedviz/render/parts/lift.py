@@ -23,7 +23,7 @@ from manim import Scene, VMobject
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.strip import Carry
 
-__all__ = ["LiftCarry", "uncovered"]
+__all__ = ["LiftCarry", "RisingLift", "uncovered"]
 
 
 # How far past a number's right end the copy's left edge goes while the number
@@ -77,10 +77,19 @@ class LiftCarry(Carry):
         for text in [*numbers.submobjects, *marks.submobjects]:
             text.set_fill(opacity=1.0)
         column = max((s.size for s in self.grid.col_slots if not s.gap), default=1.0)
-        clear = min(1.0, max(0.0, (x0 - self.cover[2]) / (UNCOVER_RAMP * column)))
+        clear = 1.0 if alpha >= 1 else self._back(x0, y0, y1)
         for text, opacity in self.under:
-            back = uncovered(text, x0, column) * (GHOST + (1.0 - GHOST) * clear)
-            text.set_fill(opacity=opacity * (1.0 if alpha >= 1 else back))
+            back = clear + (1.0 - clear) * GHOST * uncovered(text, x0, column)
+            text.set_fill(opacity=opacity * back)
+
+    def _back(self, left: float, bottom: float, top: float) -> float:
+        """Return how far E's row is whole again, its copy's box at ``left`` (its bottom, top).
+
+        Over the first :data:`UNCOVER_RAMP` of a column the copy moves clear of E's
+        edge (till then only the numbers it has passed show, faintly).
+        """
+        column = max((s.size for s in self.grid.col_slots if not s.gap), default=1.0)
+        return min(1.0, max(0.0, (left - self.cover[2]) / (UNCOVER_RAMP * column)))
 
     def may_move(self) -> list[VMobject]:
         """Return E's row numbers it may hide and show again: drawn every frame of its play."""
@@ -94,3 +103,21 @@ class LiftCarry(Carry):
             for text, opacity in self.under:
                 text.set_fill(opacity=opacity)
         super()._land(scene)
+
+
+class RisingLift(LiftCarry):
+    """A lift whose copy stops short of a column clear of E, then rises (or falls) to its row.
+
+    OneHotEquivalence's row i lands in the lookup's row, under the product, which
+    starts closer to E than a column: E's row faded back in only part way (a third,
+    the toy's), then whole at once as the copy landed. It also fades back in over
+    the first row's height its copy has risen clear of it: off its row's line, the
+    copy no longer reads as more of the row's values.
+    """
+
+    def _back(self, left: float, bottom: float, top: float) -> float:
+        """Return the larger of the two: clear of E's edge, or clear of its row's line."""
+        row_bottom, row_top = self.source_box[1], self.source_box[3]
+        height = row_top - row_bottom
+        clear = max(bottom - row_top, row_bottom - top)
+        return max(super()._back(left, bottom, top), min(1.0, max(0.0, clear / height)))

@@ -26,6 +26,7 @@ from manim import (
     VMobject,
     Wait,
 )
+from manim.utils.rate_functions import rush_from
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
 from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
@@ -34,12 +35,15 @@ from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.mobjects import ShapeLabel
+from embedviz.render.pace import at_least
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
 from embedviz.render.parts.kept import KeptOutlines, shown_on
 from embedviz.render.parts.landing import landing_carry
+from embedviz.render.parts.lift import RisingLift
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.one_hot import OneHotColumn
+from embedviz.render.parts.strip import Carry
 from embedviz.render.solve_one_hot import OneHotPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -49,6 +53,10 @@ __all__ = ["ComparePart", "ProductPart", "row_block"]
 Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 # Drawn above the blocks it walks past, below a travelling strip.
 CHIP_Z = 10
+# The least seconds row i's copy takes from E to the lookup's row, its chip riding.
+RIDE_SECONDS = 1.0
+# The beats after the compare, over which row i of E stays outlined (see ComparePart.before_beat).
+COSTS = frozenset({"cost", "copy"})
 
 
 def _labels(board: Storyboard) -> dict[str, str]:
@@ -233,19 +241,22 @@ class ProductPart(Component):
         return Steps(shown, Succession(*steps))
 
     def beat_sum(self, beat: Beat) -> Animation:
-        """Fade the zero terms; then write the sum and carry it up into the product's row.
+        """Fade the zero terms; then write the sum and carry a copy of it up into the product's row.
 
-        The sum's copy appears right of it already climbing a lane right of
-        the terms, and slides left into the product's first empty cell.
+        The copy sets off from the sum itself, drawn whole: out along the sum's
+        line to a lane right of the terms, up it, and left into the product's
+        first empty cell.
         """
         total, target = self.terms.total, self.cells[self.column]
         slot = target.get_center().copy()
         # Right of every term, of the hidden ranges' lines and of the sum, left of the
         # chip that waits further right (the solver keeps the lane between them).
         terms = max(m.get_right()[0] for m in self.terms.pieces())
-        start = xyz(terms + SPACE + target.width / 2, total.get_y())
+        start = total.get_center().copy()
+        lane = terms + SPACE + target.width / 2
         target.shift(start - slot)
-        path = curve_points([start, xyz(start[0], slot[1]), slot], self.plan.sizes.row_height * 0.4)
+        points = [start, xyz(lane, start[1]), xyz(lane, slot[1]), slot]
+        path = curve_points(points, self.plan.sizes.row_height * 0.4)
         zeros = self.terms.zero_lines
         # Terms that are exactly zero recede once the sum is taken, as far as dimmed
         # content may: each text keeps 3:1 against the background.
@@ -258,11 +269,13 @@ class ProductPart(Component):
             else point_at(self.terms.lines[self.token_id], self.theme.highlight)
         )
 
-        # The copy comes only as it sets off, and fades in on its way: manim shows a
-        # fade's mobject whole as its play begins, so it stood beside the sum while the sum
-        # was written and read as a second result ("= -0.4015   -0.4015", a review).
+        # The copy comes only as it sets off (built then: manim shows an animation's mobject
+        # as its play begins, and a copy beside the sum while it was written read as a second
+        # result, "= -0.4015   -0.4015"), from over the sum, whole: faded in at the lane, it
+        # came from nowhere, level with the last term, and read as part of it (a 720p review).
+        # It leaves briskly (eased in, it lay over the sum for frames, the two a blur).
         def climbing() -> Animation:
-            return AnimationGroup(Follow(target, path, run_time=1.2), FadeIn(target, run_time=0.3))
+            return Follow(target, path, run_time=1.2, introducer=True, rate_func=rush_from)
 
         climb = make_deferred_animation(climbing, run_time=1.2, touches=lambda: [target])
         carried = Succession(AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)), climb)
@@ -381,24 +394,48 @@ class ComparePart(Component):
         """Return the chip, waiting level with the row it will fetch, and its heading."""
         return [self.heading, self.chip]
 
-    def _walk(self, points: list[np.ndarray]) -> Follow:
-        return Follow(
-            self.chip, curve_points(points, self.plan.sizes.row_height * 0.45), run_time=1.0
+    def _ride(self, row_y: float) -> tuple[Carry, Follow]:
+        """Return row i's copy lifting out of E into the lookup's row, and its chip riding it.
+
+        The copy is drawn whole, its numbers shown, from its first move (:class:`RisingLift`):
+        hidden until it was level with the lookup's row, it flew there as an empty amber
+        frame, and the chip walking ahead of it went through the lookup's empty row, where
+        it stood in its middle cell as a value (a 720p review, 39.4–40.7 s). The chip rides
+        at the copy's right end, as far from it as it waited from the row, to its tag.
+        """
+        plan, grid = self.plan, self.matrix.grid
+        landing_x = plan.panel_left + plan.body_width / 2
+        way = [xyz(landing_x, row_y), xyz(landing_x, plan.lookup_y)]
+        carry = landing_carry(
+            grid,
+            self.token_id,
+            self.chip,
+            self.cells[("output_id", (0,))],
+            self.targets,
+            way,
+            self.theme,
+            kind=RisingLift,
+            run_time=1.0,
         )
+        carry.rides = True
+        left, _, right, _ = grid.row_box(self.token_id, buff=0.0)
+        ahead = self.wait - xyz((left + right) / 2, row_y)
+        ride = np.array([self.wait, *[point + ahead for point in way], self.home])
+        return carry, Follow(self.chip, ride, run_time=1.0, rate_func=carry.pace)
 
     def beat_compare(self, beat: Beat) -> Animation:
         """Fetch row i as a lookup does, under the product; then mark them equal.
 
         "The lookup E[3] copies row 3 directly." / "The two rows match value
         for value: one_hot(3) @ E equals E[3]." The chip waits at the right
-        end of row i, which is outlined in amber; the row follows the chip
-        back as a strip, out at its own height and up or down the panel, into
-        its place, and the chip stays as its tag. Its heading (gone while the
-        terms stood in the panel) comes back under it as it arrives.
+        end of row i, which is outlined in amber; the row lifts out of E as a
+        strip, its numbers shown, out at its own height and up the panel into
+        its place, the chip riding at its right end, and the chip stays as its
+        tag. Its heading (gone while the terms stood in the panel) comes back
+        under it as it arrives.
         """
-        plan, grid = self.plan, self.matrix.grid
+        grid = self.matrix.grid
         row_y = grid.row_y(self.token_id)
-        lane = xyz(plan.park_x(), plan.lookup_y)
         self.outline = grid.row_outline(self.token_id, self.theme.id_line)
         # Unseen since the terms, it waits at the chip's home and shows as the chip arrives
         # (built when it starts: manim would show a fade's mobject whole as the play begins).
@@ -410,18 +447,10 @@ class ComparePart(Component):
                 lambda: FadeIn(heading, run_time=0.4), run_time=0.4, touches=lambda: [heading]
             ),
         )
-        landing_x = plan.panel_left + plan.body_width / 2
-        carry = landing_carry(
-            grid,
-            self.token_id,
-            self.chip,
-            self.cells[("output_id", (0,))],
-            self.targets,
-            [xyz(landing_x, row_y), xyz(landing_x, plan.lookup_y)],
-            self.theme,
-        )
-        walked = AnimationGroup(self._walk([self.wait, lane, self.home]), headed)
-        back = LaggedStart(walked, carry, lag_ratio=0.3)
+        carry, ride = self._ride(row_y)
+        # A second at least, as the walk and the carry it replaces took (at a quarter of
+        # its phrase, 0.4 s, the copy crossed the panel too fast to follow).
+        back = at_least(AnimationGroup(carry, ride, headed, run_time=2.0), RIDE_SECONDS)
         # The worked column left as the next column was taken (ProductPart.beat_columns);
         # with no other column, it leaves as the lookup's row comes (with the first phrase).
         leaving = [FadeOut(m) for m in shown_on(self.host)(self.product.terms.pieces())]
@@ -439,8 +468,14 @@ class ComparePart(Component):
         )
 
     def before_beat(self, beat: Beat) -> None:
-        """Hand the row the beat before kept outlined to this beat's first motion."""
+        """Hand the row the beat before kept outlined to this beat's first motion.
+
+        The costs (what the lookup copies) keep it for good: faded as they came, nothing
+        tied E[3] and its chip back to row i of E for the scene's last 17 s (a 720p review).
+        """
         self.kept.before_beat()
+        if beat.action in COSTS:
+            self.kept.carry_on(self.token_id)
 
     def release(self) -> list[Animation]:
         """Fade the row the beat before kept outlined (see :mod:`~embedviz.render.parts.kept`)."""
