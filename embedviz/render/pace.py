@@ -18,13 +18,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from manim import Animation, AnimationGroup
+from manim import Animation, AnimationGroup, Succession
 
 __all__ = [
     "FLOOR_ATTRIBUTE",
     "SECONDS_ATTRIBUTE",
     "at_least",
     "fit_floors",
+    "fit_steps",
     "floored_frames",
     "give_seconds",
     "needed_seconds",
@@ -123,6 +124,38 @@ def fit_floors(members: Sequence[Animation], seconds: float) -> None:
     left = (whole - floored) / rest
     for member, time, want in zip(members, times, wanted, strict=True):
         member.set_run_time(want if want > 0 else time * left)
+
+
+def fit_steps(steps: Sequence[Sequence[Animation]], seconds: float) -> list[Animation]:
+    """Return ``steps`` (each its parts one after another) to play one after another in ``seconds``.
+
+    Each part with a floor takes its floor's time, never less (its own where
+    longer); where all of them would not fit ``seconds``, the parts without
+    one play faster (:func:`fit_floors`), each keeping its share of what the
+    floors leave. Each step is marked with the time it takes: a beat plays it
+    no faster (:func:`floored_frames`), so its parts keep their times and one
+    phrase holds them all. Where the floors alone need ``seconds`` or more,
+    the parts keep their times.
+
+    Examples
+    --------
+    >>> from manim import Wait
+    >>> walk, wait = at_least(Wait(run_time=1.0), 2.0), Wait(run_time=1.0)
+    >>> first, second = fit_steps([[Wait(run_time=1.0)], [walk, wait]], 3.0)
+    >>> round(needed_seconds(first), 6), round(needed_seconds(second), 6)
+    (0.5, 2.5)
+    """
+    parts = [part for step in steps for part in step]
+    for part in parts:
+        part.set_run_time(max(float(part.get_run_time()), needed_seconds(part)))
+    whole = sum(float(part.get_run_time()) for part in parts)
+    floors = sum(needed_seconds(part) for part in parts)
+    if whole > seconds > floors:
+        fit_floors(parts, seconds)
+        for part in parts:
+            part.set_run_time(float(part.get_run_time()) * seconds / whole)
+    built = [Succession(*step) for step in steps]
+    return [at_least(step, float(step.get_run_time())) for step in built]
 
 
 def floored_frames(

@@ -51,10 +51,9 @@ __all__ = ["DWELL", "BandCarry", "VocabMotion", "band_strip", "pace_rest"]
 # Seconds a chip waits beside the row it looks up (or its hidden range's band) at teaching
 # pace, before it brings the row home. Without it the chip turned back the instant it
 # arrived: a 720p review of mid-motion frames saw it only on its way, level with the
-# column numbers, and read that as where it stopped (issue 18). As built: the walk's pace
-# floor (chip_floor) stretches the whole fetch, the wait with it (to about 0.6 s played).
-# 0.45 since session 40: the blocks part for lookup-1's strip after its scroll, and the
-# beat's time that stretched the wait goes to that glide (0.34 s played at 0.3, 0.39 at 0.4).
+# column numbers, and read that as where it stopped (issue 18). Its own part of the fetch
+# (:meth:`VocabMotion.fetch`), played as built: built with the walk, the walk's pace floor
+# (chip_floor) stretched it (to 1.1 s), and the fetch needed 5.6 s of lookup-1's 5.4 s.
 DWELL = 0.45
 # The first lookup's (no scroll, no glide before its fetch): its beat stretches the wait.
 FIRST_DWELL = 0.3
@@ -272,12 +271,20 @@ class VocabMotion(LookupMotion):
         return one
 
     def teach(self, position: tuple[int, ...]) -> Lookup:
-        """Build one ID's motions at teaching pace: its chip stops beside its row (``DWELL``)."""
-        self.dwell = DWELL
-        try:
-            return self._one(position)
-        finally:
-            self.dwell = 0.0
+        """Build one ID's motions at teaching pace; its fetch, in parts: :meth:`fetch`."""
+        return self._one(position)
+
+    @staticmethod
+    def fetch(one: Lookup) -> list[Animation]:
+        """Return a taught lookup's fetch: the walk, the wait beside its row (``DWELL``), home.
+
+        In parts, for its beat to fit to its phrase (:func:`~embedviz.render.pace.fit_steps`):
+        the walk and the way back each take their floors' time, the wait its own. Built
+        as one walk with its wait, the walk's floor stretched the wait (to 1.1 s) and the
+        way back played at the walk's pace: lookup-1's fetch needed 5.6 s, after its scroll
+        and the blocks' parting, of the 5.4 s its phrase has (issue 18).
+        """
+        return [one.go, at_least(Wait(run_time=DWELL), DWELL), one.moved]
 
     def teaching_steps(self, one: Lookup, position: tuple[int, ...]) -> tuple[Animation, Animation]:
         """Return the row's outline (its scroll names it), then the fetch (walk, wait, way back).

@@ -39,12 +39,12 @@ from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
-from embedviz.render.pace import at_least
+from embedviz.render.pace import fit_steps
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_repeat import legend_way, repeat_rings, repeat_tie
 from embedviz.render.parts.resting import rest_across
 from embedviz.render.parts.scroll import ScrollingMatrix
-from embedviz.render.parts.vocab_motion import VocabMotion, pace_rest
+from embedviz.render.parts.vocab_motion import ROUNDING, VocabMotion, pace_rest
 from embedviz.render.solver import LookupPlan, LookupSpec, solve_lookup
 from embedviz.render.solver_across import MARK_EDGE_AIR, MARK_GAP
 from embedviz.render.spec import late_marks
@@ -300,7 +300,6 @@ class LargeVocabStage(Stage):
         # The row's outline comes once the rows have stopped: drawn at the row's place
         # while they slid, its lines ran through the digits passing under it.
         parting = [opening] if opening is not None else []
-        marked = Succession(AnimationGroup(*moves), *parting, one.mark)
         if one.outline is not None:
             self.held.append(one.outline)
             if all(one.outline is not m for m in self.motion.taken):
@@ -310,12 +309,19 @@ class LargeVocabStage(Stage):
         if ("equal_to", position) in self.cells and one.shown:
             # A repeat ("output row 1 equals output row 0"): both rows, tied to the note.
             settle = Succession(AnimationGroup(*one.shown), self._tie([position], position))
-        # The fetch keeps its own pace where the beat has time (the chip's wait beside its
-        # row is not taken from its walk).
-        fetch = Succession(one.go, one.moved)
         closing = self.motion.closing(beat.name in self.motion.stays_open, [one])
-        settle = Succession(settle, *closing) if closing else settle
-        return Steps(marked, at_least(fetch, fetch.get_run_time()), settle)
+        # Each part with a floor gets its time (the walk, the wait beside the row, the way
+        # back, the blocks' glides), and those without play faster where the phrase is short
+        # for all (issue 18: lookup-1's walk played at twice its pace to fit its 5.4 s).
+        marked, fetch, settled = fit_steps(
+            [
+                [AnimationGroup(*moves), *parting, one.mark],
+                self.motion.fetch(one),
+                [settle, *closing],
+            ],
+            beat.duration - ROUNDING,
+        )
+        return Steps(marked, fetch, settled)
 
     def _outline_output(self, position: tuple[int, ...], shown: list[Animation]) -> Animation:
         """Outline an output row (just filled) in amber, and keep it; play ``shown`` with it."""
