@@ -66,6 +66,8 @@ class Fade:
     out: np.ndarray  # whether its box is drawn whole, right of the matrix
     level: np.ndarray  # out, and level with its source row (short of the block) or its output row
     lifts: bool = False  # it lifts out of its row whole, its numbers shown (parts/lift.py)
+    # Lifting: the least of its row's own numbers in E, each as a share of its opacity there.
+    under: np.ndarray = field(default_factory=lambda: np.ones(0))
 
     def first(self, where: np.ndarray) -> float:
         """Return the first swept alpha where ``where`` holds (1 if none)."""
@@ -198,7 +200,8 @@ def sweep_fade(carry: Any, original: Any, name: str, played: CarryPlay) -> Fade:
     """Interpolate ``carry`` at fine alphas where it stands in the play; time its numbers."""
     alphas = np.linspace(0.0, 1.0, SWEEP + 1)
     opacity, out = [], []
-    level = []
+    level, under = [], []
+    lifted = list(getattr(carry, "under", [])) if getattr(carry, "lift", False) else []
     # The box it leaves (its row's, or a hidden row's band), and the lines of its own rows.
     row_left, row_bottom, row_right, row_top = carry.source_box
     half, source = (row_top - row_bottom) / 2, (row_top + row_bottom) / 2
@@ -209,6 +212,8 @@ def sweep_fade(carry: Any, original: Any, name: str, played: CarryPlay) -> Fade:
         note_empty(played, carry, float(alpha), name)
         box, numbers = carry.strip[0], carry.strip[1].submobjects
         opacity.append(min(float(n.get_fill_opacity()) for n in numbers))
+        shares = [float(t.get_fill_opacity()) / shown for t, shown in lifted if shown > 0]
+        under.append(min(shares, default=1.0))
         whole = abs(float(box.width) - (row_right - row_left)) < 1e-3
         out.append(whole and left(box) > carry.grid.body_right())
         found = [bounds(n) for n in numbers]
@@ -226,6 +231,7 @@ def sweep_fade(carry: Any, original: Any, name: str, played: CarryPlay) -> Fade:
         np.array(out),
         np.array(level),
         bool(getattr(carry, "lift", False)),
+        np.array(under),
     )
 
 

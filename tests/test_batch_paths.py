@@ -50,8 +50,10 @@ FAINT = 0.05
 def _opacity(mobject: Any, shown: set[int]) -> float:
     if id(mobject) not in shown:
         return 0.0
+    # A stroke of no width draws nothing: a number hidden by its fill alone (E's row under
+    # the copy lifting out of it, parts/lift.py) is not drawn.
     opacities = [
-        max(float(m.get_fill_opacity()), float(m.get_stroke_opacity()))
+        max(float(m.get_fill_opacity()), float(m.get_stroke_opacity()) * (m.get_stroke_width() > 0))
         for m in mobject.get_family()
         if len(m.points)
     ]

@@ -38,7 +38,7 @@ from typing import Any
 
 import pytest
 from boards import minilm_options
-from carry_plays import GPT2
+from carry_plays import GPT2, GPT2_BATCH
 
 CASES: dict[str, tuple[str, Any]] = {
     "sequence": ("SequenceLookup", {}),
@@ -46,6 +46,10 @@ CASES: dict[str, tuple[str, Any]] = {
     "minilm": ("SequenceLookup", minilm_options),
     # The review's worst case: the light theme's copy faded in faint behind its chip.
     "gpt2_light": ("SequenceLookup", {**GPT2, "theme": "light"}),
+    # A batch's copies slide into their slices from beside E: chip 4821 crossed the gap
+    # alone for about 1 s (GPT-2's batch, lookup-0-0, 38.3 s).
+    "batch": ("BatchLookup", {}),
+    "gpt2_batch": ("BatchLookup", GPT2_BATCH),
 }
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from carry_plays import CarryPlay, Fade, swept
+from carry_plays import GPT2_BATCH, CarryPlay, Fade, swept
 
 FPS = 30
 # The middle (5 % to 95 % opacity) of a 0.2 s fade (the toy carry's, which no review found
@@ -97,6 +97,35 @@ def test_a_riding_strips_numbers_fade_in_over_a_few_frames(
                 f" at {FPS} fps, ride {ride * FPS:.1f}, whole for {whole * FPS:.1f}"
             )
     assert not short, short[:6]
+
+
+# A row's own numbers in E coming back under its lifted copy: the most they may rise in one
+# frame at 30 fps (a 0.2 s fade rises a sixth a frame; they popped on by 0.35 to 0.8).
+BACK_PER_FRAME = 0.25
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["batch", "batch-gpt2", "sequence", "sequence-gpt2"])
+def test_a_lifted_rows_own_numbers_fade_back_before_its_copy_lands(
+    case: str, carry_play_cache: Any
+) -> None:
+    """E's numbers under a row lifting out (parts/lift.py) hide while its copy is within a
+    column of E, and come back over a few frames, whole as it lands. A batch's copy lands in
+    a slice less than a column from E: they stood at 0.2 to 0.65 of their opacity there and
+    popped on in one frame as it landed (GPT-2's sequence: 0.69)."""
+    scene, overrides = CASES.get(case, ("BatchLookup", GPT2_BATCH))
+    fades = [f for f in carry_play_cache(scene, overrides, sweep=True).fades if f.lifts]
+    assert fades, "no row seen lifting out of E"
+    popped = []
+    for fade in fades:
+        assert fade.under.min() < 0.05, f"{fade.name}: its row's numbers never hid"
+        assert fade.under[-1] >= 1 - 1e-6, f"{fade.name}: its row's numbers not back"
+        frame = 1 / (FPS * fade.seconds)
+        later = np.searchsorted(fade.alphas, fade.alphas + frame, side="right") - 1
+        rise = float(np.max(fade.under[later] - fade.under))
+        if rise > BACK_PER_FRAME:
+            popped.append(f"{fade.name}: {fade.seconds:.2f} s carry, rose {rise:.2f} in a frame")
+    assert not popped, popped[:6]
 
 
 def _stretches(where: np.ndarray) -> list[tuple[int, int]]:

@@ -289,10 +289,12 @@ def test_numbers_that_pop_on_are_reported(monkeypatch: pytest.MonkeyPatch) -> No
     """The fade check above reads the frames where a strip's numbers first show whole, so
     it catches a fade wherever the samples fall; numbers that pop on (no fade at all) show
     part-way in none of them, and are still reported."""
-    from embedviz.render.parts import strip
+    from embedviz.render.parts import motion, strip
 
     monkeypatch.setattr(strip, "numbers_fade", lambda seconds, out_at: 1e-9)
-    # The batch's strips slide out of E (a single token's row lifts out: nothing fades).
+    # Every lookup scene's riding rows lift out now (parts/lift.py: nothing fades in), so
+    # the batch plays with the plain Carry, its riding strips sliding out of E as they did.
+    monkeypatch.setattr(motion, "LiftCarry", strip.Carry)
     _, _, riding, _ = _misread("BatchLookup", monkeypatch)
     assert riding
     assert not any(_faded_in(opacities + frames) for opacities, frames, _ in riding)

@@ -204,10 +204,12 @@ def _lift_faults(carry: Any, alpha: float, own: list[Any], start: _Start) -> lis
     left, bottom, right, top = start.body
     faults = []
     # Copied, not moved: a number of the row's own that the copy's left edge has
-    # passed by half a cell shows again, if faintly (a review saw E's row 3 blank the whole
+    # passed by a cell shows again, if faintly (it comes up over 0.1 s, so that
+    # no frame pops, tests/test_numbers_fade.py; a fast carry passes most of a cell
+    # in that time). A review saw E's row 3 blank the whole
     # slide while the caption said "It copies the whole row out").
     box_left = float(carry.strip[0].get_left()[0])
-    passed = [t for t in own if box_left - float(t.get_right()[0]) >= start.cell / 2]
+    passed = [t for t in own if box_left - float(t.get_right()[0]) >= start.cell]
     hidden = [t for t in passed if float(t.get_fill_opacity()) <= SHOWN]
     if hidden and alpha < 1:
         faults.append(f"a{alpha:.3f}: {len(hidden)} of the row's own numbers it passed hidden")

@@ -27,7 +27,7 @@ from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.batch_plan import MARK_LINE
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import APART, MARGIN, SPACE
-from embedviz.render.fades import Looks, _hidden, _looks, _set_looks
+from embedviz.render.fades import Looks, hidden_looks, looks_of, set_looks
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.parts.legend import Legend
 from embedviz.render.solver_still import MIN_BAR
@@ -98,7 +98,7 @@ class Recede(Animation):
         leaving = self.leave and (not self.back or alpha < 0.5)
         for member, start, end in zip(self.members, self.starts, self.ends, strict=True):
             looks = start if leaving else end
-            _set_looks(member, looks, _hidden(looks), hidden)
+            set_looks(member, looks, hidden_looks(looks), hidden)
 
 
 def legend_crossed(stage: BatchStage, legend: VMobject) -> bool:
@@ -162,7 +162,7 @@ def give_way(
     steps = beat_steps(played)
     back = len(steps) - 1
     members = [m for m in legend.family_members_with_points() if isinstance(m, VMobject)]
-    shown = [_looks(member) for member in members]
+    shown = [looks_of(member) for member in members]
     gate = [False]
     return Steps(
         *[

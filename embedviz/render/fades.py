@@ -41,10 +41,14 @@ __all__ = [
     "FadeInRiding",
     "FadeOut",
     "FadesAsItLeaves",
+    "Looks",
     "OutlineIn",
     "Reappear",
     "RingFlash",
     "StepAside",
+    "hidden_looks",
+    "looks_of",
+    "set_looks",
 ]
 
 # What VMobject.interpolate_color interpolates, in its order; the first three
@@ -60,16 +64,18 @@ _COLOURS = (
 )
 _WITH_OPACITY = 3
 
+# What a fade interpolates of one member (:func:`looks_of`), in :data:`_COLOURS`' order: the
+# parts that recolour or fade a member by hand (batch_focus, batch_fold, batch_legend) use it.
 Looks = tuple[Any, ...]
 
 
-def _looks(member: VMobject) -> Looks:
+def looks_of(member: VMobject) -> Looks:
     """Copy what a fade interpolates of one member."""
     values = (getattr(member, name) for name in _COLOURS)
     return tuple(np.array(v) if isinstance(v, np.ndarray) else v for v in values)
 
 
-def _hidden(shown: Looks, columns: int = _WITH_OPACITY) -> Looks:
+def hidden_looks(shown: Looks, columns: int = _WITH_OPACITY) -> Looks:
     """Return the looks ``fade(1)`` gives: every opacity zero, everything else as shown.
 
     ``columns`` 1 zeroes the fill's alone (the stroke stays: an outline).
@@ -82,7 +88,7 @@ def _hidden(shown: Looks, columns: int = _WITH_OPACITY) -> Looks:
     return tuple(hidden)
 
 
-def _set_looks(member: VMobject, start: Looks, end: Looks, alpha: float) -> None:
+def set_looks(member: VMobject, start: Looks, end: Looks, alpha: float) -> None:
     """Interpolate one member's colours as VMobject.interpolate_color does."""
     for name, first, last in zip(_COLOURS, start, end, strict=True):
         if alpha == 1.0:
@@ -112,8 +118,8 @@ class _ColourFade:
             super().begin()  # type: ignore[misc]
             return
         self._members = self.mobject.family_members_with_points()
-        shown = [_looks(member) for member in self._members]
-        hidden = [_hidden(looks) for looks in shown]
+        shown = [looks_of(member) for member in self._members]
+        hidden = [hidden_looks(looks) for looks in shown]
         pairs = (
             zip(hidden, shown, strict=True) if self.fades_in else zip(shown, hidden, strict=True)
         )
@@ -139,7 +145,7 @@ class _ColourFade:
         count = len(members)
         for index, (member, (start, end)) in enumerate(zip(members, self._ends, strict=True)):
             sub_alpha = self.get_sub_alpha(alpha, index, count)  # type: ignore[attr-defined]
-            _set_looks(member, start, end, sub_alpha)
+            set_looks(member, start, end, sub_alpha)
 
 
 class FadeIn(_ColourFade, ManimFadeIn):
@@ -285,18 +291,18 @@ class StepAside(Animation):
             if not isinstance(member, VMobject):
                 continue  # only vectorised mobjects here (as a plain fade)
             if self.out:
-                shown = self.saved.setdefault(id(member), _looks(member))
-                self._ends.append((member, _looks(member), _hidden(shown)))
+                shown = self.saved.setdefault(id(member), looks_of(member))
+                self._ends.append((member, looks_of(member), hidden_looks(shown)))
             elif id(member) in self.saved:
                 shown = self.saved.pop(id(member))
-                self._ends.append((member, _looks(member), shown))
+                self._ends.append((member, looks_of(member), shown))
         self.starting_mobject = self.mobject
         self.interpolate(0)
 
     def interpolate_mobject(self, alpha: float) -> None:
         """Interpolate each member's colours between where it started and where it goes."""
         for member, start, end in self._ends:
-            _set_looks(member, start, end, alpha)
+            set_looks(member, start, end, alpha)
 
 
 class FadesAsItLeaves(Animation):
@@ -373,9 +379,9 @@ class Reappear(Animation):
         self._ends: list[tuple[VMobject, Looks, Looks]] = []
         for member in mobject.family_members_with_points():
             if isinstance(member, VMobject):
-                shown = _looks(member)
-                self._ends.append((member, _hidden(shown), shown))
-                _set_looks(member, shown, _hidden(shown), 1.0)
+                shown = looks_of(member)
+                self._ends.append((member, hidden_looks(shown), shown))
+                set_looks(member, shown, hidden_looks(shown), 1.0)
 
     def begin(self) -> None:
         """Start from the hidden colours; no starting copy is made."""
@@ -385,4 +391,4 @@ class Reappear(Animation):
     def interpolate_mobject(self, alpha: float) -> None:
         """Interpolate each member's colours from hidden back to its own."""
         for member, start, end in self._ends:
-            _set_looks(member, start, end, alpha)
+            set_looks(member, start, end, alpha)

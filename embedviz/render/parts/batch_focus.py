@@ -45,7 +45,7 @@ from manim.utils.color import ManimColor
 
 from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.design import dimmed
-from embedviz.render.fades import Looks, OutlineIn, _looks, _set_looks
+from embedviz.render.fades import Looks, OutlineIn, looks_of, set_looks
 from embedviz.render.pace import at_least, seconds_of
 from embedviz.render.parts.chips import Chip
 from embedviz.story.model import Beat
@@ -100,7 +100,7 @@ class Recolour(Animation):
     def begin(self) -> None:
         """Start from ``starts``, or the members' looks now (no copy: only colours change)."""
         self.starting_mobject = self.mobject
-        self.starts = self.given or [_looks(member) for member in self.members]
+        self.starts = self.given or [looks_of(member) for member in self.members]
         self.interpolate(0)
 
     def get_all_mobjects(self) -> Any:
@@ -111,7 +111,7 @@ class Recolour(Animation):
         """Recolour the members as far as the step has come (done at ``share``)."""
         done = min(1.0, alpha / self.share) if self.share > 0 else 1.0
         for member, start, end in zip(self.members, self.starts, self.ends, strict=True):
-            _set_looks(member, start, end, done)
+            set_looks(member, start, end, done)
 
 
 def _dim_rgbas(rgbas: np.ndarray, ground: str) -> np.ndarray:
@@ -153,7 +153,7 @@ def _recolour(stack: SliceStack, b: int, dim: bool, shown: set[int]) -> list[Rec
             if id(part) not in shown:
                 continue
             members = _members(part)
-            full = [_looks(m) for m in members]
+            full = [looks_of(m) for m in members]
             kept.append((part, members, full))
             ends = [dim_looks(looks, ground) for looks in full]
             moves.append(Recolour(part, members, ends))

@@ -30,7 +30,7 @@ import numpy as np
 from manim import Animation, AnimationGroup, Mobject, Succession, VMobject
 
 from embedviz.render.animations import Steps, beat_steps, make_deferred_animation
-from embedviz.render.fades import _hidden, _looks
+from embedviz.render.fades import hidden_looks, looks_of
 from embedviz.render.pace import at_least
 from embedviz.render.parts.batch_focus import Recolour
 from embedviz.render.parts.glide import Glide, glide_floor
@@ -161,8 +161,8 @@ def _numbers(
             if back:
                 ends = kept.pop(f"numbers {b}")
             else:
-                kept[f"numbers {b}"] = shown = [_looks(m) for m in members]
-                ends = [_hidden(looks) for looks in shown]
+                kept[f"numbers {b}"] = shown = [looks_of(m) for m in members]
+                ends = [hidden_looks(looks) for looks in shown]
             fades.append(Recolour(part, members, ends, share=1.0))
         return AnimationGroup(*fades)
 

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from manim import Animation, VMobject
 
-from embedviz.render.fades import _looks
+from embedviz.render.fades import looks_of
 from embedviz.render.parts.batch_focus import Recolour, _members, dim_looks
 
 __all__ = ["DimFromNow", "dim_others", "rest_of"]
@@ -50,7 +50,7 @@ class DimFromNow(Recolour):
 
     def begin(self) -> None:
         """Dim from the colours the text has when the animation starts."""
-        self.ends = [dim_looks(_looks(member), self.ground) for member in self.members]
+        self.ends = [dim_looks(looks_of(member), self.ground) for member in self.members]
         super().begin()
 
 

@@ -9,10 +9,11 @@ sequence; tests/test_chip_thread.py). Here a riding strip is drawn whole, its
 numbers shown, from its first move, and the row's own numbers under it are
 hidden, as the row lifts out of E, its slot still outlined. Each shows again
 as the copy's left edge passes it: faint while the copy still reaches into E
-(the source left behind, not more values of the copy), whole once it is clear.
-A 720p review of SingleTokenLookup saw E's row 3 blank for the whole slide
-while the caption said "It copies the whole row out": a move, not a copy. No
-number ever stands under the copy, so no place shows two values.
+(the source left behind, not more values of the copy), whole once it is clear
+(a column clear, over a few frames at least, and before it lands). A 720p
+review of SingleTokenLookup saw E's row 3 blank for the whole slide while the
+caption said "It copies the whole row out": a move, not a copy. No number ever
+stands under the copy, so no place shows two values.
 """
 
 from __future__ import annotations
@@ -21,29 +22,31 @@ import numpy as np
 from manim import Scene, VMobject
 
 from embedviz.render.metrics import xyz
-from embedviz.render.parts.strip import Carry
+from embedviz.render.pace import seconds_of
+from embedviz.render.parts.strip import Carry, stretch_fade
 
-__all__ = ["LiftCarry", "RisingLift", "uncovered"]
+__all__ = ["LiftCarry", "RisingLift", "ramp"]
 
 
-# How far past a number's right end the copy's left edge goes while the number
-# fades back in, in columns: a quick fade, so the row reads as whole again at once,
-# yet no frame shows a number cut by the copy's edge at full strength.
-UNCOVER_RAMP = 0.25
 # While the copy still reaches into E, the numbers it has passed show at this share of
 # their opacity: the row stays (it is copied, not moved), yet reads as the faint source
 # beside its copy, not as more values of it (tests/test_strip_heading.py).
 GHOST = 0.35
+# Seconds over which a passed number comes up to GHOST: at once to the eye (the copy
+# is seen leaving the number behind), yet no more than 0.25 of its opacity per frame
+# at 30 fps (tests/test_numbers_fade.py).
+GHOST_SECONDS = 0.1
 
 
-def uncovered(text: VMobject, left_edge: float, column: float) -> float:
-    """Return how far ``text`` shows again: 0 while the copy's ``left_edge`` is over it.
+def ramp(alpha: float, start: float, length: float) -> float:
+    """Return how far a fade that starts at ``start`` and lasts ``length`` (shares) is at ``alpha``.
 
-    It starts to show once the copy's left edge has passed its right end, and is
-    whole :data:`UNCOVER_RAMP` of a ``column`` later.
+    Examples
+    --------
+    >>> ramp(0.5, 0.4, 0.2), ramp(0.3, 0.4, 0.2), ramp(0.9, 0.4, 0.2)
+    (0.5, 0.0, 1.0)
     """
-    past = left_edge - float(text.get_right()[0])
-    return min(1.0, max(0.0, past / (UNCOVER_RAMP * column)))
+    return min(1.0, max(0.0, (alpha - start) / length))
 
 
 class LiftCarry(Carry):
@@ -51,6 +54,8 @@ class LiftCarry(Carry):
 
     lift = False
     under: list[tuple[VMobject, float]]
+    back: tuple[float, float, float]  # see _back_times
+    passes: list[float]  # when the copy's left edge passes each of ``under`` (shares of its run)
 
     def start_from_box(self) -> None:
         """Set its way, and whether it lifts: riding, out of E's right edge."""
@@ -61,6 +66,7 @@ class LiftCarry(Carry):
         self.shade = None
         texts = [*self.grid.get_row_numbers(self.row), *self.grid.marks.get(self.row, [])]
         self.under = [(t, float(t.get_fill_opacity())) for t in texts]
+        self.back = self._back_times()
 
     def _slide(self, alpha: float) -> None:
         """Move it: lifting, drawn whole, the row's numbers under it hidden."""
@@ -76,20 +82,40 @@ class LiftCarry(Carry):
         box.set_fill(opacity=1.0).set_stroke(opacity=1.0)
         for text in [*numbers.submobjects, *marks.submobjects]:
             text.set_fill(opacity=1.0)
-        column = max((s.size for s in self.grid.col_slots if not s.gap), default=1.0)
-        clear = 1.0 if alpha >= 1 else self._back(x0, y0, y1)
-        for text, opacity in self.under:
-            back = clear + (1.0 - clear) * GHOST * uncovered(text, x0, column)
+        clear = 1.0 if alpha >= 1 else self._back(alpha, y0, y1)
+        seconds = seconds_of(self)
+        fade = min(1.0, GHOST_SECONDS / seconds) if seconds > 0 else 1e-9
+        for (text, opacity), passed in zip(self.under, self.passes, strict=True):
+            back = clear + (1.0 - clear) * GHOST * ramp(alpha, passed, fade)
             text.set_fill(opacity=opacity * back)
 
-    def _back(self, left: float, bottom: float, top: float) -> float:
-        """Return how far E's row is whole again, its copy's box at ``left`` (its bottom, top).
+    def _back_times(self, samples: int = 400) -> tuple[float, float, float]:
+        """Return when its row's own numbers in E start and end coming back whole, and a fade.
 
-        Over the first :data:`UNCOVER_RAMP` of a column the copy moves clear of E's
-        edge (till then only the numbers it has passed show, faintly).
+        As shares of its run. From its first move clear of E's edge to a column clear, and over
+        :func:`~embedviz.render.parts.strip.stretch_fade` of its run at least (a fast
+        carry's column went by in under a frame); whole before it lands, over that
+        share of its run's end at least (a batch's copy lands in a slice less than a
+        column from E: its row's numbers stood at 0.2 to 0.65 and popped on as it landed).
+        Also sets :attr:`passes`: when its left edge passes each number's right end.
         """
         column = max((s.size for s in self.grid.col_slots if not s.gap), default=1.0)
-        return min(1.0, max(0.0, (left - self.cover[2]) / (UNCOVER_RAMP * column)))
+        fade = stretch_fade(seconds_of(self), 0.0, 1.0)
+        alphas = np.linspace(0.0, 1.0, samples + 1)
+        x0 = np.array([self.source_box[0] + float(self._offset(float(a))[0]) for a in alphas])
+        self.passes = [_first(alphas, x0 >= float(t.get_right()[0])) for t, _ in self.under]
+        clear = (x0 - self.cover[2]) / column
+        start, whole = _first(alphas, clear > 0), _first(alphas, clear >= 1)
+        return start, max(whole, start + fade), fade
+
+    def _back(self, alpha: float, bottom: float, top: float) -> float:
+        """Return how far the row's own numbers in E are whole again at ``alpha`` (0 to 1).
+
+        Its copy's box spans ``bottom`` to ``top`` then (a :class:`RisingLift` reads them).
+        """
+        start, whole, fade = self.back
+        clearing, landing = (alpha - start) / (whole - start), (alpha - (1.0 - fade)) / fade
+        return min(1.0, max(0.0, clearing, landing))
 
     def may_move(self) -> list[VMobject]:
         """Return E's row numbers it may hide and show again: drawn every frame of its play."""
@@ -115,9 +141,14 @@ class RisingLift(LiftCarry):
     copy no longer reads as more of the row's values.
     """
 
-    def _back(self, left: float, bottom: float, top: float) -> float:
+    def _back(self, alpha: float, bottom: float, top: float) -> float:
         """Return the larger of the two: clear of E's edge, or clear of its row's line."""
         row_bottom, row_top = self.source_box[1], self.source_box[3]
         height = row_top - row_bottom
         clear = max(bottom - row_top, row_bottom - top)
-        return max(super()._back(left, bottom, top), min(1.0, max(0.0, clear / height)))
+        return max(super()._back(alpha, bottom, top), min(1.0, max(0.0, clear / height)))
+
+
+def _first(alphas: np.ndarray, reached: np.ndarray) -> float:
+    """Return the first of ``alphas`` where ``reached`` holds (1 where it never does)."""
+    return float(alphas[np.argmax(reached)]) if np.any(reached) else 1.0

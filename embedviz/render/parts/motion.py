@@ -245,8 +245,7 @@ class LookupMotion(Component):
         """Return the carry of a matrix row's strip along ``path`` onto ``targets``, at ``pace``."""
         tag = self.cells[("output_id", position)]
         grid = self.matrix.grid
-        made = Carry if getattr(self.output, "slices", None) is not None else LiftCarry
-        return made(grid, row, chip, tag, targets, path, self.theme, pace=pace, run_time=1.0)
+        return LiftCarry(grid, row, chip, tag, targets, path, self.theme, pace=pace, run_time=1.0)
 
     def clear_here(self, targets: Sequence[int]) -> tuple[int, ...] | None:
         """Return an order whose paths are all clear from where the block is now, if any."""
