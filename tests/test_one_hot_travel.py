@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import box_of
+from drawn import on_screen
 
 from embedviz.inputs import prepared_storyboard
 from embedviz.render.moments import MomentScene, play_moments
@@ -28,21 +29,6 @@ FINE = tuple(round(0.01 * k, 2) for k in range(1, 100))
 # Shown: a text at this opacity or more is read; whole: drawn as it will land.
 SHOWN, WHOLE = 0.1, 0.99
 CASES = {"dark": {}, "light": {"theme": "light"}}
-
-
-def _family(scene: MomentScene) -> set[int]:
-    return {id(m) for top in scene.mobjects for m in top.get_family()}
-
-
-def _opacity(mobject: Any, shown: set[int]) -> float:
-    """Return a mobject's largest opacity as drawn (0 when it is not on screen)."""
-    if id(mobject) not in shown:
-        return 0.0
-    members = [m for m in mobject.get_family() if len(m.points)]
-    return max(
-        (max(float(m.get_fill_opacity()), float(m.get_stroke_opacity())) for m in members),
-        default=0.0,
-    )
 
 
 def _ink(text: Any, shown: set[int]) -> float:
@@ -76,7 +62,7 @@ def test_the_sums_copy_sets_off_whole_from_the_sum(case: str) -> None:
         stage: Any = scene.stage
         product = stage.product
         copy, total = product.cells[product.column], product.terms.total
-        shown = _family(scene)
+        shown = on_screen(scene)
         opacity = _ink(copy, shown)
         if opacity < SHOWN:
             return
@@ -104,7 +90,7 @@ def test_row_is_copy_carries_its_numbers_and_its_chip_stays_out_of_empty_cells(c
         if moment.alpha >= 1:
             return
         stage: Any = scene.stage
-        shown = _family(scene)
+        shown = on_screen(scene)
         where = f"compare step {moment.step} a{moment.alpha:.2f}"
         for top in scene.mobjects:
             for strip in top.get_family():

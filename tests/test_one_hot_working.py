@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import box_of
+from drawn import drawn_opacity, on_screen
 from manim import Rectangle
 
 from embedviz.inputs import prepared_storyboard
@@ -34,21 +35,6 @@ GPT2 = {"ids": "4821", "vocab": 50257, "dim": 768}
 WAITING = ("intro", "one-hot", "terms", "sum", "columns")
 # Shown: a fade past this opacity is read; gone: under this, it is not.
 SHOWN, GONE = 0.9, 0.01
-
-
-def _on_screen(scene: MomentScene) -> set[int]:
-    return {id(m) for top in scene.mobjects for m in top.get_family()}
-
-
-def _opacity(mobject: Any, shown: set[int]) -> float:
-    """Return a mobject's largest opacity as drawn (0 when it is not on screen)."""
-    if id(mobject) not in shown:
-        return 0.0
-    members = [m for m in mobject.get_family() if len(m.points)]
-    return max(
-        (max(float(m.get_fill_opacity()), float(m.get_stroke_opacity())) for m in members),
-        default=0.0,
-    )
 
 
 def _boxed_columns(scene: MomentScene, shown: set[int]) -> dict[int, float]:
@@ -65,7 +51,7 @@ def _boxed_columns(scene: MomentScene, shown: set[int]) -> dict[int, float]:
             x = float(box.get_center()[0])
             col = min(stage.product.cells, key=lambda c: abs(grid.col_x(c) - x))
             if abs(grid.col_x(col) - x) < 0.25 * stage.plan.sizes.cell_width:
-                columns[col] = max(columns.get(col, 0.0), _opacity(box, shown))
+                columns[col] = max(columns.get(col, 0.0), drawn_opacity(box, shown))
     return columns
 
 
@@ -81,11 +67,11 @@ def test_the_working_on_screen_is_the_highlighted_columns(overrides: dict[str, A
         if moment.beat.name not in ("columns", "compare"):
             return
         stage: Any = scene.stage
-        shown, product = _on_screen(scene), stage.product
-        working = max(_opacity(m, shown) for m in product.terms.pieces())
+        shown, product = on_screen(scene), stage.product
+        working = max(drawn_opacity(m, shown) for m in product.terms.pieces())
         where = f"{moment.beat.name} step {moment.step} a{moment.alpha:.2f}"
         for col, cell in product.cells.items():
-            if col != product.column and _opacity(cell, shown) > GONE:
+            if col != product.column and drawn_opacity(cell, shown) > GONE:
                 seen["results"] += 1
                 if working > GONE:
                     problems.append(f"{where}: column {col}'s result with column 0's terms")
