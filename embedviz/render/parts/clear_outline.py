@@ -16,6 +16,8 @@ colour. Sides between drawn rows keep running on the rows' shared border.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle
 
 from embedviz.render.metrics import xyz
@@ -41,7 +43,11 @@ def clear_reach(frame_width: float = FRAME_WIDTH, width: float = OUTLINE_WIDTH) 
 
 
 def clear_row_outline(
-    grid: CellGrid, row: int, colour: str, width: float = OUTLINE_WIDTH
+    grid: CellGrid,
+    row: int,
+    colour: str,
+    width: float = OUTLINE_WIDTH,
+    beside: Collection[int] = (),
 ) -> Rectangle:
     """Return an outline around a row whose outer sides run on the frame (not yet added).
 
@@ -55,8 +61,10 @@ def clear_row_outline(
         The outline's colour.
     width
         Its stroke width.
+    beside
+        Rows outlined at the same time (as :meth:`CellGrid.row_outline`'s).
     """
-    box = grid.row_outline(row, colour, width)
+    box = grid.row_outline(row, colour, width, beside)
     left, bottom, right, top = grid.row_box(row, buff=0.0)
     low, high = box.get_corner(DOWN + LEFT), box.get_corner(UP + RIGHT)
     # A side past the row's cells faces out of the block (row_outline keeps the others

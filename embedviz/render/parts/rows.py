@@ -113,9 +113,13 @@ class Rows:
         """Return the grid row that holds a position."""
         return self.keys[self.positions.index(position)]
 
-    def outline(self, position: Position, colour: str) -> VMobject:
-        """Return an outline around one row, clear of the block's frame (not yet added)."""
-        return clear_row_outline(self.grid, self.index(position), colour)
+    def outline(self, position: Position, colour: str, beside: Sequence[Position] = ()) -> VMobject:
+        """Return an outline around one row, clear of the block's frame (not yet added).
+
+        ``beside``: the positions whose rows are outlined at the same time.
+        """
+        keys = [self.index(p) for p in beside]
+        return clear_row_outline(self.grid, self.index(position), colour, beside=keys)
 
     def y(self, position: Position) -> float:
         """Return one row's centre line."""

@@ -153,14 +153,18 @@ class GradientPart(Component):
 
         Each zero row gets its own passing outline: one round them all (rows 0
         and 50256 at GPT-2 size) crossed the nudged rows' numbers between them.
+        Each runs on its row's cells: round the numbers' ink, it began inside the
+        first cell's padding and framed part of the row (a 720p review, issue 18).
         """
         marks = LaggedStart(
             *[FadeIn(mark, shift=0.15 * LEFT) for mark in self.marks.values()], lag_ratio=0.15
         )
-        rows = [VGroup(*self.rows.row((row,))) for row in self.zero_rows]
+        colour = self.theme.highlight
+        rows = [(row,) for row in self.zero_rows]
         if not rows:
             return marks
-        pointed = AnimationGroup(*[point_at(row, self.theme.highlight) for row in rows])
+        boxes = [self.rows.outline(row, colour, beside=rows) for row in rows]
+        pointed = AnimationGroup(*[point_at(box, colour, buff=0.0) for box in boxes])
         return Steps(pointed, marks)
 
 
