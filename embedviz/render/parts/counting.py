@@ -5,8 +5,10 @@
 - ``wrong_count``: the chip walks to the column right of E (straight down
   from where the intro stood it, above the rows: :attr:`CountingMotion.start`)
   and counts rows from one (the tallies appear left of the row numbers, apart
-  from them), landing a row early; then it walks home, and the wrong row
-  goes straight out, level with itself, into the slip, which is crossed out.
+  from them), landing a row early; it stays there, at the end of that row,
+  and the wrong row goes straight out past it, level with itself, into the
+  slip, which is crossed out: the chip stands between the row it picked and
+  its copy, level with both (its next walk starts there).
 - ``right_count``: the slip is cleared and struck out; the chip counts from zero and stops
   at the ID's row, outlined in amber, its ordinal (``4th``) beside it.
 - ``trace``: the slip leaves (the diagnosis brings its struck lines back); the
@@ -156,7 +158,12 @@ class CountingMotion(Component):
 
     # -- beats ------------------------------------------------------------------
     def beat_wrong_count(self, beat: Beat) -> Animation:
-        """Count from one and land a row early; then fetch the wrong row and cross it out."""
+        """Count from one and land a row early; then fetch the wrong row and cross it out.
+
+        The chip stays beside the row it landed on while the row's copy goes out
+        past it, so it stands level with what it fetched (and :attr:`start` is
+        set there: the next count walks up from it).
+        """
         wrong = self.token_id - 1
         slip, theme = self.slip, self.theme
         rows = [r for r in self.matrix.grid.get_rows() if r <= wrong]
@@ -189,9 +196,13 @@ class CountingMotion(Component):
             place=slip.vector,
         )
         # The vector's frame comes as the strip lands in it (the carry's ``place``).
+        # The chip stays where the count left it, at the end of the row it picked, and
+        # the row's copy goes out past it: level with both, it leads the eye from row to
+        # copy (walked home, it stood level with row 3 beside nothing while the copy and
+        # its cross stood a row higher: issue 18, a 720p review). Its next walk starts here.
+        self.start = self._park(wrong)
         fetched = AnimationGroup(
             spent,  # type: ignore[arg-type]
-            self._home_from(wrong),
             Succession(Wait(run_time=0.3), carry),
         )
         # The vector is named as it is crossed out (what it is, and that it is wrong).
