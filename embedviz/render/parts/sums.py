@@ -411,9 +411,11 @@ class LookupLine(Component):
             self.theme,
             place=self.copy,
         )
+        # The chip rides at the strip's right end (it docks and lands as far past the row's
+        # and the copy's ends): setting off ahead, it crossed the panel alone (720p review).
         back = Follow(chip, curve_points([park, self.home], radius), run_time=1.0)
         copied = Succession(
-            LaggedStart(back, carry, lag_ratio=0.3),
+            AnimationGroup(back, carry),
             AnimationGroup(FadeIn(self.symbol), FadeIn(self.facts)),
         )
         return Steps(arrive, copied, FadeIn(self.note))
