@@ -56,6 +56,7 @@ class LiftCarry(Carry):
     under: list[tuple[VMobject, float]]
     back: tuple[float, float, float]  # see _back_times
     passes: list[float]  # when the copy's left edge passes each of ``under`` (shares of its run)
+    ghost_fade: float  # GHOST_SECONDS as a share of its run
 
     def start_from_box(self) -> None:
         """Set its way, and whether it lifts: riding, out of E's right edge."""
@@ -83,10 +84,8 @@ class LiftCarry(Carry):
         for text in [*numbers.submobjects, *marks.submobjects]:
             text.set_fill(opacity=1.0)
         clear = 1.0 if alpha >= 1 else self._back(alpha, y0, y1)
-        seconds = seconds_of(self)
-        fade = min(1.0, GHOST_SECONDS / seconds) if seconds > 0 else 1e-9
         for (text, opacity), passed in zip(self.under, self.passes, strict=True):
-            back = clear + (1.0 - clear) * GHOST * ramp(alpha, passed, fade)
+            back = clear + (1.0 - clear) * GHOST * ramp(alpha, passed, self.ghost_fade)
             text.set_fill(opacity=opacity * back)
 
     def _back_times(self, samples: int = 400) -> tuple[float, float, float]:
@@ -97,13 +96,16 @@ class LiftCarry(Carry):
         carry's column went by in under a frame); whole before it lands, over that
         share of its run's end at least (a batch's copy lands in a slice less than a
         column from E: its row's numbers stood at 0.2 to 0.65 and popped on as it landed).
-        Also sets :attr:`passes`: when its left edge passes each number's right end.
+        Also sets :attr:`passes` (when its left edge passes each number's right end)
+        and :attr:`ghost_fade`.
         """
         column = max((s.size for s in self.grid.col_slots if not s.gap), default=1.0)
         fade = stretch_fade(seconds_of(self), 0.0, 1.0)
         alphas = np.linspace(0.0, 1.0, samples + 1)
         x0 = np.array([self.source_box[0] + float(self._offset(float(a))[0]) for a in alphas])
         self.passes = [_first(alphas, x0 >= float(t.get_right()[0])) for t, _ in self.under]
+        seconds = seconds_of(self)
+        self.ghost_fade = min(1.0, GHOST_SECONDS / seconds) if seconds > 0 else 1e-9
         clear = (x0 - self.cover[2]) / column
         start, whole = _first(alphas, clear > 0), _first(alphas, clear >= 1)
         return start, max(whole, start + fade), fade
@@ -114,8 +116,7 @@ class LiftCarry(Carry):
         Its copy's box spans ``bottom`` to ``top`` then (a :class:`RisingLift` reads them).
         """
         start, whole, fade = self.back
-        clearing, landing = (alpha - start) / (whole - start), (alpha - (1.0 - fade)) / fade
-        return min(1.0, max(0.0, clearing, landing))
+        return max(ramp(alpha, start, whole - start), ramp(alpha, 1.0 - fade, fade))
 
     def may_move(self) -> list[VMobject]:
         """Return E's row numbers it may hide and show again: drawn every frame of its play."""
