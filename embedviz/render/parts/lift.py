@@ -43,7 +43,7 @@ def ramp(alpha: float, start: float, length: float) -> float:
 
     Examples
     --------
-    >>> ramp(0.5, 0.4, 0.2), ramp(0.3, 0.4, 0.2), ramp(0.9, 0.4, 0.2)
+    >>> ramp(0.75, 0.5, 0.5), ramp(0.25, 0.5, 0.5), ramp(1.0, 0.5, 0.25)
     (0.5, 0.0, 1.0)
     """
     return min(1.0, max(0.0, (alpha - start) / length))
