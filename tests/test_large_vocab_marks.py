@@ -131,7 +131,9 @@ def _notes(overrides: dict[str, Any]) -> list[tuple[str, list[str]]]:
             assert found is not None, note.cell.text
             rows = [int(found[1]), int(found[2])]
             problems = []
-            left, y = note.get_left()[0], note.get_center()[1]
+            # Its line runs at its digits' centre line (its slot's), where it is placed:
+            # a typeset note's brackets reach further down than up.
+            left, y = note.get_left()[0], _line_y(note)
             ys = [float(np.mean([(b[0][1] + b[1][1]) / 2 for b in numbers[r]])) for r in rows]
             body_left = min(b[0][0] for r in rows for b in numbers[r])
             if note.get_right()[0] < body_left:
@@ -186,7 +188,7 @@ def _left_note(
     the block joins one row's height to the other's.
     """
     problems = []
-    right, y = note.get_right()[0], note.get_center()[1]
+    right, y = note.get_right()[0], _line_y(note)
     bar = scene.stage.plan.column_left
     if note.get_left()[0] - bar < SPACE - 1e-6:
         problems.append(f"{note.get_left()[0] - bar:.3f} from E's scroll bar")
@@ -195,6 +197,12 @@ def _left_note(
     if not _joined(strokes, right, body_left, ys):
         problems.append("nothing joins the rows beside the note")
     return problems
+
+
+def _line_y(note: Any) -> float:
+    """Return the height of a note's digits' centre line (its slot's), where it stands."""
+    low, high = note.slot_corners()
+    return float(low[1] + high[1]) / 2
 
 
 def _joined(strokes: list[Any], after: float, before: float, ys: list[float]) -> bool:

@@ -201,3 +201,49 @@ def test_one_hots_gap_notes_are_sans() -> None:
     assert not seen["mono"]
     assert any(t.startswith("entries ") and t.endswith(" are 0") for t in seen["sans"])
     assert any(t.startswith("+ terms ") and t.endswith(": all 0") for t in seen["sans"])
+
+
+_MARK_CASES = [
+    ("LargeVocabLookup", {}),
+    ("BatchLookup", {}),
+    ("BatchLookup", GPT2),
+    ("SequenceLookup", {"ids": "2,3,2,1"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("scene", "options"), _MARK_CASES, ids=["large", "batch", "batch-gpt2", "sequence-repeat"]
+)
+def test_equality_marks_are_typeset_maths(scene: str, options: dict[str, Any]) -> None:
+    """A repeat's mark (``out[8] = out[0]``, ``out[1,3] = out[0,0]``) is maths, as the rule
+    card ``out[t] = E[ids[t]]`` beside it is: typeset (MathTypst), one glyph per character
+    of its checked text, and level with the row it names by its digits. A 720p review saw
+    it set in the tables' monospace while every other symbol on screen was typeset."""
+    from embedviz.render.glyphs import GlyphString
+    from embedviz.render.metrics import digit_height
+    from embedviz.render.moments import play_moments
+    from embedviz.render.parts.symbols import TypesetNumber
+
+    board = prepared_storyboard(scene, options, environ={})
+    expected = {c.text for b in board.beats for c in b.numbers if c.kind == "equal_to"}
+    assert expected, "the case has no repeat: the check would pass vacuously"
+    seen: dict[str, list[Any]] = {}
+
+    def read(scene_: Any, moment: Any) -> None:
+        for mobject in (m for top in scene_.mobjects for m in top.get_family()):
+            cell = getattr(mobject, "cell", None) if isinstance(mobject, GlyphString) else None
+            if cell is not None and cell.kind == "equal_to" and mobject.get_fill_opacity() > 0.5:
+                seen.setdefault(mobject.text, []).append(mobject)
+
+    play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108)
+    assert set(seen) == expected
+    for text, marks in seen.items():
+        for mark in marks:
+            assert isinstance(mark, TypesetNumber), f"{text!r} is set in monospace"
+            assert mark.glyph_count == len(text.replace(" ", ""))
+            # Its slot is its digits' height at its size (as drawn: a stage may have grown
+            # since), not its brackets': it sits on a row's centre line as the digits do.
+            low, high = mark.slot_corners()
+            grown = float(high[0] - low[0]) / mark.slot_width
+            digits = digit_height(mark.font_size) * grown
+            assert high[1] - low[1] == pytest.approx(digits, rel=0.08), text

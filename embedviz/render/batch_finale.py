@@ -44,7 +44,6 @@ from embedviz.render.batch_plan import MARK_LINE
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import MARGIN, SPACE
 from embedviz.render.fades import FadeIn
-from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import digit_height, xyz
 from embedviz.render.pace import at_least
 from embedviz.render.parts.batch_focus import TagRing
@@ -58,6 +57,7 @@ from embedviz.render.parts.batch_shape import (
 from embedviz.render.parts.glide import Glide, glide_floor
 from embedviz.render.parts.mark_under import equal_rings
 from embedviz.render.parts.pair_marks import lettered_marks, pair_badges
+from embedviz.render.parts.symbols import equality_mark
 from embedviz.render.space import Box, largest_empty_rectangle
 from embedviz.story.model import Beat
 
@@ -107,7 +107,7 @@ def write_below(stage: BatchStage, beat: Beat) -> Animation:
     data, label = stack.plan.scale.data, stack.plan.scale.label
     for step in range(STEPS + 1):
         font = data + (label - data) * step / STEPS
-        marks = VGroup(*[NumberText(c, font, stack.theme.wrong) for c in cells])
+        marks = VGroup(*[equality_mark(c, font, stack.theme.wrong) for c in cells])
         fits = _in_columns(stage, marks, font)
         clear, way = _legend_way(stage, marks, font) if fits else (False, None)
         if clear and fits:

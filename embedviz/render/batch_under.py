@@ -29,10 +29,10 @@ from embedviz.render.animations import Steps, beat_steps
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import SPACE
 from embedviz.render.fades import FadeIn, FadeOut
-from embedviz.render.glyphs import NumberText
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.mark_under import UnderPlan, equal_rings, under_plan
 from embedviz.render.parts.pair_marks import badge_room, lettered_marks, pair_badges
+from embedviz.render.parts.symbols import equality_mark
 from embedviz.render.space import EMPTY_SHARE, best_drop
 from embedviz.story.model import Beat, NumberCell
 
@@ -60,7 +60,7 @@ def plan_under(
     ``floor`` is the lowest they may reach; the marks in their index order.
     """
     cells = sorted(marks, key=lambda c: c.index)
-    texts = [NumberText(c, stack.mark_font, stack.theme.wrong) for c in cells]
+    texts = [equality_mark(c, stack.mark_font, stack.theme.wrong) for c in cells]
     sizes = [(float(t.width), float(t.height)) for t in texts]
     return under_plan(sizes, matrix, floor)
 
@@ -119,7 +119,7 @@ def write_under(stack: SliceStack, beat: Beat, plan: UnderPlan) -> Animation:
     """Write each mark under E with its pair's letter, and ring and letter every row they name."""
     cells = lettered_marks(beat)
     colour = stack.theme.wrong
-    marks = VGroup(*[NumberText(c, stack.mark_font, colour) for c in cells])
+    marks = VGroup(*[equality_mark(c, stack.mark_font, colour) for c in cells])
     # Each starts with its pair's letter, as its rows do (parts.pair_marks): no line
     # leads from it to its rows.
     room = badge_room(stack.plan.scale.label, stack.plan.sizes.row_height)

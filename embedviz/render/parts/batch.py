@@ -64,6 +64,7 @@ from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_under import UnderPlan, equal_rings
 from embedviz.render.parts.pair_marks import badge_room, lettered_marks, pair_badges
+from embedviz.render.parts.symbols import equality_mark
 from embedviz.render.rounded import rounded_box
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.stage import Component, StageHost
@@ -375,7 +376,7 @@ class SliceStack(OutputPart):
             return write_under(self, beat, self.marks_under)
         cells = lettered_marks(beat)
         line = digit_height(self.mark_font) * MARK_LINE
-        marks = VGroup(*[NumberText(c, self.mark_font, self.theme.wrong) for c in cells])
+        marks = VGroup(*[equality_mark(c, self.mark_font, self.theme.wrong) for c in cells])
         box = self.marks_box
         corner = self._notes_place() - xyz(0, digit_height(self.plan.scale.label) * MARK_LINE)
         if box is not None:

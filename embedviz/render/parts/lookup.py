@@ -55,6 +55,7 @@ from embedviz.render.parts.grid import GridSizes, output_grid
 from embedviz.render.parts.legend import Legend
 from embedviz.render.parts.matrix_grid import matrix_grid
 from embedviz.render.parts.row_count import count_rows
+from embedviz.render.parts.symbols import equality_mark
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.solver import LookupPlan
 from embedviz.render.stage import Component, StageHost
@@ -331,7 +332,7 @@ class OutputPart(Component):
         cell = self.cells.get(("equal_to", position))
         if cell is None:
             return None
-        mark = NumberText(cell, self.mark_font, self.theme.wrong)
+        mark = equality_mark(cell, self.mark_font, self.theme.wrong)
         # Where the row is now (the block may rest below the solver's place).
         y = self.grid.row_y(self.row_of(position))
         # In the corridor (a lane's late marks) each ends a gap left of the row it names.

@@ -10,6 +10,7 @@ the cell: one typeface, one checked number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 
@@ -22,7 +23,11 @@ from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import char_advance, text_width, xyz
 from embedviz.story.model import NumberCell
 
-__all__ = ["IndexedSymbol", "TypesetNumber", "word_line"]
+__all__ = ["IndexedSymbol", "TypesetNumber", "equality_mark", "word_line"]
+
+# A row's name in an equality mark, typeset upright as a word (Typst reads bare ``out``
+# as three variables' product).
+_OUT = re.compile(r"\bout\b")
 
 
 class TypesetNumber(NumberText):
@@ -38,16 +43,28 @@ class TypesetNumber(NumberText):
         Fill colour.
     font_size
         The size of the formula it came from.
+    level
+        The glyphs whose height is the slot's (its digits), where brackets
+        reach further; by default all of them.
     """
 
     def __init__(
-        self, cell: NumberCell, glyphs: list[VMobject], colour: str, font_size: float
+        self,
+        cell: NumberCell,
+        glyphs: list[VMobject],
+        colour: str,
+        font_size: float,
+        level: Sequence[VMobject] | None = None,
     ) -> None:
         super().__init__(cell, font_size, colour)
         points = [g.points for g in glyphs if len(g.points)]
         ink = np.concatenate(points) if points else np.zeros((0, 3))
         low = np.min(ink, axis=0) if len(ink) else np.zeros(3)
         high = np.max(ink, axis=0) if len(ink) else np.zeros(3)
+        tall = [g.points for g in level or () if len(g.points)]
+        if tall:
+            # Placed on a row's centre line as a table's digits are: by its digits.
+            low[1], high[1] = min(p[:, 1].min() for p in tall), max(p[:, 1].max() for p in tall)
         # The zero-area slot box (four identical points per corner), as GlyphString has.
         anchor = np.repeat(np.array([low, high], dtype=float), 4, axis=0)
         self.set_points(np.concatenate([ink, anchor]))
@@ -99,6 +116,36 @@ class IndexedSymbol(VGroup):
             if b > a
         ]
         super().__init__(*self.pieces[:1], self.number, *self.pieces[1:])
+
+
+def equality_mark(cell: NumberCell, font_size: float, colour: str) -> TypesetNumber:
+    """Set an equality mark (``out[8] = out[0]``) in the one maths voice, as one checked number.
+
+    The mark is maths, as the rule card ``out[t] = E[ids[t]]`` beside it is:
+    typeset whole with MathTypst (``out`` upright), its glyphs handed to the
+    mark's cell, so that the tests still read it back as the storyboard's
+    ``equal_to`` text. Its slot is its digits' height (a bracket reaches
+    further), so that it stands on a row's centre line as the table's digits do.
+
+    Parameters
+    ----------
+    cell
+        The ``equal_to`` cell; its text names both rows.
+    font_size
+        The size of the labels around it (as :func:`~embedviz.render.design.maths`).
+    colour
+        Its colour.
+
+    Returns
+    -------
+    TypesetNumber
+        The mark, not placed.
+    """
+    whole = maths(_OUT.sub('"out"', cell.text), colour, font_size)
+    glyphs = list(whole.submobjects)
+    chars = cell.text.replace(" ", "")
+    digits = [g for g, char in zip(glyphs, chars, strict=True) if char.isdigit()]
+    return TypesetNumber(cell, glyphs, colour, font_size, level=digits)
 
 
 def _piece(whole: FormulaText, glyphs: list[VMobject], text: str) -> FormulaText:
