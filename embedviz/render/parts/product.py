@@ -246,7 +246,7 @@ class ProductPart(Component):
         """
         column = next(c.index[0] for c in beat.numbers if c.kind == "term_sum")
         colour = self.theme.highlight
-        last = beat.name == "columns"
+        last = column == max(self.cells)
         box = self.box if self.box is not None else self._column_box(self.column)
         self.box = box
         if column == self.showing.column:
