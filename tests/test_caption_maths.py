@@ -45,6 +45,7 @@ EXPECTED: dict[tuple[str, str], list[tuple[str, str]]] = {
     ("OneHotEquivalence", "intro"): [("E", T)],
     ("OneHotEquivalence", "one-hot"): [("one_hot(3)", T), ("k", T), ("k", T), ("E", T)],
     ("OneHotEquivalence", "sum"): [("0 × E[k, 0]", T), ("1 × E[3, 0]", T)],
+    ("OneHotEquivalence", "column-1"): [("1 × E[3, 1]", T)],
     ("OneHotEquivalence", "columns"): [("E", T)],
     ("OneHotEquivalence", "compare"): [("E[3]", T), ("one_hot(3)", T), ("E", T), ("E[3]", T)],
     ("OneHotEquivalence", "cost"): [("E", T), ("V × d", T)],

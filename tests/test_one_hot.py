@@ -245,7 +245,7 @@ def test_storyboard_product_equals_lookup_and_costs() -> None:
     board = build_one_hot_equivalence(SceneOptions())
     assert board.layout == "one_hot"
     assert [beat.name for beat in board.beats] == [
-        "intro", "one-hot", "terms", "sum", "columns", "compare", "cost", "copy",
+        "intro", "one-hot", "terms", "sum", "column-1", "columns", "compare", "cost", "copy",
     ]  # fmt: skip
     last = {(c.kind, c.index): c for c in board.beats[-1].numbers}
     for col in range(3):

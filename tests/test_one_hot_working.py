@@ -3,9 +3,9 @@
 - The working on screen did not match the highlight (columns, 33.7–38.6 s):
   the purple box moved on to columns 1 and 2 and their results (0.9666,
   -1.1481) filled in while column 0's worked terms (``0 × 0.3374 + … =
-  -0.4015``) stood beside E. Column 0's terms now go as the box leaves
-  column 0, before the next column's result comes: the working on screen is
-  the highlighted column's, or none.
+  -0.4015``) stood beside E. Column 0's terms went as the box left column 0,
+  before the next column's result came; since, each column's terms replace
+  them as the box reaches it: the working on screen is the highlighted column's.
 - The token-ID chip wandered: beside row 3 (1.0–16.2 s), then at the panel's
   far right attached to nothing (17.2–38.6 s), then back beside row 3 to fetch
   it (39.9 s). It now waits at the right end of row i of E, in one place once
@@ -57,31 +57,39 @@ def _boxed_columns(scene: MomentScene, shown: set[int]) -> dict[int, float]:
 
 @pytest.mark.parametrize("overrides", [{}, {"theme": "light"}, GPT2], ids=["dark", "light", "gpt2"])
 def test_the_working_on_screen_is_the_highlighted_columns(overrides: dict[str, Any]) -> None:
-    """At every sample of the columns and the compare: while another column's result shows,
-    or the box stands on another column, column 0's terms and sum are gone."""
+    """At every sample of the columns' beats and the compare: while a later column's result
+    shows, or the box stands on another column, a column's terms and sum are gone.
+
+    Each column's terms now replace the last column's as the box reaches it
+    (tests/test_one_hot_columns.py reads their values): none stands beside E
+    while the box is on another column, nor once a later column's result shows.
+    """
     board = prepared_storyboard("OneHotEquivalence", overrides, environ={})
     problems: list[str] = []
     seen = {"results": 0, "boxes": 0}
+    beats = {b.name for b in board.beats if b.action in ("columns", "compare")}
 
     def read(scene: MomentScene, moment: Any) -> None:
-        if moment.beat.name not in ("columns", "compare"):
-            return
         stage: Any = scene.stage
         shown, product = on_screen(scene), stage.product
-        working = max(drawn_opacity(m, shown) for m in product.terms.pieces())
         where = f"{moment.beat.name} step {moment.step} a{moment.alpha:.2f}"
-        for col, cell in product.cells.items():
-            if col != product.column and drawn_opacity(cell, shown) > GONE:
-                seen["results"] += 1
-                if working > GONE:
-                    problems.append(f"{where}: column {col}'s result with column 0's terms")
-        for col, opacity in _boxed_columns(scene, shown).items():
-            if col != product.column and opacity > SHOWN:
-                seen["boxes"] += 1
-                if working > 0.1:
-                    problems.append(f"{where}: the box on column {col}, column 0's terms shown")
+        for worked, terms in product.lists.items():
+            working = max(drawn_opacity(m, shown) for m in terms.pieces())
+            for col, cell in product.cells.items():
+                if col > worked and drawn_opacity(cell, shown) > GONE:
+                    seen["results"] += 1
+                    if working > GONE:
+                        problems.append(
+                            f"{where}: column {col}'s result with column {worked}'s terms"
+                        )
+            for col, opacity in _boxed_columns(scene, shown).items():
+                if col != worked and opacity > SHOWN:
+                    seen["boxes"] += 1
+                    if working > 0.1:
+                        problems.append(
+                            f"{where}: the box on column {col}, column {worked}'s terms shown"
+                        )
 
-    beats = {"columns", "compare"}
     play_moments(board, read, alphas=DENSE, pixel_width=192, pixel_height=108, beats=beats)
     assert min(seen.values()) >= 5, seen
     assert problems == [], "\n".join(problems)

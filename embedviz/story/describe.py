@@ -563,8 +563,9 @@ def _terms(view: _View) -> Iterator[Description]:
         column=_maybe("column", col, str(column)),
         terms=_slot("terms", cells, ", ".join(items)),
     )
+    # The hidden terms are the same in every column: said once, as they first show.
     gaps = _gap_labels(view, "term_gap_")
-    if gaps:
+    if gaps and any(view.new_label(role) for role in view.beat.labels if "term_gap_" in role):
         yield _said("gaps", gaps=gaps)
 
 
@@ -577,7 +578,10 @@ def _term_sum(view: _View) -> Iterator[Description]:
 
 
 def _product(view: _View) -> Iterator[Description]:
-    if len(view.new("product")) > 1 or (view.new("product") and not view.new("term_sum")):
+    # Said as the row fills at once, or as its last entry comes from its column's sum.
+    products, new = view.all("product"), view.new("product")
+    whole = len(products) == len(view.beat.window.cols) > 1
+    if len(new) > 1 or (new and (whole or not view.new("term_sum"))):
         token = view.cell("token_id", 0)
         yield _said(
             "product", id=_maybe("id", token, "?"), values=_row_values(view, view.all("product"))

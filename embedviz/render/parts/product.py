@@ -1,8 +1,9 @@
 """OneHotEquivalence's product and lookup rows.
 
 - :class:`ProductPart`: the product's row and title, the terms of one column
-  (each level with the row it uses), their sum, and the columns that follow.
-  Beats ``terms``, ``sum`` and ``columns``.
+  (each level with the row it uses, :class:`~embedviz.render.parts.terms.TermList`),
+  their sum, and each column that follows, worked the same way in the same place.
+  Beats ``terms``, ``sum`` and ``columns`` (one per other column).
 - :class:`ComparePart`: the lookup: the chip, waiting at the right end of
   row i of E, walks to the lookup's row under the product with row i
   following it as a strip (the chip stays beside it as its tag); ``=`` marks
@@ -29,10 +30,9 @@ from manim import (
 from manim.utils.rate_functions import rush_from
 
 from embedviz.render.animations import Steps, make_deferred_animation, point_at
-from embedviz.render.design import SPACE, Theme, dim_opacity, maths, value_colour
+from embedviz.render.design import SPACE, Theme, maths, value_colour
 from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
-from embedviz.render.gap_text import GapLabel
-from embedviz.render.glyphs import GlyphString, LabelText, NumberText, SansText
+from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.mobjects import ShapeLabel
 from embedviz.render.pace import at_least
@@ -44,6 +44,7 @@ from embedviz.render.parts.lift import RisingLift
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.one_hot import OneHotColumn
 from embedviz.render.parts.strip import Carry
+from embedviz.render.parts.terms import TermList, rewrite, spent_opacity
 from embedviz.render.solve_one_hot import OneHotPlan
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
@@ -91,67 +92,6 @@ def _marks(board: Storyboard, plan: OneHotPlan, grid: CellGrid, theme: Theme) ->
     return marks
 
 
-class TermList(VGroup):
-    """The terms of one column of ``one_hot(i) E``, one line per drawn row, and their sum.
-
-    Each line (``+ 0 × 0.9178``) is level with the row it uses; a hidden range
-    of rows gets one labelled line level with its band; the sum (``= -0.4015``)
-    goes one row under E.
-    """
-
-    def __init__(
-        self,
-        board: Storyboard,
-        cells: Cells,
-        plan: OneHotPlan,
-        theme: Theme,
-        column: int,
-        band_ys: list[float],
-    ) -> None:
-        super().__init__()
-        labels, data, advance = _labels(board), plan.scale.data, char_advance(plan.scale.data)
-        window, left = board.beats[0].window, plan.terms_left
-        self.lines: dict[int, VGroup] = {}
-        self.gap_lines: list[GapLabel] = []
-        self.zero_lines: list[VMobject] = []
-        for number, row in enumerate(window.rows):
-            factor = cells[("term_one_hot", (column, row))]
-            weight = cells[("term_weight", (column, row))]
-            y = plan.row_centres[row]
-            negative = weight.text.startswith("-")
-            pieces: list[tuple[float, VMobject]] = [
-                (0, LabelText("+" if number else " ", data, theme.muted)),
-                (2, NumberText(factor, data, theme.text)),
-                (4, LabelText("\u00d7", data, theme.muted)),
-                (7 if negative else 6, NumberText(weight, data, theme.text)),
-            ]
-            if negative:
-                # A negative factor is bracketed, as one writes 1 × (-0.4015).
-                close = 7 + len(weight.text)
-                pieces += [
-                    (6, LabelText("(", data, theme.muted)),
-                    (close, LabelText(")", data, theme.muted)),
-                ]
-            line = VGroup(*[m.place(xyz(left + x * advance, y), align="left") for x, m in pieces])
-            self.lines[row] = line
-            if factor.value != 1:
-                self.zero_lines.append(line)
-        for number, y in enumerate(band_ys):
-            # Words (+ terms 6–4818: all 0): sans, at the terms' label size.
-            label = GapLabel(labels[f"term_gap_{number}"], plan.scale.label, theme.muted)
-            label.place(xyz(left, y), align="left")
-            self.gap_lines.append(label)
-            self.zero_lines.append(label)
-        self.equals = LabelText("=", data, theme.muted).place(xyz(left, plan.sum_y), align="left")
-        self.total = NumberText(cells[("term_sum", (column,))], data, theme.text)
-        self.total.place(xyz(left + 2 * advance, plan.sum_y), align="left")
-        self.add(*self.lines.values(), *self.gap_lines, self.equals, self.total)
-
-    def pieces(self) -> list[VMobject]:
-        """Return every unit that is added to the scene on its own."""
-        return [*self.lines.values(), *self.gap_lines, self.equals, self.total]
-
-
 class ProductPart(Component):
     """The product's row, one column's terms and their sum, then every column.
 
@@ -185,7 +125,7 @@ class ProductPart(Component):
         self.plan, self.matrix, self.vector = plan, matrix, vector
         self.token_id = board.single_id()
         labels, label = _labels(board), plan.scale.label
-        self.column = next(c.index[0] for (k, _), c in cells.items() if k == "term_weight")
+        self.column = min(c.index[0] for (k, _), c in cells.items() if k == "term_weight")
         self.product = row_block(board, plan, theme, plan.product_y)
         products = sorted(
             (c for (k, _), c in cells.items() if k == "product"), key=lambda c: c.index
@@ -200,7 +140,16 @@ class ProductPart(Component):
         self.title.move_to(xyz(0, plan.panel_heading_y)).align_to(xyz(plan.panel_left, 0), LEFT)
         window = board.beats[0].window
         bands = [matrix.grid.row_y(n, gap=True) for n in range(len(window.row_gaps))]
-        self.terms = TermList(board, cells, plan, theme, self.column, bands)
+        # Every worked column's terms, in one place: column 0's, then each column's in turn
+        # as the box reaches it (their zero terms already spent, as column 0's are by then).
+        worked = sorted(c.index[0] for (k, _), c in cells.items() if k == "term_sum")
+        self.lists = {col: TermList(board, cells, plan, theme, col, bands) for col in worked}
+        for col, terms in self.lists.items():
+            if col != self.column:
+                terms.spend(theme.background)
+        self.terms = self.lists[self.column]
+        # The list on the screen (or last on it): the highlighted column's.
+        self.showing = self.terms
         self.box: Rectangle | None = None
 
     def _column_box(self, col: int) -> Rectangle:
@@ -240,34 +189,22 @@ class ProductPart(Component):
         )
         return Steps(shown, Succession(*steps))
 
-    def beat_sum(self, beat: Beat) -> Animation:
-        """Fade the zero terms; then write the sum and carry a copy of it up into the product's row.
+    def _climb(self, terms: TermList, column: int) -> Animation:
+        """Return a copy of ``terms``' sum climbing into the product's cell ``column``.
 
         The copy sets off from the sum itself, drawn whole: out along the sum's
-        line to a lane right of the terms, up it, and left into the product's
-        first empty cell.
+        line to a lane right of the terms, up it, and left into the cell.
         """
-        total, target = self.terms.total, self.cells[self.column]
+        total, target = terms.total, self.cells[column]
         slot = target.get_center().copy()
         # Right of every term, of the hidden ranges' lines and of the sum, left of the
         # chip that waits further right (the solver keeps the lane between them).
-        terms = max(m.get_right()[0] for m in self.terms.pieces())
+        right = max(m.get_right()[0] for m in terms.pieces())
         start = total.get_center().copy()
-        lane = terms + SPACE + target.width / 2
+        lane = right + SPACE + target.width / 2
         target.shift(start - slot)
         points = [start, xyz(lane, start[1]), xyz(lane, slot[1]), slot]
         path = curve_points(points, self.plan.sizes.row_height * 0.4)
-        zeros = self.terms.zero_lines
-        # Terms that are exactly zero recede once the sum is taken, as far as dimmed
-        # content may: each text keeps 3:1 against the background.
-        inks = [m for zero in zeros for m in zero.get_family() if isinstance(m, GlyphString)]
-        back = self.theme.background
-        spent = max([dim_opacity(m.get_fill_color().to_hex(), back) for m in inks] or [1.0])
-        faded: Animation = (
-            AnimationGroup(*[m.animate.set_opacity(spent) for m in zeros])  # type: ignore[arg-type]
-            if zeros
-            else point_at(self.terms.lines[self.token_id], self.theme.highlight)
-        )
 
         # The copy comes only as it sets off (built then: manim shows an animation's mobject
         # as its play begins, and a copy beside the sum while it was written read as a second
@@ -277,39 +214,60 @@ class ProductPart(Component):
         def climbing() -> Animation:
             return Follow(target, path, run_time=1.2, introducer=True, rate_func=rush_from)
 
-        climb = make_deferred_animation(climbing, run_time=1.2, touches=lambda: [target])
-        carried = Succession(AnimationGroup(FadeIn(self.terms.equals), FadeIn(total)), climb)
-        return Steps(faded, carried)
+        return make_deferred_animation(climbing, run_time=1.2, touches=lambda: [target])
+
+    def beat_sum(self, beat: Beat) -> Animation:
+        """Fade the zero terms; then write the sum and carry a copy of it up into the product."""
+        zeros = self.terms.zero_lines
+        # Terms that are exactly zero recede once the sum is taken, as far as dimmed
+        # content may: each text keeps 3:1 against the background.
+        spent = spent_opacity(zeros, self.theme.background)
+        faded: Animation = (
+            AnimationGroup(*[m.animate.set_opacity(spent) for m in zeros])  # type: ignore[arg-type]
+            if zeros
+            else point_at(self.terms.lines[self.token_id], self.theme.highlight)
+        )
+        shown = AnimationGroup(FadeIn(self.terms.equals), FadeIn(self.terms.total))
+        return Steps(faded, Succession(shown, self._climb(self.terms, self.column)))
 
     def beat_columns(self, beat: Beat) -> Animation:
-        """Glide the column box on, and land each column's sum likewise.
+        """Glide the column box to the beat's column, rewrite the terms for it, land its sum.
 
-        The worked column's terms and sum leave as the box leaves their column:
-        left beside E while the next columns' sums came in, they read as the
-        working of those (a lecture-hall review, issue 18). With no other
-        column they stay until the lookup's row needs the panel (:class:`ComparePart`).
-        One box moves from column to column: a new box for each faded in as
-        the last faded out, and two stood at half strength mid-hop; the last
-        column's, faded out at the beat's end, stood there whole from the
-        beat's start (manim shows a FadeOut's mobject as the play begins).
+        "Column 1 works the same way." As the box reaches column j the terms
+        beside E become column j's in place: each line's weight rolls over to
+        E[k, j], the sum to entry j (their zero terms spent, as column 0's).
+        "Only 1 × E[3, 1] is left." E[i, j] is pointed at as the sum's copy
+        climbs into entry j of the product's row, as in the ``sum`` beat. The
+        working on screen is always the boxed column's (a lecture-hall review,
+        issue 18: column 0's terms beside E read as the working of the columns
+        that followed). The last column's beat ends with the box gone, its
+        terms standing until the lookup's row needs the panel (:class:`ComparePart`);
+        with a single column, column 0's do.
         """
-        others = sorted(col for col in self.cells if col != self.column)
-        steps: list[Animation] = []
-        box = self.box if self.box is not None else self._column_box(self.column)
+        column = next(c.index[0] for c in beat.numbers if c.kind == "term_sum")
         colour = self.theme.highlight
-        # Gone in the glide's first half: the box is not on the next column before they go.
-        worked = [FadeOut(m, run_time=0.5) for m in self.terms.pieces()] if others else []
-        for col in others:
-            place = self._column_box(col).get_center()
+        last = column == max(self.cells)
+        box = self.box if self.box is not None else self._column_box(self.column)
+        self.box = box
+        if column == self.showing.column:
+            steps: list[Animation] = [point_at(self.cells[column], colour, scale=1.2)]
+        else:
+            old, new = self.showing, self.lists[column]
+            self.showing = new
+            place = self._column_box(column).get_center()
             glide = box.animate(run_time=1.0).move_to(place)  # type: ignore[operator]
-            steps.append(AnimationGroup(glide, *worked))  # type: ignore[arg-type]
-            worked = []
-            cell = self.matrix.grid.get_cell(self.token_id, col)
-            steps.append(AnimationGroup(point_at(cell, colour), FadeIn(self.cells[col])))
-        if not steps:
-            steps.append(point_at(self.cells[self.column], colour, scale=1.2))
-        ending = AnimationGroup(FadeOut(box), *[FadeIn(m) for m in self.marks])
-        return Succession(*steps, ending)
+            # Handed over mid-glide: the box leaves column j - 1 as its terms go. Begun with
+            # the glide (after a Wait, the coming lines stood whole over the old until then:
+            # a play shows every mobject of its animations as it begins).
+            rolled = rewrite(old, new, self.plan.sizes.row_height, run_time=0.9)
+            cell = self.matrix.grid.get_cell(self.token_id, column)
+            steps = [
+                AnimationGroup(glide, rolled),  # type: ignore[arg-type]
+                AnimationGroup(point_at(cell, colour), self._climb(new, column)),
+            ]
+        if last:
+            steps.append(AnimationGroup(FadeOut(box), *[FadeIn(m) for m in self.marks]))
+        return Steps(*steps)
 
 
 class ComparePart(Component):
@@ -453,7 +411,7 @@ class ComparePart(Component):
         back = at_least(AnimationGroup(carry, ride, headed, run_time=2.0), RIDE_SECONDS)
         # The worked column left as the next column was taken (ProductPart.beat_columns);
         # with no other column, it leaves as the lookup's row comes (with the first phrase).
-        leaving = [FadeOut(m) for m in shown_on(self.host)(self.product.terms.pieces())]
+        leaving = [FadeOut(m) for m in shown_on(self.host)(self.product.showing.pieces())]
         fetched = Succession(
             AnimationGroup(*leaving, FadeIn(self.lookup)),
             OutlineIn(self.outline),

@@ -17,6 +17,7 @@ keeps each inside its row's outline: the outlined rows of E stand close together
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -59,11 +60,23 @@ class RollOver(Animation):
         the new one up into it).
     leaving
         Whether it is the old number (removed from the scene at the end).
+    movers
+        The parts of ``mobject`` that drift (all of it by default); the rest
+        stands still and shows or hides with it (a line whose other parts the
+        coming one shares hands them over unmoved).
     """
 
-    def __init__(self, mobject: VMobject, lift: float, leaving: bool, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        mobject: VMobject,
+        lift: float,
+        leaving: bool,
+        movers: Sequence[VMobject] | None = None,
+        **kwargs: Any,
+    ) -> None:
         self.lift, self.leaving = lift, leaving
-        self.home = np.array(mobject.get_center())
+        moving = [mobject] if movers is None else movers
+        self.homes = [(m, np.array(m.get_center())) for m in moving]
         self.looks = [
             (m, float(m.get_fill_opacity()), float(m.get_stroke_opacity()))
             for m in mobject.get_family()
@@ -74,7 +87,8 @@ class RollOver(Animation):
         """Place the number and set its opacity at ``alpha`` of the roll."""
         rated = float(self.rate_func(alpha))
         rise = rated if self.leaving else rated - 1.0
-        self.mobject.move_to(self.home + UP * self.lift * rise)
+        for mover, home in self.homes:
+            mover.move_to(home + UP * self.lift * rise)
         share = 1.0 if _shown(rated, self.leaving) else 0.0
         for member, fill, stroke in self.looks:
             member.set_fill(opacity=fill * share, family=False)

@@ -242,7 +242,9 @@ def build_one_hot_equivalence(
         run_time=1.0,
     )
     _one_hot_vector(rec, vector[0], focus)
-    _one_column(rec, table, vector[0], product, focus)
+    block = table.rows(np.asarray(window.rows))
+    _one_column(rec, block, vector[0], product, focus)
+    _other_columns(rec, block, vector[0], product, focus)
     _product_and_lookup(rec, product, looked_up, focus)
     _cost(rec, vocab, dim)
     return rec.finish(SPEC, options, table, i, scale)
@@ -272,28 +274,23 @@ def _one_hot_vector(rec: Recorder, vector: npt.NDArray[np.float32], focus: Highl
 
 def _one_column(
     rec: Recorder,
-    table: Table,
+    block: npt.NDArray[np.float32],
     vector: npt.NDArray[np.float32],
     product: npt.NDArray[np.float32],
     focus: Highlight,
 ) -> None:
     """Write out the terms of one column of the product, and their sum."""
     i, j, window, screen = focus.token_id, _TERM_COLUMN, rec.window, rec.screen
-    block = table.rows(np.asarray(window.rows))
     screen.labels["product_title"] = f'"one_hot"({i}) thin E'
-    screen.add(int_cell("product_size", (0,), 1), int_cell("product_size", (1,), table.dim))
-    for r, k in enumerate(window.rows):
-        screen.add(
-            int_cell("term_one_hot", (j, k), int(vector[k])),
-            value_cell("term_weight", (j, k), block[r, window.cols.index(j)]),
-        )
+    screen.add(int_cell("product_size", (0,), 1), int_cell("product_size", (1,), len(product)))
+    _column_terms(screen, window, block, vector, j)
     for number, gap in enumerate(window.row_gaps):
         screen.labels[f"term_gap_{number}"] = term_gap_label(gap.first, gap.last, rec.words)
     rec.beat(
         "terms",
         "terms",
         f"Here is entry {j} of the product. Multiply each one-hot entry by the number "
-        f"beside it in column {j}. Then add all {table.vocab_size} products.",
+        f"beside it in column {j}. Then add all {len(vector)} products.",
         run_time=1.8,
         highlight=focus,
     )
@@ -308,12 +305,71 @@ def _one_column(
     )
 
 
-def _drop_terms(screen: Screen) -> None:
-    """Take the worked column's terms, its sum and its gap labels off the screen."""
+def _column_terms(
+    screen: Screen,
+    window: Window,
+    block: npt.NDArray[np.float32],
+    vector: npt.NDArray[np.float32],
+    j: int,
+) -> None:
+    """Put column j's terms on the screen: each drawn row's one-hot entry and E[k, j]."""
+    for r, k in enumerate(window.rows):
+        screen.add(
+            int_cell("term_one_hot", (j, k), int(vector[k])),
+            value_cell("term_weight", (j, k), block[r, j]),
+        )
+
+
+def _drop_terms(screen: Screen, *, labels: bool = True) -> None:
+    """Take the worked column's terms and its sum (and its gap labels) off the screen."""
     for kind in ("term_one_hot", "term_weight", "term_sum"):
         screen.remove_kind(kind)
-    for key in [key for key in screen.labels if key.startswith("term_gap_")]:
+    for key in [key for key in screen.labels if labels and key.startswith("term_gap_")]:
         del screen.labels[key]
+
+
+def _other_columns(
+    rec: Recorder,
+    block: npt.NDArray[np.float32],
+    vector: npt.NDArray[np.float32],
+    product: npt.NDArray[np.float32],
+    focus: Highlight,
+) -> None:
+    """Work every other drawn column as column 0 was, one beat each, to the whole product.
+
+    As the box reaches column j its terms replace the last column's in place (each
+    line's weight becomes E[k, j]) and their sum becomes entry j of the product: the
+    working on screen is always the highlighted column's (issue 18). Each column is
+    a beat of its own, so that its numbers are the screen's at that beat's end; the
+    last is ``columns``, whose sentence says that every column works the same way.
+    """
+    i, screen, window = focus.token_id, rec.screen, rec.window
+    others = [col for col in window.cols if col != _TERM_COLUMN]
+    if not others:
+        # A single column's terms stay beside E until the lookup's row needs the panel.
+        rec.beat(
+            "columns",
+            "columns",
+            f"With a single column, that sum is the whole product: row {i} of E, exactly.",
+            run_time=1.4,
+            highlight=focus,
+        )
+        return
+    for j in others:
+        _drop_terms(screen, labels=False)
+        _column_terms(screen, window, block, vector, j)
+        total = product[j]
+        screen.add(value_cell("term_sum", (j,), total), value_cell("product", (j,), total))
+        if j != others[-1]:
+            narration = f"Column {j} works the same way. Only 1 \u00d7 E[{i}, {j}] is left."
+            rec.beat(f"column-{j}", "columns", narration, run_time=2.2, highlight=focus)
+    rec.beat(
+        "columns",
+        "columns",
+        f"Every other column works the same way, so the product is exactly row {i} of E.",
+        run_time=2.4,
+        highlight=focus,
+    )
 
 
 def _product_and_lookup(
@@ -322,23 +378,8 @@ def _product_and_lookup(
     looked_up: npt.NDArray[np.float32],
     focus: Highlight,
 ) -> None:
-    """Fill the whole product, then set the lookup E[i] beside it: equal, value for value."""
+    """Set the lookup E[i] beside the whole product: equal, value for value."""
     i, screen, window = focus.token_id, rec.screen, rec.window
-    # The working on screen is the highlighted column's: where other columns land,
-    # column 0's worked terms leave as the highlight moves on (issue 18); a single
-    # column's stay beside E until the lookup's row needs the panel.
-    for col in window.cols:
-        screen.add(value_cell("product", (col,), product[col]))
-    if len(product) == 1:
-        columns_sentence = (
-            f"With a single column, that sum is the whole product: row {i} of E, exactly."
-        )
-    else:
-        columns_sentence = (
-            f"Every other column works the same way, so the product is exactly row {i} of E."
-        )
-        _drop_terms(screen)
-    rec.beat("columns", "columns", columns_sentence, run_time=1.4, highlight=focus)
     _drop_terms(screen)
     screen.labels["lookup_title"] = f"E[{i}]"
     screen.labels["product_formula"] = product_formula(i)
