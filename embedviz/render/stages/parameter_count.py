@@ -106,6 +106,9 @@ class ParameterCountStage(Stage):
         }
         for shown in range(1, len(memory.rows) + 1):
             pieces[f"memory:{shown}"] = list(memory.rows[:shown])
+        # Where E recedes, its labels recede less than its grid, each about its own place.
+        pieces |= {f"label:{key}": [m] for key, m in block.grid.row_labels.items()}
+        pieces |= {f"band:{n}": [m] for n, m in enumerate(block.bands)}
         return pieces
 
     def _places(self, beat: Beat) -> dict[str, Place]:
@@ -114,7 +117,8 @@ class ParameterCountStage(Stage):
         done = beats[: beats.index(beat) + 1]
         dtypes = sum(1 for b in done if b.action == "dtype")
         apart = any(b.action in ("dtype", "compare") for b in done)
-        shown = [*(("grid", "bands") if apart else ("block",)), "heading", "rows", "columns"]
+        labels = [name for name in self.rests.pieces if name.startswith(("label:", "band:"))]
+        shown = [*([*labels, "grid"] if apart else ["block"]), "heading", "rows", "columns"]
         shown.append("hidden")
         if any(b.action == "count" for b in done):
             shown += ["product", "count"]
