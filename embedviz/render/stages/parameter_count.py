@@ -102,7 +102,7 @@ class ParameterCountStage(Stage):
             "line": [product, self.count.word],
             "memory_header": [memory.header],
             "widths_header": [self.widths.header],
-            "widths": [m for row in self.widths.rows for m in row],
+            "widths": [*(m for row in self.widths.rows for m in row), self.widths.bar_label],
         }
         for shown in range(1, len(memory.rows) + 1):
             pieces[f"memory:{shown}"] = list(memory.rows[:shown])
@@ -172,7 +172,7 @@ class ParameterCountStage(Stage):
         if beat.action != "lookup":
             return [], ()
         rows = [m for texts, bar in self.widths.rows for m in (*texts, bar)]
-        return [self.widths.header, *rows], ("widths_header", "widths")
+        return [self.widths.header, *rows, self.widths.bar_label], ("widths_header", "widths")
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat with its pieces at its places, eased there first."""
