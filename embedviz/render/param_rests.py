@@ -27,6 +27,7 @@ from embedviz.render.design import (
     TOP_GAP,
     px_for_font,
 )
+from embedviz.render.param_labels import receded_labels
 from embedviz.render.rest_fill import (
     INTRO_ENDS,
     PANEL_ENDS,
@@ -160,7 +161,11 @@ def _receded(boxes: Mapping[str, Box], plan: ParamPlan) -> tuple[dict[str, Place
     """Return places for E's column receded while the tables stand, and its box there.
 
     The column scales by :attr:`ParamPlan.receded` about its top-left corner: its
-    heading keeps the top left of the frame, and the room it leaves is the tables'.
+    heading keeps the top left of the frame, and the room it leaves is the tables'. Its
+    labels recede less (:func:`~embedviz.render.param_labels.receded_labels`): each row
+    number keeps its right edge by the grid, each hidden range's label its centre, the
+    hidden columns' label its right edge; the column moves right as far as its row
+    numbers grow past its left edge.
     """
     column = _column_home(boxes)
     if column is None:
@@ -169,14 +174,35 @@ def _receded(boxes: Mapping[str, Box], plan: ParamPlan) -> tuple[dict[str, Place
     # (home, E's column may stand lower: :attr:`ParamPlan.drop`).
     scale, left, home = plan.receded, column[0], column[3]
     top = home + plan.drop
-    places = {}
+    bands = [name for name in boxes if name.startswith("band:")]
+    widest = max((boxes[name][2] - boxes[name][0] for name in bands), default=0.0)
+    tallest = max((boxes[name][3] - boxes[name][1] for name in bands), default=0.0)
+    notes, rows = receded_labels(plan, widest, tallest)
+
+    def at(box: Box, grown: float, right: bool) -> Place:
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        y = top + (y - home) * scale
+        if right:  # its right edge where the column's scale puts it
+            return grown, left + (box[2] - left) * scale - (box[2] - box[0]) * grown / 2, y
+        return grown, left + (x - left) * scale, y
+
+    places: dict[str, Place] = {}
+    for name in boxes:  # first: a label goes with its own piece, not with the grid's
+        if name.startswith(("label:", "band:")):
+            places[name] = at(boxes[name], *((rows, True) if name[0] == "l" else (notes, False)))
     for name in _COLUMN:
         if name in boxes:
-            box = boxes[name]
-            x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            at = (left + (x - left) * scale, top + (y - home) * scale)
-            places[name] = (max(scale, plan.notes) if name in _NOTES else scale, *at)
-    moved = (left, top - (home - column[1]) * scale, left + (column[2] - left) * scale, top)
+            grown = max(scale, plan.notes)
+            places[name] = (
+                at(boxes[name], notes, True)
+                if name == "hidden"
+                else (at(boxes[name], grown if name in _NOTES else scale, False))
+            )
+    # Row numbers grown past the column's left edge: the column moves right by as much.
+    out = max([left - (x - s * (boxes[n][2] - boxes[n][0]) / 2) for n, (s, x, _) in places.items()])
+    shift = max(0.0, out)
+    places = {name: (s, x + shift, y) for name, (s, x, y) in places.items()}
+    moved = (left, top - (home - column[1]) * scale, left + (column[2] - left) * scale + shift, top)
     return places, moved
 
 

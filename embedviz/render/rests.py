@@ -83,12 +83,14 @@ class Rests:
     def targets(self, places: Mapping[str, Place]) -> dict[int, np.ndarray]:
         """Return every member's points with the pieces at ``places`` (the others home)."""
         found = {key: points for key, (_, points) in self.home.items()}
+        placed: set[int] = set()  # a member two placed pieces share goes with the first
         for name, (scale, x, y) in places.items():
             centre = self.centres[name]
             to = np.array([x, y, centre[2]])
             for top in self.pieces[name]:
                 for member in top.get_family():
-                    if id(member) in self.home:
+                    if id(member) in self.home and id(member) not in placed:
+                        placed.add(id(member))
                         home = self.home[id(member)][1]
                         found[id(member)] = to + (home - centre) * scale
         return found

@@ -36,9 +36,9 @@ from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
 from embedviz.render.parts.chips import Chip, Follow, curve_points
 from embedviz.render.parts.grid import CELL_PAD_CHARS, CellGrid, Slot, col_slots
+from embedviz.render.parts.lift import LiftCarry
 from embedviz.render.parts.lookup import heading_words
 from embedviz.render.parts.memory_summary import memory_summary
-from embedviz.render.parts.strip import Carry
 from embedviz.render.parts.symbols import IndexedSymbol, word_line
 from embedviz.render.solve_parameter_count import ParamPlan
 from embedviz.render.stage import Component, StageHost
@@ -400,8 +400,12 @@ class LookupLine(Component):
         arrive = AnimationGroup(FadeIn(chip.move_to(park)), OutlineIn(self.outline))
         landing = xyz(plan.strip_left + plan.body_width / 2, plan.lookup_y)
         # The copy's frame comes as the strip lands in it (the carry's ``place``):
-        # standing there empty, it showed as a second frame beside the strip.
-        carry = Carry(
+        # standing there empty, it showed as a second frame beside the strip. The row
+        # lifts out of E drawn whole, as the lookup family's does (LiftCarry): sliding out
+        # from under E, its numbers showed a column clear of it, so the chip rode beside
+        # a strip not yet drawn (a 720p review, 44.8-45.05 s). Row 3's own numbers stay,
+        # faint under the copy, whole once it is clear: it is copied, not moved.
+        carry = LiftCarry(
             self.block.grid,
             self.token_id,
             chip,
@@ -411,11 +415,14 @@ class LookupLine(Component):
             self.theme,
             place=self.copy,
         )
+        carry.rides = True
         # The chip rides at the strip's right end (it docks and lands as far past the row's
         # and the copy's ends): setting off ahead, it crossed the panel alone (720p review).
         back = Follow(chip, curve_points([park, self.home], radius), run_time=1.0)
         copied = Succession(
             AnimationGroup(back, carry),
-            AnimationGroup(FadeIn(self.symbol), FadeIn(self.facts)),
+            # Its symbol and facts take a third of the step, the carry two: at half, its row's
+            # numbers in E rose 0.26 in a frame as the copy passed (tests/test_numbers_fade.py).
+            AnimationGroup(FadeIn(self.symbol), FadeIn(self.facts), run_time=0.5),
         )
         return Steps(arrive, copied, FadeIn(self.note))

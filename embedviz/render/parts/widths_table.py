@@ -80,7 +80,7 @@ class WidthsTable(Component):
         theme: Theme,
     ) -> None:
         super().__init__(host, theme)
-        table = cells
+        self.plan, table = plan, cells
         labels = {role: text for beat in board.beats for role, text in beat.labels.items()}
         lines, label, data = plan.lines["widths"], plan.panel.label, plan.panel.data
         gap = char_advance(label) * COLUMN_GAP_CHARS
@@ -115,45 +115,74 @@ class WidthsTable(Component):
                     NumberText(memory, data, theme.output if current else colour),
                 ]
             )
-        # The columns, each as wide as it needs: the widths'; the bars', a column gap after
-        # it, under their header; the parameters'; the memory's.
+        # The header row names the number line's columns: width, parameters, memory. Each
+        # bar lies on a line of its own under its row, from the row's left edge, the widest
+        # across the table: the row's, in no column. Under "table size" in the header row,
+        # a column of its own, the bars ran on under "parameters" and "float32 memory" (a
+        # 720p review at 42.0 s: the bars under the wrong columns), and "table size" stood
+        # over no entry on the number lines. The bars' name stands after the first bar.
+        self.bar_label = SansText(board.word("table_size"), label, theme.muted)
+        heads = [words[0], words[2], words[3]]
         left = plan.panel_left
-        first = left + max(words[0].width, *(row[0].width for row in texts))
-        bar_left = first + gap
-        params = max(row[1].width for row in texts)
-        # Two column gaps between the bars' header and "parameters": at one, "table size
-        # parameters" read as one run of words (they share no column of numbers to part them).
-        second = max(first + gap + params, bar_left + words[1].width + 2 * gap + words[2].width)
-        third = second + gap + max(words[3].width, *(row[2].width for row in texts))
-        edges = (left, bar_left, second, third)
+        first = left + max(heads[0].width, *(row[0].width for row in texts))
+        # Room left of the parameters for the bars' name and two column gaps, as when it
+        # stood in the header row: narrower, the toy's table took under a quarter of the frame.
+        params = max(heads[1].width, *(row[1].width for row in texts))
+        second = first + gap + max(params + gap, self.bar_label.width + 2 * gap + heads[1].width)
+        third = second + gap + max(heads[2].width, *(row[2].width for row in texts))
+        edges = (left, second, third)
         self.header = VGroup(
             *[
-                put_on_line(_at(word, x, lines[0], RIGHT if n > 1 else LEFT), lines[0])
-                for n, (word, x) in enumerate(zip(words, edges, strict=True))
+                put_on_line(_at(word, x, lines[0], RIGHT if n else LEFT), lines[0])
+                for n, (word, x) in enumerate(zip(heads, edges, strict=True))
             ]
         )
-        largest = max(c.value for c in counts)
+        self.rows: list[tuple[VGroup, Rectangle]] = []
+        sizes = [(float(c.value), colour) for c, colour in zip(counts, colours, strict=True)]
+        self._set_rows(texts, sizes, edges)
+
+    def _set_rows(
+        self,
+        texts: list[list[VMobject]],
+        sizes: list[tuple[float, str]],
+        edges: tuple[float, float, float],
+    ) -> None:
+        """Set each row's texts on its line at ``edges``, its bar (its size, its colour) under it.
+
+        The bars' name stands after the first (:attr:`bar_label`).
+        """
+        lines, label, data = self.plan.lines["widths"], self.plan.panel.label, self.plan.panel.data
+        left, second, third = edges
+        largest = max(size for size, _ in sizes)
         digit = digit_height(data)
         height = BAR_HEIGHT * digit
         pitch = digit + BAR_AIR * SPACE + height + ROW_AIR * SPACE
-        self.rows: list[tuple[VGroup, Rectangle]] = []
-        for number, (row, count, colour) in enumerate(zip(texts, counts, colours, strict=True)):
+        for number, (row, (size, colour)) in enumerate(zip(texts, sizes, strict=True)):
             y = lines[1] - number * pitch
             _at(row[0], left, y, LEFT)
             _at(row[1], second, y, RIGHT)
             _at(row[2], third, y, RIGHT)
-            bar = Rectangle(width=max((third - bar_left) * count.value / largest, 0.02))
+            bar = Rectangle(width=max((third - left) * size / largest, 0.02))
             bar.stretch_to_fit_height(height)
             bar.set_fill(colour, opacity=1.0).set_stroke(width=0)
-            _at(bar, bar_left, y - digit / 2 - BAR_AIR * SPACE - height / 2, LEFT)
+            bar_y = y - digit / 2 - BAR_AIR * SPACE - height / 2
+            _at(bar, left, bar_y, LEFT)
+            if number == 0:
+                end = bar.get_right()[0] + char_advance(label)
+                put_on_line(_at(self.bar_label, end, bar_y, LEFT), bar_y)
             self.rows.append((VGroup(*row), bar))
 
     def beat_compare(self, beat: Beat) -> Animation:
         """Show the widths d ("A larger d ..."); then bars, counts and memory growing with them."""
         widths = [FadeIn(texts[0], shift=0.1 * RIGHT) for texts, _ in self.rows]
         rows = [
-            AnimationGroup(FadeIn(texts[1]), FadeIn(texts[2]), GrowFromEdge(bar, LEFT))
-            for texts, bar in self.rows
+            AnimationGroup(
+                FadeIn(texts[1]),
+                FadeIn(texts[2]),
+                GrowFromEdge(bar, LEFT),
+                *([FadeIn(self.bar_label)] if number == 0 else []),
+            )
+            for number, (texts, bar) in enumerate(self.rows)
         ]
         return Steps(
             Succession(FadeIn(self.header), LaggedStart(*widths, lag_ratio=0.3)),

@@ -102,10 +102,13 @@ class ParameterCountStage(Stage):
             "line": [product, self.count.word],
             "memory_header": [memory.header],
             "widths_header": [self.widths.header],
-            "widths": [m for row in self.widths.rows for m in row],
+            "widths": [*(m for row in self.widths.rows for m in row), self.widths.bar_label],
         }
         for shown in range(1, len(memory.rows) + 1):
             pieces[f"memory:{shown}"] = list(memory.rows[:shown])
+        # Where E recedes, its labels recede less than its grid, each about its own place.
+        pieces |= {f"label:{key}": [m] for key, m in block.grid.row_labels.items()}
+        pieces |= {f"band:{n}": [m] for n, m in enumerate(block.bands)}
         return pieces
 
     def _places(self, beat: Beat) -> dict[str, Place]:
@@ -114,7 +117,8 @@ class ParameterCountStage(Stage):
         done = beats[: beats.index(beat) + 1]
         dtypes = sum(1 for b in done if b.action == "dtype")
         apart = any(b.action in ("dtype", "compare") for b in done)
-        shown = [*(("grid", "bands") if apart else ("block",)), "heading", "rows", "columns"]
+        labels = [name for name in self.rests.pieces if name.startswith(("label:", "band:"))]
+        shown = [*([*labels, "grid"] if apart else ["block"]), "heading", "rows", "columns"]
         shown.append("hidden")
         if any(b.action == "count" for b in done):
             shown += ["product", "count"]
@@ -168,7 +172,7 @@ class ParameterCountStage(Stage):
         if beat.action != "lookup":
             return [], ()
         rows = [m for texts, bar in self.widths.rows for m in (*texts, bar)]
-        return [self.widths.header, *rows], ("widths_header", "widths")
+        return [self.widths.header, *rows, self.widths.bar_label], ("widths_header", "widths")
 
     def animate(self, beat: Beat) -> Animation:
         """Play the beat with its pieces at its places, eased there first."""
