@@ -23,9 +23,10 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation, point_at
-from embedviz.render.fades import FadeIn, OutlineIn
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.parts.gathered import GatheredRows
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.scatter import ScatterMotion
@@ -66,6 +67,9 @@ class TrainingStage(Stage):
         self.matrix = self.add_part(MatrixPart(*args))
         self.gradient = self.add_part(GradientPart(*args))
         self.weights = self.add_part(WeightsPart(*args))
+        self.gathered: GatheredRows | None = None
+        if any(key[0] == "output" for key in self.cells):
+            self.gathered = self.add_part(GatheredRows(*args))
         self.panel: SumPanel | None = None
         if any(key[0] == "sum" for key in self.cells):
             self.panel = self.add_part(SumPanel(*args, self.weights, self.gradient))
@@ -153,7 +157,18 @@ class TrainingStage(Stage):
         return [self.gradient.grid, self.gradient.heading, *self.gradient.rows.all()]
 
     def beat_scatter(self, beat: Beat) -> Animation:
-        """Glide the weights home as the first ID is pointed at; scatter them into the gradient."""
+        """Glide the weights home as the first ID is pointed at; scatter them into the gradient.
+
+        The gathered rows make way for the gradient as that first ID is pointed at.
+        """
+        first, *rest = beat_steps(self._scatter(beat))
+        if self.gathered is None:
+            return Steps(first, *rest)
+        shown = [FadeIn(m) for m in [self.gradient.grid, self.gradient.heading]]
+        return Steps(AnimationGroup(self.gathered.leave(), *shown, first), *rest)
+
+    def _scatter(self, beat: Beat) -> Animation:
+        """Return the scatter, the weights gliding home from their rest under its first pointing."""
         if abs(self.rest) < 1e-9:
             return self.scatter.beat_scatter(beat)
         back = Glide(lambda: list[Mobject](self.weights.members()), 0.0, -self.rest)
@@ -184,18 +199,26 @@ class TrainingStage(Stage):
         rows = sorted({int(chip.number.cell.value) for chip in self.weights.chips})
         # The amber outlines stay to the end: they tie each ID to the row of E it moves.
         outlines = [self.matrix.outline(row, beside=rows) for row in rows]
+        looked_up: Animation = LaggedStart(*[OutlineIn(box) for box in outlines], lag_ratio=0.1)
         left = 0.2 * xyz(-1, 0)
         arriving = [*self.weights.chips, self.weights.positions]
-        first: Animation = LaggedStart(*[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1)
+        tags: Animation = LaggedStart(*[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1)
+        defined = make_reveal_animation(self.weights.appear())
+        gathered = self.gathered
+        if gathered is None:
+            first = tags
+        else:
+            # The IDs come where their rows will be gathered, in the place of the gradient
+            # (not yet found); each weight row comes with its ID as the loss is defined.
+            hidden = [self.gradient.grid, self.gradient.heading]
+            first = AnimationGroup(*[FadeOut(m) for m in hidden], gathered.arrive())
+            looked_up = Succession(looked_up, gathered.gather())
+            defined = AnimationGroup(tags, defined)
         if self.closer:
             # The gradient glides to its place, making room for the marks, as the IDs come.
             home = Glide(self._gradient_members, 0.0, self.closer)
             first, self.closer = AnimationGroup(home, first), 0.0
-        return Steps(
-            first,
-            LaggedStart(*[OutlineIn(box) for box in outlines], lag_ratio=0.1),
-            make_reveal_animation(self.weights.appear()),
-        )
+        return Steps(first, looked_up, defined)
 
     def beat_accumulate(self, beat: Beat) -> Animation:
         """Add up a repeated ID's contributions; with no repeat, point at the gradient."""
