@@ -11,8 +11,9 @@ no looked-up row was shown, and the gradient stood blank for 25 s).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+import numpy as np
 from manim import LEFT, Animation, AnimationGroup, LaggedStart, VMobject
 
 from embedviz.render.design import SPACE, Theme, maths
@@ -32,7 +33,10 @@ Cells = Mapping[tuple[str, tuple[int, ...]], NumberCell]
 
 
 class GatheredRows(Component):
-    """Each position's looked-up row of E, its chip beside it, in the gradient's place.
+    """Each position's looked-up row of E, in the gradient's place, with room for its chip.
+
+    The chips are the weight rows' own (one object per ID): they stand here,
+    beside their rows, until the scatter brings them home to their weights.
 
     Parameters
     ----------
@@ -67,27 +71,23 @@ class GatheredRows(Component):
         )
         # Each row in its ID's amber outline, as E's row is: the same row, gathered.
         self.outlines = [self.rows.outline(p, theme.id_line, beside=positions) for p in positions]
-        self.chips: list[Chip] = []
-        for cell in ids:
-            chip = Chip(cell, label, theme)
-            # The weight row's chip shows this ID too: this one repeats it, on purpose.
-            chip.number.echo = True
-            # Right beside its row, as a weight row's chip is (clear of its outline).
-            right = plan.grad_left - 1.5 * SPACE
-            chip.move_to(xyz(right - chip.width / 2, self.rows.y(cell.index)))
-            self.chips.append(chip)
+        self.positions = positions
+        # The chips' right edge: beside the rows, as a weight row's chip is (clear of its outline).
+        self.chips_right = plan.grad_left - 1.5 * SPACE
         self.title = maths(labels_of(board)["output_title"], theme.text, label)
         self.title.move_to(xyz(0, plan.heading_y - drop))
         self.title.align_to(xyz(plan.grad_heading_left, 0), LEFT)
 
     def members(self) -> list[VMobject]:
         """Return everything it draws."""
-        return [self.grid, self.title, *self.rows.all(), *self.outlines, *self.chips]
+        return [self.grid, self.title, *self.rows.all(), *self.outlines]
 
-    def arrive(self) -> Animation:
-        """Bring the chips to where their rows will be gathered."""
-        left = 0.2 * xyz(-1, 0)
-        return LaggedStart(*[FadeIn(chip, shift=left) for chip in self.chips], lag_ratio=0.1)
+    def place(self, chips: Sequence[Chip]) -> list[np.ndarray]:
+        """Return where each position's chip stands beside its gathered row (its centre)."""
+        return [
+            xyz(self.chips_right - chip.width / 2, self.rows.y(position))
+            for chip, position in zip(chips, self.positions, strict=True)
+        ]
 
     def gather(self) -> Animation:
         """Show each chip's row beside it, outlined in amber: ``e_t = E[id_t]``."""
