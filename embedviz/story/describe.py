@@ -702,6 +702,17 @@ def _loss_weights(view: _View) -> Iterator[Description]:
         yield _said("loss_weights", weights=_slot("weights", upstream, text))
 
 
+def _gathered(view: _View) -> Iterator[Description]:
+    gathered = view.new("output")
+    if gathered:
+        lines = []
+        for position, cells in _rows_by_first(gathered).items():
+            token = view.cell("token_id", *position)
+            row = f"E[{token.text}]" if token is not None else "E"
+            lines.append(f"e_{position[0]} = {row} = {_along(view, cells, view.board.dim).text}")
+        yield _said("gathered_rows", rows=_slot("rows", gathered, "; ".join(lines)))
+
+
 def _loss(view: _View) -> Iterator[Description]:
     losses = view.new("loss")
     if len(losses) == 1 and losses[0].index == (0,):
@@ -849,6 +860,7 @@ _BY_LAYOUT: dict[str, tuple[Describer, ...]] = {
     "training_nudge": (
         *_OPENING,
         _highlight,
+        _gathered,
         _loss_weights,
         _loss,
         _gradient,

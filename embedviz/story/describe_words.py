@@ -108,7 +108,8 @@ DESCRIPTION_WORDS: dict[str, str] = {
     "chart_current": "The current width, d = {width}, is drawn in bluish green.",
     "param_lookup": "ID {id} copies row {row}, whose first values are {values}.",
     # training_nudge: the toy loss, the gradient, the update.
-    "loss_weights": "Beside the chips, the fixed weights w_t, one row per position: {weights}.",
+    "loss_weights": "Under the loss, the fixed weights w_t, one row per position: {weights}.",
+    "gathered_rows": "Beside E, each position's looked-up row e_t = E[id_t]: {rows}.",
     "loss_value": "The loss formula L = Σ_t w_t · e_t evaluates to {loss}.",
     "gradient_row": "Row {row} of the gradient ∂L/∂E fills with {values}.",
     "gradient_zero": "Rows {rows} of the gradient are all {zero}.",

@@ -9,6 +9,9 @@ Only the beats that need several parts at once are handled here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
 from manim import (
     Animation,
     AnimationGroup,
@@ -23,9 +26,11 @@ from manim import (
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation, point_at
-from embedviz.render.fades import FadeIn, OutlineIn
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.parts.chips import Chip
+from embedviz.render.parts.gathered import GatheredRows
 from embedviz.render.parts.lookup import MatrixPart
 from embedviz.render.parts.motion import Glide
 from embedviz.render.parts.scatter import ScatterMotion
@@ -66,6 +71,9 @@ class TrainingStage(Stage):
         self.matrix = self.add_part(MatrixPart(*args))
         self.gradient = self.add_part(GradientPart(*args))
         self.weights = self.add_part(WeightsPart(*args))
+        self.gathered: GatheredRows | None = None
+        if any(key[0] == "output" for key in self.cells):
+            self.gathered = self.add_part(GatheredRows(*args))
         self.panel: SumPanel | None = None
         if any(key[0] == "sum" for key in self.cells):
             self.panel = self.add_part(SumPanel(*args, self.weights, self.gradient))
@@ -73,7 +81,15 @@ class TrainingStage(Stage):
         self.scatter = self.add_part(ScatterMotion(*args, *parts))
         self.step = self.add_part(UpdateRule(*args, self.matrix, self.gradient))
         self.step.receding = self._served()
+        homes = [chip.get_center().copy() for chip in self.weights.chips]
         self.rest = self._rest_weights()
+        # With the gathered rows, each chip stands beside its row until the scatter.
+        self.trips: list[tuple[Chip, np.ndarray, np.ndarray]] = []
+        if self.gathered is not None:
+            chips = self.weights.chips
+            for chip, home, place in zip(chips, homes, self.gathered.place(chips), strict=True):
+                chip.move_to(place)
+                self.trips.append((chip, home, place))
         self.closer = self._rest_gradient()
         self.zoom = self._close_up()
 
@@ -153,12 +169,39 @@ class TrainingStage(Stage):
         return [self.gradient.grid, self.gradient.heading, *self.gradient.rows.all()]
 
     def beat_scatter(self, beat: Beat) -> Animation:
-        """Glide the weights home as the first ID is pointed at; scatter them into the gradient."""
+        """Glide the weights home as the first ID is pointed at; scatter them into the gradient.
+
+        The gathered rows make way for the gradient as that first ID is pointed at.
+        """
+        if self.gathered is not None and self.closer:
+            # Out of sight since the IDs came, the gradient takes its place as it comes back.
+            for mobject in self._gradient_members():
+                mobject.shift(xyz(self.closer, 0))
+            self.closer = 0.0
+        for chip, home, _ in self.trips:
+            chip.move_to(home)
+        first, *rest = beat_steps(self._scatter(beat))
+        if self.gathered is None:
+            return Steps(first, *rest)
+        shown = [FadeIn(m) for m in [self.gradient.grid, self.gradient.heading]]
+        # Each chip goes home beside its weight row (its row of E gathered no more).
+        trips = []
+        for chip, home, place in self.trips:
+            chip.move_to(place)
+            offset = home - place
+            trips.append(Glide(_just(chip), float(offset[1]), float(offset[0])))
+        self.trips = []
+        return Steps(AnimationGroup(self.gathered.leave(), *shown, *trips, first), *rest)
+
+    def _scatter(self, beat: Beat) -> Animation:
+        """Return the scatter, the weights gliding home from their rest under its first pointing."""
         if abs(self.rest) < 1e-9:
             return self.scatter.beat_scatter(beat)
-        back = Glide(lambda: list[Mobject](self.weights.members()), 0.0, -self.rest)
+        # The chips travel on their own from their gathered rows (self.trips), if they did.
+        travel = {id(chip) for chip, _, _ in self.trips}
+        members = [m for m in self.weights.members() if id(m) not in travel]
+        back = Glide(lambda: list[Mobject](members), 0.0, -self.rest)
         # The scatter's paths start where the weights will be once they have glided.
-        members = self.weights.members()
         for mobject in members:
             mobject.shift(xyz(-self.rest, 0))
         first, *rest = beat_steps(self.scatter.beat_scatter(beat))
@@ -184,18 +227,29 @@ class TrainingStage(Stage):
         rows = sorted({int(chip.number.cell.value) for chip in self.weights.chips})
         # The amber outlines stay to the end: they tie each ID to the row of E it moves.
         outlines = [self.matrix.outline(row, beside=rows) for row in rows]
+        looked_up: Animation = LaggedStart(*[OutlineIn(box) for box in outlines], lag_ratio=0.1)
         left = 0.2 * xyz(-1, 0)
-        arriving = [*self.weights.chips, self.weights.positions]
-        first: Animation = LaggedStart(*[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1)
-        if self.closer:
+        chips = LaggedStart(*[FadeIn(m, shift=left) for m in self.weights.chips], lag_ratio=0.1)
+        positions = FadeIn(self.weights.positions, shift=left)
+        defined = make_reveal_animation(self.weights.appear())
+        gathered = self.gathered
+        if gathered is None:
+            arriving = [*self.weights.chips, self.weights.positions]
+            first: Animation = LaggedStart(
+                *[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1
+            )
+        else:
+            # The IDs come where their rows will be gathered, in the place of the gradient
+            # (not yet found); each weight row comes with its position as the loss is defined.
+            hidden = [self.gradient.grid, self.gradient.heading]
+            first = AnimationGroup(*[FadeOut(m) for m in hidden], chips)
+            looked_up = Succession(looked_up, gathered.gather())
+            defined = AnimationGroup(positions, defined)
+        if self.closer and gathered is None:
             # The gradient glides to its place, making room for the marks, as the IDs come.
             home = Glide(self._gradient_members, 0.0, self.closer)
             first, self.closer = AnimationGroup(home, first), 0.0
-        return Steps(
-            first,
-            LaggedStart(*[OutlineIn(box) for box in outlines], lag_ratio=0.1),
-            make_reveal_animation(self.weights.appear()),
-        )
+        return Steps(first, looked_up, defined)
 
     def beat_accumulate(self, beat: Beat) -> Animation:
         """Add up a repeated ID's contributions; with no repeat, point at the gradient."""
@@ -236,3 +290,8 @@ class TrainingStage(Stage):
             return Wait()
         colour = self.theme.highlight
         return LaggedStart(*[point_at(m, colour, buff=0.0) for m in boxes], lag_ratio=0.3)
+
+
+def _just(mobject: Mobject) -> Callable[[], list[Mobject]]:
+    """Return what a glide of this one mobject gathers."""
+    return lambda: [mobject]

@@ -26,6 +26,7 @@ LAYOUT = layout(
         "loss_equals",
         "loss_formula",
         r"mark_\d+",
+        "output_title",
         r"sum_term_\d+",
         "sum_title",
         "sum_total",

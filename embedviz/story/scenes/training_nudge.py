@@ -135,7 +135,7 @@ def build_training_nudge(
         "nudges those rows, exactly as it nudges every other weight.",
         run_time=1.5,
     )
-    _loss_and_gradient(rec, ids, weights, step)
+    _loss_and_gradient(rec, table, ids, weights, step)
     _accumulate(rec, ids)
     _update(rec, [int(row) for row in step.rows], step)
     rec.beat(
@@ -157,7 +157,11 @@ def _step(table: Table, ids: list[int], weights: npt.NDArray[np.float32]) -> Tra
 
 
 def _loss_and_gradient(
-    rec: Recorder, ids: list[int], weights: npt.NDArray[np.float32], step: TrainingStep
+    rec: Recorder,
+    table: Table,
+    ids: list[int],
+    weights: npt.NDArray[np.float32],
+    step: TrainingStep,
 ) -> None:
     """Show the toy loss, its gradient per looked-up vector, and its scatter into ∂L/∂E."""
     screen, window = rec.screen, rec.window
@@ -167,6 +171,13 @@ def _loss_and_gradient(
         for col in window.cols:
             screen.add(value_cell("upstream", (position, col), weights[position, col]))
     # Typst maths, typeset by the renderer.
+    # Each position's looked-up row e_t = E[id_t], gathered beside its chip: the loss's
+    # other factor, drawn while the loss is defined (a 720p review, issue 18).
+    gathered = table.lookup(ids)
+    for position in range(len(ids)):
+        for col in window.cols:
+            screen.add(value_cell("output", (position, col), gathered[position, col]))
+    screen.labels["output_title"] = 'e_t = E["id"_t]'
     screen.labels["loss_formula"] = "L = inline(sum_t w_t dot e_t)"
     screen.labels["upstream_title"] = "w_t"
     screen.labels["loss_equals"] = "="
@@ -188,6 +199,9 @@ def _loss_and_gradient(
         "the answer is simply its weight, w\u209c.",
         run_time=1.6,
     )
+    # The gathered rows make way for ∂L/∂E, which appears as the scatter fills it.
+    screen.remove_kind("output")
+    del screen.labels["output_title"]
     for row in window.rows:
         for col in window.cols:
             screen.add(value_cell("grad", (row, col), step.grad_row(row)[col]))
