@@ -247,30 +247,3 @@ def test_equality_marks_are_typeset_maths(scene: str, options: dict[str, Any]) -
             grown = float(high[0] - low[0]) / mark.slot_width
             digits = digit_height(mark.font_size) * grown
             assert high[1] - low[1] == pytest.approx(digits, rel=0.08), text
-
-
-@pytest.mark.parametrize(
-    "options", [{}, {"positions": "learned"}, {"theme": "light"}], ids=["sine", "learned", "light"]
-)
-def test_the_position_columns_pos_headings_are_words_as_the_other_headings(
-    options: dict[str, Any],
-) -> None:
-    """PositionBlindness heads its columns of position numbers ``pos``: a word label over a
-    column, as ``token IDs`` heads the chips and ``sum`` the sums, so plain sans in the
-    muted colour. Set in the maths serif (muted, beside the accent ``P[pos]``) it read as a
-    symbol in no object's colour (issue 18: one voice for maths)."""
-    from embedviz.render.formula import FormulaText
-    from embedviz.render.glyphs import SansText
-    from embedviz.render.stages.position_blindness import PositionStage
-
-    board = prepared_storyboard("PositionBlindness", options, environ={})
-    theme = LIGHT if options.get("theme") == "light" else DARK
-    stage = PositionStage(RecordingHost(), board, theme)
-    headings = [stage.tokens.pos_heading]
-    if stage.blocks.plan.pe_label_left:
-        headings.append(stage.blocks.pe_pos_heading)
-    for heading in [*headings, stage.chips.heading]:
-        assert isinstance(heading, SansText), type(heading).__name__
-        assert not [m for m in heading.get_family() if isinstance(m, FormulaText)]
-        assert _hex(heading) == theme.muted.lower()
-    assert [h.original_text for h in headings] == ["pos"] * len(headings)

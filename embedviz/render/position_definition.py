@@ -21,7 +21,7 @@ __all__ = [
     "DEFINITION_GAP",
     "GAP_APART",
     "GAP_LINE",
-    "POS_WORD",
+    "POS_SYMBOL",
     "definition_font",
     "gap_line",
     "note_beside_width",
@@ -37,8 +37,8 @@ DEFINITION_GAP = 2 * SPACE
 GAP_LINE = 1.2
 # Between a learned P's hidden-rows label and its size note when both stand on one line.
 GAP_APART = 2 * SPACE
-# The heading of a column of position numbers (the index of P's rows): a word label.
-POS_WORD = "pos"
+# The heading of a column of position numbers (the index of P's rows).
+POS_SYMBOL = '"pos"'
 
 
 @cache
@@ -117,7 +117,7 @@ def position_column_width(label: float, chars: int) -> float:
     The heading says what the numbers are: a teacher's 720p review could not tell
     which row was position 0, 1, 2 in ``arrange`` and the sums (issue 18).
     """
-    return max(char_advance(label) * chars, text_width(POS_WORD, label, mono=False))
+    return max(char_advance(label) * chars, formula_width(POS_SYMBOL, label))
 
 
 def gap_line(spec: PositionSpec, font: float, inline: bool = False) -> float:

@@ -52,7 +52,7 @@ from embedviz.render.parts.grid import CellGrid, output_grid
 from embedviz.render.parts.lookup import OutputPart
 from embedviz.render.parts.rows import Cells, Position, Rows, heading
 from embedviz.render.parts.sum_note import beside_sums, place_sum_note
-from embedviz.render.position_definition import GAP_APART, POS_WORD
+from embedviz.render.position_definition import GAP_APART, POS_SYMBOL
 from embedviz.render.sans_lines import SansLines
 from embedviz.render.solver_positions import (
     BRACKET_WIDTH,
@@ -114,13 +114,8 @@ def verdict(
 
 
 def pos_heading(left: float, y: float, font: float, theme: Theme) -> VMobject:
-    """Return the ``pos`` heading of a column of position numbers that starts at ``left``.
-
-    A word label, set as the scene's other headings are (``token IDs`` over the
-    chips, ``sum``): plain text, muted. Set in the maths serif it read as a
-    symbol in the wrong colour beside ``P[pos]`` (issue 18: one voice for maths).
-    """
-    word = SansText(POS_WORD, font, theme.muted)
+    """Return the ``pos`` heading of a column of position numbers that starts at ``left``."""
+    word = maths(POS_SYMBOL, theme.muted, font)
     return word.move_to(xyz(0, y)).align_to(xyz(left, 0), LEFT)
 
 
