@@ -9,7 +9,7 @@ moment the class should see the sentence fall apart showed almost nothing.
 Now the pieces first stand where the eye is, in reading order across the
 middle of the frame, larger, with a word space and a half between them so
 that the cuts show; they stay there as the next phrase names them and their IDs come
-in over them; as E is named, each piece first glides (and shrinks) to its
+in over them; as E is named, each piece first goes (and shrinks) to its
 place beside its output row, and E and the block come in after it. They are the
 same objects throughout: one piece, one thing on screen.
 """
@@ -19,7 +19,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import Animation, AnimationGroup, Mobject, Transform, VMobject, smooth
+from manim import (
+    RIGHT,
+    Animation,
+    AnimationGroup,
+    Mobject,
+    Succession,
+    Transform,
+    VMobject,
+    smooth,
+)
 
 from embedviz.render.animations import make_reveal_animation
 from embedviz.render.design import SPACE
@@ -138,10 +147,22 @@ class SentenceLine:
         return make_reveal_animation(self.pieces)
 
     def settle(self) -> Animation:
-        """Return each piece gliding (and shrinking) to its place beside its row."""
-        return AnimationGroup(
-            *(
-                Transform(piece, home, rate_func=smooth)
-                for piece, home in zip(self.pieces, self.homes, strict=True)
-            )
+        """Return each piece going to its place beside its row: down (shrinking), then across.
+
+        Straight lines crossed: "because", from the second line, ran into "the"
+        from the first on their way to the column. Going down first, each piece
+        stays under the pieces before it in reading order (the lines are further
+        apart than the pieces are tall, and so are the rows), and then each slides
+        along its own row.
+        """
+        return AnimationGroup(*(self._home(piece, home) for piece, home in self._pairs()))
+
+    def _pairs(self) -> list[tuple[VMobject, Mobject]]:
+        return list(zip(self.pieces, self.homes, strict=True))
+
+    @staticmethod
+    def _home(piece: VMobject, home: Mobject) -> Animation:
+        down = home.copy().shift(RIGHT * (piece.get_center()[0] - home.get_center()[0]))
+        return Succession(
+            Transform(piece, down, rate_func=smooth), Transform(piece, home, rate_func=smooth)
         )
