@@ -451,10 +451,8 @@ class PositionStage(Stage):
             for carry in self.motion.carries
         }
         # The title takes the second arrangement's size and place as the rows set off.
-        old, self.title = (
-            self.title,
-            SansText(self.board.title, self.sums_plan.title_font, self.theme.text),
-        )
+        old = self.title
+        self.title = SansText(self.board.title, self.sums_plan.title_font, self.theme.text)
         self.title.move_to(xyz(self.sums_plan.title_x, self.sums_plan.title_y))
         moved = self.tokens.arrive(
             self.output.grid, numbers, marks, self.chips.chips, list(self.output.numbers)
@@ -481,7 +479,9 @@ class PositionStage(Stage):
         pe: list[Mobject] = [blocks.pe_grid, blocks.pe_heading]
         riders, glide = [heads, pe], at_least(moved, glide_floor(way, 0.0))
         behind = [m for m in empty if all(m is not r for r in (*heads, *pe))]
-        came = come_with(glide, block, offset, riders, behind, pe[:1])
+        came = come_with(
+            glide, block, offset, riders, behind, pe[:1], self.tokens.ways(self.output, pe)
+        )
         rows = arriving(came, FadeIn(signs), LANDING_SHARE)
         movers = ([block, *heads, *pe], offset)
         arrived = AnimationGroup(
