@@ -10,7 +10,7 @@ steps down into a band under the lane, goes along it to the walking column
 and up that to its row of E: under the block, never through its still-empty
 rows. It rides home with its strip as before. The heading fades as the last
 chip leaves the lane (:func:`~embedviz.render.parts.lane_close.fade_as_they_leave`)
-and a copy comes back over the tags' column as the block glides home.
+and a copy comes back over the tags' column, riding home with the block.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from manim import Animation, AnimationGroup, Mobject, Succession, VGroup
 from embedviz.render.animations import make_deferred_animation
 from embedviz.render.boxes import content_band, mobject_boxes
 from embedviz.render.design import SPACE
-from embedviz.render.fades import FadeIn
+from embedviz.render.fades import FadeInRiding
 from embedviz.render.metrics import xyz
 from embedviz.render.parts.chips import Chip, curve_points, stand_in_lane
+from embedviz.render.parts.glide import Glide
 from embedviz.render.parts.lane_close import fade_as_they_leave
 from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.space import largest_empty_rectangle
@@ -45,7 +46,8 @@ class WaitingMotion(LookupMotion):
     """:class:`LookupMotion` whose chips may wait in a lane under the block (:func:`wait_under`)."""
 
     line: float | None = None  # the lane's centre line, once the chips wait there
-    home: np.ndarray | None = None  # the heading's place over the tags, the block at rest
+    home: np.ndarray | None = None  # the heading's place over the tags of the raised block
+    drop = 0.0  # how far the block glides down, home, once the lookups are over
     apart = False  # the heading stands apart from the block (in the lane, or faded)
 
     def waiting(self) -> set[int]:
@@ -105,8 +107,8 @@ def wait_under(motion: WaitingMotion, title: Mobject, intro: Sequence[Mobject]) 
     if top < bottom:
         return False
     right = float(VGroup(*chips.chips).get_right()[0])
-    # Where the heading stands over the tags once the block has glided home.
-    home = chips.heading.get_center() - xyz(0, motion.opened[0])
+    # Where the heading stands over the tags of the raised block.
+    home = chips.heading.get_center().copy()
     moved = [*chips.chips, chips.heading]
     still = mobject_boxes([m for m in intro if all(m is not n for n in moved)])
     best: tuple[float, float] | None = None
@@ -119,6 +121,7 @@ def wait_under(motion: WaitingMotion, title: Mobject, intro: Sequence[Mobject]) 
     assert best is not None
     stand_in_lane(chips.chips, chips.heading, best[1], right)
     motion.line, motion.home, motion.apart = best[1], home, True
+    motion.drop = float(motion.opened[0])
     return True
 
 
@@ -141,7 +144,10 @@ def lane_steps(motion: WaitingMotion, first: Animation, rest: Animation) -> list
     back_heading = motion.chips.heading = heading.copy().move_to(motion.home)
 
     def placed() -> Animation:
-        return FadeIn(back_heading, run_time=last.get_run_time())
+        # Over the tags it rides down with the block (standing still, the tags passed it).
+        run = float(last.get_run_time())
+        down = Glide(lambda: [back_heading], -motion.drop, run_time=run)
+        return AnimationGroup(FadeInRiding(back_heading, run_time=run), down)
 
     last = tail[-1]
     back = make_deferred_animation(
