@@ -138,6 +138,7 @@ class WidthsTable(Component):
             ]
         )
         self.rows: list[tuple[VGroup, Rectangle]] = []
+        self.tracks: list[Rectangle] = []
         sizes = [(float(c.value), colour) for c, colour in zip(counts, colours, strict=True)]
         self._set_rows(texts, sizes, edges)
 
@@ -167,14 +168,26 @@ class WidthsTable(Component):
             bar.set_fill(colour, opacity=1.0).set_stroke(width=0)
             bar_y = y - digit / 2 - BAR_AIR * SPACE - height / 2
             _at(bar, left, bar_y, LEFT)
+            # The bar's track: the widest bar's length, a cell's colours. It stands with its
+            # width d, an empty frame the bar grows into (as the lookup's output block waits
+            # for its rows): without it the panel under "parameters" stood empty until the
+            # numbers came (29 % of the frame at 720p, 37.6 s; issue 18).
+            track = Rectangle(width=third - left, height=height)
+            track.set_fill(self.theme.cell_fill, opacity=1.0)
+            track.set_stroke(self.theme.cell_stroke, width=0.8)
+            _at(track, left, bar_y, LEFT)
+            self.tracks.append(track)
             if number == 0:
                 end = bar.get_right()[0] + char_advance(label)
                 put_on_line(_at(self.bar_label, end, bar_y, LEFT), bar_y)
             self.rows.append((VGroup(*row), bar))
 
     def beat_compare(self, beat: Beat) -> Animation:
-        """Show the widths d ("A larger d ..."); then bars, counts and memory growing with them."""
-        widths = [FadeIn(texts[0], shift=0.1 * RIGHT) for texts, _ in self.rows]
+        """Show the widths d and their bars' tracks; then bars, counts, memory."""
+        widths = [
+            AnimationGroup(FadeIn(texts[0], shift=0.1 * RIGHT), FadeIn(track))
+            for (texts, _), track in zip(self.rows, self.tracks, strict=True)
+        ]
         rows = [
             AnimationGroup(
                 FadeIn(texts[1]),
