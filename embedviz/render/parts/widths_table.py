@@ -38,7 +38,7 @@ from embedviz.render.solve_parameter_count import COLUMN_GAP_CHARS, SYMBOL_GAP, 
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["BAR_AIR", "BAR_HEIGHT", "PARAMS_AIR", "ROW_AIR", "WidthsTable"]
+__all__ = ["BAR_AIR", "BAR_HEIGHT", "PARAMS_AIR", "ROW_AIR", "TRACK_OPACITY", "WidthsTable"]
 
 # A bar's height, in its row's digit heights (a bar as tall as the digits outweighed them).
 BAR_HEIGHT = 0.8
@@ -49,6 +49,8 @@ ROW_AIR = 3.6
 # Between the widest width ("d = 1,536") and its row's parameters, in the numbers' advances:
 # as far as "bytes each" stands off the total beside it (tests/test_parameter_count_frames.py).
 PARAMS_AIR = 4.0
+# A bar's track: the grid's rule colour at this opacity, over the frame's background.
+TRACK_OPACITY = 0.5
 
 
 def _at(mobject: VMobject, x: float, y: float, edge: np.ndarray) -> VMobject:
@@ -197,13 +199,15 @@ class WidthsTable(Component):
             bar.set_fill(colour, opacity=1.0).set_stroke(width=0)
             bar_y = y - digit / 2 - BAR_AIR * SPACE - height / 2
             _at(bar, left, bar_y, LEFT)
-            # The bar's track: the widest bar's length, a cell's colours. It stands with its
+            # The bar's track: the widest bar's length. It stands with its
             # width d, an empty frame the bar grows into (as the lookup's output block waits
             # for its rows): without it the panel under "parameters" stood empty until the
             # numbers came (29 % of the frame at 720p, 37.6 s; issue 18).
             track = Rectangle(width=third - left, height=height)
-            track.set_fill(self.theme.cell_fill, opacity=1.0)
-            track.set_stroke(self.theme.cell_stroke, width=0.8)
+            # Filled, unstroked: a stroke ran into the margin past the toy's table's edge,
+            # and touched the bars' name (tests/test_moments.py). A cell's fill was white on
+            # the light theme's near-white: a rule's colour, half seen, shows on both.
+            track.set_fill(self.theme.cell_stroke, opacity=TRACK_OPACITY).set_stroke(width=0)
             _at(track, left, bar_y, LEFT)
             self.tracks.append(track)
             if number == 0:
