@@ -31,7 +31,7 @@ from manim.animation.animation import prepare_animation
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.baseline import put_on_line
 from embedviz.render.design import SPACE, Theme
-from embedviz.render.fades import FadeIn, OutlineIn
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
@@ -401,9 +401,11 @@ class LookupLine(Component):
         radius = plan.sizes.row_height * 0.45
         self.outline = self.block.grid.row_outline(self.token_id, self.theme.id_line)
         # Faded in at its home, it stood alone mid-panel with no label for 2.5 s (720p review).
-        # The copy's frame stands empty where the row will land, as the lookup family's output
-        # block waits for its rows, and the note says what the phrase says.
-        waiting = [FadeIn(self.copy.body), FadeIn(self.note)]
+        # A stand-in for the copy's frame waits empty where the row will land, as the lookup
+        # family's output block waits for its rows, and the note says what the phrase says.
+        # The stand-in leaves before the strip sets off (tests/test_strip_drawer.py).
+        frame = self.copy.body.copy()
+        waiting = [FadeIn(frame), FadeIn(self.note)]
         arrive = AnimationGroup(FadeIn(chip.move_to(park)), OutlineIn(self.outline), *waiting)
         landing = xyz(plan.strip_left + plan.body_width / 2, plan.lookup_y)
         # The copy's frame comes as the strip lands in it (the carry's ``place``):
@@ -427,6 +429,7 @@ class LookupLine(Component):
         # and the copy's ends): setting off ahead, it crossed the panel alone (720p review).
         back = Follow(chip, curve_points([park, self.home], radius), run_time=1.0)
         copied = Succession(
+            FadeOut(frame, run_time=0.2),
             AnimationGroup(back, carry),
             # Its symbol and facts take a third of the step, the carry two: at half, its row's
             # numbers in E rose 0.26 in a frame as the copy passed (tests/test_numbers_fade.py).
