@@ -139,7 +139,9 @@ class ScatterMotion(Component):
         # row gets exactly zero." (stretched as a whole it ran 8 frames into that phrase).
         fit_floors(steps, _scatter_seconds(beat))
         zeros = [FadeIn(m) for m in self.gradient.zeros()]
-        return Steps(Succession(*steps), AnimationGroup(*zeros, run_time=2.0))
+        # Where the IDs select every row there is no zero row to show: the phrase holds still.
+        shown = AnimationGroup(*zeros, run_time=2.0) if zeros else Wait(2.0)
+        return Steps(Succession(*steps), shown)
 
     def _make_way(self, out: bool) -> Animation:
         """Fade the column sum out of later strips' way, or back once their way is clear.

@@ -207,11 +207,14 @@ def _loss_and_gradient(
             screen.add(value_cell("grad", (row, col), step.grad_row(row)[col]))
     _column_sum(rec, ids, weights, step)
     hidden = "Every other row, drawn or hidden," if window.row_gaps else "Every other row"
+    others = f"{hidden} gets exactly zero."
+    if not window.row_gaps and set(window.rows) <= set(ids):
+        # IDs that select every row of a small table leave no row at zero to point at.
+        others = "No row is left out: every row of E was looked up."
     rec.beat(
         "scatter",
         "scatter",
-        f"The backward pass adds each w\u209c into its ID's row of ∂L/∂E. "
-        f"{hidden} gets exactly zero.",
+        f"The backward pass adds each w\u209c into its ID's row of ∂L/∂E. {others}",
         run_time=3.0,
         min_hold=1.2,
     )
