@@ -247,6 +247,16 @@ def test_the_panels_headers_stand_apart(case: str) -> None:
 
 
 @pytest.mark.parametrize("case", sorted(CASES | SMALL))
+def test_the_widths_header_reads_as_one_row(case: str) -> None:
+    """A 720p review of the compare beat: "width" stood 303 px before "parameters", and
+    "float32 memory" 29 px after it; the header read as two groups, not one row over its
+    columns. Neither gap is more than 2.5 times the other."""
+    (end,) = [e for e in _ends(case) if e.header_gaps]
+    gaps = end.header_gaps["widths"]
+    assert max(gaps) <= 2.5 * min(gaps), gaps
+
+
+@pytest.mark.parametrize("case", sorted(CASES | SMALL))
 def test_the_panels_headers_stand_on_one_baseline(case: str) -> None:
     """Centred by their ink, "memory" and "parameters" (no ascender) stood 2-3 px higher
     than "dtype" and "total bytes" beside them. On one baseline, the header words with a

@@ -813,3 +813,32 @@ def test_the_arrange_glide_keeps_the_safe_area(overrides: dict[str, Any]) -> Non
     # Both steps, mid-motion and at the end.
     assert {step for step, alpha in seen if alpha < 1} == {0, 1}
     assert not out, out[:10]
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"positions": "learned"}, {"theme": "light"}],
+    ids=["default", "learned", "light"],
+)
+def test_the_intro_ends_with_no_eighth_empty(overrides: dict[str, Any]) -> None:
+    """Issue 18 (lecture-hall frames): the block stands raised from the intro to leave the
+    strips' road under it (``test_position_hold.py``), and the chips waiting beside its rows
+    left that room empty: 20.7 % of the frame at the intro's end. They wait in a lane under
+    the block (``parts/wait_under.py``): no empty area over an eighth."""
+    from embedviz.inputs import prepared_storyboard
+    from embedviz.render.moments import play_moments
+    from embedviz.render.theme import THEMES
+
+    board = prepared_storyboard("PositionBlindness", overrides, environ={})
+    shares: list[float] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        if moment.beat.name == "intro" and moment.alpha >= 1:
+            shares.append(frame_space.share_now(scene))
+
+    theme = THEMES[str(overrides.get("theme", "dark"))]
+    play_moments(
+        board, read, alphas=(), pixel_width=192, pixel_height=108, theme=theme, beats={"intro"}
+    )
+    (share,) = shares
+    assert share <= frame_space.EIGHTH, f"{share:.1%}"

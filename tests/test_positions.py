@@ -346,6 +346,7 @@ def test_the_stage_is_composed_of_the_design_systems_parts() -> None:
     from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
     from embedviz.render.parts.motion import LookupMotion
     from embedviz.render.parts.positions import PositionBlocks, TokenBlock
+    from embedviz.render.parts.wait_under import WaitingMotion
     from embedviz.render.stage import stage_for
     from embedviz.render.stages.lookup import LookupStage
     from embedviz.render.theme import DARK
@@ -354,7 +355,9 @@ def test_the_stage_is_composed_of_the_design_systems_parts() -> None:
     cls = stage_for(board.layout)
     assert not issubclass(cls, LookupStage)
     stage = cls(None, board, DARK)  # type: ignore[arg-type]  # building touches no scene
-    parts = [MatrixPart, OutputPart, ChipColumn, LookupMotion, TokenBlock, PositionBlocks]
+    # The lookup's motion, its chips waiting under the raised block (parts/wait_under.py).
+    assert issubclass(WaitingMotion, LookupMotion)
+    parts = [MatrixPart, OutputPart, ChipColumn, WaitingMotion, TokenBlock, PositionBlocks]
     assert [type(part) for part in stage.parts] == parts
     handled = {name.removeprefix("beat_") for name in dir(cls) if name.startswith("beat_")}
     for part in stage.parts:

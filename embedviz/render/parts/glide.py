@@ -11,7 +11,7 @@ calm glide does not leave the frame empty for long.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -306,6 +306,7 @@ def come_with(
     riders: Sequence[Sequence[Mobject]],
     behind: Sequence[Mobject],
     opening: Sequence[Mobject] = (),
+    ways: Mapping[int, np.ndarray] | None = None,
 ) -> Animation:
     """Play ``glide`` (``block`` going by ``offset``) and bring in what it makes room for.
 
@@ -313,39 +314,57 @@ def come_with(
     with the block (:func:`riding_with`) as they fade in behind it over the
     last :data:`ARRIVAL_SHARE`. A group with a member in ``opening`` (an empty
     block) rides inside the safe area (:class:`Opening`: that member narrows,
-    the others wait at the edge) and comes once that member stands
-    :data:`OPEN_SHARE` of its width; another comes once all of it stands
+    the others wait at the edge, unseen): that member comes once it stands
+    :data:`OPEN_SHARE` of its width, each other once it stands inside where it
+    rides, on its own; another group comes once all of it stands
     inside the safe area (:func:`inside_from`). Riding in from past the frame's
     right edge with the rows, P's empty block showed 4 units past it and
     touched it at 24.4 s (a 720p review of PositionBlindness's ``arrange``).
     ``behind`` fade in where they stand, once the block has passed them (over
     at least the last :data:`LANDING_SHARE`).
+
+    ``ways`` (by ``id``) gives a rider its own way where it rides with a point
+    of the block other than its centre: a block that changes shape as it glides
+    (PositionBlindness's rows, 5.0 x 2.7 units becoming 5.7 x 2.0) moved its
+    heading 0.3 units nearer its top edge, and a 720p review saw the labels fade
+    in at one place and settle at another (issue 18). In an opening group,
+    what does not narrow (a heading) comes only once it stands whole inside the
+    safe area where it rides, beside the near side of what narrows.
     """
     seconds = float(glide.get_run_time())
     groups = [list(g) for g in riders if g]
     held = [g for g in groups if any(m is o for m in g for o in opening)]
-    ride = riding_with([m for g in groups if g not in held for m in g], offset, seconds)
+
+    def way(mobject: Mobject) -> np.ndarray:
+        return np.asarray((ways or {}).get(id(mobject), offset), dtype=float)
+
+    rides: list[Glide] = [
+        riding_with([m], way(m), seconds) for g in groups if g not in held for m in g
+    ]
     faded: list[tuple[list[Mobject], float, type[FadeInBehind]]] = []
-    rides: list[Opening] = []
     for group in groups:
         if group in held:
             for mobject in group:
-                mobject.shift(-offset)
+                mobject.shift(-way(mobject))
             narrow = [any(m is o for o in opening) for m in group]
             opens = [
-                Opening(m, offset, n, run_time=seconds) for m, n in zip(group, narrow, strict=True)
+                Opening(m, way(m), n, run_time=seconds) for m, n in zip(group, narrow, strict=True)
             ]
             rides += opens
-            ready = max(o.open_from() for o in opens)
-        else:
-            ready = max(inside_from(m, offset) for m in group)
+            # What narrows comes as it opens out; whole, a member waits at the edge, so it
+            # comes on its own once it stands inside where it rides (waiting for it, P's
+            # block came late: 16 % of the frame empty at 0.7 of arrange's first step).
+            for o, m, n in zip(opens, group, narrow, strict=True):
+                ready = o.open_from() if n else inside_from(m, way(m))
+                faded.append(([m], min(ARRIVAL_SHARE, 1.0 - ready), FadeInRiding))
+            continue
+        ready = max(inside_from(m, way(m)) for m in group)
         faded.append((group, min(ARRIVAL_SHARE, 1.0 - ready), FadeInRiding))
     clear = max((passed_at(block, offset, m) for m in behind), default=0.0)
     late = min(ARRIVAL_SHARE, max(LANDING_SHARE, 1.0 - clear))
     faded.append((list(behind), late, FadeInBehind))
     return AnimationGroup(
         glide,
-        ride,
         *rides,
         *[
             Succession(

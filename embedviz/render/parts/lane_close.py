@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from embedviz.render.stages.lookup import LookupStage
     from embedviz.story.model import Storyboard
 
-__all__ = ["close_beat", "close_lane", "close_step", "lane_fading"]
+__all__ = ["close_beat", "close_lane", "close_step", "fade_as_they_leave", "lane_fading"]
 
 # The beats that move chips out of the lane.
 LOOKUPS = ("lookup", "lookup_many")
@@ -72,9 +72,15 @@ def lane_fading(stage: LookupStage, steps: Sequence[Animation]) -> list[Animatio
     that carried it would draw the heading (and all over it) every frame, and
     one that ends with the chip not yet out would have to leave it part-faded.
     """
-    heading, chips = stage.chips.heading, stage.chips.chips
     line = stage.plan.lane.chip_y if stage.plan.lane is not None else 0.0
-    shown = {id(m) for top in stage.scene.mobjects for m in top.get_family()}
+    return fade_as_they_leave(stage.scene, stage.chips.heading, stage.chips.chips, line, steps)
+
+
+def fade_as_they_leave(
+    scene: Any, heading: Mobject, chips: Sequence[Mobject], line: float, steps: Sequence[Animation]
+) -> list[Animation]:
+    """Return ``steps``, ``heading`` fading in the one where the last chip on ``line`` leaves."""
+    shown = {id(m) for top in scene.mobjects for m in top.get_family()}
     waiting = [c for c in chips if abs(float(c.get_center()[1]) - line) < 1e-3]
     leaves: dict[int, tuple[int, Follow]] = {}
     for index, step in enumerate(steps):
@@ -88,7 +94,7 @@ def lane_fading(stage: LookupStage, steps: Sequence[Animation]) -> list[Animatio
 
     def build() -> Animation:
         # Set up as the step starts: a later step must not put the heading back on screen.
-        if not any(heading is m for m in stage.scene.mobjects):
+        if not any(heading is m for m in scene.mobjects):
             return Wait(run_time=step.get_run_time())
         return _LaneFade(heading, walks, run_time=step.get_run_time())
 

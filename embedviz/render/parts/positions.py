@@ -17,14 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
+    UL,
     Animation,
     AnimationGroup,
     LaggedStart,
     Line,
+    Mobject,
     ReplacementTransform,
     Succession,
     VGroup,
@@ -46,6 +49,7 @@ from embedviz.render.parts.clear_outline import (
 )
 from embedviz.render.parts.compare_focus import dim_others, rest_of
 from embedviz.render.parts.grid import CellGrid, output_grid
+from embedviz.render.parts.lookup import OutputPart
 from embedviz.render.parts.rows import Cells, Position, Rows, heading
 from embedviz.render.parts.sum_note import beside_sums, place_sum_note
 from embedviz.render.position_definition import GAP_APART, POS_SYMBOL
@@ -190,6 +194,19 @@ class TokenBlock(Component):
         pairs += list(zip(tags, self.tags, strict=True))
         pairs += list(zip(positions, self.numbers, strict=True))
         return AnimationGroup(*[ReplacementTransform(old, new) for old, new in pairs])
+
+    def ways(self, output: OutputPart, beside: Sequence[Mobject]) -> dict[int, np.ndarray]:
+        """Return how far this block's riders go as the lookup's ``output`` block becomes it.
+
+        Each rides with its own point of the block, whose shape changes as it
+        goes (:meth:`arrive`): the heading with its top-left corner, ``pos`` and
+        what stands ``beside`` the positions (P) with the first position. Riding
+        with its centre, they faded in at one place and settled at another
+        (issue 18, 23.9 s).
+        """
+        column = self.numbers[0].get_corner(UL) - output.numbers[0].get_corner(UL)
+        ways = {id(self.heading): self.grid.get_corner(UL) - output.grid.get_corner(UL)}
+        return ways | {id(m): column for m in (self.pos_heading, *beside)}
 
     def outline(self, position: Position) -> VMobject:
         """Return the amber outline of a token row: the row its ID selected."""

@@ -26,11 +26,12 @@ from manim import (
     VGroup,
     VMobject,
 )
+from manim.animation.animation import prepare_animation
 
 from embedviz.render.animations import Steps, make_reveal_animation, point_at
 from embedviz.render.baseline import put_on_line
 from embedviz.render.design import SPACE, Theme
-from embedviz.render.fades import FadeIn, OutlineIn
+from embedviz.render.fades import FadeIn, FadeOut, OutlineIn
 from embedviz.render.gap_text import GapLabel
 from embedviz.render.glyphs import LabelText, NumberText, SansText
 from embedviz.render.metrics import char_advance, xyz
@@ -381,7 +382,10 @@ class LookupLine(Component):
         # At the data's size: the final frame's numbers read as large as its caption.
         facts = word_line(pieces, plan.panel.data, colours)
         self.facts = facts.shift(xyz(plan.panel_left, plan.facts_y))
-        self.note = SansText(board.word("no_arithmetic"), plan.panel.label, theme.text)
+        # Shown muted with "A lookup itself does no arithmetic", which it says: the panel
+        # under the copy's frame stood empty until the last phrase (20-32 % of the frame at
+        # 720p, 44.7 s and 45.6 s; issue 18). It comes forward with "Nothing is multiplied".
+        self.note = SansText(board.word("no_arithmetic"), plan.panel.label, theme.muted)
         _at(self.note, plan.panel_left, plan.note_y, LEFT)
         self.summary = memory_summary(board, cells, plan, theme)
         self.outline: VMobject | None = None
@@ -397,7 +401,12 @@ class LookupLine(Component):
         radius = plan.sizes.row_height * 0.45
         self.outline = self.block.grid.row_outline(self.token_id, self.theme.id_line)
         # Faded in at its home, it stood alone mid-panel with no label for 2.5 s (720p review).
-        arrive = AnimationGroup(FadeIn(chip.move_to(park)), OutlineIn(self.outline))
+        # A stand-in for the copy's frame waits empty where the row will land, as the lookup
+        # family's output block waits for its rows, and the note says what the phrase says.
+        # The stand-in leaves before the strip sets off (tests/test_strip_drawer.py).
+        frame = self.copy.body.copy()
+        waiting = [FadeIn(frame), FadeIn(self.note)]
+        arrive = AnimationGroup(FadeIn(chip.move_to(park)), OutlineIn(self.outline), *waiting)
         landing = xyz(plan.strip_left + plan.body_width / 2, plan.lookup_y)
         # The copy's frame comes as the strip lands in it (the carry's ``place``):
         # standing there empty, it showed as a second frame beside the strip. The row
@@ -420,9 +429,11 @@ class LookupLine(Component):
         # and the copy's ends): setting off ahead, it crossed the panel alone (720p review).
         back = Follow(chip, curve_points([park, self.home], radius), run_time=1.0)
         copied = Succession(
+            FadeOut(frame, run_time=0.2),
             AnimationGroup(back, carry),
             # Its symbol and facts take a third of the step, the carry two: at half, its row's
             # numbers in E rose 0.26 in a frame as the copy passed (tests/test_numbers_fade.py).
             AnimationGroup(FadeIn(self.symbol), FadeIn(self.facts), run_time=0.5),
         )
-        return Steps(arrive, copied, FadeIn(self.note))
+        forward = prepare_animation(self.note.animate.set_fill(self.theme.text))  # type: ignore[arg-type]
+        return Steps(arrive, copied, forward)

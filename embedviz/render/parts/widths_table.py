@@ -38,7 +38,7 @@ from embedviz.render.solve_parameter_count import COLUMN_GAP_CHARS, SYMBOL_GAP, 
 from embedviz.render.stage import Component, StageHost
 from embedviz.story.model import Beat, NumberCell, Storyboard
 
-__all__ = ["BAR_AIR", "BAR_HEIGHT", "ROW_AIR", "WidthsTable"]
+__all__ = ["BAR_AIR", "BAR_HEIGHT", "PARAMS_AIR", "ROW_AIR", "TRACK_OPACITY", "WidthsTable"]
 
 # A bar's height, in its row's digit heights (a bar as tall as the digits outweighed them).
 BAR_HEIGHT = 0.8
@@ -46,11 +46,46 @@ BAR_HEIGHT = 0.8
 # the bar reads as its row's, not the next one's.
 BAR_AIR = 0.8
 ROW_AIR = 3.6
+# Between the widest width ("d = 1,536") and its row's parameters, in the numbers' advances:
+# as far as "bytes each" stands off the total beside it (tests/test_parameter_count_frames.py).
+PARAMS_AIR = 4.0
+# A bar's track: the grid's rule colour at this opacity, over the frame's background.
+TRACK_OPACITY = 0.5
 
 
 def _at(mobject: VMobject, x: float, y: float, edge: np.ndarray) -> VMobject:
     """Put a mobject's left or right edge at x, its centre at height y."""
     return mobject.move_to(xyz(x, y)).align_to(xyz(x, 0), edge)
+
+
+def _column_spans(
+    heads: list[VMobject],
+    texts: list[list[VMobject]],
+    room: tuple[float, float, float],
+    data: float,
+) -> list[tuple[float, float]]:
+    """Return the table's three columns' spans (left, right): widths, parameters, memory.
+
+    ``room`` is the widths' column's left edge, the column gap and the bars' name's width.
+    Room is left of the parameters for that name and two column gaps, as when it stood
+    in the header row: narrower, the toy's table took under a quarter of the frame. That
+    room stood between "width" and "parameters", 303 px apart at 720p, with "float32
+    memory" 29 px on (a 720p review at 37.6 s): the header read as two groups. The
+    parameters' column moves left until the headers' two gaps are even (its header centred
+    over it, the others at the table's edges), its numbers kept :data:`PARAMS_AIR`
+    advances of the numbers (``data``, a font size) off the widest width's; the table
+    keeps its width.
+    """
+    left, gap, name = room
+    widths = [max(head.width, *(row[n].width for row in texts)) for n, head in enumerate(heads)]
+    first = left + widths[0]
+    second = first + gap + max(widths[1] + gap, name + 2 * gap + heads[1].width)
+    third = second + gap + widths[2]
+    # The parameters' header's centre, midway between the other two headers' facing ends.
+    middle = (left + heads[0].width + third - heads[2].width) / 2
+    floor = first + PARAMS_AIR * char_advance(data) + widths[1]
+    second = max(floor, min(second, middle + widths[1] / 2))
+    return [(left, first), (second - widths[1], second), (third - widths[2], third)]
 
 
 class WidthsTable(Component):
@@ -123,21 +158,18 @@ class WidthsTable(Component):
         # over no entry on the number lines. The bars' name stands after the first bar.
         self.bar_label = SansText(board.word("table_size"), label, theme.muted)
         heads = [words[0], words[2], words[3]]
-        left = plan.panel_left
-        first = left + max(heads[0].width, *(row[0].width for row in texts))
-        # Room left of the parameters for the bars' name and two column gaps, as when it
-        # stood in the header row: narrower, the toy's table took under a quarter of the frame.
-        params = max(heads[1].width, *(row[1].width for row in texts))
-        second = first + gap + max(params + gap, self.bar_label.width + 2 * gap + heads[1].width)
-        third = second + gap + max(heads[2].width, *(row[2].width for row in texts))
-        edges = (left, second, third)
-        self.header = VGroup(
-            *[
-                put_on_line(_at(word, x, lines[0], RIGHT if n else LEFT), lines[0])
-                for n, (word, x) in enumerate(zip(heads, edges, strict=True))
-            ]
-        )
+        room = (plan.panel_left, gap, self.bar_label.width)
+        spans = _column_spans(heads, texts, room, data)
+        # The header spans the table, as its rows do (it rests beside them by its left edge):
+        # "width" at its left, "float32 memory" at its right, "parameters" centred over its
+        # column between them.
+        edges = (spans[0][0], spans[1][1], spans[2][1])
+        _at(heads[0], edges[0], lines[0], LEFT)
+        heads[1].move_to(xyz(sum(spans[1]) / 2, lines[0]))
+        _at(heads[2], edges[2], lines[0], RIGHT)
+        self.header = VGroup(*[put_on_line(word, lines[0]) for word in heads])
         self.rows: list[tuple[VGroup, Rectangle]] = []
+        self.tracks: list[Rectangle] = []
         sizes = [(float(c.value), colour) for c, colour in zip(counts, colours, strict=True)]
         self._set_rows(texts, sizes, edges)
 
@@ -167,14 +199,28 @@ class WidthsTable(Component):
             bar.set_fill(colour, opacity=1.0).set_stroke(width=0)
             bar_y = y - digit / 2 - BAR_AIR * SPACE - height / 2
             _at(bar, left, bar_y, LEFT)
+            # The bar's track: the widest bar's length. It stands with its
+            # width d, an empty frame the bar grows into (as the lookup's output block waits
+            # for its rows): without it the panel under "parameters" stood empty until the
+            # numbers came (29 % of the frame at 720p, 37.6 s; issue 18).
+            track = Rectangle(width=third - left, height=height)
+            # Filled, unstroked: a stroke ran into the margin past the toy's table's edge,
+            # and touched the bars' name (tests/test_moments.py). A cell's fill was white on
+            # the light theme's near-white: a rule's colour, half seen, shows on both.
+            track.set_fill(self.theme.cell_stroke, opacity=TRACK_OPACITY).set_stroke(width=0)
+            _at(track, left, bar_y, LEFT)
+            self.tracks.append(track)
             if number == 0:
                 end = bar.get_right()[0] + char_advance(label)
                 put_on_line(_at(self.bar_label, end, bar_y, LEFT), bar_y)
             self.rows.append((VGroup(*row), bar))
 
     def beat_compare(self, beat: Beat) -> Animation:
-        """Show the widths d ("A larger d ..."); then bars, counts and memory growing with them."""
-        widths = [FadeIn(texts[0], shift=0.1 * RIGHT) for texts, _ in self.rows]
+        """Show the widths d and their bars' tracks; then bars, counts, memory."""
+        widths = [
+            AnimationGroup(FadeIn(texts[0], shift=0.1 * RIGHT), FadeIn(track))
+            for (texts, _), track in zip(self.rows, self.tracks, strict=True)
+        ]
         rows = [
             AnimationGroup(
                 FadeIn(texts[1]),

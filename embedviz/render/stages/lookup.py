@@ -13,16 +13,19 @@ from dataclasses import replace
 from manim import (
     Animation,
     AnimationGroup,
+    FadeIn,
     Mobject,
     Succession,
     VGroup,
+    config,
 )
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
-from embedviz.render.design import MIN_DATA_PX, SPACE, font_for_px
+from embedviz.render.design import MARGIN, MIN_DATA_PX, SPACE, font_for_px
 from embedviz.render.fades import OutlineIn, RingFlash
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
+from embedviz.render.pace import at_least
 from embedviz.render.parts.early_rise import rise, rise_beat
 from embedviz.render.parts.lane import LaneMotion
 from embedviz.render.parts.lane_close import close_beat, close_step, lane_fading
@@ -31,7 +34,9 @@ from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.printed import PrintPart
 from embedviz.render.parts.resting import hold_lookups, parted_through, rest_blocks
 from embedviz.render.parts.rule_card import RuleCard, rule_places
+from embedviz.render.parts.sentence import SETTLE_SECONDS, SentenceLine
 from embedviz.render.solver import MAX_PITCH, LookupPlan, LookupSpec, solve_lookup
+from embedviz.render.solver_still import caption_top
 from embedviz.render.spec import late_marks
 from embedviz.render.stage import Stage, register_stage
 from embedviz.render.zoom import Zoom, moved_by, stage_close_up
@@ -242,10 +247,26 @@ class LookupStage(Stage):
         """
         if self.plan.lane is None or len(beat.phrases) < 3:
             return make_reveal_animation(self.intro_mobjects())
-        split, named = [self.title, *self.chips.pieces], [self.chips.heading, *self.chips.chips]
-        early = {id(m) for m in [*split, *named]}
+        pieces = list(self.chips.pieces)
+        named = [self.chips.heading, *self.chips.chips]
+        early = {id(m) for m in [self.title, *pieces, *named]}
         later = [m for m in self.intro_mobjects() if id(m) not in early]
-        return Steps(*(make_reveal_animation(shown) for shown in (split, named, later)))
+        shown = make_reveal_animation(later)
+        if not pieces:
+            return Steps(make_reveal_animation([self.title]), make_reveal_animation(named), shown)
+        # The pieces are read as the sentence while they are named and their IDs come,
+        # then go beside their rows before E and the block come in where they passed.
+        line = SentenceLine(pieces, self._middle())
+        split = AnimationGroup(FadeIn(self.title), line.show())
+        settled = at_least(Succession(line.settle(), shown), SETTLE_SECONDS)
+        return Steps(split, make_reveal_animation(named), settled)
+
+    def _middle(self) -> tuple[float, float, float, float]:
+        """Return (left, right, bottom, top) between the title and the caption's two lines."""
+        half_w = config.frame_width / 2 - MARGIN
+        top = float(self.title.get_bottom()[1]) - SPACE
+        bottom = caption_top(self.plan.caption_y) + SPACE
+        return -half_w, half_w, bottom, top
 
     def beat_predict(self, beat: Beat) -> Animation:
         """Circle the chips ("4 token IDs go in"), then ask for the output's shape."""

@@ -49,11 +49,11 @@ from embedviz.render.parts.first_level import lookup_all, rest_level, stand_for_
 from embedviz.render.parts.glide import LANDING_SHARE, arriving, come_with, glide_floor
 from embedviz.render.parts.key_swap import sums_key, swap_keys
 from embedviz.render.parts.lookup import ChipColumn, MatrixPart, OutputPart
-from embedviz.render.parts.motion import LookupMotion
 from embedviz.render.parts.narrowing import Narrowing, Targets, glided, narrowed, narrowing, placed
 from embedviz.render.parts.positions import PositionBlocks, TokenBlock, verdict
 from embedviz.render.parts.resting import legend_across, legend_room, rest_legend
 from embedviz.render.parts.sum_note import band_shift, shifted_band
+from embedviz.render.parts.wait_under import WaitingMotion, lane_steps, wait_under
 from embedviz.render.rests import Settle
 from embedviz.render.solver import LookupPlan, LookupSpec
 from embedviz.render.solver_positions import (
@@ -116,13 +116,14 @@ class PositionStage(Stage):
         self.chips = self.add_part(ChipColumn(*args))
         keep_off_edge(self.chips.heading)  # "token IDs" as far in as the verdict (issue 18)
         parts = (self.matrix, self.output, self.chips, self.cells)
-        self.motion = self.add_part(LookupMotion(self.scene, self.theme, plan, *parts))
+        self.motion = self.add_part(WaitingMotion(self.scene, self.theme, plan, *parts))
         legend_home.heading_in_room(self.motion, self.title)  # where a legend over E stood
         # At the solver's place the block leaves a fifth of the frame empty under it.
         rest_level(self.motion, self.board, self.title)
         # Raised over E by a raised output block, the legend rests where it fills the frame.
         rest_legend(self.motion, self.board, self.title, self.intro_mobjects())
-        stand_for_lookups(self.motion)  # raised from the start, where the lookup glided thrice
+        if stand_for_lookups(self.motion):  # raised from the start, where it glided thrice
+            wait_under(self.motion, self.title, self.intro_mobjects())  # the chips under it
         sums = replace(PositionSpec.from_board(self.board), title_font=plan.title_font)
         second = self.sums_plan = solve_positions(sums)  # the title keeps the lookup's size
         # Where it can, E's legend stays where it first stood, the second arrangement under it.
@@ -175,10 +176,8 @@ class PositionStage(Stage):
         becomes its tag), "the other three IDs do the same, ..." the rest.
         """
         # The first level into row 0 (issue 18); the rest one step, its glides with it.
-        first, rest = lookup_all(self.motion, beat)
-        if len(beat.phrases) < 2:
-            return Succession(first, rest)
-        return Steps(first, rest)
+        first, rest = lane_steps(self.motion, *lookup_all(self.motion, beat))
+        return Succession(first, rest) if len(beat.phrases) < 2 else Steps(first, rest)
 
     def beat_same(self, beat: Beat) -> Animation:
         """Outline the two rows of the repeated ID and the one matrix row behind them: ``=``.
@@ -452,10 +451,8 @@ class PositionStage(Stage):
             for carry in self.motion.carries
         }
         # The title takes the second arrangement's size and place as the rows set off.
-        old, self.title = (
-            self.title,
-            SansText(self.board.title, self.sums_plan.title_font, self.theme.text),
-        )
+        old = self.title
+        self.title = SansText(self.board.title, self.sums_plan.title_font, self.theme.text)
         self.title.move_to(xyz(self.sums_plan.title_x, self.sums_plan.title_y))
         moved = self.tokens.arrive(
             self.output.grid, numbers, marks, self.chips.chips, list(self.output.numbers)
@@ -482,7 +479,9 @@ class PositionStage(Stage):
         pe: list[Mobject] = [blocks.pe_grid, blocks.pe_heading]
         riders, glide = [heads, pe], at_least(moved, glide_floor(way, 0.0))
         behind = [m for m in empty if all(m is not r for r in (*heads, *pe))]
-        came = come_with(glide, block, offset, riders, behind, pe[:1])
+        came = come_with(
+            glide, block, offset, riders, behind, pe[:1], self.tokens.ways(self.output, pe)
+        )
         rows = arriving(came, FadeIn(signs), LANDING_SHARE)
         movers = ([block, *heads, *pe], offset)
         arrived = AnimationGroup(
