@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from drawn import drawn_opacity, on_screen
-from frame_space import EIGHTH
+from frame_space import EIGHTH, share_now
 from manim import config
 
 from embedviz.inputs import prepared_storyboard
@@ -44,6 +44,45 @@ def _blank_gradient(scene: Any, shown: set[int]) -> list[Any]:
     return [gradient.grid]
 
 
+def _rows_of_e(board: Any) -> dict[int, list[str]]:
+    """Return each drawn row of E's numbers as texts, by row."""
+    return {
+        row: [c.text for c in board.beats[0].numbers if c.kind == "weight" and c.index[0] == row]
+        for row in board.beats[0].window.rows
+    }
+
+
+def _frame(scene: Any) -> dict[str, Any]:
+    """Return what a moment shows: its drawn chips, the row of numbers beside each, the
+    largest empty area between the title and the caption (a frame share; a body with no
+    number in it counts as empty)."""
+    seen: dict[str, Any] = {}
+    shown = on_screen(scene)
+    family = [m for top in scene.mobjects for m in top.get_family()]
+    chips = [m for m in family if isinstance(m, Chip) and drawn_opacity(m, shown) >= 0.5]
+    numbers = [m for m in family if isinstance(m, NumberText) and drawn_opacity(m, shown) >= 0.5]
+    seen["chips"] = len(chips)
+    seen["beside"] = []
+    for chip in chips:
+        y, right = float(chip.get_center()[1]), float(chip.get_right()[0])
+        line = sorted(
+            (n for n in numbers if abs(float(n.get_center()[1]) - y) < chip.height / 2),
+            key=lambda n: float(n.get_center()[0]),
+        )
+        # The row's numbers right of the chip, up to the next chip or the frame's edge.
+        after = [n for n in line if float(n.get_left()[0]) > right]
+        nearest = after[0] if after else None
+        near = nearest is not None and float(nearest.get_left()[0]) - right < 3 * chip.width
+        row = [n.cell.text for n in after if n.cell.kind == nearest.cell.kind] if near else []
+        seen["beside"].append((int(chip.number.cell.value), row))
+    band = content_band(scene.stage.title)
+    leave_out = [scene.stage.title, scene.caption, *_blank_gradient(scene, shown)]
+    boxes = mobject_boxes(scene.mobjects, leave_out, scene.stage.theme.background)
+    empty = largest_empty_rectangle(boxes, band)
+    seen["empty"] = empty.area / (config.frame_width * config.frame_height)
+    return seen
+
+
 @pytest.mark.parametrize("overrides", CASES, ids=IDS)
 def test_the_loss_is_defined_beside_each_looked_up_row_and_its_chip(
     overrides: dict[str, Any],
@@ -53,41 +92,12 @@ def test_the_loss_is_defined_beside_each_looked_up_row_and_its_chip(
     area between the title and the caption larger than about an eighth of the frame
     stands empty, a body with no number in it counting as empty."""
     board = prepared_storyboard("TrainingNudge", overrides, environ={})
-    window = board.beats[0].window
-    rows_of_e = {
-        row: [c.text for c in board.beats[0].numbers if c.kind == "weight" and c.index[0] == row]
-        for row in window.rows
-    }
+    rows_of_e = _rows_of_e(board)
     seen: dict[str, Any] = {}
 
     def read(scene: Any, moment: Any) -> None:
-        if moment.alpha < 1:
-            return
-        shown = on_screen(scene)
-        family = [m for top in scene.mobjects for m in top.get_family()]
-        chips = [m for m in family if isinstance(m, Chip) and drawn_opacity(m, shown) >= 0.5]
-        numbers = [
-            m for m in family if isinstance(m, NumberText) and drawn_opacity(m, shown) >= 0.5
-        ]
-        seen["chips"] = len(chips)
-        seen["beside"] = []
-        for chip in chips:
-            y, right = float(chip.get_center()[1]), float(chip.get_right()[0])
-            line = sorted(
-                (n for n in numbers if abs(float(n.get_center()[1]) - y) < chip.height / 2),
-                key=lambda n: float(n.get_center()[0]),
-            )
-            # The row's numbers right of the chip, up to the next chip or the frame's edge.
-            after = [n for n in line if float(n.get_left()[0]) > right]
-            nearest = after[0] if after else None
-            near = nearest is not None and float(nearest.get_left()[0]) - right < 3 * chip.width
-            row = [n.cell.text for n in after if n.cell.kind == nearest.cell.kind] if near else []
-            seen["beside"].append((int(chip.number.cell.value), row))
-        band = content_band(scene.stage.title)
-        leave_out = [scene.stage.title, scene.caption, *_blank_gradient(scene, shown)]
-        boxes = mobject_boxes(scene.mobjects, leave_out, scene.stage.theme.background)
-        empty = largest_empty_rectangle(boxes, band)
-        seen["empty"] = empty.area / (config.frame_width * config.frame_height)
+        if moment.alpha >= 1:
+            seen.update(_frame(scene))
 
     play_moments(board, read, alphas=(), pixel_width=192, pixel_height=108, beats=("loss",))
     assert seen["chips"] >= len(board.ids or ()) > 0
@@ -95,6 +105,36 @@ def test_the_loss_is_defined_beside_each_looked_up_row_and_its_chip(
     looked_up = {token_id for token_id, row in seen["beside"] if row == rows_of_e[token_id]}
     assert looked_up == set(ids), seen["beside"]
     assert seen["empty"] <= EIGHTH, f"{seen['empty']:.1%} of the frame stands empty"
+
+
+@pytest.mark.parametrize("overrides", CASES, ids=IDS)
+def test_each_chip_comes_with_its_row(overrides: dict[str, Any]) -> None:
+    """From the chips' arrival on, every sampled moment of the loss beat shows each drawn
+    chip with its looked-up row of E beside it, and no area larger than about an eighth
+    of the frame empty, as tests/frame_space.py measures it (the caption counts as
+    drawn). (The chips stood alone for 1.8 s while the narration spoke, the frame
+    15.6 % empty, until the next phrase brought their rows.)"""
+    board = prepared_storyboard("TrainingNudge", overrides, environ={})
+    rows_of_e = _rows_of_e(board)
+    moments: list[tuple[float, dict[str, Any]]] = []
+
+    def read(scene: Any, moment: Any) -> None:
+        frame = {**_frame(scene), "empty": share_now(scene)}
+        if frame["chips"] or moments:
+            moments.append((moment.time, frame))
+
+    alphas = (0.2, 0.4, 0.6, 0.8)
+    play_moments(board, read, alphas=alphas, pixel_width=192, pixel_height=108, beats=("loss",))
+    assert moments, "no chip came"
+    alone = [
+        (round(time, 2), token_id)
+        for time, frame in moments
+        for token_id, row in frame["beside"]
+        if row != rows_of_e[token_id]
+    ]
+    assert not alone, f"chips without their rows (s, ID): {alone}"
+    empty = [(round(time, 2), f"{frame['empty']:.1%}") for time, frame in moments]
+    assert all(frame["empty"] <= EIGHTH for _, frame in moments), empty
 
 
 @pytest.mark.parametrize("overrides", CASES, ids=IDS)

@@ -229,7 +229,6 @@ class TrainingStage(Stage):
         outlines = [self.matrix.outline(row, beside=rows) for row in rows]
         looked_up: Animation = LaggedStart(*[OutlineIn(box) for box in outlines], lag_ratio=0.1)
         left = 0.2 * xyz(-1, 0)
-        chips = LaggedStart(*[FadeIn(m, shift=left) for m in self.weights.chips], lag_ratio=0.1)
         positions = FadeIn(self.weights.positions, shift=left)
         defined = make_reveal_animation(self.weights.appear())
         gathered = self.gathered
@@ -239,10 +238,12 @@ class TrainingStage(Stage):
                 *[FadeIn(m, shift=left) for m in arriving], lag_ratio=0.1
             )
         else:
-            # The IDs come where their rows will be gathered, in the place of the gradient
-            # (not yet found); each weight row comes with its position as the loss is defined.
+            # Each ID comes with its looked-up row, in the place of the gradient (not yet
+            # found); the rows are named and outlined in amber as E's rows are; each weight
+            # row comes with its position as the loss is defined.
             hidden = [self.gradient.grid, self.gradient.heading]
-            first = AnimationGroup(*[FadeOut(m) for m in hidden], chips)
+            arrive = gathered.arrive(self.weights.chips, left)
+            first = AnimationGroup(*[FadeOut(m) for m in hidden], arrive)
             looked_up = Succession(looked_up, gathered.gather())
             defined = AnimationGroup(positions, defined)
         if self.closer and gathered is None:
