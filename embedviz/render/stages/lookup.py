@@ -13,7 +13,6 @@ from dataclasses import replace
 from manim import (
     Animation,
     AnimationGroup,
-    FadeIn,
     Mobject,
     Succession,
     VGroup,
@@ -22,7 +21,7 @@ from manim import (
 
 from embedviz.render.animations import Steps, beat_steps, make_reveal_animation
 from embedviz.render.design import MARGIN, MIN_DATA_PX, SPACE, font_for_px
-from embedviz.render.fades import OutlineIn, RingFlash
+from embedviz.render.fades import FadeIn, OutlineIn, RingFlash
 from embedviz.render.glyphs import SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.pace import at_least
