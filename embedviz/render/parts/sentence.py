@@ -155,10 +155,8 @@ class SentenceLine:
         apart than the pieces are tall, and so are the rows), and then each slides
         along its own row.
         """
-        return AnimationGroup(*(self._home(piece, home) for piece, home in self._pairs()))
-
-    def _pairs(self) -> list[tuple[VMobject, Mobject]]:
-        return list(zip(self.pieces, self.homes, strict=True))
+        pairs = zip(self.pieces, self.homes, strict=True)
+        return AnimationGroup(*(self._home(piece, home) for piece, home in pairs))
 
     @staticmethod
     def _home(piece: VMobject, home: Mobject) -> Animation:
