@@ -34,6 +34,8 @@ from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.one_hot_spec import OneHotSpec
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
+from embedviz.render.solver_fill import FILL_AIM, FILL_PITCH, PITCH_STEP
+from embedviz.render.space import EMPTY_SHARE
 
 __all__ = ["OneHotPlan", "OneHotSpec", "solve_one_hot"]
 
@@ -130,6 +132,12 @@ class OneHotPlan:
     formula_rest_y: float = 0.0
     cost_line: float = 0.0
     terms_left: float = 0.0
+    panel_row: float = 0.0
+
+    @property
+    def product_row_height(self) -> float:
+        """The product's and the lookup's rows' height (E's rows may stand looser)."""
+        return self.panel_row or self.sizes.row_height
 
     @property
     def payoff(self) -> float:
@@ -280,14 +288,24 @@ def _across(
     }
 
 
-def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, list[str]]:
-    """Lay the frame out at one font size and row pitch; note what does not fit."""
+def _measure(
+    spec: OneHotSpec, data: float, pitch: float, e_pitch: float = 0.0
+) -> tuple[OneHotPlan, list[str]]:
+    """Lay the frame out at one font size and row pitch; note what does not fit.
+
+    ``e_pitch`` (when larger than ``pitch``) is E's own, looser, row pitch: the
+    panel's rows (the product's and the lookup's) keep ``pitch``.
+    """
     problems: list[str] = []
     scale = TypeScale.from_data(data)
-    sizes = GridSizes(scale, spec.value_chars, pitch)
+    sizes = GridSizes(scale, spec.value_chars, max(pitch, e_pitch))
     bands = frame_bands(spec.title, scale, spec.legend_title, problems)
     across = _across(spec, sizes, bands, problems)
-    row_h, line_h = sizes.row_height, digit_height(scale.label) * 2.0
+    row_h, line_h = (
+        GridSizes(scale, spec.value_chars, pitch).row_height,
+        digit_height(scale.label) * 2.0,
+    )
+    e_row = sizes.row_height
     heading_h = digit_height(scale.label) * 1.6
     heading_y = bands.top - heading_h / 2
     product_y = bands.top - heading_h - SPACE - row_h / 2
@@ -297,13 +315,13 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     depth = sum(slot.size for slot in row_slots(spec.window, sizes))
     # E (and the sum under it) stands as low as the caption band lets it: the
     # slack goes between the product's row and E, not into a band under the sum.
-    top = min(top, bands.bottom + depth + row_h)
+    top = min(top, bands.bottom + depth + e_row)
     depth, centres = 0.0, {}
     for slot in row_slots(spec.window, sizes):
         if not slot.gap:
             centres[slot.key] = top - depth - slot.size / 2
         depth += slot.size
-    sum_y = top - depth - row_h / 2
+    sum_y = top - depth - e_row / 2
     # E's heading and the vector's title stand on E's column numbers, level with the
     # product's row (a band as tall as that row and its title stood empty over E).
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
@@ -316,7 +334,7 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     formula_h = FORMULA_LINES * digit_height(scale.data) * 2.0
     formula_y = lookup_title_y - line_h / 2 - formula_h / 2
     cost_top = formula_y - formula_h / 2 - 2 * SPACE
-    lowest = min(sum_y - row_h / 2, cost_top - COST_LINES * cost_h)
+    lowest = min(sum_y - e_row / 2, cost_top - COST_LINES * cost_h)
     # The product and the costs stand midway down what the panel leaves free under the
     # lookup's title (bound by the width, the panel is taller than they need).
     lower = max(0.0, cost_top - COST_LINES * cost_h - bands.bottom) / 2
@@ -337,6 +355,7 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
         formula_y=formula_y,
         cost_top=cost_top,
         line_height=line_h,
+        panel_row=row_h,
         cost_line=cost_h,
         row_centres=centres,
         formula_rest_y=(lookup_title_y - line_h / 2 + bands.bottom) / 2,
@@ -359,4 +378,45 @@ def solve_one_hot(spec: OneHotSpec) -> OneHotPlan:
     OneHotPlan
         The plan.
     """
-    return solve_fit(lambda font, pitch: _measure(spec, font, pitch))
+    plan = solve_fit(lambda font, pitch: _measure(spec, font, pitch))
+    return _filled(spec, plan)
+
+
+def _filled(spec: OneHotSpec, plan: OneHotPlan) -> OneHotPlan:
+    """Return ``plan`` with E's rows grown past the panel's until no band over E is too empty.
+
+    The panel (the product, the lookup, the typeset product and the costs)
+    binds the font and its rows' pitch; a small table (four or five rows) then
+    stood short beside it, and the band over E's headings, left of the panel
+    (or across the frame, under the product's row), stood more than an eighth
+    of the frame empty at every beat's end (13.8-18.8 %, issue 18). E's rows
+    (with the vector's entries, the terms level with them and the sum under
+    them) grow, up to :data:`~embedviz.render.solver_fill.FILL_PITCH`, only as
+    far as those bands need to come under the rule.
+    """
+    from manim import config
+
+    font, pitch = plan.scale.data, plan.sizes.pitch
+    frame = float(config.frame_width * config.frame_height)
+    limit = FILL_AIM * EMPTY_SHARE * frame
+    best = plan
+    for k in range(1, round((FILL_PITCH - pitch) / PITCH_STEP) + 1):
+        if _band_over_e(best, float(config.frame_width)) <= limit:
+            break
+        trial, problems = _measure(spec, font, pitch, pitch + k * PITCH_STEP)
+        if problems:
+            break
+        best = trial
+    return best
+
+
+def _band_over_e(plan: OneHotPlan, frame_width: float) -> float:
+    """Return the larger empty band over E's headings: left of the panel, or across."""
+    bands, label = plan.bands, plan.scale.label
+    heading_top = plan.heading_y + digit_height(label) * 0.8
+    title_bottom = bands.title_y - digit_height(bands.title_font) / 2
+    # The rule's raster stands 0.2 units in from the frame's sides (tests/frame_space.py).
+    left = (plan.panel_left + frame_width / 2 - 0.2) * (title_bottom - heading_top)
+    under_row = plan.product_y - plan.product_row_height / 2
+    across = (frame_width - 0.4) * (under_row - heading_top)
+    return max(left, across)
