@@ -7,6 +7,11 @@ Read from the mobjects at every beat end (issue 18, lecture-hall frames):
   with the product's title, and E under the product's row: a band about
   85 px tall stood empty between them and E's column numbers.
 
+- a small table (four or five rows) fills the frame at every beat's end: the
+  panel binds the font, and E stood short beside it, the band over its
+  headings 13.8 % (V = 4) and 14.3 % (V = 5, d = 4) of the frame empty. E's
+  rows now grow past the panel's; the lookup's row keeps the product's height.
+
 - from the ``compare`` beat on, the chip labels the lookup's row a tag's gap
   from its right end, level with it. At GPT-2's size it stood about 140 px
   right of the row (in the tag column right of the terms' lane, which the
@@ -18,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import frame_space
 import numpy as np
 import pytest
 
@@ -138,3 +144,35 @@ def test_the_product_stands_large_as_the_conclusion_and_stays_large_over_the_cos
     joined, left, title_left = seen["cost"]
     assert abs(conclusion - joined) < 1e-6, (conclusion, joined)
     assert abs(left - title_left) < 0.02, (left, title_left)
+
+
+SMALL = [{"vocab": 4}, {"vocab": 4, "theme": "light"}, {"vocab": 5, "dim": 4}]
+
+
+@pytest.mark.parametrize("overrides", SMALL, ids=["v4", "v4-light", "v5-d4"])
+def test_a_small_table_fills_every_beat_end(overrides: dict[str, Any]) -> None:
+    shares = frame_space.empty_shares("OneHotEquivalence", overrides)
+    assert {"terms", "compare", "copy"} <= set(shares)
+    roomy = {name: f"{share:.1%}" for name, share in shares.items() if share > frame_space.EIGHTH}
+    assert not roomy, f"more than an eighth of the frame empty: {roomy}"
+
+
+def _rows(scene: Any, beat: Any) -> tuple[str, float, float, float] | None:
+    """At a beat end from the compare on: E's row, the product's and the lookup's heights."""
+    stage = scene.stage
+    if stage.compare.lookup not in scene.mobjects:
+        return None
+    grid = stage.matrix.grid
+    _, bottom, _, top = grid.row_box(scene.stage.board.single_id(), buff=0.0)
+    product, lookup = stage.product.product.body[0].height, stage.compare.lookup.body[0].height
+    return beat.name, float(top - bottom), float(product), float(lookup)
+
+
+@pytest.mark.parametrize("overrides", [{"vocab": 4}, {}], ids=["v4", "default"])
+def test_the_lookups_row_stands_as_tall_as_the_products(overrides: dict[str, Any]) -> None:
+    """E's rows may stand looser than the panel's; the two rows compared match."""
+    seen = [r for r in _ends(overrides, _rows) if r is not None]
+    assert seen
+    for name, row, product, lookup in seen:
+        assert lookup == pytest.approx(product, abs=1e-6), name
+        assert row >= product - 1e-6, name

@@ -31,9 +31,11 @@ from embedviz.render.formula import formula_width
 from embedviz.render.frame_fit import Bands, frame_bands, solve_fit
 from embedviz.render.memo import per_frame
 from embedviz.render.metrics import char_advance, digit_height, text_width
+from embedviz.render.one_hot_spec import OneHotSpec
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
-from embedviz.story.model import Storyboard, Window
+from embedviz.render.solver_fill import FILL_AIM, FILL_PITCH, PITCH_STEP
+from embedviz.render.space import EMPTY_SHARE
 
 __all__ = ["OneHotPlan", "OneHotSpec", "solve_one_hot"]
 
@@ -58,130 +60,6 @@ def payoff_font(scale: TypeScale) -> float:
     largest text). The typeset product is set at the data's size.
     """
     return min(scale.data, max(scale.label, scale.caption * 1.001))
-
-
-@dataclass(frozen=True)
-class OneHotSpec:
-    """What a one-hot frame must hold, read from its storyboard.
-
-    Attributes
-    ----------
-    window
-        The drawn part of E (and of the vector).
-    token_id
-        ``i``.
-    value_chars, row_label_chars, id_chars
-        The longest table value, row number and ID, in characters.
-    margin_labels
-        The labels in the left margin: each hidden range's (the vector's and E's).
-    title, heading, legend_title
-        Texts whose widths matter (``legend_title`` is None without a legend).
-    vector_title, product_title, formula
-        Typst sources, measured typeset.
-    term_chars
-        The widest term line (``+ 1 × (-0.4015)``), in characters.
-    term_gaps
-        The lines that stand for the hidden ranges of terms (``+ terms 5–50255: all 0``).
-    cost_chars
-        The widest cost line, in characters.
-    cost_texts
-        The costs' texts, measured at their size: the header, the GPT-2 row's
-        name, the lookup's name, each product's value (``6 × 3 = 18``, its
-        sizes' digits and its result) and the lookup's 0 with its phrase
-        (``copies``, the count, the unit). Empty: measured as ``cost_chars``.
-    chips_label
-        The chip's heading.
-    shape_chars
-        The digits of the vector's shape beside its title (``50257 × 1``: 6).
-    """
-
-    window: Window
-    token_id: int
-    value_chars: int
-    row_label_chars: int
-    id_chars: int
-    margin_labels: tuple[str, ...]
-    title: str
-    heading: str
-    legend_title: str | None
-    vector_title: str
-    product_title: str
-    formula: str
-    term_chars: int
-    cost_chars: int
-    chips_label: str = ""
-    term_gaps: tuple[str, ...] = ()
-    shape_chars: int = 0
-    cost_texts: tuple[str, ...] = ()
-
-    @classmethod
-    def from_board(cls, board: Storyboard) -> OneHotSpec:
-        """Read what a one-hot storyboard shows (every beat's cells and labels)."""
-        cells = {(c.kind, c.index): c for beat in board.beats for c in beat.numbers}
-        labels = {role: text for beat in board.beats for role, text in beat.labels.items()}
-
-        def widest(*kinds: str) -> int:
-            return max([len(c.text) for (k, _), c in cells.items() if k in kinds] or [0])
-
-        window = board.beats[0].window
-        margin = [
-            text
-            for role, text in labels.items()
-            if role.startswith(("one_hot_gap_", "row_gap_", "col_gap_"))
-        ]
-        sizes = " \u00d7 ".join(cells[("table_size", (axis,))].text for axis in (0, 1))
-        costs = [
-            f"{cells[('cost_size', (n, 0))].text} \u00d7 {cells[('cost_size', (n, 1))].text} = "
-            f"{cells[('multiply_adds', (n,))].text}"
-            for n in (0, 1)
-        ]
-        # As CostTable draws them: the sizes' digits and the result of each product.
-        values = [
-            (
-                cells[("cost_size", (n, 0))].text + cells[("cost_size", (n, 1))].text,
-                cells[("multiply_adds", (n,))].text,
-            )
-            for n in (0, 1)
-        ]
-        cost_texts = (
-            board.word("multiply_adds"),
-            labels.get("cost_gpt2", ""),
-            board.word("lookup"),
-            *[text for pair in values for text in pair],
-            cells[("multiply_adds", (2,))].text,
-            board.word("copies"),
-            cells[("copy_count", (0,))].text,
-            labels.get("copy_unit", ""),
-        )
-        names = max(len(labels.get("cost_gpt2", "")), len(board.word("lookup")), 8)
-        # The lookup's row: its 0, then "copies 3 numbers" two characters on.
-        copies = [c.text for (k, _), c in cells.items() if k == "copy_count"]
-        copy_chars = 3 + len(board.word("copies")) + len(labels.get("copy_unit", ""))
-        copy_chars += 2 + max(map(len, copies), default=1)
-        return cls(
-            window=window,
-            token_id=board.single_id(),
-            value_chars=widest("weight", "output", "product", "term_sum"),
-            row_label_chars=max(widest("row_label"), 1),
-            id_chars=widest("token_id"),
-            margin_labels=tuple(margin),
-            title=board.title,
-            heading=f"{board.word('embedding_matrix')}  {sizes}",
-            legend_title=board.word("value_colour")
-            if any(k == "legend" for k, _ in cells)
-            else None,
-            vector_title=labels["one_hot_title"],
-            product_title=labels["product_title"],
-            formula=labels["product_formula"],
-            term_chars=6 + widest("term_one_hot") + widest("term_weight"),
-            chips_label=board.word("token_id"),
-            term_gaps=tuple(t for role, t in labels.items() if role.startswith("term_gap_")),
-            shape_chars=sum(len(c.text) for (k, _), c in cells.items() if k == "one_hot_size"),
-            cost_texts=cost_texts,
-            cost_chars=names
-            + 2
-            + max([*map(len, costs), len(board.word("multiply_adds")), copy_chars]),
-        )
 
 
 @dataclass(frozen=True)
@@ -254,6 +132,12 @@ class OneHotPlan:
     formula_rest_y: float = 0.0
     cost_line: float = 0.0
     terms_left: float = 0.0
+    panel_row: float = 0.0
+
+    @property
+    def product_row_height(self) -> float:
+        """The product's and the lookup's rows' height (E's rows may stand looser)."""
+        return self.panel_row or self.sizes.row_height
 
     @property
     def payoff(self) -> float:
@@ -404,14 +288,24 @@ def _across(
     }
 
 
-def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, list[str]]:
-    """Lay the frame out at one font size and row pitch; note what does not fit."""
+def _measure(
+    spec: OneHotSpec, data: float, pitch: float, e_pitch: float = 0.0
+) -> tuple[OneHotPlan, list[str]]:
+    """Lay the frame out at one font size and row pitch; note what does not fit.
+
+    ``e_pitch`` (when larger than ``pitch``) is E's own, looser, row pitch: the
+    panel's rows (the product's and the lookup's) keep ``pitch``.
+    """
     problems: list[str] = []
     scale = TypeScale.from_data(data)
-    sizes = GridSizes(scale, spec.value_chars, pitch)
+    sizes = GridSizes(scale, spec.value_chars, max(pitch, e_pitch))
     bands = frame_bands(spec.title, scale, spec.legend_title, problems)
     across = _across(spec, sizes, bands, problems)
-    row_h, line_h = sizes.row_height, digit_height(scale.label) * 2.0
+    row_h, line_h = (
+        GridSizes(scale, spec.value_chars, pitch).row_height,
+        digit_height(scale.label) * 2.0,
+    )
+    e_row = sizes.row_height
     heading_h = digit_height(scale.label) * 1.6
     heading_y = bands.top - heading_h / 2
     product_y = bands.top - heading_h - SPACE - row_h / 2
@@ -421,13 +315,13 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     depth = sum(slot.size for slot in row_slots(spec.window, sizes))
     # E (and the sum under it) stands as low as the caption band lets it: the
     # slack goes between the product's row and E, not into a band under the sum.
-    top = min(top, bands.bottom + depth + row_h)
+    top = min(top, bands.bottom + depth + e_row)
     depth, centres = 0.0, {}
     for slot in row_slots(spec.window, sizes):
         if not slot.gap:
             centres[slot.key] = top - depth - slot.size / 2
         depth += slot.size
-    sum_y = top - depth - row_h / 2
+    sum_y = top - depth - e_row / 2
     # E's heading and the vector's title stand on E's column numbers, level with the
     # product's row (a band as tall as that row and its title stood empty over E).
     col_labels_h = digit_height(scale.label) + 0.8 * SPACE
@@ -440,7 +334,7 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
     formula_h = FORMULA_LINES * digit_height(scale.data) * 2.0
     formula_y = lookup_title_y - line_h / 2 - formula_h / 2
     cost_top = formula_y - formula_h / 2 - 2 * SPACE
-    lowest = min(sum_y - row_h / 2, cost_top - COST_LINES * cost_h)
+    lowest = min(sum_y - e_row / 2, cost_top - COST_LINES * cost_h)
     # The product and the costs stand midway down what the panel leaves free under the
     # lookup's title (bound by the width, the panel is taller than they need).
     lower = max(0.0, cost_top - COST_LINES * cost_h - bands.bottom) / 2
@@ -461,6 +355,7 @@ def _measure(spec: OneHotSpec, data: float, pitch: float) -> tuple[OneHotPlan, l
         formula_y=formula_y,
         cost_top=cost_top,
         line_height=line_h,
+        panel_row=row_h,
         cost_line=cost_h,
         row_centres=centres,
         formula_rest_y=(lookup_title_y - line_h / 2 + bands.bottom) / 2,
@@ -483,4 +378,45 @@ def solve_one_hot(spec: OneHotSpec) -> OneHotPlan:
     OneHotPlan
         The plan.
     """
-    return solve_fit(lambda font, pitch: _measure(spec, font, pitch))
+    plan = solve_fit(lambda font, pitch: _measure(spec, font, pitch))
+    return _filled(spec, plan)
+
+
+def _filled(spec: OneHotSpec, plan: OneHotPlan) -> OneHotPlan:
+    """Return ``plan`` with E's rows grown past the panel's until no band over E is too empty.
+
+    The panel (the product, the lookup, the typeset product and the costs)
+    binds the font and its rows' pitch; a small table (four or five rows) then
+    stood short beside it, and the band over E's headings, left of the panel
+    (or across the frame, under the product's row), stood more than an eighth
+    of the frame empty at every beat's end (13.8-18.8 %, issue 18). E's rows
+    (with the vector's entries, the terms level with them and the sum under
+    them) grow, up to :data:`~embedviz.render.solver_fill.FILL_PITCH`, only as
+    far as those bands need to come under the rule.
+    """
+    from manim import config
+
+    font, pitch = plan.scale.data, plan.sizes.pitch
+    frame = float(config.frame_width * config.frame_height)
+    limit = FILL_AIM * EMPTY_SHARE * frame
+    best = plan
+    for k in range(1, round((FILL_PITCH - pitch) / PITCH_STEP) + 1):
+        if _band_over_e(best, float(config.frame_width)) <= limit:
+            break
+        trial, problems = _measure(spec, font, pitch, pitch + k * PITCH_STEP)
+        if problems:
+            break
+        best = trial
+    return best
+
+
+def _band_over_e(plan: OneHotPlan, frame_width: float) -> float:
+    """Return the larger empty band over E's headings: left of the panel, or across."""
+    bands, label = plan.bands, plan.scale.label
+    heading_top = plan.heading_y + digit_height(label) * 0.8
+    title_bottom = bands.title_y - digit_height(bands.title_font) / 2
+    # The rule's raster stands 0.2 units in from the frame's sides (tests/frame_space.py).
+    left = (plan.panel_left + frame_width / 2 - 0.2) * (title_bottom - heading_top)
+    under_row = plan.product_y - plan.product_row_height / 2
+    across = (frame_width - 0.4) * (under_row - heading_top)
+    return max(left, across)

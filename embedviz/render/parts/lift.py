@@ -142,6 +142,26 @@ class RisingLift(LiftCarry):
     copy no longer reads as more of the row's values.
     """
 
+    # The lookup's row's height, when E's rows stand looser than the panel's (0: the same).
+    land_height = 0.0
+
+    def _slide(self, alpha: float) -> None:
+        """Slide as a lift does; rising to its row, the box takes the row's height.
+
+        A small table's rows stand looser than the panel's (the solver grows
+        them to fill the frame, issue 18): the copy's box eases to the lookup's
+        row's height as it rises, and lands as tall as that row.
+        """
+        super()._slide(alpha)
+        box, (_, bottom, _, top) = self.strip[0], self.source_box
+        rise = float(self.path[-1][1] - self.path[0][1]) if len(self.path) else 0.0
+        if not self.land_height or abs(rise) < 1e-9 or not len(box.points):
+            return
+        done = min(1.0, max(0.0, float(self.moved[1]) / rise))
+        height = (top - bottom) + (self.land_height - (top - bottom)) * done
+        if box.height > 1e-9:
+            box.stretch_to_fit_height(height)
+
     def _back(self, alpha: float, bottom: float, top: float) -> float:
         """Return the larger of the two: clear of E's edge, or clear of its row's line."""
         row_bottom, row_top = self.source_box[1], self.source_box[3]

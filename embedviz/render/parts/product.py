@@ -69,10 +69,10 @@ def row_block(board: Storyboard, plan: OneHotPlan, theme: Theme, y: float) -> Ce
     slots = col_slots(board.beats[0].window, plan.sizes)
     pad = char_advance(plan.scale.data) * CELL_PAD_CHARS / 2
     grid = CellGrid(
-        [Slot(0, plan.sizes.row_height)], slots, lambda r, c: None, theme, theme.output, pad
+        [Slot(0, plan.product_row_height)], slots, lambda r, c: None, theme, theme.output, pad
     )
     grid.body[0].set_stroke(theme.output, width=2)
-    top = y + plan.sizes.row_height / 2
+    top = y + plan.product_row_height / 2
     return grid.shift(xyz(plan.panel_left - grid.body_left(), top - grid.body_top()))
 
 
@@ -317,7 +317,7 @@ class ComparePart(Component):
         # terms need that place, so it fades as they come and shows again here.
         self.heading = SansText(board.word("token_id"), label, theme.muted)
         half, centre = self.heading.height / 2, plan.chip_width - self.heading.width / 2
-        under = plan.lookup_y - plan.sizes.row_height / 2 - SPACE - half
+        under = plan.lookup_y - plan.product_row_height / 2 - SPACE - half
         self.heading_home = xyz(plan.home_left() + centre, under)
         self.heading.move_to(self.heading_home)
         self.lookup = row_block(board, plan, theme, plan.lookup_y)
@@ -376,6 +376,8 @@ class ComparePart(Component):
             run_time=1.0,
         )
         carry.rides = True
+        if isinstance(carry, RisingLift) and plan.product_row_height != plan.sizes.row_height:
+            carry.land_height = plan.product_row_height
         left, _, right, _ = grid.row_box(self.token_id, buff=0.0)
         ahead = self.wait - xyz((left + right) / 2, row_y)
         ride = np.array([self.wait, *[point + ahead for point in way], self.home])

@@ -228,7 +228,13 @@ class CountLine(Component):
         )
         if not len(entries):
             return built
-        return Steps(point_at(entries, colour, run_time=2.0), built)
+        point = point_at(entries, colour, run_time=2.0)
+        if len(beat.phrases) < 2:
+            # Told in one phrase (a small table's), it is one step: the count is built
+            # as the entries are pointed at. A step of its own, the pointing ended with
+            # the panel under E's sizes empty, 19.6 % of the frame (issue 18).
+            return AnimationGroup(point, built)
+        return Steps(point, built)
 
 
 def _header(words: Sequence[str | None], plan: ParamPlan, y: float, theme: Theme) -> VGroup:
