@@ -228,6 +228,8 @@ class VocabMotion(LookupMotion):
         """
         if self.end_rest is not None and self.opened is not None and late_marks(lookups):
             self.opened = (self.opened[0], *self.end_rest)
+            if not self.rebased:  # parted by this beat: they glide back by end_rest's slides
+                self.slide, self.matrix_slide = self.end_rest
         closing = super()._closing(stay, lookups)
         if self.ending is None:
             return closing
@@ -368,7 +370,9 @@ class VocabMotion(LookupMotion):
         if row in self.matrix.window.rows:
             return Carry(grid, row, chip, tag, targets, path, self.theme, pace=pace, run_time=1.0)
         band_y = self.matrix.source(row)[2]
-        dx = grid.body_left() - self.output.grid.body_left()
+        # Where both blocks stand when it plays: parted by the beat (``targets`` are there).
+        matrix_left = grid.body_left() - self.matrix_slide
+        dx = matrix_left - (self.output.grid.body_left() + self.slide)
         # At its chip's pace: the chip rides at its right end (see parts/ride.py).
         return BandCarry(
             grid,

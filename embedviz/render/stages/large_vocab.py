@@ -13,7 +13,6 @@ several parts at once are handled here.
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import pairwise
 
 from manim import (
     RIGHT,
@@ -30,6 +29,7 @@ from manim import (
 
 from embedviz.render.animations import (
     Steps,
+    beat_steps,
     make_deferred_animation,
     make_reveal_animation,
     point_at,
@@ -39,7 +39,7 @@ from embedviz.render.fades import FadeIn, FadeOut, OutlineIn, RingFlash
 from embedviz.render.glyphs import NumberText, SansText
 from embedviz.render.metrics import xyz
 from embedviz.render.mobjects import ShapeLabel
-from embedviz.render.pace import fit_steps
+from embedviz.render.pace import at_least, fit_steps, needed_seconds
 from embedviz.render.parts.lookup import ChipColumn, OutputPart
 from embedviz.render.parts.mark_repeat import legend_way, repeat_rings, repeat_tie
 from embedviz.render.parts.resting import rest_across
@@ -208,12 +208,11 @@ class LargeVocabStage(Stage):
         # notes that stand in it.
         rest_across(self.motion, self.title)
         self.motion.end_rest = _end_rest(self.motion, self.board)
-        # Parted for a lookup beat, the blocks stay parted where the next beat looks up too.
-        self.motion.stays_open = {
-            a.name
-            for a, b in pairwise(self.board.beats)
-            if a.action in LOOKUPS and b.action in LOOKUPS
-        }
+        # The blocks close after every lookup beat, lookup-1 included: parted into the rest
+        # beat, the corridor (a strip and its chip wide) stood empty from the title to the
+        # caption at lookup-1's end, a quarter of the frame (issue 18). The rest parts them
+        # again as it starts (``beat_fill_rest``).
+        self.motion.stays_open = set()
 
     def beat_intro(self, beat: Beat) -> Animation:
         """Show the title, E's window with its scroll bar and legend, the output, the chips."""
@@ -353,17 +352,20 @@ class LargeVocabStage(Stage):
         single last ID's output row (which the caption names) stays outlined.
         """
         before = set(self.motion.filled)
-        lookups, ending = self.motion.lookups_then(beat)
+        played, ending = self.motion.lookups_then(beat)
+        # The blocks part first (lookup-1 closed them), then the lookups go.
+        *parting, lookups = beat_steps(played)
         rest = self._release(lookups)
         landed = [p for p in self.motion.filled if p not in before]
         pair = _repeat(self.board, beat)
         closing = [Succession(*ending)] if ending else []
         if pair is None or len(beat.phrases) < 2:
             if pair is not None or len(landed) != 1:
-                return pace_rest(Succession(rest, *closing) if closing else rest, beat.duration)
+                step = Succession(rest, *closing) if closing else rest
+                return _parted_first(parting, step, beat.duration)
             # Named as "its whole row is copied into output row 2".
             whole = Succession(rest, *closing, self._outline_output(landed[0], []))
-            return pace_rest(whole, beat.duration)
+            return _parted_first(parting, whole, beat.duration)
         # The narration points at both rows ("output rows 0 and 8 are identical"): they are
         # ringed in the verdict's colour as it names them, tied to their note, and stay so
         # while it names them. (A passing ring in the highlight once came first in their
@@ -380,7 +382,7 @@ class LargeVocabStage(Stage):
         # The rings take the second of the flashes they replace: the step keeps its share.
         named = Succession(OutlineIn(rings, run_time=1.0), *closing, self._tie(landed))
         # The lookups take the time they need (the rings come late), leaving the rings theirs.
-        return Steps(pace_rest(rest, beat.duration, named), named)
+        return Steps(_parted_first(parting, rest, beat.duration, named), named)
 
     def _tie(
         self, positions: list[tuple[int, ...]], named: tuple[int, ...] | None = None
@@ -443,6 +445,30 @@ class LargeVocabStage(Stage):
 
         shaped = Succession(*self._fades(), make_deferred_animation(written))
         return Steps(shaped, make_deferred_animation(framed))
+
+
+def _parted_first(
+    parting: list[Animation], step: Animation, seconds: float, after: Animation | None = None
+) -> Animation:
+    """Return the blocks' parting at its glide's pace, then ``step`` (the rest's lookups) paced.
+
+    ``step`` plays at most :data:`~embedviz.render.parts.vocab_motion.REST_SPEEDUP`
+    times its pace (:func:`pace_rest`) in what the beat leaves after the
+    parting. Each part is given the time it needs: in one step, a part plays
+    at its share of the step, and the glide's floor at its share asked the
+    whole step to play the lookups at their own pace (10 s for the default
+    sentence, its rings coming with the beat's last frames).
+    """
+    if not parting:
+        return pace_rest(step, seconds, after)
+    for part in parting:
+        part.set_run_time(max(float(part.get_run_time()), needed_seconds(part)))
+    lead = sum(float(part.get_run_time()) for part in parting)
+    paced = pace_rest(step, seconds - lead, after)
+    if needed_seconds(paced) > 0:
+        paced.set_run_time(needed_seconds(paced))
+    whole = Succession(*parting, paced)
+    return at_least(whole, float(whole.get_run_time()))
 
 
 def _repeat(board: Storyboard, beat: Beat) -> tuple[tuple[int, ...], tuple[int, ...]] | None:

@@ -173,6 +173,7 @@ class Recorder:
         highlight: Highlight | None = None,
         min_hold: float = 1.0,
         last_phrase: float = 0.0,
+        first_phrase: float = 0.0,
     ) -> None:
         """Freeze the screen into a new beat; it lasts long enough to read.
 
@@ -181,8 +182,16 @@ class Recorder:
         animation plus ``min_hold``, and at least as long as its phrases. From
         its last phrase's start it lasts at least ``last_phrase`` seconds: the
         time the motion that phrase plays needs (see :data:`FETCH_SECONDS`).
+        Its first phrase, when another follows, is held at least ``first_phrase``
+        seconds (the next starts that late): the time the motion it plays needs.
         """
         phrases = make_phrases(narration, spoken_form)
+        if len(phrases) > 1 and first_phrase > phrases[0].duration:
+            later = ceil_ticks(first_phrase - phrases[0].duration)
+            phrases = (
+                replace(phrases[0], duration=phrases[0].duration + later),
+                *(replace(p, start=p.start + later) for p in phrases[1:]),
+            )
         reading = sum(phrase.duration for phrase in phrases)
         duration = max(snap_seconds(run_time + min_hold), ceil_ticks(reading))
         if phrases and last_phrase > 0:

@@ -26,6 +26,7 @@ from embedviz.core.table import Table
 from embedviz.story.model import Highlight, NumberCell, Storyboard, Window
 from embedviz.story.options import SceneOptions
 from embedviz.story.scenes.common import (
+    FETCH_SECONDS,
     MAX_SEQUENCE_TOKENS,
     Recorder,
     SceneSpec,
@@ -70,6 +71,20 @@ _TAIL_COLS = 1
 _MAX_FULL_COLS = 3
 
 _SCENE = "LargeVocabLookup"
+# Seconds a later walked lookup's motion takes: the view scrolls, E and the output block
+# part for the strip, the chip fetches the row, and the blocks close up again (the
+# renderer's floors: about 5 s). The default's 5.4 s phrase left the scroll and the
+# outlines 0.3 s once the blocks closed at its end (issue 18: parted into the rest, the
+# corridor stood empty there, a quarter of the frame). From the phrase that fetches the
+# row, the fetch and the closing take FETCH_SECONDS (MiniLM's second phrase, 2.5 s, played
+# the chip's walk faster than its floor).
+_WALKED_SECONDS = 5.4
+# The rest's first phrase lasts while its lookups go: the blocks part (lookup-1 closed
+# them) and the kept outlines fade, then each ID takes about this much (the renderer's
+# REST_SPEEDUP times its pace). MiniLM's ten took 6.8 s of a 5.1 s phrase, the repeat's
+# rings coming 1.7 s into the phrase that names them.
+_REST_LEAD = 0.3
+_REST_EACH = 0.68
 # IDs followed one by one down the table: the featured one at teaching pace,
 # the next faster; the rest of the sentence then goes together in one beat,
 # since it is the same motion again (issue 18: one thread of motion).
@@ -304,7 +319,8 @@ def _rest_sentence(ids: list[int]) -> str:
     """Narrate the IDs after the walked ones, which go in turn (one copy travels at a time).
 
     Before a repeat is named, their phrase lasts while they go (at most
-    REST_SPEEDUP times their pace: about 4.8 s for the default eight), so that
+    REST_SPEEDUP times their pace, after the blocks part: about 5.5 s for the
+    default eight; the beat holds it that long, see ``_REST_EACH``), so that
     the repeat's rings come as their phrase names them. Said as "The other 8
     IDs do the same, in turn." (2.9 s), the caption named "output rows 0 and 8"
     while row 8's copy was still on its way, and the rings came 2 s into it
@@ -500,9 +516,10 @@ def _walked(
             f"lookup-{position}",
             "scroll_lookup",
             _lookup_sentence(ids, position, scrolled, first_seen),
-            run_time=2.2 if scrolled else 2.0,
+            run_time=_WALKED_SECONDS if scrolled else _WALKED_SECONDS - 0.6,
             highlight=Highlight((position,), token_id, token_id),
             min_hold=0.6,
+            last_phrase=FETCH_SECONDS,
         )
         first_seen.setdefault(token_id, position)
     if count > _WALKED:
@@ -510,7 +527,13 @@ def _walked(
             rec.fill_output((position,), output[position], ids[position], chip_becomes_tag=True)
         rest = count - _WALKED
         # Together, in a few seconds: done before a repeat's phrase points at its rows.
-        rec.beat("rest", "fill_rest", _rest_sentence(ids), run_time=0.8 + 0.3 * rest)
+        rec.beat(
+            "rest",
+            "fill_rest",
+            _rest_sentence(ids),
+            run_time=0.8 + 0.3 * rest,
+            first_phrase=_REST_LEAD + _REST_EACH * rest,
+        )
 
 
 SPEC = SceneSpec(
