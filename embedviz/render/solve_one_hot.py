@@ -34,8 +34,7 @@ from embedviz.render.metrics import char_advance, digit_height, text_width
 from embedviz.render.one_hot_spec import OneHotSpec
 from embedviz.render.parts.chips import chip_size
 from embedviz.render.parts.grid import GridSizes, col_slots, row_slots
-from embedviz.render.solver_fill import FILL_AIM, FILL_PITCH, PITCH_STEP
-from embedviz.render.space import EMPTY_SHARE
+from embedviz.render.solver_fill import filled_pitch
 
 __all__ = ["OneHotPlan", "OneHotSpec", "solve_one_hot"]
 
@@ -397,17 +396,13 @@ def _filled(spec: OneHotSpec, plan: OneHotPlan) -> OneHotPlan:
     from manim import config
 
     font, pitch = plan.scale.data, plan.sizes.pitch
-    frame = float(config.frame_width * config.frame_height)
-    limit = FILL_AIM * EMPTY_SHARE * frame
-    best = plan
-    for k in range(1, round((FILL_PITCH - pitch) / PITCH_STEP) + 1):
-        if _band_over_e(best, float(config.frame_width)) <= limit:
-            break
-        trial, problems = _measure(spec, font, pitch, pitch + k * PITCH_STEP)
-        if problems:
-            break
-        best = trial
-    return best
+    frame_width, frame = float(config.frame_width), float(config.frame_width * config.frame_height)
+    e_pitch = filled_pitch(
+        lambda trial: _measure(spec, font, pitch, trial),
+        pitch,
+        lambda trial_plan: _band_over_e(trial_plan, frame_width) / frame,
+    )
+    return plan if e_pitch == pitch else _measure(spec, font, pitch, e_pitch)[0]
 
 
 def _band_over_e(plan: OneHotPlan, frame_width: float) -> float:

@@ -79,7 +79,7 @@ from embedviz.render.solver_across import RIDE_TURN, TAG_GAP, Mode, lay_across
 from embedviz.render.solver_across import frame as _frame
 from embedviz.render.solver_bands import legend_by_marks, legend_place, legend_x, title_band
 from embedviz.render.solver_bands import stand_content as _stand
-from embedviz.render.solver_fill import filled_pitch
+from embedviz.render.solver_fill import filled_pitch, title_band_share
 from embedviz.render.solver_lane import Lane, lane_bounds
 from embedviz.render.solver_pieces import lecture_pieces
 from embedviz.render.solver_still import caption_top as caption_top_of
@@ -466,7 +466,9 @@ def _solve(spec: LookupSpec) -> LookupPlan:
         precision=0.01,
     )
     if spec.fill_height and grown >= MAX_PITCH - 0.01:
-        grown = filled_pitch(lambda trial: _measured(spec, font, trial, mode, text), grown)
+        grown = filled_pitch(
+            lambda trial: _measured(spec, font, trial, mode, text), grown, title_band_share
+        )
     # The walking column starts right of a scroll bar, when there is one.
     return replace(_measured(spec, font, grown, mode, text)[0], bar_width=spec.bar_width)
 

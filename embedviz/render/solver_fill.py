@@ -11,7 +11,7 @@ this module does not import it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from embedviz.render.metrics import digit_height
 from embedviz.render.space import EMPTY_SHARE
@@ -19,7 +19,9 @@ from embedviz.render.space import EMPTY_SHARE
 if TYPE_CHECKING:
     from embedviz.render.solver import LookupPlan
 
-__all__ = ["FILL_AIM", "FILL_PITCH", "filled_pitch"]
+PlanT = TypeVar("PlanT")
+
+__all__ = ["FILL_AIM", "FILL_PITCH", "filled_pitch", "title_band_share"]
 
 # With ``fill_height``, rows grow up to this pitch (in digit heights).
 FILL_PITCH = 3.0
@@ -31,10 +33,11 @@ FILL_AIM = 0.9
 
 
 def filled_pitch(
-    measure: Callable[[float], tuple[LookupPlan, list[str]]],
+    measure: Callable[[float], tuple[PlanT, list[str]]],
     pitch: float,
+    emptiest: Callable[[PlanT], float],
 ) -> float:
-    """Return the pitch past ``pitch`` that leaves no band under the title over an eighth.
+    """Return the pitch past ``pitch`` that leaves no band the rule measures over an eighth.
 
     Parameters
     ----------
@@ -42,16 +45,16 @@ def filled_pitch(
         The solver's plan for a pitch, with the problems that rule it out.
     pitch
         The loosest pitch the solver's usual search reached.
+    emptiest
+        The share of the frame a plan's emptiest band takes (the lookup's:
+        :func:`title_band_share`).
 
     Returns
     -------
     float
-        The first pitch whose band (the title's bottom to the heading's top)
-        is under the rule, or the loosest that fits, up to :data:`FILL_PITCH`.
+        The first pitch whose band is under the rule (at :data:`FILL_AIM` of
+        it), or the loosest that fits, up to :data:`FILL_PITCH`.
     """
-    from manim import config
-
-    limit = FILL_AIM * EMPTY_SHARE * float(config.frame_height)
     best = pitch
     for k in range(round((FILL_PITCH - pitch) / PITCH_STEP) + 1):
         trial = pitch + k * PITCH_STEP
@@ -59,8 +62,18 @@ def filled_pitch(
         if problems:
             break
         best = trial
-        title_bottom = plan.title_y - digit_height(plan.title_font) / 2
-        heading_top = plan.heading_y + digit_height(plan.scale.label) / 2
-        if title_bottom - heading_top <= limit:
+        if emptiest(plan) <= FILL_AIM * EMPTY_SHARE:
             break
     return best
+
+
+def title_band_share(plan: LookupPlan) -> float:
+    """Return a lookup plan's band from the title's bottom to the heading's top, as a frame share.
+
+    The band runs across the frame, so its height's share of the frame's is its area's.
+    """
+    from manim import config
+
+    title_bottom = plan.title_y - digit_height(plan.title_font) / 2
+    heading_top = plan.heading_y + digit_height(plan.scale.label) / 2
+    return float(title_bottom - heading_top) / float(config.frame_height)
